@@ -1,0 +1,114 @@
+"""Errors and warnings a user sees, with the place they point at.
+
+Every mistake in a diagram becomes a `VolleyError`; nothing else escapes for any input text.
+`format()` gives the `path:line:col: error: message` form with the line and a caret under the
+place, the caret placed by display width so tabs, CJK and emoji do not shift it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+TAB_WIDTH = 4
+
+
+def char_width(ch: str) -> int:
+    """Columns a character takes on a terminal: wide for CJK and emoji, none for combining marks."""
+    if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufe0f\ufe0e":
+        return 0
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return 2
+    return 1
+
+
+def display_line(line: str, column: int) -> tuple[str, int]:
+    """The line as shown (tabs expanded, control characters made visible) and the caret's offset."""
+    shown: list[str] = []
+    width = 0
+    caret = 0
+    for index, ch in enumerate(line):
+        if index == column - 1:
+            caret = width
+        if ch == "\t":
+            pad = TAB_WIDTH - width % TAB_WIDTH
+            shown.append(" " * pad)
+            width += pad
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cf") and ch not in "\u200d":
+            ch = "\ufffd"
+        shown.append(ch)
+        width += char_width(ch)
+    if column - 1 >= len(line):
+        caret = width
+    return "".join(shown), caret
+
+
+@dataclass
+class Diagnostic:
+    """One message about one place in a file: an error or a warning."""
+
+    message: str
+    filename: str | None = None
+    line: int = 0
+    column: int = 0
+    source_line: str | None = None
+    hint: str | None = None
+    severity: str = "error"
+
+    def format(self, color: bool = False) -> str:
+        where = self.filename or "<input>"
+        if self.line:
+            where += f":{self.line}"
+            if self.column:
+                where += f":{self.column}"
+        label = self.severity
+        if color:
+            code = "31" if self.severity == "error" else "33"
+            label = f"\x1b[1;{code}m{label}\x1b[0m"
+            where = f"\x1b[1m{where}\x1b[0m"
+        out = [f"{where}: {label}: {self.message}"]
+        if self.source_line is not None and self.line:
+            shown, caret = display_line(self.source_line, max(self.column, 1))
+            mark = "^"
+            if color:
+                mark = "\x1b[1;32m^\x1b[0m"
+            out.append(f"  {shown}")
+            out.append("  " + " " * caret + mark)
+        if self.hint:
+            out.append(f"  {self.hint}")
+        return "\n".join(out)
+
+
+class VolleyError(Exception):
+    """A mistake in a diagram (or a limit it breaks), pointing at the place."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        filename: str | None = None,
+        line: int = 0,
+        column: int = 0,
+        source_line: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        self.hint = hint
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(
+            self.message, self.filename, self.line, self.column, self.source_line, self.hint
+        )
+
+    def format(self, color: bool = False) -> str:
+        return self.diagnostic.format(color)
+
+    def __str__(self) -> str:
+        return self.format()

@@ -1,0 +1,174 @@
+"""The diagram as plain dataclasses: what the parser builds and every later stage reads.
+
+The shape mirrors the JSON that `volley parse` prints (see `to_json`), so the model is the
+contract for tools built on volley. Later stages never reach back into the parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
+BlockKind = Literal["if", "group", "loop", "opt", "par"]
+LineStyle = Literal["solid", "dashed", "bold"]
+HeadStyle = Literal["none", "filled", "open", "cross"]
+
+
+@dataclass(frozen=True)
+class ArrowStyle:
+    """How an arrow operator is drawn: the line, and the head at each written end."""
+
+    line: LineStyle
+    head_from: HeadStyle  # the head at the left-hand (first written) name
+    head_to: HeadStyle  # the head at the right-hand (second written) name
+
+
+# Every operator the language knows, with how it is drawn. Longest first, so a scanner that
+# tries them in order never takes `->` for the start of `->>`.
+ARROWS: dict[str, ArrowStyle] = {
+    "<-->": ArrowStyle("dashed", "filled", "filled"),
+    "<->": ArrowStyle("solid", "filled", "filled"),
+    "<=>": ArrowStyle("bold", "filled", "filled"),
+    "-->>": ArrowStyle("dashed", "none", "open"),
+    "<--": ArrowStyle("dashed", "filled", "none"),
+    "-->": ArrowStyle("dashed", "none", "filled"),
+    "--x": ArrowStyle("dashed", "none", "cross"),
+    "->>": ArrowStyle("solid", "none", "open"),
+    "=>>": ArrowStyle("bold", "none", "open"),
+    "<-": ArrowStyle("solid", "filled", "none"),
+    "->": ArrowStyle("solid", "none", "filled"),
+    "-x": ArrowStyle("solid", "none", "cross"),
+    "=>": ArrowStyle("bold", "none", "filled"),
+    "<=": ArrowStyle("bold", "filled", "none"),
+}
+
+
+@dataclass
+class Payload:
+    """A body carried by a message: `in:` (request) or `out:` (response)."""
+
+    label: str
+    lang: str | None
+    body: str
+    form: Literal["fenced", "indented"]
+    line: int = 0  # the line of the `in:`/`out:` keyword
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "lang": self.lang, "body": self.body, "form": self.form}
+
+
+@dataclass
+class Message:
+    line: int
+    sender: str  # the name left of the operator, as written ("from" in JSON)
+    receiver: str  # the name right of the operator, as written ("to" in JSON)
+    arrow: str
+    label: str = ""
+    number: int | None = None
+    request: Payload | None = None
+    response: Payload | None = None
+
+    @property
+    def style(self) -> ArrowStyle:
+        return ARROWS[self.arrow]
+
+    @property
+    def is_self(self) -> bool:
+        return self.sender == self.receiver
+
+    def to_json(self) -> dict:
+        return {
+            "type": "message",
+            "line": self.line,
+            "from": self.sender,
+            "to": self.receiver,
+            "arrow": self.arrow,
+            "label": self.label,
+            "number": self.number,
+            "request": self.request.to_json() if self.request else None,
+            "response": self.response.to_json() if self.response else None,
+        }
+
+
+@dataclass
+class Note:
+    line: int
+    over: list[str]  # every participant the note spans, in display order
+    text: str  # continuation lines joined with "\n"; a fenced block kept with its fences
+    attached: bool = False  # True for `note:` under a message
+
+    def to_json(self) -> dict:
+        return {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
+
+
+@dataclass
+class Divider:
+    line: int
+    style: DividerStyle
+    label: str = ""
+
+    def to_json(self) -> dict:
+        return {"type": "divider", "line": self.line, "style": self.style, "label": self.label}
+
+
+@dataclass
+class Branch:
+    label: str
+    items: list[Item] = field(default_factory=list)
+    line: int = 0
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "items": [item.to_json() for item in self.items]}
+
+
+@dataclass
+class Block:
+    line: int
+    kind: BlockKind
+    branches: list[Branch] = field(default_factory=list)
+    end_line: int = 0
+
+    def to_json(self) -> dict:
+        return {
+            "type": "block",
+            "line": self.line,
+            "kind": self.kind,
+            "branches": [branch.to_json() for branch in self.branches],
+        }
+
+
+Item = Union[Message, Note, Divider, Block]
+
+
+@dataclass
+class Diagram:
+    title: str | None = None
+    participants: list[str] = field(default_factory=list)  # display order
+    items: list[Item] = field(default_factory=list)
+    filename: str | None = None
+    title_line: int = 0
+
+    def to_json(self) -> dict:
+        return {
+            "title": self.title,
+            "participants": list(self.participants),
+            "items": [item.to_json() for item in self.items],
+        }
+
+    def messages(self) -> list[Message]:
+        """Every message in document order (the order `data-message` numbers follow)."""
+        return [item for item in walk(self.items) if isinstance(item, Message)]
+
+
+def walk(items: list[Item]):
+    """Yield every item in document order, descending into blocks (a block before its items)."""
+    stack = [iter(items)]
+    while stack:
+        for item in stack[-1]:
+            yield item
+            if isinstance(item, Block):
+                stack.append(iter([i for b in item.branches for i in b.items]))
+                break
+        else:
+            stack.pop()
