@@ -7,7 +7,7 @@ contract for tools built on volley. Later stages never reach back into the parse
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
 BlockKind = Literal["if", "group", "loop", "opt", "par"]
@@ -138,7 +138,7 @@ class Block:
         }
 
 
-Item = Union[Message, Note, Divider, Block]
+Item = Message | Note | Divider | Block
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Where the grammar and templates live: inside the installed package, or beside it in a checkout."""
+"""Where the grammar and templates live: in the installed package, or beside it in a checkout."""
 
 from __future__ import annotations
 

@@ -1,0 +1,251 @@
+"""The `volley` command: a thin shell over the Python API (`volley.parse`, `volley.render`).
+
+Exit codes: 0 all good, 1 a diagram has errors (or `--check` found something out of date),
+2 a usage error. Errors go to stderr as `path:line:col: error: message`, with the line and a
+caret; colour only on a terminal, and never when NO_COLOR is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from volley.errors import Diagnostic, VolleyError
+from volley.limits import DEFAULT_LIMITS, Limits
+from volley.textio import read_source, write_atomic
+
+FORMATS = ("svg", "png", "pdf", "html")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def _use_color(stream) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def report(diagnostic: Diagnostic | VolleyError) -> None:
+    """Print an error or warning to stderr in the one format every command uses."""
+    click.echo(diagnostic.format(color=_use_color(sys.stderr)), err=True)
+
+
+def _limit_options(func):
+    """--max-… options shared by the commands that parse."""
+    for name, field in reversed(
+        [
+            ("--max-input-bytes", "input_bytes"),
+            ("--max-messages", "messages"),
+            ("--max-depth", "depth"),
+            ("--max-label-chars", "label_chars"),
+            ("--max-participants", "participants"),
+        ]
+    ):
+        func = click.option(
+            name,
+            field,
+            type=click.IntRange(min=1),
+            default=getattr(DEFAULT_LIMITS, field),
+            show_default=True,
+            help=f"Limit: {field.replace('_', ' ')}.",
+        )(func)
+    return func
+
+
+def _limits(values: dict) -> Limits:
+    fields = ("input_bytes", "messages", "depth", "label_chars", "participants")
+    return Limits(**{name: values.pop(name) for name in fields})
+
+
+def load(path: str, limits: Limits):
+    """Read and parse one file; warnings are printed, errors raised."""
+    from volley.lint import lint
+    from volley.parser import parse
+
+    name = "<stdin>" if path == "-" else path
+    text = read_source(path)
+    diagram = parse(text, filename=name, limits=limits)
+    for warning in lint(diagram, text):
+        report(warning)
+    return diagram
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="volley", prog_name="volley")
+def main() -> None:
+    """Sequence diagrams from plain text, with the request and response on every arrow."""
+
+
+@main.command("parse")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--indent", type=click.IntRange(min=0), default=2, show_default=True)
+@_limit_options
+def parse_command(file: str, indent: int, **limits) -> None:
+    """Print FILE's diagram as JSON (`-` reads standard input)."""
+    try:
+        diagram = load(file, _limits(limits))
+    except VolleyError as exc:
+        report(exc)
+        sys.exit(1)
+    click.echo(json.dumps(diagram.to_json(), indent=indent or None, ensure_ascii=False))
+
+
+@main.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@_limit_options
+def check_command(files: tuple[str, ...], **limits) -> None:
+    """Check that each FILE is a valid diagram; print every error found."""
+    settings = _limits(limits)
+    failed = 0
+    for file in files:
+        try:
+            load(file, settings)
+        except VolleyError as exc:
+            report(exc)
+            failed += 1
+    if failed:
+        click.echo(f"{failed} of {len(files)} file(s) with errors", err=True)
+        sys.exit(1)
+
+
+def _output_path(source: str, output: str | None, fmt: str, many: bool) -> str:
+    if output == "-":
+        return "-"
+    if output and (many or Path(output).is_dir()):
+        return str(Path(output) / (Path(source).stem + "." + fmt))
+    if output:
+        return output
+    if source == "-":
+        return "-"
+    return str(Path(source).with_suffix("." + fmt))
+
+
+def _format_for(output: str | None, fmt: str | None) -> str:
+    if fmt:
+        return fmt
+    if output and output != "-":
+        suffix = Path(output).suffix.lower().lstrip(".")
+        if suffix in FORMATS:
+            return suffix
+    return "svg"
+
+
+@main.command("render")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", help="Output file, folder (several inputs), or - for stdout.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Default: from -o, or svg.")
+@click.option(
+    "--theme",
+    type=click.Choice(["light", "dark", "auto"]),
+    default="light",
+    show_default=True,
+    help="auto follows the reader's prefers-color-scheme.",
+)
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.05, max=20),
+    default=1.0,
+    show_default=True,
+    help="PNG/PDF size factor.",
+)
+@click.option(
+    "--bodies",
+    type=click.Choice(["markers", "appendix", "none"]),
+    default="markers",
+    show_default=True,
+    help="How payloads show in a static picture.",
+)
+@click.option("--fragment", is_flag=True, help="HTML: an embeddable fragment, no <html> page.")
+@click.option("--redact", is_flag=True, help="Mask values that look like secrets in payloads.")
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Markdown: write nothing; exit 1 if any rendered diagram is out of date.",
+)
+@_limit_options
+def render_command(
+    files: tuple[str, ...],
+    output: str | None,
+    fmt: str | None,
+    theme: str,
+    scale: float,
+    bodies: str,
+    fragment: bool,
+    redact: bool,
+    check_only: bool,
+    **limits,
+) -> None:
+    """Render each FILE to SVG (or PNG, PDF, HTML) beside it.
+
+    A Markdown FILE (.md) has each ```volley block rendered to an SVG file, with an image link
+    kept after the block.
+    """
+    settings = _limits(limits)
+    many = len(files) > 1
+    if output == "-" and many:
+        raise click.UsageError("-o - writes one diagram to stdout; give one input file")
+    if many and output and not Path(output).is_dir():
+        raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
+    options = {
+        "theme": theme,
+        "scale": scale,
+        "bodies": bodies,
+        "fragment": fragment,
+        "redact": redact,
+        "limits": settings,
+    }
+    failed = 0
+    stale = 0
+    for file in files:
+        try:
+            if file.lower().endswith(MARKDOWN_SUFFIXES):
+                from volley.markdown import render_markdown
+
+                changes = render_markdown(file, check=check_only, options=options, report=report)
+                for change in changes:
+                    click.echo(change, err=check_only)
+                stale += len(changes) if check_only else 0
+                continue
+            if check_only:
+                raise click.UsageError("--check works on Markdown files only")
+            fmt_here = _format_for(output, fmt)
+            target = _output_path(file, output, fmt_here, many)
+            diagram = load(file, settings)
+            from volley import render
+
+            data = render(diagram, format=fmt_here, **options)
+            if target == "-":
+                stream = sys.stdout.buffer
+                stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+                stream.flush()
+            else:
+                write_atomic(target, data)
+        except VolleyError as exc:
+            report(exc)
+            failed += 1
+    if failed:
+        sys.exit(1)
+    if stale:
+        click.echo(f"{stale} diagram(s) out of date; run volley render without --check", err=True)
+        sys.exit(1)
+
+
+@main.command("serve")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+def serve_command(file: str | None, host: str, port: int) -> None:
+    """Open the live editor (optionally on FILE)."""
+    from volley.server import serve
+
+    serve(file, host=host, port=port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""Text to model: the Lark grammar, a Transformer into dataclasses, and a resolving pass.
+
+`parse()` is the only way in. Every mistake in the text becomes a `VolleyError` that points at
+the place; the messages for Lark's failures are worded in `volley.syntax_errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, VisitError
+
+from volley.bodies import Body, lift_bodies
+from volley.errors import VolleyError
+from volley.limits import Limits, check_input
+from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
+from volley.resources import resource_dir
+
+DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
+DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
+
+
+@cache
+def grammar_parser() -> Lark:
+    """The LALR parser, built once per process (and cached on disk by Lark between runs)."""
+    grammar = (resource_dir("grammar") / "volley.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=False, cache=True)
+
+
+@cache
+def keyword_matcher(*names: str) -> re.Pattern[str]:
+    """A pattern for lines that start with one of the grammar's keyword terminals."""
+    parser = grammar_parser()
+    alternatives = "|".join(parser.get_terminal(name).pattern.to_regexp() for name in names)
+    return re.compile(rf"[ \t]*(?:{alternatives})")
+
+
+def normalise(text: str) -> str:
+    """Drop a BOM and make every line end in a single LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class _Directive:
+    """A title/order/autonumber line, kept until the resolving pass."""
+
+    def __init__(self, kind: str, line: int, value: object) -> None:
+        self.kind, self.line, self.value = kind, line, value
+
+
+def _text(token: Token | None) -> str:
+    return str(token).strip() if token is not None else ""
+
+
+def _line(token: Token) -> int:
+    """The token's line in the user's text (the parser adds one line at the top)."""
+    return token.line - 1
+
+
+def _shifted(token: Token) -> Token:
+    return Token(token.type, token.value, line=_line(token), column=token.column)
+
+
+class _ToModel(Transformer):
+    """One pass from Lark's tree to model objects; bodies are joined by their owner's line."""
+
+    def __init__(self, bodies: dict[int, Body], error) -> None:
+        super().__init__()
+        self.bodies = bodies
+        self.error = error
+
+    def start(self, items):
+        return list(items)
+
+    def title(self, children):
+        keyword, text = children
+        return _Directive("title", _line(keyword), (_text(text), _shifted(keyword)))
+
+    def order(self, children):
+        keyword, *names = children
+        return _Directive("order", _line(keyword), [(_text(n), _shifted(n)) for n in names])
+
+    def autonumber(self, children):
+        keyword, number = children
+        return _Directive("autonumber", _line(keyword), int(number) if number else 1)
+
+    def payload(self, children):
+        keyword, label = children
+        side = "in" if keyword.lower().startswith("in") else "out"
+        body = self.bodies.get(_line(keyword))
+        if body is None:
+            self.error(
+                f"{side}: needs a body on the next line: a fenced block (```) or lines "
+                f"indented two spaces deeper than {side}:",
+                _shifted(keyword),
+                at_end=True,
+            )
+        payload = Payload(
+            label=_text(label) or DEFAULT_PAYLOAD_LABELS[side],
+            lang=body.lang,
+            body=body.text,
+            form=body.form,
+            line=_line(keyword),
+        )
+        return side, payload, _shifted(keyword)
+
+    def message(self, children):
+        sender, arrow, receiver, label, *payloads = children
+        message = Message(
+            line=_line(sender),
+            sender=_text(sender),
+            receiver=_text(receiver),
+            arrow=str(arrow),
+            label=_text(label),
+        )
+        for side, payload, keyword in payloads:
+            attr = "request" if side == "in" else "response"
+            previous = getattr(message, attr)
+            if previous is not None:
+                self.error(
+                    f"a message carries at most one {side}:; this message (line "
+                    f"{message.line}) already has one on line {previous.line}",
+                    keyword,
+                )
+            setattr(message, attr, payload)
+        return message
+
+    def note(self, children):
+        keyword, *rest = children
+        text_token = rest.pop()
+        names = [_text(n) for n in rest if n is not None]
+        text = _text(text_token)
+        body = self.bodies.get(_line(keyword))
+        if body is not None:
+            text = f"{text}\n{body.text}" if text else body.text
+        note = Note(line=_line(keyword), over=names, text=text)
+        note.attached = not names
+        return note
+
+    def divider(self, children):
+        keyword, label = children
+        mark = str(keyword).rstrip(" \t:")
+        return Divider(line=_line(keyword), style=DIVIDER_STYLES[mark], label=_text(label))
+
+    def _block(self, kind: str, children) -> Block:
+        keyword, label, *rest = children
+        block = Block(line=_line(keyword), kind=kind)
+        branch = Branch(label=_text(label), line=_line(keyword))
+        block.branches.append(branch)
+        for child in rest:
+            if isinstance(child, Branch):
+                block.branches.append(child)
+                branch = child
+            elif isinstance(child, Token):  # END
+                block.end_line = _line(child)
+            else:
+                branch.items.append(child)
+        return block
+
+    def _branch(self, children) -> Branch:
+        keyword, label, *items = children
+        return Branch(label=_text(label), items=list(items), line=_line(keyword))
+
+    def if_block(self, children):
+        return self._block("if", children)
+
+    def group_block(self, children):
+        return self._block("group", children)
+
+    def loop_block(self, children):
+        return self._block("loop", children)
+
+    def opt_block(self, children):
+        return self._block("opt", children)
+
+    def par_block(self, children):
+        return self._block("par", children)
+
+    else_branch = and_branch = _branch
+
+
+def _nested_items(items: list) -> list[Item]:
+    """Model items only (directives removed), recursively inside blocks."""
+    kept: list[Item] = []
+    for item in items:
+        if isinstance(item, _Directive):
+            continue
+        if isinstance(item, Block):
+            for branch in item.branches:
+                branch.items = _nested_items(branch.items)
+        kept.append(item)
+    return kept
+
+
+class _Resolver:
+    """The pass that needs the whole document: title, order, numbering, note spans."""
+
+    def __init__(self, error) -> None:
+        self.error = error
+
+    def run(self, raw: list) -> Diagram:
+        diagram = Diagram()
+        order: list[str] = []
+        first_use: dict[str, None] = {}
+        number: int | None = None
+        previous: Message | None = None
+        notes: list[tuple[Note, Message | None]] = []
+        for item in _walk_raw(raw):
+            if isinstance(item, _Directive):
+                if item.kind == "title":
+                    text, keyword = item.value
+                    if diagram.title is not None:
+                        self.error(
+                            f"a diagram has one title; it was already set on line "
+                            f"{diagram.title_line}",
+                            keyword,
+                        )
+                    diagram.title, diagram.title_line = text, item.line
+                elif item.kind == "order":
+                    for name, token in item.value:
+                        if not name:
+                            self.error("expected a participant name in order:", token)
+                        if name not in order:
+                            order.append(name)
+                else:
+                    number = item.value
+            elif isinstance(item, Message):
+                first_use.setdefault(item.sender)
+                first_use.setdefault(item.receiver)
+                if number is not None:
+                    item.number = number
+                    number += 1
+                previous = item
+            elif isinstance(item, Note):
+                for name in item.over:
+                    first_use.setdefault(name)
+                notes.append((item, previous))
+        participants = order + [name for name in first_use if name not in order]
+        position = {name: index for index, name in enumerate(participants)}
+        for note, message in notes:
+            if note.over:
+                ends = sorted(position[name] for name in note.over)
+            elif message is not None:
+                ends = sorted((position[message.sender], position[message.receiver]))
+            else:
+                ends = [0, len(participants) - 1] if participants else []
+            note.over = participants[ends[0] : ends[-1] + 1] if ends else []
+        diagram.participants = participants
+        diagram.items = _nested_items(raw)
+        return diagram
+
+
+def _walk_raw(items: list):
+    for item in items:
+        yield item
+        if isinstance(item, Block):
+            for branch in item.branches:
+                yield from _walk_raw(branch.items)
+
+
+def parse(text: str, filename: str | None = None, limits: Limits | None = None) -> Diagram:
+    """Parse `.volley` source into a Diagram, or raise VolleyError pointing at the mistake."""
+    from volley.syntax_errors import describe
+
+    if not isinstance(text, str):
+        raise TypeError("volley.parse takes text (str); decode bytes with volley.decode first")
+    text = normalise(text)
+    check_input(text, filename, limits)
+    lines = text.split("\n")
+
+    def error(message: str, token: Token, at_end: bool = False) -> None:
+        line = lines[token.line - 1] if 0 < token.line <= len(lines) else ""
+        column = len(line.rstrip()) + 1 if at_end else token.column
+        raise VolleyError(
+            message, filename=filename, line=token.line, column=column, source_line=line
+        )
+
+    payload_line = keyword_matcher("IN", "OUT").match
+    note_line = keyword_matcher("NOTE").match
+    blanked, bodies = lift_bodies(
+        text, lambda s: bool(payload_line(s)), lambda s: bool(note_line(s)), filename
+    )
+    # The grammar wants a newline after every line; a leading one lets _NL swallow comment
+    # lines at the very top. Lark then counts lines from 2, which the line offset undoes.
+    source = "\n" + blanked + "\n"
+    try:
+        tree = grammar_parser().parse(source)
+    except UnexpectedInput as exc:
+        raise describe(exc, lines, filename, keyword_matcher) from None
+    try:
+        raw = _ToModel(bodies, error).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, VolleyError):
+            raise exc.orig_exc from None
+        raise
+    diagram = _Resolver(error).run(raw)
+    diagram.filename = filename
+    return diagram

@@ -1,0 +1,263 @@
+"""Lark's parse failures, worded for people: where it went wrong and what was expected there.
+
+The grammar decides what is valid; this module only explains a failure. It looks at the
+parser's stack (which blocks are open, what came just before) and at the offending line, and
+says it in the language's own words, with a suggestion where one is likely.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from volley.errors import VolleyError
+
+WORDS = {
+    "NAME": "a participant name",
+    "ARROW": "an arrow such as -> or -->",
+    "_COLON": '":"',
+    "COMMA": '","',
+    "TEXT": "a label",
+    "NUMBER": "a number",
+    "_NL": "the end of the line",
+    "$END": "the end of the file",
+    "END": '"end"',
+    "ELSE": '"else:"',
+    "AND": '"and:"',
+    "IN": '"in:"',
+    "OUT": '"out:"',
+    "NOTE": '"note"',
+    "TITLE": '"title:"',
+    "ORDER": '"order:"',
+    "AUTONUMBER": '"autonumber"',
+    "DIVIDER": "a divider such as =: or -:",
+    "IF": '"if:"',
+    "GROUP": '"group:"',
+    "LOOP": '"loop:"',
+    "OPT": '"opt:"',
+    "PAR": '"par:"',
+}
+BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR")
+# Arrow-like text that is not an arrow, and what was probably meant.
+TYPO_ARROWS = [
+    ("~>", "->"),
+    ("~~>", "-->"),
+    ("-->>>", "-->>"),
+    ("—>", "->"),
+    ("–>", "->"),
+    ("→", "->"),
+    ("⟶", "->"),
+    ("⇒", "=>"),
+    ("←", "<-"),
+    ("==>", "=>"),
+    ("- >", "->"),
+    ("-- >", "-->"),
+    (">>", "->>"),
+    ("<<-", "<-"),
+    ("->x", "-x"),
+    ("-x", "-x "),
+    (">", "->"),
+]
+
+Matcher = Callable[..., re.Pattern[str]]
+
+
+def _open_blocks(exc: UnexpectedInput) -> list[Token]:
+    """Keyword tokens of the blocks still open at the failure, outermost first."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    return [v for v in stack if isinstance(v, Token) and v.type in BLOCK_KEYWORDS]
+
+
+def _previous_token(exc: UnexpectedInput) -> Token | None:
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    for value in reversed(stack):
+        if isinstance(value, Token):
+            return value
+    return None
+
+
+def _expected_words(names: set[str]) -> str:
+    words = sorted({WORDS.get(name, name) for name in names if not name.startswith("__")})
+    words = [w for w in words if w != "the end of the file"] or words
+    if len(words) > 5:
+        return ", ".join(words[:4]) + " or another element"
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " or " + words[-1]
+    return words[0] if words else "something else"
+
+
+def _keyword(token: Token) -> str:
+    return token.value.strip().rstrip(":").strip().lower() + ":"
+
+
+class _Explainer:
+    def __init__(self, lines: list[str], filename: str | None, keywords: Matcher) -> None:
+        self.lines = lines
+        self.filename = filename
+        self.keywords = keywords
+
+    def error(self, message: str, line: int, column: int, hint: str | None = None) -> VolleyError:
+        line = min(max(line, 1), len(self.lines))
+        source = self.lines[line - 1]
+        return VolleyError(
+            message,
+            filename=self.filename,
+            line=line,
+            column=max(column, 1),
+            source_line=source,
+            hint=hint,
+        )
+
+    def at_line_start(self, line: int, *names: str) -> re.Match[str] | None:
+        if line > len(self.lines):
+            return None
+        return self.keywords(*names).match(self.lines[line - 1] + "\n")
+
+    def indent_column(self, line: int) -> int:
+        text = self.lines[line - 1]
+        return len(text) - len(text.lstrip(" \t")) + 1
+
+    def misplaced_keyword(self, exc: UnexpectedInput, line: int) -> VolleyError | None:
+        """A keyword line where the grammar does not allow it (payloads, block parts)."""
+        opened = _open_blocks(exc)
+        innermost = opened[-1] if opened else None
+        column = self.indent_column(line)
+        if self.at_line_start(line, "IN", "OUT"):
+            side = self.lines[line - 1].strip()[:3].rstrip(":").strip().lower()
+            return self.error(
+                f"{side}: must come right after a message (or after that message's "
+                f"{'out' if side == 'in' else 'in'}:)",
+                line,
+                column,
+                hint="payloads belong to the message line above them; a note or a blank "
+                "block line in between detaches them",
+            )
+        for name, owner in (("ELSE", "if:"), ("AND", "par:")):
+            if self.at_line_start(line, name):
+                word = WORDS[name].strip('"')
+                if innermost is None:
+                    return self.error(
+                        f"{word} outside any block; it belongs inside {owner}", line, column
+                    )
+                article = "an" if owner == "if:" else "a"
+                return self.error(
+                    f"{word} belongs to {article} {owner} block, but the innermost open block is "
+                    f"{_keyword(innermost)} (line {innermost.line - 1})",
+                    line,
+                    column,
+                )
+        if self.at_line_start(line, "END") and innermost is None:
+            return self.error(
+                "end without an open block (if:, group:, loop:, opt: or par:)", line, column
+            )
+        return None
+
+    def unclosed_block(self, exc: UnexpectedInput) -> VolleyError | None:
+        opened = _open_blocks(exc)
+        if not opened:
+            return None
+        token = opened[-1]
+        line = token.line - 1
+        return self.error(
+            f'this {_keyword(token)} block is never closed; expected "end" on a line of its '
+            "own after its last line",
+            line,
+            token.column,
+        )
+
+    def fence_without_owner(self, line: int) -> VolleyError | None:
+        text = self.lines[line - 1].lstrip(" \t")
+        if text.startswith(("```", "~~~")):
+            return self.error(
+                "a fenced block must follow an in:, out: or note line directly",
+                line,
+                self.indent_column(line),
+                hint="to attach a body to a message, put `in: Request` or `out: Response` "
+                "on the line before the fence",
+            )
+        return None
+
+    def arrow_missing(self, name: Token, line: int, column: int) -> VolleyError:
+        written = name.value.strip()
+        for typo, meant in TYPO_ARROWS:
+            at = written.find(typo)
+            if at > 0:
+                before = written[:at].strip()
+                start = name.column + (len(name.value) - len(name.value.lstrip())) + at
+                hint = f'did you mean "{meant}"?'
+                if typo == "-x":
+                    hint = 'a lost message needs a space after "-x": "A -x B"'
+                return self.error(
+                    f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
+                    f'"{before}"',
+                    line,
+                    start,
+                    hint=hint,
+                )
+        return self.error(
+            f'expected an arrow such as -> or --> after "{written}"',
+            line,
+            column,
+            hint="a message is written `Sender -> Receiver: label`",
+        )
+
+    def explain(self, exc: UnexpectedInput) -> VolleyError:
+        line = exc.line - 1 if isinstance(exc.line, int) else len(self.lines)
+        column = exc.column if isinstance(exc.column, int) else 1
+        token = getattr(exc, "token", None)
+        at_end = isinstance(exc, UnexpectedEOF) or (
+            isinstance(token, Token) and token.type == "$END"
+        )
+        if at_end:
+            return self.unclosed_block(exc) or self.error(
+                "the file ends in the middle of an element", len(self.lines), 1
+            )
+        line = min(max(line, 1), len(self.lines))
+        found = self.fence_without_owner(line) or self.misplaced_keyword(exc, line)
+        if found:
+            return found
+        expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+        previous = _previous_token(exc)
+        if "ARROW" in expected and previous is not None and previous.type == "NAME":
+            return self.arrow_missing(previous, line, column)
+        if isinstance(exc, UnexpectedToken) and token is not None and token.type == "_NL":
+            if previous is not None and previous.type == "ARROW":
+                return self.error(
+                    f'expected the name of a participant after "{previous.value}"',
+                    line,
+                    column,
+                )
+            column = len(self.lines[line - 1].rstrip()) + 1
+        if previous is not None and previous.type == "ARROW" and "NAME" in expected:
+            return self.error(
+                f'expected the name of a participant after "{previous.value}"', line, column
+            )
+        if isinstance(exc, UnexpectedCharacters):
+            char = exc.char if exc.char != "\n" else "the end of the line"
+            what = f'"{char}"' if char != "the end of the line" else char
+        elif token is not None:
+            what = WORDS.get(token.type, f'"{token.value}"')
+            if token.type == "NAME":
+                what = f'"{token.value.strip()}"'
+            elif token.type == "TEXT":  # the root lexer's guess: name only the first character
+                what = f'"{token.value.strip()[:1]}"'
+        else:
+            what = "this"
+        if {"NAME", "TITLE", "NOTE"} <= expected:
+            wanted = (
+                "a message such as `A -> B: label`, or a line that starts with a keyword "
+                "(title:, note, =:, if:, end …)"
+            )
+        else:
+            wanted = _expected_words(expected)
+        return self.error(f"unexpected {what}; expected {wanted}", line, column)
+
+
+def describe(
+    exc: UnexpectedInput, lines: list[str], filename: str | None, keywords: Matcher
+) -> VolleyError:
+    """Turn a Lark failure into a VolleyError in plain words (lines are the user's text)."""
+    return _Explainer(lines, filename, keywords).explain(exc)

@@ -1,0 +1,72 @@
+"""Bytes to text, and text to files: decoding with a clear error, and writes that never leave
+half a file behind."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from volley.errors import VolleyError
+
+
+def decode(data: bytes, filename: str | None = None) -> str:
+    """UTF-8 (a BOM allowed) to text; invalid bytes are a VolleyError naming the byte offset."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
+        column = len(data[start : exc.start].decode("utf-8", "replace")) + 1
+        raise VolleyError(
+            f"the file is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+            f"({exc.reason})",
+            filename=filename,
+            line=line,
+            column=column,
+            source_line=shown,
+            hint="save the file as UTF-8",
+        ) from None
+
+
+def read_source(path: str) -> str:
+    """Read a diagram file (`-` for standard input) as text."""
+    import sys
+
+    if path == "-":
+        return decode(sys.stdin.buffer.read(), "<stdin>")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise VolleyError(f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
+    return decode(data, path)
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write through a temporary file in the same folder, then rename over the target.
+
+    A failure at any point leaves an existing file exactly as it was.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
