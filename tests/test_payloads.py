@@ -1,0 +1,474 @@
+"""Bodies into tables: the reference diagram's payloads, then every rule and its edges."""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from volley.model import Payload
+from volley.payloads import (
+    ROOT_KEY,
+    Row,
+    Table,
+    body_table,
+    content_type,
+    flatten_json,
+    payload_table,
+)
+
+REFERENCE = Path(__file__).parent.parent / "examples" / "mcp-tool-call.volley"
+
+
+def reference_bodies() -> list[tuple[str, str | None]]:
+    """The reference diagram's fenced bodies as (body, lang), in order, read without the parser."""
+    text = REFERENCE.read_text(encoding="utf-8")
+    return [(body, lang or None) for lang, body in re.findall(r"```(\w*)\n(.*?)\n```", text, re.S)]
+
+
+def rows_by_key(table: Table) -> dict[str, Row]:
+    return {row.key: row for row in table.rows}
+
+
+def values(table: Table) -> list[tuple[str, str]]:
+    return [(row.key, row.value) for row in table.rows]
+
+
+# --- The reference diagram ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bodies() -> list[tuple[str, str | None]]:
+    found = reference_bodies()
+    assert len(found) == 8, "the reference diagram changed; update these tests"
+    return found
+
+
+def test_every_reference_body_gives_a_table(bodies):
+    for body, lang in bodies:
+        table = body_table(body, lang)
+        assert table.rows and table.reason is None and table.body_reason is None, body
+
+
+def test_initialize_request(bodies):
+    table = body_table(*bodies[0])
+    assert table.source == "http"
+    assert table.rows[0] == Row("request", "POST /mcp HTTP/1.1", "text", "start")
+    assert (table.start.method, table.start.target, table.start.version) == (
+        "POST",
+        "/mcp",
+        "HTTP/1.1",
+    )
+    assert table.headers == [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("Authorization", "Bearer <redacted>"),
+    ]
+    rows = rows_by_key(table)
+    assert rows["params.protocolVersion"] == Row(
+        "params.protocolVersion", "2025-06-18", "string", "body"
+    )
+    assert rows["params.capabilities.roots.listChanged"].value == "true"
+    assert rows["params.capabilities.roots.listChanged"].kind == "boolean"
+    assert rows["id"].kind == "number"
+    assert [row.section for row in table.rows] == ["start"] + ["header"] * 3 + ["body"] * 7
+
+
+def test_initialize_response(bodies):
+    table = body_table(*bodies[1])
+    assert table.rows[0] == Row("status", "HTTP/1.1 200 OK", "text", "start")
+    assert (table.start.version, table.start.status, table.start.reason) == (
+        "HTTP/1.1",
+        "200",
+        "OK",
+    )
+    assert dict(table.headers)["Mcp-Session-Id"] == "1868a90c-4f2b-4c6e-9d3a-7b5e2f8c1a04"
+    assert rows_by_key(table)["result.serverInfo.name"].value == "issue-tracker"
+
+
+def test_initialized_notification(bodies):
+    table = body_table(*bodies[2])
+    assert dict(table.headers)["MCP-Protocol-Version"] == "2025-06-18"
+    assert values(table)[-2:] == [("jsonrpc", "2.0"), ("method", "notifications/initialized")]
+
+
+def test_tools_list_response(bodies):
+    table = body_table(*bodies[4])
+    assert table.source == "json"
+    rows = rows_by_key(table)
+    assert rows["result.tools[0].inputSchema.properties.state.enum[1]"].value == "closed"
+    assert rows["result.tools[0].inputSchema.required[0]"].value == "query"
+    assert rows["result.tools[0].name"].value == "search_issues"
+
+
+def test_tool_result(bodies):
+    rows = rows_by_key(body_table(*bodies[7]))
+    assert rows["result.content[0].text"].value.startswith("2 open issues: #812")
+    assert (rows["result.isError"].value, rows["result.isError"].kind) == ("false", "boolean")
+
+
+def test_indented_key_value_payload():
+    payload = Payload(
+        "Tools offered", None, "search_issues: Search issues by text and state", "indented"
+    )
+    table = payload_table(payload)
+    assert table.source == "keyvalue"
+    assert table.rows == [Row("search_issues", "Search issues by text and state", "text", "field")]
+
+
+def test_contract_example_key_values():
+    table = body_table("status: 200\nMcp-Session-Id: 1868a90c", None)
+    assert values(table) == [("status", "200"), ("Mcp-Session-Id", "1868a90c")]
+
+
+# --- JSON paths and values ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ('{"headers": {"Content-Type": "x"}}', 'headers["Content-Type"]'),
+        ('{"a": {"x.y": 1}}', 'a["x.y"]'),
+        ('{"": 1}', '[""]'),
+        ('{"a": {"": 1}}', 'a[""]'),
+        ('{"1a": 1}', '["1a"]'),
+        ('{"say \\"hi\\"": 1}', '["say \\"hi\\""]'),
+        ('{"$ref": 1}', "$ref"),
+        ('{"_private": 1}', "_private"),
+        ('{"名前": 1}', "名前"),
+        ("[[1]]", "[0][0]"),
+        ('[{"tools": [{"name": 1}]}]', "[0].tools[0].name"),
+    ],
+)
+def test_paths(body, key):
+    assert [row.key for row in body_table(body, "json").rows] == [key]
+
+
+@pytest.mark.parametrize(
+    ("literal", "shown"),
+    [
+        ("1", "1"),
+        ("1.0", "1.0"),
+        ("-0", "-0"),
+        ("1e3", "1e3"),
+        ("2.50E-7", "2.50E-7"),
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("9" * 5000, "9" * 5000),  # beyond Python's int-to-str digit limit
+        ("NaN", "NaN"),
+        ("-Infinity", "-Infinity"),
+    ],
+)
+def test_numbers_are_shown_as_written(literal, shown):
+    assert body_table(f'{{"n": {literal}}}', "json").rows == [Row("n", shown, "number", "body")]
+
+
+def test_scalars_and_empty_containers():
+    body = '{"s": "", "t": true, "f": false, "z": null, "o": {}, "a": []}'
+    assert [(row.key, row.value, row.kind) for row in body_table(body, "json").rows] == [
+        ("s", "", "string"),
+        ("t", "true", "boolean"),
+        ("f", "false", "boolean"),
+        ("z", "null", "null"),
+        ("o", "{}", "empty-object"),
+        ("a", "[]", "empty-array"),
+    ]
+
+
+def test_duplicate_keys_keep_every_row_in_order():
+    assert values(body_table('{"a": 1, "b": 2, "a": 3}', "json")) == [
+        ("a", "1"),
+        ("b", "2"),
+        ("a", "3"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "row"),
+    [
+        ("42", Row(ROOT_KEY, "42", "number", "body")),
+        ('"hi"', Row(ROOT_KEY, "hi", "string", "body")),
+        ("null", Row(ROOT_KEY, "null", "null", "body")),
+        ("{}", Row(ROOT_KEY, "{}", "empty-object", "body")),
+        (" [ ] ", Row(ROOT_KEY, "[]", "empty-array", "body")),
+    ],
+)
+def test_whole_document_values(body, row):
+    assert body_table(body, "json").rows == [row]
+
+
+def test_bare_scalars_need_a_declared_json_body():
+    assert not body_table("42", None).rows
+    assert body_table("{}", None).rows == [Row(ROOT_KEY, "{}", "empty-object", "body")]
+
+
+def test_undeclared_json_is_recognised_in_any_language():
+    assert body_table('{"a": 1}', None).source == "json"
+    assert body_table('{"a": 1}', "text").source == "json"
+    assert body_table('{"a": 1}', "yaml").source == "json"
+
+
+def test_lang_is_matched_by_its_first_word_in_any_case():
+    assert body_table("42", "JSON").source == "json"
+    assert body_table("42", "json title=x").source == "json"
+
+
+def test_flatten_json_takes_plain_python_values():
+    value = {"a": [1, 2.5, True, None], "b": {}, "c": (), "d": Decimal("1.10"), 3: float("nan")}
+    assert [(row.key, row.value, row.kind) for row in flatten_json(value)] == [
+        ("a[0]", "1", "number"),
+        ("a[1]", "2.5", "number"),
+        ("a[2]", "true", "boolean"),
+        ("a[3]", "null", "null"),
+        ("b", "{}", "empty-object"),
+        ("c", "[]", "empty-array"),
+        ("d", "1.10", "number"),
+        ('["3"]', "NaN", "number"),
+    ]
+
+
+def test_flatten_json_has_no_depth_limit():
+    value: list = ["leaf"]
+    for _ in range(100_000):
+        value = [value]
+    (row,) = flatten_json(value)
+    assert row.key == "[0]" * 100_001 and row.value == "leaf"
+
+
+# --- Reasons ------------------------------------------------------------------------------------
+
+
+def test_invalid_json_quotes_the_error_with_its_place():
+    table = body_table('{\n  "a": 1\n  "b": 2\n}', "json")
+    assert table.rows == [] and table.source == "none"
+    assert table.reason == "the body is not valid JSON: Expecting ',' delimiter at line 3, column 3"
+
+
+def test_undeclared_body_that_opens_like_json_gets_the_json_error():
+    assert body_table('{"a": }', None).reason.startswith(
+        "the body is not valid JSON: Expecting value"
+    )
+
+
+def test_other_language_that_is_not_json_names_the_language():
+    assert body_table("<a/>", "xml").reason == (
+        'no table for lang "xml": only JSON, HTTP and flat "key: value" bodies are shown as tables'
+    )
+    assert body_table("{ not json }", "text").reason.startswith('no table for lang "text"')
+
+
+def test_flat_yaml_is_a_table_and_nested_yaml_is_not():
+    assert values(body_table("name: volley\nversion: 0.1", "yaml")) == [
+        ("name", "volley"),
+        ("version", "0.1"),
+    ]
+    table = body_table("server:\n  port: 80", "yaml")
+    assert table.reason == 'no table for YAML beyond flat "key: value" lines (see line 2)'
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["just some words", "- a\n- b", "https://example.com/a", '{"a": 1} trailing: x'],
+)
+def test_unrecognised_text(body):
+    table = body_table(body, None)
+    assert table.rows == [] and table.reason
+
+
+def test_key_value_lines_allow_empty_values_and_blank_lines():
+    assert values(body_table("a:\n\nb: x: y\nurl: https://h/p", None)) == [
+        ("a", ""),
+        ("b", "x: y"),
+        ("url", "https://h/p"),
+    ]
+
+
+@pytest.mark.parametrize("body", ["", "   ", "\n\n"])
+def test_empty_body(body):
+    assert body_table(body, "json").reason == "the body is empty"
+
+
+@pytest.mark.parametrize("body", ["[" * 10_000, "[" * 10_000 + "]" * 10_000, '{"a":' * 10_000])
+@pytest.mark.parametrize("lang", [None, "json", "http"])
+def test_deep_nesting_gives_a_reason_not_an_exception(body, lang):
+    table = body_table(body, lang)
+    assert table.rows == [] and table.reason
+
+
+def test_lone_surrogates_become_replacement_characters():
+    table = body_table('{"\\ud800": "a\\udc00"}', "json")
+    assert values(table) == [('["\ufffd"]', "a\ufffd")]
+    json.dumps(table.to_json(), ensure_ascii=False).encode("utf-8")
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+def test_form_encoded_request():
+    body = (
+        "POST /login HTTP/1.1\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\n\n"
+        "user=ada%20l&note=a+b%26c&empty=&flag\n"
+    )
+    table = body_table(body, "http")
+    assert [(row.key, row.value) for row in table.rows if row.section == "field"] == [
+        ("user", "ada l"),
+        ("note", "a b&c"),
+        ("empty", ""),
+        ("flag", ""),
+    ]
+
+
+def test_form_language():
+    assert values(body_table("a=1&b=%C3%A9", "form")) == [("a", "1"), ("b", "é")]
+
+
+def test_json_content_type_with_a_broken_body_keeps_the_head():
+    table = body_table("HTTP/1.1 200 OK\nContent-Type: application/json\n\n{\n  oops\n}", None)
+    assert table.source == "http" and table.reason is None
+    assert values(table) == [("status", "HTTP/1.1 200 OK"), ("Content-Type", "application/json")]
+    assert table.body_reason == (
+        "the body is not valid JSON: Expecting property name enclosed in double quotes"
+        " at line 5, column 3"
+    )
+
+
+@pytest.mark.parametrize(
+    ("media", "reason"),
+    [
+        ("text/event-stream", "no table for a text/event-stream body"),
+        ("Text/HTML; charset=utf-8", "no table for a text/html body"),
+    ],
+)
+def test_other_content_types_leave_the_body_to_the_raw_view(media, reason):
+    table = body_table(f"HTTP/1.1 200 OK\nContent-Type: {media}\n\ndata: hello", "http")
+    assert [row.section for row in table.rows] == ["start", "header"]
+    assert table.body_reason == reason
+
+
+def test_structured_json_media_types_are_flattened():
+    body = 'HTTP/1.1 404 Not Found\nContent-Type: application/problem+json\n\n{"title": "gone"}'
+    assert values(body_table(body, "http"))[-1] == ("title", "gone")
+
+
+def test_body_without_content_type():
+    assert values(body_table('HTTP/1.1 200 OK\n\n{"a": 1}', None))[-1] == ("a", "1")
+    table = body_table("HTTP/1.1 200 OK\n\nhello", None)
+    assert table.body_reason == "no table for a body without a Content-Type header"
+
+
+def test_head_only_and_no_blank_line():
+    assert values(body_table("GET /health HTTP/1.1", None)) == [("request", "GET /health HTTP/1.1")]
+    table = body_table('POST /x HTTP/1.1\nContent-Type: application/json\n{"a": 1}', "http")
+    assert values(table)[-1] == ("a", "1")
+
+
+def test_folded_headers_and_crlf():
+    body = "HTTP/2 204\r\nX-Long: one\r\n  two\r\n\tthree\r\nX-Empty:\r\n\r\n"
+    table = body_table(body, "http")
+    assert table.start.status == "204" and table.start.reason is None
+    assert table.headers == [("X-Long", "one two three"), ("X-Empty", "")]
+
+
+def test_declared_http_is_lenient_about_the_start_line():
+    assert values(body_table("GET /users", "http")) == [("request", "GET /users")]
+    assert body_table("GET /users", None).source == "none"
+    assert body_table("Host: example.com", "http").headers == [("Host", "example.com")]
+    assert body_table("\nGET / HTTP/1.1\nHost: h", None).headers == [("Host", "h")]
+
+
+def test_declared_http_that_is_not_http():
+    assert body_table("hello there", "http").reason.startswith(
+        "the first line is not an HTTP request line"
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ([("content-type", "Application/JSON; charset=utf-8")], "application/json"),
+        ({"Content-Type": "text/plain"}, "text/plain"),
+        ([("Accept", "application/json")], None),
+        ([("Content-Type", " ")], None),
+        ([], None),
+    ],
+)
+def test_content_type(headers, expected):
+    assert content_type(headers) == expected
+
+
+def test_to_json_is_serialisable():
+    table = body_table("HTTP/1.1 200 OK\nContent-Type: text/plain\n\nhi", None)
+    data = json.loads(json.dumps(table.to_json()))
+    assert data["source"] == "http" and data["start"]["status"] == "200"
+    assert data["rows"][0] == {
+        "key": "status",
+        "value": "HTTP/1.1 200 OK",
+        "kind": "text",
+        "section": "start",
+    }
+
+
+# --- Any input ----------------------------------------------------------------------------------
+
+LANGS = st.sampled_from([None, "json", "http", "yaml", "xml", "text", "form", ""])
+PIECES = st.sampled_from(
+    [
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        ":",
+        ",",
+        "\n",
+        " ",
+        "\t",
+        "\\",
+        "a",
+        "1",
+        "-",
+        ".",
+        "e",
+        "=",
+        "&",
+        "%",
+        "+",
+        "true",
+        "null",
+        "NaN",
+        "HTTP/1.1",
+        "POST / ",
+        "Content-Type: ",
+        "application/json",
+        "\n\n",
+        "\r",
+        "\ud800",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(), st.lists(PIECES).map("".join)), LANGS)
+def test_any_text_gives_a_table_or_a_reason(body, lang):
+    table = body_table(body, lang)
+    assert isinstance(table, Table)
+    assert bool(table.rows) == (table.reason is None)
+    for row in table.rows:
+        (row.key + row.value).encode("utf-8")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    )
+)
+def test_parsed_and_python_values_flatten_alike(value):
+    """The lossless parse of a document gives the rows its Python value gives."""
+    assert body_table(json.dumps(value), "json").rows == flatten_json(value)
