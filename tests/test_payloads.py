@@ -121,6 +121,19 @@ def test_indented_key_value_payload():
     assert table.rows == [Row("search_issues", "Search issues by text and state", "text", "field")]
 
 
+def test_every_parsed_reference_payload_gives_a_table():
+    """Through the real parser: nine payloads, each recognised as its kind, none without rows."""
+    from volley import parse
+
+    diagram = parse(REFERENCE.read_text(encoding="utf-8"))
+    payloads = [p for m in diagram.messages() for p in (m.request, m.response) if p is not None]
+    tables = [payload_table(payload) for payload in payloads]
+    assert [table.source for table in tables] == ["http"] * 3 + ["json"] * 2 + ["keyvalue"] + [
+        "json"
+    ] * 3
+    assert all(table.rows and table.reason is None for table in tables)
+
+
 def test_contract_example_key_values():
     table = body_table("status: 200\nMcp-Session-Id: 1868a90c", None)
     assert values(table) == [("status", "200"), ("Mcp-Session-Id", "1868a90c")]
