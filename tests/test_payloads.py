@@ -128,9 +128,8 @@ def test_every_parsed_reference_payload_gives_a_table():
     diagram = parse(REFERENCE.read_text(encoding="utf-8"))
     payloads = [p for m in diagram.messages() for p in (m.request, m.response) if p is not None]
     tables = [payload_table(payload) for payload in payloads]
-    assert [table.source for table in tables] == ["http"] * 3 + ["json"] * 2 + ["keyvalue"] + [
-        "json"
-    ] * 3
+    expected = ["http", "http", "http", "json", "json", "keyvalue", "json", "json", "json"]
+    assert [table.source for table in tables] == expected
     assert all(table.rows and table.reason is None for table in tables)
 
 
