@@ -32,7 +32,8 @@ def _use_color(stream) -> bool:
 
 def report(diagnostic: Diagnostic | VolleyError) -> None:
     """Print an error or warning to stderr in the one format every command uses."""
-    click.echo(diagnostic.format(color=_use_color(sys.stderr)), err=True)
+    color = _use_color(sys.stderr)
+    click.echo(diagnostic.format(color=color), err=True, color=color)
 
 
 def _limit_options(func):

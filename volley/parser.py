@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 
 from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
-from volley.limits import Limits, check_input
+from volley.limits import DEFAULT_LIMITS, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 from volley.resources import resource_dir
 
@@ -290,6 +290,7 @@ def parse(text: str, filename: str | None = None, limits: Limits | None = None) 
         tree = grammar_parser().parse(source)
     except UnexpectedInput as exc:
         raise describe(exc, lines, filename, keyword_matcher) from None
+    _check_depth(tree, limits or DEFAULT_LIMITS, error)
     try:
         raw = _ToModel(bodies, error).transform(tree)
     except VisitError as exc:
@@ -298,4 +299,66 @@ def parse(text: str, filename: str | None = None, limits: Limits | None = None) 
         raise
     diagram = _Resolver(error).run(raw)
     diagram.filename = filename
+    _check_sizes(diagram, limits or DEFAULT_LIMITS, lines)
     return diagram
+
+
+BLOCK_RULES = {"if_block", "group_block", "loop_block", "opt_block", "par_block"}
+
+
+def _check_depth(tree: Tree, limits: Limits, error) -> None:
+    """Refuse blocks nested deeper than the limit, before anything recurses over the tree."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in BLOCK_RULES:
+            depth += 1
+            if depth > limits.depth:
+                keyword = node.children[0]
+                error(
+                    f"blocks nested {depth} deep; the limit is {limits.depth} "
+                    "(raise it with --max-depth)",
+                    Token(keyword.type, keyword.value, line=_line(keyword), column=keyword.column),
+                )
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+
+
+def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
+    """The limits that need the model: message and participant counts, label lengths."""
+    from volley.lint import marked_up_texts
+
+    def fail(what: str, limit: int, option: str, line: int = 0) -> None:
+        raise limit_error(
+            what,
+            limit,
+            option,
+            filename=diagram.filename,
+            line=line,
+            column=1 if line else 0,
+            source_line=lines[line - 1] if 0 < line <= len(lines) else None,
+        )
+
+    messages = diagram.messages()
+    if len(messages) > limits.messages:
+        fail(
+            f"{len(messages):,} messages",
+            limits.messages,
+            "--max-messages",
+            messages[limits.messages].line,
+        )
+    if len(diagram.participants) > limits.participants:
+        fail(
+            f"{len(diagram.participants):,} participants", limits.participants, "--max-participants"
+        )
+    for line, text in marked_up_texts(diagram):
+        if len(text) > limits.label_chars:
+            fail(
+                f"a text of {len(text):,} characters", limits.label_chars, "--max-label-chars", line
+            )
+    for name in diagram.participants:
+        if len(name) > limits.label_chars:
+            fail(
+                f"a participant name of {len(name):,} characters",
+                limits.label_chars,
+                "--max-label-chars",
+            )

@@ -1,0 +1,136 @@
+"""`volley parse` and `volley check` as a user runs them: output, stderr and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from volley.cli import main
+
+from .conftest import EXAMPLES
+
+
+def run(*args: str, stdin: str | None = None, env: dict | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin, env=env or {"NO_COLOR": "1"})
+
+
+def test_parse_prints_the_contract_json():
+    result = run("parse", str(EXAMPLES / "mcp-tool-call.volley"))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"title", "participants", "items"}
+    message = data["items"][2]
+    assert set(message) == {
+        "type",
+        "line",
+        "from",
+        "to",
+        "arrow",
+        "label",
+        "number",
+        "request",
+        "response",
+    }
+    assert set(message["request"]) == {"label", "lang", "body", "form"}
+    assert (message["from"], message["to"], message["arrow"]) == ("Agent", "MCP Server", "->")
+
+
+def test_parse_reads_stdin():
+    result = run("parse", "-", stdin="A <-- B: hi\n")
+    assert result.exit_code == 0
+    item = json.loads(result.stdout)["items"][0]
+    assert (item["from"], item["to"], item["arrow"], item["label"]) == ("A", "B", "<--", "hi")
+
+
+def test_parse_error_exits_1_with_located_message(tmp_path):
+    bad = tmp_path / "bad.volley"
+    bad.write_text("title: x\nAgent ~> B\n")
+    result = run("parse", str(bad))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert f"{bad}:2:7: error:" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_check_all_valid_exits_0(tmp_path):
+    good = tmp_path / "good.volley"
+    good.write_text("A -> B\n")
+    result = run("check", str(good), str(EXAMPLES / "mcp-tool-call.volley"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_check_reports_every_failing_file(tmp_path):
+    one = tmp_path / "one.volley"
+    two = tmp_path / "two.volley"
+    good = tmp_path / "good.volley"
+    one.write_text("A -> B\nend\n")
+    two.write_text("if: x\nA -> B\n")
+    good.write_text("A -> B\n")
+    result = run("check", str(one), str(good), str(two))
+    assert result.exit_code == 1
+    assert f"{one}:2:1: error: end without an open block" in result.stderr
+    assert f"{two}:1:1: error: this if: block is never closed" in result.stderr
+    assert "2 of 3 file(s) with errors" in result.stderr
+
+
+def test_check_warns_on_unknown_and_pro_icons_without_failing(tmp_path):
+    path = tmp_path / "icons.volley"
+    path.write_text("=: {fas-plugg} Connecting\nA -> B: {fal-bolt} zap\n")
+    result = run("check", str(path))
+    assert result.exit_code == 0
+    assert f"{path}:1:4: warning:" in result.stderr and "fas-plugg" in result.stderr
+    assert f"{path}:2:9: warning:" in result.stderr and "Pro" in result.stderr
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("check").exit_code == 2
+    assert run("parse", str(tmp_path / "missing.volley")).exit_code in (1, 2)
+    assert run("frobnicate").exit_code == 2
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    result = run("check", str(tmp_path / "nope.volley"))
+    assert result.exit_code == 1
+    assert "cannot read" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_invalid_utf8_file(tmp_path):
+    path = tmp_path / "latin1.volley"
+    path.write_bytes("A -> B: caf\xe9\n".encode("latin-1"))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert "not valid UTF-8" in result.stderr and "offset 11" in result.stderr
+
+
+def test_color_only_on_a_terminal_and_never_with_no_color(tmp_path):
+    path = tmp_path / "bad.volley"
+    path.write_text("A ~> B\n")
+    assert "\x1b[" not in run("check", str(path)).stderr
+    forced = run("check", str(path), env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in forced.stderr
+    both = run("check", str(path), env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in both.stderr
+
+
+def test_limits_are_named_with_the_option_to_raise_them(tmp_path):
+    path = tmp_path / "many.volley"
+    path.write_text("A -> B\n" * 11)
+    result = run("check", "--max-messages", "10", str(path))
+    assert result.exit_code == 1
+    assert "11 messages exceeds the limit of 10" in result.stderr
+    assert "--max-messages" in result.stderr
+
+
+def test_console_script_entry_point_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "volley.cli", "parse", "-"],
+        input="A -> B\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0 and json.loads(result.stdout)["participants"] == ["A", "B"]

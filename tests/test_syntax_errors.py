@@ -1,0 +1,140 @@
+"""Every mistake gets an error that points at it: line, column, caret, and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+import volley
+from volley.errors import display_line
+
+
+def error_for(text: str) -> volley.VolleyError:
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse(text, "flow.volley")
+    return info.value
+
+
+CASES = [
+    # (source, line, column, words the message must hold)
+    ("Agent: hi\n", 1, 6, 'expected an arrow such as -> or --> after "Agent"'),
+    ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
+    ("A → B\n", 1, 3, '"→" is not an arrow'),
+    ("A -xB\n", 1, 3, '"-x" is not an arrow'),
+    ("A -> : hi\n", 1, 6, 'expected the name of a participant after "->"'),
+    ("A ->\n", 1, 5, 'expected the name of a participant after "->"'),
+    ("-> B\n", 1, 1, "unexpected"),
+    ("A -> B, C\n", 1, 7, 'unexpected ","'),
+    ("in: Request\n  a: 1\n", 1, 1, "in: must come right after a message"),
+    ("A -> B\nnote: n\nout: R\n  a: 1\n", 3, 1, "out: must come right after a message"),
+    ("A -> B\nin: R\n  a: 1\nin: S\n  b: 2\n", 4, 1, "at most one in:"),
+    ("A -> B\nout: R\n  a: 1\nout: S\n  b: 2\n", 4, 1, "at most one out:"),
+    ("A -> B\nin: R\nB -> A\n", 2, 6, "in: needs a body"),
+    ("title: a\nA -> B\ntitle: b\n", 3, 1, "one title; it was already set on line 1"),
+    ("A -> B\nend\n", 2, 1, "end without an open block"),
+    ("else: x\n", 1, 1, "else: outside any block"),
+    ("and:\n", 1, 1, "and: outside any block"),
+    ("loop: x\nA -> B\nelse: y\nend\n", 3, 1, "innermost open block is loop: (line 1)"),
+    ("if: x\nand: y\nend\n", 2, 1, "and: belongs to a par: block"),
+    ("A -> B\nif: x\n  loop: y\n  A -> B\n  end\n", 2, 1, "this if: block is never closed"),
+    ("group: g\n  opt: o\n", 2, 3, "this opt: block is never closed"),
+    ("A -> B\nin: R\n```json\n{}\n", 3, 1, "fenced block is never closed"),
+    ("A -> B\nin: R\n  ~~~~\n  {}\n  ~~~\n", 3, 3, "never closed; expected a closing ~~~~"),
+    ("A -> B\n```json\n{}\n```\n", 2, 1, "a fenced block must follow an in:, out: or note"),
+    (": hello\n", 1, 1, "expected a message such as `A -> B: label`"),
+    ("order: A, , B\n", 1, 11, "expected a participant name"),
+    ("A -> B\x00\n", 1, 7, "NUL byte"),
+]
+
+
+@pytest.mark.parametrize("text,line,column,words", CASES)
+def test_error_points_at_the_place(text, line, column, words):
+    error = error_for(text)
+    assert (error.line, error.column) == (line, column), error.format()
+    assert words in error.message, error.format()
+    assert error.filename == "flow.volley"
+    assert error.source_line == text.replace("\r", "").split("\n")[line - 1]
+
+
+def test_format_has_location_line_caret_and_expected():
+    text = "title: T\nAgent ~> MCP Server: hi\n"
+    shown = error_for(text).format()
+    lines = shown.split("\n")
+    assert lines[0].startswith("flow.volley:2:7: error: ")
+    assert lines[1] == "  Agent ~> MCP Server: hi"
+    assert lines[2] == "  " + " " * 6 + "^"
+    assert 'did you mean "->"?' in shown
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["\t", "\t\t", "日本語 ", "🤖🤖 ", "e\u0301e\u0301 ", "\tÜber 数据 "],
+)
+def test_caret_placed_by_display_width(prefix):
+    error = error_for(f"{prefix}Agent ~> B\n")
+    shown_line, caret_line = error.format().split("\n")[1:3]
+    # The caret's column in the shown line lands exactly on the "~" of the typo.
+    caret = caret_line.index("^")
+    width = 0
+    from volley.errors import char_width
+
+    for ch in shown_line:
+        if width == caret:
+            assert ch == "~", (shown_line, caret_line)
+            break
+        width += char_width(ch)
+    else:
+        pytest.fail("caret past the end of the line")
+
+
+def test_display_line_expands_tabs_to_stops():
+    assert display_line("\tx", 2) == ("    x", 4)
+    assert display_line("ab\tx", 4) == ("ab  x", 4)
+    assert display_line("数x", 2) == ("数x", 2)
+
+
+def test_color_only_when_asked():
+    error = error_for("A ~> B\n")
+    assert "\x1b[" not in error.format()
+    assert "\x1b[" in error.format(color=True)
+
+
+def test_error_lines_count_crlf_and_bom_correctly():
+    error = error_for("\ufeffA -> B\r\n\r\nC ~> D\r\n")
+    assert (error.line, error.column) == (3, 3)
+
+
+def test_invalid_utf8_names_the_byte_offset():
+    with pytest.raises(volley.VolleyError) as info:
+        volley.decode(b"A -> B\nB -> \xff\xfe\n", "bad.volley")
+    error = info.value
+    assert "offset 12" in error.message and (error.line, error.column) == (2, 6)
+
+
+def test_no_other_exception_for_odd_text():
+    odd = [
+        "```",
+        "~~~",
+        "in:",
+        "note",
+        "note:",
+        "note A",
+        "end\nend",
+        "=:",
+        "...:",
+        "if:",
+        "A -> B\nin:\n```\n",
+        "\u202e -> \u200d",
+        "\ud800 -> B",
+        "A -> B: \x01\x02",
+        ":" * 50,
+        "-" * 100,
+        "<" * 30 + "->",
+        "title:" * 20,
+        "order:",
+        "autonumber x",
+    ]
+    for text in odd:
+        try:
+            volley.parse(text)
+        except volley.VolleyError as error:
+            assert 1 <= error.line <= text.count("\n") + 1, (text, error)
