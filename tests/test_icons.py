@@ -1,0 +1,94 @@
+"""Font Awesome Free lookup: what exists, renames, Pro prefixes and near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.icons import Icon, check_icon, load_icon, resolve_icon
+from volley.inline import IconRef, icon_refs
+
+
+def ref(source: str) -> IconRef:
+    [found] = icon_refs(source)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("prefix", "name"),
+    [("fas", "plug"), ("fas", "robot"), ("fab", "github"), ("far", "envelope"), ("fas", "bolt")],
+)
+def test_free_icons_load(prefix: str, name: str) -> None:
+    icon = load_icon(prefix, name)
+    assert isinstance(icon, Icon)
+    assert icon.height == 512 and 0 < icon.width <= 640
+    assert icon.path.startswith("M") and "<" not in icon.path and '"' not in icon.path
+    assert check_icon(ref(f"{{{prefix}-{name}}}")) is None
+
+
+def test_plug_drawing() -> None:
+    icon = load_icon("fas", "plug")
+    assert (icon.width, icon.height) == (384, 512)
+    assert load_icon("fas", "plug") is icon  # cached
+
+
+def test_long_prefixes_are_accepted() -> None:
+    assert load_icon("fa-solid", "plug") == load_icon("fas", "plug")
+    assert load_icon("fa-brands", "github") == load_icon("fab", "github")
+    assert check_icon(ref("{fa-solid fa-robot}")) is None
+
+
+def test_renamed_icons_follow_their_aliases() -> None:
+    assert load_icon("fas", "sign-out-alt") == load_icon("fas", "right-from-bracket")
+    assert load_icon("fas", "home") == load_icon("fas", "house")
+
+
+def test_far_bolt_is_not_free_but_is_drawn_solid() -> None:
+    # Font Awesome Free has the bolt only in the solid style.
+    assert load_icon("far", "bolt") is None
+    assert resolve_icon(ref("{far-bolt}")) == load_icon("fas", "bolt")
+    assert check_icon(ref("{far-bolt}")) == (
+        '"{far-bolt}" is not in Font Awesome Free; drawn as {fas-bolt}'
+    )
+
+
+def test_brand_written_as_solid_is_drawn_as_the_brand() -> None:
+    assert resolve_icon(ref("{fas-github}")) == load_icon("fab", "github")
+    assert "drawn as {fab-github}" in check_icon(ref("{fas-github}"))
+
+
+def test_unknown_icon_with_suggestion() -> None:
+    assert resolve_icon(ref("{fas-plugg}")) is None
+    assert check_icon(ref("{fas-plugg}")) == 'unknown icon "{fas-plugg}"; did you mean {fas-plug}?'
+    assert check_icon(ref("{fab-gitub fa-lg}")) == (
+        'unknown icon "{fab-gitub fa-lg}"; did you mean {fab-github}?'
+    )
+
+
+def test_unknown_icon_without_suggestion() -> None:
+    assert check_icon(ref("{fas-qqqqqqqqqqqqqq}")) == 'unknown icon "{fas-qqqqqqqqqqqqqq}"'
+
+
+@pytest.mark.parametrize("prefix", ["fal", "fad", "fat", "fass"])
+def test_pro_prefixes(prefix: str) -> None:
+    message = check_icon(ref(f"{{{prefix}-zzzzzzzzzzzz}}"))
+    assert message == (
+        f'"{{{prefix}-zzzzzzzzzzzz}}" is a Font Awesome Pro icon; only Font Awesome Free icons'
+        " are bundled (use fas-, far- or fab-)"
+    )
+    assert load_icon(prefix, "plug") is None
+
+
+def test_pro_icon_with_a_free_twin_is_drawn_as_the_free_one() -> None:
+    assert resolve_icon(ref("{fal-plug}")) == load_icon("fas", "plug")
+    assert check_icon(ref("{fal-plug}")).endswith("; drawn as {fas-plug}")
+
+
+@pytest.mark.parametrize(
+    "name", ["../solid/plug", "plug/../../x", "PLUG", "plug.svg", "", "-plug", "a b"]
+)
+def test_names_cannot_leave_the_icon_folder(name: str) -> None:
+    assert load_icon("fas", name) is None
+
+
+def test_unknown_prefix_loads_nothing() -> None:
+    assert load_icon("fax", "plug") is None

@@ -1,0 +1,360 @@
+"""Inline markup: every construct, the edge cases that bite, and linear time on hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.inline import (
+    CodeBlock,
+    IconRef,
+    ListItem,
+    Paragraph,
+    Span,
+    icon_refs,
+    parse_inline,
+    parse_note,
+    plain_text,
+    safe_href,
+)
+
+
+def one_line(text: str) -> list[Span]:
+    lines = parse_inline(text)
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def styled(text: str) -> list[tuple[str, str]]:
+    """Each span as (text, flags): b bold, i italic, s strike, c code."""
+    flags = ("bold", "italic", "strike", "code")
+    return [
+        (span.text, "".join(name[0] for name in flags if getattr(span, name)))
+        for span in one_line(text)
+    ]
+
+
+def test_plain_text_is_one_span() -> None:
+    assert parse_inline("Agent -> Server") == [[Span("Agent -> Server")]]
+    assert parse_inline("") == [[]]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("**bold**", [("bold", "b")]),
+        ("*italic*", [("italic", "i")]),
+        ("_italic_", [("italic", "i")]),
+        ("~~gone~~", [("gone", "s")]),
+        ("`code`", [("code", "c")]),
+        ("a **b** c", [("a ", ""), ("b", "b"), (" c", "")]),
+        ("***both***", [("both", "bi")]),
+        ("**bold *both* bold**", [("bold ", "b"), ("both", "bi"), (" bold", "b")]),
+        ("*it **both** it*", [("it ", "i"), ("both", "bi"), (" it", "i")]),
+        ("_it **both**_", [("it ", "i"), ("both", "bi")]),
+        ("~~**x**~~", [("x", "bs")]),
+        ("**`code`**", [("code", "bc")]),
+    ],
+)
+def test_emphasis_and_code(source: str, expected: list[tuple[str, str]]) -> None:
+    assert styled(source) == expected
+
+
+def test_code_takes_no_markup() -> None:
+    assert styled("`a*b*c **d** _e_ {fas-plug} [x](http://y) \\n`") == [
+        ("a*b*c **d** _e_ {fas-plug} [x](http://y) \\n", "c")
+    ]
+    assert styled("x `*` y") == [("x ", ""), ("*", "c"), (" y", "")]
+
+
+def test_code_with_backticks_inside() -> None:
+    assert styled("`` a`b ``") == [("a`b", "c")]
+    assert styled("` `` `") == [("``", "c")]
+    assert styled("``one` ``") == [("one` ", "c")]
+
+
+def test_intraword_underscore_is_not_italic() -> None:
+    assert styled("snake_case_name") == [("snake_case_name", "")]
+    assert styled("call get_user_by_id now") == [("call get_user_by_id now", "")]
+    assert styled("__init__") == [("init", "b")]  # whole-word double underscore is bold
+    assert styled("a_b_ _c_") == [("a_b_ ", ""), ("c", "i")]
+
+
+def test_intraword_asterisk_is_emphasis() -> None:
+    assert styled("un*frigging*believable") == [
+        ("un", ""),
+        ("frigging", "i"),
+        ("believable", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "**unclosed",
+        "*unclosed",
+        "_unclosed",
+        "~~unclosed",
+        "`unclosed",
+        "a * b * c",
+        "2 * 3 = 6",
+        "~5 ms~",
+        "~~~three~~~",
+        "[text](",
+        "[text]",
+        "{fas-plug",
+        "}{",
+        "** not bold **",
+    ],
+)
+def test_unclosed_or_unmatched_markers_are_literal(source: str) -> None:
+    assert one_line(source) == [Span(source)]
+
+
+def test_backslash_escapes() -> None:
+    assert one_line(r"\*not italic\*") == [Span("*not italic*")]
+    assert one_line(r"\{fas-plug}") == [Span("{fas-plug}")]
+    assert one_line(r"a \\ b") == [Span("a \\ b")]
+    assert one_line(r"\_x\_") == [Span("_x_")]
+    assert one_line(r"\`x\`") == [Span("`x`")]
+    assert one_line(r"\[x](http://y)") == [Span("[x](http://y)")]
+    assert one_line(r"\~~x~~") == [Span("~~x~~")]
+    assert one_line(r"C:\path") == [Span("C:\\path")]  # not an escape: kept
+    assert one_line("trailing\\") == [Span("trailing\\")]
+    assert styled(r"**a\*b**") == [("a*b", "b")]
+
+
+def test_line_breaks() -> None:
+    assert parse_inline(r"one\ntwo") == [[Span("one")], [Span("two")]]
+    assert parse_inline(r"a\n\nb") == [[Span("a")], [], [Span("b")]]
+    assert parse_inline(r"end\n") == [[Span("end")], []]
+    assert parse_inline("real\nnewline") == [[Span("real")], [Span("newline")]]
+    assert parse_inline(r"\\n") == [[Span("\\n")]]  # an escaped backslash, then "n"
+    # Emphasis may span a break; each line keeps the style.
+    assert parse_inline(r"**a\nb**") == [[Span("a", bold=True)], [Span("b", bold=True)]]
+
+
+def test_links() -> None:
+    assert one_line("[docs](https://example.com/a?b=1&c=2)") == [
+        Span("docs", href="https://example.com/a?b=1&c=2")
+    ]
+    assert one_line("see [**the spec**](http://x.org/spec) now") == [
+        Span("see "),
+        Span("the spec", bold=True, href="http://x.org/spec"),
+        Span(" now"),
+    ]
+    assert one_line("[Wiki](https://en.wikipedia.org/wiki/Foo_(bar))")[0].href == (
+        "https://en.wikipedia.org/wiki/Foo_(bar)"
+    )
+    assert one_line("[a [b] c](http://z)") == [Span("a [b] c", href="http://z")]
+    assert one_line("[{fas-book} docs](http://d)")[0].icon == IconRef(
+        "fas", "book", 1.0, "{fas-book}"
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com",
+        "https://example.com/x",
+        "HTTPS://EXAMPLE.COM",
+        "mailto:team@example.com",
+        "#section-2",
+        "/docs/intro.html",
+        "./relative/path",
+        "../up.html",
+        "page.html?x=1&y=2",
+        "?query=1",
+    ],
+)
+def test_allowed_links(url: str) -> None:
+    assert safe_href(url) == url
+    assert one_line(f"[go]({url})") == [Span("go", href=url)]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)",
+        "java\tscript:alert(1)",
+        "java\nscript:alert(1)",
+        "java\x00script:alert(1)",
+        "\x01javascript:alert(1)",
+        "java\u200bscript:alert(1)",
+        "data:text/html;base64,PHNjcmlwdD4=",
+        "DATA:text/html,x",
+        "vbscript:msgbox(1)",
+        "file:///etc/passwd",
+        "&#106;avascript:alert(1)",
+        "&#x6A;avascript&#58;alert(1)",
+        "javascript&colon;alert(1)",
+        "\\\\evil\\share",
+        "",
+    ],
+)
+def test_refused_links_are_shown_as_written(url: str) -> None:
+    assert safe_href(url) is None
+    source = f"[click]({url})"
+    lines = parse_inline(source)
+    assert all(span.href is None for line in lines for span in line)
+    assert "\n".join("".join(span.text for span in line) for line in lines) == source
+
+
+def test_refused_link_with_surrounding_spaces() -> None:
+    assert safe_href("  javascript:alert(1)  ") is None
+    assert one_line("[a]( javascript:alert(1) )") == [Span("[a]( javascript:alert(1) )")]
+    assert one_line("[a]( https://ok.example )") == [Span("a", href="https://ok.example")]
+
+
+def test_refused_link_keeps_text_markup_but_not_url_markup() -> None:
+    assert one_line("[**x**](javascript:*y*)") == [
+        Span("["),
+        Span("x", bold=True),
+        Span("](javascript:*y*)"),
+    ]
+
+
+def test_icons() -> None:
+    assert one_line("{fas-plug}") == [Span("", icon=IconRef("fas", "plug", 1.0, "{fas-plug}"))]
+    spans = one_line("{far-bolt} fast {fab-github fa-lg}")
+    assert [span.icon and (span.icon.prefix, span.icon.name) for span in spans] == [
+        ("far", "bolt"),
+        None,
+        ("fab", "github"),
+    ]
+    assert spans[1].text == " fast "
+    assert spans[2].icon.scale == 1.25
+    assert spans[2].icon.source == "{fab-github fa-lg}"
+
+
+@pytest.mark.parametrize(
+    ("words", "scale"),
+    [
+        ("", 1.0),
+        (" fa-xs", 0.75),
+        (" fa-sm", 0.875),
+        (" fa-lg", 1.25),
+        (" fa-xl", 1.5),
+        (" fa-2xl", 2.0),
+        (" fa-1x", 1.0),
+        (" fa-2x", 2.0),
+        (" fa-10x", 10.0),
+        (" fa-fw", 1.0),
+        (" fa-fw fa-3x", 3.0),
+    ],
+)
+def test_icon_sizes(words: str, scale: float) -> None:
+    [ref] = icon_refs(f"{{fas-plug{words}}}")
+    assert ref.scale == scale
+
+
+def test_icon_forms() -> None:
+    assert icon_refs("{fa-solid fa-robot}") == [IconRef("fas", "robot", 1.0, "{fa-solid fa-robot}")]
+    assert icon_refs("{fal-plug}") == [IconRef("fal", "plug", 1.0, "{fal-plug}")]
+    assert icon_refs("{fas-arrow-right-to-bracket}")[0].name == "arrow-right-to-bracket"
+    # Not icon syntax: left as text.
+    for text in ("{id}", "{foo-bar}", "{fas-}", "{fas-Plug}", "{fas-plug big}", "{ }", "{}"):
+        assert one_line(text) == [Span(text)], text
+    assert icon_refs("`{fas-plug}` {fas-x}") == [IconRef("fas", "x", 1.0, "{fas-x}")]
+
+
+def test_icons_keep_the_surrounding_style() -> None:
+    [icon, text] = one_line("**{fas-plug} Connecting**")
+    assert icon.bold and icon.icon is not None and text == Span(" Connecting", bold=True)
+
+
+def test_plain_text() -> None:
+    assert plain_text("{fas-plug} Connecting") == "Connecting"
+    assert plain_text("**Agent** _calls_ `tools/list`") == "Agent calls tools/list"
+    assert plain_text(r"two\nlines") == "two lines"
+    assert plain_text("[docs](https://x.y) and \\*stars\\*") == "docs and *stars*"
+    assert plain_text("") == ""
+
+
+def test_adjacent_spans_of_one_style_merge() -> None:
+    assert one_line(r"a\*b") == [Span("a*b")]
+    assert one_line("**a**b") == [Span("a", bold=True), Span("b")]
+    assert one_line("**a** **b**") == [Span("a", bold=True), Span(" "), Span("b", bold=True)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "*" * 50_000,
+        "{fas-" * 20_000,
+        "*a" * 25_000,
+        "a*" * 25_000,
+        "_a " * 20_000,
+        "**a*" * 12_000,
+        "*_" * 25_000,
+        "~~a" * 15_000,
+        "[" * 30_000,
+        "](" * 30_000,
+        "[a](" * 15_000,
+        "`" * 50_000,
+        "".join("`" * k + "x" for k in range(1, 300)),
+        "\\" * 50_000,
+        "{" * 50_000,
+        "[x](http://a)" * 4_000,
+    ],
+)
+def test_hostile_input_parses(source: str) -> None:
+    lines = parse_inline(source)
+    assert lines and plain_text(source) is not None
+
+
+# --- notes -----------------------------------------------------------------------------------
+
+
+def test_note_lines_are_separate_lines_of_one_paragraph() -> None:
+    assert parse_note("first **line**\nsecond line") == [
+        Paragraph([[Span("first "), Span("line", bold=True)], [Span("second line")]])
+    ]
+
+
+def test_note_blank_line_separates_paragraphs() -> None:
+    blocks = parse_note("one\n\ntwo")
+    assert blocks == [Paragraph([[Span("one")]]), Paragraph([[Span("two")]])]
+
+
+def test_note_lists() -> None:
+    blocks = parse_note(
+        "Steps:\n- open `session`\n  still the first item\n* second\n  - nested\n1. one\n12) twelve"
+    )
+    assert blocks[0] == Paragraph([[Span("Steps:")]])
+    assert blocks[1] == ListItem(
+        "•", [[Span("open "), Span("session", code=True)], [Span("still the first item")]], 0
+    )
+    assert blocks[2] == ListItem("•", [[Span("second")]], 0)
+    assert blocks[3] == ListItem("•", [[Span("nested")]], 1)
+    assert blocks[4] == ListItem("1.", [[Span("one")]], 0, 1)
+    assert blocks[5] == ListItem("12)", [[Span("twelve")]], 0, 12)
+
+
+def test_note_text_after_a_list_is_a_paragraph() -> None:
+    blocks = parse_note("- item\nafter")
+    assert blocks == [ListItem("•", [[Span("item")]], 0), Paragraph([[Span("after")]])]
+
+
+def test_note_emphasis_at_line_start_is_not_a_list() -> None:
+    assert parse_note("*important*") == [Paragraph([[Span("important", italic=True)]])]
+    assert parse_note("**bold** start") == [Paragraph([[Span("bold", bold=True), Span(" start")]])]
+
+
+def test_note_code_block() -> None:
+    text = 'Body:\n```json\n{"a": "**not bold**"}\n\n  [1, 2]\n```\nafter'
+    assert parse_note(text) == [
+        Paragraph([[Span("Body:")]]),
+        CodeBlock(['{"a": "**not bold**"}', "", "  [1, 2]"], "json"),
+        Paragraph([[Span("after")]]),
+    ]
+
+
+def test_note_code_block_forms() -> None:
+    assert parse_note("  ~~~~\n  a\n   b\n  ~~~~~") == [CodeBlock(["a", " b"], None)]
+    assert parse_note("```\nno end\n\n") == [CodeBlock(["no end"], None)]
+    assert parse_note("```\n```") == [CodeBlock([], None)]
+    # A closing fence must be as long as the opening one.
+    assert parse_note("````\n```\n````") == [CodeBlock(["```"], None)]
+    # Backticks in the info string mean inline code, not a fence.
+    assert parse_note("```x``` y") == [Paragraph([[Span("x", code=True), Span(" y")]])]

@@ -1,0 +1,211 @@
+"""Text measurement and wrapping: widths must be the fonts' own, and wrapping must hold them."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from volley.inline import IconRef, Span, parse_inline
+from volley.layout import metrics
+from volley.layout.metrics import line_height, text_width
+from volley.layout.textwrap import CODE_SCALE, measure_spans, span_width, wrap_spans
+
+FONT_DIR = Path("/usr/share/fonts/truetype/liberation2")
+ROOT = Path(__file__).resolve().parent.parent
+needs_fonts = pytest.mark.skipif(
+    not (FONT_DIR / "LiberationSans-Regular.ttf").exists(), reason="Liberation fonts not installed"
+)
+
+
+def _font_width(filename: str, text: str, size: float) -> float:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONT_DIR / filename)
+    cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    return sum(hmtx[cmap[ord(ch)]][0] for ch in text) * size / upem
+
+
+# Advance widths of Arial / Liberation Sans in font units (2048 to the em).
+@pytest.mark.parametrize(
+    ("text", "units"), [("W", 1933), ("i", 455), ("m", 1706), (" ", 569), ("0123456789", 11390)]
+)
+def test_known_sans_widths(text: str, units: int) -> None:
+    assert text_width(text, 2048) == pytest.approx(units, abs=len(text))
+
+
+def test_relative_widths() -> None:
+    assert text_width("W", 14) > text_width("i", 14)
+    assert text_width("Hello", 14, bold=True) > text_width("Hello", 14)
+    assert text_width("abc", 28) == pytest.approx(2 * text_width("abc", 14))
+    assert text_width("", 14) == 0
+    # Every character of the mono face has the same advance, 0.6 em.
+    assert text_width("iiii", 10, mono=True) == pytest.approx(text_width("WWWW", 10, mono=True))
+    assert text_width("iiii", 10, mono=True) == pytest.approx(24, abs=0.01)
+    # Mono italic has the regular advances.
+    assert text_width("x", 10, mono=True, italic=True) == text_width("x", 10, mono=True)
+
+
+@needs_fonts
+@pytest.mark.parametrize(
+    ("filename", "style"),
+    [
+        ("LiberationSans-Regular.ttf", {}),
+        ("LiberationSans-Bold.ttf", {"bold": True}),
+        ("LiberationSans-Italic.ttf", {"italic": True}),
+        ("LiberationSans-BoldItalic.ttf", {"bold": True, "italic": True}),
+        ("LiberationMono-Regular.ttf", {"mono": True}),
+        ("LiberationMono-Bold.ttf", {"mono": True, "bold": True}),
+    ],
+)
+def test_widths_match_font_files(filename: str, style: dict) -> None:
+    sample = "POST /mcp HTTP/1.1 — Größe: ½ € «Ωμέγα» Привет → ─┼─ ™ Łódź ǅ"
+    expected = _font_width(filename, sample, 1000)
+    # Tables keep thousandths of an em: at most half a unit of rounding per character.
+    assert text_width(sample, 1000, **style) == pytest.approx(expected, abs=0.5 * len(sample))
+
+
+@needs_fonts
+def test_generated_table_is_current() -> None:
+    spec = importlib.util.spec_from_file_location("gen_metrics", ROOT / "scripts/gen_metrics.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    committed = (ROOT / "volley/layout/metrics_data.py").read_text(encoding="utf-8")
+    assert module.render(FONT_DIR) == committed, "run scripts/gen_metrics.py"
+
+
+def test_wide_characters_and_emoji_are_one_em() -> None:
+    assert text_width("中", 20) == 20
+    assert text_width("日本語", 10) == 30
+    assert text_width("Ａ", 10) == 10  # fullwidth form
+    assert text_width("한", 10) == 10
+    assert text_width("😀", 20) == 20
+    assert text_width("🚀", 10, bold=True) == 10
+
+
+def test_emoji_sequences_count_as_one() -> None:
+    one = text_width("😀", 10)
+    assert text_width("👨\u200d👩\u200d👧\u200d👦", 10) == pytest.approx(one)  # ZWJ family
+    assert text_width("❤️\u200d🔥", 10) == pytest.approx(one)  # VS16 and ZWJ
+    assert text_width("👍🏽", 10) == pytest.approx(one)  # skin tone modifier
+    assert text_width("🇩🇪", 10) == pytest.approx(one)  # regional indicator pair
+    assert text_width("🇩🇪🇫🇷", 10) == pytest.approx(2 * one)
+    assert text_width("1️⃣", 10) == pytest.approx(one)  # keycap
+    assert text_width("a😀b", 10) == pytest.approx(text_width("ab", 10) + one)
+
+
+def test_marks_and_invisible_characters_take_no_room() -> None:
+    assert text_width("e\u0301", 10) == pytest.approx(text_width("e", 10))
+    assert text_width("a\u200bb", 10) == pytest.approx(text_width("ab", 10))
+    assert text_width("\u200d\ufe0f", 10) == 0
+    assert text_width("\u0300", 10) == 0
+
+
+def test_unknown_characters_use_the_average_width() -> None:
+    average = metrics._SANS["average"]
+    assert text_width("\u0915", 10) == pytest.approx(average * 10)  # Devanagari KA
+    assert text_width("x\u0915", 10) == pytest.approx(text_width("x", 10) + average * 10)
+
+
+def test_constants() -> None:
+    assert "Arial" in metrics.FONT_FAMILY and "Liberation Sans" in metrics.FONT_FAMILY
+    assert metrics.MONO_FAMILY.startswith("'Liberation Mono'")
+    assert abs(metrics.ASCENT - 1854 / 2048) < 1e-4
+    assert abs(metrics.DESCENT - 434 / 2048) < 1e-4
+    assert 0.6 < metrics.CAP_HEIGHT < metrics.ASCENT
+    assert line_height(16) == pytest.approx(16 * metrics.LINE_HEIGHT)
+    assert line_height(16) > 16 * (metrics.ASCENT + metrics.DESCENT)
+
+
+def test_many_labels_measure_quickly() -> None:
+    labels = [f"POST /mcp (initialize) #{i}" for i in range(10_000)]
+    assert sum(text_width(label, 14) for label in labels) > 0
+
+
+# --- measuring spans -------------------------------------------------------------------------
+
+
+def test_measure_spans_uses_each_style() -> None:
+    spans = [Span("a "), Span("bold", bold=True), Span(" "), Span("code", code=True)]
+    expected = (
+        text_width("a ", 14)
+        + text_width("bold", 14, bold=True)
+        + text_width(" ", 14)
+        + text_width("code", 14 * CODE_SCALE, mono=True)
+    )
+    assert measure_spans(spans, 14) == pytest.approx(expected)
+    assert measure_spans([Span("code", code=True)], 14, mono_size=12) == pytest.approx(
+        text_width("code", 12, mono=True)
+    )
+
+
+def test_icon_width_follows_the_viewbox() -> None:
+    plug = Span("", icon=IconRef("fas", "plug", 1.0, "{fas-plug}"))  # viewBox 384 x 512
+    assert span_width(plug, 16) == pytest.approx(16 * 384 / 512)
+    big = Span("", icon=IconRef("fas", "plug", 2.0, "{fas-plug fa-2x}"))
+    assert span_width(big, 16) == pytest.approx(2 * 16 * 384 / 512)
+    missing = Span("", icon=IconRef("fas", "no-such-icon", 1.0, "{fas-no-such-icon}"))
+    assert span_width(missing, 16) == pytest.approx(16)
+
+
+# --- wrapping --------------------------------------------------------------------------------
+
+
+def _texts(lines) -> list[str]:
+    return ["".join(span.text for span in line.spans) for line in lines]
+
+
+def test_short_line_is_not_wrapped() -> None:
+    [line] = wrap_spans(parse_inline("Agent -> **Server**"), 500, 14)
+    assert line.width == pytest.approx(measure_spans(line.spans, 14))
+    assert [span.bold for span in line.spans] == [False, True]
+
+
+def test_wraps_at_spaces_within_the_width() -> None:
+    text = "the quick brown fox jumps over the lazy dog " * 3
+    lines = wrap_spans(parse_inline(text.strip()), 120, 14)
+    assert len(lines) > 2
+    for line in lines:
+        assert line.width <= 120
+        assert line.width == pytest.approx(measure_spans(line.spans, 14))
+        assert not _texts([line])[0].startswith(" ") and not _texts([line])[0].endswith(" ")
+    assert " ".join(_texts(lines)) == text.strip()
+
+
+def test_styles_survive_wrapping() -> None:
+    lines = wrap_spans(parse_inline("plain words then **bold words here** and `code`"), 90, 14)
+    bold = [span.text for line in lines for span in line.spans if span.bold]
+    assert " ".join(bold).split() == ["bold", "words", "here"]
+    assert [span.text for line in lines for span in line.spans if span.code] == ["code"]
+
+
+def test_long_token_breaks_between_characters() -> None:
+    url = "https://example.com/" + "abcdefghij" * 10
+    lines = wrap_spans(parse_inline(f"see {url}"), 100, 14)
+    assert _texts(lines)[0] == "see"
+    assert "".join(_texts(lines)[1:]) == url
+    assert all(line.width <= 100 for line in lines)
+
+
+def test_a_cluster_is_never_split() -> None:
+    family = "👨\u200d👩\u200d👧"
+    lines = wrap_spans([[Span(family * 6)]], 25, 10)
+    assert all(text.count("\u200d") % 2 == 0 for text in _texts(lines))
+    assert "".join(_texts(lines)) == family * 6
+
+
+def test_each_line_gets_at_least_one_character() -> None:
+    lines = wrap_spans([[Span("WWW")]], 1, 14)
+    assert _texts(lines) == ["W", "W", "W"]
+
+
+def test_breaks_and_empty_lines_are_kept() -> None:
+    lines = wrap_spans(parse_inline(r"one\n\ntwo"), 200, 14)
+    assert _texts(lines) == ["one", "", "two"]
+    assert lines[1].width == 0
+
+
+def test_wrapping_is_linear() -> None:
+    assert len(wrap_spans(parse_inline("word " * 20_000), 300, 14)) > 100
+    assert len(wrap_spans([[Span("x" * 50_000)]], 300, 14)) > 100

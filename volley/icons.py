@@ -1,0 +1,155 @@
+"""Font Awesome Free icons, read on demand from the installed `fontawesomefree` package.
+
+Only the one SVG an icon needs is read (and cached); the large metadata file is read only when
+a name is not found, to follow Font Awesome's renames (`sign-out-alt` → `right-from-bracket`)
+and to suggest a spelling. Nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from volley.inline import FREE_PREFIXES, LONG_PREFIXES, PRO_PREFIXES, IconRef
+
+STYLES = {"fas": "solid", "far": "regular", "fab": "brands"}
+# Where to look when an icon is not in the style asked for: `{far-bolt}` draws the solid bolt.
+_FALLBACK_ORDER = ("fas", "far", "fab")
+
+_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_VIEWBOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
+_PATH = re.compile(r'<path d="([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An icon's drawing: its viewBox size and the `d` of its single path."""
+
+    width: int
+    height: int
+    path: str
+
+
+@cache
+def _root() -> Path | None:
+    spec = importlib.util.find_spec("fontawesomefree")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "static" / "fontawesomefree"
+
+
+@cache
+def _names(style: str) -> frozenset[str]:
+    """The icon names one style has, from a directory listing (no file is opened)."""
+    root = _root()
+    folder = root / "svgs" / style if root else None
+    if folder is None or not folder.is_dir():
+        return frozenset()
+    return frozenset(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".svg"))
+
+
+@cache
+def _aliases() -> dict[str, str]:
+    """Old names of renamed icons (v4 and v5 names) mapped to today's names."""
+    root = _root()
+    aliases: dict[str, str] = {}
+    if root is None:
+        return aliases
+    metadata = root / "metadata"
+    try:
+        shims = json.loads((metadata / "shims.json").read_text(encoding="utf-8"))
+        icons = json.loads((metadata / "icons.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return aliases
+    for old, _prefix, new in shims:
+        if new and new != old:
+            aliases[old] = new
+    for name, info in icons.items():
+        for old in (info.get("aliases") or {}).get("names", ()):
+            aliases[old] = name
+    return aliases
+
+
+def _short_prefix(prefix: str) -> str:
+    return LONG_PREFIXES.get(prefix, prefix)
+
+
+@cache
+def _read(style: str, name: str) -> Icon | None:
+    root = _root()
+    try:
+        svg = (root / "svgs" / style / f"{name}.svg").read_text(encoding="utf-8")
+    except (OSError, TypeError):
+        return None
+    box, path = _VIEWBOX.search(svg), _PATH.search(svg)
+    if box is None or path is None:
+        return None
+    return Icon(int(box.group(1)), int(box.group(2)), path.group(1))
+
+
+def load_icon(prefix: str, name: str) -> Icon | None:
+    """The Free icon `{prefix-name}` (following renames), or None if Free has no such icon.
+
+    `prefix` is fas, far or fab; fa-solid, fa-regular and fa-brands are accepted too.
+    """
+    style = STYLES.get(_short_prefix(prefix))
+    if style is None or not _NAME.fullmatch(name):
+        return None
+    names = _names(style)
+    if name not in names:
+        name = _aliases().get(name, name)
+        if name not in names:
+            return None
+    return _read(style, name)
+
+
+def _fallback(ref: IconRef) -> str | None:
+    """The prefix under which Free has this icon's name, when not under the one written."""
+    for prefix in _FALLBACK_ORDER:
+        if prefix != ref.prefix and load_icon(prefix, ref.name) is not None:
+            return prefix
+    return None
+
+
+def resolve_icon(ref: IconRef) -> Icon | None:
+    """What to draw for an icon: the icon itself, else the same name in another Free style
+    (`{far-bolt}` and `{fal-plug}` draw the solid ones), else None (draw nothing)."""
+    icon = load_icon(ref.prefix, ref.name)
+    if icon is not None:
+        return icon
+    prefix = _fallback(ref)
+    return load_icon(prefix, ref.name) if prefix else None
+
+
+def check_icon(ref: IconRef) -> str | None:
+    """A warning for an icon that is not drawn exactly as written, or None if it is."""
+    prefix = _short_prefix(ref.prefix)
+    if prefix in STYLES and load_icon(prefix, ref.name) is not None:
+        return None
+    fallback = _fallback(ref)
+    drawn = f"; drawn as {{{fallback}-{ref.name}}}" if fallback else ""
+    if prefix in PRO_PREFIXES:
+        return (
+            f'"{ref.source}" is a Font Awesome Pro icon; only Font Awesome Free icons are bundled'
+            f" (use fas-, far- or fab-){drawn}"
+        )
+    if fallback:
+        return f'"{ref.source}" is not in Font Awesome Free{drawn}'
+    return f'unknown icon "{ref.source}"{_suggestion(prefix, ref.name)}'
+
+
+def _suggestion(prefix: str, name: str) -> str:
+    """ ", did you mean {fas-plug}?" for a near miss, else ""."""
+    candidates = {
+        candidate: p
+        for p in (prefix, *(p for p in FREE_PREFIXES if p != prefix))
+        if p in STYLES
+        for candidate in _names(STYLES[p])
+    }
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f"; did you mean {{{candidates[close[0]]}-{close[0]}}}?" if close else ""

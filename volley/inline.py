@@ -1,0 +1,614 @@
+"""Inline formatting of titles, labels, notes, dividers and block labels, as styled runs.
+
+The markup is a small Markdown subset (see the syntax reference): `**bold**`, `*italic*` and
+`_italic_`, `~~strike~~`, `` `code` ``, `[text](url)`, `{fas-plug fa-lg}` icons, backslash
+escapes, and `\\n` (a backslash and an "n") for a line break. Emphasis follows CommonMark's
+delimiter rules, so `snake_case_name` stays as written and unclosed markers are literal text.
+
+The parser is a single left-to-right scan plus CommonMark's delimiter-stack pass: linear in the
+length of the text, whatever the text is (no backtracking regular expressions).
+
+Links: only http:, https:, mailto:, relative paths and `#anchors` become links. Any other
+`[text](url)` (javascript:, data:, a URL with whitespace or control characters, entity-like
+`&#...;` tricks) is shown as plain text exactly as written, brackets and URL included, so the
+reader can see what was refused. Code spans take no markup and no escapes, also not `\\n`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "Span",
+    "IconRef",
+    "Paragraph",
+    "ListItem",
+    "CodeBlock",
+    "NoteBlock",
+    "parse_inline",
+    "plain_text",
+    "icon_refs",
+    "parse_note",
+    "safe_href",
+]
+
+
+@dataclass(frozen=True)
+class IconRef:
+    """A Font Awesome icon named in text: `{fas-plug fa-lg}` is ("fas", "plug", 1.25)."""
+
+    prefix: str  # the short style prefix: fas, far, fab, or a Pro one such as fal
+    name: str
+    scale: float = 1.0
+    source: str = ""  # the markup as written, for warnings
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text in one style; an icon span has empty text and `icon` set."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+    href: str | None = None
+    icon: IconRef | None = None
+
+
+# --- icons -----------------------------------------------------------------------------------
+
+FREE_PREFIXES = ("fas", "far", "fab")
+PRO_PREFIXES = (
+    "fal", "fat", "fad", "fak", "fakd",
+    "fass", "fasr", "fasl", "fast", "fasds", "fadr", "fadl", "fadt",
+)  # fmt: skip
+# Font Awesome 6's long class names, `{fa-solid fa-plug}`.
+LONG_PREFIXES = {
+    "fa-solid": "fas", "fa-regular": "far", "fa-brands": "fab",
+    "fa-light": "fal", "fa-thin": "fat", "fa-duotone": "fad",
+}  # fmt: skip
+SIZE_WORDS = {"fa-2xs": 0.625, "fa-xs": 0.75, "fa-sm": 0.875, "fa-lg": 1.25, "fa-xl": 1.5}
+SIZE_WORDS.update({"fa-2xl": 2.0, **{f"fa-{n}x": float(n) for n in range(1, 11)}})
+
+_ICON_PREFIXES = frozenset(FREE_PREFIXES + PRO_PREFIXES)
+_ICON_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_FA_WORD = re.compile(r"fa-[a-z0-9-]+")
+_ICON_MAX = 80  # longest `{...}` looked at, which keeps the scan linear
+
+
+def _scan_icon(text: str, start: int) -> IconRef | None:
+    """The icon whose markup starts at `text[start] == "{"`, or None if it is not one."""
+    end = text.find("}", start + 1, start + _ICON_MAX)
+    if end < 0:
+        return None
+    source = text[start : end + 1]
+    words = text[start + 1 : end].split()
+    if not words:
+        return None
+    if words[0] in LONG_PREFIXES and len(words) > 1 and words[1].startswith("fa-"):
+        prefix, name, extra = LONG_PREFIXES[words[0]], words[1][3:], words[2:]
+    else:
+        prefix, _, name = words[0].partition("-")
+        extra = words[1:]
+        if prefix not in _ICON_PREFIXES:
+            return None
+    if not _ICON_NAME.fullmatch(name):
+        return None
+    scale = 1.0
+    for word in extra:
+        if not _FA_WORD.fullmatch(word):
+            return None
+        scale = SIZE_WORDS.get(word, scale)  # other classes (fa-fw, fa-spin) are ignored
+    return IconRef(prefix, name, scale, source)
+
+
+# --- links -----------------------------------------------------------------------------------
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_SAFE_SCHEMES = ("http", "https", "mailto")
+
+
+def safe_href(url: str) -> str | None:
+    """The URL if it may be a link target, else None.
+
+    Allowed: http, https and mailto URLs, and relative references (paths, `#anchor`, `?query`).
+    Refused: any other scheme in any case, and anything a browser could read differently from
+    us — whitespace or control or format characters anywhere (`java\\tscript:`), and a first
+    path segment with `:` or `&` (`&#106;avascript:`, `javascript&#58;`).
+    """
+    url = url.strip(" ")
+    if not url:
+        return None
+    for ch in url:
+        if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            return None
+    match = _SCHEME.match(url)
+    if match:
+        return url if match.group()[:-1].lower() in _SAFE_SCHEMES else None
+    first_segment = re.split(r"[/?#]", url, maxsplit=1)[0]
+    if ":" in first_segment or "&" in first_segment or "\\" in url:
+        return None
+    return url
+
+
+def _match_parens(text: str) -> dict[int, int]:
+    """Position of each `(` mapped to its balancing `)`, skipping backslash-escaped ones."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            pairs[stack.pop()] = i
+        i += 1
+    return pairs
+
+
+# --- code spans ------------------------------------------------------------------------------
+
+
+class _BacktickRuns:
+    """Finds the run of exactly N backticks that closes a code span, in amortised O(1)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts: dict[int, list[int]] = {}
+        self.cursor: dict[int, int] = {}
+        for match in re.finditer(r"`+", text):
+            self.starts.setdefault(len(match.group()), []).append(match.start())
+
+    def closing(self, length: int, after: int) -> int | None:
+        starts = self.starts.get(length)
+        if not starts:
+            return None
+        k = self.cursor.get(length, 0)
+        while k < len(starts) and starts[k] < after:
+            k += 1
+        self.cursor[length] = k
+        return starts[k] if k < len(starts) else None
+
+
+# --- tokens ----------------------------------------------------------------------------------
+
+
+class _Delim:
+    """A run of `*`, `_` or `~~`: literal text until emphasis matching claims its characters."""
+
+    __slots__ = (
+        "ch", "count", "length", "can_open", "can_close", "index", "prev", "next", "opens", "closes"
+    )  # fmt: skip
+
+    def __init__(self, ch: str, length: int, can_open: bool, can_close: bool, index: int):
+        self.ch, self.count, self.length = ch, length, length
+        self.can_open, self.can_close, self.index = can_open, can_close, index
+        self.prev: _Delim | None = None
+        self.next: _Delim | None = None
+        self.opens: list[str] = []  # styles that start after this run's remaining characters
+        self.closes: list[str] = []  # styles that end before them
+
+
+@dataclass
+class _Bracket:
+    """A `[` that may become a link opening."""
+
+    href: str | None = None
+
+
+class _LinkEnd:
+    pass
+
+
+class _Break:
+    pass
+
+
+@dataclass(frozen=True)
+class _Code:
+    text: str
+
+
+_LINK_END = _LinkEnd()
+_BREAK = _Break()
+_SPECIAL = re.compile(r"[*_~`\[\]{\\\n]")
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _is_punct(ch: str) -> bool:
+    return ch in _ESCAPABLE or (ch > "\x7f" and unicodedata.category(ch)[0] in "PS")
+
+
+def _flanking(before: str, after: str) -> tuple[bool, bool]:
+    """CommonMark's left- and right-flanking tests for a delimiter run."""
+    left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
+    right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
+    return left, right
+
+
+class _Scanner:
+    """One left-to-right pass that splits text into literal strings, delimiter runs, code,
+    icons, link ends and breaks. Each handler consumes from `self.i` and never looks back."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.n, self.i = text, len(text), 0
+        self.tokens: list = []
+        self.delims: list[_Delim] = []
+        self.brackets: list[int] = []  # token indexes of `[` not yet closed
+        self.buf: list[str] = []  # literal text not yet made a token
+        self._backticks: _BacktickRuns | None = None
+        self._parens: dict[int, int] | None = None
+
+    def run(self) -> tuple[list, list[_Delim]]:
+        text, handlers = self.text, self._handlers()
+        while self.i < self.n:
+            match = _SPECIAL.search(text, self.i)
+            if match is None:
+                self.buf.append(text[self.i :])
+                break
+            j = match.start()
+            if j > self.i:
+                self.buf.append(text[self.i : j])
+            self.i = j + 1
+            handlers[text[j]](j)
+        self.flush()
+        return self.tokens, self.delims
+
+    def _handlers(self) -> dict:
+        return {
+            "\\": self.escape,
+            "\n": lambda j: self.emit(_BREAK),
+            "`": self.code,
+            "*": self.delimiter,
+            "_": self.delimiter,
+            "~": self.delimiter,
+            "{": self.icon,
+            "[": lambda j: self.emit(_Bracket()),
+            "]": self.link,
+        }
+
+    def flush(self) -> None:
+        if self.buf:
+            self.tokens.append("".join(self.buf))
+            self.buf.clear()
+
+    def emit(self, token: object) -> None:
+        self.flush()
+        if isinstance(token, _Bracket):
+            self.brackets.append(len(self.tokens))
+        self.tokens.append(token)
+
+    def run_end(self, j: int) -> int:
+        """End of the run of the character at j."""
+        end, ch, text = j, self.text[j], self.text
+        while end < self.n and text[end] == ch:
+            end += 1
+        return end
+
+    def escape(self, j: int) -> None:
+        nxt = self.text[self.i] if self.i < self.n else ""
+        if nxt == "n":
+            self.emit(_BREAK)
+            self.i += 1
+        elif nxt and nxt in _ESCAPABLE:
+            self.buf.append(nxt)
+            self.i += 1
+        else:
+            self.buf.append("\\")  # not an escape: the backslash is text
+
+    def code(self, j: int) -> None:
+        end = self.run_end(j)
+        self._backticks = self._backticks or _BacktickRuns(self.text)
+        close = self._backticks.closing(end - j, end)
+        if close is None:
+            self.buf.append(self.text[j:end])
+            self.i = end
+        else:
+            self.emit(_Code(_strip_code(self.text[end:close])))
+            self.i = close + (end - j)
+
+    def delimiter(self, j: int) -> None:
+        end = self.i = self.run_end(j)
+        ch, text = self.text[j], self.text
+        before, after = text[j - 1] if j else " ", text[end] if end < self.n else " "
+        left, right = _flanking(before, after)
+        if ch == "_":  # no intraword emphasis: snake_case_name stays as written
+            left, right = (
+                left and (not right or _is_punct(before)),
+                right and (not left or _is_punct(after)),
+            )
+        if (ch == "~" and end - j != 2) or not (left or right):
+            self.buf.append(text[j:end])
+            return
+        delim = _Delim(ch, end - j, left, right, len(self.delims))
+        self.delims.append(delim)
+        self.emit(delim)
+
+    def icon(self, j: int) -> None:
+        icon = _scan_icon(self.text, j)
+        if icon is None:
+            self.buf.append("{")
+        else:
+            self.emit(icon)
+            self.i = j + len(icon.source)
+
+    def link(self, j: int) -> None:
+        """A `]`: the end of a link's text if `(destination)` follows, else text."""
+        text, i = self.text, self.i
+        opener = self.brackets.pop() if self.brackets else None
+        close = None
+        if opener is not None and i < self.n and text[i] == "(":
+            if self._parens is None:
+                self._parens = _match_parens(text)
+            close = self._parens.get(i)
+        if close is None or "\n" in text[i:close]:
+            self.buf.append("]")
+            return
+        href = safe_href(text[i + 1 : close])
+        if href is None:
+            self.buf.append(text[j : close + 1])  # refused: shown as written
+        else:
+            self.flush()
+            self.tokens[opener] = _Bracket(href)
+            self.tokens.append(_LINK_END)
+            self.brackets.clear()  # no links inside links
+        self.i = close + 1
+
+
+def _strip_code(content: str) -> str:
+    """CommonMark: one space is stripped from both ends, so `` ` `a` ` `` can show backticks."""
+    if len(content) > 2 and content[0] == " " and content[-1] == " " and content.strip(" "):
+        return content[1:-1]
+    return content
+
+
+def _match_emphasis(delims: list[_Delim]) -> None:
+    """CommonMark's "process emphasis" over the whole delimiter list, in linear time."""
+    for a, b in zip(delims, delims[1:], strict=False):
+        a.next, b.prev = b, a
+    bottoms: dict[tuple[str, bool, int], int] = {}
+    closer = delims[0] if delims else None
+    while closer is not None:
+        if not closer.can_close:
+            closer = closer.next
+            continue
+        key = (closer.ch, closer.can_open, closer.length % 3)
+        bottom = bottoms.get(key, -1)
+        opener = closer.prev
+        while opener is not None and opener.index > bottom:
+            if (
+                opener.ch == closer.ch
+                and opener.can_open
+                and not (
+                    (opener.can_close or closer.can_open)
+                    and (opener.length + closer.length) % 3 == 0
+                    and (opener.length % 3 or closer.length % 3)
+                )
+            ):
+                break
+            opener = opener.prev
+        if opener is None or opener.index <= bottom:
+            bottoms[key] = closer.prev.index if closer.prev else -1
+            following = closer.next
+            if not closer.can_open:
+                _unlink(closer)
+            closer = following
+            continue
+        used = 2 if opener.count >= 2 and closer.count >= 2 else 1
+        style = "strike" if closer.ch == "~" else ("bold" if used == 2 else "italic")
+        opener.count -= used
+        closer.count -= used
+        opener.opens.append(style)
+        closer.closes.append(style)
+        opener.next, closer.prev = closer, opener  # runs in between stay literal
+        if opener.count == 0:
+            _unlink(opener)
+        if closer.count == 0:
+            following = closer.next
+            _unlink(closer)
+            closer = following
+
+
+def _unlink(delim: _Delim) -> None:
+    if delim.prev is not None:
+        delim.prev.next = delim.next
+    if delim.next is not None:
+        delim.next.prev = delim.prev
+
+
+class _LineBuilder:
+    """Turns tokens into lines of spans, merging neighbours of the same style."""
+
+    def __init__(self) -> None:
+        self.lines: list[list[Span]] = [[]]
+        self.depth = {"bold": 0, "italic": 0, "strike": 0}
+        self.href: str | None = None
+        self.pending: list[str] = []  # text of the span being built, in pieces
+        self.pending_style: tuple | None = None
+
+    def _style(self, code: bool) -> tuple:
+        depth = self.depth
+        return (depth["bold"] > 0, depth["italic"] > 0, depth["strike"] > 0, code, self.href)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.lines[-1].append(Span("".join(self.pending), *self.pending_style))
+            self.pending.clear()
+
+    def text(self, text: str, code: bool = False) -> None:
+        if not text:
+            return
+        style = self._style(code)
+        if style != self.pending_style:
+            self.flush()
+            self.pending_style = style
+        self.pending.append(text)
+
+    def add(self, token: object) -> None:
+        if isinstance(token, str):
+            self.text(token)
+        elif isinstance(token, _Delim):
+            for style in token.closes:
+                self.depth[style] -= 1
+            self.text(token.ch * token.count)
+            for style in token.opens:
+                self.depth[style] += 1
+        elif isinstance(token, _Code):
+            self.text(token.text, code=True)
+        elif isinstance(token, IconRef):
+            self.flush()
+            self.lines[-1].append(Span("", *self._style(False), icon=token))
+        elif isinstance(token, _Bracket):
+            if token.href is None:
+                self.text("[")
+            else:
+                self.href = token.href
+        elif token is _LINK_END:
+            self.href = None
+        elif token is _BREAK:
+            self.flush()
+            self.lines.append([])
+
+
+_MARKUP = re.compile(r"[*_~`\[{\\\n]")
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[tuple[Span, ...], ...]:
+    if not _MARKUP.search(text):
+        return ((Span(text),) if text else (),)
+    tokens, delims = _Scanner(text).run()
+    _match_emphasis(delims)
+    builder = _LineBuilder()
+    for token in tokens:
+        builder.add(token)
+    builder.flush()
+    return tuple(tuple(line) for line in builder.lines)
+
+
+def parse_inline(text: str) -> list[list[Span]]:
+    """Lines of styled spans; a line ends at each `\\n` escape (or real newline)."""
+    return [list(line) for line in _parse(text)]
+
+
+def plain_text(text: str) -> str:
+    """The visible text without markup, for `<title>`, aria-labels and search.
+
+    Icons are dropped, line breaks become spaces, and runs of whitespace collapse to one.
+    """
+    lines = ("".join(span.text for span in line) for line in _parse(text))
+    return " ".join(" ".join(lines).split())
+
+
+def icon_refs(text: str) -> list[IconRef]:
+    """Every icon the text shows, in order (icons inside code spans are not icons)."""
+    return [span.icon for line in _parse(text) for span in line if span.icon is not None]
+
+
+# --- notes -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """Consecutive plain lines of a note; each source line stays its own line."""
+
+    lines: list[list[Span]]
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """One bullet or numbered item. `marker` is what to draw: "•" for `-`/`*`, or "3."."""
+
+    marker: str
+    lines: list[list[Span]]
+    level: int = 0  # nesting depth, from the marker's indentation
+    number: int | None = None  # for numbered items
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """A fenced block inside a note, kept verbatim (fence indentation removed)."""
+
+    lines: list[str]
+    lang: str | None = None
+
+
+NoteBlock = Paragraph | ListItem | CodeBlock
+
+_FENCE = re.compile(r"([ \t]*)(`{3,}|~{3,})(.*)")
+_LIST_MARKER = re.compile(r"([ \t]*)([-*]|(\d{1,9})[.)])[ \t]+(?=\S)")
+
+
+def _indent(whitespace: str) -> int:
+    return len(whitespace.expandtabs(4))
+
+
+def parse_note(text: str) -> list[NoteBlock]:
+    """Blocks of a note's text: paragraphs, list items and fenced code.
+
+    A line indented deeper than the marker of the list item above it continues that item; a
+    blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
+    """
+    blocks: list[NoteBlock] = []
+    lines = text.replace("\r\n", "\n").split("\n")
+    current: list[list[Span]] | None = None  # the lines of the open paragraph or item
+    item_indent = -1  # marker indentation of the open list item, or -1
+    levels: list[int] = []  # marker indentations of the enclosing list levels
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        fence = _FENCE.fullmatch(line)
+        if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
+            i = _read_fence(lines, i, fence, blocks)
+            current, item_indent = None, -1
+            continue
+        if not line.strip():
+            current, item_indent = None, -1
+            continue
+        marker = _LIST_MARKER.match(line)
+        if marker:
+            indent = _indent(marker.group(1))
+            while levels and levels[-1] > indent:
+                levels.pop()
+            if not levels or levels[-1] < indent:
+                levels.append(indent)
+            number = int(marker.group(3)) if marker.group(3) else None
+            shown = "•" if number is None else marker.group(2)
+            current = parse_inline(line[marker.end() :])
+            item_indent = indent
+            blocks.append(ListItem(shown, current, len(levels) - 1, number))
+            continue
+        indent = _indent(line[: len(line) - len(line.lstrip())])
+        spans = parse_inline(line.strip())
+        if current is not None and (item_indent < 0 or indent > item_indent):
+            current.extend(spans)
+            continue
+        levels.clear()
+        current, item_indent = spans, -1
+        blocks.append(Paragraph(current))
+    return blocks
+
+
+def _read_fence(lines: list[str], i: int, fence: re.Match, blocks: list[NoteBlock]) -> int:
+    """Append the code block opened by `fence`; return the index after its closing fence."""
+    indent, marks, info = fence.group(1), fence.group(2), fence.group(3).split()
+    body: list[str] = []
+    closed = False
+    while i < len(lines) and not closed:
+        line = lines[i]
+        i += 1
+        stripped = line.strip()
+        closed = stripped.startswith(marks) and stripped == marks[0] * len(stripped)
+        if not closed:
+            body.append(line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t"))
+    while body and not closed and not body[-1].strip():
+        body.pop()  # an unclosed fence runs to the end of the note, less trailing blank lines
+    blocks.append(CodeBlock(body, info[0] if info else None))
+    return i

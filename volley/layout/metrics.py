@@ -1,0 +1,161 @@
+"""Text measurement from the bundled font tables.
+
+Layout measures every label with these tables rather than with installed fonts, so a diagram
+has the same geometry on every machine. The widths are Liberation's, which match Arial's; the
+SVG asks for Arial first and falls back to Liberation Sans, so what is measured is what is drawn.
+There is no kerning: renderers disagree about applying it, and it moves a label by a pixel or two.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from volley.layout import metrics_data as _data
+
+FONT_FAMILY = "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
+MONO_FAMILY = "'Liberation Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace"
+
+_SANS = dict(zip(_data.METRIC_FIELDS, _data.METRICS["sans"], strict=True))
+_MONO = dict(zip(_data.METRIC_FIELDS, _data.METRICS["mono"], strict=True))
+_AVERAGE = _data.METRIC_FIELDS.index("average")
+
+# Vertical metrics in em (the font's own, as browsers use them to place a baseline).
+ASCENT: float = _SANS["ascent"]
+DESCENT: float = _SANS["descent"]
+CAP_HEIGHT: float = _SANS["cap_height"]
+X_HEIGHT: float = _SANS["x_height"]
+MONO_ASCENT: float = _MONO["ascent"]
+MONO_DESCENT: float = _MONO["descent"]
+
+# Baseline-to-baseline distance in em for multi-line text. The fonts' own is 1.15 em
+# (ascent + descent + line gap); a little more leading keeps wrapped labels readable.
+LINE_HEIGHT: float = 1.25
+
+WIDE_EM = 1.0  # East Asian wide/fullwidth characters and emoji
+
+_FACE_NAMES = {
+    (False, False, False): "sans",
+    (True, False, False): "sans-bold",
+    (False, True, False): "sans-italic",
+    (True, True, False): "sans-bolditalic",
+    (False, False, True): "mono",
+    (True, False, True): "mono-bold",
+    # Liberation Mono's italics have the regular advances; no separate table is needed.
+    (False, True, True): "mono",
+    (True, True, True): "mono-bold",
+}
+
+_tables: dict[str, dict[str, float]] = {}
+_ZWJ = "\u200d"
+_VS16 = "\ufe0f"
+
+
+def line_height(size: float) -> float:
+    """Baseline-to-baseline distance for text of this font size, in px."""
+    return size * LINE_HEIGHT
+
+
+def face_name(*, bold: bool = False, italic: bool = False, mono: bool = False) -> str:
+    """The metrics table a style is measured with."""
+    return _FACE_NAMES[bool(bold), bool(italic), bool(mono)]
+
+
+def _decode(encoded: str) -> dict[str, float]:
+    digit = {ch: i for i, ch in enumerate(_data.ALPHABET)}
+    table: dict[str, float] = {}
+    for run in encoded.split(_data.RUN_MARK)[1:]:
+        start = (digit[run[0]] * 64 + digit[run[1]]) * 64 + digit[run[2]]
+        for offset, pos in enumerate(range(3, len(run), 2)):
+            table[chr(start + offset)] = (digit[run[pos]] * 64 + digit[run[pos + 1]]) / 1000
+    return table
+
+
+def _table(face: str) -> dict[str, float]:
+    """Widths in em by character; decoded on first use so importing costs nothing."""
+    table = _tables.get(face)
+    if table is None:
+        table = _tables[face] = _decode(_data.WIDTHS[face])
+    return table
+
+
+def text_width(
+    text: str, size: float, *, bold: bool = False, italic: bool = False, mono: bool = False
+) -> float:
+    """Advance width of a single line of text at font size `size`, in px."""
+    face = _FACE_NAMES[bold, italic, mono]
+    table = _tables.get(face) or _table(face)
+    try:
+        return sum(map(table.__getitem__, text)) * size
+    except KeyError:
+        return _slow_em(text, table, _data.METRICS[face][_AVERAGE]) * size
+
+
+def _is_emoji(cp: int) -> bool:
+    """Pictographs that render as colour emoji, roughly one em wide in every emoji font."""
+    return (
+        0x1F000 <= cp <= 0x1FAFF
+        or 0x2600 <= cp <= 0x27BF
+        or 0x2300 <= cp <= 0x23FF
+        or 0x2B00 <= cp <= 0x2BFF
+        or 0x1F1E6 <= cp <= 0x1F1FF
+    )
+
+
+_unknown: dict[tuple[str, float], tuple[float, bool]] = {}
+
+
+def _classify(ch: str, average: float) -> tuple[float, bool]:
+    """Width in em and whether it is an emoji, for a character missing from the table."""
+    key = (ch, average)
+    hit = _unknown.get(key)
+    if hit is not None:
+        return hit
+    cp = ord(ch)
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
+        result = (0.0, False)
+    elif _is_emoji(cp):
+        result = (WIDE_EM, True)
+    elif unicodedata.east_asian_width(ch) in ("W", "F"):
+        result = (WIDE_EM, False)
+    else:
+        result = (average, False)
+    _unknown[key] = result
+    return result
+
+
+def _slow_em(text: str, table: dict[str, float], average: float) -> float:
+    """Width in em of text with characters outside the table, emoji sequences as one glyph."""
+    total = 0.0
+    last_width = 0.0  # of the last visible character, which VS16 may widen
+    last_emoji = False
+    joined = False  # the previous character was a ZWJ
+    flag_half = False  # an unpaired regional indicator precedes
+    for ch in text:
+        if ch == _ZWJ:
+            joined = True
+            continue
+        cp = ord(ch)
+        if 0xFE00 <= cp <= 0xFE0F:
+            if ch == _VS16 and not last_emoji and last_width:
+                # Emoji presentation of a text character such as "©" or a keycap digit.
+                total += WIDE_EM - last_width
+                last_width, last_emoji = WIDE_EM, True
+            continue
+        width = table.get(ch)
+        emoji = False
+        if width is None:
+            width, emoji = _classify(ch, average)
+        if not width:
+            continue
+        regional = 0x1F1E6 <= cp <= 0x1F1FF
+        if last_emoji and (
+            (joined and emoji) or 0x1F3FB <= cp <= 0x1F3FF or (regional and flag_half)
+        ):
+            width = 0.0  # part of the previous emoji: ZWJ sequence, skin tone, or flag
+            flag_half = False
+        else:
+            flag_half = regional
+            last_width, last_emoji = width, emoji
+        total += width
+        joined = False
+    return total

@@ -1,0 +1,208 @@
+"""Measuring and wrapping lines of styled spans.
+
+Layout decides box sizes from these widths, so they must agree with what the renderer draws:
+code in the mono face at CODE_SCALE of the size, icons as tall as the font size and as wide
+as their viewBox ratio, everything else in the sans face of the span's weight and slant.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from volley.icons import resolve_icon
+from volley.inline import IconRef, Span
+from volley.layout.metrics import text_width
+
+CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large beside sans
+MISSING_ICON_EM = 1.0  # room kept for an icon that cannot be drawn (its warning names it)
+
+
+@dataclass(frozen=True)
+class WrappedLine:
+    """One line as drawn: its spans (merged where styles allow) and its width in px."""
+
+    spans: list[Span]
+    width: float
+
+
+def icon_width(ref: IconRef, size: float) -> float:
+    """Width of an icon drawn `scale * size` tall."""
+    icon = resolve_icon(ref)
+    ratio = icon.width / icon.height if icon else MISSING_ICON_EM
+    return ref.scale * size * ratio
+
+
+def span_width(span: Span, size: float, mono_size: float | None = None) -> float:
+    """Width of one span in px."""
+    return _styled_width(span, span.text, size, mono_size)
+
+
+def _styled_width(span: Span, text: str, size: float, mono_size: float | None) -> float:
+    """Width of `text` set in the style of `span`."""
+    if span.icon is not None:
+        return icon_width(span.icon, size)
+    if span.code:
+        code_size = mono_size if mono_size is not None else size * CODE_SCALE
+        return text_width(text, code_size, bold=span.bold, mono=True)
+    return text_width(text, size, bold=span.bold, italic=span.italic)
+
+
+def measure_spans(spans: list[Span], size: float, mono_size: float | None = None) -> float:
+    """Width of a line of spans in px."""
+    return sum(span_width(span, size, mono_size) for span in spans)
+
+
+_RUNS = re.compile(r" +|[^ ]+")
+
+# A piece of a line: the span it comes from (for its style), its text, and its width.
+Piece = tuple[Span, str, float]
+
+
+def _clusters(text: str) -> list[str]:
+    """Characters grouped so that a break never splits a mark, emoji sequence or flag."""
+    clusters: list[str] = []
+    for ch in text:
+        cp = ord(ch)
+        joins = (
+            unicodedata.combining(ch)
+            or ch == "\u200d"
+            or 0xFE00 <= cp <= 0xFE0F
+            or 0x1F3FB <= cp <= 0x1F3FF
+            or 0xE0020 <= cp <= 0xE007F
+            or (clusters and clusters[-1].endswith("\u200d"))
+            or (
+                0x1F1E6 <= cp <= 0x1F1FF
+                and clusters
+                and len(clusters[-1]) == 1
+                and 0x1F1E6 <= ord(clusters[-1]) <= 0x1F1FF
+            )
+        )
+        if joins and clusters:
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
+    return clusters
+
+
+def _to_spans(pieces: list[Piece]) -> list[Span]:
+    """Pieces back into spans: neighbouring pieces of one source span are joined again."""
+    spans: list[Span] = []
+    texts: list[str] = []
+    source: Span | None = None
+    for span, text, _width in pieces:
+        if span is not source or span.icon is not None:
+            if texts:
+                spans.append(_rejoin(source, texts))
+            texts, source = [], span
+        texts.append(text)
+    if texts:
+        spans.append(_rejoin(source, texts))
+    return spans
+
+
+def _rejoin(span: Span, texts: list[str]) -> Span:
+    text = texts[0] if len(texts) == 1 else "".join(texts)
+    return span if text == span.text else _with_text(span, text)
+
+
+def _with_text(span: Span, text: str) -> Span:
+    return Span(text, span.bold, span.italic, span.strike, span.code, span.href, span.icon)
+
+
+class _Wrapper:
+    """Greedy line filling over words; a word is a run of pieces without spaces between."""
+
+    def __init__(self, max_width: float, size: float, mono_size: float | None) -> None:
+        self.max_width, self.size, self.mono_size = max_width, size, mono_size
+        self.out: list[WrappedLine] = []
+        self.line: list[Piece] = []
+        self.width = 0.0
+
+    def piece(self, span: Span, text: str) -> Piece:
+        return (span, text, _styled_width(span, text, self.size, self.mono_size))
+
+    def end_line(self) -> None:
+        self.out.append(WrappedLine(_to_spans(self.line), self.width))
+        self.line, self.width = [], 0.0
+
+    def place(self, piece: Piece) -> None:
+        self.line.append(piece)
+        self.width += piece[2]
+
+    def add_word(self, space: list[Piece], word: list[Piece]) -> None:
+        space_width = sum(piece[2] for piece in space)
+        word_width = sum(piece[2] for piece in word)
+        if self.line and self.width + space_width + word_width > self.max_width:
+            self.end_line()
+        if self.line:
+            for piece in space:
+                self.place(piece)
+        if self.width + word_width <= self.max_width:
+            for piece in word:
+                self.place(piece)
+            return
+        for piece in word:  # wider than a line: fill lines piece by piece, character by character
+            if self.width + piece[2] <= self.max_width:
+                self.place(piece)
+            elif piece[0].icon is not None:
+                if self.line:
+                    self.end_line()
+                self.place(piece)
+            else:
+                self.break_piece(piece)
+
+    def break_piece(self, piece: Piece) -> None:
+        span = piece[0]
+        chunk: list[str] = []
+        chunk_width = 0.0
+        for cluster in _clusters(piece[1]):
+            width = self.piece(span, cluster)[2]
+            if self.width + chunk_width + width > self.max_width and (chunk or self.line):
+                if chunk:
+                    self.place((span, "".join(chunk), chunk_width))
+                    chunk, chunk_width = [], 0.0
+                self.end_line()
+            chunk.append(cluster)
+            chunk_width += width
+        if chunk:
+            self.place((span, "".join(chunk), chunk_width))
+
+    def wrap(self, spans: list[Span]) -> None:
+        """Wrap one source line; spaces at either end and at a wrap are dropped."""
+        space: list[Piece] = []
+        word: list[Piece] = []
+        for span in spans:
+            runs = [span.text] if span.icon is not None else _RUNS.findall(span.text)
+            for text in runs:
+                if text[:1] == " ":
+                    if word:
+                        self.add_word(space, word)
+                        space, word = [], []
+                    space.append(self.piece(span, text))
+                else:
+                    word.append(self.piece(span, text))
+        if word:
+            self.add_word(space, word)
+        self.end_line()
+
+
+def wrap_spans(
+    lines: list[list[Span]], max_width: float, size: float, mono_size: float | None = None
+) -> list[WrappedLine]:
+    """Wrap each line to `max_width` px, breaking at spaces.
+
+    A word wider than a whole line is broken between characters (URLs, tokens, base64). Spaces
+    at a wrap are dropped; an empty line stays an empty line.
+    """
+    wrapper = _Wrapper(max_width, size, mono_size)
+    for spans in lines:
+        texts = [span.text for span in spans if span.icon is None]
+        trimmed = not texts or (texts[0][:1] != " " and texts[-1][-1:] != " ")
+        width = measure_spans(spans, size, mono_size) if trimmed else max_width + 1
+        if width <= max_width:  # the common case: the line fits as it is
+            wrapper.out.append(WrappedLine(list(spans), width))
+        else:
+            wrapper.wrap(spans)
+    return wrapper.out
