@@ -22,6 +22,23 @@ def char_width(ch: str) -> int:
     return 1
 
 
+def hidden(ch: str) -> bool:
+    """A character a terminal would act on or hide: controls, surrogates, bidi and format marks.
+
+    Errors quote the user's text; an escape sequence in it must not drive the reader's terminal
+    and a right-to-left override must not reorder what they read. A zero-width joiner stays, so
+    emoji sequences show as one picture.
+    """
+    return unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cf", "Zl", "Zp") and ch != "\u200d"
+
+
+def visible(text: str) -> str:
+    """The text with every `hidden` character but a line break shown as U+FFFD, tabs as a space."""
+    return "".join(
+        " " if ch == "\t" else "\ufffd" if ch != "\n" and hidden(ch) else ch for ch in text
+    )
+
+
 def display_line(line: str, column: int) -> tuple[str, int]:
     """The line as shown (tabs expanded, control characters made visible) and the caret's offset."""
     shown: list[str] = []
@@ -35,7 +52,7 @@ def display_line(line: str, column: int) -> tuple[str, int]:
             shown.append(" " * pad)
             width += pad
             continue
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cf") and ch not in "\u200d":
+        if hidden(ch):
             ch = "\ufffd"
         shown.append(ch)
         width += char_width(ch)
@@ -57,7 +74,7 @@ class Diagnostic:
     severity: str = "error"
 
     def format(self, color: bool = False) -> str:
-        where = self.filename or "<input>"
+        where = visible(self.filename or "<input>")
         if self.line:
             where += f":{self.line}"
             if self.column:
@@ -67,7 +84,7 @@ class Diagnostic:
             code = "31" if self.severity == "error" else "33"
             label = f"\x1b[1;{code}m{label}\x1b[0m"
             where = f"\x1b[1m{where}\x1b[0m"
-        out = [f"{where}: {label}: {self.message}"]
+        out = [f"{where}: {label}: {visible(self.message)}"]
         if self.source_line is not None and self.line:
             shown, caret = display_line(self.source_line, max(self.column, 1))
             mark = "^"
@@ -76,7 +93,7 @@ class Diagnostic:
             out.append(f"  {shown}")
             out.append("  " + " " * caret + mark)
         if self.hint:
-            out.append(f"  {self.hint}")
+            out.append(f"  {visible(self.hint)}")
         return "\n".join(out)
 
 

@@ -1,0 +1,46 @@
+"""Error messages quote the user's text; what they print must not act on the reader's terminal."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import volley
+from volley.cli import main
+from volley.errors import hidden
+
+# An escape sequence that clears the screen, a right-to-left override, a bell, a C1 control.
+QUOTED = ["\x1b[2J\x1b[31m", "\u202eevil", "\x07", "\x9b31m", "\u2028"]
+
+
+@pytest.mark.parametrize("bad", QUOTED, ids=["ansi", "rlo", "bell", "c1", "line-sep"])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "A{bad} ~> B\n",  # quoted in the message and in the source line
+        "A -> B\nin: x{bad}\n",  # quoted in the source line only
+        "A{bad} -> \n",
+    ],
+)
+def test_errors_show_control_and_bidi_characters_visibly(tmp_path, template: str, bad: str):
+    text = template.format(bad=bad)
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse(text)
+    shown = caught.value.format()
+    hidden_chars = [ch for ch in bad if hidden(ch)]
+    assert hidden_chars and not any(ch in shown for ch in hidden_chars)
+    assert "\ufffd" in shown
+
+    path = tmp_path / f"bad{bad}.volley"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)], env={"NO_COLOR": "1"})
+    assert result.exit_code == 1
+    assert not any(ch in result.stderr for ch in hidden_chars)
+
+
+def test_colour_codes_are_still_the_ones_volley_writes(tmp_path):
+    path = tmp_path / "bad.volley"
+    path.write_text("A\x1b[2J ~> B\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)], env={"FORCE_COLOR": "1"})
+    assert "\x1b[1;31merror" in result.stderr
+    assert "\x1b[2J" not in result.stderr
