@@ -1,0 +1,758 @@
+"""Diagram → Layout, in time linear in the number of elements.
+
+Three passes over the items, never a pairwise comparison of elements:
+
+1. Horizontal needs. Every message, note and block tab asks for a least distance between two
+   lifelines. Needs are kept per pair of participants, the largest winning.
+2. Lanes. A sweep from left to right places each lifeline as far right as its most demanding
+   need; extra room a label asks for is spread over the gaps it crosses, so one long label
+   widens all its lanes a little rather than one lane a lot. Spanning notes are wrapped to the
+   lanes found and the sweep runs once more. Then every element's horizontal extent is known,
+   which fixes the frames and the picture's width.
+3. Rows. Elements are stacked top to bottom in document order; each owns the rows it uses, so
+   no two texts can overlap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from volley.errors import VolleyError
+from volley.layout import constants as C
+from volley.layout.geometry import (
+    Appendix,
+    AppendixEntry,
+    Badge,
+    BlockFrame,
+    CodePanel,
+    DividerShape,
+    Head,
+    Layout,
+    Lifeline,
+    Marker,
+    MessageShape,
+    NoteShape,
+    Participant,
+    Rect,
+    Separator,
+    TextBlock,
+)
+from volley.layout.typeset import SetText, Typesetter
+from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
+
+BODIES = ("markers", "appendix", "none")
+SEPARATOR_WORDS = {"if": "else", "par": "and"}
+SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps (keeps it linear)
+MARKER_ICON = "{fas-paperclip}"
+
+
+@dataclass(slots=True)
+class _Row:
+    """What sits on a message's label row: badge, label, marker, and their total size."""
+
+    label: SetText | None
+    badge: SetText | None
+    badge_w: float
+    marker: SetText | None
+    marker_w: float
+    width: float
+    height: float
+
+
+def layout_diagram(diagram: Diagram, *, bodies: str = "markers") -> Layout:
+    """Place every element of the diagram; `bodies` is "markers", "appendix" or "none"."""
+    if bodies not in BODIES:
+        raise VolleyError(
+            f'unknown bodies option "{bodies}"', hint="use one of: " + ", ".join(BODIES)
+        )
+    return _Engine(diagram, bodies).run()
+
+
+class _Engine:
+    def __init__(self, diagram: Diagram, bodies: str) -> None:
+        self.diagram = diagram
+        self.bodies = bodies
+        self.ts = Typesetter()
+        self.names = _all_participants(diagram)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.n = len(self.names)
+        self.markers: dict[int, int] = {}  # id(message) -> its payload marker's number
+        if bodies != "none":
+            for message in diagram.messages():
+                if message.request or message.response:
+                    self.markers[id(message)] = len(self.markers) + 1
+        self.block_span: dict[int, tuple[int, int] | None] = {}
+        self.frame_x: dict[int, tuple[float, float]] = {}
+        self.note_wrap: dict[int, float] = {}
+        self.rows: dict[tuple[int, float], _Row] = {}
+        self.xs: list[float] = []
+        self.width = 0.0
+        # Pass 3 state.
+        self.y = 0.0
+        self.out = Layout(0.0, 0.0)
+        self.message_count = 0
+        self.breaks: list[tuple[float, float]] = []
+
+    # --- driver ------------------------------------------------------------------------------
+
+    def run(self) -> Layout:
+        names = [self.ts.plain(n, C.PARTICIPANT_SIZE, C.PARTICIPANT_MAX_TEXT_WIDTH, bold=True)
+                 for n in self.names]  # fmt: skip
+        self.name_sets = names
+        self.box_w = [
+            max(C.PARTICIPANT_MIN_WIDTH, s.width + 2 * C.PARTICIPANT_PAD_X) for s in names
+        ]
+        self.box_h = max((s.height for s in names), default=0.0) + 2 * C.PARTICIPANT_PAD_Y
+        self._place_lanes()
+        self._stack()
+        self.out.icons = dict(sorted(self.ts.icons.items()))
+        self.out.warnings = list(self.ts.warnings)
+        return self.out
+
+    # --- pass 1 and 2: lanes -----------------------------------------------------------------
+
+    def _place_lanes(self) -> None:
+        needs: dict[tuple[int, int], float] = {}
+        spanning: list[Note] = []
+        self._needs(self.diagram.items, needs, spanning)
+        self.xs = self._sweep(needs)
+        if spanning:
+            for note in spanning:
+                lo, hi = self._note_span(note)
+                reach = self.xs[hi] - self.xs[lo] + 2 * C.NOTE_OVERHANG
+                self.note_wrap[id(note)] = max(C.NOTE_WRAP_WIDTH, reach) - 2 * C.NOTE_PAD_X
+                width = self._note_size(note)[0]
+                _need(needs, lo, hi, width - 2 * C.NOTE_OVERHANG)
+            self.xs = self._sweep(needs)
+        # Extents fix the frames and the picture's left edge; shift so it sits at the margin.
+        left, right = self._extent(self.diagram.items, 0) or (0.0, 0.0)
+        for i, x in enumerate(self.xs):
+            left = min(left, x - self.box_w[i] / 2)
+            right = max(right, x + self.box_w[i] / 2 + C.PARTICIPANT_SHADOW)
+        dx = C.MARGIN - left if self.n or self.frame_x else 0.0
+        self.xs = [x + dx for x in self.xs]
+        self.frame_x = {k: (a + dx, b + dx) for k, (a, b) in self.frame_x.items()}
+        self.width = max(right + dx + C.MARGIN, self._least_width())
+
+    def _needs(self, items: list[Item], needs: dict, spanning: list[Note]) -> None:
+        """Pass 1: the least distance each element asks for between two lifelines."""
+        for item in items:
+            if isinstance(item, Message):
+                i, j = self.index[item.sender], self.index[item.receiver]
+                row = self._row(item, C.LABEL_WRAP_WIDTH)
+                if i == j:
+                    if i + 1 < self.n:
+                        _need(needs, i, i + 1, self._self_reach(row) + C.LABEL_PAD_X)
+                else:
+                    _need(needs, min(i, j), max(i, j), row.width + 2 * C.LABEL_PAD_X)
+            elif isinstance(item, Note):
+                lo, hi = self._note_span(item)
+                if lo < 0 or lo != hi:
+                    if lo >= 0:
+                        spanning.append(item)
+                    continue
+                half = self._note_size(item)[0] / 2 + C.NOTE_LANE_GAP
+                if lo > 0:
+                    _need(needs, lo - 1, lo, half)
+                if lo + 1 < self.n:
+                    _need(needs, lo, lo + 1, half)
+            elif isinstance(item, Block):
+                span = self._span(item)
+                if span and span[0] != span[1]:
+                    header = max(self._header_width(item, b) for b in range(len(item.branches)))
+                    _need(needs, span[0], span[1], header - 2 * C.BLOCK_PAD_X)
+                for branch in item.branches:
+                    self._needs(branch.items, needs, spanning)
+
+    def _sweep(self, needs: dict[tuple[int, int], float]) -> list[float]:
+        """Pass 2: place lifelines left to right, each as far as its needs push it."""
+        if not self.n:
+            return []
+        by_right: list[list[tuple[int, float]]] = [[] for _ in range(self.n)]
+        for (lo, hi), dist in sorted(needs.items()):
+            if hi - lo > 1:
+                by_right[hi].append((lo, dist))
+        xs = [0.0] * self.n
+        for j in range(1, self.n):
+            adjacent = max(
+                C.MIN_LANE_DISTANCE,
+                (self.box_w[j - 1] + self.box_w[j]) / 2 + C.PARTICIPANT_GAP,
+                needs.get((j - 1, j), 0.0),
+            )
+            xs[j] = xs[j - 1] + adjacent
+            for lo, dist in by_right[j]:
+                short = xs[lo] + dist - xs[j]
+                if short <= 0:
+                    continue
+                gaps = j - lo
+                if gaps <= SPREAD_SPAN:
+                    for k in range(lo + 1, j):
+                        xs[k] += short * (k - lo) / gaps
+                xs[j] += short
+        return xs
+
+    def _extent(self, items: list[Item], depth: int) -> tuple[float, float] | None:
+        """How far left and right the items reach; records each block's frame on the way."""
+        left = right = None
+        for item in items:
+            ext: tuple[float, float] | None = None
+            if isinstance(item, Message):
+                i, j = self.index[item.sender], self.index[item.receiver]
+                if i == j:
+                    row = self._row(item, C.LABEL_WRAP_WIDTH)
+                    ext = (self.xs[i], self.xs[i] + self._self_reach(row))
+                else:
+                    ext = (min(self.xs[i], self.xs[j]), max(self.xs[i], self.xs[j]))
+            elif isinstance(item, Note):
+                x, w = self._note_x(item)
+                ext = (x, x + w)
+            elif isinstance(item, Block):
+                ext = self._frame_extent(item, depth)
+            if ext is not None:
+                left = ext[0] if left is None else min(left, ext[0])
+                right = ext[1] if right is None else max(right, ext[1])
+        return None if left is None or right is None else (left, right)
+
+    def _frame_extent(self, block: Block, depth: int) -> tuple[float, float]:
+        left = right = None
+        for branch in block.branches:
+            for item in branch.items:
+                ext = self._extent([item], depth + 1)
+                if ext is None:
+                    continue
+                pad = C.BLOCK_NEST_INSET if isinstance(item, Block) else C.BLOCK_PAD_X
+                a, b = ext[0] - pad, ext[1] + pad
+                left = a if left is None else min(left, a)
+                right = b if right is None else max(right, b)
+        if left is None or right is None:
+            span = self._span(block) or ((0, self.n - 1) if self.n else None)
+            if span is None:
+                left, right = 0.0, 0.0
+            else:
+                left = self.xs[span[0]] - C.BLOCK_PAD_X
+                right = self.xs[span[1]] + C.BLOCK_PAD_X
+        header = max(self._header_width(block, b) for b in range(len(block.branches) or 1))
+        right = max(right, left + header)
+        self.frame_x[id(block)] = (left, right)
+        return left, right
+
+    def _least_width(self) -> float:
+        """Width asked for by things that span the picture: title, dividers, appendix."""
+        least = 2 * C.MARGIN + 120
+        if self.diagram.title:
+            least = max(least, self._title().width + 2 * C.MARGIN)
+        for item in walk(self.diagram.items):
+            if isinstance(item, Divider) and item.label:
+                st = self._divider_text(item)
+                pad = (
+                    C.SECTION_ACCENT_WIDTH + 2 * C.SECTION_PAD_X
+                    if item.style == "bold"
+                    else 2 * C.DIVIDER_LABEL_PAD_X + 2 * C.MIN_LANE_DISTANCE / 3
+                )
+                least = max(least, st.width + pad + 2 * C.MARGIN)
+        if self.bodies == "appendix" and self.markers:
+            least = max(least, self._appendix_width() + 2 * C.MARGIN)
+        return least
+
+    # --- measuring helpers -------------------------------------------------------------------
+
+    def _row(self, message: Message, wrap: float) -> _Row:
+        key = (id(message), wrap)
+        row = self.rows.get(key)
+        if row is None:
+            row = self.rows[key] = self._make_row(message, wrap)
+        return row
+
+    def _make_row(self, message: Message, wrap: float) -> _Row:
+        label = self.ts.markup(message.label, C.LABEL_SIZE, wrap) if message.label.strip() else None
+        badge = (
+            self.ts.plain(str(message.number), C.SMALL_SIZE, bold=True)
+            if (message.number is not None)
+            else None
+        )
+        number = self.markers.get(id(message))
+        marker = (
+            self.ts.markup(f"{MARKER_ICON} {number}", C.SMALL_SIZE, 1e9, bold=True)
+            if number
+            else None
+        )
+        badge_w = _pill_width(badge)
+        marker_w = marker.width + 2 * C.MARKER_PAD_X if marker else 0.0
+        parts = [w for w in (badge_w, label.width if label else 0.0, marker_w) if w]
+        width = sum(parts) + C.BADGE_GAP * max(len(parts) - 1, 0)
+        height = max(
+            label.height if label else 0.0,
+            2 * C.BADGE_RADIUS if badge else 0.0,
+            C.MARKER_HEIGHT if marker else 0.0,
+        )
+        return _Row(label, badge, badge_w, marker, marker_w, width, height)
+
+    def _self_reach(self, row: _Row) -> float:
+        return max(C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width)
+
+    def _note_span(self, note: Note) -> tuple[int, int]:
+        """The first and last lane a note covers; (-1, -1) when there are no lanes."""
+        idx = [self.index[name] for name in note.over if name in self.index]
+        if not idx:
+            return (0, self.n - 1) if self.n else (-1, -1)
+        return min(idx), max(idx)
+
+    def _note_parts(self, note: Note):
+        wrap = self.note_wrap.get(id(note), C.NOTE_WRAP_WIDTH - 2 * C.NOTE_PAD_X)
+        return self.ts.note(note.text, C.NOTE_SIZE, wrap)
+
+    def _note_size(self, note: Note) -> tuple[float, float]:
+        """The note's box size for its chosen wrap width."""
+        parts = self._note_parts(note)
+        width = 0.0
+        height = 0.0
+        for k, part in enumerate(parts):
+            extra = 2 * C.CODE_BLOCK_PAD if part.kind == "code" else 0.0
+            width = max(width, part.indent + part.text.width + extra)
+            height += part.text.height + extra + (C.NOTE_PARAGRAPH_GAP if k else 0.0)
+        return (
+            max(C.NOTE_MIN_WIDTH, width + 2 * C.NOTE_PAD_X + C.NOTE_FOLD / 2),
+            max(height, 0.0) + 2 * C.NOTE_PAD_Y,
+        )
+
+    def _note_x(self, note: Note) -> tuple[float, float]:
+        """Left edge and width of the note's box."""
+        width = self._note_size(note)[0]
+        lo, hi = self._note_span(note)
+        if lo < 0:
+            return C.MARGIN, width
+        if lo != hi:
+            width = max(width, self.xs[hi] - self.xs[lo] + 2 * C.NOTE_OVERHANG)
+        return (self.xs[lo] + self.xs[hi]) / 2 - width / 2, width
+
+    def _span(self, block: Block) -> tuple[int, int] | None:
+        """The lanes a block's elements touch, nested blocks included."""
+        key = id(block)
+        if key in self.block_span:
+            return self.block_span[key]
+        lo = hi = None
+        for branch in block.branches:
+            for item in branch.items:
+                if isinstance(item, Message):
+                    idx = [self.index[item.sender], self.index[item.receiver]]
+                elif isinstance(item, Note):
+                    a, b = self._note_span(item)
+                    idx = [a, b] if a >= 0 else []
+                elif isinstance(item, Block):
+                    sub = self._span(item)
+                    idx = list(sub) if sub else []
+                else:
+                    idx = []
+                for i in idx:
+                    lo = i if lo is None else min(lo, i)
+                    hi = i if hi is None else max(hi, i)
+        span = None if lo is None or hi is None else (lo, hi)
+        self.block_span[key] = span
+        return span
+
+    def _tab(self, block: Block) -> tuple[SetText, float, float]:
+        st = self.ts.plain(block.kind, C.SMALL_SIZE, bold=True)
+        width = st.width + 2 * C.BLOCK_TAB_PAD_X + C.BLOCK_TAB_CUT
+        height = st.height + 2 * C.BLOCK_TAB_PAD_Y
+        return st, width, height
+
+    def _block_label(self, text: str) -> SetText | None:
+        return self.ts.markup(text, C.LABEL_SIZE - 1, C.LABEL_WRAP_WIDTH) if text.strip() else None
+
+    def _header_width(self, block: Block, branch: int) -> float:
+        """Room the frame needs for a header: the tab and label, or a separator and its label."""
+        if branch == 0:
+            lead = self._tab(block)[1]
+        else:
+            lead = self._keyword(block).width + C.BLOCK_TAB_PAD_X
+        label = block.branches[branch].label if block.branches else ""
+        st = self._block_label(label)
+        return lead + (C.BLOCK_LABEL_GAP + st.width if st else 0.0) + C.BLOCK_PAD_X
+
+    def _keyword(self, block: Block) -> SetText:
+        word = SEPARATOR_WORDS.get(block.kind, "else")
+        return self.ts.plain(word, C.SMALL_SIZE, bold=True)
+
+    def _title(self) -> SetText:
+        return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, C.TITLE_MAX_WIDTH, bold=True)
+
+    def _divider_text(self, divider: Divider) -> SetText:
+        if divider.style == "bold":
+            return self.ts.markup(divider.label, C.SECTION_SIZE, C.TITLE_MAX_WIDTH, bold=True)
+        italic = divider.style == "delay"
+        return self.ts.markup(divider.label, C.DIVIDER_SIZE, C.TITLE_MAX_WIDTH, italic=italic)
+
+    # --- pass 3: rows ------------------------------------------------------------------------
+
+    def _stack(self) -> None:
+        out = self.out
+        self.y = C.MARGIN
+        if self.diagram.title:
+            out.title = self.ts.place(self._title(), C.MARGIN, self.y)
+            self.y += out.title.box.h + C.TITLE_GAP
+        top = self.y
+        self.y += self.box_h
+        lifeline_top = self.y
+        self.y += C.FIRST_ROW_GAP
+        self._items(self.diagram.items, 0)
+        self.y += C.LAST_ROW_GAP
+        lifeline_bottom = self.y
+        if self.n:
+            segments = _broken(lifeline_top, lifeline_bottom, self.breaks)
+            for i, name in enumerate(self.names):
+                x = self.xs[i]
+                out.lifelines.append(Lifeline(i, x, list(segments)))
+                out.participants.append(
+                    Participant(name, i, x, *self._boxes(i, top, lifeline_bottom))
+                )
+            self.y += self.box_h
+        if self.bodies == "appendix" and self.markers:
+            out.appendix = self._appendix()
+        out.width = round(self.width, 2)
+        out.height = round(self.y + C.MARGIN, 2)
+
+    def _boxes(self, i: int, top: float, bottom: float):
+        w, h, st = self.box_w[i], self.box_h, self.name_sets[i]
+        x = self.xs[i] - w / 2
+        texts = []
+        for y in (top, bottom):
+            texts.append(self.ts.place(st, self.xs[i], y + (h - st.height) / 2, center=True))
+        return Rect(x, top, w, h), Rect(x, bottom, w, h), texts[0], texts[1]
+
+    def _items(self, items: list[Item], depth: int) -> None:
+        for item in items:
+            if isinstance(item, Message):
+                self._message(item)
+            elif isinstance(item, Note):
+                self._note(item)
+            elif isinstance(item, Divider):
+                self._divider(item)
+            elif isinstance(item, Block):
+                self._block(item, depth)
+
+    def _message(self, message: Message) -> None:
+        self.message_count += 1
+        i, j = self.index[message.sender], self.index[message.receiver]
+        self.y += C.ROW_GAP
+        top = self.y
+        if i == j:
+            row = self._row(message, C.LABEL_WRAP_WIDTH)
+            x0 = self.xs[i] + C.SELF_LABEL_INDENT
+        else:
+            span = abs(self.xs[j] - self.xs[i]) - 2 * C.LABEL_PAD_X
+            probe = self._row(message, C.LABEL_WRAP_WIDTH)
+            extras = probe.width - (probe.label.width if probe.label else 0.0)
+            row = self._row(message, max(C.LABEL_WRAP_WIDTH, span - extras))
+            x0 = (self.xs[i] + self.xs[j]) / 2 - row.width / 2
+        label, badge, marker = self._place_row(message, row, x0, top, i != j)
+        arrow_y = top + row.height + C.LABEL_ARROW_GAP
+        style = message.style
+        scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
+        if i == j:
+            x = self.xs[i]
+            right = x + C.SELF_LOOP_WIDTH
+            back = arrow_y + C.SELF_LOOP_HEIGHT
+            points = [(x, arrow_y), (right, arrow_y), (right, back), (x, back)]
+            heads = []
+            if style.head_from != "none":
+                heads.append(Head(style.head_from, (x, arrow_y), -1, scale))
+            if style.head_to != "none":
+                heads.append(Head(style.head_to, (x, back), -1, scale))
+            self.y = back + C.ROW_BOTTOM
+        else:
+            x1, x2 = self.xs[i], self.xs[j]
+            direction = 1 if x2 > x1 else -1
+            heads = []
+            if style.head_from != "none":
+                heads.append(Head(style.head_from, (x1, arrow_y), -direction, scale))
+            if style.head_to != "none":
+                tip = x2 - direction * C.CROSS_INSET if style.head_to == "cross" else x2
+                heads.append(Head(style.head_to, (tip, arrow_y), direction, scale))
+                if style.head_to == "cross":
+                    x2 = tip
+            points = [(x1, arrow_y), (x2, arrow_y)]
+            self.y = arrow_y + C.ROW_BOTTOM
+        self.out.messages.append(
+            MessageShape(
+                self.message_count, message.line, message.sender, message.receiver, points,
+                style.line, heads, label, badge, marker, is_self=i == j,
+            )
+        )  # fmt: skip
+
+    def _place_row(self, message: Message, row: _Row, x0: float, top: float, centre: bool):
+        """Badge, label and marker side by side: the badge level with the label's first line,
+        the marker with its last, like a footnote mark."""
+        label = badge = marker = None
+        first_mid = last_mid = top + row.height / 2
+        if row.label:
+            label_top = top + row.height - row.label.height
+            label_x = x0 + (row.badge_w + C.BADGE_GAP if row.badge else 0.0)
+            if centre:
+                label = self.ts.place(row.label, label_x + row.label.width / 2, label_top,
+                                      center=True, halo=True)  # fmt: skip
+            else:
+                label = self.ts.place(row.label, label_x, label_top, halo=True)
+            if row.label.lines:
+                first_mid = label_top + row.label.lines[0].height / 2
+                last_mid = top + row.height - row.label.lines[-1].height / 2
+        x = x0
+        if row.badge:
+            box = Rect(x, first_mid - C.BADGE_RADIUS, row.badge_w, 2 * C.BADGE_RADIUS)
+            text = self.ts.place(row.badge, x + row.badge_w / 2, _centred(box, row.badge),
+                                 tone="inverse", center=True)  # fmt: skip
+            badge = Badge(box, text)
+        if row.marker:
+            x = x0 + row.width - row.marker_w
+            box = Rect(x, last_mid - C.MARKER_HEIGHT / 2, row.marker_w, C.MARKER_HEIGHT)
+            text = self.ts.place(row.marker, x + C.MARKER_PAD_X, _centred(box, row.marker),
+                                 tone="accent")  # fmt: skip
+            marker = Marker(self.markers[id(message)], box, text)
+        return label, badge, marker
+
+    def _note(self, note: Note) -> None:
+        self.y += C.NOTE_GAP
+        x, w = self._note_x(note)
+        h = self._note_size(note)[1]
+        box = Rect(x, self.y, w, h)
+        texts, bullets, panels = [], [], []
+        ty = self.y + C.NOTE_PAD_Y
+        tx = x + C.NOTE_PAD_X
+        for k, part in enumerate(self._note_parts(note)):
+            if k:
+                ty += C.NOTE_PARAGRAPH_GAP
+            if part.kind == "code":
+                pad = C.CODE_BLOCK_PAD
+                panel = Rect(tx, ty, part.text.width + 2 * pad, part.text.height + 2 * pad)
+                panels.append(CodePanel(panel))
+                texts.append(self.ts.place(part.text, tx + pad, ty + pad))
+                ty += panel.h
+                continue
+            if part.bullet is not None:
+                bx = tx + part.indent - C.BULLET_GAP - part.bullet.width
+                bullets.append(self.ts.place(part.bullet, bx, ty, tone="note"))
+            texts.append(self.ts.place(part.text, tx + part.indent, ty, tone="note"))
+            ty += part.text.height
+        for block in texts:
+            for line in block.lines:
+                for run in line.runs:
+                    if getattr(run, "code", False):
+                        top = line.baseline - line.size * 0.95
+                        panels.append(CodePanel(Rect(run.x - C.CODE_PAD_X, top,
+                                                     run.width + 2 * C.CODE_PAD_X,
+                                                     line.size * 1.25)))  # fmt: skip
+        self.out.notes.append(NoteShape(note.line, list(note.over), box, texts, bullets, panels))
+        self.y += h + C.ROW_BOTTOM
+
+    def _divider(self, divider: Divider) -> None:
+        x1, x2 = C.MARGIN, self.width - C.MARGIN
+        st = self._divider_text(divider) if divider.label.strip() else None
+        if divider.style == "bold":
+            self.y += C.SECTION_GAP_ABOVE
+            h = (st.height if st else C.SECTION_SIZE) + 2 * C.SECTION_PAD_Y
+            band = Rect(x1, self.y, x2 - x1, h)
+            label = None
+            if st:
+                tx = x1 + C.SECTION_ACCENT_WIDTH + C.SECTION_PAD_X
+                label = self.ts.place(st, tx, self.y + C.SECTION_PAD_Y, tone="accent")
+            self.out.dividers.append(
+                DividerShape(divider.line, "bold", self.y + h / 2, x1, x2, band, label, None)
+            )
+            self.y += h + C.SECTION_GAP_BELOW
+            return
+        if divider.style == "delay":
+            h = max(C.DELAY_HEIGHT, (st.height if st else 0.0) + 2 * C.DIVIDER_LABEL_PAD_Y + 16)
+            self.y += C.ROW_BOTTOM
+            mid = self.y + h / 2
+            label = None
+            if st:
+                label = self.ts.place(st, (x1 + x2) / 2, mid - st.height / 2, tone="muted",
+                                      center=True)  # fmt: skip
+            self.breaks.append((self.y, self.y + h))
+            self.out.dividers.append(DividerShape(divider.line, "delay", mid, x1, x2, None,
+                                                  label, None))  # fmt: skip
+            self.y += h + C.ROW_BOTTOM
+            return
+        self.y += C.DIVIDER_GAP
+        h = (st.height if st else 0.0) + 2 * C.DIVIDER_LABEL_PAD_Y
+        mid = self.y + h / 2
+        label = pill = None
+        if st:
+            label = self.ts.place(st, (x1 + x2) / 2, mid - st.height / 2, tone="muted",
+                                  center=True)  # fmt: skip
+            pill = Rect(label.box.x - C.DIVIDER_LABEL_PAD_X, self.y,
+                        st.width + 2 * C.DIVIDER_LABEL_PAD_X, h)  # fmt: skip
+        self.out.dividers.append(
+            DividerShape(divider.line, divider.style, mid, x1, x2, None, label, pill)
+        )
+        self.y += h + C.DIVIDER_GAP
+
+    def _block(self, block: Block, depth: int) -> None:
+        self.y += C.BLOCK_GAP_ABOVE
+        top = self.y
+        left, right = self.frame_x[id(block)]
+        st, tab_w, tab_h = self._tab(block)
+        cut = C.BLOCK_TAB_CUT
+        tab = [(left, top), (left + tab_w, top), (left + tab_w, top + tab_h - cut),
+               (left + tab_w - cut, top + tab_h), (left, top + tab_h)]  # fmt: skip
+        tab_text = self.ts.place(st, left + C.BLOCK_TAB_PAD_X, top + C.BLOCK_TAB_PAD_Y,
+                                 tone="muted")  # fmt: skip
+        first = block.branches[0].label if block.branches else ""
+        label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h)
+        header = max(tab_h, label.box.h if label else 0.0)
+        slot = len(self.out.frames)
+        self.out.frames.append(None)  # type: ignore[arg-type]  # outer frames draw first
+        self.y = top + header + C.BLOCK_PAD_TOP
+        separators: list[Separator] = []
+        for k, branch in enumerate(block.branches):
+            if k:
+                self.y += C.SEPARATOR_GAP
+                line_y = self.y
+                kw = self._keyword(block)
+                kw_h = kw.height + 2 * C.BLOCK_TAB_PAD_Y
+                keyword = self.ts.place(kw, left + C.BLOCK_TAB_PAD_X, line_y + C.BLOCK_TAB_PAD_Y,
+                                        tone="muted")  # fmt: skip
+                lx = left + C.BLOCK_TAB_PAD_X + kw.width + C.BLOCK_LABEL_GAP
+                sep_label = self._header_label(branch.label, lx, line_y, kw_h)
+                separators.append(Separator(line_y, keyword, sep_label))
+                self.y = line_y + max(kw_h, sep_label.box.h if sep_label else 0.0)
+            self._items(branch.items, depth + 1)
+        self.y += C.BLOCK_PAD_BOTTOM
+        box = Rect(left, top, right - left, self.y - top)
+        self.out.frames[slot] = BlockFrame(block.line, block.kind, depth, box, tab, tab_text,
+                                           label, separators)  # fmt: skip
+        self.y += C.BLOCK_GAP_BELOW
+
+    def _header_label(self, text: str, x: float, top: float, band: float) -> TextBlock | None:
+        st = self._block_label(text)
+        if st is None:
+            return None
+        first = st.lines[0].height if st.lines else st.height
+        y = top + max(0.0, (band - first) / 2)
+        return self.ts.place(st, x, y, halo=True)
+
+    # --- appendix ----------------------------------------------------------------------------
+
+    def _payloads(self, message: Message) -> list[tuple[str, Payload]]:
+        return [(w, p) for w, p in (("in", message.request), ("out", message.response)) if p]
+
+    def _body(self, payload: Payload) -> tuple[SetText, str | None]:
+        """The body's first lines, each cut to length, and a note saying what was left out."""
+        lines = payload.body.split("\n") if payload.body else []
+        shown = [_cut(line.expandtabs(4), C.APPENDIX_MAX_CHARS) for line in lines]
+        shown = shown[: C.APPENDIX_MAX_LINES]
+        hidden = len(lines) - len(shown)
+        note = None
+        if hidden > 0:
+            note = f"… {hidden} more line{'s' if hidden != 1 else ''} not shown"
+        elif not lines:
+            note = "(empty)"
+        text = "\n".join(shown)
+        return self.ts.plain(text, C.APPENDIX_CODE_SIZE, mono=True), note
+
+    def _appendix_width(self) -> float:
+        width = C.APPENDIX_MIN_WIDTH
+        for message in self.diagram.messages():
+            for _, payload in self._payloads(message):
+                st, _ = self._body(payload)
+                width = max(width, st.width + 2 * C.APPENDIX_CODE_PAD)
+        return width
+
+    def _appendix(self) -> Appendix:
+        x = C.MARGIN
+        self.y += C.APPENDIX_GAP
+        rule_y = self.y
+        self.y += C.APPENDIX_ENTRY_GAP
+        heading = self.ts.place(self.ts.plain("Payloads", C.LABEL_SIZE, bold=True), x, self.y)
+        self.y += heading.box.h
+        wrap = self.width - 2 * C.MARGIN
+        entries = []
+        for message in self.diagram.messages():
+            number = self.markers.get(id(message))
+            if not number:
+                continue
+            self.y += C.APPENDIX_ENTRY_GAP
+            mark = self.ts.markup(f"{MARKER_ICON} {number}", C.SMALL_SIZE, 1e9, bold=True)
+            mark_w = mark.width + 2 * C.MARKER_PAD_X
+            title = self.ts.markup(message.label or "(no label)", C.LABEL_SIZE,
+                                   wrap - mark_w - C.BADGE_GAP)  # fmt: skip
+            head_h = max(title.height, C.MARKER_HEIGHT)
+            box = Rect(x, self.y + head_h / 2 - C.MARKER_HEIGHT / 2, mark_w, C.MARKER_HEIGHT)
+            marker = Marker(number, box, self.ts.place(
+                mark, x + C.MARKER_PAD_X, _centred(box, mark), tone="accent"))  # fmt: skip
+            heading_text = self.ts.place(title, x + mark_w + C.BADGE_GAP,
+                                         self.y + (head_h - title.height) / 2)  # fmt: skip
+            self.y += head_h
+            texts: list[TextBlock] = []
+            panels: list[CodePanel] = []
+            for word, payload in self._payloads(message):
+                self.y += 6
+                caption = f"{word}: {payload.label}" + (
+                    f"  ({payload.lang})" if payload.lang else ""
+                )
+                cap = self.ts.plain(caption, C.SMALL_SIZE, wrap, bold=True)
+                texts.append(self.ts.place(cap, x, self.y, tone="muted"))
+                self.y += cap.height + 4
+                body, note = self._body(payload)
+                if body.lines and any(line.runs for line in body.lines):
+                    pad = C.APPENDIX_CODE_PAD
+                    panels.append(CodePanel(Rect(x, self.y, wrap, body.height + 2 * pad)))
+                    texts.append(self.ts.place(body, x + pad, self.y + pad))
+                    self.y += body.height + 2 * pad
+                if note:
+                    st = self.ts.markup(note, C.SMALL_SIZE, wrap, italic=True)
+                    self.y += 3
+                    texts.append(self.ts.place(st, x, self.y, tone="muted"))
+                    self.y += st.height
+            entries.append(AppendixEntry(number, heading_text, panels, texts, marker))
+        return Appendix(heading, rule_y, entries)
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def _need(needs: dict[tuple[int, int], float], lo: int, hi: int, dist: float) -> None:
+    if dist > needs.get((lo, hi), 0.0):
+        needs[(lo, hi)] = dist
+
+
+def _pill_width(st: SetText | None) -> float:
+    if st is None:
+        return 0.0
+    return max(2 * C.BADGE_RADIUS, st.width + 2 * C.BADGE_PAD_X)
+
+
+def _centred(box: Rect, st: SetText) -> float:
+    """The top at which text of this height sits centred in the box."""
+    return box.y + (box.h - st.height) / 2
+
+
+def _cut(line: str, limit: int) -> str:
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _broken(top: float, bottom: float, breaks: list[tuple[float, float]]):
+    """The lifeline from top to bottom with the delays cut out."""
+    segments = []
+    y = top
+    for a, b in breaks:
+        segments.append((y, a))
+        y = b
+    segments.append((y, bottom))
+    return [(a, b) for a, b in segments if b > a]
+
+
+def _all_participants(diagram: Diagram) -> list[str]:
+    """Display order, plus any name the model uses but does not list (hand-built diagrams)."""
+    names = list(dict.fromkeys(diagram.participants))
+    seen = set(names)
+    for item in walk(diagram.items):
+        used = (
+            [item.sender, item.receiver]
+            if isinstance(item, Message)
+            else (item.over if isinstance(item, Note) else [])
+        )
+        for name in used:
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
+    return names

@@ -1,0 +1,270 @@
+"""The layout model: positioned boxes, lines and texts, in pixels, with no markup.
+
+The engine builds it and the renderers only read it, so SVG, the raster formats and the
+interactive viewer all draw exactly the same picture. Every text box is kept, so a test can
+check that no two texts overlap and none leaves the picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from volley.model import HeadStyle, LineStyle
+
+Tone = Literal["text", "muted", "accent", "inverse", "note"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def overlaps(self, other: Rect, slack: float = 0.5) -> bool:
+        """True when the two boxes share more than `slack` pixels in both directions."""
+        return (
+            min(self.right, other.right) - max(self.x, other.x) > slack
+            and min(self.bottom, other.bottom) - max(self.y, other.y) > slack
+        )
+
+    def contains(self, other: Rect, slack: float = 0.5) -> bool:
+        return (
+            other.x >= self.x - slack
+            and other.y >= self.y - slack
+            and other.right <= self.right + slack
+            and other.bottom <= self.bottom + slack
+        )
+
+
+@dataclass(slots=True)
+class TextRun:
+    """A stretch of one style on one line, placed at its left edge."""
+
+    x: float
+    text: str
+    width: float
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+    href: str | None = None
+
+
+@dataclass(slots=True)
+class IconRun:
+    """An inline icon, its top-left at (x, y), drawn as a path scaled to `size` high."""
+
+    x: float
+    y: float
+    width: float
+    size: float
+    key: str  # "fas-plug": names the shared definition in the SVG
+    missing: bool = False  # an unknown icon: drawn as a visible placeholder
+    href: str | None = None
+
+
+Run = TextRun | IconRun
+
+
+@dataclass(slots=True)
+class TextLine:
+    """One line of text: its runs, laid left to right from `x`, on `baseline`."""
+
+    x: float
+    baseline: float
+    width: float
+    size: float
+    runs: list[Run]
+    mono: bool = False  # a code-block line: every run in the monospace face
+
+
+@dataclass(slots=True)
+class TextBlock:
+    """Lines of text and the box they fill; `box` is what must not overlap other text."""
+
+    box: Rect
+    lines: list[TextLine]
+    tone: Tone = "text"
+    halo: bool = False  # painted on a page-coloured patch, so lines crossing it do not strike it
+
+
+@dataclass(slots=True)
+class Participant:
+    name: str
+    index: int
+    x: float  # the lifeline
+    top: Rect
+    bottom: Rect
+    top_text: TextBlock
+    bottom_text: TextBlock
+
+
+@dataclass(slots=True)
+class Lifeline:
+    index: int
+    x: float
+    segments: list[tuple[float, float]]  # (y1, y2) pieces: a delay breaks the line
+
+
+@dataclass(slots=True)
+class Head:
+    """An arrow head at `tip`, pointing along `direction` (+1 right, -1 left)."""
+
+    style: HeadStyle
+    tip: tuple[float, float]
+    direction: int
+    scale: float = 1.0
+
+
+@dataclass(slots=True)
+class Badge:
+    """The autonumber pill before a label."""
+
+    box: Rect
+    text: TextBlock
+
+
+@dataclass(slots=True)
+class Marker:
+    """The numbered payload pill after a label; `number` is its place in the appendix."""
+
+    number: int
+    box: Rect
+    text: TextBlock
+
+
+@dataclass(slots=True)
+class MessageShape:
+    number: int  # position in document order, from 1: the `data-message` hook
+    line: int
+    sender: str
+    receiver: str
+    points: list[tuple[float, float]]  # the arrow's polyline (2 points, or 4 for a self loop)
+    line_style: LineStyle
+    heads: list[Head]
+    label: TextBlock | None
+    badge: Badge | None
+    marker: Marker | None
+    is_self: bool = False
+
+
+@dataclass(slots=True)
+class CodePanel:
+    """A tinted box behind code: an inline code run or a fenced block in a note."""
+
+    box: Rect
+
+
+@dataclass(slots=True)
+class NoteShape:
+    line: int
+    over: list[str]
+    box: Rect
+    texts: list[TextBlock]
+    bullets: list[TextBlock]
+    panels: list[CodePanel]
+
+
+@dataclass(slots=True)
+class DividerShape:
+    line: int
+    style: str  # bold, regular, dashed, thin, delay
+    y: float
+    x1: float
+    x2: float
+    band: Rect | None  # the section header band (bold dividers)
+    label: TextBlock | None
+    pill: Rect | None  # the patch behind a plain divider's label, which hides the line
+
+
+@dataclass(slots=True)
+class Separator:
+    """An else/and line across a frame, with its label."""
+
+    y: float
+    keyword: TextBlock  # "else" or "and"
+    label: TextBlock | None
+
+
+@dataclass(slots=True)
+class BlockFrame:
+    line: int
+    kind: str
+    depth: int
+    box: Rect
+    tab: list[tuple[float, float]]  # the kind tab's outline
+    tab_text: TextBlock
+    label: TextBlock | None
+    separators: list[Separator]
+
+
+@dataclass(slots=True)
+class AppendixEntry:
+    number: int
+    heading: TextBlock
+    panels: list[CodePanel]
+    texts: list[TextBlock]  # payload labels, body lines, trim notes
+    marker: Marker  # the same pill the arrow shows
+
+
+@dataclass(slots=True)
+class Appendix:
+    heading: TextBlock
+    rule_y: float
+    entries: list[AppendixEntry]
+
+
+@dataclass(slots=True)
+class Layout:
+    width: float
+    height: float
+    title: TextBlock | None = None
+    participants: list[Participant] = field(default_factory=list)
+    lifelines: list[Lifeline] = field(default_factory=list)
+    messages: list[MessageShape] = field(default_factory=list)
+    notes: list[NoteShape] = field(default_factory=list)
+    dividers: list[DividerShape] = field(default_factory=list)
+    frames: list[BlockFrame] = field(default_factory=list)
+    appendix: Appendix | None = None
+    icons: dict[str, tuple[float, float, str] | None] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def text_blocks(self) -> list[TextBlock]:
+        """Every text in the picture: the set that must not overlap and must stay inside."""
+        out: list[TextBlock] = []
+        if self.title:
+            out.append(self.title)
+        for p in self.participants:
+            out += [p.top_text, p.bottom_text]
+        for m in self.messages:
+            out += [t for t in (m.label,) if t]
+            if m.badge:
+                out.append(m.badge.text)
+            if m.marker:
+                out.append(m.marker.text)
+        for n in self.notes:
+            out += n.texts + n.bullets
+        for d in self.dividers:
+            if d.label:
+                out.append(d.label)
+        for f in self.frames:
+            out.append(f.tab_text)
+            if f.label:
+                out.append(f.label)
+            for s in f.separators:
+                out += [s.keyword] + ([s.label] if s.label else [])
+        if self.appendix:
+            out.append(self.appendix.heading)
+            for e in self.appendix.entries:
+                out += [e.heading, e.marker.text, *e.texts]
+        return out

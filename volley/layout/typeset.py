@@ -1,0 +1,244 @@
+"""Text set into measured lines: markup parsed, wrapped at a width, every run placed.
+
+The engine asks for a piece of text at a size and a wrap width and gets back `SetText`, lines of
+runs with offsets relative to the text's top-left corner; `place` turns that into a positioned
+`TextBlock`. Setting is cached per layout, since labels such as "200 OK" repeat many times.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from volley.icons import check_icon, resolve_icon
+from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_inline, parse_note
+from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
+from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
+from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
+from volley.layout.textwrap import span_width, wrap_spans
+
+# Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+REPLACEMENT = "\ufffd"
+
+
+def clean_text(text: str) -> str:
+    """The text with every character XML cannot hold replaced, visibly, by U+FFFD."""
+    return _FORBIDDEN.sub(REPLACEMENT, text)
+
+
+@dataclass(frozen=True, slots=True)
+class SetRun:
+    """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
+
+    dx: float
+    text: str
+    width: float
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+    href: str | None = None
+    icon: str | None = None  # "fas-plug"
+    icon_size: float = 0.0
+    missing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetLine:
+    width: float
+    height: float
+    baseline: float  # from the line's top
+    runs: tuple[SetRun, ...]
+    mono: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetText:
+    lines: tuple[SetLine, ...]
+    width: float
+    height: float
+    size: float
+
+
+@dataclass(frozen=True, slots=True)
+class NotePart:
+    """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
+
+    kind: str
+    marker: str
+    indent: float  # list text starts this far right of the note's text edge
+    text: SetText
+    bullet: SetText | None = None
+
+
+class Typesetter:
+    """Sets text for one layout, remembering what it set and which icons it drew."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple, SetText] = {}
+        self._spans: dict[tuple, list[list[Span]]] = {}
+        self.icons: dict[str, tuple[float, float, str] | None] = {}  # key -> (w, h, path)
+        self.warnings: list[str] = []
+
+    # --- public ------------------------------------------------------------------------------
+
+    def markup(
+        self, text: str, size: float, max_width: float, *, bold: bool = False, italic=False
+    ) -> SetText:
+        """Inline-formatted text (labels, titles, dividers), wrapped at `max_width`."""
+        natural_key = ("m", text, size, bold, italic)
+        natural = self._cache.get(natural_key)
+        if natural is None:
+            lines = parse_inline(clean_text(text))
+            if bold or italic:
+                lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
+            natural = self._cache[natural_key] = self._set(lines, size, None)
+            self._spans[natural_key] = lines
+        if natural.width <= max_width:
+            return natural  # fits unwrapped: the same for every wider width too
+        key = (*natural_key, max_width)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._set(self._spans[natural_key], size, max_width)
+        return hit
+
+    def plain(
+        self, text: str, size: float, max_width: float | None = None, *, bold=False, mono=False
+    ) -> SetText:
+        """Text without markup (names, numbers, payload bodies); wraps only if given a width."""
+        key = ("p", text, size, max_width, bold, mono)
+        hit = self._cache.get(key)
+        if hit is None:
+            lines = [[Span(part, bold=bold, code=mono)] for part in clean_text(text).split("\n")]
+            if mono:
+                hit = self._set_mono([line[0].text for line in lines], size, bold)
+            else:
+                hit = self._set(lines, size, max_width)
+            self._cache[key] = hit
+        return hit
+
+    def note(self, text: str, size: float, max_width: float) -> tuple[NotePart, ...]:
+        """A note's paragraphs, list items and code blocks, each set on its own."""
+        key = ("n", text, size, max_width)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[return-value]
+        out: list[NotePart] = []
+        for block in parse_note(clean_text(text)):
+            if isinstance(block, CodeBlock):
+                out.append(NotePart("code", "", 0.0, self._set_mono(block.lines, size - 1, False)))
+            elif isinstance(block, ListItem):
+                bullet = self.plain(block.marker, size)
+                hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
+                indent = NOTE_BULLET_INDENT * block.level + hang
+                st = self._set(block.lines, size, max(max_width - indent, size * 4))
+                out.append(NotePart("item", block.marker, indent, st, bullet))
+            elif isinstance(block, Paragraph):
+                out.append(NotePart("p", "", 0.0, self._set(block.lines, size, max_width)))
+        self._cache[key] = tuple(out)  # type: ignore[assignment]
+        return tuple(out)
+
+    def place(
+        self, st: SetText, x: float, y: float, *, tone: Tone = "text", center=False, halo=False
+    ) -> TextBlock:
+        """The set text with its top-left at (x, y); `center` centres each line on x."""
+        lines: list[TextLine] = []
+        top = y
+        left = x - st.width / 2 if center else x
+        for sl in st.lines:
+            lx = x - sl.width / 2 if center else x
+            mid = top + sl.baseline - CAP_HEIGHT * st.size / 2
+            runs = [_place_run(r, lx, mid) for r in sl.runs]
+            lines.append(TextLine(lx, top + sl.baseline, sl.width, st.size, runs, sl.mono))
+            top += sl.height
+        return TextBlock(Rect(left, y, st.width, st.height), lines, tone, halo)
+
+    # --- setting -----------------------------------------------------------------------------
+
+    def _set(self, lines: list[list[Span]], size: float, max_width: float | None) -> SetText:
+        if max_width is not None:
+            wrapped = wrap_spans(lines, max_width, size)
+            lines = [list(w.spans) for w in wrapped]
+        set_lines = tuple(self._set_line(spans, size) for spans in lines)
+        return _stack(set_lines, size)
+
+    def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
+        lh = line_height(size)
+        baseline = _baseline(lh, size)
+        out = []
+        for text in lines:
+            text = text.expandtabs(4)
+            w = text_width(text, size, mono=True, bold=bold)
+            run = SetRun(0.0, text, w, bold=bold)
+            out.append(SetLine(w, lh, baseline, (run,) if text else (), True))
+        return _stack(tuple(out), size)
+
+    def _set_line(self, spans: list[Span], size: float) -> SetLine:
+        lh = line_height(size)
+        runs: list[SetRun] = []
+        x = 0.0
+        tallest = 0.0
+        for i, span in enumerate(spans):
+            w = span_width(span, size)
+            if span.icon is not None:
+                key, missing = self._icon(span.icon)
+                icon_size = size * span.icon.scale
+                runs.append(SetRun(x, "", w, href=span.href, icon=key, icon_size=icon_size,
+                                   missing=missing))  # fmt: skip
+                tallest = max(tallest, icon_size)
+                x += w + (ICON_GAP if i + 1 < len(spans) else 0.0)
+                continue
+            pad = CODE_PAD_X if span.code else 0.0
+            text, lead = span.text, 0.0
+            if not span.code and text != text.strip(" "):
+                # Outer spaces become offsets: renderers disagree on drawing them.
+                stripped = text.lstrip(" ")
+                lead = w - span_width(_with_text(span, stripped), size)
+                text = stripped.rstrip(" ")
+            if text:
+                width = span_width(_with_text(span, text), size) if text != span.text else w
+                runs.append(SetRun(x + pad + lead, text, width, span.bold, span.italic,
+                                   span.strike, span.code, span.href))  # fmt: skip
+            x += w + 2 * pad
+        height = max(lh, tallest + size * 0.3)
+        return SetLine(x, height, _baseline(height, size), tuple(runs))
+
+    def _icon(self, ref: IconRef) -> tuple[str, bool]:
+        """The icon's key in the picture's shared definitions, and whether it is missing."""
+        key = f"{ref.prefix}-{ref.name}"
+        if key not in self.icons:
+            icon = resolve_icon(ref)
+            self.icons[key] = (icon.width, icon.height, icon.path) if icon else None
+            warning = check_icon(ref)
+            if warning:
+                self.warnings.append(warning)
+        return key, self.icons[key] is None
+
+
+def _with_text(span: Span, text: str) -> Span:
+    return Span(text, span.bold, span.italic, span.strike, span.code, span.href, span.icon)
+
+
+def _emphasise(span: Span, bold: bool, italic: bool) -> Span:
+    return Span(span.text, span.bold or bold, span.italic or italic, span.strike, span.code,
+                span.href, span.icon)  # fmt: skip
+
+
+def _baseline(line_h: float, size: float) -> float:
+    """Capitals centred in the line: the baseline sits half a cap height below the middle."""
+    return line_h / 2 + CAP_HEIGHT * size / 2
+
+
+def _stack(lines: tuple[SetLine, ...], size: float) -> SetText:
+    width = max((line.width for line in lines), default=0.0)
+    return SetText(lines, width, sum(line.height for line in lines), size)
+
+
+def _place_run(run: SetRun, x: float, mid: float) -> TextRun | IconRun:
+    """The run at its place on the page; an icon is centred on the capitals' middle `mid`."""
+    if run.icon is not None:
+        y = mid - run.icon_size / 2
+        return IconRun(x + run.dx, y, run.width, run.icon_size, run.icon, run.missing, run.href)
+    return TextRun(x + run.dx, run.text, run.width, run.bold, run.italic, run.strike, run.code,
+                   run.href)  # fmt: skip

@@ -1,0 +1,118 @@
+"""`render`: source text or a parsed Diagram to SVG, PNG, PDF or HTML.
+
+Every format starts from one layout (`volley.layout.engine`), so the static picture, the raster
+files and the interactive viewer agree to the pixel.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import importlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from volley.errors import VolleyError
+from volley.layout.engine import layout_diagram
+from volley.layout.geometry import Layout
+from volley.model import Diagram
+
+FORMATS = ("svg", "png", "pdf", "html")
+
+__all__ = ["FORMATS", "default_id_prefix", "layout", "render"]
+
+
+def default_id_prefix(source_or_diagram: str | Diagram) -> str:
+    """A stable prefix from the diagram's content, so ids never clash between two diagrams."""
+    if isinstance(source_or_diagram, Diagram):
+        text = json.dumps(source_or_diagram.to_json(), sort_keys=True, ensure_ascii=True)
+    else:
+        text = source_or_diagram
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "v" + digest[:10]
+
+
+def _diagram(source_or_diagram: str | Diagram, filename: str | None, options: dict) -> Diagram:
+    if isinstance(source_or_diagram, Diagram):
+        return source_or_diagram
+    if not isinstance(source_or_diagram, str):
+        raise TypeError("render() takes .volley source text or a volley.Diagram")
+    from volley.parser import parse
+
+    return parse(source_or_diagram, filename=filename, limits=options.get("limits"))
+
+
+def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layout:
+    """The positioned picture, for tools that draw it their own way."""
+    return layout_diagram(_diagram(source_or_diagram, None, {}), bodies=bodies)
+
+
+def render(
+    source_or_diagram: str | Diagram,
+    format: str = "svg",
+    *,
+    theme: str = "light",
+    scale: float = 1.0,
+    bodies: str = "markers",
+    id_prefix: str | None = None,
+    filename: str | None = None,
+    **options: Any,
+) -> str | bytes:
+    """Render a diagram: SVG and HTML as str, PNG and PDF as bytes.
+
+    `theme` is light, dark or auto (the SVG follows the reader's colour scheme; raster formats
+    use light). `scale` sizes PNG and PDF. `bodies` is "markers" (a numbered marker on each
+    arrow that carries a payload), "appendix" (markers plus the bodies listed under the
+    diagram) or "none". `id_prefix` prefixes every id; the default is derived from the content.
+    HTML-only options (such as `fragment`) are passed on to the HTML renderer.
+    """
+    fmt = (format or "svg").lower()
+    if fmt not in FORMATS:
+        raise VolleyError(f'unknown format "{format}"', hint="use one of: " + ", ".join(FORMATS))
+    from volley.render.svg import render_svg
+    from volley.render.themes import palette
+
+    palette(theme)  # refuse an unknown theme before doing any work
+    diagram = _diagram(source_or_diagram, filename, options)
+    prefix = id_prefix or default_id_prefix(source_or_diagram)
+    with _collector_paused():
+        picture = layout_diagram(diagram, bodies=bodies)
+        if fmt == "svg":
+            return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
+    if fmt == "html":
+        html = _html_module()
+        return html.render_html(
+            diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
+        )
+    from volley.render.raster import rasterize
+
+    raster_theme = "light" if theme == "auto" else theme
+    svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
+    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Layout makes many small objects and no cycles; the cyclic collector would walk them
+    all again and again (for 5,000 messages it doubled the time), so it waits until the end."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _html_module():
+    try:
+        return importlib.import_module("volley.render.html")
+    except ModuleNotFoundError as exc:
+        if exc.name != "volley.render.html":
+            raise
+        raise VolleyError(
+            "HTML output is not available in this installation",
+            hint="render to svg, png or pdf",
+        ) from None

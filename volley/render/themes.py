@@ -1,0 +1,80 @@
+"""Colour palettes: light, dark, and `auto` (light that turns dark with the reader's setting).
+
+Every painted element names its colour by role (`surface`, `line`, `accent`...). The SVG gets
+the role's colour as a presentation attribute and a class per role (`vf-ROLE` for fill,
+`vs-ROLE` for stroke), so `auto` needs only one `@media` block that re-colours the classes,
+and the raster formats, which ignore CSS, still get plain colours.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from volley.errors import VolleyError
+
+# Roles and what they paint. Both palettes define every role.
+LIGHT = MappingProxyType(
+    {
+        "bg": "#ffffff",  # the page
+        "text": "#1e293b",  # labels, names, note text
+        "muted": "#64748b",  # secondary text: tabs, delays, trim notes
+        "line": "#334155",  # arrows and their heads
+        "lifeline": "#94a3b8",  # the dotted lines under the boxes
+        "surface": "#f8fafc",  # participant boxes
+        "border": "#475569",  # participant box outline
+        "shadow": "#e2e8f0",  # the flat shadow under boxes
+        "accent": "#4f46e5",  # section headers, payload markers, links
+        "accent_soft": "#eef2ff",  # the section band, the marker fill
+        "note": "#fef9e7",  # note paper
+        "note_border": "#e6cf7a",  # note outline
+        "code": "#eef1f5",  # inline code and code blocks
+        "frame": "#94a3b8",  # block frames and separators
+        "tab": "#f1f5f9",  # the block kind tab
+        "badge": "#334155",  # autonumber pill
+        "inverse": "#ffffff",  # text on the badge
+        "divider": "#94a3b8",  # plain divider lines
+        "missing": "#dc2626",  # placeholder of an unknown icon
+    }
+)
+
+DARK = MappingProxyType(
+    {
+        "bg": "#0f172a",
+        "text": "#e2e8f0",
+        "muted": "#94a3b8",
+        "line": "#cbd5e1",
+        "lifeline": "#475569",
+        "surface": "#1e293b",
+        "border": "#94a3b8",
+        "shadow": "#020617",
+        "accent": "#a5b4fc",
+        "accent_soft": "#1e1b4b",
+        "note": "#2b2a1f",
+        "note_border": "#8a7a3d",
+        "code": "#273449",
+        "frame": "#64748b",
+        "tab": "#1e293b",
+        "badge": "#cbd5e1",
+        "inverse": "#0f172a",
+        "divider": "#64748b",
+        "missing": "#f87171",
+    }
+)
+
+THEMES = ("light", "dark", "auto")
+
+
+def palette(theme: str) -> MappingProxyType:
+    """The colours written as attributes: `auto` starts light and switches in CSS."""
+    if theme not in THEMES:
+        raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
+    return DARK if theme == "dark" else LIGHT
+
+
+def dark_mode_css(scope: str) -> str:
+    """The `@media` override for `auto`, scoped to one diagram's id so pages can hold several."""
+    rules = []
+    for role, colour in DARK.items():
+        rules.append(f"#{scope} .vf-{role}{{fill:{colour}}}")
+        rules.append(f"#{scope} .vs-{role}{{stroke:{colour}}}")
+    return "@media (prefers-color-scheme: dark){" + "".join(rules) + "}"
