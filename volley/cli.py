@@ -143,9 +143,7 @@ def _format_for(output: str | None, fmt: str | None) -> str:
 @click.option(
     "--theme",
     type=click.Choice(["light", "dark", "auto"]),
-    default="light",
-    show_default=True,
-    help="auto follows the reader's prefers-color-scheme.",
+    help="auto follows the reader's prefers-color-scheme. Default: light; auto for Markdown.",
 )
 @click.option(
     "--scale",
@@ -174,7 +172,7 @@ def render_command(
     files: tuple[str, ...],
     output: str | None,
     fmt: str | None,
-    theme: str,
+    theme: str | None,
     scale: float,
     bodies: str,
     fragment: bool,
@@ -194,7 +192,7 @@ def render_command(
     if many and output and not Path(output).is_dir():
         raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
     options = {
-        "theme": theme,
+        "theme": theme or "light",
         "scale": scale,
         "bodies": bodies,
         "fragment": fragment,
@@ -208,7 +206,10 @@ def render_command(
             if file.lower().endswith(MARKDOWN_SUFFIXES):
                 from volley.markdown import render_markdown
 
-                changes = render_markdown(file, check=check_only, options=options, report=report)
+                markdown_options = {**options, "theme": theme or "auto"}
+                changes = render_markdown(
+                    file, check=check_only, options=markdown_options, report=report
+                )
                 for change in changes:
                     click.echo(change, err=check_only)
                 stale += len(changes) if check_only else 0
