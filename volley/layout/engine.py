@@ -516,7 +516,8 @@ class _Engine:
         box = Rect(x, self.y, w, h)
         texts, bullets, panels = [], [], []
         ty = self.y + C.NOTE_PAD_Y
-        tx = x + C.NOTE_PAD_X
+        natural = self._note_size(note)[0]
+        tx = x + C.NOTE_PAD_X + (w - natural) / 2  # text centred in a note widened to its span
         for k, part in enumerate(self._note_parts(note)):
             if k:
                 ty += C.NOTE_PARAGRAPH_GAP
@@ -532,14 +533,6 @@ class _Engine:
                 bullets.append(self.ts.place(part.bullet, bx, ty, tone="note"))
             texts.append(self.ts.place(part.text, tx + part.indent, ty, tone="note"))
             ty += part.text.height
-        for block in texts:
-            for line in block.lines:
-                for run in line.runs:
-                    if getattr(run, "code", False):
-                        top = line.baseline - line.size * 0.95
-                        panels.append(CodePanel(Rect(run.x - C.CODE_PAD_X, top,
-                                                     run.width + 2 * C.CODE_PAD_X,
-                                                     line.size * 1.25)))  # fmt: skip
         self.out.notes.append(NoteShape(note.line, list(note.over), box, texts, bullets, panels))
         self.y += h + C.ROW_BOTTOM
 

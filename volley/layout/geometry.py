@@ -96,6 +96,7 @@ class TextBlock:
     lines: list[TextLine]
     tone: Tone = "text"
     halo: bool = False  # painted on a page-coloured patch, so lines crossing it do not strike it
+    code_boxes: list[Rect] = field(default_factory=list)  # tinted patches behind inline code
 
 
 @dataclass(slots=True)

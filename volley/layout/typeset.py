@@ -20,6 +20,8 @@ from volley.layout.textwrap import span_width, wrap_spans
 # Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 REPLACEMENT = "\ufffd"
+LONG_WORD_STRETCH = 1.6  # a line may grow this much past its wrap width to keep a token whole
+CODE_BOX_EM = 1.2  # height of the patch behind inline code, in em: the line's height, less leading
 
 
 def clean_text(text: str) -> str:
@@ -97,10 +99,13 @@ class Typesetter:
             self._spans[natural_key] = lines
         if natural.width <= max_width:
             return natural  # fits unwrapped: the same for every wider width too
+        spans = self._spans[natural_key]
+        # A long token (a path, a URL) gets a wider line rather than a break inside it.
+        max_width = max(max_width, min(_longest_word(spans, size), max_width * LONG_WORD_STRETCH))
         key = (*natural_key, max_width)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._set(self._spans[natural_key], size, max_width)
+            hit = self._cache[key] = self._set(spans, size, max_width)
         return hit
 
     def plain(
@@ -144,15 +149,21 @@ class Typesetter:
     ) -> TextBlock:
         """The set text with its top-left at (x, y); `center` centres each line on x."""
         lines: list[TextLine] = []
+        code_boxes: list[Rect] = []
         top = y
         left = x - st.width / 2 if center else x
         for sl in st.lines:
             lx = x - sl.width / 2 if center else x
             mid = top + sl.baseline - CAP_HEIGHT * st.size / 2
             runs = [_place_run(r, lx, mid) for r in sl.runs]
+            for run in sl.runs:
+                if run.code:
+                    h = st.size * CODE_BOX_EM
+                    code_boxes.append(Rect(lx + run.dx - CODE_PAD_X, mid - h / 2,
+                                           run.width + 2 * CODE_PAD_X, h))  # fmt: skip
             lines.append(TextLine(lx, top + sl.baseline, sl.width, st.size, runs, sl.mono))
             top += sl.height
-        return TextBlock(Rect(left, y, st.width, st.height), lines, tone, halo)
+        return TextBlock(Rect(left, y, st.width, st.height), lines, tone, halo, code_boxes)
 
     # --- setting -----------------------------------------------------------------------------
 
@@ -214,6 +225,26 @@ class Typesetter:
             if warning:
                 self.warnings.append(warning)
         return key, self.icons[key] is None
+
+
+def _longest_word(lines: list[list[Span]], size: float) -> float:
+    """Width of the widest run of text without a space (words split across styles included)."""
+    longest = 0.0
+    for line in lines:
+        current = 0.0
+        for span in line:
+            if span.icon is not None:
+                current += span_width(span, size)
+                continue
+            parts = span.text.split(" ")
+            for k, part in enumerate(parts):
+                if k:
+                    longest = max(longest, current)
+                    current = 0.0
+                if part:
+                    current += span_width(_with_text(span, part), size)
+        longest = max(longest, current)
+    return longest
 
 
 def _with_text(span: Span, text: str) -> Span:

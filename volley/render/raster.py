@@ -12,6 +12,11 @@ import math
 from volley.errors import VolleyError
 
 RASTER_FORMATS = ("png", "pdf")
+# The raster variant of the SVG names this private text-rendering mode. cairo rounds glyph
+# advances to whole pixels by default ("hint metrics"), which drifts text away from the widths
+# the layout measured: a space after a comma vanishes at scale 1. The mode turns that off and
+# leaves everything else at cairo's defaults (geometricPrecision would also change antialiasing).
+TEXT_RENDERING = "volley-measured"
 CAIRO_MAX_PIXELS = 32_767  # cairo cannot make an image surface wider or taller than this
 
 
@@ -50,6 +55,7 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     if fmt == "png":
         check_size(width, height, scale)
     surfaces = _cairosvg().surface
+    surfaces.TEXT_HINT_METRICS.setdefault(TEXT_RENDERING, surfaces.cairo.HINT_METRICS_OFF)
     surface = surfaces.PNGSurface if fmt == "png" else surfaces.PDFSurface
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
     data = surface.convert(

@@ -30,6 +30,7 @@ from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram
+from volley.render.raster import TEXT_RENDERING
 from volley.render.themes import dark_mode_css, palette
 from volley.resources import resource_dir
 
@@ -83,6 +84,7 @@ def render_svg(
         heading=painter.text(layout.title, "title") if layout.title else None,
         appendix=painter.appendix(layout) if layout.appendix else None,
         hit_width=num(C.HIT_WIDTH),
+        text_rendering=TEXT_RENDERING if raster else None,
     )
     return environment().get_template("svg/diagram.svg").render(vars(context))
 
@@ -167,6 +169,8 @@ class _Painter:
             fill=self.c[role],
             halo=halo,
             bg=self.c["bg"],
+            code_boxes=[_rect(r) for r in block.code_boxes],
+            code=self.c["code"],
             lines=[self._line(line) for line in block.lines],
         )
 
