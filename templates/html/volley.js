@@ -1,0 +1,493 @@
+/* The volley viewer: click an arrow, see what it carried.
+ *
+ * One copy serves every diagram on a page. Each diagram is a .volley-diagram element holding
+ * the drawing, an empty panel and its data as JSON; listeners are installed on the document once
+ * (window.__volleyViewer guards against a second copy of this script) and find their diagram from
+ * the event's target. All text reaches the page through textContent and setAttribute.
+ */
+(function () {
+  "use strict";
+  if (window.__volleyViewer) {
+    window.__volleyViewer.scan();
+    return;
+  }
+
+  var ROOT = ".volley-diagram";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var HASH = /^#(.*)message-(\d+)$/;
+  var diagrams = [];
+  var lastActive = null;
+
+  /* --- building DOM ------------------------------------------------------------------------ */
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    setAttrs(node, attrs);
+    append(node, children);
+    return node;
+  }
+
+  function setAttrs(node, attrs) {
+    for (var name in attrs || {}) {
+      if (attrs[name] === null || attrs[name] === undefined || attrs[name] === false) continue;
+      if (name === "class") node.setAttribute("class", attrs[name]);
+      else node.setAttribute(name, attrs[name] === true ? "" : String(attrs[name]));
+    }
+  }
+
+  function append(node, children) {
+    if (children === null || children === undefined) return;
+    if (!Array.isArray(children)) children = [children];
+    children.forEach(function (child) {
+      if (child === null || child === undefined || child === false) return;
+      if (Array.isArray(child)) append(node, child);
+      else node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+  }
+
+  // Feather-style line icons, drawn from fixed path data.
+  var ICONS = {
+    prev: "M15 18l-6-6 6-6",
+    next: "M9 18l6-6-6-6",
+    close: "M18 6L6 18M6 6l12 12",
+    copy: "M9 9h11v11H9zM5 15H4V4h11v1",
+    check: "M20 6L9 17l-5-5"
+  };
+
+  function icon(name) {
+    var svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    var path = document.createElementNS(SVGNS, "path");
+    path.setAttribute("d", ICONS[name]);
+    svg.appendChild(path);
+    return svg;
+  }
+
+  function iconButton(name, label, action, disabled) {
+    return el("button", {
+      type: "button", "class": "vl-icon-btn", "data-vl-action": action,
+      "aria-label": label, title: label, disabled: !!disabled
+    }, icon(name));
+  }
+
+  // A label's styled spans: [[{t, b, i, s, c, h, icon}, ...], ...] one list per line.
+  function spans(lines) {
+    var out = [];
+    lines.forEach(function (line, index) {
+      if (index) out.push(el("br"));
+      line.forEach(function (span) {
+        var node;
+        if (span.icon) {
+          node = document.createElementNS(SVGNS, "svg");
+          node.setAttribute("viewBox", "0 0 " + span.icon[0] + " " + span.icon[1]);
+          node.setAttribute("aria-hidden", "true");
+          var path = document.createElementNS(SVGNS, "path");
+          path.setAttribute("d", span.icon[2]);
+          node.appendChild(path);
+        } else {
+          node = document.createTextNode(span.t);
+          if (span.c) node = el("code", null, node);
+          if (span.s) node = el("s", null, node);
+          if (span.i) node = el("em", null, node);
+          if (span.b) node = el("strong", null, node);
+        }
+        if (span.h) node = el("a", { href: span.h }, node);
+        out.push(node);
+      });
+    });
+    return out;
+  }
+
+  function tokens(raw) {
+    return raw.map(function (token) {
+      return token[0] ? el("span", { "class": "vl-t-" + token[0] }, token[1]) : token[1];
+    });
+  }
+
+  function bodyText(payload) {
+    return payload.raw.map(function (token) { return token[1]; }).join("");
+  }
+
+  /* --- a diagram ---------------------------------------------------------------------------- */
+
+  function Diagram(root) {
+    var script = root.querySelector(":scope > script.vl-data");
+    this.root = root;
+    this.data = JSON.parse(script.textContent);
+    this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
+    this.anchor = root.getAttribute("data-anchor") || "";
+    this.current = 0;
+    this.tab = 0;
+    this.view = "table";
+    this.groups = {};
+    var self = this;
+    var svg = root.querySelector(":scope > .vl-layout .vl-canvas > svg");
+    if (svg) svg.setAttribute("role", "group"); // an img hides its children from screen readers
+    root.querySelectorAll(".vl-canvas [data-message]").forEach(function (group) {
+      var n = parseInt(group.getAttribute("data-message"), 10);
+      var message = self.data.messages[n - 1];
+      if (!message || self.groups[n]) return;
+      self.groups[n] = group;
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      group.setAttribute("aria-label", message.aria);
+      group.setAttribute("aria-controls", self.panel.id);
+      group.setAttribute("aria-expanded", "false");
+      if (message.payloads.length) group.setAttribute("data-has-payload", "true");
+    });
+    root.classList.add("vl-js");
+  }
+
+  Diagram.prototype.count = function () {
+    return this.data.messages.length;
+  };
+
+  Diagram.prototype.open = function (n, options) {
+    options = options || {};
+    var message = this.data.messages[n - 1];
+    if (!message) return;
+    if (n !== this.current) this.tab = 0;
+    this.mark(this.current, false);
+    this.current = n;
+    this.mark(n, true);
+    this.root.classList.add("vl-open", "vl-has-selection");
+    this.panel.hidden = false;
+    this.draw();
+    lastActive = this;
+    var group = this.groups[n];
+    if (group && options.focus) {
+      group.focus({ preventScroll: true });
+    }
+    if (group && options.reveal) {
+      group.scrollIntoView({ block: options.reveal, inline: "nearest" });
+    }
+    if (options.address !== false) setAddress("#" + this.anchor + "message-" + n);
+  };
+
+  Diagram.prototype.close = function () {
+    if (!this.current) return;
+    var group = this.groups[this.current];
+    this.mark(this.current, false);
+    this.current = 0;
+    this.panel.hidden = true;
+    this.root.classList.remove("vl-open", "vl-has-selection");
+    if (group) group.focus({ preventScroll: true });
+    if (HASH.test(location.hash)) setAddress(location.pathname + location.search);
+  };
+
+  // Open the message `delta` away from the open one (or from `from`, a focused message).
+  Diagram.prototype.step = function (delta, from) {
+    var base = this.current || from || (delta > 0 ? 0 : this.count() + 1);
+    var n = Math.min(Math.max(base + delta, 1), this.count());
+    if (n !== this.current) this.open(n, { focus: true, reveal: "nearest" });
+  };
+
+  // Highlight a message and the message paired with it (its reply, or the request it answers).
+  Diagram.prototype.mark = function (n, on) {
+    var message = this.data.messages[n - 1];
+    if (!message) return;
+    var group = this.groups[n];
+    if (group) {
+      group.classList.toggle("vl-selected", on);
+      group.setAttribute("aria-expanded", on ? "true" : "false");
+    }
+    var partner = this.groups[message.reply || message.request];
+    if (partner) partner.classList.toggle("vl-paired", on);
+  };
+
+  Diagram.prototype.draw = function () {
+    var message = this.data.messages[this.current - 1];
+    var panel = this.panel;
+    var id = panel.id;
+    var parts = [this.header(message)];
+    if (message.payloads.length) {
+      var tab = Math.min(this.tab, message.payloads.length - 1);
+      parts.push(el("div", { "class": "vl-tabs", role: "tablist", "aria-label": "Payloads" },
+        message.payloads.map(function (payload, index) {
+          return el("button", {
+            type: "button", role: "tab", "class": "vl-tab", id: id + "-tab-" + index,
+            "aria-selected": index === tab ? "true" : "false", "aria-controls": id + "-body",
+            tabindex: index === tab ? "0" : "-1", "data-vl-action": "tab", "data-vl-index": index
+          }, [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), payload.label]);
+        })));
+      parts.push(el("div", {
+        "class": "vl-body", id: id + "-body", role: "tabpanel", "aria-labelledby": id + "-tab-" + tab
+      }, this.payload(message.payloads[tab])));
+    } else {
+      parts.push(el("p", { "class": "vl-empty" }, "Nothing is carried on this arrow."));
+    }
+    var scroll = panel.scrollTop;
+    panel.replaceChildren.apply(panel, parts);
+    panel.setAttribute("aria-label", "Message " + message.badge + " details");
+    panel.scrollTop = this.redrawing ? scroll : 0;
+  };
+
+  Diagram.prototype.header = function (message) {
+    var related = message.reply ? ["Reply", message.reply] : message.request ? ["Answers", message.request] : null;
+    var children = [
+      el("span", { "class": "vl-badge", "aria-hidden": "true" }, message.badge),
+      el("div", { "class": "vl-route" }, [
+        el("span", { "class": "vl-who" }, message.from),
+        el("span", { "class": "vl-arrow", "aria-label": message.both ? "and" : "to" }, message.both ? "\u2194" : "\u2192"),
+        el("span", { "class": "vl-who" }, message.to)
+      ]),
+      el("div", { "class": "vl-tools" }, [
+        iconButton("prev", "Previous message", "prev", message.n <= 1),
+        iconButton("next", "Next message", "next", message.n >= this.count()),
+        iconButton("close", "Close", "close")
+      ]),
+      el("h2", { "class": "vl-title" }, spans(message.label))
+    ];
+    if (related) {
+      var other = this.data.messages[related[1] - 1];
+      children.push(el("button", {
+        type: "button", "class": "vl-related", "data-vl-action": "goto", "data-vl-index": related[1],
+        title: related[0] + ": message " + other.badge
+      }, [related[0] + " ", el("b", null, other.badge), el("span", null, other.text)]));
+    }
+    return el("header", { "class": "vl-head" }, children);
+  };
+
+  Diagram.prototype.payload = function (payload) {
+    var hasTable = payload.rows > 0;
+    var view = hasTable ? this.view : "raw";
+    var toolbar = el("div", { "class": "vl-toolbar" }, [
+      el("div", { "class": "vl-seg", role: "group", "aria-label": "Show as" }, [
+        el("button", {
+          type: "button", "data-vl-action": "view", "data-vl-view": "table",
+          "aria-pressed": view === "table" ? "true" : "false", disabled: !hasTable,
+          title: hasTable ? null : "No table: " + payload.reason
+        }, "Table"),
+        el("button", {
+          type: "button", "data-vl-action": "view", "data-vl-view": "raw",
+          "aria-pressed": view === "raw" ? "true" : "false"
+        }, "Raw")
+      ]),
+      el("span", { "class": "vl-lang" }, payload.lang || ""),
+      el("button", { type: "button", "class": "vl-copy", "data-vl-action": "copy" }, [icon("copy"), "Copy"])
+    ]);
+    var content = [toolbar];
+    if (view === "table") {
+      content.push(table(payload));
+    } else {
+      if (!hasTable && payload.reason) content.push(el("p", { "class": "vl-notice" }, "No table: " + payload.reason + "."));
+      content.push(el("pre", { "class": "vl-raw", tabindex: "0", "aria-label": payload.label + ", raw" },
+        el("code", null, tokens(payload.raw))));
+    }
+    return content;
+  };
+
+  function table(payload) {
+    var nodes = [];
+    var start = payload.start;
+    if (start) nodes.push(startLine(start));
+    var groups = [];
+    payload.groups.forEach(function (group) {
+      if (group.title) {
+        groups.push(el("tbody", { "class": "vl-section" },
+          el("tr", null, el("th", { colspan: "2", scope: "colgroup" }, group.title))));
+      }
+      groups.push(el("tbody", null, group.rows.map(function (row) {
+        return el("tr", null, [
+          el("th", { scope: "row" }, pathNodes(row[0])),
+          el("td", { "class": "vl-k-" + row[2] }, row[1])
+        ]);
+      })));
+    });
+    if (payload.bodyReason) {
+      groups.push(el("tbody", null, el("tr", { "class": "vl-note" },
+        el("td", { colspan: "2" }, "Body: " + payload.bodyReason + ". See Raw."))));
+    }
+    if (groups.length) nodes.push(el("table", { "class": "vl-table" }, groups));
+    return nodes;
+  }
+
+  // A dotted path with break opportunities before each segment, so long keys wrap at a dot.
+  function pathNodes(key) {
+    var out = [];
+    key.split(/(?=[.[])/).forEach(function (part, index) {
+      if (index) out.push(el("wbr"));
+      out.push(part);
+    });
+    return out;
+  }
+
+  function startLine(start) {
+    var parts;
+    if (start.kind === "request") {
+      parts = [el("span", { "class": "vl-pill" }, start.method), el("span", { "class": "vl-target" }, start.target)];
+    } else {
+      parts = [
+        el("span", { "class": "vl-pill vl-status-" + String(start.status).charAt(0) }, start.status),
+        start.reason ? el("span", null, start.reason) : null
+      ];
+    }
+    if (start.version) parts.push(el("span", { "class": "vl-version" }, start.version));
+    return el("p", { "class": "vl-start", title: start.text }, parts);
+  }
+
+  Diagram.prototype.action = function (button) {
+    var action = button.getAttribute("data-vl-action");
+    var index = parseInt(button.getAttribute("data-vl-index"), 10);
+    if (action === "close") this.close();
+    else if (action === "prev") this.step(-1);
+    else if (action === "next") this.step(1);
+    else if (action === "goto") this.open(index, { focus: true, reveal: "nearest" });
+    else if (action === "tab") this.selectTab(index, false);
+    else if (action === "view") {
+      this.view = button.getAttribute("data-vl-view");
+      this.redraw("[data-vl-view=" + this.view + "]");
+    } else if (action === "copy") this.copy(button);
+  };
+
+  // Draw again, keeping the panel's scroll and putting focus back on the control that was used.
+  Diagram.prototype.redraw = function (selector) {
+    this.redrawing = true;
+    this.draw();
+    this.redrawing = false;
+    var again = selector && this.panel.querySelector(selector);
+    if (again) again.focus();
+  };
+
+  Diagram.prototype.selectTab = function (index) {
+    var count = this.data.messages[this.current - 1].payloads.length;
+    this.tab = (index + count) % count;
+    this.redraw("#" + CSS.escape(this.panel.id + "-tab-" + this.tab));
+  };
+
+  Diagram.prototype.copy = function (button) {
+    var payload = this.data.messages[this.current - 1].payloads[this.tab];
+    var text = bodyText(payload);
+    var done = function () {
+      button.classList.add("vl-done");
+      button.replaceChildren(icon("check"), "Copied");
+      setTimeout(function () {
+        button.classList.remove("vl-done");
+        button.replaceChildren(icon("copy"), "Copy");
+      }, 1600);
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, function () { if (copyBySelection(text)) done(); });
+    } else if (copyBySelection(text)) {
+      done();
+    }
+  };
+
+  // For pages where the clipboard API is not allowed (an old browser, some file:// setups).
+  function copyBySelection(text) {
+    var area = el("textarea", { readonly: true, "aria-hidden": "true", style: "position:fixed;top:0;left:-9999px" });
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (error) { ok = false; }
+    area.remove();
+    return ok;
+  }
+
+  /* --- finding diagrams and events ---------------------------------------------------------- */
+
+  function diagramOf(node) {
+    var root = node && node.closest ? node.closest(ROOT) : null;
+    if (!root) return null;
+    for (var i = 0; i < diagrams.length; i++) if (diagrams[i].root === root) return diagrams[i];
+    return setUp(root);
+  }
+
+  function setUp(root) {
+    try {
+      var diagram = new Diagram(root);
+      diagrams.push(diagram);
+      return diagram;
+    } catch (error) {
+      return null; // a broken fragment stays a static picture with its <details>
+    }
+  }
+
+  function scan() {
+    diagrams = diagrams.filter(function (diagram) { return diagram.root.isConnected; });
+    document.querySelectorAll(ROOT).forEach(function (root) { diagramOf(root); });
+  }
+
+  function setAddress(url) {
+    try { history.replaceState(history.state, "", url); } catch (error) { /* sandboxed frame */ }
+  }
+
+  function openFromAddress() {
+    var match = HASH.exec(location.hash);
+    if (!match) return;
+    var anchor = decodeURIComponent(match[1]);
+    var target = null;
+    for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
+    if (!target && anchor === "" && diagrams.length) target = diagrams[0];
+    if (target) target.open(parseInt(match[2], 10), { focus: true, reveal: "center", address: false });
+  }
+
+  function messageOf(node) {
+    var group = node && node.closest ? node.closest(".vl-canvas [data-message]") : null;
+    return group ? parseInt(group.getAttribute("data-message"), 10) : 0;
+  }
+
+  function editable(node) {
+    return node && (node.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(node.tagName));
+  }
+
+  document.addEventListener("click", function (event) {
+    var diagram = diagramOf(event.target);
+    if (!diagram) return;
+    var button = event.target.closest("[data-vl-action]");
+    if (button && diagram.panel.contains(button)) {
+      diagram.action(button);
+      return;
+    }
+    var n = messageOf(event.target);
+    if (n && !event.target.closest("a")) diagram.open(n, { focus: true });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || editable(event.target)) return;
+    var key = event.key;
+    var diagram = diagramOf(event.target);
+    var n = messageOf(event.target);
+    if (diagram && n && (key === "Enter" || key === " ")) {
+      event.preventDefault();
+      diagram.open(n, { focus: true });
+      return;
+    }
+    var role = event.target.getAttribute && event.target.getAttribute("role");
+    if (diagram && role === "tab" && (key === "ArrowLeft" || key === "ArrowRight")) {
+      event.preventDefault();
+      diagram.selectTab(diagram.tab + (key === "ArrowRight" ? 1 : -1));
+      return;
+    }
+    // Keys outside any diagram go to the one used last, while its panel is open.
+    if (!diagram && lastActive && lastActive.current && lastActive.root.isConnected) diagram = lastActive;
+    if (!diagram) return;
+    if (key === "Escape" && diagram.current) {
+      event.preventDefault();
+      diagram.close();
+    } else if (key === "ArrowRight" || key === "ArrowLeft" || key === "j" || key === "k") {
+      // Not while reading a raw body, where arrows scroll it sideways.
+      if ((!diagram.current && !n) || event.shiftKey || event.target.closest(".vl-raw")) return;
+      event.preventDefault();
+      diagram.step(key === "ArrowRight" || key === "j" ? 1 : -1, n);
+    }
+  });
+
+  window.addEventListener("hashchange", openFromAddress);
+
+  window.__volleyViewer = { scan: scan, version: 1 };
+
+  function start() {
+    scan();
+    openFromAddress();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+  // mkdocs-material swaps pages without reloading: set up the new page's diagrams too.
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(start);
+  }
+})();

@@ -1,0 +1,347 @@
+"""The interactive page: the diagram with a panel that shows what each arrow carries.
+
+Python builds a plain view of every message (who sends it to whom, its label as styled spans,
+its payloads as table rows and coloured tokens) and hands it to the templates in
+`templates/html/`. The page gets that view twice: as JSON in a `<script type="application/json">`
+that the viewer script reads to build the panel, and as `<details>` under the diagram, so the
+payloads are readable with scripts off and in print.
+
+Every user string reaches the page as text: the templates autoescape, the JSON is escaped for
+its `<script>` element (see `embed.py`), and the viewer script builds its DOM with
+`textContent` and `setAttribute`, never with markup.
+
+A standalone page (`fragment=False`) is one file with everything inline. A fragment is one
+`<div class="volley-diagram">` whose styles are scoped to that class and whose ids carry a
+per-diagram prefix, so a page may hold several; `html_assets()` gives the stylesheet and script
+for a page that includes them once for all its fragments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from volley.errors import VolleyError
+from volley.icons import resolve_icon
+from volley.inline import Span, parse_inline, plain_text
+from volley.layout.geometry import Layout
+from volley.model import Diagram, Message, Payload
+from volley.payloads import Row, Table, payload_table
+from volley.render.embed import script_json
+from volley.render.highlight import Token, highlight
+from volley.render.html_theme import theme_css
+from volley.resources import resource_dir
+
+__all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
+
+THEMES = ("light", "dark", "auto")
+Direction = Literal["in", "out"]
+
+
+# --- the view ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RowGroup:
+    """Rows under one heading: an HTTP message's headers, then its body; else one group."""
+
+    title: str | None
+    rows: list[Row]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "rows": [[row.key, row.value, row.kind] for row in self.rows]}
+
+
+@dataclass
+class PayloadView:
+    """One `in:` or `out:` body as the panel shows it."""
+
+    direction: Direction
+    label: str
+    lang: str | None
+    body: str
+    table: Table
+    tokens: list[Token]
+
+    @property
+    def has_table(self) -> bool:
+        return bool(self.table.rows)
+
+    @property
+    def groups(self) -> list[RowGroup]:
+        """The rows below the start line, headed "Headers" and "Body" for HTTP."""
+        rows = [row for row in self.table.rows if row.section != "start"]
+        if self.table.source != "http":
+            return [RowGroup(None, rows)] if rows else []
+        headers = [row for row in rows if row.section == "header"]
+        body = [row for row in rows if row.section != "header"]
+        return [
+            group for group in (RowGroup("Headers", headers), RowGroup("Body", body)) if group.rows
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        table = self.table
+        return {
+            "dir": self.direction,
+            "label": self.label,
+            "lang": self.lang,
+            "raw": [list(token) for token in self.tokens],
+            "groups": [group.to_json() for group in self.groups],
+            "rows": len(table.rows),
+            "reason": table.reason,
+            "bodyReason": table.body_reason,
+            "start": asdict(table.start) if table.start else None,
+        }
+
+
+@dataclass
+class MessageView:
+    """A message as the viewer shows it: the flow as drawn, not as written.
+
+    `sender`/`receiver` follow the arrow head (`B <- A` is A sending to B); `both` marks a
+    two-headed arrow. `partner` is the reply to this message or the message it replies to.
+    """
+
+    index: int  # position in document order from 1: `data-message`, `#message-N`
+    number: int | None  # the autonumber drawn on the diagram, if any
+    sender: str
+    receiver: str
+    both: bool
+    label: str  # source text with markup
+    spans: list[list[Span]]
+    payloads: list[PayloadView] = field(default_factory=list)
+    reply: int | None = None
+    request: int | None = None
+
+    @property
+    def text(self) -> str:
+        return plain_text(self.label)
+
+    @property
+    def arrow(self) -> str:
+        return "↔" if self.both else "→"
+
+    @property
+    def aria_label(self) -> str:
+        """What a screen reader hears for the message's button."""
+        said = f"Message {self.badge}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
+        if self.text:
+            said += f": {self.text}"
+        if self.payloads:
+            said += ". Carries " + " and ".join(payload.label for payload in self.payloads)
+        return said
+
+    @property
+    def badge(self) -> str:
+        """The number shown in the panel: the diagram's own autonumber where it has one."""
+        return str(self.number if self.number is not None else self.index)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.index,
+            "badge": self.badge,
+            "from": self.sender,
+            "to": self.receiver,
+            "both": self.both,
+            "label": [[_span_json(span) for span in line] for line in self.spans],
+            "text": self.text,
+            "aria": self.aria_label,
+            "reply": self.reply,
+            "request": self.request,
+            "payloads": [payload.to_json() for payload in self.payloads],
+        }
+
+
+def message_views(diagram: Diagram) -> list[MessageView]:
+    """Every message in document order, with payload tables, tokens and reply pairs."""
+    views = [_message_view(index, message) for index, message in enumerate(diagram.messages(), 1)]
+    _pair_replies(views)
+    return views
+
+
+def _message_view(index: int, message: Message) -> MessageView:
+    sender, receiver, both = _flow(message)
+    payloads = [
+        _payload_view(direction, payload)
+        for direction, payload in (("in", message.request), ("out", message.response))
+        if payload is not None
+    ]
+    return MessageView(
+        index=index,
+        number=message.number,
+        sender=sender,
+        receiver=receiver,
+        both=both,
+        label=message.label,
+        spans=parse_inline(message.label) if message.label else [],
+        payloads=payloads,
+    )
+
+
+def _flow(message: Message) -> tuple[str, str, bool]:
+    """(from, to, two-way) as the arrow is drawn: `B <-- A` is A answering B."""
+    style = message.style
+    heads_left = style.head_from != "none"
+    heads_right = style.head_to != "none"
+    if heads_left and not heads_right:
+        return message.receiver, message.sender, False
+    return message.sender, message.receiver, heads_left and heads_right
+
+
+def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
+    table = payload_table(payload)
+    return PayloadView(
+        direction=direction,
+        label=payload.label or ("Request" if direction == "in" else "Response"),
+        lang=payload.lang,
+        body=payload.body,
+        table=table,
+        tokens=highlight(payload.body, payload.lang, table.source),
+    )
+
+
+def _pair_replies(views: list[MessageView]) -> None:
+    """Pair each message with the next unpaired one going back between the same two.
+
+    First come, first answered (as HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the
+    first reply answers the first request. A message that is a reply looks for no reply of
+    its own, and self messages and two-way arrows pair with nothing.
+    """
+    for view in views:
+        if view.request is not None or view.both or view.sender == view.receiver:
+            continue
+        for later in views[view.index :]:
+            if (
+                later.request is None
+                and later.reply is None
+                and not later.both
+                and (later.sender, later.receiver) == (view.receiver, view.sender)
+            ):
+                view.reply, later.request = later.index, view.index
+                break
+
+
+def _span_json(span: Span) -> dict[str, Any]:
+    """A label span for the panel: text and the styles it has (absent means off)."""
+    out: dict[str, Any] = {"t": span.text}
+    for key, on in (("b", span.bold), ("i", span.italic), ("s", span.strike), ("c", span.code)):
+        if on:
+            out[key] = 1
+    if span.href:
+        out["h"] = span.href
+    if span.icon is not None:
+        icon = resolve_icon(span.icon)
+        if icon is not None:
+            out["icon"] = [icon.width, icon.height, icon.path]
+    return out
+
+
+# --- assets and templates ---------------------------------------------------------------------
+
+
+@cache
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(resource_dir("templates") / "html")),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["path_breaks"] = path_breaks
+    return env
+
+
+_SEGMENT = re.compile(r"(?=[.\[])")
+
+
+def path_breaks(key: str) -> Markup:
+    """A dotted path, escaped, with `<wbr>` before each segment so long keys wrap at a dot."""
+    return Markup("<wbr>").join(part for part in _SEGMENT.split(key) if part)
+
+
+def _asset(name: str) -> str:
+    text = (resource_dir("templates") / "html" / name).read_text(encoding="utf-8")
+    closing = "</style" if name.endswith(".css") else "</script"
+    if closing in text.lower():  # would end the inline element early
+        raise RuntimeError(f"templates/html/{name} must not contain {closing}")
+    return text
+
+
+@cache
+def html_assets() -> tuple[str, str]:
+    """(css, js) for pages that hold fragments rendered with `include_assets=False`.
+
+    Put the CSS in a `<style>` and the JS in a `<script>` once per page; both are scoped to
+    `.volley-diagram` and the script sets itself up once however often it is included.
+    """
+    return theme_css() + _asset("volley.css"), _asset("volley.js")
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def render_html(
+    diagram: Diagram,
+    layout: Layout | None = None,
+    *,
+    theme: str = "auto",
+    fragment: bool = False,
+    include_assets: bool = True,
+    id_prefix: str | None = None,
+    **options: Any,
+) -> str:
+    """The interactive HTML for a laid-out diagram: a whole page, or a fragment to embed.
+
+    `theme` is light, dark, or auto (follow the reader's setting, and mkdocs-material's
+    palette switch). A fragment's ids and deep links (`#PREFIX-message-N`) start with
+    `id_prefix` (default: from the content); a page's deep links are `#message-N`.
+    `include_assets=False` leaves out the stylesheet and script of a fragment, for pages
+    that include `html_assets()` once. `layout` defaults to the diagram laid out with payload
+    markers. Other options (`bodies`, `limits`, ...) are the caller's and are not used here.
+    """
+    if theme not in THEMES:
+        raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
+    from volley.render import default_id_prefix
+    from volley.render import layout as lay_out
+    from volley.render.svg import safe_id
+
+    layout = layout or lay_out(diagram)
+    prefix = safe_id(id_prefix or default_id_prefix(diagram))
+    views = message_views(diagram)
+    svg = _diagram_svg(diagram, layout, prefix)
+    css, js = html_assets()
+    context = {
+        "prefix": prefix,
+        "anchor": f"{prefix}-" if fragment else "",
+        "theme": theme,
+        "title": plain_text(diagram.title) if diagram.title else "",
+        "svg": svg,
+        "width": f"{layout.width:.0f}",
+        "messages": views,
+        "carrying": [view for view in views if view.payloads],
+        "data": script_json({"messages": [view.to_json() for view in views]}),
+        "css": Markup(css),
+        "js": Markup(js),
+        "include_assets": include_assets or not fragment,
+        "page": not fragment,
+    }
+    template = "fragment.html.j2" if fragment else "page.html.j2"
+    return _environment().get_template(template).render(context)
+
+
+def _diagram_svg(diagram: Diagram, layout: Layout, prefix: str) -> Markup:
+    """The static drawing, inline, with ids under `prefix` and light colours as attributes.
+
+    The page's stylesheet re-colours it by role, so it is always asked for in the light
+    theme: the dark-mode `@media` block of an `auto` SVG would fight the page's own switch.
+    """
+    from volley.render.svg import render_svg
+
+    return Markup(render_svg(layout, diagram, theme="light", id_prefix=prefix))

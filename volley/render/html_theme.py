@@ -1,0 +1,143 @@
+"""The viewer's colours as CSS variables, light and dark, written once and switched by selector.
+
+The page follows one of three switches: `data-theme` on the diagram (light, dark, auto), the
+reader's `prefers-color-scheme` when auto, and mkdocs-material's palette toggle
+(`data-md-color-scheme` on an ancestor) when auto inside such a site. Pure CSS would need the
+dark block three times; generating it keeps one definition per palette. The drawing's role
+classes (`vf-ROLE` fill, `vs-ROLE` stroke, from `themes.py`) are mapped to variables here too,
+so the SVG switches with the panel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from volley.render.themes import DARK, LIGHT
+
+# Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
+# the same green in the table as in the raw body.
+UI_LIGHT: Mapping[str, str] = {
+    "fg": "#0f172a",
+    "muted": "#64748b",
+    "faint": "#94a3b8",
+    "panel": "#ffffff",
+    "panel-2": "#f8fafc",
+    "zebra": "#f8fafc",
+    "border": "#e2e8f0",
+    "border-faint": "#eef2f6",
+    "accent": "#4f46e5",
+    "accent-fg": "#ffffff",
+    "accent-soft": "#eef2ff",
+    "pair": "#818cf8",
+    "seg": "#f1f5f9",
+    "code-bg": "#f8fafc",
+    "notice-bg": "#fffbeb",
+    "notice-fg": "#92400e",
+    "notice-border": "#fde68a",
+    "in": "#0369a1",
+    "in-bg": "#e0f2fe",
+    "out": "#047857",
+    "out-bg": "#d1fae5",
+    "key": "#334155",
+    "string": "#047857",
+    "number": "#b45309",
+    "boolean": "#7c3aed",
+    "null": "#64748b",
+    "t-key": "#1d4ed8",
+    "t-attr": "#0e7490",
+    "t-method": "#be185d",
+    "t-target": "#0f172a",
+    "t-kw": "#7c3aed",
+    "t-reason": "#047857",
+    "t-val": "#334155",
+    "t-pun": "#64748b",
+    "t-com": "#94a3b8",
+    "ok": "#047857",
+    "ok-bg": "#d1fae5",
+    "redirect": "#1d4ed8",
+    "redirect-bg": "#dbeafe",
+    "warn": "#b45309",
+    "warn-bg": "#fef3c7",
+    "error": "#b91c1c",
+    "error-bg": "#fee2e2",
+    "shadow": "0 1px 2px rgba(15,23,42,.06), 0 12px 32px -12px rgba(15,23,42,.18)",
+}
+
+UI_DARK: Mapping[str, str] = {
+    "fg": "#e2e8f0",
+    "muted": "#94a3b8",
+    "faint": "#64748b",
+    "panel": "#131c2e",
+    "panel-2": "#182236",
+    "zebra": "#172033",
+    "border": "#263248",
+    "border-faint": "#1e293b",
+    "accent": "#a5b4fc",
+    "accent-fg": "#1e1b4b",
+    "accent-soft": "rgba(129,140,248,.16)",
+    "pair": "#6366f1",
+    "seg": "#0f172a",
+    "code-bg": "#0c1424",
+    "notice-bg": "rgba(251,191,36,.08)",
+    "notice-fg": "#fcd34d",
+    "notice-border": "rgba(251,191,36,.25)",
+    "in": "#7dd3fc",
+    "in-bg": "rgba(56,189,248,.14)",
+    "out": "#6ee7b7",
+    "out-bg": "rgba(52,211,153,.14)",
+    "key": "#cbd5e1",
+    "string": "#6ee7b7",
+    "number": "#fcd34d",
+    "boolean": "#c4b5fd",
+    "null": "#94a3b8",
+    "t-key": "#93c5fd",
+    "t-attr": "#67e8f9",
+    "t-method": "#f9a8d4",
+    "t-target": "#e2e8f0",
+    "t-kw": "#c4b5fd",
+    "t-reason": "#6ee7b7",
+    "t-val": "#cbd5e1",
+    "t-pun": "#94a3b8",
+    "t-com": "#64748b",
+    "ok": "#6ee7b7",
+    "ok-bg": "rgba(52,211,153,.14)",
+    "redirect": "#93c5fd",
+    "redirect-bg": "rgba(96,165,250,.14)",
+    "warn": "#fcd34d",
+    "warn-bg": "rgba(251,191,36,.14)",
+    "error": "#fca5a5",
+    "error-bg": "rgba(248,113,113,.14)",
+    "shadow": "0 1px 2px rgba(0,0,0,.4), 0 12px 32px -12px rgba(0,0,0,.6)",
+}
+
+ROOT = ".volley-diagram"
+# The drawing's background follows `--vl-bg`, which a host page may point at its own colour.
+_PAGE_ROLES = {"bg": "var(--vl-bg)"}
+
+
+def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) -> str:
+    names = [f"--vl-{name}:{value};" for name, value in ui.items()]
+    names += [f"--vl-svg-{role}:{colour};" for role, colour in svg.items()]
+    names.append(f"--vl-bg:{svg['bg']};color-scheme:{scheme};")
+    return "".join(names)
+
+
+def theme_css() -> str:
+    """Variables for both palettes under every switch, and the role classes that use them."""
+    light = _declarations(UI_LIGHT, LIGHT, "light")
+    dark = _declarations(UI_DARK, DARK, "dark")
+    auto = f"{ROOT}[data-theme=auto]"
+    rules = [
+        f"{ROOT}{{{light}}}",
+        f"{ROOT}[data-theme=dark]{{{dark}}}",
+        f"@media (prefers-color-scheme:dark){{{auto}{{{dark}}}}}",
+        f"[data-md-color-scheme=slate] {auto}{{{dark}}}",
+        f"[data-md-color-scheme=default] {auto}{{{light}}}",
+        # Inside mkdocs-material an auto diagram sits on the site's own page colour.
+        f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
+    ]
+    for role in LIGHT:
+        value = _PAGE_ROLES.get(role, f"var(--vl-svg-{role})")
+        rules.append(f"{ROOT} .vf-{role}{{fill:{value}}}")
+        rules.append(f"{ROOT} .vs-{role}{{stroke:{value}}}")
+    return "\n".join(rules) + "\n"
