@@ -1,7 +1,8 @@
 """Warnings about a valid diagram: things that render, but probably not as meant.
 
 An unknown or Pro-only icon is drawn as a placeholder; a warning names it so the author can fix
-it. Warnings never fail a command.
+it. A payload that looks like it holds a live secret (a token, a password, a cookie pasted from
+real traffic) is named too, before the diagram is published. Warnings never fail a command.
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ def marked_up_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
 
 def lint(diagram: Diagram, source: str) -> list[Diagnostic]:
     """Warnings for the diagram; `source` is its text, for showing the line."""
+    lines = source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [*_icon_warnings(diagram, lines), *_secret_warnings(diagram, lines)]
+
+
+def _icon_warnings(diagram: Diagram, lines: list[str]) -> Iterator[Diagnostic]:
     from volley.icons import check_icon
     from volley.inline import icon_refs
 
-    lines = source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    found: list[Diagnostic] = []
     for line, text in marked_up_texts(diagram):
         if "{" not in text:
             continue
@@ -43,14 +47,42 @@ def lint(diagram: Diagram, source: str) -> list[Diagnostic]:
                 continue
             source_line = lines[line - 1] if 0 < line <= len(lines) else None
             column = source_line.find(ref.source) + 1 if source_line else 0
-            found.append(
-                Diagnostic(
-                    problem,
-                    diagram.filename,
-                    line,
-                    max(column, 1),
-                    source_line,
-                    severity="warning",
-                )
+            yield Diagnostic(
+                problem,
+                diagram.filename,
+                line,
+                max(column, 1),
+                source_line,
+                severity="warning",
             )
-    return found
+
+
+def _secret_warnings(diagram: Diagram, lines: list[str]) -> Iterator[Diagnostic]:
+    """A warning for each value that looks like a live credential pasted from real traffic.
+
+    The line is shown with its secrets masked: the warning must not print what it warns about.
+    """
+    from volley.secrets import diagram_secrets, redact_text
+
+    seen: set[tuple[int, str]] = set()
+    for line, offset, secret, text in diagram_secrets(diagram):
+        if (line, secret.what) in seen:
+            continue  # one warning for a header or key, however many values it holds
+        seen.add((line, secret.what))
+        source_line = lines[line - 1] if 0 < line <= len(lines) else None
+        shown, column = None, 1
+        if source_line is not None:
+            shown = redact_text(source_line)
+            indent = source_line.find(text) if text else -1
+            column = indent + offset + 1 if indent >= 0 else 1
+            if shown[: column - 1] != source_line[: column - 1]:
+                column = 1
+        yield Diagnostic(
+            f"{secret.what} looks like a live secret; replace it with a placeholder such as "
+            "<redacted>, or render with --redact to mask it",
+            diagram.filename,
+            line,
+            column,
+            shown,
+            severity="warning",
+        )

@@ -1,0 +1,376 @@
+"""Inputs and invariants for the fuzz properties, shared by the CI tests and `scripts/fuzz.py`.
+
+Two ways to make `.volley` text: diagrams built from the grammar's own constructs (so most of
+them are valid and reach the renderers), and mutations of the real examples (so the parser's
+error paths see text that is almost right, which is what people actually paste). Both mix in
+the hostile corpus and the characters that break naive code: controls, bidi overrides, zero-
+width joiners, combining marks, emoji, CJK, lone surrogates and XML's non-characters.
+
+The invariants (`check_*`) are plain functions that raise AssertionError, so the CI tests and
+the long campaign check exactly the same things.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import volley
+from volley.errors import VolleyError
+from volley.model import ARROWS, Diagram
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+
+# CI runs a few hundred examples per property; the campaign raises the count through this
+# profile (see scripts/fuzz.py). Deadlines are off: a slow example is measured, not flaky.
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile(
+    "volley-ci", max_examples=200, deadline=None, suppress_health_check=_HEALTH
+)
+settings.register_profile(
+    "volley-campaign",
+    max_examples=int(os.environ.get("VOLLEY_FUZZ_EXAMPLES", "5000")),
+    deadline=None,
+    suppress_health_check=_HEALTH,
+    database=None,
+)
+FUZZ = settings.get_profile(os.environ.get("VOLLEY_FUZZ_PROFILE", "volley-ci"))
+
+
+def hostile_strings() -> list[str]:
+    """Every one-line attack in the corpus."""
+    text = (HOSTILE / "strings.txt").read_text(encoding="utf-8")
+    return [line for line in text.split("\n") if line and not line.startswith("#")]
+
+
+def hostile_bodies() -> dict[str, str]:
+    """Every payload body in the corpus, by file name."""
+    return {
+        path.name: path.read_text(encoding="utf-8").rstrip("\n")
+        for path in sorted((HOSTILE / "bodies").iterdir())
+    }
+
+
+def example_texts() -> list[str]:
+    """The examples and every diagram in the docs: real text to mutate."""
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.volley"))]
+    fence = re.compile(r"^(`{3,}|~{3,})volley[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        texts.extend(m.group(2) for m in fence.finditer(page.read_text(encoding="utf-8")))
+    return texts
+
+
+# --- characters ------------------------------------------------------------------------------
+
+# Characters XML 1.0 forbids (besides NUL, which the parser refuses): C0 controls other than
+# tab/LF/CR, lone surrogates, and the non-characters U+FFFE/U+FFFF.
+XML_FORBIDDEN = [chr(c) for c in range(1, 0x20) if c not in (9, 10, 13)] + [
+    "\ud800",
+    "\udfff",
+    "\ufffe",
+    "\uffff",
+]
+TRICKY = [
+    "\u202e",  # right-to-left override
+    "\u202d",
+    "\u2066",  # left-to-right isolate
+    "\u2069",
+    "\u200d",  # zero-width joiner
+    "\u200b",
+    "\u200c",
+    "\ufeff",
+    "\u00ad",  # soft hyphen
+    "e\u0301\u0301\u0301",  # stacked combining marks
+    "Z\u0336\u0335\u0334",
+    "\U0001f469\u200d\U0001f4bb",  # a ZWJ emoji sequence
+    "\U0001f3f3\ufe0f\u200d\U0001f308",
+    "\U0001f600",
+    "\U0001d54f",  # outside the BMP
+    "漢字",
+    "日本語のラベル",
+    "مرحبا",
+    "שלום",
+    "\u00a0",
+    "\u3000",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\x7f",
+    "\t",
+]
+MARKUP = [
+    "**", "*", "_", "~~", "`", "``", "\\", "\\n", "\\*", "[", "]", "(", ")", "[x](https://a.b)",
+    "[x](#top)", "{fas-plug}", "{far-bolt fa-lg}", "{fab-github fa-2x}", "{fas-nope}", "{fal-x}",
+    "{fas-", "{", "}", "<", ">", "&", "&amp;", '"', "'", "]]>", "{{", "}}", "{%", "%}", "- ", "1. ",
+]  # fmt: skip
+WORDS = ["Agent", "MCP Server", "db", "A", "B", "x", "GET /users?id=1", "200 OK", "ok", "retry"]
+_ARROW_RE = re.compile("|".join(re.escape(a) for a in ARROWS))
+
+
+def _pieces(extra: list[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.sampled_from(WORDS),
+        st.sampled_from(MARKUP),
+        st.sampled_from(TRICKY),
+        st.sampled_from(XML_FORBIDDEN),
+        st.sampled_from(extra),
+        st.text(max_size=6),
+    )
+
+
+def one_line(text: str) -> str:
+    """The text with anything that ends a line turned into a space."""
+    return text.replace("\r", " ").replace("\n", " ").replace("\x00", " ")
+
+
+@st.composite
+def label(draw: st.DrawFn, max_pieces: int = 8) -> str:
+    """Text for any label position: words, markup, corpus attacks and odd characters."""
+    parts = draw(st.lists(_pieces(hostile_strings()), max_size=max_pieces))
+    if draw(st.integers(0, 30)) == 0:
+        parts.append(draw(st.sampled_from(["*", "{fas-", "_", "`", "[", "\\"])) * 2000)
+    return one_line(" ".join(parts)).strip()
+
+
+def as_name(text: str) -> str:
+    """A participant name made from any text: no `:`, `,`, arrow operator or outer space."""
+    text = one_line(text).replace(":", ";").replace(",", ";")
+    while True:
+        cleaned = _ARROW_RE.sub("~", text)
+        cleaned = re.sub(r"-x(?=[ \t])", "~", cleaned)
+        if cleaned == text:
+            break
+        text = cleaned
+    text = text.strip()
+    return text if text and not text[0].isspace() else "P"
+
+
+@st.composite
+def name(draw: st.DrawFn) -> str:
+    if draw(st.booleans()):
+        return draw(st.sampled_from(["A", "B", "Agent", "MCP Server", "db"]))
+    return as_name(draw(label(max_pieces=3)))
+
+
+# --- bodies ----------------------------------------------------------------------------------
+
+JSON_BODIES = [
+    '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+    '{"a": [1, {"b": null}], "c": "</script><!--<script>"}',
+    "[]",
+    "42",
+    '{"deep": ' * 50 + "1" + "}" * 50,
+    '{"broken": ',
+]
+
+
+@st.composite
+def body_lines(draw: st.DrawFn) -> list[str]:
+    """The lines of a payload body: JSON, HTTP, corpus bodies or random lines."""
+    choice = draw(st.integers(0, 3))
+    if choice == 0:
+        return draw(st.sampled_from(JSON_BODIES)).split("\n")
+    if choice == 1:
+        return draw(st.sampled_from(list(hostile_bodies().values()))).split("\n")
+    if choice == 2:
+        head = ["POST /mcp HTTP/1.1", "Content-Type: application/json", ""]
+        return head + [draw(st.sampled_from(JSON_BODIES))]
+    return [one_line(line) for line in draw(st.lists(label(max_pieces=4), max_size=5))]
+
+
+def fence_for(lines: list[str], char: str = "`") -> str:
+    """A fence longer than any run of the same character that starts a line in the body."""
+    longest = 2
+    for line in lines:
+        stripped = line.strip(" \t")
+        run = len(stripped) - len(stripped.lstrip(char))
+        longest = max(longest, run)
+    return char * (longest + 1)
+
+
+@st.composite
+def payload(draw: st.DrawFn, side: str) -> list[str]:
+    keyword = draw(st.sampled_from([side, side.upper(), side.title()]))
+    head = f"{keyword}:"
+    if draw(st.booleans()):
+        head += " " + draw(label(max_pieces=3))
+    lines = draw(body_lines())
+    if draw(st.booleans()):
+        fence = fence_for(lines, draw(st.sampled_from("`~")))
+        lang = draw(st.sampled_from(["", "json", "http", "text", "yaml", "form", "x y"]))
+        return [head, fence + lang, *lines, fence]
+    body = ["  " + line if line.strip() else line for line in lines]
+    if not any(line.strip() for line in lines):
+        body = ["  x"]
+    return [head, *body]
+
+
+# --- elements --------------------------------------------------------------------------------
+
+
+@st.composite
+def message(draw: st.DrawFn) -> list[str]:
+    arrow = draw(st.sampled_from(sorted(ARROWS)))
+    line = f"{draw(name())} {arrow} {draw(name())}"
+    if draw(st.booleans()):
+        line += ": " + draw(label())
+    lines = [line]
+    sides = draw(st.sampled_from([(), ("in",), ("out",), ("in", "out"), ("out", "in")]))
+    for side in sides:
+        lines.extend(draw(payload(side)))
+    return lines
+
+
+@st.composite
+def note(draw: st.DrawFn) -> list[str]:
+    over = draw(st.lists(name(), max_size=2))
+    head = "note" + (" " + ", ".join(over) if over else "") + ": " + draw(label())
+    more = [f"  {draw(label(max_pieces=4))}" for _ in range(draw(st.integers(0, 2)))]
+    return [head, *(line for line in more if line.strip())]
+
+
+@st.composite
+def divider(draw: st.DrawFn) -> list[str]:
+    return [draw(st.sampled_from(["=:", "-:", "--:", "_:", "...:"])) + " " + draw(label())]
+
+
+def block(children: st.SearchStrategy[list[str]]) -> st.SearchStrategy[list[str]]:
+    @st.composite
+    def build(draw: st.DrawFn) -> list[str]:
+        kind = draw(st.sampled_from(["if", "group", "loop", "opt", "par"]))
+        lines = [f"{kind}: {draw(label(max_pieces=3))}", *draw(children)]
+        other = {"if": "else", "par": "and"}.get(kind)
+        for _ in range(draw(st.integers(0, 2)) if other else 0):
+            lines += [f"{other}: {draw(label(max_pieces=3))}", *draw(children)]
+        return [*lines, "end"]
+
+    return build()
+
+
+def _flat(groups: list[list[str]]) -> list[str]:
+    return [line for group in groups for line in group]
+
+
+SIMPLE = st.one_of(message(), message(), note(), divider(), st.just(["// a comment"]))
+ITEMS = st.recursive(
+    st.lists(SIMPLE, max_size=4).map(_flat),
+    lambda inner: st.lists(st.one_of(SIMPLE, block(inner)), max_size=4).map(_flat),
+    max_leaves=12,
+)
+
+
+@st.composite
+def diagram_text(draw: st.DrawFn) -> str:
+    """A diagram written with the grammar's constructs; most of these parse."""
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines.append("title: " + draw(label()))
+    if draw(st.integers(0, 3)) == 0:
+        lines.append("order: " + ", ".join(draw(st.lists(name(), min_size=1, max_size=3))))
+    if draw(st.integers(0, 3)) == 0:
+        lines.append("autonumber" + draw(st.sampled_from(["", " 1", " 7", " 99999999999999999"])))
+    lines += draw(ITEMS)
+    indent = draw(st.sampled_from(["", "", "  ", "\t"]))
+    if indent:  # indentation outside bodies means nothing, except that it would make bodies
+        lines = [indent + line if _is_element(line) else line for line in lines]
+    newline = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    bom = draw(st.sampled_from(["", "", "\ufeff"]))
+    return bom + newline.join(lines) + draw(st.sampled_from(["", newline]))
+
+
+def _is_element(line: str) -> bool:
+    return bool(re.match(r"(?i)(title|order|autonumber|=:|-:|--:|_:|\.\.\.:|end$)", line))
+
+
+# --- mutations -------------------------------------------------------------------------------
+
+FRAGMENTS = [
+    "```", "~~~", "````json", "```http", "end", "else:", "and:", "if: x", "par:", "loop:",
+    "in:", "out:", "in: Request", "note:", "note A: x", "  indented", "\tindented", "title: t",
+    "order: ,", "order: A,, B", "autonumber", "autonumber 99999999999999999999", "A -x B",
+    "A --x", "-->", "A -> ", "-> B", ": x", "=:", "{fas-", "*" * 100, "//", "A -> A: self",
+    "note A, Nobody: x", "\ufeff", "\x00", "A -> B: \x1b[31mred\x1b[0m",
+]  # fmt: skip
+
+
+@st.composite
+def mutated_example(draw: st.DrawFn) -> str:
+    """A real example with lines deleted, duplicated, truncated, shuffled or inserted."""
+    lines = draw(st.sampled_from(example_texts())).split("\n")
+    for _ in range(draw(st.integers(1, 6))):
+        if not lines:
+            lines = [""]
+        op = draw(st.integers(0, 8))
+        i = draw(st.integers(0, len(lines) - 1))
+        j = draw(st.integers(0, len(lines) - 1))
+        if op == 0:
+            del lines[i]
+        elif op == 1:
+            lines.insert(i, lines[i])
+        elif op == 2:
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
+        elif op == 3:
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == 4:
+            lo, hi = min(i, j), max(i, j) + 1
+            lines[lo:hi] = draw(st.permutations(lines[lo:hi]))
+        elif op == 5:
+            lines.insert(i, draw(st.sampled_from(FRAGMENTS)))
+        elif op == 6:
+            lines.insert(i, draw(st.sampled_from(hostile_strings())))
+        elif op == 7:
+            at = draw(st.integers(0, len(lines[i])))
+            extra = draw(_pieces(hostile_strings()))
+            lines[i] = lines[i][:at] + extra + lines[i][at:]
+        else:
+            lines[i] = draw(st.sampled_from(["", "  ", "\t", "    "])) + lines[i].lstrip()
+    text = "\n".join(lines)
+    if draw(st.integers(0, 5)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]
+    return text
+
+
+# --- invariants ------------------------------------------------------------------------------
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines as the parser numbers them."""
+    from volley.parser import normalise
+
+    return normalise(text).split("\n")
+
+
+def check_parse(text: str, limits: volley.Limits | None = None) -> Diagram | VolleyError:
+    """Parse; the result is a Diagram, or a VolleyError pointing inside the input.
+
+    Parsing twice gives the same model (determinism), and the error formats without failing.
+    """
+    try:
+        diagram = volley.parse(text, limits=limits)
+    except VolleyError as exc:
+        check_error(exc, text)
+        return exc
+    again = volley.parse(text, limits=limits)
+    assert again.to_json() == diagram.to_json(), "parsing is not deterministic"
+    for message in diagram.messages():
+        assert message.sender in diagram.participants
+        assert message.receiver in diagram.participants
+    return diagram
+
+
+def check_error(exc: VolleyError, text: str) -> None:
+    lines = source_lines(text)
+    assert isinstance(exc.message, str) and exc.message
+    assert 0 <= exc.line <= len(lines), f"line {exc.line} outside 1..{len(lines)}: {exc.message}"
+    if exc.line:
+        line = lines[exc.line - 1]
+        assert exc.source_line == line, "the quoted line is not the line the error names"
+        assert 1 <= exc.column <= len(line) + 1, f"column {exc.column} outside the line"
+    shown = exc.format()
+    controls = {ch for ch in shown if ch < " " and ch != "\n" or "\x7f" <= ch <= "\x9f"}
+    assert not controls, f"the error prints raw control characters {controls!r}"

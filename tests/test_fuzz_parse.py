@@ -1,0 +1,75 @@
+"""Any text in, a Diagram or a VolleyError pointing inside the text out: nothing else escapes.
+
+Bounded for CI (profile `volley-ci`); `scripts/fuzz.py` runs the same invariants for longer.
+"""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import volley
+from volley.errors import VolleyError
+
+from .fuzz_strategies import FUZZ, check_parse, diagram_text, mutated_example
+
+
+@FUZZ
+@given(diagram_text())
+def test_generated_diagrams_parse_or_fail_inside_the_input(text: str) -> None:
+    check_parse(text)
+
+
+@FUZZ
+@given(mutated_example())
+def test_mutated_examples_parse_or_fail_inside_the_input(text: str) -> None:
+    check_parse(text)
+
+
+@FUZZ
+@given(st.text(alphabet=st.characters(codec=None), max_size=300))
+@example("A\x1b[2J -> B\n")
+@example("A -> B\n\ud800")
+@example("\r\r\n\n\u2028")
+def test_any_text_parses_or_fails_inside_the_input(text: str) -> None:
+    check_parse(text)
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+@example(b"A -> B: caf\xe9\n")
+@example(b"\xef\xbb\xbfA -> B\n\xed\xa0\x80")  # an encoded surrogate is not UTF-8
+@example(b"A -> B\x00\n")
+def test_any_bytes_decode_or_name_the_offset(data: bytes) -> None:
+    try:
+        text = volley.decode(data)
+    except VolleyError as exc:
+        offset = _first_bad_offset(data)
+        assert f"offset {offset}" in exc.message
+        assert 1 <= exc.line <= data.count(b"\n") + 1
+        return
+    result = check_parse(text)
+    if b"\x00" in data:
+        assert isinstance(result, VolleyError) and "NUL" in result.message
+
+
+def _first_bad_offset(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    raise AssertionError("decode refused valid UTF-8")
+
+
+def test_generated_diagrams_are_mostly_valid() -> None:
+    """The grammar strategy must reach the renderers, not only the error paths."""
+    valid = 0
+
+    @FUZZ
+    @given(diagram_text())
+    def count(text: str) -> None:
+        nonlocal valid
+        valid += not isinstance(check_parse(text), VolleyError)
+
+    count()
+    assert valid >= FUZZ.max_examples // 2

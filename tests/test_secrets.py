@@ -1,0 +1,237 @@
+"""Secrets pasted from real traffic: found, warned about without failing, and masked on request."""
+
+from __future__ import annotations
+
+import json
+import string
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+import volley
+from volley.cli import main
+from volley.model import Block, walk
+from volley.payloads import body_table
+from volley.secrets import (
+    MASK,
+    find_secrets,
+    find_secrets_in_label,
+    is_placeholder,
+    redact_body,
+    redact_diagram,
+)
+
+from .conftest import EXAMPLES
+from .fuzz_strategies import FUZZ, body_lines
+
+LIVE = "s3cr3tV4lue9Q"
+JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+
+# (body, masked): "$V" stands for a live value, "$M" for the mask.
+FOUND = [
+    ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    ("authorization: Basic $V==", "authorization: Basic $M"),
+    ("Proxy-Authorization: $V", "Proxy-Authorization: $M"),
+    ("Cookie: sid=$V; theme=dark", "Cookie: sid=$M; theme=$M"),
+    ("Set-Cookie: refresh=$V; Path=/; HttpOnly", "Set-Cookie: refresh=$M; Path=/; HttpOnly"),
+    ('{"password": "$V", "user": "bob"}', '{"password": "$M", "user": "bob"}'),
+    ('{"client_secret":"$V"}', '{"client_secret":"$M"}'),
+    ('{"apiKey": 12345678901}', '{"apiKey": "$M"}'),
+    ('{"Authorization": "Bearer $V"}', '{"Authorization": "Bearer $M"}'),
+    ('{"a": {"refresh_token": "$V"}}', '{"a": {"refresh_token": "$M"}}'),
+    ("GET /cb?code=1&access_token=$V HTTP/1.1", "GET /cb?code=1&access_token=$M HTTP/1.1"),
+    ("username=bob&password=$V&next=%2F", "username=bob&password=$M&next=%2F"),
+    ("id_token: $V", "id_token: $M"),
+    ("  - api_key: '$V'", "  - api_key: '$M'"),
+    ('GITHUB_TOKEN="$V"', 'GITHUB_TOKEN="$M"'),
+    ("X-Api-Key: $V", "X-Api-Key: $M"),
+    ("private_key = $V", "private_key = $M"),
+    (f"see {JWT} here", "see $M here"),
+    ("ghp_" + "a1" * 18, "$M"),
+    ("key sk-" + "Ab3" * 10, "key $M"),
+    ("AKIAIOSFODNN7EXAMPLE", "$M"),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\n$M\n-----END RSA PRIVATE KEY-----",
+    ),
+]  # fmt: skip
+
+QUIET = [
+    "Authorization: Bearer <redacted>",
+    "Authorization: Bearer <token>",
+    "Authorization: Bearer xxx",
+    "Authorization: Bearer ...",
+    "Authorization: Bearer $TOKEN",
+    "Authorization: Bearer ${API_TOKEN}",
+    "Authorization: Bearer {{token}}",
+    "Authorization: Bearer eyJhbGciOiJSUzI1NiJ9…",
+    "Authorization: Basic",
+    '{"password": "", "token": null, "secret": "***", "api_key": "YOUR_API_KEY"}',
+    '{"max_tokens": 1024, "token_type": "Bearer", "input_tokens": 12, "tokens": ["a"]}',
+    '{"password_policy": "at least 12 characters", "has_password": true}',
+    "Content-Type: application/json",
+    "Mcp-Session-Id: 1868a90c-4f2b-4c6e-9d3a-7b5e2f8c1a04",
+    "GET /users?page=2&token=<token> HTTP/1.1",
+    "password: [redacted]",
+    "sk-short",
+    "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+]
+
+
+@pytest.mark.parametrize(("body", "masked"), FOUND)
+def test_live_secrets_are_found_and_masked_in_place(body: str, masked: str):
+    body, masked = body.replace("$V", LIVE), masked.replace("$M", MASK)
+    assert find_secrets(body), body
+    assert redact_body(body) == masked
+    assert redact_body(masked) == masked and not find_secrets(masked)
+
+
+@pytest.mark.parametrize("body", QUIET)
+def test_placeholders_and_ordinary_values_are_not_secrets(body: str):
+    assert find_secrets(body) == []
+    assert redact_body(body) == body
+
+
+@pytest.mark.parametrize("value", ["<redacted>", "xxx", "...", "$TOKEN", "{{token}}", "", "  "])
+def test_placeholder_forms(value: str):
+    assert is_placeholder(value)
+
+
+def test_redacted_bodies_keep_their_structure():
+    body = (
+        "POST /login?api_key=abcdefgh12345 HTTP/1.1\n"
+        "Authorization: Bearer abcdefgh12345\n"
+        "Content-Type: application/json\n"
+        "\n"
+        '{"user": "bob", "password": "hunter2", "pin": 1234, "nested": {"token": "t0k3n"}}'
+    )
+    table = body_table(redact_body(body), "http")
+    rows = {row.key: row.value for row in table.rows}
+    assert rows["Authorization"] == f"Bearer {MASK}"
+    assert rows["password"] == MASK and rows["nested.token"] == MASK
+    assert rows["user"] == "bob" and rows["Content-Type"] == "application/json"
+    assert table.start is not None and table.start.target == f"/login?api_key={MASK}"
+    json.loads(redact_body('{"apikey": 42, "password": "x\\"y"}'))  # still JSON
+
+
+def test_labels_mask_query_parameters_but_not_prose():
+    assert find_secrets_in_label("GET /cb?access_token=abcdef123") != []
+    assert find_secrets_in_label("password: at least 12 characters") == []
+
+
+DIAGRAM = f"""\
+title: Login with ?token={LIVE}
+Client -> API: POST /login?client_secret={LIVE}
+in: Request
+```http
+POST /login HTTP/1.1
+Authorization: Bearer {LIVE}
+
+{{"password": "{LIVE}"}}
+```
+out: Tokens
+  access_token: {LIVE}
+  token_type: Bearer
+loop: retry with ?api_key={LIVE}
+  note Client: what was sent
+  ```
+  password={LIVE}
+  ```
+  =: {JWT}
+  Client -> API: ok
+end
+"""
+
+
+def test_redact_diagram_masks_every_position_and_leaves_the_input_alone():
+    diagram = volley.parse(DIAGRAM)
+    before = json.dumps(diagram.to_json())
+    redacted = redact_diagram(diagram)
+    assert json.dumps(diagram.to_json()) == before
+    shown = json.dumps(redacted.to_json())
+    assert LIVE not in shown and JWT not in shown
+    assert shown.count(MASK) >= 8
+    assert redacted.participants == diagram.participants
+    assert [type(item) for item in walk(redacted.items)] == [
+        type(item) for item in walk(diagram.items)
+    ]
+
+
+def test_redact_diagram_holds_at_the_nesting_limit():
+    depth = volley.Limits().depth
+    text = "loop: x\n" * depth + f"A -> B: ?token={LIVE}\n" + "end\n" * depth
+    redacted = redact_diagram(volley.parse(text))
+    blocks = [item for item in walk(redacted.items) if isinstance(item, Block)]
+    assert len(blocks) == depth
+    assert redacted.messages()[0].label == f"?token={MASK}"
+
+
+@FUZZ
+@given(
+    lines=body_lines(),
+    value=st.text(string.ascii_letters.replace("x", "") + string.digits, min_size=12, max_size=40),
+    form=st.sampled_from(
+        [
+            "Authorization: Bearer {v}",
+            '{{"password": "{v}"}}',
+            '  "refresh_token" :"{v}",',
+            "GET /x?access_token={v}&a=1",
+            "api_key: {v}",
+            "Cookie: a=b; session={v}",
+            "secret={v}",
+        ]
+    ),
+    at=st.integers(min_value=0),
+)
+def test_a_planted_secret_never_survives_redaction(lines, value, form, at):
+    lines = list(lines)
+    lines.insert(at % (len(lines) + 1), form.format(v=value))
+    body = "\n".join(lines)
+    masked = redact_body(body)
+    assert value not in masked
+    assert redact_body(masked) == masked
+    assert masked.count("\n") == body.count("\n")
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+def test_check_warns_without_failing_and_never_prints_the_secret(tmp_path):
+    path = tmp_path / "login.volley"
+    path.write_text(DIAGRAM, encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 0
+    assert "warning" in result.stderr and "--redact" in result.stderr
+    assert f"{path}:6:23: warning: the Authorization header looks like a live secret" in (
+        result.stderr
+    )
+    assert f'{path}:11:17: warning: the "access_token" key' in result.stderr
+    assert LIVE not in result.stderr and JWT not in result.stderr
+
+
+def test_the_reference_diagram_raises_no_secret_warning():
+    result = run("check", str(EXAMPLES / "mcp-tool-call.volley"))
+    assert result.exit_code == 0
+    assert "secret" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a=" * 100_000,
+        '"token":' * 50_000,
+        '"' * 100_000,
+        '"\\"a\\":\\"' * 20_000,
+        "-----BEGIN PRIVATE KEY-----" * 20_000,
+        "eyJ" + "a." * 100_000,
+        "Authorization: " * 50_000,
+        "?token=" * 100_000,
+        "x" * 1_000_000,
+    ],
+    ids=["eq", "keys", "quotes", "escaped", "pem", "jwt", "auth", "params", "long"],
+)
+def test_pathological_bodies_complete(body: str):
+    redact_body(body)
