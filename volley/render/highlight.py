@@ -29,15 +29,18 @@ Token = tuple[str, str]  # (class, text); class "" is plain text
 # Bodies larger than this are shown plain: colouring is a nicety, not worth a slow render.
 MAX_HIGHLIGHT_CHARS = 256 * 1024
 
-# Fence languages we colour. Only these reach Pygments: a fence language is user input, and a
-# short list of well-exercised lexers keeps odd inputs from finding a slow one.
-LANGUAGES = frozenset(
-    {
-        "json", "http", "yaml", "yml", "xml", "html", "javascript", "js", "typescript", "ts",
-        "python", "py", "sql", "graphql", "bash", "sh", "shell", "toml", "ini", "css",
-        "protobuf", "proto", "go", "rust", "java", "kotlin", "ruby", "php", "csharp",
-    }
-)  # fmt: skip
+# Fence languages we colour, and the Pygments lexer for each. Only these reach Pygments: a
+# fence language is user input, a short list of well-exercised lexers keeps odd inputs from
+# finding a slow one, and a name Pygments does not know would make it scan its plugins.
+LANGUAGES: dict[str, str] = {
+    **{name: name for name in (
+        "json", "http", "yaml", "xml", "html", "javascript", "typescript", "python", "sql",
+        "graphql", "bash", "toml", "ini", "css", "protobuf", "go", "rust", "java", "kotlin",
+        "ruby", "php", "csharp",
+    )},
+    "yml": "yaml", "js": "javascript", "ts": "typescript", "py": "python", "sh": "bash",
+    "shell": "bash", "proto": "protobuf",
+}  # fmt: skip
 
 # What an unlabelled body was recognised as (`Table.source`) → the lexer that fits it.
 SOURCE_LEXERS = {"json": "json", "http": "http", "keyvalue": "yaml"}
@@ -71,8 +74,7 @@ def lexer_name(lang: str | None, source: str) -> str | None:
     """The lexer for a fence language, or for what an unlabelled body was recognised as."""
     words = (lang or "").split()
     if words:
-        name = words[0].lower()
-        return name if name in LANGUAGES else None
+        return LANGUAGES.get(words[0].lower())
     return SOURCE_LEXERS.get(source)
 
 

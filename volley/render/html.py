@@ -30,8 +30,9 @@ from volley.errors import VolleyError
 from volley.icons import resolve_icon
 from volley.inline import Span, parse_inline, plain_text
 from volley.layout.geometry import Layout
+from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
-from volley.payloads import Row, Table, payload_table
+from volley.payloads import Row, Table, body_table
 from volley.render.embed import script_json
 from volley.render.highlight import Token, highlight
 from volley.render.html_theme import theme_css
@@ -166,6 +167,7 @@ def message_views(diagram: Diagram) -> list[MessageView]:
 
 def _message_view(index: int, message: Message) -> MessageView:
     sender, receiver, both = _flow(message)
+    label = clean_text(message.label)
     payloads = [
         _payload_view(direction, payload)
         for direction, payload in (("in", message.request), ("out", message.response))
@@ -177,8 +179,8 @@ def _message_view(index: int, message: Message) -> MessageView:
         sender=sender,
         receiver=receiver,
         both=both,
-        label=message.label,
-        spans=parse_inline(message.label) if message.label else [],
+        label=label,
+        spans=parse_inline(label) if label else [],
         payloads=payloads,
     )
 
@@ -188,20 +190,23 @@ def _flow(message: Message) -> tuple[str, str, bool]:
     style = message.style
     heads_left = style.head_from != "none"
     heads_right = style.head_to != "none"
+    left, right = clean_text(message.sender), clean_text(message.receiver)
     if heads_left and not heads_right:
-        return message.receiver, message.sender, False
-    return message.sender, message.receiver, heads_left and heads_right
+        return right, left, False
+    return left, right, heads_left and heads_right
 
 
 def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
-    table = payload_table(payload)
+    body = clean_text(payload.body)
+    lang = clean_text(payload.lang) if payload.lang else None
+    table = body_table(body, lang)
     return PayloadView(
         direction=direction,
-        label=payload.label or ("Request" if direction == "in" else "Response"),
-        lang=payload.lang,
-        body=payload.body,
+        label=clean_text(payload.label) or ("Request" if direction == "in" else "Response"),
+        lang=lang,
+        body=body,
         table=table,
-        tokens=highlight(payload.body, payload.lang, table.source),
+        tokens=highlight(body, lang, table.source),
     )
 
 
@@ -321,7 +326,7 @@ def render_html(
         "prefix": prefix,
         "anchor": f"{prefix}-" if fragment else "",
         "theme": theme,
-        "title": plain_text(diagram.title) if diagram.title else "",
+        "title": clean_text(plain_text(diagram.title)) if diagram.title else "",
         "svg": svg,
         "width": f"{layout.width:.0f}",
         "messages": views,

@@ -1,0 +1,294 @@
+"""The interactive HTML, without a browser: what the page holds and what it must never hold.
+
+The browser tests (tests/browser/) click through it; these check the markup, the embedded data
+and the pieces behind them (JSON embedding, highlighting, reply pairs) quickly and everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from volley import parse
+from volley.errors import VolleyError
+from volley.render import render
+from volley.render.embed import script_json
+from volley.render.highlight import LANGUAGES, MAX_HIGHLIGHT_CHARS, highlight
+from volley.render.html import html_assets, message_views, path_breaks
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+class Page(HTMLParser):
+    """The parts of a page the tests look at: elements with their attributes, scripts, ids."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self._script: dict[str, str | None] | None = None
+        self._text: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+        if tag == "script":
+            self._script, self._text = dict(attrs), []
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._script is not None:
+            self.scripts.append((self._script, "".join(self._text)))
+            self._script = None
+
+    def ids(self) -> list[str]:
+        return [attrs["id"] for _, attrs in self.elements if attrs.get("id")]
+
+    def data(self) -> dict:
+        """The viewer's JSON, read the way the browser reads it."""
+        (text,) = [text for attrs, text in self.scripts if attrs.get("type") == "application/json"]
+        return json.loads(text)
+
+
+def html(source: str, **options) -> str:
+    return render(source, format="html", **options)
+
+
+HOSTILE = "<script>window.__pwned=1</script>"
+HOSTILE_DIAGRAM = f"""title: {HOSTILE} & "quotes"
+<img src=x onerror=window.__pwned=1> -> </script><script>window.__pwned=1</script>: {HOSTILE}
+in: {HOSTILE}
+```json
+{{"a": "</script><script>window.__pwned=1</script>", "b": "<!--<script>", "c": "\u2028\u2029&"}}
+```
+note: <img src=x onerror=window.__pwned=1> [x](javascript:window.__pwned=1)
+"""
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+
+def test_a_page_is_one_self_contained_file(reference_text: str) -> None:
+    page_text = html(reference_text)
+    page = Page(page_text)
+    assert page_text.startswith("<!DOCTYPE html>")
+    tags = [tag for tag, _ in page.elements]
+    assert "link" not in tags and "iframe" not in tags and "img" not in tags
+    for tag, attrs in page.elements:
+        assert "src" not in attrs, tag
+        href = attrs.get("href") or ""
+        assert not href.startswith(("http:", "https:", "//")), (tag, href)
+    assert [attrs.get("type") for attrs, _ in page.scripts] == ["application/json", None]
+    assert "@import" not in page_text and "url(" not in page_text
+
+
+def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
+    page = Page(html(reference_text))
+    numbers = [attrs["data-message"] for _, attrs in page.elements if "data-message" in attrs]
+    count = len(parse(reference_text).messages())
+    assert numbers == [str(n) for n in range(1, count + 1)]
+    assert [m["n"] for m in page.data()["messages"]] == list(range(1, count + 1))
+
+
+def test_the_data_carries_each_payload_as_table_and_tokens(reference_text: str) -> None:
+    first = Page(html(reference_text)).data()["messages"][0]
+    assert (first["from"], first["to"], first["text"]) == (
+        "Agent",
+        "MCP Server",
+        "POST /mcp (initialize)",
+    )
+    (request,) = first["payloads"]
+    assert (request["dir"], request["label"], request["lang"]) == ("in", "Request", "http")
+    assert request["start"]["method"] == "POST"
+    assert [group["title"] for group in request["groups"]] == ["Headers", "Body"]
+    body = {key: (value, kind) for key, value, kind in request["groups"][1]["rows"]}
+    assert body["params.protocolVersion"] == ("2025-06-18", "string")
+    assert body["id"] == ("1", "number")
+    assert body["params.capabilities.roots.listChanged"] == ("true", "boolean")
+    raw = "".join(text for _, text in request["raw"])
+    assert raw == parse(reference_text).messages()[0].request.body
+    assert ["method", "POST"] in request["raw"]
+
+
+def test_ids_are_unique_and_prefixed(reference_text: str) -> None:
+    page = Page(html(reference_text, fragment=True, id_prefix="flow"))
+    ids = page.ids()
+    assert len(ids) == len(set(ids))
+    assert all(value.startswith("flow") for value in ids), ids
+
+
+def test_no_script_readers_get_every_payload_in_details(reference_text: str) -> None:
+    page = Page(html(reference_text))
+    entries = [attrs["id"] for tag, attrs in page.elements if tag == "details"]
+    carrying = [m.index for m in message_views(parse(reference_text)) if m.payloads]
+    assert entries == [f"{page.ids()[0].split('-')[0]}-entry-{n}" for n in carrying]
+    text = html(reference_text)
+    assert "params<wbr>.protocolVersion" in text
+    assert '<span class="vl-t-method">POST</span>' in text
+
+
+def test_themes(reference_text: str) -> None:
+    for theme in ("light", "dark", "auto"):
+        assert f'data-theme="{theme}"' in html(reference_text, theme=theme)
+    with pytest.raises(VolleyError):
+        html(reference_text, theme="sepia")
+
+
+# --- fragments --------------------------------------------------------------------------------
+
+
+def test_a_fragment_has_no_page_around_it(reference_text: str) -> None:
+    text = html(reference_text, fragment=True)
+    assert "<html" not in text and "<body" not in text and "<!DOCTYPE" not in text
+    assert text.lstrip().startswith("<style>")
+    assert 'data-anchor="v' in text  # deep links carry the diagram's prefix
+
+
+def test_a_fragment_can_leave_its_assets_to_the_page(reference_text: str) -> None:
+    page = Page(html(reference_text, fragment=True, include_assets=False))
+    assert [attrs.get("type") for attrs, _ in page.scripts] == ["application/json"]
+    assert "style" not in [tag for tag, _ in page.elements]
+
+
+def test_two_diagrams_get_different_ids(reference_text: str) -> None:
+    one = Page(html(reference_text, fragment=True)).ids()
+    two = Page(html("A -> B: hi", fragment=True)).ids()
+    assert not set(one) & set(two)
+
+
+def test_the_stylesheet_is_scoped_to_the_diagram() -> None:
+    css, js = html_assets()
+    flat = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    for block in re.findall(r"([^{}]+)\{[^{}]*\}", flat):
+        for selector in block.split(","):
+            selector = selector.strip()
+            if selector.startswith("@") or re.fullmatch(r"(from|to|\d+%)", selector):
+                continue
+            assert ".volley-diagram" in selector, selector
+    assert "</script" not in js.lower() and "</style" not in css.lower()
+    assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "eval(" not in js
+    assert "window.__volleyViewer" in js  # installs its listeners once per page
+
+
+# --- safety -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fragment", [False, True])
+def test_user_text_never_becomes_markup(fragment: bool) -> None:
+    text = html(HOSTILE_DIAGRAM, fragment=fragment)
+    page = Page(text)
+    scripts = [attrs.get("type") for attrs, _ in page.scripts]
+    assert scripts == ["application/json", None]
+    for tag, attrs in page.elements:
+        assert tag not in ("img", "iframe", "object", "embed"), tag
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (tag, name)
+            assert "javascript:" not in (value or "").lower(), (tag, name, value)
+    data = page.data()
+    (message,) = data["messages"]
+    assert message["from"] == "<img src=x onerror=window.__pwned=1>"
+    assert message["text"] == HOSTILE
+    raw = "".join(text for _, text in message["payloads"][0]["raw"])
+    assert "</script><script>window.__pwned=1</script>" in raw
+
+
+def test_script_json_cannot_end_its_element() -> None:
+    value = {"x": "</script><!--<script>&amp;\u2028\u2029", "</SCRIPT>": [1, None, True]}
+    text = script_json(value)
+    assert not re.search(r"[<>&\u2028\u2029]", text)
+    assert json.loads(text) == value
+
+
+def test_lone_surrogates_and_controls_are_shown_replaced() -> None:
+    diagram = parse("A -> B: x")
+    message = diagram.messages()[0]
+    message.label = "bad \ud800 \x01 end"
+    text = render(diagram, format="html")
+    text.encode("utf-8")  # a page that can be written
+    (view,) = message_views(diagram)
+    assert view.text == "bad \ufffd \ufffd end"
+
+
+# --- reply pairs ------------------------------------------------------------------------------
+
+
+def pairs(source: str) -> list[tuple[int, int | None]]:
+    return [(view.index, view.reply) for view in message_views(parse(source)) if view.reply]
+
+
+def test_reference_replies(reference_text: str) -> None:
+    assert pairs(reference_text) == [(1, 2), (3, 4), (5, 6), (7, 14), (8, 9), (10, 11), (12, 13)]
+
+
+def test_replies_answer_in_order_and_follow_the_drawn_direction() -> None:
+    assert pairs("A -> B: 1\nA -> B: 2\nB --> A: r1\nB --> A: r2") == [(1, 3), (2, 4)]
+    assert pairs("A -> B: q\nA <-- B: r") == [(1, 2)]  # head at A: B answers A
+    assert pairs("A -> A: self\nA <-> B: both\nB -> A: x") == []
+
+
+def test_flow_and_screen_reader_label() -> None:
+    (view,) = message_views(parse("B <- A: **hello**\nin: Args\n  k: v"))
+    assert (view.sender, view.receiver) == ("A", "B")
+    assert view.aria_label == "Message 1, A to B: hello. Carries Args"
+    (both,) = message_views(parse("A <-> B"))
+    assert both.both and both.aria_label == "Message 1, A and B"
+
+
+def test_autonumber_is_the_badge() -> None:
+    views = message_views(parse("autonumber 10\nA -> B: x\nB -> A: y"))
+    assert [(v.index, v.badge) for v in views] == [(1, "10"), (2, "11")]
+
+
+# --- highlighting -----------------------------------------------------------------------------
+
+
+def test_highlight_classes() -> None:
+    tokens = highlight(
+        'POST /x HTTP/1.1\nContent-Type: application/json\n\n{"k": [1, true, null, "s"]}', "http"
+    )
+    classes = {cls for cls, _ in tokens}
+    assert {"method", "target", "attr", "key", "num", "const", "str"} <= classes
+
+
+def test_highlight_picks_the_lexer_for_unlabelled_bodies() -> None:
+    assert ("key", '"a"') in highlight('{"a": 1}', None, "json")
+    assert highlight("just words", None, "none") == [("", "just words")]
+
+
+def test_highlight_refuses_unknown_languages_and_huge_bodies() -> None:
+    assert highlight("x = 1", "brainfuck") == [("", "x = 1")]
+    big = '{"a": "' + "x" * MAX_HIGHLIGHT_CHARS + '"}'
+    assert highlight(big, "json") == [("", big)]
+    assert highlight("", "json") == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    body=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200),
+    lang=st.sampled_from(sorted(LANGUAGES) + [None, "nope"]),
+)
+def test_highlight_never_changes_the_text(body: str, lang: str | None) -> None:
+    assert "".join(text for _, text in highlight(body, lang)) == body
+
+
+def test_path_breaks_escape() -> None:
+    assert str(path_breaks('a.b[0]["<x>"]')) == "a<wbr>.b<wbr>[0]<wbr>[&#34;&lt;x&gt;&#34;]"
+
+
+def test_every_language_has_a_lexer() -> None:
+    from pygments.lexers import get_lexer_by_name
+
+    for name in set(LANGUAGES.values()):
+        get_lexer_by_name(name)
