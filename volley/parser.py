@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedInput
 
 from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
+from volley.gcpause import paused_gc
 from volley.limits import DEFAULT_LIMITS, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 from volley.resources import resource_dir
@@ -304,10 +305,15 @@ def _walk_raw(items: list):
 
 def parse(text: str, filename: str | None = None, limits: Limits | None = None) -> Diagram:
     """Parse `.volley` source into a Diagram, or raise VolleyError pointing at the mistake."""
-    from volley.syntax_errors import describe
-
     if not isinstance(text, str):
         raise TypeError("volley.parse takes text (str); decode bytes with volley.decode first")
+    with paused_gc():
+        return _parse(text, filename, limits)
+
+
+def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
+    from volley.syntax_errors import describe
+
     text = normalise(text)
     check_input(text, filename, limits)
     lines = text.split("\n")
