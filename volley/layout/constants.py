@@ -111,6 +111,7 @@ SEPARATOR_GAP = 8  # space above an else/and separator line and under its label
 APPENDIX_GAP = 28  # space between the bottom boxes and the appendix heading
 APPENDIX_ENTRY_GAP = 14  # space between two entries
 APPENDIX_MAX_LINES = 14  # a body longer than this is trimmed, with a note saying so
+APPENDIX_MIN_HIDDEN = 4  # trimming fewer lines than this saves less room than its note takes
 APPENDIX_MAX_CHARS = 96  # a body line longer than this is trimmed at the end
 APPENDIX_CODE_PAD = 8  # room inside the panel that holds a body
 APPENDIX_MIN_WIDTH = 560  # the appendix is a reading column; narrow diagrams widen to it

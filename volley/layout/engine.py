@@ -84,7 +84,7 @@ class _Engine:
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
-        self.rows: dict[tuple[int, float], _Row] = {}
+        self.rows: dict[tuple[int, float, bool], _Row] = {}
         self.xs: list[float] = []
         self.width = 0.0
         # Pass 3 state.
@@ -256,15 +256,21 @@ class _Engine:
 
     # --- measuring helpers -------------------------------------------------------------------
 
-    def _row(self, message: Message, wrap: float) -> _Row:
-        key = (id(message), wrap)
+    def _row(self, message: Message, wrap: float, stretch: bool = True) -> _Row:
+        """The label row at a wrap width; `stretch` lets a long token widen it (pass 1 only:
+        later the width is the room the lanes give, which must not be exceeded)."""
+        key = (id(message), wrap, stretch)
         row = self.rows.get(key)
         if row is None:
-            row = self.rows[key] = self._make_row(message, wrap)
+            row = self.rows[key] = self._make_row(message, wrap, stretch)
         return row
 
-    def _make_row(self, message: Message, wrap: float) -> _Row:
-        label = self.ts.markup(message.label, C.LABEL_SIZE, wrap) if message.label.strip() else None
+    def _make_row(self, message: Message, wrap: float, stretch: bool) -> _Row:
+        label = (
+            self.ts.markup(message.label, C.LABEL_SIZE, wrap, stretch=stretch)
+            if message.label.strip()
+            else None
+        )
         badge = (
             self.ts.plain(str(message.number), C.SMALL_SIZE, bold=True)
             if (message.number is not None)
@@ -442,7 +448,9 @@ class _Engine:
             span = abs(self.xs[j] - self.xs[i]) - 2 * C.LABEL_PAD_X
             probe = self._row(message, C.LABEL_WRAP_WIDTH)
             extras = probe.width - (probe.label.width if probe.label else 0.0)
-            row = self._row(message, max(C.LABEL_WRAP_WIDTH, span - extras))
+            room = span - extras
+            # Wide lanes take the label in fewer lines; never wider than the room they give.
+            row = self._row(message, room, stretch=False) if room > C.LABEL_WRAP_WIDTH else probe
             x0 = (self.xs[i] + self.xs[j]) / 2 - row.width / 2
         label, badge, marker = self._place_row(message, row, x0, top, i != j)
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
@@ -632,7 +640,8 @@ class _Engine:
         """The body's first lines, each cut to length, and a note saying what was left out."""
         lines = payload.body.split("\n") if payload.body else []
         shown = [_cut(line.expandtabs(4), C.APPENDIX_MAX_CHARS) for line in lines]
-        shown = shown[: C.APPENDIX_MAX_LINES]
+        if len(shown) > C.APPENDIX_MAX_LINES + C.APPENDIX_MIN_HIDDEN:
+            shown = shown[: C.APPENDIX_MAX_LINES]
         hidden = len(lines) - len(shown)
         note = None
         if hidden > 0:
@@ -666,8 +675,9 @@ class _Engine:
             self.y += C.APPENDIX_ENTRY_GAP
             mark = self.ts.markup(f"{MARKER_ICON} {number}", C.SMALL_SIZE, 1e9, bold=True)
             mark_w = mark.width + 2 * C.MARKER_PAD_X
-            title = self.ts.markup(message.label or "(no label)", C.LABEL_SIZE,
-                                   wrap - mark_w - C.BADGE_GAP)  # fmt: skip
+            room = wrap - mark_w - C.BADGE_GAP
+            title = self.ts.markup(message.label or "(no label)", C.LABEL_SIZE, room,
+                                   stretch=False)  # fmt: skip
             head_h = max(title.height, C.MARKER_HEIGHT)
             box = Rect(x, self.y + head_h / 2 - C.MARKER_HEIGHT / 2, mark_w, C.MARKER_HEIGHT)
             marker = Marker(number, box, self.ts.place(
@@ -692,7 +702,7 @@ class _Engine:
                     texts.append(self.ts.place(body, x + pad, self.y + pad))
                     self.y += body.height + 2 * pad
                 if note:
-                    st = self.ts.markup(note, C.SMALL_SIZE, wrap, italic=True)
+                    st = self.ts.markup(note, C.SMALL_SIZE, wrap, italic=True, stretch=False)
                     self.y += 3
                     texts.append(self.ts.place(st, x, self.y, tone="muted"))
                     self.y += st.height

@@ -86,9 +86,20 @@ class Typesetter:
     # --- public ------------------------------------------------------------------------------
 
     def markup(
-        self, text: str, size: float, max_width: float, *, bold: bool = False, italic=False
+        self,
+        text: str,
+        size: float,
+        max_width: float,
+        *,
+        bold: bool = False,
+        italic: bool = False,
+        stretch: bool = True,
     ) -> SetText:
-        """Inline-formatted text (labels, titles, dividers), wrapped at `max_width`."""
+        """Inline-formatted text (labels, titles, dividers), wrapped at `max_width`.
+
+        With `stretch`, a line holding one long token (a path, a URL) may grow to
+        LONG_WORD_STRETCH times the width rather than break inside it.
+        """
         natural_key = ("m", text, size, bold, italic)
         natural = self._cache.get(natural_key)
         if natural is None:
@@ -101,7 +112,9 @@ class Typesetter:
             return natural  # fits unwrapped: the same for every wider width too
         spans = self._spans[natural_key]
         # A long token (a path, a URL) gets a wider line rather than a break inside it.
-        max_width = max(max_width, min(_longest_word(spans, size), max_width * LONG_WORD_STRETCH))
+        if stretch:
+            longest = _longest_word(spans, size)
+            max_width = max(max_width, min(longest, max_width * LONG_WORD_STRETCH))
         key = (*natural_key, max_width)
         hit = self._cache.get(key)
         if hit is None:

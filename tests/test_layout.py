@@ -1,0 +1,332 @@
+"""The layout model: geometry that must hold for every diagram, checked on the model itself."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import volley
+from volley.layout import constants as C
+from volley.layout.engine import layout_diagram
+from volley.layout.geometry import Layout, Rect, TextBlock
+from volley.layout.typeset import clean_text
+from volley.model import ARROWS, Block, Branch, Diagram, Message, Note
+
+from .fuzz_strategies import FUZZ, diagram_text
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.volley"))
+BENCH = Path("/work/shared/peer-renders/bench-14.volley")
+
+FEATURES = """\
+title: Every **feature** with a [link](https://example.com) and {fas-plug}
+autonumber 7
+Browser -> API: GET /items
+API -> API: validate token
+API ->> Queue: publish event
+Queue -->> Worker: deliver
+Worker -x Mail: send (lost)
+Worker --x API: callback lost
+API => DB: SELECT *
+DB <- API: reversed
+API <-> Cache: sync
+Cache <--> DB: dashed both
+note API: A note over **one** lane
+  - first bullet item
+  - second item with `code`
+  10. numbered
+note Browser, DB: A spanning note across everything that is fairly long so that it wraps
+-: regular divider
+--: dashed divider
+_: thin divider
+...: five minutes later
+=: {fas-database} Storage
+if: token is valid
+  API -> DB: query
+  loop: every 30 s
+    DB --> API: rows
+    opt: cache miss
+      API -> Cache: fill
+    end
+  end
+else: token expired
+  API --> Browser: 401 ~~OK~~
+end
+par: fan out
+  API -> Worker: job A
+and: second
+  API -> Mail: job B
+end
+group: {fab-github} Retry policy
+  Worker -> Worker: backoff {fas-no-such-icon}
+end
+Cache -> Cache: a self message on the last lane with a long label
+API --> Browser: 200 OK with a rather long label that will need to wrap onto more than one line
+"""
+
+
+def sources() -> list[tuple[str, str]]:
+    found = [(p.name, p.read_text(encoding="utf-8")) for p in EXAMPLES]
+    if BENCH.exists():
+        found.append((BENCH.name, BENCH.read_text(encoding="utf-8")))
+    return [*found, ("features", FEATURES)]
+
+
+def layout_of(text: str, **options) -> Layout:
+    return layout_diagram(volley.parse(text), **options)
+
+
+def overlapping_texts(layout: Layout) -> list[tuple[TextBlock, TextBlock]]:
+    """Pairs of text boxes that overlap, found by a sweep over boxes sorted by top edge."""
+    blocks = sorted(
+        (b for b in layout.text_blocks() if b.box.w > 0 and b.box.h > 0), key=lambda b: b.box.y
+    )
+    found = []
+    active: list[TextBlock] = []
+    for block in blocks:
+        active = [a for a in active if a.box.bottom > block.box.y + 0.5]
+        found += [(a, block) for a in active if a.box.overlaps(block.box)]
+        active.append(block)
+    return found
+
+
+def words(block: TextBlock) -> str:
+    return " ".join(run.text for line in block.lines for run in line.runs if hasattr(run, "text"))
+
+
+def assert_clean(layout: Layout) -> None:
+    page = Rect(0, 0, layout.width, layout.height)
+    for block in layout.text_blocks():
+        assert page.contains(block.box), f"{words(block)!r} leaves the picture: {block.box}"
+    pairs = overlapping_texts(layout)
+    assert not pairs, "overlapping texts: " + "; ".join(
+        f"{words(a)!r} / {words(b)!r}" for a, b in pairs[:5]
+    )
+    for frame in layout.frames:
+        assert page.contains(frame.box), f"{frame.kind} frame leaves the picture"
+    for note in layout.notes:
+        assert page.contains(note.box)
+
+
+@pytest.mark.parametrize("name,text", sources(), ids=[n for n, _ in sources()])
+@pytest.mark.parametrize("bodies", ["markers", "appendix"])
+def test_no_text_overlaps_or_leaves_the_picture(name: str, text: str, bodies: str) -> None:
+    assert_clean(layout_of(text, bodies=bodies))
+
+
+@FUZZ
+@given(text=diagram_text())
+def test_generated_diagrams_stay_clean(text: str) -> None:
+    try:
+        diagram = volley.parse(text)
+    except volley.VolleyError:
+        return
+    assert_clean(layout_diagram(diagram, bodies="appendix"))
+
+
+def test_labels_sit_between_their_lifelines(reference_text: str) -> None:
+    layout = layout_of(reference_text)
+    for m in layout.messages:
+        if m.is_self or m.label is None:
+            continue
+        left, right = sorted(x for x, _ in (m.points[0], m.points[-1]))
+        assert m.label.box.x >= left + C.LABEL_PAD_X - 0.01
+        assert m.label.box.right <= right - C.LABEL_PAD_X + 0.01
+        assert m.label.box.bottom < m.points[0][1], "a label sits above its arrow"
+
+
+def test_a_long_label_spreads_its_room_over_the_lanes_it_crosses() -> None:
+    short = layout_of("A -> B: x\nB -> C: y\nC -> D: z")
+    long = layout_of("A -> B: x\nB -> C: y\nC -> D: z\nA -> D: " + "x" * 100)
+    gaps = [b.x - a.x for a, b in zip(long.lifelines, long.lifelines[1:], strict=False)]
+    base = [b.x - a.x for a, b in zip(short.lifelines, short.lifelines[1:], strict=False)]
+    assert all(g > b for g, b in zip(gaps, base, strict=True)), "every crossed lane grows"
+    assert max(gaps) - min(gaps) < 1, "evenly"
+
+
+def test_lanes_are_at_least_the_minimum_apart() -> None:
+    layout = layout_of("A -> B\nB -> C")
+    xs = [line.x for line in layout.lifelines]
+    assert all(b - a >= C.MIN_LANE_DISTANCE for a, b in zip(xs, xs[1:], strict=False))
+
+
+def test_long_labels_wrap() -> None:
+    layout = layout_of("A -> B: " + "lorem ipsum dolor " * 20)
+    label = layout.messages[0].label
+    assert label is not None and len(label.lines) > 2
+    assert max(line.width for line in label.lines) <= C.LABEL_WRAP_WIDTH + 1
+
+
+def test_long_participant_names_wrap() -> None:
+    name = "A participant with a very long name indeed and longer than any box"
+    layout = layout_of(f"{name} -> B: hi")
+    box = layout.participants[0]
+    assert len(box.top_text.lines) > 1
+    assert box.top.contains(box.top_text.box)
+
+
+@pytest.mark.parametrize("arrow", sorted(ARROWS))
+def test_every_operator_gets_its_heads_and_line(arrow: str) -> None:
+    message = layout_of(f"A {arrow} B: x").messages[0]
+    style = ARROWS[arrow]
+    assert message.line_style == style.line
+    heads = {(h.style, h.direction) for h in message.heads}
+    expected = set()
+    if style.head_from != "none":
+        expected.add((style.head_from, -1))
+    if style.head_to != "none":
+        expected.add((style.head_to, 1))
+    assert heads == expected
+
+
+def test_head_at_the_left_hand_name_points_at_it() -> None:
+    m = layout_of("order: A, B\nB <- A: back").messages[0]
+    (head,) = m.heads
+    assert head.tip[0] == pytest.approx(layout_of("A -> B").lifelines[1].x)
+    assert head.direction == 1  # B is right of A, and the head sits at B
+
+
+def test_self_message_is_a_loop_to_the_right() -> None:
+    m = layout_of("A -> A: think").messages[0]
+    assert m.is_self and len(m.points) == 4
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = m.points
+    assert x1 > x0 and x3 == x0 and y2 > y1
+    assert m.label is not None and m.label.box.bottom < y0
+
+
+def test_lost_message_stops_short_of_the_receiver() -> None:
+    layout = layout_of("A -x B: gone")
+    m, b = layout.messages[0], layout.lifelines[1]
+    (cross,) = m.heads
+    assert cross.style == "cross" and cross.tip[0] < b.x
+
+
+def test_nested_frames_are_inset() -> None:
+    layout = layout_of("if: a\n  loop: b\n    A -> B: x\n  end\nend")
+    outer, inner = layout.frames
+    assert outer.depth == 0 and inner.depth == 1
+    assert outer.box.x < inner.box.x and inner.box.right < outer.box.right
+    assert outer.box.y < inner.box.y and inner.box.bottom < outer.box.bottom
+
+
+def test_else_and_separators() -> None:
+    layout = layout_of(
+        "if: a\n  A -> B\nelse: b\n  B -> A\nend\npar: p\n A -> B\nand: q\n B -> A\nend"
+    )
+    alt, par = layout.frames
+    assert [words(s.keyword) for s in alt.separators] == ["else"]
+    assert [words(s.keyword) for s in par.separators] == ["and"]
+    assert words(alt.tab_text) == "if" and words(par.tab_text) == "par"
+
+
+def test_frame_surrounds_only_the_lanes_it_touches() -> None:
+    layout = layout_of("order: A, B, C, D\nA -> B\nloop: x\n  B -> C\nend\nC -> D")
+    (frame,) = layout.frames
+    xs = [line.x for line in layout.lifelines]
+    assert xs[0] < frame.box.x < xs[1] and xs[2] < frame.box.right < xs[3]
+
+
+def test_delay_breaks_the_lifelines() -> None:
+    layout = layout_of("A -> B\n...: later\nB -> A")
+    assert all(len(line.segments) == 2 for line in layout.lifelines)
+    (delay,) = layout.dividers
+    (top_a, top_b), (bottom_a, _) = layout.lifelines[0].segments
+    assert top_b < delay.y < bottom_a
+
+
+def test_section_header_spans_the_picture_with_its_icon() -> None:
+    layout = layout_of("A -> B\n=: {fas-plug} Connecting\nB -> A")
+    (section,) = layout.dividers
+    assert section.band is not None and section.label is not None
+    assert section.band.x == C.MARGIN and section.band.right == layout.width - C.MARGIN
+    assert any(getattr(r, "key", None) == "fas-plug" for r in section.label.lines[0].runs)
+    assert layout.icons["fas-plug"] is not None
+
+
+def test_autonumber_badges_and_payload_markers() -> None:
+    text = (
+        "autonumber 5\nA -> B: one\nin: Request\n  a: 1\nB --> A: two\nA -> B: three\nout:\n  b: 2"
+    )
+    layout = layout_of(text)
+    assert [words(m.badge.text) for m in layout.messages if m.badge] == ["5", "6", "7"]
+    assert [m.marker.number if m.marker else None for m in layout.messages] == [1, None, 2]
+    assert not any(m.marker for m in layout_of(text, bodies="none").messages)
+
+
+def test_appendix_lists_bodies_and_trims_long_ones() -> None:
+    body = "\n".join(f"  line {i}" for i in range(40))
+    text = f"A -> B: big\nin: Request\n{body}\nB --> A: small\nout: Done\n  ok: true"
+    layout = layout_of(text, bodies="appendix")
+    assert layout.appendix is not None
+    first, second = layout.appendix.entries
+    texts = " ".join(words(t) for t in first.texts)
+    assert "line 0" in texts and "line 39" not in texts and "not shown" in texts
+    assert "ok: true" in " ".join(words(t) for t in second.texts)
+
+
+def test_notes_are_sized_to_their_text_and_placed_under_their_message() -> None:
+    layout = layout_of("A -> B: hi\nnote: short\nnote A: " + "much longer note text " * 10)
+    short, long = layout.notes
+    assert short.box.w < long.box.w or short.box.h < long.box.h
+    assert short.box.y > layout.messages[0].points[0][1]
+    for note in layout.notes:
+        for text in note.texts:
+            assert note.box.contains(text.box)
+
+
+def test_unknown_icon_is_a_warning_and_a_placeholder() -> None:
+    layout = layout_of("A -> B: {fas-surely-not-an-icon} hi")
+    assert layout.icons["fas-surely-not-an-icon"] is None
+    assert any("surely-not-an-icon" in w for w in layout.warnings)
+    run = layout.messages[0].label.lines[0].runs[0]
+    assert getattr(run, "missing", False)
+
+
+def test_wide_characters_are_measured_wide() -> None:
+    latin = layout_of("A -> B: abcd").messages[0].label
+    cjk = layout_of("A -> B: 漢字漢字").messages[0].label
+    assert cjk.box.w > latin.box.w * 1.5
+
+
+def test_hand_built_diagram_with_unlisted_participants() -> None:
+    diagram = Diagram(
+        items=[
+            Message(1, "A", "B", "->", "hi"),
+            Block(2, "loop", [Branch("x", [Note(3, ["C"], "over C")])]),
+        ]
+    )
+    layout = layout_diagram(diagram)
+    assert [p.name for p in layout.participants] == ["A", "B", "C"]
+    assert_clean(layout)
+
+
+@pytest.mark.parametrize("text", ["", "title: Only a title", "=: Only a section", "note: alone"])
+def test_degenerate_diagrams_lay_out(text: str) -> None:
+    layout = layout_of(text)
+    assert layout.width > 0 and layout.height > 0
+    assert_clean(layout)
+
+
+def test_characters_xml_cannot_hold_are_replaced_visibly() -> None:
+    assert clean_text("a\x01b\ud800c\ufffe") == "a\ufffdb\ufffdc\ufffd"
+    assert clean_text("tab\tand\nnewline") == "tab\tand\nnewline"
+
+
+def test_layout_is_linear_and_fast() -> None:
+    def timed(n: int) -> float:
+        lines = ["order: A, B, C, D"]
+        for i in range(n):
+            lines.append(f"{'ABCD'[i % 4]} -> {'ABCD'[(i + 1 + i % 3) % 4]}: message {i}")
+        diagram = volley.parse("\n".join(lines))
+        start = time.perf_counter()
+        layout_diagram(diagram)
+        return time.perf_counter() - start
+
+    small, large = min(timed(500) for _ in range(2)), min(timed(4000) for _ in range(2))
+    assert large < 2.0
+    assert large < small * 8 * 2.5, (
+        "eight times the messages, not much more than eight times the time"
+    )
