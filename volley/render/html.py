@@ -36,7 +36,7 @@ from volley.payloads import Row, Table, body_table
 from volley.render.embed import script_json
 from volley.render.highlight import Token, highlight
 from volley.render.html_theme import theme_css
-from volley.resources import resource_dir
+from volley.resources import resource_dir, template_cache
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
@@ -258,6 +258,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        bytecode_cache=template_cache(__file__),
     )
     env.filters["path_breaks"] = path_breaks
     return env

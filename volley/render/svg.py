@@ -32,7 +32,7 @@ from volley.layout.typeset import clean_text
 from volley.model import Diagram
 from volley.render.raster import TEXT_RENDERING
 from volley.render.themes import dark_mode_css, palette
-from volley.resources import resource_dir
+from volley.resources import resource_dir, template_cache
 
 Colours = dict[str, str]
 _ID_SAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -48,6 +48,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=template_cache(__file__),
     )
 
 
