@@ -1,0 +1,159 @@
+"""Fragments on one page, and diagrams written to attack the page.
+
+Two fragments share one document: each keeps its own panel, deep links name their diagram, and
+the script's listeners exist once even when both fragments bring the script along. A diagram
+full of markup and script must show that text, and run none of it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.render import render
+from volley.render.html import html_assets
+
+from ..fuzz_strategies import hostile_bodies
+
+pytestmark = pytest.mark.browser
+
+OTHER = """title: Second
+Browser -> API: GET /users
+in: Request
+```http
+GET /users HTTP/1.1
+Accept: application/json
+```
+API --> Browser: 200 OK
+out: Users
+```json
+[{"id": 7, "name": "Ada"}]
+```
+"""
+
+
+def host_page(*fragments: str, head: str = "") -> str:
+    body = "\n<p>Text between the diagrams.</p>\n".join(fragments)
+    return f"<!DOCTYPE html><html><head><meta charset=utf-8>{head}</head><body>{body}</body></html>"
+
+
+def panel(page, index: int):
+    return page.locator(".volley-diagram").nth(index).locator(".vl-panel")
+
+
+def test_two_fragments_work_independently(open_page, reference_text: str) -> None:
+    first = render(reference_text, format="html", fragment=True, id_prefix="mcp")
+    second = render(OTHER, format="html", fragment=True, id_prefix="users")
+    page = open_page(host_page(first, second))
+    assert page.evaluate("typeof window.__volleyViewer") == "object"
+    roots = page.locator(".volley-diagram")
+    roots.nth(1).locator('[data-message="2"]').click()
+    assert panel(page, 1).locator(".vl-title").inner_text() == "200 OK"
+    assert panel(page, 1).locator("td", has_text="Ada").count() == 1
+    assert panel(page, 0).is_hidden()
+    assert page.evaluate("location.hash") == "#users-message-2"
+
+    roots.nth(0).locator('[data-message="1"]').click()
+    assert panel(page, 0).locator(".vl-title").inner_text() == "POST /mcp (initialize)"
+    assert panel(page, 1).locator(".vl-title").inner_text() == "200 OK"
+    # Both fragments brought the script; one keypress still steps exactly one message.
+    page.keyboard.press("ArrowRight")
+    assert panel(page, 0).locator(".vl-title").inner_text() == "200 OK"
+    assert panel(page, 1).locator(".vl-title").inner_text() == "200 OK"
+    page.keyboard.press("Escape")
+    assert panel(page, 0).is_hidden() and panel(page, 1).is_visible()
+
+
+def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:
+    first = render(reference_text, format="html", fragment=True, id_prefix="mcp")
+    second = render(OTHER, format="html", fragment=True, id_prefix="users")
+    page = open_page(host_page(first, second), "#users-message-1")
+    assert panel(page, 0).is_hidden()
+    assert panel(page, 1).locator(".vl-start").inner_text().split() == ["GET", "/users", "HTTP/1.1"]
+    page.evaluate("location.hash = '#mcp-message-9'")
+    page.wait_for_function("!document.querySelectorAll('.vl-panel')[0].hidden")
+    assert panel(page, 0).locator(".vl-title").inner_text() == "Call search_issues"
+
+
+def test_assets_once_for_many_fragments(open_page, reference_text: str) -> None:
+    css, js = html_assets()
+    fragments = [
+        render(text, format="html", fragment=True, include_assets=False)
+        for text in (reference_text, OTHER)
+    ]
+    page = open_page(host_page(*fragments, head=f"<style>{css}</style><script>{js}</script>"))
+    page.locator(".volley-diagram").nth(1).locator('[data-message="1"]').click()
+    assert panel(page, 1).locator(".vl-title").inner_text() == "GET /users"
+
+
+def test_without_script_the_payloads_are_in_details(browser, tmp_path, reference_text) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(render(reference_text, format="html"), encoding="utf-8")
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        assert page.locator(".vl-hint").is_hidden()
+        entries = page.locator("details.vl-entry")
+        assert entries.count() == 9
+        entries.first.locator("summary").click()
+        assert entries.first.locator("tr", has_text="protocolVersion").is_visible()
+        assert entries.first.locator(".vl-raw").inner_text().startswith("POST /mcp HTTP/1.1")
+    finally:
+        context.close()
+
+
+# --- hostile input ------------------------------------------------------------------------------
+
+ATTACK = "<script>window.__pwned=1</script>"
+IMG = "<img src=x onerror=window.__pwned=1>"
+
+
+def hostile_diagram() -> str:
+    """Script in the title, names, labels, notes, dividers, payload labels and bodies."""
+    lines = [
+        f"title: {ATTACK} {IMG}",
+        f"=: {IMG} [a](javascript:window.__pwned=1)",
+        f"{IMG} -> </script><script>window.__pwned=1</script>: {ATTACK}",
+        f"in: {ATTACK}",
+        "```json",
+        '{"x": "</script><script>window.__pwned=1</script>", "y": "<!--<script>"}',
+        "```",
+        f"note: {ATTACK} `{IMG}`",
+        f'</script><script>window.__pwned=1</script> --> {IMG}: " onmouseover="window.__pwned=1',
+    ]
+    for name, body in hostile_bodies().items():
+        fence = "~" * 12
+        lines += [f"{IMG} -> Server: {name}", f"out: {IMG}", fence, body, fence]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("fragment", [False, True])
+def test_a_hostile_diagram_runs_nothing_and_shows_the_text(open_page, fragment: bool) -> None:
+    html = render(hostile_diagram(), format="html", fragment=fragment)
+    page = open_page(html if not fragment else host_page(html))
+    page.evaluate("window.__sentinel = 'intact'")
+    count = page.locator(".vl-canvas [data-message]").count()
+    assert count == 2 + len(hostile_bodies())
+    for n in range(1, count + 1):
+        page.locator(f'.vl-canvas [data-message="{n}"]').click()
+        page.locator(".vl-panel").hover()
+        for view in ("raw", "table"):
+            button = page.locator(f".vl-panel [data-vl-view={view}]")
+            if button.count() and button.is_enabled():
+                button.click()
+    assert page.evaluate("window.__pwned") is None
+    assert page.evaluate("window.__sentinel") == "intact"
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
+
+    page.locator('.vl-canvas [data-message="1"]').click()
+    title = page.locator(".vl-panel .vl-title")
+    assert title.inner_text() == ATTACK
+    assert page.locator(".vl-panel .vl-who").first.inner_text() == IMG
+    assert page.locator(".vl-panel .vl-tab").inner_text().endswith(ATTACK)
+    page.click(".vl-panel [data-vl-view=table]")
+    assert page.locator(".vl-panel td", has_text="</script><script>").count() == 1
+    page.click(".vl-panel [data-vl-view=raw]")
+    raw = page.locator(".vl-panel .vl-raw").inner_text()
+    assert '"x": "</script><script>window.__pwned=1</script>"' in raw
+    if not fragment:
+        assert page.title() == f"{ATTACK} {IMG}"

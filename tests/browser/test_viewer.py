@@ -1,0 +1,185 @@
+"""The viewer in a real browser: what a reader does with the reference diagram's page.
+
+Each test opens a file from disk, as `volley render -o flow.html` leaves it, and uses it the
+way the template page in the contract describes: click an arrow, read the request as a table
+and as raw text, follow deep links, step with the keyboard.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.render import render
+
+pytestmark = pytest.mark.browser
+
+PANEL = ".vl-panel"
+
+
+def message(n: int) -> str:
+    return f'.vl-canvas [data-message="{n}"]'
+
+
+@pytest.fixture(scope="module")
+def reference_page(reference_text: str) -> str:
+    return render(reference_text, format="html")
+
+
+def test_click_shows_the_request_as_a_table(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    assert page.locator(PANEL).is_hidden()
+    page.click(message(1))
+    panel = page.locator(PANEL)
+    assert panel.is_visible()
+    assert panel.locator(".vl-title").inner_text() == "POST /mcp (initialize)"
+    assert panel.locator(".vl-route").inner_text().split() == ["Agent", "→", "MCP", "Server"]
+    row = panel.locator("tr", has_text="protocolVersion")
+    assert row.locator("td").inner_text() == "2025-06-18"
+    assert "vl-k-string" in row.locator("td").get_attribute("class")
+    assert page.evaluate("location.hash") == "#message-1"
+    assert page.locator(message(1)).get_attribute("class").split()[-1] == "vl-selected"
+    assert "vl-paired" in page.locator(message(2)).get_attribute("class")
+
+
+def test_raw_shows_the_body_as_written(open_page, reference_page: str, reference_text) -> None:
+    page = open_page(reference_page)
+    page.click(message(1))
+    page.click(f"{PANEL} [data-vl-view=raw]")
+    raw = page.locator(f"{PANEL} .vl-raw")
+    assert raw.inner_text().startswith("POST /mcp HTTP/1.1\n")
+    assert page.locator(f"{PANEL} .vl-raw .vl-t-method").inner_text() == "POST"
+    body = page.evaluate("document.querySelector('.vl-panel .vl-raw').textContent")
+    from volley import parse
+
+    assert body == parse(reference_text).messages()[0].request.body
+    # The choice sticks while stepping, as long as the next body has a table too.
+    page.keyboard.press("ArrowRight")
+    assert page.locator(f"{PANEL} .vl-raw").inner_text().startswith("HTTP/1.1 200 OK")
+
+
+def test_deep_link_opens_the_message(open_page, reference_page: str) -> None:
+    page = open_page(reference_page, "#message-9")
+    panel = page.locator(PANEL)
+    assert panel.locator(".vl-title").inner_text() == "Call search_issues"
+    assert panel.locator("tr", has_text="arguments.query").locator("td").inner_text() == (
+        "login timeout"
+    )
+    assert "search_issues" in panel.locator("table").inner_text()
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "9"
+
+
+def test_enter_on_a_focused_message(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    page.keyboard.press("Tab")
+    focused = page.evaluate(
+        "[document.activeElement.getAttribute('data-message'),"
+        " document.activeElement.getAttribute('role'),"
+        " document.activeElement.getAttribute('aria-label')]"
+    )
+    assert focused == ["1", "button", "Message 1, Agent to MCP Server: POST /mcp (initialize). "
+                       "Carries Request"]  # fmt: skip
+    page.keyboard.press("Enter")
+    assert page.locator(f"{PANEL} .vl-title").inner_text() == "POST /mcp (initialize)"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    assert page.locator(f"{PANEL} .vl-title").inner_text() == "200 OK"
+
+
+def test_arrow_keys_and_j_k_step_and_escape_closes(open_page, reference_page: str) -> None:
+    page = open_page(reference_page, "#message-1")
+    title = page.locator(f"{PANEL} .vl-title")
+    page.keyboard.press("ArrowRight")
+    assert title.inner_text() == "200 OK"
+    assert page.evaluate("location.hash") == "#message-2"
+    page.keyboard.press("j")
+    assert title.inner_text() == "POST /mcp (notifications/initialized)"
+    page.keyboard.press("k")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # stays on the first
+    assert title.inner_text() == "POST /mcp (initialize)"
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "1"
+    page.keyboard.press("Escape")
+    assert page.locator(PANEL).is_hidden()
+    assert page.evaluate("location.hash") == ""
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "1"
+
+
+def test_every_message_opens_and_every_payload_shows_both_ways(
+    open_page, reference_page: str
+) -> None:
+    page = open_page(reference_page)
+    count = page.locator(".vl-canvas [data-message]").count()
+    assert count == 14
+    for n in range(1, count + 1):
+        page.click(message(n))
+        tabs = page.locator(f"{PANEL} [role=tab]")
+        for index in range(tabs.count()):
+            tabs.nth(index).click()
+            page.click(f"{PANEL} [data-vl-view=raw]")
+            assert page.locator(f"{PANEL} .vl-raw").inner_text().strip()
+            table_button = page.locator(f"{PANEL} [data-vl-view=table]")
+            if table_button.is_enabled():
+                table_button.click()
+                assert page.locator(f"{PANEL} table tr").count() > 0
+        if not tabs.count():
+            assert page.locator(f"{PANEL} .vl-empty").is_visible()
+
+
+def test_copy_puts_the_body_on_the_clipboard(
+    context, open_page, reference_page: str, reference_text: str
+) -> None:
+    from volley import parse
+
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = open_page(reference_page, "#message-9")
+    page.click(f"{PANEL} [data-vl-action=copy]")
+    assert page.locator(f"{PANEL} .vl-copy").inner_text() == "Copied"
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == parse(reference_text).messages()[8].response.body
+
+
+def test_panel_beside_when_wide_below_when_narrow(open_page, reference_page: str) -> None:
+    page = open_page(reference_page, "#message-1")
+    canvas = page.locator(".vl-canvas").bounding_box()
+    panel = page.locator(PANEL).bounding_box()
+    assert panel["x"] >= canvas["x"] + canvas["width"]
+    page.set_viewport_size({"width": 480, "height": 900})
+    canvas = page.locator(".vl-canvas").bounding_box()
+    panel = page.locator(PANEL).bounding_box()
+    assert panel["x"] < canvas["x"] + canvas["width"] / 2
+    assert panel["width"] > 400
+
+
+def test_the_diagram_fits_the_window(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    page.set_viewport_size({"width": 800, "height": 900})
+    svg = page.locator(".vl-canvas > svg").bounding_box()
+    assert svg["width"] <= 800
+
+
+@pytest.mark.parametrize(
+    ("scheme", "theme", "dark"),
+    [
+        ("dark", "auto", True),
+        ("light", "auto", False),
+        ("dark", "light", False),
+        ("light", "dark", True),
+    ],
+)
+def test_colour_scheme(browser, tmp_path, reference_text, scheme, theme, dark) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(render(reference_text, format="html", theme=theme), encoding="utf-8")
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri() + "#message-1")
+        panel = page.evaluate(
+            "getComputedStyle(document.querySelector('.vl-panel')).backgroundColor"
+        )
+        background = page.evaluate(
+            "getComputedStyle(document.querySelector('.vl-canvas svg .background')).fill"
+        )
+    finally:
+        context.close()
+    assert (panel == "rgb(255, 255, 255)") is not dark
+    assert (background == "rgb(255, 255, 255)") is not dark
