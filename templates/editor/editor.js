@@ -1,0 +1,760 @@
+/* The volley editor: a source pane that colours the text as you type, a preview rendered by the
+ * server a moment after each edit, share links that carry the diagram, downloads, and (with
+ * `volley serve FILE`) saving to the file and following its changes on disk.
+ *
+ * The source is a plain <textarea> (so typing, undo, IME and screen readers work as anywhere)
+ * over a painted copy of the same text that carries the colours and the error mark. Everything
+ * typed reaches the page as text: the painter escapes it, the rest uses textContent.
+ */
+(function () {
+  "use strict";
+
+  var config = JSON.parse(document.getElementById("volley-config").textContent);
+  var $ = function (id) { return document.getElementById(id); };
+  var source = $("source");
+  var paint = $("paint");
+  var gutter = $("gutter");
+  var preview = $("preview");
+  var previewPane = preview.parentElement;
+  var statusBox = $("status");
+  var file = config.file; // the file's name with `volley serve FILE`, else null
+
+  var RENDER_DELAY = 120; // ms after the last keystroke: quick, but not one request per key
+  var POLL_EVERY = 1000; // ms between looks at FILE on disk
+  var DRAFT_KEY = "volley.draft";
+  var SPLIT_KEY = "volley.split";
+  var SHARE_PREFIX = "v1.";
+
+  /* --- painting the source ------------------------------------------------------------------ */
+
+  var ARROWS = "<-->|<->|<=>|-->>|<--|-->|--x|->>|=>>|<-|->|-x|=>|<=";
+  var RULES = {
+    comment: /^\s*\/\/.*$/,
+    directive: /^(\s*)(title|order)(\s*:)(.*)$/,
+    autonumber: /^(\s*)(autonumber)(\s+\d+)?(\s*)$/,
+    block: /^(\s*)(if|else|group|loop|opt|par|and)(\s*:)(.*)$/,
+    end: /^(\s*)(end)(\s*)$/,
+    note: /^(\s*)(note)([^:]*)(:)(.*)$/,
+    divider: /^(\s*)(\.\.\.|--|=|-|_)(:)(.*)$/,
+    payload: /^(\s*)(in|out)(\s*:)(.*)$/,
+    fence: /^(\s*)(`{3,}|~{3,})(.*)$/,
+    message: new RegExp("^(\\s*)([^:]*?)(\\s*)(" + ARROWS + ")(\\s*)([^:]*?)(\\s*)(?:(:)(.*))?$")
+  };
+
+  function escapeHtml(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  function span(cls, text) {
+    return text ? '<span class="' + cls + '">' + escapeHtml(text) + "</span>" : "";
+  }
+
+  // Inline markup in labels, lightly: icons, `code`, **bold**. Input is escaped first.
+  function inline(text) {
+    return escapeHtml(text)
+      .replace(/`[^`]+`/g, '<span class="s-code">$&</span>')
+      .replace(/\{fa[a-z]?-[a-z0-9-]+(?: [a-z0-9- ]+)?\}/g, '<span class="s-icon">$&</span>')
+      .replace(/\*\*[^*]+\*\*/g, '<span class="s-strong">$&</span>');
+  }
+
+  function indentOf(line) {
+    var match = /^[ \t]*/.exec(line)[0];
+    var width = 0;
+    for (var i = 0; i < match.length; i++) width += match[i] === "\t" ? 2 : 1;
+    return width;
+  }
+
+  // One line at a time, remembering only what the next lines need: an open fence, an indented
+  // body or note continuing, or a body that may start on the next line.
+  function paintLines(lines) {
+    var out = [];
+    var fence = null; // {mark, length}
+    var body = null; // {indent} while an indented body or a note's lines continue
+    var expectBody = -1; // indent of the in:/out: line just seen, or -1
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i];
+      var m;
+      if (fence) {
+        m = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+        if (m && m[1][0] === fence.mark && m[1].length >= fence.length) {
+          out.push(span("s-fence", line));
+          fence = null;
+        } else out.push(span("s-body", line));
+        continue;
+      }
+      if (body && (line.trim() === "" || indentOf(line) >= body.indent)) {
+        out.push(line.trim() === "" ? "" : span(body.cls, line));
+        continue;
+      }
+      body = null;
+      var opening = expectBody >= 0 || (out.length && RULES.note.test(lines[i - 1] || ""));
+      if (opening && (m = RULES.fence.exec(line))) {
+        fence = { mark: m[2][0], length: m[2].length };
+        out.push(span("s-fence", line));
+        expectBody = -1;
+        continue;
+      }
+      if (expectBody >= 0 && line.trim() && indentOf(line) >= expectBody + 2) {
+        body = { indent: expectBody + 2, cls: "s-body" };
+        expectBody = -1;
+        out.push(span("s-body", line));
+        continue;
+      }
+      expectBody = -1;
+      out.push(paintLine(line, function (indent, kind) {
+        if (kind === "payload") expectBody = indent;
+        if (kind === "note") body = { indent: indent + 2, cls: "s-note" };
+      }));
+    }
+    return out;
+  }
+
+  function paintLine(line, saw) {
+    var m;
+    if (!line.trim()) return "";
+    if (RULES.comment.test(line)) return span("s-comment", line);
+    if ((m = RULES.directive.exec(line)))
+      return escapeHtml(m[1]) + span("s-kw", m[2]) + span("s-punct", m[3]) + '<span class="s-title">' + inline(m[4]) + "</span>";
+    if ((m = RULES.autonumber.exec(line))) return escapeHtml(m[1]) + span("s-kw", m[2]) + span("s-num", m[3] || "") + escapeHtml(m[4]);
+    if ((m = RULES.block.exec(line)))
+      return escapeHtml(m[1]) + span("s-block", m[2]) + span("s-punct", m[3]) + inline(m[4]);
+    if ((m = RULES.end.exec(line))) return escapeHtml(m[1]) + span("s-block", m[2]) + escapeHtml(m[3]);
+    if ((m = RULES.payload.exec(line))) {
+      saw(indentOf(line), "payload");
+      return escapeHtml(m[1]) + span("s-payload", m[2]) + span("s-punct", m[3]) + span("s-plabel", m[4]);
+    }
+    if ((m = RULES.note.exec(line))) {
+      saw(indentOf(line), "note");
+      return escapeHtml(m[1]) + span("s-kw", m[2]) + span("s-name", m[3]) + span("s-punct", m[4]) + '<span class="s-note">' + inline(m[5]) + "</span>";
+    }
+    if ((m = RULES.divider.exec(line)))
+      return escapeHtml(m[1]) + span("s-divider", m[2] + m[3]) + '<span class="s-divlabel">' + inline(m[4]) + "</span>";
+    if ((m = RULES.message.exec(line)) && m[2].trim() && m[6].trim())
+      return escapeHtml(m[1]) + span("s-name", m[2]) + escapeHtml(m[3]) + span("s-arrow", m[4]) + escapeHtml(m[5]) +
+        span("s-name", m[6]) + escapeHtml(m[7]) + span("s-punct", m[8] || "") + (m[9] ? '<span class="s-label">' + inline(m[9]) + "</span>" : "");
+    return escapeHtml(line);
+  }
+
+  var problem = null; // the error shown: {line, column}
+  var lastLineCount = -1;
+
+  function splitLines(text) {
+    return text.split(/\r\n|\r|\n/);
+  }
+
+  function displayColumn(line, column) {
+    var width = 0;
+    for (var i = 0; i < Math.min(column - 1, line.length); i++) width += line[i] === "\t" ? 4 - (width % 4) : 1;
+    return width;
+  }
+
+  function repaint() {
+    var lines = splitLines(source.value);
+    var painted = paintLines(lines);
+    var errorLine = problem && problem.line >= 1 && problem.line <= lines.length ? problem.line : 0;
+    var html = "";
+    for (var i = 0; i < painted.length; i++) {
+      var cls = i + 1 === errorLine ? "ln ln-error" : "ln";
+      var mark = "";
+      if (i + 1 === errorLine) {
+        var col = displayColumn(lines[i], problem.column || 1);
+        mark = '<span class="err-mark" style="--col:' + col + '"></span>';
+      }
+      html += '<span class="' + cls + '">' + painted[i] + mark + "</span>";
+    }
+    paint.innerHTML = html;
+    if (lines.length !== lastLineCount || gutter.dataset.error !== String(errorLine)) {
+      var numbers = "";
+      for (var n = 1; n <= lines.length; n++)
+        numbers += n === errorLine ? '<span class="ln ln-error">' + n + "</span>" : '<span class="ln">' + n + "</span>";
+      gutter.innerHTML = numbers;
+      gutter.dataset.error = String(errorLine);
+      lastLineCount = lines.length;
+    }
+    syncScroll();
+  }
+
+  function syncScroll() {
+    paint.scrollTop = source.scrollTop;
+    paint.scrollLeft = source.scrollLeft;
+    gutter.scrollTop = source.scrollTop;
+  }
+
+  source.addEventListener("scroll", syncScroll);
+
+  /* --- editing ------------------------------------------------------------------------------ */
+
+  // Typing through execCommand keeps the browser's own undo history; assigning .value would
+  // wipe it. Falls back to setRangeText where insertText is not supported.
+  function insertText(text) {
+    var ok = false;
+    try { ok = document.execCommand("insertText", false, text); } catch (error) { ok = false; }
+    if (!ok) {
+      source.setRangeText(text, source.selectionStart, source.selectionEnd, "end");
+      changed();
+    }
+  }
+
+  // Replace the whole source. `undoable`: Ctrl+Z brings the old text back (a template picked
+  // by mistake); otherwise the cursor and scroll stay where they were (a reload from disk).
+  function setSource(text, undoable) {
+    if (text === source.value) return;
+    if (undoable) {
+      source.focus();
+      source.select();
+      if (text) insertText(text);
+      else document.execCommand("delete");
+      source.setSelectionRange(0, 0);
+      source.scrollTop = 0;
+    } else {
+      var start = source.selectionStart, end = source.selectionEnd, top = source.scrollTop;
+      source.value = text;
+      source.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
+      source.scrollTop = top;
+    }
+    changed();
+  }
+
+  source.addEventListener("keydown", function (event) {
+    if (event.key === "Tab" && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      insertText("  ");
+    } else if (event.key === "Enter" && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey && !event.isComposing) {
+      // Keep the current line's indentation: indented bodies and notes go on without counting.
+      var before = source.value.slice(0, source.selectionStart);
+      var indent = /[ \t]*/.exec(before.slice(before.lastIndexOf("\n") + 1))[0];
+      if (indent) {
+        event.preventDefault();
+        insertText("\n" + indent);
+      }
+    }
+  });
+
+  source.addEventListener("input", changed);
+
+  function changed() {
+    repaint();
+    showTitle();
+    scheduleRender();
+    saveDraft();
+    if (file) showSaveState();
+  }
+
+  function goTo(line, column) {
+    var lines = splitLines(source.value);
+    var offset = 0;
+    for (var i = 0; i < Math.min(line - 1, lines.length); i++) offset += lines[i].length + 1;
+    offset += Math.max(0, Math.min((column || 1) - 1, (lines[line - 1] || "").length));
+    source.focus();
+    source.setSelectionRange(offset, offset);
+    var lineHeight = parseFloat(getComputedStyle(source).lineHeight) || 20;
+    var target = (line - 1) * lineHeight;
+    if (target < source.scrollTop || target > source.scrollTop + source.clientHeight - 2 * lineHeight)
+      source.scrollTop = Math.max(0, target - source.clientHeight / 3);
+  }
+
+  /* --- the title in the bar ----------------------------------------------------------------- */
+
+  function diagramTitle() {
+    var m = /^[ \t]*title[ \t]*:[ \t]*(.+)$/m.exec(source.value);
+    return m ? m[1].replace(/\{[^}]*\}|[*_~`]/g, "").trim() : "";
+  }
+
+  function showTitle() {
+    var title = diagramTitle();
+    document.title = (file || title || "Untitled diagram") + " · volley editor";
+    var shown = $("doc-title");
+    if (shown) shown.textContent = title || "Untitled diagram";
+  }
+
+  /* --- the preview -------------------------------------------------------------------------- */
+
+  var renderTimer = 0;
+  var renderSeq = 0;
+  var inflight = null;
+
+  function scheduleRender() {
+    clearTimeout(renderTimer);
+    renderTimer = setTimeout(renderNow, RENDER_DELAY);
+  }
+
+  function renderQuery() {
+    return config.preview === "html" ? "format=html&fragment=1&assets=0&theme=auto" : "format=svg";
+  }
+
+  function renderNow() {
+    var text = source.value;
+    var seq = ++renderSeq;
+    if (inflight) inflight.abort();
+    if (new Blob([text]).size > config.maxBytes) {
+      showProblem({ message: "the diagram is larger than this server's limit of " + config.maxBytes.toLocaleString() + " bytes" });
+      return;
+    }
+    inflight = new AbortController();
+    setState("working");
+    fetch("/render?" + renderQuery(), {
+      method: "POST",
+      body: text,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      signal: inflight.signal
+    }).then(function (response) {
+      if (response.ok) {
+        return response.text().then(function (html) {
+          if (seq !== renderSeq) return;
+          showPreview(html);
+          showFine(parseWarnings(response.headers.get("X-Volley-Warnings")));
+        });
+      }
+      return errorOf(response).then(function (error) {
+        if (seq === renderSeq) showProblem(error);
+      });
+    }).catch(function (error) {
+      if (error.name === "AbortError" || seq !== renderSeq) return;
+      showProblem({ message: "cannot reach the volley server (" + error.message + ")", hint: "is volley serve still running?" });
+    });
+  }
+
+  function errorOf(response) {
+    return response.json().then(function (body) {
+      return body && body.error ? body.error : { message: "the server answered " + response.status };
+    }, function () {
+      return { message: "the server answered " + response.status + " " + response.statusText };
+    });
+  }
+
+  function parseWarnings(header) {
+    try { return header ? JSON.parse(header) : []; } catch (error) { return []; }
+  }
+
+  function showPreview(html) {
+    var top = previewPane.scrollTop, left = previewPane.scrollLeft;
+    preview.innerHTML = html; // markup rendered by the server, every user string escaped there
+    if (window.__volleyViewer) window.__volleyViewer.scan();
+    previewPane.scrollTop = top;
+    previewPane.scrollLeft = left;
+    previewPane.classList.remove("is-stale");
+    $("stale-note").hidden = true;
+  }
+
+  /* --- the status line beside the source ---------------------------------------------------- */
+
+  function setState(state) {
+    statusBox.dataset.state = state;
+  }
+
+  function showFine(warnings) {
+    problem = null;
+    repaint();
+    var count = preview.querySelectorAll("svg [data-message]").length;
+    var text = count === 1 ? "1 message" : count + " messages";
+    var lineBox = $("status-line"), hint = $("status-hint");
+    lineBox.hidden = true;
+    if (warnings.length) {
+      setState("warning");
+      var w = warnings[0];
+      $("status-text").textContent = (w.line ? "Line " + w.line + ": " : "") + w.message +
+        (warnings.length > 1 ? " (and " + (warnings.length - 1) + " more)" : "");
+      statusBox.dataset.line = w.line || "";
+      statusBox.dataset.column = w.column || "";
+      hint.hidden = false;
+      hint.textContent = "The diagram rendered; this is a warning. " + text + ".";
+    } else {
+      setState("ok");
+      $("status-text").textContent = "Rendered · " + text;
+      statusBox.dataset.line = "";
+      hint.hidden = true;
+    }
+  }
+
+  function showProblem(error) {
+    problem = error.line ? { line: error.line, column: error.column || 1 } : null;
+    repaint();
+    setState("error");
+    var where = error.line ? "Line " + error.line + (error.column ? ", column " + error.column : "") + ": " : "";
+    $("status-text").textContent = where + error.message;
+    statusBox.dataset.line = error.line || "";
+    statusBox.dataset.column = error.column || "";
+    var lineBox = $("status-line");
+    if (error.source_line !== null && error.source_line !== undefined && error.line) {
+      var col = displayColumn(error.source_line, error.column || 1);
+      lineBox.textContent = error.source_line.replace(/\t/g, "    ") + "\n" + " ".repeat(col) + "^";
+      lineBox.hidden = false;
+    } else lineBox.hidden = true;
+    var hint = $("status-hint");
+    hint.hidden = !error.hint;
+    hint.textContent = error.hint || "";
+    if (preview.childElementCount) {
+      previewPane.classList.add("is-stale");
+      $("stale-note").hidden = false;
+    }
+  }
+
+  statusBox.addEventListener("click", function () {
+    var line = parseInt(statusBox.dataset.line, 10);
+    if (line) goTo(line, parseInt(statusBox.dataset.column, 10) || 1);
+  });
+
+  /* --- share links: the source compressed into the URL's fragment ---------------------------- */
+  // The same format as volley.share: "v1." + URL-safe base64 (no padding) of zlib-compressed
+  // UTF-8. Browsers' CompressionStream("deflate") writes exactly that zlib stream.
+
+  function toBase64Url(bytes) {
+    var binary = "";
+    for (var i = 0; i < bytes.length; i += 0x8000)
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64Url(text) {
+    var binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  function encodeShare(text) {
+    var stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate"));
+    return new Response(stream).arrayBuffer().then(function (buffer) {
+      return SHARE_PREFIX + toBase64Url(new Uint8Array(buffer));
+    });
+  }
+
+  function ShareError(message) {
+    this.message = message;
+  }
+
+  // Inflate at most config.maxBytes, as the server does: a tiny link can hold a huge stream.
+  function decodeShare(encoded) {
+    var version = /^(v\d+)\./.exec(encoded);
+    if (!version) return Promise.reject(new ShareError("this is not a volley share link"));
+    if (version[1] + "." !== SHARE_PREFIX)
+      return Promise.reject(new ShareError("this link uses share format " + version[1] + "; this editor reads v1"));
+    var payload = encoded.slice(SHARE_PREFIX.length);
+    var bytes;
+    try {
+      if (!/^[A-Za-z0-9_-]+$/.test(payload)) throw new Error("alphabet");
+      bytes = fromBase64Url(payload);
+    } catch (error) {
+      return Promise.reject(new ShareError("the share link is damaged; it may have been cut when it was copied"));
+    }
+    var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate")).getReader();
+    var chunks = [], total = 0;
+    function pump() {
+      return reader.read().then(function (step) {
+        if (step.done) return;
+        total += step.value.length;
+        if (total > config.maxBytes) {
+          reader.cancel();
+          throw new ShareError("the shared diagram is larger than this editor's limit of " + config.maxBytes.toLocaleString() + " bytes");
+        }
+        chunks.push(step.value);
+        return pump();
+      });
+    }
+    return pump().then(function () {
+      var all = new Uint8Array(total), at = 0;
+      chunks.forEach(function (chunk) { all.set(chunk, at); at += chunk.length; });
+      return new TextDecoder("utf-8", { fatal: true }).decode(all);
+    }, function (error) {
+      throw error instanceof ShareError ? error : new ShareError("the share link is damaged; it does not decompress");
+    });
+  }
+
+  function sharedFromAddress() {
+    var hash = location.hash.slice(1);
+    return /^v\d+\./.test(hash) ? hash : null;
+  }
+
+  function openShared(encoded) {
+    return decodeShare(encoded).then(function (text) {
+      setSource(text, source.value !== "");
+    }, function (error) {
+      showProblem({ message: error.message || String(error), hint: "ask for the link again, or copy all of it" });
+    });
+  }
+
+  window.addEventListener("hashchange", function () {
+    var encoded = sharedFromAddress();
+    if (encoded) openShared(encoded);
+  });
+
+  $("share").addEventListener("click", function () {
+    var text = source.value;
+    encodeShare(text).then(function (encoded) {
+      var base = location.origin + location.pathname;
+      var link = base + "#" + encoded;
+      try { history.replaceState(null, "", "#" + encoded); } catch (error) { /* ignore */ }
+      var root = location.origin;
+      var title = diagramTitle().replace(/[\[\]]/g, "") || "Sequence diagram";
+      $("share-link").value = link;
+      $("share-markdown").value = "![" + title + "](" + root + "/svg/" + encoded + ")";
+      $("share-png").value = root + "/png/" + encoded;
+      $("share-size").textContent = "Link length: " + link.length.toLocaleString() + " characters" +
+        (link.length > 8000 ? " — long links may be cut by some chat apps and servers." : ".");
+      openDialog($("share-dialog"));
+      $("share-link").select();
+    });
+  });
+
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var field = $(button.getAttribute("data-copy"));
+      var done = function () {
+        button.textContent = "Copied";
+        button.classList.add("is-done");
+        setTimeout(function () { button.textContent = "Copy"; button.classList.remove("is-done"); }, 1500);
+      };
+      field.select();
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, function () {
+        if (document.execCommand("copy")) done();
+      });
+      else if (document.execCommand("copy")) done();
+    });
+  });
+
+  /* --- dialogs and the templates gallery ---------------------------------------------------- */
+
+  function openDialog(dialog) {
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }
+
+  document.querySelectorAll("dialog").forEach(function (dialog) {
+    dialog.addEventListener("click", function (event) {
+      if (event.target === dialog || event.target.closest("[data-close]")) dialog.close();
+    });
+    // Close here, before the viewer's page-wide Escape (which closes its panel) can cancel it.
+    dialog.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        dialog.close();
+      }
+    });
+  });
+
+  $("open-templates").addEventListener("click", function () { openDialog($("templates")); });
+
+  document.querySelectorAll("[data-template]").forEach(function (card) {
+    card.addEventListener("click", function () {
+      var id = card.getAttribute("data-template");
+      fetch("/templates/" + encodeURIComponent(id)).then(function (response) {
+        if (!response.ok) return errorOf(response).then(showProblem);
+        return response.json().then(function (template) {
+          $("templates").close();
+          setSource(template.source, true);
+        });
+      });
+    });
+  });
+
+  /* --- downloads ---------------------------------------------------------------------------- */
+
+  var menu = $("download-menu");
+  document.addEventListener("click", function (event) {
+    if (menu.open && !menu.contains(event.target)) menu.open = false;
+  });
+
+  function baseName() {
+    if (file) return file.replace(/\.[^.]+$/, "");
+    var slug = diagramTitle().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+    return slug || "diagram";
+  }
+
+  document.querySelectorAll("[data-download]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var format = button.getAttribute("data-download");
+      menu.open = false;
+      var query = format === "png" ? "format=png&scale=2" : "format=" + format;
+      fetch("/render?" + query, { method: "POST", body: source.value, headers: { "Content-Type": "text/plain; charset=utf-8" } })
+        .then(function (response) {
+          if (!response.ok) return errorOf(response).then(showProblem);
+          return response.blob().then(function (blob) {
+            var url = URL.createObjectURL(blob);
+            var link = document.createElement("a");
+            link.href = url;
+            link.download = baseName() + "." + format;
+            document.body.appendChild(link);
+            link.click();
+            link.remove();
+            setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+          });
+        });
+    });
+  });
+
+  /* --- FILE: save, and follow changes made on disk ------------------------------------------- */
+
+  var disk = { source: null, version: null }; // what the file held when last read or saved
+  var pending = null; // a newer version on disk, waiting while the page has unsaved edits
+  var saving = false;
+
+  function dirty() {
+    return file && disk.source !== null && source.value !== disk.source;
+  }
+
+  function showSaveState(state) {
+    var label = $("doc-state");
+    if (!label) return;
+    state = state || (dirty() ? "edited" : "saved");
+    label.dataset.state = state;
+    label.textContent = { saved: "Saved", edited: "Edited", saving: "Saving…", failed: "Not saved" }[state];
+  }
+
+  function showBanner(text) {
+    $("banner-text").textContent = text;
+    $("banner").hidden = false;
+  }
+
+  function readFile(first) {
+    var headers = disk.version && !first ? { "If-None-Match": '"' + disk.version + '"' } : {};
+    return fetch("/file", { headers: headers, cache: "no-store" }).then(function (response) {
+      if (response.status === 304 || saving) return;
+      if (!response.ok) return errorOf(response).then(showProblem);
+      return response.json().then(function (snapshot) {
+        if (first || !dirty()) {
+          disk = snapshot;
+          pending = null;
+          $("banner").hidden = true;
+          setSource(snapshot.source, false);
+          showSaveState();
+        } else if (!pending || pending.version !== snapshot.version) {
+          pending = snapshot;
+          disk.version = snapshot.version; // seen: ask once, not on every poll
+          showBanner(file + " changed on disk, and you have unsaved edits here.");
+        }
+      });
+    });
+  }
+
+  function save() {
+    if (!file || saving) return;
+    saving = true;
+    showSaveState("saving");
+    var text = source.value;
+    fetch("/file", {
+      method: "PUT",
+      body: text,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "If-Match": '"' + disk.version + '"' }
+    }).then(function (response) {
+      saving = false;
+      if (response.status === 409) {
+        showSaveState("failed");
+        return fetch("/file", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (snapshot) {
+          pending = snapshot;
+          showBanner(file + " changed on disk since it was loaded. Load that version, or keep yours and save again.");
+        });
+      }
+      if (!response.ok) {
+        showSaveState("failed");
+        return errorOf(response).then(showProblem);
+      }
+      return response.json().then(function (saved) {
+        disk = { source: text, version: saved.version };
+        showSaveState();
+      });
+    }, function () {
+      saving = false;
+      showSaveState("failed");
+    });
+  }
+
+  if (file) {
+    $("save").addEventListener("click", save);
+    document.addEventListener("keydown", function (event) {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        save();
+      }
+    });
+    $("banner-load").addEventListener("click", function () {
+      if (pending) {
+        disk = pending;
+        setSource(pending.source, true);
+      }
+      pending = null;
+      $("banner").hidden = true;
+      showSaveState();
+    });
+    $("banner-keep").addEventListener("click", function () {
+      if (pending) disk.version = pending.version; // the next save replaces the disk version
+      pending = null;
+      $("banner").hidden = true;
+    });
+    window.addEventListener("beforeunload", function (event) {
+      if (dirty()) event.preventDefault();
+    });
+  }
+
+  function poll() {
+    var next = function () { setTimeout(poll, document.hidden ? POLL_EVERY * 3 : POLL_EVERY); };
+    readFile(false).then(next, next);
+  }
+
+  /* --- draft, splitter, start --------------------------------------------------------------- */
+
+  var draftTimer = 0;
+  function saveDraft() {
+    if (file) return;
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(function () {
+      try { localStorage.setItem(DRAFT_KEY, source.value); } catch (error) { /* private mode */ }
+    }, 400);
+  }
+
+  function loadDraft() {
+    try { return localStorage.getItem(DRAFT_KEY); } catch (error) { return null; }
+  }
+
+  (function splitter() {
+    var handle = $("splitter"), panes = $("panes");
+    var set = function (percent) {
+      percent = Math.max(20, Math.min(80, percent));
+      panes.style.setProperty("--split", percent + "%");
+      handle.setAttribute("aria-valuenow", String(Math.round(percent)));
+      try { localStorage.setItem(SPLIT_KEY, String(percent)); } catch (error) { /* ignore */ }
+    };
+    var saved = null;
+    try { saved = parseFloat(localStorage.getItem(SPLIT_KEY)); } catch (error) { saved = null; }
+    if (saved) set(saved);
+    handle.addEventListener("pointerdown", function (event) {
+      handle.setPointerCapture(event.pointerId);
+      document.body.classList.add("is-resizing");
+      var move = function (e) {
+        var box = panes.getBoundingClientRect();
+        set(((e.clientX - box.left) / box.width) * 100);
+      };
+      var up = function () {
+        handle.removeEventListener("pointermove", move);
+        handle.removeEventListener("pointerup", up);
+        document.body.classList.remove("is-resizing");
+      };
+      handle.addEventListener("pointermove", move);
+      handle.addEventListener("pointerup", up);
+    });
+    handle.addEventListener("keydown", function (event) {
+      var now = parseFloat(panes.style.getPropertyValue("--split")) || 42;
+      if (event.key === "ArrowLeft") set(now - 2);
+      else if (event.key === "ArrowRight") set(now + 2);
+      else return;
+      event.preventDefault();
+    });
+  })();
+
+  // What the page opens with: a share link in the address wins, then FILE, then the draft
+  // left in this browser, then the starter diagram.
+  function start() {
+    var shared = sharedFromAddress();
+    if (file) {
+      readFile(true).then(function () { if (shared) return openShared(shared); }).then(poll, poll);
+    } else if (shared) {
+      openShared(shared);
+    } else {
+      var draft = loadDraft();
+      setSource(draft ? draft : config.starter, false);
+    }
+  }
+
+  repaint();
+  start();
+})();

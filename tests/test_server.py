@@ -1,0 +1,484 @@
+"""The server's endpoints through an HTTP client: renders, errors, limits, share images, the
+gallery and FILE. Browser tests of the page itself are in test_editor_browser.py."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import json
+import re
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+import httpx  # noqa: E402
+
+import volley  # noqa: E402
+from volley import share  # noqa: E402
+from volley.server import ServerLimits, create_app, is_loopback  # noqa: E402
+from volley.server import app as server_app  # noqa: E402
+
+from .conftest import EXAMPLES  # noqa: E402
+
+SMALL = "title: Hello\nA -> B: ping\nin: Request\n  id: 1\nB --> A: pong\n"
+BROKEN = "A -> B: fine\nA -> : no receiver\n"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class Client:
+    """A synchronous HTTP client over the ASGI app, in process; one event loop per request,
+    as separate requests to a server would be."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def request(self, method: str, url: str, **options) -> httpx.Response:
+        async def send() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+                return await c.request(method, url, **options)
+
+        return asyncio.run(send())
+
+    def get(self, url: str, **options) -> httpx.Response:
+        return self.request("GET", url, **options)
+
+    def post(self, url: str, **options) -> httpx.Response:
+        return self.request("POST", url, **options)
+
+    def put(self, url: str, **options) -> httpx.Response:
+        return self.request("PUT", url, **options)
+
+
+@pytest.fixture(scope="module")
+def client() -> Client:
+    return Client(create_app())
+
+
+def make_client(**options) -> Client:
+    return Client(create_app(**options))
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def test_render_svg(client: Client) -> None:
+    response = client.post("/render?format=svg", content=SMALL)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text.lstrip().startswith("<svg")
+    assert "ping" in response.text
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_render_defaults_to_svg(client: Client) -> None:
+    response = client.post("/render", content=SMALL)
+    assert response.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_render_png(client: Client) -> None:
+    response = client.post("/render?format=png&scale=2", content=SMALL)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/png"
+    assert response.content.startswith(PNG_MAGIC)
+
+
+def test_render_html_page_and_fragment(client: Client) -> None:
+    page = client.post("/render?format=html", content=SMALL)
+    assert page.status_code == 200
+    assert page.text.lstrip().lower().startswith("<!doctype html")
+    fragment = client.post("/render?format=html&fragment=1&assets=0", content=SMALL)
+    assert fragment.text.lstrip().startswith('<div class="volley-diagram"')
+    assert "<style>" not in fragment.text and "<script>" not in fragment.text
+    with_assets = client.post("/render?format=html&fragment=1", content=SMALL)
+    assert "<script>" in with_assets.text
+
+
+def test_render_json_is_the_parse_json(client: Client) -> None:
+    response = client.post("/render?format=json", content=SMALL)
+    assert response.headers["content-type"] == "application/json"
+    assert response.json() == volley.parse(SMALL).to_json()
+
+
+def test_rendered_output_cannot_act_as_the_site(client: Client) -> None:
+    """Opened on its own, a render runs in a sandbox with no origin and no remote loads."""
+    for fmt in ("svg", "html"):
+        csp = client.post(f"/render?format={fmt}", content=SMALL).headers["content-security-policy"]
+        assert "sandbox" in csp and "default-src 'none'" in csp
+
+
+def test_a_bad_source_is_a_json_error_with_the_place(client: Client) -> None:
+    response = client.post("/render?format=svg", content=BROKEN)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["line"] == 2
+    assert error["column"] == 6
+    assert error["source_line"] == "A -> : no receiver"
+    assert "participant" in error["message"]
+    assert set(error) >= {"message", "line", "column", "source_line"}
+
+
+def test_bytes_that_are_not_utf8_are_a_json_error(client: Client) -> None:
+    response = client.post("/render", content=b"A -> B: caf\xe9\n")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert "not valid UTF-8" in error["message"]
+    assert error["line"] == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("format=gif", 'unknown format "gif"'),
+        ("format=svg&theme=neon", 'unknown theme "neon"'),
+        ("format=png&scale=400", "scale must be between"),
+        ("format=png&scale=nan", "scale must be a number"),
+        ("format=html&fragment=maybe", "fragment must be 1 or 0"),
+    ],
+)
+def test_bad_options_are_json_errors(client: Client, query: str, message: str) -> None:
+    response = client.post(f"/render?{query}", content=SMALL)
+    assert response.status_code == 400
+    assert message in response.json()["error"]["message"]
+
+
+def test_unknown_icons_come_back_as_warnings(client: Client) -> None:
+    response = client.post("/render", content="A -> B: {fas-no-such-icon-here} hi\n")
+    assert response.status_code == 200
+    warnings = json.loads(response.headers["x-volley-warnings"])
+    assert warnings[0]["line"] == 1
+    assert "no-such-icon-here" in warnings[0]["message"]
+
+
+# --- limits ---------------------------------------------------------------------------------
+
+
+def test_a_declared_oversize_body_is_refused_before_reading() -> None:
+    client = make_client(limits=ServerLimits(body_bytes=1000))
+    response = client.post("/render", content="A -> B: x\n" * 200)
+    assert response.status_code == 413
+    assert "limit of 1,000 bytes" in response.json()["error"]["message"]
+    assert client.post("/render", content="A -> B: x\n" * 50).status_code == 200
+
+
+def test_a_streamed_oversize_body_is_refused_while_streaming() -> None:
+    """No Content-Length: the server counts as chunks arrive and stops reading at the limit."""
+    app = create_app(limits=ServerLimits(body_bytes=10_000))
+    sent = 0
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal sent
+        for _ in range(1000):
+            sent += 1
+            yield b"A -> B: " + b"x" * 992 + b"\n"
+
+    async def post() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.post("/render", content=body())
+
+    response = asyncio.run(post())
+    assert response.status_code == 413
+    assert sent < 20  # stopped after ~10 KB, not after the whole megabyte
+
+
+def test_the_default_body_limit_is_one_megabyte(client: Client) -> None:
+    assert ServerLimits().body_bytes == 1_000_000
+    response = client.post("/render", content=b"// " + b"x" * 1_000_000)
+    assert response.status_code == 413
+
+
+def _slow(seconds: float):
+    def produce(source, options, limits):
+        time.sleep(seconds)
+        raise AssertionError("never answered")
+
+    return produce
+
+
+def test_a_render_over_the_time_limit_is_a_clear_error(monkeypatch) -> None:
+    monkeypatch.setattr(server_app, "produce", _slow(0.6))
+    client = make_client(limits=ServerLimits(render_seconds=0.2, render_workers=1))
+    started = time.perf_counter()
+    response = client.post("/render", content=SMALL)
+    assert time.perf_counter() - started < 0.55  # answered at the deadline, not at the end
+    assert response.status_code == 422
+    assert "longer than this server's limit of 0.2 s" in response.json()["error"]["message"]
+
+
+def test_renders_stuck_in_every_worker_make_the_server_busy(monkeypatch) -> None:
+    """An overrunning render keeps its thread; the next request waits for it, then gives up."""
+    monkeypatch.setattr(server_app, "produce", _slow(0.8))
+    client = make_client(limits=ServerLimits(render_seconds=0.2, render_workers=1))
+    assert client.post("/render", content=SMALL).status_code == 422
+    response = client.post("/render", content=SMALL)
+    assert response.status_code == 503
+    assert response.headers["retry-after"]
+    assert "busy" in response.json()["error"]["message"]
+
+
+# --- share images ---------------------------------------------------------------------------
+
+
+def test_svg_by_url(client: Client) -> None:
+    response = client.get("/svg/" + share.encode(SMALL))
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert "ping" in response.text
+    assert "immutable" in response.headers["cache-control"]
+    assert response.headers["etag"]
+
+
+def test_png_by_url(client: Client) -> None:
+    response = client.get("/png/" + share.encode(SMALL) + ".png?scale=2")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/png"
+    assert response.content.startswith(PNG_MAGIC)
+    assert "immutable" in response.headers["cache-control"]
+
+
+def test_a_repeat_image_request_is_answered_from_its_etag(client: Client, monkeypatch) -> None:
+    path = "/svg/" + share.encode(SMALL)
+    etag = client.get(path).headers["etag"]
+    monkeypatch.setattr(server_app, "produce", _slow(5))  # a render now would show
+    response = client.get(path, headers={"If-None-Match": etag})
+    assert response.status_code == 304
+    assert "immutable" in response.headers["cache-control"]
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        ("nonsense", "not a volley share link"),
+        ("v9.eJwLAQ", "share format v9"),
+        ("v1.$$$$", "URL-safe base64 does not use"),
+        ("v1.AAAAAAAA", "damaged"),
+    ],
+)
+def test_a_bad_encoding_is_a_json_error(client: Client, encoded: str, message: str) -> None:
+    response = client.get("/svg/" + encoded)
+    assert response.status_code == 400
+    assert message in response.json()["error"]["message"]
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_a_zip_bomb_by_url_is_refused(client: Client) -> None:
+    import base64
+    import zlib
+
+    bomb = base64.urlsafe_b64encode(zlib.compress(b"\n" * 50_000_000, 9)).decode().rstrip("=")
+    response = client.get("/png/v1." + bomb)
+    assert response.status_code == 400
+    assert "larger than the limit" in response.json()["error"]["message"]
+
+
+def test_a_broken_diagram_by_url_is_a_json_error(client: Client) -> None:
+    response = client.get("/svg/" + share.encode(BROKEN))
+    assert response.status_code == 400
+    assert response.json()["error"]["line"] == 2
+
+
+# --- page, health, gallery ------------------------------------------------------------------
+
+
+def test_healthz(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "version": volley.__version__}
+
+
+def test_the_editor_page_loads_nothing_remote(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "data-volley-editor" in response.text
+    csp = response.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "default-src 'none'" in csp
+    assert "http" not in csp and "*" not in csp
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+    for url in re.findall(r'(?:src|href)="([^"]+)"', response.text):
+        assert url.startswith("/"), url  # own paths only, no CDN
+        assert client.get(url).status_code == 200, url
+
+
+def test_every_answer_says_nosniff(client: Client) -> None:
+    for response in (client.get("/healthz"), client.get("/svg/bad"), client.get("/nowhere")):
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_static_files_are_only_the_known_ones(client: Client) -> None:
+    assert client.get("/static/editor.js").status_code == 200
+    assert client.get("/static/..%2Fstarter.volley").status_code == 404
+    assert client.get("/static/../../pyproject.toml").status_code == 404
+
+
+def test_the_page_config_is_escaped_json(client: Client) -> None:
+    text = client.get("/").text
+    pattern = r'<script type="application/json" id="volley-config">(.*?)</script>'
+    found = re.search(pattern, text)
+    assert found
+    config = json.loads(found.group(1))
+    assert config["file"] is None
+    assert config["maxBytes"] == 1_000_000
+    assert "title:" in config["starter"]
+
+
+def test_templates_come_from_examples_with_their_titles(client: Client) -> None:
+    listed = client.get("/templates").json()
+    by_id = {t["id"]: t for t in listed}
+    assert by_id["mcp-tool-call"]["title"] == "MCP tool call over Streamable HTTP"
+    assert len(listed) == len(list(EXAMPLES.glob("*.volley")))
+    one = client.get("/templates/mcp-tool-call").json()
+    assert one["source"] == (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8")
+    assert client.get(by_id["mcp-tool-call"]["image"]).status_code == 200
+
+
+def test_an_unknown_template_is_404(client: Client) -> None:
+    response = client.get("/templates/..%2F..%2Fpyproject")
+    assert response.status_code == 404
+    assert "error" in response.json()
+
+
+def test_gallery_titles_fall_back_to_the_file_name(tmp_path: Path) -> None:
+    (tmp_path / "with-title.volley").write_text("title: **Bold** {fas-plug} start\nA -> B\n")
+    (tmp_path / "retry_policy.volley").write_text("A -> B\n")
+    (tmp_path / "broken.volley").write_text("A -> \n")
+    (tmp_path / "notes.txt").write_text("not a diagram")
+    listed = make_client(examples=tmp_path).get("/templates").json()
+    titles = {t["id"]: t["title"] for t in listed}
+    assert titles == {
+        "broken": "Broken",
+        "retry_policy": "Retry policy",
+        "with-title": "Bold start",
+    }
+
+
+def test_no_examples_folder_means_an_empty_gallery(tmp_path: Path) -> None:
+    client = make_client(examples=tmp_path / "missing")
+    assert client.get("/templates").json() == []
+    assert "no templates" in client.get("/").text
+
+
+# --- FILE -----------------------------------------------------------------------------------
+
+
+def test_without_a_file_there_is_no_file_endpoint(client: Client) -> None:
+    response = client.get("/file")
+    assert response.status_code == 404
+    assert "volley serve FILE" in response.json()["error"]["hint"]
+    assert client.put("/file", content="A -> B").status_code == 404
+
+
+def test_get_and_save_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "flow.volley"
+    path.write_text(SMALL)
+    client = make_client(file=path)
+    first = client.get("/file")
+    assert first.json()["source"] == SMALL
+    assert first.json()["name"] == "flow.volley"
+    etag = first.headers["etag"]
+    assert client.get("/file", headers={"If-None-Match": etag}).status_code == 304
+
+    saved = client.put("/file", content="A -> B: saved\n", headers={"If-Match": etag})
+    assert saved.status_code == 200
+    assert path.read_text() == "A -> B: saved\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["flow.volley"]  # no temporary left behind
+    assert client.get("/file", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_change_on_disk_shows_as_a_new_version(tmp_path: Path) -> None:
+    path = tmp_path / "flow.volley"
+    path.write_text(SMALL)
+    client = make_client(file=path)
+    etag = client.get("/file").headers["etag"]
+    path.write_text("A -> B: edited elsewhere\n")
+    response = client.get("/file", headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    assert response.json()["source"] == "A -> B: edited elsewhere\n"
+
+
+def test_a_save_over_a_newer_disk_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "flow.volley"
+    path.write_text(SMALL)
+    client = make_client(file=path)
+    etag = client.get("/file").headers["etag"]
+    path.write_text("A -> B: theirs\n")
+    response = client.put("/file", content="A -> B: mine\n", headers={"If-Match": etag})
+    assert response.status_code == 409
+    assert path.read_text() == "A -> B: theirs\n"
+
+
+def test_a_new_file_starts_empty_and_is_created_on_save(tmp_path: Path) -> None:
+    path = tmp_path / "new.volley"
+    client = make_client(file=path)
+    assert client.get("/file").json()["source"] == ""
+    assert client.put("/file", content="A -> B\n").status_code == 200
+    assert path.read_text() == "A -> B\n"
+
+
+def test_the_page_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "flow.volley"
+    path.write_text(SMALL)
+    text = make_client(file=path).get("/").text
+    assert "flow.volley" in text and 'id="save"' in text
+
+
+# --- what a request may not do --------------------------------------------------------------
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        self.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_rendering_never_fetches_what_a_diagram_names(client: Client) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    source = (
+        f"title: [home]({url}/title)\n"
+        f"A -> B: [look]({url}/label) ![img]({url}/image.png)\n"
+        f"note A: <img src='{url}/note.png'> [x](file:///etc/passwd)\n"
+    )
+    try:
+        for fmt in ("svg", "png", "html", "json"):
+            assert client.post(f"/render?format={fmt}", content=source).status_code == 200
+        assert client.get("/png/" + share.encode(source)).status_code == 200
+    finally:
+        server.shutdown()
+    assert _Recorder.hits == []
+
+
+def test_host_names_can_be_restricted() -> None:
+    client = make_client(allowed_hosts=("127.0.0.1", "localhost", "::1"))
+    assert client.get("/healthz", headers={"Host": "localhost:8000"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "[::1]:8000"}).status_code == 200
+    rebound = client.get("/healthz", headers={"Host": "attacker.example:8000"})
+    assert rebound.status_code == 421
+    assert "host name" in rebound.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("0.0.0.0", False),
+        ("10.0.0.5", False),
+    ],
+)
+def test_is_loopback(host: str, local: bool) -> None:
+    assert is_loopback(host) is local

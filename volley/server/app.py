@@ -1,0 +1,432 @@
+"""The ASGI application: the editor page, the render endpoints, share images and FILE.
+
+Stateless by design: every request carries everything it needs (the source in a body or in
+an encoded path), so a team can run several workers behind any load balancer. The only thing
+a process holds is the immutable gallery and, for `volley serve FILE`, the path it was given.
+Nothing in a request can name a file to read or a URL to fetch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from functools import cache, partial
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+import volley
+from volley import share
+from volley.errors import Diagnostic, VolleyError
+from volley.render.embed import script_json
+from volley.resources import resource_dir
+from volley.server.gallery import Template, examples_dir, load_gallery
+from volley.server.source_file import SourceFile
+from volley.server.work import (
+    Output,
+    RenderOptions,
+    RenderPool,
+    RenderTooSlow,
+    ServerBusy,
+    ServerLimits,
+    produce,
+)
+from volley.textio import decode
+
+# The editor page loads only its own scripts and styles; style attributes are allowed because
+# the previewed diagram's SVG carries some. Nothing remote, no inline script, no framing.
+EDITOR_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+# A rendered diagram opened on its own runs in a sandbox with no origin, so even a flaw in
+# escaping could not reach the editor's endpoints (and FILE) from it.
+OUTPUT_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:; sandbox allow-scripts allow-popups"
+)
+IMMUTABLE = "public, max-age=31536000, immutable"
+NO_STORE = "no-store"
+MAX_WARNINGS_SHOWN = 20
+EDITOR_ASSETS = ("editor.css", "editor.js", "favicon.svg")
+ASSET_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+ASSET_TYPES[".svg"] = "image/svg+xml"
+
+
+class BodyTooLarge(VolleyError):
+    """A request body over the server's limit, noticed before it was all read."""
+
+
+def error_response(
+    exc: VolleyError, status: int = 400, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """`{"error": {message, line, column, source_line, hint}}`; line and column null if unknown."""
+    body = {
+        "error": {
+            "message": exc.message,
+            "line": exc.line or None,
+            "column": exc.column or None,
+            "source_line": exc.source_line,
+            "hint": exc.hint,
+        }
+    }
+    return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, refused with BodyTooLarge as soon as it passes `limit` bytes.
+
+    A declared Content-Length over the limit is refused before reading anything; a chunked
+    or understated body is counted as it streams in, so an oversize upload is never held whole.
+    """
+    too_large = BodyTooLarge(
+        f"the request body is larger than this server's limit of {limit:,} bytes",
+        hint="render large diagrams locally with the volley command",
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def warnings_header(warnings: Iterable[Diagnostic]) -> str:
+    """Warnings as ASCII JSON for the `X-Volley-Warnings` header (the body is the picture)."""
+    shown = [
+        {"message": w.message, "line": w.line or None, "column": w.column or None}
+        for w in list(warnings)[:MAX_WARNINGS_SHOWN]
+    ]
+    return json.dumps(shown, ensure_ascii=True, separators=(",", ":"))
+
+
+class HostCheck:
+    """Answer only to the host names given: a page on another site cannot rebind its own
+    name to 127.0.0.1 and then talk to the local editor (and its FILE) as same-origin."""
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+        self.app = app
+        self.allowed = {name.lower() for name in allowed}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if _hostname(host) not in self.allowed:
+                response = error_response(
+                    VolleyError(f"this server does not answer to the host name {host!r}"),
+                    status=421,
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _hostname(host: str) -> str:
+    """`[::1]:8000` → `::1`, `Localhost:80` → `localhost`."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+@cache
+def _editor_environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(str(resource_dir("templates") / "editor")),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _viewer_assets() -> tuple[str, str] | None:
+    """The interactive viewer's CSS and JS, served once for every previewed fragment."""
+    try:
+        from volley.render.html import html_assets
+
+        return html_assets()
+    except (ImportError, OSError):
+        return None
+
+
+class Service:
+    """The endpoints, sharing one configuration; each method answers one route."""
+
+    def __init__(
+        self, file: str | Path | None, limits: ServerLimits, examples: Path | None
+    ) -> None:
+        self.limits = limits
+        self.file = SourceFile(file) if file is not None else None
+        self.gallery: dict[str, Template] = load_gallery(examples)
+        self.pool = RenderPool(limits.render_workers, limits.render_seconds)
+        self.assets = self._load_assets()
+
+    def _load_assets(self) -> dict[str, tuple[bytes, str]]:
+        """Static files by name with their media type; read once, served from memory."""
+        folder = resource_dir("templates") / "editor"
+        assets = {
+            name: ((folder / name).read_bytes(), ASSET_TYPES[Path(name).suffix])
+            for name in EDITOR_ASSETS
+        }
+        viewer = _viewer_assets()
+        if viewer is not None:
+            css, js = viewer
+            assets["viewer.css"] = (css.encode("utf-8"), ASSET_TYPES[".css"])
+            assets["viewer.js"] = (js.encode("utf-8"), ASSET_TYPES[".js"])
+        return assets
+
+    def asset_url(self, name: str) -> str:
+        digest = hashlib.sha256(self.assets[name][0]).hexdigest()[:12]
+        return f"/static/{name}?v={digest}"
+
+    # --- the page -----------------------------------------------------------------------
+
+    async def editor(self, request: Request) -> Response:
+        starter = (resource_dir("templates") / "editor" / "starter.volley").read_text("utf-8")
+        config = {
+            "file": self.file.name if self.file else None,
+            "maxBytes": self.limits.body_bytes,
+            "preview": "html" if "viewer.js" in self.assets else "svg",
+            "starter": starter,
+            "templates": [self._template_card(t) for t in self.gallery.values()],
+            "version": volley.__version__,
+        }
+        html = (
+            _editor_environment()
+            .get_template("editor.html")
+            .render(
+                file=config["file"],
+                templates=config["templates"],
+                config=script_json(config),
+                asset=self.asset_url,
+                viewer="viewer.js" in self.assets,
+                version=volley.__version__,
+            )
+        )
+        headers = {
+            "Content-Security-Policy": EDITOR_CSP,
+            "X-Frame-Options": "DENY",
+            "Cache-Control": NO_STORE,
+        }
+        return Response(html, media_type="text/html; charset=utf-8", headers=headers)
+
+    def _template_card(self, template: Template) -> dict[str, str]:
+        return {**template.to_json(), "image": "/svg/" + share.encode(template.source)}
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in self.assets:
+            return error_response(VolleyError(f"no such file: {name[:80]}"), 404)
+        data, media_type = self.assets[name]
+        return Response(data, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+    # --- rendering ----------------------------------------------------------------------
+
+    async def render(self, request: Request) -> Response:
+        """POST /render?format=svg|png|html|json: the body is the diagram's source."""
+        try:
+            options = RenderOptions.from_query(request.query_params, self.limits)
+            source = decode(await read_body(request, self.limits.body_bytes), None)
+        except BodyTooLarge as exc:
+            return error_response(exc, 413)
+        except VolleyError as exc:
+            return error_response(exc)
+        return await self._render(source, options, {"Cache-Control": NO_STORE})
+
+    async def image(self, request: Request) -> Response:
+        """GET /svg/<encoded> and /png/<encoded>: a share link's diagram as an image.
+
+        The path is the content, so the answer never changes for this volley version: cached
+        for a year, and a repeat request with its ETag is answered without rendering.
+        """
+        fmt = request.url.path.split("/")[1]
+        encoded = request.path_params["encoded"].removesuffix("." + fmt)
+        tag = hashlib.sha256(
+            f"{volley.__version__}\n{fmt}\n{encoded}\n{request.url.query}".encode()
+        ).hexdigest()[:32]
+        etag = f'"{tag}"'
+        cached = {"Cache-Control": IMMUTABLE, "ETag": etag}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=cached)
+        try:
+            options = RenderOptions.from_query(request.query_params, self.limits, format=fmt)
+            source = share.decode(encoded, max_bytes=self.limits.body_bytes)
+        except VolleyError as exc:
+            return error_response(exc)
+        return await self._render(source, options, cached)
+
+    async def _render(
+        self, source: str, options: RenderOptions, headers: dict[str, str]
+    ) -> Response:
+        try:
+            output: Output = await self.pool.run(
+                partial(produce, source, options, self.limits.diagram)
+            )
+        except ServerBusy as exc:
+            return error_response(exc, 503, {"Retry-After": "5"})
+        except RenderTooSlow as exc:
+            return error_response(exc, 422)
+        except VolleyError as exc:
+            return error_response(exc)
+        headers = {**headers, "Content-Security-Policy": OUTPUT_CSP}
+        if output.warnings:
+            headers["X-Volley-Warnings"] = warnings_header(output.warnings)
+        return Response(output.body, media_type=output.media_type, headers=headers)
+
+    # --- small endpoints ----------------------------------------------------------------
+
+    async def healthz(self, request: Request) -> Response:
+        return JSONResponse(
+            {"status": "ok", "version": volley.__version__}, headers={"Cache-Control": NO_STORE}
+        )
+
+    async def templates(self, request: Request) -> Response:
+        return JSONResponse([self._template_card(t) for t in self.gallery.values()])
+
+    async def template(self, request: Request) -> Response:
+        slug = request.path_params["slug"]
+        template = self.gallery.get(slug)
+        if template is None:
+            return error_response(VolleyError(f"no template named {slug[:80]!r}"), 404)
+        return JSONResponse({**template.to_json(), "source": template.source})
+
+    # --- FILE ---------------------------------------------------------------------------
+
+    async def get_file(self, request: Request) -> Response:
+        """The file's source and version; 304 when the page already has this version, which
+        is what makes polling for changes on disk cheap."""
+        if self.file is None:
+            return self._no_file()
+        try:
+            snapshot = self.file.read()
+        except VolleyError as exc:
+            return error_response(exc, 500)
+        headers = {"ETag": f'"{snapshot.version}"', "Cache-Control": NO_STORE}
+        if request.headers.get("if-none-match") == headers["ETag"]:
+            return Response(status_code=304, headers=headers)
+        body = {"name": self.file.name, "source": snapshot.source, "version": snapshot.version}
+        return JSONResponse(body, headers=headers)
+
+    async def put_file(self, request: Request) -> Response:
+        """Save the body over FILE, atomically. With `If-Match`, refuse (409) if the file
+        changed on disk since that version, so a save never silently drops someone's edit."""
+        if self.file is None:
+            return self._no_file()
+        try:
+            source = decode(await read_body(request, self.limits.body_bytes), self.file.name)
+            expected = request.headers.get("if-match")
+            current = self.file.read()
+            if expected and expected.strip('"') != current.version:
+                response = error_response(
+                    VolleyError(f"{self.file.name} changed on disk since it was loaded"),
+                    409,
+                )
+                return response
+            saved = self.file.save(source)
+        except BodyTooLarge as exc:
+            return error_response(exc, 413)
+        except VolleyError as exc:
+            return error_response(exc)
+        except OSError as exc:
+            return error_response(
+                VolleyError(f"cannot save {self.file.name}: {exc.strerror or exc}"), 500
+            )
+        return JSONResponse(
+            {"name": self.file.name, "version": saved.version},
+            headers={"ETag": f'"{saved.version}"', "Cache-Control": NO_STORE},
+        )
+
+    def _no_file(self) -> Response:
+        return error_response(
+            VolleyError("this editor has no file", hint="start it with: volley serve FILE"), 404
+        )
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/", self.editor),
+            Route("/static/{name}", self.static),
+            Route("/render", self.render, methods=["POST"]),
+            Route("/svg/{encoded}", self.image),
+            Route("/png/{encoded}", self.image),
+            Route("/healthz", self.healthz),
+            Route("/templates", self.templates),
+            Route("/templates/{slug}", self.template),
+            Route("/file", self.get_file, methods=["GET"]),
+            Route("/file", self.put_file, methods=["PUT"]),
+        ]
+
+
+class SecurityHeaders:
+    """Headers every answer carries: no MIME sniffing, no referrer (share links carry the
+    diagram in their fragment, which is never sent, but the path may be an image link)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                headers.append((b"referrer-policy", b"no-referrer"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own 404 and 405 in the same JSON shape as every other error."""
+    assert isinstance(exc, HTTPException)
+    message = {404: "no such page", 405: "method not allowed"}.get(exc.status_code, exc.detail)
+    return error_response(
+        VolleyError(f"{message}: {request.url.path[:200]}"), exc.status_code, exc.headers
+    )
+
+
+def create_app(
+    file: str | Path | None = None,
+    limits: ServerLimits | None = None,
+    *,
+    examples: Path | None = None,
+    allowed_hosts: Iterable[str] | None = None,
+) -> ASGIApp:
+    """The editor and render service as an ASGI app.
+
+    `file` is the one diagram the editor may read and save; `limits` bound each request;
+    `examples` is the gallery's folder (default: the project's `examples/`);
+    `allowed_hosts` restricts the Host header (the CLI sets it when bound to loopback).
+    """
+    limits = limits or ServerLimits()
+    service = Service(file, limits, examples if examples is not None else examples_dir())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        service.pool.close()
+
+    app: ASGIApp = Starlette(
+        routes=service.routes(),
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.service = service
+    app = SecurityHeaders(app)
+    if allowed_hosts is not None:
+        app = HostCheck(app, allowed_hosts)
+    return app
