@@ -12,6 +12,7 @@ the long campaign check exactly the same things.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -374,3 +375,172 @@ def check_error(exc: VolleyError, text: str) -> None:
     shown = exc.format()
     controls = {ch for ch in shown if ch < " " and ch != "\n" or "\x7f" <= ch <= "\x9f"}
     assert not controls, f"the error prints raw control characters {controls!r}"
+
+
+# --- output invariants -----------------------------------------------------------------------
+
+_FORBIDDEN_RE = re.compile("[" + "".join(XML_FORBIDDEN) + "\x00]")
+_URL_STRIP = re.compile(r"[\t\n\r]")  # browsers drop these anywhere in a URL
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+SAFE_SCHEMES = {"http", "https", "mailto"}
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "data", "poster", "srcset"}
+_STYLE_DANGER = re.compile(r"(?i)url\s*\(\s*['\"]?(?!#)|@import|expression\s*\(|javascript:")
+_TEMPLATE_TAG = re.compile(r"<([A-Za-z][\w:.-]*)([^<>]*)>")
+_TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\"[^\"]*\"", re.S)
+_TEMPLATE_ATTR = re.compile(r"([A-Za-z_:][\w:.-]*)")
+
+
+@functools.cache
+def _template_names(*patterns: str) -> tuple[set[str], set[str]]:
+    """Element and attribute names written in the templates: the only ones output may hold."""
+    elements: set[str] = set()
+    attributes: set[str] = set()
+    for pattern in patterns:
+        for path in sorted((ROOT / "templates").glob(pattern)):
+            for tag, rest in _TEMPLATE_TAG.findall(path.read_text(encoding="utf-8")):
+                elements.add(tag.lower())
+                rest = _TEMPLATE_CODE.sub(" ", rest)  # values and Jinja, leaving the names
+                attributes.update(name.lower() for name in _TEMPLATE_ATTR.findall(rest))
+    return elements, attributes
+
+
+def url_is_safe(url: str) -> bool:
+    """As a browser reads it: an allowed scheme, or none (a path, `#id`, `//host` = http(s))."""
+    url = _URL_STRIP.sub("", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f"
+                                        "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
+                                        "\x1d\x1e\x1f ")  # fmt: skip
+    match = _URL_SCHEME.match(url)
+    return match is None or match.group(1).lower() in SAFE_SCHEMES
+
+
+def _local(name: str) -> str:
+    """`{http://www.w3.org/1999/xlink}href` as `xlink:href`, other namespaces dropped."""
+    if name.startswith("{http://www.w3.org/1999/xlink}"):
+        return "xlink:" + name.split("}", 1)[1]
+    if name.startswith("{http://www.w3.org/XML/1998/namespace}"):
+        return "xml:" + name.split("}", 1)[1]
+    return name.split("}", 1)[-1].lower()
+
+
+def check_svg(svg: str) -> None:
+    """Well-formed XML holding only the templates' elements and attributes, and no way out."""
+    import xml.etree.ElementTree as ET
+
+    assert isinstance(svg, str)
+    bad = _FORBIDDEN_RE.search(svg)
+    assert bad is None, f"XML-forbidden character {bad.group()!r} in the SVG"
+    root = ET.fromstring(svg.encode("utf-8"))  # strict: raises on any malformed markup
+    elements, attributes = _template_names("svg/*")
+    ids: set[str] = set()
+    for node in root.iter():
+        assert isinstance(node.tag, str), "a comment or processing instruction in the SVG"
+        tag = _local(node.tag)
+        assert tag in elements, f"element <{tag}> is not one the template writes"
+        for raw, value in node.attrib.items():
+            name = _local(raw)
+            assert name in attributes, f"attribute {name} on <{tag}> is not one the template writes"
+            assert not name.startswith("on"), f"event handler {name}"
+            if name in URL_ATTRIBUTES:
+                assert url_is_safe(value), f"unsafe {name}={value!r}"
+            if name == "style":
+                assert not _STYLE_DANGER.search(value), f"style can load: {value!r}"
+            if name == "id":
+                assert re.fullmatch(r"[A-Za-z][\w-]*", value), f"id {value!r}"
+                assert value not in ids, f"duplicate id {value!r}"
+                ids.add(value)
+            if name == "class":
+                assert all(re.fullmatch(r"[\w-]+", c) for c in value.split()), f"class {value!r}"
+        if tag == "style":
+            assert not _STYLE_DANGER.search(node.text or ""), "the stylesheet can load something"
+
+
+def check_html(html: str, *, page: bool) -> None:
+    """HTML whose structure, names and scripts are exactly the templates' own.
+
+    html.parser tokenises like a browser (script and style content are raw text); on top of it
+    every element must be closed in order, every name must be one the templates write, no
+    attribute may be an event handler or point at a disallowed URL, and the only scripts are
+    the viewer and its JSON data, which must parse.
+    """
+    import json
+    from html.parser import HTMLParser
+
+    assert _FORBIDDEN_RE.search(html) is None, "a character HTML cannot hold"
+    elements, attributes = _template_names("html/*", "svg/*")
+    elements = elements | {"wbr"}  # the one element written in Python: breaks in table keys
+    void = {"meta", "link", "br", "wbr", "img", "input", "hr", "col", "source"}
+    scripts: list[tuple[dict, str]] = []
+
+    class Strict(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.stack: list[str] = []
+            self.in_script: dict | None = None
+            self.text: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self._check(tag, attrs)
+            if tag == "script":
+                self.in_script, self.text = dict(attrs), []
+            if tag not in void:
+                self.stack.append(tag)
+
+        def handle_startendtag(self, tag, attrs):
+            self._check(tag, attrs)
+
+        def handle_endtag(self, tag):
+            assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
+            self.stack.pop()
+            if tag == "script":
+                scripts.append((self.in_script or {}, "".join(self.text)))
+                self.in_script = None
+
+        def handle_data(self, data):
+            if self.in_script is not None:
+                self.text.append(data)
+
+        def handle_comment(self, data):
+            raise AssertionError(f"a comment in the HTML: {data[:40]!r}")
+
+        def handle_pi(self, data):
+            raise AssertionError(f"a processing instruction in the HTML: {data[:40]!r}")
+
+        def unknown_decl(self, data):
+            raise AssertionError(f"a declaration in the HTML: {data[:40]!r}")
+
+        def _check(self, tag, attrs):
+            assert tag in elements, f"element <{tag}> is not one the templates write"
+            for name, value in attrs:
+                assert name in attributes, f"attribute {name} on <{tag}> is not the templates'"
+                assert not name.startswith("on"), f"event handler {name}"
+                if name in URL_ATTRIBUTES and value is not None:
+                    assert url_is_safe(value), f"unsafe {name}={value!r}"
+
+    parser = Strict()
+    parser.feed(html)
+    parser.close()
+    assert not parser.stack, f"unclosed elements {parser.stack}"
+    assert html.lstrip().lower().startswith("<!doctype html>") == page
+    data = [text for attrs, text in scripts if attrs.get("type") == "application/json"]
+    code = [text for attrs, text in scripts if attrs.get("type") != "application/json"]
+    assert len(data) == 1, "one data script per diagram"
+    json.loads(data[0])
+    from volley.render.html import html_assets
+
+    assert all(text == html_assets()[1] for text in code), "a script that is not the viewer"
+    for match in re.finditer(r"<svg\b.*?</svg>", html, re.S):
+        check_svg(match.group())
+
+
+def check_render(diagram: Diagram, fmt: str, **options) -> str | bytes:
+    """Render twice: the same bytes both times, and output that passes its format's checks."""
+    first = volley.render(diagram, format=fmt, **options)
+    second = volley.render(diagram, format=fmt, **options)
+    if fmt == "pdf":  # cairo stamps the creation time into every PDF
+        first, second = (re.sub(rb"/CreationDate \(D:\d+Z\)", b"", x) for x in (first, second))
+    assert first == second, f"{fmt} rendering is not deterministic"
+    if fmt == "svg":
+        check_svg(first)
+    elif fmt == "html":
+        check_html(first, page=not options.get("fragment"))
+    return first

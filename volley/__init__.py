@@ -19,8 +19,12 @@ __version__ = "0.1.0"
 __all__ = ["Diagnostic", "Diagram", "Limits", "VolleyError", "decode", "parse", "render"]
 
 
+# The package shares its name with this function. Importing it sets `volley.render` to the
+# package the first time it loads; so it loads here, before the function takes the name back,
+# and `volley.render(...)` stays callable whatever imports `volley.render.*` later.
+import volley.render as _render_package  # noqa: E402
+
+
 def render(source_or_diagram: str | Diagram, format: str = "svg", **options: Any) -> str | bytes:
     """Render source text or a parsed Diagram: SVG/HTML as str, PNG/PDF as bytes."""
-    from volley.render import render as _render
-
-    return _render(source_or_diagram, format=format, **options)
+    return _render_package.render(source_or_diagram, format=format, **options)
