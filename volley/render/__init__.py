@@ -66,7 +66,9 @@ def render(
     use light). `scale` sizes PNG and PDF. `bodies` is "markers" (a numbered marker on each
     arrow that carries a payload), "appendix" (markers plus the bodies listed under the
     diagram) or "none". `id_prefix` prefixes every id; the default is derived from the content.
-    HTML-only options (such as `fragment`) are passed on to the HTML renderer.
+    `redact=True` masks values that look like live secrets (tokens, passwords, cookies) in
+    every output, see `volley.secrets`. HTML-only options (such as `fragment`) are passed on to
+    the HTML renderer.
     """
     fmt = (format or "svg").lower()
     if fmt not in FORMATS:
@@ -76,6 +78,10 @@ def render(
 
     palette(theme)  # refuse an unknown theme before doing any work
     diagram = _diagram(source_or_diagram, filename, options)
+    if options.pop("redact", False):
+        from volley.secrets import redact_diagram
+
+        diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
     prefix = id_prefix or default_id_prefix(source_or_diagram)
     with _collector_paused():
         picture = layout_diagram(diagram, bodies=bodies)
