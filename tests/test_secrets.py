@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import string
 
 import pytest
@@ -235,3 +236,39 @@ def test_the_reference_diagram_raises_no_secret_warning():
 )
 def test_pathological_bodies_complete(body: str):
     redact_body(body)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "bodies"), [("svg", "appendix"), ("svg", "markers"), ("html", "markers")]
+)
+def test_render_redact_masks_every_output_and_depends_on_no_secret(fmt: str, bodies: str):
+    plain = volley.render(DIAGRAM, format=fmt, bodies=bodies)
+    assert LIVE in plain  # the case is real: without --redact the value is shown
+    masked = volley.render(DIAGRAM, format=fmt, bodies=bodies, redact=True)
+    assert LIVE not in masked and JWT not in masked
+    other = DIAGRAM.replace(LIVE, "Zz9" * 6).replace(JWT, JWT.replace("dozj", "QQQQ"))
+    assert volley.render(other, format=fmt, bodies=bodies, redact=True) == masked
+
+
+def test_render_redact_masks_the_pdf():
+    def pdf(text: str) -> bytes:
+        data = volley.render(text, format="pdf", bodies="appendix", redact=True)
+        return re.sub(rb"/CreationDate \(D:\d+Z\)", b"", data)  # cairo stamps the time
+
+    assert pdf(DIAGRAM) == pdf(DIAGRAM.replace(LIVE, "Zz9" * 6))
+
+
+def test_cli_render_redact_masks_the_output_and_the_errors(tmp_path):
+    good = tmp_path / "login.volley"
+    good.write_text(DIAGRAM, encoding="utf-8")
+    out = tmp_path / "login.html"
+    assert run("render", "--redact", str(good), "-o", str(out)).exit_code == 0
+    assert LIVE not in out.read_text(encoding="utf-8")
+
+    bad = tmp_path / "bad.volley"
+    bad.write_text(f"A -> B\npassword={LIVE}\nAuthorization: Bearer {LIVE}\n", encoding="utf-8")
+    shown = run("render", str(bad), "-o", str(tmp_path / "bad.svg"))
+    assert shown.exit_code == 1 and LIVE in shown.stderr  # the case is real
+    masked = run("render", "--redact", str(bad), "-o", str(tmp_path / "bad.svg"))
+    assert masked.exit_code == 1 and "error" in masked.stderr
+    assert LIVE not in masked.stderr and MASK in masked.stderr

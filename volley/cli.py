@@ -231,6 +231,10 @@ def render_command(
             else:
                 write_atomic(target, data)
         except VolleyError as exc:
+            if redact:
+                from volley.secrets import redact_error
+
+                exc = redact_error(exc)  # the quoted line may hold what was to be masked
             report(exc)
             failed += 1
     if failed:

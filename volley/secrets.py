@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from volley.errors import VolleyError
 from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 MASK = "<redacted>"
@@ -61,8 +62,8 @@ _KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{0,80}")
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
 _LINE_PAIR = re.compile(r"[ \t]*(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*")
-# `key=value` in a query string, a form body or a cookie list.
-_PARAM = re.compile(r"(?<![^?&;\s])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;\s\"'<>]*)")
+# `key=value` in a query string, a form body, a cookie list, or quoted in an error message.
+_PARAM = re.compile(r"(?<![^?&;\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;\s\"'<>]*)")
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 
 _PLACEHOLDER = re.compile(
@@ -274,6 +275,22 @@ def redact_label(text: str) -> str:
 def redact_text(text: str) -> str:
     """Any text, masked as thoroughly as a body: for error messages and the lines they quote."""
     return redact_body(text)
+
+
+def redact_error(error: VolleyError) -> VolleyError:
+    """The error with secret-looking values masked in its message, quoted line and hint.
+
+    A parse error quotes the line it points at; with `--redact` that line may be the very
+    header or parameter the user asked to mask.
+    """
+    return VolleyError(
+        redact_text(error.message),
+        filename=error.filename,
+        line=error.line,
+        column=error.column,
+        source_line=redact_text(error.source_line) if error.source_line is not None else None,
+        hint=redact_text(error.hint) if error.hint else error.hint,
+    )
 
 
 def _redact_payload(payload: Payload | None) -> Payload | None:
