@@ -1,0 +1,106 @@
+"""PNG and PDF: produced, sized by scale, drawn from the plain-colour SVG, never fetching."""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.layout.engine import layout_diagram
+from volley.render import render
+from volley.render.raster import CAIRO_MAX_PIXELS, _refuse, rasterize
+from volley.render.svg import render_svg
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def pdf_page_size(data: bytes) -> tuple[float, float]:
+    assert data.startswith(b"%PDF-")
+    box = re.search(rb"/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)\s*\]", data)
+    assert box is not None
+    return float(box.group(3)) - float(box.group(1)), float(box.group(4)) - float(box.group(2))
+
+
+def test_png_is_sized_by_scale(reference_text: str) -> None:
+    layout = layout_diagram(volley.parse(reference_text))
+    one = png_size(render(reference_text, "png"))
+    two = png_size(render(reference_text, "png", scale=2))
+    assert one == (round(layout.width), round(layout.height)) or abs(one[0] - layout.width) <= 1
+    assert abs(two[0] - 2 * one[0]) <= 1 and abs(two[1] - 2 * one[1]) <= 1
+
+
+def test_pdf_is_produced_and_sized_by_scale(reference_text: str) -> None:
+    one = pdf_page_size(render(reference_text, "pdf"))
+    two = pdf_page_size(render(reference_text, "pdf", scale=2))
+    assert two[0] == pytest.approx(2 * one[0], rel=0.01)
+    assert two[1] == pytest.approx(2 * one[1], rel=0.01)
+
+
+def test_png_and_pdf_are_deterministic(reference_text: str) -> None:
+    assert render(reference_text, "png") == render(reference_text, "png")
+
+
+def test_raster_reads_the_plain_colour_variant(reference_text: str) -> None:
+    diagram = volley.parse(reference_text)
+    layout = layout_diagram(diagram)
+    svg = render_svg(layout, diagram, theme="light", id_prefix="r", raster=True)
+    assert "<style" not in svg and "var(" not in svg and "@media" not in svg
+    # `auto` has no meaning on paper: it draws the light palette.
+    assert render(reference_text, "png", theme="auto") == render(reference_text, "png")
+    assert render(reference_text, "png", theme="dark") != render(reference_text, "png")
+
+
+def test_an_image_too_large_for_cairo_is_a_clear_error(reference_text: str) -> None:
+    with pytest.raises(volley.VolleyError) as caught:
+        render(reference_text, "png", scale=40)
+    message = caught.value.format()
+    assert f"{CAIRO_MAX_PIXELS:,}" in message
+    assert "--scale" in message and "SVG" in message and "PDF" in message
+
+
+@pytest.mark.parametrize("scale", [0, -1, float("nan"), float("inf")])
+def test_scale_must_be_a_positive_number(scale: float) -> None:
+    with pytest.raises(volley.VolleyError, match="scale"):
+        render("A -> B", "png", scale=scale)
+
+
+def test_external_resources_are_refused() -> None:
+    with pytest.raises(volley.VolleyError, match="external"):
+        _refuse("file:///etc/passwd", "image/png")
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+        '<image href="file:///etc/passwd" width="20" height="20"/></svg>'
+    )
+    try:
+        data = rasterize(svg, "png", width=20, height=20)
+    except volley.VolleyError as exc:
+        assert "external" in str(exc)
+    else:
+        assert png_size(data) == (20, 20)
+
+
+def test_svg_alone_never_imports_cairosvg(reference_text: str) -> None:
+    code = (
+        "import sys, volley\n"
+        "volley.render(sys.stdin.read())\n"
+        "assert 'cairosvg' not in sys.modules and 'cairocffi' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], input=reference_text, text=True, check=True,
+                   cwd=ROOT)  # fmt: skip
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.volley")), ids=lambda p: p.name)
+def test_every_example_rasterises(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert png_size(render(source, "png", bodies="appendix"))[0] > 100

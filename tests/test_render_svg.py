@@ -1,0 +1,301 @@
+"""The SVG: structure, text, hooks for the viewer, safety, determinism and speed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import volley
+from volley.inline import CodeBlock, parse_note, plain_text
+from volley.model import ARROWS, Divider, Message, Note, walk
+from volley.render import default_id_prefix, render
+from volley.render.svg import num
+from volley.render.themes import DARK
+
+from .fuzz_strategies import FUZZ, diagram_text
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.volley"))
+NS = {"s": "http://www.w3.org/2000/svg"}
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def tree(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def squash(text: str) -> str:
+    """Text without any whitespace: wrapping and run splitting only move spaces."""
+    return "".join(text.split())
+
+
+def note_words(text: str) -> str:
+    """What a note shows, without markup: its paragraphs, list items and code lines."""
+    shown = []
+    for block in parse_note(text):
+        if isinstance(block, CodeBlock):
+            shown += block.lines
+        else:
+            shown += ["".join(span.text for span in line) for line in block.lines]
+    return squash("".join(shown))
+
+
+def text_of(element: ET.Element) -> str:
+    return squash("".join(t for node in element.iter(f"{SVG}text") for t in node.itertext()))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_examples_are_valid_xml_with_every_text(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    diagram = volley.parse(source)
+    root = tree(render(source))
+    everything = text_of(root)
+    for name in diagram.participants:
+        assert squash(name) in everything
+    messages = root.findall(".//s:g[@class='messages']/s:g", NS)
+    assert len(messages) == len(diagram.messages())
+    for group, message in zip(messages, diagram.messages(), strict=True):
+        assert squash(plain_text(message.label)) in text_of(group)
+    notes = root.findall(".//s:g[@class='note']", NS)
+    written = [i for i in walk(diagram.items) if isinstance(i, Note)]
+    for group, note in zip(notes, written, strict=True):
+        assert note_words(note.text) in text_of(group)
+    dividers = [i for i in walk(diagram.items) if isinstance(i, Divider)]
+    groups = root.findall(".//s:g[@class='dividers']/s:g", NS)
+    for group, divider in zip(groups, dividers, strict=True):
+        assert squash(plain_text(divider.label)) in text_of(group)
+        assert group.get("class") == f"divider divider-{divider.style}"
+    if diagram.title:
+        assert squash(plain_text(diagram.title)) in text_of(root.find(".//s:g[@class='title']", NS))
+
+
+def test_message_hooks_for_the_viewer(reference_text: str) -> None:
+    diagram = volley.parse(reference_text)
+    root = tree(render(reference_text))
+    groups = root.findall(".//s:g[@class='messages']/s:g", NS)
+    assert [g.get("data-message") for g in groups] == [
+        str(n) for n in range(1, len(diagram.messages()) + 1)
+    ]
+    payload = 0
+    for group, message in zip(groups, diagram.messages(), strict=True):
+        assert "message" in group.get("class", "").split()
+        assert group.get("data-from") == message.sender and group.get("data-to") == message.receiver
+        assert group.get("data-line") == str(message.line)
+        hit = group.find("s:path[@class='hit']", NS)
+        assert hit is not None and hit.get("stroke-opacity") == "0"
+        assert float(hit.get("stroke-width")) >= 10
+        has = message.request is not None or message.response is not None
+        assert (group.get("data-has-payload") == "true") == has
+        if has:
+            payload += 1
+            assert group.get("data-payload") == str(payload)
+            marker = group.find("s:rect[@class='marker vf-accent_soft vs-accent']", NS)
+            assert marker is not None and str(payload) in text_of(group)
+
+
+@pytest.mark.parametrize("arrow", sorted(ARROWS))
+def test_each_operator_draws_its_marker(arrow: str) -> None:
+    root = tree(render(f"A {arrow} B: x"))
+    group = root.find(".//s:g[@data-message='1']", NS)
+    style = ARROWS[arrow]
+    classes = [p.get("class") for p in group.findall("s:path", NS)]
+    arrow_path = next(p for p in group.findall("s:path", NS) if "arrow" in p.get("class"))
+    assert f"arrow-{style.line}" in arrow_path.get("class")
+    assert (arrow_path.get("stroke-dasharray") is not None) == (style.line == "dashed")
+    assert float(arrow_path.get("stroke-width")) > (2 if style.line == "bold" else 1)
+    heads = sorted(c.split()[1] for c in classes if c.startswith("head"))
+    expected = sorted(f"head-{h}" for h in (style.head_from, style.head_to) if h != "none")
+    assert heads == expected
+
+
+def test_structure_is_classed(reference_text: str) -> None:
+    root = tree(render(reference_text))
+    for cls in ("lifelines", "participants", "messages", "notes", "dividers", "blocks", "title"):
+        assert root.find(f".//s:g[@class='{cls}']", NS) is not None, cls
+    assert len(root.findall(".//s:g[@class='participant']", NS)) == 4
+    assert len(root.findall(".//s:line[@class='lifeline vs-lifeline']", NS)) == 4
+    assert root.findall(".//s:g[@class='divider divider-bold']", NS)
+    labels = root.findall(".//s:text", NS)
+    assert any("label" in (t.get("class") or "").split() for t in labels)
+
+
+def test_blocks_are_framed_with_their_kind() -> None:
+    svg = render("if: ok\n  A -> B\nelse: not\n  B -> A\nend\nloop: forever\n  A -> B\nend")
+    root = tree(svg)
+    alt = root.find(".//s:g[@class='block block-if']", NS)
+    loop = root.find(".//s:g[@class='block block-loop']", NS)
+    assert alt is not None and loop is not None
+    assert "if" in text_of(alt) and "else" in text_of(alt) and "not" in text_of(alt)
+    assert alt.find("s:line[@class='separator vs-frame']", NS) is not None
+
+
+def test_title_and_desc_for_screen_readers(reference_text: str) -> None:
+    root = tree(render(reference_text, id_prefix="ref"))
+    title = root.find("s:title", NS)
+    desc = root.find("s:desc", NS)
+    assert title.text == "MCP tool call over Streamable HTTP"
+    assert "User, Agent, Model, MCP Server" in desc.text and "POST /mcp (initialize)" in desc.text
+    assert root.get("role") == "img" and root.get("aria-labelledby") == "ref-title ref-desc"
+
+
+def test_fonts_and_presentation_colours(reference_text: str) -> None:
+    svg = render(reference_text)
+    root = tree(svg)
+    assert root.get("font-family") == "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
+    assert "<style" not in svg and "var(" not in svg
+    assert root.find(".//s:rect[@class='background vf-bg']", NS).get("fill") == "#ffffff"
+
+
+def test_dark_and_auto_themes(reference_text: str) -> None:
+    dark = render(reference_text, theme="dark")
+    assert f'fill="{DARK["bg"]}"' in dark and "<style" not in dark
+    auto = render(reference_text, theme="auto", id_prefix="d1")
+    style = tree(auto).find("s:style", NS)
+    assert style is not None and "@media (prefers-color-scheme: dark)" in style.text
+    assert "#d1 .vf-bg{fill:" + DARK["bg"] + "}" in style.text
+    with pytest.raises(volley.VolleyError):
+        render(reference_text, theme="neon")
+
+
+def test_nothing_active_or_external(reference_text: str) -> None:
+    root = tree(
+        render(
+            reference_text + "\nA -> B: [docs](https://example.com/x) and [x](javascript:alert(1))"
+        )
+    )
+    tags = {el.tag.replace(SVG, "") for el in root.iter()}
+    assert not tags & {"script", "foreignObject", "image", "iframe", "object"}
+    for el in root.iter(f"{SVG}use"):
+        assert el.get("href", "").startswith("#")
+    links = [a.get("href") for a in root.iter(f"{SVG}a")]
+    assert links == ["https://example.com/x"]
+    for el in root.iter():
+        assert not any(k.lower().startswith("on") for k in el.attrib)
+
+
+def test_user_text_is_escaped_and_bad_characters_replaced() -> None:
+    nasty = 'A -> B: </text><script>alert(1)</script> & "quotes" \x01 \x0b end'
+    svg = render(nasty)
+    root = tree(svg)
+    assert "<script" not in svg
+    label = text_of(root.find(".//s:g[@data-message='1']", NS))
+    assert "</text><script>alert(1)</script>" in label and "\ufffd" in label
+
+
+def test_ids_are_prefixed_and_stable(reference_text: str) -> None:
+    root = tree(render(reference_text, id_prefix="my diagram"))
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert ids and all(i.startswith("my-diagram") for i in ids)
+    prefix = default_id_prefix(reference_text)
+    assert prefix == default_id_prefix(reference_text) != default_id_prefix(reference_text + " ")
+    assert tree(render(reference_text)).get("id") == prefix
+
+
+def test_output_is_byte_deterministic_across_processes(reference_text: str) -> None:
+    first = render(reference_text)
+    assert first == render(reference_text)
+    code = "import sys, volley; sys.stdout.write(volley.render(sys.stdin.read()))"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    other = subprocess.run(
+        [sys.executable, "-c", code], input=reference_text, capture_output=True, text=True,
+        env=env, cwd=ROOT, check=True,
+    ).stdout  # fmt: skip
+    assert other == first
+
+
+def test_numbers_have_at_most_two_decimals() -> None:
+    assert [num(v) for v in (0, -0.001, 12.5, 1 / 3, -2.675, 100.0)] == [
+        "0", "0", "12.5", "0.33", "-2.68", "100",
+    ]  # fmt: skip
+
+
+def test_appendix_lists_the_bodies(reference_text: str) -> None:
+    root = tree(render(reference_text, bodies="appendix"))
+    appendix = root.find(".//s:g[@class='appendix']", NS)
+    assert appendix is not None
+    entries = appendix.findall("s:g[@class='payload']", NS)
+    assert [e.get("data-payload") for e in entries] == [str(n) for n in range(1, 10)]
+    assert "protocolVersion" in text_of(entries[0]) and "notshown" in text_of(appendix)
+    assert tree(render(reference_text)).find(".//s:g[@class='appendix']", NS) is None
+
+
+def test_icons_are_inlined_once_and_unknown_ones_are_placeholders() -> None:
+    svg = render("=: {fas-plug} One\nA -> B: {fas-plug} two\n=: {fas-nope-nope} three")
+    root = tree(svg)
+    symbols = root.findall(".//s:defs/s:symbol", NS)
+    assert [s.get("id").rsplit("-icon-", 1)[1] for s in symbols] == ["fas-plug"]
+    assert len(root.findall(".//s:use", NS)) == 2
+    assert root.find(".//s:rect[@class='icon-missing vs-missing']", NS) is not None
+
+
+def test_html_is_handed_to_the_viewer_module(reference_text: str) -> None:
+    try:
+        import volley.render.html  # noqa: F401
+    except ModuleNotFoundError:
+        with pytest.raises(volley.VolleyError, match="HTML"):
+            render(reference_text, "html")
+    else:
+        assert "<svg" in render(reference_text, "html")
+
+
+def test_unknown_format_and_bodies_are_clear_errors(reference_text: str) -> None:
+    with pytest.raises(volley.VolleyError, match="format"):
+        render(reference_text, "gif")
+    with pytest.raises(volley.VolleyError, match="bodies"):
+        render(reference_text, bodies="everywhere")
+
+
+@FUZZ
+@given(text=diagram_text())
+def test_generated_diagrams_render_to_valid_xml(text: str) -> None:
+    try:
+        diagram = volley.parse(text)
+    except volley.VolleyError:
+        return
+    root = tree(render(diagram, bodies="appendix", theme="auto"))
+    assert len(root.findall(".//s:g[@class='messages']/s:g", NS)) == len(diagram.messages())
+    assert all(isinstance(m, Message) for m in diagram.messages())
+
+
+def test_reference_renders_fast(reference_text: str) -> None:
+    diagram = volley.parse(reference_text)
+    render(diagram)
+    best = min(_timed(lambda: render(diagram)) for _ in range(5))
+    assert best < 0.025  # about 3 ms on a laptop; the budget leaves room for a busy CI machine
+
+
+def test_five_thousand_messages_render_in_well_under_a_second() -> None:
+    lines = ["order: A, B, C, D, E", "autonumber"]
+    for i in range(5000):
+        a, b = "ABCDE"[i % 5], "ABCDE"[(i * 3 + 1) % 5]
+        lines.append(f"{a} -> {b}: message {i} with **some** text")
+        if i % 100 == 0:
+            lines.append("=: {fas-plug} Section")
+    diagram = volley.parse("\n".join(lines))
+    best = min(_timed(lambda: render(diagram)) for _ in range(2))
+    assert best < 3.0  # about 0.5 s on an idle 2-core machine; the bound tolerates a busy one
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def test_reference_snapshot(reference_text: str, snapshot) -> None:
+    assert render(reference_text) == snapshot
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_committed_example_svgs_are_current(path: Path) -> None:
+    """examples/NAME.svg is what `volley render examples/NAME.volley` writes today."""
+    svg = path.with_suffix(".svg")
+    assert svg.exists(), f"render {path.name} and commit {svg.name}"
+    assert svg.read_text(encoding="utf-8") == render(path.read_text(encoding="utf-8"))
