@@ -1,0 +1,98 @@
+"""The public fence formatter and validator, used through pymdownx.superfences without MkDocs."""
+
+from __future__ import annotations
+
+import logging
+
+import markdown
+import pytest
+
+from volley import fences
+from volley.fences import DiagramSite, Settings, fence_formatter, fence_validator
+
+GOOD = "```volley\nA -> B: hello\n```\n"
+
+
+def converter() -> markdown.Markdown:
+    return markdown.Markdown(
+        extensions=["toc", "pymdownx.superfences"],
+        extension_configs={
+            "pymdownx.superfences": {
+                "custom_fences": [
+                    {
+                        "name": "volley",
+                        "class": "volley",
+                        "validator": fence_validator,
+                        "format": fence_formatter,
+                    }
+                ]
+            }
+        },
+    )
+
+
+def test_assets_once_per_conversion_even_when_the_instance_is_reused():
+    md = converter()
+    first = md.convert(f"# One\n\n{GOOD}\n{GOOD}")
+    assert '<h1 id="one">' in first  # the assets stay out of what toc reads
+    assert first.count('class="volley-diagram"') == 2
+    assert first.count('<script class="volley-assets">') == 1
+    second = md.reset().convert(GOOD)
+    assert second.count('<script class="volley-assets">') == 1
+    assert "volley-assets" not in md.reset().convert("no diagrams here")
+
+
+def test_the_same_diagram_twice_gets_distinct_ids():
+    page = converter().convert(f"{GOOD}\n{GOOD}")
+    anchors = [part.split('"', 1)[0] for part in page.split('data-anchor="')[1:]]
+    assert len(anchors) == 2 and anchors[0] != anchors[1]
+
+
+def test_broken_diagram_is_an_escaped_error_box_and_a_warning(caplog):
+    text = "Intro\n\n```volley\nA -> B: fine\nA ~> B: <script>alert(1)</script>\n```\n"
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
+        page = converter().convert(text)
+    assert 'class="volley-error"' in page
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "volley-assets" not in page  # nothing drawn, nothing to load
+    (record,) = caplog.records
+    assert "line 5 (line 2 of the diagram)" in record.getMessage()
+
+
+def test_fence_options_override_the_site_and_typos_show():
+    page = converter().convert('```volley interactive="false"\nA -> B: still\n```\n')
+    assert "volley-static" in page and "vl-data" not in page
+    assert '<script class="volley-assets">' not in page  # a static picture needs no script
+    page = converter().convert('```volley theme="purple"\nA -> B\n```\n')
+    assert 'class="volley-error"' in page and "theme=" in page
+
+
+def test_settings_merge_checks_values():
+    assert Settings().merged({"bodies": "appendix", "redact": "yes"}) == Settings(
+        bodies="appendix", redact=True
+    )
+    with pytest.raises(fences.VolleyError, match="unknown option"):
+        Settings().merged({"colour": "red"})
+
+
+def test_renders_are_cached_by_content_and_options(monkeypatch):
+    calls = []
+    real = fences._render
+
+    def counting(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fences, "_render", counting)
+    site = DiagramSite()
+    for _ in range(3):
+        md = converter()
+        site.install(md)
+        md.convert(GOOD)
+        site.sweep()
+    assert len(calls) == 1
+    md = converter()
+    site.install(md)
+    md.convert('```volley bodies="appendix"\nA -> B: hello\n```\n')
+    assert len(calls) == 2

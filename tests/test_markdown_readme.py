@@ -1,0 +1,196 @@
+"""README mode: `volley render README.md` keeps SVGs and image links beside ```volley blocks."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from volley.cli import main
+from volley.errors import VolleyError
+from volley.markdown import render_markdown, scan
+
+README = """\
+# Demo
+
+Intro with a `code span` and an ![image](logo.png).
+
+## Login flow
+
+```volley
+title: **Login**
+Browser -> API: POST /login
+API --> Browser: 200 OK
+```
+
+```python
+print("```volley")
+```
+
+- A step in a list:
+
+  ```volley name="cdn"
+  Browser -> CDN: GET /app.js
+  ```
+
+<details><summary>Source</summary>
+
+````volley
+Agent -> Tools: call
+in: Arguments
+```json
+{"q": 1}
+```
+````
+
+</details>
+
+## Login flow
+
+    ```volley
+    A -> B: an indented code block, shown as code
+    ```
+
+> ```volley
+> Quoted -> Block: in a quote
+> ```
+"""
+
+REGION = re.compile(
+    r"^(?:\r?\n(?=<!-- volley:begin))?[ >]*<!-- volley:begin [^\n]*-->.*?<!-- volley:end -->\r?\n",
+    re.S | re.M,
+)
+
+
+def write(tmp_path, text: str, newline: str = "\n"):
+    path = tmp_path / "README.md"
+    path.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    return path
+
+
+def without_regions(data: bytes) -> bytes:
+    """The file with every generated region (and the blank line a `</details>` needs) removed."""
+    return REGION.sub("", data.decode("utf-8")).encode("utf-8")
+
+
+def test_render_then_nothing_to_do(tmp_path):
+    path = write(tmp_path, README)
+    changes = render_markdown(path)
+    assert any("wrote" in change and "login-flow.svg" in change for change in changes)
+    after = path.read_bytes()
+    svgs = {p.name: p.read_bytes() for p in (tmp_path / "diagrams").iterdir()}
+    assert sorted(svgs) == ["cdn.svg", "login-flow-2.svg", "login-flow-3.svg", "login-flow.svg"]
+    assert render_markdown(path) == []  # idempotent
+    assert path.read_bytes() == after
+    assert {p.name: p.read_bytes() for p in (tmp_path / "diagrams").iterdir()} == svgs
+
+
+def test_links_land_right_after_their_blocks(tmp_path):
+    path = write(tmp_path, README)
+    render_markdown(path)
+    text = path.read_text(encoding="utf-8")
+    assert "```\n<!-- volley:begin login-flow -->\n![Login](diagrams/login-flow.svg)\n" in text
+    assert "  ```\n  <!-- volley:begin cdn -->\n  ![Cdn](diagrams/cdn.svg)\n" in text
+    assert "</details>\n\n<!-- volley:begin login-flow-2 -->" in text  # shown, not folded
+    assert "> ```\n> <!-- volley:begin login-flow-3 -->\n" in text
+    assert "an indented code block, shown as code\n    ```\n\n" in text  # not a diagram
+
+
+def test_crlf_file_is_unchanged_outside_the_markers(tmp_path):
+    path = write(tmp_path, README, newline="\r\n")
+    original = path.read_bytes()
+    render_markdown(path)
+    after = path.read_bytes()
+    assert after != original
+    assert b"\n" not in after.replace(b"\r\n", b"")  # every new line ends the file's way
+    assert without_regions(after) == original
+
+
+def test_no_final_newline_is_kept(tmp_path):
+    path = write(tmp_path, "# Last\n\n```volley\nA -> B\n```")
+    render_markdown(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith(
+        "```\n<!-- volley:begin last -->\n![Last](diagrams/last.svg)\n<!-- volley:end -->"
+    )
+    assert render_markdown(path) == []
+
+
+def test_check_writes_nothing_and_lists_what_is_stale(tmp_path):
+    path = write(tmp_path, README)
+    runner = CliRunner()
+    result = runner.invoke(main, ["render", "--check", str(path)])
+    assert result.exit_code == 1
+    assert "login-flow.svg is missing" in result.output
+    assert not (tmp_path / "diagrams").exists() and path.read_text(encoding="utf-8") == README
+
+    assert runner.invoke(main, ["render", str(path)]).exit_code == 0
+    result = runner.invoke(main, ["render", "--check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+
+    edited = path.read_text(encoding="utf-8").replace("POST /login", "POST /session")
+    path.write_text(edited, encoding="utf-8")
+    result = runner.invoke(main, ["render", "--check", str(path)])
+    assert result.exit_code == 1
+    assert "login-flow.svg is out of date" in result.output
+    assert path.read_text(encoding="utf-8") == edited
+
+
+def test_svgs_follow_githubs_rules(tmp_path):
+    path = write(tmp_path, README)
+    render_markdown(path)
+    svg = (tmp_path / "diagrams" / "login-flow.svg").read_text(encoding="utf-8")
+    assert "<script" not in svg and "@import" not in svg and "@font-face" not in svg
+    assert "prefers-color-scheme: dark" in svg  # follows the reader's colour scheme
+    assert re.search(r">[^<]*POST /login[^<]*<", svg)
+
+
+def test_names_come_from_the_author_not_the_position(tmp_path):
+    path = write(tmp_path, "# A\n\n```volley\nA -> B\n```\n\n# B\n\n```volley\nB -> C\n```\n")
+    render_markdown(path)
+    first = (tmp_path / "diagrams" / "b.svg").read_bytes()
+    text = path.read_text(encoding="utf-8")
+    path.write_text("# New\n\n```volley\nX -> Y\n```\n\n" + text, encoding="utf-8")
+    render_markdown(path)
+    assert (tmp_path / "diagrams" / "b.svg").read_bytes() == first
+    assert (tmp_path / "diagrams" / "new.svg").exists()
+
+
+def test_other_markdown_files_prefix_their_pictures(tmp_path):
+    path = tmp_path / "guide.md"
+    path.write_text("# Setup\n\n```volley\nA -> B\n```\n", encoding="utf-8")
+    render_markdown(path)
+    assert (tmp_path / "diagrams" / "guide-setup.svg").exists()
+
+
+def test_duplicate_explicit_names_are_an_error(tmp_path):
+    path = write(tmp_path, '```volley name="x"\nA -> B\n```\n\n```volley name="x"\nB -> C\n```\n')
+    with pytest.raises(VolleyError, match='"x" is used twice'):
+        render_markdown(path)
+
+
+def test_a_broken_block_is_reported_at_its_readme_line_and_left_alone(tmp_path):
+    path = write(tmp_path, "# Ok\n\n```volley\nA -> B\n```\n\n# Bad\n\n```volley\nA ~> B\n```\n")
+    reported = []
+    with pytest.raises(VolleyError, match="1 diagram"):
+        render_markdown(path, report=reported.append)
+    assert [(d.line, d.column) for d in reported] == [(10, 3)]
+    text = path.read_text(encoding="utf-8")
+    assert "volley:begin ok" in text and "volley:begin bad" not in text
+
+
+def test_a_removed_block_takes_its_link_with_it(tmp_path):
+    path = write(tmp_path, "# Gone\n\n```volley\nA -> B\n```\n\nAfter.\n")
+    render_markdown(path)
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("```volley"), text.index("```\n<!--") + 4
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    assert any("removed" in change for change in render_markdown(path))
+    assert path.read_text(encoding="utf-8") == "# Gone\n\n\nAfter.\n"
+
+
+def test_scan_skips_fences_inside_other_fences():
+    found = scan("````markdown\n```volley\nA -> B\n```\n````\n", "x.md")
+    assert found.blocks == []

@@ -1,0 +1,158 @@
+"""Real `mkdocs build --strict` runs of small sites, under the default theme and mkdocs-material.
+
+Each build is a subprocess, as a user would run it, so the entry point, the fence registration
+and MkDocs' own link checks are all exercised. The sites live in `tests/sites/`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+SITES = Path(__file__).parent / "sites"
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
+MATERIAL = """
+theme:
+  name: material
+  features:
+    - navigation.instant
+  palette:
+    - scheme: default
+      toggle: {icon: material/weather-night, name: Dark}
+    - scheme: slate
+      toggle: {icon: material/weather-sunny, name: Light}
+"""
+
+
+def build(site: Path, *, strict: bool = True) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mkdocs", "build", "-f", str(site / "mkdocs.yml")]
+    command += ["-d", str(site / "site")]
+    if strict:
+        command.append("--strict")
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def copy_site(name: str, tmp_path: Path, extra: str = "") -> Path:
+    site = tmp_path / name
+    shutil.copytree(SITES / name, site)
+    if extra:
+        config = site / "mkdocs.yml"
+        config.write_text(config.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return site
+
+
+def diagrams(html: str) -> list[str]:
+    """The opening tag of every diagram on a page."""
+    return re.findall(r'<div class="volley-diagram[^"]*"[^>]*>', html)
+
+
+def has_text(html: str, text: str) -> bool:
+    """Whether `text` is a text node (not hidden in an attribute or in JSON)."""
+    return re.search(r">[^<]*" + re.escape(text) + r"[^<]*<", html) is not None
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "material"])
+def built(request, tmp_path_factory) -> Path:
+    site = copy_site("basic", tmp_path_factory.mktemp(request.param))
+    if request.param == "material":
+        config = site / "mkdocs.yml"
+        config.write_text(config.read_text(encoding="utf-8") + MATERIAL, encoding="utf-8")
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING -" not in result.stderr, result.stderr
+    return site / "site"
+
+
+def test_every_fence_becomes_a_diagram(built):
+    page = (built / "index.html").read_text(encoding="utf-8")
+    found = diagrams(page)
+    # plain, in a list, in an admonition, in a tab (four backticks), static, from a file
+    assert len(found) == 6, found
+    assert sum("volley-static" in tag for tag in found) == 1
+    assert page.count('class="vl-data"') == 5  # the static picture carries no viewer data
+    for label in ("POST /login", "GET /app.js", "poll", "call", "run nightly", "POST /token"):
+        assert has_text(page, label), label
+    assert "open issues" in page  # the JSON body inside the four-backtick fence
+    assert "```volley" not in page and "language-volley" not in page
+    assert re.search(r"<code>.*print.*Browser -&gt; API", page, re.S)  # other code stays code
+
+
+def test_assets_once_per_page(built):
+    page = (built / "index.html").read_text(encoding="utf-8")
+    assert page.count('<style class="volley-assets">') == 1
+    assert page.count('<script class="volley-assets">') == 1
+    assert page.index('<style class="volley-assets">') < page.index('class="volley-diagram')
+    assert 'id="fences-everywhere"' in page  # heading ids and the table of contents stay clean
+    # the palette follows mkdocs-material's scheme attribute
+    assert "[data-md-color-scheme=slate]" in page
+
+
+def test_files_embed_relative_to_the_page(built):
+    page = (built / "guide" / "embed" / "index.html").read_text(encoding="utf-8")
+    found = diagrams(page)
+    assert len(found) == 2
+    anchors = [re.search(r'data-anchor="([^"]*)"', tag)[1] for tag in found]
+    assert anchors == ["refresh-", "refresh-2-"]  # the same file twice gets distinct ids
+    assert has_text(page, "POST /token")
+    assert "<img" not in page.split('<div class="volley-diagram', 1)[1].split("</div>", 1)[0]
+
+
+def test_material_palette_and_instant_navigation(built):
+    page = (built / "index.html").read_text(encoding="utf-8")
+    if "data-md-color-scheme" not in page:
+        pytest.skip("default theme")
+    assert 'data-theme="auto"' in page
+    assert "document$" in page  # the viewer re-scans after an instant page change
+
+
+def test_broken_diagram_fails_strict_build_naming_page_and_lines(tmp_path):
+    site = copy_site("broken", tmp_path)
+    result = build(site)
+    assert result.returncode != 0
+    assert "Doc file 'bad.md', line 11 (line 2 of the diagram)" in result.stderr
+    assert "is not an arrow" in result.stderr
+
+    lenient = build(site, strict=False)
+    assert lenient.returncode == 0, lenient.stderr
+    page = (site / "site" / "bad" / "index.html").read_text(encoding="utf-8")
+    assert 'class="volley-error"' in page
+    assert "bad.md:11:8" in page
+    assert "&lt;b&gt;not&lt;/b&gt;" in page and "<b>not</b>" not in page
+
+
+def test_fail_on_error_stops_the_build(tmp_path):
+    site = copy_site("broken", tmp_path)
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "  - volley\n", "  - volley:\n      fail_on_error: true\n"
+        ),
+        encoding="utf-8",
+    )
+    result = build(site, strict=False)
+    assert result.returncode != 0
+    assert "ERROR" in result.stderr and "bad.md" in result.stderr
+
+
+def test_the_projects_own_docs_build_strict(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"]
+        + ["-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    examples = (tmp_path / "site" / "examples" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(examples)) == len(list((ROOT / "examples").glob("*.volley")))
+    syntax = (tmp_path / "site" / "syntax" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(syntax)) >= 6

@@ -1,0 +1,458 @@
+"""```volley fences in Python-Markdown pages, through pymdownx.superfences.
+
+The MkDocs plugin registers these for you. A site that configures superfences itself can use
+them directly:
+
+    markdown_extensions:
+      - pymdownx.superfences:
+          custom_fences:
+            - name: volley
+              class: volley
+              validator: !!python/name:volley.fences.fence_validator
+              format: !!python/name:volley.fences.fence_formatter
+
+Superfences finds the fences (in lists, admonitions, tabs, behind longer ```` ```` ```` fences)
+and hands each body to `fence_formatter`, which returns the diagram's HTML. Per page, the
+stylesheet and script are added once, after the last diagram, by a postprocessor the first
+diagram installs. A fence line may carry options: ```` ```volley theme=dark interactive=false
+bodies=appendix name=login ````.
+
+A diagram that does not parse becomes an error box in the page (its text escaped) and a
+warning in the log naming the page, the line in the page and the line in the diagram. The
+formatter never raises: superfences would swallow the exception and print the block as code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from volley.errors import Diagnostic, VolleyError
+
+__all__ = [
+    "DiagramSite",
+    "Location",
+    "Problem",
+    "Settings",
+    "fence_formatter",
+    "fence_validator",
+]
+
+THEMES = ("auto", "light", "dark")
+BODIES = ("markers", "appendix", "none")
+FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "redact")
+
+_log = logging.getLogger("mkdocs.plugins.volley")
+_FENCE_OPEN = re.compile(r"^(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?volley\b")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How diagrams are drawn on a site; a fence's own options override them one by one."""
+
+    theme: str = "auto"  # auto follows the reader (and mkdocs-material's palette switch)
+    interactive: bool = True  # False: the static SVG, no script
+    bodies: str = "markers"  # markers, appendix (bodies listed under the picture), none
+    redact: bool = False  # mask values that look like secrets
+
+    def merged(self, overrides: dict[str, str]) -> Settings:
+        """These settings with a fence's options applied; a bad value is a VolleyError."""
+        values: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key == "name":
+                continue
+            if key not in FENCE_OPTIONS:
+                raise VolleyError(
+                    f'unknown option "{key}" on the ```volley fence',
+                    hint="options are: " + ", ".join(FENCE_OPTIONS),
+                )
+            if key in ("interactive", "redact"):
+                values[key] = _boolean(key, value)
+            else:
+                allowed = THEMES if key == "theme" else BODIES
+                if value not in allowed:
+                    raise VolleyError(
+                        f'{key}="{value}" on the ```volley fence is not one of: '
+                        + ", ".join(allowed)
+                    )
+                values[key] = value
+        return replace(self, **values)
+
+
+def _boolean(key: str, value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a diagram sits: its page, the fence's line there, and its file if embedded."""
+
+    page: str | None = None
+    page_line: int = 0  # the ```volley line, or the line of the image that embeds a file
+    source_file: str | None = None  # an embedded .volley file, as the page names it
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error or warning about one diagram, placed in the page."""
+
+    diagnostic: Diagnostic
+    location: Location
+
+    @property
+    def is_error(self) -> bool:
+        return self.diagnostic.severity == "error"
+
+    @property
+    def page_line(self) -> int:
+        """The page line at fault: inside a fence, the fence line plus the diagram line."""
+        location, line = self.location, self.diagnostic.line
+        if location.source_file or not location.page_line:
+            return location.page_line
+        return location.page_line + line
+
+    def message(self) -> str:
+        """One log entry: the page and its line, the diagram line, what is wrong, the caret."""
+        location, diagnostic = self.location, self.diagnostic
+        where = f"Doc file '{location.page}'" if location.page else "A page"
+        if self.page_line:
+            where += f", line {self.page_line}"
+        if location.source_file:
+            where += f", embedding '{location.source_file}'"
+            where += f" (line {diagnostic.line} there)" if diagnostic.line else ""
+        elif diagnostic.line:
+            where += f" (line {diagnostic.line} of the diagram)"
+        details = diagnostic.format().split("\n")[1:]
+        return "\n".join([f"{where}: {diagnostic.message}", *details])
+
+
+def _default_report(problem: Problem) -> None:
+    _log.warning("volley: %s", problem.message())
+
+
+@dataclass
+class _Page:
+    """What one Markdown conversion has done so far."""
+
+    lines: list[str] | None = None  # the lines superfences is scanning, for locating fences
+    fences: list[tuple[int, list[str]]] = field(default_factory=list)  # (index, stripped body)
+    used: set[int] = field(default_factory=set)
+    prefixes: dict[str, int] = field(default_factory=dict)
+    interactive: bool = False
+    static: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class _Rendered:
+    html: str
+    diagnostics: list[Diagnostic]
+    interactive: bool
+
+
+class DiagramSite:
+    """One site's settings, its render cache, and where problems are reported.
+
+    The cache is keyed by a hash of the source, the settings, the id prefix and the volley
+    version, so `mkdocs serve` re-renders only the diagrams that changed. `sweep()` drops
+    entries a build did not use, so the cache holds one build's diagrams at most.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        report: Callable[[Problem], None] | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.report = report or _default_report
+        self.page: str | None = None  # the page being converted, as the log names it
+        self.line_offset = 0  # lines before the Markdown the converter sees (front matter)
+        self._cache: dict[str, _Rendered] = {}
+        self._used: set[str] = set()
+
+    # --- per Markdown instance -------------------------------------------------------------
+
+    def install(self, md: Any) -> None:
+        """Attach to a Markdown instance: per-page state, and the assets once per page.
+
+        The assets go in from a treeprocessor that runs last, not from a postprocessor: the
+        toc extension runs every postprocessor on each heading's text, which would put the
+        stylesheet into heading ids.
+        """
+        from markdown.preprocessors import Preprocessor
+        from markdown.treeprocessors import Treeprocessor
+
+        md.volley_site = self
+        md.volley_page = _Page()
+
+        class Reset(Preprocessor):
+            def run(self, lines: list[str]) -> list[str]:
+                self.md.volley_page = _Page()
+                return lines
+
+        class Assets(Treeprocessor):
+            def run(self, root: Any) -> None:
+                page: _Page = self.md.volley_page
+                if not (page.interactive or page.static):
+                    return
+                css, js = page_assets(page.interactive)
+                parts = [(0, f'<style class="volley-assets">{css}</style>')]
+                if js:
+                    parts.append((len(root), f'<script class="volley-assets">{js}</script>'))
+                for index, html_text in reversed(parts):
+                    holder = root.makeelement("p", {})
+                    holder.text = self.md.htmlStash.store(html_text)
+                    root.insert(index, holder)
+
+        md.preprocessors.register(Reset(md), "volley_reset", 200)
+        md.treeprocessors.register(Assets(md), "volley_assets", -100)
+
+    @staticmethod
+    def of(md: Any) -> DiagramSite:
+        """The site a Markdown instance renders for (a default one on first use)."""
+        site = getattr(md, "volley_site", None)
+        if site is None:
+            site = DiagramSite()
+            site.install(md)
+        return site
+
+    # --- rendering -------------------------------------------------------------------------
+
+    def fence(self, source: str, overrides: dict[str, str], md: Any) -> str:
+        """The HTML for one fenced diagram, or an error box."""
+        page: _Page = md.volley_page
+        location = Location(self.page, self._locate(source, md, page))
+        try:
+            settings = self.settings.merged(overrides)
+        except VolleyError as exc:
+            return self.failed(exc.diagnostic, location, page)
+        return self.diagram(source, settings, location, page, overrides.get("name"))
+
+    def diagram(
+        self,
+        source: str,
+        settings: Settings,
+        location: Location,
+        page: _Page,
+        name: str | None = None,
+    ) -> str:
+        """Render (or fetch from the cache) one diagram and note what its page needs."""
+        import volley
+
+        digest = hashlib.sha256(
+            json.dumps(
+                [source, settings.__dict__, location.source_file, volley.__version__],
+                sort_keys=True,
+            ).encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        prefix = _id_prefix(name, digest, page)
+        key = f"{digest}:{prefix}"
+        self._used.add(key)
+        rendered = self._cache.get(key)
+        if rendered is None:
+            try:
+                rendered = _render(source, settings, prefix, location.source_file)
+            except VolleyError as exc:
+                return self.failed(exc.diagnostic, location, page)
+            except Exception as exc:  # a bug must not take the page (or the build) down
+                return self.failed(
+                    Diagnostic(f"volley could not draw this diagram ({exc!r})"), location, page
+                )
+            self._cache[key] = rendered
+        for diagnostic in rendered.diagnostics:
+            self._problem(diagnostic, location, page)
+        if rendered.interactive:
+            page.interactive = True
+        else:
+            page.static = True
+        return rendered.html
+
+    def sweep(self) -> None:
+        """Forget renders the last build did not use."""
+        self._cache = {key: value for key, value in self._cache.items() if key in self._used}
+        self._used = set()
+
+    def failed(self, diagnostic: Diagnostic, location: Location, page: _Page) -> str:
+        problem = self._problem(diagnostic, location, page)
+        return error_box(problem)
+
+    def _problem(self, diagnostic: Diagnostic, location: Location, page: _Page) -> Problem:
+        problem = Problem(diagnostic, location)
+        page.problems.append(problem)
+        self.report(problem)
+        return problem
+
+    def _locate(self, source: str, md: Any, page: _Page) -> int:
+        """The page line of the fence superfences is formatting, from the lines it scans.
+
+        The formatter is not told where the fence is; while the preprocessor runs,
+        `md.lines` holds its input, so the fence is the first unused opener there whose
+        body is this source.
+        """
+        lines = getattr(md, "lines", None)
+        if not isinstance(lines, list):
+            return 0
+        if page.lines is not lines:
+            page.lines = lines
+            page.fences = _fence_bodies(lines)
+            page.used = set()
+        wanted = [_comparable(line) for line in source.split("\n")]
+        free = [index for index, _body in page.fences if index not in page.used]
+        same = [index for index, body in page.fences if index in free and body == wanted]
+        if not (same or free):
+            return 0
+        index = (same or free)[0]
+        page.used.add(index)
+        return index + 1 + self.line_offset
+
+
+def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """Every ```volley opener with its body lines, stripped, for matching against sources."""
+    found = []
+    for index, line in enumerate(lines):
+        opener = _FENCE_OPEN.match(line)
+        if not opener:
+            continue
+        fence = opener["fence"]
+        closer = re.compile(r"^[ \t>]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
+        body = []
+        for later in lines[index + 1 :]:
+            if closer.match(later):
+                break
+            body.append(_comparable(later))
+        found.append((index, body))
+    return found
+
+
+def _comparable(line: str) -> str:
+    """A line without container prefixes (indentation, `>`), to match a fence to its body."""
+    return line.lstrip(" \t>").rstrip()
+
+
+def _id_prefix(name: str | None, digest: str, page: _Page) -> str:
+    """Ids and deep links (`#PREFIX-message-3`): the fence's name, else from the content.
+
+    The same diagram twice on a page gets `-2`, `-3`, so ids stay unique.
+    """
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") if name else ""
+    base = base if base and base[0].isalpha() else f"volley-{digest[:8]}"
+    count = page.prefixes.get(base, 0) + 1
+    page.prefixes[base] = count
+    return base if count == 1 else f"{base}-{count}"
+
+
+def _render(source: str, settings: Settings, prefix: str, filename: str | None) -> _Rendered:
+    from volley.lint import lint
+    from volley.parser import parse
+    from volley.render import render
+
+    try:
+        diagram = parse(source, filename=filename)
+    except VolleyError as exc:
+        raise (_redacted(exc) if settings.redact else exc) from None
+    if settings.redact:
+        from volley.secrets import redact_diagram
+
+        diagram = redact_diagram(diagram)  # and so no warnings about what is masked
+    diagnostics = lint(diagram, source)
+    options: dict[str, Any] = {"theme": settings.theme, "bodies": settings.bodies}
+    if settings.redact:
+        options["redact"] = True
+    if settings.interactive:
+        fragment = render(
+            diagram,
+            format="html",
+            fragment=True,
+            include_assets=False,
+            id_prefix=prefix,
+            **options,
+        )
+        return _Rendered(str(fragment), diagnostics, True)
+    svg = render(diagram, format="svg", id_prefix=prefix, **{**options, "theme": "light"})
+    theme = html.escape(settings.theme, quote=True)
+    return _Rendered(
+        f'<div class="volley-diagram volley-static" data-theme="{theme}" style="overflow-x:auto">'
+        f"{svg}</div>",
+        diagnostics,
+        False,
+    )
+
+
+def _redacted(error: VolleyError) -> VolleyError:
+    """The error with secret-looking values masked in the text it quotes."""
+    from volley.secrets import redact_text
+
+    return VolleyError(
+        redact_text(error.message),
+        filename=error.filename,
+        line=error.line,
+        column=error.column,
+        source_line=None if error.source_line is None else redact_text(error.source_line),
+        hint=error.hint and redact_text(error.hint),
+    )
+
+
+def page_assets(interactive: bool) -> tuple[str, str]:
+    """(css, js) a page needs once: all of it for clickable diagrams, colours for static ones."""
+    from volley.render.html import html_assets
+
+    css, js = html_assets()
+    return (css, js) if interactive else (css, "")
+
+
+def error_box(problem: Problem) -> str:
+    """A readable, escaped box that stands where the diagram would be."""
+    diagnostic, location = problem.diagnostic, problem.location
+    if location.source_file:
+        shown = replace(diagnostic, filename=location.source_file)
+    else:
+        shown = replace(diagnostic, filename=location.page, line=problem.page_line)
+    text = html.escape(shown.format(), quote=False)
+    return (
+        '<div class="volley-error" role="alert" style="border-left:4px solid #dc2626;'
+        "background:rgba(220,38,38,.08);padding:.6em 1em;margin:1em 0;border-radius:4px;"
+        'overflow:auto">'
+        '<p style="margin:0 0 .4em;font-weight:bold">This volley diagram could not be drawn</p>'
+        f'<pre style="margin:0;white-space:pre;background:none">{text}</pre></div>'
+    )
+
+
+# --- the superfences hooks --------------------------------------------------------------------
+
+
+def fence_validator(
+    language: str, inputs: dict[str, str], options: dict[str, str], attrs: dict, md: Any
+) -> bool:
+    """Accept every ```volley fence and keep its `key=value` options for the formatter.
+
+    Options are checked when the diagram is drawn, so a typo becomes a visible error box
+    rather than the block silently turning into code.
+    """
+    options.update(inputs)
+    return True
+
+
+def fence_formatter(
+    src: str = "",
+    language: str = "",
+    class_name: str = "",
+    options: dict[str, str] | None = None,
+    md: Any = None,
+    **kwargs: Any,
+) -> str:
+    """The HTML for a ```volley fence: the interactive diagram, the static SVG or an error box."""
+    return DiagramSite.of(md).fence(src, dict(options or {}), md)

@@ -1,0 +1,250 @@
+"""The MkDocs plugin: `plugins: [volley]` makes every diagram in the docs a clickable one.
+
+- ```volley fences become the interactive diagram. The plugin registers the fence with
+  pymdownx.superfences (adding the extension if the site lacks it), so fences inside lists,
+  admonitions and tabs work, and a ```` ```` ```` fence holds a diagram whose payloads use
+  ```` ``` ````.
+- `![Login flow](flows/login.volley)` embeds that file, its path relative to the page as an
+  image's is. A Markdown treeprocessor swaps the image for the diagram before MkDocs checks
+  links, so the link is never reported as a broken image.
+- Each page gets the stylesheet and script once, whatever its number of diagrams.
+
+Options (`mkdocs.yml`):
+
+    plugins:
+      - volley:
+          theme: auto          # auto (follows the reader and Material's palette), light, dark
+          interactive: true    # false: static SVG, no script
+          bodies: markers      # markers, appendix (bodies listed under the picture), none
+          fail_on_error: false # true: a broken diagram stops the build
+          redact: false        # mask values that look like secrets
+
+A broken diagram shows an error box in its place and logs a warning naming the page, the
+line in the page and the line in the diagram; `mkdocs build --strict` fails on it, and under
+`fail_on_error` it is an error that stops the build.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+from xml.etree import ElementTree as etree
+
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+from volley.errors import Diagnostic, VolleyError
+from volley.fences import (
+    BODIES,
+    THEMES,
+    DiagramSite,
+    Location,
+    Problem,
+    Settings,
+    fence_formatter,
+    fence_validator,
+)
+from volley.textio import decode
+
+log = get_plugin_logger("volley")
+
+SUPERFENCES = "pymdownx.superfences"
+SUFFIX = ".volley"
+
+
+class VolleyConfig(base.Config):
+    theme = c.Choice(THEMES, default="auto")
+    interactive = c.Type(bool, default=True)
+    bodies = c.Choice(BODIES, default="markers")
+    fail_on_error = c.Type(bool, default=False)
+    redact = c.Type(bool, default=False)
+
+
+class VolleyPlugin(BasePlugin[VolleyConfig]):
+    """Registers the fence and the file embedding, reports problems, fails when asked to."""
+
+    def __init__(self) -> None:
+        self.site = DiagramSite(report=self._report)
+        self.docs_dir = Path(".")
+        self.page_path = ""  # the page's source path inside docs_dir
+        self.page_lines: list[str] = []
+        self.embedded_lines: set[int] = set()
+        self.page_errors: list[Problem] = []
+        self.outside_files: set[Path] = set()
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
+
+    def on_config(self, config: Any) -> Any:
+        self.site.settings = Settings(
+            theme=self.config.theme,
+            interactive=self.config.interactive,
+            bodies=self.config.bodies,
+            redact=self.config.redact,
+        )
+        self.docs_dir = Path(config.docs_dir)
+        extensions = config.markdown_extensions
+        if SUPERFENCES not in extensions:
+            extensions.append(SUPERFENCES)
+        superfences = config.mdx_configs.setdefault(SUPERFENCES, {})
+        fences = [
+            fence for fence in superfences.get("custom_fences", []) if fence.get("name") != "volley"
+        ]
+        fences.append(
+            {
+                "name": "volley",
+                "class": "volley",
+                "validator": fence_validator,
+                "format": fence_formatter,
+            }
+        )
+        superfences["custom_fences"] = fences
+        extensions.append(VolleyExtension(self))
+        return config
+
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        self.page_path = page.file.src_uri
+        self.page_lines = markdown.split("\n")
+        self.embedded_lines = set()
+        self.page_errors = []
+        self.site.page = page.file.src_uri
+        self.site.line_offset = _front_matter_lines(page, markdown)
+        return markdown
+
+    def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
+        if self.config.fail_on_error and self.page_errors:
+            raise PluginError(
+                f"volley: {len(self.page_errors)} diagram(s) in '{page.file.src_uri}' "
+                "could not be drawn (fail_on_error is on)"
+            )
+        return html
+
+    def on_post_build(self, config: Any) -> None:
+        self.site.sweep()
+
+    def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
+        """Watch embedded diagram files that live outside docs_dir, too."""
+        for path in sorted(self.outside_files):
+            server.watch(str(path))
+        return server
+
+    def _report(self, problem: Problem) -> None:
+        if problem.is_error:
+            self.page_errors.append(problem)
+        if problem.is_error and self.config.fail_on_error:
+            log.error(problem.message())
+        else:
+            log.warning(problem.message())
+
+    # --- embedded files ---------------------------------------------------------------------
+
+    def embed(self, src: str, md: Markdown) -> str | None:
+        """The diagram HTML for `![…](src)`, or None when src is not a local .volley file."""
+        parts = urlsplit(src)
+        if parts.scheme or parts.netloc or not parts.path.endswith(SUFFIX):
+            return None
+        relative = unquote(parts.path)
+        if relative.startswith("/"):
+            inside = posixpath.normpath(relative.lstrip("/"))
+        else:
+            inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
+        path = (self.docs_dir / inside).resolve()
+        location = Location(self.page_path, self._line_of(src), source_file=src)
+        page = md.volley_page  # type: ignore[attr-defined]
+        try:
+            source = decode(path.read_bytes(), src)
+        except OSError as exc:
+            why = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+            diagnostic = Diagnostic(
+                f"cannot embed {src}: {why} ({path})",
+                hint="paths are relative to the page, as for images",
+            )
+            return self.site.failed(diagnostic, location, page)
+        except VolleyError as exc:
+            return self.site.failed(exc.diagnostic, location, page)
+        if not path.is_relative_to(self.docs_dir.resolve()):
+            self.outside_files.add(path)
+        name = Path(relative).stem
+        return self.site.diagram(source, self.site.settings, location, page, name)
+
+    def _line_of(self, src: str) -> int:
+        """The page line holding the image link (the first one not yet accounted for)."""
+        for index, line in enumerate(self.page_lines):
+            if f"]({src}" in line and index not in self.embedded_lines:
+                self.embedded_lines.add(index)
+                return index + 1 + self.site.line_offset
+        return 0
+
+
+class _EmbedFiles(Treeprocessor):
+    """Replace `<img src="….volley">` with the diagram, before MkDocs validates links."""
+
+    def __init__(self, md: Markdown, plugin: VolleyPlugin) -> None:
+        super().__init__(md)
+        self.plugin = plugin
+
+    def run(self, root: etree.Element) -> None:
+        found = [
+            (parent, child)
+            for parent in root.iter()
+            for child in parent
+            if child.tag == "img" and child.get("src", "").split("?")[0].endswith(SUFFIX)
+        ]
+        for parent, image in found:
+            html = self.plugin.embed(image.get("src", ""), self.md)
+            if html is None:
+                continue
+            _replace(parent, image, self.md.htmlStash.store(html))
+
+
+def _replace(parent: etree.Element, child: etree.Element, placeholder: str) -> None:
+    """Put a stash placeholder where `child` was; alone in a paragraph, it replaces the `<p>`."""
+    alone = (
+        parent.tag == "p"
+        and len(parent) == 1
+        and not (parent.text or "").strip()
+        and not (child.tail or "").strip()
+    )
+    if alone:
+        parent.remove(child)
+        parent.text = placeholder
+        return
+    index = list(parent).index(child)
+    text = placeholder + (child.tail or "")
+    if index == 0:
+        parent.text = (parent.text or "") + text
+    else:
+        before = parent[index - 1]
+        before.tail = (before.tail or "") + text
+    parent.remove(child)
+
+
+class VolleyExtension(Extension):
+    """Per page: the plugin's settings and cache for fences, and the file embedding."""
+
+    def __init__(self, plugin: VolleyPlugin) -> None:
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        self.plugin.site.install(md)
+        # After 'inline' (20), which makes the <img>; before MkDocs' link checks (5, 0).
+        md.treeprocessors.register(_EmbedFiles(md, self.plugin), "volley_embed", 15)
+
+
+def _front_matter_lines(page: Any, markdown: str) -> int:
+    """Lines MkDocs cut from the top of the file (front matter), so line numbers match it."""
+    try:
+        raw = page.file.content_string
+    except (OSError, ValueError):
+        return 0
+    raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+    if not markdown or not raw.endswith(markdown):
+        return 0
+    return raw[: len(raw) - len(markdown)].count("\n")
