@@ -119,6 +119,8 @@ def test_broken_diagram_fails_strict_build_naming_page_and_lines(tmp_path):
     assert result.returncode != 0
     assert "Doc file 'bad.md', line 11 (line 2 of the diagram)" in result.stderr
     assert "is not an arrow" in result.stderr
+    assert "Doc file 'missing.md', line 3, embedding 'flows/gone.volley'" in result.stderr
+    assert "cannot embed flows/gone.volley: no such file" in result.stderr
 
     lenient = build(site, strict=False)
     assert lenient.returncode == 0, lenient.stderr

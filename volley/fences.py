@@ -385,7 +385,8 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
     svg = render(diagram, format="svg", id_prefix=prefix, **{**options, "theme": "light"})
     theme = html.escape(settings.theme, quote=True)
     return _Rendered(
-        f'<div class="volley-diagram volley-static" data-theme="{theme}" style="overflow-x:auto">'
+        f'<div class="volley-diagram volley-static" data-theme="{theme}"'
+        ' style="overflow-x:auto;text-align:center">'
         f"{svg}</div>",
         diagnostics,
         False,
