@@ -194,3 +194,21 @@ def test_a_removed_block_takes_its_link_with_it(tmp_path):
 def test_scan_skips_fences_inside_other_fences():
     found = scan("````markdown\n```volley\nA -> B\n```\n````\n", "x.md")
     assert found.blocks == []
+
+
+def test_pre_commit_hooks_run_real_commands():
+    import yaml
+
+    from .conftest import ROOT
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert {hook["id"] for hook in hooks} == {
+        "volley-check",
+        "volley-markdown",
+        "volley-markdown-check",
+    }
+    for hook in hooks:
+        program, command, *flags = hook["entry"].split()
+        assert program == "volley" and command in main.commands
+        assert all(flag in {p.opts[0] for p in main.commands[command].params} for flag in flags)
+        assert re.compile(hook["files"])
