@@ -1,0 +1,308 @@
+"""The hostile corpus (tests/hostile/) in every position a diagram has, rendered inert.
+
+Each one-line attack goes into the title, a participant name, a message label, notes, every
+divider, every block label and both payload labels and bodies of one diagram; each corpus body
+goes into fenced and indented payloads and a note. The SVG must hold only the template's own
+elements and attributes with safe URLs; the HTML likewise, and in a real browser (Chromium,
+headless) nothing may run, load or navigate while every message panel is opened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import volley
+
+from .fuzz_strategies import (
+    as_name,
+    check_render,
+    fence_for,
+    hostile_bodies,
+    hostile_strings,
+)
+
+STRINGS = hostile_strings()
+BODIES = hostile_bodies()
+EVALUATED = "1787569"  # {{ 1337*1337 }} in the corpus, if a template engine ever ran it
+CHROMIUM = "/usr/bin/chromium"
+LANGS = {".json": "json", ".http": "http", ".txt": "text"}
+
+
+def every_position(attack: str) -> str:
+    """One diagram with the attack in each place a text can go."""
+    name = as_name(attack)
+    return "\n".join(
+        [
+            f"title: {attack}",
+            f"order: {name}, B",
+            f"{name} -> B: {attack}",
+            f"in: {attack}",
+            "~~~~text",
+            attack,
+            "~~~~",
+            f"out: {attack}",
+            f"  {attack}",
+            f"note {name}, B: {attack}",
+            f"  {attack}",
+            f"note: {attack}",
+            *(f"{mark} {attack}" for mark in ("=:", "-:", "--:", "_:", "...:")),
+            f"if: {attack}",
+            f"B -> {name}: {attack}",
+            f"else: {attack}",
+            f"{name} -> {name}: {attack}",
+            "end",
+            f"par: {attack}",
+            f"B ->> {name}: {attack}",
+            f"and: {attack}",
+            f"{name} --x B: {attack}",
+            "end",
+            f"group: {attack}",
+            f"loop: {attack}",
+            f"opt: {attack}",
+            f"B <--> {name}: {attack}",
+            "end",
+            "end",
+            "end",
+        ]
+    )
+
+
+def every_body(name: str, body: str) -> str:
+    """One diagram with the body as a fenced and an indented payload, and inside a note."""
+    lines = body.split("\n")
+    fence = fence_for(lines, "`")
+    indented = "\n".join("  " + line if line.strip() else "" for line in lines)
+    lang = LANGS.get(Path(name).suffix, "")
+    return "\n".join(
+        [
+            f"A -> B: {name}",
+            "in: declared",
+            f"{fence}{lang}",
+            body,
+            fence,
+            "out: sniffed",
+            f"{fence}",
+            body,
+            fence,
+            "B --> A: indented",
+            "in: indented",
+            indented,
+            "note A, B: raw",
+            f"{fence}",
+            body,
+            fence,
+        ]
+    )
+
+
+def _diagrams() -> list:
+    cases = [pytest.param(every_position(s), id=f"string-{i}") for i, s in enumerate(STRINGS)]
+    cases += [pytest.param(every_body(n, b), id=f"body-{n}") for n, b in BODIES.items()]
+    return cases
+
+
+def test_the_corpus_is_loaded():
+    assert len(STRINGS) > 80 and len(BODIES) >= 5
+    assert all("\n" not in s for s in STRINGS)
+
+
+@pytest.mark.parametrize("text", _diagrams())
+def test_hostile_text_renders_inert_svg_and_html(text: str):
+    diagram = volley.parse(text)
+    outputs = [
+        check_render(diagram, "svg", bodies="appendix"),
+        check_render(diagram, "svg", theme="auto"),
+        check_render(diagram, "html"),
+        check_render(diagram, "html", fragment=True, theme="dark"),
+    ]
+    for output in outputs:
+        assert EVALUATED not in output
+
+
+@pytest.mark.parametrize("attack", STRINGS[:12] + ["{{ 1337*1337 }}", "{% raw %}"])
+def test_hostile_text_survives_png_and_pdf(attack: str):
+    diagram = volley.parse(every_position(attack))
+    assert volley.render(diagram, format="png", bodies="appendix").startswith(b"\x89PNG")
+    assert volley.render(diagram, format="pdf", bodies="appendix").startswith(b"%PDF")
+
+
+# --- in a real browser -----------------------------------------------------------------------
+
+needs_browser = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or bool(os.environ.get("VOLLEY_NO_BROWSER")),
+    reason="needs Debian's chromium at /usr/bin/chromium",
+)
+
+# Everything in the page that could run, load or navigate, read from the live DOM after the
+# viewer has built every panel.
+AUDIT = """() => {
+  const found = [];
+  const schemes = ["http", "https", "mailto"];
+  const urlNames = ["href", "src", "action", "formaction", "xlink:href", "data", "poster",
+                    "srcset"];
+  const never = ["IFRAME", "FRAME", "OBJECT", "EMBED", "IMG", "IMAGE", "BASE", "LINK", "FORM",
+                 "INPUT", "VIDEO", "AUDIO", "SOURCE", "FOREIGNOBJECT", "MARQUEE", "ANIMATE", "SET"];
+  for (const el of document.querySelectorAll("*")) {
+    const tag = el.tagName.toUpperCase();
+    if (never.includes(tag)) found.push("element " + tag);
+    if (tag === "META" && el.parentElement.tagName !== "HEAD") found.push("meta in body");
+    for (const a of el.attributes) {
+      if (a.name.toLowerCase().startsWith("on")) found.push(tag + " " + a.name);
+      if (urlNames.includes(a.name.toLowerCase())) {
+        const v = a.value.replace(/[\\t\\n\\r]/g, "").replace(/^[\\x00-\\x20]+/, "");
+        const m = /^([a-z][a-z0-9+.\\-]*):/i.exec(v);
+        if (m && !schemes.includes(m[1].toLowerCase())) found.push(tag + " " + a.name + "=" + v);
+      }
+    }
+  }
+  const scripts = document.querySelectorAll("script");
+  const data = document.querySelectorAll("script.vl-data[type='application/json']");
+  if (scripts.length !== data.length + 1) found.push(scripts.length + " scripts");
+  return found;
+}"""
+
+# Open every message of every diagram, then press every button its panel offers.
+EXERCISE = """async () => {
+  let opened = 0;
+  for (const group of document.querySelectorAll(".vl-canvas [data-message]")) {
+    group.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    opened++;
+    const panel = group.closest(".volley-diagram").querySelector(".vl-panel");
+    for (const button of panel.querySelectorAll("[data-vl-action]")) {
+      if (button.getAttribute("data-vl-action") === "close") continue;
+      button.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    }
+  }
+  for (const details of document.querySelectorAll("details")) details.open = true;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return opened;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+def _same_page(url: str) -> bool:
+    """The viewer's deep links change only the fragment of the page it was loaded as."""
+    return url.startswith("about:blank")
+
+
+def _page_runs_nothing(browser, html: str, hash_: str = "") -> int:
+    """Load the page, open everything, and return how many messages were opened."""
+    page = browser.new_page()
+    events: list[str] = []
+    page.on("dialog", lambda d: (events.append(f"dialog {d.message}"), d.dismiss()))
+    page.on("pageerror", lambda e: events.append(f"page error {e}"))
+    page.on("popup", lambda p: events.append(f"popup {p.url}"))
+    page.on(
+        "framenavigated", lambda f: f.url.startswith("about:blank") or events.append(f"nav {f.url}")
+    )
+    page.route("**/*", lambda route: (events.append(f"load {route.request.url}"), route.abort()))
+    try:
+        page.set_content(html, wait_until="load")
+        if hash_:
+            page.evaluate("(h) => { location.hash = h; }", hash_)
+        opened = page.evaluate(EXERCISE)
+        assert page.evaluate("() => window.__pwned") is None, "a hostile script ran"
+        assert page.evaluate(AUDIT) == []
+        assert events == []
+        return opened
+    finally:
+        page.close()
+
+
+@needs_browser
+def test_every_attack_runs_nothing_in_a_browser(browser):
+    """One page holding every attack in every position, every panel opened."""
+    text = "\n".join(every_position(s).replace("title:", "note:", 1) for s in STRINGS)
+    html = volley.render(text, format="html")
+    assert _page_runs_nothing(browser, html) == len(volley.parse(text).messages())
+
+
+@needs_browser
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_every_body_runs_nothing_in_a_browser(browser, name: str):
+    html = volley.render(every_body(name, BODIES[name]), format="html", theme="dark")
+    assert _page_runs_nothing(browser, html) == 2
+
+
+@needs_browser
+def test_fragments_on_one_page_run_nothing(browser):
+    """Several diagrams embedded in one page, as the docs plugin and README mode do."""
+    from volley.render.html import html_assets
+
+    parts = [
+        volley.render(every_position(s), format="html", fragment=True, include_assets=False)
+        for s in STRINGS[:20]
+    ]
+    css, js = html_assets()
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><style>" + css + "</style></head>"
+        "<body>" + "".join(parts) + "<script>" + js + "</script></body></html>"
+    )
+    assert _page_runs_nothing(browser, page) > 0
+
+
+@needs_browser
+@pytest.mark.parametrize(
+    "hash_",
+    [
+        "#message-1",
+        "#<img src=x onerror=window.__pwned=1>message-1",
+        "#%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3Emessage-1",
+        "#javascript:window.__pwned=1//message-1",
+        "#%E0%A4%A",
+    ],
+)
+def test_deep_links_run_nothing(browser, hash_: str):
+    html = volley.render(every_position(STRINGS[0]), format="html")
+    _page_runs_nothing(browser, html, hash_)
+
+
+def test_script_data_cannot_end_its_element():
+    """`</script>` and `<!--` in a body stay inside the JSON, which reads back the same."""
+    body = BODIES["script-in-json.json"]
+    html = volley.render(every_body("script-in-json.json", body), format="html")
+    data = html.split('<script type="application/json" class="vl-data">', 1)[1]
+    data = data.split("</script>", 1)[0]
+    assert "<" not in data and ">" not in data
+    decoded = json.dumps(json.loads(data), ensure_ascii=False)
+    assert "</script><script>window.__pwned=1</script>" in decoded
+    assert "<!--<script>" in decoded
+
+
+@needs_browser
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "<img src=x onerror=window.__pwned=1>",
+        "<script>alert(1)</script>",
+        '<a href="javascript:void(0)">x</a>',
+        "<iframe></iframe>",
+    ],
+)
+def test_the_browser_check_catches_what_it_is_for(browser, planted: str):
+    html = volley.render("A -> B: x", format="html").replace("<main>", "<main>" + planted, 1)
+    with pytest.raises(AssertionError):
+        _page_runs_nothing(browser, html)
