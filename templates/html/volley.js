@@ -246,7 +246,7 @@
         title: related[0] + ": message " + other.badge
       }, [related[0] + " ", el("b", null, other.badge), el("span", null, other.text)]));
     }
-    return el("header", { "class": "vl-head" }, children);
+    return el("div", { "class": "vl-head" }, children);
   };
 
   Diagram.prototype.payload = function (payload) {
