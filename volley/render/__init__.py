@@ -12,12 +12,13 @@ import importlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from volley.errors import VolleyError
-from volley.layout.engine import layout_diagram
-from volley.layout.geometry import Layout
 from volley.model import Diagram
+
+if TYPE_CHECKING:
+    from volley.layout.geometry import Layout
 
 FORMATS = ("svg", "png", "pdf", "html")
 
@@ -46,6 +47,8 @@ def _diagram(source_or_diagram: str | Diagram, filename: str | None, options: di
 
 def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layout:
     """The positioned picture, for tools that draw it their own way."""
+    from volley.layout.engine import layout_diagram
+
     return layout_diagram(_diagram(source_or_diagram, None, {}), bodies=bodies)
 
 
@@ -73,6 +76,7 @@ def render(
     fmt = (format or "svg").lower()
     if fmt not in FORMATS:
         raise VolleyError(f'unknown format "{format}"', hint="use one of: " + ", ".join(FORMATS))
+    from volley.layout.engine import layout_diagram
     from volley.render.svg import render_svg
     from volley.render.themes import palette
 
