@@ -567,7 +567,7 @@ class _Engine:
             label = None
             if st:
                 label = self.ts.place(st, (x1 + x2) / 2, mid - st.height / 2, tone="muted",
-                                      center=True)  # fmt: skip
+                                      center=True, halo=True)  # fmt: skip
             self.breaks.append((self.y, self.y + h))
             self.out.dividers.append(DividerShape(divider.line, "delay", mid, x1, x2, None,
                                                   label, None))  # fmt: skip
