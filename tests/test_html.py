@@ -292,3 +292,27 @@ def test_every_language_has_a_lexer() -> None:
 
     for name in set(LANGUAGES.values()):
         get_lexer_by_name(name)
+
+
+def test_render_html_lays_out_when_given_no_layout(reference_text: str) -> None:
+    from volley.render.html import render_html
+
+    text = render_html(parse(reference_text), fragment=True, id_prefix="x")
+    assert text.count('data-message="') == 14
+
+
+def test_the_command_line_writes_a_page(tmp_path, reference_text: str) -> None:
+    from click.testing import CliRunner
+
+    from volley.cli import main
+
+    source = tmp_path / "flow.volley"
+    source.write_text(reference_text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["render", str(source), "-o", str(tmp_path / "flow.html")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "flow.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and 'class="vl-data"' in page
+    result = CliRunner().invoke(
+        main, ["render", str(source), "-f", "html", "--fragment", "-o", "-"]
+    )
+    assert result.exit_code == 0 and "<html" not in result.output

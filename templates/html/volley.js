@@ -250,7 +250,7 @@
   };
 
   Diagram.prototype.payload = function (payload) {
-    var hasTable = payload.rows > 0;
+    var hasTable = payload.hasTable;
     var view = hasTable ? this.view : "raw";
     var toolbar = el("div", { "class": "vl-toolbar" }, [
       el("div", { "class": "vl-seg", role: "group", "aria-label": "Show as" }, [

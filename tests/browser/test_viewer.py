@@ -183,3 +183,27 @@ def test_colour_scheme(browser, tmp_path, reference_text, scheme, theme, dark) -
         context.close()
     assert (panel == "rgb(255, 255, 255)") is not dark
     assert (background == "rgb(255, 255, 255)") is not dark
+
+
+def tall_diagram(count: int = 40) -> str:
+    lines = ["title: Long conversation"]
+    for n in range(1, count + 1):
+        lines += [f"Client -> Server: request {n}", "in: Request", f"  id: {n}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 800), (480, 800)])
+def test_a_long_diagram_scrolls_and_the_panel_stays_in_view(open_page, width, height) -> None:
+    page = open_page(render(tall_diagram(), format="html"))
+    page.set_viewport_size({"width": width, "height": height})
+    page.click(message(1))
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    assert page.locator(f"{PANEL} .vl-title").inner_text() == "request 31"
+    assert page.evaluate("window.scrollY") > 500
+    panel = page.locator(PANEL).bounding_box()
+    selected = page.locator(message(31)).bounding_box()
+    assert panel["y"] >= 0 and panel["y"] + panel["height"] <= height + 1
+    assert selected["y"] >= 0 and selected["y"] + selected["height"] <= height
+    if width < 800:  # the panel is a sheet over the bottom of the drawing: the message clears it
+        assert selected["y"] + selected["height"] <= panel["y"]

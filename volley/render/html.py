@@ -19,6 +19,7 @@ for a page that includes them once for all its fragments.
 from __future__ import annotations
 
 import re
+from collections import defaultdict, deque
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -81,9 +82,8 @@ class PayloadView:
             return [RowGroup(None, rows)] if rows else []
         headers = [row for row in rows if row.section == "header"]
         body = [row for row in rows if row.section != "header"]
-        return [
-            group for group in (RowGroup("Headers", headers), RowGroup("Body", body)) if group.rows
-        ]
+        groups = (RowGroup("Headers", headers), RowGroup("Body", body))
+        return [group for group in groups if group.rows]
 
     def to_json(self) -> dict[str, Any]:
         table = self.table
@@ -93,7 +93,7 @@ class PayloadView:
             "lang": self.lang,
             "raw": [list(token) for token in self.tokens],
             "groups": [group.to_json() for group in self.groups],
-            "rows": len(table.rows),
+            "hasTable": self.has_table,
             "reason": table.reason,
             "bodyReason": table.body_reason,
             "start": asdict(table.start) if table.start else None,
@@ -105,7 +105,8 @@ class MessageView:
     """A message as the viewer shows it: the flow as drawn, not as written.
 
     `sender`/`receiver` follow the arrow head (`B <- A` is A sending to B); `both` marks a
-    two-headed arrow. `partner` is the reply to this message or the message it replies to.
+    two-headed arrow. `reply` is the message that answers this one, `request` the one this
+    message answers (see `_pair_replies`); the viewer highlights the pair together.
     """
 
     index: int  # position in document order from 1: `data-message`, `#message-N`
@@ -214,21 +215,20 @@ def _pair_replies(views: list[MessageView]) -> None:
     """Pair each message with the next unpaired one going back between the same two.
 
     First come, first answered (as HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the
-    first reply answers the first request. A message that is a reply looks for no reply of
-    its own, and self messages and two-way arrows pair with nothing.
+    first reply answers the first request. A message that answers one waiting is a reply and
+    waits for no answer of its own; self messages and two-way arrows pair with nothing. One
+    pass with a queue per direction, so a long diagram costs no more than a short one.
     """
+    waiting: dict[tuple[str, str], deque[MessageView]] = defaultdict(deque)
     for view in views:
-        if view.request is not None or view.both or view.sender == view.receiver:
+        if view.both or view.sender == view.receiver:
             continue
-        for later in views[view.index :]:
-            if (
-                later.request is None
-                and later.reply is None
-                and not later.both
-                and (later.sender, later.receiver) == (view.receiver, view.sender)
-            ):
-                view.reply, later.request = later.index, view.index
-                break
+        asked = waiting[(view.receiver, view.sender)]
+        if asked:
+            request = asked.popleft()
+            request.reply, view.request = view.index, request.index
+        else:
+            waiting[(view.sender, view.receiver)].append(view)
 
 
 def _span_json(span: Span) -> dict[str, Any]:
