@@ -193,9 +193,12 @@ def test_ids_are_prefixed_and_stable(reference_text: str) -> None:
     root = tree(render(reference_text, id_prefix="my diagram"))
     ids = [el.get("id") for el in root.iter() if el.get("id")]
     assert ids and all(i.startswith("my-diagram") for i in ids)
-    prefix = default_id_prefix(reference_text)
-    assert prefix == default_id_prefix(reference_text) != default_id_prefix(reference_text + " ")
+    diagram = volley.parse(reference_text)
+    prefix = default_id_prefix(diagram)
+    assert prefix == default_id_prefix(volley.parse(reference_text))
+    assert prefix != default_id_prefix(volley.parse(reference_text + "\nA -> B"))
     assert tree(render(reference_text)).get("id") == prefix
+    assert render(reference_text) == render(diagram), "text and its Diagram give the same bytes"
 
 
 def test_output_is_byte_deterministic_across_processes(reference_text: str) -> None:

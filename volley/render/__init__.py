@@ -26,7 +26,11 @@ __all__ = ["FORMATS", "default_id_prefix", "layout", "render"]
 
 
 def default_id_prefix(source_or_diagram: str | Diagram) -> str:
-    """A stable prefix from the diagram's content, so ids never clash between two diagrams."""
+    """A stable prefix from the diagram's content, so ids never clash between two diagrams.
+
+    `render` derives it from the parsed diagram, so source text and its Diagram give the same
+    bytes (what `volley render FILE` writes is what `volley.render(text)` returns).
+    """
     if isinstance(source_or_diagram, Diagram):
         text = json.dumps(source_or_diagram.to_json(), sort_keys=True, ensure_ascii=True)
     else:
@@ -86,7 +90,7 @@ def render(
         from volley.secrets import redact_diagram
 
         diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
-    prefix = id_prefix or default_id_prefix(source_or_diagram)
+    prefix = id_prefix or default_id_prefix(diagram)  # the same for text and its Diagram
     with _collector_paused():
         picture = layout_diagram(diagram, bodies=bodies)
         if fmt == "svg":
