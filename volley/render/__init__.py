@@ -6,15 +6,13 @@ files and the interactive viewer agree to the pixel.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from volley.errors import VolleyError
+from volley.gcpause import paused_gc
 from volley.model import Diagram
 
 if TYPE_CHECKING:
@@ -91,33 +89,20 @@ def render(
 
         diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
     prefix = id_prefix or default_id_prefix(diagram)  # the same for text and its Diagram
-    with _collector_paused():
+    with paused_gc():
         picture = layout_diagram(diagram, bodies=bodies)
         if fmt == "svg":
             return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
-    if fmt == "html":
-        html = _html_module()
-        return html.render_html(
-            diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
-        )
-    from volley.render.raster import rasterize
+        if fmt == "html":
+            html = _html_module()
+            return html.render_html(
+                diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
+            )
+        from volley.render.raster import rasterize
 
-    raster_theme = "light" if theme == "auto" else theme
-    svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
-    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Layout makes many small objects and no cycles; the cyclic collector would walk them
-    all again and again (for 5,000 messages it doubled the time), so it waits until the end."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+        raster_theme = "light" if theme == "auto" else theme
+        svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
+        return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
 
 
 def _html_module():
