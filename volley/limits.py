@@ -11,12 +11,17 @@ from dataclasses import dataclass
 
 from volley.errors import VolleyError
 
+# Nested blocks are laid out and drawn by recursion, and Python ends a recursion about 1,000
+# calls deep; a few more levels than this and a render (from inside a docs build's own deep
+# stack, too) would stop with a traceback. No option raises the depth past it.
+MAX_DEPTH = 150
+
 
 @dataclass(frozen=True)
 class Limits:
     input_bytes: int = 5_000_000  # --max-input-bytes
     messages: int = 50_000  # --max-messages
-    depth: int = 100  # --max-depth: blocks inside blocks
+    depth: int = 100  # --max-depth: blocks inside blocks, at most MAX_DEPTH
     label_chars: int = 10_000  # --max-label-chars: one title, label, name or note line
     participants: int = 5_000  # --max-participants
 

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedInput
 from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
 from volley.gcpause import paused_gc
-from volley.limits import DEFAULT_LIMITS, Limits, check_input, limit_error
+from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 from volley.resources import resource_dir
 
@@ -358,10 +358,14 @@ def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error)
         if not isinstance(node, Block):
             continue
         depth += 1
-        if depth > limits.depth:
+        if depth > min(limits.depth, MAX_DEPTH):
+            how = (
+                "(raise it with --max-depth)"
+                if limits.depth < MAX_DEPTH
+                else "(no option goes higher; move the innermost blocks out)"
+            )
             error(
-                f"blocks nested {depth} deep; the limit is {limits.depth} "
-                "(raise it with --max-depth)",
+                f"blocks nested {depth} deep; the limit is {min(limits.depth, MAX_DEPTH)} {how}",
                 _shifted(keywords[id(node)]),
             )
         stack.extend((child, depth) for branch in node.branches for child in branch.items)

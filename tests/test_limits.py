@@ -1,0 +1,145 @@
+"""Pathological input answers with a result or a limit error that says how to raise the limit.
+
+No test here is timed: `scripts/fuzz.py --scaling` measures how time grows with size. These
+only prove each case completes, and that every limit is named with its way out.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import volley
+from volley.cli import main
+from volley.limits import MAX_DEPTH
+
+RAISED = volley.Limits(
+    input_bytes=50_000_000,
+    messages=1_000_000,
+    depth=MAX_DEPTH,
+    label_chars=10_000_000,
+    participants=100_000,
+)
+
+
+def nested(depth: int, kind: str = "loop") -> str:
+    other = {"if": "else: other\nA -> B\n", "par": "and: other\nB -> A\n"}.get(kind, "")
+    return f"{kind}: level\n" * depth + "A -> B: deep\n" + f"{other}end\n" * depth
+
+
+# Inline markup and grammar terminals against input built to make a scanner backtrack.
+PATHOLOGICAL = {
+    "50k stars": "A -> B: " + "*" * 50_000,
+    "20k icon openers": "A -> B: " + "{fas-" * 20_000,
+    "underscores": "A -> B: " + "_a" * 25_000,
+    "backticks": "A -> B: " + "`" * 50_000,
+    "link openers": "A -> B: " + "[x](" * 20_000,
+    "strikes": "A -> B: " + "~~" * 25_000,
+    "backslashes": "A -> B: " + "\\" * 50_000,
+    "line breaks": "A -> B: " + "\\n" * 25_000,
+    "brackets": "A -> B: " + "[" * 50_000 + "]" * 50_000,
+    "1 MB label": "A -> B: " + "word " * 200_000,
+    "long name": "x" * 100_000 + " -> B: x",
+    "arrow-like name": "A" + " -" * 50_000 + " -> B",
+    "note bullets": "note A: list\n" + "  - item *x*\n" * 5_000,
+    "title of spaces": "title: " + " " * 1_000_000 + "x",
+    "1000 comment lines": "// x\n" * 1_000 + "A -> B",
+}
+
+
+@pytest.mark.parametrize("text", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_pathological_labels_fail_clearly_by_default_and_render_when_allowed(text: str):
+    try:
+        volley.parse(text)
+    except volley.VolleyError as exc:
+        assert "limit" in exc.message and exc.hint and "--max-" in exc.hint
+    diagram = volley.parse(text, limits=RAISED)
+    assert volley.render(diagram).startswith("<svg")
+
+
+def test_500_nested_blocks_are_refused_with_the_option_to_raise_the_limit():
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse(nested(500))
+    assert "nested 101 deep" in caught.value.message and "--max-depth" in caught.value.message
+    assert caught.value.line == 101
+
+
+@pytest.mark.parametrize("asked", [MAX_DEPTH, 10_000])
+def test_depth_has_a_ceiling_that_no_option_passes(asked: int):
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse(nested(500), limits=volley.Limits(depth=asked))
+    assert f"nested {MAX_DEPTH + 1} deep; the limit is {MAX_DEPTH}" in caught.value.message
+    assert "no option goes higher" in caught.value.message
+
+
+def _deep_stack(frames: int, call):
+    """Run `call` under `frames` extra Python frames, as a docs build or web server would."""
+    return call() if frames == 0 else _deep_stack(frames - 1, call)
+
+
+@pytest.mark.parametrize("kind", ["loop", "if", "par"])
+def test_the_deepest_allowed_nesting_renders_everywhere(kind: str):
+    diagram = volley.parse(nested(MAX_DEPTH, kind), limits=RAISED)
+    _deep_stack(200, lambda: diagram.to_json())
+    for fmt in ("svg", "html", "png"):
+        _deep_stack(200, lambda fmt=fmt: volley.render(diagram, format=fmt, bodies="appendix"))
+
+
+def test_2000_participants_render():
+    text = "".join(f"P{i} -> P{i + 1}: m\n" for i in range(1999))
+    diagram = volley.parse(text)
+    assert len(diagram.participants) == 2000
+    assert volley.render(diagram).startswith("<svg")
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+LIMITED = [
+    ("--max-input-bytes", "100", "A -> B: " + "x" * 192, "the input (200 bytes) exceeds"),
+    ("--max-messages", "3", "A -> B\n" * 4, "4 messages exceeds the limit of 3"),
+    ("--max-depth", "2", nested(3), "blocks nested 3 deep; the limit is 2"),
+    ("--max-label-chars", "5", "A -> B: 123456", "a text of 6 characters exceeds the limit of 5"),
+    ("--max-participants", "2", "A -> B\nB -> C", "3 participants exceeds the limit of 2"),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "text", "message"), LIMITED)
+@pytest.mark.parametrize("command", ["check", "parse", "render"])
+def test_every_limit_names_itself_and_the_option_that_raises_it(
+    tmp_path, command: str, option: str, value: str, text: str, message: str
+):
+    path = tmp_path / "big.volley"
+    path.write_text(text, encoding="utf-8")
+    out = ["-o", str(tmp_path / "big.svg")] if command == "render" else []
+    refused = run(command, option, value, str(path), *out)
+    assert refused.exit_code == 1
+    assert message in refused.stderr and option in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert not (tmp_path / "big.svg").exists()
+    raised = run(command, option, str(int(value) * 1000), str(path), *out)
+    assert raised.exit_code == 0, raised.stderr
+
+
+# --- pictures too big for a raster -----------------------------------------------------------
+
+
+def test_a_png_taller_than_cairo_allows_is_a_clear_error_not_a_blank_image(tmp_path):
+    path = tmp_path / "long.volley"
+    path.write_text("A -> B: ping\nB --> A: pong\n" * 60, encoding="utf-8")
+    out = tmp_path / "long.png"
+    result = run("render", str(path), "-o", str(out), "--scale", "20")
+    assert result.exit_code == 1
+    assert "32,767" in result.stderr
+    assert "--scale" in result.stderr and "SVG" in result.stderr and "PDF" in result.stderr
+    assert not out.exists()
+    fits = run("render", str(path), "-o", str(out), "--scale", "1")
+    assert fits.exit_code == 0 and out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_png_wider_than_cairo_allows_is_a_clear_error():
+    text = "".join(f"P{i} -> P{i + 1}\n" for i in range(400))
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render(text, format="png")
+    assert "32,767" in caught.value.message and "--scale" in (caught.value.hint or "")
