@@ -421,7 +421,7 @@
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
-    if (target) target.open(parseInt(match[2], 10), { focus: true, reveal: "center", address: false });
+    if (target) target.open(parseInt(match[2], 10), { focus: true, reveal: "nearest", address: false });
   }
 
   function messageOf(node) {
