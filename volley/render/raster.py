@@ -55,7 +55,9 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     if fmt == "png":
         check_size(width, height, scale)
     surfaces = _cairosvg().surface
-    surfaces.TEXT_HINT_METRICS.setdefault(TEXT_RENDERING, surfaces.cairo.HINT_METRICS_OFF)
+    hint_metrics = getattr(surfaces, "TEXT_HINT_METRICS", None)  # a cairosvg internal
+    if isinstance(hint_metrics, dict):
+        hint_metrics.setdefault(TEXT_RENDERING, surfaces.cairo.HINT_METRICS_OFF)
     surface = surfaces.PNGSurface if fmt == "png" else surfaces.PDFSurface
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
     data = surface.convert(
