@@ -136,6 +136,9 @@
       group.setAttribute("aria-expanded", "false");
       if (message.payloads.length) group.setAttribute("data-has-payload", "true");
     });
+    // Read out by screen readers when focus moves into the panel rather than onto a message.
+    this.status = el("p", { "class": "vl-sr", role: "status", "aria-live": "polite" });
+    root.appendChild(this.status);
     root.classList.add("vl-js");
   }
 
@@ -156,7 +159,11 @@
     this.draw();
     lastActive = this;
     var group = this.groups[n];
-    if (group && options.focus) {
+    if (options.focus === "panel") {
+      // Keyboard users land in the panel, so Tab reaches its controls; say what opened.
+      this.panel.focus({ preventScroll: true });
+      this.status.textContent = message.aria;
+    } else if (group && options.focus) {
       group.focus({ preventScroll: true });
     }
     if (group && options.reveal) {
@@ -180,7 +187,8 @@
   Diagram.prototype.step = function (delta, from) {
     var base = this.current || from || (delta > 0 ? 0 : this.count() + 1);
     var n = Math.min(Math.max(base + delta, 1), this.count());
-    if (n !== this.current) this.open(n, { focus: true, reveal: "nearest" });
+    var inPanel = this.panel.contains(document.activeElement);
+    if (n !== this.current) this.open(n, { focus: inPanel ? "panel" : "message", reveal: "nearest" });
   };
 
   // Highlight a message and the message paired with it (its reply, or the request it answers).
@@ -333,7 +341,7 @@
     if (action === "close") this.close();
     else if (action === "prev") this.step(-1);
     else if (action === "next") this.step(1);
-    else if (action === "goto") this.open(index, { focus: true, reveal: "nearest" });
+    else if (action === "goto") this.open(index, { focus: "panel", reveal: "nearest" });
     else if (action === "tab") this.selectTab(index, false);
     else if (action === "view") {
       this.view = button.getAttribute("data-vl-view");
@@ -421,7 +429,7 @@
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
-    if (target) target.open(parseInt(match[2], 10), { focus: true, reveal: "nearest", address: false });
+    if (target) target.open(parseInt(match[2], 10), { focus: "message", reveal: "nearest", address: false });
   }
 
   function messageOf(node) {
@@ -442,7 +450,7 @@
       return;
     }
     var n = messageOf(event.target);
-    if (n && !event.target.closest("a")) diagram.open(n, { focus: true });
+    if (n && !event.target.closest("a")) diagram.open(n, { focus: "message" });
   });
 
   document.addEventListener("keydown", function (event) {
@@ -452,7 +460,7 @@
     var n = messageOf(event.target);
     if (diagram && n && (key === "Enter" || key === " ")) {
       event.preventDefault();
-      diagram.open(n, { focus: true });
+      diagram.open(n, { focus: "panel" });
       return;
     }
     var role = event.target.getAttribute && event.target.getAttribute("role");

@@ -11,6 +11,8 @@ import pytest
 
 from volley.render import render
 
+expect = pytest.importorskip("playwright.sync_api").expect
+
 pytestmark = pytest.mark.browser
 
 PANEL = ".vl-panel"
@@ -80,9 +82,20 @@ def test_enter_on_a_focused_message(open_page, reference_page: str) -> None:
                        "Carries Request"]  # fmt: skip
     page.keyboard.press("Enter")
     assert page.locator(f"{PANEL} .vl-title").inner_text() == "POST /mcp (initialize)"
+    # Focus moves into the panel, so Tab reaches its controls, and the opening is announced.
+    assert page.evaluate("document.activeElement.classList.contains('vl-panel')")
+    assert page.locator(".vl-sr[role=status]").inner_text().startswith("Message 1, Agent to")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # the first enabled control: next message
+    assert page.locator(f"{PANEL} .vl-title").inner_text() == "200 OK"
+    assert page.evaluate("document.activeElement.classList.contains('vl-panel')")
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "2"
     page.keyboard.press("Tab")
     page.keyboard.press("Space")
-    assert page.locator(f"{PANEL} .vl-title").inner_text() == "200 OK"
+    assert (
+        page.locator(f"{PANEL} .vl-title").inner_text() == "POST /mcp (notifications/initialized)"
+    )
 
 
 def test_arrow_keys_and_j_k_step_and_escape_closes(open_page, reference_page: str) -> None:
@@ -133,7 +146,7 @@ def test_copy_puts_the_body_on_the_clipboard(
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = open_page(reference_page, "#message-9")
     page.click(f"{PANEL} [data-vl-action=copy]")
-    assert page.locator(f"{PANEL} .vl-copy").inner_text() == "Copied"
+    expect(page.locator(f"{PANEL} .vl-copy")).to_have_text("Copied")  # the clipboard is async
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == parse(reference_text).messages()[8].response.body
 
