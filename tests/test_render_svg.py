@@ -164,6 +164,11 @@ def test_dark_and_auto_themes(reference_text: str) -> None:
         render(reference_text, theme="neon")
 
 
+# Links and icon uses are written as xlink:href: hosts such as mkdocs-material's instant
+# navigation rewrite every plain `[href]` element, which throws on SVG elements.
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
 def test_nothing_active_or_external(reference_text: str) -> None:
     root = tree(
         render(
@@ -173,8 +178,8 @@ def test_nothing_active_or_external(reference_text: str) -> None:
     tags = {el.tag.replace(SVG, "") for el in root.iter()}
     assert not tags & {"script", "foreignObject", "image", "iframe", "object"}
     for el in root.iter(f"{SVG}use"):
-        assert el.get("href", "").startswith("#")
-    links = [a.get("href") for a in root.iter(f"{SVG}a")]
+        assert el.get(XLINK_HREF, "").startswith("#")
+    links = [a.get(XLINK_HREF) for a in root.iter(f"{SVG}a")]
     assert links == ["https://example.com/x"]
     for el in root.iter():
         assert not any(k.lower().startswith("on") for k in el.attrib)
