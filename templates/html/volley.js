@@ -425,7 +425,8 @@
   function openFromAddress() {
     var match = HASH.exec(location.hash);
     if (!match) return;
-    var anchor = decodeURIComponent(match[1]);
+    var anchor;
+    try { anchor = decodeURIComponent(match[1]); } catch (error) { return; } // a broken %-escape
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
