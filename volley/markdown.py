@@ -42,6 +42,9 @@ _BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*
 _END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
 _ATX = re.compile(r"^(?:[ \t]*>)*[ \t]{0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^[ \t]{0,3}(?:=+|-+)[ \t]*$")
+# Lines that cannot be a setext heading's text: a comment (the markers are comments: `---`
+# after `<!-- volley:end -->` is a rule, not a heading) or a code fence.
+_NOT_TEXT = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:<!--|`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ATTR = re.compile(
     r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
@@ -239,6 +242,7 @@ def scan(text: str, filename: str) -> Scan:
             and lines[index - 1].text.strip()
             and not _LIST_ITEM.match(lines[index - 1].text)
             and not _ATX.match(lines[index - 1].text)
+            and not _NOT_TEXT.match(lines[index - 1].text)
         ):
             heading = lines[index - 1].text.strip()
         index += 1
