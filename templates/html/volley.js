@@ -15,6 +15,7 @@
   var ROOT = ".volley-diagram";
   var SVGNS = "http://www.w3.org/2000/svg";
   var HASH = /^#(.*)message-(\d+)$/;
+  var WIDE_DRAWING = 720; // px of drawing worth keeping beside an open panel
   var diagrams = [];
   var lastActive = null;
 
@@ -136,11 +137,23 @@
       group.setAttribute("aria-expanded", "false");
       if (message.payloads.length) group.setAttribute("data-has-payload", "true");
     });
+    this.width = parseFloat(root.getAttribute("data-width")) || 0;
+    this.fit();
+    if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
     // Read out by screen readers when focus moves into the panel rather than onto a message.
     this.status = el("p", { "class": "vl-sr", role: "status", "aria-live": "polite" });
     root.appendChild(this.status);
     root.classList.add("vl-js");
   }
+
+  // Put the panel beside the drawing only if the drawing keeps its own width (up to WIDE_DRAWING)
+  // next to it; otherwise the panel sits below, as a sheet at the bottom of the window.
+  Diagram.prototype.fit = function () {
+    var box = this.root.clientWidth;
+    var panel = Math.min(Math.max(360, 0.38 * box), 540);
+    var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
+    if (wide !== this.root.classList.contains("vl-wide")) this.root.classList.toggle("vl-wide", wide);
+  };
 
   Diagram.prototype.count = function () {
     return this.data.messages.length;
