@@ -316,3 +316,9 @@ def test_the_command_line_writes_a_page(tmp_path, reference_text: str) -> None:
         main, ["render", str(source), "-f", "html", "--fragment", "-o", "-"]
     )
     assert result.exit_code == 0 and "<html" not in result.output
+
+
+def test_the_same_diagram_gives_the_same_bytes(reference_text: str) -> None:
+    """Markdown mode's --check compares outputs: nothing in the page may vary between runs."""
+    assert html(reference_text) == html(reference_text)
+    assert html(reference_text, fragment=True) == html(reference_text, fragment=True)
