@@ -1,0 +1,258 @@
+"""The long fuzz campaign: the CI properties with tens of thousands of examples, and counts.
+
+    python scripts/fuzz.py                   # every property, default sizes (about 20 minutes)
+    python scripts/fuzz.py --scale 0.1       # a tenth of the examples, for a quick look
+    python scripts/fuzz.py --only parse      # the properties whose name holds "parse"
+    python scripts/fuzz.py --scaling         # how time grows with pathological input size
+
+It runs the same invariants as tests/test_fuzz_*.py (tests/fuzz_strategies.py), under the
+`volley-campaign` Hypothesis profile with the example counts below, and prints per property
+how many inputs it tried, how many were valid diagrams, the most common errors, and any
+failure. The exit status is 1 if any invariant failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import volley  # noqa: E402
+from tests import fuzz_strategies as fs  # noqa: E402
+from volley.errors import VolleyError  # noqa: E402
+from volley.secrets import redact_body  # noqa: E402
+
+
+class Tally:
+    """What one property saw."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.tried = 0
+        self.valid = 0
+        self.errors: collections.Counter[str] = collections.Counter()
+        self.failure: str | None = None
+        self.seconds = 0.0
+
+    def saw(self, result: object) -> None:
+        self.tried += 1
+        if isinstance(result, VolleyError):
+            self.errors[_kind(result.message)] += 1
+        else:
+            self.valid += 1
+
+
+def _kind(message: str) -> str:
+    """An error message with the quoted user text taken out, so like errors count together."""
+    words = []
+    for word in message.split():
+        if word.startswith(('"', "'", "`")) or any(ch.isdigit() for ch in word):
+            word = "…"
+        if not words or words[-1] != word:
+            words.append(word)
+    return " ".join(words)[:70]
+
+
+def _property(tally: Tally, strategy: st.SearchStrategy, check: Callable, examples: int):
+    profile = settings(settings.get_profile("volley-campaign"), max_examples=examples)
+
+    @profile
+    @given(strategy)
+    def run(value) -> None:
+        tally.saw(check(value))
+
+    return run
+
+
+def _parse(text: str):
+    return fs.check_parse(text)
+
+
+def _decode(data: bytes):
+    try:
+        text = volley.decode(data)
+    except VolleyError as exc:
+        assert "offset" in exc.message
+        return exc
+    return fs.check_parse(text)
+
+
+def _render(fmt: str, **options) -> Callable:
+    def check(text: str):
+        result = fs.check_parse(text)
+        if not isinstance(result, VolleyError):
+            fs.check_render(result, fmt, **options)
+        return result
+
+    return check
+
+
+def _planted(args: tuple[list[str], str, int]):
+    lines, value, at = args
+    lines = list(lines)
+    lines.insert(at % (len(lines) + 1), f"Authorization: Bearer {value}")
+    lines.insert(at % (len(lines) + 1), f'{{"password": "{value}", "refresh_token": "{value}"}}')
+    lines.insert(at % (len(lines) + 1), f"GET /cb?access_token={value}&x=1")
+    masked = redact_body("\n".join(lines))
+    assert value not in masked, "a planted secret survived redaction"
+    assert redact_body(masked) == masked
+    return None
+
+
+SECRET_VALUES = st.text("ABCDEFGHJKLMNPQRSTUVWYZabcdefghijkmnopqrstuvwyz0123456789", min_size=12)
+PROPERTIES = {
+    "parse generated diagrams": (fs.diagram_text(), _parse, 10_000),
+    "parse mutated examples": (fs.mutated_example(), _parse, 10_000),
+    "parse any text": (st.text(max_size=400), _parse, 10_000),
+    "decode and parse any bytes": (st.binary(max_size=400), _decode, 5_000),
+    "render svg of generated diagrams": (
+        fs.diagram_text(),
+        _render("svg", bodies="appendix", theme="auto"),
+        3_000,
+    ),
+    "render svg of mutated examples": (fs.mutated_example(), _render("svg"), 2_000),
+    "render html of generated diagrams": (fs.diagram_text(), _render("html"), 1_500),
+    "render html fragments of mutated examples": (
+        fs.mutated_example(),
+        _render("html", fragment=True, theme="dark"),
+        500,
+    ),
+    "render png of generated diagrams": (fs.diagram_text(), _render("png"), 300),
+    "redact planted secrets": (
+        st.tuples(fs.body_lines(), SECRET_VALUES, st.integers(min_value=0)),
+        _planted,
+        5_000,
+    ),
+}
+
+
+def campaign(scale: float, only: str | None) -> bool:
+    total, ok = 0, True
+    print(f"volley fuzz campaign: scale {scale:g}, Hypothesis {_hypothesis_version()}")
+    for name, (strategy, check, examples) in PROPERTIES.items():
+        if only and only not in name:
+            continue
+        tally = Tally(name)
+        count = max(1, round(examples * scale))
+        start = time.perf_counter()
+        try:
+            _property(tally, strategy, check, count)()
+        except Exception:  # a falsified invariant: report it with its example, carry on
+            tally.failure = traceback.format_exc(limit=-6)
+            ok = False
+        tally.seconds = time.perf_counter() - start
+        total += tally.tried
+        _report(tally)
+    print(f"\n{total:,} inputs in all; " + ("no invariant failed" if ok else "FAILURES above"))
+    return ok
+
+
+def _report(tally: Tally) -> None:
+    status = "FAILED" if tally.failure else "ok"
+    print(
+        f"\n{tally.name}: {status}: {tally.tried:,} inputs, {tally.valid:,} valid, "
+        f"{sum(tally.errors.values()):,} errors, {tally.seconds:.0f} s"
+    )
+    for kind, count in tally.errors.most_common(5):
+        print(f"    {count:7,}  {kind}")
+    if tally.failure:
+        print(tally.failure)
+
+
+def _hypothesis_version() -> str:
+    import hypothesis
+
+    return hypothesis.__version__
+
+
+# --- scaling ---------------------------------------------------------------------------------
+
+SCALING: dict[str, Callable[[int], str]] = {
+    "stars in a label": lambda n: "A -> B: " + "*" * n,
+    "icon openers {fas-": lambda n: "A -> B: " + "{fas-" * (n // 5),
+    "link openers [x](": lambda n: "A -> B: " + "[x](" * (n // 4),
+    "underscores _a": lambda n: "A -> B: " + "_a" * (n // 2),
+    "backticks": lambda n: "A -> B: " + "`" * n,
+    "brackets [[[]]]": lambda n: "A -> B: " + "[" * (n // 2) + "]" * (n // 2),
+    "words in one label": lambda n: "A -> B: " + "word " * (n // 5),
+    "arrow-like name": lambda n: "A" + " -" * (n // 2) + " -> B",
+    "messages": lambda n: "A -> B: ping\nB --> A: pong\n" * (n // 200),
+    "participants": lambda n: "".join(f"P{i} -> P{i + 1}\n" for i in range(n // 500)),
+    "note lines": lambda n: "note A: x\n" + "  - item *b*\n" * (n // 100),
+    "JSON body": lambda n: 'A -> B\nin:\n```json\n{"a": [' + "1, " * (n // 3) + "1]}\n```",
+    "secret-like body": lambda n: "A -> B\nin:\n```\n" + '"token":' * (n // 8) + "\n```",
+}
+SIZES = (20_000, 40_000, 80_000, 160_000)
+
+
+def _timed(text: str) -> float:
+    """The best of three runs of parse + SVG render with redaction (the least noisy figure)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        with contextlib.suppress(VolleyError):  # a clear error is an answer too
+            volley.render(volley.parse(text, limits=_RAISED), format="svg", redact=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+_RAISED = volley.Limits(
+    input_bytes=100_000_000, messages=10**7, depth=150, label_chars=10**8, participants=10**6
+)
+
+
+def scaling() -> bool:
+    """Time parse + render (SVG, with redaction) at doubling sizes; flag faster than linear."""
+    print("how time grows: parse + SVG render (+ redaction), limits raised out of the way")
+    print(f"{'input (characters)':24}" + "".join(f"{n:>10,}" for n in SIZES) + "   per doubling")
+    ok = True
+    for name, make in SCALING.items():
+        times = [_timed(make(n)) for n in SIZES]
+        # Over the whole range (16 times the input), so one noisy run cannot fake a trend:
+        # linear work doubles per doubling, quadratic work quadruples.
+        growth = (max(times[-1], 1e-4) / max(times[0], 1e-4)) ** (1 / (len(times) - 1))
+        flag = "" if growth < 2.8 else "   SUPERLINEAR"
+        ok &= not flag
+        row = "".join(f"{t:9.3f}s" for t in times)
+        print(f"{name:24}{row}   x{growth:.1f}{flag}")
+    print("\nthe big pictures:")
+    for label, text, fmt, options in [
+        ("5,000 messages, PNG", "A -> B: ping\nB --> A: pong\n" * 2_500, "png", {}),
+        ("5,000 messages, PDF", "A -> B: ping\nB --> A: pong\n" * 2_500, "pdf", {}),
+        ("500 nested blocks", "loop: x\n" * 500 + "A -> B\n" + "end\n" * 500, "svg", {}),
+        ("2,000 participants", "".join(f"P{i} -> P{i + 1}\n" for i in range(1999)), "svg", {}),
+    ]:
+        start = time.perf_counter()
+        try:
+            out = volley.render(text, format=fmt, **options)
+            what = f"{len(out):,} bytes"
+        except VolleyError as exc:
+            what = f"error: {exc.message} ({exc.hint})"
+        print(f"  {label:22} {time.perf_counter() - start:6.2f}s  {what}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every example count")
+    parser.add_argument("--only", help="run only properties whose name holds this text")
+    parser.add_argument("--scaling", action="store_true", help="measure growth instead")
+    args = parser.parse_args()
+    if args.scaling:
+        return 0 if scaling() else 1
+    return 0 if campaign(args.scale, args.only) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
