@@ -306,3 +306,63 @@ def test_the_browser_check_catches_what_it_is_for(browser, planted: str):
     html = volley.render("A -> B: x", format="html").replace("<main>", "<main>" + planted, 1)
     with pytest.raises(AssertionError):
         _page_runs_nothing(browser, html)
+
+
+# --- templates and the rasteriser ------------------------------------------------------------
+
+
+def test_every_template_environment_autoescapes_svg_and_html():
+    from volley.render.html import _environment as html_environment
+    from volley.render.svg import environment as svg_environment
+
+    svg_env = svg_environment()
+    for name in ("svg/diagram.svg", "x.svg", "x.html", "x.xml", "x.j2"):
+        assert svg_env.autoescape is True or svg_env.autoescape(name), name
+    assert html_environment().autoescape is True
+    try:
+        from volley.server.app import _editor_environment
+    except ImportError:  # the editor is an optional extra
+        return
+    assert _editor_environment().autoescape is True
+
+
+def test_no_template_is_built_from_text():
+    """Templates come from files only: no `from_string`, no `jinja2.Template(...)`."""
+    package = Path(volley.__file__).parent
+    for path in package.rglob("*.py"):
+        code = path.read_text(encoding="utf-8")
+        assert "from_string(" not in code, path
+        assert "jinja2.Template(" not in code and "from jinja2 import Template" not in code, path
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        '<image href="file://{png}" width="50" height="50"/>',
+        '<image xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="file://{png}"'
+        ' width="50" height="50"/>',
+        '<image href="{png}" width="50" height="50"/>',
+        '<use href="file://{svg}#x"/>',
+        "<style>@import url(file://{svg});</style>",
+        '<image href="http://127.0.0.1:9/x.png" width="50" height="50"/>',
+        '<rect width="50" height="50" fill="url(file://{svg}#g)"/>',
+    ],
+    ids=["image", "xlink-image", "relative-image", "use", "css-import", "http", "fill-url"],
+)
+@pytest.mark.parametrize("fmt", ["png", "pdf"])
+def test_the_rasteriser_loads_nothing(tmp_path: Path, element: str, fmt: str):
+    """Should an <image> ever reach the rasteriser, it still reads no file and no URL."""
+    from volley.errors import VolleyError
+    from volley.render.raster import rasterize
+
+    png, svg = tmp_path / "secret.png", tmp_path / "secret.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect id="x"/></svg>')
+    png.write_bytes(volley.render("A -> B", format="png"))
+    body = element.format(png=png, svg=svg)
+    document = f'<svg xmlns="http://www.w3.org/2000/svg" width="50" height="50">{body}</svg>'
+    try:
+        out = rasterize(document, fmt, width=50, height=50)
+    except VolleyError as exc:
+        assert "may not load external resources" in exc.message
+    else:  # drawn without the resource: a blank 50 x 50 picture, nothing of the file in it
+        assert len(out) < len(png.read_bytes())
