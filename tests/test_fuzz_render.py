@@ -7,7 +7,7 @@ and XML-forbidden, bidi, combining and CJK characters mixed into every text.
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import volley
@@ -51,7 +51,7 @@ def test_mutated_examples_render_well_formed_deterministic_svg(text: str, option
     check_render(_valid(text), "svg", **options)
 
 
-@FUZZ
+@settings(FUZZ, max_examples=max(FUZZ.max_examples // 2, 1))  # the HTML costs four SVGs
 @given(diagram_text(), st.booleans(), st.sampled_from(["light", "dark", "auto"]))
 def test_generated_diagrams_render_well_formed_deterministic_html(
     text: str, fragment: bool, theme: str
