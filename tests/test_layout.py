@@ -253,7 +253,10 @@ def test_autonumber_badges_and_payload_markers() -> None:
     )
     layout = layout_of(text)
     assert [words(m.badge.text) for m in layout.messages if m.badge] == ["5", "6", "7"]
-    assert [m.marker.number if m.marker else None for m in layout.messages] == [1, None, 2]
+    # A marker carries its message's number: the autonumber where there is one.
+    assert [m.marker.number if m.marker else None for m in layout.messages] == [5, None, 7]
+    plain = layout_of(text.replace("autonumber 5\n", ""))
+    assert [m.marker.number if m.marker else None for m in plain.messages] == [1, None, 3]
     assert not any(m.marker for m in layout_of(text, bodies="none").messages)
 
 

@@ -192,7 +192,7 @@ def render_command(
     if many and output and not Path(output).is_dir():
         raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
     options = {
-        "theme": theme or "light",
+        "theme": theme,
         "scale": scale,
         "bodies": bodies,
         "fragment": fragment,

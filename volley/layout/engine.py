@@ -76,11 +76,15 @@ class _Engine:
         self.names = _all_participants(diagram)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.n = len(self.names)
-        self.markers: dict[int, int] = {}  # id(message) -> its payload marker's number
+        # id(message) -> its payload marker's number: the message's own number (its autonumber
+        # badge, else its place in document order, the N of `data-message` and `#message-N`),
+        # so a reader who meets "9" on an arrow finds body 9 in the appendix and message 9 in
+        # the viewer.
+        self.markers: dict[int, int] = {}
         if bodies != "none":
-            for message in diagram.messages():
+            for position, message in enumerate(diagram.messages(), 1):
                 if message.request or message.response:
-                    self.markers[id(message)] = len(self.markers) + 1
+                    self.markers[id(message)] = message.number or position
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}

@@ -58,7 +58,7 @@ def render(
     source_or_diagram: str | Diagram,
     format: str = "svg",
     *,
-    theme: str = "light",
+    theme: str | None = None,
     scale: float = 1.0,
     bodies: str = "markers",
     id_prefix: str | None = None,
@@ -67,10 +67,12 @@ def render(
 ) -> str | bytes:
     """Render a diagram: SVG and HTML as str, PNG and PDF as bytes.
 
-    `theme` is light, dark or auto (the SVG follows the reader's colour scheme; raster formats
-    use light). `scale` sizes PNG and PDF. `bodies` is "markers" (a numbered marker on each
-    arrow that carries a payload), "appendix" (markers plus the bodies listed under the
-    diagram) or "none". `id_prefix` prefixes every id; the default is derived from the content.
+    `theme` is light, dark or auto (the picture follows the reader's colour scheme; raster
+    formats use light). The default is auto for HTML, which a reader opens in a browser, and
+    light for the files that travel (SVG, PNG, PDF). `scale` sizes PNG and PDF. `bodies` is
+    "markers" (a numbered marker on each arrow that carries a payload, numbered as the
+    message), "appendix" (markers plus the bodies listed under the diagram) or "none".
+    `id_prefix` prefixes every id; the default is derived from the content.
     `redact=True` masks values that look like live secrets (tokens, passwords, cookies) in
     every output, see `volley.secrets`. HTML-only options (such as `fragment`) are passed on to
     the HTML renderer.
@@ -82,6 +84,8 @@ def render(
     from volley.render.svg import render_svg
     from volley.render.themes import palette
 
+    if theme is None:
+        theme = "auto" if fmt == "html" else "light"
     palette(theme)  # refuse an unknown theme before doing any work
     diagram = _diagram(source_or_diagram, filename, options)
     if options.pop("redact", False):
