@@ -237,6 +237,9 @@ def render_command(
                 exc = redact_error(exc)  # the quoted line may hold what was to be masked
             report(exc)
             failed += 1
+        except OSError as exc:  # the output could not be written; an earlier one is untouched
+            report(VolleyError(f"cannot write {exc.filename or file}: {exc.strerror or exc}"))
+            failed += 1
     if failed:
         sys.exit(1)
     if stale:

@@ -48,10 +48,18 @@ def read_source(path: str) -> str:
 def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the target.
 
-    A failure at any point leaves an existing file exactly as it was.
+    A failure at any point leaves an existing file exactly as it was, and raises OSError
+    naming `path`.
     """
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        _write_through_temporary(target, payload)
+    except OSError as exc:  # name the file asked for, not the temporary one beside it
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
+
+
+def _write_through_temporary(target: Path, payload: bytes) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

@@ -1,0 +1,130 @@
+"""Nothing lost: a failed `volley render` leaves an earlier output file exactly as it was."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from volley.cli import main
+
+EARLIER = b"<svg>the picture from yesterday</svg>\n"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+def _folder_files(folder: Path) -> set[str]:
+    return {path.name for path in folder.iterdir()}
+
+
+@pytest.fixture
+def earlier(tmp_path: Path) -> Path:
+    out = tmp_path / "out.svg"
+    out.write_bytes(EARLIER)
+    os.chmod(out, 0o640)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("source", "extra"),
+    [
+        ("A -> B\nif: never closed\n", []),  # a syntax error
+        ("A -> B: " + "x" * 50, ["--max-label-chars", "10"]),  # a limit
+        ("A -> B\n" * 200, ["--scale", "20", "-f", "png"]),  # too big for cairo
+    ],
+    ids=["syntax", "limit", "raster-size"],
+)
+def test_a_failed_render_leaves_the_earlier_output_byte_identical(
+    tmp_path: Path, earlier: Path, source: str, extra: list[str]
+):
+    path = tmp_path / "diagram.volley"
+    path.write_text(source, encoding="utf-8")
+    before = _folder_files(tmp_path)
+    result = run("render", str(path), "-o", str(earlier), *extra)
+    assert result.exit_code == 1 and "error" in result.stderr
+    assert earlier.read_bytes() == EARLIER
+    assert _folder_files(tmp_path) == before  # no temporary file left behind
+
+
+@pytest.mark.parametrize("fails", ["write", "fsync", "replace"])
+def test_a_write_that_fails_midway_leaves_the_earlier_output(
+    tmp_path: Path, earlier: Path, monkeypatch: pytest.MonkeyPatch, fails: str
+):
+    path = tmp_path / "diagram.volley"
+    path.write_text("A -> B: hello\n", encoding="utf-8")
+    before = _folder_files(tmp_path)
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if fails == "write":
+        real_fdopen = os.fdopen
+
+        class HalfWritten:
+            """A file that takes a few bytes, then finds the disk full."""
+
+            def __init__(self, handle) -> None:
+                self.handle = handle
+
+            def write(self, data: bytes) -> int:
+                self.handle.write(data[:10])
+                disk_full()
+
+            def __getattr__(self, name: str):
+                return getattr(self.handle, name)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc) -> None:
+                self.handle.close()
+
+        monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWritten(real_fdopen(*a, **k)))
+    else:
+        monkeypatch.setattr(os, fails, disk_full)
+    result = run("render", str(path), "-o", str(earlier))
+    monkeypatch.undo()
+    assert result.exit_code == 1
+    assert "No space left on device" in result.stderr and str(earlier) in result.stderr
+    assert (
+        "Traceback" not in result.stderr
+        and result.exception is None
+        or isinstance(result.exception, SystemExit)
+    )
+    assert earlier.read_bytes() == EARLIER
+    assert _folder_files(tmp_path) == before
+
+
+def test_a_missing_output_folder_is_a_clear_error(tmp_path: Path):
+    path = tmp_path / "diagram.volley"
+    path.write_text("A -> B\n", encoding="utf-8")
+    result = run("render", str(path), "-o", str(tmp_path / "missing" / "out.svg"))
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "cannot write" in result.stderr and "missing" in result.stderr
+
+
+def test_a_successful_render_replaces_the_file_and_keeps_its_mode(tmp_path: Path, earlier: Path):
+    path = tmp_path / "diagram.volley"
+    path.write_text("A -> B: hello\n", encoding="utf-8")
+    assert run("render", str(path), "-o", str(earlier)).exit_code == 0
+    assert earlier.read_bytes().startswith(b"<svg")
+    assert earlier.stat().st_mode & 0o777 == 0o640
+
+
+def test_one_failing_input_of_several_leaves_its_own_output(tmp_path: Path):
+    out = tmp_path / "out"
+    out.mkdir()
+    good, bad = tmp_path / "good.volley", tmp_path / "bad.volley"
+    good.write_text("A -> B\n", encoding="utf-8")
+    bad.write_text("A ~> B\n", encoding="utf-8")
+    (out / "bad.svg").write_bytes(EARLIER)
+    result = run("render", str(good), str(bad), "-o", str(out))
+    assert result.exit_code == 1
+    assert (out / "good.svg").read_bytes().startswith(b"<svg")
+    assert (out / "bad.svg").read_bytes() == EARLIER
