@@ -312,8 +312,6 @@ def parse(text: str, filename: str | None = None, limits: Limits | None = None) 
 
 
 def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
-    from volley.syntax_errors import describe
-
     text = normalise(text)
     check_input(text, filename, limits)
     lines = text.split("\n")
@@ -340,6 +338,8 @@ def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
     try:
         raw = parser.parse(source)
     except UnexpectedInput as exc:
+        from volley.syntax_errors import describe  # only a failed parse needs the wording
+
         raise describe(exc, lines, filename, keyword_matcher) from None
     finally:
         callbacks.run = None
