@@ -16,6 +16,7 @@ import click
 
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import DEFAULT_LIMITS, Limits
+from volley.server.limits import DEFAULT_SERVER_LIMITS
 from volley.textio import read_source, write_atomic
 
 FORMATS = ("svg", "png", "pdf", "html")
@@ -251,11 +252,37 @@ def render_command(
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-def serve_command(file: str | None, host: str, port: int) -> None:
-    """Open the live editor (optionally on FILE)."""
-    from volley.server import serve
+@click.option("--open", "open_browser", is_flag=True, help="Open the editor in a web browser.")
+@click.option(
+    "--max-body-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SERVER_LIMITS.body_bytes,
+    show_default=True,
+    help="Limit: a request's source, and a share link's, in bytes.",
+)
+@click.option(
+    "--render-timeout",
+    type=click.FloatRange(min=0.1),
+    default=DEFAULT_SERVER_LIMITS.render_seconds,
+    show_default=True,
+    help="Limit: seconds one render may take.",
+)
+def serve_command(
+    file: str | None,
+    host: str,
+    port: int,
+    open_browser: bool,
+    max_body_bytes: int,
+    render_timeout: float,
+) -> None:
+    """Open the live editor (optionally on FILE, which Save writes back)."""
+    from volley.server import ServerLimits, serve
 
-    serve(file, host=host, port=port)
+    limits = ServerLimits(body_bytes=max_body_bytes, render_seconds=render_timeout)
+    try:
+        serve(file, host=host, port=port, limits=limits, open_browser=open_browser)
+    except VolleyError as exc:  # about the server, not a diagram: no file:line to show
+        raise click.ClickException(exc.message + (f"\n  {exc.hint}" if exc.hint else "")) from None
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from volley.errors import VolleyError
-from volley.server.work import ServerLimits
+from volley.server.limits import DEFAULT_SERVER_LIMITS, ServerLimits
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-__all__ = ["ServerLimits", "create_app", "serve"]
+__all__ = ["DEFAULT_SERVER_LIMITS", "ServerLimits", "create_app", "serve"]
 
 INSTALL_HINT = "install them with: pip install 'volley[serve]'"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")

@@ -29,6 +29,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.render.embed import script_json
 from volley.resources import resource_dir
 from volley.server.gallery import Template, examples_dir, load_gallery
+from volley.server.limits import ServerLimits
 from volley.server.source_file import SourceFile
 from volley.server.work import (
     Output,
@@ -36,7 +37,6 @@ from volley.server.work import (
     RenderPool,
     RenderTooSlow,
     ServerBusy,
-    ServerLimits,
     produce,
 )
 from volley.textio import decode

@@ -21,13 +21,13 @@ import asyncio
 import concurrent.futures
 import json
 import math
-import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
-from volley.limits import DEFAULT_LIMITS, Limits
+from volley.limits import Limits
+from volley.server.limits import ServerLimits
 
 FORMATS = ("svg", "png", "html", "json")
 MEDIA_TYPES = {
@@ -40,17 +40,6 @@ THEMES = ("light", "dark", "auto")
 BODIES = ("markers", "appendix", "none")
 _TRUE = ("1", "true", "yes", "on", "")
 _FALSE = ("0", "false", "no", "off")
-
-
-@dataclass(frozen=True)
-class ServerLimits:
-    """What one request may ask of a shared server; the defaults suit a team service."""
-
-    body_bytes: int = 1_000_000  # a POSTed source, and a share link's inflated source
-    render_seconds: float = 10.0  # waiting for a worker plus drawing
-    render_workers: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
-    max_scale: float = 4.0  # PNG size factor; pixels grow with its square
-    diagram: Limits = DEFAULT_LIMITS  # the parser's limits (messages, depth, …)
 
 
 class ServerBusy(VolleyError):

@@ -1,0 +1,331 @@
+"""The editor page in headless Chromium, against a real server on a loopback port: typing,
+errors, the preview's payload panel, share links, templates, downloads, and FILE."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from volley import share  # noqa: E402
+from volley.server import create_app  # noqa: E402
+
+from .browser.conftest import ARGS, chromium_path  # noqa: E402
+from .conftest import EXAMPLES  # noqa: E402
+
+EDITOR = "[data-volley-editor]"
+PREVIEW = "#preview"
+WITH_PAYLOAD = """title: Orders
+Shop -> API: POST /orders
+in: Request
+```json
+{"order": {"id": "ord-4711", "items": 3}}
+```
+API --> Shop: 201 Created
+"""
+
+
+@contextmanager
+def running(app) -> Iterator[str]:
+    """Serve `app` with uvicorn on a free port of 127.0.0.1 until the block ends."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium found: install Debian's chromium or set VOLLEY_CHROMIUM")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running(create_app()) as url:
+        yield url
+
+
+@pytest.fixture
+def new_page(browser) -> Iterator[Callable[..., Page]]:
+    """Open the editor in a fresh browser profile (no draft, no clipboard) per call; fail the
+    test on any script error or refused load (a CSP violation is a console error)."""
+    contexts = []
+    problems: list[str] = []
+
+    def opener(url: str, *, allow_errors: bool = False) -> Page:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        if not allow_errors:
+            page.on(
+                "console",
+                lambda msg: problems.append(msg.text) if msg.type == "error" else None,
+            )
+        page.goto(url)
+        expect(page.locator(EDITOR)).to_be_visible()
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+def set_source(page: Page, text: str) -> None:
+    page.locator(EDITOR).fill(text)
+
+
+def preview(page: Page):
+    return page.locator(PREVIEW + " svg").first
+
+
+def press_share(page: Page) -> str:
+    """Press Share and wait for the dialog's fields; the editor link."""
+    page.click("#share")
+    expect(page.locator("#share-dialog")).to_be_visible()
+    expect(page.locator("#share-png")).to_have_value(re.compile("/png/v1\\."))
+    return page.locator("#share-link").input_value()
+
+
+# --- the preview follows the source -------------------------------------------------------
+
+
+def test_the_page_opens_with_a_rendered_starter(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    expect(preview(page)).to_contain_text("Sign in with a password")
+    expect(page.locator("#status")).to_have_attribute("data-state", "ok")
+
+
+def test_typing_changes_the_preview(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: first label")
+    expect(preview(page)).to_contain_text("first label")
+    editor = page.locator(EDITOR)
+    editor.press("End")
+    started = time.monotonic()
+    editor.press_sequentially(" grows")
+    expect(preview(page)).to_contain_text("first label grows", timeout=3000)
+    assert time.monotonic() - started < 2.0
+    expect(page.locator("#status-text")).to_have_text("Rendered · 1 message")
+
+
+def test_the_source_is_coloured_and_numbered(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "title: T\nA -> B: hi\n// note to self")
+    expect(page.locator("#gutter .ln")).to_have_count(3)
+    expect(page.locator("#paint .s-arrow")).to_have_text("->")
+    expect(page.locator("#paint .s-kw").first).to_have_text("title")
+    expect(page.locator("#paint .s-comment")).to_have_text("// note to self")
+
+
+def test_an_error_shows_its_place_and_keeps_the_last_good_preview(new_page, base_url) -> None:
+    page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
+    set_source(page, "A -> B: still here\nB --> A: ok")
+    expect(preview(page)).to_contain_text("still here")
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    editor.press_sequentially("\nA -> : oops")
+    status = page.locator("#status")
+    expect(status).to_have_attribute("data-state", "error")
+    expect(page.locator("#status-text")).to_contain_text("Line 3, column 6")
+    expect(page.locator("#status-text")).to_contain_text("participant")
+    expect(page.locator("#status-line")).to_contain_text("A -> : oops")
+    expect(page.locator("#gutter .ln-error")).to_have_text("3")
+    expect(page.locator("#paint .ln-error")).to_have_text("A -> : oops")
+    expect(preview(page)).to_contain_text("still here")  # the old picture stays
+    expect(page.locator("#stale-note")).to_be_visible()
+
+    editor.press("Control+Home")  # clicking the error puts the cursor on its place
+    status.click()
+    offset = page.evaluate("document.querySelector('[data-volley-editor]').selectionStart")
+    assert offset == len("A -> B: still here\nB --> A: ok\nA -> ")
+
+    editor.press("Control+End")
+    editor.press("Shift+Home")
+    editor.press_sequentially("A -> B: fixed")
+    expect(status).to_have_attribute("data-state", "ok")
+    expect(preview(page)).to_contain_text("fixed")
+    expect(page.locator("#stale-note")).to_be_hidden()
+    expect(page.locator("#gutter .ln-error")).to_have_count(0)
+
+
+def test_clicking_a_previewed_arrow_shows_its_payload(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, WITH_PAYLOAD)
+    expect(preview(page)).to_contain_text("POST /orders")
+    page.locator(PREVIEW + ' .vl-canvas [data-message="1"]').click()
+    panel = page.locator(PREVIEW + " .vl-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("POST /orders")
+    expect(panel).to_contain_text("order.id")
+    expect(panel).to_contain_text("ord-4711")
+
+
+# --- share links ----------------------------------------------------------------------------
+
+
+def test_share_makes_a_link_that_opens_the_same_diagram(new_page, base_url: str) -> None:
+    source = "title: Grüße ✓\nAlice -> Bob: ½ of the `key` → 🚀\n" + WITH_PAYLOAD.split("\n", 1)[1]
+    page = new_page(base_url + "/")
+    set_source(page, source)
+    expect(preview(page)).to_contain_text("Grüße")
+    link = press_share(page)
+    assert link.startswith(base_url + "/#v1.")
+    encoded = link.split("#", 1)[1]
+    assert share.decode(encoded) == source  # the page writes what volley.share reads
+    markdown = page.locator("#share-markdown").input_value()
+    assert markdown == f"![Grüße ✓]({base_url}/svg/{encoded})"
+
+    fresh = new_page(link)  # another profile: nothing but the link
+    expect(fresh.locator(EDITOR)).to_have_value(source)
+    expect(preview(fresh)).to_contain_text("Grüße")
+
+
+def test_a_link_written_by_volley_share_opens_in_the_page(new_page, base_url: str) -> None:
+    source = "title: From Python\nA -> B: encoded server-side\n"
+    page = new_page(f"{base_url}/#{share.encode(source)}")
+    expect(page.locator(EDITOR)).to_have_value(source)
+    expect(preview(page)).to_contain_text("encoded server-side")
+
+
+def test_the_readme_image_of_a_share_link_renders(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "title: Embedded\nA -> B: as an image\n")
+    press_share(page)
+    image_url = re.search(r"\((.*)\)", page.locator("#share-markdown").input_value()).group(1)
+    response = page.request.get(image_url)
+    assert response.ok
+    assert "as an image" in response.text()
+    png = page.request.get(page.locator("#share-png").input_value())
+    assert png.body().startswith(b"\x89PNG")
+
+
+def test_a_damaged_link_says_so(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/#v1.AAAAAAAA")
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    expect(page.locator("#status-text")).to_contain_text("damaged")
+
+
+# --- templates and downloads ---------------------------------------------------------------
+
+
+def test_picking_a_template_loads_it_and_undo_brings_back_the_draft(new_page, base_url) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: my draft")
+    expect(preview(page)).to_contain_text("my draft")
+    page.click("#open-templates")
+    card = page.locator('[data-template="mcp-tool-call"]')
+    expect(card).to_contain_text("MCP tool call over Streamable HTTP")
+    card.click()
+    expect(page.locator("#templates")).to_be_hidden()
+    example = (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8")
+    expect(page.locator(EDITOR)).to_have_value(example)
+    expect(preview(page)).to_contain_text("MCP tool call over Streamable HTTP")
+    expect(page.locator("#doc-title")).to_have_text("MCP tool call over Streamable HTTP")
+    page.locator(EDITOR).press("Control+z")
+    expect(page.locator(EDITOR)).to_have_value("A -> B: my draft")
+
+
+def test_escape_closes_the_gallery(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    page.click("#open-templates")
+    expect(page.locator("#templates")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#templates")).to_be_hidden()
+
+
+@pytest.mark.parametrize(("fmt", "start"), [("svg", b"<svg"), ("png", b"\x89PNG")])
+def test_downloads(new_page, base_url: str, fmt: str, start: bytes) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "title: Release Plan\nA -> B: go\n")
+    expect(preview(page)).to_contain_text("go")
+    page.click("#download-menu summary")
+    with page.expect_download() as info:
+        page.click(f'[data-download="{fmt}"]')
+    download = info.value
+    assert download.suggested_filename == f"release-plan.{fmt}"
+    assert Path(download.path()).read_bytes().lstrip().startswith(start)
+
+
+def test_the_draft_survives_a_reload(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: keep me")
+    expect(preview(page)).to_contain_text("keep me")
+    page.wait_for_timeout(600)  # the draft is written shortly after typing stops
+    page.reload()
+    expect(page.locator(EDITOR)).to_have_value("A -> B: keep me")
+
+
+# --- FILE ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def file_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    path = tmp_path / "flow.volley"
+    path.write_text("title: On disk\nA -> B: from the file\n", encoding="utf-8")
+    with running(create_app(path)) as url:
+        yield url, path
+
+
+def test_file_mode_saves_and_follows_the_disk(file_server, new_page) -> None:
+    url, path = file_server
+    page = new_page(url + "/")
+    editor = page.locator(EDITOR)
+    expect(editor).to_have_value("title: On disk\nA -> B: from the file\n")
+    expect(page.locator("#doc-state")).to_have_text("Saved")
+
+    editor.press("Control+End")
+    editor.press_sequentially("B --> A: typed")
+    expect(page.locator("#doc-state")).to_have_text("Edited")
+    editor.press("Control+s")
+    expect(page.locator("#doc-state")).to_have_text("Saved")
+    assert path.read_text(encoding="utf-8").endswith("B --> A: typed")
+
+    path.write_text("title: Changed elsewhere\nA -> B: new\n", encoding="utf-8")
+    expect(editor).to_have_value("title: Changed elsewhere\nA -> B: new\n", timeout=5000)
+    expect(preview(page)).to_contain_text("Changed elsewhere")
+
+
+def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> None:
+    url, path = file_server
+    page = new_page(url + "/")
+    editor = page.locator(EDITOR)
+    expect(editor).to_have_value(re.compile("from the file"))
+    editor.press("Control+End")
+    editor.press_sequentially("// mine")
+    path.write_text("A -> B: theirs\n", encoding="utf-8")
+    expect(page.locator("#banner")).to_be_visible(timeout=5000)
+    expect(editor).to_have_value(re.compile("// mine"))  # nothing lost while asking
+    page.click("#banner-load")
+    expect(editor).to_have_value("A -> B: theirs\n")
+    expect(page.locator("#doc-state")).to_have_text("Saved")

@@ -1,0 +1,28 @@
+"""What one request may ask of a shared server. Kept apart from the server itself so the
+command line can show the defaults without importing the web stack."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from volley.limits import DEFAULT_LIMITS, Limits
+from volley.share import DEFAULT_MAX_BYTES
+
+
+def _workers() -> int:
+    return min(4, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Per-request bounds; the defaults suit a team service."""
+
+    body_bytes: int = DEFAULT_MAX_BYTES  # a POSTed source, and a share link's inflated source
+    render_seconds: float = 10.0  # waiting for a free worker plus drawing
+    render_workers: int = field(default_factory=_workers)  # renders running at once
+    max_scale: float = 4.0  # PNG size factor; pixels grow with its square
+    diagram: Limits = DEFAULT_LIMITS  # the parser's limits (messages, depth, …)
+
+
+DEFAULT_SERVER_LIMITS = ServerLimits()
