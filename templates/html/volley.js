@@ -222,19 +222,27 @@
     var panel = this.panel;
     var id = panel.id;
     var parts = [this.header(message)];
-    if (message.payloads.length) {
-      var tab = Math.min(this.tab, message.payloads.length - 1);
+    var shown = this.exchange(message);
+    if (shown.length) {
+      var tab = Math.min(this.tab, shown.length - 1);
       parts.push(el("div", { "class": "vl-tabs", role: "tablist", "aria-label": "Payloads" },
-        message.payloads.map(function (payload, index) {
+        shown.map(function (item, index) {
+          var payload = item.payload;
+          var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), payload.label];
+          if (item.via) {
+            label.push(el("span", { "class": "vl-via", title: "Carried by message " + item.via.badge },
+              "#" + item.via.badge));
+          }
           return el("button", {
-            type: "button", role: "tab", "class": "vl-tab", id: id + "-tab-" + index,
+            type: "button", role: "tab", "class": "vl-tab" + (item.via ? " vl-tab-via" : ""),
+            id: id + "-tab-" + index,
             "aria-selected": index === tab ? "true" : "false", "aria-controls": id + "-body",
             tabindex: index === tab ? "0" : "-1", "data-vl-action": "tab", "data-vl-index": index
-          }, [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), payload.label]);
+          }, label);
         })));
       parts.push(el("div", {
         "class": "vl-body", id: id + "-body", role: "tabpanel", "aria-labelledby": id + "-tab-" + tab
-      }, this.payload(message.payloads[tab])));
+      }, this.payload(shown[tab].payload)));
     } else {
       parts.push(el("p", { "class": "vl-empty" }, "Nothing is carried on this arrow."));
     }
@@ -242,6 +250,18 @@
     panel.replaceChildren.apply(panel, parts);
     panel.setAttribute("aria-label", "Message " + message.badge + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
+  };
+
+  // What the panel shows for a message: its own payloads, then those of the message paired
+  // with it, so a request's panel also holds the response its reply carried (and the reply's
+  // panel the request), each marked with the message that carries it.
+  Diagram.prototype.exchange = function (message) {
+    var own = message.payloads.map(function (payload) { return { payload: payload, via: null }; });
+    var partner = this.data.messages[(message.reply || message.request) - 1];
+    if (!partner) return own;
+    return own.concat(partner.payloads.map(function (payload) {
+      return { payload: payload, via: partner };
+    }));
   };
 
   Diagram.prototype.header = function (message) {
@@ -372,13 +392,13 @@
   };
 
   Diagram.prototype.selectTab = function (index) {
-    var count = this.data.messages[this.current - 1].payloads.length;
+    var count = this.exchange(this.data.messages[this.current - 1]).length;
     this.tab = (index + count) % count;
     this.redraw("#" + CSS.escape(this.panel.id + "-tab-" + this.tab));
   };
 
   Diagram.prototype.copy = function (button) {
-    var payload = this.data.messages[this.current - 1].payloads[this.tab];
+    var payload = this.exchange(this.data.messages[this.current - 1])[this.tab].payload;
     var text = bodyText(payload);
     var done = function () {
       button.classList.add("vl-done");

@@ -43,6 +43,26 @@ def test_click_shows_the_request_as_a_table(open_page, reference_page: str) -> N
     assert "vl-paired" in page.locator(message(2)).get_attribute("class")
 
 
+def test_a_request_shows_the_response_its_reply_carried(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    page.click(message(1))
+    tabs = page.locator(f"{PANEL} [role=tab]")
+    assert [tabs.nth(i).inner_text().split() for i in range(tabs.count())] == [
+        ["IN", "Request"],
+        ["OUT", "Response", "#2"],
+    ]
+    tabs.nth(1).click()
+    row = page.locator(f"{PANEL} tr", has_text="result.serverInfo.name")
+    assert row.locator("td").inner_text() == "issue-tracker"
+    # And the reply's own panel leads with its response, then the request it answers.
+    page.click(message(2))
+    assert tabs.nth(0).inner_text().split() == ["OUT", "Response"]
+    assert tabs.nth(1).inner_text().split() == ["IN", "Request", "#1"]
+    # A message with nothing of its own still shows what its exchange carried.
+    page.click(message(4))
+    assert tabs.nth(0).inner_text().split() == ["IN", "Request", "#3"]
+
+
 def test_raw_shows_the_body_as_written(open_page, reference_page: str, reference_text) -> None:
     page = open_page(reference_page)
     page.click(message(1))
