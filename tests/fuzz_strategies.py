@@ -275,7 +275,13 @@ def diagram_text(draw: st.DrawFn) -> str:
         lines.append("order: " + ", ".join(draw(st.lists(name(), min_size=1, max_size=3))))
     if draw(st.integers(0, 3)) == 0:
         lines.append("autonumber" + draw(st.sampled_from(["", " 1", " 7", " 99999999999999999"])))
-    lines += draw(ITEMS)
+    items = draw(ITEMS)
+    if draw(st.integers(0, 20)) == 0:  # deep nesting, up to past the default limit of 100
+        depth = draw(st.integers(1, 110))
+        kinds = draw(st.lists(st.sampled_from(["if", "loop", "par", "opt", "group"]), min_size=1))
+        opened = [f"{kinds[i % len(kinds)]}: level {i}" for i in range(depth)]
+        items = [*opened, *items, "A -> B: deepest", *(["end"] * depth)]
+    lines += items
     indent = draw(st.sampled_from(["", "", "  ", "\t"]))
     if indent:  # indentation outside bodies means nothing, except that it would make bodies
         lines = [indent + line if _is_element(line) else line for line in lines]
