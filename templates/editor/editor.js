@@ -326,10 +326,20 @@
     try { return header ? JSON.parse(header) : []; } catch (error) { return []; }
   }
 
+  // Swap in the new picture where the old one was; a message whose payload was open stays
+  // open, so editing a body shows its table change, and typing keeps its focus.
   function showPreview(html) {
     var top = previewPane.scrollTop, left = previewPane.scrollLeft;
+    var selected = preview.querySelector(".vl-canvas [data-message].vl-selected");
+    var open = selected && selected.getAttribute("data-message");
+    var typing = document.activeElement === source;
     preview.innerHTML = html; // markup rendered by the server, every user string escaped there
     if (window.__volleyViewer) window.__volleyViewer.scan();
+    var again = open && preview.querySelector('.vl-canvas [data-message="' + CSS.escape(open) + '"]');
+    if (again) {
+      again.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      if (typing) source.focus({ preventScroll: true });
+    }
     previewPane.scrollTop = top;
     previewPane.scrollLeft = left;
     previewPane.classList.remove("is-stale");
