@@ -412,6 +412,15 @@ def test_a_save_over_a_newer_disk_version_is_refused(tmp_path: Path) -> None:
     assert path.read_text() == "A -> B: theirs\n"
 
 
+def test_a_save_that_is_not_utf8_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "flow.volley"
+    path.write_text(SMALL)
+    response = make_client(file=path).put("/file", content=b"A -> B: caf\xe9\n")
+    assert response.status_code == 400
+    assert "not valid UTF-8" in response.json()["error"]["message"]
+    assert path.read_text() == SMALL
+
+
 def test_a_new_file_starts_empty_and_is_created_on_save(tmp_path: Path) -> None:
     path = tmp_path / "new.volley"
     client = make_client(file=path)

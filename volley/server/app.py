@@ -17,6 +17,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -30,7 +31,7 @@ from volley.render.embed import script_json
 from volley.resources import resource_dir
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
-from volley.server.source_file import SourceFile
+from volley.server.source_file import Conflict, SourceFile
 from volley.server.work import (
     Output,
     RenderOptions,
@@ -58,8 +59,11 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 NO_STORE = "no-store"
 MAX_WARNINGS_SHOWN = 20
 EDITOR_ASSETS = ("editor.css", "editor.js", "favicon.svg")
-ASSET_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
-ASSET_TYPES[".svg"] = "image/svg+xml"
+ASSET_TYPES = {
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
 
 
 class BodyTooLarge(VolleyError):
@@ -175,6 +179,7 @@ class Service:
         self.gallery: dict[str, Template] = load_gallery(examples)
         self.pool = RenderPool(limits.render_workers, limits.render_seconds)
         self.assets = self._load_assets()
+        self.starter = (resource_dir("templates") / "editor" / "starter.volley").read_text("utf-8")
 
     def _load_assets(self) -> dict[str, tuple[bytes, str]]:
         """Static files by name with their media type; read once, served from memory."""
@@ -197,12 +202,11 @@ class Service:
     # --- the page -----------------------------------------------------------------------
 
     async def editor(self, request: Request) -> Response:
-        starter = (resource_dir("templates") / "editor" / "starter.volley").read_text("utf-8")
         config = {
             "file": self.file.name if self.file else None,
             "maxBytes": self.limits.body_bytes,
             "preview": "html" if "viewer.js" in self.assets else "svg",
-            "starter": starter,
+            "starter": self.starter,
             "templates": [self._template_card(t) for t in self.gallery.values()],
             "version": volley.__version__,
         }
@@ -313,7 +317,7 @@ class Service:
         if self.file is None:
             return self._no_file()
         try:
-            snapshot = self.file.read()
+            snapshot = await run_in_threadpool(self.file.read)
         except VolleyError as exc:
             return error_response(exc, 500)
         headers = {"ETag": f'"{snapshot.version}"', "Cache-Control": NO_STORE}
@@ -327,25 +331,21 @@ class Service:
         changed on disk since that version, so a save never silently drops someone's edit."""
         if self.file is None:
             return self._no_file()
+        expected = request.headers.get("if-match")
         try:
             source = decode(await read_body(request, self.limits.body_bytes), self.file.name)
-            expected = request.headers.get("if-match")
-            current = self.file.read()
-            if expected and expected.strip('"') != current.version:
-                response = error_response(
-                    VolleyError(f"{self.file.name} changed on disk since it was loaded"),
-                    409,
-                )
-                return response
-            saved = self.file.save(source)
         except BodyTooLarge as exc:
             return error_response(exc, 413)
         except VolleyError as exc:
             return error_response(exc)
-        except OSError as exc:
-            return error_response(
-                VolleyError(f"cannot save {self.file.name}: {exc.strerror or exc}"), 500
+        try:
+            saved = await run_in_threadpool(
+                self.file.save, source, expected.strip('"') if expected else None
             )
+        except Conflict as exc:
+            return error_response(exc, 409)
+        except VolleyError as exc:  # the disk said no
+            return error_response(exc, 500)
         return JSONResponse(
             {"name": self.file.name, "version": saved.version},
             headers={"ETag": f'"{saved.version}"', "Cache-Control": NO_STORE},

@@ -8,9 +8,11 @@ overwrite changes made on disk since the page loaded them.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from volley.errors import VolleyError
 from volley.textio import decode, write_atomic
 
 
@@ -18,6 +20,10 @@ from volley.textio import decode, write_atomic
 class Snapshot:
     source: str
     version: str
+
+
+class Conflict(VolleyError):
+    """The file changed on disk after the version a save was based on."""
 
 
 def version_of(data: bytes) -> str:
@@ -29,6 +35,7 @@ class SourceFile:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).resolve()
+        self._saving = threading.Lock()  # check-then-write is one step for concurrent saves
 
     @property
     def name(self) -> str:
@@ -40,9 +47,18 @@ class SourceFile:
             data = self.path.read_bytes()
         except FileNotFoundError:
             data = b""
+        except OSError as exc:
+            raise VolleyError(f"cannot read {self.name}: {exc.strerror or exc}") from None
         return Snapshot(decode(data, self.name), version_of(data))
 
-    def save(self, source: str) -> Snapshot:
+    def save(self, source: str, based_on: str | None = None) -> Snapshot:
+        """Write `source` atomically; Conflict if `based_on` is not the version on disk."""
         data = source.encode("utf-8")
-        write_atomic(self.path, data)
+        with self._saving:
+            if based_on is not None and based_on != self.read().version:
+                raise Conflict(f"{self.name} changed on disk since it was loaded")
+            try:
+                write_atomic(self.path, data)
+            except OSError as exc:
+                raise VolleyError(f"cannot save {self.name}: {exc.strerror or exc}") from None
         return Snapshot(source, version_of(data))
