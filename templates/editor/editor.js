@@ -206,6 +206,7 @@
       else document.execCommand("delete");
       source.setSelectionRange(0, 0);
       source.scrollTop = 0;
+      previewPane.scrollTop = 0; // another diagram: start at its top
     } else {
       var start = source.selectionStart, end = source.selectionEnd, top = source.scrollTop;
       source.value = text;
