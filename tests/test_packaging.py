@@ -28,6 +28,8 @@ def test_wheel_ships_grammar_and_templates(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "volley/grammar/volley.lark" in names
     assert any(name.startswith("volley/templates/") for name in names)
+    # The editor's templates gallery reads the examples from the package.
+    assert "volley/examples/mcp-tool-call.volley" in names
 
 
 def test_installed_wheel_parses_outside_the_checkout(wheel, tmp_path):
