@@ -76,7 +76,10 @@ XML_FORBIDDEN = [chr(c) for c in range(1, 0x20) if c not in (9, 10, 13)] + [
     "\ufffe",
     "\uffff",
 ]
+# Unicode noncharacters: XML takes them, cairo refuses any string holding one.
+NONCHARACTERS = ["\ufdd0", "\ufdef", "\U0001fffe", "\U0010ffff"]
 TRICKY = [
+    *NONCHARACTERS,
     "\u202e",  # right-to-left override
     "\u202d",
     "\u2066",  # left-to-right isolate

@@ -15,6 +15,7 @@ from volley.errors import VolleyError
 
 from .fuzz_strategies import (
     FUZZ,
+    NONCHARACTERS,
     XML_FORBIDDEN,
     check_parse,
     check_render,
@@ -78,6 +79,14 @@ def test_one_forbidden_character_is_replaced_visibly_and_breaks_nothing(char: st
         assert f">{word}" in svg or f"{word}\ufffd" in svg or f"\ufffd{word}" in svg
     check_render(diagram, "html")
     assert volley.render(diagram, format="png")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("char", NONCHARACTERS, ids=[f"U+{ord(c):04X}" for c in NONCHARACTERS])
+@pytest.mark.parametrize("fmt", ["png", "pdf"])
+def test_a_noncharacter_does_not_cost_the_raster_picture(char: str, fmt: str):
+    text = f"title: t{char}\nA{char} -> B: x{char}y\nin: R\n  k{char}: v{char}\nnote A: n{char}\n"
+    out = volley.render(text, format=fmt, bodies="appendix")
+    assert out.startswith(b"\x89PNG" if fmt == "png" else b"%PDF")
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ the network while it is drawn.
 from __future__ import annotations
 
 import math
+import re
 
 from volley.errors import VolleyError
 
@@ -18,6 +19,16 @@ RASTER_FORMATS = ("png", "pdf")
 # leaves everything else at cairo's defaults (geometricPrecision would also change antialiasing).
 TEXT_RENDERING = "volley-measured"
 CAIRO_MAX_PIXELS = 32_767  # cairo cannot make an image surface wider or taller than this
+
+
+# cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
+# two code points of every plane), though XML allows them; one in a label must not cost the
+# picture, so they are drawn as U+FFFD like the characters XML forbids.
+_NONCHARACTERS = re.compile(
+    "[\ufdd0-\ufdef"
+    + "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
 
 
 def _refuse(url: str, *args, **kwargs):
@@ -59,6 +70,7 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     if isinstance(hint_metrics, dict):
         hint_metrics.setdefault(TEXT_RENDERING, surfaces.cairo.HINT_METRICS_OFF)
     surface = surfaces.PNGSurface if fmt == "png" else surfaces.PDFSurface
+    svg = _NONCHARACTERS.sub("\ufffd", svg)
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
     data = surface.convert(
         bytestring=svg.encode("utf-8"), scale=scale, unsafe=False, url_fetcher=_refuse
