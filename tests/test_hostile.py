@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 from pathlib import Path
 
 import pytest
@@ -183,24 +185,70 @@ EXERCISE = """async () => {
 }"""
 
 
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class BrowserThread:
+    """Headless Chromium driven from a thread of its own; `run(job)` calls `job(browser)` there.
+
+    Playwright's sync API refuses to start in a thread where an event loop runs, as one does
+    once another module's browser is up; a fresh thread has none, whatever ran before.
+    """
+
+    def __init__(self) -> None:
+        self.jobs: queue.Queue = queue.Queue()
+        self.ready = threading.Event()
+        self.failed: BaseException | None = None
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+        self.ready.wait(120)
+        if self.failed is not None:
+            raise self.failed
+
+    def _serve(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                self.ready.set()
+                while (job := self.jobs.get()) is not None:
+                    call, box = job
+                    try:
+                        box["value"] = call(chromium)
+                    except BaseException as exc:  # handed back to the test's thread
+                        box["error"] = exc
+                    box["done"].set()
+                chromium.close()
+        except BaseException as exc:
+            self.failed = exc
+            self.ready.set()
+
+    def run(self, call):
+        box: dict = {"done": threading.Event()}
+        self.jobs.put((call, box))
+        box["done"].wait()
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def close(self) -> None:
+        self.jobs.put(None)
+        self.thread.join(60)
+
+
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield chromium
-        chromium.close()
+    worker = BrowserThread()
+    yield worker
+    worker.close()
 
 
 def _same_page(url: str) -> bool:
@@ -208,16 +256,18 @@ def _same_page(url: str) -> bool:
     return url.startswith("about:blank")
 
 
-def _page_runs_nothing(browser, html: str, hash_: str = "") -> int:
+def _page_runs_nothing(browser: BrowserThread, html: str, hash_: str = "") -> int:
     """Load the page, open everything, and return how many messages were opened."""
-    page = browser.new_page()
+    return browser.run(lambda chromium: _check_page(chromium, html, hash_))
+
+
+def _check_page(chromium, html: str, hash_: str) -> int:
+    page = chromium.new_page()
     events: list[str] = []
     page.on("dialog", lambda d: (events.append(f"dialog {d.message}"), d.dismiss()))
     page.on("pageerror", lambda e: events.append(f"page error {e}"))
     page.on("popup", lambda p: events.append(f"popup {p.url}"))
-    page.on(
-        "framenavigated", lambda f: f.url.startswith("about:blank") or events.append(f"nav {f.url}")
-    )
+    page.on("framenavigated", lambda f: _same_page(f.url) or events.append(f"nav {f.url}"))
     page.route("**/*", lambda route: (events.append(f"load {route.request.url}"), route.abort()))
     try:
         page.set_content(html, wait_until="load")

@@ -22,7 +22,7 @@ from volley import share  # noqa: E402
 from volley.server import create_app  # noqa: E402
 
 from .fuzz_strategies import check_svg, hostile_strings  # noqa: E402
-from .test_hostile import CHROMIUM, every_position, needs_browser  # noqa: E402
+from .test_hostile import BrowserThread, every_position, needs_browser  # noqa: E402
 
 STRINGS = hostile_strings()
 KINDS = ("<script", "onerror", "javascript:", "data:", "{{", "{%", "]]>", "<style", '" on', "id=")
@@ -110,28 +110,22 @@ EXERCISE_AND_AUDIT = """async () => {
 
 
 @pytest.fixture(scope="module")
-def editor(browser_for_editor):
+def editor():
     from .test_editor_browser import running
 
+    worker = BrowserThread()
     with running(create_app()) as url:
-        yield browser_for_editor, url
-
-
-@pytest.fixture(scope="module")
-def browser_for_editor():
-    from playwright.sync_api import sync_playwright
-
-    from .browser.conftest import ARGS
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+        yield worker, url
+    worker.close()
 
 
 def _open_runs_nothing(editor, source: str, *, want: str) -> None:
-    browser, base = editor
-    context = browser.new_context()
+    worker, base = editor
+    worker.run(lambda chromium: _check_editor(chromium, base, source, want))
+
+
+def _check_editor(chromium, base: str, source: str, want: str) -> None:
+    context = chromium.new_context()
     page = context.new_page()
     events: list[str] = []
     page.on("dialog", lambda d: (events.append(f"dialog {d.message}"), d.dismiss()))
