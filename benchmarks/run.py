@@ -20,11 +20,11 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,23 +60,47 @@ class Run:
     note: str = ""
 
 
+# Forks and times one command from a small process. Linux keeps the RSS a process had before
+# exec in its max RSS, so a command forked straight from this (large) process would report this
+# process's memory; forked from the launcher, it reports its own.
+LAUNCHER = """
+import json, os, sys, time
+report, command = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(command[0], command)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+seconds = time.perf_counter() - start
+with open(report, "w") as out:
+    json.dump([seconds, usage.ru_maxrss, os.waitstatus_to_exitcode(status)], out)
+"""
+
+
 def run_once(command: list[str], timeout: float) -> Run:
-    """Run a command, output discarded: wall time, and the process's own max RSS (wait4)."""
-    with tempfile.TemporaryFile() as stderr:
-        start = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
-        killer = threading.Timer(timeout, proc.kill)
-        killer.start()
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if seconds >= timeout:
-            return Run(seconds, 0.0, False, f"timed out after {timeout:.0f} s")
+    """Run a command, output discarded: wall time and the command's own max RSS."""
+    with tempfile.TemporaryFile() as stderr, tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "run.json"
+        launcher = [sys.executable, "-S", "-c", LAUNCHER, str(report), *command]
+        proc = subprocess.Popen(
+            launcher, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+        )
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return Run(timeout, 0.0, False, f"timed out after {timeout:g} s")
         stderr.seek(0)
         lines = stderr.read().decode("utf-8", "replace").strip().splitlines()
-    ok = proc.returncode == 0
-    return Run(seconds, usage.ru_maxrss / 1024, ok, "" if ok else (lines or ["failed"])[-1])
+        if not report.exists():
+            return Run(0.0, 0.0, False, (lines or ["could not start"])[-1])
+        seconds, max_rss_kb, code = json.loads(report.read_text())
+    ok = code == 0
+    return Run(seconds, max_rss_kb / 1024, ok, "" if ok else (lines or ["failed"])[-1])
 
 
 @dataclass
@@ -593,7 +617,8 @@ def main() -> None:
 
     print(
         f"volley {volley.__version__}, Python {platform.python_version()}, "
-        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.2f} at the start"
     )
     print(f"command: python benchmarks/run.py {' '.join(sys.argv[1:])}".rstrip())
     for p in peers:
@@ -644,7 +669,7 @@ def main() -> None:
             flush=True,
         )
 
-    print()
+    print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
     print(report(res, peers, sizes, args, command))
     if args.json:
         args.json.write_text(json.dumps(_raw(res), indent=2, default=str))
