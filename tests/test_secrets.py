@@ -272,3 +272,21 @@ def test_cli_render_redact_masks_the_output_and_the_errors(tmp_path):
     masked = run("render", "--redact", str(bad), "-o", str(tmp_path / "bad.svg"))
     assert masked.exit_code == 1 and "error" in masked.stderr
     assert LIVE not in masked.stderr and MASK in masked.stderr
+
+
+def test_readme_mode_redact_masks_the_pictures_and_the_errors(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        f"# Login\n\n````volley\n{DIAGRAM}````\n\n## Broken\n\n```volley\n"
+        f"A -> B\nAuthorization: Bearer {LIVE}\n```\n",
+        encoding="utf-8",
+    )
+    plain = run("render", str(readme))
+    assert plain.exit_code == 1 and LIVE in plain.stderr  # the case is real
+    for svg in (tmp_path / "diagrams").glob("*.svg"):
+        svg.unlink()
+    masked = run("render", "--redact", str(readme))
+    assert masked.exit_code == 1 and "error" in masked.stderr
+    assert LIVE not in masked.stderr and MASK in masked.stderr
+    pictures = list((tmp_path / "diagrams").glob("*.svg"))
+    assert pictures and all(LIVE not in p.read_text(encoding="utf-8") for p in pictures)

@@ -339,6 +339,8 @@ def render_markdown(
 
     options = dict(options or {})
     report = report or (lambda _d: None)
+    if options.get("redact"):
+        report = _redacting(report)
     markdown = Path(path)
     shown = str(markdown)
     try:
@@ -426,6 +428,19 @@ def render_markdown(
             filename=shown,
         )
     return changes
+
+
+def _redacting(report: Report) -> Report:
+    """`report`, masking secrets in what it prints: an error quotes the line it points at."""
+    from volley.secrets import redact_diagnostic, redact_error
+
+    def masked(problem: Diagnostic | VolleyError) -> None:
+        if isinstance(problem, VolleyError):
+            report(redact_error(problem))
+        else:
+            report(redact_diagnostic(problem))
+
+    return masked
 
 
 def _apply(lines: list[Line], edits: dict[int, tuple[int, list[Line]]]) -> list[Line]:

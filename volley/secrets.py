@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 MASK = "<redacted>"
@@ -290,6 +290,16 @@ def redact_error(error: VolleyError) -> VolleyError:
         column=error.column,
         source_line=redact_text(error.source_line) if error.source_line is not None else None,
         hint=redact_text(error.hint) if error.hint else error.hint,
+    )
+
+
+def redact_diagnostic(diagnostic: Diagnostic) -> Diagnostic:
+    """A warning or error about to be printed, with secret-looking values masked."""
+    return dataclasses.replace(
+        diagnostic,
+        message=redact_text(diagnostic.message),
+        source_line=None if diagnostic.source_line is None else redact_text(diagnostic.source_line),
+        hint=redact_text(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
     )
 
 
