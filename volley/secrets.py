@@ -88,10 +88,6 @@ class Secret:
     what: str  # for people: 'the "password" key', "the Authorization header", "a JWT"
     mask: str = MASK  # what replaces it: quoted where a bare mask would break JSON
 
-    @property
-    def span(self) -> tuple[int, int]:
-        return self.start, self.end
-
 
 def secret_name(key: str) -> bool:
     """Whether a header, JSON key or parameter name is one that holds a secret."""
