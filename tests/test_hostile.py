@@ -245,7 +245,7 @@ class BrowserThread:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser_thread():
     worker = BrowserThread()
     yield worker
     worker.close()
@@ -256,9 +256,9 @@ def _same_page(url: str) -> bool:
     return url.startswith("about:blank")
 
 
-def _page_runs_nothing(browser: BrowserThread, html: str, hash_: str = "") -> int:
+def _page_runs_nothing(worker: BrowserThread, html: str, hash_: str = "") -> int:
     """Load the page, open everything, and return how many messages were opened."""
-    return browser.run(lambda chromium: _check_page(chromium, html, hash_))
+    return worker.run(lambda chromium: _check_page(chromium, html, hash_))
 
 
 def _check_page(chromium, html: str, hash_: str) -> int:
@@ -283,22 +283,22 @@ def _check_page(chromium, html: str, hash_: str) -> int:
 
 
 @needs_browser
-def test_every_attack_runs_nothing_in_a_browser(browser):
+def test_every_attack_runs_nothing_in_a_browser(browser_thread):
     """One page holding every attack in every position, every panel opened."""
     text = "\n".join(every_position(s).replace("title:", "note:", 1) for s in STRINGS)
     html = volley.render(text, format="html")
-    assert _page_runs_nothing(browser, html) == len(volley.parse(text).messages())
+    assert _page_runs_nothing(browser_thread, html) == len(volley.parse(text).messages())
 
 
 @needs_browser
 @pytest.mark.parametrize("name", sorted(BODIES))
-def test_every_body_runs_nothing_in_a_browser(browser, name: str):
+def test_every_body_runs_nothing_in_a_browser(browser_thread, name: str):
     html = volley.render(every_body(name, BODIES[name]), format="html", theme="dark")
-    assert _page_runs_nothing(browser, html) == 2
+    assert _page_runs_nothing(browser_thread, html) == 2
 
 
 @needs_browser
-def test_fragments_on_one_page_run_nothing(browser):
+def test_fragments_on_one_page_run_nothing(browser_thread):
     """Several diagrams embedded in one page, as the docs plugin and README mode do."""
     from volley.render.html import html_assets
 
@@ -311,7 +311,7 @@ def test_fragments_on_one_page_run_nothing(browser):
         "<!DOCTYPE html><html><head><meta charset='utf-8'><style>" + css + "</style></head>"
         "<body>" + "".join(parts) + "<script>" + js + "</script></body></html>"
     )
-    assert _page_runs_nothing(browser, page) > 0
+    assert _page_runs_nothing(browser_thread, page) > 0
 
 
 @needs_browser
@@ -325,9 +325,9 @@ def test_fragments_on_one_page_run_nothing(browser):
         "#%E0%A4%A",
     ],
 )
-def test_deep_links_run_nothing(browser, hash_: str):
+def test_deep_links_run_nothing(browser_thread, hash_: str):
     html = volley.render(every_position(STRINGS[0]), format="html")
-    _page_runs_nothing(browser, html, hash_)
+    _page_runs_nothing(browser_thread, html, hash_)
 
 
 def test_script_data_cannot_end_its_element():
@@ -352,10 +352,10 @@ def test_script_data_cannot_end_its_element():
         "<iframe></iframe>",
     ],
 )
-def test_the_browser_check_catches_what_it_is_for(browser, planted: str):
+def test_the_browser_check_catches_what_it_is_for(browser_thread, planted: str):
     html = volley.render("A -> B: x", format="html").replace("<main>", "<main>" + planted, 1)
     with pytest.raises(AssertionError):
-        _page_runs_nothing(browser, html)
+        _page_runs_nothing(browser_thread, html)
 
 
 # --- templates and the rasteriser ------------------------------------------------------------

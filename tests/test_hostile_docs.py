@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("markdown")
 pytest.importorskip("pymdownx")
 
-from .test_hostile import _page_runs_nothing, browser, every_position, needs_browser  # noqa: E402, F401
+from .test_hostile import _page_runs_nothing, browser_thread, every_position, needs_browser  # noqa: E402, F401
 from .test_hostile_editor import SAMPLE  # noqa: E402
 from .test_markdown_fences import converter  # noqa: E402
 from .test_secrets import DIAGRAM, JWT, LIVE  # noqa: E402
@@ -30,7 +30,7 @@ def docs_page(body_markdown: str) -> str:
 
 
 @needs_browser
-def test_a_docs_page_of_hostile_fences_runs_nothing(browser):  # noqa: F811
+def test_a_docs_page_of_hostile_fences_runs_nothing(browser_thread):  # noqa: F811
     parts = []
     for number, attack in enumerate(SAMPLE):
         parts.append(f"## Case {number}\n\n" + fence(every_position(attack)))
@@ -38,7 +38,7 @@ def test_a_docs_page_of_hostile_fences_runs_nothing(browser):  # noqa: F811
         parts.append(fence(f"{attack} ~> B: broken"))
     page = docs_page("\n".join(parts))
     assert page.count('class="volley-error"') == len(SAMPLE)
-    assert _page_runs_nothing(browser, page) > 0
+    assert _page_runs_nothing(browser_thread, page) > 0
 
 
 def test_redact_on_a_fence_masks_the_page():
