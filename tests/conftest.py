@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,3 +16,49 @@ EXAMPLES = ROOT / "examples"
 @pytest.fixture(scope="session")
 def reference_text() -> str:
     return (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8")
+
+
+# --- one headless Chromium for the whole run ---------------------------------------------------
+# Playwright's sync API keeps an event loop running in the main thread while a browser is up,
+# which breaks asyncio.run() in any test after it and a second sync_playwright(). So there is
+# one browser for the session, and every test that uses it runs after all the others.
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium (or the one named by VOLLEY_CHROMIUM); None when there is none."""
+    named = os.environ.get("VOLLEY_CHROMIUM")
+    if named:
+        return named if Path(named).exists() else None
+    for candidate in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is missing"
+    )
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium found: install Debian's chromium or set VOLLEY_CHROMIUM")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests that use the shared browser last, once nothing else needs the loop."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))

@@ -21,7 +21,6 @@ from playwright.sync_api import Page, expect  # noqa: E402
 from volley import share  # noqa: E402
 from volley.server import create_app  # noqa: E402
 
-from .browser.conftest import ARGS, chromium_path  # noqa: E402
 from .conftest import EXAMPLES  # noqa: E402
 
 EDITOR = "[data-volley-editor]"
@@ -55,17 +54,6 @@ def running(app) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium found: install Debian's chromium or set VOLLEY_CHROMIUM")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
