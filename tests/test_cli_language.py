@@ -63,6 +63,13 @@ def test_check_all_valid_exits_0(tmp_path):
     assert result.stderr == ""
 
 
+def test_every_example_checks_clean_without_warnings():
+    """Examples are what users copy: no errors, no unknown icons, no secret-looking values."""
+    examples = sorted(str(path) for path in EXAMPLES.glob("*.volley"))
+    result = run("check", *examples)
+    assert result.exit_code == 0 and result.stderr == ""
+
+
 def test_check_reports_every_failing_file(tmp_path):
     one = tmp_path / "one.volley"
     two = tmp_path / "two.volley"
@@ -123,6 +130,12 @@ def test_limits_are_named_with_the_option_to_raise_them(tmp_path):
     assert result.exit_code == 1
     assert "11 messages exceeds the limit of 10" in result.stderr
     assert "--max-messages" in result.stderr
+
+
+def test_an_endless_input_stops_at_the_size_limit():
+    result = run("check", "--max-input-bytes", "1000", "/dev/zero")
+    assert result.exit_code == 1
+    assert "exceeds the limit of 1,000" in result.stderr and "--max-input-bytes" in result.stderr
 
 
 def test_console_script_entry_point_runs():

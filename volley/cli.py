@@ -70,7 +70,7 @@ def load(path: str, limits: Limits):
     from volley.parser import parse
 
     name = "<stdin>" if path == "-" else path
-    text = read_source(path)
+    text = read_source(path, limits.input_bytes)
     diagram = parse(text, filename=name, limits=limits)
     for warning in lint(diagram, text):
         report(warning)

@@ -32,17 +32,37 @@ def decode(data: bytes, filename: str | None = None) -> str:
         ) from None
 
 
-def read_source(path: str) -> str:
-    """Read a diagram file (`-` for standard input) as text."""
+def read_source(path: str, max_bytes: int | None = None) -> str:
+    """Read a diagram file (`-` for standard input) as text.
+
+    With `max_bytes`, reading stops one byte past the limit, so an endless input (a pipe,
+    /dev/zero) is refused with the limit's error instead of filling memory.
+    """
     import sys
 
-    if path == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>")
+    name = "<stdin>" if path == "-" else path
     try:
-        data = Path(path).read_bytes()
+        if path == "-":
+            data = _read_capped(sys.stdin.buffer, max_bytes)
+        else:
+            with open(path, "rb") as handle:
+                data = _read_capped(handle, max_bytes)
     except OSError as exc:
         raise VolleyError(f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
-    return decode(data, path)
+    if max_bytes is not None and len(data) > max_bytes:
+        from volley.limits import limit_error
+
+        raise limit_error(
+            f"the input (more than {max_bytes:,} bytes)",
+            max_bytes,
+            "--max-input-bytes",
+            filename=name,
+        )
+    return decode(data, name)
+
+
+def _read_capped(handle, max_bytes: int | None) -> bytes:
+    return handle.read() if max_bytes is None else handle.read(max_bytes + 1)
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
