@@ -37,31 +37,31 @@ def report(diagnostic: Diagnostic | VolleyError) -> None:
     click.echo(diagnostic.format(color=color), err=True, color=color)
 
 
+LIMIT_OPTIONS = [
+    ("--max-input-bytes", "input_bytes", "Most bytes of input read."),
+    ("--max-messages", "messages", "Most messages in one diagram."),
+    ("--max-depth", "depth", "Most blocks nested inside each other."),
+    ("--max-label-chars", "label_chars", "Most characters in one label, name or note line."),
+    ("--max-participants", "participants", "Most participants in one diagram."),
+]
+
+
 def _limit_options(func):
     """--max-… options shared by the commands that parse."""
-    for name, field in reversed(
-        [
-            ("--max-input-bytes", "input_bytes"),
-            ("--max-messages", "messages"),
-            ("--max-depth", "depth"),
-            ("--max-label-chars", "label_chars"),
-            ("--max-participants", "participants"),
-        ]
-    ):
+    for name, field, text in reversed(LIMIT_OPTIONS):
         func = click.option(
             name,
             field,
             type=click.IntRange(min=1),
             default=getattr(DEFAULT_LIMITS, field),
             show_default=True,
-            help=f"Limit: {field.replace('_', ' ')}.",
+            help=text,
         )(func)
     return func
 
 
 def _limits(values: dict) -> Limits:
-    fields = ("input_bytes", "messages", "depth", "label_chars", "participants")
-    return Limits(**{name: values.pop(name) for name in fields})
+    return Limits(**{field: values.pop(field) for _, field, _ in LIMIT_OPTIONS})
 
 
 def load(path: str, limits: Limits):
@@ -144,7 +144,8 @@ def _format_for(output: str | None, fmt: str | None) -> str:
 @click.option(
     "--theme",
     type=click.Choice(["light", "dark", "auto"]),
-    help="auto follows the reader's prefers-color-scheme. Default: light; auto for Markdown.",
+    help="auto follows the reader's prefers-color-scheme. Default: auto for HTML and "
+    "Markdown, light for SVG, PNG and PDF.",
 )
 @click.option(
     "--scale",
