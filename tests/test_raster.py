@@ -49,6 +49,7 @@ def test_pdf_is_produced_and_sized_by_scale(reference_text: str) -> None:
 
 def test_png_and_pdf_are_deterministic(reference_text: str) -> None:
     assert render(reference_text, "png") == render(reference_text, "png")
+    assert render(reference_text, "pdf") == render(reference_text, "pdf")
 
 
 def test_raster_reads_the_plain_colour_variant(reference_text: str) -> None:
@@ -67,6 +68,7 @@ def test_an_image_too_large_for_cairo_is_a_clear_error(reference_text: str) -> N
     message = caught.value.format()
     assert f"{CAIRO_MAX_PIXELS:,}" in message
     assert "--scale" in message and "SVG" in message and "PDF" in message
+    assert "pages" in message and "PDF, which have no such limit" not in message
 
 
 @pytest.mark.parametrize("scale", [0, -1, float("nan"), float("inf")])

@@ -102,9 +102,13 @@ def render(
             return html.render_html(
                 diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
             )
+        raster_theme = "light" if theme == "auto" else theme
+        if fmt == "pdf":
+            from volley.render.pdf import render_pdf
+
+            return render_pdf(picture, diagram, theme=raster_theme, id_prefix=prefix, scale=scale)
         from volley.render.raster import rasterize
 
-        raster_theme = "light" if theme == "auto" else theme
         svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
         return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
 

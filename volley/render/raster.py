@@ -2,13 +2,19 @@
 
 cairosvg gets the plain-colour SVG variant (it ignores `@media` and cannot read CSS `var()`),
 `unsafe=False`, and a URL fetcher that refuses everything: a diagram never reads a file or
-the network while it is drawn.
+the network while it is drawn. A PDF's pages (planned in `volley.render.pdf`) are drawn onto
+one cairo PDF surface, whose creation date is fixed so the same input gives the same bytes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
 
 from volley.errors import VolleyError
 
@@ -19,6 +25,10 @@ RASTER_FORMATS = ("png", "pdf")
 # leaves everything else at cairo's defaults (geometricPrecision would also change antialiasing).
 TEXT_RENDERING = "volley-measured"
 CAIRO_MAX_PIXELS = 32_767  # cairo cannot make an image surface wider or taller than this
+DPI = 96  # cairosvg's default, at which a pixel of the layout is a CSS pixel
+PT_PER_PX = 72 / DPI  # a pixel of the layout in PDF points
+# The creation date every PDF carries: the Unix epoch, as SOURCE_DATE_EPOCH=0 would give.
+FIXED_DATE = "1970-01-01T00:00:00Z"
 
 
 # cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
@@ -35,6 +45,12 @@ def _refuse(url: str, *args, **kwargs):
     raise VolleyError(f"a diagram may not load external resources (asked for {url[:80]!r})")
 
 
+def check_scale(scale: float) -> None:
+    """Refuse a scale cairo would turn into an empty or endless picture."""
+    if not (scale > 0 and math.isfinite(scale)):
+        raise VolleyError(f"scale must be a positive number, not {scale}")
+
+
 def check_size(width: float, height: float, scale: float) -> None:
     """Refuse a PNG that cairo cannot hold, naming the limit and the ways out."""
     px_w, px_h = math.ceil(width * scale), math.ceil(height * scale)
@@ -42,37 +58,85 @@ def check_size(width: float, height: float, scale: float) -> None:
         raise VolleyError(
             f"the PNG would be {px_w:,} × {px_h:,} pixels; "
             f"PNG images are limited to {CAIRO_MAX_PIXELS:,} pixels a side",
-            hint="lower --scale, or render to SVG or PDF, which have no such limit",
+            hint="lower --scale, or render to SVG, which has no size limit, "
+            "or to PDF, which splits a tall picture over pages",
         )
 
 
-def _cairosvg():
+def _surfaces():
+    """cairosvg's surface module, imported now, with the measured text mode registered."""
     try:
-        import cairosvg
+        import cairosvg.surface as surfaces
     except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
         raise VolleyError(
             f"PNG and PDF need cairosvg and the cairo library ({exc})",
             hint="install cairo (e.g. apt install libcairo2, brew install cairo), or render SVG",
         ) from None
-    return cairosvg
-
-
-def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
-    """The plain-colour SVG as PNG or PDF bytes, `scale` times its size."""
-    if fmt not in RASTER_FORMATS:
-        raise VolleyError(f'"{fmt}" is not a raster format', hint="use png or pdf")
-    if not (scale > 0 and math.isfinite(scale)):
-        raise VolleyError(f"scale must be a positive number, not {scale}")
-    if fmt == "png":
-        check_size(width, height, scale)
-    surfaces = _cairosvg().surface
     hint_metrics = getattr(surfaces, "TEXT_HINT_METRICS", None)  # a cairosvg internal
     if isinstance(hint_metrics, dict):
         hint_metrics.setdefault(TEXT_RENDERING, surfaces.cairo.HINT_METRICS_OFF)
-    surface = surfaces.PNGSurface if fmt == "png" else surfaces.PDFSurface
-    svg = _NONCHARACTERS.sub("\ufffd", svg)
+    return surfaces
+
+
+def _safe(svg: str) -> bytes:
+    return _NONCHARACTERS.sub("\ufffd", svg).encode("utf-8")
+
+
+def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
+    """One SVG of `width` × `height` pixels as PNG or one-page PDF bytes, `scale` times its size."""
+    if fmt not in RASTER_FORMATS:
+        raise VolleyError(f'"{fmt}" is not a raster format', hint="use png or pdf")
+    check_scale(scale)
+    if fmt == "pdf":
+        k = PT_PER_PX * scale
+        return pdf_pages([PdfPage(width * k, height * k, [(svg, 0.0)])], scale)
+    check_size(width, height, scale)
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
-    data = surface.convert(
-        bytestring=svg.encode("utf-8"), scale=scale, unsafe=False, url_fetcher=_refuse
+    data = _surfaces().PNGSurface.convert(
+        bytestring=_safe(svg), scale=scale, unsafe=False, url_fetcher=_refuse
     )
     return bytes(data)
+
+
+@dataclass(frozen=True, slots=True)
+class PdfPage:
+    """A page `width` × `height` points; each layer an SVG drawn `y` points down from its top,
+    in order, so a later layer covers an earlier one."""
+
+    width: float
+    height: float
+    layers: list[tuple[str, float]]
+
+
+def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
+    """The pages as one PDF, with fixed metadata so the same pages give the same bytes."""
+    surfaces = _surfaces()
+    cairo = surfaces.cairo
+    layer = _layer_class(surfaces)
+    out = io.BytesIO()
+    pdf = cairo.PDFSurface(out, 1, 1)
+    # cairo stamps the current time as the creation date; a fixed one keeps output byte-stable.
+    with contextlib.suppress(AttributeError):  # cairo before 1.16 writes no dates at all
+        pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
+        pdf.set_metadata(cairo.PDF_METADATA_CREATOR, "volley")
+    for page in pages:
+        pdf.set_size(page.width, page.height)
+        for svg, y in page.layers:
+            pdf.set_device_offset(0, y)  # a context takes the offset when it is made
+            tree = surfaces.Tree(bytestring=_safe(svg), unsafe=False, url_fetcher=_refuse)
+            layer(tree, pdf, DPI, scale=scale)
+        pdf.show_page()
+    pdf.finish()
+    return out.getvalue()
+
+
+@cache
+def _layer_class(surfaces) -> type:
+    class Layer(surfaces.PDFSurface):
+        """cairosvg's drawing onto the current page of a PDF that is already open, through
+        the hook cairosvg leaves for surface types."""
+
+        def _create_surface(self, width: float, height: float):
+            return self.output, width, height
+
+    return Layer

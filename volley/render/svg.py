@@ -59,9 +59,20 @@ def safe_id(prefix: str) -> str:
 
 
 def render_svg(
-    layout: Layout, diagram: Diagram, *, theme: str = "light", id_prefix: str, raster=False
+    layout: Layout,
+    diagram: Diagram,
+    *,
+    theme: str = "light",
+    id_prefix: str,
+    raster: bool = False,
+    window: tuple[float, float] | None = None,
 ) -> str:
-    """The SVG document. `raster` gives the variant for cairosvg: plain colours, no CSS."""
+    """The SVG document. `raster` gives the variant for cairosvg: plain colours, no CSS, and no
+    description (nothing draws it, and a PDF page would repeat every message in it).
+
+    `window` (top, height) shows only that band of the picture, for one page of a PDF.
+    """
+    top, height = window or (0.0, layout.height)
     colours = dict(palette(theme))
     prefix = safe_id(id_prefix)
     css = dark_mode_css(prefix) if theme == "auto" and not raster else ""
@@ -69,10 +80,11 @@ def render_svg(
     context = NS(
         p=prefix,
         w=num(layout.width),
-        h=num(layout.height),
+        h=num(height),
+        top=num(top),
         font=FONT_FAMILY,
         title=_title(diagram),
-        desc=_description(diagram),
+        desc="" if raster else _description(diagram),
         css=css,
         bg=colours["bg"],
         icons=painter.icons(layout),

@@ -1,0 +1,143 @@
+"""PDF: byte-stable, one page for a short diagram, pages cut between rows for a long one."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.layout.engine import layout_diagram
+from volley.layout.geometry import Layout
+from volley.layout.metrics import ASCENT, DESCENT
+from volley.render import render
+from volley.render.pdf import MAX_PAGE_PT, message_span, page_layouts, paginate
+from volley.render.raster import PT_PER_PX
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pages(data: bytes) -> list[tuple[float, float]]:
+    """Each page's (width, height) in points, read from the page objects cairo writes."""
+    assert data.startswith(b"%PDF-")
+    count = len(re.findall(rb"/Type\s*/Page\b", data))
+    boxes = re.findall(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    assert len(boxes) == count
+    return [(float(w), float(h)) for w, h in boxes]
+
+
+def long_text(messages: int) -> str:
+    """A diagram well over one page: messages, notes, dividers and a block around them all."""
+    lines = ["title: A long run", "loop: every message", "A -> B: first"]
+    for i in range(messages):
+        lines.append(f"B --> A: reply {i}" if i % 2 else f"A -> B: request {i}")
+        if i % 10 == 5:
+            lines += [f"note B: note {i}", f"=: Section {i}"]
+    return "\n".join([*lines, "end", "A -> B: last"])
+
+
+@pytest.fixture(scope="module")
+def long_layout() -> Layout:
+    return layout_diagram(volley.parse(long_text(150)))
+
+
+def crosses(cut: float, top: float, bottom: float) -> bool:
+    return top < cut < bottom
+
+
+def test_the_same_diagram_gives_the_same_bytes(reference_text: str) -> None:
+    first = render(reference_text, "pdf")
+    assert first == render(reference_text, "pdf")
+    assert re.search(rb"/CreationDate \((D:)?19700101", first) or b"CreationDate" not in first
+    code = "import sys, volley\nsys.stdout.buffer.write(volley.render(sys.stdin.read(), 'pdf'))"
+    other = subprocess.run([sys.executable, "-c", code], input=reference_text.encode(),
+                           capture_output=True, check=True, cwd=ROOT).stdout  # fmt: skip
+    assert other == first, "another process, another hash seed: the same bytes"
+
+
+def test_a_long_diagram_is_deterministic_too() -> None:
+    text = long_text(150)
+    assert render(text, "pdf") == render(text, "pdf")
+
+
+def test_a_short_diagram_is_one_page_of_its_natural_size(reference_text: str) -> None:
+    layout = layout_diagram(volley.parse(reference_text))
+    ((width, height),) = pages(render(reference_text, "pdf"))
+    assert width == pytest.approx(layout.width * PT_PER_PX, abs=0.01)
+    assert height == pytest.approx(layout.height * PT_PER_PX, abs=0.01)
+
+
+def test_a_tall_diagram_is_split_over_pages_of_its_width(long_layout: Layout) -> None:
+    sizes = pages(render(long_text(150), "pdf"))
+    assert len(sizes) > 1
+    assert all(w == pytest.approx(long_layout.width * PT_PER_PX, abs=0.01) for w, _ in sizes)
+    assert all(h <= MAX_PAGE_PT for _, h in sizes)
+    # Balanced: no scrap of a last page.
+    assert min(h for _, h in sizes) > 0.5 * max(h for _, h in sizes)
+
+
+def test_pages_cut_between_rows_never_through_text(long_layout: Layout) -> None:
+    header = 60.0
+    split = paginate(long_layout, 2000, header)
+    assert len(split) > 2
+    assert split[0].top == 0 and split[-1].bottom == long_layout.height
+    for page, after in zip(split, split[1:], strict=False):
+        assert page.bottom == after.top
+        assert page.bottom - page.top + (header if page.header else 0) <= 2000
+        cut = page.bottom
+        for block in long_layout.text_blocks():
+            assert not crosses(cut, block.box.y, block.box.bottom), "a cut through a label"
+        for m in long_layout.messages:
+            assert not crosses(cut, *message_span(m)), "a cut through a message"
+        for note in long_layout.notes:
+            assert not crosses(cut, note.box.y, note.box.bottom)
+    assert not split[0].header and all(p.header for p in split[1:])
+
+
+def test_each_page_draws_only_its_own_rows(long_layout: Layout) -> None:
+    split = paginate(long_layout, 2000, 60)
+    parts = page_layouts(long_layout, split)
+    assert sum(len(p.messages) for p in parts) == len(long_layout.messages)
+    assert sum(len(p.notes) for p in parts) == len(long_layout.notes)
+    assert parts[0].title is not None and all(p.title is None for p in parts[1:])
+    assert all(p.frames for p in parts), "the block around everything reaches every page"
+    assert all(p.lifelines for p in parts)
+
+
+def test_a_note_taller_than_a_page_is_cut_between_its_lines() -> None:
+    note = "note A: " + "\n".join(f"  line {i} of a very long note" for i in range(200))
+    layout = layout_diagram(volley.parse(f"A -> B: hi\n{note}\nB -> A: bye"))
+    split = paginate(layout, 1000)
+    assert len(split) > 2
+    lines = [line for block in layout.text_blocks() for line in block.lines]
+    for page in split[:-1]:
+        for line in lines:
+            top, bottom = line.baseline - ASCENT * line.size, line.baseline + DESCENT * line.size
+            assert not crosses(page.bottom, top, bottom), line
+
+
+def test_pages_after_the_participants_have_no_header() -> None:
+    text = "\n".join(f"A -> B: m{i}\nin: Body\n  id: {i}" for i in range(120))
+    layout = layout_diagram(volley.parse(text), bodies="appendix")
+    split = paginate(layout, 2000, 60)
+    lanes_end = layout.participants[0].bottom.y
+    assert any(p.top >= lanes_end for p in split), "the appendix runs past one page"
+    assert all(p.header == (0 < p.top < lanes_end) for p in split)
+
+
+def test_no_page_side_passes_the_pdf_limit() -> None:
+    wide = "\n".join(f"P{i} -> P{i + 1}: step {i}" for i in range(160))
+    sizes = pages(render(wide, "pdf"))
+    assert max(w for w, _ in sizes) == pytest.approx(MAX_PAGE_PT, abs=0.01)
+    assert all(w <= MAX_PAGE_PT and h <= MAX_PAGE_PT for w, h in sizes)
+    big = pages(render(long_text(150), "pdf", scale=12))
+    assert len(big) > 1 and all(w <= MAX_PAGE_PT and h <= MAX_PAGE_PT for w, h in big)
+
+
+@pytest.mark.parametrize("scale", [0, -1, float("nan")])
+def test_pdf_scale_must_be_a_positive_number(scale: float) -> None:
+    with pytest.raises(volley.VolleyError, match="scale"):
+        render("A -> B", "pdf", scale=scale)
