@@ -468,8 +468,9 @@ def check_html(html: str, *, page: bool) -> None:
 
     html.parser tokenises like a browser (script and style content are raw text); on top of it
     every element must be closed in order, every name must be one the templates write, no
-    attribute may be an event handler or point at a disallowed URL, and the only scripts are
-    the viewer and its JSON data, which must parse.
+    attribute may be an event handler or point at a disallowed URL, the only scripts are the
+    viewer, and each diagram's data is one `<template class="vl-data">` holding JSON that parses
+    and nothing a parser reads as markup: no tag, no character reference, no `<`, `>` or `&`.
     """
     import json
     from html.parser import HTMLParser
@@ -478,35 +479,44 @@ def check_html(html: str, *, page: bool) -> None:
     elements, attributes = _template_names("html/*", "svg/*")
     elements = elements | {"wbr"}  # the one element written in Python: breaks in table keys
     void = {"meta", "link", "br", "wbr", "img", "input", "hr", "col", "source"}
-    scripts: list[tuple[dict, str]] = []
+    holders: list[tuple[str, dict, str]] = []  # (tag, attrs, text) of scripts and templates
 
     class Strict(HTMLParser):
         def __init__(self) -> None:
-            super().__init__(convert_charrefs=True)
+            # Character references reported, not decoded: none may stand in the data's text.
+            super().__init__(convert_charrefs=False)
             self.stack: list[str] = []
-            self.in_script: dict | None = None
+            self.holder: tuple[str, dict] | None = None
             self.text: list[str] = []
 
         def handle_starttag(self, tag, attrs):
             self._check(tag, attrs)
-            if tag == "script":
-                self.in_script, self.text = dict(attrs), []
+            assert self.holder is None, f"<{tag}> inside the data"
+            if tag in ("script", "template"):
+                self.holder, self.text = (tag, dict(attrs)), []
             if tag not in void:
                 self.stack.append(tag)
 
         def handle_startendtag(self, tag, attrs):
             self._check(tag, attrs)
+            assert self.holder is None, f"<{tag}/> inside the data"
 
         def handle_endtag(self, tag):
             assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
             self.stack.pop()
-            if tag == "script":
-                scripts.append((self.in_script or {}, "".join(self.text)))
-                self.in_script = None
+            if self.holder is not None and tag == self.holder[0]:
+                holders.append((*self.holder, "".join(self.text)))
+                self.holder = None
 
         def handle_data(self, data):
-            if self.in_script is not None:
+            if self.holder is not None:
                 self.text.append(data)
+
+        def handle_entityref(self, name):
+            assert self.holder is None, f"&{name}; inside the data"
+
+        def handle_charref(self, name):
+            assert self.holder is None, f"&#{name}; inside the data"
 
         def handle_comment(self, data):
             raise AssertionError(f"a comment in the HTML: {data[:40]!r}")
@@ -530,13 +540,15 @@ def check_html(html: str, *, page: bool) -> None:
     parser.close()
     assert not parser.stack, f"unclosed elements {parser.stack}"
     assert html.lstrip().lower().startswith("<!doctype html>") == page
-    data = [text for attrs, text in scripts if attrs.get("type") == "application/json"]
-    code = [text for attrs, text in scripts if attrs.get("type") != "application/json"]
-    assert len(data) == 1, "one data script per diagram"
+    data = [text for tag, attrs, text in holders if tag == "template"]
+    code = [(attrs, text) for tag, attrs, text in holders if tag == "script"]
+    assert len(data) == 1, "one data template per diagram"
+    assert not re.search(r"[<>&]", data[0]), "markup characters in the data"
     json.loads(data[0])
     from volley.render.html import html_assets
 
-    assert all(text == html_assets()[1] for text in code), "a script that is not the viewer"
+    viewer = ({}, html_assets()[1])
+    assert all(script == viewer for script in code), "a script that is not the viewer"
     for match in re.finditer(r"<svg\b.*?</svg>", html, re.S):
         check_svg(match.group())
 

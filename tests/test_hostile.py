@@ -161,9 +161,13 @@ AUDIT = """() => {
       }
     }
   }
-  const scripts = document.querySelectorAll("script");
-  const data = document.querySelectorAll("script.vl-data[type='application/json']");
-  if (scripts.length !== data.length + 1) found.push(scripts.length + " scripts");
+  const scripts = document.querySelectorAll("script").length;
+  if (scripts !== 1) found.push(scripts + " scripts");
+  const diagrams = document.querySelectorAll(".volley-diagram:not(.volley-static)").length;
+  const templates = document.querySelectorAll("template");
+  const data = document.querySelectorAll(".volley-diagram > template.vl-data");
+  if (templates.length !== diagrams || data.length !== diagrams) found.push(data.length + " data");
+  for (const t of templates) if (t.content.childNodes.length !== 1) found.push("markup in data");
   return found;
 }"""
 
@@ -330,13 +334,13 @@ def test_deep_links_run_nothing(browser_thread, hash_: str):
     _page_runs_nothing(browser_thread, html, hash_)
 
 
-def test_script_data_cannot_end_its_element():
+def test_the_data_cannot_end_its_element():
     """`</script>` and `<!--` in a body stay inside the JSON, which reads back the same."""
     body = BODIES["script-in-json.json"]
     html = volley.render(every_body("script-in-json.json", body), format="html")
-    data = html.split('<script type="application/json" class="vl-data">', 1)[1]
-    data = data.split("</script>", 1)[0]
-    assert "<" not in data and ">" not in data
+    data = html.split('<template class="vl-data" data-search-exclude>', 1)[1]
+    data = data.split("</template>", 1)[0]
+    assert "<" not in data and ">" not in data and "&" not in data
     decoded = json.dumps(json.loads(data), ensure_ascii=False)
     assert "</script><script>window.__pwned=1</script>" in decoded
     assert "<!--<script>" in decoded

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from volley import parse
 from volley.errors import VolleyError
 from volley.render import render
-from volley.render.embed import script_json
+from volley.render.embed import embedded_json
 from volley.render.highlight import LANGUAGES, MAX_HIGHLIGHT_CHARS, highlight
 from volley.render.html import html_assets, message_views, path_breaks
 
@@ -25,41 +25,57 @@ from volley.render.html import html_assets, message_views, path_breaks
 
 
 class Page(HTMLParser):
-    """The parts of a page the tests look at: elements with their attributes, scripts, ids."""
+    """The parts of a page the tests look at: elements with their attributes, scripts, data, ids."""
+
+    HOLDERS = ("script", "template")  # elements whose text the tests read
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=True)
         self.elements: list[tuple[str, dict[str, str | None]]] = []
-        self.scripts: list[tuple[dict[str, str | None], str]] = []
-        self._script: dict[str, str | None] | None = None
+        self.holders: list[tuple[str, dict[str, str | None], str]] = []  # (tag, attrs, text)
+        self._open: tuple[str, dict[str, str | None]] | None = None
         self._text: list[str] = []
         self.feed(text)
         self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.elements.append((tag, dict(attrs)))
-        if tag == "script":
-            self._script, self._text = dict(attrs), []
+        if tag in self.HOLDERS:
+            self._open, self._text = (tag, dict(attrs)), []
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.elements.append((tag, dict(attrs)))
 
     def handle_data(self, data: str) -> None:
-        if self._script is not None:
+        if self._open is not None:
             self._text.append(data)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "script" and self._script is not None:
-            self.scripts.append((self._script, "".join(self._text)))
-            self._script = None
+        if self._open is not None and tag == self._open[0]:
+            self.holders.append((*self._open, "".join(self._text)))
+            self._open = None
 
     def ids(self) -> list[str]:
         return [attrs["id"] for _, attrs in self.elements if attrs.get("id")]
 
+    def carriers(self) -> list[str]:
+        """The data templates and scripts in page order: `template.vl-data`, `script[TYPE]`."""
+        return [
+            f"{tag}.{attrs.get('class')}" if tag == "template" else f"{tag}[{attrs.get('type')}]"
+            for tag, attrs, _ in self.holders
+        ]
+
     def data(self) -> dict:
-        """The viewer's JSON, read the way the browser reads it."""
-        (text,) = [text for attrs, text in self.scripts if attrs.get("type") == "application/json"]
+        """The viewer's JSON, read the way the browser reads it: the template's text."""
+        (text,) = [
+            text
+            for tag, attrs, text in self.holders
+            if tag == "template" and attrs.get("class") == "vl-data"
+        ]
         return json.loads(text)
+
+
+DATA, VIEWER = "template.vl-data", "script[None]"
 
 
 def html(source: str, **options) -> str:
@@ -90,7 +106,7 @@ def test_a_page_is_one_self_contained_file(reference_text: str) -> None:
         assert "src" not in attrs, tag
         href = attrs.get("href") or ""
         assert not href.startswith(("http:", "https:", "//")), (tag, href)
-    assert [attrs.get("type") for attrs, _ in page.scripts] == ["application/json", None]
+    assert page.carriers() == [DATA, VIEWER]
     assert "@import" not in page_text and "url(" not in page_text
 
 
@@ -158,8 +174,10 @@ def test_a_fragment_has_no_page_around_it(reference_text: str) -> None:
 
 def test_a_fragment_can_leave_its_assets_to_the_page(reference_text: str) -> None:
     page = Page(html(reference_text, fragment=True, include_assets=False))
-    assert [attrs.get("type") for attrs, _ in page.scripts] == ["application/json"]
+    assert page.carriers() == [DATA]
     assert "style" not in [tag for tag, _ in page.elements]
+    # Material's search leaves out what is marked so; the JSON is not page text.
+    assert ("template", {"class": "vl-data", "data-search-exclude": None}) in page.elements
 
 
 def test_two_diagrams_get_different_ids(reference_text: str) -> None:
@@ -189,8 +207,7 @@ def test_the_stylesheet_is_scoped_to_the_diagram() -> None:
 def test_user_text_never_becomes_markup(fragment: bool) -> None:
     text = html(HOSTILE_DIAGRAM, fragment=fragment)
     page = Page(text)
-    scripts = [attrs.get("type") for attrs, _ in page.scripts]
-    assert scripts == ["application/json", None]
+    assert page.carriers() == [DATA, VIEWER]
     for tag, attrs in page.elements:
         assert tag not in ("img", "iframe", "object", "embed"), tag
         for name, value in attrs.items():
@@ -204,11 +221,15 @@ def test_user_text_never_becomes_markup(fragment: bool) -> None:
     assert "</script><script>window.__pwned=1</script>" in raw
 
 
-def test_script_json_cannot_end_its_element() -> None:
-    value = {"x": "</script><!--<script>&amp;\u2028\u2029", "</SCRIPT>": [1, None, True]}
-    text = script_json(value)
+def test_embedded_json_holds_no_markup() -> None:
+    """No tag, comment, `</script` or character reference: a template keeps it as one text."""
+    value = {"x": "</template></script><!--<script>&amp;&#60;\u2028\u2029", "</SCRIPT>": [1, None]}
+    text = embedded_json(value)
     assert not re.search(r"[<>&\u2028\u2029]", text)
+    assert text.isascii() and text.isprintable()
     assert json.loads(text) == value
+    page = Page(f'<template class="vl-data">{text}</template>')
+    assert page.elements == [("template", {"class": "vl-data"})] and page.data() == value
 
 
 def test_lone_surrogates_and_controls_are_shown_replaced() -> None:

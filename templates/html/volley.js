@@ -1,14 +1,18 @@
 /* The volley viewer: click an arrow, see what it carried.
  *
  * One copy serves every diagram on a page. Each diagram is a .volley-diagram element holding
- * the drawing, an empty panel and its data as JSON; listeners are installed on the document once
- * (window.__volleyViewer guards against a second copy of this script) and find their diagram from
- * the event's target. All text reaches the page through textContent and setAttribute.
+ * the drawing, an empty panel and its data as JSON, the text of a template.vl-data; listeners are
+ * installed on the document once and find their diagram from the event's target. This script
+ * may run many times in one document (each fragment may bring it, and mkdocs-material's instant
+ * navigation runs a new page's scripts again), so window.__volleyViewer marks the first run and
+ * later runs only look for new diagrams. All text reaches the page through textContent and
+ * setAttribute.
  */
 (function () {
   "use strict";
-  if (window.__volleyViewer) {
-    window.__volleyViewer.scan();
+  var running = window.__volleyViewer;
+  if (running) {
+    (running.refresh || running.scan)(); // an older copy has only scan
     return;
   }
 
@@ -113,9 +117,9 @@
   /* --- a diagram ---------------------------------------------------------------------------- */
 
   function Diagram(root) {
-    var script = root.querySelector(":scope > script.vl-data");
+    var data = root.querySelector(":scope > template.vl-data");
     this.root = root;
-    this.data = JSON.parse(script.textContent);
+    this.data = JSON.parse((data.content || data).textContent);
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
     this.anchor = root.getAttribute("data-anchor") || "";
     this.current = 0;
@@ -519,16 +523,24 @@
 
   window.addEventListener("hashchange", openFromAddress);
 
-  window.__volleyViewer = { scan: scan, version: 1 };
-
   function start() {
     scan();
     openFromAddress();
   }
 
+  // A later run of this script: new content may hold diagrams, and the address may name one
+  // (an instant navigation to page#x-message-2 changes the address without a hashchange).
+  function refresh() {
+    if (document.readyState !== "loading") start(); // else the first run's start() is to come
+  }
+
+  window.__volleyViewer = { scan: scan, refresh: refresh, version: 2 };
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-  // mkdocs-material swaps pages without reloading: set up the new page's diagrams too.
+  // mkdocs-material swaps pages without reloading and says so on document$. Its bundle loads after
+  // the page's content, so this is there only if the first page with a diagram came in a swap;
+  // otherwise the new page's copy of this script, run again by Material, calls refresh().
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(start);
   }

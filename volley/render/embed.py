@@ -1,10 +1,15 @@
-"""Data for the page's scripts, embedded so that no input can end the `<script>` element.
+"""JSON for a page's scripts, embedded so that no input can end its element or become markup.
 
-The viewer reads its messages and payloads from `<script type="application/json">`. An HTML
-parser ends that element at the first `</script`, whatever the JSON means, and `<!--` inside
-it changes how the parser looks for the end. Escaping `<`, `>` and `&` as `\\u003c` etc. keeps
-every such sequence out of the markup while `JSON.parse` reads the same value back. U+2028 and
-U+2029 are escaped too, so the text is also safe to paste into a JavaScript string literal.
+The viewer reads its messages and payloads from the text of a `<template class="vl-data">`: not
+a `<script>`, because mkdocs-material's instant navigation re-creates every inline script of a
+new page from its text alone, which would turn a JSON script into one that runs (and fails).
+The editor reads its settings from a `<script type="application/json">`.
+
+Both elements hold the text as written only if it has no markup in it. Escaping `<`, `>` and `&`
+as `\\u003c` etc. leaves no tag, comment, `</script` or character reference for the HTML parser
+to find, so a template's content is one text node and a script ends where it should, while
+`JSON.parse` reads the same value back. U+2028 and U+2029 are escaped too, so the text is also
+safe to paste into a JavaScript string literal.
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ _ESCAPES = {
 }
 
 
-def script_json(data: Any) -> Markup:
-    """`data` as JSON text that is safe verbatim inside `<script type="application/json">`.
+def embedded_json(data: Any) -> Markup:
+    """`data` as JSON text that is safe verbatim in a `<template>` or a JSON `<script>`.
 
     `ensure_ascii` keeps lone surrogates (possible in text from the Python API) encodable as
-    UTF-8; the result is ASCII, so the page's encoding cannot change its meaning either.
+    UTF-8; the result is ASCII without control characters (JSON escapes them), so neither the
+    page's encoding nor the parser's handling of NUL or line breaks can change its meaning.
     """
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
     return Markup(text.translate(_ESCAPES))

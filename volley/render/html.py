@@ -2,12 +2,14 @@
 
 Python builds a plain view of every message (who sends it to whom, its label as styled spans,
 its payloads as table rows and coloured tokens) and hands it to the templates in
-`templates/html/`. The page gets that view twice: as JSON in a `<script type="application/json">`
-that the viewer script reads to build the panel, and as `<details>` under the diagram, so the
-payloads are readable with scripts off and in print.
+`templates/html/`. The page gets that view twice: as JSON, the text of a
+`<template class="vl-data">` that the viewer script reads to build the panel, and as `<details>`
+under the diagram, so the payloads are readable with scripts off and in print. The JSON is not
+in a `<script>`: mkdocs-material's instant navigation re-runs a new page's inline scripts from
+their text alone, and a JSON script would become one that runs (see `embed.py`).
 
-Every user string reaches the page as text: the templates autoescape, the JSON is escaped for
-its `<script>` element (see `embed.py`), and the viewer script builds its DOM with
+Every user string reaches the page as text: the templates autoescape, the JSON is escaped so
+that it holds no markup (see `embed.py`), and the viewer script builds its DOM with
 `textContent` and `setAttribute`, never with markup.
 
 A standalone page (`fragment=False`) is one file with everything inline. A fragment is one
@@ -34,7 +36,7 @@ from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
 from volley.payloads import Row, Table, body_table
-from volley.render.embed import script_json
+from volley.render.embed import embedded_json
 from volley.render.highlight import Token, highlight
 from volley.render.html_theme import theme_css
 from volley.resources import resource_dir, template_cache
@@ -332,7 +334,7 @@ def render_html(
         "width": f"{layout.width:.0f}",
         "messages": views,
         "carrying": [view for view in views if view.payloads],
-        "data": script_json({"messages": [view.to_json() for view in views]}),
+        "data": embedded_json({"messages": [view.to_json() for view in views]}),
         "css": Markup(css),
         "js": Markup(js),
         "include_assets": include_assets or not fragment,

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import volley
 from volley import share
 from volley.errors import Diagnostic, VolleyError
-from volley.render.embed import script_json
+from volley.render.embed import embedded_json
 from volley.resources import resource_dir
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
@@ -216,7 +216,7 @@ class Service:
             .render(
                 file=config["file"],
                 templates=config["templates"],
-                config=script_json(config),
+                config=embedded_json(config),
                 asset=self.asset_url,
                 viewer="viewer.js" in self.assets,
                 version=volley.__version__,
