@@ -545,10 +545,12 @@ def report(res: Results, peers: list[Peer], sizes: list[int], args, command: lis
             if t is None:
                 row.append("skipped")
             elif not t.ok:
-                row.append(f"failed ({t.note[:60]})")
+                skipped = t.note.startswith("skipped")
+                row.append(t.note if skipped else f"failed ({t.note[:60]})")
             else:
                 ratio = t.median / mine.median if mine.ok else 0
-                runs = "" if len(t.runs) == args.runs else f", {len(t.runs)} run"
+                count = len(t.runs)
+                runs = "" if count == args.runs else f", {count} run{'s' if count > 1 else ''}"
                 row.append(f"{secs(t.median)} ({ratio:.1f}×{runs})")
         rows.append(row)
     parts.append(
@@ -596,6 +598,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="in-process timings per stage")
     parser.add_argument("--runs", type=int, default=5, help="whole-process runs per tool")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per peer run")
+    parser.add_argument(
+        "--slow-peer",
+        type=float,
+        default=60,
+        help="a peer slower than this many seconds at one size is skipped at larger sizes",
+    )
     parser.add_argument("--out", type=Path, default=generate.DEFAULT_OUT)
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
@@ -648,6 +656,23 @@ def main() -> None:
         )
         res.peers[n] = {}
         for p in peers:
+            slow = next(
+                (
+                    m
+                    for m, t in res.peers.items()
+                    if m < n
+                    and p.name in t
+                    and t[p.name].runs
+                    and t[p.name].median > args.slow_peer
+                ),
+                None,
+            )
+            if slow is not None:
+                seconds = res.peers[slow][p.name].median
+                res.peers[n][p.name] = Timing(
+                    [Run(0.0, 0.0, False, f"skipped: {secs(seconds)} at {slow:,}")]
+                )
+                continue
             src = paths[p.syntax]
             target = args.out / p.name / f"bench-{n}.svg"
             target.parent.mkdir(exist_ok=True)
