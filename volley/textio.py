@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -41,23 +42,22 @@ def read_source(path: str, max_bytes: int | None = None) -> str:
     import sys
 
     name = "<stdin>" if path == "-" else path
+    size: int | None = None  # known for a regular file, unknown for a pipe
     try:
         if path == "-":
             data = _read_capped(sys.stdin.buffer, max_bytes)
         else:
             with open(path, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                size = info.st_size if stat.S_ISREG(info.st_mode) else None
                 data = _read_capped(handle, max_bytes)
     except OSError as exc:
         raise VolleyError(f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
     if max_bytes is not None and len(data) > max_bytes:
         from volley.limits import limit_error
 
-        raise limit_error(
-            f"the input (more than {max_bytes:,} bytes)",
-            max_bytes,
-            "--max-input-bytes",
-            filename=name,
-        )
+        what = f"{size:,} bytes" if size is not None else f"more than {max_bytes:,} bytes"
+        raise limit_error(f"the input ({what})", max_bytes, "--max-input-bytes", filename=name)
     return decode(data, name)
 
 
