@@ -19,6 +19,7 @@ import pytest
 
 import volley
 
+from .conftest import CHROMIUM_ARGS, chromium_path
 from .fuzz_strategies import (
     as_name,
     check_render,
@@ -30,7 +31,7 @@ from .fuzz_strategies import (
 STRINGS = hostile_strings()
 BODIES = hostile_bodies()
 EVALUATED = "1787569"  # {{ 1337*1337 }} in the corpus, if a template engine ever ran it
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = chromium_path()
 LANGS = {".json": "json", ".http": "http", ".txt": "text"}
 
 
@@ -135,7 +136,7 @@ def test_hostile_text_survives_png_and_pdf(attack: str):
 # --- in a real browser -----------------------------------------------------------------------
 
 needs_browser = pytest.mark.skipif(
-    not Path(CHROMIUM).exists() or bool(os.environ.get("VOLLEY_NO_BROWSER")),
+    CHROMIUM is None or bool(os.environ.get("VOLLEY_NO_BROWSER")),
     reason="needs Debian's chromium at /usr/bin/chromium",
 )
 
@@ -189,16 +190,6 @@ EXERCISE = """async () => {
 }"""
 
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
 class BrowserThread:
     """Headless Chromium driven from a thread of its own; `run(job)` calls `job(browser)` there.
 
@@ -221,7 +212,7 @@ class BrowserThread:
 
         try:
             with sync_playwright() as playwright:
-                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 self.ready.set()
                 while (job := self.jobs.get()) is not None:
                     call, box = job
