@@ -19,7 +19,7 @@ from volley.errors import VolleyError
 from volley.gcpause import paused_gc
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
-from volley.resources import resource_dir
+from volley.resources import grammar_cache, resource_dir
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
@@ -27,7 +27,8 @@ DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 
 @cache
 def grammar_parser() -> Lark:
-    """The LALR parser, built once per process (and cached on disk by Lark between runs).
+    """The LALR parser, built once per process (and kept on disk between runs, see
+    `volley.resources.grammar_cache`).
 
     The model is built by `_ToModel` as each rule is reduced, so no parse tree is made and
     walked a second time: a fifth of the parse time on large diagrams.
@@ -38,7 +39,7 @@ def grammar_parser() -> Lark:
         parser="lalr",
         lexer="contextual",
         propagate_positions=False,
-        cache=True,
+        cache=grammar_cache(grammar),
         transformer=_ToModel(),
     )
 
