@@ -363,7 +363,11 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
     try:
         diagram = parse(source, filename=filename)
     except VolleyError as exc:
-        raise (_redacted(exc) if settings.redact else exc) from None
+        if settings.redact:
+            from volley.secrets import redact_error
+
+            raise redact_error(exc) from None
+        raise
     if settings.redact:
         from volley.secrets import redact_diagram
 
@@ -390,20 +394,6 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
         f"{svg}</div>",
         diagnostics,
         False,
-    )
-
-
-def _redacted(error: VolleyError) -> VolleyError:
-    """The error with secret-looking values masked in the text it quotes."""
-    from volley.secrets import redact_text
-
-    return VolleyError(
-        redact_text(error.message),
-        filename=error.filename,
-        line=error.line,
-        column=error.column,
-        source_line=None if error.source_line is None else redact_text(error.source_line),
-        hint=error.hint and redact_text(error.hint),
     )
 
 
