@@ -266,9 +266,8 @@ def test_reference_diagram_essentials(reference_text):
     assert diagram.title == "MCP tool call over Streamable HTTP"
     assert diagram.participants == ["User", "Agent", "Model", "MCP Server"]
     assert len(messages) == 14
-    assert [m.arrow for m in messages] == (
-        "-> --> -> --> -> --> -> -> --> -> --> -> --> -->".split()
-    )
+    arrows = " ".join(m.arrow for m in messages)
+    assert arrows == "-> --> -> --> -> --> -> -> --> -> --> -> --> -->"
     notes = [i for i in diagram.items if isinstance(i, Note)]
     assert len(notes) == 4
     assert notes[0].over == ["Agent", "Model", "MCP Server"]
