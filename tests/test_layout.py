@@ -247,6 +247,48 @@ def test_section_header_spans_the_picture_with_its_icon() -> None:
     assert layout.icons["fas-plug"] is not None
 
 
+DIVIDERS_IN_A_BLOCK = """\
+title: t
+A -> B: one
+loop: every 30 s
+  A -> B: poll
+  =: {fas-plug} Reconnect
+  -: plain
+  --: dashed
+  _: thin
+  ...: later
+  opt: inner
+    -: a divider label long enough to widen the frames that hold it
+  end
+  B --> A: 200
+end
+=: top level
+C -> A: x
+"""
+
+
+def test_a_divider_inside_a_block_spans_the_frame_not_the_picture() -> None:
+    layout = layout_of(DIVIDERS_IN_A_BLOCK)
+    outer, inner = sorted(layout.frames, key=lambda f: f.depth)
+    *inside, nested, top = layout.dividers
+    assert [d.style for d in inside] == ["bold", "regular", "dashed", "thin", "delay"]
+    for divider, frame in [*((d, outer) for d in inside), (nested, inner)]:
+        assert divider.x1 == frame.box.x + C.BLOCK_PAD_X
+        assert divider.x2 == frame.box.right - C.BLOCK_PAD_X
+        if divider.band is not None:
+            assert frame.box.x < divider.band.x and divider.band.right < frame.box.right
+        if divider.label is not None:
+            assert frame.box.x < divider.label.box.x
+            assert divider.label.box.right < frame.box.right
+        if divider.pill is not None:
+            assert frame.box.x < divider.pill.x and divider.pill.right < frame.box.right
+    assert outer.box.x < inner.box.x and inner.box.right < outer.box.right
+    assert top.x1 == C.MARGIN and top.x2 == pytest.approx(layout.width - C.MARGIN, abs=0.01)
+    assert top.band is not None and top.band.x == C.MARGIN
+    assert top.band.right == pytest.approx(layout.width - C.MARGIN, abs=0.01)
+    assert_clean(layout)
+
+
 def test_autonumber_badges_and_payload_markers() -> None:
     text = (
         "autonumber 5\nA -> B: one\nin: Request\n  a: 1\nB --> A: two\nA -> B: three\nout:\n  b: 2"

@@ -237,6 +237,11 @@ class _Engine:
                 right = self.xs[span[1]] + C.BLOCK_PAD_X
         header = max(self._header_width(block, b) for b in range(len(block.branches) or 1))
         right = max(right, left + header)
+        # A divider inside the frame spans its inner width, so the frame holds its label.
+        for branch in block.branches:
+            for item in branch.items:
+                if isinstance(item, Divider) and item.label:
+                    right = max(right, left + self._divider_need(item) + 2 * C.BLOCK_PAD_X)
         self.frame_x[id(block)] = (left, right)
         return left, right
 
@@ -247,13 +252,7 @@ class _Engine:
             least = max(least, self._title().width + 2 * C.MARGIN)
         for item in walk(self.diagram.items):
             if isinstance(item, Divider) and item.label:
-                st = self._divider_text(item)
-                pad = (
-                    C.SECTION_ACCENT_WIDTH + 2 * C.SECTION_PAD_X
-                    if item.style == "bold"
-                    else 2 * C.DIVIDER_LABEL_PAD_X + 2 * C.MIN_LANE_DISTANCE / 3
-                )
-                least = max(least, st.width + pad + 2 * C.MARGIN)
+                least = max(least, self._divider_need(item) + 2 * C.MARGIN)
         if self.bodies == "appendix" and self.markers:
             least = max(least, self._appendix_width() + 2 * C.MARGIN)
         return least
@@ -386,6 +385,15 @@ class _Engine:
     def _title(self) -> SetText:
         return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, C.TITLE_MAX_WIDTH, bold=True)
 
+    def _divider_need(self, divider: Divider) -> float:
+        """Least length of a labelled divider's line: its label and the room around it."""
+        pad = (
+            C.SECTION_ACCENT_WIDTH + 2 * C.SECTION_PAD_X
+            if divider.style == "bold"
+            else 2 * C.DIVIDER_LABEL_PAD_X + 2 * C.MIN_LANE_DISTANCE / 3
+        )
+        return self._divider_text(divider).width + pad
+
     def _divider_text(self, divider: Divider) -> SetText:
         if divider.style == "bold":
             return self.ts.markup(divider.label, C.SECTION_SIZE, C.TITLE_MAX_WIDTH, bold=True)
@@ -429,14 +437,17 @@ class _Engine:
             texts.append(self.ts.place(st, self.xs[i], y + (h - st.height) / 2, center=True))
         return Rect(x, top, w, h), Rect(x, bottom, w, h), texts[0], texts[1]
 
-    def _items(self, items: list[Item], depth: int) -> None:
+    def _items(
+        self, items: list[Item], depth: int, inner: tuple[float, float] | None = None
+    ) -> None:
+        """Stack `items`; `inner` is the x-range a divider spans in a frame, else the picture."""
         for item in items:
             if isinstance(item, Message):
                 self._message(item)
             elif isinstance(item, Note):
                 self._note(item)
             elif isinstance(item, Divider):
-                self._divider(item)
+                self._divider(item, inner)
             elif isinstance(item, Block):
                 self._block(item, depth)
 
@@ -548,8 +559,8 @@ class _Engine:
         self.out.notes.append(NoteShape(note.line, list(note.over), box, texts, bullets, panels))
         self.y += h + C.ROW_BOTTOM
 
-    def _divider(self, divider: Divider) -> None:
-        x1, x2 = C.MARGIN, self.width - C.MARGIN
+    def _divider(self, divider: Divider, inner: tuple[float, float] | None = None) -> None:
+        x1, x2 = inner or (C.MARGIN, self.width - C.MARGIN)
         st = self._divider_text(divider) if divider.label.strip() else None
         if divider.style == "bold":
             self.y += C.SECTION_GAP_ABOVE
@@ -620,7 +631,7 @@ class _Engine:
                 sep_label = self._header_label(branch.label, lx, line_y, kw_h)
                 separators.append(Separator(line_y, keyword, sep_label))
                 self.y = line_y + max(kw_h, sep_label.box.h if sep_label else 0.0)
-            self._items(branch.items, depth + 1)
+            self._items(branch.items, depth + 1, (left + C.BLOCK_PAD_X, right - C.BLOCK_PAD_X))
         self.y += C.BLOCK_PAD_BOTTOM
         box = Rect(left, top, right - left, self.y - top)
         self.out.frames[slot] = BlockFrame(block.line, block.kind, depth, box, tab, tab_text,
