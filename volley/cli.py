@@ -221,8 +221,6 @@ def render_command(
             fmt_here = _format_for(output, fmt)
             target = _output_path(file, output, fmt_here, many)
             diagram = load(file, settings)
-            # The function from the subpackage itself: once `volley.render` (the package) is
-            # imported, the name `render` on `volley` is that package, not the function.
             from volley.render import render
 
             data = render(diagram, format=fmt_here, **options)

@@ -39,7 +39,6 @@ LAST_ROW_GAP = 22  # space between the last element and the bottom boxes
 LABEL_WRAP_WIDTH = 300  # labels wrap here: about 45 characters, a comfortable line
 LABEL_PAD_X = 14  # least space between the end of a label and a lifeline it must not touch
 LABEL_ARROW_GAP = 5  # space between a label's last line and the arrow under it
-LABEL_LINE_GAP = 2  # extra leading between wrapped lines of a label
 ROW_GAP = 13  # space above each message's label: separates one exchange from the next
 ROW_BOTTOM = 8  # space under an arrow before the next element starts
 LINE_WIDTH = 1.5  # solid and dashed arrows: visible on a HiDPI screen, not heavy on paper

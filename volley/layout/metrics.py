@@ -55,11 +55,6 @@ def line_height(size: float) -> float:
     return size * LINE_HEIGHT
 
 
-def face_name(*, bold: bool = False, italic: bool = False, mono: bool = False) -> str:
-    """The metrics table a style is measured with."""
-    return _FACE_NAMES[bool(bold), bool(italic), bool(mono)]
-
-
 def _decode(encoded: str) -> dict[str, float]:
     digit = {ch: i for i, ch in enumerate(_data.ALPHABET)}
     table: dict[str, float] = {}
