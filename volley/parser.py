@@ -18,7 +18,7 @@ from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
 from volley.gcpause import paused_gc
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
-from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.resources import grammar_cache, resource_dir
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
@@ -251,7 +251,7 @@ class _Resolver:
         number: int | None = None
         previous: Message | None = None
         notes: list[tuple[Note, Message | None]] = []
-        for item in _walk_raw(raw):
+        for item in walk(raw):  # directives included, in document order
             if isinstance(item, _Directive):
                 if item.kind == "title":
                     text, keyword = item.value
@@ -294,14 +294,6 @@ class _Resolver:
         diagram.participants = participants
         diagram.items = _nested_items(raw)
         return diagram
-
-
-def _walk_raw(items: list):
-    for item in items:
-        yield item
-        if isinstance(item, Block):
-            for branch in item.branches:
-                yield from _walk_raw(branch.items)
 
 
 def parse(text: str, filename: str | None = None, limits: Limits | None = None) -> Diagram:
