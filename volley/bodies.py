@@ -10,7 +10,6 @@ terminals, handed in as `is_owner`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from volley.errors import VolleyError
@@ -88,23 +87,25 @@ class _Lifter:
 
     def fenced(self, start: int) -> tuple[int, list[str], str | None, list[str]]:
         """Read the fence opening at `start`: (index after it, body lines, lang, raw lines)."""
-        indent, fence, info = _fence_open(self.lines[start])  # type: ignore[misc]
+        lines = self.lines
+        indent, fence, info = _fence_open(lines[start])  # type: ignore[misc]
         end = start + 1
-        while end < len(self.lines) and not _closes(self.lines[end], fence):
+        while end < len(lines) and not _closes(lines[end], fence):
             end += 1
-        if end >= len(self.lines):
+        if end >= len(lines):
             raise VolleyError(
                 f"this fenced block is never closed; expected a closing {fence} on a line "
                 "of its own",
                 filename=self.filename,
                 line=start + 1,
                 column=len(indent) + 1,
-                source_line=self.lines[start],
+                source_line=lines[start],
             )
-        body = [_strip_indent(line, indent) for line in self.lines[start + 1 : end]]
+        raw = lines[start : end + 1]
+        if indent:
+            raw = [_strip_indent(line, indent) for line in raw]
         lang = info.split()[0] if info.split() else None
-        raw = [_strip_indent(line, indent) for line in self.lines[start : end + 1]]
-        return end + 1, body, lang, raw
+        return end + 1, raw[1:-1], lang, raw
 
     def indented(self, start: int, owner_width: int) -> int:
         """Index after the run of lines indented two columns deeper than the owner."""
@@ -159,28 +160,32 @@ class _Lifter:
 
 def lift_bodies(
     text: str,
-    is_payload: Callable[[str], bool],
-    is_note: Callable[[str], bool],
+    payload: re.Pattern[str],
+    note: re.Pattern[str],
     filename: str | None = None,
 ) -> tuple[str, dict[int, Body]]:
-    """Return the text with every body blanked out, and the bodies by their owner's line."""
+    """Return the text with every body blanked out, and the bodies by their owner's line.
+
+    `payload` and `note` match the start of a line that owns a body (the grammar's `in:`/`out:`
+    and note keywords). One multi-line search finds the candidate owners, so the lines between
+    them are never looked at one by one.
+    """
     lines = text.split("\n")
     lifter = _Lifter(lines, filename)
     bodies: dict[int, Body] = {}
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        out.append(line)
-        if is_payload(line):
-            after, body = lifter.payload(index)
-        elif is_note(line):
-            after, body = lifter.note(index)
-        else:
-            index += 1
-            continue
+    owners = re.compile(f"(?m)^(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
+    index = 0  # the first line not yet lifted
+    line, counted = 0, 0  # the line of the character offset `counted`
+    for found in owners.finditer(text):
+        line += text.count("\n", counted, found.start())
+        counted = found.start()
+        if line < index:
+            continue  # inside a body lifted already
+        lift = lifter.payload if found.lastgroup == "payload" else lifter.note
+        after, body = lift(line)
         if body is not None:
-            bodies[index + 1] = body
-        out.extend("" for _ in range(after - index - 1))
+            bodies[line + 1] = body
+        for blank in range(line + 1, after):
+            lines[blank] = ""
         index = after
-    return "\n".join(out), bodies
+    return "\n".join(lines), bodies

@@ -6,49 +6,85 @@ the place; the messages for Lark's failures are worded in `volley.syntax_errors`
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import cache
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING
 
 from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
 from volley.gcpause import paused_gc
+from volley.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
-from volley.resources import grammar_cache, resource_dir
+from volley.resources import grammar_cache, grammar_tables_file, resource_dir
+from volley.textio import write_atomic
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 
 
 @cache
-def grammar_parser() -> Lark:
-    """The LALR parser, built once per process (and kept on disk between runs, see
-    `volley.resources.grammar_cache`).
+def _grammar() -> str:
+    return (resource_dir("grammar") / "volley.lark").read_text(encoding="utf-8")
 
-    The model is built by `_ToModel` as each rule is reduced, so no parse tree is made and
-    walked a second time: a fifth of the parse time on large diagrams.
+
+@cache
+def grammar_parser() -> Lark:
+    """Lark's LALR parser for the grammar, built once per process (and kept on disk between
+    runs, see `volley.resources.grammar_cache`).
+
+    It builds the tables `table_parser` runs, and parses again any text that runtime
+    rejects, so that a syntax error is Lark's to find and word. The model is built by
+    `_ToModel` as each rule is reduced, so no parse tree is made and walked a second time.
     """
-    grammar = (resource_dir("grammar") / "volley.lark").read_text(encoding="utf-8")
+    from lark import Lark
+
     return Lark(
-        grammar,
+        _grammar(),
         parser="lalr",
         lexer="contextual",
         propagate_positions=False,
-        cache=grammar_cache(grammar),
-        transformer=_ToModel(),
+        cache=grammar_cache(_grammar()),
+        transformer=CALLBACKS,
     )
+
+
+@cache
+def table_parser() -> TableParser:
+    """The parser every parse starts with: Lark's tables, run by `volley.lalr` (no Lark import).
+
+    The tables are kept as JSON in the private cache folder, under a name made from the
+    grammar and the callbacks' names; a checkout or a first run builds them with Lark.
+    """
+    path = grammar_tables_file(_grammar(), TABLE_FORMAT, _callback_names())
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
+            return TableParser(json.loads(path.read_text(encoding="utf-8")), CALLBACKS)
+    from volley.lalr import build_tables
+
+    tables = build_tables(grammar_parser(), CALLBACKS)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            write_atomic(str(path), json.dumps(tables, sort_keys=True))
+    return TableParser(tables, CALLBACKS)
+
+
+def _callback_names() -> str:
+    return ",".join(name for name in sorted(vars(_ToModel)) if not name.startswith("__"))
 
 
 @cache
 def keyword_matcher(*names: str) -> re.Pattern[str]:
     """A pattern for lines that start with one of the grammar's keyword terminals."""
-    parser = grammar_parser()
-    alternatives = "|".join(parser.get_terminal(name).pattern.to_regexp() for name in names)
+    terminals = table_parser().terminals
+    alternatives = "|".join(terminals[name] for name in names)
     return re.compile(rf"[ \t]*(?:{alternatives})")
 
 
@@ -88,15 +124,14 @@ class _ParseRun:
     keywords: dict[int, Token] = field(default_factory=dict)  # id(block) -> its keyword
 
 
-class _ToModel(Transformer):
-    """Lark's rule callbacks: model objects as rules are reduced; bodies joined by line.
+class _ToModel:
+    """The rule callbacks: model objects as rules are reduced; bodies joined by line.
 
-    One instance lives inside the cached parser, so the state of the parse in progress is
+    One instance (`CALLBACKS`) serves both parsers, so the state of the parse in progress is
     per thread (`run`), which keeps concurrent parses in different threads apart.
     """
 
     def __init__(self) -> None:
-        super().__init__()
         self._local = threading.local()
 
     @property
@@ -197,7 +232,7 @@ class _ToModel(Transformer):
             if isinstance(child, Branch):
                 block.branches.append(child)
                 branch = child
-            elif isinstance(child, Token):  # END
+            elif isinstance(child, str):  # the END token (of either parser)
                 block.end_line = _line(child)
             else:
                 branch.items.append(child)
@@ -223,6 +258,9 @@ class _ToModel(Transformer):
         return self._frame("par", children)
 
     else_branch = and_branch = _branch
+
+
+CALLBACKS = _ToModel()
 
 
 def _nested_items(items: list) -> list[Item]:
@@ -316,31 +354,39 @@ def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
             message, filename=filename, line=token.line, column=column, source_line=line
         )
 
-    payload_line = keyword_matcher("IN", "OUT").match
-    note_line = keyword_matcher("NOTE").match
     blanked, bodies = lift_bodies(
-        text, lambda s: bool(payload_line(s)), lambda s: bool(note_line(s)), filename
+        text, keyword_matcher("IN", "OUT"), keyword_matcher("NOTE"), filename
     )
     # The grammar wants a newline after every line; a leading one lets _NL swallow comment
     # lines at the very top. Lark then counts lines from 2, which the line offset undoes.
     source = "\n" + blanked + "\n"
-    parser = grammar_parser()
-    callbacks: _ToModel = parser.options.transformer
     run = _ParseRun(bodies, error)
-    callbacks.run = run
+    CALLBACKS.run = run
     try:
-        raw = parser.parse(source)
-    except UnexpectedInput as exc:
-        from volley.syntax_errors import describe  # only a failed parse needs the wording
-
-        raise describe(exc, lines, filename, keyword_matcher) from None
+        raw = table_parser().parse(source)
+    except Rejected:
+        run = _ParseRun(bodies, error)
+        raw = _parse_with_lark(source, run, lines, filename)
     finally:
-        callbacks.run = None
+        CALLBACKS.run = None
     _check_depth(raw, limits or DEFAULT_LIMITS, run.keywords, error)
     diagram = _Resolver(error).run(raw)
     diagram.filename = filename
     _check_sizes(diagram, limits or DEFAULT_LIMITS, lines)
     return diagram
+
+
+def _parse_with_lark(source: str, run: _ParseRun, lines: list[str], filename: str | None) -> list:
+    """Lark's parse of text the table runtime rejected: its error, worded for people."""
+    from lark.exceptions import UnexpectedInput
+
+    CALLBACKS.run = run
+    try:
+        return grammar_parser().parse(source)
+    except UnexpectedInput as exc:
+        from volley.syntax_errors import describe  # only a failed parse needs the wording
+
+        raise describe(exc, lines, filename, keyword_matcher) from None
 
 
 def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error) -> None:

@@ -68,6 +68,21 @@ def grammar_cache(grammar: str) -> str | bool:
     return str(folder / f"grammar-{digest}.lark")
 
 
+def grammar_tables_file(grammar: str, *versions: object) -> Path | None:
+    """Where the parse tables built from `grammar` are kept (see `volley.parser.table_parser`).
+
+    The name carries a digest of the grammar and of `versions` (the table format, the rule
+    callbacks), so tables are rebuilt whenever what they were made from changes. None where
+    no private folder can be had.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return None
+    key = "\0".join([grammar, *map(str, versions)])
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    return folder / f"tables-{digest}.json"
+
+
 def template_cache(owner: str):
     """Compiled templates kept between runs in the private cache folder, as the grammar is.
 

@@ -1,0 +1,162 @@
+"""The table runtime (`volley.lalr`) parses exactly as Lark does, and takes every valid text.
+
+`volley.parse` runs Lark's tables with its own small runtime and hands rejected text to Lark
+for the error. So for any text: either both parsers build the same model, or the runtime
+rejects and Lark fails too (never a valid diagram parsed only by the slow path).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lark.exceptions import UnexpectedInput
+
+import volley
+from volley import parser as P
+from volley.errors import VolleyError
+from volley.lalr import Rejected, Token
+
+from .fuzz_strategies import FUZZ, diagram_text, example_texts, mutated_example
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _model(items) -> str:
+    diagram = P._Resolver(lambda *a: None).run(items)
+    return json.dumps(diagram.to_json(), sort_keys=True)
+
+
+def both(text: str) -> tuple[object, object]:
+    """What each runtime makes of `text`: the model as JSON, or the kind of failure."""
+    text = P.normalise(text)
+    payload, note = P.keyword_matcher("IN", "OUT"), P.keyword_matcher("NOTE")
+    try:
+        blanked, bodies = P.lift_bodies(text, payload, note)
+    except VolleyError:
+        return "body error", "body error"
+    source = "\n" + blanked + "\n"
+    results = []
+    for parser, failure in ((P.table_parser(), Rejected), (P.grammar_parser(), UnexpectedInput)):
+        errors = []
+
+        def error(message, token, at_end=False, errors=errors):
+            errors.append((message, token.line, token.column))
+            raise VolleyError(message)
+
+        P.CALLBACKS.run = P._ParseRun(bodies, error)
+        try:
+            results.append(_model(parser.parse(source)))
+        except failure:
+            results.append("rejected")
+        except VolleyError:
+            results.append(("callback error", errors))
+        finally:
+            P.CALLBACKS.run = None
+    return results[0], results[1]
+
+
+def agree(text: str) -> None:
+    fast, lark = both(text)
+    assert fast == lark, text
+
+
+@pytest.mark.parametrize("text", example_texts(), ids=lambda t: t.split("\n", 1)[0][:40])
+def test_examples_parse_the_same_and_without_lark(text: str) -> None:
+    fast, lark = both(text)
+    assert fast == lark
+    assert isinstance(fast, str) and fast.startswith("{")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A -> B\n",
+        "A->B:\n",
+        "title:\nA -> B: x\n",
+        "order: C, B , A\nA -> B\n",
+        "autonumber 7\nA -> B\nautonumber\nB -> A\n",
+        "note: alone\nnote A, B: over\nnote A:\n",
+        "=:\n-: line\n--:\n_: t\n...: later\n",
+        "if: a\n  A -> B\nelse:\n  B -> A\nelse: c\nend\n",
+        "par:\nand: x\n  A -> B\nend\n",
+        "group:\nloop: l\nopt:\nend\nend\nend\n",
+        "// only a comment\n\n",
+        "",
+        "A -> B: in: not a payload\n",
+        "title page -> B\nnote taker -> end game\n",
+        "A -x B: lost\nA --x B\nx-xray -> B\n",
+        "A -> B\n  in: Request\n  ```json\n  {}\n  ```\n",
+        # failures: both must fail
+        "A -> \n",
+        "A B\n",
+        "if: x\nA -> B\n",
+        "end\n",
+        "A -> B: x\n out:\n",
+        ":::\n",
+        "A -> B, C\n",
+        "order A\n",
+    ],
+)
+def test_small_texts_agree(text: str) -> None:
+    agree(text)
+
+
+@FUZZ
+@given(diagram_text())
+def test_generated_diagrams_agree(text: str) -> None:
+    agree(text)
+
+
+@FUZZ
+@given(mutated_example())
+def test_mutated_examples_agree(text: str) -> None:
+    agree(text)
+
+
+@FUZZ
+@given(st.text(alphabet="AB ->:,\n\t=-_.xifendlopgrtu/`", max_size=80))
+def test_arbitrary_texts_agree(text: str) -> None:
+    agree(text)
+
+
+def test_tokens_carry_where_they_start() -> None:
+    token = Token("NAME", "Agent", 3, 5)
+    assert token == "Agent" and token.value == "Agent"
+    assert (token.type, token.line, token.column) == ("NAME", 3, 5)
+
+
+def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
+    """A truncated tables file in the cache is rebuilt, not trusted or fatal."""
+    script = (
+        "import json, volley, volley.parser as P\n"
+        "path = P.grammar_tables_file(P._grammar(), P.TABLE_FORMAT, P._callback_names())\n"
+        "print(path)\n"
+        "d = volley.parse('A -> B: hi\\n')\n"
+        "assert d.messages()[0].label == 'hi'\n"
+    )
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    first = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    path = Path(first.stdout.strip())
+    assert json.loads(path.read_text())["format"] == 1
+    path.write_text('{"format": 1, "states": {')
+    subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, check=True)
+    assert json.loads(path.read_text())["format"] == 1
+
+
+def test_a_parse_does_not_import_lark_once_tables_are_cached() -> None:
+    volley.parse("A -> B\n")  # the tables exist in the cache from here on
+    code = (
+        "import sys, volley\n"
+        "volley.parse('A -> B: x\\nif: y\\n  B --> A\\nend\\n')\n"
+        "print('lark' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
