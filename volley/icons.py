@@ -7,8 +7,6 @@ and to suggest a spelling. Nothing is fetched from the network.
 
 from __future__ import annotations
 
-import difflib
-import importlib.util
 import json
 import re
 from dataclasses import dataclass
@@ -37,6 +35,8 @@ class Icon:
 
 @cache
 def _root() -> Path | None:
+    import importlib.util  # here, like difflib below: a diagram without icons needs neither
+
     spec = importlib.util.find_spec("fontawesomefree")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -145,6 +145,8 @@ def check_icon(ref: IconRef) -> str | None:
 
 def _suggestion(prefix: str, name: str) -> str:
     """ ", did you mean {fas-plug}?" for a near miss, else ""."""
+    import difflib  # only on the rare path of a warning
+
     candidates = {
         candidate: p
         for p in (prefix, *(p for p in FREE_PREFIXES if p != prefix))

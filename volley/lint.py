@@ -7,7 +7,7 @@ real traffic) is named too, before the diagram is published. Warnings never fail
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
 from volley.model import Block, Diagram, Divider, Message, Note, walk
@@ -30,34 +30,47 @@ def marked_up_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
 
 def lint(diagram: Diagram, source: str) -> list[Diagnostic]:
     """Warnings for the diagram; `source` is its text, for showing the line."""
-    lines = source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [*_icon_warnings(diagram, lines), *_secret_warnings(diagram, lines)]
+    lines: list[str] = []
+
+    def source_line(line: int) -> str | None:
+        if not lines:  # split only once there is something to show: most diagrams are clean
+            lines.extend(
+                source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            )
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+    return [*_icon_warnings(diagram, source_line), *_secret_warnings(diagram, source_line)]
 
 
-def _icon_warnings(diagram: Diagram, lines: list[str]) -> Iterator[Diagnostic]:
-    from volley.icons import check_icon
-    from volley.inline import icon_refs
-
+def _icon_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
     for line, text in marked_up_texts(diagram):
         if "{" not in text:
             continue
+        # Imported here: `volley check` of a diagram without icons never loads them.
+        from volley.icons import check_icon
+        from volley.inline import icon_refs
+
         for ref in icon_refs(text):
             problem = check_icon(ref)
             if problem is None:
                 continue
-            source_line = lines[line - 1] if 0 < line <= len(lines) else None
-            column = source_line.find(ref.source) + 1 if source_line else 0
+            shown = source_line(line)
+            column = shown.find(ref.source) + 1 if shown else 0
             yield Diagnostic(
                 problem,
                 diagram.filename,
                 line,
                 max(column, 1),
-                source_line,
+                shown,
                 severity="warning",
             )
 
 
-def _secret_warnings(diagram: Diagram, lines: list[str]) -> Iterator[Diagnostic]:
+def _secret_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
     """A warning for each value that looks like a live credential pasted from real traffic.
 
     The line is shown with its secrets masked: the warning must not print what it warns about.
@@ -69,13 +82,13 @@ def _secret_warnings(diagram: Diagram, lines: list[str]) -> Iterator[Diagnostic]
         if (line, secret.what) in seen:
             continue  # one warning for a header or key, however many values it holds
         seen.add((line, secret.what))
-        source_line = lines[line - 1] if 0 < line <= len(lines) else None
+        original = source_line(line)
         shown, column = None, 1
-        if source_line is not None:
-            shown = redact_text(source_line)
-            indent = source_line.find(text) if text else -1
+        if original is not None:
+            shown = redact_text(original)
+            indent = original.find(text) if text else -1
             column = indent + offset + 1 if indent >= 0 else 1
-            if shown[: column - 1] != source_line[: column - 1]:
+            if shown[: column - 1] != original[: column - 1]:
                 column = 1
         yield Diagnostic(
             f"{secret.what} looks like a live secret; replace it with a placeholder such as "

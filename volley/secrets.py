@@ -25,11 +25,30 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 MASK = "<redacted>"
+
+
+class _Pattern:
+    """A regular expression compiled on first use.
+
+    Most diagrams hold nothing the patterns below are needed for (see `_may_hold_secret`), and
+    compiling them all would cost every cold `volley render` over a millisecond.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = re.compile(self.pattern)
+        for method in ("match", "fullmatch", "search", "finditer"):
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
 
 # Names (lower case, without `-` and `_`) whose value is a secret. A key also counts when it
 # ends in one of SECRET_SUFFIXES: `github_token`, `db_password`, `x-api-key`, `aws_secret`.
@@ -43,7 +62,7 @@ SECRET_NAMES = frozenset(
 )  # fmt: skip
 SECRET_SUFFIXES = ("token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey")
 # Values that hold their own secret-looking shape, recognised under any key or none.
-TOKEN_SHAPES = re.compile(
+TOKEN_SHAPES = _Pattern(
     r"(?<![A-Za-z0-9_\-])(?:"
     r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]+"  # a JWT
     r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"  # GitHub
@@ -53,20 +72,31 @@ TOKEN_SHAPES = re.compile(
     r"|sk-[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic and similar
     r")"
 )
-PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
-PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+PEM_BEGIN = _Pattern(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+PEM_END = _Pattern(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+
+# Cheap tests that rule most texts out before any pattern runs. Every name above, once folded
+# as `secret_name` folds it, holds one of these words; every token shape and private key
+# starts with one of these strings.
+_NAME_WORDS = (
+    "token", "secret", "pass", "apikey", "authorization", "cookie", "privatekey", "credentials"
+)  # fmt: skip
+_SHAPE_STARTS = (
+    "eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AKIA", "ASIA", "AIza",
+    "sk-", "-----BEGIN ",
+)  # fmt: skip
 
 # JSON strings and numbers, each scanned once: a key is a string followed by `:`.
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
-_KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
-_NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{0,80}")
+_STRING = _Pattern(r'"(?:[^"\\\n]|\\.)*"?')
+_KEY_COLON = _Pattern(r"[ \t]*:[ \t]*")
+_NUMBER = _Pattern(r"-?[0-9][0-9.eE+\-]{0,80}")
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
-_LINE_PAIR = re.compile(r"[ \t]*(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*")
+_LINE_PAIR = _Pattern(r"[ \t]*(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*")
 # `key=value` in a query string, a form body, a cookie list, or quoted in an error message.
-_PARAM = re.compile(r"(?<![^?&;\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;\s\"'<>]*)")
-_SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
+_PARAM = _Pattern(r"(?<![^?&;\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;\s\"'<>]*)")
+_SCHEME_VALUE = _Pattern(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = _Pattern(
     r"<[^<>]*>"  # <redacted>, <token>
     r"|\[[^\[\]]*\]"  # [redacted]
     r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
@@ -89,11 +119,29 @@ class Secret:
     mask: str = MASK  # what replaces it: quoted where a bare mask would break JSON
 
 
+def _fold(text: str) -> str:
+    return text.lower().replace("-", "").replace("_", "").replace(".", "")
+
+
 def secret_name(key: str) -> bool:
     """Whether a header, JSON key or parameter name is one that holds a secret."""
-    folded = key.lower().replace("-", "").replace("_", "").replace(".", "").strip("\"'")
+    folded = _fold(key).strip("\"'")
     folded = folded.rsplit("[", 1)[0] if folded.endswith("]") else folded
     return folded in SECRET_NAMES or folded.endswith(SECRET_SUFFIXES)
+
+
+def _may_name_secret(text: str) -> bool:
+    """False when no part of the text can be a `secret_name`: its folded form holds no name.
+
+    Folding maps each character on its own, so a part's folded form is part of the text's.
+    """
+    folded = _fold(text)
+    return any(word in folded for word in _NAME_WORDS)
+
+
+def _may_hold_shape(text: str) -> bool:
+    """False when `_shaped_secrets` cannot find anything in the text."""
+    return any(start in text for start in _SHAPE_STARTS)
 
 
 def is_placeholder(value: str) -> bool:
@@ -151,12 +199,9 @@ def _line_secrets(text: str) -> Iterator[Secret]:
 
 def _json_secrets(text: str) -> Iterator[Secret]:
     """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON)."""
-    position = 0
-    while (quote := text.find('"', position)) >= 0:
-        key = _STRING.match(text, quote)
-        position = key.end()  # type: ignore[union-attr]
-        colon = _KEY_COLON.match(text, position)
-        name = key.group()[1:-1]  # type: ignore[union-attr]
+    for key in _STRING.finditer(text):  # each string starts where the one before it ended
+        colon = _KEY_COLON.match(text, key.end())
+        name = key.group()[1:-1]
         if colon is None or not name or not secret_name(name):
             continue
         what = f'the "{_short(name)}" key'
@@ -216,7 +261,7 @@ def _describe(name: str, header: bool) -> str:
     return f'the "{_short(name)}" key'
 
 
-def _merged(found: Iterator[Secret]) -> list[Secret]:
+def _merged(found: list[Secret]) -> list[Secret]:
     """Secrets in text order, without overlaps (the first found of two that overlap wins)."""
     kept: list[Secret] = []
     for secret in sorted(found, key=lambda s: (s.start, -s.end)):
@@ -230,14 +275,14 @@ def _merged(found: Iterator[Secret]) -> list[Secret]:
 
 def find_secrets(body: str) -> list[Secret]:
     """Every value in a payload body that looks like a live secret, in text order."""
-
-    def all_kinds() -> Iterator[Secret]:
-        yield from _line_secrets(body)
-        yield from _json_secrets(body)
-        yield from _param_secrets(body)
-        yield from _shaped_secrets(body)
-
-    return _merged(all_kinds())
+    found: list[Secret] = []
+    if _may_name_secret(body):
+        found += _line_secrets(body)
+        found += _json_secrets(body)
+        found += _param_secrets(body)
+    if _may_hold_shape(body):
+        found += _shaped_secrets(body)
+    return _merged(found) if found else found
 
 
 def find_secrets_in_label(text: str) -> list[Secret]:
@@ -245,7 +290,12 @@ def find_secrets_in_label(text: str) -> list[Secret]:
 
     Labels are prose; `password: at least 12 characters` there is advice, not a credential.
     """
-    return _merged(iter([*_param_secrets(text), *_shaped_secrets(text)]))
+    found: list[Secret] = []
+    if "=" in text and _may_name_secret(text):
+        found += _param_secrets(text)
+    if _may_hold_shape(text):
+        found += _shaped_secrets(text)
+    return _merged(found) if found else found
 
 
 def _masked(text: str, secrets: list[Secret]) -> str:
@@ -357,42 +407,50 @@ def redact_diagram(diagram: Diagram) -> Diagram:
     return copy
 
 
-def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
-    """(source line, offset in that line, secret, line text) for every secret in the diagram.
+def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
+    """Every text of the diagram in document order: (its first source line, the text, whether
+    it is read as a body rather than a label).
 
     Lines are counted the way the source is written: a fenced body starts two lines under its
     `in:`/`out:` line, an indented one a line under it.
     """
+    if diagram.title:
+        yield diagram.title_line, diagram.title, False
+    for item in walk(diagram.items):
+        if isinstance(item, Message):
+            yield item.line, item.label, False
+            for payload in (item.request, item.response):
+                if payload is not None:
+                    yield payload.line, payload.label, False
+                    skip = 2 if payload.form == "fenced" else 1
+                    yield payload.line + skip, payload.body, True
+        elif isinstance(item, Note):
+            yield item.line, item.text, "```" in item.text or "~~~" in item.text
+        elif isinstance(item, Divider):
+            yield item.line, item.label, False
+        elif isinstance(item, Block):
+            for branch in item.branches:
+                yield branch.line, branch.label, False
 
-    def located(first_line: int, text: str, secrets: list[Secret]):
+
+def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
+    """(source line, offset in that line, secret, line text) for every secret in the diagram."""
+    texts = list(_texts(diagram))
+    labels = "\n".join(text for _, text, body in texts if not body)
+    bodies = "\n".join(text for _, text, body in texts if body)
+    if not (
+        _may_hold_shape(labels)
+        or _may_hold_shape(bodies)
+        or _may_name_secret(bodies)
+        or ("=" in labels and _may_name_secret(labels))
+    ):
+        return  # the usual case, settled by one look at all the text at once
+    for first_line, text, body in texts:
+        secrets = find_secrets(text) if body else find_secrets_in_label(text)
+        if not secrets:
+            continue
         lines = text.split("\n")
         starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
         for secret in secrets:
             index = bisect.bisect_right(starts, secret.start) - 1
             yield first_line + index, secret.start - starts[index], secret, lines[index]
-
-    if diagram.title:
-        yield from located(diagram.title_line, diagram.title, find_secrets_in_label(diagram.title))
-    for item in walk(diagram.items):
-        if isinstance(item, Message):
-            yield from located(item.line, item.label, find_secrets_in_label(item.label))
-            for payload in (item.request, item.response):
-                if payload is None:
-                    continue
-                yield from located(
-                    payload.line, payload.label, find_secrets_in_label(payload.label)
-                )
-                skip = 2 if payload.form == "fenced" else 1
-                yield from located(payload.line + skip, payload.body, find_secrets(payload.body))
-        elif isinstance(item, Note):
-            found = (
-                find_secrets(item.text)
-                if "```" in item.text or "~~~" in item.text
-                else (find_secrets_in_label(item.text))
-            )
-            yield from located(item.line, item.text, found)
-        elif isinstance(item, Divider):
-            yield from located(item.line, item.label, find_secrets_in_label(item.label))
-        elif isinstance(item, Block):
-            for branch in item.branches:
-                yield from located(branch.line, branch.label, find_secrets_in_label(branch.label))
