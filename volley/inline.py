@@ -29,6 +29,7 @@ __all__ = [
     "CodeBlock",
     "NoteBlock",
     "parse_inline",
+    "parse_lines",
     "plain_text",
     "icon_refs",
     "parse_note",
@@ -480,7 +481,8 @@ _MARKUP = re.compile(r"[*_~`\[{\\\n]")
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str) -> tuple[tuple[Span, ...], ...]:
+def parse_lines(text: str) -> tuple[tuple[Span, ...], ...]:
+    """`parse_inline` without the copy: the cached lines themselves, so never to be changed."""
     if not _MARKUP.search(text):
         return ((Span(text),) if text else (),)
     tokens, delims = _Scanner(text).run()
@@ -494,7 +496,7 @@ def _parse(text: str) -> tuple[tuple[Span, ...], ...]:
 
 def parse_inline(text: str) -> list[list[Span]]:
     """Lines of styled spans; a line ends at each `\\n` escape (or real newline)."""
-    return [list(line) for line in _parse(text)]
+    return [list(line) for line in parse_lines(text)]
 
 
 def plain_text(text: str) -> str:
@@ -502,13 +504,13 @@ def plain_text(text: str) -> str:
 
     Icons are dropped, line breaks become spaces, and runs of whitespace collapse to one.
     """
-    lines = ("".join(span.text for span in line) for line in _parse(text))
+    lines = ("".join(span.text for span in line) for line in parse_lines(text))
     return " ".join(" ".join(lines).split())
 
 
 def icon_refs(text: str) -> list[IconRef]:
     """Every icon the text shows, in order (icons inside code spans are not icons)."""
-    return [span.icon for line in _parse(text) for span in line if span.icon is not None]
+    return [span.icon for line in parse_lines(text) for span in line if span.icon is not None]
 
 
 # --- notes -----------------------------------------------------------------------------------

@@ -280,11 +280,7 @@ class _Engine:
             else None
         )
         number = self.markers.get(id(message))
-        marker = (
-            self.ts.markup(f"{MARKER_ICON} {number}", C.SMALL_SIZE, 1e9, bold=True)
-            if number
-            else None
-        )
+        marker = self.ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True) if number else None
         badge_w = _pill_width(badge)
         marker_w = marker.width + 2 * C.MARKER_PAD_X if marker else 0.0
         parts = [w for w in (badge_w, label.width if label else 0.0, marker_w) if w]
@@ -464,8 +460,16 @@ class _Engine:
             probe = self._row(message, C.LABEL_WRAP_WIDTH)
             extras = probe.width - (probe.label.width if probe.label else 0.0)
             room = span - extras
-            # Wide lanes take the label in fewer lines; never wider than the room they give.
-            row = self._row(message, room, stretch=False) if room > C.LABEL_WRAP_WIDTH else probe
+            # Wide lanes take a wrapped label in fewer lines; never wider than the room they give.
+            # A label that was not wrapped is set the same in any wider room.
+            wrapped = probe.label is not None and probe.label is not self.ts.unwrapped(
+                message.label, C.LABEL_SIZE
+            )
+            row = (
+                self._row(message, room, stretch=False)
+                if wrapped and room > C.LABEL_WRAP_WIDTH
+                else probe
+            )
             x0 = (self.xs[i] + self.xs[j]) / 2 - row.width / 2
         label, badge, marker = self._place_row(message, row, x0, top, i != j)
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
@@ -688,7 +692,7 @@ class _Engine:
             if not number:
                 continue
             self.y += C.APPENDIX_ENTRY_GAP
-            mark = self.ts.markup(f"{MARKER_ICON} {number}", C.SMALL_SIZE, 1e9, bold=True)
+            mark = self.ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True)
             mark_w = mark.width + 2 * C.MARKER_PAD_X
             room = wrap - mark_w - C.BADGE_GAP
             title = self.ts.markup(message.label or "(no label)", C.LABEL_SIZE, room,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 from volley.icons import resolve_icon
 from volley.inline import IconRef, Span
@@ -29,18 +30,24 @@ class WrappedLine:
 
 def icon_width(ref: IconRef, size: float) -> float:
     """Width of an icon drawn `scale * size` tall."""
-    icon = resolve_icon(ref)
-    ratio = icon.width / icon.height if icon else MISSING_ICON_EM
-    return ref.scale * size * ratio
+    return ref.scale * size * _icon_ratio(ref.prefix, ref.name)
+
+
+@cache
+def _icon_ratio(prefix: str, name: str) -> float:
+    """Width over height of the icon drawn for `{prefix-name}`; cached, since resolving an icon
+    (following renames and fallbacks) costs more than the rest of measuring a label."""
+    icon = resolve_icon(IconRef(prefix, name))
+    return icon.width / icon.height if icon else MISSING_ICON_EM
 
 
 def span_width(span: Span, size: float, mono_size: float | None = None) -> float:
     """Width of one span in px."""
-    return _styled_width(span, span.text, size, mono_size)
+    return styled_width(span, span.text, size, mono_size)
 
 
-def _styled_width(span: Span, text: str, size: float, mono_size: float | None) -> float:
-    """Width of `text` set in the style of `span`."""
+def styled_width(span: Span, text: str, size: float, mono_size: float | None = None) -> float:
+    """Width of `text` set in the style of `span` (its own text or a piece of it)."""
     if span.icon is not None:
         return icon_width(span.icon, size)
     if span.code:
@@ -121,7 +128,7 @@ class _Wrapper:
         self.width = 0.0
 
     def piece(self, span: Span, text: str) -> Piece:
-        return (span, text, _styled_width(span, text, self.size, self.mono_size))
+        return (span, text, styled_width(span, text, self.size, self.mono_size))
 
     def end_line(self) -> None:
         self.out.append(WrappedLine(_to_spans(self.line), self.width))

@@ -8,14 +8,17 @@ runs with offsets relative to the text's top-left corner; `place` turns that int
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from volley.icons import check_icon, resolve_icon
-from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_inline, parse_note
+from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
 from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
-from volley.layout.textwrap import span_width, wrap_spans
+from volley.layout.textwrap import span_width, styled_width, wrap_spans
+
+Lines = Sequence[Sequence[Span]]  # lines of styled spans, as the inline parser gives them
 
 # Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -29,7 +32,7 @@ def clean_text(text: str) -> str:
     return _FORBIDDEN.sub(REPLACEMENT, text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class SetRun:
     """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
 
@@ -46,16 +49,17 @@ class SetRun:
     missing: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class SetLine:
     width: float
     height: float
     baseline: float  # from the line's top
     runs: tuple[SetRun, ...]
     mono: bool = False
+    code: bool = False  # some run is inline code, with a tinted patch behind it
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class SetText:
     lines: tuple[SetLine, ...]
     width: float
@@ -63,7 +67,7 @@ class SetText:
     size: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class NotePart:
     """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
 
@@ -79,7 +83,8 @@ class Typesetter:
 
     def __init__(self) -> None:
         self._cache: dict[tuple, SetText] = {}
-        self._spans: dict[tuple, list[list[Span]]] = {}
+        # (text, size, bold, italic) -> the text set unwrapped, and its lines of spans.
+        self._natural: dict[tuple, tuple[SetText, Lines]] = {}
         self.icons: dict[str, tuple[float, float, str] | None] = {}  # key -> (w, h, path)
         self.warnings: list[str] = []
 
@@ -100,25 +105,37 @@ class Typesetter:
         With `stretch`, a line holding one long token (a path, a URL) may grow to
         LONG_WORD_STRETCH times the width rather than break inside it.
         """
-        natural_key = ("m", text, size, bold, italic)
-        natural = self._cache.get(natural_key)
-        if natural is None:
-            lines = parse_inline(clean_text(text))
-            if bold or italic:
-                lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
-            natural = self._cache[natural_key] = self._set(lines, size, None)
-            self._spans[natural_key] = lines
+        natural, spans = self._unwrapped(text, size, bold, italic)
         if natural.width <= max_width:
             return natural  # fits unwrapped: the same for every wider width too
-        spans = self._spans[natural_key]
         # A long token (a path, a URL) gets a wider line rather than a break inside it.
         if stretch:
             longest = _longest_word(spans, size)
             max_width = max(max_width, min(longest, max_width * LONG_WORD_STRETCH))
-        key = (*natural_key, max_width)
+        key = ("m", text, size, bold, italic, max_width)
         hit = self._cache.get(key)
         if hit is None:
             hit = self._cache[key] = self._set(spans, size, max_width)
+        return hit
+
+    def unwrapped(self, text: str, size: float, *, bold=False, italic=False) -> SetText:
+        """What `markup` sets when the text fits: one line per source line, never wrapped."""
+        return self._unwrapped(text, size, bold, italic)[0]
+
+    def numbered(self, text: str, number: int, size: float, *, bold=False) -> SetText:
+        """What `markup(f"{text} {number}", size, <any width>)` sets, without parsing a new
+        text for every number: payload markers differ only in theirs."""
+        key = ("#", text, number, size, bold)
+        hit = self._cache.get(key)
+        if hit is None:
+            *lines, last = parse_lines(clean_text(text))
+            tail = f" {number}"
+            if last and last[-1].icon is None and _style(last[-1]) == _PLAIN:
+                last, tail = last[:-1], last[-1].text + tail  # the parser would join them
+            lines.append((*last, Span(tail)))
+            if bold:
+                lines = [[_emphasise(s, bold, False) for s in line] for line in lines]
+            hit = self._cache[key] = self._set(lines, size, None)
         return hit
 
     def plain(
@@ -128,11 +145,11 @@ class Typesetter:
         key = ("p", text, size, max_width, bold, mono)
         hit = self._cache.get(key)
         if hit is None:
-            lines = [[Span(part, bold=bold, code=mono)] for part in clean_text(text).split("\n")]
+            parts = clean_text(text).split("\n")
             if mono:
-                hit = self._set_mono([line[0].text for line in lines], size, bold)
+                hit = self._set_mono(parts, size, bold)
             else:
-                hit = self._set(lines, size, max_width)
+                hit = self._set([[Span(part, bold=bold)] for part in parts], size, max_width)
             self._cache[key] = hit
         return hit
 
@@ -164,28 +181,41 @@ class Typesetter:
         lines: list[TextLine] = []
         code_boxes: list[Rect] = []
         top = y
-        left = x - st.width / 2 if center else x
+        size = st.size
+        half_cap = CAP_HEIGHT * size / 2
         for sl in st.lines:
             lx = x - sl.width / 2 if center else x
-            mid = top + sl.baseline - CAP_HEIGHT * st.size / 2
+            mid = top + sl.baseline - half_cap
             runs = [_place_run(r, lx, mid) for r in sl.runs]
-            for run in sl.runs:
-                if run.code:
-                    h = st.size * CODE_BOX_EM
-                    code_boxes.append(Rect(lx + run.dx - CODE_PAD_X, mid - h / 2,
-                                           run.width + 2 * CODE_PAD_X, h))  # fmt: skip
-            lines.append(TextLine(lx, top + sl.baseline, sl.width, st.size, runs, sl.mono))
+            if sl.code:
+                h = size * CODE_BOX_EM
+                code_boxes += [
+                    Rect(lx + r.dx - CODE_PAD_X, mid - h / 2, r.width + 2 * CODE_PAD_X, h)
+                    for r in sl.runs
+                    if r.code
+                ]
+            lines.append(TextLine(lx, top + sl.baseline, sl.width, size, runs, sl.mono))
             top += sl.height
+        left = x - st.width / 2 if center else x
         return TextBlock(Rect(left, y, st.width, st.height), lines, tone, halo, code_boxes)
 
     # --- setting -----------------------------------------------------------------------------
 
-    def _set(self, lines: list[list[Span]], size: float, max_width: float | None) -> SetText:
+    def _unwrapped(self, text: str, size: float, bold: bool, italic: bool) -> tuple[SetText, Lines]:
+        key = (text, size, bold, italic)
+        hit = self._natural.get(key)
+        if hit is None:
+            lines: Lines = parse_lines(clean_text(text))
+            if bold or italic:
+                lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
+            hit = self._natural[key] = (self._set(lines, size, None), lines)
+        return hit
+
+    def _set(self, lines: Lines, size: float, max_width: float | None) -> SetText:
         if max_width is not None:
-            wrapped = wrap_spans(lines, max_width, size)
-            lines = [list(w.spans) for w in wrapped]
-        set_lines = tuple(self._set_line(spans, size) for spans in lines)
-        return _stack(set_lines, size)
+            lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
+        lh = line_height(size)
+        return _stack(tuple([self._set_line(spans, size, lh) for spans in lines]), size)
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
         lh = line_height(size)
@@ -198,35 +228,39 @@ class Typesetter:
             out.append(SetLine(w, lh, baseline, (run,) if text else (), True))
         return _stack(tuple(out), size)
 
-    def _set_line(self, spans: list[Span], size: float) -> SetLine:
-        lh = line_height(size)
+    def _set_line(self, spans: Sequence[Span], size: float, lh: float) -> SetLine:
+        """One line of spans; `lh` is the line height for the size (tall icons raise it)."""
         runs: list[SetRun] = []
         x = 0.0
         tallest = 0.0
+        code = False
+        last = len(spans) - 1
         for i, span in enumerate(spans):
-            w = span_width(span, size)
+            text = span.text
+            w = styled_width(span, text, size)
             if span.icon is not None:
                 key, missing = self._icon(span.icon)
                 icon_size = size * span.icon.scale
                 runs.append(SetRun(x, "", w, href=span.href, icon=key, icon_size=icon_size,
                                    missing=missing))  # fmt: skip
                 tallest = max(tallest, icon_size)
-                x += w + (ICON_GAP if i + 1 < len(spans) else 0.0)
+                x += w + (ICON_GAP if i < last else 0.0)
                 continue
             pad = CODE_PAD_X if span.code else 0.0
-            text, lead = span.text, 0.0
-            if not span.code and text != text.strip(" "):
+            lead = 0.0
+            if not span.code and (text[:1] == " " or text[-1:] == " "):
                 # Outer spaces become offsets: renderers disagree on drawing them.
                 stripped = text.lstrip(" ")
-                lead = w - span_width(_with_text(span, stripped), size)
+                lead = w - styled_width(span, stripped, size)
                 text = stripped.rstrip(" ")
             if text:
-                width = span_width(_with_text(span, text), size) if text != span.text else w
+                width = styled_width(span, text, size) if text != span.text else w
                 runs.append(SetRun(x + pad + lead, text, width, span.bold, span.italic,
                                    span.strike, span.code, span.href))  # fmt: skip
+                code = code or span.code
             x += w + 2 * pad
         height = max(lh, tallest + size * 0.3)
-        return SetLine(x, height, _baseline(height, size), tuple(runs))
+        return SetLine(x, height, _baseline(height, size), tuple(runs), code=code)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -240,7 +274,7 @@ class Typesetter:
         return key, self.icons[key] is None
 
 
-def _longest_word(lines: list[list[Span]], size: float) -> float:
+def _longest_word(lines: Lines, size: float) -> float:
     """Width of the widest run of text without a space (words split across styles included)."""
     longest = 0.0
     for line in lines:
@@ -255,13 +289,20 @@ def _longest_word(lines: list[list[Span]], size: float) -> float:
                     longest = max(longest, current)
                     current = 0.0
                 if part:
-                    current += span_width(_with_text(span, part), size)
+                    current += styled_width(span, part, size)
         longest = max(longest, current)
     return longest
 
 
 def _with_text(span: Span, text: str) -> Span:
     return Span(text, span.bold, span.italic, span.strike, span.code, span.href, span.icon)
+
+
+def _style(span: Span) -> tuple:
+    return (span.bold, span.italic, span.strike, span.code, span.href)
+
+
+_PLAIN = _style(Span(""))
 
 
 def _emphasise(span: Span, bold: bool, italic: bool) -> Span:
