@@ -461,13 +461,11 @@ class _Engine:
             extras = probe.width - (probe.label.width if probe.label else 0.0)
             room = span - extras
             # Wide lanes take a wrapped label in fewer lines; never wider than the room they give.
-            # A label that was not wrapped is set the same in any wider room.
-            wrapped = probe.label is not None and probe.label is not self.ts.unwrapped(
-                message.label, C.LABEL_SIZE
-            )
+            # A label set unwrapped is the same in any wider room.
+            fitted = probe.label is not None and probe.label.fitted
             row = (
                 self._row(message, room, stretch=False)
-                if wrapped and room > C.LABEL_WRAP_WIDTH
+                if fitted and room > C.LABEL_WRAP_WIDTH
                 else probe
             )
             x0 = (self.xs[i] + self.xs[j]) / 2 - row.width / 2

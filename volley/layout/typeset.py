@@ -65,6 +65,7 @@ class SetText:
     width: float
     height: float
     size: float
+    fitted: bool = False  # set to a width it did not fit unwrapped: more room may change it
 
 
 @dataclass(slots=True, eq=False)
@@ -85,6 +86,7 @@ class Typesetter:
         self._cache: dict[tuple, SetText] = {}
         # (text, size, bold, italic) -> the text set unwrapped, and its lines of spans.
         self._natural: dict[tuple, tuple[SetText, Lines]] = {}
+        self._heads: dict[tuple, tuple[Lines, str]] = {}  # for `numbered`
         self.icons: dict[str, tuple[float, float, str] | None] = {}  # key -> (w, h, path)
         self.warnings: list[str] = []
 
@@ -118,24 +120,31 @@ class Typesetter:
             hit = self._cache[key] = self._set(spans, size, max_width)
         return hit
 
-    def unwrapped(self, text: str, size: float, *, bold=False, italic=False) -> SetText:
-        """What `markup` sets when the text fits: one line per source line, never wrapped."""
-        return self._unwrapped(text, size, bold, italic)[0]
-
     def numbered(self, text: str, number: int, size: float, *, bold=False) -> SetText:
         """What `markup(f"{text} {number}", size, <any width>)` sets, without parsing a new
         text for every number: payload markers differ only in theirs."""
         key = ("#", text, number, size, bold)
         hit = self._cache.get(key)
         if hit is None:
+            head, joined = self._numbered_head(text, bold)
+            tail = Span(f"{joined} {number}", bold=bold)
+            hit = self._cache[key] = self._set([*head[:-1], (*head[-1], tail)], size, None)
+        return hit
+
+    def _numbered_head(self, text: str, bold: bool) -> tuple[Lines, str]:
+        """The text's lines of spans, emphasised, less the plain text at its very end, which
+        the parser would join with the number that follows: that text is returned apart."""
+        key = (text, bold)
+        hit = self._heads.get(key)
+        if hit is None:
             *lines, last = parse_lines(clean_text(text))
-            tail = f" {number}"
+            joined = ""
             if last and last[-1].icon is None and _style(last[-1]) == _PLAIN:
-                last, tail = last[:-1], last[-1].text + tail  # the parser would join them
-            lines.append((*last, Span(tail)))
+                last, joined = last[:-1], last[-1].text
+            lines.append(last)
             if bold:
-                lines = [[_emphasise(s, bold, False) for s in line] for line in lines]
-            hit = self._cache[key] = self._set(lines, size, None)
+                lines = [tuple(_emphasise(s, bold, False) for s in line) for line in lines]
+            hit = self._heads[key] = (lines, joined)
         return hit
 
     def plain(
@@ -215,7 +224,9 @@ class Typesetter:
         if max_width is not None:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
-        return _stack(tuple([self._set_line(spans, size, lh) for spans in lines]), size)
+        st = _stack(tuple([self._set_line(spans, size, lh) for spans in lines]), size)
+        st.fitted = max_width is not None
+        return st
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
         lh = line_height(size)
