@@ -16,8 +16,6 @@ Starlette and uvicorn come with the `serve` extra and are imported only here.
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +24,8 @@ from volley.errors import VolleyError
 from volley.server.limits import DEFAULT_SERVER_LIMITS, ServerLimits
 
 if TYPE_CHECKING:
+    import socket
+
     from starlette.types import ASGIApp
 
 __all__ = ["DEFAULT_SERVER_LIMITS", "ServerLimits", "create_app", "serve"]
@@ -60,6 +60,8 @@ def create_app(
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress  # here and in _bind: `volley render` imports this package for its limits
+
     if host.lower() == "localhost":
         return True
     try:
@@ -70,6 +72,8 @@ def is_loopback(host: str) -> bool:
 
 def _bind(host: str, port: int) -> socket.socket:
     """Bind before serving, so the URL printed names the real port (also for --port 0)."""
+    import socket
+
     family, kind, proto, _, address = socket.getaddrinfo(
         host.strip("[]"), port, type=socket.SOCK_STREAM
     )[0]
