@@ -76,8 +76,10 @@ SIZE_WORDS = {"fa-2xs": 0.625, "fa-xs": 0.75, "fa-sm": 0.875, "fa-lg": 1.25, "fa
 SIZE_WORDS.update({"fa-2xl": 2.0, **{f"fa-{n}x": float(n) for n in range(1, 11)}})
 
 _ICON_PREFIXES = frozenset(FREE_PREFIXES + PRO_PREFIXES)
-_ICON_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_FA_WORD = re.compile(r"fa-[a-z0-9-]+")
+# Patterns of the rarer paths are strings, compiled by `re` (and cached there) on first use:
+# compiling every pattern at import would cost each process that never meets an icon or a link.
+_ICON_NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+_FA_WORD = r"fa-[a-z0-9-]+"
 _ICON_MAX = 80  # longest `{...}` looked at, which keeps the scan linear
 
 
@@ -97,11 +99,11 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
         extra = words[1:]
         if prefix not in _ICON_PREFIXES:
             return None
-    if not _ICON_NAME.fullmatch(name):
+    if not re.fullmatch(_ICON_NAME, name):
         return None
     scale = 1.0
     for word in extra:
-        if not _FA_WORD.fullmatch(word):
+        if not re.fullmatch(_FA_WORD, word):
             return None
         scale = SIZE_WORDS.get(word, scale)  # other classes (fa-fw, fa-spin) are ignored
     return IconRef(prefix, name, scale, source)
@@ -109,7 +111,7 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
 
 # --- links -----------------------------------------------------------------------------------
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]*:"
 _SAFE_SCHEMES = ("http", "https", "mailto")
 
 
@@ -127,7 +129,7 @@ def safe_href(url: str) -> str | None:
     for ch in url:
         if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
             return None
-    match = _SCHEME.match(url)
+    match = re.match(_SCHEME, url)
     if match:
         return url if match.group()[:-1].lower() in _SAFE_SCHEMES else None
     first_segment = re.split(r"[/?#]", url, maxsplit=1)[0]
@@ -196,11 +198,13 @@ class _Delim:
         self.closes: list[str] = []  # styles that end before them
 
 
-@dataclass
 class _Bracket:
     """A `[` that may become a link opening."""
 
-    href: str | None = None
+    __slots__ = ("href",)
+
+    def __init__(self, href: str | None = None) -> None:
+        self.href = href
 
 
 class _LinkEnd:
@@ -211,13 +215,18 @@ class _Break:
     pass
 
 
-@dataclass(frozen=True)
 class _Code:
-    text: str
+    """A code span's text, taken literally."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 _LINK_END = _LinkEnd()
 _BREAK = _Break()
+# Every character that may start markup; text without any is one plain span.
 _SPECIAL = re.compile(r"[*_~`\[\]{\\\n]")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -477,13 +486,10 @@ class _LineBuilder:
             self.lines.append([])
 
 
-_MARKUP = re.compile(r"[*_~`\[{\\\n]")
-
-
 @lru_cache(maxsize=4096)
 def parse_lines(text: str) -> tuple[tuple[Span, ...], ...]:
     """`parse_inline` without the copy: the cached lines themselves, so never to be changed."""
-    if not _MARKUP.search(text):
+    if not _SPECIAL.search(text):
         return ((Span(text),) if text else (),)
     tokens, delims = _Scanner(text).run()
     _match_emphasis(delims)
@@ -543,8 +549,8 @@ class CodeBlock:
 
 NoteBlock = Paragraph | ListItem | CodeBlock
 
-_FENCE = re.compile(r"([ \t]*)(`{3,}|~{3,})(.*)")
-_LIST_MARKER = re.compile(r"([ \t]*)([-*]|(\d{1,9})[.)])[ \t]+(?=\S)")
+_FENCE = r"([ \t]*)(`{3,}|~{3,})(.*)"
+_LIST_MARKER = r"([ \t]*)([-*]|(\d{1,9})[.)])[ \t]+(?=\S)"
 
 
 def _indent(whitespace: str) -> int:
@@ -566,7 +572,7 @@ def parse_note(text: str) -> list[NoteBlock]:
     while i < len(lines):
         line = lines[i]
         i += 1
-        fence = _FENCE.fullmatch(line)
+        fence = re.fullmatch(_FENCE, line)
         if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
             i = _read_fence(lines, i, fence, blocks)
             current, item_indent = None, -1
@@ -574,7 +580,7 @@ def parse_note(text: str) -> list[NoteBlock]:
         if not line.strip():
             current, item_indent = None, -1
             continue
-        marker = _LIST_MARKER.match(line)
+        marker = re.match(_LIST_MARKER, line)
         if marker:
             indent = _indent(marker.group(1))
             while levels and levels[-1] > indent:

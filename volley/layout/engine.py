@@ -269,18 +269,14 @@ class _Engine:
         return row
 
     def _make_row(self, message: Message, wrap: float, stretch: bool) -> _Row:
-        label = (
-            self.ts.markup(message.label, C.LABEL_SIZE, wrap, stretch=stretch)
-            if message.label.strip()
-            else None
-        )
-        badge = (
-            self.ts.plain(str(message.number), C.SMALL_SIZE, bold=True)
-            if (message.number is not None)
-            else None
-        )
+        ts = self.ts
+        text = message.label
+        label = ts.markup(text, C.LABEL_SIZE, wrap, stretch=stretch) if text.strip() else None
+        badge = None
+        if message.number is not None:
+            badge = ts.plain(str(message.number), C.SMALL_SIZE, bold=True)
         number = self.markers.get(id(message))
-        marker = self.ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True) if number else None
+        marker = ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True) if number else None
         badge_w = _pill_width(badge)
         marker_w = marker.width + 2 * C.MARKER_PAD_X if marker else 0.0
         parts = [w for w in (badge_w, label.width if label else 0.0, marker_w) if w]

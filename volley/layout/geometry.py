@@ -7,7 +7,7 @@ check that no two texts overlap and none leaves the picture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from volley.model import HeadStyle, LineStyle
@@ -15,8 +15,25 @@ from volley.model import HeadStyle, LineStyle
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
 
 
+class Record:
+    """Base of the layout's records: one shared `__repr__`.
+
+    The records are dataclasses with `eq=False, repr=False`: nothing compares them (identity
+    is what the renderers and the PDF pager use), and every generated method is source code
+    compiled at import, which every `volley render` process would pay for.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))  # type: ignore[arg-type]
+        return f"{type(self).__name__}({values})"
+
+
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """An axis-aligned box: top-left corner (x, y), width and height."""
+
     x: float
     y: float
     w: float
@@ -46,8 +63,8 @@ class Rect:
         )
 
 
-@dataclass(slots=True)
-class TextRun:
+@dataclass(slots=True, eq=False, repr=False)
+class TextRun(Record):
     """A stretch of one style on one line, placed at its left edge."""
 
     x: float
@@ -60,8 +77,8 @@ class TextRun:
     href: str | None = None
 
 
-@dataclass(slots=True)
-class IconRun:
+@dataclass(slots=True, eq=False, repr=False)
+class IconRun(Record):
     """An inline icon, its top-left at (x, y), drawn as a path scaled to `size` high."""
 
     x: float
@@ -76,8 +93,8 @@ class IconRun:
 Run = TextRun | IconRun
 
 
-@dataclass(slots=True)
-class TextLine:
+@dataclass(slots=True, eq=False, repr=False)
+class TextLine(Record):
     """One line of text: its runs, laid left to right from `x`, on `baseline`."""
 
     x: float
@@ -88,8 +105,8 @@ class TextLine:
     mono: bool = False  # a code-block line: every run in the monospace face
 
 
-@dataclass(slots=True)
-class TextBlock:
+@dataclass(slots=True, eq=False, repr=False)
+class TextBlock(Record):
     """Lines of text and the box they fill; `box` is what must not overlap other text."""
 
     box: Rect
@@ -99,8 +116,10 @@ class TextBlock:
     code_boxes: list[Rect] = field(default_factory=list)  # tinted patches behind inline code
 
 
-@dataclass(slots=True)
-class Participant:
+@dataclass(slots=True, eq=False, repr=False)
+class Participant(Record):
+    """A participant: its lifeline's x, and its name in a box at the top and the bottom."""
+
     name: str
     index: int
     x: float  # the lifeline
@@ -110,15 +129,17 @@ class Participant:
     bottom_text: TextBlock
 
 
-@dataclass(slots=True)
-class Lifeline:
+@dataclass(slots=True, eq=False, repr=False)
+class Lifeline(Record):
+    """The dotted line below a participant."""
+
     index: int
     x: float
     segments: list[tuple[float, float]]  # (y1, y2) pieces: a delay breaks the line
 
 
-@dataclass(slots=True)
-class Head:
+@dataclass(slots=True, eq=False, repr=False)
+class Head(Record):
     """An arrow head at `tip`, pointing along `direction` (+1 right, -1 left)."""
 
     style: HeadStyle
@@ -127,16 +148,16 @@ class Head:
     scale: float = 1.0
 
 
-@dataclass(slots=True)
-class Badge:
+@dataclass(slots=True, eq=False, repr=False)
+class Badge(Record):
     """The autonumber pill before a label."""
 
     box: Rect
     text: TextBlock
 
 
-@dataclass(slots=True)
-class Marker:
+@dataclass(slots=True, eq=False, repr=False)
+class Marker(Record):
     """The numbered payload pill after a label; `number` is its place in the appendix."""
 
     number: int
@@ -144,8 +165,10 @@ class Marker:
     text: TextBlock
 
 
-@dataclass(slots=True)
-class MessageShape:
+@dataclass(slots=True, eq=False, repr=False)
+class MessageShape(Record):
+    """An arrow with its label row: badge, label and payload marker."""
+
     number: int  # position in document order, from 1: the `data-message` hook
     line: int
     sender: str
@@ -159,15 +182,17 @@ class MessageShape:
     is_self: bool = False
 
 
-@dataclass(slots=True)
-class CodePanel:
+@dataclass(slots=True, eq=False, repr=False)
+class CodePanel(Record):
     """A tinted box behind code: an inline code run or a fenced block in a note."""
 
     box: Rect
 
 
-@dataclass(slots=True)
-class NoteShape:
+@dataclass(slots=True, eq=False, repr=False)
+class NoteShape(Record):
+    """A note box with its paragraphs, list bullets and code panels."""
+
     line: int
     over: list[str]
     box: Rect
@@ -176,8 +201,10 @@ class NoteShape:
     panels: list[CodePanel]
 
 
-@dataclass(slots=True)
-class DividerShape:
+@dataclass(slots=True, eq=False, repr=False)
+class DividerShape(Record):
+    """A divider or section header across the picture (or across a frame, inside one)."""
+
     line: int
     style: str  # bold, regular, dashed, thin, delay
     y: float
@@ -188,8 +215,8 @@ class DividerShape:
     pill: Rect | None  # the patch behind a plain divider's label, which hides the line
 
 
-@dataclass(slots=True)
-class Separator:
+@dataclass(slots=True, eq=False, repr=False)
+class Separator(Record):
     """An else/and line across a frame, with its label."""
 
     y: float
@@ -197,8 +224,10 @@ class Separator:
     label: TextBlock | None
 
 
-@dataclass(slots=True)
-class BlockFrame:
+@dataclass(slots=True, eq=False, repr=False)
+class BlockFrame(Record):
+    """The frame of an if/loop/par/... block, with its kind tab and label."""
+
     line: int
     kind: str
     depth: int
@@ -209,8 +238,10 @@ class BlockFrame:
     separators: list[Separator]
 
 
-@dataclass(slots=True)
-class AppendixEntry:
+@dataclass(slots=True, eq=False, repr=False)
+class AppendixEntry(Record):
+    """One payload-carrying message in the appendix: its heading, marker and bodies."""
+
     number: int
     heading: TextBlock
     panels: list[CodePanel]
@@ -218,15 +249,19 @@ class AppendixEntry:
     marker: Marker  # the same pill the arrow shows
 
 
-@dataclass(slots=True)
-class Appendix:
+@dataclass(slots=True, eq=False, repr=False)
+class Appendix(Record):
+    """The payloads listed under the picture (`bodies="appendix"`)."""
+
     heading: TextBlock
     rule_y: float
     entries: list[AppendixEntry]
 
 
-@dataclass(slots=True)
-class Layout:
+@dataclass(slots=True, eq=False, repr=False)
+class Layout(Record):
+    """The whole picture: its size and every shape, in pixels."""
+
     width: float
     height: float
     title: TextBlock | None = None

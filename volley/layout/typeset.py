@@ -10,18 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from volley.icons import check_icon, resolve_icon
 from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
-from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
+from volley.layout.geometry import IconRun, Record, Rect, TextBlock, TextLine, TextRun, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import span_width, styled_width, wrap_spans
 
 Lines = Sequence[Sequence[Span]]  # lines of styled spans, as the inline parser gives them
 
-# Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 REPLACEMENT = "\ufffd"
 LONG_WORD_STRETCH = 1.6  # a line may grow this much past its wrap width to keep a token whole
 CODE_BOX_EM = 1.2  # height of the patch behind inline code, in em: the line's height, less leading
@@ -29,11 +28,19 @@ CODE_BOX_EM = 1.2  # height of the patch behind inline code, in em: the line's h
 
 def clean_text(text: str) -> str:
     """The text with every character XML cannot hold replaced, visibly, by U+FFFD."""
-    return _FORBIDDEN.sub(REPLACEMENT, text)
+    if text.isascii() and text.isprintable():
+        return text  # the common case, without the pattern (or compiling it)
+    return _forbidden().sub(REPLACEMENT, text)
 
 
-@dataclass(slots=True, eq=False)
-class SetRun:
+@cache
+def _forbidden() -> re.Pattern[str]:
+    """Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/F."""
+    return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+@dataclass(slots=True, eq=False, repr=False)
+class SetRun(Record):
     """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
 
     dx: float
@@ -49,8 +56,10 @@ class SetRun:
     missing: bool = False
 
 
-@dataclass(slots=True, eq=False)
-class SetLine:
+@dataclass(slots=True, eq=False, repr=False)
+class SetLine(Record):
+    """One line of set text: its runs, offsets from the line's left edge."""
+
     width: float
     height: float
     baseline: float  # from the line's top
@@ -59,8 +68,10 @@ class SetLine:
     code: bool = False  # some run is inline code, with a tinted patch behind it
 
 
-@dataclass(slots=True, eq=False)
-class SetText:
+@dataclass(slots=True, eq=False, repr=False)
+class SetText(Record):
+    """Text set at a size: its lines, top to bottom, and the box they fill."""
+
     lines: tuple[SetLine, ...]
     width: float
     height: float
@@ -68,8 +79,8 @@ class SetText:
     fitted: bool = False  # set to a width it did not fit unwrapped: more room may change it
 
 
-@dataclass(slots=True, eq=False)
-class NotePart:
+@dataclass(slots=True, eq=False, repr=False)
+class NotePart(Record):
     """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
 
     kind: str
@@ -327,6 +338,8 @@ def _baseline(line_h: float, size: float) -> float:
 
 
 def _stack(lines: tuple[SetLine, ...], size: float) -> SetText:
+    if len(lines) == 1:  # most labels: the sums below, without the loops
+        return SetText(lines, lines[0].width, lines[0].height, size)
     width = max((line.width for line in lines), default=0.0)
     return SetText(lines, width, sum(line.height for line in lines), size)
 
