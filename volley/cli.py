@@ -16,7 +16,6 @@ import click
 
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import DEFAULT_LIMITS, Limits
-from volley.server.limits import DEFAULT_SERVER_LIMITS
 from volley.textio import read_source, write_atomic
 
 FORMATS = ("svg", "png", "pdf", "html")
@@ -247,25 +246,46 @@ def render_command(
         sys.exit(1)
 
 
-@main.command("serve")
+def _server_limit_options() -> list[click.Option]:
+    from volley.server.limits import DEFAULT_SERVER_LIMITS
+
+    return [
+        click.Option(
+            ["--max-body-bytes"],
+            type=click.IntRange(min=1),
+            default=DEFAULT_SERVER_LIMITS.body_bytes,
+            show_default=True,
+            help="Limit: a request's source, and a share link's, in bytes.",
+        ),
+        click.Option(
+            ["--render-timeout"],
+            type=click.FloatRange(min=0.1),
+            default=DEFAULT_SERVER_LIMITS.render_seconds,
+            show_default=True,
+            help="Limit: seconds one render may take.",
+        ),
+    ]
+
+
+class _ServeCommand(click.Command):
+    """`serve`, whose limit options show the server's defaults. Click asks a command for its
+    options only to parse its arguments or show its help, so they are made then: the other
+    commands never import the server package."""
+
+    _limits_added = False
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        if not self._limits_added:
+            self._limits_added = True
+            self.params.extend(_server_limit_options())
+        return super().get_params(ctx)
+
+
+@main.command("serve", cls=_ServeCommand)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--open", "open_browser", is_flag=True, help="Open the editor in a web browser.")
-@click.option(
-    "--max-body-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_SERVER_LIMITS.body_bytes,
-    show_default=True,
-    help="Limit: a request's source, and a share link's, in bytes.",
-)
-@click.option(
-    "--render-timeout",
-    type=click.FloatRange(min=0.1),
-    default=DEFAULT_SERVER_LIMITS.render_seconds,
-    show_default=True,
-    help="Limit: seconds one render may take.",
-)
 def serve_command(
     file: str | None,
     host: str,
