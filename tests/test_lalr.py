@@ -135,7 +135,9 @@ def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
     """A truncated tables file in the cache is rebuilt, not trusted or fatal."""
     script = (
         "import json, volley, volley.parser as P\n"
-        "path = P.grammar_tables_file(P._grammar(), P.TABLE_FORMAT, P._callback_names())\n"
+        "path = P.grammar_tables_file(\n"
+        "    P._grammar(), P.TABLE_FORMAT, P._callback_names(), P._lark_release()\n"
+        ")\n"
         "print(path)\n"
         "d = volley.parse('A -> B: hi\\n')\n"
         "assert d.messages()[0].label == 'hi'\n"

@@ -7,11 +7,13 @@ the place; the messages for Lark's failures are worded in `volley.syntax_errors`
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from volley.bodies import Body, lift_bodies
@@ -63,7 +65,7 @@ def table_parser() -> TableParser:
     The tables are kept as JSON in the private cache folder, under a name made from the
     grammar and the callbacks' names; a checkout or a first run builds them with Lark.
     """
-    path = grammar_tables_file(_grammar(), TABLE_FORMAT, _callback_names())
+    path = grammar_tables_file(_grammar(), TABLE_FORMAT, _callback_names(), _lark_release())
     if path is not None:
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
             return TableParser(json.loads(path.read_text(encoding="utf-8")), CALLBACKS)
@@ -78,6 +80,16 @@ def table_parser() -> TableParser:
 
 def _callback_names() -> str:
     return ",".join(name for name in sorted(vars(_ToModel)) if not name.startswith("__"))
+
+
+def _lark_release() -> str:
+    """Lark's `__init__.py` (it holds the version), read without importing Lark: tables built
+    by one release are never run beside another's error reporting."""
+    spec = importlib.util.find_spec("lark")
+    try:
+        return Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+    except OSError:
+        return ""
 
 
 @cache
