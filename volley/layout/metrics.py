@@ -9,6 +9,7 @@ There is no kerning: renderers disagree about applying it, and it moves a label 
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 
 from volley.layout import metrics_data as _data
 
@@ -45,7 +46,8 @@ _FACE_NAMES = {
     (True, True, True): "mono-bold",
 }
 
-_tables: dict[str, dict[str, float]] = {}
+_tables: dict[str, _Widths] = {}
+_DIGIT = {ch: i for i, ch in enumerate(_data.ALPHABET)}
 _ZWJ = "\u200d"
 _VS16 = "\ufe0f"
 
@@ -55,21 +57,52 @@ def line_height(size: float) -> float:
     return size * LINE_HEIGHT
 
 
-def _decode(encoded: str) -> dict[str, float]:
-    digit = {ch: i for i, ch in enumerate(_data.ALPHABET)}
-    table: dict[str, float] = {}
-    for run in encoded.split(_data.RUN_MARK)[1:]:
-        start = (digit[run[0]] * 64 + digit[run[1]]) * 64 + digit[run[2]]
+class _Widths(dict):
+    """Advance widths in em by character, decoded from the packed table a run at a time, on
+    the first lookup in that run: a diagram meets a run or two (ASCII, Latin-1), and decoding
+    all of a face's would cost every process a few tenths of a millisecond per face.
+
+    A character in no run raises KeyError, as a plain dict would; `width` is the `get` that
+    decodes (`dict.get` does not).
+    """
+
+    def __init__(self, encoded: str) -> None:
+        super().__init__()
+        self._runs = encoded.split(_data.RUN_MARK)[1:]
+        self._starts = [_number(run[:3]) for run in self._runs]
+        self._decoded = [False] * len(self._runs)
+
+    def __missing__(self, ch: str) -> float:
+        k = bisect_right(self._starts, ord(ch)) - 1
+        if k < 0 or self._decoded[k]:
+            raise KeyError(ch)
+        self._decoded[k] = True
+        run, start = self._runs[k], self._starts[k]
         for offset, pos in enumerate(range(3, len(run), 2)):
-            table[chr(start + offset)] = (digit[run[pos]] * 64 + digit[run[pos + 1]]) / 1000
-    return table
+            self[chr(start + offset)] = _number(run[pos : pos + 2]) / 1000
+        return self[ch]  # KeyError when the run does not reach it
+
+    def width(self, ch: str) -> float | None:
+        """The character's width, or None when the font has no glyph for it."""
+        try:
+            return self[ch]
+        except KeyError:
+            return None
+
+
+def _number(digits: str) -> int:
+    """A number written in ALPHABET's base-64 digits, most significant first."""
+    value = 0
+    for ch in digits:
+        value = value * 64 + _DIGIT[ch]
+    return value
 
 
 def _table(face: str) -> dict[str, float]:
-    """Widths in em by character; decoded on first use so importing costs nothing."""
+    """Widths in em by character, for one face; nothing is decoded at import."""
     table = _tables.get(face)
     if table is None:
-        table = _tables[face] = _decode(_data.WIDTHS[face])
+        table = _tables[face] = _Widths(_data.WIDTHS[face])
     return table
 
 
@@ -78,7 +111,9 @@ def text_width(
 ) -> float:
     """Advance width of a single line of text at font size `size`, in px."""
     face = _FACE_NAMES[bold, italic, mono]
-    table = _tables.get(face) or _table(face)
+    table = _tables.get(face)
+    if table is None:
+        table = _table(face)
     try:
         return sum(map(table.__getitem__, text)) * size
     except KeyError:
@@ -118,7 +153,7 @@ def _classify(ch: str, average: float) -> tuple[float, bool]:
     return result
 
 
-def _slow_em(text: str, table: dict[str, float], average: float) -> float:
+def _slow_em(text: str, table: _Widths, average: float) -> float:
     """Width in em of text with characters outside the table, emoji sequences as one glyph."""
     total = 0.0
     last_width = 0.0  # of the last visible character, which VS16 may widen
@@ -136,7 +171,7 @@ def _slow_em(text: str, table: dict[str, float], average: float) -> float:
                 total += WIDE_EM - last_width
                 last_width, last_emoji = WIDE_EM, True
             continue
-        width = table.get(ch)
+        width = table.width(ch)
         emoji = False
         if width is None:
             width, emoji = _classify(ch, average)
