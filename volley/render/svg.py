@@ -2,14 +2,16 @@
 
 This module only turns the layout model into plain data the template can print: numbers
 formatted once (two decimals, no float-repr surprises, so output is byte-identical everywhere),
-colours looked up from the theme, outlines of heads and notes computed. The template holds the
-markup and escapes every string.
+colours looked up from the theme, outlines of heads and notes computed. It writes no markup:
+the templates hold it, and `diagram.svg` escapes every string.
 
-The hot shapes (messages, text lines) reach the template as flat tuples it unpacks in its loop
-headers, and a shape's run of numeric attributes (a box's x, y, width and height; a text
-line's class, colour, size and position) as one pre-joined `Markup` fragment built only from
-numbers this module formats and the theme's escaped constants, never from diagram text: at
-10,000 messages this saves hundreds of thousands of attribute lookups and escape calls.
+A picture repeats a few tags thousands of times (an arrow, its head, a label's halo, a text
+line's attributes), and a template pass costs an escape call per value. So those tags are
+stamps: macros in `svg/shapes.svg`, each rendered once per theme and constant arguments with a
+hole for every number (`stamp`), then filled here with each shape's numbers by one `%` format.
+Only numbers fill holes, so what `diagram.svg` receives is trusted markup (`Fragment`), and it
+still prints, and escapes, every text, name and link itself. The hot rows (messages, text
+lines) reach the template as flat tuples it unpacks in its loop headers.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from functools import cache
 from types import SimpleNamespace as NS
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
 
 from volley.inline import plain_text
 from volley.layout import constants as C
@@ -48,7 +49,10 @@ _ID_SAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 @cache
 def environment() -> Environment:
-    """One compiled environment per process; `.svg` templates are autoescaped explicitly."""
+    """One compiled environment per process; `.svg` templates are autoescaped explicitly.
+
+    `auto_reload=False`: the templates ship with the package, so a render never stats them.
+    """
     return Environment(
         loader=FileSystemLoader(str(resource_dir("templates"))),
         autoescape=select_autoescape(enabled_extensions=("svg", "html", "xml"), default=True),
@@ -56,6 +60,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,
         bytecode_cache=template_cache(__file__),
     )
 
@@ -81,83 +86,128 @@ def render_svg(
     `window` (top, height) shows only that band of the picture, for one page of a PDF.
     """
     top, height = window or (0.0, layout.height)
-    colours = dict(palette(theme))
+    colours = palette(theme)
     prefix = safe_id(id_prefix)
     css = dark_mode_css(prefix) if theme == "auto" and not raster else ""
     painter = _Painter(colours, prefix)
-    context = NS(
-        p=prefix,
-        w=num(layout.width),
-        h=num(height),
-        top=num(top),
-        font=FONT_FAMILY,
-        title=_title(diagram),
-        desc="" if raster else _description(diagram),
-        css=css,
-        bg=colours["bg"],
-        code=colours["code"],
-        line_colour=colours["line"],
-        head_paint=Markup('fill="{0}" stroke="{0}"').format(colours["line"]),
-        mono=MONO_FAMILY,
-        icons=painter.icons(layout),
-        frames=[painter.frame(f) for f in layout.frames],
-        lifelines=[painter.lifeline(line) for line in layout.lifelines],
-        dividers=[painter.divider(d) for d in layout.dividers],
-        participants=[painter.participant(p) for p in layout.participants],
-        messages=[painter.message(m) for m in layout.messages],
-        notes=[painter.note(n) for n in layout.notes],
-        heading=painter.text(layout.title, "title") if layout.title else None,
-        appendix=painter.appendix(layout) if layout.appendix else None,
-        hit_width=num(C.HIT_WIDTH),
-        text_rendering=TEXT_RENDERING if raster else None,
-    )
-    return environment().get_template("svg/diagram.svg").render(vars(context))
+    context = {
+        "p": prefix,
+        "w": num(layout.width),
+        "h": num(height),
+        "top": num(top),
+        "font": FONT_FAMILY,
+        "title": _title(diagram),
+        "desc": "" if raster else _description(diagram),
+        "css": css,
+        "bg": colours["bg"],
+        "code": colours["code"],
+        "mono": MONO_FAMILY,
+        "icons": painter.icons(layout),
+        "frames": [painter.frame(f) for f in layout.frames],
+        "lifelines": [painter.lifeline(line) for line in layout.lifelines],
+        "dividers": [painter.divider(d) for d in layout.dividers],
+        "participants": [painter.participant(p) for p in layout.participants],
+        "messages": [painter.message(m) for m in layout.messages],
+        "notes": [painter.note(n) for n in layout.notes],
+        "heading": painter.text(layout.title, "title") if layout.title else None,
+        "appendix": painter.appendix(layout) if layout.appendix else None,
+        "text_rendering": TEXT_RENDERING if raster else None,
+    }
+    return environment().get_template("svg/diagram.svg").render(context)
 
 
 # --- numbers ---------------------------------------------------------------------------------
 
 
-_NUMBERS: dict[int, str] = {}
-_BY_VALUE: dict[float, str] = {}  # the same texts keyed by the value itself: one lookup
-_known = _BY_VALUE.get
+def _hundredths(hundredths: int) -> str:
+    whole, frac = divmod(abs(hundredths), 100)
+    sign = "-" if hundredths < 0 else ""
+    if frac == 0:
+        return f"{sign}{whole}"
+    if frac % 10 == 0:
+        return f"{sign}{whole}.{frac // 10}"
+    return f"{sign}{whole}.{frac:02d}"
+
+
+class _Texts(dict):
+    """Each coordinate's text, keyed by the value: `_TEXTS[x]` is one dictionary lookup, and
+    only a value not seen before calls Python code. A picture repeats its coordinates."""
+
+    def __missing__(self, value: float) -> str:
+        if len(self) > 200_000:
+            self.clear()
+        text = self[value] = _hundredths(round(value * 100))
+        return text
+
+
+_TEXTS = _Texts()
 
 
 def num(value: float) -> str:
     """A coordinate as text: two decimals at most, no trailing zeros, never "-0".
 
-    Rounded through an integer count of hundredths, so the text never depends on float repr;
-    the texts are cached since a picture repeats the same coordinates many times. Hot callers
-    try `_known(value)` first and call this only on a miss, which saves a call per number.
+    Rounded through an integer count of hundredths, so the text never depends on float repr.
     """
-    text = _known(value)
-    if text is not None:
-        return text
-    if len(_BY_VALUE) > 200_000:
-        _BY_VALUE.clear()
-    text = _BY_VALUE[value] = _hundredths(round(value * 100))
-    return text
-
-
-def _hundredths(hundredths: int) -> str:
-    text = _NUMBERS.get(hundredths)
-    if text is None:
-        if len(_NUMBERS) > 200_000:
-            _NUMBERS.clear()
-        whole, frac = divmod(abs(hundredths), 100)
-        sign = "-" if hundredths < 0 else ""
-        if frac == 0:
-            text = f"{sign}{whole}"
-        elif frac % 10 == 0:
-            text = f"{sign}{whole}.{frac // 10}"
-        else:
-            text = f"{sign}{whole}.{frac:02d}"
-        _NUMBERS[hundredths] = text
-    return text
+    return _TEXTS[value]
 
 
 def _points(points: list[tuple[float, float]]) -> str:
-    known = _known
-    return "M" + " L".join([f"{known(x) or num(x)} {known(y) or num(y)}" for x, y in points])
+    t = _TEXTS
+    if len(points) == 2:  # a straight arrow, the common path
+        (x1, y1), (x2, y2) = points
+        return f"M{t[x1]} {t[y1]} L{t[x2]} {t[y2]}"
+    return "M" + " L".join([f"{t[x]} {t[y]}" for x, y in points])
+
+
+# --- stamps ----------------------------------------------------------------------------------
+
+
+class Fragment(str):
+    """Markup filled in from a stamp: `__html__` tells autoescape to print it as it is.
+
+    Built by `str`'s own constructor, several times cheaper than `Markup`'s.
+    """
+
+    __slots__ = ()
+    __html__ = str.__str__
+
+
+_HOLE = re.compile("\x00([0-9]+)\x01")  # XML cannot hold U+0000: no template text has one
+_STAMPS: dict[tuple, str] = {}
+
+
+@cache
+def _shapes():
+    return environment().get_template("svg/shapes.svg").module
+
+
+def stamp(name: str, *constants: object) -> str:
+    """The `svg/shapes.svg` macro `name` as a `%` pattern: rendered with these leading arguments
+    (escaped by the template like any value) and a hole for each remaining one, which the
+    caller fills with numbers, in order. Kept for the process: a theme has a few dozen."""
+    key = (name, *constants)
+    pattern = _STAMPS.get(key)
+    if pattern is None:
+        macro = getattr(_shapes(), name)
+        count = len(macro.arguments) - len(constants)
+        text = str(macro(*constants, *[f"\x00{i}\x01" for i in range(count)]))
+        parts = _HOLE.split(text)
+        if parts[1::2] != [str(i) for i in range(count)]:
+            raise ValueError(f"svg/shapes.svg: {name} must print each number once, in order")
+        if len(_STAMPS) > 2_000:  # icon ids differ per picture; the rest are few
+            _STAMPS.clear()
+        pattern = _STAMPS[key] = "%s".join(p.replace("%", "%%") for p in parts[::2])
+    return pattern
+
+
+def _box(x: float, y: float, w: float, h: float) -> Fragment:
+    """A box's x, y, width and height attributes."""
+    t = _TEXTS
+    return Fragment(stamp("box") % (t[x], t[y], t[w], t[h]))
+
+
+def _rect(r: Rect) -> Fragment:
+    return _box(r.x, r.y, r.w, r.h)
 
 
 # --- accessibility ---------------------------------------------------------------------------
@@ -172,9 +222,8 @@ def _title(diagram: Diagram) -> str:
 def _description(diagram: Diagram) -> str:
     """What a screen reader says: who takes part, then each message in order."""
     names = ", ".join(diagram.participants)
-    messages = diagram.messages()
     steps = []
-    for n, m in enumerate(messages, 1):
+    for n, m in enumerate(diagram.messages(), 1):
         label = plain_text(m.label)
         steps.append(f"{n}. {m.sender} to {m.receiver}" + (f": {label}." if label else "."))
     head = f"Sequence diagram between {names}." if names else "Sequence diagram."
@@ -190,54 +239,85 @@ class _Painter:
     def __init__(self, colours: Colours, prefix: str) -> None:
         self.c = colours
         self.p = prefix
-        self.e = {role: str(escape(colour)) for role, colour in colours.items()}  # for fragments
-        self._strokes: dict[str, Markup] = {}
         self._names: dict[str, str] = {}
+        self._texts: dict[tuple, str] = {}  # (class, role, size, mono, preserve, bold, italic)
+        self._arrows: dict[str, str] = {}  # line style → stamp
+        self._heads: dict[tuple[str, str], str] = {}  # (kind, line style) → stamp
+        self._halo = stamp("halo", colours["bg"])
+        self._code: str | None = None
+        self._marker: str | None = None
 
     # Text.
 
     def text(self, block: TextBlock, cls: str) -> tuple:
-        """(halo box, code boxes, lines, role, colour): what the template's `text` macro draws."""
+        """(halo, code patches, lines): what the template's `text` macro draws."""
         role = "text" if block.tone == "note" else block.tone
-        head = f'class="{cls} vf-{role}" fill="{self.e[role]}" font-size="'  # + each line's size
-        halo = _rect(_inflate(block.box, C.LABEL_HALO)) if block.halo else None
-        boxes = [_rect(r) for r in block.code_boxes] if block.code_boxes else _NONE
-        return (halo, boxes, [self._line(line, head) for line in block.lines], role, self.c[role])
+        halo = self._halo_of(block.box) if block.halo else None
+        boxes = _NONE
+        if block.code_boxes:
+            if self._code is None:
+                self._code = stamp("code", self.c["code"])
+            boxes = [_fill(self._code, r) for r in block.code_boxes]
+        return (halo, boxes, [self._line(line, cls, role) for line in block.lines])
 
-    def _line(self, line: TextLine, head: str) -> tuple:
-        """(class-colour-size, monospace, preserve, position, bold, italic, text of a one-run
-        line, runs, icons, strikes).
+    def _halo_of(self, r: Rect) -> Fragment:
+        """The patch behind a label: its box grown by `LABEL_HALO`."""
+        by, t = C.LABEL_HALO, _TEXTS
+        x, y, w, h = r.x - by, r.y - by / 2, r.w + 2 * by, r.h + by
+        return Fragment(self._halo % (t[x], t[y], t[w], t[h]))
 
-        A line of one plain run (most lines) is printed as a bare `<text>` with its position
-        as one numeric fragment, so the template escapes three values, not seven.
+    def _text_stamp(self, cls, role, size, mono, preserve, bold, italic) -> str:
+        """The `text` stamp for a line of one run; `bold` None: of several runs, unplaced."""
+        key = (cls, role, size, mono, preserve, bold, italic)
+        pattern = self._texts.get(key)
+        if pattern is None:
+            shared = (cls, role, self.c[role], num(size), MONO_FAMILY if mono else None, preserve)
+            pattern = self._texts[key] = (
+                stamp("text", *shared, False, False, None, None) % ()
+                if bold is None
+                else stamp("text", *shared, bold, italic)
+            )
+        return pattern
+
+    def _line(self, line: TextLine, cls: str, role: str) -> tuple:
+        """(attributes, text of a one-run line, runs, icons, strikes).
+
+        A line of one plain run (most lines) is a bare `<text>` whose attributes, place
+        included, are one stamp, so the template prints two values, not seven.
         """
-        known, size = _known, line.size
-        head = Markup(f'{head}{known(size) or num(size)}"')
-        if len(line.runs) == 1 and not line.mono:  # the common line, without the lists below
-            run = line.runs[0]
+        t, runs = _TEXTS, line.runs
+        if len(runs) == 1 and not line.mono:  # the common line, without the lists below
+            run = runs[0]
             if run.__class__ is TextRun and run.text and not (run.code or run.href or run.strike):
-                x, y = run.x, line.baseline
-                pos = Markup(f'x="{known(x) or num(x)}" y="{known(y) or num(y)}"')
                 text = run.text
-                return (head, False, _needs_preserve(text), pos, run.bold, run.italic, text,
-                        _NONE, _NONE, _NONE)  # fmt: skip
-        runs = [r for r in line.runs if r.__class__ is TextRun and r.text]
+                key = (cls, role, line.size, False, _needs_preserve(text), run.bold, run.italic)
+                pattern = self._texts.get(key) or self._text_stamp(*key)
+                tag = Fragment(pattern % (t[run.x], t[line.baseline]))
+                return (tag, text, _NONE, _NONE, _NONE)
+        texts = [r for r in runs if r.__class__ is TextRun and r.text]
         icons = (
-            [self._icon_use(r) for r in line.runs if isinstance(r, IconRun)]
-            if len(runs) != len(line.runs)
+            [self._icon_use(r, role) for r in runs if r.__class__ is IconRun]
+            if len(texts) != len(runs)
             else _NONE
         )
-        preserve = line.mono or any(_needs_preserve(r.text) for r in runs)
-        y = num(line.baseline)
-        if len(runs) == 1 and not (runs[0].code or runs[0].href or runs[0].strike):
-            first = runs[0]
-            pos = Markup(f'x="{num(first.x)}" y="{y}"')
-            return (head, line.mono, preserve, pos, first.bold, first.italic, first.text,
-                    _NONE, icons, _NONE)  # fmt: skip
-        items = [self._run(r, y, line.size) for r in runs]
-        strike_y = num(line.baseline - line.size * 0.3)
-        strikes = [(num(r.x), strike_y, num(r.x + r.width)) for r in runs if r.strike]
-        return (head, line.mono, preserve, None, False, False, None, items, icons, strikes or _NONE)
+        mono, size = line.mono, line.size
+        preserve = mono or any(_needs_preserve(r.text) for r in texts)
+        if len(texts) == 1 and not (texts[0].code or texts[0].href or texts[0].strike):
+            first = texts[0]
+            pattern = self._text_stamp(cls, role, size, mono, preserve, first.bold, first.italic)
+            tag = Fragment(pattern % (t[first.x], t[line.baseline]))
+            return (tag, first.text, _NONE, icons, _NONE)
+        tag = Fragment(self._text_stamp(cls, role, size, mono, preserve, None, None))
+        y = t[line.baseline]
+        items = [self._run(r, y, size) for r in texts]
+        strikes = _NONE
+        if any(r.strike for r in texts):
+            pattern = stamp("strike", role, self.c[role])
+            sy = t[line.baseline - size * 0.3]
+            strikes = [
+                Fragment(pattern % (t[r.x], sy, t[r.x + r.width], sy)) for r in texts if r.strike
+            ]
+        return (tag, None, items, icons, strikes)
 
     def _run(self, run: TextRun, y: str, size: float) -> tuple:
         """(href, x, y, bold, italic, code size, link colour, text) of one `<tspan>`."""
@@ -252,12 +332,14 @@ class _Painter:
             run.text,
         )
 
-    def _icon_use(self, run: IconRun) -> tuple:
-        """(missing, symbol id, href, box, placeholder colour) of an inline icon."""
-        box = _rect(Rect(run.x, run.y, run.width, run.size))
+    def _icon_use(self, run: IconRun, role: str) -> tuple:
+        """(link, stamped tag) of an inline icon, or of the placeholder of a missing one."""
+        t = _TEXTS
+        box = (t[run.x], t[run.y], t[run.width], t[run.size])
         if run.missing:
-            return (True, None, None, box, self.c["missing"])
-        return (False, f"{self.p}-icon-{run.key}", run.href, box, None)
+            return (None, Fragment(stamp("missing_icon", self.c["missing"]) % box))
+        pattern = stamp("icon", role, f"{self.p}-icon-{run.key}", self.c[role])
+        return (run.href, Fragment(pattern % box))
 
     def icons(self, layout: Layout) -> list[NS]:
         return [
@@ -295,35 +377,69 @@ class _Painter:
     def message(self, m: MessageShape) -> tuple:
         """The flat tuple the template's message loop unpacks, in its header's order.
 
-        A label whose lines are all plain single runs goes as (halo, lines), drawn inline by
-        the loop without a macro call; any other label as a whole block for the `text` macro.
+        A label whose lines are all plain single runs goes as (halo, lines), and a marker
+        whose lines are plain but for icons as (pill, lines), drawn inline by the loop without
+        a macro call; any other label or marker as a whole block for the `text` macro.
         """
-        points = _trim_for_heads(m.points, m.heads) if m.heads else m.points
-        width = C.BOLD_LINE_WIDTH if m.line_style == "bold" else C.LINE_WIDTH
+        style = m.line_style
+        hit, d, heads = _arrow(m.points, m.heads)
+        arrow = (self._arrows.get(style) or self._arrow_stamp(style)) % (hit, d)
+        for kind, outline in heads:
+            pattern = self._heads.get((kind, style)) or self._head_stamp(kind, style)
+            arrow += "\n" + pattern % outline
         halo = plain = label = None
-        if m.label:
-            label = self.text(m.label, "label")
-            if not label[1] and all(line[6] and not line[8] for line in label[2]):
-                halo, plain, label = label[0], label[2], None
+        block = m.label
+        if block:
+            lines = block.lines
+            if len(lines) == 1 and not block.code_boxes:  # most labels: skip the generic walk
+                role = "text" if block.tone == "note" else block.tone
+                line = self._line(lines[0], "label", role)
+                halo = self._halo_of(block.box) if block.halo else None
+                if line[1] and not line[3]:
+                    plain = [line]
+                else:
+                    label, halo = (halo, _NONE, [line]), None
+            else:
+                label = self.text(block, "label")
+                if not label[1] and all(line[1] and not line[3] for line in label[2]):
+                    halo, plain, label = label[0], label[2], None
+        marker = m.marker
+        pill = lines = block = None
+        if marker:
+            pill, block = self._pill(marker)
+            lines = block[2]
+            if not lines or block[0] or block[1] or not all(_inline(line) for line in lines):
+                pill = lines = None
+            else:
+                block = None
         return (
             m.is_self,
             m.number,
             m.line,
             self._name(m.sender),
             self._name(m.receiver),
-            m.marker.number if m.marker else None,
-            _points(m.points),
-            m.line_style,
-            _points(points),
-            self._stroke(m.line_style),
-            C.DASH if m.line_style == "dashed" else None,
-            [_head(h, width) for h in m.heads],
+            marker.number if marker else None,
+            Fragment(arrow),
             halo,
             plain,
             label,
-            self._pill(m.badge.box, m.badge.text, "badge") if m.badge else None,
-            self._marker(m.marker) if m.marker else None,
+            self._badge(m.badge) if m.badge else None,
+            pill,
+            lines,
+            block,
         )
+
+    def _arrow_stamp(self, style: str) -> str:
+        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
+        dash = C.DASH if style == "dashed" else None
+        pattern = stamp("arrow", style, self.c["line"], width, dash, num(C.HIT_WIDTH))
+        self._arrows[style] = pattern
+        return pattern
+
+    def _head_stamp(self, kind: str, style: str) -> str:
+        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
+        pattern = self._heads[(kind, style)] = stamp("head", kind, self.c["line"], width)
+        return pattern
 
     def _name(self, name: str) -> str:
         """A participant's name as shown: cleaned once per name, not once per message."""
@@ -332,27 +448,18 @@ class _Painter:
             shown = self._names[name] = clean_text(name)
         return shown
 
-    def _stroke(self, style: str) -> Markup:
-        """An arrow's stroke colour and width for its line style: theme constants, one per style."""
-        fragment = self._strokes.get(style)
-        if fragment is None:
-            width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
-            fragment = Markup(f'stroke="{self.e["line"]}" stroke-width="{width}"')
-            self._strokes[style] = fragment
-        return fragment
+    def _badge(self, badge) -> tuple:
+        box, t = badge.box, _TEXTS
+        pattern = stamp("badge", self.c["badge"])
+        pill = Fragment(pattern % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2]))
+        return (pill, self.text(badge.text, "badge"))
 
-    def _pill(self, box: Rect, text: TextBlock, cls: str) -> tuple:
-        return (_rect(box), num(box.h / 2), self.c["badge"], self.text(text, cls))
-
-    def _marker(self, marker) -> tuple:
-        """(box, corner radius, fill, stroke, text): what the template's `marker` macro draws."""
-        return (
-            _rect(marker.box),
-            num(C.MARKER_RADIUS),
-            self.c["accent_soft"],
-            self.c["accent"],
-            self.text(marker.text, "marker-text"),
-        )
+    def _pill(self, marker) -> tuple:
+        """(pill, text block): what the template's `pill` macro draws."""
+        if self._marker is None:
+            c = self.c
+            self._marker = stamp("marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS))
+        return (_fill(self._marker, marker.box), self.text(marker.text, "marker-text"))
 
     def note(self, note) -> NS:
         b, f = note.box, C.NOTE_FOLD
@@ -392,7 +499,7 @@ class _Painter:
         )
         if d.band:
             out.band = _rect(d.band)
-            out.accent_bar = _rect(Rect(d.band.x, d.band.y, C.SECTION_ACCENT_WIDTH, d.band.h))
+            out.accent_bar = _box(d.band.x, d.band.y, C.SECTION_ACCENT_WIDTH, d.band.h)
             out.band_fill = self.c["accent_soft"]
             out.accent = self.c["accent"]
         return out
@@ -433,7 +540,7 @@ class _Painter:
             entries=[
                 NS(
                     number=e.number,
-                    marker=self._marker(e.marker),
+                    marker=self._pill(e.marker),
                     heading=self.text(e.heading, "appendix-label"),
                     panels=[_rect(p.box) for p in e.panels],
                     texts=[self.text(t, "appendix-text") for t in e.texts],
@@ -444,22 +551,41 @@ class _Painter:
         )
 
 
+def _fill(pattern: str, r: Rect) -> Fragment:
+    """A stamp whose numbers are a box's x, y, width and height."""
+    t = _TEXTS
+    return Fragment(pattern % (t[r.x], t[r.y], t[r.w], t[r.h]))
+
+
+def _inline(line: tuple) -> bool:
+    """Whether the message loop draws this marker line itself: one plain run, no links."""
+    return bool(line[1]) and not line[4] and all(href is None for href, _ in line[3])
+
+
 def _needs_preserve(text: str) -> bool:
     """Whether the text has spaces SVG would otherwise collapse or drop."""
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
 
 
-def _rect(r: Rect) -> Markup:
-    """A box's x, y, width and height attributes: numbers only, so one trusted fragment."""
-    x, y, w, h, known = r.x, r.y, r.w, r.h, _known
-    return Markup(
-        f'x="{known(x) or num(x)}" y="{known(y) or num(y)}" '
-        f'width="{known(w) or num(w)}" height="{known(h) or num(h)}"'
-    )
-
-
-def _inflate(r: Rect, by: float) -> Rect:
-    return Rect(r.x - by, r.y - by / 2, r.w + 2 * by, r.h + by)
+def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
+    """The hit path, the drawn path and each head's (kind, outline) of one arrow."""
+    hit = _points(points)
+    if len(heads) == 1 and len(points) == 2:  # a plain arrow: the common case, inline
+        head = heads[0]
+        (x, y), d, s = head.tip, head.direction, head.scale
+        if head.style == "filled" and points[1] == head.tip != points[0]:
+            t, (nx, ny) = _TEXTS, points[0]  # stop the line short of the tip, as below
+            length = abs(nx - x) + abs(ny - y) or 1.0
+            k = min(C.HEAD_LENGTH * s * 0.8 / length, 0.5)
+            end, back = x + (nx - x) * k, x - d * (C.HEAD_LENGTH * s)
+            half = C.HEAD_HALF_WIDTH * s
+            drawn = f"M{t[nx]} {t[ny]} L{t[end]} {t[y + (ny - y) * k]}"
+            outline = f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"
+            return hit, drawn, [("filled", outline)]
+    if not heads:
+        return hit, hit, []
+    trimmed = _trim_for_heads(points, heads)
+    return hit, hit if trimmed == points else _points(trimmed), [_head(h) for h in heads]
 
 
 def _trim_for_heads(points, heads: list[Head]):
@@ -479,23 +605,16 @@ def _trim_for_heads(points, heads: list[Head]):
     return pts
 
 
-def _head(head: Head, width: float) -> tuple[str, str, str]:
-    """The head's outline: a filled triangle, an open V, or a cross."""
-    (x, y), d, s = head.tip, head.direction, head.scale
-    length, half = C.HEAD_LENGTH * s, C.HEAD_HALF_WIDTH * s
+def _head(head: Head) -> tuple[str, str]:
+    """The head's kind and outline: a filled triangle, an open V, or a cross."""
+    (x, y), d, s, t = head.tip, head.direction, head.scale, _TEXTS
     if head.style == "cross":
         k = C.CROSS_SIZE * s
-        return (
-            "cross",
-            f"{_points([(x - k, y - k), (x + k, y + k)])} "
-            f"{_points([(x - k, y + k), (x + k, y - k)])}",
-            num(width),
-        )
+        return ("cross", f"M{t[x - k]} {t[y - k]} L{t[x + k]} {t[y + k]} "
+                         f"M{t[x - k]} {t[y + k]} L{t[x + k]} {t[y - k]}")  # fmt: skip
+    length, half = C.HEAD_LENGTH * s, C.HEAD_HALF_WIDTH * s
     back = x - d * length
     if head.style == "open":
-        return (
-            "open",
-            _points([(back, y - half - 0.5), (x, y), (back, y + half + 0.5)]),
-            num(width),
-        )
-    return ("filled", _points([(x, y), (back, y - half), (back, y + half)]) + " Z", num(width))
+        return ("open", f"M{t[back]} {t[y - half - 0.5]} L{t[x]} {t[y]} "
+                        f"L{t[back]} {t[y + half + 0.5]}")  # fmt: skip
+    return ("filled", f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z")
