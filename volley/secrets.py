@@ -36,8 +36,8 @@ MASK = "<redacted>"
 class _Pattern:
     """A regular expression compiled on first use.
 
-    Most diagrams hold nothing the patterns below are needed for (see `_may_hold_secret`), and
-    compiling them all would cost every cold `volley render` over a millisecond.
+    Most texts are ruled out before any pattern runs (`_may_name_secret`, `_may_hold_shape`),
+    and compiling them all would cost every cold `volley render` over a millisecond.
     """
 
     def __init__(self, pattern: str) -> None:
