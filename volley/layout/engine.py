@@ -199,29 +199,32 @@ class _Engine:
         """How far left and right the items reach; records each block's frame on the way."""
         left = right = None
         for item in items:
-            ext: tuple[float, float] | None = None
-            if isinstance(item, Message):
-                i, j = self.index[item.sender], self.index[item.receiver]
-                if i == j:
-                    row = self._row(item, C.LABEL_WRAP_WIDTH)
-                    ext = (self.xs[i], self.xs[i] + self._self_reach(row))
-                else:
-                    ext = (min(self.xs[i], self.xs[j]), max(self.xs[i], self.xs[j]))
-            elif isinstance(item, Note):
-                x, w = self._note_x(item)
-                ext = (x, x + w)
-            elif isinstance(item, Block):
-                ext = self._frame_extent(item, depth)
+            ext = self._item_extent(item, depth)
             if ext is not None:
                 left = ext[0] if left is None else min(left, ext[0])
                 right = ext[1] if right is None else max(right, ext[1])
         return None if left is None or right is None else (left, right)
 
+    def _item_extent(self, item: Item, depth: int) -> tuple[float, float] | None:
+        """How far left and right one item reaches; None for a divider (it takes any width)."""
+        if isinstance(item, Message):
+            xs = self.xs
+            i, j = self.index[item.sender], self.index[item.receiver]
+            if i == j:
+                return xs[i], xs[i] + self._self_reach(self._row(item, C.LABEL_WRAP_WIDTH))
+            return (xs[i], xs[j]) if xs[i] <= xs[j] else (xs[j], xs[i])
+        if isinstance(item, Note):
+            x, w = self._note_x(item)
+            return x, x + w
+        if isinstance(item, Block):
+            return self._frame_extent(item, depth)
+        return None
+
     def _frame_extent(self, block: Block, depth: int) -> tuple[float, float]:
         left = right = None
         for branch in block.branches:
             for item in branch.items:
-                ext = self._extent([item], depth + 1)
+                ext = self._item_extent(item, depth + 1)
                 if ext is None:
                     continue
                 pad = C.BLOCK_NEST_INSET if isinstance(item, Block) else C.BLOCK_PAD_X
@@ -445,45 +448,40 @@ class _Engine:
 
     def _message(self, message: Message) -> None:
         self.message_count += 1
+        xs = self.xs
         i, j = self.index[message.sender], self.index[message.receiver]
         self.y += C.ROW_GAP
         top = self.y
+        row = self._row(message, C.LABEL_WRAP_WIDTH)
         if i == j:
-            row = self._row(message, C.LABEL_WRAP_WIDTH)
-            x0 = self.xs[i] + C.SELF_LABEL_INDENT
+            x0 = xs[i] + C.SELF_LABEL_INDENT
         else:
-            span = abs(self.xs[j] - self.xs[i]) - 2 * C.LABEL_PAD_X
-            probe = self._row(message, C.LABEL_WRAP_WIDTH)
-            extras = probe.width - (probe.label.width if probe.label else 0.0)
+            span = abs(xs[j] - xs[i]) - 2 * C.LABEL_PAD_X
+            extras = row.width - (row.label.width if row.label else 0.0)
             room = span - extras
             # Wide lanes take a wrapped label in fewer lines; never wider than the room they give.
             # A label set unwrapped is the same in any wider room.
-            fitted = probe.label is not None and probe.label.fitted
-            row = (
-                self._row(message, room, stretch=False)
-                if fitted and room > C.LABEL_WRAP_WIDTH
-                else probe
-            )
-            x0 = (self.xs[i] + self.xs[j]) / 2 - row.width / 2
+            if room > C.LABEL_WRAP_WIDTH and row.label is not None and row.label.fitted:
+                row = self._row(message, room, stretch=False)
+            x0 = (xs[i] + xs[j]) / 2 - row.width / 2
         label, badge, marker = self._place_row(message, row, x0, top, i != j)
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
         style = message.style
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
+        heads = []
         if i == j:
-            x = self.xs[i]
+            x = xs[i]
             right = x + C.SELF_LOOP_WIDTH
             back = arrow_y + C.SELF_LOOP_HEIGHT
             points = [(x, arrow_y), (right, arrow_y), (right, back), (x, back)]
-            heads = []
             if style.head_from != "none":
                 heads.append(Head(style.head_from, (x, arrow_y), -1, scale))
             if style.head_to != "none":
                 heads.append(Head(style.head_to, (x, back), -1, scale))
             self.y = back + C.ROW_BOTTOM
         else:
-            x1, x2 = self.xs[i], self.xs[j]
+            x1, x2 = xs[i], xs[j]
             direction = 1 if x2 > x1 else -1
-            heads = []
             if style.head_from != "none":
                 heads.append(Head(style.head_from, (x1, arrow_y), -direction, scale))
             if style.head_to != "none":
@@ -496,7 +494,7 @@ class _Engine:
         self.out.messages.append(
             MessageShape(
                 self.message_count, message.line, message.sender, message.receiver, points,
-                style.line, heads, label, badge, marker, is_self=i == j,
+                style.line, heads, label, badge, marker, i == j,
             )
         )  # fmt: skip
 

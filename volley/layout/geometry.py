@@ -18,9 +18,9 @@ Tone = Literal["text", "muted", "accent", "inverse", "note"]
 class Record:
     """Base of the layout's records: one shared `__repr__`.
 
-    The records are dataclasses with `eq=False, repr=False`: nothing compares them (identity
-    is what the renderers and the PDF pager use), and every generated method is source code
-    compiled at import, which every `volley render` process would pay for.
+    The records are dataclasses with `repr=False`, and but for `Rect` `eq=False`: nothing
+    compares shapes (the renderers and the PDF pager go by identity), and each generated method
+    is source code that dataclasses compiles at import, in every `volley render` process.
     """
 
     __slots__ = ()
@@ -30,9 +30,14 @@ class Record:
         return f"{type(self).__name__}({values})"
 
 
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """An axis-aligned box: top-left corner (x, y), width and height."""
+@dataclass(slots=True, repr=False)
+class Rect(Record):
+    """An axis-aligned box: top-left corner (x, y), width and height.
+
+    Equal boxes compare equal. Not frozen, though nothing changes a box once made: a frozen
+    dataclass sets each field through `object.__setattr__`, which made building the layout's
+    thousands of boxes several times slower.
+    """
 
     x: float
     y: float
