@@ -44,7 +44,7 @@ class Special(Message):
     "diagram",
     [
         Diagram(
-            title="é \ud800 \x00 \"q\" \\",
+            title='é \ud800 \x00 "q" \\',
             participants=["A", "日本"],
             items=[
                 Message(1, "A", "B", "->", "l\n", 3, Payload("in", None, "{}", "fenced", 2)),
