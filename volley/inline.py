@@ -522,14 +522,14 @@ def icon_refs(text: str) -> list[IconRef]:
 # --- notes -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass
 class Paragraph:
     """Consecutive plain lines of a note; each source line stays its own line."""
 
     lines: list[list[Span]]
 
 
-@dataclass(frozen=True)
+@dataclass
 class ListItem:
     """One bullet or numbered item. `marker` is what to draw: "•" for `-`/`*`, or "3."."""
 
@@ -539,7 +539,7 @@ class ListItem:
     number: int | None = None  # for numbered items
 
 
-@dataclass(frozen=True)
+@dataclass
 class CodeBlock:
     """A fenced block inside a note, kept verbatim (fence indentation removed)."""
 

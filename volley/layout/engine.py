@@ -33,6 +33,7 @@ from volley.layout.geometry import (
     MessageShape,
     NoteShape,
     Participant,
+    Record,
     Rect,
     Separator,
     TextBlock,
@@ -46,8 +47,8 @@ SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps
 MARKER_ICON = "{fas-paperclip}"
 
 
-@dataclass(slots=True)
-class _Row:
+@dataclass(slots=True, eq=False, repr=False)
+class _Row(Record):
     """What sits on a message's label row: badge, label, marker, and their total size."""
 
     label: SetText | None

@@ -14,14 +14,15 @@ from functools import cache
 
 from volley.icons import resolve_icon
 from volley.inline import IconRef, Span
+from volley.layout.geometry import Record
 from volley.layout.metrics import text_width
 
 CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large beside sans
 MISSING_ICON_EM = 1.0  # room kept for an icon that cannot be drawn (its warning names it)
 
 
-@dataclass(frozen=True)
-class WrappedLine:
+@dataclass(slots=True, eq=False, repr=False)
+class WrappedLine(Record):
     """One line as drawn: its spans (merged where styles allow) and its width in px."""
 
     spans: list[Span]
