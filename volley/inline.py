@@ -486,7 +486,9 @@ class _LineBuilder:
             self.lines.append([])
 
 
-@lru_cache(maxsize=4096)
+# Layout parses every label, and the SVG and HTML renderers parse them again: room for all of a
+# 10,000-message diagram's texts keeps those hits (about 3 MB when full).
+@lru_cache(maxsize=16384)
 def parse_lines(text: str) -> tuple[tuple[Span, ...], ...]:
     """`parse_inline` without the copy: the cached lines themselves, so never to be changed."""
     if not _SPECIAL.search(text):
