@@ -38,7 +38,7 @@ from volley.layout.geometry import (
     Separator,
     TextBlock,
 )
-from volley.layout.typeset import SetText, Typesetter
+from volley.layout.typeset import NotePart, SetText, Typesetter
 from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 BODIES = ("markers", "appendix", "none")
@@ -89,6 +89,7 @@ class _Engine:
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
+        self.note_sizes: dict[tuple[int, float], tuple[float, float]] = {}
         self.rows: dict[tuple[int, float, bool], _Row] = {}
         self.xs: list[float] = []
         self.width = 0.0
@@ -302,13 +303,21 @@ class _Engine:
             return (0, self.n - 1) if self.n else (-1, -1)
         return min(idx), max(idx)
 
-    def _note_parts(self, note: Note):
-        wrap = self.note_wrap.get(id(note), C.NOTE_WRAP_WIDTH - 2 * C.NOTE_PAD_X)
-        return self.ts.note(note.text, C.NOTE_SIZE, wrap)
+    def _note_wrap(self, note: Note) -> float:
+        return self.note_wrap.get(id(note), C.NOTE_WRAP_WIDTH - 2 * C.NOTE_PAD_X)
+
+    def _note_parts(self, note: Note) -> tuple[NotePart, ...]:
+        return self.ts.note(note.text, C.NOTE_SIZE, self._note_wrap(note))
 
     def _note_size(self, note: Note) -> tuple[float, float]:
-        """The note's box size for its chosen wrap width."""
-        parts = self._note_parts(note)
+        """The note's box size for its chosen wrap width (every pass asks, so it is kept)."""
+        key = (id(note), self._note_wrap(note))
+        size = self.note_sizes.get(key)
+        if size is None:
+            size = self.note_sizes[key] = self._measure_note(self._note_parts(note))
+        return size
+
+    def _measure_note(self, parts: tuple[NotePart, ...]) -> tuple[float, float]:
         width = 0.0
         height = 0.0
         for k, part in enumerate(parts):

@@ -98,6 +98,7 @@ class Typesetter:
         # (text, size, bold, italic) -> the text set unwrapped, and its lines of spans.
         self._natural: dict[tuple, tuple[SetText, Lines]] = {}
         self._heads: dict[tuple, tuple[Lines, str]] = {}  # for `numbered`
+        self._notes: dict[tuple, tuple[NotePart, ...]] = {}
         self.icons: dict[str, tuple[float, float, str] | None] = {}  # key -> (w, h, path)
         self.warnings: list[str] = []
 
@@ -175,10 +176,10 @@ class Typesetter:
 
     def note(self, text: str, size: float, max_width: float) -> tuple[NotePart, ...]:
         """A note's paragraphs, list items and code blocks, each set on its own."""
-        key = ("n", text, size, max_width)
-        hit = self._cache.get(key)
+        key = (text, size, max_width)
+        hit = self._notes.get(key)
         if hit is not None:
-            return hit  # type: ignore[return-value]
+            return hit
         out: list[NotePart] = []
         for block in parse_note(clean_text(text)):
             if isinstance(block, CodeBlock):
@@ -191,8 +192,8 @@ class Typesetter:
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
                 out.append(NotePart("p", "", 0.0, self._set(block.lines, size, max_width)))
-        self._cache[key] = tuple(out)  # type: ignore[assignment]
-        return tuple(out)
+        hit = self._notes[key] = tuple(out)
+        return hit
 
     def place(
         self, st: SetText, x: float, y: float, *, tone: Tone = "text", center=False, halo=False
