@@ -7,7 +7,6 @@ import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -40,13 +39,15 @@ def cache_dir() -> Path | None:
     $XDG_CACHE_HOME), else a private folder in the temp folder. None if neither can be had,
     and then nothing is cached.
     """
-    candidates = []
+    home = None
     with contextlib.suppress(RuntimeError, KeyError):
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        candidates.append(Path(base) / "volley")
-    user = os.getuid() if hasattr(os, "getuid") else "user"
-    candidates.append(Path(tempfile.gettempdir()) / f"volley-cache-{user}")
-    for folder in candidates:
+        home = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "volley"
+    for folder in ([home] if home else []) + [None]:
+        if folder is None:  # the fallback; tempfile is imported only when it is needed
+            import tempfile
+
+            user = os.getuid() if hasattr(os, "getuid") else "user"
+            folder = Path(tempfile.gettempdir()) / f"volley-cache-{user}"
         with contextlib.suppress(OSError):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if _private(folder):

@@ -1,0 +1,5 @@
+"""`python -m volley`: the same command as the `volley` console script."""
+
+from volley.cli import run
+
+run()
