@@ -236,7 +236,11 @@ class Typesetter:
         if max_width is not None:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
-        st = _stack(tuple([self._set_line(spans, size, lh) for spans in lines]), size)
+        if len(lines) == 1 and len(lines[0]) == 1 and _is_plain(lines[0][0]):
+            set_lines = (_plain_line(lines[0][0], size, lh),)  # most labels: one plain span
+        else:
+            set_lines = tuple([self._set_line(spans, size, lh) for spans in lines])
+        st = _stack(set_lines, size)
         st.fitted = max_width is not None
         return st
 
@@ -295,6 +299,19 @@ class Typesetter:
             if warning:
                 self.warnings.append(warning)
         return key, self.icons[key] is None
+
+
+def _is_plain(span: Span) -> bool:
+    """Text, not code, without outer spaces: set as one run, just as it is."""
+    text = span.text
+    return span.icon is None and not span.code and text[:1] not in ("", " ") and text[-1] != " "
+
+
+def _plain_line(span: Span, size: float, lh: float) -> SetLine:
+    """What `_set_line` makes of a line of one plain span, without its loop."""
+    w = text_width(span.text, size, bold=span.bold, italic=span.italic)
+    run = SetRun(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
+    return SetLine(w, lh, _baseline(lh, size), (run,))
 
 
 def _longest_word(lines: Lines, size: float) -> float:
