@@ -19,6 +19,8 @@ MAX_DEPTH = 150
 
 @dataclass(frozen=True)
 class Limits:
+    """How much one parse may take in; each has a `--max-*` option."""
+
     input_bytes: int = 5_000_000  # --max-input-bytes
     messages: int = 50_000  # --max-messages
     depth: int = 100  # --max-depth: blocks inside blocks, at most MAX_DEPTH

@@ -60,6 +60,8 @@ class Payload:
 
 @dataclass
 class Message:
+    """One arrow: `sender ARROW receiver: label`, with up to one request and one response."""
+
     line: int
     sender: str  # the name left of the operator, as written ("from" in JSON)
     receiver: str  # the name right of the operator, as written ("to" in JSON)
@@ -93,6 +95,8 @@ class Message:
 
 @dataclass
 class Note:
+    """A note over one or more participants (`attached` ones follow a message)."""
+
     line: int
     over: list[str]  # every participant the note spans, in display order
     text: str  # continuation lines joined with "\n"; a fenced block kept with its fences
@@ -104,6 +108,8 @@ class Note:
 
 @dataclass
 class Divider:
+    """A section, line, dashed line, thin line or delay across the whole diagram."""
+
     line: int
     style: DividerStyle
     label: str = ""
@@ -114,6 +120,8 @@ class Divider:
 
 @dataclass
 class Branch:
+    """One part of a block: the first, or one after `else:`/`and:`."""
+
     label: str
     items: list[Item] = field(default_factory=list)
     line: int = 0
@@ -124,6 +132,8 @@ class Branch:
 
 @dataclass
 class Block:
+    """A frame (`if`, `loop`, `opt`, `par`, `group`) around branches of items."""
+
     line: int
     kind: BlockKind
     branches: list[Branch] = field(default_factory=list)
@@ -143,6 +153,8 @@ Item = Message | Note | Divider | Block
 
 @dataclass
 class Diagram:
+    """A parsed `.volley` file: what `volley.parse` returns and every renderer reads."""
+
     title: str | None = None
     participants: list[str] = field(default_factory=list)  # display order
     items: list[Item] = field(default_factory=list)
