@@ -12,7 +12,6 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from volley.icons import resolve_icon
 from volley.inline import IconRef, Span
 from volley.layout.geometry import Record
 from volley.layout.metrics import text_width
@@ -38,6 +37,8 @@ def icon_width(ref: IconRef, size: float) -> float:
 def _icon_ratio(prefix: str, name: str) -> float:
     """Width over height of the icon drawn for `{prefix-name}`; cached, since resolving an icon
     (following renames and fallbacks) costs more than the rest of measuring a label."""
+    from volley.icons import resolve_icon  # only diagrams that show an icon need the module
+
     icon = resolve_icon(IconRef(prefix, name))
     return icon.width / icon.height if icon else MISSING_ICON_EM
 

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from volley.icons import check_icon, resolve_icon
 from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
 from volley.layout.geometry import IconRun, Record, Rect, TextBlock, TextLine, TextRun, Tone
@@ -293,6 +292,8 @@ class Typesetter:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
         key = f"{ref.prefix}-{ref.name}"
         if key not in self.icons:
+            from volley.icons import check_icon, resolve_icon  # only icons need the module
+
             icon = resolve_icon(ref)
             self.icons[key] = (icon.width, icon.height, icon.path) if icon else None
             warning = check_icon(ref)
