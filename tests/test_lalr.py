@@ -7,7 +7,9 @@ rejects and Lark fails too (never a valid diagram parsed only by the slow path).
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -162,3 +164,18 @@ def test_a_parse_does_not_import_lark_once_tables_are_cached() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_name_stops_exactly_where_an_arrow_starts() -> None:
+    """NAME's short lookahead excludes the same positions as the ARROW terminal, over every
+    string of arrow characters, spaces and letters up to five long (arrows are at most 4+1)."""
+    terminals = P.table_parser().terminals
+    arrow = re.compile(terminals["ARROW"])
+    grammar = (ROOT / "grammar" / "volley.lark").read_text(encoding="utf-8")
+    lookahead = re.search(r"^NAME_START: /\(\?!(.*)\)\[", grammar, re.M).group(1)
+    stops = re.compile(f"(?:{lookahead})")
+    for size in range(1, 6):
+        for letters in itertools.product("<->=x \tab", repeat=size):
+            text = "".join(letters)
+            for at in range(size):
+                assert bool(arrow.match(text, at)) == bool(stops.match(text, at)), (text, at)
