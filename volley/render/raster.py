@@ -13,7 +13,6 @@ import io
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 
 from volley.errors import VolleyError
@@ -33,12 +32,14 @@ FIXED_DATE = "1970-01-01T00:00:00Z"
 
 # cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
 # two code points of every plane), though XML allows them; one in a label must not cost the
-# picture, so they are drawn as U+FFFD like the characters XML forbids.
-_NONCHARACTERS = re.compile(
-    "[\ufdd0-\ufdef"
-    + "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000))
-    + "]"
-)
+# picture, so they are drawn as U+FFFD like the characters XML forbids. Compiled on first use:
+# an SVG render imports this module for `TEXT_RENDERING` alone.
+@cache
+def _noncharacters() -> re.Pattern[str]:
+    planes = range(0, 0x110000, 0x10000)
+    return re.compile(
+        "[\ufdd0-\ufdef" + "".join(chr(p + 0xFFFE) + chr(p + 0xFFFF) for p in planes) + "]"
+    )
 
 
 def _refuse(url: str, *args, **kwargs):
@@ -79,7 +80,7 @@ def _surfaces():
 
 
 def _safe(svg: str) -> bytes:
-    return _NONCHARACTERS.sub("\ufffd", svg).encode("utf-8")
+    return _noncharacters().sub("\ufffd", svg).encode("utf-8")
 
 
 def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
@@ -98,14 +99,17 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     return bytes(data)
 
 
-@dataclass(frozen=True, slots=True)
 class PdfPage:
     """A page `width` × `height` points; each layer an SVG drawn `y` points down from its top,
-    in order, so a later layer covers an earlier one."""
+    in order, so a later layer covers an earlier one. (A plain class: a dataclass would cost
+    every SVG render half a millisecond at import.)"""
 
-    width: float
-    height: float
-    layers: list[tuple[str, float]]
+    __slots__ = ("width", "height", "layers")
+
+    def __init__(self, width: float, height: float, layers: list[tuple[str, float]]) -> None:
+        self.width = width
+        self.height = height
+        self.layers = layers
 
 
 def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:

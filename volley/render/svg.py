@@ -16,7 +16,6 @@ lines) reach the template as flat tuples it unpacks in its loop headers.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from types import SimpleNamespace as NS
 
@@ -44,7 +43,7 @@ from volley.resources import resource_dir, template_cache
 
 Colours = dict[str, str]
 _NONE: tuple = ()
-_ID_SAFE = re.compile(r"[^A-Za-z0-9_-]")
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @cache
@@ -67,7 +66,7 @@ def environment() -> Environment:
 
 def safe_id(prefix: str) -> str:
     """An id prefix that is a valid XML name and CSS identifier."""
-    cleaned = _ID_SAFE.sub("-", prefix) or "volley"
+    cleaned = "".join([c if c in _ID_CHARS else "-" for c in prefix]) or "volley"
     return cleaned if cleaned[0].isalpha() else "v" + cleaned
 
 
@@ -107,7 +106,7 @@ def render_svg(
         "lifelines": [painter.lifeline(line) for line in layout.lifelines],
         "dividers": [painter.divider(d) for d in layout.dividers],
         "participants": [painter.participant(p) for p in layout.participants],
-        "messages": [painter.message(m) for m in layout.messages],
+        "messages": map(painter.message, layout.messages),
         "notes": [painter.note(n) for n in layout.notes],
         "heading": painter.text(layout.title, "title") if layout.title else None,
         "appendix": painter.appendix(layout) if layout.appendix else None,
@@ -172,7 +171,7 @@ class Fragment(str):
     __html__ = str.__str__
 
 
-_HOLE = re.compile("\x00([0-9]+)\x01")  # XML cannot hold U+0000: no template text has one
+_HOLE = "\x00"  # XML cannot hold U+0000, so no template text has one
 _STAMPS: dict[tuple, str] = {}
 
 
@@ -181,22 +180,24 @@ def _shapes():
     return environment().get_template("svg/shapes.svg").module
 
 
-def stamp(name: str, *constants: object) -> str:
-    """The `svg/shapes.svg` macro `name` as a `%` pattern: rendered with these leading arguments
-    (escaped by the template like any value) and a hole for each remaining one, which the
-    caller fills with numbers, in order. Kept for the process: a theme has a few dozen."""
-    key = (name, *constants)
+def stamp(name: str, *constants: object, **fixed: object) -> str:
+    """The `svg/shapes.svg` macro `name` as a `%` pattern: rendered with these leading (and
+    `fixed` named) arguments, escaped by the template like any value, and a hole for each
+    remaining one, which the caller fills in order. Kept for the process: a theme has a few
+    dozen."""
+    key = (name, constants, *fixed.items())
     pattern = _STAMPS.get(key)
     if pattern is None:
         macro = getattr(_shapes(), name)
-        count = len(macro.arguments) - len(constants)
-        text = str(macro(*constants, *[f"\x00{i}\x01" for i in range(count)]))
-        parts = _HOLE.split(text)
-        if parts[1::2] != [str(i) for i in range(count)]:
-            raise ValueError(f"svg/shapes.svg: {name} must print each number once, in order")
+        holes = [a for a in macro.arguments[len(constants) :] if a not in fixed]
+        values = dict(zip(macro.arguments, constants, strict=False), **fixed)
+        values.update((a, f"{_HOLE}{i}{_HOLE}") for i, a in enumerate(holes))
+        pieces = str(macro(**values)).split(_HOLE)  # text, "0", text, "1", ..., text
+        if pieces[1::2] != [str(i) for i in range(len(holes))]:
+            raise ValueError(f"svg/shapes.svg: {name} must print each hole once, in order")
         if len(_STAMPS) > 2_000:  # icon ids differ per picture; the rest are few
             _STAMPS.clear()
-        pattern = _STAMPS[key] = "%s".join(p.replace("%", "%%") for p in parts[::2])
+        pattern = _STAMPS[key] = "%s".join(p.replace("%", "%%") for p in pieces[::2])
     return pattern
 
 
@@ -243,6 +244,9 @@ class _Painter:
         self._texts: dict[tuple, str] = {}  # (class, role, size, mono, preserve, bold, italic)
         self._arrows: dict[str, str] = {}  # line style → stamp
         self._heads: dict[tuple[str, str], str] = {}  # (kind, line style) → stamp
+        self._icons: dict[tuple[str, str], str] = {}  # (role, icon) → stamp
+        self._groups: dict[tuple[bool, bool], str] = {}  # (self message, no payload) → stamp
+        self._markers: dict[tuple, str] = {}  # (role, size, bold, italic, icon) → stamp
         self._halo = stamp("halo", colours["bg"])
         self._code: str | None = None
         self._marker: str | None = None
@@ -258,7 +262,10 @@ class _Painter:
             if self._code is None:
                 self._code = stamp("code", self.c["code"])
             boxes = [_fill(self._code, r) for r in block.code_boxes]
-        return (halo, boxes, [self._line(line, cls, role) for line in block.lines])
+        lines = block.lines
+        if len(lines) == 1:
+            return (halo, boxes, [self._line(lines[0], cls, role)])
+        return (halo, boxes, [self._line(line, cls, role) for line in lines])
 
     def _halo_of(self, r: Rect) -> Fragment:
         """The patch behind a label: its box grown by `LABEL_HALO`."""
@@ -273,7 +280,7 @@ class _Painter:
         if pattern is None:
             shared = (cls, role, self.c[role], num(size), MONO_FAMILY if mono else None, preserve)
             pattern = self._texts[key] = (
-                stamp("text", *shared, False, False, None, None) % ()
+                stamp("text", *shared, False, False, x=None, y=None) % ()
                 if bold is None
                 else stamp("text", *shared, bold, italic)
             )
@@ -294,19 +301,20 @@ class _Painter:
                 pattern = self._texts.get(key) or self._text_stamp(*key)
                 tag = Fragment(pattern % (t[run.x], t[line.baseline]))
                 return (tag, text, _NONE, _NONE, _NONE)
-        texts = [r for r in runs if r.__class__ is TextRun and r.text]
-        icons = (
-            [self._icon_use(r, role) for r in runs if r.__class__ is IconRun]
-            if len(texts) != len(runs)
-            else _NONE
-        )
+        texts, icons = [], []
+        for r in runs:
+            if r.__class__ is TextRun:
+                if r.text:
+                    texts.append(r)
+            else:
+                icons.append(self._icon_use(r, role))
         mono, size = line.mono, line.size
         preserve = mono or any(_needs_preserve(r.text) for r in texts)
         if len(texts) == 1 and not (texts[0].code or texts[0].href or texts[0].strike):
             first = texts[0]
             pattern = self._text_stamp(cls, role, size, mono, preserve, first.bold, first.italic)
             tag = Fragment(pattern % (t[first.x], t[line.baseline]))
-            return (tag, first.text, _NONE, icons, _NONE)
+            return (tag, first.text, _NONE, icons or _NONE, _NONE)
         tag = Fragment(self._text_stamp(cls, role, size, mono, preserve, None, None))
         y = t[line.baseline]
         items = [self._run(r, y, size) for r in texts]
@@ -317,7 +325,7 @@ class _Painter:
             strikes = [
                 Fragment(pattern % (t[r.x], sy, t[r.x + r.width], sy)) for r in texts if r.strike
             ]
-        return (tag, None, items, icons, strikes)
+        return (tag, None, items, icons or _NONE, strikes)
 
     def _run(self, run: TextRun, y: str, size: float) -> tuple:
         """(href, x, y, bold, italic, code size, link colour, text) of one `<tspan>`."""
@@ -338,7 +346,10 @@ class _Painter:
         box = (t[run.x], t[run.y], t[run.width], t[run.size])
         if run.missing:
             return (None, Fragment(stamp("missing_icon", self.c["missing"]) % box))
-        pattern = stamp("icon", role, f"{self.p}-icon-{run.key}", self.c[role])
+        pattern = self._icons.get((role, run.key))
+        if pattern is None:
+            icon = f"{self.p}-icon-{run.key}"
+            pattern = self._icons[(role, run.key)] = stamp("icon", role, icon, self.c[role])
         return (run.href, Fragment(pattern % box))
 
     def icons(self, layout: Layout) -> list[NS]:
@@ -375,19 +386,28 @@ class _Painter:
         )
 
     def message(self, m: MessageShape) -> tuple:
-        """The flat tuple the template's message loop unpacks, in its header's order.
+        """(shape, plain label lines, label block, badge, marker, marker block): the flat tuple
+        the template's message loop unpacks.
 
-        A label whose lines are all plain single runs goes as (halo, lines), and a marker
-        whose lines are plain but for icons as (pill, lines), drawn inline by the loop without
-        a macro call; any other label or marker as a whole block for the `text` macro.
+        `shape` is the group's tag, the arrow and its heads in one stamped fragment. A label
+        whose lines are all plain single runs goes as its lines, its halo closing `shape`, and
+        is drawn by the loop without a macro call; any other label as a block for `text`.
         """
-        style = m.line_style
+        style, marker = m.line_style, m.marker
+        payload = marker.number if marker else None
+        group = self._groups.get((m.is_self, payload is None)) or self._group_stamp(
+            m.is_self, payload is None
+        )
+        names = (self._name(m.sender), self._name(m.receiver))
+        group %= (
+            (m.number, m.line, *names) if payload is None else (m.number, m.line, *names, payload)
+        )
         hit, d, heads = _arrow(m.points, m.heads)
-        arrow = (self._arrows.get(style) or self._arrow_stamp(style)) % (hit, d)
+        shape = f"{group}\n{(self._arrows.get(style) or self._arrow_stamp(style)) % (hit, d)}"
         for kind, outline in heads:
             pattern = self._heads.get((kind, style)) or self._head_stamp(kind, style)
-            arrow += "\n" + pattern % outline
-        halo = plain = label = None
+            shape += "\n" + pattern % outline
+        plain = label = None
         block = m.label
         if block:
             lines = block.lines
@@ -397,36 +417,81 @@ class _Painter:
                 halo = self._halo_of(block.box) if block.halo else None
                 if line[1] and not line[3]:
                     plain = [line]
+                    if halo:
+                        shape += "\n" + halo
                 else:
-                    label, halo = (halo, _NONE, [line]), None
+                    label = (halo, _NONE, [line])
             else:
                 label = self.text(block, "label")
                 if not label[1] and all(line[1] and not line[3] for line in label[2]):
-                    halo, plain, label = label[0], label[2], None
-        marker = m.marker
-        pill = lines = block = None
+                    plain = label[2]
+                    if label[0]:
+                        shape += "\n" + label[0]
+                    label = None
+        mark = mark_block = None
         if marker:
-            pill, block = self._pill(marker)
-            lines = block[2]
-            if not lines or block[0] or block[1] or not all(_inline(line) for line in lines):
-                pill = lines = None
-            else:
-                block = None
+            mark = self._payload_marker(marker)
+            if mark is None:
+                mark_block = self._pill(marker)
         return (
-            m.is_self,
-            m.number,
-            m.line,
-            self._name(m.sender),
-            self._name(m.receiver),
-            marker.number if marker else None,
-            Fragment(arrow),
-            halo,
+            Fragment(shape),
             plain,
             label,
             self._badge(m.badge) if m.badge else None,
-            pill,
-            lines,
-            block,
+            mark,
+            mark_block,
+        )
+
+    def _group_stamp(self, is_self: bool, bare: bool) -> str:
+        fixed = {"payload": None} if bare else {}
+        pattern = self._groups[(is_self, bare)] = stamp("message", is_self, **fixed)
+        return pattern
+
+    def _payload_marker(self, marker) -> Fragment | None:
+        """A marker of the usual make (its icon, then its number, on one line) as one stamped
+        fragment; None for any other, which the `pill` macro draws."""
+        block = marker.text
+        if block.halo or block.code_boxes or len(block.lines) != 1:
+            return None
+        line = block.lines[0]
+        runs = line.runs
+        if line.mono or len(runs) != 2:
+            return None
+        icon, number = runs
+        if not (
+            icon.__class__ is IconRun
+            and not (icon.missing or icon.href)
+            and number.__class__ is TextRun
+            and number.text.isascii()
+            and number.text.isdigit()
+            and not (number.code or number.href or number.strike)
+        ):
+            return None
+        role = "text" if block.tone == "note" else block.tone
+        key = (role, line.size, number.bold, number.italic, icon.key)
+        pattern = self._markers.get(key)
+        if pattern is None:
+            c = self.c
+            pattern = self._markers[key] = stamp(
+                "payload_marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS), role,
+                c[role], num(line.size), number.bold, number.italic, f"{self.p}-icon-{icon.key}",
+            )  # fmt: skip
+        t, box = _TEXTS, marker.box
+        return Fragment(
+            pattern
+            % (
+                t[box.x],
+                t[box.y],
+                t[box.w],
+                t[box.h],
+                t[number.x],
+                t[line.baseline],
+                number.text,
+                t[icon.x],
+                t[icon.y],
+                t[icon.width],
+                t[icon.size],
+            )  # fmt: skip
         )
 
     def _arrow_stamp(self, style: str) -> str:
@@ -442,10 +507,11 @@ class _Painter:
         return pattern
 
     def _name(self, name: str) -> str:
-        """A participant's name as shown: cleaned once per name, not once per message."""
+        """A participant's name as shown, escaped by the `escaped` stamp, for the holes of a
+        message's group: cleaned and escaped once per name, not once per message."""
         shown = self._names.get(name)
         if shown is None:
-            shown = self._names[name] = clean_text(name)
+            shown = self._names[name] = stamp("escaped", clean_text(name)) % ()
         return shown
 
     def _badge(self, badge) -> tuple:
