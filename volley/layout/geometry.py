@@ -18,7 +18,7 @@ Tone = Literal["text", "muted", "accent", "inverse", "note"]
 class Record:
     """Base of the layout's records: one shared `__repr__`.
 
-    The records are dataclasses with `repr=False`, and but for `Rect` `eq=False`: nothing
+    The records are dataclasses with `repr=False` and, all but `Rect`, `eq=False`: nothing
     compares shapes (the renderers and the PDF pager go by identity), and each generated method
     is source code that dataclasses compiles at import, in every `volley render` process.
     """
@@ -26,7 +26,8 @@ class Record:
     __slots__ = ()
 
     def __repr__(self) -> str:
-        values = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))  # type: ignore[arg-type]
+        names = [f.name for f in fields(self)]  # type: ignore[arg-type]
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
         return f"{type(self).__name__}({values})"
 
 

@@ -57,7 +57,7 @@ def line_height(size: float) -> float:
     return size * LINE_HEIGHT
 
 
-class _Widths(dict):
+class _Widths(dict[str, float]):
     """Advance widths in em by character, decoded from the packed table a run at a time, on
     the first lookup in that run: a diagram meets a run or two (ASCII, Latin-1), and decoding
     all of a face's would cost every process a few tenths of a millisecond per face.
