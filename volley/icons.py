@@ -44,8 +44,15 @@ def _root() -> Path | None:
 
 
 @cache
+def _has(style: str, name: str) -> bool:
+    """Whether one style has the icon: one stat of its file, not a listing of 1,400."""
+    root = _root()
+    return root is not None and (root / "svgs" / style / f"{name}.svg").is_file()
+
+
+@cache
 def _names(style: str) -> frozenset[str]:
-    """The icon names one style has, from a directory listing (no file is opened)."""
+    """The icon names one style has, from a directory listing (for suggestions)."""
     root = _root()
     folder = root / "svgs" / style if root else None
     if folder is None or not folder.is_dir():
@@ -100,10 +107,9 @@ def load_icon(prefix: str, name: str) -> Icon | None:
     style = STYLES.get(_short_prefix(prefix))
     if style is None or not _NAME.fullmatch(name):
         return None
-    names = _names(style)
-    if name not in names:
+    if not _has(style, name):
         name = _aliases().get(name, name)
-        if name not in names:
+        if not _has(style, name):
             return None
     return _read(style, name)
 
