@@ -135,7 +135,12 @@ class _Texts(dict):
     def __missing__(self, value: float) -> str:
         if len(self) > 200_000:
             self.clear()
-        text = self[value] = _hundredths(round(value * 100))
+        hundredths = round(value * 100)
+        if -1e12 < hundredths < 1e12:  # h / 100 is then within far less than 0.005 of exact
+            text = f"{hundredths / 100:.2f}".rstrip("0").rstrip(".")
+        else:
+            text = _hundredths(hundredths)
+        self[value] = text
         return text
 
 
@@ -242,10 +247,8 @@ class _Painter:
         self.p = prefix
         self._names: dict[str, str] = {}
         self._texts: dict[tuple, str] = {}  # (class, role, size, mono, preserve, bold, italic)
-        self._arrows: dict[str, str] = {}  # line style → stamp
-        self._heads: dict[tuple[str, str], str] = {}  # (kind, line style) → stamp
+        self._shapes: dict[tuple, str] = {}  # a message's kind → its joined stamps
         self._icons: dict[tuple[str, str], str] = {}  # (role, icon) → stamp
-        self._groups: dict[tuple[bool, bool], str] = {}  # (self message, no payload) → stamp
         self._markers: dict[tuple, str] = {}  # (role, size, bold, italic, icon) → stamp
         self._halo = stamp("halo", colours["bg"])
         self._code: str | None = None
@@ -268,10 +271,8 @@ class _Painter:
         return (halo, boxes, [self._line(line, cls, role) for line in lines])
 
     def _halo_of(self, r: Rect) -> Fragment:
-        """The patch behind a label: its box grown by `LABEL_HALO`."""
-        by, t = C.LABEL_HALO, _TEXTS
-        x, y, w, h = r.x - by, r.y - by / 2, r.w + 2 * by, r.h + by
-        return Fragment(self._halo % (t[x], t[y], t[w], t[h]))
+        """The patch behind a label."""
+        return Fragment(self._halo % _grown(r))
 
     def _text_stamp(self, cls, role, size, mono, preserve, bold, italic) -> str:
         """The `text` stamp for a line of one run; `bold` None: of several runs, unplaced."""
@@ -389,45 +390,39 @@ class _Painter:
         """(shape, plain label lines, label block, badge, marker, marker block): the flat tuple
         the template's message loop unpacks.
 
-        `shape` is the group's tag, the arrow and its heads in one stamped fragment. A label
-        whose lines are all plain single runs goes as its lines, its halo closing `shape`, and
-        is drawn by the loop without a macro call; any other label as a block for `text`.
+        `shape` is the group's tag, the arrow, its heads and the halo of a label drawn by the
+        loop, in one stamped fragment: the stamps of a message's kind are joined into one
+        pattern, filled by one format. A label whose lines are all plain single runs goes as
+        its lines, drawn by the loop without a macro call; any other as a block for `text`.
         """
-        style, marker = m.line_style, m.marker
-        payload = marker.number if marker else None
-        group = self._groups.get((m.is_self, payload is None)) or self._group_stamp(
-            m.is_self, payload is None
-        )
-        names = (self._name(m.sender), self._name(m.receiver))
-        group %= (
-            (m.number, m.line, *names) if payload is None else (m.number, m.line, *names, payload)
-        )
-        hit, d, heads = _arrow(m.points, m.heads)
-        shape = f"{group}\n{(self._arrows.get(style) or self._arrow_stamp(style)) % (hit, d)}"
-        for kind, outline in heads:
-            pattern = self._heads.get((kind, style)) or self._head_stamp(kind, style)
-            shape += "\n" + pattern % outline
+        marker, block = m.marker, m.label
+        hit, d, kinds, outlines = _arrow(m.points, m.heads)
+        values = [m.number, m.line, self._name(m.sender), self._name(m.receiver)]
+        if marker:
+            values.append(marker.number)
+        values += (hit, d, *outlines)
         plain = label = None
-        block = m.label
+        halo, tail = False, None  # a one-line label's halo joins the stamps, another's follows
         if block:
             lines = block.lines
             if len(lines) == 1 and not block.code_boxes:  # most labels: skip the generic walk
                 role = "text" if block.tone == "note" else block.tone
                 line = self._line(lines[0], "label", role)
-                halo = self._halo_of(block.box) if block.halo else None
                 if line[1] and not line[3]:
                     plain = [line]
-                    if halo:
-                        shape += "\n" + halo
+                    if block.halo:
+                        values += _grown(block.box)
+                        halo = True
                 else:
-                    label = (halo, _NONE, [line])
+                    label = (self._halo_of(block.box) if block.halo else None, _NONE, [line])
             else:
                 label = self.text(block, "label")
                 if not label[1] and all(line[1] and not line[3] for line in label[2]):
-                    plain = label[2]
-                    if label[0]:
-                        shape += "\n" + label[0]
-                    label = None
+                    plain, tail, label = label[2], label[0], None
+        key = (m.is_self, marker is None, m.line_style, kinds, halo)
+        shape = (self._shapes.get(key) or self._shape_stamp(*key)) % tuple(values)
+        if tail:
+            shape += "\n" + tail
         mark = mark_block = None
         if marker:
             mark = self._payload_marker(marker)
@@ -442,9 +437,18 @@ class _Painter:
             mark_block,
         )
 
-    def _group_stamp(self, is_self: bool, bare: bool) -> str:
-        fixed = {"payload": None} if bare else {}
-        pattern = self._groups[(is_self, bare)] = stamp("message", is_self, **fixed)
+    def _shape_stamp(self, is_self: bool, bare: bool, style: str, kinds: tuple, halo: bool):
+        """A message kind's stamps, one to a line: its group, arrow, heads and label halo."""
+        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
+        line, dash = self.c["line"], C.DASH if style == "dashed" else None
+        parts = [
+            stamp("message", is_self, **({"payload": None} if bare else {})),
+            stamp("arrow", style, line, width, dash, num(C.HIT_WIDTH)),
+            *[stamp("head", kind, line, width) for kind in kinds],
+        ]
+        if halo:
+            parts.append(self._halo)
+        pattern = self._shapes[(is_self, bare, style, kinds, halo)] = "\n".join(parts)
         return pattern
 
     def _payload_marker(self, marker) -> Fragment | None:
@@ -493,18 +497,6 @@ class _Painter:
                 t[icon.size],
             )  # fmt: skip
         )
-
-    def _arrow_stamp(self, style: str) -> str:
-        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
-        dash = C.DASH if style == "dashed" else None
-        pattern = stamp("arrow", style, self.c["line"], width, dash, num(C.HIT_WIDTH))
-        self._arrows[style] = pattern
-        return pattern
-
-    def _head_stamp(self, kind: str, style: str) -> str:
-        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
-        pattern = self._heads[(kind, style)] = stamp("head", kind, self.c["line"], width)
-        return pattern
 
     def _name(self, name: str) -> str:
         """A participant's name as shown, escaped by the `escaped` stamp, for the holes of a
@@ -633,8 +625,17 @@ def _needs_preserve(text: str) -> bool:
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
 
 
-def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
-    """The hit path, the drawn path and each head's (kind, outline) of one arrow."""
+def _grown(r: Rect) -> tuple[str, str, str, str]:
+    """The x, y, width and height of a label's halo: its box grown by `LABEL_HALO`."""
+    by, t = C.LABEL_HALO, _TEXTS
+    return (t[r.x - by], t[r.y - by / 2], t[r.w + 2 * by], t[r.h + by])
+
+
+_FILLED = ("filled",)
+
+
+def _arrow(points, heads: list[Head]) -> tuple[str, str, tuple[str, ...], list[str]]:
+    """The hit path, the drawn path, and the heads' kinds and outlines of one arrow."""
     hit = _points(points)
     if len(heads) == 1 and len(points) == 2:  # a plain arrow: the common case, inline
         head = heads[0]
@@ -647,11 +648,12 @@ def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
             half = C.HEAD_HALF_WIDTH * s
             drawn = f"M{t[nx]} {t[ny]} L{t[end]} {t[y + (ny - y) * k]}"
             outline = f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"
-            return hit, drawn, [("filled", outline)]
+            return hit, drawn, _FILLED, [outline]
     if not heads:
-        return hit, hit, []
+        return hit, hit, (), []
     trimmed = _trim_for_heads(points, heads)
-    return hit, hit if trimmed == points else _points(trimmed), [_head(h) for h in heads]
+    drawn = hit if trimmed == points else _points(trimmed)
+    return hit, drawn, tuple([h.style for h in heads]), [_head(h) for h in heads]
 
 
 def _trim_for_heads(points, heads: list[Head]):
@@ -671,16 +673,17 @@ def _trim_for_heads(points, heads: list[Head]):
     return pts
 
 
-def _head(head: Head) -> tuple[str, str]:
-    """The head's kind and outline: a filled triangle, an open V, or a cross."""
+def _head(head: Head) -> str:
+    """The head's outline: a filled triangle, an open V, or a cross."""
     (x, y), d, s, t = head.tip, head.direction, head.scale, _TEXTS
     if head.style == "cross":
         k = C.CROSS_SIZE * s
-        return ("cross", f"M{t[x - k]} {t[y - k]} L{t[x + k]} {t[y + k]} "
-                         f"M{t[x - k]} {t[y + k]} L{t[x + k]} {t[y - k]}")  # fmt: skip
+        return (
+            f"M{t[x - k]} {t[y - k]} L{t[x + k]} {t[y + k]} "
+            f"M{t[x - k]} {t[y + k]} L{t[x + k]} {t[y - k]}"
+        )
     length, half = C.HEAD_LENGTH * s, C.HEAD_HALF_WIDTH * s
     back = x - d * length
     if head.style == "open":
-        return ("open", f"M{t[back]} {t[y - half - 0.5]} L{t[x]} {t[y]} "
-                        f"L{t[back]} {t[y + half + 0.5]}")  # fmt: skip
-    return ("filled", f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z")
+        return f"M{t[back]} {t[y - half - 0.5]} L{t[x]} {t[y]} L{t[back]} {t[y + half + 0.5]}"
+    return f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"
