@@ -252,6 +252,9 @@ class _Painter:
         self._markers: dict[tuple, str] = {}  # (role, size, bold, italic, icon) → stamp
         self._halo = stamp("halo", colours["bg"])
         self._code: str | None = None
+        self._note: str | None = None
+        self._frame: str | None = None
+        self._separator = ""
         self._marker: str | None = None
 
     # Text.
@@ -262,13 +265,17 @@ class _Painter:
         halo = self._halo_of(block.box) if block.halo else None
         boxes = _NONE
         if block.code_boxes:
-            if self._code is None:
-                self._code = stamp("code", self.c["code"])
-            boxes = [_fill(self._code, r) for r in block.code_boxes]
+            code = self._code_stamp()
+            boxes = [_fill(code, r) for r in block.code_boxes]
         lines = block.lines
         if len(lines) == 1:
             return (halo, boxes, [self._line(lines[0], cls, role)])
         return (halo, boxes, [self._line(line, cls, role) for line in lines])
+
+    def _code_stamp(self) -> str:
+        if self._code is None:
+            self._code = stamp("code", self.c["code"])
+        return self._code
 
     def _halo_of(self, r: Rect) -> Fragment:
         """The patch behind a label."""
@@ -519,22 +526,22 @@ class _Painter:
             self._marker = stamp("marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS))
         return (_fill(self._marker, marker.box), self.text(marker.text, "marker-text"))
 
-    def note(self, note) -> NS:
+    def note(self, note) -> tuple:
+        """(line, over, paper, code panels, bullets, texts): a row of the template's note loop."""
         b, f = note.box, C.NOTE_FOLD
         outline = [(b.x, b.y), (b.right - f, b.y), (b.right, b.y + f), (b.right, b.bottom),
                    (b.x, b.bottom)]  # fmt: skip
         fold = [(b.right - f, b.y), (b.right - f, b.y + f), (b.right, b.y + f)]
-        return NS(
-            line=note.line,
-            over=clean_text(",".join(note.over)),
-            d=_points(outline) + " Z",
-            fold=_points(fold) + " Z",
-            fill=self.c["note"],
-            stroke=self.c["note_border"],
-            panels=[_rect(p.box) for p in note.panels],
-            code=self.c["code"],
-            texts=[self.text(t, "note-text") for t in note.texts],
-            bullets=[self.text(t, "bullet") for t in note.bullets],
+        if self._note is None:
+            self._note = stamp("note", self.c["note"], self.c["note_border"])
+        code = self._code_stamp()
+        return (
+            note.line,
+            clean_text(",".join(note.over)),
+            Fragment(self._note % (_points(outline) + " Z", _points(fold) + " Z")),
+            [_fill(code, p.box) for p in note.panels],
+            [self.text(t, "bullet") for t in note.bullets],
+            [self.text(t, "note-text") for t in note.texts],
         )
 
     def divider(self, d) -> NS:
@@ -562,25 +569,27 @@ class _Painter:
             out.accent = self.c["accent"]
         return out
 
-    def frame(self, f) -> NS:
-        return NS(
-            line=f.line,
-            kind=f.kind,
-            depth=f.depth,
-            rect=_rect(f.box),
-            r=num(C.BLOCK_RADIUS),
-            tab=_points(f.tab) + " Z",
-            stroke=self.c["frame"],
-            tab_fill=self.c["tab"],
-            tab_text=self.text(f.tab_text, "block-kind"),
-            label=self.text(f.label, "block-label") if f.label else None,
-            separators=[
-                NS(
-                    x1=num(f.box.x),
-                    x2=num(f.box.right),
-                    y=num(s.y),
-                    keyword=self.text(s.keyword, "block-kind"),
-                    label=self.text(s.label, "block-label") if s.label else None,
+    def frame(self, f) -> tuple:
+        """(kind, line, depth, frame and tab, tab text, label, separators): a row of the
+        template's block loop; each separator (its line, keyword, branch label)."""
+        if self._frame is None:
+            c = self.c
+            self._frame = stamp("frame", num(C.BLOCK_RADIUS), c["frame"], c["tab"])
+            self._separator = stamp("separator", c["frame"])
+        t, b = _TEXTS, f.box
+        x1, x2 = t[b.x], t[b.right]
+        return (
+            f.kind,
+            f.line,
+            f.depth,
+            Fragment(self._frame % (x1, t[b.y], t[b.w], t[b.h], _points(f.tab) + " Z")),
+            self.text(f.tab_text, "block-kind"),
+            self.text(f.label, "block-label") if f.label else None,
+            [
+                (
+                    Fragment(self._separator % (x1, t[s.y], x2, t[s.y])),
+                    self.text(s.keyword, "block-kind"),
+                    self.text(s.label, "block-label") if s.label else None,
                 )
                 for s in f.separators
             ],
