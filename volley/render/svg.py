@@ -1,17 +1,18 @@
 """Layout → SVG text, through the `svg/diagram.svg` template.
 
-This module only turns the layout model into plain data the template can print: numbers
-formatted once (two decimals, no float-repr surprises, so output is byte-identical everywhere),
-colours looked up from the theme, outlines of heads and notes computed. It writes no markup:
-the templates hold it, and `diagram.svg` escapes every string.
+This module only turns the layout model into plain data the templates print: numbers formatted
+once (two decimals, no float-repr surprises, so output is byte-identical everywhere), colours
+looked up from the theme, outlines of heads and notes computed. It writes no markup, and
+escapes nothing itself: the templates hold the markup, and autoescape every string.
 
-A picture repeats a few tags thousands of times (an arrow, its head, a label's halo, a text
-line's attributes), and a template pass costs an escape call per value. So those tags are
-stamps: macros in `svg/shapes.svg`, each rendered once per theme and constant arguments with a
-hole for every number (`stamp`), then filled here with each shape's numbers by one `%` format.
-Only numbers fill holes, so what `diagram.svg` receives is trusted markup (`Fragment`), and it
-still prints, and escapes, every text, name and link itself. The hot rows (messages, text
-lines) reach the template as flat tuples it unpacks in its loop headers.
+Each value a template prints costs an escape call, and a picture repeats some tags thousands of
+times (a message's group, arrow and heads, a label's halo and `<text>` tag, a payload marker).
+Those tags are stamps: macros of `svg/shapes.svg`, each rendered once per theme and constant
+arguments (`stamp`) with a hole for each number, then filled here for every shape by one `%`
+format. A hole takes only a number, or a participant's name as the template escaped it, so a
+filled stamp is trusted markup (`Fragment`) that `diagram.svg` prints as it is, while it prints,
+and escapes, every label, note and link itself. The hot rows (messages, notes, blocks, text
+lines) reach it as flat tuples it unpacks in its loop headers.
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ def render_svg(
 
 
 def _hundredths(hundredths: int) -> str:
+    """The text of a count of hundredths, exactly, however large."""
     whole, frac = divmod(abs(hundredths), 100)
     sign = "-" if hundredths < 0 else ""
     if frac == 0:
@@ -133,10 +135,10 @@ class _Texts(dict):
     only a value not seen before calls Python code. A picture repeats its coordinates."""
 
     def __missing__(self, value: float) -> str:
-        if len(self) > 200_000:
+        if len(self) > 200_000:  # a bound for a long-lived process
             self.clear()
         hundredths = round(value * 100)
-        if -1e12 < hundredths < 1e12:  # h / 100 is then within far less than 0.005 of exact
+        if -1e12 < hundredths < 1e12:  # then / 100 lands far closer than 0.005 to the exact
             text = f"{hundredths / 100:.2f}".rstrip("0").rstrip(".")
         else:
             text = _hundredths(hundredths)
@@ -167,10 +169,8 @@ def _points(points: list[tuple[float, float]]) -> str:
 
 
 class Fragment(str):
-    """Markup filled in from a stamp: `__html__` tells autoescape to print it as it is.
-
-    Built by `str`'s own constructor, several times cheaper than `Markup`'s.
-    """
+    """A filled stamp: `__html__` tells autoescape to print it as it is. Built by `str`'s own
+    constructor, several times cheaper than `Markup`'s."""
 
     __slots__ = ()
     __html__ = str.__str__
@@ -187,9 +187,9 @@ def _shapes():
 
 def stamp(name: str, *constants: object, **fixed: object) -> str:
     """The `svg/shapes.svg` macro `name` as a `%` pattern: rendered with these leading (and
-    `fixed` named) arguments, escaped by the template like any value, and a hole for each
-    remaining one, which the caller fills in order. Kept for the process: a theme has a few
-    dozen."""
+    `fixed` named) arguments, which the template escapes like any value, and a hole for each
+    other one, which the caller fills in order. Kept for the process: a theme needs a few dozen.
+    """
     key = (name, constants, *fixed.items())
     pattern = _STAMPS.get(key)
     if pattern is None:
@@ -254,7 +254,7 @@ class _Painter:
         self._code: str | None = None
         self._note: str | None = None
         self._frame: str | None = None
-        self._separator = ""
+        self._separator = ""  # made with `_frame`
         self._marker: str | None = None
 
     # Text.
@@ -295,10 +295,10 @@ class _Painter:
         return pattern
 
     def _line(self, line: TextLine, cls: str, role: str) -> tuple:
-        """(attributes, text of a one-run line, runs, icons, strikes).
+        """(`<text>` tag, text of a one-run line, runs, icons, strikes).
 
-        A line of one plain run (most lines) is a bare `<text>` whose attributes, place
-        included, are one stamp, so the template prints two values, not seven.
+        A line of one run (most lines) has its place in its stamped tag, so the template prints
+        two values for it: the tag and the text.
         """
         t, runs = _TEXTS, line.runs
         if len(runs) == 1 and not line.mono:  # the common line, without the lists below
@@ -622,11 +622,6 @@ def _fill(pattern: str, r: Rect) -> Fragment:
     """A stamp whose numbers are a box's x, y, width and height."""
     t = _TEXTS
     return Fragment(pattern % (t[r.x], t[r.y], t[r.w], t[r.h]))
-
-
-def _inline(line: tuple) -> bool:
-    """Whether the message loop draws this marker line itself: one plain run, no links."""
-    return bool(line[1]) and not line[4] and all(href is None for href, _ in line[3])
 
 
 def _needs_preserve(text: str) -> bool:
