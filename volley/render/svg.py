@@ -17,6 +17,7 @@ lines) reach it as flat tuples it unpacks in its loop headers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from types import SimpleNamespace as NS
 
@@ -42,7 +43,7 @@ from volley.render.raster import TEXT_RENDERING
 from volley.render.themes import dark_mode_css, palette
 from volley.resources import resource_dir, template_cache
 
-Colours = dict[str, str]
+Colours = Mapping[str, str]
 _NONE: tuple = ()
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -104,7 +105,7 @@ def render_svg(
         "mono": MONO_FAMILY,
         "icons": painter.icons(layout),
         "frames": [painter.frame(f) for f in layout.frames],
-        "lifelines": [painter.lifeline(line) for line in layout.lifelines],
+        "lifelines": [piece for line in layout.lifelines for piece in painter.lifeline(line)],
         "dividers": [painter.divider(d) for d in layout.dividers],
         "participants": [painter.participant(p) for p in layout.participants],
         "messages": map(painter.message, layout.messages),
@@ -239,6 +240,11 @@ def _description(diagram: Diagram) -> str:
 # --- painting --------------------------------------------------------------------------------
 
 
+# Per palette, the stamps that hold only its colours and constants, for the next picture: a
+# docs build paints hundreds. The palette itself is kept too, so its id is never reused.
+_KEPT: dict[int, tuple[Colours, dict[tuple, str], dict[tuple, str]]] = {}
+
+
 class _Painter:
     """Turns layout shapes into template data, with colours from one palette."""
 
@@ -246,8 +252,9 @@ class _Painter:
         self.c = colours
         self.p = prefix
         self._names: dict[str, str] = {}
-        self._texts: dict[tuple, str] = {}  # (class, role, size, mono, preserve, bold, italic)
-        self._shapes: dict[tuple, str] = {}  # a message's kind → its joined stamps
+        kept = _KEPT.get(id(colours)) or _KEPT.setdefault(id(colours), (colours, {}, {}))
+        # (class, role, size, mono, preserve, bold, italic) → stamp; a message's kind → stamps
+        self._texts, self._shapes = kept[1], kept[2]
         self._icons: dict[tuple[str, str], str] = {}  # (role, icon) → stamp
         self._markers: dict[tuple, str] = {}  # (role, size, bold, italic, icon) → stamp
         self._halo = stamp("halo", colours["bg"])
@@ -369,33 +376,29 @@ class _Painter:
 
     # Shapes.
 
-    def participant(self, p) -> NS:
-        return NS(
-            name=clean_text(p.name),
-            index=p.index,
-            boxes=[
-                NS(rect=_rect(box), text=self.text(text, "name"))
-                for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text))
-            ],
-            radius=num(C.PARTICIPANT_RADIUS),
-            shadow=num(C.PARTICIPANT_SHADOW),
-            surface=self.c["surface"],
-            border=self.c["border"],
-            shadow_colour=self.c["shadow"],
-        )
+    def participant(self, p) -> tuple:
+        """(index, name, boxes): each box (its stamped box and shadow, its name's text)."""
+        c = self.c
+        pattern = stamp(
+            "participant", num(C.PARTICIPANT_RADIUS), num(C.PARTICIPANT_SHADOW), c["shadow"],
+            c["surface"], c["border"],
+        )  # fmt: skip
+        boxes = []
+        for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text)):
+            t = _TEXTS
+            place = (t[box.x], t[box.y], t[box.w], t[box.h])
+            boxes.append((Fragment(pattern % (place + place)), self.text(text, "name")))
+        return (p.index, clean_text(p.name), boxes)
 
-    def lifeline(self, line) -> NS:
-        return NS(
-            index=line.index,
-            x=num(line.x),
-            segments=[(num(a), num(b)) for a, b in line.segments],
-            colour=self.c["lifeline"],
-            dash=C.LIFELINE_DASH,
-        )
+    def lifeline(self, line) -> list[Fragment]:
+        """Each piece of the lifeline, stamped."""
+        t, x = _TEXTS, num(line.x)
+        pattern = stamp("lifeline", self.c["lifeline"], C.LIFELINE_DASH)
+        return [Fragment(pattern % (line.index, x, t[a], x, t[b])) for a, b in line.segments]
 
     def message(self, m: MessageShape) -> tuple:
-        """(shape, plain label lines, label block, badge, marker, marker block): the flat tuple
-        the template's message loop unpacks.
+        """(shape, plain label lines, label block, badge, badge block, marker, marker block):
+        the flat tuple the template's message loop unpacks.
 
         `shape` is the group's tag, the arrow, its heads and the halo of a label drawn by the
         loop, in one stamped fragment: the stamps of a message's kind are joined into one
@@ -430,19 +433,16 @@ class _Painter:
         shape = (self._shapes.get(key) or self._shape_stamp(*key)) % tuple(values)
         if tail:
             shape += "\n" + tail
-        mark = mark_block = None
+        badge = badge_block = mark = mark_block = None
+        if m.badge:
+            badge = self._numbered_badge(m.badge)
+            if badge is None:
+                badge_block = self._badge(m.badge)
         if marker:
             mark = self._payload_marker(marker)
             if mark is None:
                 mark_block = self._pill(marker)
-        return (
-            Fragment(shape),
-            plain,
-            label,
-            self._badge(m.badge) if m.badge else None,
-            mark,
-            mark_block,
-        )
+        return (Fragment(shape), plain, label, badge, badge_block, mark, mark_block)
 
     def _shape_stamp(self, is_self: bool, bare: bool, style: str, kinds: tuple, halo: bool):
         """A message kind's stamps, one to a line: its group, arrow, heads and label halo."""
@@ -459,26 +459,12 @@ class _Painter:
         return pattern
 
     def _payload_marker(self, marker) -> Fragment | None:
-        """A marker of the usual make (its icon, then its number, on one line) as one stamped
-        fragment; None for any other, which the `pill` macro draws."""
-        block = marker.text
-        if block.halo or block.code_boxes or len(block.lines) != 1:
+        """A marker of the usual make (its icon, then its number) as one stamped fragment;
+        None for any other, which the `pill` macro draws."""
+        found = _numbered(marker.text)
+        if found is None or found[3] is None:
             return None
-        line = block.lines[0]
-        runs = line.runs
-        if line.mono or len(runs) != 2:
-            return None
-        icon, number = runs
-        if not (
-            icon.__class__ is IconRun
-            and not (icon.missing or icon.href)
-            and number.__class__ is TextRun
-            and number.text.isascii()
-            and number.text.isdigit()
-            and not (number.code or number.href or number.strike)
-        ):
-            return None
-        role = "text" if block.tone == "note" else block.tone
+        role, line, number, icon = found
         key = (role, line.size, number.bold, number.italic, icon.key)
         pattern = self._markers.get(key)
         if pattern is None:
@@ -490,20 +476,27 @@ class _Painter:
         t, box = _TEXTS, marker.box
         return Fragment(
             pattern
-            % (
-                t[box.x],
-                t[box.y],
-                t[box.w],
-                t[box.h],
-                t[number.x],
-                t[line.baseline],
-                number.text,
-                t[icon.x],
-                t[icon.y],
-                t[icon.width],
-                t[icon.size],
-            )  # fmt: skip
-        )
+            % (t[box.x], t[box.y], t[box.w], t[box.h], t[number.x], t[line.baseline], number.text,
+               t[icon.x], t[icon.y], t[icon.width], t[icon.size])
+        )  # fmt: skip
+
+    def _numbered_badge(self, badge) -> Fragment | None:
+        """A badge of the usual make (its number alone) as one stamped fragment; None for any
+        other, which the `pill` macro draws."""
+        found = _numbered(badge.text)
+        if found is None or found[3] is not None:
+            return None
+        role, line, number, _ = found
+        c, t, box = self.c, _TEXTS, badge.box
+        pattern = stamp(
+            "numbered_badge", c["badge"], role, c[role], num(line.size), number.bold,
+            number.italic,
+        )  # fmt: skip
+        return Fragment(
+            pattern
+            % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2], t[number.x],
+               t[line.baseline], number.text)
+        )  # fmt: skip
 
     def _name(self, name: str) -> str:
         """A participant's name as shown, escaped by the `escaped` stamp, for the holes of a
@@ -622,6 +615,28 @@ def _fill(pattern: str, r: Rect) -> Fragment:
     """A stamp whose numbers are a box's x, y, width and height."""
     t = _TEXTS
     return Fragment(pattern % (t[r.x], t[r.y], t[r.w], t[r.h]))
+
+
+def _numbered(block: TextBlock) -> tuple | None:
+    """(role, line, number run, icon run or None) of a block that is one line of a number,
+    after an icon or not (a payload marker, an autonumber badge); None for any other."""
+    if block.halo or block.code_boxes or len(block.lines) != 1:
+        return None
+    line = block.lines[0]
+    runs = line.runs
+    if line.mono or not 1 <= len(runs) <= 2:
+        return None
+    number, icon = runs[-1], runs[0] if len(runs) == 2 else None
+    if icon is not None and not (icon.__class__ is IconRun and not (icon.missing or icon.href)):
+        return None
+    if not (
+        number.__class__ is TextRun
+        and number.text.isascii()
+        and number.text.isdigit()
+        and not (number.code or number.href or number.strike)
+    ):
+        return None
+    return ("text" if block.tone == "note" else block.tone, line, number, icon)
 
 
 def _needs_preserve(text: str) -> bool:
