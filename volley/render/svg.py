@@ -11,8 +11,8 @@ Those tags are stamps: macros of `svg/shapes.svg`, each rendered once per theme 
 arguments (`stamp`) with a hole for each number, then filled here for every shape by one `%`
 format. A hole takes only a number, or a participant's name as the template escaped it, so a
 filled stamp is trusted markup (`Fragment`) that `diagram.svg` prints as it is, while it prints,
-and escapes, every label, note and link itself. The hot rows (messages, notes, blocks, text
-lines) reach it as flat tuples it unpacks in its loop headers.
+and escapes, every label, note and link itself. The rows it loops over (participants,
+messages, notes, blocks, text lines) reach it as flat tuples it unpacks in its loop headers.
 """
 
 from __future__ import annotations
