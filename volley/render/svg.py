@@ -407,7 +407,9 @@ class _Painter:
         """
         marker, block = m.marker, m.label
         hit, d, kinds, outlines = _arrow(m.points, m.heads)
-        values = [m.number, m.line, self._name(m.sender), self._name(m.receiver)]
+        names = self._names
+        sender = names.get(m.sender) or self._name(m.sender)
+        values = [m.number, m.line, sender, names.get(m.receiver) or self._name(m.receiver)]
         if marker:
             values.append(marker.number)
         values += (hit, d, *outlines)
@@ -655,19 +657,23 @@ _FILLED = ("filled",)
 
 def _arrow(points, heads: list[Head]) -> tuple[str, str, tuple[str, ...], list[str]]:
     """The hit path, the drawn path, and the heads' kinds and outlines of one arrow."""
-    hit = _points(points)
     if len(heads) == 1 and len(points) == 2:  # a plain arrow: the common case, inline
         head = heads[0]
-        (x, y), d, s = head.tip, head.direction, head.scale
-        if head.style == "filled" and points[1] == head.tip != points[0]:
-            t, (nx, ny) = _TEXTS, points[0]  # stop the line short of the tip, as below
+        (nx, ny), (x, y) = points
+        if head.style == "filled" and head.tip == (x, y) != (nx, ny):
+            t, d, s = _TEXTS, head.direction, head.scale  # stop the line short of the tip
             length = abs(nx - x) + abs(ny - y) or 1.0
             k = min(C.HEAD_LENGTH * s * 0.8 / length, 0.5)
             end, back = x + (nx - x) * k, x - d * (C.HEAD_LENGTH * s)
             half = C.HEAD_HALF_WIDTH * s
-            drawn = f"M{t[nx]} {t[ny]} L{t[end]} {t[y + (ny - y) * k]}"
-            outline = f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"
-            return hit, drawn, _FILLED, [outline]
+            start, tx, ty = f"M{t[nx]} {t[ny]} L", t[x], t[y]
+            return (
+                f"{start}{tx} {ty}",
+                f"{start}{t[end]} {t[y + (ny - y) * k]}",
+                _FILLED,
+                [f"M{tx} {ty} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"],
+            )
+    hit = _points(points)
     if not heads:
         return hit, hit, (), []
     trimmed = _trim_for_heads(points, heads)
