@@ -7,6 +7,7 @@ caret; colour only on a terminal, and never when NO_COLOR is set.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -87,7 +88,13 @@ def run() -> None:
     interpreter's teardown, which frees every object of the diagram one by one (about 12 ms
     at 1,000 messages), would only delay the shell. `serve`, help and anything that did not
     end in an ordinary exit leave the usual way, with atexit handlers run.
+
+    The cyclic garbage collector is off for the same reason: almost everything a command
+    makes lives until it ends, and the collector's scans of it cost 5 ms at 1,000 messages and
+    25 ms at 5,000, against about 2 MB of cycles a 5,000-message render leaves. `serve`, which
+    runs for long, turns it back on.
     """
+    gc.disable()
     try:
         main(prog_name="volley")
     except SystemExit as exc:
@@ -328,6 +335,7 @@ def serve_command(
     render_timeout: float,
 ) -> None:
     """Open the live editor (optionally on FILE, which Save writes back)."""
+    gc.enable()  # `run` turns it off for one-shot commands; a server runs for long
     from volley.server import ServerLimits, serve
 
     limits = ServerLimits(body_bytes=max_body_bytes, render_seconds=render_timeout)
