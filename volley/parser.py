@@ -1,7 +1,9 @@
-"""Text to model: the Lark grammar, a Transformer into dataclasses, and a resolving pass.
+"""Text to model: the Lark grammar, rule callbacks into dataclasses, and a resolving pass.
 
-`parse()` is the only way in. Every mistake in the text becomes a `VolleyError` that points at
-the place; the messages for Lark's failures are worded in `volley.syntax_errors`.
+`parse()` is the only way in. Lark builds the LALR tables from `grammar/volley.lark`;
+`volley.lalr` runs them (no Lark import on the way), and text it rejects is parsed again by
+Lark, whose failure becomes a `VolleyError` that points at the place, worded in
+`volley.syntax_errors`.
 """
 
 from __future__ import annotations
