@@ -15,8 +15,6 @@ Three passes over the items, never a pairwise comparison of elements:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from volley.errors import VolleyError
 from volley.layout import constants as C
 from volley.layout.geometry import (
@@ -47,9 +45,10 @@ SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps
 MARKER_ICON = "{fas-paperclip}"
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class _Row(Record):
     """What sits on a message's label row: badge, label, marker, and their total size."""
+
+    __slots__ = ("label", "badge", "badge_w", "marker", "marker_w", "width", "height")
 
     label: SetText | None
     badge: SetText | None
@@ -58,6 +57,24 @@ class _Row(Record):
     marker_w: float
     width: float
     height: float
+
+    def __init__(
+        self,
+        label: SetText | None,
+        badge: SetText | None,
+        badge_w: float,
+        marker: SetText | None,
+        marker_w: float,
+        width: float,
+        height: float,
+    ) -> None:
+        self.label = label
+        self.badge = badge
+        self.badge_w = badge_w
+        self.marker = marker
+        self.marker_w = marker_w
+        self.width = width
+        self.height = height
 
 
 def layout_diagram(diagram: Diagram, *, bodies: str = "markers") -> Layout:

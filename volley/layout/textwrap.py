@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import cache
 
 from volley.inline import IconRef, Span
@@ -20,12 +19,17 @@ CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large
 MISSING_ICON_EM = 1.0  # room kept for an icon that cannot be drawn (its warning names it)
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class WrappedLine(Record):
     """One line as drawn: its spans (merged where styles allow) and its width in px."""
 
+    __slots__ = ("spans", "width")
+
     spans: list[Span]
     width: float
+
+    def __init__(self, spans: list[Span], width: float) -> None:
+        self.spans = spans
+        self.width = width
 
 
 def icon_width(ref: IconRef, size: float) -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
@@ -38,55 +37,136 @@ def _forbidden() -> re.Pattern[str]:
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class SetRun(Record):
     """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
+
+    __slots__ = (
+        "dx",
+        "text",
+        "width",
+        "bold",
+        "italic",
+        "strike",
+        "code",
+        "href",
+        "icon",
+        "icon_size",
+        "missing",
+    )
 
     dx: float
     text: str
     width: float
-    bold: bool = False
-    italic: bool = False
-    strike: bool = False
-    code: bool = False
-    href: str | None = None
-    icon: str | None = None  # "fas-plug"
-    icon_size: float = 0.0
-    missing: bool = False
+    bold: bool
+    italic: bool
+    strike: bool
+    code: bool
+    href: str | None
+    icon: str | None  # "fas-plug"
+    icon_size: float
+    missing: bool
+
+    def __init__(
+        self,
+        dx: float,
+        text: str,
+        width: float,
+        bold: bool = False,
+        italic: bool = False,
+        strike: bool = False,
+        code: bool = False,
+        href: str | None = None,
+        icon: str | None = None,
+        icon_size: float = 0.0,
+        missing: bool = False,
+    ) -> None:
+        self.dx = dx
+        self.text = text
+        self.width = width
+        self.bold = bold
+        self.italic = italic
+        self.strike = strike
+        self.code = code
+        self.href = href
+        self.icon = icon
+        self.icon_size = icon_size
+        self.missing = missing
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class SetLine(Record):
     """One line of set text: its runs, offsets from the line's left edge."""
+
+    __slots__ = ("width", "height", "baseline", "runs", "mono", "code")
 
     width: float
     height: float
     baseline: float  # from the line's top
     runs: tuple[SetRun, ...]
-    mono: bool = False
-    code: bool = False  # some run is inline code, with a tinted patch behind it
+    mono: bool
+    code: bool  # some run is inline code, with a tinted patch behind it
+
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        baseline: float,
+        runs: tuple[SetRun, ...],
+        mono: bool = False,
+        code: bool = False,
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.baseline = baseline
+        self.runs = runs
+        self.mono = mono
+        self.code = code
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class SetText(Record):
     """Text set at a size: its lines, top to bottom, and the box they fill."""
+
+    __slots__ = ("lines", "width", "height", "size", "fitted")
 
     lines: tuple[SetLine, ...]
     width: float
     height: float
     size: float
-    fitted: bool = False  # set to a width it did not fit unwrapped: more room may change it
+    fitted: bool  # set to a width it did not fit unwrapped: more room may change it
+
+    def __init__(
+        self,
+        lines: tuple[SetLine, ...],
+        width: float,
+        height: float,
+        size: float,
+        fitted: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.width = width
+        self.height = height
+        self.size = size
+        self.fitted = fitted
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class NotePart(Record):
     """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
+
+    __slots__ = ("kind", "marker", "indent", "text", "bullet")
 
     kind: str
     marker: str
     indent: float  # list text starts this far right of the note's text edge
     text: SetText
-    bullet: SetText | None = None
+    bullet: SetText | None
+
+    def __init__(
+        self, kind: str, marker: str, indent: float, text: SetText, bullet: SetText | None = None
+    ) -> None:
+        self.kind = kind
+        self.marker = marker
+        self.indent = indent
+        self.text = text
+        self.bullet = bullet
 
 
 class Typesetter:
