@@ -512,6 +512,8 @@ def plain_text(text: str) -> str:
 
     Icons are dropped, line breaks become spaces, and runs of whitespace collapse to one.
     """
+    if not _SPECIAL.search(text):
+        return " ".join(text.split())  # no markup (most labels): what the general path gives
     lines = ("".join(span.text for span in line) for line in parse_lines(text))
     return " ".join(" ".join(lines).split())
 
