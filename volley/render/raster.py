@@ -16,13 +16,9 @@ from collections.abc import Iterable
 from functools import cache
 
 from volley.errors import VolleyError
+from volley.render.svg import TEXT_RENDERING
 
 RASTER_FORMATS = ("png", "pdf")
-# The raster variant of the SVG names this private text-rendering mode. cairo rounds glyph
-# advances to whole pixels by default ("hint metrics"), which drifts text away from the widths
-# the layout measured: a space after a comma vanishes at scale 1. The mode turns that off and
-# leaves everything else at cairo's defaults (geometricPrecision would also change antialiasing).
-TEXT_RENDERING = "volley-measured"
 CAIRO_MAX_PIXELS = 32_767  # cairo cannot make an image surface wider or taller than this
 DPI = 96  # cairosvg's default, at which a pixel of the layout is a CSS pixel
 PT_PER_PX = 72 / DPI  # a pixel of the layout in PDF points
@@ -33,7 +29,7 @@ FIXED_DATE = "1970-01-01T00:00:00Z"
 # cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
 # two code points of every plane), though XML allows them; one in a label must not cost the
 # picture, so they are drawn as U+FFFD like the characters XML forbids. Compiled on first use:
-# an SVG render imports this module for `TEXT_RENDERING` alone.
+# pdf.py imports this module with its own import, before it knows it will draw a page.
 @cache
 def _noncharacters() -> re.Pattern[str]:
     planes = range(0, 0x110000, 0x10000)

@@ -39,12 +39,17 @@ from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram
-from volley.render.raster import TEXT_RENDERING
 from volley.render.themes import dark_mode_css, palette
 from volley.resources import resource_dir, template_cache
 
 Colours = Mapping[str, str]
 _NONE: tuple = ()
+# The raster variant of the SVG names this private text-rendering mode, which `raster` reads.
+# cairo rounds glyph advances to whole pixels by default ("hint metrics"), which drifts text away
+# from the widths the layout measured: a space after a comma vanishes at scale 1. The mode turns
+# that off and leaves everything else at cairo's defaults (geometricPrecision would also change
+# antialiasing). Defined here so that an SVG render does not import `raster`.
+TEXT_RENDERING = "volley-measured"
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
