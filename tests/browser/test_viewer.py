@@ -177,6 +177,8 @@ def test_panel_beside_when_wide_below_when_narrow(open_page, reference_page: str
     panel = page.locator(PANEL).bounding_box()
     assert panel["x"] >= canvas["x"] + canvas["width"]
     page.set_viewport_size({"width": 480, "height": 900})
+    # The viewer's ResizeObserver moves the panel below once it sees the narrow width.
+    page.wait_for_function("() => !document.querySelector('.vl-wide')", timeout=5000)
     canvas = page.locator(".vl-canvas").bounding_box()
     panel = page.locator(PANEL).bounding_box()
     assert panel["x"] < canvas["x"] + canvas["width"] / 2
