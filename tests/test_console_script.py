@@ -55,3 +55,31 @@ def test_exit_codes_and_messages_are_the_commands(tmp_path: Path) -> None:
     assert misused.returncode == 2
     assert b"No such option" in misused.stderr
     assert volley("--version", cwd=tmp_path).stdout.startswith(b"volley, version")
+
+
+def test_a_closed_stdout_does_not_turn_success_into_a_crash(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -m volley render "{EXAMPLE}" -o out.svg >&-'],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert (tmp_path / "out.svg").stat().st_size > 0
+
+
+def test_every_command_keeps_its_help_text(tmp_path: Path) -> None:
+    listing = volley("--help", cwd=tmp_path).stdout.decode()
+    for line in ("parse ", "check ", "render ", "serve "):
+        described = next(row for row in listing.splitlines() if row.strip().startswith(line))
+        assert len(described.split()) > 1, described  # a summary after the name
+    assert b"Print FILE's diagram as JSON" in volley("parse", "--help", cwd=tmp_path).stdout
+
+
+def test_importing_the_main_module_runs_nothing(tmp_path: Path) -> None:
+    imported = subprocess.run(
+        [sys.executable, "-c", "import volley.__main__"], capture_output=True, cwd=tmp_path
+    )
+    assert (imported.returncode, imported.stdout, imported.stderr) == (0, b"", b"")

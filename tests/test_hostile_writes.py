@@ -128,3 +128,13 @@ def test_one_failing_input_of_several_leaves_its_own_output(tmp_path: Path):
     assert result.exit_code == 1
     assert (out / "good.svg").read_bytes().startswith(b"<svg")
     assert (out / "bad.svg").read_bytes() == EARLIER
+
+
+def test_the_longest_file_names_the_system_allows_still_render(tmp_path: Path):
+    """The temporary file beside the output is named as mkstemp names it, no longer."""
+    source = tmp_path / "a.volley"
+    source.write_text("A -> B: hi\n", encoding="utf-8")
+    target = tmp_path / ("n" * 237 + ".svg")  # 241 characters: the temporary one is 255
+    result = CliRunner().invoke(main, ["render", str(source), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text(encoding="utf-8").rstrip().endswith("</svg>")

@@ -358,3 +358,28 @@ def test_note_code_block_forms() -> None:
     assert parse_note("````\n```\n````") == [CodeBlock(["```"], None)]
     # Backticks in the info string mean inline code, not a fence.
     assert parse_note("```x``` y") == [Paragraph([[Span("x", code=True), Span(" y")]])]
+
+
+def test_spans_copy_and_pickle_as_values() -> None:
+    import copy
+    import pickle
+
+    from volley.inline import parse_inline
+
+    spans = parse_inline("**bold** [link](https://example.com) {fas-plug fa-lg}")
+    for span in (s for line in spans for s in line):
+        assert copy.copy(span) == span
+        assert copy.deepcopy(span) == span
+        assert pickle.loads(pickle.dumps(span)) == span
+
+
+def test_caches_of_user_named_icons_stay_bounded() -> None:
+    """A server meets endless icon names; what is kept about them has a ceiling."""
+    import volley
+    from volley.icons import _has
+    from volley.layout.textwrap import _icon_ratio
+
+    text = "".join(f"A -> B: {{fas-nosuch{n}}}\n" for n in range(1200))
+    volley.render(text)
+    assert _has.cache_info().currsize <= _has.cache_info().maxsize
+    assert _icon_ratio.cache_info().currsize <= _icon_ratio.cache_info().maxsize <= 4096

@@ -138,7 +138,8 @@ def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
     script = (
         "import json, volley, volley.parser as P\n"
         "path = P.grammar_tables_file(\n"
-        "    P._grammar(), P.TABLE_FORMAT, P._callback_names(), P._lark_release()\n"
+        "    P._grammar(), P.TABLE_FORMAT, P._callback_names(), P._lark_release(),\n"
+        "    P._runtime_source()\n"
         ")\n"
         "print(path)\n"
         "d = volley.parse('A -> B: hi\\n')\n"

@@ -209,3 +209,32 @@ def test_breaks_and_empty_lines_are_kept() -> None:
 def test_wrapping_is_linear() -> None:
     assert len(wrap_spans(parse_inline("word " * 20_000), 300, 14)) > 100
     assert len(wrap_spans([[Span("x" * 50_000)]], 300, 14)) > 100
+
+
+def test_threads_measuring_fresh_characters_agree() -> None:
+    """Width tables decode a run of characters on first use; a thread that meets the run while
+    another decodes it must still get the font's width, not the estimate for unknown glyphs."""
+    import sys
+    import threading
+
+    text = "".join(chr(c) for c in range(0xA1, 0x24F))  # Latin-1 and Latin Extended
+    expected = [text_width(ch, 14) for ch in text]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for _ in range(5):
+            metrics._tables.clear()  # as a fresh process: no run decoded yet
+            results: list[list[float]] = []
+
+            def measure(into: list[list[float]] = results) -> None:
+                into.append([text_width(c, 14) for c in text])
+
+            threads = [threading.Thread(target=measure) for _ in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert len(results) == 8
+            assert all(result == expected for result in results)
+    finally:
+        sys.setswitchinterval(interval)

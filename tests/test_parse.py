@@ -299,3 +299,15 @@ def test_reference_diagram_essentials(reference_text):
 
 def test_reference_json_snapshot(reference_text, snapshot):
     assert volley.parse(reference_text).to_json() == snapshot
+
+
+def test_a_payload_keyword_in_any_case_keeps_its_side():
+    """`İn:` matches the keyword case-insensitively, as `IN:` does; it stays a request."""
+    message = volley.parse("A -> B\nİn:\n  {}\nOUT:\n  {}\n").messages()[0]
+    assert message.request is not None and message.response is not None
+
+
+def test_an_autonumber_too_large_to_count_is_an_error_not_a_crash():
+    with pytest.raises(volley.VolleyError, match="autonumber starts at most at 999999999"):
+        volley.parse("autonumber " + "9" * 5000 + "\nA -> B\n")
+    assert volley.parse("autonumber 999999999\nA -> B\n").messages()[0].number == 999999999

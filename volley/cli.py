@@ -101,8 +101,9 @@ def run() -> None:
         code = 0 if exc.code is None else exc.code
         if _QUICK_EXIT["allowed"] and isinstance(code, int):
             try:
-                sys.stdout.flush()
-                sys.stderr.flush()
+                for stream in (sys.stdout, sys.stderr):
+                    if stream is not None:  # None when the descriptor was closed
+                        stream.flush()
             except (OSError, ValueError):
                 raise exc from None  # let Python report a closed pipe as it always does
             os._exit(code)
@@ -124,8 +125,8 @@ def main() -> None:
 @click.option("--indent", type=click.IntRange(min=0), default=2, show_default=True)
 @_limit_options
 def parse_command(file: str, indent: int, **limits) -> None:
-    _quick_exit()
     """Print FILE's diagram as JSON (`-` reads standard input)."""
+    _quick_exit()
     try:
         diagram = load(file, _limits(limits))
     except VolleyError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from volley.inline import FREE_PREFIXES, LONG_PREFIXES, PRO_PREFIXES, IconRef
@@ -43,7 +43,7 @@ def _root() -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "static" / "fontawesomefree"
 
 
-@cache
+@lru_cache(maxsize=1024)  # bounded: the names come from users, and a server meets many
 def _has(style: str, name: str) -> bool:
     """Whether one style has the icon: one stat of its file, not a listing of 1,400."""
     root = _root()

@@ -72,6 +72,10 @@ class _Frozen(_Value):
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
+    def __reduce__(self) -> tuple:
+        """Copies and pickles made through the constructor (setattr is refused)."""
+        return (self.__class__, self._fields())
+
 
 _set = object.__setattr__
 
@@ -552,12 +556,26 @@ class _LineBuilder:
 
 
 # Layout parses every label, and the SVG and HTML renderers parse them again: room for all of a
-# 10,000-message diagram's texts keeps those hits (about 3 MB when full).
-@lru_cache(maxsize=16384)
+# 10,000-message diagram's texts keeps those hits (about 3 MB when full). Only texts with
+# markup are kept, and only short ones, so a server's cache stays small whatever it is sent.
+_CACHED_TEXT = 2000  # characters
+
+
 def parse_lines(text: str) -> tuple[tuple[Span, ...], ...]:
     """`parse_inline` without the copy: the cached lines themselves, so never to be changed."""
     if not _SPECIAL.search(text):
         return ((Span(text),) if text else (),)
+    if len(text) > _CACHED_TEXT:
+        return _parse_lines(text)
+    return _cached_lines(text)
+
+
+@lru_cache(maxsize=16384)
+def _cached_lines(text: str) -> tuple[tuple[Span, ...], ...]:
+    return _parse_lines(text)
+
+
+def _parse_lines(text: str) -> tuple[tuple[Span, ...], ...]:
     tokens, delims = _Scanner(text).run()
     _match_emphasis(delims)
     builder = _LineBuilder()

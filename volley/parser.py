@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import volley.lalr as lalr_module
 from volley.bodies import Body, lift_bodies
 from volley.errors import VolleyError
 from volley.gcpause import paused_gc
@@ -67,7 +68,9 @@ def table_parser() -> TableParser:
     The tables are kept as JSON in the private cache folder, under a name made from the
     grammar and the callbacks' names; a checkout or a first run builds them with Lark.
     """
-    path = grammar_tables_file(_grammar(), TABLE_FORMAT, _callback_names(), _lark_release())
+    path = grammar_tables_file(
+        _grammar(), TABLE_FORMAT, _callback_names(), _lark_release(), _runtime_source()
+    )
     if path is not None:
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
             return TableParser(json.loads(path.read_text(encoding="utf-8")), CALLBACKS)
@@ -82,6 +85,12 @@ def table_parser() -> TableParser:
 
 def _callback_names() -> str:
     return ",".join(name for name in sorted(vars(_ToModel)) if not name.startswith("__"))
+
+
+def _runtime_source() -> str:
+    """`volley/lalr.py` itself: tables are rebuilt when the code that builds and runs them
+    changes (another volley sharing the cache folder, or a fix), format number or not."""
+    return Path(lalr_module.__file__).read_text(encoding="utf-8")
 
 
 def _lark_release() -> str:
@@ -176,11 +185,13 @@ class _ToModel:
 
     def autonumber(self, children):
         keyword, number = children
+        if number is not None and len(number) > 9:
+            self.error("autonumber starts at most at 999999999", _shifted(number))
         return _Directive("autonumber", _line(keyword), int(number) if number else 1)
 
     def payload(self, children):
         keyword, label = children
-        side = "in" if keyword.lower().startswith("in") else "out"
+        side = "out" if keyword[:1] in "oO" else "in"  # `İn:` lowers to "i̇n:", still in
         body = self.bodies.get(_line(keyword))
         if body is None:
             self.error(

@@ -106,11 +106,11 @@ _TEMPORARY_FLAGS = (
 
 
 def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
-    """A new file `.<name>.<random>.tmp` in `folder` that only this user can read, made the way
-    `tempfile.mkstemp` makes it; importing tempfile (with shutil and random) would cost every
-    `volley render` 3 ms."""
+    """A new file `.<name>.<8 random hex>.tmp` in `folder` that only this user can read, made
+    the way `tempfile.mkstemp` makes it (and as long a name, so the same names fit); importing
+    tempfile (with shutil and random) would cost every `volley render` 3 ms."""
     for _ in range(100):
-        path = os.path.abspath(os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp"))
+        path = os.path.abspath(os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp"))
         try:
             return os.open(path, _TEMPORARY_FLAGS, 0o600), path
         except FileExistsError:

@@ -76,10 +76,15 @@ class _Widths(dict[str, float]):
         k = bisect_right(self._starts, ord(ch)) - 1
         if k < 0 or self._decoded[k]:
             raise KeyError(ch)
-        self._decoded[k] = True
         run, start = self._runs[k], self._starts[k]
-        for offset, pos in enumerate(range(3, len(run), 2)):
-            self[chr(start + offset)] = _number(run[pos : pos + 2]) / 1000
+        widths = {
+            chr(start + offset): _number(run[pos : pos + 2]) / 1000
+            for offset, pos in enumerate(range(3, len(run), 2))
+        }
+        # Published whole, then flagged: a thread that looks up the run meanwhile decodes it
+        # again (the same values) rather than finding it half filled.
+        self.update(widths)
+        self._decoded[k] = True
         return self[ch]  # KeyError when the run does not reach it
 
     def width(self, ch: str) -> float | None:

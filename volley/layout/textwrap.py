@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import lru_cache
 
 from volley.inline import IconRef, Span
 from volley.layout.geometry import Record
@@ -37,10 +37,11 @@ def icon_width(ref: IconRef, size: float) -> float:
     return ref.scale * size * _icon_ratio(ref.prefix, ref.name)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _icon_ratio(prefix: str, name: str) -> float:
-    """Width over height of the icon drawn for `{prefix-name}`; cached, since resolving an icon
-    (following renames and fallbacks) costs more than the rest of measuring a label."""
+    """Width over height of the icon drawn for `{prefix-name}`; cached (bounded: the names come
+    from users, and a server meets many), since resolving an icon (following renames and
+    fallbacks) costs more than the rest of measuring a label."""
     from volley.icons import resolve_icon  # only diagrams that show an icon need the module
 
     icon = resolve_icon(IconRef(prefix, name))
