@@ -191,7 +191,7 @@ class _ToModel:
 
     def payload(self, children):
         keyword, label = children
-        side = "out" if keyword[:1] in "oO" else "in"  # `İn:` lowers to "i̇n:", still in
+        side = "in" if keyword.type == "IN" else "out"
         body = self.bodies.get(_line(keyword))
         if body is None:
             self.error(
