@@ -358,7 +358,7 @@ def test_the_browser_check_catches_what_it_is_for(browser_thread, planted: str):
 
 def test_every_template_environment_autoescapes_svg_and_html():
     from volley.render.html import _environment as html_environment
-    from volley.render.svg import environment as svg_environment
+    from volley.render.stamps import environment as svg_environment
 
     svg_env = svg_environment()
     for name in ("svg/diagram.svg", "x.svg", "x.html", "x.xml", "x.j2"):

@@ -9,7 +9,6 @@ Lark, whose failure becomes a `VolleyError` that points at the place, worded in
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import re
 import threading
@@ -25,7 +24,7 @@ from volley.gcpause import paused_gc
 from volley.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
-from volley.resources import grammar_cache, grammar_tables_file, resource_dir
+from volley.resources import grammar_cache, grammar_tables_file, package_source, resource_dir
 from volley.textio import write_atomic
 
 if TYPE_CHECKING:
@@ -94,13 +93,9 @@ def _runtime_source() -> str:
 
 
 def _lark_release() -> str:
-    """Lark's `__init__.py` (it holds the version), read without importing Lark: tables built
-    by one release are never run beside another's error reporting."""
-    spec = importlib.util.find_spec("lark")
-    try:
-        return Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
-    except OSError:
-        return ""
+    """Lark's `__init__.py`: tables built by one release are never run beside another's error
+    reporting."""
+    return package_source("lark")
 
 
 @cache

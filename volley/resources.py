@@ -76,12 +76,31 @@ def grammar_tables_file(grammar: str, *versions: object) -> Path | None:
     callbacks), so tables are rebuilt whenever what they were made from changes. None where
     no private folder can be had.
     """
+    return cache_file("tables", "json", grammar, *versions)
+
+
+def cache_file(kind: str, suffix: str, *versions: object) -> Path | None:
+    """A file of the private cache folder named by `kind` and a digest of `versions` (what its
+    content was made from), so a change to any of them makes a new name. None where no private
+    folder can be had."""
     folder = cache_dir()
     if folder is None:
         return None
-    key = "\0".join([grammar, *map(str, versions)])
-    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
-    return folder / f"tables-{digest}.json"
+    key = "\0".join(map(str, versions))
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return folder / f"{kind}-{digest}.{suffix}"
+
+
+def package_source(name: str) -> str:
+    """A package's `__init__.py` (where a release keeps its version), read without importing the
+    package: what a cache built with its help is keyed on. Empty if it cannot be read."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    try:
+        return Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+    except OSError:
+        return ""
 
 
 def template_cache(owner: str):

@@ -1,27 +1,19 @@
-"""Layout → SVG text, through the `svg/diagram.svg` template.
+"""Layout → SVG text, from the tags of `svg/diagram.svg`.
 
-This module only turns the layout model into plain data the templates print: numbers formatted
-once (two decimals, no float-repr surprises, so output is byte-identical everywhere), colours
-looked up from the theme, outlines of heads and notes computed. It writes no markup, and
-escapes nothing itself: the templates hold the markup, and autoescape every string.
-
-Each value a template prints costs an escape call, and a picture repeats some tags thousands of
-times (a message's group, arrow and heads, a label's halo and `<text>` tag, a payload marker).
-Those tags are stamps: macros of `svg/shapes.svg`, each rendered once per theme and constant
-arguments (`stamp`) with a hole for each number, then filled here for every shape by one `%`
-format. A hole takes only a number, or a participant's name as the template escaped it, so a
-filled stamp is trusted markup (`Fragment`) that `diagram.svg` prints as it is, while it prints,
-and escapes, every label, note and link itself. The rows it loops over (participants,
-messages, notes, blocks, text lines) reach it as flat tuples it unpacks in its loop headers.
+The template holds the markup, as macros; `volley.render.stamps` renders each once per theme
+and constant arguments, with a hole for each value, and this module fills the holes for every
+shape (one `%` format each) and puts the tags together in the template's order. It writes no
+markup itself. What fills a hole is a number (formatted once: two decimals, no float-repr
+surprises, so output is byte-identical everywhere), markup stamped from the template, or text
+passed through `escape`, autoescape's own function: every label, name, note, title, link and
+icon id a user wrote reaches the picture as text, never as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from types import SimpleNamespace as NS
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import escape
 
 from volley.inline import plain_text
 from volley.layout import constants as C
@@ -39,11 +31,10 @@ from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram
+from volley.render.stamps import named_stamp, save_stamps, stamp
 from volley.render.themes import dark_mode_css, palette
-from volley.resources import resource_dir, template_cache
 
 Colours = Mapping[str, str]
-_NONE: tuple = ()
 # The raster variant of the SVG names this private text-rendering mode, which `raster` reads.
 # cairo rounds glyph advances to whole pixels by default ("hint metrics"), which drifts text away
 # from the widths the layout measured: a space after a comma vanishes at scale 1. The mode turns
@@ -51,24 +42,6 @@ _NONE: tuple = ()
 # antialiasing). Defined here so that an SVG render does not import `raster`.
 TEXT_RENDERING = "volley-measured"
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-
-
-@cache
-def environment() -> Environment:
-    """One compiled environment per process; `.svg` templates are autoescaped explicitly.
-
-    `auto_reload=False`: the templates ship with the package, so a render never stats them.
-    """
-    return Environment(
-        loader=FileSystemLoader(str(resource_dir("templates"))),
-        autoescape=select_autoescape(enabled_extensions=("svg", "html", "xml"), default=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        auto_reload=False,
-        bytecode_cache=template_cache(__file__),
-    )
 
 
 def safe_id(prefix: str) -> str:
@@ -98,30 +71,43 @@ def render_svg(
     prefix = safe_id(id_prefix)
     css = dark_mode_css(prefix) if theme == "auto" and not raster else ""
     painter = _Painter(colours, prefix)
-    context = {
+    shown = num(top)
+    optional = {  # left out (none) when empty
+        "css": escape(css) if css else None,
+        "defs": _content(painter.icons(layout)) or None,
+        "background_y": shown if shown != "0" else None,
+        "heading": painter.text(layout.title, "title") if layout.title else None,
+        "appendix": painter.appendix(layout) if layout.appendix else None,
+    }
+    pattern = named_stamp(
+        "document",
+        font=FONT_FAMILY,
+        text_rendering=TEXT_RENDERING if raster else None,
+        bg=colours["bg"],
+        **{name: None for name, value in optional.items() if value is None},
+    )
+    svg = pattern % {
+        **optional,
         "p": prefix,
         "w": num(layout.width),
         "h": num(height),
-        "top": num(top),
-        "font": FONT_FAMILY,
-        "title": _title(diagram),
-        "desc": "" if raster else _description(diagram),
-        "css": css,
-        "bg": colours["bg"],
-        "code": colours["code"],
-        "mono": MONO_FAMILY,
-        "icons": painter.icons(layout),
-        "frames": [painter.frame(f) for f in layout.frames],
-        "lifelines": [piece for line in layout.lifelines for piece in painter.lifeline(line)],
-        "dividers": [painter.divider(d) for d in layout.dividers],
-        "participants": [painter.participant(p) for p in layout.participants],
-        "messages": map(painter.message, layout.messages),
-        "notes": [painter.note(n) for n in layout.notes],
-        "heading": painter.text(layout.title, "title") if layout.title else None,
-        "appendix": painter.appendix(layout) if layout.appendix else None,
-        "text_rendering": TEXT_RENDERING if raster else None,
+        "top": shown,
+        "title": escape(_title(diagram)),
+        "desc": "" if raster else escape(_description(diagram)),
+        "lifelines": _content([p for line in layout.lifelines for p in painter.lifeline(line)]),
+        "blocks": _content([painter.frame(f) for f in layout.frames]),
+        "dividers": _content([painter.divider(d) for d in layout.dividers]),
+        "participants": _content([painter.participant(p) for p in layout.participants]),
+        "messages": _content(list(map(painter.message, layout.messages))),
+        "notes": _content([painter.note(n) for n in layout.notes]),
     }
-    return environment().get_template("svg/diagram.svg").render(context)
+    save_stamps()
+    return svg
+
+
+def _content(tags: list[str]) -> str:
+    """Tags as a group holds them: one a line."""
+    return "\n".join(tags) + "\n" if tags else ""
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -168,54 +154,16 @@ def _points(points: list[tuple[float, float]]) -> str:
     return "M" + " L".join([f"{t[x]} {t[y]}" for x, y in points])
 
 
-# --- stamps ----------------------------------------------------------------------------------
+# --- boxes -----------------------------------------------------------------------------------
 
 
-class Fragment(str):
-    """A filled stamp: `__html__` tells autoescape to print it as it is. Built by `str`'s own
-    constructor, several times cheaper than `Markup`'s."""
-
-    __slots__ = ()
-    __html__ = str.__str__
-
-
-_HOLE = "\x00"  # XML cannot hold U+0000, so no template text has one
-_STAMPS: dict[tuple, str] = {}
-
-
-@cache
-def _shapes():
-    return environment().get_template("svg/shapes.svg").module
-
-
-def stamp(name: str, *constants: object, **fixed: object) -> str:
-    """The `svg/shapes.svg` macro `name` as a `%` pattern: rendered with these leading (and
-    `fixed` named) arguments, which the template escapes like any value, and a hole for each
-    other one, which the caller fills in order. Kept for the process: a theme needs a few dozen.
-    """
-    key = (name, constants, *fixed.items())
-    pattern = _STAMPS.get(key)
-    if pattern is None:
-        macro = getattr(_shapes(), name)
-        holes = [a for a in macro.arguments[len(constants) :] if a not in fixed]
-        values = dict(zip(macro.arguments, constants, strict=False), **fixed)
-        values.update((a, f"{_HOLE}{i}{_HOLE}") for i, a in enumerate(holes))
-        pieces = str(macro(**values)).split(_HOLE)  # text, "0", text, "1", ..., text
-        if pieces[1::2] != [str(i) for i in range(len(holes))]:
-            raise ValueError(f"svg/shapes.svg: {name} must print each hole once, in order")
-        if len(_STAMPS) > 2_000:  # icon ids differ per picture; the rest are few
-            _STAMPS.clear()
-        pattern = _STAMPS[key] = "%s".join(p.replace("%", "%%") for p in pieces[::2])
-    return pattern
-
-
-def _box(x: float, y: float, w: float, h: float) -> Fragment:
+def _box(x: float, y: float, w: float, h: float) -> str:
     """A box's x, y, width and height attributes."""
     t = _TEXTS
-    return Fragment(stamp("box") % (t[x], t[y], t[w], t[h]))
+    return stamp("box") % (t[x], t[y], t[w], t[h])
 
 
-def _rect(r: Rect) -> Fragment:
+def _rect(r: Rect) -> str:
     return _box(r.x, r.y, r.w, r.h)
 
 
@@ -248,7 +196,8 @@ _KEPT: dict[int, tuple[Colours, dict[tuple, str], dict[tuple, str]]] = {}
 
 
 class _Painter:
-    """Turns layout shapes into template data, with colours from one palette."""
+    """Turns layout shapes into tags, with colours from one palette. Each method returns the
+    markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
     def __init__(self, colours: Colours, prefix: str) -> None:
         self.c = colours
@@ -257,8 +206,9 @@ class _Painter:
         kept = _KEPT.get(id(colours)) or _KEPT.setdefault(id(colours), (colours, {}, {}))
         # (class, role, size, mono, preserve, bold, italic) → stamp; a message's kind → stamps
         self._texts, self._shapes = kept[1], kept[2]
-        self._icons: dict[tuple[str, str], str] = {}  # (role, icon) → stamp
-        self._markers: dict[tuple, str] = {}  # (role, size, bold, italic, icon) → stamp
+        self._runs: dict[tuple, str] = {}  # (bold, italic, code size, link colour) → stamp
+        self._icon_ids: dict[str, str] = {}  # icon → its symbol's id, escaped
+        self._markers: dict[tuple, str] = {}  # (role, size, bold, italic) → stamp
         self._halo = stamp("halo", colours["bg"])
         self._code: str | None = None
         self._note: str | None = None
@@ -268,27 +218,25 @@ class _Painter:
 
     # Text.
 
-    def text(self, block: TextBlock, cls: str) -> tuple:
-        """(halo, code patches, lines): what the template's `text` macro draws."""
+    def text(self, block: TextBlock, cls: str) -> str:
+        """A text block: the halo behind it, the tint behind its code, its lines."""
         role = "text" if block.tone == "note" else block.tone
-        halo = self._halo_of(block.box) if block.halo else None
-        boxes = _NONE
+        tags = []
+        if block.halo:
+            tags.append(self._halo % _grown(block.box))
         if block.code_boxes:
             code = self._code_stamp()
-            boxes = [_fill(code, r) for r in block.code_boxes]
-        lines = block.lines
-        if len(lines) == 1:
-            return (halo, boxes, [self._line(lines[0], cls, role)])
-        return (halo, boxes, [self._line(line, cls, role) for line in lines])
+            tags += [_fill(code, r) for r in block.code_boxes]
+        for line in block.lines:
+            tag = self._line(line, cls, role)
+            if tag:  # not a blank line of a body
+                tags.append(tag)
+        return _content(tags)
 
     def _code_stamp(self) -> str:
         if self._code is None:
             self._code = stamp("code", self.c["code"])
         return self._code
-
-    def _halo_of(self, r: Rect) -> Fragment:
-        """The patch behind a label."""
-        return Fragment(self._halo % _grown(r))
 
     def _text_stamp(self, cls, role, size, mono, preserve, bold, italic) -> str:
         """The `text` stamp for a line of one run; `bold` None: of several runs, unplaced."""
@@ -297,17 +245,17 @@ class _Painter:
         if pattern is None:
             shared = (cls, role, self.c[role], num(size), MONO_FAMILY if mono else None, preserve)
             pattern = self._texts[key] = (
-                stamp("text", *shared, False, False, x=None, y=None) % ()
+                stamp("text", *shared, False, False, x=None, y=None)
                 if bold is None
                 else stamp("text", *shared, bold, italic)
             )
         return pattern
 
-    def _line(self, line: TextLine, cls: str, role: str) -> tuple:
-        """(`<text>` tag, text of a one-run line, runs, icons, strikes).
+    def _line(self, line: TextLine, cls: str, role: str) -> str:
+        """A line: its `<text>` (none for a line of icons alone), its icons, its strike lines.
 
-        A line of one run (most lines) has its place in its stamped tag, so the template prints
-        two values for it: the tag and the text.
+        A line of one run (most lines) has its place in its stamped `<text>` tag; a line of
+        several has a `<tspan>` for each run.
         """
         t, runs = _TEXTS, line.runs
         if len(runs) == 1 and not line.mono:  # the common line, without the lists below
@@ -316,96 +264,94 @@ class _Painter:
                 text = run.text
                 key = (cls, role, line.size, False, _needs_preserve(text), run.bold, run.italic)
                 pattern = self._texts.get(key) or self._text_stamp(*key)
-                tag = Fragment(pattern % (t[run.x], t[line.baseline]))
-                return (tag, text, _NONE, _NONE, _NONE)
-        texts, icons = [], []
+                return pattern % (t[run.x], t[line.baseline], escape(text))
+        texts, tags = [], []
         for r in runs:
             if r.__class__ is TextRun:
                 if r.text:
                     texts.append(r)
             else:
-                icons.append(self._icon_use(r, role))
+                tags.append(self._icon_use(r, role))
+        if not texts:
+            return "\n".join(tags)
         mono, size = line.mono, line.size
         preserve = mono or any(_needs_preserve(r.text) for r in texts)
-        if len(texts) == 1 and not (texts[0].code or texts[0].href or texts[0].strike):
-            first = texts[0]
-            pattern = self._text_stamp(cls, role, size, mono, preserve, first.bold, first.italic)
-            tag = Fragment(pattern % (t[first.x], t[line.baseline]))
-            return (tag, first.text, _NONE, icons or _NONE, _NONE)
-        tag = Fragment(self._text_stamp(cls, role, size, mono, preserve, None, None))
         y = t[line.baseline]
-        items = [self._run(r, y, size) for r in texts]
-        strikes = _NONE
+        first = texts[0]
+        if len(texts) == 1 and not (first.code or first.href or first.strike):
+            pattern = self._text_stamp(cls, role, size, mono, preserve, first.bold, first.italic)
+            tags.insert(0, pattern % (t[first.x], y, escape(first.text)))
+        else:
+            pattern = self._text_stamp(cls, role, size, mono, preserve, None, None)
+            tags.insert(0, pattern % "".join([self._run(r, y, size) for r in texts]))
         if any(r.strike for r in texts):
             pattern = stamp("strike", role, self.c[role])
             sy = t[line.baseline - size * 0.3]
-            strikes = [
-                Fragment(pattern % (t[r.x], sy, t[r.x + r.width], sy)) for r in texts if r.strike
-            ]
-        return (tag, None, items, icons or _NONE, strikes)
+            tags += [pattern % (t[r.x], sy, t[r.x + r.width], sy) for r in texts if r.strike]
+        return "\n".join(tags)
 
-    def _run(self, run: TextRun, y: str, size: float) -> tuple:
-        """(href, x, y, bold, italic, code size, link colour, text) of one `<tspan>`."""
-        return (
-            run.href,
-            num(run.x),
-            y,
-            run.bold,
-            run.italic,
-            num(size * CODE_SCALE) if run.code else None,
-            self.c["accent"] if run.href else None,
-            run.text,
-        )
+    def _run(self, run: TextRun, y: str, size: float) -> str:
+        """One run of a line of several: a `<tspan>`, in a link if it is one."""
+        key = (run.bold, run.italic, num(size * CODE_SCALE) if run.code else None, bool(run.href))
+        pattern = self._runs.get(key)
+        if pattern is None:
+            link = self.c["accent"] if run.href else None
+            pattern = self._runs[key] = stamp("tspan", *key[:2], MONO_FAMILY, key[2], link)
+        tag = pattern % (num(run.x), y, escape(run.text))
+        return stamp("link") % (escape(run.href), tag) if run.href else tag
 
-    def _icon_use(self, run: IconRun, role: str) -> tuple:
-        """(link, stamped tag) of an inline icon, or of the placeholder of a missing one."""
+    def _icon_use(self, run: IconRun, role: str) -> str:
+        """An inline icon, in a link if it is one, or the placeholder of a missing one."""
         t = _TEXTS
         box = (t[run.x], t[run.y], t[run.width], t[run.size])
         if run.missing:
-            return (None, Fragment(stamp("missing_icon", self.c["missing"]) % box))
-        pattern = self._icons.get((role, run.key))
-        if pattern is None:
-            icon = f"{self.p}-icon-{run.key}"
-            pattern = self._icons[(role, run.key)] = stamp("icon", role, icon, self.c[role])
-        return (run.href, Fragment(pattern % box))
+            return stamp("missing_icon", self.c["missing"]) % box
+        tag = stamp("icon", role, self.c[role]) % (self._icon_id(run.key), *box)
+        return stamp("link") % (escape(run.href), tag) if run.href else tag
 
-    def icons(self, layout: Layout) -> list[NS]:
+    def _icon_id(self, key: str) -> str:
+        """The id of an icon's `symbol` in this picture, escaped."""
+        shown = self._icon_ids.get(key)
+        if shown is None:
+            shown = self._icon_ids[key] = escape(f"{self.p}-icon-{key}")
+        return shown
+
+    def icons(self, layout: Layout) -> list[str]:
+        """A `symbol` for each icon the picture draws."""
+        pattern = stamp("symbol")
         return [
-            NS(id=f"{self.p}-icon-{key}", vb=f"0 0 {shape[0]} {shape[1]}", d=shape[2])
+            pattern % (self._icon_id(key), escape(f"0 0 {shape[0]} {shape[1]}"), escape(shape[2]))
             for key, shape in layout.icons.items()
             if shape is not None
         ]
 
     # Shapes.
 
-    def participant(self, p) -> tuple:
-        """(index, name, boxes): each box (its stamped box and shadow, its name's text)."""
+    def participant(self, p) -> str:
+        """A participant's group: each of its boxes (stamped with its shadow), and its name."""
         c = self.c
         pattern = stamp(
             "participant", num(C.PARTICIPANT_RADIUS), num(C.PARTICIPANT_SHADOW), c["shadow"],
             c["surface"], c["border"],
         )  # fmt: skip
-        boxes = []
+        tags = []
         for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text)):
             t = _TEXTS
             place = (t[box.x], t[box.y], t[box.w], t[box.h])
-            boxes.append((Fragment(pattern % (place + place)), self.text(text, "name")))
-        return (p.index, clean_text(p.name), boxes)
+            tags.append(pattern % (place + place) + "\n" + self.text(text, "name"))
+        return stamp("participant_group") % (p.index, self._name(p.name), "".join(tags))
 
-    def lifeline(self, line) -> list[Fragment]:
-        """Each piece of the lifeline, stamped."""
+    def lifeline(self, line) -> list[str]:
+        """Each piece of the lifeline."""
         t, x = _TEXTS, num(line.x)
         pattern = stamp("lifeline", self.c["lifeline"], C.LIFELINE_DASH)
-        return [Fragment(pattern % (line.index, x, t[a], x, t[b])) for a, b in line.segments]
+        return [pattern % (line.index, x, t[a], x, t[b]) for a, b in line.segments]
 
-    def message(self, m: MessageShape) -> tuple:
-        """(shape, plain label lines, label block, badge, badge block, marker, marker block):
-        the flat tuple the template's message loop unpacks.
+    def message(self, m: MessageShape) -> str:
+        """A message's group: its arrow and heads, its label, autonumber badge, payload marker.
 
-        `shape` is the group's tag, the arrow, its heads and the halo of a label drawn by the
-        loop, in one stamped fragment: the stamps of a message's kind are joined into one
-        pattern, filled by one format. A label whose lines are all plain single runs goes as
-        its lines, drawn by the loop without a macro call; any other as a block for `text`.
+        The group's tag, the arrow, its heads and the halo of a one-line label are one pattern,
+        the stamps of the message's kind joined, filled by one format.
         """
         marker, block = m.marker, m.label
         hit, d, kinds, outlines = _arrow(m.points, m.heads)
@@ -415,78 +361,68 @@ class _Painter:
         if marker:
             values.append(marker.number)
         values += (hit, d, *outlines)
-        plain = label = None
-        halo, tail = False, None  # a one-line label's halo joins the stamps, another's follows
+        halo, label = False, ""
         if block:
             lines = block.lines
             if len(lines) == 1 and not block.code_boxes:  # most labels: skip the generic walk
                 role = "text" if block.tone == "note" else block.tone
-                line = self._line(lines[0], "label", role)
-                if line[1] and not line[3]:
-                    plain = [line]
-                    if block.halo:
-                        values += _grown(block.box)
-                        halo = True
-                else:
-                    label = (self._halo_of(block.box) if block.halo else None, _NONE, [line])
+                label = self._line(lines[0], "label", role)
+                label = label + "\n" if label else ""
+                if block.halo:
+                    values += _grown(block.box)
+                    halo = True
             else:
                 label = self.text(block, "label")
-                if not label[1] and all(line[1] and not line[3] for line in label[2]):
-                    plain, tail, label = label[2], label[0], None
-        key = (m.is_self, marker is None, m.line_style, kinds, halo)
-        shape = (self._shapes.get(key) or self._shape_stamp(*key)) % tuple(values)
-        if tail:
-            shape += "\n" + tail
-        badge = badge_block = mark = mark_block = None
         if m.badge:
             badge = self._numbered_badge(m.badge)
-            if badge is None:
-                badge_block = self._badge(m.badge)
+            label += self._badge(m.badge) if badge is None else badge + "\n"
         if marker:
             mark = self._payload_marker(marker)
-            if mark is None:
-                mark_block = self._pill(marker)
-        return (Fragment(shape), plain, label, badge, badge_block, mark, mark_block)
+            label += self._pill(marker) if mark is None else mark + "\n"
+        values.append(label)
+        key = (m.is_self, marker is None, m.line_style, kinds, halo)
+        return (self._shapes.get(key) or self._shape_stamp(*key)) % tuple(values)
 
     def _shape_stamp(self, is_self: bool, bare: bool, style: str, kinds: tuple, halo: bool):
-        """A message kind's stamps, one to a line: its group, arrow, heads and label halo."""
+        """A message kind's pattern: its group (the content last), arrow, heads, label halo."""
         width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
         line, dash = self.c["line"], C.DASH if style == "dashed" else None
+        group = stamp("message", is_self, **({"payload": None} if bare else {}))
         parts = [
-            stamp("message", is_self, **({"payload": None} if bare else {})),
             stamp("arrow", style, line, width, dash, num(C.HIT_WIDTH)),
             *[stamp("head", kind, line, width) for kind in kinds],
         ]
         if halo:
             parts.append(self._halo)
-        pattern = self._shapes[(is_self, bare, style, kinds, halo)] = "\n".join(parts)
+        start, hole, end = group.rpartition("%s")  # the group's content
+        pattern = start + "\n".join(parts) + "\n" + hole + end
+        self._shapes[(is_self, bare, style, kinds, halo)] = pattern
         return pattern
 
-    def _payload_marker(self, marker) -> Fragment | None:
-        """A marker of the usual make (its icon, then its number) as one stamped fragment;
-        None for any other, which the `pill` macro draws."""
+    def _payload_marker(self, marker) -> str | None:
+        """A marker of the usual make (its icon, then its number) as one stamp; None for any
+        other, which `_pill` draws."""
         found = _numbered(marker.text)
         if found is None or found[3] is None:
             return None
         role, line, number, icon = found
-        key = (role, line.size, number.bold, number.italic, icon.key)
+        key = (role, line.size, number.bold, number.italic)
         pattern = self._markers.get(key)
         if pattern is None:
             c = self.c
             pattern = self._markers[key] = stamp(
                 "payload_marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS), role,
-                c[role], num(line.size), number.bold, number.italic, f"{self.p}-icon-{icon.key}",
+                c[role], num(line.size), number.bold, number.italic,
             )  # fmt: skip
         t, box = _TEXTS, marker.box
-        return Fragment(
-            pattern
-            % (t[box.x], t[box.y], t[box.w], t[box.h], t[number.x], t[line.baseline], number.text,
-               t[icon.x], t[icon.y], t[icon.width], t[icon.size])
+        return pattern % (
+            t[box.x], t[box.y], t[box.w], t[box.h], t[number.x], t[line.baseline], number.text,
+            self._icon_id(icon.key), t[icon.x], t[icon.y], t[icon.width], t[icon.size],
         )  # fmt: skip
 
-    def _numbered_badge(self, badge) -> Fragment | None:
-        """A badge of the usual make (its number alone) as one stamped fragment; None for any
-        other, which the `pill` macro draws."""
+    def _numbered_badge(self, badge) -> str | None:
+        """A badge of the usual make (its number alone) as one stamp; None for any other,
+        which `_badge` draws."""
         found = _numbered(badge.text)
         if found is None or found[3] is not None:
             return None
@@ -496,35 +432,35 @@ class _Painter:
             "numbered_badge", c["badge"], role, c[role], num(line.size), number.bold,
             number.italic,
         )  # fmt: skip
-        return Fragment(
-            pattern
-            % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2], t[number.x],
-               t[line.baseline], number.text)
+        return pattern % (
+            t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2], t[number.x], t[line.baseline],
+            number.text,
         )  # fmt: skip
 
     def _name(self, name: str) -> str:
-        """A participant's name as shown, escaped by the `escaped` stamp, for the holes of a
-        message's group: cleaned and escaped once per name, not once per message."""
+        """A participant's name as shown, escaped: once per name, not once per message."""
         shown = self._names.get(name)
         if shown is None:
-            shown = self._names[name] = stamp("escaped", clean_text(name)) % ()
+            shown = self._names[name] = escape(clean_text(name))
         return shown
 
-    def _badge(self, badge) -> tuple:
+    def _badge(self, badge) -> str:
+        """An autonumber badge of another make: the pill, and its text (a text block)."""
         box, t = badge.box, _TEXTS
         pattern = stamp("badge", self.c["badge"])
-        pill = Fragment(pattern % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2]))
-        return (pill, self.text(badge.text, "badge"))
+        pill = pattern % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2])
+        return pill + "\n" + self.text(badge.text, "badge")
 
-    def _pill(self, marker) -> tuple:
-        """(pill, text block): what the template's `pill` macro draws."""
+    def _pill(self, marker) -> str:
+        """A payload marker of another make, or one in the appendix: the pill, and its text (a
+        text block)."""
         if self._marker is None:
             c = self.c
             self._marker = stamp("marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS))
-        return (_fill(self._marker, marker.box), self.text(marker.text, "marker-text"))
+        return _fill(self._marker, marker.box) + "\n" + self.text(marker.text, "marker-text")
 
-    def note(self, note) -> tuple:
-        """(line, over, paper, code panels, bullets, texts): a row of the template's note loop."""
+    def note(self, note) -> str:
+        """A note's group: its paper, the tint behind its code, its bullets, its text."""
         b, f = note.box, C.NOTE_FOLD
         outline = [(b.x, b.y), (b.right - f, b.y), (b.right, b.y + f), (b.right, b.bottom),
                    (b.x, b.bottom)]  # fmt: skip
@@ -532,93 +468,89 @@ class _Painter:
         if self._note is None:
             self._note = stamp("note", self.c["note"], self.c["note_border"])
         code = self._code_stamp()
-        return (
-            note.line,
-            clean_text(",".join(note.over)),
-            Fragment(self._note % (_points(outline) + " Z", _points(fold) + " Z")),
-            [_fill(code, p.box) for p in note.panels],
-            [self.text(t, "bullet") for t in note.bullets],
-            [self.text(t, "note-text") for t in note.texts],
-        )
+        tags = [
+            self._note % (_points(outline) + " Z", _points(fold) + " Z"),
+            *[_fill(code, p.box) for p in note.panels],
+        ]
+        content = _content(tags)
+        content += "".join([self.text(t, "bullet") for t in note.bullets])
+        content += "".join([self.text(t, "note-text") for t in note.texts])
+        over = escape(clean_text(",".join(note.over)))
+        return stamp("note_group") % (note.line, over, content)
 
-    def divider(self, d) -> NS:
-        out = NS(
-            line=d.line,
-            style=d.style,
-            x1=num(d.x1),
-            x2=num(d.x2),
-            y=num(d.y),
-            label=self.text(d.label, "section-label" if d.band else "divider-label")
-            if d.label
-            else None,
-            colour=self.c["divider"],
-            bg=self.c["bg"],
-            band=None,
-            pill=_rect(d.pill) if d.pill else None,
-            pill_r=num(d.pill.h / 2) if d.pill else None,
-            dash="5 4" if d.style == "dashed" else None,
-            width="0.75" if d.style == "thin" else "1",
-        )
+    def divider(self, d) -> str:
+        """A divider's group: a section's band, a rule (with a pill behind its label) or a
+        delay's gap, and its label."""
+        c = self.c
+        label = ""
+        if d.label:
+            label = self.text(d.label, "section-label" if d.band else "divider-label")
+        values = {"line": d.line, "label": label}
+        absent = {}
         if d.band:
-            out.band = _rect(d.band)
-            out.accent_bar = _box(d.band.x, d.band.y, C.SECTION_ACCENT_WIDTH, d.band.h)
-            out.band_fill = self.c["accent_soft"]
-            out.accent = self.c["accent"]
-        return out
+            values["band"] = _rect(d.band)
+            values["accent_bar"] = _box(d.band.x, d.band.y, C.SECTION_ACCENT_WIDTH, d.band.h)
+            absent["pill"] = None
+        else:
+            absent["band"] = None
+            values.update(x1=num(d.x1), x2=num(d.x2), y1=num(d.y), y2=num(d.y))
+            if d.pill:
+                values.update(pill=_rect(d.pill), pill_r=num(d.pill.h / 2))
+            else:
+                absent["pill"] = None
+        pattern = named_stamp(
+            "divider",
+            style=d.style,
+            colour=c["divider"],
+            width="0.75" if d.style == "thin" else "1",
+            dash="5 4" if d.style == "dashed" else None,
+            bg=c["bg"],
+            band_fill=c["accent_soft"],
+            accent=c["accent"],
+            **absent,
+        )
+        return pattern % values
 
-    def frame(self, f) -> tuple:
-        """(kind, line, depth, frame and tab, tab text, label, separators): a row of the
-        template's block loop; each separator (its line, keyword, branch label)."""
+    def frame(self, f) -> str:
+        """A block's group: its frame and tab, its label, and each branch's separator, keyword
+        and label."""
         if self._frame is None:
             c = self.c
             self._frame = stamp("frame", num(C.BLOCK_RADIUS), c["frame"], c["tab"])
             self._separator = stamp("separator", c["frame"])
         t, b = _TEXTS, f.box
         x1, x2 = t[b.x], t[b.right]
-        return (
-            f.kind,
-            f.line,
-            f.depth,
-            Fragment(self._frame % (x1, t[b.y], t[b.w], t[b.h], _points(f.tab) + " Z")),
-            self.text(f.tab_text, "block-kind"),
-            self.text(f.label, "block-label") if f.label else None,
-            [
-                (
-                    Fragment(self._separator % (x1, t[s.y], x2, t[s.y])),
-                    self.text(s.keyword, "block-kind"),
-                    self.text(s.label, "block-label") if s.label else None,
-                )
-                for s in f.separators
-            ],
-        )
+        content = self._frame % (x1, t[b.y], t[b.w], t[b.h], _points(f.tab) + " Z") + "\n"
+        content += self.text(f.tab_text, "block-kind")
+        if f.label:
+            content += self.text(f.label, "block-label")
+        for s in f.separators:
+            content += self._separator % (x1, t[s.y], x2, t[s.y]) + "\n"
+            content += self.text(s.keyword, "block-kind")
+            if s.label:
+                content += self.text(s.label, "block-label")
+        return stamp("block", f.kind) % (f.line, f.depth, content)
 
-    def appendix(self, layout: Layout) -> NS:
+    def appendix(self, layout: Layout) -> str:
+        """The bodies listed under the picture: a rule, a heading, and each body's marker,
+        heading, code panels and lines."""
         a = layout.appendix
         assert a is not None
-        return NS(
-            x1=num(C.MARGIN),
-            x2=num(layout.width - C.MARGIN),
-            y=num(a.rule_y),
-            colour=self.c["divider"],
-            heading=self.text(a.heading, "appendix-heading"),
-            entries=[
-                NS(
-                    number=e.number,
-                    marker=self._pill(e.marker),
-                    heading=self.text(e.heading, "appendix-label"),
-                    panels=[_rect(p.box) for p in e.panels],
-                    texts=[self.text(t, "appendix-text") for t in e.texts],
-                )
-                for e in a.entries
-            ],
-            code=self.c["code"],
-        )
+        panel, payload = stamp("panel", self.c["code"]), stamp("payload")
+        content = self.text(a.heading, "appendix-heading")
+        for e in a.entries:
+            body = self._pill(e.marker) + self.text(e.heading, "appendix-label")
+            body += _content([_fill(panel, p.box) for p in e.panels])
+            body += "".join([self.text(t, "appendix-text") for t in e.texts])
+            content += payload % (e.number, body) + "\n"
+        x1, x2, y = num(C.MARGIN), num(layout.width - C.MARGIN), num(a.rule_y)
+        return stamp("appendix", self.c["divider"]) % (x1, y, x2, y, content)
 
 
-def _fill(pattern: str, r: Rect) -> Fragment:
+def _fill(pattern: str, r: Rect) -> str:
     """A stamp whose numbers are a box's x, y, width and height."""
     t = _TEXTS
-    return Fragment(pattern % (t[r.x], t[r.y], t[r.w], t[r.h]))
+    return pattern % (t[r.x], t[r.y], t[r.w], t[r.h])
 
 
 def _numbered(block: TextBlock) -> tuple | None:
