@@ -68,6 +68,32 @@ def agree(text: str) -> None:
     assert fast == lark, text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A -> if: x\n",
+        "A -> note: x\n",
+        "A -> end\n",
+        "A -> else: y\n",
+        "A -> title: t\n",
+        "note A, if: x\n",
+        "order: A, if: x\n",
+    ],
+)
+def test_a_terminal_the_state_lacks_is_read_again_by_its_own_scanner(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state scans first with a larger scanner; where that one finds a keyword the state
+    does not take (a name after an arrow that reads like one), the state's own scanner reads
+    the text again, as Lark's contextual lexer would have."""
+    parser = P.table_parser()
+    used: list[int] = []
+    own = parser._own_lexer
+    monkeypatch.setattr(parser, "_own_lexer", lambda state: used.append(state) or own(state))
+    agree(text)
+    assert used
+
+
 @pytest.mark.parametrize("text", example_texts(), ids=lambda t: t.split("\n", 1)[0][:40])
 def test_examples_parse_the_same_and_without_lark(text: str) -> None:
     fast, lark = both(text)
@@ -150,10 +176,10 @@ def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
     path = Path(first.stdout.strip())
-    assert json.loads(path.read_text())["format"] == 1
-    path.write_text('{"format": 1, "states": {')
+    assert json.loads(path.read_text())["format"] == 2
+    path.write_text('{"format": 2, "states": {')
     subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, check=True)
-    assert json.loads(path.read_text())["format"] == 1
+    assert json.loads(path.read_text())["format"] == 2
 
 
 def test_a_parse_does_not_import_lark_once_tables_are_cached() -> None:

@@ -12,6 +12,13 @@ Why not Lark's own runtime: importing Lark costs about 30 ms, a third of a cold 
 render`, and its general loop about 3 µs a token. Input this runtime cannot take raises
 `Rejected`; the caller then lets Lark parse it again, so a syntax error is found and worded by
 Lark exactly as before.
+
+One liberty with the lexer, for a fresh process's sake (compiling a scanner costs about 0.2 ms,
+and a parse used to compile seventeen): a state whose scanner's terminals are all in a larger
+scanner's scans with that one first. Lark orders every scanner's terminals by one key, so the
+larger scanner's alternatives before the terminal it finds include the state's own, which did
+not match either: when the terminal it finds is one the state's scanner has, that scanner would
+have found the same. Only when it is not is the state's own scanner compiled and run.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 
 
 class Token(str):
@@ -79,6 +86,11 @@ def build_tables(lark: Any, callbacks: object) -> dict:
         scanners.append(
             {
                 "patterns": [compiled.pattern for compiled in scanner._mres],
+                "terminals": [
+                    name
+                    for compiled in scanner._mres
+                    for name, _ in sorted(compiled.groupindex.items(), key=lambda g: g[1])
+                ],
                 "ignore": sorted(basic.ignore_types),
                 "unless": {
                     name: [compiled.pattern for compiled in unless.scanner._mres]
@@ -86,6 +98,8 @@ def build_tables(lark: Any, callbacks: object) -> dict:
                 },
             }
         )
+    for spec in scanners:
+        spec["first"] = _first_scanner(spec, scanners)
     kept_terminals: set[str] = set()
     rule_rows = []
     for rule in rules:
@@ -130,8 +144,27 @@ def build_tables(lark: Any, callbacks: object) -> dict:
     }
 
 
+def _first_scanner(spec: dict, scanners: list[dict]) -> int:
+    """The scanner to scan with before `spec`'s own (see the module's docstring): the largest
+    whose terminals include all of `spec`'s, in the same order, with the same ignored terminals
+    and keyword rules; `spec`'s own index when there is none larger."""
+    own = spec["terminals"]
+    best = scanners.index(spec)
+    for index, other in enumerate(scanners):
+        theirs = other["terminals"]
+        if (
+            len(theirs) > len(scanners[best]["terminals"])
+            and other["ignore"] == spec["ignore"]
+            and other["unless"] == spec["unless"]
+            and set(own) <= set(theirs)
+            and [name for name in theirs if name in set(own)] == own
+        ):
+            best = index
+    return best
+
+
 class _Scanner:
-    """One parser state's lexer, compiled the first time a parse reaches that state."""
+    """One scanner of the tables, compiled the first time a parse needs it."""
 
     __slots__ = ("match", "ignore", "unless")
 
@@ -146,6 +179,17 @@ class _Scanner:
         }
 
 
+class _Lexer:
+    """A state's lexer: the scanner it scans with first and, when that is not its own, the
+    terminals its own scanner has (`own`; None when it is its own)."""
+
+    __slots__ = ("match", "ignore", "unless", "own")
+
+    def __init__(self, first: _Scanner, own: frozenset[str] | None) -> None:
+        self.match, self.ignore, self.unless = first.match, first.ignore, first.unless
+        self.own = own
+
+
 class TableParser:
     """Runs the tables; the rule callbacks are methods of `callbacks` (as in `build_tables`)."""
 
@@ -158,7 +202,8 @@ class TableParser:
         self._specs = tables["scanners"]
         self._scanners: list[_Scanner | None] = [None] * len(self._specs)
         self._lexer_of = [tables["lexer_of_state"][str(i)] for i in range(count)]
-        self._by_state: list[_Scanner | None] = [None] * count
+        self._by_state: list[_Lexer | None] = [None] * count
+        self._own_by_state: list[_Lexer | None] = [None] * count
         self.kept = frozenset(tables["kept_terminals"])
         self.terminals: dict[str, str] = tables["terminals"]
         self.rules = [
@@ -171,30 +216,51 @@ class TableParser:
             for origin, size, method, plan, trailing in tables["rules"]
         ]
 
-    def _scanner(self, state: int) -> _Scanner:
-        """The state's scanner, compiled on first use (one is shared by many states)."""
-        index = self._lexer_of[state]
+    def _compiled(self, index: int) -> _Scanner:
+        """A scanner, compiled on first use (one serves many states)."""
         scanner = self._scanners[index]
         if scanner is None:
             scanner = self._scanners[index] = _Scanner(self._specs[index])
-        self._by_state[state] = scanner
         return scanner
+
+    def _lexer(self, state: int) -> _Lexer:
+        """The state's lexer: the scanner it scans with first (see the module's docstring)."""
+        index = self._lexer_of[state]
+        first = self._specs[index]["first"]
+        own = None if first == index else frozenset(self._specs[index]["terminals"])
+        lexer = self._by_state[state] = _Lexer(self._compiled(first), own)
+        return lexer
+
+    def _own_lexer(self, state: int) -> _Lexer:
+        """The state's own scanner, for text its first scanner reads as a terminal the state's
+        own does not have."""
+        lexer = self._own_by_state[state]
+        if lexer is None:
+            index = self._lexer_of[state]
+            lexer = self._own_by_state[state] = _Lexer(self._compiled(index), None)
+        return lexer
 
     def parse(self, text: str) -> Any:
         """The start rule's callback result, or `Rejected`."""
         actions = [row.get for row in self.states]
-        rules, kept, by_state, scanner_for = self.rules, self.kept, self._by_state, self._scanner
+        rules, kept, by_state, lexer_for = self.rules, self.kept, self._by_state, self._lexer
         stack = [self.start]
         values: list = []
         pos, line, line_start, end = 0, 1, 0, len(text)
         state = self.start
         while True:
             if pos < end:
-                scanner = by_state[state] or scanner_for(state)
+                scanner = by_state[state] or lexer_for(state)
                 found = scanner.match(text, pos)
-                if found is None:
+                if found is None:  # the first scanner has all the state's terminals
                     raise Rejected
                 kind = found.lastgroup
+                if scanner.own is not None and kind not in scanner.own:
+                    scanner = self._own_lexer(state)
+                    found = scanner.match(text, pos)
+                    if found is None:
+                        raise Rejected
+                    kind = found.lastgroup
                 value = found.group()
                 if kind in scanner.ignore:
                     pos += len(value)
