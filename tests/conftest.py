@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +13,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+# The caches (parse tables, stamps, compiled templates) of this run go to a folder of its own,
+# for it and the commands it starts: the tests neither trust what earlier renders left in
+# ~/.cache/volley nor add to it.
+_CACHE = tempfile.mkdtemp(prefix="volley-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(scope="session")

@@ -138,3 +138,21 @@ def test_the_longest_file_names_the_system_allows_still_render(tmp_path: Path):
     result = CliRunner().invoke(main, ["render", str(source), "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert target.read_text(encoding="utf-8").rstrip().endswith("</svg>")
+
+
+def test_a_new_file_gets_the_umasks_mode_and_the_umask_is_left_alone(tmp_path: Path):
+    """Files written at once from several threads (a server's renders) each get the mode the
+    umask gives, and the process's umask is the same afterwards."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from volley.textio import write_atomic
+
+    previous = os.umask(0o027)
+    try:
+        paths = [tmp_path / f"out-{n}.svg" for n in range(64)]
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda p: write_atomic(p, "<svg/>"), paths))
+        assert {p.stat().st_mode & 0o777 for p in paths} == {0o640}
+        assert os.umask(0o027) == 0o027
+    finally:
+        os.umask(previous)

@@ -91,16 +91,23 @@ def cache_file(kind: str, suffix: str, *versions: object) -> Path | None:
     return folder / f"{kind}-{digest}.{suffix}"
 
 
-def package_source(name: str) -> str:
-    """A package's `__init__.py` (where a release keeps its version), read without importing the
-    package: what a cache built with its help is keyed on. Empty if it cannot be read."""
+def package_source(name: str, *files: str) -> str:
+    """A package's `__init__.py` (where a release keeps its version) and the named `files` of
+    its folder, read without importing the package: what a cache built with its help is keyed
+    on. What cannot be read counts as empty."""
     import importlib.util
 
     spec = importlib.util.find_spec(name)
-    try:
-        return Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
-    except OSError:
+    if spec is None or not spec.origin:
         return ""
+    origin = Path(spec.origin)
+    texts = []
+    for path in (origin, *[origin.with_name(file) for file in files]):
+        try:
+            texts.append(path.read_text(encoding="utf-8"))
+        except OSError:
+            texts.append("")
+    return "\0".join(texts)
 
 
 def template_cache(owner: str):

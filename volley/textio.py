@@ -80,19 +80,22 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
 
 
 def _write_through_temporary(target: Path, payload: bytes) -> None:
+    """A new file gets the mode the umask gives (the kernel applies it as the temporary file is
+    made: reading the umask means setting it, which races other threads); a file written over
+    keeps its own mode."""
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = _new_temporary(folder, target.name)
+    try:
+        kept_mode: int | None = target.stat().st_mode & 0o777
+    except OSError:
+        kept_mode = None
+    fd, tmp = _new_temporary(folder, target.name, 0o600 if kept_mode is not None else 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
+        if kept_mode is not None:
+            os.chmod(tmp, kept_mode)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -105,14 +108,14 @@ _TEMPORARY_FLAGS = (
 )
 
 
-def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
-    """A new file `.<name>.<8 random hex>.tmp` in `folder` that only this user can read, made
-    the way `tempfile.mkstemp` makes it (and as long a name, so the same names fit); importing
+def _new_temporary(folder: Path, name: str, mode: int) -> tuple[int, str]:
+    """A new file `.<name>.<8 random hex>.tmp` in `folder`, made the way `tempfile.mkstemp`
+    makes it (and as long a name, so the same names fit), with `mode` less the umask; importing
     tempfile (with shutil and random) would cost every `volley render` 3 ms."""
     for _ in range(100):
         path = os.path.abspath(os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp"))
         try:
-            return os.open(path, _TEMPORARY_FLAGS, 0o600), path
+            return os.open(path, _TEMPORARY_FLAGS, mode), path
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))

@@ -2,17 +2,20 @@
 
 A picture repeats a few dozen tags thousands of times (a message's group, arrow and heads, a
 label's `<text>`); filling a stamp costs one string format where a template pass would cost a
-call and an escape per value. Stamps also spare a render Jinja itself: every stamp is made from
-constants only (classes, colours, styles, sizes), never from what a user wrote, so the ones a
-process makes are kept in the private cache folder, under a name that carries a digest of the
-template, of this module and of the Jinja release that rendered them. A render that finds all
-it needs there never imports Jinja, which is about a sixth of a cold `volley render`.
+call and an escape per value. Stamps also spare a render Jinja itself: a stamp is made from
+constants only (classes, colours, styles, sizes; `svg.py` passes whatever a user wrote through
+holes), so the ones a process makes are kept in the private cache folder, under a name that
+carries a digest of the template, of this module and of the Jinja and MarkupSafe that rendered
+them. A render that finds all it needs there never imports Jinja, which is about a sixth of a
+cold `volley render`. A kept file that does not fill as a stamp must is dropped and made again
+(see `svg.render_svg`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from functools import cache
 from pathlib import Path
@@ -25,7 +28,10 @@ if TYPE_CHECKING:
 
 TEMPLATE = "svg/diagram.svg"
 _HOLE = "\x00"  # XML cannot hold U+0000, so no template text has one
-_KEEP = 4_000  # stamps a process keeps; a picture needs a few dozen, a theme a few hundred
+_MADE = 4_000  # stamps a process keeps in memory; a picture needs a few dozen
+_KEPT = 2_000  # stamps kept in the file; a theme needs a few hundred
+# A pattern as `_render` writes it: text, `%%`, and holes by position or by name.
+_PATTERN = re.compile(r"(?:[^%]|%%|%s|%\(\w+\)s)*")
 
 
 @cache
@@ -55,6 +61,7 @@ class _Stamps:
         self.made: dict[tuple, str] = {}  # by (name, named, constants, fixed): this process's
         self.kept: dict[str, str] | None = None  # by repr of that key: the file's, once read
         self.new = False  # made since the file was read or written
+        self.used_kept = False  # a stamp came from the file
         self.lock = threading.Lock()
 
     def path(self) -> Path | None:
@@ -65,35 +72,48 @@ class _Stamps:
             template.read_text(encoding="utf-8"),
             Path(__file__).read_text(encoding="utf-8"),
             package_source("jinja2"),
-            package_source("markupsafe"),
+            package_source("markupsafe", "_native.py"),
         )
 
-    def load(self) -> dict[str, str]:
-        """The file's stamps: empty when there is none, or it is not what this module writes."""
-        kept: dict[str, str] = {}
+    def read(self) -> dict[str, str]:
+        """The file's stamps: empty when there is none, or it is not what `save` writes."""
         path = self.path()
         if path is not None:
             with contextlib.suppress(OSError, ValueError):
                 data = json.loads(path.read_text(encoding="utf-8"))
                 if isinstance(data, dict) and all(
-                    isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+                    isinstance(k, str) and isinstance(v, str) and _PATTERN.fullmatch(v)
+                    for k, v in data.items()
                 ):
-                    kept = data
-        return kept
+                    return data
+        return {}
 
     def save(self) -> None:
-        """Write the stamps made since the file was read back to it, whole, if any were."""
+        """Add the stamps made since the file was read to it, if any were (a lock, and what
+        another process added meanwhile read back first, so no save undoes another)."""
         if not self.new:
             return
         from volley.textio import write_atomic
 
         with self.lock:
+            if not self.new:
+                return
             self.new = False
-            kept = dict(self.kept or {})
-        path = self.path()
-        if path is not None and len(kept) <= _KEEP:
-            with contextlib.suppress(OSError):
-                write_atomic(str(path), json.dumps(kept, sort_keys=True, indent=0))
+            path = self.path()
+            if path is None:
+                return
+            kept = {**self.read(), **(self.kept or {})}
+            if len(kept) <= _KEPT:
+                with contextlib.suppress(OSError):
+                    write_atomic(str(path), json.dumps(kept, sort_keys=True, indent=0))
+
+    def forget(self) -> None:
+        """Drop every stamp this process has, and the file's: they are made again."""
+        with self.lock:
+            self.made.clear()
+            self.kept = {}
+            self.new = True
+            self.used_kept = False
 
 
 _STAMPS = _Stamps()
@@ -117,6 +137,16 @@ def save_stamps() -> None:
     _STAMPS.save()
 
 
+def forget_stamps() -> bool:
+    """Make every stamp again, from the template, if any came from the kept file: for a file
+    that did not fill as it must (edited by hand, or written wrong), whose stamps are then
+    written anew. False, forgetting nothing, if none came from it."""
+    if not _STAMPS.used_kept:
+        return False
+    _STAMPS.forget()
+    return True
+
+
 def _pattern(name: str, named: bool, constants: tuple, fixed: dict) -> str:
     key = (name, named, constants, *fixed.items())
     stamps = _STAMPS
@@ -125,15 +155,17 @@ def _pattern(name: str, named: bool, constants: tuple, fixed: dict) -> str:
         return pattern
     with stamps.lock:
         if stamps.kept is None:
-            stamps.kept = stamps.load()
+            stamps.kept = stamps.read()
         pattern = stamps.kept.get(repr(key))
-    if pattern is None:
+    if pattern is not None:
+        stamps.used_kept = True
+    else:
         pattern = _render(name, named, constants, fixed)
         with stamps.lock:
-            if len(stamps.kept) < _KEEP:
+            if len(stamps.kept) < _KEPT:
                 stamps.kept[repr(key)] = pattern
                 stamps.new = True
-    if len(stamps.made) > _KEEP:
+    if len(stamps.made) > _MADE:
         stamps.made.clear()
     stamps.made[key] = pattern
     return pattern

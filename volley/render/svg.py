@@ -5,15 +5,14 @@ and constant arguments, with a hole for each value, and this module fills the ho
 shape (one `%` format each) and puts the tags together in the template's order. It writes no
 markup itself. What fills a hole is a number (formatted once: two decimals, no float-repr
 surprises, so output is byte-identical everywhere), markup stamped from the template, or text
-passed through `escape`, autoescape's own function: every label, name, note, title, link and
-icon id a user wrote reaches the picture as text, never as markup.
+passed through `escape` (autoescape's escaping, to the byte): every label, name, note, title,
+link and icon id a user wrote reaches the picture as text, never as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from markupsafe import escape
+from typing import get_args
 
 from volley.inline import plain_text
 from volley.layout import constants as C
@@ -30,8 +29,8 @@ from volley.layout.geometry import (
 from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
-from volley.model import Diagram
-from volley.render.stamps import named_stamp, save_stamps, stamp
+from volley.model import Diagram, DividerStyle
+from volley.render.stamps import forget_stamps, named_stamp, save_stamps, stamp
 from volley.render.themes import dark_mode_css, palette
 
 Colours = Mapping[str, str]
@@ -41,7 +40,22 @@ Colours = Mapping[str, str]
 # that off and leaves everything else at cairo's defaults (geometricPrecision would also change
 # antialiasing). Defined here so that an SVG render does not import `raster`.
 TEXT_RENDERING = "volley-measured"
+_DIVIDER_STYLES = get_args(DividerStyle)
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def escape(text: str) -> str:
+    """Text as Jinja's autoescape prints it (MarkupSafe's `escape`, to the byte), as a plain
+    string: the five characters that could end a text or an attribute become references.
+    Five scans that find nothing return the text itself, so most texts cost next to nothing.
+    """
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&#34;")
+        .replace("'", "&#39;")
+    )
 
 
 def safe_id(prefix: str) -> str:
@@ -66,9 +80,27 @@ def render_svg(
     """
     if len(_TEXTS) > 200_000:  # a bound for a long-lived process
         _TEXTS.clear()
+    try:
+        svg = _document(layout, diagram, theme, safe_id(id_prefix), raster, window)
+    except (TypeError, KeyError):  # a stamp that does not fill: from a damaged kept file?
+        if not forget_stamps():
+            raise
+        _BY_PALETTE.clear()
+        svg = _document(layout, diagram, theme, safe_id(id_prefix), raster, window)
+    save_stamps()
+    return svg
+
+
+def _document(
+    layout: Layout,
+    diagram: Diagram,
+    theme: str,
+    prefix: str,
+    raster: bool,
+    window: tuple[float, float] | None,
+) -> str:
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
-    prefix = safe_id(id_prefix)
     css = dark_mode_css(prefix) if theme == "auto" and not raster else ""
     painter = _Painter(colours, prefix)
     shown = num(top)
@@ -86,7 +118,7 @@ def render_svg(
         bg=colours["bg"],
         **{name: None for name, value in optional.items() if value is None},
     )
-    svg = pattern % {
+    return pattern % {
         **optional,
         "p": prefix,
         "w": num(layout.width),
@@ -101,8 +133,14 @@ def render_svg(
         "messages": _content(list(map(painter.message, layout.messages))),
         "notes": _content([painter.note(n) for n in layout.notes]),
     }
-    save_stamps()
-    return svg
+
+
+def _int(value: object) -> int:
+    """A line number of the model, for a hole (printed as it is): an integer, whatever a
+    `Diagram` built in Python holds."""
+    if value.__class__ is not int:
+        raise TypeError(f"a line number must be an integer, not {value!r}")
+    return value  # type: ignore[return-value]
 
 
 def _content(tags: list[str]) -> str:
@@ -192,7 +230,7 @@ def _description(diagram: Diagram) -> str:
 
 # Per palette, the stamps that hold only its colours and constants, for the next picture: a
 # docs build paints hundreds. The palette itself is kept too, so its id is never reused.
-_KEPT: dict[int, tuple[Colours, dict[tuple, str], dict[tuple, str]]] = {}
+_BY_PALETTE: dict[int, tuple[Colours, dict[tuple, str], dict[tuple, str]]] = {}
 
 
 class _Painter:
@@ -203,10 +241,12 @@ class _Painter:
         self.c = colours
         self.p = prefix
         self._names: dict[str, str] = {}
-        kept = _KEPT.get(id(colours)) or _KEPT.setdefault(id(colours), (colours, {}, {}))
-        # (class, role, size, mono, preserve, bold, italic) → stamp; a message's kind → stamps
+        kept = _BY_PALETTE.get(id(colours))
+        if kept is None:
+            kept = _BY_PALETTE.setdefault(id(colours), (colours, {}, {}))
+        # (class, role, size, mono, preserve, bold, italic) → stamp; a message's kind → pattern
         self._texts, self._shapes = kept[1], kept[2]
-        self._runs: dict[tuple, str] = {}  # (bold, italic, code size, link colour) → stamp
+        self._runs: dict[tuple, str] = {}  # (bold, italic, code size, linked) → stamp
         self._icon_ids: dict[str, str] = {}  # icon → its symbol's id, escaped
         self._markers: dict[tuple, str] = {}  # (role, size, bold, italic) → stamp
         self._halo = stamp("halo", colours["bg"])
@@ -357,7 +397,7 @@ class _Painter:
         hit, d, kinds, outlines = _arrow(m.points, m.heads)
         names = self._names
         sender = names.get(m.sender) or self._name(m.sender)
-        values = [m.number, m.line, sender, names.get(m.receiver) or self._name(m.receiver)]
+        values = [m.number, _int(m.line), sender, names.get(m.receiver) or self._name(m.receiver)]
         if marker:
             values.append(marker.number)
         values += (hit, d, *outlines)
@@ -394,7 +434,7 @@ class _Painter:
         ]
         if halo:
             parts.append(self._halo)
-        start, hole, end = group.rpartition("%s")  # the group's content
+        start, hole, end = group.rpartition("%s")  # `content`, the macro's last argument
         pattern = start + "\n".join(parts) + "\n" + hole + end
         self._shapes[(is_self, bare, style, kinds, halo)] = pattern
         return pattern
@@ -476,7 +516,7 @@ class _Painter:
         content += "".join([self.text(t, "bullet") for t in note.bullets])
         content += "".join([self.text(t, "note-text") for t in note.texts])
         over = escape(clean_text(",".join(note.over)))
-        return stamp("note_group") % (note.line, over, content)
+        return stamp("note_group") % (_int(note.line), over, content)
 
     def divider(self, d) -> str:
         """A divider's group: a section's band, a rule (with a pill behind its label) or a
@@ -485,7 +525,9 @@ class _Painter:
         label = ""
         if d.label:
             label = self.text(d.label, "section-label" if d.band else "divider-label")
-        values = {"line": d.line, "label": label}
+        if d.style not in _DIVIDER_STYLES:  # a class, and a choice of drawing: not a hole
+            raise ValueError(f"a divider's style is one of {', '.join(_DIVIDER_STYLES)}")
+        values = {"line": _int(d.line), "label": label}
         absent = {}
         if d.band:
             values["band"] = _rect(d.band)
@@ -529,7 +571,7 @@ class _Painter:
             content += self.text(s.keyword, "block-kind")
             if s.label:
                 content += self.text(s.label, "block-label")
-        return stamp("block", f.kind) % (f.line, f.depth, content)
+        return stamp("block") % (escape(f.kind), _int(f.line), f.depth, content)
 
     def appendix(self, layout: Layout) -> str:
         """The bodies listed under the picture: a rule, a heading, and each body's marker,
