@@ -13,7 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "mcp-tool-call.volley"
-HEAVY = ("cairosvg", "cairocffi", "pygments", "jinja2", "starlette", "uvicorn")
+HEAVY = ("cairosvg", "cairocffi", "pygments", "jinja2", "markupsafe", "starlette", "uvicorn")
+# Standard modules a render to SVG does without (pathlib brings urllib.parse and ipaddress).
+STANDARD = ("pathlib", "ipaddress", "tempfile", "shutil", "pickle")
 
 # Modules only a rare path needs: serving, a warning's spelling suggestions, icons.
 RARE = ("socket", "volley.server", "volley.share", "difflib", "volley.icons")
@@ -36,7 +38,7 @@ finally:
 def loaded_by(tmp_path: Path, *args: str) -> set[str]:
     report = tmp_path / "loaded.json"
     subprocess.run(
-        [sys.executable, "-c", PROBE, str(report), json.dumps([*HEAVY, *RARE]), *args],
+        [sys.executable, "-c", PROBE, str(report), json.dumps([*HEAVY, *RARE, *STANDARD]), *args],
         check=True,
         capture_output=True,
         cwd=tmp_path,
@@ -49,12 +51,26 @@ def loaded_by(tmp_path: Path, *args: str) -> set[str]:
     [
         (("parse", str(EXAMPLE)), set()),
         (("check", str(EXAMPLE)), set()),
-        (("render", str(EXAMPLE), "-o", "out.svg"), {"jinja2"}),
-        (("render", str(EXAMPLE), "-o", "out.html"), {"jinja2", "pygments"}),
+        (("render", str(EXAMPLE), "-o", "out.html"), {"jinja2", "markupsafe", "pygments"}),
     ],
 )
 def test_commands_load_only_what_they_use(tmp_path: Path, args, allowed) -> None:
     assert loaded_by(tmp_path, *args) & set(HEAVY) <= allowed
+
+
+def test_a_render_to_svg_loads_no_template_engine_once_its_stamps_are_kept(tmp_path) -> None:
+    """The first render keeps the SVG's stamps (`volley.render.stamps`); a render after it
+    needs neither Jinja nor MarkupSafe, nor pathlib and the modules it brings (unless the
+    interpreter itself loads them at start, as a site hook may)."""
+    at_start = subprocess.run(
+        [sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    loaded_by(tmp_path, "render", str(EXAMPLE), "-o", "first.svg")
+    loaded = loaded_by(tmp_path, "render", str(EXAMPLE), "-o", "out.svg")
+    assert not loaded & {*HEAVY, *STANDARD} - set(at_start)
 
 
 @pytest.mark.parametrize(

@@ -89,9 +89,9 @@ class _Lifter:
         """Read the fence opening at `start`: (index after it, body lines, lang, raw lines)."""
         lines = self.lines
         indent, fence, info = _fence_open(lines[start])  # type: ignore[misc]
-        end = start + 1
-        while end < len(lines) and not _closes(lines[end], fence):
-            end += 1
+        end, mark = start + 1, fence[0]
+        while end < len(lines) and not (mark in lines[end] and _closes(lines[end], fence)):
+            end += 1  # a line without the fence's character (most lines) cannot close it
         if end >= len(lines):
             raise VolleyError(
                 f"this fenced block is never closed; expected a closing {fence} on a line "

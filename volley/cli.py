@@ -11,7 +11,6 @@ import gc
 import json
 import os
 import sys
-from pathlib import Path
 
 import click
 
@@ -157,12 +156,16 @@ def check_command(files: tuple[str, ...], **limits) -> None:
 def _output_path(source: str, output: str | None, fmt: str, many: bool) -> str:
     if output == "-":
         return "-"
-    if output and (many or Path(output).is_dir()):
+    if output and (many or os.path.isdir(output)):
+        from pathlib import Path  # only for names made from the input's
+
         return str(Path(output) / (Path(source).stem + "." + fmt))
     if output:
         return output
     if source == "-":
         return "-"
+    from pathlib import Path
+
     return str(Path(source).with_suffix("." + fmt))
 
 
@@ -170,7 +173,7 @@ def _format_for(output: str | None, fmt: str | None) -> str:
     if fmt:
         return fmt
     if output and output != "-":
-        suffix = Path(output).suffix.lower().lstrip(".")
+        suffix = os.path.splitext(output)[1].lower().lstrip(".")
         if suffix in FORMATS:
             return suffix
     return "svg"
@@ -231,7 +234,7 @@ def render_command(
     many = len(files) > 1
     if output == "-" and many:
         raise click.UsageError("-o - writes one diagram to stdout; give one input file")
-    if many and output and not Path(output).is_dir():
+    if many and output and not os.path.isdir(output):
         raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
     options = {
         "theme": theme,

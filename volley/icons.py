@@ -8,10 +8,10 @@ and to suggest a spelling. Nothing is fetched from the network.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 
 from volley.inline import FREE_PREFIXES, LONG_PREFIXES, PRO_PREFIXES, IconRef
 
@@ -34,30 +34,38 @@ class Icon:
 
 
 @cache
-def _root() -> Path | None:
+def _root() -> str | None:
+    """The package's icon folder (a path as text: `pathlib` is not imported for a render)."""
     import importlib.util  # here, like difflib below: a diagram without icons needs neither
 
     spec = importlib.util.find_spec("fontawesomefree")
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations))) / "static" / "fontawesomefree"
+    return os.path.join(next(iter(spec.submodule_search_locations)), "static", "fontawesomefree")
+
+
+def _svg(style: str, name: str) -> str | None:
+    """Where one style's icon file would be."""
+    root = _root()
+    return None if root is None else os.path.join(root, "svgs", style, f"{name}.svg")
 
 
 @lru_cache(maxsize=1024)  # bounded: the names come from users, and a server meets many
 def _has(style: str, name: str) -> bool:
     """Whether one style has the icon: one stat of its file, not a listing of 1,400."""
-    root = _root()
-    return root is not None and (root / "svgs" / style / f"{name}.svg").is_file()
+    path = _svg(style, name)
+    return path is not None and os.path.isfile(path)
 
 
 @cache
 def _names(style: str) -> frozenset[str]:
     """The icon names one style has, from a directory listing (for suggestions)."""
     root = _root()
-    folder = root / "svgs" / style if root else None
-    if folder is None or not folder.is_dir():
+    try:
+        entries = os.listdir(os.path.join(root, "svgs", style)) if root else []
+    except OSError:
         return frozenset()
-    return frozenset(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".svg"))
+    return frozenset(entry[:-4] for entry in entries if entry.endswith(".svg"))
 
 
 @cache
@@ -67,10 +75,12 @@ def _aliases() -> dict[str, str]:
     aliases: dict[str, str] = {}
     if root is None:
         return aliases
-    metadata = root / "metadata"
+    metadata = os.path.join(root, "metadata")
     try:
-        shims = json.loads((metadata / "shims.json").read_text(encoding="utf-8"))
-        icons = json.loads((metadata / "icons.json").read_text(encoding="utf-8"))
+        with open(os.path.join(metadata, "shims.json"), encoding="utf-8") as handle:
+            shims = json.load(handle)
+        with open(os.path.join(metadata, "icons.json"), encoding="utf-8") as handle:
+            icons = json.load(handle)
     except (OSError, ValueError):
         return aliases
     for old, _prefix, new in shims:
@@ -88,9 +98,10 @@ def _short_prefix(prefix: str) -> str:
 
 @cache
 def _read(style: str, name: str) -> Icon | None:
-    root = _root()
+    path = _svg(style, name)
     try:
-        svg = (root / "svgs" / style / f"{name}.svg").read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:  # type: ignore[arg-type]
+            svg = handle.read()
     except (OSError, TypeError):
         return None
     box, path = _VIEWBOX.search(svg), _PATH.search(svg)

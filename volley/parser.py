@@ -14,7 +14,6 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import volley.lalr as lalr_module
@@ -24,7 +23,13 @@ from volley.gcpause import paused_gc
 from volley.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
-from volley.resources import grammar_cache, grammar_tables_file, package_source, resource_dir
+from volley.resources import (
+    grammar_cache,
+    grammar_tables_file,
+    package_source,
+    read_text,
+    resource_path,
+)
 from volley.textio import write_atomic
 
 if TYPE_CHECKING:
@@ -36,7 +41,7 @@ DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 
 @cache
 def _grammar() -> str:
-    return (resource_dir("grammar") / "volley.lark").read_text(encoding="utf-8")
+    return read_text(resource_path("grammar", "volley.lark"))
 
 
 @cache
@@ -72,13 +77,13 @@ def table_parser() -> TableParser:
     )
     if path is not None:
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
-            return TableParser(json.loads(path.read_text(encoding="utf-8")), CALLBACKS)
+            return TableParser(json.loads(read_text(path)), CALLBACKS)
     from volley.lalr import build_tables
 
     tables = build_tables(grammar_parser(), CALLBACKS)
     if path is not None:
         with contextlib.suppress(OSError):
-            write_atomic(str(path), json.dumps(tables, sort_keys=True))
+            write_atomic(path, json.dumps(tables, sort_keys=True))
     return TableParser(tables, CALLBACKS)
 
 
@@ -89,7 +94,7 @@ def _callback_names() -> str:
 def _runtime_source() -> str:
     """`volley/lalr.py` itself: tables are rebuilt when the code that builds and runs them
     changes (another volley sharing the cache folder, or a fix), format number or not."""
-    return Path(lalr_module.__file__).read_text(encoding="utf-8")
+    return read_text(lalr_module.__file__)
 
 
 def _lark_release() -> str:

@@ -1,5 +1,9 @@
 """Where the grammar and templates live (in the installed package, or beside it in a checkout),
-and where the caches that make a cold start fast are kept."""
+and where the caches that make a cold start fast are kept.
+
+Paths here are text, joined with `os.path`: a `volley render` does not import `pathlib` (with
+`urllib.parse` and `ipaddress`, 2 ms of every cold start).
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,34 @@ import hashlib
 import os
 import stat
 from functools import cache
-from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
 @cache
-def resource_dir(name: str) -> Path:
+def resource_dir(name: str) -> str:
     """`grammar` or `templates`: the wheel ships them in the package, a checkout at its top."""
-    for candidate in (_PACKAGE / name, _PACKAGE.parent / name):
-        if candidate.is_dir():
+    for candidate in (os.path.join(_PACKAGE, name), os.path.join(os.path.dirname(_PACKAGE), name)):
+        if os.path.isdir(candidate):
             return candidate
     raise FileNotFoundError(f"volley is missing its {name}/ folder; reinstall the package")
 
 
-def _private(folder: Path) -> bool:
+def resource_path(name: str, *parts: str) -> str:
+    """A file of a resource folder: `resource_path("templates", "svg", "diagram.svg")`."""
+    return os.path.join(resource_dir(name), *parts)
+
+
+def read_text(path: str) -> str:
+    """A file's text, as UTF-8."""
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _private(folder: str) -> bool:
     """True for a real folder owned by this user that no one else can write into."""
     try:
-        info = folder.lstat()
+        info = os.lstat(folder)
     except OSError:
         return False
     owner_ok = not hasattr(os, "getuid") or info.st_uid == os.getuid()
@@ -33,23 +47,24 @@ def _private(folder: Path) -> bool:
 
 
 @cache
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     """A folder for caches that are loaded back as code (Lark's pickled parser, compiled
     templates), so it must be one only this user can write: ~/.cache/volley (or under
     $XDG_CACHE_HOME), else a private folder in the temp folder. None if neither can be had,
     and then nothing is cached.
     """
-    home = None
-    with contextlib.suppress(RuntimeError, KeyError):
-        home = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "volley"
-    for folder in ([home] if home else []) + [None]:
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        base = os.path.join(home, ".cache") if home != "~" else None
+    for folder in ([os.path.join(base, "volley")] if base else []) + [None]:
         if folder is None:  # the fallback; tempfile is imported only when it is needed
             import tempfile
 
             user = os.getuid() if hasattr(os, "getuid") else "user"
-            folder = Path(tempfile.gettempdir()) / f"volley-cache-{user}"
+            folder = os.path.join(tempfile.gettempdir(), f"volley-cache-{user}")
         with contextlib.suppress(OSError):
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.makedirs(folder, mode=0o700, exist_ok=True)
         if _private(folder):
             return folder
     return None
@@ -66,10 +81,10 @@ def grammar_cache(grammar: str) -> str | bool:
     if folder is None:
         return False
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    return str(folder / f"grammar-{digest}.lark")
+    return os.path.join(folder, f"grammar-{digest}.lark")
 
 
-def grammar_tables_file(grammar: str, *versions: object) -> Path | None:
+def grammar_tables_file(grammar: str, *versions: object) -> str | None:
     """Where the parse tables built from `grammar` are kept (see `volley.parser.table_parser`).
 
     The name carries a digest of the grammar and of `versions` (the table format, the rule
@@ -79,7 +94,7 @@ def grammar_tables_file(grammar: str, *versions: object) -> Path | None:
     return cache_file("tables", "json", grammar, *versions)
 
 
-def cache_file(kind: str, suffix: str, *versions: object) -> Path | None:
+def cache_file(kind: str, suffix: str, *versions: object) -> str | None:
     """A file of the private cache folder named by `kind` and a digest of `versions` (what its
     content was made from), so a change to any of them makes a new name. None where no private
     folder can be had."""
@@ -88,7 +103,7 @@ def cache_file(kind: str, suffix: str, *versions: object) -> Path | None:
         return None
     key = "\0".join(map(str, versions))
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return folder / f"{kind}-{digest}.{suffix}"
+    return os.path.join(folder, f"{kind}-{digest}.{suffix}")
 
 
 def package_source(name: str, *files: str) -> str:
@@ -100,12 +115,12 @@ def package_source(name: str, *files: str) -> str:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.origin:
         return ""
-    origin = Path(spec.origin)
+    folder = os.path.dirname(spec.origin)
     texts = []
-    for path in (origin, *[origin.with_name(file) for file in files]):
+    for path in (spec.origin, *[os.path.join(folder, file) for file in files]):
         try:
-            texts.append(path.read_text(encoding="utf-8"))
-        except OSError:
+            texts.append(read_text(path))
+        except (OSError, ValueError):
             texts.append("")
     return "\0".join(texts)
 
@@ -136,5 +151,6 @@ def template_cache(owner: str):
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(Path(owner).read_bytes()).hexdigest()[:12]
-    return QuietCache(str(folder), pattern=f"template-{digest}-%s.cache")
+    with open(owner, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()[:12]
+    return QuietCache(folder, pattern=f"template-{digest}-%s.cache")

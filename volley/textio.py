@@ -7,7 +7,6 @@ import contextlib
 import errno
 import os
 import stat
-from pathlib import Path
 
 from volley.errors import VolleyError
 
@@ -65,30 +64,30 @@ def _read_capped(handle, max_bytes: int | None) -> bytes:
     return handle.read() if max_bytes is None else handle.read(max_bytes + 1)
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the target.
 
     A failure at any point leaves an existing file exactly as it was, and raises OSError
     naming `path`.
     """
-    target = Path(path)
+    target = os.fspath(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         _write_through_temporary(target, payload)
     except OSError as exc:  # name the file asked for, not the temporary one beside it
-        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
+        raise OSError(exc.errno, exc.strerror or str(exc), target) from None
 
 
-def _write_through_temporary(target: Path, payload: bytes) -> None:
+def _write_through_temporary(target: str, payload: bytes) -> None:
     """A new file gets the mode the umask gives (the kernel applies it as the temporary file is
     made: reading the umask means setting it, which races other threads); a file written over
     keeps its own mode."""
-    folder = target.parent if str(target.parent) else Path(".")
+    folder, name = os.path.split(target)
     try:
-        kept_mode: int | None = target.stat().st_mode & 0o777
+        kept_mode: int | None = os.stat(target).st_mode & 0o777
     except OSError:
         kept_mode = None
-    fd, tmp = _new_temporary(folder, target.name, 0o600 if kept_mode is not None else 0o666)
+    fd, tmp = _new_temporary(folder or ".", name, 0o600 if kept_mode is not None else 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -108,7 +107,7 @@ _TEMPORARY_FLAGS = (
 )
 
 
-def _new_temporary(folder: Path, name: str, mode: int) -> tuple[int, str]:
+def _new_temporary(folder: str, name: str, mode: int) -> tuple[int, str]:
     """A new file `.<name>.<8 random hex>.tmp` in `folder`, made the way `tempfile.mkstemp`
     makes it (and as long a name, so the same names fit), with `mode` less the umask; importing
     tempfile (with shutil and random) would cost every `volley render` 3 ms."""

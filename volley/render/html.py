@@ -39,7 +39,7 @@ from volley.payloads import Row, Table, body_table
 from volley.render.embed import embedded_json
 from volley.render.highlight import Token, highlight
 from volley.render.html_theme import theme_css
-from volley.resources import resource_dir, template_cache
+from volley.resources import read_text, resource_path, template_cache
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
@@ -254,7 +254,7 @@ def _span_json(span: Span) -> dict[str, Any]:
 @cache
 def _environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(resource_dir("templates") / "html")),
+        loader=FileSystemLoader(resource_path("templates", "html")),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -275,7 +275,7 @@ def path_breaks(key: str) -> Markup:
 
 
 def _asset(name: str) -> str:
-    text = (resource_dir("templates") / "html" / name).read_text(encoding="utf-8")
+    text = read_text(resource_path("templates", "html", name))
     closing = "</style" if name.endswith(".css") else "</script"
     if closing in text.lower():  # would end the inline element early
         raise RuntimeError(f"templates/html/{name} must not contain {closing}")

@@ -18,10 +18,16 @@ import json
 import re
 import threading
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from volley.resources import cache_file, package_source, resource_dir, template_cache
+from volley.resources import (
+    cache_file,
+    package_source,
+    read_text,
+    resource_dir,
+    resource_path,
+    template_cache,
+)
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -43,7 +49,7 @@ def environment() -> Environment:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
     return Environment(
-        loader=FileSystemLoader(str(resource_dir("templates"))),
+        loader=FileSystemLoader(resource_dir("templates")),
         autoescape=select_autoescape(enabled_extensions=("svg", "html", "xml"), default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -64,13 +70,12 @@ class _Stamps:
         self.used_kept = False  # a stamp came from the file
         self.lock = threading.Lock()
 
-    def path(self) -> Path | None:
-        template = resource_dir("templates") / TEMPLATE
+    def path(self) -> str | None:
         return cache_file(
             "stamps",
             "json",
-            template.read_text(encoding="utf-8"),
-            Path(__file__).read_text(encoding="utf-8"),
+            read_text(resource_path("templates", TEMPLATE)),
+            read_text(__file__),
             package_source("jinja2"),
             package_source("markupsafe", "_native.py"),
         )
@@ -80,7 +85,7 @@ class _Stamps:
         path = self.path()
         if path is not None:
             with contextlib.suppress(OSError, ValueError):
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = json.loads(read_text(path))
                 if isinstance(data, dict) and all(
                     isinstance(k, str) and isinstance(v, str) and _PATTERN.fullmatch(v)
                     for k, v in data.items()
@@ -105,7 +110,7 @@ class _Stamps:
             kept = {**self.read(), **(self.kept or {})}
             if len(kept) <= _KEPT:
                 with contextlib.suppress(OSError):
-                    write_atomic(str(path), json.dumps(kept, sort_keys=True, indent=0))
+                    write_atomic(path, json.dumps(kept, sort_keys=True, indent=0))
 
     def forget(self) -> None:
         """Drop every stamp this process has, and the file's: they are made again."""

@@ -28,7 +28,7 @@ import volley
 from volley import share
 from volley.errors import Diagnostic, VolleyError
 from volley.render.embed import embedded_json
-from volley.resources import resource_dir
+from volley.resources import read_text, resource_path
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile
@@ -150,7 +150,7 @@ def _hostname(host: str) -> str:
 @cache
 def _editor_environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(str(resource_dir("templates") / "editor")),
+        loader=FileSystemLoader(resource_path("templates", "editor")),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -179,11 +179,11 @@ class Service:
         self.gallery: dict[str, Template] = load_gallery(examples)
         self.pool = RenderPool(limits.render_workers, limits.render_seconds)
         self.assets = self._load_assets()
-        self.starter = (resource_dir("templates") / "editor" / "starter.volley").read_text("utf-8")
+        self.starter = read_text(resource_path("templates", "editor", "starter.volley"))
 
     def _load_assets(self) -> dict[str, tuple[bytes, str]]:
         """Static files by name with their media type; read once, served from memory."""
-        folder = resource_dir("templates") / "editor"
+        folder = Path(resource_path("templates", "editor"))
         assets = {
             name: ((folder / name).read_bytes(), ASSET_TYPES[Path(name).suffix])
             for name in EDITOR_ASSETS

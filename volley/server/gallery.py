@@ -28,7 +28,7 @@ class Template:
 def examples_dir() -> Path | None:
     """`examples/` beside the package, or None when this installation has none."""
     try:
-        return resource_dir("examples")
+        return Path(resource_dir("examples"))
     except FileNotFoundError:
         return None
 
