@@ -156,3 +156,33 @@ def test_a_new_file_gets_the_umasks_mode_and_the_umask_is_left_alone(tmp_path: P
         assert os.umask(0o027) == 0o027
     finally:
         os.umask(previous)
+
+
+def test_an_output_that_is_a_link_updates_the_file_it_points_to(tmp_path: Path):
+    real = tmp_path / "docs" / "diagram.svg"
+    real.parent.mkdir()
+    real.write_bytes(EARLIER)
+    link = tmp_path / "diagram.svg"
+    link.symlink_to(real)
+    path = tmp_path / "diagram.volley"
+    path.write_text("A -> B: hello\n", encoding="utf-8")
+    assert run("render", str(path), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and real.read_bytes().startswith(b"<svg")
+
+
+@pytest.mark.parametrize("name", ["out.svg/", "missing/"])
+def test_an_output_named_as_a_folder_that_does_not_exist_is_refused(tmp_path: Path, name: str):
+    path = tmp_path / "diagram.volley"
+    path.write_text("A -> B\n", encoding="utf-8")
+    before = _folder_files(tmp_path)
+    result = run("render", str(path), "-o", str(tmp_path) + "/" + name)
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert _folder_files(tmp_path) == before
+
+
+def test_write_atomic_refuses_a_folders_name_before_writing_anything(tmp_path: Path):
+    from volley.textio import write_atomic
+
+    with pytest.raises(IsADirectoryError):
+        write_atomic(str(tmp_path) + "/", "<svg/>")
+    assert not list(tmp_path.iterdir())

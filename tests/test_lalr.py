@@ -71,21 +71,21 @@ def agree(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "A -> if: x\n",
-        "A -> note: x\n",
-        "A -> end\n",
-        "A -> else: y\n",
-        "A -> title: t\n",
-        "note A, if: x\n",
-        "order: A, if: x\n",
+        "else: x\n",
+        "and: y\n",
+        "in: x\n",
+        "title: t\nin: x\n",
+        "note A: x\nout: y\n",
+        "end\n",
     ],
 )
 def test_a_terminal_the_state_lacks_is_read_again_by_its_own_scanner(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A state scans first with a larger scanner; where that one finds a keyword the state
-    does not take (a name after an arrow that reads like one), the state's own scanner reads
-    the text again, as Lark's contextual lexer would have."""
+    does not take (`else:` outside a block, `in:` with no message before it), the state's own
+    scanner reads the text again, as Lark's contextual lexer would have, and both refuse it
+    alike."""
     parser = P.table_parser()
     used: list[int] = []
     own = parser._own_lexer
@@ -206,3 +206,27 @@ def test_a_name_stops_exactly_where_an_arrow_starts() -> None:
             text = "".join(letters)
             for at in range(size):
                 assert bool(arrow.match(text, at)) == bool(stops.match(text, at)), (text, at)
+
+
+def test_a_scanner_lark_split_in_several_patterns_tries_them_in_order() -> None:
+    from volley.lalr import _Scanner
+
+    scanner = _Scanner({"patterns": ["(?P<A>ab)|(?P<B>a)", "(?P<C>b)"], "ignore": [], "unless": {}})
+    assert scanner.match("ab", 0).lastgroup == "A"
+    assert scanner.match("b", 0).lastgroup == "C"
+    assert scanner.match("c", 0) is None
+
+
+def test_a_scanner_with_a_numbered_group_reference_is_never_shared() -> None:
+    from volley.lalr import _first_scanner
+
+    def spec(*names: str) -> dict:
+        return {"terminals": list(names), "ignore": [], "unless": {}}
+
+    five = ("A", "B", "C", "D", "E")
+    scanners = [spec(*five), spec(*five, "F")]
+    assert _first_scanner(0, scanners, set()) == 1
+    assert _first_scanner(0, scanners, {"F"}) == 0  # F's pattern refers to a group by number
+    assert _first_scanner(1, scanners, set()) == 1
+    assert _first_scanner(0, [spec(*five), spec("B", "A", "C", "D", "E", "F")], set()) == 0
+    assert _first_scanner(0, [spec("A", "B"), spec(*five)], set()) == 0  # small: its own

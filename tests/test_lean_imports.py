@@ -69,8 +69,11 @@ def test_a_render_to_svg_loads_no_template_engine_once_its_stamps_are_kept(tmp_p
         text=True,
     ).stdout.split()
     loaded_by(tmp_path, "render", str(EXAMPLE), "-o", "first.svg")
-    loaded = loaded_by(tmp_path, "render", str(EXAMPLE), "-o", "out.svg")
-    assert not loaded & {*HEAVY, *STANDARD} - set(at_start)
+    (tmp_path / "copy.volley").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    for args in (("-o", "out.svg"), ("-o", "."), ()):  # a file, a folder, beside the input
+        loaded = loaded_by(tmp_path, "render", "copy.volley", *args)
+        assert not loaded & {*HEAVY, *STANDARD} - set(at_start), args
+    assert (tmp_path / "out.svg").exists() and (tmp_path / "copy.svg").exists()
 
 
 @pytest.mark.parametrize(

@@ -154,19 +154,18 @@ def check_command(files: tuple[str, ...], **limits) -> None:
 
 
 def _output_path(source: str, output: str | None, fmt: str, many: bool) -> str:
+    """Where a render goes: `-o`, a file named after the input in the folder `-o` names, or
+    the input's name with the format's suffix beside it (`a.volley` → `a.svg`)."""
     if output == "-":
         return "-"
     if output and (many or os.path.isdir(output)):
-        from pathlib import Path  # only for names made from the input's
-
-        return str(Path(output) / (Path(source).stem + "." + fmt))
+        stem = os.path.splitext(os.path.basename(source))[0]
+        return os.path.join(output, f"{stem}.{fmt}")
     if output:
         return output
     if source == "-":
         return "-"
-    from pathlib import Path
-
-    return str(Path(source).with_suffix("." + fmt))
+    return f"{os.path.splitext(source)[0]}.{fmt}"
 
 
 def _format_for(output: str | None, fmt: str | None) -> str:
@@ -236,6 +235,8 @@ def render_command(
         raise click.UsageError("-o - writes one diagram to stdout; give one input file")
     if many and output and not os.path.isdir(output):
         raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
+    if output and output.endswith(("/", os.sep)) and not os.path.isdir(output):
+        raise click.UsageError(f"-o names a folder that does not exist: {output}")
     options = {
         "theme": theme,
         "scale": scale,
@@ -281,7 +282,11 @@ def render_command(
             report(exc)
             failed += 1
         except OSError as exc:  # the output could not be written; an earlier one is untouched
-            report(VolleyError(f"cannot write {exc.filename or file}: {exc.strerror or exc}"))
+            report(
+                VolleyError(
+                    f"cannot write {exc.filename or file}: {exc.strerror or exc}", filename=file
+                )
+            )
             failed += 1
     if failed:
         sys.exit(1)

@@ -13,12 +13,15 @@ render`, and its general loop about 3 µs a token. Input this runtime cannot tak
 `Rejected`; the caller then lets Lark parse it again, so a syntax error is found and worded by
 Lark exactly as before.
 
-One liberty with the lexer, for a fresh process's sake (compiling a scanner costs about 0.2 ms,
-and a parse used to compile seventeen): a state whose scanner's terminals are all in a larger
-scanner's scans with that one first. Lark orders every scanner's terminals by one key, so the
-larger scanner's alternatives before the terminal it finds include the state's own, which did
-not match either: when the terminal it finds is one the state's scanner has, that scanner would
-have found the same. Only when it is not is the state's own scanner compiled and run.
+One liberty with the lexer, for a fresh process's sake (compiling a scanner of a dozen terminals
+costs about 0.2 ms, and a parse used to compile seventeen): a state whose scanner has more than a
+few terminals, all of them in a larger scanner, scans with that one first. Lark orders every
+scanner's terminals by one key, so the larger scanner's alternatives before the terminal it
+finds include the state's own, which did not match either (a regex alternation takes the first
+alternative that matches): when the terminal it finds is one the state's scanner has, that
+scanner would have found the same. Only when it is not is the state's own scanner compiled
+and run. A terminal that refers to a group by number (`\\1`) would mean another group in
+another scanner: no scanner with one is shared.
 """
 
 from __future__ import annotations
@@ -98,8 +101,12 @@ def build_tables(lark: Any, callbacks: object) -> dict:
                 },
             }
         )
-    for spec in scanners:
-        spec["first"] = _first_scanner(spec, scanners)
+    # A pattern that refers to a group by number means another thing in another scanner.
+    numbered = {
+        t.name for t in lark.terminals if re.search(r"\\[1-9]|\(\?\(", t.pattern.to_regexp())
+    }
+    for index, spec in enumerate(scanners):
+        spec["first"] = _first_scanner(index, scanners, numbered)
     kept_terminals: set[str] = set()
     rule_rows = []
     for rule in rules:
@@ -144,16 +151,25 @@ def build_tables(lark: Any, callbacks: object) -> dict:
     }
 
 
-def _first_scanner(spec: dict, scanners: list[dict]) -> int:
-    """The scanner to scan with before `spec`'s own (see the module's docstring): the largest
-    whose terminals include all of `spec`'s, in the same order, with the same ignored terminals
-    and keyword rules; `spec`'s own index when there is none larger."""
+# A scanner of this many terminals or fewer compiles in a few hundredths of a millisecond and
+# matches faster than a larger one: it is used as it is.
+_SMALL = 4
+
+
+def _first_scanner(own_index: int, scanners: list[dict], numbered: set[str]) -> int:
+    """The scanner to scan with before scanner `own_index` (see the module's docstring): the
+    largest whose terminals include all of its own, in the same order, with the same ignored
+    terminals and keyword rules, and none that refers to a group by number; `own_index` when
+    there is none larger."""
+    spec = scanners[own_index]
     own = spec["terminals"]
-    best = scanners.index(spec)
+    best = own_index
     for index, other in enumerate(scanners):
         theirs = other["terminals"]
         if (
-            len(theirs) > len(scanners[best]["terminals"])
+            len(own) > _SMALL
+            and len(theirs) > len(scanners[best]["terminals"])
+            and not numbered.intersection(theirs)
             and other["ignore"] == spec["ignore"]
             and other["unless"] == spec["unless"]
             and set(own) <= set(theirs)
@@ -169,14 +185,27 @@ class _Scanner:
     __slots__ = ("match", "ignore", "unless")
 
     def __init__(self, spec: dict) -> None:
-        if len(spec["patterns"]) != 1:  # Lark splits only past 100 terminals
-            raise ValueError("a scanner of more than one pattern")
-        self.match = re.compile(spec["patterns"][0]).match
+        matches = [re.compile(pattern).match for pattern in spec["patterns"]]
+        self.match = matches[0] if len(matches) == 1 else _first_of(matches)
         self.ignore = frozenset(spec["ignore"])
         self.unless = {
             name: [re.compile(pattern).fullmatch for pattern in patterns]
             for name, patterns in spec["unless"].items()
         }
+
+
+def _first_of(matches: list):
+    """A scanner Lark split into several patterns (when `re` could not compile it as one):
+    the first that matches, as Lark's own scanner tries them."""
+
+    def match(text: str, pos: int):
+        for each in matches:
+            found = each(text, pos)
+            if found is not None:
+                return found
+        return None
+
+    return match
 
 
 class _Lexer:

@@ -56,7 +56,7 @@ def cache_dir() -> str | None:
     base = os.environ.get("XDG_CACHE_HOME")
     if not base:
         home = os.path.expanduser("~")
-        base = os.path.join(home, ".cache") if home != "~" else None
+        base = None if home.startswith("~") else os.path.join(home, ".cache")
     for folder in ([os.path.join(base, "volley")] if base else []) + [None]:
         if folder is None:  # the fallback; tempfile is imported only when it is needed
             import tempfile

@@ -68,12 +68,14 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the target.
 
     A failure at any point leaves an existing file exactly as it was, and raises OSError
-    naming `path`.
+    naming `path`. A symbolic link is followed, as `open` would: the file it points to is
+    replaced, and the link stays.
     """
     target = os.fspath(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        _write_through_temporary(target, payload)
+        written = os.path.realpath(target) if os.path.islink(target) else target
+        _write_through_temporary(written, payload)
     except OSError as exc:  # name the file asked for, not the temporary one beside it
         raise OSError(exc.errno, exc.strerror or str(exc), target) from None
 
@@ -83,6 +85,8 @@ def _write_through_temporary(target: str, payload: bytes) -> None:
     made: reading the umask means setting it, which races other threads); a file written over
     keeps its own mode."""
     folder, name = os.path.split(target)
+    if not name:  # `out/`: a folder's name, not a file's
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file", target)
     try:
         kept_mode: int | None = os.stat(target).st_mode & 0o777
     except OSError:
