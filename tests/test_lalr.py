@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -171,15 +172,15 @@ def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
         "d = volley.parse('A -> B: hi\\n')\n"
         "assert d.messages()[0].label == 'hi'\n"
     )
-    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "HOME": str(tmp_path)}
     first = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
     path = Path(first.stdout.strip())
-    assert json.loads(path.read_text())["format"] == 2
-    path.write_text('{"format": 2, "states": {')
+    assert json.loads(path.read_text())["format"] == P.TABLE_FORMAT
+    path.write_text(f'{{"format": {P.TABLE_FORMAT}, "states": {{')
     subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, check=True)
-    assert json.loads(path.read_text())["format"] == 2
+    assert json.loads(path.read_text())["format"] == P.TABLE_FORMAT
 
 
 def test_a_parse_does_not_import_lark_once_tables_are_cached() -> None:

@@ -98,16 +98,18 @@ def _short_prefix(prefix: str) -> str:
 
 @cache
 def _read(style: str, name: str) -> Icon | None:
-    path = _svg(style, name)
+    file = _svg(style, name)
+    if file is None:
+        return None
     try:
-        with open(path, encoding="utf-8") as handle:  # type: ignore[arg-type]
+        with open(file, encoding="utf-8") as handle:
             svg = handle.read()
-    except (OSError, TypeError):
+    except OSError:
         return None
-    box, path = _VIEWBOX.search(svg), _PATH.search(svg)
-    if box is None or path is None:
+    box, outline = _VIEWBOX.search(svg), _PATH.search(svg)
+    if box is None or outline is None:
         return None
-    return Icon(int(box.group(1)), int(box.group(2)), path.group(1))
+    return Icon(int(box.group(1)), int(box.group(2)), outline.group(1))
 
 
 def load_icon(prefix: str, name: str) -> Icon | None:

@@ -160,7 +160,7 @@ def _first_scanner(own_index: int, scanners: list[dict], numbered: set[str]) -> 
     """The scanner to scan with before scanner `own_index` (see the module's docstring): the
     largest whose terminals include all of its own, in the same order, with the same ignored
     terminals and keyword rules, and none that refers to a group by number; `own_index` when
-    there is none larger."""
+    there is none larger, or its own has `_SMALL` terminals or fewer."""
     spec = scanners[own_index]
     own = spec["terminals"]
     best = own_index

@@ -48,8 +48,9 @@ def _private(folder: str) -> bool:
 
 @cache
 def cache_dir() -> str | None:
-    """A folder for caches that are loaded back as code (Lark's pickled parser, compiled
-    templates), so it must be one only this user can write: ~/.cache/volley (or under
+    """A folder for caches that are loaded back as code or markup (Lark's pickled parser, the
+    parse tables, compiled templates, and the SVG's stamps, which reach every picture as they
+    are), so it must be one only this user can write: ~/.cache/volley (or under
     $XDG_CACHE_HOME), else a private folder in the temp folder. None if neither can be had,
     and then nothing is cached.
     """
@@ -107,9 +108,9 @@ def cache_file(kind: str, suffix: str, *versions: object) -> str | None:
 
 
 def package_source(name: str, *files: str) -> str:
-    """A package's `__init__.py` (where a release keeps its version) and the named `files` of
-    its folder, read without importing the package: what a cache built with its help is keyed
-    on. What cannot be read counts as empty."""
+    """A package's `__init__.py` and the named `files` of its folder, read without importing
+    the package: what a cache built with its help is keyed on (the code it ran; a release that
+    changes only other files keeps the key). What cannot be read counts as empty."""
     import importlib.util
 
     spec = importlib.util.find_spec(name)
@@ -128,10 +129,11 @@ def package_source(name: str, *files: str) -> str:
 def template_cache(owner: str):
     """Compiled templates kept between runs in the private cache folder, as the grammar is.
 
-    Compiling the SVG template took a third of a cold `volley render`; loading the compiled code
-    back takes a millisecond. Jinja checks each template's source before reusing its code, and
-    the file names carry a digest of `owner` (the module that configures the environment), so
-    changed settings never reuse old code. None where no private folder can be had.
+    Compiling a template costs tens of milliseconds (the HTML page's, or the SVG's when a stamp
+    is missing); loading the compiled code back takes a millisecond. Jinja checks each
+    template's source before reusing its code, and the file names carry a digest of `owner`
+    (the module that configures the environment), so changed settings never reuse old code.
+    None where no private folder can be had.
     """
     from jinja2 import FileSystemBytecodeCache
 

@@ -5,10 +5,11 @@ label's `<text>`); filling a stamp costs one string format where a template pass
 call and an escape per value. Stamps also spare a render Jinja itself: a stamp is made from
 constants only (classes, colours, styles, sizes; `svg.py` passes whatever a user wrote through
 holes), so the ones a process makes are kept in the private cache folder, under a name that
-carries a digest of the template, of this module and of the Jinja and MarkupSafe that rendered
-them. A render that finds all it needs there never imports Jinja, which is about a sixth of a
-cold `volley render`. A kept file that does not fill as a stamp must is dropped and made again
-(see `svg.render_svg`).
+carries a digest of the template, of this module and of the code of the Jinja and MarkupSafe
+that rendered them (their `__init__.py`, MarkupSafe's `_native.py`). A render whose stamps are
+all kept there (most are, once a theme and format have been drawn) never imports Jinja, about
+a sixth of a cold `volley render`. A kept file that does not fill as a stamp must is dropped
+and written anew (see `svg.render_svg`).
 """
 
 from __future__ import annotations
@@ -64,10 +65,11 @@ class _Stamps:
     """The stamps made or loaded so far, and the file they are kept in between runs."""
 
     def __init__(self) -> None:
-        self.made: dict[tuple, str] = {}  # by (name, named, constants, fixed): this process's
+        self.made: dict[tuple, str] = {}  # by (name, named, constants, *fixed.items())
         self.kept: dict[str, str] | None = None  # by repr of that key: the file's, once read
         self.new = False  # made since the file was read or written
         self.used_kept = False  # a stamp came from the file
+        self.replace = False  # the file's stamps are not to be kept: write this process's alone
         self.lock = threading.Lock()
 
     def path(self) -> str | None:
@@ -95,7 +97,8 @@ class _Stamps:
 
     def save(self) -> None:
         """Add the stamps made since the file was read to it, if any were (a lock, and what
-        another process added meanwhile read back first, so no save undoes another)."""
+        another process added meanwhile read back first, so no save undoes another), or, after
+        `forget`, write this process's stamps alone."""
         if not self.new:
             return
         from volley.textio import write_atomic
@@ -107,17 +110,19 @@ class _Stamps:
             path = self.path()
             if path is None:
                 return
-            kept = {**self.read(), **(self.kept or {})}
+            kept = {**({} if self.replace else self.read()), **(self.kept or {})}
+            self.replace = False
             if len(kept) <= _KEPT:
                 with contextlib.suppress(OSError):
                     write_atomic(path, json.dumps(kept, sort_keys=True, indent=0))
 
     def forget(self) -> None:
-        """Drop every stamp this process has, and the file's: they are made again."""
+        """Drop every stamp this process has, and the file's: they are made again, and the
+        next save writes the file anew."""
         with self.lock:
             self.made.clear()
             self.kept = {}
-            self.new = True
+            self.new = self.replace = True
             self.used_kept = False
 
 

@@ -45,7 +45,7 @@ _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 
 
 def escape(text: str) -> str:
-    """Text as Jinja's autoescape prints it (MarkupSafe's `escape`, to the byte), as a plain
+    """The same bytes as MarkupSafe's `escape` (which Jinja's autoescape uses), as a plain
     string: the five characters that could end a text or an attribute become references.
     Five scans that find nothing return the text itself, so most texts cost next to nothing.
     """
@@ -137,9 +137,10 @@ def _document(
 
 def _int(value: object) -> int:
     """A line number of the model, for a hole (printed as it is): an integer, whatever a
-    `Diagram` built in Python holds."""
+    `Diagram` built in Python holds. ValueError, not TypeError: `render_svg` takes a TypeError
+    for a stamp that does not fill."""
     if value.__class__ is not int:
-        raise TypeError(f"a line number must be an integer, not {value!r}")
+        raise ValueError(f"a line number must be an integer, not {value!r}")
     return value  # type: ignore[return-value]
 
 
