@@ -135,20 +135,22 @@ def test_user_text_in_the_picture_is_escaped_once() -> None:
     assert "&amp;amp;" not in svg and "&amp;lt;" not in svg
 
 
-def test_a_named_stamp_prints_a_hole_as_often_as_the_template_does() -> None:
-    pattern = stamps.named_stamp(
-        "document", font="F", text_rendering=None, css=None, defs=None, background_y=None,
+def _document(font: str) -> str:
+    """The `document` stamp with every optional part left out."""
+    return stamps.named_stamp(
+        "document", font=font, text_rendering=None, css=None, defs=None, background_y=None,
         heading=None, appendix=None, bg="#fff",
     )  # fmt: skip
+
+
+def test_a_named_stamp_prints_a_hole_as_often_as_the_template_does() -> None:
+    pattern = _document("F")
     assert pattern.count("%(p)s") == 5 and pattern.count("%(w)s") == 2
     assert "<style>" not in pattern and "<defs>" not in pattern
 
 
 def test_a_stamp_keeps_a_percent_sign_of_the_template_as_text() -> None:
-    pattern = stamps.named_stamp(
-        "document", font="50%", text_rendering=None, css=None, defs=None, background_y=None,
-        heading=None, appendix=None, bg="#fff",
-    )  # fmt: skip
+    pattern = _document("50%")
     assert 'width="100%%"' in pattern and 'font-family="50%%"' in pattern
     values = dict.fromkeys(
         ["p", "w", "h", "top", "title", "desc", "lifelines", "blocks", "dividers",

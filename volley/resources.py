@@ -126,6 +126,23 @@ def package_source(name: str, *files: str) -> str:
     return "\0".join(texts)
 
 
+def template_environment(folder: str, owner: str | None = None, **settings):
+    """A Jinja environment for the templates in `folder`, set up as every template here is
+    written: an undefined name is an error, block tags leave no blank lines, and, for an
+    `owner` module, compiled templates are kept between runs (`template_cache`). `settings`
+    (autoescape, keep_trailing_newline ...) are Jinja's own."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    return Environment(
+        loader=FileSystemLoader(folder),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        bytecode_cache=template_cache(owner) if owner else None,
+        **settings,
+    )
+
+
 def template_cache(owner: str):
     """Compiled templates kept between runs in the private cache folder, as the grammar is.
 

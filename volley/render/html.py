@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 
 from volley.errors import VolleyError
@@ -39,7 +39,7 @@ from volley.payloads import Row, Table, body_table
 from volley.render.embed import embedded_json
 from volley.render.highlight import Token, highlight
 from volley.render.html_theme import theme_css
-from volley.resources import read_text, resource_path, template_cache
+from volley.resources import read_text, resource_path, template_environment
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
@@ -253,15 +253,7 @@ def _span_json(span: Span) -> dict[str, Any]:
 
 @cache
 def _environment() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(resource_path("templates", "html")),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-        bytecode_cache=template_cache(__file__),
-    )
+    env = template_environment(resource_path("templates", "html"), __file__, autoescape=True)
     env.filters["path_breaks"] = path_breaks
     return env
 

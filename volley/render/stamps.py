@@ -27,7 +27,7 @@ from volley.resources import (
     read_text,
     resource_dir,
     resource_path,
-    template_cache,
+    template_environment,
 )
 
 if TYPE_CHECKING:
@@ -47,17 +47,14 @@ def environment() -> Environment:
 
     `auto_reload=False`: the templates ship with the package, so a render never stats them.
     """
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+    from jinja2 import select_autoescape
 
-    return Environment(
-        loader=FileSystemLoader(resource_dir("templates")),
+    return template_environment(
+        resource_dir("templates"),
+        __file__,
         autoescape=select_autoescape(enabled_extensions=("svg", "html", "xml"), default=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
-        bytecode_cache=template_cache(__file__),
     )
 
 
@@ -71,16 +68,22 @@ class _Stamps:
         self.used_kept = False  # a stamp came from the file
         self.replace = False  # the file's stamps are not to be kept: write this process's alone
         self.lock = threading.Lock()
+        self._path: list[str | None] = []  # the file's name, once worked out
 
     def path(self) -> str | None:
-        return cache_file(
-            "stamps",
-            "json",
-            read_text(resource_path("templates", TEMPLATE)),
-            read_text(__file__),
-            package_source("jinja2"),
-            package_source("markupsafe", "_native.py"),
-        )
+        """The file's name: a digest of four files' text, read and hashed once a process."""
+        if not self._path:
+            self._path.append(
+                cache_file(
+                    "stamps",
+                    "json",
+                    read_text(resource_path("templates", TEMPLATE)),
+                    read_text(__file__),
+                    package_source("jinja2"),
+                    package_source("markupsafe", "_native.py"),
+                )
+            )
+        return self._path[0]
 
     def read(self) -> dict[str, str]:
         """The file's stamps: empty when there is none, or it is not what `save` writes."""

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from functools import cache, partial
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -28,7 +28,7 @@ import volley
 from volley import share
 from volley.errors import Diagnostic, VolleyError
 from volley.render.embed import embedded_json
-from volley.resources import read_text, resource_path
+from volley.resources import read_text, resource_path, template_environment
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile
@@ -149,13 +149,7 @@ def _hostname(host: str) -> str:
 
 @cache
 def _editor_environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(resource_path("templates", "editor")),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return template_environment(resource_path("templates", "editor"), autoescape=True)
 
 
 def _viewer_assets() -> tuple[str, str] | None:
