@@ -337,7 +337,7 @@ def in_process(text: str, repeats: int) -> dict[str, object]:
     if diagram is None:
         return out
     try:
-        from volley.render import default_id_prefix, layout, render
+        from volley.api import default_id_prefix, layout, render
     except ImportError as exc:
         note = f"not available ({exc})"
         for key in ("layout", "svg", "html", "render_svg", "render_html"):
@@ -347,12 +347,12 @@ def in_process(text: str, repeats: int) -> dict[str, object]:
     out["layout"], picture = stage(lambda: layout(diagram), repeats)
 
     def paint_svg() -> str:
-        from volley.render.svg import render_svg
+        from volley.output.svg import render_svg
 
         return render_svg(picture, diagram, theme="light", id_prefix=prefix)
 
     def paint_html() -> str:
-        from volley.render.html import render_html
+        from volley.output.html import render_html
 
         return render_html(diagram, picture, theme="light", id_prefix=prefix, bodies="markers")
 
@@ -367,7 +367,7 @@ def in_process(text: str, repeats: int) -> dict[str, object]:
 
 def render_reference(text: str) -> str:
     """What a docs build pays per diagram: source text to SVG text in a warm process."""
-    from volley.render import render  # the function; `volley.render` may be the package
+    from volley.api import render  # the function; `volley.render` may be the package
 
     return render(text, format="svg")
 

@@ -38,10 +38,10 @@ def main() -> None:
 
     mark("import cli")
     from volley.layout.engine import layout_diagram
-    from volley.lint import lint
-    from volley.parser import parse
-    from volley.render import default_id_prefix
-    from volley.render.svg import render_svg
+    from volley.checks.lint import lint
+    from volley.language.parser import parse
+    from volley.api import default_id_prefix
+    from volley.output.svg import render_svg
     from volley.textio import read_source, write_atomic
 
     mark("import stages")

@@ -31,7 +31,7 @@ from hypothesis import strategies as st  # noqa: E402
 import volley  # noqa: E402
 from tests import fuzz_strategies as fs  # noqa: E402
 from volley.errors import VolleyError  # noqa: E402
-from volley.secrets import redact_body  # noqa: E402
+from volley.checks.secrets import redact_body  # noqa: E402
 
 
 class Tally:

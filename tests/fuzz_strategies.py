@@ -350,7 +350,7 @@ def mutated_example(draw: st.DrawFn) -> str:
 
 def source_lines(text: str) -> list[str]:
     """The lines as the parser numbers them."""
-    from volley.parser import normalise
+    from volley.language.parser import normalise
 
     return normalise(text).split("\n")
 
@@ -545,7 +545,7 @@ def check_html(html: str, *, page: bool) -> None:
     assert len(data) == 1, "one data template per diagram"
     assert not re.search(r"[<>&]", data[0]), "markup characters in the data"
     json.loads(data[0])
-    from volley.render.html import html_assets
+    from volley.output.html import html_assets
 
     viewer = ({}, html_assets()[1])
     assert all(script == viewer for script in code), "a script that is not the viewer"

@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from volley.errors import VolleyError
-from volley.markdown import _BEGIN, _END, _OPEN, render_markdown, split_lines
+from volley.docs.readme import _BEGIN, _END, _OPEN, render_markdown, split_lines
 
 from .fuzz_strategies import FUZZ, hostile_strings
 

@@ -125,8 +125,8 @@ def test_the_svg_oracle_catches_what_it_is_for():
 
 
 def test_volley_render_stays_callable_after_its_package_is_imported():
-    import volley.render.html
-    import volley.render.svg  # noqa: F401
+    import volley.output.html
+    import volley.output.svg  # noqa: F401
 
     assert callable(volley.render)
     assert volley.render("A -> B") == volley.render("A -> B")

@@ -295,7 +295,7 @@ def test_every_body_runs_nothing_in_a_browser(browser_thread, name: str):
 @needs_browser
 def test_fragments_on_one_page_run_nothing(browser_thread):
     """Several diagrams embedded in one page, as the docs plugin and README mode do."""
-    from volley.render.html import html_assets
+    from volley.output.html import html_assets
 
     parts = [
         volley.render(every_position(s), format="html", fragment=True, include_assets=False)
@@ -357,8 +357,8 @@ def test_the_browser_check_catches_what_it_is_for(browser_thread, planted: str):
 
 
 def test_every_template_environment_autoescapes_svg_and_html():
-    from volley.render.html import _environment as html_environment
-    from volley.render.stamps import environment as svg_environment
+    from volley.output.html import _environment as html_environment
+    from volley.output.stamps import environment as svg_environment
 
     svg_env = svg_environment()
     for name in ("svg/diagram.svg", "x.svg", "x.html", "x.xml", "x.j2"):
@@ -398,7 +398,7 @@ def test_no_template_is_built_from_text():
 def test_the_rasteriser_loads_nothing(tmp_path: Path, element: str, fmt: str):
     """Should an <image> ever reach the rasteriser, it still reads no file and no URL."""
     from volley.errors import VolleyError
-    from volley.render.raster import rasterize
+    from volley.output.raster import rasterize
 
     png, svg = tmp_path / "secret.png", tmp_path / "secret.svg"
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect id="x"/></svg>')

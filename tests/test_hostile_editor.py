@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from volley import share  # noqa: E402
+from volley.server import share  # noqa: E402
 from volley.server import create_app  # noqa: E402
 
 from .fuzz_strategies import check_svg, hostile_strings  # noqa: E402

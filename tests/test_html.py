@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from volley import parse
 from volley.errors import VolleyError
-from volley.render import render
-from volley.render.embed import embedded_json
-from volley.render.highlight import LANGUAGES, MAX_HIGHLIGHT_CHARS, highlight
-from volley.render.html import html_assets, message_views, path_breaks
+from volley.api import render
+from volley.output.embed import embedded_json
+from volley.output.highlight import LANGUAGES, MAX_HIGHLIGHT_CHARS, highlight
+from volley.output.html import html_assets, message_views, path_breaks
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -316,7 +316,7 @@ def test_every_language_has_a_lexer() -> None:
 
 
 def test_render_html_lays_out_when_given_no_layout(reference_text: str) -> None:
-    from volley.render.html import render_html
+    from volley.output.html import render_html
 
     text = render_html(parse(reference_text), fragment=True, id_prefix="x")
     assert text.count('data-message="') == 14

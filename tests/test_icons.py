@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from volley.icons import Icon, check_icon, load_icon, resolve_icon
-from volley.inline import IconRef, icon_refs
+from volley.text.icons import Icon, check_icon, load_icon, resolve_icon
+from volley.text.inline import IconRef, icon_refs
 
 
 def ref(source: str) -> IconRef:

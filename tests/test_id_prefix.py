@@ -8,7 +8,7 @@ import pytest
 
 import volley
 from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
-from volley.render import _sorted_json, default_id_prefix
+from volley.api import _sorted_json, default_id_prefix
 
 from .conftest import EXAMPLES
 

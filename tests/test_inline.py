@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from volley.inline import (
+from volley.text.inline import (
     CodeBlock,
     IconRef,
     ListItem,
@@ -364,7 +364,7 @@ def test_spans_copy_and_pickle_as_values() -> None:
     import copy
     import pickle
 
-    from volley.inline import parse_inline
+    from volley.text.inline import parse_inline
 
     spans = parse_inline("**bold** [link](https://example.com) {fas-plug fa-lg}")
     for span in (s for line in spans for s in line):
@@ -376,7 +376,7 @@ def test_spans_copy_and_pickle_as_values() -> None:
 def test_caches_of_user_named_icons_stay_bounded() -> None:
     """A server meets endless icon names; what is kept about them has a ceiling."""
     import volley
-    from volley.icons import _has
+    from volley.text.icons import _has
     from volley.layout.textwrap import _icon_ratio
 
     text = "".join(f"A -> B: {{fas-nosuch{n}}}\n" for n in range(1200))

@@ -1,4 +1,4 @@
-"""The table runtime (`volley.lalr`) parses exactly as Lark does, and takes every valid text.
+"""The table runtime (`volley.language.lalr`) parses exactly as Lark does, and takes every valid text.
 
 `volley.parse` runs Lark's tables with its own small runtime and hands rejected text to Lark
 for the error. So for any text: either both parsers build the same model, or the runtime
@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
 import volley
-from volley import parser as P
+import volley.language.parser as P
 from volley.errors import VolleyError
-from volley.lalr import Rejected, Token
+from volley.language.lalr import Rejected, Token
 
 from .fuzz_strategies import FUZZ, diagram_text, example_texts, mutated_example
 
@@ -163,7 +163,7 @@ def test_tokens_carry_where_they_start() -> None:
 def test_tables_are_rebuilt_when_the_cache_is_damaged(tmp_path: Path) -> None:
     """A truncated tables file in the cache is rebuilt, not trusted or fatal."""
     script = (
-        "import json, volley, volley.parser as P\n"
+        "import json, volley, volley.language.parser as P\n"
         "path = P.grammar_tables_file(\n"
         "    P._grammar(), P.TABLE_FORMAT, P._callback_names(), P._lark_release(),\n"
         "    P._runtime_source()\n"
@@ -210,7 +210,7 @@ def test_a_name_stops_exactly_where_an_arrow_starts() -> None:
 
 
 def test_a_scanner_lark_split_in_several_patterns_tries_them_in_order() -> None:
-    from volley.lalr import _Scanner
+    from volley.language.lalr import _Scanner
 
     scanner = _Scanner({"patterns": ["(?P<A>ab)|(?P<B>a)", "(?P<C>b)"], "ignore": [], "unless": {}})
     assert scanner.match("ab", 0).lastgroup == "A"
@@ -219,7 +219,7 @@ def test_a_scanner_lark_split_in_several_patterns_tries_them_in_order() -> None:
 
 
 def test_a_scanner_with_a_numbered_group_reference_is_never_shared() -> None:
-    from volley.lalr import _first_scanner
+    from volley.language.lalr import _first_scanner
 
     def spec(*names: str) -> dict:
         return {"terminals": list(names), "ignore": [], "unless": {}}

@@ -19,7 +19,7 @@ HEAVY = ("cairosvg", "cairocffi", "pygments", "jinja2", "markupsafe", "starlette
 STANDARD = ("pathlib", "ipaddress", "tempfile", "shutil", "pickle")
 
 # Modules only a rare path needs: serving, a warning's spelling suggestions, icons.
-RARE = ("socket", "volley.server", "volley.share", "difflib", "volley.icons")
+RARE = ("socket", "volley.server", "volley.server.share", "difflib", "volley.text.icons")
 PLAIN = "title: Plain\nA -> B: hello\nin: Request\n  user: ada\nB --> A: ok\n"
 
 # Runs one command in a fresh interpreter; writes which of the named modules it loaded (a
@@ -66,7 +66,7 @@ def test_commands_load_only_what_they_use(tmp_path: Path, args, allowed) -> None
 
 
 def test_a_render_to_svg_loads_no_template_engine_once_its_stamps_are_kept(tmp_path) -> None:
-    """The first render keeps the SVG's stamps (`volley.render.stamps`); a render after it
+    """The first render keeps the SVG's stamps (`volley.output.stamps`); a render after it
     needs neither Jinja nor MarkupSafe, nor pathlib and the modules it brings."""
     loaded_by(tmp_path, "render", str(EXAMPLE), "-o", "first.svg", bare=True)
     (tmp_path / "copy.volley").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -83,7 +83,7 @@ def test_a_render_to_svg_loads_no_template_engine_once_its_stamps_are_kept(tmp_p
         (("check", "plain.volley"), set()),
         # Click itself imports difflib to parse a short option such as -o; --output is spelled
         # out here so that only volley's own imports are looked at.
-        (("render", "plain.volley", "--output", "out.svg"), {"volley.icons"}),
+        (("render", "plain.volley", "--output", "out.svg"), {"volley.text.icons"}),
     ],
 )
 def test_rare_paths_stay_unloaded(tmp_path: Path, args, allowed) -> None:

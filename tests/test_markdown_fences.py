@@ -7,8 +7,8 @@ import logging
 import markdown
 import pytest
 
-from volley import fences
-from volley.fences import DiagramSite, Settings, fence_formatter, fence_validator
+import volley.docs.fences as fences
+from volley.docs.fences import DiagramSite, Settings, fence_formatter, fence_validator
 
 GOOD = "```volley\nA -> B: hello\n```\n"
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from volley.cli import main
 from volley.errors import VolleyError
-from volley.markdown import render_markdown, scan
+from volley.docs.readme import render_markdown, scan
 
 README = """\
 # Demo

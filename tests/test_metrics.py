@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from volley.inline import IconRef, Span, parse_inline
+from volley.text.inline import IconRef, Span, parse_inline
 from volley.layout import metrics
 from volley.layout.metrics import line_height, text_width
 from volley.layout.textwrap import CODE_SCALE, measure_spans, span_width, wrap_spans

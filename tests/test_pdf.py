@@ -13,9 +13,9 @@ import volley
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout
 from volley.layout.metrics import ASCENT, DESCENT
-from volley.render import render
-from volley.render.pdf import MAX_PAGE_PT, message_span, page_layouts, paginate
-from volley.render.raster import PT_PER_PX
+from volley.api import render
+from volley.output.pdf import MAX_PAGE_PT, message_span, page_layouts, paginate
+from volley.output.raster import PT_PER_PX
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,9 +12,9 @@ import pytest
 
 import volley
 from volley.layout.engine import layout_diagram
-from volley.render import render
-from volley.render.raster import CAIRO_MAX_PIXELS, _refuse, rasterize
-from volley.render.svg import render_svg
+from volley.api import render
+from volley.output.raster import CAIRO_MAX_PIXELS, _refuse, rasterize
+from volley.output.svg import render_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 
 import volley
-from volley.inline import CodeBlock, parse_note, plain_text
+from volley.text.inline import CodeBlock, parse_note, plain_text
 from volley.model import ARROWS, Divider, Message, Note, walk
-from volley.render import default_id_prefix, render
-from volley.render.svg import num
-from volley.render.themes import DARK
+from volley.api import default_id_prefix, render
+from volley.output.svg import num
+from volley.output.themes import DARK
 
 from .fuzz_strategies import FUZZ, diagram_text
 
@@ -244,7 +244,7 @@ def test_icons_are_inlined_once_and_unknown_ones_are_placeholders() -> None:
 
 def test_html_is_handed_to_the_viewer_module(reference_text: str) -> None:
     try:
-        import volley.render.html  # noqa: F401
+        import volley.output.html  # noqa: F401
     except ModuleNotFoundError:
         with pytest.raises(volley.VolleyError, match="HTML"):
             render(reference_text, "html")

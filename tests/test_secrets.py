@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import volley
 from volley.cli import main
 from volley.model import Block, walk
-from volley.payloads import body_table
-from volley.secrets import (
+from volley.output.payload_tables import body_table
+from volley.checks.secrets import (
     MASK,
     find_secrets,
     find_secrets_in_label,

@@ -12,7 +12,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from volley import secrets
+import volley.checks.secrets as secrets
 from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
 
 from .fuzz_strategies import FUZZ
@@ -97,8 +97,8 @@ def test_a_diagram_reports_what_its_texts_hold(label: str, body: str, note: str,
 
 CLEAN = """
 import volley
-from volley import secrets
-from volley.lint import lint
+import volley.checks.secrets as secrets
+from volley.checks.lint import lint
 text = "title: Clean\\nA -> B: check token\\nin: Request\\n  user: ada\\n"
 assert lint(volley.parse(text), text) == []
 patterns = [v for v in vars(secrets).values() if isinstance(v, secrets._Pattern)]

@@ -18,7 +18,7 @@ pytest.importorskip("starlette")
 import httpx  # noqa: E402
 
 import volley  # noqa: E402
-from volley import share  # noqa: E402
+from volley.server import share  # noqa: E402
 from volley.server import ServerLimits, create_app, is_loopback  # noqa: E402
 from volley.server import app as server_app  # noqa: E402
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from volley import share
+from volley.server import share
 from volley.errors import VolleyError
 
 

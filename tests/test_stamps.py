@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import volley
-from volley.render import stamps
+import volley.output.stamps as stamps
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = (ROOT / "examples" / "mcp-tool-call.volley").read_text(encoding="utf-8")
@@ -114,7 +114,7 @@ def test_without_a_cache_folder_nothing_is_kept_and_the_picture_is_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from volley import resources
-    from volley.render import svg
+    import volley.output.svg as svg
 
     expected = volley.render(REFERENCE, theme="auto")
     monkeypatch.setattr(resources, "cache_dir", lambda: None)
@@ -167,7 +167,7 @@ def test_a_positional_stamp_must_print_each_hole_once_in_order() -> None:
 def test_escape_is_autoescapes_escaping() -> None:
     from markupsafe import escape as markupsafe_escape
 
-    from volley.render.svg import escape
+    from volley.output.svg import escape
 
     lines = (ROOT / "tests" / "hostile" / "strings.txt").read_text(encoding="utf-8").splitlines()
     for text in [*lines, "&amp;", "a'b\"c", "<>&'\"" * 3, "", "plain", "\u2028 é 😀 &#39;"]:

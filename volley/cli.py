@@ -65,8 +65,8 @@ def _limits(values: dict) -> Limits:
 
 def load(path: str, limits: Limits):
     """Read and parse one file; warnings are printed, errors raised."""
-    from volley.lint import lint
-    from volley.parser import parse
+    from volley.checks.lint import lint
+    from volley.language.parser import parse
 
     name = "<stdin>" if path == "-" else path
     text = read_source(path, limits.input_bytes)
@@ -250,7 +250,7 @@ def render_command(
     for file in files:
         try:
             if file.lower().endswith(MARKDOWN_SUFFIXES):
-                from volley.markdown import render_markdown
+                from volley.docs.readme import render_markdown
 
                 markdown_options = {**options, "theme": theme or "auto"}
                 changes = render_markdown(
@@ -265,7 +265,7 @@ def render_command(
             fmt_here = _format_for(output, fmt)
             target = _output_path(file, output, fmt_here, many)
             diagram = load(file, settings)
-            from volley.render import render
+            from volley.api import render
 
             data = render(diagram, format=fmt_here, **options)
             if target == "-":
@@ -276,7 +276,7 @@ def render_command(
                 write_atomic(target, data)
         except VolleyError as exc:
             if redact:
-                from volley.secrets import redact_error
+                from volley.checks.secrets import redact_error
 
                 exc = redact_error(exc)  # the quoted line may hold what was to be masked
             report(exc)

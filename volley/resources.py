@@ -86,7 +86,7 @@ def grammar_cache(grammar: str) -> str | bool:
 
 
 def grammar_tables_file(grammar: str, *versions: object) -> str | None:
-    """Where the parse tables built from `grammar` are kept (see `volley.parser.table_parser`).
+    """Where the parse tables built from `grammar` are kept (see `volley.language.parser.table_parser`).
 
     The name carries a digest of the grammar and of `versions` (the table format, the rule
     callbacks), so tables are rebuilt whenever what they were made from changes. None where

@@ -17,7 +17,7 @@ MARKER = "<!-- examples -->"
 def _title(path: Path) -> str:
     """The diagram's title as plain text, or its file name when it has none (or does not parse)."""
     from volley import VolleyError, parse
-    from volley.inline import plain_text
+    from volley.text.inline import plain_text
 
     try:
         title = parse(path.read_text(encoding="utf-8"), filename=path.name).title

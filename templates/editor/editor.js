@@ -406,7 +406,7 @@
   });
 
   /* --- share links: the source compressed into the URL's fragment ---------------------------- */
-  // The same format as volley.share: "v1." + URL-safe base64 (no padding) of zlib-compressed
+  // The same format as volley.server.share: "v1." + URL-safe base64 (no padding) of zlib-compressed
   // UTF-8. Browsers' CompressionStream("deflate") writes exactly that zlib stream.
 
   function toBase64Url(bytes) {

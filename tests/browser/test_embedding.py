@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from volley.render import render
-from volley.render.html import html_assets
+from volley.api import render
+from volley.output.html import html_assets
 
 from ..fuzz_strategies import hostile_bodies
 

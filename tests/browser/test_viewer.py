@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from volley.render import render
+from volley.api import render
 
 expect = pytest.importorskip("playwright.sync_api").expect
 

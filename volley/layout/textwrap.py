@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from volley.inline import IconRef, Span
+from volley.text.inline import IconRef, Span
 from volley.layout.geometry import Record
 from volley.layout.metrics import text_width
 
@@ -42,7 +42,7 @@ def _icon_ratio(prefix: str, name: str) -> float:
     """Width over height of the icon drawn for `{prefix-name}`; cached (bounded: the names come
     from users, and a server meets many), since resolving an icon (following renames and
     fallbacks) costs more than the rest of measuring a label."""
-    from volley.icons import resolve_icon  # only diagrams that show an icon need the module
+    from volley.text.icons import resolve_icon  # only diagrams that show an icon need the module
 
     icon = resolve_icon(IconRef(prefix, name))
     return icon.width / icon.height if icon else MISSING_ICON_EM

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from volley.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
+from volley.text.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
 from volley.layout.geometry import IconRun, Record, Rect, TextBlock, TextLine, TextRun, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
@@ -372,7 +372,7 @@ class Typesetter:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
         key = f"{ref.prefix}-{ref.name}"
         if key not in self.icons:
-            from volley.icons import check_icon, resolve_icon  # only icons need the module
+            from volley.text.icons import check_icon, resolve_icon  # only icons need the module
 
             icon = resolve_icon(ref)
             self.icons[key] = (icon.width, icon.height, icon.path) if icon else None

@@ -25,9 +25,9 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
-from volley import share
+from volley.server import share
 from volley.errors import Diagnostic, VolleyError
-from volley.render.embed import embedded_json
+from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
@@ -155,7 +155,7 @@ def _editor_environment() -> Environment:
 def _viewer_assets() -> tuple[str, str] | None:
     """The interactive viewer's CSS and JS, served once for every previewed fragment."""
     try:
-        from volley.render.html import html_assets
+        from volley.output.html import html_assets
 
         return html_assets()
     except (ImportError, OSError):

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from volley.limits import DEFAULT_LIMITS, Limits
-from volley.share import DEFAULT_MAX_BYTES
+from volley.server.share import DEFAULT_MAX_BYTES
 
 
 def _workers() -> int:

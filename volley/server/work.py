@@ -130,7 +130,7 @@ class Output:
 def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     """Parse, lint and draw one diagram; VolleyError for anything wrong with the source."""
     import volley
-    from volley.lint import lint
+    from volley.checks.lint import lint
 
     diagram = volley.parse(source, filename=None, limits=limits)
     warnings = lint(diagram, source)

@@ -1,9 +1,9 @@
 """Text to model: the Lark grammar, rule callbacks into dataclasses, and a resolving pass.
 
 `parse()` is the only way in. Lark builds the LALR tables from `grammar/volley.lark`;
-`volley.lalr` runs them (no Lark import on the way), and text it rejects is parsed again by
+`volley.language.lalr` runs them (no Lark import on the way), and text it rejects is parsed again by
 Lark, whose failure becomes a `VolleyError` that points at the place, worded in
-`volley.syntax_errors`.
+`volley.language.syntax_errors`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-import volley.lalr as lalr_module
-from volley.bodies import Body, lift_bodies
+import volley.language.lalr as lalr_module
+from volley.language.prepass import Body, lift_bodies
 from volley.errors import VolleyError
 from volley.gcpause import paused_gc
-from volley.lalr import TABLE_FORMAT, Rejected, TableParser, Token
+from volley.language.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.resources import (
@@ -67,7 +67,7 @@ def grammar_parser() -> Lark:
 
 @cache
 def table_parser() -> TableParser:
-    """The parser every parse starts with: Lark's tables, run by `volley.lalr` (no Lark import).
+    """The parser every parse starts with: Lark's tables, run by `volley.language.lalr` (no Lark import).
 
     The tables are kept as JSON in the private cache folder, under a name made from the
     grammar and the callbacks' names; a checkout or a first run builds them with Lark.
@@ -78,7 +78,7 @@ def table_parser() -> TableParser:
     if path is not None:
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
             return TableParser(json.loads(read_text(path)), CALLBACKS)
-    from volley.lalr import build_tables
+    from volley.language.lalr import build_tables
 
     tables = build_tables(grammar_parser(), CALLBACKS)
     if path is not None:
@@ -409,7 +409,7 @@ def _parse_with_lark(source: str, run: _ParseRun, lines: list[str], filename: st
     try:
         return grammar_parser().parse(source)
     except UnexpectedInput as exc:
-        from volley.syntax_errors import describe  # only a failed parse needs the wording
+        from volley.language.syntax_errors import describe  # only a failed parse needs the wording
 
         raise describe(exc, lines, filename, keyword_matcher) from None
 
@@ -437,7 +437,7 @@ def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error)
 
 def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
     """The limits that need the model: message and participant counts, label lengths."""
-    from volley.lint import marked_up_texts
+    from volley.checks.lint import marked_up_texts
 
     def fail(what: str, limit: int, option: str, line: int = 0) -> None:
         raise limit_error(

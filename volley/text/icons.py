@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from volley.inline import FREE_PREFIXES, LONG_PREFIXES, PRO_PREFIXES, IconRef
+from volley.text.inline import FREE_PREFIXES, LONG_PREFIXES, PRO_PREFIXES, IconRef
 
 STYLES = {"fas": "solid", "far": "regular", "fab": "brands"}
 # Where to look when an icon is not in the style asked for: `{far-bolt}` draws the solid bolt.

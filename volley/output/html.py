@@ -30,15 +30,15 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from volley.errors import VolleyError
-from volley.icons import resolve_icon
-from volley.inline import Span, parse_inline, plain_text
+from volley.text.icons import resolve_icon
+from volley.text.inline import Span, parse_inline, plain_text
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
-from volley.payloads import Row, Table, body_table
-from volley.render.embed import embedded_json
-from volley.render.highlight import Token, highlight
-from volley.render.html_theme import theme_css
+from volley.output.payload_tables import Row, Table, body_table
+from volley.output.embed import embedded_json
+from volley.output.highlight import Token, highlight
+from volley.output.html_theme import theme_css
 from volley.resources import read_text, resource_path, template_environment
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
@@ -308,9 +308,9 @@ def render_html(
     """
     if theme not in THEMES:
         raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
-    from volley.render import default_id_prefix
-    from volley.render import layout as lay_out
-    from volley.render.svg import safe_id
+    from volley.api import default_id_prefix
+    from volley.api import layout as lay_out
+    from volley.output.svg import safe_id
 
     layout = layout or lay_out(diagram)
     prefix = safe_id(id_prefix or default_id_prefix(diagram))
@@ -342,6 +342,6 @@ def _diagram_svg(diagram: Diagram, layout: Layout, prefix: str) -> Markup:
     The page's stylesheet re-colours it by role, so it is always asked for in the light
     theme: the dark-mode `@media` block of an `auto` SVG would fight the page's own switch.
     """
-    from volley.render.svg import render_svg
+    from volley.output.svg import render_svg
 
     return Markup(render_svg(layout, diagram, theme="light", id_prefix=prefix))

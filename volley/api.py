@@ -128,7 +128,7 @@ def _diagram(source_or_diagram: str | Diagram, filename: str | None, options: di
         return source_or_diagram
     if not isinstance(source_or_diagram, str):
         raise TypeError("render() takes .volley source text or a volley.Diagram")
-    from volley.parser import parse
+    from volley.language.parser import parse
 
     return parse(source_or_diagram, filename=filename, limits=options.get("limits"))
 
@@ -160,22 +160,22 @@ def render(
     message), "appendix" (markers plus the bodies listed under the diagram) or "none".
     `id_prefix` prefixes every id; the default is derived from the content.
     `redact=True` masks values that look like live secrets (tokens, passwords, cookies) in
-    every output, see `volley.secrets`. HTML-only options (such as `fragment`) are passed on to
+    every output, see `volley.checks.secrets`. HTML-only options (such as `fragment`) are passed on to
     the HTML renderer.
     """
     fmt = (format or "svg").lower()
     if fmt not in FORMATS:
         raise VolleyError(f'unknown format "{format}"', hint="use one of: " + ", ".join(FORMATS))
     from volley.layout.engine import layout_diagram
-    from volley.render.svg import render_svg
-    from volley.render.themes import palette
+    from volley.output.svg import render_svg
+    from volley.output.themes import palette
 
     if theme is None:
         theme = "auto" if fmt == "html" else "light"
     palette(theme)  # refuse an unknown theme before doing any work
     diagram = _diagram(source_or_diagram, filename, options)
     if options.pop("redact", False):
-        from volley.secrets import redact_diagram
+        from volley.checks.secrets import redact_diagram
 
         diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
     prefix = id_prefix or default_id_prefix(diagram)  # the same for text and its Diagram
@@ -190,10 +190,10 @@ def render(
             )
         raster_theme = "light" if theme == "auto" else theme
         if fmt == "pdf":
-            from volley.render.pdf import render_pdf
+            from volley.output.pdf import render_pdf
 
             return render_pdf(picture, diagram, theme=raster_theme, id_prefix=prefix, scale=scale)
-        from volley.render.raster import rasterize
+        from volley.output.raster import rasterize
 
         svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
         return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
@@ -201,9 +201,9 @@ def render(
 
 def _html_module():
     try:
-        return importlib.import_module("volley.render.html")
+        return importlib.import_module("volley.output.html")
     except ModuleNotFoundError as exc:
-        if exc.name != "volley.render.html":
+        if exc.name != "volley.output.html":
             raise
         raise VolleyError(
             "HTML output is not available in this installation",

@@ -1,6 +1,6 @@
 """Layout → SVG text, from the tags of `svg/diagram.svg`.
 
-The template holds the markup, as macros; `volley.render.stamps` renders each once per theme
+The template holds the markup, as macros; `volley.output.stamps` renders each once per theme
 and constant arguments, with a hole for each value, and this module fills the holes for every
 shape (one `%` format each) and puts the tags together in the template's order. It writes no
 markup itself. What fills a hole is a number (formatted once: two decimals, no float-repr
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import get_args
 
-from volley.inline import plain_text
+from volley.text.inline import plain_text
 from volley.layout import constants as C
 from volley.layout.geometry import (
     Head,
@@ -30,8 +30,8 @@ from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
-from volley.render.stamps import forget_stamps, named_stamp, save_stamps, stamp
-from volley.render.themes import dark_mode_css, palette
+from volley.output.stamps import forget_stamps, named_stamp, save_stamps, stamp
+from volley.output.themes import dark_mode_css, palette
 
 Colours = Mapping[str, str]
 # The raster variant of the SVG names this private text-rendering mode, which `raster` reads.

@@ -2,7 +2,7 @@
 
 cairosvg gets the plain-colour SVG variant (it ignores `@media` and cannot read CSS `var()`),
 `unsafe=False`, and a URL fetcher that refuses everything: a diagram never reads a file or
-the network while it is drawn. A PDF's pages (planned in `volley.render.pdf`) are drawn onto
+the network while it is drawn. A PDF's pages (planned in `volley.output.pdf`) are drawn onto
 one cairo PDF surface, whose creation date is fixed so the same input gives the same bytes.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from volley.errors import VolleyError
-from volley.render.svg import TEXT_RENDERING
+from volley.output.svg import TEXT_RENDERING
 
 RASTER_FORMATS = ("png", "pdf")
 CAIRO_MAX_PIXELS = 32_767  # cairo cannot make an image surface wider or taller than this

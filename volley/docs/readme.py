@@ -296,7 +296,7 @@ def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Dia
 
 
 def _alt(title: str | None, name: str) -> str:
-    from volley.inline import plain_text
+    from volley.text.inline import plain_text
 
     text = plain_text(title) if title else ""
     text = text or name.replace("-", " ").capitalize()
@@ -333,9 +333,9 @@ def render_markdown(
     diagram is reported (pointing at its line in the Markdown file) and left as it was; the
     others are still rendered, and a VolleyError at the end says how many failed.
     """
-    from volley.lint import lint
-    from volley.parser import parse
-    from volley.render import render
+    from volley.checks.lint import lint
+    from volley.language.parser import parse
+    from volley.api import render
 
     options = dict(options or {})
     report = report or (lambda _d: None)
@@ -432,7 +432,7 @@ def render_markdown(
 
 def _redacting(report: Report) -> Report:
     """`report`, masking secrets in what it prints: an error quotes the line it points at."""
-    from volley.secrets import redact_diagnostic, redact_error
+    from volley.checks.secrets import redact_diagnostic, redact_error
 
     def masked(problem: Diagnostic | VolleyError) -> None:
         if isinstance(problem, VolleyError):

@@ -2,7 +2,7 @@
 
 Lark reads the grammar and builds the parse tables; `build_tables` writes down what it built
 (each parser state's actions and lexer, each rule's callback and which children it keeps) as
-plain data, which `volley.parser` caches as JSON. `TableParser` then runs those tables with
+plain data, which `volley.language.parser` caches as JSON. `TableParser` then runs those tables with
 Lark's semantics: the contextual lexer's scanner for the current state (the same patterns, in
 the same order), the same reductions in the same order, and the same children handed to the
 same callbacks (filtered tokens dropped, `_rule`s inlined into their parent, an absent `[x]`

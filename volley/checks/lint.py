@@ -49,8 +49,8 @@ def _icon_warnings(
         if "{" not in text:
             continue
         # Imported here: `volley check` of a diagram without icons never loads them.
-        from volley.icons import check_icon
-        from volley.inline import icon_refs
+        from volley.text.icons import check_icon
+        from volley.text.inline import icon_refs
 
         for ref in icon_refs(text):
             problem = check_icon(ref)
@@ -75,7 +75,7 @@ def _secret_warnings(
 
     The line is shown with its secrets masked: the warning must not print what it warns about.
     """
-    from volley.secrets import diagram_secrets, redact_text
+    from volley.checks.secrets import diagram_secrets, redact_text
 
     seen: set[tuple[int, str]] = set()
     for line, offset, secret, text in diagram_secrets(diagram):

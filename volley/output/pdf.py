@@ -7,7 +7,7 @@ first opens with the participant boxes again so the reader knows which lane is w
 picture is scaled down to fit the page width. A short diagram stays one page of its natural
 size, so it can be placed in a document like an image.
 
-cairosvg is imported only when the pages are drawn (`volley.render.raster`).
+cairosvg is imported only when the pages are drawn (`volley.output.raster`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from volley.layout.geometry import (
 )
 from volley.layout.metrics import ASCENT, DESCENT, MONO_ASCENT, MONO_DESCENT
 from volley.model import Diagram
-from volley.render.raster import PT_PER_PX, PdfPage, check_scale, pdf_pages
-from volley.render.svg import render_svg
+from volley.output.raster import PT_PER_PX, PdfPage, check_scale, pdf_pages
+from volley.output.svg import render_svg
 
 MAX_PAGE_PT = 14_400  # the largest page side PDF readers accept, in points
 # A page is at most this many times as tall as it is wide, so a long diagram comes out as

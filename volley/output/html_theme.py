@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from volley.render.themes import DARK, LIGHT
+from volley.output.themes import DARK, LIGHT
 
 # Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
 # the same green in the table as in the raw body.

@@ -40,7 +40,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from volley.errors import Diagnostic, VolleyError
-from volley.fences import (
+from volley.docs.fences import (
     BODIES,
     THEMES,
     DiagramSite,

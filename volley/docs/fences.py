@@ -8,8 +8,8 @@ them directly:
           custom_fences:
             - name: volley
               class: volley
-              validator: !!python/name:volley.fences.fence_validator
-              format: !!python/name:volley.fences.fence_formatter
+              validator: !!python/name:volley.docs.fences.fence_validator
+              format: !!python/name:volley.docs.fences.fence_formatter
 
 Superfences finds the fences (in lists, admonitions, tabs, behind longer ```` ```` ```` fences)
 and hands each body to `fence_formatter`, which returns the diagram's HTML. Per page, the
@@ -356,20 +356,20 @@ def _id_prefix(name: str | None, digest: str, page: _Page) -> str:
 
 
 def _render(source: str, settings: Settings, prefix: str, filename: str | None) -> _Rendered:
-    from volley.lint import lint
-    from volley.parser import parse
-    from volley.render import render
+    from volley.checks.lint import lint
+    from volley.language.parser import parse
+    from volley.api import render
 
     try:
         diagram = parse(source, filename=filename)
     except VolleyError as exc:
         if settings.redact:
-            from volley.secrets import redact_error
+            from volley.checks.secrets import redact_error
 
             raise redact_error(exc) from None
         raise
     if settings.redact:
-        from volley.secrets import redact_diagram
+        from volley.checks.secrets import redact_diagram
 
         diagram = redact_diagram(diagram)  # and so no warnings about what is masked
     diagnostics = lint(diagram, source)
@@ -399,7 +399,7 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
 
 def page_assets(interactive: bool) -> tuple[str, str]:
     """(css, js) a page needs once: all of it for clickable diagrams, colours for static ones."""
-    from volley.render.html import html_assets
+    from volley.output.html import html_assets
 
     css, js = html_assets()
     return (css, js) if interactive else (css, "")
