@@ -9,12 +9,10 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from json.encoder import encode_basestring_ascii as _quote
 from typing import TYPE_CHECKING, Any
 
 from volley.errors import VolleyError
-from volley.gcpause import paused_gc
-from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Diagram
 
 if TYPE_CHECKING:
     from volley.layout.geometry import Layout
@@ -31,96 +29,11 @@ def default_id_prefix(source_or_diagram: str | Diagram) -> str:
     bytes (what `volley render FILE` writes is what `volley.render(text)` returns).
     """
     if isinstance(source_or_diagram, Diagram):
-        text = _sorted_json(source_or_diagram)
+        text = json.dumps(source_or_diagram.to_json(), sort_keys=True, ensure_ascii=True)
     else:
         text = source_or_diagram
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return "v" + digest[:10]
-
-
-def _sorted_json(diagram: Diagram) -> str:
-    """`json.dumps(diagram.to_json(), sort_keys=True, ensure_ascii=True)`, the text the prefix
-    hashes, written straight from the model: a few times faster than building the dicts and
-    sorting their keys. A model holding anything other than what the parser makes (a subclass,
-    a value of another type) takes the slow road, so the text is the same whatever it holds.
-    """
-    if type(diagram) is Diagram:
-        try:
-            out = ['{"items": ']
-            _write_items(diagram.items, out)
-            title = "null" if diagram.title is None else _quote(diagram.title)
-            out.append(f', "participants": {_quote_list(diagram.participants)}, "title": {title}}}')
-            return "".join(out)
-        except (_Unusual, TypeError, ValueError, RecursionError):
-            pass
-    return json.dumps(diagram.to_json(), sort_keys=True, ensure_ascii=True)
-
-
-class _Unusual(Exception):
-    """A value `_sorted_json` leaves to `json.dumps`."""
-
-
-def _int(value: object) -> str:
-    if type(value) is not int:
-        raise _Unusual
-    return str(value)
-
-
-def _quote_list(values: list[str]) -> str:
-    return "[" + ", ".join(map(_quote, values)) + "]"
-
-
-def _payload(payload: Payload) -> str:
-    if type(payload) is not Payload:
-        raise _Unusual
-    lang = "null" if payload.lang is None else _quote(payload.lang)
-    return (
-        f'{{"body": {_quote(payload.body)}, "form": {_quote(payload.form)}, '
-        f'"label": {_quote(payload.label)}, "lang": {lang}}}'
-    )
-
-
-def _write_items(items: list[Item], out: list[str]) -> None:
-    """Each item as its `to_json` with the keys sorted, in `json.dumps`' spacing."""
-    out.append("[")
-    for index, item in enumerate(items):
-        if index:
-            out.append(", ")
-        kind = type(item)
-        if kind is Message:
-            number = "null" if item.number is None else _int(item.number)
-            request = "null" if item.request is None else _payload(item.request)
-            response = "null" if item.response is None else _payload(item.response)
-            out.append(
-                f'{{"arrow": {_quote(item.arrow)}, "from": {_quote(item.sender)}, '
-                f'"label": {_quote(item.label)}, "line": {_int(item.line)}, "number": {number}, '
-                f'"request": {request}, "response": {response}, '
-                f'"to": {_quote(item.receiver)}, "type": "message"}}'
-            )
-        elif kind is Note:
-            out.append(
-                f'{{"line": {_int(item.line)}, "over": {_quote_list(item.over)}, '
-                f'"text": {_quote(item.text)}, "type": "note"}}'
-            )
-        elif kind is Divider:
-            out.append(
-                f'{{"label": {_quote(item.label)}, "line": {_int(item.line)}, '
-                f'"style": {_quote(item.style)}, "type": "divider"}}'
-            )
-        elif kind is Block:
-            out.append('{"branches": [')
-            for position, branch in enumerate(item.branches):
-                if type(branch) is not Branch:
-                    raise _Unusual
-                out.append(', {"items": ' if position else '{"items": ')
-                _write_items(branch.items, out)
-                out.append(f', "label": {_quote(branch.label)}}}')
-            out.append(
-                f'], "kind": {_quote(item.kind)}, "line": {_int(item.line)}, "type": "block"}}'
-            )
-        else:
-            raise _Unusual
-    out.append("]")
 
 
 def _diagram(source_or_diagram: str | Diagram, filename: str | None, options: dict) -> Diagram:
@@ -179,24 +92,23 @@ def render(
 
         diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
     prefix = id_prefix or default_id_prefix(diagram)  # the same for text and its Diagram
-    with paused_gc():
-        picture = layout_diagram(diagram, bodies=bodies)
-        if fmt == "svg":
-            return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
-        if fmt == "html":
-            html = _html_module()
-            return html.render_html(
-                diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
-            )
-        raster_theme = "light" if theme == "auto" else theme
-        if fmt == "pdf":
-            from volley.output.pdf import render_pdf
+    picture = layout_diagram(diagram, bodies=bodies)
+    if fmt == "svg":
+        return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
+    if fmt == "html":
+        html = _html_module()
+        return html.render_html(
+            diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
+        )
+    raster_theme = "light" if theme == "auto" else theme
+    if fmt == "pdf":
+        from volley.output.pdf import render_pdf
 
-            return render_pdf(picture, diagram, theme=raster_theme, id_prefix=prefix, scale=scale)
-        from volley.output.raster import rasterize
+        return render_pdf(picture, diagram, theme=raster_theme, id_prefix=prefix, scale=scale)
+    from volley.output.raster import rasterize
 
-        svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
-        return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
+    svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
+    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
 
 
 def _html_module():

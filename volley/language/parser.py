@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 import volley.language.lalr as lalr_module
 from volley.language.prepass import Body, lift_bodies
 from volley.errors import VolleyError
-from volley.gcpause import paused_gc
 from volley.language.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
@@ -363,8 +362,7 @@ def parse(text: str, filename: str | None = None, limits: Limits | None = None) 
     """Parse `.volley` source into a Diagram, or raise VolleyError pointing at the mistake."""
     if not isinstance(text, str):
         raise TypeError("volley.parse takes text (str); decode bytes with volley.decode first")
-    with paused_gc():
-        return _parse(text, filename, limits)
+    return _parse(text, filename, limits)
 
 
 def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
