@@ -140,7 +140,7 @@ def test_an_endless_input_stops_at_the_size_limit():
 
 def test_console_script_entry_point_runs():
     result = subprocess.run(
-        [sys.executable, "-m", "volley.cli", "parse", "-"],
+        [sys.executable, "-m", "volley", "parse", "-"],
         input="A -> B\n",
         capture_output=True,
         text=True,

@@ -25,7 +25,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     path = tmp_path / "flow.volley"
     path.write_text("A -> B: on disk\n", encoding="utf-8")
     process = subprocess.Popen(
-        [sys.executable, "-m", "volley.cli", "serve", str(path), "--port", "0"],
+        [sys.executable, "-m", "volley", "serve", str(path), "--port", "0"],
         stderr=subprocess.PIPE,
         text=True,
     )
