@@ -7,7 +7,10 @@ contract for tools built on volley. Later stages never reach back into the parse
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from volley.errors import Diagnostic
 
 DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
 BlockKind = Literal["if", "group", "loop", "opt", "par"]
@@ -15,7 +18,7 @@ LineStyle = Literal["solid", "dashed", "bold"]
 HeadStyle = Literal["none", "filled", "open", "cross"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ArrowStyle:
     """How an arrow operator is drawn: the line, and the head at each written end."""
 
@@ -44,7 +47,7 @@ ARROWS: dict[str, ArrowStyle] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Payload:
     """A body carried by a message: `in:` (request) or `out:` (response)."""
 
@@ -58,7 +61,7 @@ class Payload:
         return {"label": self.label, "lang": self.lang, "body": self.body, "form": self.form}
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     """One arrow: `sender ARROW receiver: label`, with up to one request and one response."""
 
@@ -70,6 +73,8 @@ class Message:
     number: int | None = None
     request: Payload | None = None
     response: Payload | None = None
+    # `->+` starts a bar on the receiver's lifeline, `-->-` ends the sender's bar
+    activate: Literal["+", "-"] | None = None
 
     @property
     def style(self) -> ArrowStyle:
@@ -90,10 +95,11 @@ class Message:
             "number": self.number,
             "request": self.request.to_json() if self.request else None,
             "response": self.response.to_json() if self.response else None,
+            "activate": self.activate,
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Note:
     """A note over one or more participants (`attached` ones follow a message)."""
 
@@ -106,7 +112,7 @@ class Note:
         return {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
 
 
-@dataclass
+@dataclass(slots=True)
 class Divider:
     """A section, line, dashed line, thin line or delay across the whole diagram."""
 
@@ -118,7 +124,24 @@ class Divider:
         return {"type": "divider", "line": self.line, "style": self.style, "label": self.label}
 
 
-@dataclass
+@dataclass(slots=True)
+class Activation:
+    """`activate A` / `deactivate A`: a bar on A's lifeline starts or ends here."""
+
+    line: int
+    participant: str
+    on: bool  # True for `activate`, False for `deactivate`
+
+    def to_json(self) -> dict:
+        return {
+            "type": "activation",
+            "line": self.line,
+            "participant": self.participant,
+            "on": self.on,
+        }
+
+
+@dataclass(slots=True)
 class Branch:
     """One part of a block: the first, or one after `else:`/`and:`."""
 
@@ -130,7 +153,7 @@ class Branch:
         return {"label": self.label, "items": [item.to_json() for item in self.items]}
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A frame (`if`, `loop`, `opt`, `par`, `group`) around branches of items."""
 
@@ -148,10 +171,10 @@ class Block:
         }
 
 
-Item = Message | Note | Divider | Block
+Item = Message | Note | Divider | Block | Activation
 
 
-@dataclass
+@dataclass(slots=True)
 class Diagram:
     """A parsed `.volley` file: what `volley.parse` returns and every renderer reads."""
 
@@ -160,6 +183,9 @@ class Diagram:
     items: list[Item] = field(default_factory=list)
     filename: str | None = None
     title_line: int = 0
+    # What the parser read but would point out (a block left open at the end of the file);
+    # not part of `to_json`, which is the model alone.
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
