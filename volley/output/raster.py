@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from volley.errors import VolleyError
+from volley.output.font_fallback import with_fallback_fonts
 from volley.output.svg import TEXT_RENDERING
 
 RASTER_FORMATS = ("png", "pdf")
@@ -76,7 +77,8 @@ def _surfaces():
 
 
 def _safe(svg: str) -> bytes:
-    return _noncharacters().sub("\ufffd", svg).encode("utf-8")
+    """The SVG as cairo can draw it: noncharacters replaced, other scripts given their fonts."""
+    return with_fallback_fonts(_noncharacters().sub("\ufffd", svg)).encode("utf-8")
 
 
 def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:

@@ -1,0 +1,88 @@
+"""PNG and PDF draw every script and emoji the machine has a font for, and say which it lacks."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from PIL import Image
+
+import volley
+from volley.output.font_fallback import MissingGlyphWarning, missing_characters
+
+# Unassigned code points: no font has a glyph for them, so cairo draws its empty box.
+MISSING = ["\u0378", "\u0379"]
+
+
+def _has_font(pattern: str, char: str) -> bool:
+    if shutil.which("fc-list") is None:
+        return False
+    out = subprocess.run(
+        ["fc-list", f"{pattern}:charset={ord(char):x}", "family"], capture_output=True, text=True
+    ).stdout
+    return bool(out.strip())
+
+
+needs_cjk = pytest.mark.skipif(
+    not _has_font("", "中"), reason="no CJK font installed (.ci/run installs fonts-noto-cjk)"
+)
+needs_emoji = pytest.mark.skipif(
+    not _has_font("", "📦"), reason="no emoji font installed (.ci/run installs one)"
+)
+
+
+def _png(label: str) -> Image.Image:
+    data = volley.render(f"A -> B: {label}", format="png", scale=2)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _colourful_pixels(image: Image.Image) -> int:
+    pixels = image.tobytes()
+    triples = zip(pixels[0::3], pixels[1::3], pixels[2::3], strict=True)
+    return sum(1 for r, g, b in triples if max(r, g, b) - min(r, g, b) > 80)
+
+
+def test_missing_glyphs_all_draw_the_same_box():
+    """The premise of the tests below: two characters no font has give the same picture."""
+    with pytest.warns(MissingGlyphWarning):
+        first = _png(MISSING[0])
+    with pytest.warns(MissingGlyphWarning):
+        second = _png(MISSING[1])
+    assert first.tobytes() == second.tobytes()
+
+
+@needs_cjk
+def test_cjk_characters_are_drawn_not_boxed():
+    with pytest.warns(MissingGlyphWarning):
+        box = _png(MISSING[0])
+    chinese, other = _png("中"), _png("文")
+    assert chinese.tobytes() != box.tobytes()
+    assert chinese.tobytes() != other.tobytes(), "two different glyphs, two different pictures"
+
+
+@needs_emoji
+def test_emoji_are_drawn_in_colour():
+    plain = _colourful_pixels(_png("box"))
+    emoji = _colourful_pixels(_png("📦"))
+    assert emoji > plain + 20
+
+
+@needs_cjk
+@needs_emoji
+def test_pdf_draws_them_too():
+    pdf = volley.render("title: Dépôt 📦 中文\nA 📦 -> 中文: 日本", format="pdf")
+    assert isinstance(pdf, bytes) and pdf.startswith(b"%PDF")
+    assert b"NotoSansCJK" in pdf or b"Noto" in pdf, "the fallback font is embedded"
+
+
+def test_the_warning_names_the_characters():
+    with pytest.warns(MissingGlyphWarning, match="U\\+0378"):
+        volley.render(f"A -> B: x {MISSING[0]} y", format="png")
+    assert missing_characters(f"ok {MISSING[0]}{MISSING[0]} {MISSING[1]}") == MISSING
+
+
+def test_svg_and_latin_text_are_left_alone():
+    svg = volley.render("A -> B: Grüße, façade, Ωμέγα, Привет")
+    assert "<tspan font-family" not in svg

@@ -1,0 +1,169 @@
+"""Font fallback for PNG and PDF: every script and emoji the machine has a font for.
+
+A browser drawing the SVG picks, character by character, the first installed font that has a
+glyph. cairo draws each run of text with one face, so a Chinese name or an emoji in a label
+would come out as empty boxes. Before the SVG reaches cairo, each text run is cut where its
+characters need another font, and each piece gets that font's family: the first font, in
+fontconfig's own fallback order for the diagram's face, whose character set holds the
+character (emoji prefer a colour emoji font, as browsers do).
+
+Layout still measures with the shipped metrics, so the picture's geometry never depends on
+the machine; only the glyphs drawn do.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import unicodedata
+import warnings
+from dataclasses import dataclass
+from functools import cache
+
+PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
+EMOJI = "emoji"
+
+# A leaf of text in the SVG volley writes: an element's opening tag, its text, its closing tag.
+_LEAF = re.compile(r"(<(text|tspan)\b[^>]*>)([^<]+)(</\2>)")
+_JOINERS = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # ZWJ, variation selectors, keycap
+
+
+class MissingGlyphWarning(UserWarning):
+    """Characters no installed font can draw: they show as empty boxes in PNG and PDF."""
+
+
+@dataclass(frozen=True)
+class Font:
+    """One installed font family and the code points it holds."""
+
+    family: str
+    ranges: tuple[tuple[int, int], ...]
+
+    def has(self, ch: str) -> bool:
+        code = ord(ch)
+        return any(low <= code <= high for low, high in self.ranges)
+
+
+def _ranges(charset: str) -> tuple[tuple[int, int], ...]:
+    """fontconfig's `%{charset}`, as `20-7e a0-17f 2000`, into inclusive ranges."""
+    out = []
+    for part in charset.split():
+        low, _, high = part.partition("-")
+        out.append((int(low, 16), int(high or low, 16)))
+    return tuple(out)
+
+
+@cache
+def fallback_order(pattern: str) -> tuple[Font, ...]:
+    """Installed fonts in the order fontconfig would try them for `pattern` (`fc-match -s`)."""
+    fc_match = shutil.which("fc-match")
+    if fc_match is None:
+        return ()
+    try:
+        listing = subprocess.run(
+            [fc_match, "-s", pattern, "-f", "%{family[0]}\t%{charset}\n"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    fonts: dict[str, Font] = {}
+    for line in listing.splitlines():
+        family, _, charset = line.partition("\t")
+        if family and family not in fonts:
+            fonts[family] = Font(family, _ranges(charset))
+    return tuple(fonts.values())
+
+
+def _is_emoji(ch: str) -> bool:
+    """Characters a browser draws from a colour emoji font by default."""
+    code = ord(ch)
+    return 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF
+
+
+@cache
+def family_for(ch: str) -> str | None:
+    """The family to draw `ch` with: None for the diagram's own face, "" when no font has it."""
+    primary = fallback_order(PRIMARY)
+    if primary and primary[0].has(ch) and not _is_emoji(ch):
+        return None
+    order = (fallback_order(EMOJI) + primary) if _is_emoji(ch) else primary
+    for font in order:
+        if font.has(ch):
+            return None if font is primary[0] else font.family
+    return ""
+
+
+def _needs_care(ch: str) -> bool:
+    return ord(ch) > 0x2FF and not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn")
+
+
+def _pieces(text: str) -> list[tuple[str | None, str]]:
+    """The text cut into (family, piece), joiners and marks kept with what precedes them.
+
+    Spaces stay in the diagram's face: an emoji font's space is far wider than a text font's.
+    """
+    pieces: list[tuple[str | None, str]] = []
+    for ch in text:
+        family = family_for(ch) if _needs_care(ch) else None
+        if pieces and (ch in _JOINERS or unicodedata.category(ch) == "Mn"):
+            family = pieces[-1][0]
+        if family == "":
+            family = None
+        if pieces and pieces[-1][0] == family:
+            pieces[-1] = (family, pieces[-1][1] + ch)
+        else:
+            pieces.append((family, ch))
+    return pieces
+
+
+def missing_characters(text: str) -> list[str]:
+    """The characters of `text` that no installed font has, each once, in order."""
+    seen: dict[str, None] = {}
+    for ch in text:
+        if _needs_care(ch) and ch not in _JOINERS and family_for(ch) == "":
+            seen.setdefault(ch)
+    return list(seen)
+
+
+def _quote(family: str) -> str:
+    return family.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def with_fallback_fonts(svg: str) -> str:
+    """The SVG with each text piece that needs another font in a `<tspan>` naming it.
+
+    Warns (MissingGlyphWarning) naming the characters that no installed font has.
+    """
+    missing: dict[str, None] = {}
+
+    def split(match: re.Match[str]) -> str:
+        opening, _, text, closing = match.groups()
+        if text.isascii():
+            return match.group(0)
+        for ch in missing_characters(text):
+            missing.setdefault(ch)
+        pieces = _pieces(text)
+        if all(family is None for family, _ in pieces):
+            return match.group(0)
+        inner = "".join(
+            piece if family is None else f'<tspan font-family="{_quote(family)}">{piece}</tspan>'
+            for family, piece in pieces
+        )
+        return f"{opening}{inner}{closing}"
+
+    result = _LEAF.sub(split, svg)
+    if missing:
+        shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in list(missing)[:12])
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        warnings.warn(
+            MissingGlyphWarning(
+                f"no installed font has {shown}{more}; they are drawn as empty boxes in PNG "
+                "and PDF (install a font for them, e.g. Noto, or render SVG or HTML)"
+            ),
+            stacklevel=2,
+        )
+    return result
