@@ -63,7 +63,9 @@ def test_a_write_that_fails_midway_leaves_the_earlier_output(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     if fails == "write":
-        real_fdopen = os.fdopen
+        import builtins
+
+        import volley.textio
 
         class HalfWritten:
             """A file that takes a few bytes, then finds the disk full."""
@@ -84,7 +86,11 @@ def test_a_write_that_fails_midway_leaves_the_earlier_output(
             def __exit__(self, *exc) -> None:
                 self.handle.close()
 
-        monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWritten(real_fdopen(*a, **k)))
+        def half_written_open(*args, **kwargs) -> HalfWritten:
+            return HalfWritten(builtins.open(*args, **kwargs))  # noqa: SIM115 (closed on exit)
+
+        # The module's own name for `open`, found before the builtin.
+        monkeypatch.setattr(volley.textio, "open", half_written_open, raising=False)
     else:
         monkeypatch.setattr(os, fails, disk_full)
     result = run("render", str(path), "-o", str(earlier))
@@ -131,7 +137,8 @@ def test_one_failing_input_of_several_leaves_its_own_output(tmp_path: Path):
 
 
 def test_the_longest_file_names_the_system_allows_still_render(tmp_path: Path):
-    """The temporary file beside the output is named as mkstemp names it, no longer."""
+    """The temporary folder beside the output has a shortened name; the file in it has the
+    output's own name."""
     source = tmp_path / "a.volley"
     source.write_text("A -> B: hi\n", encoding="utf-8")
     target = tmp_path / ("n" * 237 + ".svg")  # 241 characters: the temporary one is 255

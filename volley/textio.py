@@ -1,12 +1,12 @@
-"""Bytes to text, and text to files: decoding with a clear error, and writes that never leave
-half a file behind."""
+"""Bytes to text, and text to files: decoding with a clear error, and writes that change
+nothing but the output asked for and never leave half a file behind."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
+import tempfile
 
 from volley.errors import VolleyError
 
@@ -64,61 +64,118 @@ def _read_capped(handle, max_bytes: int | None) -> bytes:
     return handle.read() if max_bytes is None else handle.read(max_bytes + 1)
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write through a temporary file in the same folder, then rename over the target.
+# In the name of the private folder a regular file is written in before it is renamed into
+# place: `.NAME.volley-tmp-XXXXXXXX/NAME` beside the output.
+TEMPORARY_MARK = ".volley-tmp-"
 
-    A failure at any point leaves an existing file exactly as it was, and raises OSError
-    naming `path`. A symbolic link is followed, as `open` would: the file it points to is
-    replaced, and the link stays.
+
+def write_atomic(
+    path: str | os.PathLike[str], data: str | bytes, *, follow_symlinks: bool = True
+) -> None:
+    """Write `data` to the output `path` names, changing nothing else on disk.
+
+    - A regular file (or a new one) is written beside the target, in a private temporary
+      folder `.NAME.volley-tmp-XXXXXXXX/`, then renamed over it: a reader sees the old file or
+      the new one, never half of one. A failure, an exception or (with `exit_on_sigterm`) a
+      SIGTERM leaves an existing file as it was and removes the temporary folder. Only a
+      SIGKILL or a power cut midway can leave that folder behind; its name says what it is.
+    - A device, FIFO or socket (`/dev/null`, `/dev/stdout` into a pipe, a named pipe a reader
+      waits on) is written in place, as a shell's `>` would: it is never replaced.
+    - A symbolic link is followed, as `open` follows it: the file it points to is written and
+      the link stays. With `follow_symlinks=False` a link is refused instead (OSError ELOOP),
+      for writers that must not reach outside a tree they were given (README mode).
+
+    Any failure raises OSError naming `path`.
     """
     target = os.fspath(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        written = os.path.realpath(target) if os.path.islink(target) else target
-        _write_through_temporary(written, payload)
-    except OSError as exc:  # name the file asked for, not the temporary one beside it
+        _write(target, payload, follow_symlinks)
+    except OSError as exc:  # name the file asked for, not the temporary one or a link's target
         raise OSError(exc.errno, exc.strerror or str(exc), target) from None
 
 
-def _write_through_temporary(target: str, payload: bytes) -> None:
-    """A new file gets the mode the umask gives (the kernel applies it as the temporary file is
-    made: reading the umask means setting it, which races other threads); a file written over
-    keeps its own mode."""
+def _write(target: str, payload: bytes, follow_symlinks: bool) -> None:
+    link = os.path.islink(target)
+    if link and not follow_symlinks:
+        raise OSError(errno.ELOOP, "a symbolic link, which is not written through here", target)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except OSError:  # a new file, or a folder that is missing: the write says which
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file", target)
+    special = info is not None and not stat.S_ISREG(info.st_mode)
+    if info is not None and special and _write_in_place(target, payload, info):
+        return
+    written = os.path.realpath(target) if link else target
+    _write_through_temporary(written, payload, info)
+
+
+def _write_in_place(target: str, payload: bytes, info: os.stat_result) -> bool:
+    """Write to a device, FIFO or socket as it is; False if it became a regular file since.
+
+    Opening a FIFO waits for its reader, as `cat > fifo` does.
+    """
+    if stat.S_ISSOCK(info.st_mode):
+        _send(target, payload, info)
+        return True
+    descriptor = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    if stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)  # swapped for a file after the look: replace it atomically
+        return False
+    with open(descriptor, "wb") as handle:
+        handle.write(payload)
+    return True
+
+
+def _send(target: str, payload: bytes, info: os.stat_result) -> None:
+    """A socket cannot be opened as a file: our own standard output or error (`/dev/stdout`
+    when it is a socket) is written through its descriptor, any other socket is connected to."""
+    import socket
+
+    for descriptor in (1, 2):
+        try:
+            own = os.path.samestat(info, os.fstat(descriptor))
+        except OSError:
+            continue
+        if own:
+            with open(os.dup(descriptor), "wb") as handle:
+                handle.write(payload)
+            return
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.connect(target)
+        connection.sendall(payload)
+        connection.shutdown(socket.SHUT_WR)
+
+
+def _write_through_temporary(target: str, payload: bytes, info: os.stat_result | None) -> None:
+    """The new file is made by `open` inside a folder only this user can enter, so it gets the
+    mode the umask gives (reading the umask means setting it, which races other threads) and
+    nobody reads it half-written; a file written over keeps its own mode."""
     folder, name = os.path.split(target)
     if not name:  # `out/`: a folder's name, not a file's
         raise IsADirectoryError(errno.EISDIR, "a folder, not a file", target)
-    try:
-        kept_mode: int | None = os.stat(target).st_mode & 0o777
-    except OSError:
-        kept_mode = None
-    fd, tmp = _new_temporary(folder or ".", name, 0o600 if kept_mode is not None else 0o666)
-    try:
-        with os.fdopen(fd, "wb") as handle:
+    prefix = f".{name[:40]}{TEMPORARY_MARK}"  # short enough for the longest names allowed
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=folder or ".") as private:
+        temporary = os.path.join(private, name)
+        with open(temporary, "xb") as handle:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        if kept_mode is not None:
-            os.chmod(tmp, kept_mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+        if info is not None:
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        os.replace(temporary, target)
 
 
-_TEMPORARY_FLAGS = (
-    os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-)
+def exit_on_sigterm() -> None:
+    """For a program's entry point (never library code): SIGTERM ends the process the way
+    Ctrl-C does, through every `finally`, so a write cut short removes its temporary folder.
+    Exits with status 143, as a process killed by SIGTERM reports."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
 
 
-def _new_temporary(folder: str, name: str, mode: int) -> tuple[int, str]:
-    """A new file `.<name>.<8 random hex>.tmp` in `folder`, made the way `tempfile.mkstemp`
-    makes it (and as long a name, so the same names fit), with `mode` less the umask; importing
-    tempfile (with shutil and random) would cost every `volley render` 3 ms."""
-    for _ in range(100):
-        path = os.path.abspath(os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp"))
-        try:
-            return os.open(path, _TEMPORARY_FLAGS, mode), path
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)

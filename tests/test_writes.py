@@ -1,0 +1,288 @@
+"""Writing only the outputs asked for: a device, FIFO, socket or standard output is written in
+place and stays what it was; a regular file is replaced atomically, leaving no temporary file
+behind; a symbolic link is followed or refused, as the caller says.
+
+Devices are made in a temporary folder (`mknod`, as root), never the machine's real ones.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from volley.cli import main
+from volley.textio import TEMPORARY_MARK, write_atomic
+
+SOURCE = "A -> B: hello\n"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    path = tmp_path / "diagram.volley"
+    path.write_text(SOURCE, encoding="utf-8")
+    return path
+
+
+def _device(folder: Path, name: str, minor: int) -> Path:
+    """A private character device of the memory driver (3: null, 7: full), or a skip."""
+    path = folder / name
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        with open(path, "wb"):
+            pass
+    except PermissionError:
+        pytest.skip("making a device needs root and a folder mounted without nodev")
+    return path
+
+
+class Reader(threading.Thread):
+    """Reads everything a FIFO or socket is sent, as `cat` on the other end would."""
+
+    def __init__(self, opener) -> None:
+        super().__init__(daemon=True)  # a test that fails leaves it blocked; it must not hang
+        self.opener = opener
+        self.data = b""
+
+    def run(self) -> None:
+        with self.opener() as handle:
+            self.data = handle.read()
+
+    def result(self) -> bytes:
+        self.join(timeout=20)
+        assert not self.is_alive(), "the reader got nothing: the output was replaced"
+        return self.data
+
+
+def test_a_fifo_output_is_written_in_place(tmp_path: Path, source: Path):
+    fifo = tmp_path / "out.svg"
+    os.mkfifo(fifo)
+    reader = Reader(functools.partial(open, fifo, "rb"))
+    reader.start()
+    result = run("render", str(source), "-o", str(fifo))
+    assert result.exit_code == 0, result.output
+    data = reader.result()
+    assert data.startswith(b"<svg") and data.rstrip().endswith(b"</svg>")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diagram.volley", "out.svg"]
+
+
+def test_a_device_output_is_written_in_place_and_stays_a_device(tmp_path: Path, source: Path):
+    null = _device(tmp_path, "null", 3)
+    before = null.lstat()
+    result = run("render", str(source), "-o", str(null))
+    assert result.exit_code == 0, result.output
+    after = null.lstat()
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+    assert after.st_mode == before.st_mode and after.st_ino == before.st_ino
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diagram.volley", "null"]
+
+
+def test_a_full_device_is_a_clear_error_and_stays_a_device(tmp_path: Path, source: Path):
+    full = _device(tmp_path, "full", 7)
+    result = run("render", str(source), "-o", str(full))
+    assert result.exit_code == 1
+    assert "No space left on device" in result.stderr and str(full) in result.stderr
+    assert "Traceback" not in result.stderr
+    assert stat.S_ISCHR(full.lstat().st_mode)
+
+
+def test_a_link_to_a_device_writes_the_device(tmp_path: Path, source: Path):
+    null = _device(tmp_path, "null", 3)
+    link = tmp_path / "out.svg"
+    link.symlink_to(null)
+    assert run("render", str(source), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and stat.S_ISCHR(null.lstat().st_mode)
+
+
+@pytest.fixture
+def short_folder() -> Iterator[Path]:
+    """A folder whose paths fit a Unix socket's address (at most 107 bytes)."""
+    with tempfile.TemporaryDirectory(prefix="vw") as folder:
+        yield Path(folder)
+
+
+def test_a_unix_socket_output_is_sent_the_picture(short_folder: Path, source: Path):
+    path = short_folder / "out.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+
+    def accept():
+        connection, _ = server.accept()
+        return connection.makefile("rb")
+
+    reader = Reader(accept)
+    reader.start()
+    try:
+        result = run("render", str(source), "-o", str(path))
+        assert result.exit_code == 0, result.output
+        assert reader.result().rstrip().endswith(b"</svg>")
+    finally:
+        server.close()
+    assert stat.S_ISSOCK(path.lstat().st_mode)
+
+
+def _render_to(target: str, source: Path, **streams) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "volley", "render", str(source), "-o", target],
+        capture_output="stdout" not in streams,
+        timeout=60,
+        check=False,
+        **streams,
+    )
+
+
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+def test_dev_stdout_into_a_pipe_works(source: Path, name: str):
+    if not os.path.exists(name):
+        pytest.skip(f"{name} does not exist here")
+    done = _render_to(name, source)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"<svg") and done.stdout.rstrip().endswith(b"</svg>")
+
+
+def test_dev_stdout_into_a_socket_works(source: Path):
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        done = _render_to("/dev/stdout", source, stdout=theirs.fileno(), stderr=subprocess.PIPE)
+        theirs.close()
+        assert done.returncode == 0, done.stderr
+        data = ours.makefile("rb").read()
+    assert data.rstrip().endswith(b"</svg>")
+
+
+def test_dev_stderr_into_a_pipe_works(source: Path):
+    done = _render_to("/dev/stderr", source)
+    assert done.returncode == 0 and done.stderr.rstrip().endswith(b"</svg>")
+
+
+def test_a_regular_file_is_replaced_through_a_recognisable_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    seen: list[str] = []
+    real_replace = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        seen.append(os.fspath(src))
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    write_atomic(tmp_path / "out.svg", "<svg/>")
+    monkeypatch.undo()
+    assert (tmp_path / "out.svg").read_text(encoding="utf-8") == "<svg/>"
+    assert len(seen) == 1 and os.path.dirname(os.path.dirname(seen[0])) == str(tmp_path)
+    assert f".out.svg{TEMPORARY_MARK}" in seen[0]
+    assert os.listdir(tmp_path) == ["out.svg"]
+
+
+def test_nothing_is_left_after_an_exception_midway(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    (tmp_path / "out.svg").write_text("earlier", encoding="utf-8")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "out.svg", "<svg/>")
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == ["out.svg"]
+    assert (tmp_path / "out.svg").read_text(encoding="utf-8") == "earlier"
+
+
+TERMINATED = """
+import os, sys, time
+from volley.textio import exit_on_sigterm, write_atomic
+
+def slow(fd):
+    print("writing", flush=True)
+    time.sleep(60)
+
+exit_on_sigterm()
+os.fsync = slow
+write_atomic(sys.argv[1], "<svg/>")
+"""
+
+
+def test_sigterm_midway_leaves_no_temporary_and_the_earlier_file(tmp_path: Path):
+    out = tmp_path / "out.svg"
+    out.write_text("earlier", encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(TERMINATED), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stdout.readline() == b"writing\n"
+    assert len(os.listdir(tmp_path)) == 2  # the temporary one is there, midway
+    child.send_signal(signal.SIGTERM)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode == 128 + signal.SIGTERM, stderr
+    assert b"Traceback" not in stderr
+    assert os.listdir(tmp_path) == ["out.svg"]
+    assert out.read_text(encoding="utf-8") == "earlier"
+
+
+def test_a_symlink_is_followed_by_default(tmp_path: Path):
+    real = tmp_path / "real.svg"
+    real.write_text("earlier", encoding="utf-8")
+    link = tmp_path / "out.svg"
+    link.symlink_to(real)
+    write_atomic(link, "<svg/>")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "<svg/>"
+
+
+@pytest.mark.parametrize("points_to", ["file", "missing", "device"])
+def test_a_symlink_is_refused_when_asked_and_nothing_changes(tmp_path: Path, points_to: str):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if points_to == "device":
+        real = _device(outside, "null", 3)
+    else:
+        real = outside / "target.svg"
+        if points_to == "file":
+            real.write_text("someone else's", encoding="utf-8")
+    link = tmp_path / "out.svg"
+    link.symlink_to(real)
+    with pytest.raises(OSError) as raised:
+        write_atomic(link, "<svg/>", follow_symlinks=False)
+    assert raised.value.errno == errno.ELOOP and raised.value.filename == str(link)
+    assert "symbolic link" in str(raised.value)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    if points_to == "file":
+        assert real.read_text(encoding="utf-8") == "someone else's"
+    assert sorted(os.listdir(tmp_path)) == ["out.svg", "outside"]
+
+
+def test_refusing_symlinks_still_writes_regular_files_and_devices(tmp_path: Path):
+    write_atomic(tmp_path / "out.svg", "<svg/>", follow_symlinks=False)
+    assert (tmp_path / "out.svg").read_text(encoding="utf-8") == "<svg/>"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = Reader(functools.partial(open, fifo, "rb"))
+    reader.start()
+    write_atomic(fifo, b"<svg/>", follow_symlinks=False)
+    assert reader.result() == b"<svg/>"
+
+
+def test_a_folder_is_refused(tmp_path: Path):
+    (tmp_path / "out.svg").mkdir()
+    with pytest.raises(IsADirectoryError):
+        write_atomic(tmp_path / "out.svg", "<svg/>")
+    assert os.listdir(tmp_path) == ["out.svg"]
