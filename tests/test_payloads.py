@@ -268,7 +268,8 @@ def test_undeclared_body_that_opens_like_json_gets_the_json_error():
 
 def test_other_language_that_is_not_json_names_the_language():
     assert body_table("<a/>", "xml").reason == (
-        'no table for lang "xml": only JSON, HTTP and flat "key: value" bodies are shown as tables'
+        'no table for lang "xml": only JSON, HTTP, forms, event streams, JSON Lines and flat'
+        ' "key: value" bodies are shown as tables'
     )
     assert body_table("{ not json }", "text").reason.startswith('no table for lang "text"')
 
@@ -351,8 +352,8 @@ def test_json_content_type_with_a_broken_body_keeps_the_head():
 @pytest.mark.parametrize(
     ("media", "reason"),
     [
-        ("text/event-stream", "no table for a text/event-stream body"),
         ("Text/HTML; charset=utf-8", "no table for a text/html body"),
+        ("image/png", "no table for a image/png body"),
     ],
 )
 def test_other_content_types_leave_the_body_to_the_raw_view(media, reason):
@@ -421,7 +422,288 @@ def test_to_json_is_serialisable():
         "value": "HTTP/1.1 200 OK",
         "kind": "text",
         "section": "start",
+        "group": None,
     }
+
+
+# --- Bodies as people paste them -------------------------------------------------------------
+
+
+def groups(table: Table) -> list[tuple[str | None, list[tuple[str, str]]]]:
+    return [(title, [(row.key, row.value) for row in rows]) for title, rows in table.groups()]
+
+
+# RFC 9110 section 15.3.5 / RFC 9112 style: the message indented as it is on the page.
+RFC_REQUEST = """\
+     POST /tokens HTTP/1.1
+     Host: auth.example.com
+     Content-Type: application/json
+
+     {"grant_type": "client_credentials", "scope": "read"}"""
+
+
+@pytest.mark.parametrize("lang", [None, "http"])
+def test_indented_http_is_read_as_if_flush_left(lang):
+    table = body_table(RFC_REQUEST, lang)
+    assert table.source == "http" and table.body_reason is None
+    assert table.start is not None and table.start.method == "POST"
+    assert table.headers == [("Host", "auth.example.com"), ("Content-Type", "application/json")]
+    assert groups(table)[1] == ("Body", [("grant_type", "client_credentials"), ("scope", "read")])
+
+
+def test_indented_key_value_lines():
+    assert values(body_table("    status: 200\n    Mcp-Session-Id: 1868a90c")) == [
+        ("status", "200"),
+        ("Mcp-Session-Id", "1868a90c"),
+    ]
+
+
+# How `curl -v` prints an exchange (request headers after `> `, response after `< `, its body
+# bare, curl's own news after `* `).
+CURL_VERBOSE = """\
+*   Trying 140.82.121.6:443...
+* Connected to api.github.com (140.82.121.6) port 443
+* ALPN: server accepted h2
+> GET /repos/octocat/Hello-World HTTP/2
+> Host: api.github.com
+> User-Agent: curl/8.5.0
+> Accept: application/vnd.github+json
+>
+< HTTP/2 200
+< content-type: application/json; charset=utf-8
+< x-ratelimit-remaining: 59
+<
+{
+  "id": 1296269,
+  "full_name": "octocat/Hello-World",
+  "owner": {"login": "octocat"}
+}
+* Connection #0 to host api.github.com left intact"""
+
+
+@pytest.mark.parametrize("lang", [None, "console", "text", "http"])
+def test_curl_verbose_transcript_is_a_request_and_a_response(lang):
+    table = body_table(CURL_VERBOSE, lang)
+    assert table.source == "http" and table.reason is None and table.body_reason is None
+    assert table.start is not None and table.start.target == "/repos/octocat/Hello-World"
+    assert groups(table) == [
+        (
+            "Request headers",
+            [
+                ("Host", "api.github.com"),
+                ("User-Agent", "curl/8.5.0"),
+                ("Accept", "application/vnd.github+json"),
+            ],
+        ),
+        (
+            "Response headers",
+            [
+                ("status", "HTTP/2 200"),
+                ("content-type", "application/json; charset=utf-8"),
+                ("x-ratelimit-remaining", "59"),
+            ],
+        ),
+        (
+            "Response body",
+            [("id", "1296269"), ("full_name", "octocat/Hello-World"), ("owner.login", "octocat")],
+        ),
+    ]
+
+
+# GitHub's docs show a webhook delivery this way ("Example delivery" under "Delivery headers"):
+# every line quoted with `> `, bare blank lines between the start line, headers and body.
+GITHUB_DELIVERY = """\
+> POST /payload HTTP/2
+
+> Host: localhost:4567
+> X-GitHub-Delivery: 72d3162e-cc78-11e3-81ab-4c9367dc0958
+> X-Hub-Signature-256: sha256=d57c68ca6f92289e6987922ff26938930f6e66a2d161ef06abdf1859230aa23c
+> User-Agent: GitHub-Hookshot/044aadd
+> Content-Type: application/json
+> X-GitHub-Event: issues
+
+> {
+>   "action": "opened",
+>   "issue": {"number": 1347}
+> }"""
+
+
+def test_github_webhook_delivery_as_documented():
+    table = body_table(GITHUB_DELIVERY, "shell")
+    assert table.start is not None and table.start.method == "POST"
+    [(head, headers), (body, rows)] = groups(table)
+    assert head == "Request headers" and ("X-GitHub-Event", "issues") in headers
+    assert len(headers) == 6
+    assert (body, rows) == ("Request body", [("action", "opened"), ("issue.number", "1347")])
+
+
+def test_transcript_response_with_a_body_that_gives_no_table_says_so():
+    table = body_table(
+        "> GET / HTTP/1.1\n>\n< HTTP/1.1 200 OK\n< Content-Type: text/html\n<\n<p>hi"
+    )
+    assert table.body_reason == "response body: no table for a text/html body"
+
+
+# MCP Streamable HTTP: a POST answered with `Content-Type: text/event-stream`, a progress
+# notification and then the result (modelcontextprotocol.io, basic/transports).
+MCP_SSE_RESPONSE = """\
+HTTP/1.1 200 OK
+Content-Type: text/event-stream
+Mcp-Session-Id: 1868a90c
+
+: stream opened
+event: message
+id: 7a1
+data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":50}}
+
+event: message
+id: 7a2
+data: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"3 issues"}]}}
+"""
+
+
+def test_event_stream_response_is_a_group_per_event():
+    table = body_table(MCP_SSE_RESPONSE, "http")
+    assert table.body_reason is None
+    titled = groups(table)
+    assert [title for title, _ in titled] == ["Headers", "Event 1 · message", "Event 2 · message"]
+    assert titled[2][1] == [
+        ("event", "message"),
+        ("id", "7a2"),
+        ("data.jsonrpc", "2.0"),
+        ("data.id", "2"),
+        ("data.result.content[0].type", "text"),
+        ("data.result.content[0].text", "3 issues"),
+    ]
+
+
+def test_event_stream_pasted_alone_and_data_that_is_not_json():
+    body = "data: first line\ndata: second line\n\n: ping\n\nevent: done\ndata: [1, 2]"
+    for lang in (None, "sse", "text/event-stream"):
+        table = body_table(body, lang)
+        assert table.source == "events"
+        assert groups(table) == [
+            ("Event 1", [("data", "first line\nsecond line")]),
+            ("Event 2 · done", [("event", "done"), ("data[0]", "1"), ("data[1]", "2")]),
+        ]
+
+
+def test_event_stream_without_events_says_why():
+    assert body_table(": only a comment", "sse").reason == (
+        "the event stream has no events (no event:, data:, id: or retry: lines)"
+    )
+
+
+NDJSON = '{"level":"info","msg":"started"}\n{"level":"warn","msg":"slow","ms":950}\n'
+
+
+@pytest.mark.parametrize("lang", [None, "ndjson", "jsonl"])
+def test_ndjson_is_a_group_per_line(lang):
+    table = body_table(NDJSON, lang)
+    assert table.source == "ndjson"
+    assert groups(table) == [
+        ("Line 1", [("level", "info"), ("msg", "started")]),
+        ("Line 2", [("level", "warn"), ("msg", "slow"), ("ms", "950")]),
+    ]
+
+
+def test_ndjson_by_content_type_and_a_bad_line():
+    http = "HTTP/1.1 200 OK\nContent-Type: application/x-ndjson\n\n" + NDJSON
+    assert [title for title, _ in groups(body_table(http))] == ["Headers", "Line 1", "Line 2"]
+    assert body_table('{"a": 1}\nnope', "ndjson").reason == (
+        "line 2 of the JSON Lines is not JSON: the body is not valid JSON:"
+        " Expecting value at line 2, column 1"
+    )
+
+
+def test_form_body_by_content_type():
+    head = "POST /login HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\n\n"
+    body = head + "user=ada&next=%2Fhome"
+    assert groups(body_table(body))[1] == ("Body", [("user", "ada"), ("next", "/home")])
+
+
+MULTIPART = """\
+POST /upload HTTP/1.1
+Content-Type: multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW
+
+------WebKitFormBoundary7MA4YWxkTrZu0gW
+Content-Disposition: form-data; name="title"
+
+Quarterly report
+------WebKitFormBoundary7MA4YWxkTrZu0gW
+Content-Disposition: form-data; name="meta"
+Content-Type: application/json
+
+{"pages": 12}
+------WebKitFormBoundary7MA4YWxkTrZu0gW
+Content-Disposition: form-data; name="file"; filename="report.pdf"
+Content-Type: application/pdf
+
+%PDF-1.7 ...
+------WebKitFormBoundary7MA4YWxkTrZu0gW--"""
+
+
+def test_multipart_body_is_a_row_per_part():
+    table = body_table(MULTIPART)
+    assert table.body_reason is None
+    assert groups(table)[1] == (
+        "Body",
+        [
+            ("title", "Quarterly report"),
+            ("meta.pages", "12"),
+            ("file", "report.pdf (application/pdf, 12 bytes)"),
+        ],
+    )
+
+
+def test_multipart_pasted_without_its_header_finds_the_boundary():
+    body = MULTIPART.split("\n\n", 1)[1]
+    assert body_table(body).source == "multipart"
+    assert values(body_table(body, "multipart"))[0] == ("title", "Quarterly report")
+
+
+def test_multipart_without_a_boundary_says_why():
+    body = "POST /u HTTP/1.1\nContent-Type: multipart/form-data\n\nhello"
+    assert body_table(body).body_reason == (
+        "no table for a multipart body without a boundary"
+        " (a Content-Type header with boundary=, or a first line --boundary)"
+    )
+
+
+# A HAR entry copied from DevTools ("Copy as HAR") and pasted as a body.
+HAR_ENTRY = {
+    "startedDateTime": "2024-05-01T10:00:00.000Z",
+    "request": {
+        "method": "POST",
+        "url": "https://api.example.com/v1/items?draft=1",
+        "httpVersion": "HTTP/2",
+        "headers": [{"name": "content-type", "value": "application/json"}],
+        "postData": {"mimeType": "application/json", "text": '{"name": "pen"}'},
+    },
+    "response": {
+        "status": 201,
+        "statusText": "Created",
+        "httpVersion": "HTTP/2",
+        "headers": [{"name": "content-type", "value": "application/json"}],
+        "content": {"mimeType": "application/json", "text": '{"id": 7}'},
+    },
+}
+
+
+@pytest.mark.parametrize("lang", [None, "json"])
+def test_har_entry_pasted_as_json_reads_as_its_request_and_response(lang):
+    table = body_table(json.dumps(HAR_ENTRY, indent=2), lang)
+    assert table.start is not None and table.start.method == "POST"
+    assert groups(table) == [
+        ("Request headers", [("content-type", "application/json")]),
+        ("Request body", [("name", "pen")]),
+        (
+            "Response headers",
+            [("status", "HTTP/2 201 Created"), ("content-type", "application/json")],
+        ),
+        ("Response body", [("id", "7")]),
+    ]
+    assert not any("headers[0]" in row.key for row in table.rows)
 
 
 # --- Any input ----------------------------------------------------------------------------------

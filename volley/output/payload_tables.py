@@ -16,16 +16,27 @@ What gets a table (see "How a body is shown as a table" in the format contract):
   header, then the body by its Content-Type: JSON flattened, a form split into fields,
   anything else left to the raw view with `Table.body_reason` saying so.
 - Flat `key: value` lines (no `lang`, or `yaml`): a row per line.
-- A form (`lang` form / urlencoded): a row per field, percent-decoded.
+- A form (`lang` form / urlencoded): a row per field, percent-decoded; a multipart body
+  (`multipart/form-data`, or `lang` multipart) a row per part, files by name, type and size.
+- Server-sent events (`text/event-stream`, `lang` sse): a row group per event, its `data:`
+  JSON flattened under `data`. NDJSON / JSON Lines: a row group per line.
+- A `curl -v` transcript (`> ` request lines, `< ` response lines, `* ` info lines ignored,
+  as GitHub's docs show a webhook delivery): the request and the response, each in its groups.
+
+Bodies are read as people paste them: the indentation common to every line (an HTTP message
+copied from an RFC or a blog post) is removed first.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
+from email import policy as email_policy
+from email.parser import Parser as EmailParser
 from typing import Any, Literal
 from urllib.parse import parse_qsl
 
@@ -47,22 +58,33 @@ __all__ = [
 
 RowKind = Literal["string", "number", "boolean", "null", "empty-object", "empty-array", "text"]
 Section = Literal["start", "header", "body", "field"]
-Source = Literal["json", "http", "keyvalue", "form", "none"]
+Source = Literal["json", "http", "keyvalue", "form", "multipart", "events", "ndjson", "none"]
 
 ROOT_KEY = "(value)"  # the key of a row whose value is the whole document (`42`, `{}`)
 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of a table. `value` is display text: JSON strings unquoted, numbers as written."""
+    """One line of a table. `value` is display text: JSON strings unquoted, numbers as written.
+
+    `group` heads the rows that belong together (one event of a stream, one line of NDJSON, the
+    response of a transcript); None leaves the heading to `Table.groups`.
+    """
 
     key: str
     value: str
     kind: RowKind
     section: Section
+    group: str | None = None
 
     def to_json(self) -> dict:
-        return {"key": self.key, "value": self.value, "kind": self.kind, "section": self.section}
+        return {
+            "key": self.key,
+            "value": self.value,
+            "kind": self.kind,
+            "section": self.section,
+            "group": self.group,
+        }
 
 
 @dataclass(frozen=True)
@@ -97,6 +119,29 @@ class Table:
     body_reason: str | None = None
     start: StartLine | None = None
 
+    def groups(self) -> list[tuple[str | None, list[Row]]]:
+        """The rows below the start line, under their headings, in order.
+
+        A row's own `group` heads it; otherwise an HTTP message's rows fall under "Headers"
+        and "Body", and other rows under no heading. The start line is shown on its own.
+        """
+        rows = self.rows
+        if self.start is not None and rows and rows[0].section == "start":
+            rows = rows[1:]
+        groups: list[tuple[str | None, list[Row]]] = []
+        for row in rows:
+            title = row.group if row.group is not None else self._heading(row)
+            if groups and groups[-1][0] == title:
+                groups[-1][1].append(row)
+            else:
+                groups.append((title, [row]))
+        return groups
+
+    def _heading(self, row: Row) -> str | None:
+        if self.source != "http":
+            return None
+        return "Headers" if row.section == "header" else "Body"
+
     @property
     def headers(self) -> list[tuple[str, str]]:
         """The HTTP headers as (name, value) pairs in order; empty for other sources."""
@@ -121,13 +166,22 @@ def body_table(body: str, lang: str | None = None) -> Table:
     """The table for a body and its fence language; never raises, whatever the text."""
     if not body.strip():
         return _no_table("the body is empty")
+    body = textwrap.dedent(body)  # an HTTP message pasted with the indentation of its page
     name = _lang_name(lang)
     if name in _JSON_LANGS:
-        return _json_table(body)
-    if name in _HTTP_LANGS:
-        return _http_table(body, declared=True)
+        return _har_entry_table(body) or _json_table(body)
+    if name in _NDJSON_LANGS:
+        return _ndjson_table(body)
+    if name in _EVENT_STREAM_LANGS:
+        return _event_stream_table(body)
+    if name in _MULTIPART_LANGS:
+        return _multipart_table(body, None)
     if name in _FORM_LANGS:
         return _form_table(body)
+    if (name is None or name in _TRANSCRIPT_LANGS) and _is_transcript(body):
+        return _transcript_table(body)
+    if name in _HTTP_LANGS:
+        return _http_table(body, declared=True)
     return _sniffed_table(body, name)
 
 
@@ -250,7 +304,7 @@ def _number_text(value: int | float | Decimal) -> str:
     try:
         return str(value)
     except ValueError:  # an int beyond Python's digit limit for str()
-        return hex(value)
+        return hex(int(value))
 
 
 # --- HTTP -------------------------------------------------------------------------------------
@@ -336,6 +390,12 @@ def _add_http_body(table: Table, headers: list[tuple[str, str]], text: str, line
         sub = _json_table(text, line)
     elif media == _FORM_MEDIA:
         sub = _form_table(text)
+    elif media in _NDJSON_LANGS:
+        sub = _ndjson_table(text)
+    elif media == _EVENT_STREAM_MEDIA:
+        sub = _event_stream_table(text)
+    elif media.startswith("multipart/"):
+        sub = _multipart_table(text, _header_value(headers, "content-type"))
     else:
         sub = None
         table.body_reason = f"no table for a {_clean(media)} body"
@@ -404,11 +464,277 @@ def _key_value_rows(text: str) -> tuple[list[Row], int | None]:
     return rows, None
 
 
+# --- Streams: server-sent events and NDJSON ---------------------------------------------------
+
+_EVENT_STREAM_MEDIA = "text/event-stream"
+_EVENT_FIELD = re.compile(r"(?P<name>event|data|id|retry)(?::[ ]?(?P<value>.*))?")
+
+
+def _event_stream_table(text: str) -> Table:
+    """A row group per event (WHATWG server-sent events): `event`, `id` and `retry` as fields,
+    the `data:` lines joined and, when they are JSON, flattened under `data`. Comment lines
+    (`: keep-alive`) and unknown fields are skipped, as an EventSource skips them.
+    """
+    rows: list[Row] = []
+    number = 0
+    fields: list[tuple[str, str]] = []
+    for line in [*text.split("\n"), ""]:
+        line = line.rstrip("\r")
+        if line.strip():
+            match = _EVENT_FIELD.fullmatch(line)
+            if match:
+                fields.append((match["name"], match["value"] or ""))
+            continue
+        if fields:
+            number += 1
+            rows += _event_rows(number, fields)
+            fields = []
+    if not rows:
+        return _no_table("the event stream has no events (no event:, data:, id: or retry: lines)")
+    return Table(rows, "events")
+
+
+def _event_rows(number: int, fields: list[tuple[str, str]]) -> list[Row]:
+    kind = next((value for name, value in fields if name == "event"), "")
+    group = f"Event {number}" + (f" · {_clean(kind)}" if kind else "")
+    rows = [_row(name, value, "text", "field", group) for name, value in fields if name != "data"]
+    data = [value for name, value in fields if name == "data"]
+    if data:
+        rows += _prefixed_json_rows("data", "\n".join(data), group)
+    return rows
+
+
+def _prefixed_json_rows(prefix: str, text: str, group: str | None) -> list[Row]:
+    """JSON rows keyed under `prefix` (`data.result.content[0].text`), or one text row."""
+    try:
+        value = _load_json(text) if _opens_like_json(text) else None
+    except (json.JSONDecodeError, RecursionError):
+        value = None
+    if value is None:
+        return [_row(prefix, text, "text", "body", group)]
+    rows = []
+    for row in flatten_json(value):
+        key = (
+            prefix
+            if row.key == ROOT_KEY
+            else _join_path([prefix], row.key if row.key.startswith("[") else "." + row.key)
+        )
+        rows.append(replace(row, key=key, group=group))
+    return rows
+
+
+def _ndjson_table(text: str) -> Table:
+    """A row group per line of newline-delimited JSON (NDJSON, JSON Lines)."""
+    rows: list[Row] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        table = _json_table(line)
+        if not table.rows:
+            reason = (table.reason or "").replace("at line 1,", f"at line {number},")
+            return _no_table(f"line {number} of the JSON Lines is not JSON: {reason}")
+        rows += [replace(row, group=f"Line {number}") for row in table.rows]
+    return Table(rows, "ndjson") if rows else _no_table("the JSON Lines body has no lines")
+
+
+def _is_ndjson(text: str) -> bool:
+    """Two or more lines, each a JSON object or array on its own."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return len(lines) > 1 and all(
+        _opens_like_json(line) and _json_table(line).rows for line in lines
+    )
+
+
+def _is_event_stream(text: str) -> bool:
+    """Only `event:`/`data:`/`id:`/`retry:` fields and `:` comments, with some `data:`."""
+    lines = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
+    fields = [_EVENT_FIELD.fullmatch(line) for line in lines if not line.startswith(":")]
+    return all(match is not None and match["value"] is not None for match in fields) and any(
+        match and match["name"] == "data" for match in fields
+    )
+
+
+# --- Multipart --------------------------------------------------------------------------------
+
+
+def _multipart_table(text: str, header: str | None) -> Table:
+    """A row per part of a multipart body, named by its `Content-Disposition` name.
+
+    The boundary comes from the Content-Type header, or else from the body's first line
+    (`--boundary`). The standard library's MIME parser splits the parts. A file part shows its
+    file name, type and size; a JSON part is flattened under its name.
+    """
+    if header is None or "boundary=" not in header.lower():
+        first = text.lstrip().split("\n", 1)[0].rstrip("\r")
+        if not first.startswith("--") or len(first) < 3:
+            return _no_table(
+                "no table for a multipart body without a boundary"
+                " (a Content-Type header with boundary=, or a first line --boundary)"
+            )
+        header = f'multipart/form-data; boundary="{first[2:]}"'
+    message = EmailParser(policy=email_policy.HTTP).parsestr(
+        f"Content-Type: {header}\n\n{text.lstrip()}"
+    )
+    parts = list(message.iter_parts()) if message.is_multipart() else []
+    if not parts:
+        return _no_table("the multipart body has no parts for its boundary")
+    rows: list[Row] = []
+    for index, part in enumerate(parts, start=1):
+        name = part.get_param("name", header="content-disposition") or f"(part {index})"
+        name = str(name)
+        content = part.get_payload()
+        content = content if isinstance(content, str) else ""
+        filename = part.get_filename()
+        media = part.get_content_type()
+        if filename:
+            size = len(content.encode("utf-8", "surrogatepass"))
+            rows.append(_row(name, f"{filename} ({media}, {size} bytes)", "text", "field"))
+        elif _is_json_media(media):
+            rows += [
+                replace(row, section="field") for row in _prefixed_json_rows(name, content, None)
+            ]
+        else:
+            rows.append(_row(name, content, "text", "field"))
+    return Table(rows, "multipart")
+
+
+def _is_multipart(text: str) -> bool:
+    """A first line `--boundary` followed by a Content-Disposition header."""
+    lines = text.lstrip().split("\n", 2)
+    return (
+        len(lines) > 1
+        and lines[0].startswith("--")
+        and lines[1].lower().startswith("content-disposition:")
+    )
+
+
+# --- curl -v transcripts ----------------------------------------------------------------------
+
+_TRANSCRIPT_LANGS = frozenset({"http", "text", "console", "shell", "sh", "bash", "curl"})
+
+
+def _transcript_lines(body: str) -> tuple[list[str], list[str]]:
+    """The request's lines (`> `) and the response's (`< `, then the body curl prints bare).
+
+    `* ` lines are curl's own news (connecting, TLS) and `{ [` / `} [` its data markers; a
+    bare blank line between quoted ones (GitHub's docs put them there) is dropped.
+    """
+    request: list[str] = []
+    response: list[str] = []
+    for line in body.split("\n"):
+        marker = line[:1]
+        rest = line[2:] if line[1:2] == " " else line[1:]
+        if marker == "*" and line[1:2] in ("", " ") or line.startswith(("{ [", "} [")):
+            continue
+        if marker == ">":
+            request.append(rest)
+        elif marker == "<":
+            response.append(rest)
+        elif response:
+            response.append(line)
+        elif line.strip():
+            request.append(line)
+    return request, response
+
+
+def _is_transcript(body: str) -> bool:
+    """Starts with a `* `, `> ` or `< ` line and quotes an HTTP start line after `> ` or `< `."""
+    lines = body.split("\n")
+    first = lines[_first_filled(lines)]
+    if first[:2] not in ("* ", "> ", "< ") and first.rstrip() not in ("*", ">", "<"):
+        return False
+    return any(line[:2] in ("> ", "< ") and _start_line(line[2:], declared=False) for line in lines)
+
+
+def _transcript_table(body: str) -> Table:
+    """The request and the response of a `curl -v` transcript, each as an HTTP message."""
+    request, response = _transcript_lines(body)
+    return _exchange_table("\n".join(request), "\n".join(response))
+
+
+def _exchange_table(request: str, response: str) -> Table:
+    """A request and its response as one table: each side's head and body in its own group."""
+    rows: list[Row] = []
+    reasons: list[str] = []
+    start: StartLine | None = None
+    for side, text in (("Request", request), ("Response", response)):
+        if not text.strip():
+            continue
+        table = _http_table(text, declared=True)
+        start = start or table.start
+        if not table.rows:
+            reasons.append(f"the {side.lower()}: {table.reason}")
+        if table.body_reason:
+            reasons.append(f"{side.lower()} body: {table.body_reason}")
+        for row in table.rows:
+            part = "headers" if row.section in ("start", "header") else "body"
+            rows.append(replace(row, group=f"{side} {part}"))
+    if not rows:
+        return _no_table("; ".join(reasons) or "the transcript quotes no HTTP message")
+    return Table(rows, "http", body_reason="; ".join(reasons) or None, start=start)
+
+
+# --- A HAR entry pasted as JSON ---------------------------------------------------------------
+
+
+def _har_entry_table(text: str) -> Table | None:
+    """A HAR 1.2 entry (`{"request": {...}, "response": {...}}`) read as the HTTP it records.
+
+    Flattened as plain JSON it would be rows such as `request.headers[0].name`; people who
+    paste one from DevTools mean the request and the response. None when it is not an entry.
+    """
+    if '"request"' not in text:
+        return None
+    try:
+        entry = json.loads(text)
+    except (ValueError, RecursionError):  # ValueError: also an int too long to convert
+        return None
+    request = entry.get("request") if isinstance(entry, dict) else None
+    if not (
+        isinstance(request, dict)
+        and isinstance(request.get("method"), str)
+        and isinstance(request.get("url"), str)
+        and isinstance(request.get("headers"), list)
+    ):
+        return None
+    response = entry.get("response")
+    version = str(request.get("httpVersion") or "HTTP/1.1")
+    request_text = _har_message(
+        f"{request['method']} {request['url']} {version}",
+        request["headers"],
+        request.get("postData"),
+    )
+    response_text = ""
+    if isinstance(response, dict) and response.get("status"):
+        line = f"{response.get('httpVersion') or version} {response['status']}"
+        line += f" {response['statusText']}" if response.get("statusText") else ""
+        response_text = _har_message(line, response.get("headers"), response.get("content"))
+    return _exchange_table(request_text, response_text)
+
+
+def _har_message(start: str, headers: Any, content: Any) -> str:
+    """An HTTP message's text from a HAR start line, header list and postData/content."""
+    lines = [start]
+    for header in headers if isinstance(headers, list) else []:
+        if isinstance(header, dict) and header.get("name"):
+            lines.append(f"{header['name']}: {header.get('value', '')}")
+    body = content.get("text") if isinstance(content, dict) else None
+    if isinstance(body, str) and body and content.get("encoding") != "base64":
+        lines += ["", body]
+    return "\n".join(lines)
+
+
 # --- Choosing ---------------------------------------------------------------------------------
 
 _JSON_LANGS = frozenset({"json", "application/json"})
 _HTTP_LANGS = frozenset({"http"})
 _FORM_LANGS = frozenset({"form", "urlencoded", "x-www-form-urlencoded", _FORM_MEDIA})
+_NDJSON_LANGS = frozenset(
+    {"ndjson", "jsonl", "jsonlines", "application/x-ndjson", "application/jsonl",
+     "application/x-jsonlines", "application/ndjson"}
+)  # fmt: skip
+_EVENT_STREAM_LANGS = frozenset({"sse", "event-stream", _EVENT_STREAM_MEDIA})
+_MULTIPART_LANGS = frozenset({"multipart", "multipart/form-data", "multipart/mixed"})
 _YAML_LANGS = frozenset({"yaml", "yml"})
 
 
@@ -428,15 +754,21 @@ def _sniffed_table(body: str, name: str | None) -> Table:
     if _opens_like_json(body):
         table = _json_table(body)
         if table.rows:
-            return table
+            return _har_entry_table(body) or table
+        if _is_ndjson(body):
+            return _ndjson_table(body)
         broken_json = table
     lines = body.split("\n")
     if _start_line(lines[_first_filled(lines)], declared=False):
         return _http_table(body, declared=False)
+    if _is_event_stream(body):
+        return _event_stream_table(body)
+    if _is_multipart(body):
+        return _multipart_table(body, None)
     if name is not None and name not in _YAML_LANGS:
         return _no_table(
-            f'no table for lang "{_clean(name)}": only JSON, HTTP and flat "key: value"'
-            " bodies are shown as tables"
+            f'no table for lang "{_clean(name)}": only JSON, HTTP, forms, event streams,'
+            ' JSON Lines and flat "key: value" bodies are shown as tables'
         )
     rows, other = _key_value_rows(body)
     if rows:
@@ -467,8 +799,13 @@ def _clean(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-def _row(key: str, value: str, kind: RowKind, section: Section) -> Row:
-    return Row(_clean(key), _clean(value), kind, section)
+def _row(key: str, value: str, kind: RowKind, section: Section, group: str | None = None) -> Row:
+    return Row(_clean(key), _clean(value), kind, section, group)
+
+
+def _header_value(headers: list[tuple[str, str]], name: str) -> str | None:
+    """The first value of a header, matched case-insensitively."""
+    return next((value for key, value in headers if key.lower() == name), None)
 
 
 def _no_table(reason: str) -> Table:
