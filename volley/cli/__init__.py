@@ -16,9 +16,9 @@ import click
 
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import DEFAULT_LIMITS, Limits
-from volley.textio import read_source, write_atomic
+from volley.options import BODIES, FORMATS, THEMES, OptionError, Options
+from volley.textio import write_atomic
 
-FORMATS = ("svg", "png", "pdf", "html")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
@@ -64,16 +64,13 @@ def _limits(values: dict) -> Limits:
 
 
 def load(path: str, limits: Limits):
-    """Read and parse one file; warnings are printed, errors raised."""
-    from volley.checks.lint import lint
-    from volley.language.parser import parse
+    """Read, parse and check one file; warnings are printed, errors raised."""
+    from volley.api import check_file
 
-    name = "<stdin>" if path == "-" else path
-    text = read_source(path, limits.input_bytes)
-    diagram = parse(text, filename=name, limits=limits)
-    for warning in lint(diagram, text):
+    checked = check_file(path, limits=limits)
+    for warning in checked.warnings:
         report(warning)
-    return diagram
+    return checked.diagram
 
 
 # Set by the commands that finish by writing files or printing, for `run` (see there).
@@ -184,7 +181,7 @@ def _format_for(output: str | None, fmt: str | None) -> str:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Default: from -o, or svg.")
 @click.option(
     "--theme",
-    type=click.Choice(["light", "dark", "auto"]),
+    type=click.Choice(THEMES),
     help="auto follows the reader's prefers-color-scheme. Default: auto for HTML and "
     "Markdown, light for SVG, PNG and PDF.",
 )
@@ -197,7 +194,7 @@ def _format_for(output: str | None, fmt: str | None) -> str:
 )
 @click.option(
     "--bodies",
-    type=click.Choice(["markers", "appendix", "none"]),
+    type=click.Choice(BODIES),
     default="markers",
     show_default=True,
     help="How payloads show in a static picture.",
@@ -237,14 +234,6 @@ def render_command(
         raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
     if output and output.endswith(("/", os.sep)) and not os.path.isdir(output):
         raise click.UsageError(f"-o names a folder that does not exist: {output}")
-    options = {
-        "theme": theme,
-        "scale": scale,
-        "bodies": bodies,
-        "fragment": fragment,
-        "redact": redact,
-        "limits": settings,
-    }
     failed = 0
     stale = 0
     for file in files:
@@ -252,7 +241,9 @@ def render_command(
             if file.lower().endswith(MARKDOWN_SUFFIXES):
                 from volley.docs.readme import render_markdown
 
-                markdown_options = {**options, "theme": theme or "auto"}
+                markdown_options = Options(
+                    theme=theme or "auto", bodies=bodies, redact=redact, limits=settings
+                )
                 changes = render_markdown(
                     file, check=check_only, options=markdown_options, report=report
                 )
@@ -264,21 +255,31 @@ def render_command(
                 raise click.UsageError("--check works on Markdown files only")
             fmt_here = _format_for(output, fmt)
             target = _output_path(file, output, fmt_here, many)
-            diagram = load(file, settings)
-            from volley.api import render
+            from volley.api import run_file
 
-            data = render(diagram, format=fmt_here, **options)
+            try:
+                options = Options(
+                    format=fmt_here,
+                    theme=theme,
+                    scale=scale,
+                    bodies=bodies,
+                    fragment=fragment,
+                    redact=redact,
+                    limits=settings,
+                )
+            except OptionError as exc:
+                raise click.UsageError(exc.format()) from None
+            result = run_file(file, options)
+            for warning in result.warnings:
+                report(warning)
+            data = result.output
             if target == "-":
                 stream = sys.stdout.buffer
                 stream.write(data.encode("utf-8") if isinstance(data, str) else data)
                 stream.flush()
             else:
                 write_atomic(target, data)
-        except VolleyError as exc:
-            if redact:
-                from volley.checks.secrets import redact_error
-
-                exc = redact_error(exc)  # the quoted line may hold what was to be masked
+        except VolleyError as exc:  # masked by the pipeline under --redact
             report(exc)
             failed += 1
         except OSError as exc:  # the output could not be written; an earlier one is untouched
@@ -353,6 +354,14 @@ def serve_command(
     except VolleyError as exc:  # about the server, not a diagram: no file:line to show
         raise click.ClickException(exc.message + (f"\n  {exc.hint}" if exc.hint else "")) from None
 
+
+from volley.cli.fmt import fmt_command  # noqa: E402  (it imports the helpers above)
+
+main.add_command(fmt_command)
+
+from volley.cli.gallery import gallery_command  # noqa: E402
+
+main.add_command(gallery_command)
 
 if __name__ == "__main__":
     main()

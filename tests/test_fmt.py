@@ -1,0 +1,218 @@
+"""`volley fmt` and the source writer: canonical text that reads back as the same diagram."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import volley
+from tests.fuzz_strategies import FUZZ, diagram_text
+from volley.errors import VolleyError
+from volley.language.writer import Comment, fence_for, format_text, write
+from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.volley"))
+
+
+def without_lines(value):
+    """The model's JSON with every line number left out: what formatting may change."""
+    if isinstance(value, dict):
+        return {k: without_lines(v) for k, v in value.items() if k != "line"}
+    if isinstance(value, list):
+        return [without_lines(v) for v in value]
+    return value
+
+
+def same_diagram(first: Diagram, second: Diagram) -> bool:
+    return without_lines(first.to_json()) == without_lines(second.to_json())
+
+
+def volley_cli(*args: str, stdin: str | None = None, cwd: Path | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "volley", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+# --- the properties --------------------------------------------------------------------------
+
+
+@FUZZ
+@given(diagram_text())
+def test_formatted_text_reads_as_the_same_diagram(text: str) -> None:
+    try:
+        diagram = volley.parse(text)
+    except VolleyError:
+        return
+    out = format_text(text)
+    again = volley.parse(out)
+    assert same_diagram(again, diagram)
+    assert format_text(out) == out  # idempotent, comments and blank lines included
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_examples_round_trip_and_are_already_formatted(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    out = format_text(text)
+    assert same_diagram(volley.parse(out), volley.parse(text))
+    assert out == text, f"{path.name} is not in canonical form; run volley fmt on it"
+
+
+# --- what canonical text looks like ----------------------------------------------------------
+
+
+def test_layout_of_blocks_arrows_and_notes() -> None:
+    text = (
+        "Title:   Login\n"
+        "if:token ok\n"
+        "A->B:hello\n"
+        "     note A,B: spans\n"
+        "else:   expired\n"
+        "B  -->  A\n"
+        "end\n"
+        "...:\n"
+    )
+    assert format_text(text) == (
+        "title: Login\n"
+        "\n"
+        "if: token ok\n"
+        "  A -> B: hello\n"
+        "  note A, B: spans\n"
+        "else: expired\n"
+        "  B --> A\n"
+        "end\n"
+        "...:\n"
+    )
+
+
+def test_comments_and_blank_lines_stay_where_they_were() -> None:
+    text = (
+        "// who talks to whom\nA -> B: one\n\n\n// then\nB --> A: two\n"
+        "loop: x\n  A -> B\n  // inside\nend\n// last\n"
+    )
+    assert format_text(text) == (
+        "// who talks to whom\n"
+        "A -> B: one\n"
+        "\n"
+        "// then\n"
+        "B --> A: two\n"
+        "loop: x\n"
+        "  A -> B\n"
+        "  // inside\n"
+        "end\n"
+        "// last\n"
+    )
+
+
+def test_a_comment_like_line_inside_a_body_stays_in_the_body() -> None:
+    text = "A -> B\nin: Request\n  // not a comment\n  x: 1\n// a comment\n"
+    out = format_text(text)
+    assert out == text
+    assert volley.parse(out).items[0].request.body == "// not a comment\nx: 1"
+
+
+def test_fenced_body_gets_a_fence_longer_than_any_inside_and_is_kept_byte_for_byte() -> None:
+    body = "```\nstill the body\n````\n  indented\n\ntrailing  "
+    diagram = Diagram(
+        participants=["A", "B"],
+        items=[
+            Message(1, "A", "B", "->", "call", request=Payload("Request", "text", body, "fenced"))
+        ],
+    )
+    out = write(diagram)
+    assert "`````text\n" in out
+    assert volley.parse(out).items[0].request.body == body
+    assert fence_for(["~~~", "```"], "~") == "~~~~"
+
+
+def test_indented_body_is_reindented_two_spaces_under_its_keyword() -> None:
+    text = "if: x\nA -> B\nout:\n        k: v\n\n          deeper: 1\nend\n"
+    out = format_text(text)
+    assert out == "if: x\n  A -> B\n  out: Response\n    k: v\n\n      deeper: 1\nend\n"
+    assert volley.parse(out).items[0].branches[0].items[0].response.body == "k: v\n\n  deeper: 1"
+
+
+def test_order_is_written_only_when_first_use_would_not_give_it() -> None:
+    assert format_text("A -> B\n").startswith("A -> B")
+    assert format_text("order: B\nA -> B\n") == "order: B, A\n\nA -> B\n"
+    # an order the author wrote stays, even where first use agrees
+    assert format_text("order: A, B\nA -> B\n") == "order: A, B\n\nA -> B\n"
+
+
+def test_autonumber_at_the_top_or_where_numbering_starts_again() -> None:
+    assert format_text("A -> B\nautonumber 5\nB -> A\n") == "A -> B\nautonumber 5\nB -> A\n"
+    assert format_text("autonumber\nA -> B\nB -> A\n") == "autonumber\n\nA -> B\nB -> A\n"
+
+
+def test_written_from_a_model_built_in_code() -> None:
+    """What an importer does: a model with comments, written as text a person edits."""
+    diagram = Diagram(
+        title="Made by hand",
+        participants=["Client", "Server"],
+        items=[
+            Message(2, "Client", "Server", "->", "GET /"),
+            Note(3, ["Client", "Server"], "first\n- a\n- b"),
+            Block(5, "par", [Branch("one", [Divider(6, "dashed", "x")], 5), Branch("", [], 7)], 8),
+        ],
+    )
+    out = write(diagram, [Comment(4, " from line 4"), Comment(9, " at the end")])
+    assert out == (
+        "title: Made by hand\n"
+        "\n"
+        "Client -> Server: GET /\n"
+        "note Client, Server:\n"
+        "  first\n"
+        "  - a\n"
+        "  - b\n"
+        "// from line 4\n"
+        "par: one\n"
+        "  --: x\n"
+        "and:\n"
+        "end\n"
+        "// at the end\n"
+    )
+    assert volley.parse(out).items[1].text == "first\n- a\n- b"
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_fmt_rewrites_files_in_place_and_check_lists_what_would_change(tmp_path: Path) -> None:
+    messy = tmp_path / "messy.volley"
+    tidy = tmp_path / "tidy.volley"
+    messy.write_text("A->B:  hi\nif:x\nB->A\nend\n", encoding="utf-8")
+    tidy.write_text("A -> B: hi\n", encoding="utf-8")
+
+    checked = volley_cli("fmt", "--check", str(messy), str(tidy))
+    assert checked.returncode == 1
+    assert checked.stdout == f"would reformat {messy}\n"
+    assert messy.read_text(encoding="utf-8") == "A->B:  hi\nif:x\nB->A\nend\n"
+
+    done = volley_cli("fmt", str(messy), str(tidy))
+    assert done.returncode == 0, done.stderr
+    assert messy.read_text(encoding="utf-8") == "A -> B: hi\nif: x\n  B -> A\nend\n"
+    assert volley_cli("fmt", "--check", str(messy), str(tidy)).returncode == 0
+
+
+def test_fmt_dash_reads_stdin_and_writes_stdout() -> None:
+    done = volley_cli("fmt", "-", stdin="A->B\n")
+    assert (done.returncode, done.stdout) == (0, "A -> B\n")
+
+
+def test_fmt_leaves_a_file_that_does_not_parse_untouched(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.volley"
+    bad.write_text("A -> B\nin: Request\n```\nnever closed\n", encoding="utf-8")
+    done = volley_cli("fmt", str(bad))
+    assert done.returncode == 1
+    assert f"{bad}:3:1: error:" in done.stderr
+    assert bad.read_text(encoding="utf-8") == "A -> B\nin: Request\n```\nnever closed\n"

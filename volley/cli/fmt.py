@@ -1,0 +1,78 @@
+"""`volley fmt`: rewrite diagrams as canonical `.volley` text, or with `--check` say which would
+change (for CI). The text is the writer's (`volley.language.writer`), so a formatted file and an
+imported one look alike."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from volley.cli import _limit_options, _limits, _quick_exit, report
+from volley.errors import VolleyError
+from volley.textio import read_source, write_atomic
+
+
+def formatted(path: str, limits) -> tuple[str, str]:
+    """(the text as read, the text as written canonically); parse warnings are printed."""
+    from volley.language.parser import normalise, parse
+    from volley.language.writer import source_comments, write
+
+    name = "<stdin>" if path == "-" else path
+    text = read_source(path, limits.input_bytes)
+    diagram = parse(text, filename=name, limits=limits)
+    for warning in getattr(diagram, "warnings", ()):
+        report(warning)
+    source = normalise(text)
+    return text, write(diagram, source_comments(source, diagram), source)
+
+
+@click.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Write nothing; list the files that would change and exit 1 if there are any.",
+)
+@_limit_options
+def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
+    """Rewrite each FILE as canonical .volley text, in place (`-` reads standard input and
+    writes standard output).
+
+    Items in blocks are indented two spaces a level, arrows have one space around them, notes
+    longer than a line go under `note:`, and payload bodies are kept exactly as written.
+    Comments and the blank lines between elements stay.
+    """
+    _quick_exit()
+    settings = _limits(limits)
+    failed = 0
+    changed: list[str] = []
+    for file in files:
+        try:
+            before, after = formatted(file, settings)
+        except VolleyError as exc:
+            report(exc)
+            failed += 1
+            continue
+        if before == after:
+            if file == "-" and not check_only:
+                click.echo(after, nl=False)
+            continue
+        changed.append(file)
+        if check_only:
+            click.echo(f"would reformat {'<stdin>' if file == '-' else file}")
+        elif file == "-":
+            click.echo(after, nl=False)
+        else:
+            try:
+                write_atomic(file, after)
+            except OSError as exc:  # the file is left as it was
+                report(VolleyError(f"cannot write {file}: {exc.strerror or exc}", filename=file))
+                failed += 1
+                continue
+            click.echo(f"reformatted {file}", err=True)
+    if check_only and changed:
+        click.echo(f"{len(changed)} of {len(files)} file(s) would be reformatted", err=True)
+    if failed or (check_only and changed):
+        sys.exit(1)

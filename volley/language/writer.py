@@ -1,0 +1,296 @@
+"""Model to canonical `.volley` text: what `volley fmt` prints and what every importer writes.
+
+One way to write each element, so that two people's diagrams of the same thing read the same
+and a diff shows only what changed: directives first (`title:`, then `order:` only when the
+order of first use would not give the same participants), one space around an arrow, items
+inside a block indented two spaces a level, payload bodies kept byte for byte (a fenced body
+gets a fence longer than any fence-like line inside it; an indented one is indented two spaces
+deeper than its `in:`/`out:`), a note's further lines indented under it.
+
+Reading what this writes gives the same model again (`parse(write(d))` equals `d` but for line
+numbers), and writing that model gives the same text (the writer is idempotent).
+
+`//` comments are not part of the model; a caller that has them (the formatter reads them from
+the source, an importer makes them for what has no volley equivalent) passes them in, each
+with the source line it stood before, and they are written at that place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from volley.limits import Limits
+from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload
+
+INDENT = "  "
+_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})")
+DIVIDER_MARKS = {"bold": "=", "regular": "-", "dashed": "--", "thin": "_", "delay": "..."}
+OTHER_BRANCH = {"if": "else", "par": "and"}
+
+__all__ = ["Comment", "fence_for", "format_text", "source_comments", "write"]
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A `//` comment line, written before the first element whose source line is after it."""
+
+    line: int
+    text: str  # what follows `//`, as written (a leading space kept)
+
+
+def fence_for(lines: Iterable[str], char: str = "`") -> str:
+    """The shortest fence (at least three) that no line of the body could close."""
+    longest = 2
+    for line in lines:
+        stripped = line.strip(" \t")
+        if stripped and stripped == char * len(stripped):
+            longest = max(longest, len(stripped))
+    return char * (longest + 1)
+
+
+class _Writer:
+    def __init__(self, comments: Sequence[Comment], lines: list[str] | None) -> None:
+        self.lines = lines  # the source, when there is one: where its notes' texts start
+        self.out: list[str] = []
+        self.comments = sorted(comments, key=lambda c: c.line)
+        self.next_comment = 0
+        self.number: int | None = None  # the number the next message gets from autonumber
+        self.last = 0  # the last source line written, for keeping the author's blank lines
+        self.opened = False  # the last line written opens a block or a branch
+
+    def emit(self, depth: int, text: str) -> None:
+        self.out.append(INDENT * depth + text if text else "")
+        self.opened = False
+
+    def space(self, line: int) -> None:
+        """One blank line where the source had one before `line` (never after an opener)."""
+        if self.gap_before(line) and self.out and self.out[-1] and not self.opened:
+            self.out.append("")
+        if line:
+            self.last = line
+
+    def gap_before(self, line: int) -> bool:
+        if not (line and self.last and line > self.last + 1):
+            return False
+        if self.lines is None:  # a model built in code: its line numbers say it
+            return True
+        return any(not text.strip(" \t") for text in self.lines[self.last : line - 1])
+
+    def comments_before(self, line: int, depth: int) -> None:
+        """Write the comments that stood before source line `line` (0: all that are left)."""
+        while self.next_comment < len(self.comments):
+            comment = self.comments[self.next_comment]
+            if line and comment.line >= line:
+                return
+            self.space(comment.line)
+            for text in comment.text.split("\n"):
+                self.emit(depth, "//" + text.rstrip())
+            self.next_comment += 1
+
+    def items(self, items: list[Item], depth: int) -> None:
+        for item in items:
+            self.comments_before(item.line, depth)
+            self.space(item.line)
+            if isinstance(item, Message):
+                self.message(item, depth)
+            elif isinstance(item, Note):
+                self.note(item, depth)
+            elif isinstance(item, Divider):
+                self.emit(depth, _with_label(DIVIDER_MARKS[item.style] + ":", item.label))
+            elif isinstance(item, Activation):
+                keyword = "activate" if item.on else "deactivate"
+                self.emit(depth, f"{keyword} {item.participant}")
+            elif isinstance(item, Block):
+                self.block(item, depth)
+            if item.line:
+                self.last = max(self.last, _extent_end(item, self.lines))
+
+    def message(self, message: Message, depth: int) -> None:
+        if message.number is not None and message.number != self.number:
+            start = "" if message.number == 1 else f" {message.number}"
+            self.emit(depth, "autonumber" + start)
+        self.number = None if message.number is None else message.number + 1
+        arrow = message.arrow + (message.activate or "")
+        head = f"{message.sender} {arrow} {message.receiver}"
+        self.emit(depth, f"{head}: {message.label}" if message.label else head)
+        if message.request is not None:
+            self.payload("in", message.request, depth)
+        if message.response is not None:
+            self.payload("out", message.response, depth)
+
+    def payload(self, side: str, payload: Payload, depth: int) -> None:
+        self.emit(depth, _with_label(f"{side}:", payload.label))
+        lines = payload.body.split("\n")
+        if payload.form == "fenced":
+            fence = fence_for(lines)
+            self.emit(depth, fence + (payload.lang or ""))
+            self.body_lines(lines, depth)
+            self.emit(depth, fence)
+        else:
+            self.body_lines(lines, depth + 1)
+
+    def body_lines(self, lines: list[str], depth: int) -> None:
+        """Body lines under an indentation that reading removes again; an empty line stays empty."""
+        self.out.extend(INDENT * depth + line if line else "" for line in lines)
+
+    def note(self, note: Note, depth: int) -> None:
+        over = "" if note.attached else " " + _span(note.over)
+        first, below = _note_lines(note.text)
+        self.emit(depth, _with_label(f"note{over}:", first))
+        self.body_lines(below, depth + 1)
+
+    def block(self, block: Block, depth: int) -> None:
+        for index, branch in enumerate(block.branches):
+            if index:
+                self.comments_before(branch.line, depth + 1)
+                self.last = max(self.last, branch.line)
+            keyword = block.kind if index == 0 else OTHER_BRANCH.get(block.kind, "else")
+            self.emit(depth, _with_label(f"{keyword}:", branch.label))
+            self.opened = True
+            self.items(branch.items, depth + 1)
+        if block.end_line:  # a block left open at the end of the file has none
+            self.comments_before(block.end_line, depth + 1)
+            self.last = max(self.last, block.end_line)
+        self.emit(depth, "end")
+
+
+def _extent_end(item: Item, lines: list[str] | None) -> int:
+    """The last source line of an item (a block's `end`)."""
+    if isinstance(item, Block):
+        return item.end_line or item.line
+    return _extent(item, lines)[-1]
+
+
+def _note_lines(text: str) -> tuple[str, list[str]]:
+    """A note's text as (the rest of its `note:` line, the lines indented under it): a one-line
+    note on one line, a longer one (a list, paragraphs) wholly under it, as people write them."""
+    first, _, more = text.partition("\n")
+    if not more:
+        return first, []
+    if not first or _FENCE_OPEN.match(first) is None:
+        return "", text.split("\n")
+    return first, more.split("\n")  # under `note:` this line would open a fenced block
+
+
+def _with_label(keyword: str, label: str) -> str:
+    return f"{keyword} {label}" if label else keyword
+
+
+def _span(over: list[str]) -> str:
+    """`A` or `A, C`: a note's span by its two ends (reading fills in those between)."""
+    if len(over) > 1 and over[0] != over[-1]:
+        return f"{over[0]}, {over[-1]}"
+    return over[0] if over else ""
+
+
+def _first_use(diagram: Diagram) -> list[str]:
+    """The participants in the order reading the written items would create them."""
+    seen: dict[str, None] = {}
+    for item in _walk(diagram.items):
+        if isinstance(item, Message):
+            seen.setdefault(item.sender)
+            seen.setdefault(item.receiver)
+        elif isinstance(item, Note) and not item.attached and item.over:
+            seen.setdefault(item.over[0])
+            seen.setdefault(item.over[-1])
+        elif isinstance(item, Activation):
+            seen.setdefault(item.participant)
+    return list(seen)
+
+
+def _order(diagram: Diagram, lines: list[str] | None) -> list[str]:
+    """Every participant when the order of first use would not give the diagram's order, or
+    when the author wrote an `order:` line; else none (`order:` may name only some, but a
+    reader wants all the lanes in one place)."""
+    if _first_use(diagram) != diagram.participants:
+        return list(diagram.participants)
+    written = lines is not None and any(
+        _ORDER.match(line) for _, line in _loose_lines(lines, diagram)
+    )
+    return list(diagram.participants) if written else []
+
+
+def _walk(items: list[Item]) -> Iterable[Item]:
+    for item in items:
+        yield item
+        if isinstance(item, Block):
+            for branch in item.branches:
+                yield from _walk(branch.items)
+
+
+def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None = None) -> str:
+    """The diagram as canonical `.volley` text, ending in a newline.
+
+    `comments` are written before the first element after their line; `source`, the text the
+    diagram was read from (normalised), tells where the author left blank lines.
+    """
+    writer = _Writer(comments, source.split("\n") if source is not None else None)
+    starts = [line for line in (diagram.title_line, *(i.line for i in diagram.items)) if line]
+    if diagram.title is not None:
+        writer.comments_before(min(starts, default=0), 0)
+        writer.emit(0, _with_label("title:", diagram.title))
+    order = _order(diagram, writer.lines)
+    if order:
+        writer.emit(0, "order: " + ", ".join(order))
+    messages = diagram.messages()
+    if messages and messages[0].number is not None:  # numbered from the start: say so up top
+        writer.number = messages[0].number
+        writer.emit(0, "autonumber" + ("" if messages[0].number == 1 else f" {messages[0].number}"))
+    if writer.out and diagram.items:
+        writer.out.append("")
+    writer.items(diagram.items, 0)
+    writer.comments_before(0, 0)
+    return "\n".join(writer.out) + "\n" if writer.out else ""
+
+
+# --- the comments of a source file -----------------------------------------------------------
+
+_COMMENT = re.compile(r"[ \t]*//(.*)")
+_ORDER = re.compile(r"(?i)[ \t]*order[ \t]*:")
+
+
+def _extent(item: Item, lines: list[str] | None) -> range:
+    """The source lines an item's own text takes: its line and the bodies under it."""
+    if isinstance(item, Message):
+        end = item.line
+        for payload in (item.request, item.response):
+            if payload is not None and payload.line:
+                size = payload.body.count("\n") + 1
+                end = max(end, payload.line + size + (2 if payload.form == "fenced" else 0))
+        return range(item.line, end + 1)
+    if isinstance(item, Note):
+        size = item.text.count("\n") + 1
+        first = item.text.split("\n", 1)[0]
+        if lines is None:  # as the writer puts it
+            starts_below = not _note_lines(item.text)[0] and bool(item.text)
+        else:
+            written = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
+            starts_below = not first or not written.rstrip().endswith(first)
+        return range(item.line, item.line + size + (1 if starts_below else 0))
+    return range(item.line, item.line + 1)
+
+
+def _loose_lines(lines: list[str], diagram: Diagram) -> Iterable[tuple[int, str]]:
+    """(number, line) of the source lines outside every element's own text and bodies."""
+    taken: set[int] = set()
+    for item in _walk(diagram.items):
+        taken.update(_extent(item, lines))
+    return ((n, line) for n, line in enumerate(lines, start=1) if n not in taken)
+
+
+def source_comments(text: str, diagram: Diagram) -> list[Comment]:
+    """The `//` comment lines of `text` (parsed into `diagram`) that are not inside a body."""
+    found = ((n, _COMMENT.fullmatch(line)) for n, line in _loose_lines(text.split("\n"), diagram))
+    return [Comment(n, match.group(1)) for n, match in found if match]
+
+
+def format_text(text: str, filename: str | None = None, limits: Limits | None = None) -> str:
+    """Source text as canonical `.volley` text, its comments kept; a VolleyError if it does not
+    parse."""
+    from volley.language.parser import normalise, parse
+
+    diagram = parse(text, filename=filename, limits=limits)
+    source = normalise(text)
+    return write(diagram, source_comments(source, diagram), source)
