@@ -356,13 +356,9 @@ def test_the_browser_check_catches_what_it_is_for(browser_thread, planted: str):
 # --- templates and the rasteriser ------------------------------------------------------------
 
 
-def test_every_template_environment_autoescapes_svg_and_html():
+def test_every_template_environment_autoescapes_html():
     from volley.output.html import _environment as html_environment
-    from volley.output.stamps import environment as svg_environment
 
-    svg_env = svg_environment()
-    for name in ("svg/diagram.svg", "x.svg", "x.html", "x.xml", "x.j2"):
-        assert svg_env.autoescape is True or svg_env.autoescape(name), name
     assert html_environment().autoescape is True
     try:
         from volley.server.app import _editor_environment

@@ -48,11 +48,10 @@ def _private(folder: str) -> bool:
 
 @cache
 def cache_dir() -> str | None:
-    """A folder for caches that are loaded back as code or markup (Lark's pickled parser, the
-    parse tables, compiled templates, and the SVG's stamps, which reach every picture as they
-    are), so it must be one only this user can write: ~/.cache/volley (or under
-    $XDG_CACHE_HOME), else a private folder in the temp folder. None if neither can be had,
-    and then nothing is cached.
+    """A folder for caches that are loaded back as code (Lark's pickled parser, the parse
+    tables, compiled templates), so it must be one only this user can write: ~/.cache/volley
+    (or under $XDG_CACHE_HOME), else a private folder in the temp folder. None if neither can
+    be had, and then nothing is cached.
     """
     base = os.environ.get("XDG_CACHE_HOME")
     if not base:
@@ -146,10 +145,10 @@ def template_environment(folder: str, owner: str | None = None, **settings):
 def template_cache(owner: str):
     """Compiled templates kept between runs in the private cache folder, as the grammar is.
 
-    Compiling a template costs tens of milliseconds (the HTML page's, or the SVG's when a stamp
-    is missing); loading the compiled code back takes a millisecond. Jinja checks each
-    template's source before reusing its code, and the file names carry a digest of `owner`
-    (the module that configures the environment), so changed settings never reuse old code.
+    Compiling a template costs tens of milliseconds (the HTML page's); loading the compiled
+    code back takes a millisecond. Jinja checks each template's source before reusing its code,
+    and the file names carry a digest of `owner` (the module that configures the environment),
+    so changed settings never reuse old code.
     None where no private folder can be had.
     """
     from jinja2 import FileSystemBytecodeCache

@@ -1,12 +1,6 @@
-"""Layout → SVG text, from the tags of `svg/diagram.svg`.
-
-The template holds the markup, as macros; `volley.output.stamps` renders each once per theme
-and constant arguments, with a hole for each value, and this module fills the holes for every
-shape (one `%` format each) and puts the tags together in the template's order. It writes no
-markup itself. What fills a hole is a number (formatted once: two decimals, no float-repr
-surprises, so output is byte-identical everywhere), markup stamped from the template, or text
-passed through `escape` (autoescape's escaping, to the byte): every label, name, note, title,
-link and icon id a user wrote reaches the picture as text, never as markup.
+"""Layout → SVG text: walks the layout's shapes and writes each with the tags of
+`volley.output.svg_tags`, which hold all of the picture's markup and escape every text a user
+wrote. This module decides what is drawn, in which order and colour; it writes no markup itself.
 """
 
 from __future__ import annotations
@@ -14,14 +8,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import get_args
 
-from volley.text.inline import plain_text
 from volley.layout import constants as C
 from volley.layout.geometry import (
+    Appendix,
+    Badge,
+    BlockFrame,
+    DividerShape,
     Head,
     IconRun,
     Layout,
+    Lifeline,
+    Marker,
     MessageShape,
-    Rect,
+    NoteShape,
+    Participant,
     TextBlock,
     TextLine,
     TextRun,
@@ -30,8 +30,10 @@ from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
-from volley.output.stamps import forget_stamps, named_stamp, save_stamps, stamp
+from volley.output import svg_tags as tag
+from volley.output.svg_tags import group, num
 from volley.output.themes import dark_mode_css, palette
+from volley.text.inline import plain_text
 
 Colours = Mapping[str, str]
 # The raster variant of the SVG names this private text-rendering mode, which `raster` reads.
@@ -42,20 +44,6 @@ Colours = Mapping[str, str]
 TEXT_RENDERING = "volley-measured"
 _DIVIDER_STYLES = get_args(DividerStyle)
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-
-
-def escape(text: str) -> str:
-    """The same bytes as MarkupSafe's `escape` (which Jinja's autoescape uses), as a plain
-    string: the five characters that could end a text or an attribute become references.
-    Five scans that find nothing return the text itself, so most texts cost next to nothing.
-    """
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&#34;")
-        .replace("'", "&#39;")
-    )
 
 
 def safe_id(prefix: str) -> str:
@@ -78,132 +66,33 @@ def render_svg(
 
     `window` (top, height) shows only that band of the picture, for one page of a PDF.
     """
-    if len(_TEXTS) > 200_000:  # a bound for a long-lived process
-        _TEXTS.clear()
-    try:
-        svg = _document(layout, diagram, theme, safe_id(id_prefix), raster, window)
-    except (TypeError, KeyError):  # a stamp that does not fill: from a damaged kept file?
-        if not forget_stamps():
-            raise
-        _BY_PALETTE.clear()
-        svg = _document(layout, diagram, theme, safe_id(id_prefix), raster, window)
-    save_stamps()
-    return svg
-
-
-def _document(
-    layout: Layout,
-    diagram: Diagram,
-    theme: str,
-    prefix: str,
-    raster: bool,
-    window: tuple[float, float] | None,
-) -> str:
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
-    css = dark_mode_css(prefix) if theme == "auto" and not raster else ""
+    prefix = safe_id(id_prefix)
     painter = _Painter(colours, prefix)
-    shown = num(top)
-    optional = {  # left out (none) when empty
-        "css": escape(css) if css else None,
-        "defs": _content(painter.icons(layout)) or None,
-        "background_y": shown if shown != "0" else None,
-        "heading": painter.text(layout.title, "title") if layout.title else None,
-        "appendix": painter.appendix(layout) if layout.appendix else None,
-    }
-    pattern = named_stamp(
-        "document",
+    return tag.document(
+        prefix=prefix,
+        width=layout.width,
+        height=height,
+        top=top,
         font=FONT_FAMILY,
         text_rendering=TEXT_RENDERING if raster else None,
+        title=_title(diagram),
+        desc="" if raster else _description(diagram),
+        css=dark_mode_css(prefix) if theme == "auto" and not raster else None,
+        defs=group(painter.icons(layout)),
         bg=colours["bg"],
-        **{name: None for name, value in optional.items() if value is None},
+        groups={  # in painting order: later groups are drawn over earlier ones
+            "lifelines": group([p for line in layout.lifelines for p in painter.lifeline(line)]),
+            "blocks": group([painter.frame(f) for f in layout.frames]),
+            "dividers": group([painter.divider(d) for d in layout.dividers]),
+            "participants": group([painter.participant(p) for p in layout.participants]),
+            "messages": group([painter.message(m) for m in layout.messages]),
+            "notes": group([painter.note(n) for n in layout.notes]),
+        },
+        heading=painter.text(layout.title, "title") if layout.title else None,
+        appendix=painter.appendix(layout.appendix, layout.width) if layout.appendix else None,
     )
-    return pattern % {
-        **optional,
-        "p": prefix,
-        "w": num(layout.width),
-        "h": num(height),
-        "top": shown,
-        "title": escape(_title(diagram)),
-        "desc": "" if raster else escape(_description(diagram)),
-        "lifelines": _content([p for line in layout.lifelines for p in painter.lifeline(line)]),
-        "blocks": _content([painter.frame(f) for f in layout.frames]),
-        "dividers": _content([painter.divider(d) for d in layout.dividers]),
-        "participants": _content([painter.participant(p) for p in layout.participants]),
-        "messages": _content(list(map(painter.message, layout.messages))),
-        "notes": _content([painter.note(n) for n in layout.notes]),
-    }
-
-
-def _int(value: object) -> int:
-    """A line number of the model, for a hole (printed as it is): an integer, whatever a
-    `Diagram` built in Python holds. ValueError, not TypeError: `render_svg` takes a TypeError
-    for a stamp that does not fill."""
-    if value.__class__ is not int:
-        raise ValueError(f"a line number must be an integer, not {value!r}")
-    return value  # type: ignore[return-value]
-
-
-def _content(tags: list[str]) -> str:
-    """Tags as a group holds them: one a line."""
-    return "\n".join(tags) + "\n" if tags else ""
-
-
-# --- numbers ---------------------------------------------------------------------------------
-
-
-# The decimals of each count of hundredths below 100: "", ".01", ..., ".1", ..., ".99".
-_DECIMALS = tuple(["", *[f".{n:02d}".rstrip("0") for n in range(1, 100)]])
-
-
-class _Texts(dict):
-    """Each coordinate's text, keyed by the value: `_TEXTS[x]` is one dictionary lookup, and
-    only a value not seen before calls Python code. A picture repeats its coordinates, but each
-    new one (most of a fresh process's) is written from its integer count of hundredths, which
-    is exact at any size and about twice as fast as formatting a float. `render_svg` keeps the
-    size bounded for a long-lived process."""
-
-    def __missing__(self, value: float) -> str:
-        hundredths = round(value * 100)
-        if hundredths >= 0:
-            text = f"{hundredths // 100}{_DECIMALS[hundredths % 100]}"
-        else:
-            hundredths = -hundredths
-            text = f"-{hundredths // 100}{_DECIMALS[hundredths % 100]}"
-        self[value] = text
-        return text
-
-
-_TEXTS = _Texts()
-
-
-def num(value: float) -> str:
-    """A coordinate as text: two decimals at most, no trailing zeros, never "-0".
-
-    Rounded through an integer count of hundredths, so the text never depends on float repr.
-    """
-    return _TEXTS[value]
-
-
-def _points(points: list[tuple[float, float]]) -> str:
-    t = _TEXTS
-    if len(points) == 2:  # a straight arrow, the common path
-        (x1, y1), (x2, y2) = points
-        return f"M{t[x1]} {t[y1]} L{t[x2]} {t[y2]}"
-    return "M" + " L".join([f"{t[x]} {t[y]}" for x, y in points])
-
-
-# --- boxes -----------------------------------------------------------------------------------
-
-
-def _box(x: float, y: float, w: float, h: float) -> str:
-    """A box's x, y, width and height attributes."""
-    t = _TEXTS
-    return stamp("box") % (t[x], t[y], t[w], t[h])
-
-
-def _rect(r: Rect) -> str:
-    return _box(r.x, r.y, r.w, r.h)
 
 
 # --- accessibility ---------------------------------------------------------------------------
@@ -229,33 +118,13 @@ def _description(diagram: Diagram) -> str:
 # --- painting --------------------------------------------------------------------------------
 
 
-# Per palette, the stamps that hold only its colours and constants, for the next picture: a
-# docs build paints hundreds. The palette itself is kept too, so its id is never reused.
-_BY_PALETTE: dict[int, tuple[Colours, dict[tuple, str], dict[tuple, str]]] = {}
-
-
 class _Painter:
     """Turns layout shapes into tags, with colours from one palette. Each method returns the
     markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
     def __init__(self, colours: Colours, prefix: str) -> None:
         self.c = colours
-        self.p = prefix
-        self._names: dict[str, str] = {}
-        kept = _BY_PALETTE.get(id(colours))
-        if kept is None:
-            kept = _BY_PALETTE.setdefault(id(colours), (colours, {}, {}))
-        # (class, role, size, mono, preserve, bold, italic) → stamp; a message's kind → pattern
-        self._texts, self._shapes = kept[1], kept[2]
-        self._runs: dict[tuple, str] = {}  # (bold, italic, code size, linked) → stamp
-        self._icon_ids: dict[str, str] = {}  # icon → its symbol's id, escaped
-        self._markers: dict[tuple, str] = {}  # (role, size, bold, italic) → stamp
-        self._halo = stamp("halo", colours["bg"])
-        self._code: str | None = None
-        self._note: str | None = None
-        self._frame: str | None = None
-        self._separator = ""  # made with `_frame`
-        self._marker: str | None = None
+        self.prefix = prefix
 
     # Text.
 
@@ -264,358 +133,219 @@ class _Painter:
         role = "text" if block.tone == "note" else block.tone
         tags = []
         if block.halo:
-            tags.append(self._halo % _grown(block.box))
-        if block.code_boxes:
-            code = self._code_stamp()
-            tags += [_fill(code, r) for r in block.code_boxes]
+            b, by = block.box, C.LABEL_HALO
+            tags.append(tag.halo(self.c["bg"], b.x - by, b.y - by / 2, b.w + 2 * by, b.h + by))
+        tags += [tag.code(self.c["code"], r) for r in block.code_boxes]
         for line in block.lines:
-            tag = self._line(line, cls, role)
-            if tag:  # not a blank line of a body
-                tags.append(tag)
-        return _content(tags)
-
-    def _code_stamp(self) -> str:
-        if self._code is None:
-            self._code = stamp("code", self.c["code"])
-        return self._code
-
-    def _text_stamp(self, cls, role, size, mono, preserve, bold, italic) -> str:
-        """The `text` stamp for a line of one run; `bold` None: of several runs, unplaced."""
-        key = (cls, role, size, mono, preserve, bold, italic)
-        pattern = self._texts.get(key)
-        if pattern is None:
-            shared = (cls, role, self.c[role], num(size), MONO_FAMILY if mono else None, preserve)
-            pattern = self._texts[key] = (
-                stamp("text", *shared, False, False, x=None, y=None)
-                if bold is None
-                else stamp("text", *shared, bold, italic)
-            )
-        return pattern
+            markup = self._line(line, cls, role)
+            if markup:  # not a blank line of a body
+                tags.append(markup)
+        return group(tags)
 
     def _line(self, line: TextLine, cls: str, role: str) -> str:
         """A line: its `<text>` (none for a line of icons alone), its icons, its strike lines.
 
-        A line of one run (most lines) has its place in its stamped `<text>` tag; a line of
-        several has a `<tspan>` for each run.
+        A line whose text is one plain run is one `<text>`; a line of several runs has a
+        `<tspan>` for each.
         """
-        t, runs = _TEXTS, line.runs
-        if len(runs) == 1 and not line.mono:  # the common line, without the lists below
-            run = runs[0]
-            if run.__class__ is TextRun and run.text and not (run.code or run.href or run.strike):
-                text = run.text
-                key = (cls, role, line.size, False, _needs_preserve(text), run.bold, run.italic)
-                pattern = self._texts.get(key) or self._text_stamp(*key)
-                return pattern % (t[run.x], t[line.baseline], escape(text))
-        texts, tags = [], []
-        for r in runs:
-            if r.__class__ is TextRun:
-                if r.text:
-                    texts.append(r)
-            else:
-                tags.append(self._icon_use(r, role))
+        texts = [r for r in line.runs if isinstance(r, TextRun) and r.text]
+        tags = [self._icon(r, role) for r in line.runs if isinstance(r, IconRun)]
         if not texts:
             return "\n".join(tags)
-        mono, size = line.mono, line.size
-        preserve = mono or any(_needs_preserve(r.text) for r in texts)
-        y = t[line.baseline]
+        colour, size = self.c[role], line.size
+        mono = MONO_FAMILY if line.mono else None
+        preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
         first = texts[0]
         if len(texts) == 1 and not (first.code or first.href or first.strike):
-            pattern = self._text_stamp(cls, role, size, mono, preserve, first.bold, first.italic)
-            tags.insert(0, pattern % (t[first.x], y, escape(first.text)))
+            words = tag.text(
+                cls,
+                role,
+                colour,
+                size,
+                first.x,
+                line.baseline,
+                first.text,
+                preserve=preserve,
+                mono=mono,
+                bold=first.bold,
+                italic=first.italic,
+            )
         else:
-            pattern = self._text_stamp(cls, role, size, mono, preserve, None, None)
-            tags.insert(0, pattern % "".join([self._run(r, y, size) for r in texts]))
-        if any(r.strike for r in texts):
-            pattern = stamp("strike", role, self.c[role])
-            sy = t[line.baseline - size * 0.3]
-            tags += [pattern % (t[r.x], sy, t[r.x + r.width], sy) for r in texts if r.strike]
+            runs = "".join([self._run(r, line.baseline, size) for r in texts])
+            words = tag.text_runs(cls, role, colour, size, runs, preserve=preserve, mono=mono)
+        tags.insert(0, words)
+        y = line.baseline - size * 0.3
+        tags += [tag.strike(role, colour, r.x, r.x + r.width, y) for r in texts if r.strike]
         return "\n".join(tags)
 
-    def _run(self, run: TextRun, y: str, size: float) -> str:
+    def _run(self, run: TextRun, y: float, size: float) -> str:
         """One run of a line of several: a `<tspan>`, in a link if it is one."""
-        key = (run.bold, run.italic, num(size * CODE_SCALE) if run.code else None, bool(run.href))
-        pattern = self._runs.get(key)
-        if pattern is None:
-            link = self.c["accent"] if run.href else None
-            pattern = self._runs[key] = stamp("tspan", *key[:2], MONO_FAMILY, key[2], link)
-        tag = pattern % (num(run.x), y, escape(run.text))
-        return stamp("link") % (escape(run.href), tag) if run.href else tag
+        span = tag.tspan(
+            run.x,
+            y,
+            run.text,
+            bold=run.bold,
+            italic=run.italic,
+            mono=MONO_FAMILY if run.code else None,
+            code_size=size * CODE_SCALE if run.code else None,
+            link=self.c["accent"] if run.href else None,
+        )
+        return tag.link(run.href, span) if run.href else span
 
-    def _icon_use(self, run: IconRun, role: str) -> str:
+    def _icon(self, run: IconRun, role: str) -> str:
         """An inline icon, in a link if it is one, or the placeholder of a missing one."""
-        t = _TEXTS
-        box = (t[run.x], t[run.y], t[run.width], t[run.size])
         if run.missing:
-            return stamp("missing_icon", self.c["missing"]) % box
-        tag = stamp("icon", role, self.c[role]) % (self._icon_id(run.key), *box)
-        return stamp("link") % (escape(run.href), tag) if run.href else tag
+            return tag.missing_icon(self.c["missing"], run.x, run.y, run.width, run.size)
+        use = tag.icon(
+            role, self.c[role], self._icon_id(run.key), run.x, run.y, run.width, run.size
+        )
+        return tag.link(run.href, use) if run.href else use
 
     def _icon_id(self, key: str) -> str:
-        """The id of an icon's `symbol` in this picture, escaped."""
-        shown = self._icon_ids.get(key)
-        if shown is None:
-            shown = self._icon_ids[key] = escape(f"{self.p}-icon-{key}")
-        return shown
+        """The id of an icon's `symbol` in this picture."""
+        return f"{self.prefix}-icon-{key}"
 
     def icons(self, layout: Layout) -> list[str]:
         """A `symbol` for each icon the picture draws."""
-        pattern = stamp("symbol")
         return [
-            pattern % (self._icon_id(key), escape(f"0 0 {shape[0]} {shape[1]}"), escape(shape[2]))
+            tag.symbol(self._icon_id(key), f"0 0 {shape[0]} {shape[1]}", shape[2])
             for key, shape in layout.icons.items()
             if shape is not None
         ]
 
     # Shapes.
 
-    def participant(self, p) -> str:
-        """A participant's group: each of its boxes (stamped with its shadow), and its name."""
+    def participant(self, p: Participant) -> str:
+        """A participant's group: each of its boxes, on its shadow, and its name."""
         c = self.c
-        pattern = stamp(
-            "participant", num(C.PARTICIPANT_RADIUS), num(C.PARTICIPANT_SHADOW), c["shadow"],
-            c["surface"], c["border"],
-        )  # fmt: skip
-        tags = []
-        for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text)):
-            t = _TEXTS
-            place = (t[box.x], t[box.y], t[box.w], t[box.h])
-            tags.append(pattern % (place + place) + "\n" + self.text(text, "name"))
-        return stamp("participant_group") % (p.index, self._name(p.name), "".join(tags))
+        content = "".join(
+            tag.participant_box(
+                C.PARTICIPANT_RADIUS,
+                C.PARTICIPANT_SHADOW,
+                c["shadow"],
+                c["surface"],
+                c["border"],
+                box,
+            )
+            + "\n"
+            + self.text(text, "name")
+            for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text))
+        )
+        return tag.participant(p.index, clean_text(p.name), content)
 
-    def lifeline(self, line) -> list[str]:
+    def lifeline(self, line: Lifeline) -> list[str]:
         """Each piece of the lifeline."""
-        t, x = _TEXTS, num(line.x)
-        pattern = stamp("lifeline", self.c["lifeline"], C.LIFELINE_DASH)
-        return [pattern % (line.index, x, t[a], x, t[b]) for a, b in line.segments]
+        colour = self.c["lifeline"]
+        return [
+            tag.lifeline(colour, C.LIFELINE_DASH, line.index, line.x, y1, y2)
+            for y1, y2 in line.segments
+        ]
 
     def message(self, m: MessageShape) -> str:
-        """A message's group: its arrow and heads, its label, autonumber badge, payload marker.
-
-        The group's tag, the arrow, its heads and the halo of a one-line label are one pattern,
-        the stamps of the message's kind joined, filled by one format.
-        """
-        marker, block = m.marker, m.label
-        hit, d, kinds, outlines = _arrow(m.points, m.heads)
-        names = self._names
-        sender = names.get(m.sender) or self._name(m.sender)
-        values = [m.number, _int(m.line), sender, names.get(m.receiver) or self._name(m.receiver)]
-        if marker:
-            values.append(marker.number)
-        values += (hit, d, *outlines)
-        halo, label = False, ""
-        if block:
-            lines = block.lines
-            if len(lines) == 1 and not block.code_boxes:  # most labels: skip the generic walk
-                role = "text" if block.tone == "note" else block.tone
-                label = self._line(lines[0], "label", role)
-                label = label + "\n" if label else ""
-                if block.halo:
-                    values += _grown(block.box)
-                    halo = True
-            else:
-                label = self.text(block, "label")
-        if m.badge:
-            badge = self._numbered_badge(m.badge)
-            label += self._badge(m.badge) if badge is None else badge + "\n"
-        if marker:
-            mark = self._payload_marker(marker)
-            label += self._pill(marker) if mark is None else mark + "\n"
-        values.append(label)
-        key = (m.is_self, marker is None, m.line_style, kinds, halo)
-        return (self._shapes.get(key) or self._shape_stamp(*key)) % tuple(values)
-
-    def _shape_stamp(self, is_self: bool, bare: bool, style: str, kinds: tuple, halo: bool):
-        """A message kind's pattern: its group (the content last), arrow, heads, label halo."""
-        width = num(C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH)
-        line, dash = self.c["line"], C.DASH if style == "dashed" else None
-        group = stamp("message", is_self, **({"payload": None} if bare else {}))
-        parts = [
-            stamp("arrow", style, line, width, dash, num(C.HIT_WIDTH)),
-            *[stamp("head", kind, line, width) for kind in kinds],
+        """A message's group: its arrow and heads, its label, autonumber badge, payload marker."""
+        colour, style = self.c["line"], m.line_style
+        width = C.BOLD_LINE_WIDTH if style == "bold" else C.LINE_WIDTH
+        hit, d, heads = _arrow(m.points, m.heads)
+        tags = [
+            tag.arrow(
+                style, colour, width, C.DASH if style == "dashed" else None, C.HIT_WIDTH, hit, d
+            ),
+            *[tag.head(kind, colour, width, outline) for kind, outline in heads],
         ]
-        if halo:
-            parts.append(self._halo)
-        start, hole, end = group.rpartition("%s")  # `content`, the macro's last argument
-        pattern = start + "\n".join(parts) + "\n" + hole + end
-        self._shapes[(is_self, bare, style, kinds, halo)] = pattern
-        return pattern
+        content = group(tags)
+        if m.label:
+            content += self.text(m.label, "label")
+        if m.badge:
+            content += self._badge(m.badge)
+        if m.marker:
+            content += self._marker(m.marker)
+        return tag.message(
+            is_self=m.is_self,
+            number=m.number,
+            line=m.line,
+            sender=clean_text(m.sender),
+            receiver=clean_text(m.receiver),
+            payload=m.marker.number if m.marker else None,
+            content=content,
+        )
 
-    def _payload_marker(self, marker) -> str | None:
-        """A marker of the usual make (its icon, then its number) as one stamp; None for any
-        other, which `_pill` draws."""
-        found = _numbered(marker.text)
-        if found is None or found[3] is None:
-            return None
-        role, line, number, icon = found
-        key = (role, line.size, number.bold, number.italic)
-        pattern = self._markers.get(key)
-        if pattern is None:
-            c = self.c
-            pattern = self._markers[key] = stamp(
-                "payload_marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS), role,
-                c[role], num(line.size), number.bold, number.italic,
-            )  # fmt: skip
-        t, box = _TEXTS, marker.box
-        return pattern % (
-            t[box.x], t[box.y], t[box.w], t[box.h], t[number.x], t[line.baseline], number.text,
-            self._icon_id(icon.key), t[icon.x], t[icon.y], t[icon.width], t[icon.size],
-        )  # fmt: skip
+    def _badge(self, badge: Badge) -> str:
+        """An autonumber badge: the pill, and its number."""
+        return tag.badge(self.c["badge"], badge.box) + "\n" + self.text(badge.text, "badge")
 
-    def _numbered_badge(self, badge) -> str | None:
-        """A badge of the usual make (its number alone) as one stamp; None for any other,
-        which `_badge` draws."""
-        found = _numbered(badge.text)
-        if found is None or found[3] is not None:
-            return None
-        role, line, number, _ = found
-        c, t, box = self.c, _TEXTS, badge.box
-        pattern = stamp(
-            "numbered_badge", c["badge"], role, c[role], num(line.size), number.bold,
-            number.italic,
-        )  # fmt: skip
-        return pattern % (
-            t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2], t[number.x], t[line.baseline],
-            number.text,
-        )  # fmt: skip
+    def _marker(self, marker: Marker) -> str:
+        """A payload marker, on its arrow or in the appendix: the pill, and its text."""
+        c = self.c
+        pill = tag.marker(c["accent_soft"], c["accent"], C.MARKER_RADIUS, marker.box)
+        return pill + "\n" + self.text(marker.text, "marker-text")
 
-    def _name(self, name: str) -> str:
-        """A participant's name as shown, escaped: once per name, not once per message."""
-        shown = self._names.get(name)
-        if shown is None:
-            shown = self._names[name] = escape(clean_text(name))
-        return shown
-
-    def _badge(self, badge) -> str:
-        """An autonumber badge of another make: the pill, and its text (a text block)."""
-        box, t = badge.box, _TEXTS
-        pattern = stamp("badge", self.c["badge"])
-        pill = pattern % (t[box.x], t[box.y], t[box.w], t[box.h], t[box.h / 2])
-        return pill + "\n" + self.text(badge.text, "badge")
-
-    def _pill(self, marker) -> str:
-        """A payload marker of another make, or one in the appendix: the pill, and its text (a
-        text block)."""
-        if self._marker is None:
-            c = self.c
-            self._marker = stamp("marker", c["accent_soft"], c["accent"], num(C.MARKER_RADIUS))
-        return _fill(self._marker, marker.box) + "\n" + self.text(marker.text, "marker-text")
-
-    def note(self, note) -> str:
+    def note(self, note: NoteShape) -> str:
         """A note's group: its paper, the tint behind its code, its bullets, its text."""
         b, f = note.box, C.NOTE_FOLD
-        outline = [(b.x, b.y), (b.right - f, b.y), (b.right, b.y + f), (b.right, b.bottom),
-                   (b.x, b.bottom)]  # fmt: skip
-        fold = [(b.right - f, b.y), (b.right - f, b.y + f), (b.right, b.y + f)]
-        if self._note is None:
-            self._note = stamp("note", self.c["note"], self.c["note_border"])
-        code = self._code_stamp()
-        tags = [
-            self._note % (_points(outline) + " Z", _points(fold) + " Z"),
-            *[_fill(code, p.box) for p in note.panels],
+        outline = [
+            (b.x, b.y),
+            (b.right - f, b.y),
+            (b.right, b.y + f),
+            (b.right, b.bottom),
+            (b.x, b.bottom),
         ]
-        content = _content(tags)
+        fold = [(b.right - f, b.y), (b.right - f, b.y + f), (b.right, b.y + f)]
+        paper = tag.note_paper(
+            self.c["note"], self.c["note_border"], _points(outline) + " Z", _points(fold) + " Z"
+        )
+        content = group([paper, *[tag.code(self.c["code"], p.box) for p in note.panels]])
         content += "".join([self.text(t, "bullet") for t in note.bullets])
         content += "".join([self.text(t, "note-text") for t in note.texts])
-        over = escape(clean_text(",".join(note.over)))
-        return stamp("note_group") % (_int(note.line), over, content)
+        return tag.note(note.line, clean_text(",".join(note.over)), content)
 
-    def divider(self, d) -> str:
+    def divider(self, d: DividerShape) -> str:
         """A divider's group: a section's band, a rule (with a pill behind its label) or a
         delay's gap, and its label."""
-        c = self.c
-        label = ""
-        if d.label:
-            label = self.text(d.label, "section-label" if d.band else "divider-label")
-        if d.style not in _DIVIDER_STYLES:  # a class, and a choice of drawing: not a hole
+        if d.style not in _DIVIDER_STYLES:
             raise ValueError(f"a divider's style is one of {', '.join(_DIVIDER_STYLES)}")
-        values = {"line": _int(d.line), "label": label}
-        absent = {}
+        c = self.c
+        tags = []
         if d.band:
-            values["band"] = _rect(d.band)
-            values["accent_bar"] = _box(d.band.x, d.band.y, C.SECTION_ACCENT_WIDTH, d.band.h)
-            absent["pill"] = None
-        else:
-            absent["band"] = None
-            values.update(x1=num(d.x1), x2=num(d.x2), y1=num(d.y), y2=num(d.y))
+            tags.append(
+                tag.section_band(c["accent_soft"], c["accent"], d.band, C.SECTION_ACCENT_WIDTH)
+            )
+        elif d.style != "delay":
+            width = "0.75" if d.style == "thin" else "1"
+            dash = "5 4" if d.style == "dashed" else None
+            tags.append(tag.rule(c["divider"], width, dash, d.x1, d.x2, d.y))
             if d.pill:
-                values.update(pill=_rect(d.pill), pill_r=num(d.pill.h / 2))
-            else:
-                absent["pill"] = None
-        pattern = named_stamp(
-            "divider",
-            style=d.style,
-            colour=c["divider"],
-            width="0.75" if d.style == "thin" else "1",
-            dash="5 4" if d.style == "dashed" else None,
-            bg=c["bg"],
-            band_fill=c["accent_soft"],
-            accent=c["accent"],
-            **absent,
-        )
-        return pattern % values
+                outline = None if d.style == "thin" else c["divider"]
+                tags.append(tag.pill(c["bg"], outline, d.pill))
+        content = group(tags)
+        if d.label:
+            content += self.text(d.label, "section-label" if d.band else "divider-label")
+        return tag.divider(d.style, d.line, content)
 
-    def frame(self, f) -> str:
+    def frame(self, f: BlockFrame) -> str:
         """A block's group: its frame and tab, its label, and each branch's separator, keyword
         and label."""
-        if self._frame is None:
-            c = self.c
-            self._frame = stamp("frame", num(C.BLOCK_RADIUS), c["frame"], c["tab"])
-            self._separator = stamp("separator", c["frame"])
-        t, b = _TEXTS, f.box
-        x1, x2 = t[b.x], t[b.right]
-        content = self._frame % (x1, t[b.y], t[b.w], t[b.h], _points(f.tab) + " Z") + "\n"
-        content += self.text(f.tab_text, "block-kind")
+        c, b = self.c, f.box
+        content = tag.frame(C.BLOCK_RADIUS, c["frame"], c["tab"], b, _points(f.tab) + " Z")
+        content += "\n" + self.text(f.tab_text, "block-kind")
         if f.label:
             content += self.text(f.label, "block-label")
         for s in f.separators:
-            content += self._separator % (x1, t[s.y], x2, t[s.y]) + "\n"
+            content += tag.separator(c["frame"], b.x, b.right, s.y) + "\n"
             content += self.text(s.keyword, "block-kind")
             if s.label:
                 content += self.text(s.label, "block-label")
-        return stamp("block") % (escape(f.kind), _int(f.line), f.depth, content)
+        return tag.block(f.kind, f.line, f.depth, content)
 
-    def appendix(self, layout: Layout) -> str:
+    def appendix(self, a: Appendix, width: float) -> str:
         """The bodies listed under the picture: a rule, a heading, and each body's marker,
         heading, code panels and lines."""
-        a = layout.appendix
-        assert a is not None
-        panel, payload = stamp("panel", self.c["code"]), stamp("payload")
         content = self.text(a.heading, "appendix-heading")
         for e in a.entries:
-            body = self._pill(e.marker) + self.text(e.heading, "appendix-label")
-            body += _content([_fill(panel, p.box) for p in e.panels])
+            body = self._marker(e.marker) + self.text(e.heading, "appendix-label")
+            body += group([tag.code(self.c["code"], p.box, radius="4") for p in e.panels])
             body += "".join([self.text(t, "appendix-text") for t in e.texts])
-            content += payload % (e.number, body) + "\n"
-        x1, x2, y = num(C.MARGIN), num(layout.width - C.MARGIN), num(a.rule_y)
-        return stamp("appendix", self.c["divider"]) % (x1, y, x2, y, content)
-
-
-def _fill(pattern: str, r: Rect) -> str:
-    """A stamp whose numbers are a box's x, y, width and height."""
-    t = _TEXTS
-    return pattern % (t[r.x], t[r.y], t[r.w], t[r.h])
-
-
-def _numbered(block: TextBlock) -> tuple | None:
-    """(role, line, number run, icon run or None) of a block that is one line of a number,
-    after an icon or not (a payload marker, an autonumber badge); None for any other."""
-    if block.halo or block.code_boxes or len(block.lines) != 1:
-        return None
-    line = block.lines[0]
-    runs = line.runs
-    if line.mono or not 1 <= len(runs) <= 2:
-        return None
-    number, icon = runs[-1], runs[0] if len(runs) == 2 else None
-    if icon is not None and not (icon.__class__ is IconRun and not (icon.missing or icon.href)):
-        return None
-    if not (
-        number.__class__ is TextRun
-        and number.text.isascii()
-        and number.text.isdigit()
-        and not (number.code or number.href or number.strike)
-    ):
-        return None
-    return ("text" if block.tone == "note" else block.tone, line, number, icon)
+            content += tag.payload(e.number, body) + "\n"
+        return tag.appendix(self.c["divider"], C.MARGIN, a.rule_y, width - C.MARGIN, content)
 
 
 def _needs_preserve(text: str) -> bool:
@@ -623,39 +353,20 @@ def _needs_preserve(text: str) -> bool:
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
 
 
-def _grown(r: Rect) -> tuple[str, str, str, str]:
-    """The x, y, width and height of a label's halo: its box grown by `LABEL_HALO`."""
-    by, t = C.LABEL_HALO, _TEXTS
-    return (t[r.x - by], t[r.y - by / 2], t[r.w + 2 * by], t[r.h + by])
+# --- arrows ----------------------------------------------------------------------------------
 
 
-_FILLED = ("filled",)
+def _points(points: list[tuple[float, float]]) -> str:
+    """A path through the points."""
+    return "M" + " L".join([f"{num(x)} {num(y)}" for x, y in points])
 
 
-def _arrow(points, heads: list[Head]) -> tuple[str, str, tuple[str, ...], list[str]]:
-    """The hit path, the drawn path, and the heads' kinds and outlines of one arrow."""
-    if len(heads) == 1 and len(points) == 2:  # a plain arrow: the common case, inline
-        head = heads[0]
-        (nx, ny), (x, y) = points
-        if head.style == "filled" and head.tip == (x, y) != (nx, ny):
-            t, d, s = _TEXTS, head.direction, head.scale  # stop the line short of the tip
-            length = abs(nx - x) + abs(ny - y) or 1.0
-            k = min(C.HEAD_LENGTH * s * 0.8 / length, 0.5)
-            end, back = x + (nx - x) * k, x - d * (C.HEAD_LENGTH * s)
-            half = C.HEAD_HALF_WIDTH * s
-            start, tx, ty = f"M{t[nx]} {t[ny]} L", t[x], t[y]
-            return (
-                f"{start}{tx} {ty}",
-                f"{start}{t[end]} {t[y + (ny - y) * k]}",
-                _FILLED,
-                [f"M{tx} {ty} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"],
-            )
+def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
+    """The hit path, the drawn path, and each head's kind and outline, of one arrow."""
     hit = _points(points)
-    if not heads:
-        return hit, hit, (), []
     trimmed = _trim_for_heads(points, heads)
     drawn = hit if trimmed == points else _points(trimmed)
-    return hit, drawn, tuple([h.style for h in heads]), [_head(h) for h in heads]
+    return hit, drawn, [(h.style, _head(h)) for h in heads]
 
 
 def _trim_for_heads(points, heads: list[Head]):
@@ -677,15 +388,18 @@ def _trim_for_heads(points, heads: list[Head]):
 
 def _head(head: Head) -> str:
     """The head's outline: a filled triangle, an open V, or a cross."""
-    (x, y), d, s, t = head.tip, head.direction, head.scale, _TEXTS
+    (x, y), d, s = head.tip, head.direction, head.scale
     if head.style == "cross":
         k = C.CROSS_SIZE * s
         return (
-            f"M{t[x - k]} {t[y - k]} L{t[x + k]} {t[y + k]} "
-            f"M{t[x - k]} {t[y + k]} L{t[x + k]} {t[y - k]}"
+            f"M{num(x - k)} {num(y - k)} L{num(x + k)} {num(y + k)} "
+            f"M{num(x - k)} {num(y + k)} L{num(x + k)} {num(y - k)}"
         )
     length, half = C.HEAD_LENGTH * s, C.HEAD_HALF_WIDTH * s
     back = x - d * length
     if head.style == "open":
-        return f"M{t[back]} {t[y - half - 0.5]} L{t[x]} {t[y]} L{t[back]} {t[y + half + 0.5]}"
-    return f"M{t[x]} {t[y]} L{t[back]} {t[y - half]} L{t[back]} {t[y + half]} Z"
+        return (
+            f"M{num(back)} {num(y - half - 0.5)} L{num(x)} {num(y)}"
+            f" L{num(back)} {num(y + half + 0.5)}"
+        )
+    return f"M{num(x)} {num(y)} L{num(back)} {num(y - half)} L{num(back)} {num(y + half)} Z"
