@@ -1,0 +1,172 @@
+"""`volley import` of HAR captures: real files from Chrome, mitmproxy, Charles and Insomnia
+(tests/cases/har/, from mitmproxy's test data), read as a user would check the diagram."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from volley.errors import VolleyError
+from volley.importers.har import HarOptions, import_har
+from volley.importers.masking import masked
+from volley.language.parser import parse
+from volley.language.writer import write
+from volley.model import Diagram, Divider, Message, Note
+from volley.output.payload_tables import body_table
+
+CASES = Path(__file__).parent / "cases" / "har"
+
+
+def har(name: str, **options) -> Diagram:
+    return import_har((CASES / f"{name}.har").read_bytes(), HarOptions(**options), name)
+
+
+def messages(diagram: Diagram) -> list[tuple[str, str, str, str]]:
+    return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
+
+
+def request(message: Message) -> str:
+    assert message.request is not None
+    return message.request.body
+
+
+def response(message: Message) -> str:
+    assert message.response is not None
+    return message.response.body
+
+
+def test_chrome_capture_lanes_messages_and_sections():
+    diagram = har("chrome")
+    assert diagram.participants == ["Browser", "mitmproxy.org", "www.google.com"]
+    assert messages(diagram) == [
+        ("Browser", "->", "mitmproxy.org", "GET /"),
+        ("mitmproxy.org", "-->", "Browser", "304 Not Modified"),
+        ("Browser", "-x", "www.google.com", "GET /"),
+    ]
+    assert diagram.items[0] == Divider(0, "bold", "https://mitmproxy.org/")
+
+
+def test_http2_pseudo_headers_are_folded_into_the_start_line():
+    first = request(har("chrome").messages()[0])
+    assert first.split("\n")[:2] == ["GET / HTTP/2", "Host: mitmproxy.org"]
+    assert ":authority" not in first and ":path" not in first
+
+
+def test_noisy_headers_are_dropped_unless_kept():
+    first = request(har("chrome").messages()[0])
+    assert "accept-encoding" not in first and "sec-ch-ua" not in first
+    assert "user-agent" not in first.lower()
+    kept = request(har("chrome", keep_headers=True).messages()[0])
+    assert "accept-encoding: gzip, deflate, br" in kept and "sec-ch-ua:" in kept
+
+
+def test_base64_text_is_decoded_and_a_long_body_cut_with_a_line_saying_so():
+    body = response(har("chrome").messages()[1])
+    assert "\n\n<!DOCTYPE html>" in body
+    last = body.rsplit("\n", 1)[1]
+    assert last.startswith("… ") and last.endswith(" in all)") and "more characters cut" in last
+    whole = response(har("chrome", max_body=0).messages()[1])
+    assert "more characters cut" not in whole and whole.rstrip().endswith("</html>")
+
+
+def test_failed_request_is_a_lost_message_with_the_reason():
+    diagram = har("chrome")
+    lost = diagram.messages()[2]
+    assert lost.arrow == "-x" and lost.response is None
+    note = diagram.items[diagram.items.index(lost) + 1]
+    assert isinstance(note, Note) and note.attached
+    assert note.text == "failed: net::ERR_INTERNET_DISCONNECTED"
+
+
+def test_mitmproxy_connection_failure_is_lost_too():
+    diagram = har("error_log")
+    assert messages(diagram)[0] == ("Client", "-x", "163.com", "GET /")
+    assert "Connect call failed" in diagram.items[1].text
+
+
+def test_static_assets_only_with_all():
+    assert len(har("chrome").messages()) == 3
+    everything = har("chrome", everything=True)
+    assert (
+        "Browser",
+        "->",
+        "www.google.com",
+        "GET /images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png",
+    ) in messages(everything)
+    image = response(everything.messages()[-1])
+    assert image.endswith("bytes of image/png, not shown)")
+
+
+def test_include_and_exclude_by_url_pattern():
+    assert har("chrome", exclude=["google.com"]).participants == ["Browser", "mitmproxy.org"]
+    only = har("chrome", include=["https://www.google.com/*"])
+    assert only.participants == ["Browser", "www.google.com"]
+    assert len(only.messages()) == 1
+
+
+def test_lanes_are_renamed():
+    diagram = har("successful_log", names={"httpbin.org": "HTTPBin", "example.com": "Site"})
+    assert diagram.participants == ["Client", "Site", "HTTPBin"]
+
+
+def test_json_response_is_indented_and_gives_a_table():
+    post, reply = har("successful_log").messages()[2:]
+    assert request(post).endswith("\n\nkey1=value1&key2=value2")
+    table = body_table(response(reply), "http")
+    rows = {row.key: row.value for row in table.rows}
+    assert rows["form.key1"] == "value1" and rows["url"] == "https://httpbin.org/post"
+    assert table.body_reason is None
+    assert '\n  "form": {' in response(reply)
+
+
+def test_secrets_are_masked_in_headers_and_query_strings():
+    diagram, count = masked(har("websocket"))
+    first = request(diagram.messages()[0])
+    assert first.startswith("GET /v3/channel_123?api_key=<redacted>&notify_self HTTP/1.1")
+    assert "\nCookie: _ga=<redacted>; _ga_MP49LGP298=<redacted>\n" in first
+    assert "VCXCEuvhGcBDP7XhiJJUDvR1e1D3ei" not in write(diagram)
+    assert count >= 6  # an API key and a cookie header in three requests
+
+
+def test_authorization_header_is_masked():
+    diagram, count = masked(har("event_stream"))
+    assert "\nauthorization: api_key <redacted>\n" in request(diagram.messages()[0])
+    assert count == 2
+    unmasked = har("event_stream")
+    assert "mob-82856bdd" in request(unmasked.messages()[0])
+
+
+@pytest.mark.parametrize("name", ["charles", "insomnia", "postdata", "chrome", "websocket"])
+def test_every_capture_writes_a_diagram_that_reads_back(name):
+    diagram = har(name)
+    again = parse(write(diagram))
+    assert messages(again) == messages(diagram)
+    assert [request(m) for m in again.messages() if m.request] == [
+        request(m) for m in diagram.messages() if m.request
+    ]
+
+
+def test_tools_name_the_client():
+    assert har("insomnia").participants[0] == "Client"
+    assert har("postdata").participants[0] == "Browser"  # Chrome's WebInspector
+    assert har("insomnia", client="Insomnia").participants[0] == "Insomnia"
+
+
+def test_not_json_points_at_the_place():
+    with pytest.raises(VolleyError) as caught:
+        import_har(b'{"log": {"entries": [}', filename="broken.har")
+    error = caught.value
+    assert error.filename == "broken.har" and (error.line, error.column) == (1, 22)
+    assert error.message.startswith("this is not a HAR file: the JSON does not parse")
+
+
+def test_json_that_is_not_a_har_says_what_is_missing():
+    with pytest.raises(VolleyError, match='no "log" with "entries"'):
+        import_har(json.dumps({"resourceSpans": []}))
+
+
+def test_status_zero_written_as_a_lost_arrow_in_source():
+    text = write(har("error_log"))
+    assert "Client -x 163.com: GET /\n" in text

@@ -1,0 +1,332 @@
+"""HAR 1.2 captures as diagrams: what a browser's DevTools, mitmproxy, Charles or Insomnia saved.
+
+One lane for the client and one per host; each entry a request from the client to its host
+carrying the HTTP request as its `in:` payload, and the reply back carrying the response as
+`out:`. A request that got no answer (status 0) is a lost message, with the reason the capture
+gives. HAR pages become sections. What a reader of a diagram rarely wants is left out unless
+asked for: static assets, the headers every browser sends, bodies past a length.
+
+The HAR format: http://www.softwareishard.com/blog/har-12-spec/ (W3C draft "HTTP Archive").
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import fnmatch
+import http
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from volley.errors import VolleyError
+from volley.importers.labels import cut_body, json_error, label, lane_name, pretty_json
+from volley.model import Diagram, Divider, Item, Message, Note, Payload
+
+__all__ = ["HarOptions", "NOISY_HEADERS", "import_har"]
+
+# Headers every browser sends or every server answers with, which say nothing about the
+# exchange a diagram shows. Dropped unless --keep-headers. A name ending in `-` is a prefix.
+NOISY_HEADERS = (
+    "sec-ch-", "sec-fetch-", "sec-gpc", "user-agent", "accept-encoding", "accept-language",
+    "accept-ranges", "connection", "keep-alive", "cache-control", "pragma", "dnt", "priority",
+    "upgrade-insecure-requests", "te", "referer", "date", "age", "expires", "last-modified",
+    "etag", "if-none-match", "if-modified-since", "vary", "server", "via", "alt-svc", "x-cache",
+    "x-served-by", "x-timer", "x-cache-hits", "cf-ray", "cf-cache-status", "nel", "report-to",
+    "reporting-endpoints", "expect-ct", "strict-transport-security", "x-xss-protection",
+    "x-content-type-options", "x-frame-options", "content-security-policy",
+    "content-security-policy-report-only", "permissions-policy", "cross-origin-",
+    "x-download-options", "x-permitted-cross-domain-policies", "server-timing",
+)  # fmt: skip
+
+# Static assets, by the response's media type or the path's extension.
+_ASSET_MEDIA = ("image/", "font/", "text/css", "audio/", "video/")
+_ASSET_SUBTYPES = ("javascript", "ecmascript", "font-woff", "font-woff2", "vnd.ms-fontobject")
+_ASSET_EXTENSIONS = (
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".ico", ".bmp", ".css", ".js",
+    ".mjs", ".map", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp4", ".webm", ".mp3",
+)  # fmt: skip
+_ASSET_TYPES = frozenset({"image", "font", "stylesheet", "script", "media"})  # Chrome's
+
+# Text worth showing after base64 decoding; anything else is described, not shown.
+_TEXT_MEDIA_WORDS = ("json", "xml", "javascript", "x-www-form-urlencoded", "event-stream",
+                     "ndjson", "jsonl", "graphql", "yaml", "csv")  # fmt: skip
+
+NOTE_CHARS = 300  # a failure's reason is cut past this
+
+_BROWSERS = ("webinspector", "firefox", "safari", "chrome", "edge", "brave")
+
+
+@dataclass
+class HarOptions:
+    """What to keep of a capture, and what to call its lanes."""
+
+    names: dict[str, str] = field(default_factory=dict)  # host (or host:port) → lane name
+    everything: bool = False  # --all: keep static assets
+    include: Sequence[str] = ()  # URL patterns; when given, only matching entries are kept
+    exclude: Sequence[str] = ()  # URL patterns whose entries are left out
+    keep_headers: bool = False  # --keep-headers: keep the NOISY_HEADERS
+    max_body: int = 4000  # characters of a body shown before the rest is cut; 0: no limit
+    client: str | None = None  # the client lane's name; by default Browser or Client
+
+
+def import_har(
+    text: str | bytes, options: HarOptions | None = None, filename: str | None = None
+) -> Diagram:
+    """The diagram of a HAR capture; a VolleyError when the text is not one."""
+    options = options or HarOptions()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig", errors="replace")
+    text = text.removeprefix("\ufeff")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise json_error(error, text, filename, "HAR file") from None
+    log = data.get("log") if isinstance(data, dict) else None
+    if not isinstance(log, dict) or not isinstance(log.get("entries"), list):
+        raise VolleyError(
+            'this is not a HAR file: it has no "log" with "entries"',
+            filename=filename,
+            hint="export one from the browser's DevTools (Network, Save all as HAR)",
+        )
+    return _Importer(log, options).diagram()
+
+
+def _matches(url: str, patterns: Sequence[str]) -> bool:
+    """A pattern with `*` or `?` is a glob over the whole URL; one without matches anywhere."""
+    for pattern in patterns:
+        if any(ch in pattern for ch in "*?["):
+            if fnmatch.fnmatchcase(url, pattern):
+                return True
+        elif pattern in url:
+            return True
+    return False
+
+
+def _noisy(name: str) -> bool:
+    lower = name.lower()
+    return any(lower.startswith(n) if n.endswith("-") else lower == n for n in NOISY_HEADERS)
+
+
+def _version(raw: Any) -> str:
+    """`HTTP/1.1`, `HTTP/2`, `HTTP/3` from the spellings captures use (`h2`, `http/2.0`, ``)."""
+    text = str(raw or "").strip().upper()
+    if text in ("H2", "HTTP/2.0", "HTTP/2"):
+        return "HTTP/2"
+    if text in ("H3", "HTTP/3.0", "HTTP/3", "H3-29"):
+        return "HTTP/3"
+    if text.startswith("HTTP/"):
+        return text
+    return "HTTP/1.1"
+
+
+def _reason(status: Any, given: Any) -> str:
+    """The reason phrase the capture has, or the standard one (HTTP/2 sends none)."""
+    text = str(given or "").strip()
+    if text:
+        return text
+    try:
+        return http.HTTPStatus(int(status)).phrase
+    except (TypeError, ValueError):
+        return ""
+
+
+def _headers(raw: Any) -> list[tuple[str, str]]:
+    pairs = []
+    for header in raw if isinstance(raw, list) else []:
+        if isinstance(header, dict) and isinstance(header.get("name"), str):
+            pairs.append((header["name"], str(header.get("value", ""))))
+    return pairs
+
+
+def _media(headers: list[tuple[str, str]], declared: Any) -> str:
+    if isinstance(declared, str) and declared.strip():
+        return declared.split(";", 1)[0].strip().lower()
+    for name, value in headers:
+        if name.lower() == "content-type":
+            return value.split(";", 1)[0].strip().lower()
+    return ""
+
+
+def _is_text(media: str) -> bool:
+    return media.startswith("text/") or any(word in media for word in _TEXT_MEDIA_WORDS)
+
+
+class _Importer:
+    def __init__(self, log: dict, options: HarOptions) -> None:
+        self.log = log
+        self.options = options
+        self.client = options.client or self._client_name()
+        self.lanes: dict[str, str] = {}  # origin key → lane name
+        self.pages = {
+            page.get("id"): page for page in log.get("pages") or [] if isinstance(page, dict)
+        }
+
+    def _client_name(self) -> str:
+        creator = self.log.get("creator")
+        name = str(creator.get("name", "")).lower() if isinstance(creator, dict) else ""
+        browser = self.log.get("browser")
+        return "Browser" if browser or any(b in name for b in _BROWSERS) else "Client"
+
+    def diagram(self) -> Diagram:
+        entries = [e for e in self.log["entries"] if isinstance(e, dict) and self._kept(e)]
+        entries.sort(key=lambda e: str(e.get("startedDateTime", "")))  # stable: file order ties
+        items: list[Item] = []
+        page = None
+        for entry in entries:
+            pageref = entry.get("pageref")
+            if pageref != page and pageref in self.pages:
+                items.append(Divider(0, "bold", label(self._page_title(pageref))))
+            page = pageref
+            items += self._exchange(entry)
+        participants = [self.client, *dict.fromkeys(self.lanes.values())]
+        return Diagram(participants=participants, items=items)
+
+    def _page_title(self, pageref: str) -> str:
+        page = self.pages[pageref]
+        return str(page.get("title") or pageref)
+
+    def _kept(self, entry: dict) -> bool:
+        request = entry.get("request")
+        if not isinstance(request, dict) or not isinstance(request.get("url"), str):
+            return False
+        url = request["url"]
+        if self.options.include and not _matches(url, self.options.include):
+            return False
+        if _matches(url, self.options.exclude):
+            return False
+        return self.options.everything or not self._is_asset(entry)
+
+    def _is_asset(self, entry: dict) -> bool:
+        if str(entry.get("_resourceType", "")).lower() in _ASSET_TYPES:
+            return True
+        response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
+        content = response.get("content") if isinstance(response.get("content"), dict) else {}
+        media = _media(_headers(response.get("headers")), content.get("mimeType"))
+        if media.startswith(_ASSET_MEDIA) or media.split("/")[-1] in _ASSET_SUBTYPES:
+            return True
+        path = urlsplit(entry["request"]["url"]).path.lower()
+        return path.endswith(_ASSET_EXTENSIONS)
+
+    def _lane(self, url: str) -> str:
+        parts = urlsplit(url)
+        host = parts.hostname or parts.netloc or "(no host)"
+        default = {"http": 80, "https": 443}.get(parts.scheme)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        key = host if port in (None, default) else f"{host}:{port}"
+        if key not in self.lanes:
+            chosen = self.options.names.get(key) or self.options.names.get(host)
+            self.lanes[key] = lane_name(chosen or key.replace(":", " "))
+        return self.lanes[key]
+
+    def _exchange(self, entry: dict) -> list[Item]:
+        request = entry["request"]
+        response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
+        host = self._lane(request["url"])
+        method = str(request.get("method") or "GET")
+        target, request_text = self._request_text(request)
+        words = f"{method} {urlsplit(target).path or '/'}"
+        status = response.get("status")
+        asked = Message(
+            0,
+            self.client,
+            host,
+            "->",
+            label(words),
+            request=Payload("Request", "http", request_text, "fenced"),
+        )
+        if not status:  # 0, missing: the request never got an answer
+            asked.arrow = "-x"
+            why = entry.get("_error") or response.get("_error") or "no response"
+            failed = label(f"failed: {why}", NOTE_CHARS)
+            return [asked, Note(0, [self.client, host], failed, attached=True)]
+        reason = _reason(status, response.get("statusText"))
+        reply = Message(
+            0,
+            host,
+            self.client,
+            "-->",
+            label(f"{status} {reason}".strip()),
+            response=Payload("Response", "http", self._response_text(response), "fenced"),
+        )
+        return [asked, reply]
+
+    def _kept_headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        if self.options.keep_headers:
+            return headers
+        return [(name, value) for name, value in headers if not _noisy(name)]
+
+    def _request_text(self, request: dict) -> tuple[str, str]:
+        """(the request target, the request as HTTP text): HTTP/2 pseudo-headers folded into
+        the start line (`:method`, `:path`) and a Host header (`:authority`)."""
+        headers = _headers(request.get("headers"))
+        pseudo = {name.lower(): value for name, value in headers if name.startswith(":")}
+        headers = [(name, value) for name, value in headers if not name.startswith(":")]
+        parts = urlsplit(request["url"])
+        target = pseudo.get(":path") or (parts.path or "/") + (
+            f"?{parts.query}" if parts.query else ""
+        )
+        method = pseudo.get(":method") or str(request.get("method") or "GET")
+        if not any(name.lower() == "host" for name, _ in headers):
+            headers.insert(0, ("Host", pseudo.get(":authority") or parts.netloc))
+        lines = [f"{method} {target} {_version(request.get('httpVersion'))}"]
+        lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
+        body = self._post_body(request.get("postData"), headers)
+        return target, self._message(lines, body)
+
+    def _post_body(self, post: Any, headers: list[tuple[str, str]]) -> str:
+        if not isinstance(post, dict):
+            return ""
+        text = post.get("text")
+        if isinstance(text, str) and text:
+            media = _media(headers, post.get("mimeType"))
+            return self._body(text, media, post.get("encoding"))
+        params = post.get("params")
+        if isinstance(params, list) and params:  # a form HAR gives as fields only
+            return "&".join(
+                f"{p.get('name', '')}={p.get('value', '')}" for p in params if isinstance(p, dict)
+            )
+        return ""
+
+    def _response_text(self, response: dict) -> str:
+        headers = _headers(response.get("headers"))
+        reason = _reason(response.get("status"), response.get("statusText"))
+        start = f"{_version(response.get('httpVersion'))} {response.get('status')}"
+        lines = [f"{start} {reason}".rstrip()]
+        lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
+        content = response.get("content") if isinstance(response.get("content"), dict) else {}
+        body = ""
+        if isinstance(content.get("text"), str) and content["text"]:
+            media = _media(headers, content.get("mimeType"))
+            body = self._body(content["text"], media, content.get("encoding"))
+        return self._message(lines, body)
+
+    def _body(self, text: str, media: str, encoding: Any) -> str:
+        """A body as a reader wants it: base64 text decoded, JSON indented, long ones cut."""
+        if encoding == "base64":
+            try:
+                raw = base64.b64decode(text, validate=False)
+            except (binascii.Error, ValueError):
+                raw = None
+            decoded = None
+            if raw is not None and _is_text(media):
+                try:
+                    decoded = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    decoded = None
+            if decoded is None:
+                size = len(raw) if raw is not None else len(text)
+                return f"({size:,} bytes of {media or 'binary data'}, not shown)"
+            text = decoded
+        if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
+            text = pretty_json(text) or text
+        return cut_body(text.rstrip("\r\n"), self.options.max_body)
+
+    @staticmethod
+    def _message(head: list[str], body: str) -> str:
+        return "\n".join(head + (["", body] if body else []))

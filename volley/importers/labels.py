@@ -1,0 +1,83 @@
+"""Words an importer writes into a diagram: labels, lane names, cut bodies, read errors.
+
+Imported text is data, not volley markup: a URL path such as `/a/_draft_/b` or a span name
+with `*` must show as it is, so a label whose text the inline markup would change is written
+with backslash escapes. A lane name cannot hold `:` or `,` (they end a name in the language),
+nor run past one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from volley.errors import VolleyError
+from volley.text.inline import plain_text
+
+__all__ = ["cut_body", "json_error", "label", "lane_name", "pretty_json"]
+
+LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
+_MARKUP = re.compile(r"([\\*_~`\[\]{}])")
+_LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
+
+
+def label(text: str, limit: int = LABEL_CHARS) -> str:
+    """One line of plain text as a message label that shows exactly that text."""
+    text = _LINE_BREAKS.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    if plain_text(text) == text and "\\" not in text:
+        return text
+    return _MARKUP.sub(r"\\\1", text)
+
+
+def lane_name(text: str) -> str:
+    """A participant name for a host or service: `:` and `,` (which end a name) become spaces."""
+    name = _LINE_BREAKS.sub(" ", text).replace(":", " ").replace(",", " ")
+    return " ".join(name.split()) or "(unnamed)"
+
+
+def cut_body(body: str, limit: int) -> str:
+    """The body, or its first `limit` characters (at a line end when one is near) and a line
+    saying how much was cut, so a reader knows the raw view is not the whole message."""
+    if limit <= 0 or len(body) <= limit:
+        return body
+    end = body.rfind("\n", limit // 2, limit)
+    end = end if end > 0 else limit
+    cut = len(body) - end
+    return f"{body[:end]}\n… {cut:,} more characters cut ({len(body):,} in all)"
+
+
+def pretty_json(text: str) -> str | None:
+    """JSON text indented two spaces a level (one value a line), or None when it is not JSON.
+
+    Captures carry JSON on one line; indented it reads in the raw view and diffs line by line.
+    """
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, (dict, list)):
+        return None
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def json_error(
+    error: json.JSONDecodeError, text: str, filename: str | None, what: str
+) -> VolleyError:
+    """A file that should be JSON and is not: the place, the line and the parser's words."""
+    lines = text.split("\n")
+    source = lines[error.lineno - 1] if 0 < error.lineno <= len(lines) else None
+    if source is not None and len(source) > 200:  # a one-line capture: show around the place
+        start = max(0, error.colno - 100)
+        source = source[start : start + 200]
+        column = error.colno - start
+    else:
+        column = error.colno
+    return VolleyError(
+        f"this is not a {what}: the JSON does not parse ({error.msg})",
+        filename=filename,
+        line=error.lineno,
+        column=column,
+        source_line=source,
+    )
