@@ -1,7 +1,20 @@
-"""`render`: source text or a parsed Diagram to SVG, PNG, PDF or HTML.
+"""The pipeline: read → parse → check (lint, limits) → redact → layout → paint.
 
-Every format starts from one layout (`volley.layout.engine`), so the static picture, the raster
-files and the interactive viewer agree to the pixel.
+Every front end goes through here: the command line, README mode, the Markdown fences, the
+MkDocs plugin and the server each turn what their user wrote into one `volley.Options` and call
+one of these functions, so a diagram behaves the same wherever it is drawn.
+
+    check(text)                  parse and check: the Diagram and its warnings (`Checked`)
+    check_file(path)             the same for a file (`-` reads standard input)
+    render(text_or_diagram, ...) the picture alone: SVG and HTML as str, PNG and PDF as bytes
+    run(text, options)           all of it: the Diagram, its warnings and the picture (`Result`)
+    run_file(path, options)      the same for a file
+
+With `redact`, every error and warning that leaves the pipeline is masked as well as the
+picture: an error quotes the line it points at, and that line may hold the secret.
+
+Every format starts from one layout (`volley.layout.engine`), so the static picture, the
+raster files and the interactive viewer agree to the pixel.
 """
 
 from __future__ import annotations
@@ -9,17 +22,178 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
+from volley.language.parser import parse
+from volley.limits import DEFAULT_LIMITS, Limits
 from volley.model import Diagram
+from volley.options import Options
 
 if TYPE_CHECKING:
     from volley.layout.geometry import Layout
 
-FORMATS = ("svg", "png", "pdf", "html")
+__all__ = [
+    "Checked",
+    "Result",
+    "check",
+    "check_file",
+    "default_id_prefix",
+    "layout",
+    "parse",
+    "read",
+    "render",
+    "run",
+    "run_file",
+]
 
-__all__ = ["FORMATS", "default_id_prefix", "layout", "render"]
+
+@dataclass(slots=True)
+class Checked:
+    """A diagram that parsed, and what its author should hear about it."""
+
+    diagram: Diagram  # as written (redaction happens when it is drawn)
+    warnings: list[Diagnostic]  # the parser's and the linter's, masked under redact
+
+
+@dataclass(slots=True)
+class Result:
+    """One diagram through the whole pipeline."""
+
+    diagram: Diagram  # as written
+    warnings: list[Diagnostic]
+    output: str | bytes  # SVG and HTML as str, PNG and PDF as bytes
+
+
+# --- the stages ----------------------------------------------------------------------------
+
+
+def read(path: str, limits: Limits | None = None) -> str:
+    """A diagram file's text (`-` for standard input), refused past the input limit."""
+    from volley.textio import read_source
+
+    return read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
+
+
+def check(
+    text: str, *, filename: str | None = None, limits: Limits | None = None, redact: bool = False
+) -> Checked:
+    """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
+    with _masked(redact):
+        diagram = parse(text, filename=filename, limits=limits)
+    from volley.checks.lint import lint
+
+    warnings = [*diagram.warnings, *lint(diagram, text, redact=redact)]
+    if redact:
+        from volley.checks.redact import redact_diagnostic
+
+        warnings = [redact_diagnostic(warning) for warning in warnings]
+    return Checked(diagram, warnings)
+
+
+def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
+    """`check` for a file; errors and warnings name it (`<stdin>` for `-`)."""
+    with _masked(redact):
+        text = read(path, limits)
+    name = "<stdin>" if path == "-" else path
+    return check(text, filename=name, limits=limits, redact=redact)
+
+
+def draw(diagram: Diagram, options: Options) -> str | bytes:
+    """Redact, lay out and paint a parsed diagram."""
+    fmt = options.format
+    theme = options.resolved_theme
+    from volley.layout.engine import layout_diagram
+    from volley.output.svg import render_svg
+
+    if options.redact:
+        from volley.checks.redact import redact_diagram
+
+        diagram = redact_diagram(diagram)  # ids below come from what is shown
+    prefix = options.id_prefix or default_id_prefix(diagram)
+    picture = layout_diagram(diagram, bodies=options.bodies)
+    if fmt == "svg":
+        return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
+    if fmt == "html":
+        return _html_module().render_html(
+            diagram,
+            picture,
+            theme=theme,
+            fragment=options.fragment,
+            include_assets=options.include_assets,
+            id_prefix=prefix,
+        )
+    if fmt == "pdf":
+        from volley.output.pdf import render_pdf
+
+        return render_pdf(picture, diagram, theme=theme, id_prefix=prefix, scale=options.scale)
+    from volley.output.raster import rasterize
+
+    svg = render_svg(picture, diagram, theme=theme, id_prefix=prefix, raster=True)
+    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=options.scale)
+
+
+# --- the calls front ends make -------------------------------------------------------------
+
+
+def run(text: str, options: Options | None = None, *, filename: str | None = None) -> Result:
+    """The whole pipeline for one diagram's text."""
+    options = options or Options()
+    checked = check(text, filename=filename, limits=options.limits, redact=options.redact)
+    return _drawn(checked, options)
+
+
+def run_file(path: str, options: Options | None = None) -> Result:
+    """The whole pipeline for one file (`-` for standard input)."""
+    options = options or Options()
+    return _drawn(check_file(path, limits=options.limits, redact=options.redact), options)
+
+
+def _drawn(checked: Checked, options: Options) -> Result:
+    with _masked(options.redact):
+        output = draw(checked.diagram, options)
+    return Result(checked.diagram, checked.warnings, output)
+
+
+def render(
+    source_or_diagram: str | Diagram,
+    format: str | None = None,
+    *,
+    filename: str | None = None,
+    options: Options | None = None,
+    **names: Any,
+) -> str | bytes:
+    """Render a diagram: SVG and HTML as str, PNG and PDF as bytes.
+
+    Options are `volley.Options` fields, given one by one (`theme="dark"`, `redact=True`) or
+    as `options=`: `format` svg, png, pdf or html; `theme` light, dark or auto (the picture
+    follows the reader's colour scheme; the default is auto for HTML, which a reader opens in
+    a browser, and light for the files that travel); `bodies` "markers" (a numbered marker on
+    each arrow that carries a payload), "appendix" (markers plus the bodies listed under the
+    diagram) or "none"; `scale` sizes PNG and PDF; `fragment` and `include_assets` shape HTML
+    for embedding; `redact` masks values that look like live secrets (tokens, passwords,
+    cookies); `id_prefix` prefixes every id (default: derived from the content); `limits`
+    bounds the parse. A name volley does not know, or one that does not apply to the format,
+    is an error.
+    """
+    if format is not None:
+        names["format"] = format.lower() if isinstance(format, str) else format
+    chosen = (options or Options()).updated(**names)
+    if isinstance(source_or_diagram, Diagram):
+        diagram = source_or_diagram
+    elif isinstance(source_or_diagram, str):
+        with _masked(chosen.redact):
+            diagram = parse(source_or_diagram, filename=filename, limits=chosen.limits)
+    else:
+        raise TypeError("render() takes .volley source text or a volley.Diagram")
+    with _masked(chosen.redact):
+        return draw(diagram, chosen)
+
+
+# --- helpers -------------------------------------------------------------------------------
 
 
 def default_id_prefix(source_or_diagram: str | Diagram) -> str:
@@ -36,82 +210,31 @@ def default_id_prefix(source_or_diagram: str | Diagram) -> str:
     return "v" + digest[:10]
 
 
-def _diagram(source_or_diagram: str | Diagram, filename: str | None, options: dict) -> Diagram:
-    if isinstance(source_or_diagram, Diagram):
-        return source_or_diagram
-    if not isinstance(source_or_diagram, str):
-        raise TypeError("render() takes .volley source text or a volley.Diagram")
-    from volley.language.parser import parse
-
-    return parse(source_or_diagram, filename=filename, limits=options.get("limits"))
-
-
 def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layout:
     """The positioned picture, for tools that draw it their own way."""
     from volley.layout.engine import layout_diagram
 
-    return layout_diagram(_diagram(source_or_diagram, None, {}), bodies=bodies)
+    diagram = source_or_diagram
+    if not isinstance(diagram, Diagram):
+        diagram = parse(diagram)
+    return layout_diagram(diagram, bodies=Options(bodies=bodies).bodies)
 
 
-def render(
-    source_or_diagram: str | Diagram,
-    format: str = "svg",
-    *,
-    theme: str | None = None,
-    scale: float = 1.0,
-    bodies: str = "markers",
-    id_prefix: str | None = None,
-    filename: str | None = None,
-    **options: Any,
-) -> str | bytes:
-    """Render a diagram: SVG and HTML as str, PNG and PDF as bytes.
+@contextmanager
+def _masked(redact: bool) -> Iterator[None]:
+    """Under `redact`, a VolleyError leaves with its secrets masked."""
+    if not redact:
+        yield
+        return
+    try:
+        yield
+    except VolleyError as exc:
+        from volley.checks.redact import redact_error
 
-    `theme` is light, dark or auto (the picture follows the reader's colour scheme; raster
-    formats use light). The default is auto for HTML, which a reader opens in a browser, and
-    light for the files that travel (SVG, PNG, PDF). `scale` sizes PNG and PDF. `bodies` is
-    "markers" (a numbered marker on each arrow that carries a payload, numbered as the
-    message), "appendix" (markers plus the bodies listed under the diagram) or "none".
-    `id_prefix` prefixes every id; the default is derived from the content.
-    `redact=True` masks values that look like live secrets (tokens, passwords, cookies) in
-    every output, see `volley.checks.secrets`. HTML-only options (such as `fragment`) are passed on to
-    the HTML renderer.
-    """
-    fmt = (format or "svg").lower()
-    if fmt not in FORMATS:
-        raise VolleyError(f'unknown format "{format}"', hint="use one of: " + ", ".join(FORMATS))
-    from volley.layout.engine import layout_diagram
-    from volley.output.svg import render_svg
-    from volley.output.themes import palette
-
-    if theme is None:
-        theme = "auto" if fmt == "html" else "light"
-    palette(theme)  # refuse an unknown theme before doing any work
-    diagram = _diagram(source_or_diagram, filename, options)
-    if options.pop("redact", False):
-        from volley.checks.secrets import redact_diagram
-
-        diagram = source_or_diagram = redact_diagram(diagram)  # ids from what is shown
-    prefix = id_prefix or default_id_prefix(diagram)  # the same for text and its Diagram
-    picture = layout_diagram(diagram, bodies=bodies)
-    if fmt == "svg":
-        return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
-    if fmt == "html":
-        html = _html_module()
-        return html.render_html(
-            diagram, picture, theme=theme, id_prefix=prefix, bodies=bodies, **options
-        )
-    raster_theme = "light" if theme == "auto" else theme
-    if fmt == "pdf":
-        from volley.output.pdf import render_pdf
-
-        return render_pdf(picture, diagram, theme=raster_theme, id_prefix=prefix, scale=scale)
-    from volley.output.raster import rasterize
-
-    svg = render_svg(picture, diagram, theme=raster_theme, id_prefix=prefix, raster=True)
-    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=scale)
+        raise redact_error(exc) from None
 
 
-def _html_module():
+def _html_module() -> Any:
     try:
         return importlib.import_module("volley.output.html")
     except ModuleNotFoundError as exc:

@@ -2,34 +2,33 @@
 
 An unknown or Pro-only icon is drawn as a placeholder; a warning names it so the author can fix
 it. A payload that looks like it holds a live secret (a token, a password, a cookie pasted from
-real traffic) is named too, before the diagram is published. Warnings never fail a command.
+real traffic) is named too, before the diagram is published; when the output masks it
+(`redact`), it is a note instead: the picture is safe, the source still holds it. Warnings
+never fail a command.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from volley.checks.texts import texts
 from volley.errors import Diagnostic
-from volley.model import Block, Diagram, Divider, Message, Note, walk
+from volley.model import Diagram
 
 
 def marked_up_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
-    """Every text that carries inline markup, with the line it was written on."""
-    if diagram.title:
-        yield diagram.title_line, diagram.title
-    for item in walk(diagram.items):
-        if isinstance(item, (Message, Divider)):
-            yield item.line, item.label
-        elif isinstance(item, Note):
-            for offset, text in enumerate(item.text.split("\n")):
-                yield item.line + offset, text
-        elif isinstance(item, Block):
-            for branch in item.branches:
-                yield branch.line, branch.label
+    """Every text that carries inline markup, line by line, with the line it was written on."""
+    for found in texts(diagram):
+        if found.marked_up:
+            for offset, text in enumerate(found.text.split("\n")):
+                yield found.line + offset, text
 
 
-def lint(diagram: Diagram, source: str) -> list[Diagnostic]:
-    """Warnings for the diagram; `source` is its text, for showing the line."""
+def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
+    """Warnings for the diagram; `source` is its text, for showing the line.
+
+    With `redact` (the output masks secrets), a secret is a note rather than a warning.
+    """
     lines: list[str] = []
 
     def source_line(line: int) -> str | None:
@@ -39,7 +38,10 @@ def lint(diagram: Diagram, source: str) -> list[Diagnostic]:
             )
         return lines[line - 1] if 0 < line <= len(lines) else None
 
-    return [*_icon_warnings(diagram, source_line), *_secret_warnings(diagram, source_line)]
+    return [
+        *_icon_warnings(diagram, source_line),
+        *_secret_warnings(diagram, source_line, redact),
+    ]
 
 
 def _icon_warnings(
@@ -69,7 +71,7 @@ def _icon_warnings(
 
 
 def _secret_warnings(
-    diagram: Diagram, source_line: Callable[[int], str | None]
+    diagram: Diagram, source_line: Callable[[int], str | None], redact: bool
 ) -> Iterator[Diagnostic]:
     """A warning for each value that looks like a live credential pasted from real traffic.
 
@@ -77,6 +79,12 @@ def _secret_warnings(
     """
     from volley.checks.secrets import diagram_secrets, redact_text
 
+    if redact:
+        advice = "it is masked in the output, but the source still holds it"
+    else:
+        advice = (
+            "replace it with a placeholder such as <redacted>, or render with --redact to mask it"
+        )
     seen: set[tuple[int, str]] = set()
     for line, offset, secret, text in diagram_secrets(diagram):
         if (line, secret.what) in seen:
@@ -91,11 +99,10 @@ def _secret_warnings(
             if shown[: column - 1] != original[: column - 1]:
                 column = 1
         yield Diagnostic(
-            f"{secret.what} looks like a live secret; replace it with a placeholder such as "
-            "<redacted>, or render with --redact to mask it",
+            f"{secret.what} looks like a live secret; {advice}",
             diagram.filename,
             line,
             column,
             shown,
-            severity="warning",
+            severity="note" if redact else "warning",
         )

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
+from volley.options import BODIES, THEMES, Options
 
 __all__ = [
     "DiagramSite",
@@ -44,8 +45,6 @@ __all__ = [
     "fence_validator",
 ]
 
-THEMES = ("auto", "light", "dark")
-BODIES = ("markers", "appendix", "none")
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "redact")
 
 _log = logging.getLogger("mkdocs.plugins.volley")
@@ -62,6 +61,23 @@ class Settings:
     interactive: bool = True  # False: the static SVG, no script
     bodies: str = "markers"  # markers, appendix (bodies listed under the picture), none
     redact: bool = False  # mask values that look like secrets
+
+    def options(self, id_prefix: str) -> Options:
+        """The pipeline's options: an HTML fragment (the page has the assets once), or a
+        static SVG drawn light, whose colours the page's stylesheet switches."""
+        if self.interactive:
+            return Options(
+                format="html",
+                fragment=True,
+                include_assets=False,
+                theme=self.theme,
+                bodies=self.bodies,
+                redact=self.redact,
+                id_prefix=id_prefix,
+            )
+        return Options(
+            format="svg", theme="light", bodies=self.bodies, redact=self.redact, id_prefix=id_prefix
+        )
 
     def merged(self, overrides: dict[str, str]) -> Settings:
         """These settings with a fence's options applied; a bad value is a VolleyError."""
@@ -118,6 +134,12 @@ class Problem:
         return self.diagnostic.severity == "error"
 
     @property
+    def is_note(self) -> bool:
+        """Nothing to do (a secret the output masks): logged as information, so that
+        `mkdocs build --strict` still passes."""
+        return self.diagnostic.severity == "note"
+
+    @property
     def page_line(self) -> int:
         """The page line at fault: inside a fence, the fence line plus the diagram line."""
         location, line = self.location, self.diagnostic.line
@@ -141,7 +163,10 @@ class Problem:
 
 
 def _default_report(problem: Problem) -> None:
-    _log.warning("volley: %s", problem.message())
+    if problem.is_note:
+        _log.info("volley: %s", problem.message())
+    else:
+        _log.warning("volley: %s", problem.message())
 
 
 @dataclass
@@ -356,43 +381,17 @@ def _id_prefix(name: str | None, digest: str, page: _Page) -> str:
 
 
 def _render(source: str, settings: Settings, prefix: str, filename: str | None) -> _Rendered:
-    from volley.checks.lint import lint
-    from volley.language.parser import parse
-    from volley.api import render
+    from volley.api import run
 
-    try:
-        diagram = parse(source, filename=filename)
-    except VolleyError as exc:
-        if settings.redact:
-            from volley.checks.secrets import redact_error
-
-            raise redact_error(exc) from None
-        raise
-    if settings.redact:
-        from volley.checks.secrets import redact_diagram
-
-        diagram = redact_diagram(diagram)  # and so no warnings about what is masked
-    diagnostics = lint(diagram, source)
-    options: dict[str, Any] = {"theme": settings.theme, "bodies": settings.bodies}
-    if settings.redact:
-        options["redact"] = True
+    result = run(source, settings.options(prefix), filename=filename)
     if settings.interactive:
-        fragment = render(
-            diagram,
-            format="html",
-            fragment=True,
-            include_assets=False,
-            id_prefix=prefix,
-            **options,
-        )
-        return _Rendered(str(fragment), diagnostics, True)
-    svg = render(diagram, format="svg", id_prefix=prefix, **{**options, "theme": "light"})
+        return _Rendered(str(result.output), result.warnings, True)
     theme = html.escape(settings.theme, quote=True)
     return _Rendered(
         f'<div class="volley-diagram volley-static" data-theme="{theme}"'
         ' style="overflow-x:auto;text-align:center">'
-        f"{svg}</div>",
-        diagnostics,
+        f"{result.output!s}</div>",
+        result.warnings,
         False,
     )
 

@@ -39,10 +39,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from volley.errors import Diagnostic, VolleyError
 from volley.docs.fences import (
-    BODIES,
-    THEMES,
     DiagramSite,
     Location,
     Problem,
@@ -50,6 +47,8 @@ from volley.docs.fences import (
     fence_formatter,
     fence_validator,
 )
+from volley.errors import Diagnostic, VolleyError
+from volley.options import BODIES, THEMES
 from volley.textio import decode
 
 log = get_plugin_logger("volley")
@@ -139,6 +138,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.page_errors.append(problem)
         if problem.is_error and self.config.fail_on_error:
             log.error(problem.message())
+        elif problem.is_note:
+            log.info(problem.message())
         else:
             log.warning(problem.message())
 

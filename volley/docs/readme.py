@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
+from volley.options import Options
 from volley.textio import decode, write_atomic
 
 FOLDER = "diagrams"
@@ -324,23 +325,24 @@ def region_lines(block: Block, alt: str, link: str, lines: list[Line]) -> list[L
 def render_markdown(
     path: str | Path,
     check: bool = False,
-    options: dict[str, Any] | None = None,
+    options: Options | dict[str, Any] | None = None,
     report: Report | None = None,
 ) -> list[str]:
     """Bring a Markdown file's diagrams up to date; return one line per change made or needed.
 
     With `check`, nothing is written and each line names what is out of date. A broken
     diagram is reported (pointing at its line in the Markdown file) and left as it was; the
-    others are still rendered, and a VolleyError at the end says how many failed.
+    others are still rendered, and a VolleyError at the end says how many failed. `options`
+    are those of the SVG files (theme auto unless it says otherwise); each picture's id prefix
+    is its name.
     """
-    from volley.checks.lint import lint
-    from volley.language.parser import parse
-    from volley.api import render
+    from volley import api
 
-    options = dict(options or {})
+    if not isinstance(options, Options):
+        options = Options.of(**{"theme": "auto", **(options or {})})
     report = report or (lambda _d: None)
-    if options.get("redact"):
-        report = _redacting(report)
+    if options.redact:
+        report = _redacting(report)  # the scan's own errors quote lines too
     markdown = Path(path)
     shown = str(markdown)
     try:
@@ -354,23 +356,19 @@ def render_markdown(
     diagrams: list[Any] = []
     for block in found.blocks:
         try:
-            diagram = parse(block.source, filename=shown, limits=options.get("limits"))
+            checked = api.check(
+                block.source, filename=shown, limits=options.limits, redact=options.redact
+            )
         except VolleyError as exc:
             report(_shifted(exc, shown, block.open + 1))
-            diagram = None
-        else:
-            for warning in lint(diagram, block.source):
-                report(_shifted(warning, shown, block.open + 1))
-        diagrams.append(diagram)
+            diagrams.append(None)
+            continue
+        for warning in checked.warnings:
+            report(_shifted(warning, shown, block.open + 1))
+        diagrams.append(checked.diagram)
     assign_names(found.blocks, [d.title if d else None for d in diagrams], shown)
 
     folder = markdown.parent / FOLDER
-    render_options = {
-        "theme": options.get("theme") or "auto",
-        "bodies": options.get("bodies") or "markers",
-    }
-    if options.get("redact"):
-        render_options["redact"] = True
     changes: list[str] = []
     writes: list[tuple[Path, str]] = []
     edits: dict[int, tuple[int, list[Line]]] = {}  # first line -> (last line, replacement)
@@ -380,7 +378,7 @@ def render_markdown(
         if diagram is None:
             continue
         target = folder / svg_name(markdown, block.name)
-        svg = render(diagram, format="svg", id_prefix=block.name, **render_options)
+        svg = api.render(diagram, options=options, format="svg", id_prefix=block.name)
         try:
             current = target.read_bytes()
         except OSError:
@@ -432,7 +430,7 @@ def render_markdown(
 
 def _redacting(report: Report) -> Report:
     """`report`, masking secrets in what it prints: an error quotes the line it points at."""
-    from volley.checks.secrets import redact_diagnostic, redact_error
+    from volley.checks.redact import redact_diagnostic, redact_error
 
     def masked(problem: Diagnostic | VolleyError) -> None:
         if isinstance(problem, VolleyError):

@@ -25,10 +25,10 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
-from volley.server import share
 from volley.errors import Diagnostic, VolleyError
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
+from volley.server import share
 from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile

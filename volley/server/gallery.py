@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from volley.errors import VolleyError
-from volley.text.inline import plain_text
 from volley.resources import resource_dir
+from volley.text.inline import plain_text
 
 _SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*")
 

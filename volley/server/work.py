@@ -27,17 +27,19 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import Limits
+from volley.options import BODIES, THEMES, Options
+from volley.options import FORMATS as PICTURE_FORMATS
 from volley.server.limits import ServerLimits
 
-FORMATS = ("svg", "png", "html", "json")
+# What a browser asks of the server: the pictures a page shows and the model as JSON. PDF is
+# a file to keep, made with the command.
+FORMATS = (*(fmt for fmt in PICTURE_FORMATS if fmt != "pdf"), "json")
 MEDIA_TYPES = {
     "svg": "image/svg+xml; charset=utf-8",
     "png": "image/png",
     "html": "text/html; charset=utf-8",
     "json": "application/json",
 }
-THEMES = ("light", "dark", "auto")
-BODIES = ("markers", "appendix", "none")
 _TRUE = ("1", "true", "yes", "on", "")
 _FALSE = ("0", "false", "no", "off")
 
@@ -52,33 +54,35 @@ class RenderTooSlow(VolleyError):
 
 @dataclass(frozen=True)
 class RenderOptions:
-    """The options a render request may set, checked before any work is queued."""
+    """What a render request asks for, checked before any work is queued: the format, and
+    for a picture the pipeline's options."""
 
     format: str = "svg"
-    theme: str = "light"
-    fragment: bool = False
-    assets: bool = True  # a fragment carries its viewer CSS/JS unless the page has them
-    scale: float = 1.0
-    bodies: str = "markers"
+    pipeline: Options = Options()
 
     @classmethod
     def from_query(
         cls, query: Mapping[str, str], limits: ServerLimits, **fixed: str
     ) -> RenderOptions:
-        """Read `?format=…&theme=…` into options; a clear VolleyError for a bad value."""
+        """Read `?format=…&theme=…` into options; a clear VolleyError for a bad value or an
+        option that does not apply to the format."""
         values = {**query, **fixed}
         fmt = _choice(values, "format", FORMATS, "svg")
+        if fmt == "json":
+            return cls(fmt, Options(limits=limits.diagram))
         scale = _number(values, "scale", 1.0)
         if not 0.05 <= scale <= limits.max_scale:
             raise VolleyError(f"scale must be between 0.05 and {limits.max_scale:g}, not {scale:g}")
-        return cls(
-            format=fmt,
-            theme=_choice(values, "theme", THEMES, "auto" if fmt == "html" else "light"),
-            fragment=_flag(values, "fragment", False),
-            assets=_flag(values, "assets", True),
-            scale=scale,
-            bodies=_choice(values, "bodies", BODIES, "markers"),
-        )
+        names: dict[str, Any] = {"format": fmt, "scale": scale, "limits": limits.diagram}
+        if "theme" in values:
+            names["theme"] = _choice(values, "theme", THEMES, "")
+        if "bodies" in values:
+            names["bodies"] = _choice(values, "bodies", BODIES, "")
+        if "fragment" in values:
+            names["fragment"] = _flag(values, "fragment")
+        if "assets" in values:
+            names["include_assets"] = _flag(values, "assets")
+        return cls(fmt, Options(**names))
 
     @property
     def media_type(self) -> str:
@@ -94,9 +98,7 @@ def _choice(values: Mapping[str, str], name: str, allowed: tuple[str, ...], defa
     return value
 
 
-def _flag(values: Mapping[str, str], name: str, default: bool) -> bool:
-    if name not in values:
-        return default
+def _flag(values: Mapping[str, str], name: str) -> bool:
     value = values[name].lower()
     if value in _TRUE:
         return True
@@ -128,30 +130,18 @@ class Output:
 
 
 def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
-    """Parse, lint and draw one diagram; VolleyError for anything wrong with the source."""
-    import volley
-    from volley.checks.lint import lint
+    """Parse, check and draw one diagram; VolleyError for anything wrong with the source."""
+    from volley import api
 
-    diagram = volley.parse(source, filename=None, limits=limits)
-    warnings = lint(diagram, source)
-    data: str | bytes
     if options.format == "json":
-        data = json.dumps(diagram.to_json(), ensure_ascii=False, indent=2)
-    else:
-        extra: dict[str, Any] = {}
-        if options.format == "html":
-            extra = {"fragment": options.fragment, "include_assets": options.assets}
-        data = volley.render(
-            diagram,
-            format=options.format,
-            theme=options.theme,
-            scale=options.scale,
-            bodies=options.bodies,
-            limits=limits,
-            **extra,
+        checked = api.check(source, limits=limits)
+        data = json.dumps(checked.diagram.to_json(), ensure_ascii=False, indent=2)
+        return Output(
+            data.encode("utf-8"), options.media_type, checked.diagram.title, checked.warnings
         )
-    body = data.encode("utf-8") if isinstance(data, str) else data
-    return Output(body, options.media_type, diagram.title, warnings)
+    result = api.run(source, options.pipeline.updated(limits=limits))
+    body = result.output.encode("utf-8") if isinstance(result.output, str) else result.output
+    return Output(body, options.media_type, result.diagram.title, result.warnings)
 
 
 class RenderPool:
