@@ -1,0 +1,141 @@
+"""Template pages: every example as a page to learn from, and a static gallery to publish."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from volley.cli import main
+from volley.docs.gallery import build_gallery, load_templates, read_about
+from volley.errors import VolleyError
+from volley.server.share import decode
+
+from .conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("gallery")
+    build_gallery(EXAMPLES, out, editor_url="https://editor.example/")
+    return out
+
+
+def _text(page: str) -> str:
+    """What a reader sees, roughly: tags dropped, entities decoded, white space folded."""
+    page = re.sub(r"<(head|script|style|svg|template)\b.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(r"</?(code|a|span)\b[^>]*>", "", page)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_every_example_gets_a_page_its_source_and_its_picture(site: Path):
+    for source in EXAMPLES.glob("*.volley"):
+        assert (site / f"{source.stem}.html").exists()
+        assert (site / f"{source.stem}.volley").read_text() == source.read_text()
+        assert (site / f"{source.stem}.svg").read_text().startswith("<svg")
+    index = (site / "index.html").read_text()
+    for source in EXAMPLES.glob("*.volley"):
+        assert f'href="{source.stem}.html"' in index
+
+
+def test_the_mcp_template_reads_as_the_template_page_does(site: Path):
+    page = (site / "mcp-tool-call.html").read_text()
+    text = _text(page)
+    order = [
+        "AI agents template",
+        "MCP tool call over Streamable HTTP",
+        "An agent connects to a remote MCP server, lists its tools and calls one",
+        "Open this template in the editor",
+        "Click any arrow to see its request and response as a table or the raw body.",
+        "Step by step",
+        "The agent sends initialize as a JSON-RPC 2.0 POST to /mcp",
+        "Easy to get wrong",
+        "Send Accept: application/json, text/event-stream.",
+        "The source",
+        "The whole diagram is this plain text.",
+        "mcp-tool-call.volley",
+        "Related",
+    ]
+    positions = [text.find(phrase) for phrase in order]
+    assert -1 not in positions, [p for p, at in zip(order, positions, strict=True) if at < 0]
+    assert positions == sorted(positions)
+    steps = re.search(r"<h2>Step by step</h2>\s*<ol>(.*?)</ol>", page, re.S)
+    assert steps is not None and steps.group(1).count("<li>") == 6
+    pitfalls = re.search(r"<h2>Easy to get wrong</h2>\s*<ul>(.*?)</ul>", page, re.S)
+    assert pitfalls is not None and pitfalls.group(1).count("<li>") == 3
+
+
+def test_the_page_holds_the_clickable_diagram_once_with_its_viewer(site: Path):
+    page = (site / "mcp-tool-call.html").read_text()
+    assert page.count('class="volley-assets"') == 2  # the viewer's stylesheet and script, once
+    assert page.count("<svg") >= 1 and "t-mcp-tool-call" in page
+    assert 'download href' in page or 'download>' in page
+
+
+def test_the_editor_link_carries_the_whole_source(site: Path):
+    page = (site / "mcp-tool-call.html").read_text()
+    link = re.search(r'href="https://editor\.example/#([^"]+)"', page)
+    assert link is not None
+    assert decode(html.unescape(link.group(1))) == (EXAMPLES / "mcp-tool-call.volley").read_text()
+
+
+def test_related_templates_link_to_pages_that_exist(site: Path):
+    page = (site / "mcp-tool-call.html").read_text()
+    related = page.split("<h2>Related</h2>", 1)[1]
+    links = re.findall(r'href="([a-z0-9-]+)\.html"', related)
+    assert links and "mcp-stdio" in links
+    for slug in links:
+        assert (site / f"{slug}.html").exists()
+
+
+def test_without_an_editor_there_are_no_editor_links(tmp_path: Path):
+    build_gallery(EXAMPLES, tmp_path)
+    page = (tmp_path / "mcp-tool-call.html").read_text()
+    assert "Open this template in the editor" not in page
+    assert "Download mcp-tool-call.volley" in _text(page)
+
+
+def test_user_text_on_a_page_is_text(tmp_path: Path):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "evil.volley").write_text('title: <script>alert(1)</script>\nA -> B: "><img src=x>\n')
+    (folder / "evil.about.md").write_text(
+        "---\ncategory: <b>bold</b>\nsummary: <script>alert(2)</script>\n---\n"
+        "## Step by step\n- `<img onerror=x>` and <i>\n"
+    )
+    build_gallery(folder, tmp_path / "out", editor_url='"><script>alert(3)</script>')
+    page = (tmp_path / "out" / "evil.html").read_text()
+    assert "<script>alert" not in page
+    assert "<img" not in page.replace("<img onerror", "")  # nothing made into an element
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page
+    assert "<code>&lt;img onerror=x&gt;</code>" in page
+
+
+def test_about_files_are_read_strictly():
+    about = read_about("---\nCategory: Auth\nrelated: a, b\n---\n## Easy to get wrong\n- x\n", "f")
+    assert about["category"] == "Auth" and about["pitfalls"] == ["x"] and about["steps"] == []
+    with pytest.raises(VolleyError, match="never closed"):
+        read_about("---\ncategory: x\n", "f.about.md")
+    with pytest.raises(VolleyError, match="f.about.md:2: expected `key: value`"):
+        read_about("---\njust words\n---\n", "f.about.md")
+
+
+def test_a_template_without_an_about_file_still_gets_a_page(tmp_path: Path):
+    (tmp_path / "plain-flow.volley").write_text("A -> B: hi\n")
+    templates = load_templates(tmp_path)
+    assert templates["plain-flow"].title == "Plain flow"
+    assert templates["plain-flow"].category == "Examples"
+
+
+def test_the_command_writes_the_gallery(tmp_path: Path):
+    result = CliRunner().invoke(main, ["gallery", str(EXAMPLES), "-o", str(tmp_path / "g")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "g" / "index.html").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["gallery", str(empty), "-o", str(tmp_path / "h")])
+    assert result.exit_code == 1
+    assert "no .volley templates" in result.output

@@ -1,0 +1,55 @@
+"""`volley gallery`: the template pages as static files, ready to publish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from volley.errors import VolleyError
+
+
+@click.command("gallery")
+@click.argument(
+    "folder",
+    required=False,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder to write the pages into (created if missing).",
+)
+@click.option(
+    "--editor-url",
+    metavar="URL",
+    help="Where the editor is served (e.g. https://volley.example.com/): each page links to "
+    "it with the template's source in a share link. Without it, pages have no editor links.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def gallery_command(
+    folder: Path | None, output: Path, editor_url: str | None, quiet: bool
+) -> None:
+    """Write a page for every template in FOLDER (default: the bundled examples) into the
+    output folder: index.html, and SLUG.html, SLUG.volley and SLUG.svg per template.
+
+    A template is NAME.volley with an optional NAME.about.md beside it (category, summary,
+    "Step by step", "Easy to get wrong"; see docs/gallery.md).
+
+    \b
+    Examples:
+      volley gallery -o site/templates
+      volley gallery my-flows/ -o public/ --editor-url https://volley.example.com/
+    """
+    from volley.docs.gallery import build_gallery
+    from volley.resources import resource_dir
+
+    source = folder if folder is not None else Path(resource_dir("examples"))
+    try:
+        written = build_gallery(source, output, editor_url=editor_url)
+    except (VolleyError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if not quiet:
+        click.echo(f"wrote {len(written)} files to {output}", err=True)
