@@ -22,7 +22,8 @@ def test_title_order_and_participants_by_first_use():
 
 
 def test_no_title_is_null_and_empty_input_is_an_empty_diagram():
-    assert volley.parse("").to_json() == {"title": None, "participants": [], "items": []}
+    empty = {"title": None, "participants": [], "items": [], "labels": {}}
+    assert volley.parse("").to_json() == empty
     assert volley.parse("\n\n// only a comment\n").items == []
 
 

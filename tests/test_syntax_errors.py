@@ -35,8 +35,6 @@ CASES = [
     ("and:\n", 1, 1, "and: outside any block"),
     ("loop: x\nA -> B\nelse: y\nend\n", 3, 1, "innermost open block is loop: (line 1)"),
     ("if: x\nand: y\nend\n", 2, 1, "and: belongs to a par: block"),
-    ("A -> B\nif: x\n  loop: y\n  A -> B\n  end\n", 2, 1, "this if: block is never closed"),
-    ("group: g\n  opt: o\n", 2, 3, "this opt: block is never closed"),
     ("A -> B\nin: R\n```json\n{}\n", 3, 1, "fenced block is never closed"),
     ("A -> B\nin: R\n  ~~~~\n  {}\n  ~~~\n", 3, 3, "never closed; expected a closing ~~~~"),
     ("A -> B\n```json\n{}\n```\n", 2, 1, "a fenced block must follow an in:, out: or note"),

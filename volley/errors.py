@@ -63,7 +63,8 @@ def display_line(line: str, column: int) -> tuple[str, int]:
 
 @dataclass
 class Diagnostic:
-    """One message about one place in a file: an error or a warning."""
+    """One message about one place in a file: an error, a warning, or a note (something the
+    author may want to know that needs nothing done, such as a secret the output masks)."""
 
     message: str
     filename: str | None = None
@@ -81,7 +82,7 @@ class Diagnostic:
                 where += f":{self.column}"
         label = self.severity
         if color:
-            code = "31" if self.severity == "error" else "33"
+            code = {"error": "31", "warning": "33"}.get(self.severity, "36")
             label = f"\x1b[1;{code}m{label}\x1b[0m"
             where = f"\x1b[1m{where}\x1b[0m"
         out = [f"{where}: {label}: {visible(self.message)}"]
@@ -129,3 +130,29 @@ class VolleyError(Exception):
 
     def __str__(self) -> str:
         return self.format()
+
+
+class VolleyErrors(VolleyError):
+    """Every error found in one diagram, in line order, raised as one.
+
+    It is itself the first error (its `line`, `column` and `message`), so code that shows one
+    place keeps working; `errors` holds all of them, and `format()` prints each, then a count.
+    """
+
+    def __init__(self, errors: list[VolleyError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            filename=first.filename,
+            line=first.line,
+            column=first.column,
+            source_line=first.source_line,
+            hint=first.hint,
+        )
+        self.errors = list(errors)
+
+    def format(self, color: bool = False) -> str:
+        shown = [error.format(color) for error in self.errors]
+        if len(self.errors) > 1:
+            shown.append(f"{len(self.errors)} errors")
+        return "\n".join(shown)

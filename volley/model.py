@@ -6,6 +6,7 @@ contract for tools built on volley. Later stages never reach back into the parse
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from volley.errors import Diagnostic
 
 DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
-BlockKind = Literal["if", "group", "loop", "opt", "par"]
+BlockKind = Literal["if", "group", "loop", "opt", "par", "critical", "break"]
 LineStyle = Literal["solid", "dashed", "bold"]
 HeadStyle = Literal["none", "filled", "open", "cross"]
 
@@ -27,24 +28,24 @@ class ArrowStyle:
     head_to: HeadStyle  # the head at the right-hand (second written) name
 
 
-# Every operator the language knows, with how it is drawn. Longest first, so a scanner that
-# tries them in order never takes `->` for the start of `->>`.
-ARROWS: dict[str, ArrowStyle] = {
-    "<-->": ArrowStyle("dashed", "filled", "filled"),
-    "<->": ArrowStyle("solid", "filled", "filled"),
-    "<=>": ArrowStyle("bold", "filled", "filled"),
-    "-->>": ArrowStyle("dashed", "none", "open"),
-    "<--": ArrowStyle("dashed", "filled", "none"),
-    "-->": ArrowStyle("dashed", "none", "filled"),
-    "--x": ArrowStyle("dashed", "none", "cross"),
-    "->>": ArrowStyle("solid", "none", "open"),
-    "=>>": ArrowStyle("bold", "none", "open"),
-    "<-": ArrowStyle("solid", "filled", "none"),
-    "->": ArrowStyle("solid", "none", "filled"),
-    "-x": ArrowStyle("solid", "none", "cross"),
-    "=>": ArrowStyle("bold", "none", "filled"),
-    "<=": ArrowStyle("bold", "filled", "none"),
-}
+# An arrow is an optional left head, a shaft and an optional right head, at least one head:
+# `->`, `<-->>`, `<=>`, `x-`, `--x`. Every operator the language knows, with how it is drawn,
+# longest first, so a scanner that tries them in order never takes `->` for the start of `->>`.
+LEFT_HEADS: dict[str, HeadStyle] = {"": "none", "<": "filled", "<<": "open", "x": "cross"}
+SHAFTS: dict[str, LineStyle] = {"-": "solid", "--": "dashed", "=": "bold"}
+RIGHT_HEADS: dict[str, HeadStyle] = {"": "none", ">": "filled", ">>": "open", "x": "cross"}
+ARROWS: dict[str, ArrowStyle] = dict(
+    sorted(
+        (
+            (left + shaft + right, ArrowStyle(line, head_from, head_to))
+            for left, head_from in LEFT_HEADS.items()
+            for shaft, line in SHAFTS.items()
+            for right, head_to in RIGHT_HEADS.items()
+            if left or right
+        ),
+        key=lambda pair: -len(pair[0]),
+    )
+)
 
 
 @dataclass(slots=True)
@@ -143,7 +144,7 @@ class Activation:
 
 @dataclass(slots=True)
 class Branch:
-    """One part of a block: the first, or one after `else:`/`and:`."""
+    """One part of a block: the first, or one after `else`/`and`/`option`."""
 
     label: str
     items: list[Item] = field(default_factory=list)
@@ -155,7 +156,7 @@ class Branch:
 
 @dataclass(slots=True)
 class Block:
-    """A frame (`if`, `loop`, `opt`, `par`, `group`) around branches of items."""
+    """A frame (`if`, `loop`, `opt`, `par`, `group`, `critical`, `break`) around branches."""
 
     line: int
     kind: BlockKind
@@ -183,6 +184,9 @@ class Diagram:
     items: list[Item] = field(default_factory=list)
     filename: str | None = None
     title_line: int = 0
+    # Display labels of participants declared `participant A as Long name`: messages keep
+    # the name as written ("A"), the picture shows the label.
+    labels: dict[str, str] = field(default_factory=dict)
     # What the parser read but would point out (a block left open at the end of the file);
     # not part of `to_json`, which is the model alone.
     warnings: list[Diagnostic] = field(default_factory=list)
@@ -192,14 +196,30 @@ class Diagram:
             "title": self.title,
             "participants": list(self.participants),
             "items": [item.to_json() for item in self.items],
+            "labels": dict(self.labels),
         }
 
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""
         return [item for item in walk(self.items) if isinstance(item, Message)]
 
+    def texts(self) -> Iterator[tuple[int, str]]:
+        """Every text that carries inline markup, with the line it was written on: the title,
+        labels, each line of a note, dividers and block labels (what checks and limits read)."""
+        if self.title:
+            yield self.title_line, self.title
+        for item in walk(self.items):
+            if isinstance(item, (Message, Divider)):
+                yield item.line, item.label
+            elif isinstance(item, Note):
+                for offset, text in enumerate(item.text.split("\n")):
+                    yield item.line + offset, text
+            elif isinstance(item, Block):
+                for branch in item.branches:
+                    yield branch.line, branch.label
 
-def walk(items: list[Item]):
+
+def walk(items: list[Item]) -> Iterator[Item]:
     """Yield every item in document order, descending into blocks (a block before its items)."""
     stack = [iter(items)]
     while stack:

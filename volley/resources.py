@@ -84,47 +84,6 @@ def grammar_cache(grammar: str) -> str | bool:
     return os.path.join(folder, f"grammar-{digest}.lark")
 
 
-def grammar_tables_file(grammar: str, *versions: object) -> str | None:
-    """Where the parse tables built from `grammar` are kept (see `volley.language.parser.table_parser`).
-
-    The name carries a digest of the grammar and of `versions` (the table format, the rule
-    callbacks), so tables are rebuilt whenever what they were made from changes. None where
-    no private folder can be had.
-    """
-    return cache_file("tables", "json", grammar, *versions)
-
-
-def cache_file(kind: str, suffix: str, *versions: object) -> str | None:
-    """A file of the private cache folder named by `kind` and a digest of `versions` (what its
-    content was made from), so a change to any of them makes a new name. None where no private
-    folder can be had."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    key = "\0".join(map(str, versions))
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return os.path.join(folder, f"{kind}-{digest}.{suffix}")
-
-
-def package_source(name: str, *files: str) -> str:
-    """A package's `__init__.py` and the named `files` of its folder, read without importing
-    the package: what a cache built with its help is keyed on (the code it ran; a release that
-    changes only other files keeps the key). What cannot be read counts as empty."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.origin:
-        return ""
-    folder = os.path.dirname(spec.origin)
-    texts = []
-    for path in (spec.origin, *[os.path.join(folder, file) for file in files]):
-        try:
-            texts.append(read_text(path))
-        except (OSError, ValueError):
-            texts.append("")
-    return "\0".join(texts)
-
-
 def template_environment(folder: str, owner: str | None = None, **settings):
     """A Jinja environment for the templates in `folder`, set up as every template here is
     written: an undefined name is an error, block tags leave no blank lines, and, for an

@@ -1,41 +1,53 @@
-"""Text to model: the Lark grammar, rule callbacks into dataclasses, and a resolving pass.
+"""Text to model: Lark's LALR parser over `grammar/volley.lark`, rule callbacks into dataclasses,
+and a resolving pass for what needs the whole document (title, order, numbering, note spans).
 
-`parse()` is the only way in. Lark builds the LALR tables from `grammar/volley.lark`;
-`volley.language.lalr` runs them (no Lark import on the way), and text it rejects is parsed again by
-Lark, whose failure becomes a `VolleyError` that points at the place, worded in
-`volley.language.syntax_errors`.
+`parse()` is the only way in. A failure is worded for people by `volley.language.syntax_errors`;
+a parse goes on past each mistake (the line is set aside and the text parsed again), so one run
+reports every error of a file at once, as a `VolleyErrors`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
 
-import volley.language.lalr as lalr_module
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
+
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.language.prepass import Body, lift_bodies
-from volley.errors import VolleyError
-from volley.language.lalr import TABLE_FORMAT, Rejected, TableParser, Token
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
-from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload, walk
-from volley.resources import (
-    grammar_cache,
-    grammar_tables_file,
-    package_source,
-    read_text,
-    resource_path,
+from volley.model import (
+    Activation,
+    Block,
+    BlockKind,
+    Branch,
+    Diagram,
+    Divider,
+    Item,
+    Message,
+    Note,
+    Payload,
+    walk,
 )
-from volley.textio import write_atomic
-
-if TYPE_CHECKING:
-    from lark import Lark
+from volley.resources import grammar_cache, read_text, resource_path
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
+# A file with more mistakes than this is reported up to here: the rest are most likely the
+# same mistake again, and each one costs a parse of the whole text.
+MAX_ERRORS = 25
+# The first line of a Mermaid or PlantUML file, which `volley import` converts.
+FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml": "PlantUML"}
+# Keywords end a note when written with a colon (`loop: x`, but not "Loop over items", which
+# in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
+_NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
+_NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
+_KEYWORDS = ("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END")
+_KEYWORDS += ("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK")
+_KEYWORDS += ("PARTICIPANT", "ACTIVATE")
 
 
 @cache
@@ -45,69 +57,60 @@ def _grammar() -> str:
 
 @cache
 def grammar_parser() -> Lark:
-    """Lark's LALR parser for the grammar, built once per process (and kept on disk between
-    runs, see `volley.resources.grammar_cache`).
-
-    It builds the tables `table_parser` runs, and parses again any text that runtime
-    rejects, so that a syntax error is Lark's to find and word. The model is built by
-    `_ToModel` as each rule is reduced, so no parse tree is made and walked a second time.
-    """
-    from lark import Lark
-
+    """Lark's LALR parser for the grammar, built once per process and kept between runs by
+    Lark's own cache (see `volley.resources.grammar_cache`). The model is built by `_ToModel`
+    as each rule is reduced, so no parse tree is made and walked a second time."""
     return Lark(
         _grammar(),
         parser="lalr",
-        lexer="contextual",
-        propagate_positions=False,
         cache=grammar_cache(_grammar()),
         transformer=CALLBACKS,
     )
 
 
-@cache
-def table_parser() -> TableParser:
-    """The parser every parse starts with: Lark's tables, run by `volley.language.lalr` (no Lark import).
-
-    The tables are kept as JSON in the private cache folder, under a name made from the
-    grammar and the callbacks' names; a checkout or a first run builds them with Lark.
-    """
-    path = grammar_tables_file(
-        _grammar(), TABLE_FORMAT, _callback_names(), _lark_release(), _runtime_source()
-    )
-    if path is not None:
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
-            return TableParser(json.loads(read_text(path)), CALLBACKS)
-    from volley.language.lalr import build_tables
-
-    tables = build_tables(grammar_parser(), CALLBACKS)
-    if path is not None:
-        with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(tables, sort_keys=True))
-    return TableParser(tables, CALLBACKS)
-
-
-def _callback_names() -> str:
-    return ",".join(name for name in sorted(vars(_ToModel)) if not name.startswith("__"))
-
-
-def _runtime_source() -> str:
-    """`volley/lalr.py` itself: tables are rebuilt when the code that builds and runs them
-    changes (another volley sharing the cache folder, or a fix), format number or not."""
-    return read_text(lalr_module.__file__)
-
-
-def _lark_release() -> str:
-    """Lark's `__init__.py`: tables built by one release are never run beside another's error
-    reporting."""
-    return package_source("lark")
+def _terminal(name: str) -> str:
+    return grammar_parser().get_terminal(name).pattern.to_regexp()
 
 
 @cache
 def keyword_matcher(*names: str) -> re.Pattern[str]:
     """A pattern for lines that start with one of the grammar's keyword terminals."""
-    terminals = table_parser().terminals
-    alternatives = "|".join(terminals[name] for name in names)
+    alternatives = "|".join(f"(?P<{name}>{_terminal(name)})" for name in names)
     return re.compile(rf"[ \t]*(?:{alternatives})")
+
+
+@cache
+def _message_start() -> re.Pattern[str]:
+    return re.compile(rf"[ \t]*(?:{_terminal('NAME')})[ \t]*(?:{_terminal('ARROW')})")
+
+
+@cache
+def _mermaid_note() -> re.Pattern[str]:
+    """A note written the Mermaid way: `note over A: text`, `note left of A: text`."""
+    return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
+
+
+@cache
+def _comment() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*(?://|%%)")
+
+
+def is_element(line: str) -> bool:
+    """Whether a line is an element of the language, which ends a note (swimlanes.io's rule).
+
+    Messages, comment lines, and keywords written with their colon are; so are `end`,
+    `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
+    uses as a keyword ("Loop over the pages", "Participants sign in") is a note's text.
+    """
+    if _comment().match(line) or _message_start().match(line + "\n"):
+        return True
+    found = keyword_matcher(*_KEYWORDS).match(line + "\n")
+    if found is None:
+        return False
+    name = found.lastgroup
+    if name in _NOTE_ENDING_BARE or found.group().rstrip().endswith(":"):
+        return True
+    return name in _NOTE_ENDING_ALONE and not line[found.end() :].strip()
 
 
 def normalise(text: str) -> str:
@@ -118,7 +121,7 @@ def normalise(text: str) -> str:
 
 
 class _Directive:
-    """A title/order/autonumber line, kept until the resolving pass."""
+    """A title/order/autonumber/participant line, kept until the resolving pass."""
 
     def __init__(self, kind: str, line: int, value: object) -> None:
         self.kind, self.line, self.value = kind, line, value
@@ -130,26 +133,37 @@ def _text(token: Token | None) -> str:
 
 def _line(token: Token) -> int:
     """The token's line in the user's text (the parser adds one line at the top)."""
-    return token.line - 1
+    return (token.line or 1) - 1
 
 
 def _shifted(token: Token) -> Token:
     return Token(token.type, token.value, line=_line(token), column=token.column)
 
 
+def _keyword(token: Token) -> str:
+    """A block keyword as volley writes it, for messages: `alt` is an `if:`, `rect` a `group:`."""
+    word = token.value.strip().rstrip(":").strip().lower()
+    return {"alt": "if", "rect": "group"}.get(word, word) + ":"
+
+
 @dataclass
 class _ParseRun:
-    """What one parse() call hands the callbacks: the lifted bodies and how to fail."""
+    """What one parse() call hands the callbacks: the lifted bodies and where to put mistakes."""
 
     bodies: dict[int, Body]
     error: object
+    warn: object
     keywords: dict[int, Token] = field(default_factory=dict)  # id(block) -> its keyword
+
+
+# The `end` fed for a block still open at the end of the file (see `_close_open_blocks`).
+_CLOSING = "end of file"
 
 
 class _ToModel:
     """The rule callbacks: model objects as rules are reduced; bodies joined by line.
 
-    One instance (`CALLBACKS`) serves both parsers, so the state of the parse in progress is
+    One instance (`CALLBACKS`) serves every parse, so the state of the parse in progress is
     per thread (`run`), which keeps concurrent parses in different threads apart.
     """
 
@@ -168,8 +182,8 @@ class _ToModel:
     def bodies(self) -> dict[int, Body]:
         return self._local.run.bodies
 
-    def error(self, message: str, token: Token, at_end: bool = False) -> None:
-        self._local.run.error(message, token, at_end)
+    def error(self, message: str, token: Token, at_end: bool = False, hint: str = "") -> None:
+        self._local.run.error(message, token, at_end, hint)
 
     def start(self, items):
         return list(items)
@@ -186,7 +200,21 @@ class _ToModel:
         keyword, number = children
         if number is not None and len(number) > 9:
             self.error("autonumber starts at most at 999999999", _shifted(number))
+            number = None
         return _Directive("autonumber", _line(keyword), int(number) if number else 1)
+
+    def participant(self, children):
+        keyword, text = children
+        name, _, label = _text(text).partition(" as ")
+        name, label = name.strip(), label.strip()
+        self._check_name(name, _shifted(text))
+        return _Directive("participant", _line(keyword), (name, label))
+
+    def activation(self, children):
+        keyword, name = children
+        self._check_name(_text(name), _shifted(name))
+        on = keyword.value.lower().startswith("activate")
+        return Activation(line=_line(keyword), participant=_text(name), on=on)
 
     def payload(self, children):
         keyword, label = children
@@ -199,24 +227,37 @@ class _ToModel:
                 _shifted(keyword),
                 at_end=True,
             )
+            body = Body(_line(keyword), "", "indented")
         payload = Payload(
             label=_text(label) or DEFAULT_PAYLOAD_LABELS[side],
             lang=body.lang,
             body=body.text,
-            form=body.form,
+            form=body.form,  # type: ignore[arg-type]
             line=_line(keyword),
         )
         return side, payload, _shifted(keyword)
 
+    def _check_name(self, name: str, token: Token) -> None:
+        """A name that starts like a note's place is Mermaid's note, misplaced."""
+        if re.match(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]", name):
+            self.error(
+                f'"{name}" is not a participant name; "over", "left of" and "right of" '
+                "belong in a note",
+                token,
+                hint='write a note over a participant as "note A: text"',
+            )
+
     def message(self, children):
-        sender, arrow, receiver, label, *payloads = children
+        sender, arrow, mark, receiver, label, *payloads = children
         message = Message(
             line=_line(sender),
             sender=_text(sender),
             receiver=_text(receiver),
             arrow=str(arrow),
             label=_text(label),
+            activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
+        self._check_name(message.sender, _shifted(sender))
         for side, payload, keyword in payloads:
             attr = "request" if side == "in" else "response"
             previous = getattr(message, attr)
@@ -230,7 +271,7 @@ class _ToModel:
         return message
 
     def note(self, children):
-        keyword, *rest = children
+        keyword, _place, *rest = children
         text_token = rest.pop()
         names = [_text(n) for n in rest if n is not None]
         text = _text(text_token)
@@ -246,7 +287,7 @@ class _ToModel:
         mark = str(keyword).rstrip(" \t:")
         return Divider(line=_line(keyword), style=DIVIDER_STYLES[mark], label=_text(label))
 
-    def _frame(self, kind: str, children) -> Block:
+    def _frame(self, kind: BlockKind, children) -> Block:
         keyword, label, *rest = children
         block = Block(line=_line(keyword), kind=kind)
         self._local.run.keywords[id(block)] = keyword
@@ -256,14 +297,30 @@ class _ToModel:
             if isinstance(child, Branch):
                 block.branches.append(child)
                 branch = child
-            elif isinstance(child, str):  # the END token (of either parser)
-                block.end_line = _line(child)
+            elif isinstance(child, Token):  # the END token
+                if child.value == _CLOSING:
+                    self._local.run.warn(
+                        f"this {_keyword(keyword)} block is never closed; it ends at the end of "
+                        'the file (write "end" on a line of its own after its last line)',
+                        _shifted(keyword),
+                    )
+                    block.end_line = 0
+                else:
+                    block.end_line = _line(child)
             else:
                 branch.items.append(child)
         return block
 
     def _branch(self, children) -> Branch:
         keyword, label, *items = children
+        word = keyword.value.strip().rstrip(":").strip().lower()
+        if label is not None and re.match(r"(?i)if\b", _text(label)):
+            self.error(
+                f'volley has no "{word} if"; a branch is "{word}" with an optional label',
+                _shifted(keyword),
+                hint=f'write "{word}: {_text(label)[2:].lstrip(" :")}" and put the condition '
+                "in its label, or nest an if: block inside the branch",
+            )
         return Branch(label=_text(label), items=list(items), line=_line(keyword))
 
     def if_block(self, children):
@@ -281,7 +338,13 @@ class _ToModel:
     def par_block(self, children):
         return self._frame("par", children)
 
-    else_branch = and_branch = _branch
+    def critical_block(self, children):
+        return self._frame("critical", children)
+
+    def break_block(self, children):
+        return self._frame("break", children)
+
+    else_branch = and_branch = option_branch = _branch
 
 
 CALLBACKS = _ToModel()
@@ -323,6 +386,7 @@ class _Resolver:
                             f"{diagram.title_line}",
                             keyword,
                         )
+                        continue
                     diagram.title, diagram.title_line = text, item.line
                 elif item.kind == "order":
                     for name, token in item.value:
@@ -330,6 +394,11 @@ class _Resolver:
                             self.error("expected a participant name in order:", token)
                         if name not in order:
                             order.append(name)
+                elif item.kind == "participant":
+                    name, label = item.value
+                    first_use.setdefault(name)
+                    if label:
+                        diagram.labels[name] = label
                 else:
                     number = item.value
             elif isinstance(item, Message):
@@ -343,6 +412,8 @@ class _Resolver:
                 for name in item.over:
                     first_use.setdefault(name)
                 notes.append((item, previous))
+            elif isinstance(item, Activation):
+                first_use.setdefault(item.participant)
         participants = order + [name for name in first_use if name not in order]
         position = {name: index for index, name in enumerate(participants)}
         for note, message in notes:
@@ -359,57 +430,156 @@ class _Resolver:
 
 
 def parse(text: str, filename: str | None = None, limits: Limits | None = None) -> Diagram:
-    """Parse `.volley` source into a Diagram, or raise VolleyError pointing at the mistake."""
+    """Parse `.volley` source into a Diagram, or raise VolleyErrors naming every mistake."""
     if not isinstance(text, str):
         raise TypeError("volley.parse takes text (str); decode bytes with volley.decode first")
-    return _parse(text, filename, limits)
+    return _Parse(text, filename, limits or DEFAULT_LIMITS).run()
 
 
-def _parse(text: str, filename: str | None, limits: Limits | None) -> Diagram:
-    text = normalise(text)
-    check_input(text, filename, limits)
-    lines = text.split("\n")
+class _Parse:
+    """One call of `parse`: the text, what went wrong so far, and the parse itself."""
 
-    def error(message: str, token: Token, at_end: bool = False) -> None:
-        line = lines[token.line - 1] if 0 < token.line <= len(lines) else ""
+    def __init__(self, text: str, filename: str | None, limits: Limits) -> None:
+        self.text = normalise(text)
+        check_input(self.text, filename, limits)
+        self.filename = filename
+        self.limits = limits
+        self.lines = self.text.split("\n")
+        self.syntax_errors: list[VolleyError] = []  # kept across attempts
+        self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
+        self.warnings: list[Diagnostic] = []
+
+    def located(
+        self, message: str, token: Token, at_end: bool = False, hint: str = ""
+    ) -> VolleyError:
+        line = self.lines[token.line - 1] if 0 < token.line <= len(self.lines) else ""
         column = len(line.rstrip()) + 1 if at_end else token.column
-        raise VolleyError(
-            message, filename=filename, line=token.line, column=column, source_line=line
+        return VolleyError(
+            message,
+            filename=self.filename,
+            line=token.line,
+            column=column,
+            source_line=line,
+            hint=hint or None,
         )
 
-    blanked, bodies = lift_bodies(
-        text, keyword_matcher("IN", "OUT"), keyword_matcher("NOTE"), filename
-    )
-    # The grammar wants a newline after every line; a leading one lets _NL swallow comment
-    # lines at the very top. Lark then counts lines from 2, which the line offset undoes.
-    source = "\n" + blanked + "\n"
-    run = _ParseRun(bodies, error)
-    CALLBACKS.run = run
-    try:
-        raw = table_parser().parse(source)
-    except Rejected:
-        run = _ParseRun(bodies, error)
-        raw = _parse_with_lark(source, run, lines, filename)
-    finally:
-        CALLBACKS.run = None
-    _check_depth(raw, limits or DEFAULT_LIMITS, run.keywords, error)
-    diagram = _Resolver(error).run(raw)
-    diagram.filename = filename
-    _check_sizes(diagram, limits or DEFAULT_LIMITS, lines)
-    return diagram
+    def error(self, message: str, token: Token, at_end: bool = False, hint: str = "") -> None:
+        self.errors.append(self.located(message, token, at_end, hint))
+
+    def warn(self, message: str, token: Token) -> None:
+        error = self.located(message, token)
+        self.warnings.append(
+            Diagnostic(
+                message,
+                self.filename,
+                error.line,
+                error.column,
+                error.source_line,
+                severity="warning",
+            )
+        )
+
+    def too_deep(self, message: str, token: Token) -> None:
+        """Blocks nested past the limit stop the parse at once: the passes after it recurse."""
+        raise self.fail([*self.syntax_errors, *self.errors, self.located(message, token)])
+
+    def fail(self, errors: list[VolleyError]) -> VolleyErrors:
+        errors = sorted(errors, key=lambda error: (error.line, error.column))
+        return VolleyErrors(errors)
+
+    def run(self) -> Diagram:
+        self.refuse_foreign_files()
+        blanked, bodies = lift_bodies(
+            self.text,
+            keyword_matcher("IN", "OUT"),
+            keyword_matcher("NOTE"),
+            is_element,
+            _mermaid_note(),
+            self.filename,
+        )
+        # The grammar wants a newline after every line; a leading one lets _NL swallow comment
+        # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
+        source = blanked.split("\n")
+        raw = None
+        while raw is None:
+            self.errors, self.warnings = [], []
+            run = _ParseRun(bodies, self.error, self.warn)
+            CALLBACKS.run = run
+            try:
+                raw = grammar_parser().parse(
+                    "\n" + "\n".join(source) + "\n", on_error=_close_open_blocks
+                )
+            except UnexpectedInput as exc:
+                self.set_aside(exc, source)
+            finally:
+                CALLBACKS.run = None
+        _check_depth(raw, self.limits, run.keywords, self.too_deep)
+        diagram = _Resolver(self.error).run(raw)
+        if self.syntax_errors or self.errors:
+            raise self.fail(self.syntax_errors + self.errors)
+        diagram.filename = self.filename
+        diagram.warnings = self.warnings
+        _check_sizes(diagram, self.limits, self.lines)
+        return diagram
+
+    def set_aside(self, exc: UnexpectedInput, source: list[str]) -> None:
+        """Word the failure, then blank its line so that the next attempt goes on past it.
+
+        A line that is already blank cannot be the mistake's own (the parser failed on it only
+        because of what came before, such as the end of the file in an open block), and then
+        nothing more can be learnt.
+        """
+        from volley.language.syntax_errors import describe  # only a failed parse needs it
+
+        error, meant = describe(exc, self.lines, self.filename, keyword_matcher)
+        self.syntax_errors.append(error)
+        line = error.line
+        if (
+            len(self.syntax_errors) >= MAX_ERRORS
+            or not 0 < line <= len(source)
+            or not source[line - 1].strip()
+        ):
+            raise self.fail(self.syntax_errors + self.errors)
+        source[line - 1] = meant or ""  # what was most likely meant, or nothing
+
+    def refuse_foreign_files(self) -> None:
+        """A Mermaid or PlantUML file gets one error that says so, not one per line."""
+        for number, line in enumerate(self.lines, 1):
+            word = line.strip()
+            if not word or word.startswith(("//", "%%")):
+                continue
+            what = FOREIGN_HEADERS.get(word.split()[0].lower())
+            if what is None:
+                return
+            raise VolleyErrors(
+                [
+                    VolleyError(
+                        f"this is {what}, not volley; volley import converts it",
+                        filename=self.filename,
+                        line=number,
+                        column=len(line) - len(line.lstrip()) + 1,
+                        source_line=line,
+                        hint=f"run: volley import {self.filename or 'FILE'} -o "
+                        "diagram.volley, then edit and render diagram.volley",
+                    )
+                ]
+            )
 
 
-def _parse_with_lark(source: str, run: _ParseRun, lines: list[str], filename: str | None) -> list:
-    """Lark's parse of text the table runtime rejected: its error, worded for people."""
-    from lark.exceptions import UnexpectedInput
-
-    CALLBACKS.run = run
-    try:
-        return grammar_parser().parse(source)
-    except UnexpectedInput as exc:
-        from volley.language.syntax_errors import describe  # only a failed parse needs the wording
-
-        raise describe(exc, lines, filename, keyword_matcher) from None
+def _close_open_blocks(exc: UnexpectedInput) -> bool:
+    """Lark's `on_error`: at the end of the file, close the blocks still open, as swimlanes.io
+    does; each is warned about by its callback (it sees the `end` this feeds). Any other
+    failure is left to raise."""
+    token = getattr(exc, "token", None)
+    if token is None or token.type != "$END":
+        return False
+    parser = exc.interactive_parser
+    if "END" not in parser.accepts():
+        return False
+    while "END" in parser.accepts():
+        parser.feed_token(Token("END", _CLOSING, line=token.line, column=1))
+        parser.feed_token(Token("_NL", "\n", line=token.line, column=1))
+    return True
 
 
 def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error) -> None:
@@ -435,7 +605,6 @@ def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error)
 
 def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
     """The limits that need the model: message and participant counts, label lengths."""
-    from volley.checks.lint import marked_up_texts
 
     def fail(what: str, limit: int, option: str, line: int = 0) -> None:
         raise limit_error(
@@ -460,7 +629,7 @@ def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
         fail(
             f"{len(diagram.participants):,} participants", limits.participants, "--max-participants"
         )
-    for line, text in marked_up_texts(diagram):
+    for line, text in diagram.texts():
         if len(text) > limits.label_chars:
             fail(
                 f"a text of {len(text):,} characters", limits.label_chars, "--max-label-chars", line

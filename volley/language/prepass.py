@@ -1,15 +1,18 @@
-"""The line-level pass that lifts payload bodies and note continuations out of the text.
+"""The line-level pass that lifts payload bodies and the further lines of notes out of the text.
 
 Bodies are kept byte for byte and must never be tokenised as volley syntax, so before the
-grammar runs, each body (a fenced block, or lines indented deeper than their `in:`/`out:`/note
-line) is cut out and replaced by blank lines. Line numbers stay true; the parser later joins each
-body to the line that owns it. Which lines own bodies is decided by the grammar's own keyword
-terminals, handed in as `is_owner`.
+grammar runs, each body is cut out and replaced by blank lines. Line numbers stay true; the
+parser later joins each body to the line that owns it. A payload's body is a fenced block or the
+lines indented deeper than its `in:`/`out:` line. A note, as in swimlanes.io, runs until the next
+line that is an element of the language: its lines need no indentation, blank lines inside it
+are paragraph breaks, and fenced blocks inside it are its own. Which lines own bodies, and which
+lines are elements, is decided by the grammar's own terminals, handed in by the parser.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from volley.errors import VolleyError
@@ -81,9 +84,12 @@ def _common_prefix(lines: list[str]) -> str:
 
 
 class _Lifter:
-    def __init__(self, lines: list[str], filename: str | None) -> None:
+    def __init__(
+        self, lines: list[str], filename: str | None, is_element: Callable[[str], bool]
+    ) -> None:
         self.lines = lines
         self.filename = filename
+        self.is_element = is_element
 
     def fenced(self, start: int) -> tuple[int, list[str], str | None, list[str]]:
         """Read the fence opening at `start`: (index after it, body lines, lang, raw lines)."""
@@ -136,42 +142,66 @@ class _Lifter:
         text = "\n".join("" if _is_blank(line) else line[len(prefix) :] for line in chunk)
         return after, Body(index + 1, text, "indented")
 
-    def note(self, index: int) -> tuple[int, Body | None]:
-        """A note's continuation: deeper-indented lines and fenced blocks, in any mix."""
-        owner_width = indent_width(self.lines[index])
+    def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
+        """A note's further lines: until the next element (swimlanes.io's rule), lines indented
+        deeper than the note in any case, fenced blocks kept with their fences.
+
+        A note written the Mermaid way (`note over A: text`) is one line, as in Mermaid: only
+        indented lines and fences continue it.
+        """
+        lines = self.lines
+        owner_width = indent_width(lines[index])
         pos = index + 1
         parts: list[str] = []
-        while pos < len(self.lines):
-            if _fence_open(self.lines[pos]):
+        run: list[str] = []  # plain lines not yet added, their common indentation still on
+
+        def flush() -> None:
+            prefix = _common_prefix(run)
+            parts.extend("" if _is_blank(line) else line[len(prefix) :] for line in run)
+            run.clear()
+
+        end = pos  # the index after the note's last non-blank line
+        while pos < len(lines):
+            line = lines[pos]
+            if _is_blank(line):
+                pos += 1
+                continue
+            if _fence_open(line):
+                run.extend(lines[end:pos])  # blank lines before the fence: paragraph breaks
+                flush()
                 pos, _, _, raw = self.fenced(pos)
                 parts.extend(raw)
+                end = pos
                 continue
-            after = self.indented(pos, owner_width)
-            if after == pos:
+            deeper = indent_width(line) >= owner_width + 2
+            if not deeper and (one_line or self.is_element(line)):
                 break
-            chunk = self.lines[pos:after]
-            prefix = _common_prefix(chunk)
-            parts.extend("" if _is_blank(line) else line[len(prefix) :] for line in chunk)
-            pos = after
+            run.extend(lines[end : pos + 1])
+            pos += 1
+            end = pos
+        flush()
         if not parts:
             return index + 1, None
-        return pos, Body(index + 1, "\n".join(parts), "indented")
+        return end, Body(index + 1, "\n".join(parts), "indented")
 
 
 def lift_bodies(
     text: str,
     payload: re.Pattern[str],
     note: re.Pattern[str],
+    is_element: Callable[[str], bool],
+    one_line_note: re.Pattern[str],
     filename: str | None = None,
 ) -> tuple[str, dict[int, Body]]:
     """Return the text with every body blanked out, and the bodies by their owner's line.
 
     `payload` and `note` match the start of a line that owns a body (the grammar's `in:`/`out:`
-    and note keywords). One multi-line search finds the candidate owners, so the lines between
-    them are never looked at one by one.
+    and note keywords); `is_element` tells whether a line is an element (which ends a note);
+    `one_line_note` matches a note written the Mermaid way. One multi-line search finds the
+    candidate owners, so the lines between them are never looked at one by one.
     """
     lines = text.split("\n")
-    lifter = _Lifter(lines, filename)
+    lifter = _Lifter(lines, filename, is_element)
     bodies: dict[int, Body] = {}
     owners = re.compile(f"(?m)^(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
     index = 0  # the first line not yet lifted
@@ -181,8 +211,10 @@ def lift_bodies(
         counted = found.start()
         if line < index:
             continue  # inside a body lifted already
-        lift = lifter.payload if found.lastgroup == "payload" else lifter.note
-        after, body = lift(line)
+        if found.lastgroup == "payload":
+            after, body = lifter.payload(line)
+        else:
+            after, body = lifter.note(line, bool(one_line_note.match(lines[line])))
         if body is not None:
             bodies[line + 1] = body
         for blank in range(line + 1, after):

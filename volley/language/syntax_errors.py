@@ -25,8 +25,15 @@ WORDS = {
     "_NL": "the end of the line",
     "$END": "the end of the file",
     "END": '"end"',
-    "ELSE": '"else:"',
-    "AND": '"and:"',
+    "ELSE": '"else"',
+    "AND": '"and"',
+    "OPTION": '"option"',
+    "CRITICAL": '"critical:"',
+    "BREAK": '"break:"',
+    "PARTICIPANT": '"participant"',
+    "ACTIVATE": '"activate"',
+    "PLACE": '"over"',
+    "MARK": "an activation mark (+ or -)",
     "IN": '"in:"',
     "OUT": '"out:"',
     "NOTE": '"note"',
@@ -40,7 +47,9 @@ WORDS = {
     "OPT": '"opt:"',
     "PAR": '"par:"',
 }
-BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR")
+BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK")
+# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
+COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # Arrow-like text that is not an arrow, and what was probably meant.
 TYPO_ARROWS = [
     ("~>", "->"),
@@ -56,8 +65,6 @@ TYPO_ARROWS = [
     ("- >", "->"),
     ("-- >", "-->"),
     (">>", "->>"),
-    ("<<-", "<-"),
-    ("->x", "-x"),
     ("-x", "-x "),
     (">", "->"),
 ]
@@ -90,7 +97,8 @@ def _expected_words(names: set[str]) -> str:
 
 
 def _keyword(token: Token) -> str:
-    return token.value.strip().rstrip(":").strip().lower() + ":"
+    word = token.value.strip().rstrip(":").strip().lower()
+    return {"alt": "if", "rect": "group"}.get(word, word) + ":"
 
 
 class _Explainer:
@@ -98,6 +106,7 @@ class _Explainer:
         self.lines = lines
         self.filename = filename
         self.keywords = keywords
+        self.meant: str | None = None  # the line most likely meant, when a slip is recognised
 
     def error(self, message: str, line: int, column: int, hint: str | None = None) -> VolleyError:
         line = min(max(line, 1), len(self.lines))
@@ -135,9 +144,10 @@ class _Explainer:
                 hint="payloads belong to the message line above them; a note or a blank "
                 "block line in between detaches them",
             )
-        for name, owner in (("ELSE", "if:"), ("AND", "par:")):
-            if self.at_line_start(line, name):
-                word = WORDS[name].strip('"')
+        for name, owner in (("ELSE", "if:"), ("AND", "par:"), ("OPTION", "critical:")):
+            found = self.at_line_start(line, name)
+            if found:
+                word = found.group().strip().lower().replace(" ", "")
                 if innermost is None:
                     return self.error(
                         f"{word} outside any block; it belongs inside {owner}", line, column
@@ -182,11 +192,12 @@ class _Explainer:
 
     def arrow_missing(self, name: Token, line: int, column: int) -> VolleyError:
         written = name.value.strip()
+        text = self.lines[line - 1]
+        segment = text[name.column - 1 :]
         for typo, meant in TYPO_ARROWS:
-            at = written.find(typo)
+            at = segment.find(typo)
             if at > 0:
-                before = written[:at].strip()
-                start = name.column + (len(name.value) - len(name.value.lstrip())) + at
+                before = segment[:at].strip()
                 hint = f'did you mean "{meant}"?'
                 if typo == "-x":
                     hint = 'a lost message needs a space after "-x": "A -x B"'
@@ -194,15 +205,36 @@ class _Explainer:
                     f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
                     f'"{before}"',
                     line,
-                    start,
+                    name.column + at,
                     hint=hint,
                 )
+        slip = self.slip(text)
+        if slip is not None:
+            hint, self.meant = slip
+        else:
+            hint = "a message is written `Sender -> Receiver: label`"
         return self.error(
-            f'expected an arrow such as -> or --> after "{written}"',
-            line,
-            column,
-            hint="a message is written `Sender -> Receiver: label`",
+            f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
         )
+
+    @staticmethod
+    def slip(text: str) -> tuple[str, str | None] | None:
+        """A hint for a line that is a keyword without its colon, or another language's habit,
+        and the line most likely meant (read in its place so later errors are real ones)."""
+        stripped = text.lstrip(" \t")
+        indent = text[: len(text) - len(stripped)]
+        word, _, rest = stripped.partition(" ")
+        lowered = word.lower()
+        if stripped.startswith("'"):
+            return 'a comment line starts with "//" in volley ("\'" is PlantUML\'s)', None
+        if lowered == "note":
+            return 'a note is written "note A: text" (or "note A, B: text"), with a colon', None
+        if lowered in ("endif", "end") or lowered.startswith("end"):
+            return '"end" closes a block on a line of its own', None
+        if lowered in COLON_WORDS:
+            meant = f"{word}: {rest.strip()}".rstrip()
+            return f'did you mean "{meant}"? The keyword takes a colon', indent + meant
+        return None
 
     def explain(self, exc: UnexpectedInput) -> VolleyError:
         line = exc.line - 1 if isinstance(exc.line, int) else len(self.lines)
@@ -258,6 +290,8 @@ class _Explainer:
 
 def describe(
     exc: UnexpectedInput, lines: list[str], filename: str | None, keywords: Matcher
-) -> VolleyError:
-    """Turn a Lark failure into a VolleyError in plain words (lines are the user's text)."""
-    return _Explainer(lines, filename, keywords).explain(exc)
+) -> tuple[VolleyError, str | None]:
+    """Turn a Lark failure into a VolleyError in plain words (lines are the user's text), with
+    the line most likely meant when the mistake is a known slip (`if ok` for `if: ok`)."""
+    explainer = _Explainer(lines, filename, keywords)
+    return explainer.explain(exc), explainer.meant
