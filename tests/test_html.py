@@ -11,15 +11,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from volley import parse
-from volley.errors import VolleyError
 from volley.api import render
+from volley.errors import VolleyError
 from volley.output.embed import embedded_json
-from volley.output.highlight import LANGUAGES, MAX_HIGHLIGHT_CHARS, highlight
-from volley.output.html import html_assets, message_views, path_breaks
+from volley.output.highlight import colouring
+from volley.output.html import html_assets, message_views
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -118,7 +116,7 @@ def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
     assert [m["n"] for m in page.data()["messages"]] == list(range(1, count + 1))
 
 
-def test_the_data_carries_each_payload_as_table_and_tokens(reference_text: str) -> None:
+def test_the_data_carries_each_payload_as_table_and_text(reference_text: str) -> None:
     first = Page(html(reference_text)).data()["messages"][0]
     assert (first["from"], first["to"], first["text"]) == (
         "Agent",
@@ -133,9 +131,37 @@ def test_the_data_carries_each_payload_as_table_and_tokens(reference_text: str) 
     assert body["params.protocolVersion"] == ("2025-06-18", "string")
     assert body["id"] == ("1", "number")
     assert body["params.capabilities.roots.listChanged"] == ("true", "boolean")
-    raw = "".join(text for _, text in request["raw"])
-    assert raw == parse(reference_text).messages()[0].request.body
-    assert ["method", "POST"] in request["raw"]
+    assert request["body"] == parse(reference_text).messages()[0].request.body
+    assert request["colour"] == "http"
+
+
+def test_each_body_is_carried_once(reference_text: str) -> None:
+    """The page holds a body once, in the data: no second copy for readers without script."""
+    text = html(reference_text)
+    bodies = [
+        str(embedded_json(payload.body))[1:-1]  # as it stands in the data
+        for message in parse(reference_text).messages()
+        for payload in (message.request, message.response)
+        if payload is not None and len(payload.body) >= 40
+    ]
+    for body in bodies:
+        # once, or once inside each other body that quotes it
+        assert text.count(body) == sum(body in other for other in bodies), body[:40]
+    assert "<pre" not in text and "<details" not in text  # no copy in markup
+
+
+def test_a_big_page_is_not_much_bigger_than_its_picture() -> None:
+    lines = []
+    for n in range(200):
+        body = "\n".join(f'  "field{k}": "value {n} {k}",' for k in range(8))
+        lines += [f"A -> B: call {n}", "in: Request", "```json", "{", body[:-1], "}", "```"]
+    source = "\n".join(lines) + "\n"
+    page, picture = html(source), render(source, format="svg")
+    css, js = html_assets()
+    bodies = sum(len(m.request.body) for m in parse(source).messages())
+    # The data: each body once, its table rows, and a few words per message (about 4x the
+    # bodies here); not markup per token and a second copy for readers without script (18x).
+    assert len(page) - len(picture) - len(css) - len(js) < 6 * bodies
 
 
 def test_ids_are_unique_and_prefixed(reference_text: str) -> None:
@@ -145,14 +171,12 @@ def test_ids_are_unique_and_prefixed(reference_text: str) -> None:
     assert all(value.startswith("flow") for value in ids), ids
 
 
-def test_no_script_readers_get_every_payload_in_details(reference_text: str) -> None:
+def test_without_script_a_note_says_what_the_arrows_carry(reference_text: str) -> None:
     page = Page(html(reference_text))
-    entries = [attrs["id"] for tag, attrs in page.elements if tag == "details"]
-    carrying = [m.index for m in message_views(parse(reference_text)) if m.payloads]
-    assert entries == [f"{page.ids()[0].split('-')[0]}-entry-{n}" for n in carrying]
-    text = html(reference_text)
-    assert "params<wbr>.protocolVersion" in text
-    assert '<span class="vl-t-method">POST</span>' in text
+    tags = [tag for tag, _ in page.elements]
+    assert "details" not in tags
+    assert ("noscript", {"data-search-exclude": None}) in page.elements
+    assert "<noscript" not in html("A -> B: nothing carried")  # nothing to miss
 
 
 def test_themes(reference_text: str) -> None:
@@ -217,8 +241,7 @@ def test_user_text_never_becomes_markup(fragment: bool) -> None:
     (message,) = data["messages"]
     assert message["from"] == "<img src=x onerror=window.__pwned=1>"
     assert message["text"] == HOSTILE
-    raw = "".join(text for _, text in message["payloads"][0]["raw"])
-    assert "</script><script>window.__pwned=1</script>" in raw
+    assert "</script><script>window.__pwned=1</script>" in message["payloads"][0]["body"]
 
 
 def test_embedded_json_holds_no_markup() -> None:
@@ -272,47 +295,18 @@ def test_autonumber_is_the_badge() -> None:
     assert [(v.index, v.badge) for v in views] == [(1, "10"), (2, "11")]
 
 
-# --- highlighting -----------------------------------------------------------------------------
+# --- colouring -------------------------------------------------------------------------------
 
 
-def test_highlight_classes() -> None:
-    tokens = highlight(
-        'POST /x HTTP/1.1\nContent-Type: application/json\n\n{"k": [1, true, null, "s"]}', "http"
-    )
-    classes = {cls for cls, _ in tokens}
-    assert {"method", "target", "attr", "key", "num", "const", "str"} <= classes
-
-
-def test_highlight_picks_the_lexer_for_unlabelled_bodies() -> None:
-    assert ("key", '"a"') in highlight('{"a": 1}', None, "json")
-    assert highlight("just words", None, "none") == [("", "just words")]
-
-
-def test_highlight_refuses_unknown_languages_and_huge_bodies() -> None:
-    assert highlight("x = 1", "brainfuck") == [("", "x = 1")]
-    big = '{"a": "' + "x" * MAX_HIGHLIGHT_CHARS + '"}'
-    assert highlight(big, "json") == [("", big)]
-    assert highlight("", "json") == []
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    body=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200),
-    lang=st.sampled_from(sorted(LANGUAGES) + [None, "nope"]),
-)
-def test_highlight_never_changes_the_text(body: str, lang: str | None) -> None:
-    assert "".join(text for _, text in highlight(body, lang)) == body
-
-
-def test_path_breaks_escape() -> None:
-    assert str(path_breaks('a.b[0]["<x>"]')) == "a<wbr>.b<wbr>[0]<wbr>[&#34;&lt;x&gt;&#34;]"
-
-
-def test_every_language_has_a_lexer() -> None:
-    from pygments.lexers import get_lexer_by_name
-
-    for name in set(LANGUAGES.values()):
-        get_lexer_by_name(name)
+def test_colouring_follows_the_fence_language_then_what_the_body_was_seen_as() -> None:
+    assert colouring("json", "none") == "json"
+    assert colouring("HTTP", "none") == "http"
+    assert colouring("yml", "keyvalue") == "yaml"
+    assert colouring("xml soap", "none") == "xml"
+    assert colouring(None, "json") == "json"
+    assert colouring(None, "keyvalue") == "yaml"
+    assert colouring(None, "none") is None
+    assert colouring("python", "json") is None  # the author said what it is: shown plain
 
 
 def test_render_html_lays_out_when_given_no_layout(reference_text: str) -> None:

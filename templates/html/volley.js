@@ -104,14 +104,92 @@
     return out;
   }
 
-  function tokens(raw) {
-    return raw.map(function (token) {
-      return token[0] ? el("span", { "class": "vl-t-" + token[0] }, token[1]) : token[1];
-    });
+  /* --- colouring raw bodies ------------------------------------------------------------------ */
+  // The page carries each body once, as text; its raw view is coloured here when first shown.
+  // `payload.colour` (volley/output/highlight.py) names the kind of text. Each kind is a list of
+  // [class, pattern]: the first pattern that matches at a place colours that run, text that no
+  // pattern matches stays plain, so the runs always join back to the body exactly.
+  var STRING = /"(?:[^"\\\n]|\\.)*"/.source;
+  var COLOURS = {
+    json: [
+      ["key", STRING + /(?=\s*:)/.source],
+      ["str", STRING],
+      ["num", /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.source],
+      ["const", /\b(?:true|false|null)\b/.source],
+      ["pun", /[{}[\],:]/.source]
+    ],
+    yaml: [
+      ["com", /^[ \t]*#.*/.source],
+      ["key", /^[ \t]*(?:- +)?[^\s#:][^:\n]*?(?=:(?:[ \t]|$))/.source],
+      ["pun", /:(?=[ \t]|$)/.source],
+      ["val", /[^\n]+/.source]
+    ],
+    xml: [
+      ["com", /<!--[\s\S]*?-->/.source],
+      ["key", /<\/?[\w:.-]+|\/?>/.source],
+      ["attr", /[\w:.-]+(?==)/.source],
+      ["str", /"[^"<]*"|'[^'<]*'/.source]
+    ]
+  };
+  var MAX_COLOURED = 256 * 1024; // a longer body is shown plain: colouring is a nicety
+  var patterns = {};
+
+  // [[class, text], ...] covering `text`; class "" is plain.
+  function runs(text, kind) {
+    var rules = COLOURS[kind];
+    if (!rules || !text || text.length > MAX_COLOURED) return [["", text]];
+    var pattern = patterns[kind] || (patterns[kind] = new RegExp(rules.map(function (rule) {
+      return "(" + rule[1] + ")";
+    }).join("|"), "gm"));
+    pattern.lastIndex = 0;
+    var out = [], at = 0, match;
+    while ((match = pattern.exec(text))) {
+      if (!match[0]) { pattern.lastIndex++; continue; }
+      if (match.index > at) out.push(["", text.slice(at, match.index)]);
+      for (var i = 1; match[i] === undefined; i++);
+      out.push([rules[i - 1][0], match[0]]);
+      at = match.index + match[0].length;
+    }
+    if (at < text.length) out.push(["", text.slice(at)]);
+    return out;
   }
 
-  function bodyText(payload) {
-    return payload.raw.map(function (token) { return token[1]; }).join("");
+  // An HTTP message, line by line: the request or status line and the headers, each line
+  // pattern's groups taking the classes listed with it; after the blank line, the body, coloured
+  // as JSON when it is JSON.
+  var HTTP_LINES = [
+    [/^([A-Z]+)( +)(\S+)( +)(HTTP\/[\d.]+)(\s*)$/, ["method", "", "target", "", "kw", ""]],
+    [/^([A-Z]+)( +)(\S+)(\s*)$/, ["method", "", "target", ""]],
+    [/^(HTTP\/[\d.]+)( +)(\d{3})(.*)$/, ["kw", "", "num", "reason"]],
+    [/^([^\s:][^:]*)(:)(.*)$/, ["attr", "pun", "val"]]
+  ];
+
+  function colourHttp(text) {
+    if (text.length > MAX_COLOURED) return [["", text]];
+    var blank = /\r?\n\r?\n/.exec(text);
+    var head = blank ? text.slice(0, blank.index) : text, rest = blank ? text.slice(blank.index) : "";
+    var out = [];
+    head.split(/(\r?\n)/).forEach(function (line) {
+      for (var i = 0; i < HTTP_LINES.length; i++) {
+        var match = HTTP_LINES[i][0].exec(line);
+        if (!match) continue;
+        HTTP_LINES[i][1].forEach(function (cls, index) {
+          if (match[index + 1]) out.push([cls, match[index + 1]]);
+        });
+        return;
+      }
+      if (line) out.push(["", line]);
+    });
+    if (!rest) return out;
+    var json = /^content-type:.*json/im.test(head) || /^\s*[[{]/.test(rest);
+    return out.concat(runs(rest, json ? "json" : ""));
+  }
+
+  function coloured(payload) {
+    var parts = payload.colour === "http" ? colourHttp(payload.body) : runs(payload.body, payload.colour);
+    return parts.map(function (part) {
+      return part[0] ? el("span", { "class": "vl-t-" + part[0] }, part[1]) : part[1];
+    });
   }
 
   /* --- a diagram ---------------------------------------------------------------------------- */
@@ -141,6 +219,14 @@
       group.setAttribute("aria-expanded", "false");
       if (message.payloads.length) group.setAttribute("data-has-payload", "true");
     });
+    if (this.data.messages.some(function (message) { return message.payloads.length; })) {
+      // Said above the drawing, where a reader looks first, and only where a click shows something.
+      var figure = root.querySelector(":scope > .vl-layout > .vl-figure");
+      figure.insertBefore(el("figcaption", { "class": "vl-hint" }, [
+        "Click an arrow to see what it carries · ", el("kbd", null, "\u2190"), " ", el("kbd", null, "\u2192"),
+        " step · ", el("kbd", null, "Esc"), " closes"
+      ]), figure.firstChild);
+    }
     this.width = parseFloat(root.getAttribute("data-width")) || 0;
     this.fit();
     if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
@@ -318,7 +404,7 @@
     } else {
       if (!hasTable && payload.reason) content.push(el("p", { "class": "vl-notice" }, "No table: " + payload.reason + "."));
       content.push(el("pre", { "class": "vl-raw", tabindex: "0", "aria-label": payload.label + ", raw" },
-        el("code", null, tokens(payload.raw))));
+        el("code", null, coloured(payload))));
     }
     return content;
   };
@@ -403,7 +489,7 @@
 
   Diagram.prototype.copy = function (button) {
     var payload = this.exchange(this.data.messages[this.current - 1])[this.tab].payload;
-    var text = bodyText(payload);
+    var text = payload.body;
     var done = function () {
       button.classList.add("vl-done");
       button.replaceChildren(icon("check"), "Copied");
@@ -446,7 +532,7 @@
       diagrams.push(diagram);
       return diagram;
     } catch (error) {
-      return null; // a broken fragment stays a static picture with its <details>
+      return null; // a broken fragment stays a static picture
     }
   }
 

@@ -86,19 +86,20 @@ def test_assets_once_for_many_fragments(open_page, reference_text: str) -> None:
     assert panel(page, 1).locator(".vl-title").inner_text() == "GET /users"
 
 
-def test_without_script_the_payloads_are_in_details(browser, tmp_path, reference_text) -> None:
+def test_without_script_a_note_says_what_the_arrows_carry(
+    browser, tmp_path, reference_text
+) -> None:
     path = tmp_path / "page.html"
     path.write_text(render(reference_text, format="html"), encoding="utf-8")
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()
         page.goto(path.as_uri())
-        assert page.locator(".vl-hint").is_hidden()
-        entries = page.locator("details.vl-entry")
-        assert entries.count() == 9
-        entries.first.locator("summary").click()
-        assert entries.first.locator("tr", has_text="protocolVersion").is_visible()
-        assert entries.first.locator(".vl-raw").inner_text().startswith("POST /mcp HTTP/1.1")
+        assert page.locator(".vl-canvas svg").is_visible()
+        assert page.locator(".vl-hint").count() == 0  # no "click an arrow" where clicks do nothing
+        note = page.locator(".vl-noscript")
+        assert note.is_visible()
+        assert "turn on JavaScript" in note.inner_text()
     finally:
         context.close()
 

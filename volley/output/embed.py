@@ -19,13 +19,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-_ESCAPES = {
-    ord("<"): "\\u003c",
-    ord(">"): "\\u003e",
-    ord("&"): "\\u0026",
-    0x2028: "\\u2028",
-    0x2029: "\\u2029",
-}
+_ESCAPES = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
+)
 
 
 def embedded_json(data: Any) -> Markup:
@@ -36,4 +36,6 @@ def embedded_json(data: Any) -> Markup:
     page's encoding nor the parser's handling of NUL or line breaks can change its meaning.
     """
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    return Markup(text.translate(_ESCAPES))
+    for char, escape in _ESCAPES:  # one pass per character: str.translate is slower here
+        text = text.replace(char, escape)
+    return Markup(text)

@@ -1,12 +1,15 @@
 """The interactive page: the diagram with a panel that shows what each arrow carries.
 
 Python builds a plain view of every message (who sends it to whom, its label as styled spans,
-its payloads as table rows and coloured tokens) and hands it to the templates in
-`templates/html/`. The page gets that view twice: as JSON, the text of a
-`<template class="vl-data">` that the viewer script reads to build the panel, and as `<details>`
-under the diagram, so the payloads are readable with scripts off and in print. The JSON is not
-in a `<script>`: mkdocs-material's instant navigation re-runs a new page's inline scripts from
-their text alone, and a JSON script would become one that runs (see `embed.py`).
+its payloads as text and table rows) and hands it to the templates in
+`templates/html/`. The page carries that view once, as JSON: the text of a
+`<template class="vl-data">` that the viewer script reads to build the panel when an arrow is
+clicked. Each body is in it once, as text (the raw view, coloured by the script when first
+shown, and what Copy copies), beside the table rows read from it, so a big diagram's page
+stays close to the size of its picture. Without scripts the drawing is all there is, and a
+`<noscript>` note says what the arrows would show. The JSON is not in a `<script>`:
+mkdocs-material's instant navigation re-runs a new page's inline scripts from their text
+alone, and a JSON script would become one that runs (see `embed.py`).
 
 Every user string reaches the page as text: the templates autoescape, the JSON is escaped so
 that it holds no markup (see `embed.py`), and the viewer script builds its DOM with
@@ -20,7 +23,6 @@ for a page that includes them once for all its fragments.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict, deque
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -30,16 +32,16 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from volley.errors import VolleyError
-from volley.text.icons import resolve_icon
-from volley.text.inline import Span, parse_inline, plain_text
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
-from volley.output.payload_tables import Row, Table, body_table
 from volley.output.embed import embedded_json
-from volley.output.highlight import Token, highlight
+from volley.output.highlight import Colouring, colouring
 from volley.output.html_theme import theme_css
+from volley.output.payload_tables import Row, Table, body_table
 from volley.resources import read_text, resource_path, template_environment
+from volley.text.icons import resolve_icon
+from volley.text.inline import Span, parse_inline, plain_text
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
@@ -70,7 +72,7 @@ class PayloadView:
     lang: str | None
     body: str
     table: Table
-    tokens: list[Token]
+    colour: Colouring | None  # how the viewer colours the raw body (highlight.py)
 
     @property
     def has_table(self) -> bool:
@@ -78,14 +80,8 @@ class PayloadView:
 
     @property
     def groups(self) -> list[RowGroup]:
-        """The rows below the start line, headed "Headers" and "Body" for HTTP."""
-        rows = [row for row in self.table.rows if row.section != "start"]
-        if self.table.source != "http":
-            return [RowGroup(None, rows)] if rows else []
-        headers = [row for row in rows if row.section == "header"]
-        body = [row for row in rows if row.section != "header"]
-        groups = (RowGroup("Headers", headers), RowGroup("Body", body))
-        return [group for group in groups if group.rows]
+        """The rows below the start line under their headings ("Headers", "Event 1", …)."""
+        return [RowGroup(title, rows) for title, rows in self.table.groups()]
 
     def to_json(self) -> dict[str, Any]:
         table = self.table
@@ -93,7 +89,8 @@ class PayloadView:
             "dir": self.direction,
             "label": self.label,
             "lang": self.lang,
-            "raw": [list(token) for token in self.tokens],
+            "body": self.body,
+            "colour": self.colour,
             "groups": [group.to_json() for group in self.groups],
             "hasTable": self.has_table,
             "reason": table.reason,
@@ -127,10 +124,6 @@ class MessageView:
         return plain_text(self.label)
 
     @property
-    def arrow(self) -> str:
-        return "↔" if self.both else "→"
-
-    @property
     def aria_label(self) -> str:
         """What a screen reader hears for the message's button."""
         said = f"Message {self.badge}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
@@ -162,7 +155,7 @@ class MessageView:
 
 
 def message_views(diagram: Diagram) -> list[MessageView]:
-    """Every message in document order, with payload tables, tokens and reply pairs."""
+    """Every message in document order, with payload tables and reply pairs."""
     views = [_message_view(index, message) for index, message in enumerate(diagram.messages(), 1)]
     _pair_replies(views)
     return views
@@ -171,11 +164,11 @@ def message_views(diagram: Diagram) -> list[MessageView]:
 def _message_view(index: int, message: Message) -> MessageView:
     sender, receiver, both = _flow(message)
     label = clean_text(message.label)
-    payloads = [
-        _payload_view(direction, payload)
-        for direction, payload in (("in", message.request), ("out", message.response))
-        if payload is not None
-    ]
+    sides: tuple[tuple[Direction, Payload | None], ...] = (
+        ("in", message.request),
+        ("out", message.response),
+    )
+    payloads = [_payload_view(side, payload) for side, payload in sides if payload is not None]
     return MessageView(
         index=index,
         number=message.number,
@@ -209,7 +202,7 @@ def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
         lang=lang,
         body=body,
         table=table,
-        tokens=highlight(body, lang, table.source),
+        colour=colouring(lang, table.source),
     )
 
 
@@ -253,17 +246,7 @@ def _span_json(span: Span) -> dict[str, Any]:
 
 @cache
 def _environment() -> Environment:
-    env = template_environment(resource_path("templates", "html"), __file__, autoescape=True)
-    env.filters["path_breaks"] = path_breaks
-    return env
-
-
-_SEGMENT = re.compile(r"(?=[.\[])")
-
-
-def path_breaks(key: str) -> Markup:
-    """A dotted path, escaped, with `<wbr>` before each segment so long keys wrap at a dot."""
-    return Markup("<wbr>").join(part for part in _SEGMENT.split(key) if part)
+    return template_environment(resource_path("templates", "html"), __file__, autoescape=True)
 
 
 def _asset(name: str) -> str:
@@ -324,8 +307,7 @@ def render_html(
         "title": clean_text(plain_text(diagram.title)) if diagram.title else "",
         "svg": svg,
         "width": f"{layout.width:.0f}",
-        "messages": views,
-        "carrying": [view for view in views if view.payloads],
+        "carrying": any(view.payloads for view in views),
         "data": embedded_json({"messages": [view.to_json() for view in views]}),
         "css": Markup(css),
         "js": Markup(js),
