@@ -165,6 +165,7 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
         prefix, name, extra = LONG_PREFIXES[words[0]], words[1][3:], words[2:]
     else:
         prefix, _, name = words[0].partition("-")
+        prefix = "fas" if prefix == "fa" else prefix  # swimlanes.io: `{fa-name}` is solid
         extra = words[1:]
         if prefix not in _ICON_PREFIXES:
             return None
