@@ -358,6 +358,9 @@ def serve_command(
 from volley.cli.fmt import fmt_command  # noqa: E402  (it imports the helpers above)
 
 main.add_command(fmt_command)
+from volley.cli.import_ import import_command  # noqa: E402
+
+main.add_command(import_command)
 
 from volley.cli.gallery import gallery_command  # noqa: E402
 

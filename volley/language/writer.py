@@ -27,14 +27,15 @@ from volley.model import Activation, Block, Diagram, Divider, Item, Message, Not
 INDENT = "  "
 _FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})")
 DIVIDER_MARKS = {"bold": "=", "regular": "-", "dashed": "--", "thin": "_", "delay": "..."}
-OTHER_BRANCH = {"if": "else", "par": "and"}
+OTHER_BRANCH = {"if": "else", "par": "and", "critical": "option"}
 
 __all__ = ["Comment", "fence_for", "format_text", "source_comments", "write"]
 
 
 @dataclass(frozen=True)
 class Comment:
-    """A `//` comment line, written before the first element whose source line is after it."""
+    """A `//` comment line, written before the first element whose source line is the same or
+    after it (an importer's comment about an element carries that element's line)."""
 
     line: int
     text: str  # what follows `//`, as written (a leading space kept)
@@ -79,10 +80,11 @@ class _Writer:
         return any(not text.strip(" \t") for text in self.lines[self.last : line - 1])
 
     def comments_before(self, line: int, depth: int) -> None:
-        """Write the comments that stood before source line `line` (0: all that are left)."""
+        """Write the comments that stood before (or were made for) source line `line`; 0: all
+        that are left."""
         while self.next_comment < len(self.comments):
             comment = self.comments[self.next_comment]
-            if line and comment.line >= line:
+            if line and comment.line > line:
                 return
             self.space(comment.line)
             for text in comment.text.split("\n"):
@@ -186,8 +188,10 @@ def _span(over: list[str]) -> str:
 
 
 def _first_use(diagram: Diagram) -> list[str]:
-    """The participants in the order reading the written items would create them."""
-    seen: dict[str, None] = {}
+    """The participants in the order reading the written declarations and items would create
+    them."""
+    labels = getattr(diagram, "labels", {})
+    seen: dict[str, None] = dict.fromkeys(name for name in diagram.participants if name in labels)
     for item in _walk(diagram.items):
         if isinstance(item, Message):
             seen.setdefault(item.sender)
@@ -231,6 +235,10 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     if diagram.title is not None:
         writer.comments_before(min(starts, default=0), 0)
         writer.emit(0, _with_label("title:", diagram.title))
+    labels = getattr(diagram, "labels", {})
+    for name in diagram.participants:  # declared in display order, so no `order:` is needed
+        if name in labels:
+            writer.emit(0, f"participant {name} as {labels[name]}")
     order = _order(diagram, writer.lines)
     if order:
         writer.emit(0, "order: " + ", ".join(order))

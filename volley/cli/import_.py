@@ -1,0 +1,92 @@
+"""`volley import`: diagrams written for other tools (Mermaid, swimlanes.io, …) as `.volley`
+files, through the same writer as `volley fmt`."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import click
+
+from volley.cli import _quick_exit, report
+from volley.errors import VolleyError
+from volley.importers import IMPORTERS, Imported, convert
+from volley.limits import DEFAULT_LIMITS
+from volley.textio import read_source, write_atomic
+
+_URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
+
+
+def _read(source: str) -> tuple[str, str]:
+    """(the text, the name errors use): a link given on the command line is itself the text."""
+    if _URL.match(source):
+        return source, "<link>"
+    name = "<stdin>" if source == "-" else source
+    return read_source(source, DEFAULT_LIMITS.input_bytes), name
+
+
+def _targets(source: str, output: str | None, found: list[Imported]) -> list[str]:
+    """Where each diagram goes: `-` is standard output."""
+    if output is None or output == "-":
+        if len(found) > 1:
+            raise click.UsageError(
+                f"{source} holds {len(found)} diagrams; give -o DIR to write one .volley file "
+                "for each"
+            )
+        return ["-"]
+    folder = os.path.isdir(output) or output.endswith(("/", os.sep))
+    if not folder:
+        if len(found) > 1:
+            raise click.UsageError(
+                f"{source} holds {len(found)} diagrams and -o names one file; give -o DIR "
+                "(a folder) to write one .volley file for each"
+            )
+        return [output]
+    os.makedirs(output, exist_ok=True)
+    if _URL.match(source) or source == "-":
+        stem = "diagram"
+    else:
+        stem = os.path.splitext(os.path.basename(source))[0]
+    return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
+
+
+@click.command("import")
+@click.argument("source")
+@click.option(
+    "-o",
+    "--output",
+    help="A .volley file, a folder (one file per diagram; made if it ends in /), or - for "
+    "standard output (the default, for one diagram).",
+)
+@click.option(
+    "--from",
+    "source_format",
+    type=click.Choice(sorted(IMPORTERS)),
+    help="The source's format, when telling it from the content is not enough.",
+)
+def import_command(source: str, output: str | None, source_format: str | None) -> None:
+    """Turn SOURCE, a diagram made for another tool, into .volley text.
+
+    SOURCE is a file, - for standard input, or a swimlanes.io share link
+    (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
+    (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
+    saved swimlanes.io text. What volley has no way to draw is kept as a // comment.
+    """
+    _quick_exit()
+    try:
+        text, name = _read(source)
+        found = convert(text, name, source_format)
+    except VolleyError as exc:
+        report(exc)
+        sys.exit(1)
+    for target, item in zip(_targets(source, output, found), found, strict=True):
+        if target == "-":
+            click.echo(item.text, nl=False)
+            continue
+        try:
+            write_atomic(target, item.text)
+        except OSError as exc:
+            report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
+            sys.exit(1)
+        click.echo(f"wrote {target}", err=True)

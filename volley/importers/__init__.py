@@ -1,0 +1,93 @@
+"""Diagrams written for other tools, as `.volley` text a person can edit and commit.
+
+Each importer is a module with two functions:
+
+    detect(text: str) -> int                  how sure it is that `text` is its format:
+                                              0 not at all, 100 certain (a header that says so)
+    convert(text: str, filename: str | None) -> list[Imported]
+
+`volley import` reads the source, asks every registered importer to `detect` it and uses the
+one most sure (or the one `--from` names). Adding a format is one line at the end of this file:
+
+    register("har", "volley.importers.har", "an HTTP Archive (.har) from a browser's network tab")
+
+Modules are imported only when used, so the command line stays quick to start.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from volley.errors import VolleyError
+
+__all__ = ["IMPORTERS", "Imported", "Importer", "convert", "detect", "register"]
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One diagram read from a source: its `.volley` text, and where it came from."""
+
+    text: str
+    name: str | None = None  # a file name stem for it, when the source holds several
+    line: int = 1  # the source line it starts on (a Markdown file's fence)
+
+
+@dataclass(frozen=True)
+class Importer:
+    """A registered format: its name for `--from`, its module, and a line for `--help`."""
+
+    name: str
+    module: str
+    description: str
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+
+IMPORTERS: dict[str, Importer] = {}
+
+
+def register(name: str, module: str, description: str) -> None:
+    """Make a format known to `volley import` (and `--from NAME`)."""
+    IMPORTERS[name] = Importer(name, module, description)
+
+
+def detect(text: str) -> Importer | None:
+    """The importer most sure that `text` is its format; None if none recognises it."""
+    best, score = None, 0
+    for importer in IMPORTERS.values():
+        sure = importer.load().detect(text)
+        if sure > score:
+            best, score = importer, sure
+    return best
+
+
+def convert(text: str, filename: str | None = None, source: str | None = None) -> list[Imported]:
+    """`text` as `.volley` diagrams, by the importer `source` names or the one `detect` picks."""
+    if source is not None:
+        importer = IMPORTERS[source]
+    else:
+        found = detect(text)
+        if found is None:
+            names = ", ".join(IMPORTERS)
+            raise VolleyError(
+                "cannot tell what format this is",
+                filename=filename,
+                hint=f"name it with --from (one of: {names})",
+            )
+        importer = found
+    return importer.load().convert(text, filename)
+
+
+register(
+    "mermaid",
+    "volley.importers.mermaid",
+    "a Mermaid sequenceDiagram (.mmd), or every ```mermaid block of a Markdown file",
+)
+register(
+    "swimlanes",
+    "volley.importers.swimlanes",
+    "a swimlanes.io share link (https://swimlanes.io/#...) or a saved swimlanes.io text file",
+)

@@ -1,0 +1,531 @@
+"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid block of Markdown.
+
+Mermaid's statements map onto volley's one for one where volley has the same thing:
+participants and their aliases (`participant H as MCP Host + LLM`), messages with every arrow
+kind, activation marks and `activate`/`deactivate`, notes, `loop`/`alt`/`opt`/`par`/
+`critical`/`break`/`rect` blocks, `autonumber`, `title` and `%%` comments. What volley cannot
+show (an actor's stick figure, a box around participants, a rect's colour, a note's side, menu
+links, a headless line) is written as a `//` comment at its place, so nothing is dropped in
+silence. Mermaid's text is plain, so characters that are markup in volley are escaped.
+
+Arrows, by what Mermaid draws:
+
+    Mermaid     drawn as                          volley
+    ->>  -->>   solid / dotted, arrowhead         ->   -->
+    -)   --)    solid / dotted, open head (async) ->>  -->>
+    -x   --x    solid / dotted, cross             -x   --x
+    <<->> <<-->> heads at both ends               <->  <-->
+    ->   -->    solid / dotted, no head           ->   -->  (and a comment: volley draws a head)
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from volley.errors import VolleyError
+from volley.importers import Imported
+from volley.language.writer import Comment, write
+from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
+
+ARROWS = {
+    "<<-->>": "<-->",
+    "<<->>": "<->",
+    "-->>": "-->",
+    "->>": "->",
+    "--)": "-->>",
+    "-)": "->>",
+    "--x": "--x",
+    "-x": "-x",
+    "-->": "-->",
+    "->": "->",
+}
+HEADLESS = ("->", "-->")
+BLOCKS = {
+    "loop": "loop",
+    "alt": "if",
+    "opt": "opt",
+    "par": "par",
+    "par_over": "par",
+    "critical": "critical",
+    "break": "break",
+    "rect": "group",
+}
+BRANCHES = {"else": "if", "and": "par", "option": "critical"}
+
+_HEADER = re.compile(r"sequenceDiagram\b(.*)")
+_ARROW = "|".join(re.escape(arrow) for arrow in ARROWS)
+_MESSAGE = re.compile(
+    rf"(?P<sender>[^:;]+?)[ \t]*(?P<arrow>{_ARROW})[ \t]*(?P<mark>[+-]?)[ \t]*"
+    rf"(?P<receiver>[^:;]+?)[ \t]*(?::(?P<text>.*))?"
+)
+_WORD = re.compile(r"(?P<word>[A-Za-z_]+)(?:[ \t]+(?P<rest>.*))?")
+_NOTE = re.compile(
+    r"(?i:note)[ \t]+(?P<place>(?i:over|left[ \t]+of|right[ \t]+of))[ \t]+"
+    r"(?P<names>[^:]+?)[ \t]*:(?P<text>.*)"
+)
+_PARTICIPANT = re.compile(r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+as[ \t]+(?P<alias>.+))?")
+_ENTITY_OR_END = re.compile(r"#(\d+|[A-Za-z][A-Za-z0-9]*);|;")
+# A name volley reads back as the same name (the grammar's NAME).
+_NAME = re.compile(r"[^\s:,<>+=-](?:(?![-=]+(?:>|x[ \t\n]|x$)|[ \t]x[-=])[^:,<>\n])*")
+_BREAK = re.compile(r"<br[ \t]*/?>", re.I)
+_WRAP = re.compile(r"(?:no)?wrap:")
+_MARKUP = re.compile(r"([\\*_~`\[\]{}])")
+_FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)")
+
+
+def detect(text: str) -> int:
+    """100 for a Mermaid sequence diagram, 90 for Markdown holding one, else 0."""
+    lines = text.lstrip("\ufeff").split("\n")
+    start = _first_statement(lines, 0)
+    if start < len(lines) and _HEADER.match(lines[start].strip()):
+        return 100
+    if any(_is_sequence(block) for block in markdown_blocks(text)):
+        return 90
+    return 0
+
+
+def convert(text: str, filename: str | None = None) -> list[Imported]:
+    """Every sequence diagram in `text`: the file itself, or each ```mermaid block in it."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    start = _first_statement(lines, 0)
+    if start < len(lines) and _HEADER.match(lines[start].strip()):
+        return [_Reader(lines, 0, filename).read()]
+    blocks = markdown_blocks(text)
+    found = [block for block in blocks if _is_sequence(block)]
+    if not found:
+        what = "no ```mermaid block holds" if blocks else "no sequenceDiagram header, and no"
+        raise VolleyError(
+            f"{what} a sequenceDiagram",
+            filename=filename,
+            hint="a Mermaid file starts with sequenceDiagram; in Markdown, each diagram is a "
+            "```mermaid block",
+        )
+    stem = _stem(filename)
+    return [
+        _Reader(text.split("\n")[: block.end], block.start, filename, f"{stem}-{n}").read()
+        for n, block in enumerate(found, start=1)
+    ]
+
+
+def _stem(filename: str | None) -> str:
+    import os
+
+    if not filename or filename == "<stdin>":
+        return "diagram"
+    return os.path.splitext(os.path.basename(filename))[0]
+
+
+# --- Markdown --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FencedBlock:
+    """A ```mermaid block: its lines are `start`..`end - 1` (0-based) of the page."""
+
+    start: int
+    end: int
+    lines: tuple[str, ...]
+
+
+def markdown_blocks(text: str) -> list[FencedBlock]:
+    """Every fenced block whose info string is `mermaid`, in page order (CommonMark fences:
+    closed by a fence of the same character at least as long; an unclosed one runs to the end)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    blocks = []
+    index = 0
+    while index < len(lines):
+        opened = _FENCE.fullmatch(lines[index])
+        if opened is None:
+            index += 1
+            continue
+        fence = opened["fence"]
+        end = index + 1
+        while end < len(lines):
+            stripped = lines[end].strip()
+            if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+                break
+            end += 1
+        info = opened["info"].strip().split()
+        if info and info[0].lower() == "mermaid":
+            blocks.append(FencedBlock(index + 1, end, tuple(lines[index + 1 : end])))
+        index = end + 1
+    return blocks
+
+
+def _is_sequence(block: FencedBlock) -> bool:
+    start = _first_statement(list(block.lines), 0)
+    return start < len(block.lines) and bool(_HEADER.match(block.lines[start].strip()))
+
+
+def _first_statement(lines: list[str], start: int) -> int:
+    """The index of the first line that is not blank, a comment, a directive or front matter."""
+    index = start
+    if index < len(lines) and lines[index].strip() == "---":
+        index += 1
+        while index < len(lines) and lines[index].strip() != "---":
+            index += 1
+        index += 1
+    while index < len(lines) and (
+        not lines[index].strip() or lines[index].strip().startswith("%%")
+    ):
+        index += 1
+    return index
+
+
+# --- reading one diagram ---------------------------------------------------------------------
+
+
+@dataclass
+class _Open:
+    """A block (or a Mermaid box, which volley has no frame for) waiting for its `end`."""
+
+    keyword: str
+    line: int
+    block: Block | None = None
+    text: str = ""  # a box's own line
+    members: list[str] = field(default_factory=list)  # the participants declared in a box
+
+
+@dataclass
+class _Reader:
+    lines: list[str]  # the page, up to the diagram's end
+    start: int  # index of the diagram's first line
+    filename: str | None
+    name: str | None = None
+    diagram: Diagram = field(default_factory=Diagram)
+    comments: list[Comment] = field(default_factory=list)
+    stack: list[_Open] = field(default_factory=list)
+    seen: dict[str, None] = field(default_factory=dict)
+    notes: list[tuple[Note, list[str]]] = field(default_factory=list)
+    number: int | None = None
+    headless: list[int] = field(default_factory=list)
+
+    def read(self) -> Imported:
+        index = self._front_matter(self.start)
+        header_seen = False
+        while index < len(self.lines):
+            raw = self.lines[index]
+            index += 1
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            if stripped.startswith("%%"):
+                self.comment(index, stripped[2:].strip(), raw=True)
+                continue
+            if not header_seen:
+                header = _HEADER.match(stripped)
+                if header is None:
+                    self.fail(index, raw, "expected sequenceDiagram as the first line")
+                header_seen = True
+                if header.group(1).strip():
+                    self.statements(index, raw, header.group(1))
+                continue
+            self.statements(index, raw, raw)
+        if self.stack:
+            opened = self.stack[-1]
+            self.fail(
+                opened.line,
+                self.lines[opened.line - 1],
+                f"this {opened.keyword} is never closed; expected end",
+            )
+        self.finish()
+        return Imported(self.text(), self.name, self.start + 1)
+
+    def _front_matter(self, index: int) -> int:
+        """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""
+        if index >= len(self.lines) or self.lines[index].strip() != "---":
+            return index
+        end = index + 1
+        while end < len(self.lines) and self.lines[end].strip() != "---":
+            found = re.match(r"[ \t]*title:[ \t]*(.*)", self.lines[end])
+            if found and found.group(1).strip():
+                self.diagram.title = _plain(found.group(1).strip().strip("\"'"))
+                self.diagram.title_line = end + 1
+            elif self.lines[end].strip():
+                self.comment(end + 1, f"Mermaid front matter: {self.lines[end].strip()}")
+            end += 1
+        return end + 1
+
+    # --- errors and comments ---
+
+    def fail(
+        self, line: int, raw: str, message: str, column: int = 0, hint: str | None = None
+    ) -> NoReturn:
+        if not column:
+            column = len(raw) - len(raw.lstrip()) + 1
+        raise VolleyError(
+            message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
+        )
+
+    def comment(self, line: int, text: str, raw: bool = False) -> None:
+        """A `//` comment before whatever comes from `line` on."""
+        if not raw:
+            text = f"Mermaid: {text}"
+        self.comments.append(Comment(line, f" {text}" if text else ""))
+
+    # --- statements ---
+
+    def statements(self, line: int, raw: str, text: str) -> None:
+        """One source line; Mermaid also ends a statement at `;` (`#59;` is a semicolon)."""
+        for part in _statements(text):
+            if part.strip():
+                self.statement(line, raw, part.strip())
+
+    def statement(self, line: int, raw: str, text: str) -> None:
+        note = _NOTE.fullmatch(text)
+        if note is not None:
+            self.note(line, raw, note)
+            return
+        word = _WORD.fullmatch(text)
+        keyword = word["word"].lower() if word else ""
+        rest = (word["rest"] or "").strip() if word else ""
+        if word is not None:  # Mermaid reads its keywords first, whatever follows them
+            handler = {
+                "participant": self.participant,
+                "actor": self.participant,
+                "create": self.create,
+                "destroy": self.unsupported,
+                "activate": self.activation,
+                "deactivate": self.activation,
+                "autonumber": self.autonumber,
+                "title": self.title,
+                "end": self.end,
+                "box": self.box,
+                "link": self.unsupported,
+                "links": self.unsupported,
+                "properties": self.unsupported,
+                "details": self.unsupported,
+            }.get(keyword)
+            if handler is not None:
+                handler(line, raw, keyword, rest, text)
+                return
+            if keyword in BLOCKS:
+                self.open_block(line, raw, keyword, rest)
+                return
+            if keyword in BRANCHES:
+                self.branch(line, raw, keyword, rest)
+                return
+        if text.lower().startswith(("title:", "acctitle", "accdescr")):
+            if text.lower().startswith("title:"):
+                self.title(line, raw, "title", text[6:].strip(), text)
+            else:
+                self.unsupported(line, raw, keyword, rest, text)
+            return
+        message = _MESSAGE.fullmatch(text)
+        if message is not None:
+            self.message(line, raw, message)
+            return
+        column = raw.find(text) + 1 if text in raw else 0
+        self.fail(
+            line,
+            raw,
+            f"not a Mermaid sequence statement: {text!r}",
+            column,
+            "expected a message (A->>B: text), a note, participant, activate, "
+            "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment",
+        )
+
+    def add(self, item: Item) -> None:
+        if self.stack and self.stack[-1].block is not None:
+            self.stack[-1].block.branches[-1].items.append(item)
+        elif self.stack:  # inside a box: items belong to whatever holds the box
+            for opened in reversed(self.stack):
+                if opened.block is not None:
+                    opened.block.branches[-1].items.append(item)
+                    return
+            self.diagram.items.append(item)
+        else:
+            self.diagram.items.append(item)
+
+    def use(self, line: int, raw: str, name: str) -> str:
+        name = name.strip()
+        if not name:
+            self.fail(line, raw, "expected a participant name")
+        if _NAME.fullmatch(name) is None:
+            self.fail(
+                line,
+                raw,
+                f"the participant name {name!r} cannot be written in volley",
+                raw.find(name) + 1 if name in raw else 0,
+                "a volley name has no : , < or > and no arrow in it, and does not start with "
+                "- = or +; rename it here (an alias can keep the words: participant A as …)",
+            )
+        self.seen.setdefault(name)
+        return name
+
+    def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        found = _PARTICIPANT.fullmatch(rest)
+        if not rest or found is None:
+            self.fail(line, raw, f"expected a name after {keyword}")
+            return
+        name = self.use(line, raw, found["name"])
+        if self.stack and self.stack[-1].keyword == "box":
+            self.stack[-1].members.append(name)
+        alias = found["alias"]
+        if alias:
+            self.diagram.labels[name] = " ".join(_plain(p.strip()) for p in _BREAK.split(alias))
+        if keyword == "actor" and not text.startswith(("create", "Create")):
+            self.comment(line, f"actor {name} (volley draws every participant as a box)")
+        if found["config"]:
+            self.comment(line, f"{name}@{{{found['config']}}}")
+
+    def create(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        self.comment(line, text)
+        inner = _WORD.fullmatch(rest)
+        if inner and inner["word"].lower() in ("participant", "actor"):
+            word, named = inner["word"].lower(), (inner["rest"] or "").strip()
+            self.participant(line, raw, word, named, text)
+
+    def unsupported(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        self.comment(line, text)
+
+    def activation(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        name = self.use(line, raw, rest)
+        self.add(Activation(line, name, keyword == "activate"))
+
+    def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        parts = rest.split()
+        if parts and parts[0].lower() == "off":
+            self.comment(line, f"{text} (volley numbers every message after autonumber)")
+            return
+        if not all(part.isdigit() for part in parts) or len(parts) > 2:
+            self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")
+        if len(parts) == 2 and int(parts[1]) != 1:
+            self.comment(line, f"{text} (volley counts in steps of 1)")
+        self.number = int(parts[0]) if parts else 1
+
+    def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        if rest.startswith(":"):
+            rest = rest[1:].strip()
+        if self.diagram.title is not None:
+            self.comment(line, text)
+            return
+        self.diagram.title = _plain(rest)
+        self.diagram.title_line = line
+
+    def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        self.stack.append(_Open("box", line, text=text))
+
+    def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
+        kind = BLOCKS[keyword]
+        label = "" if keyword == "rect" else _label(rest)
+        if keyword == "rect":
+            self.comment(line, f"rect {rest} (a background colour)".replace("  ", " "))
+        elif keyword == "par_over":
+            self.comment(line, f"par_over {rest}".strip())
+        block = Block(line, kind, [Branch(label, [], line)])  # type: ignore[arg-type]
+        self.add(block)
+        self.stack.append(_Open(keyword, line, block))
+
+    def branch(self, line: int, raw: str, keyword: str, rest: str) -> None:
+        wanted = BRANCHES[keyword]
+        top = self.stack[-1] if self.stack else None
+        if top is None or top.block is None or top.block.kind != wanted:
+            opener = {"if": "alt", "par": "par", "critical": "critical"}[wanted]
+            self.fail(line, raw, f"{keyword} outside {opener}; it belongs between {opener} and end")
+            return
+        top.block.branches.append(Branch(_label(rest), [], line))
+
+    def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        if rest:
+            self.fail(line, raw, "expected nothing after end")
+        if not self.stack:
+            self.fail(line, raw, "end without a block to close")
+        opened = self.stack.pop()
+        if opened.block is not None:
+            opened.block.end_line = line
+        else:
+            around = ", ".join(opened.members) or "no participant"
+            self.comment(opened.line, f"{opened.text} (around {around}; volley draws no box)")
+
+    def note(self, line: int, raw: str, found: re.Match[str]) -> None:
+        place = " ".join(found["place"].lower().split())
+        names = [self.use(line, raw, name) for name in found["names"].split(",")]
+        if len(names) > 2:
+            self.fail(line, raw, "a note spans at most two participants")
+        if place != "over":
+            self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
+        text = "\n".join(_plain(part.strip()) for part in _BREAK.split(found["text"].strip()))
+        note = Note(line, names, text)
+        self.notes.append((note, names))
+        self.add(note)
+
+    def message(self, line: int, raw: str, found: re.Match[str]) -> None:
+        arrow = found["arrow"]
+        sender = self.use(line, raw, found["sender"])
+        receiver = self.use(line, raw, found["receiver"])
+        if arrow in HEADLESS:
+            self.headless.append(line)
+        text = _WRAP.sub("", (found["text"] or "").strip(), count=1).strip()
+        message = Message(line, sender, receiver, ARROWS[arrow], _label(text))
+        if found["mark"]:
+            message.activate = found["mark"]  # type: ignore[assignment]
+        if self.number is not None:
+            message.number = self.number
+            self.number += 1
+        self.add(message)
+
+    # --- the diagram ---
+
+    def finish(self) -> None:
+        diagram = self.diagram
+        diagram.participants = list(self.seen)
+        position = {name: index for index, name in enumerate(diagram.participants)}
+        for note, names in self.notes:
+            ends = sorted(position[name] for name in names)
+            note.over = diagram.participants[ends[0] : ends[-1] + 1]
+        if self.headless:
+            lines = ", ".join(str(line) for line in self.headless)
+            self.comments.insert(
+                0,
+                Comment(
+                    0,
+                    f" Mermaid drew the arrows of line(s) {lines} as lines without a head; "
+                    "volley draws a head",
+                ),
+            )
+
+    def text(self) -> str:
+        return write(self.diagram, self.comments, "\n".join(self.lines))
+
+
+def _statements(text: str) -> list[str]:
+    """A line's statements, split at `;`, with Mermaid's `#9829;`/`#infin;` escapes decoded
+    (after splitting, so that `#59;` stays a semicolon in the text)."""
+    parts: list[str] = []
+    current: list[str] = []
+    position = 0
+    for found in _ENTITY_OR_END.finditer(text):
+        current.append(text[position : found.start()])
+        if found.group() == ";":
+            parts.append("".join(current))
+            current = []
+        else:
+            code = found[1]
+            current.append(html.unescape(f"&#{code};" if code.isdigit() else f"&{code};"))
+        position = found.end()
+    current.append(text[position:])
+    parts.append("".join(current))
+    return parts
+
+
+def _plain(text: str) -> str:
+    """Mermaid's text shown as it reads: where volley would read markup in it (`*`, `_`, a
+    backtick, `[..](..)`, `{fas-..}`), those characters are escaped."""
+    from volley.text.inline import parse_inline
+
+    lines = parse_inline(text)
+    if len(lines) == 1 and "".join(span.text for span in lines[0]) == text:
+        styles = ("bold", "italic", "strike", "code", "href", "icon")
+        if not any(getattr(span, style) for span in lines[0] for style in styles):
+            return text
+    return _MARKUP.sub(r"\\\1", text)
+
+
+def _label(text: str) -> str:
+    """A one-line volley label from Mermaid text: `<br/>` becomes volley's `\\n` line break."""
+    return "\\n".join(_plain(part.strip()) for part in _BREAK.split(text.strip()))

@@ -1,0 +1,98 @@
+"""swimlanes.io share links and saved swimlanes.io text, as canonical `.volley` text.
+
+volley reads swimlanes.io's language as it is, so a saved file only goes through the writer
+(`parse`, then `write`: the same text `volley fmt` gives). A share link carries the diagram in
+its fragment: `https://swimlanes.io/#<data>`, the data being the base64 of the text compressed
+with raw DEFLATE (no zlib header), as the site's own editor and tools such as
+@verkstedt/swimlanes make them. Links to diagrams saved on the site (`/d/…`, `/u/…`) hold no
+text; reading them would need the network, so they are refused with what to do instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import zlib
+from urllib.parse import unquote
+
+from volley.errors import VolleyError
+from volley.importers import Imported
+from volley.limits import DEFAULT_LIMITS
+
+_LINK = re.compile(r"(?i:https?://(?:www\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?")
+
+
+def detect(text: str) -> int:
+    """100 for a swimlanes.io link; 10 for any other text (volley's own language is
+    swimlanes.io's, so plain text is a saved swimlanes.io diagram unless another format is
+    surer)."""
+    stripped = text.strip()
+    if _LINK.fullmatch(stripped):
+        return 100
+    return 10 if stripped else 0
+
+
+def convert(text: str, filename: str | None = None) -> list[Imported]:
+    stripped = text.strip()
+    link = _LINK.fullmatch(stripped)
+    name: str | None = filename
+    source = text
+    if link is not None:
+        source = decode_link(stripped, filename)
+        name = f"{filename or 'link'} (the diagram in the link)"
+    return [Imported(_canonical(source, name), None)]
+
+
+def decode_link(link: str, filename: str | None = None) -> str:
+    """The diagram text a `https://swimlanes.io/#…` link carries."""
+    found = _LINK.fullmatch(link.strip())
+    if found is None:
+        raise VolleyError("not a swimlanes.io link", filename=filename)
+    data = found["data"]
+
+    def fail(message: str, hint: str) -> VolleyError:
+        return VolleyError(
+            message, filename=filename, line=1, column=1, source_line=link.strip(), hint=hint
+        )
+
+    if not data:
+        path = (found["path"] or "/").rstrip("/")
+        if path:
+            raise fail(
+                "this link names a diagram saved on swimlanes.io; it does not carry the diagram",
+                "open it on swimlanes.io and copy the text (or a link of the form "
+                "https://swimlanes.io/#…) into volley import",
+            )
+        raise fail("this swimlanes.io link carries no diagram after #", "copy the whole link")
+    packed = unquote(data).strip()
+    try:
+        alphabet = "-_" if ("-" in packed or "_" in packed) else "+/"
+        raw = base64.b64decode(packed + "=" * (-len(packed) % 4), altchars=alphabet.encode())
+    except (binascii.Error, ValueError):
+        raise fail("the data after # in this link is not base64", "copy the whole link") from None
+    limit = DEFAULT_LIMITS.input_bytes
+    inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw DEFLATE, as swimlanes.io writes it
+    try:
+        out = inflater.decompress(raw, limit + 1)
+    except zlib.error:
+        raise fail(
+            "the data in this link does not decompress (it may be cut short)",
+            "copy the whole link",
+        ) from None
+    if len(out) > limit:
+        raise fail(f"the diagram in this link is larger than {limit:,} bytes", "")
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
+
+
+def _canonical(source: str, filename: str | None) -> str:
+    """The text through the parser and the writer; parse warnings kept as comments on top."""
+    from volley.language.parser import normalise, parse
+    from volley.language.writer import source_comments, write
+
+    diagram = parse(source, filename=filename)
+    text = normalise(source)
+    return write(diagram, source_comments(text, diagram), text)
