@@ -31,10 +31,23 @@ def label(text: str, limit: int = LABEL_CHARS) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
+# Arrows compose from heads (`<`, `>`, `x`) and shafts (`-`, `=`), so a name such as
+# `service-x` (a lost arrow `-x` after `service`) or `x-ray` after a space cannot be written as
+# it is; the shaft is drawn with a look-alike that is not an arrow (U+2011, U+FF1D).
+_ARROW_LIKE = re.compile(r"[-=]+(?=[xX](?:\s|$))|(?:^|(?<=\s))[xX][-=]+")
+_LOOK_ALIKE = str.maketrans({"-": "\u2011", "=": "\uff1d", "<": "\u2039", ">": "\u203a"})
+
+
 def lane_name(text: str) -> str:
-    """A participant name for a host or service: `:` and `,` (which end a name) become spaces."""
+    """A participant name for a host or service that reads back as that one name.
+
+    `:` and `,` (which end a name) become spaces; `<` and `>`, and a `-` or `=` that would
+    make an arrow with an `x` beside it, become look-alikes that are not operators.
+    """
     name = _LINE_BREAKS.sub(" ", text).replace(":", " ").replace(",", " ")
-    return " ".join(name.split()) or "(unnamed)"
+    name = " ".join(name.split()) or "(unnamed)"
+    name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
+    return name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
 
 
 def cut_body(body: str, limit: int) -> str:

@@ -1,0 +1,459 @@
+"""Distributed traces as diagrams: OpenTelemetry's OTLP/JSON and Jaeger's JSON export.
+
+A trace already says who called whom: a CLIENT (or PRODUCER) span in one service whose
+SERVER (or CONSUMER) child runs in another is a call between the two, and everything the
+server span did before it ended happens inside that call. So each service is a lane (its
+`service.name`), each such pair a call and a reply, drawn in start-time order with nested
+calls inside their caller's, and each span's attributes are the payload a reader clicks to see.
+A CLIENT span with no server span under it (a database, an outside API) calls a lane named
+after the peer it names (`peer.service`, `db.system`, `server.address`, …). INTERNAL spans are
+work inside one service: a message to itself. Errored spans are marked on their reply, and
+span events (an exception, a retry) become notes over the service.
+
+Formats: OTLP/JSON (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), one
+export request or a file exporter's JSON Lines of them; Jaeger's JSON (the query API's
+`{"data": [trace]}`, or one trace `{"traceID", "spans", "processes"}`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from volley.errors import VolleyError
+from volley.importers.labels import json_error, label, lane_name
+from volley.model import Diagram, Divider, Item, Message, Note, Payload
+
+__all__ = ["TraceOptions", "import_trace", "is_trace"]
+
+_KINDS = {0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "producer", 5: "consumer"}
+_CALLERS = ("client", "producer")
+_CALLEES = ("server", "consumer")
+# Attributes that name the other end of a CLIENT span, most specific first.
+_PEER_KEYS = (
+    "peer.service", "db.system", "messaging.system", "rpc.service", "server.address",
+    "net.peer.name", "http.host", "net.sock.peer.addr",
+)  # fmt: skip
+_STATUS_KEYS = ("http.response.status_code", "http.status_code", "rpc.grpc.status_code")
+ROOT_CALLER = "Client"  # the lane a trace's first SERVER span is called from
+
+
+@dataclass
+class TraceOptions:
+    """What to call the lanes: service name → lane name."""
+
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Event:
+    name: str
+    attributes: list[tuple[str, str]]
+
+
+@dataclass
+class _Span:
+    """A span as both formats have it, reduced to what a diagram shows."""
+
+    trace: str
+    id: str
+    parent: str | None
+    service: str
+    name: str
+    kind: str
+    start: int  # nanoseconds
+    end: int
+    attributes: list[tuple[str, str]]
+    error: str | None  # None when the span did not fail; else the status message (maybe "")
+    events: list[_Event]
+    children: list[_Span] = field(default_factory=list)
+
+    def attribute(self, *keys: str) -> str | None:
+        found = dict(self.attributes)
+        return next((found[key] for key in keys if found.get(key)), None)
+
+
+def is_trace(data: Any) -> bool:
+    """Whether parsed JSON is an OTLP export or a Jaeger trace (for content detection)."""
+    if isinstance(data, dict):
+        if "resourceSpans" in data:
+            return True
+        inner = data.get("data")
+        if isinstance(inner, list):
+            return bool(inner) and all(_is_jaeger_trace(t) for t in inner)
+        return _is_jaeger_trace(inner) or _is_jaeger_trace(data)
+    return False
+
+
+def _is_jaeger_trace(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("spans"), list) and "processes" in data
+
+
+def import_trace(
+    text: str | bytes, options: TraceOptions | None = None, filename: str | None = None
+) -> Diagram:
+    """The diagram of the trace(s) in an OTLP/JSON or Jaeger JSON file."""
+    options = options or TraceOptions()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig", errors="replace")
+    documents = _documents(text.removeprefix("\ufeff"), filename)
+    spans: list[_Span] = []
+    for data in documents:
+        if not is_trace(data):
+            raise VolleyError(
+                "this is not a trace: expected OTLP/JSON (resourceSpans) or Jaeger JSON"
+                " (spans and processes)",
+                filename=filename,
+            )
+        spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
+    return _Builder(spans, options).diagram()
+
+
+def _documents(text: str, filename: str | None) -> list[Any]:
+    """One JSON document, or JSON Lines of them (the collector's file exporter writes those)."""
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as error:
+        if error.msg != "Extra data":
+            raise json_error(error, text, filename, "trace") from None
+    documents = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            try:
+                documents.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                error.lineno = number
+                raise json_error(error, text, filename, "trace") from None
+    return documents
+
+
+# --- OTLP/JSON --------------------------------------------------------------------------------
+
+
+def _any_value(value: Any) -> str:
+    """An OTLP AnyValue as text: scalars as written, arrays and maps as compact JSON."""
+    if not isinstance(value, dict):
+        return "" if value is None else str(value)
+    for key in ("stringValue", "intValue", "doubleValue", "bytesValue"):
+        if key in value:
+            return str(value[key])
+    if "boolValue" in value:
+        return "true" if value["boolValue"] else "false"
+    if "arrayValue" in value:
+        items = (value["arrayValue"] or {}).get("values") or []
+        return json.dumps([_any_value(v) for v in items], ensure_ascii=False)
+    if "kvlistValue" in value:
+        pairs = (value["kvlistValue"] or {}).get("values") or []
+        return json.dumps({p.get("key"): _any_value(p.get("value")) for p in pairs})
+    return ""
+
+
+def _otlp_attributes(raw: Any) -> list[tuple[str, str]]:
+    return [
+        (str(a.get("key")), _any_value(a.get("value")))
+        for a in raw or []
+        if isinstance(a, dict) and a.get("key")
+    ]
+
+
+def _otlp_kind(raw: Any) -> str:
+    if isinstance(raw, int):
+        return _KINDS.get(raw, "unspecified")
+    return str(raw or "").removeprefix("SPAN_KIND_").lower() or "unspecified"
+
+
+def _otlp_error(status: Any) -> str | None:
+    if not isinstance(status, dict):
+        return None
+    code = status.get("code")
+    if code == 2 or code == "STATUS_CODE_ERROR":
+        return str(status.get("message") or "")
+    return None
+
+
+def _nanos(raw: Any) -> int:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _otlp_spans(data: dict) -> Iterator[_Span]:
+    for resource_spans in data.get("resourceSpans") or []:
+        resource = dict(_otlp_attributes((resource_spans.get("resource") or {}).get("attributes")))
+        service = resource.get("service.name") or "unknown service"
+        scopes = resource_spans.get("scopeSpans") or resource_spans.get(
+            "instrumentationLibrarySpans"  # OTLP before 0.15
+        )
+        for scope in scopes or []:
+            for span in scope.get("spans") or []:
+                yield _Span(
+                    trace=str(span.get("traceId") or ""),
+                    id=str(span.get("spanId") or ""),
+                    parent=span.get("parentSpanId") or None,
+                    service=service,
+                    name=str(span.get("name") or ""),
+                    kind=_otlp_kind(span.get("kind")),
+                    start=_nanos(span.get("startTimeUnixNano")),
+                    end=_nanos(span.get("endTimeUnixNano")),
+                    attributes=_otlp_attributes(span.get("attributes")),
+                    error=_otlp_error(span.get("status")),
+                    events=[
+                        _Event(str(e.get("name") or "event"), _otlp_attributes(e.get("attributes")))
+                        for e in span.get("events") or []
+                        if isinstance(e, dict)
+                    ],
+                )
+
+
+# --- Jaeger JSON ------------------------------------------------------------------------------
+
+
+def _jaeger_traces(data: dict) -> list[dict]:
+    inner = data.get("data")
+    if isinstance(inner, list):
+        return [t for t in inner if _is_jaeger_trace(t)]
+    return [inner] if _is_jaeger_trace(inner) else [data]
+
+
+def _jaeger_tags(raw: Any) -> list[tuple[str, str]]:
+    tags = []
+    for tag in raw or []:
+        if isinstance(tag, dict) and tag.get("key"):
+            value = tag.get("value")
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            tags.append((str(tag["key"]), text))
+    return tags
+
+
+def _jaeger_spans(data: dict) -> Iterator[_Span]:
+    for trace in _jaeger_traces(data):
+        processes = trace.get("processes") or {}
+        for span in trace.get("spans") or []:
+            tags = _jaeger_tags(span.get("tags"))
+            found = dict(tags)
+            process = processes.get(span.get("processID")) or {}
+            parent = next(
+                (
+                    ref.get("spanID")
+                    for ref in span.get("references") or []
+                    if ref.get("refType") == "CHILD_OF"
+                    and ref.get("traceID") == span.get("traceID")
+                ),
+                None,
+            )
+            failed = found.get("error") == "true" or found.get("otel.status_code") == "ERROR"
+            start = _nanos(span.get("startTime")) * 1000  # microseconds in Jaeger
+            yield _Span(
+                trace=str(span.get("traceID") or ""),
+                id=str(span.get("spanID") or ""),
+                parent=parent,
+                service=str(process.get("serviceName") or "unknown service"),
+                name=str(span.get("operationName") or ""),
+                kind=found.get("span.kind", "internal").lower(),
+                start=start,
+                end=start + _nanos(span.get("duration")) * 1000,
+                attributes=[(k, v) for k, v in tags if k not in ("span.kind", "error")],
+                error=(found.get("otel.status_description") or "") if failed else None,
+                events=[
+                    _jaeger_log(log) for log in span.get("logs") or [] if isinstance(log, dict)
+                ],
+            )
+
+
+def _jaeger_log(log: dict) -> _Event:
+    fields = _jaeger_tags(log.get("fields"))
+    name = dict(fields).get("event") or "log"
+    return _Event(name, [(k, v) for k, v in fields if k != "event"])
+
+
+# --- The diagram ------------------------------------------------------------------------------
+
+
+class _Builder:
+    def __init__(self, spans: list[_Span], options: TraceOptions) -> None:
+        self.options = options
+        self.lanes: dict[str, str] = {}
+        seen: dict[tuple[str, str], _Span] = {}
+        for span in spans:  # the same span twice (ui_01 has one): keep the first
+            seen.setdefault((span.trace, span.id), span)
+        self.spans = list(seen.values())
+        by_id = {(s.trace, s.id): s for s in self.spans}
+        self.roots: dict[str, list[_Span]] = defaultdict(list)
+        for span in self.spans:
+            parent = by_id.get((span.trace, span.parent)) if span.parent else None
+            if parent is None or parent is span:
+                self.roots[span.trace].append(span)
+            else:
+                parent.children.append(span)
+        for span in self.spans:
+            span.children.sort(key=lambda s: s.start)
+
+    def lane(self, service: str) -> str:
+        if service not in self.lanes:
+            self.lanes[service] = lane_name(self.options.names.get(service) or service)
+        return self.lanes[service]
+
+    def diagram(self) -> Diagram:
+        items: list[Item] = []
+        traces = sorted(self.roots, key=lambda t: min(s.start for s in self.roots[t]))
+        for trace in traces:
+            if len(traces) > 1:
+                items.append(Divider(0, "bold", label(f"trace {trace}")))
+            for root in sorted(self.roots[trace], key=lambda s: s.start):
+                items += self.span_items(root, caller=None)
+        return Diagram(participants=list(dict.fromkeys(self.lanes.values())), items=items)
+
+    def span_items(self, span: _Span, caller: str | None) -> list[Item]:
+        """The messages of a span and everything under it, in start-time order."""
+        if span.kind in _CALLERS:
+            callee = next((c for c in span.children if c.kind in _CALLEES), None)
+            return self.call(span, callee)
+        if span.kind in _CALLEES and caller is None:  # a trace's entry point
+            return self.entry(span)
+        here = self.lane(span.service)
+        words = _marked(span, label(span.name))
+        items: list[Item] = [
+            Message(0, here, here, "->", words, request=self.payload("Span", span))
+        ]
+        items += self.events(span, here)
+        for child in span.children:
+            items += self.span_items(child, here)
+        return items
+
+    def entry(self, span: _Span) -> list[Item]:
+        """A SERVER (or CONSUMER) span with no caller in the trace: called from outside."""
+        outside = self.lane(span.attribute("messaging.system") or ROOT_CALLER)
+        here = self.lane(span.service)
+        asynchronous = span.kind == "consumer"
+        items: list[Item] = [
+            Message(
+                0,
+                outside,
+                here,
+                "->>" if asynchronous else "->",
+                _marked(span, self.call_label(span, None))
+                if asynchronous
+                else self.call_label(span, None),
+                request=self.payload("Request", span),
+                activate=None if asynchronous else "+",
+            )
+        ]
+        items += self.events(span, here)
+        for child in span.children:
+            items += self.span_items(child, here)
+        if asynchronous:
+            return items
+        return [*items, self.reply(here, outside, span, None, with_payload=False)]
+
+    def call(self, client: _Span, server: _Span | None) -> list[Item]:
+        """A CLIENT or PRODUCER span: a call to the service of its SERVER or CONSUMER child
+        (or to the peer it names), what that service did meanwhile, and the reply."""
+        here = self.lane(client.service)
+        if server is not None:
+            there = self.lane(server.service)
+        else:
+            there = self.lane(client.attribute(*_PEER_KEYS) or "remote")
+        asynchronous = client.kind == "producer"
+        words = self.call_label(client, server)
+        items: list[Item] = [
+            Message(
+                0,
+                here,
+                there,
+                "->>" if asynchronous else "->",
+                _marked(client, words) if asynchronous else words,
+                request=self.payload("Request", client),
+                activate=None if asynchronous or here == there else "+",
+            )
+        ]
+        items += self.events(client, here)
+        if server is not None:
+            items += self.events(server, there)
+        later = [c for c in client.children if c is not server]
+        for child in (server.children if server is not None else []) + later:
+            items += self.span_items(child, there)
+        if asynchronous:
+            return items
+        return [*items, self.reply(there, here, client, server, with_payload=server is not None)]
+
+    def reply(
+        self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
+    ) -> Message:
+        """The answer: its status code, or ok, or **error** and the reason when a span failed."""
+        ends = [s for s in (server, span) if s is not None]
+        status = next(
+            (s.attribute(*_STATUS_KEYS) for s in ends if s.attribute(*_STATUS_KEYS)), None
+        )
+        why = next((s.error for s in ends if s.error), None)
+        if any(s.error is not None for s in ends):
+            text = "**error**" + (f" {label(status)}" if status else "")
+            text += f": {label(why)}" if why else ""
+        else:
+            text = label(status or "ok")
+        return Message(
+            0,
+            there,
+            here,
+            "-->",
+            text,
+            response=self.payload("Response", server) if server and with_payload else None,
+            activate=None if here == there else "-",
+        )
+
+    def call_label(self, client: _Span, server: _Span | None) -> str:
+        """`GET /bike` from HTTP attributes, `Service/Method` for RPC, else the span's name."""
+        for span in (server, client):
+            if span is None:
+                continue
+            method = span.attribute("http.request.method", "http.method")
+            route = span.attribute("http.route", "url.path", "http.target")
+            if method and route:
+                return label(f"{method} {route}")
+            rpc = span.attribute("rpc.method")
+            if rpc:
+                service = span.attribute("rpc.service")
+                return label(f"{service}/{rpc}" if service else rpc)
+        return label((server or client).name if server and not client.name else client.name)
+
+    def payload(self, title: str, span: _Span) -> Payload:
+        """The span's attributes as `key: value` lines, after its name, kind and duration."""
+        lines = [
+            f"span: {span.name}",
+            f"kind: {span.kind}",
+            f"service: {span.service}",
+            f"duration: {_duration(span.end - span.start)}",
+        ]
+        if span.error is not None:
+            lines.append(f"status: error{': ' + span.error if span.error else ''}")
+        lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
+        return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
+
+    def events(self, span: _Span, lane: str) -> list[Item]:
+        notes: list[Item] = []
+        for event in span.events:
+            lines = [label(event.name)]
+            lines += [label(f"{key}: {value}") for key, value in event.attributes]
+            notes.append(Note(0, [lane], "\n".join(lines)))
+        return notes
+
+
+def _marked(span: _Span, words: str) -> str:
+    """A label with **error** before it when the span failed (and has no reply to say so)."""
+    return f"**error** {words}" if span.error is not None else words
+
+
+def _one_line(text: str) -> str:
+    """A value on one line (a SQL statement's line breaks as spaces), so each stays one row."""
+    return " ".join(text.split()) if "\n" in text or "\r" in text else text
+
+
+def _duration(nanos: int) -> str:
+    if nanos >= 1_000_000_000:
+        return f"{nanos / 1e9:.3g} s"
+    if nanos >= 1_000_000:
+        return f"{nanos / 1e6:.3g} ms"
+    return f"{nanos / 1e3:.3g} µs"
