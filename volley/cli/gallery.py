@@ -29,9 +29,7 @@ from volley.errors import VolleyError
     "it with the template's source in a share link. Without it, pages have no editor links.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
-def gallery_command(
-    folder: Path | None, output: Path, editor_url: str | None, quiet: bool
-) -> None:
+def gallery_command(folder: Path | None, output: Path, editor_url: str | None, quiet: bool) -> None:
     """Write a page for every template in FOLDER (default: the bundled examples) into the
     output folder: index.html, and SLUG.html, SLUG.volley and SLUG.svg per template.
 

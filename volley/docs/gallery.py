@@ -59,7 +59,9 @@ def read_about(text: str, name: str) -> dict[str, object]:
         try:
             end = lines.index("---", 1)
         except ValueError:
-            raise VolleyError(f"{name}: the front matter opened on line 1 is never closed") from None
+            raise VolleyError(
+                f"{name}: the front matter opened on line 1 is never closed"
+            ) from None
         for number, line in enumerate(lines[1:end], start=2):
             key, colon, value = line.partition(":")
             if not colon:
