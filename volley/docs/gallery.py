@@ -128,9 +128,9 @@ def related_to(template: Template, templates: dict[str, Template], most: int = 3
     for other in templates.values():
         if len(chosen) >= most:
             break
-        if other.slug != template.slug and other.category == template.category:
-            if other not in chosen:
-                chosen.append(other)
+        same_kind = other.category == template.category
+        if other.slug != template.slug and same_kind and other not in chosen:
+            chosen.append(other)
     return [t for t in chosen if t.slug != template.slug][:most]
 
 
