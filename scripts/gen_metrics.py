@@ -24,8 +24,9 @@ FACES = {
     "sans-italic": "LiberationSans-Italic",
     "sans-bolditalic": "LiberationSans-BoldItalic",
     "mono": "LiberationMono-Regular",
-    "mono-bold": "LiberationMono-Bold",
 }
+# Faces measured by another face's table, because their advances are the same (checked).
+SAME_ADVANCES = {"LiberationMono-Bold": "mono", "LiberationMono-Italic": "mono"}
 
 # Two characters per width (0..4095 thousandths of an em), three per run start.
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/"
@@ -118,6 +119,10 @@ def render(font_dir: Path) -> str:
         for start in range(0, len(encoded), CHUNK):
             data.append(f'        "{encoded[start : start + CHUNK]}"')
         data.append("    ),")
+    for filename, key in SAME_ADVANCES.items():
+        font = TTFont(font_dir / f"{filename}.ttf")
+        if widths(font) != widths(TTFont(font_dir / f"{FACES[key]}.ttf")):
+            raise SystemExit(f"{filename} no longer has the advances of {FACES[key]}")
     lines.append("}")
     lines.append("")
     lines.append("WIDTHS = {")

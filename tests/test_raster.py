@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import volley
-from volley.layout.engine import layout_diagram
 from volley.api import render
+from volley.layout.engine import layout_diagram
 from volley.output.raster import CAIRO_MAX_PIXELS, _refuse, rasterize
 from volley.output.svg import render_svg
 
@@ -57,8 +57,9 @@ def test_raster_reads_the_plain_colour_variant(reference_text: str) -> None:
     layout = layout_diagram(diagram)
     svg = render_svg(layout, diagram, theme="light", id_prefix="r", raster=True)
     assert "<style" not in svg and "var(" not in svg and "@media" not in svg
-    # `auto` has no meaning on paper: it draws the light palette.
-    assert render(reference_text, "png", theme="auto") == render(reference_text, "png")
+    # `auto` has no meaning on paper: asking for it is an error that says so.
+    with pytest.raises(volley.VolleyError, match="auto"):
+        render(reference_text, "png", theme="auto")
     assert render(reference_text, "png", theme="dark") != render(reference_text, "png")
 
 

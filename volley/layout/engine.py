@@ -15,6 +15,8 @@ Three passes over the items, never a pairwise comparison of elements:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from volley.errors import VolleyError
 from volley.layout import constants as C
 from volley.layout.geometry import (
@@ -31,7 +33,6 @@ from volley.layout.geometry import (
     MessageShape,
     NoteShape,
     Participant,
-    Record,
     Rect,
     Separator,
     TextBlock,
@@ -45,10 +46,9 @@ SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps
 MARKER_ICON = "{fas-paperclip}"
 
 
-class _Row(Record):
+@dataclass(slots=True)
+class _Row:
     """What sits on a message's label row: badge, label, marker, and their total size."""
-
-    __slots__ = ("label", "badge", "badge_w", "marker", "marker_w", "width", "height")
 
     label: SetText | None
     badge: SetText | None
@@ -57,24 +57,6 @@ class _Row(Record):
     marker_w: float
     width: float
     height: float
-
-    def __init__(
-        self,
-        label: SetText | None,
-        badge: SetText | None,
-        badge_w: float,
-        marker: SetText | None,
-        marker_w: float,
-        width: float,
-        height: float,
-    ) -> None:
-        self.label = label
-        self.badge = badge
-        self.badge_w = badge_w
-        self.marker = marker
-        self.marker_w = marker_w
-        self.width = width
-        self.height = height
 
 
 def layout_diagram(diagram: Diagram, *, bodies: str = "markers") -> Layout:
@@ -269,7 +251,7 @@ class _Engine:
 
     def _least_width(self) -> float:
         """Width asked for by things that span the picture: title, dividers, appendix."""
-        least = 2 * C.MARGIN + 120
+        least: float = 2 * C.MARGIN + 120
         if self.diagram.title:
             least = max(least, self._title().width + 2 * C.MARGIN)
         for item in walk(self.diagram.items):
@@ -690,7 +672,7 @@ class _Engine:
         return self.ts.plain(text, C.APPENDIX_CODE_SIZE, mono=True), note
 
     def _appendix_width(self) -> float:
-        width = C.APPENDIX_MIN_WIDTH
+        width: float = C.APPENDIX_MIN_WIDTH
         for message in self.diagram.messages():
             for _, payload in self._payloads(message):
                 st, _ = self._body(payload)

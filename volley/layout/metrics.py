@@ -40,10 +40,11 @@ _FACE_NAMES = {
     (False, True, False): "sans-italic",
     (True, True, False): "sans-bolditalic",
     (False, False, True): "mono",
-    (True, False, True): "mono-bold",
-    # Liberation Mono's italics have the regular advances; no separate table is needed.
+    # Liberation Mono's bold and italics have the regular advances (scripts/gen_metrics.py
+    # checks), so one table serves every mono face.
+    (True, False, True): "mono",
     (False, True, True): "mono",
-    (True, True, True): "mono-bold",
+    (True, True, True): "mono",
 }
 
 _tables: dict[str, _Widths] = {}
@@ -103,7 +104,7 @@ def _number(digits: str) -> int:
     return value
 
 
-def _table(face: str) -> dict[str, float]:
+def _table(face: str) -> _Widths:
     """Widths in em by character, for one face; nothing is decoded at import."""
     table = _tables.get(face)
     if table is None:
@@ -116,9 +117,7 @@ def text_width(
 ) -> float:
     """Advance width of a single line of text at font size `size`, in px."""
     face = _FACE_NAMES[bold, italic, mono]
-    table = _tables.get(face)
-    if table is None:
-        table = _table(face)
+    table = _table(face)
     try:
         return sum(map(table.__getitem__, text)) * size
     except KeyError:

@@ -9,27 +9,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from volley.text.inline import IconRef, Span
-from volley.layout.geometry import Record
 from volley.layout.metrics import text_width
+from volley.text.inline import IconRef, Span
 
 CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large beside sans
 MISSING_ICON_EM = 1.0  # room kept for an icon that cannot be drawn (its warning names it)
 
 
-class WrappedLine(Record):
+@dataclass(slots=True)
+class WrappedLine:
     """One line as drawn: its spans (merged where styles allow) and its width in px."""
-
-    __slots__ = ("spans", "width")
 
     spans: list[Span]
     width: float
-
-    def __init__(self, spans: list[Span], width: float) -> None:
-        self.spans = spans
-        self.width = width
 
 
 def icon_width(ref: IconRef, size: float) -> float:
@@ -102,27 +97,18 @@ def _clusters(text: str) -> list[str]:
 
 def _to_spans(pieces: list[Piece]) -> list[Span]:
     """Pieces back into spans: neighbouring pieces of one source span are joined again."""
-    spans: list[Span] = []
-    texts: list[str] = []
-    source: Span | None = None
+    groups: list[tuple[Span, list[str]]] = []
     for span, text, _width in pieces:
-        if span is not source or span.icon is not None:
-            if texts:
-                spans.append(_rejoin(source, texts))
-            texts, source = [], span
-        texts.append(text)
-    if texts:
-        spans.append(_rejoin(source, texts))
-    return spans
+        if groups and span is groups[-1][0] and span.icon is None:
+            groups[-1][1].append(text)
+        else:
+            groups.append((span, [text]))
+    return [_rejoin(span, texts) for span, texts in groups]
 
 
 def _rejoin(span: Span, texts: list[str]) -> Span:
     text = texts[0] if len(texts) == 1 else "".join(texts)
-    return span if text == span.text else _with_text(span, text)
-
-
-def _with_text(span: Span, text: str) -> Span:
-    return Span(text, span.bold, span.italic, span.strike, span.code, span.href, span.icon)
+    return span if text == span.text else replace(span, text=text)
 
 
 class _Wrapper:

@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 
-from volley.text.inline import CodeBlock, IconRef, ListItem, Paragraph, Span, parse_lines, parse_note
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
-from volley.layout.geometry import IconRun, Record, Rect, TextBlock, TextLine, TextRun, Tone
+from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import span_width, styled_width, wrap_spans
+from volley.text.inline import (
+    CodeBlock,
+    IconRef,
+    ListItem,
+    Paragraph,
+    Span,
+    parse_lines,
+    parse_note,
+)
 
 Lines = Sequence[Sequence[Span]]  # lines of styled spans, as the inline parser gives them
 
@@ -37,136 +46,55 @@ def _forbidden() -> re.Pattern[str]:
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-class SetRun(Record):
+@dataclass(slots=True, frozen=True)
+class SetRun:
     """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
-
-    __slots__ = (
-        "dx",
-        "text",
-        "width",
-        "bold",
-        "italic",
-        "strike",
-        "code",
-        "href",
-        "icon",
-        "icon_size",
-        "missing",
-    )
 
     dx: float
     text: str
     width: float
-    bold: bool
-    italic: bool
-    strike: bool
-    code: bool
-    href: str | None
-    icon: str | None  # "fas-plug"
-    icon_size: float
-    missing: bool
-
-    def __init__(
-        self,
-        dx: float,
-        text: str,
-        width: float,
-        bold: bool = False,
-        italic: bool = False,
-        strike: bool = False,
-        code: bool = False,
-        href: str | None = None,
-        icon: str | None = None,
-        icon_size: float = 0.0,
-        missing: bool = False,
-    ) -> None:
-        self.dx = dx
-        self.text = text
-        self.width = width
-        self.bold = bold
-        self.italic = italic
-        self.strike = strike
-        self.code = code
-        self.href = href
-        self.icon = icon
-        self.icon_size = icon_size
-        self.missing = missing
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+    href: str | None = None
+    icon: str | None = None  # "fas-plug"
+    icon_size: float = 0.0
+    missing: bool = False
 
 
-class SetLine(Record):
+@dataclass(slots=True, frozen=True)
+class SetLine:
     """One line of set text: its runs, offsets from the line's left edge."""
-
-    __slots__ = ("width", "height", "baseline", "runs", "mono", "code")
 
     width: float
     height: float
     baseline: float  # from the line's top
     runs: tuple[SetRun, ...]
-    mono: bool
-    code: bool  # some run is inline code, with a tinted patch behind it
-
-    def __init__(
-        self,
-        width: float,
-        height: float,
-        baseline: float,
-        runs: tuple[SetRun, ...],
-        mono: bool = False,
-        code: bool = False,
-    ) -> None:
-        self.width = width
-        self.height = height
-        self.baseline = baseline
-        self.runs = runs
-        self.mono = mono
-        self.code = code
+    mono: bool = False
+    code: bool = False  # some run is inline code, with a tinted patch behind it
 
 
-class SetText(Record):
+@dataclass(slots=True, frozen=True)
+class SetText:
     """Text set at a size: its lines, top to bottom, and the box they fill."""
-
-    __slots__ = ("lines", "width", "height", "size", "fitted")
 
     lines: tuple[SetLine, ...]
     width: float
     height: float
     size: float
-    fitted: bool  # set to a width it did not fit unwrapped: more room may change it
-
-    def __init__(
-        self,
-        lines: tuple[SetLine, ...],
-        width: float,
-        height: float,
-        size: float,
-        fitted: bool = False,
-    ) -> None:
-        self.lines = lines
-        self.width = width
-        self.height = height
-        self.size = size
-        self.fitted = fitted
+    fitted: bool = False  # set to a width it did not fit unwrapped: more room may change it
 
 
-class NotePart(Record):
+@dataclass(slots=True)
+class NotePart:
     """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
-
-    __slots__ = ("kind", "marker", "indent", "text", "bullet")
 
     kind: str
     marker: str
     indent: float  # list text starts this far right of the note's text edge
     text: SetText
-    bullet: SetText | None
-
-    def __init__(
-        self, kind: str, marker: str, indent: float, text: SetText, bullet: SetText | None = None
-    ) -> None:
-        self.kind = kind
-        self.marker = marker
-        self.indent = indent
-        self.text = text
-        self.bullet = bullet
+    bullet: SetText | None = None
 
 
 class Typesetter:
@@ -315,13 +243,12 @@ class Typesetter:
         if max_width is not None:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
+        set_lines: tuple[SetLine, ...]
         if len(lines) == 1 and len(lines[0]) == 1 and _is_plain(lines[0][0]):
             set_lines = (_plain_line(lines[0][0], size, lh),)  # most labels: one plain span
         else:
             set_lines = tuple([self._set_line(spans, size, lh) for spans in lines])
-        st = _stack(set_lines, size)
-        st.fitted = max_width is not None
-        return st
+        return _stack(set_lines, size, fitted=max_width is not None)
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
         lh = line_height(size)
@@ -415,10 +342,6 @@ def _longest_word(lines: Lines, size: float) -> float:
     return longest
 
 
-def _with_text(span: Span, text: str) -> Span:
-    return Span(text, span.bold, span.italic, span.strike, span.code, span.href, span.icon)
-
-
 def _style(span: Span) -> tuple:
     return (span.bold, span.italic, span.strike, span.code, span.href)
 
@@ -427,8 +350,7 @@ _PLAIN = _style(Span(""))
 
 
 def _emphasise(span: Span, bold: bool, italic: bool) -> Span:
-    return Span(span.text, span.bold or bold, span.italic or italic, span.strike, span.code,
-                span.href, span.icon)  # fmt: skip
+    return replace(span, bold=span.bold or bold, italic=span.italic or italic)
 
 
 def _baseline(line_h: float, size: float) -> float:
@@ -436,11 +358,10 @@ def _baseline(line_h: float, size: float) -> float:
     return line_h / 2 + CAP_HEIGHT * size / 2
 
 
-def _stack(lines: tuple[SetLine, ...], size: float) -> SetText:
-    if len(lines) == 1:  # most labels: the sums below, without the loops
-        return SetText(lines, lines[0].width, lines[0].height, size)
+def _stack(lines: tuple[SetLine, ...], size: float, *, fitted: bool = False) -> SetText:
+    """Lines set one below the other, as one text."""
     width = max((line.width for line in lines), default=0.0)
-    return SetText(lines, width, sum(line.height for line in lines), size)
+    return SetText(lines, width, sum(line.height for line in lines), size, fitted)
 
 
 def _place_run(run: SetRun, x: float, mid: float) -> TextRun | IconRun:

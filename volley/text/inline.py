@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import FrozenInstanceError
+from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = [
@@ -37,96 +37,27 @@ __all__ = [
 ]
 
 
-class _Value:
-    """What `@dataclass` would generate, written once: a repr and an equality over the fields
-    in `__slots__`. A frozen value is also hashable and refuses assignment. (Generating the
-    methods for each class cost every process that imports this module most of a millisecond.)
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__qualname__}({values})"
-
-    def _fields(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__ or not isinstance(other, _Value):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class _Frozen(_Value):
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple:
-        """Copies and pickles made through the constructor (setattr is refused)."""
-        return (self.__class__, self._fields())
-
-
-_set = object.__setattr__
-
-
-class IconRef(_Frozen):
+@dataclass(slots=True, frozen=True)
+class IconRef:
     """A Font Awesome icon named in text: `{fas-plug fa-lg}` is ("fas", "plug", 1.25)."""
-
-    __slots__ = ("prefix", "name", "scale", "source")
 
     prefix: str  # the short style prefix: fas, far, fab, or a Pro one such as fal
     name: str
-    scale: float
-    source: str  # the markup as written, for warnings
-
-    def __init__(self, prefix: str, name: str, scale: float = 1.0, source: str = "") -> None:
-        _set(self, "prefix", prefix)
-        _set(self, "name", name)
-        _set(self, "scale", scale)
-        _set(self, "source", source)
+    scale: float = 1.0
+    source: str = ""  # the markup as written, for warnings
 
 
-class Span(_Frozen):
+@dataclass(slots=True, frozen=True)
+class Span:
     """A run of text in one style; an icon span has empty text and `icon` set."""
 
-    __slots__ = ("text", "bold", "italic", "strike", "code", "href", "icon")
-
     text: str
-    bold: bool
-    italic: bool
-    strike: bool
-    code: bool
-    href: str | None
-    icon: IconRef | None
-
-    def __init__(
-        self,
-        text: str,
-        bold: bool = False,
-        italic: bool = False,
-        strike: bool = False,
-        code: bool = False,
-        href: str | None = None,
-        icon: IconRef | None = None,
-    ) -> None:
-        _set(self, "text", text)
-        _set(self, "bold", bold)
-        _set(self, "italic", italic)
-        _set(self, "strike", strike)
-        _set(self, "code", code)
-        _set(self, "href", href)
-        _set(self, "icon", icon)
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+    href: str | None = None
+    icon: IconRef | None = None
 
 
 # --- icons -----------------------------------------------------------------------------------
@@ -427,7 +358,7 @@ class _Scanner:
             if self._parens is None:
                 self._parens = _match_parens(text)
             close = self._parens.get(i)
-        if close is None or "\n" in text[i:close]:
+        if opener is None or close is None or "\n" in text[i:close]:
             self.buf.append("]")
             return
         href = safe_href(text[i + 1 : close])
@@ -502,6 +433,9 @@ def _unlink(delim: _Delim) -> None:
         delim.next.prev = delim.prev
 
 
+_Style = tuple[bool, bool, bool, bool, "str | None"]  # bold, italic, strike, code, href
+
+
 class _LineBuilder:
     """Turns tokens into lines of spans, merging neighbours of the same style."""
 
@@ -510,9 +444,9 @@ class _LineBuilder:
         self.depth = {"bold": 0, "italic": 0, "strike": 0}
         self.href: str | None = None
         self.pending: list[str] = []  # text of the span being built, in pieces
-        self.pending_style: tuple | None = None
+        self.pending_style: _Style = (False, False, False, False, None)
 
-    def _style(self, code: bool) -> tuple:
+    def _style(self, code: bool) -> _Style:
         depth = self.depth
         return (depth["bold"] > 0, depth["italic"] > 0, depth["strike"] > 0, code, self.href)
 
@@ -610,47 +544,29 @@ def icon_refs(text: str) -> list[IconRef]:
 # --- notes -----------------------------------------------------------------------------------
 
 
-class Paragraph(_Value):
+@dataclass(slots=True)
+class Paragraph:
     """Consecutive plain lines of a note; each source line stays its own line."""
-
-    __slots__ = ("lines",)
 
     lines: list[list[Span]]
 
-    def __init__(self, lines: list[list[Span]]) -> None:
-        self.lines = lines
 
-
-class ListItem(_Value):
+@dataclass(slots=True)
+class ListItem:
     """One bullet or numbered item. `marker` is what to draw: "•" for `-`/`*`, or "3."."""
-
-    __slots__ = ("marker", "lines", "level", "number")
 
     marker: str
     lines: list[list[Span]]
-    level: int  # nesting depth, from the marker's indentation
-    number: int | None  # for numbered items
-
-    def __init__(
-        self, marker: str, lines: list[list[Span]], level: int = 0, number: int | None = None
-    ) -> None:
-        self.marker = marker
-        self.lines = lines
-        self.level = level
-        self.number = number
+    level: int = 0  # nesting depth, from the marker's indentation
+    number: int | None = None  # for numbered items
 
 
-class CodeBlock(_Value):
+@dataclass(slots=True)
+class CodeBlock:
     """A fenced block inside a note, kept verbatim (fence indentation removed)."""
 
-    __slots__ = ("lines", "lang")
-
     lines: list[str]
-    lang: str | None
-
-    def __init__(self, lines: list[str], lang: str | None = None) -> None:
-        self.lines = lines
-        self.lang = lang
+    lang: str | None = None
 
 
 NoteBlock = Paragraph | ListItem | CodeBlock
