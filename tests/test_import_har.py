@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers.har import HarOptions, import_har
-from volley.importers.masking import masked
+from volley.importers.har import import_har
+from volley.importers.traffic import TrafficOptions, masked
 from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
@@ -20,7 +20,7 @@ CASES = Path(__file__).parent / "cases" / "har"
 
 
 def har(name: str, **options) -> Diagram:
-    return import_har((CASES / f"{name}.har").read_bytes(), HarOptions(**options), name)
+    return import_har((CASES / f"{name}.har").read_bytes(), TrafficOptions(**options), name)
 
 
 def messages(diagram: Diagram) -> list[tuple[str, str, str, str]]:
@@ -100,8 +100,8 @@ def test_static_assets_only_with_all():
 
 
 def test_include_and_exclude_by_url_pattern():
-    assert har("chrome", exclude=["google.com"]).participants == ["Browser", "mitmproxy.org"]
-    only = har("chrome", include=["https://www.google.com/*"])
+    assert har("chrome", exclude=("google.com",)).participants == ["Browser", "mitmproxy.org"]
+    only = har("chrome", include=("https://www.google.com/*",))
     assert only.participants == ["Browser", "www.google.com"]
     assert len(only.messages()) == 1
 
@@ -151,7 +151,7 @@ def test_every_capture_writes_a_diagram_that_reads_back(name):
 def test_tools_name_the_client():
     assert har("insomnia").participants[0] == "Client"
     assert har("postdata").participants[0] == "Browser"  # Chrome's WebInspector
-    assert har("insomnia", client="Insomnia").participants[0] == "Insomnia"
+    assert har("insomnia", names={"Client": "Insomnia"}).participants[0] == "Insomnia"
 
 
 def test_not_json_points_at_the_place():

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers.trace import TraceOptions, import_trace, is_trace
+from volley.importers.trace import import_trace, is_trace
+from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
@@ -22,7 +23,7 @@ SERVICE_X = "service\u2011x"
 
 
 def trace(name: str, **options) -> Diagram:
-    return import_trace((CASES / name).read_bytes(), TraceOptions(**options), name)
+    return import_trace((CASES / name).read_bytes(), TrafficOptions(**options), name)
 
 
 def arrows(diagram: Diagram) -> list[tuple[str, str, str, str]]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import Any
 
 import click
 
 from volley.cli import _quick_exit, report
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, Imported, convert
+from volley.importers.traffic import TrafficOptions, masked_note
 from volley.limits import DEFAULT_LIMITS
 from volley.textio import read_source, write_atomic
 
@@ -24,6 +26,33 @@ def _read(source: str) -> tuple[str, str]:
         return source, "<link>"
     name = "<stdin>" if source == "-" else source
     return read_source(source, DEFAULT_LIMITS.input_bytes), name
+
+
+def _traffic_options(
+    names: tuple[str, ...],
+    everything: bool,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    keep_headers: bool,
+    max_body: int,
+    no_redact: bool,
+) -> TrafficOptions:
+    """The options for HAR, trace and JSON-RPC imports (the other formats take none)."""
+    renames = {}
+    for pair in names:
+        old, equals, new = pair.partition("=")
+        if not (equals and old.strip() and new.strip()):
+            raise click.BadParameter(f"expected FROM=NAME, got {pair!r}", param_hint="--name")
+        renames[old.strip()] = new.strip()
+    return TrafficOptions(
+        names=renames,
+        everything=everything,
+        include=include,
+        exclude=exclude,
+        keep_headers=keep_headers,
+        max_body=max_body,
+        redact=not no_redact,
+    )
 
 
 def _targets(source: str, output: str | None, found: list[Imported]) -> list[str]:
@@ -65,7 +94,42 @@ def _targets(source: str, output: str | None, found: list[Imported]) -> list[str
     type=click.Choice(sorted(IMPORTERS)),
     help="The source's format, when telling it from the content is not enough.",
 )
-def import_command(source: str, output: str | None, source_format: str | None) -> None:
+@click.option(
+    "--name",
+    "names",
+    multiple=True,
+    metavar="FROM=NAME",
+    help="Traffic: call a lane NAME instead (a host, a service, or the client lane): "
+    "--name api.example.com=API.",
+)
+@click.option("--all", "everything", is_flag=True, help="HAR: keep images, fonts, CSS, scripts.")
+@click.option(
+    "--include",
+    multiple=True,
+    metavar="PATTERN",
+    help="HAR: only requests whose URL matches (a glob with *, or text in the URL).",
+)
+@click.option("--exclude", multiple=True, metavar="PATTERN", help="HAR: leave these URLs out.")
+@click.option(
+    "--keep-headers",
+    is_flag=True,
+    help="HAR: keep the headers every browser sends (user-agent, sec-ch-*, accept-encoding, …).",
+)
+@click.option(
+    "--max-body",
+    type=click.IntRange(min=0),
+    default=4000,
+    show_default=True,
+    help="Traffic: characters of a body kept before the rest is cut (0 keeps all).",
+)
+@click.option(
+    "--no-redact",
+    is_flag=True,
+    help="Traffic: keep values that look like secrets (tokens, cookies, keys are masked).",
+)
+def import_command(
+    source: str, output: str | None, source_format: str | None, **traffic: Any
+) -> None:
     """Turn SOURCE, a diagram made for another tool, into .volley text.
 
     SOURCE is a file, - for standard input, or a swimlanes.io share link
@@ -76,10 +140,13 @@ def import_command(source: str, output: str | None, source_format: str | None) -
     _quick_exit()
     try:
         text, name = _read(source)
-        found = convert(text, name, source_format)
+        found = convert(text, name, source_format, _traffic_options(**traffic))
     except VolleyError as exc:
         report(exc)
         sys.exit(1)
+    masked = sum(item.masked for item in found)
+    if masked:
+        click.echo(f"{name}: {masked_note(masked)}", err=True)
     for target, item in zip(_targets(source, output, found), found, strict=True):
         if target == "-":
             click.echo(item.text, nl=False)

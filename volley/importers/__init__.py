@@ -19,8 +19,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from volley.errors import VolleyError
+
+if TYPE_CHECKING:
+    from volley.importers.traffic import TrafficOptions
 
 __all__ = ["IMPORTERS", "Imported", "Importer", "convert", "detect", "register"]
 
@@ -32,6 +36,7 @@ class Imported:
     text: str
     name: str | None = None  # a file name stem for it, when the source holds several
     line: int = 1  # the source line it starts on (a Markdown file's fence)
+    masked: int = 0  # secret-looking values masked in it (traffic imports mask by default)
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Importer:
     name: str
     module: str
     description: str
+    traffic: bool = False  # real traffic: its convert takes a TrafficOptions as a third argument
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -49,9 +55,9 @@ class Importer:
 IMPORTERS: dict[str, Importer] = {}
 
 
-def register(name: str, module: str, description: str) -> None:
+def register(name: str, module: str, description: str, traffic: bool = False) -> None:
     """Make a format known to `volley import` (and `--from NAME`)."""
-    IMPORTERS[name] = Importer(name, module, description)
+    IMPORTERS[name] = Importer(name, module, description, traffic)
 
 
 def detect(text: str) -> Importer | None:
@@ -64,8 +70,16 @@ def detect(text: str) -> Importer | None:
     return best
 
 
-def convert(text: str, filename: str | None = None, source: str | None = None) -> list[Imported]:
-    """`text` as `.volley` diagrams, by the importer `source` names or the one `detect` picks."""
+def convert(
+    text: str,
+    filename: str | None = None,
+    source: str | None = None,
+    options: TrafficOptions | None = None,
+) -> list[Imported]:
+    """`text` as `.volley` diagrams, by the importer `source` names or the one `detect` picks.
+
+    `options` reach the importers of real traffic (HAR, traces, JSON-RPC); the others take none.
+    """
     if source is not None:
         importer = IMPORTERS[source]
     else:
@@ -78,6 +92,8 @@ def convert(text: str, filename: str | None = None, source: str | None = None) -
                 hint=f"name it with --from (one of: {names})",
             )
         importer = found
+    if importer.traffic:
+        return importer.load().convert(text, filename, options)
     return importer.load().convert(text, filename)
 
 
@@ -90,4 +106,16 @@ register(
     "swimlanes",
     "volley.importers.swimlanes",
     "a swimlanes.io share link (https://swimlanes.io/#...) or a saved swimlanes.io text file",
+)
+register(
+    "har",
+    "volley.importers.har",
+    "an HTTP Archive (.har) saved from a browser's DevTools, mitmproxy, Charles or Insomnia",
+    traffic=True,
+)
+register(
+    "trace",
+    "volley.importers.trace",
+    "a trace as OpenTelemetry OTLP/JSON or Jaeger JSON (a lane per service)",
+    traffic=True,
 )

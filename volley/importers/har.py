@@ -17,15 +17,16 @@ import fnmatch
 import http
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from volley.errors import VolleyError
+from volley.importers import Imported
 from volley.importers.labels import cut_body, json_error, label, lane_name, pretty_json
+from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
-__all__ = ["HarOptions", "NOISY_HEADERS", "import_har"]
+__all__ = ["NOISY_HEADERS", "convert", "detect", "import_har"]
 
 # Headers every browser sends or every server answers with, which say nothing about the
 # exchange a diagram shows. Dropped unless --keep-headers. A name ending in `-` is a prefix.
@@ -59,24 +60,32 @@ NOTE_CHARS = 300  # a failure's reason is cut past this
 _BROWSERS = ("webinspector", "firefox", "safari", "chrome", "edge", "brave")
 
 
-@dataclass
-class HarOptions:
-    """What to keep of a capture, and what to call its lanes."""
+def detect(text: str) -> int:
+    """100 for JSON with a HAR `log` and its `entries`, else 0."""
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if not head.startswith("{") or '"log"' not in head:
+        return 0
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return 0
+    log = data.get("log") if isinstance(data, dict) else None
+    return 100 if isinstance(log, dict) and isinstance(log.get("entries"), list) else 0
 
-    names: dict[str, str] = field(default_factory=dict)  # host (or host:port) → lane name
-    everything: bool = False  # --all: keep static assets
-    include: Sequence[str] = ()  # URL patterns; when given, only matching entries are kept
-    exclude: Sequence[str] = ()  # URL patterns whose entries are left out
-    keep_headers: bool = False  # --keep-headers: keep the NOISY_HEADERS
-    max_body: int = 4000  # characters of a body shown before the rest is cut; 0: no limit
-    client: str | None = None  # the client lane's name; by default Browser or Client
+
+def convert(
+    text: str, filename: str | None = None, options: TrafficOptions | None = None
+) -> list[Imported]:
+    """`volley import` of a HAR file: one diagram, its secrets masked unless asked not to."""
+    options = options or TrafficOptions()
+    return [imported(import_har(text, options, filename), options)]
 
 
 def import_har(
-    text: str | bytes, options: HarOptions | None = None, filename: str | None = None
+    text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
     """The diagram of a HAR capture; a VolleyError when the text is not one."""
-    options = options or HarOptions()
+    options = options or TrafficOptions()
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     text = text.removeprefix("\ufeff")
@@ -122,6 +131,11 @@ def _version(raw: Any) -> str:
     return "HTTP/1.1"
 
 
+def _object(value: Any) -> dict:
+    """A HAR object, or an empty one where the capture has something else (or nothing)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _reason(status: Any, given: Any) -> str:
     """The reason phrase the capture has, or the standard one (HTTP/2 sends none)."""
     text = str(given or "").strip()
@@ -155,10 +169,11 @@ def _is_text(media: str) -> bool:
 
 
 class _Importer:
-    def __init__(self, log: dict, options: HarOptions) -> None:
+    def __init__(self, log: dict, options: TrafficOptions) -> None:
         self.log = log
         self.options = options
-        self.client = options.client or self._client_name()
+        client = self._client_name()
+        self.client = lane_name(options.names.get(client) or client)
         self.lanes: dict[str, str] = {}  # origin key → lane name
         self.pages = {
             page.get("id"): page for page in log.get("pages") or [] if isinstance(page, dict)
@@ -184,7 +199,7 @@ class _Importer:
         participants = [self.client, *dict.fromkeys(self.lanes.values())]
         return Diagram(participants=participants, items=items)
 
-    def _page_title(self, pageref: str) -> str:
+    def _page_title(self, pageref: Any) -> str:
         page = self.pages[pageref]
         return str(page.get("title") or pageref)
 
@@ -202,8 +217,8 @@ class _Importer:
     def _is_asset(self, entry: dict) -> bool:
         if str(entry.get("_resourceType", "")).lower() in _ASSET_TYPES:
             return True
-        response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
-        content = response.get("content") if isinstance(response.get("content"), dict) else {}
+        response = _object(entry.get("response"))
+        content = _object(response.get("content"))
         media = _media(_headers(response.get("headers")), content.get("mimeType"))
         if media.startswith(_ASSET_MEDIA) or media.split("/")[-1] in _ASSET_SUBTYPES:
             return True
@@ -226,7 +241,7 @@ class _Importer:
 
     def _exchange(self, entry: dict) -> list[Item]:
         request = entry["request"]
-        response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
+        response = _object(entry.get("response"))
         host = self._lane(request["url"])
         method = str(request.get("method") or "GET")
         target, request_text = self._request_text(request)
@@ -299,7 +314,7 @@ class _Importer:
         start = f"{_version(response.get('httpVersion'))} {response.get('status')}"
         lines = [f"{start} {reason}".rstrip()]
         lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
-        content = response.get("content") if isinstance(response.get("content"), dict) else {}
+        content = _object(response.get("content"))
         body = ""
         if isinstance(content.get("text"), str) and content["text"]:
             media = _media(headers, content.get("mimeType"))

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from volley.errors import VolleyError
+from volley.importers import Imported
 from volley.importers.labels import json_error, label, lane_name
+from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
-__all__ = ["TraceOptions", "import_trace", "is_trace"]
+__all__ = ["convert", "detect", "import_trace", "is_trace"]
 
 _KINDS = {0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "producer", 5: "consumer"}
 _CALLERS = ("client", "producer")
@@ -39,13 +41,6 @@ _PEER_KEYS = (
 )  # fmt: skip
 _STATUS_KEYS = ("http.response.status_code", "http.status_code", "rpc.grpc.status_code")
 ROOT_CALLER = "Client"  # the lane a trace's first SERVER span is called from
-
-
-@dataclass
-class TraceOptions:
-    """What to call the lanes: service name → lane name."""
-
-    names: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -92,11 +87,31 @@ def _is_jaeger_trace(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("spans"), list) and "processes" in data
 
 
+def detect(text: str) -> int:
+    """100 for an OTLP/JSON export or a Jaeger trace (or JSON Lines of exports), else 0."""
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if not head.startswith("{") or not ('"resourceSpans"' in head or '"spans"' in text):
+        return 0
+    try:
+        documents = _documents(text.lstrip("\ufeff"), None)
+    except VolleyError:
+        return 0
+    return 100 if documents and all(is_trace(d) for d in documents) else 0
+
+
+def convert(
+    text: str, filename: str | None = None, options: TrafficOptions | None = None
+) -> list[Imported]:
+    """`volley import` of a trace file: one diagram, its secrets masked unless asked not to."""
+    options = options or TrafficOptions()
+    return [imported(import_trace(text, options, filename), options)]
+
+
 def import_trace(
-    text: str | bytes, options: TraceOptions | None = None, filename: str | None = None
+    text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
     """The diagram of the trace(s) in an OTLP/JSON or Jaeger JSON file."""
-    options = options or TraceOptions()
+    options = options or TrafficOptions()
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     documents = _documents(text.removeprefix("\ufeff"), filename)
@@ -216,7 +231,7 @@ def _jaeger_traces(data: dict) -> list[dict]:
     inner = data.get("data")
     if isinstance(inner, list):
         return [t for t in inner if _is_jaeger_trace(t)]
-    return [inner] if _is_jaeger_trace(inner) else [data]
+    return [inner] if isinstance(inner, dict) and _is_jaeger_trace(inner) else [data]
 
 
 def _jaeger_tags(raw: Any) -> list[tuple[str, str]]:
@@ -274,7 +289,7 @@ def _jaeger_log(log: dict) -> _Event:
 
 
 class _Builder:
-    def __init__(self, spans: list[_Span], options: TraceOptions) -> None:
+    def __init__(self, spans: list[_Span], options: TrafficOptions) -> None:
         self.options = options
         self.lanes: dict[str, str] = {}
         seen: dict[tuple[str, str], _Span] = {}

@@ -1,0 +1,53 @@
+"""What the importers of real traffic (HAR, traces, JSON-RPC) share: the choices a user makes
+on the command line, and the masking of secrets before anything is written.
+
+Real captures hold live credentials (an `Authorization` header, a session cookie, an API key
+in a query string); a diagram made from one ends up in a README or a shared link. So every
+traffic import masks by default, with the project's secret detection (`volley.checks.secrets`),
+and says how many values it masked, so that `--no-redact` is a choice made knowing what it keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from volley.checks.secrets import diagram_secrets, redact_diagram
+from volley.importers import Imported
+from volley.language.writer import write
+from volley.model import Diagram
+
+__all__ = ["TrafficOptions", "imported", "masked", "masked_note"]
+
+
+@dataclass(frozen=True)
+class TrafficOptions:
+    """`volley import` options for traffic; each importer reads the ones that apply to it."""
+
+    names: Mapping[str, str] = field(default_factory=dict)  # --name: host or service → lane
+    everything: bool = False  # --all: keep static assets (HAR)
+    include: tuple[str, ...] = ()  # --include: URL patterns to keep (HAR)
+    exclude: tuple[str, ...] = ()  # --exclude: URL patterns to leave out (HAR)
+    keep_headers: bool = False  # --keep-headers: keep the headers every browser sends (HAR)
+    max_body: int = 4000  # --max-body: characters of a body before the rest is cut; 0: all
+    redact: bool = True  # --no-redact turns masking off
+
+
+def masked(diagram: Diagram) -> tuple[Diagram, int]:
+    """A copy of the diagram with every secret-looking value masked, and how many there were."""
+    count = sum(1 for _ in diagram_secrets(diagram))
+    return (redact_diagram(diagram), count) if count else (diagram, 0)
+
+
+def masked_note(count: int) -> str:
+    """What to tell the user on stderr about the values masked."""
+    values = "value" if count == 1 else "values"
+    return f"masked {count} secret-looking {values} as <redacted> (--no-redact keeps them)"
+
+
+def imported(diagram: Diagram, options: TrafficOptions) -> Imported:
+    """The diagram as `.volley` text, its secrets masked unless the options say not to."""
+    count = 0
+    if options.redact:
+        diagram, count = masked(diagram)
+    return Imported(write(diagram), masked=count)
