@@ -12,6 +12,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, cast
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
@@ -45,9 +46,11 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 # in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
-_KEYWORDS = ("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END")
-_KEYWORDS += ("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK")
-_KEYWORDS += ("PARTICIPANT", "ACTIVATE")
+_KEYWORDS = (
+    *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
+    *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
+    "ACTIVATE",
+)
 
 
 @cache
@@ -123,7 +126,7 @@ def normalise(text: str) -> str:
 class _Directive:
     """A title/order/autonumber/participant line, kept until the resolving pass."""
 
-    def __init__(self, kind: str, line: int, value: object) -> None:
+    def __init__(self, kind: str, line: int, value: Any) -> None:
         self.kind, self.line, self.value = kind, line, value
 
 
@@ -258,6 +261,7 @@ class _ToModel:
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
         self._check_name(message.sender, _shifted(sender))
+        self._check_name(message.receiver, _shifted(receiver))
         for side, payload, keyword in payloads:
             attr = "request" if side == "in" else "response"
             previous = getattr(message, attr)
@@ -327,6 +331,15 @@ class _ToModel:
         return self._frame("if", children)
 
     def group_block(self, children):
+        keyword, label, *_ = children
+        if keyword.value.lower().startswith("rect") and label is not None:
+            # Mermaid's `rect rgb(…)` highlights with a colour; volley draws a group: frame.
+            self._local.run.warn(
+                f'the colour of "rect" ({_text(label)}) is not drawn; the block is a group: '
+                "frame with no label",
+                _shifted(keyword),
+            )
+            children = [keyword, None, *children[2:]]
         return self._frame("group", children)
 
     def loop_block(self, children):
@@ -452,12 +465,13 @@ class _Parse:
     def located(
         self, message: str, token: Token, at_end: bool = False, hint: str = ""
     ) -> VolleyError:
-        line = self.lines[token.line - 1] if 0 < token.line <= len(self.lines) else ""
-        column = len(line.rstrip()) + 1 if at_end else token.column
+        number = token.line or 0
+        line = self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+        column = len(line.rstrip()) + 1 if at_end else token.column or 1
         return VolleyError(
             message,
             filename=self.filename,
-            line=token.line,
+            line=number,
             column=column,
             source_line=line,
             hint=hint or None,
@@ -506,9 +520,9 @@ class _Parse:
             run = _ParseRun(bodies, self.error, self.warn)
             CALLBACKS.run = run
             try:
-                raw = grammar_parser().parse(
-                    "\n" + "\n".join(source) + "\n", on_error=_close_open_blocks
-                )
+                text = "\n" + "\n".join(source) + "\n"
+                # The transformer's `start` makes the result a list of items, not a tree.
+                raw = cast(list, grammar_parser().parse(text, on_error=_close_open_blocks))
             except UnexpectedInput as exc:
                 self.set_aside(exc, source)
             finally:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from volley.errors import VolleyError
 
 _FENCE_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
-_INDENT = re.compile(r"[ \t]*")
 TAB_STOP = 4
 
 
@@ -73,7 +72,9 @@ def _strip_indent(line: str, indent: str) -> str:
 
 def _common_prefix(lines: list[str]) -> str:
     """The leading white space every non-blank line shares, as characters (tabs and spaces)."""
-    prefixes = [_INDENT.match(line).group() for line in lines if not _is_blank(line)]
+    prefixes = [
+        line[: len(line) - len(line.lstrip(" \t"))] for line in lines if not _is_blank(line)
+    ]
     if not prefixes:
         return ""
     first, last = min(prefixes), max(prefixes)

@@ -155,7 +155,7 @@ class _Explainer:
                 article = "an" if owner == "if:" else "a"
                 return self.error(
                     f"{word} belongs to {article} {owner} block, but the innermost open block is "
-                    f"{_keyword(innermost)} (line {innermost.line - 1})",
+                    f"{_keyword(innermost)} (line {(innermost.line or 1) - 1})",
                     line,
                     column,
                 )
@@ -170,12 +170,12 @@ class _Explainer:
         if not opened:
             return None
         token = opened[-1]
-        line = token.line - 1
+        line = (token.line or 1) - 1
         return self.error(
             f'this {_keyword(token)} block is never closed; expected "end" on a line of its '
             "own after its last line",
             line,
-            token.column,
+            token.column or 1,
         )
 
     def fence_without_owner(self, line: int) -> VolleyError | None:
@@ -193,7 +193,7 @@ class _Explainer:
     def arrow_missing(self, name: Token, line: int, column: int) -> VolleyError:
         written = name.value.strip()
         text = self.lines[line - 1]
-        segment = text[name.column - 1 :]
+        segment = text[(name.column or 1) - 1 :]
         for typo, meant in TYPO_ARROWS:
             at = segment.find(typo)
             if at > 0:
@@ -205,7 +205,7 @@ class _Explainer:
                     f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
                     f'"{before}"',
                     line,
-                    name.column + at,
+                    (name.column or 1) + at,
                     hint=hint,
                 )
         slip = self.slip(text)

@@ -1,0 +1,438 @@
+"""Reading what people already wrote: swimlanes.io's own rules, and Mermaid's and PlantUML's
+habits, each read with its meaning or refused with an error that says how volley writes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.errors import VolleyErrors
+from volley.model import ARROWS, Activation, Block, Divider, Message, Note
+
+CASES = Path(__file__).parent / "cases" / "swimlanes"
+
+
+def parse(text: str) -> volley.Diagram:
+    return volley.parse(text, "flow.volley")
+
+
+def errors_of(text: str) -> list[volley.VolleyError]:
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse(text, "flow.volley")
+    return getattr(info.value, "errors", [info.value])
+
+
+def only_error(text: str) -> volley.VolleyError:
+    errors = errors_of(text)
+    assert len(errors) == 1, [e.format() for e in errors]
+    return errors[0]
+
+
+# --- a note runs until the next element --------------------------------------------------------
+
+
+def test_note_lines_need_no_indentation_and_text_may_start_on_the_next_line():
+    diagram = parse("A -> B: hi\nnote:\nfirst line\nsecond line\nB -> A: ok\n")
+    note = diagram.items[1]
+    assert isinstance(note, Note) and note.text == "first line\nsecond line"
+    assert note.over == ["A", "B"]
+    assert isinstance(diagram.items[2], Message) and diagram.items[2].line == 5
+
+
+def test_blank_lines_in_a_note_are_paragraph_breaks_and_trailing_ones_are_dropped():
+    diagram = parse("note A: one\n\ntwo\n\n\nthree\n\n\nA -> B\n")
+    assert diagram.items[0].text == "one\n\ntwo\n\n\nthree"
+    assert len(diagram.items) == 2
+
+
+def test_a_fenced_block_anywhere_in_a_note_belongs_to_it():
+    diagram = parse('note:\nsee:\n\n```json\n{"a": -> 1}\n```\nafter\nA -> B\n')
+    assert diagram.items[0].text == 'see:\n\n```json\n{"a": -> 1}\n```\nafter'
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        "A -> B",
+        "note B: next",
+        "Note: next",
+        "=: section",
+        "_: thin",
+        "...: later",
+        "if: x\nend",
+        "loop: x\nend",
+        "title: T",
+        "order: B, A",
+        "autonumber",
+        "// a comment",
+        "%% a comment",
+    ],
+)
+def test_a_note_ends_at_the_next_element(element):
+    diagram = parse(f"note A: text\nmore text\n{element}\n")
+    assert diagram.items[0].text == "text\nmore text"
+
+
+def test_a_note_ends_at_end_and_bare_else_inside_a_block():
+    diagram = parse("if: x\nA -> B\nnote: n\nmore\nelse\nB -> A\nnote: m\nend\n")
+    block = diagram.items[0]
+    assert [b.items[-1].text for b in block.branches] == ["n\nmore", "m"]
+
+
+def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
+    text = "note A:\nLoop over the pages.\nIf it fails, participants retry.\nAnd then stop.\n"
+    diagram = parse(text + "A -> B\n")
+    assert diagram.items[0].text == text.split(":", 1)[1].strip()
+    assert len(diagram.items) == 2
+
+
+def test_indented_lines_still_continue_a_note_even_when_they_read_as_elements():
+    diagram = parse("note A: text\n  B -> C: not a message\nA -> B\n")
+    assert diagram.items[0].text == "text\nB -> C: not a message"
+    assert [m.label for m in diagram.messages()] == [""]
+
+
+def test_a_note_written_the_mermaid_way_is_one_line():
+    errors = errors_of("note over A: text\nmore text\n")
+    assert [e.line for e in errors] == [2]
+
+
+# --- else and and ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["else", "else:", "else: no", "ELSE", "Else no"])
+def test_else_needs_no_colon_nor_label(word):
+    block = parse(f"if: yes\nA -> B\n{word}\nB -> A\nend\n").items[0]
+    assert isinstance(block, Block) and len(block.branches) == 2
+    label = word[4:].lstrip(":").strip()
+    assert block.branches[1].label == label
+    assert block.branches[1].items[0].sender == "B"
+
+
+def test_several_else_branches_and_bare_and():
+    block = parse("if: a\nA -> B\nelse\nB -> A\nelse: c\nA -> A\nend\n").items[0]
+    assert [b.label for b in block.branches] == ["a", "", "c"]
+    block = parse("par\nA -> B\nand\nA -> C\nand Bob\nA -> D\nend\n").items[0]
+    assert block.kind == "par" and [b.label for b in block.branches] == ["", "", "Bob"]
+
+
+# --- arrows compose ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arrow,line,head_from,head_to",
+    [
+        ("<-->>", "dashed", "filled", "open"),
+        ("<->>", "solid", "filled", "open"),
+        ("<=>", "bold", "filled", "filled"),
+        ("<<-", "solid", "open", "none"),
+        ("<<-->>", "dashed", "open", "open"),
+        ("x-", "solid", "cross", "none"),
+        ("x--x", "dashed", "cross", "cross"),
+        ("=>>", "bold", "none", "open"),
+    ],
+)
+def test_arrows_compose_from_heads_and_a_shaft(arrow, line, head_from, head_to):
+    message = parse(f"Cache (local) {arrow} Store: sync\n").items[0]
+    assert (message.sender, message.arrow, message.receiver) == ("Cache (local)", arrow, "Store")
+    style = message.style
+    assert (style.line, style.head_from, style.head_to) == (line, head_from, head_to)
+
+
+def test_every_composed_arrow_is_known_and_none_is_headless():
+    assert len(ARROWS) == 4 * 3 * 4 - 3
+    assert not {"-", "--", "="} & set(ARROWS)
+
+
+def test_an_x_head_stands_apart_so_names_keep_their_x():
+    message = parse("x-ray -> Fox-x: hi\n").items[0]
+    assert (message.sender, message.arrow, message.receiver) == ("x-ray", "->", "Fox-x")
+    message = parse("Box x-> Fox\n").items[0]
+    assert (message.sender, message.arrow, message.receiver) == ("Box", "x->", "Fox")
+
+
+@pytest.mark.parametrize("text", ["A >> B", "A <~ B", "A -> >B", "A - > B", "A =>> -> B"])
+def test_arrow_fragments_never_become_part_of_a_name(text):
+    error = only_error(text + "\n")
+    assert error.line == 1
+
+
+# --- a block left open at the end of the file ---------------------------------------------------
+
+
+def test_blocks_open_at_the_end_are_closed_there_with_a_warning_at_their_line():
+    diagram = parse("A -> B\nif: x\n  loop: y\n    A -> B\n")
+    block = diagram.items[1]
+    assert block.kind == "if" and block.branches[0].items[0].kind == "loop"
+    assert block.branches[0].items[0].branches[0].items[0].sender == "A"
+    warnings = sorted((w.line, w.column, w.severity) for w in diagram.warnings)
+    assert warnings == [(2, 1, "warning"), (3, 3, "warning")]
+    assert all("never closed" in w.message for w in diagram.warnings)
+
+
+def test_an_unclosed_fence_is_still_an_error():
+    error = only_error("A -> B\nin: R\n```json\n{}\n")
+    assert error.line == 3 and "never closed" in error.message
+
+
+# --- keywords, colons, order --------------------------------------------------------------------
+
+
+def test_keywords_in_any_case_and_spaces_before_colons():
+    diagram = parse("TITLE : T\nNote : hi\nA -> B : label\nOrder : B\nIf : x\nA -> B\nEND\n")
+    assert diagram.title == "T" and diagram.participants == ["B", "A"]
+    assert diagram.items[1].label == "label" and diagram.items[1].receiver == "B"
+    assert diagram.items[2].kind == "if"
+
+
+def test_order_anywhere_naming_only_some_participants():
+    diagram = parse("A -> B\nB -> C\nC -> D\norder: D, B\n")
+    assert diagram.participants == ["D", "B", "A", "C"]
+
+
+def test_an_icon_without_a_style_letter_is_solid():
+    from volley.text.inline import parse_lines
+
+    (span,) = [s for line in parse_lines("{fa-plug}") for s in line if s.icon]
+    assert (span.icon.prefix, span.icon.name) == ("fas", "plug")
+
+
+# --- Mermaid and PlantUML habits -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line,over",
+    [
+        ("note over A: x", ["A"]),
+        ("note over A, C: x", ["A", "B", "C"]),
+        ("Note left of B: x", ["B"]),
+        ("note right of C: x", ["C"]),
+    ],
+)
+def test_mermaid_notes_are_notes_over_their_participants(line, over):
+    diagram = parse(f"A -> B\nB -> C\n{line}\n")
+    note = diagram.items[2]
+    assert isinstance(note, Note) and note.over == over and note.text == "x"
+    assert diagram.participants == ["A", "B", "C"]
+
+
+def test_participant_and_actor_declare_in_order_with_display_labels():
+    diagram = parse(
+        "participant H as MCP Host + LLM\nactor U\nparticipant S\nU ->> H: ask\nH -> S: call\n"
+    )
+    assert diagram.participants == ["H", "U", "S"]
+    assert diagram.labels == {"H": "MCP Host + LLM"}
+    assert diagram.to_json()["labels"] == {"H": "MCP Host + LLM"}
+    assert (diagram.items[0].sender, diagram.items[0].receiver) == ("U", "H")
+
+
+def test_participants_named_like_mermaid_words_stay_names():
+    diagram = parse("Actor -> Participant: x\nLoop back -> Activate: y\n")
+    assert diagram.participants == ["Actor", "Participant", "Loop back", "Activate"]
+
+
+@pytest.mark.parametrize(
+    "opener,kind",
+    [
+        ("alt ok", "if"),
+        ("alt: ok", "if"),
+        ("loop every 30 s", "loop"),
+        ("opt ok", "opt"),
+        ("par ok", "par"),
+        ("critical ok", "critical"),
+        ("critical: ok", "critical"),
+        ("break ok", "break"),
+        ("break: ok", "break"),
+    ],
+)
+def test_mermaid_blocks_with_or_without_a_colon(opener, kind):
+    block = parse(f"{opener}\nA -> B\nend\n").items[0]
+    assert isinstance(block, Block) and block.kind == kind
+    assert block.branches[0].label == "ok" or kind == "loop"
+    assert block.to_json()["kind"] == kind
+
+
+def test_alt_else_and_critical_option_branches():
+    block = parse("alt is valid\nA -> B\nelse is not\nB -> A\nend\n").items[0]
+    assert (block.kind, [b.label for b in block.branches]) == ("if", ["is valid", "is not"])
+    block = parse("critical connect\nA -> B\noption timeout\nB -> A\nend\n").items[0]
+    assert (block.kind, [b.label for b in block.branches]) == ("critical", ["connect", "timeout"])
+
+
+def test_rect_is_a_group_and_its_colour_a_warning():
+    diagram = parse("rect rgb(191, 223, 255)\nA -> B\nend\n")
+    block = diagram.items[0]
+    assert (block.kind, block.branches[0].label) == ("group", "")
+    assert [w.line for w in diagram.warnings] == [1] and "colour" in diagram.warnings[0].message
+
+
+def test_activation_marks_on_arrows():
+    diagram = parse("Alice ->>+ John: Hello\nJohn -->>- Alice: Great!\nA -> B\n")
+    assert [m.activate for m in diagram.messages()] == ["+", "-", None]
+    assert diagram.participants == ["Alice", "John", "A", "B"]
+    assert diagram.to_json()["items"][0]["activate"] == "+"
+    assert diagram.to_json()["items"][2]["activate"] is None
+
+
+def test_activate_and_deactivate_lines():
+    diagram = parse("A -> B\nactivate B\nDeactivate B\nactivate C\n")
+    bars = [item for item in diagram.items if isinstance(item, Activation)]
+    assert [(a.line, a.participant, a.on) for a in bars] == [
+        (2, "B", True),
+        (3, "B", False),
+        (4, "C", True),
+    ]
+    assert diagram.to_json()["items"][1] == {
+        "type": "activation",
+        "line": 2,
+        "participant": "B",
+        "on": True,
+    }
+    assert diagram.participants == ["A", "B", "C"]
+
+
+@pytest.mark.parametrize(
+    "text,what",
+    [
+        ("sequenceDiagram\n  A->>B: hi\n  B-->>A: ok\n", "Mermaid"),
+        ("%% a comment\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
+        ("@startuml\nA -> B\n@enduml\n", "PlantUML"),
+    ],
+)
+def test_a_mermaid_or_plantuml_file_gets_one_error_naming_the_importer(text, what):
+    error = only_error(text)
+    assert what in error.message and "volley import" in (error.hint or "")
+    assert error.line == (2 if text.startswith("%%") else 1)
+
+
+def test_mermaid_comment_lines_are_comments_and_plantuml_quotes_are_refused():
+    assert parse("%% setup\nA -> B\n  %% more\n").participants == ["A", "B"]
+    error = only_error("' a PlantUML comment\nA -> B\n")
+    assert error.line == 1 and '"//"' in error.hint
+
+
+@pytest.mark.parametrize(
+    "text,column",
+    [
+        ("A -> over B: x", 6),
+        ("left of A -> B", 1),
+        ("activate over A", 10),
+    ],
+)
+def test_note_places_never_become_participant_names(text, column):
+    error = only_error(text + "\n")
+    assert (error.line, error.column) == (1, column)
+    assert "note" in error.message + (error.hint or "")
+
+
+def test_names_never_start_with_an_activation_mark():
+    message = parse("A -> +B\n").items[0]
+    assert (message.receiver, message.activate) == ("B", "+")
+    only_error("+A -> B\n")
+    only_error("-A -> B\n")
+
+
+# --- every error, with hints for likely slips ----------------------------------------------------
+
+
+def test_every_error_of_a_file_is_reported_with_its_line():
+    text = (
+        "title: errors\n"  # 1
+        "A ~> B: typo\n"  # 2
+        "if ok\n"  # 3
+        "  A -> B\n"  # 4
+        "else if: no\n"  # 5
+        "  B -> A\n"  # 6
+        "end\n"  # 7
+        "B -> \n"  # 8
+        "end\n"  # 9
+        "C -> D\n"  # 10
+        "in: R\n"  # 11
+        "title: again\n"  # 12
+    )
+    errors = errors_of(text)
+    assert [e.line for e in errors] == [2, 3, 5, 8, 9, 11, 12]
+    assert all(e.filename == "flow.volley" and e.source_line for e in errors)
+    shown = VolleyErrors(errors).format()
+    assert shown.endswith("7 errors")
+    assert 'did you mean "if: ok"?' in shown
+
+
+@pytest.mark.parametrize(
+    "text,hint",
+    [
+        ("if ok\nA -> B\nend\n", 'did you mean "if: ok"?'),
+        ("group retries\nA -> B\nend\n", 'did you mean "group: retries"?'),
+        ("title My flow\n", 'did you mean "title: My flow"?'),
+        ("if: a\nA -> B\nelse if: b\nB -> A\nend\n", 'write "else: b"'),
+        ("note over A\n", "with a colon"),
+    ],
+)
+def test_hints_for_likely_slips(text, hint):
+    error = only_error(text)
+    assert hint in (error.hint or ""), error.format()
+
+
+def test_the_count_of_errors_is_bounded():
+    errors = errors_of("A ~> B\n" * 100)
+    assert 1 < len(errors) <= 25
+
+
+# --- swimlanes.io's published diagrams, end to end ------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(CASES.glob("*.volley")), ids=lambda p: p.name)
+def test_every_published_swimlanes_diagram_parses_and_renders(path):
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("// ") and "Source: http" in text and "Licence:" in text
+    diagram = volley.parse(text, path.name)
+    assert diagram.messages() and not diagram.warnings
+    svg = volley.render(diagram)
+    assert svg.startswith("<svg")
+
+
+def test_the_full_syntax_overview_reads_as_swimlanes_io_draws_it():
+    diagram = volley.parse((CASES / "full-syntax.volley").read_text(encoding="utf-8"))
+    assert diagram.title == "Swimlanes.io full syntax overview"
+    assert diagram.participants == ["One", "Two", "Three", "Four"]
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert notes[1].text.startswith("Simple text formatting;")
+    assert "\n\n1. Ordered\n2. list\n\n\n* Unordered\n* list\n\n[link]" in notes[1].text
+    assert notes[1].text.endswith("```\n{\n  code block..\n}\n```")
+    assert notes[3].over == ["One", "Two", "Three"]
+    assert notes[3].text.endswith("```\nnote [start[,end]]: text\n```")
+    assert notes[4].text.startswith("{far-bolt fa-lg} Font Awesome icons are supported using:")
+    assert "- **d** for duotone\n\nSee [Font Awesome overview]" in notes[4].text
+    sections = [item for item in diagram.items if isinstance(item, Block)]
+    assert [b.kind for b in sections] == ["if", "group"]
+    assert [b.label for b in sections[0].branches][1:] == [
+        "Optional alternative flow with _**else**_",
+        "",
+    ]
+    nested = sections[0].branches[2].items
+    assert nested[1].kind == "if" and isinstance(nested[2], Note)
+    dividers = [item.style for item in diagram.items if isinstance(item, Divider)]
+    assert dividers.count("delay") == 1 and "dashed" in dividers
+
+
+def test_the_early_overview_with_capitalised_keywords():
+    diagram = volley.parse((CASES / "full-syntax-early.volley").read_text(encoding="utf-8"))
+    assert diagram.title == "Swimlanes.io full syntax overview"
+    assert any(m.arrow == "<=>" for m in diagram.messages())
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert notes[0].text.startswith("Simple text formatting;") and notes[0].text.endswith(
+        "[link](http://www.swimlanes.io)"
+    )
+    assert notes[2].over == ["One", "Two", "Three"]
+
+
+def test_the_welcome_diagram_note_runs_over_paragraphs_and_the_icon_is_solid():
+    diagram = volley.parse((CASES / "welcome.volley").read_text(encoding="utf-8"))
+    note = diagram.items[1]
+    assert note.text.startswith("**swimlanes.io** is a simple online tool")
+    assert note.text.count("\n\n") == 3 and note.text.endswith("collect all of your diagrams.")
+    from volley.checks.lint import lint
+
+    assert lint(diagram, "") == []  # {fa-sign-in-alt} is a known solid icon
