@@ -232,8 +232,10 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     """
     writer = _Writer(comments, source.split("\n") if source is not None else None)
     starts = [line for line in (diagram.title_line, *(i.line for i in diagram.items)) if line]
+    if not starts or min(starts) > 1:  # the comments above the first element head the file
+        writer.comments_before(min(starts) - 1 if starts else 0, 0)
+    above = len(writer.out)
     if diagram.title is not None:
-        writer.comments_before(min(starts, default=0), 0)
         writer.emit(0, _with_label("title:", diagram.title))
     labels = getattr(diagram, "labels", {})
     for name in diagram.participants:  # declared in display order, so no `order:` is needed
@@ -246,7 +248,7 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     if messages and messages[0].number is not None:  # numbered from the start: say so up top
         writer.number = messages[0].number
         writer.emit(0, "autonumber" + ("" if messages[0].number == 1 else f" {messages[0].number}"))
-    if writer.out and diagram.items:
+    if len(writer.out) > above and diagram.items:  # a blank line after the directives
         writer.out.append("")
     writer.items(diagram.items, 0)
     writer.comments_before(0, 0)

@@ -1,0 +1,287 @@
+"""`volley import` of Mermaid sequence diagrams: real blocks from public docs, read as volley
+reads them, with nothing Mermaid drew left out in silence."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.errors import VolleyError
+from volley.importers import convert, detect
+from volley.model import Activation, Block, Note
+
+CASES = Path(__file__).resolve().parent / "cases" / "mermaid"
+
+
+def imported(path: Path) -> list[str]:
+    return [item.text for item in convert(path.read_text(encoding="utf-8"), path.name)]
+
+
+def one(source: str) -> str:
+    (item,) = convert(source, "test.mmd")
+    return item.text
+
+
+def volley_cli(*args: str, stdin: str | None = None, cwd: Path | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "volley", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def by_type(diagram, kind):
+    from volley.model import walk
+
+    return [item for item in walk(diagram.items) if isinstance(item, kind)]
+
+
+# --- real diagrams ---------------------------------------------------------------------------
+
+ALL_CASES = sorted(CASES.iterdir())
+
+
+@pytest.mark.parametrize("path", ALL_CASES, ids=lambda p: p.name)
+def test_every_imported_diagram_parses_renders_and_is_already_formatted(path: Path) -> None:
+    from volley.language.writer import format_text
+
+    for text in imported(path):
+        svg = volley.render(text)
+        assert svg.startswith("<svg")
+        assert format_text(text) == text  # what import writes is what fmt would write
+
+
+def test_the_seed_explainer_keeps_aliases_notes_and_its_loop() -> None:
+    (text,) = imported(CASES / "mcp-drawio.mmd")
+    diagram = volley.parse(text)
+    assert diagram.participants == ["U", "H", "S"]
+    assert diagram.labels == {"U": "User", "H": "MCP Host + LLM", "S": "draw.io MCP Server"}
+    messages = diagram.messages()
+    assert len(messages) == 12
+    assert (messages[0].sender, messages[0].arrow, messages[0].receiver) == ("H", "->", "S")
+    assert messages[0].label == "server/discover (or initialize, legacy)"
+    assert messages[1].arrow == "-->"  # Mermaid's -->> is a dotted reply with a head
+    notes = by_type(diagram, Note)
+    assert [(n.over, n.text) for n in notes] == [
+        (["H", "S"], "at startup"),
+        (["H"], "LLM chooses create_diagram"),
+    ]
+    (loop,) = by_type(diagram, Block)
+    assert loop.kind == "loop" and loop.branches[0].label == "one per LLM tool call"
+    assert [m.label for m in loop.branches[0].items] == [
+        "tools/call add_class or add_relationship",
+        "added",
+    ]
+    assert text.startswith("// Source: the draw.io MCP explainer")  # its %% lines kept
+
+
+def test_the_mcp_authorization_page_gives_two_diagrams_with_their_alt_and_line_breaks() -> None:
+    first, second = (volley.parse(t) for t in imported(CASES / "mcp-authorization.md"))
+    assert first.labels["M"] == "MCP Server (Resource Server)"
+    assert by_type(first, Note)[0].text == "Extract resource_metadata\nfrom WWW-Authenticate"
+    assert by_type(first, Note)[2].over == ["C", "M", "A"]  # "over C,A" spans the one between
+    assert second.participants == ["B", "C", "M", "A"]
+    (alt,) = by_type(second, Block)
+    assert alt.kind == "if" and alt.branches[0].label == "Dynamic client registration"
+    assert [m.label for m in alt.branches[0].items] == ["POST /register", "Client Credentials"]
+    assert len(second.messages()) == 16
+
+
+def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
+    texts = imported(CASES / "mermaid-docs.md")
+    assert len(texts) == 20
+    d = [volley.parse(text) for text in texts]
+
+    # arrows: ->> a head, -) async (open head), -x lost; -> and --> have no head in Mermaid
+    assert [m.arrow for m in d[0].messages()] == ["->", "-->", "->>"]
+    assert [m.arrow for m in d[4].messages()][4] == "-x"
+    assert "line(s) 94 as lines without a head" in texts[9]
+    # declared order, aliases, actors (as a comment: volley draws boxes)
+    assert d[1].participants == ["Alice", "Bob"]
+    assert d[3].labels == {"A": "Alice", "J": "John"}
+    assert "// Mermaid: actor Alice (volley draws every participant as a box)" in texts[2]
+    assert "// Mermaid: create participant Carl" in texts[4]
+    assert "// Mermaid: destroy Carl" in texts[4]
+    assert d[4].labels == {"D": "Donald"}
+    assert "// Mermaid: box Purple Alice & John (around A, J; volley draws no box)" in texts[5]
+    # activations, on their own lines and as marks
+    assert [(a.participant, a.on) for a in by_type(d[6], Activation)] == [
+        ("John", True),
+        ("John", False),
+    ]
+    assert [m.activate for m in d[7].messages()] == ["+", "+", "-", "-"]
+    # notes: the side kept as a comment, <br/> as a line break, a span over two
+    (note,) = by_type(d[8], Note)
+    assert note.over == ["John"] and note.text == "Text in note"
+    assert "// Mermaid: note right of John (volley puts it over John)" in texts[8]
+    (note,) = by_type(d[9], Note)
+    assert note.over == ["Alice", "John"]
+    assert note.text == "A typical interaction\nBut now in two lines"
+    # blocks
+    (alt, opt) = by_type(d[11], Block)
+    assert (alt.kind, [b.label for b in alt.branches]) == ("if", ["is sick", "is well"])
+    assert (opt.kind, opt.branches[0].label) == ("opt", "Extra response")
+    outer, inner = by_type(d[12], Block)
+    assert (outer.kind, [b.label for b in outer.branches]) == (
+        "par",
+        ["Alice to Bob", "Alice to John"],
+    )
+    assert inner in outer.branches[1].items
+    (critical,) = by_type(d[13], Block)
+    assert critical.kind == "critical"
+    assert [b.label for b in critical.branches] == [
+        "Establish a connection to the DB",
+        "Network timeout",
+        "Credentials rejected",
+    ]
+    (brk,) = by_type(d[14], Block)
+    assert (brk.kind, brk.branches[0].label) == ("break", "when the booking process fails")
+    rects = by_type(d[15], Block)
+    assert [r.kind for r in rects] == ["group", "group"]
+    assert "// Mermaid: rect rgb(191, 223, 255) (a background colour)" in texts[15]
+    # comments, entity codes, autonumber, links
+    assert "// this is a comment" in texts[16]
+    assert [m.label for m in d[17].messages()] == ["I ♥ you!", "I ♥ you ∞ times more!"]
+    assert [m.number for m in d[18].messages()] == [1, 2, 3, 4, 5]
+    assert texts[19].count("// Mermaid: link ") == 4
+
+
+# --- single constructs -----------------------------------------------------------------------
+
+
+def test_bidirectional_arrows_titles_and_autonumber_start() -> None:
+    text = one(
+        "---\ntitle: From front matter\n---\nsequenceDiagram\n"
+        "autonumber 10\nA<<->>B: both\nA<<-->>B: both, dotted\nB--)A: async reply\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.title == "From front matter"
+    assert [(m.arrow, m.number) for m in diagram.messages()] == [
+        ("<->", 10),
+        ("<-->", 11),
+        ("-->>", 12),
+    ]
+
+
+def test_title_line_semicolons_and_a_step_volley_cannot_count_in() -> None:
+    text = one("sequenceDiagram\ntitle Login\nautonumber 1 5\nA->>B: one;B-->>A: two #59; three\n")
+    diagram = volley.parse(text)
+    assert diagram.title == "Login"
+    assert [m.label for m in diagram.messages()] == ["one", "two ; three"]
+    assert "// Mermaid: autonumber 1 5 (volley counts in steps of 1)" in text
+
+
+def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:
+    text = one("sequenceDiagram\nA->>B: call *args and **kwargs**\nB-->>A: [x](y) {fas-plug}\n")
+    assert [m.label for m in volley.parse(text).messages()] == [
+        "call \\*args and \\*\\*kwargs\\*\\*",
+        "\\[x\\](y) \\{fas-plug\\}",
+    ]
+    from volley.text.inline import plain_text
+
+    assert plain_text(volley.parse(text).messages()[0].label) == "call *args and **kwargs**"
+    assert "snake_case_name" in one("sequenceDiagram\nA->>B: snake_case_name\n")
+
+
+def test_nothing_is_dropped_in_silence() -> None:
+    source = (
+        "%%{init: {'theme': 'dark'}}%%\nsequenceDiagram\naccTitle: Checkout\n"
+        'participant DB@{ "type" : "database" }\nlinks DB: {"Docs": "https://x.y"}\n'
+        "autonumber off\nA->>DB: query\n"
+    )
+    text = one(source)
+    for kept in ("{init: {'theme': 'dark'}}%%", "accTitle: Checkout", '"type" : "database"',
+                 'links DB: {"Docs": "https://x.y"}', "autonumber off"):  # fmt: skip
+        assert kept in text
+    assert volley.parse(text).participants == ["DB", "A"]
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "column", "words"),
+    [
+        (
+            "sequenceDiagram\n  A->>B: hi\n  what is this\n",
+            3,
+            3,
+            "not a Mermaid sequence statement",
+        ),
+        ("sequenceDiagram\n  loop every day\n  A->>B: hi\n", 2, 3, "this loop is never closed"),
+        ("sequenceDiagram\n  A->>B: hi\n  end\n", 3, 3, "end without a block"),
+        ("sequenceDiagram\n  else oops\n  end\n", 2, 3, "else outside alt"),
+        ("sequenceDiagram\n  A->>B: hi\n  B->>+C<: x\n", 3, 0, "cannot be written in volley"),
+    ],
+)
+def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, column, words):
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "bad.mmd")
+    error = caught.value
+    assert words in error.message
+    assert (error.filename, error.line) == ("bad.mmd", line)
+    assert error.source_line == source.split("\n")[line - 1]
+    if column:
+        assert error.column == column
+
+
+def test_an_error_in_a_markdown_block_names_the_line_of_the_page() -> None:
+    page = "# Title\n\ntext\n\n```mermaid\nsequenceDiagram\n  A->>B: ok\n  nonsense here\n```\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(page, "doc.md")
+    assert caught.value.line == 8
+
+
+def test_detection_from_content_not_from_the_file_name() -> None:
+    assert detect("%% a diagram\nsequenceDiagram\nA->>B: x\n").name == "mermaid"
+    assert detect("# Doc\n\n```mermaid\nsequenceDiagram\nA->>B: x\n```\n").name == "mermaid"
+    assert detect("A -> B: x\n").name == "swimlanes"
+    # a Markdown page whose only mermaid block is a flowchart has no sequence diagram
+    with pytest.raises(VolleyError, match="no ```mermaid block holds a sequenceDiagram"):
+        convert("```mermaid\nflowchart LR\nA-->B\n```\n", "doc.md", "mermaid")
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_import_markdown_writes_one_file_per_block_into_a_folder(tmp_path: Path) -> None:
+    done = volley_cli("import", str(CASES / "mcp-authorization.md"), "-o", f"{tmp_path}/out/")
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["mcp-authorization-1.volley", "mcp-authorization-2.volley"]
+    text = (tmp_path / "out" / "mcp-authorization-2.volley").read_text(encoding="utf-8")
+    assert "participant B as User-Agent (Browser)" in text
+
+
+def test_several_blocks_to_one_place_is_a_usage_error_that_says_what_to_do(tmp_path) -> None:
+    for args in ([], ["-o", str(tmp_path / "one.volley")]):
+        done = volley_cli("import", str(CASES / "mcp-authorization.md"), *args)
+        assert done.returncode == 2
+        assert "holds 2 diagrams" in done.stderr and "-o DIR" in done.stderr
+    assert not (tmp_path / "one.volley").exists()
+
+
+def test_import_one_diagram_to_stdout_or_a_file(tmp_path: Path) -> None:
+    done = volley_cli("import", "-", stdin="sequenceDiagram\nA->>B: hi\n")
+    assert (done.returncode, done.stdout) == (0, "A -> B: hi\n")
+    target = tmp_path / "x.volley"
+    done = volley_cli("import", str(CASES / "mcp-drawio.mmd"), "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert "participant H as MCP Host + LLM" in target.read_text(encoding="utf-8")
+
+
+def test_import_reports_an_error_with_file_line_and_caret(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mmd"
+    bad.write_text("sequenceDiagram\n  A->>B: hi\n  what is this\n", encoding="utf-8")
+    done = volley_cli("import", str(bad))
+    assert done.returncode == 1
+    assert f"{bad}:3:3: error: not a Mermaid sequence statement" in done.stderr
+    assert "  what is this\n" in done.stderr and "^" in done.stderr
