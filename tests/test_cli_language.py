@@ -82,7 +82,7 @@ def test_check_reports_every_failing_file(tmp_path):
     assert f"{one}:2:1: error: end without an open block" in result.stderr
     assert f"{two}:1:6: error: expected an arrow" in result.stderr
     assert 'did you mean "if: ok"?' in result.stderr
-    assert f"{two}:3:1: error: volley has no \"else if\"" in result.stderr
+    assert f'{two}:3:1: error: volley has no "else if"' in result.stderr
     assert "2 errors" in result.stderr
     assert f"{good}:1:1: warning: this if: block is never closed" in result.stderr
     assert "2 of 3 file(s) with errors" in result.stderr
