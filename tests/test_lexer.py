@@ -1,0 +1,177 @@
+"""The Pygments lexer colours .volley source the way the parser reads it.
+
+The parser is the oracle: on every example, each element it reports starts, in the lexer's
+tokens, with the token its kind should have (a participant name for a message, a keyword for a
+note or a block, an operator for a divider), and each payload body is coloured by its fence
+language's lexer rather than read as volley.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import Keyword, Name, Operator, Punctuation, String
+
+import volley
+from volley.docs.pygments_lexer import VolleyLexer
+
+from .conftest import EXAMPLES
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.volley"))
+FIRST_TOKEN = {"message": Name.Class, "note": Keyword, "block": Keyword, "divider": Operator}
+
+
+def tokens(source: str) -> list[tuple[int, object, str]]:
+    return list(VolleyLexer().get_tokens_unprocessed(source))
+
+
+def first_token_of_each_line(source: str) -> dict[int, object]:
+    """Line number (1-based) -> the first token on it that is not whitespace."""
+    found: dict[int, object] = {}
+    line_starts = [0]
+    for index, char in enumerate(source):
+        if char == "\n":
+            line_starts.append(index + 1)
+    for start, token, value in tokens(source):
+        if not value.strip():
+            continue
+        offset = start + len(value) - len(value.lstrip())
+        line = sum(1 for begin in line_starts if begin <= offset)
+        found.setdefault(line, token)
+    return found
+
+
+def items(parsed: dict) -> list[dict]:
+    """Every item of a `volley parse` document, nested ones included."""
+    out = []
+    for item in parsed["items"]:
+        out.append(item)
+        for branch in item.get("branches", []):
+            out.extend(items(branch))
+    return out
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
+def test_every_example_lexes_to_its_exact_text(path):
+    source = path.read_text(encoding="utf-8")
+    assert "".join(value for _start, _token, value in tokens(source)) == source
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
+def test_every_element_the_parser_reads_starts_with_its_token(path):
+    source = path.read_text(encoding="utf-8")
+    parsed = volley.parse(source).to_json()
+    first = first_token_of_each_line(source)
+    checked = 0
+    for item in items(parsed):
+        expected = FIRST_TOKEN.get(item["type"])
+        if expected is None:
+            continue
+        assert first[item["line"]] in expected, (item["type"], item["line"], first[item["line"]])
+        checked += 1
+    assert checked >= 3
+
+
+def visible(pairs) -> list[tuple[object, str]]:
+    return [(token, value.strip()) for token, value in pairs if value.strip()]
+
+
+def contains_run(haystack: list, needle: list) -> bool:
+    return any(haystack[i : i + len(needle)] == needle for i in range(len(haystack)))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
+def test_payload_bodies_are_coloured_as_their_language_not_as_volley(path):
+    """A fenced body gets exactly the tokens its language's lexer gives it; an indented one
+    is key/value rows: nothing in a body (an arrow in JSON, `note:` in a log) reads as volley."""
+    source = path.read_text(encoding="utf-8")
+    lexed = visible((token, value) for _start, token, value in tokens(source))
+    payloads = [
+        payload
+        for item in items(volley.parse(source).to_json())
+        for payload in (item.get("request"), item.get("response"))
+        if payload and payload["body"]
+    ]
+    assert payloads
+    for payload in payloads:
+        if payload["lang"]:
+            lexer = get_lexer_by_name(payload["lang"])
+            expected = visible(lexer.get_tokens(payload["body"] + "\n"))
+        else:
+            expected = visible(
+                (token, value)
+                for _start, token, value in VolleyLexer().get_tokens_unprocessed(
+                    payload["body"], ("root", "body")
+                )
+            )
+            assert {token for token, _value in expected} <= {Name.Attribute, String, Punctuation}
+        assert contains_run(lexed, expected), payload["body"][:80]
+
+
+def test_a_fenced_body_is_coloured_by_its_language():
+    source = 'A -> B: call\nin: Args\n  ```json\n  {"query": "a -> b"}\n  ```\nB --> A: ok\n'
+    found = tokens(source)
+    values = {value: token for _start, token, value in found}
+    assert values['"query"'] in Name.Tag  # the JSON lexer's key token
+    assert values['"a -> b"'] in String.Double
+    assert values["B"] is Name.Class  # the diagram goes on after the fence
+
+
+def test_an_indented_body_is_key_value_rows():
+    found = tokens("A -> B: login\nin: Request\n  user: ada\n  password: <redacted>\nB --> A\n")
+    values = {value: token for _start, token, value in found}
+    assert values["user"] is Name.Attribute
+    assert values[" ada"] in String
+    assert values["-->"] is Operator
+
+
+@pytest.mark.parametrize(
+    ("line", "arrow"),
+    [
+        ("A <-->> B: both", "<-->>"),
+        ("A -x B: lost", "-x"),
+        ("A ->+ B: call", "->"),
+        ("A => B", "=>"),
+        ("x-ray -> B", "->"),
+    ],
+)
+def test_arrows_are_one_operator_between_two_names(line, arrow):
+    found = [(token, value) for _start, token, value in tokens(line + "\n") if value.strip()]
+    assert (Operator, arrow) in found
+    names = [value for token, value in found if token is Name.Class]
+    assert len(names) == 2, found
+
+
+def test_inline_markup_in_labels():
+    found = {value: token for _s, token, value in tokens("title: **Bold** {fas-plug} `code`\n")}
+    assert "**Bold**" not in found  # the title is one heading token
+    found = {value: token for _s, token, value in tokens("A -> B: **Bold** {fas-plug} `x`\n")}
+    assert found["{fas-plug}"] is Name.Builtin
+    assert found["`x`"] in String
+
+
+def test_text_without_a_final_newline_and_an_unclosed_fence_end():
+    for source in ("A -> B", "A -> B: x\nin: Request\n```json\n{", "note: a\nmore text"):
+        assert "".join(value for _s, _t, value in tokens(source)) == source
+
+
+def test_pygments_finds_the_lexer_by_name_and_filename():
+    assert isinstance(get_lexer_by_name("volley"), VolleyLexer)
+    assert isinstance(get_lexer_for_filename("flow.volley"), VolleyLexer)
+
+
+def test_python_m_pygments_highlights_a_volley_file():
+    result = subprocess.run(
+        [sys.executable, "-m", "pygments", "-l", "volley", "-f", "html"],
+        input="A -> B: hello\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert '<span class="nc">A</span>' in result.stdout
+    assert '<span class="o">-&gt;</span>' in result.stdout
