@@ -51,7 +51,7 @@ def decode_link(link: str, filename: str | None = None) -> str:
         raise VolleyError("not a swimlanes.io link", filename=filename)
     data = found["data"]
 
-    def fail(message: str, hint: str) -> VolleyError:
+    def fail(message: str, hint: str | None = None) -> VolleyError:
         return VolleyError(
             message, filename=filename, line=1, column=1, source_line=link.strip(), hint=hint
         )
@@ -81,7 +81,12 @@ def decode_link(link: str, filename: str | None = None) -> str:
             "copy the whole link",
         ) from None
     if len(out) > limit:
-        raise fail(f"the diagram in this link is larger than {limit:,} bytes", "")
+        raise fail(f"the diagram in this link is larger than {limit:,} bytes")
+    if not inflater.eof:  # the compressed stream stops before its end: the link was cut
+        raise fail(
+            "the data in this link does not decompress (it may be cut short)",
+            "copy the whole link",
+        )
     try:
         return out.decode("utf-8")
     except UnicodeDecodeError:

@@ -1,0 +1,169 @@
+"""`volley import` of swimlanes.io share links and saved swimlanes.io text."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.errors import VolleyError
+from volley.importers import convert
+from volley.importers.swimlanes import decode_link
+
+LINKS = Path(__file__).resolve().parent / "cases" / "swimlanes-links"
+
+
+def link_in(path: Path) -> str:
+    """The link of a case file (its `#` lines say where it was found)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    (link,) = [line for line in lines if line.strip() and not line.startswith("#")]
+    return link
+
+
+def make_link(text: str, urlsafe: bool = False) -> str:
+    """A share link as swimlanes.io makes one: base64 of the raw-DEFLATE-compressed text."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    data = packer.compress(text.encode("utf-8")) + packer.flush()
+    encoded = base64.urlsafe_b64encode(data) if urlsafe else base64.b64encode(data)
+    return "https://swimlanes.io/#" + encoded.decode("ascii")
+
+
+def volley_cli(*args: str, stdin: str | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "volley", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+# --- real links ------------------------------------------------------------------------------
+
+
+def test_a_link_from_a_readme_decodes_to_its_diagram() -> None:
+    (item,) = convert(link_in(LINKS / "shinami-zklogin-signin.txt"), "signin")
+    diagram = volley.parse(item.text)
+    assert diagram.participants == [
+        "App Frontend",
+        "OpenID Provider",
+        "App Backend",
+        "Salt Provider",
+        "zkProver",
+    ]
+    messages = diagram.messages()
+    assert len(messages) == 9
+    assert (messages[0].sender, messages[0].receiver, messages[0].label) == (
+        "App Frontend",
+        "App Frontend",
+        "newZkLoginSession",
+    )
+    assert messages[-1].label == "sessionCookie"
+    assert volley.render(item.text).startswith("<svg")
+
+
+def test_every_case_link_imports_and_renders() -> None:
+    for path in sorted(LINKS.glob("*.txt")):
+        (item,) = convert(link_in(path), path.name)
+        assert volley.render(item.text).startswith("<svg"), path.name
+    assert decode_link(link_in(LINKS / "verkstedt-hello-world.txt")) == "title: Hello World"
+
+
+def test_a_link_keeps_blocks_notes_and_comments_and_comes_out_formatted() -> None:
+    source = (
+        "title: Retry\n"
+        "// who retries\n"
+        "Client->Server:GET /\n"
+        "if: 503\n"
+        "Server-->Client: try later\n"
+        "note Client: waits\n"
+        "end\n"
+    )
+    (item,) = convert(make_link(source), None)
+    assert item.text == (
+        "title: Retry\n"
+        "\n"
+        "// who retries\n"
+        "Client -> Server: GET /\n"
+        "if: 503\n"
+        "  Server --> Client: try later\n"
+        "  note Client: waits\n"
+        "end\n"
+    )
+
+
+def test_link_forms_people_paste() -> None:
+    text = "A -> B: one\n"
+    plain = make_link(text)
+    for link in (
+        plain,
+        plain.rstrip("="),  # padding dropped
+        plain.replace("=", "%3D"),  # percent-encoded by a chat client
+        make_link(text, urlsafe=True),
+        "  " + plain + "\n",
+        plain.replace("https://", "http://www."),
+    ):
+        assert decode_link(link) == text, link
+
+
+@pytest.mark.parametrize(
+    ("link", "words"),
+    [
+        ("https://swimlanes.io/d/1fIlD4u_9", "names a diagram saved on swimlanes.io"),
+        ("https://swimlanes.io/#", "carries no diagram"),
+        ("https://swimlanes.io/#not*base64!", "not base64"),
+        ("https://swimlanes.io/#K8ksyUm1UvBIzcnJ", "does not decompress"),
+    ],
+)
+def test_a_link_that_holds_no_diagram_is_a_clear_error(link: str, words: str) -> None:
+    with pytest.raises(VolleyError, match=words) as caught:
+        convert(link, "<link>")
+    assert caught.value.source_line == link
+
+
+def test_a_link_that_inflates_past_the_input_limit_is_refused() -> None:
+    bomb = make_link("A -> B\n" * 2_000_000)  # 14 MB of text in a few kilobytes
+    with pytest.raises(VolleyError, match="larger than"):
+        decode_link(bomb)
+
+
+def test_a_saved_text_file_is_normalised_through_parse_and_fmt() -> None:
+    (item,) = convert("Title: Saved\nA->B:hi\n", "saved.txt")
+    assert item.text == "title: Saved\n\nA -> B: hi\n"
+
+
+def test_a_saved_text_that_does_not_parse_is_an_error_with_its_line() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert("A -> B\nin: Request\n```\nnever closed\n", "saved.txt")
+    assert (caught.value.filename, caught.value.line) == ("saved.txt", 3)
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_import_takes_the_link_itself_as_source() -> None:
+    done = volley_cli("import", link_in(LINKS / "verkstedt-hello-world.txt"))
+    assert (done.returncode, done.stdout) == (0, "title: Hello World\n")
+
+
+def test_import_writes_the_link_diagram_to_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "signin.volley"
+    link = link_in(LINKS / "shinami-zklogin-sponsored-tx.txt")
+    done = volley_cli("import", link, "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    diagram = volley.parse(target.read_text(encoding="utf-8"))
+    assert "Gas Station" in diagram.participants
+    assert len(diagram.messages()) == 12
+
+
+def test_import_of_a_saved_link_explains_what_to_do() -> None:
+    done = volley_cli("import", "https://swimlanes.io/d/1fIlD4u_9")
+    assert done.returncode == 1
+    assert "names a diagram saved on swimlanes.io" in done.stderr
+    assert "copy the text" in done.stderr
