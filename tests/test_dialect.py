@@ -86,6 +86,15 @@ def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
     diagram = parse(text + "A -> B\n")
     assert diagram.items[0].text == text.split(":", 1)[1].strip()
     assert len(diagram.items) == 2
+    # The line that starts with Mermaid's `loop` is pointed out, in case the keyword was meant.
+    assert [(w.line, w.severity) for w in diagram.warnings] == [(2, "warning")]
+    assert "read as text of the note on line 1" in diagram.warnings[0].message
+
+
+def test_a_comment_line_ends_a_note_before_a_mermaid_statement():
+    diagram = parse("note A: hi\n//\nactivate A\nA -> B\n")
+    assert diagram.items[0].text == "hi" and isinstance(diagram.items[1], Activation)
+    assert not diagram.warnings
 
 
 def test_indented_lines_still_continue_a_note_even_when_they_read_as_elements():

@@ -18,7 +18,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.language.prepass import Body, lift_bodies
+from volley.language.prepass import Body, LineKind, lift_bodies
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import (
     Activation,
@@ -98,22 +98,26 @@ def _comment() -> re.Pattern[str]:
     return re.compile(r"[ \t]*(?://|%%)")
 
 
-def is_element(line: str) -> bool:
+def line_kind(line: str) -> LineKind:
     """Whether a line is an element of the language, which ends a note (swimlanes.io's rule).
 
     Messages, comment lines, and keywords written with their colon are; so are `end`,
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
-    uses as a keyword ("Loop over the pages", "Participants sign in") is a note's text.
+    uses as a keyword ("Loop over the pages", "Activate the account") is a note's text.
     """
     if _comment().match(line) or _message_start().match(line + "\n"):
-        return True
+        return "element"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:
-        return False
+        return "text"
     name = found.lastgroup
     if name in _NOTE_ENDING_BARE or found.group().rstrip().endswith(":"):
-        return True
-    return name in _NOTE_ENDING_ALONE and not line[found.end() :].strip()
+        return "element"
+    if name in _NOTE_ENDING_ALONE and not line[found.end() :].strip():
+        return "element"
+    # "And then …" and "Else …" start prose too often to point out; Mermaid's statement words
+    # (`loop every minute`, `activate A`) rarely do.
+    return "text" if name in ("ELSE", "AND") else "keyword text"
 
 
 def normalise(text: str) -> str:
@@ -282,6 +286,13 @@ class _ToModel:
         body = self.bodies.get(_line(keyword))
         if body is not None:
             text = f"{text}\n{body.text}" if text else body.text
+            for line in body.doubtful:
+                self._local.run.warn(
+                    f"this line is read as text of the note on line {_line(keyword)}; to start "
+                    'an element here instead, end the note before it with a "//" line (or write '
+                    "the block keyword with its colon, as in loop: …)",
+                    Token("TEXT", "", line=line, column=1),
+                )
         note = Note(line=_line(keyword), over=names, text=text)
         note.attached = not names
         return note
@@ -507,7 +518,7 @@ class _Parse:
             self.text,
             keyword_matcher("IN", "OUT"),
             keyword_matcher("NOTE"),
-            is_element,
+            line_kind,
             _mermaid_note(),
             self.filename,
         )

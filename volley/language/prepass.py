@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 from volley.errors import VolleyError
 
@@ -29,6 +30,14 @@ class Body:
     text: str
     form: str  # "fenced" or "indented" (a note's body may mix both: "indented")
     lang: str | None = None
+    # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
+    # which the parser points out, since its writer may have meant the keyword.
+    doubtful: list[int] = field(default_factory=list)
+
+
+# What a line is, for where a note ends: an element, plain text, or text that starts with a
+# word that is a keyword elsewhere (Mermaid's `loop every minute`).
+LineKind = Literal["element", "text", "keyword text"]
 
 
 def indent_width(line: str) -> int:
@@ -86,11 +95,11 @@ def _common_prefix(lines: list[str]) -> str:
 
 class _Lifter:
     def __init__(
-        self, lines: list[str], filename: str | None, is_element: Callable[[str], bool]
+        self, lines: list[str], filename: str | None, line_kind: Callable[[str], LineKind]
     ) -> None:
         self.lines = lines
         self.filename = filename
-        self.is_element = is_element
+        self.line_kind = line_kind
 
     def fenced(self, start: int) -> tuple[int, list[str], str | None, list[str]]:
         """Read the fence opening at `start`: (index after it, body lines, lang, raw lines)."""
@@ -162,6 +171,7 @@ class _Lifter:
             run.clear()
 
         end = pos  # the index after the note's last non-blank line
+        doubtful: list[int] = []
         while pos < len(lines):
             line = lines[pos]
             if _is_blank(line):
@@ -175,34 +185,38 @@ class _Lifter:
                 end = pos
                 continue
             deeper = indent_width(line) >= owner_width + 2
-            if not deeper and (one_line or self.is_element(line)):
-                break
+            if not deeper:
+                kind = "element" if one_line else self.line_kind(line)
+                if kind == "element":
+                    break
+                if kind == "keyword text":
+                    doubtful.append(pos + 1)
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos
         flush()
         if not parts:
             return index + 1, None
-        return end, Body(index + 1, "\n".join(parts), "indented")
+        return end, Body(index + 1, "\n".join(parts), "indented", doubtful=doubtful)
 
 
 def lift_bodies(
     text: str,
     payload: re.Pattern[str],
     note: re.Pattern[str],
-    is_element: Callable[[str], bool],
+    line_kind: Callable[[str], LineKind],
     one_line_note: re.Pattern[str],
     filename: str | None = None,
 ) -> tuple[str, dict[int, Body]]:
     """Return the text with every body blanked out, and the bodies by their owner's line.
 
     `payload` and `note` match the start of a line that owns a body (the grammar's `in:`/`out:`
-    and note keywords); `is_element` tells whether a line is an element (which ends a note);
+    and note keywords); `line_kind` tells whether a line is an element (which ends a note);
     `one_line_note` matches a note written the Mermaid way. One multi-line search finds the
     candidate owners, so the lines between them are never looked at one by one.
     """
     lines = text.split("\n")
-    lifter = _Lifter(lines, filename, is_element)
+    lifter = _Lifter(lines, filename, line_kind)
     bodies: dict[int, Body] = {}
     owners = re.compile(f"(?m)^(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
     index = 0  # the first line not yet lifted
