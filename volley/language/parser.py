@@ -38,8 +38,10 @@ from volley.resources import grammar_cache, read_text, resource_path
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 # A file with more mistakes than this is reported up to here: the rest are most likely the
-# same mistake again, and each one costs a parse of the whole text.
+# same mistake again. Each one costs a parse of the text up to it, so a long text gets fewer:
+# about a million characters are parsed again at most, and a text that long stops at the first.
 MAX_ERRORS = 25
+_CHARACTERS_REPARSED = 1_000_000
 # The first line of a Mermaid or PlantUML file, which `volley import` converts.
 FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml": "PlantUML"}
 # Keywords end a note when written with a colon (`loop: x`, but not "Loop over items", which
@@ -559,8 +561,9 @@ class _Parse:
         error, meant = describe(exc, self.lines, self.filename, keyword_matcher)
         self.syntax_errors.append(error)
         line = error.line
+        budget = max(1, min(MAX_ERRORS, _CHARACTERS_REPARSED // max(len(self.text), 1)))
         if (
-            len(self.syntax_errors) >= MAX_ERRORS
+            len(self.syntax_errors) >= budget
             or not 0 < line <= len(source)
             or not source[line - 1].strip()
         ):
