@@ -445,3 +445,47 @@ def test_the_welcome_diagram_note_runs_over_paragraphs_and_the_icon_is_solid():
     from volley.checks.lint import lint
 
     assert lint(diagram, "") == []  # {fa-sign-in-alt} is a known solid icon
+
+
+# Statements from Mermaid's sequence diagram documentation (https://mermaid.js.org/syntax/
+# sequenceDiagram.html, MIT licence), pasted without their `sequenceDiagram` header.
+MERMAID_DOCS_BODY = """\
+    participant Alice
+    participant John
+    rect rgb(191, 223, 255)
+    note right of Alice: Alice calls John.
+    Alice->>+John: Hello John, how are you?
+    rect rgb(200, 150, 255)
+    Alice->>+John: John, can you hear me?
+    John-->>-Alice: Hi Alice, I can hear you!
+    end
+    John-->>-Alice: I feel great!
+    end
+    Alice ->>+ John: Did you want to go to the game tonight?
+    John -->>- Alice: Yeah! See you there.
+    critical Establish a connection to the DB
+        Alice-->John: connect
+    option Network timeout
+        Alice-->Alice: Log error
+    end
+"""
+
+
+def test_statements_from_mermaids_own_docs_read_with_their_meaning():
+    diagram = parse(MERMAID_DOCS_BODY)
+    assert diagram.participants == ["Alice", "John"]
+    outer = diagram.items[0]
+    assert outer.kind == "group" and outer.branches[0].label == ""
+    note, first, inner, last = outer.branches[0].items
+    assert isinstance(note, Note) and note.over == ["Alice"] and note.text == "Alice calls John."
+    assert (first.arrow, first.activate, first.receiver) == ("->>", "+", "John")
+    assert [m.activate for m in inner.branches[0].items] == ["+", "-"]
+    assert last.activate == "-"
+    assert [m.activate for m in diagram.items[1:3]] == ["+", "-"]
+    critical = diagram.items[3]
+    assert critical.kind == "critical"
+    assert [b.label for b in critical.branches] == [
+        "Establish a connection to the DB",
+        "Network timeout",
+    ]
+    assert [w.line for w in diagram.warnings] == [3, 6]  # the two rect colours

@@ -545,7 +545,7 @@ class _Parse:
         if self.syntax_errors or self.errors:
             raise self.fail(self.syntax_errors + self.errors)
         diagram.filename = self.filename
-        diagram.warnings = self.warnings
+        diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         _check_sizes(diagram, self.limits, self.lines)
         return diagram
 
