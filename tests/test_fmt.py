@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import volley
-from tests.fuzz_strategies import FUZZ, diagram_text
+from tests.fuzz_strategies import FUZZ, diagram_text, label, name
 from volley.errors import VolleyError
+from volley.importers.mermaid import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
 from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
 
@@ -58,6 +60,45 @@ def test_formatted_text_reads_as_the_same_diagram(text: str) -> None:
     again = volley.parse(out)
     assert same_diagram(again, diagram)
     assert format_text(out) == out  # idempotent, comments and blank lines included
+
+
+@st.composite
+def habit_line(draw: st.DrawFn) -> str:
+    """A line of what the second round of the language reads: declarations, activations,
+    activation marks, Mermaid's block words (any of them may leave a block open)."""
+    who = draw(name().filter(is_volley_name))  # declarations take any text; names do not
+    return draw(
+        st.sampled_from(
+            [
+                f"participant {who} as {draw(label(max_pieces=3))}",
+                f"actor {who}",
+                f"activate {who}",
+                f"deactivate {who}",
+                f"{who} {draw(st.sampled_from(['->', '-->>', '<->']))}"
+                f"{draw(st.sampled_from('+-'))} {draw(name().filter(is_volley_name))}: "
+                f"{draw(label(max_pieces=3))}",
+                f"critical: {draw(label(max_pieces=2))}",
+                "option",
+                f"break {draw(label(max_pieces=2))}",
+                "else",
+                "end",
+            ]
+        )
+    )
+
+
+@st.composite
+def diagram_text_with_habits(draw: st.DrawFn) -> str:
+    lines = draw(diagram_text()).split("\n")
+    for _ in range(draw(st.integers(1, 5))):
+        lines.insert(draw(st.integers(0, len(lines))), draw(habit_line()))
+    return "\n".join(lines)
+
+
+@FUZZ
+@given(diagram_text_with_habits())
+def test_formatted_text_reads_as_the_same_diagram_with_the_second_round_constructs(text) -> None:
+    test_formatted_text_reads_as_the_same_diagram.hypothesis.inner_test(text)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import NoReturn
 
 from volley.errors import VolleyError
@@ -68,8 +69,6 @@ _NOTE = re.compile(
 )
 _PARTICIPANT = re.compile(r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+as[ \t]+(?P<alias>.+))?")
 _ENTITY_OR_END = re.compile(r"#(\d+|[A-Za-z][A-Za-z0-9]*);|;")
-# A name volley reads back as the same name (the grammar's NAME).
-_NAME = re.compile(r"[^\s:,<>+=-](?:(?![-=]+(?:>|x[ \t\n]|x$)|[ \t]x[-=])[^:,<>\n])*")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r"(?:no)?wrap:")
 _MARKUP = re.compile(r"([\\*_~`\[\]{}])")
@@ -345,7 +344,7 @@ class _Reader:
         name = name.strip()
         if not name:
             self.fail(line, raw, "expected a participant name")
-        if _NAME.fullmatch(name) is None:
+        if not is_volley_name(name):
             self.fail(
                 line,
                 raw,
@@ -491,6 +490,18 @@ class _Reader:
 
     def text(self) -> str:
         return write(self.diagram, self.comments, "\n".join(self.lines))
+
+
+@cache
+def _name_pattern() -> re.Pattern[str]:
+    from volley.language.parser import grammar_parser
+
+    return re.compile(grammar_parser().get_terminal("NAME").pattern.to_regexp())
+
+
+def is_volley_name(text: str) -> bool:
+    """Whether volley reads `text` back as this same participant name (the grammar's NAME)."""
+    return _name_pattern().fullmatch(text) is not None
 
 
 def _statements(text: str) -> list[str]:
