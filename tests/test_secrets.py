@@ -12,9 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import volley
-from volley.cli import main
-from volley.model import Block, walk
-from volley.output.payload_tables import body_table
 from volley.checks.secrets import (
     MASK,
     find_secrets,
@@ -23,6 +20,9 @@ from volley.checks.secrets import (
     redact_body,
     redact_diagram,
 )
+from volley.cli import main
+from volley.model import Block, walk
+from volley.output.payload_tables import body_table
 
 from .conftest import EXAMPLES
 from .fuzz_strategies import FUZZ, body_lines
@@ -52,7 +52,7 @@ FOUND = [
     (f"see {JWT} here", "see $M here"),
     ("ghp_" + "a1" * 18, "$M"),
     ("key sk-" + "Ab3" * 10, "key $M"),
-    ("AKIAIOSFODNN7EXAMPLE", "$M"),
+    ("AKIA9T7S614DOJC3H6GQ", "$M"),
     (
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         "-----BEGIN RSA PRIVATE KEY-----\n$M\n-----END RSA PRIVATE KEY-----",
@@ -78,6 +78,8 @@ QUIET = [
     "password: [redacted]",
     "sk-short",
     "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+    "AKIAIOSFODNN7EXAMPLE",  # AWS's documented example key
+    '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", "token": 3}',
 ]
 
 

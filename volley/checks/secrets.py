@@ -1,112 +1,79 @@
 """Values in pasted traffic that look like live secrets: finding them, and masking them.
 
-People paste real requests into diagrams that end up in READMEs and shared links. `find_secrets`
-looks through a payload body for the places a credential usually sits: an `Authorization`
-header that is not a placeholder, `Cookie` and `Set-Cookie` values, JSON keys and `key: value`
-lines and query or form parameters named like `token`, `access_token`, `api_key`, `password`,
-`secret`, `client_secret`, `private_key`; and values shaped like well-known tokens (JWTs, GitHub,
-Slack, AWS, OpenAI-style keys, PEM private keys) wherever they appear.
+People paste real requests into diagrams that end up in READMEs and shared links. Two kinds of
+knowledge find the secrets in them:
 
-`redact_diagram` masks each such value as `<redacted>` and keeps everything around it as it was
+- Token shapes: values that say what they are wherever they appear (`AKIA…`, `sk_live_…`,
+  `glpat-…`, a JWT, a Slack webhook). The well-known ones come from the detectors of
+  `detect-secrets` (Yelp's maintained scanner; its plugins' `analyze_string`), the rest from a
+  few shapes of volley's own (`whsec_`, `ya29.`, `GOCSPX-`, `npm_`, `hf_`, `sk-…`, a bare AWS
+  secret access key, a private key block with or without its END line).
+- Where a credential sits in traffic, which no scanner of source code knows: HTTP headers
+  (`Authorization`, `Cookie`, `Stripe-Signature`, `X-Hub-Signature-256` …), JSON keys and
+  HAR's `{"name": …, "value": …}` pairs, XML elements, `key: value` and `.env` lines, query
+  and form parameters, connection strings (`AccountKey=`, `sig=`), URLs with `user:pass@`,
+  `.npmrc`'s `_authToken`, and command lines (`curl -H "Authorization: …"`, `curl -u u:p`).
+
+Masking replaces the value alone with `<redacted>` and keeps everything around it as it was
 written, so a JSON body stays JSON, a header stays a header, and the tables and raw views built
-from the masked body show the mask. Placeholders (`<token>`, `xxx`, `...`, `$TOKEN`,
-`{{token}}`) are not secrets, so documented examples stay quiet and redacting twice changes
-nothing.
+from the masked body show the mask. Placeholders (`<token>`, `xxx`, `$TOKEN`, `${TOKEN}`,
+`{{token}}`, `YOUR_API_KEY`) and documented example keys (AWS's `…EXAMPLE`) are not secrets, so
+documentation stays quiet and redacting twice changes nothing.
 
-Every pattern here is linear in the length of the text: no nested quantifiers, bounded keys,
-and token shapes that can only start at the start of a run.
+Labels, notes and participant names are prose: there a `key: value` counts only when the value
+is one credential-like word, so `password: at least 12 characters` stays advice.
+
+Every pattern of volley's own is linear in the length of the text (no nested quantifiers,
+bounded names); each detector of `detect-secrets` runs only on a text holding a string its
+pattern needs, so that a clean diagram never loads the package.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
+import importlib
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
 
 from volley.errors import Diagnostic, VolleyError
-from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
+from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 MASK = "<redacted>"
 
-
-class _Pattern:
-    """A regular expression compiled on first use.
-
-    Most texts are ruled out before any pattern runs (`_may_name_secret`, `_may_hold_shape`),
-    and compiling them all would cost every cold `volley render` over a millisecond.
-    """
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-
-    def __getattr__(self, name: str) -> Any:
-        compiled = re.compile(self.pattern)
-        for method in ("match", "fullmatch", "search", "finditer"):
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
-
-
-# Names (lower case, without `-` and `_`) whose value is a secret. A key also counts when it
-# ends in one of SECRET_SUFFIXES: `github_token`, `db_password`, `x-api-key`, `aws_secret`.
+# Names (folded: lower case, without `-`, `_` and `.`) whose value is a secret whatever it is.
 SECRET_NAMES = frozenset(
     {
         "authorization", "proxyauthorization", "cookie", "setcookie", "token", "accesstoken",
-        "refreshtoken", "idtoken", "apikey", "password", "passwd", "passphrase", "secret",
-        "clientsecret", "privatekey", "secretkey", "secretaccesskey", "sessiontoken",
-        "credentials", "xamzsecuritytoken",
+        "refreshtoken", "idtoken", "authtoken", "apikey", "password", "passwd", "passphrase",
+        "pwd", "pass", "secret", "clientsecret", "privatekey", "secretkey", "secretaccesskey",
+        "sessiontoken", "sessionid", "sessionkey", "credential", "credentials",
+        "xamzsecuritytoken", "xamzsignature", "xamzcredential", "signature", "sig",
+        "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
+        "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
     }
 )  # fmt: skip
-SECRET_SUFFIXES = ("token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey")
-# Values that hold their own secret-looking shape, recognised under any key or none.
-TOKEN_SHAPES = _Pattern(
-    r"(?<![A-Za-z0-9_\-])(?:"
-    r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]+"  # a JWT
-    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"  # GitHub
-    r"|xox[abposr]-[A-Za-z0-9\-]{10,}"  # Slack
-    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"  # AWS access key id
-    r"|AIza[0-9A-Za-z_\-]{35}"  # Google API key
-    r"|sk-[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic and similar
-    r")"
-)
-PEM_BEGIN = _Pattern(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
-PEM_END = _Pattern(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+# Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
+# `"key": "users"` (a sort key) and `"auth": "oauth2"` are not.
+WEAK_SECRET_NAMES = frozenset({"key", "auth"})
+# A name also counts when it ends in one of these: `github_token`, `db_password`, `x-api-key`,
+# `AWS_SECRET_ACCESS_KEY`, `webhook_signature` …
+SECRET_SUFFIXES = (
+    "token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey",
+    "secretaccesskey", "signature",
+)  # fmt: skip
+# … unless it ends in one of these: a page cursor is not a credential.
+NOT_SECRET_SUFFIXES = ("pagetoken", "nexttoken", "continuationtoken", "synctoken", "cursortoken")
 
-# Cheap tests that rule most texts out before any pattern runs. Every name above, once folded
-# as `secret_name` folds it, holds one of these words; every token shape and private key
-# starts with one of these strings.
+# Cheap tests that rule most texts out before any pattern looks for names: every name above,
+# folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
-    "token", "secret", "pass", "apikey", "authorization", "cookie", "privatekey", "credentials"
+    "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
+    "verifier",
 )  # fmt: skip
-_SHAPE_STARTS = (
-    "eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AKIA", "ASIA", "AIza",
-    "sk-", "-----BEGIN ",
-)  # fmt: skip
-
-# JSON strings and numbers, each scanned once: a key is a string followed by `:`.
-_STRING = _Pattern(r'"(?:[^"\\\n]|\\.)*"?')
-_KEY_COLON = _Pattern(r"[ \t]*:[ \t]*")
-_NUMBER = _Pattern(r"-?[0-9][0-9.eE+\-]{0,80}")
-# `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
-_LINE_PAIR = _Pattern(r"[ \t]*(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*")
-# `key=value` in a query string, a form body, a cookie list, or quoted in an error message.
-_PARAM = _Pattern(r"(?<![^?&;\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;\s\"'<>]*)")
-_SCHEME_VALUE = _Pattern(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
-
-_PLACEHOLDER = _Pattern(
-    r"<[^<>]*>"  # <redacted>, <token>
-    r"|\[[^\[\]]*\]"  # [redacted]
-    r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
-    r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"  # $TOKEN, ${TOKEN}, %TOKEN%
-    r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
-    r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false)"
-    r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
-    r"|[^\n]*(?:…|\.\.\.)"  # cut short on purpose: eyJhbGciOi…
-    r"|(?i:your)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
-)
 
 
 @dataclass(frozen=True)
@@ -119,29 +86,23 @@ class Secret:
     mask: str = MASK  # what replaces it: quoted where a bare mask would break JSON
 
 
-def _fold(text: str) -> str:
-    return text.lower().replace("-", "").replace("_", "").replace(".", "")
+# --- what is a placeholder, and what looks like a credential ---------------------------------
 
-
-def secret_name(key: str) -> bool:
-    """Whether a header, JSON key or parameter name is one that holds a secret."""
-    folded = _fold(key).strip("\"'")
-    folded = folded.rsplit("[", 1)[0] if folded.endswith("]") else folded
-    return folded in SECRET_NAMES or folded.endswith(SECRET_SUFFIXES)
-
-
-def _may_name_secret(text: str) -> bool:
-    """False when no part of the text can be a `secret_name`: its folded form holds no name.
-
-    Folding maps each character on its own, so a part's folded form is part of the text's.
-    """
-    folded = _fold(text)
-    return any(word in folded for word in _NAME_WORDS)
-
-
-def _may_hold_shape(text: str) -> bool:
-    """False when `_shaped_secrets` cannot find anything in the text."""
-    return any(start in text for start in _SHAPE_STARTS)
+_PLACEHOLDER = re.compile(
+    r"<[^<>]*>"  # <redacted>, <token>
+    r"|\[[^\[\]]*\]"  # [redacted]
+    r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
+    r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"  # $TOKEN, ${TOKEN}, %TOKEN%
+    r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
+    r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false|string"
+    r"|example|sample|dummy|changeme|secret|password|token)"
+    r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
+    r"|[^\n]*(?:…|\.\.\.)"  # cut short on purpose: eyJhbGciOi…
+    r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
+    r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
+    r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
+)
+_FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
 
 
 def is_placeholder(value: str) -> bool:
@@ -150,89 +111,378 @@ def is_placeholder(value: str) -> bool:
     return not value or bool(_PLACEHOLDER.fullmatch(value))
 
 
-def _header_values(name: str, value: str, start: int) -> Iterator[tuple[int, int]]:
-    """The secret parts of a header's value: after the scheme, or each cookie's value."""
-    folded = name.lower()
-    if folded in ("cookie", "set-cookie"):
-        pairs = value.split(";")
-        if folded == "set-cookie":
-            pairs = pairs[:1]  # the rest are attributes: Path, HttpOnly, Expires
-        offset = start
-        for pair in pairs:
-            key, eq, cookie = pair.partition("=")
-            if eq and not is_placeholder(cookie):
-                lead = len(cookie) - len(cookie.lstrip())
-                yield offset + len(key) + 1 + lead, offset + len(pair.rstrip())
-            offset += len(pair) + 1
-        return
-    scheme = _SCHEME_VALUE.fullmatch(value)
-    if folded.endswith("authorization") and scheme:
-        if not is_placeholder(scheme.group(2)):
-            yield start + scheme.start(2), start + len(value)
-    elif not is_placeholder(value):
-        yield start, start + len(value)
+def credential_like(value: str) -> bool:
+    """Whether one word looks like a key rather than a word: eight characters or more, with
+    letters and digits, no spaces, and not a file's name."""
+    value = value.strip("\"'")
+    return (
+        len(value) >= 8
+        and not any(c.isspace() for c in value)
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and not _FILE_NAME.fullmatch(value)
+        and not is_placeholder(value)
+    )
 
 
-def _line_secrets(text: str) -> Iterator[Secret]:
-    """`Name: value` and `name = value` lines: headers, YAML, .env files."""
-    offset = 0
-    for line in text.split("\n"):
-        match = _LINE_PAIR.match(line)
-        if match and secret_name(match.group(1)):
-            raw = line[match.end() :]
-            value = raw.rstrip()
-            if value[:1] in "\"'" and len(value) > 1 and value[-1] == value[0]:
-                value = value[1:-1]
-                start = offset + match.end() + 1
-            else:
-                start = offset + match.end()
-            if match.group(2) == ":" and value.startswith(("{", "[")):
-                pass  # a YAML or JSON container: its own keys are looked at
-            elif match.group(2) == "=" and "&" in value:
-                pass  # a form or query string: each parameter is looked at on its own
-            else:
-                what = _describe(match.group(1), header=match.group(2) == ":")
-                for begin, end in _header_values(match.group(1), value, start):
-                    yield Secret(begin, end, what)
-        offset += len(line) + 1
+def _fold(text: str) -> str:
+    return text.lower().replace("-", "").replace("_", "").replace(".", "")
 
 
-def _json_secrets(text: str) -> Iterator[Secret]:
-    """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON)."""
-    for key in _STRING.finditer(text):  # each string starts where the one before it ended
-        colon = _KEY_COLON.match(text, key.end())
-        name = key.group()[1:-1]
-        if colon is None or not name or not secret_name(name):
-            continue
-        what = f'the "{_short(name)}" key'
-        start = colon.end()
-        if text.startswith('"', start):
-            value = _STRING.match(text, start)
-            content = value.group()[1:-1]  # type: ignore[union-attr]
-            if value.group().endswith('"') and len(value.group()) > 1:  # type: ignore[union-attr]
-                for begin, end in _header_values(name, content, start + 1):
-                    yield Secret(begin, end, what)
-        elif number := _NUMBER.match(text, start):
-            yield Secret(*number.span(), what, mask=f'"{MASK}"')
+def _strength(key: str) -> str | None:
+    """How a name holds a secret: "strong" when every value is one, "weak" when the value must
+    look like a credential too, None when it does not."""
+    folded = _fold(key).strip("\"'")
+    folded = folded.rsplit("[", 1)[0] if folded.endswith("]") else folded  # user[password]
+    folded = folded.rsplit(":", 1)[-1]  # an XML namespace: ns:Password
+    if folded.endswith(NOT_SECRET_SUFFIXES):
+        return None
+    if folded in SECRET_NAMES or folded.endswith(SECRET_SUFFIXES):
+        return "strong"
+    return "weak" if folded in WEAK_SECRET_NAMES else None
+
+
+def secret_name(key: str) -> bool:
+    """Whether a header, JSON key, XML element or parameter name is one that holds a secret."""
+    return _strength(key) is not None
+
+
+def _secret_value(name: str, value: str, prose: bool) -> bool:
+    strength = _strength(name)
+    if strength is None or is_placeholder(value):
+        return False
+    return strength == "strong" and not prose or credential_like(value)
+
+
+def _may_name_secret(text: str) -> bool:
+    """False when no part of the text can be a secret name: its folded form holds no name word.
+
+    Folding maps each character on its own, so a part's folded form is part of the text's.
+    """
+    folded = _fold(text)
+    return any(word in folded for word in _NAME_WORDS)
+
+
+def _holds(*needs: str) -> Callable[[str], bool]:
+    return lambda text: any(need in text for need in needs)
+
+
+def _finds(pattern: str) -> Callable[[str], bool]:
+    search = re.compile(pattern).search
+    return lambda text: search(text) is not None
 
 
 def _short(name: str) -> str:
     return name if len(name) <= 40 else name[:39] + "…"
 
 
-def _param_secrets(text: str) -> Iterator[Secret]:
+# --- where a credential sits: headers, fields, parameters, URLs, command lines ---------------
+
+# JSON strings and numbers, each scanned once: a key is a string followed by `:`.
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
+_KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
+# A number as long as a numeric key; `"token": 3` is a count.
+_NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
+# `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
+_LINE_PAIR = re.compile(
+    r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
+)
+# `key=value` in a query string or fragment, a form body, a cookie list, a connection string.
+_PARAM = re.compile(r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;,\s\"'<>]*)")
+_SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
+# <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
+_XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
+# scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
+_URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s/?#@:\"'<>]*:([^\s/?#@\"'<>]+)@")
+# .npmrc: //registry.npmjs.org/:_authToken=…
+_NPMRC = re.compile(r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)")
+# curl -H "Name: value", curl -u user:password, curl -b "name=value"
+_CURL_HEADER = re.compile(r"(?<!\S)(?:-H|--header|--proxy-header)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1")
+_CURL_USER = re.compile(
+    r"(?<!\S)(?:-u|--user|-U|--proxy-user)[ \t]*=?[ \t]*([\"']?)[^\s\"':]*:([^\s\"']+)\1"
+)
+_CURL_COOKIE = re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1")
+
+
+def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
+    """The secret parts of a header's value: after the scheme, or each cookie's value."""
+    folded = name.lower()
+    if folded in ("cookie", "set-cookie"):
+        yield from _cookie_values(value, start, first_only=folded == "set-cookie")
+        return
+    scheme = _SCHEME_VALUE.fullmatch(value)
+    if folded.endswith("authorization") and scheme:
+        if not is_placeholder(scheme.group(2)) and not (
+            prose and not credential_like(scheme.group(2))
+        ):
+            yield start + scheme.start(2), start + len(value)
+    elif _secret_value(name, value, prose):
+        yield start, start + len(value)
+
+
+def _cookie_values(value: str, start: int, first_only: bool) -> Iterator[tuple[int, int]]:
+    """Each cookie's value (a Set-Cookie's first pair only: the rest are its attributes)."""
+    pairs = value.split(";")
+    offset = start
+    for pair in pairs[:1] if first_only else pairs:
+        key, eq, cookie = pair.partition("=")
+        if eq and not is_placeholder(cookie):
+            lead = len(cookie) - len(cookie.lstrip())
+            yield offset + len(key) + 1 + lead, offset + len(pair.rstrip())
+        offset += len(pair) + 1
+
+
+def _describe(name: str, header: bool) -> str:
+    if header and name.lower() in ("authorization", "proxy-authorization", "cookie", "set-cookie"):
+        return f"the {name} header"
+    return f'the "{_short(name)}" key'
+
+
+def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """`Name: value` and `name = value` lines: headers, YAML, .env files."""
+    offset = 0
+    for line in text.split("\n"):
+        match = _LINE_PAIR.match(line)
+        if match and secret_name(match.group(1)):
+            value = line[match.end() :].rstrip()
+            start = offset + match.end()
+            if value[:1] in "\"'" and len(value) > 1 and value[-1] == value[0]:
+                value = value[1:-1]
+                start += 1
+            if match.group(2) == ":" and value.startswith(("{", "[")):
+                pass  # a YAML or JSON container: its own keys are looked at
+            elif match.group(2) == "=" and "&" in value:
+                pass  # a form or query string: each parameter is looked at on its own
+            else:
+                what = _describe(match.group(1), header=match.group(2) == ":")
+                for begin, end in _header_values(match.group(1), value, start, prose):
+                    yield Secret(begin, end, what)
+        offset += len(line) + 1
+
+
+def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON),
+    and HAR's `{"name": "Authorization", "value": "…"}` pairs."""
+    named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
+    for key in _STRING.finditer(text):  # each string starts where the one before it ended
+        colon = _KEY_COLON.match(text, key.end())
+        name = key.group()[1:-1]
+        if colon is None or not name:
+            continue
+        start = colon.end()
+        value = _STRING.match(text, start) if text.startswith('"', start) else None
+        closed = value is not None and len(value.group()) > 1 and value.group().endswith('"')
+        content = value.group()[1:-1] if value is not None and closed else None
+        if name == "value" and named:
+            name, named = named, ""
+        elif name == "name" and content is not None and secret_name(content):
+            named = content
+            continue
+        else:
+            named = ""
+        if not secret_name(name):
+            continue
+        what = f'the "{_short(name)}" key'
+        if content is not None:
+            for begin, end in _header_values(name, content, start + 1, prose):
+                yield Secret(begin, end, what)
+        elif value is None and not prose and (number := _NUMBER.match(text, start)):
+            yield Secret(*number.span(), what, mask=f'"{MASK}"')
+
+
+def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _PARAM.finditer(text):
-        if secret_name(match.group(1)) and not is_placeholder(match.group(2)):
+        if _secret_value(match.group(1), match.group(2), prose=False):
             yield Secret(*match.span(2), f'the "{_short(match.group(1))}" parameter')
 
 
-def _shaped_secrets(text: str) -> Iterator[Secret]:
-    for match in TOKEN_SHAPES.finditer(text):
-        yield Secret(*match.span(), _shape_name(match.group()))
+def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    for match in _XML.finditer(text):
+        if _secret_value(match.group(1), match.group(2).strip(), prose):
+            yield Secret(*match.span(2), f"the <{_short(match.group(1))}> element")
+
+
+def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """curl's `-H "Name: value"`, `-u user:password` and `-b "cookies"`, and `.npmrc` lines."""
+    for match in _CURL_HEADER.finditer(text):
+        name, colon, value = match.group(2).partition(":")
+        if colon and secret_name(name.strip()):
+            lead = len(value) - len(value.lstrip())
+            start = match.start(2) + len(name) + 1 + lead
+            for begin, end in _header_values(name.strip(), value.strip(), start, prose):
+                yield Secret(begin, end, f"the {name.strip()} header")
+    for match in _CURL_USER.finditer(text):
+        if not is_placeholder(match.group(2)):
+            yield Secret(*match.span(2), "the password of curl's --user")
+    for match in _CURL_COOKIE.finditer(text):
+        for begin, end in _cookie_values(match.group(2), match.start(2), first_only=False):
+            yield Secret(begin, end, "the cookie of curl's --cookie")
+    for match in _NPMRC.finditer(text):
+        if not is_placeholder(match.group(2)):
+            yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
+
+
+def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
+    for match in _URL_USERINFO.finditer(text):
+        if not is_placeholder(match.group(1)):
+            yield Secret(*match.span(1), "the password in a URL")
+
+
+# --- token shapes ----------------------------------------------------------------------------
+
+# volley's own shapes, for what the detectors of detect-secrets do not know.
+_TOKEN_SHAPES = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:"
+    r"github_pat_[A-Za-z0-9_]{30,}"  # GitHub fine-grained
+    r"|xox[abposr]-[A-Za-z0-9\-]{10,}"  # Slack, any layout
+    r"|AIza[0-9A-Za-z_\-]{35}|ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{20,}"  # Google
+    r"|whsec_[A-Za-z0-9]{20,}"  # Stripe webhook signing secret
+    r"|npm_[A-Za-z0-9]{36}"  # npm
+    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
+    r"|sk-[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic and similar
+    r")"
+)
+# An AWS secret access key on its own: 40 characters of base64 standing alone.
+_BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
+_OWN_SHAPE_STARTS = (
+    "github_pat_", "xox", "AIza", "ya29.", "GOCSPX-", "whsec_", "npm_", "hf_", "sk-",
+)  # fmt: skip
+_SHAPE_NAMES = {
+    "github_pat_": "a GitHub token", "xox": "a Slack token", "AIza": "a Google API key",
+    "ya29.": "a Google OAuth token", "GOCSPX-": "a Google OAuth client secret",
+    "whsec_": "a Stripe webhook secret", "npm_": "an npm token", "hf_": "a Hugging Face token",
+    "sk-": "an API key",
+}  # fmt: skip
+_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_NAME_PREFIX = re.compile(r"[A-Za-z]+=")
+_TOKEN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+# The detectors of detect-secrets used, each with a cheap test that is False only when its
+# patterns cannot match: a text failing it is never given to the detector, and a diagram
+# failing them all never loads the package (importing it takes about a third of a second).
+# Left out: the keyword, entropy and IP detectors (the names above know traffic better, and
+# entropy alone flags ids and hashes), Twilio's (an account SID is an id in every URL),
+# Artifactory's (matches ordinary words), Discord's (nothing cheaper than its own pattern can
+# rule it out), npm's and OpenAI's (their patterns are not linear in a long line; the shapes
+# above cover them), the private key and basic-auth detectors (found above with the span of
+# the whole block or password).
+_DETECTORS: tuple[tuple[str, str, Callable[[str], bool]], ...] = (
+    ("aws", "AWSKeyDetector", _finds(r"A3T|ABIA|ACCA|AKIA|ASIA|(?i:aws)[^\n]{0,60}?['\"]")),
+    ("azure_storage_key", "AzureStorageKeyDetector", _holds("AccountKey=")),
+    ("github_token", "GitHubTokenDetector", _holds("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (
+        "gitlab_token",
+        "GitLabTokenDetector",
+        _holds(
+            "glpat-",
+            "gldt-",
+            "glft-",
+            "glsoat-",
+            "glrt-",
+            "GR1348941",
+            "glcbt-",
+            "glimt-",
+            "glptt-",
+            "glagent-",
+            "gloas-",
+        ),
+    ),  # fmt: skip
+    ("jwt", "JwtTokenDetector", _holds("eyJ")),
+    ("mailchimp", "MailchimpDetector", _finds(r"-us[0-9]")),
+    ("pypi_token", "PypiTokenDetector", _holds("pypi-")),
+    ("sendgrid", "SendGridDetector", _holds("SG.")),
+    ("slack", "SlackDetector", lambda t: "xox" in t.lower() or "hooks.slack.com" in t.lower()),
+    ("square_oauth", "SquareOAuthDetector", _holds("sq0csp-")),
+    ("stripe", "StripeDetector", _holds("k_live_")),
+    ("telegram_token", "TelegramBotTokenDetector", _finds(r"[0-9]{8}:")),
+)
+
+
+@cache
+def _detector(module: str, name: str):
+    """One detector of detect-secrets, made once; its `analyze_string` keeps no state."""
+    return getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)()
+
+
+def _detectors_for(text: str, every: bool) -> Iterator[tuple[str, str]]:
+    for module, name, may_match in _DETECTORS:
+        if every or may_match(text):
+            yield module, name
+
+
+def _article(kind: str) -> str:
+    return f"an {kind}" if kind[:1].lower() in "aeiou" else f"a {kind}"
+
+
+def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> Iterator[Secret]:
+    """What the detectors of detect-secrets find, with its place in the text.
+
+    A detector's `denylist` patterns say where; its `analyze_string` on what a pattern matched
+    confirms it (a JWT must decode). The span is a pattern's longest group when that is the
+    value (AWS's keyword form), carried on to the end of its token (a Stripe key longer than
+    the pattern's 24 characters, a JWT's signature), and loses a leading `Name=`. Only the
+    detectors whose needed strings the text holds run, unless `every` (for tests).
+    """
+    for module, name in _detectors_for(text, every):
+        detector = _detector(module, name)
+        for pattern in detector.denylist:
+            for match in pattern.finditer(text):
+                if not any(detector.analyze_string(match.group())):
+                    continue
+                spans = [match.span(g) for g in range(1, (match.re.groups or 0) + 1)]
+                start, end = max(spans + [(0, 0)], key=lambda span: span[1] - span[0])
+                if end - start < 8:
+                    start, end = match.span()
+                if prefix := _NAME_PREFIX.match(text, start, end):
+                    start = prefix.end()
+                while end < len(text) and text[end] in _TOKEN_CHARACTERS:
+                    end += 1
+                if not is_placeholder(text[start:end]):
+                    yield Secret(start, end, _article(detector.secret_type))
+
+
+def _own_shapes(text: str, prose: bool = False) -> Iterator[Secret]:
+    """Token shapes of volley's own."""
+    for match in _TOKEN_SHAPES.finditer(text):
+        token = match.group()
+        if not is_placeholder(token):
+            kind = next(v for k, v in _SHAPE_NAMES.items() if token.startswith(k))
+            yield Secret(*match.span(), kind)
+
+
+def _bare_aws_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
+    """40 characters of base64 standing alone, with upper and lower case letters and digits,
+    and not a path (a git SHA-1 is hex: it has no upper case)."""
+    for match in _BARE_AWS_SECRET.finditer(text):
+        key = match.group()
+        if (
+            not key.startswith("/")
+            and not key.endswith("/")
+            and "//" not in key
+            and any(c.isupper() for c in key)
+            and any(c.islower() for c in key)
+            and any(c.isdigit() for c in key)
+            and not is_placeholder(key)
+        ):
+            yield Secret(*match.span(), "an AWS secret access key")
+
+
+def _private_keys(text: str, prose: bool = False) -> Iterator[Secret]:
+    """The body of each private key block, from the end of its BEGIN line.
+
+    A block cut short (no END line) runs on while its lines look like a key (base64, or an
+    armor header such as `Version: …`), or, written on one line inside a JSON string, to the
+    string's end.
+    """
     position = 0
-    while begin := PEM_BEGIN.search(text, position):
-        end = PEM_END.search(text, begin.end())
+    while begin := _PEM_BEGIN.search(text, position):
+        end = _PEM_END.search(text, begin.end())
         if end is None:
+            stop = _end_of_cut_key(text, begin.end())
+            if not is_placeholder(text[begin.end() : stop]):
+                mask = f"\n{MASK}" if text.startswith("\n", begin.end()) else MASK
+                yield Secret(begin.end(), stop, "a private key", mask=mask)
             return  # no later BEGIN can find an END either: stop, so the scan stays linear
         key = text[begin.end() : end.start()]
         if not is_placeholder(key):
@@ -241,24 +491,45 @@ def _shaped_secrets(text: str) -> Iterator[Secret]:
         position = end.end()
 
 
-def _shape_name(token: str) -> str:
-    if token.startswith("eyJ"):
-        return "a JWT"
-    if token.startswith(("gh", "github_pat_")):
-        return "a GitHub token"
-    if token.startswith("xox"):
-        return "a Slack token"
-    if token.startswith(("AKIA", "ASIA")):
-        return "an AWS access key"
-    if token.startswith("AIza"):
-        return "a Google API key"
-    return "an API key"
+_KEY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]*|[A-Za-z][A-Za-z\-]{0,30}: [^\n]*)[ \t]*")
 
 
-def _describe(name: str, header: bool) -> str:
-    if header and name.lower() in ("authorization", "proxy-authorization", "cookie", "set-cookie"):
-        return f"the {name} header"
-    return f'the "{_short(name)}" key'
+def _end_of_cut_key(text: str, start: int) -> int:
+    """Where a private key without its END line stops (see `_private_keys`)."""
+    line_end = text.find("\n", start)
+    rest_of_line = text[start : len(text) if line_end < 0 else line_end]
+    if "\\n" in rest_of_line:  # `"-----BEGIN PRIVATE KEY-----\nMIIE…` in JSON
+        quote = rest_of_line.find('"')
+        return start + (len(rest_of_line) if quote < 0 else quote)
+    stop = start if line_end < 0 else line_end
+    while line_end >= 0:
+        next_end = text.find("\n", line_end + 1)
+        line = text[line_end + 1 : len(text) if next_end < 0 else next_end]
+        if not _KEY_LINE.fullmatch(line):
+            break
+        if line.strip():
+            stop = line_end + 1 + len(line.rstrip())
+        line_end = next_end
+    return stop
+
+
+# --- finding and masking ---------------------------------------------------------------------
+
+
+# Each way of finding secrets, with a cheap test that is False only when it cannot find any in
+# a text (tests/test_secrets_prefilter.py holds every test to that).
+_FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], ...] = (
+    (_line_secrets, _may_name_secret),
+    (_json_secrets, _may_name_secret),
+    (_param_secrets, _may_name_secret),
+    (_xml_secrets, _may_name_secret),
+    (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
+    (_url_secrets, _holds("://")),
+    (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
+    (_bare_aws_secrets, lambda text: len(text) >= 40),
+    (_private_keys, _holds("-----BEGIN ")),
+    (_detected_secrets, lambda text: True),  # each detector has its own test
+)
 
 
 def _merged(found: list[Secret]) -> list[Secret]:
@@ -273,29 +544,29 @@ def _merged(found: list[Secret]) -> list[Secret]:
     return kept
 
 
+def _find(text: str, prose: bool) -> list[Secret]:
+    found: list[Secret] = []
+    looked: dict[Callable[[str], bool], bool] = {}  # four finders share the names' test
+    for finder, may_find in _FINDERS:
+        if may_find not in looked:
+            looked[may_find] = may_find(text)
+        if looked[may_find]:
+            found += finder(text, prose)
+    return _merged(found) if found else found
+
+
 def find_secrets(body: str) -> list[Secret]:
     """Every value in a payload body that looks like a live secret, in text order."""
-    found: list[Secret] = []
-    if _may_name_secret(body):
-        found += _line_secrets(body)
-        found += _json_secrets(body)
-        found += _param_secrets(body)
-    if _may_hold_shape(body):
-        found += _shaped_secrets(body)
-    return _merged(found) if found else found
+    return _find(body, prose=False)
 
 
 def find_secrets_in_label(text: str) -> list[Secret]:
-    """Secrets in a label, a title or a note: query parameters and token shapes only.
+    """Secrets in a label, a title, a note or a participant's name.
 
-    Labels are prose; `password: at least 12 characters` there is advice, not a credential.
+    Labels are prose: `password: at least 12 characters` there is advice, not a credential, so
+    a named value counts only when it is one credential-like word (`password: hunter2x9`).
     """
-    found: list[Secret] = []
-    if "=" in text and _may_name_secret(text):
-        found += _param_secrets(text)
-    if _may_hold_shape(text):
-        found += _shaped_secrets(text)
-    return _merged(found) if found else found
+    return _find(text, prose=True)
 
 
 def _masked(text: str, secrets: list[Secret]) -> str:
@@ -319,8 +590,41 @@ def redact_label(text: str) -> str:
 
 
 def redact_text(text: str) -> str:
-    """Any text, masked as thoroughly as a body: for error messages and the lines they quote."""
-    return redact_body(text)
+    """Any text, masked as thoroughly as a body, for error messages and the source lines they
+    quote; what follows a `: ` on a line is read as a label too, so the line a label or note
+    was written on (`A -> B: password: hunter2x9`) is masked as the label is."""
+    lines = redact_body(text).split("\n")
+    for index, line in enumerate(lines):
+        position = 0
+        for _ in range(3):  # `note A: …`, `A -> B: …`, and one more level
+            colon = line.find(": ", position)
+            if colon < 0:
+                break
+            position = colon + 2
+            line = line[:position] + redact_label(line[position:])
+        lines[index] = line
+    return "\n".join(lines)
+
+
+def redact_names(names: list[str]) -> dict[str, str]:
+    """Each participant name that holds a secret, and what it is shown as instead.
+
+    Masked names stay distinct (`<redacted>`, `<redacted> 2` …), so two participants never
+    become one.
+    """
+    renamed: dict[str, str] = {}
+    taken = set(names)
+    for name in names:
+        masked = redact_label(name)
+        if masked == name:
+            continue
+        candidate, number = masked, 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{masked} {number}"
+        taken.add(candidate)
+        renamed[name] = candidate
+    return renamed
 
 
 def redact_error(error: VolleyError) -> VolleyError:
@@ -357,19 +661,24 @@ def _redact_payload(payload: Payload | None) -> Payload | None:
     )
 
 
-def _redact_item(item: Item) -> Item:
+def _redact_item(item: Item, names: dict[str, str]) -> Item:
     """A shallow copy of one item with its own texts masked (a block's branches come later)."""
     if isinstance(item, Message):
         return dataclasses.replace(
             item,
+            sender=names.get(item.sender, item.sender),
+            receiver=names.get(item.receiver, item.receiver),
             label=redact_label(item.label),
             request=_redact_payload(item.request),
             response=_redact_payload(item.response),
         )
     if isinstance(item, Note):
-        return dataclasses.replace(item, over=list(item.over), text=_redact_note(item.text))
+        over = [names.get(name, name) for name in item.over]
+        return dataclasses.replace(item, over=over, text=_redact_note(item.text))
     if isinstance(item, Divider):
         return dataclasses.replace(item, label=redact_label(item.label))
+    if isinstance(item, Activation):
+        return dataclasses.replace(item, participant=names.get(item.participant, item.participant))
     return dataclasses.replace(
         item,
         branches=[
@@ -391,32 +700,47 @@ def redact_diagram(diagram: Diagram) -> Diagram:
 
     Iterative, so it holds for any nesting the parser accepts.
     """
+    names = redact_names(diagram.participants)
     copy = dataclasses.replace(
         diagram,
         title=redact_label(diagram.title) if diagram.title is not None else None,
-        participants=list(diagram.participants),
+        participants=[names.get(name, name) for name in diagram.participants],
+        labels={names.get(k, k): redact_label(label) for k, label in diagram.labels.items()},
         items=list(diagram.items),
     )
     pending: list[list[Item]] = [copy.items]
     while pending:
         items = pending.pop()
         for index, item in enumerate(items):
-            items[index] = _redact_item(item)
-            if isinstance(items[index], Block):
-                pending.extend(branch.items for branch in items[index].branches)
+            items[index] = masked = _redact_item(item, names)
+            if isinstance(masked, Block):
+                pending.extend(branch.items for branch in masked.branches)
     return copy
 
 
 def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
     """Every text of the diagram in document order: (its first source line, the text, whether
-    it is read as a body rather than a label).
+    it is read as a body rather than prose), participant names included.
 
     Lines are counted the way the source is written: a fenced body starts two lines under its
-    `in:`/`out:` line, an indented one a line under it.
+    `in:`/`out:` line, an indented one a line under it. A participant's name (and its display
+    label) is placed on the first line that uses it.
     """
     if diagram.title:
         yield diagram.title_line, diagram.title, False
+    named: set[str] = set()
     for item in walk(diagram.items):
+        users: list[str] = []
+        if isinstance(item, Message):
+            users = [item.sender, item.receiver]
+        elif isinstance(item, Note):
+            users = list(item.over)
+        for name in users:
+            if name not in named:
+                named.add(name)
+                yield item.line, name, False
+                if name in diagram.labels:  # `participant A as Long Name`
+                    yield item.line, diagram.labels[name], False
         if isinstance(item, Message):
             yield item.line, item.label, False
             for payload in (item.request, item.response):
@@ -434,17 +758,15 @@ def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
 
 
 def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
-    """(source line, offset in that line, secret, line text) for every secret in the diagram."""
+    """(source line, offset in that line, secret, line text) for every secret in the diagram.
+
+    Most diagrams hold none, and one look at all their texts at once says so: every pattern
+    stops at a line's end, so nothing found in the texts joined by new lines means nothing
+    in any of them (read as a body, which finds all a label's reading finds and more).
+    """
     texts = list(_texts(diagram))
-    labels = "\n".join(text for _, text, body in texts if not body)
-    bodies = "\n".join(text for _, text, body in texts if body)
-    if not (
-        _may_hold_shape(labels)
-        or _may_hold_shape(bodies)
-        or _may_name_secret(bodies)
-        or ("=" in labels and _may_name_secret(labels))
-    ):
-        return  # the usual case, settled by one look at all the text at once
+    if not find_secrets("\n".join(text for _, text, _ in texts)):
+        return
     for first_line, text, body in texts:
         secrets = find_secrets(text) if body else find_secrets_in_label(text)
         if not secrets:
