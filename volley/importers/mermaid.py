@@ -212,8 +212,8 @@ class _Reader:
             stripped = raw.strip()
             if not stripped:
                 continue
-            if stripped.startswith("%%"):
-                self.comment(index, stripped[2:].strip(), raw=True)
+            if stripped.startswith("%%"):  # above the header: about the whole diagram
+                self.comment(index if header_seen else 0, stripped[2:].strip(), raw=True)
                 continue
             if not header_seen:
                 header = _HEADER.match(stripped)
@@ -245,7 +245,7 @@ class _Reader:
                 self.diagram.title = _plain(found.group(1).strip().strip("\"'"))
                 self.diagram.title_line = end + 1
             elif self.lines[end].strip():
-                self.comment(end + 1, f"Mermaid front matter: {self.lines[end].strip()}")
+                self.comment(0, f"Mermaid front matter: {self.lines[end].strip()}")
             end += 1
         return end + 1
 

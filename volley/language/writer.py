@@ -230,10 +230,13 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     `comments` are written before the first element after their line; `source`, the text the
     diagram was read from (normalised), tells where the author left blank lines.
     """
-    writer = _Writer(comments, source.split("\n") if source is not None else None)
-    starts = [line for line in (diagram.title_line, *(i.line for i in diagram.items)) if line]
-    if not starts or min(starts) > 1:  # the comments above the first element head the file
-        writer.comments_before(min(starts) - 1 if starts else 0, 0)
+    lines = source.split("\n") if source is not None else None
+    head = _head_comments(comments, lines, diagram.title_line)
+    writer = _Writer([c for c in comments if c not in head], lines)
+    for comment in head:
+        writer.emit(0, "//" + comment.text.rstrip())
+    if head and lines and 0 < head[-1].line < len(lines) and not lines[head[-1].line].strip():
+        writer.out.append("")  # the blank line the author left under them
     above = len(writer.out)
     if diagram.title is not None:
         writer.emit(0, _with_label("title:", diagram.title))
@@ -253,6 +256,28 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     writer.items(diagram.items, 0)
     writer.comments_before(0, 0)
     return "\n".join(writer.out) + "\n" if writer.out else ""
+
+
+def _head_comments(
+    comments: Sequence[Comment], lines: list[str] | None, title_line: int
+) -> list[Comment]:
+    """The comments that head the file, above the directives: those with no line (an
+    importer's notes on the whole diagram), those above the title, and the run of comment lines
+    the source starts with."""
+    by_line = {comment.line: comment for comment in comments}
+    leading: set[int] = set()
+    number = 1
+    while number in by_line or (lines and number <= len(lines) and not lines[number - 1].strip()):
+        leading.add(number)
+        number += 1
+    return sorted(
+        (
+            c
+            for c in comments
+            if c.line == 0 or c.line in leading or (title_line and c.line < title_line)
+        ),
+        key=lambda c: c.line,
+    )
 
 
 # --- the comments of a source file -----------------------------------------------------------
