@@ -108,6 +108,8 @@ def assert_clean(layout: Layout) -> None:
         assert page.contains(frame.box), f"{frame.kind} frame leaves the picture"
     for note in layout.notes:
         assert page.contains(note.box)
+    for bar in layout.activations:
+        assert page.contains(bar.box), f"an activation bar leaves the picture: {bar.box}"
 
 
 @pytest.mark.parametrize("name,text", sources(), ids=[n for n, _ in sources()])
@@ -357,3 +359,63 @@ def test_degenerate_diagrams_lay_out(text: str) -> None:
 def test_characters_xml_cannot_hold_are_replaced_visibly() -> None:
     assert clean_text("a\x01b\ud800c\ufffe") == "a\ufffdb\ufffdc\ufffd"
     assert clean_text("tab\tand\nnewline") == "tab\tand\nnewline"
+
+
+# --- activation bars -------------------------------------------------------------------------
+
+
+def bars_of(layout: Layout, lane: int) -> list[tuple[int, float, float]]:
+    """(depth, top, bottom) of each bar on a lane, in opening order."""
+    return [(a.depth, a.box.y, a.box.bottom) for a in layout.activations if a.index == lane]
+
+
+def arrow_y(layout: Layout, n: int) -> float:
+    return layout.messages[n - 1].points[0][1]
+
+
+def test_a_call_opens_a_bar_at_its_arrow_and_the_reply_closes_it() -> None:
+    layout = layout_of("A ->+ B: call\nB -> B: work\nB -->- A: done\nA -> B: later")
+    [(depth, top, bottom)] = bars_of(layout, 1)
+    assert depth == 0 and top == arrow_y(layout, 1) and bottom == arrow_y(layout, 3)
+    bar = layout.activations[0].box
+    lifeline = layout.lifelines[1].x
+    assert bar.x < lifeline < bar.right and bar.w == C.ACTIVATION_WIDTH
+    call, work, done, later = layout.messages
+    assert call.points[-1][0] == pytest.approx(bar.x)  # ends at the bar's left edge
+    assert call.heads[-1].tip[0] == pytest.approx(bar.x)
+    assert done.points[0][0] == pytest.approx(bar.x)  # the reply leaves from it
+    assert work.points[0][0] == pytest.approx(bar.right)  # a self message too
+    assert later.points[-1][0] == pytest.approx(lifeline)  # closed: back to the lifeline
+
+
+def test_nested_bars_sit_offset_and_arrows_meet_the_outer_edge() -> None:
+    text = "A ->+ B: one\nA ->+ B: two\nB -> C: from the inner bar\nB -->- A\nB -->- A"
+    layout = layout_of(text)
+    outer, inner = (a.box for a in layout.activations)
+    assert [a.depth for a in layout.activations] == [0, 1]
+    assert inner.x - outer.x == C.ACTIVATION_NEST_OFFSET
+    assert outer.y < inner.y and inner.bottom < outer.bottom  # the inner bar inside the outer
+    _, two, right, _, _ = layout.messages
+    assert two.points[-1][0] == pytest.approx(outer.x)  # from the left: the outer bar's edge
+    assert right.points[0][0] == pytest.approx(inner.right)  # to the right: the inner bar's
+    assert inner.bottom == arrow_y(layout, 4) and outer.bottom == arrow_y(layout, 5)
+
+
+def test_activate_lines_after_a_message_act_at_its_arrow() -> None:
+    layout = layout_of("A -> B: call\nactivate B\nB --> A: reply\ndeactivate B")
+    [(_, top, bottom)] = bars_of(layout, 1)
+    assert (top, bottom) == (arrow_y(layout, 1), arrow_y(layout, 2))
+    assert layout.messages[0].points[-1][0] == pytest.approx(layout.activations[0].box.x)
+
+
+def test_a_bar_still_open_ends_with_the_diagram() -> None:
+    layout = layout_of("A ->+ B: call\nactivate A\nB -> A: x\nnote A: more")
+    bottom = layout.participants[0].bottom.y
+    assert {b for _, _, b in bars_of(layout, 1)} == {bottom}
+    assert {b for _, _, b in bars_of(layout, 0)} == {bottom}
+
+
+def test_deactivating_a_lane_with_no_bar_draws_nothing() -> None:
+    layout = layout_of("A -> B: x\ndeactivate B\nB -->- A: y")
+    assert layout.activations == []
+    assert layout.messages[1].points[0][0] == layout.lifelines[1].x

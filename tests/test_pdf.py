@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import volley
+from volley.api import render
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout
 from volley.layout.metrics import ASCENT, DESCENT
-from volley.api import render
 from volley.output.pdf import MAX_PAGE_PT, message_span, page_layouts, paginate
 from volley.output.raster import PT_PER_PX
 
@@ -105,6 +105,13 @@ def test_each_page_draws_only_its_own_rows(long_layout: Layout) -> None:
     assert parts[0].title is not None and all(p.title is None for p in parts[1:])
     assert all(p.frames for p in parts), "the block around everything reaches every page"
     assert all(p.lifelines for p in parts)
+
+
+def test_an_activation_bar_reaches_every_page_it_spans() -> None:
+    layout = layout_diagram(volley.parse("A ->+ B: start\n" + long_text(150)))
+    parts = page_layouts(layout, paginate(layout, 2000, 60))
+    assert len(parts) > 1
+    assert all(p.activations == layout.activations for p in parts)
 
 
 def test_a_note_taller_than_a_page_is_cut_between_its_lines() -> None:

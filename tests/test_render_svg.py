@@ -47,6 +47,11 @@ def note_words(text: str) -> str:
     return squash("".join(shown))
 
 
+def attribute(text: str) -> str:
+    """An attribute's value as an XML parser reads it back: tabs and line breaks as spaces."""
+    return text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+
+
 def text_of(element: ET.Element) -> str:
     return squash("".join(t for node in element.iter(f"{SVG}text") for t in node.itertext()))
 
@@ -132,6 +137,18 @@ def test_blocks_are_framed_with_their_kind() -> None:
     assert alt is not None and loop is not None
     assert "if" in text_of(alt) and "else" in text_of(alt) and "not" in text_of(alt)
     assert alt.find("s:line[@class='separator vs-frame']", NS) is not None
+
+
+def test_activation_bars_are_drawn_under_the_arrows() -> None:
+    root = tree(render("A ->+ B: call\nB ->+ B: inner\nB -->- B: out\nB -->- A: done"))
+    groups = [g.get("class") for g in root.findall("s:g", NS)]
+    assert groups.index("lifelines") < groups.index("activations") < groups.index("messages")
+    bars = root.findall(".//s:g[@class='activations']/s:rect", NS)
+    assert [(b.get("data-participant"), b.get("data-depth")) for b in bars] == [
+        ("1", "0"),
+        ("1", "1"),
+    ]
+    assert all(float(b.get("height")) > 0 and b.get("data-line") for b in bars)
 
 
 def test_title_and_desc_for_screen_readers(reference_text: str) -> None:
@@ -270,12 +287,12 @@ def test_generated_diagrams_render_to_valid_xml(text: str) -> None:
     groups = root.findall(".//s:g[@class='messages']/s:g", NS)
     assert len(groups) == len(diagram.messages())
     for group, message in zip(groups, diagram.messages(), strict=True):
-        assert group.get("data-from") == clean_text(message.sender)
-        assert group.get("data-to") == clean_text(message.receiver)
-        label = squash(plain_text(message.label)).replace("\ufffd", "")
+        assert group.get("data-from") == attribute(clean_text(message.sender))
+        assert group.get("data-to") == attribute(clean_text(message.receiver))
+        label = squash(clean_text(plain_text(message.label))).replace("\ufffd", "")
         assert label in text_of(group).replace("\ufffd", "")  # control characters shown as �
     names = [g.get("data-name") for g in root.findall(".//s:g[@class='participant']", NS)]
-    assert names == [clean_text(name) for name in diagram.participants]
+    assert names == [attribute(clean_text(name)) for name in diagram.participants]
 
 
 def test_a_long_diagram_keeps_every_message_and_section() -> None:
@@ -293,13 +310,17 @@ def test_a_long_diagram_keeps_every_message_and_section() -> None:
 
 
 def test_quotes_and_markup_in_names_and_links_stay_text() -> None:
-    name = "Say \"hi\" <b> & 'bye'"
-    source = f'{name} -> B: [go](https://example.com/?a=1&b="2")\nif: <i>kind</i>\n  B -> A\nend'
+    name = "Say \"hi\" & 'bye'"
+    source = (
+        f'{name} -> B: <b>not bold</b> [go](https://example.com/?a=1&b="2")\n'
+        "if: <i>kind</i>\n  B -> A\nend"
+    )
     svg = render(source)
     root = tree(svg)
     assert root.find(".//s:g[@class='participant']", NS).get("data-name") == name
     assert root.find(".//s:g[@data-message='1']", NS).get("data-from") == name
     assert "<b>" not in svg and "<i>" not in svg
+    assert "<b>notbold</b>" in text_of(root.find(".//s:g[@data-message='1']", NS))
     assert [a.get(XLINK_HREF) for a in root.iter(f"{SVG}a")] == ['https://example.com/?a=1&b="2"']
 
 

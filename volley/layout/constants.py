@@ -35,6 +35,10 @@ LIFELINE_DASH = "1 4"  # a dotted lifeline stays quiet behind solid arrows
 FIRST_ROW_GAP = 8  # space between the top boxes and the first element
 LAST_ROW_GAP = 22  # space between the last element and the bottom boxes
 
+# --- Activation bars --------------------------------------------------------------------------
+ACTIVATION_WIDTH = 10  # narrow enough to read as the lifeline thickened, wide enough to see
+ACTIVATION_NEST_OFFSET = 5  # a nested bar sits this far right of the bar it is inside, so both show
+
 # --- Messages ---------------------------------------------------------------------------------
 LABEL_WRAP_WIDTH = 300  # labels wrap here: about 45 characters, a comfortable line
 LABEL_PAD_X = 14  # least space between the end of a label and a lifeline it must not touch

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from volley.errors import VolleyError
 from volley.layout import constants as C
 from volley.layout.geometry import (
+    ActivationBar,
     Appendix,
     AppendixEntry,
     Badge,
@@ -38,7 +39,17 @@ from volley.layout.geometry import (
     TextBlock,
 )
 from volley.layout.typeset import NotePart, SetText, Typesetter
-from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload, walk
+from volley.model import (
+    Activation,
+    Block,
+    Diagram,
+    Divider,
+    Item,
+    Message,
+    Note,
+    Payload,
+    walk,
+)
 
 BODIES = ("markers", "appendix", "none")
 SEPARATOR_WORDS = {"if": "else", "par": "and"}
@@ -97,6 +108,14 @@ class _Engine:
         self.out = Layout(0.0, 0.0)
         self.message_count = 0
         self.breaks: list[tuple[float, float]] = []
+        self.open_bars: list[list[ActivationBar]] = [[] for _ in self.names]  # innermost last
+        # A self message beside an open bar starts at the bar's edge: room for one bar and one
+        # nested in it, where the diagram has any.
+        uses_bars = any(
+            isinstance(item, Activation) or (isinstance(item, Message) and item.activate)
+            for item in walk(diagram.items)
+        )
+        self.bar_room = C.ACTIVATION_WIDTH / 2 + C.ACTIVATION_NEST_OFFSET if uses_bars else 0.0
 
     # --- driver ------------------------------------------------------------------------------
 
@@ -293,7 +312,9 @@ class _Engine:
         return _Row(label, badge, badge_w, marker, marker_w, width, height)
 
     def _self_reach(self, row: _Row) -> float:
-        return max(C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width)
+        return self.bar_room + max(
+            C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width
+        )
 
     def _note_span(self, note: Note) -> tuple[int, int]:
         """The first and last lane a note covers; (-1, -1) when there are no lanes."""
@@ -419,6 +440,9 @@ class _Engine:
         self._items(self.diagram.items, 0)
         self.y += C.LAST_ROW_GAP
         lifeline_bottom = self.y
+        for lane, bars in enumerate(self.open_bars):  # a bar still open ends with the diagram
+            while bars:
+                self._bar(lane, lifeline_bottom, 0, False)
         if self.n:
             segments = _broken(lifeline_top, lifeline_bottom, self.breaks)
             for i, name in enumerate(self.names):
@@ -444,10 +468,25 @@ class _Engine:
     def _items(
         self, items: list[Item], depth: int, inner: tuple[float, float] | None = None
     ) -> None:
-        """Stack `items`; `inner` is the x-range a divider spans in a frame, else the picture."""
-        for item in items:
+        """Stack `items`; `inner` is the x-range a divider spans in a frame, else the picture.
+
+        `activate`/`deactivate` lines right after a message act at its arrow, as `->+`/`-->-`
+        would (so the arrow meets the bar); elsewhere, where the flow has got to.
+        """
+        k = 0
+        while k < len(items):
+            item = items[k]
+            k += 1
             if isinstance(item, Message):
-                self._message(item)
+                marks: list[Activation] = []
+                while k < len(items) and isinstance(mark := items[k], Activation):
+                    marks.append(mark)
+                    k += 1
+                self._message(item, marks)
+            elif isinstance(item, Activation):
+                i = self.index.get(item.participant)
+                if i is not None:
+                    self._bar(i, self.y, item.line, item.on)
             elif isinstance(item, Note):
                 self._note(item)
             elif isinstance(item, Divider):
@@ -455,15 +494,21 @@ class _Engine:
             elif isinstance(item, Block):
                 self._block(item, depth)
 
-    def _message(self, message: Message) -> None:
+    def _message(self, message: Message, marks: list[Activation]) -> None:
         self.message_count += 1
         xs = self.xs
         i, j = self.index[message.sender], self.index[message.receiver]
+        starts = [j] if message.activate == "+" else []
+        ends = [i] if message.activate == "-" else []
+        for mark in marks:
+            lane = self.index.get(mark.participant)
+            if lane is not None:
+                (starts if mark.on else ends).append(lane)
         self.y += C.ROW_GAP
         top = self.y
         row = self._row(message, C.LABEL_WRAP_WIDTH)
         if i == j:
-            x0 = xs[i] + C.SELF_LABEL_INDENT
+            x0 = self._bar_edge(i, 1) + C.SELF_LABEL_INDENT
         else:
             span = abs(xs[j] - xs[i]) - 2 * C.LABEL_PAD_X
             extras = row.width - (row.label.width if row.label else 0.0)
@@ -479,18 +524,27 @@ class _Engine:
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
         heads = []
         if i == j:
-            x = xs[i]
+            # The loop leaves from the lane's bar and returns to it, or to the bar it opens.
+            x = self._bar_edge(i, 1)
             right = x + C.SELF_LOOP_WIDTH
             back = arrow_y + C.SELF_LOOP_HEIGHT
-            points = [(x, arrow_y), (right, arrow_y), (right, back), (x, back)]
+            for lane in starts:
+                self._bar(lane, back if lane == i else arrow_y, message.line, True)
+            end = self._bar_edge(i, 1)
+            points = [(x, arrow_y), (right, arrow_y), (right, back), (end, back)]
             if style.head_from != "none":
                 heads.append(Head(style.head_from, (x, arrow_y), -1, scale))
             if style.head_to != "none":
-                heads.append(Head(style.head_to, (x, back), -1, scale))
+                heads.append(Head(style.head_to, (end, back), -1, scale))
+            for lane in ends:
+                self._bar(lane, back, message.line, False)
             self.y = back + C.ROW_BOTTOM
         else:
-            x1, x2 = xs[i], xs[j]
-            direction = 1 if x2 > x1 else -1
+            for lane in starts:  # a bar opened by the message begins at its arrow
+                self._bar(lane, arrow_y, message.line, True)
+            direction = 1 if xs[j] > xs[i] else -1
+            # An arrow leaves from and arrives at the edge of an open bar, not its middle.
+            x1, x2 = self._bar_edge(i, direction), self._bar_edge(j, -direction)
             if style.head_from != "none":
                 heads.append(Head(style.head_from, (x1, arrow_y), -direction, scale))
             if style.head_to != "none":
@@ -499,6 +553,8 @@ class _Engine:
                 if style.head_to == "cross":
                     x2 = tip
             points = [(x1, arrow_y), (x2, arrow_y)]
+            for lane in ends:  # a bar the message closes ends at its arrow
+                self._bar(lane, arrow_y, message.line, False)
             self.y = arrow_y + C.ROW_BOTTOM
         self.out.messages.append(
             MessageShape(
@@ -506,6 +562,27 @@ class _Engine:
                 style.line, heads, label, badge, marker, i == j,
             )
         )  # fmt: skip
+
+    def _bar(self, lane: int, y: float, line: int, on: bool) -> None:
+        """Open a bar on the lane at y (nested in any open there), or close its innermost."""
+        bars = self.open_bars[lane]
+        if on:
+            depth = len(bars)
+            x = self.xs[lane] + depth * C.ACTIVATION_NEST_OFFSET - C.ACTIVATION_WIDTH / 2
+            bar = ActivationBar(lane, line, depth, Rect(x, y, C.ACTIVATION_WIDTH, 0.0))
+            bars.append(bar)
+            self.out.activations.append(bar)  # in opening order: outer bars draw first
+        elif bars:  # closing a lane with no open bar draws nothing
+            bar = bars.pop()
+            bar.box = Rect(bar.box.x, bar.box.y, bar.box.w, max(y - bar.box.y, 0.0))
+
+    def _bar_edge(self, lane: int, toward: int) -> float:
+        """Where an arrow meets the lane from the side `toward` (+1 right, -1 left): the outer
+        edge of its open bars on that side (nested bars sit to the right), or the lifeline."""
+        bars = self.open_bars[lane]
+        if not bars:
+            return self.xs[lane]
+        return bars[-1].box.right if toward > 0 else bars[0].box.x
 
     def _place_row(self, message: Message, row: _Row, x0: float, top: float, centre: bool):
         """Badge, label and marker side by side: the badge level with the label's first line,

@@ -124,6 +124,17 @@ class Lifeline:
     segments: list[tuple[float, float]]  # (y1, y2) pieces: a delay breaks the line
 
 
+@dataclass(slots=True)
+class ActivationBar:
+    """A narrow bar on a participant's lifeline while it is active (`->+`, `activate A`);
+    a bar opened inside another sits `depth` steps to the right of it."""
+
+    index: int  # the participant's
+    line: int  # the source line that opened it
+    depth: int  # 0 for a bar opened while none was open
+    box: Rect
+
+
 @dataclass(slots=True, frozen=True)
 class Head:
     """An arrow head at `tip`, pointing along `direction` (+1 right, -1 left)."""
@@ -253,6 +264,7 @@ class Layout:
     title: TextBlock | None = None
     participants: list[Participant] = field(default_factory=list)
     lifelines: list[Lifeline] = field(default_factory=list)
+    activations: list[ActivationBar] = field(default_factory=list)  # outer bars first
     messages: list[MessageShape] = field(default_factory=list)
     notes: list[NoteShape] = field(default_factory=list)
     dividers: list[DividerShape] = field(default_factory=list)

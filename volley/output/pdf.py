@@ -257,6 +257,7 @@ def page_layouts(layout: Layout, pages: list[Page]) -> list[Layout]:
     top_boxes = share(layout.participants, lambda p: _rect_span(p.top, C.PARTICIPANT_SHADOW))
     bottom_boxes = share(layout.participants, lambda p: _rect_span(p.bottom, C.PARTICIPANT_SHADOW))
     segments = [share(line.segments, lambda s: s) for line in layout.lifelines]
+    bars = share(layout.activations, lambda a: (a.box.y, a.box.bottom))
     messages = share(layout.messages, message_span)
     notes = share(layout.notes, lambda n: _rect_span(n.box))
     dividers = share(layout.dividers, divider_span)
@@ -278,6 +279,7 @@ def page_layouts(layout: Layout, pages: list[Page]) -> list[Layout]:
                     for line, segs in zip(layout.lifelines, segments, strict=True)
                     if i in segs
                 ],
+                activations=bars.get(i, []),
                 messages=messages.get(i, []),
                 notes=notes.get(i, []),
                 dividers=dividers.get(i, []),

@@ -10,6 +10,7 @@ from typing import get_args
 
 from volley.layout import constants as C
 from volley.layout.geometry import (
+    ActivationBar,
     Appendix,
     Badge,
     BlockFrame,
@@ -82,17 +83,26 @@ def render_svg(
         css=dark_mode_css(prefix) if theme == "auto" and not raster else None,
         defs=group(painter.icons(layout)),
         bg=colours["bg"],
-        groups={  # in painting order: later groups are drawn over earlier ones
-            "lifelines": group([p for line in layout.lifelines for p in painter.lifeline(line)]),
-            "blocks": group([painter.frame(f) for f in layout.frames]),
-            "dividers": group([painter.divider(d) for d in layout.dividers]),
-            "participants": group([painter.participant(p) for p in layout.participants]),
-            "messages": group([painter.message(m) for m in layout.messages]),
-            "notes": group([painter.note(n) for n in layout.notes]),
-        },
+        groups=_groups(layout, painter),
         heading=painter.text(layout.title, "title") if layout.title else None,
         appendix=painter.appendix(layout.appendix, layout.width) if layout.appendix else None,
     )
+
+
+def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
+    """The picture's groups by class, in painting order: later groups are drawn over earlier
+    ones. A picture without activation bars has no group for them."""
+    groups = {
+        "lifelines": group([p for line in layout.lifelines for p in painter.lifeline(line)]),
+        "blocks": group([painter.frame(f) for f in layout.frames]),
+    }
+    if layout.activations:
+        groups["activations"] = group([painter.activation(a) for a in layout.activations])
+    groups["dividers"] = group([painter.divider(d) for d in layout.dividers])
+    groups["participants"] = group([painter.participant(p) for p in layout.participants])
+    groups["messages"] = group([painter.message(m) for m in layout.messages])
+    groups["notes"] = group([painter.note(n) for n in layout.notes])
+    return groups
 
 
 # --- accessibility ---------------------------------------------------------------------------
@@ -232,6 +242,12 @@ class _Painter:
             for box, text in ((p.top, p.top_text), (p.bottom, p.bottom_text))
         )
         return tag.participant(p.index, clean_text(p.name), content)
+
+    def activation(self, bar: ActivationBar) -> str:
+        """An activation bar, in the participant boxes' colours."""
+        return tag.activation(
+            self.c["surface"], self.c["border"], bar.index, bar.line, bar.depth, bar.box
+        )
 
     def lifeline(self, line: Lifeline) -> list[str]:
         """Each piece of the lifeline."""

@@ -177,6 +177,15 @@ def lifeline(colour: str, dash: str, index: int, x: float, y1: float, y2: float)
     )
 
 
+def activation(fill: str, stroke: str, index: int, line: int, depth: int, box) -> str:
+    """A bar on a participant's lifeline while it is active."""
+    return (
+        f'<rect class="activation vf-surface vs-border" data-participant="{index:d}"'
+        f' data-line="{line:d}" data-depth="{depth:d}" {_box(box.x, box.y, box.w, box.h)}'
+        f' fill="{fill}" stroke="{stroke}" stroke-width="1"/>'
+    )
+
+
 def participant_box(
     radius: float, shadow: float, shadow_colour: str, surface: str, border: str, box
 ) -> str:
