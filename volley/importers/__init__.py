@@ -119,3 +119,9 @@ register(
     "a trace as OpenTelemetry OTLP/JSON or Jaeger JSON (a lane per service)",
     traffic=True,
 )
+register(
+    "jsonrpc",
+    "volley.importers.jsonrpc",
+    "a JSON-RPC log: an MCP host's log (Message from client/server) or JSON Lines of messages",
+    traffic=True,
+)

@@ -1,0 +1,77 @@
+"""`volley record -o flow.volley -- CMD ARGS…`: stand between a host and a JSON-RPC-over-stdio
+program (an MCP server), relay both ways unchanged, and write the session as a diagram."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from volley.cli import report
+from volley.errors import VolleyError
+from volley.textio import write_atomic
+
+
+@click.command(
+    "record",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option(
+    "-o",
+    "--output",
+    default="session.volley",
+    show_default=True,
+    help="Where to write the diagram when the session ends (stdout carries the session).",
+)
+@click.option(
+    "--name",
+    "names",
+    multiple=True,
+    metavar="FROM=NAME",
+    help="Call a lane NAME instead: the client or server name from initialize, or Client/Server.",
+)
+@click.option("--no-redact", is_flag=True, help="Keep values that look like secrets.")
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+def record_command(
+    output: str, names: tuple[str, ...], no_redact: bool, command: tuple[str, ...]
+) -> None:
+    """Run COMMAND, relay stdin and stdout between it and whatever started volley, and write
+    the session as a diagram when it ends.
+
+    Put it in front of an MCP server in a host's configuration
+    (`volley record -o /tmp/session.volley -- python server.py`): every byte goes through
+    unchanged, the server's stderr is its own, and requests and responses are paired by id.
+    Secrets in the messages are masked unless --no-redact. Exits with COMMAND's exit code.
+    """
+    from volley.importers.jsonrpc import session_diagram
+    from volley.importers.traffic import TrafficOptions, masked, masked_note
+    from volley.language.writer import write
+    from volley.record import record, stdio
+
+    renames = {}
+    for pair in names:
+        old, equals, new = pair.partition("=")
+        if not (equals and old.strip() and new.strip()):
+            raise click.BadParameter(f"expected FROM=NAME, got {pair!r}", param_hint="--name")
+        renames[old.strip()] = new.strip()
+    stdin, stdout = stdio()
+    try:
+        recording = record(command, stdin, stdout)
+    except OSError as exc:
+        report(VolleyError(f"cannot run {command[0]}: {exc.strerror or exc}"))
+        sys.exit(127)
+    diagram = session_diagram(recording.sent, TrafficOptions(names=renames))
+    count = 0
+    if not no_redact:
+        diagram, count = masked(diagram)
+    try:
+        write_atomic(output, write(diagram))
+    except OSError as exc:
+        report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
+        sys.exit(1)
+    lines = len(recording.sent)
+    click.echo(f"volley record: wrote {os.path.abspath(output)} ({lines} lines)", err=True)
+    if count:
+        click.echo(f"volley record: {masked_note(count)}", err=True)
+    sys.exit(recording.returncode)
