@@ -366,5 +366,9 @@ from volley.cli.gallery import gallery_command  # noqa: E402
 
 main.add_command(gallery_command)
 
+from volley.cli.record import record_command  # noqa: E402
+
+main.add_command(record_command)
+
 if __name__ == "__main__":
     main()
