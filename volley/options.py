@@ -44,7 +44,15 @@ __all__ = [
 
 
 class OptionError(VolleyError, ValueError):
-    """An option value that is not one volley knows, or that does not apply to the format."""
+    """An option value that is not one volley knows, or that does not apply to the format.
+
+    `option` names the field at fault, so a front end can name it in its own words (the
+    command line's `--fragment`).
+    """
+
+    def __init__(self, option: str, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.option = option
 
     def format(self, color: bool = False) -> str:
         """The message and the hint: an option is about the call, not a place in a file."""
@@ -76,15 +84,18 @@ class Options:
         _one_of("bodies", self.bodies, BODIES)
         for name in ("fragment", "include_assets", "redact"):
             if not isinstance(getattr(self, name), bool):
-                raise OptionError(f"{name} must be True or False, not {getattr(self, name)!r}")
+                raise OptionError(
+                    name, f"{name} must be True or False, not {getattr(self, name)!r}"
+                )
         if isinstance(self.scale, bool) or not isinstance(self.scale, int | float):
-            raise OptionError(f"scale must be a number, not {self.scale!r}")
+            raise OptionError("scale", f"scale must be a number, not {self.scale!r}")
         if not (math.isfinite(self.scale) and self.scale > 0):
-            raise OptionError(f"scale must be a positive number, not {self.scale:g}")
+            raise OptionError("scale", f"scale must be a positive number, not {self.scale:g}")
         if self.id_prefix is not None and not isinstance(self.id_prefix, str):
-            raise OptionError(f"id_prefix must be text, not {self.id_prefix!r}")
+            raise OptionError("id_prefix", f"id_prefix must be text, not {self.id_prefix!r}")
         if not isinstance(self.limits, Limits):
             raise OptionError(
+                "limits",
                 f"limits must be a volley.Limits, not {type(self.limits).__name__}",
                 hint="for example limits=volley.Limits(messages=100_000)",
             )
@@ -95,21 +106,25 @@ class Options:
         fmt = self.format
         if self.fragment and fmt != "html":
             raise OptionError(
+                "fragment",
                 f"fragment applies to html only, not to {fmt}",
-                hint="render with format html, or leave fragment out",
+                hint="a fragment is HTML to embed in a page",
             )
         if not self.include_assets and not self.fragment:
             raise OptionError(
-                "include_assets=False applies to an HTML fragment only",
-                hint="add fragment=True, or leave include_assets out",
+                "include_assets",
+                "include_assets applies to an HTML fragment only",
+                hint="only a fragment can leave the viewer's CSS and script to its page",
             )
         if self.scale != 1.0 and fmt not in RASTER_FORMATS:
             raise OptionError(
+                "scale",
                 f"scale sizes png and pdf only, not {fmt}",
                 hint="an SVG or HTML picture scales with the page that shows it",
             )
         if self.theme == "auto" and fmt in RASTER_FORMATS:
             raise OptionError(
+                "theme",
                 f'theme "auto" does not apply to {fmt}: a {fmt} cannot follow the '
                 "reader's colour scheme",
                 hint="use light or dark",
@@ -143,11 +158,13 @@ def _known(names: dict[str, Any]) -> None:
             close = difflib.get_close_matches(name, NAMES, n=1)
             hint = f'did you mean "{close[0]}"? ' if close else ""
             raise UnknownOptionError(
-                f'unknown option "{name}"', hint=hint + "options are: " + ", ".join(NAMES)
+                name, f'unknown option "{name}"', hint=hint + "options are: " + ", ".join(NAMES)
             )
 
 
 def _one_of(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         shown = value[:40] if isinstance(value, str) else repr(value)
-        raise OptionError(f'unknown {name} "{shown}"', hint="use one of: " + ", ".join(allowed))
+        raise OptionError(
+            name, f'unknown {name} "{shown}"', hint="use one of: " + ", ".join(allowed)
+        )

@@ -14,12 +14,12 @@ import sys
 
 import click
 
+from volley import __version__
+from volley.cli.targets import chosen_format, expand, is_folder, several, targets
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import DEFAULT_LIMITS, Limits
-from volley.options import BODIES, FORMATS, THEMES, OptionError, Options
+from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import write_atomic
-
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def _use_color(stream) -> bool:
@@ -110,15 +110,34 @@ def _quick_exit() -> None:
     _QUICK_EXIT["allowed"] = True
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="volley", prog_name="volley")
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="""\b
+Examples:
+  volley render flow.volley               flow.svg beside it
+  volley render flow.volley -o flow.html  the clickable page
+  volley render README.md                 each ```volley block to diagrams/NAME.svg
+  volley check docs/                      every .volley file below docs/
+  volley serve flow.volley                edit it live in the browser
+
+Run `volley COMMAND -h` for a command's options and examples.""",
+)
+@click.version_option(__version__, "-V", "--version", prog_name="volley")
 def main() -> None:
     """Sequence diagrams from plain text, with the request and response on every arrow."""
 
 
-@main.command("parse")
+@main.command(
+    "parse",
+    epilog="""\b
+Examples:
+  volley parse flow.volley
+  cat flow.volley | volley parse - --indent 0""",
+)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--indent", type=click.IntRange(min=0), default=2, show_default=True)
+@click.option(
+    "--indent", type=click.IntRange(min=0), default=2, show_default=True, help="0: one line."
+)
 @_limit_options
 def parse_command(file: str, indent: int, **limits) -> None:
     """Print FILE's diagram as JSON (`-` reads standard input)."""
@@ -131,63 +150,85 @@ def parse_command(file: str, indent: int, **limits) -> None:
     click.echo(json.dumps(diagram.to_json(), indent=indent or None, ensure_ascii=False))
 
 
-@main.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+_MARKDOWN_OPTION = click.option(
+    "--markdown",
+    is_flag=True,
+    help="With a folder: take its Markdown files that hold ```volley blocks too.",
+)
+
+
+@main.command(
+    "check",
+    epilog="""\b
+Examples:
+  volley check flow.volley login.volley
+  volley check docs/                 every .volley file below docs/
+  volley check --markdown .          and every ```volley block in Markdown files
+  volley check README.md             the ```volley blocks of one Markdown file""",
+)
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@_MARKDOWN_OPTION
 @_limit_options
-def check_command(files: tuple[str, ...], **limits) -> None:
-    """Check that each FILE is a valid diagram; print every error found."""
+def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
+    """Check that each FILE (or each diagram below a folder) is valid; print every error.
+
+    A Markdown FILE has each of its ```volley blocks checked. Exit 1 if any has errors.
+    """
     _quick_exit()
     settings = _limits(limits)
+    sources = expand(files, markdown=markdown)
     failed = 0
-    for file in files:
+    for source in sources:
         try:
-            load(file, settings)
+            if source.is_markdown:
+                from volley.docs.readme import check_markdown
+
+                broken = check_markdown(source.path, Options(limits=settings), report)
+                failed += broken > 0
+            else:
+                load(source.path, settings)
         except VolleyError as exc:
             report(exc)
             failed += 1
     if failed:
-        click.echo(f"{failed} of {len(files)} file(s) with errors", err=True)
+        click.echo(f"{failed} of {len(sources)} file(s) with errors", err=True)
         sys.exit(1)
 
 
-def _output_path(source: str, output: str | None, fmt: str, many: bool) -> str:
-    """Where a render goes: `-o`, a file named after the input in the folder `-o` names, or
-    the input's name with the format's suffix beside it (`a.volley` → `a.svg`)."""
-    if output == "-":
-        return "-"
-    if output and (many or os.path.isdir(output)):
-        stem = os.path.splitext(os.path.basename(source))[0]
-        return os.path.join(output, f"{stem}.{fmt}")
-    if output:
-        return output
-    if source == "-":
-        return "-"
-    return f"{os.path.splitext(source)[0]}.{fmt}"
-
-
-def _format_for(output: str | None, fmt: str | None) -> str:
-    if fmt:
-        return fmt
-    if output and output != "-":
-        suffix = os.path.splitext(output)[1].lower().lstrip(".")
-        if suffix in FORMATS:
-            return suffix
-    return "svg"
-
-
-@main.command("render")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", help="Output file, folder (several inputs), or - for stdout.")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Default: from -o, or svg.")
+@main.command(
+    "render",
+    epilog="""\b
+Examples:
+  volley render flow.volley                    flow.svg beside it
+  volley render flow.volley -o flow.png --scale 2
+  volley render flow.volley -f html --theme dark -o -  > flow.html
+  volley render docs/ -o site/diagrams/        every .volley below docs/, same layout
+  volley render README.md                      ```volley blocks to diagrams/NAME.svg
+  volley render README.md --check              in CI: exit 1 if a picture is stale""",
+)
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "-o",
+    "--output",
+    help="Output file, - for standard output, or a folder (ends with /, or several "
+    "inputs); a missing folder is created. Default: beside each input.",
+)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="Default: from the extension of -o, or svg.",
+)
 @click.option(
     "--theme",
     type=click.Choice(THEMES),
-    help="auto follows the reader's prefers-color-scheme. Default: auto for HTML and "
-    "Markdown, light for SVG, PNG and PDF.",
+    help="auto follows the reader's prefers-color-scheme (HTML, SVG). Default: auto for "
+    "HTML and Markdown, light for SVG, PNG and PDF.",
 )
 @click.option(
     "--scale",
-    type=click.FloatRange(min=0.05, max=20),
+    type=click.FloatRange(min=MIN_SCALE, max=MAX_SCALE),
     default=1.0,
     show_default=True,
     help="PNG/PDF size factor.",
@@ -207,8 +248,12 @@ def _format_for(output: str | None, fmt: str | None) -> str:
     is_flag=True,
     help="Markdown: write nothing; exit 1 if any rendered diagram is out of date.",
 )
+@_MARKDOWN_OPTION
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
 @_limit_options
+@click.pass_context
 def render_command(
+    ctx: click.Context,
     files: tuple[str, ...],
     output: str | None,
     fmt: str | None,
@@ -218,74 +263,62 @@ def render_command(
     fragment: bool,
     redact: bool,
     check_only: bool,
+    markdown: bool,
+    quiet: bool,
     **limits,
 ) -> None:
-    """Render each FILE to SVG (or PNG, PDF, HTML) beside it.
+    """Render each FILE to SVG (or PNG, PDF, HTML) beside it; a folder stands for every
+    .volley file below it.
 
-    A Markdown FILE (.md) has each ```volley block rendered to an SVG file, with an image link
-    kept after the block.
+    A Markdown FILE (.md) has each ```volley block rendered to an SVG file in diagrams/
+    beside it, with an image link kept after the block (README mode).
+
+    One line on stderr names each file written; -q leaves only errors and warnings.
     """
     _quick_exit()
     settings = _limits(limits)
-    many = len(files) > 1
-    if output == "-" and many:
-        raise click.UsageError("-o - writes one diagram to stdout; give one input file")
-    if many and output and not os.path.isdir(output):
-        raise click.UsageError(f"with several inputs, -o must be an existing folder: {output}")
-    if output and output.endswith(("/", os.sep)) and not os.path.isdir(output):
-        raise click.UsageError(f"-o names a folder that does not exist: {output}")
+    sources = expand(files, markdown=markdown)
+    given = {
+        name
+        for name in ("output", "fmt", "scale", "fragment")
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    }
+    pictures = [source for source in sources if not source.is_markdown]
+    readmes = [source for source in sources if source.is_markdown]
+    if readmes:
+        _refuse_for_markdown(readmes[0].path, given)
+    if check_only and pictures:
+        raise click.UsageError(f"--check works on Markdown files only, not on {pictures[0].path}")
+    fmt = chosen_format(output, fmt, several(pictures))
+    options = _render_options(fmt, theme, scale, bodies, fragment, redact, settings, given)
+    outputs = dict(zip(pictures, targets(pictures, output, fmt), strict=True))
+    if "-" in outputs.values() and fmt in BINARY_FORMATS and sys.stdout.isatty():
+        raise click.UsageError(
+            f"refusing to write {fmt.upper()} bytes to a terminal; "
+            "redirect standard output to a file, or give -o FILE"
+        )
+    into_folder = bool(pictures and output and output != "-")
+    into_folder = into_folder and (several(pictures) or is_folder(output))
+    if into_folder:
+        _make_folder(output)
     failed = 0
     stale = 0
-    for file in files:
+    for source in sources:
         try:
-            if file.lower().endswith(MARKDOWN_SUFFIXES):
-                from volley.docs.readme import render_markdown
-
-                markdown_options = Options(
-                    theme=theme or "auto", bodies=bodies, redact=redact, limits=settings
+            if source.is_markdown:
+                stale += _render_readme(
+                    source.path, check_only, quiet, theme, bodies, redact, settings
                 )
-                changes = render_markdown(
-                    file, check=check_only, options=markdown_options, report=report
-                )
-                for change in changes:
-                    click.echo(change, err=check_only)
-                stale += len(changes) if check_only else 0
-                continue
-            if check_only:
-                raise click.UsageError("--check works on Markdown files only")
-            fmt_here = _format_for(output, fmt)
-            target = _output_path(file, output, fmt_here, many)
-            from volley.api import run_file
-
-            try:
-                options = Options(
-                    format=fmt_here,
-                    theme=theme,
-                    scale=scale,
-                    bodies=bodies,
-                    fragment=fragment,
-                    redact=redact,
-                    limits=settings,
-                )
-            except OptionError as exc:
-                raise click.UsageError(exc.format()) from None
-            result = run_file(file, options)
-            for warning in result.warnings:
-                report(warning)
-            data = result.output
-            if target == "-":
-                stream = sys.stdout.buffer
-                stream.write(data.encode("utf-8") if isinstance(data, str) else data)
-                stream.flush()
             else:
-                write_atomic(target, data)
+                _render_one(source.path, outputs[source], options, quiet, into_folder)
         except VolleyError as exc:  # masked by the pipeline under --redact
             report(exc)
             failed += 1
         except OSError as exc:  # the output could not be written; an earlier one is untouched
             report(
                 VolleyError(
-                    f"cannot write {exc.filename or file}: {exc.strerror or exc}", filename=file
+                    f"cannot write {exc.filename or source.path}: {exc.strerror or exc}",
+                    filename=source.path,
                 )
             )
             failed += 1
@@ -294,6 +327,106 @@ def render_command(
     if stale:
         click.echo(f"{stale} diagram(s) out of date; run volley render without --check", err=True)
         sys.exit(1)
+
+
+BINARY_FORMATS = ("png", "pdf")
+_FLAGS = {"output": "-o", "fmt": "-f", "scale": "--scale", "fragment": "--fragment"}
+
+
+def _refuse_for_markdown(path: str, given: set[str]) -> None:
+    """README mode writes diagrams/NAME.svg beside the file; the picture options do not apply."""
+    for name in ("output", "fmt", "scale", "fragment"):
+        if name in given:
+            raise click.UsageError(
+                f"{_FLAGS[name]} does not apply to the Markdown file {path}: README mode writes "
+                "each ```volley block to diagrams/NAME.svg beside it"
+            )
+
+
+def _render_options(
+    fmt: str,
+    theme: str | None,
+    scale: float,
+    bodies: str,
+    fragment: bool,
+    redact: bool,
+    limits: Limits,
+    given: set[str],
+) -> Options:
+    """The pipeline's options for the pictures; an option that does not apply to the format
+    is a usage error that names the flag."""
+    if "scale" in given and fmt not in BINARY_FORMATS:
+        raise click.UsageError(
+            f"--scale sizes png and pdf only, not {fmt}: an SVG or HTML picture scales with "
+            "the page that shows it"
+        )
+    try:
+        return Options(
+            format=fmt,
+            theme=theme,
+            scale=scale,
+            bodies=bodies,
+            fragment=fragment,
+            redact=redact,
+            limits=limits,
+        )
+    except OptionError as exc:
+        message = exc.message
+        if message.startswith(exc.option):
+            message = f"--{exc.option.replace('_', '-')}" + message[len(exc.option) :]
+        raise click.UsageError(message + (f" ({exc.hint})" if exc.hint else "")) from None
+
+
+def _make_folder(output: str) -> None:
+    try:
+        os.makedirs(output, exist_ok=True)
+    except OSError as exc:
+        raise click.UsageError(f"cannot make the folder {output}: {exc.strerror or exc}") from None
+
+
+def _written(source: str, target: str, quiet: bool) -> None:
+    """The one line each written file gets, in every mode (not a device such as /dev/stderr,
+    where the line would land in the picture)."""
+    if not quiet and os.path.isfile(target):
+        click.echo(f"{source}: wrote {target}", err=True)
+
+
+def _render_one(path: str, target: str, options: Options, quiet: bool, into_folder: bool) -> None:
+    from volley.api import run_file
+
+    result = run_file(path, options)
+    for warning in result.warnings:
+        report(warning)
+    data = result.output.encode("utf-8") if isinstance(result.output, str) else result.output
+    if target == "-":
+        stream = sys.stdout.buffer
+        stream.write(data)
+        stream.flush()
+        return
+    if into_folder:  # a folder below -o DIR/ for an input found below a folder
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+    write_atomic(target, data)
+    _written(path, target, quiet)
+
+
+def _render_readme(
+    path: str,
+    check_only: bool,
+    quiet: bool,
+    theme: str | None,
+    bodies: str,
+    redact: bool,
+    limits: Limits,
+) -> int:
+    """README mode for one Markdown file; the number of stale diagrams under --check."""
+    from volley.docs.readme import render_markdown
+
+    options = Options(theme=theme or "auto", bodies=bodies, redact=redact, limits=limits)
+    changes = render_markdown(path, check=check_only, options=options, report=report)
+    for change in changes:
+        if check_only or not quiet:
+            click.echo(change, err=True)
+    return len(changes) if check_only else 0
 
 
 def _server_limit_options() -> list[click.Option]:
@@ -331,10 +464,31 @@ class _ServeCommand(click.Command):
         return super().get_params(ctx)
 
 
-@main.command("serve", cls=_ServeCommand)
+@main.command(
+    "serve",
+    cls=_ServeCommand,
+    epilog="""\b
+Examples:
+  volley serve                      a new diagram on http://127.0.0.1:8000/
+  volley serve flow.volley --open   edit flow.volley; Save writes it back
+  volley serve --port 0             any free port (the URL is printed)
+  volley serve --host 0.0.0.0       reachable by others: anyone who can reach it can edit""",
+)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. The default answers this machine only; another address "
+    "lets anyone who can reach it use the editor (and save FILE).",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on; 0 picks a free one.",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the editor in a web browser.")
 def serve_command(
     file: str | None,
@@ -365,10 +519,6 @@ main.add_command(import_command)
 from volley.cli.gallery import gallery_command  # noqa: E402
 
 main.add_command(gallery_command)
-
-from volley.cli.record import record_command  # noqa: E402
-
-main.add_command(record_command)
 
 if __name__ == "__main__":
     main()

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
+from volley.model import Diagram
 from volley.options import Options
 from volley.textio import decode, write_atomic
 
@@ -338,34 +339,10 @@ def render_markdown(
     """
     from volley import api
 
-    if not isinstance(options, Options):
-        options = Options.of(**{"theme": "auto", **(options or {})})
-    report = report or (lambda _d: None)
-    if options.redact:
-        report = _redacting(report)  # the scan's own errors quote lines too
+    options = _options(options)
     markdown = Path(path)
     shown = str(markdown)
-    try:
-        data = markdown.read_bytes()
-    except OSError as exc:
-        raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
-    found = scan(decode(data, shown), shown)
-    for problem in found.problems:
-        report(problem)
-
-    diagrams: list[Any] = []
-    for block in found.blocks:
-        try:
-            checked = api.check(
-                block.source, filename=shown, limits=options.limits, redact=options.redact
-            )
-        except VolleyError as exc:
-            report(_shifted(exc, shown, block.open + 1))
-            diagrams.append(None)
-            continue
-        for warning in checked.warnings:
-            report(_shifted(warning, shown, block.open + 1))
-        diagrams.append(checked.diagram)
+    found, diagrams = _checked_blocks(markdown, options, report)
     assign_names(found.blocks, [d.title if d else None for d in diagrams], shown)
 
     folder = markdown.parent / FOLDER
@@ -426,6 +403,56 @@ def render_markdown(
             filename=shown,
         )
     return changes
+
+
+def check_markdown(
+    path: str | Path, options: Options | None = None, report: Report | None = None
+) -> int:
+    """Check every ```volley block of a Markdown file, reporting what is wrong (at its line
+    in the file); the number of blocks that have errors. Nothing is rendered or written."""
+    found, diagrams = _checked_blocks(Path(path), _options(options), report)
+    return len(found.problems) + diagrams.count(None)
+
+
+def _options(options: Options | dict[str, Any] | None) -> Options:
+    """README mode's options: those given, theme auto unless they say otherwise."""
+    if isinstance(options, Options):
+        return options
+    return Options.of(**{"theme": "auto", **(options or {})})
+
+
+def _checked_blocks(
+    markdown: Path, options: Options, report: Report | None
+) -> tuple[Scan, list[Diagram | None]]:
+    """The file's blocks, each parsed and checked (None where it has errors), every problem
+    and warning reported at its line in the Markdown file."""
+    from volley import api
+
+    report = report or (lambda _d: None)
+    if options.redact:
+        report = _redacting(report)  # the scan's own errors quote lines too
+    shown = str(markdown)
+    try:
+        data = markdown.read_bytes()
+    except OSError as exc:
+        raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
+    found = scan(decode(data, shown), shown)
+    for problem in found.problems:
+        report(problem)
+    diagrams: list[Diagram | None] = []
+    for block in found.blocks:
+        try:
+            checked = api.check(
+                block.source, filename=shown, limits=options.limits, redact=options.redact
+            )
+        except VolleyError as exc:
+            report(_shifted(exc, shown, block.open + 1))
+            diagrams.append(None)
+            continue
+        for warning in checked.warnings:
+            report(_shifted(warning, shown, block.open + 1))
+        diagrams.append(checked.diagram)
+    return found, diagrams
 
 
 def _redacting(report: Report) -> Report:

@@ -1,0 +1,137 @@
+"""The pipeline (`volley.api`): one call for every front end, with the same answer from each."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import volley
+from volley import api
+from volley.checks.redact import redact_diagram
+from volley.cli import main
+from volley.model import Activation, Diagram, Message, Payload
+
+LIVE = "s3cr3tV4lue9Q"
+SECRET = f"""\
+title: Sign in
+Browser -> API: POST /login?access_token={LIVE}
+in: Request
+  Authorization: Bearer {LIVE}
+API --> Browser: 200 OK {{fas-nope}}
+"""
+
+
+def test_run_gives_the_picture_the_warnings_and_the_diagram():
+    result = api.run(SECRET)
+    assert result.output == volley.render(SECRET)
+    assert result.diagram.title == "Sign in"
+    kinds = sorted((w.line, w.severity) for w in result.warnings)
+    assert (5, "warning") in kinds  # the unknown icon
+    assert (2, "warning") in kinds and (4, "warning") in kinds  # the two secrets
+    assert all(LIVE not in (w.source_line or "") for w in result.warnings)
+
+
+def test_check_is_the_parse_and_the_checks_without_drawing():
+    checked = volley.check(SECRET)
+    assert checked.diagram == volley.parse(SECRET)
+    assert [w.message for w in checked.warnings] == [w.message for w in api.run(SECRET).warnings]
+    with pytest.raises(volley.VolleyError, match="participant"):
+        volley.check("A -> \n")
+
+
+def test_redact_masks_the_picture_the_errors_and_turns_secret_warnings_into_notes():
+    result = api.run(SECRET, volley.Options(redact=True))
+    assert LIVE not in result.output and "&lt;redacted&gt;" in result.output
+    assert LIVE in result.diagram.messages()[0].label  # the model as written is untouched
+    secrets = [w for w in result.warnings if "live secret" in w.message]
+    assert secrets and all(w.severity == "note" for w in secrets)
+    assert all("--redact" not in w.message for w in secrets)
+    assert "masked in the output" in secrets[0].message
+    with pytest.raises(volley.VolleyError) as caught:
+        api.run(f"A -> : password={LIVE}\n", volley.Options(redact=True))
+    assert LIVE not in caught.value.format()
+
+
+def test_check_file_names_the_file_and_redacts_its_errors(tmp_path: Path):
+    path = tmp_path / "bad.volley"
+    path.write_text(f"A -> : password={LIVE}\n", encoding="utf-8")
+    with pytest.raises(volley.VolleyError) as caught:
+        api.check_file(str(path), redact=True)
+    assert caught.value.filename == str(path) and LIVE not in caught.value.format()
+
+
+def test_redaction_is_a_model_step_that_passes_every_item_through():
+    diagram = Diagram(
+        participants=["A", "B"],
+        items=[
+            Activation(1, "A", True),
+            Message(
+                2,
+                "A",
+                "B",
+                "->",
+                f"token={LIVE}",
+                request=Payload("in", None, f"password: {LIVE}", "indented", 3),
+            ),
+            Activation(5, "A", False),
+        ],
+    )
+    before = dataclasses.replace(diagram, items=list(diagram.items))
+    masked = redact_diagram(diagram)
+    assert diagram == before
+    assert [type(item) for item in masked.items] == [Activation, Message, Activation]
+    message = masked.items[1]
+    assert LIVE not in message.label and LIVE not in message.request.body
+
+
+def test_a_parsed_diagram_and_its_text_draw_the_same_bytes():
+    for fmt in ("svg", "html"):
+        assert volley.render(SECRET, fmt) == volley.render(volley.parse(SECRET), fmt)
+
+
+def test_every_front_end_draws_what_the_pipeline_draws(tmp_path: Path):
+    """The command line and README mode write the bytes `volley.render` returns."""
+    source = tmp_path / "flow.volley"
+    source.write_text(SECRET, encoding="utf-8")
+    done = CliRunner().invoke(main, ["render", str(source), "--redact", "-q"])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "flow.svg").read_text(encoding="utf-8") == volley.render(SECRET, redact=True)
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Sign in\n\n```volley\n{SECRET}```\n", encoding="utf-8")
+    done = CliRunner().invoke(main, ["render", str(readme), "-q"])
+    assert done.exit_code == 0, done.output
+    drawn = (tmp_path / "diagrams" / "sign-in.svg").read_text(encoding="utf-8")
+    assert drawn == volley.render(SECRET, theme="auto", id_prefix="sign-in")
+
+
+def test_the_server_draws_what_the_pipeline_draws():
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from volley.server import create_app
+
+    with TestClient(create_app(examples=None)) as client:
+        svg = client.post("/render?format=svg", content=SECRET.encode())
+        page = client.post("/render?format=html&theme=dark", content=SECRET.encode())
+    assert svg.status_code == 200 and svg.text == volley.render(SECRET)
+    assert page.status_code == 200 and page.text == volley.render(SECRET, "html", theme="dark")
+
+
+def test_the_markdown_fences_draw_what_the_pipeline_draws():
+    pytest.importorskip("pymdownx")
+    from volley.docs.fences import Settings, _render
+
+    fragment = _render(SECRET, Settings(), "login", None)
+    assert fragment.html == volley.render(
+        SECRET, "html", fragment=True, include_assets=False, theme="auto", id_prefix="login"
+    )
+    static = _render(SECRET, Settings(interactive=False, theme="dark"), "login", None)
+    assert volley.render(SECRET, id_prefix="login") in static.html
+    assert [w.message for w in fragment.diagnostics] == [
+        w.message for w in volley.check(SECRET).warnings
+    ]

@@ -1,0 +1,281 @@
+"""The command line's manners: folders as inputs, -o that says what it will do, usage errors
+(exit 2) that say why, one line per file written, help with examples, -V."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import volley
+from volley.cli import main
+
+FLOW = "A -> B: hello\nB --> A: hi\n"
+README = "# Sign in\n\n```volley\nA -> B: hello\n```\n"
+
+
+def run(*args: str, cwd: Path | None = None):
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, list(args), env={"NO_COLOR": "1"})
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(main, list(args), env={"NO_COLOR": "1"})
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """docs/ with diagrams at two depths, a hidden folder, Markdown with and without diagrams."""
+    docs = tmp_path / "docs"
+    (docs / "flows").mkdir(parents=True)
+    (docs / ".cache").mkdir()
+    (docs / "a.volley").write_text(FLOW, encoding="utf-8")
+    (docs / "flows" / "b.volley").write_text(FLOW, encoding="utf-8")
+    (docs / ".cache" / "broken.volley").write_text("A ->\n", encoding="utf-8")
+    (docs / "guide.md").write_text(README, encoding="utf-8")
+    (docs / "plain.md").write_text("# Nothing to draw\n", encoding="utf-8")
+    return tmp_path
+
+
+def usage_error(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Error:" in result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+# --- folders as inputs ------------------------------------------------------------------------
+
+
+def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
+    (tree / "docs" / "flows" / "c.volley").write_text("A ->\n", encoding="utf-8")
+    result = run("check", "docs", cwd=tree)
+    assert result.exit_code == 1
+    assert os.path.join("docs", "flows", "c.volley") + ":1:" in result.stderr
+    assert "1 of 3 file(s) with errors" in result.stderr  # a.volley, b.volley, c.volley
+    assert ".cache" not in result.stderr  # hidden folders are skipped
+
+
+def test_check_takes_markdown_files_with_diagrams_when_asked(tree: Path):
+    (tree / "docs" / "guide.md").write_text("# Broken\n\n```volley\nA ->\n```\n", "utf-8")
+    assert run("check", "docs", cwd=tree).exit_code == 0  # Markdown is not looked at
+    result = run("check", "--markdown", "docs", cwd=tree)
+    assert result.exit_code == 1
+    assert os.path.join("docs", "guide.md") + ":4:" in result.stderr  # the line in the file
+    assert "1 of 3 file(s) with errors" in result.stderr  # plain.md holds no diagram
+
+
+def test_check_reads_the_blocks_of_a_markdown_file_named_on_the_command_line(tmp_path: Path):
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    assert run("check", "README.md", cwd=tmp_path).exit_code == 0
+
+
+def test_a_folder_without_diagrams_is_a_usage_error(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    usage_error(run("check", "empty", cwd=tmp_path), "no .volley files below the folder empty")
+    usage_error(run("render", "empty", cwd=tmp_path), "--markdown")
+
+
+def test_render_of_a_folder_into_a_folder_keeps_the_layout_below_it(tree: Path):
+    result = run("render", "docs", "-o", "site/", cwd=tree)
+    assert result.exit_code == 0, result.output
+    assert (tree / "site" / "a.svg").exists() and (tree / "site" / "flows" / "b.svg").exists()
+    assert not (tree / "site" / "guide.svg").exists()
+    written = result.stderr.strip().split("\n")
+    assert written == [
+        f"{os.path.join('docs', 'a.volley')}: wrote {os.path.join('site', 'a.svg')}",
+        f"{os.path.join('docs', 'flows', 'b.volley')}: wrote "
+        f"{os.path.join('site', 'flows', 'b.svg')}",
+    ]
+
+
+def test_render_of_a_folder_with_markdown_runs_readme_mode_for_it(tree: Path):
+    result = run("render", "--markdown", "docs", cwd=tree)
+    assert result.exit_code == 0, result.output
+    assert (tree / "docs" / "a.svg").exists() and (tree / "docs" / "flows" / "b.svg").exists()
+    assert (tree / "docs" / "diagrams" / "guide-sign-in.svg").exists()
+    assert "volley:begin sign-in" in (tree / "docs" / "guide.md").read_text(encoding="utf-8")
+
+
+# --- where -o writes ----------------------------------------------------------------------------
+
+
+def test_o_with_a_slash_creates_the_folder(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    result = run("render", "flow.volley", "-o", "out/pictures/", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "pictures" / "flow.svg").read_text() == volley.render(FLOW)
+
+
+def test_several_inputs_go_into_a_folder_made_for_them(tmp_path: Path):
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.volley").write_text(FLOW, encoding="utf-8")
+    result = run("render", "one.volley", "two.volley", "-o", "out", "-f", "png", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "one.png").read_bytes().startswith(b"\x89PNG")
+    usage_error(
+        run("render", "one.volley", "two.volley", "-o", "both.svg", cwd=tmp_path),
+        "-o both.svg names one file, but there are 2 diagrams",
+    )
+    usage_error(run("render", "one.volley", "two.volley", "-o", "-", cwd=tmp_path), "-o -")
+
+
+def test_two_inputs_that_would_share_an_output_are_refused(tmp_path: Path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "flow.volley").write_text(FLOW, encoding="utf-8")
+    result = run("render", "a/flow.volley", "b/flow.volley", "-o", "out/", cwd=tmp_path)
+    usage_error(result, "would both be written to")
+    assert not (tmp_path / "out").exists()
+
+
+# --- formats, extensions and options that do not apply -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-o", "flow.jpg"], ["-o flow.jpg names a .jpg file", ".svg, .png, .pdf, .html"]),
+        (["-o", "flow"], ["a file without an extension", "end -o with / for a folder"]),
+        (["-o", "flow.svg", "-f", "png"], ["-f png contradicts -o flow.svg", "flow.png"]),
+        (["--fragment"], ["--fragment applies to html only, not to svg"]),
+        (["-f", "png", "--fragment"], ["--fragment applies to html only, not to png"]),
+        (["-o", "flow.png", "--theme", "auto"], ['--theme "auto" does not apply to png']),
+        (["-f", "pdf", "--theme", "auto"], ['--theme "auto" does not apply to pdf']),
+        (["--scale", "2"], ["--scale sizes png and pdf only, not svg"]),
+        (["-f", "html", "--scale", "1"], ["--scale sizes png and pdf only, not html"]),
+        (["--check"], ["--check works on Markdown files only"]),
+    ],
+)
+def test_a_contradiction_is_a_usage_error_that_says_why(tmp_path: Path, args, words):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    usage_error(run("render", "flow.volley", *args, cwd=tmp_path), *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flow.volley"]  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["-o", "out.svg"], "-o"),
+        (["-f", "png"], "-f"),
+        (["--scale", "2"], "--scale"),
+        (["--fragment"], "--fragment"),
+    ],
+)
+def test_picture_options_do_not_apply_to_readme_mode(tmp_path: Path, args, flag):
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    result = run("render", "README.md", *args, cwd=tmp_path)
+    usage_error(result, f"{flag} does not apply to the Markdown file README.md")
+    assert not (tmp_path / "diagrams").exists()
+
+
+def test_the_format_comes_from_the_extension(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    for name, start in (("f.png", b"\x89PNG"), ("f.pdf", b"%PDF"), ("f.html", b"<!DOCTYPE")):
+        assert run("render", "flow.volley", "-o", name, cwd=tmp_path).exit_code == 0
+        assert (tmp_path / name).read_bytes().startswith(start)
+    agreed = run("render", "flow.volley", "-o", "g.png", "-f", "png", "--scale", "2", cwd=tmp_path)
+    assert agreed.exit_code == 0, agreed.output
+
+
+# --- what is printed ----------------------------------------------------------------------------
+
+
+def test_one_line_per_written_file_on_stderr_in_every_mode_and_q_silences_it(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    done = run("render", "flow.volley", "README.md", cwd=tmp_path)
+    assert done.exit_code == 0, done.output
+    assert done.stdout == ""
+    assert done.stderr.split("\n")[:2] == [
+        "flow.volley: wrote flow.svg",
+        "README.md: wrote diagrams/sign-in.svg",
+    ]
+    (tmp_path / "flow.svg").unlink()
+    (tmp_path / "diagrams" / "sign-in.svg").unlink()
+    quiet = run("render", "-q", "flow.volley", "README.md", cwd=tmp_path)
+    assert quiet.exit_code == 0 and quiet.stdout == "" and quiet.stderr == ""
+    assert (tmp_path / "flow.svg").exists() and (tmp_path / "diagrams" / "sign-in.svg").exists()
+
+
+def test_q_keeps_warnings_and_the_check_verdict(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text("A -> B: {fas-nope}\n", encoding="utf-8")
+    result = run("render", "-q", "flow.volley", cwd=tmp_path)
+    assert result.exit_code == 0 and "warning:" in result.stderr and "wrote" not in result.stderr
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    stale = run("render", "-q", "--check", "README.md", cwd=tmp_path)
+    assert stale.exit_code == 1 and "is missing" in stale.stderr
+
+
+def test_stdout_gets_the_picture_and_nothing_else(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    result = run("render", "flow.volley", "-o", "-", cwd=tmp_path)
+    assert result.exit_code == 0 and result.stdout == volley.render(FLOW) and result.stderr == ""
+
+
+def test_redact_turns_the_secret_warning_into_a_note_without_the_old_hint(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(
+        "A -> B: POST /login\nin:\n  Authorization: Bearer s3cr3tV4lue9Q\n", encoding="utf-8"
+    )
+    plain = run("render", "flow.volley", "-q", cwd=tmp_path)
+    assert "warning:" in plain.stderr and "render with --redact" in plain.stderr
+    masked = run("render", "flow.volley", "-q", "--redact", cwd=tmp_path)
+    assert masked.exit_code == 0
+    assert "note:" in masked.stderr and "masked in the output" in masked.stderr
+    assert "--redact" not in masked.stderr and "s3cr3tV4lue9Q" not in masked.stderr
+    assert "s3cr3tV4lue9Q" not in (tmp_path / "flow.svg").read_text(encoding="utf-8")
+
+
+def test_binary_output_to_a_terminal_is_refused(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "volley", "render", "flow.volley", "-o", "-", "-f", "png"],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            timeout=120,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 2
+    assert b"refusing to write PNG bytes to a terminal" in done.stderr
+    piped = subprocess.run(
+        [sys.executable, "-m", "volley", "render", "flow.volley", "-o", "-", "-f", "png"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert piped.returncode == 0 and piped.stdout.startswith(b"\x89PNG")
+
+
+# --- help and version ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["parse", "check", "render", "serve"])
+def test_every_command_has_help_with_examples(command: str):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout and f"volley {command} " in result.stdout
+
+
+def test_serve_describes_host_and_port():
+    text = " ".join(run("serve", "-h").stdout.split())
+    assert "--host TEXT Address to listen on" in text
+    assert "--port INTEGER RANGE Port to listen on; 0 picks a free one" in text
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_version(flag: str):
+    result = run(flag)
+    assert result.exit_code == 0 and result.stdout == f"volley, version {volley.__version__}\n"

@@ -1,0 +1,154 @@
+"""Where `volley check` and `volley render` read and write.
+
+Inputs are files, `-` (standard input) or folders: a folder stands for every `.volley` file
+below it (hidden folders skipped), and, when asked, every Markdown file holding a ```volley
+block. Outputs follow `-o`: nothing (beside each input), a file, `-` (standard output) or a
+folder, which a trailing `/` or several inputs make one and which is created if missing.
+Anything contradictory (a format that disagrees with the file's extension, an extension volley
+does not write, several diagrams into one file) is a usage error before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import click
+
+from volley.options import FORMATS
+
+VOLLEY_SUFFIX = ".volley"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: its path, and the folder given on the command line it was found under."""
+
+    path: str
+    folder: str | None = None
+
+    @property
+    def is_markdown(self) -> bool:
+        return self.path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def expand(paths: tuple[str, ...], *, markdown: bool) -> list[Source]:
+    """The inputs, folders replaced by the files below them, in a stable (sorted) order."""
+    sources: list[Source] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            sources.append(Source(path))
+            continue
+        found = [Source(file, path) for file in _below(path, markdown)]
+        if not found:
+            what = "no .volley files" + (
+                " or Markdown files with ```volley blocks" if markdown else ""
+            )
+            hint = "" if markdown else " (add --markdown to take Markdown files with diagrams)"
+            raise click.UsageError(f"{what} below the folder {path}{hint}")
+        sources.extend(found)
+    return sources
+
+
+def _below(folder: str, markdown: bool) -> Iterator[str]:
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(files):
+            path = os.path.normpath(os.path.join(root, name))
+            wanted = name.endswith(VOLLEY_SUFFIX) or (
+                markdown and name.lower().endswith(MARKDOWN_SUFFIXES) and _has_diagrams(path)
+            )
+            if wanted:
+                yield path
+
+
+def _has_diagrams(path: str) -> bool:
+    """Whether a Markdown file holds a ```volley block (an unreadable one is kept, to be
+    reported when it is read)."""
+    from volley.docs.readme import scan
+    from volley.textio import decode
+
+    try:
+        with open(path, "rb") as handle:
+            text = decode(handle.read(), path)
+    except (OSError, ValueError):
+        return True
+    found = scan(text, path)
+    return bool(found.blocks or found.problems)
+
+
+def is_folder(output: str) -> bool:
+    return output.endswith(("/", os.sep)) or os.path.isdir(output)
+
+
+def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
+    """The format: `-f`, else the output file's extension, else svg; a contradiction between
+    the two, or an extension volley does not write, is a usage error."""
+    if not output or output == "-" or many or is_folder(output):
+        return fmt or "svg"
+    if os.path.exists(output) and not os.path.isfile(output):
+        return fmt or "svg"  # a device or pipe such as /dev/stdout
+    suffix = os.path.splitext(output)[1].lower().lstrip(".")
+    if suffix not in FORMATS:
+        shown = f"a .{suffix} file" if suffix else "a file without an extension"
+        raise click.UsageError(
+            f"-o {output} names {shown}; volley writes "
+            + ", ".join(f".{name}" for name in FORMATS)
+            + " (end -o with / for a folder)"
+        )
+    if fmt and fmt != suffix:
+        raise click.UsageError(
+            f"-f {fmt} contradicts -o {output}, which names a .{suffix} file; "
+            f"drop -f, or name the file {os.path.splitext(output)[0]}.{fmt}"
+        )
+    return suffix
+
+
+def several(sources: list[Source]) -> bool:
+    """Whether `-o` must name a folder: more than one input, or a folder of them."""
+    return len(sources) > 1 or any(source.folder is not None for source in sources)
+
+
+def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
+    """Where each source's picture goes (`-` for standard output), checked before any render:
+    several diagrams never share one file."""
+    many = several(sources)
+    if output == "-" and many:
+        raise click.UsageError(
+            f"-o - writes one diagram to standard output, but there are {len(sources)} inputs"
+        )
+    folder = bool(output) and output != "-" and (many or is_folder(output))
+    named_file = bool(output) and (os.path.splitext(output)[1] or os.path.exists(output))
+    if output and many and named_file and not is_folder(output):
+        raise click.UsageError(
+            f"-o {output} names one file, but there are {len(sources)} diagrams; "
+            f"give a folder, such as -o {os.path.splitext(output)[0]}/"
+        )
+    if output and folder and os.path.exists(output) and not os.path.isdir(output):
+        raise click.UsageError(f"-o {output} is a file, not a folder")
+    chosen = [_target(source, output, fmt, folder) for source in sources]
+    seen: dict[str, str] = {}
+    for source, target in zip(sources, chosen, strict=True):
+        if target != "-" and target in seen:
+            raise click.UsageError(
+                f"{seen[target]} and {source.path} would both be written to {target}"
+            )
+        seen[target] = source.path
+    return chosen
+
+
+def _target(source: Source, output: str | None, fmt: str, folder: bool) -> str:
+    if output == "-" or (not output and source.path == "-"):
+        return "-"
+    if not output:
+        return f"{os.path.splitext(source.path)[0]}.{fmt}"
+    if not folder:
+        return output
+    if source.path == "-":
+        return os.path.join(output, f"stdin.{fmt}")
+    if source.folder is not None:  # keep the layout below the folder given
+        inside = os.path.relpath(source.path, source.folder)
+        return os.path.join(output, f"{os.path.splitext(inside)[0]}.{fmt}")
+    return os.path.join(output, f"{os.path.splitext(os.path.basename(source.path))[0]}.{fmt}")
