@@ -305,8 +305,11 @@ def test_colouring_follows_the_fence_language_then_what_the_body_was_seen_as() -
     assert colouring("xml soap", "none") == "xml"
     assert colouring(None, "json") == "json"
     assert colouring(None, "keyvalue") == "yaml"
+    assert colouring("application/json", "json") == "json"
+    assert colouring("ndjson", "ndjson") == "json"
+    assert colouring("sse", "events") == "yaml"
     assert colouring(None, "none") is None
-    assert colouring("python", "json") is None  # the author said what it is: shown plain
+    assert colouring("python", "none") is None
 
 
 def test_render_html_lays_out_when_given_no_layout(reference_text: str) -> None:

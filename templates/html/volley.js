@@ -194,8 +194,36 @@
 
   /* --- a diagram ---------------------------------------------------------------------------- */
 
+  // The same fragment pasted twice into one page repeats its ids, which all start with the
+  // diagram's prefix. The later copy takes the prefix PREFIX-2 (or -3...) on its ids, on what
+  // refers to them and on its deep links, as the docs plugin names a diagram's second copy.
+  function uniqueIds(root) {
+    var panel = root.querySelector(":scope > .vl-layout > .vl-panel");
+    if (!panel || document.getElementById(panel.id) === panel) return;
+    var prefix = panel.id.replace(/-panel$/, ""), n = 2;
+    while (document.getElementById(prefix + "-" + n + "-panel")) n++;
+    var renamed = prefix + "-" + n;
+    var rename = function (value) {
+      return value.indexOf(prefix) === 0 ? renamed + value.slice(prefix.length) : value;
+    };
+    root.querySelectorAll("[id]").forEach(function (node) { node.id = rename(node.id); });
+    root.querySelectorAll("[*|href]").forEach(function (node) { // href and SVG's xlink:href
+      Array.prototype.forEach.call(node.attributes, function (attr) {
+        if (attr.localName === "href" && attr.value.charAt(0) === "#") attr.value = "#" + rename(attr.value.slice(1));
+      });
+    });
+    ["aria-labelledby", "aria-describedby", "aria-controls"].forEach(function (name) {
+      root.querySelectorAll("[" + name + "]").forEach(function (node) {
+        node.setAttribute(name, node.getAttribute(name).split(" ").map(rename).join(" "));
+      });
+    });
+    var anchor = root.getAttribute("data-anchor");
+    if (anchor) root.setAttribute("data-anchor", rename(anchor));
+  }
+
   function Diagram(root) {
     var data = root.querySelector(":scope > template.vl-data");
+    uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
@@ -203,6 +231,9 @@
     this.current = 0;
     this.tab = 0;
     this.view = "table";
+    this.wrap = false;
+    // A host page that keeps its own state in the address (the editor's share link) says so.
+    this.address = !root.closest("[data-volley-keep-address]");
     this.groups = {};
     var self = this;
     var svg = root.querySelector(":scope > .vl-layout .vl-canvas > svg");
@@ -253,6 +284,10 @@
     options = options || {};
     var message = this.data.messages[n - 1];
     if (!message) return;
+    var self = this;
+    diagrams.forEach(function (other) { // one open panel per page
+      if (other !== self && other.current) other.close({ quiet: true });
+    });
     if (n !== this.current) this.tab = 0;
     this.mark(this.current, false);
     this.current = n;
@@ -269,21 +304,33 @@
     } else if (group && options.focus) {
       group.focus({ preventScroll: true });
     }
-    if (group && options.reveal) {
-      group.scrollIntoView({ block: options.reveal, inline: "nearest" });
-    }
-    if (options.address !== false) setAddress("#" + this.anchor + "message-" + n);
+    if (group) this.reveal(group, options.reveal);
+    if (options.address !== false && this.address) setAddress("#" + this.anchor + "message-" + n);
   };
 
-  Diagram.prototype.close = function () {
+  // Keep the message in sight. Beside a wide drawing the panel covers nothing, so only a step
+  // (`block` given) scrolls. Below a narrow one the panel is a sheet over the bottom of the
+  // window: the message goes above the sheet, however it was opened.
+  Diagram.prototype.reveal = function (group, block) {
+    var sheet = !this.root.classList.contains("vl-wide");
+    if (!block && !sheet) return;
+    var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24; // 8 under the sheet
+    group.style.scrollMarginBottom = below + "px";
+    group.scrollIntoView({ block: "nearest", inline: "nearest" });
+  };
+
+  // `quiet`: another diagram's panel is opening; leave focus and the address to it.
+  Diagram.prototype.close = function (options) {
     if (!this.current) return;
+    var quiet = options && options.quiet;
     var group = this.groups[this.current];
     this.mark(this.current, false);
     this.current = 0;
     this.panel.hidden = true;
     this.root.classList.remove("vl-open", "vl-has-selection");
+    if (quiet) return;
     if (group) group.focus({ preventScroll: true });
-    if (HASH.test(location.hash)) setAddress(location.pathname + location.search);
+    if (this.address && HASH.test(location.hash)) setAddress(location.pathname + location.search);
   };
 
   // Open the message `delta` away from the open one (or from `from`, a focused message).
@@ -388,26 +435,39 @@
         el("button", {
           type: "button", "data-vl-action": "view", "data-vl-view": "table",
           "aria-pressed": view === "table" ? "true" : "false", disabled: !hasTable,
-          title: hasTable ? null : "No table: " + payload.reason
+          title: hasTable ? null : payload.reason
         }, "Table"),
         el("button", {
           type: "button", "data-vl-action": "view", "data-vl-view": "raw",
           "aria-pressed": view === "raw" ? "true" : "false"
         }, "Raw")
       ]),
+      view === "raw" ? el("button", {
+        type: "button", "class": "vl-wrap-btn", "data-vl-action": "wrap",
+        "aria-pressed": this.wrap ? "true" : "false", title: "Wrap long lines"
+      }, "Wrap") : null,
       el("span", { "class": "vl-lang" }, payload.lang || ""),
-      el("button", { type: "button", "class": "vl-copy", "data-vl-action": "copy" }, [icon("copy"), "Copy"])
+      copyButton()
     ]);
     var content = [toolbar];
     if (view === "table") {
       content.push(table(payload));
     } else {
-      if (!hasTable && payload.reason) content.push(el("p", { "class": "vl-notice" }, "No table: " + payload.reason + "."));
-      content.push(el("pre", { "class": "vl-raw", tabindex: "0", "aria-label": payload.label + ", raw" },
-        el("code", null, coloured(payload))));
+      // Said when the body was meant to give a table (JSON that does not parse), not for text.
+      if (payload.warn) content.push(el("p", { "class": "vl-notice" }, payload.reason + "."));
+      content.push(el("pre", {
+        "class": "vl-raw" + (this.wrap ? " vl-wrapped" : ""), tabindex: "0", "aria-label": payload.label + ", raw"
+      }, el("code", null, coloured(payload))));
     }
     return content;
   };
+
+  // Copies the body as written, in either view; says so.
+  function copyButton() {
+    return el("button", {
+      type: "button", "class": "vl-copy", "data-vl-action": "copy", title: "Copy the body as written"
+    }, [icon("copy"), "Copy body"]);
+  }
 
   function table(payload) {
     var nodes = [];
@@ -469,6 +529,9 @@
     else if (action === "view") {
       this.view = button.getAttribute("data-vl-view");
       this.redraw("[data-vl-view=" + this.view + "]");
+    } else if (action === "wrap") {
+      this.wrap = !this.wrap;
+      this.redraw("[data-vl-action=wrap]");
     } else if (action === "copy") this.copy(button);
   };
 
@@ -495,7 +558,7 @@
       button.replaceChildren(icon("check"), "Copied");
       setTimeout(function () {
         button.classList.remove("vl-done");
-        button.replaceChildren(icon("copy"), "Copy");
+        button.replaceChildren(icon("copy"), "Copy body");
       }, 1600);
     };
     if (navigator.clipboard && navigator.clipboard.writeText) {

@@ -54,13 +54,35 @@ def test_two_fragments_work_independently(open_page, reference_text: str) -> Non
 
     roots.nth(0).locator('[data-message="1"]').click()
     assert panel(page, 0).locator(".vl-title").inner_text() == "POST /mcp (initialize)"
-    assert panel(page, 1).locator(".vl-title").inner_text() == "200 OK"
+    # One open panel per page: opening the first diagram's closed the second's.
+    assert panel(page, 1).is_hidden()
+    assert roots.nth(1).locator(".vl-selected").count() == 0
+    assert page.evaluate("location.hash") == "#mcp-message-1"
     # Both fragments brought the script; one keypress still steps exactly one message.
     page.keyboard.press("ArrowRight")
     assert panel(page, 0).locator(".vl-title").inner_text() == "200 OK"
-    assert panel(page, 1).locator(".vl-title").inner_text() == "200 OK"
     page.keyboard.press("Escape")
-    assert panel(page, 0).is_hidden() and panel(page, 1).is_visible()
+    assert panel(page, 0).is_hidden() and panel(page, 1).is_hidden()
+
+
+def test_the_same_fragment_twice_gets_ids_of_its_own(open_page, reference_text: str) -> None:
+    fragment = render(reference_text, format="html", fragment=True, id_prefix="mcp")
+    page = open_page(host_page(fragment, fragment), "#mcp-2-message-9")
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(node => node.id)")
+    assert len(ids) == len(set(ids))
+    # The second copy's deep link opens the second copy, whose references follow its ids.
+    assert panel(page, 0).is_hidden()
+    assert panel(page, 1).locator(".vl-title").inner_text() == "Call search_issues"
+    assert panel(page, 1).get_attribute("id") == "mcp-2-panel"
+    labelled = page.locator(".volley-diagram").nth(1).locator("svg").first
+    assert labelled.get_attribute("aria-labelledby") == "mcp-2-title mcp-2-desc"
+    links = page.evaluate(
+        """[...document.querySelectorAll('.volley-diagram')[1].querySelectorAll('use')]
+            .map(use => use.getAttribute('xlink:href') || use.getAttribute('href'))"""
+    )
+    assert links and all(link.startswith("#mcp-2-icon-") for link in links), links
+    page.locator(".volley-diagram").nth(0).locator('[data-message="1"]').click()
+    assert page.evaluate("location.hash") == "#mcp-message-1"
 
 
 def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:

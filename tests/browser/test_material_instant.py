@@ -45,6 +45,7 @@ plugins:
 nav:
   - First: index.md
   - Second: second.md
+  - Long: long.md
 """
 
 FIRST = """\
@@ -75,6 +76,15 @@ out: Receipt
 Shop -> Mail: send receipt
 ````
 """
+
+
+def long_page() -> str:
+    """A diagram wider than Material's content column is tall: the panel opens as a sheet."""
+    lines = ["# Long", "", "```volley", "order: Browser, Gateway, Orders, Payments, Ledger"]
+    for n in range(1, 41):
+        lines += [f"Browser -> Ledger: step {n}", "in: Step", f"  id: {n}"]
+    return "\n".join(lines + ["```", ""])
+
 
 # The panel's background, light and dark (UI_LIGHT / UI_DARK "panel" in html_theme.py).
 LIGHT_PANEL, DARK_PANEL = "rgb(255, 255, 255)", "rgb(19, 28, 46)"
@@ -108,6 +118,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     (root / "mkdocs.yml").write_text(CONFIG.format(site_url=url + "/"), encoding="utf-8")
     (docs / "index.md").write_text(FIRST, encoding="utf-8")
     (docs / "second.md").write_text(SECOND, encoding="utf-8")
+    (docs / "long.md").write_text(long_page(), encoding="utf-8")
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=ENV)
     assert result.returncode == 0, result.stderr
@@ -158,7 +169,9 @@ def test_the_build_carries_data_outside_scripts_and_the_search_index(site: Site)
     (data,) = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', second)
     assert json.loads(data)["messages"][0]["text"] == "POST /charge"
     index = (site.root / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert "A-42" in index  # the payload under the picture is page text, as it should be
+    assert "POST /charge" in index  # the labels drawn are page text
+    assert "A-42" not in index  # a payload is not: it shows only when its arrow is clicked
+    assert "Click an arrow" not in index and "JavaScript" not in index  # nor the hint or note
     assert '\\"messages\\"' not in index and "vl-panel" not in index  # the data and script are not
 
 
@@ -211,3 +224,27 @@ def test_the_palette_switch_recolours_a_swapped_in_diagram(visit) -> None:
     page.wait_for_function(f"{background} === '{DARK_PANEL}'")
     page.locator("label[title=Light]").click()
     page.wait_for_function(f"{background} === '{LIGHT_PANEL}'")
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_the_clicked_arrow_stays_clear_of_the_sheet(visit, width: int) -> None:
+    """At 1280x900 in Material the panel used to open over the arrow that was clicked."""
+    height = 900
+    page = visit("/long/")
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("window.scrollTo(0, 700)")
+    groups = "article .volley-diagram .vl-canvas [data-message]"
+    n = page.evaluate(
+        """([selector, y]) => [...document.querySelectorAll(selector)]
+            .find(g => g.getBoundingClientRect().top > y).getAttribute('data-message')""",
+        [groups, height * 0.7],
+    )
+    arrow = page.locator(f'article .volley-diagram [data-message="{n}"]')
+    arrow.click()
+    assert panel(page).locator(".vl-title").inner_text() == f"step {n}"
+    assert page.evaluate("!document.querySelector('article .volley-diagram.vl-wide')")  # a sheet
+    box, sheet = arrow.bounding_box(), panel(page).bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    assert box["y"] >= header["y"] + header["height"]  # not under Material's header either
+    assert box["y"] + box["height"] <= sheet["y"], (box, sheet)
+    page.screenshot(path=f"/tmp/volley-material-{width}.png")

@@ -158,17 +158,22 @@ def test_every_message_opens_and_every_payload_shows_both_ways(
             assert page.locator(f"{PANEL} .vl-empty").is_visible()
 
 
-def test_copy_puts_the_body_on_the_clipboard(
+def test_copy_says_it_copies_the_body_and_does(
     context, open_page, reference_page: str, reference_text: str
 ) -> None:
     from volley import parse
 
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = open_page(reference_page, "#message-9")
-    page.click(f"{PANEL} [data-vl-action=copy]")
-    expect(page.locator(f"{PANEL} .vl-copy")).to_have_text("Copied")  # the clipboard is async
+    copy = page.locator(f"{PANEL} .vl-copy")
+    assert page.locator(f"{PANEL} table").is_visible()  # in the Table view ...
+    assert copy.inner_text() == "Copy body"  # ... it says what it copies
+    assert copy.get_attribute("title") == "Copy the body as written"
+    copy.click()
+    expect(copy).to_have_text("Copied")  # the clipboard is async
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == parse(reference_text).messages()[8].response.body
+    expect(copy).to_have_text("Copy body")
 
 
 def test_panel_beside_when_wide_below_when_narrow(open_page, reference_page: str) -> None:
@@ -242,3 +247,102 @@ def test_a_long_diagram_scrolls_and_the_panel_stays_in_view(open_page, width, he
     assert selected["y"] >= 0 and selected["y"] + selected["height"] <= height
     if width < 800:  # the panel is a sheet over the bottom of the drawing: the message clears it
         assert selected["y"] + selected["height"] <= panel["y"]
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_the_clicked_arrow_stays_clear_of_the_panel(open_page, width: int) -> None:
+    """Whatever arrow a reader taps, the panel opens without covering it (issue: a bottom sheet
+    opened over the arrow that was clicked)."""
+    height = 800
+    page = open_page(render(tall_diagram(), format="html"))
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("window.scrollTo(0, 900)")
+    for lower in (0.75, 0.92):  # an arrow low in the window, where a sheet opens
+        n = page.evaluate(
+            """y => [...document.querySelectorAll('.vl-canvas [data-message]')]
+                .find(g => g.getBoundingClientRect().top > y).getAttribute('data-message')""",
+            height * lower - 30,
+        )
+        page.click(message(int(n)))
+        assert page.locator(f"{PANEL} .vl-title").inner_text() == f"request {n}"
+        arrow = page.locator(message(int(n))).bounding_box()
+        panel = page.locator(PANEL).bounding_box()
+        assert arrow["y"] >= 0 and arrow["y"] + arrow["height"] <= height
+        apart = (
+            arrow["y"] + arrow["height"] <= panel["y"]  # above the sheet
+            or arrow["x"] + arrow["width"] <= panel["x"]  # or beside the panel
+        )
+        assert apart, (arrow, panel)
+        page.screenshot(path=f"/tmp/volley-sheet-{width}-{lower}.png")
+
+
+def test_raw_view_wraps_long_lines_on_request(open_page) -> None:
+    long = "x" * 400
+    page = open_page(
+        render(
+            f'A -> B: one\nin: R\n```json\n{{"long": "{long}"}}\n```\n'
+            f'A -> B: two\nin: R\n```json\n{{"also": "{long}"}}\n```\n',
+            format="html",
+        ),
+        "#message-1",
+    )
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.click(f"{PANEL} [data-vl-view=raw]")
+    raw = f"{PANEL} .vl-raw"
+    overflow = f"(r => r.scrollWidth > r.clientWidth)(document.querySelector('{raw}'))"
+    assert page.evaluate(overflow)  # one long line: scrolls sideways
+    wrap = page.locator(f"{PANEL} [data-vl-action=wrap]")
+    assert wrap.get_attribute("aria-pressed") == "false"
+    wrap.click()
+    assert page.evaluate(overflow) is False
+    assert page.evaluate("document.activeElement.dataset.vlAction") == "wrap"
+    page.keyboard.press("Escape")
+    page.click(message(2))  # the choice holds for the next body
+    assert page.locator(f"{PANEL} [data-vl-action=wrap]").get_attribute("aria-pressed") == "true"
+    assert page.evaluate(overflow) is False
+    assert page.locator(raw).inner_text() == f'{{"also": "{long}"}}'
+    page.click(f"{PANEL} [data-vl-view=table]")
+    assert page.locator(f"{PANEL} [data-vl-action=wrap]").count() == 0  # a raw-view control
+
+
+def test_text_bodies_are_not_warned_about_broken_json_is(open_page) -> None:
+    page = open_page(
+        render(
+            "A -> B: text\nin: Note\n```text\nhello there\n```\n"
+            'A -> B: broken\nin: Req\n```json\n{"a": \n```\n',
+            format="html",
+        ),
+        "#message-1",
+    )
+    assert page.locator(f"{PANEL} .vl-raw").inner_text() == "hello there"
+    assert page.locator(f"{PANEL} .vl-notice").count() == 0
+    table = page.locator(f"{PANEL} [data-vl-view=table]")
+    assert table.is_disabled()
+    assert table.get_attribute("title").startswith('No table for lang "text"')
+    page.keyboard.press("Escape")
+    page.click(message(2))
+    notice = page.locator(f"{PANEL} .vl-notice")
+    assert notice.inner_text().startswith("No table: the body is not valid JSON")
+
+
+def test_the_hint_is_above_the_drawing_and_only_where_arrows_carry_something(
+    open_page, reference_page: str
+) -> None:
+    page = open_page(reference_page)
+    page.set_viewport_size({"width": 1280, "height": 700})
+    hint = page.locator(".vl-hint")
+    assert hint.inner_text().startswith("Click an arrow to see what it carries")
+    box = hint.bounding_box()
+    assert box["y"] + box["height"] <= 700  # on screen when the page opens
+    assert box["y"] < page.locator(".vl-canvas svg").bounding_box()["y"]
+    bare = open_page(render("A -> B: hello\nB --> A: hi\n", format="html"), name="bare.html")
+    assert bare.locator(".volley-diagram.vl-js").count() == 1
+    assert bare.locator(".vl-hint").count() == 0
+
+
+def test_the_inside_of_a_self_message_loop_is_clickable(open_page) -> None:
+    page = open_page(render("A -> A: think it over\nA -> B: tell\n", format="html"))
+    hit = page.locator(f"{message(1)} .hit").bounding_box()
+    inside = (hit["x"] + hit["width"] / 2, hit["y"] + hit["height"] / 2)
+    page.mouse.click(*inside)
+    assert page.locator(f"{PANEL} .vl-title").inner_text() == "think it over"

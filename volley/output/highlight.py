@@ -4,8 +4,8 @@ The page carries each body once, as its text; the viewer's script colours it in 
 when a reader first opens its raw view (`COLOURS` in templates/html/volley.js), so a render
 spends nothing on bodies nobody opens and the page holds no per-token markup. The script
 knows a few kinds of text, the ones payloads are written in: JSON, HTTP messages, `key: value`
-lines (YAML) and XML. A fence language names one of them, or an unlabelled body gets the one it
-was recognised as (`Table.source`); any other body is shown plain. Colouring never changes the
+lines (YAML) and XML. A fence language names one of them, or a body gets the one its table
+read it as (`Table.source`); any other body is shown plain. Colouring never changes the
 text: the script only wraps runs of it in `<span class="vl-t-CLASS">`.
 """
 
@@ -29,17 +29,18 @@ LANGUAGES: dict[str, Colouring] = {
     "soap": "xml",
 }
 
-# What an unlabelled body was recognised as (`Table.source`) → the colouring that fits it.
-SOURCES: dict[str, Colouring] = {"json": "json", "http": "http", "keyvalue": "yaml"}
+# What the body was recognised as (`Table.source`) → the colouring that fits it.
+SOURCES: dict[str, Colouring] = {
+    "json": "json",
+    "ndjson": "json",
+    "http": "http",
+    "keyvalue": "yaml",
+    "events": "yaml",  # an event stream's `event:` / `data:` lines
+}
 
 
 def colouring(lang: str | None, source: str = "none") -> Colouring | None:
-    """The viewer's colouring for a body with this fence language, or as recognised; None: plain.
-
-    A declared language decides alone: a `python` body is shown plain even if it looks like
-    JSON, as the author said what it is.
-    """
+    """The viewer's colouring for a body: by its fence language, else by what its table read
+    it as (so a body shown as a JSON table is coloured as JSON); None: shown plain."""
     words = (lang or "").split()
-    if words:
-        return LANGUAGES.get(words[0].lower())
-    return SOURCES.get(source)
+    return (LANGUAGES.get(words[0].lower()) if words else None) or SOURCES.get(source)

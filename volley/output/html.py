@@ -46,6 +46,8 @@ from volley.text.inline import Span, parse_inline, plain_text
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
 THEMES = ("light", "dark", "auto")
+# How payload_tables begins a reason when the body is simply not a kind of text with a table.
+_NOT_TABULAR = ("no table", "the body is empty")
 Direction = Literal["in", "out"]
 
 
@@ -79,6 +81,24 @@ class PayloadView:
         return bool(self.table.rows)
 
     @property
+    def why_no_table(self) -> str | None:
+        """The table's reason as a sentence: "No table for lang …", "No table: the JSON …"."""
+        reason = self.table.reason
+        if not reason:
+            return None
+        if reason.startswith("no table"):
+            return reason[0].upper() + reason[1:]
+        return "No table: " + reason
+
+    @property
+    def warns(self) -> bool:
+        """Whether the raw view says why there is no table: when the body was meant to give
+        one (JSON that does not parse, an event stream without events), not for plain text or
+        an empty body, which were never meant as tables."""
+        reason = self.table.reason
+        return bool(reason) and not reason.startswith(_NOT_TABULAR)
+
+    @property
     def groups(self) -> list[RowGroup]:
         """The rows below the start line under their headings ("Headers", "Event 1", …)."""
         return [RowGroup(title, rows) for title, rows in self.table.groups()]
@@ -93,7 +113,8 @@ class PayloadView:
             "colour": self.colour,
             "groups": [group.to_json() for group in self.groups],
             "hasTable": self.has_table,
-            "reason": table.reason,
+            "reason": self.why_no_table,
+            "warn": self.warns,
             "bodyReason": table.body_reason,
             "start": asdict(table.start) if table.start else None,
         }
