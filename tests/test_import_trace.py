@@ -83,7 +83,7 @@ def test_errored_spans_are_marked_and_events_are_notes():
         "**error** test-general-conversion-5",
     ]
     notes = [item for item in diagram.items if isinstance(item, Note)]
-    assert notes[0].over == [SERVICE_X] and notes[0].text == "testing-event\nevent-x: event-y"
+    assert notes[0].over == [SERVICE_X] and notes[0].text == "**testing-event**\nevent-x: event-y"
     assert rows(diagram.messages()[0])["status"] == "error"
 
 
@@ -104,7 +104,7 @@ def test_traces_in_one_file_are_sections():
 def test_jaeger_logs_are_notes():
     diagram = trace("jaeger-ui-01.json")
     notes = [item.text for item in diagram.items if isinstance(item, Note)]
-    assert notes == ["some-event", "log\nx: y"]
+    assert notes == ["**some-event**", "**log**\nx: y"]
     assert diagram.participants == [SERVICE_X, "service-y"]
 
 

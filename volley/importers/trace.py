@@ -450,7 +450,7 @@ class _Builder:
     def events(self, span: _Span, lane: str) -> list[Item]:
         notes: list[Item] = []
         for event in span.events:
-            lines = [label(event.name)]
+            lines = [f"**{label(event.name)}**"]
             lines += [label(f"{key}: {value}") for key, value in event.attributes]
             notes.append(Note(0, [lane], "\n".join(lines)))
         return notes
