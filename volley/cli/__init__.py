@@ -297,10 +297,11 @@ def render_command(
             f"refusing to write {fmt.upper()} bytes to a terminal; "
             "redirect standard output to a file, or give -o FILE"
         )
-    into_folder = bool(pictures and output and output != "-")
-    into_folder = into_folder and (several(pictures) or is_folder(output))
-    if into_folder:
+    into_folder = bool(pictures) and output not in (None, "-")
+    if output is not None and into_folder and (several(pictures) or is_folder(output)):
         _make_folder(output)
+    else:
+        into_folder = False
     failed = 0
     stale = 0
     for source in sources:
@@ -519,6 +520,10 @@ main.add_command(import_command)
 from volley.cli.gallery import gallery_command  # noqa: E402
 
 main.add_command(gallery_command)
+
+from volley.cli.record import record_command  # noqa: E402
+
+main.add_command(record_command)
 
 if __name__ == "__main__":
     main()

@@ -119,15 +119,7 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
         raise click.UsageError(
             f"-o - writes one diagram to standard output, but there are {len(sources)} inputs"
         )
-    folder = bool(output) and output != "-" and (many or is_folder(output))
-    named_file = bool(output) and (os.path.splitext(output)[1] or os.path.exists(output))
-    if output and many and named_file and not is_folder(output):
-        raise click.UsageError(
-            f"-o {output} names one file, but there are {len(sources)} diagrams; "
-            f"give a folder, such as -o {os.path.splitext(output)[0]}/"
-        )
-    if output and folder and os.path.exists(output) and not os.path.isdir(output):
-        raise click.UsageError(f"-o {output} is a file, not a folder")
+    folder = output not in (None, "-") and _folder_output(output or "", len(sources), many)
     chosen = [_target(source, output, fmt, folder) for source in sources]
     seen: dict[str, str] = {}
     for source, target in zip(sources, chosen, strict=True):
@@ -137,6 +129,23 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
             )
         seen[target] = source.path
     return chosen
+
+
+def _folder_output(output: str, count: int, many: bool) -> bool:
+    """Whether -o names a folder; a usage error when it names a file several diagrams would
+    have to share."""
+    if is_folder(output):
+        if os.path.exists(output) and not os.path.isdir(output):
+            raise click.UsageError(f"-o {output} is a file, not a folder")
+        return True
+    if not many:
+        return False
+    if os.path.splitext(output)[1] or os.path.exists(output):
+        raise click.UsageError(
+            f"-o {output} names one file, but there are {count} diagrams; "
+            f"give a folder, such as -o {os.path.splitext(output)[0]}/"
+        )
+    return True
 
 
 def _target(source: Source, output: str | None, fmt: str, folder: bool) -> str:

@@ -226,12 +226,12 @@ class DiagramSite:
 
         class Reset(Preprocessor):
             def run(self, lines: list[str]) -> list[str]:
-                self.md.volley_page = _Page()
+                self.md.volley_page = _Page()  # type: ignore[attr-defined]
                 return lines
 
         class Assets(Treeprocessor):
             def run(self, root: Any) -> None:
-                page: _Page = self.md.volley_page
+                page: _Page = self.md.volley_page  # type: ignore[attr-defined]
                 if not (page.interactive or page.static):
                     return
                 css, js = page_assets(page.interactive)

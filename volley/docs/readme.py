@@ -317,7 +317,8 @@ def svg_name(markdown: Path, name: str) -> str:
 def region_lines(block: Block, alt: str, link: str, lines: list[Line]) -> list[Line]:
     """The marker region for a block, indented like the block so it stays in its container."""
     anchor = lines[block.anchor]
-    prefix = block.prefix if block.anchor == block.close else re.match(r"[ \t]*", anchor.text)[0]
+    indent = anchor.text[: len(anchor.text) - len(anchor.text.lstrip(" \t"))]
+    prefix = block.prefix if block.anchor == block.close else indent
     eol = anchor.eol or next((line.eol for line in lines if line.eol), "\n")
     texts = [BEGIN.format(name=block.name), f"![{alt}]({link})", END]
     return [Line(prefix + text, eol) for text in texts]
@@ -355,7 +356,7 @@ def render_markdown(
         if diagram is None:
             continue
         target = folder / svg_name(markdown, block.name)
-        svg = api.render(diagram, options=options, format="svg", id_prefix=block.name)
+        svg = str(api.render(diagram, options=options, format="svg", id_prefix=block.name))
         try:
             current = target.read_bytes()
         except OSError:

@@ -389,7 +389,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     message = {404: "no such page", 405: "method not allowed"}.get(exc.status_code, exc.detail)
     return error_response(
-        VolleyError(f"{message}: {request.url.path[:200]}"), exc.status_code, exc.headers
+        VolleyError(f"{message}: {request.url.path[:200]}"),
+        exc.status_code,
+        dict(exc.headers or {}),
     )
 
 
@@ -414,13 +416,13 @@ def create_app(
         yield
         service.pool.close()
 
-    app: ASGIApp = Starlette(
+    starlette = Starlette(
         routes=service.routes(),
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},
     )
-    app.state.service = service
-    app = SecurityHeaders(app)
+    starlette.state.service = service
+    app: ASGIApp = SecurityHeaders(starlette)
     if allowed_hosts is not None:
         app = HostCheck(app, allowed_hosts)
     return app

@@ -24,6 +24,7 @@ VERSION = "v1"
 PREFIX = VERSION + "."
 DEFAULT_MAX_BYTES = 1_000_000  # the server's default request body limit
 _ALPHABET = re.compile(r"[A-Za-z0-9_-]*")
+_BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _VERSIONED = re.compile(r"(v\d+)\.")
 
 __all__ = ["DEFAULT_MAX_BYTES", "PREFIX", "VERSION", "ShareError", "decode", "encode"]
@@ -61,7 +62,7 @@ def decode(encoded: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if not payload:
         raise ShareError("the share link carries no diagram after " + PREFIX)
     if not _ALPHABET.fullmatch(payload):
-        bad = _ALPHABET.match(payload).end()
+        bad = len(payload) - len(payload.lstrip(_BASE64URL))  # the first character outside
         raise ShareError(
             f"the share link holds {payload[bad]!r} at character {len(PREFIX) + bad + 1}, "
             "which URL-safe base64 does not use",
