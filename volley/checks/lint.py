@@ -11,17 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from volley.checks.texts import texts
 from volley.errors import Diagnostic
 from volley.model import Diagram
-
-
-def marked_up_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
-    """Every text that carries inline markup, line by line, with the line it was written on."""
-    for found in texts(diagram):
-        if found.marked_up:
-            for offset, text in enumerate(found.text.split("\n")):
-                yield found.line + offset, text
 
 
 def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
@@ -47,7 +38,7 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
 def _icon_warnings(
     diagram: Diagram, source_line: Callable[[int], str | None]
 ) -> Iterator[Diagnostic]:
-    for line, text in marked_up_texts(diagram):
+    for line, text in diagram.texts():  # the model's one walk over its marked-up texts
         if "{" not in text:
             continue
         # Imported here: `volley check` of a diagram without icons never loads them.
