@@ -14,18 +14,22 @@ from volley.cli import _quick_exit, report
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, Imported, convert
 from volley.importers.traffic import TrafficOptions, masked_note
-from volley.limits import DEFAULT_LIMITS
 from volley.textio import read_source, write_atomic
 
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 
 
-def _read(source: str) -> tuple[str, str]:
+# Captures are big (a browser's HAR with its bodies runs to tens of megabytes) and what is read
+# here is only converted, never laid out: the diagrams' own limits apply when they are rendered.
+IMPORT_INPUT_BYTES = 200_000_000
+
+
+def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[str, str]:
     """(the text, the name errors use): a link given on the command line is itself the text."""
     if _URL.match(source):
         return source, "<link>"
     name = "<stdin>" if source == "-" else source
-    return read_source(source, DEFAULT_LIMITS.input_bytes), name
+    return read_source(source, max_bytes), name
 
 
 def _traffic_options(
@@ -123,12 +127,23 @@ def _targets(source: str, output: str | None, found: list[Imported]) -> list[str
     help="Traffic: characters of a body kept before the rest is cut (0 keeps all).",
 )
 @click.option(
+    "--max-input-bytes",
+    type=click.IntRange(min=1),
+    default=IMPORT_INPUT_BYTES,
+    show_default=True,
+    help="Most bytes of SOURCE read.",
+)
+@click.option(
     "--no-redact",
     is_flag=True,
     help="Traffic: keep values that look like secrets (tokens, cookies, keys are masked).",
 )
 def import_command(
-    source: str, output: str | None, source_format: str | None, **traffic: Any
+    source: str,
+    output: str | None,
+    source_format: str | None,
+    max_input_bytes: int,
+    **traffic: Any,
 ) -> None:
     """Turn SOURCE, a diagram made for another tool, into .volley text.
 
@@ -139,7 +154,7 @@ def import_command(
     """
     _quick_exit()
     try:
-        text, name = _read(source)
+        text, name = _read(source, max_input_bytes)
         found = convert(text, name, source_format, _traffic_options(**traffic))
     except VolleyError as exc:
         report(exc)
