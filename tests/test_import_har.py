@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,29 @@ def test_json_that_is_not_a_har_says_what_is_missing():
 def test_status_zero_written_as_a_lost_arrow_in_source():
     text = write(har("error_log"))
     assert "Client -x 163.com: GET /\n" in text
+
+
+def test_command_line_import_of_a_capture_bigger_than_a_diagram(tmp_path):
+    """A browser's HAR with bodies easily passes 5 MB; the import reads it and cuts the body."""
+    capture = json.loads((CASES / "successful_log.har").read_text())
+    capture["log"]["entries"][1]["response"]["content"]["text"] = "x" * 6_000_000
+    source = tmp_path / "big.har"
+    source.write_text(json.dumps(capture))
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(source), "--name", "httpbin.org=API"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Client -> API: POST /post\n" in done.stdout
+    assert "… 5,996,000 more characters cut (6,000,000 in all)\n" in done.stdout
+
+
+def test_command_line_masks_and_says_how_many(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(CASES / "event_stream.har")],
+        capture_output=True,
+        text=True,
+    )
+    assert "authorization: api_key <redacted>" in done.stdout
+    assert "masked 2 secret-looking values as <redacted> (--no-redact keeps them)" in done.stderr
