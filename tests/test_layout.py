@@ -419,3 +419,74 @@ def test_deactivating_a_lane_with_no_bar_draws_nothing() -> None:
     layout = layout_of("A -> B: x\ndeactivate B\nB -->- A: y")
     assert layout.activations == []
     assert layout.messages[1].points[0][0] == layout.lifelines[1].x
+
+
+# --- no lifeline through text ----------------------------------------------------------------
+
+
+def _bounds(points: list[tuple[float, float]]) -> Rect:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _opaque_shapes(layout: Layout) -> list[Rect]:
+    """What hides a lifeline: boxes, notes, bands, pills, tabs, pills of badges and markers."""
+    shapes = [r for p in layout.participants for r in (p.top, p.bottom)]
+    shapes += [n.box for n in layout.notes]
+    shapes += [r for d in layout.dividers for r in (d.band, d.pill) if r is not None]
+    for f in layout.frames:
+        shapes.append(_bounds(f.tab))
+        shapes += [_bounds(s.tab) for s in f.separators]
+    for m in layout.messages:
+        shapes += [x.box for x in (m.badge, m.marker) if x is not None]
+    return shapes
+
+
+def texts_on_lifelines(layout: Layout) -> list[str]:
+    """Words drawn over a lifeline with nothing opaque behind them."""
+    shapes = _opaque_shapes(layout)
+    found = []
+    for block in layout.text_blocks():
+        if block.halo:
+            continue
+        box = block.box
+        for line in layout.lifelines:
+            if not box.x < line.x < box.right:
+                continue
+            if not any(a < box.bottom and box.y < b for a, b in line.segments):
+                continue
+            if not any(shape.contains(box, slack=1) for shape in shapes):
+                found.append(words(block))
+    return found
+
+
+BRANCHES = """A -> B: call
+if: token valid
+  B -> C: lookup
+else: expired
+  B --> A: 401
+else: revoked
+  B --> A: 403
+end
+par: fan out
+  B -> C: one
+and: second
+  B -> D: two
+end
+"""
+
+
+@pytest.mark.parametrize("name,text", [*sources(), ("branches", BRANCHES)])
+def test_no_lifeline_runs_through_text(name: str, text: str) -> None:
+    assert texts_on_lifelines(layout_of(text, bodies="appendix")) == []
+
+
+def test_every_branch_keyword_sits_on_a_tab_like_the_first() -> None:
+    [alt, par] = layout_of(BRANCHES).frames
+    for frame in (alt, par):
+        first = _bounds(frame.tab)
+        for separator in frame.separators:
+            tab = _bounds(separator.tab)
+            assert tab.contains(separator.keyword.box)
+            assert tab.y == separator.y and tab.x == frame.box.x
+            assert tab.h == pytest.approx(first.h)

@@ -384,8 +384,11 @@ class _Engine:
         self.block_span[key] = span
         return span
 
-    def _tab(self, block: Block) -> tuple[SetText, float, float]:
-        st = self.ts.plain(block.kind, C.SMALL_SIZE, bold=True)
+    def _tab(self, block: Block, branch: int = 0) -> tuple[SetText, float, float]:
+        """The tab naming a branch: the block's kind on the first, `else`/`and` on the others
+        (alike, so that each keyword sits on its tab, never on a lifeline)."""
+        word = SEPARATOR_WORDS.get(block.kind, "else") if branch else block.kind
+        st = self.ts.plain(word, C.SMALL_SIZE, bold=True)
         width = st.width + 2 * C.BLOCK_TAB_PAD_X + C.BLOCK_TAB_CUT
         height = st.height + 2 * C.BLOCK_TAB_PAD_Y
         return st, width, height
@@ -395,17 +398,10 @@ class _Engine:
 
     def _header_width(self, block: Block, branch: int) -> float:
         """Room the frame needs for a header: the tab and label, or a separator and its label."""
-        if branch == 0:
-            lead = self._tab(block)[1]
-        else:
-            lead = self._keyword(block).width + C.BLOCK_TAB_PAD_X
+        lead = self._tab(block, branch)[1]
         label = block.branches[branch].label if block.branches else ""
         st = self._block_label(label)
         return lead + (C.BLOCK_LABEL_GAP + st.width if st else 0.0) + C.BLOCK_PAD_X
-
-    def _keyword(self, block: Block) -> SetText:
-        word = SEPARATOR_WORDS.get(block.kind, "else")
-        return self.ts.plain(word, C.SMALL_SIZE, bold=True)
 
     def _title(self) -> SetText:
         return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, C.TITLE_MAX_WIDTH, bold=True)
@@ -688,12 +684,7 @@ class _Engine:
         self.y += C.BLOCK_GAP_ABOVE
         top = self.y
         left, right = self.frame_x[id(block)]
-        st, tab_w, tab_h = self._tab(block)
-        cut = C.BLOCK_TAB_CUT
-        tab = [(left, top), (left + tab_w, top), (left + tab_w, top + tab_h - cut),
-               (left + tab_w - cut, top + tab_h), (left, top + tab_h)]  # fmt: skip
-        tab_text = self.ts.place(st, left + C.BLOCK_TAB_PAD_X, top + C.BLOCK_TAB_PAD_Y,
-                                 tone="muted")  # fmt: skip
+        tab, tab_text, tab_w, tab_h = self._place_tab(block, 0, left, top)
         first = block.branches[0].label if block.branches else ""
         label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h)
         header = max(tab_h, label.box.h if label else 0.0)
@@ -705,13 +696,10 @@ class _Engine:
             if k:
                 self.y += C.SEPARATOR_GAP
                 line_y = self.y
-                kw = self._keyword(block)
-                kw_h = kw.height + 2 * C.BLOCK_TAB_PAD_Y
-                keyword = self.ts.place(kw, left + C.BLOCK_TAB_PAD_X, line_y + C.BLOCK_TAB_PAD_Y,
-                                        tone="muted")  # fmt: skip
-                lx = left + C.BLOCK_TAB_PAD_X + kw.width + C.BLOCK_LABEL_GAP
+                kw_tab, keyword, kw_w, kw_h = self._place_tab(block, k, left, line_y)
+                lx = left + kw_w + C.BLOCK_LABEL_GAP
                 sep_label = self._header_label(branch.label, lx, line_y, kw_h)
-                separators.append(Separator(line_y, keyword, sep_label))
+                separators.append(Separator(line_y, keyword, sep_label, kw_tab))
                 self.y = line_y + max(kw_h, sep_label.box.h if sep_label else 0.0)
             self._items(branch.items, depth + 1, (left + C.BLOCK_PAD_X, right - C.BLOCK_PAD_X))
         self.y += C.BLOCK_PAD_BOTTOM
@@ -719,6 +707,16 @@ class _Engine:
         self.out.frames[slot] = BlockFrame(block.line, block.kind, depth, box, tab, tab_text,
                                            label, separators)  # fmt: skip
         self.y += C.BLOCK_GAP_BELOW
+
+    def _place_tab(self, block: Block, branch: int, left: float, top: float):
+        """A branch's tab at the frame's left edge: its outline (a corner cut off at the bottom
+        right), its word, its width and height."""
+        st, w, h = self._tab(block, branch)
+        cut = C.BLOCK_TAB_CUT
+        outline = [(left, top), (left + w, top), (left + w, top + h - cut),
+                   (left + w - cut, top + h), (left, top + h)]  # fmt: skip
+        text = self.ts.place(st, left + C.BLOCK_TAB_PAD_X, top + C.BLOCK_TAB_PAD_Y, tone="muted")
+        return outline, text, w, h
 
     def _header_label(self, text: str, x: float, top: float, band: float) -> TextBlock | None:
         st = self._block_label(text)

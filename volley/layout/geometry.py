@@ -219,6 +219,7 @@ class Separator:
     y: float
     keyword: TextBlock  # "else" or "and"
     label: TextBlock | None
+    tab: list[tuple[float, float]]  # the keyword's tab, drawn as the block's kind tab is
 
 
 @dataclass(slots=True)

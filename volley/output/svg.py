@@ -347,6 +347,7 @@ class _Painter:
             content += self.text(f.label, "block-label")
         for s in f.separators:
             content += tag.separator(c["frame"], b.x, b.right, s.y) + "\n"
+            content += tag.tab(c["frame"], c["tab"], _points(s.tab) + " Z") + "\n"
             content += self.text(s.keyword, "block-kind")
             if s.label:
                 content += self.text(s.label, "block-label")

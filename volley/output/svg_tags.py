@@ -253,12 +253,18 @@ def badge(fill: str, box) -> str:
     )
 
 
-def frame(radius: float, stroke: str, tab_fill: str, box, tab: str) -> str:
-    """A block's frame, and the tab (outline `tab`) that names its kind."""
+def frame(radius: float, stroke: str, tab_fill: str, box, tab_outline: str) -> str:
+    """A block's frame, and the tab (along `tab_outline`) that names its kind."""
     return (
         f'<rect class="frame vs-frame" {_box(box.x, box.y, box.w, box.h)} rx="{num(radius)}"'
-        f' fill="none" stroke="{stroke}" stroke-width="1"/>\n'
-        f'<path class="tab vf-tab vs-frame" d="{tab}" fill="{tab_fill}" stroke="{stroke}"'
+        f' fill="none" stroke="{stroke}" stroke-width="1"/>\n{tab(stroke, tab_fill, tab_outline)}'
+    )
+
+
+def tab(stroke: str, fill: str, outline: str) -> str:
+    """The tab that names a block's kind, or an `else`/`and` branch, along `outline`."""
+    return (
+        f'<path class="tab vf-tab vs-frame" d="{outline}" fill="{fill}" stroke="{stroke}"'
         ' stroke-width="1"/>'
     )
 
