@@ -72,8 +72,8 @@ def _parsed(text: str) -> list[dict] | None:
 def _request_label(message: dict) -> str:
     """`tools/call get_forecast`, `resources/read ably://…`: the method and what it names."""
     method = str(message.get("method"))
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
-    subject = params.get("name") or params.get("uri")
+    params = message.get("params")
+    subject = (params.get("name") or params.get("uri")) if isinstance(params, dict) else None
     return label(f"{method} {subject}" if isinstance(subject, str) and subject else method)
 
 
@@ -103,7 +103,7 @@ def session_diagram(
     options = options or TrafficOptions()
     sent = list(sent)
     found = _names(sent)
-    names = {
+    names: dict[Side, str] = {
         "client": client or found["client"] or "Client",
         "server": server or found["server"] or "Server",
     }
