@@ -5,6 +5,7 @@ line by line; the diagram pairs requests with responses by id."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import textwrap
@@ -156,3 +157,25 @@ def test_a_command_that_does_not_exist(tmp_path):
     assert done.returncode == 127
     assert "cannot run" in done.stderr.decode()
     assert not (tmp_path / "x.volley").exists()
+
+
+def test_sigterm_reaches_the_server_and_the_diagram_is_still_written(tmp_path):
+    """Hosts stop a server with SIGTERM: volley passes it on and writes what it saw."""
+    server = tmp_path / "server.py"
+    server.write_text(SERVER)
+    output = tmp_path / "flow.volley"
+    volley = subprocess.Popen(
+        [sys.executable, "-m", "volley", "record", "-o", str(output), "--",
+         sys.executable, str(server), str(tmp_path / "seen"), str(tmp_path / "said")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert volley.stdin is not None and volley.stdout is not None
+    volley.stdin.write(CLIENT_LINES[0])
+    volley.stdin.flush()
+    assert volley.stdout.readline().startswith(b'{"jsonrpc": "2.0", "id": 0')
+    volley.send_signal(signal.SIGTERM)
+    assert volley.wait(timeout=60) == 128 + signal.SIGTERM
+    diagram = parse(output.read_text(encoding="utf-8"))
+    assert [m.label for m in diagram.messages()] == ["initialize", "result"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
@@ -74,19 +75,26 @@ def _write_all(target: BinaryIO, data: bytes) -> None:
 
 
 def record(
-    command: Sequence[str], stdin: BinaryIO, stdout: BinaryIO, env: dict | None = None
+    command: Sequence[str],
+    stdin: BinaryIO,
+    stdout: BinaryIO,
+    env: dict | None = None,
+    started: Callable[[subprocess.Popen], None] | None = None,
 ) -> Recording:
     """Run `command`, relay `stdin` to it and its stdout to `stdout`, and return what passed.
 
     Returns when the child has exited and its stdout is drained. The thread reading `stdin`
     is a daemon: a host that keeps its end open after the server exits does not hold volley.
-    Raises OSError when the command cannot be started.
+    `started` is called with the child once it runs (the command line uses it to pass a
+    SIGTERM on). Raises OSError when the command cannot be started.
     """
     recording = Recording()
     child = subprocess.Popen(
         list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0
     )
     assert child.stdin is not None and child.stdout is not None
+    if started is not None:
+        started(child)
     to_child = threading.Thread(
         target=_relay,
         args=(stdin, child.stdin, lambda line: recording.add("client", line)),
@@ -101,7 +109,9 @@ def record(
     try:
         recording.returncode = child.wait()
         from_child.join()
-    except KeyboardInterrupt:  # Ctrl-C reached the child too (same process group)
+    except KeyboardInterrupt:  # an interrupt meant for the session: the child gets it too
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signal.SIGINT)
         recording.returncode = child.wait()
         from_child.join()
     return recording

@@ -4,6 +4,8 @@ program (an MCP server), relay both ways unchanged, and write the session as a d
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 
 import click
@@ -11,6 +13,12 @@ import click
 from volley.cli import report
 from volley.errors import VolleyError
 from volley.textio import write_atomic
+
+
+def _pass_sigterm_on(child: subprocess.Popen) -> None:
+    """A host stops a server with SIGTERM: the server gets it, and volley, which would
+    otherwise die with the session unwritten, waits for it to exit and writes the diagram."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
 
 
 @click.command(
@@ -57,7 +65,7 @@ def record_command(
         renames[old.strip()] = new.strip()
     stdin, stdout = stdio()
     try:
-        recording = record(command, stdin, stdout)
+        recording = record(command, stdin, stdout, started=_pass_sigterm_on)
     except OSError as exc:
         report(VolleyError(f"cannot run {command[0]}: {exc.strerror or exc}"))
         sys.exit(127)
@@ -74,4 +82,5 @@ def record_command(
     click.echo(f"volley record: wrote {os.path.abspath(output)} ({lines} lines)", err=True)
     if count:
         click.echo(f"volley record: {masked_note(count)}", err=True)
-    sys.exit(recording.returncode)
+    code = recording.returncode
+    sys.exit(code if code >= 0 else 128 - code)  # killed by signal N: 128 + N, as a shell says
