@@ -198,3 +198,14 @@ def test_command_line_masks_and_says_how_many(tmp_path):
     )
     assert "authorization: api_key <redacted>" in done.stdout
     assert "masked 2 secret-looking values as <redacted> (--no-redact keeps them)" in done.stderr
+
+
+def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():
+    diagram = har("websocket")
+    assert messages(diagram)[-3:] == [
+        ("demo.piesocket.com", "->>", "Client", "WebSocket text frame"),
+        ("Client", "->>", "demo.piesocket.com", "WebSocket text frame"),
+        ("Client", "->>", "demo.piesocket.com", "WebSocket text frame"),
+    ]
+    frames = [request(m) for m in diagram.messages()[-3:]]
+    assert frames == ['{\n  "error": "Unknown api key"\n}', "foo", "bar"]

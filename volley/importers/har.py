@@ -269,7 +269,30 @@ class _Importer:
             label(f"{status} {reason}".strip()),
             response=Payload("Response", "http", self._response_text(response), "fenced"),
         )
-        return [asked, reply]
+        return [asked, reply, *self._websocket(entry, host)]
+
+    def _websocket(self, entry: dict, host: str) -> list[Item]:
+        """The frames of a WebSocket the capture kept (Chrome's and mitmproxy's
+        `_webSocketMessages`), each an asynchronous arrow the way it went."""
+        items: list[Item] = []
+        for frame in entry.get("_webSocketMessages") or []:
+            if not isinstance(frame, dict):
+                continue
+            data = str(frame.get("data", ""))
+            binary = frame.get("opcode") == 2
+            sent = frame.get("type") == "send"
+            text = f"({len(data):,} characters of binary data, base64)" if binary else data
+            pretty = None if binary else pretty_json(data)
+            payload = Payload(
+                "Frame",
+                "json" if pretty else None,
+                cut_body(pretty or text, self.options.max_body),
+                "fenced",
+            )
+            words = label(f"WebSocket {'binary' if binary else 'text'} frame")
+            sender, receiver = (self.client, host) if sent else (host, self.client)
+            items.append(Message(0, sender, receiver, "->>", words, request=payload))
+        return items
 
     def _kept_headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if self.options.keep_headers:
