@@ -285,3 +285,12 @@ def test_import_reports_an_error_with_file_line_and_caret(tmp_path: Path) -> Non
     assert done.returncode == 1
     assert f"{bad}:3:3: error: not a Mermaid sequence statement" in done.stderr
     assert "  what is this\n" in done.stderr and "^" in done.stderr
+
+
+def test_a_markdown_block_of_another_mermaid_diagram_is_left_out_with_a_warning() -> None:
+    page = "```mermaid\ngraph TB\n  A --> B\n```\n\n```mermaid\nsequenceDiagram\nA->>B: x\n```\n"
+    (item,) = convert(page, "doc.md")
+    assert item.text == "A -> B: x\n"
+    (warning,) = item.warnings
+    assert (warning.severity, warning.line, warning.source_line) == ("warning", 2, "graph TB")
+    assert "not a sequenceDiagram" in warning.message

@@ -167,3 +167,13 @@ def test_import_of_a_saved_link_explains_what_to_do() -> None:
     assert done.returncode == 1
     assert "names a diagram saved on swimlanes.io" in done.stderr
     assert "copy the text" in done.stderr
+
+
+def test_a_block_left_open_is_closed_in_the_written_text_with_a_warning() -> None:
+    (item,) = convert(make_link("if: token ok\nA -> B: call\n"), "<link>")
+    assert item.text == "if: token ok\n  A -> B: call\nend\n"
+    (warning,) = item.warnings
+    assert warning.severity == "warning" and warning.line == 1
+    done = volley_cli("import", make_link("if: token ok\nA -> B: call\n"))
+    assert done.returncode == 0
+    assert "warning: this if: block is never closed" in done.stderr

@@ -162,6 +162,9 @@ def import_command(
     masked = sum(item.masked for item in found)
     if masked:
         click.echo(f"{name}: {masked_note(masked)}", err=True)
+    for item in found:
+        for warning in item.warnings:
+            report(warning)
     for target, item in zip(_targets(source, output, found), found, strict=True):
         if target == "-":
             click.echo(item.text, nl=False)

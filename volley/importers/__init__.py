@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 
 if TYPE_CHECKING:
     from volley.importers.traffic import TrafficOptions
@@ -36,6 +36,8 @@ class Imported:
     text: str
     name: str | None = None  # a file name stem for it, when the source holds several
     line: int = 1  # the source line it starts on (a Markdown file's fence)
+    # what the user should hear about: a block left open, a Markdown block that was skipped
+    warnings: tuple[Diagnostic, ...] = ()
     masked: int = 0  # secret-looking values masked in it (traffic imports mask by default)
 
 

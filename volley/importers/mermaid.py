@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NoReturn
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
@@ -104,10 +104,25 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             "```mermaid block",
         )
     stem = _stem(filename)
-    return [
-        _Reader(text.split("\n")[: block.end], block.start, filename, f"{stem}-{n}").read()
+    diagrams = [
+        _Reader(lines[: block.end], block.start, filename, f"{stem}-{n}").read()
         for n, block in enumerate(found, start=1)
     ]
+    skipped = tuple(
+        Diagnostic(
+            "this ```mermaid block is not a sequenceDiagram; it was left out",
+            filename=filename,
+            line=block.start + 1,
+            column=1,
+            source_line=lines[block.start] if block.start < len(lines) else "",
+            severity="warning",
+        )
+        for block in blocks
+        if block not in found
+    )
+    if skipped:
+        diagrams[0] = replace(diagrams[0], warnings=skipped)
+    return diagrams
 
 
 def _stem(filename: str | None) -> str:
@@ -366,7 +381,8 @@ class _Reader:
             self.stack[-1].members.append(name)
         alias = found["alias"]
         if alias:
-            self.diagram.labels[name] = " ".join(_plain(p.strip()) for p in _BREAK.split(alias))
+            # a participant's label is plain text in volley too: nothing to escape
+            self.diagram.labels[name] = " ".join(p.strip() for p in _BREAK.split(alias))
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:
@@ -493,15 +509,16 @@ class _Reader:
 
 
 @cache
-def _name_pattern() -> re.Pattern[str]:
-    from volley.language.parser import grammar_parser
-
-    return re.compile(grammar_parser().get_terminal("NAME").pattern.to_regexp())
-
-
 def is_volley_name(text: str) -> bool:
-    """Whether volley reads `text` back as this same participant name (the grammar's NAME)."""
-    return _name_pattern().fullmatch(text) is not None
+    """Whether volley reads `text` back as this same participant name, on either side of an
+    arrow (asked of the parser itself, which knows every rule a name follows)."""
+    from volley.language.parser import parse
+
+    try:
+        message = parse(f"{text} -> {text}").messages()
+    except VolleyError:
+        return False
+    return len(message) == 1 and message[0].sender == message[0].receiver == text
 
 
 def _statements(text: str) -> list[str]:

@@ -16,7 +16,7 @@ import re
 import zlib
 from urllib.parse import unquote
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.limits import DEFAULT_LIMITS
 
@@ -41,7 +41,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     if link is not None:
         source = decode_link(stripped, filename)
         name = f"{filename or 'link'} (the diagram in the link)"
-    return [Imported(_canonical(source, name), None)]
+    text_out, warnings = _canonical(source, name)
+    return [Imported(text_out, None, warnings=warnings)]
 
 
 def decode_link(link: str, filename: str | None = None) -> str:
@@ -93,11 +94,12 @@ def decode_link(link: str, filename: str | None = None) -> str:
         raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
 
 
-def _canonical(source: str, filename: str | None) -> str:
-    """The text through the parser and the writer; parse warnings kept as comments on top."""
+def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The text through the parser and the writer, and what the parser pointed out (a block
+    left open at the end, which the written text closes)."""
     from volley.language.parser import normalise, parse
     from volley.language.writer import source_comments, write
 
     diagram = parse(source, filename=filename)
     text = normalise(source)
-    return write(diagram, source_comments(text, diagram), text)
+    return write(diagram, source_comments(text, diagram), text), tuple(diagram.warnings)

@@ -255,6 +255,8 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
         writer.out.append("")
     writer.items(diagram.items, 0)
     writer.comments_before(0, 0)
+    while writer.out and not writer.out[-1]:  # a blank line kept under comments ending the file
+        writer.out.pop()
     return "\n".join(writer.out) + "\n" if writer.out else ""
 
 
