@@ -257,3 +257,20 @@ def test_fmt_leaves_a_file_that_does_not_parse_untouched(tmp_path: Path) -> None
     assert done.returncode == 1
     assert f"{bad}:3:1: error:" in done.stderr
     assert bad.read_text(encoding="utf-8") == "A -> B\nin: Request\n```\nnever closed\n"
+
+
+def test_a_file_with_crlf_line_ends_keeps_them(tmp_path: Path) -> None:
+    path = tmp_path / "windows.volley"
+    path.write_bytes(b"A->B\r\nif: x\r\nB->A\r\nend\r\n")
+    assert volley_cli("fmt", str(path)).returncode == 0
+    assert path.read_bytes() == b"A -> B\r\nif: x\r\n  B -> A\r\nend\r\n"
+    assert volley_cli("fmt", "--check", str(path)).returncode == 0
+
+
+def test_every_error_of_a_file_is_reported_and_the_file_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "typos.volley"
+    path.write_text("A ~> B\nC ~> D\n", encoding="utf-8")
+    done = volley_cli("fmt", str(path))
+    assert done.returncode == 1
+    assert f"{path}:1:3: error:" in done.stderr and f"{path}:2:3: error:" in done.stderr
+    assert path.read_text(encoding="utf-8") == "A ~> B\nC ~> D\n"

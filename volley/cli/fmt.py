@@ -24,7 +24,11 @@ def formatted(path: str, limits) -> tuple[str, str]:
     for warning in getattr(diagram, "warnings", ()):
         report(warning)
     source = normalise(text)
-    return text, write(diagram, source_comments(source, diagram), source)
+    written = write(diagram, source_comments(source, diagram), source)
+    first_end = text.find("\n")
+    if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
+        written = written.replace("\n", "\r\n")
+    return text, written
 
 
 @click.command("fmt")
@@ -42,7 +46,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
 
     Items in blocks are indented two spaces a level, arrows have one space around them, notes
     longer than a line go under `note:`, and payload bodies are kept exactly as written.
-    Comments and the blank lines between elements stay.
+    Comments and the blank lines between elements stay, and so do CRLF line ends.
     """
     _quick_exit()
     settings = _limits(limits)
