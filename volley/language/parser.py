@@ -247,7 +247,16 @@ class _ToModel:
         return side, payload, _shifted(keyword)
 
     def _check_name(self, name: str, token: Token) -> None:
-        """A name that starts like a note's place is Mermaid's note, misplaced."""
+        """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
+        `<` holds a piece of the arrow after it (`A <<<- B`)."""
+        if name.endswith("<"):
+            self.error(
+                f'"{name}" ends with a piece of an arrow; an arrow has at most two heads on '
+                "each side",
+                token,
+                hint="arrows are a left head (<, << or x), a shaft (-, -- or =) and a right "
+                "head (>, >> or x): A <<- B",
+            )
         if re.match(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]", name):
             self.error(
                 f'"{name}" is not a participant name; "over", "left of" and "right of" '
