@@ -72,8 +72,15 @@ def test_settings_merge_checks_values():
     assert Settings().merged({"bodies": "appendix", "redact": "yes"}) == Settings(
         bodies="appendix", redact=True
     )
-    with pytest.raises(fences.VolleyError, match="unknown option"):
-        Settings().merged({"colour": "red"})
+    with pytest.raises(fences.VolleyError, match="not one of"):
+        Settings().merged({"theme": "purple"})
+    assert Settings().merged({"colour": "red"}) == Settings()  # left out, and warned about:
+    warned = fences.unknown_options({"colour": "red", "theme": "dark", "size": "big"})
+    assert [w.message for w in warned] == [
+        'unknown option "colour" on the ```volley fence; it is ignored',
+        'unknown option "size" on the ```volley fence; it is ignored',
+    ]
+    assert all(w.severity == "warning" for w in warned)
 
 
 def test_renders_are_cached_by_content_and_options(monkeypatch):

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from volley.cli import main
-from volley.errors import VolleyError
 from volley.docs.readme import render_markdown, scan
+from volley.errors import VolleyError
 
 README = """\
 # Demo
@@ -179,6 +179,16 @@ def test_a_broken_block_is_reported_at_its_readme_line_and_left_alone(tmp_path):
     assert [(d.line, d.column) for d in reported] == [(10, 3)]
     text = path.read_text(encoding="utf-8")
     assert "volley:begin ok" in text and "volley:begin bad" not in text
+
+
+def test_a_block_cut_short_by_its_own_fence_suggests_four_backticks(tmp_path):
+    path = write(tmp_path, '```volley\nA -> B\nin: Body\n```json\n{"a": 1}\n```\nB --> A\n```\n')
+    reported = []
+    with pytest.raises(VolleyError, match="1 diagram"):
+        render_markdown(path, report=reported.append)
+    assert [d.line for d in reported] == [4]
+    assert "never closed" in reported[0].message
+    assert "four backticks (````volley" in (reported[0].hint or "")
 
 
 def test_a_removed_block_takes_its_link_with_it(tmp_path):

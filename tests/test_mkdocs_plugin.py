@@ -158,3 +158,114 @@ def test_the_projects_own_docs_build_strict(tmp_path):
     assert len(diagrams(examples)) == len(list((ROOT / "examples").glob("*.volley")))
     syntax = (tmp_path / "site" / "syntax" / "index.html").read_text(encoding="utf-8")
     assert len(diagrams(syntax)) >= 6
+
+
+# --- what a docs site publishes ------------------------------------------------------------------
+
+LIVE = "s3cr3tV4lue9Q"
+PAY = """\
+title: Pay
+Shop -> Bank: POST /charge
+Bank --> Shop: 201 Created
+Shop -> Shop: mark paid
+"""
+
+
+def write_site(root: Path, config: str, pages: dict[str, str]) -> Path:
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: volley site\n" + config, encoding="utf-8")
+    for name, text in pages.items():
+        path = root / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def published(site: Path) -> dict[str, str]:
+    """Every file of the built site that is text, by its path inside the site."""
+    files = {}
+    for path in sorted((site / "site").rglob("*")):
+        if path.is_file():
+            files[path.relative_to(site / "site").as_posix()] = path.read_bytes().decode(
+                "utf-8", "replace"
+            )
+    return files
+
+
+ANCHORS = """
+plugins:
+  - search
+  - volley
+validation:
+  anchors: warn
+"""
+
+
+def test_deep_links_to_messages_pass_anchor_validation(tmp_path):
+    pages = {
+        "index.md": f"# Pay\n\n```volley name=pay\n{PAY}```\n\nSee [the answer](#pay-message-2).\n",
+        "other.md": "# Other\n\n[Charge](index.md#pay-message-1), [mark](index.md#pay-message-3)\n",
+    }
+    site = write_site(tmp_path / "ok", ANCHORS, pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    page = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'data-anchor="pay-"' in page  # the bare name=pay was read, not turned into code
+
+    pages["other.md"] += "[None such](index.md#pay-message-4)\n"
+    wrong = build(write_site(tmp_path / "wrong", ANCHORS, pages))
+    assert wrong.returncode != 0 and "pay-message-4" in wrong.stderr
+
+
+def test_redact_publishes_no_secret_in_any_file(tmp_path):
+    secret = f"title: Login\nBrowser -> API: POST /login?access_token={LIVE}\n"
+    pages = {
+        "index.md": f"# Login\n\n![Login](flows/login.volley)\n\n```volley\n{secret}```\n",
+        "flows/login.volley": secret,
+    }
+    config = "plugins:\n  - search\n  - volley:\n      redact: true\n"
+    site = write_site(tmp_path / "redacted", config, pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    files = published(site)
+    assert "index.html" in files and "search/search_index.json" in files
+    assert "redacted" in files["index.html"]
+    assert [name for name, text in files.items() if LIVE in text] == []
+    assert not any(name.endswith(".volley") for name in files)
+
+    asked = config.replace("redact: true", "redact: true\n      publish_sources: true")
+    site = write_site(tmp_path / "asked", asked, pages)
+    assert build(site).returncode == 0
+    assert [name for name, text in published(site).items() if LIVE in text] == [
+        "flows/login.volley"
+    ]
+
+
+def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):
+    page = '# Typos\n\n```volley colour="red" size="big"\nA -> B: hi\n```\n'
+    site = write_site(tmp_path / "typos", "plugins:\n  - volley\n", {"index.md": page})
+    strict = build(site)
+    assert strict.returncode != 0
+    assert 'unknown option "colour"' in strict.stderr and 'unknown option "size"' in strict.stderr
+    assert "Doc file 'index.md', line 3" in strict.stderr
+    lenient = build(site, strict=False)
+    assert lenient.returncode == 0
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(html)) == 1 and 'class="volley-error"' not in html  # still drawn
+
+
+def test_a_fence_cut_short_by_an_inner_fence_suggests_four_backticks(tmp_path):
+    diagram = 'A -> B: POST /x\nin: Body\n```json\n{"a": 1}\n```\nB --> A: ok\n'
+    page = f"# Nested\n\n```volley\n{diagram}```\n"
+    site = write_site(tmp_path / "nested", "plugins:\n  - volley\n", {"index.md": page})
+    result = build(site, strict=False)
+    assert "never closed" in result.stderr and "four backticks (````volley" in result.stderr
+
+
+def test_published_errors_hold_no_absolute_path(tmp_path):
+    site = copy_site("broken", tmp_path)
+    result = build(site, strict=False)
+    assert "cannot embed flows/gone.volley: no such file (docs/flows/gone.volley)" in result.stderr
+    for name, text in published(site).items():
+        assert str(tmp_path) not in text, name

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES, Options
 
@@ -80,16 +81,14 @@ class Settings:
         )
 
     def merged(self, overrides: dict[str, str]) -> Settings:
-        """These settings with a fence's options applied; a bad value is a VolleyError."""
+        """These settings with a fence's options applied; a bad value is a VolleyError.
+
+        Options volley does not know are left out here; `unknown_options` names them.
+        """
         values: dict[str, Any] = {}
         for key, value in overrides.items():
-            if key == "name":
+            if key == "name" or key not in FENCE_OPTIONS:
                 continue
-            if key not in FENCE_OPTIONS:
-                raise VolleyError(
-                    f'unknown option "{key}" on the ```volley fence',
-                    hint="options are: " + ", ".join(FENCE_OPTIONS),
-                )
             if key in ("interactive", "redact"):
                 values[key] = _boolean(key, value)
             else:
@@ -101,6 +100,20 @@ class Settings:
                     )
                 values[key] = value
         return replace(self, **values)
+
+
+def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
+    """A warning for each fence option volley does not understand (the diagram is still
+    drawn): a typo must not pass unseen, and `--strict` builds fail on it."""
+    return [
+        Diagnostic(
+            f'unknown option "{key}" on the ```volley fence; it is ignored',
+            hint="options are: " + ", ".join(FENCE_OPTIONS),
+            severity="warning",
+        )
+        for key in overrides
+        if key not in FENCE_OPTIONS
+    ]
 
 
 def _boolean(key: str, value: str | bool) -> bool:
@@ -180,6 +193,7 @@ class _Page:
     interactive: bool = False
     static: bool = False
     problems: list[Problem] = field(default_factory=list)
+    anchors: set[str] = field(default_factory=set)  # deep links the page's diagrams answer
 
 
 @dataclass
@@ -187,6 +201,7 @@ class _Rendered:
     html: str
     diagnostics: list[Diagnostic]
     interactive: bool
+    anchors: tuple[str, ...] = ()  # `PREFIX-message-N` for each message of a clickable one
 
 
 class DiagramSite:
@@ -265,6 +280,8 @@ class DiagramSite:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
             return self.failed(exc.diagnostic, location, page)
+        for warning in unknown_options(overrides):
+            self._problem(warning, location, page)
         return self.diagram(source, settings, location, page, overrides.get("name"))
 
     def diagram(
@@ -292,11 +309,14 @@ class DiagramSite:
             try:
                 rendered = _render(source, settings, prefix, location.source_file)
             except VolleyError as exc:
-                return self.failed(exc.diagnostic, location, page)
+                return self.failed(with_nested_fence_hint(exc.diagnostic), location, page)
             except Exception as exc:  # a bug must not take the page (or the build) down
-                return self.failed(
-                    Diagnostic(f"volley could not draw this diagram ({exc!r})"), location, page
+                _log.debug("volley: the render failed", exc_info=True)
+                shown = Diagnostic(  # the name alone: a repr may hold the build machine's paths
+                    f"volley could not draw this diagram ({type(exc).__name__}); "
+                    "this is a bug in volley, please report it"
                 )
+                return self.failed(shown, location, page)
             self._cache[key] = rendered
         for diagnostic in rendered.diagnostics:
             self._problem(diagnostic, location, page)
@@ -304,6 +324,7 @@ class DiagramSite:
             page.interactive = True
         else:
             page.static = True
+        page.anchors.update(rendered.anchors)
         return rendered.html
 
     def sweep(self) -> None:
@@ -385,7 +406,9 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
 
     result = run(source, settings.options(prefix), filename=filename)
     if settings.interactive:
-        return _Rendered(str(result.output), result.warnings, True)
+        count = len(result.diagram.messages())
+        anchors = tuple(f"{prefix}-message-{number}" for number in range(1, count + 1))
+        return _Rendered(str(result.output), result.warnings, True, anchors)
     theme = html.escape(settings.theme, quote=True)
     return _Rendered(
         f'<div class="volley-diagram volley-static" data-theme="{theme}"'

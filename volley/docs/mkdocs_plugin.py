@@ -17,16 +17,20 @@ Options (`mkdocs.yml`):
           interactive: true    # false: static SVG, no script
           bodies: markers      # markers, appendix (bodies listed under the picture), none
           fail_on_error: false # true: a broken diagram stops the build
-          redact: false        # mask values that look like secrets
+          redact: false        # mask values that look like secrets, in every published form
+          publish_sources: ... # publish the .volley files in docs/; default: not when redacting
 
 A broken diagram shows an error box in its place and logs a warning naming the page, the
 line in the page and the line in the diagram; `mkdocs build --strict` fails on it, and under
-`fail_on_error` it is an error that stops the build.
+`fail_on_error` it is an error that stops the build. A fence option volley does not know is a
+warning too. Deep links to a message (`#login-message-3`) count as anchors of their page, so
+MkDocs' anchor validation accepts them.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -47,6 +51,7 @@ from volley.docs.fences import (
     fence_formatter,
     fence_validator,
 )
+from volley.docs.readme import join_lines, scan
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES
 from volley.textio import decode
@@ -55,6 +60,8 @@ log = get_plugin_logger("volley")
 
 SUPERFENCES = "pymdownx.superfences"
 SUFFIX = ".volley"
+# `key=value` on a fence line, the value neither quoted nor braced.
+_BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 
 
 class VolleyConfig(base.Config):
@@ -63,6 +70,7 @@ class VolleyConfig(base.Config):
     bodies = c.Choice(BODIES, default="markers")
     fail_on_error = c.Type(bool, default=False)
     redact = c.Type(bool, default=False)
+    publish_sources = c.Optional(c.Type(bool))  # None: publish them unless redacting
 
 
 class VolleyPlugin(BasePlugin[VolleyConfig]):
@@ -76,6 +84,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
         self.outside_files: set[Path] = set()
+        self.md: Markdown | None = None  # the converter of the page being built
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
@@ -107,6 +116,16 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         extensions.append(VolleyExtension(self))
         return config
 
+    def on_files(self, files: Any, config: Any) -> Any:
+        """Leave the .volley sources out of the site when they may hold what `redact` masks."""
+        publish = self.config.publish_sources
+        if publish is None:
+            publish = not self.config.redact
+        if not publish:
+            for file in [file for file in files if file.src_uri.endswith(SUFFIX)]:
+                files.remove(file)
+        return files
+
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self.page_path = page.file.src_uri
         self.page_lines = markdown.split("\n")
@@ -114,9 +133,12 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors = []
         self.site.page = page.file.src_uri
         self.site.line_offset = _front_matter_lines(page, markdown)
-        return markdown
+        return quote_fence_options(markdown, page.file.src_uri)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
+        diagrams = getattr(self.md, "volley_page", None)
+        if diagrams is not None and page.present_anchor_ids is not None:
+            page.present_anchor_ids |= diagrams.anchors  # deep links answered by the viewer
         if self.config.fail_on_error and self.page_errors:
             raise PluginError(
                 f"volley: {len(self.page_errors)} diagram(s) in '{page.file.src_uri}' "
@@ -162,8 +184,9 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             source = decode(path.read_bytes(), src)
         except OSError as exc:
             why = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+            shown = posixpath.join(self.docs_dir.name, inside)  # never the build machine's path
             diagnostic = Diagnostic(
-                f"cannot embed {src}: {why} ({path})",
+                f"cannot embed {src}: {why} ({shown})",
                 hint="paths are relative to the page, as for images",
             )
             return self.site.failed(diagnostic, location, page)
@@ -234,9 +257,22 @@ class VolleyExtension(Extension):
         self.plugin = plugin
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        self.plugin.md = md
         self.plugin.site.install(md)
         # After 'inline' (20), which makes the <img>; before MkDocs' link checks (5, 0).
         md.treeprocessors.register(_EmbedFiles(md, self.plugin), "volley_embed", 15)
+
+
+def quote_fence_options(markdown: str, filename: str) -> str:
+    """The page with bare fence options quoted: superfences reads ```volley theme="dark"
+    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code."""
+    found = scan(markdown, filename)
+    if not found.blocks:
+        return markdown
+    for block in found.blocks:
+        line = found.lines[block.open]
+        line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
+    return join_lines(found.lines)
 
 
 def _front_matter_lines(page: Any, markdown: str) -> int:

@@ -21,6 +21,7 @@ diagram does not rename the others. A block wrapped in `<details>` gets its link
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 import unicodedata
@@ -283,9 +284,26 @@ def assign_names(blocks: list[Block], titles: list[str | None], filename: str) -
         taken.add(name)
 
 
+def with_nested_fence_hint(diagnostic: Diagnostic) -> Diagnostic:
+    """The diagnostic, with the likely cause when a fence inside a diagram is never closed.
+
+    A ```volley block ends at the first ``` line, which is the end of a payload's own
+    ```json fence inside it: the diagram is cut there and that fence stays open.
+    """
+    shown = (diagnostic.source_line or "").lstrip(" \t>")
+    if "never closed" not in diagnostic.message or not shown.startswith(("```", "~~~")):
+        return diagnostic
+    return dataclasses.replace(
+        diagnostic,
+        hint="a ```volley block ends at the first ``` line inside it; when the diagram holds "
+        "fences of its own, open and close it with four backticks (````volley … ````)",
+    )
+
+
 def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Diagnostic:
     """A diagnostic about a block's text, pointing into the Markdown file instead."""
     diagnostic = error.diagnostic if isinstance(error, VolleyError) else error
+    diagnostic = with_nested_fence_hint(diagnostic)
     return Diagnostic(
         diagnostic.message,
         filename,
