@@ -274,3 +274,7 @@ def test_every_error_of_a_file_is_reported_and_the_file_left_alone(tmp_path: Pat
     assert done.returncode == 1
     assert f"{path}:1:3: error:" in done.stderr and f"{path}:2:3: error:" in done.stderr
     assert path.read_text(encoding="utf-8") == "A ~> B\nC ~> D\n"
+
+
+def test_a_mermaid_style_comment_is_kept_as_a_volley_comment() -> None:
+    assert format_text("A -> B\n%% from Mermaid\nB -> A\n") == "A -> B\n// from Mermaid\nB -> A\n"

@@ -15,16 +15,15 @@ from volley.textio import read_source, write_atomic
 
 def formatted(path: str, limits) -> tuple[str, str]:
     """(the text as read, the text as written canonically); parse warnings are printed."""
-    from volley.language.parser import normalise, parse
-    from volley.language.writer import source_comments, write
+    from volley.language.parser import parse
+    from volley.language.writer import rewrite
 
     name = "<stdin>" if path == "-" else path
     text = read_source(path, limits.input_bytes)
     diagram = parse(text, filename=name, limits=limits)
-    for warning in getattr(diagram, "warnings", ()):
+    for warning in diagram.warnings:
         report(warning)
-    source = normalise(text)
-    written = write(diagram, source_comments(source, diagram), source)
+    written = rewrite(diagram, text)
     first_end = text.find("\n")
     if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
         written = written.replace("\n", "\r\n")

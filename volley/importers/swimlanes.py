@@ -97,9 +97,8 @@ def decode_link(link: str, filename: str | None = None) -> str:
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
     """The text through the parser and the writer, and what the parser pointed out (a block
     left open at the end, which the written text closes)."""
-    from volley.language.parser import normalise, parse
-    from volley.language.writer import source_comments, write
+    from volley.language.parser import parse
+    from volley.language.writer import rewrite
 
     diagram = parse(source, filename=filename)
-    text = normalise(source)
-    return write(diagram, source_comments(text, diagram), text), tuple(diagram.warnings)
+    return rewrite(diagram, source), tuple(diagram.warnings)

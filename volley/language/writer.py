@@ -1,18 +1,21 @@
 """Model to canonical `.volley` text: what `volley fmt` prints and what every importer writes.
 
 One way to write each element, so that two people's diagrams of the same thing read the same
-and a diff shows only what changed: directives first (`title:`, then `order:` only when the
-order of first use would not give the same participants), one space around an arrow, items
-inside a block indented two spaces a level, payload bodies kept byte for byte (a fenced body
-gets a fence longer than any fence-like line inside it; an indented one is indented two spaces
-deeper than its `in:`/`out:`), a note's further lines indented under it.
+and a diff shows only what changed: directives first (`title:`, `participant A as Label` for
+each labelled participant, `order:` only when the order of first use would not give the
+diagram's order or the author wrote one, `autonumber` when numbering starts with the first
+message), one space around an arrow, items inside a block indented two spaces a level, payload
+bodies kept byte for byte (a fenced body gets a fence longer than any fence-like line inside it;
+an indented one is indented two spaces deeper than its `in:`/`out:`), a note longer than a line
+indented under its `note:` line.
 
 Reading what this writes gives the same model again (`parse(write(d))` equals `d` but for line
 numbers), and writing that model gives the same text (the writer is idempotent).
 
-`//` comments are not part of the model; a caller that has them (the formatter reads them from
-the source, an importer makes them for what has no volley equivalent) passes them in, each
-with the source line it stood before, and they are written at that place.
+Comments are not part of the model; a caller that has them (the formatter reads them from the
+source, `//` and Mermaid's `%%` alike, an importer makes them for what has no volley
+equivalent) passes them in, each with its source line, and they are written as `//` at that
+place. Given the source, the writer also keeps the author's blank lines between elements.
 """
 
 from __future__ import annotations
@@ -22,14 +25,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from volley.limits import Limits
-from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 
 INDENT = "  "
 _FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})")
 DIVIDER_MARKS = {"bold": "=", "regular": "-", "dashed": "--", "thin": "_", "delay": "..."}
 OTHER_BRANCH = {"if": "else", "par": "and", "critical": "option"}
 
-__all__ = ["Comment", "fence_for", "format_text", "source_comments", "write"]
+__all__ = ["Comment", "fence_for", "format_text", "rewrite", "source_comments", "write"]
 
 
 @dataclass(frozen=True)
@@ -190,9 +193,9 @@ def _span(over: list[str]) -> str:
 def _first_use(diagram: Diagram) -> list[str]:
     """The participants in the order reading the written declarations and items would create
     them."""
-    labels = getattr(diagram, "labels", {})
+    labels = diagram.labels
     seen: dict[str, None] = dict.fromkeys(name for name in diagram.participants if name in labels)
-    for item in _walk(diagram.items):
+    for item in walk(diagram.items):
         if isinstance(item, Message):
             seen.setdefault(item.sender)
             seen.setdefault(item.receiver)
@@ -216,14 +219,6 @@ def _order(diagram: Diagram, lines: list[str] | None) -> list[str]:
     return list(diagram.participants) if written else []
 
 
-def _walk(items: list[Item]) -> Iterable[Item]:
-    for item in items:
-        yield item
-        if isinstance(item, Block):
-            for branch in item.branches:
-                yield from _walk(branch.items)
-
-
 def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None = None) -> str:
     """The diagram as canonical `.volley` text, ending in a newline.
 
@@ -240,7 +235,7 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     above = len(writer.out)
     if diagram.title is not None:
         writer.emit(0, _with_label("title:", diagram.title))
-    labels = getattr(diagram, "labels", {})
+    labels = diagram.labels
     for name in diagram.participants:  # declared in display order, so no `order:` is needed
         if name in labels:
             writer.emit(0, f"participant {name} as {labels[name]}")
@@ -284,7 +279,7 @@ def _head_comments(
 
 # --- the comments of a source file -----------------------------------------------------------
 
-_COMMENT = re.compile(r"[ \t]*//(.*)")
+_COMMENT = re.compile(r"[ \t]*(?://|%%)(.*)")  # `%%` is Mermaid's, read as a comment too
 _ORDER = re.compile(r"(?i)[ \t]*order[ \t]*:")
 
 
@@ -312,22 +307,28 @@ def _extent(item: Item, lines: list[str] | None) -> range:
 def _loose_lines(lines: list[str], diagram: Diagram) -> Iterable[tuple[int, str]]:
     """(number, line) of the source lines outside every element's own text and bodies."""
     taken: set[int] = set()
-    for item in _walk(diagram.items):
+    for item in walk(diagram.items):
         taken.update(_extent(item, lines))
     return ((n, line) for n, line in enumerate(lines, start=1) if n not in taken)
 
 
 def source_comments(text: str, diagram: Diagram) -> list[Comment]:
-    """The `//` comment lines of `text` (parsed into `diagram`) that are not inside a body."""
+    """The comment lines (`//`, `%%`) of `text`, parsed into `diagram`, outside every body."""
     found = ((n, _COMMENT.fullmatch(line)) for n, line in _loose_lines(text.split("\n"), diagram))
     return [Comment(n, match.group(1)) for n, match in found if match]
 
 
-def format_text(text: str, filename: str | None = None, limits: Limits | None = None) -> str:
-    """Source text as canonical `.volley` text, its comments kept; a VolleyError if it does not
-    parse."""
-    from volley.language.parser import normalise, parse
+def rewrite(diagram: Diagram, text: str) -> str:
+    """`diagram`, read from `text`, as canonical text with the comments and blank lines of
+    `text` kept."""
+    from volley.language.parser import normalise
 
-    diagram = parse(text, filename=filename, limits=limits)
     source = normalise(text)
     return write(diagram, source_comments(source, diagram), source)
+
+
+def format_text(text: str, filename: str | None = None, limits: Limits | None = None) -> str:
+    """Source text as canonical `.volley` text; a VolleyError if it does not parse."""
+    from volley.language.parser import parse
+
+    return rewrite(parse(text, filename=filename, limits=limits), text)
