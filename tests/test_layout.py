@@ -295,10 +295,13 @@ def test_autonumber_badges_and_payload_markers() -> None:
     )
     layout = layout_of(text)
     assert [words(m.badge.text) for m in layout.messages if m.badge] == ["5", "6", "7"]
-    # A marker carries its message's number: the autonumber where there is one.
+    # A marker goes by the number its badge shows, and does not show it a second time.
     assert [m.marker.number if m.marker else None for m in layout.messages] == [5, None, 7]
+    assert [words(m.marker.text) for m in layout.messages if m.marker] == ["", ""]
+    # Without badges, payloads are counted: 1, 2, not the message ordinals 1, 3.
     plain = layout_of(text.replace("autonumber 5\n", ""))
-    assert [m.marker.number if m.marker else None for m in plain.messages] == [1, None, 3]
+    assert [m.marker.number if m.marker else None for m in plain.messages] == [1, None, 2]
+    assert [words(m.marker.text) for m in plain.messages if m.marker] == ["1", "2"]
     assert not any(m.marker for m in layout_of(text, bodies="none").messages)
 
 

@@ -88,7 +88,7 @@ def test_message_hooks_for_the_viewer(reference_text: str) -> None:
     assert [g.get("data-message") for g in groups] == [
         str(n) for n in range(1, len(diagram.messages()) + 1)
     ]
-    for position, (group, message) in enumerate(zip(groups, diagram.messages(), strict=True), 1):
+    for group, message in zip(groups, diagram.messages(), strict=True):
         assert "message" in group.get("class", "").split()
         assert group.get("data-from") == message.sender and group.get("data-to") == message.receiver
         assert group.get("data-line") == str(message.line)
@@ -97,10 +97,46 @@ def test_message_hooks_for_the_viewer(reference_text: str) -> None:
         assert float(hit.get("stroke-width")) >= 10
         has = message.request is not None or message.response is not None
         assert (group.get("data-has-payload") == "true") == has
-        if has:  # the marker carries the message's own number, as the viewer shows it
-            assert group.get("data-payload") == str(position)
+        if has:
             marker = group.find("s:rect[@class='marker vf-accent_soft vs-accent']", NS)
-            assert marker is not None and str(position) in text_of(group)
+            assert marker is not None
+
+
+def markers_of(root: ET.Element) -> list[tuple[str, str]]:
+    """(data-payload, the text in its pill) of each message that carries a payload."""
+    found = []
+    for group in root.findall(".//s:g[@class='messages']/s:g[@data-has-payload='true']", NS):
+        texts = group.findall("s:text", NS)
+        pill = [t for t in texts if (t.get("class") or "").startswith("marker-text")]
+        found.append((group.get("data-payload"), "".join(t for p in pill for t in p.itertext())))
+    return found
+
+
+def test_payload_markers_count_the_payloads(reference_text: str) -> None:
+    """Not the message ordinals (1, 2, 3, 5 ...), which nothing on the arrows shows."""
+    root = tree(render(reference_text, bodies="appendix"))
+    assert markers_of(root) == [(str(n), str(n)) for n in range(1, 10)]
+    appendix = root.findall(".//s:g[@class='appendix']/s:g[@class='payload']", NS)
+    assert [e.get("data-payload") for e in appendix] == [str(n) for n in range(1, 10)]
+
+
+def test_with_autonumber_a_marker_shows_no_second_number() -> None:
+    text = "autonumber\nA -> B: one\nA -> B: two\nin: Request\n  x: 1\nB --> A: three\n"
+    root = tree(render(text, bodies="appendix"))
+    group = root.find(".//s:g[@data-message='2']", NS)
+    badge = "".join(group.find("s:text[@class='badge vf-inverse']", NS).itertext())
+    assert badge == "2"
+    assert markers_of(root) == [("2", "")]  # the paperclip alone: the badge says 2
+    [entry] = root.findall(".//s:g[@class='appendix']/s:g[@class='payload']", NS)
+    assert entry.get("data-payload") == "2" and "2" in text_of(entry)
+
+
+def test_a_marker_says_what_it_holds_on_hover(reference_text: str) -> None:
+    root = tree(
+        render("A -> B: call\nin: The <query>\n  q: 1\nout: Result\n  ```json\n  {}\n  ```")
+    )
+    marker = root.find(".//s:rect[@class='marker vf-accent_soft vs-accent']", NS)
+    assert marker.find("s:title", NS).text == "in: The <query>\nout: Result (json)"
 
 
 @pytest.mark.parametrize("arrow", sorted(ARROWS))
@@ -244,8 +280,7 @@ def test_appendix_lists_the_bodies(reference_text: str) -> None:
     appendix = root.find(".//s:g[@class='appendix']", NS)
     assert appendix is not None
     entries = appendix.findall("s:g[@class='payload']", NS)
-    with_bodies = [1, 2, 3, 5, 6, 8, 9, 10, 11]  # messages 4, 7, 12, 13 and 14 carry none
-    assert [e.get("data-payload") for e in entries] == [str(n) for n in with_bodies]
+    assert [e.get("data-payload") for e in entries] == [str(n) for n in range(1, 10)]
     assert "protocolVersion" in text_of(entries[0]) and "notshown" in text_of(appendix)
     assert tree(render(reference_text)).find(".//s:g[@class='appendix']", NS) is None
 

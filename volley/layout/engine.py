@@ -38,7 +38,7 @@ from volley.layout.geometry import (
     Separator,
     TextBlock,
 )
-from volley.layout.typeset import NotePart, SetText, Typesetter
+from volley.layout.typeset import NotePart, SetText, Typesetter, clean_text
 from volley.model import (
     Activation,
     Block,
@@ -87,15 +87,17 @@ class _Engine:
         self.names = _all_participants(diagram)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.n = len(self.names)
-        # id(message) -> its payload marker's number: the message's own number (its autonumber
-        # badge, else its place in document order, the N of `data-message` and `#message-N`),
-        # so a reader who meets "9" on an arrow finds body 9 in the appendix and message 9 in
-        # the viewer.
+        # id(message) -> the number of its payloads, on its marker and in the appendix: numbers
+        # a reader can see, never two on one arrow. A message with an autonumber badge goes by
+        # that number (its marker shows only the paperclip); the others are counted 1, 2, 3.
         self.markers: dict[int, int] = {}
         if bodies != "none":
-            for position, message in enumerate(diagram.messages(), 1):
+            count = 0
+            for message in diagram.messages():
                 if message.request or message.response:
-                    self.markers[id(message)] = message.number or position
+                    if message.number is None:
+                        count += 1
+                    self.markers[id(message)] = count if message.number is None else message.number
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
@@ -299,7 +301,11 @@ class _Engine:
         if message.number is not None:
             badge = ts.plain(str(message.number), C.SMALL_SIZE, bold=True)
         number = self.markers.get(id(message))
-        marker = ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True) if number else None
+        marker = None
+        if number is not None and message.number is not None:  # the badge shows the number
+            marker = ts.markup(MARKER_ICON, C.SMALL_SIZE, C.LABEL_WRAP_WIDTH, bold=True)
+        elif number is not None:
+            marker = ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True)
         badge_w = _pill_width(badge)
         marker_w = marker.width + 2 * C.MARKER_PAD_X if marker else 0.0
         parts = [w for w in (badge_w, label.width if label else 0.0, marker_w) if w]
@@ -607,7 +613,7 @@ class _Engine:
             box = Rect(x, last_mid - C.MARKER_HEIGHT / 2, row.marker_w, C.MARKER_HEIGHT)
             text = self.ts.place(row.marker, x + C.MARKER_PAD_X, _centred(box, row.marker),
                                  tone="accent")  # fmt: skip
-            marker = Marker(self.markers[id(message)], box, text)
+            marker = Marker(self.markers[id(message)], box, text, _contents(message))
         return label, badge, marker
 
     def _note(self, note: Note) -> None:
@@ -729,7 +735,7 @@ class _Engine:
     # --- appendix ----------------------------------------------------------------------------
 
     def _payloads(self, message: Message) -> list[tuple[str, Payload]]:
-        return [(w, p) for w, p in (("in", message.request), ("out", message.response)) if p]
+        return _payloads(message)
 
     def _body(self, payload: Payload) -> tuple[SetText, str | None]:
         """The body's first lines, each cut to length, and a note saying what was left out."""
@@ -765,7 +771,7 @@ class _Engine:
         entries = []
         for message in self.diagram.messages():
             number = self.markers.get(id(message))
-            if not number:
+            if number is None:
                 continue
             self.y += C.APPENDIX_ENTRY_GAP
             mark = self.ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True)
@@ -837,6 +843,21 @@ def _broken(top: float, bottom: float, breaks: list[tuple[float, float]]):
         y = b
     segments.append((y, bottom))
     return [(a, b) for a, b in segments if b > a]
+
+
+def _payloads(message: Message) -> list[tuple[str, Payload]]:
+    """The message's bodies with the word that introduced each: in (request), out (response)."""
+    return [(w, p) for w, p in (("in", message.request), ("out", message.response)) if p]
+
+
+def _contents(message: Message) -> str:
+    """What a marker holds, one body a line, as the appendix captions them."""
+    return clean_text(
+        "\n".join(
+            f"{word}: {p.label}" + (f" ({p.lang})" if p.lang else "")
+            for word, p in _payloads(message)
+        )
+    )
 
 
 def _all_participants(diagram: Diagram) -> list[str]:

@@ -155,11 +155,12 @@ class Badge:
 
 @dataclass(slots=True)
 class Marker:
-    """The numbered payload pill after a label; `number` is its place in the appendix."""
+    """The payload pill after a label; `number` is its body's in the appendix."""
 
     number: int
     box: Rect
     text: TextBlock
+    contents: str = ""  # what it holds, one body a line: shown when a pointer rests on it
 
 
 @dataclass(slots=True)

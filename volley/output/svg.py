@@ -292,7 +292,9 @@ class _Painter:
     def _marker(self, marker: Marker) -> str:
         """A payload marker, on its arrow or in the appendix: the pill, and its text."""
         c = self.c
-        pill = tag.marker(c["accent_soft"], c["accent"], C.MARKER_RADIUS, marker.box)
+        pill = tag.marker(
+            c["accent_soft"], c["accent"], C.MARKER_RADIUS, marker.box, marker.contents
+        )
         return pill + "\n" + self.text(marker.text, "marker-text")
 
     def note(self, note: NoteShape) -> str:

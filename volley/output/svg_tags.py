@@ -237,12 +237,14 @@ def code(colour: str, box, radius: str = "3") -> str:
     return f'<rect class="code vf-code" {place} rx="{radius}" fill="{colour}"/>'
 
 
-def marker(fill: str, stroke: str, radius: float, box) -> str:
-    """The numbered pill of a payload, on its arrow and in the appendix."""
-    return (
+def marker(fill: str, stroke: str, radius: float, box, contents: str) -> str:
+    """The pill of a payload, on its arrow and in the appendix, with what it holds as its
+    `title` (a browser shows it when a pointer rests on the pill)."""
+    start = (
         f'<rect class="marker vf-accent_soft vs-accent" {_box(box.x, box.y, box.w, box.h)}'
-        f' rx="{num(radius)}" fill="{fill}" stroke="{stroke}" stroke-width="1"/>'
+        f' rx="{num(radius)}" fill="{fill}" stroke="{stroke}" stroke-width="1"'
     )
+    return f"{start}><title>{escape(contents)}</title></rect>" if contents else f"{start}/>"
 
 
 def badge(fill: str, box) -> str:
