@@ -18,8 +18,7 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from volley.server import share  # noqa: E402
-from volley.server import create_app  # noqa: E402
+from volley.server import create_app, share  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 
@@ -331,3 +330,106 @@ def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> 
     page.click("#banner-load")
     expect(editor).to_have_value("A -> B: theirs\n")
     expect(page.locator("#doc-state")).to_have_text("Saved")
+
+
+# --- issue 17: links that survive clicks, typing, undo, narrow screens, every problem shown --
+
+
+def test_the_share_link_survives_clicks_on_the_preview(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, WITH_PAYLOAD)
+    expect(preview(page)).to_contain_text("POST /orders")
+    link = press_share(page)
+    page.keyboard.press("Escape")
+    page.locator(PREVIEW + ' .vl-canvas [data-message="1"]').click()
+    expect(page.locator(PREVIEW + " .vl-panel")).to_contain_text("ord-4711")
+    page.keyboard.press("ArrowRight")  # stepping, too
+    page.keyboard.press("Escape")
+    assert page.url == link
+    fresh = new_page(page.url)  # what someone gets from the address bar
+    expect(fresh.locator(EDITOR)).to_have_value(WITH_PAYLOAD)
+
+
+def test_the_address_follows_edits_once_it_holds_a_link(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: first")
+    press_share(page)
+    page.keyboard.press("Escape")
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    editor.press_sequentially("\nB --> A: second")
+    expect(preview(page)).to_contain_text("second")
+    page.wait_for_function("location.hash.length > 4 && true")
+    expect(page).to_have_url(re.compile("#v1\\."))
+    page.wait_for_timeout(700)  # written with the draft, shortly after typing stops
+    assert share.decode(page.url.split("#", 1)[1]) == "A -> B: first\nB --> A: second"
+
+
+def test_enter_on_an_empty_indented_line_ends_the_body(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "")
+    editor = page.locator(EDITOR)
+    editor.press_sequentially("A -> B: call\nin: Args\n  k: v")
+    editor.press("Enter")  # the body goes on at its indent ...
+    editor.press_sequentially("n: 2")
+    editor.press("Enter")
+    editor.press("Enter")  # ... until Enter on a line with nothing but the indent
+    editor.press_sequentially("B --> A: done")
+    expect(editor).to_have_value("A -> B: call\nin: Args\n  k: v\n  n: 2\nB --> A: done")
+    expect(page.locator("#status-text")).to_have_text("Rendered · 2 messages")
+
+
+def test_redo_brings_the_whole_template_back(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: my draft")
+    expect(preview(page)).to_contain_text("my draft")
+    page.click("#open-templates")
+    page.locator('[data-template="mcp-tool-call"]').click()
+    example = (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8")
+    editor = page.locator(EDITOR)
+    expect(editor).to_have_value(example)
+    editor.press("Control+z")
+    expect(editor).to_have_value("A -> B: my draft")
+    editor.press("Control+Shift+z")
+    expect(editor).to_have_value(example)
+    expect(page.locator("#doc-title")).to_have_text("MCP tool call over Streamable HTTP")
+
+
+def test_a_byte_order_mark_does_not_hide_the_title(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "\ufefftitle: With a BOM\nA -> B: hi\n")
+    expect(page.locator("#doc-title")).to_have_text("With a BOM")
+    assert page.title() == "With a BOM · volley editor"
+
+
+def test_every_warning_and_the_error_are_marked_in_the_gutter(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/", allow_errors=True)
+    set_source(page, "A -> B: {fa-nosuchicon}\nB --> A: ok {fa-alsonotanicon}\nA -> B: fine\n")
+    expect(page.locator("#status")).to_have_attribute("data-state", "warning")
+    expect(page.locator("#gutter .ln-warn")).to_have_text(["1", "2"])
+    assert "nosuchicon" in page.locator("#gutter .ln-warn").first.get_attribute("title")
+    expect(page.locator("#status-text")).to_contain_text("(and 1 more)")
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    editor.press_sequentially("A -> : oops")
+    expect(page.locator("#gutter .ln-error")).to_have_text("4")
+    expect(page.locator("#gutter .ln-warn")).to_have_text(["1", "2"])  # still shown
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_the_editor_fits_a_phone(browser, base_url: str, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        expect(preview(page)).to_contain_text("Sign in with a password")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for button in ("#share", "#open-templates", "#download-menu summary"):
+            box = page.locator(button).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, button
+        page.locator(EDITOR).fill("A -> B: typed on a phone\n")
+        expect(preview(page)).to_contain_text("typed on a phone")
+        assert page.locator(PREVIEW + " svg").first.bounding_box()["width"] > 0
+        page.screenshot(path=f"/tmp/volley-editor-{width}.png", full_page=True)
+    finally:
+        context.close()

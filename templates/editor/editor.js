@@ -136,7 +136,11 @@
   }
 
   var problem = null; // the error shown: {line, column}
-  var lastLineCount = -1;
+  var warned = {}; // line number → its warnings, from the last picture that rendered
+
+  function escapeAttribute(text) {
+    return escapeHtml(text).replace(/"/g, "&quot;");
+  }
 
   function splitLines(text) {
     return text.split(/\r\n|\r|\n/);
@@ -154,7 +158,7 @@
     var errorLine = problem && problem.line >= 1 && problem.line <= lines.length ? problem.line : 0;
     var html = "";
     for (var i = 0; i < painted.length; i++) {
-      var cls = i + 1 === errorLine ? "ln ln-error" : "ln";
+      var cls = i + 1 === errorLine ? "ln ln-error" : warned[i + 1] ? "ln ln-warn" : "ln";
       var mark = "";
       if (i + 1 === errorLine) {
         var col = displayColumn(lines[i], problem.column || 1);
@@ -163,13 +167,17 @@
       html += '<span class="' + cls + '">' + painted[i] + mark + "</span>";
     }
     paint.innerHTML = html;
-    if (lines.length !== lastLineCount || gutter.dataset.error !== String(errorLine)) {
+    // Every problem known at once: the error, and each warning of the last picture that rendered.
+    var marks = lines.length + "/" + errorLine + "/" + Object.keys(warned).join(",");
+    if (gutter.dataset.marks !== marks) {
       var numbers = "";
-      for (var n = 1; n <= lines.length; n++)
-        numbers += n === errorLine ? '<span class="ln ln-error">' + n + "</span>" : '<span class="ln">' + n + "</span>";
+      for (var n = 1; n <= lines.length; n++) {
+        if (n === errorLine) numbers += '<span class="ln ln-error">' + n + "</span>";
+        else if (warned[n]) numbers += '<span class="ln ln-warn" title="' + escapeAttribute(warned[n]) + '">' + n + "</span>";
+        else numbers += '<span class="ln">' + n + "</span>";
+      }
       gutter.innerHTML = numbers;
-      gutter.dataset.error = String(errorLine);
-      lastLineCount = lines.length;
+      gutter.dataset.marks = marks;
     }
     syncScroll();
   }
@@ -222,9 +230,18 @@
       insertText("  ");
     } else if (event.key === "Enter" && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey && !event.isComposing) {
       // Keep the current line's indentation: indented bodies and notes go on without counting.
-      var before = source.value.slice(0, source.selectionStart);
-      var indent = /[ \t]*/.exec(before.slice(before.lastIndexOf("\n") + 1))[0];
-      if (indent) {
+      // Enter on a line that holds nothing but its indent ends the body instead, back at the
+      // margin, where the next message belongs (as Enter on an empty list item ends a list).
+      var at = source.selectionStart, value = source.value;
+      var lineStart = value.lastIndexOf("\n", at - 1) + 1;
+      var lineEnd = value.indexOf("\n", at);
+      var line = value.slice(lineStart, lineEnd < 0 ? value.length : lineEnd);
+      var indent = /^[ \t]*/.exec(value.slice(lineStart, at))[0];
+      if (line && !line.trim() && at === source.selectionEnd) {
+        event.preventDefault();
+        source.setSelectionRange(lineStart, lineStart + line.length);
+        document.execCommand("delete");
+      } else if (indent) {
         event.preventDefault();
         insertText("\n" + indent);
       }
@@ -238,6 +255,7 @@
     showTitle();
     scheduleRender();
     saveDraft();
+    followInAddress();
     if (file) showSaveState();
   }
 
@@ -257,7 +275,7 @@
   /* --- the title in the bar ----------------------------------------------------------------- */
 
   function diagramTitle() {
-    var m = /^[ \t]*title[ \t]*:[ \t]*(.+)$/m.exec(source.value);
+    var m = /^[ \t]*title[ \t]*:[ \t]*(.+)$/m.exec(source.value.replace(/^\uFEFF/, ""));
     return m ? m[1].replace(/\{[^}]*\}|[*_~`]/g, "").trim() : "";
   }
 
@@ -355,6 +373,10 @@
 
   function showFine(warnings) {
     problem = null;
+    warned = {};
+    warnings.forEach(function (w) {
+      if (w.line) warned[w.line] = (warned[w.line] ? warned[w.line] + "\n" : "") + w.message;
+    });
     repaint();
     var count = preview.querySelectorAll("svg [data-message]").length;
     var text = count === 1 ? "1 message" : count + " messages";
@@ -478,10 +500,29 @@
 
   function openShared(encoded) {
     return decodeShare(encoded).then(function (text) {
+      inAddress = text;
       setSource(text, source.value !== "");
     }, function (error) {
       showProblem({ message: error.message || String(error), hint: "ask for the link again, or copy all of it" });
     });
+  }
+
+  // Once the address holds a share link (Share was pressed, or a link opened), it follows the
+  // edits, so the address bar always carries the diagram on screen. The preview's viewer
+  // leaves the address alone (data-volley-keep-address), so clicks never replace the link.
+  var inAddress = null; // the source the link in the address carries
+  var addressTimer = 0;
+  function followInAddress() {
+    if (!sharedFromAddress() || source.value === inAddress) return;
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      var text = source.value;
+      encodeShare(text).then(function (encoded) {
+        if (text !== source.value || !sharedFromAddress()) return; // typed on, or left
+        inAddress = text;
+        try { history.replaceState(null, "", "#" + encoded); } catch (error) { /* sandboxed */ }
+      });
+    }, 400);
   }
 
   window.addEventListener("hashchange", function () {
@@ -494,6 +535,7 @@
     encodeShare(text).then(function (encoded) {
       var base = location.origin + location.pathname;
       var link = base + "#" + encoded;
+      inAddress = text;
       try { history.replaceState(null, "", "#" + encoded); } catch (error) { /* ignore */ }
       var root = location.origin;
       var title = diagramTitle().replace(/[\[\]]/g, "") || "Sequence diagram";
