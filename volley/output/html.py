@@ -96,7 +96,7 @@ class PayloadView:
         one (JSON that does not parse, an event stream without events), not for plain text or
         an empty body, which were never meant as tables."""
         reason = self.table.reason
-        return bool(reason) and not reason.startswith(_NOT_TABULAR)
+        return reason is not None and not reason.startswith(_NOT_TABULAR)
 
     @property
     def groups(self) -> list[RowGroup]:
