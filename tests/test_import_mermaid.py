@@ -294,3 +294,8 @@ def test_a_markdown_block_of_another_mermaid_diagram_is_left_out_with_a_warning(
     (warning,) = item.warnings
     assert (warning.severity, warning.line, warning.source_line) == ("warning", 2, "graph TB")
     assert "not a sequenceDiagram" in warning.message
+
+
+def test_naming_mermaid_for_a_source_that_is_not_says_so() -> None:
+    with pytest.raises(VolleyError, match="does not start with sequenceDiagram"):
+        convert("A -> B: hi\n", "flow.txt", "mermaid")

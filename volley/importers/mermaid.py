@@ -96,9 +96,14 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     blocks = markdown_blocks(text)
     found = [block for block in blocks if _is_sequence(block)]
     if not found:
-        what = "no ```mermaid block holds" if blocks else "no sequenceDiagram header, and no"
+        what = (
+            "no ```mermaid block holds a sequenceDiagram"
+            if blocks
+            else "not a Mermaid sequence diagram: it does not start with sequenceDiagram and "
+            "holds no ```mermaid block"
+        )
         raise VolleyError(
-            f"{what} a sequenceDiagram",
+            what,
             filename=filename,
             hint="a Mermaid file starts with sequenceDiagram; in Markdown, each diagram is a "
             "```mermaid block",
