@@ -233,9 +233,19 @@ def test_the_reference_diagram_raises_no_secret_warning():
         "Authorization: " * 50_000,
         "?token=" * 100_000,
         "x" * 1_000_000,
+        "xoxb-1-" * 100_000,
+        "a://x:" * 100_000,
+        '-H "' * 100_000,
+        "-----BEGIN PRIVATE KEY-----\n" + "QUFB\n" * 100_000,
+        '{"name": "token", "value": ' * 30_000,
+        "<password>" * 100_000,
+        "A" * 1_000_000,
     ],
-    ids=["eq", "keys", "quotes", "escaped", "pem", "jwt", "auth", "params", "long"],
-)
+    ids=[
+        "eq", "keys", "quotes", "escaped", "pem", "jwt", "auth", "params", "long", "slack",
+        "urls", "curl", "pem-cut", "har", "xml", "base64",
+    ],
+)  # fmt: skip
 def test_pathological_bodies_complete(body: str):
     redact_body(body)
 

@@ -427,8 +427,9 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
     for module, name in _detectors_for(text, every):
         detector = _detector(module, name)
         for pattern in detector.denylist:
+            covered = 0  # where the last token ended: each character is carried over once
             for match in pattern.finditer(text):
-                if not any(detector.analyze_string(match.group())):
+                if match.start() < covered or not any(detector.analyze_string(match.group())):
                     continue
                 spans = [match.span(g) for g in range(1, (match.re.groups or 0) + 1)]
                 start, end = max(spans + [(0, 0)], key=lambda span: span[1] - span[0])
@@ -438,6 +439,7 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
                     start = prefix.end()
                 while end < len(text) and text[end] in _TOKEN_CHARACTERS:
                     end += 1
+                covered = end
                 if not is_placeholder(text[start:end]):
                     yield Secret(start, end, _article(detector.secret_type))
 
