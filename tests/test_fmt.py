@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import volley
-from tests.fuzz_strategies import FUZZ, diagram_text, label, name
+from tests.fuzz_strategies import FUZZ, diagram_text, example_texts, label, mutated_example, name
 from volley.errors import VolleyError
 from volley.importers.mermaid import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
@@ -60,6 +60,21 @@ def test_formatted_text_reads_as_the_same_diagram(text: str) -> None:
     again = volley.parse(out)
     assert same_diagram(again, diagram)
     assert format_text(out) == out  # idempotent, comments and blank lines included
+
+
+@FUZZ
+@given(mutated_example())
+def test_formatting_real_text_with_slips_keeps_the_diagram(text: str) -> None:
+    """The examples and every diagram in the docs, with lines cut, moved and doubled."""
+    test_formatted_text_reads_as_the_same_diagram.hypothesis.inner_test(text)
+
+
+def test_every_diagram_in_the_docs_round_trips() -> None:
+    for text in example_texts():
+        diagram = volley.parse(text)
+        out = format_text(text)
+        assert same_diagram(volley.parse(out), diagram)
+        assert format_text(out) == out
 
 
 @st.composite
