@@ -73,3 +73,43 @@ def test_generated_diagrams_are_mostly_valid() -> None:
 
     count()
     assert valid >= FUZZ.max_examples // 2
+
+
+def _strange(name: str) -> bool:
+    """A name that holds an arrow, starts with a piece of one or a mark, or a note's place."""
+    import re
+
+    from volley.language.parser import grammar_parser
+
+    arrow = re.compile(grammar_parser().get_terminal("ARROW").pattern.to_regexp())
+    return bool(
+        not name
+        or name != name.strip()
+        or set(name) & {":", ",", "\n"}
+        or arrow.search(name)
+        or name[0] in "+-=>"
+        or name.endswith("<")
+        or re.match(r"(?i)(over|left\s+of|right\s+of)\s", name)
+    )
+
+
+# Lines made of the pieces that arrows, marks and Mermaid's notes are built from.
+_PIECES = st.sampled_from(
+    ["A", "B", "x", " ", "-", "--", "=", ">", ">>", "<", "<<", "+", ":", "over ", "left of ",
+     "note ", "activate ", "participant ", "loop ", "else", "end", "\n", "Cache (local)"]
+)  # fmt: skip
+_ARROWISH = st.lists(_PIECES, max_size=12).map("".join)
+
+
+@FUZZ
+@given(st.one_of(diagram_text(), mutated_example(), st.text(max_size=200), _ARROWISH))
+@example("A ->>+ B\nB -->>- A\n")
+@example("note over A: x\nA <-->> Cache (local)\n")
+@example("A <<<- B\nA -->>> B\nleft of A -> B\n")
+@example("participant -\nnote <: x\n")
+def test_no_participant_ever_has_a_strange_name(text: str) -> None:
+    result = check_parse(text)
+    if isinstance(result, VolleyError):
+        return
+    strange = [name for name in result.participants if _strange(name)]
+    assert not strange, strange

@@ -90,6 +90,11 @@ def _message_start() -> re.Pattern[str]:
 
 
 @cache
+def _name() -> re.Pattern[str]:
+    return re.compile(_terminal("NAME"))
+
+
+@cache
 def _mermaid_note() -> re.Pattern[str]:
     """A note written the Mermaid way: `note over A: text`, `note left of A: text`."""
     return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
@@ -149,6 +154,12 @@ def _shifted(token: Token) -> Token:
     return Token(token.type, token.value, line=_line(token), column=token.column)
 
 
+def _at_text(token: Token) -> Token:
+    """Where the written text of a token starts, past the white space it may begin with."""
+    skipped = len(token.value) - len(token.value.lstrip(" \t"))
+    return Token(token.type, token.value, line=_line(token), column=(token.column or 1) + skipped)
+
+
 def _keyword(token: Token) -> str:
     """A block keyword as volley writes it, for messages: `alt` is an `if:`, `rect` a `group:`."""
     word = token.value.strip().rstrip(":").strip().lower()
@@ -203,6 +214,8 @@ class _ToModel:
 
     def order(self, children):
         keyword, *names = children
+        for name in names:
+            self._check_name(_text(name), _shifted(name))
         return _Directive("order", _line(keyword), [(_text(n), _shifted(n)) for n in names])
 
     def autonumber(self, children):
@@ -216,6 +229,12 @@ class _ToModel:
         keyword, text = children
         name, _, label = _text(text).partition(" as ")
         name, label = name.strip(), label.strip()
+        if not _name().fullmatch(name):
+            self.error(
+                f'expected a participant name after {keyword.value.strip()}, not "{name}"',
+                _shifted(keyword) if not name else _at_text(text),
+                hint="a name is text without : or , that holds no arrow",
+            )
         self._check_name(name, _shifted(text))
         return _Directive("participant", _line(keyword), (name, label))
 
@@ -293,6 +312,9 @@ class _ToModel:
         keyword, _place, *rest = children
         text_token = rest.pop()
         names = [_text(n) for n in rest if n is not None]
+        for name in rest:
+            if name is not None:
+                self._check_name(_text(name), _shifted(name))
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
