@@ -84,7 +84,9 @@ def test_the_seed_explainer_keeps_aliases_notes_and_its_loop() -> None:
 
 
 def test_the_mcp_authorization_page_gives_two_diagrams_with_their_alt_and_line_breaks() -> None:
-    first, second = (volley.parse(t) for t in imported(CASES / "mcp-authorization.md"))
+    page = CASES / "mcp-authorization.md"
+    assert [item.line for item in convert(page.read_text(encoding="utf-8"), page.name)] == [14, 45]
+    first, second = (volley.parse(t) for t in imported(page))
     assert first.labels["M"] == "MCP Server (Resource Server)"
     assert by_type(first, Note)[0].text == "Extract resource_metadata\nfrom WWW-Authenticate"
     assert by_type(first, Note)[2].over == ["C", "M", "A"]  # "over C,A" spans the one between

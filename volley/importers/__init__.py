@@ -35,7 +35,7 @@ class Imported:
 
     text: str
     name: str | None = None  # a file name stem for it, when the source holds several
-    line: int = 1  # the source line it starts on (a Markdown file's fence)
+    line: int = 1  # the source line it starts on (a Markdown block: the line after its fence)
     # what the user should hear about: a block left open, a Markdown block that was skipped
     warnings: tuple[Diagnostic, ...] = ()
     masked: int = 0  # secret-looking values masked in it (traffic imports mask by default)
