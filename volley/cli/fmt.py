@@ -30,7 +30,14 @@ def formatted(path: str, limits) -> tuple[str, str]:
     return text, written
 
 
-@click.command("fmt")
+@click.command(
+    "fmt",
+    epilog="""\b
+Examples:
+  volley fmt flow.volley docs/*.volley   rewrite each file in place
+  volley fmt --check *.volley            CI: list what would change, exit 1 if anything would
+  volley fmt - < flow.volley             standard input to standard output""",
+)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--check",

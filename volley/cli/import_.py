@@ -84,7 +84,14 @@ def _targets(source: str, output: str | None, found: list[Imported]) -> list[str
     return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
 
 
-@click.command("import")
+@click.command(
+    "import",
+    epilog="""\b
+Examples:
+  volley import flow.mmd -o flow.volley        a Mermaid sequence diagram
+  volley import design.md -o diagrams/         every ```mermaid sequence diagram, one file each
+  volley import 'https://swimlanes.io/#ZY1B…'  the diagram a swimlanes.io link carries""",
+)
 @click.argument("source")
 @click.option(
     "-o",
