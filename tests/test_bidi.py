@@ -1,0 +1,64 @@
+"""Bidi controls and invisible characters in names and labels are found, and shown as escapes,
+except where right-to-left writing or emoji need them."""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.checks.bidi import hidden_characters, plainly_right_to_left, reveal
+
+RLO, PDF, ZWSP, ZWJ = "\u202e", "\u202c", "\u200b", "\u200d"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (f"{RLO}Admin{PDF}", "\\u202eAdmin\\u202c"),  # drawn as "nimdA" otherwise
+        (f"pay{RLO}lapyap.com", "pay\\u202elapyap.com"),  # a spoofed address
+        ("user\u2067evil\u2069", "user\\u2067evil\\u2069"),  # an isolate
+        (f"ad{ZWSP}min", "ad\\u200bmin"),  # looks like "admin"
+        (f"ad{ZWJ}min", "ad\\u200dmin"),  # a joiner between Latin letters joins nothing
+        ("a\u2060b\ufeffc", "a\\u2060b\\ufeffc"),  # word joiner, a BOM inside the text
+        ("\u3164", "\\u3164"),  # a Hangul filler: a name that looks blank
+        ("bell\x07", "bell\\u0007"),  # a control character
+        ("tag\U000e0041", "tag\\U000e0041"),  # a tag character outside a flag
+        ("line\u2028break", "line\\u2028break"),
+    ],
+)
+def test_hidden_characters_are_found_and_revealed(text: str, shown: str):
+    assert hidden_characters(text)
+    assert reveal(text) == shown
+    assert not hidden_characters(reveal(text))  # what is shown holds none
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GET /v1/users?page=2",
+        "Ünïcödé, 日本語, emoji 🎉",
+        "👨\u200d👩\u200d👧 family",  # joiners inside an emoji sequence
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",  # a flag
+        "می\u200cخواهم",  # Persian: a non-joiner between letters
+        "שלום \u202bעולם\u202c",  # Hebrew with an embedding: plainly right to left
+        "مرحبا\u200f!",  # Arabic with a right-to-left mark
+        "two\nlines\tand a tab",
+    ],
+)
+def test_writing_that_needs_them_is_left_alone(text: str):
+    assert hidden_characters(text) == []
+    assert reveal(text) == text
+
+
+def test_right_to_left_text_with_latin_letters_is_not_plainly_right_to_left():
+    assert plainly_right_to_left("שלום")
+    assert not plainly_right_to_left(f"שלום {RLO}Admin")
+    assert reveal(f"שלום {RLO}Admin") == "שלום \\u202eAdmin"
+    assert not plainly_right_to_left("123 !")  # no letters at all
+
+
+def test_a_hidden_character_says_what_it_is():
+    (found,) = hidden_characters(f"x{RLO}y")
+    assert (found.index, found.code, found.kind) == (1, "U+202E", "bidi")
+    assert found.describe() == "U+202E RIGHT-TO-LEFT OVERRIDE, which reorders the text around it"
+    (bell,) = hidden_characters("\x07")
+    assert bell.describe() == "U+0007, a control character"

@@ -1,0 +1,131 @@
+"""Characters that change how a text looks without showing themselves: bidi controls, invisible
+characters and control characters in names and labels.
+
+`‮Admin‬` (U+202E RIGHT-TO-LEFT OVERRIDE … U+202C) is drawn as "nimdA"; a zero-width space
+makes `admin` and `ad​min` two participants that look the same. `hidden_characters` finds them,
+for a warning from `volley check`; `reveal` writes each one as an escape (`\\u202e`), for the
+picture, so that what is drawn is what is there.
+
+Right-to-left writing uses bidi controls on purpose: in a text that is plainly right-to-left
+(letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
+they are left alone. Joiners that shape a script or an emoji sequence (a zero-width joiner
+between two non-ASCII characters, the tag characters of a subdivision flag) are left alone too.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+# Embeddings, overrides, isolates and their terminators, and the directional marks.
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e"  # LRE, RLE, PDF, LRO, RLO
+    "\u2066\u2067\u2068\u2069"  # LRI, RLI, FSI, PDI
+    "\u200e\u200f\u061c"  # LRM, RLM, ALM
+)
+# Joiners that are part of writing when they sit between two non-ASCII characters.
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
+# Letters that draw nothing: Hangul fillers, often used for blank-looking names.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+_TAGS = range(0xE0020, 0xE0080)  # tag characters: only inside a flag's sequence
+_BLACK_FLAG = "\U0001f3f4"
+_CANCEL_TAG = "\U000e007f"
+
+Kind = Literal["bidi", "invisible", "control"]
+
+
+@dataclass(frozen=True)
+class HiddenCharacter:
+    """One character that is not shown as itself, where it is, and what it is."""
+
+    index: int  # in the text
+    char: str
+    kind: Kind  # bidi (reorders the text), invisible (draws nothing), control (C0/C1)
+
+    @property
+    def code(self) -> str:
+        """`U+202E`."""
+        return f"U+{ord(self.char):04X}"
+
+    @property
+    def name(self) -> str:
+        """`RIGHT-TO-LEFT OVERRIDE`; a control character has no name, its code says it."""
+        return unicodedata.name(self.char, self.code)
+
+    def describe(self) -> str:
+        """For a warning: `U+202E RIGHT-TO-LEFT OVERRIDE, which reorders the text around it`."""
+        effect = {
+            "bidi": "which reorders the text around it",
+            "invisible": "which is not drawn",
+            "control": "a control character",
+        }[self.kind]
+        shown = self.code if self.name == self.code else f"{self.code} {self.name}"
+        return f"{shown}, {effect}"
+
+
+def plainly_right_to_left(text: str) -> bool:
+    """Whether the text's letters are all of right-to-left scripts (and there is one)."""
+    directions = {unicodedata.bidirectional(c) for c in text}
+    return bool(directions & {"R", "AL"}) and "L" not in directions
+
+
+def hidden_characters(text: str) -> list[HiddenCharacter]:
+    """Every character `reveal` would escape, in text order."""
+    if text.isascii() and text.isprintable():
+        return []  # the usual label: nothing to look at
+    keep_bidi = plainly_right_to_left(text)
+    found: list[HiddenCharacter] = []
+    in_flag = False
+    for index, char in enumerate(text):
+        kind = _kind(text, index, char, keep_bidi, in_flag)
+        # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
+        in_flag = (in_flag and char != _CANCEL_TAG) if ord(char) in _TAGS else char == _BLACK_FLAG
+        if kind is not None:
+            found.append(HiddenCharacter(index, char, kind))
+    return found
+
+
+def _kind(text: str, index: int, char: str, keep_bidi: bool, in_flag: bool) -> Kind | None:
+    if char in BIDI_CONTROLS:
+        return None if keep_bidi else "bidi"
+    if char in "\n\t":
+        return None  # a label's line break and a tab are written on purpose
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return "control"
+    if char in _JOINERS:
+        before = text[index - 1] if index else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        if before and after and not before.isascii() and not after.isascii():
+            return None
+        return "invisible"
+    if ord(char) in _TAGS:
+        return None if in_flag else "invisible"
+    if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
+        return "invisible"
+    return None
+
+
+def escape(char: str) -> str:
+    """A character written as its escape: `\\u202e`, `\\U000e0041`."""
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def reveal(text: str) -> str:
+    """The text with each hidden character written as its escape, everything else as it was.
+
+    For what is drawn, after inline markup has been read (a backslash there is markup).
+    """
+    found = hidden_characters(text)
+    if not found:
+        return text
+    out: list[str] = []
+    position = 0
+    for hidden in found:
+        out.append(text[position : hidden.index])
+        out.append(escape(hidden.char))
+        position = hidden.index + 1
+    out.append(text[position:])
+    return "".join(out)
