@@ -17,7 +17,14 @@ import re
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from pygments.lexer import RegexLexer, bygroups, do_insertions, include, this, using
+from pygments.lexer import (  # type: ignore[attr-defined]  # the stubs lack do_insertions
+    RegexLexer,
+    bygroups,
+    do_insertions,
+    include,
+    this,
+    using,
+)
 from pygments.token import (
     Comment,
     Generic,

@@ -1,0 +1,4 @@
+project = "volley Sphinx test site"
+extensions = ["myst_parser", "volley.docs.sphinx"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]

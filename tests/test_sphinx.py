@@ -1,0 +1,172 @@
+"""Real `sphinx-build` runs of the small projects in tests/sites/sphinx/.
+
+`basic` has a diagram inline in reStructuredText, one in a file, and ```volley fences in a
+MyST Markdown page; `broken` has each kind of mistake. The HTML is opened in Chromium, where
+clicking an arrow opens its panel.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")
+pytest.importorskip("myst_parser")
+
+import volley  # noqa: E402
+from volley.output.html import html_assets  # noqa: E402
+
+SITES = Path(__file__).parent / "sites" / "sphinx"
+
+
+def sphinx_build(site: str, builder: str, out: Path, *flags: str) -> subprocess.CompletedProcess:
+    """Build a copy of the site (so the checkout stays clean) with the real command."""
+    source = out / "src"
+    shutil.copytree(SITES / site, source)
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "--keep-going", "-q", *flags, "-b", builder]
+        + [str(source), str(out / builder)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("sphinx-html")
+    result = sphinx_build("basic", "html", out, "-W")
+    assert result.returncode == 0, result.stderr
+    return out / "html"
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    out = tmp_path_factory.mktemp("sphinx-broken")
+    return sphinx_build("broken", "html", out), out / "html"
+
+
+def test_rst_directive_draws_a_clickable_diagram_named_for_deep_links(html):
+    page = (html / "index.html").read_text()
+    assert page.count('class="volley-diagram') == 1
+    assert 'id="login"' in page  # the :name: option is the id prefix
+    assert "POST /login" in page
+
+
+def test_a_file_diagram_with_interactive_false_is_a_static_picture(html):
+    page = (html / "index.html").read_text()
+    image = re.search(r'<img alt="Checkout" src="(_images/[0-9a-f]+\.svg)"', page)
+    assert image, page
+    source = (SITES / "basic" / "flows" / "checkout.volley").read_text()
+    assert (html / image[1]).read_text() == volley.render(source, format="svg", theme="dark")
+
+
+def test_myst_fences_are_diagrams_with_options(html):
+    page = (html / "markdown.html").read_text()
+    assert page.count('class="volley-diagram') == 2
+    assert 'id="with-options"' in page
+    assert "since" in page and "yesterday" in page  # :bodies: appendix lists the body
+    assert "highlight-volley" not in page  # no fence was left as a code block
+
+
+def test_css_and_js_once_per_page_with_diagrams_and_none_elsewhere(html):
+    for name in ("index.html", "markdown.html"):
+        page = (html / name).read_text()
+        assert page.count('href="_static/volley.css') == 1, name
+        assert page.count('src="_static/volley.js') == 1, name
+    assert "volley.js" not in (html / "genindex.html").read_text()
+    css, js = html_assets()
+    assert (html / "_static" / "volley.js").read_text() == js
+    assert (html / "_static" / "volley.css").read_text() == css
+
+
+def test_code_blocks_in_volley_are_highlighted_by_its_lexer(html):
+    page = (html / "index.html").read_text()
+    assert '<span class="nc">Worker</span>' in page
+    assert '<span class="o">-&gt;</span>' in page
+
+
+def test_broken_diagrams_are_warnings_with_file_and_line(broken):
+    result, _html = broken
+    log = result.stderr
+    assert re.search(r"index\.rst:7: WARNING: volley: \"~>\" is not an arrow", log), log
+    assert 'did you mean "->"?' in log
+    assert re.search(r"markdown\.md:7: WARNING: volley: \"~>\" is not an arrow", log), log
+    assert re.search(r"index\.rst:15: WARNING: volley: cannot read flows/missing\.volley", log)
+    # An embedded file's mistake points into the file, and says which page embeds it.
+    assert re.search(r"flows/bad\.volley:2: WARNING: volley: .*\(embedded at index\.rst:19\)", log)
+    assert re.search(r'index\.rst:23: ERROR: .*\n.*option: "theme"; value: \'neon\'', log)
+
+
+def test_broken_diagrams_show_the_error_in_their_place(broken):
+    _result, html = broken
+    page = (html / "markdown.html").read_text()
+    assert "This volley diagram could not be drawn" in page
+    assert "markdown.md:7:3: error: &quot;~&gt;&quot; is not an arrow" in page or (
+        'markdown.md:7:3: error: "~&gt;" is not an arrow' in page
+    )
+
+
+def test_warnings_fail_a_build_with_W(tmp_path):
+    result = sphinx_build("broken", "html", tmp_path, "-W")
+    assert result.returncode != 0
+    assert "volley" in result.stderr
+
+
+def test_latex_gets_png_pictures_and_text_gets_the_source(tmp_path):
+    latex = sphinx_build("basic", "latex", tmp_path, "-W")
+    assert latex.returncode == 0, latex.stderr
+    tex = next((tmp_path / "latex").glob("*.tex")).read_text()
+    pictures = re.findall(r"\\sphinxincludegraphics\{\{([0-9a-f]+)\}\.png\}", tex)
+    assert len(pictures) == 4  # the inline, the file and the two fences
+    for name in pictures:
+        assert (tmp_path / "latex" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    text_dir = tmp_path / "text-build"
+    text = sphinx_build("basic", "text", text_dir, "-W")
+    assert text.returncode == 0, text.stderr
+    written = (text_dir / "text" / "index.txt").read_text()
+    assert "Browser -> API: POST /login" in written
+
+
+def test_a_file_and_inline_text_at_once_is_an_error(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "conf.py").write_text('extensions = ["volley.docs.sphinx"]\n')
+    (site / "index.rst").write_text(
+        "Title\n=====\n\n.. volley:: theme=dark\n\n   A -> B\n", encoding="utf-8"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(site), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert "index.rst:4: ERROR" in result.stderr
+    assert "takes a file or the diagram's text, not both" in result.stderr
+    assert ":theme: dark" in result.stderr
+
+
+def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto((html / "markdown.html").as_uri())
+        diagram = page.locator(".volley-diagram").nth(1)
+        diagram.locator('[data-message="1"]').first.click()
+        panel = diagram.locator(".vl-panel")
+        panel.wait_for(state="visible")
+        assert panel.locator(".vl-title").inner_text() == "run nightly"
+        assert panel.locator("td", has_text="yesterday").count() == 1
+        assert page.evaluate("location.hash") == "#with-options-message-1"
+    finally:
+        context.close()
+    assert errors == []

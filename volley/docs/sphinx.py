@@ -1,0 +1,344 @@
+"""The Sphinx extension: `extensions = ["volley.docs.sphinx"]` draws diagrams in a Sphinx site.
+
+In reStructuredText, a diagram is a directive, its text inline or in a file beside the page:
+
+    .. volley::
+       :theme: dark
+
+       Browser -> API: POST /login
+       API --> Browser: 200 OK
+
+    .. volley:: flows/login.volley
+
+In Markdown (with `myst_parser` among the extensions) a ```` ```volley ```` block is the same
+directive: the extension adds `volley` to MyST's `myst_fence_as_directive`, so fences written
+for GitHub or MkDocs work unchanged, and options go on `:key: value` lines at the top.
+
+Diagrams are checked when the page is read: an error or a warning is a Sphinx warning naming
+the page and its line (or the embedded file and its line), so `sphinx-build -W` fails on a
+broken diagram, and the page shows the error in the diagram's place. When a page is written,
+the HTML builders get the clickable diagram, with the viewer's stylesheet and script added once
+to each page that has one; every other builder (LaTeX, epub, …) gets a static picture in a
+format it takes, and text-only builders the diagram's source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import replace
+from typing import Any, ClassVar
+
+try:
+    from docutils import nodes
+    from docutils.parsers.rst import directives
+    from sphinx.application import Sphinx
+    from sphinx.transforms.post_transforms import SphinxPostTransform
+    from sphinx.util import logging
+    from sphinx.util.docutils import SphinxDirective
+except ModuleNotFoundError:  # one line that says what to do, not a stack of import frames
+    raise ModuleNotFoundError(
+        "volley's Sphinx extension needs Sphinx: pip install 'volley-diagrams[sphinx]'"
+    ) from None
+
+import volley
+from volley import api
+from volley.docs.fences import Location, Problem, error_box
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.model import Diagram
+from volley.options import BODIES, THEMES, Options
+
+__all__ = ["VolleyDirective", "setup"]
+
+logger = logging.getLogger(__name__)
+
+ASSETS = ("volley.css", "volley.js")  # written to _static/ of HTML builds
+STATIC_FORMATS = {"image/svg+xml": "svg", "image/png": "png"}  # preferred first
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _boolean(value: str | None) -> bool:
+    """A directive option that is a flag (`:redact:`) or says yes or no (`:interactive: false`)."""
+    if value is None or value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ValueError(f'"{value}" is not true or false')
+
+
+def _choice(allowed: tuple[str, ...]):
+    def convert(value: str | None) -> str:
+        return directives.choice(value or "", allowed)
+
+    return convert
+
+
+class volley_diagram(nodes.General, nodes.Element):
+    """A checked diagram, drawn when the builder is known (see `DrawDiagrams`)."""
+
+
+class volley_error(nodes.General, nodes.Element):
+    """A diagram that could not be drawn: the error, in the diagram's place."""
+
+
+class VolleyDirective(SphinxDirective):
+    """`.. volley::` with the diagram as content, or `.. volley:: path/to/file.volley`."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = False
+    option_spec: ClassVar[dict[str, Any]] = {
+        "theme": _choice(THEMES),
+        "bodies": _choice(BODIES),
+        "interactive": _boolean,
+        "redact": _boolean,
+        "name": directives.unchanged_required,
+        "alt": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        docname, fence_line = self.env.docname, self.lineno
+        if self.arguments and self.content:
+            hint = ""
+            if "=" in self.arguments[0]:
+                hint = " (options go on lines of their own at the top, such as :theme: dark)"
+            raise self.error(f'".. volley::" takes a file or the diagram\'s text, not both{hint}')
+        if self.arguments:
+            source_file: str = self.arguments[0]
+            relative, absolute = self.env.relfn2path(source_file, docname)
+            self.env.note_dependency(relative)
+            if not os.path.isfile(absolute):
+                missing = VolleyError(f"cannot read {source_file}: there is no such file")
+                return self._failed(missing, None, fence_line)
+            shown_file = absolute
+            try:
+                source = api.read(absolute)
+            except VolleyError as exc:
+                return self._failed(exc, shown_file, fence_line)
+        else:
+            if not self.content:
+                raise self.error('".. volley::" needs a file or the diagram\'s text')
+            shown_file = None
+            source = "\n".join(self.content)
+        redact = self.options.get("redact", False)
+        try:
+            checked = api.check(source, filename=shown_file, redact=redact)
+        except VolleyError as exc:
+            return self._failed(exc, shown_file, fence_line)
+        for warning in checked.warnings:
+            self._report(warning, shown_file, fence_line)
+        node = volley_diagram(
+            diagram=checked.diagram,
+            source=source,
+            theme=self.options.get("theme"),
+            bodies=self.options.get("bodies", "markers"),
+            interactive=self.options.get("interactive", True),
+            redact=redact,
+            name=self.options.get("name"),
+            alt=self.options.get("alt") or _plain_title(checked.diagram),
+        )
+        self.set_source_info(node)
+        return [node]
+
+    # --- problems ----------------------------------------------------------------------------
+
+    @property
+    def _first_line(self) -> int:
+        """The page line before the diagram's first: docutils gives it as the content offset;
+        MyST gives the offset from the fence, so its fences count from the fence line."""
+        if _from_myst(self.state):
+            return self.lineno + self.content_offset
+        return self.content_offset
+
+    def _content_line(self, diagnostic: Diagnostic) -> int:
+        """The page line of a line of the inline diagram (the fence's, for a file's)."""
+        if diagnostic.line and self.content:
+            return self._first_line + diagnostic.line
+        return self.lineno
+
+    def _report(self, diagnostic: Diagnostic, shown_file: str | None, fence_line: int) -> None:
+        """A Sphinx warning at the page line, or at the embedded file's line."""
+        details = diagnostic.format().split("\n")[1:]
+        if shown_file:
+            location: Any = f"{shown_file}:{diagnostic.line}" if diagnostic.line else shown_file
+            page = os.path.basename(self.env.doc2path(self.env.docname))
+            where = f" (embedded at {page}:{fence_line})"
+        else:
+            location = (self.env.docname, self._content_line(diagnostic))
+            where = f" (line {diagnostic.line} of the diagram)" if diagnostic.line else ""
+        # A note (a secret the output masks) needs nothing done, so it must not fail -W.
+        log = logger.info if diagnostic.severity == "note" else logger.warning
+        log(
+            "volley: %s%s",
+            diagnostic.message,
+            "\n".join([where, *details]) if details else where,
+            location=location,
+            type="volley",
+            subtype=diagnostic.severity,
+        )
+
+    def _failed(
+        self, exc: VolleyError, shown_file: str | None, fence_line: int
+    ) -> list[nodes.Node]:
+        """Every error reported, and the first shown in the page where the diagram would be."""
+        errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
+        for error in errors:
+            self._report(error.diagnostic, shown_file, fence_line)
+        first = errors[0].diagnostic
+        page = os.path.basename(self.env.doc2path(self.env.docname))
+        written = self.arguments[0] if self.arguments else None
+        if written:
+            location = Location(page, fence_line, written)
+        else:
+            location = Location(page, self._first_line)
+        problem = Problem(first, location)
+        if written:
+            text = replace(first, filename=written)
+        else:
+            text = replace(first, filename=location.page, line=problem.page_line)
+        node = volley_error(html=error_box(problem), text=text.format())
+        self.set_source_info(node)
+        return [node]
+
+
+def _from_myst(state: Any) -> bool:
+    try:
+        from myst_parser.mocking import MockState
+    except ModuleNotFoundError:
+        return False
+    return isinstance(state, MockState)
+
+
+def _plain_title(diagram: Diagram) -> str:
+    if not diagram.title:
+        return "sequence diagram"
+    from volley.text.inline import plain_text
+
+    return plain_text(diagram.title)
+
+
+# --- writing: a picture the builder takes ---------------------------------------------------
+
+
+class DrawDiagrams(SphinxPostTransform):
+    """Replace each diagram with what the builder at hand can show."""
+
+    default_priority = 200
+
+    def run(self, **kwargs: Any) -> None:
+        builder = self.app.builder
+        interactive_builder = builder.format == "html" and not builder.name.startswith("epub")
+        prefixes: dict[str, int] = {}
+        for failed in list(self.document.findall(volley_error)):
+            if builder.format == "html":
+                shown: nodes.Node = nodes.raw("", failed["html"], format="html")
+            else:
+                shown = nodes.literal_block(failed["text"], failed["text"])
+            failed.replace_self(shown)
+        for node in list(self.document.findall(volley_diagram)):
+            try:
+                if interactive_builder and node["interactive"]:
+                    shown = self._interactive(node, _prefix(node, prefixes))
+                else:
+                    shown = self._static(node, builder)
+            except VolleyError as exc:  # a limit a layout hits; the parse went through
+                logger.warning("volley: %s", exc.message, location=node, type="volley")
+                shown = nodes.literal_block(exc.format(), exc.format())
+            node.replace_self(shown)
+
+    def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Node:
+        options = Options(
+            format="html",
+            fragment=True,
+            include_assets=False,  # the page links volley.css and volley.js once
+            theme=node["theme"],
+            bodies=node["bodies"],
+            redact=node["redact"],
+            id_prefix=prefix,
+        )
+        html = str(api.render(node["diagram"], options=options))
+        return nodes.raw("", html, format="html", classes=["volley"])
+
+    def _static(self, node: volley_diagram, builder: Any) -> nodes.Node:
+        """An image file the builder copies, or the source for builders without images."""
+        supported = getattr(builder, "supported_image_types", [])
+        fmt = next((STATIC_FORMATS[kind] for kind in supported if kind in STATIC_FORMATS), None)
+        if fmt is None:  # text, man, …: the diagram's own words read well there
+            literal = nodes.literal_block(node["source"], node["source"], language="volley")
+            return literal
+        theme = node["theme"] or "light"
+        if fmt == "png" and theme == "auto":
+            theme = "light"  # a picture of fixed pixels cannot follow the reader
+        options = Options(
+            format=fmt,
+            theme=theme,
+            bodies=node["bodies"],
+            redact=node["redact"],
+            scale=2.0 if fmt == "png" else 1.0,
+        )
+        output = api.render(node["diagram"], options=options)
+        data = output.encode("utf-8") if isinstance(output, str) else output
+        folder = os.path.join(self.app.doctreedir, "volley")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, hashlib.sha256(data).hexdigest()[:16] + "." + fmt)
+        if not os.path.exists(path):
+            with open(path, "wb") as handle:
+                handle.write(data)
+        self.env.images.add_file(self.env.docname, path)
+        image = nodes.image(uri=path, alt=node["alt"], candidates={"*": path})
+        return image
+
+
+def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
+    """Ids and deep links (`#PREFIX-message-3`): the `name` option, else from the content;
+    the same diagram twice on one page gets `-2`, so ids stay unique."""
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", node["name"] or "").strip("-")
+    if not (base and base[0].isalpha()):
+        base = api.default_id_prefix(node["diagram"])
+    taken[base] = taken.get(base, 0) + 1
+    return base if taken[base] == 1 else f"{base}-{taken[base]}"
+
+
+# --- the page: assets once, for pages with a clickable diagram -------------------------------
+
+
+def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any):
+    """Link the viewer's stylesheet and script from each page that holds a diagram."""
+    if doctree is None:
+        return
+    if any("volley" in node.get("classes", []) for node in doctree.findall(nodes.raw)):
+        app.add_css_file("volley.css")
+        app.add_js_file("volley.js", defer="defer")
+
+
+def _write_assets(app: Sphinx, exception: Exception | None) -> None:
+    """Write the viewer's CSS and script into the HTML build's _static folder."""
+    builder = app.builder
+    if exception is not None or builder.format != "html" or builder.name.startswith("epub"):
+        return
+    from volley.output.html import html_assets
+
+    static = os.path.join(builder.outdir, "_static")
+    os.makedirs(static, exist_ok=True)
+    for name, text in zip(ASSETS, html_assets(), strict=True):
+        with open(os.path.join(static, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def _fences_as_directive(app: Sphinx, config: Any) -> None:
+    """With MyST, a ```volley fence is the directive (as on GitHub, MkDocs and in READMEs)."""
+    if "myst_fence_as_directive" in config:
+        config.myst_fence_as_directive = {*config.myst_fence_as_directive, "volley"}
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_node(volley_diagram)
+    app.add_node(volley_error)
+    app.add_directive("volley", VolleyDirective)
+    app.add_post_transform(DrawDiagrams)
+    app.connect("config-inited", _fences_as_directive)
+    app.connect("html-page-context", _add_assets)
+    app.connect("build-finished", _write_assets)
+    return {"version": volley.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
