@@ -129,7 +129,7 @@ def test_without_script_a_note_says_what_the_arrows_carry(
 # --- hostile input ------------------------------------------------------------------------------
 
 ATTACK = "<script>window.__pwned=1</script>"
-IMG = "<img src=x onerror=window.__pwned=1>"
+IMG = "<img src=q onerror=window.__pwned=1>"  # src=x would hold an arrow, =x
 
 
 def hostile_diagram() -> str:
