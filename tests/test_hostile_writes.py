@@ -33,7 +33,7 @@ def earlier(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("source", "extra"),
     [
-        ("A -> B\nif: never closed\n", []),  # a syntax error
+        ("A -> B\nA ~> B\n", []),  # a syntax error
         ("A -> B: " + "x" * 50, ["--max-label-chars", "10"]),  # a limit
         ("A -> B\n" * 200, ["--scale", "20"]),  # too big for cairo (out.png below)
     ],

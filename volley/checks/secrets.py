@@ -233,8 +233,12 @@ def _cookie_values(value: str, start: int, first_only: bool) -> Iterator[tuple[i
 
 
 def _describe(name: str, header: bool) -> str:
-    if header and name.lower() in ("authorization", "proxy-authorization", "cookie", "set-cookie"):
-        return f"the {name} header"
+    """`the Authorization header`, `the Stripe-Signature header`, `the "password" key`."""
+    if header and (
+        name.lower() in ("authorization", "proxy-authorization", "cookie", "set-cookie")
+        or ("-" in name and name[:1].isupper())
+    ):
+        return f"the {_short(name)} header"
     return f'the "{_short(name)}" key'
 
 
