@@ -21,6 +21,7 @@ Arrows, by what Mermaid draws:
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -28,6 +29,7 @@ from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
+from volley.language.parser import normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
 
@@ -77,7 +79,8 @@ _FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\
 
 def detect(text: str) -> int:
     """100 for a Mermaid sequence diagram, 90 for Markdown holding one, else 0."""
-    lines = text.lstrip("\ufeff").split("\n")
+    text = normalise(text)
+    lines = text.split("\n")
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
         return 100
@@ -88,7 +91,7 @@ def detect(text: str) -> int:
 
 def convert(text: str, filename: str | None = None) -> list[Imported]:
     """Every sequence diagram in `text`: the file itself, or each ```mermaid block in it."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = normalise(text)
     lines = text.split("\n")
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
@@ -131,8 +134,6 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
 
 
 def _stem(filename: str | None) -> str:
-    import os
-
     if not filename or filename == "<stdin>":
         return "diagram"
     return os.path.splitext(os.path.basename(filename))[0]
@@ -153,7 +154,7 @@ class FencedBlock:
 def markdown_blocks(text: str) -> list[FencedBlock]:
     """Every fenced block whose info string is `mermaid`, in page order (CommonMark fences:
     closed by a fence of the same character at least as long; an unclosed one runs to the end)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = normalise(text).split("\n")
     blocks = []
     index = 0
     while index < len(lines):
