@@ -1,0 +1,105 @@
+"""A real notebook, executed by nbclient in a real kernel: diagrams are the cells' outputs."""
+
+from __future__ import annotations
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+import volley  # noqa: E402
+from volley.docs.jupyter import NotebookDiagram, show  # noqa: E402
+
+LOGIN = (
+    "title: Sign in\nBrowser -> API: POST /login\nin: Request\n  user: ada\nAPI --> Browser: 200 OK"
+)
+
+CELLS = [
+    "%load_ext volley.docs.jupyter",
+    f"%%volley --name login --theme dark\n{LOGIN}",
+    'import volley\nvolley.parse("A -> B: parsed")',
+    'from volley.docs.jupyter import show\nshow("A -> B: {fas-nope} shown", bodies="none")',
+    "%%volley\nAgent -> Server: ok\nAgent ~> Server: POST /mcp",
+    "%%volley --theme neon\nA -> B",
+]
+
+
+@pytest.fixture(scope="module")
+def executed() -> list:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", allow_errors=True
+    )
+    client.execute()
+    return [cell.outputs for cell in notebook.cells]
+
+
+def result(outputs: list) -> dict:
+    (found,) = [output for output in outputs if output.output_type == "execute_result"]
+    return found.data
+
+
+def test_a_volley_cell_shows_the_clickable_viewer_and_a_static_svg(executed):
+    data = result(executed[1])
+    html, svg = data["text/html"], data["image/svg+xml"]
+    assert 'class="volley-diagram' in html
+    assert 'id="login"' in html  # --name is the id prefix of the deep links
+    assert "<script" in html and "<style" in html  # each output brings its viewer
+    assert 'data-theme="dark"' in html
+    assert svg.startswith("<svg") and "POST /login" in svg
+    assert svg == volley.render(LOGIN, format="svg", theme="dark", id_prefix="login")
+
+
+def test_a_parsed_diagram_displays_itself_once_the_extension_is_loaded(executed):
+    data = result(executed[2])
+    assert "parsed" in data["text/html"] and 'class="volley-diagram' in data["text/html"]
+    assert data["image/svg+xml"].startswith("<svg")
+
+
+def test_show_renders_text_and_prints_its_warnings(executed):
+    data = result(executed[3])
+    assert "shown" in data["image/svg+xml"]
+    (stderr,) = [o for o in executed[3] if o.output_type == "stream" and o.name == "stderr"]
+    assert "fas-nope" in stderr.text and "warning" in stderr.text
+
+
+def stderr(outputs: list) -> str:
+    return "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stderr")
+
+
+def test_the_cell_output_names_the_diagram_in_plain_text(executed):
+    assert result(executed[1])["text/plain"] == "<volley diagram 'Sign in': 2 messages>"
+
+
+def test_a_mistake_in_a_cell_is_a_usage_error_with_a_caret_and_no_traceback(executed):
+    text = stderr(executed[4])
+    assert 'UsageError: cell:2:7: error: "~>" is not an arrow' in text
+    assert "Agent ~> Server: POST /mcp" in text and "^" in text
+    assert "Traceback" not in text and not any(o.output_type == "error" for o in executed[4])
+
+
+def test_a_bad_option_is_a_usage_error_naming_the_choices(executed):
+    text = stderr(executed[5])
+    assert "UsageError" in text and "neon" in text and "'dark'" in text
+
+
+def test_a_broken_diagram_stops_run_all():
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in (CELLS[0], CELLS[4], "1")]
+    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3")
+    with pytest.raises(nbclient.exceptions.CellExecutionError):
+        client.execute()
+    assert notebook.cells[2].outputs == []  # the cell after it never ran
+
+
+def test_show_without_a_notebook():
+    shown = show(LOGIN, theme="light", name="x")
+    assert isinstance(shown, NotebookDiagram)
+    assert 'id="x"' in shown._repr_html_()
+    assert shown._repr_svg_() == volley.render(LOGIN, format="svg", id_prefix="x")
+    with pytest.raises(volley.VolleyError):
+        show("A ~> B")
+    with pytest.raises(volley.VolleyError):
+        show(LOGIN, theme="neon")

@@ -1,0 +1,129 @@
+"""Diagrams in Jupyter notebooks: the clickable viewer as a cell's output.
+
+    %load_ext volley.docs.jupyter
+
+    %%volley --theme dark
+    Browser -> API: POST /login
+    API --> Browser: 200 OK
+
+After `%load_ext`, a `%%volley` cell draws its text, and a `volley.Diagram` (what
+`volley.parse` returns) displays itself as the diagram wherever IPython shows a value.
+Without the extension, `show(text)` returns the same displayable object.
+
+Each output carries two pictures: `text/html`, the clickable viewer with its own stylesheet
+and script (a notebook's outputs are seen one by one, saved, reordered, so each brings what it
+needs; the script sets itself up once per page), and `image/svg+xml`, the static picture, for
+front ends that show no HTML or run no script (nbconvert to PDF, some viewers). A mistake in a
+`%%volley` cell is an error that shows the line and caret, with no Python traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from volley import api
+from volley.errors import Diagnostic, VolleyError
+from volley.model import Diagram
+from volley.options import Options
+
+__all__ = ["NotebookDiagram", "load_ipython_extension", "show"]
+
+
+@dataclass(frozen=True, repr=False)
+class NotebookDiagram:
+    """A diagram and how to draw it, displayed by IPython through its `_repr_*_` methods."""
+
+    diagram: Diagram
+    theme: str | None = None  # None: auto in the viewer (follows the reader), light in the SVG
+    bodies: str = "markers"
+    redact: bool = False
+    name: str | None = None  # id prefix, for deep links (#NAME-message-2)
+    warnings: list[Diagnostic] = field(default_factory=list, compare=False)
+
+    def __post_init__(self) -> None:
+        Options(theme=self.theme, bodies=self.bodies)  # refuse a bad option now, not at display
+
+    def __repr__(self) -> str:
+        """What a console without pictures shows: which diagram this is, not its whole model."""
+        title = f" {self.diagram.title!r}" if self.diagram.title else ""
+        count = len(self.diagram.messages())
+        return f"<volley diagram{title}: {count} message{'s' if count != 1 else ''}>"
+
+    def _repr_html_(self) -> str:
+        options = Options(
+            format="html",
+            fragment=True,
+            theme=self.theme,
+            bodies=self.bodies,
+            redact=self.redact,
+            id_prefix=self.name,
+        )
+        return str(api.render(self.diagram, options=options))
+
+    def _repr_svg_(self) -> str:
+        options = Options(
+            format="svg",
+            theme=self.theme,
+            bodies=self.bodies,
+            redact=self.redact,
+            id_prefix=self.name,
+        )
+        return str(api.render(self.diagram, options=options))
+
+
+def show(
+    source: str | Diagram,
+    *,
+    theme: str | None = None,
+    bodies: str = "markers",
+    redact: bool = False,
+    name: str | None = None,
+    filename: str | None = None,
+) -> NotebookDiagram:
+    """The diagram of `source` (volley text or a parsed Diagram), to display in a notebook.
+
+    Its warnings (an unknown icon, a value that looks like a secret) are printed to stderr,
+    which a notebook shows under the cell; a mistake in the text raises a VolleyError.
+    """
+    if isinstance(source, Diagram):
+        diagram, warnings = source, []
+    else:
+        checked = api.check(source, filename=filename, redact=redact)
+        diagram, warnings = checked.diagram, checked.warnings
+    for warning in warnings:
+        print(warning.format(), file=sys.stderr)
+    return NotebookDiagram(diagram, theme, bodies, redact, name, warnings)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext volley.docs.jupyter`: the `%%volley` cell magic, and Diagrams that display
+    themselves."""
+    from IPython.core.error import UsageError
+    from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+    @magic_arguments()
+    @argument("--theme", choices=["auto", "light", "dark"], help="default: follow the reader")
+    @argument("--bodies", choices=["markers", "appendix", "none"], default="markers")
+    @argument("--redact", action="store_true", help="mask values that look like secrets")
+    @argument("--name", help="id prefix of the diagram's deep links (#NAME-message-2)")
+    def volley(line: str, cell: str) -> NotebookDiagram:
+        """Draw the cell's volley text as a clickable sequence diagram."""
+        args = parse_argstring(volley, line)
+        try:
+            return show(
+                cell,
+                theme=args.theme,
+                bodies=args.bodies,
+                redact=args.redact,
+                name=args.name,
+                filename="cell",
+            )
+        except VolleyError as exc:  # the user's mistake: the place and a caret, no traceback
+            raise UsageError(exc.format()) from None
+
+    ipython.register_magic_function(volley, "cell", "volley")
+    formatters = ipython.display_formatter.formatters
+    formatters["text/html"].for_type(Diagram, lambda d: NotebookDiagram(d)._repr_html_())
+    formatters["image/svg+xml"].for_type(Diagram, lambda d: NotebookDiagram(d)._repr_svg_())
