@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import volley
+from volley.checks.redact import redact_diagram
 from volley.checks.secrets import (
     MASK,
     find_secrets,
     find_secrets_in_label,
     is_placeholder,
     redact_body,
-    redact_diagram,
 )
 from volley.cli import main
 from volley.model import Block, walk

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from volley.checks.secrets import redact_body, redact_label, redact_text
+from volley.checks.secrets import redact_body, redact_label, redact_names, redact_text
 from volley.errors import Diagnostic, VolleyError
-from volley.model import Block, Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload
 
 __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
 
@@ -25,10 +25,12 @@ def redact_diagram(diagram: Diagram) -> Diagram:
 
     Iterative, so it holds for any nesting the parser accepts.
     """
+    names = redact_names(diagram.participants)  # a name can hold a token too
     copy = dataclasses.replace(
         diagram,
         title=redact_label(diagram.title) if diagram.title is not None else None,
-        participants=list(diagram.participants),
+        participants=[names.get(name, name) for name in diagram.participants],
+        labels={names.get(k, k): redact_label(label) for k, label in diagram.labels.items()},
         items=list(diagram.items),
         warnings=[redact_diagnostic(warning) for warning in diagram.warnings],
     )
@@ -36,23 +38,27 @@ def redact_diagram(diagram: Diagram) -> Diagram:
     while pending:
         items = pending.pop()
         for index, item in enumerate(items):
-            items[index] = masked = _redact_item(item)
+            items[index] = masked = _redact_item(item, names)
             if isinstance(masked, Block):
                 pending.extend(branch.items for branch in masked.branches)
     return copy
 
 
-def _redact_item(item: Item) -> Item:
-    """A shallow copy of one item with its own texts masked (a block's branches come later)."""
+def _redact_item(item: Item, names: dict[str, str]) -> Item:
+    """A shallow copy of one item with its own texts, and the masked participant names it
+    uses, masked (a block's branches come later)."""
     if isinstance(item, Message):
         return dataclasses.replace(
             item,
+            sender=names.get(item.sender, item.sender),
+            receiver=names.get(item.receiver, item.receiver),
             label=redact_label(item.label),
             request=_redact_payload(item.request),
             response=_redact_payload(item.response),
         )
     if isinstance(item, Note):
-        return dataclasses.replace(item, over=list(item.over), text=_redact_note(item.text))
+        over = [names.get(name, name) for name in item.over]
+        return dataclasses.replace(item, over=over, text=_redact_note(item.text))
     if isinstance(item, Divider):
         return dataclasses.replace(item, label=redact_label(item.label))
     if isinstance(item, Block):
@@ -63,7 +69,9 @@ def _redact_item(item: Item) -> Item:
                 for b in item.branches
             ],
         )
-    return item  # no text of its own (an activation)
+    if isinstance(item, Activation):
+        return dataclasses.replace(item, participant=names.get(item.participant, item.participant))
+    return item
 
 
 def _redact_payload(payload: Payload | None) -> Payload | None:

@@ -31,7 +31,6 @@ pattern needs, so that a clean diagram never loads the package.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import importlib
 import itertools
 import re
@@ -39,8 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from volley.errors import Diagnostic, VolleyError
-from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
+from volley.model import Block, Diagram, Divider, Message, Note, walk
 
 MASK = "<redacted>"
 
@@ -633,95 +631,12 @@ def redact_names(names: list[str]) -> dict[str, str]:
     return renamed
 
 
-def redact_error(error: VolleyError) -> VolleyError:
-    """The error with secret-looking values masked in its message, quoted line and hint.
-
-    A parse error quotes the line it points at; with `--redact` that line may be the very
-    header or parameter the user asked to mask.
-    """
-    return VolleyError(
-        redact_text(error.message),
-        filename=error.filename,
-        line=error.line,
-        column=error.column,
-        source_line=redact_text(error.source_line) if error.source_line is not None else None,
-        hint=redact_text(error.hint) if error.hint else error.hint,
-    )
-
-
-def redact_diagnostic(diagnostic: Diagnostic) -> Diagnostic:
-    """A warning or error about to be printed, with secret-looking values masked."""
-    return dataclasses.replace(
-        diagnostic,
-        message=redact_text(diagnostic.message),
-        source_line=None if diagnostic.source_line is None else redact_text(diagnostic.source_line),
-        hint=redact_text(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
-    )
-
-
-def _redact_payload(payload: Payload | None) -> Payload | None:
-    if payload is None:
-        return None
-    return dataclasses.replace(
-        payload, label=redact_label(payload.label), body=redact_body(payload.body)
-    )
-
-
-def _redact_item(item: Item, names: dict[str, str]) -> Item:
-    """A shallow copy of one item with its own texts masked (a block's branches come later)."""
-    if isinstance(item, Message):
-        return dataclasses.replace(
-            item,
-            sender=names.get(item.sender, item.sender),
-            receiver=names.get(item.receiver, item.receiver),
-            label=redact_label(item.label),
-            request=_redact_payload(item.request),
-            response=_redact_payload(item.response),
-        )
-    if isinstance(item, Note):
-        over = [names.get(name, name) for name in item.over]
-        return dataclasses.replace(item, over=over, text=_redact_note(item.text))
-    if isinstance(item, Divider):
-        return dataclasses.replace(item, label=redact_label(item.label))
-    if isinstance(item, Activation):
-        return dataclasses.replace(item, participant=names.get(item.participant, item.participant))
-    return dataclasses.replace(
-        item,
-        branches=[
-            dataclasses.replace(b, label=redact_label(b.label), items=list(b.items))
-            for b in item.branches
-        ],
-    )
-
-
-def _redact_note(text: str) -> str:
-    """A note's text; a fenced block inside it is pasted traffic, masked like a body."""
-    if "```" not in text and "~~~" not in text:
-        return redact_label(text)
-    return redact_body(text)
-
-
 def redact_diagram(diagram: Diagram) -> Diagram:
-    """A copy of the diagram with every secret-looking value masked; the input is not changed.
+    """A copy of the diagram with every secret-looking value masked: the pipeline's redaction
+    step, `volley.checks.redact.redact_diagram`, for callers that import it from here."""
+    from volley.checks.redact import redact_diagram as redact
 
-    Iterative, so it holds for any nesting the parser accepts.
-    """
-    names = redact_names(diagram.participants)
-    copy = dataclasses.replace(
-        diagram,
-        title=redact_label(diagram.title) if diagram.title is not None else None,
-        participants=[names.get(name, name) for name in diagram.participants],
-        labels={names.get(k, k): redact_label(label) for k, label in diagram.labels.items()},
-        items=list(diagram.items),
-    )
-    pending: list[list[Item]] = [copy.items]
-    while pending:
-        items = pending.pop()
-        for index, item in enumerate(items):
-            items[index] = masked = _redact_item(item, names)
-            if isinstance(masked, Block):
-                pending.extend(branch.items for branch in masked.branches)
-    return copy
+    return redact(diagram)
 
 
 def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
