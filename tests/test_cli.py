@@ -262,7 +262,7 @@ def test_binary_output_to_a_terminal_is_refused(tmp_path: Path):
 # --- help and version ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["parse", "check", "render", "serve"])
+@pytest.mark.parametrize("command", sorted(main.commands))
 def test_every_command_has_help_with_examples(command: str):
     result = run(command, "--help")
     assert result.exit_code == 0
