@@ -281,6 +281,40 @@ def test_refusing_symlinks_still_writes_regular_files_and_devices(tmp_path: Path
     assert reader.result() == b"<svg/>"
 
 
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A checkout (`repo/`) and a folder outside it that must stay untouched."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "diagram.svg").write_text("someone else's", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("follow_symlinks", [True, False])
+def test_within_refuses_a_folder_that_links_outside(tree: Path, follow_symlinks: bool):
+    (tree / "repo" / "diagrams").symlink_to(tree / "outside")
+    target = tree / "repo" / "diagrams" / "diagram.svg"
+    with pytest.raises(PermissionError) as raised:
+        write_atomic(target, "<svg/>", within=tree / "repo", follow_symlinks=follow_symlinks)
+    assert raised.value.filename == str(target) and "outside" in str(raised.value)
+    assert (tree / "outside" / "diagram.svg").read_text(encoding="utf-8") == "someone else's"
+    assert os.listdir(tree / "outside") == ["diagram.svg"]
+
+
+def test_within_refuses_a_followed_link_to_outside_and_allows_one_inside(tree: Path):
+    repo = tree / "repo"
+    (repo / "out.svg").symlink_to(tree / "outside" / "diagram.svg")
+    with pytest.raises(PermissionError):
+        write_atomic(repo / "out.svg", "<svg/>", within=repo)
+    assert (tree / "outside" / "diagram.svg").read_text(encoding="utf-8") == "someone else's"
+    (repo / "docs").mkdir()
+    (repo / "inside.svg").symlink_to(repo / "docs" / "real.svg")
+    write_atomic(repo / "inside.svg", "<svg/>", within=repo)
+    write_atomic(repo / "docs" / "new.svg", "<svg/>", within=repo)
+    assert (repo / "docs" / "real.svg").read_text(encoding="utf-8") == "<svg/>"
+    assert (repo / "docs" / "new.svg").read_text(encoding="utf-8") == "<svg/>"
+
+
 def test_a_folder_is_refused(tmp_path: Path):
     (tmp_path / "out.svg").mkdir()
     with pytest.raises(IsADirectoryError):

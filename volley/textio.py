@@ -70,7 +70,11 @@ TEMPORARY_MARK = ".volley-tmp-"
 
 
 def write_atomic(
-    path: str | os.PathLike[str], data: str | bytes, *, follow_symlinks: bool = True
+    path: str | os.PathLike[str],
+    data: str | bytes,
+    *,
+    follow_symlinks: bool = True,
+    within: str | os.PathLike[str] | None = None,
 ) -> None:
     """Write `data` to the output `path` names, changing nothing else on disk.
 
@@ -84,15 +88,33 @@ def write_atomic(
     - A symbolic link is followed, as `open` follows it: the file it points to is written and
       the link stays. With `follow_symlinks=False` a link is refused instead (OSError ELOOP),
       for writers that must not reach outside a tree they were given (README mode).
+    - With `within`, a file that would land outside that folder once every link on the way is
+      resolved (a `diagrams/` folder that links elsewhere) is refused (PermissionError).
 
     Any failure raises OSError naming `path`.
     """
     target = os.fspath(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
+        if within is not None:
+            _check_within(target, os.fspath(within), follow_symlinks)
         _write(target, payload, follow_symlinks)
     except OSError as exc:  # name the file asked for, not the temporary one or a link's target
         raise OSError(exc.errno, exc.strerror or str(exc), target) from None
+
+
+def _check_within(target: str, root: str, follow_symlinks: bool) -> None:
+    folder, name = os.path.split(os.path.abspath(target))
+    landing = os.path.join(os.path.realpath(folder), name)
+    if follow_symlinks:
+        landing = os.path.realpath(landing)
+    root = os.path.realpath(root)
+    try:
+        inside = os.path.commonpath([os.path.dirname(landing), root]) == root
+    except ValueError:  # another drive
+        inside = False
+    if not inside:
+        raise PermissionError(errno.EPERM, f"it would be written outside {root}", target)
 
 
 def _write(target: str, payload: bytes, follow_symlinks: bool) -> None:
