@@ -312,11 +312,11 @@ def render_html(
     """
     if theme not in THEMES:
         raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
-    from volley.api import default_id_prefix
-    from volley.api import layout as lay_out
+    from volley.api import default_id_prefix  # the one naming rule for every format
+    from volley.layout.engine import layout_diagram
     from volley.output.svg import safe_id
 
-    layout = layout or lay_out(diagram)
+    layout = layout or layout_diagram(diagram)
     prefix = safe_id(id_prefix or default_id_prefix(diagram))
     views = message_views(diagram)
     svg = _diagram_svg(diagram, layout, prefix)
