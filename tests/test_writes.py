@@ -239,6 +239,36 @@ def test_sigterm_midway_leaves_no_temporary_and_the_earlier_file(tmp_path: Path)
     assert out.read_text(encoding="utf-8") == "earlier"
 
 
+COMMAND_TERMINATED = """
+import os, sys, time
+from volley.cli import run
+
+def slow(fd):
+    print("writing", file=sys.stderr, flush=True)
+    time.sleep(60)
+
+os.fsync = slow
+sys.argv = ["volley", "render", sys.argv[1], "-o", sys.argv[2]]
+run()
+"""
+
+
+def test_sigterm_stops_volley_render_without_leaving_a_temporary(tmp_path: Path, source: Path):
+    out = tmp_path / "out.svg"
+    out.write_text("earlier", encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(COMMAND_TERMINATED), str(source), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stderr is not None and child.stderr.readline() == b"writing\n"
+    child.send_signal(signal.SIGTERM)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode == 128 + signal.SIGTERM and b"Traceback" not in stderr
+    assert sorted(os.listdir(tmp_path)) == ["diagram.volley", "out.svg"]
+    assert out.read_text(encoding="utf-8") == "earlier"
+
+
 def test_a_symlink_is_followed_by_default(tmp_path: Path):
     real = tmp_path / "real.svg"
     real.write_text("earlier", encoding="utf-8")

@@ -19,7 +19,7 @@ from volley.cli.targets import chosen_format, expand, is_folder, several, target
 from volley.errors import Diagnostic, VolleyError
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
-from volley.textio import write_atomic
+from volley.textio import exit_on_sigterm, write_atomic
 
 
 def _use_color(stream) -> bool:
@@ -91,6 +91,7 @@ def run() -> None:
     runs for long, turns it back on.
     """
     gc.disable()
+    exit_on_sigterm()  # a render stopped by SIGTERM removes its temporary file, as on Ctrl-C
     try:
         main(prog_name="volley")
     except SystemExit as exc:
