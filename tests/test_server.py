@@ -4,6 +4,7 @@ gallery and FILE. Browser tests of the page itself are in test_editor_browser.py
 from __future__ import annotations
 
 import asyncio
+import html
 import http.server
 import json
 import re
@@ -18,8 +19,12 @@ pytest.importorskip("starlette")
 import httpx  # noqa: E402
 
 import volley  # noqa: E402
-from volley.server import share  # noqa: E402
-from volley.server import ServerLimits, create_app, is_loopback  # noqa: E402
+from volley.server import (  # noqa: E402
+    ServerLimits,
+    create_app,
+    is_loopback,
+    share,  # noqa: E402
+)
 from volley.server import app as server_app  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
@@ -259,10 +264,14 @@ def test_a_repeat_image_request_is_answered_from_its_etag(client: Client, monkey
         ("v1.AAAAAAAA", "damaged"),
     ],
 )
-def test_a_bad_encoding_is_a_json_error(client: Client, encoded: str, message: str) -> None:
+def test_a_bad_encoding_is_a_picture_of_the_error(
+    client: Client, encoded: str, message: str
+) -> None:
     response = client.get("/svg/" + encoded)
     assert response.status_code == 400
-    assert message in response.json()["error"]["message"]
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert message in json.loads(response.headers["x-volley-error"])["message"]
+    assert html.escape(message, quote=True) in response.text
     assert response.headers["cache-control"] == "no-store"
 
 
@@ -272,14 +281,27 @@ def test_a_zip_bomb_by_url_is_refused(client: Client) -> None:
 
     bomb = base64.urlsafe_b64encode(zlib.compress(b"\n" * 50_000_000, 9)).decode().rstrip("=")
     response = client.get("/png/v1." + bomb)
-    assert response.status_code == 400
-    assert "larger than the limit" in response.json()["error"]["message"]
+    assert response.status_code == 400 and response.content.startswith(PNG_MAGIC)
+    assert "larger than the limit" in json.loads(response.headers["x-volley-error"])["message"]
 
 
-def test_a_broken_diagram_by_url_is_a_json_error(client: Client) -> None:
+def test_a_broken_diagram_by_url_is_a_picture_of_its_error(client: Client) -> None:
+    """An <img> in a README shows what is wrong, not a broken-image icon."""
     response = client.get("/svg/" + share.encode(BROKEN))
     assert response.status_code == 400
-    assert response.json()["error"]["line"] == 2
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert json.loads(response.headers["x-volley-error"])["line"] == 2
+    assert "could not be drawn" in response.text and "A -&gt; : no receiver" in response.text
+    picture = client.get("/png/" + share.encode(BROKEN))
+    assert picture.status_code == 400 and picture.content.startswith(PNG_MAGIC)
+    posted = client.post("/render?format=svg", content=BROKEN.encode())  # the API: JSON
+    assert posted.status_code == 400 and posted.json()["error"]["line"] == 2
+
+
+def test_an_error_picture_escapes_what_it_quotes(client: Client) -> None:
+    attack = 'A -> : <script>alert(1)</script> & "x"\n'
+    text = client.get("/svg/" + share.encode(attack)).text
+    assert "<script" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp;" in text
 
 
 # --- page, health, gallery ------------------------------------------------------------------

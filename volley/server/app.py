@@ -33,6 +33,7 @@ from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile
 from volley.server.work import (
+    MEDIA_TYPES,
     Output,
     RenderOptions,
     RenderPool,
@@ -116,6 +117,41 @@ def warnings_header(warnings: Iterable[Diagnostic]) -> str:
         for w in list(warnings)[:MAX_WARNINGS_SHOWN]
     ]
     return json.dumps(shown, ensure_ascii=True, separators=(",", ":"))
+
+
+def _status_of(exc: VolleyError) -> tuple[int, dict[str, str]]:
+    """The status a render's error is answered with, and its extra headers."""
+    if isinstance(exc, ServerBusy):
+        return 503, {"Retry-After": "5"}
+    if isinstance(exc, RenderTooSlow):
+        return 422, {}
+    return 400, {}
+
+
+async def error_picture(
+    exc: VolleyError, fmt: str, status: int = 400, headers: dict[str, str] | None = None
+) -> Response:
+    """The error drawn as an SVG or PNG, for a share image: an <img> shows what is wrong
+    rather than a broken-image icon. The status stays the error's; `X-Volley-Error` carries
+    the error as the JSON body would."""
+    from volley.server.error_image import error_image
+
+    data = await run_in_threadpool(error_image, exc, fmt)
+    detail = json.dumps(
+        {"message": exc.message, "line": exc.line or None, "column": exc.column or None},
+        ensure_ascii=True,
+    )
+    return Response(
+        data,
+        status,
+        media_type=MEDIA_TYPES[fmt],
+        headers={
+            "Cache-Control": NO_STORE,
+            "Content-Security-Policy": OUTPUT_CSP,
+            "X-Volley-Error": detail,
+            **(headers or {}),
+        },
+    )
 
 
 class HostCheck:
@@ -265,22 +301,26 @@ class Service:
             options = RenderOptions.from_query(request.query_params, self.limits, format=fmt)
             source = share.decode(encoded, max_bytes=self.limits.body_bytes)
         except VolleyError as exc:
-            return error_response(exc)
-        return await self._render(source, options, cached)
+            return await error_picture(exc, fmt)
+        return await self._render(source, options, cached, picture=fmt)
 
     async def _render(
-        self, source: str, options: RenderOptions, headers: dict[str, str]
+        self,
+        source: str,
+        options: RenderOptions,
+        headers: dict[str, str],
+        picture: str | None = None,
     ) -> Response:
+        """The render's answer; an error as JSON, or as a `picture` (svg, png) of it."""
         try:
             output: Output = await self.pool.run(
                 partial(produce, source, options, self.limits.diagram)
             )
-        except ServerBusy as exc:
-            return error_response(exc, 503, {"Retry-After": "5"})
-        except RenderTooSlow as exc:
-            return error_response(exc, 422)
         except VolleyError as exc:
-            return error_response(exc)
+            status, extra = _status_of(exc)
+            if picture:
+                return await error_picture(exc, picture, status, extra)
+            return error_response(exc, status, extra)
         headers = {**headers, "Content-Security-Policy": OUTPUT_CSP}
         if output.warnings:
             headers["X-Volley-Warnings"] = warnings_header(output.warnings)
