@@ -68,7 +68,7 @@ def _secret_warnings(
 
     The line is shown with its secrets masked: the warning must not print what it warns about.
     """
-    from volley.checks.secrets import diagram_secrets, redact_text
+    from volley.checks.secrets import MASK, diagram_secrets, redact_text
 
     if redact:
         advice = "it is masked in the output, but the source still holds it"
@@ -76,8 +76,12 @@ def _secret_warnings(
         advice = (
             "replace it with a placeholder such as <redacted>, or render with --redact to mask it"
         )
+    found = list(diagram_secrets(diagram))
+    values: dict[int, list[str]] = {}  # what each line holds: masked even where the line alone
+    for line, offset, secret, text in found:  # does not show it (a PEM body, a form part)
+        values.setdefault(line, []).append(text[offset : offset + secret.end - secret.start])
     seen: set[tuple[int, str]] = set()
-    for line, offset, secret, text in diagram_secrets(diagram):
+    for line, offset, secret, text in found:
         if (line, secret.what) in seen:
             continue  # one warning for a header or key, however many values it holds
         seen.add((line, secret.what))
@@ -85,6 +89,8 @@ def _secret_warnings(
         shown, column = None, 1
         if original is not None:
             shown = redact_text(original)
+            for value in values[line]:
+                shown = shown.replace(value, MASK) if value else shown
             indent = original.find(text) if text else -1
             column = indent + offset + 1 if indent >= 0 else 1
             if shown[: column - 1] != original[: column - 1]:

@@ -11,8 +11,9 @@ knowledge find the secrets in them:
 - Where a credential sits in traffic, which no scanner of source code knows: HTTP headers
   (`Authorization`, `Cookie`, `Stripe-Signature`, `X-Hub-Signature-256` …), JSON keys and
   HAR's `{"name": …, "value": …}` pairs, XML elements, `key: value` and `.env` lines, query
-  and form parameters, connection strings (`AccountKey=`, `sig=`), URLs with `user:pass@`,
-  `.npmrc`'s `_authToken`, and command lines (`curl -H "Authorization: …"`, `curl -u u:p`).
+  and form parameters (multipart parts too), connection strings (`AccountKey=`, `sig=`), URLs
+  with `user:pass@`, `.npmrc`'s `_authToken`, and command lines (`curl -H "Authorization: …"`,
+  `curl -u u:p`).
 
 Masking replaces the value alone with `<redacted>` and keeps everything around it as it was
 written, so a JSON body stays JSON, a header stays a header, and the tables and raw views built
@@ -324,6 +325,30 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
 
 
+_FORM_DATA_NAME = re.compile(
+    r'(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname="([^"\n]{1,80})"'
+)
+_BLANK_LINE = re.compile(r"\r?\n\r?\n")
+
+
+def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """A multipart/form-data part named like a secret: its value is the line after the blank
+    line that ends the part's headers."""
+    for match in _FORM_DATA_NAME.finditer(text):
+        blank = _BLANK_LINE.search(text, match.end())
+        if blank is None:
+            return  # no later part has its value either: stop, so the scan stays linear
+        if not secret_name(match.group(1)):
+            continue
+        start = blank.end()
+        end = len(text)
+        for stop in ("\r", "\n"):
+            found = text.find(stop, start)
+            end = found if 0 <= found < end else end
+        if _secret_value(match.group(1), text[start:end], prose):
+            yield Secret(start, end, f'the "{_short(match.group(1))}" form field')
+
+
 def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     for match in _URL_USERINFO.finditer(text):
         if not is_placeholder(match.group(1)):
@@ -527,6 +552,7 @@ _FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], .
     (_json_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
     (_xml_secrets, _may_name_secret),
+    (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://")),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
