@@ -11,6 +11,7 @@ import volley
 from volley.layout import constants as C
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout, Rect, TextBlock
+from volley.layout.metrics import ASCENT, DESCENT
 from volley.layout.typeset import clean_text
 from volley.model import ARROWS, Block, Branch, Diagram, Message, Note
 
@@ -78,17 +79,28 @@ def layout_of(text: str, **options) -> Layout:
     return layout_diagram(volley.parse(text), **options)
 
 
+def ink(block: TextBlock) -> list[Rect]:
+    """Where each line of the block is drawn: its width, from ascent to descent."""
+    return [
+        Rect(line.x, line.baseline - ASCENT * line.size, line.width, (ASCENT + DESCENT) * line.size)
+        for line in block.lines
+        if line.width > 0
+    ]
+
+
 def overlapping_texts(layout: Layout) -> list[tuple[TextBlock, TextBlock]]:
-    """Pairs of text boxes that overlap, found by a sweep over boxes sorted by top edge."""
-    blocks = sorted(
-        (b for b in layout.text_blocks() if b.box.w > 0 and b.box.h > 0), key=lambda b: b.box.y
+    """Pairs of texts whose lines overlap (a short last line leaves room beside it, where a
+    payload marker may sit), found by a sweep over line boxes sorted by top edge."""
+    lines = sorted(
+        ((box, block) for block in layout.text_blocks() for box in ink(block)),
+        key=lambda pair: pair[0].y,
     )
     found = []
-    active: list[TextBlock] = []
-    for block in blocks:
-        active = [a for a in active if a.box.bottom > block.box.y + 0.5]
-        found += [(a, block) for a in active if a.box.overlaps(block.box)]
-        active.append(block)
+    active: list[tuple[Rect, TextBlock]] = []
+    for box, block in lines:
+        active = [(a, b) for a, b in active if a.bottom > box.y + 0.5]
+        found += [(b, block) for a, b in active if b is not block and a.overlaps(box)]
+        active.append((box, block))
     return found
 
 
@@ -493,3 +505,48 @@ def test_every_branch_keyword_sits_on_a_tab_like_the_first() -> None:
             assert tab.contains(separator.keyword.box)
             assert tab.y == separator.y and tab.x == frame.box.x
             assert tab.h == pytest.approx(first.h)
+
+
+# --- wrapped labels hold together ------------------------------------------------------------
+
+
+def test_a_short_word_is_not_stranded_beside_a_long_token() -> None:
+    layout = layout_of("autonumber\nA -> B: GET /callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz")
+    [message] = layout.messages
+    assert [words(message.label)] == ["GET /callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz"]
+    assert len(message.label.lines) == 1
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "A label that is long enough to wrap onto a second line with one word left",
+        "The quick brown fox jumps over the lazy dog and then keeps running far away home",
+        "one two three four five six seven eight nine ten eleven twelve thirteen fourteen x",
+    ],
+)
+def test_wrapped_labels_leave_no_word_behind(label: str) -> None:
+    for text in (f"A -> B: {label}", f"A -> B: x\nB -> C: {label}\nA -> C: {label}"):
+        for message in layout_of(text).messages:
+            lines = message.label.lines
+            widest = max(line.width for line in lines)
+            assert all(line.width >= widest / 3 for line in lines), [
+                " ".join(r.text for r in line.runs) for line in lines
+            ]
+
+
+def test_the_badge_and_the_marker_stay_with_the_words() -> None:
+    label = "A label that is long enough to wrap onto a second line with one word left"
+    layout = layout_of(f"autonumber\nA -> B: {label}\nin: Request\n  x: 1")
+    [message] = layout.messages
+    first, last = message.label.lines[0], message.label.lines[-1]
+    assert len(message.label.lines) > 1 and first.width != last.width
+    assert message.badge.box.right + C.BADGE_GAP == pytest.approx(first.x)
+    assert message.marker.box.x == pytest.approx(last.x + last.width + C.BADGE_GAP)
+
+
+def test_inline_code_that_fits_a_line_is_never_broken() -> None:
+    label = "`code span one` and `code span two` and `code span three` side by side"
+    [message] = layout_of(f"A -> B: {label}").messages
+    codes = [run.text for line in message.label.lines for run in line.runs if run.code]
+    assert codes == ["code span one", "code span two", "code span three"]

@@ -603,6 +603,9 @@ class _Engine:
                 first_mid = label_top + row.label.lines[0].height / 2
                 last_mid = top + row.height - row.label.lines[-1].height / 2
         x = x0
+        lines = label.lines if label is not None and len(label.lines) > 1 else None
+        if lines and centre:  # the badge beside the first words, not the widest line's
+            x = lines[0].x - C.BADGE_GAP - row.badge_w
         if row.badge:
             box = Rect(x, first_mid - C.BADGE_RADIUS, row.badge_w, 2 * C.BADGE_RADIUS)
             text = self.ts.place(row.badge, x + row.badge_w / 2, _centred(box, row.badge),
@@ -610,6 +613,8 @@ class _Engine:
             badge = Badge(box, text)
         if row.marker:
             x = x0 + row.width - row.marker_w
+            if lines:  # the marker after the last words, not the widest line's
+                x = lines[-1].x + lines[-1].width + C.BADGE_GAP
             box = Rect(x, last_mid - C.MARKER_HEIGHT / 2, row.marker_w, C.MARKER_HEIGHT)
             text = self.ts.place(row.marker, x + C.MARKER_PAD_X, _centred(box, row.marker),
                                  tone="accent")  # fmt: skip

@@ -123,6 +123,10 @@ class _Wrapper:
     def piece(self, span: Span, text: str) -> Piece:
         return (span, text, styled_width(span, text, self.size, self.mono_size))
 
+    def fits(self, span: Span) -> bool:
+        """Whether the span fits on a line of its own."""
+        return self.piece(span, span.text)[2] <= self.max_width
+
     def end_line(self) -> None:
         self.out.append(WrappedLine(_to_spans(self.line), self.width))
         self.line, self.width = [], 0.0
@@ -174,7 +178,12 @@ class _Wrapper:
         space: list[Piece] = []
         word: list[Piece] = []
         for span in spans:
-            runs = [span.text] if span.icon is not None else _RUNS.findall(span.text)
+            # An icon, and inline code that fits on a line, are kept whole: a code span broken
+            # at its spaces would read as several.
+            whole = span.icon is not None or (
+                span.code and span.text.strip() == span.text and self.fits(span)
+            )
+            runs = [span.text] if whole else _RUNS.findall(span.text)
             for text in runs:
                 if text[:1] == " ":
                     if word:

@@ -30,6 +30,8 @@ Lines = Sequence[Sequence[Span]]  # lines of styled spans, as the inline parser 
 
 REPLACEMENT = "\ufffd"
 LONG_WORD_STRETCH = 1.6  # a line may grow this much past its wrap width to keep a token whole
+STRANDED_SHARE = 1 / 3  # a wrapped line narrower than this share of the widest strands its words
+WIDEN_TO_KEEP = 1.25  # a label may grow this much past its wrap width rather than strand a word
 CODE_BOX_EM = 1.2  # height of the patch behind inline code, in em: the line's height, less leading
 
 
@@ -133,11 +135,37 @@ class Typesetter:
         if stretch:
             longest = _longest_word(spans, size)
             max_width = max(max_width, min(longest, max_width * LONG_WORD_STRETCH))
-        key = ("m", text, size, bold, italic, max_width)
+        key = ("m", text, size, bold, italic, max_width, stretch)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._set(spans, size, max_width)
+            hit = self._set(spans, size, max_width)
+            if _stranded(hit):
+                hit = self._unstrand(spans, size, max_width, hit, stretch)
+            self._cache[key] = hit
         return hit
+
+    def _unstrand(
+        self, spans: Lines, size: float, max_width: float, wrapped: SetText, stretch: bool
+    ) -> SetText:
+        """Text wrapped without a stranded word (`GET` alone above a long URL, one word under
+        a full line): a little wider if it may grow and that takes a line off or leaves no
+        word behind, else its lines evened out at the narrowest width that keeps their number
+        and breaks no word."""
+        if stretch:
+            wider = self._set(spans, size, max_width * WIDEN_TO_KEEP)
+            lines, before = len(wider.lines), len(wrapped.lines)
+            if lines < before or (lines == before and not _stranded(wider)):
+                return wider
+        count, best = len(wrapped.lines), wrapped
+        low, high = min(_longest_word(spans, size), max_width), max_width
+        for _ in range(12):  # to within a twentieth of a pixel of 300
+            middle = (low + high) / 2
+            attempt = self._set(spans, size, middle)
+            if len(attempt.lines) == count:
+                high, best = middle, attempt
+            else:
+                low = middle
+        return best
 
     def numbered(self, text: str, number: int, size: float, *, bold=False) -> SetText:
         """What `markup(f"{text} {number}", size, <any width>)` sets, without parsing a new
@@ -356,6 +384,14 @@ def _emphasise(span: Span, bold: bool, italic: bool) -> Span:
 def _baseline(line_h: float, size: float) -> float:
     """Capitals centred in the line: the baseline sits half a cap height below the middle."""
     return line_h / 2 + CAP_HEIGHT * size / 2
+
+
+def _stranded(st: SetText) -> bool:
+    """Whether a wrapped text has a line so short next to the widest that it reads as a word
+    left behind."""
+    return len(st.lines) > 1 and any(
+        0 < line.width < st.width * STRANDED_SHARE for line in st.lines
+    )
 
 
 def _stack(lines: tuple[SetLine, ...], size: float, *, fitted: bool = False) -> SetText:
