@@ -433,3 +433,20 @@ def test_the_editor_fits_a_phone(browser, base_url: str, width: int) -> None:
         page.screenshot(path=f"/tmp/volley-editor-{width}.png", full_page=True)
     finally:
         context.close()
+
+
+def test_the_preview_is_fitted_to_its_pane(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the pane is ~580px wide
+    set_source(page, (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8"))
+    expect(preview(page)).to_contain_text("MCP tool call over Streamable HTTP")
+    expect(page.locator("#status")).to_have_attribute("data-state", "ok")
+    drawing = page.locator(PREVIEW + " .vl-canvas > svg").bounding_box()
+    canvas = page.locator(PREVIEW + " .vl-canvas").bounding_box()
+    assert (
+        drawing["x"] >= canvas["x"]
+        and drawing["x"] + drawing["width"] <= canvas["x"] + canvas["width"] + 0.5
+    )
+    assert page.evaluate(
+        "(c => c.scrollWidth <= c.clientWidth)(document.querySelector('.vl-canvas'))"
+    )
