@@ -346,3 +346,46 @@ def test_the_inside_of_a_self_message_loop_is_clickable(open_page) -> None:
     inside = (hit["x"] + hit["width"] / 2, hit["y"] + hit["height"] / 2)
     page.mouse.click(*inside)
     assert page.locator(f"{PANEL} .vl-title").inner_text() == "think it over"
+
+
+COLOURED = {
+    "json": ('{"a": "x\\"y", "n": -1.5e3, "ok": true, "none": null, "list": [1, "two"]}', "json"),
+    "http": (
+        "HTTP/1.1 201 Created\r\nLocation: /orders/7\r\nContent-Type: application/json\r\n\r\n"
+        '{"id": 7}',
+        "http",
+    ),
+    "yaml": ("# a comment\nname: Ada\n- item: 1\nurl: http://x.example/a:b\n", "yaml"),
+    "xml": ('<?xml version="1.0"?>\n<a href="x">text "q"<!-- c --></a>', "xml"),
+    "plain": ("just words, \\ and \u00e9 \U0001f680 and <b>tags</b>", "text"),
+    "unclosed": ('{"a": "never closed\n  , 1', "json"),
+}
+
+
+def test_raw_colours_never_change_the_text(open_page) -> None:
+    """The raw view is coloured in the browser: whatever the body, it reads back as written."""
+    lines = []
+    for name, (body, lang) in COLOURED.items():
+        lines += [f"A -> B: {name}", "out: Body", f"~~~~ {lang}", body, "~~~~"]
+    page = open_page(render("\n".join(lines) + "\n", format="html"))
+    from volley import parse
+
+    bodies = [m.response.body for m in parse("\n".join(lines) + "\n").messages()]
+    classes = {}
+    for n, name in enumerate(COLOURED, 1):
+        page.click(message(n))
+        raw_button = page.locator(f"{PANEL} [data-vl-view=raw]")
+        raw_button.click()
+        shown = page.evaluate("document.querySelector('.vl-panel .vl-raw').textContent")
+        assert shown == bodies[n - 1], name
+        classes[name] = set(
+            page.evaluate(
+                "[...document.querySelectorAll('.vl-panel .vl-raw span')].map(s => s.className)"
+            )
+        )
+        page.keyboard.press("Escape")
+    assert {"vl-t-key", "vl-t-str", "vl-t-num", "vl-t-const", "vl-t-pun"} <= classes["json"]
+    assert {"vl-t-kw", "vl-t-num", "vl-t-reason", "vl-t-attr", "vl-t-key"} <= classes["http"]
+    assert {"vl-t-com", "vl-t-key", "vl-t-val"} <= classes["yaml"]
+    assert {"vl-t-key", "vl-t-attr", "vl-t-str", "vl-t-com"} <= classes["xml"]
+    assert classes["plain"] == set()
