@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from volley.errors import VolleyError
 from volley.importers import Imported
@@ -426,13 +427,15 @@ class _Builder:
                 continue
             method = span.attribute("http.request.method", "http.method")
             route = span.attribute("http.route", "url.path", "http.target")
+            url = span.attribute("url.full", "http.url")
+            route = route or (urlsplit(url).path if url else None)
             if method and route:
                 return label(f"{method} {route}")
             rpc = span.attribute("rpc.method")
             if rpc:
                 service = span.attribute("rpc.service")
                 return label(f"{service}/{rpc}" if service else rpc)
-        return label((server or client).name if server and not client.name else client.name)
+        return label(client.name or (server.name if server is not None else ""))
 
     def payload(self, title: str, span: _Span) -> Payload:
         """The span's attributes as `key: value` lines, after its name, kind and duration."""
