@@ -550,3 +550,12 @@ def test_inline_code_that_fits_a_line_is_never_broken() -> None:
     [message] = layout_of(f"A -> B: {label}").messages
     codes = [run.text for line in message.label.lines for run in line.runs if run.code]
     assert codes == ["code span one", "code span two", "code span three"]
+
+
+def test_a_block_label_wraps_to_its_frame_not_to_a_label_width() -> None:
+    label = "every retry while the upstream answers 503 and the budget of attempts has not run out"
+    wide = "a label long enough to make the lanes wider than any label is allowed to wrap at"
+    layout = layout_of(f"A -> B: {wide}\nB -> C: {wide}\nloop: {label}\n  A -> C: try\nend")
+    [frame] = layout.frames
+    assert frame.box.w > 2 * C.LABEL_WRAP_WIDTH
+    assert len(frame.label.lines) == 1 and frame.box.contains(frame.label.box)

@@ -399,8 +399,14 @@ class _Engine:
         height = st.height + 2 * C.BLOCK_TAB_PAD_Y
         return st, width, height
 
-    def _block_label(self, text: str) -> SetText | None:
-        return self.ts.markup(text, C.LABEL_SIZE - 1, C.LABEL_WRAP_WIDTH) if text.strip() else None
+    def _block_label(self, text: str, wrap: float = C.LABEL_WRAP_WIDTH) -> SetText | None:
+        """A branch's label; wrapped at `wrap` when its frame gives more room than a label's
+        own width (and then never wider: the frame was sized for the label as usual)."""
+        if not text.strip():
+            return None
+        if wrap > C.LABEL_WRAP_WIDTH:
+            return self.ts.markup(text, C.LABEL_SIZE - 1, wrap, stretch=False)
+        return self.ts.markup(text, C.LABEL_SIZE - 1, C.LABEL_WRAP_WIDTH)
 
     def _header_width(self, block: Block, branch: int) -> float:
         """Room the frame needs for a header: the tab and label, or a separator and its label."""
@@ -697,7 +703,7 @@ class _Engine:
         left, right = self.frame_x[id(block)]
         tab, tab_text, tab_w, tab_h = self._place_tab(block, 0, left, top)
         first = block.branches[0].label if block.branches else ""
-        label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h)
+        label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h, right)
         header = max(tab_h, label.box.h if label else 0.0)
         slot = len(self.out.frames)
         self.out.frames.append(None)  # type: ignore[arg-type]  # outer frames draw first
@@ -709,7 +715,7 @@ class _Engine:
                 line_y = self.y
                 kw_tab, keyword, kw_w, kw_h = self._place_tab(block, k, left, line_y)
                 lx = left + kw_w + C.BLOCK_LABEL_GAP
-                sep_label = self._header_label(branch.label, lx, line_y, kw_h)
+                sep_label = self._header_label(branch.label, lx, line_y, kw_h, right)
                 separators.append(Separator(line_y, keyword, sep_label, kw_tab))
                 self.y = line_y + max(kw_h, sep_label.box.h if sep_label else 0.0)
             self._items(branch.items, depth + 1, (left + C.BLOCK_PAD_X, right - C.BLOCK_PAD_X))
@@ -729,8 +735,11 @@ class _Engine:
         text = self.ts.place(st, left + C.BLOCK_TAB_PAD_X, top + C.BLOCK_TAB_PAD_Y, tone="muted")
         return outline, text, w, h
 
-    def _header_label(self, text: str, x: float, top: float, band: float) -> TextBlock | None:
-        st = self._block_label(text)
+    def _header_label(
+        self, text: str, x: float, top: float, band: float, right: float
+    ) -> TextBlock | None:
+        """A branch's label after its tab, wrapped to the frame's width (`right`: its edge)."""
+        st = self._block_label(text, right - C.BLOCK_PAD_X - x)
         if st is None:
             return None
         first = st.lines[0].height if st.lines else st.height
