@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
+from volley.importers import detect
 from volley.importers.har import import_har
 from volley.importers.traffic import TrafficOptions, masked
 from volley.language.parser import parse
@@ -209,3 +210,9 @@ def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():
     ]
     frames = [request(m) for m in diagram.messages()[-3:]]
     assert frames == ['{\n  "error": "Unknown api key"\n}', "foo", "bar"]
+
+
+@pytest.mark.parametrize("name", ["chrome", "charles", "insomnia", "successful_log"])
+def test_volley_import_tells_a_har_file_by_its_content(name):
+    found = detect((CASES / f"{name}.har").read_text(encoding="utf-8"))
+    assert found is not None and found.name == "har"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
+from volley.importers import detect
 from volley.importers.trace import import_trace, is_trace
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
@@ -133,3 +134,9 @@ def test_not_a_trace_says_what_was_expected():
     with pytest.raises(VolleyError) as caught:
         import_trace('{"resourceSpans": [', filename="t.json")
     assert (caught.value.filename, caught.value.line) == ("t.json", 1)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CASES.glob("*.json")))
+def test_volley_import_tells_a_trace_by_its_content(name):
+    found = detect((CASES / name).read_text(encoding="utf-8"))
+    assert found is not None and found.name == "trace"
