@@ -1,15 +1,17 @@
-"""volley as a user gets it: a wheel installed by its distribution name into a fresh venv.
+"""volley as a user gets it: installed by its distribution name into fresh venvs.
 
 The venvs here see nothing of the environment running the tests (no system site packages), so
-they hold exactly what the wheel and its extras declare: a dependency missing from
-pyproject.toml fails here. Each surface gets its own venv with only its extra, and runs the
-real tool on a small project.
+they hold exactly what pyproject.toml declares: a dependency missing from it fails here. The
+plain install is the one the GitHub Action's install step does; each docs surface gets a venv
+of its own with only its extra, and runs the real tool on a small project; pre-commit installs
+the hooks from the repository. Dependencies are fetched once, into a wheelhouse, for all.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from .conftest import EXAMPLES, ROOT
 
@@ -30,6 +33,28 @@ def run(*args: str | Path, **kwargs) -> subprocess.CompletedProcess:
     kwargs.setdefault("text", True)
     kwargs.setdefault("timeout", 600)
     return subprocess.run([str(arg) for arg in args], check=False, **kwargs)
+
+
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
+GOOD = "title: Good\nA -> B: hello\n"
+BROKEN = "A -> B: fine\nB ~> A: broken\n"
+
+
+def action_step(
+    name: str, inputs: dict[str, str], cwd: Path, **environ: str
+) -> subprocess.CompletedProcess:
+    """Run one `run:` step of action.yml as GitHub does: bash -eo pipefail, the inputs in the
+    environment the step maps them to, GITHUB_ACTION_PATH the action's folder."""
+    step = next(step for step in ACTION["runs"]["steps"] if step.get("name") == name)
+    defaults = {key: spec.get("default", "") for key, spec in ACTION["inputs"].items()}
+    env = {**os.environ, "GITHUB_ACTION_PATH": str(ROOT), **environ}
+    for key, value in step.get("env", {}).items():
+        named = re.fullmatch(r"\$\{\{ inputs\.([a-z-]+) \}\}", value)
+        assert named, value
+        env[key] = inputs.get(named[1], defaults[named[1]])
+    return run(
+        "bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"], cwd=cwd, env=env
+    )
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +70,17 @@ def wheelhouse(wheel, tmp_path_factory) -> Path:
     """The wheel and every dependency of its extras, fetched once for all the venvs here."""
     folder = tmp_path_factory.mktemp("wheelhouse")
     shutil.copy(wheel, folder)
+    # hatchling too: pre-commit builds volley from its source, as a user's pre-commit would.
     result = run(
-        sys.executable, "-m", "pip", "download", "--quiet", "-d", folder, f"{wheel}[sphinx,mkdocs]"
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "-d",
+        folder,
+        f"{wheel}[sphinx,mkdocs]",
+        "hatchling>=1.21",
     )
     assert result.returncode == 0, result.stderr
     return folder
@@ -77,8 +111,21 @@ def fresh_venv(folder: Path, wheelhouse: Path, extra: str = "") -> Path:
 
 @pytest.fixture(scope="module")
 def base(wheelhouse, tmp_path_factory) -> Path:
-    """`pip install volley-diagrams`, no extra."""
-    return fresh_venv(tmp_path_factory.mktemp("base") / "venv", wheelhouse)
+    """volley with no extra, installed by the GitHub Action's own install step (by name, from
+    the action's files) into a fresh venv as actions/setup-python would leave it."""
+    folder = tmp_path_factory.mktemp("base") / "venv"
+    venv.create(folder, system_site_packages=False, with_pip=True)
+    result = action_step(
+        "Install volley (the volley-diagrams distribution)",
+        {},
+        folder.parent,
+        PATH=f"{folder / 'bin'}{os.pathsep}{os.environ['PATH']}",
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(wheelhouse),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "volley, version" in result.stdout
+    return folder / "bin"
 
 
 def test_wheel_is_named_for_the_index_and_ships_grammar_and_templates(wheel):
@@ -94,7 +141,7 @@ def test_wheel_is_named_for_the_index_and_ships_grammar_and_templates(wheel):
         assert f"Provides-Extra: {extra}\n" in text
 
 
-def test_installed_wheel_renders_outside_the_checkout(base, tmp_path):
+def test_installed_volley_renders_outside_the_checkout(base, tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     (work / "flow.volley").write_text((EXAMPLES / "mcp-tool-call.volley").read_text())
@@ -114,7 +161,7 @@ def test_installed_wheel_renders_outside_the_checkout(base, tmp_path):
     assert "volley-diagram" in (work / "flow.html").read_text()
 
 
-def test_pygments_finds_the_volley_lexer_of_the_installed_wheel(base):
+def test_pygments_finds_the_volley_lexer_of_an_installed_volley(base):
     result = run(base / "python", "-m", "pygments", "-l", "volley", "-f", "html", input="A -> B\n")
     assert result.returncode == 0, result.stderr
     assert '<span class="o">-&gt;</span>' in result.stdout
@@ -155,3 +202,69 @@ def test_mkdocs_site_builds_with_only_the_mkdocs_extra(wheelhouse, tmp_path):
     result = run(bin_dir / "mkdocs", "build", "--strict", "--quiet", cwd=project, env=env)
     assert result.returncode == 0, result.stderr
     assert "volley-diagram" in (project / "site" / "index.html").read_text()
+
+
+# --- the GitHub Action and the pre-commit hooks --------------------------------------------------
+
+
+def test_the_action_passes_inputs_to_its_scripts_through_the_environment():
+    """`${{ inputs.paths }}` pasted into a script would run a caller's text as shell code."""
+    scripts = [step["run"] for step in ACTION["runs"]["steps"] if "run" in step]
+    assert len(scripts) == 3
+    assert not any("${{" in script for script in scripts)
+
+
+def test_the_action_installs_volley_by_its_distribution_name(base):
+    shown = run(base / "python", "-m", "pip", "show", DISTRIBUTION)
+    assert shown.returncode == 0 and f"Name: {DISTRIBUTION}" in shown.stdout
+
+
+def test_the_action_checks_diagrams_and_markdown_below_the_paths(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "good.volley").write_text(GOOD)
+    (tmp_path / "docs" / "guide.md").write_text(f"# Guide\n\n```volley\n{GOOD}```\n")
+    assert action_step("volley check", {"paths": "docs"}, tmp_path).returncode == 0
+
+    (tmp_path / "docs" / "guide.md").write_text(f"# Guide\n\n```volley\n{BROKEN}```\n")
+    failed = action_step("volley check", {"paths": "docs"}, tmp_path)
+    assert failed.returncode == 1
+    assert "guide.md:5" in failed.stderr and "is not an arrow" in failed.stderr
+    # markdown: false leaves Markdown alone
+    assert (
+        action_step("volley check", {"paths": "docs", "markdown": "false"}, tmp_path).returncode
+        == 0
+    )
+
+
+def test_the_action_fails_on_a_stale_readme_picture(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Flow\n\n```volley\n{GOOD}```\n")
+    stale = action_step("volley render --check", {"rendered": "README.md"}, tmp_path)
+    assert stale.returncode == 1 and "out of date" in stale.stderr
+    assert not (tmp_path / "diagrams").exists()  # the check writes nothing
+    assert run("volley", "render", "README.md", cwd=tmp_path).returncode == 0
+    fresh = action_step("volley render --check", {"rendered": "README.md"}, tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+
+
+def test_pre_commit_hooks_install_and_run_from_the_repository(wheelhouse, tmp_path):
+    pre_commit = shutil.which("pre-commit")
+    if pre_commit is None:
+        pytest.skip("pre-commit is not installed")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "good.volley").write_text(GOOD)
+    (project / "bad.volley").write_text(BROKEN)
+    for args in (["init", "-q"], ["add", "."]):
+        assert run("git", *args, cwd=project).returncode == 0
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        # pre-commit's own pip installs volley-diagrams from the wheelhouse, offline.
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheelhouse),
+    }
+    result = run(pre_commit, "try-repo", ROOT, "volley-check", "--all-files", cwd=project, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "bad.volley:2" in result.stdout and "is not an arrow" in result.stdout
+    assert "good.volley" not in result.stdout
