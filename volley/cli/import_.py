@@ -90,7 +90,10 @@ def _targets(source: str, output: str | None, found: list[Imported]) -> list[str
 Examples:
   volley import flow.mmd -o flow.volley        a Mermaid sequence diagram
   volley import design.md -o diagrams/         every ```mermaid sequence diagram, one file each
-  volley import 'https://swimlanes.io/#ZY1B…'  the diagram a swimlanes.io link carries""",
+  volley import 'https://swimlanes.io/#ZY1B…'  the diagram a swimlanes.io link carries
+  volley import session.har -o login.volley    a browser's HAR, a lane per host, secrets masked
+  volley import trace.json --name api=API      an OTLP/JSON or Jaeger trace, a lane per service
+  volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages""",
 )
 @click.argument("source")
 @click.option(
@@ -157,7 +160,9 @@ def import_command(
     SOURCE is a file, - for standard input, or a swimlanes.io share link
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
-    saved swimlanes.io text. What volley has no way to draw is kept as a // comment.
+    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger) or a
+    JSON-RPC log, with values that look like secrets masked. What volley has no way to draw is
+    kept as a // comment.
     """
     _quick_exit()
     try:

@@ -24,6 +24,11 @@ def _pass_sigterm_on(child: subprocess.Popen) -> None:
 @click.command(
     "record",
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+    epilog="""\b
+Examples:
+  volley record -- python server.py              session.volley when the session ends
+  volley record -o /tmp/gh.volley -- npx -y @modelcontextprotocol/server-github
+  volley record --name claude-ai=Claude -- uv run weather.py""",
 )
 @click.option(
     "-o",
