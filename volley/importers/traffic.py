@@ -3,7 +3,8 @@ on the command line, and the masking of secrets before anything is written.
 
 Real captures hold live credentials (an `Authorization` header, a session cookie, an API key
 in a query string); a diagram made from one ends up in a README or a shared link. So every
-traffic import masks by default, with the project's secret detection (`volley.checks.secrets`),
+traffic import masks by default, with the project's secret detection and redaction
+(`volley.checks.secrets`, `volley.checks.redact`),
 and says how many values it masked, so that `--no-redact` is a choice made knowing what it keeps.
 """
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from volley.checks.secrets import diagram_secrets, redact_diagram
+from volley.checks.redact import redact_diagram
+from volley.checks.secrets import diagram_secrets
 from volley.importers import Imported
 from volley.language.writer import write
 from volley.model import Diagram
