@@ -4,8 +4,8 @@ on the command line, and the masking of secrets before anything is written.
 Real captures hold live credentials (an `Authorization` header, a session cookie, an API key
 in a query string); a diagram made from one ends up in a README or a shared link. So every
 traffic import masks by default, with the project's secret detection and redaction
-(`volley.checks.secrets`, `volley.checks.redact`),
-and says how many values it masked, so that `--no-redact` is a choice made knowing what it keeps.
+(`volley.checks.secrets`, `volley.checks.redact`), and says how many values it masked, so
+that `--no-redact` is a choice made knowing what it keeps.
 """
 
 from __future__ import annotations
