@@ -130,7 +130,10 @@ class VolleyDirective(SphinxDirective):
         for warning in checked.warnings:
             self._report(warning, shown_file, fence_line)
         node = volley_diagram(
-            diagram=checked.diagram,
+            # Doctrees keep plain values (they are pickled, and read by later volley
+            # versions): the source, drawn again when the page is written.
+            content_prefix=api.default_id_prefix(checked.diagram),
+            filename=shown_file,
             source=source,
             theme=self.options.get("theme"),
             bodies=self.options.get("bodies", "markers"),
@@ -258,7 +261,7 @@ class DrawDiagrams(SphinxPostTransform):
             redact=node["redact"],
             id_prefix=prefix,
         )
-        html = str(api.render(node["diagram"], options=options))
+        html = str(api.render(node["source"], filename=node["filename"], options=options))
         return nodes.raw("", html, format="html", classes=["volley"])
 
     def _static(self, node: volley_diagram, builder: Any) -> nodes.Node:
@@ -266,9 +269,8 @@ class DrawDiagrams(SphinxPostTransform):
         supported = getattr(builder, "supported_image_types", [])
         fmt = next((STATIC_FORMATS[kind] for kind in supported if kind in STATIC_FORMATS), None)
         if fmt is None:  # text, man, …: the diagram's own words read well there
-            literal = nodes.literal_block(node["source"], node["source"], language="volley")
-            return literal
-        theme = node["theme"] or "light"
+            return nodes.literal_block(node["source"], node["source"], language="volley")
+        theme = node["theme"] or "auto"  # an SVG follows the reader's colour scheme
         if fmt == "png" and theme == "auto":
             theme = "light"  # a picture of fixed pixels cannot follow the reader
         options = Options(
@@ -278,7 +280,7 @@ class DrawDiagrams(SphinxPostTransform):
             redact=node["redact"],
             scale=2.0 if fmt == "png" else 1.0,
         )
-        output = api.render(node["diagram"], options=options)
+        output = api.render(node["source"], filename=node["filename"], options=options)
         data = output.encode("utf-8") if isinstance(output, str) else output
         folder = os.path.join(self.app.doctreedir, "volley")
         os.makedirs(folder, exist_ok=True)
@@ -287,8 +289,7 @@ class DrawDiagrams(SphinxPostTransform):
             with open(path, "wb") as handle:
                 handle.write(data)
         self.env.images.add_file(self.env.docname, path)
-        image = nodes.image(uri=path, alt=node["alt"], candidates={"*": path})
-        return image
+        return nodes.image(uri=path, alt=node["alt"], candidates={"*": path})
 
 
 def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
@@ -296,7 +297,7 @@ def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
     the same diagram twice on one page gets `-2`, so ids stay unique."""
     base = re.sub(r"[^A-Za-z0-9_-]+", "-", node["name"] or "").strip("-")
     if not (base and base[0].isalpha()):
-        base = api.default_id_prefix(node["diagram"])
+        base = node["content_prefix"]
     taken[base] = taken.get(base, 0) + 1
     return base if taken[base] == 1 else f"{base}-{taken[base]}"
 
