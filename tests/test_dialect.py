@@ -308,12 +308,13 @@ def test_activate_and_deactivate_lines():
         ("sequenceDiagram\n  A->>B: hi\n  B-->>A: ok\n", "Mermaid"),
         ("%% a comment\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
         ("@startuml\nA -> B\n@enduml\n", "PlantUML"),
+        ("---\ntitle: Login\n---\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
     ],
 )
 def test_a_mermaid_or_plantuml_file_gets_one_error_naming_the_importer(text, what):
     error = only_error(text)
     assert what in error.message and "volley import" in (error.hint or "")
-    assert error.line == (2 if text.startswith("%%") else 1)
+    assert error.line == {"%": 2, "-": 4}.get(text[0], 1)
 
 
 def test_mermaid_comment_lines_are_comments_and_plantuml_quotes_are_refused():
@@ -377,6 +378,7 @@ def test_every_error_of_a_file_is_reported_with_its_line():
         ("title My flow\n", 'did you mean "title: My flow"?'),
         ("if: a\nA -> B\nelse if: b\nB -> A\nend\n", 'write "else: b"'),
         ("note over A\n", "with a colon"),
+        ("if: a\nA -> B\nelif b\nB -> A\nend\n", 'no "else if"'),
     ],
 )
 def test_hints_for_likely_slips(text, hint):

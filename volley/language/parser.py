@@ -602,10 +602,16 @@ class _Parse:
         source[line - 1] = meant or ""  # what was most likely meant, or nothing
 
     def refuse_foreign_files(self) -> None:
-        """A Mermaid or PlantUML file gets one error that says so, not one per line."""
+        """A Mermaid or PlantUML file gets one error that says so, not one per line.
+
+        Mermaid's front matter (`---`, `title: …`, `---`) may come before its header."""
+        front_matter = False
         for number, line in enumerate(self.lines, 1):
             word = line.strip()
-            if not word or word.startswith(("//", "%%")):
+            if word == "---" and (front_matter or number == 1):
+                front_matter = not front_matter
+                continue
+            if front_matter or not word or word.startswith(("//", "%%")):
                 continue
             what = FOREIGN_HEADERS.get(word.split()[0].lower())
             if what is None:

@@ -229,6 +229,8 @@ class _Explainer:
             return 'a comment line starts with "//" in volley ("\'" is PlantUML\'s)', None
         if lowered == "note":
             return 'a note is written "note A: text" (or "note A, B: text"), with a colon', None
+        if lowered in ("elif", "elsif", "elseif"):
+            return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if lowered in ("endif", "end") or lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
         if lowered in COLON_WORDS:
