@@ -177,3 +177,13 @@ def test_a_block_left_open_is_closed_in_the_written_text_with_a_warning() -> Non
     done = volley_cli("import", make_link("if: token ok\nA -> B: call\n"))
     assert done.returncode == 0
     assert "warning: this if: block is never closed" in done.stderr
+
+
+def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
+    from volley.importers import detect
+
+    readme = "# Notes\n\nThe client calls the API -> and waits.\n\n## More\n"
+    assert detect(readme) is None
+    assert detect("A -> B: hi\n").name == "swimlanes"
+    assert detect("A -> B hi\nnot an element\n").name == "swimlanes"  # errors get reported
+    assert detect('{"log": {"entries": []}}').name != "swimlanes"

@@ -23,14 +23,27 @@ from volley.limits import DEFAULT_LIMITS
 _LINK = re.compile(r"(?i:https?://(?:www\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?")
 
 
+# An ATX heading: Markdown prose, which a saved diagram never is.
+_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
+
+
 def detect(text: str) -> int:
-    """100 for a swimlanes.io link; 10 for any other text (volley's own language is
-    swimlanes.io's, so plain text is a saved swimlanes.io diagram unless another format is
-    surer)."""
+    """100 for a swimlanes.io link; 10 for text that reads as a diagram (volley's own language
+    is swimlanes.io's, so such text is a saved swimlanes.io diagram unless another format is
+    surer); 5 for text with mistakes but no sign of being anything else, so that its errors
+    are reported; 0 for JSON and for Markdown prose."""
+    from volley.language.parser import parse
+
     stripped = text.strip()
     if _LINK.fullmatch(stripped):
         return 100
-    return 10 if stripped else 0
+    if not stripped or stripped[0] in "{[":
+        return 0
+    try:
+        parse(text)
+    except VolleyError:
+        return 0 if _HEADING.search(text) else 5
+    return 10
 
 
 def convert(text: str, filename: str | None = None) -> list[Imported]:
