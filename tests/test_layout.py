@@ -285,8 +285,8 @@ def test_a_divider_inside_a_block_spans_the_frame_not_the_picture() -> None:
     *inside, nested, top = layout.dividers
     assert [d.style for d in inside] == ["bold", "regular", "dashed", "thin", "delay"]
     for divider, frame in [*((d, outer) for d in inside), (nested, inner)]:
-        assert divider.x1 == frame.box.x + C.BLOCK_PAD_X
-        assert divider.x2 == frame.box.right - C.BLOCK_PAD_X
+        assert divider.x1 == frame.box.x + 1  # edge to edge, inside the frame's stroke
+        assert divider.x2 == frame.box.right - 1
         if divider.band is not None:
             assert frame.box.x < divider.band.x and divider.band.right < frame.box.right
         if divider.label is not None:
@@ -559,3 +559,38 @@ def test_a_block_label_wraps_to_its_frame_not_to_a_label_width() -> None:
     [frame] = layout.frames
     assert frame.box.w > 2 * C.LABEL_WRAP_WIDTH
     assert len(frame.label.lines) == 1 and frame.box.contains(frame.label.box)
+
+
+# --- smaller things a reader notices ---------------------------------------------------------
+
+
+def test_note_text_starts_at_a_fixed_padding_however_wide_the_note() -> None:
+    layout = layout_of("A -> C: x\nnote A, C: Little text\nnote B: Short\nnote A: " + "word " * 40)
+    for note in layout.notes:
+        assert {t.box.x for t in note.texts} == {note.box.x + C.NOTE_PAD_X}
+
+
+def test_a_divider_in_a_frame_runs_from_edge_to_edge() -> None:
+    text = "A -> B: x\nC -> D: y\nif: inside\n  B -> C: z\n  =: Section\n  --: rule\nend"
+    layout = layout_of(text)
+    [frame] = layout.frames
+    for divider in layout.dividers:
+        assert divider.x1 == frame.box.x + 1 and divider.x2 == frame.box.right - 1
+        if divider.band:
+            assert divider.band.x == divider.x1 and divider.band.right == divider.x2
+
+
+def test_header_label_halos_leave_the_frame_stroke_alone() -> None:
+    layout = layout_of(BRANCHES)
+    for frame in layout.frames:
+        assert frame.label.box.y - C.LABEL_HALO / 2 > frame.box.y
+        for separator in frame.separators:
+            assert separator.label.box.y - C.LABEL_HALO / 2 > separator.y
+
+
+def test_an_icon_has_the_same_room_either_side() -> None:
+    [message] = layout_of("A -> B: then {fas-lock} lock").messages
+    words_before, icon, words_after = message.label.lines[0].runs
+    before = icon.x - (words_before.x + words_before.width)
+    after = words_after.x - (icon.x + icon.width)
+    assert before == pytest.approx(after) and before > 0

@@ -16,7 +16,7 @@ from volley.api import default_id_prefix, render
 from volley.layout.typeset import clean_text
 from volley.model import ARROWS, Divider, Note, walk
 from volley.output.svg_tags import num
-from volley.output.themes import DARK
+from volley.output.themes import DARK, LIGHT
 from volley.text.inline import CodeBlock, parse_note, plain_text
 
 from .fuzz_strategies import FUZZ, diagram_text
@@ -291,7 +291,9 @@ def test_icons_are_inlined_once_and_unknown_ones_are_placeholders() -> None:
     symbols = root.findall(".//s:defs/s:symbol", NS)
     assert [s.get("id").rsplit("-icon-", 1)[1] for s in symbols] == ["fas-plug"]
     assert len(root.findall(".//s:use", NS)) == 2
-    assert root.find(".//s:rect[@class='icon-missing vs-missing']", NS) is not None
+    missing = root.find(".//s:rect[@class='icon-missing vf-code vs-missing']", NS)
+    assert missing is not None and missing.get("stroke-dasharray") is None  # a quiet tile
+    assert missing.get("stroke") not in ("#dc2626", "#f87171")  # not an alarm red
 
 
 def test_html_is_handed_to_the_viewer_module(reference_text: str) -> None:
@@ -383,3 +385,27 @@ def test_committed_example_svgs_are_current(path: Path) -> None:
     svg = path.with_suffix(".svg")
     assert svg.exists(), f"render {path.name} and commit {svg.name}"
     assert svg.read_text(encoding="utf-8") == render(path.read_text(encoding="utf-8"))
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted([luminance(a), luminance(b)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("colours", [LIGHT, DARK], ids=["light", "dark"])
+def test_palettes_meet_wcag_aa(colours) -> None:
+    """Small text 4.5:1 on what it sits on; lines a reader must follow 3:1 (graphics)."""
+    for text, ground in [
+        ("text", "bg"), ("text", "note"), ("text", "surface"), ("muted", "bg"), ("muted", "tab"),
+        ("muted", "accent_soft"), ("accent", "accent_soft"), ("inverse", "badge"),
+    ]:  # fmt: skip
+        assert _contrast(colours[text], colours[ground]) >= 4.5, (text, ground)
+    for line in ("lifeline", "line", "frame", "border"):
+        assert _contrast(colours[line], colours["bg"]) >= 3, line

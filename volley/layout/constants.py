@@ -93,7 +93,7 @@ SECTION_GAP_BELOW = 8  # the section's first element follows its header closely
 SECTION_PAD_Y = 8  # the band's height around the header text
 SECTION_PAD_X = 14  # header text starts this far inside the band
 SECTION_ACCENT_WIDTH = 4  # the accent bar at the band's left end that marks it as a heading
-ICON_GAP = 6  # between an icon and the word after it
+ICON_GAP = 4  # between an icon and a word written against it (`{fas-plug}Plug`)
 DELAY_HEIGHT = 34  # the break in the lifelines for `...:`: clearly a pause, not a row
 
 # --- Blocks -----------------------------------------------------------------------------------

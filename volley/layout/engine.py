@@ -634,8 +634,7 @@ class _Engine:
         box = Rect(x, self.y, w, h)
         texts, bullets, panels = [], [], []
         ty = self.y + C.NOTE_PAD_Y
-        natural = self._note_size(note)[0]
-        tx = x + C.NOTE_PAD_X + (w - natural) / 2  # text centred in a note widened to its span
+        tx = x + C.NOTE_PAD_X  # left-aligned at a fixed padding, however wide the note is
         for k, part in enumerate(self._note_parts(note)):
             if k:
                 ty += C.NOTE_PARAGRAPH_GAP
@@ -718,7 +717,8 @@ class _Engine:
                 sep_label = self._header_label(branch.label, lx, line_y, kw_h, right)
                 separators.append(Separator(line_y, keyword, sep_label, kw_tab))
                 self.y = line_y + max(kw_h, sep_label.box.h if sep_label else 0.0)
-            self._items(branch.items, depth + 1, (left + C.BLOCK_PAD_X, right - C.BLOCK_PAD_X))
+            # A divider inside runs from frame edge to frame edge (inside its stroke).
+            self._items(branch.items, depth + 1, (left + 1, right - 1))
         self.y += C.BLOCK_PAD_BOTTOM
         box = Rect(left, top, right - left, self.y - top)
         self.out.frames[slot] = BlockFrame(block.line, block.kind, depth, box, tab, tab_text,
@@ -743,7 +743,8 @@ class _Engine:
         if st is None:
             return None
         first = st.lines[0].height if st.lines else st.height
-        y = top + max(0.0, (band - first) / 2)
+        # Level with the tab, and low enough that its halo stops below the frame's top stroke.
+        y = top + max((band - first) / 2, C.LABEL_HALO / 2 + 1)
         return self.ts.place(st, x, y, halo=True)
 
     # --- appendix ----------------------------------------------------------------------------

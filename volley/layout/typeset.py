@@ -305,7 +305,10 @@ class Typesetter:
                 runs.append(SetRun(x, "", w, href=span.href, icon=key, icon_size=icon_size,
                                    missing=missing))  # fmt: skip
                 tallest = max(tallest, icon_size)
-                x += w + (ICON_GAP if i < last else 0.0)
+                # A space either side separates alike; a word written against the icon still
+                # gets a gap.
+                glued = i < last and spans[i + 1].text[:1] not in (" ", "")
+                x += w + (ICON_GAP if glued else 0.0)
                 continue
             pad = CODE_PAD_X if span.code else 0.0
             lead = 0.0

@@ -205,7 +205,8 @@ class _Painter:
     def _icon(self, run: IconRun, role: str) -> str:
         """An inline icon, in a link if it is one, or the placeholder of a missing one."""
         if run.missing:
-            return tag.missing_icon(self.c["missing"], run.x, run.y, run.width, run.size)
+            c = self.c
+            return tag.missing_icon(c["code"], c["missing"], run.x, run.y, run.width, run.size)
         use = tag.icon(
             role, self.c[role], self._icon_id(run.key), run.x, run.y, run.width, run.size
         )

@@ -406,9 +406,9 @@ def icon(role: str, colour: str, id: str, x: float, y: float, w: float, h: float
     )
 
 
-def missing_icon(colour: str, x: float, y: float, w: float, h: float) -> str:
-    """An icon volley does not know: a dashed placeholder of its size."""
+def missing_icon(fill: str, stroke: str, x: float, y: float, w: float, h: float) -> str:
+    """An icon volley does not know: a quiet empty tile of its size (its warning names it)."""
     return (
-        f'<rect class="icon-missing vs-missing" {_box(x, y, w, h)} rx="2" fill="none"'
-        f' stroke="{colour}" stroke-dasharray="2 2"/>'
+        f'<rect class="icon-missing vf-code vs-missing" {_box(x, y, w, h)} rx="2"'
+        f' fill="{fill}" stroke="{stroke}" stroke-width="0.75"/>'
     )
