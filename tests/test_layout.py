@@ -13,7 +13,7 @@ from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout, Rect, TextBlock
 from volley.layout.metrics import ASCENT, DESCENT
 from volley.layout.typeset import clean_text
-from volley.model import ARROWS, Block, Branch, Diagram, Message, Note
+from volley.model import ARROWS, Block, Branch, Diagram, Message, Note, walk
 
 from .fuzz_strategies import FUZZ, diagram_text
 
@@ -594,3 +594,43 @@ def test_an_icon_has_the_same_room_either_side() -> None:
     before = icon.x - (words_before.x + words_before.width)
     after = words_after.x - (icon.x + icon.width)
     assert before == pytest.approx(after) and before > 0
+
+
+def involved_lanes(block: Block, index: dict[str, int]) -> set[int]:
+    """The lanes a block's messages and notes touch, nested blocks included."""
+    lanes: set[int] = set()
+    for item in walk([i for branch in block.branches for i in branch.items]):
+        if isinstance(item, Message):
+            lanes |= {index[item.sender], index[item.receiver]}
+        elif isinstance(item, Note):
+            lanes |= {index[name] for name in item.over if name in index}
+    return lanes
+
+
+SELF_IN_FRAMES = """A -> B: x
+B -> C: y
+loop: retry
+  B -> B: a rather long self label that sets the lane gap
+  if: nested
+    B -> B: another rather long self label, one frame deeper
+  end
+end
+"""
+
+
+@pytest.mark.parametrize(
+    "name,text", [*sources(), ("branches", BRANCHES), ("self in frames", SELF_IN_FRAMES)]
+)
+def test_no_frame_edge_lies_on_a_lifeline_it_does_not_involve(name: str, text: str) -> None:
+    diagram = volley.parse(text)
+    layout = layout_diagram(diagram)
+    index = {p.name: p.index for p in layout.participants}
+    blocks = [item for item in walk(diagram.items) if isinstance(item, Block)]
+    for block, frame in zip(blocks, layout.frames, strict=True):
+        lanes = involved_lanes(block, index)
+        if lanes:  # the lanes between the outermost involved ones are inside the block
+            lanes = set(range(min(lanes), max(lanes) + 1))
+        for line in layout.lifelines:
+            if line.index not in lanes:
+                for edge in (frame.box.x, frame.box.right):
+                    assert abs(line.x - edge) >= C.FRAME_LANE_CLEARANCE - 0.01, (block.kind, line)

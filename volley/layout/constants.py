@@ -98,6 +98,7 @@ DELAY_HEIGHT = 34  # the break in the lifelines for `...:`: clearly a pause, not
 
 # --- Blocks -----------------------------------------------------------------------------------
 BLOCK_PAD_X = 14  # a frame clears the labels and lifelines it encloses by this much
+FRAME_LANE_CLEARANCE = 10  # least distance from a frame's edge to a lifeline it does not involve
 BLOCK_NEST_INSET = 10  # each nested frame sits this much further inside its parent
 BLOCK_GAP_ABOVE = 12  # space above a frame's top edge
 BLOCK_PAD_TOP = 8  # space between the tab and the frame's first element

@@ -160,15 +160,19 @@ class _Engine:
         self.frame_x = {k: (a + dx, b + dx) for k, (a, b) in self.frame_x.items()}
         self.width = max(right + dx + C.MARGIN, self._least_width())
 
-    def _needs(self, items: list[Item], needs: dict, spanning: list[Note]) -> None:
-        """Pass 1: the least distance each element asks for between two lifelines."""
+    def _needs(self, items: list[Item], needs: dict, spanning: list[Note], depth: int = 0) -> None:
+        """Pass 1: the least distance each element asks for between two lifelines (`depth`:
+        how many frames hold the items)."""
         for item in items:
             if isinstance(item, Message):
                 i, j = self.index[item.sender], self.index[item.receiver]
                 row = self._row(item, C.LABEL_WRAP_WIDTH)
                 if i == j:
                     if i + 1 < self.n:
-                        _need(needs, i, i + 1, self._self_reach(row) + C.LABEL_PAD_X)
+                        # In a frame, the next lifeline stays clear of the frame's edge too.
+                        frame = C.BLOCK_PAD_X + (depth - 1) * C.BLOCK_NEST_INSET
+                        gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
+                        _need(needs, i, i + 1, self._self_reach(row) + gap)
                 else:
                     _need(needs, min(i, j), max(i, j), row.width + 2 * C.LABEL_PAD_X)
             elif isinstance(item, Note):
@@ -188,7 +192,7 @@ class _Engine:
                     header = max(self._header_width(item, b) for b in range(len(item.branches)))
                     _need(needs, span[0], span[1], header - 2 * C.BLOCK_PAD_X)
                 for branch in item.branches:
-                    self._needs(branch.items, needs, spanning)
+                    self._needs(branch.items, needs, spanning, depth + 1)
 
     def _sweep(self, needs: dict[tuple[int, int], float]) -> list[float]:
         """Pass 2: place lifelines left to right, each as far as its needs push it."""
@@ -267,7 +271,22 @@ class _Engine:
             for item in branch.items:
                 if isinstance(item, Divider) and item.label:
                     right = max(right, left + self._divider_need(item) + 2 * C.BLOCK_PAD_X)
+        left, right = self._clear_of_lanes(block, left, right)
         self.frame_x[id(block)] = (left, right)
+        return left, right
+
+    def _clear_of_lanes(self, block: Block, left: float, right: float) -> tuple[float, float]:
+        """Frame edges moved off the lifelines of participants the block does not involve: an
+        edge drawn on a lifeline leaves the reader unsure which side it is on."""
+        span = self._span(block)
+        clear = C.FRAME_LANE_CLEARANCE
+        for lane, x in enumerate(self.xs):
+            if span is not None and span[0] <= lane <= span[1]:
+                continue
+            if abs(x - left) < clear:
+                left = x - clear
+            if abs(x - right) < clear:
+                right = x + clear
         return left, right
 
     def _least_width(self) -> float:
