@@ -30,8 +30,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 import volley  # noqa: E402
 from tests import fuzz_strategies as fs  # noqa: E402
-from volley.errors import VolleyError  # noqa: E402
 from volley.checks.secrets import redact_body  # noqa: E402
+from volley.errors import VolleyError  # noqa: E402
 
 
 class Tally:
@@ -42,12 +42,15 @@ class Tally:
         self.tried = 0
         self.valid = 0
         self.errors: collections.Counter[str] = collections.Counter()
+        self.crashes: collections.Counter[str] = collections.Counter()
         self.failure: str | None = None
         self.seconds = 0.0
 
     def saw(self, result: object) -> None:
         self.tried += 1
-        if isinstance(result, VolleyError):
+        if isinstance(result, Crash):
+            self.crashes[str(result)] += 1
+        elif isinstance(result, VolleyError):
             self.errors[_kind(result.message)] += 1
         else:
             self.valid += 1
@@ -110,6 +113,24 @@ def _planted(args: tuple[list[str], str, int]):
     return None
 
 
+def _imported(args: tuple[str, str] | str):
+    """Import a mutated file; an exception other than a VolleyError is tallied as a crash by
+    where it was raised, so one run counts every kind instead of stopping at the first."""
+    source, text = ("mermaid", args) if isinstance(args, str) else args
+    try:
+        return fs.check_import(text, source)
+    except AssertionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the campaign's finding, reported with its place
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        return Crash(f"{type(exc).__name__} at {where}: {str(exc)[:60]}")
+
+
+class Crash(Exception):
+    """An importer raised something other than a clear error (tallied, not raised)."""
+
+
 SECRET_VALUES = st.text("ABCDEFGHJKLMNPQRSTUVWYZabcdefghijkmnopqrstuvwyz0123456789", min_size=12)
 PROPERTIES = {
     "parse generated diagrams": (fs.diagram_text(), _parse, 10_000),
@@ -129,6 +150,8 @@ PROPERTIES = {
         500,
     ),
     "render png of generated diagrams": (fs.diagram_text(), _render("png"), 300),
+    "import mutated Markdown (Mermaid blocks)": (fs.mutated_markdown(), _imported, 8_000),
+    "import mutated HAR and trace files": (fs.mutated_capture(), _imported, 8_000),
     "redact planted secrets": (
         st.tuples(fs.body_lines(), SECRET_VALUES, st.integers(min_value=0)),
         _planted,
@@ -152,6 +175,8 @@ def campaign(scale: float, only: str | None) -> bool:
             tally.failure = traceback.format_exc(limit=-6)
             ok = False
         tally.seconds = time.perf_counter() - start
+        if tally.crashes:
+            ok = False
         total += tally.tried
         _report(tally)
     print(f"\n{total:,} inputs in all; " + ("no invariant failed" if ok else "FAILURES above"))
@@ -159,13 +184,16 @@ def campaign(scale: float, only: str | None) -> bool:
 
 
 def _report(tally: Tally) -> None:
-    status = "FAILED" if tally.failure else "ok"
+    status = "FAILED" if tally.failure or tally.crashes else "ok"
     print(
         f"\n{tally.name}: {status}: {tally.tried:,} inputs, {tally.valid:,} valid, "
-        f"{sum(tally.errors.values()):,} errors, {tally.seconds:.0f} s"
+        f"{sum(tally.errors.values()):,} errors, {sum(tally.crashes.values()):,} crashes, "
+        f"{tally.seconds:.0f} s"
     )
     for kind, count in tally.errors.most_common(5):
         print(f"    {count:7,}  {kind}")
+    for kind, count in tally.crashes.most_common():
+        print(f"    {count:7,}  CRASH {kind}")
     if tally.failure:
         print(tally.failure)
 

@@ -563,3 +563,137 @@ def check_render(diagram: Diagram, fmt: str, **options) -> str | bytes:
     elif fmt == "html":
         check_html(first, page=not options.get("fragment"))
     return first
+
+
+# --- imports: real Markdown, HAR and trace files, mutated ------------------------------------
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+@functools.cache
+def markdown_pages() -> list[str]:
+    """Real Markdown that holds Mermaid blocks: the docs and the pages the importer was built on
+    (a page without one is refused at once, which tests little)."""
+    pages = [*sorted((ROOT / "docs").rglob("*.md")), *sorted((CASES / "mermaid").glob("*.md"))]
+    texts = [page.read_text(encoding="utf-8") for page in pages]
+    return [text for text in texts if "```mermaid" in text]
+
+
+@functools.cache
+def traffic_files() -> list[tuple[str, str]]:
+    """Real captures, each with the importer it is for: browsers' and proxies' HAR files,
+    OTLP/JSON and Jaeger traces."""
+    har = [("har", p.read_text(encoding="utf-8")) for p in sorted((CASES / "har").glob("*.har"))]
+    traces = sorted((CASES / "traces").glob("*.json"))
+    return har + [("trace", p.read_text(encoding="utf-8")) for p in traces]
+
+
+MARKDOWN_FRAGMENTS = [
+    "```mermaid", "```", "~~~", "````", "sequenceDiagram", "    sequenceDiagram", "> ```mermaid",
+    "participant A as <b>x</b>", "A->>B: hi", "A-->>-B: ok", "loop every", "end", "%%{init}%%",
+    "```volley", "    ```mermaid", "<pre>", "</pre>", "<!-- volley:begin x -->", "\t```",
+    "Note over A,B: n", "autonumber", "rect rgb(0,0,0)", "box Aqua", "activate A",
+]  # fmt: skip
+
+
+@st.composite
+def mutated_markdown(draw: st.DrawFn) -> str:
+    """A real Markdown page with a few lines deleted, duplicated, cut, moved or inserted
+    (fences, Mermaid statements, hostile strings)."""
+    lines = draw(st.sampled_from(markdown_pages())).split("\n")
+    for _ in range(draw(st.integers(1, 8))):
+        op = draw(st.integers(0, 5))
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == 0 and len(lines) > 1:
+            del lines[i]
+        elif op == 1:
+            lines.insert(i, lines[i])
+        elif op == 2:
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
+        elif op == 3:
+            lines.insert(i, draw(st.sampled_from(MARKDOWN_FRAGMENTS)))
+        elif op == 4:
+            lines.insert(i, draw(st.sampled_from(hostile_strings())))
+        else:
+            lines[i] = draw(st.sampled_from(["", "> ", "    ", "\t", "- "])) + lines[i]
+    return "\n".join(lines)
+
+
+_JSON_ODD = [
+    None, True, 0, -1, 1e308, "", "\x00", "\u202eevil", "</script>", [], {}, "x" * 300,
+    "2024-13-45T99:99:99Z", "not a number", -(2**63), "http://[::1", "ftp://x/y?z#",
+]  # fmt: skip
+
+
+def _json_paths(value: object, path: tuple = ()) -> list[tuple]:
+    """Every place inside a JSON value, as a path of keys and indexes."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += _json_paths(child, (*path, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += _json_paths(child, (*path, index))
+    return found
+
+
+@st.composite
+def mutated_capture(draw: st.DrawFn) -> tuple[str, str]:
+    """(importer, text): a real HAR or trace with values replaced by odd ones, members and
+    items dropped or duplicated, or the text itself cut short; the importer it was made for."""
+    import json
+
+    source, text = draw(st.sampled_from(traffic_files()))
+    data = json.loads(text)
+    for _ in range(draw(st.integers(1, 6))):
+        paths = _json_paths(data)
+        path = draw(st.sampled_from(paths))
+        if not path:
+            continue
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        op = draw(st.integers(0, 3))
+        if op == 0:
+            parent[last] = draw(st.sampled_from(_JSON_ODD))
+        elif op == 1:
+            del parent[last]
+        elif op == 2 and isinstance(parent, list):
+            parent.insert(last, parent[last])
+        else:
+            parent[last] = draw(st.sampled_from(hostile_strings()))
+    out = json.dumps(data, ensure_ascii=draw(st.booleans()))
+    if draw(st.integers(0, 9)) == 0:
+        out = out[: draw(st.integers(0, len(out)))]
+    return source, out
+
+
+# An import may write more than a hand-written diagram's limits allow (a long capture).
+_IMPORT_LIMITS = volley.Limits(
+    input_bytes=10**9, messages=10**6, label_chars=10**7, participants=10**5
+)
+
+
+def check_import(text: str, source: str | None = None) -> list | VolleyError:
+    """Import; the result is a list of diagrams that each parse, or a VolleyError that formats.
+
+    An importer's job is to write `.volley` a person can keep: text it wrote that does not
+    parse, or any other exception, is a bug.
+    """
+    from volley.importers import convert
+    from volley.importers.traffic import TrafficOptions
+
+    options = TrafficOptions() if source in ("har", "trace") else None
+    try:
+        imported = convert(text, "fuzzed", source, options)
+    except VolleyError as exc:
+        assert isinstance(exc.message, str) and exc.message
+        exc.format()
+        return exc
+    for item in imported:
+        result = check_parse(item.text, limits=_IMPORT_LIMITS)
+        assert not isinstance(result, VolleyError), (
+            f"an import wrote text that does not parse: {result.format()}"
+        )
+    return imported

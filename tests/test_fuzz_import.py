@@ -1,0 +1,45 @@
+"""Importing real Markdown, HAR and trace files, mutated: `.volley` that parses, or a clear error.
+
+Bounded for CI (profile `volley-ci`); `scripts/fuzz.py` runs the same invariants for longer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from .fuzz_strategies import FUZZ, check_import, mutated_capture, mutated_markdown
+
+
+@FUZZ
+@given(mutated_markdown())
+def test_mutated_markdown_imports_as_diagrams_that_parse_or_a_clear_error(text: str) -> None:
+    check_import(text, "mermaid")
+
+
+# The HAR and trace importers read a capture's members without checking their JSON types
+# (`"resourceSpans": true`, a span that is a string, a huge integer timestamp): a raw
+# TypeError/AttributeError/OverflowError instead of a clear error, and a status of
+# "\u0000" written into the diagram. Known; counted by scripts/fuzz.py.
+CRASHES_ON_ODD_JSON = pytest.mark.xfail(
+    reason="importers crash on JSON members of the wrong type, or write a NUL into the text",
+    strict=False,
+)
+
+
+@CRASHES_ON_ODD_JSON
+@FUZZ
+@given(mutated_capture())
+def test_mutated_captures_import_as_diagrams_that_parse_or_a_clear_error(
+    capture: tuple[str, str],
+) -> None:
+    source, text = capture
+    check_import(text, source)
+
+
+@CRASHES_ON_ODD_JSON
+@FUZZ
+@given(mutated_capture())
+def test_mutated_captures_are_told_apart_or_refused_clearly(capture: tuple[str, str]) -> None:
+    _source, text = capture
+    check_import(text)  # the importer detect picks, or "cannot tell what format this is"
