@@ -64,8 +64,11 @@ SECRET_SUFFIXES = (
     "token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey",
     "secretaccesskey", "signature",
 )  # fmt: skip
-# … unless it ends in one of these: a page cursor is not a credential.
-NOT_SECRET_SUFFIXES = ("pagetoken", "nexttoken", "continuationtoken", "synctoken", "cursortoken")
+# … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
+# progressToken (it only ties progress notifications to their request).
+NOT_SECRET_SUFFIXES = (
+    "pagetoken", "nexttoken", "continuationtoken", "synctoken", "cursortoken", "progresstoken",
+)  # fmt: skip
 
 # Cheap tests that rule most texts out before any pattern looks for names: every name above,
 # folded, holds one of these words (a test keeps it so).
@@ -103,11 +106,24 @@ _PLACEHOLDER = re.compile(
 )
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
 
+# Values that specifications print as their examples: diagrams copy them from there, and they
+# open nothing.
+DOCUMENTED_EXAMPLES = frozenset(
+    {
+        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",  # RFC 7636 (PKCE) code_verifier
+        "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",  # RFC 7636 code_challenge
+        "SplxlOBeZQQYbYS6WxSbIA",  # RFC 6749 (OAuth 2.0) authorization code
+        "2YotnFZFEjr1zCsicMWpAA",  # RFC 6749 access token
+        "tGzv3JOkF0XG5Qx2TlKWIA",  # RFC 6749 refresh token
+        "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDDX1uTcs=",  # Standard Webhooks signature
+    }
+)
+
 
 def is_placeholder(value: str) -> bool:
     """Whether a value is written as a stand-in rather than a real credential."""
     value = value.strip().strip("\"'").strip()
-    return not value or bool(_PLACEHOLDER.fullmatch(value))
+    return not value or value in DOCUMENTED_EXAMPLES or bool(_PLACEHOLDER.fullmatch(value))
 
 
 def credential_like(value: str) -> bool:
