@@ -389,13 +389,13 @@ def arrow_y(layout: Layout, n: int) -> float:
 
 
 def test_a_call_opens_a_bar_at_its_arrow_and_the_reply_closes_it() -> None:
-    layout = layout_of("A ->+ B: call\nB -> B: work\nB -->- A: done\nA -> B: later")
+    layout = layout_of("A ->+ B: call\nB -> B: work\nB -->- A: done\nA -> B: later\nB -> C")
     [(depth, top, bottom)] = bars_of(layout, 1)
     assert depth == 0 and top == arrow_y(layout, 1) and bottom == arrow_y(layout, 3)
     bar = layout.activations[0].box
     lifeline = layout.lifelines[1].x
     assert bar.x < lifeline < bar.right and bar.w == C.ACTIVATION_WIDTH
-    call, work, done, later = layout.messages
+    call, work, done, later, _ = layout.messages
     assert call.points[-1][0] == pytest.approx(bar.x)  # ends at the bar's left edge
     assert call.heads[-1].tip[0] == pytest.approx(bar.x)
     assert done.points[0][0] == pytest.approx(bar.x)  # the reply leaves from it
@@ -634,3 +634,16 @@ def test_no_frame_edge_lies_on_a_lifeline_it_does_not_involve(name: str, text: s
             if line.index not in lanes:
                 for edge in (frame.box.x, frame.box.right):
                     assert abs(line.x - edge) >= C.FRAME_LANE_CLEARANCE - 0.01, (block.kind, line)
+
+
+def test_a_self_message_on_the_rightmost_lane_turns_left_and_keeps_the_canvas() -> None:
+    label = "a self message on the rightmost lane with a long label"
+    layout = layout_of(f"A -> B: x\nB -> B: {label}\nA -> A: {label}")
+    rightmost, leftmost = layout.messages[1], layout.messages[2]
+    x = layout.lifelines[1].x
+    assert max(px for px, _ in rightmost.points) == x  # the loop lies left of the lifeline
+    assert rightmost.label.box.right < x and rightmost.heads[-1].direction == 1
+    assert min(px for px, _ in leftmost.points) == layout.lifelines[0].x  # others turn right
+    box = layout.participants[1].top
+    assert layout.width == pytest.approx(box.right + C.PARTICIPANT_SHADOW + C.MARGIN, abs=0.01)
+    assert_clean(layout)

@@ -168,10 +168,12 @@ class _Engine:
                 i, j = self.index[item.sender], self.index[item.receiver]
                 row = self._row(item, C.LABEL_WRAP_WIDTH)
                 if i == j:
-                    if i + 1 < self.n:
-                        # In a frame, the next lifeline stays clear of the frame's edge too.
-                        frame = C.BLOCK_PAD_X + (depth - 1) * C.BLOCK_NEST_INSET
-                        gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
+                    # In a frame, the neighbouring lifeline stays clear of its edge too.
+                    frame = C.BLOCK_PAD_X + (depth - 1) * C.BLOCK_NEST_INSET
+                    gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
+                    if self._loops_left(i):
+                        _need(needs, i - 1, i, self._self_reach(row) + gap)
+                    elif i + 1 < self.n:
                         _need(needs, i, i + 1, self._self_reach(row) + gap)
                 else:
                     _need(needs, min(i, j), max(i, j), row.width + 2 * C.LABEL_PAD_X)
@@ -237,7 +239,8 @@ class _Engine:
             xs = self.xs
             i, j = self.index[item.sender], self.index[item.receiver]
             if i == j:
-                return xs[i], xs[i] + self._self_reach(self._row(item, C.LABEL_WRAP_WIDTH))
+                reach = self._self_reach(self._row(item, C.LABEL_WRAP_WIDTH))
+                return (xs[i] - reach, xs[i]) if self._loops_left(i) else (xs[i], xs[i] + reach)
             return (xs[i], xs[j]) if xs[i] <= xs[j] else (xs[j], xs[i])
         if isinstance(item, Note):
             x, w = self._note_x(item)
@@ -335,6 +338,11 @@ class _Engine:
             C.MARKER_HEIGHT if marker else 0.0,
         )
         return _Row(label, badge, badge_w, marker, marker_w, width, height)
+
+    def _loops_left(self, lane: int) -> bool:
+        """Whether a message to self on the lane turns left: on the rightmost of several
+        lanes, so that its loop and label widen the gap to its neighbour, not the picture."""
+        return 1 < self.n == lane + 1
 
     def _self_reach(self, row: _Row) -> float:
         return self.bar_room + max(
@@ -534,7 +542,9 @@ class _Engine:
         self.y += C.ROW_GAP
         top = self.y
         row = self._row(message, C.LABEL_WRAP_WIDTH)
-        if i == j:
+        if i == j and self._loops_left(i):
+            x0 = self._bar_edge(i, -1) - C.SELF_LABEL_INDENT - row.width
+        elif i == j:
             x0 = self._bar_edge(i, 1) + C.SELF_LABEL_INDENT
         else:
             span = abs(xs[j] - xs[i]) - 2 * C.LABEL_PAD_X
@@ -551,18 +561,20 @@ class _Engine:
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
         heads = []
         if i == j:
-            # The loop leaves from the lane's bar and returns to it, or to the bar it opens.
-            x = self._bar_edge(i, 1)
-            right = x + C.SELF_LOOP_WIDTH
+            # The loop leaves from the lane's bar and returns to it, or to the bar it opens;
+            # rightwards, or leftwards on the rightmost lane.
+            side = -1 if self._loops_left(i) else 1
+            x = self._bar_edge(i, side)
+            turn = x + side * C.SELF_LOOP_WIDTH
             back = arrow_y + C.SELF_LOOP_HEIGHT
             for lane in starts:
                 self._bar(lane, back if lane == i else arrow_y, message.line, True)
-            end = self._bar_edge(i, 1)
-            points = [(x, arrow_y), (right, arrow_y), (right, back), (end, back)]
+            end = self._bar_edge(i, side)
+            points = [(x, arrow_y), (turn, arrow_y), (turn, back), (end, back)]
             if style.head_from != "none":
-                heads.append(Head(style.head_from, (x, arrow_y), -1, scale))
+                heads.append(Head(style.head_from, (x, arrow_y), -side, scale))
             if style.head_to != "none":
-                heads.append(Head(style.head_to, (end, back), -1, scale))
+                heads.append(Head(style.head_to, (end, back), -side, scale))
             for lane in ends:
                 self._bar(lane, back, message.line, False)
             self.y = back + C.ROW_BOTTOM
