@@ -301,3 +301,17 @@ def test_a_markdown_block_of_another_mermaid_diagram_is_left_out_with_a_warning(
 def test_naming_mermaid_for_a_source_that_is_not_says_so() -> None:
     with pytest.raises(VolleyError, match="does not start with sequenceDiagram"):
         convert("A -> B: hi\n", "flow.txt", "mermaid")
+
+
+def test_traffic_options_on_a_diagram_format_are_a_usage_error(tmp_path):
+    from click.testing import CliRunner
+
+    from volley.cli import main
+
+    source = tmp_path / "flow.mmd"
+    source.write_text("sequenceDiagram\nA->>B: hi\n")
+    result = CliRunner().invoke(main, ["import", str(source), "--all", "--max-body", "10"])
+    assert result.exit_code == 2
+    assert "--all, --max-body only applies to traffic" in result.output
+    assert "not to a mermaid diagram" in result.output
+    assert CliRunner().invoke(main, ["import", str(source)]).exit_code == 0

@@ -673,14 +673,6 @@ def redact_names(names: list[str]) -> dict[str, str]:
     return renamed
 
 
-def redact_diagram(diagram: Diagram) -> Diagram:
-    """A copy of the diagram with every secret-looking value masked: the pipeline's redaction
-    step, `volley.checks.redact.redact_diagram`, for callers that import it from here."""
-    from volley.checks.redact import redact_diagram as redact
-
-    return redact(diagram)
-
-
 def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
     """Every text of the diagram in document order: (its first source line, the text, whether
     it is read as a body rather than prose), participant names included.

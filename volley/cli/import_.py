@@ -12,7 +12,7 @@ import click
 
 from volley.cli import _quick_exit, report
 from volley.errors import VolleyError
-from volley.importers import IMPORTERS, Imported, convert
+from volley.importers import IMPORTERS, Imported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.textio import read_source, write_atomic
 
@@ -57,6 +57,23 @@ def _traffic_options(
         max_body=max_body,
         redact=not no_redact,
     )
+
+
+def _refuse_traffic_options(given: dict[str, Any], format_name: str) -> None:
+    """A traffic option on a diagram format would be ignored: say so instead (exit 2)."""
+    context = click.get_current_context()
+    used = [
+        param.opts[0]
+        for param in context.command.params
+        if param.name in given
+        and context.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if used:
+        flags = ", ".join(sorted(used))
+        raise click.UsageError(
+            f"{flags} only applies to traffic (HAR, traces, JSON-RPC logs), "
+            f"not to a {format_name} diagram"
+        )
 
 
 def _targets(source: str, output: str | None, found: list[Imported]) -> list[str]:
@@ -165,9 +182,13 @@ def import_command(
     kept as a // comment.
     """
     _quick_exit()
+    options = _traffic_options(**traffic)
     try:
         text, name = _read(source, max_input_bytes)
-        found = convert(text, name, source_format, _traffic_options(**traffic))
+        importer = IMPORTERS[source_format] if source_format else detect(text)
+        if importer is not None and not importer.traffic:
+            _refuse_traffic_options(traffic, importer.name)
+        found = convert(text, name, importer.name if importer else None, options)
     except VolleyError as exc:
         report(exc)
         sys.exit(1)
