@@ -314,7 +314,8 @@
   Diagram.prototype.reveal = function (group, block) {
     var sheet = !this.root.classList.contains("vl-wide");
     if (!block && !sheet) return;
-    var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24; // 8 under the sheet
+    // The sheet stands 8px above the bottom of the window; keep 16px between it and the message.
+    var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
     group.scrollIntoView({ block: "nearest", inline: "nearest" });
   };
