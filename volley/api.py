@@ -103,16 +103,19 @@ def check_file(path: str, *, limits: Limits | None = None, redact: bool = False)
 
 
 def draw(diagram: Diagram, options: Options) -> str | bytes:
-    """Redact, lay out and paint a parsed diagram."""
+    """Redact, reveal hidden characters, lay out and paint a parsed diagram."""
     fmt = options.format
     theme = options.resolved_theme
+    from volley.checks.bidi import reveal_diagram
     from volley.layout.engine import layout_diagram
     from volley.output.svg import render_svg
 
     if options.redact:
         from volley.checks.redact import redact_diagram
 
-        diagram = redact_diagram(diagram)  # ids below come from what is shown
+        diagram = redact_diagram(diagram)
+    diagram = reveal_diagram(diagram)  # drawn as written: no text reordered or hidden
+    # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
     picture = layout_diagram(diagram, bodies=options.bodies)
     if fmt == "svg":

@@ -18,6 +18,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from volley.checks.rewrite import Rewrites, rewrite_diagram
+from volley.model import Diagram
+
 # Embeddings, overrides, isolates and their terminators, and the directional marks.
 BIDI_CONTROLS = frozenset(
     "\u202a\u202b\u202c\u202d\u202e"  # LRE, RLE, PDF, LRO, RLO
@@ -129,3 +132,14 @@ def reveal(text: str) -> str:
         position = hidden.index + 1
     out.append(text[position:])
     return "".join(out)
+
+
+def reveal_diagram(diagram: Diagram) -> Diagram:
+    """The diagram as it is drawn: hidden characters in names, labels and notes written as
+    their escapes (bodies are shown as written). The same diagram when there are none."""
+    names = {name: reveal(name) for name in diagram.participants if hidden_characters(name)}
+    texts = (text for _, text in diagram.texts())
+    labels = diagram.labels.values()
+    if not names and not any(hidden_characters(text) for text in (*texts, *labels)):
+        return diagram
+    return rewrite_diagram(diagram, Rewrites(label=reveal, note=reveal, names=names))

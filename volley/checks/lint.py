@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
-from volley.model import Diagram
+from volley.model import Diagram, walk
 
 
 def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
@@ -31,8 +31,44 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
 
     return [
         *_icon_warnings(diagram, source_line),
+        *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, source_line, redact),
     ]
+
+
+def _hidden_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """A warning for each bidi control, invisible or control character in a name or label:
+    `‮Admin‬` draws as "nimdA", and a zero-width space makes two names that look the same."""
+    from volley.checks.bidi import hidden_characters
+
+    texts = list(diagram.texts())
+    first_use: dict[str, int] = {}
+    for item in walk(diagram.items):
+        for name in getattr(item, "sender", None), getattr(item, "receiver", None):
+            if name is not None:
+                first_use.setdefault(name, item.line)
+    texts += [(first_use.get(name, 0), name) for name in diagram.participants]
+    texts += [(first_use.get(name, 0), label) for name, label in diagram.labels.items()]
+    seen: set[tuple[int, str]] = set()
+    for line, text in texts:
+        for hidden in hidden_characters(text):
+            if (line, hidden.char) in seen:
+                continue
+            seen.add((line, hidden.char))
+            shown = source_line(line)
+            start = shown.find(text) if shown else -1
+            column = start + hidden.index + 1 if start >= 0 else 1
+            yield Diagnostic(
+                f"the text holds {hidden.describe()}; the picture shows it as an escape",
+                diagram.filename,
+                line,
+                column,
+                shown,
+                severity="warning",
+                hint="delete it, or write the text without it",
+            )
 
 
 def _icon_warnings(
