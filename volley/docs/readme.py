@@ -17,6 +17,12 @@ their own endings, and only whole marker regions are replaced. Names come from `
 fence or from the nearest heading above it, never from the block's position, so adding a
 diagram does not rename the others. A block wrapped in `<details>` gets its link after
 `</details>`, so the picture shows while the source stays folded.
+
+The file is read as CommonMark reads it (markdown-it-py, as GitHub's renderer would): a fence
+shown inside an indented code block, an HTML block or another fence is not a diagram, and
+marker comments shown there are not regions. A region holds only what README mode writes, so
+replacing or removing it loses nothing a person wrote. Pictures and the file are written only
+inside the Markdown file's folder, never through a symbolic link.
 """
 
 from __future__ import annotations
@@ -43,12 +49,6 @@ _PREFIX = r"(?P<prefix>(?:[ \t]*>)*[ \t]*)"
 _OPEN = re.compile(_PREFIX + r"(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*?)[ \t]*$")
 _BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*$")
 _END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
-_ATX = re.compile(r"^(?:[ \t]*>)*[ \t]{0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^[ \t]{0,3}(?:=+|-+)[ \t]*$")
-# Lines that cannot be a setext heading's text: a comment (the markers are comments: `---`
-# after `<!-- volley:end -->` is a rule, not a heading) or a code fence.
-_NOT_TEXT = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:<!--|`{3,}|~{3,})")
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ATTR = re.compile(
     r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
 )
@@ -131,125 +131,153 @@ def slugify(text: str) -> str:
     return text[:60].rstrip("-")
 
 
-def _strip_prefix(text: str, prefix: str) -> str:
-    """A content line without its container prefix (or as much indentation as it has)."""
-    if text.startswith(prefix):
-        return text[len(prefix) :]
-    stripped = text.lstrip(" \t")
-    taken = len(text) - len(stripped)
-    return text[min(taken, len(prefix)) :]
+def _continuation(prefix: str) -> str:
+    """The prefix that keeps a line inside the containers of a fence opened after `prefix`:
+    a quote's `>` stays, a list item's marker (`- `, `1. `) becomes spaces."""
+    return re.sub(r"[^>\s]", " ", prefix)
 
 
-def _indented_code(lines: list[Line], index: int, prefix: str) -> bool:
-    """Whether a fence indented four or more columns is really an indented code block.
+def _closes(text: str, markup: str) -> bool:
+    """Whether a line (with its containers' prefix) is a closing fence for `markup`."""
+    return (
+        re.fullmatch(r"[ \t>]*" + re.escape(markup[0]) + "{" + str(len(markup)) + r",}[ \t]*", text)
+        is not None
+    )
 
-    Inside a list item such a fence is a fence; elsewhere it is code showing a fence.
+
+# A ```volley opening line, as text inside another block.
+_VOLLEY_FENCE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*\{?\.?volley\b")
+# Lines that may sit in a marker region besides the markers: the image link, blank lines.
+_REGION_BODY = re.compile(r"^[ \t>]*(?:!\[[^\]\n]*\]\([^)\n]*\))?[ \t]*$")
+
+
+def _region_after(lines: list[Line], anchor: int, markers: set[int]) -> tuple[int, int] | None:
+    """Marker lines after `anchor` (blank lines may sit between), if there are any.
+
+    Only markers that are HTML comments of their own (`markers`: not text inside a code block
+    or a `<pre>`) count, and only around what README mode writes between them (an image
+    link): a region is replaced or removed whole, so it must hold nothing a person wrote.
     """
-    indent = len(prefix.expandtabs(4)) - len(prefix.expandtabs(4).lstrip(" "))
-    if ">" in prefix or indent < 4:
-        return False
-    for back in range(index - 1, -1, -1):
-        text = lines[back].text
-        if not text.strip():
-            continue
-        own = len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip(" "))
-        if own < indent:
-            return not _LIST_ITEM.match(text)
-    return True
-
-
-def _close_of(lines: list[Line], start: int, fence: str) -> int | None:
-    closer = re.compile(_PREFIX + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
-    for index in range(start + 1, len(lines)):
-        if closer.match(lines[index].text):
-            return index
-    return None
-
-
-def _region_after(lines: list[Line], anchor: int) -> tuple[int, int] | None:
-    """Marker lines after `anchor` (blank lines may sit between), if there are any."""
     index = anchor + 1
     while index < len(lines) and not lines[index].text.strip():
         index += 1
-    if index >= len(lines) or not _BEGIN.match(lines[index].text):
+    if index >= len(lines) or index not in markers or not _BEGIN.match(lines[index].text):
         return None
     for end in range(index + 1, min(index + 20, len(lines))):
-        if _END.match(lines[end].text):
+        if end in markers and _END.match(lines[end].text):
             return index, end
-        if _BEGIN.match(lines[end].text) or _OPEN.match(lines[end].text):
+        if not _REGION_BODY.match(lines[end].text):
             break
     return None
 
 
 def _link_anchor(lines: list[Line], close: int) -> int:
-    """The fence's closing line, or the `</details>` that folds the block away."""
+    """The fence's closing line, or the `</details>` that folds the block away.
+
+    `</details>` opens an HTML block that runs on to the next blank line; the link goes after
+    it (with a blank line first) only when a blank line or the end of the file follows it
+    already, so that the link changes how nothing after it is read.
+    """
     index = close + 1
     while index < len(lines) and not lines[index].text.strip():
         index += 1
     if index < len(lines) and lines[index].text.strip().lower() == "</details>":
-        return index
+        after = index + 1
+        if after >= len(lines) or not lines[after].text.strip() or _BEGIN.match(lines[after].text):
+            return index
     return close
 
 
+def _parse(lines: list[Line]) -> list[Any]:
+    """The file's CommonMark block tokens (markdown-it-py), their line numbers those of `lines`.
+
+    markdown-it reads a lone carriage return as a line end; inside a line it is turned into a
+    space for the parse so that its line numbers stay those of `split_lines`.
+    """
+    from markdown_it import MarkdownIt
+
+    text = "\n".join(line.text.replace("\r", " ") for line in lines)
+    return MarkdownIt("commonmark").parse(text)
+
+
 def scan(text: str, filename: str) -> Scan:
-    """Find the ```volley blocks, their headings and marker regions; skip every other fence."""
+    """Find the ```volley blocks, their headings and marker regions, as CommonMark reads the
+    file: a fence inside an indented code block, an HTML block (`<pre>`, `<div>`) or another
+    fence is text, not a diagram; a fence in a quote or a list item ends with its container;
+    markers shown inside code are text, not regions."""
     lines = split_lines(text)
     found = Scan(lines)
+    tokens = _parse(lines)
+    markers: set[int] = set()  # lines where a marker comment of its own may stand
+    for token in tokens:
+        if token.type == "html_block" and token.map:
+            first, after = token.map
+            markers.add(first)
+            if lines[first].text.strip().lower() == "</details>":
+                markers.update(range(first, after))  # a link README mode wrote after it
     heading: str | None = None
-    index = 0
-    while index < len(lines):
-        text_here = lines[index].text
-        opening = _OPEN.match(text_here)
-        if (
-            opening
-            and not (opening["fence"][0] == "`" and "`" in opening["info"])
-            and not _indented_code(lines, index, opening["prefix"])
-        ):
-            close = _close_of(lines, index, opening["fence"])
-            lang, attrs = fence_attrs(opening["info"])
-            if lang != "volley":
-                index = len(lines) if close is None else close + 1
-                continue
-            if close is None:
-                found.problems.append(
-                    VolleyError(
-                        "this ```volley block is never closed",
-                        filename=filename,
-                        line=index + 1,
-                        column=len(opening["prefix"]) + 1,
-                        source_line=text_here,
-                        hint=f"close it with a line of {opening['fence']}",
-                    )
-                )
-                break
-            prefix = opening["prefix"]
-            body = [_strip_prefix(lines[i].text, prefix) for i in range(index + 1, close)]
-            block = Block(index, close, prefix, "\n".join(body), attrs, heading)
-            block.anchor = _link_anchor(lines, close)
-            block.region = _region_after(lines, block.anchor)
-            found.blocks.append(block)
-            index = close + 1
-            continue
-        if _BEGIN.match(text_here):
-            region = _region_after(lines, index - 1)
-            if region:
-                found.regions.append(region)
-                index = region[1] + 1
-                continue
-        atx = _ATX.match(text_here)
-        if atx:
-            heading = (atx["text"] or "").strip() or heading
-        elif (
-            _SETEXT.match(text_here)
-            and index > 0
-            and lines[index - 1].text.strip()
-            and not _LIST_ITEM.match(lines[index - 1].text)
-            and not _ATX.match(lines[index - 1].text)
-            and not _NOT_TEXT.match(lines[index - 1].text)
-        ):
-            heading = lines[index - 1].text.strip()
-        index += 1
+    for position, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading = tokens[position + 1].content.strip() or heading
+        elif token.type == "fence" and token.map:
+            block = _block(token, lines, heading, filename, found.problems)
+            if block is not None:
+                block.anchor = _link_anchor(lines, block.close)
+                block.region = _region_after(lines, block.anchor, markers)
+                found.blocks.append(block)
+    attached = {block.region for block in found.blocks}
+    for first in sorted(markers):
+        region = _region_after(lines, first - 1, markers)
+        if region and region not in attached and region[0] == first:
+            found.regions.append(region)
     return found
+
+
+def _block(
+    token: Any, lines: list[Line], heading: str | None, filename: str, problems: list
+) -> Block | None:
+    """A fence token as a ```volley Block; None for another language or a broken block
+    (reported in `problems`)."""
+    lang, attrs = fence_attrs(token.info)
+    first, after = token.map
+    last = after - 1
+    closed = last > first and _closes(lines[last].text, token.markup)
+    if lang != "volley":
+        if not closed and _VOLLEY_FENCE.search(token.content):
+            problems.append(_unclosed_other(token, lines, filename))
+        return None
+    opening = lines[first].text
+    column = opening.find(token.markup) + 1
+    where = {"filename": filename, "line": first + 1, "column": column, "source_line": opening}
+    if not closed:
+        problems.append(
+            VolleyError(
+                "this ```volley block is never closed",
+                hint=f"close it with a line of {token.markup}",
+                **where,
+            )
+        )
+        return None
+    if any("\x00" in line.text for line in lines[first:after]):
+        problems.append(VolleyError("the block holds a NUL byte; is this a binary file?", **where))
+        return None
+    prefix = _continuation(opening[: column - 1])
+    return Block(first, last, prefix, token.content.removesuffix("\n"), attrs, heading)
+
+
+def _unclosed_other(token: Any, lines: list[Line], filename: str) -> VolleyError:
+    """A fence of another language left open swallows a ```volley block after it: say so,
+    since the diagram would otherwise be skipped without a word."""
+    first = token.map[0]
+    return VolleyError(
+        f"this {token.markup} block is never closed, so the ```volley block after it is read "
+        "as part of it",
+        filename=filename,
+        line=first + 1,
+        column=lines[first].text.find(token.markup) + 1,
+        source_line=lines[first].text,
+        hint=f"close it with a line of {token.markup}",
+    )
 
 
 def assign_names(blocks: list[Block], titles: list[str | None], filename: str) -> None:
@@ -376,7 +404,7 @@ def render_markdown(
         target = folder / svg_name(markdown, block.name)
         svg = str(api.render(diagram, options=options, format="svg", id_prefix=block.name))
         try:
-            current = target.read_bytes()
+            current = None if target.is_symlink() else target.read_bytes()
         except OSError:
             current = None
         if current != svg.encode("utf-8"):
@@ -410,11 +438,7 @@ def render_markdown(
             say(f"removed {where}", f"stale: {where}")
 
     if not check and changes:
-        for target, svg in writes:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, svg)
-        if edits:
-            write_atomic(markdown, join_lines(_apply(lines, edits)).encode("utf-8"))
+        _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
     failed = len(found.problems) + diagrams.count(None)
     if failed:
         raise VolleyError(
@@ -422,6 +446,27 @@ def render_markdown(
             filename=shown,
         )
     return changes
+
+
+def _write(markdown: Path, pictures: list[tuple[Path, str]], text: str | None) -> None:
+    """Write the pictures, then the Markdown file, never through a symbolic link and never
+    outside the Markdown file's folder: a checkout can hold links (a `diagrams/NAME.svg`
+    pointing at a file elsewhere), and README mode runs on strangers' checkouts as a hook."""
+    tree = markdown.parent
+    try:
+        for target, svg in pictures:
+            target.parent.mkdir(exist_ok=True)
+            write_atomic(target, svg, follow_symlinks=False, within=tree)
+        if text is not None:
+            write_atomic(markdown, text, follow_symlinks=False, within=tree)
+    except OSError as exc:
+        shown = exc.filename or str(markdown)
+        raise VolleyError(
+            f"cannot write {shown}: {exc.strerror or exc}",
+            filename=str(markdown),
+            hint="README mode writes only regular files inside the Markdown file's folder; "
+            "replace the link with a file, or render the file it points to",
+        ) from None
 
 
 def check_markdown(
