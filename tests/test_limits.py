@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import volley
+import volley.api
 from volley.cli import main
 from volley.limits import MAX_DEPTH
 
@@ -143,3 +144,96 @@ def test_a_png_wider_than_cairo_allows_is_a_clear_error():
     with pytest.raises(volley.VolleyError) as caught:
         volley.render(text, format="png")
     assert "32,767" in caught.value.message and "--scale" in (caught.value.hint or "")
+
+
+# --- what the picture may become (issue 19: render bombs) ------------------------------------
+
+
+def test_a_short_text_of_many_dividers_is_refused_before_layout():
+    text = "A -> B\n" + "_:\n" * 120_000  # 360 KB that would draw 120,000 full-width bands
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render(text, format="svg")
+    assert "--max-items" in (caught.value.hint or "")
+    assert "items" in caught.value.message
+
+
+def test_notes_count_as_items():
+    text = "A -> B\n" + "note A: n\n" * 30
+    with pytest.raises(volley.VolleyError, match="items"):
+        volley.render(text, format="svg", limits=volley.Limits(items=20))
+    volley.render(text, format="svg", limits=volley.Limits(items=40))
+
+
+def wide_and_tall() -> str:
+    """A few KB that lay out as a picture thousands of pixels a side."""
+    lanes = [f"P{i}" for i in range(40)]
+    rows = [f"{a} -> {b}: call" for a, b in zip(lanes, lanes[1:], strict=False)] * 3
+    return "\n".join([f"{lanes[0]} -> {lanes[-1]}: across", *rows]) + "\n"
+
+
+def test_a_png_at_a_large_scale_is_refused_before_cairo_allocates():
+    text = wide_and_tall()
+    assert len(text) < 4_000
+    picture = volley.api.layout(text)
+    assert picture.width * picture.height * 3.99**2 > volley.Limits().pixels
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render(text, format="png", scale=3.99)
+    assert "pixels" in caught.value.message and "--max-pixels" in (caught.value.hint or "")
+
+
+def test_the_pixel_limit_can_be_raised_and_lowered():
+    with pytest.raises(volley.VolleyError, match="pixels"):
+        volley.render("A -> B\n", format="png", limits=volley.Limits(pixels=1_000))
+    png = volley.render("A -> B\n", format="png", limits=volley.Limits(pixels=10_000_000))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("fmt", ["png", "pdf"])
+@pytest.mark.parametrize("scale", [1e-9, 0.0, -1.0, float("inf"), float("nan")])
+def test_a_scale_that_draws_nothing_is_a_clear_error(fmt, scale):
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render("A -> B\n", format=fmt, scale=scale)
+    assert "scale" in caught.value.message
+
+
+def test_a_pdf_of_more_pages_than_the_limit_is_refused():
+    text = "A -> B: ping\nB --> A: pong\n" * 300
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render(text, format="pdf", limits=volley.Limits(pdf_pages=1))
+    assert "pages" in caught.value.message and "--max-pdf-pages" in (caught.value.hint or "")
+
+
+@pytest.mark.parametrize("fmt", ["svg", "html"])
+def test_an_svg_or_html_over_the_output_limit_is_refused(fmt):
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.render("A -> B: hi\n", format=fmt, limits=volley.Limits(output_bytes=1_000))
+    assert "--max-output-bytes" in (caught.value.hint or "")
+
+
+def test_every_limit_has_an_option_and_a_line_in_the_docs():
+    import dataclasses
+
+    from volley.cli import LIMIT_OPTIONS
+
+    from .conftest import ROOT
+
+    docs = (ROOT / "docs" / "syntax.md").read_text(encoding="utf-8")
+    options = {field: name for name, field, _ in LIMIT_OPTIONS}
+    for field in dataclasses.fields(volley.Limits):
+        assert field.name in options, f"no --max-… option for {field.name}"
+        assert f"`{options[field.name]}`" in docs, f"{options[field.name]} is not documented"
+
+
+def test_the_command_line_raises_the_picture_limits(tmp_path):
+    source = tmp_path / "a.volley"
+    source.write_text("A -> B\n", encoding="utf-8")
+    out = tmp_path / "a.png"
+    refused = CliRunner().invoke(
+        main, ["render", str(source), "-o", str(out), "--max-pixels", "10"]
+    )
+    assert refused.exit_code != 0 and "--max-pixels" in refused.output
+    assert not out.exists()
+    done = CliRunner().invoke(
+        main, ["render", str(source), "-o", str(out), "--max-pixels", "10000000"]
+    )
+    assert done.exit_code == 0, done.output

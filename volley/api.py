@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from volley.errors import Diagnostic, VolleyError
 from volley.language.parser import parse
-from volley.limits import DEFAULT_LIMITS, Limits
+from volley.limits import DEFAULT_LIMITS, Limits, check_items, check_output, check_picture
 from volley.model import Diagram
 from volley.options import Options
 
@@ -117,22 +117,35 @@ def draw(diagram: Diagram, options: Options) -> str | bytes:
     diagram = reveal_diagram(diagram)  # drawn as written: no text reordered or hidden
     # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
+    check_items(diagram, options.limits)  # bounded work: see volley.limits
     picture = layout_diagram(diagram, bodies=options.bodies)
-    if fmt == "svg":
-        return render_svg(picture, diagram, theme=theme, id_prefix=prefix)
-    if fmt == "html":
-        return _html_module().render_html(
-            diagram,
-            picture,
-            theme=theme,
-            fragment=options.fragment,
-            include_assets=options.include_assets,
-            id_prefix=prefix,
+    check_picture(picture.width, picture.height, fmt, options.scale, options.limits)
+    if fmt in ("svg", "html"):
+        output = (
+            render_svg(picture, diagram, theme=theme, id_prefix=prefix)
+            if fmt == "svg"
+            else _html_module().render_html(
+                diagram,
+                picture,
+                theme=theme,
+                fragment=options.fragment,
+                include_assets=options.include_assets,
+                id_prefix=prefix,
+            )
         )
+        check_output(output, fmt, options.limits)
+        return output
     if fmt == "pdf":
         from volley.output.pdf import render_pdf
 
-        return render_pdf(picture, diagram, theme=theme, id_prefix=prefix, scale=options.scale)
+        return render_pdf(
+            picture,
+            diagram,
+            theme=theme,
+            id_prefix=prefix,
+            scale=options.scale,
+            max_pages=options.limits.pdf_pages,
+        )
     from volley.output.raster import rasterize
 
     svg = render_svg(picture, diagram, theme=theme, id_prefix=prefix, raster=True)

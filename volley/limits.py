@@ -7,14 +7,20 @@ matching `--max-…` option or `Limits(...)`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from volley.errors import VolleyError
+
+if TYPE_CHECKING:
+    from volley.model import Diagram
 
 # Nested blocks are laid out and drawn by recursion, and Python ends a recursion about 1,000
 # calls deep; a few more levels than this and a render (from inside a docs build's own deep
 # stack, too) would stop with a traceback. No option raises the depth past it.
 MAX_DEPTH = 150
+CAIRO_MAX_SIDE = 32_767  # cairo makes no image surface wider or taller (volley.output.raster)
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,11 @@ class Limits:
     depth: int = 100  # --max-depth: blocks inside blocks, at most MAX_DEPTH
     label_chars: int = 10_000  # --max-label-chars: one title, label, name or note line
     participants: int = 5_000  # --max-participants
+    # What the picture may become, checked before it is painted:
+    items: int = 100_000  # --max-items: messages, notes, dividers, blocks and their branches
+    pixels: int = 64_000_000  # --max-pixels: a PNG's pixels at its scale (4 bytes each)
+    pdf_pages: int = 2_000  # --max-pdf-pages
+    output_bytes: int = 100_000_000  # --max-output-bytes: an SVG or HTML file
 
 
 DEFAULT_LIMITS = Limits()
@@ -74,3 +85,75 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
             column=nul - start + 1,
             source_line=text[start : end if end >= 0 else len(text)],
         )
+
+
+def check_items(diagram: Diagram, limits: Limits | None) -> None:
+    """Refuse a diagram with more drawn items than the limit, before it is laid out.
+
+    Every item costs layout and painting work, whatever it is: a divider (`==`, four
+    characters) draws a full-width band, so a short text can ask for hundreds of thousands.
+    """
+    from volley.model import Block, walk
+
+    limits = limits or DEFAULT_LIMITS
+    count = 0
+    for item in walk(diagram.items):
+        count += 1 + (len(item.branches) if isinstance(item, Block) else 0)
+        if count > limits.items:
+            raise limit_error(
+                "the diagram's items (messages, notes, dividers, blocks)",
+                limits.items,
+                "--max-items",
+                filename=diagram.filename,
+                line=item.line,
+            )
+
+
+def check_picture(
+    width: float, height: float, fmt: str, scale: float, limits: Limits | None
+) -> None:
+    """Refuse a picture too big to paint (PNG pixels) or too small to see, from its laid-out
+    size, before cairo allocates anything."""
+    limits = limits or DEFAULT_LIMITS
+    if fmt not in ("png", "pdf"):
+        return
+    if not (scale > 0 and math.isfinite(scale)):
+        raise VolleyError(
+            f"the scale must be a positive number, not {scale}", hint="for example --scale 2"
+        )
+    px_w, px_h = width * scale, height * scale
+    if min(px_w, px_h) < 1:
+        raise VolleyError(
+            f"at scale {scale:g} the picture would be {px_w:.3g} × {px_h:.3g} pixels, "
+            "less than one pixel",
+            hint="use a scale of about 0.5 to 4",
+        )
+    # A side past cairo's own limit is refused by the raster stage, which says so in words.
+    sides_fit = max(px_w, px_h) <= CAIRO_MAX_SIDE
+    if fmt == "png" and sides_fit and math.ceil(px_w) * math.ceil(px_h) > limits.pixels:
+        raise limit_error(
+            f"the PNG's {math.ceil(px_w):,} × {math.ceil(px_h):,} pixels "
+            f"({math.ceil(px_w) * math.ceil(px_h):,})",
+            limits.pixels,
+            "--max-pixels",
+        )
+
+
+def check_pages(pages: int, limits: Limits | None) -> None:
+    """Refuse a PDF of more pages than the limit, once they are planned and before any is
+    drawn."""
+    limits = limits or DEFAULT_LIMITS
+    if pages > limits.pdf_pages:
+        raise limit_error(f"the PDF's {pages:,} pages", limits.pdf_pages, "--max-pdf-pages")
+
+
+def check_output(output: str | bytes, fmt: str, limits: Limits | None) -> None:
+    """Refuse an SVG or HTML file larger than the limit (long labels and bodies, many of
+    them): it is not handed on, written or served."""
+    limits = limits or DEFAULT_LIMITS
+    if fmt in ("svg", "html"):
+        size = len(output.encode("utf-8")) if isinstance(output, str) else len(output)
+        if size > limits.output_bytes:
+            raise limit_error(
+                f"the {fmt.upper()} ({size:,} bytes)", limits.output_bytes, "--max-output-bytes"
+            )

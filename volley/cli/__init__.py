@@ -42,6 +42,10 @@ LIMIT_OPTIONS = [
     ("--max-depth", "depth", "Most blocks nested inside each other."),
     ("--max-label-chars", "label_chars", "Most characters in one label, name or note line."),
     ("--max-participants", "participants", "Most participants in one diagram."),
+    ("--max-items", "items", "Most messages, notes, dividers and blocks drawn."),
+    ("--max-pixels", "pixels", "Most pixels in a PNG, at its scale."),
+    ("--max-pdf-pages", "pdf_pages", "Most pages in a PDF."),
+    ("--max-output-bytes", "output_bytes", "Most bytes in an SVG or HTML file."),
 ]
 
 

@@ -30,6 +30,7 @@ from volley.layout.geometry import (
     Separator,
 )
 from volley.layout.metrics import ASCENT, DESCENT, MONO_ASCENT, MONO_DESCENT
+from volley.limits import Limits, check_pages
 from volley.model import Diagram
 from volley.output.raster import PT_PER_PX, PdfPage, check_scale, pdf_pages
 from volley.output.svg import render_svg
@@ -59,9 +60,16 @@ class Page:
 
 
 def render_pdf(
-    layout: Layout, diagram: Diagram, *, theme: str, id_prefix: str, scale: float = 1.0
+    layout: Layout,
+    diagram: Diagram,
+    *,
+    theme: str,
+    id_prefix: str,
+    scale: float = 1.0,
+    max_pages: int | None = None,
 ) -> bytes:
-    """The picture as PDF bytes, one page or several, `scale` times its size."""
+    """The picture as PDF bytes, one page or several, `scale` times its size; more pages than
+    `max_pages` is a limit error before any page is drawn."""
     check_scale(scale)
     width = max(layout.width, 1.0)
     scale = min(scale, MAX_PAGE_PT / (width * PT_PER_PX))
@@ -71,6 +79,8 @@ def render_pdf(
     if band and band[1] > limit / 2:
         band = None  # at a huge scale the header would crowd the rows out
     pages = paginate(layout, limit, band[1] if band else 0.0)
+    if max_pages is not None:
+        check_pages(len(pages), Limits(pdf_pages=max_pages))
 
     def svg(picture: Layout, window: Span | None) -> str:
         return render_svg(
