@@ -7,9 +7,9 @@ import asyncio
 import html
 import http.server
 import json
+import os
 import re
 import threading
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from volley.server import (  # noqa: E402
     is_loopback,
     share,  # noqa: E402
 )
-from volley.server import app as server_app  # noqa: E402
+from volley.server.work import RenderPool  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 
@@ -197,33 +197,38 @@ def test_the_default_body_limit_is_one_megabyte(client: Client) -> None:
     assert response.status_code == 413
 
 
-def _slow(seconds: float):
-    def produce(source, options, limits):
-        time.sleep(seconds)
-        raise AssertionError("never answered")
-
-    return produce
+# Seconds of work for any machine: 40,000 messages parsed, laid out and drawn.
+SLOW = "A -> B: ping\nB --> A: pong\n" * 20_000
 
 
-def test_a_render_over_the_time_limit_is_a_clear_error(monkeypatch) -> None:
-    monkeypatch.setattr(server_app, "produce", _slow(0.6))
-    client = make_client(limits=ServerLimits(render_seconds=0.2, render_workers=1))
-    started = time.perf_counter()
-    response = client.post("/render", content=SMALL)
-    assert time.perf_counter() - started < 0.55  # answered at the deadline, not at the end
+def test_a_render_over_the_time_limit_is_stopped_and_answered_clearly() -> None:
+    client = make_client(limits=ServerLimits(render_seconds=3.0, render_workers=1))
+    assert client.post("/render", content=SMALL).status_code == 200  # the renderer started
+    pool = client.app.app.state.service.pool
+    (renderer,) = pool.processes()
+    response = client.post("/render", content=SLOW)
     assert response.status_code == 422
-    assert "longer than this server's limit of 0.2 s" in response.json()["error"]["message"]
+    assert "longer than this server's limit of 3 s" in response.json()["error"]["message"]
+    assert renderer not in pool.processes()  # killed at the deadline, not left running
+    with pytest.raises(ProcessLookupError):
+        os.kill(renderer, 0)
+    assert client.post("/render", content=SMALL).status_code == 200  # a fresh one answers
 
 
-def test_renders_stuck_in_every_worker_make_the_server_busy(monkeypatch) -> None:
-    """An overrunning render keeps its thread; the next request waits for it, then gives up."""
-    monkeypatch.setattr(server_app, "produce", _slow(0.8))
-    client = make_client(limits=ServerLimits(render_seconds=0.2, render_workers=1))
-    assert client.post("/render", content=SMALL).status_code == 422
-    response = client.post("/render", content=SMALL)
-    assert response.status_code == 503
-    assert response.headers["retry-after"]
-    assert "busy" in response.json()["error"]["message"]
+def test_renders_queued_past_their_deadline_make_the_server_busy() -> None:
+    async def both() -> list[httpx.Response]:
+        app = create_app(limits=ServerLimits(render_seconds=2.0, render_workers=1))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            slow = asyncio.create_task(c.post("/render", content=SLOW))
+            await asyncio.sleep(0.2)
+            return [await c.post("/render", content=SMALL), await slow]
+
+    queued, slow = asyncio.run(both())
+    assert slow.status_code == 422
+    assert queued.status_code == 503
+    assert queued.headers["retry-after"]
+    assert "busy" in queued.json()["error"]["message"]
 
 
 # --- share images ---------------------------------------------------------------------------
@@ -249,7 +254,7 @@ def test_png_by_url(client: Client) -> None:
 def test_a_repeat_image_request_is_answered_from_its_etag(client: Client, monkeypatch) -> None:
     path = "/svg/" + share.encode(SMALL)
     etag = client.get(path).headers["etag"]
-    monkeypatch.setattr(server_app, "produce", _slow(5))  # a render now would show
+    monkeypatch.setattr(RenderPool, "run", None)  # a render now would fail
     response = client.get(path, headers={"If-None-Match": etag})
     assert response.status_code == 304
     assert "immutable" in response.headers["cache-control"]
@@ -281,7 +286,7 @@ def test_a_zip_bomb_by_url_is_refused(client: Client) -> None:
 
     bomb = base64.urlsafe_b64encode(zlib.compress(b"\n" * 50_000_000, 9)).decode().rstrip("=")
     response = client.get("/png/v1." + bomb)
-    assert response.status_code == 400 and response.content.startswith(PNG_MAGIC)
+    assert response.status_code == 413 and response.content.startswith(PNG_MAGIC)  # as documented
     assert "larger than the limit" in json.loads(response.headers["x-volley-error"])["message"]
 
 

@@ -8,18 +8,20 @@ Nothing in a request can name a file to read or a URL to fetch.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -35,11 +37,11 @@ from volley.server.source_file import Conflict, SourceFile
 from volley.server.work import (
     MEDIA_TYPES,
     Output,
+    RenderFailed,
     RenderOptions,
     RenderPool,
     RenderTooSlow,
     ServerBusy,
-    produce,
 )
 from volley.textio import decode
 
@@ -87,11 +89,21 @@ def error_response(
     return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused with BodyTooLarge as soon as it passes `limit` bytes.
+class BodyTooSlow(VolleyError):
+    """A request body that stopped arriving (a stalled or deliberately slow upload)."""
+
+
+class ClientGone(Exception):
+    """The client closed the connection before its request was read: nobody to answer."""
+
+
+async def read_body(request: Request, limit: int, seconds: float = 10.0) -> bytes:
+    """The body, refused with BodyTooLarge as soon as it passes `limit` bytes, and with
+    BodyTooSlow when no part of it arrives for `seconds`.
 
     A declared Content-Length over the limit is refused before reading anything; a chunked
     or understated body is counted as it streams in, so an oversize upload is never held whole.
+    A client that goes away midway raises ClientGone.
     """
     too_large = BodyTooLarge(
         f"the request body is larger than this server's limit of {limit:,} bytes",
@@ -102,11 +114,23 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise too_large
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large
-        chunks.append(chunk)
+    stream = request.stream()
+    try:
+        while True:
+            try:
+                chunk = await asyncio.wait_for(anext(stream), seconds)
+            except StopAsyncIteration:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+    except asyncio.TimeoutError:
+        raise BodyTooSlow(
+            f"the request body stopped arriving for {seconds:g} s", hint="send it again"
+        ) from None
+    except ClientDisconnect:
+        raise ClientGone() from None
     return b"".join(chunks)
 
 
@@ -123,7 +147,7 @@ def _status_of(exc: VolleyError) -> tuple[int, dict[str, str]]:
     """The status a render's error is answered with, and its extra headers."""
     if isinstance(exc, ServerBusy):
         return 503, {"Retry-After": "5"}
-    if isinstance(exc, RenderTooSlow):
+    if isinstance(exc, (RenderTooSlow, RenderFailed)):
         return 422, {}
     return 400, {}
 
@@ -175,12 +199,16 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::[0-9]{1,5})?")
+
+
 def _hostname(host: str) -> str:
-    """`[::1]:8000` → `::1`, `Localhost:80` → `localhost`."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    """`[::1]:8000` → `::1`, `Localhost:80` → `localhost`; "" for anything that is not a
+    host and an optional port (`127.0.0.1:8000@evil`, userinfo, paths, spaces)."""
+    match = _HOST.fullmatch(host.strip().lower())
+    if not match:
+        return ""
+    return match["v6"] or match["name"]
 
 
 @cache
@@ -207,7 +235,9 @@ class Service:
         self.limits = limits
         self.file = SourceFile(file) if file is not None else None
         self.gallery: dict[str, Template] = load_gallery(examples)
-        self.pool = RenderPool(limits.render_workers, limits.render_seconds)
+        self.pool = RenderPool(
+            limits.render_workers, limits.render_seconds, limits.render_memory_bytes
+        )
         self.assets = self._load_assets()
         self.starter = read_text(resource_path("templates", "editor", "starter.volley"))
 
@@ -275,12 +305,19 @@ class Service:
         """POST /render?format=svg|png|html|json: the body is the diagram's source."""
         try:
             options = RenderOptions.from_query(request.query_params, self.limits)
-            source = decode(await read_body(request, self.limits.body_bytes), None)
+            source = decode(await self._body(request), None)
+        except ClientGone:
+            return Response(status_code=499)  # nobody reads it; no traceback in the log
         except BodyTooLarge as exc:
             return error_response(exc, 413)
+        except BodyTooSlow as exc:
+            return error_response(exc, 408, {"Connection": "close"})
         except VolleyError as exc:
             return error_response(exc)
         return await self._render(source, options, {"Cache-Control": NO_STORE})
+
+    async def _body(self, request: Request) -> bytes:
+        return await read_body(request, self.limits.body_bytes, self.limits.body_seconds)
 
     async def image(self, request: Request) -> Response:
         """GET /svg/<encoded> and /png/<encoded>: a share link's diagram as an image.
@@ -300,6 +337,8 @@ class Service:
         try:
             options = RenderOptions.from_query(request.query_params, self.limits, format=fmt)
             source = share.decode(encoded, max_bytes=self.limits.body_bytes)
+        except share.ShareTooLarge as exc:
+            return await error_picture(exc, fmt, 413)
         except VolleyError as exc:
             return await error_picture(exc, fmt)
         return await self._render(source, options, cached, picture=fmt)
@@ -313,9 +352,7 @@ class Service:
     ) -> Response:
         """The render's answer; an error as JSON, or as a `picture` (svg, png) of it."""
         try:
-            output: Output = await self.pool.run(
-                partial(produce, source, options, self.limits.diagram)
-            )
+            output: Output = await self.pool.run(source, options, self.limits.diagram)
         except VolleyError as exc:
             status, extra = _status_of(exc)
             if picture:
@@ -367,9 +404,13 @@ class Service:
             return self._no_file()
         expected = request.headers.get("if-match")
         try:
-            source = decode(await read_body(request, self.limits.body_bytes), self.file.name)
+            source = decode(await self._body(request), self.file.name)
+        except ClientGone:
+            return Response(status_code=499)
         except BodyTooLarge as exc:
             return error_response(exc, 413)
+        except BodyTooSlow as exc:
+            return error_response(exc, 408, {"Connection": "close"})
         except VolleyError as exc:
             return error_response(exc)
         try:

@@ -19,7 +19,9 @@ class ServerLimits:
     """Per-request bounds; the defaults suit a team service."""
 
     body_bytes: int = DEFAULT_MAX_BYTES  # a POSTed source, and a share link's inflated source
-    render_seconds: float = 10.0  # waiting for a free worker plus drawing
+    render_seconds: float = 10.0  # waiting for a free worker plus drawing; killed after it
+    render_memory_bytes: int = 1_000_000_000  # address space of one render process
+    body_seconds: float = 10.0  # longest wait for the next piece of a request body
     render_workers: int = field(default_factory=_workers)  # renders running at once
     max_scale: float = 4.0  # PNG size factor; pixels grow with its square
     diagram: Limits = DEFAULT_LIMITS  # the parser's limits (messages, depth, …)

@@ -27,11 +27,23 @@ _ALPHABET = re.compile(r"[A-Za-z0-9_-]*")
 _BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _VERSIONED = re.compile(r"(v\d+)\.")
 
-__all__ = ["DEFAULT_MAX_BYTES", "PREFIX", "VERSION", "ShareError", "decode", "encode"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "PREFIX",
+    "VERSION",
+    "ShareError",
+    "ShareTooLarge",
+    "decode",
+    "encode",
+]
 
 
 class ShareError(VolleyError):
     """A share link that cannot be read back into a diagram."""
+
+
+class ShareTooLarge(ShareError):
+    """A share link whose diagram is over the size limit (the server answers 413)."""
 
 
 def encode(source: str) -> str:
@@ -88,7 +100,7 @@ def _inflate(data: bytes, max_bytes: int) -> str:
             hint="the link may have been cut or changed when it was copied",
         ) from None
     if len(raw) > max_bytes or inflater.unconsumed_tail:
-        raise ShareError(
+        raise ShareTooLarge(
             f"the shared diagram is larger than the limit of {max_bytes:,} bytes",
             hint="render it from a file instead of a link",
         )

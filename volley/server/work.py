@@ -1,27 +1,25 @@
-"""Rendering for the server: off the event loop, under a deadline, a few at a time.
+"""Rendering for the server: out of the server's process, under a deadline, a few at a time.
 
-A diagram is parsed and drawn in a worker thread so that one large render never stalls the
-requests around it. Each request waits at most `render_seconds` for its answer, counting both
-the wait for a free worker and the render itself.
-
-What a thread cannot do: Python cannot stop a running thread. A render that overruns its
-deadline is answered at the deadline with an error, but it keeps its worker until it finishes
-on its own. What bounds that: the pool has `render_workers` threads, so abandoned renders can
-never pile up beyond that number; while every worker is busy, further requests wait in the
-queue and get "the server is busy" (503) if none frees up before their deadline; and the
-diagram limits (input size, messages, nesting, label length) bound how long any one render can
-run. A service that needs a hard stop on CPU time runs several uvicorn workers under a
-supervisor that recycles them (or a container CPU limit) — one process per request would cost
-more than most renders.
+A diagram is parsed and drawn in a render process, so that one large render never stalls the
+requests around it (health checks, other users' small renders) and can be stopped. Each
+request waits at most `render_seconds` for its answer, counting both the wait for a free
+renderer and the render itself; a render still running at the deadline has its process
+killed, so it cannot go on using a CPU after its answer was given up. A render process may use
+at most `render_memory_bytes` of memory; past that the render fails with a clear error and the
+process is replaced. The diagram limits (input size, items, pixels) refuse most bombs before
+any drawing starts; the deadline and the memory limit bound whatever is left.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import json
 import math
-from collections.abc import Callable, Mapping
+import threading
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,32 +142,163 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     return Output(body, options.media_type, result.diagram.title, result.warnings)
 
 
-class RenderPool:
-    """A fixed set of worker threads and the deadline every job is held to."""
+class RenderFailed(VolleyError):
+    """A render stopped by its memory limit, or by a fault in the drawing libraries."""
 
-    def __init__(self, workers: int, seconds: float) -> None:
+
+class RenderPool:
+    """A fixed set of render workers, each a thread that owns one child process, and the
+    deadline every job is held to.
+
+    The thread only waits: the diagram is parsed and drawn in the child process, so a render
+    that overruns its deadline is stopped by killing that process (a fresh one takes its
+    place for the next job), and a render can take no more memory than `memory_bytes`
+    (RLIMIT_AS, set in the child alone). The threads bound how many renders run at once and
+    queue the rest; a request that waited half its time for a renderer is answered "busy".
+    """
+
+    def __init__(self, workers: int, seconds: float, memory_bytes: int | None = None) -> None:
         self.seconds = seconds
+        self.memory_bytes = memory_bytes
+        self._local = threading.local()
+        self._children: set[Any] = set()
+        self._lock = threading.Lock()
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, workers), thread_name_prefix="volley-render"
         )
 
-    async def run(self, job: Callable[[], Output]) -> Output:
-        """Run `job` in a worker; ServerBusy or RenderTooSlow when the deadline passes."""
-        future = self._executor.submit(job)
+    async def run(self, source: str, options: RenderOptions, limits: Limits) -> Output:
+        """Render in a worker process; ServerBusy or RenderTooSlow when the deadline passes,
+        RenderFailed when the render ran out of memory."""
+        deadline = time.monotonic() + self.seconds
+        future = self._executor.submit(self._render, deadline, (source, options, limits))
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
+            # The worker keeps the deadline itself; this wait is the backstop for a queued job.
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds + 1.0)
         except asyncio.TimeoutError:
-            if future.cancel():  # still queued: it never runs
-                raise ServerBusy(
-                    f"the server is busy: no renderer was free within {self.seconds:g} s",
-                    hint="try again in a moment",
-                ) from None
-            if future.done():  # finished in the instant the deadline passed
-                return future.result()
-            raise RenderTooSlow(  # running: it finishes unseen, holding its worker till then
+            future.cancel()
+            raise self._busy() from None
+
+    def _busy(self) -> ServerBusy:
+        return ServerBusy(
+            f"the server is busy: no renderer was free within {self.seconds:g} s",
+            hint="try again in a moment",
+        )
+
+    def _render(self, deadline: float, job: tuple[str, RenderOptions, Limits]) -> Output:
+        """In a worker thread: hand the job to this thread's process and wait for the answer
+        until the deadline, killing the process if it is not done by then."""
+        remaining = deadline - time.monotonic()
+        if remaining < self.seconds / 2:
+            # Half its time spent waiting for a renderer: the queue, not the diagram, is the
+            # problem, and the client is better told to come back than given a partial try.
+            raise self._busy()
+        child, connection = self._child()
+        try:
+            connection.send(job)
+            ready = connection.poll(remaining)
+            answer = connection.recv() if ready else None
+        except (EOFError, OSError):  # the process died: out of memory in C code, a crash
+            answer = ("failed", "the renderer stopped unexpectedly (out of memory?)")
+        if answer is None or answer[0] == "failed":
+            self._stop(child)
+        if answer is None:
+            raise RenderTooSlow(
                 f"rendering took longer than this server's limit of {self.seconds:g} s",
                 hint="split the diagram, or render it locally with the volley command",
-            ) from None
+            )
+        kind, value = answer
+        if kind == "ok":
+            return value
+        if kind == "error":
+            raise VolleyError(
+                value["message"], **{k: v for k, v in value.items() if k != "message"}
+            )
+        raise RenderFailed(
+            value, hint="split the diagram, or render it locally with the volley command"
+        )
+
+    def _child(self) -> tuple[Any, Any]:
+        """This thread's render process, started on first use or after one was stopped."""
+        child = getattr(self._local, "child", None)
+        if child is not None and child[0].is_alive():
+            return child
+        context = _context()
+        mine, theirs = context.Pipe()
+        process = context.Process(
+            target=_serve_renders,
+            args=(theirs, self.memory_bytes),
+            daemon=True,
+            name="volley-render",
+        )
+        process.start()
+        theirs.close()
+        self._local.child = (process, mine)
+        with self._lock:
+            self._children.add(process)
+        return process, mine
+
+    def _stop(self, process: Any) -> None:
+        process.kill()
+        process.join()
+        self._local.child = None
+        with self._lock:
+            self._children.discard(process)
+
+    def processes(self) -> list[int]:
+        """The render processes alive now (their pids)."""
+        with self._lock:
+            return sorted(p.pid for p in self._children if p.is_alive())
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            children, self._children = list(self._children), set()
+        for process in children:
+            process.kill()
+            process.join()
+
+
+@functools.cache
+def _context() -> Any:
+    """Render processes are forked from a clean server process that has volley imported
+    (forkserver), so a fresh one starts in milliseconds and inherits no threads or sockets;
+    spawn where there is no fork."""
+    import multiprocessing
+
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["volley.server.work", "volley.api"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
+    """A render process: answer jobs until the pipe closes.
+
+    Memory is bounded here, in this process only, and the process gives way to the server's
+    own (health checks, reading requests) when the CPUs are busy.
+    """
+    import os
+    import resource
+
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    os.nice(5)
+    while True:
+        try:
+            source, options, limits = connection.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            answer: tuple[str, Any] = ("ok", produce(source, options, limits))
+        except VolleyError as exc:
+            fields = ("message", "line", "column", "source_line", "hint")
+            answer = ("error", {name: getattr(exc, name) for name in fields})
+        except MemoryError:
+            answer = ("failed", "the render needed more memory than this server allows")
+        except Exception as exc:  # a fault in the drawing libraries (cairo out of memory)
+            answer = ("failed", f"the render failed: {type(exc).__name__}: {str(exc)[:200]}")
+        connection.send(answer)
+        if answer[0] == "failed":
+            return  # a process that ran out of memory is not trusted with the next job
