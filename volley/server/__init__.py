@@ -121,5 +121,12 @@ def serve(
         import webbrowser
 
         webbrowser.open(url)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    # Idle kept-alive connections closed after 5 s; headers over 16 KB refused.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
     uvicorn.Server(config).run(sockets=[sock])
