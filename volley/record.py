@@ -51,13 +51,15 @@ def _relay(source: BinaryIO, target: BinaryIO, note: Callable[[bytes], None]) ->
             chunk = read(CHUNK)
             if not chunk:
                 break
-            # A reader that went away (a broken pipe) does not stop the recording.
-            with contextlib.suppress(BrokenPipeError, ValueError):
-                _write_all(target, chunk)
+            # Noted before it is passed on: once the other side has a line it may answer at
+            # once, and its answer must not be recorded ahead of what it answers.
             pending += chunk
             *lines, pending = pending.split(b"\n")
             for line in lines:
                 note(line)
+            # A reader that went away (a broken pipe) does not stop the recording.
+            with contextlib.suppress(BrokenPipeError, ValueError):
+                _write_all(target, chunk)
     finally:
         if pending:
             note(pending)

@@ -8,9 +8,11 @@ caret; colour only on a terminal, and never when NO_COLOR is set.
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -115,7 +117,35 @@ def _quick_exit() -> None:
     _QUICK_EXIT["allowed"] = True
 
 
+class _LazyGroup(click.Group):
+    """A group whose larger commands are imported only when they run or show their help, as
+    click's documentation on lazily loaded subcommands describes: `volley render` need not
+    load the importers or the recorder."""
+
+    def __init__(self, *args: Any, lazy_subcommands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = lazy_subcommands  # name -> "module:attribute"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands:
+            module, _, attribute = self.lazy_subcommands[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            assert isinstance(command, click.Command)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
 @click.group(
+    cls=_LazyGroup,
+    lazy_subcommands={
+        "fmt": "volley.cli.fmt:fmt_command",
+        "gallery": "volley.cli.gallery:gallery_command",
+        "import": "volley.cli.import_:import_command",
+        "record": "volley.cli.record:record_command",
+    },
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
 Examples:
@@ -514,21 +544,6 @@ def serve_command(
     except VolleyError as exc:  # about the server, not a diagram: no file:line to show
         raise click.ClickException(exc.message + (f"\n  {exc.hint}" if exc.hint else "")) from None
 
-
-from volley.cli.fmt import fmt_command  # noqa: E402  (it imports the helpers above)
-
-main.add_command(fmt_command)
-from volley.cli.import_ import import_command  # noqa: E402
-
-main.add_command(import_command)
-
-from volley.cli.gallery import gallery_command  # noqa: E402
-
-main.add_command(gallery_command)
-
-from volley.cli.record import record_command  # noqa: E402
-
-main.add_command(record_command)
 
 if __name__ == "__main__":
     main()
