@@ -413,6 +413,16 @@ def _template_names(*patterns: str) -> tuple[set[str], set[str]]:
     return elements, attributes
 
 
+@functools.cache
+def _svg_names() -> tuple[set[str], set[str]]:
+    """Element and attribute names the SVG's tag functions write (volley/output/svg_tags.py):
+    the only ones an SVG may hold."""
+    source = (ROOT / "volley" / "output" / "svg_tags.py").read_text(encoding="utf-8")
+    elements = {name.lower() for name in re.findall(r"<([A-Za-z][\w:.-]*)", source)}
+    attributes = {name.lower() for name in re.findall(r"([A-Za-z_][\w:.-]*)=\\?\"", source)}
+    return elements, attributes
+
+
 def url_is_safe(url: str) -> bool:
     """As a browser reads it: an allowed scheme, or none (a path, `#id`, `//host` = http(s))."""
     url = _URL_STRIP.sub("", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f"
@@ -439,7 +449,7 @@ def check_svg(svg: str) -> None:
     bad = _FORBIDDEN_RE.search(svg)
     assert bad is None, f"XML-forbidden character {bad.group()!r} in the SVG"
     root = ET.fromstring(svg.encode("utf-8"))  # strict: raises on any malformed markup
-    elements, attributes = _template_names("svg/*")
+    elements, attributes = _svg_names()
     ids: set[str] = set()
     for node in root.iter():
         assert isinstance(node.tag, str), "a comment or processing instruction in the SVG"
@@ -476,7 +486,9 @@ def check_html(html: str, *, page: bool) -> None:
     from html.parser import HTMLParser
 
     assert _FORBIDDEN_RE.search(html) is None, "a character HTML cannot hold"
-    elements, attributes = _template_names("html/*", "svg/*")
+    html_elements, html_attributes = _template_names("html/*")
+    svg_elements, svg_attributes = _svg_names()
+    elements, attributes = html_elements | svg_elements, html_attributes | svg_attributes
     elements = elements | {"wbr"}  # the one element written in Python: breaks in table keys
     void = {"meta", "link", "br", "wbr", "img", "input", "hr", "col", "source"}
     holders: list[tuple[str, dict, str]] = []  # (tag, attrs, text) of scripts and templates
