@@ -269,3 +269,22 @@ def test_published_errors_hold_no_absolute_path(tmp_path):
     assert "cannot embed flows/gone.volley: no such file (docs/flows/gone.volley)" in result.stderr
     for name, text in published(site).items():
         assert str(tmp_path) not in text, name
+
+
+def test_a_site_without_pymdown_extensions_gets_one_line_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import importlib.util
+
+    from mkdocs.exceptions import PluginError
+
+    from volley.docs.mkdocs_plugin import MISSING_EXTRA, VolleyPlugin
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pymdownx" else real(name, *a)
+    )
+    with pytest.raises(PluginError) as caught:
+        VolleyPlugin().on_config(object())
+    assert str(caught.value) == MISSING_EXTRA
+    assert "pip install 'volley-diagrams[mkdocs]'" in MISSING_EXTRA

@@ -67,7 +67,7 @@ def test_serve_says_how_to_install_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now fails
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 1
-    assert "pip install 'volley[serve]'" in result.output
+    assert "pip install 'volley-diagrams[serve]'" in result.output
     assert "uvicorn" in result.output
 
 

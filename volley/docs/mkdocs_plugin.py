@@ -29,6 +29,7 @@ MkDocs' anchor validation accepts them.
 
 from __future__ import annotations
 
+import importlib.util
 import posixpath
 import re
 from pathlib import Path
@@ -59,6 +60,9 @@ from volley.textio import decode
 log = get_plugin_logger("volley")
 
 SUPERFENCES = "pymdownx.superfences"
+MISSING_EXTRA = (
+    "volley's MkDocs plugin needs pymdown-extensions: pip install 'volley-diagrams[mkdocs]'"
+)
 SUFFIX = ".volley"
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
@@ -90,6 +94,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
 
     def on_config(self, config: Any) -> Any:
+        if importlib.util.find_spec("pymdownx") is None:
+            raise PluginError(MISSING_EXTRA)
         self.site.settings = Settings(
             theme=self.config.theme,
             interactive=self.config.interactive,

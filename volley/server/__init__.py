@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_SERVER_LIMITS", "ServerLimits", "create_app", "serve"]
 
-INSTALL_HINT = "install them with: pip install 'volley[serve]'"
+INSTALL_HINT = "install them with: pip install 'volley-diagrams[serve]'"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
