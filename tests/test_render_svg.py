@@ -13,6 +13,7 @@ from hypothesis import given
 
 import volley
 from volley.api import default_id_prefix, render
+from volley.checks.bidi import reveal_diagram
 from volley.layout.typeset import clean_text
 from volley.model import ARROWS, Divider, Note, walk
 from volley.output.svg_tags import num
@@ -236,13 +237,14 @@ def test_nothing_active_or_external(reference_text: str) -> None:
         assert not any(k.lower().startswith("on") for k in el.attrib)
 
 
-def test_user_text_is_escaped_and_bad_characters_replaced() -> None:
+def test_user_text_is_escaped_and_bad_characters_shown() -> None:
     nasty = 'A -> B: </text><script>alert(1)</script> & "quotes" \x01 \x0b end'
     svg = render(nasty)
     root = tree(svg)
     assert "<script" not in svg
     label = text_of(root.find(".//s:g[@data-message='1']", NS))
-    assert "</text><script>alert(1)</script>" in label and "\ufffd" in label
+    assert "</text><script>alert(1)</script>" in label
+    assert "\\u0001" in label and "\\u000b" in label  # control characters shown as escapes
 
 
 def test_ids_are_prefixed_and_stable(reference_text: str) -> None:
@@ -321,6 +323,7 @@ def test_generated_diagrams_render_to_valid_xml(text: str) -> None:
     except volley.VolleyError:
         return
     root = tree(render(diagram, bodies="appendix", theme="auto"))
+    diagram = reveal_diagram(diagram)  # as drawn: hidden characters shown as escapes
     groups = root.findall(".//s:g[@class='messages']/s:g", NS)
     assert len(groups) == len(diagram.messages())
     for group, message in zip(groups, diagram.messages(), strict=True):

@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from markupsafe import escape as _escape
 
+from volley.layout.geometry import Rect
+
 
 def escape(text: str) -> str:
     """Text made safe for an element or an attribute value: `& < > " '` become references."""
@@ -177,7 +179,7 @@ def lifeline(colour: str, dash: str, index: int, x: float, y1: float, y2: float)
     )
 
 
-def activation(fill: str, stroke: str, index: int, line: int, depth: int, box) -> str:
+def activation(fill: str, stroke: str, index: int, line: int, depth: int, box: Rect) -> str:
     """A bar on a participant's lifeline while it is active."""
     return (
         f'<rect class="activation vf-surface vs-border" data-participant="{index:d}"'
@@ -187,7 +189,7 @@ def activation(fill: str, stroke: str, index: int, line: int, depth: int, box) -
 
 
 def participant_box(
-    radius: float, shadow: float, shadow_colour: str, surface: str, border: str, box
+    radius: float, shadow: float, shadow_colour: str, surface: str, border: str, box: Rect
 ) -> str:
     """A participant's box, on the flat shadow that lifts it off the page."""
     place, r, s = _box(box.x, box.y, box.w, box.h), num(radius), num(shadow)
@@ -230,14 +232,14 @@ def halo(colour: str, x: float, y: float, w: float, h: float) -> str:
     return f'<rect class="halo vf-bg" {_box(x, y, w, h)} rx="3" fill="{colour}"/>'
 
 
-def code(colour: str, box, radius: str = "3") -> str:
+def code(colour: str, box: Rect, radius: str = "3") -> str:
     """The tint behind inline code, behind a code block in a note (and, with a radius of 4,
     behind a body in the appendix)."""
     place = _box(box.x, box.y, box.w, box.h)
     return f'<rect class="code vf-code" {place} rx="{radius}" fill="{colour}"/>'
 
 
-def marker(fill: str, stroke: str, radius: float, box, contents: str) -> str:
+def marker(fill: str, stroke: str, radius: float, box: Rect, contents: str) -> str:
     """The pill of a payload, on its arrow and in the appendix, with what it holds as its
     `title` (a browser shows it when a pointer rests on the pill)."""
     start = (
@@ -247,7 +249,7 @@ def marker(fill: str, stroke: str, radius: float, box, contents: str) -> str:
     return f"{start}><title>{escape(contents)}</title></rect>" if contents else f"{start}/>"
 
 
-def badge(fill: str, box) -> str:
+def badge(fill: str, box: Rect) -> str:
     """The autonumber pill before a label."""
     return (
         f'<rect class="badge vf-badge" {_box(box.x, box.y, box.w, box.h)}'
@@ -255,7 +257,7 @@ def badge(fill: str, box) -> str:
     )
 
 
-def frame(radius: float, stroke: str, tab_fill: str, box, tab_outline: str) -> str:
+def frame(radius: float, stroke: str, tab_fill: str, box: Rect, tab_outline: str) -> str:
     """A block's frame, and the tab (along `tab_outline`) that names its kind."""
     return (
         f'<rect class="frame vs-frame" {_box(box.x, box.y, box.w, box.h)} rx="{num(radius)}"'
@@ -288,7 +290,7 @@ def note_paper(fill: str, stroke: str, outline: str, fold: str) -> str:
     )
 
 
-def section_band(fill: str, accent: str, box, accent_width: float) -> str:
+def section_band(fill: str, accent: str, box: Rect, accent_width: float) -> str:
     """A section's band, with the accent bar at its left edge."""
     return (
         f'<rect class="band vf-accent_soft" {_box(box.x, box.y, box.w, box.h)} rx="3"'
@@ -307,7 +309,7 @@ def rule(colour: str, width: str, dash: str | None, x1: float, x2: float, y: flo
     )
 
 
-def pill(bg: str, outline: str | None, box) -> str:
+def pill(bg: str, outline: str | None, box: Rect) -> str:
     """The patch behind a divider's label, which hides the rule; `outline` its stroke colour
     (None for none)."""
     cls, stroke = "pill vf-bg", ""
