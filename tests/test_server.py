@@ -203,32 +203,37 @@ SLOW = "A -> B: ping\nB --> A: pong\n" * 20_000
 
 def test_a_render_over_the_time_limit_is_stopped_and_answered_clearly() -> None:
     client = make_client(limits=ServerLimits(render_seconds=3.0, render_workers=1))
-    assert client.post("/render", content=SMALL).status_code == 200  # the renderer started
+    large_but_quick = "// a long comment\n" * 2_000 + SMALL
+    assert client.post("/render", content=large_but_quick).status_code == 200
     pool = client.app.app.state.service.pool
-    (renderer,) = pool.processes()
+    before = set(pool.processes())  # the renderer of the large lane, started
     response = client.post("/render", content=SLOW)
     assert response.status_code == 422
     assert "longer than this server's limit of 3 s" in response.json()["error"]["message"]
-    assert renderer not in pool.processes()  # killed at the deadline, not left running
+    (killed,) = before - set(pool.processes())  # killed at the deadline, not left running
     with pytest.raises(ProcessLookupError):
-        os.kill(renderer, 0)
-    assert client.post("/render", content=SMALL).status_code == 200  # a fresh one answers
+        os.kill(killed, 0)
+    assert client.post("/render", content=large_but_quick).status_code == 200  # a fresh one
 
 
-def test_renders_queued_past_their_deadline_make_the_server_busy() -> None:
-    async def both() -> list[httpx.Response]:
+def test_renders_queued_past_half_their_time_make_the_server_busy() -> None:
+    async def three() -> list[httpx.Response]:
         app = create_app(limits=ServerLimits(render_seconds=2.0, render_workers=1))
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
-            slow = asyncio.create_task(c.post("/render", content=SLOW))
+            first = asyncio.create_task(c.post("/render", content=SLOW))
             await asyncio.sleep(0.2)
-            return [await c.post("/render", content=SMALL), await slow]
+            queued = asyncio.create_task(c.post("/render", content=SLOW))
+            await asyncio.sleep(0.2)
+            small = await c.post("/render", content=SMALL)  # its own lane: not held up
+            return [await first, await queued, small]
 
-    queued, slow = asyncio.run(both())
-    assert slow.status_code == 422
+    first, queued, small = asyncio.run(three())
+    assert first.status_code == 422
     assert queued.status_code == 503
     assert queued.headers["retry-after"]
     assert "busy" in queued.json()["error"]["message"]
+    assert small.status_code == 200
 
 
 # --- share images ---------------------------------------------------------------------------

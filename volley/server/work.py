@@ -142,13 +142,17 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     return Output(body, options.media_type, result.diagram.title, result.warnings)
 
 
+# Sources up to this size (a few hundred messages) are rendered in the small lane.
+SMALL_SOURCE_BYTES = 20_000
+
+
 class RenderFailed(VolleyError):
     """A render stopped by its memory limit, or by a fault in the drawing libraries."""
 
 
 class RenderPool:
-    """A fixed set of render workers, each a thread that owns one child process, and the
-    deadline every job is held to.
+    """Two lanes of render workers (small sources, large ones), each worker a thread that
+    owns one child process, and the deadline every job is held to.
 
     The thread only waits: the diagram is parsed and drawn in the child process, so a render
     that overruns its deadline is stopped by killing that process (a fresh one takes its
@@ -157,21 +161,35 @@ class RenderPool:
     queue the rest; a request that waited half its time for a renderer is answered "busy".
     """
 
-    def __init__(self, workers: int, seconds: float, memory_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        workers: int,
+        seconds: float,
+        memory_bytes: int | None = None,
+        small_bytes: int = SMALL_SOURCE_BYTES,
+    ) -> None:
         self.seconds = seconds
         self.memory_bytes = memory_bytes
+        self.small_bytes = small_bytes
         self._local = threading.local()
         self._children: set[Any] = set()
         self._lock = threading.Lock()
-        self._executor = concurrent.futures.ThreadPoolExecutor(
-            max_workers=max(1, workers), thread_name_prefix="volley-render"
-        )
+        # Two lanes, so that large renders queue behind each other and never in front of the
+        # small ones that make up most of a team's traffic (an editor's preview, a README's
+        # image): a small render waits only for other small ones.
+        self._lanes = [
+            concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(1, workers), thread_name_prefix=f"volley-render-{lane}"
+            )
+            for lane in ("small", "large")
+        ]
 
     async def run(self, source: str, options: RenderOptions, limits: Limits) -> Output:
         """Render in a worker process; ServerBusy or RenderTooSlow when the deadline passes,
         RenderFailed when the render ran out of memory."""
         deadline = time.monotonic() + self.seconds
-        future = self._executor.submit(self._render, deadline, (source, options, limits))
+        lane = self._lanes[len(source) > self.small_bytes]
+        future = lane.submit(self._render, deadline, (source, options, limits))
         try:
             # The worker keeps the deadline itself; this wait is the backstop for a queued job.
             return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds + 1.0)
@@ -251,7 +269,8 @@ class RenderPool:
             return sorted(p.pid for p in self._children if p.is_alive())
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        for lane in self._lanes:
+            lane.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             children, self._children = list(self._children), set()
         for process in children:
