@@ -416,6 +416,16 @@ def test_every_warning_and_the_error_are_marked_in_the_gutter(new_page, base_url
     expect(page.locator("#gutter .ln-warn")).to_have_text(["1", "2"])  # still shown
 
 
+def test_every_error_of_the_diagram_is_marked_at_once(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/", allow_errors=True)
+    set_source(page, "A -> B: fine\nA -> : one\nB -> B: fine\nB -> : two\n")
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    expect(page.locator("#gutter .ln-error")).to_have_text(["2", "4"])
+    expect(page.locator("#paint .ln-error")).to_have_count(2)
+    expect(page.locator("#status-text")).to_contain_text("(and 1 more)")
+    assert "participant" in page.locator("#gutter .ln-error").last.get_attribute("title")
+
+
 @pytest.mark.parametrize("width", [390, 360])
 def test_the_editor_fits_a_phone(browser, base_url: str, width: int) -> None:
     context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True)

@@ -127,6 +127,15 @@ def test_a_bad_source_is_a_json_error_with_the_place(client: Client) -> None:
     assert set(error) >= {"message", "line", "column", "source_line"}
 
 
+def test_every_error_of_a_diagram_is_in_the_json(client: Client) -> None:
+    """The editor marks each broken line at once; `error` stays the first, as before."""
+    response = client.post("/render?format=svg", content="A -> B: ok\nA -> : one\nB -> : two\n")
+    assert response.status_code == 400
+    body = response.json()
+    assert [e["line"] for e in body["errors"]] == [2, 3]
+    assert body["error"] == body["errors"][0]
+
+
 def test_bytes_that_are_not_utf8_are_a_json_error(client: Client) -> None:
     response = client.post("/render", content=b"A -> B: caf\xe9\n")
     assert response.status_code == 400

@@ -135,7 +135,7 @@
     return escapeHtml(line);
   }
 
-  var problem = null; // the error shown: {line, column}
+  var problems = {}; // line number → {column, message} of each error the server named
   var warned = {}; // line number → its warnings, from the last picture that rendered
 
   function escapeAttribute(text) {
@@ -155,24 +155,23 @@
   function repaint() {
     var lines = splitLines(source.value);
     var painted = paintLines(lines);
-    var errorLine = problem && problem.line >= 1 && problem.line <= lines.length ? problem.line : 0;
     var html = "";
     for (var i = 0; i < painted.length; i++) {
-      var cls = i + 1 === errorLine ? "ln ln-error" : warned[i + 1] ? "ln ln-warn" : "ln";
+      var cls = problems[i + 1] ? "ln ln-error" : warned[i + 1] ? "ln ln-warn" : "ln";
       var mark = "";
-      if (i + 1 === errorLine) {
-        var col = displayColumn(lines[i], problem.column || 1);
+      if (problems[i + 1]) {
+        var col = displayColumn(lines[i], problems[i + 1].column || 1);
         mark = '<span class="err-mark" style="--col:' + col + '"></span>';
       }
       html += '<span class="' + cls + '">' + painted[i] + mark + "</span>";
     }
     paint.innerHTML = html;
     // Every problem known at once: the error, and each warning of the last picture that rendered.
-    var marks = lines.length + "/" + errorLine + "/" + Object.keys(warned).join(",");
+    var marks = lines.length + "/" + JSON.stringify(problems) + "/" + JSON.stringify(warned);
     if (gutter.dataset.marks !== marks) {
       var numbers = "";
       for (var n = 1; n <= lines.length; n++) {
-        if (n === errorLine) numbers += '<span class="ln ln-error">' + n + "</span>";
+        if (problems[n]) numbers += '<span class="ln ln-error" title="' + escapeAttribute(problems[n].message) + '">' + n + "</span>";
         else if (warned[n]) numbers += '<span class="ln ln-warn" title="' + escapeAttribute(warned[n]) + '">' + n + "</span>";
         else numbers += '<span class="ln">' + n + "</span>";
       }
@@ -335,7 +334,10 @@
 
   function errorOf(response) {
     return response.json().then(function (body) {
-      return body && body.error ? body.error : { message: "the server answered " + response.status };
+      if (!body || !body.error) return { message: "the server answered " + response.status };
+      var error = body.error;
+      error.all = Array.isArray(body.errors) ? body.errors : [error];
+      return error;
     }, function () {
       return { message: "the server answered " + response.status + " " + response.statusText };
     });
@@ -372,7 +374,7 @@
   }
 
   function showFine(warnings) {
-    problem = null;
+    problems = {};
     warned = {};
     warnings.forEach(function (w) {
       if (w.line) warned[w.line] = (warned[w.line] ? warned[w.line] + "\n" : "") + w.message;
@@ -399,12 +401,19 @@
     }
   }
 
+  // Every error the server named is marked in the gutter and the text; the status line
+  // tells the first one in full and counts the rest.
   function showProblem(error) {
-    problem = error.line ? { line: error.line, column: error.column || 1 } : null;
+    problems = {};
+    (error.all || [error]).forEach(function (each) {
+      if (!each.line || problems[each.line]) return;
+      problems[each.line] = { column: each.column || 1, message: each.message };
+    });
     repaint();
     setState("error");
     var where = error.line ? "Line " + error.line + (error.column ? ", column " + error.column : "") + ": " : "";
-    $("status-text").textContent = where + error.message;
+    var more = error.all && error.all.length > 1 ? " (and " + (error.all.length - 1) + " more)" : "";
+    $("status-text").textContent = where + error.message + more;
     statusBox.dataset.line = error.line || "";
     statusBox.dataset.column = error.column || "";
     var lineBox = $("status-line");

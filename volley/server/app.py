@@ -27,7 +27,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.server import share
@@ -76,16 +76,20 @@ class BodyTooLarge(VolleyError):
 def error_response(
     exc: VolleyError, status: int = 400, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    """`{"error": {message, line, column, source_line, hint}}`; line and column null if unknown."""
-    body = {
-        "error": {
-            "message": exc.message,
-            "line": exc.line or None,
-            "column": exc.column or None,
-            "source_line": exc.source_line,
-            "hint": exc.hint,
+    """`{"error": {message, line, column, source_line, hint}, "errors": [...]}`: the first
+    error, and every error of the diagram in the same shape; line and column null if unknown."""
+
+    def fields(error: VolleyError) -> dict[str, object]:
+        return {
+            "message": error.message,
+            "line": error.line or None,
+            "column": error.column or None,
+            "source_line": error.source_line,
+            "hint": error.hint,
         }
-    }
+
+    errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
+    body = {"error": fields(exc), "errors": [fields(error) for error in errors]}
     return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
 
 

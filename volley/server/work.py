@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.limits import Limits
 from volley.options import BODIES, THEMES, Options
 from volley.options import FORMATS as PICTURE_FORMATS
@@ -229,9 +229,11 @@ class RenderPool:
         if kind == "ok":
             return value
         if kind == "error":
-            raise VolleyError(
-                value["message"], **{k: v for k, v in value.items() if k != "message"}
-            )
+            errors = [
+                VolleyError(e["message"], **{k: v for k, v in e.items() if k != "message"})
+                for e in value.pop("errors", None) or [value]
+            ]
+            raise VolleyErrors(errors) if len(errors) > 1 else errors[0]
         raise RenderFailed(
             value, hint="split the diagram, or render it locally with the volley command"
         )
@@ -314,6 +316,11 @@ def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
         except VolleyError as exc:
             fields = ("message", "line", "column", "source_line", "hint")
             answer = ("error", {name: getattr(exc, name) for name in fields})
+            # Every error of the file, so the editor can mark each line at once.
+            answer[1]["errors"] = [
+                {name: getattr(each, name) for name in fields}
+                for each in getattr(exc, "errors", [exc])
+            ]
         except MemoryError:
             answer = ("failed", "the render needed more memory than this server allows")
         except Exception as exc:  # a fault in the drawing libraries (cairo out of memory)
