@@ -647,3 +647,12 @@ def test_a_self_message_on_the_rightmost_lane_turns_left_and_keeps_the_canvas() 
     box = layout.participants[1].top
     assert layout.width == pytest.approx(box.right + C.PARTICIPANT_SHADOW + C.MARGIN, abs=0.01)
     assert_clean(layout)
+
+
+@pytest.mark.parametrize("count", range(8, 30))
+def test_note_paragraphs_leave_no_word_behind(count: int) -> None:
+    words_ = " ".join(["several", "words", "of", "note", "text"] * 6)
+    [note] = layout_of(f"A -> B: x\nnote A: {' '.join(words_.split()[:count])}").notes
+    lines = [line for text in note.texts for line in text.lines]
+    widest = max(line.width for line in lines)
+    assert all(line.width >= widest / 3 for line in lines)

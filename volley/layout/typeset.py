@@ -144,6 +144,11 @@ class Typesetter:
             self._cache[key] = hit
         return hit
 
+    def _wrapped(self, lines: Lines, size: float, max_width: float) -> SetText:
+        """Lines of a note wrapped at `max_width`, leaving no word behind."""
+        st = self._set(lines, size, max_width)
+        return self._unstrand(lines, size, max_width, st, True) if _stranded(st) else st
+
     def _unstrand(
         self, spans: Lines, size: float, max_width: float, wrapped: SetText, stretch: bool
     ) -> SetText:
@@ -223,10 +228,10 @@ class Typesetter:
                 bullet = self.plain(block.marker, size)
                 hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
                 indent = NOTE_BULLET_INDENT * block.level + hang
-                st = self._set(block.lines, size, max(max_width - indent, size * 4))
+                st = self._wrapped(block.lines, size, max(max_width - indent, size * 4))
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
-                out.append(NotePart("p", "", 0.0, self._set(block.lines, size, max_width)))
+                out.append(NotePart("p", "", 0.0, self._wrapped(block.lines, size, max_width)))
         hit = self._notes[key] = tuple(out)
         return hit
 
