@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from volley.errors import VolleyError
+from volley.text.fences import Opening, dedent, fence_open, read_block
 
-_FENCE_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
 TAB_STOP = 4
 
 
@@ -57,28 +57,6 @@ def _is_blank(line: str) -> bool:
     return not line.strip(" \t")
 
 
-def _fence_open(line: str) -> tuple[str, str, str] | None:
-    """(indentation, fence, info string) when the line opens a fence."""
-    m = _FENCE_OPEN.fullmatch(line)
-    if not m:
-        return None
-    indent, fence, info = m.groups()
-    if fence[0] == "`" and "`" in info:
-        return None  # CommonMark: a backtick fence's info string holds no backtick
-    return indent, fence, info
-
-
-def _closes(line: str, fence: str) -> bool:
-    stripped = line.strip(" \t")
-    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
-
-
-def _strip_indent(line: str, indent: str) -> str:
-    if line.startswith(indent):
-        return line[len(indent) :]
-    return line.lstrip(" \t")
-
-
 def _common_prefix(lines: list[str]) -> str:
     """The leading white space every non-blank line shares, as characters (tabs and spaces)."""
     prefixes = [
@@ -101,27 +79,23 @@ class _Lifter:
         self.filename = filename
         self.line_kind = line_kind
 
-    def fenced(self, start: int) -> tuple[int, list[str], str | None, list[str]]:
-        """Read the fence opening at `start`: (index after it, body lines, lang, raw lines)."""
+    def fenced(self, start: int, opening: Opening) -> tuple[int, list[str], list[str]]:
+        """Read the block `opening` (line `start`) opens: (index after it, body lines, the
+        lines from opening to closing fence, the opening's indentation removed)."""
         lines = self.lines
-        indent, fence, info = _fence_open(lines[start])  # type: ignore[misc]
-        end, mark = start + 1, fence[0]
-        while end < len(lines) and not (mark in lines[end] and _closes(lines[end], fence)):
-            end += 1  # a line without the fence's character (most lines) cannot close it
-        if end >= len(lines):
+        block = read_block(lines, start, opening)
+        if not block.closed:
             raise VolleyError(
-                f"this fenced block is never closed; expected a closing {fence} on a line "
-                "of its own",
+                f"this fenced block is never closed; expected a closing {opening.fence} on a "
+                "line of its own",
                 filename=self.filename,
                 line=start + 1,
-                column=len(indent) + 1,
+                column=opening.column,
                 source_line=lines[start],
             )
-        raw = lines[start : end + 1]
-        if indent:
-            raw = [_strip_indent(line, indent) for line in raw]
-        lang = info.split()[0] if info.split() else None
-        return end + 1, raw[1:-1], lang, raw
+        first, last = lines[start], lines[block.end]
+        raw = [dedent(first, opening), *block.body, dedent(last, opening)]
+        return block.end + 1, block.body, raw
 
     def indented(self, start: int, owner_width: int) -> int:
         """Index after the run of lines indented two columns deeper than the owner."""
@@ -141,9 +115,10 @@ class _Lifter:
     def payload(self, index: int) -> tuple[int, Body | None]:
         owner = self.lines[index]
         nxt = index + 1
-        if nxt < len(self.lines) and _fence_open(self.lines[nxt]):
-            after, body, lang, _ = self.fenced(nxt)
-            return after, Body(index + 1, "\n".join(body), "fenced", lang)
+        opening = fence_open(self.lines[nxt]) if nxt < len(self.lines) else None
+        if opening is not None:
+            after, body, _ = self.fenced(nxt, opening)
+            return after, Body(index + 1, "\n".join(body), "fenced", opening.lang)
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
             return nxt, None
@@ -177,10 +152,11 @@ class _Lifter:
             if _is_blank(line):
                 pos += 1
                 continue
-            if _fence_open(line):
+            opening = fence_open(line)
+            if opening is not None:
                 run.extend(lines[end:pos])  # blank lines before the fence: paragraph breaks
                 flush()
-                pos, _, _, raw = self.fenced(pos)
+                pos, _, raw = self.fenced(pos, opening)
                 parts.extend(raw)
                 end = pos
                 continue

@@ -21,6 +21,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from volley.text.fences import Opening, fence_open, read_block
+
 __all__ = [
     "Span",
     "IconRef",
@@ -571,7 +573,6 @@ class CodeBlock:
 
 NoteBlock = Paragraph | ListItem | CodeBlock
 
-_FENCE = r"([ \t]*)(`{3,}|~{3,})(.*)"
 _LIST_MARKER = r"([ \t]*)([-*]|(\d{1,9})[.)])[ \t]+(?=\S)"
 
 
@@ -594,9 +595,9 @@ def parse_note(text: str) -> list[NoteBlock]:
     while i < len(lines):
         line = lines[i]
         i += 1
-        fence = re.fullmatch(_FENCE, line)
-        if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
-            i = _read_fence(lines, i, fence, blocks)
+        opening = fence_open(line)
+        if opening is not None:
+            i = _read_fence(lines, i - 1, opening, blocks)
             current, item_indent = None, -1
             continue
         if not line.strip():
@@ -626,19 +627,12 @@ def parse_note(text: str) -> list[NoteBlock]:
     return blocks
 
 
-def _read_fence(lines: list[str], i: int, fence: re.Match, blocks: list[NoteBlock]) -> int:
-    """Append the code block opened by `fence`; return the index after its closing fence."""
-    indent, marks, info = fence.group(1), fence.group(2), fence.group(3).split()
-    body: list[str] = []
-    closed = False
-    while i < len(lines) and not closed:
-        line = lines[i]
-        i += 1
-        stripped = line.strip()
-        closed = stripped.startswith(marks) and stripped == marks[0] * len(stripped)
-        if not closed:
-            body.append(line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t"))
-    while body and not closed and not body[-1].strip():
-        body.pop()  # an unclosed fence runs to the end of the note, less trailing blank lines
-    blocks.append(CodeBlock(body, info[0] if info else None))
-    return i
+def _read_fence(lines: list[str], i: int, opening: Opening, blocks: list[NoteBlock]) -> int:
+    """Append the code block `opening` (line `i`) opens; return the index after its closing
+    fence. An unclosed fence runs to the end of the note, less trailing blank lines."""
+    block = read_block(lines, i, opening)
+    body = block.body
+    while body and not block.closed and not body[-1].strip():
+        body.pop()
+    blocks.append(CodeBlock(body, opening.lang))
+    return block.end + 1

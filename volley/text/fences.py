@@ -1,0 +1,110 @@
+"""Fenced blocks, opened and closed as CommonMark does: the one rule volley reads fences by.
+
+A fence is a run of three or more backticks or tildes. The text after an opening fence, trimmed,
+is its info string, whose first word names the language; a backtick fence's info string holds
+no backtick (```` ```a`b``` ```` is inline code, not a fence). A block closes at the first line
+that holds only the fence's character, at least as many times as the opening has, with spaces or
+tabs around it; a fence of the other character, or a shorter one, is part of the body. The body
+loses the opening fence's indentation.
+
+In Markdown an opening or closing fence may be indented three columns at most (four make an
+indented code block): callers reading Markdown pass `max_indent=3`. In `.volley`, a payload's
+fence sits under its `in:`/`out:` line at whatever depth that line has, so there is no limit.
+Markdown pages themselves are read by markdown-it-py (`volley.docs.readme`,
+`volley.importers.mermaid`); this module is for fences inside volley's own text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["FencedBlock", "Opening", "closes", "dedent", "fence_open", "read_block"]
+
+_OPENING = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*")
+_TAB_STOP = 4  # CommonMark: a tab advances to the next multiple of four columns
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """An opening fence line: the white space before the fence, the fence, the info string."""
+
+    indent: str
+    fence: str
+    info: str
+
+    @property
+    def lang(self) -> str | None:
+        """The info string's first word (`json` of ```` ```json title=x ````), if any."""
+        words = self.info.split()
+        return words[0] if words else None
+
+    @property
+    def column(self) -> int:
+        """The 1-based column the fence starts at, for pointing at it."""
+        return len(self.indent) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class FencedBlock:
+    """A fenced block of `lines`: its opening at index `start`, its closing fence at `end`
+    (`len(lines)` when it is never closed), and the body between, the opening's indent removed.
+    """
+
+    opening: Opening
+    start: int
+    end: int
+    body: list[str]
+    closed: bool
+
+
+def _within(indent: str, max_indent: int | None) -> bool:
+    return max_indent is None or len(indent.expandtabs(_TAB_STOP)) <= max_indent
+
+
+def fence_open(line: str, *, max_indent: int | None = None) -> Opening | None:
+    """The opening the line is, or None (a line of its own: no line ending in it)."""
+    found = _OPENING.fullmatch(line)
+    if found is None:
+        return None
+    indent, fence, info = found.groups()
+    if fence[0] == "`" and "`" in info:
+        return None
+    if not _within(indent, max_indent):
+        return None
+    return Opening(indent, fence, info)
+
+
+def closes(line: str, fence: str, *, max_indent: int | None = None) -> bool:
+    """Whether the line closes a block opened by `fence` (its run of backticks or tildes)."""
+    if fence[0] not in line:  # most lines: a line without the fence's character cannot close
+        return False
+    stripped = line.strip(" \t")
+    return (
+        len(stripped) >= len(fence)
+        and stripped == fence[0] * len(stripped)
+        and _within(line[: len(line) - len(line.lstrip(" \t"))], max_indent)
+    )
+
+
+def dedent(line: str, opening: Opening) -> str:
+    """A line of the block without the opening's indentation. A line indented less, or with
+    other white space (tabs where the opening has spaces), loses all its leading white space."""
+    if line.startswith(opening.indent):
+        return line[len(opening.indent) :]
+    return line.lstrip(" \t")
+
+
+def read_block(
+    lines: Sequence[str], start: int, opening: Opening, *, max_indent: int | None = None
+) -> FencedBlock:
+    """The block that `opening` (the line at index `start`) opens, read up to its closing
+    fence; a block never closed runs to the end of `lines`."""
+    end = start + 1
+    while end < len(lines) and not closes(lines[end], opening.fence, max_indent=max_indent):
+        end += 1
+    body = lines[start + 1 : end]
+    if opening.indent:
+        body = [dedent(line, opening) for line in body]
+    return FencedBlock(opening, start, end, list(body), end < len(lines))
