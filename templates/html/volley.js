@@ -258,6 +258,13 @@
         " step · ", el("kbd", null, "Esc"), " closes"
       ]), figure.firstChild);
     }
+    this.svg = svg;
+    this.folds = null; // the blocks that fold, measured on the first fold (see foldable)
+    this.folded = [];
+    if (svg) {
+      this.heads = stickyHeads(svg, root.querySelector(":scope > .vl-layout > .vl-figure"));
+      foldable(svg);
+    }
     this.width = parseFloat(root.getAttribute("data-width")) || 0;
     this.fit();
     if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
@@ -275,6 +282,81 @@
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
     if (wide !== this.root.classList.contains("vl-wide")) this.root.classList.toggle("vl-wide", wide);
   };
+
+  /* --- the sticky row of participants ------------------------------------------------------- */
+  // Once the drawing's top boxes scroll out of sight, a copy of them stays at the top of the
+  // window (or of the scrolling pane), following the drawing sideways and at its scale, so a
+  // reader far down a long diagram still knows which lifeline is whose. The copy is made of
+  // clones of the drawing's own shapes.
+  function stickyHeads(svg, figure) {
+    var groups = svg.querySelectorAll(":scope > .participants > .participant");
+    if (!groups.length || !figure || !svg.viewBox || !svg.viewBox.baseVal) return null;
+    var box = svg.viewBox.baseVal;
+    var strip = document.createElementNS(SVGNS, "svg");
+    strip.setAttribute("class", "volley");
+    strip.setAttribute("aria-hidden", "true");
+    strip.setAttribute("font-family", svg.getAttribute("font-family") || "sans-serif");
+    var top = Infinity, bottom = -Infinity, found = false;
+    groups.forEach(function (group) {
+      // A participant's group holds its box at the top and its copy at the foot: keep the
+      // shapes nearer the top.
+      var shapes = Array.prototype.filter.call(group.children, function (child) { return child.getBBox; });
+      var ys = shapes.map(function (child) { return child.getBBox(); });
+      var min = Math.min.apply(null, ys.map(function (b) { return b.y; }));
+      var max = Math.max.apply(null, ys.map(function (b) { return b.y; }));
+      var copy = document.createElementNS(SVGNS, "g");
+      ["class", "data-participant", "data-name"].forEach(function (name) {
+        if (group.hasAttribute(name)) copy.setAttribute(name, group.getAttribute(name));
+      });
+      shapes.forEach(function (child, index) {
+        if (max - min > 1 && ys[index].y > (min + max) / 2) return;
+        copy.appendChild(child.cloneNode(true));
+        top = Math.min(top, ys[index].y);
+        bottom = Math.max(bottom, ys[index].y + ys[index].height + 3); // the shadow's offset
+        found = true;
+      });
+      strip.appendChild(copy);
+    });
+    if (!found || !(bottom > top)) return null;
+    top -= 4;
+    bottom += 4;
+    strip.setAttribute("viewBox", [box.x, top, box.width, bottom - top].join(" "));
+    var track = el("div", { "class": "vl-heads-track" }, strip);
+    var heads = el("div", { "class": "vl-heads", "aria-hidden": "true" }, track);
+    var canvas = svg.parentNode;
+    figure.insertBefore(heads, canvas);
+    var state = { svg: svg, strip: strip, heads: heads, track: track, canvas: canvas, top: top, bottom: bottom, box: box };
+    canvas.addEventListener("scroll", function () { placeHeads(state); }, { passive: true });
+    placeHeads(state);
+    return state;
+  }
+
+  // Show the copy when the drawing's top boxes are above the sticky line and the drawing's
+  // foot is still below it; match the drawing's drawn width and sideways scroll.
+  function placeHeads(state) {
+    var rect = state.svg.getBoundingClientRect();
+    if (!rect.width) return;
+    var scale = rect.width / state.box.width;
+    var line = state.heads.getBoundingClientRect().top; // where the sticky strip sits now
+    var headsGone = rect.top + (state.bottom - state.box.y) * scale < line;
+    var footVisible = rect.bottom - (state.bottom - state.top) * scale > line;
+    var on = headsGone && footVisible;
+    state.heads.classList.toggle("vl-heads-on", on);
+    if (!on) return;
+    var canvasRect = state.canvas.getBoundingClientRect();
+    state.track.style.width = canvasRect.width + "px";
+    state.strip.style.width = rect.width + "px";
+    state.strip.style.height = (state.bottom - state.top) * scale + "px";
+    // A message scrolled to (a step, a deep link) stops below the copy, not under it.
+    state.heads.parentNode.style.setProperty("--vl-heads-height", (state.bottom - state.top) * scale + "px");
+    state.strip.style.transform = "translateX(" + (rect.left - canvasRect.left) + "px)";
+  }
+
+  function placeAllHeads() {
+    diagrams.forEach(function (diagram) { if (diagram.heads) placeHeads(diagram.heads); });
+  }
+
+  function foldable(svg) {}
 
   Diagram.prototype.count = function () {
     return this.data.messages.length;
@@ -672,6 +754,13 @@
   });
 
   window.addEventListener("hashchange", openFromAddress);
+  // Scrolls of the window and of any pane holding diagrams (capture: scroll does not bubble).
+  var headsFrame = 0;
+  var headsSoon = function () {
+    if (!headsFrame) headsFrame = requestAnimationFrame(function () { headsFrame = 0; placeAllHeads(); });
+  };
+  document.addEventListener("scroll", headsSoon, { capture: true, passive: true });
+  window.addEventListener("resize", headsSoon, { passive: true });
 
   function start() {
     scan();

@@ -248,3 +248,16 @@ def test_the_clicked_arrow_stays_clear_of_the_sheet(visit, width: int) -> None:
     assert box["y"] >= header["y"] + header["height"]  # not under Material's header either
     assert box["y"] + box["height"] <= sheet["y"], (box, sheet)
     page.screenshot(path=f"/tmp/volley-material-{width}.png")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_participants_stay_below_materials_header(visit, width: int) -> None:
+    page = visit("/long/")
+    page.set_viewport_size({"width": width, "height": 800})
+    page.evaluate("window.scrollTo(0, 900)")
+    page.wait_for_function("document.querySelector('article .vl-heads.vl-heads-on')")
+    header = page.locator(".md-header").bounding_box()
+    name = page.locator('article .vl-heads [data-name="Browser"] .name').bounding_box()
+    assert name["y"] >= header["y"] + header["height"], (name, header)
+    assert name["y"] <= header["y"] + header["height"] + 40
+    page.screenshot(path=f"/tmp/volley-material-sticky-{width}.png")

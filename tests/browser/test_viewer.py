@@ -389,3 +389,27 @@ def test_raw_colours_never_change_the_text(open_page) -> None:
     assert {"vl-t-com", "vl-t-key", "vl-t-val"} <= classes["yaml"]
     assert {"vl-t-key", "vl-t-attr", "vl-t-str", "vl-t-com"} <= classes["xml"]
     assert classes["plain"] == set()
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_the_participants_stay_in_sight_down_a_long_diagram(
+    open_page, reference_page: str, width: int
+) -> None:
+    page = open_page(reference_page)
+    page.set_viewport_size({"width": width, "height": 700})
+    heads = page.locator(".vl-heads")
+    assert not heads.evaluate("h => h.classList.contains('vl-heads-on')")  # the boxes are there
+    page.mouse.wheel(0, 1400)
+    page.wait_for_function("document.querySelector('.vl-heads.vl-heads-on')")
+    track = page.locator(".vl-heads-track").bounding_box()
+    assert 0 <= track["y"] <= 16
+    # The copy's boxes stand over the drawing's lifelines, at the drawing's scale.
+    for name in ("Agent", "MCP Server"):
+        copy = page.locator(f'.vl-heads [data-name="{name}"] .box').bounding_box()
+        index = page.locator(f'.vl-canvas [data-name="{name}"]').get_attribute("data-participant")
+        line = page.locator(f'.vl-canvas .lifeline[data-participant="{index}"]').bounding_box()
+        if line["x"] < track["x"] + track["width"]:  # in view at this width
+            assert abs(copy["x"] + copy["width"] / 2 - line["x"] - line["width"] / 2) < 2
+    page.screenshot(path=f"/tmp/volley-sticky-{width}.png")
+    page.mouse.wheel(0, -5000)
+    page.wait_for_function("!document.querySelector('.vl-heads.vl-heads-on')")
