@@ -242,6 +242,25 @@ def test_an_error_in_a_markdown_block_names_the_line_of_the_page() -> None:
     assert caught.value.line == 8
 
 
+def test_markdown_blocks_are_found_as_commonmark_reads_the_page() -> None:
+    """In a quote and in a list item a fence is a diagram, and an error points at the page's
+    line and column; an indented code block, or a fence shown inside another, is text."""
+    page = (
+        "> ```mermaid\n> sequenceDiagram\n>   A->>B: quoted\n> ```\n\n"
+        "- item\n\n  ```mermaid\n  sequenceDiagram\n    A->>B: listed\n  ```\n\n"
+        "````md\n```mermaid\nsequenceDiagram\nA->>B: shown\n```\n````\n"
+    )
+    assert [item.text for item in convert(page, "doc.md")] == [
+        "A -> B: quoted\n",
+        "A -> B: listed\n",
+    ]
+    with pytest.raises(VolleyError) as caught:
+        convert(page.replace("A->>B: listed", "what is this"), "doc.md")
+    assert (caught.value.line, caught.value.column) == (10, 5)
+    indented = "# Doc\n\n    ```mermaid\n    sequenceDiagram\n    A->>B: x\n    ```\n"
+    assert detect(indented) is None
+
+
 def test_detection_from_content_not_from_the_file_name() -> None:
     assert detect("%% a diagram\nsequenceDiagram\nA->>B: x\n").name == "mermaid"
     assert detect("# Doc\n\n```mermaid\nsequenceDiagram\nA->>B: x\n```\n").name == "mermaid"

@@ -32,6 +32,7 @@ from volley.importers import Imported
 from volley.language.parser import normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
+from volley.text.markdown import page_fences
 
 ARROWS = {
     "<<-->>": "<-->",
@@ -74,7 +75,7 @@ _ENTITY_OR_END = re.compile(r"#(\d+|[A-Za-z][A-Za-z0-9]*);|;")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r"(?:no)?wrap:")
 _MARKUP = re.compile(r"([\\*_~`\[\]{}])")
-_FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)")
+_MERMAID = re.compile("mermaid", re.IGNORECASE)
 
 
 def detect(text: str) -> int:
@@ -113,7 +114,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         )
     stem = _stem(filename)
     diagrams = [
-        _Reader(lines[: block.end], block.start, filename, f"{stem}-{n}").read()
+        _Reader([*lines[: block.start], *block.lines], block.start, filename, f"{stem}-{n}").read()
         for n, block in enumerate(found, start=1)
     ]
     skipped = tuple(
@@ -144,36 +145,37 @@ def _stem(filename: str | None) -> str:
 
 @dataclass(frozen=True)
 class FencedBlock:
-    """A ```mermaid block: its lines are `start`..`end - 1` (0-based) of the page."""
+    """A ```mermaid block: its body starts at line `start` (0-based) of the page, and `lines`
+    are its lines as CommonMark reads them, each at its column in the page (a quote's `>`
+    read as a space)."""
 
     start: int
-    end: int
     lines: tuple[str, ...]
 
 
 def markdown_blocks(text: str) -> list[FencedBlock]:
-    """Every fenced block whose info string is `mermaid`, in page order (CommonMark fences:
-    closed by a fence of the same character at least as long; an unclosed one runs to the end)."""
-    lines = normalise(text).split("\n")
-    blocks = []
-    index = 0
-    while index < len(lines):
-        opened = _FENCE.fullmatch(lines[index])
-        if opened is None:
-            index += 1
-            continue
-        fence = opened["fence"]
-        end = index + 1
-        while end < len(lines):
-            stripped = lines[end].strip()
-            if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
-                break
-            end += 1
-        info = opened["info"].strip().split()
-        if info and info[0].lower() == "mermaid":
-            blocks.append(FencedBlock(index + 1, end, tuple(lines[index + 1 : end])))
-        index = end + 1
-    return blocks
+    """Every fenced block whose info string is `mermaid`, in page order, as CommonMark reads
+    the page (an unclosed one runs to the end of its container)."""
+    text = normalise(text)
+    if not _MERMAID.search(text):  # not a page with a diagram (a HAR capture, a trace)
+        return []
+    page = text.split("\n")
+    return [
+        FencedBlock(
+            fence.start + 1,
+            tuple(map(_in_place, page[fence.start + 1 :], fence.body)),
+        )
+        for fence in page_fences(text)
+        if (fence.lang or "").lower() == "mermaid"
+    ]
+
+
+def _in_place(written: str, content: str) -> str:
+    """A body line where the page has it: what its containers took off (a quote's `>`, a list
+    item's indentation) as spaces, so that an error's column is the page's."""
+    if not written.endswith(content):
+        return content  # a tab the containers split: the line as CommonMark reads it
+    return " " * (len(written) - len(content)) + content
 
 
 def _is_sequence(block: FencedBlock) -> bool:
