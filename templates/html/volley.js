@@ -356,7 +356,151 @@
     diagrams.forEach(function (diagram) { if (diagram.heads) placeHeads(diagram.heads); });
   }
 
-  function foldable(svg) {}
+  /* --- blocks that fold -------------------------------------------------------------------- */
+  // A block (loop, if, par…) folds to the band of its tab when its tab is clicked: what it
+  // holds is hidden and everything below moves up. The drawing is laid out once, on the
+  // server; folding only hides shapes and moves the rest by the height it saved, measured on
+  // the first fold. A message opened inside a folded block (a deep link, a step) unfolds it.
+  function foldable(svg) {
+    svg.querySelectorAll(":scope > .blocks > .block").forEach(function (block) {
+      var head = [];
+      for (var child = block.firstElementChild; child; child = child.nextElementSibling) {
+        if (child.classList.contains("separator")) break;
+        if (!child.classList.contains("frame")) head.push(child);
+      }
+      var label = block.querySelector(":scope > .block-label");
+      var kind = block.querySelector(":scope > .block-kind");
+      if (!head.length || !kind) return;
+      head.forEach(function (child) { child.setAttribute("data-vl-fold-head", ""); });
+      block.setAttribute("tabindex", "0");
+      block.setAttribute("role", "button");
+      block.setAttribute("aria-expanded", "true");
+      block.setAttribute("aria-label", "Fold " + kind.textContent + (label ? " " + label.textContent : ""));
+    });
+  }
+
+  // The shapes that move when a block folds, each with where it was drawn.
+  Diagram.prototype.measureFolds = function () {
+    var svg = this.svg;
+    var units = [];
+    var take = function (node) {
+      if (!node.getBBox) return;
+      var target = node;
+      if (node.hasAttribute("transform")) { // a style transform would replace it: wrap instead
+        target = document.createElementNS(SVGNS, "g");
+        node.parentNode.insertBefore(target, node);
+        target.appendChild(node);
+      }
+      var box = node.getBBox();
+      if (node.hasAttribute("transform")) box = { x: box.x, y: box.y + 2, width: box.width, height: box.height }; // the shadow's offset
+      units.push({ node: target, shape: node, top: box.y, bottom: box.y + box.height });
+    };
+    ["lifelines", "activations", "dividers", "messages", "notes"].forEach(function (name) {
+      svg.querySelectorAll(":scope > ." + name + " > *").forEach(take);
+    });
+    svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *").forEach(take);
+    var blocks = [];
+    svg.querySelectorAll(":scope > .blocks > .block[role=button]").forEach(function (block) {
+      var frame = block.querySelector(":scope > .frame");
+      if (!frame) return;
+      var box = frame.getBBox(), headBottom = box.y;
+      block.querySelectorAll(":scope > [data-vl-fold-head]").forEach(function (head) {
+        var b = head.getBBox();
+        headBottom = Math.max(headBottom, b.y + b.height);
+      });
+      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 6 });
+    });
+    var view = svg.viewBox.baseVal;
+    this.folds = { units: units, blocks: blocks, height: view.height, top: view.y };
+  };
+
+  Diagram.prototype.toggleFold = function (block) {
+    if (!this.folds) this.measureFolds();
+    var fold = this.folds.blocks.filter(function (b) { return b.node === block; })[0];
+    if (!fold) return;
+    var at = this.folded.indexOf(fold);
+    if (at >= 0) this.folded.splice(at, 1);
+    else this.folded.push(fold);
+    this.applyFolds();
+  };
+
+  // Unfold every folded block that holds message n; true if one did.
+  Diagram.prototype.unfoldFor = function (n) {
+    var group = this.groups[n];
+    if (!this.folded.length || !group) return false;
+    var unit = this.folds.units.filter(function (u) { return u.shape === group; })[0];
+    if (!unit) return false;
+    var before = this.folded.length;
+    this.folded = this.folded.filter(function (fold) {
+      return !(unit.top >= fold.top && unit.bottom <= fold.bottom);
+    });
+    if (this.folded.length === before) return false;
+    this.applyFolds();
+    return true;
+  };
+
+  Diagram.prototype.applyFolds = function () {
+    var folds = this.folds;
+    // Only the outermost folded blocks count: what a folded block holds is hidden anyway.
+    var outer = this.folded.filter(function (fold) {
+      return !this.folded.some(function (other) {
+        return other !== fold && other.top <= fold.top && other.bottom >= fold.bottom;
+      });
+    }, this).sort(function (a, b) { return a.top - b.top; });
+    var map = function (y) {
+      var out = y;
+      outer.forEach(function (fold) {
+        var saved = fold.bottom - fold.top - fold.band;
+        if (y >= fold.bottom) out -= saved;
+        else if (y > fold.top + fold.band) out -= y - fold.top - fold.band;
+      });
+      return out;
+    };
+    var inside = function (unit) {
+      return outer.some(function (fold) {
+        if (unit.top < fold.top - 0.5 || unit.bottom > fold.bottom + 0.5) return false;
+        var own = unit.shape === fold.frame || (unit.shape.parentNode === fold.node && unit.shape.hasAttribute("data-vl-fold-head"));
+        return !own;
+      });
+    };
+    folds.units.forEach(function (unit) {
+      var shape = unit.shape;
+      var hidden = inside(unit);
+      unit.node.style.display = hidden ? "none" : "";
+      if (hidden) return;
+      unit.node.style.transform = "";
+      var spans = unit.bottom - unit.top > 0 && outer.some(function (f) { return unit.top < f.top + f.band && unit.bottom > f.bottom - 0.5; });
+      if (shape.tagName === "line") {
+        if (unit.y1 === undefined) {
+          unit.y1 = parseFloat(shape.getAttribute("y1"));
+          unit.y2 = parseFloat(shape.getAttribute("y2"));
+        }
+        shape.setAttribute("y1", map(unit.y1));
+        shape.setAttribute("y2", map(unit.y2));
+      } else if (shape.tagName === "rect" && spans && unit.node === shape) {
+        if (unit.y === undefined) {
+          unit.y = parseFloat(shape.getAttribute("y"));
+          unit.height = parseFloat(shape.getAttribute("height"));
+        }
+        shape.setAttribute("y", map(unit.y));
+        shape.setAttribute("height", map(unit.y + unit.height) - map(unit.y));
+      } else {
+        var shift = map(unit.top) - unit.top;
+        if (shift) unit.node.style.transform = "translate(0px, " + shift + "px)";
+      }
+    });
+    folds.blocks.forEach(function (fold) {
+      var folded = this.folded.indexOf(fold) >= 0;
+      fold.node.setAttribute("aria-expanded", folded ? "false" : "true");
+      fold.node.classList.toggle("vl-folded", folded);
+      var label = fold.node.getAttribute("aria-label").replace(/^(Fold|Unfold) /, "");
+      fold.node.setAttribute("aria-label", (folded ? "Unfold " : "Fold ") + label);
+    }, this);
+    var height = map(folds.top + folds.height) - folds.top;
+    var view = this.svg.viewBox.baseVal;
+    this.svg.setAttribute("viewBox", [view.x, view.y, view.width, height].join(" "));
+    this.svg.setAttribute("height", height);
+  };
 
   Diagram.prototype.count = function () {
     return this.data.messages.length;
@@ -371,6 +515,7 @@
       if (other !== self && other.current) other.close({ quiet: true });
     });
     if (n !== this.current) this.tab = 0;
+    this.unfoldFor(n); // a deep link or a step into a folded block opens it
     this.mark(this.current, false);
     this.current = n;
     this.mark(n, true);
@@ -719,6 +864,11 @@
       diagram.action(button);
       return;
     }
+    var head = event.target.closest && event.target.closest(".vl-canvas .block [data-vl-fold-head]");
+    if (head) {
+      diagram.toggleFold(head.parentNode);
+      return;
+    }
     var n = messageOf(event.target);
     if (n && !event.target.closest("a")) diagram.open(n, { focus: "message" });
   });
@@ -728,6 +878,12 @@
     var key = event.key;
     var diagram = diagramOf(event.target);
     var n = messageOf(event.target);
+    var block = event.target.closest && event.target.closest(".vl-canvas .block[role=button]");
+    if (diagram && block && (key === "Enter" || key === " ")) {
+      event.preventDefault();
+      diagram.toggleFold(block);
+      return;
+    }
     if (diagram && n && (key === "Enter" || key === " ")) {
       event.preventDefault();
       diagram.open(n, { focus: "panel" });

@@ -413,3 +413,58 @@ def test_the_participants_stay_in_sight_down_a_long_diagram(
     page.screenshot(path=f"/tmp/volley-sticky-{width}.png")
     page.mouse.wheel(0, -5000)
     page.wait_for_function("!document.querySelector('.vl-heads.vl-heads-on')")
+
+
+BLOCKS = """title: Blocks
+A -> B: one
+loop: every second
+  A -> B: poll
+  in: Request
+  ```json
+  {"a": 1}
+  ```
+  B --> A: pong
+end
+if: ok
+  B -> C: three
+else: not ok
+  B -> C: four
+end
+A -> C: five
+"""
+
+
+def test_a_block_folds_and_unfolds_from_its_tab(open_page) -> None:
+    page = open_page(render(BLOCKS, format="html"))
+    loop = page.locator(".vl-canvas .block-loop")
+    height = page.locator(".vl-canvas > svg").bounding_box()["height"]
+    five = page.locator(message(6)).bounding_box()["y"]
+    page.click(".vl-canvas .block-loop .block-kind")
+    expect(loop).to_have_attribute("aria-expanded", "false")
+    expect(page.locator(message(2))).to_be_hidden()
+    expect(page.locator(message(3))).to_be_hidden()
+    assert page.locator(".vl-canvas > svg").bounding_box()["height"] < height - 40
+    assert page.locator(message(6)).bounding_box()["y"] < five - 40  # the rows below moved up
+    expect(page.locator(".vl-canvas .block-loop .block-label")).to_be_visible()  # its band
+    page.screenshot(path="/tmp/volley-folded.png")
+    # From the keyboard: the block is a button that Enter toggles.
+    loop.focus()
+    page.keyboard.press("Enter")
+    expect(loop).to_have_attribute("aria-expanded", "true")
+    expect(page.locator(message(2))).to_be_visible()
+    assert abs(page.locator(message(6)).bounding_box()["y"] - five) < 1
+
+
+def test_a_deep_link_into_a_folded_block_unfolds_it(open_page) -> None:
+    page = open_page(render(BLOCKS, format="html"))
+    page.click(".vl-canvas .block-loop .block-kind")
+    page.click(".vl-canvas .block-if .block-kind")
+    expect(page.locator(message(4))).to_be_hidden()
+    page.evaluate("location.hash = '#message-4'")
+    expect(page.locator(PANEL + " .vl-title")).to_have_text("three")
+    expect(page.locator(message(4))).to_be_visible()
+    expect(page.locator(".vl-canvas .block-if")).to_have_attribute("aria-expanded", "true")
+    expect(page.locator(".vl-canvas .block-loop")).to_have_attribute("aria-expanded", "false")
+    page.keyboard.press("ArrowLeft")  # stepping into the other folded block opens it too
+    expect(page.locator(PANEL + " .vl-title")).to_have_text("pong")
+    expect(page.locator(".vl-canvas .block-loop")).to_have_attribute("aria-expanded", "true")
