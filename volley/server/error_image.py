@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from jinja2 import Template
+import jinja2
 
 from volley.errors import VolleyError, char_width
 from volley.resources import resource_path, template_environment
@@ -25,7 +25,7 @@ MAX_COLUMNS = 120
 
 
 @cache
-def _template() -> Template:
+def _template() -> jinja2.Template:
     folder = resource_path("templates", "server")
     return template_environment(folder, autoescape=True).get_template("error.svg")
 
