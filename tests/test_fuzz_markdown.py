@@ -13,8 +13,9 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from volley.docs.readme import _BEGIN, _END, render_markdown, split_lines
 from volley.errors import VolleyError
-from volley.docs.readme import _BEGIN, _END, _OPEN, render_markdown, split_lines
+from volley.text.fences import fence_open
 
 from .fuzz_strategies import FUZZ, hostile_strings
 
@@ -94,7 +95,7 @@ def _region_end(lines: list, start: int) -> int | None:
     for end in range(start + 1, min(start + 20, len(lines))):
         if _END.match(lines[end].text):
             return end
-        if _BEGIN.match(lines[end].text) or _OPEN.match(lines[end].text):
+        if _BEGIN.match(lines[end].text) or fence_open(lines[end].text.lstrip(" \t>")):
             return None
     return None
 

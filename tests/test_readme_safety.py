@@ -122,6 +122,14 @@ def test_an_unclosed_volley_fence_in_a_quote_is_reported_and_later_blocks_still_
     assert (tmp_path / "diagrams" / "real.svg").exists()
 
 
+@pytest.mark.parametrize("shown", ["```volley", "> ~~~~ {.volley name=x}"])
+def test_an_unclosed_fence_that_swallows_a_volley_block_is_reported(shown):
+    found = scan(f"```python\nprint(1)\n\n{shown}\nA -> B\n", "x.md")
+    assert found.blocks == []
+    assert [(p.line, "read as part of it" in p.message) for p in found.problems] == [(1, True)]
+    assert scan("```python\nprint(1)\n```volley-like\n", "x.md").problems == []
+
+
 # --- never deletes or rewrites what it did not write ----------------------------------------
 
 DOCUMENTED_MARKERS = [

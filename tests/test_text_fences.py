@@ -1,4 +1,5 @@
-"""The one fence rule (volley.text.fences): CommonMark's, for payload bodies and notes."""
+"""The one fence rule (volley.text.fences): CommonMark's, for payload bodies and notes; and
+Markdown pages' fences as markdown-it-py reads them (volley.text.markdown)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from markdown_it import MarkdownIt
 import volley
 from volley.text.fences import Opening, closes, dedent, fence_open, read_block
 from volley.text.inline import CodeBlock, parse_note
+from volley.text.markdown import page_fences
 
 
 def block(text: str, max_indent: int | None = None):
@@ -137,3 +139,23 @@ def test_a_payload_fence_and_a_fence_in_a_note_are_read_by_the_same_rule() -> No
     assert payload.body == "```\n{}" and payload.lang == "json" and payload.form == "fenced"
     note = diagram.items[1].text
     assert parse_note(note) == [CodeBlock(["GET /", "~~~"], "http")]
+
+
+@pytest.mark.parametrize(
+    ("page", "closed", "body"),
+    [
+        ("```\na\n```\n", True, ["a"]),
+        ("```\na\n```", True, ["a"]),  # no newline at the end of the page
+        ("```\na\n", False, ["a"]),
+        ("```\na", False, ["a"]),
+        ("```\n```", True, []),
+        ("```\n", False, []),
+        ("> ```js\n> a\n>  b\n> ```\n", True, ["a", " b"]),
+        ("> ```\n> a\n\nafter\n", False, ["a"]),  # ends with its quote
+        ("- item\n\n  ~~~\n    a\n  ~~~\n", True, ["  a"]),
+    ],
+)
+def test_a_pages_fences_as_markdown_it_reads_them(page: str, closed: bool, body: list[str]) -> None:
+    (fence,) = page_fences(page)
+    assert (fence.closed, fence.body) == (closed, body)
+    assert fence.end - fence.start == len(body) + 1 + closed

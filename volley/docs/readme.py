@@ -39,14 +39,14 @@ from typing import Any
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
 from volley.options import Options
+from volley.text.fences import fence_open
+from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import decode, write_atomic
 
 FOLDER = "diagrams"
 BEGIN = "<!-- volley:begin {name} -->"
 END = "<!-- volley:end -->"
 
-_PREFIX = r"(?P<prefix>(?:[ \t]*>)*[ \t]*)"
-_OPEN = re.compile(_PREFIX + r"(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*?)[ \t]*$")
 _BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*$")
 _END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
 _ATTR = re.compile(
@@ -137,16 +137,12 @@ def _continuation(prefix: str) -> str:
     return re.sub(r"[^>\s]", " ", prefix)
 
 
-def _closes(text: str, markup: str) -> bool:
-    """Whether a line (with its containers' prefix) is a closing fence for `markup`."""
-    return (
-        re.fullmatch(r"[ \t>]*" + re.escape(markup[0]) + "{" + str(len(markup)) + r",}[ \t]*", text)
-        is not None
-    )
+def _opens_volley(line: str) -> bool:
+    """Whether a line of another block's text (a quote's `>` and all) opens a ```volley block."""
+    opening = fence_open(line.lstrip(" \t>"))
+    return opening is not None and fence_attrs(opening.info)[0] == "volley"
 
 
-# A ```volley opening line, as text inside another block.
-_VOLLEY_FENCE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*\{?\.?volley\b")
 # Lines that may sit in a marker region besides the markers: the image link, blank lines.
 _REGION_BODY = re.compile(r"^[ \t>]*(?:!\[[^\]\n]*\]\([^)\n]*\))?[ \t]*$")
 
@@ -189,15 +185,12 @@ def _link_anchor(lines: list[Line], close: int) -> int:
 
 
 def _parse(lines: list[Line]) -> list[Any]:
-    """The file's CommonMark block tokens (markdown-it-py), their line numbers those of `lines`.
+    """The file's CommonMark block tokens, their line numbers those of `lines`.
 
     markdown-it reads a lone carriage return as a line end; inside a line it is turned into a
     space for the parse so that its line numbers stay those of `split_lines`.
     """
-    from markdown_it import MarkdownIt
-
-    text = "\n".join(line.text.replace("\r", " ") for line in lines)
-    return MarkdownIt("commonmark").parse(text)
+    return parse("\n".join(line.text.replace("\r", " ") for line in lines))
 
 
 def scan(text: str, filename: str) -> Scan:
@@ -220,7 +213,7 @@ def scan(text: str, filename: str) -> Scan:
         if token.type == "heading_open":
             heading = tokens[position + 1].content.strip() or heading
         elif token.type == "fence" and token.map:
-            block = _block(token, lines, heading, filename, found.problems)
+            block = _block(page_fence(token), lines, heading, filename, found.problems)
             if block is not None:
                 block.anchor = _link_anchor(lines, block.close)
                 block.region = _region_after(lines, block.anchor, markers)
@@ -234,26 +227,30 @@ def scan(text: str, filename: str) -> Scan:
 
 
 def _block(
-    token: Any, lines: list[Line], heading: str | None, filename: str, problems: list
+    fence: PageFence, lines: list[Line], heading: str | None, filename: str, problems: list
 ) -> Block | None:
-    """A fence token as a ```volley Block; None for another language or a broken block
+    """A fenced block as a ```volley Block; None for another language or a broken block
     (reported in `problems`)."""
-    lang, attrs = fence_attrs(token.info)
-    first, after = token.map
+    lang, attrs = fence_attrs(fence.info)
+    first, after = fence.start, fence.end
     last = after - 1
-    closed = last > first and _closes(lines[last].text, token.markup)
     if lang != "volley":
-        if not closed and _VOLLEY_FENCE.search(token.content):
-            problems.append(_unclosed_other(token, lines, filename))
+        if not fence.closed and any(map(_opens_volley, fence.body)):
+            problems.append(_unclosed_other(fence, lines, filename))
         return None
     opening = lines[first].text
-    column = opening.find(token.markup) + 1
-    where = {"filename": filename, "line": first + 1, "column": column, "source_line": opening}
-    if not closed:
+    column = opening.find(fence.markup) + 1
+    where: dict[str, Any] = {
+        "filename": filename,
+        "line": first + 1,
+        "column": column,
+        "source_line": opening,
+    }
+    if not fence.closed:
         problems.append(
             VolleyError(
                 "this ```volley block is never closed",
-                hint=f"close it with a line of {token.markup}",
+                hint=f"close it with a line of {fence.markup}",
                 **where,
             )
         )
@@ -262,21 +259,21 @@ def _block(
         problems.append(VolleyError("the block holds a NUL byte; is this a binary file?", **where))
         return None
     prefix = _continuation(opening[: column - 1])
-    return Block(first, last, prefix, token.content.removesuffix("\n"), attrs, heading)
+    return Block(first, last, prefix, "\n".join(fence.body), attrs, heading)
 
 
-def _unclosed_other(token: Any, lines: list[Line], filename: str) -> VolleyError:
+def _unclosed_other(fence: PageFence, lines: list[Line], filename: str) -> VolleyError:
     """A fence of another language left open swallows a ```volley block after it: say so,
     since the diagram would otherwise be skipped without a word."""
-    first = token.map[0]
+    first = fence.start
     return VolleyError(
-        f"this {token.markup} block is never closed, so the ```volley block after it is read "
+        f"this {fence.markup} block is never closed, so the ```volley block after it is read "
         "as part of it",
         filename=filename,
         line=first + 1,
-        column=lines[first].text.find(token.markup) + 1,
+        column=lines[first].text.find(fence.markup) + 1,
         source_line=lines[first].text,
-        hint=f"close it with a line of {token.markup}",
+        hint=f"close it with a line of {fence.markup}",
     )
 
 
@@ -319,7 +316,7 @@ def with_nested_fence_hint(diagnostic: Diagnostic) -> Diagnostic:
     ```json fence inside it: the diagram is cut there and that fence stays open.
     """
     shown = (diagnostic.source_line or "").lstrip(" \t>")
-    if "never closed" not in diagnostic.message or not shown.startswith(("```", "~~~")):
+    if "never closed" not in diagnostic.message or fence_open(shown) is None:
         return diagnostic
     return dataclasses.replace(
         diagnostic,

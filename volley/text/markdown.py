@@ -44,11 +44,14 @@ def parse(text: str) -> list[Any]:
 def page_fence(token: Any) -> PageFence:
     """A `fence` token as the page lines it covers.
 
-    markdown-it-py gives each body line its own `\\n` and the token's lines run through the
-    closing fence, so a block is closed when its lines are two more than its body's.
+    markdown-it-py ends each body line with `\\n` (the page's last line only if the page
+    does), and the token's lines run through the closing fence: a block is closed when its
+    lines are two more than its body's.
     """
     start, end = token.map
-    body = token.content.split("\n")[:-1]
+    body = token.content.split("\n")
+    if body[-1] == "":
+        body.pop()
     return PageFence(start, end, token.info, token.markup, body, end - start == len(body) + 2)
 
 
