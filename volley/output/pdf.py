@@ -285,7 +285,7 @@ def page_layouts(layout: Layout, pages: list[Page]) -> list[Layout]:
                 title=title[i][0] if i in title else None,
                 participants=top_boxes.get(i) or bottom_boxes.get(i) or [],
                 lifelines=[
-                    replace(line, segments=segs[i])
+                    replace(line, segments=[_within(s, pages[i]) for s in segs[i]])
                     for line, segs in zip(layout.lifelines, segments, strict=True)
                     if i in segs
                 ],
@@ -300,6 +300,20 @@ def page_layouts(layout: Layout, pages: list[Page]) -> list[Layout]:
             )
         )
     return out
+
+
+def _within(segment: Span, page: Page) -> Span:
+    """A lifeline's piece cut to the page's rows (and a little more), its dashes where they
+    were: a dashed line is drawn dash by dash, and the whole lifeline on every page made each
+    page's cost grow with the length of the diagram (a long PDF in quadratic time)."""
+    top, bottom = segment
+    start = page.top - SOLID_PAD
+    if start > top:  # move the start by whole dash periods, so the dashes do not shift
+        top += (start - top) // _LIFELINE_PERIOD * _LIFELINE_PERIOD
+    return top, min(bottom, page.bottom + SOLID_PAD)
+
+
+_LIFELINE_PERIOD = sum(float(n) for n in C.LIFELINE_DASH.split())
 
 
 def _header_band(layout: Layout) -> Span | None:
