@@ -36,6 +36,7 @@ from typing import Any
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES, Options
+from volley.text.fences import fence_open, read_block
 
 __all__ = [
     "DiagramSite",
@@ -49,7 +50,7 @@ __all__ = [
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "redact")
 
 _log = logging.getLogger("mkdocs.plugins.volley")
-_FENCE_OPEN = re.compile(r"^(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?volley\b")
+_VOLLEY = re.compile(r"\{?[ \t]*\.?volley\b")  # an info string naming volley (`{ .volley }` too)
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
@@ -367,20 +368,19 @@ class DiagramSite:
 
 
 def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """Every ```volley opener with its body lines, stripped, for matching against sources."""
+    """Every ```volley opener with its body lines, stripped, for matching against sources.
+
+    Superfences finds fences at any depth (in admonitions and tabs, four columns in), so
+    every line is read without its containers' prefix, whatever it is inside.
+    """
+    inside = [line.lstrip(" \t>") for line in lines]
     found = []
-    for index, line in enumerate(lines):
-        opener = _FENCE_OPEN.match(line)
-        if not opener:
+    for index, line in enumerate(inside):
+        opening = fence_open(line)
+        if opening is None or not _VOLLEY.match(opening.info):
             continue
-        fence = opener["fence"]
-        closer = re.compile(r"^[ \t>]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
-        body = []
-        for later in lines[index + 1 :]:
-            if closer.match(later):
-                break
-            body.append(_comparable(later))
-        found.append((index, body))
+        body = read_block(inside, index, opening).body
+        found.append((index, [text.rstrip() for text in body]))
     return found
 
 
