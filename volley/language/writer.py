@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
+from volley.text.fences import closes, fence_open
 
 INDENT = "  "
-_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})")
 DIVIDER_MARKS = {"bold": "=", "regular": "-", "dashed": "--", "thin": "_", "delay": "..."}
 OTHER_BRANCH = {"if": "else", "par": "and", "critical": "option"}
 
@@ -45,13 +45,12 @@ class Comment:
 
 
 def fence_for(lines: Iterable[str], char: str = "`") -> str:
-    """The shortest fence (at least three) that no line of the body could close."""
-    longest = 2
-    for line in lines:
-        stripped = line.strip(" \t")
-        if stripped and stripped == char * len(stripped):
-            longest = max(longest, len(stripped))
-    return char * (longest + 1)
+    """The shortest fence (at least three) that no line of the body closes."""
+    lines = list(lines)
+    fence = char * 3
+    while any(closes(line, fence) for line in lines):
+        fence += char
+    return fence
 
 
 class _Writer:
@@ -174,7 +173,7 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     first, _, more = text.partition("\n")
     if not more:
         return first, []
-    if not first or _FENCE_OPEN.match(first) is None:
+    if not first or fence_open(first) is None:
         return "", text.split("\n")
     return first, more.split("\n")  # under `note:` this line would open a fenced block
 
