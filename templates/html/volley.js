@@ -56,7 +56,8 @@
     next: "M9 18l6-6-6-6",
     close: "M18 6L6 18M6 6l12 12",
     copy: "M9 9h11v11H9zM5 15H4V4h11v1",
-    check: "M20 6L9 17l-5-5"
+    check: "M20 6L9 17l-5-5",
+    pin: "M12 16v6M8 3h8l-1.5 6.5L18 13v3H6v-3l3.5-3.5z"
   };
 
   function icon(name) {
@@ -232,6 +233,7 @@
     this.tab = 0;
     this.view = "table";
     this.wrap = false;
+    this.pinned = null; // the payload kept open beside the others: {message, payload, view}
     // A host page that keeps its own state in the address (the editor's share link) says so.
     this.address = !root.closest("[data-volley-keep-address]");
     this.groups = {};
@@ -278,9 +280,12 @@
   // next to it; otherwise the panel sits below, as a sheet at the bottom of the window.
   Diagram.prototype.fit = function () {
     var box = this.root.clientWidth;
-    var panel = Math.min(Math.max(360, 0.38 * box), 540);
+    var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
     if (wide !== this.root.classList.contains("vl-wide")) this.root.classList.toggle("vl-wide", wide);
+    // A pinned payload sits beside the open one where the panel has room for two, else above it.
+    var side = (wide ? panel : box) >= 620;
+    if (side !== this.root.classList.contains("vl-pin-side")) this.root.classList.toggle("vl-pin-side", side);
   };
 
   /* --- the sticky row of participants ------------------------------------------------------- */
@@ -341,14 +346,15 @@
     var headsGone = rect.top + (state.bottom - state.box.y) * scale < line;
     var footVisible = rect.bottom - (state.bottom - state.top) * scale > line;
     var on = headsGone && footVisible;
+    // A message scrolled to (a click, a step, a deep link) stops below the copy, not under it.
+    state.heads.parentNode.style.setProperty("--vl-heads-height", Math.round((state.bottom - state.top) * scale) + "px");
     state.heads.classList.toggle("vl-heads-on", on);
     if (!on) return;
     var canvasRect = state.canvas.getBoundingClientRect();
     state.track.style.width = canvasRect.width + "px";
     state.strip.style.width = rect.width + "px";
     state.strip.style.height = (state.bottom - state.top) * scale + "px";
-    // A message scrolled to (a step, a deep link) stops below the copy, not under it.
-    state.heads.parentNode.style.setProperty("--vl-heads-height", (state.bottom - state.top) * scale + "px");
+
     state.strip.style.transform = "translateX(" + (rect.left - canvasRect.left) + "px)";
   }
 
@@ -554,8 +560,9 @@
     var group = this.groups[this.current];
     this.mark(this.current, false);
     this.current = 0;
+    this.pinned = null;
     this.panel.hidden = true;
-    this.root.classList.remove("vl-open", "vl-has-selection");
+    this.root.classList.remove("vl-open", "vl-has-selection", "vl-pin-on");
     if (quiet) return;
     if (group) group.focus({ preventScroll: true });
     if (this.address && HASH.test(location.hash)) setAddress(location.pathname + location.search);
@@ -612,6 +619,10 @@
       parts.push(el("p", { "class": "vl-empty" }, "Nothing is carried on this arrow."));
     }
     var scroll = panel.scrollTop;
+    if (this.pinned) {
+      parts = [this.pinnedView(), el("div", { "class": "vl-live" }, parts)];
+    }
+    this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
     panel.setAttribute("aria-label", "Message " + message.badge + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
@@ -641,6 +652,7 @@
       el("div", { "class": "vl-tools" }, [
         iconButton("prev", "Previous message", "prev", message.n <= 1),
         iconButton("next", "Next message", "next", message.n >= this.count()),
+        this.exchange(message).length ? iconButton("pin", "Pin this payload, to compare it with another", "pin") : null,
         iconButton("close", "Close", "close")
       ]),
       el("h2", { "class": "vl-title" }, spans(message.label))
@@ -653,6 +665,40 @@
       }, [related[0] + " ", el("b", null, other.badge), el("span", null, other.text)]));
     }
     return el("div", { "class": "vl-head" }, children);
+  };
+
+  // The pinned payload, as it was shown when pinned (table or raw), with its message's badge
+  // and label and a button that unpins it. It stays while other arrows are clicked.
+  Diagram.prototype.pinnedView = function () {
+    var pin = this.pinned, payload = pin.payload;
+    var view = payload.hasTable ? pin.view : "raw";
+    return el("section", { "class": "vl-pin", "aria-label": "Pinned: " + pin.message.text + ", " + payload.label }, [
+      el("div", { "class": "vl-pin-head" }, [
+        el("span", { "class": "vl-badge", "aria-hidden": "true" }, pin.message.badge),
+        el("div", { "class": "vl-pin-what" }, [
+          el("span", { "class": "vl-pin-mark" }, "Pinned"),
+          el("h3", { "class": "vl-title" }, spans(pin.message.label)),
+          el("span", { "class": "vl-pin-payload" }, [
+            el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), " ", payload.label
+          ])
+        ]),
+        el("button", { type: "button", "class": "vl-unpin", "data-vl-action": "unpin" }, [icon("close"), "Unpin"])
+      ]),
+      el("div", { "class": "vl-body" }, view === "table" ? table(payload) :
+        el("pre", { "class": "vl-raw vl-wrapped", tabindex: "0", "aria-label": payload.label + ", raw" },
+          el("code", null, coloured(payload))))
+    ]);
+  };
+
+  Diagram.prototype.pin = function () {
+    var message = this.data.messages[this.current - 1];
+    var shown = this.exchange(message);
+    if (!shown.length) return;
+    var item = shown[Math.min(this.tab, shown.length - 1)];
+    this.pinned = { message: item.via || message, payload: item.payload, view: this.view };
+    this.fit();
+    this.redraw(".vl-unpin");
+    this.status.textContent = "Pinned " + item.payload.label + ". Click another arrow to compare.";
   };
 
   Diagram.prototype.payload = function (payload) {
@@ -754,6 +800,12 @@
     else if (action === "next") this.step(1);
     else if (action === "goto") this.open(index, { focus: "panel", reveal: "nearest" });
     else if (action === "tab") this.selectTab(index, false);
+    else if (action === "pin") this.pin();
+    else if (action === "unpin") {
+      this.pinned = null;
+      this.fit();
+      this.redraw("[data-vl-action=pin]");
+    }
     else if (action === "view") {
       this.view = button.getAttribute("data-vl-view");
       this.redraw("[data-vl-view=" + this.view + "]");

@@ -468,3 +468,36 @@ def test_a_deep_link_into_a_folded_block_unfolds_it(open_page) -> None:
     page.keyboard.press("ArrowLeft")  # stepping into the other folded block opens it too
     expect(page.locator(PANEL + " .vl-title")).to_have_text("pong")
     expect(page.locator(".vl-canvas .block-loop")).to_have_attribute("aria-expanded", "true")
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_a_pinned_payload_stays_beside_the_next_one(
+    open_page, reference_page: str, width: int
+) -> None:
+    page = open_page(reference_page)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.click(message(1))
+    page.click(f"{PANEL} [data-vl-action=pin]")
+    page.click(message(3))
+    pinned, live = page.locator(f"{PANEL} .vl-pin"), page.locator(f"{PANEL} .vl-live")
+    expect(pinned.locator(".vl-title")).to_have_text("POST /mcp (initialize)")
+    expect(pinned.locator("td", has_text="example-agent")).to_have_count(1)
+    expect(live.locator(".vl-head .vl-title")).to_have_text("POST /mcp (notifications/initialized)")
+    one, two = pinned.bounding_box(), live.bounding_box()
+    if width >= 900:  # side by side
+        assert one["x"] + one["width"] <= two["x"] + 1 and abs(one["y"] - two["y"]) < 1
+    else:  # stacked
+        assert one["y"] + one["height"] <= two["y"] + 1
+    # The arrow clicked stays in sight: not under the sheet, nor under the sticky participants.
+    arrow = page.locator(message(3)).bounding_box()
+    sheet = page.locator(PANEL).bounding_box()
+    heads = page.locator(".vl-heads-track").bounding_box()
+    assert arrow["y"] + arrow["height"] <= sheet["y"]
+    if page.locator(".vl-heads.vl-heads-on").count():
+        assert arrow["y"] >= heads["y"] + heads["height"] - 1
+    page.screenshot(path=f"/tmp/volley-pinned-{width}.png")
+    pinned.locator("[data-vl-action=unpin]").click()
+    expect(page.locator(f"{PANEL} .vl-pin")).to_have_count(0)
+    expect(page.locator(f"{PANEL} .vl-head .vl-title")).to_have_text(
+        "POST /mcp (notifications/initialized)"
+    )
