@@ -14,6 +14,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import VolleyError
+from volley.text.fences import fence_open
 
 WORDS = {
     "NAME": "a participant name",
@@ -179,8 +180,7 @@ class _Explainer:
         )
 
     def fence_without_owner(self, line: int) -> VolleyError | None:
-        text = self.lines[line - 1].lstrip(" \t")
-        if text.startswith(("```", "~~~")):
+        if fence_open(self.lines[line - 1]) is not None:
             return self.error(
                 "a fenced block must follow an in:, out: or note line directly",
                 line,
