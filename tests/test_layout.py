@@ -317,15 +317,19 @@ def test_autonumber_badges_and_payload_markers() -> None:
     assert not any(m.marker for m in layout_of(text, bodies="none").messages)
 
 
-def test_appendix_lists_bodies_and_trims_long_ones() -> None:
+def test_appendix_lists_every_line_unless_capped() -> None:
     body = "\n".join(f"  line {i}" for i in range(40))
     text = f"A -> B: big\nin: Request\n{body}\nB --> A: small\nout: Done\n  ok: true"
     layout = layout_of(text, bodies="appendix")
     assert layout.appendix is not None
     first, second = layout.appendix.entries
-    texts = " ".join(words(t) for t in first.texts)
-    assert "line 0" in texts and "line 39" not in texts and "not shown" in texts
-    assert "ok: true" in " ".join(words(t) for t in second.texts)
+    texts = " ".join(words(t) for t in first.texts())
+    assert "line 0" in texts and "line 39" in texts and "not shown" not in texts
+    assert "ok : true" in " ".join(words(t).replace("  ", " ") for t in second.texts())
+    capped = layout_diagram(volley.parse(text), bodies="appendix", appendix_lines=14)
+    texts = " ".join(words(t) for t in capped.appendix.entries[0].texts())
+    assert "line 13" in texts and "line 14" not in texts
+    assert "26 more lines not shown (14 of 40)" in texts
 
 
 def test_notes_are_sized_to_their_text_and_placed_under_their_message() -> None:

@@ -118,7 +118,7 @@ def draw(diagram: Diagram, options: Options) -> str | bytes:
     # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
     check_items(diagram, options.limits)  # bounded work: see volley.limits
-    picture = layout_diagram(diagram, bodies=options.bodies)
+    picture = layout_diagram(diagram, bodies=options.bodies, appendix_lines=options.appendix_lines)
     check_picture(picture.width, picture.height, fmt, options.scale, options.limits)
     if fmt in ("svg", "html"):
         output = (
@@ -189,7 +189,8 @@ def render(
     follows the reader's colour scheme; the default is auto for HTML, which a reader opens in
     a browser, and light for the files that travel); `bodies` "markers" (a numbered marker on
     each arrow that carries a payload), "appendix" (markers plus the bodies listed under the
-    diagram) or "none"; `scale` sizes PNG and PDF; `fragment` and `include_assets` shape HTML
+    diagram) or "none"; `appendix_lines` caps each body in the appendix at that many lines (the
+    default lists every line); `scale` sizes PNG and PDF; `fragment` and `include_assets` shape HTML
     for embedding; `redact` masks values that look like live secrets (tokens, passwords,
     cookies); `id_prefix` prefixes every id (default: derived from the content); `limits`
     bounds the parse. A name volley does not know, or one that does not apply to the format,

@@ -70,6 +70,7 @@ class Options:
     format: str = "svg"  # one of FORMATS
     theme: str | None = None  # one of THEMES; None: auto for HTML, light for files that travel
     bodies: str = "markers"  # markers, appendix (bodies listed under the picture), none
+    appendix_lines: int | None = None  # appendix: at most this many lines a body; None: all
     scale: float = 1.0  # PNG and PDF size factor
     fragment: bool = False  # HTML: one embeddable <div> instead of a whole page
     include_assets: bool = True  # HTML fragment: carry the viewer's CSS and script
@@ -87,6 +88,17 @@ class Options:
                 raise OptionError(
                     name, f"{name} must be True or False, not {getattr(self, name)!r}"
                 )
+        lines = self.appendix_lines
+        if lines is not None and (isinstance(lines, bool) or not isinstance(lines, int)):
+            raise OptionError(
+                "appendix_lines", f"appendix_lines must be a whole number, not {lines!r}"
+            )
+        if lines is not None and lines < 1:
+            raise OptionError(
+                "appendix_lines",
+                f"appendix_lines must be at least 1, not {lines}",
+                hint="leave it out to list every line of every body",
+            )
         if isinstance(self.scale, bool) or not isinstance(self.scale, int | float):
             raise OptionError("scale", f"scale must be a number, not {self.scale!r}")
         if not (math.isfinite(self.scale) and self.scale > 0):
@@ -115,6 +127,12 @@ class Options:
                 "include_assets",
                 "include_assets applies to an HTML fragment only",
                 hint="only a fragment can leave the viewer's CSS and script to its page",
+            )
+        if self.appendix_lines is not None and self.bodies != "appendix":
+            raise OptionError(
+                "appendix_lines",
+                f'appendix_lines applies to bodies "appendix" only, not to "{self.bodies}"',
+                hint="it caps the bodies listed under the picture",
             )
         if self.scale != 1.0 and fmt not in RASTER_FORMATS:
             raise OptionError(

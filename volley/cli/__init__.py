@@ -275,6 +275,13 @@ Examples:
     show_default=True,
     help="How payloads show in a static picture.",
 )
+@click.option(
+    "--appendix-lines",
+    type=click.IntRange(min=1),
+    help="With --bodies appendix: at most N lines of each body, and a note saying how many "
+    "more there are. Default: every line.",
+    metavar="N",
+)
 @click.option("--fragment", is_flag=True, help="HTML: an embeddable fragment, no <html> page.")
 @click.option("--redact", is_flag=True, help="Mask values that look like secrets in payloads.")
 @click.option(
@@ -295,6 +302,7 @@ def render_command(
     theme: str | None,
     scale: float,
     bodies: str,
+    appendix_lines: int | None,
     fragment: bool,
     redact: bool,
     check_only: bool,
@@ -325,7 +333,9 @@ def render_command(
     if check_only and pictures:
         raise click.UsageError(f"--check works on Markdown files only, not on {pictures[0].path}")
     fmt = chosen_format(output, fmt, several(pictures))
-    options = _render_options(fmt, theme, scale, bodies, fragment, redact, settings, given)
+    options = _render_options(
+        fmt, theme, scale, (bodies, appendix_lines), fragment, redact, settings, given
+    )
     outputs = dict(zip(pictures, targets(pictures, output, fmt), strict=True))
     if "-" in outputs.values() and fmt in BINARY_FORMATS and sys.stdout.isatty():
         raise click.UsageError(
@@ -383,14 +393,15 @@ def _render_options(
     fmt: str,
     theme: str | None,
     scale: float,
-    bodies: str,
+    bodies: tuple[str, int | None],
     fragment: bool,
     redact: bool,
     limits: Limits,
     given: set[str],
 ) -> Options:
-    """The pipeline's options for the pictures; an option that does not apply to the format
-    is a usage error that names the flag."""
+    """The pipeline's options for the pictures (`bodies`: how payloads show, and the cap on
+    an appendix's lines); an option that does not apply to the format is a usage error that
+    names the flag."""
     if "scale" in given and fmt not in BINARY_FORMATS:
         raise click.UsageError(
             f"--scale sizes png and pdf only, not {fmt}: an SVG or HTML picture scales with "
@@ -401,7 +412,8 @@ def _render_options(
             format=fmt,
             theme=theme,
             scale=scale,
-            bodies=bodies,
+            bodies=bodies[0],
+            appendix_lines=bodies[1],
             fragment=fragment,
             redact=redact,
             limits=limits,

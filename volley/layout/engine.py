@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from volley.errors import VolleyError
+from volley.layout import appendix as appendix_
 from volley.layout import constants as C
 from volley.layout.geometry import (
     ActivationBar,
-    Appendix,
-    AppendixEntry,
     Badge,
     BlockFrame,
     CodePanel,
@@ -70,19 +69,23 @@ class _Row:
     height: float
 
 
-def layout_diagram(diagram: Diagram, *, bodies: str = "markers") -> Layout:
-    """Place every element of the diagram; `bodies` is "markers", "appendix" or "none"."""
+def layout_diagram(
+    diagram: Diagram, *, bodies: str = "markers", appendix_lines: int | None = None
+) -> Layout:
+    """Place every element of the diagram; `bodies` is "markers", "appendix" or "none";
+    `appendix_lines` caps each body in the appendix (None: every line)."""
     if bodies not in BODIES:
         raise VolleyError(
             f'unknown bodies option "{bodies}"', hint="use one of: " + ", ".join(BODIES)
         )
-    return _Engine(diagram, bodies).run()
+    return _Engine(diagram, bodies, appendix_lines).run()
 
 
 class _Engine:
-    def __init__(self, diagram: Diagram, bodies: str) -> None:
+    def __init__(self, diagram: Diagram, bodies: str, appendix_lines: int | None = None) -> None:
         self.diagram = diagram
         self.bodies = bodies
+        self.appendix_lines = appendix_lines
         self.ts = Typesetter()
         self.names = _all_participants(diagram)
         self.index = {name: i for i, name in enumerate(self.names)}
@@ -104,7 +107,12 @@ class _Engine:
         self.note_sizes: dict[tuple[int, float], tuple[float, float]] = {}
         self.rows: dict[tuple[int, float, bool], _Row] = {}
         self.xs: list[float] = []
-        self.width = 0.0
+        self.width = 0.0  # the diagram's
+        # With an appendix wider than the diagram, the canvas is the appendix's width and the
+        # diagram sits centred on it, `left` from the canvas's left edge.
+        self.canvas = 0.0
+        self.left = 0.0
+        self.appendix_width = 0.0
         # Pass 3 state.
         self.y = 0.0
         self.out = Layout(0.0, 0.0)
@@ -159,6 +167,25 @@ class _Engine:
         self.xs = [x + dx for x in self.xs]
         self.frame_x = {k: (a + dx, b + dx) for k, (a, b) in self.frame_x.items()}
         self.width = max(right + dx + C.MARGIN, self._least_width())
+        self.canvas = self.width
+        numbered = self._numbered()
+        if numbered:
+            natural = appendix_.natural_width(self.ts, numbered)
+            self.appendix_width = max(natural, self.width - 2 * C.MARGIN)
+            self.canvas = self.appendix_width + 2 * C.MARGIN
+            self.left = (self.canvas - self.width) / 2
+            self.xs = [x + self.left for x in self.xs]
+            self.frame_x = {k: (a + self.left, b + self.left) for k, (a, b) in self.frame_x.items()}
+
+    def _numbered(self) -> list[appendix_.Numbered]:
+        """The messages the appendix lists, with their numbers (none without an appendix)."""
+        if self.bodies != "appendix":
+            return []
+        return [
+            appendix_.Numbered(self.markers[id(m)], m)
+            for m in self.diagram.messages()
+            if id(m) in self.markers
+        ]
 
     def _needs(self, items: list[Item], needs: dict, spanning: list[Note], depth: int = 0) -> None:
         """Pass 1: the least distance each element asks for between two lifelines (`depth`:
@@ -293,15 +320,13 @@ class _Engine:
         return left, right
 
     def _least_width(self) -> float:
-        """Width asked for by things that span the picture: title, dividers, appendix."""
+        """Width asked for by things that span the diagram: title, dividers."""
         least: float = 2 * C.MARGIN + 120
         if self.diagram.title:
             least = max(least, self._title().width + 2 * C.MARGIN)
         for item in walk(self.diagram.items):
             if isinstance(item, Divider) and item.label:
                 least = max(least, self._divider_need(item) + 2 * C.MARGIN)
-        if self.bodies == "appendix" and self.markers:
-            least = max(least, self._appendix_width() + 2 * C.MARGIN)
         return least
 
     # --- measuring helpers -------------------------------------------------------------------
@@ -387,7 +412,7 @@ class _Engine:
         width = self._note_size(note)[0]
         lo, hi = self._note_span(note)
         if lo < 0:
-            return C.MARGIN, width
+            return self.left + C.MARGIN, width
         if lo != hi:
             width = max(width, self.xs[hi] - self.xs[lo] + 2 * C.NOTE_OVERHANG)
         return (self.xs[lo] + self.xs[hi]) / 2 - width / 2, width
@@ -466,7 +491,7 @@ class _Engine:
         out = self.out
         self.y = C.MARGIN
         if self.diagram.title:
-            out.title = self.ts.place(self._title(), C.MARGIN, self.y)
+            out.title = self.ts.place(self._title(), self.left + C.MARGIN, self.y)
             self.y += out.title.box.h + C.TITLE_GAP
         top = self.y
         self.y += self.box_h
@@ -487,9 +512,12 @@ class _Engine:
                     Participant(name, i, x, *self._boxes(i, top, lifeline_bottom))
                 )
             self.y += self.box_h
-        if self.bodies == "appendix" and self.markers:
-            out.appendix = self._appendix()
-        out.width = round(self.width, 2)
+        numbered = self._numbered()
+        if numbered:
+            out.appendix, self.y = appendix_.lay_out(
+                self.ts, numbered, C.MARGIN, self.y, self.appendix_width, self.appendix_lines
+            )
+        out.width = round(self.canvas, 2)
         out.height = round(self.y + C.MARGIN, 2)
 
     def _boxes(self, i: int, top: float, bottom: float):
@@ -685,7 +713,7 @@ class _Engine:
         self.y += h + C.ROW_BOTTOM
 
     def _divider(self, divider: Divider, inner: tuple[float, float] | None = None) -> None:
-        x1, x2 = inner or (C.MARGIN, self.width - C.MARGIN)
+        x1, x2 = inner or (self.left + C.MARGIN, self.left + self.width - C.MARGIN)
         st = self._divider_text(divider) if divider.label.strip() else None
         if divider.style == "bold":
             self.y += C.SECTION_GAP_ABOVE
@@ -778,84 +806,6 @@ class _Engine:
         y = top + max((band - first) / 2, C.LABEL_HALO / 2 + 1)
         return self.ts.place(st, x, y, halo=True)
 
-    # --- appendix ----------------------------------------------------------------------------
-
-    def _payloads(self, message: Message) -> list[tuple[str, Payload]]:
-        return _payloads(message)
-
-    def _body(self, payload: Payload) -> tuple[SetText, str | None]:
-        """The body's first lines, each cut to length, and a note saying what was left out."""
-        lines = payload.body.split("\n") if payload.body else []
-        shown = [_cut(line.expandtabs(4), C.APPENDIX_MAX_CHARS) for line in lines]
-        if len(shown) > C.APPENDIX_MAX_LINES + C.APPENDIX_MIN_HIDDEN:
-            shown = shown[: C.APPENDIX_MAX_LINES]
-        hidden = len(lines) - len(shown)
-        note = None
-        if hidden > 0:
-            note = f"… {hidden} more line{'s' if hidden != 1 else ''} not shown"
-        elif not lines:
-            note = "(empty)"
-        text = "\n".join(shown)
-        return self.ts.plain(text, C.APPENDIX_CODE_SIZE, mono=True), note
-
-    def _appendix_width(self) -> float:
-        width: float = C.APPENDIX_MIN_WIDTH
-        for message in self.diagram.messages():
-            for _, payload in self._payloads(message):
-                st, _ = self._body(payload)
-                width = max(width, st.width + 2 * C.APPENDIX_CODE_PAD)
-        return width
-
-    def _appendix(self) -> Appendix:
-        x = C.MARGIN
-        self.y += C.APPENDIX_GAP
-        rule_y = self.y
-        self.y += C.APPENDIX_ENTRY_GAP
-        heading = self.ts.place(self.ts.plain("Payloads", C.LABEL_SIZE, bold=True), x, self.y)
-        self.y += heading.box.h
-        wrap = self.width - 2 * C.MARGIN
-        entries = []
-        for message in self.diagram.messages():
-            number = self.markers.get(id(message))
-            if number is None:
-                continue
-            self.y += C.APPENDIX_ENTRY_GAP
-            mark = self.ts.numbered(MARKER_ICON, number, C.SMALL_SIZE, bold=True)
-            mark_w = mark.width + 2 * C.MARKER_PAD_X
-            room = wrap - mark_w - C.BADGE_GAP
-            title = self.ts.markup(message.label or "(no label)", C.LABEL_SIZE, room,
-                                   stretch=False)  # fmt: skip
-            head_h = max(title.height, C.MARKER_HEIGHT)
-            box = Rect(x, self.y + head_h / 2 - C.MARKER_HEIGHT / 2, mark_w, C.MARKER_HEIGHT)
-            marker = Marker(number, box, self.ts.place(
-                mark, x + C.MARKER_PAD_X, _centred(box, mark), tone="accent"))  # fmt: skip
-            heading_text = self.ts.place(title, x + mark_w + C.BADGE_GAP,
-                                         self.y + (head_h - title.height) / 2)  # fmt: skip
-            self.y += head_h
-            texts: list[TextBlock] = []
-            panels: list[CodePanel] = []
-            for word, payload in self._payloads(message):
-                self.y += 6
-                caption = f"{word}: {payload.label}" + (
-                    f"  ({payload.lang})" if payload.lang else ""
-                )
-                cap = self.ts.plain(caption, C.SMALL_SIZE, wrap, bold=True)
-                texts.append(self.ts.place(cap, x, self.y, tone="muted"))
-                self.y += cap.height + 4
-                body, note = self._body(payload)
-                if body.lines and any(line.runs for line in body.lines):
-                    pad = C.APPENDIX_CODE_PAD
-                    panels.append(CodePanel(Rect(x, self.y, wrap, body.height + 2 * pad)))
-                    texts.append(self.ts.place(body, x + pad, self.y + pad))
-                    self.y += body.height + 2 * pad
-                if note:
-                    st = self.ts.markup(note, C.SMALL_SIZE, wrap, italic=True, stretch=False)
-                    self.y += 3
-                    texts.append(self.ts.place(st, x, self.y, tone="muted"))
-                    self.y += st.height
-            entries.append(AppendixEntry(number, heading_text, panels, texts, marker))
-        return Appendix(heading, rule_y, entries)
-
 
 # --- small helpers ---------------------------------------------------------------------------
 
@@ -874,10 +824,6 @@ def _pill_width(st: SetText | None) -> float:
 def _centred(box: Rect, st: SetText) -> float:
     """The top at which text of this height sits centred in the box."""
     return box.y + (box.h - st.height) / 2
-
-
-def _cut(line: str, limit: int) -> str:
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _broken(top: float, bottom: float, breaks: list[tuple[float, float]]):

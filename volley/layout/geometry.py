@@ -61,6 +61,7 @@ class TextRun:
     strike: bool = False
     code: bool = False
     href: str | None = None
+    role: str | None = None  # a palette role colouring this run (syntax in the appendix)
 
 
 @dataclass(slots=True, frozen=True)
@@ -238,22 +239,37 @@ class BlockFrame:
 
 
 @dataclass(slots=True)
+class AppendixBody:
+    """One body in the appendix: its heading ("3 · Agent → MCP Server · POST /mcp · Request"),
+    the panel behind it and its lines, wrapped to the panel and coloured by syntax; `note` says
+    what is left out, or that the body is empty."""
+
+    heading: TextBlock
+    panel: CodePanel | None
+    code: TextBlock | None
+    note: TextBlock | None
+
+
+@dataclass(slots=True)
 class AppendixEntry:
-    """One payload-carrying message in the appendix: its heading, marker and bodies."""
+    """One payload-carrying message in the appendix: the bodies it carries, in and out."""
 
     number: int
-    heading: TextBlock
-    panels: list[CodePanel]
-    texts: list[TextBlock]  # payload labels, body lines, trim notes
-    marker: Marker  # the same pill the arrow shows
+    bodies: list[AppendixBody]
+
+    def texts(self) -> list[TextBlock]:
+        return [t for b in self.bodies for t in (b.heading, b.code, b.note) if t is not None]
 
 
 @dataclass(slots=True)
 class Appendix:
-    """The payloads listed under the picture (`bodies="appendix"`)."""
+    """The payloads listed under the picture (`bodies="appendix"`): a rule from `x1` to `x2`,
+    the column's edges, a heading, and the entries."""
 
     heading: TextBlock
     rule_y: float
+    x1: float
+    x2: float
     entries: list[AppendixEntry]
 
 
@@ -302,5 +318,5 @@ class Layout:
         if self.appendix:
             out.append(self.appendix.heading)
             for e in self.appendix.entries:
-                out += [e.heading, e.marker.text, *e.texts]
+                out += e.texts()
         return out

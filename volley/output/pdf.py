@@ -28,6 +28,7 @@ from volley.layout.geometry import (
     MessageShape,
     Rect,
     Separator,
+    TextLine,
 )
 from volley.layout.metrics import ASCENT, DESCENT, MONO_ASCENT, MONO_DESCENT
 from volley.limits import Limits, check_pages
@@ -164,8 +165,9 @@ def _cuts(spans: list[Span]) -> list[float]:
 
 def solid_spans(layout: Layout) -> list[Span]:
     """Every stretch of the picture a cut must not cross: each message row, note, divider,
-    block header and separator, the top and bottom edge of each frame, the boxes, the title
-    and each appendix entry. A frame's sides and the lifelines may be cut anywhere."""
+    block header and separator, the top and bottom edge of each frame, the boxes, the title,
+    and in the appendix each line of a body (its first kept with its heading, its last with
+    the panel's end). A frame's sides and the lifelines may be cut anywhere."""
     spans: list[Span] = []
     if layout.title:
         spans.append(_rect_span(layout.title.box))
@@ -184,19 +186,20 @@ def solid_spans(layout: Layout) -> list[Span]:
         spans += [_separator_span(s) for s in f.separators]
     if layout.appendix:
         spans.append(_appendix_head_span(layout.appendix))
-        spans += [_entry_span(e) for e in layout.appendix.entries]
+        spans += [span for e in layout.appendix.entries for span in _appendix_line_spans(e)]
     return spans
 
 
 def _line_spans(layout: Layout) -> list[Span]:
     """Each line of text, as tall as its font's ascent and descent: where to cut an element
     taller than a page."""
-    spans = []
-    for block in layout.text_blocks():
-        for line in block.lines:
-            up, down = (MONO_ASCENT, MONO_DESCENT) if line.mono else (ASCENT, DESCENT)
-            spans.append((line.baseline - up * line.size, line.baseline + down * line.size))
-    return spans
+    return [_text_line_span(line) for block in layout.text_blocks() for line in block.lines]
+
+
+def _text_line_span(line: TextLine) -> Span:
+    """A line of text, from its font's ascent to its descent."""
+    up, down = (MONO_ASCENT, MONO_DESCENT) if line.mono else (ASCENT, DESCENT)
+    return line.baseline - up * line.size, line.baseline + down * line.size
 
 
 def message_span(m: MessageShape) -> Span:
@@ -230,8 +233,28 @@ def _appendix_head_span(a: Appendix) -> Span:
 
 
 def _entry_span(e: AppendixEntry) -> Span:
-    boxes = [e.heading.box, e.marker.box, *(t.box for t in e.texts), *(p.box for p in e.panels)]
+    boxes = [t.box for t in e.texts()] + [b.panel.box for b in e.bodies if b.panel]
     return _union([_rect_span(b) for b in boxes])
+
+
+def _appendix_line_spans(e: AppendixEntry) -> list[Span]:
+    """Where a page may not cut an appendix entry: through a line of a body, between a
+    heading and the body's first line, or between its last line and the panel's end."""
+    spans = []
+    for body in e.bodies:
+        lines = [_text_line_span(line) for line in body.code.lines] if body.code else []
+        first = [_rect_span(body.heading.box)]
+        last = [_rect_span(body.note.box)] if body.note else []
+        if body.panel:
+            first.append(_points_span([(0.0, body.panel.box.y)]))
+            last.append(_points_span([(0.0, body.panel.box.bottom)]))
+        if len(lines) < 2:  # nowhere to cut: the body stays whole
+            spans.append(_union(first + last + lines))
+            continue
+        first.append(lines.pop(0))
+        last.append(lines.pop())
+        spans += [_union(first), *lines, _union(last)]
+    return spans
 
 
 def _union(spans: list[Span]) -> Span:

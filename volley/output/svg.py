@@ -80,12 +80,16 @@ def render_svg(
         text_rendering=TEXT_RENDERING if raster else None,
         title=_title(diagram),
         desc="" if raster else _description(diagram),
-        css=dark_mode_css(prefix) if theme == "auto" and not raster else None,
+        css=(
+            dark_mode_css(prefix, syntax=layout.appendix is not None)
+            if theme == "auto" and not raster
+            else None
+        ),
         defs=group(painter.icons(layout)),
         bg=colours["bg"],
         groups=_groups(layout, painter),
         heading=painter.text(layout.title, "title") if layout.title else None,
-        appendix=painter.appendix(layout.appendix, layout.width) if layout.appendix else None,
+        appendix=painter.appendix(layout.appendix) if layout.appendix else None,
     )
 
 
@@ -166,7 +170,7 @@ class _Painter:
         mono = MONO_FAMILY if line.mono else None
         preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
         first = texts[0]
-        if len(texts) == 1 and not (first.code or first.href or first.strike):
+        if len(texts) == 1 and not (first.code or first.href or first.strike or first.role):
             words = tag.text(
                 cls,
                 role,
@@ -199,6 +203,7 @@ class _Painter:
             mono=MONO_FAMILY if run.code else None,
             code_size=size * CODE_SCALE if run.code else None,
             link=self.c["accent"] if run.href else None,
+            role=(run.role, self.c[run.role]) if run.role else None,
         )
         return tag.link(run.href, span) if run.href else span
 
@@ -356,16 +361,22 @@ class _Painter:
                 content += self.text(s.label, "block-label")
         return tag.block(f.kind, f.line, f.depth, content)
 
-    def appendix(self, a: Appendix, width: float) -> str:
-        """The bodies listed under the picture: a rule, a heading, and each body's marker,
-        heading, code panels and lines."""
+    def appendix(self, a: Appendix) -> str:
+        """The bodies listed under the picture: a rule, a heading, and each body's heading,
+        panel, coloured lines and note."""
         content = self.text(a.heading, "appendix-heading")
         for e in a.entries:
-            body = self._marker(e.marker) + self.text(e.heading, "appendix-label")
-            body += group([tag.code(self.c["code"], p.box, radius="4") for p in e.panels])
-            body += "".join([self.text(t, "appendix-text") for t in e.texts])
+            body = ""
+            for b in e.bodies:
+                body += self.text(b.heading, "appendix-label")
+                if b.panel:
+                    body += tag.code(self.c["code"], b.panel.box, radius="4") + "\n"
+                if b.code:
+                    body += self.text(b.code, "appendix-text")
+                if b.note:
+                    body += self.text(b.note, "appendix-note")
             content += tag.payload(e.number, body) + "\n"
-        return tag.appendix(self.c["divider"], C.MARGIN, a.rule_y, width - C.MARGIN, content)
+        return tag.appendix(self.c["divider"], a.x1, a.rule_y, a.x2, content)
 
 
 def _needs_preserve(text: str) -> bool:

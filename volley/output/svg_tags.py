@@ -376,8 +376,10 @@ def tspan(
     mono: str | None = None,
     code_size: float | None = None,
     link: str | None = None,
+    role: tuple[str, str] | None = None,
 ) -> str:
-    """One run of a line of several: its place, its face, and a link's colour (`link`)."""
+    """One run of a line of several: its place, its face, a link's colour (`link`), or the
+    (role, colour) of its syntax in an appendix body (`role`; comments in italics)."""
     attrs = ' font-weight="bold"' if bold else ""
     if italic:
         attrs += ' font-style="italic"'
@@ -385,6 +387,10 @@ def tspan(
         attrs += f' font-family="{escape(mono or "")}" font-size="{num(code_size)}"'
     if link is not None:
         attrs += f' class="link vf-accent" fill="{link}" text-decoration="underline"'
+    elif role is not None:
+        attrs += f' class="vf-{escape(role[0])}" fill="{role[1]}"'
+        if role[0] == "syntax_com":
+            attrs += ' font-style="italic"'
     return f'<tspan x="{num(x)}" y="{num(y)}"{attrs}>{escape(content)}</tspan>'
 
 

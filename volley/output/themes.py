@@ -34,6 +34,20 @@ LIGHT = MappingProxyType(
         "inverse": "#ffffff",  # text on the badge
         "divider": "#8492a6",  # plain divider lines
         "missing": "#8492a6",  # outline of an unknown icon's placeholder: neutral, not an alarm
+        # Syntax colours of a body in the appendix, the viewer's raw-view hues (html_theme.py),
+        # each at least 4.5:1 on the code panel (`code`), WCAG AA for 11 px text.
+        "syntax_key": "#1d4ed8",  # JSON keys, YAML keys, XML tags
+        "syntax_attr": "#0e7490",  # HTTP header names, XML attributes
+        "syntax_method": "#be185d",  # GET, POST
+        "syntax_target": "#0f172a",  # the request target
+        "syntax_kw": "#7c3aed",  # HTTP/1.1
+        "syntax_reason": "#047857",  # OK, Not Found
+        "syntax_str": "#047857",  # strings
+        "syntax_num": "#9a4a08",  # numbers, status codes
+        "syntax_const": "#7c3aed",  # true, false, null
+        "syntax_val": "#334155",  # header and YAML values
+        "syntax_pun": "#526077",  # braces, commas, colons
+        "syntax_com": "#56657a",  # comments (also in italics)
     }
 )
 
@@ -58,6 +72,18 @@ DARK = MappingProxyType(
         "inverse": "#0f172a",
         "divider": "#64748b",
         "missing": "#64748b",
+        "syntax_key": "#93c5fd",
+        "syntax_attr": "#67e8f9",
+        "syntax_method": "#f9a8d4",
+        "syntax_target": "#e2e8f0",
+        "syntax_kw": "#c4b5fd",
+        "syntax_reason": "#6ee7b7",
+        "syntax_str": "#6ee7b7",
+        "syntax_num": "#fcd34d",
+        "syntax_const": "#c4b5fd",
+        "syntax_val": "#cbd5e1",
+        "syntax_pun": "#94a3b8",
+        "syntax_com": "#a3b1c4",
     }
 )
 
@@ -71,10 +97,16 @@ def palette(theme: str) -> MappingProxyType:
     return DARK if theme == "dark" else LIGHT
 
 
-def dark_mode_css(scope: str) -> str:
-    """The `@media` override for `auto`, scoped to one diagram's id so pages can hold several."""
+SYNTAX = "syntax_"  # the roles that colour appendix bodies
+
+
+def dark_mode_css(scope: str, *, syntax: bool = False) -> str:
+    """The `@media` override for `auto`, scoped to one diagram's id so pages can hold several;
+    the syntax roles only for a picture with an appendix (`syntax`), which alone uses them."""
     rules = []
     for role, colour in DARK.items():
+        if role.startswith(SYNTAX) and not syntax:
+            continue
         rules.append(f"#{scope} .vf-{role}{{fill:{colour}}}")
         rules.append(f"#{scope} .vs-{role}{{stroke:{colour}}}")
     return "@media (prefers-color-scheme: dark){" + "".join(rules) + "}"

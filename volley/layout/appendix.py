@@ -1,0 +1,230 @@
+"""The appendix (`bodies="appendix"`): every body the diagram carries, printed under it.
+
+A static picture cannot open a panel when its reader clicks an arrow, so the appendix is the
+only place its payloads can be read: every line of every body is there (unless the caller asks
+for a cap, and then a note says what was left out), long lines wrap inside the panel rather
+than being cut, and each body is coloured as the HTML viewer colours its raw view. Each body's
+heading names its number (the one on the arrow's marker), who sent it to whom, the message's
+label and the body's own label, so a printed page reads without the diagram beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from volley.layout import constants as C
+from volley.layout.geometry import (
+    Appendix,
+    AppendixBody,
+    AppendixEntry,
+    CodePanel,
+    Rect,
+    TextBlock,
+    TextLine,
+    TextRun,
+)
+from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
+from volley.layout.typeset import Typesetter, clean_text
+from volley.model import Message, Payload
+from volley.output.highlight import Colouring, colouring, tokens
+from volley.output.payload_tables import body_table
+
+MARKER_ICON = "{fas-paperclip}"
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+@dataclass(slots=True)
+class Numbered:
+    """A message that carries a body, and the number its marker shows."""
+
+    number: int
+    message: Message
+
+
+def natural_width(ts: Typesetter, numbered: list[Numbered]) -> float:
+    """How wide the appendix would like to be: its widest heading or body line unwrapped, but
+    no wider than a reading column (longer lines wrap)."""
+    widest = 0.0
+    for item in numbered:
+        for word, payload in _payloads(item.message):
+            head = ts.markup(_heading(item, word, payload), C.APPENDIX_HEADING_SIZE, 1e9)
+            widest = max(widest, head.width)
+            for line in clean_text(payload.body).expandtabs(4).split("\n"):
+                code = text_width(line, C.APPENDIX_CODE_SIZE, mono=True) + 2 * C.APPENDIX_CODE_PAD
+                widest = max(widest, code)
+                if widest >= C.APPENDIX_MAX_WIDTH:
+                    return C.APPENDIX_MAX_WIDTH
+    return widest
+
+
+def lay_out(
+    ts: Typesetter,
+    numbered: list[Numbered],
+    x: float,
+    y: float,
+    width: float,
+    cap: int | None = None,
+) -> tuple[Appendix, float]:
+    """The appendix in the column from `x`, `width` wide, starting at `y`; and where it ends.
+    `cap`: at most this many lines of each body (None: all of them)."""
+    y += C.APPENDIX_GAP
+    rule_y = y
+    y += C.APPENDIX_ENTRY_GAP
+    heading = ts.place(ts.plain("Payloads", C.LABEL_SIZE, bold=True), x, y)
+    y += heading.box.h
+    entries = []
+    for item in numbered:
+        y += C.APPENDIX_ENTRY_GAP
+        bodies = []
+        for k, (word, payload) in enumerate(_payloads(item.message)):
+            if k:
+                y += C.APPENDIX_BODY_GAP
+            body, y = _body(ts, _heading(item, word, payload), payload, x, y, width, cap)
+            bodies.append(body)
+        entries.append(AppendixEntry(item.number, bodies))
+    return Appendix(heading, rule_y, x, x + width, entries), y
+
+
+def _body(
+    ts: Typesetter,
+    title: str,
+    payload: Payload,
+    x: float,
+    y: float,
+    width: float,
+    cap: int | None,
+) -> tuple[AppendixBody, float]:
+    """One body under its heading: the heading, the panel, the coloured lines, the note."""
+    head = ts.markup(title, C.APPENDIX_HEADING_SIZE, width, stretch=False)
+    heading = ts.place(head, x, y)
+    y += head.height + C.APPENDIX_HEADING_GAP
+    text = clean_text(payload.body).expandtabs(4)
+    lines = text.split("\n") if text else []
+    shown = lines if cap is None or len(lines) <= cap else lines[:cap]
+    panel = code = note = None
+    if shown:
+        pad = C.APPENDIX_CODE_PAD
+        kind = colouring(payload.lang, body_table(payload.body, payload.lang).source)
+        code = _code("\n".join(shown), kind, x + pad, y + pad, width - 2 * pad)
+        panel = CodePanel(Rect(x, y, width, code.box.h + 2 * pad))
+        y += panel.box.h
+    hidden = len(lines) - len(shown)
+    words = None
+    if hidden:
+        s = "s" if hidden != 1 else ""
+        words = f"… {hidden} more line{s} not shown ({len(shown)} of {len(lines)})"
+    elif not lines:
+        words = "(empty)"
+    if words:
+        st = ts.markup(words, C.SMALL_SIZE, width, italic=True, stretch=False)
+        y += 3
+        note = ts.place(st, x, y, tone="muted")
+        y += st.height
+    return AppendixBody(heading, panel, code, note), y
+
+
+def _heading(item: Numbered, word: str, payload: Payload) -> str:
+    """The heading "3 · Agent → MCP Server · POST /mcp (tools/list) · Request (json)", as
+    inline markup: the names and the body's label as written, the message's label with its
+    own markup."""
+    m = item.message
+    label = m.label.strip() or "(no label)"
+    lang = f" ({payload.lang})" if payload.lang else ""
+    body = payload.label or ("Request" if word == "in" else "Response")
+    return (
+        f"{MARKER_ICON} **{item.number}** · {_escape(m.sender)} → {_escape(m.receiver)}"
+        f" · {label} · {_escape(body + lang)}"
+    )
+
+
+def _escape(text: str) -> str:
+    """Plain text as inline markup that reads back as the same text."""
+    return "".join("\\" + ch if ch in _ESCAPABLE else ch for ch in text)
+
+
+def _payloads(message: Message) -> list[tuple[str, Payload]]:
+    return [(w, p) for w, p in (("in", message.request), ("out", message.response)) if p]
+
+
+# --- a body's lines --------------------------------------------------------------------------
+
+
+def _code(text: str, kind: Colouring | None, x: float, y: float, room: float) -> TextBlock:
+    """The body set in monospace from (x, y), each line wrapped to `room` and each run of it
+    coloured by its syntax class."""
+    size = C.APPENDIX_CODE_SIZE
+    lh = line_height(size)
+    baseline = lh / 2 + CAP_HEIGHT * size / 2  # capitals centred in the line, as typeset does
+    lines: list[TextLine] = []
+    widest = 0.0
+    top = y
+    for source in _lines(tokens(text, kind)):
+        whole = "".join(t for _, t in source)
+        for start, end, indent in _pieces(whole, size, room):
+            runs = _runs(source, start, end, x + indent, size)
+            width = indent + text_width(whole[start:end], size, mono=True)
+            widest = max(widest, width)
+            lines.append(TextLine(x, top + baseline, width, size, runs, mono=True))
+            top += lh
+    return TextBlock(Rect(x, y, widest, top - y), lines)
+
+
+def _lines(runs: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Runs split into the body's lines."""
+    out: list[list[tuple[str, str]]] = [[]]
+    for cls, text in runs:
+        parts = text.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                out.append([])
+            if part:
+                out[-1].append((cls, part))
+    return out
+
+
+def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]:
+    """Where a line breaks to fit `room`: (start, end, indent) of each piece. A line breaks
+    after a space or a comma in the later part of the piece, else anywhere; the pieces after
+    the first hang under the line's own indentation, two characters in."""
+    if text_width(line, size, mono=True) <= room:
+        return [(0, len(line), 0.0)]
+    lead = len(line) - len(line.lstrip(" "))
+    hang = min(text_width(" " * (lead + 2), size, mono=True), room / 2)
+    out: list[tuple[int, int, float]] = []
+    start, indent = 0, 0.0
+    while start < len(line):
+        space = room - indent
+        end, used = start, 0.0
+        while end < len(line):
+            w = text_width(line[end], size, mono=True)
+            if used + w > space and end > start:
+                break
+            used += w
+            end += 1
+        if end < len(line):
+            soft = max(line.rfind(" ", start, end), line.rfind(",", start, end))
+            if soft >= start + (end - start) // 2:
+                end = soft + 1
+        out.append((start, end, indent))
+        start, indent = end, hang
+    return out
+
+
+def _runs(
+    source: list[tuple[str, str]], start: int, end: int, x: float, size: float
+) -> list[TextRun]:
+    """The runs of one piece of a line, placed from `x`; spaces between them are offsets."""
+    runs: list[TextRun] = []
+    at = 0
+    left = x
+    for cls, text in source:
+        a, b = max(start, at), min(end, at + len(text))
+        at += len(text)
+        if a >= b:
+            continue
+        part = text[a - (at - len(text)) : b - (at - len(text))]
+        width = text_width(part, size, mono=True)
+        if part.strip():
+            runs.append(TextRun(left, part, width, role=f"syntax_{cls}" if cls else None))
+        left += width
+    return runs
