@@ -268,6 +268,15 @@
       foldable(svg);
     }
     this.width = parseFloat(root.getAttribute("data-width")) || 0;
+    this.zoom = 0; // 0: the page's own sizing; else the drawing's width as a multiple of the pane's
+    if (svg) {
+      this.zoomBar = el("div", { "class": "vl-zoom", role: "group", "aria-label": "Zoom", hidden: true }, [
+        el("button", { type: "button", "data-vl-zoom": "out", "aria-label": "Zoom out", title: "Zoom out" }, "\u2212"),
+        el("button", { type: "button", "data-vl-zoom": "fit", "aria-label": "Fit to width", title: "Fit to width" }, "Fit"),
+        el("button", { type: "button", "data-vl-zoom": "in", "aria-label": "Zoom in", title: "Zoom in" }, "+")
+      ]);
+      svg.parentNode.parentNode.insertBefore(this.zoomBar, this.heads ? this.heads.heads : svg.parentNode);
+    }
     this.fit();
     if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
     // Read out by screen readers when focus moves into the panel rather than onto a message.
@@ -286,6 +295,13 @@
     // A pinned payload sits beside the open one where the panel has room for two, else above it.
     var side = (wide ? panel : box) >= 620;
     if (side !== this.root.classList.contains("vl-pin-side")) this.root.classList.toggle("vl-pin-side", side);
+    if (this.zoomBar) {
+      var canvas = this.svg.parentNode;
+      // Offered where the drawing does not fit its pane at its own size, or once zoomed.
+      var crowded = (this.width || 0) > canvas.clientWidth + 1;
+      this.zoomBar.hidden = !crowded && !this.zoom;
+      if (this.zoom) this.setZoom("keep");
+    }
   };
 
   /* --- the sticky row of participants ------------------------------------------------------- */
@@ -506,6 +522,29 @@
     var view = this.svg.viewBox.baseVal;
     this.svg.setAttribute("viewBox", [view.x, view.y, view.width, height].join(" "));
     this.svg.setAttribute("height", height);
+  };
+
+  /* --- zoom, where the drawing is wider than its pane ---------------------------------------- */
+  // "Fit" draws the whole width in the pane (small on a phone); + and − step from there. The
+  // drawing stays one SVG, so its arrows take clicks at any size; pinching zooms the page.
+  var ZOOM_STEP = 1.4, ZOOM_MAX = 4;
+
+  Diagram.prototype.setZoom = function (how) {
+    var canvas = this.svg.parentNode;
+    var natural = this.width || this.svg.viewBox.baseVal.width;
+    var fitted = canvas.clientWidth / natural; // the drawing's scale when it fits the pane
+    var now = this.zoom || this.svg.getBoundingClientRect().width / canvas.clientWidth;
+    var next = how === "fit" ? 1 : how === "in" ? now * ZOOM_STEP : how === "out" ? now / ZOOM_STEP : now;
+    next = Math.max(Math.min(next, ZOOM_MAX / fitted), 1);
+    var centre = (canvas.scrollLeft + canvas.clientWidth / 2) / Math.max(1, canvas.scrollWidth);
+    this.zoom = next;
+    this.svg.style.width = Math.round(next * canvas.clientWidth) + "px";
+    this.svg.style.minWidth = "0";
+    this.svg.style.maxWidth = "none";
+    canvas.scrollLeft = centre * canvas.scrollWidth - canvas.clientWidth / 2; // keep the middle
+    this.zoomBar.querySelector("[data-vl-zoom=out]").disabled = next <= 1;
+    this.zoomBar.querySelector("[data-vl-zoom=in]").disabled = next >= ZOOM_MAX / fitted;
+    if (this.heads) placeHeads(this.heads);
   };
 
   Diagram.prototype.count = function () {
@@ -914,6 +953,11 @@
     var button = event.target.closest("[data-vl-action]");
     if (button && diagram.panel.contains(button)) {
       diagram.action(button);
+      return;
+    }
+    var zoom = event.target.closest && event.target.closest("[data-vl-zoom]");
+    if (zoom && diagram.zoomBar && diagram.zoomBar.contains(zoom)) {
+      diagram.setZoom(zoom.getAttribute("data-vl-zoom"));
       return;
     }
     var head = event.target.closest && event.target.closest(".vl-canvas .block [data-vl-fold-head]");

@@ -501,3 +501,34 @@ def test_a_pinned_payload_stays_beside_the_next_one(
     expect(page.locator(f"{PANEL} .vl-head .vl-title")).to_have_text(
         "POST /mcp (notifications/initialized)"
     )
+
+
+def test_a_phone_fits_the_drawing_to_its_width_and_zooms(browser, reference_page, tmp_path) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(reference_page, encoding="utf-8")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 800}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        canvas = page.locator(".vl-canvas").bounding_box()
+        drawing = page.locator(".vl-canvas > svg")
+        assert drawing.bounding_box()["width"] > canvas["width"]  # wider than a phone
+        page.click("[data-vl-zoom=fit]")
+        assert drawing.bounding_box()["width"] <= canvas["width"] + 0.5
+        expect(page.locator("[data-vl-zoom=out]")).to_be_disabled()
+        page.screenshot(path="/tmp/volley-zoom-fit-390.png")
+        page.click("[data-vl-zoom=in]")
+        page.click("[data-vl-zoom=in]")
+        assert drawing.bounding_box()["width"] > 1.9 * canvas["width"]
+        # The arrows take taps at any size.
+        page.locator(message(2) + " .label").tap()
+        expect(page.locator(PANEL + " .vl-title")).to_have_text("200 OK")
+    finally:
+        context.close()
+
+
+def test_no_zoom_buttons_where_the_drawing_fits(open_page) -> None:
+    page = open_page(render("A -> B: hi", format="html"))
+    expect(page.locator(".vl-zoom")).to_be_hidden()
