@@ -37,9 +37,9 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-from volley.model import Block, Diagram, Divider, Message, Note, walk
+from volley.model import Diagram, Text
 
 MASK = "<redacted>"
 
@@ -144,9 +144,13 @@ def _fold(text: str) -> str:
     return text.lower().replace("-", "").replace("_", "").replace(".", "")
 
 
+@lru_cache(maxsize=4096)
 def _strength(key: str) -> str | None:
     """How a name holds a secret: "strong" when every value is one, "weak" when the value must
-    look like a credential too, None when it does not."""
+    look like a credential too, None when it does not.
+
+    Kept per name: a diagram's bodies repeat the same few keys ("id", "type", "content") on
+    every message."""
     folded = _fold(key).strip("\"'")
     folded = folded.rsplit("[", 1)[0] if folded.endswith("]") else folded  # user[password]
     folded = folded.rsplit(":", 1)[-1]  # an XML namespace: ns:Password
@@ -673,43 +677,15 @@ def redact_names(names: list[str]) -> dict[str, str]:
     return renamed
 
 
-def _texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
-    """Every text of the diagram in document order: (its first source line, the text, whether
-    it is read as a body rather than prose), participant names included.
+def holds_pasted_traffic(note: str) -> bool:
+    """Whether a note holds a fence (or something like one): traffic pasted into it, read and
+    masked as a body rather than as prose. Generous on purpose: reading as a body finds all
+    that reading as prose finds, and more."""
+    return "```" in note or "~~~" in note
 
-    Lines are counted the way the source is written: a fenced body starts two lines under its
-    `in:`/`out:` line, an indented one a line under it. A participant's name (and its display
-    label) is placed on the first line that uses it.
-    """
-    if diagram.title:
-        yield diagram.title_line, diagram.title, False
-    named: set[str] = set()
-    for item in walk(diagram.items):
-        users: list[str] = []
-        if isinstance(item, Message):
-            users = [item.sender, item.receiver]
-        elif isinstance(item, Note):
-            users = list(item.over)
-        for name in users:
-            if name not in named:
-                named.add(name)
-                yield item.line, name, False
-                if name in diagram.labels:  # `participant A as Long Name`
-                    yield item.line, diagram.labels[name], False
-        if isinstance(item, Message):
-            yield item.line, item.label, False
-            for payload in (item.request, item.response):
-                if payload is not None:
-                    yield payload.line, payload.label, False
-                    skip = 2 if payload.form == "fenced" else 1
-                    yield payload.line + skip, payload.body, True
-        elif isinstance(item, Note):
-            yield item.line, item.text, "```" in item.text or "~~~" in item.text
-        elif isinstance(item, Divider):
-            yield item.line, item.label, False
-        elif isinstance(item, Block):
-            for branch in item.branches:
-                yield branch.line, branch.label, False
+
+def _read_as_body(text: Text) -> bool:
+    return text.kind == "body" or (text.kind == "note" and holds_pasted_traffic(text.text))
 
 
 def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
@@ -719,15 +695,16 @@ def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
     stops at a line's end, so nothing found in the texts joined by new lines means nothing
     in any of them (read as a body, which finds all a label's reading finds and more).
     """
-    texts = list(_texts(diagram))
-    if not find_secrets("\n".join(text for _, text, _ in texts)):
+    texts = list(diagram.all_texts())
+    if not find_secrets("\n".join(text.text for text in texts)):
         return
-    for first_line, text, body in texts:
-        secrets = find_secrets(text) if body else find_secrets_in_label(text)
+    for found in texts:
+        text = found.text
+        secrets = find_secrets(text) if _read_as_body(found) else find_secrets_in_label(text)
         if not secrets:
             continue
         lines = text.split("\n")
         starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
         for secret in secrets:
             index = bisect.bisect_right(starts, secret.start) - 1
-            yield first_line + index, secret.start - starts[index], secret, lines[index]
+            yield found.line + index, secret.start - starts[index], secret, lines[index]
