@@ -132,7 +132,7 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
     return (
-        f"{MARKER_ICON} **{item.number}** · {_escape(m.sender)} → {_escape(m.receiver)}"
+        f"{MARKER_ICON} {item.number} · {_escape(m.sender)} → {_escape(m.receiver)}"
         f" · {label} · {_escape(body + lang)}"
     )
 
