@@ -35,7 +35,7 @@ def test_a_docs_page_of_hostile_fences_runs_nothing(browser_thread):  # noqa: F8
     for number, attack in enumerate(SAMPLE):
         parts.append(f"## Case {number}\n\n" + fence(every_position(attack)))
         parts.append(fence(every_position(attack), 'interactive="false"'))
-        parts.append(fence(f"{attack} ~> B: broken"))
+        parts.append(fence(f"A ~> B: broken\n{attack}"))  # an error however the attack reads
     page = docs_page("\n".join(parts))
     assert page.count('class="volley-error"') == len(SAMPLE)
     assert _page_runs_nothing(browser_thread, page) > 0
