@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import tempfile
 import time
 
 gc.disable()
@@ -37,16 +38,16 @@ def main() -> None:
     import volley.cli  # noqa: F401  (what the console script loads first)
 
     mark("import cli")
-    from volley.layout.engine import layout_diagram
+    from volley.api import default_id_prefix
+    from volley.checks.bidi import reveal_diagram
     from volley.checks.lint import lint
     from volley.language.parser import parse
-    from volley.api import default_id_prefix
+    from volley.layout.engine import layout_diagram
     from volley.output.svg import render_svg
     from volley.textio import read_source, write_atomic
 
     mark("import stages")
-    # Not tempfile: a render does not import it, and its 2 ms would be counted as parsing.
-    out = os.path.join(os.environ.get("TMPDIR") or "/tmp", "volley-stages.svg")
+    out = os.path.join(tempfile.gettempdir(), "volley-stages.svg")
 
     def work() -> None:
         text = read_source(source, None)
@@ -54,6 +55,8 @@ def main() -> None:
         mark("parse")
         list(lint(diagram, text))
         mark("lint")
+        diagram = reveal_diagram(diagram)
+        mark("reveal")
         prefix = default_id_prefix(diagram)
         mark("id prefix")
         picture = layout_diagram(diagram, bodies="markers")
