@@ -130,7 +130,9 @@ class _Engine:
     # --- driver ------------------------------------------------------------------------------
 
     def run(self) -> Layout:
-        names = [self.ts.plain(n, C.PARTICIPANT_SIZE, C.PARTICIPANT_MAX_TEXT_WIDTH, bold=True)
+        labels = self.diagram.labels  # `participant A as Long name` shows the long name
+        names = [self.ts.plain(labels.get(n, n), C.PARTICIPANT_SIZE,
+                               C.PARTICIPANT_MAX_TEXT_WIDTH, bold=True)
                  for n in self.names]  # fmt: skip
         self.name_sets = names
         self.box_w = [

@@ -177,13 +177,16 @@ class MessageView:
 
 def message_views(diagram: Diagram) -> list[MessageView]:
     """Every message in document order, with payload tables and reply pairs."""
-    views = [_message_view(index, message) for index, message in enumerate(diagram.messages(), 1)]
+    labels = diagram.labels  # `participant A as Long name`: the panel names A as drawn
+    views = [
+        _message_view(index, message, labels) for index, message in enumerate(diagram.messages(), 1)
+    ]
     _pair_replies(views)
     return views
 
 
-def _message_view(index: int, message: Message) -> MessageView:
-    sender, receiver, both = _flow(message)
+def _message_view(index: int, message: Message, labels: dict[str, str]) -> MessageView:
+    sender, receiver, both = _flow(message, labels)
     label = clean_text(message.label)
     sides: tuple[tuple[Direction, Payload | None], ...] = (
         ("in", message.request),
@@ -202,12 +205,13 @@ def _message_view(index: int, message: Message) -> MessageView:
     )
 
 
-def _flow(message: Message) -> tuple[str, str, bool]:
+def _flow(message: Message, labels: dict[str, str]) -> tuple[str, str, bool]:
     """(from, to, two-way) as the arrow is drawn: `B <-- A` is A answering B."""
     style = message.style
     heads_left = style.head_from != "none"
     heads_right = style.head_to != "none"
-    left, right = clean_text(message.sender), clean_text(message.receiver)
+    left = clean_text(labels.get(message.sender, message.sender))
+    right = clean_text(labels.get(message.receiver, message.receiver))
     if heads_left and not heads_right:
         return right, left, False
     return left, right, heads_left and heads_right
