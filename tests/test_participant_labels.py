@@ -25,3 +25,8 @@ def test_the_panel_names_the_sender_by_its_label():
 
     (view,) = message_views(volley.parse(SOURCE))
     assert (view.sender, view.receiver) == ("MCP Host + LLM", "S")
+
+
+def test_a_critical_blocks_later_branches_are_options():
+    svg = volley.render("critical: lock\n  A -> B: x\noption: timeout\n  A -> B: y\nend\n")
+    assert ">option<" in svg and ">else<" not in svg

@@ -51,7 +51,7 @@ from volley.model import (
 )
 
 BODIES = ("markers", "appendix", "none")
-SEPARATOR_WORDS = {"if": "else", "par": "and"}
+SEPARATOR_WORDS = {"if": "else", "par": "and", "critical": "option"}
 SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps (keeps it linear)
 MARKER_ICON = "{fas-paperclip}"
 
