@@ -93,7 +93,7 @@ def set_source(page: Page, text: str) -> None:
 
 
 def preview(page: Page):
-    return page.locator(PREVIEW + " svg").first
+    return page.locator(PREVIEW + " svg:not([aria-hidden=true])").first  # not the sticky heads
 
 
 def press_share(page: Page) -> str:
@@ -460,3 +460,55 @@ def test_the_preview_is_fitted_to_its_pane(new_page, base_url: str) -> None:
     assert page.evaluate(
         "(c => c.scrollWidth <= c.clientWidth)(document.querySelector('.vl-canvas'))"
     )
+
+
+def test_the_theme_switch_darkens_the_page_and_the_preview(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: hi\n")
+    expect(preview(page)).to_contain_text("hi")
+    background = "getComputedStyle(document.body).backgroundColor"
+    light = page.evaluate(background)
+    page.click("#theme")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(page.locator("#theme")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(background) != light
+    expect(page.locator(PREVIEW + " .volley-diagram")).to_have_attribute("data-theme", "dark")
+    page.screenshot(path="/tmp/volley-editor-dark-1280.png")
+    page.reload()  # the choice is remembered
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.click("#theme")
+    expect(page.locator(PREVIEW + " .volley-diagram")).to_have_attribute("data-theme", "light")
+
+
+def test_the_cheat_sheet_is_one_key_away(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    sheet = page.locator("#cheats")
+    page.locator("#open-templates").focus()
+    page.keyboard.press("?")
+    expect(sheet).to_be_visible()
+    expect(sheet).to_contain_text("Shop -> API: POST /orders")
+    page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    editor.press("?")  # typed in the source, ? is text
+    expect(sheet).to_be_hidden()
+    assert editor.input_value().endswith("?")
+    editor.press("F1")
+    expect(sheet).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+
+
+def test_copy_picture_puts_a_png_on_the_clipboard(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    set_source(page, "title: Copied\nA -> B: hi\n")
+    expect(preview(page)).to_contain_text("hi")
+    page.click("#download-menu summary")
+    page.click("#copy-picture")
+    expect(page.locator("#status-text")).to_have_text("Picture copied")
+    kinds = page.evaluate(
+        "navigator.clipboard.read().then(items => items.flatMap(item => item.types))"
+    )
+    assert kinds == ["image/png"]

@@ -23,6 +23,7 @@
   var POLL_EVERY = 1000; // ms between looks at FILE on disk
   var DRAFT_KEY = "volley.draft";
   var SPLIT_KEY = "volley.split";
+  var THEME_KEY = "volley.theme";
   var SHARE_PREFIX = "v1.";
 
   /* --- painting the source ------------------------------------------------------------------ */
@@ -297,7 +298,8 @@
   }
 
   function renderQuery() {
-    return config.preview === "html" ? "format=html&fragment=1&assets=0&theme=auto" : "format=svg";
+    var theme = "&theme=" + currentTheme();
+    return config.preview === "html" ? "format=html&fragment=1&assets=0" + theme : "format=svg" + theme;
   }
 
   function renderNow() {
@@ -610,11 +612,85 @@
     });
   });
 
+  /* --- light and dark ----------------------------------------------------------------------- */
+  // The system's setting until the reader picks one with the switch; the pick is remembered in
+  // this browser. The preview is rendered in the same theme.
+
+  var darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
+  function chosenTheme() {
+    try { return localStorage.getItem(THEME_KEY); } catch (error) { return null; }
+  }
+
+  function currentTheme() {
+    var chosen = chosenTheme();
+    if (chosen === "light" || chosen === "dark") return chosen;
+    return darkQuery && darkQuery.matches ? "dark" : "light";
+  }
+
+  function showTheme() {
+    var theme = currentTheme();
+    document.documentElement.setAttribute("data-theme", theme);
+    var button = $("theme");
+    button.setAttribute("aria-pressed", theme === "dark" ? "true" : "false");
+  }
+
+  $("theme").addEventListener("click", function () {
+    try { localStorage.setItem(THEME_KEY, currentTheme() === "dark" ? "light" : "dark"); } catch (error) { /* private mode */ }
+    showTheme();
+    renderNow();
+  });
+  if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener("change", function () {
+    if (chosenTheme()) return;
+    showTheme();
+    renderNow();
+  });
+  showTheme();
+
+  /* --- the cheat sheet ---------------------------------------------------------------------- */
+
+  function openCheats() {
+    var dialog = $("cheats");
+    if (!dialog.open) openDialog(dialog);
+  }
+  $("open-cheats").addEventListener("click", openCheats);
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    var typing = event.target === source || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName || "");
+    if (event.key === "F1" || (event.key === "?" && !typing)) {
+      event.preventDefault();
+      openCheats();
+    }
+  });
+
   /* --- downloads ---------------------------------------------------------------------------- */
 
   var menu = $("download-menu");
   document.addEventListener("click", function (event) {
     if (menu.open && !menu.contains(event.target)) menu.open = false;
+  });
+
+  // The picture as PNG on the clipboard, to paste into a chat, a slide or an issue. A promise
+  // for the blob lets the clipboard keep the user's gesture while the server renders.
+  $("copy-picture").addEventListener("click", function () {
+    var button = $("copy-picture");
+    menu.open = false;
+    var picture = fetch("/render?format=png&scale=2", {
+      method: "POST", body: source.value, headers: { "Content-Type": "text/plain; charset=utf-8" }
+    }).then(function (response) {
+      if (!response.ok) return errorOf(response).then(function (error) { showProblem(error); throw error; });
+      return response.blob();
+    });
+    if (!navigator.clipboard || !window.ClipboardItem) {
+      showProblem({ message: "this browser cannot put a picture on the clipboard", hint: "use Download, then PNG" });
+      return;
+    }
+    navigator.clipboard.write([new ClipboardItem({ "image/png": picture })]).then(function () {
+      $("status-text").textContent = "Picture copied";
+    }, function (error) {
+      if (error && error.message && !error.name) return; // the render failed: already shown
+      showProblem({ message: "the picture could not be copied (" + (error && error.message) + ")", hint: "use Download, then PNG" });
+    });
   });
 
   function baseName() {
