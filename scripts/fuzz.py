@@ -9,6 +9,27 @@ It runs the same invariants as tests/test_fuzz_*.py (tests/fuzz_strategies.py), 
 `volley-campaign` Hypothesis profile with the example counts below, and prints per property
 how many inputs it tried, how many were valid diagrams, the most common errors, and any
 failure. The exit status is 1 if any invariant failed.
+
+The last long run (2026-12-01, Hypothesis 6.155.2, two shared cores, `nice -n 10`):
+
+    nice -n 10 python scripts/fuzz.py                       # 48,802 inputs, then
+    nice -n 10 python scripts/fuzz.py --only "HAR and trace"  # 8,000 more (counted, not stopped)
+
+    parse generated diagrams                 10,000   8,975 valid   no failure
+    parse mutated examples                   10,000   4,040 valid   no failure
+    parse any text                           10,000      17 valid   no failure
+    decode and parse any bytes                5,000       5 valid   no failure
+    render png of generated diagrams            300     289 valid   no failure
+    import mutated Markdown (Mermaid blocks)  8,000   2,366 valid   no failure
+    import mutated HAR and trace files        8,000   5,528 valid   396 crashes: 369 in the
+        trace importer (TypeError/AttributeError on members of the wrong JSON type, e.g.
+        "resourceSpans": true), 6 in the HAR importer, 21 diagrams written with a NUL byte
+        (a "\u0000" status or name copied into the text)
+    redact planted secrets                    5,000   5,000 masked  no failure
+
+56,300 inputs in all. The SVG and HTML render properties stopped at their first examples in
+that run, on an invariant of the SVG templates that other work was changing at the time (the
+same examples pass on the committed tree); they ran 7,300 inputs cleanly in earlier runs.
 """
 
 from __future__ import annotations
@@ -114,13 +135,14 @@ def _planted(args: tuple[list[str], str, int]):
 
 
 def _imported(args: tuple[str, str] | str):
-    """Import a mutated file; an exception other than a VolleyError is tallied as a crash by
-    where it was raised, so one run counts every kind instead of stopping at the first."""
+    """Import a mutated file; an exception other than a VolleyError (or text written that does
+    not parse) is tallied as a crash by where it was raised, so one run counts every kind
+    instead of stopping at the first."""
     source, text = ("mermaid", args) if isinstance(args, str) else args
     try:
         return fs.check_import(text, source)
-    except AssertionError:
-        raise
+    except AssertionError as exc:  # written text that does not parse
+        return Crash(f"wrote unparsable text: {str(exc).splitlines()[0][:90]}")
     except Exception as exc:  # noqa: BLE001 - the campaign's finding, reported with its place
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{Path(frame.filename).name}:{frame.lineno}"
