@@ -29,7 +29,7 @@ The last long run (2026-12-01, Hypothesis 6.155.2, two shared cores, `nice -n 10
 
 56,300 inputs in all. The SVG and HTML render properties stopped at their first examples in
 that run, on an invariant of the SVG templates that other work was changing at the time (the
-same examples pass on the committed tree); they ran 7,300 inputs cleanly in earlier runs.
+same examples pass on the committed tree); rerun them with `--only render`.
 """
 
 from __future__ import annotations
