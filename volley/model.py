@@ -6,7 +6,7 @@ contract for tools built on volley. Later stages never reach back into the parse
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -174,6 +174,33 @@ class Block:
 
 Item = Message | Note | Divider | Block | Activation
 
+TextKind = Literal[
+    "title",
+    "participant",  # a name as written in the source
+    "display label",  # `participant A as Long Name`: the name the picture shows
+    "label",  # a message's
+    "payload label",  # `in: Request`
+    "body",  # a payload's body
+    "note",  # a note's whole text, a fenced block inside it kept with its fences
+    "divider",
+    "block label",  # the label of a block's branch (`if`, `else` …)
+]
+# The texts read as inline markup (the rest are names, payload labels and bodies).
+MARKED_UP: frozenset[TextKind] = frozenset({"title", "label", "note", "divider", "block label"})
+
+
+@dataclass(slots=True)
+class Text:
+    """One text of a diagram: what it is, the source line it starts on, and the text."""
+
+    kind: TextKind
+    line: int
+    text: str
+
+    def lines(self) -> list[tuple[int, str]]:
+        """Each line of the text with its source line (a note spans several)."""
+        return [(self.line + offset, text) for offset, text in enumerate(self.text.split("\n"))]
+
 
 @dataclass(slots=True)
 class Diagram:
@@ -203,20 +230,55 @@ class Diagram:
         """Every message in document order (the order `data-message` numbers follow)."""
         return [item for item in walk(self.items) if isinstance(item, Message)]
 
-    def texts(self) -> Iterator[tuple[int, str]]:
-        """Every text that carries inline markup, with the line it was written on: the title,
-        labels, each line of a note, dividers and block labels (what checks and limits read)."""
+    def all_texts(self) -> Iterator[Text]:
+        """Every text of the diagram, what it is and the source line it starts on, in document
+        order: the one walk the checks (markup, hidden characters, secrets, limits) read.
+
+        A participant's name, and its display label, come at the first message or note that
+        names it; a participant no message or note names comes last, at line 0. A fenced body
+        starts two lines under its `in:`/`out:` line, an indented one a line under it.
+        """
         if self.title:
-            yield self.title_line, self.title
+            yield Text("title", self.title_line, self.title)
+        named: set[str] = set()
+
+        def first_use(participants: Iterable[str], line: int) -> Iterator[Text]:
+            for participant in participants:
+                if participant not in named:
+                    named.add(participant)
+                    yield Text("participant", line, participant)
+                    if participant in self.labels:  # `participant A as Long Name`
+                        yield Text("display label", line, self.labels[participant])
+
         for item in walk(self.items):
-            if isinstance(item, (Message, Divider)):
-                yield item.line, item.label
+            if isinstance(item, Message):
+                if item.sender not in named or item.receiver not in named:
+                    yield from first_use((item.sender, item.receiver), item.line)
+                yield Text("label", item.line, item.label)
+                for payload in (item.request, item.response):
+                    if payload is not None:
+                        yield Text("payload label", payload.line, payload.label)
+                        skip = 2 if payload.form == "fenced" else 1
+                        yield Text("body", payload.line + skip, payload.body)
             elif isinstance(item, Note):
-                for offset, text in enumerate(item.text.split("\n")):
-                    yield item.line + offset, text
+                yield from first_use(item.over, item.line)
+                yield Text("note", item.line, item.text)
+            elif isinstance(item, Divider):
+                yield Text("divider", item.line, item.label)
             elif isinstance(item, Block):
                 for branch in item.branches:
-                    yield branch.line, branch.label
+                    yield Text("block label", branch.line, branch.label)
+        yield from first_use([*self.participants, *self.labels], 0)
+
+    def texts(self) -> Iterator[tuple[int, str]]:
+        """Every text that carries inline markup, with the line it was written on: the title,
+        labels, each line of a note, dividers and block labels."""
+        for text in self.all_texts():
+            if text.kind in MARKED_UP:
+                if text.kind == "note":
+                    yield from text.lines()
+                else:
+                    yield text.line, text.text
 
 
 def walk(items: list[Item]) -> Iterator[Item]:

@@ -15,11 +15,12 @@ between two non-ASCII characters, the tag characters of a subdivision flag) are 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from volley.checks.rewrite import Rewrites, rewrite_diagram
-from volley.model import Diagram
+from volley.model import MARKED_UP, Diagram, TextKind
 
 # Embeddings, overrides, isolates and their terminators, and the directional marks.
 BIDI_CONTROLS = frozenset(
@@ -36,6 +37,9 @@ _BLACK_FLAG = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
 Kind = Literal["bidi", "invisible", "control"]
+# The texts drawn as text, where a hidden character is warned about and shown as an escape;
+# a body is shown as written.
+SHOWN: frozenset[TextKind] = MARKED_UP | {"participant", "display label"}
 
 
 @dataclass(frozen=True)
@@ -134,12 +138,19 @@ def reveal(text: str) -> str:
     return "".join(out)
 
 
+def shown_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
+    """Each line of the diagram's names, labels and notes, with its source line."""
+    for text in diagram.all_texts():
+        if text.kind == "note":
+            yield from text.lines()
+        elif text.kind in SHOWN:
+            yield text.line, text.text
+
+
 def reveal_diagram(diagram: Diagram) -> Diagram:
     """The diagram as it is drawn: hidden characters in names, labels and notes written as
     their escapes (bodies are shown as written). The same diagram when there are none."""
-    names = {name: reveal(name) for name in diagram.participants if hidden_characters(name)}
-    texts = (text for _, text in diagram.texts())
-    labels = diagram.labels.values()
-    if not names and not any(hidden_characters(text) for text in (*texts, *labels)):
+    if not any(hidden_characters(text) for _, text in shown_texts(diagram)):
         return diagram
+    names = {name: reveal(name) for name in diagram.participants if hidden_characters(name)}
     return rewrite_diagram(diagram, Rewrites(label=reveal, note=reveal, names=names))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
-from volley.model import Diagram, walk
+from volley.model import Diagram
 
 
 def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
@@ -41,18 +41,10 @@ def _hidden_warnings(
 ) -> Iterator[Diagnostic]:
     """A warning for each bidi control, invisible or control character in a name or label:
     `‮Admin‬` draws as "nimdA", and a zero-width space makes two names that look the same."""
-    from volley.checks.bidi import hidden_characters
+    from volley.checks.bidi import hidden_characters, shown_texts
 
-    texts = list(diagram.texts())
-    first_use: dict[str, int] = {}
-    for item in walk(diagram.items):
-        for name in getattr(item, "sender", None), getattr(item, "receiver", None):
-            if name is not None:
-                first_use.setdefault(name, item.line)
-    texts += [(first_use.get(name, 0), name) for name in diagram.participants]
-    texts += [(first_use.get(name, 0), label) for name, label in diagram.labels.items()]
     seen: set[tuple[int, str]] = set()
-    for line, text in texts:
+    for line, text in shown_texts(diagram):
         for hidden in hidden_characters(text):
             if (line, hidden.char) in seen:
                 continue

@@ -14,7 +14,13 @@ from __future__ import annotations
 import dataclasses
 
 from volley.checks.rewrite import Rewrites, rewrite_diagram
-from volley.checks.secrets import redact_body, redact_label, redact_names, redact_text
+from volley.checks.secrets import (
+    holds_pasted_traffic,
+    redact_body,
+    redact_label,
+    redact_names,
+    redact_text,
+)
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
 
@@ -36,9 +42,7 @@ def redact_diagram(diagram: Diagram) -> Diagram:
 
 def _redact_note(text: str) -> str:
     """A note's text; a fenced block inside it is pasted traffic, masked like a body."""
-    if "```" not in text and "~~~" not in text:
-        return redact_label(text)
-    return redact_body(text)
+    return redact_body(text) if holds_pasted_traffic(text) else redact_label(text)
 
 
 def redact_error(error: VolleyError) -> VolleyError:
