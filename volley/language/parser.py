@@ -48,6 +48,8 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 # in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
+# A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
+_NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 _KEYWORDS = (
     *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
@@ -215,7 +217,7 @@ class _ToModel:
     def order(self, children):
         keyword, *names = children
         for name in names:
-            self._check_name(_text(name), _shifted(name))
+            self._check_name(_text(name), name)
         return _Directive("order", _line(keyword), [(_text(n), _shifted(n)) for n in names])
 
     def autonumber(self, children):
@@ -235,12 +237,12 @@ class _ToModel:
                 _shifted(keyword) if not name else _at_text(text),
                 hint="a name is text without : or , that holds no arrow",
             )
-        self._check_name(name, _shifted(text))
+        self._check_name(name, text)
         return _Directive("participant", _line(keyword), (name, label))
 
     def activation(self, children):
         keyword, name = children
-        self._check_name(_text(name), _shifted(name))
+        self._check_name(_text(name), name)
         on = keyword.value.lower().startswith("activate")
         return Activation(line=_line(keyword), participant=_text(name), on=on)
 
@@ -263,24 +265,25 @@ class _ToModel:
             form=body.form,  # type: ignore[arg-type]
             line=_line(keyword),
         )
-        return side, payload, _shifted(keyword)
+        return side, payload, keyword
 
     def _check_name(self, name: str, token: Token) -> None:
         """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
-        `<` holds a piece of the arrow after it (`A <<<- B`)."""
+        `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
+        gives it: it is placed in the user's text only if there is a mistake to point at."""
         if name.endswith("<"):
             self.error(
                 f'"{name}" ends with a piece of an arrow; an arrow has at most two heads on '
                 "each side",
-                token,
+                _shifted(token),
                 hint="arrows are a left head (<, << or x), a shaft (-, -- or =) and a right "
                 "head (>, >> or x): A <<- B",
             )
-        if re.match(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]", name):
+        if _NOTE_PLACE.match(name):
             self.error(
                 f'"{name}" is not a participant name; "over", "left of" and "right of" '
                 "belong in a note",
-                token,
+                _shifted(token),
                 hint='write a note over a participant as "note A: text"',
             )
 
@@ -294,8 +297,8 @@ class _ToModel:
             label=_text(label),
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
-        self._check_name(message.sender, _shifted(sender))
-        self._check_name(message.receiver, _shifted(receiver))
+        self._check_name(message.sender, sender)
+        self._check_name(message.receiver, receiver)
         for side, payload, keyword in payloads:
             attr = "request" if side == "in" else "response"
             previous = getattr(message, attr)
@@ -303,7 +306,7 @@ class _ToModel:
                 self.error(
                     f"a message carries at most one {side}:; this message (line "
                     f"{message.line}) already has one on line {previous.line}",
-                    keyword,
+                    _shifted(keyword),
                 )
             setattr(message, attr, payload)
         return message
@@ -314,7 +317,7 @@ class _ToModel:
         names = [_text(n) for n in rest if n is not None]
         for name in rest:
             if name is not None:
-                self._check_name(_text(name), _shifted(name))
+                self._check_name(_text(name), name)
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
