@@ -512,3 +512,44 @@ def test_copy_picture_puts_a_png_on_the_clipboard(new_page, base_url: str) -> No
         "navigator.clipboard.read().then(items => items.flatMap(item => item.types))"
     )
     assert kinds == ["image/png"]
+
+
+def test_suggestions_for_names_arrows_and_keywords(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/", allow_errors=True)  # half-typed lines answer 400
+    set_source(page, "Shop -> Payments: charge\nin: Charge\n  amount: 3\n")
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    suggestions = page.locator("#suggest")
+    editor.press_sequentially("Sh")  # a name already used, at the start of a line
+    expect(suggestions).to_be_visible()
+    expect(suggestions.locator("[role=option]").first).to_contain_text("Shop")
+    page.screenshot(path="/tmp/volley-editor-suggest-1280.png")
+    editor.press("Tab")
+    editor.press_sequentially(" -")  # an arrow
+    expect(suggestions.locator("[role=option]").first).to_contain_text("->")
+    expect(suggestions).to_contain_text("reply")
+    editor.press("ArrowDown")  # -->
+    editor.press("Enter")
+    editor.press_sequentially(" P")  # the receiver
+    expect(suggestions.locator("[role=option]")).to_have_text([re.compile("^Payments")])
+    editor.press("Tab")
+    assert editor.input_value().endswith("\nShop --> Payments")
+    editor.press_sequentially(": ok\nlo")  # a keyword
+    expect(suggestions.locator("[role=option]").first).to_contain_text("loop:")
+    editor.press("Escape")
+    expect(suggestions).to_be_hidden()
+    # An indented body's lines are not names, and the list that opened by itself leaves
+    # Enter to end the line.
+    editor.press("Control+Space")
+    assert "amount" not in suggestions.inner_text()
+    editor.press("Escape")
+    editor.press_sequentially("op: x\n  Shop -> Pay")
+    expect(suggestions).to_be_visible()
+    editor.press("Enter")
+    assert editor.input_value().endswith("Shop -> Pay\n  ")
+    # Names typed are text in the list, never markup.
+    set_source(page, "<img src=x onerror=alert(1)> -> B\n")
+    editor.press("Control+End")
+    editor.press_sequentially("<i")
+    expect(suggestions.locator(".suggest-text").first).to_have_text("<img src=x onerror=alert(1)>")
+    assert suggestions.locator("img").count() == 0

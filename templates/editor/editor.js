@@ -225,6 +225,7 @@
   }
 
   source.addEventListener("keydown", function (event) {
+    if (completeKey(event)) return;
     if (event.key === "Tab" && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
       event.preventDefault();
       insertText("  ");
@@ -248,7 +249,202 @@
     }
   });
 
-  source.addEventListener("input", changed);
+  source.addEventListener("input", function (event) {
+    changed();
+    // Suggest as a word is typed; deleting or pasting does not open the list.
+    if (event.inputType === "insertText" && event.data && /[\w\-<>=x ]/.test(event.data)) suggest(false);
+    else hideSuggestions();
+  });
+
+  /* --- suggestions: participants already used, arrows, keywords ------------------------------ */
+  // Ctrl+Space asks; typing a word at the start of a line, an arrow after a name, or a name after
+  // an arrow offers what fits. Up/Down pick, Enter or Tab takes, Escape closes. Each choice is a
+  // list item whose text is set with textContent.
+
+  var KEYWORDS = ["title: ", "order: ", "autonumber", "note: ", "loop: ", "if: ", "else: ", "opt: ",
+    "par: ", "and: ", "group: ", "end", "in: ", "out: ", "=: ", "--: ", "...: "];
+  var ARROW_LIST = ["->", "-->", "->>", "-->>", "=>", "-x ", "--x ", "<-", "<--", "<->", "<-->"];
+  var ARROW_NAMES = {
+    "->": "request", "-->": "reply", "->>": "asynchronous", "-->>": "asynchronous reply", "=>": "bold",
+    "-x ": "lost", "--x ": "lost reply", "<-": "leftwards", "<--": "leftwards reply", "<->": "both ways", "<-->": "both ways, dashed"
+  };
+  var AFTER_ARROW = new RegExp("^(\\s*[^:]*?\\S\\s*(?:" + ARROWS + ")\\s+)([^:<>=-]*)$");
+  var list = document.createElement("ul");
+  list.className = "suggest";
+  list.id = "suggest";
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", "Suggestions");
+  list.hidden = true;
+  source.parentNode.appendChild(list);
+  var offered = null; // {items, index, from}: the choices and where the word being replaced starts
+
+  function participants() {
+    var names = [], seen = {};
+    var add = function (name) {
+      name = name.trim();
+      if (name && !seen[name] && !/[:,]/.test(name)) { seen[name] = true; names.push(name); }
+    };
+    splitLines(source.value).forEach(function (line, index) {
+      if (paintedClass(index) !== "") return; // a body's lines are not names
+      var m;
+      if ((m = /^\s*order\s*:(.*)$/.exec(line))) m[1].split(",").forEach(add);
+      else if ((m = /^\s*note\s+([^:]+):/.exec(line))) m[1].split(",").forEach(add);
+      else if ((m = RULES.message.exec(line)) && m[2].trim() && m[6].trim()) { add(m[2]); add(m[6]); }
+    });
+    return names;
+  }
+
+  // "" for a line of diagram syntax; the class of a body, note or fence line.
+  function paintedClass(index) {
+    var row = paint.children[index];
+    var first = row && row.firstElementChild;
+    return first && /^s-(body|fence|note)$/.test(first.className) && row.firstChild === first ? first.className : "";
+  }
+
+  // What fits where the cursor is: {from, items: [{text, hint}]} or null.
+  function choicesHere(asked) {
+    var at = source.selectionStart;
+    if (at !== source.selectionEnd) return null;
+    var value = source.value;
+    var lineStart = value.lastIndexOf("\n", at - 1) + 1;
+    var before = value.slice(lineStart, at);
+    var index = value.slice(0, lineStart).split("\n").length - 1;
+    if (paintedClass(index)) return null;
+    var names = participants();
+    var m, word, items;
+    if ((m = /^(\s*order\s*:(?:[^,]*,)*\s*)([^,]*)$/.exec(before))) {
+      word = m[2];
+      items = names.map(function (n) { return { text: n, hint: "participant" }; });
+    } else if ((m = AFTER_ARROW.exec(before))) {
+      // after an arrow and a space: the receiver
+      word = m[2];
+      items = names.map(function (n) { return { text: n, hint: "participant" }; });
+    } else if ((m = /^\s*[^:<>=-]*?\S(\s+)([-<=>x]*)$/.exec(before))) {
+      // after a name and a space: an arrow
+      word = m[2];
+      if (!word && !asked) return null;
+      items = ARROW_LIST.map(function (a) { return { text: a, hint: ARROW_NAMES[a] }; });
+    } else if ((m = /^\s*(\S*)$/.exec(before))) {
+      word = m[1];
+      if (!word && !asked) return null;
+      items = names.map(function (n) { return { text: n, hint: "participant" }; })
+        .concat(KEYWORDS.map(function (k) { return { text: k, hint: "keyword" }; }));
+    } else return null;
+    var lower = word.toLowerCase();
+    items = items.filter(function (item) {
+      return item.text.toLowerCase().indexOf(lower) === 0 && item.text !== word;
+    });
+    return items.length ? { from: at - word.length, items: items.slice(0, 12), index: 0, asked: asked } : null;
+  }
+
+  function suggest(asked) {
+    offered = choicesHere(asked);
+    if (!offered) return hideSuggestions();
+    list.replaceChildren();
+    offered.items.forEach(function (item, i) {
+      var option = document.createElement("li");
+      option.setAttribute("role", "option");
+      option.id = "suggest-" + i;
+      var text = document.createElement("span");
+      text.className = "suggest-text";
+      text.textContent = item.text.trim();
+      var hint = document.createElement("small");
+      hint.textContent = item.hint;
+      option.append(text, hint);
+      option.addEventListener("mousedown", function (event) {
+        event.preventDefault(); // keep the focus in the source
+        offered.index = i;
+        takeSuggestion();
+      });
+      list.appendChild(option);
+    });
+    showSelected();
+    placeSuggestions();
+    list.hidden = false;
+    source.setAttribute("aria-controls", "suggest");
+    source.setAttribute("aria-expanded", "true");
+  }
+
+  function showSelected() {
+    Array.prototype.forEach.call(list.children, function (option, i) {
+      option.setAttribute("aria-selected", i === offered.index ? "true" : "false");
+    });
+    source.setAttribute("aria-activedescendant", "suggest-" + offered.index);
+    var chosen = list.children[offered.index];
+    if (chosen) chosen.scrollIntoView({ block: "nearest" });
+  }
+
+  // Under the cursor: the textarea is monospaced, so the place is line × line height and
+  // column × the width of one character.
+  function placeSuggestions() {
+    var style = getComputedStyle(source);
+    var probe = document.createElement("canvas").getContext("2d");
+    probe.font = style.fontSize + " " + style.fontFamily;
+    var charWidth = probe.measureText("0").width;
+    var lineHeight = parseFloat(style.lineHeight) || 20;
+    var before = source.value.slice(0, offered.from);
+    var line = before.split("\n").length - 1;
+    var text = before.slice(before.lastIndexOf("\n") + 1);
+    var x = parseFloat(style.paddingLeft) + displayColumn(text + " ", text.length + 1) * charWidth - source.scrollLeft;
+    var y = parseFloat(style.paddingTop) + (line + 1) * lineHeight - source.scrollTop + 2;
+    var box = source.getBoundingClientRect();
+    list.style.left = Math.max(0, Math.min(x, box.width - 240)) + "px";
+    list.style.top = y + "px";
+  }
+
+  function hideSuggestions() {
+    offered = null;
+    list.hidden = true;
+    source.removeAttribute("aria-activedescendant");
+    source.setAttribute("aria-expanded", "false");
+  }
+
+  function takeSuggestion() {
+    var item = offered.items[offered.index];
+    source.setSelectionRange(offered.from, source.selectionStart);
+    hideSuggestions();
+    insertText(item.text);
+  }
+
+  // The list's keys while it is open; Ctrl+Space opens it. True if the key was used.
+  function completeKey(event) {
+    if (event.key === " " && event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      suggest(true);
+      return true;
+    }
+    if (!offered || list.hidden || event.isComposing) return false;
+    var key = event.key;
+    if (key === "ArrowDown" || key === "ArrowUp") {
+      event.preventDefault();
+      var count = offered.items.length;
+      offered.index = (offered.index + (key === "ArrowDown" ? 1 : count - 1)) % count;
+      offered.asked = true; // chosen with the keys: Enter takes it
+      showSelected();
+      return true;
+    }
+    if ((key === "Enter" || key === "Tab") && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      // A list that opened by itself leaves Enter to end the line; Tab takes from it.
+      if (key === "Enter" && !offered.asked) {
+        hideSuggestions();
+        return false;
+      }
+      event.preventDefault();
+      takeSuggestion();
+      return true;
+    }
+    if (key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation(); // the preview's viewer closes its panel on Escape: not this time
+      hideSuggestions();
+      return true;
+    }
+    if (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End" || key === "PageUp" || key === "PageDown") hideSuggestions();
+    return false;
+  }
+
+  source.addEventListener("blur", hideSuggestions);
+  source.addEventListener("scroll", function () { if (offered) placeSuggestions(); });
 
   function changed() {
     repaint();
