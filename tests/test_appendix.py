@@ -214,3 +214,16 @@ def test_pdf_pages_cut_a_long_body_between_its_lines() -> None:
 def test_pdf_with_an_appendix_renders() -> None:
     pdf = volley.render(NARROW, "pdf", bodies="appendix")
     assert pdf.startswith(b"%PDF")
+
+
+def test_auto_theme_turns_the_syntax_colours_dark_too() -> None:
+    auto = volley.render(NARROW, bodies="appendix", theme="auto")
+    assert f".vf-syntax_key{{fill:{DARK['syntax_key']}}}" in auto
+    # A picture without an appendix carries no rules for colours it does not use.
+    assert "syntax_" not in volley.render(NARROW, theme="auto")
+
+
+def test_a_crlf_body_reads_as_its_lines() -> None:
+    body = "GET / HTTP/1.1\r\nHost: example.com\r\n"
+    root = tree(volley.render(f"A -> B: x\nin: R\n```http\n{body}```\n", bodies="appendix"))
+    assert [squeezed(line) for line in code_lines(root)] == ["GET/HTTP/1.1", "Host:example.com"]

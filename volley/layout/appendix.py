@@ -49,7 +49,7 @@ def natural_width(ts: Typesetter, numbered: list[Numbered]) -> float:
         for word, payload in _payloads(item.message):
             head = ts.markup(_heading(item, word, payload), C.APPENDIX_HEADING_SIZE, 1e9)
             widest = max(widest, head.width)
-            for line in clean_text(payload.body).expandtabs(4).split("\n"):
+            for line in clean_text(payload.body).expandtabs(4).splitlines():
                 code = text_width(line, C.APPENDIX_CODE_SIZE, mono=True) + 2 * C.APPENDIX_CODE_PAD
                 widest = max(widest, code)
                 if widest >= C.APPENDIX_MAX_WIDTH:
@@ -98,7 +98,7 @@ def _body(
     head = ts.markup(title, C.APPENDIX_HEADING_SIZE, width, stretch=False)
     heading = ts.place(head, x, y)
     y += head.height + C.APPENDIX_HEADING_GAP
-    text = clean_text(payload.body).expandtabs(4)
+    text = clean_text(payload.body).replace("\r\n", "\n").expandtabs(4)
     lines = text.split("\n") if text else []
     shown = lines if cap is None or len(lines) <= cap else lines[:cap]
     panel = code = note = None
