@@ -19,6 +19,7 @@ from volley.layout.geometry import (
     AppendixEntry,
     CodePanel,
     Rect,
+    Run,
     TextBlock,
     TextLine,
     TextRun,
@@ -212,9 +213,9 @@ def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]
 
 def _runs(
     source: list[tuple[str, str]], start: int, end: int, x: float, size: float
-) -> list[TextRun]:
+) -> list[Run]:
     """The runs of one piece of a line, placed from `x`; spaces between them are offsets."""
-    runs: list[TextRun] = []
+    runs: list[Run] = []
     at = 0
     left = x
     for cls, text in source:
