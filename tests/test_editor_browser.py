@@ -553,3 +553,40 @@ def test_suggestions_for_names_arrows_and_keywords(new_page, base_url: str) -> N
     editor.press_sequentially("<i")
     expect(suggestions.locator(".suggest-text").first).to_have_text("<img src=x onerror=alert(1)>")
     assert suggestions.locator("img").count() == 0
+
+
+def test_the_preview_zooms_and_pans_and_keeps_its_zoom_through_edits(
+    new_page, base_url: str
+) -> None:
+    page = new_page(base_url + "/")
+    page.set_viewport_size({"width": 900, "height": 800})
+    set_source(page, (EXAMPLES / "mcp-tool-call.volley").read_text(encoding="utf-8"))
+    expect(preview(page)).to_contain_text("MCP tool call over Streamable HTTP")
+    drawing = page.locator(PREVIEW + " .vl-canvas > svg")
+    before = drawing.bounding_box()["width"]
+    box = page.locator(PREVIEW + " .vl-canvas").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + 200)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    zoomed = drawing.bounding_box()["width"]
+    assert zoomed > 1.5 * before
+    page.screenshot(path="/tmp/volley-editor-zoomed-900.png")
+    # Dragging the background pans sideways.
+    left = "document.querySelector('#preview .vl-canvas').scrollLeft"
+    start = page.evaluate(left)
+    page.mouse.move(box["x"] + 200, box["y"] + 300)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 100, box["y"] + 300, steps=5)
+    page.mouse.up()
+    assert page.evaluate(left) > start + 50
+    # An edit redraws the preview at the same zoom.
+    editor = page.locator(EDITOR)
+    editor.press("Control+End")
+    editor.press_sequentially("\nUser -> Agent: thanks")
+    expect(preview(page)).to_contain_text("thanks")
+    assert abs(drawing.bounding_box()["width"] - zoomed) < 2
+    # The arrows still take clicks when zoomed.
+    page.locator(PREVIEW + ' .vl-canvas [data-message="1"]').click()
+    expect(page.locator(PREVIEW + " .vl-panel .vl-title")).to_have_text("POST /mcp (initialize)")

@@ -552,8 +552,17 @@
     var selected = preview.querySelector(".vl-canvas [data-message].vl-selected");
     var open = selected && selected.getAttribute("data-message");
     var typing = document.activeElement === source;
+    var viewer = window.__volleyViewer;
+    var diagram = preview.querySelector(".volley-diagram");
+    var zoomed = viewer && viewer.zoom && diagram ? viewer.zoom(diagram) : 0;
+    var canvas = preview.querySelector(".vl-canvas");
+    var sideways = canvas ? canvas.scrollLeft : 0;
     preview.innerHTML = html; // markup rendered by the server, every user string escaped there
-    if (window.__volleyViewer) window.__volleyViewer.scan();
+    if (viewer) viewer.scan();
+    diagram = preview.querySelector(".volley-diagram");
+    if (zoomed && diagram) viewer.zoom(diagram, zoomed); // an edit keeps the zoom and the place
+    canvas = preview.querySelector(".vl-canvas");
+    if (canvas) canvas.scrollLeft = sideways;
     var again = open && preview.querySelector('.vl-canvas [data-message="' + CSS.escape(open) + '"]');
     if (again) {
       again.dispatchEvent(new MouseEvent("click", { bubbles: true }));
@@ -564,6 +573,44 @@
     previewPane.classList.remove("is-stale");
     $("stale-note").hidden = true;
   }
+
+  /* --- pan and zoom of the preview ---------------------------------------------------------- */
+  // Ctrl + wheel (a trackpad's pinch) zooms the diagram; dragging its background pans it. A
+  // drag that starts on an arrow or a button is a click, as before.
+
+  previewPane.addEventListener("wheel", function (event) {
+    var diagram = preview.querySelector(".volley-diagram");
+    var viewer = window.__volleyViewer;
+    if (!event.ctrlKey || !diagram || !viewer || !viewer.zoom) return;
+    event.preventDefault();
+    viewer.zoom(diagram, event.deltaY < 0 ? "in" : "out");
+  }, { passive: false });
+
+  var pan = null;
+  preview.addEventListener("pointerdown", function (event) {
+    var canvas = event.target.closest && event.target.closest(".vl-canvas");
+    if (!canvas || event.button !== 0 || event.pointerType === "touch" ||
+      event.target.closest("[data-message], .block, a, button")) return;
+    pan = { x: event.clientX, y: event.clientY, left: canvas.scrollLeft, top: previewPane.scrollTop, canvas: canvas, moved: false, id: event.pointerId };
+  });
+  preview.addEventListener("pointermove", function (event) {
+    if (!pan || event.pointerId !== pan.id) return;
+    var dx = event.clientX - pan.x, dy = event.clientY - pan.y;
+    if (!pan.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+    if (!pan.moved) {
+      pan.moved = true;
+      preview.setPointerCapture(event.pointerId);
+      preview.classList.add("is-panning");
+    }
+    pan.canvas.scrollLeft = pan.left - dx;
+    previewPane.scrollTop = pan.top - dy;
+  });
+  var endPan = function () {
+    if (pan && pan.moved) preview.classList.remove("is-panning");
+    pan = null;
+  };
+  preview.addEventListener("pointerup", endPan);
+  preview.addEventListener("pointercancel", endPan);
 
   /* --- the status line beside the source ---------------------------------------------------- */
 

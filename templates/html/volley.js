@@ -534,7 +534,7 @@
     var natural = this.width || this.svg.viewBox.baseVal.width;
     var fitted = canvas.clientWidth / natural; // the drawing's scale when it fits the pane
     var now = this.zoom || this.svg.getBoundingClientRect().width / canvas.clientWidth;
-    var next = how === "fit" ? 1 : how === "in" ? now * ZOOM_STEP : how === "out" ? now / ZOOM_STEP : now;
+    var next = typeof how === "number" ? how : how === "fit" ? 1 : how === "in" ? now * ZOOM_STEP : how === "out" ? now / ZOOM_STEP : now;
     next = Math.max(Math.min(next, ZOOM_MAX / fitted), 1);
     var centre = (canvas.scrollLeft + canvas.clientWidth / 2) / Math.max(1, canvas.scrollWidth);
     this.zoom = next;
@@ -1025,7 +1025,17 @@
     if (document.readyState !== "loading") start(); // else the first run's start() is to come
   }
 
-  window.__volleyViewer = { scan: scan, refresh: refresh, version: 2 };
+  // zoom(root): the diagram's zoom (0 when never zoomed); zoom(root, z) sets it, or steps it
+  // with "in", "out", "fit". For a host page (the editor) that redraws the diagram as it is edited.
+  function zoom(root, how) {
+    var diagram = diagramOf(root);
+    if (!diagram || !diagram.zoomBar) return 0;
+    if (how) diagram.setZoom(how);
+    diagram.fit();
+    return diagram.zoom;
+  }
+
+  window.__volleyViewer = { scan: scan, refresh: refresh, zoom: zoom, version: 3 };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
