@@ -4,7 +4,8 @@ Each picture is drawn twice with its text hidden, once with its lifelines and on
 inside each text's box (`getBBox()` of each `<text>`, as the browser measured it) the two must
 be the same pixels, or a lifeline shows through that text. The boxes themselves must not
 overlap. Over every example and a set of stress diagrams: long labels, nested blocks, notes,
-activations, self messages, CJK, emoji, and a generated diagram of a hundred messages.
+activations, self messages, CJK, emoji, a generated diagram of a hundred messages, and a
+dozen diagrams drawn (the same each run) from the fuzz strategies.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
 
 import volley
 from volley.api import layout as lay_out
+from volley.errors import VolleyError
+
+from ..fuzz_strategies import diagram_text
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).parent.parent.parent
@@ -149,6 +154,25 @@ def test_no_lifeline_through_text_and_no_text_over_text(context, name: str, sour
     crossed, clashes = _faults(context, volley.render(source, theme="light", bodies=bodies))
     assert crossed == [], f"{name}: a lifeline shows inside these texts"
     assert clashes == [], f"{name}: texts overlap"
+
+
+@settings(
+    max_examples=12,
+    derandomize=True,  # the same diagrams every run: a browser test is no fuzz campaign
+    database=None,
+    phases=[Phase.generate],
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=diagram_text())
+def test_generated_diagrams_keep_text_clear(context, text: str) -> None:
+    """Diagrams drawn from the fuzz strategies: odd names, markup, nesting, bodies."""
+    try:
+        svg = volley.render(text, theme="light")
+    except VolleyError:
+        return  # a diagram that does not parse has no picture
+    crossed, clashes = _faults(context, svg)
+    assert crossed == [] and clashes == [], (text, crossed, clashes)
 
 
 def test_the_check_sees_a_planted_fault(context) -> None:
