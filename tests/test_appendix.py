@@ -227,3 +227,22 @@ def test_a_crlf_body_reads_as_its_lines() -> None:
     body = "GET / HTTP/1.1\r\nHost: example.com\r\n"
     root = tree(volley.render(f"A -> B: x\nin: R\n```http\n{body}```\n", bodies="appendix"))
     assert [squeezed(line) for line in code_lines(root)] == ["GET/HTTP/1.1", "Host:example.com"]
+
+
+def test_the_command_line_caps_the_appendix(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from volley.cli import main
+
+    source = tmp_path / "wide.volley"
+    source.write_text(WIDE, encoding="utf-8")
+    out = tmp_path / "wide.svg"
+    runner = CliRunner()
+    done = runner.invoke(
+        main,
+        ["render", str(source), "-o", str(out), "--bodies", "appendix", "--appendix-lines", "5"],
+    )
+    assert done.exit_code == 0, done.output
+    assert "55 more lines not shown (5 of 60)" in out.read_text(encoding="utf-8")
+    refused = runner.invoke(main, ["render", str(source), "--appendix-lines", "5"])
+    assert refused.exit_code == 2 and "--appendix-lines" in refused.output
