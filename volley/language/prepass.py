@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from volley.errors import VolleyError
-from volley.text.fences import Opening, dedent, fence_open, read_block
+from volley.text.fences import FencedBlock, Opening, dedent, fence_open, read_block
 
 TAB_STOP = 4
 
@@ -79,11 +79,9 @@ class _Lifter:
         self.filename = filename
         self.line_kind = line_kind
 
-    def fenced(self, start: int, opening: Opening) -> tuple[int, list[str], list[str]]:
-        """Read the block `opening` (line `start`) opens: (index after it, body lines, the
-        lines from opening to closing fence, the opening's indentation removed)."""
-        lines = self.lines
-        block = read_block(lines, start, opening)
+    def fenced(self, start: int, opening: Opening) -> FencedBlock:
+        """The block `opening` (line `start`) opens; an error when it is never closed."""
+        block = read_block(self.lines, start, opening)
         if not block.closed:
             raise VolleyError(
                 f"this fenced block is never closed; expected a closing {opening.fence} on a "
@@ -91,11 +89,9 @@ class _Lifter:
                 filename=self.filename,
                 line=start + 1,
                 column=opening.column,
-                source_line=lines[start],
+                source_line=self.lines[start],
             )
-        first, last = lines[start], lines[block.end]
-        raw = [dedent(first, opening), *block.body, dedent(last, opening)]
-        return block.end + 1, block.body, raw
+        return block
 
     def indented(self, start: int, owner_width: int) -> int:
         """Index after the run of lines indented two columns deeper than the owner."""
@@ -117,8 +113,8 @@ class _Lifter:
         nxt = index + 1
         opening = fence_open(self.lines[nxt]) if nxt < len(self.lines) else None
         if opening is not None:
-            after, body, _ = self.fenced(nxt, opening)
-            return after, Body(index + 1, "\n".join(body), "fenced", opening.lang)
+            block = self.fenced(nxt, opening)
+            return block.end + 1, Body(index + 1, "\n".join(block.body), "fenced", opening.lang)
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
             return nxt, None
@@ -156,9 +152,12 @@ class _Lifter:
             if opening is not None:
                 run.extend(lines[end:pos])  # blank lines before the fence: paragraph breaks
                 flush()
-                pos, _, raw = self.fenced(pos, opening)
-                parts.extend(raw)
-                end = pos
+                block = self.fenced(pos, opening)
+                # kept with its fences, less the opening's indentation
+                parts.append(dedent(line, opening))
+                parts.extend(block.body)
+                parts.append(dedent(lines[block.end], opening))
+                pos = end = block.end + 1
                 continue
             deeper = indent_width(line) >= owner_width + 2
             if not deeper:

@@ -26,7 +26,7 @@ _OPENING = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*")
 _TAB_STOP = 4  # CommonMark: a tab advances to the next multiple of four columns
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Opening:
     """An opening fence line: the white space before the fence, the fence, the info string."""
 
@@ -46,7 +46,7 @@ class Opening:
         return len(self.indent) + 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FencedBlock:
     """A fenced block of `lines`: its opening at index `start`, its closing fence at `end`
     (`len(lines)` when it is never closed), and the body between, the opening's indent removed.
@@ -78,8 +78,6 @@ def fence_open(line: str, *, max_indent: int | None = None) -> Opening | None:
 
 def closes(line: str, fence: str, *, max_indent: int | None = None) -> bool:
     """Whether the line closes a block opened by `fence` (its run of backticks or tildes)."""
-    if fence[0] not in line:  # most lines: a line without the fence's character cannot close
-        return False
     stripped = line.strip(" \t")
     return (
         len(stripped) >= len(fence)
@@ -101,9 +99,11 @@ def read_block(
 ) -> FencedBlock:
     """The block that `opening` (the line at index `start`) opens, read up to its closing
     fence; a block never closed runs to the end of `lines`."""
-    end = start + 1
-    while end < len(lines) and not closes(lines[end], opening.fence, max_indent=max_indent):
-        end += 1
+    fence, end = opening.fence, start + 1
+    while end < len(lines) and not (
+        fence[0] in lines[end] and closes(lines[end], fence, max_indent=max_indent)
+    ):
+        end += 1  # a line without the fence's character (most lines) cannot close it
     body = lines[start + 1 : end]
     if opening.indent:
         body = [dedent(line, opening) for line in body]
