@@ -7,11 +7,12 @@ that holds only the fence's character, at least as many times as the opening has
 tabs around it; a fence of the other character, or a shorter one, is part of the body. The body
 loses the opening fence's indentation.
 
-In Markdown an opening or closing fence may be indented three columns at most (four make an
-indented code block): callers reading Markdown pass `max_indent=3`. In `.volley`, a payload's
-fence sits under its `in:`/`out:` line at whatever depth that line has, so there is no limit.
-Markdown pages themselves are read by markdown-it-py (`volley.docs.readme`,
-`volley.importers.mermaid`); this module is for fences inside volley's own text.
+In `.volley`, a payload's fence sits under its `in:`/`out:` line at whatever depth that line
+has, and Python-Markdown's superfences finds fences four columns deep in admonitions and tabs,
+so by default there is no limit on the indentation. CommonMark allows three columns (four make
+an indented code block): `max_indent=3` gives its rule, which the tests hold against
+markdown-it-py. Markdown pages themselves are read by markdown-it-py (`volley.text.markdown`);
+this module is for fences in volley's own text and in the lines superfences hands over.
 """
 
 from __future__ import annotations
