@@ -140,3 +140,12 @@ def test_not_a_trace_says_what_was_expected():
 def test_volley_import_tells_a_trace_by_its_content(name):
     found = detect((CASES / name).read_text(encoding="utf-8"))
     assert found is not None and found.name == "trace"
+
+
+def test_a_member_of_the_wrong_type_is_an_error_not_a_traceback(tmp_path):
+    from volley.errors import VolleyError
+    from volley.importers import convert
+
+    text = '{"resourceSpans": [{"resource": 5, "scopeSpans": [{"spans": [{"name": 3}]}]}]}'
+    with pytest.raises(VolleyError, match="a member has a type the format does not give it"):
+        convert(text, "bad.json")

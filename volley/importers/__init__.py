@@ -94,9 +94,21 @@ def convert(
                 hint=f"name it with --from (one of: {names})",
             )
         importer = found
-    if importer.traffic:
+    if not importer.traffic:
+        return importer.load().convert(text, filename)
+    try:
         return importer.load().convert(text, filename, options)
-    return importer.load().convert(text, filename)
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        # A capture is JSON written by another program: a member of an unexpected type (a
+        # number where an object belongs) is the file's fault, said as such, not a traceback.
+        if isinstance(exc, VolleyError):
+            raise
+        raise VolleyError(
+            f"cannot read this as {importer.description.split(' (')[0]}: a member has a type "
+            f"the format does not give it ({type(exc).__name__}: {exc})",
+            filename=filename,
+            hint="check that the file is what it says it is, or name its format with --from",
+        ) from None
 
 
 register(
