@@ -35,8 +35,6 @@ import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
-from email import policy as email_policy
-from email.parser import Parser as EmailParser
 from typing import Any, Literal
 from urllib.parse import parse_qsl
 
@@ -572,9 +570,12 @@ def _multipart_table(text: str, header: str | None) -> Table:
                 " (a Content-Type header with boundary=, or a first line --boundary)"
             )
         header = f'multipart/form-data; boundary="{first[2:]}"'
-    message = EmailParser(policy=email_policy.HTTP).parsestr(
-        f"Content-Type: {header}\n\n{text.lstrip()}"
-    )
+    # The MIME parser (the email package) is loaded by the few bodies that need it, not by
+    # every render that shows a table.
+    from email import policy
+    from email.parser import Parser
+
+    message = Parser(policy=policy.HTTP).parsestr(f"Content-Type: {header}\n\n{text.lstrip()}")
     parts = list(message.iter_parts()) if message.is_multipart() else []
     if not parts:
         return _no_table("the multipart body has no parts for its boundary")
