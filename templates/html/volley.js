@@ -430,7 +430,17 @@
         var b = head.getBBox();
         headBottom = Math.max(headBottom, b.y + b.height);
       });
-      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 6 });
+      var inner = units.filter(function (unit) {
+        return unit.shape.hasAttribute("data-message") && unit.top >= box.y && unit.bottom <= box.y + box.height;
+      }).length;
+      // Said in the folded band, under the tab: how much it holds.
+      var count = document.createElementNS(SVGNS, "text");
+      count.setAttribute("class", "vl-fold-count");
+      count.setAttribute("x", box.x + 8);
+      count.setAttribute("y", headBottom + 13);
+      count.textContent = inner === 1 ? "1 message" : inner + " messages";
+      block.appendChild(count);
+      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20 });
     });
     var view = svg.viewBox.baseVal;
     this.folds = { units: units, blocks: blocks, height: view.height, top: view.y };

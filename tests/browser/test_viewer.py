@@ -446,12 +446,14 @@ def test_a_block_folds_and_unfolds_from_its_tab(open_page) -> None:
     assert page.locator(".vl-canvas > svg").bounding_box()["height"] < height - 40
     assert page.locator(message(6)).bounding_box()["y"] < five - 40  # the rows below moved up
     expect(page.locator(".vl-canvas .block-loop .block-label")).to_be_visible()  # its band
+    expect(page.locator(".vl-canvas .block-loop .vl-fold-count")).to_have_text("2 messages")
     page.screenshot(path="/tmp/volley-folded.png")
     # From the keyboard: the block is a button that Enter toggles.
     loop.focus()
     page.keyboard.press("Enter")
     expect(loop).to_have_attribute("aria-expanded", "true")
     expect(page.locator(message(2))).to_be_visible()
+    expect(page.locator(".vl-canvas .block-loop .vl-fold-count")).to_be_hidden()
     assert abs(page.locator(message(6)).bounding_box()["y"] - five) < 1
 
 
