@@ -40,7 +40,8 @@ pass on the committed tree), and were run again afterwards:
     render png of generated diagrams             60      56 valid   no failure
 
 57,760 inputs in all. Since then the importers refuse JSON members of the wrong type clearly;
-a NUL copied into a HAR import and a huge trace timestamp are still open (tests/test_fuzz_import.py).
+a NUL copied into a HAR import and a huge trace timestamp are still open
+(tests/test_fuzz_import.py).
 """
 
 from __future__ import annotations
