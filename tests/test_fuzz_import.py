@@ -5,7 +5,6 @@ Bounded for CI (profile `volley-ci`); `scripts/fuzz.py` runs the same invariants
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 
 from .fuzz_strategies import FUZZ, check_import, mutated_capture, mutated_markdown
@@ -17,16 +16,6 @@ def test_mutated_markdown_imports_as_diagrams_that_parse_or_a_clear_error(text: 
     check_import(text, "mermaid")
 
 
-# Known, as of the last campaign: a HAR whose status or name is "\u0000" is written into the
-# diagram with its NUL byte (text that does not parse), and a trace with a huge integer
-# timestamp raises OverflowError. Remove the mark once the importers refuse those clearly.
-CRASHES_ON_ODD_JSON = pytest.mark.xfail(
-    reason="a NUL copied into the diagram (HAR); OverflowError on a huge timestamp (trace)",
-    strict=False,
-)
-
-
-@CRASHES_ON_ODD_JSON
 @FUZZ
 @given(mutated_capture())
 def test_mutated_captures_import_as_diagrams_that_parse_or_a_clear_error(
@@ -36,7 +25,6 @@ def test_mutated_captures_import_as_diagrams_that_parse_or_a_clear_error(
     check_import(text, source)
 
 
-@CRASHES_ON_ODD_JSON
 @FUZZ
 @given(mutated_capture())
 def test_mutated_captures_are_told_apart_or_refused_clearly(capture: tuple[str, str]) -> None:

@@ -216,3 +216,17 @@ def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():
 def test_volley_import_tells_a_har_file_by_its_content(name):
     found = detect((CASES / f"{name}.har").read_text(encoding="utf-8"))
     assert found is not None and found.name == "har"
+
+
+def test_control_characters_in_a_capture_stay_visible_and_the_diagram_parses():
+    import volley
+    from volley.importers import convert
+
+    capture = json.loads((CASES / "chrome.har").read_text(encoding="utf-8"))
+    entry = capture["log"]["entries"][0]
+    entry["response"]["statusText"] = "\u0000"
+    entry["request"]["url"] = "http://ho\u0001st.example/x"
+    (imported,) = convert(json.dumps(capture), "odd.har")
+    diagram = volley.parse(imported.text)
+    assert "ho\\u0001st.example" in diagram.participants
+    assert "\x00" not in imported.text and "\x01" not in imported.text

@@ -98,7 +98,7 @@ def convert(
         return importer.load().convert(text, filename)
     try:
         return importer.load().convert(text, filename, options)
-    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError, OverflowError) as exc:
         # A capture is JSON written by another program: a member of an unexpected type (a
         # number where an object belongs) is the file's fault, said as such, not a traceback.
         if isinstance(exc, VolleyError):

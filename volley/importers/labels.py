@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from volley.checks.bidi import escape
 from volley.errors import VolleyError
 from volley.text.inline import plain_text
 
@@ -19,11 +20,18 @@ __all__ = ["cut_body", "json_error", "label", "lane_name", "pretty_json"]
 LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
 _MARKUP = re.compile(r"([\\*_~`\[\]{}])")
 _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
+# Control characters a capture may hold (a NUL status text): written as their escapes, which a
+# diagram can hold and the picture shows, as it shows them in any label.
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
+
+
+def _visible(text: str) -> str:
+    return _CONTROLS.sub(lambda m: escape(m.group()), text)
 
 
 def label(text: str, limit: int = LABEL_CHARS) -> str:
     """One line of plain text as a message label that shows exactly that text."""
-    text = _LINE_BREAKS.sub(" ", text).strip()
+    text = _visible(_LINE_BREAKS.sub(" ", text)).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     if plain_text(text) == text and "\\" not in text:
@@ -44,7 +52,7 @@ def lane_name(text: str) -> str:
     `:` and `,` (which end a name) become spaces; `<` and `>`, and a `-` or `=` that would
     make an arrow with an `x` beside it, become look-alikes that are not operators.
     """
-    name = _LINE_BREAKS.sub(" ", text).replace(":", " ").replace(",", " ")
+    name = _visible(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
     name = " ".join(name.split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
     return name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name

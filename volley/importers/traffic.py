@@ -52,4 +52,6 @@ def imported(diagram: Diagram, options: TrafficOptions) -> Imported:
     count = 0
     if options.redact:
         diagram, count = masked(diagram)
-    return Imported(write(diagram), masked=count)
+    # A .volley file holds no NUL (it marks a binary file); one in captured traffic shows as
+    # the replacement character, as a browser shows an undecodable byte.
+    return Imported(write(diagram).replace("\x00", "\ufffd"), masked=count)
