@@ -141,3 +141,25 @@ def test_the_command_writes_the_gallery(tmp_path: Path):
     result = CliRunner().invoke(main, ["gallery", str(empty), "-o", str(tmp_path / "h")])
     assert result.exit_code == 1
     assert "no .volley templates" in result.output
+
+
+def test_volley_serve_shows_the_same_pages_with_links_to_its_editor():
+    from starlette.testclient import TestClient
+
+    from volley.server import create_app
+
+    client = TestClient(create_app(None, examples=EXAMPLES))
+    index = client.get("/gallery/")
+    assert index.status_code == 200 and 'href="mcp-tool-call.html"' in index.text
+    page = client.get("/gallery/mcp-tool-call.html")
+    assert page.status_code == 200
+    assert "Open this template in the editor" in page.text
+    link = re.search(r'href="/#([^"]+)"', page.text)
+    assert link is not None
+    assert decode(html.unescape(link.group(1))) == (EXAMPLES / "mcp-tool-call.volley").read_text()
+    assert "script-src 'unsafe-inline'" in page.headers["content-security-policy"]
+    source = client.get("/gallery/mcp-tool-call.volley")
+    assert source.text == (EXAMPLES / "mcp-tool-call.volley").read_text()
+    assert client.get("/gallery/mcp-tool-call.svg").text.startswith("<svg")
+    assert client.get("/gallery/..%2F..%2Fpyproject.toml").status_code == 404
+    assert client.get("/gallery/nothing.html").status_code == 404

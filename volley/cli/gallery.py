@@ -41,10 +41,11 @@ def gallery_command(folder: Path | None, output: Path, editor_url: str | None, q
       volley gallery -o site/templates
       volley gallery my-flows/ -o public/ --editor-url https://volley.example.com/
     """
-    from volley.docs.gallery import build_gallery
-    from volley.resources import resource_dir
+    from volley.docs.gallery import build_gallery, examples_dir
 
-    source = folder if folder is not None else Path(resource_dir("examples"))
+    source = folder if folder is not None else examples_dir()
+    if source is None:
+        raise click.UsageError("this installation has no examples; name a FOLDER of templates")
     try:
         written = build_gallery(source, output, editor_url=editor_url)
     except (VolleyError, OSError) as exc:

@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from volley.errors import VolleyError
-from volley.resources import resource_path, template_environment
+from volley.resources import resource_dir, resource_path, template_environment
 from volley.text.inline import plain_text
 
 _SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -48,6 +48,10 @@ class Template:
     steps: list[str] = field(default_factory=list)
     pitfalls: list[str] = field(default_factory=list)
     related: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, str]:
+        """What the editor's template menu lists."""
+        return {"id": self.slug, "title": self.title}
 
 
 def read_about(text: str, name: str) -> dict[str, object]:
@@ -79,9 +83,20 @@ def read_about(text: str, name: str) -> dict[str, object]:
     return fields
 
 
-def load_templates(folder: Path) -> dict[str, Template]:
-    """Every `*.volley` in `folder` whose name makes a URL, by slug, in file-name order."""
+def examples_dir() -> Path | None:
+    """`examples/` beside the package, or None when this installation has none."""
+    try:
+        return Path(resource_dir("examples"))
+    except FileNotFoundError:
+        return None
+
+
+def load_templates(folder: Path | None) -> dict[str, Template]:
+    """Every `*.volley` in `folder` whose name makes a URL, by slug, in file-name order; a
+    missing folder has none."""
     templates: dict[str, Template] = {}
+    if folder is None or not folder.is_dir():
+        return templates
     for path in sorted(folder.glob("*.volley")):
         slug = path.stem.lower()
         if not _SLUG.fullmatch(slug):

@@ -27,11 +27,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
+from volley.docs.gallery import Template, examples_dir, load_templates
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.server import share
-from volley.server.gallery import Template, examples_dir, load_gallery
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile
 from volley.server.work import (
@@ -57,6 +57,12 @@ EDITOR_CSP = (
 OUTPUT_CSP = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
     "img-src data:; sandbox allow-scripts allow-popups"
+)
+# Template pages are the project's own examples with the viewer's inline script; they load
+# nothing from anywhere and link to the editor on this server.
+GALLERY_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_STORE = "no-store"
@@ -238,7 +244,8 @@ class Service:
     ) -> None:
         self.limits = limits
         self.file = SourceFile(file) if file is not None else None
-        self.gallery: dict[str, Template] = load_gallery(examples)
+        self.gallery: dict[str, Template] = load_templates(examples)
+        self.gallery_files: dict[str, tuple[bytes, str]] = {}  # made on first request
         self.pool = RenderPool(
             limits.render_workers, limits.render_seconds, limits.render_memory_bytes
         )
@@ -377,6 +384,39 @@ class Service:
     async def templates(self, request: Request) -> Response:
         return JSONResponse([self._template_card(t) for t in self.gallery.values()])
 
+    async def gallery_file(self, request: Request) -> Response:
+        """The template pages (`volley gallery`'s files): `/gallery/`, `/gallery/SLUG.html`,
+        `SLUG.volley` and `SLUG.svg`. Each page's editor link opens this server's editor."""
+        name = request.path_params.get("name") or "index.html"
+        if name not in self.gallery_files:
+            made = await run_in_threadpool(self._gallery_file, name)
+            if made is None:
+                return error_response(VolleyError(f"no gallery page {name[:80]!r}"), 404)
+            self.gallery_files[name] = made
+        body, media_type = self.gallery_files[name]
+        headers = {"Content-Security-Policy": GALLERY_CSP, "Cache-Control": NO_STORE}
+        return Response(body, media_type=media_type, headers=headers)
+
+    def _gallery_file(self, name: str) -> tuple[bytes, str] | None:
+        from volley.docs.gallery import render_index, render_page
+
+        if name == "index.html":
+            return render_index(self.gallery).encode(), "text/html; charset=utf-8"
+        slug, dot, kind = name.rpartition(".")
+        template = self.gallery.get(slug) if dot else None
+        if template is None:
+            return None
+        if kind == "html":
+            page = render_page(template, self.gallery, editor_url="/")
+            return page.encode(), "text/html; charset=utf-8"
+        if kind == "volley":
+            return template.source.encode(), "text/plain; charset=utf-8"
+        if kind == "svg":
+            svg = volley.render(template.source)
+            assert isinstance(svg, str)
+            return svg.encode(), "image/svg+xml"
+        return None
+
     async def template(self, request: Request) -> Response:
         slug = request.path_params["slug"]
         template = self.gallery.get(slug)
@@ -445,6 +485,8 @@ class Service:
             Route("/healthz", self.healthz),
             Route("/templates", self.templates),
             Route("/templates/{slug}", self.template),
+            Route("/gallery/", self.gallery_file),
+            Route("/gallery/{name}", self.gallery_file),
             Route("/file", self.get_file, methods=["GET"]),
             Route("/file", self.put_file, methods=["PUT"]),
         ]
