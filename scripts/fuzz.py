@@ -39,9 +39,13 @@ pass on the committed tree), and were run again afterwards:
     render html fragments of mutated examples   100      61 valid   no failure
     render png of generated diagrams             60      56 valid   no failure
 
-57,760 inputs in all. Since then the importers refuse JSON members of the wrong type clearly;
-a NUL copied into a HAR import and a huge trace timestamp are still open
-(tests/test_fuzz_import.py).
+57,760 inputs in all. Since then the importers refuse JSON members of the wrong type clearly,
+keep a capture's control characters visible and refuse a huge timestamp; the HAR and trace
+property again afterwards:
+
+    nice -n 5 python scripts/fuzz.py --only "HAR and trace"
+
+    import mutated HAR and trace files        8,000   5,585 valid   no crash (2,415 clear errors)
 """
 
 from __future__ import annotations
