@@ -113,6 +113,17 @@ def run() -> None:
         raise
 
 
+def lane_renames(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> dict:
+    """`--name FROM=NAME`, given any number of times, as {FROM: NAME} (a click callback)."""
+    renames = {}
+    for pair in value:
+        old, equals, new = pair.partition("=")
+        if not (equals and old.strip() and new.strip()):
+            raise click.BadParameter(f"expected FROM=NAME, got {pair!r}")
+        renames[old.strip()] = new.strip()
+    return renames
+
+
 def _quick_exit() -> None:
     _QUICK_EXIT["allowed"] = True
 

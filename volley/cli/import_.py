@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from volley.cli import _quick_exit, report
+from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, Imported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
@@ -33,7 +33,7 @@ def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[str, str]:
 
 
 def _traffic_options(
-    names: tuple[str, ...],
+    names: dict[str, str],
     everything: bool,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
@@ -42,14 +42,8 @@ def _traffic_options(
     no_redact: bool,
 ) -> TrafficOptions:
     """The options for HAR, trace and JSON-RPC imports (the other formats take none)."""
-    renames = {}
-    for pair in names:
-        old, equals, new = pair.partition("=")
-        if not (equals and old.strip() and new.strip()):
-            raise click.BadParameter(f"expected FROM=NAME, got {pair!r}", param_hint="--name")
-        renames[old.strip()] = new.strip()
     return TrafficOptions(
-        names=renames,
+        names=names,
         everything=everything,
         include=include,
         exclude=exclude,
@@ -130,6 +124,7 @@ Examples:
     "names",
     multiple=True,
     metavar="FROM=NAME",
+    callback=lane_renames,
     help="Traffic: call a lane NAME instead (a host, a service, or the client lane): "
     "--name api.example.com=API.",
 )

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from volley.cli import report
+from volley.cli import lane_renames, report
 from volley.errors import VolleyError
 from volley.textio import write_atomic
 
@@ -42,12 +42,13 @@ Examples:
     "names",
     multiple=True,
     metavar="FROM=NAME",
+    callback=lane_renames,
     help="Call a lane NAME instead: the client or server name from initialize, or Client/Server.",
 )
 @click.option("--no-redact", is_flag=True, help="Keep values that look like secrets.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def record_command(
-    output: str, names: tuple[str, ...], no_redact: bool, command: tuple[str, ...]
+    output: str, names: dict[str, str], no_redact: bool, command: tuple[str, ...]
 ) -> None:
     """Run COMMAND, relay stdin and stdout between it and whatever started volley, and write
     the session as a diagram when it ends.
@@ -62,19 +63,13 @@ def record_command(
     from volley.language.writer import write
     from volley.record import record, stdio
 
-    renames = {}
-    for pair in names:
-        old, equals, new = pair.partition("=")
-        if not (equals and old.strip() and new.strip()):
-            raise click.BadParameter(f"expected FROM=NAME, got {pair!r}", param_hint="--name")
-        renames[old.strip()] = new.strip()
     stdin, stdout = stdio()
     try:
         recording = record(command, stdin, stdout, started=_pass_sigterm_on)
     except OSError as exc:
         report(VolleyError(f"cannot run {command[0]}: {exc.strerror or exc}"))
         sys.exit(127)
-    diagram = session_diagram(recording.sent, TrafficOptions(names=renames))
+    diagram = session_diagram(recording.sent, TrafficOptions(names=names))
     count = 0
     if not no_redact:
         diagram, count = masked(diagram)
