@@ -16,8 +16,8 @@ from volley import parse
 from volley.api import render
 from volley.errors import VolleyError
 from volley.output.embed import embedded_json
-from volley.output.highlight import colouring
 from volley.output.html import html_assets, message_views
+from volley.text.highlight import colouring
 
 # --- helpers ----------------------------------------------------------------------------------
 

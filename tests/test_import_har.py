@@ -17,7 +17,7 @@ from volley.importers.traffic import TrafficOptions, masked
 from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
-from volley.output.payload_tables import body_table
+from volley.text.payload_tables import body_table
 
 CASES = Path(__file__).parent / "cases" / "har"
 

@@ -15,7 +15,7 @@ from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
-from volley.output.payload_tables import body_table
+from volley.text.payload_tables import body_table
 
 CASES = Path(__file__).parent / "cases" / "traces"
 # "service-x -> B" would read as a lost arrow "-x" after "service": the lane keeps the name

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from volley.model import Payload
-from volley.output.payload_tables import (
+from volley.text.payload_tables import (
     ROOT_KEY,
     Row,
     Table,

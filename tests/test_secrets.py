@@ -22,7 +22,7 @@ from volley.checks.secrets import (
 )
 from volley.cli import main
 from volley.model import Block, walk
-from volley.output.payload_tables import body_table
+from volley.text.payload_tables import body_table
 
 from .conftest import EXAMPLES
 from .fuzz_strategies import FUZZ, body_lines

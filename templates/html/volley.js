@@ -107,7 +107,7 @@
 
   /* --- colouring raw bodies ------------------------------------------------------------------ */
   // The page carries each body once, as text; its raw view is coloured here when first shown.
-  // `payload.colour` (volley/output/highlight.py) names the kind of text. Each kind is a list of
+  // `payload.colour` (volley/text/highlight.py) names the kind of text. Each kind is a list of
   // [class, pattern]: the first pattern that matches at a place colours that run, text that no
   // pattern matches stays plain, so the runs always join back to the body exactly.
   var STRING = /"(?:[^"\\\n]|\\.)*"/.source;

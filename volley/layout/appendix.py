@@ -27,8 +27,8 @@ from volley.layout.geometry import (
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.typeset import Typesetter, clean_text
 from volley.model import Message, Payload
-from volley.output.highlight import Colouring, colouring, tokens
-from volley.output.payload_tables import body_table
+from volley.text.highlight import Colouring, colouring, tokens
+from volley.text.payload_tables import body_table
 
 MARKER_ICON = "{fas-paperclip}"
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -211,9 +211,7 @@ def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]
     return out
 
 
-def _runs(
-    source: list[tuple[str, str]], start: int, end: int, x: float, size: float
-) -> list[Run]:
+def _runs(source: list[tuple[str, str]], start: int, end: int, x: float, size: float) -> list[Run]:
     """The runs of one piece of a line, placed from `x`; spaces between them are offsets."""
     runs: list[Run] = []
     at = 0

@@ -16,9 +16,9 @@ Three passes over the items, never a pairwise comparison of elements:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from volley.errors import VolleyError
-from volley.layout import appendix as appendix_
 from volley.layout import constants as C
 from volley.layout.geometry import (
     ActivationBar,
@@ -49,8 +49,11 @@ from volley.model import (
     Payload,
     walk,
 )
+from volley.options import BODIES
 
-BODIES = ("markers", "appendix", "none")
+if TYPE_CHECKING:
+    from volley.layout.appendix import Numbered
+
 SEPARATOR_WORDS = {"if": "else", "par": "and", "critical": "option"}
 SPREAD_SPAN = 16  # extra room for a label is spread over at most this many gaps (keeps it linear)
 MARKER_ICON = "{fas-paperclip}"
@@ -172,6 +175,8 @@ class _Engine:
         self.canvas = self.width
         numbered = self._numbered()
         if numbered:
+            from volley.layout import appendix as appendix_
+
             natural = appendix_.natural_width(self.ts, numbered)
             self.appendix_width = max(natural, self.width - 2 * C.MARGIN)
             self.canvas = self.appendix_width + 2 * C.MARGIN
@@ -179,12 +184,14 @@ class _Engine:
             self.xs = [x + self.left for x in self.xs]
             self.frame_x = {k: (a + self.left, b + self.left) for k, (a, b) in self.frame_x.items()}
 
-    def _numbered(self) -> list[appendix_.Numbered]:
+    def _numbered(self) -> list[Numbered]:
         """The messages the appendix lists, with their numbers (none without an appendix)."""
         if self.bodies != "appendix":
             return []
+        from volley.layout.appendix import Numbered  # a picture without one never loads it
+
         return [
-            appendix_.Numbered(self.markers[id(m)], m)
+            Numbered(self.markers[id(m)], m)
             for m in self.diagram.messages()
             if id(m) in self.markers
         ]
@@ -516,7 +523,9 @@ class _Engine:
             self.y += self.box_h
         numbered = self._numbered()
         if numbered:
-            out.appendix, self.y = appendix_.lay_out(
+            from volley.layout.appendix import lay_out
+
+            out.appendix, self.y = lay_out(
                 self.ts, numbered, C.MARGIN, self.y, self.appendix_width, self.appendix_lines
             )
         out.width = round(self.canvas, 2)

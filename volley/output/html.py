@@ -36,12 +36,12 @@ from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
 from volley.output.embed import embedded_json
-from volley.output.highlight import Colouring, colouring
 from volley.output.html_theme import theme_css
-from volley.output.payload_tables import Row, Table, body_table
 from volley.resources import read_text, resource_path, template_environment
+from volley.text.highlight import Colouring, colouring
 from volley.text.icons import resolve_icon
 from volley.text.inline import Span, parse_inline, plain_text
+from volley.text.payload_tables import Row, Table, body_table
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
