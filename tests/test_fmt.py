@@ -293,3 +293,22 @@ def test_every_error_of_a_file_is_reported_and_the_file_left_alone(tmp_path: Pat
 
 def test_a_mermaid_style_comment_is_kept_as_a_volley_comment() -> None:
     assert format_text("A -> B\n%% from Mermaid\nB -> A\n") == "A -> B\n// from Mermaid\nB -> A\n"
+
+
+def test_a_fenced_note_and_comments_after_an_empty_note_survive_formatting():
+    from volley.language.writer import rewrite
+
+    for text in (
+        "note: \n  ````\nnote: \n  ````\n",  # the note's text is a fenced block
+        "order: A\nnote: \n// a comment\n// a comment\n",  # comments after an empty note
+    ):
+        once = rewrite(volley.parse(text), text)
+        assert (
+            volley.parse(once).to_json()["items"][0]["text"]
+            == (volley.parse(text).to_json()["items"][0]["text"])
+        )
+        assert rewrite(volley.parse(once), once) == once
+    assert "// a comment\n// a comment" in rewrite(
+        volley.parse("order: A\nnote: \n// a comment\n// a comment\n"),
+        "order: A\nnote: \n// a comment\n// a comment\n",
+    )

@@ -173,9 +173,11 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     first, _, more = text.partition("\n")
     if not more:
         return first, []
-    if not first or fence_open(first) is None:
-        return "", text.split("\n")
-    return first, more.split("\n")  # under `note:` this line would open a fenced block
+    opening = fence_open(first) if first else None
+    lines = more.split("\n")
+    if opening is None or any(closes(line, opening.fence) for line in lines):
+        return "", text.split("\n")  # a fenced block (closed below) stays one under `note:`
+    return first, lines  # a lone fence-like first line was text on the `note:` line
 
 
 def _with_label(keyword: str, label: str) -> str:
@@ -298,7 +300,7 @@ def _extent(item: Item, lines: list[str] | None) -> range:
             starts_below = not _note_lines(item.text)[0] and bool(item.text)
         else:
             written = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
-            starts_below = not first or not written.rstrip().endswith(first)
+            starts_below = bool(item.text) and (not first or not written.rstrip().endswith(first))
         return range(item.line, item.line + size + (1 if starts_below else 0))
     return range(item.line, item.line + 1)
 
