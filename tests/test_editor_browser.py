@@ -263,7 +263,8 @@ def test_escape_closes_the_gallery(new_page, base_url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("fmt", "start"), [("svg", b"<svg"), ("png", b"\x89PNG"), ("html", b"<!doctype html")]
+    ("fmt", "start"),
+    [("svg", b"<svg"), ("png", b"\x89PNG"), ("pdf", b"%PDF"), ("html", b"<!doctype html")],
 )
 def test_downloads(new_page, base_url: str, fmt: str, start: bytes) -> None:
     page = new_page(base_url + "/")

@@ -29,12 +29,13 @@ from volley.options import BODIES, THEMES, Options
 from volley.options import FORMATS as PICTURE_FORMATS
 from volley.server.limits import ServerLimits
 
-# What a browser asks of the server: the pictures a page shows and the model as JSON. PDF is
-# a file to keep, made with the command.
-FORMATS = (*(fmt for fmt in PICTURE_FORMATS if fmt != "pdf"), "json")
+# What a browser asks of the server: every picture (the editor's downloads) and the model as
+# JSON.
+FORMATS = (*PICTURE_FORMATS, "json")
 MEDIA_TYPES = {
     "svg": "image/svg+xml; charset=utf-8",
     "png": "image/png",
+    "pdf": "application/pdf",
     "html": "text/html; charset=utf-8",
     "json": "application/json",
 }
