@@ -5,6 +5,8 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +22,30 @@ EXAMPLES = ROOT / "examples"
 _CACHE = tempfile.mkdtemp(prefix="volley-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
+
+
+def volley_cli(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`volley ARGS…` as a user runs it, in a process of its own, without colour."""
+    return subprocess.run(
+        [sys.executable, "-m", "volley", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def parsed_items(parsed: dict) -> list[dict]:
+    """Every item of a `volley parse` document, nested ones included, in document order."""
+    out = []
+    for item in parsed["items"]:
+        out.append(item)
+        for branch in item.get("branches", []):
+            out.extend(parsed_items(branch))
+    return out
 
 
 @pytest.fixture(scope="session")

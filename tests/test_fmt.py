@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,8 @@ from volley.errors import VolleyError
 from volley.importers.mermaid import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
 from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
+
+from .conftest import volley_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.volley"))
@@ -33,17 +32,6 @@ def without_lines(value):
 
 def same_diagram(first: Diagram, second: Diagram) -> bool:
     return without_lines(first.to_json()) == without_lines(second.to_json())
-
-
-def volley_cli(*args: str, stdin: str | None = None, cwd: Path | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "volley", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
 
 
 # --- the properties --------------------------------------------------------------------------

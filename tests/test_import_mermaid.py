@@ -3,9 +3,6 @@ reads them, with nothing Mermaid drew left out in silence."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +11,8 @@ import volley
 from volley.errors import VolleyError
 from volley.importers import convert, detect
 from volley.model import Activation, Block, Note
+
+from .conftest import volley_cli
 
 CASES = Path(__file__).resolve().parent / "cases" / "mermaid"
 
@@ -25,17 +24,6 @@ def imported(path: Path) -> list[str]:
 def one(source: str) -> str:
     (item,) = convert(source, "test.mmd")
     return item.text
-
-
-def volley_cli(*args: str, stdin: str | None = None, cwd: Path | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "volley", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
 
 
 def by_type(diagram, kind):

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import base64
-import os
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -15,6 +12,8 @@ import volley
 from volley.errors import VolleyError
 from volley.importers import convert
 from volley.importers.swimlanes import decode_link
+
+from .conftest import volley_cli
 
 LINKS = Path(__file__).resolve().parent / "cases" / "swimlanes-links"
 
@@ -32,16 +31,6 @@ def make_link(text: str, urlsafe: bool = False) -> str:
     data = packer.compress(text.encode("utf-8")) + packer.flush()
     encoded = base64.urlsafe_b64encode(data) if urlsafe else base64.b64encode(data)
     return "https://swimlanes.io/#" + encoded.decode("ascii")
-
-
-def volley_cli(*args: str, stdin: str | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "volley", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
 
 
 # --- real links ------------------------------------------------------------------------------

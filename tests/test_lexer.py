@@ -18,7 +18,7 @@ from pygments.token import Keyword, Name, Operator, Punctuation, String
 import volley
 from volley.docs.pygments_lexer import VolleyLexer
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, parsed_items
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.volley"))
 FIRST_TOKEN = {"message": Name.Class, "note": Keyword, "block": Keyword, "divider": Operator}
@@ -44,16 +44,6 @@ def first_token_of_each_line(source: str) -> dict[int, object]:
     return found
 
 
-def items(parsed: dict) -> list[dict]:
-    """Every item of a `volley parse` document, nested ones included."""
-    out = []
-    for item in parsed["items"]:
-        out.append(item)
-        for branch in item.get("branches", []):
-            out.extend(items(branch))
-    return out
-
-
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
 def test_every_example_lexes_to_its_exact_text(path):
     source = path.read_text(encoding="utf-8")
@@ -66,7 +56,7 @@ def test_every_element_the_parser_reads_starts_with_its_token(path):
     parsed = volley.parse(source).to_json()
     first = first_token_of_each_line(source)
     checked = 0
-    for item in items(parsed):
+    for item in parsed_items(parsed):
         expected = FIRST_TOKEN.get(item["type"])
         if expected is None:
             continue
@@ -91,7 +81,7 @@ def test_payload_bodies_are_coloured_as_their_language_not_as_volley(path):
     lexed = visible((token, value) for _start, token, value in tokens(source))
     payloads = [
         payload
-        for item in items(volley.parse(source).to_json())
+        for item in parsed_items(volley.parse(source).to_json())
         for payload in (item.get("request"), item.get("response"))
         if payload and payload["body"]
     ]

@@ -18,7 +18,7 @@ import pytest
 
 import volley
 
-from .conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT, parsed_items
 
 EXTENSION = ROOT / "editors" / "vscode"
 GRAMMAR = EXTENSION / "syntaxes" / "volley.tmLanguage.json"
@@ -104,15 +104,6 @@ def example_tokens(tokenizer) -> dict[str, list]:
     return tokenizer(*EXAMPLE_FILES)
 
 
-def items(parsed: dict) -> list[dict]:
-    out = []
-    for item in parsed["items"]:
-        out.append(item)
-        for branch in item.get("branches", []):
-            out.extend(items(branch))
-    return out
-
-
 def first_scope(line_tokens: list) -> str:
     """The innermost scope of the first token on a line that is not blank."""
     for text, scopes in line_tokens:
@@ -163,7 +154,9 @@ def test_folding_markers_open_at_every_block_and_close_at_its_end(path):
     end = re.compile(config["folding"]["markers"]["end"])
     source = path.read_text(encoding="utf-8")
     lines = source.split("\n")
-    blocks = [item for item in items(volley.parse(source).to_json()) if item["type"] == "block"]
+    blocks = [
+        item for item in parsed_items(volley.parse(source).to_json()) if item["type"] == "block"
+    ]
     for block in blocks:
         assert start.search(lines[block["line"] - 1]), lines[block["line"] - 1]
     assert sum(1 for line in lines if start.search(line)) == len(blocks)
@@ -179,7 +172,7 @@ def test_every_element_starts_with_the_scope_of_its_kind(path, example_tokens):
     lines = example_tokens[str(path)]
     parsed = volley.parse(source).to_json()
     checked = 0
-    for item in items(parsed):
+    for item in parsed_items(parsed):
         if item["type"] in FIRST_SCOPE:
             line = item["line"]
             assert first_scope(lines[line - 1]) == FIRST_SCOPE[item["type"]], (
@@ -201,7 +194,7 @@ def test_payload_bodies_are_bodies_not_volley(path, example_tokens):
     source_lines = source.split("\n")
     element_scopes = {*FIRST_SCOPE.values(), "keyword.operator.arrow.volley"}
     bodies = 0
-    for item in items(volley.parse(source).to_json()):
+    for item in parsed_items(volley.parse(source).to_json()):
         for payload in (item.get("request"), item.get("response")):
             if not payload or not payload["body"]:
                 continue
