@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -22,6 +23,11 @@ EXAMPLES = ROOT / "examples"
 _CACHE = tempfile.mkdtemp(prefix="volley-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
+
+# Every property test draws the same examples each run, so a red build points at a change;
+# scripts/fuzz.py is where new examples are drawn (tests/fuzz_strategies.py).
+settings.register_profile("volley-tests", derandomize=True)
+settings.load_profile("volley-tests")
 
 
 def volley_cli(

@@ -121,3 +121,18 @@ def test_a_diagram_reports_what_its_texts_hold(label: str, body: str, note: str,
     expected += len(unfiltered(note, not fenced))
     expected += sum(len(unfiltered(name, True)) for name in ("A", "B"))  # the participants
     assert len(found) == expected
+
+
+def test_a_key_after_a_cut_block_is_found_in_a_diagram():
+    """A BEGIN line with no key after it (a body cut short) hides no later block."""
+    body = "accesstoken: -----BEGIN PRIVATE KEY-----accesstoken: ..."
+    note = "x[api_key]: -----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBG"
+    diagram = Diagram(
+        participants=["A", "B"],
+        items=[
+            Message(2, "A", "B", "->", "", request=Payload("", None, body, "fenced", 3)),
+            Note(8, ["A"], note),
+        ],
+    )
+    assert [line for line, *_ in secrets.diagram_secrets(diagram)] == [8]
+    assert secrets.redact_body(f"{body}\n{note}").endswith("BLOCK-----\n<redacted>")

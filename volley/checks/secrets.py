@@ -520,24 +520,24 @@ def _bare_aws_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 def _private_keys(text: str, prose: bool = False) -> Iterator[Secret]:
     """The body of each private key block, from the end of its BEGIN line.
 
-    A block cut short (no END line) runs on while its lines look like a key (base64, or an
-    armor header such as `Version: …`), or, written on one line inside a JSON string, to the
-    string's end.
+    A block ends at its END line, or where the next block begins. A block cut short (no END
+    line) runs on while its lines look like a key (base64, or an armor header such as
+    `Version: …`), or, written on one line inside a JSON string, to the string's end.
     """
-    position = 0
-    while begin := _PEM_BEGIN.search(text, position):
-        end = _PEM_END.search(text, begin.end())
-        if end is None:
-            stop = _end_of_cut_key(text, begin.end())
-            if not is_placeholder(text[begin.end() : stop]):
-                mask = f"\n{MASK}" if text.startswith("\n", begin.end()) else MASK
-                yield Secret(begin.end(), stop, "a private key", mask=mask)
-            return  # no later BEGIN can find an END either: stop, so the scan stays linear
-        key = text[begin.end() : end.start()]
+    begin = _PEM_BEGIN.search(text)
+    while begin:
+        after = _PEM_BEGIN.search(text, begin.end())
+        limit = after.start() if after else len(text)
+        end = _PEM_END.search(text, begin.end(), limit)
+        stop = end.start() if end else min(_end_of_cut_key(text, begin.end()), limit)
+        key = text[begin.end() : stop]
         if not is_placeholder(key):
-            mask = f"\n{MASK}\n" if "\n" in key else MASK
-            yield Secret(begin.end(), end.start(), "a private key", mask=mask)
-        position = end.end()
+            if end is None:
+                mask = f"\n{MASK}" if key.startswith("\n") else MASK
+            else:
+                mask = f"\n{MASK}\n" if "\n" in key else MASK
+            yield Secret(begin.end(), stop, "a private key", mask=mask)
+        begin = after
 
 
 _KEY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]*|[A-Za-z][A-Za-z\-]{0,30}: [^\n]*)[ \t]*")
@@ -692,8 +692,9 @@ def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
     """(source line, offset in that line, secret, line text) for every secret in the diagram.
 
     Most diagrams hold none, and one look at all their texts at once says so: every pattern
-    stops at a line's end, so nothing found in the texts joined by new lines means nothing
-    in any of them (read as a body, which finds all a label's reading finds and more).
+    but a private key block stops at a line's end, and a block stops where the next begins,
+    so nothing found in the texts joined by new lines means nothing in any of them (read as a
+    body, which finds all a label's reading finds and more).
     """
     texts = list(diagram.all_texts())
     if not find_secrets("\n".join(text.text for text in texts)):

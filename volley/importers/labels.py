@@ -13,6 +13,7 @@ import re
 
 from volley.checks.bidi import escape
 from volley.errors import VolleyError
+from volley.language.parser import parse
 from volley.text.inline import plain_text
 
 __all__ = ["cut_body", "json_error", "label", "lane_name", "pretty_json"]
@@ -50,12 +51,33 @@ def lane_name(text: str) -> str:
     """A participant name for a host or service that reads back as that one name.
 
     `:` and `,` (which end a name) become spaces; `<` and `>`, and a `-` or `=` that would
-    make an arrow with an `x` beside it, become look-alikes that are not operators.
+    make an arrow with an `x` beside it, become look-alikes that are not operators. A name
+    that still would not read back as itself where an importer writes it (one that starts
+    with `-` or `+`, a service called `over db` in a note) gets look-alikes for its first
+    character, then no-break spaces, so the lane keeps the name the capture gave it.
     """
     name = _visible(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
     name = " ".join(name.split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
-    return name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
+    name = name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
+    candidates = (name, _LEADING_LOOK_ALIKE.get(name[0], name[0]) + name[1:])
+    for candidate in (*candidates, *(c.replace(" ", "\u00a0") for c in candidates)):
+        if _reads_back(candidate):
+            return candidate
+    raise AssertionError(f"no way to write the lane name {text!r}")  # pragma: no cover
+
+
+# A name cannot start with a shaft, a head or an activation mark; these look the same.
+_LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a"}
+
+
+def _reads_back(name: str) -> bool:
+    """Whether `name` reads as that one participant in each place an importer writes it."""
+    try:
+        diagram = parse(f"{name} ->+ {name}: x\nnote {name}: x\n{name} -->- {name}: x\n")
+    except VolleyError:
+        return False
+    return diagram.participants == [name]
 
 
 def cut_body(body: str, limit: int) -> str:

@@ -1,0 +1,43 @@
+"""Lane names an importer writes: whatever a capture calls a host or service, the lane reads
+back as that one participant, in a message, with activation marks and in a note."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from volley.importers.labels import lane_name
+from volley.language.parser import parse
+
+
+def reads_back(name: str) -> bool:
+    other = "Client" if name != "Client" else "Server"
+    diagram = parse(f"{name} ->+ {other}: x\nnote {name}: x\n{other} -->- {name}: x\n")
+    return diagram.participants == [name, other]
+
+
+@pytest.mark.parametrize(
+    ("captured", "written"),
+    [
+        ("api.example.com", "api.example.com"),
+        # an integer service.name from a trace, printed as it came
+        ("-9223372036854775808", "\u20119223372036854775808"),
+        ("+1 service", "\uff0b1 service"),
+        ("=cache", "\uff1dcache"),
+        ("service-x", "service\u2011x"),
+        # Mermaid's note places are words a service may be called
+        ("over db", "over\u00a0db"),
+        ("left of queue", "left\u00a0of\u00a0queue"),
+        ("host:8080", "host 8080"),
+        ("", "(unnamed)"),
+    ],
+)
+def test_a_lane_keeps_the_name_the_capture_gave_it(captured: str, written: str) -> None:
+    assert lane_name(captured) == written
+    assert reads_back(written)
+
+
+@given(st.text(max_size=40))
+def test_any_name_reads_back_as_one_lane(captured: str) -> None:
+    assert reads_back(lane_name(captured))
