@@ -246,6 +246,29 @@ def test_renders_queued_past_half_their_time_make_the_server_busy() -> None:
     assert small.status_code == 200
 
 
+def test_a_png_of_a_short_source_draws_in_the_large_lane() -> None:
+    """A picture's cost is in its pixels: a short diagram at scale 4 takes the large lane, and
+    an SVG preview asked for meanwhile is answered at once from the small one."""
+    lanes = [f"P{i}" for i in range(12)]
+    wide = "\n".join(f"{a} -> {b}: call" for a, b in zip(lanes, lanes[1:], strict=False)) * 3
+
+    async def two() -> tuple[httpx.Response, httpx.Response, bool]:
+        app = create_app(limits=ServerLimits(render_workers=1))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            await c.post("/render", content=SMALL)  # the small lane's renderer, started
+            png = asyncio.create_task(c.post("/render?format=png&scale=4", content=wide))
+            await asyncio.sleep(0.3)
+            small = await c.post("/render", content=SMALL)
+            drawing = not png.done()  # the PNG still drawing: the preview did not wait for it
+            return await png, small, drawing
+
+    png, small, drawing = asyncio.run(two())
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    assert small.status_code == 200
+    assert drawing
+
+
 # --- share images ---------------------------------------------------------------------------
 
 

@@ -131,24 +131,72 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def wait_for(base: str, server: subprocess.Popen) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    pytest.fail("the server did not start: " + server.stderr.read1().decode())
+
+
+def closed_within(connection: socket.socket, seconds: float) -> float | None:
+    """Seconds until the server closed the connection, or None if it was still open."""
+    started = time.monotonic()
+    connection.settimeout(seconds)
+    try:
+        while connection.recv(65536):
+            pass
+    except TimeoutError:
+        return None
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - started
+
+
+def test_a_client_whose_headers_trickle_in_is_cut_off_at_the_header_timeout():
+    """Slowloris: headers sent a piece at a time, on a new connection and on a kept-alive one
+    after a first answer, are cut off at --header-timeout; a prompt client is answered."""
+    port = free_port()
+    command = [sys.executable, "-m", "volley", "serve", "--port", str(port),
+               "--header-timeout", "1"]  # fmt: skip
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base, server)
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            took = closed_within(slow, 5)
+        assert took is not None and took < 3
+        with socket.create_connection(("127.0.0.1", port)) as kept:
+            kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            kept.settimeout(5)
+            assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+            kept.sendall(b"GET /healthz HTTP/1.1\r\n")  # the next request, never finished
+            time.sleep(0.5)
+            kept.sendall(b"Host: 127.0.0.1\r\n")  # data keeps arriving, headers never end
+            took = closed_within(kept, 5)
+        assert took is not None and took < 3
+        answer = httpx.get(base + "/healthz", timeout=5)
+        assert answer.status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def test_the_service_runs_as_several_uvicorn_workers():
     """The documented command: the app factory under `uvicorn --workers 2`; every worker
     answers renders and share images alike, since no request depends on another."""
     pytest.importorskip("uvicorn")
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "--factory", "volley.server:create_app",
+               "--http", "volley.server.protocol:HeaderDeadline",
                "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]  # fmt: skip
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("uvicorn did not start: " + server.stderr.read1().decode())
+        wait_for(base, server)
         with httpx.Client(base_url=base, timeout=30) as client:
             answers = [client.post("/render", content=SMALL) for _ in range(6)]
         assert all(a.status_code == 200 and "ping" in a.text for a in answers)

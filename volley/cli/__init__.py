@@ -506,6 +506,13 @@ def _server_limit_options() -> list[click.Option]:
             show_default=True,
             help="Limit: seconds one render may take.",
         ),
+        click.Option(
+            ["--header-timeout"],
+            type=click.FloatRange(min=0.1),
+            default=DEFAULT_SERVER_LIMITS.header_seconds,
+            show_default=True,
+            help="Limit: seconds a request's headers may take to arrive.",
+        ),
     ]
 
 
@@ -556,12 +563,15 @@ def serve_command(
     open_browser: bool,
     max_body_bytes: int,
     render_timeout: float,
+    header_timeout: float,
 ) -> None:
     """Open the live editor (optionally on FILE, which Save writes back)."""
     gc.enable()  # `run` turns it off for one-shot commands; a server runs for long
     from volley.server import ServerLimits, serve
 
-    limits = ServerLimits(body_bytes=max_body_bytes, render_seconds=render_timeout)
+    limits = ServerLimits(
+        body_bytes=max_body_bytes, render_seconds=render_timeout, header_seconds=header_timeout
+    )
     try:
         serve(file, host=host, port=port, limits=limits, open_browser=open_browser)
     except VolleyError as exc:  # about the server, not a diagram: no file:line to show

@@ -1,7 +1,8 @@
 """`volley serve`: the live editor, and a render service a team can share.
 
     volley serve [FILE]                      the editor on http://127.0.0.1:8000/
-    uvicorn --factory volley.server:create_app --host 0.0.0.0 --workers 4
+    uvicorn --factory volley.server:create_app --http volley.server.protocol:HeaderDeadline \
+        --host 0.0.0.0 --workers 4
                                              the same app as a shared service
 
 Endpoints (see `app.py`): `GET /` the editor; `POST /render?format=svg|png|html|json` with the
@@ -121,9 +122,13 @@ def serve(
         import webbrowser
 
         webbrowser.open(url)
-    # Idle kept-alive connections closed after 5 s; headers over 16 KB refused.
+    from volley.server.protocol import with_header_deadline
+
+    # Idle kept-alive connections closed after 5 s; headers over 16 KB refused, and headers
+    # that take longer than the limit to arrive (a slowloris client) end the connection.
     config = uvicorn.Config(
         app,
+        http=with_header_deadline((limits or DEFAULT_SERVER_LIMITS).header_seconds),
         log_level="warning",
         access_log=False,
         timeout_keep_alive=5,

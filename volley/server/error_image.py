@@ -8,7 +8,7 @@ status), drawn from `templates/server/error.svg` so every user text is escaped b
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 
@@ -30,9 +30,9 @@ def _template() -> jinja2.Template:
     return template_environment(folder, autoescape=True).get_template("error.svg")
 
 
-def error_svg(error: VolleyError) -> tuple[str, float, float]:
-    """The SVG of an error, with its width and height in pixels."""
-    lines = [_cut(line) for line in error.format().split("\n")[:MAX_LINES]]
+def error_svg(text: str) -> tuple[str, float, float]:
+    """The SVG of an error's text (`VolleyError.format()`), with its width and height."""
+    lines = [_cut(line) for line in text.split("\n")[:MAX_LINES]]
     columns = max((sum(char_width(ch) for ch in line) for line in lines), default=0)
     width = round(max(2 * PAD + columns * CHAR_WIDTH, 360))
     first_line = PAD + TITLE_SIZE + LINE_HEIGHT + 4
@@ -52,7 +52,15 @@ def error_svg(error: VolleyError) -> tuple[str, float, float]:
 
 def error_image(error: VolleyError, fmt: str) -> bytes:
     """The error as an SVG or PNG file."""
-    svg, width, height = error_svg(error)
+    return _image(error.format(), fmt)
+
+
+# The same few errors come back again and again: "the server is busy" to every share image
+# while the renderers are full, and a broken link that an image proxy keeps asking for. Each
+# is drawn once, not once a request by the server process those requests are slowing down.
+@lru_cache(maxsize=64)
+def _image(text: str, fmt: str) -> bytes:
+    svg, width, height = error_svg(text)
     if fmt == "svg":
         return svg.encode("utf-8")
     from volley.output.raster import rasterize

@@ -143,7 +143,7 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     return Output(body, options.media_type, result.diagram.title, result.warnings)
 
 
-# Sources up to this size (a few hundred messages) are rendered in the small lane.
+# Sources up to this size (a few hundred messages) drawn as vectors are the small lane.
 SMALL_SOURCE_BYTES = 20_000
 
 
@@ -189,7 +189,7 @@ class RenderPool:
         """Render in a worker process; ServerBusy or RenderTooSlow when the deadline passes,
         RenderFailed when the render ran out of memory."""
         deadline = time.monotonic() + self.seconds
-        lane = self._lanes[len(source) > self.small_bytes]
+        lane = self._lanes[not self.is_small(source, options)]
         future = lane.submit(self._render, deadline, (source, options, limits))
         try:
             # The worker keeps the deadline itself; this wait is the backstop for a queued job.
@@ -197,6 +197,14 @@ class RenderPool:
         except asyncio.TimeoutError:
             future.cancel()
             raise self._busy() from None
+
+    def is_small(self, source: str, options: RenderOptions) -> bool:
+        """Whether a job goes to the small lane: a short source drawn as SVG, HTML or JSON.
+
+        A picture in pixels or pages is large whatever its source: a short diagram at scale 4
+        is millions of pixels to paint.
+        """
+        return len(source) <= self.small_bytes and options.format in ("svg", "html", "json")
 
     def _busy(self) -> ServerBusy:
         return ServerBusy(
