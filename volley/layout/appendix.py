@@ -167,7 +167,7 @@ def _code(text: str, kind: Colouring | None, x: float, y: float, room: float) ->
             widest = max(widest, width)
             lines.append(TextLine(x, top + baseline, width, size, runs, mono=True))
             top += lh
-    return TextBlock(Rect(x, y, widest, top - y), lines)
+    return TextBlock(Rect(x, y, widest, top - y), tuple(lines))
 
 
 def _lines(runs: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
@@ -211,7 +211,9 @@ def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]
     return out
 
 
-def _runs(source: list[tuple[str, str]], start: int, end: int, x: float, size: float) -> list[Run]:
+def _runs(
+    source: list[tuple[str, str]], start: int, end: int, x: float, size: float
+) -> tuple[Run, ...]:
     """The runs of one piece of a line, placed from `x`; spaces between them are offsets."""
     runs: list[Run] = []
     at = 0
@@ -226,4 +228,4 @@ def _runs(source: list[tuple[str, str]], start: int, end: int, x: float, size: f
         if part.strip():
             runs.append(TextRun(left, part, width, role=f"syntax_{cls}" if cls else None))
         left += width
-    return runs
+    return tuple(runs)

@@ -598,7 +598,8 @@ class _Engine:
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
         style = message.style
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
-        heads = []
+        heads: list[Head] = []
+        points: tuple[tuple[float, float], ...]
         if i == j:
             # The loop leaves from the lane's bar and returns to it, or to the bar it opens;
             # rightwards, or leftwards on the rightmost lane.
@@ -609,7 +610,7 @@ class _Engine:
             for lane in starts:
                 self._bar(lane, back if lane == i else arrow_y, message.line, True)
             end = self._bar_edge(i, side)
-            points = [(x, arrow_y), (turn, arrow_y), (turn, back), (end, back)]
+            points = ((x, arrow_y), (turn, arrow_y), (turn, back), (end, back))
             if style.head_from != "none":
                 heads.append(Head(style.head_from, (x, arrow_y), -side, scale))
             if style.head_to != "none":
@@ -630,14 +631,14 @@ class _Engine:
                 heads.append(Head(style.head_to, (tip, arrow_y), direction, scale))
                 if style.head_to == "cross":
                     x2 = tip
-            points = [(x1, arrow_y), (x2, arrow_y)]
+            points = ((x1, arrow_y), (x2, arrow_y))
             for lane in ends:  # a bar the message closes ends at its arrow
                 self._bar(lane, arrow_y, message.line, False)
             self.y = arrow_y + C.ROW_BOTTOM
         self.out.messages.append(
             MessageShape(
                 self.message_count, message.line, message.sender, message.receiver, points,
-                style.line, heads, label, badge, marker, i == j,
+                style.line, tuple(heads), label, badge, marker, i == j,
             )
         )  # fmt: skip
 

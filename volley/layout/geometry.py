@@ -3,20 +3,24 @@
 The engine builds it and the renderers only read it, so SVG, the raster formats and the
 interactive viewer all draw exactly the same picture. Every text box is kept, so a test can
 check that no two texts overlap and none leaves the picture.
+
+The small values a shape is made of (a box, a run of text, an icon, an arrow head) are named
+tuples: immutable, compared by value, and cheap to define and make, since a big diagram has
+tens of thousands of them. The shapes that gather them are dataclasses; sequences a shape is
+built with once are tuples.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from volley.model import HeadStyle, LineStyle
 
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
 
 
-@dataclass(slots=True, frozen=True)
-class Rect:
+class Rect(NamedTuple):
     """An axis-aligned box: top-left corner (x, y), width and height. A value: equal boxes
     compare equal."""
 
@@ -49,8 +53,7 @@ class Rect:
         )
 
 
-@dataclass(slots=True, frozen=True)
-class TextRun:
+class TextRun(NamedTuple):
     """A stretch of one style on one line, placed at its left edge."""
 
     x: float
@@ -64,8 +67,7 @@ class TextRun:
     role: str | None = None  # a palette role colouring this run (syntax in the appendix)
 
 
-@dataclass(slots=True, frozen=True)
-class IconRun:
+class IconRun(NamedTuple):
     """An inline icon, its top-left at (x, y), drawn as a path scaled to `size` high."""
 
     x: float
@@ -88,7 +90,7 @@ class TextLine:
     baseline: float
     width: float
     size: float
-    runs: list[Run]
+    runs: tuple[Run, ...]
     mono: bool = False  # a code-block line: every run in the monospace face
 
 
@@ -97,10 +99,10 @@ class TextBlock:
     """Lines of text and the box they fill; `box` is what must not overlap other text."""
 
     box: Rect
-    lines: list[TextLine]
+    lines: tuple[TextLine, ...]
     tone: Tone = "text"
     halo: bool = False  # painted on a page-coloured patch, so lines crossing it do not strike it
-    code_boxes: list[Rect] = field(default_factory=list)  # tinted patches behind inline code
+    code_boxes: tuple[Rect, ...] = ()  # tinted patches behind inline code
 
 
 @dataclass(slots=True)
@@ -136,8 +138,7 @@ class ActivationBar:
     box: Rect
 
 
-@dataclass(slots=True, frozen=True)
-class Head:
+class Head(NamedTuple):
     """An arrow head at `tip`, pointing along `direction` (+1 right, -1 left)."""
 
     style: HeadStyle
@@ -172,17 +173,16 @@ class MessageShape:
     line: int
     sender: str
     receiver: str
-    points: list[tuple[float, float]]  # the arrow's polyline (2 points, or 4 for a self loop)
+    points: tuple[tuple[float, float], ...]  # the arrow's polyline (2 points, or 4 for a self loop)
     line_style: LineStyle
-    heads: list[Head]
+    heads: tuple[Head, ...]
     label: TextBlock | None
     badge: Badge | None
     marker: Marker | None
     is_self: bool = False
 
 
-@dataclass(slots=True, frozen=True)
-class CodePanel:
+class CodePanel(NamedTuple):
     """A tinted box behind code: an inline code run or a fenced block in a note."""
 
     box: Rect

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import NamedTuple
 
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
 from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
@@ -48,8 +49,7 @@ def _forbidden() -> re.Pattern[str]:
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-@dataclass(slots=True, frozen=True)
-class SetRun:
+class SetRun(NamedTuple):
     """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
 
     dx: float
@@ -65,8 +65,7 @@ class SetRun:
     missing: bool = False
 
 
-@dataclass(slots=True, frozen=True)
-class SetLine:
+class SetLine(NamedTuple):
     """One line of set text: its runs, offsets from the line's left edge."""
 
     width: float
@@ -77,8 +76,7 @@ class SetLine:
     code: bool = False  # some run is inline code, with a tinted patch behind it
 
 
-@dataclass(slots=True, frozen=True)
-class SetText:
+class SetText(NamedTuple):
     """Text set at a size: its lines, top to bottom, and the box they fill."""
 
     lines: tuple[SetLine, ...]
@@ -247,7 +245,7 @@ class Typesetter:
         for sl in st.lines:
             lx = x - sl.width / 2 if center else x
             mid = top + sl.baseline - half_cap
-            runs = [_place_run(r, lx, mid) for r in sl.runs]
+            runs = tuple([_place_run(r, lx, mid) for r in sl.runs])
             if sl.code:
                 h = size * CODE_BOX_EM
                 code_boxes += [
@@ -258,7 +256,8 @@ class Typesetter:
             lines.append(TextLine(lx, top + sl.baseline, sl.width, size, runs, sl.mono))
             top += sl.height
         left = x - st.width / 2 if center else x
-        return TextBlock(Rect(left, y, st.width, st.height), lines, tone, halo, code_boxes)
+        box = Rect(left, y, st.width, st.height)
+        return TextBlock(box, tuple(lines), tone, halo, tuple(code_boxes))
 
     # --- setting -----------------------------------------------------------------------------
 

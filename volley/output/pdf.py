@@ -218,7 +218,7 @@ def _rect_span(r: Rect, below: float = 0.0) -> Span:
     return r.y - SOLID_PAD, r.bottom + below + SOLID_PAD
 
 
-def _points_span(points: list[tuple[float, float]], reach: float = SOLID_PAD) -> Span:
+def _points_span(points: Sequence[tuple[float, float]], reach: float = SOLID_PAD) -> Span:
     ys = [y for _, y in points]
     return min(ys) - reach, max(ys) + reach
 

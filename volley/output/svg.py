@@ -5,7 +5,7 @@ wrote. This module decides what is drawn, in which order and colour; it writes n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import get_args
 
 from volley.layout import constants as C
@@ -392,7 +392,7 @@ def _points(points: list[tuple[float, float]]) -> str:
     return "M" + " L".join([f"{num(x)} {num(y)}" for x, y in points])
 
 
-def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
+def _arrow(points, heads: Sequence[Head]) -> tuple[str, str, list[tuple[str, str]]]:
     """The hit path, the drawn path, and each head's kind and outline, of one arrow."""
     hit = _points(points)
     trimmed = _trim_for_heads(points, heads)
@@ -400,7 +400,7 @@ def _arrow(points, heads: list[Head]) -> tuple[str, str, list[tuple[str, str]]]:
     return hit, drawn, [(h.style, _head(h)) for h in heads]
 
 
-def _trim_for_heads(points, heads: list[Head]):
+def _trim_for_heads(points, heads: Sequence[Head]):
     """Stop the line short of a filled head, so a dash or a bold line never shows past the tip."""
     pts = list(points)
     for head in heads:
