@@ -31,20 +31,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import chromium  # noqa: E402
 import generate  # noqa: E402
 
 PEERS_PREFIX = Path(os.environ.get("VOLLEY_PEERS", "/tmp/volley-peers"))
 MERMAID_JS = PEERS_PREFIX / "mermaid" / "node_modules" / "mermaid" / "dist" / "mermaid.min.js"
-CHROMIUM = os.environ.get("VOLLEY_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+FLAGS = ["--headless", *chromium.FLAGS]
+CHROMIUM = chromium.CHROMIUM
 TIMEOUT_MS = 120_000
 
 # Runs in the page before any of its own scripts: checks once per frame whether the page is

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import chromium as chromium_flags  # noqa: E402
 import generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,14 +252,7 @@ def find_peers(work: Path) -> tuple[list[Peer], dict[str, str]]:
             json.dumps(
                 {
                     "executablePath": chromium,
-                    "args": [
-                        "--no-sandbox",
-                        "--disable-gpu",
-                        "--disable-background-networking",
-                        "--disable-component-update",
-                        "--disable-sync",
-                        "--no-first-run",
-                    ],
+                    "args": chromium_flags.FLAGS,
                 }
             )
         )

@@ -12,6 +12,8 @@ from PIL import Image
 import volley
 from volley.output.font_fallback import MissingGlyphWarning, missing_characters
 
+from .conftest import volley_cli
+
 # Unassigned code points: no font has a glyph for them, so cairo draws its empty box.
 MISSING = ["\u0378", "\u0379"]
 
@@ -86,3 +88,15 @@ def test_the_warning_names_the_characters():
 def test_svg_and_latin_text_are_left_alone():
     svg = volley.render("A -> B: Grüße, façade, Ωμέγα, Привет")
     assert "<tspan font-family" not in svg
+
+
+def test_the_command_says_where_a_missing_glyph_is(tmp_path):
+    """A volley warning with the file and line, not a Python warning with volley's source."""
+    source = tmp_path / "glyphs.volley"
+    source.write_text(f"A -> B: fine\nB -> A: x {MISSING[0]} y\n", encoding="utf-8")
+    done = volley_cli("render", str(source), "-o", str(tmp_path / "out.png"))
+    assert done.returncode == 0
+    assert f"glyphs.volley:2: warning: no installed font has {MISSING[0]} (U+0378)" in done.stderr
+    assert "MissingGlyphWarning" not in done.stderr and ".py:" not in done.stderr
+    svg = volley_cli("render", str(source), "-o", str(tmp_path / "out.svg"))
+    assert "no installed font" not in svg.stderr  # a browser picks its own fonts for SVG

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -86,12 +87,12 @@ def check(
         diagram = parse(text, filename=filename, limits=limits)
     from volley.checks.lint import lint
 
-    warnings = [*diagram.warnings, *lint(diagram, text, redact=redact)]
+    said = [*diagram.warnings, *lint(diagram, text, redact=redact)]
     if redact:
         from volley.checks.redact import redact_diagnostic
 
-        warnings = [redact_diagnostic(warning) for warning in warnings]
-    return Checked(diagram, warnings)
+        said = [redact_diagnostic(warning) for warning in said]
+    return Checked(diagram, said)
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
@@ -159,19 +160,43 @@ def run(text: str, options: Options | None = None, *, filename: str | None = Non
     """The whole pipeline for one diagram's text."""
     options = options or Options()
     checked = check(text, filename=filename, limits=options.limits, redact=options.redact)
-    return _drawn(checked, options)
+    return _drawn(checked, options, filename)
 
 
 def run_file(path: str, options: Options | None = None) -> Result:
     """The whole pipeline for one file (`-` for standard input)."""
     options = options or Options()
-    return _drawn(check_file(path, limits=options.limits, redact=options.redact), options)
+    checked = check_file(path, limits=options.limits, redact=options.redact)
+    return _drawn(checked, options, "<stdin>" if path == "-" else path)
 
 
-def _drawn(checked: Checked, options: Options) -> Result:
+def _drawn(checked: Checked, options: Options, filename: str | None) -> Result:
     with _masked(options.redact):
         output = draw(checked.diagram, options)
-    return Result(checked.diagram, checked.warnings, output)
+    said = checked.warnings + _glyph_warnings(checked.diagram, options, filename)
+    return Result(checked.diagram, said, output)
+
+
+def _glyph_warnings(diagram: Diagram, options: Options, filename: str | None) -> list[Diagnostic]:
+    """For PNG and PDF, which drawn texts hold characters no installed font has (the SVG and
+    the page leave the choice of font to the reader's browser)."""
+    if options.format not in ("png", "pdf"):
+        return []
+    from volley.output.font_fallback import missing_glyph_warnings
+
+    listed = options.bodies == "appendix"  # bodies, and their labels, are drawn under it
+    drawn = (
+        pair
+        for text in diagram.all_texts()
+        if listed or text.kind not in ("body", "payload label")
+        for pair in text.lines()
+    )
+    said = missing_glyph_warnings(drawn, filename)
+    if options.redact:
+        from volley.checks.redact import redact_diagnostic
+
+        said = [redact_diagnostic(warning) for warning in said]
+    return said
 
 
 def render(
@@ -207,7 +232,12 @@ def render(
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
     with _masked(chosen.redact):
-        return draw(diagram, chosen)
+        output = draw(diagram, chosen)
+    for warning in _glyph_warnings(diagram, chosen, filename):
+        from volley.output.font_fallback import MissingGlyphWarning
+
+        warnings.warn(MissingGlyphWarning(warning.format()), stacklevel=2)
+    return output
 
 
 # --- helpers -------------------------------------------------------------------------------

@@ -17,9 +17,11 @@ import re
 import shutil
 import subprocess
 import unicodedata
-import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+
+from volley.errors import Diagnostic
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
 EMOJI = "emoji"
@@ -136,16 +138,14 @@ def _quote(family: str) -> str:
 def with_fallback_fonts(svg: str) -> str:
     """The SVG with each text piece that needs another font in a `<tspan>` naming it.
 
-    Warns (MissingGlyphWarning) naming the characters that no installed font has.
+    Characters no installed font has are left as they are (cairo draws an empty box); the
+    pipeline says which, and where (`missing_glyph_warnings`).
     """
-    missing: dict[str, None] = {}
 
     def split(match: re.Match[str]) -> str:
         opening, _, text, closing = match.groups()
         if text.isascii():
             return match.group(0)
-        for ch in missing_characters(text):
-            missing.setdefault(ch)
         pieces = _pieces(text)
         if all(family is None for family, _ in pieces):
             return match.group(0)
@@ -155,15 +155,35 @@ def with_fallback_fonts(svg: str) -> str:
         )
         return f"{opening}{inner}{closing}"
 
-    result = _LEAF.sub(split, svg)
-    if missing:
-        shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in list(missing)[:12])
-        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        warnings.warn(
-            MissingGlyphWarning(
-                f"no installed font has {shown}{more}; they are drawn as empty boxes in PNG "
-                "and PDF (install a font for them, e.g. Noto, or render SVG or HTML)"
-            ),
-            stacklevel=2,
+    return _LEAF.sub(split, svg)
+
+
+def missing_glyph_warnings(
+    texts: Iterable[tuple[int, str]], filename: str | None = None
+) -> list[Diagnostic]:
+    """A warning for each source line (of `(line, text)` pairs) whose text has characters no
+    installed font has: a PNG or PDF draws them as empty boxes, as a browser draws the SVG
+    with whatever font it finds."""
+    found: dict[int, dict[str, None]] = {}
+    for line, text in texts:
+        if not text.isascii():
+            for ch in missing_characters(text):
+                found.setdefault(line, {}).setdefault(ch)
+    warnings = []
+    for line, chars in sorted(found.items()):
+        listed = list(chars)
+        shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in listed[:12])
+        more = f" and {len(listed) - 12} more" if len(listed) > 12 else ""
+        one = len(listed) == 1
+        warnings.append(
+            Diagnostic(
+                f"no installed font has {shown}{more}; PNG and PDF draw "
+                + ("it as an empty box" if one else "them as empty boxes"),
+                filename=filename,
+                line=line,
+                hint=f"install a font that has {'it' if one else 'them'} (e.g. Noto), "
+                "or render SVG or HTML",
+                severity="warning",
+            )
         )
-    return result
+    return warnings
