@@ -103,3 +103,67 @@ def test_renders_are_cached_by_content_and_options(monkeypatch):
     site.install(md)
     md.convert('```volley bodies="appendix"\nA -> B: hello\n```\n')
     assert len(calls) == 2
+
+
+# A payload of 30 lines, so a cap on the appendix shows.
+LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))
+
+
+def listed(page: str, line: str) -> bool:
+    """Whether an appendix draws `line` (the panel's data holds every line, quoted)."""
+    return f">{line}<" in page
+
+
+@pytest.mark.parametrize("interactive", ["true", "false"])
+def test_appendix_lines_on_a_fence_caps_each_listed_body(interactive):
+    # superfences reads a hyphenated option in the braced form (the plugin writes it so)
+    fence = f'```{{.volley bodies="appendix" appendix-lines="5" interactive="{interactive}"}}\n'
+    page = converter().convert(f"{fence}{LONG}```\n")
+    assert 'class="volley-error"' not in page
+    assert listed(page, "line05") and not listed(page, "line06")
+    assert not listed(page, "line30")
+    assert "25 more lines not shown (5 of 30)" in page
+
+
+def test_a_sites_appendix_lines_caps_the_diagrams_that_list_bodies():
+    site = DiagramSite(Settings(appendix_lines=4))
+    md = converter()
+    site.install(md)
+    page = md.convert(f'```volley bodies="appendix"\n{LONG}```\n\n```volley\n{LONG}```\n')
+    assert 'class="volley-error"' not in page  # the markers diagram has nothing to cap
+    assert page.count("26 more lines not shown (4 of 30)") == 1
+    page = md.reset().convert(f'```{{.volley bodies="appendix" appendix-lines="9"}}\n{LONG}```\n')
+    assert "21 more lines not shown (9 of 30)" in page  # the fence's own wins
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ('bodies="appendix" appendix-lines="many"', 'appendix-lines="many" on the ```volley fence'),
+        ('bodies="appendix" appendix-lines="-2"', "is not a whole number of 1 or more"),
+        ('bodies="appendix" appendix-lines="0"', "appendix-lines must be at least 1, not 0"),
+        (
+            'appendix-lines="5"',
+            'appendix-lines applies to bodies "appendix" only, not to "markers"',
+        ),
+    ],
+)
+def test_a_bad_appendix_lines_is_an_error_box(options, said, caplog):
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
+        page = converter().convert(f"```{{.volley {options}}}\n{LONG}```\n")
+    assert 'class="volley-error"' in page and "volley-diagram" not in page
+    assert said in page  # the box's text is escaped without touching quotes
+    (record,) = caplog.records
+    assert said in record.getMessage()
+
+
+def test_appendix_lines_is_checked_by_the_options_rule():
+    assert Settings().merged({"bodies": "appendix", "appendix-lines": "12"}) == Settings(
+        bodies="appendix", appendix_lines=12
+    )
+    with pytest.raises(fences.OptionError, match='only, not to "none"') as caught:
+        Settings().merged({"bodies": "none", "appendix-lines": "3"})
+    assert isinstance(caught.value, fences.VolleyError)
+    with pytest.raises(fences.VolleyError, match="not a whole number"):
+        Settings().merged({"bodies": "appendix", "appendix-lines": "1_0"})
+    assert not fences.unknown_options({"appendix-lines": "3"})

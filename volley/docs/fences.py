@@ -15,7 +15,9 @@ Superfences finds the fences (in lists, admonitions, tabs, behind longer ```` ``
 and hands each body to `fence_formatter`, which returns the diagram's HTML. Per page, the
 stylesheet and script are added once, after the last diagram, by a postprocessor the first
 diagram installs. A fence line may carry options: ```` ```volley theme=dark interactive=false
-bodies=appendix name=login ````.
+bodies=appendix appendix-lines=12 name=login ````. Superfences reads an option whose name has a
+hyphen (`appendix-lines`) only inside braces, ```` ```{.volley appendix-lines="12"} ````; the
+MkDocs plugin writes such a fence line that way for you.
 
 A diagram that does not parse becomes an error box in the page (its text escaped) and a
 warning in the log naming the page, the line in the page and the line in the diagram. The
@@ -35,7 +37,7 @@ from typing import Any
 
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
-from volley.options import BODIES, THEMES, Options
+from volley.options import BODIES, THEMES, OptionError, Options
 from volley.text.fences import fence_open, read_block
 
 __all__ = [
@@ -45,14 +47,16 @@ __all__ = [
     "Settings",
     "fence_formatter",
     "fence_validator",
+    "spelled",
 ]
 
-FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "redact")
+FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix-lines", "redact")
 
 _log = logging.getLogger("mkdocs.plugins.volley")
 _VOLLEY = re.compile(r"\{?[ \t]*\.?volley\b")  # an info string naming volley (`{ .volley }` too)
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
+_WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
 
 
 @dataclass(frozen=True)
@@ -62,11 +66,17 @@ class Settings:
     theme: str = "auto"  # auto follows the reader (and mkdocs-material's palette switch)
     interactive: bool = True  # False: the static SVG, no script
     bodies: str = "markers"  # markers, appendix (bodies listed under the picture), none
+    appendix_lines: int | None = None  # cap on each body in an appendix; None: every line
     redact: bool = False  # mask values that look like secrets
 
     def options(self, id_prefix: str) -> Options:
         """The pipeline's options: an HTML fragment (the page has the assets once), or a
-        static SVG drawn light, whose colours the page's stylesheet switches."""
+        static SVG drawn light, whose colours the page's stylesheet switches.
+
+        A site's `appendix_lines` caps the diagrams that list their bodies (the site's
+        `bodies`, or a fence's `bodies=appendix`); the others have no appendix to cap.
+        """
+        lines = self.appendix_lines if self.bodies == "appendix" else None
         if self.interactive:
             return Options(
                 format="html",
@@ -74,11 +84,17 @@ class Settings:
                 include_assets=False,
                 theme=self.theme,
                 bodies=self.bodies,
+                appendix_lines=lines,
                 redact=self.redact,
                 id_prefix=id_prefix,
             )
         return Options(
-            format="svg", theme="light", bodies=self.bodies, redact=self.redact, id_prefix=id_prefix
+            format="svg",
+            theme="light",
+            bodies=self.bodies,
+            appendix_lines=lines,
+            redact=self.redact,
+            id_prefix=id_prefix,
         )
 
     def merged(self, overrides: dict[str, str]) -> Settings:
@@ -92,6 +108,8 @@ class Settings:
                 continue
             if key in ("interactive", "redact"):
                 values[key] = _boolean(key, value)
+            elif key == "appendix-lines":
+                values["appendix_lines"] = _whole_number(key, value)
             else:
                 allowed = THEMES if key == "theme" else BODIES
                 if value not in allowed:
@@ -100,7 +118,10 @@ class Settings:
                         + ", ".join(allowed)
                     )
                 values[key] = value
-        return replace(self, **values)
+        merged = replace(self, **values)
+        if "appendix_lines" in values:
+            _check_appendix_lines(merged)
+        return merged
 
 
 def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
@@ -125,6 +146,31 @@ def _boolean(key: str, value: str | bool) -> bool:
     if value.lower() in _FALSE:
         return False
     raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+
+
+def _whole_number(key: str, value: str) -> int:
+    if not _WHOLE_NUMBER.fullmatch(value):
+        raise VolleyError(
+            f'{key}="{value}" on the ```volley fence is not a whole number of 1 or more'
+        )
+    return int(value)
+
+
+def _check_appendix_lines(settings: Settings) -> None:
+    """A fence's `appendix-lines` checked by volley's own rule (at least 1, and only with
+    bodies=appendix), its error naming the option as the fence spells it."""
+    try:
+        Options(bodies=settings.bodies, appendix_lines=settings.appendix_lines)
+    except OptionError as exc:
+        raise OptionError(exc.option, spelled(exc, "appendix-lines"), hint=exc.hint) from None
+
+
+def spelled(exc: OptionError, name: str, *, with_hint: bool = False) -> str:
+    """The error's message naming its option as a front end spells it (`:appendix-lines:`
+    for `appendix_lines`), so the reader finds what they wrote; the hint after it in
+    brackets, for a front end that shows one line."""
+    message = exc.message.replace(exc.option, name, 1)
+    return f"{message} ({exc.hint})" if with_hint and exc.hint else message
 
 
 @dataclass(frozen=True)

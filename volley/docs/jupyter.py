@@ -26,7 +26,7 @@ from typing import Any
 from volley import api
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
-from volley.options import Options
+from volley.options import OptionError, Options
 
 __all__ = ["NotebookDiagram", "load_ipython_extension", "show"]
 
@@ -41,9 +41,11 @@ class NotebookDiagram:
     redact: bool = False
     name: str | None = None  # id prefix, for deep links (#NAME-message-2)
     warnings: list[Diagnostic] = field(default_factory=list, compare=False)
+    appendix_lines: int | None = field(default=None, kw_only=True)  # bodies="appendix": a cap
 
     def __post_init__(self) -> None:
-        Options(theme=self.theme, bodies=self.bodies)  # refuse a bad option now, not at display
+        # Refuse a bad option now, not at display.
+        Options(theme=self.theme, bodies=self.bodies, appendix_lines=self.appendix_lines)
 
     def __repr__(self) -> str:
         """What a console without pictures shows: which diagram this is, not its whole model."""
@@ -57,6 +59,7 @@ class NotebookDiagram:
             fragment=True,
             theme=self.theme,
             bodies=self.bodies,
+            appendix_lines=self.appendix_lines,
             redact=self.redact,
             id_prefix=self.name,
         )
@@ -67,6 +70,7 @@ class NotebookDiagram:
             format="svg",
             theme=self.theme,
             bodies=self.bodies,
+            appendix_lines=self.appendix_lines,
             redact=self.redact,
             id_prefix=self.name,
         )
@@ -78,11 +82,14 @@ def show(
     *,
     theme: str | None = None,
     bodies: str = "markers",
+    appendix_lines: int | None = None,
     redact: bool = False,
     name: str | None = None,
     filename: str | None = None,
 ) -> NotebookDiagram:
     """The diagram of `source` (volley text or a parsed Diagram), to display in a notebook.
+
+    `appendix_lines` caps each body listed under the picture (with `bodies="appendix"`).
 
     Its warnings (an unknown icon, a value that looks like a secret) are printed to stderr,
     which a notebook shows under the cell; a mistake in the text raises a VolleyError.
@@ -94,7 +101,9 @@ def show(
         diagram, warnings = checked.diagram, checked.warnings
     for warning in warnings:
         print(warning.format(), file=sys.stderr)
-    return NotebookDiagram(diagram, theme, bodies, redact, name, warnings)
+    return NotebookDiagram(
+        diagram, theme, bodies, redact, name, warnings, appendix_lines=appendix_lines
+    )
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -103,9 +112,17 @@ def load_ipython_extension(ipython: Any) -> None:
     from IPython.core.error import UsageError
     from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+    from volley.docs.fences import spelled
+
     @magic_arguments()
     @argument("--theme", choices=["auto", "light", "dark"], help="default: follow the reader")
     @argument("--bodies", choices=["markers", "appendix", "none"], default="markers")
+    @argument(
+        "--appendix-lines",
+        type=int,
+        metavar="N",
+        help="with --bodies appendix: at most N lines of each body; default: every line",
+    )
     @argument("--redact", action="store_true", help="mask values that look like secrets")
     @argument("--name", help="id prefix of the diagram's deep links (#NAME-message-2)")
     def volley(line: str, cell: str) -> NotebookDiagram:
@@ -116,10 +133,14 @@ def load_ipython_extension(ipython: Any) -> None:
                 cell,
                 theme=args.theme,
                 bodies=args.bodies,
+                appendix_lines=args.appendix_lines,
                 redact=args.redact,
                 name=args.name,
                 filename="cell",
             )
+        except OptionError as exc:  # named as the cell's line spells it
+            flag = "--" + exc.option.replace("_", "-")
+            raise UsageError(spelled(exc, flag, with_hint=True)) from None
         except VolleyError as exc:  # the user's mistake: the place and a caret, no traceback
             raise UsageError(exc.format()) from None
 

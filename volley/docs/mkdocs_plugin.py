@@ -16,6 +16,7 @@ Options (`mkdocs.yml`):
           theme: auto          # auto (follows the reader and Material's palette), light, dark
           interactive: true    # false: static SVG, no script
           bodies: markers      # markers, appendix (bodies listed under the picture), none
+          appendix_lines: 12   # at most 12 lines of each body in an appendix; default: all
           fail_on_error: false # true: a broken diagram stops the build
           redact: false        # mask values that look like secrets, in every published form
           publish_sources: ... # publish the .volley files in docs/; default: not when redacting
@@ -54,7 +55,7 @@ from volley.docs.fences import (
 )
 from volley.docs.readme import join_lines, scan
 from volley.errors import Diagnostic, VolleyError
-from volley.options import BODIES, THEMES
+from volley.options import BODIES, THEMES, OptionError, Options
 from volley.textio import decode
 
 log = get_plugin_logger("volley")
@@ -66,12 +67,27 @@ MISSING_EXTRA = (
 SUFFIX = ".volley"
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
+# A ```volley line with options (the fence, the options), and an option named with a hyphen.
+_OPENER_WITH_OPTIONS = re.compile(r"(`{3,}|~{3,})[ \t]*\.?volley([ \t].*?)[ \t]*$")
+_HYPHENATED_NAME = re.compile(r"(?<!\S)[A-Za-z_]\w*-[\w-]*=")
+
+
+class AppendixLines(c.OptionallyRequired[int]):
+    """The cap on each body in an appendix, checked by the rule `volley.Options` applies."""
+
+    def run_validation(self, value: object) -> int:
+        try:
+            Options(bodies="appendix", appendix_lines=value)  # type: ignore[arg-type]
+        except OptionError as exc:
+            raise base.ValidationError(exc.format()) from None
+        return value  # type: ignore[return-value]
 
 
 class VolleyConfig(base.Config):
     theme = c.Choice(THEMES, default="auto")
     interactive = c.Type(bool, default=True)
     bodies = c.Choice(BODIES, default="markers")
+    appendix_lines = c.Optional(AppendixLines())  # None: every line; caps appendix diagrams
     fail_on_error = c.Type(bool, default=False)
     redact = c.Type(bool, default=False)
     publish_sources = c.Optional(c.Type(bool))  # None: publish them unless redacting
@@ -100,6 +116,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             theme=self.config.theme,
             interactive=self.config.interactive,
             bodies=self.config.bodies,
+            appendix_lines=self.config.appendix_lines,
             redact=self.config.redact,
         )
         self.docs_dir = Path(config.docs_dir)
@@ -271,14 +288,28 @@ class VolleyExtension(Extension):
 
 def quote_fence_options(markdown: str, filename: str) -> str:
     """The page with bare fence options quoted: superfences reads ```volley theme="dark"
-    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code."""
+    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code.
+
+    Superfences reads an option named with a hyphen (appendix-lines) only in braces, so such
+    a line becomes ```{.volley appendix-lines="12"}, which it hands over the same way.
+    """
     found = scan(markdown, filename)
     if not found.blocks:
         return markdown
     for block in found.blocks:
         line = found.lines[block.open]
+        line.text = _braced(line.text)
         line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
     return join_lines(found.lines)
+
+
+def _braced(line: str) -> str:
+    """```volley appendix-lines=12 as ```{.volley appendix-lines=12}, the form in which
+    superfences reads an option named with a hyphen; any other line as it is."""
+    found = _OPENER_WITH_OPTIONS.search(line)
+    if found is None or not _HYPHENATED_NAME.search(found[2]):
+        return line
+    return f"{line[: found.start()]}{found[1]}{{.volley{found[2]}}}"
 
 
 def _front_matter_lines(page: Any, markdown: str) -> int:

@@ -44,10 +44,10 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fences import Location, Problem, error_box
+from volley.docs.fences import Location, Problem, error_box, spelled
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
-from volley.options import BODIES, THEMES, Options
+from volley.options import BODIES, THEMES, OptionError, Options
 
 __all__ = ["VolleyDirective", "setup"]
 
@@ -92,6 +92,7 @@ class VolleyDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = {
         "theme": _choice(THEMES),
         "bodies": _choice(BODIES),
+        "appendix-lines": directives.positive_int,
         "interactive": _boolean,
         "redact": _boolean,
         "name": directives.unchanged_required,
@@ -123,6 +124,12 @@ class VolleyDirective(SphinxDirective):
             shown_file = None
             source = "\n".join(self.content)
         redact = self.options.get("redact", False)
+        bodies = self.options.get("bodies", "markers")
+        appendix_lines = self.options.get("appendix-lines")
+        try:
+            Options(bodies=bodies, appendix_lines=appendix_lines)  # volley's rule for the pair
+        except OptionError as exc:
+            raise self.error(spelled(exc, ":appendix-lines:", with_hint=True)) from None
         try:
             checked = api.check(source, filename=shown_file, redact=redact)
         except VolleyError as exc:
@@ -136,7 +143,8 @@ class VolleyDirective(SphinxDirective):
             filename=shown_file,
             source=source,
             theme=self.options.get("theme"),
-            bodies=self.options.get("bodies", "markers"),
+            bodies=bodies,
+            appendix_lines=appendix_lines,
             interactive=self.options.get("interactive", True),
             redact=redact,
             name=self.options.get("name"),
@@ -258,6 +266,7 @@ class DrawDiagrams(SphinxPostTransform):
             include_assets=False,  # the page links volley.css and volley.js once
             theme=node["theme"],
             bodies=node["bodies"],
+            appendix_lines=node.get("appendix_lines"),
             redact=node["redact"],
             id_prefix=prefix,
         )
@@ -277,6 +286,7 @@ class DrawDiagrams(SphinxPostTransform):
             format=fmt,
             theme=theme,
             bodies=node["bodies"],
+            appendix_lines=node.get("appendix_lines"),
             redact=node["redact"],
             scale=2.0 if fmt == "png" else 1.0,
         )
