@@ -10,10 +10,13 @@ pytest.importorskip("ipykernel")
 
 import volley  # noqa: E402
 from volley.docs.jupyter import NotebookDiagram, show  # noqa: E402
+from volley.options import OptionError  # noqa: E402
 
 LOGIN = (
     "title: Sign in\nBrowser -> API: POST /login\nin: Request\n  user: ada\nAPI --> Browser: 200 OK"
 )
+# A payload of 30 lines, so a cap on the appendix shows.
+LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))
 
 CELLS = [
     "%load_ext volley.docs.jupyter",
@@ -22,6 +25,10 @@ CELLS = [
     'from volley.docs.jupyter import show\nshow("A -> B: {fas-nope} shown", bodies="none")',
     "%%volley\nAgent -> Server: ok\nAgent ~> Server: POST /mcp",
     "%%volley --theme neon\nA -> B",
+    f"%%volley --bodies appendix --appendix-lines 5\n{LONG}",
+    f"%%volley --appendix-lines 5\n{LONG}",
+    f"%%volley --bodies appendix --appendix-lines 0\n{LONG}",
+    f"%%volley --bodies appendix --appendix-lines five\n{LONG}",
 ]
 
 
@@ -103,3 +110,42 @@ def test_show_without_a_notebook():
         show("A ~> B")
     with pytest.raises(volley.VolleyError):
         show(LOGIN, theme="neon")
+
+
+def listed(picture: str, line: str) -> bool:
+    """Whether an appendix draws `line` (the viewer's data holds every line, quoted)."""
+    return f">{line}<" in picture
+
+
+def test_appendix_lines_caps_each_body_in_both_pictures(executed):
+    data = result(executed[6])
+    for kind in ("text/html", "image/svg+xml"):
+        picture = data[kind]
+        assert "25 more lines not shown (5 of 30)" in picture, kind
+        assert listed(picture, "line05") and not listed(picture, "line06"), kind
+        assert not listed(picture, "line30"), kind
+    assert data["image/svg+xml"] == volley.render(LONG, bodies="appendix", appendix_lines=5)
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        (7, '--appendix-lines applies to bodies "appendix" only, not to "markers"'),
+        (8, "--appendix-lines must be at least 1, not 0"),
+        (9, "argument --appendix-lines: invalid int value: 'five'"),
+    ],
+)
+def test_a_bad_appendix_lines_is_a_usage_error(executed, cell, said):
+    text = stderr(executed[cell])
+    assert "UsageError" in text and said in text
+    assert "Traceback" not in text and not any(o.output_type == "error" for o in executed[cell])
+
+
+def test_show_takes_appendix_lines():
+    shown = show(LONG, bodies="appendix", appendix_lines=4)
+    assert "26 more lines not shown (4 of 30)" in shown._repr_svg_()
+    assert "26 more lines not shown (4 of 30)" in shown._repr_html_()
+    with pytest.raises(OptionError, match='appendix_lines applies to bodies "appendix"'):
+        show(LONG, appendix_lines=4)
+    with pytest.raises(OptionError, match="at least 1"):
+        show(LONG, bodies="appendix", appendix_lines=0)

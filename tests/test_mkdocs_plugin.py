@@ -288,3 +288,56 @@ def test_a_site_without_pymdown_extensions_gets_one_line_naming_the_extra(
         VolleyPlugin().on_config(object())
     assert str(caught.value) == MISSING_EXTRA
     assert "pip install 'volley-diagrams[mkdocs]'" in MISSING_EXTRA
+
+
+# --- appendix-lines -------------------------------------------------------------------------------
+
+LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))
+CAPPED = "plugins:\n  - volley:\n      bodies: appendix\n      appendix_lines: 5\n"
+
+
+def listed(html: str, line: str) -> bool:
+    """Whether an appendix draws `line` (the viewer's data holds every line, quoted)."""
+    return f">{line}<" in html
+
+
+def test_appendix_lines_caps_bodies_site_wide_and_per_fence(tmp_path):
+    pages = {
+        "index.md": f"# Site\n\n```volley\n{LONG}```\n",
+        "fence.md": f"# Fence\n\n```volley appendix-lines=8 interactive=false\n{LONG}```\n",
+        "markers.md": f"# Markers\n\n```volley bodies=markers\n{LONG}```\n",
+    }
+    site = write_site(tmp_path / "capped", CAPPED, pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert "25 more lines not shown (5 of 30)" in html
+    assert listed(html, "line05") and not listed(html, "line06") and not listed(html, "line30")
+    fence = (site / "site" / "fence" / "index.html").read_text(encoding="utf-8")
+    assert "volley-static" in fence and "22 more lines not shown (8 of 30)" in fence
+    assert listed(fence, "line08") and not listed(fence, "line30")
+    markers = (site / "site" / "markers" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(markers)) == 1 and "more lines not shown" not in markers
+
+
+def test_a_bad_appendix_lines_fails_the_build_and_shows_why(tmp_path):
+    pages = {
+        "index.md": f"# Bad\n\n```volley bodies=appendix appendix-lines=lots\n{LONG}```\n",
+        "alone.md": f"# Alone\n\n```volley appendix-lines=4\n{LONG}```\n",
+    }
+    site = write_site(tmp_path / "bad", "plugins:\n  - volley\n", pages)
+    strict = build(site)
+    assert strict.returncode != 0
+    assert "Doc file 'index.md', line 3" in strict.stderr
+    assert 'appendix-lines="lots" on the ```volley fence is not a whole number' in strict.stderr
+    assert 'appendix-lines applies to bodies "appendix" only, not to "markers"' in strict.stderr
+    assert build(site, strict=False).returncode == 0
+    for page in ("index.html", "alone/index.html"):
+        html = (site / "site" / page).read_text(encoding="utf-8")
+        assert 'class="volley-error"' in html and not diagrams(html), page
+
+    config = "plugins:\n  - volley:\n      bodies: appendix\n      appendix_lines: 0\n"
+    site = write_site(tmp_path / "zero", config, {"index.md": "# Zero\n"})
+    result = build(site)
+    assert result.returncode != 0
+    assert "appendix_lines must be at least 1, not 0" in result.stderr

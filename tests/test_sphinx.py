@@ -140,13 +140,7 @@ def test_a_file_and_inline_text_at_once_is_an_error(tmp_path):
     (site / "index.rst").write_text(
         "Title\n=====\n\n.. volley:: theme=dark\n\n   A -> B\n", encoding="utf-8"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(site), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    result = build_site(site, tmp_path / "out")
     assert "index.rst:4: ERROR" in result.stderr
     assert "takes a file or the diagram's text, not both" in result.stderr
     assert ":theme: dark" in result.stderr
@@ -169,3 +163,83 @@ def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):
     finally:
         context.close()
     assert errors == []
+
+
+LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))
+
+
+def write_site(folder: Path, pages: dict[str, str]) -> Path:
+    folder.mkdir()
+    (folder / "conf.py").write_text(
+        'extensions = ["myst_parser", "volley.docs.sphinx"]\n'
+        'source_suffix = {".rst": "restructuredtext", ".md": "markdown"}\n'
+    )
+    for name, text in pages.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def build_site(folder: Path, out: Path, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", *flags, "-b", "html", str(folder), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+def indented(text: str) -> str:
+    return "".join(f"   {line}\n" for line in text.splitlines())
+
+
+def listed(page: str, line: str) -> bool:
+    """Whether an appendix draws `line` (the viewer's data holds every line, quoted)."""
+    return f">{line}<" in page
+
+
+def test_appendix_lines_caps_each_body_in_rst_and_myst(tmp_path):
+    rst = (
+        "Capped\n======\n\n.. toctree::\n\n   markdown\n\n"
+        f".. volley::\n   :bodies: appendix\n   :appendix-lines: 5\n\n{indented(LONG)}"
+    )
+    myst = (
+        "# In Markdown\n\n```volley\n:bodies: appendix\n:appendix-lines: 3\n"
+        f":interactive: false\n\n{LONG}```\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": myst})
+    result = build_site(site, tmp_path / "out", "-W")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert page.count('class="volley-diagram') == 1
+    assert "25 more lines not shown (5 of 30)" in page
+    assert listed(page, "line05") and not listed(page, "line06") and not listed(page, "line30")
+    static = re.search(
+        r'<img alt="[^"]*" src="(_images/[0-9a-f]+\.svg)"',
+        (tmp_path / "out" / "markdown.html").read_text(),
+    )
+    assert static
+    svg = (tmp_path / "out" / static[1]).read_text()
+    assert "27 more lines not shown (3 of 30)" in svg
+    assert listed(svg, "line03") and not listed(svg, "line04")
+
+
+def test_a_bad_appendix_lines_is_an_error_at_its_line(tmp_path):
+    rst = (
+        "Bad\n===\n\n"
+        f".. volley::\n   :bodies: appendix\n   :appendix-lines: 0\n\n{indented(LONG)}\n"
+        f".. volley::\n   :appendix-lines: 4\n\n{indented(LONG)}"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst})
+    result = build_site(site, tmp_path / "out", "--keep-going")
+    log = result.stderr
+    assert re.search(r"index\.rst:4: ERROR: .*\n.*option: \"appendix-lines\"; value: '0'", log), log
+    assert "negative or zero value; must be positive" in log
+    assert re.search(
+        r'index\.rst:41: ERROR: :appendix-lines: applies to bodies "appendix" only, not to '
+        r'"markers" \(it caps the bodies listed under the picture\)',
+        log,
+    ), log
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "volley-diagram" not in page
+    assert build_site(site, tmp_path / "strict", "-W").returncode != 0
