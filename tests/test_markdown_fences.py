@@ -116,8 +116,8 @@ def listed(page: str, line: str) -> bool:
 
 @pytest.mark.parametrize("interactive", ["true", "false"])
 def test_appendix_lines_on_a_fence_caps_each_listed_body(interactive):
-    # superfences reads a hyphenated option in the braced form (the plugin writes it so)
-    fence = f'```{{.volley bodies="appendix" appendix-lines="5" interactive="{interactive}"}}\n'
+    # the plain fence line, as superfences reads it without the plugin's help
+    fence = f'```volley bodies="appendix" appendix_lines="5" interactive="{interactive}"\n'
     page = converter().convert(f"{fence}{LONG}```\n")
     assert 'class="volley-error"' not in page
     assert listed(page, "line05") and not listed(page, "line06")
@@ -132,25 +132,25 @@ def test_a_sites_appendix_lines_caps_the_diagrams_that_list_bodies():
     page = md.convert(f'```volley bodies="appendix"\n{LONG}```\n\n```volley\n{LONG}```\n')
     assert 'class="volley-error"' not in page  # the markers diagram has nothing to cap
     assert page.count("26 more lines not shown (4 of 30)") == 1
-    page = md.reset().convert(f'```{{.volley bodies="appendix" appendix-lines="9"}}\n{LONG}```\n')
+    page = md.reset().convert(f'```volley bodies="appendix" appendix_lines="9"\n{LONG}```\n')
     assert "21 more lines not shown (9 of 30)" in page  # the fence's own wins
 
 
 @pytest.mark.parametrize(
     ("options", "said"),
     [
-        ('bodies="appendix" appendix-lines="many"', 'appendix-lines="many" on the ```volley fence'),
-        ('bodies="appendix" appendix-lines="-2"', "is not a whole number of 1 or more"),
-        ('bodies="appendix" appendix-lines="0"', "appendix-lines must be at least 1, not 0"),
+        ('bodies="appendix" appendix_lines="many"', 'appendix_lines="many" on the ```volley fence'),
+        ('bodies="appendix" appendix_lines="-2"', "is not a whole number of 1 or more"),
+        ('bodies="appendix" appendix_lines="0"', "appendix_lines must be at least 1, not 0"),
         (
-            'appendix-lines="5"',
-            'appendix-lines applies to bodies "appendix" only, not to "markers"',
+            'appendix_lines="5"',
+            'appendix_lines applies to bodies "appendix" only, not to "markers"',
         ),
     ],
 )
 def test_a_bad_appendix_lines_is_an_error_box(options, said, caplog):
     with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
-        page = converter().convert(f"```{{.volley {options}}}\n{LONG}```\n")
+        page = converter().convert(f"```volley {options}\n{LONG}```\n")
     assert 'class="volley-error"' in page and "volley-diagram" not in page
     assert said in page  # the box's text is escaped without touching quotes
     (record,) = caplog.records
@@ -158,12 +158,12 @@ def test_a_bad_appendix_lines_is_an_error_box(options, said, caplog):
 
 
 def test_appendix_lines_is_checked_by_the_options_rule():
-    assert Settings().merged({"bodies": "appendix", "appendix-lines": "12"}) == Settings(
+    assert Settings().merged({"bodies": "appendix", "appendix_lines": "12"}) == Settings(
         bodies="appendix", appendix_lines=12
     )
     with pytest.raises(fences.OptionError, match='only, not to "none"') as caught:
-        Settings().merged({"bodies": "none", "appendix-lines": "3"})
+        Settings().merged({"bodies": "none", "appendix_lines": "3"})
     assert isinstance(caught.value, fences.VolleyError)
     with pytest.raises(fences.VolleyError, match="not a whole number"):
-        Settings().merged({"bodies": "appendix", "appendix-lines": "1_0"})
-    assert not fences.unknown_options({"appendix-lines": "3"})
+        Settings().merged({"bodies": "appendix", "appendix_lines": "1_0"})
+    assert not fences.unknown_options({"appendix_lines": "3"})

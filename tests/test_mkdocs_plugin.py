@@ -290,7 +290,7 @@ def test_a_site_without_pymdown_extensions_gets_one_line_naming_the_extra(
     assert "pip install 'volley-diagrams[mkdocs]'" in MISSING_EXTRA
 
 
-# --- appendix-lines -------------------------------------------------------------------------------
+# --- appendix_lines -------------------------------------------------------------------------------
 
 LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))
 CAPPED = "plugins:\n  - volley:\n      bodies: appendix\n      appendix_lines: 5\n"
@@ -304,7 +304,7 @@ def listed(html: str, line: str) -> bool:
 def test_appendix_lines_caps_bodies_site_wide_and_per_fence(tmp_path):
     pages = {
         "index.md": f"# Site\n\n```volley\n{LONG}```\n",
-        "fence.md": f"# Fence\n\n```volley appendix-lines=8 interactive=false\n{LONG}```\n",
+        "fence.md": f"# Fence\n\n```volley appendix_lines=8 interactive=false\n{LONG}```\n",
         "markers.md": f"# Markers\n\n```volley bodies=markers\n{LONG}```\n",
     }
     site = write_site(tmp_path / "capped", CAPPED, pages)
@@ -322,15 +322,15 @@ def test_appendix_lines_caps_bodies_site_wide_and_per_fence(tmp_path):
 
 def test_a_bad_appendix_lines_fails_the_build_and_shows_why(tmp_path):
     pages = {
-        "index.md": f"# Bad\n\n```volley bodies=appendix appendix-lines=lots\n{LONG}```\n",
-        "alone.md": f"# Alone\n\n```volley appendix-lines=4\n{LONG}```\n",
+        "index.md": f"# Bad\n\n```volley bodies=appendix appendix_lines=lots\n{LONG}```\n",
+        "alone.md": f"# Alone\n\n```volley appendix_lines=4\n{LONG}```\n",
     }
     site = write_site(tmp_path / "bad", "plugins:\n  - volley\n", pages)
     strict = build(site)
     assert strict.returncode != 0
     assert "Doc file 'index.md', line 3" in strict.stderr
-    assert 'appendix-lines="lots" on the ```volley fence is not a whole number' in strict.stderr
-    assert 'appendix-lines applies to bodies "appendix" only, not to "markers"' in strict.stderr
+    assert 'appendix_lines="lots" on the ```volley fence is not a whole number' in strict.stderr
+    assert 'appendix_lines applies to bodies "appendix" only, not to "markers"' in strict.stderr
     assert build(site, strict=False).returncode == 0
     for page in ("index.html", "alone/index.html"):
         html = (site / "site" / page).read_text(encoding="utf-8")

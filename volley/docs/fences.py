@@ -15,9 +15,7 @@ Superfences finds the fences (in lists, admonitions, tabs, behind longer ```` ``
 and hands each body to `fence_formatter`, which returns the diagram's HTML. Per page, the
 stylesheet and script are added once, after the last diagram, by a postprocessor the first
 diagram installs. A fence line may carry options: ```` ```volley theme=dark interactive=false
-bodies=appendix appendix-lines=12 name=login ````. Superfences reads an option whose name has a
-hyphen (`appendix-lines`) only inside braces, ```` ```{.volley appendix-lines="12"} ````; the
-MkDocs plugin writes such a fence line that way for you.
+bodies=appendix appendix_lines=12 name=login ````.
 
 A diagram that does not parse becomes an error box in the page (its text escaped) and a
 warning in the log naming the page, the line in the page and the line in the diagram. The
@@ -50,7 +48,7 @@ __all__ = [
     "spelled",
 ]
 
-FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix-lines", "redact")
+FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
 
 _log = logging.getLogger("mkdocs.plugins.volley")
 _VOLLEY = re.compile(r"\{?[ \t]*\.?volley\b")  # an info string naming volley (`{ .volley }` too)
@@ -108,7 +106,7 @@ class Settings:
                 continue
             if key in ("interactive", "redact"):
                 values[key] = _boolean(key, value)
-            elif key == "appendix-lines":
+            elif key == "appendix_lines":
                 values["appendix_lines"] = _whole_number(key, value)
             else:
                 allowed = THEMES if key == "theme" else BODIES
@@ -157,12 +155,9 @@ def _whole_number(key: str, value: str) -> int:
 
 
 def _check_appendix_lines(settings: Settings) -> None:
-    """A fence's `appendix-lines` checked by volley's own rule (at least 1, and only with
-    bodies=appendix), its error naming the option as the fence spells it."""
-    try:
-        Options(bodies=settings.bodies, appendix_lines=settings.appendix_lines)
-    except OptionError as exc:
-        raise OptionError(exc.option, spelled(exc, "appendix-lines"), hint=exc.hint) from None
+    """A fence's `appendix_lines` checked by volley's own rule (at least 1, and only with
+    bodies=appendix)."""
+    Options(bodies=settings.bodies, appendix_lines=settings.appendix_lines)
 
 
 def spelled(exc: OptionError, name: str, *, with_hint: bool = False) -> str:

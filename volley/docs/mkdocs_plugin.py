@@ -67,9 +67,6 @@ MISSING_EXTRA = (
 SUFFIX = ".volley"
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
-# A ```volley line with options (the fence, the options), and an option named with a hyphen.
-_OPENER_WITH_OPTIONS = re.compile(r"(`{3,}|~{3,})[ \t]*\.?volley([ \t].*?)[ \t]*$")
-_HYPHENATED_NAME = re.compile(r"(?<!\S)[A-Za-z_]\w*-[\w-]*=")
 
 
 class AppendixLines(c.OptionallyRequired[int]):
@@ -288,28 +285,14 @@ class VolleyExtension(Extension):
 
 def quote_fence_options(markdown: str, filename: str) -> str:
     """The page with bare fence options quoted: superfences reads ```volley theme="dark"
-    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code.
-
-    Superfences reads an option named with a hyphen (appendix-lines) only in braces, so such
-    a line becomes ```{.volley appendix-lines="12"}, which it hands over the same way.
-    """
+    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code."""
     found = scan(markdown, filename)
     if not found.blocks:
         return markdown
     for block in found.blocks:
         line = found.lines[block.open]
-        line.text = _braced(line.text)
         line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
     return join_lines(found.lines)
-
-
-def _braced(line: str) -> str:
-    """```volley appendix-lines=12 as ```{.volley appendix-lines=12}, the form in which
-    superfences reads an option named with a hyphen; any other line as it is."""
-    found = _OPENER_WITH_OPTIONS.search(line)
-    if found is None or not _HYPHENATED_NAME.search(found[2]):
-        return line
-    return f"{line[: found.start()]}{found[1]}{{.volley{found[2]}}}"
 
 
 def _front_matter_lines(page: Any, markdown: str) -> int:
