@@ -19,9 +19,10 @@ import subprocess
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from volley.errors import Diagnostic
+from volley.output.rtl import has_right_to_left, marks_before_letters, visual_markup
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
 EMOJI = "emoji"
@@ -99,6 +100,11 @@ def family_for(ch: str) -> str | None:
     return ""
 
 
+def _drawable(ch: str) -> bool:
+    """Whether an installed font has `ch` (or, without fontconfig, whether that is unknown)."""
+    return not fallback_order(PRIMARY) or family_for(ch) != ""
+
+
 def _needs_care(ch: str) -> bool:
     return ord(ch) > 0x2FF and not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn")
 
@@ -131,12 +137,27 @@ def missing_characters(text: str) -> list[str]:
     return list(seen)
 
 
+@cache
+def _reaches_forward(family: str | None, mark: str) -> bool:
+    """Whether cairo, drawing `mark` in `family`, puts it over the glyph drawn after it: a mark
+    takes no room, and its outline lies right of where it is drawn from (fonts made for right
+    to left scripts draw so; others put a mark back over the glyph before it)."""
+    import cairocffi  # cairosvg's binding to cairo: what draws the PNG and PDF
+
+    context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
+    context.select_font_face(family or PRIMARY)
+    context.set_font_size(100)
+    x_bearing, _, width, _, x_advance, _ = context.text_extents(mark)
+    return x_advance == 0 and x_bearing + width / 2 > 0
+
+
 def _quote(family: str) -> str:
     return family.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 def with_fallback_fonts(svg: str) -> str:
-    """The SVG with each text piece that needs another font in a `<tspan>` naming it.
+    """The SVG with each text piece that needs another font in a `<tspan>` naming it, and
+    right-to-left text in the order it is seen in (`volley.output.rtl`).
 
     Characters no installed font has are left as they are (cairo draws an empty box); the
     pipeline says which, and where (`missing_glyph_warnings`).
@@ -146,9 +167,18 @@ def with_fallback_fonts(svg: str) -> str:
         opening, _, text, closing = match.groups()
         if text.isascii():
             return match.group(0)
+        rtl = has_right_to_left(text)
+        if rtl:
+            text = visual_markup(text, _drawable)
         pieces = _pieces(text)
+        if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
+            pieces = [
+                (family, marks_before_letters(piece, partial(_reaches_forward, family)))
+                for family, piece in pieces
+            ]
+            text = "".join(piece for _, piece in pieces)
         if all(family is None for family, _ in pieces):
-            return match.group(0)
+            return f"{opening}{text}{closing}"
         inner = "".join(
             piece if family is None else f'<tspan font-family="{_quote(family)}">{piece}</tspan>'
             for family, piece in pieces

@@ -1,0 +1,184 @@
+"""PNG and PDF draw Hebrew and Arabic as a browser draws the SVG: right to left, Arabic joined.
+
+cairo draws text in the order it is stored, one glyph per character; volley hands it each
+run of right-to-left text already in the order it is seen in. The pictures are compared with
+the ones cairo draws, without that step, for the same letters typed in visual order: equal
+only if volley turned the text round exactly.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import shutil
+import subprocess
+import unicodedata
+import xml.etree.ElementTree as ET
+
+import pytest
+from PIL import Image
+
+import volley
+from volley.output import font_fallback, raster
+from volley.output.rtl import marks_before_letters, visual_order
+
+from .test_font_fallback import _has_font
+
+needs_arabic = pytest.mark.skipif(
+    not _has_font("", "\ufe8e"), reason="no font with Arabic's joined letter forms installed"
+)
+
+
+def _svgs(source: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The SVG made for a PNG of `source`, and the SVG cairo is given: after font fallback."""
+    seen: list[tuple[str, str]] = []
+
+    def recorded(svg: str) -> str:
+        seen.append((svg, font_fallback.with_fallback_fonts(svg)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(raster, "with_fallback_fonts", recorded)
+    volley.render(source, format="png")
+    (made_and_drawn,) = seen
+    return made_and_drawn
+
+
+def _drawn_svg(source: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The SVG as cairo is given it, for a PNG of `source`."""
+    return _svgs(source, monkeypatch)[1]
+
+
+def _drawn_label(label: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The text cairo is given for a message's label: its `<text>` leaves, tags taken out."""
+    svg = _drawn_svg(f"A -> B: {label}", monkeypatch)
+    (text,) = re.findall(r'<text class="label[^>]*>(.*?)</text>', svg)
+    return html.unescape(re.sub(r"<[^>]*>", "", text))
+
+
+def _without_reordering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """cairo drawing text as it is stored, as PNG and PDF did before right-to-left support."""
+    monkeypatch.setattr(font_fallback, "has_right_to_left", lambda text: False)
+
+
+def test_hebrew_is_handed_to_cairo_in_visual_order(monkeypatch):
+    assert _drawn_label("שלום עולם", monkeypatch) == "םלוע םולש"
+
+
+def test_an_all_hebrew_title_reads_right_to_left(monkeypatch):
+    svg = _drawn_svg("title: שלום עולם!\nA -> B: hi", monkeypatch)
+    # SVG text runs left to right: the "!" a Hebrew title ends with stays at its right end.
+    assert ">םלוע םולש!</text>" in svg
+
+
+@needs_arabic
+def test_arabic_is_joined_and_reversed(monkeypatch):
+    drawn = _drawn_label("مرحبا", monkeypatch)
+    assert [unicodedata.name(ch) for ch in drawn] == [
+        "ARABIC LETTER ALEF FINAL FORM",
+        "ARABIC LETTER BEH MEDIAL FORM",
+        "ARABIC LETTER HAH INITIAL FORM",
+        "ARABIC LETTER REH FINAL FORM",
+        "ARABIC LETTER MEEM INITIAL FORM",
+    ]
+
+
+@needs_arabic
+def test_an_english_label_keeps_its_order_around_an_arabic_word(monkeypatch):
+    drawn = _drawn_label("GET /users for مرحبا now", monkeypatch)
+    assert drawn == "GET /users for \ufe8e\ufe92\ufea3\ufeae\ufee3 now"
+
+
+@needs_arabic
+def test_brackets_and_numbers_in_arabic_read_as_in_a_browser(monkeypatch):
+    # The number keeps its digits' order; the brackets, turned round, are drawn mirrored.
+    assert _drawn_label("مرحبا (42)", monkeypatch) == "(42) \ufe8e\ufe92\ufea3\ufeae\ufee3"
+
+
+def test_markup_characters_in_right_to_left_text_survive(monkeypatch):
+    svg = _drawn_svg("A -> B: שלום & <b> \"x\" 'y'", monkeypatch)
+    ET.fromstring(svg)  # still well-formed: every entity escaped whole
+    (text,) = re.findall(r'<text class="label[^>]*>(.*?)</text>', svg)
+    assert html.unescape(re.sub(r"<[^>]*>", "", text)) == "םולש & <b> \"x\" 'y'"
+
+
+def test_text_without_right_to_left_letters_is_left_alone(monkeypatch):
+    made, drawn = _svgs("title: Dépôt café\nA -> B: naïve <ok> & ünïcode", monkeypatch)
+    assert drawn == made
+
+
+@needs_arabic
+def test_joined_arabic_still_gets_a_font_that_has_it(monkeypatch):
+    # The diagram's face (Liberation Sans) has no Arabic; the joined forms go to one that does.
+    svg = _drawn_svg("A -> B: مرحبا", monkeypatch)
+    assert re.search(r'<tspan font-family="[^"]+">\ufe8e\ufe92\ufea3\ufeae\ufee3</tspan>', svg)
+
+
+def _png(source: str) -> bytes:
+    return volley.render(source, format="png", scale=2)
+
+
+def test_a_hebrew_png_is_the_picture_of_its_letters_in_visual_order(monkeypatch):
+    drawn = _png("A -> B: שלום עולם")
+    typed_reversed = _png("A -> B: םלוע םולש")
+    assert drawn != typed_reversed, "the order of the letters shows in the picture"
+    _without_reordering(monkeypatch)
+    assert drawn == _png("A -> B: םלוע םולש")
+
+
+def test_a_hebrew_pdf_is_the_page_of_its_letters_in_visual_order(monkeypatch):
+    drawn = volley.render("title: שלום עולם\nA -> B: מה נשמע", format="pdf")
+    _without_reordering(monkeypatch)
+    assert drawn == volley.render("title: םלוע םולש\nA -> B: עמשנ המ", format="pdf")
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
+def test_a_hebrew_pdf_draws_as_its_letters_in_visual_order(monkeypatch, tmp_path):
+    def page(source: str) -> bytes:
+        pdf = tmp_path / "page.pdf"
+        pdf.write_bytes(volley.render(source, format="pdf"))
+        out = subprocess.run(["pdftoppm", "-r", "96", "-png", str(pdf)], capture_output=True)
+        return Image.open(io.BytesIO(out.stdout)).convert("RGB").tobytes()
+
+    drawn = page("A -> B: שלום")
+    assert drawn != page("A -> B: םולש")
+    _without_reordering(monkeypatch)
+    assert drawn == page("A -> B: םולש")
+
+
+def _title_columns(source: str) -> list[bytes]:
+    """Each column of pixels at the top of the picture, where only the title is drawn."""
+    image = Image.open(io.BytesIO(_png(source))).convert("L")
+    return [image.crop((x, 0, x + 1, 2 * 60)).tobytes() for x in range(image.width)]
+
+
+@needs_arabic
+def test_arabic_vowel_marks_are_drawn_over_the_word_not_beside_it():
+    # cairo draws a mark where the font's outline puts it: after or before its letter,
+    # whichever side that font draws it on, or it lands past the end of the word.
+    with_marks = _title_columns("title: شَدَّة\nA -> B: x")
+    without = _title_columns("title: شدة\nA -> B: x")
+    word = [x for x, column in enumerate(without) if min(column) < 128]
+    marks = [x for x, (a, b) in enumerate(zip(with_marks, without, strict=True)) if a != b]
+    assert marks, "the marks are drawn"
+    assert word[0] <= marks[0] and marks[-1] <= word[-1]
+
+
+def test_marks_stay_on_their_letter():
+    # Hebrew points come after their letter, in the order written, whatever the reversal did.
+    shin, shin_dot, qamats = "\u05e9", "\u05c1", "\u05b8"
+    word = f"{shin}{shin_dot}{qamats}\u05dc"  # "שָׁל"
+    assert visual_order(word, lambda ch: True) == f"\u05dc{shin}{shin_dot}{qamats}"
+
+
+def test_marks_a_font_draws_forward_go_before_their_letter():
+    text = "\u05dc\u05e9\u05c1\u05b8"  # lamed, then shin with its two points
+    assert marks_before_letters(text, lambda mark: True) == "\u05dc\u05c1\u05b8\u05e9"
+    assert marks_before_letters(text, lambda mark: False) == text
+    # A mark on a left-to-right letter is never moved.
+    assert marks_before_letters("e\u0301", lambda mark: True) == "e\u0301"
+
+
+def test_png_of_right_to_left_text_is_deterministic():
+    source = "title: שלום\nA -> خادم: مرحبا (1) & <x>"
+    assert _png(source) == _png(source)

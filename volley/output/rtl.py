@@ -1,0 +1,143 @@
+"""Right-to-left text for PNG and PDF: Hebrew and Arabic in the order and shapes a browser draws.
+
+cairo, under cairosvg, draws a run of text one glyph per character, left to right, in the
+order the characters are stored: it neither applies the Unicode bidirectional algorithm nor
+joins Arabic letters, so "שלום" would come out as "םולש" and Arabic reversed and unjoined. A
+browser does both. So before the SVG reaches cairo, each run of text that holds right-to-left
+characters gets Arabic's joined letter forms (arabic-reshaper) and is then put in the order it
+is seen in (python-bidi), as renderers without text shaping do.
+
+The base direction is left to right, as SVG text has unless told otherwise: a mostly English
+label keeps its order and only its Arabic or Hebrew words are turned round, while an all Hebrew
+title reads right to left. Each run is a paragraph of its own, as a browser treats it: volley
+places every run of a line at its own x.
+
+python-bidi reorders (rules L1 and L2 of the algorithm) but leaves two things to the renderer
+(its issue #25): a bracket in a reversed run must be drawn as its mirror image (`_mirrored`),
+and a combining mark in a reversed run ends up before its letter. Which side of its letter a
+mark must be drawn on depends on the font: cairo draws a mark where the font's outline puts
+it, which some fonts (Liberation's Hebrew) put back over the glyph before, others (DejaVu's
+Hebrew and Arabic) forward over the glyph after. So `visual_order` keeps each mark after its
+letter, where the font fallback sees which font draws both, and `marks_before_letters` moves
+those the font draws forward.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+
+from volley.output.svg_tags import escape
+
+_RTL = {"R", "AL", "RLE", "RLO", "RLI"}  # right-to-left letters, and the controls that make text so
+_STRONG_RTL = {"R", "AL"}
+_NUMBERS = {"EN", "AN"}
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {close: open_ for open_, close in _OPENERS.items()}
+
+
+def has_right_to_left(text: str) -> bool:
+    """Whether `text` holds a right-to-left letter (or a control that turns text so)."""
+    return not text.isascii() and any(unicodedata.bidirectional(ch) in _RTL for ch in text)
+
+
+@cache
+def _reshaper():
+    """Arabic letters to their joined forms, keeping the vowel marks a user wrote (the
+    library's default drops them)."""
+    from arabic_reshaper import ArabicReshaper
+
+    return ArabicReshaper(configuration={"delete_harakat": False})
+
+
+def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
+    """`text` as cairo must draw it, left to right: every run in its place, and Arabic
+    joined if `can_draw` all its joined forms (unjoined letters read better than boxes)."""
+    from bidi import get_display
+
+    joined = _reshaper().reshape(text)
+    if not all(can_draw(ch) for ch in set(joined) - set(text)):
+        joined = text
+    visual = get_display(joined, base_dir="L")
+    return _mirrored(_marks_after_letters(visual))
+
+
+def visual_markup(escaped: str, can_draw: Callable[[str], bool]) -> str:
+    """An SVG text leaf's escaped text, in visual order and escaped again, entity by entity."""
+    return escape(visual_order(html.unescape(escaped), can_draw))
+
+
+def _marks_after_letters(visual: str) -> str:
+    """Combining marks put back after the right-to-left letter they sit on, in the order they
+    were written: reversing "letter, marks" gave "marks, letter"."""
+    out: list[str] = []
+    marks: list[str] = []
+    for ch in visual:
+        kind = unicodedata.bidirectional(ch)
+        if kind == "NSM":
+            marks.append(ch)
+            continue
+        if marks and kind in _STRONG_RTL:
+            out += [ch, *reversed(marks)]
+        else:
+            out += [*marks, ch]
+        marks = []
+    return "".join(out + marks)
+
+
+def marks_before_letters(text: str, reaches_forward: Callable[[str], bool]) -> str:
+    """`text` with each combining mark that `reaches_forward` (its font draws it over the glyph
+    that follows) moved before the right-to-left letter it sits on."""
+    out: list[str] = []
+    for ch in text:
+        if unicodedata.bidirectional(ch) == "NSM" and reaches_forward(ch):
+            at = len(out)
+            while at and unicodedata.bidirectional(out[at - 1]) == "NSM":
+                at -= 1  # past the marks already moved, or staying, on this letter
+            if at and unicodedata.bidirectional(out[at - 1]) in _STRONG_RTL:
+                out.insert(at - 1, ch)
+                continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _mirrored(visual: str) -> str:
+    """Brackets, `<`, `>`, `«` and the like that read right to left, drawn as their mirror.
+
+    A pair of brackets whose closing one comes first was turned round with the text it holds.
+    Any other mirrored character reads right to left when the nearest letters on both its
+    sides are right-to-left ones (numbers count with them: they sit inside such a run).
+    """
+    from bidi.mirror import MIRRORED
+
+    flip: set[int] = set()
+    paired: set[int] = set()
+    open_: list[int] = []  # brackets not yet paired, as the text is read
+    for i, ch in enumerate(visual):
+        if ch not in _OPENERS and ch not in _CLOSERS:
+            continue
+        top = visual[open_[-1]] if open_ else ""
+        if _CLOSERS.get(top) == ch or _OPENERS.get(top) == ch:
+            pair = (open_.pop(), i)
+            paired.update(pair)
+            if top in _CLOSERS:  # ")" then "(": a pair turned round with what it holds
+                flip.update(pair)
+        else:
+            open_.append(i)
+    alone = [i for i, ch in enumerate(visual) if ch in MIRRORED and i not in paired]
+    flip.update(i for i in alone if _rtl_side(visual[:i][::-1]) and _rtl_side(visual[i + 1 :]))
+    return "".join(MIRRORED[ch] if i in flip else ch for i, ch in enumerate(visual))
+
+
+def _rtl_side(chars: str) -> bool:
+    """Whether the first letter or number of `chars` is right-to-left (the end of the run
+    counts as left to right, the base direction)."""
+    for ch in chars:
+        kind = unicodedata.bidirectional(ch)
+        if kind == "L":
+            return False
+        if kind in _STRONG_RTL or kind in _NUMBERS:
+            return True
+    return False
