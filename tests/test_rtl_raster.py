@@ -182,3 +182,8 @@ def test_marks_a_font_draws_forward_go_before_their_letter():
 def test_png_of_right_to_left_text_is_deterministic():
     source = "title: שלום\nA -> خادم: مرحبا (1) & <x>"
     assert _png(source) == _png(source)
+
+
+def test_arabic_stays_unjoined_where_no_font_has_the_joined_forms():
+    # Unjoined letters, still right to left, read better than empty boxes.
+    assert visual_order("مرحبا", lambda ch: not 0xFB50 <= ord(ch) <= 0xFEFF) == "ابحرم"
