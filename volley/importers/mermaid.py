@@ -46,6 +46,26 @@ ARROWS = {
     "-->": "-->",
     "->": "->",
 }
+# Half arrowheads (Mermaid 11.12): volley draws the whole head, at the same end. A "reverse"
+# one has its head at the sender's end of the line.
+HALF_ARROWS = {
+    "-|\\": "->",
+    "--|\\": "-->",
+    "-|/": "->",
+    "--|/": "-->",
+    "/|-": "<-",
+    "/|--": "<--",
+    "\\|-": "<-",
+    "\\|--": "<--",
+    "-\\\\": "->>",
+    "--\\\\": "-->>",
+    "-//": "->>",
+    "--//": "-->>",
+    "//-": "<<-",
+    "//--": "<<--",
+    "\\\\-": "<<-",
+    "\\\\--": "<<--",
+}
 HEADLESS = ("->", "-->")
 BLOCKS = {
     "loop": "loop",
@@ -60,22 +80,28 @@ BLOCKS = {
 BRANCHES = {"else": "if", "and": "par", "option": "critical"}
 
 _HEADER = re.compile(r"sequenceDiagram\b(.*)")
-_ARROW = "|".join(re.escape(arrow) for arrow in ARROWS)
+# the longest first, so that `--|\\` is not read as `-` and a name
+_ARROW = "|".join(re.escape(arrow) for arrow in sorted({**ARROWS, **HALF_ARROWS}, key=len)[::-1])
+# `()` at either end of the arrow: a "central connection", to the middle of the lifeline
 _MESSAGE = re.compile(
-    rf"(?P<sender>[^:;]+?)[ \t]*(?P<arrow>{_ARROW})[ \t]*(?P<mark>[+-]?)[ \t]*"
-    rf"(?P<receiver>[^:;]+?)[ \t]*(?::(?P<text>.*))?"
+    rf"(?P<sender>[^:]+?)[ \t]*(?P<from_centre>\(\))?[ \t]*(?P<arrow>{_ARROW})[ \t]*"
+    rf"(?P<mark>[+-]|\(\))?[ \t]*(?P<receiver>[^:]+?)[ \t]*(?::(?P<text>.*))?"
 )
-_WORD = re.compile(r"(?P<word>[A-Za-z_]+)(?:[ \t]+(?P<rest>.*))?")
+_WORD = re.compile(r"(?P<word>[A-Za-z_]+)(?:(?:[ \t]+|(?=:))(?P<rest>.*))?")
 _NOTE = re.compile(
     r"(?i:note)[ \t]+(?P<place>(?i:over|left[ \t]+of|right[ \t]+of))[ \t]+"
     r"(?P<names>[^:]+?)[ \t]*:(?P<text>.*)"
 )
 _PARTICIPANT = re.compile(r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+as[ \t]+(?P<alias>.+))?")
-_ENTITY_OR_END = re.compile(r"#(\d+|[A-Za-z][A-Za-z0-9]*);|;")
+# Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
+_ENTITY = re.compile(r"#(\w+);")
+_ENTITY_COMMENT_OR_END = re.compile(r"#\w+;|#|;")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
-_WRAP = re.compile(r"(?:no)?wrap:")
+_WRAP = re.compile(r":?(?:no)?wrap:")
+_ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MARKUP = re.compile(r"([\\*_~`\[\]{}])")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
+_IF_WORD = re.compile(r"(?i)(if)\b[\s:]*")
 
 
 def detect(text: str) -> int:
@@ -194,8 +220,19 @@ def _first_statement(lines: list[str], start: int) -> int:
     while index < len(lines) and (
         not lines[index].strip() or lines[index].strip().startswith("%%")
     ):
-        index += 1
+        index = _comment_end(lines, index)
     return index
+
+
+def _comment_end(lines: list[str], index: int) -> int:
+    """The index after the `%%` comment at `index`: one line, or a `%%{init: …}%%` directive,
+    which runs over as many lines as it takes to close with `}%%`."""
+    if not lines[index].strip().startswith("%%{"):
+        return index + 1
+    end = index
+    while end < len(lines) and "}%%" not in lines[end]:
+        end += 1
+    return min(end, len(lines) - 1) + 1 if end < len(lines) else index + 1
 
 
 # --- reading one diagram ---------------------------------------------------------------------
@@ -224,6 +261,7 @@ class _Reader:
     seen: dict[str, None] = field(default_factory=dict)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     number: int | None = None
+    step: int = 1
     headless: list[int] = field(default_factory=list)
 
     def read(self) -> Imported:
@@ -236,7 +274,12 @@ class _Reader:
             if not stripped:
                 continue
             if stripped.startswith("%%"):  # above the header: about the whole diagram
-                self.comment(index if header_seen else 0, stripped[2:].strip(), raw=True)
+                end = _comment_end(self.lines, index - 1)
+                for line in range(index - 1, end):
+                    text = self.lines[line].strip()
+                    text = text[2:].strip() if line == index - 1 else text
+                    self.comment(index if header_seen else 0, text, raw=True)
+                index = end
                 continue
             if not header_seen:
                 header = _HEADER.match(stripped)
@@ -292,12 +335,16 @@ class _Reader:
     # --- statements ---
 
     def statements(self, line: int, raw: str, text: str) -> None:
-        """One source line; Mermaid also ends a statement at `;` (`#59;` is a semicolon)."""
-        for part in _statements(text):
+        """One source line; Mermaid also ends a statement at `;` (`#59;` is a semicolon), and
+        reads the rest of a line from a `#` that starts no escape as a comment."""
+        parts, comment = _statements(text)
+        if comment is not None:
+            self.comment(line, f"{comment} (Mermaid reads a line from # on as a comment)")
+        for part in parts:
             if part.strip():
-                self.statement(line, raw, part.strip())
+                self.statement(line, raw, part.strip(), after_semicolon=part is not parts[0])
 
-    def statement(self, line: int, raw: str, text: str) -> None:
+    def statement(self, line: int, raw: str, text: str, after_semicolon: bool = False) -> None:
         note = _NOTE.fullmatch(text)
         if note is not None:
             self.note(line, raw, note)
@@ -342,14 +389,14 @@ class _Reader:
             self.message(line, raw, message)
             return
         column = raw.find(text) + 1 if text in raw else 0
-        self.fail(
-            line,
-            raw,
-            f"not a Mermaid sequence statement: {text!r}",
-            column,
-            "expected a message (A->>B: text), a note, participant, activate, "
-            "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment",
+        hint = (
+            "Mermaid ends a statement at ';', so this text after one is read as a statement of "
+            "its own; write #59; for a semicolon inside text"
+            if after_semicolon
+            else "expected a message (A->>B: text), a note, participant, activate, "
+            "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment"
         )
+        self.fail(line, raw, f"not a Mermaid sequence statement: {text!r}", column, hint)
 
     def add(self, item: Item) -> None:
         if self.stack and self.stack[-1].block is not None:
@@ -364,7 +411,7 @@ class _Reader:
             self.diagram.items.append(item)
 
     def use(self, line: int, raw: str, name: str) -> str:
-        name = name.strip()
+        name = _decode(name).strip()
         if not name:
             self.fail(line, raw, "expected a participant name")
         if not is_volley_name(name):
@@ -388,9 +435,16 @@ class _Reader:
         if self.stack and self.stack[-1].keyword == "box":
             self.stack[-1].members.append(name)
         alias = found["alias"]
+        if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
+            inline = _ALIAS.search(found["config"])
+            alias = inline and (
+                inline["double"] if inline["double"] is not None else inline["single"]
+            )
         if alias:
             # a participant's label is plain text in volley too: nothing to escape
-            self.diagram.labels[name] = " ".join(p.strip() for p in _BREAK.split(alias))
+            alias = _WRAP.sub("", alias.strip(), count=1)
+            parts = (_decode(part).strip() for part in _BREAK.split(alias))
+            self.diagram.labels[name] = " ".join(part for part in parts if part)
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:
@@ -418,8 +472,9 @@ class _Reader:
         if not all(part.isdigit() for part in parts) or len(parts) > 2:
             self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")
         if len(parts) == 2 and int(parts[1]) != 1:
-            self.comment(line, f"{text} (volley counts in steps of 1)")
+            self.comment(line, f"{text} (numbered in steps of {parts[1]}, as Mermaid does)")
         self.number = int(parts[0]) if parts else 1
+        self.step = int(parts[1]) if len(parts) == 2 else 1
 
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest.startswith(":"):
@@ -427,7 +482,7 @@ class _Reader:
         if self.diagram.title is not None:
             self.comment(line, text)
             return
-        self.diagram.title = _plain(rest)
+        self.diagram.title = _plain(_decode(rest))
         self.diagram.title_line = line
 
     def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
@@ -435,7 +490,7 @@ class _Reader:
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
         kind = BLOCKS[keyword]
-        label = "" if keyword == "rect" else _label(rest)
+        label = "" if keyword == "rect" else _label(rest.removeprefix(":"))
         if keyword == "rect":
             self.comment(line, f"rect {rest} (a background colour)".replace("  ", " "))
         elif keyword == "par_over":
@@ -451,7 +506,14 @@ class _Reader:
             opener = {"if": "alt", "par": "par", "critical": "critical"}[wanted]
             self.fail(line, raw, f"{keyword} outside {opener}; it belongs between {opener} and end")
             return
-        top.block.branches.append(Branch(_label(rest), [], line))
+        label = _label(rest.removeprefix(":"))
+        condition = _IF_WORD.match(label)
+        if condition:  # volley reads "else if …" as a slip for a nested if
+            self.comment(
+                line, f"{keyword} {rest} (volley's label drops the leading {condition[1]})"
+            )
+            label = label[condition.end() :]
+        top.block.branches.append(Branch(label, [], line))
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest:
@@ -472,24 +534,38 @@ class _Reader:
             self.fail(line, raw, "a note spans at most two participants")
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        text = "\n".join(_plain(part.strip()) for part in _BREAK.split(found["text"].strip()))
-        note = Note(line, names, text)
+        note = Note(line, names, "\n".join(_lines(found["text"])))
         self.notes.append((note, names))
         self.add(note)
 
     def message(self, line: int, raw: str, found: re.Match[str]) -> None:
-        arrow = found["arrow"]
+        arrow, mark = found["arrow"], found["mark"]
         sender = self.use(line, raw, found["sender"])
         receiver = self.use(line, raw, found["receiver"])
         if arrow in HEADLESS:
             self.headless.append(line)
-        text = _WRAP.sub("", (found["text"] or "").strip(), count=1).strip()
-        message = Message(line, sender, receiver, ARROWS[arrow], _label(text))
-        if found["mark"]:
-            message.activate = found["mark"]  # type: ignore[assignment]
+        if arrow in HALF_ARROWS:
+            self.comment(
+                line, f"{sender} {arrow} {receiver}: a half arrowhead (volley draws a whole one)"
+            )
+        if found["from_centre"] or mark == "()":
+            ends = " and ".join(
+                name
+                for name, centre in ((sender, found["from_centre"]), (receiver, mark == "()"))
+                if centre
+            )
+            self.comment(
+                line,
+                f"{sender} {arrow} {receiver}: joins the middle of the lifeline of {ends} "
+                "(volley draws it to the lifeline)",
+            )
+        text = _label(found["text"] or "")
+        message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
+        if mark in ("+", "-"):
+            message.activate = mark  # type: ignore[assignment]
         if self.number is not None:
             message.number = self.number
-            self.number += 1
+            self.number += self.step
         self.add(message)
 
     # --- the diagram ---
@@ -529,24 +605,28 @@ def is_volley_name(text: str) -> bool:
     return len(message) == 1 and message[0].sender == message[0].receiver == text
 
 
-def _statements(text: str) -> list[str]:
-    """A line's statements, split at `;`, with Mermaid's `#9829;`/`#infin;` escapes decoded
-    (after splitting, so that `#59;` stays a semicolon in the text)."""
+def _statements(text: str) -> tuple[list[str], str | None]:
+    """A line's statements, split at `;`, and the comment from a `#` on (or None). Escapes
+    such as `#59;` stay as written, to be decoded in each text once its `<br>` are found."""
     parts: list[str] = []
-    current: list[str] = []
-    position = 0
-    for found in _ENTITY_OR_END.finditer(text):
-        current.append(text[position : found.start()])
+    start = 0
+    for found in _ENTITY_COMMENT_OR_END.finditer(text):
         if found.group() == ";":
-            parts.append("".join(current))
-            current = []
-        else:
-            code = found[1]
-            current.append(html.unescape(f"&#{code};" if code.isdigit() else f"&{code};"))
-        position = found.end()
-    current.append(text[position:])
-    parts.append("".join(current))
-    return parts
+            parts.append(text[start : found.start()])
+            start = found.end()
+        elif found.group() == "#":
+            parts.append(text[start : found.start()])
+            return parts, text[found.start() :].strip()
+    parts.append(text[start:])
+    return parts, None
+
+
+def _decode(text: str) -> str:
+    """Mermaid's `#9829;` (a code point) and `#infin;` (an HTML entity name) escapes."""
+    return _ENTITY.sub(
+        lambda found: html.unescape(f"&#{found[1]};" if found[1].isdigit() else f"&{found[1]};"),
+        text,
+    )
 
 
 def _plain(text: str) -> str:
@@ -562,6 +642,13 @@ def _plain(text: str) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
+def _lines(text: str) -> list[str]:
+    """Mermaid's text as its lines: without its `wrap:`/`nowrap:` mark, split at each `<br>`,
+    each line's escapes decoded and its volley markup escaped."""
+    text = _WRAP.sub("", text.strip(), count=1) if _WRAP.match(text.strip()) else text
+    return [_plain(_decode(part).strip()) for part in _BREAK.split(text.strip())]
+
+
 def _label(text: str) -> str:
     """A one-line volley label from Mermaid text: `<br/>` becomes volley's `\\n` line break."""
-    return "\\n".join(_plain(part.strip()) for part in _BREAK.split(text.strip()))
+    return "\\n".join(_lines(text))
