@@ -304,6 +304,8 @@ class _Reader:
         """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""
         if index >= len(self.lines) or self.lines[index].strip() != "---":
             return index
+        indent = len(self.lines[index]) - len(self.lines[index].lstrip())
+        kept = False
         end = index + 1
         while end < len(self.lines) and self.lines[end].strip() != "---":
             found = re.match(r"[ \t]*title:[ \t]*(.*)", self.lines[end])
@@ -311,7 +313,10 @@ class _Reader:
                 self.diagram.title = _plain(found.group(1).strip().strip("\"'"))
                 self.diagram.title_line = end + 1
             elif self.lines[end].strip():
-                self.comment(0, f"Mermaid front matter: {self.lines[end].strip()}")
+                if not kept:  # the YAML as written, its nesting kept
+                    self.comment(0, "front matter:")
+                    kept = True
+                self.comment(0, f"   {self.lines[end].rstrip()[indent:]}", raw=True)
             end += 1
         return end + 1
 
@@ -399,16 +404,15 @@ class _Reader:
         self.fail(line, raw, f"not a Mermaid sequence statement: {text!r}", column, hint)
 
     def add(self, item: Item) -> None:
-        if self.stack and self.stack[-1].block is not None:
-            self.stack[-1].block.branches[-1].items.append(item)
-        elif self.stack:  # inside a box: items belong to whatever holds the box
-            for opened in reversed(self.stack):
-                if opened.block is not None:
-                    opened.block.branches[-1].items.append(item)
-                    return
-            self.diagram.items.append(item)
-        else:
-            self.diagram.items.append(item)
+        self.items().append(item)
+
+    def items(self) -> list[Item]:
+        """Where the next item goes: the open block's last branch (a box, which volley has no
+        frame for, leaves its items to whatever holds it), else the diagram."""
+        for opened in reversed(self.stack):
+            if opened.block is not None:
+                return opened.block.branches[-1].items
+        return self.diagram.items
 
     def use(self, line: int, raw: str, name: str) -> str:
         name = _decode(name).strip()
@@ -462,6 +466,9 @@ class _Reader:
 
     def activation(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         name = self.use(line, raw, rest)
+        items = self.items()
+        if items and isinstance(items[-1], Note):  # else volley reads the line as note text
+            self.comment(line, "the note above ends here")
         self.add(Activation(line, name, keyword == "activate"))
 
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:

@@ -1,0 +1,257 @@
+"""Every Mermaid sequence diagram of the corpus (tests/cases/mermaid/, real diagrams from public
+docs, each file naming its source and licence) imports into `.volley` that parses, with every
+message of the Mermaid source in it: its sender, its receiver and its text.
+
+The messages are read from the Mermaid source here by Mermaid's own lexical rules, written out
+small and separately from the importer: a statement ends at a newline or `;`, `#name;` and
+`#123;` are escapes, a `#` that starts none begins a comment running to the end of the line,
+`%%` lines and `%%{…}%%` directives are comments, and a message's text follows its first `:`
+(after an optional `wrap:`/`nowrap:`), with `<br>` a line break.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+import volley
+from volley.errors import VolleyError
+from volley.importers import convert
+from volley.importers.mermaid import markdown_blocks
+from volley.model import Activation, Block, Note, walk
+from volley.text.inline import parse_inline
+
+CASES = Path(__file__).resolve().parent / "cases" / "mermaid"
+
+# Diagrams that Mermaid itself refuses: (page line, column) of the statement it cannot read.
+NOT_MERMAID = {"kubernetes-kep-5823-not-mermaid.md": (32, 42)}
+
+
+def diagrams() -> list[tuple[str, int, str]]:
+    """(file name, first line of the diagram on its page, Mermaid source) of each diagram."""
+    found = []
+    for path in sorted(CASES.iterdir()):
+        if path.name in NOT_MERMAID:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".mmd":
+            found.append((path.name, 1, text))
+            continue
+        for block in markdown_blocks(text):
+            if any(line.strip() == "sequenceDiagram" for line in block.lines):
+                found.append((path.name, block.start + 1, "\n".join(block.lines)))
+    return found
+
+
+DIAGRAMS = diagrams()
+
+
+def test_the_corpus_is_wide() -> None:
+    sources = {
+        found[1]
+        for path in CASES.iterdir()
+        if (found := re.search(r"github\.com/([^/\s]+/[^/\s]+)", path.read_text(encoding="utf-8")))
+    }
+    assert len(DIAGRAMS) >= 80 and len(sources) >= 4
+
+
+# --- Mermaid's messages, read by Mermaid's rules ---------------------------------------------
+
+_ARROWS = sorted(
+    ["->>", "-->>", "->", "-->", "-x", "--x", "-)", "--)", "<<->>", "<<-->>"]
+    + ["-|\\", "--|\\", "-|/", "--|/", "/|-", "/|--", "\\|-", "\\|--"]
+    + ["-\\\\", "--\\\\", "-//", "--//", "//-", "//--", "\\\\-", "\\\\--"],
+    key=len,
+    reverse=True,
+)
+_SIGNAL = re.compile(
+    r"(?P<sender>[^:]+?)\s*(?:\(\))?\s*(?:" + "|".join(map(re.escape, _ARROWS)) + r")"
+    r"\s*(?:[+-]|\(\))?\s*(?P<receiver>[^:]+?)\s*:(?P<text>.*)"
+)
+_KEYWORD = re.compile(
+    r"(?i)(note|participant|actor|create|destroy|loop|alt|else|opt|par|par_over|and|critical|"
+    r"option|break|rect|box|links?|properties|details|title|acc\w+|activate|deactivate)\b"
+)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(
+        r"#(\w+);",
+        lambda m: html.unescape(f"&#{m[1]};" if m[1].isdigit() else f"&{m[1]};"),
+        text,
+    )
+
+
+def mermaid_messages(source: str) -> list[tuple[str, str, str]]:
+    lines = source.split("\n")
+    if lines and lines[0].strip() == "---":  # front matter
+        lines = lines[lines.index("---", 1) + 1 :] if "---" in lines[1:] else lines
+    messages = []
+    in_directive = False
+    for line in lines:
+        if in_directive or line.strip().startswith("%%{"):
+            in_directive = "}%%" not in line
+            continue
+        if line.strip().startswith("%%"):
+            continue
+        code = re.sub(r"#\w+;", lambda m: m[0].replace("#", "\0").replace(";", "\1"), line)
+        code = code.split("#")[0]
+        for statement in code.split(";"):
+            statement = statement.replace("\0", "#").replace("\1", ";").strip()
+            found = _SIGNAL.fullmatch(statement)
+            if found is None or _KEYWORD.match(statement):
+                continue
+            text = re.sub(r"^:?(?:no)?wrap:", "", found["text"].strip())
+            parts = re.split(r"(?i)<br\s*/?>", text.strip())
+            messages.append(
+                (
+                    _unescape(found["sender"]).strip(),
+                    _unescape(found["receiver"]).strip(),
+                    "\n".join(_unescape(part).strip() for part in parts),
+                )
+            )
+    return messages
+
+
+def shown(label: str) -> str:
+    """A volley label as the picture shows it: markup and escapes read, lines joined by \\n."""
+    return "\n".join("".join(span.text for span in line) for line in parse_inline(label))
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "source"), DIAGRAMS, ids=[f"{n}:{line}" for n, line, _ in DIAGRAMS]
+)
+def test_each_diagram_imports_to_volley_that_parses_with_every_message(name, line, source):
+    (item,) = convert(source, name)
+    diagram = volley.parse(item.text)
+    got = [(m.sender, m.receiver, shown(m.label)) for m in diagram.messages()]
+    assert got == mermaid_messages(source)
+    # and each `activate X` / `deactivate X` line is an activation, never a note's text
+    written = re.findall(r"(?im)^[ \t]*(activate|deactivate)[ \t]+(\S.*?)[ \t]*$", source)
+    bars = [(a.participant, a.on) for a in items(diagram, Activation)]
+    assert bars == [(name, word.lower() == "activate") for word, name in written]
+
+
+def test_a_diagram_mermaid_refuses_is_an_error_naming_the_file_line_and_why() -> None:
+    for name, (line, column) in NOT_MERMAID.items():
+        page = (CASES / name).read_text(encoding="utf-8")
+        with pytest.raises(VolleyError) as caught:
+            convert(page, name)
+        error = caught.value
+        assert (error.filename, error.line, error.column) == (name, line, column)
+        assert error.source_line == page.split("\n")[line - 1]
+        assert "not a Mermaid sequence statement" in error.message
+        assert "Mermaid ends a statement at ';'" in (error.hint or "")
+
+
+# --- spot checks, written out by hand ---------------------------------------------------------
+
+
+def page(name: str) -> list[str]:
+    return [item.text for item in convert((CASES / name).read_text(encoding="utf-8"), name)]
+
+
+def items(diagram, kind):
+    return [item for item in walk(diagram.items) if isinstance(item, kind)]
+
+
+def test_kep_directive_over_several_lines_is_kept_and_a_note_spans_its_two_ends() -> None:
+    text = page("kubernetes-keps.md")[0]
+    assert text.startswith('// {init:{"sequence": {"mirrorActors":true},\n// "themeVariables": {')
+    diagram = volley.parse(text)
+    assert diagram.participants == [
+        "user",
+        "kube_api_server",
+        "kms_plugin",
+        "external_kms",
+        "etcd",
+    ]
+    (alt,) = items(diagram, Block)
+    assert (alt.kind, alt.branches[0].label) == ("if", "Generate DEK seed at startup")
+    (note,) = alt.branches[0].items
+    assert note.over == ["kube_api_server", "kms_plugin", "external_kms"]
+
+
+def test_kep_message_whose_text_is_only_a_comment_has_an_empty_label() -> None:
+    """`KAS-->>AAS: #%20;` — Mermaid reads `#%20;` as a comment, so the arrow has no text."""
+    text = page("kubernetes-keps.md")[9]
+    reply = volley.parse(text).messages()[2:4]
+    assert [(m.sender, m.receiver, m.arrow, m.label) for m in reply] == [
+        ("AAS", "KAS", "->", "List webhooks"),
+        ("KAS", "AAS", "-->", ""),
+    ]
+    assert "// Mermaid: #%20; (Mermaid reads a line from # on as a comment)" in text
+
+
+def test_gateway_api_activations_aliases_and_a_note_beside_a_lane() -> None:
+    text = page("gateway-api-geps.md")[0]
+    diagram = volley.parse(text)
+    assert diagram.labels == {"C": "Client", "G": "Gateway", "B": "Backend"}
+    assert "// Mermaid: actor C (volley draws every participant as a box)" in text
+    first = diagram.messages()[:3]
+    assert [(m.sender, m.receiver, m.activate) for m in first] == [
+        ("C", "G", "+"),
+        ("G", "B", "+"),
+        ("B", "G", "-"),
+    ]
+    assert [(a.participant, a.on) for a in items(diagram, Activation)] == [("G", True)]
+    notes = items(diagram, Note)
+    assert notes[0].over == ["G"]
+    assert notes[0].text.split("\n")[:2] == [
+        "[set-cookie] indicates a response",
+        "with a set-cookie header.",
+    ]
+    assert "// Mermaid: note right of G (volley puts it over G)" in text
+
+
+def test_mcp_cancellation_else_if_keeps_its_words() -> None:
+    text = page("mcp-specification.md")[4]
+    (alt,) = items(volley.parse(text), Block)
+    assert [b.label for b in alt.branches] == ["", "not completed"]
+    assert "// Mermaid: else If not completed (volley's label drops the leading If)" in text
+
+
+def test_mcp_loops_alt_else_and_numbered_steps() -> None:
+    diagram = volley.parse(page("mcp-guides-and-seps.md")[10])
+    kinds = [block.kind for block in items(diagram, Block)]
+    assert "if" in kinds or "loop" in kinds
+    alt = next(b for b in items(volley.parse(page("mcp-specification.md")[1]), Block))
+    assert alt.kind == "if" and len(alt.branches) == 2
+
+
+def test_mermaid_demo_steps_escapes_and_wrap_marks() -> None:
+    texts = page("mermaid-demos.md")
+    first = volley.parse(texts[0])
+    numbers = [m.number for m in first.messages()]
+    assert numbers[:4] == [10, 20, 30, 40]  # autonumber 10 10: Mermaid counts in tens
+    notes = [n.text for n in items(first, Note)]
+    assert "John looks like he's still thinking, so Bob prods him a bit." in notes  # no wrap:
+    escapes = volley.parse(texts[3])
+    assert escapes.labels["1"] == "multiline using <br>"  # #lt;br#gt; is text, not a break
+    assert shown(escapes.messages()[0].label) == "multiline\nusing <br>"
+
+
+def test_mermaid_v11_inline_alias_as_alias_first_and_central_connections() -> None:
+    texts = page("mermaid-docs-v11.md")
+    assert volley.parse(texts[2]).labels == {
+        "API": "Public API",
+        "Auth": "Auth Service",
+        "DB": "User Database",
+    }
+    assert volley.parse(texts[3]).labels == {"API": "External Name", "DB": "External DB"}
+    central = volley.parse(texts[4])
+    assert central.participants == ["Alice", "John"]
+    assert "joins the middle of the lifeline of John and Alice" in texts[4]
+
+
+def test_mermaid_api_front_matter_is_kept_with_its_nesting() -> None:
+    (text,) = page("mermaid-api-sequence.md")
+    assert text.startswith(
+        '// Mermaid: front matter:\n//    references:\n//      - "File: /packages/mermaid'
+    )
+    diagram = volley.parse(text)
+    assert diagram.labels["Mermaid"] == "mermaid.ts"
+    assert {block.kind for block in items(diagram, Block)} >= {"if", "opt"}
