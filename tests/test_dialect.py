@@ -491,3 +491,71 @@ def test_statements_from_mermaids_own_docs_read_with_their_meaning():
         "Network timeout",
     ]
     assert [w.line for w in diagram.warnings] == [3, 6]  # the two rect colours
+
+
+# --- more published diagrams: what swimlanes.io shows for each -----------------------------------
+
+
+def published(name: str) -> volley.Diagram:
+    return volley.parse((CASES / name).read_text(encoding="utf-8"), name)
+
+
+def test_the_oauth2_sample_has_a_delay_and_an_if_else_with_a_lost_message():
+    diagram = published("oauth2-token-refresh.volley")
+    assert diagram.title == "OAuth2 Login with Token Refresh"
+    assert diagram.participants == ["User", "App", "Google", "Database"]
+    first = diagram.messages()[0]
+    assert (first.sender, first.receiver, first.label) == (
+        "User",
+        "App",
+        'click "Sign in with Google"',
+    )
+    delay = diagram.items[9]
+    assert isinstance(delay, Divider) and delay.style == "delay"
+    assert delay.label == "Later - access token expires"
+    block = diagram.items[-1]
+    assert block.kind == "if"
+    assert [b.label for b in block.branches] == ["Refresh succeeds", "Refresh fails"]
+    lost = block.branches[1].items[0]
+    assert (lost.sender, lost.arrow, lost.receiver, lost.label) == (
+        "Google",
+        "-x",
+        "App",
+        "401 invalid_grant",
+    )
+
+
+def test_the_order_pipeline_numbers_every_message_through_its_groups():
+    diagram = published("order-processing-pipeline.volley")
+    messages = diagram.messages()
+    assert [m.number for m in messages] == list(range(1, len(messages) + 1))
+    assert len(messages) == 17
+    payment, fulfilment = (item for item in diagram.items if isinstance(item, Block))
+    assert (payment.kind, payment.branches[0].label) == ("group", "Payment")
+    assert (fulfilment.kind, fulfilment.branches[0].label) == ("group", "Fulfillment")
+    stock = fulfilment.branches[0].items[1]
+    assert stock.kind == "if" and [b.label for b in stock.branches] == [
+        "Items available",
+        "Out of stock",
+    ]
+    assert diagram.participants[:3] == ["Client", "API Gateway", "Order Service"]
+    assert messages[2].label == "save order (status: pending)"  # a colon inside the label
+
+
+def test_order_before_title_and_a_closing_note_under_the_last_message():
+    diagram = published("vscode-sample-simple.volley")
+    assert diagram.title == "Simple Authentication Flow"
+    assert diagram.participants == ["User", "Database", "System"]
+    note = diagram.items[-1]
+    assert isinstance(note, Note) and note.attached
+    assert note.over == ["User", "Database", "System"]  # under System -> User, across Database
+    assert note.text == "Basic sequence diagram using swimlanes.io syntax"
+
+
+def test_a_diagram_indented_as_a_whole_reads_as_if_it_were_not():
+    indented = published("embed-indented.volley")
+    plain = published("embed-light-icon.volley")
+    assert indented.title == "{fal-box} Embedded 3" and plain.title == "{fal-box} Embedded"
+    for diagram in (indented, plain):
+        assert diagram.participants == ["A", "B"]
+        assert [(m.arrow, m.label) for m in diagram.messages()] == [("->", "Ping"), ("-->", "Pong")]

@@ -12,6 +12,7 @@ import volley
 from volley.errors import VolleyError
 from volley.importers import convert
 from volley.importers.swimlanes import decode_link
+from volley.model import Note
 
 from .conftest import volley_cli
 
@@ -57,11 +58,56 @@ def test_a_link_from_a_readme_decodes_to_its_diagram() -> None:
     assert volley.render(item.text).startswith("<svg")
 
 
-def test_every_case_link_imports_and_renders() -> None:
-    for path in sorted(LINKS.glob("*.txt")):
-        (item,) = convert(link_in(path), path.name)
-        assert volley.render(item.text).startswith("<svg"), path.name
+@pytest.mark.parametrize("path", sorted(LINKS.glob("*.txt")), ids=lambda p: p.name)
+def test_every_case_link_names_its_source_imports_and_renders(path: Path) -> None:
+    header = path.read_text(encoding="utf-8")
+    assert header.startswith("# Source: ") and "# Licence: " in header
+    decoded = decode_link(link_in(path))
+    diagram = volley.parse(decoded, path.name)  # the text as swimlanes.io holds it
+    assert (diagram.messages() or diagram.title) and not diagram.warnings
+    assert volley.render(diagram).startswith("<svg")
+    (item,) = convert(link_in(path), path.name)  # and as `volley import` writes it
+    assert volley.render(item.text).startswith("<svg"), path.name
+
+
+def test_the_hello_world_link_decodes_to_its_text() -> None:
     assert decode_link(link_in(LINKS / "verkstedt-hello-world.txt")) == "title: Hello World"
+
+
+def test_a_readme_link_with_left_arrows_keeps_who_sends_what() -> None:
+    diagram = volley.parse(decode_link(link_in(LINKS / "fiberplane-daemon-providers.txt")))
+    assert diagram.participants == [
+        "Studio",
+        "Studio provider",
+        "Proxy",
+        "Proxy provider",
+        "Resource",
+    ]
+    back = [m for m in diagram.messages() if m.arrow == "<-"]
+    assert [(m.sender, m.receiver, m.label) for m in back] == [
+        ("Proxy provider", "Resource", "Return data"),
+        ("Proxy", "Proxy provider", "Return data"),
+        ("Studio provider", "Proxy", "Encrypt and return data"),
+        ("Studio", "Studio provider", "Return data"),
+    ]
+    last = diagram.messages()[-1]
+    assert (last.sender, last.receiver, last.label) == ("Studio", "Studio", "Display data")
+
+
+def test_a_capitalised_note_between_messages_spans_the_message_before_it() -> None:
+    diagram = volley.parse(decode_link(link_in(LINKS / "maestro-status.txt")))
+    assert diagram.title == "Maestro Resource Status Flow"
+    assert diagram.participants[:3] == [
+        "Event Broadcaster",
+        "Maestro GRPC Server",
+        "Status Controller",
+    ]
+    # names are case-sensitive: "Maestro gRPC Server" at the end is another lane
+    assert "Maestro gRPC Server" in diagram.participants
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.over == ["Maestro Pulse Server", "Status Dispatcher"]
+    assert note.text.startswith("For MQTT with shared subscription support")
+    assert len(diagram.messages()) == 13
 
 
 def test_a_link_keeps_blocks_notes_and_comments_and_comes_out_formatted() -> None:
