@@ -345,11 +345,14 @@ class _Reader:
         parts, comment = _statements(text)
         if comment is not None:
             self.comment(line, f"{comment} (Mermaid reads a line from # on as a comment)")
-        for part in parts:
+        for index, part in enumerate(parts):
+            cut = "#" if comment is not None and index == len(parts) - 1 else ""
             if part.strip():
-                self.statement(line, raw, part.strip(), after_semicolon=part is not parts[0])
+                self.statement(line, raw, part.strip(), ";" if index else cut)
 
-    def statement(self, line: int, raw: str, text: str, after_semicolon: bool = False) -> None:
+    def statement(self, line: int, raw: str, text: str, cut: str = "") -> None:
+        """One statement; `cut` is ";" for one that follows a `;` on its line, "#" for one
+        that a comment cut short (which a mistake in it may owe to that)."""
         note = _NOTE.fullmatch(text)
         if note is not None:
             self.note(line, raw, note)
@@ -394,12 +397,15 @@ class _Reader:
             self.message(line, raw, message)
             return
         column = raw.find(text) + 1 if text in raw else 0
-        hint = (
-            "Mermaid ends a statement at ';', so this text after one is read as a statement of "
-            "its own; write #59; for a semicolon inside text"
-            if after_semicolon
-            else "expected a message (A->>B: text), a note, participant, activate, "
-            "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment"
+        hint = {
+            ";": "Mermaid ends a statement at ';', so this text after one is read as a "
+            "statement of its own; write #59; for a semicolon inside text",
+            "#": "Mermaid reads a line from a '#' on as a comment, so this statement ends "
+            "there; write #35; for a # inside a name or text",
+        }.get(
+            cut,
+            "expected a message (A->>B: text), a note, participant, activate, "
+            "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment",
         )
         self.fail(line, raw, f"not a Mermaid sequence statement: {text!r}", column, hint)
 
