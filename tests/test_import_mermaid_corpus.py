@@ -90,11 +90,11 @@ def _unescape(text: str) -> str:
     )
 
 
-def mermaid_messages(source: str) -> list[tuple[str, str, str]]:
+def mermaid_statements(source: str) -> list[str]:
     lines = source.split("\n")
     if lines and lines[0].strip() == "---":  # front matter
         lines = lines[lines.index("---", 1) + 1 :] if "---" in lines[1:] else lines
-    messages = []
+    statements = []
     in_directive = False
     for line in lines:
         if in_directive or line.strip().startswith("%%{"):
@@ -105,20 +105,63 @@ def mermaid_messages(source: str) -> list[tuple[str, str, str]]:
         code = re.sub(r"#\w+;", lambda m: m[0].replace("#", "\0").replace(";", "\1"), line)
         code = code.split("#")[0]
         for statement in code.split(";"):
-            statement = statement.replace("\0", "#").replace("\1", ";").strip()
-            found = _SIGNAL.fullmatch(statement)
-            if found is None or _KEYWORD.match(statement):
-                continue
-            text = re.sub(r"^:?(?:no)?wrap:", "", found["text"].strip())
-            parts = re.split(r"(?i)<br\s*/?>", text.strip())
-            messages.append(
-                (
-                    _unescape(found["sender"]).strip(),
-                    _unescape(found["receiver"]).strip(),
-                    "\n".join(_unescape(part).strip() for part in parts),
-                )
-            )
+            statements.append(statement.replace("\0", "#").replace("\1", ";").strip())
+    return statements
+
+
+def mermaid_text(text: str) -> str:
+    """Text as Mermaid shows it: without `wrap:`, a line at each `<br>`, escapes decoded."""
+    text = re.sub(r"^:?(?:no)?wrap:", "", text.strip())
+    return "\n".join(_unescape(part).strip() for part in re.split(r"(?i)<br\s*/?>", text.strip()))
+
+
+def mermaid_messages(source: str) -> list[tuple[str, str, str]]:
+    messages = []
+    for statement in mermaid_statements(source):
+        found = _SIGNAL.fullmatch(statement)
+        if found is not None and not _KEYWORD.match(statement):
+            sender, receiver = _unescape(found["sender"]).strip(), _unescape(found["receiver"])
+            messages.append((sender, receiver.strip(), mermaid_text(found["text"])))
     return messages
+
+
+_NOTE = re.compile(r"(?i)note\s+(?:over|left\s+of|right\s+of)\s+(?P<names>[^:]+?)\s*:(?P<text>.*)")
+_BLOCK = re.compile(
+    r"(?i)(?P<word>loop|alt|else|opt|par_over|par|and|critical|option|break)\b:?(?P<rest>.*)"
+)
+_ALIAS = re.compile(
+    r"(?i)(?:create\s+)?(?:participant|actor)\s+(?P<name>[^@]+?)(?:@\{.*\})?\s+as\s+(?P<alias>.+)"
+)
+
+
+def mermaid_notes(source: str) -> list[tuple[set[str], str]]:
+    return [
+        ({name.strip() for name in found["names"].split(",")}, mermaid_text(found["text"]))
+        for statement in mermaid_statements(source)
+        if (found := _NOTE.fullmatch(statement))
+    ]
+
+
+def mermaid_block_labels(source: str) -> list[str]:
+    """The labels of blocks and their branches (volley reads a branch's "if …" as a nested
+    block, so the importer leaves a leading "If" out of a branch label)."""
+    labels = []
+    for statement in mermaid_statements(source):
+        found = _BLOCK.fullmatch(statement)
+        if found:
+            label = mermaid_text(found["rest"])
+            if found["word"].lower() in ("else", "and", "option"):
+                label = re.sub(r"(?i)^if\b[\s:]*", "", label)
+            labels.append(label)
+    return sorted(labels)
+
+
+def mermaid_aliases(source: str) -> dict[str, str]:
+    return {
+        found["name"].strip(): " ".join(mermaid_text(found["alias"]).split("\n"))
+        for statement in mermaid_statements(source)
+        if (found := _ALIAS.fullmatch(statement))
+    }
 
 
 def shown(label: str) -> str:
@@ -134,6 +177,16 @@ def test_each_diagram_imports_to_volley_that_parses_with_every_message(name, lin
     diagram = volley.parse(item.text)
     got = [(m.sender, m.receiver, shown(m.label)) for m in diagram.messages()]
     assert got == mermaid_messages(source)
+    notes = [(set(n.over), shown(n.text)) for n in items(diagram, Note)]
+    expected = mermaid_notes(source)
+    assert [text for _, text in notes] == [text for _, text in expected]
+    assert all(names <= over for (over, _), (names, _) in zip(notes, expected, strict=True))
+    labels = [
+        b.label for block in items(diagram, Block) if block.kind != "group" for b in block.branches
+    ]
+    assert sorted(shown(label) for label in labels) == mermaid_block_labels(source)
+    aliases = mermaid_aliases(source)
+    assert {name: diagram.labels[name] for name in aliases} == aliases
     # and each `activate X` / `deactivate X` line is an activation, never a note's text
     written = re.findall(r"(?im)^[ \t]*(activate|deactivate)[ \t]+(\S.*?)[ \t]*$", source)
     bars = [(a.participant, a.on) for a in items(diagram, Activation)]
