@@ -170,6 +170,17 @@ def test_title_line_semicolons_and_a_numbering_step() -> None:
     assert "// Mermaid: autonumber 1 5 (numbered in steps of 5, as Mermaid does)" in text
 
 
+def test_numbers_follow_mermaids_count_which_every_message_advances() -> None:
+    """Mermaid counts every message, numbered or not; a bare `autonumber` shows the count
+    from where it is, and `autonumber off` only hides it (volley goes on showing it)."""
+    text = one(
+        "sequenceDiagram\nA->>B: one\nautonumber\nB->>A: two\nautonumber off\nA->>B: three\n"
+        "autonumber\nB->>A: four\nautonumber 10\nA->>B: five\n"
+    )
+    assert [m.number for m in volley.parse(text).messages()] == [None, 2, 3, 4, 10]
+    assert "// Mermaid: autonumber off (volley cannot hide the numbers: they go on)" in text
+
+
 def test_a_hash_that_starts_no_escape_starts_a_comment_to_the_end_of_the_line() -> None:
     """Mermaid reads `#9829;` as a character and any other `#` as the start of a comment,
     which runs over `;` to the end of the line: the text shows up to the `#`."""

@@ -260,8 +260,10 @@ class _Reader:
     stack: list[_Open] = field(default_factory=list)
     seen: dict[str, None] = field(default_factory=dict)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
-    number: int | None = None
+    # Mermaid counts every message from 1, shown or not; `autonumber` shows the count
+    count: int = 1
     step: int = 1
+    numbered: bool = False
     headless: list[int] = field(default_factory=list)
 
     def read(self) -> Imported:
@@ -480,14 +482,15 @@ class _Reader:
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         parts = rest.split()
         if parts and parts[0].lower() == "off":
-            self.comment(line, f"{text} (volley numbers every message after autonumber)")
+            self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
             return
         if not all(part.isdigit() for part in parts) or len(parts) > 2:
             self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")
         if len(parts) == 2 and int(parts[1]) != 1:
             self.comment(line, f"{text} (numbered in steps of {parts[1]}, as Mermaid does)")
-        self.number = int(parts[0]) if parts else 1
-        self.step = int(parts[1]) if len(parts) == 2 else 1
+        if parts:  # a start sets the step too (1 unless given); a bare autonumber keeps both
+            self.count, self.step = int(parts[0]), int(parts[1]) if len(parts) == 2 else 1
+        self.numbered = True
 
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest.startswith(":"):
@@ -576,9 +579,9 @@ class _Reader:
         message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
         if mark in ("+", "-"):
             message.activate = mark  # type: ignore[assignment]
-        if self.number is not None:
-            message.number = self.number
-            self.number += self.step
+        if self.numbered:
+            message.number = self.count
+        self.count += self.step
         self.add(message)
 
     # --- the diagram ---
