@@ -379,11 +379,27 @@ def test_every_error_of_a_file_is_reported_with_its_line():
         ("if: a\nA -> B\nelse if: b\nB -> A\nend\n", 'write "else: b"'),
         ("note over A\n", "with a colon"),
         ("if: a\nA -> B\nelif b\nB -> A\nend\n", 'no "else if"'),
+        ("database Supabase\nApp -> Supabase: save\n", 'write "participant Supabase"'),
+        ("  Queue Jobs\nJobs -> Worker: run\n", 'write "participant Jobs"'),
     ],
 )
 def test_hints_for_likely_slips(text, hint):
     error = only_error(text)
     assert hint in (error.hint or ""), error.format()
+
+
+def test_plantuml_participant_kinds_are_one_error_each_and_the_rest_reads_on():
+    # From a published diagram written for swimlanes.io with PlantUML's `database` among
+    # Mermaid's `actor` and `participant` declarations.
+    text = "actor User\nparticipant Bot\ndatabase Store\nUser -> Bot: ask\nBot -> Store: look up\n"
+    error = only_error(text)
+    assert (error.line, error.hint) == (
+        3,
+        'PlantUML\'s "database" declares a participant; write "participant Store"',
+    )
+    assert parse(text.replace("database", "participant")).participants == ["User", "Bot", "Store"]
+    # the words alone, or as the start of a name in a message, are not declarations
+    assert parse("Database -> Queue worker: job\n").participants == ["Database", "Queue worker"]
 
 
 def test_the_count_of_errors_is_bounded():

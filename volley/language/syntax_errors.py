@@ -51,6 +51,8 @@ WORDS = {
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
+# PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
+PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # Arrow-like text that is not an arrow, and what was probably meant.
 TYPO_ARROWS = [
     ("~>", "->"),
@@ -233,6 +235,9 @@ class _Explainer:
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if lowered in ("endif", "end") or lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
+        if lowered in PLANTUML_PARTICIPANTS and rest.strip():
+            meant = f"participant {rest.strip()}"
+            return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
         if lowered in COLON_WORDS:
             meant = f"{word}: {rest.strip()}".rstrip()
             return f'did you mean "{meant}"? The keyword takes a colon', indent + meant
