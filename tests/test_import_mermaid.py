@@ -181,6 +181,19 @@ def test_numbers_follow_mermaids_count_which_every_message_advances() -> None:
     assert "// Mermaid: autonumber off (volley cannot hide the numbers: they go on)" in text
 
 
+def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
+    """Their text runs to the end of the line (`;` and `#` included), an `accDescr { … }`
+    over lines to its `}`; none of it is read as statements."""
+    text = one(
+        "sequenceDiagram\naccTitle: Login; the #1 flow\naccDescr {\n  Alice logs in;\n"
+        "  and gets a token\n}\nA->>B: hi\n"
+    )
+    assert text == (
+        "// Mermaid: accTitle: Login; the #1 flow\n// Mermaid: accDescr {\n"
+        "// Alice logs in;\n// and gets a token\n// }\nA -> B: hi\n"
+    )
+
+
 def test_a_hash_that_starts_no_escape_starts_a_comment_to_the_end_of_the_line() -> None:
     """Mermaid reads `#9829;` as a character and any other `#` as the start of a comment,
     which runs over `;` to the end of the line: the text shows up to the `#`."""

@@ -101,6 +101,7 @@ _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MARKUP = re.compile(r"([\\*_~`\[\]{}])")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
+_ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
 _IF_WORD = re.compile(r"(?i)(if)\b[\s:]*")
 
 
@@ -290,6 +291,16 @@ class _Reader:
                 header_seen = True
                 if header.group(1).strip():
                     self.statements(index, raw, header.group(1))
+                continue
+            accessible = _ACCESSIBLE.match(stripped)
+            if accessible:  # its text runs to the end of the line, or to `}`
+                end = index
+                if accessible[0].endswith("{") and "}" not in stripped:
+                    while end < len(self.lines) and "}" not in self.lines[end - 1]:
+                        end += 1
+                for line in range(index, end + 1):
+                    self.comment(index, self.lines[line - 1].strip(), raw=line > index)
+                index = end
                 continue
             self.statements(index, raw, raw)
         if self.stack:
