@@ -1,12 +1,19 @@
-"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid block of Markdown.
+r"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid block of Markdown.
 
 Mermaid's statements map onto volley's one for one where volley has the same thing:
-participants and their aliases (`participant H as MCP Host + LLM`), messages with every arrow
-kind, activation marks and `activate`/`deactivate`, notes, `loop`/`alt`/`opt`/`par`/
-`critical`/`break`/`rect` blocks, `autonumber`, `title` and `%%` comments. What volley cannot
-show (an actor's stick figure, a box around participants, a rect's colour, a note's side, menu
-links, a headless line) is written as a `//` comment at its place, so nothing is dropped in
-silence. Mermaid's text is plain, so characters that are markup in volley are escaped.
+participants and their aliases (`participant H as MCP Host + LLM`, or `"alias"` in `@{…}`),
+messages with every arrow kind, activation marks and `activate`/`deactivate`, notes,
+`loop`/`alt`/`opt`/`par`/`critical`/`break`/`rect` blocks, `autonumber` (numbers as Mermaid
+counts them), `title` and `%%` comments. What volley cannot show (an actor's stick figure, a
+participant's type, a box around participants, a rect's colour, a note's side, menu links, a
+headless line, a half arrowhead, a central connection, hidden numbers, front matter and
+directives) is written as a `//` comment at its place, so nothing is dropped in silence.
+
+Text is read by Mermaid's lexical rules: a statement ends at a newline or `;`; `#59;` and
+`#quot;` are escapes, decoded once a text's `<br>` line breaks are found (so `#lt;br#gt;` is
+text); any other `#` starts a comment to the end of the line; `wrap:`/`nowrap:` before a
+text is a layout mark. Mermaid's text is plain, so characters that are markup in volley are
+escaped.
 
 Arrows, by what Mermaid draws:
 
@@ -16,6 +23,7 @@ Arrows, by what Mermaid draws:
     -x   --x    solid / dotted, cross             -x   --x
     <<->> <<-->> heads at both ends               <->  <-->
     ->   -->    solid / dotted, no head           ->   -->  (and a comment: volley draws a head)
+    -|\ -|/ …   half arrowheads (11.12)           ->  <-  ->> <<- …  (and a comment)
 """
 
 from __future__ import annotations
