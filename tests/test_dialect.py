@@ -575,3 +575,9 @@ def test_a_diagram_indented_as_a_whole_reads_as_if_it_were_not():
     for diagram in (indented, plain):
         assert diagram.participants == ["A", "B"]
         assert [(m.arrow, m.label) for m in diagram.messages()] == [("->", "Ping"), ("-->", "Pong")]
+
+
+def test_a_message_with_a_colon_and_no_label():
+    diagram = published("verkstedt-example.volley")
+    (message,) = diagram.messages()
+    assert (message.sender, message.receiver, message.label) == ("You", "Success", "")

@@ -74,6 +74,16 @@ def test_the_hello_world_link_decodes_to_its_text() -> None:
     assert decode_link(link_in(LINKS / "verkstedt-hello-world.txt")) == "title: Hello World"
 
 
+def test_swimlanes_ios_own_link_of_its_welcome_diagram_is_that_diagram() -> None:
+    welcome = LINKS.parent / "swimlanes" / "welcome.volley"
+    text = "\n".join(
+        line
+        for line in welcome.read_text(encoding="utf-8").split("\n")
+        if not line.startswith("//")
+    )
+    assert decode_link(link_in(LINKS / "verkstedt-welcome.txt")) == text.rstrip("\n")
+
+
 def test_a_readme_link_with_left_arrows_keeps_who_sends_what() -> None:
     diagram = volley.parse(decode_link(link_in(LINKS / "fiberplane-daemon-providers.txt")))
     assert diagram.participants == [
