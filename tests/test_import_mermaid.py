@@ -224,6 +224,11 @@ def test_wrap_marks_leave_notes_labels_and_aliases() -> None:
     assert by_type(diagram, Note)[0].text == "a long note"
 
 
+def test_a_comment_after_end_is_kept() -> None:
+    text = one("sequenceDiagram\nloop every minute\nA->>B: ping\nend %% of the loop\n")
+    assert text == "loop: every minute\n  A -> B: ping\n  // of the loop\nend\n"
+
+
 def test_block_keywords_with_a_colon_as_volley_writes_them() -> None:
     text = one("sequenceDiagram\nalt: cached\nA->>B: hit\nelse: missed\nA->>C: miss\nend\n")
     (alt,) = by_type(volley.parse(text), Block)
@@ -283,6 +288,9 @@ def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -
     )
     assert volley.parse(text).labels == {"A": "Jobs", "B": "Outer"}
     assert "// Mermaid: A@{ 'type': 'queue', 'alias': 'Jobs' }" in text
+    # a # or ; in the braces belongs to them, not to a comment or a new statement
+    text = one('sequenceDiagram\nparticipant Q@{ "alias": "Jobs #x-1; main" }\nQ->>Q: y\n')
+    assert volley.parse(text).labels == {"Q": "Jobs #x-1; main"}
 
 
 def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:

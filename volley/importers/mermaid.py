@@ -103,7 +103,8 @@ _NOTE = re.compile(
 _PARTICIPANT = re.compile(r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+as[ \t]+(?P<alias>.+))?")
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
 _ENTITY = re.compile(r"#(\w+);")
-_ENTITY_COMMENT_OR_END = re.compile(r"#\w+;|#|;")
+# (a participant's `@{ … }` is read whole: a `#` or `;` in it is its own)
+_ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
@@ -551,7 +552,9 @@ class _Reader:
         top.block.branches.append(Branch(label, [], line))
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
-        if rest:
+        if rest.startswith("%%"):  # after a keyword that takes nothing, `%%` is a comment
+            self.comment(line, rest[2:].strip(), raw=True)
+        elif rest:
             self.fail(line, raw, "expected nothing after end")
         if not self.stack:
             self.fail(line, raw, "end without a block to close")
@@ -642,7 +645,8 @@ def is_volley_name(text: str) -> bool:
 
 def _statements(text: str) -> tuple[list[str], str | None]:
     """A line's statements, split at `;`, and the comment from a `#` on (or None). Escapes
-    such as `#59;` stay as written, to be decoded in each text once its `<br>` are found."""
+    such as `#59;` stay as written, to be decoded in each text once its `<br>` are found, and
+    a participant's `@{ … }` stays whole."""
     parts: list[str] = []
     start = 0
     for found in _ENTITY_COMMENT_OR_END.finditer(text):
