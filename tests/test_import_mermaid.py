@@ -333,7 +333,8 @@ def test_nothing_is_dropped_in_silence() -> None:
         ("sequenceDiagram\n  loop every day\n  A->>B: hi\n", 2, 3, "this loop is never closed"),
         ("sequenceDiagram\n  A->>B: hi\n  end\n", 3, 3, "end without a block"),
         ("sequenceDiagram\n  else oops\n  end\n", 2, 3, "else outside alt"),
-        ("sequenceDiagram\n  A->>B: hi\n  B->>+C<: x\n", 3, 0, "cannot be written in volley"),
+        ("sequenceDiagram\n  A->>B: hi\n  B->>+=C: x\n", 3, 0, "cannot be written in volley"),
+        ("sequenceDiagram\n  participant A <br> B\n", 2, 15, "cannot hold < or >"),
     ],
 )
 def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, column, words):

@@ -100,7 +100,10 @@ _NOTE = re.compile(
     r"(?i:note)[ \t]+(?P<place>(?i:over|left[ \t]+of|right[ \t]+of))[ \t]+"
     r"(?P<names>[^:]+?)[ \t]*:(?P<text>.*)"
 )
-_PARTICIPANT = re.compile(r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+as[ \t]+(?P<alias>.+))?")
+_PARTICIPANT = re.compile(
+    r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+(?i:as)[ \t]+(?P<alias>.+))?"
+)
+_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
 _ENTITY = re.compile(r"#(\w+);")
 # (a participant's `@{ … }` is read whole: a `#` or `;` in it is its own)
@@ -443,6 +446,15 @@ class _Reader:
         return self.diagram.items
 
     def use(self, line: int, raw: str, name: str) -> str:
+        if "<" in name or ">" in name:  # Mermaid refuses these too
+            where = raw.find(name.strip()) + 1 if name.strip() in raw else 0
+            self.fail(
+                line,
+                raw,
+                f"a Mermaid participant name cannot hold < or >: {name.strip()!r}",
+                where,
+                "for a label with a line break, write participant A as First line<br/>Second",
+            )
         name = _decode(name).strip()
         if not name:
             self.fail(line, raw, "expected a participant name")
@@ -504,12 +516,18 @@ class _Reader:
         if parts and parts[0].lower() == "off":
             self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
             return
-        if not all(part.isdigit() for part in parts) or len(parts) > 2:
+        if not all(_NUMBER.fullmatch(part) for part in parts) or len(parts) > 2:
             self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")
-        if len(parts) == 2 and int(parts[1]) != 1:
+        numbers = [float(part) for part in parts]
+        if any(not number.is_integer() for number in numbers):  # Mermaid counts 10.1, 10.11, …
+            numbers = [float(int(numbers[0])), float(max(1, round(numbers[-1])))][: len(numbers)]
+            whole = " in steps of ".join(str(int(number)) for number in numbers)
+            self.comment(line, f"{text} (volley numbers in whole numbers: from {whole})")
+        elif len(parts) == 2 and numbers[1] != 1:
             self.comment(line, f"{text} (numbered in steps of {parts[1]}, as Mermaid does)")
-        if parts:  # a start sets the step too (1 unless given); a bare autonumber keeps both
-            self.count, self.step = int(parts[0]), int(parts[1]) if len(parts) == 2 else 1
+        if numbers and numbers[0]:  # a start sets the step too (1 unless given); a bare
+            self.count = int(numbers[0])  # autonumber, or a start of 0, keeps the count
+            self.step = int(numbers[1]) if len(numbers) == 2 else 1
         self.numbered = True
 
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
