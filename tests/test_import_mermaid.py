@@ -194,6 +194,12 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+def test_decimal_numbers_become_whole_numbers_with_a_comment() -> None:
+    text = one("sequenceDiagram\nautonumber 10.1 .01\nA->>B: x\nB->>A: y\n")
+    assert [m.number for m in volley.parse(text).messages()] == [10, 11]
+    assert "(volley numbers in whole numbers: from 10 in steps of 1)" in text
+
+
 def test_a_hash_that_starts_no_escape_starts_a_comment_to_the_end_of_the_line() -> None:
     """Mermaid reads `#9829;` as a character and any other `#` as the start of a comment,
     which runs over `;` to the end of the line: the text shows up to the `#`."""
