@@ -101,6 +101,39 @@ def test_indented_lines_still_continue_a_note_even_when_they_read_as_elements():
     diagram = parse("note A: text\n  B -> C: not a message\nA -> B\n")
     assert diagram.items[0].text == "text\nB -> C: not a message"
     assert [m.label for m in diagram.messages()] == [""]
+    # swimlanes.io, where indentation means nothing, would draw that line as a message: say so
+    (warning,) = diagram.warnings
+    assert (warning.line, warning.column) == (2, 3)
+    assert "reads as an element" in warning.message and "no deeper than the note" in warning.message
+
+
+def test_a_message_indented_under_a_note_in_a_block_is_pointed_out():
+    # The shape of a published swimlanes.io diagram (tabs, one level too deep after the note):
+    # swimlanes.io draws both lines as messages; volley keeps them in the note and warns.
+    text = (
+        "if: instant\n"
+        "\tUser -> App: click\n"
+        "else: event\n"
+        "\tnote User,App: only shown when registered.\n"
+        "\t\tUser -> App: click start\n"
+        "\t\tApp -> App: `POST /start`\n"
+        "    App <-> Store: check\n"
+        "end\n"
+    )
+    diagram = parse(text)
+    note = diagram.items[0].branches[1].items[0]
+    assert (
+        note.text
+        == "only shown when registered.\nUser -> App: click start\nApp -> App: `POST /start`"
+    )
+    assert [w.line for w in diagram.warnings] == [5, 6]
+    assert [m.label for m in diagram.messages()] == ["click", "check"]
+
+
+def test_deeper_text_lines_of_a_note_are_not_pointed_out():
+    diagram = parse("A -> B\nnote: one\n  two\n  - three\n\n  four: five\nB -> A\n")
+    assert diagram.items[1].text == "one\ntwo\n- three\n\nfour: five"
+    assert diagram.warnings == []
 
 
 def test_a_note_written_the_mermaid_way_is_one_line():

@@ -33,6 +33,10 @@ class Body:
     # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
     # which the parser points out, since its writer may have meant the keyword.
     doubtful: list[int] = field(default_factory=list)
+    # Lines of a note indented deeper than it that read as elements (`  A -> B: call`): text
+    # here, which the parser points out, since swimlanes.io, where indentation means nothing,
+    # draws them as elements.
+    indented_elements: list[tuple[int, int]] = field(default_factory=list)  # (line, column)
 
 
 # What a line is, for where a note ends: an element, plain text, or text that starts with a
@@ -143,6 +147,7 @@ class _Lifter:
 
         end = pos  # the index after the note's last non-blank line
         doubtful: list[int] = []
+        indented_elements: list[tuple[int, int]] = []
         while pos < len(lines):
             line = lines[pos]
             if _is_blank(line):
@@ -166,13 +171,21 @@ class _Lifter:
                     break
                 if kind == "keyword text":
                     doubtful.append(pos + 1)
+            elif self.line_kind(line) == "element":
+                indented_elements.append((pos + 1, len(line) - len(line.lstrip(" \t")) + 1))
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos
         flush()
         if not parts:
             return index + 1, None
-        return end, Body(index + 1, "\n".join(parts), "indented", doubtful=doubtful)
+        return end, Body(
+            index + 1,
+            "\n".join(parts),
+            "indented",
+            doubtful=doubtful,
+            indented_elements=indented_elements,
+        )
 
 
 def lift_bodies(
