@@ -194,6 +194,14 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+def test_a_line_break_in_a_participant_label_is_a_space_and_a_comment() -> None:
+    text = one("sequenceDiagram\nparticipant J as John<br/>Second Line\nJ->>J: x\n")
+    assert volley.parse(text).labels == {"J": "John Second Line"}
+    assert (
+        "// Mermaid: J as John<br/>Second Line (volley writes a lane's label on one line)" in text
+    )
+
+
 def test_decimal_numbers_become_whole_numbers_with_a_comment() -> None:
     text = one("sequenceDiagram\nautonumber 10.1 .01\nA->>B: x\nB->>A: y\n")
     assert [m.number for m in volley.parse(text).messages()] == [10, 11]

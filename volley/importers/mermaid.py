@@ -487,8 +487,10 @@ class _Reader:
         if alias:
             # a participant's label is plain text in volley too: nothing to escape
             alias = _WRAP.sub("", alias.strip(), count=1)
-            parts = (_decode(part).strip() for part in _BREAK.split(alias))
+            parts = [_decode(part).strip() for part in _BREAK.split(alias)]
             self.diagram.labels[name] = " ".join(part for part in parts if part)
+            if len(parts) > 1:
+                self.comment(line, f"{name} as {alias} (volley writes a lane's label on one line)")
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:
