@@ -277,7 +277,7 @@ def test_half_arrowheads_keep_their_end_and_say_volley_draws_a_whole_head() -> N
 
 
 def test_an_activation_after_a_note_is_not_read_as_the_notes_text() -> None:
-    text = one("sequenceDiagram\nA->>B: x\nNote over B: busy\ndeactivate B\nactivate A\n")
+    text = one("sequenceDiagram\nA->>+B: x\nNote over B: busy\ndeactivate B\nactivate A\n")
     diagram = volley.parse(text)
     assert [n.text for n in by_type(diagram, Note)] == ["busy"]
     assert [(a.participant, a.on) for a in by_type(diagram, Activation)] == [
@@ -349,6 +349,7 @@ def test_nothing_is_dropped_in_silence() -> None:
         ("sequenceDiagram\n  else oops\n  end\n", 2, 3, "else outside alt"),
         ("sequenceDiagram\n  A->>B: hi\n  B->>+=C: x\n", 3, 0, "cannot be written in volley"),
         ("sequenceDiagram\n  participant A <br> B\n", 2, 15, "cannot hold < or >"),
+        ("sequenceDiagram\n  A->>+B: x\n  B-->>-A: y\n  B-->>-A: z\n", 4, 3, "B has no activation"),
     ],
 )
 def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, column, words):

@@ -277,6 +277,8 @@ class _Reader:
     count: int = 1
     step: int = 1
     numbered: bool = False
+    # how many activations each participant has open, in the order of the source
+    active: dict[str, int] = field(default_factory=dict)
     headless: list[int] = field(default_factory=list)
 
     def read(self) -> Imported:
@@ -511,7 +513,20 @@ class _Reader:
         items = self.items()
         if items and isinstance(items[-1], Note):  # else volley reads the line as note text
             self.comment(line, "the note above ends here")
+        self.activate(line, raw, name, keyword == "activate")
         self.add(Activation(line, name, keyword == "activate"))
+
+    def activate(self, line: int, raw: str, name: str, on: bool) -> None:
+        """Count `name`'s open activations; Mermaid refuses to end one that is not open."""
+        if not on and self.active.get(name, 0) < 1:
+            self.fail(
+                line,
+                raw,
+                f"{name} has no activation open here to end (Mermaid refuses this too)",
+                hint=f"activate {name} before this line, or take the deactivation (or the - "
+                "after the arrow) away",
+            )
+        self.active[name] = self.active.get(name, 0) + (1 if on else -1)
 
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         parts = rest.split()
@@ -621,6 +636,7 @@ class _Reader:
         message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
         if mark in ("+", "-"):
             message.activate = mark  # type: ignore[assignment]
+            self.activate(line, raw, receiver if mark == "+" else sender, mark == "+")
         if self.numbered:
             message.number = self.count
         self.count += self.step
