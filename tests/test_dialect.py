@@ -136,6 +136,18 @@ def test_deeper_text_lines_of_a_note_are_not_pointed_out():
     assert diagram.warnings == []
 
 
+def test_text_after_a_comment_that_ended_a_note_is_an_error_that_says_so():
+    # A published copy of swimlanes.io's syntax overview writes "//" where blank lines were.
+    errors = errors_of("A -> B\nnote:\nSome text\n//\n1. Ordered\n2. list\n")
+    assert [e.line for e in errors] == [5, 6]
+    assert "the note on line 2 ended at the comment on line 4" in errors[0].hint
+    assert "leave a blank line instead of the comment" in errors[0].hint
+    assert "note" not in (errors[1].hint or "")  # only the first line after the comment
+    assert parse("A -> B\nnote:\nSome text\n\n1. Ordered\n2. list\n").items[1].text == (
+        "Some text\n\n1. Ordered\n2. list"
+    )
+
+
 def test_a_note_written_the_mermaid_way_is_one_line():
     errors = errors_of("note over A: text\nmore text\n")
     assert [e.line for e in errors] == [2]

@@ -514,6 +514,7 @@ class _Parse:
         self.limits = limits
         self.lines = self.text.split("\n")
         self.syntax_errors: list[VolleyError] = []  # kept across attempts
+        self.comment_ends: dict[int, int] = {}  # comment lines that ended a note: its line
         self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
         self.warnings: list[Diagnostic] = []
 
@@ -558,7 +559,7 @@ class _Parse:
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
-        blanked, bodies = lift_bodies(
+        blanked, bodies, self.comment_ends = lift_bodies(
             self.text,
             keyword_matcher("IN", "OUT"),
             keyword_matcher("NOTE"),
@@ -601,6 +602,13 @@ class _Parse:
         from volley.language.syntax_errors import describe  # only a failed parse needs it
 
         error, meant = describe(exc, self.lines, self.filename, keyword_matcher)
+        note = self.note_ended_by_comment_before(error.line)
+        if note is not None and meant is None:
+            error.hint = (
+                f"the note on line {note[0]} ended at the comment on line {note[1]}, so this "
+                "line is read as an element; to keep it in the note, leave a blank line "
+                "instead of the comment (a blank line is a paragraph break in a note)"
+            )
         self.syntax_errors.append(error)
         line = error.line
         budget = max(1, min(MAX_ERRORS, _CHARACTERS_REPARSED // max(len(self.text), 1)))
@@ -611,6 +619,19 @@ class _Parse:
         ):
             raise self.fail(self.syntax_errors + self.errors)
         source[line - 1] = meant or ""  # what was most likely meant, or nothing
+
+    def note_ended_by_comment_before(self, line: int) -> tuple[int, int] | None:
+        """(note line, comment line) when the lines just above `line`, up to the first that is
+        neither blank nor a comment, hold a comment line that ended a note."""
+        above = line - 1
+        while above >= 1 and (
+            not self.lines[above - 1].strip()
+            or self.lines[above - 1].lstrip(" \t").startswith(("//", "%%"))
+        ):
+            if above in self.comment_ends:
+                return self.comment_ends[above], above
+            above -= 1
+        return None
 
     def refuse_foreign_files(self) -> None:
         """A Mermaid or PlantUML file gets one error that says so, not one per line.

@@ -82,6 +82,9 @@ class _Lifter:
         self.lines = lines
         self.filename = filename
         self.line_kind = line_kind
+        # 1-based lines of comment lines that ended a note, with the note's line: the lines
+        # after such a comment are read as elements, which an error there can point out.
+        self.comment_ends: dict[int, int] = {}
 
     def fenced(self, start: int, opening: Opening) -> FencedBlock:
         """The block `opening` (line `start`) opens; an error when it is never closed."""
@@ -168,6 +171,8 @@ class _Lifter:
             if not deeper:
                 kind = "element" if one_line else self.line_kind(line)
                 if kind == "element":
+                    if line.lstrip(" \t").startswith(("//", "%%")):
+                        self.comment_ends[pos + 1] = index + 1
                     break
                 if kind == "keyword text":
                     doubtful.append(pos + 1)
@@ -195,8 +200,9 @@ def lift_bodies(
     line_kind: Callable[[str], LineKind],
     one_line_note: re.Pattern[str],
     filename: str | None = None,
-) -> tuple[str, dict[int, Body]]:
-    """Return the text with every body blanked out, and the bodies by their owner's line.
+) -> tuple[str, dict[int, Body], dict[int, int]]:
+    """Return the text with every body blanked out, the bodies by their owner's line, and the
+    comment lines that ended a note (with the note's line).
 
     `payload` and `note` match the start of a line that owns a body (the grammar's `in:`/`out:`
     and note keywords); `line_kind` tells whether a line is an element (which ends a note);
@@ -223,4 +229,4 @@ def lift_bodies(
         for blank in range(line + 1, after):
             lines[blank] = ""
         index = after
-    return "\n".join(lines), bodies
+    return "\n".join(lines), bodies, lifter.comment_ends
