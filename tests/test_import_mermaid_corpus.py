@@ -1,8 +1,10 @@
 """Every Mermaid sequence diagram of the corpus (tests/cases/mermaid/, real diagrams from public
 docs, each file naming its source and licence) imports into `.volley` that parses, with every
-message of the Mermaid source in it: its sender, its receiver and its text.
+message of the Mermaid source in it (its sender, its receiver and its text), every note's text,
+every block and branch label, every alias and every activation; a diagram Mermaid refuses is a
+clear error instead.
 
-The messages are read from the Mermaid source here by Mermaid's own lexical rules, written out
+These are read from the Mermaid source here by Mermaid's own lexical rules, written out
 small and separately from the importer: a statement ends at a newline or `;`, `#name;` and
 `#123;` are escapes, a `#` that starts none begins a comment running to the end of the line,
 `%%` lines and `%%{…}%%` directives are comments, and a message's text follows its first `:`
