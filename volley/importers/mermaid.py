@@ -420,10 +420,13 @@ class _Reader:
                 self.unsupported(line, raw, keyword, rest, text)
             return
         message = _MESSAGE.fullmatch(text)
-        if message is not None:
+        if message is not None and message["text"] is not None:
             self.message(line, raw, message)
             return
         column = raw.find(text) + 1 if text in raw else 0
+        what = f"not a Mermaid sequence statement: {text!r}"
+        if message is not None:  # Mermaid wants the colon, even before no text (`A->>B:`)
+            what = f"expected ':' and the message's text after {text!r}"
         hint = {
             ";": "Mermaid ends a statement at ';', so this text after one is read as a "
             "statement of its own; write #59; for a semicolon inside text",
@@ -434,7 +437,7 @@ class _Reader:
             "expected a message (A->>B: text), a note, participant, activate, "
             "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment",
         )
-        self.fail(line, raw, f"not a Mermaid sequence statement: {text!r}", column, hint)
+        self.fail(line, raw, what, column, hint)
 
     def add(self, item: Item) -> None:
         self.items().append(item)
