@@ -349,6 +349,7 @@ def test_nothing_is_dropped_in_silence() -> None:
         ("sequenceDiagram\n  else oops\n  end\n", 2, 3, "else outside alt"),
         ("sequenceDiagram\n  A->>B: hi\n  B->>+=C: x\n", 3, 0, "cannot be written in volley"),
         ("sequenceDiagram\n  participant A <br> B\n", 2, 15, "cannot hold < or >"),
+        ('sequenceDiagram\n  participant E@{ "type": "entity"\n', 2, 16, "expected } to close"),
         ("sequenceDiagram\n  A->>B: x\n  B-->>A\n", 3, 3, "expected ':' and the message's text"),
         ("sequenceDiagram\n  A->>+B: x\n  B-->>-A: y\n  B-->>-A: z\n", 4, 3, "B has no activation"),
     ],

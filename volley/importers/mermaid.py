@@ -480,6 +480,8 @@ class _Reader:
         if not rest or found is None:
             self.fail(line, raw, f"expected a name after {keyword}")
             return
+        if "@{" in rest and not found["config"]:
+            self.fail(line, raw, "expected } to close this participant's @{", raw.find("@{") + 1)
         name = self.use(line, raw, found["name"])
         if self.stack and self.stack[-1].keyword == "box":
             self.stack[-1].members.append(name)
