@@ -20,7 +20,9 @@ from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.limits import DEFAULT_LIMITS
 
-_LINK = re.compile(r"(?i:https?://(?:www\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?")
+_LINK = re.compile(
+    r"(?i:https?://(?:www\.|cdn\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?"
+)
 
 
 # An ATX heading: Markdown prose, which a saved diagram never is.
