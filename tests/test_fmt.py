@@ -13,7 +13,7 @@ from tests.fuzz_strategies import FUZZ, diagram_text, example_texts, label, muta
 from volley.errors import VolleyError
 from volley.importers.mermaid import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
-from volley.model import Block, Branch, Diagram, Divider, Message, Note, Payload
+from volley.model import Activation, Block, Branch, Diagram, Divider, Message, Note, Payload
 
 from .conftest import volley_cli
 
@@ -300,3 +300,16 @@ def test_a_fenced_note_and_comments_after_an_empty_note_survive_formatting():
         volley.parse("order: A\nnote: \n// a comment\n// a comment\n"),
         "order: A\nnote: \n// a comment\n// a comment\n",
     )
+
+
+def test_an_activation_right_after_a_note_stays_an_activation() -> None:
+    """A note runs on to the next element; a bare `activate B` under it would be its text."""
+    text = "A -> B: hi\nnote A: hello\nactivate: B\nB -> A: back\nnote B:\n  two\ndeactivate: B\n"
+    formatted = format_text(text)
+    assert "activate: B" in formatted and "deactivate: B" in formatted
+    assert same_diagram(volley.parse(formatted), volley.parse(text))
+    built = Diagram(
+        participants=["A", "B"],
+        items=[Note(1, ["A"], "hello"), Activation(2, "B", True), Message(3, "A", "B", "->", "x")],
+    )
+    assert volley.parse(write(built)).to_json()["items"][1]["type"] == "activation"

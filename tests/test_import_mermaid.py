@@ -284,7 +284,7 @@ def test_an_activation_after_a_note_is_not_read_as_the_notes_text() -> None:
         ("B", False),
         ("A", True),
     ]
-    assert "// Mermaid: the note above ends here\ndeactivate B" in text
+    assert "note B: busy\ndeactivate: B\n" in text  # the colon ends the note
 
 
 def test_central_connections_are_arrows_with_a_comment_not_names() -> None:

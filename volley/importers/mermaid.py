@@ -515,9 +515,6 @@ class _Reader:
 
     def activation(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         name = self.use(line, raw, rest)
-        items = self.items()
-        if items and isinstance(items[-1], Note):  # else volley reads the line as note text
-            self.comment(line, "the note above ends here")
         self.activate(line, raw, name, keyword == "activate")
         self.add(Activation(line, name, keyword == "activate"))
 

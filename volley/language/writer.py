@@ -62,10 +62,12 @@ class _Writer:
         self.number: int | None = None  # the number the next message gets from autonumber
         self.last = 0  # the last source line written, for keeping the author's blank lines
         self.opened = False  # the last line written opens a block or a branch
+        self.in_note = False  # the last item written is a note: its text runs on to an element
 
     def emit(self, depth: int, text: str) -> None:
         self.out.append(INDENT * depth + text if text else "")
         self.opened = False
+        self.in_note = False
 
     def space(self, line: int) -> None:
         """One blank line where the source had one before `line` (never after an opener)."""
@@ -104,7 +106,9 @@ class _Writer:
             elif isinstance(item, Divider):
                 self.emit(depth, _with_label(DIVIDER_MARKS[item.style] + ":", item.label))
             elif isinstance(item, Activation):
-                keyword = "activate" if item.on else "deactivate"
+                # Right after a note, `activate B` would read as the note's text: the colon
+                # makes it an element, which ends the note.
+                keyword = ("activate" if item.on else "deactivate") + (":" if self.in_note else "")
                 self.emit(depth, f"{keyword} {item.participant}")
             elif isinstance(item, Block):
                 self.block(item, depth)
@@ -144,6 +148,7 @@ class _Writer:
         first, below = _note_lines(note.text)
         self.emit(depth, _with_label(f"note{over}:", first))
         self.body_lines(below, depth + 1)
+        self.in_note = True
 
     def block(self, block: Block, depth: int) -> None:
         for index, branch in enumerate(block.branches):
