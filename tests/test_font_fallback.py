@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import volley
+from volley.api import run
 from volley.output.font_fallback import MissingGlyphWarning, missing_characters
 
 from .conftest import volley_cli
@@ -100,3 +101,12 @@ def test_the_command_says_where_a_missing_glyph_is(tmp_path):
     assert "MissingGlyphWarning" not in done.stderr and ".py:" not in done.stderr
     svg = volley_cli("render", str(source), "-o", str(tmp_path / "out.svg"))
     assert "no installed font" not in svg.stderr  # a browser picks its own fonts for SVG
+
+
+def test_one_warning_names_every_missing_character_at_its_first_line():
+    source = f"A -> B: ok\nB -> A: {MISSING[0]}\nA -> B: {MISSING[1]}\nB -> A: {MISSING[0]}\n"
+    (warning,) = run(source, volley.Options(format="png")).warnings
+    assert warning.line == 2 and warning.severity == "warning"
+    assert "U+0378" in warning.message and "U+0379" in warning.message
+    assert "on 3 lines" in warning.message
+    assert not run(source).warnings  # SVG: the reader's browser picks the fonts

@@ -107,15 +107,10 @@ def draw(diagram: Diagram, options: Options) -> str | bytes:
     """Redact, reveal hidden characters, lay out and paint a parsed diagram."""
     fmt = options.format
     theme = options.resolved_theme
-    from volley.checks.bidi import reveal_diagram
     from volley.layout.engine import layout_diagram
     from volley.output.svg import render_svg
 
-    if options.redact:
-        from volley.checks.redact import redact_diagram
-
-        diagram = redact_diagram(diagram)
-    diagram = reveal_diagram(diagram)  # drawn as written: no text reordered or hidden
+    diagram = _as_drawn(diagram, options)
     # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
     check_items(diagram, options.limits)  # bounded work: see volley.limits
@@ -182,21 +177,29 @@ def _glyph_warnings(diagram: Diagram, options: Options, filename: str | None) ->
     the page leave the choice of font to the reader's browser)."""
     if options.format not in ("png", "pdf"):
         return []
+    from volley.layout.typeset import clean_text
     from volley.output.font_fallback import missing_glyph_warnings
 
     listed = options.bodies == "appendix"  # bodies, and their labels, are drawn under it
     drawn = (
-        pair
-        for text in diagram.all_texts()
-        if listed or text.kind not in ("body", "payload label")
-        for pair in text.lines()
+        (line, clean_text(text))  # what XML cannot hold is drawn as U+FFFD
+        for shown in _as_drawn(diagram, options).all_texts()
+        if listed or shown.kind not in ("body", "payload label")
+        for line, text in shown.lines()
     )
-    said = missing_glyph_warnings(drawn, filename)
-    if options.redact:
-        from volley.checks.redact import redact_diagnostic
+    return missing_glyph_warnings(drawn, filename)
 
-        said = [redact_diagnostic(warning) for warning in said]
-    return said
+
+def _as_drawn(diagram: Diagram, options: Options) -> Diagram:
+    """The diagram as the picture shows it: secrets masked if asked, and hidden characters
+    shown as visible marks (drawn as written: no text reordered or hidden)."""
+    from volley.checks.bidi import reveal_diagram
+
+    if options.redact:
+        from volley.checks.redact import redact_diagram
+
+        diagram = redact_diagram(diagram)
+    return reveal_diagram(diagram)
 
 
 def render(

@@ -105,6 +105,11 @@ def _drawable(ch: str) -> bool:
     return not fallback_order(PRIMARY) or family_for(ch) != ""
 
 
+def _noncharacter(ch: str) -> bool:
+    code = ord(ch)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
 def _needs_care(ch: str) -> bool:
     return ord(ch) > 0x2FF and not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn")
 
@@ -129,10 +134,18 @@ def _pieces(text: str) -> list[tuple[str | None, str]]:
 
 
 def missing_characters(text: str) -> list[str]:
-    """The characters of `text` that no installed font has, each once, in order."""
+    """The characters of `text` that no installed font has, each once, in order.
+
+    Noncharacters (U+FDD0 to U+FDEF, U+xFFFE, U+xFFFF) do not count: the rasteriser draws
+    them as U+FFFD, visibly."""
     seen: dict[str, None] = {}
     for ch in text:
-        if _needs_care(ch) and ch not in _JOINERS and family_for(ch) == "":
+        if (
+            _needs_care(ch)
+            and ch not in _JOINERS
+            and not _noncharacter(ch)
+            and family_for(ch) == ""
+        ):
             seen.setdefault(ch)
     return list(seen)
 
@@ -191,29 +204,33 @@ def with_fallback_fonts(svg: str) -> str:
 def missing_glyph_warnings(
     texts: Iterable[tuple[int, str]], filename: str | None = None
 ) -> list[Diagnostic]:
-    """A warning for each source line (of `(line, text)` pairs) whose text has characters no
-    installed font has: a PNG or PDF draws them as empty boxes, as a browser draws the SVG
-    with whatever font it finds."""
-    found: dict[int, dict[str, None]] = {}
+    """A warning, at the first line concerned, naming the characters of the drawn `(line,
+    text)` pairs that no installed font has: a PNG or PDF draws them as empty boxes, where a
+    browser draws the SVG with whatever font it finds. One warning, not one a line: a missing
+    emoji font would otherwise repeat it for every label."""
+    missing: dict[str, None] = {}
+    lines: dict[int, None] = {}
     for line, text in texts:
         if not text.isascii():
             for ch in missing_characters(text):
-                found.setdefault(line, {}).setdefault(ch)
-    warnings = []
-    for line, chars in sorted(found.items()):
-        listed = list(chars)
-        shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in listed[:12])
-        more = f" and {len(listed) - 12} more" if len(listed) > 12 else ""
-        one = len(listed) == 1
-        warnings.append(
-            Diagnostic(
-                f"no installed font has {shown}{more}; PNG and PDF draw "
-                + ("it as an empty box" if one else "them as empty boxes"),
-                filename=filename,
-                line=line,
-                hint=f"install a font that has {'it' if one else 'them'} (e.g. Noto), "
-                "or render SVG or HTML",
-                severity="warning",
-            )
+                missing.setdefault(ch)
+                lines.setdefault(line)
+    if not missing:
+        return []
+    chars, where = list(missing), sorted(lines)
+    shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in chars[:12])
+    more = f" and {len(chars) - 12} more" if len(chars) > 12 else ""
+    one = len(chars) == 1
+    also = f" (on {len(where)} lines, from this one on)" if len(where) > 1 else ""
+    return [
+        Diagnostic(
+            f"no installed font has {shown}{more}; PNG and PDF draw "
+            + ("it as an empty box" if one else "them as empty boxes")
+            + also,
+            filename=filename,
+            line=where[0],
+            hint=f"install a font that has {'it' if one else 'them'} (e.g. Noto), "
+            "or render SVG or HTML",
+            severity="warning",
         )
-    return warnings
+    ]
