@@ -20,6 +20,8 @@ CASES = [
     ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
     ("A → B\n", 1, 3, '"→" is not an arrow'),
     ("A -xB\n", 1, 3, '"-x" is not an arrow'),
+    ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
+    ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),
     ("A -> : hi\n", 1, 6, 'expected the name of a participant after "->"'),
     ("A ->\n", 1, 5, 'expected the name of a participant after "->"'),
     ("-> B\n", 1, 1, "unexpected"),

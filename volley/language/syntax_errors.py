@@ -73,6 +73,9 @@ TYPO_ARROWS = [
 ]
 
 Matcher = Callable[..., re.Pattern[str]]
+# A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
+# is the arrow and the line then has a second one.
+_GLUED_LOST_ARROW = re.compile(r"[ \t]*(?P<name>[^\s:,]+?)(?P<arrow>[-=]{1,2}x)[ \t]+<{0,2}[-=]")
 
 
 def _open_blocks(exc: UnexpectedInput) -> list[Token]:
@@ -192,6 +195,21 @@ class _Explainer:
             )
         return None
 
+    def glued_lost_arrow(self, line: int) -> VolleyError | None:
+        """`service-x -> B`: a name ending in `-x` before a space reads as the name and the
+        lost-message arrow, so the line has two arrows."""
+        found = _GLUED_LOST_ARROW.match(self.lines[line - 1])
+        if found is None:
+            return None
+        name, arrow = found["name"], found["arrow"]
+        return self.error(
+            f'"{name}{arrow}" reads as "{name}" and the lost-message arrow "{arrow}", '
+            "and then the line has a second arrow",
+            line,
+            found.start("arrow") + 1,
+            hint=f'a name cannot end in "{arrow}" before a space: write "{name}_x" or "{name} x"',
+        )
+
     def arrow_missing(self, name: Token, line: int, column: int) -> VolleyError:
         written = name.value.strip()
         text = self.lines[line - 1]
@@ -255,7 +273,11 @@ class _Explainer:
                 "the file ends in the middle of an element", len(self.lines), 1
             )
         line = min(max(line, 1), len(self.lines))
-        found = self.fence_without_owner(line) or self.misplaced_keyword(exc, line)
+        found = (
+            self.fence_without_owner(line)
+            or self.misplaced_keyword(exc, line)
+            or self.glued_lost_arrow(line)
+        )
         if found:
             return found
         expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
