@@ -44,8 +44,7 @@ class NotebookDiagram:
     appendix_lines: int | None = field(default=None, kw_only=True)  # bodies="appendix": a cap
 
     def __post_init__(self) -> None:
-        # Refuse a bad option now, not at display.
-        Options(theme=self.theme, bodies=self.bodies, appendix_lines=self.appendix_lines)
+        self._options("svg")  # refuse a bad option now, not at display
 
     def __repr__(self) -> str:
         """What a console without pictures shows: which diagram this is, not its whole model."""
@@ -53,28 +52,22 @@ class NotebookDiagram:
         count = len(self.diagram.messages())
         return f"<volley diagram{title}: {count} message{'s' if count != 1 else ''}>"
 
-    def _repr_html_(self) -> str:
-        options = Options(
-            format="html",
-            fragment=True,
+    def _options(self, fmt: str, *, fragment: bool = False) -> Options:
+        return Options(
+            format=fmt,
+            fragment=fragment,
             theme=self.theme,
             bodies=self.bodies,
             appendix_lines=self.appendix_lines,
             redact=self.redact,
             id_prefix=self.name,
         )
-        return str(api.render(self.diagram, options=options))
+
+    def _repr_html_(self) -> str:
+        return str(api.render(self.diagram, options=self._options("html", fragment=True)))
 
     def _repr_svg_(self) -> str:
-        options = Options(
-            format="svg",
-            theme=self.theme,
-            bodies=self.bodies,
-            appendix_lines=self.appendix_lines,
-            redact=self.redact,
-            id_prefix=self.name,
-        )
-        return str(api.render(self.diagram, options=options))
+        return str(api.render(self.diagram, options=self._options("svg")))
 
 
 def show(
