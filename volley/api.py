@@ -105,12 +105,16 @@ def check_file(path: str, *, limits: Limits | None = None, redact: bool = False)
 
 def draw(diagram: Diagram, options: Options) -> str | bytes:
     """Redact, reveal hidden characters, lay out and paint a parsed diagram."""
+    return _paint(_as_drawn(diagram, options), options)
+
+
+def _paint(diagram: Diagram, options: Options) -> str | bytes:
+    """Lay out and paint a diagram as it is to be shown (`_as_drawn`)."""
     fmt = options.format
     theme = options.resolved_theme
     from volley.layout.engine import layout_diagram
     from volley.output.svg import render_svg
 
-    diagram = _as_drawn(diagram, options)
     # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
     check_items(diagram, options.limits)  # bounded work: see volley.limits
@@ -166,15 +170,22 @@ def run_file(path: str, options: Options | None = None) -> Result:
 
 
 def _drawn(checked: Checked, options: Options, filename: str | None) -> Result:
+    output, glyphs = _picture(checked.diagram, options, filename)
+    return Result(checked.diagram, checked.warnings + glyphs, output)
+
+
+def _picture(
+    diagram: Diagram, options: Options, filename: str | None
+) -> tuple[str | bytes, list[Diagnostic]]:
+    """The picture, and what it cannot show (characters no installed font has)."""
     with _masked(options.redact):
-        output = draw(checked.diagram, options)
-    said = checked.warnings + _glyph_warnings(checked.diagram, options, filename)
-    return Result(checked.diagram, said, output)
+        shown = _as_drawn(diagram, options)
+        return _paint(shown, options), _glyph_warnings(shown, options, filename)
 
 
-def _glyph_warnings(diagram: Diagram, options: Options, filename: str | None) -> list[Diagnostic]:
+def _glyph_warnings(shown: Diagram, options: Options, filename: str | None) -> list[Diagnostic]:
     """For PNG and PDF, which drawn texts hold characters no installed font has (the SVG and
-    the page leave the choice of font to the reader's browser)."""
+    the page leave the choice of font to the reader's browser); `shown` is `_as_drawn`."""
     if options.format not in ("png", "pdf"):
         return []
     from volley.layout.typeset import clean_text
@@ -183,9 +194,9 @@ def _glyph_warnings(diagram: Diagram, options: Options, filename: str | None) ->
     listed = options.bodies == "appendix"  # bodies, and their labels, are drawn under it
     drawn = (
         (line, clean_text(text))  # what XML cannot hold is drawn as U+FFFD
-        for shown in _as_drawn(diagram, options).all_texts()
-        if listed or shown.kind not in ("body", "payload label")
-        for line, text in shown.lines()
+        for drawn_text in shown.all_texts()
+        if listed or drawn_text.kind not in ("body", "payload label")
+        for line, text in drawn_text.lines()
     )
     return missing_glyph_warnings(drawn, filename)
 
@@ -234,9 +245,8 @@ def render(
             diagram = parse(source_or_diagram, filename=filename, limits=chosen.limits)
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
-    with _masked(chosen.redact):
-        output = draw(diagram, chosen)
-    for warning in _glyph_warnings(diagram, chosen, filename):
+    output, glyphs = _picture(diagram, chosen, filename)
+    for warning in glyphs:
         from volley.output.font_fallback import MissingGlyphWarning
 
         warnings.warn(MissingGlyphWarning(warning.format()), stacklevel=2)
