@@ -18,7 +18,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.language.prepass import Body, LineKind, lift_bodies
+from volley.language.prepass import Body, LineKind, is_comment, lift_bodies
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import (
     Activation,
@@ -102,9 +102,8 @@ def _mermaid_note() -> re.Pattern[str]:
     return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
 
 
-@cache
-def _comment() -> re.Pattern[str]:
-    return re.compile(r"[ \t]*(?://|%%)")
+def _blank_or_comment(line: str) -> bool:
+    return not line.strip() or is_comment(line)
 
 
 def line_kind(line: str) -> LineKind:
@@ -114,7 +113,7 @@ def line_kind(line: str) -> LineKind:
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
     uses as a keyword ("Loop over the pages", "Activate the account") is a note's text.
     """
-    if _comment().match(line) or _message_start().match(line + "\n"):
+    if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:
@@ -624,10 +623,7 @@ class _Parse:
         """(note line, comment line) when the lines just above `line`, up to the first that is
         neither blank nor a comment, hold a comment line that ended a note."""
         above = line - 1
-        while above >= 1 and (
-            not self.lines[above - 1].strip()
-            or self.lines[above - 1].lstrip(" \t").startswith(("//", "%%"))
-        ):
+        while above >= 1 and _blank_or_comment(self.lines[above - 1]):
             if above in self.comment_ends:
                 return self.comment_ends[above], above
             above -= 1
@@ -643,7 +639,7 @@ class _Parse:
             if word == "---" and (front_matter or number == 1):
                 front_matter = not front_matter
                 continue
-            if front_matter or not word or word.startswith(("//", "%%")):
+            if front_matter or not word or is_comment(word):
                 continue
             what = FOREIGN_HEADERS.get(word.split()[0].lower())
             if what is None:

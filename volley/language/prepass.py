@@ -61,6 +61,11 @@ def _is_blank(line: str) -> bool:
     return not line.strip(" \t")
 
 
+def is_comment(line: str) -> bool:
+    """A comment line: `//`, or Mermaid's `%%`, after any indentation."""
+    return line.lstrip(" \t").startswith(("//", "%%"))
+
+
 def _common_prefix(lines: list[str]) -> str:
     """The leading white space every non-blank line shares, as characters (tabs and spaces)."""
     prefixes = [
@@ -171,7 +176,7 @@ class _Lifter:
             if not deeper:
                 kind = "element" if one_line else self.line_kind(line)
                 if kind == "element":
-                    if line.lstrip(" \t").startswith(("//", "%%")):
+                    if is_comment(line):
                         self.comment_ends[pos + 1] = index + 1
                     break
                 if kind == "keyword text":
