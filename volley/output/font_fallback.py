@@ -105,9 +105,16 @@ def _drawable(ch: str) -> bool:
     return not fallback_order(PRIMARY) or family_for(ch) != ""
 
 
-def _noncharacter(ch: str) -> bool:
-    code = ord(ch)
-    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+# cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
+# two code points of every plane), though XML allows them; one in a label must not cost the
+# picture, so the rasteriser draws them as U+FFFD, like the characters XML forbids. Compiled on
+# first use: pdf.py imports the raster modules before it knows it will draw a page.
+@cache
+def noncharacters() -> re.Pattern[str]:
+    planes = range(0, 0x110000, 0x10000)
+    return re.compile(
+        "[\ufdd0-\ufdef" + "".join(chr(p + 0xFFFE) + chr(p + 0xFFFF) for p in planes) + "]"
+    )
 
 
 def _needs_care(ch: str) -> bool:
@@ -143,7 +150,7 @@ def missing_characters(text: str) -> list[str]:
         if (
             _needs_care(ch)
             and ch not in _JOINERS
-            and not _noncharacter(ch)
+            and not noncharacters().match(ch)
             and family_for(ch) == ""
         ):
             seen.setdefault(ch)

@@ -11,12 +11,11 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import re
 from collections.abc import Iterable
 from functools import cache
 
 from volley.errors import VolleyError
-from volley.output.font_fallback import with_fallback_fonts
+from volley.output.font_fallback import noncharacters, with_fallback_fonts
 from volley.output.svg import TEXT_RENDERING
 
 RASTER_FORMATS = ("png", "pdf")
@@ -25,18 +24,6 @@ DPI = 96  # cairosvg's default, at which a pixel of the layout is a CSS pixel
 PT_PER_PX = 72 / DPI  # a pixel of the layout in PDF points
 # The creation date every PDF carries: the Unix epoch, as SOURCE_DATE_EPOCH=0 would give.
 FIXED_DATE = "1970-01-01T00:00:00Z"
-
-
-# cairo refuses a whole string that holds a Unicode noncharacter (U+FDD0 to U+FDEF, and the last
-# two code points of every plane), though XML allows them; one in a label must not cost the
-# picture, so they are drawn as U+FFFD like the characters XML forbids. Compiled on first use:
-# pdf.py imports this module with its own import, before it knows it will draw a page.
-@cache
-def _noncharacters() -> re.Pattern[str]:
-    planes = range(0, 0x110000, 0x10000)
-    return re.compile(
-        "[\ufdd0-\ufdef" + "".join(chr(p + 0xFFFE) + chr(p + 0xFFFF) for p in planes) + "]"
-    )
 
 
 def _refuse(url: str, *args, **kwargs):
@@ -78,7 +65,7 @@ def _surfaces():
 
 def _safe(svg: str) -> bytes:
     """The SVG as cairo can draw it: noncharacters replaced, other scripts given their fonts."""
-    return with_fallback_fonts(_noncharacters().sub("\ufffd", svg)).encode("utf-8")
+    return with_fallback_fonts(noncharacters().sub("\ufffd", svg)).encode("utf-8")
 
 
 def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
