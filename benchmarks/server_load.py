@@ -43,6 +43,18 @@ BOMBS = [
 ]
 
 
+def wait_until_up(base: str, seconds: float = 60.0) -> None:
+    """Until the server at `base` answers /healthz (it is starting)."""
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise SystemExit(f"the server at {base} did not start within {seconds:g} s")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -185,12 +197,7 @@ def main() -> int:
     server = subprocess.Popen(command, cwd=ROOT)
     base = f"http://{HOST}:{port}"
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_until_up(base)
         httpx.post(base + "/render", content=SMALL, timeout=30)  # the render processes start
         asyncio.run(load(port, server.pid, args.clients, args.seconds))
     finally:

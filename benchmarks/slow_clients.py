@@ -20,10 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import HOST, free_port, tree_rss  # noqa: E402
+from server_load import HOST, free_port, tree_rss, wait_until_up  # noqa: E402
 
 MOMENTS = (2.0, 8.0, 15.0, 25.0)  # seconds after the last connection opened
 
@@ -86,12 +84,7 @@ def main() -> int:
     command = [sys.executable, "-m", "volley", "serve", "--port", str(port)]
     server = subprocess.Popen(command, stderr=subprocess.PIPE)
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"http://{HOST}:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_until_up(f"http://{HOST}:{port}")
         asyncio.run(main_async(port, server.pid, args.slow, args.stalled))
     finally:
         server.terminate()
