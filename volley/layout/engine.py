@@ -16,6 +16,7 @@ Three passes over the items, never a pairwise comparison of elements:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import fsum
 from typing import TYPE_CHECKING
 
 from volley.errors import VolleyError
@@ -365,7 +366,7 @@ class _Engine:
         badge_w = _pill_width(badge)
         marker_w = marker.width + 2 * C.MARKER_PAD_X if marker else 0.0
         parts = [w for w in (badge_w, label.width if label else 0.0, marker_w) if w]
-        width = sum(parts) + C.BADGE_GAP * max(len(parts) - 1, 0)
+        width = fsum(parts) + C.BADGE_GAP * max(len(parts) - 1, 0)
         height = max(
             label.height if label else 0.0,
             2 * C.BADGE_RADIUS if badge else 0.0,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
+from math import fsum
 
 from volley.layout import metrics_data as _data
 
@@ -119,7 +120,7 @@ def text_width(
     face = _FACE_NAMES[bold, italic, mono]
     table = _table(face)
     try:
-        return sum(map(table.__getitem__, text)) * size
+        return fsum(map(table.__getitem__, text)) * size
     except KeyError:
         return _slow_em(text, table, _data.METRICS[face][_AVERAGE]) * size
 

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from math import fsum
 
 from volley.layout.metrics import text_width
 from volley.text.inline import IconRef, Span
@@ -60,7 +61,7 @@ def styled_width(span: Span, text: str, size: float, mono_size: float | None = N
 
 def measure_spans(spans: list[Span], size: float, mono_size: float | None = None) -> float:
     """Width of a line of spans in px."""
-    return sum(span_width(span, size, mono_size) for span in spans)
+    return fsum(span_width(span, size, mono_size) for span in spans)
 
 
 _RUNS = re.compile(r" +|[^ ]+")
@@ -136,8 +137,8 @@ class _Wrapper:
         self.width += piece[2]
 
     def add_word(self, space: list[Piece], word: list[Piece]) -> None:
-        space_width = sum(piece[2] for piece in space)
-        word_width = sum(piece[2] for piece in word)
+        space_width = fsum(piece[2] for piece in space)
+        word_width = fsum(piece[2] for piece in word)
         if self.line and self.width + space_width + word_width > self.max_width:
             self.end_line()
         if self.line:

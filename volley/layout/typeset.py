@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from math import fsum
 from typing import NamedTuple
 
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
@@ -404,7 +405,7 @@ def _stranded(st: SetText) -> bool:
 def _stack(lines: tuple[SetLine, ...], size: float, *, fitted: bool = False) -> SetText:
     """Lines set one below the other, as one text."""
     width = max((line.width for line in lines), default=0.0)
-    return SetText(lines, width, sum(line.height for line in lines), size, fitted)
+    return SetText(lines, width, fsum(line.height for line in lines), size, fitted)
 
 
 def _place_run(run: SetRun, x: float, mid: float) -> TextRun | IconRun:
