@@ -12,7 +12,6 @@ scheme) is an `OptionError` that says why, never an option quietly ignored.
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -173,6 +172,8 @@ NAMES = tuple(field.name for field in fields(Options))
 def _known(names: dict[str, Any]) -> None:
     for name in names:
         if name not in NAMES:
+            import difflib  # only for a misspelt name
+
             close = difflib.get_close_matches(name, NAMES, n=1)
             hint = f'did you mean "{close[0]}"? ' if close else ""
             raise UnknownOptionError(

@@ -87,8 +87,10 @@ def grammar_cache(grammar: str) -> str | bool:
 def template_environment(folder: str, owner: str | None = None, **settings):
     """A Jinja environment for the templates in `folder`, set up as every template here is
     written: an undefined name is an error, block tags leave no blank lines, and, for an
-    `owner` module, compiled templates are kept between runs (`template_cache`). `settings`
-    (autoescape, keep_trailing_newline ...) are Jinja's own."""
+    `owner` module, compiled templates are kept between runs (`template_cache`). The templates
+    are volley's own and ship with it, so a loaded one is not checked for changes on every
+    render (`auto_reload=False`). `settings` (autoescape, keep_trailing_newline ...) are
+    Jinja's own."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     return Environment(
@@ -96,6 +98,7 @@ def template_environment(folder: str, owner: str | None = None, **settings):
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,
         bytecode_cache=template_cache(owner) if owner else None,
         **settings,
     )

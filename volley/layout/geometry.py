@@ -6,8 +6,10 @@ check that no two texts overlap and none leaves the picture.
 
 The small values a shape is made of (a box, a run of text, an icon, an arrow head) are named
 tuples: immutable, compared by value, and cheap to define and make, since a big diagram has
-tens of thousands of them. The shapes that gather them are dataclasses; sequences a shape is
-built with once are tuples.
+tens of thousands of them. The shapes that gather them are dataclasses compared by identity
+(`eq=False`): a shape is one place in one picture, not a value, and comparing two pictures
+field by field is what the painted output is for. Sequences a shape is built with once are
+tuples.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ class IconRun(NamedTuple):
 Run = TextRun | IconRun
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class TextLine:
     """One line of text: its runs, laid left to right from `x`, on `baseline`."""
 
@@ -94,7 +96,7 @@ class TextLine:
     mono: bool = False  # a code-block line: every run in the monospace face
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class TextBlock:
     """Lines of text and the box they fill; `box` is what must not overlap other text."""
 
@@ -105,7 +107,7 @@ class TextBlock:
     code_boxes: tuple[Rect, ...] = ()  # tinted patches behind inline code
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Participant:
     """A participant: its lifeline's x, and its name in a box at the top and the bottom."""
 
@@ -118,7 +120,7 @@ class Participant:
     bottom_text: TextBlock
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Lifeline:
     """The dotted line below a participant."""
 
@@ -127,7 +129,7 @@ class Lifeline:
     segments: list[tuple[float, float]]  # (y1, y2) pieces: a delay breaks the line
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class ActivationBar:
     """A narrow bar on a participant's lifeline while it is active (`->+`, `activate A`);
     a bar opened inside another sits `depth` steps to the right of it."""
@@ -147,7 +149,7 @@ class Head(NamedTuple):
     scale: float = 1.0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Badge:
     """The autonumber pill before a label."""
 
@@ -155,7 +157,7 @@ class Badge:
     text: TextBlock
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Marker:
     """The payload pill after a label; `number` is its body's in the appendix."""
 
@@ -165,7 +167,7 @@ class Marker:
     contents: str = ""  # what it holds, one body a line: shown when a pointer rests on it
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class MessageShape:
     """An arrow with its label row: badge, label and payload marker."""
 
@@ -188,7 +190,7 @@ class CodePanel(NamedTuple):
     box: Rect
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class NoteShape:
     """A note box with its paragraphs, list bullets and code panels."""
 
@@ -200,7 +202,7 @@ class NoteShape:
     panels: list[CodePanel]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class DividerShape:
     """A divider or section header across the picture (or across a frame, inside one)."""
 
@@ -214,7 +216,7 @@ class DividerShape:
     pill: Rect | None  # the patch behind a plain divider's label, which hides the line
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Separator:
     """An else/and line across a frame, with its label."""
 
@@ -224,7 +226,7 @@ class Separator:
     tab: list[tuple[float, float]]  # the keyword's tab, drawn as the block's kind tab is
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class BlockFrame:
     """The frame of an if/loop/par/... block, with its kind tab and label."""
 
@@ -238,7 +240,7 @@ class BlockFrame:
     separators: list[Separator]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class AppendixBody:
     """One body in the appendix: its heading ("3 · Agent → MCP Server · POST /mcp · Request"),
     the panel behind it and its lines, wrapped to the panel and coloured by syntax; `note` says
@@ -250,7 +252,7 @@ class AppendixBody:
     note: TextBlock | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class AppendixEntry:
     """One payload-carrying message in the appendix: the bodies it carries, in and out."""
 
@@ -261,7 +263,7 @@ class AppendixEntry:
         return [t for b in self.bodies for t in (b.heading, b.code, b.note) if t is not None]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Appendix:
     """The payloads listed under the picture (`bodies="appendix"`): a rule from `x1` to `x2`,
     the column's edges, a heading, and the entries."""
@@ -273,7 +275,7 @@ class Appendix:
     entries: list[AppendixEntry]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Layout:
     """The whole picture: its size and every shape, in pixels."""
 
