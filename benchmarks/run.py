@@ -8,6 +8,10 @@ installed are skipped, and the run says so; install them with scripts/install-pe
 
 Quick run:  python benchmarks/run.py --sizes 14,1000 --repeats 3 --runs 3
 Full run:   python benchmarks/run.py
+
+The volley timed is the one this interpreter imports: run it with the Python of a virtual
+environment that holds volley as users install it (`pip install .`), not one shared with other
+packages, whose start-up every run would pay for (see benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -467,6 +471,15 @@ def check_targets(res: Results) -> list[tuple[str, str, bool | None]]:
     html_10k = res.stages.get(10_000, {}).get("render_html")
     if isinstance(html_10k, Stage) and html_10k.seconds is not None:
         at_most("N=10,000 HTML in-process ≤ 1 s", html_10k.seconds, 1.0)
+    # "N=10,000 ≤ 2 s, ≤ 250 MB, linear growth": the whole `volley render`, as the issue's
+    # line has it. Time per message above the start-up (the reference's cold start), 10,000
+    # messages against 1,000.
+    big, small = whole(10_000), whole(1_000)
+    if big is not None and small is not None and res.cold and res.cold.ok:
+        start = res.cold.median
+        growth = ((big - start) / 10_000) / ((small - start) / 1_000)
+        label = "growth linear (`volley render` time per message above start-up, 10,000 vs 1,000)"
+        out.append((label + ", ≤ 1.5×", f"{growth:.2f}×", growth <= 1.5))
     per = {}
     for n, stages in res.stages.items():
         total = stages.get("render_svg")
@@ -474,13 +487,10 @@ def check_targets(res: Results) -> list[tuple[str, str, bool | None]]:
             per[n] = total.seconds / n
     if 1_000 in per and 10_000 in per:
         growth = per[10_000] / per[1_000]
-        out.append(
-            (
-                "growth linear (render() time per message, 10,000 vs 1,000, ≤ 1.5×)",
-                f"{growth:.2f}×",
-                growth <= 1.5,
-            )
-        )
+        # In a host process the cyclic collector walks everything the host holds as well:
+        # reported, not a target of the issue.
+        label = "in-process growth (render() time per message, 10,000 vs 1,000)"
+        out.append((label, f"{growth:.2f}×", None))
     if res.reference and res.reference.seconds is not None:
         at_most("in-process SVG render of the reference ≤ 3 ms", res.reference.seconds, 0.003)
     if res.reference_html and res.reference_html.seconds is not None:
@@ -579,12 +589,13 @@ def report(res: Results, peers: list[Peer], sizes: list[int], args, command: lis
             )
         )
     targets = check_targets(res)
+    verdicts = {None: "reported", True: "met", False: "MISSED"}
     if targets:
         parts.append("\n## Targets\n")
         parts.append(
             table(
                 ["target", "measured", ""],
-                [[t, m, "met" if ok else "MISSED"] for t, m, ok in targets],
+                [[t, m, verdicts[ok]] for t, m, ok in targets],
             )
         )
     return "\n".join(parts)
