@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,9 +48,9 @@ def wait_until_up(base: str, seconds: float = 60.0) -> None:
     stop = time.monotonic() + seconds
     while time.monotonic() < stop:
         try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+            if httpx2.get(base + "/healthz", timeout=1).status_code == 200:
                 return
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     raise SystemExit(f"the server at {base} did not start within {seconds:g} s")
 
@@ -198,7 +198,7 @@ def main() -> int:
     base = f"http://{HOST}:{port}"
     try:
         wait_until_up(base)
-        httpx.post(base + "/render", content=SMALL, timeout=30)  # the render processes start
+        httpx2.post(base + "/render", content=SMALL, timeout=30)  # the render processes start
         asyncio.run(load(port, server.pid, args.clients, args.seconds))
     finally:
         server.terminate()

@@ -110,7 +110,7 @@ def test_every_front_end_draws_what_the_pipeline_draws(tmp_path: Path):
 
 def test_the_server_draws_what_the_pipeline_draws():
     pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
+    pytest.importorskip("httpx2")
     from starlette.testclient import TestClient
 
     from volley.server import create_app

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from volley.server import create_app, share  # noqa: E402

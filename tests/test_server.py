@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-import httpx  # noqa: E402
+import httpx2  # noqa: E402
 
 import volley  # noqa: E402
 from volley.server import (  # noqa: E402
@@ -41,21 +41,21 @@ class Client:
     def __init__(self, app) -> None:
         self.app = app
 
-    def request(self, method: str, url: str, **options) -> httpx.Response:
-        async def send() -> httpx.Response:
-            transport = httpx.ASGITransport(app=self.app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+    def request(self, method: str, url: str, **options) -> httpx2.Response:
+        async def send() -> httpx2.Response:
+            transport = httpx2.ASGITransport(app=self.app)
+            async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
                 return await c.request(method, url, **options)
 
         return asyncio.run(send())
 
-    def get(self, url: str, **options) -> httpx.Response:
+    def get(self, url: str, **options) -> httpx2.Response:
         return self.request("GET", url, **options)
 
-    def post(self, url: str, **options) -> httpx.Response:
+    def post(self, url: str, **options) -> httpx2.Response:
         return self.request("POST", url, **options)
 
-    def put(self, url: str, **options) -> httpx.Response:
+    def put(self, url: str, **options) -> httpx2.Response:
         return self.request("PUT", url, **options)
 
 
@@ -190,9 +190,9 @@ def test_a_streamed_oversize_body_is_refused_while_streaming() -> None:
             sent += 1
             yield b"A -> B: " + b"x" * 992 + b"\n"
 
-    async def post() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+    async def post() -> httpx2.Response:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             return await client.post("/render", content=body())
 
     response = asyncio.run(post())
@@ -227,10 +227,10 @@ def test_a_render_over_the_time_limit_is_stopped_and_answered_clearly() -> None:
 
 
 def test_renders_queued_past_half_their_time_make_the_server_busy() -> None:
-    async def three() -> list[httpx.Response]:
+    async def three() -> list[httpx2.Response]:
         app = create_app(limits=ServerLimits(render_seconds=2.0, render_workers=1))
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             first = asyncio.create_task(c.post("/render", content=SLOW))
             await asyncio.sleep(0.2)
             queued = asyncio.create_task(c.post("/render", content=SLOW))
@@ -252,10 +252,10 @@ def test_a_png_of_a_short_source_draws_in_the_large_lane() -> None:
     lanes = [f"P{i}" for i in range(12)]
     wide = "\n".join(f"{a} -> {b}: call" for a, b in zip(lanes, lanes[1:], strict=False)) * 3
 
-    async def two() -> tuple[httpx.Response, httpx.Response, bool]:
+    async def two() -> tuple[httpx2.Response, httpx2.Response, bool]:
         app = create_app(limits=ServerLimits(render_workers=1))
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             await c.post("/render", content=SMALL)  # the small lane's renderer, started
             png = asyncio.create_task(c.post("/render?format=png&scale=4", content=wide))
             await asyncio.sleep(0.3)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from volley.cli import main
 
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
@@ -42,16 +42,16 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 def test_serve_starts_on_loopback_and_edits_the_file(served) -> None:
     url, path = served
     assert url.startswith("http://127.0.0.1:")
-    assert httpx.get(url + "healthz", timeout=10).json()["status"] == "ok"
-    assert httpx.get(url + "file", timeout=10).json()["source"] == "A -> B: on disk\n"
-    page = httpx.get(url, timeout=10)
+    assert httpx2.get(url + "healthz", timeout=10).json()["status"] == "ok"
+    assert httpx2.get(url + "file", timeout=10).json()["source"] == "A -> B: on disk\n"
+    page = httpx2.get(url, timeout=10)
     assert "flow.volley" in page.text
 
 
 def test_serve_on_loopback_refuses_other_host_names(served) -> None:
     """A DNS-rebinding page reaches 127.0.0.1 under its own name; it gets nothing."""
     url, _ = served
-    response = httpx.get(url + "file", headers={"Host": "rebound.example"}, timeout=10)
+    response = httpx2.get(url + "file", headers={"Host": "rebound.example"}, timeout=10)
     assert response.status_code == 421
 
 

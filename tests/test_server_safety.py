@@ -14,7 +14,7 @@ import time
 import pytest
 
 pytest.importorskip("starlette")
-import httpx  # noqa: E402
+import httpx2  # noqa: E402
 
 import volley  # noqa: E402
 from volley.server import ServerLimits, create_app  # noqa: E402
@@ -86,10 +86,10 @@ def test_a_client_that_leaves_mid_upload_leaves_no_traceback(caplog):
 def test_the_host_check_refuses_anything_but_a_name_and_a_port(host):
     assert _hostname(host) == ""
     app = create_app(allowed_hosts=["127.0.0.1", "localhost"])
-    transport = httpx.ASGITransport(app=app)
+    transport = httpx2.ASGITransport(app=app)
 
-    async def get() -> httpx.Response:
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+    async def get() -> httpx2.Response:
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             return await c.get("/healthz", headers={"Host": host})
 
     assert asyncio.run(get()).status_code == 421
@@ -112,9 +112,9 @@ def test_a_render_over_its_memory_limit_fails_clearly_and_the_server_goes_on():
     lanes = [f"P{i}" for i in range(12)]
     source = "\n".join(f"{a} -> {b}: call" for a, b in zip(lanes, lanes[1:], strict=False))
 
-    async def both() -> tuple[httpx.Response, httpx.Response]:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+    async def both() -> tuple[httpx2.Response, httpx2.Response]:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             big = await c.post("/render?format=png&scale=16", content=source)
             small = await c.post("/render?format=png", content=SMALL)
             return big, small
@@ -134,9 +134,9 @@ def free_port() -> int:
 def wait_for(base: str, server: subprocess.Popen) -> None:
     for _ in range(300):
         try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+            if httpx2.get(base + "/healthz", timeout=1).status_code == 200:
                 return
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     pytest.fail("the server did not start: " + server.stderr.read1().decode())
 
@@ -178,7 +178,7 @@ def test_a_client_whose_headers_trickle_in_is_cut_off_at_the_header_timeout():
             kept.sendall(b"Host: 127.0.0.1\r\n")  # data keeps arriving, headers never end
             took = closed_within(kept, 5)
         assert took is not None and took < 3
-        answer = httpx.get(base + "/healthz", timeout=5)
+        answer = httpx2.get(base + "/healthz", timeout=5)
         assert answer.status_code == 200
     finally:
         server.terminate()
@@ -197,7 +197,7 @@ def test_the_service_runs_as_several_uvicorn_workers():
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(base, server)
-        with httpx.Client(base_url=base, timeout=30) as client:
+        with httpx2.Client(base_url=base, timeout=30) as client:
             answers = [client.post("/render", content=SMALL) for _ in range(6)]
         assert all(a.status_code == 200 and "ping" in a.text for a in answers)
         workers = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True)
