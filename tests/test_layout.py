@@ -105,7 +105,7 @@ def overlapping_texts(layout: Layout) -> list[tuple[TextBlock, TextBlock]]:
 
 
 def words(block: TextBlock) -> str:
-    return " ".join(run.text for line in block.lines for run in line.runs if hasattr(run, "text"))
+    return " ".join(run.text for line in block.lines for run in line.runs if run.icon is None)
 
 
 def assert_clean(layout: Layout) -> None:
@@ -255,7 +255,7 @@ def test_section_header_spans_the_picture_with_its_icon() -> None:
     (section,) = layout.dividers
     assert section.band is not None and section.label is not None
     assert section.band.x == C.MARGIN and section.band.right == layout.width - C.MARGIN
-    assert any(getattr(r, "key", None) == "fas-plug" for r in section.label.lines[0].runs)
+    assert any(r.icon == "fas-plug" for r in section.label.lines[0].runs)
     assert layout.icons["fas-plug"] is not None
 
 
@@ -347,7 +347,7 @@ def test_unknown_icon_is_a_warning_and_a_placeholder() -> None:
     assert layout.icons["fas-surely-not-an-icon"] is None
     assert any("surely-not-an-icon" in w for w in layout.warnings)
     run = layout.messages[0].label.lines[0].runs[0]
-    assert getattr(run, "missing", False)
+    assert run.icon == "fas-surely-not-an-icon" and run.missing
 
 
 def test_wide_characters_are_measured_wide() -> None:
@@ -595,8 +595,8 @@ def test_header_label_halos_leave_the_frame_stroke_alone() -> None:
 def test_an_icon_has_the_same_room_either_side() -> None:
     [message] = layout_of("A -> B: then {fas-lock} lock").messages
     words_before, icon, words_after = message.label.lines[0].runs
-    before = icon.x - (words_before.x + words_before.width)
-    after = words_after.x - (icon.x + icon.width)
+    before = icon.dx - (words_before.dx + words_before.width)
+    after = words_after.dx - (icon.dx + icon.width)
     assert before == pytest.approx(after) and before > 0
 
 

@@ -22,7 +22,6 @@ from volley.layout.geometry import (
     Run,
     TextBlock,
     TextLine,
-    TextRun,
 )
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.typeset import Typesetter, clean_text
@@ -162,7 +161,7 @@ def _code(text: str, kind: Colouring | None, x: float, y: float, room: float) ->
     for source in _lines(tokens(text, kind)):
         whole = "".join(t for _, t in source)
         for start, end, indent in _pieces(whole, size, room):
-            runs = _runs(source, start, end, x + indent, size)
+            runs = _runs(source, start, end, indent, size)
             width = indent + text_width(whole[start:end], size, mono=True)
             widest = max(widest, width)
             lines.append(TextLine(x, top + baseline, width, size, runs, mono=True))
@@ -212,12 +211,13 @@ def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]
 
 
 def _runs(
-    source: list[tuple[str, str]], start: int, end: int, x: float, size: float
+    source: list[tuple[str, str]], start: int, end: int, indent: float, size: float
 ) -> tuple[Run, ...]:
-    """The runs of one piece of a line, placed from `x`; spaces between them are offsets."""
+    """The runs of one piece of a line, from `indent` past the line's left edge; spaces
+    between them are offsets."""
     runs: list[Run] = []
     at = 0
-    left = x
+    left = indent
     for cls, text in source:
         a, b = max(start, at), min(end, at + len(text))
         at += len(text)
@@ -226,6 +226,6 @@ def _runs(
         part = text[a - (at - len(text)) : b - (at - len(text))]
         width = text_width(part, size, mono=True)
         if part.strip():
-            runs.append(TextRun(left, part, width, role=f"syntax_{cls}" if cls else None))
+            runs.append(Run(left, part, width, role=f"syntax_{cls}" if cls else None))
         left += width
     return tuple(runs)

@@ -4,7 +4,7 @@ The engine builds it and the renderers only read it, so SVG, the raster formats 
 interactive viewer all draw exactly the same picture. Every text box is kept, so a test can
 check that no two texts overlap and none leaves the picture.
 
-The small values a shape is made of (a box, a run of text, an icon, an arrow head) are named
+The small values a shape is made of (a box, a run of text or an icon, an arrow head) are named
 tuples: immutable, compared by value, and cheap to define and make, since a big diagram has
 tens of thousands of them. The shapes that gather them are dataclasses compared by identity
 (`eq=False`): a shape is one place in one picture, not a value, and comparing two pictures
@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from volley.layout.metrics import CAP_HEIGHT
 from volley.model import HeadStyle, LineStyle
 
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
@@ -55,10 +56,15 @@ class Rect(NamedTuple):
         )
 
 
-class TextRun(NamedTuple):
-    """A stretch of one style on one line, placed at its left edge."""
+class Run(NamedTuple):
+    """A stretch of one style on one line, `dx` from the line's left edge, as the typesetter
+    set it; an inline icon when `icon` is set, drawn `icon_size` high (see `TextLine.icon_top`).
 
-    x: float
+    A line's runs are the typesetter's own: placing a text moves its lines, not its runs, so a
+    label set once is drawn wherever it goes without copying it.
+    """
+
+    dx: float
     text: str
     width: float
     bold: bool = False
@@ -66,27 +72,15 @@ class TextRun(NamedTuple):
     strike: bool = False
     code: bool = False
     href: str | None = None
-    role: str | None = None  # a palette role colouring this run (syntax in the appendix)
-
-
-class IconRun(NamedTuple):
-    """An inline icon, its top-left at (x, y), drawn as a path scaled to `size` high."""
-
-    x: float
-    y: float
-    width: float
-    size: float
-    key: str  # "fas-plug": names the shared definition in the SVG
+    icon: str | None = None  # "fas-plug": names the shared definition in the SVG
+    icon_size: float = 0.0
     missing: bool = False  # an unknown icon: drawn as a visible placeholder
-    href: str | None = None
-
-
-Run = TextRun | IconRun
+    role: str | None = None  # a palette role colouring this run (syntax in the appendix)
 
 
 @dataclass(slots=True, eq=False)
 class TextLine:
-    """One line of text: its runs, laid left to right from `x`, on `baseline`."""
+    """One line of text on `baseline`: its runs, each `dx` from the line's left edge `x`."""
 
     x: float
     baseline: float
@@ -94,6 +88,10 @@ class TextLine:
     size: float
     runs: tuple[Run, ...]
     mono: bool = False  # a code-block line: every run in the monospace face
+
+    def icon_top(self, run: Run) -> float:
+        """Where an icon of this line starts: centred on the middle of the capitals."""
+        return self.baseline - CAP_HEIGHT * self.size / 2 - run.icon_size / 2
 
 
 @dataclass(slots=True, eq=False)

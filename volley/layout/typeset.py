@@ -15,7 +15,7 @@ from math import fsum
 from typing import NamedTuple
 
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
-from volley.layout.geometry import IconRun, Rect, TextBlock, TextLine, TextRun, Tone
+from volley.layout.geometry import Rect, Run, TextBlock, TextLine, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import span_width, styled_width, wrap_spans
 from volley.text.inline import (
@@ -50,29 +50,13 @@ def _forbidden() -> re.Pattern[str]:
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-class SetRun(NamedTuple):
-    """A run placed `dx` from its line's left edge; an icon when `icon` is set."""
-
-    dx: float
-    text: str
-    width: float
-    bold: bool = False
-    italic: bool = False
-    strike: bool = False
-    code: bool = False
-    href: str | None = None
-    icon: str | None = None  # "fas-plug"
-    icon_size: float = 0.0
-    missing: bool = False
-
-
 class SetLine(NamedTuple):
     """One line of set text: its runs, offsets from the line's left edge."""
 
     width: float
     height: float
     baseline: float  # from the line's top
-    runs: tuple[SetRun, ...]
+    runs: tuple[Run, ...]
     mono: bool = False
     code: bool = False  # some run is inline code, with a tinted patch behind it
 
@@ -245,16 +229,15 @@ class Typesetter:
         half_cap = CAP_HEIGHT * size / 2
         for sl in st.lines:
             lx = x - sl.width / 2 if center else x
-            mid = top + sl.baseline - half_cap
-            runs = tuple([_place_run(r, lx, mid) for r in sl.runs])
             if sl.code:
                 h = size * CODE_BOX_EM
+                mid = top + sl.baseline - half_cap
                 code_boxes += [
                     Rect(lx + r.dx - CODE_PAD_X, mid - h / 2, r.width + 2 * CODE_PAD_X, h)
                     for r in sl.runs
                     if r.code
                 ]
-            lines.append(TextLine(lx, top + sl.baseline, sl.width, size, runs, sl.mono))
+            lines.append(TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono))
             top += sl.height
         left = x - st.width / 2 if center else x
         box = Rect(left, y, st.width, st.height)
@@ -290,13 +273,13 @@ class Typesetter:
         for text in lines:
             text = text.expandtabs(4)
             w = text_width(text, size, mono=True, bold=bold)
-            run = SetRun(0.0, text, w, bold=bold)
+            run = Run(0.0, text, w, bold=bold)
             out.append(SetLine(w, lh, baseline, (run,) if text else (), True))
         return _stack(tuple(out), size)
 
     def _set_line(self, spans: Sequence[Span], size: float, lh: float) -> SetLine:
         """One line of spans; `lh` is the line height for the size (tall icons raise it)."""
-        runs: list[SetRun] = []
+        runs: list[Run] = []
         x = 0.0
         tallest = 0.0
         code = False
@@ -307,7 +290,7 @@ class Typesetter:
             if span.icon is not None:
                 key, missing = self._icon(span.icon)
                 icon_size = size * span.icon.scale
-                runs.append(SetRun(x, "", w, href=span.href, icon=key, icon_size=icon_size,
+                runs.append(Run(x, "", w, href=span.href, icon=key, icon_size=icon_size,
                                    missing=missing))  # fmt: skip
                 tallest = max(tallest, icon_size)
                 # A space either side separates alike; a word written against the icon still
@@ -324,7 +307,7 @@ class Typesetter:
                 text = stripped.rstrip(" ")
             if text:
                 width = styled_width(span, text, size) if text != span.text else w
-                runs.append(SetRun(x + pad + lead, text, width, span.bold, span.italic,
+                runs.append(Run(x + pad + lead, text, width, span.bold, span.italic,
                                    span.strike, span.code, span.href))  # fmt: skip
                 code = code or span.code
             x += w + 2 * pad
@@ -354,7 +337,7 @@ def _is_plain(span: Span) -> bool:
 def _plain_line(span: Span, size: float, lh: float) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
-    run = SetRun(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
+    run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
     return SetLine(w, lh, _baseline(lh, size), (run,))
 
 
@@ -406,12 +389,3 @@ def _stack(lines: tuple[SetLine, ...], size: float, *, fitted: bool = False) -> 
     """Lines set one below the other, as one text."""
     width = max((line.width for line in lines), default=0.0)
     return SetText(lines, width, fsum(line.height for line in lines), size, fitted)
-
-
-def _place_run(run: SetRun, x: float, mid: float) -> TextRun | IconRun:
-    """The run at its place on the page; an icon is centred on the capitals' middle `mid`."""
-    if run.icon is not None:
-        y = mid - run.icon_size / 2
-        return IconRun(x + run.dx, y, run.width, run.icon_size, run.icon, run.missing, run.href)
-    return TextRun(x + run.dx, run.text, run.width, run.bold, run.italic, run.strike, run.code,
-                   run.href)  # fmt: skip

@@ -16,16 +16,15 @@ from volley.layout.geometry import (
     BlockFrame,
     DividerShape,
     Head,
-    IconRun,
     Layout,
     Lifeline,
     Marker,
     MessageShape,
     NoteShape,
     Participant,
+    Run,
     TextBlock,
     TextLine,
-    TextRun,
 )
 from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY
 from volley.layout.textwrap import CODE_SCALE
@@ -162,8 +161,8 @@ class _Painter:
         A line whose text is one plain run is one `<text>`; a line of several runs has a
         `<tspan>` for each.
         """
-        texts = [r for r in line.runs if isinstance(r, TextRun) and r.text]
-        tags = [self._icon(r, role) for r in line.runs if isinstance(r, IconRun)]
+        texts = [r for r in line.runs if r.icon is None and r.text]
+        tags = [self._icon(line, r, role) for r in line.runs if r.icon is not None]
         if not texts:
             return "\n".join(tags)
         colour, size = self.c[role], line.size
@@ -176,7 +175,7 @@ class _Painter:
                 role,
                 colour,
                 size,
-                first.x,
+                line.x + first.dx,
                 line.baseline,
                 first.text,
                 preserve=preserve,
@@ -185,18 +184,22 @@ class _Painter:
                 italic=first.italic,
             )
         else:
-            runs = "".join([self._run(r, line.baseline, size) for r in texts])
+            runs = "".join([self._run(line, r) for r in texts])
             words = tag.text_runs(cls, role, colour, size, runs, preserve=preserve, mono=mono)
         tags.insert(0, words)
         y = line.baseline - size * 0.3
-        tags += [tag.strike(role, colour, r.x, r.x + r.width, y) for r in texts if r.strike]
+        for r in texts:
+            if r.strike:
+                x = line.x + r.dx
+                tags.append(tag.strike(role, colour, x, x + r.width, y))
         return "\n".join(tags)
 
-    def _run(self, run: TextRun, y: float, size: float) -> str:
+    def _run(self, line: TextLine, run: Run) -> str:
         """One run of a line of several: a `<tspan>`, in a link if it is one."""
+        size = line.size
         span = tag.tspan(
-            run.x,
-            y,
+            line.x + run.dx,
+            line.baseline,
             run.text,
             bold=run.bold,
             italic=run.italic,
@@ -207,14 +210,14 @@ class _Painter:
         )
         return tag.link(run.href, span) if run.href else span
 
-    def _icon(self, run: IconRun, role: str) -> str:
+    def _icon(self, line: TextLine, run: Run, role: str) -> str:
         """An inline icon, in a link if it is one, or the placeholder of a missing one."""
+        x, y, size = line.x + run.dx, line.icon_top(run), run.icon_size
         if run.missing:
             c = self.c
-            return tag.missing_icon(c["code"], c["missing"], run.x, run.y, run.width, run.size)
-        use = tag.icon(
-            role, self.c[role], self._icon_id(run.key), run.x, run.y, run.width, run.size
-        )
+            return tag.missing_icon(c["code"], c["missing"], x, y, run.width, size)
+        assert run.icon is not None
+        use = tag.icon(role, self.c[role], self._icon_id(run.icon), x, y, run.width, size)
         return tag.link(run.href, use) if run.href else use
 
     def _icon_id(self, key: str) -> str:
