@@ -166,7 +166,7 @@ def _code(text: str, kind: Colouring | None, x: float, y: float, room: float) ->
             widest = max(widest, width)
             lines.append(TextLine(x, top + baseline, width, size, runs, mono=True))
             top += lh
-    return TextBlock(Rect(x, y, widest, top - y), tuple(lines))
+    return TextBlock(x, y, widest, top - y, tuple(lines))
 
 
 def _lines(runs: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:

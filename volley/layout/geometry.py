@@ -96,13 +96,21 @@ class TextLine:
 
 @dataclass(slots=True, eq=False)
 class TextBlock:
-    """Lines of text and the box they fill; `box` is what must not overlap other text."""
+    """Lines of text and the box they fill, top-left (x, y), `w` by `h`: `box` is what must
+    not overlap other text."""
 
-    box: Rect
+    x: float
+    y: float
+    w: float
+    h: float
     lines: tuple[TextLine, ...]
     tone: Tone = "text"
     halo: bool = False  # painted on a page-coloured patch, so lines crossing it do not strike it
     code_boxes: tuple[Rect, ...] = ()  # tinted patches behind inline code
+
+    @property
+    def box(self) -> Rect:
+        return Rect(self.x, self.y, self.w, self.h)
 
 
 @dataclass(slots=True, eq=False)

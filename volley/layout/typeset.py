@@ -240,8 +240,7 @@ class Typesetter:
             lines.append(TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono))
             top += sl.height
         left = x - st.width / 2 if center else x
-        box = Rect(left, y, st.width, st.height)
-        return TextBlock(box, tuple(lines), tone, halo, tuple(code_boxes))
+        return TextBlock(left, y, st.width, st.height, tuple(lines), tone, halo, tuple(code_boxes))
 
     # --- setting -----------------------------------------------------------------------------
 
