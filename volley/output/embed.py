@@ -15,6 +15,7 @@ safe to paste into a JavaScript string literal.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from markupsafe import Markup
@@ -35,7 +36,20 @@ def embedded_json(data: Any) -> Markup:
     UTF-8; the result is ASCII without control characters (JSON escapes them), so neither the
     page's encoding nor the parser's handling of NUL or line breaks can change its meaning.
     """
-    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return _embedded(_dumps(data))
+
+
+def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
+    """`{name: [items]}` exactly as `embedded_json` writes it, each item written as it comes,
+    so that a long list's items never all exist at once (a page has one per message)."""
+    return _embedded("{" + _dumps(name) + ":[" + ",".join(_dumps(item) for item in items) + "]}")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+
+
+def _embedded(text: str) -> Markup:
     for char, escape in _ESCAPES:  # one pass per character: str.translate is slower here
         text = text.replace(char, escape)
     return Markup(text)

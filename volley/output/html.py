@@ -24,6 +24,7 @@ for a page that includes them once for all its fragments.
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -35,7 +36,7 @@ from volley.errors import VolleyError
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload
-from volley.output.embed import embedded_json
+from volley.output.embed import embedded_json_list
 from volley.output.html_theme import theme_css
 from volley.resources import read_text, resource_path, template_environment
 from volley.text.highlight import Colouring, colouring
@@ -177,16 +178,24 @@ class MessageView:
 
 def message_views(diagram: Diagram) -> list[MessageView]:
     """Every message in document order, with payload tables and reply pairs."""
+    return list(_views(diagram))
+
+
+def _views(diagram: Diagram) -> Iterator[MessageView]:
+    """The views one at a time, so that a page is written without holding all of them: the
+    reply pairs need only who sends to whom, which is worked out first."""
     labels = diagram.labels  # `participant A as Long name`: the panel names A as drawn
-    views = [
-        _message_view(index, message, labels) for index, message in enumerate(diagram.messages(), 1)
-    ]
-    _pair_replies(views)
-    return views
+    messages = diagram.messages()
+    flows = [_flow(message, labels) for message in messages]
+    replies = _pair_replies(flows)
+    for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
+        view = _message_view(index, message, flow)
+        view.reply, view.request = replies.get(index, (None, None))
+        yield view
 
 
-def _message_view(index: int, message: Message, labels: dict[str, str]) -> MessageView:
-    sender, receiver, both = _flow(message, labels)
+def _message_view(index: int, message: Message, flow: tuple[str, str, bool]) -> MessageView:
+    sender, receiver, both = flow
     label = clean_text(message.label)
     sides: tuple[tuple[Direction, Payload | None], ...] = (
         ("in", message.request),
@@ -231,24 +240,29 @@ def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
     )
 
 
-def _pair_replies(views: list[MessageView]) -> None:
-    """Pair each message with the next unpaired one going back between the same two.
+def _pair_replies(flows: list[tuple[str, str, bool]]) -> dict[int, tuple[int | None, int | None]]:
+    """Pair each message with the next unpaired one going back between the same two: for
+    each message number in a pair, (its reply, the request it answers).
 
-    First come, first answered (as HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the
-    first reply answers the first request. A message that answers one waiting is a reply and
-    waits for no answer of its own; self messages and two-way arrows pair with nothing. One
-    pass with a queue per direction, so a long diagram costs no more than a short one.
+    `flows` are (from, to, two-way) in document order. First come, first answered (as
+    HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the first reply answers the first
+    request. A message that answers one waiting is a reply and waits for no answer of its own;
+    self messages and two-way arrows pair with nothing. One pass with a queue per direction,
+    so a long diagram costs no more than a short one.
     """
-    waiting: dict[tuple[str, str], deque[MessageView]] = defaultdict(deque)
-    for view in views:
-        if view.both or view.sender == view.receiver:
+    pairs: dict[int, tuple[int | None, int | None]] = {}
+    waiting: dict[tuple[str, str], deque[int]] = defaultdict(deque)
+    for index, (sender, receiver, both) in enumerate(flows, 1):
+        if both or sender == receiver:
             continue
-        asked = waiting[(view.receiver, view.sender)]
+        asked = waiting[(receiver, sender)]
         if asked:
             request = asked.popleft()
-            request.reply, view.request = view.index, request.index
+            pairs[request] = (index, None)  # a message waiting has answered none
+            pairs[index] = (None, request)
         else:
-            waiting[(view.sender, view.receiver)].append(view)
+            waiting[(sender, receiver)].append(index)
+    return pairs
 
 
 def _span_json(span: Span) -> dict[str, Any]:
@@ -322,7 +336,6 @@ def render_html(
 
     layout = layout or layout_diagram(diagram)
     prefix = safe_id(id_prefix or default_id_prefix(diagram))
-    views = message_views(diagram)
     svg = _diagram_svg(diagram, layout, prefix)
     css, js = html_assets()
     context = {
@@ -332,8 +345,8 @@ def render_html(
         "title": clean_text(plain_text(diagram.title)) if diagram.title else "",
         "svg": svg,
         "width": f"{layout.width:.0f}",
-        "carrying": any(view.payloads for view in views),
-        "data": embedded_json({"messages": [view.to_json() for view in views]}),
+        "carrying": any(m.request or m.response for m in diagram.messages()),
+        "data": embedded_json_list("messages", (view.to_json() for view in _views(diagram))),
         "css": Markup(css),
         "js": Markup(js),
         "include_assets": include_assets or not fragment,
