@@ -15,7 +15,7 @@ import pytest
 from volley import parse
 from volley.api import render
 from volley.errors import VolleyError
-from volley.output.embed import embedded_json
+from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
 
@@ -251,8 +251,16 @@ def test_embedded_json_holds_no_markup() -> None:
     assert not re.search(r"[<>&\u2028\u2029]", text)
     assert text.isascii() and text.isprintable()
     assert json.loads(text) == value
+
     page = Page(f'<template class="vl-data">{text}</template>')
     assert page.elements == [("template", {"class": "vl-data"})] and page.data() == value
+
+
+def test_a_list_written_item_by_item_is_the_same_json() -> None:
+    """The page writes its messages one at a time: the text is what one dump would give."""
+    items = [{"t": "</template>&\u2028"}, [1, None, "é"], "x", {"nested": {"a": [True]}}]
+    assert embedded_json_list("messages", iter(items)) == embedded_json({"messages": items})
+    assert embedded_json_list("messages", iter([])) == embedded_json({"messages": []})
 
 
 def test_lone_surrogates_and_controls_are_shown_replaced() -> None:
