@@ -60,8 +60,9 @@ class Run(NamedTuple):
     """A stretch of one style on one line, `dx` from the line's left edge, as the typesetter
     set it; an inline icon when `icon` is set, drawn `icon_size` high (see `TextLine.icon_top`).
 
-    A line's runs are the typesetter's own: placing a text moves its lines, not its runs, so a
-    label set once is drawn wherever it goes without copying it.
+    A line's runs are the typesetter's own (or the appendix's, for its code): placing a text
+    moves its lines, not its runs, so a label set once is drawn wherever it goes without
+    copying it.
     """
 
     dx: float
@@ -89,9 +90,14 @@ class TextLine:
     runs: tuple[Run, ...]
     mono: bool = False  # a code-block line: every run in the monospace face
 
+    @property
+    def middle(self) -> float:
+        """The middle of the capitals: what an icon and a code patch are centred on."""
+        return self.baseline - CAP_HEIGHT * self.size / 2
+
     def icon_top(self, run: Run) -> float:
-        """Where an icon of this line starts: centred on the middle of the capitals."""
-        return self.baseline - CAP_HEIGHT * self.size / 2 - run.icon_size / 2
+        """Where an icon of this line starts."""
+        return self.middle - run.icon_size / 2
 
 
 @dataclass(slots=True, eq=False)

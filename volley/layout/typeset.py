@@ -1,8 +1,9 @@
-"""Text set into measured lines: markup parsed, wrapped at a width, every run placed.
+"""Text set into measured lines: markup parsed, wrapped at a width, every run measured.
 
 The engine asks for a piece of text at a size and a wrap width and gets back `SetText`, lines of
-runs with offsets relative to the text's top-left corner; `place` turns that into a positioned
-`TextBlock`. Setting is cached per layout, since labels such as "200 OK" repeat many times.
+runs, each an offset from its line's left edge; `place` puts the lines at a position, as a
+`TextBlock` (the runs stay as they were set). Setting is cached per layout, since labels such
+as "200 OK" repeat many times.
 """
 
 from __future__ import annotations
@@ -226,18 +227,17 @@ class Typesetter:
         code_boxes: list[Rect] = []
         top = y
         size = st.size
-        half_cap = CAP_HEIGHT * size / 2
         for sl in st.lines:
             lx = x - sl.width / 2 if center else x
+            line = TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono)
             if sl.code:
                 h = size * CODE_BOX_EM
-                mid = top + sl.baseline - half_cap
                 code_boxes += [
-                    Rect(lx + r.dx - CODE_PAD_X, mid - h / 2, r.width + 2 * CODE_PAD_X, h)
+                    Rect(lx + r.dx - CODE_PAD_X, line.middle - h / 2, r.width + 2 * CODE_PAD_X, h)
                     for r in sl.runs
                     if r.code
                 ]
-            lines.append(TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono))
+            lines.append(line)
             top += sl.height
         left = x - st.width / 2 if center else x
         return TextBlock(left, y, st.width, st.height, tuple(lines), tone, halo, tuple(code_boxes))

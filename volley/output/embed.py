@@ -40,8 +40,9 @@ def embedded_json(data: Any) -> Markup:
 
 
 def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
-    """`{name: [items]}` exactly as `embedded_json` writes it, each item written as it comes,
-    so that a long list's items never all exist at once (a page has one per message)."""
+    """`{name: [items]}` exactly as `embedded_json` writes it, each item turned into text as it
+    comes: only the items' text is held at once, not the items (a page has one per message,
+    with its payload tables)."""
     return _embedded("{" + _dumps(name) + ":[" + ",".join(_dumps(item) for item in items) + "]}")
 
 

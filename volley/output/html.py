@@ -242,7 +242,8 @@ def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
 
 def _pair_replies(flows: list[tuple[str, str, bool]]) -> dict[int, tuple[int | None, int | None]]:
     """Pair each message with the next unpaired one going back between the same two: for
-    each message number in a pair, (its reply, the request it answers).
+    each message in a pair, by its index in document order from 1, (its reply, the request it
+    answers).
 
     `flows` are (from, to, two-way) in document order. First come, first answered (as
     HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the first reply answers the first
@@ -345,7 +346,7 @@ def render_html(
         "title": clean_text(plain_text(diagram.title)) if diagram.title else "",
         "svg": svg,
         "width": f"{layout.width:.0f}",
-        "carrying": any(m.request or m.response for m in diagram.messages()),
+        "carrying": any(m.request or m.response for m in diagram.messages()),  # a Payload or None
         "data": embedded_json_list("messages", (view.to_json() for view in _views(diagram))),
         "css": Markup(css),
         "js": Markup(js),

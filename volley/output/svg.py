@@ -213,10 +213,9 @@ class _Painter:
     def _icon(self, line: TextLine, run: Run, role: str) -> str:
         """An inline icon, in a link if it is one, or the placeholder of a missing one."""
         x, y, size = line.x + run.dx, line.icon_top(run), run.icon_size
-        if run.missing:
+        if run.missing or run.icon is None:
             c = self.c
             return tag.missing_icon(c["code"], c["missing"], x, y, run.width, size)
-        assert run.icon is not None
         use = tag.icon(role, self.c[role], self._icon_id(run.icon), x, y, run.width, size)
         return tag.link(run.href, use) if run.href else use
 
