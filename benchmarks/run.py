@@ -130,13 +130,21 @@ class Timing:
 
 def timed(command: list[str], runs: int, timeout: float) -> Timing:
     """Median-ready runs of a command; a slow or failing one is not repeated."""
-    timing = Timing()
+    return interleaved({"": command}, runs, timeout)[""]
+
+
+def interleaved(commands: dict[str, list[str]], runs: int, timeout: float) -> dict[str, Timing]:
+    """`timed` for several commands, one run of each in turn, round after round: when the
+    machine's speed drifts during a run (other work, a slow spell), every tool meets the same
+    drift, so their ratios hold even where the absolute times do not."""
+    timings = {name: Timing() for name in commands}
     for _ in range(runs):
-        run = run_once(command, timeout)
-        timing.runs.append(run)
-        if not run.ok or run.seconds > SLOW_RUN:
-            break
-    return timing
+        for name, command in commands.items():
+            done = timings[name].runs
+            if done and (not done[-1].ok or done[-1].seconds > SLOW_RUN):
+                continue
+            done.append(run_once(command, timeout))
+    return timings
 
 
 # ---- the peers -------------------------------------------------------------------------------
@@ -676,9 +684,8 @@ def main() -> None:
         repeats = args.repeats if n <= 1_000 else min(args.repeats, 3)
         res.stages[n] = in_process(source, repeats)
         out_svg = args.out / f"bench-{n}.svg"
-        res.volley[n] = timed(
-            command + ["render", str(paths["volley"]), "-o", str(out_svg)], args.runs, args.timeout
-        )
+        commands = {"volley": command + ["render", str(paths["volley"]), "-o", str(out_svg)]}
+        targets: dict[str, Path] = {}
         res.peers[n] = {}
         for p in peers:
             slow = next(
@@ -698,11 +705,16 @@ def main() -> None:
                     [Run(0.0, 0.0, False, f"skipped: {secs(seconds)} at {slow:,}")]
                 )
                 continue
-            src = paths[p.syntax]
-            target = args.out / p.name / f"bench-{n}.svg"
+            target = targets[p.name] = args.out / p.name / f"bench-{n}.svg"
             target.parent.mkdir(exist_ok=True)
             target.unlink(missing_ok=True)
-            t = timed(p.command(src, target), args.runs, args.timeout)
+            commands[p.name] = p.command(paths[p.syntax], target)
+        timings = interleaved(commands, args.runs, args.timeout)
+        res.volley[n] = timings.pop("volley")
+        for p in peers:
+            if p.name not in timings:
+                continue
+            t, target = timings[p.name], targets[p.name]
             if t.ok and p.check_output and (problem := p.check_output(target)):
                 t.runs[-1].ok, t.runs[-1].note = False, problem
             if t.ok and not target.exists():
