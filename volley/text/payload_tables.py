@@ -797,7 +797,7 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 def _clean(text: str) -> str:
     """Replace lone surrogates (from `\\ud800` escapes) so every row encodes as UTF-8."""
-    return _SURROGATE.sub("\ufffd", text)
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
 
 
 def _row(key: str, value: str, kind: RowKind, section: Section, group: str | None = None) -> Row:
