@@ -121,10 +121,9 @@ def main() -> None:
         work = Path(folder)
         sources = generate.write(args.size, work, ("volley", "mermaid"))
         volley_page = work / "volley.html"
-        volley_page.write_text(
-            volley.render(sources["volley"].read_text(encoding="utf-8"), format="html"),
-            encoding="utf-8",
-        )
+        drawn = volley.render(sources["volley"].read_text(encoding="utf-8"), format="html")
+        assert isinstance(drawn, str)  # HTML is text
+        volley_page.write_text(drawn, encoding="utf-8")
         pages = [("volley", volley_page, VOLLEY_READY, True)]
         script_size = ""
         if args.mermaid.is_file():

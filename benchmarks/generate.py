@@ -211,7 +211,10 @@ class Writer:
             self.message(item)
             self.last = item
         elif isinstance(item, NoteItem):
-            over = item.over or (self.last.sender, self.last.receiver)
+            over = item.over
+            if not over:  # over the last message's two participants
+                assert self.last is not None, "a note over no one follows a message"
+                over = (self.last.sender, self.last.receiver)
             self.note(item.text, over, not item.over)
         else:
             self.section(item.label)

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import chromium as chromium_flags  # noqa: E402
@@ -295,7 +296,10 @@ def find_peers(work: Path) -> tuple[list[Peer], dict[str, str]]:
 # ---- volley in-process -----------------------------------------------------------------------
 
 
-def median_time(func: Callable[[], object], repeats: int) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def median_time(func: Callable[[], T], repeats: int) -> tuple[float, T]:
     """Median wall time of `repeats` calls (after one warm-up call), and the last result."""
     result = func()
     times = []
@@ -312,7 +316,7 @@ class Stage:
     note: str = ""
 
 
-def stage(func: Callable[[], object], repeats: int) -> tuple[Stage, object]:
+def stage(func: Callable[[], T], repeats: int) -> tuple[Stage, T | None]:
     gc.collect()
     try:
         seconds, result = median_time(func, repeats)
@@ -323,16 +327,16 @@ def stage(func: Callable[[], object], repeats: int) -> tuple[Stage, object]:
     return Stage(seconds), result
 
 
-def in_process(text: str, repeats: int) -> dict[str, object]:
+def in_process(text: str, repeats: int) -> dict[str, Stage | int]:
     """Parse, layout, SVG and HTML painting, and public render() end to end, each timed."""
     import volley
 
-    out: dict[str, object] = {}
+    out: dict[str, Stage | int] = {}
     out["parse"], diagram = stage(lambda: volley.parse(text), repeats)
     if diagram is None:
         return out
     try:
-        from volley.api import default_id_prefix, layout, render
+        from volley.api import default_id_prefix, layout
     except ImportError as exc:
         note = f"not available ({exc})"
         for key in ("layout", "svg", "html", "render_svg", "render_html"):
@@ -340,21 +344,22 @@ def in_process(text: str, repeats: int) -> dict[str, object]:
         return out
     prefix = default_id_prefix(text)
     out["layout"], picture = stage(lambda: layout(diagram), repeats)
-
-    def paint_svg() -> str:
+    svg = html = None
+    if picture is not None:
+        from volley.output.html import render_html
         from volley.output.svg import render_svg
 
-        return render_svg(picture, diagram, theme="light", id_prefix=prefix)
-
-    def paint_html() -> str:
-        from volley.output.html import render_html
-
-        return render_html(diagram, picture, theme="light", id_prefix=prefix, bodies="markers")
-
-    out["svg"], svg = stage(paint_svg, repeats) if picture is not None else (Stage(), None)
-    out["html"], html = stage(paint_html, repeats) if picture is not None else (Stage(), None)
-    out["render_svg"], svg_all = stage(lambda: render(text, format="svg"), repeats)
-    out["render_html"], html_all = stage(lambda: render(text, format="html"), repeats)
+        laid = picture
+        out["svg"], svg = stage(
+            lambda: render_svg(laid, diagram, theme="light", id_prefix=prefix), repeats
+        )
+        out["html"], html = stage(
+            lambda: render_html(diagram, laid, theme="light", id_prefix=prefix), repeats
+        )
+    else:
+        out["svg"] = out["html"] = Stage()
+    out["render_svg"], svg_all = stage(lambda: render_reference(text), repeats)
+    out["render_html"], html_all = stage(lambda: render_reference_html(text), repeats)
     out["svg_bytes"] = len((svg or svg_all or "").encode("utf-8"))
     out["html_bytes"] = len((html or html_all or "").encode("utf-8"))
     return out
@@ -364,14 +369,18 @@ def render_reference(text: str) -> str:
     """What a docs build pays per diagram: source text to SVG text in a warm process."""
     import volley
 
-    return volley.render(text, format="svg")
+    output = volley.render(text, format="svg")
+    assert isinstance(output, str)  # SVG and HTML are text
+    return output
 
 
 def render_reference_html(text: str) -> str:
     """The same for the interactive page, which a docs build embeds in every page."""
     import volley
 
-    return volley.render(text, format="html")
+    output = volley.render(text, format="html")
+    assert isinstance(output, str)
+    return output
 
 
 def byte_compile() -> None:
@@ -412,8 +421,8 @@ def secs(value: float) -> str:
     return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
 
 
-def size(count: int) -> str:
-    return f"{count / 1024:,.0f} KiB" if count else "n/a"
+def size(count: Stage | int) -> str:
+    return f"{count / 1024:,.0f} KiB" if isinstance(count, int) and count else "n/a"
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:
@@ -424,7 +433,7 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 @dataclass
 class Results:
-    stages: dict[int, dict[str, object]] = field(default_factory=dict)
+    stages: dict[int, dict[str, Stage | int]] = field(default_factory=dict)
     volley: dict[int, Timing] = field(default_factory=dict)
     peers: dict[int, dict[str, Timing]] = field(default_factory=dict)
     cold: Timing | None = None

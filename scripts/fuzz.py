@@ -81,7 +81,7 @@ class Tally:
 
 def _kind(message: str) -> str:
     """An error message with the quoted user text taken out, so like errors count together."""
-    words = []
+    words: list[str] = []
     for word in message.split():
         if word.startswith(('"', "'", "`")) or any(ch.isdigit() for ch in word):
             word = "…"
@@ -156,7 +156,7 @@ class Crash(Exception):
 
 
 SECRET_VALUES = st.text("ABCDEFGHJKLMNPQRSTUVWYZabcdefghijkmnopqrstuvwyz0123456789", min_size=12)
-PROPERTIES = {
+PROPERTIES: dict[str, tuple[st.SearchStrategy, Callable, int]] = {
     "parse generated diagrams": (fs.diagram_text(), _parse, 10_000),
     "parse mutated examples": (fs.mutated_example(), _parse, 10_000),
     "parse any text": (st.text(max_size=400), _parse, 10_000),
@@ -280,15 +280,15 @@ def scaling() -> bool:
         row = "".join(f"{t:9.3f}s" for t in times)
         print(f"{name:24}{row}   x{growth:.1f}{flag}")
     print("\nthe big pictures:")
-    for label, text, fmt, options in [
-        ("5,000 messages, PNG", "A -> B: ping\nB --> A: pong\n" * 2_500, "png", {}),
-        ("5,000 messages, PDF", "A -> B: ping\nB --> A: pong\n" * 2_500, "pdf", {}),
-        ("500 nested blocks", "loop: x\n" * 500 + "A -> B\n" + "end\n" * 500, "svg", {}),
-        ("2,000 participants", "".join(f"P{i} -> P{i + 1}\n" for i in range(1999)), "svg", {}),
+    for label, text, fmt in [
+        ("5,000 messages, PNG", "A -> B: ping\nB --> A: pong\n" * 2_500, "png"),
+        ("5,000 messages, PDF", "A -> B: ping\nB --> A: pong\n" * 2_500, "pdf"),
+        ("500 nested blocks", "loop: x\n" * 500 + "A -> B\n" + "end\n" * 500, "svg"),
+        ("2,000 participants", "".join(f"P{i} -> P{i + 1}\n" for i in range(1999)), "svg"),
     ]:
         start = time.perf_counter()
         try:
-            out = volley.render(text, format=fmt, **options)
+            out = volley.render(text, format=fmt)
             what = f"{len(out):,} bytes"
         except VolleyError as exc:
             what = f"error: {exc.message} ({exc.hint})"
