@@ -246,10 +246,11 @@ def render(
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
     output, glyphs = _picture(diagram, chosen, filename)
-    for warning in glyphs:
+    if glyphs:  # only a PNG or PDF has any, and then the module is loaded
         from volley.output.font_fallback import MissingGlyphWarning
 
-        warnings.warn(MissingGlyphWarning(warning.format()), stacklevel=2)
+        for warning in glyphs:
+            warnings.warn(MissingGlyphWarning(warning.format()), stacklevel=2)
     return output
 
 
