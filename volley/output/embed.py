@@ -46,8 +46,12 @@ def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
     return _embedded("{" + _dumps(name) + ":[" + ",".join(_dumps(item) for item in items) + "]}")
 
 
+# One encoder for every call: `json.dumps` with options makes a new one each time.
+_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+
+
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(data)
 
 
 def _embedded(text: str) -> Markup:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
@@ -117,7 +117,7 @@ class PayloadView:
             "reason": self.why_no_table,
             "warn": self.warns,
             "bodyReason": table.body_reason,
-            "start": asdict(table.start) if table.start else None,
+            "start": table.start.to_json() if table.start else None,
         }
 
 

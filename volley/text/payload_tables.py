@@ -33,7 +33,7 @@ import json
 import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 from urllib.parse import parse_qsl
@@ -101,6 +101,17 @@ class StartLine:
     status: str | None = None
     reason: str | None = None
 
+    def to_json(self) -> dict[str, str | None]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "method": self.method,
+            "target": self.target,
+            "version": self.version,
+            "status": self.status,
+            "reason": self.reason,
+        }
+
 
 @dataclass
 class Table:
@@ -151,7 +162,7 @@ class Table:
             "rows": [row.to_json() for row in self.rows],
             "reason": self.reason,
             "body_reason": self.body_reason,
-            "start": asdict(self.start) if self.start else None,
+            "start": self.start.to_json() if self.start else None,
         }
 
 
