@@ -23,8 +23,8 @@ from volley.layout.geometry import (
     TextBlock,
     TextLine,
 )
-from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
-from volley.layout.typeset import Typesetter, clean_text
+from volley.layout.metrics import line_height, text_width
+from volley.layout.typeset import Typesetter, centred_baseline, clean_text
 from volley.model import Message, Payload
 from volley.text.highlight import Colouring, colouring, tokens
 from volley.text.payload_tables import body_table
@@ -154,7 +154,7 @@ def _code(text: str, kind: Colouring | None, x: float, y: float, room: float) ->
     coloured by its syntax class."""
     size = C.APPENDIX_CODE_SIZE
     lh = line_height(size)
-    baseline = lh / 2 + CAP_HEIGHT * size / 2  # capitals centred in the line, as typeset does
+    baseline = centred_baseline(lh, size)
     lines: list[TextLine] = []
     widest = 0.0
     top = y

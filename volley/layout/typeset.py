@@ -267,7 +267,7 @@ class Typesetter:
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
         lh = line_height(size)
-        baseline = _baseline(lh, size)
+        baseline = centred_baseline(lh, size)
         out = []
         for text in lines:
             text = text.expandtabs(4)
@@ -311,7 +311,7 @@ class Typesetter:
                 code = code or span.code
             x += w + 2 * pad
         height = max(lh, tallest + size * 0.3)
-        return SetLine(x, height, _baseline(height, size), tuple(runs), code=code)
+        return SetLine(x, height, centred_baseline(height, size), tuple(runs), code=code)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -337,7 +337,7 @@ def _plain_line(span: Span, size: float, lh: float) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
     run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
-    return SetLine(w, lh, _baseline(lh, size), (run,))
+    return SetLine(w, lh, centred_baseline(lh, size), (run,))
 
 
 def _longest_word(lines: Lines, size: float) -> float:
@@ -371,7 +371,7 @@ def _emphasise(span: Span, bold: bool, italic: bool) -> Span:
     return replace(span, bold=span.bold or bold, italic=span.italic or italic)
 
 
-def _baseline(line_h: float, size: float) -> float:
+def centred_baseline(line_h: float, size: float) -> float:
     """Capitals centred in the line: the baseline sits half a cap height below the middle."""
     return line_h / 2 + CAP_HEIGHT * size / 2
 
