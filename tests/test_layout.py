@@ -181,6 +181,21 @@ def test_long_participant_names_wrap() -> None:
     assert box.top.contains(box.top_text.box)
 
 
+def test_a_participant_named_by_one_long_token_keeps_it_whole() -> None:
+    """A host name (HAR imports are full of them) gets a wider box, not a break inside it."""
+    name = "securepubads.g.doubleclick.net"
+    box = layout_of(f"Browser -> {name}: GET /").participants[1]
+    assert [run.text for line in box.top_text.lines for run in line.runs] == [name]
+    assert box.top.contains(box.top_text.box)
+
+
+def test_a_long_participant_name_leaves_no_word_behind() -> None:
+    name = "L2ToL2CrossDomainMessenger (Chain A)"
+    box = layout_of(f"participant M as {name}\nM -> B: hi").participants[0]
+    texts = [" ".join(run.text for run in line.runs) for line in box.top_text.lines]
+    assert texts == ["L2ToL2CrossDomainMessenger", "(Chain A)"]
+
+
 @pytest.mark.parametrize("arrow", sorted(ARROWS))
 def test_every_operator_gets_its_heads_and_line(arrow: str) -> None:
     message = layout_of(f"A {arrow} B: x").messages[0]

@@ -233,6 +233,23 @@ def test_long_token_breaks_between_characters() -> None:
     assert all(line.width <= 100 for line in lines)
 
 
+def test_a_long_token_breaks_after_a_dot_or_slash_of_a_full_enough_line() -> None:
+    host = "ec2-203-0-113-25.compute-1.amazonaws.example.internal.corp"
+    lines = wrap_spans([[Span(host)]], 150, 14)
+    texts = _texts(lines)
+    assert "".join(texts) == host and len(texts) > 1
+    assert all(text[-1] in "./-" for text in texts[:-1])
+    assert all(line.width >= 75 for line in lines[:-1])  # half full at least
+    assert all(line.width <= 150 for line in lines)
+
+
+def test_a_token_without_a_break_character_late_enough_breaks_where_the_line_is_full() -> None:
+    token = "a." + "b" * 60  # a dot, but too early: the line would be nearly empty
+    lines = wrap_spans([[Span(token)]], 150, 14)
+    assert _texts(lines)[0] != "a."
+    assert "".join(_texts(lines)) == token
+
+
 def test_a_cluster_is_never_split() -> None:
     family = "👨\u200d👩\u200d👧"
     lines = wrap_spans([[Span(family * 6)]], 25, 10)

@@ -65,6 +65,8 @@ def measure_spans(spans: list[Span], size: float, mono_size: float | None = None
 
 
 _RUNS = re.compile(r" +|[^ ]+")
+# Where a word too wide for a line breaks best: after these (host names, paths, queries).
+_BREAK_AFTER = frozenset("./-_?&=,;:")
 
 # A piece of a line: the span it comes from (for its style), its text, and its width.
 Piece = tuple[Span, str, float]
@@ -159,20 +161,43 @@ class _Wrapper:
                 self.break_piece(piece)
 
     def break_piece(self, piece: Piece) -> None:
+        """A word wider than a line, broken between characters: after the last `.`, `/`, `-`
+        (…) of a line that is at least half full, as a host name or a path reads best, else
+        after the last character that fits."""
         span = piece[0]
-        chunk: list[str] = []
+        chunk: list[tuple[str, float]] = []  # clusters not placed yet, with their widths
         chunk_width = 0.0
         for cluster in _clusters(piece[1]):
             width = self.piece(span, cluster)[2]
             if self.width + chunk_width + width > self.max_width and (chunk or self.line):
-                if chunk:
-                    self.place((span, "".join(chunk), chunk_width))
-                    chunk, chunk_width = [], 0.0
+                cut = self._break_after(chunk)
+                self.place_clusters(span, chunk[:cut])
+                chunk = chunk[cut:]
+                chunk_width = 0.0
+                for _, kept in chunk:
+                    chunk_width += kept
                 self.end_line()
-            chunk.append(cluster)
+            chunk.append((cluster, width))
             chunk_width += width
-        if chunk:
-            self.place((span, "".join(chunk), chunk_width))
+        self.place_clusters(span, chunk)
+
+    def _break_after(self, chunk: list[tuple[str, float]]) -> int:
+        """How many of the clusters end the line: up to the last break character, if the line
+        is at least half full there, else all of them."""
+        filled = self.width
+        best = len(chunk)
+        for count, (cluster, width) in enumerate(chunk, 1):
+            filled += width
+            if cluster in _BREAK_AFTER and count < len(chunk) and filled >= self.max_width / 2:
+                best = count
+        return best
+
+    def place_clusters(self, span: Span, clusters: list[tuple[str, float]]) -> None:
+        if clusters:
+            width = 0.0
+            for _, each in clusters:
+                width += each
+            self.place((span, "".join(text for text, _ in clusters), width))
 
     def wrap(self, spans: list[Span]) -> None:
         """Wrap one source line; spaces at either end and at a wrap are dropped."""

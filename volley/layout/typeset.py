@@ -115,18 +115,20 @@ class Typesetter:
         natural, spans = self._unwrapped(text, size, bold, italic)
         if natural.width <= max_width:
             return natural  # fits unwrapped: the same for every wider width too
-        # A long token (a path, a URL) gets a wider line rather than a break inside it.
-        if stretch:
-            longest = _longest_word(spans, size)
-            max_width = max(max_width, min(longest, max_width * LONG_WORD_STRETCH))
         key = ("m", text, size, bold, italic, max_width, stretch)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._set(spans, size, max_width)
-            if _stranded(hit):
-                hit = self._unstrand(spans, size, max_width, hit, stretch)
-            self._cache[key] = hit
+            hit = self._cache[key] = self._fitted(spans, size, max_width, stretch)
         return hit
+
+    def _fitted(self, spans: Lines, size: float, max_width: float, stretch: bool) -> SetText:
+        """Text wrapped at `max_width`: with `stretch`, a long token (a path, a URL, a host
+        name) gets a wider line rather than a break inside it; no word is left behind."""
+        if stretch:
+            longest = _longest_word(spans, size)
+            max_width = max(max_width, min(longest, max_width * LONG_WORD_STRETCH))
+        hit = self._set(spans, size, max_width)
+        return self._unstrand(spans, size, max_width, hit, stretch) if _stranded(hit) else hit
 
     def _wrapped(self, lines: Lines, size: float, max_width: float) -> SetText:
         """Lines of a note wrapped at `max_width`, leaving no word behind."""
@@ -186,15 +188,19 @@ class Typesetter:
     def plain(
         self, text: str, size: float, max_width: float | None = None, *, bold=False, mono=False
     ) -> SetText:
-        """Text without markup (names, numbers, payload bodies); wraps only if given a width."""
+        """Text without markup (names, numbers, payload bodies); wraps only if given a width,
+        as labels wrap (`markup`)."""
         key = ("p", text, size, max_width, bold, mono)
         hit = self._cache.get(key)
         if hit is None:
             parts = clean_text(text).split("\n")
+            lines: Lines = [[Span(part, bold=bold)] for part in parts]
             if mono:
                 hit = self._set_mono(parts, size, bold)
+            elif max_width is None:
+                hit = self._set(lines, size, None)
             else:
-                hit = self._set([[Span(part, bold=bold)] for part in parts], size, max_width)
+                hit = self._fitted(lines, size, max_width, True)
             self._cache[key] = hit
         return hit
 
