@@ -97,19 +97,17 @@ def test_a_comment_line_ends_a_note_before_a_mermaid_statement():
     assert not diagram.warnings
 
 
-def test_indented_lines_still_continue_a_note_even_when_they_read_as_elements():
-    diagram = parse("note A: text\n  B -> C: not a message\nA -> B\n")
-    assert diagram.items[0].text == "text\nB -> C: not a message"
-    assert [m.label for m in diagram.messages()] == [""]
-    # swimlanes.io, where indentation means nothing, would draw that line as a message: say so
-    (warning,) = diagram.warnings
-    assert (warning.line, warning.column) == (2, 3)
-    assert "reads as an element" in warning.message and "no deeper than the note" in warning.message
+def test_an_element_ends_a_note_however_deep_it_is_indented():
+    # swimlanes.io, where indentation means nothing, draws that line as a message: so does volley
+    diagram = parse("note A: text\n  B -> C: a message\nA -> B\n")
+    assert diagram.items[0].text == "text"
+    assert [m.label for m in diagram.messages()] == ["a message", ""]
+    assert not diagram.warnings
 
 
-def test_a_message_indented_under_a_note_in_a_block_is_pointed_out():
+def test_a_message_indented_under_a_note_in_a_block_is_a_message():
     # The shape of a published swimlanes.io diagram (tabs, one level too deep after the note):
-    # swimlanes.io draws both lines as messages; volley keeps them in the note and warns.
+    # swimlanes.io draws both lines as messages.
     text = (
         "if: instant\n"
         "\tUser -> App: click\n"
@@ -122,12 +120,28 @@ def test_a_message_indented_under_a_note_in_a_block_is_pointed_out():
     )
     diagram = parse(text)
     note = diagram.items[0].branches[1].items[0]
-    assert (
-        note.text
-        == "only shown when registered.\nUser -> App: click start\nApp -> App: `POST /start`"
+    assert note.text == "only shown when registered."
+    assert [m.label for m in diagram.messages()] == [
+        "click",
+        "click start",
+        "`POST /start`",
+        "check",
+    ]
+    assert not diagram.warnings
+
+
+def test_messages_indented_under_a_mermaid_note_are_messages():
+    # A published Mermaid diagram indents its lines by activation depth; Mermaid ignores that.
+    text = (
+        "participant Startup\n"
+        "  Note right of Startup: loaded on startup\n"
+        "    Startup ->>+ ArgParse: configure\n"
+        "    ArgParse -->>- Startup: done\n"
     )
-    assert [w.line for w in diagram.warnings] == [5, 6]
-    assert [m.label for m in diagram.messages()] == ["click", "check"]
+    diagram = parse(text)
+    assert [m.label for m in diagram.messages()] == ["configure", "done"]
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert [note.text for note in notes] == ["loaded on startup"]
 
 
 def test_deeper_text_lines_of_a_note_are_not_pointed_out():

@@ -139,6 +139,15 @@ def test_layout_of_blocks_arrows_and_notes() -> None:
     )
 
 
+def test_a_note_whose_first_line_reads_as_an_element_keeps_it_on_the_note_line() -> None:
+    # Under `note:` the line would be a message: an element ends a note however it is indented.
+    text = "A -> B\nnote: B -> A: shown as text\nand more\n"
+    formatted = format_text(text)
+    assert "note: B -> A: shown as text\n  and more\n" in formatted
+    (note,) = [item for item in volley.parse(formatted).items if isinstance(item, Note)]
+    assert note.text == "B -> A: shown as text\nand more"
+
+
 def test_comments_and_blank_lines_stay_where_they_were() -> None:
     text = (
         "// who talks to whom\nA -> B: one\n\n\n// then\nB --> A: two\n"

@@ -328,14 +328,6 @@ class _ToModel:
                     "the block keyword with its colon, as in loop: …)",
                     Token("TEXT", "", line=line, column=1),
                 )
-            for line, column in body.indented_elements:
-                self._local.run.warn(
-                    f"this line is indented under the note on line {_line(keyword)}, so it is "
-                    "text of the note, though it reads as an element (swimlanes.io, where "
-                    "indentation means nothing, draws it as one); to make it an element, indent "
-                    "it no deeper than the note line",
-                    Token("TEXT", "", line=line, column=column),
-                )
         note = Note(line=_line(keyword), over=names, text=text)
         note.attached = not names
         return note

@@ -33,10 +33,6 @@ class Body:
     # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
     # which the parser points out, since its writer may have meant the keyword.
     doubtful: list[int] = field(default_factory=list)
-    # Lines of a note indented deeper than it that read as elements (`  A -> B: call`): text
-    # here, which the parser points out, since swimlanes.io, where indentation means nothing,
-    # draws them as elements.
-    indented_elements: list[tuple[int, int]] = field(default_factory=list)  # (line, column)
 
 
 # What a line is, for where a note ends: an element, plain text, or text that starts with a
@@ -136,11 +132,12 @@ class _Lifter:
         return after, Body(index + 1, text, "indented")
 
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
-        """A note's further lines: until the next element (swimlanes.io's rule), lines indented
-        deeper than the note in any case, fenced blocks kept with their fences.
+        """A note's further lines: until the next element (swimlanes.io's rule, however deep
+        the element is indented: there indentation means nothing), fenced blocks kept with
+        their fences.
 
         A note written the Mermaid way (`note over A: text`) is one line, as in Mermaid: only
-        indented lines and fences continue it.
+        lines indented deeper than it, and fences, continue it.
         """
         lines = self.lines
         owner_width = indent_width(lines[index])
@@ -155,7 +152,6 @@ class _Lifter:
 
         end = pos  # the index after the note's last non-blank line
         doubtful: list[int] = []
-        indented_elements: list[tuple[int, int]] = []
         while pos < len(lines):
             line = lines[pos]
             if _is_blank(line):
@@ -173,16 +169,13 @@ class _Lifter:
                 pos = end = block.end + 1
                 continue
             deeper = indent_width(line) >= owner_width + 2
-            if not deeper:
-                kind = "element" if one_line else self.line_kind(line)
-                if kind == "element":
-                    if is_comment(line):
-                        self.comment_ends[pos + 1] = index + 1
-                    break
-                if kind == "keyword text":
-                    doubtful.append(pos + 1)
-            elif self.line_kind(line) == "element":
-                indented_elements.append((pos + 1, len(line) - len(line.lstrip(" \t")) + 1))
+            kind = "element" if one_line and not deeper else self.line_kind(line)
+            if kind == "element":
+                if is_comment(line):
+                    self.comment_ends[pos + 1] = index + 1
+                break
+            if kind == "keyword text" and not deeper:
+                doubtful.append(pos + 1)
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos
@@ -194,7 +187,6 @@ class _Lifter:
             "\n".join(parts),
             "indented",
             doubtful=doubtful,
-            indented_elements=indented_elements,
         )
 
 

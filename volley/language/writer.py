@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from volley.language.parser import line_kind, normalise, parse
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.text.fences import closes, fence_open
@@ -174,12 +175,16 @@ def _extent_end(item: Item, lines: list[str] | None) -> int:
 
 def _note_lines(text: str) -> tuple[str, list[str]]:
     """A note's text as (the rest of its `note:` line, the lines indented under it): a one-line
-    note on one line, a longer one (a list, paragraphs) wholly under it, as people write them."""
+    note on one line, a longer one (a list, paragraphs) wholly under it, as people write them,
+    unless its first line would end it there (a line that reads as an element ends a note
+    however deeply it is indented): that line stays on the `note:` line."""
     first, _, more = text.partition("\n")
     if not more:
         return first, []
     opening = fence_open(first) if first else None
     lines = more.split("\n")
+    if opening is None and first and line_kind(first) == "element":
+        return first, lines
     if opening is None or any(closes(line, opening.fence) for line in lines):
         return "", text.split("\n")  # a fenced block (closed below) stays one under `note:`
     return first, lines  # a lone fence-like first line was text on the `note:` line
@@ -327,14 +332,10 @@ def source_comments(text: str, diagram: Diagram) -> list[Comment]:
 def rewrite(diagram: Diagram, text: str) -> str:
     """`diagram`, read from `text`, as canonical text with the comments and blank lines of
     `text` kept."""
-    from volley.language.parser import normalise
-
     source = normalise(text)
     return write(diagram, source_comments(source, diagram), source)
 
 
 def format_text(text: str, filename: str | None = None, limits: Limits | None = None) -> str:
     """Source text as canonical `.volley` text; a VolleyError if it does not parse."""
-    from volley.language.parser import parse
-
     return rewrite(parse(text, filename=filename, limits=limits), text)
