@@ -176,6 +176,13 @@ def test_blocks_are_framed_with_their_kind() -> None:
     assert alt.find("s:line[@class='separator vs-frame']", NS) is not None
 
 
+def test_a_block_tab_is_drawn_over_an_activation_bar() -> None:
+    """A loop inside an activation starts at the active lane: its `loop` tab stays readable."""
+    root = tree(render("A ->>+ B: call\nloop: poll\n  B -> C: ask\nend\nB -->>- A: done"))
+    groups = [g.get("class") for g in root.findall("s:g", NS)]
+    assert groups.index("activations") < groups.index("blocks")
+
+
 def test_activation_bars_are_drawn_under_the_arrows() -> None:
     root = tree(render("A ->+ B: call\nB ->+ B: inner\nB -->- B: out\nB -->- A: done"))
     groups = [g.get("class") for g in root.findall("s:g", NS)]

@@ -94,13 +94,14 @@ def render_svg(
 
 def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
     """The picture's groups by class, in painting order: later groups are drawn over earlier
-    ones. A picture without activation bars has no group for them."""
+    ones. A picture without activation bars has no group for them; where it has, a block's tab
+    is drawn over a bar, so that its kind (`loop`, `alt`) stays readable."""
     groups = {
         "lifelines": group([p for line in layout.lifelines for p in painter.lifeline(line)]),
-        "blocks": group([painter.frame(f) for f in layout.frames]),
     }
     if layout.activations:
         groups["activations"] = group([painter.activation(a) for a in layout.activations])
+    groups["blocks"] = group([painter.frame(f) for f in layout.frames])
     groups["dividers"] = group([painter.divider(d) for d in layout.dividers])
     groups["participants"] = group([painter.participant(p) for p in layout.participants])
     groups["messages"] = group([painter.message(m) for m in layout.messages])
