@@ -105,6 +105,14 @@ def test_an_element_ends_a_note_however_deep_it_is_indented():
     assert not diagram.warnings
 
 
+def test_an_arrow_with_nothing_after_it_does_not_end_a_note():
+    # Not a message (no name it points at), in swimlanes.io either: text of the note.
+    diagram = parse("A -> B\nnote: first\n<!-- a comment -->\nB ->\nB -> A\n")
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text == "first\n<!-- a comment -->\nB ->"
+    assert len(diagram.messages()) == 2
+
+
 def test_a_message_indented_under_a_note_in_a_block_is_a_message():
     # The shape of a published swimlanes.io diagram (tabs, one level too deep after the note):
     # swimlanes.io draws both lines as messages.

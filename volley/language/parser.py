@@ -88,7 +88,10 @@ def keyword_matcher(*names: str) -> re.Pattern[str]:
 
 @cache
 def _message_start() -> re.Pattern[str]:
-    return re.compile(rf"[ \t]*(?:{_terminal('NAME')})[ \t]*(?:{_terminal('ARROW')})")
+    """A line that starts as a message does: a name, an arrow and the name it points at (an
+    arrow with nothing after it, as in `<!-- a comment -->`, makes no message)."""
+    name, arrow, mark = _terminal("NAME"), _terminal("ARROW"), _terminal("MARK")
+    return re.compile(rf"[ \t]*(?:{name})[ \t]*(?:{arrow})[ \t]*(?:{mark})?[ \t]*(?:{name})")
 
 
 @cache
