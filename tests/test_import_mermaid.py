@@ -11,6 +11,7 @@ import volley
 from volley.errors import VolleyError
 from volley.importers import convert, detect
 from volley.model import Activation, Block, Note
+from volley.text.inline import parse_inline
 
 from .conftest import volley_cli
 
@@ -222,7 +223,10 @@ def test_escapes_are_read_after_line_breaks_so_an_escaped_br_is_text() -> None:
     text = one("sequenceDiagram\nparticipant A as x#lt;br#gt;y\nA->>B: one<br>two #lt;br/#gt;\n")
     diagram = volley.parse(text)
     assert diagram.labels == {"A": "x<br>y"}
-    assert diagram.messages()[0].label == "one\\ntwo <br/>"
+    label = diagram.messages()[0].label
+    assert label == "one\\ntwo \\<br/>"  # escaped: volley reads `<br/>` as a line break too
+    shown = [["".join(span.text for span in line)] for line in parse_inline(label)]
+    assert shown == [["one"], ["two <br/>"]]
 
 
 def test_wrap_marks_leave_notes_labels_and_aliases() -> None:

@@ -10,6 +10,7 @@ from volley.text.inline import (
     ListItem,
     Paragraph,
     Span,
+    escape_markup,
     icon_refs,
     parse_inline,
     parse_note,
@@ -131,6 +132,25 @@ def test_line_breaks() -> None:
     assert parse_inline(r"\\n") == [[Span("\\n")]]  # an escaped backslash, then "n"
     # Emphasis may span a break; each line keeps the style.
     assert parse_inline(r"**a\nb**") == [[Span("a", bold=True)], [Span("b", bold=True)]]
+
+
+def test_a_br_tag_is_a_line_break_as_in_mermaid() -> None:
+    assert parse_inline("one<br>two<br/>three<BR />four") == [
+        [Span("one")],
+        [Span("two")],
+        [Span("three")],
+        [Span("four")],
+    ]
+    assert parse_inline(r"\<br>") == [[Span("<br>")]]  # escaped: the text itself
+    assert parse_inline("`a<br>b`") == [[Span("a<br>b", code=True)]]  # code takes no markup
+    assert parse_inline("a < b <bold>") == [[Span("a < b <bold>")]]  # any other `<` is text
+
+
+def test_escaped_markup_reads_back_as_the_text() -> None:
+    for text in ("a*b_c~~d`e`[f](g){fas-h}", "x<br>y", "back\\slash", "<b>"):
+        assert [
+            "".join(span.text for span in line) for line in parse_inline(escape_markup(text))
+        ] == [text]
 
 
 def test_links() -> None:

@@ -14,12 +14,11 @@ import re
 from volley.checks.bidi import escape
 from volley.errors import VolleyError
 from volley.language.parser import parse
-from volley.text.inline import plain_text
+from volley.text.inline import escape_markup, plain_text
 
 __all__ = ["cut_body", "json_error", "label", "lane_name", "pretty_json"]
 
 LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
-_MARKUP = re.compile(r"([\\*_~`\[\]{}])")
 _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
 # Control characters a capture may hold (a NUL status text): written as their escapes, which a
 # diagram can hold and the picture shows, as it shows them in any label.
@@ -37,7 +36,7 @@ def label(text: str, limit: int = LABEL_CHARS) -> str:
         text = text[: limit - 1].rstrip() + "…"
     if plain_text(text) == text and "\\" not in text:
         return text
-    return _MARKUP.sub(r"\\\1", text)
+    return escape_markup(text)
 
 
 # Arrows compose from heads (`<`, `>`, `x`) and shafts (`-`, `=`), so a name such as

@@ -111,7 +111,6 @@ _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
-_MARKUP = re.compile(r"([\\*_~`\[\]{}])")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
 _IF_WORD = re.compile(r"(?i)(if)\b[\s:]*")
@@ -709,14 +708,14 @@ def _decode(text: str) -> str:
 def _plain(text: str) -> str:
     """Mermaid's text shown as it reads: where volley would read markup in it (`*`, `_`, a
     backtick, `[..](..)`, `{fas-..}`), those characters are escaped."""
-    from volley.text.inline import parse_inline
+    from volley.text.inline import escape_markup, parse_inline
 
     lines = parse_inline(text)
     if len(lines) == 1 and "".join(span.text for span in lines[0]) == text:
         styles = ("bold", "italic", "strike", "code", "href", "icon")
         if not any(getattr(span, style) for span in lines[0] for style in styles):
             return text
-    return _MARKUP.sub(r"\\\1", text)
+    return escape_markup(text)
 
 
 def _lines(text: str) -> list[str]:

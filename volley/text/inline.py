@@ -2,7 +2,8 @@
 
 The markup is a small Markdown subset (see the syntax reference): `**bold**`, `*italic*` and
 `_italic_`, `~~strike~~`, `` `code` ``, `[text](url)`, `{fas-plug fa-lg}` icons, backslash
-escapes, and `\\n` (a backslash and an "n") for a line break. Emphasis follows CommonMark's
+escapes, and `\\n` (a backslash and an "n") for a line break, as is `<br>` (`<br/>`, `<br />`),
+which people bring from Mermaid and HTML. Emphasis follows CommonMark's
 delimiter rules, so `snake_case_name` stays as written and unclosed markers are literal text.
 
 The parser is a single left-to-right scan plus CommonMark's delimiter-stack pass: linear in the
@@ -36,6 +37,7 @@ __all__ = [
     "icon_refs",
     "parse_note",
     "safe_href",
+    "escape_markup",
 ]
 
 
@@ -230,7 +232,10 @@ class _Code:
 _LINK_END = _LinkEnd()
 _BREAK = _Break()
 # Every character that may start markup; text without any is one plain span.
-_SPECIAL = re.compile(r"[*_~`\[\]{\\\n]")
+_SPECIAL = re.compile(r"[*_~`\[\]{\\\n<]")
+_LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+# What `escape_markup` escapes: each character that can start markup.
+_MARKUP_START = re.compile(r"([\\*_~`\[\]{}<])")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -277,6 +282,7 @@ class _Scanner:
         return {
             "\\": self.escape,
             "\n": lambda j: self.emit(_BREAK),
+            "<": self.angle,
             "`": self.code,
             "*": self.delimiter,
             "_": self.delimiter,
@@ -314,6 +320,15 @@ class _Scanner:
             self.i += 1
         else:
             self.buf.append("\\")  # not an escape: the backslash is text
+
+    def angle(self, j: int) -> None:
+        """`<br>` is a line break (Mermaid's and HTML's); any other `<` is text."""
+        tag = _LINE_BREAK_TAG.match(self.text, j)
+        if tag is None:
+            self.buf.append("<")
+        else:
+            self.emit(_BREAK)
+            self.i = tag.end()
 
     def code(self, j: int) -> None:
         end = self.run_end(j)
@@ -536,6 +551,13 @@ def plain_text(text: str) -> str:
         return " ".join(text.split())  # no markup (most labels): what the general path gives
     lines = ("".join(span.text for span in line) for line in parse_lines(text))
     return " ".join(" ".join(lines).split())
+
+
+def escape_markup(text: str) -> str:
+    """Plain text as markup that shows exactly that text: every character that could start
+    markup (`*`, `_`, `~`, a backtick, brackets, braces, `<` of a `<br>`, a backslash) is
+    escaped with a backslash."""
+    return _MARKUP_START.sub(r"\\\1", text)
 
 
 def icon_refs(text: str) -> list[IconRef]:
