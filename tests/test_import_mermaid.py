@@ -416,6 +416,24 @@ def test_import_markdown_writes_one_file_per_block_into_a_folder(tmp_path: Path)
     assert "participant B as User-Agent (Browser)" in text
 
 
+def test_a_page_with_a_broken_diagram_still_gives_the_others(tmp_path: Path) -> None:
+    """One block Mermaid itself refuses (a label run onto a second line, as a published page
+    has it) is reported with its page line; the page's other diagrams are written, exit 1."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Flows\n\n```mermaid\nsequenceDiagram\nA->>B: hi\n```\n\n"
+        "```mermaid\nsequenceDiagram\nA->>B: (payload,\nwithdrawals, metadata)\n```\n\n"
+        "```mermaid\nsequenceDiagram\nC->>D: yo\nD->>C: bad\n%%%\nC-->D:\n, and\n```\n",
+        encoding="utf-8",
+    )
+    done = volley_cli("import", str(page), "-o", f"{tmp_path}/out/")
+    assert done.returncode == 1
+    assert f"{page}:11:1: error: not a Mermaid sequence statement" in done.stderr
+    assert f"{page}:20:1: error" in done.stderr  # every mistake, in every block
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["page-1.volley"]
+    assert (tmp_path / "out" / "page-1.volley").read_text(encoding="utf-8") == "A -> B: hi\n"
+
+
 def test_several_blocks_to_one_place_is_a_usage_error_that_says_what_to_do(tmp_path) -> None:
     for args in ([], ["-o", str(tmp_path / "one.volley")]):
         done = volley_cli("import", str(CASES / "mcp-authorization.md"), *args)

@@ -12,7 +12,7 @@ import click
 
 from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import VolleyError
-from volley.importers import IMPORTERS, Imported, convert, detect
+from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.textio import read_source, write_atomic
 
@@ -184,6 +184,10 @@ def import_command(
         if importer is not None and not importer.traffic:
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, importer.name if importer else None, options)
+        failed = False
+    except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
+        report(exc)
+        found, failed = exc.imported, True
     except VolleyError as exc:
         report(exc)
         sys.exit(1)
@@ -203,3 +207,5 @@ def import_command(
             report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
             sys.exit(1)
         click.echo(f"wrote {target}", err=True)
+    if failed:
+        sys.exit(1)

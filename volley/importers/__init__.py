@@ -21,12 +21,20 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 
 if TYPE_CHECKING:
     from volley.importers.traffic import TrafficOptions
 
-__all__ = ["IMPORTERS", "Imported", "Importer", "convert", "detect", "register"]
+__all__ = [
+    "IMPORTERS",
+    "Imported",
+    "Importer",
+    "PartlyImported",
+    "convert",
+    "detect",
+    "register",
+]
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,15 @@ class Imported:
     # what the user should hear about: a block left open, a Markdown block that was skipped
     warnings: tuple[Diagnostic, ...] = ()
     masked: int = 0  # secret-looking values masked in it (traffic imports mask by default)
+
+
+class PartlyImported(VolleyErrors):
+    """A source holding several diagrams (a Markdown page) of which some could not be read:
+    every error, and the diagrams that did read (`imported`), which are still worth writing."""
+
+    def __init__(self, errors: list[VolleyError], imported: list[Imported]) -> None:
+        super().__init__(errors)
+        self.imported = imported
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NoReturn
 
-from volley.errors import Diagnostic, VolleyError
-from volley.importers import Imported
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.importers import Imported, PartlyImported
 from volley.language.parser import normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
@@ -151,10 +151,15 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             "```mermaid block",
         )
     stem = _stem(filename)
-    diagrams = [
-        _Reader([*lines[: block.start], *block.lines], block.start, filename, f"{stem}-{n}").read()
-        for n, block in enumerate(found, start=1)
-    ]
+    diagrams: list[Imported] = []
+    errors: list[VolleyError] = []
+    for n, block in enumerate(found, start=1):
+        page = [*lines[: block.start], *block.lines]  # the page's lines: errors name them
+        reader = _Reader(page, block.start, filename, f"{stem}-{n}")
+        try:
+            diagrams.append(reader.read())
+        except VolleyError as exc:  # the page's other diagrams are read all the same
+            errors += exc.errors if isinstance(exc, VolleyErrors) else [exc]
     skipped = tuple(
         Diagnostic(
             "this ```mermaid block is not a sequenceDiagram; it was left out",
@@ -167,8 +172,12 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         for block in blocks
         if block not in found
     )
-    if skipped:
+    if skipped and diagrams:
         diagrams[0] = replace(diagrams[0], warnings=skipped)
+    if errors and diagrams:
+        raise PartlyImported(errors, diagrams)
+    if errors:
+        raise VolleyErrors(errors)
     return diagrams
 
 
