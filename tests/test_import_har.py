@@ -141,7 +141,10 @@ def test_authorization_header_is_masked():
     assert "mob-82856bdd" in request(unmasked.messages()[0])
 
 
-@pytest.mark.parametrize("name", ["charles", "insomnia", "postdata", "chrome", "websocket"])
+CAPTURES = sorted(path.stem for path in CASES.glob("*.har"))
+
+
+@pytest.mark.parametrize("name", CAPTURES)
 def test_every_capture_writes_a_diagram_that_reads_back(name):
     diagram = har(name)
     again = parse(write(diagram))
@@ -149,6 +152,15 @@ def test_every_capture_writes_a_diagram_that_reads_back(name):
     assert [request(m) for m in again.messages() if m.request] == [
         request(m) for m in diagram.messages() if m.request
     ]
+
+
+def test_a_host_with_a_port_shows_it_in_its_box():
+    """A colon ends a name, so the lane is named without it, and its box shows `host:port`."""
+    diagram = har("browsertime-firefox-redirect")
+    assert diagram.participants == ["Browser", "127.0.0.1 8000", "ocsp.digicert.com"]
+    assert diagram.labels == {"127.0.0.1 8000": "127.0.0.1:8000"}
+    again = parse(write(diagram))
+    assert (again.participants, again.labels) == (diagram.participants, diagram.labels)
 
 
 def test_tools_name_the_client():
@@ -212,7 +224,7 @@ def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():
     assert frames == ['{\n  "error": "Unknown api key"\n}', "foo", "bar"]
 
 
-@pytest.mark.parametrize("name", ["chrome", "charles", "insomnia", "successful_log"])
+@pytest.mark.parametrize("name", CAPTURES)
 def test_volley_import_tells_a_har_file_by_its_content(name):
     found = detect((CASES / f"{name}.har").read_text(encoding="utf-8"))
     assert found is not None and found.name == "har"

@@ -175,6 +175,7 @@ class _Importer:
         client = self._client_name()
         self.client = lane_name(options.names.get(client) or client)
         self.lanes: dict[str, str] = {}  # origin key → lane name
+        self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
         self.pages = {
             page.get("id"): page for page in log.get("pages") or [] if isinstance(page, dict)
         }
@@ -197,7 +198,7 @@ class _Importer:
             page = pageref
             items += self._exchange(entry)
         participants = [self.client, *dict.fromkeys(self.lanes.values())]
-        return Diagram(participants=participants, items=items)
+        return Diagram(participants=participants, items=items, labels=self.labels)
 
     def _page_title(self, pageref: Any) -> str:
         page = self.pages[pageref]
@@ -236,7 +237,9 @@ class _Importer:
         key = host if port in (None, default) else f"{host}:{port}"
         if key not in self.lanes:
             chosen = self.options.names.get(key) or self.options.names.get(host)
-            self.lanes[key] = lane_name(chosen or key.replace(":", " "))
+            name = self.lanes[key] = lane_name(chosen or key.replace(":", " "))
+            if not chosen and key != host:  # a colon ends a name: the box shows `host:port`
+                self.labels[name] = f"{lane_name(host)}:{port}"
         return self.lanes[key]
 
     def _exchange(self, entry: dict) -> list[Item]:
