@@ -648,3 +648,13 @@ def test_a_message_with_a_colon_and_no_label():
     diagram = published("verkstedt-example.volley")
     (message,) = diagram.messages()
     assert (message.sender, message.receiver, message.label) == ("You", "Success", "")
+
+
+def test_a_line_commented_out_with_a_hash_is_drawn_and_pointed_out():
+    # A published diagram commented a line out the YAML way; it is a message, as written.
+    text = "A -> B: hi\n  # Search API <--> Cache: refresh\n"
+    checked = volley.check(text)
+    assert checked.diagram.messages()[1].sender == "# Search API"
+    (warning,) = checked.warnings
+    assert (warning.line, warning.column, warning.severity) == (2, 3, "warning")
+    assert '"# Search API"' in warning.message and "// comment" in (warning.hint or "")

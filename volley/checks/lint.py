@@ -30,10 +30,32 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     return [
+        *_commented_out_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, source_line, redact),
     ]
+
+
+def _commented_out_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """A message whose sender's name starts with `#`: most likely a line its author meant to
+    comment out, as `#` does in YAML or a shell; in volley (and swimlanes.io) `//` does."""
+    for message in diagram.messages():
+        if not message.sender.startswith("#"):
+            continue
+        shown = source_line(message.line)
+        column = shown.find("#") + 1 if shown else 1
+        yield Diagnostic(
+            f'this line is a message from a participant named "{message.sender}"',
+            diagram.filename,
+            message.line,
+            max(column, 1),
+            shown,
+            severity="warning",
+            hint="to leave the line out of the diagram, write it as a // comment",
+        )
 
 
 def _hidden_warnings(
