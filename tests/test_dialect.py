@@ -469,6 +469,16 @@ def test_plantuml_participant_kinds_are_one_error_each_and_the_rest_reads_on():
     assert parse("Database -> Queue worker: job\n").participants == ["Database", "Queue worker"]
 
 
+def test_a_mermaid_box_is_one_error_that_says_volley_draws_none():
+    # Seen in published Mermaid diagrams pasted as .volley: `box` groups participants.
+    text = "box Aqua Node\nparticipant RPC as JSON-RPC Interface\nparticipant DB\nend\nRPC -> DB\n"
+    error = only_error(text)  # one error: its `end` is not a second one
+    assert error.line == 1 and 'Mermaid\'s "box" groups participants' in (error.hint or "")
+    assert 'its "end"' in (error.hint or "")
+    # `box` as a participant's name is still a name
+    assert parse("box -> shelf: put\n").participants == ["box", "shelf"]
+
+
 def test_the_count_of_errors_is_bounded():
     errors = errors_of("A ~> B\n" * 100)
     assert 1 < len(errors) <= 25

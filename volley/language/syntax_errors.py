@@ -253,6 +253,11 @@ class _Explainer:
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if lowered in ("endif", "end") or lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
+        if lowered == "box":  # read on as a block, so that its `end` is no second error
+            return (
+                'Mermaid\'s "box" groups participants, which volley does not draw: delete the '
+                '"box" line and its "end"'
+            ), indent + "group:"
         if lowered in PLANTUML_PARTICIPANTS and rest.strip():
             meant = f"participant {rest.strip()}"
             return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
