@@ -1,5 +1,6 @@
-"""`volley import` of traces: OTLP/JSON and Jaeger JSON from opentelemetry-proto's and Jaeger's
-own test data (tests/cases/traces/), checked as a reader of the diagram would check it."""
+"""`volley import` of traces: OTLP/JSON, Jaeger JSON and Zipkin JSON from opentelemetry-proto's,
+Jaeger's and Zipkin's own test data (tests/cases/traces/), checked as a reader of the diagram
+would check it."""
 
 from __future__ import annotations
 
@@ -149,3 +150,149 @@ def test_a_member_of_the_wrong_type_is_an_error_not_a_traceback(tmp_path):
     text = '{"resourceSpans": [{"resource": 5, "scopeSpans": [{"spans": [{"name": 3}]}]}]}'
     with pytest.raises(VolleyError, match="a member has a type the format does not give it"):
         convert(text, "bad.json")
+
+
+# --- Zipkin -----------------------------------------------------------------------------------
+
+
+def zipkin_span(**fields) -> dict:
+    span = {"traceId": "1e223ff1f80f1c69", "id": "74280ae0c10d8062", "timestamp": 1, "duration": 2}
+    return span | fields
+
+
+def test_zipkin_shared_span_is_a_call_and_its_reply():
+    # skew.json: servicea's CLIENT and serviceb's SERVER share one span id (the server half is
+    # `shared`); serviceb's local span under that id ran inside the call.
+    diagram = trace("zipkin-skew.json")
+    assert diagram.participants == ["Client", "servicea", "serviceb"]
+    assert arrows(diagram) == [
+        ("Client", "->", "servicea", "get"),
+        ("servicea", "->", "serviceb", "post"),
+        ("serviceb", "->", "serviceb", "async"),
+        ("serviceb", "-->", "servicea", "ok"),
+        ("servicea", "-->", "Client", "ok"),
+    ]
+    call, reply = diagram.messages()[1], diagram.messages()[3]
+    assert (call.activate, reply.activate) == ("+", "-")
+    assert rows(call)["service"] == "servicea"
+    assert rows(reply, "response")["service"] == "serviceb"
+
+
+def test_zipkin_clients_call_their_remote_endpoint():
+    diagram = trace("zipkin-yelp.json")
+    assert diagram.participants == [
+        "Client", "routing", "unknown", "yelp_main/api_proxy", "yelp-main", "memcache", "mysql",
+        "mobile_api", "spectre", "blt",
+    ]  # fmt: skip
+    calls = [(m.sender, m.receiver, m.label) for m in diagram.messages() if m.arrow == "->"]
+    assert calls == [
+        ("Client", "routing", "post /location/update/v4"),
+        ("unknown", "yelp_main/api_proxy", "post"),
+        ("yelp-main", "memcache", "get my_cache_name_v2"),
+        ("yelp-main", "yelp-main", "txn: user_get_basic_and_scout_info"),
+        ("yelp-main", "mysql", "begin"),
+        ("yelp-main", "memcache", "get user_details_cache-20150901"),
+        ("yelp-main", "memcache", "get_multi my_cache_name_v1"),
+        ("yelp-main", "mysql", "commit"),
+        ("yelp-main", "mobile_api", "post"),
+        ("mobile_api", "memcache", "get_multi mobile_api_nonce"),
+        ("mobile_api", "memcache", "set mobile_api_nonce"),
+        ("mobile_api", "spectre", "get"),
+        ("mobile_api", "blt", "post"),
+    ]
+    blt = next(m for m in diagram.messages() if m.receiver == "blt")
+    assert rows(blt)["remoteEndpoint"] == "blt 31882"  # the port, as the file gives it
+    assert rows(blt)["http.uri.client"] == "/visits"
+
+
+def test_zipkin_annotations_are_notes():
+    notes = [item for item in trace("zipkin-yelp.json").items if isinstance(item, Note)]
+    assert [(n.over, n.text) for n in notes] == [
+        (["yelp_main/api_proxy"], "**py_zipkin.logging_end**")
+    ]
+
+
+def test_zipkin_error_tag_marks_the_span():
+    diagram = trace("zipkin-messaging-kafka.json")
+    failed = [m for m in diagram.messages() if m.label.startswith("**error**")]
+    assert [(m.sender, m.receiver, m.label) for m in failed] == [
+        ("serviceb", "serviceb", "**error** on-message")
+    ] * 3
+    assert rows(failed[0])["status"] == "error: some error"
+    assert rows(failed[2])["status"] == "error"  # "error": "" names no reason
+    assert arrows(diagram)[0] == ("kafka", "->>", "servicea", "poll")  # the consumer polled kafka
+
+
+def test_zipkin_failed_call_says_why_on_its_reply():
+    span = zipkin_span(
+        kind="CLIENT",
+        name="个人信息查询",
+        localEndpoint={"serviceName": "订单维护服务"},
+        remoteEndpoint={"serviceName": "个人信息服务", "ipv4": "192.168.99.101", "port": 9000},
+        tags={"http.method": "GET", "http.path": "/person/profile/query",
+              "http.status_code": "403", "error": "此用户没有操作权限"},
+    )  # fmt: skip
+    assert arrows(import_trace(json.dumps([span]))) == [
+        ("订单维护服务", "->", "个人信息服务", "GET /person/profile/query"),
+        ("个人信息服务", "-->", "订单维护服务", "**error** 403: 此用户没有操作权限"),
+    ]
+
+
+def test_zipkin_client_without_a_remote_service_calls_its_address():
+    local = {"serviceName": "frontend"}
+    by_address = zipkin_span(
+        kind="CLIENT", name="get", localEndpoint=local,
+        remoteEndpoint={"ipv4": "192.168.99.101", "port": 9000},
+    )  # fmt: skip
+    nowhere = zipkin_span(id="2", kind="CLIENT", name="query", timestamp=5, localEndpoint=local)
+    diagram = import_trace(json.dumps([by_address, nowhere]))
+    assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
+        ("frontend", "192.168.99.101 9000", "get"),
+        ("192.168.99.101 9000", "frontend", "ok"),
+        ("frontend", "remote", "query"),
+        ("remote", "frontend", "ok"),
+    ]
+
+
+def test_zipkin_list_of_traces_draws_each_trace_as_a_section():
+    traces = [
+        json.loads((CASES / name).read_text()) for name in ("zipkin-skew.json", "zipkin-yelp.json")
+    ]
+    diagram = import_trace(json.dumps(traces))
+    sections = [item.label for item in diagram.items if isinstance(item, Divider)]
+    assert sections == ["trace 1e223ff1f80f1c69", "trace a03ee8fff1dcd9b9"]
+    assert len(diagram.messages()) == len(trace("zipkin-skew.json").messages()) + len(
+        trace("zipkin-yelp.json").messages()
+    )
+    found = detect(json.dumps(traces))
+    assert found is not None and found.name == "trace"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[{"traceId": "1e22", "name": "get"}]', "span 1 has no id"),
+        ('[{"traceId": "1e22", "id": "1"}, 5]', "span 2 is int, not an object"),
+        ('[[{"traceId": "1e22", "id": 7}]]', "span 1 has no id"),
+        ('[[{"traceId": "a", "id": "b"}], [{"traceId": "c"}]]', "trace 2, span 1 has no id"),
+        (
+            '[{"traceId": "a", "id": "b", "binaryAnnotations": []}]',
+            "span 1 is Zipkin's v1 format",
+        ),
+    ],
+)
+def test_malformed_zipkin_says_which_span_and_what_was_expected(text, problem):
+    from volley.importers import convert
+
+    with pytest.raises(VolleyError) as caught:
+        convert(text, "spans.json")  # no --from: told apart as a trace, then refused
+    assert caught.value.filename == "spans.json"
+    assert str(caught.value.message).startswith("this is not Zipkin JSON: " + problem)
+    assert "traceId and id" in str(caught.value.hint)
+
+
+def test_json_that_is_no_trace_names_all_three_formats():
+    from volley.importers import convert
+
+    with pytest.raises(VolleyError, match="OTLP/JSON .*, Jaeger JSON .* or Zipkin JSON"):
+        convert('[{"name": "get"}]', "x.json", source="trace")

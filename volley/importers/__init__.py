@@ -147,7 +147,7 @@ register(
 register(
     "trace",
     "volley.importers.trace",
-    "a trace as OpenTelemetry OTLP/JSON or Jaeger JSON (a lane per service)",
+    "a trace as OpenTelemetry OTLP/JSON, Jaeger JSON or Zipkin JSON (a lane per service)",
     traffic=True,
 )
 register(

@@ -1,4 +1,4 @@
-"""Distributed traces as diagrams: OpenTelemetry's OTLP/JSON and Jaeger's JSON export.
+"""Distributed traces as diagrams: OpenTelemetry's OTLP/JSON, Jaeger's and Zipkin's JSON.
 
 A trace already says who called whom: a CLIENT (or PRODUCER) span in one service whose
 SERVER (or CONSUMER) child runs in another is a call between the two, and everything the
@@ -12,7 +12,9 @@ span events (an exception, a retry) become notes over the service.
 
 Formats: OTLP/JSON (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), one
 export request or a file exporter's JSON Lines of them; Jaeger's JSON (the query API's
-`{"data": [trace]}`, or one trace `{"traceID", "spans", "processes"}`).
+`{"data": [trace]}`, or one trace `{"traceID", "spans", "processes"}`); Zipkin's v2 JSON
+(https://zipkin.io/zipkin-api/: one trace's array of spans, or `/api/v2/traces`' array of
+them). Each format is read into the same spans, so all three draw alike.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ class _Span:
     error: str | None  # None when the span did not fail; else the status message (maybe "")
     events: list[_Event]
     children: list[_Span] = field(default_factory=list)
+    # The other end as Zipkin records it (remoteEndpoint): its service name, its ip:port.
+    peer: str | None = None
+    peer_address: str | None = None
 
     def attribute(self, *keys: str) -> str | None:
         found = dict(self.attributes)
@@ -73,7 +78,9 @@ class _Span:
 
 
 def is_trace(data: Any) -> bool:
-    """Whether parsed JSON is an OTLP export or a Jaeger trace (for content detection)."""
+    """Whether parsed JSON is an OTLP export, a Jaeger trace or Zipkin spans (for detection)."""
+    if isinstance(data, list):
+        return _zipkin_problem(data) is None
     if isinstance(data, dict):
         if "resourceSpans" in data:
             return True
@@ -89,15 +96,22 @@ def _is_jaeger_trace(data: Any) -> bool:
 
 
 def detect(text: str) -> int:
-    """100 for an OTLP/JSON export or a Jaeger trace (or JSON Lines of exports), else 0."""
+    """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports) or Zipkin spans;
+    50 for a JSON array of objects with a `traceId` that are not all spans, so that importing
+    it says what is wrong with it rather than that its format is unknown; else 0."""
     head = text.lstrip("\ufeff \t\r\n")[:4096]
-    if not head.startswith("{") or not ('"resourceSpans"' in head or '"spans"' in text):
+    if head.startswith("["):
+        if '"traceId"' not in head:
+            return 0
+    elif not head.startswith("{") or not ('"resourceSpans"' in head or '"spans"' in text):
         return 0
     try:
         documents = _documents(text.lstrip("\ufeff"), None)
     except VolleyError:
         return 0
-    return 100 if documents and all(is_trace(d) for d in documents) else 0
+    if documents and all(is_trace(d) for d in documents):
+        return 100
+    return 50 if head.startswith("[") and len(documents) == 1 else 0
 
 
 def convert(
@@ -118,13 +132,24 @@ def import_trace(
     documents = _documents(text.removeprefix("\ufeff"), filename)
     spans: list[_Span] = []
     for data in documents:
+        problem = _zipkin_problem(data) if isinstance(data, list) else None
+        if problem is not None and _looks_zipkin(data):
+            raise VolleyError(
+                f"this is not Zipkin JSON: {problem}",
+                filename=filename,
+                hint="Zipkin's v2 API gives a trace as an array of spans, each an object with"
+                " traceId and id (GET /api/v2/trace/{id}); /api/v2/traces gives an array of those",
+            )
         if not is_trace(data):
             raise VolleyError(
-                "this is not a trace: expected OTLP/JSON (resourceSpans) or Jaeger JSON"
-                " (spans and processes)",
+                "this is not a trace: expected OTLP/JSON (resourceSpans), Jaeger JSON"
+                " (spans and processes) or Zipkin JSON (an array of spans with traceId and id)",
                 filename=filename,
             )
-        spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
+        if isinstance(data, list):
+            spans += _zipkin_spans(data)
+        else:
+            spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
     return _Builder(spans, options).diagram()
 
 
@@ -286,6 +311,113 @@ def _jaeger_log(log: dict) -> _Event:
     return _Event(name, [(k, v) for k, v in fields if k != "event"])
 
 
+# --- Zipkin JSON (v2) --------------------------------------------------------------------------
+
+
+def _zipkin_traces(data: list) -> list[list]:
+    """The traces of Zipkin JSON: one trace's array of spans, or `/api/v2/traces`' array of them."""
+    if data and all(isinstance(trace, list) for trace in data):
+        return data
+    return [data]
+
+
+def _looks_zipkin(data: list) -> bool:
+    """Whether a JSON array holds something span-like (an object with a traceId) at all."""
+    return any(
+        isinstance(span, dict) and "traceId" in span for t in _zipkin_traces(data) for span in t
+    )
+
+
+def _zipkin_problem(data: list) -> str | None:
+    """What keeps a JSON array from being Zipkin v2 spans (for its error), or None if nothing."""
+    traces = _zipkin_traces(data)
+    if not any(traces):
+        return "it holds no spans"
+    for number, trace in enumerate(traces, start=1):
+        where = f"trace {number}, " if len(traces) > 1 else ""
+        for index, span in enumerate(trace, start=1):
+            if not isinstance(span, dict):
+                return f"{where}span {index} is {type(span).__name__}, not an object"
+            missing = [key for key in ("traceId", "id") if not isinstance(span.get(key), str)]
+            if missing:
+                return f"{where}span {index} has no {' or '.join(missing)} (a hex string)"
+            if "binaryAnnotations" in span:
+                return (
+                    f"{where}span {index} is Zipkin's v1 format (binaryAnnotations); export"
+                    " the v2 format (/api/v2/trace/{id})"
+                )
+    return None
+
+
+def _endpoint_address(endpoint: dict) -> str | None:
+    host = endpoint.get("ipv4") or endpoint.get("ipv6")
+    port = endpoint.get("port")
+    if host and port:
+        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return str(host or port) if host or port else None
+
+
+def _zipkin_service(span: dict) -> str:
+    return str((span.get("localEndpoint") or {}).get("serviceName") or "unknown service")
+
+
+def _zipkin_spans(data: list) -> Iterator[_Span]:
+    """Zipkin's spans as the others'. Zipkin may record both halves of a call under one span
+    id, the server's marked `shared`: the server half becomes a child of the client half, and
+    a span whose parent is such an id belongs under the server half (where it ran) unless it
+    runs in the client's service."""
+    spans = [span for trace in _zipkin_traces(data) for span in trace]
+    clients = {
+        (s["traceId"], s["id"]): _zipkin_service(s) for s in spans if s.get("shared") is not True
+    }
+    servers = {
+        (s["traceId"], s["id"]): _zipkin_service(s) for s in spans if s.get("shared") is True
+    }
+    for span in spans:
+        trace, service = span["traceId"], _zipkin_service(span)
+        span_id, parent = span["id"], span.get("parentId") or None
+        if span.get("shared") is True and (trace, span_id) in clients:
+            span_id, parent = _server_half(span_id), span_id
+        else:
+            client, server = clients.get((trace, parent)), servers.get((trace, parent))
+            if parent and client and server and (client != service or server == service):
+                parent = _server_half(parent)
+        tags = [(str(key), str(value)) for key, value in (span.get("tags") or {}).items()]
+        error = dict(tags).get("error")
+        remote = span.get("remoteEndpoint") or {}
+        address = _endpoint_address(remote)
+        attributes = [(key, value) for key, value in tags if key != "error"]
+        if remote.get("serviceName") or address:
+            attributes.append(
+                ("remoteEndpoint", " ".join(filter(None, [remote.get("serviceName"), address])))
+            )
+        start = _nanos(span.get("timestamp")) * 1000  # microseconds in Zipkin
+        yield _Span(
+            trace=str(trace),
+            id=str(span_id),
+            parent=parent,
+            service=service,
+            name=str(span.get("name") or ""),
+            kind=str(span.get("kind") or "internal").lower(),
+            start=start,
+            end=start + _nanos(span.get("duration")) * 1000,
+            attributes=attributes,
+            # Zipkin's `error` tag holds the message; some tracers write just "true"
+            error=None if error is None else ("" if error == "true" else error),
+            events=[
+                _Event(str(a.get("value") or "annotation"), [])
+                for a in span.get("annotations") or []
+                if isinstance(a, dict)
+            ],
+            peer=remote.get("serviceName") or None,
+            peer_address=address,
+        )
+
+
+def _server_half(span_id: str) -> str:
+    return f"{span_id} server"
+
+
 # --- The diagram ------------------------------------------------------------------------------
 
 
@@ -342,7 +474,7 @@ class _Builder:
 
     def entry(self, span: _Span) -> list[Item]:
         """A SERVER (or CONSUMER) span with no caller in the trace: called from outside."""
-        outside = self.lane(span.attribute("messaging.system") or ROOT_CALLER)
+        outside = self.lane(span.peer or span.attribute("messaging.system") or ROOT_CALLER)
         here = self.lane(span.service)
         asynchronous = span.kind == "consumer"
         items: list[Item] = [
@@ -372,7 +504,9 @@ class _Builder:
         if server is not None:
             there = self.lane(server.service)
         else:
-            there = self.lane(client.attribute(*_PEER_KEYS) or "remote")
+            there = self.lane(
+                client.peer or client.attribute(*_PEER_KEYS) or client.peer_address or "remote"
+            )
         asynchronous = client.kind == "producer"
         words = self.call_label(client, server)
         items: list[Item] = [
@@ -426,7 +560,7 @@ class _Builder:
             if span is None:
                 continue
             method = span.attribute("http.request.method", "http.method")
-            route = span.attribute("http.route", "url.path", "http.target")
+            route = span.attribute("http.route", "url.path", "http.target", "http.path")
             url = span.attribute("url.full", "http.url")
             route = route or (urlsplit(url).path if url else None)
             if method and route:
