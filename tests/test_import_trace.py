@@ -272,7 +272,11 @@ def test_zipkin_list_of_traces_draws_each_trace_as_a_section():
     ("text", "problem"),
     [
         ('[{"traceId": "1e22", "name": "get"}]', "span 1 has no id"),
-        ('[{"traceId": "1e22", "id": "1"}, 5]', "span 2 is int, not an object"),
+        ('[{"traceId": "1e22", "id": "1"}, 5]', "span 2 is a number, not an object"),
+        (
+            '[{"traceId": "a", "id": "b", "tags": ["x"]}]',
+            "span 1's tags is an array, not an object",
+        ),
         ('[[{"traceId": "1e22", "id": 7}]]', "span 1 has no id"),
         ('[[{"traceId": "a", "id": "b"}], [{"traceId": "c"}]]', "trace 2, span 1 has no id"),
         (

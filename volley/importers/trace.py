@@ -337,16 +337,29 @@ def _zipkin_problem(data: list) -> str | None:
         where = f"trace {number}, " if len(traces) > 1 else ""
         for index, span in enumerate(trace, start=1):
             if not isinstance(span, dict):
-                return f"{where}span {index} is {type(span).__name__}, not an object"
+                return f"{where}span {index} is {_json_type(span)}, not an object"
             missing = [key for key in ("traceId", "id") if not isinstance(span.get(key), str)]
             if missing:
                 return f"{where}span {index} has no {' or '.join(missing)} (a hex string)"
+            for key, kind in _ZIPKIN_MEMBERS.items():
+                if span.get(key) is not None and not isinstance(span[key], kind):
+                    wanted = "an object" if kind is dict else "an array"
+                    return f"{where}span {index}'s {key} is {_json_type(span[key])}, not {wanted}"
             if "binaryAnnotations" in span:
                 return (
                     f"{where}span {index} is Zipkin's v1 format (binaryAnnotations); export"
                     " the v2 format (/api/v2/trace/{id})"
                 )
     return None
+
+
+# Members of a Zipkin span that hold more than one value, and what JSON type they are.
+_ZIPKIN_MEMBERS = {"localEndpoint": dict, "remoteEndpoint": dict, "tags": dict, "annotations": list}
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+    return names.get(type(value), "a number")
 
 
 def _endpoint_address(endpoint: dict) -> str | None:
