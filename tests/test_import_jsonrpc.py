@@ -1,5 +1,7 @@
 """`volley import` of JSON-RPC logs: Claude Desktop's MCP log as the Ably CLI project quoted it,
-and a JSON Lines session of the MCP specification's example messages (tests/cases/jsonrpc/)."""
+a JSON Lines session of the MCP specification's example messages, and Language Server Protocol
+sessions as people share them: VS Code's trace of ty and gopls sessions quoted in their
+issues, and Content-Length framed stdio captures (tests/cases/jsonrpc/)."""
 
 from __future__ import annotations
 
@@ -136,7 +138,15 @@ def test_lanes_are_renamed():
     assert diagram.participants == ["Claude", "Ably MCP"]
 
 
-@pytest.mark.parametrize("name", ["claude-desktop-ably.log", "mcp-spec-examples.jsonl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude-desktop-ably.log",
+        "mcp-spec-examples.jsonl",
+        "ty-2135-messages.log",
+        "gopls-42157-verbose.log",
+    ],
+)
 def test_detected_written_and_read_back(name):
     text = (CASES / name).read_text()
     found = detect(text)
@@ -173,3 +183,263 @@ def test_volley_import_masks_secrets_and_counts_them(tmp_path):
         text=True,
     )
     assert "sk-abcdefghijklmnopqrstuvwxyz0123" in kept.stdout and "masked" not in kept.stderr
+
+
+# --- Language Server Protocol -----------------------------------------------------------------
+
+
+def lsp_trace(name: str) -> Diagram:
+    return import_jsonrpc((CASES / name).read_text(), filename=name)
+
+
+def test_lsp_trace_at_messages_verbosity_pairs_by_id():
+    diagram = lsp_trace("ty-2135-messages.log")
+    assert diagram.participants == ["Client", "Server"]
+    found = arrows(diagram)
+    assert found[:3] == [
+        ("Client", "->>", "Server", "textDocument/didChange"),
+        ("Client", "->", "Server", "textDocument/diagnostic"),
+        ("Server", "-->", "Client", "result"),
+    ]
+    # completion (1516) is answered eight seconds and many messages later, by id
+    assert ("Client", "->>", "Server", "$/cancelRequest") in found
+    cancelled = found.index(("Client", "->>", "Server", "$/cancelRequest")) + 1
+    assert found[cancelled] == (
+        "Server",
+        "-->",
+        "Client",
+        "**error** -32800: request was cancelled by client",
+    )
+    assert not [item for item in diagram.items if isinstance(item, Note)]  # every id answered
+
+
+def test_lsp_trace_server_to_client_requests_go_the_other_way():
+    found = arrows(lsp_trace("ty-2135-messages.log"))
+    at = found.index(("Server", "->", "Client", "workspace/diagnostic/refresh"))
+    assert found[at + 1] == ("Client", "-->", "Server", "result")
+
+
+def test_lsp_trace_failed_request_is_an_error_with_its_code():
+    diagram = lsp_trace("gopls-42157-verbose.log")
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "textDocument/codeAction"),
+        ("Server", "-->", "Client", "**error** 0: no packages returned: packages.Load error"),
+    ]
+    request, answer = diagram.messages()
+    assert request.request is not None and request.request.lang == "json"
+    sent = json.loads(request.request.body)
+    assert sent["id"] == 8 and sent["params"]["textDocument"]["uri"].endswith("/hello/b.go")
+    assert answer.response is not None and answer.response.label == "Error"
+    assert json.loads(answer.response.body)["error"] == {
+        "code": 0,
+        "message": "no packages returned: packages.Load error",
+    }
+
+
+def test_messages_verbosity_has_no_payload_to_show():
+    first = lsp_trace("ty-2135-messages.log").messages()[1]
+    assert first.request is None  # the trace kept its method and id only: nothing is invented
+
+
+VERBOSE = """\
+2025-05-07 14:32:20.001 [info] [Trace - 14:32:20] Sending request 'initialize - (0)'.
+2025-05-07 14:32:20.001 [info] Params: {
+    "processId": 1234,
+    "clientInfo": {
+        "name": "Visual Studio Code",
+        "version": "1.99.3"
+    }
+}
+
+
+2025-05-07 14:32:20.121 [info] [Trace - 14:32:20] Received response 'initialize - (0)' in 120ms.
+Result: {
+    "capabilities": {},
+    "serverInfo": {
+        "name": "gopls"
+    }
+}
+
+
+[Trace - 14:32:21] Sending notification 'textDocument/didOpen'.
+Params: {"textDocument": {"uri": "file:///a.go", "languageId": "go", "version": 1, "text": ""}}
+
+
+[Trace - 14:32:21] Received notification 'textDocument/publishDiagnostics'.
+Params: {"uri": "file:///a.go", "diagnostics": []}
+
+
+[Trace - 14:32:22] Received request 'workspace/configuration - (3)'.
+Params: {"items": [{"section": "gopls"}]}
+
+
+[Trace - 14:32:22] Sending response 'workspace/configuration - (3)'. Processing request took 1ms
+Result: [{"ui.semanticTokens": true}]
+
+
+[Trace - 14:32:23] Sending request 'textDocument/hover - (4)'.
+Params: {"textDocument": {"uri": "file:///a.go"}, "position": {"line": 3, "character": 7}}
+
+
+[Trace - 14:32:23] Received response 'textDocument/hover - (4)' in 3ms. \
+Request failed: no file (-32602).
+Error data: {"uri": "file:///a.go"}
+
+
+[Trace - 14:32:24] Sending request 'shutdown - (5)'.
+No parameters provided.
+
+
+[Trace - 14:32:24] Received response 'shutdown - (5)' in 1ms.
+No result returned.
+"""
+
+
+def test_lsp_trace_lanes_are_named_by_initialize():
+    diagram = import_jsonrpc(VERBOSE)
+    assert diagram.participants == ["Visual Studio Code", "gopls"]
+    assert arrows(diagram) == [
+        ("Visual Studio Code", "->", "gopls", "initialize"),
+        ("gopls", "-->", "Visual Studio Code", "result"),
+        ("Visual Studio Code", "->>", "gopls", "textDocument/didOpen"),
+        ("gopls", "->>", "Visual Studio Code", "textDocument/publishDiagnostics file:///a.go"),
+        ("gopls", "->", "Visual Studio Code", "workspace/configuration"),
+        ("Visual Studio Code", "-->", "gopls", "result"),
+        ("Visual Studio Code", "->", "gopls", "textDocument/hover"),
+        ("gopls", "-->", "Visual Studio Code", "**error** -32602: no file"),
+        ("Visual Studio Code", "->", "gopls", "shutdown"),
+        ("gopls", "-->", "Visual Studio Code", "result"),
+    ]
+    hover_error = diagram.messages()[7].response
+    assert hover_error is not None
+    assert json.loads(hover_error.body) == {
+        "jsonrpc": "2.0",
+        "id": 4,
+        "error": {"code": -32602, "message": "no file", "data": {"uri": "file:///a.go"}},
+    }
+    answer = diagram.messages()[5].response
+    assert answer is not None and json.loads(answer.body)["result"] == [{"ui.semanticTokens": True}]
+
+
+def test_server_side_trace_reads_sending_as_the_server():
+    trace = (
+        "[Trace - 2022-03-05T13:35:23Z] Received request 'initialize - (1)'\n"
+        'Params: {"clientInfo": {"name": "Emacs"}}\n'
+        "[Trace - 2022-03-05T13:35:23Z] Sending response 'initialize - (1)'. Request took 0ms.\n"
+        'Result: {"serverInfo": {"name": "clojure-lsp"}}\n'
+        "[Trace - 2022-03-05T13:35:24Z] Received request 'foo - (2)'\n"
+        "[Trace - 2022-03-05T13:35:24Z] Sending response 'foo - (2)'. Request took 0ms. "
+        "Request failed: Method not found (-32601).\n"
+    )
+    assert arrows(import_jsonrpc(trace)) == [
+        ("Emacs", "->", "clojure-lsp", "initialize"),
+        ("clojure-lsp", "-->", "Emacs", "result"),
+        ("Emacs", "->", "clojure-lsp", "foo"),
+        ("clojure-lsp", "-->", "Emacs", "**error** -32601: Method not found"),
+    ]
+
+
+def test_trimmed_block_is_kept_as_logged_with_a_warning(tmp_path):
+    log = tmp_path / "trimmed.log"
+    log.write_text(
+        "[Trace - 10:20:04 AM] Sending request 'initialize - (0)'.\n"
+        'Params: {\n    "processId": 1234,\n    ...\n}\n\n\n'
+        "[Trace - 10:20:04 AM] Received response 'initialize - (0)' in 120ms.\n"
+        'Result: {"capabilities": {}}\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(log)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{log}:4:1: warning: this Params block is not JSON" in done.stderr
+    assert "Client -> Server: initialize" in done.stdout
+    assert '    "processId": 1234,\n    ...' in done.stdout  # as logged, not re-read as JSON
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[Trace - 10:20 AM] Sending request 'initialize'.",  # a request without its id
+        "[Trace - 10:20 AM] Received response 'initialize - 0' in 3ms.",
+    ],
+)
+def test_malformed_trace_record_says_where_and_what_was_expected(tmp_path, line):
+    log = tmp_path / "lsp.log"
+    log.write_text("[Trace - 10:20 AM] Sending notification 'initialized'.\n\n" + line + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(log)], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert f"{log}:3:1: error: this LSP trace has a record volley cannot read" in done.stderr
+    assert "'METHOD - (ID)'" in done.stderr and "Traceback" not in done.stderr
+
+
+def framed(*messages: dict, newline: bytes = b"\r\n") -> bytes:
+    out = b""
+    for message in messages:
+        body = json.dumps(message, ensure_ascii=False).encode()
+        out += b"Content-Length: %d" % len(body) + newline * 2 + body
+    return out
+
+
+STDIO = (
+    {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"clientInfo": {"name": "nvim"}}},
+    {"jsonrpc": "2.0", "id": 0, "result": {"serverInfo": {"name": "rust-analyzer"}}},
+    {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+    {"jsonrpc": "2.0", "id": 1, "method": "workspace/configuration", "params": {"items": []}},
+    {"jsonrpc": "2.0", "id": 1, "result": []},
+    {
+        "jsonrpc": "2.0",
+        "method": "textDocument/publishDiagnostics",
+        "params": {"uri": "file:///m.rs"},
+    },
+    {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"text": "é"}},
+    {"jsonrpc": "2.0", "id": 2, "error": {"code": -32801, "message": "content modified"}},
+)
+
+
+@pytest.mark.parametrize("newline", [b"\r\n", b"\n"])
+def test_content_length_capture_infers_each_side(tmp_path, newline):
+    capture = tmp_path / "stdio.log"
+    capture.write_bytes(framed(*STDIO, newline=newline))
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(capture)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    diagram = parse(done.stdout)
+    assert arrows(diagram) == [
+        ("nvim", "->", "rust-analyzer", "initialize"),
+        ("rust-analyzer", "-->", "nvim", "result"),
+        ("nvim", "->>", "rust-analyzer", "initialized"),
+        ("rust-analyzer", "->", "nvim", "workspace/configuration"),
+        ("nvim", "-->", "rust-analyzer", "result"),
+        ("rust-analyzer", "->>", "nvim", "textDocument/publishDiagnostics file:///m.rs"),
+        ("nvim", "->", "rust-analyzer", "textDocument/hover"),
+        ("rust-analyzer", "-->", "nvim", "**error** -32801: content modified"),
+    ]
+    hover = diagram.messages()[6].request
+    assert hover is not None and json.loads(hover.body)["params"] == {"text": "é"}
+
+
+def test_content_length_capture_cut_short_says_so():
+    capture = framed(*STDIO[:2])[:-10].decode()
+    with pytest.raises(VolleyError) as caught:
+        import_jsonrpc(capture, filename="stdio.log")
+    assert (caught.value.filename, caught.value.line) == ("stdio.log", 5)  # its JSON
+    assert "ends inside a message" in caught.value.message
+
+
+def test_lsp_forms_are_read_with_from_jsonrpc(tmp_path):
+    for name, data in [
+        ("trace.txt", (CASES / "gopls-42157-verbose.log").read_bytes()),
+        ("capture.bin", framed(*STDIO)),
+    ]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        done = subprocess.run(
+            [sys.executable, "-m", "volley", "import", str(path), "--from", "jsonrpc"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "->" in done.stdout and "not JSON" not in done.stderr

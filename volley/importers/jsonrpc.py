@@ -17,7 +17,14 @@ Logs read by `volley import`:
   `client`/`server`, `client_to_server`, `outgoing`/`incoming`, `request`/`response` …
 - JSON Lines of bare JSON-RPC messages: the side that sends `initialize` is the client,
   a response goes back the way its request came, and MCP's server-initiated methods
-  (`sampling/…`, `roots/list`, `elicitation/…`, `notifications/message`, …) come from the server.
+  (`sampling/…`, `roots/list`, `elicitation/…`, `notifications/message`, …) and LSP's
+  (`workspace/configuration`, `textDocument/publishDiagnostics`, `window/showMessage`, …)
+  come from the server.
+- Language Server Protocol sessions as people share them: VS Code's trace of a language
+  client (`"<server>.trace.server": "verbose"`, "compact" or "messages"), a record per message,
+  `[Trace - 10:20:04 AM] Sending request 'initialize - (0)'.` then its `Params:`/`Result:`/
+  `Error data:` block; and a raw stdio capture, `Content-Length: N` framed messages, each
+  side inferred as for bare JSON Lines.
 """
 
 from __future__ import annotations
@@ -25,16 +32,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.importers.labels import label, lane_name
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Item, Message, Note, Payload
 
-__all__ = ["Sent", "convert", "detect", "import_jsonrpc", "session_diagram"]
+__all__ = ["Sent", "convert", "detect", "import_jsonrpc", "read_jsonrpc", "session_diagram"]
 
 Side = Literal["client", "server"]
 _OTHER: dict[Side, Side] = {"client": "server", "server": "client"}
@@ -46,6 +53,9 @@ class Sent:
 
     sender: Side
     text: str
+    # what the arrow's payload shows when it is not `text`: the block of a log that is not
+    # JSON, as logged; "" when the log kept nothing beyond the method and id (no payload)
+    as_logged: str | None = None
 
 
 # --- The session as a diagram -----------------------------------------------------------------
@@ -125,17 +135,17 @@ def session_diagram(
         for message in messages:
             text = line.text if len(messages) == 1 else json.dumps(message, ensure_ascii=False)
             if "method" in message and "id" in message:
-                payload = Payload("Request", "json", text, "fenced")
+                payload = _payload("Request", text, line.as_logged)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 waiting[(line.sender, _key(message["id"]))] = request
                 items.append(request)
             elif "method" in message:
-                payload = Payload("Notification", "json", text, "fenced")
+                payload = _payload("Notification", text, line.as_logged)
                 items.append(
                     Message(0, here, there, "->>", _request_label(message), request=payload)
                 )
             else:
-                items.append(_response(message, text, here, there, waiting, line.sender))
+                items.append(_response(message, line, text, here, there, waiting))
     for (_, message_id), request in waiting.items():
         at = items.index(request) + 1
         note = label(f"no response to id {message_id} before the session ended", NOTE_CHARS)
@@ -143,17 +153,25 @@ def session_diagram(
     return Diagram(participants=[lanes["client"], lanes["server"]], items=items)
 
 
+def _payload(name: str, text: str, as_logged: str | None) -> Payload | None:
+    """The message as sent (JSON), or the block a log kept of it (as text), or none."""
+    if as_logged is None:
+        return Payload(name, "json", text, "fenced")
+    return Payload(name, "text", as_logged, "fenced") if as_logged else None
+
+
 def _response(
     message: dict,
+    line: Sent,
     text: str,
     here: str,
     there: str,
     waiting: dict[tuple[Side, str], Message],
-    sender: Side,
 ) -> Message:
     """A response, paired with the request it answers by id. When it answers one that is not
     the oldest still waiting (answers out of order), both say which id they share, since a
     reader (and the viewer) would otherwise pair them first come, first answered."""
+    sender = line.sender
     message_id = _key(message.get("id"))
     asked = [key for key in waiting if key[0] == _OTHER[sender]]
     request = waiting.pop((_OTHER[sender], message_id), None)
@@ -163,7 +181,7 @@ def _response(
     elif asked[0] != (_OTHER[sender], message_id):
         request.label += " " + label(f"(id {message_id})")
         words += " " + label(f"(id {message_id})")
-    payload = Payload("Error" if "error" in message else "Response", "json", text, "fenced")
+    payload = _payload("Error" if "error" in message else "Response", text, line.as_logged)
     return Message(0, here, there, "-->", words, response=payload)
 
 
@@ -208,10 +226,18 @@ _FROM_SERVER = frozenset(
     {"recv", "received", "receive", "in", "incoming", "inbound", "server", "server_to_client",
      "server->client", "s2c", "to_client", "from_server", "response", "rx", "<", "<-", "←"}
 )  # fmt: skip
-# MCP methods only a server sends (everything else without a direction is taken as the client's)
+# MCP and LSP methods only a server sends (any other without a direction is the client's)
 _SERVER_METHODS = (
     "sampling/", "roots/list", "elicitation/", "notifications/message",
     "notifications/resources/", "notifications/tools/", "notifications/prompts/",
+    "workspace/configuration", "workspace/applyEdit", "workspace/workspaceFolders",
+    "workspace/semanticTokens/refresh", "workspace/inlayHint/refresh",
+    "workspace/inlineValue/refresh", "workspace/codeLens/refresh",
+    "workspace/diagnostic/refresh", "workspace/foldingRange/refresh",
+    "client/registerCapability", "client/unregisterCapability",
+    "textDocument/publishDiagnostics", "window/showMessage", "window/logMessage",
+    "window/showDocument", "window/workDoneProgress/create", "telemetry/event",
+    "$/progress", "$/logTrace",
 )  # fmt: skip
 
 
@@ -308,10 +334,239 @@ def _guessed_side(record: Any, asked: dict[str, Side]) -> Side:
     return _OTHER[asked.get(_key(first.get("id")), "client")]
 
 
+# --- Language Server Protocol: VS Code's trace, and Content-Length framed captures ---------
+
+# VS Code's Output channel may put its own time and level before a record's lines
+_OUTPUT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[a-z]+\] ")
+_TRACE_START = re.compile(r"^\[Trace - [^\]\n]*\]")
+_TRACE = re.compile(
+    r"^\[Trace - [^\]\n]*\] (?P<verb>Sending|Received) (?P<kind>request|notification|response)"
+    r" '(?P<name>[^'\n]*)'(?P<rest>.*)$"
+)
+_TRACE_ORPHAN = re.compile(  # a response the client had no request waiting for
+    r"^\[Trace - [^\]\n]*\] Received response (?P<id>\S+) without active response promise"
+)
+_NAME_ID = re.compile(r"^(?P<method>.*) - \((?P<id>[^()\n]*)\)$")
+_FAILED = re.compile(r"Request failed: (?P<message>.*?)(?: \((?P<code>-?\d+)\))?\.?\s*$")
+_BLOCKS = {"Params:": "params", "Result:": "result", "Error data:": "data"}
+_NOTHING = {"No parameters provided.": "params", "No result returned.": "result"}
+_TRACE_EXPECTED = (
+    "expected a record as VS Code writes it: [Trace - TIME] Sending|Received "
+    "request 'METHOD - (ID)' | notification 'METHOD' | response 'METHOD - (ID)'"
+)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """What a trace record logged under its header: `Params:` and the like."""
+
+    member: str | None = None  # "params", "result" or "data"; None: nothing logged
+    value: Any = None
+    text: str | None = None  # the block as logged when it is not JSON
+
+
+def _trace_id(text: str) -> Any:
+    """An id as the trace prints it: a number, or a string id written without its quotes."""
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+def _trace_lines(text: str) -> list[str]:
+    return [_OUTPUT_PREFIX.sub("", line, count=1) for line in text.split("\n")]
+
+
+def _trace_block(
+    lines: list[str], start: int, end: int, filename: str | None
+) -> tuple[_Block, Diagnostic | None]:
+    """The block of the record whose body is `lines[start:end]`, and a warning if it is
+    not JSON (a trimmed paste, `{ ... }`): then it is kept as text, not guessed at."""
+    first = next((i for i in range(start, end) if lines[i].strip()), None)
+    if first is None:
+        return _Block(), None
+    head = lines[first].strip()
+    if head in _NOTHING:
+        return _Block(_NOTHING[head], None), None
+    label_ = next((b for b in _BLOCKS if lines[first].startswith(b)), None)
+    if label_ is None:
+        return _Block(), None  # text between records that is not the trace's (stderr, "...")
+    body = "\n".join([lines[first][len(label_) :], *lines[first + 1 : end]])
+    try:
+        value, _ = json.JSONDecoder().raw_decode(body, len(body) - len(body.lstrip()))
+    except ValueError as exc:
+        line = first + body.count("\n", 0, getattr(exc, "pos", 0))
+        warning = Diagnostic(
+            f"this {label_[:-1]} block is not JSON; its arrow shows it as logged",
+            filename,
+            line + 1,
+            1,
+            lines[line][:200],
+            severity="warning",
+        )
+        return _Block(_BLOCKS[label_], None, body.strip()), warning
+    return _Block(_BLOCKS[label_], value), None
+
+
+def _trace_message(match: re.Match[str], block: _Block) -> dict:
+    """The JSON-RPC message a trace record stands for, from its header and its block."""
+    kind = match["kind"]
+    message: dict[str, Any] = {"jsonrpc": "2.0"}
+    if kind == "notification":
+        message["method"] = match["name"]
+    else:
+        named = _NAME_ID.match(match["name"])
+        if named is None:
+            raise ValueError(f"{kind} 'METHOD - (ID)'")
+        message["id"] = _trace_id(named["id"])
+        if kind == "request":
+            message["method"] = named["method"]
+    if kind != "response":
+        if block.member == "params" and block.value is not None:
+            message["params"] = block.value
+        return message
+    failed = _FAILED.search(match["rest"])
+    if failed is not None or block.member == "data":
+        error: dict[str, Any] = {}
+        if failed is not None:
+            if failed["code"] is not None:
+                error["code"] = int(failed["code"])
+            error["message"] = failed["message"]
+        if block.member == "data":
+            error["data"] = block.value
+        message["error"] = error
+    else:
+        message["result"] = block.value
+    return message
+
+
+def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagnostic]]:
+    """The messages of VS Code's trace of a language client, and warnings about blocks that
+    are not JSON. "Sending" is the editor's; when the trace is the server's own (it receives
+    `initialize`), "Sending" is the server's."""
+    lines = _trace_lines(text)
+    starts = [i for i, line in enumerate(lines) if _TRACE_START.match(line)]
+    server_side = any(
+        line.startswith("Received request 'initialize - (", line.find("] ") + 2)
+        for line in (lines[i] for i in starts)
+    )
+    sending: Side = "server" if server_side else "client"
+    sent: list[Sent] = []
+    warnings: list[Diagnostic] = []
+    for at, start in enumerate(starts):
+        end = starts[at + 1] if at + 1 < len(starts) else len(lines)
+        header = lines[start]
+        orphan = _TRACE_ORPHAN.match(header)
+        match = _TRACE.match(header)
+        block, warning = _trace_block(lines, start + 1, end, filename)
+        if warning is not None:
+            warnings.append(warning)
+        try:
+            if orphan is not None:
+                message: dict[str, Any] = {"jsonrpc": "2.0", "id": _trace_id(orphan["id"])}
+                message["result"] = block.value
+            elif match is not None:
+                message = _trace_message(match, block)
+            else:
+                raise ValueError
+        except ValueError:
+            raise VolleyError(
+                "this LSP trace has a record volley cannot read",
+                filename=filename,
+                line=start + 1,
+                column=1,
+                source_line=header[:200],
+                hint=_TRACE_EXPECTED,
+            ) from None
+        received = orphan is not None or (match is not None and match["verb"] == "Received")
+        sender = _OTHER[sending] if received else sending
+        as_logged = block.text
+        if as_logged is None and block.member is None and "error" not in message:
+            as_logged = ""  # the "messages" verbosity: nothing to show beyond method and id
+        text_sent = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        sent.append(Sent(sender, text_sent, as_logged))
+    return sent, warnings
+
+
+_FRAME_HEAD = re.compile(rb"((?:[A-Za-z][A-Za-z-]*:[^\r\n]*\r?\n)+)\r?\n")
+
+
+def _framed(text: str, filename: str | None) -> list[Sent]:
+    """A stdio capture of `Content-Length: N` framed messages, in the order they are in the
+    file; who sent each is inferred as for bare JSON Lines (one stream of one side reads as
+    that side's messages as long as its methods and ids say so)."""
+    data = text.encode("utf-8")
+    sent: list[Sent] = []
+    asked: dict[str, Side] = {}
+    at = 0
+
+    def fail(what: str, where: int, hint: str | None = None) -> VolleyError:
+        before = data[:where].decode("utf-8", "replace")
+        number = before.count("\n")
+        return VolleyError(
+            f"this Content-Length framed capture {what}",
+            filename=filename,
+            line=number + 1,
+            column=len(before) - before.rfind("\n"),
+            source_line=text.split("\n")[number].rstrip("\r")[:200],
+            hint=hint,
+        )
+
+    while True:
+        while at < len(data) and data[at] in b" \t\r\n":
+            at += 1
+        if at >= len(data):
+            return sent
+        head = _FRAME_HEAD.match(data, at)
+        fields = dict(
+            (name.strip().lower(), value.strip())
+            for name, _, value in (
+                field.decode("utf-8", "replace").partition(":")
+                for field in (head[1].splitlines() if head else [])
+            )
+        )
+        length = fields.get("content-length", "")
+        if head is None or not length.isdigit():
+            raise fail(
+                "has a message without a Content-Length header",
+                at,
+                "expected `Content-Length: N`, a blank line, then N bytes of JSON",
+            )
+        body = data[head.end() : head.end() + int(length)]
+        if len(body) < int(length):
+            raise fail(
+                f"ends inside a message: Content-Length says {length} bytes, {len(body)} remain",
+                head.end(),
+                "a capture cut short: remove the partial message at its end",
+            )
+        try:
+            record = json.loads(body)
+        except ValueError:
+            raise fail(
+                f"has a message whose {length} bytes are not JSON",
+                head.end(),
+                "check that Content-Length counts the bytes of the JSON (UTF-8), not characters",
+            ) from None
+        sent.append(Sent(_guessed_side(record, asked), body.decode("utf-8", "replace")))
+        at = head.end() + int(length)
+
+
+def _is_trace(text: str) -> bool:
+    return "[Trace - " in text and any(
+        _TRACE.match(line) or _TRACE_ORPHAN.match(line) for line in _trace_lines(text[:200_000])
+    )
+
+
+def _is_framed(text: str) -> bool:
+    return text.lstrip()[:15].lower() == "content-length:"
+
+
 def detect(text: str) -> int:
-    """100 for an MCP host's log; 90 for JSON Lines of JSON-RPC messages (with a direction)."""
+    """100 for an MCP host's log or VS Code's LSP trace; 95 for Content-Length framed
+    messages; 90 for JSON Lines of JSON-RPC messages (with a direction)."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
+    if _is_trace(text):
+        return 100
+    if _is_framed(text):
+        return 95
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     try:
         record = json.loads(first)
@@ -324,17 +579,30 @@ def detect(text: str) -> int:
     return 0
 
 
+def read_jsonrpc(
+    text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
+) -> tuple[Diagram, list[Diagnostic]]:
+    """The diagram of a JSON-RPC log, and what the user should hear about how it was read."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig", errors="replace")
+    text = text.removeprefix("\ufeff")
+    if _is_framed(text):  # Content-Length counts bytes: read before line ends are touched
+        return session_diagram(_framed(text, filename), options), []
+    text = text.replace("\r\n", "\n")
+    if "Message from client:" in text or "Message from server:" in text:
+        sent, server = _host_log(text)
+        return session_diagram(sent, options, server=server), []
+    if _is_trace(text):
+        sent, warnings = _lsp_trace(text, filename)
+        return session_diagram(sent, options), warnings
+    return session_diagram(_json_lines(text, filename), options), []
+
+
 def import_jsonrpc(
     text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
-    """The diagram of a JSON-RPC log (an MCP host's log, or JSON Lines)."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8-sig", errors="replace")
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
-    if "Message from client:" in text or "Message from server:" in text:
-        sent, server = _host_log(text)
-        return session_diagram(sent, options, server=server)
-    return session_diagram(_json_lines(text, filename), options)
+    """The diagram of a JSON-RPC log (an MCP host's log, JSON Lines, an LSP trace or capture)."""
+    return read_jsonrpc(text, options, filename)[0]
 
 
 def convert(
@@ -342,4 +610,5 @@ def convert(
 ) -> list[Imported]:
     """`volley import` of a JSON-RPC log: one diagram, its secrets masked unless asked not to."""
     options = options or TrafficOptions()
-    return [imported(import_jsonrpc(text, options, filename), options)]
+    diagram, warnings = read_jsonrpc(text, options, filename)
+    return [replace(imported(diagram, options), warnings=tuple(warnings))]
