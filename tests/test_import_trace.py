@@ -223,6 +223,16 @@ def test_zipkin_error_tag_marks_the_span():
     assert arrows(diagram)[0] == ("kafka", "->>", "servicea", "poll")  # the consumer polled kafka
 
 
+def test_a_message_two_consumers_read_is_an_arrow_to_each():
+    # messaging-kafka.json: each `send` to the "messages" topic is polled by serviceb and by
+    # servicea itself (two consumer groups); neither poll is work the sender did itself.
+    diagram = trace("zipkin-messaging-kafka.json")
+    sends = [a for a in arrows(diagram) if a[3] == "send" and a[2] != "kafka"]
+    to_b, to_a = ("servicea", "->>", "serviceb", "send"), ("servicea", "->>", "servicea", "send")
+    assert sends == [to_b, to_a, to_b, to_a, to_a, to_b]  # each in the order it was polled
+    assert all(label != "poll" for *_, label in arrows(diagram)[1:])
+
+
 def test_zipkin_failed_call_says_why_on_its_reply():
     span = zipkin_span(
         kind="CLIENT",

@@ -512,33 +512,43 @@ class _Builder:
 
     def call(self, client: _Span, server: _Span | None) -> list[Item]:
         """A CLIENT or PRODUCER span: a call to the service of its SERVER or CONSUMER child
-        (or to the peer it names), what that service did meanwhile, and the reply."""
+        (or to the peer it names), what that service did meanwhile, and the reply. A message
+        can reach several consumers (a topic that two consumer groups read): an arrow to each."""
         here = self.lane(client.service)
-        if server is not None:
-            there = self.lane(server.service)
-        else:
-            there = self.lane(
-                client.peer or client.attribute(*_PEER_KEYS) or client.peer_address or "remote"
-            )
         asynchronous = client.kind == "producer"
-        words = self.call_label(client, server)
-        items: list[Item] = [
-            Message(
-                0,
-                here,
-                there,
-                "->>" if asynchronous else "->",
-                _marked(client, words) if asynchronous else words,
-                request=self.payload("Request", client),
-                activate=None if asynchronous or here == there else "+",
+        callees: list[_Span | None] = [server]
+        if asynchronous:
+            callees = [c for c in client.children if c.kind in _CALLEES] or callees
+        items: list[Item] = []
+        there = here
+        for callee in callees:
+            if callee is not None:
+                there = self.lane(callee.service)
+            else:
+                peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
+                there = self.lane(peer or "remote")
+            words = self.call_label(client, callee)
+            first = not items
+            items.append(
+                Message(
+                    0,
+                    here,
+                    there,
+                    "->>" if asynchronous else "->",
+                    _marked(client, words) if asynchronous else words,
+                    request=self.payload("Request", client),
+                    activate=None if asynchronous or here == there else "+",
+                )
             )
-        ]
-        items += self.events(client, here)
-        if server is not None:
-            items += self.events(server, there)
-        later = [c for c in client.children if c is not server]
-        for child in (server.children if server is not None else []) + later:
-            items += self.span_items(child, there)
+            if first:
+                items += self.events(client, here)
+            if callee is not None:
+                items += self.events(callee, there)
+                for child in callee.children:
+                    items += self.span_items(child, there)
+        for child in client.children:
+            if child is not server and not (asynchronous and child.kind in _CALLEES):
+                items += self.span_items(child, there)
         if asynchronous:
             return items
         return [*items, self.reply(there, here, client, server, with_payload=server is not None)]
