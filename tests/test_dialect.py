@@ -668,3 +668,12 @@ def test_a_line_commented_out_with_a_hash_is_drawn_and_pointed_out():
     (warning,) = checked.warnings
     assert (warning.line, warning.column, warning.severity) == (2, 3, "warning")
     assert '"# Search API"' in warning.message and "// comment" in (warning.hint or "")
+
+
+def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
+    # Mermaid's habit (`alt if …`): the frame's tag already says "if".
+    block = parse("A -> B\nalt if a setup method is provided\n  B -> A\nend\n").items[1]
+    assert block.kind == "if" and block.branches[0].label == "a setup method is provided"
+    # a word that only starts with the letters stays whole
+    block = parse("A -> B\nalt If-Match present\n  B -> A\nend\n").items[1]
+    assert block.branches[0].label == "If-Match present"

@@ -152,7 +152,8 @@ def mermaid_notes(source: str) -> list[tuple[set[str], str]]:
 
 def mermaid_block_labels(source: str) -> list[str]:
     """The labels of blocks and their branches (volley reads a branch's "if …" as a nested
-    block, so the importer leaves a leading "If" out of a branch label)."""
+    block, so the importer leaves a leading "If" out of a branch label, and an `alt if …`
+    block's tag says "if" already)."""
     labels = []
     for statement in mermaid_statements(source):
         found = _BLOCK.fullmatch(statement)
@@ -160,6 +161,8 @@ def mermaid_block_labels(source: str) -> list[str]:
             label = mermaid_text(found["rest"])
             if found["word"].lower() in ("else", "and", "option"):
                 label = re.sub(r"(?i)^if\b[\s:]*", "", label)
+            elif found["word"].lower() == "alt":  # the frame's tag says "if" already
+                label = re.sub(r"(?i)^if[ \t]+(?=\S)", "", label)
             labels.append(label)
     return sorted(labels)
 

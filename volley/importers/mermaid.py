@@ -37,7 +37,7 @@ from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, PartlyImported
-from volley.language.parser import normalise
+from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
 from volley.text.markdown import page_fences
@@ -572,6 +572,8 @@ class _Reader:
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
         kind = BLOCKS[keyword]
         label = "" if keyword == "rect" else _label(rest.removeprefix(":"))
+        if kind == "if":
+            label = if_label(label)  # `alt if …`: the frame's tag says "if"
         if keyword == "rect":
             self.comment(line, f"rect {rest} (a background colour)".replace("  ", " "))
         elif keyword == "par_over":

@@ -50,6 +50,8 @@ _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
 # A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
+# The word "if" starting an if block's label, which its tag already shows.
+_SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
     *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
@@ -103,6 +105,12 @@ def _name() -> re.Pattern[str]:
 def _mermaid_note() -> re.Pattern[str]:
     """A note written the Mermaid way: `note over A: text`, `note left of A: text`."""
     return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
+
+
+def if_label(label: str) -> str:
+    """An if block's label as read: without a spoken "if" at its start (`alt if it is sick`),
+    which the frame's tag already shows."""
+    return _SPOKEN_IF.sub("", label, count=1)
 
 
 def _blank_or_comment(line: str) -> bool:
@@ -377,7 +385,12 @@ class _ToModel:
         return Branch(label=_text(label), items=list(items), line=_line(keyword))
 
     def if_block(self, children):
-        return self._frame("if", children)
+        """The tag already says "if": `alt if the token is valid` (Mermaid's habit) is labelled
+        "the token is valid", so the frame does not read "if if …"."""
+        block = self._frame("if", children)
+        first = block.branches[0]
+        first.label = if_label(first.label)
+        return block
 
     def group_block(self, children):
         keyword, label, *_ = children
