@@ -153,6 +153,7 @@ register(
 register(
     "jsonrpc",
     "volley.importers.jsonrpc",
-    "a JSON-RPC log: an MCP host's log (Message from client/server) or JSON Lines of messages",
+    "a JSON-RPC log: an MCP host's log, JSON Lines of messages, VS Code's LSP trace "
+    "or a Content-Length framed LSP capture",
     traffic=True,
 )
