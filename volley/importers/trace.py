@@ -393,7 +393,8 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             span_id, parent = _server_half(span_id), span_id
         else:
             client, server = clients.get((trace, parent)), servers.get((trace, parent))
-            if parent and client and server and (client != service or server == service):
+            ran_in_server = client != service or server == service
+            if parent and parent != span_id and client and server and ran_in_server:
                 parent = _server_half(parent)
         tags = [(str(key), str(value)) for key, value in (span.get("tags") or {}).items()]
         error = dict(tags).get("error")
