@@ -443,3 +443,35 @@ def test_lsp_forms_are_read_with_from_jsonrpc(tmp_path):
         )
         assert done.returncode == 0, done.stderr
         assert "->" in done.stdout and "not JSON" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("capture", "expected"),
+    [
+        ('{"jsonrpc": "2.0", "method": "initialized"}', "without a Content-Length header"),
+        ("Content-Length: ten\r\n\r\n{}", "not a number of bytes: 'ten'"),
+        ("Content-Length: 5\r\n\r\nhello", "whose 5 bytes are not JSON"),
+    ],
+)
+def test_malformed_capture_says_what_it_expected(capture, expected):
+    text = capture if capture.startswith("Content") else framed(*STDIO[:1]).decode() + capture
+    with pytest.raises(VolleyError) as caught:
+        import_jsonrpc(text, filename="stdio.log")
+    assert caught.value.filename == "stdio.log" and caught.value.line >= 1
+    assert expected in caught.value.message
+
+
+def test_response_the_client_was_not_waiting_for_and_string_ids():
+    trace = (
+        "[Trace - 1:00 PM] Received response 7 without active response promise.\n"
+        'Result: {"a": 1}\n\n'
+        "[Trace - 1:00 PM] Sending request 'x/y - (abc)'.\r\n"
+        "Params: [1, 2]\r\n"
+        "[Error - 1:00 PM] Request x/y failed.\n  Message: boom\n  Code: -32603\n"
+        "[Trace - 1:00 PM] Received response 'x/y - (abc)' in 4ms. Request failed: boom.\n"
+    )
+    assert arrows(import_jsonrpc(trace)) == [
+        ("Server", "-->", "Client", "result (id 7: no request seen)"),
+        ("Client", "->", "Server", "x/y"),
+        ("Server", "-->", "Client", "**error**: boom"),  # the client's own [Error] lines skipped
+    ]

@@ -3,7 +3,8 @@
 A session is the messages two sides sent each other, in the order they were seen. Requests
 and their responses are paired by `id` (a response answers the request with its id from the
 other side), notifications are asynchronous arrows, and each message, as it was sent, is its
-arrow's payload. For MCP the lanes take the names the two sides give in `initialize`
+arrow's payload (from a trace: the message put back together from what the trace logged).
+For MCP and LSP the lanes take the names the two sides give in `initialize`
 (`clientInfo.name`, `serverInfo.name`).
 
 Logs read by `volley import`:
@@ -49,7 +50,8 @@ _OTHER: dict[Side, Side] = {"client": "server", "server": "client"}
 
 @dataclass(frozen=True)
 class Sent:
-    """One line one side sent: the text as sent (a JSON-RPC message, or anything else)."""
+    """One line one side sent: the text as sent (a JSON-RPC message, or anything else), or
+    for a trace the message its record stands for."""
 
     sender: Side
     text: str
@@ -522,10 +524,16 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
                 for field in (head[1].splitlines() if head else [])
             )
         )
-        length = fields.get("content-length", "")
-        if head is None or not length.isdigit():
+        length = fields.get("content-length")
+        if head is None or length is None:
             raise fail(
                 "has a message without a Content-Length header",
+                at,
+                "expected `Content-Length: N`, a blank line, then N bytes of JSON",
+            )
+        if not (length.isascii() and length.isdigit()):
+            raise fail(
+                f"has a Content-Length that is not a number of bytes: {length!r}",
                 at,
                 "expected `Content-Length: N`, a blank line, then N bytes of JSON",
             )
