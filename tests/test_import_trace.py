@@ -310,3 +310,9 @@ def test_json_that_is_no_trace_names_all_three_formats():
 
     with pytest.raises(VolleyError, match="OTLP/JSON .*, Jaeger JSON .* or Zipkin JSON"):
         convert('[{"name": "get"}]', "x.json", source="trace")
+
+
+@pytest.mark.parametrize("text", ["[]", "[[], []]"])
+def test_an_empty_zipkin_answer_says_there_are_no_spans(text):
+    with pytest.raises(VolleyError, match="no spans here: an empty array"):
+        import_trace(text, filename="none.json")

@@ -132,6 +132,12 @@ def import_trace(
     documents = _documents(text.removeprefix("\ufeff"), filename)
     spans: list[_Span] = []
     for data in documents:
+        if isinstance(data, list) and not any(_zipkin_traces(data)):
+            raise VolleyError(
+                "there are no spans here: an empty array (what Zipkin's API answers when no"
+                " trace matched)",
+                filename=filename,
+            )
         problem = _zipkin_problem(data) if isinstance(data, list) else None
         if problem is not None and _looks_zipkin(data):
             raise VolleyError(
@@ -388,7 +394,8 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
     }
     for span in spans:
         trace, service = span["traceId"], _zipkin_service(span)
-        span_id, parent = span["id"], span.get("parentId") or None
+        span_id = span["id"]
+        parent = str(span["parentId"]) if span.get("parentId") else None
         if span.get("shared") is True and (trace, span_id) in clients:
             span_id, parent = _server_half(span_id), span_id
         else:
