@@ -475,3 +475,17 @@ def test_response_the_client_was_not_waiting_for_and_string_ids():
         ("Client", "->", "Server", "x/y"),
         ("Server", "-->", "Client", "**error**: boom"),  # the client's own [Error] lines skipped
     ]
+
+
+def test_trace_after_other_output_is_detected_but_markdown_quoting_one_stays_markdown():
+    channel = (
+        "[Info  - 10:20:03 AM] Starting server\n" + (CASES / "ty-2135-messages.log").read_text()
+    )
+    found = detect(channel)
+    assert found is not None and found.name == "jsonrpc"
+    markdown = (
+        "# Hover\n\n```mermaid\nsequenceDiagram\n    Editor->>Server: hover\n```\n\n"
+        "```\n[Trace - 2:12:36 PM] Sending request 'textDocument/hover - (3)'.\n```\n"
+    )
+    found = detect(markdown)
+    assert found is not None and found.name == "mermaid"

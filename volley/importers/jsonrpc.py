@@ -556,10 +556,15 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
         at = head.end() + int(length)
 
 
-def _is_trace(text: str) -> bool:
-    return "[Trace - " in text and any(
-        _TRACE.match(line) or _TRACE_ORPHAN.match(line) for line in _trace_lines(text[:200_000])
-    )
+def _trace_score(text: str) -> int:
+    """100 when the text starts as VS Code's trace does; 80 when a trace record comes later
+    (after other output of the channel), less than a Markdown file quoting one in its
+    Mermaid blocks gets, so that one is read as Markdown."""
+    if "[Trace - " not in text:
+        return 0
+    lines = [line for line in _trace_lines(text[:200_000]) if line.strip()]
+    records = [bool(_TRACE.match(line) or _TRACE_ORPHAN.match(line)) for line in lines]
+    return 100 if records and records[0] else 80 if any(records) else 0
 
 
 def _is_framed(text: str) -> bool:
@@ -567,12 +572,12 @@ def _is_framed(text: str) -> bool:
 
 
 def detect(text: str) -> int:
-    """100 for an MCP host's log or VS Code's LSP trace; 95 for Content-Length framed
-    messages; 90 for JSON Lines of JSON-RPC messages (with a direction)."""
+    """100 for an MCP host's log or VS Code's LSP trace (80 for a trace after other lines);
+    95 for Content-Length framed messages; 90 for JSON Lines of JSON-RPC messages."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
-    if _is_trace(text):
-        return 100
+    if sure := _trace_score(text):
+        return sure
     if _is_framed(text):
         return 95
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
@@ -600,7 +605,7 @@ def read_jsonrpc(
     if "Message from client:" in text or "Message from server:" in text:
         sent, server = _host_log(text)
         return session_diagram(sent, options, server=server), []
-    if _is_trace(text):
+    if _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
         return session_diagram(sent, options), warnings
     return session_diagram(_json_lines(text, filename), options), []
