@@ -600,7 +600,7 @@ def markdown_pages() -> list[str]:
 @functools.cache
 def traffic_files() -> list[tuple[str, str]]:
     """Real captures, each with the importer it is for: browsers' and proxies' HAR files,
-    OTLP/JSON and Jaeger traces."""
+    OTLP/JSON, Jaeger and Zipkin traces."""
     har = [("har", p.read_text(encoding="utf-8")) for p in sorted((CASES / "har").glob("*.har"))]
     traces = sorted((CASES / "traces").glob("*.json"))
     return har + [("trace", p.read_text(encoding="utf-8")) for p in traces]

@@ -103,8 +103,9 @@ Examples:
   volley import design.md -o diagrams/         every ```mermaid sequence diagram, one file each
   volley import 'https://swimlanes.io/#ZY1B…'  the diagram a swimlanes.io link carries
   volley import session.har -o login.volley    a browser's HAR, a lane per host, secrets masked
-  volley import trace.json --name api=API      an OTLP/JSON or Jaeger trace, a lane per service
-  volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages""",
+  volley import trace.json --name api=API      an OTLP, Jaeger or Zipkin trace, a lane per service
+  volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages
+  volley import lsp-trace.log                  VS Code's trace of a language server session""",
 )
 @click.argument("source")
 @click.option(
@@ -172,9 +173,10 @@ def import_command(
     SOURCE is a file, - for standard input, or a swimlanes.io share link
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
-    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger) or a
-    JSON-RPC log, with values that look like secrets masked. What volley has no way to draw is
-    kept as a // comment.
+    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
+    Zipkin) or a JSON-RPC log (an MCP host's, JSON Lines, VS Code's LSP trace, a
+    Content-Length framed capture), with values that look like secrets masked. What volley has
+    no way to draw is kept as a // comment.
     """
     _quick_exit()
     options = _traffic_options(**traffic)
