@@ -348,3 +348,17 @@ def test_the_same_diagram_gives_the_same_bytes(reference_text: str) -> None:
     """Markdown mode's --check compares outputs: nothing in the page may vary between runs."""
     assert html(reference_text) == html(reference_text)
     assert html(reference_text, fragment=True) == html(reference_text, fragment=True)
+
+
+def test_an_auto_diagram_follows_a_docs_sites_own_colour_switch() -> None:
+    """mkdocs-material's palette, the mkdocs theme's colour mode (Bootstrap), furo's and the
+    PyData theme's `data-theme`: each, dark or light, wins over the reader's system setting."""
+    css, _ = html_assets()
+    dark_rule = next(rule for rule in css.split("\n") if "[data-bs-theme=dark]" in rule)
+    light_rule = next(rule for rule in css.split("\n") if "[data-bs-theme=light]" in rule)
+    for switch in ("[data-md-color-scheme=slate]", "[data-bs-theme=dark]", "[data-theme=dark]"):
+        assert f"{switch} .volley-diagram[data-theme=auto]" in dark_rule
+    for switch in ("[data-md-color-scheme=default]", "[data-theme=light]"):
+        assert f"{switch} .volley-diagram[data-theme=auto]" in light_rule
+    assert "color-scheme:dark" in dark_rule and "color-scheme:light" in light_rule
+    assert not dark_rule.startswith("@media")  # not only when the system is dark

@@ -341,3 +341,22 @@ def test_a_bad_appendix_lines_fails_the_build_and_shows_why(tmp_path):
     result = build(site)
     assert result.returncode != 0
     assert "appendix_lines must be at least 1, not 0" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("theme", "options", "expected"),
+    [
+        ("readthedocs", "", "light"),  # no dark mode: a dark reader would get dark on white
+        ("mkdocs", "", "auto"),  # its colour mode switch is followed
+        ("readthedocs", "\n      theme: auto", "auto"),  # asked for
+    ],
+)
+def test_the_default_theme_follows_the_site_theme(tmp_path, theme, options, expected):
+    page = "# Flow\n\n```volley\nA -> B: hi\n```\n"
+    config = f"theme:\n  name: {theme}\nplugins:\n  - volley:{options or ' {}'}\n"
+    site = write_site(tmp_path / "site", config, {"index.md": page})
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    (tag,) = diagrams(html)
+    assert f'data-theme="{expected}"' in tag

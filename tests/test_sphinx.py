@@ -138,12 +138,33 @@ def test_a_file_and_inline_text_at_once_is_an_error(tmp_path):
     site.mkdir()
     (site / "conf.py").write_text('extensions = ["volley.docs.sphinx"]\n')
     (site / "index.rst").write_text(
-        "Title\n=====\n\n.. volley:: theme=dark\n\n   A -> B\n", encoding="utf-8"
+        "Title\n=====\n\n.. volley:: flows/login.volley\n\n   A -> B\n", encoding="utf-8"
     )
     result = build_site(site, tmp_path / "out")
     assert "index.rst:4: ERROR" in result.stderr
     assert "takes a file or the diagram's text, not both" in result.stderr
-    assert ":theme: dark" in result.stderr
+
+
+def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
+    """```volley theme=dark in a MyST page (or `.. volley:: theme=dark`) means the options;
+    a diagram naming no theme is light under alabaster, which has no dark mode."""
+    myst = (
+        "# Fences\n\n```volley theme=dark bodies=appendix\n"
+        "A -> B: hi\nin: Body\n  since: yesterday\n```\n\n"
+        "```volley colour=red\nA -> B: plain\n```\n"
+    )
+    rst = (
+        "Title\n=====\n\n.. toctree::\n\n   markdown\n\n"
+        ".. volley:: interactive=false\n\n   A -> B\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": myst})
+    result = build_site(site, tmp_path / "out")
+    assert 'unknown option "colour" on the fence line is ignored' in result.stderr
+    page = (tmp_path / "out" / "markdown.html").read_text()
+    first, second = re.findall(r'<div class="volley-diagram[^>]*>', page)
+    assert 'data-theme="dark"' in first and "yesterday" in page  # the appendix lists the body
+    assert 'data-theme="light"' in second  # the site theme's default
+    assert "<img" in (tmp_path / "out" / "index.html").read_text()  # interactive=false
 
 
 def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):

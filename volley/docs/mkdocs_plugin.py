@@ -13,7 +13,9 @@ Options (`mkdocs.yml`):
 
     plugins:
       - volley:
-          theme: auto          # auto (follows the reader and Material's palette), light, dark
+          theme: auto          # auto (the reader's colour scheme, and the site's own switch:
+                               # Material's palette, the mkdocs theme's colour mode), light,
+                               # dark; default: auto on those two themes, light on others
           interactive: true    # false: static SVG, no script
           bodies: markers      # markers, appendix (bodies listed under the picture), none
           appendix_lines: 12   # at most 12 lines of each body in an appendix; default: all
@@ -80,8 +82,19 @@ class AppendixLines(c.OptionallyRequired[int]):
         return value  # type: ignore[return-value]
 
 
+# MkDocs themes with a dark mode whose switch the viewer follows (mkdocs-material's palette,
+# the MkDocs theme's colour mode; see volley.output.html_theme): diagrams there default to
+# auto; on others to light, since a diagram turning dark on a page that stays white reads as a
+# mistake.
+DARK_MODE_THEMES = frozenset({"material", "mkdocs"})
+
+
+def _site_theme(name: str | None) -> str:
+    return "auto" if name in DARK_MODE_THEMES else "light"
+
+
 class VolleyConfig(base.Config):
-    theme = c.Choice(THEMES, default="auto")
+    theme = c.Optional(c.Choice(THEMES))  # None: auto on themes with a dark mode, else light
     interactive = c.Type(bool, default=True)
     bodies = c.Choice(BODIES, default="markers")
     appendix_lines = c.Optional(AppendixLines())  # None: every line; caps appendix diagrams
@@ -110,7 +123,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if importlib.util.find_spec("pymdownx") is None:
             raise PluginError(MISSING_EXTRA)
         self.site.settings = Settings(
-            theme=self.config.theme,
+            theme=self.config.theme or _site_theme(config.theme.name),
             interactive=self.config.interactive,
             bodies=self.config.bodies,
             appendix_lines=self.config.appendix_lines,

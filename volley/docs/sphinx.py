@@ -12,7 +12,12 @@ In reStructuredText, a diagram is a directive, its text inline or in a file besi
 
 In Markdown (with `myst_parser` among the extensions) a ```` ```volley ```` block is the same
 directive: the extension adds `volley` to MyST's `myst_fence_as_directive`, so fences written
-for GitHub or MkDocs work unchanged, and options go on `:key: value` lines at the top.
+for GitHub or MkDocs work unchanged, options on the fence line (```` ```volley theme=dark ````)
+included; options may also go on `:key: value` lines at the top.
+
+A diagram that names no theme is `auto` (the reader's colour scheme, and the site's own
+light/dark switch) under themes with a dark mode the viewer follows (furo, the PyData and Book
+themes), and `light` under the others, whose pages stay white.
 
 Diagrams are checked when the page is read: an error or a warning is a Sphinx warning naming
 the page and its line (or the embedded file and its line), so `sphinx-build -W` fails on a
@@ -45,6 +50,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 import volley
 from volley import api
 from volley.docs.fences import Location, Problem, error_box, spelled
+from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
 from volley.options import BODIES, THEMES, OptionError, Options
@@ -88,7 +94,7 @@ class VolleyDirective(SphinxDirective):
 
     has_content = True
     optional_arguments = 1
-    final_argument_whitespace = False
+    final_argument_whitespace = True  # a fence line's `theme=dark bodies=appendix` is one
     option_spec: ClassVar[dict[str, Any]] = {
         "theme": _choice(THEMES),
         "bodies": _choice(BODIES),
@@ -101,11 +107,9 @@ class VolleyDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         docname, fence_line = self.env.docname, self.lineno
+        self._read_fence_line_options()
         if self.arguments and self.content:
-            hint = ""
-            if "=" in self.arguments[0]:
-                hint = " (options go on lines of their own at the top, such as :theme: dark)"
-            raise self.error(f'".. volley::" takes a file or the diagram\'s text, not both{hint}')
+            raise self.error('".. volley::" takes a file or the diagram\'s text, not both')
         if self.arguments:
             source_file: str = self.arguments[0]
             relative, absolute = self.env.relfn2path(source_file, docname)
@@ -152,6 +156,35 @@ class VolleyDirective(SphinxDirective):
         )
         self.set_source_info(node)
         return [node]
+
+    def _read_fence_line_options(self) -> None:
+        """Options written on the fence line, as GitHub and MkDocs pages write them
+        (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
+        `:theme: dark` lines they mean. A `:key:` line given as well wins."""
+        words = self.arguments[0].split() if self.arguments else []
+        if not words or not all("=" in word for word in words):
+            return  # a file name
+        _, written = fence_attrs("volley " + self.arguments[0])
+        self.arguments = []
+        for key, value in written.items():
+            option = key.replace("_", "-")
+            convert = self.option_spec.get(option)
+            if convert is None:
+                known = ", ".join(sorted(self.option_spec))
+                logger.warning(
+                    'volley: unknown option "%s" on the fence line is ignored (options: %s)',
+                    key,
+                    known,
+                    location=(self.env.docname, self.lineno),
+                    type="volley",
+                )
+                continue
+            if option in self.options:
+                continue
+            try:
+                self.options[option] = convert(value)
+            except ValueError as exc:
+                raise self.error(f'{key}="{value}" on the fence line: {exc}') from None
 
     # --- problems ----------------------------------------------------------------------------
 
@@ -232,6 +265,10 @@ def _plain_title(diagram: Diagram) -> str:
 
 # --- writing: a picture the builder takes ---------------------------------------------------
 
+# Sphinx themes with a dark mode whose switch the viewer follows (`data-theme`, see
+# volley.output.html_theme): diagrams there default to auto; elsewhere to light.
+DARK_MODE_THEMES = frozenset({"furo", "pydata_sphinx_theme", "sphinx_book_theme"})
+
 
 class DrawDiagrams(SphinxPostTransform):
     """Replace each diagram with what the builder at hand can show."""
@@ -259,12 +296,18 @@ class DrawDiagrams(SphinxPostTransform):
                 shown = nodes.literal_block(exc.format(), exc.format())
             node.replace_self(shown)
 
+    def _site_theme(self) -> str:
+        """A diagram's theme when it names none: auto (the reader's colour scheme, and the
+        site's own switch) on themes with a dark mode the viewer follows, else light, since a
+        diagram turning dark on a page that stays white reads as a mistake."""
+        return "auto" if self.app.config.html_theme in DARK_MODE_THEMES else "light"
+
     def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Node:
         options = Options(
             format="html",
             fragment=True,
             include_assets=False,  # the page links volley.css and volley.js once
-            theme=node["theme"],
+            theme=node["theme"] or self._site_theme(),
             bodies=node["bodies"],
             appendix_lines=node.get("appendix_lines"),
             redact=node["redact"],
@@ -278,8 +321,13 @@ class DrawDiagrams(SphinxPostTransform):
         supported = getattr(builder, "supported_image_types", [])
         fmt = next((STATIC_FORMATS[kind] for kind in supported if kind in STATIC_FORMATS), None)
         if fmt is None:  # text, man, …: the diagram's own words read well there
-            return nodes.literal_block(node["source"], node["source"], language="volley")
-        theme = node["theme"] or "auto"  # an SVG follows the reader's colour scheme
+            source = node["source"]
+            if node["redact"]:  # masked as the picture would be
+                from volley.checks.secrets import redact_text
+
+                source = redact_text(source)
+            return nodes.literal_block(source, source, language="volley")
+        theme = node["theme"] or self._site_theme()
         if fmt == "png" and theme == "auto":
             theme = "light"  # a picture of fixed pixels cannot follow the reader
         options = Options(

@@ -1,9 +1,12 @@
 """The viewer's colours as CSS variables, light and dark, written once and switched by selector.
 
 The page follows one of three switches: `data-theme` on the diagram (light, dark, auto), the
-reader's `prefers-color-scheme` when auto, and mkdocs-material's palette toggle
-(`data-md-color-scheme` on an ancestor) when auto inside such a site. Pure CSS would need the
-dark block three times; generating it keeps one definition per palette. The drawing's role
+reader's `prefers-color-scheme` when auto, and, when auto inside a docs site, the site's own
+colour switch on an ancestor: mkdocs-material's palette (`data-md-color-scheme`), the MkDocs
+theme's colour mode (Bootstrap's `data-bs-theme`), and `data-theme` as furo and the PyData
+Sphinx theme set it. A site's switch wins over the reader's setting, as the site's own colours
+do. Pure CSS would need the dark block once per switch; generating it keeps one definition per
+palette. The drawing's role
 classes (`vf-ROLE` fill, `vs-ROLE` stroke, from `themes.py`) are mapped to variables here too,
 so the SVG switches with the panel.
 """
@@ -113,6 +116,10 @@ UI_DARK: Mapping[str, str] = {
 ROOT = ".volley-diagram"
 # The drawing's background follows `--vl-bg`, which a host page may point at its own colour.
 _PAGE_ROLES = {"bg": "var(--vl-bg)"}
+# Docs sites' own colour switches, on an ancestor of the diagram: mkdocs-material's palette,
+# the MkDocs theme's colour mode (Bootstrap), furo's and the PyData Sphinx theme's `data-theme`.
+_SITE_DARK = ("[data-md-color-scheme=slate]", "[data-bs-theme=dark]", "[data-theme=dark]")
+_SITE_LIGHT = ("[data-md-color-scheme=default]", "[data-bs-theme=light]", "[data-theme=light]")
 
 
 def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) -> str:
@@ -127,12 +134,14 @@ def theme_css() -> str:
     light = _declarations(UI_LIGHT, LIGHT, "light")
     dark = _declarations(UI_DARK, DARK, "dark")
     auto = f"{ROOT}[data-theme=auto]"
+    site_dark = ",".join(f"{switch} {auto}" for switch in _SITE_DARK)
+    site_light = ",".join(f"{switch} {auto}" for switch in _SITE_LIGHT)
     rules = [
         f"{ROOT}{{{light}}}",
         f"{ROOT}[data-theme=dark]{{{dark}}}",
         f"@media (prefers-color-scheme:dark){{{auto}{{{dark}}}}}",
-        f"[data-md-color-scheme=slate] {auto}{{{dark}}}",
-        f"[data-md-color-scheme=default] {auto}{{{light}}}",
+        f"{site_dark}{{{dark}}}",
+        f"{site_light}{{{light}}}",
         # Inside mkdocs-material an auto diagram sits on the site's own page colour.
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
     ]
