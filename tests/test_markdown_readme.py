@@ -222,3 +222,30 @@ def test_pre_commit_hooks_run_real_commands():
         assert program == "volley" and command in main.commands
         assert all(flag in {p.opts[0] for p in main.commands[command].params} for flag in flags)
         assert re.compile(hook["files"])
+
+
+def test_options_on_the_fence_line_shape_that_picture(tmp_path):
+    """```volley theme=dark bodies=appendix draws that block so, as MkDocs draws it; `--check`
+    then reads the same options from the file. A bad value is an error at the fence line, an
+    unknown option a warning."""
+    import volley
+
+    source = "A -> B: hi\nin: Body\n  since: yesterday\n"
+    text = (
+        f"# Demo\n\n```volley theme=dark bodies=appendix colour=red\n{source}```\n\n"
+        "```volley theme=neon\nA -> B\n```\n"
+    )
+    path = write(tmp_path, text)
+    said: list = []
+    with pytest.raises(VolleyError, match="1 diagram"):
+        render_markdown(path, report=said.append)
+    svg = (tmp_path / "diagrams" / "demo.svg").read_text(encoding="utf-8")
+    expected = volley.render(
+        source, format="svg", theme="dark", bodies="appendix", id_prefix="demo"
+    )
+    assert svg == expected
+    assert [(d.line, d.severity) for d in said] == [(3, "warning"), (9, "error")]
+    assert 'unknown option "colour"' in said[0].message and "neon" in said[1].message
+    path.write_text(path.read_text(encoding="utf-8").replace("neon", "light"), encoding="utf-8")
+    render_markdown(path, report=said.append)
+    assert render_markdown(path, check=True, report=said.append) == []

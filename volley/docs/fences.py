@@ -33,9 +33,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from volley.docs.fence_options import typed_options, unknown_options
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
-from volley.options import BODIES, THEMES, OptionError, Options
+from volley.options import OptionError, Options
 from volley.text.fences import fence_open, read_block
 
 __all__ = [
@@ -48,13 +49,9 @@ __all__ = [
     "spelled",
 ]
 
-FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
 
 _log = logging.getLogger("mkdocs.plugins.volley")
 _VOLLEY = re.compile(r"\{?[ \t]*\.?volley\b")  # an info string naming volley (`{ .volley }` too)
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-_WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
 
 
 @dataclass(frozen=True)
@@ -100,58 +97,11 @@ class Settings:
 
         Options volley does not know are left out here; `unknown_options` names them.
         """
-        values: dict[str, Any] = {}
-        for key, value in overrides.items():
-            if key == "name" or key not in FENCE_OPTIONS:
-                continue
-            if key in ("interactive", "redact"):
-                values[key] = _boolean(key, value)
-            elif key == "appendix_lines":
-                values["appendix_lines"] = _whole_number(key, value)
-            else:
-                allowed = THEMES if key == "theme" else BODIES
-                if value not in allowed:
-                    raise VolleyError(
-                        f'{key}="{value}" on the ```volley fence is not one of: '
-                        + ", ".join(allowed)
-                    )
-                values[key] = value
+        values = typed_options(overrides)
         merged = replace(self, **values)
         if "appendix_lines" in values:
             _check_appendix_lines(merged)
         return merged
-
-
-def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
-    """A warning for each fence option volley does not understand (the diagram is still
-    drawn): a typo must not pass unseen, and `--strict` builds fail on it."""
-    return [
-        Diagnostic(
-            f'unknown option "{key}" on the ```volley fence; it is ignored',
-            hint="options are: " + ", ".join(FENCE_OPTIONS),
-            severity="warning",
-        )
-        for key in overrides
-        if key not in FENCE_OPTIONS
-    ]
-
-
-def _boolean(key: str, value: str | bool) -> bool:
-    if isinstance(value, bool):
-        return value
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
-
-
-def _whole_number(key: str, value: str) -> int:
-    if not _WHOLE_NUMBER.fullmatch(value):
-        raise VolleyError(
-            f'{key}="{value}" on the ```volley fence is not a whole number of 1 or more'
-        )
-    return int(value)
 
 
 def _check_appendix_lines(settings: Settings) -> None:

@@ -15,8 +15,10 @@ The source stays in the README, editable. Everything outside the markers is left
 (line endings, other code blocks, the block itself): the file is handled as a list of lines with
 their own endings, and only whole marker regions are replaced. Names come from `name=` on the
 fence or from the nearest heading above it, never from the block's position, so adding a
-diagram does not rename the others. A block wrapped in `<details>` gets its link after
-`</details>`, so the picture shows while the source stays folded.
+diagram does not rename the others. Other options on the fence line (`theme=dark`,
+`bodies=appendix` …, read as the MkDocs plugin reads them) shape that block's picture. A block
+wrapped in `<details>` gets its link after `</details>`, so the picture shows while the source
+stays folded.
 
 The file is read as CommonMark reads it (markdown-it-py, as GitHub's renderer would): a fence
 shown inside an indented code block, an HTML block or another fence is not a diagram, and
@@ -36,9 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from volley.docs.fence_options import typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
-from volley.options import Options
+from volley.options import OptionError, Options
 from volley.text.fences import fence_open
 from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import decode, write_atomic
@@ -78,6 +81,7 @@ class Block:
     anchor: int = 0  # the line the link region follows (the fence, or a `</details>`)
     region: tuple[int, int] | None = None  # existing marker lines, first and last
     name: str = ""
+    options: Options | None = None  # the file's options with the fence's own applied
 
 
 @dataclass
@@ -399,7 +403,8 @@ def render_markdown(
         if diagram is None:
             continue
         target = folder / svg_name(markdown, block.name)
-        svg = str(api.render(diagram, options=options, format="svg", id_prefix=block.name))
+        shown_with = block.options or options  # the fence's own options, over the file's
+        svg = str(api.render(diagram, options=shown_with, format="svg", id_prefix=block.name))
         try:
             current = None if target.is_symlink() else target.read_bytes()
         except OSError:
@@ -502,9 +507,20 @@ def _checked_blocks(
         report(problem)
     diagrams: list[Diagram | None] = []
     for block in found.blocks:
+        at_fence = _at_fence(shown, block, found.lines)
+        for warning in unknown_options(block.attrs):
+            report(at_fence(warning))
+        try:
+            typed = typed_options(block.attrs)
+            typed.pop("interactive", None)  # a README's picture is an image either way
+            block.options = options.updated(**typed)
+        except (VolleyError, OptionError) as exc:
+            report(at_fence(exc.diagnostic if isinstance(exc, VolleyError) else exc))
+            diagrams.append(None)
+            continue
         try:
             checked = api.check(
-                block.source, filename=shown, limits=options.limits, redact=options.redact
+                block.source, filename=shown, limits=options.limits, redact=block.options.redact
             )
         except VolleyError as exc:
             report(_shifted(exc, shown, block.open + 1))
@@ -514,6 +530,23 @@ def _checked_blocks(
             report(_shifted(warning, shown, block.open + 1))
         diagrams.append(checked.diagram)
     return found, diagrams
+
+
+def _at_fence(shown: str, block: Block, lines: list[Line]) -> Callable[[Any], Diagnostic]:
+    """A problem with a fence's options, pointing at the fence line."""
+
+    def placed(problem: Any) -> Diagnostic:
+        return Diagnostic(
+            problem.message,
+            shown,
+            block.open + 1,
+            1,
+            lines[block.open].text,
+            problem.hint,
+            getattr(problem, "severity", "error"),
+        )
+
+    return placed
 
 
 def _redacting(report: Report) -> Report:

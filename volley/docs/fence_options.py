@@ -1,0 +1,71 @@
+"""The options a ```volley fence line may carry (```` ```volley theme=dark name=login ````), as
+README mode, the MkDocs plugin and Sphinx's MyST pages read them: one vocabulary, one reading of
+their values, one warning for a name volley does not know."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from volley.errors import Diagnostic, VolleyError
+from volley.options import BODIES, THEMES
+
+__all__ = ["FENCE_OPTIONS", "typed_options", "unknown_options"]
+
+FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+_WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
+
+
+def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
+    """A fence's options volley knows, but `name`, as the values they stand for (`redact=true`
+    is True); a value that is not one of them is a VolleyError."""
+    values: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key == "name" or key not in FENCE_OPTIONS:
+            continue
+        if key in ("interactive", "redact"):
+            values[key] = _boolean(key, value)
+        elif key == "appendix_lines":
+            values["appendix_lines"] = _whole_number(key, value)
+        else:
+            allowed = THEMES if key == "theme" else BODIES
+            if value not in allowed:
+                raise VolleyError(
+                    f'{key}="{value}" on the ```volley fence is not one of: ' + ", ".join(allowed)
+                )
+            values[key] = value
+    return values
+
+
+def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
+    """A warning for each fence option volley does not understand (the diagram is still
+    drawn): a typo must not pass unseen, and `--strict` builds fail on it."""
+    return [
+        Diagnostic(
+            f'unknown option "{key}" on the ```volley fence; it is ignored',
+            hint="options are: " + ", ".join(FENCE_OPTIONS),
+            severity="warning",
+        )
+        for key in overrides
+        if key not in FENCE_OPTIONS
+    ]
+
+
+def _boolean(key: str, value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+
+
+def _whole_number(key: str, value: str) -> int:
+    if not _WHOLE_NUMBER.fullmatch(value):
+        raise VolleyError(
+            f'{key}="{value}" on the ```volley fence is not a whole number of 1 or more'
+        )
+    return int(value)
