@@ -196,6 +196,17 @@ def test_a_long_participant_name_leaves_no_word_behind() -> None:
     assert texts == ["L2ToL2CrossDomainMessenger", "(Chain A)"]
 
 
+def test_a_chinese_label_wraps_at_the_label_width_like_any_other() -> None:
+    """No spaces, but no long token either: it may break between any two characters."""
+    label = (
+        layout_of("A -> B: 验证令牌并返回用户的详细信息以及权限列表和会话过期时间还有更多内容")
+        .messages[0]
+        .label
+    )
+    assert label is not None and len(label.lines) > 1
+    assert max(line.width for line in label.lines) <= C.LABEL_WRAP_WIDTH + 1
+
+
 @pytest.mark.parametrize("arrow", sorted(ARROWS))
 def test_every_operator_gets_its_heads_and_line(arrow: str) -> None:
     message = layout_of(f"A {arrow} B: x").messages[0]

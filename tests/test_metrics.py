@@ -10,7 +10,13 @@ import pytest
 
 from volley.layout import metrics
 from volley.layout.metrics import line_height, text_width
-from volley.layout.textwrap import CODE_SCALE, measure_spans, span_width, wrap_spans
+from volley.layout.textwrap import (
+    CODE_SCALE,
+    break_units,
+    measure_spans,
+    span_width,
+    wrap_spans,
+)
 from volley.text.inline import IconRef, Span, parse_inline
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -248,6 +254,18 @@ def test_a_token_without_a_break_character_late_enough_breaks_where_the_line_is_
     lines = wrap_spans([[Span(token)]], 150, 14)
     assert _texts(lines)[0] != "a."
     assert "".join(_texts(lines)) == token
+
+
+def test_chinese_and_japanese_break_between_characters_but_not_before_closing_marks() -> None:
+    text = "サーバーは認証を行いトークンを返します。「ユーザー」の情報（名前）を確認します。" * 3
+    lines = wrap_spans([[Span(text)]], 200, 14)
+    texts = _texts(lines)
+    assert "".join(texts) == text and len(texts) > 3
+    assert all(line.width <= 200 for line in lines)
+    assert not any(t[0] in "ー。、」）ッュ" for t in texts[1:])  # kinsoku: never starts a line
+    assert not any(t[-1] in "「（" for t in texts)  # nor ends one
+    assert break_units("hello-world.example") == ["hello-world.example"]  # no CJK: one unit
+    assert break_units("用户（名前）") == ["用", "户", "（名", "前）"]
 
 
 def test_a_cluster_is_never_split() -> None:

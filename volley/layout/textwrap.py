@@ -65,6 +65,20 @@ def measure_spans(spans: list[Span], size: float, mono_size: float | None = None
 
 
 _RUNS = re.compile(r" +|[^ ]+")
+# Chinese and Japanese are written without spaces: a line may break between any two of their
+# characters (Unicode's line breaking class ID), except before closing punctuation, a small
+# kana or the long vowel mark, and after opening punctuation (kinsoku). Korean, which spaces
+# its words, breaks at spaces.
+_IDEOGRAPHIC = re.compile(
+    "[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\U00020000-\U0003ffff]"
+)
+_NO_BREAK_BEFORE = frozenset(
+    "、。，．・：；？！ー…‥）］｝〕〉》」』】〙〗〟’”｠»ヽヾゝゞ々〻"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
+    ")]},.:;!?%"
+)
+_NO_BREAK_AFTER = frozenset("（［｛〔〈《「『【〘〖〝‘“｟«([{")
 # Where a word too wide for a line breaks best: after these (host names, paths, queries).
 _BREAK_AFTER = frozenset("./-_?&=,;:")
 
@@ -96,6 +110,27 @@ def _clusters(text: str) -> list[str]:
         else:
             clusters.append(ch)
     return clusters
+
+
+def break_units(word: str) -> list[str]:
+    """A word (text without spaces) cut where a line may break inside it: between Chinese and
+    Japanese characters, keeping punctuation with the character it belongs to. Any other word
+    is one unit."""
+    if not _IDEOGRAPHIC.search(word):
+        return [word]
+    units: list[str] = []
+    for cluster in _clusters(word):
+        if units and not _breaks_between(units[-1], cluster):
+            units[-1] += cluster
+        else:
+            units.append(cluster)
+    return units
+
+
+def _breaks_between(before: str, after: str) -> bool:
+    if after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER:
+        return False
+    return bool(_IDEOGRAPHIC.match(before[-1]) or _IDEOGRAPHIC.match(after[0]))
 
 
 def _to_spans(pieces: list[Piece]) -> list[Span]:
@@ -216,8 +251,14 @@ class _Wrapper:
                         self.add_word(space, word)
                         space, word = [], []
                     space.append(self.piece(span, text))
-                else:
+                elif whole:
                     word.append(self.piece(span, text))
+                else:
+                    for k, unit in enumerate(break_units(text)):
+                        if k:  # a place to break without a space (Chinese, Japanese)
+                            self.add_word(space, word)
+                            space, word = [], []
+                        word.append(self.piece(span, unit))
         if word:
             self.add_word(space, word)
         self.end_line()

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
 from volley.layout.geometry import Rect, Run, TextBlock, TextLine, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
-from volley.layout.textwrap import span_width, styled_width, wrap_spans
+from volley.layout.textwrap import break_units, span_width, styled_width, wrap_spans
 from volley.text.inline import (
     CodeBlock,
     IconRef,
@@ -357,11 +357,14 @@ def _longest_word(lines: Lines, size: float) -> float:
                 continue
             parts = span.text.split(" ")
             for k, part in enumerate(parts):
-                if k:
+                for j, unit in enumerate(break_units(part) if part else []):
+                    if k or j:
+                        longest = max(longest, current)
+                        current = 0.0
+                    current += styled_width(span, unit, size)
+                if k and not part:
                     longest = max(longest, current)
                     current = 0.0
-                if part:
-                    current += styled_width(span, part, size)
         longest = max(longest, current)
     return longest
 
