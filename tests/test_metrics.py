@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -273,6 +274,24 @@ def test_a_cluster_is_never_split() -> None:
     lines = wrap_spans([[Span(family * 6)]], 25, 10)
     assert all(text.count("\u200d") % 2 == 0 for text in _texts(lines))
     assert "".join(_texts(lines)) == family * 6
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["क्षत्रिय", "किकिकि", "กำลังกำ", "\u1100\u1161\u11a8" * 3, "🇯🇵👍🏽1️⃣", "cafe\u0301"],
+)
+def test_a_break_inside_a_word_never_splits_a_letter(word: str) -> None:
+    """Marks and spacing vowel signs stay with their base, a consonant after a virama with
+    the conjunct it makes, Hangul jamo with their syllable, emoji sequences whole."""
+    text = word * 8
+    lines = wrap_spans([[Span(text)]], 40, 14)
+    texts = _texts(lines)
+    assert "".join(texts) == text and len(texts) > 1
+    for piece in texts[1:]:
+        first = piece[0]
+        assert unicodedata.category(first)[0] != "M", (piece, texts)
+        assert first not in "\u0e33\u1161\u11a8\U0001f3fd\ufe0f\u20e3\U0001f1f5"
+    assert all(unicodedata.combining(t[-1]) != 9 for t in texts)  # nor ends inside a conjunct
 
 
 def test_each_line_gets_at_least_one_character() -> None:

@@ -87,29 +87,40 @@ Piece = tuple[Span, str, float]
 
 
 def _clusters(text: str) -> list[str]:
-    """Characters grouped so that a break never splits a mark, emoji sequence or flag."""
+    """Characters grouped so that a break never splits what a reader sees as one letter or
+    symbol: a mark and its base (`é`, Devanagari `कि`), a consonant joined through a virama
+    (`क्ष`), Thai `ำ`, Hangul jamo, an emoji sequence, a flag."""
     clusters: list[str] = []
     for ch in text:
-        cp = ord(ch)
-        joins = (
-            unicodedata.combining(ch)
-            or ch == "\u200d"
-            or 0xFE00 <= cp <= 0xFE0F
-            or 0x1F3FB <= cp <= 0x1F3FF
-            or 0xE0020 <= cp <= 0xE007F
-            or (clusters and clusters[-1].endswith("\u200d"))
-            or (
-                0x1F1E6 <= cp <= 0x1F1FF
-                and clusters
-                and len(clusters[-1]) == 1
-                and 0x1F1E6 <= ord(clusters[-1]) <= 0x1F1FF
-            )
-        )
-        if joins and clusters:
+        if clusters and _extends(clusters[-1], ch):
             clusters[-1] += ch
         else:
             clusters.append(ch)
     return clusters
+
+
+def _extends(cluster: str, ch: str) -> bool:
+    """Whether `ch` belongs to the cluster before it (a close reading of Unicode's grapheme
+    cluster rules, UAX #29, for the characters labels hold)."""
+    cp = ord(ch)
+    last = cluster[-1]
+    if unicodedata.category(ch) in ("Mn", "Mc", "Me"):  # marks, spacing vowel signs included
+        return True
+    if ch == "\u200d" or last == "\u200d":  # a zero-width joiner, and what it joins
+        return True
+    if 0xFE00 <= cp <= 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
+        return True  # variation selectors, skin tones, tag sequences
+    if cp in (0x0E33, 0x0EB3):  # Thai and Lao SARA AM follow their consonant
+        return True
+    if 0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF:  # Hangul vowel and final jamo
+        return True
+    if unicodedata.combining(last) == 9 and unicodedata.category(ch) == "Lo":
+        return True  # a consonant after a virama: one conjunct
+    return (
+        0x1F1E6 <= cp <= 0x1F1FF
+        and len(cluster) == 1
+        and 0x1F1E6 <= ord(last) <= 0x1F1FF  # the second letter of a flag
+    )
 
 
 def break_units(word: str) -> list[str]:
