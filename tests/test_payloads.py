@@ -153,6 +153,9 @@ def test_contract_example_key_values():
         ('{"$ref": 1}', "$ref"),
         ('{"_private": 1}', "_private"),
         ('{"名前": 1}', "名前"),
+        ('{"a": {"हिन्दी": 1}}', "a.हिन्दी"),  # letters with their marks: still a name
+        ('{"ชื่อ": 1}', "ชื่อ"),
+        ('{"a-b": 1}', '["a-b"]'),
         ("[[1]]", "[0][0]"),
         ('[{"tools": [{"name": 1}]}]', "[0].tools[0].name"),
     ],

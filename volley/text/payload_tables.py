@@ -268,12 +268,10 @@ def _children(value: Any) -> Iterator[tuple[str, Any]]:
     return ((f"[{index}]", child) for index, child in enumerate(value))
 
 
-_IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
-
-
 def _key_segment(key: str) -> str:
-    """`.name` for identifier-like keys, else `["quoted key"]` (JSON string syntax)."""
-    if _IDENTIFIER.fullmatch(key):
+    """`.name` for identifier-like keys (as JavaScript reads them: letters of any script with
+    their marks, digits after the first, `_` and `$`), else `["quoted key"]` (JSON syntax)."""
+    if key.replace("$", "_").isidentifier():
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
 
