@@ -677,3 +677,9 @@ def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     # a word that only starts with the letters stays whole
     block = parse("A -> B\nalt If-Match present\n  B -> A\nend\n").items[1]
     assert block.branches[0].label == "If-Match present"
+
+
+def test_a_name_typed_composed_or_with_a_combining_accent_is_one_participant():
+    # "é" as one character and as "e" + U+0301 look alike: one lane, not two.
+    diagram = parse("Café -> API: one\nCafe\u0301 -> API: two\nnote Cafe\u0301: x\n")
+    assert diagram.participants == ["Café", "API"]

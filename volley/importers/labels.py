@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from volley.checks.bidi import escape
 from volley.errors import VolleyError
@@ -55,6 +56,7 @@ def lane_name(text: str) -> str:
     with `-` or `+`, a service called `over db` in a note) gets look-alikes for its first
     character, then no-break spaces, so the lane keeps the name the capture gave it.
     """
+    text = unicodedata.normalize("NFC", text)  # as the parser reads a name
     name = _visible(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
     name = " ".join(name.split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
@@ -157,6 +158,12 @@ def _text(token: Token | None) -> str:
     return str(token).strip() if token is not None else ""
 
 
+def _name_of(token: Token | None) -> str:
+    """A participant's name, in Unicode's composed form: `é` typed as one character and as
+    `e` with a combining accent look alike, so they name one participant, not two."""
+    return unicodedata.normalize("NFC", _text(token))
+
+
 def _line(token: Token) -> int:
     """The token's line in the user's text (the parser adds one line at the top)."""
     return (token.line or 1) - 1
@@ -227,8 +234,8 @@ class _ToModel:
     def order(self, children):
         keyword, *names = children
         for name in names:
-            self._check_name(_text(name), name)
-        return _Directive("order", _line(keyword), [(_text(n), _shifted(n)) for n in names])
+            self._check_name(_name_of(name), name)
+        return _Directive("order", _line(keyword), [(_name_of(n), _shifted(n)) for n in names])
 
     def autonumber(self, children):
         keyword, number = children
@@ -240,7 +247,7 @@ class _ToModel:
     def participant(self, children):
         keyword, text = children
         name, _, label = _text(text).partition(" as ")
-        name, label = name.strip(), label.strip()
+        name, label = unicodedata.normalize("NFC", name.strip()), label.strip()
         if not _name().fullmatch(name):
             self.error(
                 f'expected a participant name after {keyword.value.strip()}, not "{name}"',
@@ -252,9 +259,9 @@ class _ToModel:
 
     def activation(self, children):
         keyword, name = children
-        self._check_name(_text(name), name)
+        self._check_name(_name_of(name), name)
         on = keyword.value.lower().startswith("activate")
-        return Activation(line=_line(keyword), participant=_text(name), on=on)
+        return Activation(line=_line(keyword), participant=_name_of(name), on=on)
 
     def payload(self, children):
         keyword, label = children
@@ -301,8 +308,8 @@ class _ToModel:
         sender, arrow, mark, receiver, label, *payloads = children
         message = Message(
             line=_line(sender),
-            sender=_text(sender),
-            receiver=_text(receiver),
+            sender=_name_of(sender),
+            receiver=_name_of(receiver),
             arrow=str(arrow),
             label=_text(label),
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
@@ -324,10 +331,10 @@ class _ToModel:
     def note(self, children):
         keyword, _place, *rest = children
         text_token = rest.pop()
-        names = [_text(n) for n in rest if n is not None]
+        names = [_name_of(n) for n in rest if n is not None]
         for name in rest:
             if name is not None:
-                self._check_name(_text(name), name)
+                self._check_name(_name_of(name), name)
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
