@@ -226,7 +226,7 @@ def test_redact_turns_the_secret_warning_into_a_note_without_the_old_hint(tmp_pa
         "A -> B: POST /login\nin:\n  Authorization: Bearer s3cr3tV4lue9Q\n", encoding="utf-8"
     )
     plain = run("render", "flow.volley", "-q", cwd=tmp_path)
-    assert "warning:" in plain.stderr and "render with --redact" in plain.stderr
+    assert "warning:" in plain.stderr and "--redact on the command line" in plain.stderr
     masked = run("render", "flow.volley", "-q", "--redact", cwd=tmp_path)
     assert masked.exit_code == 0
     assert "note:" in masked.stderr and "masked in the output" in masked.stderr

@@ -124,7 +124,9 @@ def _secret_warnings(
         advice = "it is masked in the output, but the source still holds it"
     else:
         advice = (
-            "replace it with a placeholder such as <redacted>, or render with --redact to mask it"
+            "replace it with a placeholder such as <redacted>, or turn on redact to mask it "
+            "(--redact on the command line, redact=true on a fence or in mkdocs.yml, :redact: "
+            "in Sphinx)"
         )
     found = list(diagram_secrets(diagram))
     values: dict[int, list[str]] = {}  # what each line holds: masked even where the line alone
