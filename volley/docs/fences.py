@@ -14,8 +14,9 @@ them directly:
 Superfences finds the fences (in lists, admonitions, tabs, behind longer ```` ```` ```` fences)
 and hands each body to `fence_formatter`, which returns the diagram's HTML. Per page, the
 stylesheet and script are added once, after the last diagram, by a postprocessor the first
-diagram installs. A fence line may carry options: ```` ```volley theme=dark interactive=false
-bodies=appendix appendix_lines=12 name=login ````.
+diagram installs. A fence line may carry options: ```` ```volley theme="dark" interactive="false"
+bodies="appendix" appendix_lines="12" name="login" ```` (superfences needs the quotes; the
+MkDocs plugin adds them to a page's unquoted options before superfences reads it).
 
 A diagram that does not parse becomes an error box in the page (its text escaped) and a
 warning in the log naming the page, the line in the page and the line in the diagram. The
