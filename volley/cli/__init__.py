@@ -382,7 +382,8 @@ def render_command(
     if failed:
         sys.exit(1)
     if stale:
-        click.echo(f"{stale} diagram(s) out of date; run volley render without --check", err=True)
+        needed = "1 change needed" if stale == 1 else f"{stale} changes needed"  # each listed
+        click.echo(f"{needed}; run volley render without --check", err=True)
         sys.exit(1)
 
 
