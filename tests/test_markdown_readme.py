@@ -249,3 +249,22 @@ def test_options_on_the_fence_line_shape_that_picture(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("neon", "light"), encoding="utf-8")
     render_markdown(path, report=said.append)
     assert render_markdown(path, check=True, report=said.append) == []
+
+
+def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
+    """A Sphinx site's Markdown pages write options as `:key: value` lines at the top of a
+    block, and name a file with ```{volley} path; `volley check --markdown` reads both."""
+    from volley.docs.readme import check_markdown
+
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "login.volley").write_text("A -> B: hi\nB ~> A\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n```volley\n:theme: dark\n:appendix-lines: 3\n:bodies: appendix\n:alt: Login\n"
+        "\nA -> B: hi\nB -> A: ok\n```\n\n```{volley} flows/login.volley\n:redact:\n```\n",
+        encoding="utf-8",
+    )
+    said: list = []
+    assert check_markdown(page, report=said.append) == 1  # the file's mistake, nothing else
+    (problem,) = said
+    assert problem.filename.endswith("login.volley") and problem.line == 2

@@ -56,6 +56,7 @@ _ATTR = re.compile(
     r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
 )
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MYST_OPTION = re.compile(r"[ \t]*:(?P<key>[A-Za-z][\w-]*):(?:[ \t]+(?P<value>\S.*?))?[ \t]*")
 
 Report = Callable[[Diagnostic | VolleyError], None]
 
@@ -82,6 +83,13 @@ class Block:
     region: tuple[int, int] | None = None  # existing marker lines, first and last
     name: str = ""
     options: Options | None = None  # the file's options with the fence's own applied
+    skipped: int = 0  # lines of MyST options (`:theme: dark`) before the diagram's first
+    file: str | None = None  # a MyST block's file argument (```{volley} flows/login.volley)
+
+    @property
+    def offset(self) -> int:
+        """The Markdown file's line just before the diagram's first line."""
+        return self.open + 1 + self.skipped
 
 
 @dataclass
@@ -263,7 +271,33 @@ def _block(
         problems.append(VolleyError("the block holds a NUL byte; is this a binary file?", **where))
         return None
     prefix = _continuation(opening[: column - 1])
-    return Block(first, last, prefix, "\n".join(fence.body), attrs, heading)
+    myst, skipped = _myst_options(fence.body)
+    body = fence.body[skipped:]
+    argument = fence.info.strip().partition(" ")[2].strip()
+    file = argument if argument and not attrs and not any(line.strip() for line in body) else None
+    return Block(
+        first, last, prefix, "\n".join(body), {**attrs, **myst}, heading, skipped=skipped, file=file
+    )
+
+
+def _myst_options(body: list[str]) -> tuple[dict[str, str], int]:
+    """The options a MyST page writes at the top of a block (`:theme: dark`, `:redact:`, then a
+    blank line), as fence options, and how many lines they take. No line of a diagram starts
+    with a colon, so these are never a diagram's own. Sphinx's `:alt:` is the picture's text
+    there and nothing to check here."""
+    options: dict[str, str] = {}
+    count = 0
+    for line in body:
+        found = _MYST_OPTION.fullmatch(line)
+        if found is None:
+            break
+        key = found["key"].replace("-", "_")
+        if key != "alt":
+            options[key] = found["value"] if found["value"] is not None else "true"
+        count += 1
+    if count and count < len(body) and not body[count].strip():
+        count += 1
+    return options, count
 
 
 def _unclosed_other(fence: PageFence, lines: list[Line], filename: str) -> VolleyError:
@@ -518,16 +552,20 @@ def _checked_blocks(
             report(at_fence(exc.diagnostic if isinstance(exc, VolleyError) else exc))
             diagrams.append(None)
             continue
+        source, filename, offset = block.source, shown, block.offset
         try:
+            if block.file is not None:  # a MyST block naming a file: its lines are the file's
+                filename, offset = str(markdown.parent / block.file), 0
+                source = api.read(filename, options.limits)
             checked = api.check(
-                block.source, filename=shown, limits=options.limits, redact=block.options.redact
+                source, filename=filename, limits=options.limits, redact=block.options.redact
             )
         except VolleyError as exc:
-            report(_shifted(exc, shown, block.open + 1))
+            report(_shifted(exc, filename, offset))
             diagrams.append(None)
             continue
         for warning in checked.warnings:
-            report(_shifted(warning, shown, block.open + 1))
+            report(_shifted(warning, filename, offset))
         diagrams.append(checked.diagram)
     return found, diagrams
 
