@@ -187,3 +187,27 @@ def test_png_of_right_to_left_text_is_deterministic():
 def test_arabic_stays_unjoined_where_no_font_has_the_joined_forms():
     # Unjoined letters, still right to left, read better than empty boxes.
     assert visual_order("مرحبا", lambda ch: not 0xFB50 <= ord(ch) <= 0xFEFF) == "ابحرم"
+
+
+def test_an_appendix_heading_between_right_to_left_names_runs_from_sender_to_receiver(
+    monkeypatch,
+):
+    """Each name is isolated (FSI … PDI) from the arrow: in the SVG a browser does the rest;
+    for cairo the text is put in visual order and the isolates, which it would draw as boxes,
+    are left out."""
+    source = "המשתמש -> השרת: בקשה\nin: Request\n  a: 1\n"
+    svg = volley.render(source, format="svg", bodies="appendix")
+    assert "\u2068המשתמש\u2069 → \u2068השרת\u2069" in svg
+    drawn: list[str] = []
+
+    def recorded(svg: str) -> str:
+        drawn.append(font_fallback.with_fallback_fonts(svg))
+        return drawn[-1]
+
+    monkeypatch.setattr(raster, "with_fallback_fonts", recorded)
+    volley.render(source, format="png", bodies="appendix")
+    (cairo_svg,) = drawn
+    assert "\u2068" not in cairo_svg and "\u2069" not in cairo_svg
+    heading = next(line for line in cairo_svg.split("\n") if "→" in line and "Request" in line)
+    sender, receiver = "המשתמש"[::-1], "השרת"[::-1]  # each name's letters, right to left
+    assert heading.index(sender) < heading.index("→") < heading.index(receiver)

@@ -10,6 +10,7 @@ label and the body's own label, so a printed page reads without the diagram besi
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from volley.layout import constants as C
@@ -131,10 +132,16 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     label = m.label.strip() or "(no label)"
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
-    return (
-        f"{MARKER_ICON} {item.number} · {_escape(m.sender)} → {_escape(m.receiver)}"
-        f" · {label} · {_escape(body + lang)}"
-    )
+    sender, receiver = _escape(m.sender), _escape(m.receiver)
+    if _right_to_left(m.sender + m.receiver):
+        # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
+        # the arrow would otherwise be read with them, right to left, pointing at the sender.
+        sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
+    return f"{MARKER_ICON} {item.number} · {sender} → {receiver} · {label} · {_escape(body + lang)}"
+
+
+def _right_to_left(text: str) -> bool:
+    return not text.isascii() and any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
 def _escape(text: str) -> str:

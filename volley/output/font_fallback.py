@@ -22,7 +22,12 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from volley.errors import Diagnostic
-from volley.output.rtl import has_right_to_left, marks_before_letters, visual_markup
+from volley.output.rtl import (
+    has_right_to_left,
+    marks_before_letters,
+    visual_markup,
+    without_bidi_controls,
+)
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
 EMOJI = "emoji"
@@ -190,6 +195,7 @@ def with_fallback_fonts(svg: str) -> str:
         rtl = has_right_to_left(text)
         if rtl:
             text = visual_markup(text, _drawable)
+        text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
         pieces = _pieces(text)
         if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
             pieces = [

@@ -25,6 +25,7 @@ those the font draws forward.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Callable
 from functools import cache
@@ -62,6 +63,17 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
         joined = text
     visual = get_display(joined, base_dir="L")
     return _mirrored(_marks_after_letters(visual))
+
+
+# Directional formatting characters (marks, embeddings, isolates): they steer the order of
+# the text around them, and draw nothing. Cairo draws a box for each, so once the text is in
+# visual order they are left out.
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def without_bidi_controls(text: str) -> str:
+    """The text without directional formatting characters: what cairo is to draw of it."""
+    return _BIDI_CONTROLS.sub("", text)
 
 
 def visual_markup(escaped: str, can_draw: Callable[[str], bool]) -> str:
