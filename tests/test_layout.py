@@ -207,6 +207,23 @@ def test_a_chinese_label_wraps_at_the_label_width_like_any_other() -> None:
     assert max(line.width for line in label.lines) <= C.LABEL_WRAP_WIDTH + 1
 
 
+def test_right_to_left_words_read_in_order_when_one_is_bold() -> None:
+    """Each run is drawn where it stands: a stretch of right-to-left runs reads from the right,
+    as a browser lays out the line; runs stay in reading order for copying."""
+    label = layout_of("A -> B: **ראשון** שני שלישי").messages[0].label
+    assert label is not None
+    (line,) = label.lines
+    first, rest = line.runs
+    assert (first.text, first.bold, rest.text) == ("ראשון", True, "שני שלישי")
+    assert first.dx > rest.dx + rest.width  # the first word at the right end, a space between
+    mixed = layout_of("A -> B: GET **/users** מחזיר 200").messages[0].label
+    assert mixed is not None
+    runs = mixed.lines[0].runs
+    assert [r.text for r in runs] == ["GET", "/users", "מחזיר 200"]
+    assert runs[0].dx < runs[1].dx < runs[2].dx  # the left-to-right start keeps its place
+    assert runs[2].dx > runs[1].dx + runs[1].width  # and its space
+
+
 @pytest.mark.parametrize("arrow", sorted(ARROWS))
 def test_every_operator_gets_its_heads_and_line(arrow: str) -> None:
     message = layout_of(f"A {arrow} B: x").messages[0]
