@@ -64,6 +64,18 @@ def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
     assert ".cache" not in result.stderr  # hidden folders are skipped
 
 
+def test_a_folder_check_skips_dependencies_and_built_sites(tree: Path):
+    """node_modules, Sphinx's _build and MkDocs' site (beside mkdocs.yml) hold what tools
+    made: copies of the sources, checked twice, or other projects' files."""
+    docs = tree / "docs"
+    (docs / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    for built in ("node_modules/pkg", "_build/html", "site/flows"):
+        (docs / built).mkdir(parents=True)
+        (docs / built / "copy.volley").write_text("A ->\n", encoding="utf-8")
+    result = run("check", "docs", cwd=tree)
+    assert result.exit_code == 0, result.stderr
+
+
 def test_check_takes_markdown_files_with_diagrams_when_asked(tree: Path):
     (tree / "docs" / "guide.md").write_text("# Broken\n\n```volley\nA ->\n```\n", "utf-8")
     assert run("check", "docs", cwd=tree).exit_code == 0  # Markdown is not looked at

@@ -1,11 +1,12 @@
 """Where `volley check` and `volley render` read and write.
 
 Inputs are files, `-` (standard input) or folders: a folder stands for every `.volley` file
-below it (hidden folders skipped), and, when asked, every Markdown file holding a ```volley
-block. Outputs follow `-o`: nothing (beside each input), a file, `-` (standard output) or a
-folder, which a trailing `/` or several inputs make one and which is created if missing.
-Anything contradictory (a format that disagrees with the file's extension, an extension volley
-does not write, several diagrams into one file) is a usage error before anything is written.
+below it (hidden folders, dependencies and built docs sites skipped), and, when asked, every
+Markdown file holding a ```volley block. Outputs follow `-o`: nothing (beside each input), a
+file, `-` (standard output) or a folder, which a trailing `/` or several inputs make one and
+which is created if missing. Anything contradictory (a format that disagrees with the file's
+extension, an extension volley does not write, several diagrams into one file) is a usage
+error before anything is written.
 """
 
 from __future__ import annotations
@@ -52,9 +53,22 @@ def expand(paths: tuple[str, ...], *, markdown: bool) -> list[Source]:
     return sources
 
 
+# Folders of what tools made or fetched, never of what the author wrote: dependencies, and
+# the built sites of Sphinx (`_build`) and MkDocs (`site` beside a `mkdocs.yml`), which hold
+# copies of the sources (their diagrams would be checked twice).
+_NOT_SOURCES = frozenset({"node_modules", "__pycache__", "_build", "site-packages"})
+
+
 def _below(folder: str, markdown: bool) -> Iterator[str]:
     for root, folders, files in os.walk(folder):
-        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        built_site = "mkdocs.yml" in files
+        folders[:] = sorted(
+            name
+            for name in folders
+            if not name.startswith(".")
+            and name not in _NOT_SOURCES
+            and not (built_site and name == "site")
+        )
         for name in sorted(files):
             path = os.path.normpath(os.path.join(root, name))
             wanted = name.endswith(VOLLEY_SUFFIX) or (
