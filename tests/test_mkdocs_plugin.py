@@ -360,16 +360,3 @@ def test_the_default_theme_follows_the_site_theme(tmp_path, theme, options, expe
     html = (site / "site" / "index.html").read_text(encoding="utf-8")
     (tag,) = diagrams(html)
     assert f'data-theme="{expected}"' in tag
-
-
-def test_the_drawing_stays_out_of_materials_search_index(tmp_path):
-    """Its words (each name twice, every label) filled every result's preview on the page."""
-    page = "# Flow\n\nIntro paragraph.\n\n```volley\nZebra -> Quokka: wombatlabel\n```\n"
-    static = "# Static\n\n```volley interactive=false\nZebra -> Quokka: numbatlabel\n```\n"
-    config = MATERIAL + "plugins:\n  - search\n  - volley\n"
-    site = write_site(tmp_path / "site", config, {"index.md": page, "static.md": static})
-    result = build(site)
-    assert result.returncode == 0, result.stderr
-    index = (site / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert "Intro paragraph" in index
-    assert "wombatlabel" not in index and "numbatlabel" not in index and "Quokka" not in index

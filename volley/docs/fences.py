@@ -403,7 +403,7 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
         return _Rendered(str(result.output), result.warnings, True, anchors)
     theme = html.escape(settings.theme, quote=True)
     return _Rendered(
-        f'<div class="volley-diagram volley-static" data-theme="{theme}" data-search-exclude'
+        f'<div class="volley-diagram volley-static" data-theme="{theme}"'
         ' style="overflow-x:auto;text-align:center">'
         f"{result.output!s}</div>",
         result.warnings,
