@@ -382,8 +382,8 @@ def render_command(
     if failed:
         sys.exit(1)
     if stale:
-        needed = "1 change needed" if stale == 1 else f"{stale} changes needed"  # each listed
-        click.echo(f"{needed}; run volley render without --check", err=True)
+        what = "picture or link" if stale == 1 else "pictures or links"  # each listed above
+        click.echo(f"{stale} {what} out of date; run volley render without --check", err=True)
         sys.exit(1)
 
 
