@@ -29,6 +29,7 @@ CELLS = [
     f"%%volley --appendix-lines 5\n{LONG}",
     f"%%volley --bodies appendix --appendix-lines 0\n{LONG}",
     f"%%volley --bodies appendix --appendix-lines five\n{LONG}",
+    'show("Agent ~> Server: POST /mcp")',
 ]
 
 
@@ -85,6 +86,14 @@ def test_a_mistake_in_a_cell_is_a_usage_error_with_a_caret_and_no_traceback(exec
     assert 'UsageError: cell:2:7: error: "~>" is not an arrow' in text
     assert "Agent ~> Server: POST /mcp" in text and "^" in text
     assert "Traceback" not in text and not any(o.output_type == "error" for o in executed[4])
+
+
+def test_a_mistake_in_a_diagram_shown_from_code_is_the_error_not_a_stack(executed):
+    (error,) = [output for output in executed[10] if output.output_type == "error"]
+    assert error.ename == "VolleyErrors" or error.ename == "VolleyError"
+    shown = "\n".join(error.traceback)
+    assert 'error: "~>" is not an arrow' in shown and "^" in shown
+    assert "Traceback" not in shown and "File " not in shown and "jupyter.py" not in shown
 
 
 def test_a_bad_option_is_a_usage_error_naming_the_choices(executed):

@@ -131,6 +131,15 @@ class VolleyError(Exception):
     def __str__(self) -> str:
         return self.format()
 
+    def _render_traceback_(self) -> list[str]:
+        """How IPython and Jupyter show the error (their hook for an exception's own display):
+        its words, line and caret, not the Python stack that reached it, which is the
+        notebook's machinery, not the mistake."""
+        return [
+            f"{type(self).__name__}: {self.format().splitlines()[0]}",
+            *self.format().splitlines()[1:],
+        ]
+
 
 class VolleyErrors(VolleyError):
     """Every error found in one diagram, in line order, raised as one.
