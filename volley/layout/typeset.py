@@ -286,7 +286,6 @@ class Typesetter:
     def _set_line(self, spans: Sequence[Span], size: float, lh: float) -> SetLine:
         """One line of spans; `lh` is the line height for the size (tall icons raise it)."""
         runs: list[Run] = []
-        boxes: list[_Box] = []  # the line's pieces in reading order, for right-to-left text
         x = 0.0
         tallest = 0.0
         code = False
@@ -303,9 +302,7 @@ class Typesetter:
                 # A space either side separates alike; a word written against the icon still
                 # gets a gap.
                 glued = i < last and spans[i + 1].text[:1] not in (" ", "")
-                gap = ICON_GAP if glued else 0.0
-                boxes += [_Box(w, "N", len(runs) - 1), _Box(gap, "N")]
-                x += w + gap
+                x += w + (ICON_GAP if glued else 0.0)
                 continue
             pad = CODE_PAD_X if span.code else 0.0
             lead = 0.0
@@ -314,20 +311,15 @@ class Typesetter:
                 stripped = text.lstrip(" ")
                 lead = w - styled_width(span, stripped, size)
                 text = stripped.rstrip(" ")
-            boxes.append(_Box(lead, "N"))
-            used = lead  # of the span's room, lead spaces, then its text, then trailing ones
             if text:
                 width = styled_width(span, text, size) if text != span.text else w
                 runs.append(Run(x + pad + lead, text, width, span.bold, span.italic,
                                    span.strike, span.code, span.href))  # fmt: skip
                 code = code or span.code
-                boxes.append(_Box(width + 2 * pad, _direction(text), len(runs) - 1, pad))
-                used += width + 2 * pad
-            boxes.append(_Box(w + 2 * pad - used, "N"))
             x += w + 2 * pad
         height = max(lh, tallest + size * 0.3)
-        return SetLine(x, height, centred_baseline(height, size), _in_visual_order(boxes, runs),
-                       code=code)  # fmt: skip
+        placed = _in_visual_order(runs, x) if len(runs) > 1 else tuple(runs)
+        return SetLine(x, height, centred_baseline(height, size), placed, code=code)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -356,38 +348,35 @@ def _plain_line(span: Span, size: float, lh: float) -> SetLine:
     return SetLine(w, lh, centred_baseline(lh, size), (run,))
 
 
-class _Box(NamedTuple):
-    """A piece of a line in reading order: its advance, its direction (R right to left, L
-    left to right, N neither: spaces, gaps, numbers, icons), the run drawn in it, if any, and
-    where in the piece that run starts."""
-
-    advance: float
-    direction: str
-    run: int | None = None
-    offset: float = 0.0
-
-
 def _direction(text: str) -> str:
     """By the strong characters the text holds: L if any is left to right, else R if any is
-    right to left, else N."""
-    if text.isascii():
-        return "L" if any(ch.isalpha() for ch in text) else "N"
+    right to left, else N (spaces, numbers, punctuation, an icon's empty text)."""
     kinds = {unicodedata.bidirectional(ch) for ch in text}
     if "L" in kinds:
         return "L"
     return "R" if kinds & {"R", "AL"} else "N"
 
 
-def _in_visual_order(boxes: list[_Box], runs: list[Run]) -> tuple[Run, ...]:
+def _in_visual_order(runs: list[Run], width: float) -> tuple[Run, ...]:
     """The runs placed as a browser draws the line, left to right at its base: each stretch
-    of right-to-left pieces, with the neutral ones between two of them, read from right to
-    left. A line without right-to-left text keeps its places."""
-    if all(box.direction != "R" for box in boxes):
+    of right-to-left runs, with the room and the neutral runs between two of them, read from
+    right to left. A line without right-to-left text keeps its places; the runs stay in
+    reading order, for copying and screen readers."""
+    if all(run.text.isascii() for run in runs):
         return tuple(runs)
-    strong = [(i, box.direction) for i, box in enumerate(boxes) if box.direction != "N"]
+    # The line as pieces in reading order: the room before each run (spaces, gaps, a code
+    # span's padding), the run, and the room after the last.
+    pieces: list[tuple[float, str, int | None]] = []
+    x = 0.0
+    for index, run in enumerate(runs):
+        pieces += [(run.dx - x, "N", None), (run.width, _direction(run.text), index)]
+        x = run.dx + run.width
+    pieces.append((width - x, "N", None))
+    if all(kind != "R" for _, kind, _ in pieces):
+        return tuple(runs)
+    strong = [(i, kind) for i, (_, kind, _) in enumerate(pieces) if kind != "N"]
     resolved = []
-    for i, box in enumerate(boxes):
-        kind = box.direction
+    for i, (_, kind, _) in enumerate(pieces):
         if kind == "N":  # between two right-to-left pieces it reads with them
             before = next((k for j, k in reversed(strong) if j < i), "L")
             after = next((k for j, k in strong if j > i), "L")
@@ -395,10 +384,10 @@ def _in_visual_order(boxes: list[_Box], runs: list[Run]) -> tuple[Run, ...]:
         resolved.append(kind)
     order: list[int] = []
     i = 0
-    while i < len(boxes):
+    while i < len(pieces):
         j = i + 1
         if resolved[i] == "R":
-            while j < len(boxes) and resolved[j] == "R":
+            while j < len(pieces) and resolved[j] == "R":
                 j += 1
             order += reversed(range(i, j))
         else:
@@ -407,11 +396,11 @@ def _in_visual_order(boxes: list[_Box], runs: list[Run]) -> tuple[Run, ...]:
     placed = list(runs)
     x = 0.0
     for i in order:
-        box = boxes[i]
-        if box.run is not None:
-            placed[box.run] = runs[box.run]._replace(dx=x + box.offset)
-        x += box.advance
-    return tuple(placed)  # still in reading order, for copying and screen readers
+        advance, _, drawn = pieces[i]
+        if drawn is not None:
+            placed[drawn] = runs[drawn]._replace(dx=x)
+        x += advance
+    return tuple(placed)
 
 
 def _longest_word(lines: Lines, size: float) -> float:
