@@ -69,10 +69,6 @@ _RUNS = re.compile(r" +|[^ ]+")
 # characters (Unicode's line breaking class ID), except before closing punctuation, a small
 # kana or the long vowel mark, and after opening punctuation (kinsoku). Korean, which spaces
 # its words, breaks at spaces.
-_IDEOGRAPHIC = re.compile(
-    "[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\U00020000-\U0003ffff]"
-)
 _NO_BREAK_BEFORE = frozenset(
     "、。，．・：；？！ー…‥）］｝〕〉》」』】〙〗〟’”｠»ヽヾゝゞ々〻"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
@@ -123,11 +119,25 @@ def _extends(cluster: str, ch: str) -> bool:
     )
 
 
+def _ideographic(ch: str) -> bool:
+    """Chinese and Japanese characters and their punctuation (CJK radicals to unified
+    ideographs, compatibility ideographs, vertical and fullwidth forms, the supplementary
+    ideographic planes)."""
+    cp = ord(ch)
+    return (
+        0x2E80 <= cp <= 0x9FFF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFE30 <= cp <= 0xFE4F
+        or 0xFF00 <= cp <= 0xFF60
+        or 0x20000 <= cp <= 0x3FFFF
+    )
+
+
 def break_units(word: str) -> list[str]:
     """A word (text without spaces) cut where a line may break inside it: between Chinese and
     Japanese characters, keeping punctuation with the character it belongs to. Any other word
     is one unit."""
-    if not _IDEOGRAPHIC.search(word):
+    if word.isascii() or not any(map(_ideographic, word)):
         return [word]
     units: list[str] = []
     for cluster in _clusters(word):
@@ -141,7 +151,7 @@ def break_units(word: str) -> list[str]:
 def _breaks_between(before: str, after: str) -> bool:
     if after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER:
         return False
-    return bool(_IDEOGRAPHIC.match(before[-1]) or _IDEOGRAPHIC.match(after[0]))
+    return _ideographic(before[-1]) or _ideographic(after[0])
 
 
 def _to_spans(pieces: list[Piece]) -> list[Span]:
