@@ -262,6 +262,7 @@ def test_zipkin_client_without_a_remote_service_calls_its_address():
         ("frontend", "remote", "query"),
         ("remote", "frontend", "ok"),
     ]
+    assert diagram.labels == {"192.168.99.101 9000": "192.168.99.101:9000"}  # the box shows it
 
 
 def test_zipkin_list_of_traces_draws_each_trace_as_a_section():
@@ -316,3 +317,14 @@ def test_json_that_is_no_trace_names_all_three_formats():
 def test_an_empty_zipkin_answer_says_there_are_no_spans(text):
     with pytest.raises(VolleyError, match="no spans here: an empty array"):
         import_trace(text, filename="none.json")
+
+
+def test_spans_whose_parents_form_a_loop_are_still_drawn():
+    """A broken export (each span naming the other as its parent) reaches no root: the first
+    to start is drawn as one, so no span is left out."""
+    first = zipkin_span(id="1", parentId="2", name="first", localEndpoint={"serviceName": "a"})
+    second = zipkin_span(
+        id="2", parentId="1", name="second", timestamp=5, localEndpoint={"serviceName": "b"}
+    )
+    diagram = import_trace(json.dumps([second, first]))
+    assert [m.label for m in diagram.messages()] == ["first", "second"]

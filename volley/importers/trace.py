@@ -446,6 +446,7 @@ class _Builder:
     def __init__(self, spans: list[_Span], options: TrafficOptions) -> None:
         self.options = options
         self.lanes: dict[str, str] = {}
+        self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
         seen: dict[tuple[str, str], _Span] = {}
         for span in spans:  # the same span twice (ui_01 has one): keep the first
             seen.setdefault((span.trace, span.id), span)
@@ -458,12 +459,39 @@ class _Builder:
                 self.roots[span.trace].append(span)
             else:
                 parent.children.append(span)
+        self._break_parent_loops(by_id)
         for span in self.spans:
             span.children.sort(key=lambda s: s.start)
 
+    def _break_parent_loops(self, by_id: dict[tuple[str, str], _Span]) -> None:
+        """Spans whose parents lead back to themselves (a broken export) reach no root: the
+        first to start of each such loop is drawn as a root, so that no span is left out."""
+        reached: set[int] = set()
+
+        def reach(span: _Span) -> None:
+            stack = [span]
+            while stack:
+                here = stack.pop()
+                if id(here) not in reached:
+                    reached.add(id(here))
+                    stack += here.children
+
+        for roots in self.roots.values():
+            for root in roots:
+                reach(root)
+        for span in sorted(self.spans, key=lambda s: s.start):
+            if id(span) in reached or span.parent is None:
+                continue
+            by_id[(span.trace, span.parent)].children.remove(span)
+            self.roots[span.trace].append(span)
+            reach(span)
+
     def lane(self, service: str) -> str:
         if service not in self.lanes:
-            self.lanes[service] = lane_name(self.options.names.get(service) or service)
+            chosen = self.options.names.get(service)
+            name = self.lanes[service] = lane_name(chosen or service)
+            if not chosen and ":" in service:  # a colon ends a name: the box shows it
+                self.labels[name] = ":".join(lane_name(part) for part in service.split(":"))
         return self.lanes[service]
 
     def diagram(self) -> Diagram:
@@ -474,7 +502,8 @@ class _Builder:
                 items.append(Divider(0, "bold", label(f"trace {trace}")))
             for root in sorted(self.roots[trace], key=lambda s: s.start):
                 items += self.span_items(root, caller=None)
-        return Diagram(participants=list(dict.fromkeys(self.lanes.values())), items=items)
+        participants = list(dict.fromkeys(self.lanes.values()))
+        return Diagram(participants=participants, items=items, labels=self.labels)
 
     def span_items(self, span: _Span, caller: str | None) -> list[Item]:
         """The messages of a span and everything under it, in start-time order."""
