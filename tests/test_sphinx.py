@@ -60,7 +60,7 @@ def test_rst_directive_draws_a_clickable_diagram_named_for_deep_links(html):
 
 def test_a_file_diagram_with_interactive_false_is_a_static_picture(html):
     page = (html / "index.html").read_text()
-    image = re.search(r'<img alt="Checkout" src="(_images/[0-9a-f]+\.svg)"', page)
+    image = re.search(r'<img alt="Checkout"[^>]* src="(_images/[0-9a-f]+\.svg)"', page)
     assert image, page
     source = (SITES / "basic" / "flows" / "checkout.volley").read_text()
     assert (html / image[1]).read_text() == volley.render(source, format="svg", theme="dark")
@@ -236,7 +236,7 @@ def test_appendix_lines_caps_each_body_in_rst_and_myst(tmp_path):
     assert "25 more lines not shown (5 of 30)" in page
     assert listed(page, "line05") and not listed(page, "line06") and not listed(page, "line30")
     static = re.search(
-        r'<img alt="[^"]*" src="(_images/[0-9a-f]+\.svg)"',
+        r'<img alt="[^"]*"[^>]* src="(_images/[0-9a-f]+\.svg)"',
         (tmp_path / "out" / "markdown.html").read_text(),
     )
     assert static
@@ -264,3 +264,23 @@ def test_a_bad_appendix_lines_is_an_error_at_its_line(tmp_path):
     page = (tmp_path / "out" / "index.html").read_text()
     assert "volley-diagram" not in page
     assert build_site(site, tmp_path / "strict", "-W").returncode != 0
+
+
+def test_a_named_diagram_is_a_target_for_ref(tmp_path):
+    """`:name: login` names a target, as for any directive: :ref:`login` links to the diagram
+    with its title as the text, from another page too."""
+    rst = (
+        "Guide\n=====\n\n.. toctree::\n\n   other\n\n.. volley::\n   :name: login\n\n"
+        "   title: Sign in\n   A -> B: hi\n\n"
+        ".. volley::\n   :name: Token Flow\n   :interactive: false\n\n   A -> B: token\n"
+    )
+    other = "Other\n=====\n\nSee :ref:`login` and :ref:`the token <token flow>`.\n"
+    site = write_site(tmp_path / "site", {"index.rst": rst, "other.rst": other})
+    result = build_site(site, tmp_path / "out", "-W")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "other.html").read_text()
+    assert re.search(r'<a class="reference internal" href="index.html#login"[^>]*>.*Sign in', page)
+    assert 'href="index.html#token-flow"' in page and "the token" in page
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert index.count('id="login"') == 1  # the drawing carries it; no second element does
+    assert 'id="token-flow"' in index  # the static picture carries the target's id

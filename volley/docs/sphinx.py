@@ -151,10 +151,11 @@ class VolleyDirective(SphinxDirective):
             appendix_lines=appendix_lines,
             interactive=self.options.get("interactive", True),
             redact=redact,
-            name=self.options.get("name"),
+            link_name=self.options.get("name"),
             alt=self.options.get("alt") or _plain_title(checked.diagram),
         )
         self.set_source_info(node)
+        self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
         return [node]
 
     def _read_fence_line_options(self) -> None:
@@ -244,6 +245,7 @@ class VolleyDirective(SphinxDirective):
             text = replace(first, filename=location.page, line=problem.page_line)
         node = volley_error(html=error_box(problem), text=text.format())
         self.set_source_info(node)
+        self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
         return [node]
 
 
@@ -281,19 +283,24 @@ class DrawDiagrams(SphinxPostTransform):
         prefixes: dict[str, int] = {}
         for failed in list(self.document.findall(volley_error)):
             if builder.format == "html":
-                shown: nodes.Node = nodes.raw("", failed["html"], format="html")
+                failed.replace_self(nodes.raw("", failed["html"], format="html"))
             else:
-                shown = nodes.literal_block(failed["text"], failed["text"])
-            failed.replace_self(shown)
+                failed.replace_self(nodes.literal_block(failed["text"], failed["text"]))
         for node in list(self.document.findall(volley_diagram)):
+            shown: nodes.Element
+            own_id = None  # an id the drawing's own element carries
             try:
                 if interactive_builder and node["interactive"]:
-                    shown = self._interactive(node, _prefix(node, prefixes))
+                    own_id = _prefix(node, prefixes)
+                    shown = self._interactive(node, own_id)
                 else:
                     shown = self._static(node, builder)
             except VolleyError as exc:  # a limit a layout hits; the parse went through
                 logger.warning("volley: %s", exc.message, location=node, type="volley")
                 shown = nodes.literal_block(exc.format(), exc.format())
+            # The `:name:` target's id (docutils moves it to the node that replaces this one),
+            # where a link to the diagram lands, unless the drawing's own element has it.
+            node["ids"] = [i for i in node["ids"] if i != own_id]
             node.replace_self(shown)
 
     def _site_theme(self) -> str:
@@ -302,7 +309,7 @@ class DrawDiagrams(SphinxPostTransform):
         diagram turning dark on a page that stays white reads as a mistake."""
         return "auto" if self.app.config.html_theme in DARK_MODE_THEMES else "light"
 
-    def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Node:
+    def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Element:
         options = Options(
             format="html",
             fragment=True,
@@ -316,7 +323,7 @@ class DrawDiagrams(SphinxPostTransform):
         html = str(api.render(node["source"], filename=node["filename"], options=options))
         return nodes.raw("", html, format="html", classes=["volley"])
 
-    def _static(self, node: volley_diagram, builder: Any) -> nodes.Node:
+    def _static(self, node: volley_diagram, builder: Any) -> nodes.Element:
         """An image file the builder copies, or the source for builders without images."""
         supported = getattr(builder, "supported_image_types", [])
         fmt = next((STATIC_FORMATS[kind] for kind in supported if kind in STATIC_FORMATS), None)
@@ -353,7 +360,7 @@ class DrawDiagrams(SphinxPostTransform):
 def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
     """Ids and deep links (`#PREFIX-message-3`): the `name` option, else from the content;
     the same diagram twice on one page gets `-2`, so ids stay unique."""
-    base = re.sub(r"[^A-Za-z0-9_-]+", "-", node["name"] or "").strip("-")
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", node.get("link_name") or "").strip("-")
     if not (base and base[0].isalpha()):
         base = node["content_prefix"]
     taken[base] = taken.get(base, 0) + 1
@@ -392,8 +399,14 @@ def _fences_as_directive(app: Sphinx, config: Any) -> None:
         config.myst_fence_as_directive = {*config.myst_fence_as_directive, "volley"}
 
 
+def _title_of(node: nodes.Node) -> str:
+    return node["alt"] if isinstance(node, volley_diagram) else ""
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_node(volley_diagram)
+    # Numbered and titled like a figure, so :ref:`login` and :numref: find a diagram by its
+    # `:name:`, with the diagram's title as the link's text.
+    app.add_enumerable_node(volley_diagram, "volley", title_getter=_title_of)
     app.add_node(volley_error)
     app.add_directive("volley", VolleyDirective)
     app.add_post_transform(DrawDiagrams)
