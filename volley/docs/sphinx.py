@@ -354,7 +354,8 @@ class DrawDiagrams(SphinxPostTransform):
             with open(path, "wb") as handle:
                 handle.write(data)
         self.env.images.add_file(self.env.docname, path)
-        return nodes.image(uri=path, alt=node["alt"], candidates={"*": path})
+        # centred, as the clickable diagram is
+        return nodes.image(uri=path, alt=node["alt"], candidates={"*": path}, align="center")
 
 
 def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
