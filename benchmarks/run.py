@@ -463,7 +463,12 @@ def check_targets(res: Results) -> list[tuple[str, str, bool | None]]:
 
     def at_most(label: str, value: float | None, limit: float, unit: str = "s") -> None:
         if value is not None:
-            shown = f"{value:.3f} s" if unit == "s" else f"{value:.0f} MB"
+            if unit == "MB":
+                shown = f"{value:.0f} MB"
+            elif limit < 0.1:  # a few milliseconds: in milliseconds, or 3.3 ms reads 0.003 s
+                shown = f"{value * 1000:.1f} ms"
+            else:
+                shown = f"{value:.3f} s"
             out.append((label, shown, value <= limit))
 
     def within(n: int, name: str, factor: float) -> None:
