@@ -239,6 +239,8 @@ def test_redact_turns_the_secret_warning_into_a_note_without_the_old_hint(tmp_pa
     )
     plain = run("render", "flow.volley", "-q", cwd=tmp_path)
     assert "warning:" in plain.stderr and "--redact on the command line" in plain.stderr
+    # the quoted line is masked; the warning says the file is not
+    assert "Bearer <redacted>" in plain.stderr and "the file still holds it" in plain.stderr
     masked = run("render", "flow.volley", "-q", "--redact", cwd=tmp_path)
     assert masked.exit_code == 0
     assert "note:" in masked.stderr and "masked in the output" in masked.stderr

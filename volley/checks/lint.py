@@ -153,5 +153,7 @@ def _secret_warnings(
             line,
             column,
             shown,
+            # the line is quoted masked, so that the warning does not print the secret
+            hint=f"the line is shown with {MASK} in its place; the file still holds it",
             severity="note" if redact else "warning",
         )
