@@ -135,10 +135,8 @@ class VolleyError(Exception):
         """How IPython and Jupyter show the error (their hook for an exception's own display):
         its words, line and caret, not the Python stack that reached it, which is the
         notebook's machinery, not the mistake."""
-        return [
-            f"{type(self).__name__}: {self.format().splitlines()[0]}",
-            *self.format().splitlines()[1:],
-        ]
+        first, *rest = self.format().splitlines()
+        return [f"{type(self).__name__}: {first}", *rest]
 
 
 class VolleyErrors(VolleyError):

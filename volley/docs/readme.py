@@ -41,7 +41,7 @@ from typing import Any
 from volley.docs.fence_options import typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
-from volley.options import OptionError, Options
+from volley.options import Options
 from volley.text.fences import fence_open
 from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import decode, write_atomic
@@ -548,8 +548,8 @@ def _checked_blocks(
             typed = typed_options(block.attrs)
             typed.pop("interactive", None)  # a README's picture is an image either way
             block.options = options.updated(**typed)
-        except (VolleyError, OptionError) as exc:
-            report(at_fence(exc.diagnostic if isinstance(exc, VolleyError) else exc))
+        except VolleyError as exc:  # OptionError included
+            report(at_fence(exc.diagnostic))
             diagrams.append(None)
             continue
         source, filename, offset = block.source, shown, block.offset
@@ -570,18 +570,16 @@ def _checked_blocks(
     return found, diagrams
 
 
-def _at_fence(shown: str, block: Block, lines: list[Line]) -> Callable[[Any], Diagnostic]:
+def _at_fence(shown: str, block: Block, lines: list[Line]) -> Callable[[Diagnostic], Diagnostic]:
     """A problem with a fence's options, pointing at the fence line."""
 
-    def placed(problem: Any) -> Diagnostic:
-        return Diagnostic(
-            problem.message,
-            shown,
-            block.open + 1,
-            1,
-            lines[block.open].text,
-            problem.hint,
-            getattr(problem, "severity", "error"),
+    def placed(problem: Diagnostic) -> Diagnostic:
+        return dataclasses.replace(
+            problem,
+            filename=shown,
+            line=block.open + 1,
+            column=1,
+            source_line=lines[block.open].text,
         )
 
     return placed

@@ -245,7 +245,6 @@ class VolleyDirective(SphinxDirective):
             text = replace(first, filename=location.page, line=problem.page_line)
         node = volley_error(html=error_box(problem), text=text.format())
         self.set_source_info(node)
-        self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
         return [node]
 
 
