@@ -10,7 +10,6 @@ label and the body's own label, so a printed page reads without the diagram besi
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from volley.layout import constants as C
@@ -25,7 +24,7 @@ from volley.layout.geometry import (
     TextLine,
 )
 from volley.layout.metrics import line_height, text_width
-from volley.layout.typeset import Typesetter, centred_baseline, clean_text
+from volley.layout.typeset import Typesetter, centred_baseline, clean_text, direction
 from volley.model import Message, Payload
 from volley.text.highlight import Colouring, colouring, tokens
 from volley.text.payload_tables import body_table
@@ -133,15 +132,11 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
     sender, receiver = _escape(m.sender), _escape(m.receiver)
-    if _right_to_left(m.sender + m.receiver):
+    if direction(m.sender + m.receiver) == "R":
         # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
         # the arrow would otherwise be read with them, right to left, pointing at the sender.
         sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
     return f"{MARKER_ICON} {item.number} · {sender} → {receiver} · {label} · {_escape(body + lang)}"
-
-
-def _right_to_left(text: str) -> bool:
-    return not text.isascii() and any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
 def _escape(text: str) -> str:

@@ -348,7 +348,7 @@ def _plain_line(span: Span, size: float, lh: float) -> SetLine:
     return SetLine(w, lh, centred_baseline(lh, size), (run,))
 
 
-def _direction(text: str) -> str:
+def direction(text: str) -> str:
     """By the strong characters the text holds: L if any is left to right, else R if any is
     right to left, else N (spaces, numbers, punctuation, an icon's empty text)."""
     kinds = {unicodedata.bidirectional(ch) for ch in text}
@@ -369,7 +369,7 @@ def _in_visual_order(runs: list[Run], width: float) -> tuple[Run, ...]:
     pieces: list[tuple[float, str, int | None]] = []
     x = 0.0
     for index, run in enumerate(runs):
-        pieces += [(run.dx - x, "N", None), (run.width, _direction(run.text), index)]
+        pieces += [(run.dx - x, "N", None), (run.width, direction(run.text), index)]
         x = run.dx + run.width
     pieces.append((width - x, "N", None))
     if all(kind != "R" for _, kind, _ in pieces):
@@ -412,16 +412,13 @@ def _longest_word(lines: Lines, size: float) -> float:
             if span.icon is not None:
                 current += span_width(span, size)
                 continue
-            parts = span.text.split(" ")
-            for k, part in enumerate(parts):
-                for j, unit in enumerate(break_units(part) if part else []):
-                    if k or j:
+            for k, part in enumerate(span.text.split(" ")):
+                for j, unit in enumerate(break_units(part) if part else [""]):
+                    if k or j:  # a space, or a break between Chinese or Japanese characters
                         longest = max(longest, current)
                         current = 0.0
-                    current += styled_width(span, unit, size)
-                if k and not part:
-                    longest = max(longest, current)
-                    current = 0.0
+                    if unit:
+                        current += styled_width(span, unit, size)
         longest = max(longest, current)
     return longest
 
