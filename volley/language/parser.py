@@ -159,9 +159,13 @@ def _text(token: Token | None) -> str:
 
 
 def _name_of(token: Token | None) -> str:
+    return _composed(_text(token))
+
+
+def _composed(name: str) -> str:
     """A participant's name, in Unicode's composed form: `é` typed as one character and as
     `e` with a combining accent look alike, so they name one participant, not two."""
-    return unicodedata.normalize("NFC", _text(token))
+    return unicodedata.normalize("NFC", name)
 
 
 def _line(token: Token) -> int:
@@ -247,7 +251,7 @@ class _ToModel:
     def participant(self, children):
         keyword, text = children
         name, _, label = _text(text).partition(" as ")
-        name, label = unicodedata.normalize("NFC", name.strip()), label.strip()
+        name, label = _composed(name.strip()), label.strip()
         if not _name().fullmatch(name):
             self.error(
                 f'expected a participant name after {keyword.value.strip()}, not "{name}"',

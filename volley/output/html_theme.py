@@ -6,9 +6,8 @@ colour switch on an ancestor: mkdocs-material's palette (`data-md-color-scheme`)
 theme's colour mode (Bootstrap's `data-bs-theme`), and `data-theme` as furo and the PyData
 Sphinx theme set it. A site's switch wins over the reader's setting, as the site's own colours
 do. Pure CSS would need the dark block once per switch; generating it keeps one definition per
-palette. The drawing's role
-classes (`vf-ROLE` fill, `vs-ROLE` stroke, from `themes.py`) are mapped to variables here too,
-so the SVG switches with the panel.
+palette. The drawing's role classes (`vf-ROLE` fill, `vs-ROLE` stroke, from `themes.py`) are
+mapped to variables here too, so the SVG switches with the panel.
 """
 
 from __future__ import annotations
