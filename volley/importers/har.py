@@ -22,7 +22,14 @@ from urllib.parse import urlsplit
 
 from volley.errors import VolleyError
 from volley.importers import Imported
-from volley.importers.labels import cut_body, json_error, label, lane_name, pretty_json
+from volley.importers.labels import (
+    colon_label,
+    cut_body,
+    json_error,
+    label,
+    lane_name,
+    pretty_json,
+)
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
@@ -238,8 +245,8 @@ class _Importer:
         if key not in self.lanes:
             chosen = self.options.names.get(key) or self.options.names.get(host)
             name = self.lanes[key] = lane_name(chosen or key.replace(":", " "))
-            if not chosen and key != host:  # a colon ends a name: the box shows `host:port`
-                self.labels[name] = f"{lane_name(host)}:{port}"
+            if not chosen and key != host:
+                self.labels[name] = colon_label(key)
         return self.lanes[key]
 
     def _exchange(self, entry: dict) -> list[Item]:

@@ -17,7 +17,7 @@ from volley.errors import VolleyError
 from volley.language.parser import parse
 from volley.text.inline import escape_markup, plain_text
 
-__all__ = ["cut_body", "json_error", "label", "lane_name", "pretty_json"]
+__all__ = ["colon_label", "cut_body", "json_error", "label", "lane_name", "pretty_json"]
 
 LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
 _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
@@ -66,6 +66,12 @@ def lane_name(text: str) -> str:
         if _reads_back(candidate):
             return candidate
     raise AssertionError(f"no way to write the lane name {text!r}")  # pragma: no cover
+
+
+def colon_label(text: str) -> str:
+    """What the box of a lane named after `text` shows when `text` holds a colon (a host and
+    its port): a colon ends a name, so the name has a space there, and the box the colon."""
+    return ":".join(lane_name(part) for part in text.split(":"))
 
 
 # A name cannot start with a shaft, a head or an activation mark; these look the same.

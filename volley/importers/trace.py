@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from volley.errors import VolleyError
 from volley.importers import Imported
-from volley.importers.labels import json_error, label, lane_name
+from volley.importers.labels import colon_label, json_error, label, lane_name
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
@@ -479,6 +479,8 @@ class _Builder:
         for roots in self.roots.values():
             for root in roots:
                 reach(root)
+        if len(reached) == len(self.spans):
+            return  # every span is under a root: the usual case
         for span in sorted(self.spans, key=lambda s: s.start):
             if id(span) in reached or span.parent is None:
                 continue
@@ -490,8 +492,8 @@ class _Builder:
         if service not in self.lanes:
             chosen = self.options.names.get(service)
             name = self.lanes[service] = lane_name(chosen or service)
-            if not chosen and ":" in service:  # a colon ends a name: the box shows it
-                self.labels[name] = ":".join(lane_name(part) for part in service.split(":"))
+            if not chosen and ":" in service:
+                self.labels[name] = colon_label(service)
         return self.lanes[service]
 
     def diagram(self) -> Diagram:
