@@ -164,6 +164,14 @@ def test_a_big_page_is_not_much_bigger_than_its_picture() -> None:
     assert len(page) - len(picture) - len(css) - len(js) < 6 * bodies
 
 
+def test_a_page_of_ascii_text_is_ascii(reference_text: str) -> None:
+    # The stylesheet and script write other characters as escapes, so the page they are in
+    # is only as wide as the diagram's own text: one byte a character in memory and on disk.
+    assert reference_text.isascii()
+    assert html(reference_text).isascii()
+    assert all(asset.isascii() for asset in html_assets())
+
+
 def test_ids_are_unique_and_prefixed(reference_text: str) -> None:
     page = Page(html(reference_text, fragment=True, id_prefix="flow"))
     ids = page.ids()

@@ -152,7 +152,10 @@ def check_output(output: str | bytes, fmt: str, limits: Limits | None) -> None:
     them): it is not handed on, written or served."""
     limits = limits or DEFAULT_LIMITS
     if fmt in ("svg", "html"):
-        size = len(output.encode("utf-8")) if isinstance(output, str) else len(output)
+        size = len(output)
+        # A character is at most 4 bytes in UTF-8: only text that could be too long is counted.
+        if isinstance(output, str) and size * 4 > limits.output_bytes:
+            size = len(output.encode("utf-8"))
         if size > limits.output_bytes:
             raise limit_error(
                 f"the {fmt.upper()} ({size:,} bytes)", limits.output_bytes, "--max-output-bytes"

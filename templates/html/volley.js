@@ -256,8 +256,8 @@
       // Said above the drawing, where a reader looks first, and only where a click shows something.
       var figure = root.querySelector(":scope > .vl-layout > .vl-figure");
       figure.insertBefore(el("figcaption", { "class": "vl-hint" }, [
-        "Click an arrow to see what it carries · ", el("kbd", null, "\u2190"), " ", el("kbd", null, "\u2192"),
-        " step · ", el("kbd", null, "Esc"), " closes"
+        "Click an arrow to see what it carries \u00b7 ", el("kbd", null, "\u2190"), " ", el("kbd", null, "\u2192"),
+        " step \u00b7 ", el("kbd", null, "Esc"), " closes"
       ]), figure.firstChild);
     }
     this.svg = svg;
@@ -379,7 +379,7 @@
   }
 
   /* --- blocks that fold -------------------------------------------------------------------- */
-  // A block (loop, if, par…) folds to the band of its tab when its tab is clicked: what it
+  // A block (loop, if, par...) folds to the band of its tab when its tab is clicked: what it
   // holds is hidden and everything below moves up. The drawing is laid out once, on the
   // server; folding only hides shapes and moves the rest by the height it saved, measured on
   // the first fold. A message opened inside a folded block (a deep link, a step) unfolds it.
@@ -535,7 +535,7 @@
   };
 
   /* --- zoom, where the drawing is wider than its pane ---------------------------------------- */
-  // "Fit" draws the whole width in the pane (small on a phone); + and − step from there. The
+  // "Fit" draws the whole width in the pane (small on a phone); + and - step from there. The
   // drawing stays one SVG, so its arrows take clicks at any size; pinching zooms the page.
   var ZOOM_STEP = 1.4, ZOOM_MAX = 4;
 

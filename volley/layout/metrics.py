@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
+from functools import lru_cache
 from math import fsum
 
 from volley.layout import metrics_data as _data
@@ -117,12 +119,27 @@ def text_width(
     text: str, size: float, *, bold: bool = False, italic: bool = False, mono: bool = False
 ) -> float:
     """Advance width of a single line of text at font size `size`, in px."""
+    return measurer(size, bold, italic, mono)(text)
+
+
+@lru_cache(maxsize=256)
+def measurer(
+    size: float, bold: bool = False, italic: bool = False, mono: bool = False
+) -> Callable[[str], float]:
+    """`text_width` for one size and face: wrapping measures every word of a span in its
+    span's style, and the face's table is looked up once for all of them."""
     face = _FACE_NAMES[bold, italic, mono]
     table = _table(face)
-    try:
-        return fsum(map(table.__getitem__, text)) * size
-    except KeyError:
-        return _slow_em(text, table, _data.METRICS[face][_AVERAGE]) * size
+    em_of = table.__getitem__
+    average = _data.METRICS[face][_AVERAGE]
+
+    def width(text: str) -> float:
+        try:
+            return fsum(map(em_of, text)) * size
+        except KeyError:
+            return _slow_em(text, table, average) * size
+
+    return width
 
 
 def _is_emoji(cp: int) -> bool:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import fsum
 
-from volley.layout.metrics import text_width
+from volley.layout.metrics import measurer
 from volley.text.inline import IconRef, Span
 
 CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large beside sans
@@ -51,12 +52,20 @@ def span_width(span: Span, size: float, mono_size: float | None = None) -> float
 
 def styled_width(span: Span, text: str, size: float, mono_size: float | None = None) -> float:
     """Width of `text` set in the style of `span` (its own text or a piece of it)."""
+    return styled_measurer(span, size, mono_size)(text)
+
+
+def styled_measurer(
+    span: Span, size: float, mono_size: float | None = None
+) -> Callable[[str], float]:
+    """`styled_width` for the pieces of one span."""
     if span.icon is not None:
-        return icon_width(span.icon, size)
+        width = icon_width(span.icon, size)
+        return lambda _text: width
     if span.code:
         code_size = mono_size if mono_size is not None else size * CODE_SCALE
-        return text_width(text, code_size, bold=span.bold, mono=True)
-    return text_width(text, size, bold=span.bold, italic=span.italic)
+        return measurer(code_size, span.bold, False, True)
+    return measurer(size, span.bold, span.italic, False)
 
 
 def measure_spans(spans: list[Span], size: float, mono_size: float | None = None) -> float:
@@ -170,6 +179,11 @@ def _rejoin(span: Span, texts: list[str]) -> Span:
     return span if text == span.text else replace(span, text=text)
 
 
+def _width(pieces: list[Piece]) -> float:
+    """The pieces' width (a word or a space is mostly one piece, whose width it is)."""
+    return pieces[0][2] if len(pieces) == 1 else fsum(piece[2] for piece in pieces)
+
+
 class _Wrapper:
     """Greedy line filling over words; a word is a run of pieces without spaces between."""
 
@@ -195,8 +209,7 @@ class _Wrapper:
         self.width += piece[2]
 
     def add_word(self, space: list[Piece], word: list[Piece]) -> None:
-        space_width = fsum(piece[2] for piece in space)
-        word_width = fsum(piece[2] for piece in word)
+        space_width, word_width = _width(space), _width(word)
         if self.line and self.width + space_width + word_width > self.max_width:
             self.end_line()
         if self.line:
@@ -266,20 +279,21 @@ class _Wrapper:
                 span.code and span.text.strip() == span.text and self.fits(span)
             )
             runs = [span.text] if whole else _RUNS.findall(span.text)
+            measure = styled_measurer(span, self.size, self.mono_size)
             for text in runs:
                 if text[:1] == " ":
                     if word:
                         self.add_word(space, word)
                         space, word = [], []
-                    space.append(self.piece(span, text))
+                    space.append((span, text, measure(text)))
                 elif whole:
-                    word.append(self.piece(span, text))
+                    word.append((span, text, measure(text)))
                 else:
                     for k, unit in enumerate(break_units(text)):
                         if k:  # a place to break without a space (Chinese, Japanese)
                             self.add_word(space, word)
                             space, word = [], []
-                        word.append(self.piece(span, unit))
+                        word.append((span, unit, measure(unit)))
         if word:
             self.add_word(space, word)
         self.end_line()

@@ -61,7 +61,7 @@ Source = Literal["json", "http", "keyvalue", "form", "multipart", "events", "ndj
 ROOT_KEY = "(value)"  # the key of a row whose value is the whole document (`42`, `{}`)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Row:
     """One line of a table. `value` is display text: JSON strings unquoted, numbers as written.
 
@@ -205,15 +205,18 @@ class _Object(list):
     """A JSON object as its (key, value) pairs, so duplicate keys keep every row, in order."""
 
 
+# One decoder for every body: `json.loads` with options makes a new one each time.
+_LOSSLESS = json.JSONDecoder(
+    object_pairs_hook=_Object,
+    parse_int=_Number,
+    parse_float=_Number,
+    parse_constant=_Number,  # NaN, Infinity, -Infinity: shown as written
+)
+
+
 def _load_json(text: str) -> Any:
     """Parse losslessly: numbers as their source text, objects as lists of pairs."""
-    return json.loads(
-        text,
-        object_pairs_hook=_Object,
-        parse_int=_Number,
-        parse_float=_Number,
-        parse_constant=_Number,  # NaN, Infinity, -Infinity: shown as written
-    )
+    return _LOSSLESS.decode(text)
 
 
 def _json_table(text: str, line_offset: int = 0) -> Table:
@@ -239,19 +242,17 @@ def flatten_json(value: Any) -> list[Row]:
     if not _is_branch(value):
         return [_leaf(ROOT_KEY, value)]
     rows: list[Row] = []
-    path: list[str] = []  # a segment per open branch below the root
-    stack: list[Iterator[tuple[str, Any]]] = [_children(value)]
+    # Per open branch, its children still to walk and the path that leads to it.
+    stack: list[tuple[Iterator[tuple[str, Any]], str]] = [(_children(value), "")]
     while stack:
-        for segment, child in stack[-1]:
+        children, path = stack[-1]
+        for segment, child in children:
             if _is_branch(child):
-                path.append(segment)
-                stack.append(_children(child))
+                stack.append((_children(child), path + segment))
                 break
-            rows.append(_leaf(_join_path(path, segment), child))
+            rows.append(_leaf(_key(path + segment), child))
         else:
             stack.pop()
-            if path:
-                path.pop()
     return rows
 
 
@@ -276,9 +277,9 @@ def _key_segment(key: str) -> str:
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
 
 
-def _join_path(path: list[str], last: str) -> str:
-    joined = "".join(path) + last
-    return joined[1:] if joined.startswith(".") else joined
+def _key(path: str) -> str:
+    """A row's key: its path, without the dot of a first segment (`result.id`, not `.result.id`)."""
+    return path[1:] if path.startswith(".") else path
 
 
 def _leaf(key: str, value: Any) -> Row:
@@ -524,7 +525,7 @@ def _prefixed_json_rows(prefix: str, text: str, group: str | None) -> list[Row]:
         key = (
             prefix
             if row.key == ROOT_KEY
-            else _join_path([prefix], row.key if row.key.startswith("[") else "." + row.key)
+            else _key(prefix + (row.key if row.key.startswith("[") else "." + row.key))
         )
         rows.append(replace(row, key=key, group=group))
     return rows
