@@ -257,6 +257,11 @@ def render(
 # --- helpers -------------------------------------------------------------------------------
 
 
+# The diagram as the id prefix reads it: what `json.dumps(..., sort_keys=True)` writes, by one
+# encoder for every call (the model's data is fresh plain values, never one inside itself).
+_CANONICAL_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=True, check_circular=False)
+
+
 def default_id_prefix(source_or_diagram: str | Diagram) -> str:
     """A stable prefix from the diagram's content, so ids never clash between two diagrams.
 
@@ -264,7 +269,7 @@ def default_id_prefix(source_or_diagram: str | Diagram) -> str:
     bytes (what `volley render FILE` writes is what `volley.render(text)` returns).
     """
     if isinstance(source_or_diagram, Diagram):
-        text = json.dumps(source_or_diagram.to_json(), sort_keys=True, ensure_ascii=True)
+        text = _CANONICAL_JSON.encode(source_or_diagram.to_json())
     else:
         text = source_or_diagram
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

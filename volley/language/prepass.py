@@ -209,12 +209,15 @@ def lift_bodies(
     lines = text.split("\n")
     lifter = _Lifter(lines, filename, line_kind)
     bodies: dict[int, Body] = {}
-    owners = re.compile(f"(?m)^(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
+    # Searched as "a line break, then an owner" in the text after a line break: a pattern that
+    # starts with a character lets the search skip from line break to line break.
+    owners = re.compile(f"\n(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
     index = 0  # the first line not yet lifted
-    line, counted = 0, 0  # the line of the character offset `counted`
-    for found in owners.finditer(text):
-        line += text.count("\n", counted, found.start())
-        counted = found.start()
+    line, counted = 0, 0  # the line of the character offset `counted` (in `text`)
+    for found in owners.finditer("\n" + text):
+        start = found.start()  # the owner's offset in `text`: the search added one character
+        line += text.count("\n", counted, start)
+        counted = start
         if line < index:
             continue  # inside a body lifted already
         if found.lastgroup == "payload":

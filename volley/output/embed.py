@@ -46,8 +46,12 @@ def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
     return _embedded("{" + _dumps(name) + ":[" + ",".join(_dumps(item) for item in items) + "]}")
 
 
-# One encoder for every call: `json.dumps` with options makes a new one each time.
-_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+# One encoder for every call: `json.dumps` with options makes a new one each time. The data is
+# made fresh for each page from plain values (no object holds itself), so the encoder need not
+# keep a record of every list and dict it is inside to catch a cycle.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=True, separators=(",", ":"), allow_nan=False, check_circular=False
+)
 
 
 def _dumps(data: Any) -> str:
