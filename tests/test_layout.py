@@ -224,6 +224,40 @@ def test_right_to_left_words_read_in_order_when_one_is_bold() -> None:
     assert runs[2].dx > runs[1].dx + runs[1].width  # and its space
 
 
+def test_a_hebrew_paragraph_reads_from_the_right_around_an_english_word() -> None:
+    """A paragraph whose first letter is Hebrew reads right to left (as `dir="auto"` has it):
+    its runs run from the right, an English run keeping its own order."""
+    label = layout_of("A -> B: שלום **big world** עולם").messages[0].label
+    assert label is not None
+    (line,) = label.lines
+    assert line.rtl
+    first, english, last = line.runs
+    assert (first.text, english.text, last.text) == ("שלום", "big world", "עולם")
+    assert last.dx < english.dx < first.dx  # the first word at the right end
+    english_first = layout_of("A -> B: GET שלום").messages[0].label
+    assert english_first is not None and not english_first.lines[0].rtl
+
+
+def test_a_right_to_left_note_is_aligned_to_the_right() -> None:
+    text = (
+        "note A, B: הלקוח שולח בקשה לשרת והשרת מחזיר תשובה אחרי בדיקת ההרשאות של המשתמש.\n"
+        "  - פריט ראשון\n"
+        "  - second item in English\n"
+    )
+    (note,) = layout_of(f"A -> B: hi\n{text}").notes
+    paragraph = [line for line in note.texts[0].lines]
+    hebrew_item, english_item = note.texts[1].lines[0], note.texts[2].lines[0]
+    assert len(paragraph) > 1 and all(line.rtl for line in paragraph)
+    ends = {round(line.x + line.width, 2) for line in paragraph}
+    assert len(ends) == 1  # every line ends at the same place on the right
+    (end,) = ends
+    assert end <= note.box.x + note.box.w - C.NOTE_PAD_X
+    assert round(hebrew_item.x + hebrew_item.width, 2) < end  # an item is indented from it
+    first_bullet, second_bullet = note.bullets
+    assert first_bullet.x > hebrew_item.x + hebrew_item.width  # its bullet to its right
+    assert not english_item.rtl and second_bullet.x < english_item.x  # the English one as ever
+
+
 @pytest.mark.parametrize("arrow", sorted(ARROWS))
 def test_every_operator_gets_its_heads_and_line(arrow: str) -> None:
     message = layout_of(f"A {arrow} B: x").messages[0]

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given
 
 import volley
-from volley.api import default_id_prefix, render
+from volley.api import default_id_prefix, layout, render
 from volley.checks.bidi import reveal_diagram
 from volley.layout.typeset import clean_text
 from volley.model import ARROWS, Divider, Note, walk
+from volley.output.svg import render_svg
 from volley.output.svg_tags import num
 from volley.output.themes import DARK, LIGHT
 from volley.text.inline import CodeBlock, parse_note, plain_text
@@ -54,7 +55,10 @@ def attribute(text: str) -> str:
 
 
 def text_of(element: ET.Element) -> str:
-    return squash("".join(t for node in element.iter(f"{SVG}text") for t in node.itertext()))
+    """The text drawn, less the isolate marks that give a right-to-left paragraph its
+    direction (hidden characters a user wrote are drawn as visible escapes)."""
+    text = "".join(t for node in element.iter(f"{SVG}text") for t in node.itertext())
+    return squash(text.replace("\u2067", "").replace("\u2069", ""))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
@@ -202,6 +206,21 @@ def test_title_and_desc_for_screen_readers(reference_text: str) -> None:
     assert title.text == "MCP tool call over Streamable HTTP"
     assert "User, Agent, Model, MCP Server" in desc.text and "POST /mcp (initialize)" in desc.text
     assert root.get("role") == "img" and root.get("aria-labelledby") == "ref-title ref-desc"
+
+
+def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
+    """SVG text runs left to right unless told: a Hebrew label is set apart as a right-to-left
+    isolate (so its full stop stands at its left) and drawn from its middle, where the layout
+    centred it, whatever width the reader's Hebrew font gives it."""
+    source = "A -> B: שלום עולם.\nA -> B: GET שלום.\n"
+    labels = tree(render(source)).findall(".//s:text[@class='label vf-text']", NS)
+    hebrew, english = labels
+    assert hebrew.text == "\u2067שלום עולם.\u2069" and hebrew.get("text-anchor") == "middle"
+    assert english.text == "GET שלום." and english.get("text-anchor") is None
+    diagram = volley.parse(source)
+    picture = layout(diagram)
+    raster = render_svg(picture, diagram, id_prefix="v", raster=True)
+    assert "text-anchor" not in raster  # cairo places every line from its measured start
 
 
 def test_fonts_and_presentation_colours(reference_text: str) -> None:

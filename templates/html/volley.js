@@ -704,7 +704,7 @@
         this.exchange(message).length ? iconButton("pin", "Pin this payload, to compare it with another", "pin") : null,
         iconButton("close", "Close", "close")
       ]),
-      el("h2", { "class": "vl-title" }, spans(message.label))
+      el("h2", { "class": "vl-title", dir: "auto" }, spans(message.label))
     ];
     if (related) {
       var other = this.data.messages[related[1] - 1];
@@ -726,7 +726,7 @@
         el("span", { "class": "vl-badge", "aria-hidden": "true" }, pin.message.badge),
         el("div", { "class": "vl-pin-what" }, [
           el("span", { "class": "vl-pin-mark" }, "Pinned"),
-          el("h3", { "class": "vl-title" }, spans(pin.message.label)),
+          el("h3", { "class": "vl-title", dir: "auto" }, spans(pin.message.label)),
           el("span", { "class": "vl-pin-payload" }, [
             el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), " ", payload.label
           ])
@@ -805,7 +805,7 @@
       groups.push(el("tbody", null, group.rows.map(function (row) {
         return el("tr", null, [
           el("th", { scope: "row" }, pathNodes(row[0])),
-          el("td", { "class": "vl-k-" + row[2] }, row[1])
+          el("td", { "class": "vl-k-" + row[2], dir: "auto" }, row[1])
         ]);
       })));
     });

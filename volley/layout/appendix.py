@@ -24,7 +24,13 @@ from volley.layout.geometry import (
     TextLine,
 )
 from volley.layout.metrics import line_height, text_width
-from volley.layout.typeset import Typesetter, centred_baseline, clean_text, direction
+from volley.layout.typeset import (
+    Typesetter,
+    centred_baseline,
+    clean_text,
+    direction,
+    right_to_left,
+)
 from volley.model import Message, Payload
 from volley.text.highlight import Colouring, colouring, tokens
 from volley.text.payload_tables import body_table
@@ -136,7 +142,12 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
         # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
         # the arrow would otherwise be read with them, right to left, pointing at the sender.
         sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
-    return f"{MARKER_ICON} {item.number} · {sender} → {receiver} · {label} · {_escape(body + lang)}"
+    number = str(item.number)
+    if right_to_left(m.sender + m.receiver + m.label + body):
+        # The heading runs left to right whatever its texts (a left-to-right mark before its
+        # first letter says so), so that its arrow points from the sender to the receiver.
+        number = "\u200e" + number
+    return f"{MARKER_ICON} {number} · {sender} → {receiver} · {label} · {_escape(body + lang)}"
 
 
 def _escape(text: str) -> str:

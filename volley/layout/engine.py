@@ -707,6 +707,8 @@ class _Engine:
         texts, bullets, panels = [], [], []
         ty = self.y + C.NOTE_PAD_Y
         tx = x + C.NOTE_PAD_X  # left-aligned at a fixed padding, however wide the note is
+        # A right-to-left paragraph or list item is aligned the other way, clear of the fold.
+        end = x + w - C.NOTE_PAD_X - C.NOTE_FOLD / 2
         for k, part in enumerate(self._note_parts(note)):
             if k:
                 ty += C.NOTE_PARAGRAPH_GAP
@@ -717,10 +719,19 @@ class _Engine:
                 texts.append(self.ts.place(part.text, tx + pad, ty + pad))
                 ty += panel.h
                 continue
+            rtl = any(line.rtl for line in part.text.lines)
             if part.bullet is not None:
-                bx = tx + part.indent - C.BULLET_GAP - part.bullet.width
+                bx = (
+                    end - part.indent + C.BULLET_GAP
+                    if rtl
+                    else tx + part.indent - C.BULLET_GAP - part.bullet.width
+                )
                 bullets.append(self.ts.place(part.bullet, bx, ty, tone="note"))
-            texts.append(self.ts.place(part.text, tx + part.indent, ty, tone="note"))
+            if rtl:
+                placed = self.ts.place(part.text, end - part.indent, ty, tone="note", right=True)
+            else:
+                placed = self.ts.place(part.text, tx + part.indent, ty, tone="note")
+            texts.append(placed)
             ty += part.text.height
         self.out.notes.append(NoteShape(note.line, list(note.over), box, texts, bullets, panels))
         self.y += h + C.ROW_BOTTOM

@@ -21,6 +21,7 @@ from volley.layout.metrics import CAP_HEIGHT
 from volley.model import HeadStyle, LineStyle
 
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
+Anchor = Literal["start", "middle", "end"]  # SVG's text-anchor
 
 
 class Rect(NamedTuple):
@@ -89,6 +90,10 @@ class TextLine:
     size: float
     runs: tuple[Run, ...]
     mono: bool = False  # a code-block line: every run in the monospace face
+    rtl: bool = False  # in a paragraph that reads right to left: drawn with that base direction
+    # Which point of the line `x` and `width` fix, for a line of one run whose drawn width may
+    # differ from the measured one: a right-to-left line keeps its end, or its middle, there.
+    anchor: Anchor = "start"
 
     @property
     def middle(self) -> float:

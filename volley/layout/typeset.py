@@ -17,7 +17,7 @@ from math import fsum
 from typing import NamedTuple
 
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
-from volley.layout.geometry import Rect, Run, TextBlock, TextLine, Tone
+from volley.layout.geometry import Anchor, Rect, Run, TextBlock, TextLine, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import break_units, span_width, styled_width, wrap_spans
 from volley.text.inline import (
@@ -61,6 +61,7 @@ class SetLine(NamedTuple):
     runs: tuple[Run, ...]
     mono: bool = False
     code: bool = False  # some run is inline code, with a tinted patch behind it
+    rtl: bool = False  # in a paragraph that reads right to left (`right_to_left`)
 
 
 class SetText(NamedTuple):
@@ -227,16 +228,29 @@ class Typesetter:
         return hit
 
     def place(
-        self, st: SetText, x: float, y: float, *, tone: Tone = "text", center=False, halo=False
+        self,
+        st: SetText,
+        x: float,
+        y: float,
+        *,
+        tone: Tone = "text",
+        center=False,
+        halo=False,
+        right=False,
     ) -> TextBlock:
-        """The set text with its top-left at (x, y); `center` centres each line on x."""
+        """The set text with its top-left at (x, y); `center` centres each line on x, `right`
+        ends each line at x (and the text's top-right is at (x, y))."""
         lines: list[TextLine] = []
         code_boxes: list[Rect] = []
         top = y
         size = st.size
+        # Right-to-left scripts are the ones the bundled widths know least (Liberation has no
+        # Arabic): their lines are drawn from the point they are aligned on.
+        aligned: Anchor = "middle" if center else "end" if right else "start"
         for sl in st.lines:
-            lx = x - sl.width / 2 if center else x
-            line = TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono)
+            lx = x - sl.width / 2 if center else x - sl.width if right else x
+            anchor: Anchor = aligned if sl.rtl else "start"
+            line = TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono, sl.rtl, anchor)
             if sl.code:
                 h = size * CODE_BOX_EM
                 code_boxes += [
@@ -246,7 +260,7 @@ class Typesetter:
                 ]
             lines.append(line)
             top += sl.height
-        left = x - st.width / 2 if center else x
+        left = x - st.width / 2 if center else x - st.width if right else x
         return TextBlock(left, y, st.width, st.height, tuple(lines), tone, halo, tuple(code_boxes))
 
     # --- setting -----------------------------------------------------------------------------
@@ -262,14 +276,16 @@ class Typesetter:
         return hit
 
     def _set(self, lines: Lines, size: float, max_width: float | None) -> SetText:
+        """One paragraph (a label, a block of a note), wrapped at `max_width` if given."""
+        rtl = right_to_left("".join([span.text for spans in lines for span in spans]))
         if max_width is not None:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
         set_lines: tuple[SetLine, ...]
         if len(lines) == 1 and len(lines[0]) == 1 and _is_plain(lines[0][0]):
-            set_lines = (_plain_line(lines[0][0], size, lh),)  # most labels: one plain span
+            set_lines = (_plain_line(lines[0][0], size, lh, rtl),)  # most labels: one plain span
         else:
-            set_lines = tuple([self._set_line(spans, size, lh) for spans in lines])
+            set_lines = tuple([self._set_line(spans, size, lh, rtl) for spans in lines])
         return _stack(set_lines, size, fitted=max_width is not None)
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
@@ -283,8 +299,9 @@ class Typesetter:
             out.append(SetLine(w, lh, baseline, (run,) if text else (), True))
         return _stack(tuple(out), size)
 
-    def _set_line(self, spans: Sequence[Span], size: float, lh: float) -> SetLine:
-        """One line of spans; `lh` is the line height for the size (tall icons raise it)."""
+    def _set_line(self, spans: Sequence[Span], size: float, lh: float, rtl: bool) -> SetLine:
+        """One line of spans; `lh` is the line height for the size (tall icons raise it); `rtl`
+        when its paragraph reads right to left."""
         runs: list[Run] = []
         x = 0.0
         tallest = 0.0
@@ -318,8 +335,8 @@ class Typesetter:
                 code = code or span.code
             x += w + 2 * pad
         height = max(lh, tallest + size * 0.3)
-        placed = _in_visual_order(runs, x) if len(runs) > 1 else tuple(runs)
-        return SetLine(x, height, centred_baseline(height, size), placed, code=code)
+        placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)
+        return SetLine(x, height, centred_baseline(height, size), placed, code=code, rtl=rtl)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -341,11 +358,34 @@ def _is_plain(span: Span) -> bool:
     return span.icon is None and not span.code and text[:1] not in ("", " ") and text[-1] != " "
 
 
-def _plain_line(span: Span, size: float, lh: float) -> SetLine:
+def _plain_line(span: Span, size: float, lh: float, rtl: bool) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
     run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
-    return SetLine(w, lh, centred_baseline(lh, size), (run,))
+    return SetLine(w, lh, centred_baseline(lh, size), (run,), rtl=rtl)
+
+
+def right_to_left(paragraph: str) -> bool:
+    """Whether a paragraph reads right to left: its first letter of a strong direction does
+    (Unicode's rule P2, which a browser follows for `dir="auto"`, as GitHub's Markdown pages
+    do). Such a paragraph's lines run from the right, and its punctuation at either end
+    stands where a reader of Hebrew or Arabic looks for it."""
+    if paragraph.isascii():
+        return False
+    isolated = 0  # what an isolate (LRI, RLI or FSI … PDI) holds does not count
+    for ch in paragraph:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("LRI", "RLI", "FSI"):
+            isolated += 1
+        elif kind == "PDI":
+            isolated = max(isolated - 1, 0)
+        elif isolated:
+            continue
+        elif kind == "L":
+            return False
+        elif kind in ("R", "AL"):
+            return True
+    return False
 
 
 def direction(text: str) -> str:
@@ -357,12 +397,13 @@ def direction(text: str) -> str:
     return "R" if kinds & {"R", "AL"} else "N"
 
 
-def _in_visual_order(runs: list[Run], width: float) -> tuple[Run, ...]:
-    """The runs placed as a browser draws the line, left to right at its base: each stretch
+def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[Run, ...]:
+    """The runs placed as a browser draws the line: in a left-to-right paragraph each stretch
     of right-to-left runs, with the room and the neutral runs between two of them, read from
-    right to left. A line without right-to-left text keeps its places; the runs stay in
-    reading order, for copying and screen readers."""
-    if all(run.text.isascii() for run in runs):
+    right to left; in a right-to-left one (`rtl`) the whole line so, each stretch of
+    left-to-right runs kept in its own order. A left-to-right line without right-to-left text
+    keeps its places; the runs stay in reading order, for copying and screen readers."""
+    if not rtl and all(run.text.isascii() for run in runs):
         return tuple(runs)
     # The line as pieces in reading order: the room before each run (spaces, gaps, a code
     # span's padding), the run, and the room after the last.
@@ -372,27 +413,32 @@ def _in_visual_order(runs: list[Run], width: float) -> tuple[Run, ...]:
         pieces += [(run.dx - x, "N", None), (run.width, direction(run.text), index)]
         x = run.dx + run.width
     pieces.append((width - x, "N", None))
-    if all(kind != "R" for _, kind, _ in pieces):
+    if not rtl and all(kind != "R" for _, kind, _ in pieces):
         return tuple(runs)
+    base, other = ("R", "L") if rtl else ("L", "R")
     strong = [(i, kind) for i, (_, kind, _) in enumerate(pieces) if kind != "N"]
     resolved = []
     for i, (_, kind, _) in enumerate(pieces):
-        if kind == "N":  # between two right-to-left pieces it reads with them
-            before = next((k for j, k in reversed(strong) if j < i), "L")
-            after = next((k for j, k in strong if j > i), "L")
-            kind = "R" if before == after == "R" else "L"
+        if kind == "N":  # between two pieces of one direction it reads with them
+            before = next((k for j, k in reversed(strong) if j < i), base)
+            after = next((k for j, k in strong if j > i), base)
+            kind = before if before == after else base
         resolved.append(kind)
+    # Each stretch against the paragraph's direction turned round, then, in a right-to-left
+    # paragraph, the whole line (rule L2 over the two levels a line of runs has).
     order: list[int] = []
     i = 0
     while i < len(pieces):
         j = i + 1
-        if resolved[i] == "R":
-            while j < len(pieces) and resolved[j] == "R":
+        if resolved[i] == other:
+            while j < len(pieces) and resolved[j] == other:
                 j += 1
             order += reversed(range(i, j))
         else:
             order.append(i)
         i = j
+    if rtl:
+        order.reverse()
     placed = list(runs)
     x = 0.0
     for i in order:

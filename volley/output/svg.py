@@ -69,7 +69,7 @@ def render_svg(
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
     prefix = safe_id(id_prefix)
-    painter = _Painter(colours, prefix)
+    painter = _Painter(colours, prefix, anchored=not raster)
     return tag.document(
         prefix=prefix,
         width=layout.width,
@@ -136,9 +136,13 @@ class _Painter:
     """Turns layout shapes into tags, with colours from one palette. Each method returns the
     markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
-    def __init__(self, colours: Colours, prefix: str) -> None:
+    def __init__(self, colours: Colours, prefix: str, anchored: bool = True) -> None:
         self.c = colours
         self.prefix = prefix
+        # Whether a line may be drawn from its middle or end (`TextLine.anchor`). cairosvg
+        # anchors a line by its first piece once the PNG and PDF fonts split it into pieces,
+        # so there every line is drawn from its start, at the measured place.
+        self.anchored = anchored
 
     # Text.
 
@@ -171,18 +175,21 @@ class _Painter:
         preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
         first = texts[0]
         if len(texts) == 1 and not (first.code or first.href or first.strike or first.role):
+            anchor = line.anchor if self.anchored else "start"
+            share = {"start": 0.0, "middle": 0.5, "end": 1.0}[anchor]
             words = tag.text(
                 cls,
                 role,
                 colour,
                 size,
-                line.x + first.dx,
+                line.x + first.dx + share * first.width,
                 line.baseline,
-                first.text,
+                _as_read(line, first.text),
                 preserve=preserve,
                 mono=mono,
                 bold=first.bold,
                 italic=first.italic,
+                anchor=anchor,
             )
         else:
             runs = "".join([self._run(line, r) for r in texts])
@@ -201,7 +208,7 @@ class _Painter:
         span = tag.tspan(
             line.x + run.dx,
             line.baseline,
-            run.text,
+            _as_read(line, run.text),
             bold=run.bold,
             italic=run.italic,
             mono=MONO_FAMILY if run.code else None,
@@ -385,6 +392,14 @@ class _Painter:
 def _needs_preserve(text: str) -> bool:
     """Whether the text has spaces SVG would otherwise collapse or drop."""
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
+
+
+def _as_read(line: TextLine, text: str) -> str:
+    """A run's text with its paragraph's direction: SVG text runs left to right unless told, so
+    the text of a right-to-left paragraph is set apart as a right-to-left isolate (RLI … PDI),
+    and a full stop ending a Hebrew sentence stands at its left. The marks take no room; the
+    PNG and PDF path reads them and then leaves them out (`volley.output.rtl`)."""
+    return f"\u2067{text}\u2069" if line.rtl else text
 
 
 # --- arrows ----------------------------------------------------------------------------------

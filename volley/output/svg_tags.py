@@ -337,9 +337,13 @@ def text(
     mono: str | None = None,
     bold: bool = False,
     italic: bool = False,
+    anchor: str = "start",
 ) -> str:
-    """A line of text of one style, at (x, y) on its baseline; `preserve` keeps its spaces."""
+    """A line of text of one style, at (x, y) on its baseline; `preserve` keeps its spaces;
+    `anchor` is the point of the line at x (its start unless said)."""
     attrs = f' x="{num(x)}" y="{num(y)}"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
     if bold:
         attrs += ' font-weight="bold"'
     if italic:
