@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -55,10 +56,11 @@ def attribute(text: str) -> str:
 
 
 def text_of(element: ET.Element) -> str:
-    """The text drawn, less the isolate marks that give a right-to-left paragraph its
-    direction (hidden characters a user wrote are drawn as visible escapes)."""
+    """The text drawn, less the isolate marks (RLI, FSI, PDI) that give the runs of a
+    right-to-left paragraph their direction (hidden characters a user wrote are drawn as
+    visible escapes)."""
     text = "".join(t for node in element.iter(f"{SVG}text") for t in node.itertext())
-    return squash(text.replace("\u2067", "").replace("\u2069", ""))
+    return squash(re.sub("[\u2067\u2068\u2069]", "", text))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])

@@ -209,9 +209,10 @@ def lift_bodies(
     lines = text.split("\n")
     lifter = _Lifter(lines, filename, line_kind)
     bodies: dict[int, Body] = {}
-    # Searched as "a line break, then an owner" in the text after a line break: a pattern that
-    # starts with a character lets the search skip from line break to line break.
-    owners = re.compile(f"\n(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
+    # An owner is searched for as the line break before it, in the text with a line break put
+    # in front: a pattern that starts with a character lets the search skip from one line
+    # break to the next instead of trying every position.
+    owners = re.compile(f"(?m)\n(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
     index = 0  # the first line not yet lifted
     line, counted = 0, 0  # the line of the character offset `counted` (in `text`)
     for found in owners.finditer("\n" + text):

@@ -142,12 +142,12 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
         # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
         # the arrow would otherwise be read with them, right to left, pointing at the sender.
         sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
-    number = str(item.number)
-    if right_to_left(m.sender + m.receiver + m.label + body):
-        # The heading runs left to right whatever its texts (a left-to-right mark before its
-        # first letter says so), so that its arrow points from the sender to the receiver.
-        number = "\u200e" + number
-    return f"{MARKER_ICON} {number} · {sender} → {receiver} · {label} · {_escape(body + lang)}"
+    heading = f"{sender} → {receiver} · {label} · {_escape(body + lang)}"
+    # The heading runs left to right whatever its texts, so that its arrow points from the
+    # sender to the receiver: where its first letter is a right-to-left one, a left-to-right
+    # mark before it says so.
+    mark = "\u200e" if right_to_left(heading) else ""
+    return f"{MARKER_ICON} {mark}{item.number} · {heading}"
 
 
 def _escape(text: str) -> str:

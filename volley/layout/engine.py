@@ -537,7 +537,7 @@ class _Engine:
         x = self.xs[i] - w / 2
         texts = []
         for y in (top, bottom):
-            texts.append(self.ts.place(st, self.xs[i], y + (h - st.height) / 2, center=True))
+            texts.append(self.ts.place(st, self.xs[i], y + (h - st.height) / 2, align="middle"))
         return Rect(x, top, w, h), Rect(x, bottom, w, h), texts[0], texts[1]
 
     def _items(
@@ -674,7 +674,7 @@ class _Engine:
             label_x = x0 + (row.badge_w + C.BADGE_GAP if row.badge else 0.0)
             if centre:
                 label = self.ts.place(row.label, label_x + row.label.width / 2, label_top,
-                                      center=True, halo=True)  # fmt: skip
+                                      align="middle", halo=True)  # fmt: skip
             else:
                 label = self.ts.place(row.label, label_x, label_top, halo=True)
             if row.label.lines:
@@ -687,7 +687,7 @@ class _Engine:
         if row.badge:
             box = Rect(x, first_mid - C.BADGE_RADIUS, row.badge_w, 2 * C.BADGE_RADIUS)
             text = self.ts.place(row.badge, x + row.badge_w / 2, _centred(box, row.badge),
-                                 tone="inverse", center=True)  # fmt: skip
+                                 tone="inverse", align="middle")  # fmt: skip
             badge = Badge(box, text)
         if row.marker:
             x = x0 + row.width - row.marker_w
@@ -728,7 +728,7 @@ class _Engine:
                 )
                 bullets.append(self.ts.place(part.bullet, bx, ty, tone="note"))
             if rtl:
-                placed = self.ts.place(part.text, end - part.indent, ty, tone="note", right=True)
+                placed = self.ts.place(part.text, end - part.indent, ty, tone="note", align="end")
             else:
                 placed = self.ts.place(part.text, tx + part.indent, ty, tone="note")
             texts.append(placed)
@@ -759,7 +759,7 @@ class _Engine:
             label = None
             if st:
                 label = self.ts.place(st, (x1 + x2) / 2, mid - st.height / 2, tone="muted",
-                                      center=True, halo=True)  # fmt: skip
+                                      align="middle", halo=True)  # fmt: skip
             self.breaks.append((self.y, self.y + h))
             self.out.dividers.append(DividerShape(divider.line, "delay", mid, x1, x2, None,
                                                   label, None))  # fmt: skip
@@ -771,7 +771,7 @@ class _Engine:
         label = pill = None
         if st:
             label = self.ts.place(st, (x1 + x2) / 2, mid - st.height / 2, tone="muted",
-                                  center=True)  # fmt: skip
+                                  align="middle")  # fmt: skip
             pill = Rect(label.box.x - C.DIVIDER_LABEL_PAD_X, self.y,
                         st.width + 2 * C.DIVIDER_LABEL_PAD_X, h)  # fmt: skip
         self.out.dividers.append(

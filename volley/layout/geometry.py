@@ -22,6 +22,8 @@ from volley.model import HeadStyle, LineStyle
 
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
 Anchor = Literal["start", "middle", "end"]  # SVG's text-anchor
+# How much of a line's width lies left of the point it is anchored at.
+ANCHOR_SHARE: dict[Anchor, float] = {"start": 0.0, "middle": 0.5, "end": 1.0}
 
 
 class Rect(NamedTuple):

@@ -123,11 +123,9 @@ def text_width(
 
 
 @lru_cache(maxsize=256)
-def measurer(
-    size: float, bold: bool = False, italic: bool = False, mono: bool = False
-) -> Callable[[str], float]:
-    """`text_width` for one size and face: wrapping measures every word of a span in its
-    span's style, and the face's table is looked up once for all of them."""
+def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str], float]:
+    """The width in px of a line of text at one size in one face: what `text_width` gives, for
+    measuring the many words of one span."""
     face = _FACE_NAMES[bold, italic, mono]
     table = _table(face)
     em_of = table.__getitem__

@@ -58,7 +58,7 @@ def styled_width(span: Span, text: str, size: float, mono_size: float | None = N
 def styled_measurer(
     span: Span, size: float, mono_size: float | None = None
 ) -> Callable[[str], float]:
-    """`styled_width` for the pieces of one span."""
+    """The width of a piece of `span`'s text, as `styled_width` gives it, for all its pieces."""
     if span.icon is not None:
         width = icon_width(span.icon, size)
         return lambda _text: width
@@ -180,7 +180,7 @@ def _rejoin(span: Span, texts: list[str]) -> Span:
 
 
 def _width(pieces: list[Piece]) -> float:
-    """The pieces' width (a word or a space is mostly one piece, whose width it is)."""
+    """The width of a word's or a space's pieces (mostly one, whose width it is)."""
     return pieces[0][2] if len(pieces) == 1 else fsum(piece[2] for piece in pieces)
 
 

@@ -17,7 +17,7 @@ from math import fsum
 from typing import NamedTuple
 
 from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
-from volley.layout.geometry import Anchor, Rect, Run, TextBlock, TextLine, Tone
+from volley.layout.geometry import ANCHOR_SHARE, Anchor, Rect, Run, TextBlock, TextLine, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import break_units, span_width, styled_width, wrap_spans
 from volley.text.inline import (
@@ -234,23 +234,25 @@ class Typesetter:
         y: float,
         *,
         tone: Tone = "text",
-        center=False,
-        halo=False,
-        right=False,
+        align: Anchor = "start",
+        halo: bool = False,
     ) -> TextBlock:
-        """The set text with its top-left at (x, y); `center` centres each line on x, `right`
-        ends each line at x (and the text's top-right is at (x, y))."""
+        """The set text at y, each line starting at x, centred on it (`align="middle"`) or
+        ending at it (`"end"`)."""
         lines: list[TextLine] = []
         code_boxes: list[Rect] = []
         top = y
         size = st.size
-        # Right-to-left scripts are the ones the bundled widths know least (Liberation has no
-        # Arabic): their lines are drawn from the point they are aligned on.
-        aligned: Anchor = "middle" if center else "end" if right else "start"
+        share = ANCHOR_SHARE[align]
         for sl in st.lines:
-            lx = x - sl.width / 2 if center else x - sl.width if right else x
-            anchor: Anchor = aligned if sl.rtl else "start"
-            line = TextLine(lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono, sl.rtl, anchor)
+            lx = x - share * sl.width
+            # Right-to-left scripts are the ones the bundled widths know least (Liberation has
+            # no Arabic): a line of theirs is drawn from the point it is aligned on (when it
+            # is one run; the runs of a line of several keep their measured places).
+            anchor: Anchor = align if sl.rtl else "start"
+            line = TextLine(
+                lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono, rtl=sl.rtl, anchor=anchor
+            )
             if sl.code:
                 h = size * CODE_BOX_EM
                 code_boxes += [
@@ -260,7 +262,7 @@ class Typesetter:
                 ]
             lines.append(line)
             top += sl.height
-        left = x - st.width / 2 if center else x - st.width if right else x
+        left = x - share * st.width
         return TextBlock(left, y, st.width, st.height, tuple(lines), tone, halo, tuple(code_boxes))
 
     # --- setting -----------------------------------------------------------------------------

@@ -7,10 +7,12 @@ browser does both. So before the SVG reaches cairo, each run of text that holds 
 characters gets Arabic's joined letter forms (arabic-reshaper) and is then put in the order it
 is seen in (python-bidi), as renderers without text shaping do.
 
-The base direction is left to right, as SVG text has unless told otherwise: a mostly English
-label keeps its order and only its Arabic or Hebrew words are turned round, while an all Hebrew
-title reads right to left. Each run is a paragraph of its own, as a browser treats it: volley
-places every run of a line at its own x.
+The base direction is left to right, as SVG text has unless told otherwise: a label that
+starts in English keeps its order and only its Arabic or Hebrew words are turned round. The
+runs of a paragraph that starts in Hebrew or Arabic come as isolates (RLI or FSI … PDI, see
+`volley.output.svg`), which python-bidi reads as a browser does: such a run reads right to left
+as a whole. Each run is a paragraph of its own, as a browser treats it: volley places every run
+of a line at its own x.
 
 python-bidi reorders (rules L1 and L2 of the algorithm) but leaves two things to the renderer
 (its issue #25): a bracket in a reversed run must be drawn as its mirror image (`_mirrored`),
@@ -30,6 +32,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
+from volley.layout.typeset import right_to_left
 from volley.output.svg_tags import escape
 
 _RTL = {"R", "AL", "RLE", "RLO", "RLI"}  # right-to-left letters, and the controls that make text so
@@ -62,7 +65,15 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
     if not all(can_draw(ch) for ch in set(joined) - set(text)):
         joined = text
     visual = get_display(joined, base_dir="L")
-    return _mirrored(_marks_after_letters(visual))
+    return _mirrored(_marks_after_letters(visual), _in_right_to_left_isolate(text))
+
+
+def _in_right_to_left_isolate(text: str) -> bool:
+    """Whether the text is one isolate that reads right to left: an RLI … PDI, or an FSI … PDI
+    whose first letter is a right-to-left one."""
+    if text[:1] == "\u2067":
+        return True
+    return text[:1] == "\u2068" and right_to_left(text[1:])
 
 
 # Directional formatting characters (marks, embeddings, isolates): they steer the order of
@@ -115,12 +126,14 @@ def marks_before_letters(text: str, reaches_forward: Callable[[str], bool]) -> s
     return "".join(out)
 
 
-def _mirrored(visual: str) -> str:
+def _mirrored(visual: str, rtl: bool = False) -> str:
     """Brackets, `<`, `>`, `«` and the like that read right to left, drawn as their mirror.
 
     A pair of brackets whose closing one comes first was turned round with the text it holds.
     Any other mirrored character reads right to left when the nearest letters on both its
-    sides are right-to-left ones (numbers count with them: they sit inside such a run).
+    sides are right-to-left ones (numbers count with them: they sit inside such a run), or, in
+    text that reads right to left as a whole (`rtl`), when they are not both left-to-right:
+    between two directions a character takes the text's own.
     """
     from bidi.mirror import MIRRORED
 
@@ -139,17 +152,20 @@ def _mirrored(visual: str) -> str:
         else:
             open_.append(i)
     alone = [i for i, ch in enumerate(visual) if ch in MIRRORED and i not in paired]
-    flip.update(i for i in alone if _rtl_side(visual[:i][::-1]) and _rtl_side(visual[i + 1 :]))
+    for i in alone:
+        before, after = _rtl_side(visual[:i][::-1], rtl), _rtl_side(visual[i + 1 :], rtl)
+        if before if before == after else rtl:
+            flip.add(i)
     return "".join(MIRRORED[ch] if i in flip else ch for i, ch in enumerate(visual))
 
 
-def _rtl_side(chars: str) -> bool:
-    """Whether the first letter or number of `chars` is right-to-left (the end of the run
-    counts as left to right, the base direction)."""
+def _rtl_side(chars: str, rtl: bool) -> bool:
+    """Whether the first letter or number of `chars` is right-to-left; the end of the text
+    counts as its base direction (`rtl`)."""
     for ch in chars:
         kind = unicodedata.bidirectional(ch)
         if kind == "L":
             return False
         if kind in _STRONG_RTL or kind in _NUMBERS:
             return True
-    return False
+    return rtl

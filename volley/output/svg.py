@@ -10,7 +10,9 @@ from typing import get_args
 
 from volley.layout import constants as C
 from volley.layout.geometry import (
+    ANCHOR_SHARE,
     ActivationBar,
+    Anchor,
     Appendix,
     Badge,
     BlockFrame,
@@ -175,8 +177,8 @@ class _Painter:
         preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
         first = texts[0]
         if len(texts) == 1 and not (first.code or first.href or first.strike or first.role):
-            anchor = line.anchor if self.anchored else "start"
-            share = {"start": 0.0, "middle": 0.5, "end": 1.0}[anchor]
+            anchor: Anchor = line.anchor if self.anchored else "start"
+            share = ANCHOR_SHARE[anchor]
             words = tag.text(
                 cls,
                 role,
@@ -184,7 +186,7 @@ class _Painter:
                 size,
                 line.x + first.dx + share * first.width,
                 line.baseline,
-                _as_read(line, first.text),
+                _with_direction(line, first.text),
                 preserve=preserve,
                 mono=mono,
                 bold=first.bold,
@@ -208,7 +210,7 @@ class _Painter:
         span = tag.tspan(
             line.x + run.dx,
             line.baseline,
-            _as_read(line, run.text),
+            _with_direction(line, run.text, one_of_several=True),
             bold=run.bold,
             italic=run.italic,
             mono=MONO_FAMILY if run.code else None,
@@ -394,12 +396,16 @@ def _needs_preserve(text: str) -> bool:
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
 
 
-def _as_read(line: TextLine, text: str) -> str:
-    """A run's text with its paragraph's direction: SVG text runs left to right unless told, so
-    the text of a right-to-left paragraph is set apart as a right-to-left isolate (RLI … PDI),
-    and a full stop ending a Hebrew sentence stands at its left. The marks take no room; the
-    PNG and PDF path reads them and then leaves them out (`volley.output.rtl`)."""
-    return f"\u2067{text}\u2069" if line.rtl else text
+def _with_direction(line: TextLine, text: str, one_of_several: bool = False) -> str:
+    """A run's text as its paragraph reads it. SVG text runs left to right unless told, so in
+    a right-to-left paragraph a line's only run is set apart as a right-to-left isolate (RLI …
+    PDI: a full stop ending a Hebrew sentence stands at its left), and each of several runs,
+    which the typesetter has already put in their order, as one that reads in the direction
+    of its own first letter (FSI … PDI: `Hello.` keeps its full stop on the right). The marks
+    take no room; the PNG and PDF path reads them and then leaves them out."""
+    if not line.rtl:
+        return text
+    return f"\u2068{text}\u2069" if one_of_several else f"\u2067{text}\u2069"
 
 
 # --- arrows ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from markupsafe import escape as _escape
 
-from volley.layout.geometry import Rect
+from volley.layout.geometry import Anchor, Rect
 
 
 def escape(text: str) -> str:
@@ -73,14 +73,18 @@ def document(
     appendix: str | None,
 ) -> str:
     """The picture: its size, title and description, the icons it uses (`defs`: `symbol`s),
-    its groups in painting order (`groups`: class → content), the title and the appendix."""
+    its groups in painting order (`groups`: class → content), the title and the appendix.
+
+    Every place in it is measured from the left, so it says it runs left to right: inline in a
+    right-to-left page, it would otherwise take the page's direction, and each text would
+    start at its x and run leftwards."""
     p, w, h = escape(prefix), num(width), num(height)
     rendering = f' text-rendering="{escape(text_rendering)}"' if text_rendering else ""
     tags = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
         f' id="{p}" class="volley" width="{w}" height="{h}" viewBox="0 {num(top)} {w} {h}"'
         f' role="img" aria-labelledby="{p}-title {p}-desc" font-family="{escape(font)}"'
-        f"{rendering}>",
+        f' direction="ltr"{rendering}>',
         f'<title id="{p}-title">{escape(title)}</title>',
         f'<desc id="{p}-desc">{escape(desc)}</desc>',
     ]
@@ -337,7 +341,7 @@ def text(
     mono: str | None = None,
     bold: bool = False,
     italic: bool = False,
-    anchor: str = "start",
+    anchor: Anchor = "start",
 ) -> str:
     """A line of text of one style, at (x, y) on its baseline; `preserve` keeps its spaces;
     `anchor` is the point of the line at x (its start unless said)."""

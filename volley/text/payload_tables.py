@@ -215,7 +215,10 @@ _LOSSLESS = json.JSONDecoder(
 
 
 def _load_json(text: str) -> Any:
-    """Parse losslessly: numbers as their source text, objects as lists of pairs."""
+    """Parse losslessly: numbers as their source text, objects as lists of pairs. A body that
+    starts with a byte order mark is refused as `json.loads` refuses it, by name."""
+    if text[:1] == "\ufeff":
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     return _LOSSLESS.decode(text)
 
 
