@@ -223,6 +223,12 @@ def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     picture = layout(diagram)
     raster = render_svg(picture, diagram, id_prefix="v", raster=True)
     assert "text-anchor" not in raster  # cairo places every line from its measured start
+    # Runs of several styles were put in order by the typesetter: each reads in the direction
+    # of its own first letter, so "Hello." keeps its full stop on its right.
+    svg = render("A -> B: שלום **Hello.** world")
+    runs = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)
+    assert runs == ["\u2068שלום\u2069", "\u2068Hello.\u2069", "\u2068world\u2069"]
+    assert 'direction="ltr"' in svg.split(">", 1)[0]  # in a right-to-left page too
 
 
 def test_fonts_and_presentation_colours(reference_text: str) -> None:
