@@ -236,6 +236,11 @@ def test_a_hebrew_paragraph_reads_from_the_right_around_an_english_word() -> Non
     assert last.dx < english.dx < first.dx  # the first word at the right end
     english_first = layout_of("A -> B: GET שלום").messages[0].label
     assert english_first is not None and not english_first.lines[0].rtl
+    # A number reads with the English before it: `abc 123` stays together, left of the Hebrew.
+    numbered = layout_of("A -> B: שלום *abc* **123**").messages[0].label
+    assert numbered is not None
+    hebrew, abc, number = numbered.lines[0].runs
+    assert abc.dx < number.dx < hebrew.dx
 
 
 def test_a_right_to_left_note_is_aligned_to_the_right() -> None:

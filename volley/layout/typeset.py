@@ -392,11 +392,15 @@ def right_to_left(paragraph: str) -> bool:
 
 def direction(text: str) -> str:
     """By the strong characters the text holds: L if any is left to right, else R if any is
-    right to left, else N (spaces, numbers, punctuation, an icon's empty text)."""
+    right to left; else EN for a number in European digits (which reads with the text before
+    it), R for one in Arabic-Indic digits (which reads right to left), else N (spaces,
+    punctuation, an icon's empty text)."""
     kinds = {unicodedata.bidirectional(ch) for ch in text}
     if "L" in kinds:
         return "L"
-    return "R" if kinds & {"R", "AL"} else "N"
+    if kinds & {"R", "AL", "AN"}:
+        return "R"
+    return "EN" if "EN" in kinds else "N"
 
 
 def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[Run, ...]:
@@ -418,6 +422,14 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
     if not rtl and all(kind != "R" for _, kind, _ in pieces):
         return tuple(runs)
     base, other = ("R", "L") if rtl else ("L", "R")
+    # A number reads with the left-to-right text before it, else as right-to-left text does
+    # (rules W7 and N1): `abc 123` beside Hebrew stays together.
+    last = base
+    for i, (advance, kind, drawn) in enumerate(pieces):
+        if kind == "EN":
+            pieces[i] = (advance, "L" if last == "L" else "R", drawn)
+        elif kind != "N":
+            last = kind
     strong = [(i, kind) for i, (_, kind, _) in enumerate(pieces) if kind != "N"]
     resolved = []
     for i, (_, kind, _) in enumerate(pieces):
