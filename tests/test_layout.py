@@ -260,6 +260,7 @@ def test_a_right_to_left_note_is_aligned_to_the_right() -> None:
     assert round(hebrew_item.x + hebrew_item.width, 2) < end  # an item is indented from it
     first_bullet, second_bullet = note.bullets
     assert first_bullet.x > hebrew_item.x + hebrew_item.width  # its bullet to its right
+    assert first_bullet.lines[0].rtl  # ("1." reads ".1" there, as in a right-to-left list)
     assert not english_item.rtl and second_bullet.x < english_item.x  # the English one as ever
 
 

@@ -221,6 +221,10 @@ class Typesetter:
                 hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
                 indent = NOTE_BULLET_INDENT * block.level + hang
                 st = self._wrapped(block.lines, size, max(max_width - indent, size * 4))
+                if any(line.rtl for line in st.lines):  # "1." reads as a right-to-left list's
+                    bullet = bullet._replace(
+                        lines=tuple(ln._replace(rtl=True) for ln in bullet.lines)
+                    )
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
                 out.append(NotePart("p", "", 0.0, self._wrapped(block.lines, size, max_width)))
