@@ -108,6 +108,23 @@ def test_assets_once_for_many_fragments(open_page, reference_text: str) -> None:
     assert panel(page, 1).locator(".vl-title").inner_text() == "GET /users"
 
 
+def test_in_a_right_to_left_page_the_picture_keeps_its_places(open_page) -> None:
+    """A Hebrew or Arabic docs site sets `dir="rtl"`: the drawing still runs left to right
+    (each text where the layout put it, not running leftwards from its x), and the panel names
+    the sender first, its arrow pointing at the receiver."""
+    source = "title: שירות הזמנות\nלקוח -> שרת: שלח order חדש.\nnote: שימו לב: השרת עונה.\n"
+    fragment = render(source, format="html", fragment=True)
+    page = open_page(host_page(fragment).replace("<html>", '<html dir="rtl" lang="he">'))
+    canvas = page.locator(".vl-canvas svg").bounding_box()
+    for text in page.locator(".vl-canvas svg text").all():
+        box = text.bounding_box()
+        assert canvas["x"] <= box["x"] and box["x"] + box["width"] <= canvas["x"] + canvas["width"]
+    page.locator('[data-message="1"]').click()
+    sender, receiver = page.locator(".vl-panel .vl-who").all()
+    assert (sender.inner_text(), receiver.inner_text()) == ("לקוח", "שרת")
+    assert sender.bounding_box()["x"] < receiver.bounding_box()["x"]
+
+
 def test_without_script_a_note_says_what_the_arrows_carry(
     browser, tmp_path, reference_text
 ) -> None:
