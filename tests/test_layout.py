@@ -243,6 +243,14 @@ def test_a_hebrew_paragraph_reads_from_the_right_around_an_english_word() -> Non
     assert abc.dx < number.dx < hebrew.dx
 
 
+def test_a_right_to_left_title_heads_the_picture_from_the_right() -> None:
+    hebrew = layout_of("title: תהליך התחברות\nA -> B: a label long enough to widen it")
+    english = layout_of("title: Sign-in flow\nA -> B: a label long enough to widen it")
+    assert hebrew.title is not None and english.title is not None
+    assert round(hebrew.title.x + hebrew.title.w, 2) == round(hebrew.width - C.MARGIN, 2)
+    assert english.title.x == C.MARGIN
+
+
 def test_a_right_to_left_note_is_aligned_to_the_right() -> None:
     text = (
         "note A, B: הלקוח שולח בקשה לשרת והשרת מחזיר תשובה אחרי בדיקת ההרשאות של המשתמש.\n"

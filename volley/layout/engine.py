@@ -501,7 +501,12 @@ class _Engine:
         out = self.out
         self.y = C.MARGIN
         if self.diagram.title:
-            out.title = self.ts.place(self._title(), self.left + C.MARGIN, self.y)
+            title = self._title()
+            if any(line.rtl for line in title.lines):  # a right-to-left title heads from the right
+                end = self.left + self.width - C.MARGIN
+                out.title = self.ts.place(title, end, self.y, align="end")
+            else:
+                out.title = self.ts.place(title, self.left + C.MARGIN, self.y)
             self.y += out.title.box.h + C.TITLE_GAP
         top = self.y
         self.y += self.box_h
