@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from volley.model import Diagram
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -52,6 +54,11 @@ def parsed_items(parsed: dict) -> list[dict]:
         for branch in item.get("branches", []):
             out.extend(parsed_items(branch))
     return out
+
+
+def arrows(diagram: Diagram) -> list[tuple[str, str, str, str]]:
+    """Each message as (sender, arrow, receiver, label): what an importer's result is checked by."""
+    return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
 
 
 @pytest.fixture(scope="session")

@@ -19,15 +19,13 @@ from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
 from volley.text.payload_tables import body_table
 
+from .conftest import arrows
+
 CASES = Path(__file__).parent / "cases" / "har"
 
 
 def har(name: str, **options) -> Diagram:
     return import_har((CASES / f"{name}.har").read_bytes(), TrafficOptions(**options), name)
-
-
-def messages(diagram: Diagram) -> list[tuple[str, str, str, str]]:
-    return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
 
 
 def request(message: Message) -> str:
@@ -43,7 +41,7 @@ def response(message: Message) -> str:
 def test_chrome_capture_lanes_messages_and_sections():
     diagram = har("chrome")
     assert diagram.participants == ["Browser", "mitmproxy.org", "www.google.com"]
-    assert messages(diagram) == [
+    assert arrows(diagram) == [
         ("Browser", "->", "mitmproxy.org", "GET /"),
         ("mitmproxy.org", "-->", "Browser", "304 Not Modified"),
         ("Browser", "-x", "www.google.com", "GET /"),
@@ -85,7 +83,7 @@ def test_failed_request_is_a_lost_message_with_the_reason():
 
 def test_mitmproxy_connection_failure_is_lost_too():
     diagram = har("error_log")
-    assert messages(diagram)[0] == ("Client", "-x", "163.com", "GET /")
+    assert arrows(diagram)[0] == ("Client", "-x", "163.com", "GET /")
     assert "Connect call failed" in diagram.items[1].text
 
 
@@ -97,7 +95,7 @@ def test_static_assets_only_with_all():
         "->",
         "www.google.com",
         "GET /images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png",
-    ) in messages(everything)
+    ) in arrows(everything)
     image = response(everything.messages()[-1])
     assert image.endswith("bytes of image/png, not shown)")
 
@@ -148,7 +146,7 @@ CAPTURES = sorted(path.stem for path in CASES.glob("*.har"))
 def test_every_capture_writes_a_diagram_that_reads_back(name):
     diagram = har(name)
     again = parse(write(diagram))
-    assert messages(again) == messages(diagram)
+    assert arrows(again) == arrows(diagram)
     assert [request(m) for m in again.messages() if m.request] == [
         request(m) for m in diagram.messages() if m.request
     ]
@@ -215,7 +213,7 @@ def test_command_line_masks_and_says_how_many(tmp_path):
 
 def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():
     diagram = har("websocket")
-    assert messages(diagram)[-3:] == [
+    assert arrows(diagram)[-3:] == [
         ("demo.piesocket.com", "->>", "Client", "WebSocket text frame"),
         ("Client", "->>", "demo.piesocket.com", "WebSocket text frame"),
         ("Client", "->>", "demo.piesocket.com", "WebSocket text frame"),

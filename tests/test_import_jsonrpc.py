@@ -20,11 +20,9 @@ from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Note
 
+from .conftest import arrows
+
 CASES = Path(__file__).parent / "cases" / "jsonrpc"
-
-
-def arrows(diagram: Diagram) -> list[tuple[str, str, str, str]]:
-    return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
 
 
 def host_log() -> Diagram:

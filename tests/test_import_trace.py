@@ -18,6 +18,8 @@ from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
 from volley.text.payload_tables import body_table
 
+from .conftest import arrows
+
 CASES = Path(__file__).parent / "cases" / "traces"
 # "service-x -> B" would read as a lost arrow "-x" after "service": the lane keeps the name
 # with a non-breaking hyphen, which is no arrow.
@@ -26,10 +28,6 @@ SERVICE_X = "service\u2011x"
 
 def trace(name: str, **options) -> Diagram:
     return import_trace((CASES / name).read_bytes(), TrafficOptions(**options), name)
-
-
-def arrows(diagram: Diagram) -> list[tuple[str, str, str, str]]:
-    return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
 
 
 def rows(message: Message, side: str = "request") -> dict[str, str]:
