@@ -502,7 +502,7 @@ class _Engine:
         self.y = C.MARGIN
         if self.diagram.title:
             title = self._title()
-            if any(line.rtl for line in title.lines):  # a right-to-left title heads from the right
+            if title.rtl:  # a right-to-left title heads the picture from the right
                 end = self.left + self.width - C.MARGIN
                 out.title = self.ts.place(title, end, self.y, align="end")
             else:
@@ -724,7 +724,7 @@ class _Engine:
                 texts.append(self.ts.place(part.text, tx + pad, ty + pad))
                 ty += panel.h
                 continue
-            rtl = any(line.rtl for line in part.text.lines)
+            rtl = part.text.rtl
             if part.bullet is not None:
                 bx = (
                     end - part.indent + C.BULLET_GAP

@@ -73,6 +73,11 @@ class SetText(NamedTuple):
     size: float
     fitted: bool = False  # set to a width it did not fit unwrapped: more room may change it
 
+    @property
+    def rtl(self) -> bool:
+        """Whether it is a paragraph that reads right to left (`right_to_left`)."""
+        return any(line.rtl for line in self.lines)
+
 
 @dataclass(slots=True)
 class NotePart:
@@ -221,7 +226,7 @@ class Typesetter:
                 hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
                 indent = NOTE_BULLET_INDENT * block.level + hang
                 st = self._wrapped(block.lines, size, max(max_width - indent, size * 4))
-                if any(line.rtl for line in st.lines):  # "1." reads as a right-to-left list's
+                if st.rtl:  # "1." reads as a right-to-left list's
                     bullet = bullet._replace(
                         lines=tuple(ln._replace(rtl=True) for ln in bullet.lines)
                     )
