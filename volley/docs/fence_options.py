@@ -10,7 +10,7 @@ from typing import Any
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES
 
-__all__ = ["FENCE_OPTIONS", "typed_options", "unknown_options"]
+__all__ = ["FENCE_OPTIONS", "typed_options", "unknown_options", "yes_or_no"]
 
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
 _TRUE = ("true", "yes", "on", "1")
@@ -53,14 +53,18 @@ def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
     ]
 
 
+def yes_or_no(value: str) -> bool | None:
+    """What an option says with `true`/`yes`/`on`/`1` or `false`/`no`/`off`/`0` (any case);
+    None for any other word. Fences and Sphinx's directive options take the same words."""
+    word = value.strip().lower()
+    return True if word in _TRUE else False if word in _FALSE else None
+
+
 def _boolean(key: str, value: str | bool) -> bool:
-    if isinstance(value, bool):
-        return value
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+    answer = value if isinstance(value, bool) else yes_or_no(value)
+    if answer is None:
+        raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+    return answer
 
 
 def _whole_number(key: str, value: str) -> int:

@@ -49,6 +49,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
+from volley.docs.fence_options import yes_or_no
 from volley.docs.fences import Location, Problem, error_box, spelled
 from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
@@ -61,17 +62,14 @@ logger = logging.getLogger(__name__)
 
 ASSETS = ("volley.css", "volley.js")  # written to _static/ of HTML builds
 STATIC_FORMATS = {"image/svg+xml": "svg", "image/png": "png"}  # preferred first
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
 
 
 def _boolean(value: str | None) -> bool:
     """A directive option that is a flag (`:redact:`) or says yes or no (`:interactive: false`)."""
-    if value is None or value.strip().lower() in _TRUE:
-        return True
-    if value.strip().lower() in _FALSE:
-        return False
-    raise ValueError(f'"{value}" is not true or false')
+    answer = True if value is None else yes_or_no(value)
+    if answer is None:
+        raise ValueError(f'"{value}" is not true or false')
+    return answer
 
 
 def _choice(allowed: tuple[str, ...]):
