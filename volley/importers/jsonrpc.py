@@ -488,6 +488,7 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
 
 
 _FRAME_HEAD = re.compile(rb"((?:[A-Za-z][A-Za-z-]*:[^\r\n]*\r?\n)+)\r?\n")
+_FRAME_EXPECTED = "expected `Content-Length: N`, a blank line, then N bytes of JSON"
 
 
 def _framed(text: str, filename: str | None) -> list[Sent]:
@@ -529,16 +530,17 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
             raise fail(
                 "has a message without a Content-Length header",
                 at,
-                "expected `Content-Length: N`, a blank line, then N bytes of JSON",
+                _FRAME_EXPECTED,
             )
         if not (length.isascii() and length.isdigit()):
             raise fail(
                 f"has a Content-Length that is not a number of bytes: {length!r}",
                 at,
-                "expected `Content-Length: N`, a blank line, then N bytes of JSON",
+                _FRAME_EXPECTED,
             )
-        body = data[head.end() : head.end() + int(length)]
-        if len(body) < int(length):
+        size = int(length)
+        body = data[head.end() : head.end() + size]
+        if len(body) < size:
             raise fail(
                 f"ends inside a message: Content-Length says {length} bytes, {len(body)} remain",
                 head.end(),
@@ -553,7 +555,7 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
                 "check that Content-Length counts the bytes of the JSON (UTF-8), not characters",
             ) from None
         sent.append(Sent(_guessed_side(record, asked), body.decode("utf-8", "replace")))
-        at = head.end() + int(length)
+        at = head.end() + size
 
 
 def _trace_score(text: str) -> int:
