@@ -33,12 +33,10 @@ from volley.layout.typeset import (
 )
 from volley.model import Message, Payload
 from volley.text.highlight import Colouring, colouring, tokens
+from volley.text.inline import escape_markup
 from volley.text.payload_tables import body_table
 
 MARKER_ICON = "{fas-paperclip}"
-_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
 @dataclass(slots=True)
 class Numbered:
     """A message that carries a body, and the number its marker shows."""
@@ -137,22 +135,17 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     label = m.label.strip() or "(no label)"
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
-    sender, receiver = _escape(m.sender), _escape(m.receiver)
+    sender, receiver = escape_markup(m.sender), escape_markup(m.receiver)
     if direction(m.sender + m.receiver) == "R":
         # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
         # the arrow would otherwise be read with them, right to left, pointing at the sender.
         sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
-    heading = f"{sender} → {receiver} · {label} · {_escape(body + lang)}"
+    heading = f"{sender} → {receiver} · {label} · {escape_markup(body + lang)}"
     # The heading runs left to right whatever its texts, so that its arrow points from the
     # sender to the receiver: where its first letter is a right-to-left one, a left-to-right
     # mark before it says so.
     mark = "\u200e" if right_to_left(heading) else ""
     return f"{MARKER_ICON} {mark}{item.number} · {heading}"
-
-
-def _escape(text: str) -> str:
-    """Plain text as inline markup that reads back as the same text."""
-    return "".join("\\" + ch if ch in _ESCAPABLE else ch for ch in text)
 
 
 def _payloads(message: Message) -> list[tuple[str, Payload]]:
