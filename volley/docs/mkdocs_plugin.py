@@ -58,6 +58,7 @@ from volley.docs.fences import (
 from volley.docs.readme import join_lines, scan
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES, OptionError, Options
+from volley.output.html_theme import site_default_theme
 from volley.textio import decode
 
 log = get_plugin_logger("volley")
@@ -80,17 +81,6 @@ class AppendixLines(c.OptionallyRequired[int]):
         except OptionError as exc:
             raise base.ValidationError(exc.format()) from None
         return value  # type: ignore[return-value]
-
-
-# MkDocs themes with a dark mode whose switch the viewer follows (mkdocs-material's palette,
-# the MkDocs theme's colour mode; see volley.output.html_theme): diagrams there default to
-# auto; on others to light, since a diagram turning dark on a page that stays white reads as a
-# mistake.
-DARK_MODE_THEMES = frozenset({"material", "mkdocs"})
-
-
-def _site_theme(name: str | None) -> str:
-    return "auto" if name in DARK_MODE_THEMES else "light"
 
 
 class VolleyConfig(base.Config):
@@ -123,7 +113,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if importlib.util.find_spec("pymdownx") is None:
             raise PluginError(MISSING_EXTRA)
         self.site.settings = Settings(
-            theme=self.config.theme or _site_theme(config.theme.name),
+            theme=self.config.theme or site_default_theme(config.theme.name),
             interactive=self.config.interactive,
             bodies=self.config.bodies,
             appendix_lines=self.config.appendix_lines,

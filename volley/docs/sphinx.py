@@ -55,6 +55,7 @@ from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
 from volley.options import BODIES, THEMES, OptionError, Options
+from volley.output.html_theme import site_default_theme
 
 __all__ = ["VolleyDirective", "setup"]
 
@@ -264,10 +265,6 @@ def _plain_title(diagram: Diagram) -> str:
 
 # --- writing: a picture the builder takes ---------------------------------------------------
 
-# Sphinx themes with a dark mode whose switch the viewer follows (`data-theme`, see
-# volley.output.html_theme): diagrams there default to auto; elsewhere to light.
-DARK_MODE_THEMES = frozenset({"furo", "pydata_sphinx_theme", "sphinx_book_theme"})
-
 
 class DrawDiagrams(SphinxPostTransform):
     """Replace each diagram with what the builder at hand can show."""
@@ -301,10 +298,7 @@ class DrawDiagrams(SphinxPostTransform):
             node.replace_self(shown)
 
     def _site_theme(self) -> str:
-        """A diagram's theme when it names none: auto (the reader's colour scheme, and the
-        site's own switch) on themes with a dark mode the viewer follows, else light, since a
-        diagram turning dark on a page that stays white reads as a mistake."""
-        return "auto" if self.app.config.html_theme in DARK_MODE_THEMES else "light"
+        return site_default_theme(self.app.config.html_theme)
 
     def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Element:
         options = Options(

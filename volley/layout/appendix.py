@@ -37,6 +37,8 @@ from volley.text.inline import escape_markup
 from volley.text.payload_tables import body_table
 
 MARKER_ICON = "{fas-paperclip}"
+
+
 @dataclass(slots=True)
 class Numbered:
     """A message that carries a body, and the number its marker shows."""

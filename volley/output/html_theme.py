@@ -119,6 +119,19 @@ _PAGE_ROLES = {"bg": "var(--vl-bg)"}
 # the MkDocs theme's colour mode (Bootstrap), furo's and the PyData Sphinx theme's `data-theme`.
 _SITE_DARK = ("[data-md-color-scheme=slate]", "[data-bs-theme=dark]", "[data-theme=dark]")
 _SITE_LIGHT = ("[data-md-color-scheme=default]", "[data-bs-theme=light]", "[data-theme=light]")
+# The docs themes that set one of those switches: MkDocs' material and mkdocs, Sphinx's furo,
+# PyData and Book themes.
+_THEMES_WITH_A_SWITCH = frozenset(
+    {"material", "mkdocs", "furo", "pydata_sphinx_theme", "sphinx_book_theme"}
+)
+
+
+def site_default_theme(site_theme: str | None) -> str:
+    """A diagram's theme when it names none, on a docs site of the theme named: auto (the
+    reader's colour scheme, and the site's own switch) where the site has a dark mode whose
+    switch the page follows, else light, since a diagram turning dark on a page that stays
+    white reads as a mistake."""
+    return "auto" if site_theme in _THEMES_WITH_A_SWITCH else "light"
 
 
 def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) -> str:
