@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from volley.importers.labels import lane_name
+from volley.importers.labels import lane_name, named_lane
 from volley.language.parser import parse
 
 
@@ -41,3 +41,18 @@ def test_a_lane_keeps_the_name_the_capture_gave_it(captured: str, written: str) 
 @given(st.text(max_size=40))
 def test_any_name_reads_back_as_one_lane(captured: str) -> None:
     assert reads_back(lane_name(captured))
+
+
+@pytest.mark.parametrize(
+    ("captured", "name", "shown"),
+    [
+        ("127.0.0.1:8000", "127.0.0.1 8000", "127.0.0.1:8000"),
+        ("[::1]:8080", "[ 1] 8080", "[::1]:8080"),  # an IPv6 host: no part is left unnamed
+        ("api.example.com", "api.example.com", None),
+    ],
+)
+def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) -> None:
+    labels: dict[str, str] = {}
+    assert named_lane(captured, None, labels) == name
+    assert labels.get(name) == shown
+    assert named_lane(captured, "API", {}) == "API"  # a name the user chose is shown as it is

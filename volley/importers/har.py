@@ -23,11 +23,11 @@ from urllib.parse import urlsplit
 from volley.errors import VolleyError
 from volley.importers import Imported
 from volley.importers.labels import (
-    colon_label,
     cut_body,
     json_error,
     label,
     lane_name,
+    named_lane,
     pretty_json,
 )
 from volley.importers.traffic import TrafficOptions, imported
@@ -244,9 +244,7 @@ class _Importer:
         key = host if port in (None, default) else f"{host}:{port}"
         if key not in self.lanes:
             chosen = self.options.names.get(key) or self.options.names.get(host)
-            name = self.lanes[key] = lane_name(chosen or key.replace(":", " "))
-            if not chosen and key != host:
-                self.labels[name] = colon_label(key)
+            self.lanes[key] = named_lane(key, chosen, self.labels)
         return self.lanes[key]
 
     def _exchange(self, entry: dict) -> list[Item]:

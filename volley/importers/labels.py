@@ -17,7 +17,7 @@ from volley.errors import VolleyError
 from volley.language.parser import parse
 from volley.text.inline import escape_markup, plain_text
 
-__all__ = ["colon_label", "cut_body", "json_error", "label", "lane_name", "pretty_json"]
+__all__ = ["cut_body", "json_error", "label", "lane_name", "named_lane", "pretty_json"]
 
 LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
 _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
@@ -68,10 +68,14 @@ def lane_name(text: str) -> str:
     raise AssertionError(f"no way to write the lane name {text!r}")  # pragma: no cover
 
 
-def colon_label(text: str) -> str:
-    """What the box of a lane named after `text` shows when `text` holds a colon (a host and
-    its port): a colon ends a name, so the name has a space there, and the box the colon."""
-    return ":".join(lane_name(part) for part in text.split(":"))
+def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
+    """The lane of a host or service: the name the user chose for it, else one made from
+    `text`. A colon ends a name, so a lane named after a host and its port (`127.0.0.1:8000`)
+    has a space there, and `labels` gets what its box shows instead, colon and all."""
+    name = lane_name(chosen or text)
+    if not chosen and ":" in text:
+        labels[name] = ":".join(lane_name(part) if part else "" for part in text.split(":"))
+    return name
 
 
 # A name cannot start with a shaft, a head or an activation mark; these look the same.

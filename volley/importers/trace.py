@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from volley.errors import VolleyError
 from volley.importers import Imported
-from volley.importers.labels import colon_label, json_error, label, lane_name
+from volley.importers.labels import json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
@@ -491,9 +491,7 @@ class _Builder:
     def lane(self, service: str) -> str:
         if service not in self.lanes:
             chosen = self.options.names.get(service)
-            name = self.lanes[service] = lane_name(chosen or service)
-            if not chosen and ":" in service:
-                self.labels[name] = colon_label(service)
+            self.lanes[service] = named_lane(service, chosen, self.labels)
         return self.lanes[service]
 
     def diagram(self) -> Diagram:
