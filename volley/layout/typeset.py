@@ -154,16 +154,16 @@ class Typesetter:
             lines, before = len(wider.lines), len(wrapped.lines)
             if lines < before or (lines == before and not _stranded(wider)):
                 return wider
-        count, best = len(wrapped.lines), wrapped
+        count, narrowest = len(wrapped.lines), None
         low, high = min(_longest_word(spans, size), max_width), max_width
         for _ in range(12):  # to within a twentieth of a pixel of 300
             middle = (low + high) / 2
-            attempt = self._set(spans, size, middle)
-            if len(attempt.lines) == count:
-                high, best = middle, attempt
+            # Only the number of lines matters here: the wrap alone gives it, as `_set` would.
+            if len(wrap_spans(spans, middle, size)) == count:  # type: ignore[arg-type]
+                high = narrowest = middle
             else:
                 low = middle
-        return best
+        return wrapped if narrowest is None else self._set(spans, size, narrowest)
 
     def numbered(self, text: str, number: int, size: float, *, bold=False) -> SetText:
         """What `markup(f"{text} {number}", size, <any width>)` sets, without parsing a new
