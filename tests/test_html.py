@@ -18,6 +18,7 @@ from volley.errors import VolleyError
 from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
+from volley.text.inline import Span
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -118,10 +119,10 @@ def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
 
 def test_the_data_carries_each_payload_as_table_and_text(reference_text: str) -> None:
     first = Page(html(reference_text)).data()["messages"][0]
-    assert (first["from"], first["to"], first["text"]) == (
+    assert (first["from"], first["to"], first["label"]) == (
         "Agent",
         "MCP Server",
-        "POST /mcp (initialize)",
+        [[{"t": "POST /mcp (initialize)"}]],
     )
     (request,) = first["payloads"]
     assert (request["dir"], request["label"], request["lang"]) == ("in", "Request", "http")
@@ -248,7 +249,7 @@ def test_user_text_never_becomes_markup(fragment: bool) -> None:
     data = page.data()
     (message,) = data["messages"]
     assert message["from"] == "<img src=q onerror=window.__pwned=1>"
-    assert message["text"] == HOSTILE
+    assert message["label"] == [[{"t": HOSTILE}]]
     assert "</script><script>window.__pwned=1</script>" in message["payloads"][0]["body"]
 
 
@@ -278,7 +279,7 @@ def test_lone_surrogates_and_controls_are_shown_replaced() -> None:
     text = render(diagram, format="html")
     text.encode("utf-8")  # a page that can be written
     (view,) = message_views(diagram)
-    assert view.text == "bad \ufffd \ufffd end"
+    assert view.spans == [[Span("bad \ufffd \ufffd end")]]
 
 
 # --- reply pairs ------------------------------------------------------------------------------
@@ -298,12 +299,11 @@ def test_replies_answer_in_order_and_follow_the_drawn_direction() -> None:
     assert pairs("A -> A: self\nA <-> B: both\nB -> A: x") == []
 
 
-def test_flow_and_screen_reader_label() -> None:
+def test_flow_follows_the_drawn_direction() -> None:
     (view,) = message_views(parse("B <- A: **hello**\nin: Args\n  k: v"))
-    assert (view.sender, view.receiver) == ("A", "B")
-    assert view.aria_label == "Message 1, A to B: hello. Carries Args"
+    assert (view.sender, view.receiver, view.both) == ("A", "B", False)
     (both,) = message_views(parse("A <-> B"))
-    assert both.both and both.aria_label == "Message 1, A and B"
+    assert (both.sender, both.receiver, both.both) == ("A", "B", True)
 
 
 def test_autonumber_is_the_badge() -> None:

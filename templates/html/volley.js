@@ -222,11 +222,38 @@
     if (anchor) root.setAttribute("data-anchor", rename(anchor));
   }
 
+  // White space as Python's str.split() reads it, which the rest of volley's plain text uses.
+  var SPACES = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
+  // A label's visible text: its spans without markup or icons, each run of white space one
+  // space (line breaks too).
+  function plainText(lines) {
+    return lines.map(function (line) {
+      return line.map(function (span) { return span.t; }).join("");
+    }).join(" ").replace(SPACES, " ").replace(/^ | $/g, "");
+  }
+
+  // What a screen reader hears for a message's arrow: who sends to whom, the label, and what
+  // it carries.
+  function ariaLabel(message) {
+    var said = "Message " + message.badge + ", " + message.from +
+      (message.both ? " and " : " to ") + message.to;
+    if (message.text) said += ": " + message.text;
+    if (message.payloads.length) {
+      said += ". Carries " + message.payloads.map(function (payload) { return payload.label; }).join(" and ");
+    }
+    return said;
+  }
+
   function Diagram(root) {
     var data = root.querySelector(":scope > template.vl-data");
     uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
+    this.data.messages.forEach(function (message) {
+      message.text = plainText(message.label);
+      message.aria = ariaLabel(message);
+    });
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
     this.anchor = root.getAttribute("data-anchor") || "";
     this.current = 0;

@@ -90,6 +90,23 @@ def test_deep_link_opens_the_message(open_page, reference_page: str) -> None:
     assert page.evaluate("document.activeElement.getAttribute('data-message')") == "9"
 
 
+def test_what_a_screen_reader_hears_for_each_arrow(open_page) -> None:
+    source = (
+        "B <- A: **hello**  *there*\\n`x`{fas-plug}\nin: Args\n  k: v\nout: Result\n  k: v\n"
+        "A <-> B\nautonumber 7\nA -> B: \u05e9\u05dc\u05d5\u05dd [docs](https://example.com)"
+    )
+    page = open_page(render(source, format="html"))
+    labels = page.evaluate(
+        "[...document.querySelectorAll('.vl-canvas [data-message]')]"
+        ".map(group => group.getAttribute('aria-label'))"
+    )
+    assert labels == [
+        "Message 1, A to B: hello there x. Carries Args and Result",
+        "Message 2, A and B",
+        "Message 7, A to B: \u05e9\u05dc\u05d5\u05dd docs",
+    ]
+
+
 def test_enter_on_a_focused_message(open_page, reference_page: str) -> None:
     page = open_page(reference_page)
     page.keyboard.press("Tab")

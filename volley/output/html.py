@@ -142,20 +142,6 @@ class MessageView:
     request: int | None = None
 
     @property
-    def text(self) -> str:
-        return plain_text(self.label)
-
-    @property
-    def aria_label(self) -> str:
-        """What a screen reader hears for the message's button."""
-        said = f"Message {self.badge}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
-        if self.text:
-            said += f": {self.text}"
-        if self.payloads:
-            said += ". Carries " + " and ".join(payload.label for payload in self.payloads)
-        return said
-
-    @property
     def badge(self) -> str:
         """The number shown in the panel: the diagram's own autonumber where it has one."""
         return str(self.number if self.number is not None else self.index)
@@ -168,8 +154,6 @@ class MessageView:
             "to": self.receiver,
             "both": self.both,
             "label": [[_span_json(span) for span in line] for line in self.spans],
-            "text": self.text,
-            "aria": self.aria_label,
             "reply": self.reply,
             "request": self.request,
             "payloads": [payload.to_json() for payload in self.payloads],
