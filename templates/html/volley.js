@@ -389,8 +389,6 @@
     var headsGone = rect.top + (state.bottom - state.box.y) * scale < line;
     var footVisible = rect.bottom - (state.bottom - state.top) * scale > line;
     var on = headsGone && footVisible;
-    // A message scrolled to (a click, a step, a deep link) stops below the copy, not under it.
-    state.heads.parentNode.style.setProperty("--vl-heads-height", Math.round((state.bottom - state.top) * scale) + "px");
     state.heads.classList.toggle("vl-heads-on", on);
     if (!on) return;
     var canvasRect = state.canvas.getBoundingClientRect();
@@ -626,6 +624,14 @@
     // The sheet stands 8px above the bottom of the window; keep 16px between it and the message.
     var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
+    // It stops below the sticky copy of the top boxes too, not under it. (Set here, on the
+    // message, rather than as a variable on the drawing: a variable there would make the
+    // browser restyle every shape of the drawing each time it changed.)
+    if (this.heads) {
+      var drawn = this.svg.getBoundingClientRect().width / this.heads.box.width;
+      var heads = Math.round((this.heads.bottom - this.heads.top) * drawn);
+      group.style.scrollMarginTop = "calc(var(--vl-top) + " + heads + "px)";
+    }
     group.scrollIntoView({ block: "nearest", inline: "nearest" });
   };
 

@@ -432,6 +432,39 @@ def test_the_participants_stay_in_sight_down_a_long_diagram(
     page.wait_for_function("!document.querySelector('.vl-heads.vl-heads-on')")
 
 
+# Tall participant boxes (names on three lines) make a tall sticky copy of them.
+TALL_HEADS = "\n".join(
+    ["participant C as Client of the service<br>in the browser<br>of the reader",
+     "participant S as Server of the service<br>behind the gateway<br>in the cloud"]
+    + [f"C -> S: request {n}\nS --> C: response {n}" for n in range(1, 16)]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_message_stepped_to_stops_below_the_sticky_participants(open_page, width: int) -> None:
+    page = open_page(render(TALL_HEADS, format="html"))
+    page.set_viewport_size({"width": width, "height": 700})
+    page.mouse.wheel(0, 5000)  # to the foot of the drawing
+    page.wait_for_function("document.querySelector('.vl-heads.vl-heads-on')")
+    page.click(message(30))
+    for n in range(29, 9, -1):  # back up the drawing, a message at a time
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator(f"{PANEL} .vl-badge").first).to_have_text(str(n))
+        arrow = page.locator(f"{message(n)} .arrow").bounding_box()
+        heads = page.locator(".vl-heads-track").bounding_box()
+        assert heads["height"] > 50  # three lines of names
+        assert arrow["y"] >= heads["y"] + heads["height"], n
+
+
+def test_a_message_shows_the_pointer_only_under_it(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    cursor = "n => getComputedStyle(n).cursor"
+    assert page.locator(f"{message(2)} .hit").evaluate(cursor) == "auto"
+    page.hover(message(2))
+    assert page.locator(f"{message(2)} .hit").evaluate(cursor) == "pointer"
+    assert page.locator(f"{message(3)} .hit").evaluate(cursor) == "auto"
+
+
 BLOCKS = """title: Blocks
 A -> B: one
 loop: every second
