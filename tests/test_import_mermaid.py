@@ -442,6 +442,23 @@ def test_several_blocks_to_one_place_is_a_usage_error_that_says_what_to_do(tmp_p
     assert not (tmp_path / "one.volley").exists()
 
 
+def test_one_place_for_a_page_of_several_is_refused_when_only_one_reads(tmp_path) -> None:
+    """Which diagram was meant cannot be told: the one that read is not written alone."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```mermaid\nsequenceDiagram\nA->>B: hi\n```\n\n"
+        "```mermaid\nsequenceDiagram\nA->>B hi\n```\n",
+        encoding="utf-8",
+    )
+    for args in ([], ["-o", str(tmp_path / "one.volley")]):
+        done = volley_cli("import", str(page), *args)
+        assert done.returncode == 2, done.stderr
+        assert f"{page}:8:1: error" in done.stderr  # the broken one is named
+        assert "holds 2 diagrams" in done.stderr and "-o DIR" in done.stderr
+        assert done.stdout == ""
+    assert not (tmp_path / "one.volley").exists()
+
+
 def test_import_one_diagram_to_stdout_or_a_file(tmp_path: Path) -> None:
     done = volley_cli("import", "-", stdin="sequenceDiagram\nA->>B: hi\n")
     assert (done.returncode, done.stdout) == (0, "A -> B: hi\n")

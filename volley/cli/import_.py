@@ -70,20 +70,21 @@ def _refuse_traffic_options(given: dict[str, Any], format_name: str) -> None:
         )
 
 
-def _targets(source: str, output: str | None, found: list[Imported]) -> list[str]:
-    """Where each diagram goes: `-` is standard output."""
+def _targets(source: str, output: str | None, found: list[Imported], total: int) -> list[str]:
+    """Where each diagram read goes (`-` is standard output); `total` counts the source's
+    diagrams that could not be read as well: one place for several is refused even when only
+    one of them read, since which one was meant cannot be told."""
     if output is None or output == "-":
-        if len(found) > 1:
+        if total > 1:
             raise click.UsageError(
-                f"{source} holds {len(found)} diagrams; give -o DIR to write one .volley file "
-                "for each"
+                f"{source} holds {total} diagrams; give -o DIR to write one .volley file for each"
             )
         return ["-"]
     folder = os.path.isdir(output) or output.endswith(("/", os.sep))
     if not folder:
-        if len(found) > 1:
+        if total > 1:
             raise click.UsageError(
-                f"{source} holds {len(found)} diagrams and -o names one file; give -o DIR "
+                f"{source} holds {total} diagrams and -o names one file; give -o DIR "
                 "(a folder) to write one .volley file for each"
             )
         return [output]
@@ -186,10 +187,10 @@ def import_command(
         if importer is not None and not importer.traffic:
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, importer.name if importer else None, options)
-        failed = False
+        total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
         report(exc)
-        found, failed = exc.imported, True
+        found, total, failed = exc.imported, exc.total, True
     except VolleyError as exc:
         report(exc)
         sys.exit(1)
@@ -199,7 +200,7 @@ def import_command(
     for item in found:
         for warning in item.warnings:
             report(warning)
-    for target, item in zip(_targets(source, output, found), found, strict=True):
+    for target, item in zip(_targets(source, output, found, total), found, strict=True):
         if target == "-":
             click.echo(item.text, nl=False)
             continue

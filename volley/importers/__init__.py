@@ -51,11 +51,13 @@ class Imported:
 
 class PartlyImported(VolleyErrors):
     """A source holding several diagrams (a Markdown page) of which some could not be read:
-    every error, and the diagrams that did read (`imported`), which are still worth writing."""
+    every error, the diagrams that did read (`imported`), which are still worth writing, and
+    how many the source holds in all (`total`)."""
 
-    def __init__(self, errors: list[VolleyError], imported: list[Imported]) -> None:
+    def __init__(self, errors: list[VolleyError], imported: list[Imported], total: int) -> None:
         super().__init__(errors)
         self.imported = imported
+        self.total = total
 
 
 @dataclass(frozen=True)

@@ -175,7 +175,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     if skipped and diagrams:
         diagrams[0] = replace(diagrams[0], warnings=skipped)
     if errors and diagrams:
-        raise PartlyImported(errors, diagrams)
+        raise PartlyImported(errors, diagrams, len(found))
     if errors:
         raise VolleyErrors(errors)
     return diagrams
