@@ -18,7 +18,6 @@ from volley.errors import VolleyError
 from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
-from volley.text.inline import Span
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -119,10 +118,10 @@ def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
 
 def test_the_data_carries_each_payload_as_table_and_text(reference_text: str) -> None:
     first = Page(html(reference_text)).data()["messages"][0]
-    assert (first["from"], first["to"], first["label"]) == (
+    assert (first["from"], first["to"], first["text"]) == (
         "Agent",
         "MCP Server",
-        [[{"t": "POST /mcp (initialize)"}]],
+        "POST /mcp (initialize)",
     )
     (request,) = first["payloads"]
     assert (request["dir"], request["label"], request["lang"]) == ("in", "Request", "http")
@@ -249,7 +248,7 @@ def test_user_text_never_becomes_markup(fragment: bool) -> None:
     data = page.data()
     (message,) = data["messages"]
     assert message["from"] == "<img src=q onerror=window.__pwned=1>"
-    assert message["label"] == [[{"t": HOSTILE}]]
+    assert message["text"] == HOSTILE
     assert "</script><script>window.__pwned=1</script>" in message["payloads"][0]["body"]
 
 
@@ -265,11 +264,12 @@ def test_embedded_json_holds_no_markup() -> None:
     assert page.elements == [("template", {"class": "vl-data"})] and page.data() == value
 
 
-def test_a_list_written_item_by_item_is_the_same_json() -> None:
-    """The page writes its messages one at a time: the text is what one dump would give."""
-    items = [{"t": "</template>&\u2028"}, [1, None, "é"], "x", {"nested": {"a": [True]}}]
-    assert embedded_json_list("messages", iter(items)) == embedded_json({"messages": items})
-    assert embedded_json_list("messages", iter([])) == embedded_json({"messages": []})
+def test_a_list_written_batch_by_batch_is_the_same_json() -> None:
+    """The page writes its messages a batch at a time: the text is what one dump would give."""
+    items = [{"t": "</template>&\u2028"}, [1, None, "é"], "x", {"nested": {"a": [True]}}] * 150
+    for count in (0, 1, 4, 255, 256, 257, 600):
+        expected = embedded_json({"messages": items[:count]})
+        assert embedded_json_list("messages", iter(items[:count])) == expected, count
 
 
 def test_lone_surrogates_and_controls_are_shown_replaced() -> None:
@@ -279,7 +279,7 @@ def test_lone_surrogates_and_controls_are_shown_replaced() -> None:
     text = render(diagram, format="html")
     text.encode("utf-8")  # a page that can be written
     (view,) = message_views(diagram)
-    assert view.spans == [[Span("bad \ufffd \ufffd end")]]
+    assert view.text == "bad \ufffd \ufffd end"
 
 
 # --- reply pairs ------------------------------------------------------------------------------
@@ -299,11 +299,12 @@ def test_replies_answer_in_order_and_follow_the_drawn_direction() -> None:
     assert pairs("A -> A: self\nA <-> B: both\nB -> A: x") == []
 
 
-def test_flow_follows_the_drawn_direction() -> None:
+def test_flow_and_screen_reader_label() -> None:
     (view,) = message_views(parse("B <- A: **hello**\nin: Args\n  k: v"))
-    assert (view.sender, view.receiver, view.both) == ("A", "B", False)
+    assert (view.sender, view.receiver) == ("A", "B")
+    assert view.aria_label == "Message 1, A to B: hello. Carries Args"
     (both,) = message_views(parse("A <-> B"))
-    assert (both.sender, both.receiver, both.both) == ("A", "B", True)
+    assert both.both and both.aria_label == "Message 1, A and B"
 
 
 def test_autonumber_is_the_badge() -> None:

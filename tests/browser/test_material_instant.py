@@ -167,7 +167,7 @@ def test_the_build_carries_data_outside_scripts_and_the_search_index(site: Site)
     second = (site.root / "second" / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'<(\w+) class="vl-data"', second) == ["template"]
     (data,) = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', second)
-    assert json.loads(data)["messages"][0]["label"] == [[{"t": "POST /charge"}]]
+    assert json.loads(data)["messages"][0]["text"] == "POST /charge"
     index = (site.root / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "POST /charge" in index  # the labels drawn are page text
     assert "A-42" not in index  # a payload is not: it shows only when its arrow is clicked

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 from markupsafe import Markup
@@ -40,10 +41,16 @@ def embedded_json(data: Any) -> Markup:
 
 
 def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
-    """`{name: [items]}` exactly as `embedded_json` writes it, each item turned into text as it
-    comes: only the items' text is held at once, not the items (a page has one per message,
-    with its payload tables)."""
-    return _embedded("{" + _dumps(name) + ":[" + ",".join(_dumps(item) for item in items) + "]}")
+    """`{name: [items]}` exactly as `embedded_json` writes it, the items turned into text a
+    batch at a time: only a batch is held at once, not every item (a page has one per message,
+    with its payload tables), and the encoder is not started again for each one."""
+    remaining = iter(items)
+    batches = iter(lambda: list(islice(remaining, _BATCH)), [])
+    text = ",".join(_dumps(batch)[1:-1] for batch in batches)  # each without its brackets
+    return _embedded("{" + _dumps(name) + ":[" + text + "]}")
+
+
+_BATCH = 256  # items encoded by one call
 
 
 # One encoder for every call: `json.dumps` with options makes a new one each time. The data is

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Literal
 
 from jinja2 import Environment
@@ -141,12 +141,29 @@ class MessageView:
     reply: int | None = None
     request: int | None = None
 
+    @cached_property
+    def text(self) -> str:
+        return plain_text(self.label)
+
+    @property
+    def aria_label(self) -> str:
+        """What a screen reader hears for the message's button."""
+        said = f"Message {self.badge}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
+        if self.text:
+            said += f": {self.text}"
+        if self.payloads:
+            said += ". Carries " + " and ".join(payload.label for payload in self.payloads)
+        return said
+
     @property
     def badge(self) -> str:
         """The number shown in the panel: the diagram's own autonumber where it has one."""
         return str(self.number if self.number is not None else self.index)
 
     def to_json(self) -> dict[str, Any]:
+        # Every field a viewer has ever read stays: the first copy of the viewer in a document
+        # serves every diagram in it, and it may be older than the page (a notebook's earlier
+        # outputs, a docs site's instant navigation across a new deploy).
         return {
             "n": self.index,
             "badge": self.badge,
@@ -154,6 +171,8 @@ class MessageView:
             "to": self.receiver,
             "both": self.both,
             "label": [[_span_json(span) for span in line] for line in self.spans],
+            "text": self.text,
+            "aria": self.aria_label,
             "reply": self.reply,
             "request": self.request,
             "payloads": [payload.to_json() for payload in self.payloads],
