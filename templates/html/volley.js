@@ -222,38 +222,11 @@
     if (anchor) root.setAttribute("data-anchor", rename(anchor));
   }
 
-  // White space as Python's str.split() reads it, which the rest of volley's plain text uses.
-  var SPACES = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-
-  // A label's visible text: its spans without markup or icons, each run of white space one
-  // space (line breaks too).
-  function plainText(lines) {
-    return lines.map(function (line) {
-      return line.map(function (span) { return span.t; }).join("");
-    }).join(" ").replace(SPACES, " ").replace(/^ | $/g, "");
-  }
-
-  // What a screen reader hears for a message's arrow: who sends to whom, the label, and what
-  // it carries.
-  function ariaLabel(message) {
-    var said = "Message " + message.badge + ", " + message.from +
-      (message.both ? " and " : " to ") + message.to;
-    if (message.text) said += ": " + message.text;
-    if (message.payloads.length) {
-      said += ". Carries " + message.payloads.map(function (payload) { return payload.label; }).join(" and ");
-    }
-    return said;
-  }
-
   function Diagram(root) {
     var data = root.querySelector(":scope > template.vl-data");
     uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
-    this.data.messages.forEach(function (message) {
-      message.text = plainText(message.label);
-      message.aria = ariaLabel(message);
-    });
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
     this.anchor = root.getAttribute("data-anchor") || "";
     this.current = 0;
@@ -609,7 +582,7 @@
       this.panel.focus({ preventScroll: true });
       this.status.textContent = message.aria;
     } else if (group && options.focus) {
-      group.focus({ preventScroll: true });
+      focusQuietly(group);
     }
     if (group) this.reveal(group, options.reveal);
     if (options.address !== false && this.address) setAddress("#" + this.anchor + "message-" + n);
@@ -624,15 +597,19 @@
     // The sheet stands 8px above the bottom of the window; keep 16px between it and the message.
     var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
-    // It stops below the sticky copy of the top boxes too, not under it. (Set here, on the
-    // message, rather than as a variable on the drawing: a variable there would make the
-    // browser restyle every shape of the drawing each time it changed.)
-    if (this.heads) {
-      var drawn = this.svg.getBoundingClientRect().width / this.heads.box.width;
-      var heads = Math.round((this.heads.bottom - this.heads.top) * drawn);
-      group.style.scrollMarginTop = "calc(var(--vl-top) + " + heads + "px)";
-    }
+    this.clearOfHeads(group);
     group.scrollIntoView({ block: "nearest", inline: "nearest" });
+  };
+
+  // A message scrolled to stops below the sticky copy of the top boxes, not under it: its top
+  // margin is the copy's height at the drawing's scale now. (Set on the message as it is
+  // scrolled to, not as a variable on the drawing: the browser would restyle every shape of
+  // the drawing each time such a variable changed.)
+  Diagram.prototype.clearOfHeads = function (group) {
+    if (!this.heads) return;
+    var drawn = this.svg.getBoundingClientRect().width / this.heads.box.width;
+    var heads = Math.round((this.heads.bottom - this.heads.top) * drawn);
+    group.style.scrollMarginTop = "calc(var(--vl-top) + " + heads + "px)";
   };
 
   // `quiet`: another diagram's panel is opening; leave focus and the address to it.
@@ -646,7 +623,7 @@
     this.panel.hidden = true;
     this.root.classList.remove("vl-open", "vl-has-selection", "vl-pin-on");
     if (quiet) return;
-    if (group) group.focus({ preventScroll: true });
+    if (group) focusQuietly(group);
     if (this.address && HASH.test(location.hash)) setAddress(location.pathname + location.search);
   };
 
@@ -1046,6 +1023,28 @@
       event.preventDefault();
       diagram.step(key === "ArrowRight" || key === "j" ? 1 : -1, n);
     }
+  });
+
+  // The viewer's own moves of focus to a message, which scroll as the viewer decides (reveal).
+  var movingFocus = false;
+  function focusQuietly(group) {
+    movingFocus = true;
+    try {
+      group.focus({ preventScroll: true });
+    } finally {
+      movingFocus = false;
+    }
+  }
+
+  // A message reached with Tab: the browser has scrolled it into view, perhaps under the sticky
+  // copy of the top boxes; bring it out from under the copy.
+  document.addEventListener("focusin", function (event) {
+    if (movingFocus || !event.target.matches(":focus-visible")) return; // a click focuses too
+    var n = messageOf(event.target);
+    var diagram = n && diagramOf(event.target);
+    if (!diagram || diagram.groups[n] !== event.target) return;
+    diagram.clearOfHeads(event.target);
+    event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
   });
 
   window.addEventListener("hashchange", openFromAddress);

@@ -456,13 +456,27 @@ def test_a_message_stepped_to_stops_below_the_sticky_participants(open_page, wid
         assert arrow["y"] >= heads["y"] + heads["height"], n
 
 
-def test_a_message_shows_the_pointer_only_under_it(open_page, reference_page: str) -> None:
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_message_tabbed_to_stops_below_the_sticky_participants(open_page, width: int) -> None:
+    page = open_page(render(TALL_HEADS, format="html"))
+    page.set_viewport_size({"width": width, "height": 700})
+    page.mouse.wheel(0, 5000)
+    page.wait_for_function("document.querySelector('.vl-heads.vl-heads-on')")
+    page.focus(message(30))
+    for n in range(29, 9, -1):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.getAttribute('data-message')") == str(n)
+        arrow = page.locator(f"{message(n)} .arrow").bounding_box()
+        heads = page.locator(".vl-heads-track").bounding_box()
+        assert arrow["y"] >= heads["y"] + heads["height"], n
+
+
+def test_a_message_shows_the_pointer_under_the_mouse(open_page, reference_page: str) -> None:
     page = open_page(reference_page)
-    cursor = "n => getComputedStyle(n).cursor"
-    assert page.locator(f"{message(2)} .hit").evaluate(cursor) == "auto"
     page.hover(message(2))
-    assert page.locator(f"{message(2)} .hit").evaluate(cursor) == "pointer"
-    assert page.locator(f"{message(3)} .hit").evaluate(cursor) == "auto"
+    assert page.locator(f"{message(2)} .hit").evaluate("n => getComputedStyle(n).cursor") == (
+        "pointer"
+    )
 
 
 BLOCKS = """title: Blocks
