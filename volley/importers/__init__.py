@@ -52,12 +52,14 @@ class Imported:
 class PartlyImported(VolleyErrors):
     """A source holding several diagrams (a Markdown page) of which some could not be read:
     every error, the diagrams that did read (`imported`), which are still worth writing, and
-    how many the source holds in all (`total`)."""
+    how many the source holds in all (`total`; when not given, one more than read)."""
 
-    def __init__(self, errors: list[VolleyError], imported: list[Imported], total: int) -> None:
+    def __init__(
+        self, errors: list[VolleyError], imported: list[Imported], total: int | None = None
+    ) -> None:
         super().__init__(errors)
         self.imported = imported
-        self.total = total
+        self.total = len(imported) + 1 if total is None else total
 
 
 @dataclass(frozen=True)
