@@ -43,6 +43,22 @@ def test_click_shows_the_request_as_a_table(open_page, reference_page: str) -> N
     assert "vl-paired" in page.locator(message(2)).get_attribute("class")
 
 
+def test_an_open_message_dims_the_others_but_not_the_one_in_focus(
+    open_page, reference_page: str
+) -> None:
+    page = open_page(reference_page)
+    page.click(message(1))
+    page.mouse.move(0, 0)  # nothing hovered
+    opacity = "g => getComputedStyle(g).opacity"
+    shown = [page.locator(message(n)).evaluate(opacity) for n in (1, 2, 3)]
+    assert shown == ["1", "1", "0.42"]  # the message, its reply, another
+    page.locator(message(3)).focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # message 3 again, now from the keyboard
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "3"
+    assert page.locator(message(3)).evaluate(opacity) == "1"
+
+
 def test_a_request_shows_the_response_its_reply_carried(open_page, reference_page: str) -> None:
     page = open_page(reference_page)
     page.click(message(1))
