@@ -1,5 +1,6 @@
 """`volley import` of JSON-RPC logs: Claude Desktop's MCP log as the Ably CLI project quoted it,
-a JSON Lines session of the MCP specification's example messages, and Language Server Protocol
+VS Code's log of an MCP server as its users quoted it in issues, a JSON Lines session of the MCP
+specification's example messages, and Language Server Protocol
 sessions as people share them: VS Code's trace of ty and gopls sessions quoted in their
 issues, and Content-Length framed stdio captures (tests/cases/jsonrpc/)."""
 
@@ -143,6 +144,8 @@ def test_lanes_are_renamed():
         "mcp-spec-examples.jsonl",
         "ty-2135-messages.log",
         "gopls-42157-verbose.log",
+        "vscode-244377-client-says.log",
+        "vscode-mcp-taskfile-134.log",
     ],
 )
 def test_detected_written_and_read_back(name):
@@ -487,3 +490,86 @@ def test_trace_after_other_output_is_detected_but_markdown_quoting_one_stays_mar
     )
     found = detect(markdown)
     assert found is not None and found.name == "mermaid"
+
+
+# --- VS Code's Output channel of an MCP server ---------------------------------------------------
+
+
+def test_vscode_mcp_log_of_its_first_versions_client_says_server_says():
+    diagram = import_jsonrpc((CASES / "vscode-244377-client-says.log").read_text())
+    assert diagram.participants == ["Client", "Server"]  # no initialize in the excerpt
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "tools/call validate_username"),
+        ("Server", "-->", "Client", "result"),
+    ]
+    call, answer = diagram.messages()
+    assert call.request is not None
+    assert json.loads(call.request.body)["params"]["arguments"] == {"username": "deifieded"}
+    assert answer.response is not None
+    assert json.loads(answer.response.body)["result"]["isError"] is False
+
+
+def test_vscode_mcp_log_names_the_server_it_starts_and_skips_its_own_lines():
+    """The channel's own lines (connection state, the command line) are not messages; a log
+    that ends after `initialize` says the request was not answered."""
+    diagram = import_jsonrpc((CASES / "vscode-mcp-taskfile-134.log").read_text())
+    assert diagram.participants == ["Visual Studio Code", "mcp-taskfile-server"]
+    assert arrows(diagram) == [("Visual Studio Code", "->", "mcp-taskfile-server", "initialize")]
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text == "no response to id 1 before the session ended"
+
+
+VSCODE_SESSION = (CASES / "vscode-mcp-session.log").read_text()
+
+
+def test_vscode_mcp_session_reads_both_ways_between_the_channels_own_lines():
+    found = detect(VSCODE_SESSION)
+    assert found is not None and found.name == "jsonrpc"
+    diagram = import_jsonrpc(VSCODE_SESSION)
+    # The channel's name for the server (its key in mcp.json) names its lane, as Claude
+    # Desktop's does; the editor is named by its clientInfo.
+    assert diagram.participants == ["Visual Studio Code", "weather"]
+    assert arrows(diagram) == [
+        ("Visual Studio Code", "->", "weather", "initialize"),
+        ("weather", "-->", "Visual Studio Code", "result"),
+        ("Visual Studio Code", "->>", "weather", "notifications/initialized"),
+        ("Visual Studio Code", "->", "weather", "tools/list"),
+        ("weather", "-->", "Visual Studio Code", "result"),
+        ("Visual Studio Code", "->", "weather", "tools/call get_forecast"),
+        ("weather", "->", "Visual Studio Code", "sampling/createMessage"),
+        ("Visual Studio Code", "-->", "weather", "**error** -1: User rejected sampling request"),
+        ("weather", "-->", "Visual Studio Code", "**error** -32603: sampling refused"),
+    ]
+    assert not [item for item in diagram.items if isinstance(item, Note)]  # every one answered
+
+
+def test_vscode_mcp_messages_pasted_without_times_and_wrapped_by_hand():
+    """As people quote the channel in issues and docs: the time and level left out, and a long
+    message broken over indented lines."""
+    pasted = (
+        '[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":\n'
+        '  {"protocolVersion":"2025-11-25","clientInfo":{"name":"Visual Studio Code"}}}\n'
+        '[server -> editor] {"error":{"code":-32601,"message":"Method not found"},"id":1,'
+        '"jsonrpc":"2.0"}\n'
+    )
+    diagram = import_jsonrpc(pasted)
+    assert arrows(diagram) == [
+        ("Visual Studio Code", "->", "Server", "initialize"),
+        ("Server", "-->", "Visual Studio Code", "**error** -32601: Method not found"),
+    ]
+    first = diagram.messages()[0]
+    assert first.request is not None
+    assert json.loads(first.request.body)["params"]["protocolVersion"] == "2025-11-25"
+
+
+def test_volley_import_reads_a_vscode_mcp_log(tmp_path):
+    log = tmp_path / "MCP weather.log"
+    log.write_text(VSCODE_SESSION, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(log)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert arrows(parse(done.stdout))[0] == ("Visual Studio Code", "->", "weather", "initialize")

@@ -106,6 +106,7 @@ Examples:
   volley import session.har -o login.volley    a browser's HAR, a lane per host, secrets masked
   volley import trace.json --name api=API      an OTLP, Jaeger or Zipkin trace, a lane per service
   volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages
+  volley import "MCP weather.log"              VS Code's Output channel of an MCP server
   volley import lsp-trace.log                  VS Code's trace of a language server session""",
 )
 @click.argument("source")
@@ -175,8 +176,9 @@ def import_command(
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
     saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
-    Zipkin) or a JSON-RPC log (an MCP host's, JSON Lines, VS Code's LSP trace, a
-    Content-Length framed capture), with values that look like secrets masked. What volley has
+    Zipkin) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
+    VS Code's LSP trace, a Content-Length framed capture), with values that look like secrets
+    masked. What volley has
     no way to draw is kept as a // comment.
     """
     _quick_exit()

@@ -13,6 +13,10 @@ Logs read by `volley import`:
   `2025-04-11T23:03:05.759Z [ably] [info] Message from client: {"method": ...}` (the
   level and the server's name in brackets, either order; a message may run over several
   lines, and be followed by `{ metadata: undefined }`).
+- VS Code's Output channel of an MCP server (`MCP: NAME`, at the Debug or Trace level):
+  `2026-07-24 02:03:14.089 [debug] [editor -> server] {"jsonrpc": ...}` and
+  `[server -> editor]` (`[Client Says]` and `[Server Says]` in VS Code's first versions with
+  MCP); `Starting server NAME` names the server's lane.
 - JSON Lines, an object a line: the message under `message` (or `msg`, `data`, `payload`)
   and its direction under `direction` (or `dir`, `from`, `source`): `send`/`recv`,
   `client`/`server`, `client_to_server`, `outgoing`/`incoming`, `request`/`response` …
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -218,6 +222,16 @@ _BRACKET = re.compile(r"\[([^\]\n]{1,80})\]")
 _LEVELS = frozenset({"info", "error", "warn", "warning", "debug", "trace", "notice"})
 _LOG_START = re.compile(r"^\d{4}-\d\d-\d\dT|^\[\d")  # where the next log record begins
 
+# VS Code's Output channel of an MCP server writes each message as one line of JSON after
+# `[editor -> server]` or `[server -> editor]`, behind the channel's time and level.
+_EDITOR_MARKERS = ("[editor -> server]", "[server -> editor]", "[Client Says]", "[Server Says]")
+_EDITOR_LINE = re.compile(
+    r"^(?P<head>.*?)\[(?:(?P<client>editor -> server|Client Says)|server -> editor|Server Says)\]"
+    r"[ \t]*(?P<rest>.*)$"
+)
+_EDITOR_RECORD = re.compile(r"^(?:\s*(?:\d{4}-\d\d-\d\d[ T]|\d\d:\d\d:\d\d)|\[)")  # a line's start
+_EDITOR_STARTS_SERVER = re.compile(r"\] Starting server (?!from )(?P<name>\S(?:.*\S)?)\s*$")
+
 _DIRECTION_KEYS = ("direction", "dir", "from", "source", "sender")
 _MESSAGE_KEYS = ("message", "msg", "data", "payload", "json", "content")
 _FROM_CLIENT = frozenset(
@@ -243,22 +257,20 @@ _SERVER_METHODS = (
 )  # fmt: skip
 
 
-def _host_log(text: str) -> tuple[list[Sent], str | None]:
-    """The messages of an MCP host's log, and the server name its brackets give."""
-    lines = text.split("\n")
-    sent: list[Sent] = []
-    server = None
+def _log_records(
+    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
+) -> Iterator[tuple[re.Match[str], str]]:
+    """Each line of a log that `record` matches, with the message it logged: the JSON that
+    starts in its `rest`, over the lines after it as far as it runs (up to the next line that
+    `starts` a record), or else its `rest` as logged."""
     decoder = json.JSONDecoder()
     for index, line in enumerate(lines):
-        match = _HOST_LINE.match(line)
+        match = record.match(line)
         if not match:
             continue
-        for word in _BRACKET.findall(match["head"]):
-            if word.strip().lower() not in _LEVELS and server is None:
-                server = word.strip()
         following = []
         for more in lines[index + 1 :]:
-            if _LOG_START.match(more) or _HOST_LINE.match(more):
+            if starts.match(more) or record.match(more):
                 break
             following.append(more)
         rest = "\n".join([match["rest"], *following])
@@ -267,9 +279,40 @@ def _host_log(text: str) -> tuple[list[Sent], str | None]:
             _, end = decoder.raw_decode(rest, start) if start >= 0 else (None, -1)
         except ValueError:
             end = -1
-        text_sent = rest[start:end] if end > 0 else match["rest"].strip()
-        sent.append(Sent(match["side"], text_sent))  # type: ignore[arg-type]
+        yield match, rest[start:end] if end > 0 else match["rest"].strip()
+
+
+def _host_log(text: str) -> tuple[list[Sent], str | None]:
+    """The messages of an MCP host's log, and the server name its brackets give."""
+    sent: list[Sent] = []
+    server = None
+    for match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START):
+        for word in _BRACKET.findall(match["head"]):
+            if word.strip().lower() not in _LEVELS and server is None:
+                server = word.strip()
+        sent.append(Sent(match["side"], message))  # type: ignore[arg-type]
     return sent, server
+
+
+def _editor_log(text: str) -> tuple[list[Sent], str | None]:
+    """The messages of VS Code's Output channel for an MCP server, and the server's name as
+    the channel says it starts it."""
+    lines = text.split("\n")
+    started = next(filter(None, map(_EDITOR_STARTS_SERVER.search, lines)), None)
+    sent = [
+        Sent("client" if match["client"] else "server", message)
+        for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD)
+    ]
+    return sent, started["name"] if started else None
+
+
+def _is_editor_log(text: str) -> bool:
+    if not any(marker in text for marker in _EDITOR_MARKERS):
+        return False
+    return any(
+        _EDITOR_LINE.match(line) and line.rstrip()[-1:] in ("}", "]")
+        for line in text.split("\n", 2000)
+    )
 
 
 def _direction(record: dict) -> Side | None:
@@ -574,10 +617,13 @@ def _is_framed(text: str) -> bool:
 
 
 def detect(text: str) -> int:
-    """100 for an MCP host's log or VS Code's LSP trace (80 for a trace after other lines);
-    95 for Content-Length framed messages; 90 for JSON Lines of JSON-RPC messages."""
+    """100 for an MCP host's log, VS Code's log of an MCP server or VS Code's LSP trace (80 for
+    a trace after other lines); 95 for Content-Length framed messages; 90 for JSON Lines of
+    JSON-RPC messages."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
+    if _is_editor_log(text):
+        return 100
     if sure := _trace_score(text):
         return sure
     if _is_framed(text):
@@ -606,6 +652,9 @@ def read_jsonrpc(
     text = text.replace("\r\n", "\n")
     if "Message from client:" in text or "Message from server:" in text:
         sent, server = _host_log(text)
+        return session_diagram(sent, options, server=server), []
+    if _is_editor_log(text):
+        sent, server = _editor_log(text)
         return session_diagram(sent, options, server=server), []
     if _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
