@@ -65,9 +65,11 @@ SECRET_SUFFIXES = (
     "secretaccesskey", "signature",
 )  # fmt: skip
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
-# progressToken (it only ties progress notifications to their request).
+# progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
+# notifications to their request).
 NOT_SECRET_SUFFIXES = (
     "pagetoken", "nexttoken", "continuationtoken", "synctoken", "cursortoken", "progresstoken",
+    "workdonetoken", "partialresulttoken",
 )  # fmt: skip
 
 # Cheap tests that rule most texts out before any pattern looks for names: every name above,
