@@ -146,6 +146,8 @@ def test_lanes_are_renamed():
         "gopls-42157-verbose.log",
         "vscode-244377-client-says.log",
         "vscode-mcp-taskfile-134.log",
+        "neovim-ruff-20847.log",
+        "neovim-ruff-16342-multiline.log",
     ],
 )
 def test_detected_written_and_read_back(name):
@@ -573,3 +575,86 @@ def test_volley_import_reads_a_vscode_mcp_log(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert arrows(parse(done.stdout))[0] == ("Visual Studio Code", "->", "weather", "initialize")
+
+
+# --- Neovim's LSP log ----------------------------------------------------------------------------
+
+
+def test_neovim_log_each_lua_table_read_back_as_its_json():
+    diagram = import_jsonrpc((CASES / "neovim-ruff-20847.log").read_text())
+    assert diagram.participants == ["Neovim", "ruff"]  # clientInfo and serverInfo
+    assert arrows(diagram) == [
+        ("Neovim", "->", "ruff", "initialize"),
+        ("ruff", "-->", "Neovim", "result"),
+        ("Neovim", "->>", "ruff", "initialized"),
+        ("Neovim", "->>", "ruff", "workspace/didChangeConfiguration"),
+        ("Neovim", "->>", "ruff", "textDocument/didOpen"),
+        ("ruff", "->", "Neovim", "client/registerCapability"),  # the server asks, id 0
+        ("Neovim", "->", "ruff", "textDocument/diagnostic"),
+        ("ruff", "-->", "Neovim", "result"),
+        ("Neovim", "-->", "ruff", "result"),  # the answer to id 0
+    ]
+    bodies = [
+        json.loads(payload.body)
+        for message in diagram.messages()
+        for payload in (message.request, message.response)
+        if payload is not None
+    ]
+    assert bodies[2] == {"jsonrpc": "2.0", "method": "initialized", "params": {}}  # empty_dict
+    opened = bodies[4]["params"]["textDocument"]
+    assert opened["text"] == 'print "Hello world!"\n'  # a '-quoted Lua string, \n escaped
+    assert bodies[5]["params"]["registrations"][0]["registerOptions"]["watchers"][0] == {
+        "globPattern": "**/.ruff.toml"
+    }
+    assert bodies[7]["result"] == {"items": [], "kind": "full"}  # an empty table: an array
+    assert bodies[8] == {"id": 0, "jsonrpc": "2.0", "result": None}  # vim.NIL
+    assert bodies[0]["params"]["workDoneToken"] == "1"  # a progress token, not masked
+
+
+def test_neovim_log_of_older_versions_writes_a_table_over_several_lines():
+    diagram = import_jsonrpc((CASES / "neovim-ruff-16342-multiline.log").read_text())
+    (change,) = diagram.messages()
+    assert (change.sender, change.arrow, change.label) == (
+        "Client",
+        "->>",
+        "textDocument/didChange",
+    )
+    assert change.request is not None
+    (edit,) = json.loads(change.request.body)["params"]["contentChanges"]
+    assert edit["range"]["end"] == {"character": 0, "line": 3}  # ["end"]: a Lua keyword as key
+    assert edit["text"] == "\n\n"
+
+
+def test_neovim_log_from_a_place_with_spaces_and_tabs_become_spaces():
+    """Neovim on Windows logs from C:\\Program Files\\…; a log pasted into an issue may have
+    its tabs turned into spaces."""
+    log = (
+        "[DEBUG][2025-10-14 09:04:17] C:\\Program Files\\Neovim\\share\\nvim\\runtime\\lua"
+        '\\vim\\lsp\\log.lua:151    "rpc.send"    { id = 1, jsonrpc = "2.0", method = "exit" }\n'
+    )
+    assert arrows(import_jsonrpc(log)) == [("Client", "->", "Server", "exit")]
+
+
+def test_neovim_log_message_that_is_not_a_lua_table_is_kept_with_a_warning(tmp_path):
+    log = tmp_path / "lsp.log"
+    log.write_text(
+        '[DEBUG][2025-10-14 09:04:17] .../lsp/log.lua:151\t"rpc.send"\t'
+        '{ id = 1, jsonrpc = "2.0", method = "initialize" }\n'
+        '[DEBUG][2025-10-14 09:04:18] .../lsp/log.lua:151\t"rpc.receive"\t'
+        '{ id = 1, jsonrpc = "2.0", result = { capabilities = ... } }\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "volley", "import", str(log)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{log}:2:1: warning: this message is not a Lua table as Neovim writes one" in (
+        done.stderr
+    )
+    diagram = parse(done.stdout)
+    assert arrows(diagram)[0] == ("Client", "->", "Server", "initialize")
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert any("capabilities = ..." in note.text for note in notes)  # shown as logged

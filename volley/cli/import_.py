@@ -107,7 +107,8 @@ Examples:
   volley import trace.json --name api=API      an OTLP, Jaeger or Zipkin trace, a lane per service
   volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages
   volley import "MCP weather.log"              VS Code's Output channel of an MCP server
-  volley import lsp-trace.log                  VS Code's trace of a language server session""",
+  volley import lsp-trace.log                  VS Code's trace of a language server session
+  volley import ~/.local/state/nvim/lsp.log    Neovim's LSP log""",
 )
 @click.argument("source")
 @click.option(
@@ -177,8 +178,8 @@ def import_command(
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
     saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
     Zipkin) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
-    VS Code's LSP trace, a Content-Length framed capture), with values that look like secrets
-    masked. What volley has
+    VS Code's LSP trace, Neovim's LSP log, a Content-Length framed capture), with values that
+    look like secrets masked. What volley has
     no way to draw is kept as a // comment.
     """
     _quick_exit()

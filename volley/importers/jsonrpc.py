@@ -17,6 +17,10 @@ Logs read by `volley import`:
   `2026-07-24 02:03:14.089 [debug] [editor -> server] {"jsonrpc": ...}` and
   `[server -> editor]` (`[Client Says]` and `[Server Says]` in VS Code's first versions with
   MCP); `Starting server NAME` names the server's lane.
+- Neovim's LSP log (`lsp.log`, at the debug level), where each message is a Lua table:
+  `[DEBUG][2025-10-14 09:04:17] …/lsp/log.lua:151 "rpc.send" { id = 1, jsonrpc = "2.0" … }`,
+  the fields apart by tabs (`rpc.send` is the editor's, `rpc.receive` the server's), read back
+  as the JSON it was.
 - JSON Lines, an object a line: the message under `message` (or `msg`, `data`, `payload`)
   and its direction under `direction` (or `dir`, `from`, `source`): `send`/`recv`,
   `client`/`server`, `client_to_server`, `outgoing`/`incoming`, `request`/`response` …
@@ -43,6 +47,7 @@ from typing import Any, Literal
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.importers.labels import label, lane_name
+from volley.importers.lua_values import LuaValueError, read_lua_value
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Item, Message, Note, Payload
 
@@ -232,6 +237,13 @@ _EDITOR_LINE = re.compile(
 _EDITOR_RECORD = re.compile(r"^(?:\s*(?:\d{4}-\d\d-\d\d[ T]|\d\d:\d\d:\d\d)|\[)")  # a line's start
 _EDITOR_STARTS_SERVER = re.compile(r"\] Starting server (?!from )(?P<name>\S(?:.*\S)?)\s*$")
 
+# Neovim's LSP log: `[LEVEL][TIME] PLACE<TAB>"rpc.send"<TAB>{ Lua table }` (or "rpc.receive").
+_NEOVIM_LINE = re.compile(  # the place may hold spaces: C:\Program Files\Neovim\…
+    r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^\n]*?[ \t])?"rpc\.(?P<verb>send|receive)"'
+    r"[ \t]+(?P<rest>.*)$"
+)
+_NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
+
 _DIRECTION_KEYS = ("direction", "dir", "from", "source", "sender")
 _MESSAGE_KEYS = ("message", "msg", "data", "payload", "json", "content")
 _FROM_CLIENT = frozenset(
@@ -257,13 +269,11 @@ _SERVER_METHODS = (
 )  # fmt: skip
 
 
-def _log_records(
+def _record_texts(
     lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
-) -> Iterator[tuple[re.Match[str], str]]:
-    """Each line of a log that `record` matches, with the message it logged: the JSON that
-    starts in its `rest`, over the lines after it as far as it runs (up to the next line that
-    `starts` a record), or else its `rest` as logged."""
-    decoder = json.JSONDecoder()
+) -> Iterator[tuple[int, re.Match[str], str]]:
+    """Each line of a log that `record` matches (its index and match), with what it logged:
+    its `rest` and the lines after it up to the next line that `starts` a record."""
     for index, line in enumerate(lines):
         match = record.match(line)
         if not match:
@@ -273,13 +283,22 @@ def _log_records(
             if starts.match(more) or record.match(more):
                 break
             following.append(more)
-        rest = "\n".join([match["rest"], *following])
-        start = min((i for i in (rest.find("{"), rest.find("[")) if i >= 0), default=-1)
+        yield index, match, "\n".join([match["rest"], *following])
+
+
+def _log_records(
+    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
+) -> Iterator[tuple[re.Match[str], str]]:
+    """Each line of a log that `record` matches, with the message it logged: the JSON that
+    starts in what it logged, as far as it runs, or else the rest of its line as logged."""
+    decoder = json.JSONDecoder()
+    for _, match, logged in _record_texts(lines, record, starts):
+        start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
         try:
-            _, end = decoder.raw_decode(rest, start) if start >= 0 else (None, -1)
+            _, end = decoder.raw_decode(logged, start) if start >= 0 else (None, -1)
         except ValueError:
             end = -1
-        yield match, rest[start:end] if end > 0 else match["rest"].strip()
+        yield match, logged[start:end] if end > 0 else match["rest"].strip()
 
 
 def _host_log(text: str) -> tuple[list[Sent], str | None]:
@@ -304,6 +323,42 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None]:
         for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD)
     ]
     return sent, started["name"] if started else None
+
+
+def _neovim_log(text: str, filename: str | None) -> tuple[list[Sent], list[Diagnostic]]:
+    """The messages of Neovim's LSP log, each put back together as JSON from the Lua table the
+    log wrote; one that cannot be read is kept as logged, with a warning naming its line."""
+    lines = text.split("\n")
+    sent: list[Sent] = []
+    warnings: list[Diagnostic] = []
+    for number, match, logged in _record_texts(lines, _NEOVIM_LINE, _NEOVIM_RECORD):
+        side: Side = "client" if match["verb"] == "send" else "server"
+        try:
+            value, _ = read_lua_value(logged)
+        except (LuaValueError, RecursionError) as exc:
+            where = getattr(exc, "pos", 0)
+            line = number + logged.count("\n", 0, where)
+            warnings.append(
+                Diagnostic(
+                    f"this message is not a Lua table as Neovim writes one ({exc}); "
+                    "it is shown as logged",
+                    filename,
+                    line + 1,
+                    1,
+                    lines[line][:200],
+                    severity="warning",
+                )
+            )
+            sent.append(Sent(side, logged.strip()))
+            continue
+        sent.append(Sent(side, json.dumps(value, ensure_ascii=False)))
+    return sent, warnings
+
+
+def _is_neovim_log(text: str) -> bool:
+    if '"rpc.send"' not in text and '"rpc.receive"' not in text:
+        return False
+    return any(_NEOVIM_LINE.match(line) for line in text.split("\n", 2000))
 
 
 def _is_editor_log(text: str) -> bool:
@@ -617,12 +672,14 @@ def _is_framed(text: str) -> bool:
 
 
 def detect(text: str) -> int:
-    """100 for an MCP host's log, VS Code's log of an MCP server or VS Code's LSP trace (80 for
-    a trace after other lines); 95 for Content-Length framed messages; 90 for JSON Lines of
-    JSON-RPC messages."""
+    """100 for an MCP host's log, VS Code's log of an MCP server, Neovim's LSP log or VS Code's
+    LSP trace (80 for a trace after other lines); 95 for Content-Length framed messages; 90 for
+    JSON Lines of JSON-RPC messages."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
     if _is_editor_log(text):
+        return 100
+    if _is_neovim_log(text):
         return 100
     if sure := _trace_score(text):
         return sure
@@ -656,6 +713,9 @@ def read_jsonrpc(
     if _is_editor_log(text):
         sent, server = _editor_log(text)
         return session_diagram(sent, options, server=server), []
+    if _is_neovim_log(text):
+        sent, warnings = _neovim_log(text, filename)
+        return session_diagram(sent, options), warnings
     if _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
         return session_diagram(sent, options), warnings
