@@ -7,8 +7,6 @@ issues, and Content-Length framed stdio captures (tests/cases/jsonrpc/)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Note
 
-from .conftest import arrows
+from .conftest import arrows, volley_cli
 
 CASES = Path(__file__).parent / "cases" / "jsonrpc"
 
@@ -174,17 +172,11 @@ def test_volley_import_masks_secrets_and_counts_them(tmp_path):
         '"params":{"name":"search","arguments":{"api_key":"sk-abcdefghijklmnopqrstuvwxyz0123"}},'
         '"jsonrpc":"2.0","id":3}\n'
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log)], capture_output=True, text=True
-    )
+    done = volley_cli("import", str(log))
     assert done.returncode == 0, done.stderr
     assert '"api_key":"<redacted>"' in done.stdout and "sk-abc" not in done.stdout
     assert "masked 1 secret-looking value as <redacted> (--no-redact keeps them)" in done.stderr
-    kept = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log), "--no-redact"],
-        capture_output=True,
-        text=True,
-    )
+    kept = volley_cli("import", str(log), "--no-redact")
     assert "sk-abcdefghijklmnopqrstuvwxyz0123" in kept.stdout and "masked" not in kept.stderr
 
 
@@ -350,9 +342,7 @@ def test_trimmed_block_is_kept_as_logged_with_a_warning(tmp_path):
         "[Trace - 10:20:04 AM] Received response 'initialize - (0)' in 120ms.\n"
         'Result: {"capabilities": {}}\n'
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log)], capture_output=True, text=True
-    )
+    done = volley_cli("import", str(log))
     assert done.returncode == 0, done.stderr
     assert f"{log}:4:1: warning: this Params block is not JSON" in done.stderr
     assert "Client -> Server: initialize" in done.stdout
@@ -369,9 +359,7 @@ def test_trimmed_block_is_kept_as_logged_with_a_warning(tmp_path):
 def test_malformed_trace_record_says_where_and_what_was_expected(tmp_path, line):
     log = tmp_path / "lsp.log"
     log.write_text("[Trace - 10:20 AM] Sending notification 'initialized'.\n\n" + line + "\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log)], capture_output=True, text=True
-    )
+    done = volley_cli("import", str(log))
     assert done.returncode == 1
     assert f"{log}:3:1: error: this LSP trace has a record volley cannot read" in done.stderr
     assert "'METHOD - (ID)'" in done.stderr and "Traceback" not in done.stderr
@@ -405,9 +393,7 @@ STDIO = (
 def test_content_length_capture_infers_each_side(tmp_path, newline):
     capture = tmp_path / "stdio.log"
     capture.write_bytes(framed(*STDIO, newline=newline))
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(capture)], capture_output=True, text=True
-    )
+    done = volley_cli("import", str(capture))
     assert done.returncode == 0, done.stderr
     diagram = parse(done.stdout)
     assert arrows(diagram) == [
@@ -439,11 +425,7 @@ def test_lsp_forms_are_read_with_from_jsonrpc(tmp_path):
     ]:
         path = tmp_path / name
         path.write_bytes(data)
-        done = subprocess.run(
-            [sys.executable, "-m", "volley", "import", str(path), "--from", "jsonrpc"],
-            capture_output=True,
-            text=True,
-        )
+        done = volley_cli("import", str(path), "--from", "jsonrpc")
         assert done.returncode == 0, done.stderr
         assert "->" in done.stdout and "not JSON" not in done.stderr
 
@@ -567,12 +549,7 @@ def test_vscode_mcp_messages_pasted_without_times_and_wrapped_by_hand():
 def test_volley_import_reads_a_vscode_mcp_log(tmp_path):
     log = tmp_path / "MCP weather.log"
     log.write_text(VSCODE_SESSION, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = volley_cli("import", str(log))
     assert done.returncode == 0, done.stderr
     assert arrows(parse(done.stdout))[0] == ("Visual Studio Code", "->", "weather", "initialize")
 
@@ -644,12 +621,7 @@ def test_neovim_log_message_that_is_not_a_lua_table_is_kept_with_a_warning(tmp_p
         '{ id = 1, jsonrpc = "2.0", result = { capabilities = ... } }\n',
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "volley", "import", str(log)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = volley_cli("import", str(log))
     assert done.returncode == 0, done.stderr
     assert f"{log}:2:1: warning: this message is not a Lua table as Neovim writes one" in (
         done.stderr
