@@ -13,7 +13,13 @@ import pytest
 
 from volley.errors import VolleyError
 from volley.importers import detect
-from volley.importers.jsonrpc import Sent, import_jsonrpc, session_diagram
+from volley.importers.jsonrpc import (
+    Sent,
+    convert,
+    import_jsonrpc,
+    read_jsonrpc,
+    session_diagram,
+)
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
 from volley.language.writer import write
@@ -585,7 +591,9 @@ def test_neovim_log_each_lua_table_read_back_as_its_json():
     }
     assert bodies[7]["result"] == {"items": [], "kind": "full"}  # an empty table: an array
     assert bodies[8] == {"id": 0, "jsonrpc": "2.0", "result": None}  # vim.NIL
-    assert bodies[0]["params"]["workDoneToken"] == "1"  # a progress token, not masked
+    (item,) = convert((CASES / "neovim-ruff-20847.log").read_text(), "lsp.log")
+    assert '"workDoneToken": "1"' in item.text  # a progress token: not masked as a secret
+    assert item.masked == 0
 
 
 def test_neovim_log_of_older_versions_writes_a_table_over_several_lines():
@@ -623,10 +631,116 @@ def test_neovim_log_message_that_is_not_a_lua_table_is_kept_with_a_warning(tmp_p
     )
     done = volley_cli("import", str(log))
     assert done.returncode == 0, done.stderr
-    assert f"{log}:2:1: warning: this message is not a Lua table as Neovim writes one" in (
-        done.stderr
-    )
+    column = log.read_text(encoding="utf-8").split("\n")[1].rindex("...") + 1  # where it stops
+    assert (
+        f"{log}:2:{column}: warning: this message is not a Lua table as Neovim writes one "
+        "(expected a value); its arrow shows it as logged"
+    ) in done.stderr
     diagram = parse(done.stdout)
     assert arrows(diagram)[0] == ("Client", "->", "Server", "initialize")
     notes = [item for item in diagram.items if isinstance(item, Note)]
     assert any("capabilities = ..." in note.text for note in notes)  # shown as logged
+
+
+# --- what a log holds besides one clean session ---------------------------------------------------
+
+T = "2026-07-24 02:03:14.089 [debug] "
+
+
+def editor(line: str) -> str:
+    return T + line + "\n"
+
+
+def test_a_restarted_server_gives_a_diagram_for_each_session():
+    log = (
+        T[:-8] + "[info] Starting server alpha\n"
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
+        + editor('[server -> editor] {"jsonrpc":"2.0","id":1,"result":{}}')
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}')
+        + T[:-8] + "[info] Stopping server alpha\n"
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
+        + editor('[server -> editor] {"jsonrpc":"2.0","id":1,"result":{}}')
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":2,"method":"tools/list"}')
+        + editor('[server -> editor] {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}')
+    )  # fmt: skip
+    first, second = convert(log, "MCP alpha.log")
+    assert (first.name, second.name) == ("MCP alpha-1", "MCP alpha-2")
+    assert "tools/call" in first.text and "no response to id 2" in first.text
+    assert "tools/list" in second.text and "no response" not in second.text
+    with pytest.raises(VolleyError, match="this log holds 2 sessions"):
+        import_jsonrpc(log)
+
+
+def test_an_unanswered_request_notes_itself_not_an_equal_one_answered_before():
+    sent = [
+        Sent("client", '{"jsonrpc":"2.0","id":5,"method":"ping"}'),
+        Sent("server", '{"jsonrpc":"2.0","id":5,"result":{}}'),
+        Sent("client", '{"jsonrpc":"2.0","id":5,"method":"ping"}'),
+    ]
+    items = session_diagram(sent).items
+    assert [type(item).__name__ for item in items] == ["Message", "Message", "Message", "Note"]
+
+
+def test_the_channels_other_lines_are_never_messages_nor_names():
+    """The server's stderr may say anything, the words of a message line too."""
+    log = (
+        editor("[info] Connection state: Running")
+        + editor("[warning] [server stderr] Starting server on port 3000")
+        + editor('[warning] [server stderr] [server -> editor] {"jsonrpc":"2.0","id":9}')
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
+        + editor('[server -> editor] {"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"w"}}}')
+    )  # fmt: skip
+    diagram = import_jsonrpc(log)
+    assert diagram.participants == ["Client", "w"]
+    assert [label for *_, label in arrows(diagram)] == ["initialize", "result"]
+
+
+def test_pretty_printed_and_unreadable_channel_messages():
+    pretty = (
+        editor('[editor -> server] {\n  "jsonrpc": "2.0",\n  "id": 1,\n  "params":')
+        + '[\n"a"],\n  "method": "tools/list"\n}\n'
+        + editor('[server -> editor] {"jsonrpc":"2.0","id":1,"result":{...}}')
+    )
+    found = detect(pretty)
+    assert found is not None and found.name == "jsonrpc"
+    diagrams, warnings = read_jsonrpc(pretty, filename="MCP.log")
+    assert arrows(diagrams[0])[0] == ("Client", "->", "Server", "tools/list")
+    (warning,) = warnings
+    assert (warning.filename, warning.line, warning.column) == ("MCP.log", 9, 86)  # at {...}
+    assert warning.message.startswith("this message is not JSON (Expecting property name")
+
+
+@pytest.mark.parametrize(
+    "log_line",
+    [
+        '2026-07-24 02:03:14.089 [debug] [editor -> server] {"jsonrpc":"2.0","id":1,"method":"a"}',
+        '[DEBUG][2025-10-14 09:04:17] …/log.lua:151\t"rpc.send"\t{ id = 1, jsonrpc = "2.0" }',
+    ],
+)
+def test_a_page_or_a_session_quoting_a_log_line_is_read_as_what_it_is(log_line):
+    page = (
+        "# Flow\n\n```mermaid\nsequenceDiagram\n    A->>B: hi\n```\n\n```\n" + log_line + "\n```\n"
+    )
+    found = detect(page)
+    assert found is not None and found.name == "mermaid"
+    quoted = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "result": {"content": [{"type": "text", "text": log_line}]},
+    }
+    session = '{"jsonrpc":"2.0","id":2,"method":"tools/call"}\n' + json.dumps(quoted) + "\n"
+    assert arrows(import_jsonrpc(session)) == [
+        ("Client", "->", "Server", "tools/call"),
+        ("Server", "-->", "Client", "result"),
+    ]
+
+
+def test_a_long_log_is_told_from_lines_past_its_start_and_a_deep_one_does_not_crash():
+    noise = '[ERROR][2025-10-14 09:04:17] …/log.lua:151\t"rpc"\t"ruff"\t"stderr"\t"x"\n' * 2500
+    log = noise + (CASES / "neovim-ruff-20847.log").read_text()
+    found = detect(log)
+    assert found is not None and found.name == "jsonrpc"
+    assert arrows(import_jsonrpc(log))[0] == ("Neovim", "->", "ruff", "initialize")
+    deep = editor("[editor -> server] " + "[" * 50_000 + "]" * 50_000)
+    diagrams, warnings = read_jsonrpc(deep)
+    assert "nested too deeply" in warnings[0].message

@@ -26,6 +26,9 @@ from volley.importers.lua_values import LuaValueError, read_lua_value
         ("'say \"hi\"'", 'say "hi"'),  # '-quoted when the text holds a "
         ('"a\\\\b\\"c\\n\\t"', 'a\\b"c\n\t'),
         ('"\\27[0m"', "\x1b[0m"),  # a control character as \ddd
+        ('"a\\226\\128\\153b"', "a\u2019b"),  # UTF-8 bytes as \ddd: one character
+        ("{ a = 1, <metatable> = { __index = <function 1> } }", {"a": 1}),
+        ("{ [true] = 1 }", {"true": 1}),
         ("<1>{ a = 1, b = <table 1> }", {"a": 1, "b": "<table 1>"}),  # a table seen twice
         ("{ f = <function 1> }", {"f": "<function 1>"}),
         ("{ n = inf, m = -nan }", {"n": "inf", "m": "-nan"}),  # no JSON number says them

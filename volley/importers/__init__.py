@@ -157,7 +157,8 @@ register(
 register(
     "jsonrpc",
     "volley.importers.jsonrpc",
-    "a JSON-RPC log: an MCP host's log, JSON Lines of messages, VS Code's LSP trace "
-    "or a Content-Length framed LSP capture",
+    "a JSON-RPC log: an MCP host's log (Claude Desktop's, VS Code's Output channel), JSON "
+    "Lines of messages, VS Code's LSP trace, Neovim's lsp.log or a Content-Length framed LSP "
+    "capture",
     traffic=True,
 )

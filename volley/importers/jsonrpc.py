@@ -39,6 +39,7 @@ Logs read by `volley import`:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -135,6 +136,7 @@ def session_diagram(
         lanes["server"] += " (server)"
     items: list[Item] = []
     waiting: dict[tuple[Side, str], Message] = {}  # (who asked, id) → the request
+    unanswered: list[tuple[str, Message]] = []  # asked again with the same id before an answer
     for line in sent:
         here, there = lanes[line.sender], lanes[_OTHER[line.sender]]
         messages = _parsed(line.text)
@@ -148,7 +150,10 @@ def session_diagram(
             if "method" in message and "id" in message:
                 payload = _payload("Request", text, line.as_logged)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
-                waiting[(line.sender, _key(message["id"]))] = request
+                key = (line.sender, _key(message["id"]))
+                if key in waiting:
+                    unanswered.append((key[1], waiting[key]))
+                waiting[key] = request
                 items.append(request)
             elif "method" in message:
                 payload = _payload("Notification", text, line.as_logged)
@@ -157,11 +162,24 @@ def session_diagram(
                 )
             else:
                 items.append(_response(message, line, text, here, there, waiting))
-    for (_, message_id), request in waiting.items():
-        at = items.index(request) + 1
+    unanswered += [(message_id, request) for (_, message_id), request in waiting.items()]
+    return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
+
+
+def _noted(items: list[Item], unanswered: list[tuple[str, Message]]) -> list[Item]:
+    """The items with a note under each request that no response answered."""
+    notes: dict[int, Note] = {}
+    for message_id, request in unanswered:
         note = label(f"no response to id {message_id} before the session ended", NOTE_CHARS)
-        items.insert(at, Note(0, [request.sender, request.receiver], note, attached=True))
-    return Diagram(participants=[lanes["client"], lanes["server"]], items=items)
+        notes[id(request)] = Note(0, [request.sender, request.receiver], note, attached=True)
+    if not notes:
+        return items
+    out: list[Item] = []
+    for item in items:
+        out.append(item)
+        if id(item) in notes:
+            out.append(notes[id(item)])
+    return out
 
 
 def _payload(name: str, text: str, as_logged: str | None) -> Payload | None:
@@ -228,21 +246,33 @@ _LEVELS = frozenset({"info", "error", "warn", "warning", "debug", "trace", "noti
 _LOG_START = re.compile(r"^\d{4}-\d\d-\d\dT|^\[\d")  # where the next log record begins
 
 # VS Code's Output channel of an MCP server writes each message as one line of JSON after
-# `[editor -> server]` or `[server -> editor]`, behind the channel's time and level.
+# `[editor -> server]` or `[server -> editor]`, behind the channel's time and level (a quote
+# in an issue may leave those out, or keep only the time).
 _EDITOR_MARKERS = ("[editor -> server]", "[server -> editor]", "[Client Says]", "[Server Says]")
+_CHANNEL_TIME = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? \[[a-z]+\] "
 _EDITOR_LINE = re.compile(
-    r"^(?P<head>.*?)\[(?:(?P<client>editor -> server|Client Says)|server -> editor|Server Says)\]"
-    r"[ \t]*(?P<rest>.*)$"
+    rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+)?"
+    r"\[(?:(?P<client>editor -> server|Client Says)|server -> editor|Server Says)\]"
+    r"[ \t]*(?P<rest>[{\[].*)$",
+    re.M,
 )
-_EDITOR_RECORD = re.compile(r"^(?:\s*(?:\d{4}-\d\d-\d\d[ T]|\d\d:\d\d:\d\d)|\[)")  # a line's start
-_EDITOR_STARTS_SERVER = re.compile(r"\] Starting server (?!from )(?P<name>\S(?:.*\S)?)\s*$")
+_EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d)")  # the channel's line
+_EDITOR_STARTS_SERVER = re.compile(
+    rf"^[ \t]*{_CHANNEL_TIME}Starting server (?!from )(?P<name>\S.*?)\s*$"
+)
 
-# Neovim's LSP log: `[LEVEL][TIME] PLACE<TAB>"rpc.send"<TAB>{ Lua table }` (or "rpc.receive").
-_NEOVIM_LINE = re.compile(  # the place may hold spaces: C:\Program Files\Neovim\…
-    r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^\n]*?[ \t])?"rpc\.(?P<verb>send|receive)"'
-    r"[ \t]+(?P<rest>.*)$"
+# Neovim's LSP log: `[LEVEL][TIME] PLACE<TAB>"rpc.send"<TAB>{ Lua table }` (or "rpc.receive");
+# the place may hold spaces (C:\Program Files\Neovim\…), never a quote, and a log pasted into an
+# issue may have its tabs turned into spaces.
+_NEOVIM_LINE = re.compile(
+    r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^"\n]*?[ \t])?"rpc\.(?P<verb>send|receive)"'
+    r"[ \t]+(?P<rest>.*)$",
+    re.M,
 )
+_NEOVIM_MARKERS = ('"rpc.send"', '"rpc.receive"')
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
+# The first line of either log: the channel's time and level, or Neovim's level and time.
+_LOG_LINE_START = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\[[A-Z]+\]\[)")
 
 _DIRECTION_KEYS = ("direction", "dir", "from", "source", "sender")
 _MESSAGE_KEYS = ("message", "msg", "data", "payload", "json", "content")
@@ -274,60 +304,91 @@ def _record_texts(
 ) -> Iterator[tuple[int, re.Match[str], str]]:
     """Each line of a log that `record` matches (its index and match), with what it logged:
     its `rest` and the lines after it up to the next line that `starts` a record."""
-    for index, line in enumerate(lines):
-        match = record.match(line)
-        if not match:
+    index = 0
+    while index < len(lines):
+        match = record.match(lines[index])
+        end = index + 1
+        if match is None:
+            index = end
             continue
-        following = []
-        for more in lines[index + 1 :]:
-            if starts.match(more) or record.match(more):
-                break
-            following.append(more)
-        yield index, match, "\n".join([match["rest"], *following])
+        while end < len(lines) and not starts.match(lines[end]) and not record.match(lines[end]):
+            end += 1
+        yield index, match, "\n".join([match["rest"], *lines[index + 1 : end]])
+        index = end
+
+
+def _unreadable(
+    what: str, why: str, lines: list[str], number: int, logged: str, offset: int, at: int
+) -> Diagnostic:
+    """A warning at the place in a log record (`logged`, from line `number`, its first line
+    starting at column `offset`) where reading its message stopped (`at`)."""
+    line = number + logged.count("\n", 0, at)
+    start = logged.rfind("\n", 0, at) + 1
+    column = at - start + (offset if line == number else 0) + 1
+    return Diagnostic(
+        f"this message is not {what} ({why}); its arrow shows it as logged",
+        None,
+        line + 1,
+        column,
+        lines[line][:200] if column <= 200 else "",
+        severity="warning",
+    )
 
 
 def _log_records(
-    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
+    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
 ) -> Iterator[tuple[re.Match[str], str]]:
     """Each line of a log that `record` matches, with the message it logged: the JSON that
-    starts in what it logged, as far as it runs, or else the rest of its line as logged."""
+    starts in what it logged, as far as it runs, or else (with a warning) what it logged."""
     decoder = json.JSONDecoder()
-    for _, match, logged in _record_texts(lines, record, starts):
+    for number, match, logged in _record_texts(lines, record, starts):
         start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
+        if start < 0:
+            yield match, match["rest"].strip()
+            continue
         try:
-            _, end = decoder.raw_decode(logged, start) if start >= 0 else (None, -1)
-        except ValueError:
-            end = -1
-        yield match, logged[start:end] if end > 0 else match["rest"].strip()
+            _, end = decoder.raw_decode(logged, start)
+        except (ValueError, RecursionError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
+            warnings.append(
+                _unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
+            )
+            yield match, logged.strip()
+            continue
+        yield match, logged[start:end]
 
 
-def _host_log(text: str) -> tuple[list[Sent], str | None]:
-    """The messages of an MCP host's log, and the server name its brackets give."""
+def _host_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
+    """The messages of an MCP host's log, the server name its brackets give, and what could
+    not be read."""
     sent: list[Sent] = []
     server = None
-    for match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START):
+    warnings: list[Diagnostic] = []
+    for match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START, warnings):
         for word in _BRACKET.findall(match["head"]):
             if word.strip().lower() not in _LEVELS and server is None:
                 server = word.strip()
         sent.append(Sent(match["side"], message))  # type: ignore[arg-type]
-    return sent, server
+    return sent, server, warnings
 
 
-def _editor_log(text: str) -> tuple[list[Sent], str | None]:
-    """The messages of VS Code's Output channel for an MCP server, and the server's name as
-    the channel says it starts it."""
+def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
+    """The messages of VS Code's Output channel for an MCP server, the server's name as the
+    channel says it starts it, and what could not be read."""
     lines = text.split("\n")
-    started = next(filter(None, map(_EDITOR_STARTS_SERVER.search, lines)), None)
+    started = next(filter(None, map(_EDITOR_STARTS_SERVER.match, lines)), None)
+    warnings: list[Diagnostic] = []
     sent = [
         Sent("client" if match["client"] else "server", message)
-        for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD)
+        for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
     ]
-    return sent, started["name"] if started else None
+    return sent, started["name"] if started else None, warnings
 
 
-def _neovim_log(text: str, filename: str | None) -> tuple[list[Sent], list[Diagnostic]]:
+def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
     """The messages of Neovim's LSP log, each put back together as JSON from the Lua table the
-    log wrote; one that cannot be read is kept as logged, with a warning naming its line."""
+    log wrote; one that cannot be read is kept as logged, with a warning at the place."""
     lines = text.split("\n")
     sent: list[Sent] = []
     warnings: list[Diagnostic] = []
@@ -336,17 +397,12 @@ def _neovim_log(text: str, filename: str | None) -> tuple[list[Sent], list[Diagn
         try:
             value, _ = read_lua_value(logged)
         except (LuaValueError, RecursionError) as exc:
-            where = getattr(exc, "pos", 0)
-            line = number + logged.count("\n", 0, where)
+            why = exc.reason if isinstance(exc, LuaValueError) else "nested too deeply"
+            at = exc.pos if isinstance(exc, LuaValueError) else 0
+            where = match.start("rest")
             warnings.append(
-                Diagnostic(
-                    f"this message is not a Lua table as Neovim writes one ({exc}); "
-                    "it is shown as logged",
-                    filename,
-                    line + 1,
-                    1,
-                    lines[line][:200],
-                    severity="warning",
+                _unreadable(
+                    "a Lua table as Neovim writes one", why, lines, number, logged, where, at
                 )
             )
             sent.append(Sent(side, logged.strip()))
@@ -355,19 +411,16 @@ def _neovim_log(text: str, filename: str | None) -> tuple[list[Sent], list[Diagn
     return sent, warnings
 
 
-def _is_neovim_log(text: str) -> bool:
-    if '"rpc.send"' not in text and '"rpc.receive"' not in text:
-        return False
-    return any(_NEOVIM_LINE.match(line) for line in text.split("\n", 2000))
-
-
-def _is_editor_log(text: str) -> bool:
-    if not any(marker in text for marker in _EDITOR_MARKERS):
-        return False
-    return any(
-        _EDITOR_LINE.match(line) and line.rstrip()[-1:] in ("}", "]")
-        for line in text.split("\n", 2000)
-    )
+def _log_score(text: str, markers: tuple[str, ...], record: re.Pattern[str]) -> int:
+    """100 when the text starts as the log does; 80 when a record of it comes later (a page
+    quoting one scores less than the Markdown it is in, which is read as Markdown)."""
+    if not any(marker in text for marker in markers):
+        return 0
+    found = record.search(text)
+    if found is None:
+        return 0
+    first = next((line for line in text.split("\n", 50) if line.strip()), "")
+    return 100 if record.match(first) or _LOG_LINE_START.match(first) else 80
 
 
 def _direction(record: dict) -> Side | None:
@@ -673,14 +726,14 @@ def _is_framed(text: str) -> bool:
 
 def detect(text: str) -> int:
     """100 for an MCP host's log, VS Code's log of an MCP server, Neovim's LSP log or VS Code's
-    LSP trace (80 for a trace after other lines); 95 for Content-Length framed messages; 90 for
-    JSON Lines of JSON-RPC messages."""
+    LSP trace (80 for one of the last three after other lines); 95 for Content-Length framed
+    messages; 90 for JSON Lines of JSON-RPC messages."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
-    if _is_editor_log(text):
-        return 100
-    if _is_neovim_log(text):
-        return 100
+    if sure := _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
+        return sure
+    if sure := _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
+        return sure
     if sure := _trace_score(text):
         return sure
     if _is_framed(text):
@@ -699,40 +752,74 @@ def detect(text: str) -> int:
 
 def read_jsonrpc(
     text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
-) -> tuple[Diagram, list[Diagnostic]]:
-    """The diagram of a JSON-RPC log, and what the user should hear about how it was read."""
+) -> tuple[list[Diagram], list[Diagnostic]]:
+    """The diagrams of a JSON-RPC log, one for each session it holds (a host or an editor
+    that restarted the server, or ran again, starts a new one with `initialize`), and what
+    the user should hear about how it was read."""
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     text = text.removeprefix("\ufeff")
     if _is_framed(text):  # Content-Length counts bytes: read before line ends are touched
-        return session_diagram(_framed(text, filename), options), []
+        return _session_diagrams(_framed(text, filename), options, None), []
     text = text.replace("\r\n", "\n")
+    server: str | None = None
     if "Message from client:" in text or "Message from server:" in text:
-        sent, server = _host_log(text)
-        return session_diagram(sent, options, server=server), []
-    if _is_editor_log(text):
-        sent, server = _editor_log(text)
-        return session_diagram(sent, options, server=server), []
-    if _is_neovim_log(text):
-        sent, warnings = _neovim_log(text, filename)
-        return session_diagram(sent, options), warnings
-    if _trace_score(text):
+        sent, server, warnings = _host_log(text)
+    elif _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
+        sent, server, warnings = _editor_log(text)
+    elif _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
+        sent, warnings = _neovim_log(text)
+    elif _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
-        return session_diagram(sent, options), warnings
-    return session_diagram(_json_lines(text, filename), options), []
+    else:
+        sent, warnings = _json_lines(text, filename), []
+    named = [replace(warning, filename=filename) for warning in warnings]
+    return _session_diagrams(sent, options, server), named
+
+
+def _session_diagrams(
+    sent: list[Sent], options: TrafficOptions | None, server: str | None
+) -> list[Diagram]:
+    """A diagram for each session: a new one starts at each `initialize` the client sends
+    after the first message."""
+    sessions: list[list[Sent]] = [[]]
+    for line in sent:
+        starts = line.sender == "client" and any(
+            message.get("method") == "initialize" and "id" in message
+            for message in _parsed(line.text) or []
+        )
+        if starts and sessions[-1]:
+            sessions.append([])
+        sessions[-1].append(line)
+    return [session_diagram(session, options, server=server) for session in sessions]
 
 
 def import_jsonrpc(
     text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
-    """The diagram of a JSON-RPC log (an MCP host's log, JSON Lines, an LSP trace or capture)."""
-    return read_jsonrpc(text, options, filename)[0]
+    """The diagram of a JSON-RPC log that holds one session (an MCP host's log, JSON Lines,
+    an LSP trace or capture); one that holds several is refused, naming how many."""
+    diagrams, _ = read_jsonrpc(text, options, filename)
+    if len(diagrams) > 1:
+        raise VolleyError(
+            f"this log holds {len(diagrams)} sessions (each starts with initialize)",
+            filename=filename,
+            hint="volley import writes one diagram for each into a folder (-o DIR)",
+        )
+    return diagrams[0]
 
 
 def convert(
     text: str, filename: str | None = None, options: TrafficOptions | None = None
 ) -> list[Imported]:
-    """`volley import` of a JSON-RPC log: one diagram, its secrets masked unless asked not to."""
+    """`volley import` of a JSON-RPC log: a diagram for each session it holds, their secrets
+    masked unless asked not to."""
     options = options or TrafficOptions()
-    diagram, warnings = read_jsonrpc(text, options, filename)
-    return [replace(imported(diagram, options), warnings=tuple(warnings))]
+    diagrams, warnings = read_jsonrpc(text, options, filename)
+    stem = os.path.splitext(os.path.basename(filename))[0] if filename else "session"
+    out = []
+    for number, diagram in enumerate(diagrams, 1):
+        item = imported(diagram, options)
+        name = f"{stem}-{number}" if len(diagrams) > 1 else None
+        out.append(replace(item, name=name, warnings=tuple(warnings) if number == 1 else ()))
+    return out

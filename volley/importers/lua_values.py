@@ -10,6 +10,7 @@ control characters as `\\ddd`. Older versions wrote a table over several indente
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,9 +20,9 @@ __all__ = ["LuaValueError", "read_lua_value"]
 class LuaValueError(ValueError):
     """Text that is not a value as `vim.inspect` writes one; `pos` is where reading stopped."""
 
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(f"{message} (at character {pos + 1})")
-        self.pos = pos
+    def __init__(self, reason: str, pos: int) -> None:
+        super().__init__(f"{reason} (at character {pos + 1})")
+        self.reason, self.pos = reason, pos
 
 
 _SPACE = re.compile(r"\s*")
@@ -96,7 +97,7 @@ class _Reader:
             if (end - before) % 2 == 0:  # not an escaped quote
                 break
             end += 1
-        return _ESCAPE.sub(_unescape, text[at + 1 : end]), end + 1
+        return _unescaped(text[at + 1 : end]), end + 1
 
     def table(self, at: int) -> tuple[Any, int]:
         items: list[Any] = []
@@ -106,7 +107,12 @@ class _Reader:
             at = self.skip(at)
             if text.startswith("}", at):
                 return _as_json(items, keyed), at + 1
-            if text.startswith("[", at):  # ["end"] = …, [3] = …
+            if text.startswith("<metatable>", at):  # how the table behaves: not its data
+                at = self.skip(at + len("<metatable>"))
+                if not text.startswith("=", at):
+                    raise LuaValueError("expected = after <metatable>", at)
+                _, at = self.value(at + 1)
+            elif text.startswith("[", at):  # ["end"] = …, [3] = …
                 key, after = self.value(at + 1)
                 if isinstance(key, (list, dict)):
                     raise LuaValueError("a key that is a table", at + 1)
@@ -135,17 +141,31 @@ def _as_json(items: list[Any], keyed: dict[Any, Any]) -> Any:
     if not keyed:
         return items
     positions = list(range(1, len(keyed) + 1))
-    if not items and all(isinstance(key, int) for key in keyed) and sorted(keyed) == positions:
+    if not items and all(type(key) is int for key in keyed) and sorted(keyed) == positions:
         return [keyed[key] for key in positions]
     out = {str(index): value for index, value in enumerate(items, 1)}
-    out.update({str(key): value for key, value in keyed.items()})
+    out.update({key if isinstance(key, str) else json.dumps(key): v for key, v in keyed.items()})
     return out
 
 
-def _unescape(match: re.Match[str]) -> str:
-    digits, char = match.group(1), match.group(2)
-    if digits is not None:
-        return chr(int(digits)) if int(digits) < 256 else match.group()
-    if char is None:
-        return "\n"  # a backslash before a line break: the line break
-    return _ESCAPES.get(char, char)
+def _unescaped(written: str) -> str:
+    """A string's text from how it is written. Lua strings are bytes: `\\226\\128\\153` is one
+    character (’) in UTF-8, so escaped bytes are decoded together with the text around them."""
+    if "\\" not in written:
+        return written
+    out = bytearray()
+    at = 0
+    for match in _ESCAPE.finditer(written):
+        out += written[at : match.start()].encode("utf-8", "surrogatepass")
+        digits, char = match.group(1), match.group(2)
+        if digits is not None and int(digits) < 256:
+            out.append(int(digits))
+        elif digits is not None:
+            out += match.group().encode("utf-8")  # not a byte: kept as written
+        elif char is None:
+            out += b"\n"  # a backslash before a line break: the line break
+        else:
+            out += _ESCAPES.get(char, char).encode("utf-8", "surrogatepass")
+        at = match.end()
+    out += written[at:].encode("utf-8", "surrogatepass")
+    return out.decode("utf-8", "replace")
