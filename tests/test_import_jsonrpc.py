@@ -596,6 +596,15 @@ def test_neovim_log_each_lua_table_read_back_as_its_json():
     assert item.masked == 0
 
 
+def test_neovim_log_excerpt_names_the_server_as_neovims_own_lines_do():
+    """An excerpt without initialize: Neovim's own lines name the client ("LSP[ruff]")."""
+    lines = (CASES / "neovim-ruff-20847.log").read_text().split("\n")
+    excerpt = "\n".join(lines[7:])  # from the server's capabilities on
+    diagram = import_jsonrpc(excerpt)
+    assert diagram.participants == ["Client", "ruff"]
+    assert arrows(diagram)[0] == ("ruff", "->", "Client", "client/registerCapability")
+
+
 def test_neovim_log_of_older_versions_writes_a_table_over_several_lines():
     diagram = import_jsonrpc((CASES / "neovim-ruff-16342-multiline.log").read_text())
     (change,) = diagram.messages()

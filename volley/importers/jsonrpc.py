@@ -270,6 +270,7 @@ _NEOVIM_LINE = re.compile(
     re.M,
 )
 _NEOVIM_MARKERS = ('"rpc.send"', '"rpc.receive"')
+_NEOVIM_CLIENT_NAME = re.compile(r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"LSP\[([^\]"\n]+)\]"', re.M)
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
 # The first line of either log: the channel's time and level, or Neovim's level and time.
 _LOG_LINE_START = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\[[A-Z]+\]\[)")
@@ -384,6 +385,12 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
         for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
     ]
     return sent, started["name"] if started else None, warnings
+
+
+def _neovim_server(text: str) -> str | None:
+    """The server's name as Neovim's own lines give it (`"LSP[ruff]"`), when they name one."""
+    names = set(_NEOVIM_CLIENT_NAME.findall(text))
+    return names.pop() if len(names) == 1 else None
 
 
 def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
@@ -769,6 +776,7 @@ def read_jsonrpc(
         sent, server, warnings = _editor_log(text)
     elif _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
         sent, warnings = _neovim_log(text)
+        server = _neovim_server(text)
     elif _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
     else:
