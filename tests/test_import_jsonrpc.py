@@ -753,3 +753,18 @@ def test_a_long_log_is_told_from_lines_past_its_start_and_a_deep_one_does_not_cr
     deep = editor("[editor -> server] " + "[" * 50_000 + "]" * 50_000)
     diagrams, warnings = read_jsonrpc(deep)
     assert "nested too deeply" in warnings[0].message
+
+
+def test_why_a_session_failed_is_kept_where_the_channel_says_it():
+    log = (
+        T[:-8] + "[info] Starting server echo\n"
+        + editor('[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
+        + T[:-8] + "[info] Connection state: Error Error sending message: fetch failed\n"
+        + T[:-8] + "[error] Server exited before responding to `initialize` request.\n"
+    )  # fmt: skip
+    diagram = import_jsonrpc(log)
+    notes = [(item.over, item.text) for item in diagram.items if isinstance(item, Note)]
+    assert notes[1:] == [
+        (["echo"], "Connection state: Error Error sending message: fetch failed"),
+        (["echo"], "Server exited before responding to \\`initialize\\` request."),
+    ]

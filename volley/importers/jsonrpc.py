@@ -68,6 +68,9 @@ class Sent:
     # what the arrow's payload shows when it is not `text`: the block of a log that is not
     # JSON, as logged; "" when the log kept nothing beyond the method and id (no payload)
     as_logged: str | None = None
+    # a line the log wrote about the connection rather than a message ("Connection state:
+    # Error …"): a note over the sender's lane
+    remark: bool = False
 
 
 # --- The session as a diagram -----------------------------------------------------------------
@@ -139,6 +142,9 @@ def session_diagram(
     unanswered: list[tuple[str, Message]] = []  # asked again with the same id before an answer
     for line in sent:
         here, there = lanes[line.sender], lanes[_OTHER[line.sender]]
+        if line.remark:
+            items.append(Note(0, [here], label(line.text, NOTE_CHARS)))
+            continue
         messages = _parsed(line.text)
         if messages is None:
             if line.text.strip():
@@ -249,7 +255,8 @@ _LOG_START = re.compile(r"^\d{4}-\d\d-\d\dT|^\[\d")  # where the next log record
 # `[editor -> server]` or `[server -> editor]`, behind the channel's time and level (a quote
 # in an issue may leave those out, or keep only the time).
 _EDITOR_MARKERS = ("[editor -> server]", "[server -> editor]", "[Client Says]", "[Server Says]")
-_CHANNEL_TIME = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? \[[a-z]+\] "
+_CHANNEL_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? "
+_CHANNEL_TIME = _CHANNEL_STAMP + r"\[[a-z]+\] "  # the channel's time and level
 _EDITOR_LINE = re.compile(
     rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+)?"
     r"\[(?:(?P<client>editor -> server|Client Says)|server -> editor|Server Says)\]"
@@ -257,6 +264,10 @@ _EDITOR_LINE = re.compile(
     re.M,
 )
 _EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d)")  # the channel's line
+_EDITOR_FAILED = re.compile(
+    rf"^[ \t]*{_CHANNEL_STAMP}\[(?:info|warning|error)\] "
+    r"(?P<what>Connection state: Error\b.*?|Server exited before responding\b.*?)\s*$"
+)
 _EDITOR_STARTS_SERVER = re.compile(
     rf"^[ \t]*{_CHANNEL_TIME}Starting server (?!from )(?P<name>\S.*?)\s*$"
 )
@@ -338,14 +349,15 @@ def _unreadable(
 
 def _log_records(
     lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
-) -> Iterator[tuple[re.Match[str], str]]:
-    """Each line of a log that `record` matches, with the message it logged: the JSON that
-    starts in what it logged, as far as it runs, or else (with a warning) what it logged."""
+) -> Iterator[tuple[int, re.Match[str], str]]:
+    """Each line of a log that `record` matches (its index and match), with the message it
+    logged: the JSON that starts in what it logged, as far as it runs, or else (with a
+    warning) what it logged."""
     decoder = json.JSONDecoder()
     for number, match, logged in _record_texts(lines, record, starts):
         start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
         if start < 0:
-            yield match, match["rest"].strip()
+            yield number, match, match["rest"].strip()
             continue
         try:
             _, end = decoder.raw_decode(logged, start)
@@ -355,9 +367,9 @@ def _log_records(
             warnings.append(
                 _unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
             )
-            yield match, logged.strip()
+            yield number, match, logged.strip()
             continue
-        yield match, logged[start:end]
+        yield number, match, logged[start:end]
 
 
 def _host_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
@@ -366,7 +378,7 @@ def _host_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     sent: list[Sent] = []
     server = None
     warnings: list[Diagnostic] = []
-    for match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START, warnings):
+    for _, match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START, warnings):
         for word in _BRACKET.findall(match["head"]):
             if word.strip().lower() not in _LEVELS and server is None:
                 server = word.strip()
@@ -380,10 +392,17 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     lines = text.split("\n")
     started = next(filter(None, map(_EDITOR_STARTS_SERVER.match, lines)), None)
     warnings: list[Diagnostic] = []
-    sent = [
-        Sent("client" if match["client"] else "server", message)
-        for match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
+    found = [
+        (number, Sent("client" if match["client"] else "server", message))
+        for number, match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
     ]
+    # Why a session failed, as the channel says it, in its place among the messages.
+    found += [
+        (number, Sent("server", failed["what"], remark=True))
+        for number, failed in enumerate(map(_EDITOR_FAILED.match, lines))
+        if failed
+    ]
+    sent = [line for _, line in sorted(found, key=lambda pair: pair[0])]
     return sent, started["name"] if started else None, warnings
 
 
