@@ -660,7 +660,7 @@ def editor(line: str) -> str:
     return T + line + "\n"
 
 
-def test_a_restarted_server_gives_a_diagram_for_each_session():
+def test_a_restarted_server_gives_a_diagram_for_each_session(tmp_path):
     log = (
         T[:-8] + "[info] Starting server alpha\n"
         + editor('[editor -> server] {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
@@ -678,6 +678,16 @@ def test_a_restarted_server_gives_a_diagram_for_each_session():
     assert "tools/list" in second.text and "no response" not in second.text
     with pytest.raises(VolleyError, match="this log holds 2 sessions"):
         import_jsonrpc(log)
+    path = tmp_path / "MCP alpha.log"
+    path.write_text(log, encoding="utf-8")
+    done = volley_cli("import", str(path))
+    assert done.returncode == 2 and "holds 2 sessions; give -o DIR" in done.stderr
+    done = volley_cli("import", str(path), "-o", f"{tmp_path}/out/")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "MCP alpha-1.volley",
+        "MCP alpha-2.volley",
+    ]
 
 
 def test_an_unanswered_request_notes_itself_not_an_equal_one_answered_before():

@@ -70,21 +70,23 @@ def _refuse_traffic_options(given: dict[str, Any], format_name: str) -> None:
         )
 
 
-def _targets(source: str, output: str | None, found: list[Imported], total: int) -> list[str]:
+def _targets(
+    source: str, output: str | None, found: list[Imported], total: int, what: str = "diagrams"
+) -> list[str]:
     """Where each diagram read goes (`-` is standard output); `total` counts the source's
     diagrams that could not be read as well: one place for several is refused even when only
     one of them read, since which one was meant cannot be told."""
     if output is None or output == "-":
         if total > 1:
             raise click.UsageError(
-                f"{source} holds {total} diagrams; give -o DIR to write one .volley file for each"
+                f"{source} holds {total} {what}; give -o DIR to write one .volley file for each"
             )
         return ["-"]
     folder = os.path.isdir(output) or output.endswith(("/", os.sep))
     if not folder:
         if total > 1:
             raise click.UsageError(
-                f"{source} holds {total} diagrams and -o names one file; give -o DIR "
+                f"{source} holds {total} {what} and -o names one file; give -o DIR "
                 "(a folder) to write one .volley file for each"
             )
         return [output]
@@ -203,7 +205,9 @@ def import_command(
     for item in found:
         for warning in item.warnings:
             report(warning)
-    for target, item in zip(_targets(source, output, found, total), found, strict=True):
+    # A log that holds several sessions (a server restarted) gives a diagram for each.
+    what = "sessions" if importer is not None and importer.name == "jsonrpc" else "diagrams"
+    for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":
             click.echo(item.text, nl=False)
             continue
