@@ -176,6 +176,11 @@ PROPERTIES: dict[str, tuple[st.SearchStrategy, Callable, int]] = {
     "render png of generated diagrams": (fs.diagram_text(), _render("png"), 300),
     "import mutated Markdown (Mermaid blocks)": (fs.mutated_markdown(), _imported, 8_000),
     "import mutated HAR and trace files": (fs.mutated_capture(), _imported, 8_000),
+    "import mutated JSON-RPC logs": (
+        fs.mutated_log().map(lambda text: ("jsonrpc", text)),
+        _imported,
+        5_000,
+    ),
     "redact planted secrets": (
         st.tuples(fs.body_lines(), SECRET_VALUES, st.integers(min_value=0)),
         _planted,

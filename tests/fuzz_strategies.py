@@ -606,6 +606,48 @@ def traffic_files() -> list[tuple[str, str]]:
     return har + [("trace", p.read_text(encoding="utf-8")) for p in traces]
 
 
+@functools.cache
+def log_files() -> list[str]:
+    """Real JSON-RPC logs: MCP hosts' (Claude Desktop's, VS Code's), LSP sessions (VS Code's
+    trace, Neovim's lsp.log), JSON Lines."""
+    logs = sorted((CASES / "jsonrpc").glob("*.log")) + sorted((CASES / "jsonrpc").glob("*.jsonl"))
+    return [path.read_text(encoding="utf-8") for path in logs]
+
+
+LOG_FRAGMENTS = [
+    "{", "}", "[", "]", '"', "'", "\\", "\\n", "\\226", "vim.NIL", "vim.empty_dict()",
+    "<metatable> = {}", "<1>", "<table 1>", '["end"] = ', "[editor -> server] ", "[Server Says] ",
+    '\t"rpc.send"\t', '\t"rpc.receive"\t', "[DEBUG][2025-10-14 09:04:17] x\t",
+    "2026-07-24 02:03:14.089 [debug] ", "[Trace - 10:20:04 AM] Sending request 'a - (1)'.",
+    "Params: {", "Message from client: ", "Connection state: Error x", "Content-Length: 9",
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
+]  # fmt: skip
+
+
+@st.composite
+def mutated_log(draw: st.DrawFn) -> str:
+    """A real JSON-RPC log with lines deleted, duplicated, cut or moved, and fragments of the
+    logs' own syntax or hostile strings put in, inside a line or as lines of their own."""
+    lines = draw(st.sampled_from(log_files())).split("\n")
+    for _ in range(draw(st.integers(1, 8))):
+        op = draw(st.integers(0, 4))
+        i = draw(st.integers(0, len(lines) - 1))
+        line = lines[i]
+        if op == 0 and len(lines) > 1:
+            del lines[i]
+        elif op == 1:
+            lines.insert(draw(st.integers(0, len(lines))), line)
+        elif op == 2:
+            lines[i] = line[: draw(st.integers(0, len(line)))]
+        elif op == 3:
+            at = draw(st.integers(0, len(line)))
+            piece = draw(st.sampled_from(LOG_FRAGMENTS))
+            lines[i] = line[:at] + piece + line[at:]
+        else:
+            lines.insert(i, draw(st.sampled_from([*LOG_FRAGMENTS, *hostile_strings()])))
+    return "\n".join(lines)
+
+
 MARKDOWN_FRAGMENTS = [
     "```mermaid", "```", "~~~", "````", "sequenceDiagram", "    sequenceDiagram", "> ```mermaid",
     "participant A as <b>x</b>", "A->>B: hi", "A-->>-B: ok", "loop every", "end", "%%{init}%%",

@@ -1,4 +1,5 @@
-"""Importing real Markdown, HAR and trace files, mutated: `.volley` that parses, or a clear error.
+"""Importing real Markdown, HAR, trace and JSON-RPC log files, mutated: `.volley` that parses, or
+a clear error.
 
 Bounded for CI (profile `volley-ci`); `scripts/fuzz.py` runs the same invariants for longer.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from .fuzz_strategies import FUZZ, check_import, mutated_capture, mutated_markdown
+from .fuzz_strategies import FUZZ, check_import, mutated_capture, mutated_log, mutated_markdown
 
 
 @FUZZ
@@ -30,3 +31,9 @@ def test_mutated_captures_import_as_diagrams_that_parse_or_a_clear_error(
 def test_mutated_captures_are_told_apart_or_refused_clearly(capture: tuple[str, str]) -> None:
     _source, text = capture
     check_import(text)  # the importer detect picks, or "cannot tell what format this is"
+
+
+@FUZZ
+@given(mutated_log())
+def test_mutated_logs_import_as_diagrams_that_parse_or_a_clear_error(text: str) -> None:
+    check_import(text, "jsonrpc")
