@@ -674,6 +674,7 @@ def test_a_restarted_server_gives_a_diagram_for_each_session(tmp_path):
     )  # fmt: skip
     first, second = convert(log, "MCP alpha.log")
     assert (first.name, second.name) == ("MCP alpha-1", "MCP alpha-2")
+    assert [item.name for item in convert(log, "<stdin>")] == ["diagram-1", "diagram-2"]
     assert "tools/call" in first.text and "no response to id 2" in first.text
     assert "tools/list" in second.text and "no response" not in second.text
     with pytest.raises(VolleyError, match="this log holds 2 sessions"):

@@ -17,6 +17,7 @@ Modules are imported only when used, so the command line stays quick to start.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -76,6 +77,13 @@ class Importer:
 
 
 IMPORTERS: dict[str, Importer] = {}
+
+
+def part_name(filename: str | None, number: int) -> str:
+    """The file name stem for the `number`th diagram of a source that holds several:
+    `design-2` for design.md, `diagram-2` for standard input."""
+    stem = os.path.splitext(os.path.basename(filename))[0] if filename else ""
+    return f"{stem if stem and filename != '<stdin>' else 'diagram'}-{number}"
 
 
 def register(name: str, module: str, description: str, traffic: bool = False) -> None:

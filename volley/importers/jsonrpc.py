@@ -39,14 +39,13 @@ Logs read by `volley import`:
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from volley.errors import Diagnostic, VolleyError
-from volley.importers import Imported
+from volley.importers import Imported, part_name
 from volley.importers.labels import label, lane_name
 from volley.importers.lua_values import LuaValueError, read_lua_value
 from volley.importers.traffic import TrafficOptions, imported
@@ -843,10 +842,9 @@ def convert(
     masked unless asked not to."""
     options = options or TrafficOptions()
     diagrams, warnings = read_jsonrpc(text, options, filename)
-    stem = os.path.splitext(os.path.basename(filename))[0] if filename else "session"
     out = []
     for number, diagram in enumerate(diagrams, 1):
         item = imported(diagram, options)
-        name = f"{stem}-{number}" if len(diagrams) > 1 else None
+        name = part_name(filename, number) if len(diagrams) > 1 else None
         out.append(replace(item, name=name, warnings=tuple(warnings) if number == 1 else ()))
     return out

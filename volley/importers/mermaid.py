@@ -29,14 +29,13 @@ Arrows, by what Mermaid draws:
 from __future__ import annotations
 
 import html
-import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.importers import Imported, PartlyImported
+from volley.importers import Imported, PartlyImported, part_name
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
@@ -150,12 +149,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             hint="a Mermaid file starts with sequenceDiagram; in Markdown, each diagram is a "
             "```mermaid block",
         )
-    stem = _stem(filename)
     diagrams: list[Imported] = []
     errors: list[VolleyError] = []
     for n, block in enumerate(found, start=1):
         page = [*lines[: block.start], *block.lines]  # the page's lines: errors name them
-        reader = _Reader(page, block.start, filename, f"{stem}-{n}")
+        reader = _Reader(page, block.start, filename, part_name(filename, n))
         try:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
@@ -179,12 +177,6 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     if errors:
         raise VolleyErrors(errors)
     return diagrams
-
-
-def _stem(filename: str | None) -> str:
-    if not filename or filename == "<stdin>":
-        return "diagram"
-    return os.path.splitext(os.path.basename(filename))[0]
 
 
 # --- Markdown --------------------------------------------------------------------------------
