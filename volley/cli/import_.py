@@ -205,8 +205,7 @@ def import_command(
     for item in found:
         for warning in item.warnings:
             report(warning)
-    # A log that holds several sessions (a server restarted) gives a diagram for each.
-    what = "sessions" if importer is not None and importer.name == "jsonrpc" else "diagrams"
+    what = importer.parts if importer is not None else "diagrams"
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":
             click.echo(item.text, nl=False)

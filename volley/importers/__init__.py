@@ -71,6 +71,7 @@ class Importer:
     module: str
     description: str
     traffic: bool = False  # real traffic: its convert takes a TrafficOptions as a third argument
+    parts: str = "diagrams"  # what a source of several diagrams holds: a log's are sessions
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -86,9 +87,11 @@ def part_name(filename: str | None, number: int) -> str:
     return f"{stem if stem and filename != '<stdin>' else 'diagram'}-{number}"
 
 
-def register(name: str, module: str, description: str, traffic: bool = False) -> None:
+def register(
+    name: str, module: str, description: str, traffic: bool = False, parts: str = "diagrams"
+) -> None:
     """Make a format known to `volley import` (and `--from NAME`)."""
-    IMPORTERS[name] = Importer(name, module, description, traffic)
+    IMPORTERS[name] = Importer(name, module, description, traffic, parts)
 
 
 def detect(text: str) -> Importer | None:
@@ -169,4 +172,5 @@ register(
     "Lines of messages, VS Code's LSP trace, Neovim's lsp.log or a Content-Length framed LSP "
     "capture",
     traffic=True,
+    parts="sessions",  # a restarted server adds a session to its log
 )
