@@ -810,9 +810,13 @@ def _session_diagrams(
     after the first message."""
     sessions: list[list[Sent]] = [[]]
     for line in sent:
-        starts = line.sender == "client" and any(
-            message.get("method") == "initialize" and "id" in message
-            for message in _parsed(line.text) or []
+        starts = (
+            line.sender == "client"
+            and '"initialize"' in line.text  # most messages: no need to parse them here
+            and any(
+                message.get("method") == "initialize" and "id" in message
+                for message in _parsed(line.text) or []
+            )
         )
         if starts and sessions[-1]:
             sessions.append([])
