@@ -95,8 +95,9 @@ class Typesetter:
 
     def __init__(self) -> None:
         self._cache: dict[tuple, SetText] = {}
-        # (text, size, bold, italic) -> the text set unwrapped, and its lines of spans.
-        self._natural: dict[tuple, tuple[SetText, Lines]] = {}
+        # (text, size, bold, italic) -> the text set unwrapped (kept alone: most labels fit,
+        # and their spans are not needed again).
+        self._natural: dict[tuple, SetText] = {}
         self._heads: dict[tuple, tuple[Lines, str]] = {}  # for `numbered`
         self._notes: dict[tuple, tuple[NotePart, ...]] = {}
         self.icons: dict[str, tuple[float, float, str] | None] = {}  # key -> (w, h, path)
@@ -119,12 +120,13 @@ class Typesetter:
         With `stretch`, a line holding one long token (a path, a URL) may grow to
         LONG_WORD_STRETCH times the width rather than break inside it.
         """
-        natural, spans = self._unwrapped(text, size, bold, italic)
+        natural = self._unwrapped(text, size, bold, italic)
         if natural.width <= max_width:
             return natural  # fits unwrapped: the same for every wider width too
         key = ("m", text, size, bold, italic, max_width, stretch)
         hit = self._cache.get(key)
         if hit is None:
+            spans = _spans(text, bold, italic)
             hit = self._cache[key] = self._fitted(spans, size, max_width, stretch)
         return hit
 
@@ -276,14 +278,11 @@ class Typesetter:
 
     # --- setting -----------------------------------------------------------------------------
 
-    def _unwrapped(self, text: str, size: float, bold: bool, italic: bool) -> tuple[SetText, Lines]:
+    def _unwrapped(self, text: str, size: float, bold: bool, italic: bool) -> SetText:
         key = (text, size, bold, italic)
         hit = self._natural.get(key)
         if hit is None:
-            lines: Lines = parse_lines(clean_text(text))
-            if bold or italic:
-                lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
-            hit = self._natural[key] = (self._set(lines, size, None), lines)
+            hit = self._natural[key] = self._set(_spans(text, bold, italic), size, None)
         return hit
 
     def _set(self, lines: Lines, size: float, max_width: float | None) -> SetText:
@@ -497,6 +496,14 @@ def _style(span: Span) -> tuple:
 
 
 _PLAIN = _style(Span(""))
+
+
+def _spans(text: str, bold: bool, italic: bool) -> Lines:
+    """Inline-formatted text as lines of spans, emphasised throughout if asked."""
+    lines: Lines = parse_lines(clean_text(text))
+    if bold or italic:
+        lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
+    return lines
 
 
 def _emphasise(span: Span, bold: bool, italic: bool) -> Span:

@@ -168,6 +168,8 @@ class _Painter:
         A line whose text is one plain run is one `<text>`; a line of several runs has a
         `<tspan>` for each.
         """
+        if len(line.runs) == 1 and _is_plain(line.runs[0]):  # most lines: one `<text>`
+            return self._plain(line, line.runs[0], cls, role)
         texts = [r for r in line.runs if r.icon is None and r.text]
         tags = [self._icon(line, r, role) for r in line.runs if r.icon is not None]
         if not texts:
@@ -175,24 +177,8 @@ class _Painter:
         colour, size = self.c[role], line.size
         mono = MONO_FAMILY if line.mono else None
         preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
-        first = texts[0]
-        if len(texts) == 1 and not (first.code or first.href or first.strike or first.role):
-            anchor: Anchor = line.anchor if self.anchored else "start"
-            share = ANCHOR_SHARE[anchor]
-            words = tag.text(
-                cls,
-                role,
-                colour,
-                size,
-                line.x + first.dx + share * first.width,
-                line.baseline,
-                _with_direction(line, first.text),
-                preserve=preserve,
-                mono=mono,
-                bold=first.bold,
-                italic=first.italic,
-                anchor=anchor,
-            )
+        if len(texts) == 1 and _is_plain(texts[0]):
+            words = self._plain(line, texts[0], cls, role, preserve)
         else:
             runs = "".join([self._run(line, r) for r in texts])
             words = tag.text_runs(cls, role, colour, size, runs, preserve=preserve, mono=mono)
@@ -203,6 +189,27 @@ class _Painter:
                 x = line.x + r.dx
                 tags.append(tag.strike(role, colour, x, x + r.width, y))
         return "\n".join(tags)
+
+    def _plain(
+        self, line: TextLine, run: Run, cls: str, role: str, preserve: bool | None = None
+    ) -> str:
+        """A line's only text, a run of one style: one `<text>`, from the point the line is
+        aligned on (`preserve` as the whole line needs it; by default as the run does)."""
+        anchor: Anchor = line.anchor if self.anchored else "start"
+        return tag.text(
+            cls,
+            role,
+            self.c[role],
+            line.size,
+            line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
+            line.baseline,
+            _with_direction(line, run.text),
+            preserve=line.mono or _needs_preserve(run.text) if preserve is None else preserve,
+            mono=MONO_FAMILY if line.mono else None,
+            bold=run.bold,
+            italic=run.italic,
+            anchor=anchor,
+        )
 
     def _run(self, line: TextLine, run: Run) -> str:
         """One run of a line of several: a `<tspan>`, in a link if it is one."""
@@ -389,6 +396,13 @@ class _Painter:
                     body += self.text(b.note, "appendix-note")
             content += tag.payload(e.number, body) + "\n"
         return tag.appendix(self.c["divider"], a.x1, a.rule_y, a.x2, content)
+
+
+def _is_plain(run: Run) -> bool:
+    """A run of text drawn as it is set: no icon, code, link, strike or syntax colour."""
+    return bool(run.text) and not (
+        run.icon is not None or run.code or run.href or run.strike or run.role
+    )
 
 
 def _needs_preserve(text: str) -> bool:
