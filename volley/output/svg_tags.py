@@ -26,12 +26,14 @@ def escape(text: str) -> str:
     return str(_escape(text))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=4096)
 def num(value: float) -> str:
     """A coordinate as text: two decimals at most, no trailing zeros, never "-0".
 
     Written from the integer count of hundredths, so the text never depends on float repr and
-    the output is the same bytes on every machine. Cached: a picture repeats its coordinates.
+    the output is the same bytes on every machine. Cached: a picture repeats its coordinates
+    (its lanes, sizes and each arrow's y a few times over), and a few thousand of them get
+    every hit a 10,000-message picture has; more would only be kept for the process's life.
     """
     hundredths = round(value * 100)
     whole, part = divmod(abs(hundredths), 100)
