@@ -20,6 +20,8 @@ CASES = [
     ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
     ("A → B\n", 1, 3, '"→" is not an arrow'),
     ("A -xB\n", 1, 3, '"-x" is not an arrow'),
+    ("A -) B: ping\n", 1, 3, '"-)" is not an arrow'),
+    ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),
     ("A -> : hi\n", 1, 6, 'expected the name of a participant after "->"'),
@@ -138,3 +140,9 @@ def test_no_other_exception_for_odd_text():
             volley.parse(text)
         except volley.VolleyError as error:
             assert 1 <= error.line <= text.count("\n") + 1, (text, error)
+
+
+@pytest.mark.parametrize(("arrow", "meant"), [("-)", "->>"), ("--)", "-->>")])
+def test_mermaid_async_arrow_names_the_volley_arrow(arrow: str, meant: str) -> None:
+    error = error_for(f"A {arrow} B: ping\n")
+    assert error.hint == f'"{arrow}" is Mermaid\'s async arrow: volley writes "{meant}"'

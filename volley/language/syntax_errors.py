@@ -53,6 +53,8 @@ BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK")
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
+# The arrows of Mermaid that volley writes another way (its async arrows: an open head).
+MERMAID_ARROWS = {"--)": "-->>", "-)": "->>"}
 # Arrow-like text that is not an arrow, and what was probably meant.
 TYPO_ARROWS = [
     ("~>", "->"),
@@ -69,6 +71,7 @@ TYPO_ARROWS = [
     ("-- >", "-->"),
     (">>", "->>"),
     ("-x", "-x "),
+    *MERMAID_ARROWS.items(),
     (">", "->"),
 ]
 
@@ -219,6 +222,8 @@ class _Explainer:
             if at > 0:
                 before = segment[:at].strip()
                 hint = f'did you mean "{meant}"?'
+                if typo in MERMAID_ARROWS:
+                    hint = f'"{typo}" is Mermaid\'s async arrow: volley writes "{meant}"'
                 if typo == "-x":
                     hint = 'a lost message needs a space after "-x": "A -x B"'
                 return self.error(
