@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import volley
-from volley.errors import display_line
+from volley.errors import VolleyErrors, display_line
 
 
 def error_for(text: str) -> volley.VolleyError:
@@ -146,3 +146,27 @@ def test_no_other_exception_for_odd_text():
 def test_mermaid_async_arrow_names_the_volley_arrow(arrow: str, meant: str) -> None:
     error = error_for(f"A {arrow} B: ping\n")
     assert error.hint == f'"{arrow}" is Mermaid\'s async arrow: volley writes "{meant}"'
+
+
+MERMAID_HABITS = [
+    # (a line of Mermaid, what the hint must say)
+    ("A--xB: lost", 'a lost message needs a space after "--x": "A --x B"'),
+    ("create participant C", 'is not drawn: write "participant C"'),
+    ("create actor D as Dave", 'is not drawn: write "participant D as Dave"'),
+    ("destroy C", 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line'),
+    ('links A: {"Docs": "https://example.com"}', 'Mermaid\'s "links" (a menu) is not drawn'),
+    ("link A: Docs @ https://example.com", 'Mermaid\'s "link" (a menu) is not drawn'),
+    ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
+    ("autonumber off", 'volley has no "autonumber off"'),
+]
+
+
+@pytest.mark.parametrize(("line", "hint"), MERMAID_HABITS)
+def test_mermaid_statements_name_the_volley_way(line: str, hint: str) -> None:
+    """A Mermaid statement pasted into a .volley file is an error on its own line that says
+    what volley writes instead, and the lines after it are read on (the next error is found)."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(f"A -> B: start\n{line}\nA -> B: end\nA ~> B: next\n", "flow.volley")
+    first, second = info.value.errors
+    assert first.line == 2 and hint in (first.hint or "")
+    assert second.line == 4 and '"~>" is not an arrow' in second.message

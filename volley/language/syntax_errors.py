@@ -70,6 +70,7 @@ TYPO_ARROWS = [
     ("- >", "->"),
     ("-- >", "-->"),
     (">>", "->>"),
+    ("--x", "--x "),
     ("-x", "-x "),
     *MERMAID_ARROWS.items(),
     (">", "->"),
@@ -224,8 +225,8 @@ class _Explainer:
                 hint = f'did you mean "{meant}"?'
                 if typo in MERMAID_ARROWS:
                     hint = f'"{typo}" is Mermaid\'s async arrow: volley writes "{meant}"'
-                if typo == "-x":
-                    hint = 'a lost message needs a space after "-x": "A -x B"'
+                if typo in ("--x", "-x"):
+                    hint = f'a lost message needs a space after "{typo}": "A {typo} B"'
                 return self.error(
                     f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
                     f'"{before}"',
@@ -263,6 +264,21 @@ class _Explainer:
                 'Mermaid\'s "box" groups participants, which volley does not draw: delete the '
                 '"box" line and its "end"'
             ), indent + "group:"
+        if lowered == "create" and rest.lower().startswith(("participant ", "actor ")):
+            meant = "participant " + rest.partition(" ")[2].strip()
+            return (
+                f'Mermaid\'s "create" (a participant that appears at its first message) is not '
+                f'drawn: write "{meant}"'
+            ), indent + meant
+        if lowered == "destroy" and rest.strip():
+            return 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line', None
+        if lowered in ("link", "links") and ":" in rest:
+            return f'Mermaid\'s "{word}" (a menu) is not drawn: delete the line', None
+        if lowered == "autonumber" and rest.strip().lower() == "off":
+            return 'volley has no "autonumber off": numbers, once on, go on; delete the line', None
+        if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
+            meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
+            return f'volley counts on by one from the start: write "{meant}"', indent + meant
         if lowered in PLANTUML_PARTICIPANTS and rest.strip():
             meant = f"participant {rest.strip()}"
             return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
