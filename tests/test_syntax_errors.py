@@ -21,6 +21,11 @@ CASES = [
     ("A → B\n", 1, 3, '"→" is not an arrow'),
     ("A -xB\n", 1, 3, '"-x" is not an arrow'),
     ("A -) B: ping\n", 1, 3, '"-)" is not an arrow'),
+    ("A -> B ++ : hello\n", 1, 8, '"++" after "B" is PlantUML\'s mark that starts an activation'),
+    ("B --> A -- : done\n", 1, 9, '"--" after "A" is PlantUML\'s mark that ends an activation'),
+    ("A -> B ** : new\n", 1, 8, '"**" after "B" is PlantUML\'s mark that creates'),
+    ("A ->x B: lost\n", 1, 3, '"->x" is PlantUML\'s lost message, not an arrow to "x B"'),
+    ("A ->>x B: lost\n", 1, 3, '"->>x" is PlantUML\'s lost message'),
     ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),
@@ -159,14 +164,38 @@ MERMAID_HABITS = [
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
     ("autonumber off", 'volley has no "autonumber off"'),
 ]
+PLANTUML_HABITS = [
+    ("  == Setup ==", 'volley writes a section as "=: Setup"'),
+    ("... 5 minutes later ...", 'PlantUML\'s delay is written "...: 5 minutes later"'),
+    ("||45||", "PlantUML's spacing is not needed"),
+    ("ref over A, B : init", 'PlantUML\'s "ref" is written "note A, B: init"'),
+    ("hnote over A : idle", 'PlantUML\'s "hnote" is written "note A: idle"'),
+    ("return done", 'volley writes the answer as a message: "B --> A: done"'),
+    ("skinparam monochrome true", 'PlantUML\'s "skinparam" sets nothing in volley'),
+    ("hide footbox", 'PlantUML\'s "hide" sets nothing in volley'),
+    ("@enduml", 'PlantUML\'s "@enduml" sets nothing in volley'),
+    ("A -> B ++ : hello", 'volley writes the mark after the arrow: "A ->+ B"'),
+    ("A ->x B: lost", 'a lost message has an x for its head: "A -x B"'),
+]
 
 
-@pytest.mark.parametrize(("line", "hint"), MERMAID_HABITS)
-def test_mermaid_statements_name_the_volley_way(line: str, hint: str) -> None:
-    """A Mermaid statement pasted into a .volley file is an error on its own line that says
-    what volley writes instead, and the lines after it are read on (the next error is found)."""
+@pytest.mark.parametrize(("line", "hint"), MERMAID_HABITS + PLANTUML_HABITS)
+def test_other_tools_statements_name_the_volley_way(line: str, hint: str) -> None:
+    """A Mermaid or PlantUML statement pasted into a .volley file is an error on its own line
+    that says what volley writes instead, and the lines after it are read on (the next error
+    is found)."""
     with pytest.raises(VolleyErrors) as info:
         volley.parse(f"A -> B: start\n{line}\nA -> B: end\nA ~> B: next\n", "flow.volley")
     first, second = info.value.errors
     assert first.line == 2 and hint in (first.hint or "")
     assert second.line == 4 and '"~>" is not an arrow' in second.message
+
+
+def test_names_like_plantumls_marks_are_still_names() -> None:
+    """Only PlantUML's marks apart from a name, or an x glued to an arrow, are refused."""
+    diagram = volley.parse("A -> C++: compile\nA -> x B: spaced\nA -x B: lost\n")
+    assert [(m.receiver, m.arrow) for m in diagram.messages()] == [
+        ("C++", "->"),
+        ("x B", "->"),
+        ("B", "-x"),
+    ]

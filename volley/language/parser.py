@@ -51,6 +51,14 @@ _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
 # A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
+# PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
+_LIFELINE_MARK = re.compile(r"[ \t](\+\+|--|\*\*|!!)$")
+_LIFELINE_MARKS = {
+    "++": ("starts an activation", 'volley writes the mark after the arrow: "A ->+ B"'),
+    "--": ("ends an activation", 'volley writes the mark after the arrow: "B -->- A"'),
+    "**": ("creates the participant", "volley does not draw that: delete it"),
+    "!!": ("destroys the participant", "volley does not draw that: delete it"),
+}
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
@@ -175,6 +183,11 @@ def _line(token: Token) -> int:
 
 def _shifted(token: Token) -> Token:
     return Token(token.type, token.value, line=_line(token), column=token.column)
+
+
+def _at(token: Token, offset: int) -> Token:
+    """A place `offset` characters into the token's text, in the user's lines."""
+    return Token(token.type, token.value, line=_line(token), column=(token.column or 1) + offset)
 
 
 def _at_text(token: Token) -> Token:
@@ -307,6 +320,15 @@ class _ToModel:
                 _shifted(token),
                 hint='write a note over a participant as "note A: text"',
             )
+        mark = _LIFELINE_MARK.search(token.value.rstrip())
+        if mark is not None:
+            does, instead = _LIFELINE_MARKS[mark[1]]
+            self.error(
+                f'"{mark[1]}" after "{name[: -len(mark[1])].rstrip()}" is PlantUML\'s mark that '
+                f"{does}, not part of a name",
+                _at(token, mark.start(1)),
+                hint=instead,
+            )
 
     def message(self, children):
         sender, arrow, mark, receiver, label, *payloads = children
@@ -320,6 +342,18 @@ class _ToModel:
         )
         self._check_name(message.sender, sender)
         self._check_name(message.receiver, receiver)
+        if (
+            mark is None
+            and str(arrow).endswith(">")
+            and receiver.column == arrow.end_column
+            and receiver.value[:1] == "x"
+            and receiver.value[1:2] in (" ", "\t")
+        ):  # `A ->x B`: the x glued to the arrow, the name after it
+            self.error(
+                f'"{arrow}x" is PlantUML\'s lost message, not an arrow to "{message.receiver}"',
+                _shifted(arrow),
+                hint=f'a lost message has an x for its head: "A {str(arrow).rstrip(">")}x B"',
+            )
         for side, payload, keyword in payloads:
             attr = "request" if side == "in" else "response"
             previous = getattr(message, attr)

@@ -53,6 +53,14 @@ BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK")
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
+# PlantUML's statements that set how its picture looks: volley has nothing to set.
+PLANTUML_SETTINGS = ("skinparam", "hide", "show", "autoactivate", "header", "footer", "newpage")
+# PlantUML's divider (`== Setup ==`), and its notes and reference frames over participants
+# (`hnote over A : idle`, `ref over A, B : init`), which volley writes as notes.
+_PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
+_PLANTUML_NOTE = re.compile(
+    r"(?i)(?:hnote|rnote|ref)[ \t]+over[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
+)
 # The arrows of Mermaid that volley writes another way (its async arrows: an open head).
 MERMAID_ARROWS = {"--)": "-->>", "-)": "->>"}
 # Arrow-like text that is not an arrow, and what was probably meant.
@@ -199,6 +207,20 @@ class _Explainer:
             )
         return None
 
+    def plantuml_divider(self, line: int) -> VolleyError | None:
+        """`== Setup ==`: PlantUML's divider, which volley writes `=: Setup`."""
+        text = self.lines[line - 1]
+        found = _PLANTUML_DIVIDER.match(text)
+        if found is None:
+            return None
+        self.meant = f"=: {found['label']}".rstrip()
+        return self.error(
+            f'"{text.strip()}" is PlantUML\'s divider',
+            line,
+            len(text) - len(text.lstrip(" \t")) + 1,
+            hint=f'volley writes a section as "{self.meant}"',
+        )
+
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
         """`service-x -> B`: a name ending in `-x` before a space reads as the name and the
         lost-message arrow, so the line has two arrows."""
@@ -279,6 +301,22 @@ class _Explainer:
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
             return f'volley counts on by one from the start: write "{meant}"', indent + meant
+        if stripped.startswith("...") and stripped.rstrip().endswith("...") and len(stripped) > 6:
+            meant = f"...: {stripped.strip().strip('.').strip()}"
+            return f'PlantUML\'s delay is written "{meant}" in volley', indent + meant
+        if stripped.startswith("||"):
+            return "PlantUML's spacing is not needed: volley spaces messages; delete the line", None
+        note = _PLANTUML_NOTE.match(stripped)
+        if note is not None:
+            meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
+            return f'PlantUML\'s "{word}" is written "{meant}" in volley', indent + meant
+        if lowered == "return":
+            return (
+                'PlantUML\'s "return" answers the last call; volley writes the answer as a '
+                'message: "B --> A: done"'
+            ), None
+        if lowered in PLANTUML_SETTINGS or lowered == "@enduml":
+            return f'PlantUML\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in PLANTUML_PARTICIPANTS and rest.strip():
             meant = f"participant {rest.strip()}"
             return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
@@ -303,6 +341,7 @@ class _Explainer:
             self.fence_without_owner(line)
             or self.misplaced_keyword(exc, line)
             or self.glued_lost_arrow(line)
+            or self.plantuml_divider(line)
         )
         if found:
             return found
