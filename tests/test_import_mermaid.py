@@ -247,6 +247,26 @@ def test_a_comment_after_end_is_kept() -> None:
     assert text == "loop: every minute\n  A -> B: ping\n  // of the loop\nend\n"
 
 
+def test_a_comment_after_the_header_autonumber_or_a_semicolon_is_a_comment() -> None:
+    """Mermaid skips `%%` to the end of the line after a word it reads as a keyword (the
+    header, autonumber and its numbers, end) and where a statement would start (after `;`),
+    so a `;` inside that comment starts no statement."""
+    text = one(
+        "sequenceDiagram %% the header\n"
+        "autonumber 10 5 %% counts in fives\n"
+        "A->>B: ping; %% a comment; B->>A: not a message\n"
+        "loop every minute\nB->>A: pong\nend%% of the loop\n"
+    )
+    diagram = volley.parse(text)
+    assert [(m.sender, m.receiver, m.label, m.number) for m in diagram.messages()] == [
+        ("A", "B", "ping", 10),
+        ("B", "A", "pong", 15),
+    ]
+    for comment in ("the header", "counts in fives", "a comment; B->>A: not a message"):
+        assert f"// {comment}\n" in text
+    assert "  // of the loop\nend\n" in text
+
+
 def test_block_keywords_with_a_colon_as_volley_writes_them() -> None:
     text = one("sequenceDiagram\nalt: cached\nA->>B: hit\nelse: missed\nA->>C: miss\nend\n")
     (alt,) = by_type(volley.parse(text), Block)

@@ -107,6 +107,10 @@ _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 _ENTITY = re.compile(r"#(\w+);")
 # (a participant's `@{ … }` is read whole: a `#` or `;` in it is its own)
 _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
+# Mermaid skips `%%` to the end of the line where a statement would start, and after the
+# words it reads as keywords and numbers (autonumber 10 5, end); in a text, `%%` is text
+_LINE_COMMENT = re.compile(r"[ \t]*%%")
+_KEYWORD_REMARK = re.compile(r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*%%(?P<remark>.*)")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
@@ -369,9 +373,11 @@ class _Reader:
     def statements(self, line: int, raw: str, text: str) -> None:
         """One source line; Mermaid also ends a statement at `;` (`#59;` is a semicolon), and
         reads the rest of a line from a `#` that starts no escape as a comment."""
-        parts, comment = _statements(text)
+        parts, comment, remark = _statements(text)
         if comment is not None:
             self.comment(line, f"{comment} (Mermaid reads a line from # on as a comment)")
+        if remark is not None:
+            self.comment(line, remark, raw=True)
         for index, part in enumerate(parts):
             cut = "#" if comment is not None and index == len(parts) - 1 else ""
             if part.strip():
@@ -380,6 +386,10 @@ class _Reader:
     def statement(self, line: int, raw: str, text: str, cut: str = "") -> None:
         """One statement; `cut` is ";" for one that follows a `;` on its line, "#" for one
         that a comment cut short (which a mistake in it may owe to that)."""
+        remark = _KEYWORD_REMARK.fullmatch(text)
+        if remark is not None:  # `autonumber 10 %% …`, `end %% …`: the rest is a comment
+            self.comment(line, remark["remark"].strip(), raw=True)
+            text = remark["code"]
         note = _NOTE.fullmatch(text)
         if note is not None:
             self.note(line, raw, note)
@@ -591,9 +601,7 @@ class _Reader:
         top.block.branches.append(Branch(label, [], line))
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
-        if rest.startswith("%%"):  # after a keyword that takes nothing, `%%` is a comment
-            self.comment(line, rest[2:].strip(), raw=True)
-        elif rest:
+        if rest:
             self.fail(line, raw, "expected nothing after end")
         if not self.stack:
             self.fail(line, raw, "end without a block to close")
@@ -683,21 +691,26 @@ def is_volley_name(text: str) -> bool:
     return len(message) == 1 and message[0].sender == message[0].receiver == text
 
 
-def _statements(text: str) -> tuple[list[str], str | None]:
-    """A line's statements, split at `;`, and the comment from a `#` on (or None). Escapes
-    such as `#59;` stay as written, to be decoded in each text once its `<br>` are found, and
-    a participant's `@{ … }` stays whole."""
+def _statements(text: str) -> tuple[list[str], str | None, str | None]:
+    """A line's statements, split at `;`, and what ends the line early: the comment from a `#`
+    on, or a `%%` comment where a statement would start (Mermaid skips it to the end of the
+    line, `;` and all). Escapes such as `#59;` stay as written, to be decoded in each text once
+    its `<br>` are found, and a participant's `@{ … }` stays whole."""
     parts: list[str] = []
     start = 0
+    if found := _LINE_COMMENT.match(text):
+        return parts, None, text[found.end() :].strip()
     for found in _ENTITY_COMMENT_OR_END.finditer(text):
         if found.group() == ";":
             parts.append(text[start : found.start()])
             start = found.end()
+            if comment := _LINE_COMMENT.match(text, start):
+                return parts, None, text[comment.end() :].strip()
         elif found.group() == "#":
             parts.append(text[start : found.start()])
-            return parts, text[found.start() :].strip()
+            return parts, text[found.start() :].strip(), None
     parts.append(text[start:])
-    return parts, None
+    return parts, None, None
 
 
 def _decode(text: str) -> str:
