@@ -163,3 +163,12 @@ def test_volley_serve_shows_the_same_pages_with_links_to_its_editor():
     assert client.get("/gallery/mcp-tool-call.svg").text.startswith("<svg")
     assert client.get("/gallery/..%2F..%2Fpyproject.toml").status_code == 404
     assert client.get("/gallery/nothing.html").status_code == 404
+
+
+def test_every_page_carries_its_stylesheet_as_written(site: Path):
+    """The pages' own CSS reaches the browser as CSS: quoted font names escaped as `&#34;`
+    would make it drop every rule that names a font."""
+    css = (Path(__file__).resolve().parent.parent / "templates/gallery/gallery.css").read_text()
+    for page in [site / "index.html", *site.glob("*.html")]:
+        styles = re.findall(r"<style>(.*?)</style>", page.read_text(), flags=re.S)
+        assert css in styles, page.name
