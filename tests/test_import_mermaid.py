@@ -415,6 +415,23 @@ def test_markdown_blocks_are_found_as_commonmark_reads_the_page() -> None:
     assert detect(indented) is None
 
 
+def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
+    """Sphinx (MyST) and Quarto pages write the block as ```{mermaid}; MyST puts the
+    directive's options at its top, Quarto its `%%|` cell options: both stay as comments."""
+    page = (
+        "# Flow\n\n```{mermaid}\n:align: center\n:caption: The handshake\n"
+        "sequenceDiagram\n  A->>B: hello\n```\n\n"
+        "```{mermaid}\n%%| label: fig-call\nsequenceDiagram\n  B->>A: back\n```\n"
+    )
+    assert detect(page).name == "mermaid"
+    assert [item.text for item in convert(page, "flow.md")] == [
+        "// :align: center (an option of the {mermaid} directive)\n"
+        "// :caption: The handshake (an option of the {mermaid} directive)\n"
+        "A -> B: hello\n",
+        "// | label: fig-call\nB -> A: back\n",
+    ]
+
+
 def test_detection_from_content_not_from_the_file_name() -> None:
     assert detect("%% a diagram\nsequenceDiagram\nA->>B: x\n").name == "mermaid"
     assert detect("# Doc\n\n```mermaid\nsequenceDiagram\nA->>B: x\n```\n").name == "mermaid"

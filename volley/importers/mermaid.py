@@ -1,4 +1,5 @@
-r"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid block of Markdown.
+r"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid block of Markdown
+(```{mermaid} too, as MyST and Quarto pages write it).
 
 Mermaid's statements map onto volley's one for one where volley has the same thing:
 participants and their aliases (`participant H as MCP Host + LLM`, or `"alias"` in `@{…}`),
@@ -115,6 +116,10 @@ _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
+# Sphinx (MyST) and Quarto pages write the block as ```{mermaid}; MyST puts the directive's
+# options (`:align: center`, `:caption: …`) at its top, before the diagram
+_FENCE_LANGS = ("mermaid", "{mermaid}")
+_DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
 _IF_WORD = re.compile(r"(?i)(if)\b[\s:]*")
 
@@ -157,7 +162,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     errors: list[VolleyError] = []
     for n, block in enumerate(found, start=1):
         page = [*lines[: block.start], *block.lines]  # the page's lines: errors name them
-        reader = _Reader(page, block.start, filename, part_name(filename, n))
+        reader = _Reader(page, block.start, filename, part_name(filename, n), block.directive)
         try:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
@@ -190,10 +195,12 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
 class FencedBlock:
     """A ```mermaid block: its body starts at line `start` (0-based) of the page, and `lines`
     are its lines as CommonMark reads them, each at its column in the page (a quote's `>`
-    read as a space)."""
+    read as a space). A ```{mermaid} block is a `directive`, whose first lines may be its
+    options."""
 
     start: int
     lines: tuple[str, ...]
+    directive: bool = False
 
 
 def markdown_blocks(text: str) -> list[FencedBlock]:
@@ -207,9 +214,10 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
         FencedBlock(
             fence.start + 1,
             tuple(map(_in_place, page[fence.start + 1 :], fence.body)),
+            (fence.lang or "").lower() == "{mermaid}",
         )
         for fence in page_fences(text)
-        if (fence.lang or "").lower() == "mermaid"
+        if (fence.lang or "").lower() in _FENCE_LANGS
     ]
 
 
@@ -222,13 +230,16 @@ def _in_place(written: str, content: str) -> str:
 
 
 def _is_sequence(block: FencedBlock) -> bool:
-    start = _first_statement(list(block.lines), 0)
+    start = _first_statement(list(block.lines), 0, block.directive)
     return start < len(block.lines) and bool(_HEADER.match(block.lines[start].strip()))
 
 
-def _first_statement(lines: list[str], start: int) -> int:
-    """The index of the first line that is not blank, a comment, a directive or front matter."""
+def _first_statement(lines: list[str], start: int, directive: bool = False) -> int:
+    """The index of the first line that is not blank, a comment, a directive or front matter
+    (nor, in a ```{mermaid} block, one of the directive's options)."""
     index = start
+    while directive and index < len(lines) and _DIRECTIVE_OPTION.fullmatch(lines[index]):
+        index += 1
     if index < len(lines) and lines[index].strip() == "---":
         index += 1
         while index < len(lines) and lines[index].strip() != "---":
@@ -272,6 +283,7 @@ class _Reader:
     start: int  # index of the diagram's first line
     filename: str | None
     name: str | None = None
+    directive: bool = False  # a ```{mermaid} block: MyST options may come first
     diagram: Diagram = field(default_factory=Diagram)
     comments: list[Comment] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
@@ -286,7 +298,14 @@ class _Reader:
     headless: list[int] = field(default_factory=list)
 
     def read(self) -> Imported:
-        index = self._front_matter(self.start)
+        index = self.start
+        while self.directive and index < len(self.lines):
+            option = self.lines[index]
+            if not _DIRECTIVE_OPTION.fullmatch(option):
+                break
+            self.comment(0, f"{option.strip()} (an option of the {{mermaid}} directive)", raw=True)
+            index += 1
+        index = self._front_matter(index)
         header_seen = False
         while index < len(self.lines):
             raw = self.lines[index]
