@@ -134,6 +134,25 @@ def test_two_bodies_of_one_message_get_a_heading_each() -> None:
     assert words == ["1 · A → B · call · Args", "1 · A → B · call · Result"]
 
 
+def test_headings_name_the_lanes_as_shown_in_the_direction_of_the_arrow() -> None:
+    """A heading says who sent what to whom as the picture shows it: a participant's display
+    label (`participant H as MCP Host`), the answer of `H <-- S` from S, a two-way arrow so."""
+    text = (
+        "participant H as MCP Host\nparticipant S as Weather Server\n"
+        "H -> S: call\nin: Args\n  city: Tokyo\n"
+        "H <-- S: result\nout: Result\n  temp: 20\n"
+        "H <-> S: sync\nin: State\n  a: 1\n"
+    )
+    layout = layout_diagram(volley.parse(text), bodies="appendix")
+    words = ["".join(r.text for line in b.heading.lines for r in line.runs if r.icon is None)
+             for entry in layout.appendix.entries for b in entry.bodies]  # fmt: skip
+    assert words == [
+        "1 · MCP Host → Weather Server · call · Args",
+        "2 · Weather Server → MCP Host · result · Result",
+        "3 · MCP Host ↔ Weather Server · sync · State",
+    ]
+
+
 def test_a_cap_says_what_it_cut() -> None:
     svg = volley.render(WIDE, bodies="appendix", appendix_lines=10)
     assert "50 more lines not shown (10 of 60)" in svg

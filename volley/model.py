@@ -85,6 +85,16 @@ class Message:
     def is_self(self) -> bool:
         return self.sender == self.receiver
 
+    @property
+    def flow(self) -> tuple[str, str, bool]:
+        """(from, to, two-way) as the arrow is drawn, by its heads: `B <-- A` is A answering
+        B; an arrow with a head at each end goes both ways."""
+        style = self.style
+        left, right = style.head_from != "none", style.head_to != "none"
+        if left and not right:
+            return self.receiver, self.sender, False
+        return self.sender, self.receiver, left and right
+
     def to_json(self) -> dict:
         return {
             "type": "message",

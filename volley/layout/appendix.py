@@ -41,10 +41,14 @@ MARKER_ICON = "{fas-paperclip}"
 
 @dataclass(slots=True)
 class Numbered:
-    """A message that carries a body, and the number its marker shows."""
+    """A message that carries a body, the number its marker shows, and who sends it to whom
+    as the picture shows them (display labels, in the direction the arrow points)."""
 
     number: int
     message: Message
+    sender: str
+    receiver: str
+    both_ways: bool = False
 
 
 def natural_width(ts: Typesetter, numbered: list[Numbered]) -> float:
@@ -131,18 +135,19 @@ def _body(
 
 def _heading(item: Numbered, word: str, payload: Payload) -> str:
     """The heading "3 · Agent → MCP Server · POST /mcp (tools/list) · Request (json)", as
-    inline markup: the names and the body's label as written, the message's label with its
-    own markup."""
+    inline markup: the names as the picture shows them and the body's label as written, the
+    message's label with its own markup."""
     m = item.message
     label = m.label.strip() or "(no label)"
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
-    sender, receiver = escape_markup(m.sender), escape_markup(m.receiver)
-    if direction(m.sender + m.receiver) == "R":
+    sender, receiver = escape_markup(item.sender), escape_markup(item.receiver)
+    if direction(item.sender + item.receiver) == "R":
         # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
         # the arrow would otherwise be read with them, right to left, pointing at the sender.
         sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
-    heading = f"{sender} → {receiver} · {label} · {escape_markup(body + lang)}"
+    arrow = "↔" if item.both_ways else "→"
+    heading = f"{sender} {arrow} {receiver} · {label} · {escape_markup(body + lang)}"
     # The heading runs left to right whatever its texts, so that its arrow points from the
     # sender to the receiver: where its first letter is a right-to-left one, a left-to-right
     # mark before it says so.

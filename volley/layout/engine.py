@@ -191,11 +191,14 @@ class _Engine:
             return []
         from volley.layout.appendix import Numbered  # a picture without one never loads it
 
-        return [
-            Numbered(self.markers[id(m)], m)
-            for m in self.diagram.messages()
-            if id(m) in self.markers
-        ]
+        labels = self.diagram.labels  # as the lanes show them
+        numbered = []
+        for m in self.diagram.messages():
+            if id(m) in self.markers:
+                sender, receiver, both = m.flow
+                shown = labels.get(sender, sender), labels.get(receiver, receiver)
+                numbered.append(Numbered(self.markers[id(m)], m, *shown, both))
+        return numbered
 
     def _needs(self, items: list[Item], needs: dict, spanning: list[Note], depth: int = 0) -> None:
         """Pass 1: the least distance each element asks for between two lifelines (`depth`:

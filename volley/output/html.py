@@ -218,15 +218,9 @@ def _message_view(index: int, message: Message, flow: tuple[str, str, bool]) -> 
 
 
 def _flow(message: Message, labels: dict[str, str]) -> tuple[str, str, bool]:
-    """(from, to, two-way) as the arrow is drawn: `B <-- A` is A answering B."""
-    style = message.style
-    heads_left = style.head_from != "none"
-    heads_right = style.head_to != "none"
-    left = clean_text(labels.get(message.sender, message.sender))
-    right = clean_text(labels.get(message.receiver, message.receiver))
-    if heads_left and not heads_right:
-        return right, left, False
-    return left, right, heads_left and heads_right
+    """(from, to, two-way) as the arrow is drawn, each named as the picture shows it."""
+    sender, receiver, both = message.flow
+    return clean_text(labels.get(sender, sender)), clean_text(labels.get(receiver, receiver)), both
 
 
 def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
