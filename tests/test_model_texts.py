@@ -32,7 +32,7 @@ def test_every_text_with_its_kind_and_the_line_it_starts_on() -> None:
     assert found == [
         ("title", 1, "Login"),
         ("participant", 4, "A"),
-        ("display label", 4, "Alice"),
+        ("display label", 2, "Alice"),  # where `participant A as Alice` wrote it
         ("participant", 4, "B"),
         ("label", 4, "hello"),
         ("payload label", 5, "Request"),

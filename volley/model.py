@@ -224,6 +224,7 @@ class Diagram:
     # Display labels of participants declared `participant A as Long name`: messages keep
     # the name as written ("A"), the picture shows the label.
     labels: dict[str, str] = field(default_factory=dict)
+    label_lines: dict[str, int] = field(default_factory=dict)  # where each label was declared
     # What the parser read but would point out (a block left open at the end of the file);
     # not part of `to_json`, which is the model alone.
     warnings: list[Diagnostic] = field(default_factory=list)
@@ -245,7 +246,8 @@ class Diagram:
         order: the one walk the checks (markup, hidden characters, secrets, limits) read.
 
         A participant's name, and its display label, come at the first message or note that
-        names it; a participant no message or note names comes last, at line 0. A fenced body
+        names it (the label with the line that declares it); a participant no message or note
+        names comes last, its name at line 0. A fenced body
         starts two lines under its `in:`/`out:` line, an indented one a line under it.
         """
         if self.title:
@@ -258,7 +260,8 @@ class Diagram:
                     named.add(participant)
                     yield Text("participant", line, participant)
                     if participant in self.labels:  # `participant A as Long Name`
-                        yield Text("display label", line, self.labels[participant])
+                        declared = self.label_lines.get(participant, line)
+                        yield Text("display label", declared, self.labels[participant])
 
         for item in walk(self.items):
             if isinstance(item, Message):

@@ -519,6 +519,7 @@ class _Resolver:
                     first_use.setdefault(name)
                     if label:
                         diagram.labels[name] = label
+                        diagram.label_lines[name] = item.line
                 else:
                     number = item.value
             elif isinstance(item, Message):
