@@ -132,6 +132,18 @@ def test_a_template_without_an_about_file_still_gets_a_page(tmp_path: Path):
     assert templates["plain-flow"].category == "Examples"
 
 
+def test_an_about_file_may_title_a_diagram_that_has_no_title(tmp_path: Path):
+    """An import kept as it came has no `title:`; its about file names its page."""
+    (tmp_path / "har-capture.volley").write_text("Client -> API: GET /\n")
+    (tmp_path / "har-capture.about.md").write_text("---\ntitle: A browser session\n---\n")
+    assert load_templates(tmp_path)["har-capture"].title == "A browser session"
+
+
+def test_every_bundled_example_has_a_title_and_a_summary():
+    for template in load_templates(EXAMPLES).values():
+        assert template.title and template.summary, template.slug
+
+
 def test_the_command_writes_the_gallery(tmp_path: Path):
     result = CliRunner().invoke(main, ["gallery", str(EXAMPLES), "-o", str(tmp_path / "g")])
     assert result.exit_code == 0, result.output

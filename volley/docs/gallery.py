@@ -1,7 +1,8 @@
 """Template pages: each example diagram as a page a reader can learn from and take away.
 
 A template is `NAME.volley` with, beside it, `NAME.about.md`: a few `key: value` lines between
-`---` lines (category, summary, description, related) and two lists under `## Step by step`
+`---` lines (category, summary, description, related, and a title for a diagram that has no
+`title:` of its own, such as an import kept as it came) and two lists under `## Step by step`
 and `## Easy to get wrong`. Its page holds the title, the summary, the clickable diagram, the
 steps, the pitfalls, the source with Copy and a download, links to open it in the editor, to
 share it and to embed it in a README, and related templates. `volley gallery -o DIR` writes
@@ -111,7 +112,7 @@ def load_templates(folder: Path | None) -> dict[str, Template]:
         related = str(about.get("related", ""))
         templates[slug] = Template(
             slug=slug,
-            title=title_of(source, path.stem),
+            title=str(about.get("title") or title_of(source, path.stem)),
             source=source,
             category=str(about.get("category") or "Examples"),
             summary=str(about.get("summary", "")),
