@@ -126,6 +126,21 @@ def test_typing_changes_the_preview(new_page, base_url: str) -> None:
     expect(page.locator("#status-text")).to_have_text("Rendered · 1 message")
 
 
+def test_an_arrow_named_in_an_error_stays_on_one_line(browser, base_url: str) -> None:
+    """An error naming arrows ("expected an arrow such as -> or -->") in a narrow status line:
+    a browser may break a line after a hyphen, which split "-->" into "--" and ">"."""
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page.goto(base_url + "/")
+    set_source(page, "Agent: hi")
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    arrows = page.locator("#status-text .unbroken")
+    expect(arrows).to_have_text(["->", "-->"])
+    for index in range(arrows.count()):
+        rects = arrows.nth(index).evaluate("node => node.getClientRects().length")
+        assert rects == 1
+    page.close()
+
+
 def test_the_source_is_coloured_and_numbered(new_page, base_url: str) -> None:
     page = new_page(base_url + "/")
     set_source(page, "title: T\nA -> B: hi\n// note to self")

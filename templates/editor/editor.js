@@ -632,8 +632,8 @@
     if (warnings.length) {
       setState("warning");
       var w = warnings[0];
-      $("status-text").textContent = (w.line ? "Line " + w.line + ": " : "") + w.message +
-        (warnings.length > 1 ? " (and " + (warnings.length - 1) + " more)" : "");
+      unbrokenArrows($("status-text"), (w.line ? "Line " + w.line + ": " : "") + w.message +
+        (warnings.length > 1 ? " (and " + (warnings.length - 1) + " more)" : ""));
       statusBox.dataset.line = w.line || "";
       statusBox.dataset.column = w.column || "";
       hint.hidden = false;
@@ -644,6 +644,21 @@
       statusBox.dataset.line = "";
       hint.hidden = true;
     }
+  }
+
+  // A message's text, with each arrow it names ("->", "-->", "A <<- B") kept on one line: a
+  // browser may break a line after a hyphen, which reads "--" and ">" as two things.
+  function unbrokenArrows(node, text) {
+    node.textContent = "";
+    text.split(/(\S*[-=]+>\S*|\S*<[-=]\S*)/).forEach(function (part, index) {
+      if (!part) return;
+      var piece = index % 2 ? document.createElement("span") : document.createTextNode(part);
+      if (index % 2) {
+        piece.className = "unbroken";
+        piece.textContent = part;
+      }
+      node.appendChild(piece);
+    });
   }
 
   // Every error the server named is marked in the gutter and the text; the status line
@@ -658,7 +673,7 @@
     setState("error");
     var where = error.line ? "Line " + error.line + (error.column ? ", column " + error.column : "") + ": " : "";
     var more = error.all && error.all.length > 1 ? " (and " + (error.all.length - 1) + " more)" : "";
-    $("status-text").textContent = where + error.message + more;
+    unbrokenArrows($("status-text"), where + error.message + more);
     statusBox.dataset.line = error.line || "";
     statusBox.dataset.column = error.column || "";
     var lineBox = $("status-line");
