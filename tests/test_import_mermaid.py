@@ -343,6 +343,31 @@ def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:
     assert "snake_case_name" in one("sequenceDiagram\nA->>B: snake_case_name\n")
 
 
+def test_a_note_line_that_would_be_a_list_or_a_code_fence_in_volley_shows_as_written() -> None:
+    """Mermaid draws `- item` in a note as written; volley's note would draw a bullet "•"
+    for it (and a code block from a ``` line), so the importer escapes that first character."""
+    from volley.text.inline import Paragraph, parse_note
+
+    text = one(
+        "sequenceDiagram\n"
+        "Note over A: Checks:<br>- the signature<br>* the expiry<br>1. first<br>2) second<br>"
+        "```json<br>plain - text\n"
+    )
+    (note,) = by_type(volley.parse(text), Note)
+    blocks = parse_note(note.text)
+    assert all(isinstance(block, Paragraph) for block in blocks)
+    shown = ["".join(span.text for span in line) for block in blocks for line in block.lines]
+    assert shown == [
+        "Checks:",
+        "- the signature",
+        "* the expiry",
+        "1. first",
+        "2) second",
+        "```json",
+        "plain - text",
+    ]
+
+
 def test_nothing_is_dropped_in_silence() -> None:
     source = (
         "%%{init: {'theme': 'dark'}}%%\nsequenceDiagram\naccTitle: Checkout\n"

@@ -638,7 +638,7 @@ class _Reader:
             self.fail(line, raw, "a note spans at most two participants")
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        note = Note(line, names, "\n".join(_lines(found["text"])))
+        note = Note(line, names, "\n".join(map(_note_line, _lines(found["text"]))))
         self.notes.append((note, names))
         self.add(note)
 
@@ -758,6 +758,20 @@ def _lines(text: str) -> list[str]:
     each line's escapes decoded and its volley markup escaped."""
     text = _WRAP.sub("", text.strip(), count=1) if _WRAP.match(text.strip()) else text
     return [_plain(_decode(part).strip()) for part in _BREAK.split(text.strip())]
+
+
+def _note_line(line: str) -> str:
+    """A note's line as Mermaid shows it: where volley's note would read a list item (`- `,
+    `* `, `1. `) or a code fence (a ``` line) at its start, that mark is escaped (asked of
+    volley's note reader itself, which knows every such rule)."""
+    from volley.text.inline import Paragraph, parse_note
+
+    blocks = parse_note(line)
+    if not line.strip() or (len(blocks) == 1 and isinstance(blocks[0], Paragraph)):
+        return line
+    number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
+    at = number.end() if number else 0
+    return f"{line[:at]}\\{line[at:]}"
 
 
 def _label(text: str) -> str:
