@@ -24,7 +24,7 @@ from volley.errors import VolleyError
 from volley.importers import convert
 from volley.importers.mermaid import markdown_blocks
 from volley.model import Activation, Block, Note, walk
-from volley.text.inline import parse_inline
+from volley.text.inline import CodeBlock, ListItem, parse_inline, parse_note
 
 CASES = Path(__file__).resolve().parent / "cases" / "mermaid"
 
@@ -175,6 +175,21 @@ def mermaid_aliases(source: str) -> dict[str, str]:
     }
 
 
+def shown_note(text: str) -> str:
+    """A note as the picture shows it: its paragraphs with a blank line between, a list item
+    with the marker drawn for it, a code block as its lines under a fence."""
+    parts = []
+    for block in parse_note(text):
+        if isinstance(block, CodeBlock):
+            parts.append("\n".join(["```", *block.lines]))
+            continue
+        lines = ["".join(span.text for span in line) for line in block.lines]
+        if isinstance(block, ListItem):
+            lines[0] = f"{block.marker} {lines[0]}"
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def shown(label: str) -> str:
     """A volley label as the picture shows it: markup and escapes read, lines joined by \\n."""
     return "\n".join("".join(span.text for span in line) for line in parse_inline(label))
@@ -188,7 +203,7 @@ def test_each_diagram_imports_to_volley_that_parses_with_every_message(name, lin
     diagram = volley.parse(item.text)
     got = [(m.sender, m.receiver, shown(m.label)) for m in diagram.messages()]
     assert got == mermaid_messages(source)
-    notes = [(set(n.over), shown(n.text)) for n in items(diagram, Note)]
+    notes = [(set(n.over), shown_note(n.text)) for n in items(diagram, Note)]
     # a note ending in <br> (an empty last line in Mermaid) comes back without that line:
     # volley writes a note of several lines as a block, and a block cannot end with an empty
     # line (the writer's to settle; the text's words are all there)
