@@ -343,6 +343,23 @@ def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:
     assert "snake_case_name" in one("sequenceDiagram\nA->>B: snake_case_name\n")
 
 
+def test_markup_that_would_span_a_line_break_of_a_label_stays_as_written() -> None:
+    """Each line alone reads as plain text, but a label's lines are one text in volley (joined
+    by its `\\n` break), where three backticks on one line and three on another are a code
+    span: the label's lines are escaped together."""
+    text = one(
+        "sequenceDiagram\nA->>B: ```json<br>{}<br>```\nloop _every<br>minute_\nB->>A: x\nend\n"
+    )
+    diagram = volley.parse(text)
+    (message, _) = diagram.messages()
+    shown = ["".join(span.text for span in line) for line in parse_inline(message.label)]
+    assert shown == ["```json", "{}", "```"]
+    (loop,) = by_type(diagram, Block)
+    label = parse_inline(loop.branches[0].label)
+    assert ["".join(span.text for span in line) for line in label] == ["_every", "minute_"]
+    assert not any(span.italic for line in label for span in line)
+
+
 def test_a_note_line_that_would_be_a_list_or_a_code_fence_in_volley_shows_as_written() -> None:
     """Mermaid draws `- item` in a note as written; volley's note would draw a bullet "•"
     for it (and a code block from a ``` line), so the importer escapes that first character."""

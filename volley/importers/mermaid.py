@@ -740,24 +740,35 @@ def _decode(text: str) -> str:
     )
 
 
+def _reads_as(markup: str, lines: list[str]) -> bool:
+    """Whether volley shows `markup` as exactly these lines of plain text, with no style."""
+    from volley.text.inline import parse_inline
+
+    shown = parse_inline(markup)
+    styles = ("bold", "italic", "strike", "code", "href", "icon")
+    return ["".join(span.text for span in line) for line in shown] == lines and not any(
+        getattr(span, style) for line in shown for span in line for style in styles
+    )
+
+
 def _plain(text: str) -> str:
     """Mermaid's text shown as it reads: where volley would read markup in it (`*`, `_`, a
     backtick, `[..](..)`, `{fas-..}`), those characters are escaped."""
-    from volley.text.inline import escape_markup, parse_inline
+    from volley.text.inline import escape_markup
 
-    lines = parse_inline(text)
-    if len(lines) == 1 and "".join(span.text for span in lines[0]) == text:
-        styles = ("bold", "italic", "strike", "code", "href", "icon")
-        if not any(getattr(span, style) for span in lines[0] for style in styles):
-            return text
-    return escape_markup(text)
+    return text if _reads_as(text, [text]) else escape_markup(text)
+
+
+def _texts(text: str) -> list[str]:
+    """Mermaid's text as its lines: without its `wrap:`/`nowrap:` mark, split at each `<br>`,
+    each line's escapes decoded."""
+    text = _WRAP.sub("", text.strip(), count=1) if _WRAP.match(text.strip()) else text
+    return [_decode(part).strip() for part in _BREAK.split(text.strip())]
 
 
 def _lines(text: str) -> list[str]:
-    """Mermaid's text as its lines: without its `wrap:`/`nowrap:` mark, split at each `<br>`,
-    each line's escapes decoded and its volley markup escaped."""
-    text = _WRAP.sub("", text.strip(), count=1) if _WRAP.match(text.strip()) else text
-    return [_plain(_decode(part).strip()) for part in _BREAK.split(text.strip())]
+    """Mermaid's text as its lines, each with its volley markup escaped."""
+    return [_plain(line) for line in _texts(text)]
 
 
 def _note_line(line: str) -> str:
@@ -775,5 +786,11 @@ def _note_line(line: str) -> str:
 
 
 def _label(text: str) -> str:
-    """A one-line volley label from Mermaid text: `<br/>` becomes volley's `\\n` line break."""
-    return "\\n".join(_lines(text))
+    """A one-line volley label from Mermaid text: `<br/>` becomes volley's `\\n` line break.
+    Volley reads markup across those breaks (a backtick on one line and one on the next are
+    a code span), so if the lines would not show as written together, all are escaped."""
+    from volley.text.inline import escape_markup
+
+    lines = _texts(text)
+    label = "\\n".join(map(_plain, lines))
+    return label if _reads_as(label, lines) else "\\n".join(map(escape_markup, lines))
