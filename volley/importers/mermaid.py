@@ -723,8 +723,8 @@ def _statements(text: str) -> tuple[list[str], str | None, str | None]:
         if found.group() == ";":
             parts.append(text[start : found.start()])
             start = found.end()
-            if comment := _LINE_COMMENT.match(text, start):
-                return parts, None, text[comment.end() :].strip()
+            if remark := _LINE_COMMENT.match(text, start):
+                return parts, None, text[remark.end() :].strip()
         elif found.group() == "#":
             parts.append(text[start : found.start()])
             return parts, text[found.start() :].strip(), None
