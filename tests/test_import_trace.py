@@ -326,3 +326,34 @@ def test_spans_whose_parents_form_a_loop_are_still_drawn():
     )
     diagram = import_trace(json.dumps([second, first]))
     assert [m.label for m in diagram.messages()] == ["first", "second"]
+
+
+# --- Traces from more producers (tests/cases/traces/README.md names each) ---------------------
+
+
+def test_jaeger_consumer_that_follows_from_its_producer_is_the_producers_message():
+    # trace-graph.json: service2's CONSUMER span op3 refers to service1's PRODUCER span op4 by
+    # FOLLOWS_FROM (how Jaeger's clients link a message to its reader), not CHILD_OF.
+    diagram = trace("jaeger-ui-trace-graph.json")
+    assert ("service1", "->>", "service2", "op4") in arrows(diagram)
+    assert arrows(diagram)[-1] == ("service1", "-->", "Client", "ok")  # nothing after the reply
+    assert "remote" not in [receiver for _, _, receiver, label in arrows(diagram) if label == "op4"]
+
+
+def test_server_span_under_another_services_span_is_a_call_from_that_service():
+    # messaging2.json: auth-service's SERVER span hangs straight under mobile-gateway's SERVER
+    # span (the client's half went unrecorded); genai: graphql-gateway under api-edge's.
+    orphans = arrows(trace("zipkin-messaging-orphans.json"))
+    assert orphans[:4] == [
+        ("Client", "->", "mobile-gateway", "POST /mobile-gateway/transfer-service/transactions/"
+         "5698ba57-f2f6-44e9-90f8-987e10353ed8/"),
+        ("mobile-gateway", "->", "auth-service", "GET /auth-service/v1/authentications/"),
+        ("auth-service", "->", "auth-service", "extend-token"),
+        ("auth-service", "-->", "mobile-gateway", "ok"),
+    ]  # fmt: skip
+    genai = trace("jaeger-ui-genai.json")
+    assert genai.participants[:3] == ["Client", "api-edge", "graphql-gateway"]
+    assert arrows(genai)[1] == ("api-edge", "->", "graphql-gateway", "Query.assistantReply")
+    assert ("mcp-gateway", "->", "auth-service", "GET /validate") in arrows(genai)
+    assert ("auth-service", "-->", "mcp-gateway", "200") in arrows(genai)
+    assert not [a for a in arrows(genai) if a[0] == a[2] == "auth-service"]

@@ -283,15 +283,7 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
             tags = _jaeger_tags(span.get("tags"))
             found = dict(tags)
             process = processes.get(span.get("processID")) or {}
-            parent = next(
-                (
-                    ref.get("spanID")
-                    for ref in span.get("references") or []
-                    if ref.get("refType") == "CHILD_OF"
-                    and ref.get("traceID") == span.get("traceID")
-                ),
-                None,
-            )
+            parent = _jaeger_parent(span)
             failed = found.get("error") == "true" or found.get("otel.status_code") == "ERROR"
             start = _nanos(span.get("startTime")) * 1000  # microseconds in Jaeger
             yield _Span(
@@ -309,6 +301,21 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                     _jaeger_log(log) for log in span.get("logs") or [] if isinstance(log, dict)
                 ],
             )
+
+
+def _jaeger_parent(span: dict) -> str | None:
+    """The span this one hangs under: its CHILD_OF reference, else its FOLLOWS_FROM one (how
+    Jaeger's clients link a message's consumer to its producer), in the same trace."""
+    references = [
+        ref
+        for ref in span.get("references") or []
+        if isinstance(ref, dict) and ref.get("traceID") == span.get("traceID")
+    ]
+    for kind in ("CHILD_OF", "FOLLOWS_FROM"):
+        found = next((ref.get("spanID") for ref in references if ref.get("refType") == kind), None)
+        if found:
+            return str(found)
+    return None
 
 
 def _jaeger_log(log: dict) -> _Event:
@@ -510,8 +517,8 @@ class _Builder:
         if span.kind in _CALLERS:
             callee = next((c for c in span.children if c.kind in _CALLEES), None)
             return self.call(span, callee)
-        if span.kind in _CALLEES and caller is None:  # a trace's entry point
-            return self.entry(span)
+        if span.kind in _CALLEES and (caller is None or caller != self.lane(span.service)):
+            return self.entry(span, caller)  # called from outside, or by `caller`
         here = self.lane(span.service)
         words = _marked(span, label(span.name))
         items: list[Item] = [
@@ -522,9 +529,13 @@ class _Builder:
             items += self.span_items(child, here)
         return items
 
-    def entry(self, span: _Span) -> list[Item]:
-        """A SERVER (or CONSUMER) span with no caller in the trace: called from outside."""
-        outside = self.lane(span.peer or span.attribute("messaging.system") or ROOT_CALLER)
+    def entry(self, span: _Span, caller: str | None = None) -> list[Item]:
+        """A SERVER (or CONSUMER) span with no CLIENT (or PRODUCER) span over it: called from
+        the service its parent span ran in (`caller`: the client's side went unrecorded, as
+        when a proxy passed the trace on), or at a trace's entry point from outside."""
+        outside = caller or self.lane(
+            span.peer or span.attribute("messaging.system") or ROOT_CALLER
+        )
         here = self.lane(span.service)
         asynchronous = span.kind == "consumer"
         items: list[Item] = [
