@@ -357,3 +357,21 @@ def test_server_span_under_another_services_span_is_a_call_from_that_service():
     assert ("mcp-gateway", "->", "auth-service", "GET /validate") in arrows(genai)
     assert ("auth-service", "-->", "mcp-gateway", "200") in arrows(genai)
     assert not [a for a in arrows(genai) if a[0] == a[2] == "auth-service"]
+
+
+def test_clients_call_the_database_and_ai_provider_newer_conventions_name():
+    # genai: `db.system.name` (semantic conventions 1.33 on) and `gen_ai.provider.name`
+    calls = [(s, r, label) for s, arrow, r, label in arrows(trace("jaeger-ui-genai.json"))]
+    assert ("metrics-backend", "clickhouse", "SELECT series") in calls
+    assert ("trace-store", "elasticsearch", "search") in calls
+    assert ("coding-agent", "example-ai", "chat model-a") in calls
+
+
+def test_a_server_span_naming_its_caller_by_peer_service_is_called_from_it():
+    diagram = trace("otlp-telemetrygen.json")
+    assert arrows(diagram) == [
+        ("telemetrygen-client", "->", "telemetrygen", "okey-dokey-0"),
+        ("telemetrygen", "-->", "telemetrygen-client", "ok"),
+    ]
+    nameless = trace("otlp-telemetrygen-no-service.json")  # no service.name in its resource
+    assert nameless.participants == ["telemetrygen-client", "unknown service"]

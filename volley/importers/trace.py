@@ -39,8 +39,9 @@ _CALLERS = ("client", "producer")
 _CALLEES = ("server", "consumer")
 # Attributes that name the other end of a CLIENT span, most specific first.
 _PEER_KEYS = (
-    "peer.service", "db.system", "messaging.system", "rpc.service", "server.address",
-    "net.peer.name", "http.host", "net.sock.peer.addr",
+    "peer.service", "db.system", "db.system.name", "messaging.system", "gen_ai.provider.name",
+    "gen_ai.system", "rpc.service", "server.address", "net.peer.name", "http.host",
+    "net.sock.peer.addr",
 )  # fmt: skip
 _STATUS_KEYS = ("http.response.status_code", "http.status_code", "rpc.grpc.status_code")
 ROOT_CALLER = "Client"  # the lane a trace's first SERVER span is called from
@@ -533,8 +534,9 @@ class _Builder:
         """A SERVER (or CONSUMER) span with no CLIENT (or PRODUCER) span over it: called from
         the service its parent span ran in (`caller`: the client's side went unrecorded, as
         when a proxy passed the trace on), or at a trace's entry point from outside."""
+        # On a SERVER span `peer.service` names the caller, as Zipkin's remote endpoint does.
         outside = caller or self.lane(
-            span.peer or span.attribute("messaging.system") or ROOT_CALLER
+            span.peer or span.attribute("peer.service", "messaging.system") or ROOT_CALLER
         )
         here = self.lane(span.service)
         asynchronous = span.kind == "consumer"
