@@ -331,6 +331,24 @@ def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -
     assert volley.parse(text).labels == {"Q": "Jobs #x-1; main"}
 
 
+def test_an_alias_volley_would_read_as_a_message_stays_a_comment() -> None:
+    """`participant A as Client -> Server` is an alias to Mermaid; written as volley's
+    `participant A as …` it would read as a message from 'participant A as Client'."""
+    text = one(
+        "sequenceDiagram\nparticipant A as Client -> Server\nparticipant B as Bob => Eve\n"
+        "participant C as Carol\nA->>B: x\nB->>C: y\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["A", "B", "C"]
+    assert diagram.labels == {"C": "Carol"}
+    assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
+        ("A", "B", "x"),
+        ("B", "C", "y"),
+    ]
+    for alias in ("A as Client -> Server", "B as Bob => Eve"):
+        assert f"// Mermaid: {alias} (volley would not read this label back as written" in text
+
+
 def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:
     text = one("sequenceDiagram\nA->>B: call *args and **kwargs**\nB-->>A: [x](y) {fas-plug}\n")
     assert [m.label for m in volley.parse(text).messages()] == [

@@ -524,9 +524,19 @@ class _Reader:
             # a participant's label is plain text in volley too: nothing to escape
             alias = _WRAP.sub("", alias.strip(), count=1)
             parts = [_decode(part).strip() for part in _BREAK.split(alias)]
-            self.diagram.labels[name] = " ".join(part for part in parts if part)
-            if len(parts) > 1:
-                self.comment(line, f"{name} as {alias} (volley writes a lane's label on one line)")
+            label = " ".join(part for part in parts if part)
+            if not is_volley_label(label):  # an arrow in it would start a message
+                self.comment(
+                    line,
+                    f"{name} as {alias} (volley would not read this label back as written; "
+                    f"the lane shows {name})",
+                )
+            else:
+                self.diagram.labels[name] = label
+                if len(parts) > 1:
+                    self.comment(
+                        line, f"{name} as {alias} (volley writes a lane's label on one line)"
+                    )
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:
@@ -708,6 +718,19 @@ def is_volley_name(text: str) -> bool:
     except VolleyError:
         return False
     return len(message) == 1 and message[0].sender == message[0].receiver == text
+
+
+@cache
+def is_volley_label(label: str) -> bool:
+    """Whether volley reads `participant A as LABEL` back with this same label (asked of the
+    parser: an arrow in a label, `B -> C`, would make the line a message)."""
+    from volley.language.parser import parse
+
+    try:
+        diagram = parse(f"participant A as {label}")
+    except VolleyError:
+        return False
+    return diagram.labels == {"A": label} and not diagram.messages()
 
 
 def _statements(text: str) -> tuple[list[str], str | None, str | None]:
