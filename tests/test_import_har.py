@@ -240,3 +240,80 @@ def test_control_characters_in_a_capture_stay_visible_and_the_diagram_parses():
     diagram = volley.parse(imported.text)
     assert "ho\\u0001st.example" in diagram.participants
     assert "\x00" not in imported.text and "\x01" not in imported.text
+
+
+# --- Captures from more tools (tests/cases/har/README.md names each) ---------------------------
+
+
+def test_a_body_playwright_saved_beside_the_har_says_where_it_is():
+    """recordHar with content 'attach' keeps the body in a file named by its hash: the reply
+    says so instead of looking like a response with no body."""
+    reply = response(har("playwright-attachments").messages()[1])
+    assert reply.endswith(
+        "\n\n(the body is not in the HAR: it was saved beside it, as "
+        "4a3ce8ee11e091dd7923f4d8c6e5b5e41ec7c047.html)"
+    )
+
+
+def test_a_capture_of_static_assets_only_warns_that_the_diagram_is_empty():
+    from volley.importers import convert
+
+    name = str(CASES / "firebug.har")
+    (imported,) = convert((CASES / "firebug.har").read_text(encoding="utf-8"), name)
+    (warning,) = imported.warnings
+    assert warning.severity == "warning" and warning.filename == name
+    assert warning.message == (
+        "none of the capture's requests is in the diagram:"
+        " 8 static assets (images, fonts, stylesheets, scripts)"
+    )
+    assert warning.hint == "--all keeps static assets"
+    (everything,) = convert(
+        (CASES / "firebug.har").read_text(encoding="utf-8"),
+        name,
+        options=TrafficOptions(everything=True),
+    )
+    assert everything.warnings == ()
+    (drawn,) = convert((CASES / "chrome.har").read_text(encoding="utf-8"), "chrome.har")
+    assert drawn.warnings == ()
+
+
+def test_patterns_that_leave_nothing_say_so():
+    from volley.importers import convert
+
+    text = (CASES / "chrome.har").read_text(encoding="utf-8")
+    (imported,) = convert(text, "chrome.har", options=TrafficOptions(include=("/api/",)))
+    (warning,) = imported.warnings
+    assert "not matching --include" in warning.message
+    assert warning.hint == "check the --include and --exclude patterns"
+
+
+def test_fiddler_capture_with_a_byte_order_mark_and_pages():
+    diagram = har("fiddler-ie11")
+    assert diagram.participants == ["Client", "gitgrimbo.github.io"]
+    sections = [item.label for item in diagram.items if isinstance(item, Divider)]
+    assert sections == ["Page 0", "Page 1"]
+    assert arrows(diagram)[-1] == ("gitgrimbo.github.io", "-->", "Client", "304 Not Modified")
+
+
+def test_zap_form_fields_given_as_params_are_the_body():
+    post = request(har("zap").messages()[2])
+    assert post.startswith("POST /seq/performance/seq HTTP/1.1\nhost: localhost:9091\n")
+    assert post.endswith(
+        "\n\nfield0=&field1=&field2=&next=&seqId=b4ee8e7a-68c1-47d2-bbd2-a2a3a7ae944f"
+        "&seqStep=1&step1=1"
+    )
+
+
+def test_playwright_redirect_chain_across_hosts_and_versions():
+    diagram, count = masked(har("playwright-redirect"))
+    assert arrows(diagram) == [
+        ("Browser", "->", "theverge.com", "GET /"),
+        ("theverge.com", "-->", "Browser", "301 Moved Permanently"),
+        ("Browser", "->", "www.theverge.com", "GET /"),
+        ("www.theverge.com", "-->", "Browser", "301 Moved Permanently"),
+        ("Browser", "->", "www.theverge.com", "GET /"),
+        ("www.theverge.com", "-->", "Browser", "200 OK"),
+    ]
+    last = request(diagram.messages()[4])
+    assert last.endswith("\ncookie: vmidv1=<redacted>; _chorus_geoip_continent=<redacted>")
+    assert count == 7  # every Set-Cookie and Cookie value

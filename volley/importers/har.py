@@ -17,10 +17,11 @@ import fnmatch
 import http
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
 from volley.importers.labels import (
     cut_body,
@@ -66,6 +67,14 @@ NOTE_CHARS = 300  # a failure's reason is cut past this
 
 _BROWSERS = ("webinspector", "firefox", "safari", "chrome", "edge", "brave")
 
+# Why entries were left out, as the warning for an empty diagram words it.
+_WHY_LEFT_OUT = {
+    "asset": "static assets (images, fonts, stylesheets, scripts)",
+    "exclude": "matching --exclude",
+    "include": "not matching --include",
+    "no-url": "with no request URL",
+}
+
 
 def detect(text: str) -> int:
     """100 for JSON with a HAR `log` and its `entries`, else 0."""
@@ -85,14 +94,24 @@ def convert(
 ) -> list[Imported]:
     """`volley import` of a HAR file: one diagram, its secrets masked unless asked not to."""
     options = options or TrafficOptions()
-    return [imported(import_har(text, options, filename), options)]
+    importer = _read(text, options, filename)
+    result = imported(importer.diagram(), options)
+    empty = importer.nothing_kept()
+    if empty is None:
+        return [result]
+    warning = Diagnostic(empty, filename=filename, hint=importer.how_to_keep(), severity="warning")
+    return [replace(result, warnings=(*result.warnings, warning))]
 
 
 def import_har(
     text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
     """The diagram of a HAR capture; a VolleyError when the text is not one."""
-    options = options or TrafficOptions()
+    return _read(text, options or TrafficOptions(), filename).diagram()
+
+
+def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> _Importer:
+    """The capture's log, ready to draw; a VolleyError when the text is not a HAR file."""
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     text = text.removeprefix("\ufeff")
@@ -107,7 +126,7 @@ def import_har(
             filename=filename,
             hint="export one from the browser's DevTools (Network, Save all as HAR)",
         )
-    return _Importer(log, options).diagram()
+    return _Importer(log, options)
 
 
 def _matches(url: str, patterns: Sequence[str]) -> bool:
@@ -171,6 +190,16 @@ def _media(headers: list[tuple[str, str]], declared: Any) -> str:
     return ""
 
 
+def _saved_apart(holder: dict) -> str:
+    """Where a body is that the capture keeps outside itself: Playwright's `recordHar` with
+    `content: 'attach'` saves each body to a file beside the HAR (`_file`), so the message
+    is not shown as if it had no body."""
+    name = holder.get("_file")
+    if not isinstance(name, str) or not name:
+        return ""
+    return f"(the body is not in the HAR: it was saved beside it, as {name})"
+
+
 def _is_text(media: str) -> bool:
     return media.startswith("text/") or any(word in media for word in _TEXT_MEDIA_WORDS)
 
@@ -186,6 +215,8 @@ class _Importer:
         self.pages = {
             page.get("id"): page for page in log.get("pages") or [] if isinstance(page, dict)
         }
+        self.left_out: dict[str, int] = {}  # why an entry is not drawn → how many
+        self.drawn = 0  # entries drawn
 
     def _client_name(self) -> str:
         creator = self.log.get("creator")
@@ -196,6 +227,7 @@ class _Importer:
     def diagram(self) -> Diagram:
         entries = [e for e in self.log["entries"] if isinstance(e, dict) and self._kept(e)]
         entries.sort(key=lambda e: str(e.get("startedDateTime", "")))  # stable: file order ties
+        self.drawn = len(entries)
         items: list[Item] = []
         page = None
         for entry in entries:
@@ -212,15 +244,43 @@ class _Importer:
         return str(page.get("title") or pageref)
 
     def _kept(self, entry: dict) -> bool:
+        why = self._left_out(entry)
+        if why is not None:
+            self.left_out[why] = self.left_out.get(why, 0) + 1
+        return why is None
+
+    def _left_out(self, entry: dict) -> str | None:
+        """Why an entry is not drawn (a key of `_WHY_LEFT_OUT`), or None when it is."""
         request = entry.get("request")
         if not isinstance(request, dict) or not isinstance(request.get("url"), str):
-            return False
+            return "no-url"
         url = request["url"]
         if self.options.include and not _matches(url, self.options.include):
-            return False
+            return "include"
         if _matches(url, self.options.exclude):
-            return False
-        return self.options.everything or not self._is_asset(entry)
+            return "exclude"
+        return None if self.options.everything or not self._is_asset(entry) else "asset"
+
+    def nothing_kept(self) -> str | None:
+        """What to tell a user whose diagram came out empty (call after `diagram`), else None.
+
+        A page load saved from DevTools can be all stylesheets, scripts and images, which are
+        left out by default; an empty diagram with no word of why looks like a broken import."""
+        if self.drawn:
+            return None
+        if not self.left_out:
+            return "the capture holds no requests"
+        reasons = ", ".join(
+            f"{count:,} {_WHY_LEFT_OUT[why]}" for why, count in sorted(self.left_out.items())
+        )
+        return f"none of the capture's requests is in the diagram: {reasons}"
+
+    def how_to_keep(self) -> str | None:
+        if "asset" in self.left_out:
+            return "--all keeps static assets"
+        if "include" in self.left_out or "exclude" in self.left_out:
+            return "check the --include and --exclude patterns"
+        return None
 
     def _is_asset(self, entry: dict) -> bool:
         if str(entry.get("_resourceType", "")).lower() in _ASSET_TYPES:
@@ -337,7 +397,7 @@ class _Importer:
             return "&".join(
                 f"{p.get('name', '')}={p.get('value', '')}" for p in params if isinstance(p, dict)
             )
-        return ""
+        return _saved_apart(post)
 
     def _response_text(self, response: dict) -> str:
         headers = _headers(response.get("headers"))
@@ -350,6 +410,8 @@ class _Importer:
         if isinstance(content.get("text"), str) and content["text"]:
             media = _media(headers, content.get("mimeType"))
             body = self._body(content["text"], media, content.get("encoding"))
+        else:
+            body = _saved_apart(content)
         return self._message(lines, body)
 
     def _body(self, text: str, media: str, encoding: Any) -> str:
