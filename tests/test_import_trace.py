@@ -375,3 +375,12 @@ def test_a_server_span_naming_its_caller_by_peer_service_is_called_from_it():
     ]
     nameless = trace("otlp-telemetrygen-no-service.json")  # no service.name in its resource
     assert nameless.participants == ["telemetrygen-client", "unknown service"]
+
+
+def test_a_span_with_no_duration_says_it_is_unknown_not_zero():
+    # smartthings: the CLIENT halves of redirects were never finished, so Zipkin has no duration
+    diagram = trace("zipkin-smartthings-oauth.json")
+    redirect = next(m for m in diagram.messages() if m.label == "redirect")
+    assert rows(redirect)["duration"] == "unknown"
+    first = diagram.messages()[0]
+    assert rows(first)["duration"] == "1.43 ms"

@@ -64,7 +64,7 @@ class _Span:
     name: str
     kind: str
     start: int  # nanoseconds
-    end: int
+    end: int | None  # None when the export gives no end or duration (a span still open)
     attributes: list[tuple[str, str]]
     error: str | None  # None when the span did not fail; else the status message (maybe "")
     events: list[_Event]
@@ -229,6 +229,17 @@ def _nanos(raw: Any) -> int:
         return 0
 
 
+def _optional_nanos(raw: Any) -> int | None:
+    return None if raw is None or raw == "" else _nanos(raw)
+
+
+def _end(start: int, duration: Any) -> int | None:
+    """The end of a Jaeger or Zipkin span from its duration in microseconds; None without
+    one (Zipkin leaves it out of a span that was never finished, or that only logged)."""
+    micros = _optional_nanos(duration)
+    return None if micros is None else start + micros * 1000
+
+
 def _otlp_spans(data: dict) -> Iterator[_Span]:
     for resource_spans in data.get("resourceSpans") or []:
         resource = dict(_otlp_attributes((resource_spans.get("resource") or {}).get("attributes")))
@@ -246,7 +257,7 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                     name=str(span.get("name") or ""),
                     kind=_otlp_kind(span.get("kind")),
                     start=_nanos(span.get("startTimeUnixNano")),
-                    end=_nanos(span.get("endTimeUnixNano")),
+                    end=_optional_nanos(span.get("endTimeUnixNano")),
                     attributes=_otlp_attributes(span.get("attributes")),
                     error=_otlp_error(span.get("status")),
                     events=[
@@ -295,7 +306,7 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                 name=str(span.get("operationName") or ""),
                 kind=found.get("span.kind", "internal").lower(),
                 start=start,
-                end=start + _nanos(span.get("duration")) * 1000,
+                end=_end(start, span.get("duration")),
                 attributes=[(k, v) for k, v in tags if k not in ("span.kind", "error")],
                 error=(found.get("otel.status_description") or "") if failed else None,
                 events=[
@@ -429,7 +440,7 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             name=str(span.get("name") or ""),
             kind=str(span.get("kind") or "internal").lower(),
             start=start,
-            end=start + _nanos(span.get("duration")) * 1000,
+            end=_end(start, span.get("duration")),
             attributes=attributes,
             # Zipkin's `error` tag holds the message; some tracers write just "true"
             error=None if error is None else ("" if error == "true" else error),
@@ -650,7 +661,7 @@ class _Builder:
             f"span: {span.name}",
             f"kind: {span.kind}",
             f"service: {span.service}",
-            f"duration: {_duration(span.end - span.start)}",
+            f"duration: {'unknown' if span.end is None else _duration(span.end - span.start)}",
         ]
         if span.error is not None:
             lines.append(f"status: error{': ' + span.error if span.error else ''}")
