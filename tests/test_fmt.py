@@ -148,6 +148,28 @@ def test_a_note_whose_first_line_reads_as_an_element_keeps_it_on_the_note_line()
     assert note.text == "B -> A: shown as text\nand more"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Checks the token\nNote: it expires in 1h",  # Mermaid's `<br>` before `Note:` text
+        "see\nA -> B: flow",
+        "first\nend",
+        "first\nelse: x",
+        "first\nin: Request",
+        "a\nb\n",  # an empty last line (a `<br>` at the end)
+        "\nb",
+    ],
+)
+def test_a_note_built_in_code_reads_back_as_one_note_with_the_same_lines(text: str) -> None:
+    """An import's note may hold a later line that would end a note written under `note:`,
+    or an empty first or last line: it is written on its `note:` line with `\\n` breaks."""
+    diagram = Diagram(participants=["A", "B"], items=[Note(1, ["A"], text)])
+    read = volley.parse(write(diagram))
+    (note,) = read.items
+    assert isinstance(note, Note)
+    assert note.text.split("\\n") == text.split("\n")  # the same lines, drawn the same
+
+
 def test_comments_and_blank_lines_stay_where_they_were() -> None:
     text = (
         "// who talks to whom\nA -> B: one\n\n\n// then\nB --> A: two\n"

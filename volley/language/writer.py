@@ -177,10 +177,16 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     """A note's text as (the rest of its `note:` line, the lines indented under it): a one-line
     note on one line, a longer one (a list, paragraphs) wholly under it, as people write them,
     unless its first line would end it there (a line that reads as an element ends a note
-    however deeply it is indented): that line stays on the `note:` line."""
+    however deeply it is indented): that line stays on the `note:` line.
+
+    A note that only a model built in code can hold (an import's), whose later line would
+    read as an element or whose text starts or ends with an empty line, is written on its
+    `note:` line with `\\n` line breaks, which draw the same lines and read back as one note."""
     first, _, more = text.partition("\n")
     if not more:
         return first, []
+    if _only_on_one_line(text):
+        return text.replace("\n", "\\n"), []
     opening = fence_open(first) if first else None
     lines = more.split("\n")
     if opening is None and first and line_kind(first) == "element":
@@ -188,6 +194,19 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     if opening is None or any(closes(line, opening.fence) for line in lines):
         return "", text.split("\n")  # a fenced block (closed below) stays one under `note:`
     return first, lines  # a lone fence-like first line was text on the `note:` line
+
+
+def _only_on_one_line(text: str) -> bool:
+    """Whether a note's lines cannot stand under its `note:` line and read back as written: a
+    later line that reads as an element, outside a fenced block, would end the note there; an
+    empty first or last line would be lost. (A note with a fenced block stays on its lines: a
+    fence cannot be written on one line.)"""
+    lines = text.split("\n")
+    if any(fence_open(line) for line in lines):
+        return False
+    if not lines[0].strip() or not lines[-1].strip():
+        return True
+    return any(line.strip() and line_kind(line) == "element" for line in lines[1:])
 
 
 def _with_label(keyword: str, label: str) -> str:
