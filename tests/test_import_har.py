@@ -317,3 +317,21 @@ def test_playwright_redirect_chain_across_hosts_and_versions():
     last = request(diagram.messages()[4])
     assert last.endswith("\ncookie: vmidv1=<redacted>; _chorus_geoip_continent=<redacted>")
     assert count == 7  # every Set-Cookie and Cookie value
+
+
+def test_entries_are_drawn_in_the_order_they_started_whatever_the_time_spelling():
+    """Go's HAR loggers trim a fraction's trailing zeros (`…46.5Z` is after `…46.45Z`, though
+    its text sorts first), and a merged capture mixes offsets: ordered by time, not by text."""
+    capture = json.loads((CASES / "zap.har").read_text(encoding="utf-8"))
+    first, second, third = capture["log"]["entries"][:3]
+    capture["log"]["entries"] = [first, second, third]
+    first["startedDateTime"] = "2024-11-12T17:32:46.5Z"
+    second["startedDateTime"] = "2024-11-12T17:32:46.45Z"
+    third["startedDateTime"] = "2024-11-12T18:32:46.4+01:00"  # 17:32:46.4 UTC: the first
+    diagram = import_har(json.dumps(capture))
+    calls = diagram.messages()[::2]
+    assert [m.label for m in calls] == ["POST /seq/performance/seq"] * 2 + [
+        "GET /seq/performance/seq"
+    ]
+    assert request(calls[0]).endswith("&seqStep=2&step2=2")  # the third entry
+    assert request(calls[1]).endswith("&seqStep=1&step1=1")  # the second

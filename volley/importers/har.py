@@ -16,8 +16,10 @@ import binascii
 import fnmatch
 import http
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -190,6 +192,43 @@ def _media(headers: list[tuple[str, str]], declared: Any) -> str:
     return ""
 
 
+_STARTED = re.compile(
+    r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,](\d+))?(Z|[+-]\d\d:?\d\d)?", re.IGNORECASE
+)
+
+
+def _in_time_order(entries: list[dict]) -> list[dict]:
+    """The entries in the order they started; file order where they started together, and
+    where a time does not read, the order the times' text sorts in."""
+    times = [_started(entry) for entry in entries]
+    known = [time for time in times if time is not None]
+    if len(known) < len(entries):
+        return sorted(entries, key=lambda entry: str(entry.get("startedDateTime", "")))
+    order = sorted(range(len(entries)), key=known.__getitem__)  # sorted() is stable
+    return [entries[index] for index in order]
+
+
+def _started(entry: dict) -> float | None:
+    """When an entry started, in seconds since the epoch, or None if its time does not read.
+
+    Its text does not sort in time order when captures write it differently: browsers give
+    milliseconds and an offset (`…43.813+01:00`), Go's HAR loggers trim the fraction's
+    trailing zeros (`…43.5Z` comes after `…43.45Z`), and a merged capture mixes offsets."""
+    match = _STARTED.fullmatch(str(entry.get("startedDateTime") or "").strip())
+    if match is None:
+        return None
+    seconds, fraction, zone = match.groups()
+    offset = timedelta(0)
+    if zone and zone.upper() != "Z":
+        sign = -1 if zone[0] == "-" else 1
+        offset = sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[-2:]))
+    try:
+        when = datetime.fromisoformat(seconds).replace(tzinfo=timezone(offset))
+    except ValueError:  # a month 13, a second 61, an offset of a day or more
+        return None
+    return when.timestamp() + float(f"0.{fraction or 0}")
+
+
 def _saved_apart(holder: dict) -> str:
     """Where a body is that the capture keeps outside itself: Playwright's `recordHar` with
     `content: 'attach'` saves each body to a file beside the HAR (`_file`), so the message
@@ -226,7 +265,7 @@ class _Importer:
 
     def diagram(self) -> Diagram:
         entries = [e for e in self.log["entries"] if isinstance(e, dict) and self._kept(e)]
-        entries.sort(key=lambda e: str(e.get("startedDateTime", "")))  # stable: file order ties
+        entries = _in_time_order(entries)
         self.drawn = len(entries)
         items: list[Item] = []
         page = None
