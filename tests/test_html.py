@@ -305,6 +305,8 @@ def test_flow_and_screen_reader_label() -> None:
     assert view.aria_label == "Message 1, A to B: hello. Carries Args"
     (both,) = message_views(parse("A <-> B"))
     assert both.both and both.aria_label == "Message 1, A and B"
+    (asked,) = message_views(parse("A -> B: Ready?\nin: Q\n  k: v"))
+    assert asked.aria_label == "Message 1, A to B: Ready? Carries Q"  # no "?." after it
 
 
 def test_autonumber_is_the_badge() -> None:

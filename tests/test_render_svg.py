@@ -210,6 +210,12 @@ def test_title_and_desc_for_screen_readers(reference_text: str) -> None:
     assert root.get("role") == "img" and root.get("aria-labelledby") == "ref-title ref-desc"
 
 
+def test_desc_ends_each_step_once() -> None:
+    """A label that ends a sentence of its own is not given a second full stop."""
+    desc = tree(render("A -> B: Done.\nB -> A: Ready?\nA -> B: go\n")).find("s:desc", NS)
+    assert desc.text.endswith("1. A to B: Done. 2. B to A: Ready? 3. A to B: go.")
+
+
 def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     """SVG text runs left to right unless told: a Hebrew label is set apart as a right-to-left
     isolate (so its full stop stands at its left) and drawn from its middle, where the layout

@@ -41,7 +41,7 @@ from volley.output.html_theme import theme_css
 from volley.resources import read_text, resource_path, template_environment
 from volley.text.highlight import Colouring, colouring
 from volley.text.icons import resolve_icon
-from volley.text.inline import Span, parse_inline, plain_text
+from volley.text.inline import Span, ended, parse_inline, plain_text
 from volley.text.payload_tables import Row, Table, body_table
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
@@ -152,7 +152,7 @@ class MessageView:
         if self.text:
             said += f": {self.text}"
         if self.payloads:
-            said += ". Carries " + " and ".join(payload.label for payload in self.payloads)
+            said = ended(said) + " Carries " + " and ".join(p.label for p in self.payloads)
         return said
 
     @property

@@ -35,7 +35,7 @@ from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
 from volley.output.svg_tags import group, num
 from volley.output.themes import dark_mode_css, palette
-from volley.text.inline import plain_text
+from volley.text.inline import ended, plain_text
 
 Colours = Mapping[str, str]
 # The raster variant of the SVG names this private text-rendering mode, which `raster` reads.
@@ -126,7 +126,7 @@ def _description(diagram: Diagram) -> str:
     steps = []
     for n, m in enumerate(diagram.messages(), 1):
         label = plain_text(m.label)
-        steps.append(f"{n}. {m.sender} to {m.receiver}" + (f": {label}." if label else "."))
+        steps.append(ended(f"{n}. {m.sender} to {m.receiver}" + (f": {label}" if label else "")))
     head = f"Sequence diagram between {names}." if names else "Sequence diagram."
     return clean_text(" ".join([head, *steps]))
 

@@ -553,6 +553,12 @@ def plain_text(text: str) -> str:
     return " ".join(" ".join(lines).split())
 
 
+def ended(text: str) -> str:
+    """Plain text as the end of a sentence: with a full stop, unless it ends with one of its
+    own (a label "Done." or "Ready?" spoken as "Done." and "Ready?", not "Done..")."""
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 def escape_markup(text: str) -> str:
     """Plain text as markup that shows exactly that text: every character that could start
     markup (`*`, `_`, `~`, a backtick, brackets, braces, `<` of a `<br>`, a backslash) is
