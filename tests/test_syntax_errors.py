@@ -26,6 +26,7 @@ CASES = [
     ("A -> B ** : new\n", 1, 8, '"**" after "B" is PlantUML\'s mark that creates'),
     ("A ->x B: lost\n", 1, 3, '"->x" is PlantUML\'s lost message, not an arrow to "x B"'),
     ("A ->>x B: lost\n", 1, 3, '"->>x" is PlantUML\'s lost message'),
+    ("participant A as Client -> Server\n", 1, 1, "a display label cannot hold one"),
     ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),

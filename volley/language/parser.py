@@ -51,6 +51,9 @@ _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
 # A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
+# `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
+# the line a message from "participant A as Client".
+_DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
 # PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
 _LIFELINE_MARK = re.compile(r"[ \t](\+\+|--|\*\*|!!)$")
 _LIFELINE_MARKS = {
@@ -319,6 +322,13 @@ class _ToModel:
                 "belong in a note",
                 _shifted(token),
                 hint='write a note over a participant as "note A: text"',
+            )
+        if _DECLARATION.match(name):
+            self.error(
+                f'"{name}" reads as a participant\'s name: a line that holds an arrow is a '
+                "message, so a display label cannot hold one",
+                _shifted(token),
+                hint='write the label without the arrow: "participant A as Client to Server"',
             )
         mark = _LIFELINE_MARK.search(token.value.rstrip())
         if mark is not None:
