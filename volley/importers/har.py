@@ -71,10 +71,10 @@ _BROWSERS = ("webinspector", "firefox", "safari", "chrome", "edge", "brave")
 
 # Why entries were left out, as the warning for an empty diagram words it.
 _WHY_LEFT_OUT = {
-    "asset": "static assets (images, fonts, stylesheets, scripts)",
-    "exclude": "matching --exclude",
-    "include": "not matching --include",
-    "no-url": "with no request URL",
+    "asset": ("static asset", "static assets", " (images, fonts, stylesheets, scripts)"),
+    "exclude": ("request", "requests", " matching --exclude"),
+    "include": ("request", "requests", " not matching --include"),
+    "no-url": ("entry", "entries", " with no request URL"),
 }
 
 
@@ -197,6 +197,10 @@ _STARTED = re.compile(
 )
 
 
+def _counted(count: int, one: str, many: str, rest: str) -> str:
+    return f"{count:,} {one if count == 1 else many}{rest}"
+
+
 def _in_time_order(entries: list[dict]) -> list[dict]:
     """The entries in the order they started; file order where they started together, and
     where a time does not read, the order the times' text sorts in."""
@@ -310,7 +314,7 @@ class _Importer:
         if not self.left_out:
             return "the capture holds no requests"
         reasons = ", ".join(
-            f"{count:,} {_WHY_LEFT_OUT[why]}" for why, count in sorted(self.left_out.items())
+            _counted(count, *_WHY_LEFT_OUT[why]) for why, count in sorted(self.left_out.items())
         )
         return f"none of the capture's requests is in the diagram: {reasons}"
 
