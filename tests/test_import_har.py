@@ -268,7 +268,9 @@ def test_a_capture_of_static_assets_only_warns_that_the_diagram_is_empty():
     )
     assert warning.hint == "--all keeps static assets"
     (one,) = convert((CASES / "chrome51-svg-base64.har").read_text(encoding="utf-8"), "svg.har")
-    assert one.warnings[0].message.endswith(": 1 static asset (images, fonts, stylesheets, scripts)")
+    assert one.warnings[0].message.endswith(
+        ": 1 static asset (images, fonts, stylesheets, scripts)"
+    )
     (everything,) = convert(
         (CASES / "firebug.har").read_text(encoding="utf-8"),
         name,
