@@ -384,3 +384,19 @@ def test_a_span_with_no_duration_says_it_is_unknown_not_zero():
     assert rows(redirect)["duration"] == "unknown"
     first = diagram.messages()[0]
     assert rows(first)["duration"] == "1.43 ms"
+
+
+def test_jaeger_api_v3_answer_is_the_otlp_inside_its_result():
+    """GET /api/v3/traces/{id} answers OTLP/JSON wrapped in {"result": …}, one a line when it
+    streams (Jaeger's own snapshot of that answer)."""
+    diagram = trace("jaeger-api-v3.json")
+    assert arrows(diagram) == [
+        ("Client", "->", "unknown service", "foobar"),
+        ("unknown service", "-->", "Client", "**error**"),
+    ]
+    answer = (CASES / "jaeger-api-v3.json").read_text(encoding="utf-8")
+    second = answer.replace('"0000000000000002"', '"0000000000000003"')  # the stream's next span
+    streamed = f"{json.dumps(json.loads(answer))}\n{json.dumps(json.loads(second))}"
+    found = detect(streamed)
+    assert found is not None and found.name == "trace"
+    assert len(import_trace(streamed).messages()) == 4

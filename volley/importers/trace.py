@@ -11,10 +11,11 @@ work inside one service: a message to itself. Errored spans are marked on their 
 span events (an exception, a retry) become notes over the service.
 
 Formats: OTLP/JSON (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), one
-export request or a file exporter's JSON Lines of them; Jaeger's JSON (the query API's
-`{"data": [trace]}`, or one trace `{"traceID", "spans", "processes"}`); Zipkin's v2 JSON
-(https://zipkin.io/zipkin-api/: one trace's array of spans, or `/api/v2/traces`' array of
-them). Each format is read into the same spans, so all three draw alike.
+export request or a file exporter's JSON Lines of them, or Jaeger's API v3 answer, which wraps
+it in `{"result": …}`; Jaeger's JSON (the query API's `{"data": [trace]}`, or one trace
+`{"traceID", "spans", "processes"}`); Zipkin's v2 JSON (https://zipkin.io/zipkin-api/: one
+trace's array of spans, or `/api/v2/traces`' array of them). Each format is read into the
+same spans, so all three draw alike.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class _Span:
 
 def is_trace(data: Any) -> bool:
     """Whether parsed JSON is an OTLP export, a Jaeger trace or Zipkin spans (for detection)."""
+    data = _unwrapped(data)
     if isinstance(data, list):
         return _zipkin_problem(data) is None
     if isinstance(data, dict):
@@ -90,6 +92,16 @@ def is_trace(data: Any) -> bool:
             return bool(inner) and all(_is_jaeger_trace(t) for t in inner)
         return _is_jaeger_trace(inner) or _is_jaeger_trace(data)
     return False
+
+
+def _unwrapped(data: Any) -> Any:
+    """OTLP/JSON as Jaeger's API v3 answers it (`GET /api/v3/traces/{id}`): inside a
+    `{"result": …}`, one a line when the answer streams. Anything else as it is."""
+    if isinstance(data, dict) and "resourceSpans" not in data:
+        inner = data.get("result")
+        if isinstance(inner, dict) and "resourceSpans" in inner:
+            return inner
+    return data
 
 
 def _is_jaeger_trace(data: Any) -> bool:
@@ -132,7 +144,7 @@ def import_trace(
         text = text.decode("utf-8-sig", errors="replace")
     documents = _documents(text.removeprefix("\ufeff"), filename)
     spans: list[_Span] = []
-    for data in documents:
+    for data in map(_unwrapped, documents):
         if isinstance(data, list) and not any(_zipkin_traces(data)):
             raise VolleyError(
                 "there are no spans here: an empty array (what Zipkin's API answers when no"
