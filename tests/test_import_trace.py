@@ -400,3 +400,9 @@ def test_jaeger_api_v3_answer_is_the_otlp_inside_its_result():
     found = detect(streamed)
     assert found is not None and found.name == "trace"
     assert len(import_trace(streamed).messages()) == 4
+
+
+def test_an_error_that_only_repeats_the_status_code_is_said_once():
+    # smartthings: the failed call's `error` tag is "401", as its http.status_code is
+    replies = [a for a in arrows(trace("zipkin-smartthings-oauth.json")) if "401" in a[3]]
+    assert replies[0] == ("auth", "-->", "stlogin", "**error** 401")

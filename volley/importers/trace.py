@@ -637,7 +637,7 @@ class _Builder:
         why = next((s.error for s in ends if s.error), None)
         if any(s.error is not None for s in ends):
             text = "**error**" + (f" {label(status)}" if status else "")
-            text += f": {label(why)}" if why else ""
+            text += f": {label(why)}" if why and why != status else ""  # Zipkin: error=401
         else:
             text = label(status or "ok")
         return Message(
