@@ -21,6 +21,8 @@ from volley.text.payload_tables import body_table
 from .conftest import arrows
 
 CASES = Path(__file__).parent / "cases" / "traces"
+# Every capture: one JSON document, or JSON Lines of them (a collector's file exporter).
+CAPTURES = sorted(p.name for p in CASES.iterdir() if p.suffix in (".json", ".jsonl"))
 # "service-x -> B" would read as a lost arrow "-x" after "service": the lane keeps the name
 # with a non-breaking hyphen, which is no arrow.
 SERVICE_X = "service\u2011x"
@@ -113,12 +115,16 @@ def test_services_are_renamed():
     assert diagram.participants == ["load-generator", "Rides"]
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in CASES.glob("*.json")))
+@pytest.mark.parametrize("name", CAPTURES)
 def test_every_trace_writes_a_diagram_that_reads_back(name):
     diagram = trace(name)
     again = parse(write(diagram))
     assert arrows(again) == arrows(diagram)
-    assert is_trace(json.loads((CASES / name).read_text()))
+    lines = (CASES / name).read_text().splitlines() if name.endswith(".jsonl") else None
+    documents = (
+        [json.loads(line) for line in lines] if lines else [json.loads((CASES / name).read_text())]
+    )
+    assert all(is_trace(document) for document in documents)
 
 
 def test_collector_file_exporter_json_lines():
@@ -135,7 +141,7 @@ def test_not_a_trace_says_what_was_expected():
     assert (caught.value.filename, caught.value.line) == ("t.json", 1)
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in CASES.glob("*.json")))
+@pytest.mark.parametrize("name", CAPTURES)
 def test_volley_import_tells_a_trace_by_its_content(name):
     found = detect((CASES / name).read_text(encoding="utf-8"))
     assert found is not None and found.name == "trace"
@@ -406,3 +412,22 @@ def test_an_error_that_only_repeats_the_status_code_is_said_once():
     # smartthings: the failed call's `error` tag is "401", as its http.status_code is
     replies = [a for a in arrows(trace("zipkin-smartthings-oauth.json")) if "401" in a[3]]
     assert replies[0] == ("auth", "-->", "stlogin", "**error** 401")
+
+
+def test_envoy_client_span_calls_its_upstream_cluster():
+    # The OpenTelemetry demo's front proxy (Envoy) names the service it forwards to only by
+    # `upstream_cluster.name`.
+    assert arrows(trace("otlp-demo-envoy.json")) == [
+        ("Client", "->", "frontend-proxy", "GET /api/products/66VCHSJNUP"),
+        ("frontend-proxy", "->", "frontend", "router frontend egress"),
+        ("frontend", "-->", "frontend-proxy", "200"),
+        ("frontend-proxy", "-->", "Client", "200"),
+    ]
+
+
+def test_grpc_status_codes_are_named_and_json_lines_are_sections():
+    diagram = trace("otlp-json-lines.jsonl")
+    sections = [item for item in diagram.items if isinstance(item, Divider)]
+    assert len(sections) == 19  # a trace a line, their ids in base64 as this exporter gave them
+    assert ("product-catalog", "-->", "Client", "0 OK") in arrows(diagram)
+    assert all(label != "0" for *_, label in arrows(diagram))

@@ -39,12 +39,22 @@ _KINDS = {0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "produce
 _CALLERS = ("client", "producer")
 _CALLEES = ("server", "consumer")
 # Attributes that name the other end of a CLIENT span, most specific first.
+# `upstream_cluster.name` is Envoy's (the OpenTelemetry demo's front proxy); `peer.hostname`
+# and `peer.address` are OpenTracing's.
 _PEER_KEYS = (
     "peer.service", "db.system", "db.system.name", "messaging.system", "gen_ai.provider.name",
-    "gen_ai.system", "rpc.service", "server.address", "net.peer.name", "http.host",
-    "net.sock.peer.addr",
+    "gen_ai.system", "rpc.service", "upstream_cluster.name", "server.address", "net.peer.name",
+    "peer.hostname", "http.host", "net.sock.peer.addr", "peer.address",
 )  # fmt: skip
-_STATUS_KEYS = ("http.response.status_code", "http.status_code", "rpc.grpc.status_code")
+_HTTP_STATUS_KEYS = ("http.response.status_code", "http.status_code")
+# gRPC's status codes by number (https://grpc.io/docs/guides/status-codes/): a reply reads
+# `0 OK` or `14 UNAVAILABLE`, where the number alone tells a reader little.
+_GRPC_CODES = (
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+    "UNAUTHENTICATED",
+)  # fmt: skip
 ROOT_CALLER = "Client"  # the lane a trace's first SERVER span is called from
 
 
@@ -77,6 +87,16 @@ class _Span:
     def attribute(self, *keys: str) -> str | None:
         found = dict(self.attributes)
         return next((found[key] for key in keys if found.get(key)), None)
+
+    def status(self) -> str | None:
+        """The HTTP status code, or the gRPC one with its name, if the span has one."""
+        code = self.attribute(*_HTTP_STATUS_KEYS)
+        if code is not None:
+            return code
+        grpc = self.attribute("rpc.grpc.status_code")
+        if grpc is not None and grpc.isdigit() and int(grpc) < len(_GRPC_CODES):
+            return f"{grpc} {_GRPC_CODES[int(grpc)]}"
+        return grpc
 
 
 def is_trace(data: Any) -> bool:
@@ -631,9 +651,7 @@ class _Builder:
     ) -> Message:
         """The answer: its status code, or ok, or **error** and the reason when a span failed."""
         ends = [s for s in (server, span) if s is not None]
-        status = next(
-            (s.attribute(*_STATUS_KEYS) for s in ends if s.attribute(*_STATUS_KEYS)), None
-        )
+        status = next((s.status() for s in ends if s.status()), None)
         why = next((s.error for s in ends if s.error), None)
         if any(s.error is not None for s in ends):
             text = "**error**" + (f" {label(status)}" if status else "")
