@@ -20,6 +20,8 @@ same spans, so all three draw alike.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections import defaultdict
 from collections.abc import Iterator
@@ -550,7 +552,7 @@ class _Builder:
         traces = sorted(self.roots, key=lambda t: min(s.start for s in self.roots[t]))
         for trace in traces:
             if len(traces) > 1:
-                items.append(Divider(0, "bold", label(f"trace {trace}")))
+                items.append(Divider(0, "bold", label(f"trace {_hex_id(trace)}")))
             for root in sorted(self.roots[trace], key=lambda s: s.start):
                 items += self.span_items(root, caller=None)
         participants = list(dict.fromkeys(self.lanes.values()))
@@ -705,6 +707,18 @@ class _Builder:
             lines += [label(f"{key}: {value}") for key, value in event.attributes]
             notes.append(Note(0, [lane], "\n".join(lines)))
         return notes
+
+
+def _hex_id(trace: str) -> str:
+    """A trace id as tracing UIs show it and search by: hex. OTLP/JSON says hex, but exporters
+    that use protobuf's own JSON mapping write its 16 bytes in base64 (`aYQql5kRA2zz6CII…==`)."""
+    if len(trace) != 24 or not trace.endswith("=="):
+        return trace
+    try:
+        raw = base64.b64decode(trace, validate=True)
+    except binascii.Error:
+        return trace
+    return raw.hex() if len(raw) == 16 else trace
 
 
 def _marked(span: _Span, words: str) -> str:
