@@ -197,10 +197,6 @@ _STARTED = re.compile(
 )
 
 
-def _counted(count: int, one: str, many: str, rest: str) -> str:
-    return f"{count:,} {one if count == 1 else many}{rest}"
-
-
 def _in_time_order(entries: list[dict]) -> list[dict]:
     """The entries in the order they started; file order where they started together, and
     where a time does not read, the order the times' text sorts in."""
@@ -247,6 +243,10 @@ def _is_text(media: str) -> bool:
     return media.startswith("text/") or any(word in media for word in _TEXT_MEDIA_WORDS)
 
 
+def _counted(count: int, one: str, many: str, rest: str) -> str:
+    return f"{count:,} {one if count == 1 else many}{rest}"
+
+
 class _Importer:
     def __init__(self, log: dict, options: TrafficOptions) -> None:
         self.log = log
@@ -268,6 +268,7 @@ class _Importer:
         return "Browser" if browser or any(b in name for b in _BROWSERS) else "Client"
 
     def diagram(self) -> Diagram:
+        self.left_out = {}
         entries = [e for e in self.log["entries"] if isinstance(e, dict) and self._kept(e)]
         entries = _in_time_order(entries)
         self.drawn = len(entries)
@@ -319,6 +320,7 @@ class _Importer:
         return f"none of the capture's requests is in the diagram: {reasons}"
 
     def how_to_keep(self) -> str | None:
+        """The option that brings back what `nothing_kept` says was left out."""
         if "asset" in self.left_out:
             return "--all keeps static assets"
         if "include" in self.left_out or "exclude" in self.left_out:
