@@ -43,6 +43,8 @@ FOUND = [
     ('{"Authorization": "Bearer $V"}', '{"Authorization": "Bearer $M"}'),
     ('{"a": {"refresh_token": "$V"}}', '{"a": {"refresh_token": "$M"}}'),
     ("GET /cb?code=1&access_token=$V HTTP/1.1", "GET /cb?code=1&access_token=$M HTTP/1.1"),
+    ("GET /cb?code=n8ce82b2e9ed820bac2fac1d86e52d44&state=xyz HTTP/1.1",  # OAuth's code
+     "GET /cb?code=$M&state=xyz HTTP/1.1"),
     ("username=bob&password=$V&next=%2F", "username=bob&password=$M&next=%2F"),
     ("id_token: $V", "id_token: $M"),
     ("  - api_key: '$V'", "  - api_key: '$M'"),
@@ -80,6 +82,8 @@ QUIET = [
     "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
     "AKIAIOSFODNN7EXAMPLE",  # AWS's documented example key
     '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", "token": 3}',
+    '{"error": {"code": -32601, "message": "Method not found"}, "status": {"code": 404}}',
+    '{"error": "invalid_grant", "code": "invalid_grant"}',
 ]
 
 

@@ -56,8 +56,9 @@ SECRET_NAMES = frozenset(
     }
 )  # fmt: skip
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
-# `"key": "users"` (a sort key) and `"auth": "oauth2"` are not.
-WEAK_SECRET_NAMES = frozenset({"key", "auth"})
+# `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
+# is an authorization code (it buys tokens until it is used), `"code": 404` is not.
+WEAK_SECRET_NAMES = frozenset({"key", "auth", "code"})
 # A name also counts when it ends in one of these: `github_token`, `db_password`, `x-api-key`,
 # `AWS_SECRET_ACCESS_KEY`, `webhook_signature` …
 SECRET_SUFFIXES = (
@@ -76,7 +77,7 @@ NOT_SECRET_SUFFIXES = (
 # folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
-    "verifier",
+    "verifier", "code",
 )  # fmt: skip
 
 
