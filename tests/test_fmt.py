@@ -14,6 +14,7 @@ from volley.errors import VolleyError
 from volley.importers.mermaid import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
 from volley.model import Activation, Block, Branch, Diagram, Divider, Message, Note, Payload
+from volley.text.inline import parse_inline
 
 from .conftest import volley_cli
 
@@ -156,18 +157,28 @@ def test_a_note_whose_first_line_reads_as_an_element_keeps_it_on_the_note_line()
         "first\nend",
         "first\nelse: x",
         "first\nin: Request",
-        "a\nb\n",  # an empty last line (a `<br>` at the end)
-        "\nb",
+        "first\nA -> B: flow\n",  # and an empty last line, kept on one line
     ],
 )
 def test_a_note_built_in_code_reads_back_as_one_note_with_the_same_lines(text: str) -> None:
-    """An import's note may hold a later line that would end a note written under `note:`,
-    or an empty first or last line: it is written on its `note:` line with `\\n` breaks."""
+    """An import's note may hold a later line that would end a note written under `note:`: it
+    is written on its `note:` line with `\\n` breaks, which draw the same lines."""
     diagram = Diagram(participants=["A", "B"], items=[Note(1, ["A"], text)])
-    read = volley.parse(write(diagram))
-    (note,) = read.items
+    (note,) = volley.parse(write(diagram)).items
     assert isinstance(note, Note)
-    assert note.text.split("\\n") == text.split("\n")  # the same lines, drawn the same
+    assert note.text.split("\\n") == text.split("\n")
+
+
+def test_a_line_ending_in_a_backslash_keeps_it_before_the_break() -> None:
+    diagram = Diagram(participants=["A", "B"], items=[Note(1, ["A"], "C:\\\nA -> B: y")])
+    (note,) = volley.parse(write(diagram)).items
+    assert [[s.text for s in line] for line in parse_inline(note.text)] == [["C:\\"], ["A -> B: y"]]
+
+
+def test_a_note_with_a_list_after_a_blank_first_line_is_left_as_written() -> None:
+    """A note whose text starts on the line after `note:`, after a blank line, keeps its list."""
+    text = "A -> B: hi\nnote:\n\n- check the token\n- refresh it\n"
+    assert format_text(text) == "A -> B: hi\nnote:\n\n  - check the token\n  - refresh it\n"
 
 
 def test_comments_and_blank_lines_stay_where_they_were() -> None:

@@ -10,7 +10,9 @@ an indented one is indented two spaces deeper than its `in:`/`out:`), a note lon
 indented under its `note:` line.
 
 Reading what this writes gives the same model again (`parse(write(d))` equals `d` but for line
-numbers), and writing that model gives the same text (the writer is idempotent).
+numbers), and writing that model gives the same text (the writer is idempotent). The one
+exception is a note only an import can make, with a later line that would read as an element:
+it is written on one line with `\\n` breaks, which draw the same lines.
 
 Comments are not part of the model; a caller that has them (the formatter reads them from the
 source, `//` and Mermaid's `%%` alike, an importer makes them for what has no volley
@@ -179,14 +181,15 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     unless its first line would end it there (a line that reads as an element ends a note
     however deeply it is indented): that line stays on the `note:` line.
 
-    A note that only a model built in code can hold (an import's), whose later line would
-    read as an element or whose text starts or ends with an empty line, is written on its
-    `note:` line with `\\n` line breaks, which draw the same lines and read back as one note."""
+    A note that only a model built in code can hold (an import's), with a later line that
+    would read as an element, is written on its `note:` line with `\\n` line breaks, which
+    draw the same lines and read back as one note. (An empty last line is not kept: the reader
+    of a note leaves it out.)"""
     first, _, more = text.partition("\n")
     if not more:
         return first, []
-    if _only_on_one_line(text):
-        return text.replace("\n", "\\n"), []
+    if _ends_early(text):
+        return _on_one_line(text), []
     opening = fence_open(first) if first else None
     lines = more.split("\n")
     if opening is None and first and line_kind(first) == "element":
@@ -196,17 +199,24 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     return first, lines  # a lone fence-like first line was text on the `note:` line
 
 
-def _only_on_one_line(text: str) -> bool:
-    """Whether a note's lines cannot stand under its `note:` line and read back as written: a
-    later line that reads as an element, outside a fenced block, would end the note there; an
-    empty first or last line would be lost. (A note with a fenced block stays on its lines: a
-    fence cannot be written on one line.)"""
+def _ends_early(text: str) -> bool:
+    """Whether a later line of a note reads as an element, which would end the note there if
+    written under its `note:` line. (A note with a fenced block keeps its lines: a fence cannot
+    be written on one line, and what is inside it does not end the note.)"""
     lines = text.split("\n")
     if any(fence_open(line) for line in lines):
         return False
-    if not lines[0].strip() or not lines[-1].strip():
-        return True
     return any(line.strip() and line_kind(line) == "element" for line in lines[1:])
+
+
+def _on_one_line(text: str) -> str:
+    """A note's lines joined by `\\n` breaks. A line that ends in a backslash gets another
+    (`\\\\` draws one), so that its backslash is not read as the start of the break."""
+    lines = text.split("\n")
+    ended = [
+        line + "\\" if (len(line) - len(line.rstrip("\\"))) % 2 else line for line in lines[:-1]
+    ]
+    return "\\n".join([*ended, lines[-1]])
 
 
 def _with_label(keyword: str, label: str) -> str:
