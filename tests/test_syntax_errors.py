@@ -27,6 +27,12 @@ CASES = [
     ("A ->x B: lost\n", 1, 3, '"->x" is PlantUML\'s lost message, not an arrow to "x B"'),
     ("A ->>x B: lost\n", 1, 3, '"->>x" is PlantUML\'s lost message'),
     ("participant A as Client -> Server\n", 1, 1, "a display label cannot hold one"),
+    ("A ->o B: x\n", 1, 3, '"->o" is PlantUML\'s circle head, not an arrow to "o B"'),
+    ("[-> A: in\n", 1, 1, '"[" is PlantUML\'s edge of the diagram'),
+    ("A ->]: out\n", 1, 5, '"]" is PlantUML\'s edge of the diagram'),
+    ('participant "Long name" as L\n', 1, 13, 'volley writes "participant L as Long name"'),
+    ("actor Bob #red\n", 1, 11, '"#red" after "Bob" is PlantUML\'s colour'),
+    ("activate B #FFBBBB\n", 1, 12, '"#FFBBBB" after "B" is PlantUML\'s colour'),
     ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),
@@ -194,9 +200,15 @@ def test_other_tools_statements_name_the_volley_way(line: str, hint: str) -> Non
 
 def test_names_like_plantumls_marks_are_still_names() -> None:
     """Only PlantUML's marks apart from a name, or an x glued to an arrow, are refused."""
-    diagram = volley.parse("A -> C++: compile\nA -> x B: spaced\nA -x B: lost\n")
+    diagram = volley.parse(
+        "participant X as Y ++\nparticipant Issue #123\n"
+        "A -> C++: compile\nA -> x B: spaced\nA -> o B: spaced\nA -x B: lost\nA -> Issue #123\n"
+    )
+    assert diagram.labels == {"X": "Y ++"}
     assert [(m.receiver, m.arrow) for m in diagram.messages()] == [
         ("C++", "->"),
         ("x B", "->"),
+        ("o B", "->"),
         ("B", "-x"),
+        ("Issue #123", "->"),
     ]

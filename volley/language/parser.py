@@ -55,12 +55,20 @@ _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
 # PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
-_LIFELINE_MARK = re.compile(r"[ \t](\+\+|--|\*\*|!!)$")
 _LIFELINE_MARKS = {
     "++": ("starts an activation", 'volley writes the mark after the arrow: "A ->+ B"'),
     "--": ("ends an activation", 'volley writes the mark after the arrow: "B -->- A"'),
     "**": ("creates the participant", "volley does not draw that: delete it"),
     "!!": ("destroys the participant", "volley does not draw that: delete it"),
+}
+_LIFELINE_MARK = re.compile("[ \t](" + "|".join(re.escape(mark) for mark in _LIFELINE_MARKS) + ")$")
+# PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
+# name or six hex digits, so that `participant Issue #123` stays a name.
+_COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
+# PlantUML's heads glued to an arrow that volley has no such head for: `A ->o B` (a circle).
+_GLUED_HEADS = {
+    "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
+    "o": ("circle head", 'volley draws no circle: write "A {arrow} B"'),
 }
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
@@ -275,11 +283,19 @@ class _ToModel:
                 hint="a name is text without : or , that holds no arrow",
             )
         self._check_name(name, text)
+        self._check_colour(name, text)
+        if label and len(name) > 1 and name[0] == name[-1] == '"':
+            self.error(
+                f"{name} as {label} is PlantUML's order (the shown name, then the lane's): "
+                f'volley writes "participant {label} as {name[1:-1]}"',
+                _at_text(text),
+            )
         return _Directive("participant", _line(keyword), (name, label))
 
     def activation(self, children):
         keyword, name = children
         self._check_name(_name_of(name), name)
+        self._check_colour(_name_of(name), name)
         on = keyword.value.lower().startswith("activate")
         return Activation(line=_line(keyword), participant=_name_of(name), on=on)
 
@@ -330,14 +346,34 @@ class _ToModel:
                 _shifted(token),
                 hint='write the label without the arrow: "participant A as Client to Server"',
             )
-        mark = _LIFELINE_MARK.search(token.value.rstrip())
+        skipped = len(token.value) - len(token.value.lstrip(" \t"))  # the name starts there
+        mark = _LIFELINE_MARK.search(name)
         if mark is not None:
             does, instead = _LIFELINE_MARKS[mark[1]]
             self.error(
-                f'"{mark[1]}" after "{name[: -len(mark[1])].rstrip()}" is PlantUML\'s mark that '
+                f'"{mark[1]}" after "{name[: mark.start()].rstrip()}" is PlantUML\'s mark that '
                 f"{does}, not part of a name",
-                _at(token, mark.start(1)),
+                _at(token, skipped + mark.start(1)),
                 hint=instead,
+            )
+        if name in ("[", "]"):
+            self.error(
+                f'"{name}" is PlantUML\'s edge of the diagram (a message from or to outside it), '
+                "not a participant",
+                _shifted(token),
+                hint='name who sends or receives it: "Outside -> A: call"',
+            )
+
+    def _check_colour(self, name: str, token: Token) -> None:
+        """`actor Bob #red`: a declared name that ends in PlantUML's colour."""
+        colour = _COLOUR.search(name)
+        if colour is not None:
+            skipped = len(token.value) - len(token.value.lstrip(" \t"))
+            self.error(
+                f'"{colour[1]}" after "{name[: colour.start()]}" is PlantUML\'s colour, not part '
+                "of a name",
+                _at(token, skipped + colour.start(1)),
+                hint="volley does not colour a participant: delete it",
             )
 
     def message(self, children):
@@ -352,17 +388,20 @@ class _ToModel:
         )
         self._check_name(message.sender, sender)
         self._check_name(message.receiver, receiver)
+        head = receiver.value[:1]
         if (
             mark is None
             and str(arrow).endswith(">")
             and receiver.column == arrow.end_column
-            and receiver.value[:1] == "x"
+            and head in _GLUED_HEADS
             and receiver.value[1:2] in (" ", "\t")
-        ):  # `A ->x B`: the x glued to the arrow, the name after it
+        ):  # `A ->x B`, `A ->o B`: a head glued to the arrow, the name after it
+            what, hint = _GLUED_HEADS[head]
+            shaft = str(arrow).rstrip(">") if head == "x" else str(arrow)
             self.error(
-                f'"{arrow}x" is PlantUML\'s lost message, not an arrow to "{message.receiver}"',
+                f'"{arrow}{head}" is PlantUML\'s {what}, not an arrow to "{message.receiver}"',
                 _shifted(arrow),
-                hint=f'a lost message has an x for its head: "A {str(arrow).rstrip(">")}x B"',
+                hint=hint.format(arrow=shaft),
             )
         for side, payload, keyword in payloads:
             attr = "request" if side == "in" else "response"
