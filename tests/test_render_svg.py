@@ -216,6 +216,17 @@ def test_desc_ends_each_step_once() -> None:
     assert desc.text.endswith("1. A to B: Done. 2. B to A: Ready? 3. A to B: go.")
 
 
+def test_desc_names_lanes_as_shown_and_follows_the_arrows() -> None:
+    """The description says what the picture shows: display labels, `H <-- S` as S answering
+    H, a two-way arrow as between both (as the page's panel says it)."""
+    text = "participant H as MCP Host\nH -> S: call\nH <-- S: result\nH <-> S: sync\n"
+    desc = tree(render(text)).find("s:desc", NS).text
+    assert desc == (
+        "Sequence diagram between MCP Host, S. 1. MCP Host to S: call. "
+        "2. S to MCP Host: result. 3. MCP Host and S: sync."
+    )
+
+
 def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     """SVG text runs left to right unless told: a Hebrew label is set apart as a right-to-left
     isolate (so its full stop stands at its left) and drawn from its middle, where the layout

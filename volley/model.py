@@ -237,13 +237,18 @@ class Diagram:
             "labels": dict(self.labels),
         }
 
+    def shown(self, name: str) -> str:
+        """A participant as the picture shows it: its display label where one is declared."""
+        return self.labels.get(name, name)
+
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""
         return [item for item in walk(self.items) if isinstance(item, Message)]
 
     def all_texts(self) -> Iterator[Text]:
-        """Every text of the diagram, what it is and the source line it starts on, in document
-        order: the one walk the checks (markup, hidden characters, secrets, limits) read.
+        """Every text of the diagram, what it is and the source line it starts on, in the order
+        a reader meets them: the one walk the checks (markup, hidden characters, secrets,
+        limits) read.
 
         A participant's name, and its display label, come at the first message or note that
         names it (the label with the line that declares it); a participant no message or note

@@ -134,8 +134,8 @@ class _Engine:
     # --- driver ------------------------------------------------------------------------------
 
     def run(self) -> Layout:
-        labels = self.diagram.labels  # `participant A as Long name` shows the long name
-        names = [self.ts.plain(labels.get(n, n), C.PARTICIPANT_SIZE,
+        shown = self.diagram.shown  # `participant A as Long name` shows the long name
+        names = [self.ts.plain(shown(n), C.PARTICIPANT_SIZE,
                                C.PARTICIPANT_MAX_TEXT_WIDTH, bold=True)
                  for n in self.names]  # fmt: skip
         self.name_sets = names
@@ -191,13 +191,14 @@ class _Engine:
             return []
         from volley.layout.appendix import Numbered  # a picture without one never loads it
 
-        labels = self.diagram.labels  # as the lanes show them
+        shown = self.diagram.shown  # as the lanes show them
         numbered = []
         for m in self.diagram.messages():
             if id(m) in self.markers:
                 sender, receiver, both = m.flow
-                shown = labels.get(sender, sender), labels.get(receiver, receiver)
-                numbered.append(Numbered(self.markers[id(m)], m, *shown, both))
+                numbered.append(
+                    Numbered(self.markers[id(m)], m, shown(sender), shown(receiver), both)
+                )
         return numbered
 
     def _needs(self, items: list[Item], needs: dict, spanning: list[Note], depth: int = 0) -> None:

@@ -187,9 +187,8 @@ def message_views(diagram: Diagram) -> list[MessageView]:
 def _views(diagram: Diagram) -> Iterator[MessageView]:
     """The views one at a time, so that a page is written without holding all of them: the
     reply pairs need only who sends to whom, which is worked out first."""
-    labels = diagram.labels  # `participant A as Long name`: the panel names A as drawn
     messages = diagram.messages()
-    flows = [_flow(message, labels) for message in messages]
+    flows = [_flow(message, diagram) for message in messages]
     replies = _pair_replies(flows)
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
         view = _message_view(index, message, flow)
@@ -217,10 +216,11 @@ def _message_view(index: int, message: Message, flow: tuple[str, str, bool]) -> 
     )
 
 
-def _flow(message: Message, labels: dict[str, str]) -> tuple[str, str, bool]:
-    """(from, to, two-way) as the arrow is drawn, each named as the picture shows it."""
+def _flow(message: Message, diagram: Diagram) -> tuple[str, str, bool]:
+    """(from, to, two-way) as the arrow is drawn, each named as the picture shows it
+    (`participant A as Long name`: the panel names A as drawn)."""
     sender, receiver, both = message.flow
-    return clean_text(labels.get(sender, sender)), clean_text(labels.get(receiver, receiver)), both
+    return clean_text(diagram.shown(sender)), clean_text(diagram.shown(receiver)), both
 
 
 def _payload_view(direction: Direction, payload: Payload) -> PayloadView:

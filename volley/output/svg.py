@@ -121,12 +121,16 @@ def _title(diagram: Diagram) -> str:
 
 
 def _description(diagram: Diagram) -> str:
-    """What a screen reader says: who takes part, then each message in order."""
-    names = ", ".join(diagram.participants)
+    """What a screen reader says: who takes part, then each message in order, each named as
+    the picture shows it and from whom to whom as its arrow points (as the page's panel says)."""
+    shown = diagram.shown
+    names = ", ".join(shown(name) for name in diagram.participants)
     steps = []
     for n, m in enumerate(diagram.messages(), 1):
         label = plain_text(m.label)
-        steps.append(ended(f"{n}. {m.sender} to {m.receiver}" + (f": {label}" if label else "")))
+        sender, receiver, both = m.flow
+        flow = f"{shown(sender)} {'and' if both else 'to'} {shown(receiver)}"
+        steps.append(ended(f"{n}. {flow}" + (f": {label}" if label else "")))
     head = f"Sequence diagram between {names}." if names else "Sequence diagram."
     return clean_text(" ".join([head, *steps]))
 
