@@ -55,8 +55,14 @@ COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # PlantUML's statements that set how its picture looks: volley has nothing to set.
 PLANTUML_SETTINGS = ("skinparam", "hide", "show", "autoactivate", "header", "footer", "newpage")
+# Words that start a statement of Mermaid or PlantUML: a line starting with one is that
+# statement, whatever arrow-like text it holds.
+OTHER_TOOLS_STATEMENTS = frozenset(
+    {"autonumber", "create", "destroy", "link", "links", "return", "@enduml", *PLANTUML_SETTINGS}
+)
 # PlantUML's divider (`== Setup ==`), and its notes and reference frames over participants
 # (`hnote over A : idle`, `ref over A, B : init`), which volley writes as notes.
+_PLANTUML_DELAY = re.compile(r"\.{3,}(?:[ \t]*(?P<label>.*?)[ \t]*\.{3,})?")
 _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
 _PLANTUML_NOTE = re.compile(
     r"(?i)(?:hnote|rnote|ref)[ \t]+over[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
@@ -240,6 +246,12 @@ class _Explainer:
         written = name.value.strip()
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
+        slip = self.slip(text)
+        if slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS:
+            hint, self.meant = slip  # `autonumber 10 10 "<b>[000]"`: not a typo'd arrow
+            return self.error(
+                f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
+            )
         for typo, meant in TYPO_ARROWS:
             at = segment.find(typo)
             if at > 0:
@@ -256,7 +268,6 @@ class _Explainer:
                     (name.column or 1) + at,
                     hint=hint,
                 )
-        slip = self.slip(text)
         if slip is not None:
             hint, self.meant = slip
         else:
@@ -296,13 +307,17 @@ class _Explainer:
             return 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line', None
         if lowered in ("link", "links") and ":" in rest:
             return f'Mermaid\'s "{word}" (a menu) is not drawn: delete the line', None
-        if lowered == "autonumber" and rest.strip().lower() == "off":
-            return 'volley has no "autonumber off": numbers, once on, go on; delete the line', None
+        if lowered == "autonumber" and rest.strip().lower() in ("off", "stop", "resume"):
+            return (
+                f'volley has no "autonumber {rest.strip().lower()}": numbers, once on, go on; '
+                "delete the line"
+            ), None
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
             return f'volley counts on by one from the start: write "{meant}"', indent + meant
-        if stripped.startswith("...") and stripped.rstrip().endswith("...") and len(stripped) > 6:
-            meant = f"...: {stripped.strip().strip('.').strip()}"
+        delay = _PLANTUML_DELAY.fullmatch(stripped.rstrip())
+        if delay is not None:
+            meant = f"...: {delay['label'] or ''}".rstrip()
             return f'PlantUML\'s delay is written "{meant}" in volley', indent + meant
         if stripped.startswith("||"):
             return "PlantUML's spacing is not needed: volley spaces messages; delete the line", None
