@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from volley.cli import main
-from volley.docs.gallery import build_gallery, load_templates, read_about
+from volley.docs.gallery import build_gallery, load_templates, read_about, title_of
 from volley.errors import VolleyError
 from volley.server.share import decode
 
@@ -139,9 +139,17 @@ def test_an_about_file_may_title_a_diagram_that_has_no_title(tmp_path: Path):
     assert load_templates(tmp_path)["har-capture"].title == "A browser session"
 
 
+def test_an_about_title_does_not_override_the_diagrams_own(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text("title: Its own\nA -> B: hi\n")
+    (tmp_path / "flow.about.md").write_text("---\ntitle: Another\n---\n")
+    assert load_templates(tmp_path)["flow"].title == "Its own"
+
+
 def test_every_bundled_example_has_a_title_and_a_summary():
+    """A title of its own or its about file's, never the file name in words."""
     for template in load_templates(EXAMPLES).values():
-        assert template.title and template.summary, template.slug
+        assert template.title != title_of("", template.slug), template.slug
+        assert template.summary, template.slug
 
 
 def test_the_command_writes_the_gallery(tmp_path: Path):

@@ -646,11 +646,12 @@
     }
   }
 
-  // A message's text, with each arrow it names ("->", "-->", "A <<- B") kept on one line: a
-  // browser may break a line after a hyphen, which reads "--" and ">" as two things.
+  // A message's text, with each arrow it names ("->", "-->", "A <<- B", "-x", Mermaid's "-)")
+  // kept on one line: a browser may break a line after a hyphen, which reads "--" and ">" as
+  // two things.
   function unbrokenArrows(node, text) {
     node.textContent = "";
-    text.split(/(\S*[-=]+>\S*|\S*<[-=]\S*)/).forEach(function (part, index) {
+    text.split(/(\S*[-=]+(?:>|\)|x(?![A-Za-z]))\S*|\S*<[-=]\S*)/).forEach(function (part, index) {
       if (!part) return;
       var piece = index % 2 ? document.createElement("span") : document.createTextNode(part);
       if (index % 2) {

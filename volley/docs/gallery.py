@@ -112,7 +112,7 @@ def load_templates(folder: Path | None) -> dict[str, Template]:
         related = str(about.get("related", ""))
         templates[slug] = Template(
             slug=slug,
-            title=str(about.get("title") or title_of(source, path.stem)),
+            title=title_of(source, path.stem, str(about.get("title", ""))),
             source=source,
             category=str(about.get("category") or "Examples"),
             summary=str(about.get("summary", "")),
@@ -124,8 +124,9 @@ def load_templates(folder: Path | None) -> dict[str, Template]:
     return templates
 
 
-def title_of(source: str, stem: str) -> str:
-    """The diagram's `title:` as plain text; the file name in words when it has none."""
+def title_of(source: str, stem: str, untitled: str = "") -> str:
+    """The diagram's `title:` as plain text; when it has none, `untitled` (an about file's
+    title), else the file name in words."""
     import volley
 
     try:
@@ -135,7 +136,7 @@ def title_of(source: str, stem: str) -> str:
     if title and plain_text(title).strip():
         return plain_text(title).strip()
     words = re.sub(r"[-_]+", " ", stem).strip()
-    return words[:1].upper() + words[1:]
+    return untitled or words[:1].upper() + words[1:]
 
 
 def related_to(template: Template, templates: dict[str, Template], most: int = 3) -> list[Template]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import lru_cache
 from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
@@ -707,7 +707,7 @@ class _Reader:
         return write(self.diagram, self.comments, "\n".join(self.lines))
 
 
-@cache
+@lru_cache(maxsize=1024)  # bounded: the names come from users
 def is_volley_name(text: str) -> bool:
     """Whether volley reads `text` back as this same participant name, on either side of an
     arrow (asked of the parser itself, which knows every rule a name follows)."""
@@ -720,7 +720,7 @@ def is_volley_name(text: str) -> bool:
     return len(message) == 1 and message[0].sender == message[0].receiver == text
 
 
-@cache
+@lru_cache(maxsize=1024)  # bounded: the labels come from users
 def is_volley_label(label: str) -> bool:
     """Whether volley reads `participant A as LABEL` back with this same label (asked of the
     parser: an arrow in a label, `B -> C`, would make the line a message)."""

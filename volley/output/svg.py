@@ -200,6 +200,8 @@ class _Painter:
         """A line's only text, a run of one style: one `<text>`, from the point the line is
         aligned on (`preserve` as the whole line needs it; by default as the run does)."""
         anchor: Anchor = line.anchor if self.anchored else "start"
+        if preserve is None:
+            preserve = line.mono or _needs_preserve(run.text)
         return tag.text(
             cls,
             role,
@@ -208,7 +210,7 @@ class _Painter:
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
             _with_direction(line, run.text),
-            preserve=line.mono or _needs_preserve(run.text) if preserve is None else preserve,
+            preserve=preserve,
             mono=MONO_FAMILY if line.mono else None,
             bold=run.bold,
             italic=run.italic,
