@@ -704,7 +704,7 @@ def mutated_capture(draw: st.DrawFn) -> tuple[str, str]:
     import json
 
     source, text = draw(st.sampled_from(traffic_files()))
-    data = json.loads(text)
+    data = json.loads(text.removeprefix("\ufeff"))  # Fiddler's capture starts with a BOM
     for _ in range(draw(st.integers(1, 6))):
         paths = _json_paths(data)
         path = draw(st.sampled_from(paths))

@@ -206,6 +206,7 @@ def test_names_like_plantumls_marks_are_still_names() -> None:
     diagram = volley.parse(
         "participant X as Y ++\nparticipant Issue #123\n"
         "A -> C++: compile\nA -> x B: spaced\nA -> o B: spaced\nA -x B: lost\nA -> Issue #123\n"
+        "[ -> ]: brackets apart from the arrow\n"
     )
     assert diagram.labels == {"X": "Y ++"}
     assert [(m.receiver, m.arrow) for m in diagram.messages()] == [
@@ -214,4 +215,5 @@ def test_names_like_plantumls_marks_are_still_names() -> None:
         ("o B", "->"),
         ("B", "-x"),
         ("Issue #123", "->"),
+        ("]", "->"),
     ]

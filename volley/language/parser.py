@@ -356,13 +356,6 @@ class _ToModel:
                 _at(token, skipped + mark.start(1)),
                 hint=instead,
             )
-        if name in ("[", "]"):
-            self.error(
-                f'"{name}" is PlantUML\'s edge of the diagram (a message from or to outside it), '
-                "not a participant",
-                _shifted(token),
-                hint='name who sends or receives it: "Outside -> A: call"',
-            )
 
     def _check_colour(self, name: str, token: Token) -> None:
         """`actor Bob #red`: a declared name that ends in PlantUML's colour."""
@@ -388,6 +381,17 @@ class _ToModel:
         )
         self._check_name(message.sender, sender)
         self._check_name(message.receiver, receiver)
+        for edge, token, glued in (  # the name's text holds any spaces before the arrow
+            ("[", sender, sender.value == "[" and sender.end_column == arrow.column),
+            ("]", receiver, receiver.column == arrow.end_column),
+        ):
+            if glued and token.value.strip() == edge:  # `[-> A`, `A ->]`
+                self.error(
+                    f'"{edge}" is PlantUML\'s edge of the diagram (a message from or to outside '
+                    "it), not a participant",
+                    _shifted(token),
+                    hint='name who sends or receives it: "Outside -> A: call"',
+                )
         head = receiver.value[:1]
         if (
             mark is None
