@@ -83,9 +83,13 @@ _LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a
 
 
 def _reads_back(name: str) -> bool:
-    """Whether `name` reads as that one participant in each place an importer writes it."""
+    """Whether `name` reads as that one participant in each place an importer writes it:
+    a labelled lane's declaration, messages with activation marks, a note, an activation."""
     try:
-        diagram = parse(f"{name} ->+ {name}: x\nnote {name}: x\n{name} -->- {name}: x\n")
+        diagram = parse(
+            f"participant {name} as x\n{name} ->+ {name}: x\nnote {name}: x\n"
+            f"{name} -->- {name}: x\nactivate {name}\n"
+        )
     except VolleyError:
         return False
     return diagram.participants == [name]
