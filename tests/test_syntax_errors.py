@@ -33,6 +33,7 @@ CASES = [
     ('participant "Long name" as L\n', 1, 13, 'volley writes "participant L as Long name"'),
     ("actor Bob #red\n", 1, 11, '"#red" after "Bob" is PlantUML\'s colour'),
     ("activate B #FFBBBB\n", 1, 12, '"#FFBBBB" after "B" is PlantUML\'s colour'),
+    ("A -> B\nnote over A #aqua: x\n", 2, 13, '"#aqua" after "A" is PlantUML\'s colour'),
     ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),

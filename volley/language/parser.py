@@ -358,7 +358,8 @@ class _ToModel:
             )
 
     def _check_colour(self, name: str, token: Token) -> None:
-        """`actor Bob #red`: a declared name that ends in PlantUML's colour."""
+        """`actor Bob #red`, `note over A #aqua`: a name where PlantUML puts a colour, ending
+        in one."""
         colour = _COLOUR.search(name)
         if colour is not None:
             skipped = len(token.value) - len(token.value.lstrip(" \t"))
@@ -366,7 +367,7 @@ class _ToModel:
                 f'"{colour[1]}" after "{name[: colour.start()]}" is PlantUML\'s colour, not part '
                 "of a name",
                 _at(token, skipped + colour.start(1)),
-                hint="volley does not colour a participant: delete it",
+                hint="volley does not colour participants or notes: delete it",
             )
 
     def message(self, children):
@@ -426,6 +427,7 @@ class _ToModel:
         for name in rest:
             if name is not None:
                 self._check_name(_name_of(name), name)
+                self._check_colour(_name_of(name), name)  # `note over A #aqua: x`
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
