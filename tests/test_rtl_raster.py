@@ -20,8 +20,10 @@ import pytest
 from PIL import Image
 
 import volley
+from volley.api import layout
 from volley.output import font_fallback, raster
 from volley.output.rtl import marks_before_letters, visual_order
+from volley.output.svg import render_svg
 
 from .test_font_fallback import _has_font
 
@@ -216,3 +218,27 @@ def test_an_appendix_heading_between_right_to_left_names_runs_from_sender_to_rec
     heading = next(line for line in cairo_svg.split("\n") if "→" in line and "Request" in line)
     sender, receiver = "המשתמש"[::-1], "השרת"[::-1]  # each name's letters, right to left
     assert heading.index(sender) < heading.index("→") < heading.index(receiver)
+
+
+@needs_arabic
+def test_a_right_aligned_arabic_line_ends_where_the_browser_ends_it() -> None:
+    """A right-to-left note line is drawn from the point it is aligned on. Its Arabic letters
+    come from a fallback font whose widths are not the layout's, and cairosvg anchors a text
+    by its first piece alone: the raster path measures the pieces and starts the line so that
+    it ends there (it ended about 25 px short, each line of a note at another place)."""
+    source = "A -> B: hi there friend\nnote A, B: مرحبا بالعالم\n"
+    diagram = volley.parse(source)
+    svg = render_svg(layout(diagram), diagram, id_prefix="v", raster=True)
+    end = float(re.search(r'class="note-text[^>]*x="([0-9.]+)"[^>]*text-anchor="end"', svg)[1])
+    drawn = font_fallback.with_fallback_fonts(svg)
+    assert "text-anchor" not in re.search(r'<text class="note-text[^>]*>', drawn)[0]
+    image = Image.open(io.BytesIO(volley.render(source, format="png"))).convert("L")
+    note = re.search(r'class="paper[^"]*" d="M([0-9.]+) ([0-9.]+)', svg)
+    top = int(float(note[2]))
+    inked = [
+        x
+        for x in range(int(float(note[1])), image.width)
+        for y in range(top + 8, top + 30)
+        if image.getpixel((x, y)) < 100
+    ]
+    assert abs(max(inked) - end) <= 2

@@ -28,6 +28,7 @@ from volley.output.rtl import (
     visual_markup,
     without_bidi_controls,
 )
+from volley.output.svg_tags import num
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
 EMOJI = "emoji"
@@ -35,6 +36,10 @@ EMOJI = "emoji"
 # A leaf of text in the SVG volley writes: an element's opening tag, its text, its closing tag.
 _LEAF = re.compile(r"(<(text|tspan)\b[^>]*>)([^<]+)(</\2>)")
 _JOINERS = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # ZWJ, variation selectors, keycap
+# A `<text>` tag's anchor, place and size, for a line drawn from its middle or end.
+_ANCHORED = re.compile(r' text-anchor="(middle|end)"')
+_X = re.compile(r' x="(-?[0-9.]+)"')
+_SIZE = re.compile(r' font-size="([0-9.]+)"')
 
 
 class MissingGlyphWarning(UserWarning):
@@ -176,6 +181,48 @@ def _reaches_forward(family: str | None, mark: str) -> bool:
     return x_advance == 0 and x_bearing + width / 2 > 0
 
 
+def _anchored_by_its_pieces(opening: str, pieces: list[tuple[str | None, str]]) -> str:
+    """The `<text>` tag of a line of several pieces that is drawn from its middle or end (a
+    right-to-left line, from the point it is aligned on), moved to where it starts instead.
+
+    cairosvg anchors a text by its first piece alone, so the rest would spill past the point.
+    The pieces are measured as cairo draws them, each in its own font: the layout's widths are
+    the bundled ones, which a fallback font's glyphs (Arabic's, say) do not keep to."""
+    anchored = _ANCHORED.search(opening)
+    x, size = _X.search(opening), _SIZE.search(opening)
+    if anchored is None or x is None or size is None:
+        return opening
+    width = _advance(
+        pieces,
+        float(size[1]),
+        bold=' font-weight="bold"' in opening,
+        italic=' font-style="italic"' in opening,
+    )
+    start = float(x[1]) - (width if anchored[1] == "end" else width / 2)
+    return _X.sub(f' x="{num(start)}"', _ANCHORED.sub("", opening), count=1)
+
+
+def _advance(
+    pieces: list[tuple[str | None, str]], size: float, *, bold: bool, italic: bool
+) -> float:
+    """How far cairo moves drawing the pieces, each in its family (None: the diagram's face),
+    with its advances unrounded, as the raster path draws text (`volley.output.raster`)."""
+    import cairocffi
+
+    context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
+    options = cairocffi.FontOptions()
+    options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+    context.set_font_options(options)
+    context.set_font_size(size)
+    slant = cairocffi.FONT_SLANT_ITALIC if italic else cairocffi.FONT_SLANT_NORMAL
+    weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
+    total = 0.0
+    for family, piece in pieces:
+        context.select_font_face(family or PRIMARY, slant, weight)
+        total += context.text_extents(piece)[4]  # x_advance
+    return total
+
+
 def _quote(family: str) -> str:
     return family.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
@@ -205,6 +252,7 @@ def with_fallback_fonts(svg: str) -> str:
             text = "".join(piece for _, piece in pieces)
         if all(family is None for family, _ in pieces):
             return f"{opening}{text}{closing}"
+        opening = _anchored_by_its_pieces(opening, pieces)
         inner = "".join(
             piece if family is None else f'<tspan font-family="{_quote(family)}">{piece}</tspan>'
             for family, piece in pieces

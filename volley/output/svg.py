@@ -147,7 +147,10 @@ class _Painter:
         self.prefix = prefix
         # Whether a line may be drawn from its middle or end (`TextLine.anchor`). cairosvg
         # anchors a line by its first piece once the PNG and PDF fonts split it into pieces,
-        # so there every line is drawn from its start, at the measured place.
+        # so there a line is drawn from its start, at the measured place; but a right-to-left
+        # line, whose letters a fallback font draws wider or narrower than measured, keeps its
+        # anchor, and the raster path measures its pieces to start it where it should
+        # (`volley.output.font_fallback`).
         self.anchored = anchored
 
     # Text.
@@ -199,7 +202,7 @@ class _Painter:
     ) -> str:
         """A line's only text, a run of one style: one `<text>`, from the point the line is
         aligned on (`preserve` as the whole line needs it; by default as the run does)."""
-        anchor: Anchor = line.anchor if self.anchored else "start"
+        anchor: Anchor = line.anchor if self.anchored or line.rtl else "start"
         if preserve is None:
             preserve = line.mono or _needs_preserve(run.text)
         return tag.text(
