@@ -61,7 +61,6 @@ _LIFELINE_MARKS = {
     "**": ("creates the participant", "volley does not draw that: delete it"),
     "!!": ("destroys the participant", "volley does not draw that: delete it"),
 }
-_LIFELINE_MARK = re.compile("[ \t](" + "|".join(re.escape(mark) for mark in _LIFELINE_MARKS) + ")$")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
@@ -196,15 +195,12 @@ def _shifted(token: Token) -> Token:
     return Token(token.type, token.value, line=_line(token), column=token.column)
 
 
-def _at(token: Token, offset: int) -> Token:
-    """A place `offset` characters into the token's text, in the user's lines."""
-    return Token(token.type, token.value, line=_line(token), column=(token.column or 1) + offset)
-
-
-def _at_text(token: Token) -> Token:
-    """Where the written text of a token starts, past the white space it may begin with."""
+def _at_text(token: Token, offset: int = 0) -> Token:
+    """Where the written text of a token starts, past the white space it may begin with (or
+    `offset` characters into that text), in the user's lines."""
     skipped = len(token.value) - len(token.value.lstrip(" \t"))
-    return Token(token.type, token.value, line=_line(token), column=(token.column or 1) + skipped)
+    column = (token.column or 1) + skipped + offset
+    return Token(token.type, token.value, line=_line(token), column=column)
 
 
 def _keyword(token: Token) -> str:
@@ -346,14 +342,13 @@ class _ToModel:
                 _shifted(token),
                 hint='write the label without the arrow: "participant A as Client to Server"',
             )
-        skipped = len(token.value) - len(token.value.lstrip(" \t"))  # the name starts there
-        mark = _LIFELINE_MARK.search(name)
-        if mark is not None:
-            does, instead = _LIFELINE_MARKS[mark[1]]
+        mark, before = name[-2:], name[:-2]
+        if mark in _LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
+            does, instead = _LIFELINE_MARKS[mark]
             self.error(
-                f'"{mark[1]}" after "{name[: mark.start()].rstrip()}" is PlantUML\'s mark that '
-                f"{does}, not part of a name",
-                _at(token, skipped + mark.start(1)),
+                f'"{mark}" after "{before.rstrip()}" is PlantUML\'s mark that {does}, not part '
+                "of a name",
+                _at_text(token, len(before)),
                 hint=instead,
             )
 
@@ -362,11 +357,10 @@ class _ToModel:
         in one."""
         colour = _COLOUR.search(name)
         if colour is not None:
-            skipped = len(token.value) - len(token.value.lstrip(" \t"))
             self.error(
                 f'"{colour[1]}" after "{name[: colour.start()]}" is PlantUML\'s colour, not part '
                 "of a name",
-                _at(token, skipped + colour.start(1)),
+                _at_text(token, colour.start(1)),
                 hint="volley does not colour participants or notes: delete it",
             )
 

@@ -247,12 +247,9 @@ class _Explainer:
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
         slip = self.slip(text)
-        if slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS:
-            hint, self.meant = slip  # `autonumber 10 10 "<b>[000]"`: not a typo'd arrow
-            return self.error(
-                f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
-            )
-        for typo, meant in TYPO_ARROWS:
+        # `autonumber 10 10 "<b>[000]"` is that statement, not a message with a typo'd arrow
+        statement = slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS
+        for typo, meant in [] if statement else TYPO_ARROWS:
             at = segment.find(typo)
             if at > 0:
                 before = segment[:at].strip()
