@@ -71,7 +71,7 @@ def render_svg(
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
     prefix = safe_id(id_prefix)
-    painter = _Painter(colours, prefix, anchored=not raster)
+    painter = _Painter(colours, prefix)
     return tag.document(
         prefix=prefix,
         width=layout.width,
@@ -142,16 +142,9 @@ class _Painter:
     """Turns layout shapes into tags, with colours from one palette. Each method returns the
     markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
-    def __init__(self, colours: Colours, prefix: str, anchored: bool = True) -> None:
+    def __init__(self, colours: Colours, prefix: str) -> None:
         self.c = colours
         self.prefix = prefix
-        # Whether a line may be drawn from its middle or end (`TextLine.anchor`). cairosvg
-        # anchors a line by its first piece once the PNG and PDF fonts split it into pieces,
-        # so there a line is drawn from its start, at the measured place; but a right-to-left
-        # line, whose letters a fallback font draws wider or narrower than measured, keeps its
-        # anchor, and the raster path measures its pieces to start it where it should
-        # (`volley.output.font_fallback`).
-        self.anchored = anchored
 
     # Text.
 
@@ -201,8 +194,12 @@ class _Painter:
         self, line: TextLine, run: Run, cls: str, role: str, preserve: bool | None = None
     ) -> str:
         """A line's only text, a run of one style: one `<text>`, from the point the line is
-        aligned on (`preserve` as the whole line needs it; by default as the run does)."""
-        anchor: Anchor = line.anchor if self.anchored or line.rtl else "start"
+        aligned on (`preserve` as the whole line needs it; by default as the run does).
+
+        Only a right-to-left line is drawn from its middle or end (`TextLine.anchor`); in PNG
+        and PDF, where cairosvg would anchor it by its first piece alone once the fallback
+        fonts split it, the raster path measures it (`volley.output.font_fallback`)."""
+        anchor: Anchor = line.anchor
         if preserve is None:
             preserve = line.mono or _needs_preserve(run.text)
         return tag.text(
