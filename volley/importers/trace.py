@@ -653,7 +653,7 @@ class _Builder:
     ) -> Message:
         """The answer: its status code, or ok, or **error** and the reason when a span failed."""
         ends = [s for s in (server, span) if s is not None]
-        status = next((s.status() for s in ends if s.status()), None)
+        status = next(filter(None, (s.status() for s in ends)), None)
         why = next((s.error for s in ends if s.error), None)
         if any(s.error is not None for s in ends):
             text = "**error**" + (f" {label(status)}" if status else "")
