@@ -6,6 +6,7 @@ import pytest
 
 import volley
 from volley.errors import VolleyErrors, display_line
+from volley.model import Note, walk
 
 
 def error_for(text: str) -> volley.VolleyError:
@@ -34,6 +35,7 @@ CASES = [
     ("actor Bob #red\n", 1, 11, '"#red" after "Bob" is PlantUML\'s colour'),
     ("activate B #FFBBBB\n", 1, 12, '"#FFBBBB" after "B" is PlantUML\'s colour'),
     ("A -> B\nnote over A #aqua: x\n", 2, 13, '"#aqua" after "A" is PlantUML\'s colour'),
+    ("A -> B\nnote  left: x\n", 2, 7, '"note left:" is PlantUML\'s note left of the message'),
     ("A --) B: ping\n", 1, 3, '"--)" is not an arrow'),
     ("service-x -> B: hi\n", 1, 8, '"service-x" reads as "service" and the lost-message arrow'),
     ("  svc--x --> B\n", 1, 6, 'the lost-message arrow "--x", and then the line has a second'),
@@ -187,6 +189,10 @@ PLANTUML_HABITS = [
     ("@enduml", 'PlantUML\'s "@enduml" sets nothing in volley'),
     ("A -> B ++ : hello", 'volley writes the mark after the arrow: "A ->+ B"'),
     ("A ->x B: lost", 'a lost message has an x for its head: "A -x B"'),
+    ("note left: beside it", 'write "note: TEXT" for a note under the message before it'),
+    ("note right : beside it", 'write "note: TEXT" for a note under the message before it'),
+    ("note across: everyone", '"note A, C: TEXT" for one over A, or spanning A to C'),
+    ("Note over: nobody", '"note A: TEXT"'),
 ]
 
 
@@ -218,3 +224,15 @@ def test_names_like_plantumls_marks_are_still_names() -> None:
         ("Issue #123", "->"),
         ("]", "->"),
     ]
+
+
+
+def test_a_participant_called_left_may_have_notes() -> None:
+    """`note left:` is PlantUML's only where nothing else names a participant "left"."""
+    diagram = volley.parse(
+        "note Left: before its first message\nLeft -> Right: hand over\n"
+        "note right: after\nright -> Left: back\nparticipant Over\nnote Over: declared\n"
+    )
+    notes = [item.over for item in walk(diagram.items) if isinstance(item, Note)]
+    assert notes == [["Left"], ["right"], ["Over"]]
+    assert diagram.participants == ["Left", "Right", "right", "Over"]

@@ -50,6 +50,13 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
 # A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
+# PlantUML's notes placed by a side, with no participant named (`note left: x`).
+_PLANTUML_NOTE_SIDES = {
+    "left": "note left of the message before it",
+    "right": "note right of the message before it",
+    "over": "note over the participants it names",
+    "across": "note across every lane",
+}
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
@@ -217,6 +224,9 @@ class _ParseRun:
     error: object
     warn: object
     keywords: dict[int, Token] = field(default_factory=dict)  # id(block) -> its keyword
+    # id(note) -> its name, for `note left: x`: PlantUML's side of the message before it,
+    # unless the diagram has a participant of that name (see `_Resolver`)
+    sides: dict[int, Token] = field(default_factory=dict)
 
 
 # The `end` fed for a block still open at the end of the file (see `_close_open_blocks`).
@@ -435,6 +445,8 @@ class _ToModel:
                 )
         note = Note(line=_line(keyword), over=names, text=text)
         note.attached = not names
+        if _place is None and len(names) == 1 and names[0].lower() in _PLANTUML_NOTE_SIDES:
+            self._local.run.sides[id(note)] = rest[0]
         return note
 
     def divider(self, children):
@@ -532,11 +544,25 @@ def _nested_items(items: list) -> list[Item]:
     return kept
 
 
+def _names_besides_notes(item: object) -> list[str]:
+    """The participants an item names, if it is not a note."""
+    if isinstance(item, Message):
+        return [item.sender, item.receiver]
+    if isinstance(item, Activation):
+        return [item.participant]
+    if isinstance(item, _Directive) and item.kind == "order":
+        return [name for name, _ in item.value]
+    if isinstance(item, _Directive) and item.kind == "participant":
+        return [item.value[0]]
+    return []
+
+
 class _Resolver:
     """The pass that needs the whole document: title, order, numbering, note spans."""
 
-    def __init__(self, error) -> None:
+    def __init__(self, error, sides: dict[int, Token]) -> None:
         self.error = error
+        self.sides = sides  # notes written as PlantUML's `note left:` (`_ParseRun.sides`)
 
     def run(self, raw: list) -> Diagram:
         diagram = Diagram()
@@ -584,6 +610,7 @@ class _Resolver:
                 notes.append((item, previous))
             elif isinstance(item, Activation):
                 first_use.setdefault(item.participant)
+        self.check_sides([note for note, _ in notes], raw)
         participants = order + [name for name in first_use if name not in order]
         position = {name: index for index, name in enumerate(participants)}
         for note, message in notes:
@@ -597,6 +624,26 @@ class _Resolver:
         diagram.participants = participants
         diagram.items = _nested_items(raw)
         return diagram
+
+    def check_sides(self, notes: list[Note], raw: list) -> None:
+        """`note left: x` is PlantUML's note beside the message before it (`note across:`, its
+        note across every lane): an error, unless something besides such notes names a
+        participant so, in which case it is a note over that participant."""
+        if not self.sides:
+            return
+        named = {name for item in walk(raw) for name in _names_besides_notes(item)}
+        for note in notes:
+            token = self.sides.get(id(note))
+            if token is None or note.over[0] in named:
+                continue
+            side = note.over[0].lower()
+            self.error(
+                f'"note {note.over[0]}:" is PlantUML\'s {_PLANTUML_NOTE_SIDES[side]}, not a note '
+                f'over a participant called "{note.over[0]}"',
+                _at_text(token),
+                hint='write "note: TEXT" for a note under the message before it, or '
+                '"note A: TEXT" / "note A, C: TEXT" for one over A, or spanning A to C',
+            )
 
 
 def parse(text: str, filename: str | None = None, limits: Limits | None = None) -> Diagram:
@@ -686,7 +733,7 @@ class _Parse:
             finally:
                 CALLBACKS.run = None
         _check_depth(raw, self.limits, run.keywords, self.too_deep)
-        diagram = _Resolver(self.error).run(raw)
+        diagram = _Resolver(self.error, run.sides).run(raw)
         if self.syntax_errors or self.errors:
             raise self.fail(self.syntax_errors + self.errors)
         diagram.filename = self.filename
