@@ -226,7 +226,6 @@ def test_names_like_plantumls_marks_are_still_names() -> None:
     ]
 
 
-
 def test_a_participant_called_left_may_have_notes() -> None:
     """`note left:` is PlantUML's only where nothing else names a participant "left"."""
     diagram = volley.parse(
