@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 
@@ -110,3 +111,51 @@ def test_one_warning_names_every_missing_character_at_its_first_line():
     assert "U+0378" in warning.message and "U+0379" in warning.message
     assert "on 3 lines" in warning.message
     assert not run(source).warnings  # SVG: the reader's browser picks the fonts
+
+
+def _pictures(label: str) -> list[str]:
+    """The emoji pictures the raster path draws for a label: each `<image>` tag."""
+    from volley.output.font_fallback import with_fallback_fonts
+
+    svg = volley.render(f"A -> B: {label}", theme="light")
+    return re.findall(r"<image [^>]*>", with_fallback_fonts(svg))
+
+
+@needs_emoji
+@pytest.mark.parametrize(
+    ("sequence", "parts"),
+    [
+        ("\U0001f469\u200d\U0001f4bb", "\U0001f469 \U0001f4bb"),  # woman technologist
+        ("\U0001f1ef\U0001f1f5", "\U0001f1ef \U0001f1f5"),  # the flag of Japan
+        ("\U0001f44d\U0001f3fd", "\U0001f44d \U0001f3fd"),  # thumbs up, medium skin tone
+        ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468 \U0001f469 \U0001f467"),
+    ],
+)
+def test_an_emoji_written_as_a_sequence_is_drawn_as_one(sequence: str, parts: str) -> None:
+    """A ZWJ sequence, a flag and a skin tone are one picture an em wide, as a browser draws
+    them, not their parts side by side."""
+    (one,) = _pictures(sequence)
+    assert 'width="17.5"' in one  # as the layout measured it: 1.25 em of a 14 px label
+    assert len(_pictures(parts)) == len(parts.split())
+
+
+@needs_emoji
+def test_the_emoji_selector_leaves_no_gap_and_a_keycap_is_drawn() -> None:
+    """`❤️` draws as `❤` does (the selector took an emoji's width of blank before), and `1️⃣`
+    is the keycap emoji, not a digit and two empty boxes."""
+    assert _png("\u2764\ufe0f heart").tobytes() == _png("\u2764 heart").tobytes()
+    assert len(_pictures("1\ufe0f\u20e3 and #\ufe0f\u20e3 and \u00a9\ufe0f")) == 3
+    assert len(_pictures("1 and # and \u00a9")) == 0  # text, unless the selector asks
+
+
+@needs_emoji
+def test_emoji_pictures_stand_beside_their_text_and_reach_the_pdf() -> None:
+    from volley.output.font_fallback import with_fallback_fonts
+
+    svg = volley.render("A -> B: go \U0001f680 now", theme="light")
+    raster = with_fallback_fonts(svg)
+    text = raster[raster.index('<text class="label') :]
+    assert "\U0001f680" not in text and "go" in text and "now" in text
+    assert text.index("</text>") < text.index("<image ")  # an image may not be inside a text
+    pdf = volley.render("A -> B: go \U0001f680 now", format="pdf")
+    assert b"/Subtype /Image" in pdf

@@ -104,13 +104,13 @@ def test_generated_table_is_current() -> None:
     assert module.render(font_dir) == committed, "run scripts/gen_metrics.py"
 
 
-def test_wide_characters_and_emoji_are_one_em() -> None:
+def test_wide_characters_are_one_em_and_emoji_as_wide_as_emoji_fonts_draw_them() -> None:
     assert text_width("中", 20) == 20
     assert text_width("日本語", 10) == 30
     assert text_width("Ａ", 10) == 10  # fullwidth form
     assert text_width("한", 10) == 10
-    assert text_width("😀", 20) == 20
-    assert text_width("🚀", 10, bold=True) == 10
+    assert text_width("😀", 20) == 25  # Noto Color Emoji's are 1.245 em
+    assert text_width("🚀", 10, bold=True) == 12.5
 
 
 def test_emoji_sequences_count_as_one() -> None:

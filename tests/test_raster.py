@@ -13,7 +13,7 @@ import pytest
 import volley
 from volley.api import render
 from volley.layout.engine import layout_diagram
-from volley.output.raster import CAIRO_MAX_PIXELS, _refuse, rasterize
+from volley.output.raster import CAIRO_MAX_PIXELS, _fetch, rasterize
 from volley.output.svg import render_svg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,9 +78,27 @@ def test_scale_must_be_a_positive_number(scale: float) -> None:
         render("A -> B", "png", scale=scale)
 
 
-def test_external_resources_are_refused() -> None:
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "https://example.com/a.png",
+        "data:image/svg+xml;base64,PHN2Zy8+",  # a picture that could load more
+        "data:text/plain,hello",
+    ],
+)
+def test_external_resources_are_refused(url: str) -> None:
+    """The raster path reads nothing but the PNG pictures of emoji it wrote itself."""
     with pytest.raises(volley.VolleyError, match="external"):
-        _refuse("file:///etc/passwd", "image/png")
+        _fetch(url, "image/png")
+
+
+def test_the_svgs_own_emoji_pictures_are_read() -> None:
+    png = b"\x89PNG\r\n\x1a\n"
+    assert _fetch("data:image/png;base64,iVBORw0KGgo=", "image/png") == png
+
+
+def test_an_external_image_in_an_svg_is_refused() -> None:
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
         '<image href="file:///etc/passwd" width="20" height="20"/></svg>'

@@ -35,7 +35,11 @@ MONO_DESCENT: float = _MONO["descent"]
 # (ascent + descent + line gap); a little more leading keeps wrapped labels readable.
 LINE_HEIGHT: float = 1.25
 
-WIDE_EM = 1.0  # East Asian wide/fullwidth characters and emoji
+WIDE_EM = 1.0  # East Asian wide/fullwidth characters
+# An emoji's width: a colour emoji font's emoji are wider than an em (Noto Color Emoji's, which
+# Linux, Android and ChromeOS draw with, are 1.245 em), and a label whose runs were placed an em
+# apart would be drawn with the emoji touching the run after it.
+EMOJI_EM = 1.25
 
 _FACE_NAMES = {
     (False, False, False): "sans",
@@ -141,7 +145,7 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
 
 
 def _is_emoji(cp: int) -> bool:
-    """Pictographs that render as colour emoji, roughly one em wide in every emoji font."""
+    """Pictographs that render as colour emoji, about 1.25 em wide in emoji fonts."""
     return (
         0x1F000 <= cp <= 0x1FAFF
         or 0x2600 <= cp <= 0x27BF
@@ -164,7 +168,7 @@ def _classify(ch: str, average: float) -> tuple[float, bool]:
     if unicodedata.category(ch) in ("Mn", "Me", "Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
         result = (0.0, False)
     elif _is_emoji(cp):
-        result = (WIDE_EM, True)
+        result = (EMOJI_EM, True)
     elif unicodedata.east_asian_width(ch) in ("W", "F"):
         result = (WIDE_EM, False)
     else:
@@ -188,8 +192,8 @@ def _slow_em(text: str, table: _Widths, average: float) -> float:
         if 0xFE00 <= cp <= 0xFE0F:
             if ch == _VS16 and not last_emoji and last_width:
                 # Emoji presentation of a text character such as "©" or a keycap digit.
-                total += WIDE_EM - last_width
-                last_width, last_emoji = WIDE_EM, True
+                total += EMOJI_EM - last_width
+                last_width, last_emoji = EMOJI_EM, True
             continue
         width = table.width(ch)
         emoji = False

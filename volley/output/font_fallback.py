@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from volley.errors import Diagnostic
+from volley.layout.metrics import EMOJI_EM
+from volley.output.emoji_pictures import clusters, emoji_font, image
 from volley.output.rtl import (
     has_right_to_left,
     marks_before_letters,
@@ -36,9 +38,13 @@ EMOJI = "emoji"
 # A leaf of text in the SVG volley writes: an element's opening tag, its text, its closing tag.
 _LEAF = re.compile(r"(<(text|tspan)\b[^>]*>)([^<]+)(</\2>)")
 _JOINERS = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # ZWJ, variation selectors, keycap
+_EMOJI_STYLE = {"\ufe0f", "\u20e3"}  # the emoji selector and the keycap: draw as an emoji
 # A `<text>` tag's anchor, place and size, for a line drawn from its middle or end.
 _ANCHORED = re.compile(r' text-anchor="(middle|end)"')
 _X = re.compile(r' x="(-?[0-9.]+)"')
+_Y = re.compile(r' y="(-?[0-9.]+)"')
+# A whole `<text>` element: its pictures are drawn after it.
+_TEXT_ELEMENT = re.compile(r"(<text\b[^>]*>).*?</text>", re.S)
 _SIZE = re.compile(r' font-size="([0-9.]+)"')
 
 
@@ -139,7 +145,14 @@ def _pieces(text: str) -> list[tuple[str | None, str]]:
     pieces: list[tuple[str | None, str]] = []
     for ch in text:
         family = family_for(ch) if _needs_care(ch) else None
-        if pieces and (ch in _JOINERS or unicodedata.category(ch) == "Mn"):
+        if pieces and ch in _EMOJI_STYLE and _emoji_family() not in (None, pieces[-1][0]):
+            # `1️⃣`, `©️`: the character before asks for its emoji, which the emoji font draws
+            before, piece = pieces.pop()
+            if piece[:-1]:
+                pieces.append((before, piece[:-1]))
+            ch = piece[-1] + ch
+            family = _emoji_family()
+        elif pieces and (ch in _JOINERS or unicodedata.category(ch) == "Mn"):
             family = pieces[-1][0]
         if family == "":
             family = None
@@ -181,15 +194,18 @@ def _reaches_forward(family: str | None, mark: str) -> bool:
     return x_advance == 0 and x_bearing + width / 2 > 0
 
 
-def _anchored_by_its_pieces(opening: str, pieces: list[tuple[str | None, str]]) -> str:
-    """The `<text>` tag of a line of several pieces that is drawn from its middle or end (a
-    right-to-left line, from the point it is aligned on), moved to where it starts instead.
+def _anchored_by_its_pieces(
+    opening: str, pieces: list[tuple[str | None, str]], size: re.Match[str] | None
+) -> str:
+    """The opening tag of a line of several pieces that is drawn from its middle or end (a
+    right-to-left line, from the point it is aligned on), moved to where it starts instead;
+    `size` is the line's font size.
 
     cairosvg anchors a text by its first piece alone, so the rest would spill past the point.
     The pieces are measured as cairo draws them, each in its own font: the layout's widths are
     the bundled ones, which a fallback font's glyphs (Arabic's, say) do not keep to."""
     anchored = _ANCHORED.search(opening)
-    x, size = _X.search(opening), _SIZE.search(opening)
+    x = _X.search(opening)
     if anchored is None or x is None or size is None:
         return opening
     width = _advance(
@@ -205,22 +221,46 @@ def _anchored_by_its_pieces(opening: str, pieces: list[tuple[str | None, str]]) 
 def _advance(
     pieces: list[tuple[str | None, str]], size: float, *, bold: bool, italic: bool
 ) -> float:
-    """How far cairo moves drawing the pieces, each in its family (None: the diagram's face),
-    with its advances unrounded, as the raster path draws text (`volley.output.raster`)."""
-    import cairocffi
+    """How far the pieces reach when drawn, each in its family (None: the diagram's face): as
+    cairo moves drawing text, with its advances unrounded, as the raster path draws text
+    (`volley.output.raster`), and each emoji drawn as a picture as the layout measured it."""
+    measure = _Measure(size, bold, italic)
+    return sum(measure.width(family, piece) for family, piece in pieces)
 
-    context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
-    options = cairocffi.FontOptions()
-    options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
-    context.set_font_options(options)
-    context.set_font_size(size)
-    slant = cairocffi.FONT_SLANT_ITALIC if italic else cairocffi.FONT_SLANT_NORMAL
-    weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
-    total = 0.0
-    for family, piece in pieces:
-        context.select_font_face(family or PRIMARY, slant, weight)
-        total += context.text_extents(piece)[4]  # x_advance
-    return total
+
+class _Measure:
+    """Widths of pieces of one size and style, as the raster path draws them."""
+
+    def __init__(self, size: float, bold: bool, italic: bool) -> None:
+        import cairocffi
+
+        self.size = size
+        self.emoji = EMOJI_EM * size  # a picture's width (`volley.output.emoji_pictures`)
+        self.context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
+        options = cairocffi.FontOptions()
+        options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+        self.context.set_font_options(options)
+        self.context.set_font_size(size)
+        self.slant = cairocffi.FONT_SLANT_ITALIC if italic else cairocffi.FONT_SLANT_NORMAL
+        self.weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
+
+    def text(self, family: str | None, piece: str) -> float:
+        """cairo's advance drawing `piece` in `family`."""
+        self.context.select_font_face(family or PRIMARY, self.slant, self.weight)
+        return self.context.text_extents(piece)[4]  # x_advance
+
+    def width(self, family: str | None, piece: str) -> float:
+        shaped = clusters(piece) if family is not None and family == _emoji_family() else None
+        if shaped is None:
+            return self.text(family, piece)
+        return sum(self.emoji if png else self.text(family, part) for part, png in shaped)
+
+
+@cache
+def _emoji_family() -> str | None:
+    """The family fontconfig draws emoji with, when its emoji can be drawn as pictures."""
+    order = fallback_order(EMOJI)
+    return order[0].family if order and emoji_font() is not None else None
 
 
 def _quote(family: str) -> str:
@@ -228,38 +268,100 @@ def _quote(family: str) -> str:
 
 
 def with_fallback_fonts(svg: str) -> str:
-    """The SVG with each text piece that needs another font in a `<tspan>` naming it, and
-    right-to-left text in the order it is seen in (`volley.output.rtl`).
+    """The SVG with each text piece that needs another font in a `<tspan>` naming it, emoji
+    as pictures of their colour glyphs (`volley.output.emoji_pictures`), and right-to-left
+    text in the order it is seen in (`volley.output.rtl`).
 
     Characters no installed font has are left as they are (cairo draws an empty box); the
     pipeline says which, and where (`missing_glyph_warnings`).
     """
+    return _TEXT_ELEMENT.sub(_text_element, svg)
 
-    def split(match: re.Match[str]) -> str:
-        opening, _, text, closing = match.groups()
-        if text.isascii():
-            return match.group(0)
-        rtl = has_right_to_left(text)
-        if rtl:
-            text = visual_markup(text, _drawable)
-        text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
-        pieces = _pieces(text)
-        if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
-            pieces = [
-                (family, marks_before_letters(piece, partial(_reaches_forward, family)))
-                for family, piece in pieces
-            ]
-            text = "".join(piece for _, piece in pieces)
-        if all(family is None for family, _ in pieces):
-            return f"{opening}{text}{closing}"
-        opening = _anchored_by_its_pieces(opening, pieces)
-        inner = "".join(
-            piece if family is None else f'<tspan font-family="{_quote(family)}">{piece}</tspan>'
+
+def _text_element(match: re.Match[str]) -> str:
+    """One `<text>` with its leaves split, and the pictures of its emoji after it (an image
+    may not stand inside a text)."""
+    element = match.group(0)
+    if element.isascii():
+        return element
+    pictures: list[str] = []
+    drawn = _LEAF.sub(partial(_leaf, element=match.group(1), pictures=pictures), element)
+    return "\n".join([drawn, *pictures])
+
+
+def _leaf(match: re.Match[str], *, element: str, pictures: list[str]) -> str:
+    """A leaf of text cut into pieces by font; `element` is the opening tag of its `<text>`
+    (its size, where the leaf has none); the pictures its emoji need go to `pictures`."""
+    opening, _, text, closing = match.groups()
+    if text.isascii():
+        return match.group(0)
+    rtl = has_right_to_left(text)
+    if rtl:
+        text = visual_markup(text, _drawable)
+    text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
+    pieces = _pieces(text)
+    if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
+        pieces = [
+            (family, marks_before_letters(piece, partial(_reaches_forward, family)))
             for family, piece in pieces
+        ]
+        text = "".join(piece for _, piece in pieces)
+    if all(family is None for family, _ in pieces):
+        return f"{opening}{text}{closing}"
+    size = _SIZE.search(opening) or _SIZE.search(element)
+    opening = _anchored_by_its_pieces(opening, pieces, size)
+    x, y = _X.search(opening), _Y.search(opening)
+    emoji = _emoji_family()
+    if emoji is not None and x and y and size and any(f == emoji for f, _ in pieces):
+        measure = _Measure(
+            float(size[1]),
+            bold=' font-weight="bold"' in opening,
+            italic=' font-style="italic"' in opening,
         )
-        return f"{opening}{inner}{closing}"
+        inner = _with_pictures(pieces, emoji, float(x[1]), float(y[1]), measure, pictures)
+    else:
+        inner = "".join(_piece(family, piece) for family, piece in pieces)
+    return f"{opening}{inner}{closing}"
 
-    return _LEAF.sub(split, svg)
+
+def _piece(family: str | None, piece: str, x: float | None = None) -> str:
+    """A piece of text in its family, from `x` if given (else where the one before ends)."""
+    place = "" if x is None else f' x="{num(x)}"'
+    font = "" if family is None else f' font-family="{_quote(family)}"'
+    return f"<tspan{place}{font}>{piece}</tspan>" if place or font else piece
+
+
+def _with_pictures(
+    pieces: list[tuple[str | None, str]],
+    emoji: str,
+    x: float,
+    baseline: float,
+    measure: _Measure,
+    pictures: list[str],
+) -> str:
+    """The pieces from `x`, each emoji as a picture (added to `pictures`) as wide as the layout
+    measured it, and the text after one placed where it ends, as the pieces are measured."""
+    out: list[str] = []
+    moved = False  # a picture came before: the text goes at its measured place
+    for family, piece in pieces:
+        shaped = clusters(piece) if family == emoji else None
+        if shaped is None:
+            if moved:  # where the text starts is its first drawn character
+                spaces = piece[: len(piece) - len(piece.lstrip(" "))]
+                x += measure.text(family, spaces) if spaces else 0.0
+                piece = piece[len(spaces) :]
+            out.append(_piece(family, piece, x if moved else None))
+            x += measure.text(family, piece)
+            continue
+        for part, png in shaped:
+            if png is None:
+                out.append(_piece(family, part, x))
+                x += measure.text(family, part)
+            else:
+                pictures.append(image(png, x, baseline, measure.size))
+                x += measure.emoji
+            moved = True
+    return "".join(out)
 
 
 def missing_glyph_warnings(

@@ -1,9 +1,10 @@
 """PNG and PDF through cairosvg, which is imported only when a raster format is asked for.
 
 cairosvg gets the plain-colour SVG variant (it ignores `@media` and cannot read CSS `var()`),
-`unsafe=False`, and a URL fetcher that refuses everything: a diagram never reads a file or
-the network while it is drawn. A PDF's pages (planned in `volley.output.pdf`) are drawn onto
-one cairo PDF surface, whose creation date is fixed so the same input gives the same bytes.
+`unsafe=False`, and a URL fetcher that refuses everything but the emoji pictures the SVG holds
+as `data:` URLs: a diagram never reads a file or the network while it is drawn. A PDF's pages
+(planned in `volley.output.pdf`) are drawn onto one cairo PDF surface, whose creation date is
+fixed so the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import urllib.request
 from collections.abc import Iterable
 from functools import cache
 
@@ -26,7 +28,12 @@ PT_PER_PX = 72 / DPI  # a pixel of the layout in PDF points
 FIXED_DATE = "1970-01-01T00:00:00Z"
 
 
-def _refuse(url: str, *args, **kwargs):
+def _fetch(url: str, *args, **kwargs) -> bytes:
+    """What cairosvg asks for: only the pictures of emoji the raster SVG holds as `data:`
+    URLs (`volley.output.emoji_pictures`); never a file or the network."""
+    if url.startswith("data:image/png;base64,"):
+        with urllib.request.urlopen(url) as data:  # the standard library's data: URL reader
+            return data.read()
     raise VolleyError(f"a diagram may not load external resources (asked for {url[:80]!r})")
 
 
@@ -79,7 +86,7 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     check_size(width, height, scale)
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
     data = _surfaces().PNGSurface.convert(
-        bytestring=_safe(svg), scale=scale, unsafe=False, url_fetcher=_refuse
+        bytestring=_safe(svg), scale=scale, unsafe=False, url_fetcher=_fetch
     )
     return bytes(data)
 
@@ -112,7 +119,7 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
         pdf.set_size(page.width, page.height)
         for svg, y in page.layers:
             pdf.set_device_offset(0, y)  # a context takes the offset when it is made
-            tree = surfaces.Tree(bytestring=_safe(svg), unsafe=False, url_fetcher=_refuse)
+            tree = surfaces.Tree(bytestring=_safe(svg), unsafe=False, url_fetcher=_fetch)
             layer(tree, pdf, DPI, scale=scale)
         pdf.show_page()
     pdf.finish()
