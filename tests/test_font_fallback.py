@@ -159,3 +159,44 @@ def test_emoji_pictures_stand_beside_their_text_and_reach_the_pdf() -> None:
     assert text.index("</text>") < text.index("<image ")  # an image may not be inside a text
     pdf = volley.render("A -> B: go \U0001f680 now", format="pdf")
     assert b"/Subtype /Image" in pdf
+
+
+needs_indic_and_thai = pytest.mark.skipif(
+    not (_has_font("", "क") and _has_font("", "ก")),
+    reason="no Devanagari or Thai font installed (.ci/run installs fonts-noto-core)",
+)
+
+
+def _raster(label: str) -> str:
+    from volley.output.font_fallback import with_fallback_fonts
+
+    return with_fallback_fonts(volley.render(f"A -> B: {label}", theme="light"))
+
+
+@needs_indic_and_thai
+@pytest.mark.parametrize(
+    "words",
+    [
+        "\u0915\u093f",  # कि: the vowel sign is drawn before the consonant it follows
+        "\u0915\u094d\u0937",  # क्ष: two consonants and a virama make one conjunct
+        "\u0e19\u0e49\u0e33",  # น้ำ: Thai's tone mark sits above the vowel above the letter
+    ],
+)
+def test_scripts_whose_letters_change_when_they_meet_are_drawn_shaped(words: str) -> None:
+    """Drawn as the font shapes them (outlines), as a browser draws them, not letter by
+    letter; the text around them stays text."""
+    raster = _raster(f"say {words} now")
+    label = raster[raster.index('<text class="label') :]
+    text, after = label.split("</text>", 1)
+    assert words not in text and "say" in text and "now" in text
+    assert re.match(r'\s*<path d="M[^"]+" fill="#[0-9a-f]{6}"/>', after)
+    assert _png(words).tobytes() != _png("".join(f"{ch} " for ch in words)).tobytes()
+
+
+@needs_cjk
+def test_text_cairo_draws_right_stays_text() -> None:
+    """Chinese, and Latin with accents, need no shaping: they stay text, which a PDF reader
+    can select."""
+    raster = _raster("中文 and Łódź café")
+    assert "中文" in raster and "Łódź café" in raster
+    assert "<path d=" not in raster  # the outlines of shaped text; the picture's own are classed

@@ -23,13 +23,13 @@ from functools import cache, partial
 
 from volley.errors import Diagnostic
 from volley.layout.metrics import EMOJI_EM
-from volley.output.emoji_pictures import clusters, emoji_font, image
 from volley.output.rtl import (
     has_right_to_left,
     marks_before_letters,
     visual_markup,
     without_bidi_controls,
 )
+from volley.output.shaping import Outlines, clusters, emoji_font, image, outlines
 from volley.output.svg_tags import num
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
@@ -43,6 +43,7 @@ _EMOJI_STYLE = {"\ufe0f", "\u20e3"}  # the emoji selector and the keycap: draw a
 _ANCHORED = re.compile(r' text-anchor="(middle|end)"')
 _X = re.compile(r' x="(-?[0-9.]+)"')
 _Y = re.compile(r' y="(-?[0-9.]+)"')
+_FILL = re.compile(r' fill="([^"]+)"')
 # A whole `<text>` element: its pictures are drawn after it.
 _TEXT_ELEMENT = re.compile(r"(<text\b[^>]*>).*?</text>", re.S)
 _SIZE = re.compile(r' font-size="([0-9.]+)"')
@@ -235,7 +236,8 @@ class _Measure:
         import cairocffi
 
         self.size = size
-        self.emoji = EMOJI_EM * size  # a picture's width (`volley.output.emoji_pictures`)
+        self.bold, self.italic = bold, italic
+        self.emoji = EMOJI_EM * size  # a picture's width (`volley.output.shaping`)
         self.context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
         options = cairocffi.FontOptions()
         options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
@@ -269,7 +271,7 @@ def _quote(family: str) -> str:
 
 def with_fallback_fonts(svg: str) -> str:
     """The SVG with each text piece that needs another font in a `<tspan>` naming it, emoji
-    as pictures of their colour glyphs (`volley.output.emoji_pictures`), and right-to-left
+    as pictures of their colour glyphs (`volley.output.shaping`), and right-to-left
     text in the order it is seen in (`volley.output.rtl`).
 
     Characters no installed font has are left as they are (cairo draws an empty box); the
@@ -279,19 +281,20 @@ def with_fallback_fonts(svg: str) -> str:
 
 
 def _text_element(match: re.Match[str]) -> str:
-    """One `<text>` with its leaves split, and the pictures of its emoji after it (an image
-    may not stand inside a text)."""
+    """One `<text>` with its leaves split, and the pictures and outlines its leaves need after
+    it (neither may stand inside a text)."""
     element = match.group(0)
     if element.isascii():
         return element
-    pictures: list[str] = []
-    drawn = _LEAF.sub(partial(_leaf, element=match.group(1), pictures=pictures), element)
-    return "\n".join([drawn, *pictures])
+    drawings: list[str] = []
+    drawn = _LEAF.sub(partial(_leaf, element=match.group(1), drawings=drawings), element)
+    return "\n".join([drawn, *drawings])
 
 
-def _leaf(match: re.Match[str], *, element: str, pictures: list[str]) -> str:
+def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     """A leaf of text cut into pieces by font; `element` is the opening tag of its `<text>`
-    (its size, where the leaf has none); the pictures its emoji need go to `pictures`."""
+    (its size and colour, where the leaf has none); the pictures and outlines of the pieces
+    cairo cannot draw go to `drawings` (`volley.output.shaping`)."""
     opening, _, text, closing = match.groups()
     if text.isascii():
         return match.group(0)
@@ -311,17 +314,36 @@ def _leaf(match: re.Match[str], *, element: str, pictures: list[str]) -> str:
     size = _SIZE.search(opening) or _SIZE.search(element)
     opening = _anchored_by_its_pieces(opening, pieces, size)
     x, y = _X.search(opening), _Y.search(opening)
-    emoji = _emoji_family()
-    if emoji is not None and x and y and size and any(f == emoji for f, _ in pieces):
+    fill = _FILL.search(opening) or _FILL.search(element)
+    inner = None
+    if x and y and size and fill:
         measure = _Measure(
             float(size[1]),
             bold=' font-weight="bold"' in opening,
             italic=' font-style="italic"' in opening,
         )
-        inner = _with_pictures(pieces, emoji, float(x[1]), float(y[1]), measure, pictures)
-    else:
+        glyphs = [_glyphs(family, piece, measure, rtl) for family, piece in pieces]
+        if any(shaped is not None for shaped in glyphs):
+            start, baseline = float(x[1]), float(y[1])
+            inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings)
+    if inner is None:
         inner = "".join(_piece(family, piece) for family, piece in pieces)
     return f"{opening}{inner}{closing}"
+
+
+Glyphs = list[tuple[str, bytes | None]] | Outlines | None
+
+
+def _glyphs(family: str | None, piece: str, measure: _Measure, rtl: bool) -> Glyphs:
+    """How a piece is drawn when cairo cannot draw it: its emoji clusters and their pictures,
+    or its shaped outlines; None when cairo draws it as it is."""
+    if family is None:
+        return None
+    if family == _emoji_family():
+        return clusters(piece)
+    if rtl:  # put in visual order and joined already (`volley.output.rtl`)
+        return None
+    return outlines(family, piece, measure.bold, measure.italic)
 
 
 def _piece(family: str | None, piece: str, x: float | None = None) -> str:
@@ -331,20 +353,26 @@ def _piece(family: str | None, piece: str, x: float | None = None) -> str:
     return f"<tspan{place}{font}>{piece}</tspan>" if place or font else piece
 
 
-def _with_pictures(
+def _from_glyphs(
     pieces: list[tuple[str | None, str]],
-    emoji: str,
+    glyphs: list[Glyphs],
     x: float,
     baseline: float,
     measure: _Measure,
-    pictures: list[str],
+    fill: str,
+    drawings: list[str],
 ) -> str:
-    """The pieces from `x`, each emoji as a picture (added to `pictures`) as wide as the layout
-    measured it, and the text after one placed where it ends, as the pieces are measured."""
+    """The pieces from `x`: each emoji as a picture as wide as the layout measured it, each
+    piece cairo would draw letter by letter as its shaped outlines (both added to `drawings`),
+    and the text after either placed where it ends, as the pieces are measured."""
     out: list[str] = []
-    moved = False  # a picture came before: the text goes at its measured place
-    for family, piece in pieces:
-        shaped = clusters(piece) if family == emoji else None
+    moved = False  # a drawing came before: the text goes at its measured place
+    for (family, piece), shaped in zip(pieces, glyphs, strict=True):
+        if isinstance(shaped, Outlines):
+            drawings.append(shaped.path(x, baseline, measure.size, fill))
+            x += shaped.advance(measure.size)
+            moved = True
+            continue
         if shaped is None:
             if moved:  # where the text starts is its first drawn character
                 spaces = piece[: len(piece) - len(piece.lstrip(" "))]
@@ -358,7 +386,7 @@ def _with_pictures(
                 out.append(_piece(family, part, x))
                 x += measure.text(family, part)
             else:
-                pictures.append(image(png, x, baseline, measure.size))
+                drawings.append(image(png, x, baseline, measure.size))
                 x += measure.emoji
             moved = True
     return "".join(out)

@@ -30,7 +30,7 @@ FIXED_DATE = "1970-01-01T00:00:00Z"
 
 def _fetch(url: str, *args, **kwargs) -> bytes:
     """What cairosvg asks for: only the pictures of emoji the raster SVG holds as `data:`
-    URLs (`volley.output.emoji_pictures`); never a file or the network."""
+    URLs (`volley.output.shaping`); never a file or the network."""
     if url.startswith("data:image/png;base64,"):
         with urllib.request.urlopen(url) as data:  # the standard library's data: URL reader
             return data.read()

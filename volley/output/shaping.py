@@ -1,0 +1,160 @@
+"""Text cairo cannot draw by itself, in PNG and PDF: shaped by HarfBuzz, drawn from its glyphs.
+
+cairo draws text one glyph per character, each the font's first glyph for it. That is right
+for Latin, Greek, Cyrillic and CJK, and wrong wherever a font's own rules change the glyphs:
+
+- An emoji written as a sequence would come out as its parts: a ZWJ sequence (👩‍💻) as a
+  woman and a laptop, a flag (🇯🇵) as two letters, a skin tone (👍🏽) as a hand and a brown
+  square, a keycap (1️⃣) as a digit and a frame, the emoji selector after a heart (❤️) as a
+  blank as wide as an emoji. HarfBuzz shapes an emoji run with the font fontconfig gives for
+  emoji, which turns each sequence into its one glyph; a bitmap colour font such as Noto Color
+  Emoji holds that glyph as a PNG, drawn as an image as wide as the layout measured the emoji
+  (`EMOJI_EM`). A font whose colour glyphs are not PNGs is left to cairo, as before.
+- Scripts whose letters change shape, order or place when they meet (Devanagari and the other
+  Indic scripts, Thai's vowels and tone marks, Khmer, Myanmar, Tibetan) would come out letter
+  by letter. HarfBuzz shapes such a piece with the font fontconfig gives for it; when its glyphs
+  are not simply the font's glyph for each character in turn, they are drawn as outlines (a
+  path), so the picture shows what a browser shows. In a PDF such a piece is a drawing, not
+  text a reader can select.
+
+Right-to-left text keeps its own path (`volley.output.rtl`): it is put in visual order first.
+"""
+
+from __future__ import annotations
+
+import base64
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+
+import uharfbuzz as hb
+from fontTools.pens.svgPathPen import SVGPathPen
+from fontTools.pens.transformPen import TransformPen
+
+from volley.layout.metrics import CAP_HEIGHT, EMOJI_EM
+from volley.output.svg_tags import escape, num
+
+# How much HarfBuzz thickens a face with no bold of its own, in em (its documentation's
+# starting point), where fontconfig says cairo would embolden it.
+SYNTHETIC_BOLD = 0.02
+
+
+def _font_file(pattern: str) -> hb.Font | None:
+    """HarfBuzz's font for the file (and face in it) fontconfig picks for `pattern`, slanted
+    or emboldened where fontconfig says the face must be made so (an italic asked of a
+    family that has none), as cairo would draw it."""
+    fc_match = shutil.which("fc-match")
+    if fc_match is None:
+        return None
+    try:
+        found = subprocess.run(
+            [fc_match, "-f", "%{file}\t%{index}\t%{matrix}\t%{embolden}", pattern],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout
+        path, index, matrix, embolden = (found.split("\t") + ["", "", ""])[:4]
+        font = hb.Font(hb.Face(hb.Blob.from_file_path(path), int(index or 0)))
+        if matrix:  # "xx xy yx yy": xy slants
+            font.synthetic_slant = float(matrix.split()[1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+    if embolden.strip().lower() == "true":
+        font.synthetic_bold = SYNTHETIC_BOLD
+    return font
+
+
+@cache
+def emoji_font() -> hb.Font | None:
+    """The font fontconfig picks for emoji, if its colour glyphs are PNGs."""
+    font = _font_file("emoji")
+    return font if font is not None and font.face.has_color_png else None
+
+
+@cache
+def text_font(family: str, bold: bool, italic: bool) -> hb.Font | None:
+    """The installed font of `family` in the face nearest to bold and italic as asked."""
+    style = (":bold" if bold else "") + (":italic" if italic else "")
+    return _font_file(family.replace("-", "\\-").replace(":", "\\:") + style)
+
+
+def _shaped(font: hb.Font, text: str) -> hb.Buffer:
+    buffer = hb.Buffer()
+    buffer.add_codepoints([ord(ch) for ch in text])  # clusters count characters, not bytes
+    buffer.guess_segment_properties()
+    hb.shape(font, buffer, {})
+    return buffer
+
+
+def clusters(run: str) -> list[tuple[str, bytes | None]] | None:
+    """`run` (text fontconfig gives to the emoji font) cut into what the font draws as one
+    glyph each, with that glyph's PNG (None for a glyph without one, such as a space); None
+    when there is no such font."""
+    font = emoji_font()
+    if font is None:
+        return None
+    glyphs = _shaped(font, run).glyph_infos
+    out: list[tuple[str, bytes | None]] = []
+    for k, glyph in enumerate(glyphs):
+        end = glyphs[k + 1].cluster if k + 1 < len(glyphs) else len(run)
+        if end <= glyph.cluster:  # a glyph of a cluster already taken
+            continue
+        picture = font.get_glyph_color_png(glyph.codepoint)
+        png = bytes(picture.data) if picture is not None and picture.data else None
+        out.append((run[glyph.cluster : end], png))
+    return out
+
+
+def image(png: bytes, x: float, baseline: float, size: float) -> str:
+    """The picture of one emoji in text of `size` pixels, from `x`: as wide as the layout
+    measured it (`EMOJI_EM`), centred on the middle of the line's capitals."""
+    side = EMOJI_EM * size
+    top = baseline - CAP_HEIGHT * size / 2 - side / 2
+    data = base64.b64encode(png).decode("ascii")
+    return (
+        f'<image x="{num(x)}" y="{num(top)}" width="{num(side)}" height="{num(side)}"'
+        f' preserveAspectRatio="xMidYMid meet" xlink:href="data:image/png;base64,{data}"/>'
+    )
+
+
+@dataclass(frozen=True)
+class Outlines:
+    """A piece of text shaped into glyphs that cairo would not draw: its font and glyphs."""
+
+    font: hb.Font
+    glyphs: list[hb.GlyphInfo]
+    positions: list[hb.GlyphPosition]
+
+    def advance(self, size: float) -> float:
+        """How far the piece reaches at `size` pixels."""
+        return sum(p.x_advance for p in self.positions) * size / self.font.face.upem
+
+    def path(self, x: float, baseline: float, size: float, fill: str) -> str:
+        """The glyphs' outlines from `x` on `baseline`, as one filled `<path>`."""
+        k = size / self.font.face.upem
+        pen = SVGPathPen(None, ntos=num)
+        for glyph, position in zip(self.glyphs, self.positions, strict=True):
+            origin = (x + position.x_offset * k, baseline - position.y_offset * k)
+            placed = TransformPen(pen, (k, 0, 0, -k, *origin))  # font units, y up, to pixels
+            self.font.draw_glyph_with_pen(glyph.codepoint, placed)
+            x += position.x_advance * k
+        return f'<path d="{pen.getCommands()}" fill="{escape(fill)}"/>'
+
+
+def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | None:
+    """`text` in `family` shaped, when its glyphs are not the font's glyph for each character
+    in turn (reordered, joined, substituted or marks moved); None when cairo draws it right."""
+    font = text_font(family, bold, italic)
+    if font is None:
+        return None
+    buffer = _shaped(font, text)
+    glyphs, positions = buffer.glyph_infos, buffer.glyph_positions
+    as_drawn = len(glyphs) == len(text) and all(
+        glyph.codepoint == font.get_nominal_glyph(ord(ch))
+        and not position.x_offset
+        and not position.y_offset
+        for glyph, position, ch in zip(glyphs, positions, text, strict=True)
+    )
+    return None if as_drawn else Outlines(font, glyphs, positions)
