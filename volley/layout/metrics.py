@@ -171,8 +171,9 @@ def _classify(ch: str, average: float) -> tuple[float, bool]:
         result = (EMOJI_EM, True)
     elif unicodedata.east_asian_width(ch) in ("W", "F"):
         result = (WIDE_EM, False)
-    else:
-        result = (average, False)
+    else:  # another script's letter: as Noto Sans draws it, or a guess
+        width = _table("fallback").width(ch)
+        result = (average if width is None else width, False)
     _unknown[key] = result
     return result
 
