@@ -125,3 +125,18 @@ def test_svg_alone_never_imports_cairosvg(reference_text: str) -> None:
 def test_every_example_rasterises(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert png_size(render(source, "png", bodies="appendix"))[0] > 100
+
+
+def test_a_links_underline_is_drawn_in_png_and_pdf() -> None:
+    """cairosvg ignores `text-decoration`: the raster variant draws a link's underline as a
+    line under its run, in the link colour; the SVG leaves it to the browser."""
+    diagram = volley.parse("A -> B: see [the docs](https://example.com) now")
+    laid = layout_diagram(diagram)
+    raster = render_svg(laid, diagram, id_prefix="v", raster=True)
+    (underline,) = re.findall(r'<line class="underline[^>]*>', raster)
+    label = laid.messages[0].label
+    assert label is not None
+    (run,) = [r for line in label.lines for r in line.runs if r.href]
+    x1, x2 = (float(v) for v in re.findall(r'x[12]="([0-9.]+)"', underline))
+    assert x2 - x1 == pytest.approx(run.width, abs=0.01)
+    assert '<line class="underline' not in render_svg(laid, diagram, id_prefix="v")

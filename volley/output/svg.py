@@ -38,6 +38,8 @@ from volley.output.themes import dark_mode_css, palette
 from volley.text.inline import ended, plain_text
 
 Colours = Mapping[str, str]
+# Where a link's underline runs below the baseline, in em: the bundled face's own position.
+UNDERLINE_EM = 0.106
 # The raster variant of the SVG names this private text-rendering mode, which `raster` reads.
 # cairo rounds glyph advances to whole pixels by default ("hint metrics"), which drifts text away
 # from the widths the layout measured: a space after a comma vanishes at scale 1. The mode turns
@@ -71,7 +73,7 @@ def render_svg(
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
     prefix = safe_id(id_prefix)
-    painter = _Painter(colours, prefix)
+    painter = _Painter(colours, prefix, underlines=raster)
     return tag.document(
         prefix=prefix,
         width=layout.width,
@@ -142,9 +144,11 @@ class _Painter:
     """Turns layout shapes into tags, with colours from one palette. Each method returns the
     markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
-    def __init__(self, colours: Colours, prefix: str) -> None:
+    def __init__(self, colours: Colours, prefix: str, *, underlines: bool = False) -> None:
         self.c = colours
         self.prefix = prefix
+        # cairosvg ignores `text-decoration`: for PNG and PDF a link's underline is a line
+        self.underlines = underlines
 
     # Text.
 
@@ -188,6 +192,9 @@ class _Painter:
             if r.strike:
                 x = line.x + r.dx
                 tags.append(tag.strike(role, colour, x, x + r.width, y))
+            if r.href and self.underlines:
+                x, below = line.x + r.dx, line.baseline + size * UNDERLINE_EM
+                tags.append(tag.underline(self.c["accent"], x, x + r.width, below))
         return "\n".join(tags)
 
     def _plain(

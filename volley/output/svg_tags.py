@@ -416,6 +416,14 @@ def strike(role: str, colour: str, x1: float, x2: float, y: float) -> str:
     )
 
 
+def underline(colour: str, x1: float, x2: float, y: float) -> str:
+    """The line under a link, where `text-decoration` is not drawn (PNG and PDF)."""
+    return (
+        f'<line class="underline vs-accent" {_line(x1, y, x2, y)} stroke="{colour}"'
+        ' stroke-width="1"/>'
+    )
+
+
 def icon(role: str, colour: str, id: str, x: float, y: float, w: float, h: float) -> str:
     """An inline icon: a use of its `symbol`."""
     return (
