@@ -235,3 +235,14 @@ def test_a_participant_called_left_may_have_notes() -> None:
     notes = [item.over for item in walk(diagram.items) if isinstance(item, Note)]
     assert notes == [["Left"], ["right"], ["Over"]]
     assert diagram.participants == ["Left", "Right", "right", "Over"]
+
+
+def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:
+    """`in Request` is reported once, as the missing colon; the guess it is read on as
+    (`in: Request`, which has no body) is not a second mistake of the user's."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: hi\n  in Request\nA ~> B\n", "flow.volley")
+    assert [(e.line, e.hint) for e in info.value.errors] == [
+        (2, 'did you mean "in: Request"? The keyword takes a colon'),
+        (3, 'did you mean "->"?'),
+    ]

@@ -703,7 +703,12 @@ class _Parse:
         raise self.fail([*self.syntax_errors, *self.errors, self.located(message, token)])
 
     def fail(self, errors: list[VolleyError]) -> VolleyErrors:
-        errors = sorted(errors, key=lambda error: (error.line, error.column))
+        """Every error, in order; on a line already reported as a syntax error, that one alone:
+        the line was read again as what was most likely meant (`set_aside`), and a mistake
+        found in that guess (`in Request` read as `in:` with no body) is not the user's."""
+        guessed = {error.line for error in self.syntax_errors}
+        errors = [*self.syntax_errors, *(e for e in errors if e.line not in guessed)]
+        errors = sorted(dict.fromkeys(errors), key=lambda error: (error.line, error.column))
         return VolleyErrors(errors)
 
     def run(self) -> Diagram:
