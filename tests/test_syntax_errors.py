@@ -173,6 +173,9 @@ MERMAID_HABITS = [
     ("link A: Docs @ https://example.com", 'Mermaid\'s "link" (a menu) is not drawn'),
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
     ("autonumber off", 'volley has no "autonumber off"'),
+    ("accTitle: Login flow", 'volley\'s title is drawn and heard: write "title: Login flow"'),
+    ("accDescr: How a user logs in", "volley writes that description from the diagram itself"),
+    ('participant API@{ "type" : "boundary" }', 'write "participant API"'),
 ]
 PLANTUML_HABITS = [
     ("  == Setup ==", 'volley writes a section as "=: Setup"'),

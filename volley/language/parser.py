@@ -282,7 +282,15 @@ class _ToModel:
         keyword, text = children
         name, _, label = _text(text).partition(" as ")
         name, label = _composed(name.strip()), label.strip()
-        if not _name().fullmatch(name):
+        typed = name.find("@{")  # Mermaid's `participant API@{ "type": "boundary" }`
+        if typed > 0:
+            self.error(
+                f'"{name[typed:]}" after "{name[:typed]}" is Mermaid\'s kind of participant, '
+                "which volley does not draw",
+                _at_text(text, typed),
+                hint=f'write "{keyword.value.strip()} {name[:typed].strip()}"',
+            )
+        elif not _name().fullmatch(name):
             self.error(
                 f'expected a participant name after {keyword.value.strip()}, not "{name}"',
                 _shifted(keyword) if not name else _at_text(text),

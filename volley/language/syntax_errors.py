@@ -289,6 +289,17 @@ class _Explainer:
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if lowered in ("endif", "end") or lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
+        if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
+            meant = f"title: {stripped.partition(':')[2].strip()}"
+            return (
+                f"Mermaid's \"accTitle\" is the title screen readers hear; volley's title is "
+                f'drawn and heard: write "{meant}"'
+            ), indent + meant
+        if lowered.rstrip(":") == "accdescr":
+            return (
+                'Mermaid\'s "accDescr" describes the diagram to screen readers; volley writes '
+                "that description from the diagram itself: delete the line (or make it a note)"
+            ), None
         if lowered == "box":  # read on as a block, so that its `end` is no second error
             return (
                 'Mermaid\'s "box" groups participants, which volley does not draw: delete the '
