@@ -306,3 +306,17 @@ def test_readme_mode_redact_masks_the_pictures_and_the_errors(tmp_path):
     assert LIVE not in masked.stderr and MASK in masked.stderr
     pictures = list((tmp_path / "diagrams").glob("*.svg"))
     assert pictures and all(LIVE not in p.read_text(encoding="utf-8") for p in pictures)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Ocp-Apim-Subscription-Key: 3f2a9b7c4d1e4f6a8b9c0d1e2f3a4b5c",  # Azure API Management
+        "x-functions-key: aGVsbG8td29ybGQtZnVuY3Rpb24ta2V5LTEyMw==",  # Azure Functions
+        "chrome-proxy: ps=1463575200-271562069-2436839733, sid=4b4f7c9ae7b8e8b8a1f8d2d2b4b2",
+    ],
+)
+def test_more_headers_that_carry_credentials_are_masked(header: str) -> None:
+    name, _, value = header.partition(": ")
+    masked = redact_body(f"GET / HTTP/1.1\n{header}\nAccept: */*\n")
+    assert f"{name}: {MASK}" in masked and value not in masked and "Accept: */*" in masked

@@ -53,6 +53,7 @@ SECRET_NAMES = frozenset(
         "xamzsecuritytoken", "xamzsignature", "xamzcredential", "signature", "sig",
         "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
         "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
+        "chromeproxy",  # Chrome's data saver: the proxy's session and signature
     }
 )  # fmt: skip
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
@@ -64,6 +65,8 @@ WEAK_SECRET_NAMES = frozenset({"key", "auth", "code"})
 SECRET_SUFFIXES = (
     "token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey",
     "secretaccesskey", "signature",
+    # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, `x-access-key`, a master key
+    "subscriptionkey", "functionskey", "accesskey", "masterkey", "authkey", "signingkey",
 )  # fmt: skip
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
@@ -77,7 +80,7 @@ NOT_SECRET_SUFFIXES = (
 # folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
-    "verifier", "code",
+    "verifier", "code", "proxy",
 )  # fmt: skip
 
 
