@@ -406,3 +406,24 @@ def test_caches_of_user_named_icons_stay_bounded() -> None:
     for cache in caches:  # more names were met than any cache keeps
         assert cache.cache_info().currsize < names
         assert cache.cache_info().currsize <= 4096
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        (
+            "see ![logo](https://e.com/l.png) here",
+            [("see ", None), ("logo", "https://e.com/l.png"), (" here", None)],
+        ),
+        ("![](https://e.com/l.png)", [("https://e.com/l.png", "https://e.com/l.png")]),
+        ("![a [b] c](https://x.y)", [("a [b] c", "https://x.y")]),
+        ("hey! [x](https://a.b)", [("hey! ", None), ("x", "https://a.b")]),
+        ("a \\![x](https://a.b)", [("a !", None), ("x", "https://a.b")]),
+        ("![x](javascript:alert(1))", [("![x](javascript:alert(1))", None)]),
+    ],
+)
+def test_an_image_is_a_link_showing_its_alt_text(text: str, spans: list) -> None:
+    """Markdown's `![alt](url)` is drawn as a link to the picture, never loaded, without the
+    `!` (it read as "!" and a link); a refused address is shown as written."""
+    (line,) = parse_inline(text)
+    assert [(span.text, span.href) for span in line] == spans

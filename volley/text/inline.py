@@ -204,11 +204,12 @@ class _Delim:
 
 
 class _Bracket:
-    """A `[` that may become a link opening."""
+    """A `[` that may become a link opening; `at` is where it is in the text."""
 
-    __slots__ = ("href",)
+    __slots__ = ("href", "at")
 
-    def __init__(self, href: str | None = None) -> None:
+    def __init__(self, at: int, href: str | None = None) -> None:
+        self.at = at
         self.href = href
 
 
@@ -288,7 +289,7 @@ class _Scanner:
             "_": self.delimiter,
             "~": self.delimiter,
             "{": self.icon,
-            "[": lambda j: self.emit(_Bracket()),
+            "[": lambda j: self.emit(_Bracket(j)),
             "]": self.link,
         }
 
@@ -383,10 +384,24 @@ class _Scanner:
             self.buf.append(text[j : close + 1])  # refused: shown as written
         else:
             self.flush()
-            self.tokens[opener] = _Bracket(href)
+            self.tokens[opener].href = href
             self.tokens.append(_LINK_END)
             self.brackets.clear()  # no links inside links
+            self._image(opener)
         self.i = close + 1
+
+    def _image(self, opener: int) -> None:
+        """`![alt](url)`, Markdown's image, is drawn as a link to it whose text is the alt text
+        (a picture never loads anything): the `!` goes, and an empty alt shows the address."""
+        bracket, before = self.tokens[opener], self.tokens[opener - 1] if opener else None
+        at = bracket.at
+        if not isinstance(before, str) or not before.endswith("!") or self.text[at - 1] != "!":
+            return
+        if at > 1 and self.text[at - 2] == "\\":  # `\![x](y)`: a written `!`
+            return
+        self.tokens[opener - 1] = before[:-1]
+        if len(self.tokens) == opener + 2:  # `[]`: nothing to click
+            self.tokens.insert(opener + 1, bracket.href)
 
 
 def _strip_code(content: str) -> str:
