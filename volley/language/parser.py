@@ -716,8 +716,8 @@ class _Parse:
         found in that guess (`in Request` read as `in:` with no body) is not the user's."""
         guessed = {error.line for error in self.syntax_errors}
         errors = [*self.syntax_errors, *(e for e in errors if e.line not in guessed)]
-        errors = sorted(dict.fromkeys(errors), key=lambda error: (error.line, error.column))
-        return VolleyErrors(errors)
+        unique = {(e.line, e.column, e.message): e for e in reversed(errors)}  # the first kept
+        return VolleyErrors(sorted(unique.values(), key=lambda e: (e.line, e.column)))
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
@@ -771,8 +771,11 @@ class _Parse:
                 "line is read as an element; to keep it in the note, leave a blank line "
                 "instead of the comment (a blank line is a paragraph break in a note)"
             )
-        self.syntax_errors.append(error)
         line = error.line
+        if any(known.line == line for known in self.syntax_errors):
+            meant = None  # what was meant did not read either: the line's first error stands
+        else:
+            self.syntax_errors.append(error)
         budget = max(1, min(MAX_ERRORS, _CHARACTERS_REPARSED // max(len(self.text), 1)))
         if (
             len(self.syntax_errors) >= budget

@@ -144,8 +144,9 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
     return width
 
 
-def _is_emoji(cp: int) -> bool:
-    """Pictographs that render as colour emoji, about 1.25 em wide in emoji fonts."""
+def is_emoji(cp: int) -> bool:
+    """Pictographs that render as colour emoji, about 1.25 em wide in emoji fonts (PNG and PDF
+    draw these from the emoji font: `volley.output.font_fallback`)."""
     return (
         0x1F000 <= cp <= 0x1FAFF
         or 0x2600 <= cp <= 0x27BF
@@ -167,7 +168,7 @@ def _classify(ch: str, average: float) -> tuple[float, bool]:
     cp = ord(ch)
     if unicodedata.category(ch) in ("Mn", "Me", "Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
         result = (0.0, False)
-    elif _is_emoji(cp):
+    elif is_emoji(cp):
         result = (EMOJI_EM, True)
     elif unicodedata.east_asian_width(ch) in ("W", "F"):
         result = (WIDE_EM, False)

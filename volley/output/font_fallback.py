@@ -8,11 +8,14 @@ fontconfig's own fallback order for the diagram's face, whose character set hold
 character (emoji prefer a colour emoji font, as browsers do).
 
 Layout still measures with the shipped metrics, so the picture's geometry never depends on
-the machine; only the glyphs drawn do.
+the machine; only the glyphs drawn do, and where text goes on after a piece drawn from its
+glyphs (an emoji's picture, shaped outlines: `volley.output.shaping`), which is where the
+installed fonts end the pieces before it.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -22,15 +25,15 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from volley.errors import Diagnostic
-from volley.layout.metrics import EMOJI_EM
+from volley.layout.metrics import EMOJI_EM, is_emoji
 from volley.output.rtl import (
     has_right_to_left,
     marks_before_letters,
-    visual_markup,
+    visual_order,
     without_bidi_controls,
 )
 from volley.output.shaping import Outlines, clusters, emoji_font, image, outlines
-from volley.output.svg_tags import num
+from volley.output.svg_tags import escape, num
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
 EMOJI = "emoji"
@@ -44,6 +47,7 @@ _ANCHORED = re.compile(r' text-anchor="(middle|end)"')
 _X = re.compile(r' x="(-?[0-9.]+)"')
 _Y = re.compile(r' y="(-?[0-9.]+)"')
 _FILL = re.compile(r' fill="([^"]+)"')
+_FAMILY = re.compile(r' font-family="([^"]+)"')
 # A whole `<text>` element: its pictures are drawn after it.
 _TEXT_ELEMENT = re.compile(r"(<text\b[^>]*>).*?</text>", re.S)
 _SIZE = re.compile(r' font-size="([0-9.]+)"')
@@ -99,9 +103,9 @@ def fallback_order(pattern: str) -> tuple[Font, ...]:
 
 
 def _is_emoji(ch: str) -> bool:
-    """Characters a browser draws from a colour emoji font by default."""
-    code = ord(ch)
-    return 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF
+    """Characters a browser draws from a colour emoji font by default: the layout's own rule,
+    so that what is measured as an emoji is drawn as one."""
+    return is_emoji(ord(ch))
 
 
 @cache
@@ -138,22 +142,35 @@ def _needs_care(ch: str) -> bool:
     return ord(ch) > 0x2FF and not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn")
 
 
+def _joins(ch: str) -> bool:
+    """Whether `ch` belongs with the character before it: a joiner, a selector, a mark, or a
+    tag character (the letters of a subdivision flag such as England's)."""
+    return ch in _JOINERS or unicodedata.category(ch) == "Mn" or 0xE0020 <= ord(ch) <= 0xE007F
+
+
 def _pieces(text: str) -> list[tuple[str | None, str]]:
-    """The text cut into (family, piece), joiners and marks kept with what precedes them.
+    """The text (unescaped) cut into (family, piece), joiners, marks and tags kept with what
+    precedes them.
 
     Spaces stay in the diagram's face: an emoji font's space is far wider than a text font's.
     """
     pieces: list[tuple[str | None, str]] = []
+    emoji = _emoji_family()
     for ch in text:
         family = family_for(ch) if _needs_care(ch) else None
-        if pieces and ch in _EMOJI_STYLE and _emoji_family() not in (None, pieces[-1][0]):
+        if (
+            pieces
+            and ch in _EMOJI_STYLE
+            and emoji not in (None, pieces[-1][0])
+            and fallback_order(EMOJI)[0].has(pieces[-1][1][-1])
+        ):
             # `1️⃣`, `©️`: the character before asks for its emoji, which the emoji font draws
             before, piece = pieces.pop()
             if piece[:-1]:
                 pieces.append((before, piece[:-1]))
             ch = piece[-1] + ch
-            family = _emoji_family()
-        elif pieces and (ch in _JOINERS or unicodedata.category(ch) == "Mn"):
+            family = emoji
+        elif pieces and _joins(ch):
             family = pieces[-1][0]
         if family == "":
             family = None
@@ -196,11 +213,14 @@ def _reaches_forward(family: str | None, mark: str) -> bool:
 
 
 def _anchored_by_its_pieces(
-    opening: str, pieces: list[tuple[str | None, str]], size: re.Match[str] | None
+    opening: str,
+    pieces: list[tuple[str | None, str]],
+    size: re.Match[str] | None,
+    base: str = PRIMARY,
 ) -> str:
     """The opening tag of a line of several pieces that is drawn from its middle or end (a
     right-to-left line, from the point it is aligned on), moved to where it starts instead;
-    `size` is the line's font size.
+    `size` is the line's font size, `base` its face.
 
     cairosvg anchors a text by its first piece alone, so the rest would spill past the point.
     The pieces are measured as cairo draws them, each in its own font: the layout's widths are
@@ -214,27 +234,34 @@ def _anchored_by_its_pieces(
         float(size[1]),
         bold=' font-weight="bold"' in opening,
         italic=' font-style="italic"' in opening,
+        base=base,
     )
     start = float(x[1]) - (width if anchored[1] == "end" else width / 2)
     return _X.sub(f' x="{num(start)}"', _ANCHORED.sub("", opening), count=1)
 
 
 def _advance(
-    pieces: list[tuple[str | None, str]], size: float, *, bold: bool, italic: bool
+    pieces: list[tuple[str | None, str]],
+    size: float,
+    *,
+    bold: bool,
+    italic: bool,
+    base: str = PRIMARY,
 ) -> float:
-    """How far the pieces reach when drawn, each in its family (None: the diagram's face): as
+    """How far the pieces reach when drawn, each in its family (None: `base`, the leaf's): as
     cairo moves drawing text, with its advances unrounded, as the raster path draws text
     (`volley.output.raster`), and each emoji drawn as a picture as the layout measured it."""
-    measure = _Measure(size, bold, italic)
+    measure = _Measure(size, bold, italic, base)
     return sum(measure.width(family, piece) for family, piece in pieces)
 
 
 class _Measure:
     """Widths of pieces of one size and style, as the raster path draws them."""
 
-    def __init__(self, size: float, bold: bool, italic: bool) -> None:
+    def __init__(self, size: float, bold: bool, italic: bool, base: str = PRIMARY) -> None:
         import cairocffi
 
+        self.base = base  # the leaf's own face (monospace in code), for pieces in no other
         self.size = size
         self.bold, self.italic = bold, italic
         self.emoji = EMOJI_EM * size  # a picture's width (`volley.output.shaping`)
@@ -248,7 +275,7 @@ class _Measure:
 
     def text(self, family: str | None, piece: str) -> float:
         """cairo's advance drawing `piece` in `family`."""
-        self.context.select_font_face(family or PRIMARY, self.slant, self.weight)
+        self.context.select_font_face(family or self.base, self.slant, self.weight)
         return self.context.text_extents(piece)[4]  # x_advance
 
     def width(self, family: str | None, piece: str) -> float:
@@ -263,10 +290,6 @@ def _emoji_family() -> str | None:
     """The family fontconfig draws emoji with, when its emoji can be drawn as pictures."""
     order = fallback_order(EMOJI)
     return order[0].family if order and emoji_font() is not None else None
-
-
-def _quote(family: str) -> str:
-    return family.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 def with_fallback_fonts(svg: str) -> str:
@@ -295,12 +318,13 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     """A leaf of text cut into pieces by font; `element` is the opening tag of its `<text>`
     (its size and colour, where the leaf has none); the pictures and outlines of the pieces
     cairo cannot draw go to `drawings` (`volley.output.shaping`)."""
-    opening, _, text, closing = match.groups()
-    if text.isascii():
+    opening, _, escaped, closing = match.groups()
+    if escaped.isascii():
         return match.group(0)
+    text = html.unescape(escaped)  # cut and measured as characters, escaped again when written
     rtl = has_right_to_left(text)
     if rtl:
-        text = visual_markup(text, _drawable)
+        text = visual_order(text, _drawable)
     text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
     pieces = _pieces(text)
     if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
@@ -310,9 +334,11 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
         ]
         text = "".join(piece for _, piece in pieces)
     if all(family is None for family, _ in pieces):
-        return f"{opening}{text}{closing}"
+        return f"{opening}{escape(text)}{closing}"
     size = _SIZE.search(opening) or _SIZE.search(element)
-    opening = _anchored_by_its_pieces(opening, pieces, size)
+    face = _FAMILY.search(opening) or _FAMILY.search(element)
+    base = html.unescape(face[1]).split(",")[0].strip(" '\"") if face else PRIMARY
+    opening = _anchored_by_its_pieces(opening, pieces, size, base)
     x, y = _X.search(opening), _Y.search(opening)
     fill = _FILL.search(opening) or _FILL.search(element)
     inner = None
@@ -321,8 +347,9 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
             float(size[1]),
             bold=' font-weight="bold"' in opening,
             italic=' font-style="italic"' in opening,
+            base=base,
         )
-        glyphs = [_glyphs(family, piece, measure, rtl) for family, piece in pieces]
+        glyphs = [_glyphs(family, piece, measure) for family, piece in pieces]
         if any(shaped is not None for shaped in glyphs):
             start, baseline = float(x[1]), float(y[1])
             inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings)
@@ -334,14 +361,14 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
 Glyphs = list[tuple[str, bytes | None]] | Outlines | None
 
 
-def _glyphs(family: str | None, piece: str, measure: _Measure, rtl: bool) -> Glyphs:
+def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
     """How a piece is drawn when cairo cannot draw it: its emoji clusters and their pictures,
     or its shaped outlines; None when cairo draws it as it is."""
     if family is None:
         return None
     if family == _emoji_family():
         return clusters(piece)
-    if rtl:  # put in visual order and joined already (`volley.output.rtl`)
+    if has_right_to_left(piece):  # in visual order and joined already (`volley.output.rtl`)
         return None
     return outlines(family, piece, measure.bold, measure.italic)
 
@@ -349,8 +376,8 @@ def _glyphs(family: str | None, piece: str, measure: _Measure, rtl: bool) -> Gly
 def _piece(family: str | None, piece: str, x: float | None = None) -> str:
     """A piece of text in its family, from `x` if given (else where the one before ends)."""
     place = "" if x is None else f' x="{num(x)}"'
-    font = "" if family is None else f' font-family="{_quote(family)}"'
-    return f"<tspan{place}{font}>{piece}</tspan>" if place or font else piece
+    font = "" if family is None else f' font-family="{escape(family)}"'
+    return f"<tspan{place}{font}>{escape(piece)}</tspan>" if place or font else escape(piece)
 
 
 def _from_glyphs(

@@ -26,14 +26,12 @@ those the font draws forward.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections.abc import Callable
 from functools import cache
 
 from volley.layout.typeset import right_to_left
-from volley.output.svg_tags import escape
 
 _RTL = {"R", "AL", "RLE", "RLO", "RLI"}  # right-to-left letters, and the controls that make text so
 _STRONG_RTL = {"R", "AL"}
@@ -85,11 +83,6 @@ _BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 def without_bidi_controls(text: str) -> str:
     """The text without directional formatting characters: what cairo is to draw of it."""
     return _BIDI_CONTROLS.sub("", text)
-
-
-def visual_markup(escaped: str, can_draw: Callable[[str], bool]) -> str:
-    """An SVG text leaf's escaped text, in visual order and escaped again, entity by entity."""
-    return escape(visual_order(html.unescape(escaped), can_draw))
 
 
 def _marks_after_letters(visual: str) -> str:

@@ -40,28 +40,28 @@ from volley.output.svg_tags import escape, num
 SYNTHETIC_BOLD = 0.02
 
 
-def _font_file(pattern: str) -> hb.Font | None:
-    """HarfBuzz's font for the file (and face in it) fontconfig picks for `pattern`, slanted
-    or emboldened where fontconfig says the face must be made so (an italic asked of a
-    family that has none), as cairo would draw it."""
+def _installed_font(pattern: str) -> hb.Font | None:
+    """HarfBuzz's font for the file (and the face in it) fontconfig picks for `pattern`,
+    slanted or emboldened where fontconfig says that face must be made so (an italic asked of
+    a family that has none), as cairo would draw it."""
     fc_match = shutil.which("fc-match")
     if fc_match is None:
         return None
     try:
         found = subprocess.run(
-            [fc_match, "-f", "%{file}\t%{index}\t%{matrix}\t%{embolden}", pattern],
+            [fc_match, "-f", "%{file}\n%{index}\n%{matrix}\n%{embolden}", pattern],
             capture_output=True,
             text=True,
             timeout=20,
             check=True,
         ).stdout
-        path, index, matrix, embolden = (found.split("\t") + ["", "", ""])[:4]
+        path, index, matrix, embolden = found.split("\n")  # fontconfig leaves unset ones empty
         font = hb.Font(hb.Face(hb.Blob.from_file_path(path), int(index or 0)))
-        if matrix:  # "xx xy yx yy": xy slants
-            font.synthetic_slant = float(matrix.split()[1])
-    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+    except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    if embolden.strip().lower() == "true":
+    if matrix:  # "xx xy yx yy": xy slants
+        font.synthetic_slant = float(matrix.split()[1])
+    if embolden == "True":
         font.synthetic_bold = SYNTHETIC_BOLD
     return font
 
@@ -69,7 +69,7 @@ def _font_file(pattern: str) -> hb.Font | None:
 @cache
 def emoji_font() -> hb.Font | None:
     """The font fontconfig picks for emoji, if its colour glyphs are PNGs."""
-    font = _font_file("emoji")
+    font = _installed_font("emoji")
     return font if font is not None and font.face.has_color_png else None
 
 
@@ -77,7 +77,7 @@ def emoji_font() -> hb.Font | None:
 def text_font(family: str, bold: bool, italic: bool) -> hb.Font | None:
     """The installed font of `family` in the face nearest to bold and italic as asked."""
     style = (":bold" if bold else "") + (":italic" if italic else "")
-    return _font_file(family.replace("-", "\\-").replace(":", "\\:") + style)
+    return _installed_font(family.replace("-", "\\-").replace(":", "\\:") + style)
 
 
 def _shaped(font: hb.Font, text: str) -> hb.Buffer:
@@ -89,22 +89,24 @@ def _shaped(font: hb.Font, text: str) -> hb.Buffer:
 
 
 def clusters(run: str) -> list[tuple[str, bytes | None]] | None:
-    """`run` (text fontconfig gives to the emoji font) cut into what the font draws as one
-    glyph each, with that glyph's PNG (None for a glyph without one, such as a space); None
-    when there is no such font."""
+    """`run` (text fontconfig gives to the emoji font) cut into HarfBuzz's clusters, what the
+    font draws as one emoji each, with the PNG of the cluster's first glyph that has one (None
+    for a cluster without, such as a space); None when there is no such font."""
     font = emoji_font()
     if font is None:
         return None
-    glyphs = _shaped(font, run).glyph_infos
     out: list[tuple[str, bytes | None]] = []
-    for k, glyph in enumerate(glyphs):
-        end = glyphs[k + 1].cluster if k + 1 < len(glyphs) else len(run)
-        if end <= glyph.cluster:  # a glyph of a cluster already taken
-            continue
+    starts: list[int] = []
+    for glyph in _shaped(font, run).glyph_infos:  # left to right: clusters never go back
         picture = font.get_glyph_color_png(glyph.codepoint)
         png = bytes(picture.data) if picture is not None and picture.data else None
-        out.append((run[glyph.cluster : end], png))
-    return out
+        if starts and glyph.cluster == starts[-1]:  # a further glyph of the same cluster
+            out[-1] = (out[-1][0], out[-1][1] or png)
+        else:
+            starts.append(glyph.cluster)
+            out.append(("", png))
+    ends = [*starts[1:], len(run)]
+    return [(run[start:end], png) for start, end, (_, png) in zip(starts, ends, out, strict=True)]
 
 
 def image(png: bytes, x: float, baseline: float, size: float) -> str:
