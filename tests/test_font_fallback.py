@@ -270,3 +270,12 @@ def test_markup_characters_before_an_emoji_selector_draw() -> None:
     """`&` and `"` before U+FE0F are text, drawn: they broke the raster SVG's markup."""
     for label in ("a &\ufe0f b", 'a "\u20e3 b', "a <\ufe0f b"):
         assert volley.render(f"A -> B: {label}", format="png").startswith(b"\x89PNG")
+
+
+@needs_emoji
+def test_an_emoji_sequence_between_right_to_left_words_stays_one_picture() -> None:
+    """Reordering a right-to-left line moves 👩‍💻 whole (the reshaper kept its joiner, and the
+    reordering did not reverse its parts), so it is one picture, as a browser draws it."""
+    hello, world = "\u0645\u0631\u062d\u0628\u0627", "\u0628\u0627\u0644\u0639\u0627\u0644\u0645"
+    raster = _raster(f"{hello} \U0001f469\u200d\U0001f4bb {world}")
+    assert len(_images_x(raster)) == 1

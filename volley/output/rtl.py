@@ -59,11 +59,29 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
     joined if `can_draw` all its joined forms (unjoined letters read better than boxes)."""
     from bidi import get_display
 
-    joined = _reshaper().reshape(text)
-    if not all(can_draw(ch) for ch in set(joined) - set(text)):
-        joined = text
+    # An emoji written as a sequence is one picture: the reshaper would drop its joiners, and
+    # reordering would reverse its parts (👩‍💻 as 💻 and 👩), so each is left out of the one and
+    # goes in a left-to-right isolate, which the other moves whole.
+    parts = _EMOJI_SEQUENCE.split(text)  # text, a sequence, text, …
+    between = "".join(parts[::2])
+    reshaped = _reshaper().reshape(between)
+    drawable = all(can_draw(ch) for ch in set(reshaped) - set(between))
+    joined = "".join(
+        f"\u2066{part}\u2069" if k % 2 else (_reshaper().reshape(part) if drawable else part)
+        for k, part in enumerate(parts)
+    )
     visual = get_display(joined, base_dir="L")
     return _mirrored(_marks_after_letters(visual), _in_right_to_left_isolate(text))
+
+
+# A character with what makes it one emoji with it: selectors, a keycap, skin tones, the tag
+# letters of a subdivision flag, or a zero-width joiner and the next character; or a pair of
+# regional indicators (a flag).
+_EMOJI_SEQUENCE = re.compile(
+    "([\U0001f1e6-\U0001f1ff]{2}"
+    "|[^\\s\u200d](?:[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
+    "|\u200d[^\\s\u200d])+)"
+)
 
 
 def _in_right_to_left_isolate(text: str) -> bool:
