@@ -100,6 +100,13 @@ TRICKY = [
     "\U0001f469\u200d\U0001f4bb",  # a ZWJ emoji sequence
     "\U0001f3f3\ufe0f\u200d\U0001f308",
     "\U0001f600",
+    "\U0001f1ef\U0001f1f5",  # a flag: two regional indicators
+    "\U0001f44d\U0001f3fd",  # a skin tone
+    "1\ufe0f\u20e3",  # a keycap
+    "&\ufe0f",  # markup before the emoji selector
+    "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # tag flag
+    "\u0915\u094d\u0937\u093f",  # a Devanagari conjunct and a vowel sign before it
+    "\u0e19\u0e49\u0e33",  # Thai marks stacked over a letter
     "\U0001d54f",  # outside the BMP
     "漢字",
     "日本語のラベル",

@@ -60,6 +60,15 @@ def test_generated_diagrams_render_well_formed_deterministic_html(
     check_render(_valid(text), "html", fragment=fragment, theme=theme)
 
 
+@pytest.mark.filterwarnings("ignore::volley.output.font_fallback.MissingGlyphWarning")
+@settings(FUZZ, max_examples=max(FUZZ.max_examples // 8, 1))  # a PNG and a PDF cost many SVGs
+@given(diagram_text(), st.sampled_from(["png", "pdf"]))
+def test_generated_diagrams_draw_the_same_png_and_pdf_every_time(text: str, fmt: str):
+    """The raster path cuts, measures, shapes and pictures text (emoji, Indic, right to left)
+    before cairo draws it: whatever the text, it draws, and the same bytes twice."""
+    check_render(_valid(text), fmt)
+
+
 @pytest.mark.parametrize("fmt", ["svg", "html", "png", "pdf"])
 def test_every_example_renders_in_every_format(fmt: str):
     for text in example_texts():
