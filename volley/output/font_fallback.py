@@ -294,8 +294,9 @@ def _emoji_family() -> str | None:
 
 def with_fallback_fonts(svg: str) -> str:
     """The SVG with each text piece that needs another font in a `<tspan>` naming it, emoji
-    as pictures of their colour glyphs (`volley.output.shaping`), and right-to-left
-    text in the order it is seen in (`volley.output.rtl`).
+    as pictures of their colour glyphs and text that cairo would draw letter by letter as its
+    shaped outlines (`volley.output.shaping`), and right-to-left text in the order it is seen
+    in (`volley.output.rtl`).
 
     Characters no installed font has are left as they are (cairo draws an empty box); the
     pipeline says which, and where (`missing_glyph_warnings`).
