@@ -141,9 +141,12 @@ def test_an_emoji_written_as_a_sequence_is_drawn_as_one(sequence: str, parts: st
 
 @needs_emoji
 def test_the_emoji_selector_leaves_no_gap_and_a_keycap_is_drawn() -> None:
-    """`❤️` draws as `❤` does (the selector took an emoji's width of blank before), and `1️⃣`
-    is the keycap emoji, not a digit and two empty boxes."""
-    assert _png("\u2764\ufe0f heart").tobytes() == _png("\u2764 heart").tobytes()
+    """`❤️` is the heart emoji and the text goes on right after it (the selector took an emoji's
+    width of blank before), and `1️⃣` is the keycap emoji, not a digit and two empty boxes."""
+    raster = _raster("\u2764\ufe0f heart")
+    (picture,) = _images_x(raster)
+    after = float(re.search(r'<tspan x="([0-9.]+)">heart<', raster)[1])
+    assert after - picture == pytest.approx(1.25 * 14 + 3.89, abs=0.3)  # the emoji, a space
     assert len(_pictures("1\ufe0f\u20e3 and #\ufe0f\u20e3 and \u00a9\ufe0f")) == 3
     assert len(_pictures("1 and # and \u00a9")) == 0  # text, unless the selector asks
 
@@ -279,3 +282,12 @@ def test_an_emoji_sequence_between_right_to_left_words_stays_one_picture() -> No
     hello, world = "\u0645\u0631\u062d\u0628\u0627", "\u0628\u0627\u0644\u0639\u0627\u0644\u0645"
     raster = _raster(f"{hello} \U0001f469\u200d\U0001f4bb {world}")
     assert len(_images_x(raster)) == 1
+
+
+@needs_emoji
+def test_symbols_are_emoji_where_unicode_presents_them_so() -> None:
+    """⭐ ⌛ ✅ are emoji by default (Unicode's Emoji_Presentation), as a browser draws them;
+    ⌨ ✂ ➡ are text unless U+FE0F asks for their emoji."""
+    assert len(_pictures("\u2b50 \u231b \u2705")) == 3
+    assert len(_pictures("\u2328 \u2702 \u27a1")) == 0
+    assert len(_pictures("\u2702\ufe0f")) == 1

@@ -420,6 +420,10 @@ def test_caches_of_user_named_icons_stay_bounded() -> None:
         ("hey! [x](https://a.b)", [("hey! ", None), ("x", "https://a.b")]),
         ("a \\![x](https://a.b)", [("a !", None), ("x", "https://a.b")]),
         ("![x](javascript:alert(1))", [("![x](javascript:alert(1))", None)]),
+        ("![ ](https://e.com/l.png)", [("https://e.com/l.png", "https://e.com/l.png")]),
+        ("a \\\\![x](https://a.b)", [("a \\", None), ("x", "https://a.b")]),
+        ("[![build](https://ci.org/b.svg)](https://ci.org/)", [("build", "https://ci.org/")]),
+        ("![a ![b](https://c.org)](https://d.org)", [("a b", "https://d.org")]),
     ],
 )
 def test_an_image_is_a_link_showing_its_alt_text(text: str, spans: list) -> None:

@@ -174,6 +174,8 @@ MERMAID_HABITS = [
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
     ("autonumber off", 'volley has no "autonumber off"'),
     ("accTitle: Login flow", 'volley\'s title is drawn and heard: write "title: Login flow"'),
+    ("accTitle Login flow", 'write "title: Login flow"'),
+    ("accTitle", 'write "title: …"'),
     ("accDescr: How a user logs in", "volley writes that description from the diagram itself"),
     ('participant API@{ "type" : "boundary" }', 'write "participant API"'),
 ]
@@ -249,3 +251,10 @@ def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:
         (2, 'did you mean "in: Request"? The keyword takes a colon'),
         (3, 'did you mean "->"?'),
     ]
+
+
+def test_mermaids_hidden_title_beside_a_title_is_one_error() -> None:
+    """`accTitle:` is not read on as a title: the diagram's own `title:` line is no mistake."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("accTitle: Hidden\ntitle: Shown\nA -> B: x\n", "flow.volley")
+    assert [e.line for e in info.value.errors] == [1]

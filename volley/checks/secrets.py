@@ -65,8 +65,9 @@ WEAK_SECRET_NAMES = frozenset({"key", "auth", "code"})
 SECRET_SUFFIXES = (
     "token", "secret", "password", "passwd", "apikey", "privatekey", "secretkey",
     "secretaccesskey", "signature",
-    # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, `x-access-key`, a master key
-    "subscriptionkey", "functionskey", "accesskey", "masterkey", "authkey", "signingkey",
+    # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, a master key (an "access
+    # key" is often the id beside a secret key: MinIO's, Terraform's `access_key`)
+    "subscriptionkey", "functionskey", "masterkey", "authkey",
 )  # fmt: skip
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress

@@ -290,11 +290,12 @@ class _Explainer:
         if lowered in ("endif", "end") or lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
         if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
-            meant = f"title: {stripped.partition(':')[2].strip()}"
+            # not read on as a title: the diagram may have its own title: line as well
+            words = stripped[len(word) :].lstrip(" \t:").strip() or "…"
             return (
-                f"Mermaid's \"accTitle\" is the title screen readers hear; volley's title is "
-                f'drawn and heard: write "{meant}"'
-            ), indent + meant
+                "Mermaid's \"accTitle\" is the title screen readers hear; volley's title is "
+                f'drawn and heard: write "title: {words}" (or delete the line)'
+            ), None
         if lowered.rstrip(":") == "accdescr":
             return (
                 'Mermaid\'s "accDescr" describes the diagram to screen readers; volley writes '

@@ -145,8 +145,9 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
 
 
 def is_emoji(cp: int) -> bool:
-    """Pictographs that render as colour emoji, about 1.25 em wide in emoji fonts (PNG and PDF
-    draw these from the emoji font: `volley.output.font_fallback`)."""
+    """Pictographs and symbols measured as wide as a colour emoji (1.25 em): the emoji blocks and
+    the symbol blocks where browsers draw many as emoji; those a browser draws as text (⌨, ✂)
+    then have room to spare, never too little."""
     return (
         0x1F000 <= cp <= 0x1FAFF
         or 0x2600 <= cp <= 0x27BF

@@ -61,7 +61,9 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
 
     # An emoji written as a sequence is one picture: the reshaper would drop its joiners, and
     # reordering would reverse its parts (👩‍💻 as 💻 and 👩), so each is left out of the one and
-    # goes in a left-to-right isolate, which the other moves whole.
+    # goes in a left-to-right isolate, which the other moves whole. Only a sequence of
+    # pictographs (neutral to the reordering) needs it: a keycap's digit and a flag's letters
+    # already keep their order, and count as the number and the letters they are.
     parts = _EMOJI_SEQUENCE.split(text)  # text, a sequence, text, …
     between = "".join(parts[::2])
     reshaped = _reshaper().reshape(between)
@@ -74,13 +76,12 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
     return _mirrored(_marks_after_letters(visual), _in_right_to_left_isolate(text))
 
 
-# A character with what makes it one emoji with it: selectors, a keycap, skin tones, the tag
-# letters of a subdivision flag, or a zero-width joiner and the next character; or a pair of
-# regional indicators (a flag).
+# A pictograph with what makes it one emoji with it: selectors, skin tones, the tag letters of a
+# subdivision flag, or a zero-width joiner and the next pictograph.
+_PICTOGRAPH = "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff"
 _EMOJI_SEQUENCE = re.compile(
-    "([\U0001f1e6-\U0001f1ff]{2}"
-    "|[^\\s\u200d](?:[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
-    "|\u200d[^\\s\u200d])+)"
+    f"([{_PICTOGRAPH}](?:[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
+    f"|\u200d[{_PICTOGRAPH}])+)"
 )
 
 

@@ -204,13 +204,15 @@ class _Delim:
 
 
 class _Bracket:
-    """A `[` that may become a link opening; `at` is where it is in the text."""
+    """A `[` that may become a link opening; `at` is where it is in the text; `image` when the
+    link is Markdown's image, `![alt](url)`."""
 
-    __slots__ = ("href", "at")
+    __slots__ = ("href", "at", "image")
 
     def __init__(self, at: int, href: str | None = None) -> None:
         self.at = at
         self.href = href
+        self.image = False
 
 
 class _LinkEnd:
@@ -384,24 +386,44 @@ class _Scanner:
             self.buf.append(text[j : close + 1])  # refused: shown as written
         else:
             self.flush()
-            self.tokens[opener].href = href
+            bracket = self.tokens[opener]
+            bracket.href = href
             self.tokens.append(_LINK_END)
-            self.brackets.clear()  # no links inside links
-            self._image(opener)
+            self._images_as_text(opener)
+            if self._is_image(bracket, opener):
+                self._image(bracket, opener)  # a link may still hold it: brackets stay open
+            else:
+                self.brackets.clear()  # no links inside links
         self.i = close + 1
 
-    def _image(self, opener: int) -> None:
-        """`![alt](url)`, Markdown's image, is drawn as a link to it whose text is the alt text
-        (a picture never loads anything): the `!` goes, and an empty alt shows the address."""
-        bracket, before = self.tokens[opener], self.tokens[opener - 1] if opener else None
-        at = bracket.at
+    def _is_image(self, bracket: _Bracket, opener: int) -> bool:
+        """Whether the link just closed was written `![alt](url)`: a `!` that is no escaped
+        one (`\\![x](y)`) right before its `[`."""
+        before, at = self.tokens[opener - 1] if opener else None, bracket.at
         if not isinstance(before, str) or not before.endswith("!") or self.text[at - 1] != "!":
-            return
-        if at > 1 and self.text[at - 2] == "\\":  # `\![x](y)`: a written `!`
-            return
-        self.tokens[opener - 1] = before[:-1]
-        if len(self.tokens) == opener + 2:  # `[]`: nothing to click
-            self.tokens.insert(opener + 1, bracket.href)
+            return False
+        backslashes = at - 1 - len(self.text[: at - 1].rstrip("\\"))
+        return backslashes % 2 == 0
+
+    def _image(self, bracket: _Bracket, opener: int) -> None:
+        """Markdown's image is drawn as a link to it whose text is the alt text (a picture never
+        loads anything): the `!` goes, and an alt with nothing to see shows the address."""
+        bracket.image = True
+        self.tokens[opener - 1] = self.tokens[opener - 1][:-1]
+        alt = self.tokens[opener + 1 : -1]
+        if all(isinstance(token, str) and not token.strip() for token in alt):
+            self.tokens[opener + 1 : -1] = [bracket.href]
+
+    def _images_as_text(self, opener: int) -> None:
+        """The images inside the link (or image) just closed are its text, as in a badge
+        (`[![build](b.svg)](ci)`): their alt text goes to its address, not the picture's."""
+        inside = False
+        for k in range(opener + 1, len(self.tokens) - 1):
+            token = self.tokens[k]
+            if isinstance(token, _Bracket) and token.image:
+                self.tokens[k], inside = "", True
+            elif token is _LINK_END and inside:
+                self.tokens[k], inside = "", False
 
 
 def _strip_code(content: str) -> str:
