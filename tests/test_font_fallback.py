@@ -291,3 +291,40 @@ def test_symbols_are_emoji_where_unicode_presents_them_so() -> None:
     assert len(_pictures("\u2b50 \u231b \u2705")) == 3
     assert len(_pictures("\u2328 \u2702 \u27a1")) == 0
     assert len(_pictures("\u2702\ufe0f")) == 1
+
+
+needs_arabic_and_tamil = pytest.mark.skipif(
+    not (_has_font("", "\u0645") and _has_font("", "\u0b95")),
+    reason="no Arabic or Tamil font installed (.ci/run installs fonts-noto-core)",
+)
+
+
+@needs_arabic_and_tamil
+def test_arabic_indic_digits_keep_their_order() -> None:
+    """٤٢ is forty-two in the picture too: the pieces are in the order they are seen in, and
+    shaping them as right to left again turned them round."""
+    raster = _raster("\u0631\u0642\u0645 \u0664\u0662 and order \u0664\u0662 ok")
+    label = raster[raster.index('<text class="label') :].split("</text>")[0]
+    assert label.count("\u0664\u0662") == 2 and "\u0662\u0664" not in raster
+
+
+@needs_arabic_and_tamil
+def test_a_word_stays_in_the_font_that_has_its_letters() -> None:
+    """Tamil's வ is in fontconfig's Grantha font first: drawn there, apart from its vowel sign,
+    the sign came out on a dotted circle. The word stays in one font, as in a browser."""
+    raster = _raster("\u0b95\u0b9f\u0bb5\u0bc1\u0b9a\u0bcd\u0b9a\u0bca\u0bb2\u0bcd")
+    assert "Grantha" not in raster
+    assert raster.count('<path d="M') == 1  # the word, shaped as one piece
+
+
+@needs_arabic_and_tamil
+def test_a_style_whose_face_lacks_the_letters_is_left_off() -> None:
+    """Italic Arabic: the family holding the letters has them only upright, so they are drawn
+    upright, not as the empty boxes of its italic face; italic Devanagari is slanted as
+    fontconfig says (a face made from the upright one), drawn from HarfBuzz's outlines."""
+    from volley.output.font_fallback import _lacks, _pieces
+
+    (family, word), *_ = _pieces("\u0645\u0627\u0626\u0644")
+    raster = _raster("*\u0645\u0627\u0626\u0644* hi")
+    assert ('font-style="normal"' in raster) == _lacks(family, word, False, True)
+    assert '<path d="M' in _raster("*\u0924\u0940\u0928* tries")  # तीन: no reordering, slanted

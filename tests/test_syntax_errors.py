@@ -178,6 +178,7 @@ MERMAID_HABITS = [
     ("accTitle", 'write "title: …"'),
     ("accDescr: How a user logs in", "volley writes that description from the diagram itself"),
     ('participant API@{ "type" : "boundary" }', 'write "participant API"'),
+    ('participant Q@{ "type": "queue" } as Orders', 'write "participant Q as Orders"'),
 ]
 PLANTUML_HABITS = [
     ("  == Setup ==", 'volley writes a section as "=: Setup"'),
@@ -198,6 +199,7 @@ PLANTUML_HABITS = [
     ("note right : beside it", 'write "note: TEXT" for a note under the message before it'),
     ("note across: everyone", '"note A, C: TEXT" for one over A, or spanning A to C'),
     ("Note over: nobody", '"note A: TEXT"'),
+    ("note right of: beside", 'write "note: TEXT" for a note under the message before it'),
 ]
 
 

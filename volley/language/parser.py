@@ -56,7 +56,16 @@ _PLANTUML_NOTE_SIDES = {
     "right": "note right of the message before it",
     "over": "note over the participants it names",
     "across": "note across every lane",
+    "left of": "note left of the participant it names",
+    "right of": "note right of the participant it names",
 }
+
+
+def _side(name: str) -> str:
+    """A note's name as a side of PlantUML's: "Left  of" is "left of"."""
+    return " ".join(name.lower().split())
+
+
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
@@ -288,7 +297,8 @@ class _ToModel:
                 f'"{name[typed:]}" after "{name[:typed]}" is Mermaid\'s kind of participant, '
                 "which volley does not draw",
                 _at_text(text, typed),
-                hint=f'write "{keyword.value.strip()} {name[:typed].strip()}"',
+                hint=f'write "{keyword.value.strip()} {name[:typed].strip()}'
+                + (f' as {label}"' if label else '"'),
             )
         elif not _name().fullmatch(name):
             self.error(
@@ -453,7 +463,7 @@ class _ToModel:
                 )
         note = Note(line=_line(keyword), over=names, text=text)
         note.attached = not names
-        if _place is None and len(names) == 1 and names[0].lower() in _PLANTUML_NOTE_SIDES:
+        if _place is None and len(names) == 1 and _side(names[0]) in _PLANTUML_NOTE_SIDES:
             self._local.run.sides[id(note)] = rest[0]
         return note
 
@@ -644,7 +654,7 @@ class _Resolver:
             token = self.sides.get(id(note))
             if token is None or note.over[0] in named:
                 continue
-            side = note.over[0].lower()
+            side = _side(note.over[0])
             self.error(
                 f'"note {note.over[0]}:" is PlantUML\'s {_PLANTUML_NOTE_SIDES[side]}, not a note '
                 f'over a participant called "{note.over[0]}"',

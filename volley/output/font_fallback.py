@@ -160,9 +160,27 @@ def _needs_care(ch: str) -> bool:
 
 
 def _joins(ch: str) -> bool:
-    """Whether `ch` belongs with the character before it: a joiner, a selector, a mark, or a
-    tag character (the letters of a subdivision flag such as England's)."""
-    return ch in _JOINERS or unicodedata.category(ch) == "Mn" or 0xE0020 <= ord(ch) <= 0xE007F
+    """Whether `ch` belongs with the character before it: a joiner, a selector, a mark (one
+    that takes room too, such as Tamil's vowel signs: shaped apart from its letter, it would be
+    drawn on a dotted circle), or a tag character (the letters of a flag such as England's)."""
+    return (
+        ch in _JOINERS or unicodedata.category(ch) in ("Mn", "Mc") or 0xE0020 <= ord(ch) <= 0xE007F
+    )
+
+
+def _goes_on_in(family: str | None, ch: str) -> bool:
+    """Whether `family`, a fallback font drawing the text before `ch`, has `ch` too: a browser
+    keeps on in it (Tamil's வ in Noto Sans Tamil, beside its letters, not in Noto Sans Grantha,
+    fontconfig's first choice for it, which would draw its vowel sign on a dotted circle)."""
+    if family is None or family == _emoji_family():
+        return False
+    font = _fallback_fonts().get(family)
+    return font is not None and font.has(ch)
+
+
+@cache
+def _fallback_fonts() -> dict[str, Font]:
+    return {font.family: font for font in fallback_order(PRIMARY)}
 
 
 def _pieces(text: str) -> list[tuple[str | None, str]]:
@@ -175,6 +193,8 @@ def _pieces(text: str) -> list[tuple[str | None, str]]:
     emoji = _emoji_family()
     for ch in text:
         family = family_for(ch) if _needs_care(ch) else None
+        if family and pieces and _goes_on_in(pieces[-1][0], ch) and family != emoji:
+            family = pieces[-1][0]  # a word stays in one font where that font has its letters
         if (
             pieces
             and ch in _EMOJI_STYLE
@@ -234,6 +254,7 @@ def _anchored_by_its_pieces(
     pieces: list[tuple[str | None, str]],
     size: re.Match[str] | None,
     base: str = PRIMARY,
+    plain: frozenset[str | None] = frozenset(),
 ) -> str:
     """The opening tag of a line of several pieces that is drawn from its middle or end (a
     right-to-left line, from the point it is aligned on), moved to where it starts instead;
@@ -252,6 +273,7 @@ def _anchored_by_its_pieces(
         bold=' font-weight="bold"' in opening,
         italic=' font-style="italic"' in opening,
         base=base,
+        plain=plain,
     )
     start = float(x[1]) - (width if anchored[1] == "end" else width / 2)
     return _X.sub(f' x="{num(start)}"', _ANCHORED.sub("", opening), count=1)
@@ -264,21 +286,31 @@ def _advance(
     bold: bool,
     italic: bool,
     base: str = PRIMARY,
+    plain: frozenset[str | None] = frozenset(),
 ) -> float:
     """How far the pieces reach when drawn, each in its family (None: `base`, the leaf's): as
     cairo moves drawing text, with its advances unrounded, as the raster path draws text
     (`volley.output.raster`), and each emoji drawn as a picture as the layout measured it."""
-    measure = _Measure(size, bold, italic, base)
+    measure = _Measure(size, bold, italic, base, plain)
     return sum(measure.width(family, piece) for family, piece in pieces)
 
 
 class _Measure:
     """Widths of pieces of one size and style, as the raster path draws them."""
 
-    def __init__(self, size: float, bold: bool, italic: bool, base: str = PRIMARY) -> None:
+    def __init__(
+        self,
+        size: float,
+        bold: bool,
+        italic: bool,
+        base: str = PRIMARY,
+        plain: frozenset[str | None] = frozenset(),
+    ) -> None:
         import cairocffi
 
         self.base = base  # the leaf's own face (monospace in code), for pieces in no other
+        self.plain = plain  # families drawn upright and regular (`_lacks`)
+        self.upright = (cairocffi.FONT_SLANT_NORMAL, cairocffi.FONT_WEIGHT_NORMAL)
         self.size = size
         self.bold, self.italic = bold, italic
         self.emoji = EMOJI_EM * size  # a picture's width (`volley.output.shaping`)
@@ -292,7 +324,8 @@ class _Measure:
 
     def text(self, family: str | None, piece: str) -> float:
         """cairo's advance drawing `piece` in `family`."""
-        self.context.select_font_face(family or self.base, self.slant, self.weight)
+        slant, weight = self.upright if family in self.plain else (self.slant, self.weight)
+        self.context.select_font_face(family or self.base, slant, weight)
         return self.context.text_extents(piece)[4]  # x_advance
 
     def width(self, family: str | None, piece: str) -> float:
@@ -356,24 +389,41 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     size = _SIZE.search(opening) or _SIZE.search(element)
     face = _FAMILY.search(opening) or _FAMILY.search(element)
     base = html.unescape(face[1]).split(",")[0].strip(" '\"") if face else PRIMARY
-    opening = _anchored_by_its_pieces(opening, pieces, size, base)
+    bold, italic = ' font-weight="bold"' in opening, ' font-style="italic"' in opening
+    # a piece whose family's bold or italic face lacks its letters is drawn upright, regular
+    plain = frozenset(
+        f for f, piece in pieces if (bold or italic) and _lacks(f, piece, bold, italic)
+    )
+    opening = _anchored_by_its_pieces(opening, pieces, size, base, plain)
     x, y = _X.search(opening), _Y.search(opening)
     fill = _FILL.search(opening) or _FILL.search(element)
     inner = None
     if x and y and size and fill:
-        measure = _Measure(
-            float(size[1]),
-            bold=' font-weight="bold"' in opening,
-            italic=' font-style="italic"' in opening,
-            base=base,
-        )
+        measure = _Measure(float(size[1]), bold=bold, italic=italic, base=base, plain=plain)
         glyphs = [_glyphs(family, piece, measure) for family, piece in pieces]
         if any(shaped is not None for shaped in glyphs):
             start, baseline = float(x[1]), float(y[1])
-            inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings)
+            inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings, plain)
     if inner is None:
-        inner = "".join(_piece(family, piece) for family, piece in pieces)
+        inner = "".join(_piece(family, piece, plain=family in plain) for family, piece in pieces)
     return f"{opening}{inner}{closing}"
+
+
+@cache
+def _styled_face(family: str, bold: bool, italic: bool) -> Font | None:
+    """The face fontconfig gives cairo for `family` in that style, with its characters."""
+    order = fallback_order(family + (":bold" if bold else "") + (":italic" if italic else ""))
+    return order[0] if order and order[0].family == family else None
+
+
+def _lacks(family: str | None, piece: str, bold: bool, italic: bool) -> bool:
+    """Whether `family`'s bold or italic face (the one cairo would draw with) lacks letters of
+    the piece: DejaVu Sans's Oblique has no Arabic, its Book face has (the family was chosen
+    by it), so cairo would draw empty boxes where the upright face draws the letters."""
+    if family is None or family == _emoji_family():
+        return False
+    face = _styled_face(family, bold, italic)
+    return face is None or not all(face.has(ch) for ch in piece if _needs_care(ch))
 
 
 Glyphs = list[tuple[str, bytes | None]] | Outlines | None
@@ -391,10 +441,13 @@ def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
     return outlines(family, piece, measure.bold, measure.italic)
 
 
-def _piece(family: str | None, piece: str, x: float | None = None) -> str:
-    """A piece of text in its family, from `x` if given (else where the one before ends)."""
+def _piece(family: str | None, piece: str, x: float | None = None, *, plain: bool = False) -> str:
+    """A piece of text in its family, from `x` if given (else where the one before ends);
+    `plain`: upright and regular, whatever the text around it (`_lacks`)."""
     place = "" if x is None else f' x="{num(x)}"'
     font = "" if family is None else f' font-family="{escape(family)}"'
+    if plain:
+        font += ' font-style="normal" font-weight="normal"'
     return f"<tspan{place}{font}>{escape(piece)}</tspan>" if place or font else escape(piece)
 
 
@@ -406,6 +459,7 @@ def _from_glyphs(
     measure: _Measure,
     fill: str,
     drawings: list[str],
+    plain: frozenset[str | None],
 ) -> str:
     """The pieces from `x`: each emoji as a picture as wide as the layout measured it, each
     piece cairo would draw letter by letter as its shaped outlines (both added to `drawings`),
@@ -423,7 +477,7 @@ def _from_glyphs(
                 spaces = piece[: len(piece) - len(piece.lstrip(" "))]
                 x += measure.text(family, spaces) if spaces else 0.0
                 piece = piece[len(spaces) :]
-            out.append(_piece(family, piece, x if moved else None))
+            out.append(_piece(family, piece, x if moved else None, plain=family in plain))
             x += measure.text(family, piece)
             continue
         for part, png in shaped:

@@ -81,9 +81,13 @@ def text_font(family: str, bold: bool, italic: bool) -> hb.Font | None:
 
 
 def _shaped(font: hb.Font, text: str) -> hb.Buffer:
+    """`text` shaped left to right: the raster path hands over every piece in the order it is
+    seen in (a right-to-left line is put in that order first), so a run of Arabic-Indic
+    digits, say, must not be turned around again."""
     buffer = hb.Buffer()
     buffer.add_codepoints([ord(ch) for ch in text])  # clusters count characters, not bytes
     buffer.guess_segment_properties()
+    buffer.direction = "ltr"
     hb.shape(font, buffer, {})
     return buffer
 
@@ -147,7 +151,8 @@ class Outlines:
 
 def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | None:
     """`text` in `family` shaped, when its glyphs are not the font's glyph for each character
-    in turn (reordered, joined, substituted or marks moved); None when cairo draws it right."""
+    in turn (reordered, joined, substituted or marks moved) or the family has no face of that
+    slant or weight (fontconfig makes one); None when cairo draws it right."""
     font = text_font(family, bold, italic)
     if font is None:
         return None
@@ -159,4 +164,6 @@ def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | Non
         and not position.y_offset
         for glyph, position, ch in zip(glyphs, positions, text, strict=True)
     )
-    return None if as_drawn else Outlines(font, glyphs, positions)
+    # cairo draws a face as it is: a slant or weight the family lacks is drawn by HarfBuzz
+    made = font.synthetic_slant or font.synthetic_bold[0]
+    return None if as_drawn and not made else Outlines(font, glyphs, positions)
