@@ -4,8 +4,9 @@ Layout measures text with these tables instead of reading fonts at render time, 
 lays out the same on every machine. Liberation Sans has Arial's advance widths, which is why
 the SVG can name Arial first and still match what was measured. For the scripts Liberation
 lacks (Indic, Southeast Asian, Arabic, Georgian, Ethiopic ...), the "fallback" table holds the
-advances of Noto Sans's font for each, which is what Linux, Android and ChromeOS draw them
-with: closer to any system's font for them than one average width for every character.
+advances of Noto Sans's font for each ("fallback-bold", its bold face's), which is what Linux,
+Android and ChromeOS draw them with: closer to any system's font for them than one average
+width for every character.
 
 Usage: python scripts/gen_metrics.py [FONT_DIR [NOTO_DIR]]  (Noto: Debian's fonts-noto-core)
 """
@@ -118,12 +119,15 @@ def joined_widths(table: dict[int, int]) -> dict[int, int]:
     return {base: round(sum(ws) / len(ws)) for base, ws in forms.items() if base in table}
 
 
-def fallback_widths(noto_dir: Path, covered: dict[int, int]) -> dict[int, int]:
-    """Widths from Noto's fonts for the code points Liberation Sans does not have (`covered`),
-    leaving East Asian wide characters to the layout's own rule (an em each)."""
+def fallback_widths(noto_dir: Path, covered: dict[int, int], weight: str) -> dict[int, int]:
+    """Widths from Noto's fonts of `weight` ("Regular", "Bold"; a script with no such face
+    has its Regular one, which a browser emboldens in place) for the code points Liberation
+    Sans does not have (`covered`), leaving East Asian wide characters to the layout's own
+    rule (an em each)."""
     table: dict[int, int] = {}
     for name in NOTO_SCRIPTS:
-        font = widths(TTFont(noto_dir / f"NotoSans{name}-Regular.ttf"))
+        path = noto_dir / f"NotoSans{name}-{weight}.ttf"
+        font = widths(TTFont(path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"))
         font.update(joined_widths(font))
         for cp, width in font.items():
             wide = unicodedata.east_asian_width(chr(cp)) in ("W", "F")
@@ -163,11 +167,12 @@ def render(font_dir: Path, noto_dir: Path) -> str:
         if widths(font) != widths(TTFont(font_dir / f"{FACES[key]}.ttf")):
             raise SystemExit(f"{filename} no longer has the advances of {FACES[key]}")
     liberation = widths(TTFont(font_dir / f"{FACES['sans']}.ttf"))
-    encoded = encode_runs(fallback_widths(noto_dir, liberation))
-    data.append('    "fallback": (')
-    for start in range(0, len(encoded), CHUNK):
-        data.append(f'        "{encoded[start : start + CHUNK]}"')
-    data.append("    ),")
+    for key, weight in (("fallback", "Regular"), ("fallback-bold", "Bold")):
+        encoded = encode_runs(fallback_widths(noto_dir, liberation, weight))
+        data.append(f'    "{key}": (')
+        for start in range(0, len(encoded), CHUNK):
+            data.append(f'        "{encoded[start : start + CHUNK]}"')
+        data.append("    ),")
     lines.append("}")
     lines.append("")
     lines.append("WIDTHS = {")

@@ -131,6 +131,23 @@ def test_other_scripts_are_measured_near_what_their_fonts_draw(words: str, famil
     assert drawn * 0.97 <= text_width(words, 1000) <= drawn * 1.2
 
 
+@needs_font("Noto Sans Devanagari:bold")
+@pytest.mark.parametrize(
+    ("words", "family"),
+    [("लॉगिन प्रक्रिया", "Noto Sans Devanagari"), ("عريض", "Noto Sans Arabic")],
+)
+def test_bold_in_other_scripts_is_measured_from_their_bold_faces(words: str, family: str) -> None:
+    """A bold word set with the regular widths ran into the word after it."""
+    from volley.output.shaping import text_font
+
+    font = text_font(family, True, False)
+    assert font is not None
+    drawn = _shaped_width(font, words, 1000)
+    # Arabic's letters are measured at their joined forms' mean width: a word may come out a
+    # few percent either side of its own
+    assert drawn * 0.93 <= text_width(words, 1000, bold=True) <= drawn * 1.2
+
+
 def _shaped_width(font, text: str, size: float) -> float:
     import uharfbuzz as hb
 

@@ -134,12 +134,13 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
     table = _table(face)
     em_of = table.__getitem__
     average = _data.METRICS[face][_AVERAGE]
+    other_scripts = "fallback-bold" if bold else "fallback"  # Noto's widths (gen_metrics.py)
 
     def width(text: str) -> float:
         try:
             return fsum(map(em_of, text)) * size
         except KeyError:
-            return _slow_em(text, table, average) * size
+            return _slow_em(text, table, average, other_scripts) * size
 
     return width
 
@@ -157,12 +158,13 @@ def is_emoji(cp: int) -> bool:
     )
 
 
-_unknown: dict[tuple[str, float], tuple[float, bool]] = {}
+_unknown: dict[tuple[str, float, str], tuple[float, bool]] = {}
 
 
-def _classify(ch: str, average: float) -> tuple[float, bool]:
-    """Width in em and whether it is an emoji, for a character missing from the table."""
-    key = (ch, average)
+def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]:
+    """Width in em and whether it is an emoji, for a character missing from the face's table;
+    `other_scripts` names the table of Noto's widths for the face's weight."""
+    key = (ch, average, other_scripts)
     hit = _unknown.get(key)
     if hit is not None:
         return hit
@@ -174,13 +176,13 @@ def _classify(ch: str, average: float) -> tuple[float, bool]:
     elif unicodedata.east_asian_width(ch) in ("W", "F"):
         result = (WIDE_EM, False)
     else:  # another script's letter: as Noto Sans draws it, or a guess
-        width = _table("fallback").width(ch)
+        width = _table(other_scripts).width(ch)
         result = (average if width is None else width, False)
     _unknown[key] = result
     return result
 
 
-def _slow_em(text: str, table: _Widths, average: float) -> float:
+def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> float:
     """Width in em of text with characters outside the table, emoji sequences as one glyph."""
     total = 0.0
     last_width = 0.0  # of the last visible character, which VS16 may widen
@@ -201,7 +203,7 @@ def _slow_em(text: str, table: _Widths, average: float) -> float:
         width = table.width(ch)
         emoji = False
         if width is None:
-            width, emoji = _classify(ch, average)
+            width, emoji = _classify(ch, average, other_scripts)
         if not width:
             continue
         regional = 0x1F1E6 <= cp <= 0x1F1FF
