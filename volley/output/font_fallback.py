@@ -250,53 +250,28 @@ def _reaches_forward(family: str | None, mark: str) -> bool:
 
 
 def _anchored_by_its_pieces(
-    opening: str,
-    pieces: list[tuple[str | None, str]],
-    size: re.Match[str] | None,
-    base: str = PRIMARY,
-    plain: frozenset[str | None] = frozenset(),
+    opening: str, pieces: list[tuple[str | None, str]], measure: _Measure | None
 ) -> str:
     """The opening tag of a line of several pieces that is drawn from its middle or end (a
-    right-to-left line, from the point it is aligned on), moved to where it starts instead;
-    `size` is the line's font size, `base` its face.
+    right-to-left line, from the point it is aligned on), moved to where it starts instead.
 
     cairosvg anchors a text by its first piece alone, so the rest would spill past the point.
-    The pieces are measured as cairo draws them, each in its own font: the layout's widths are
-    the bundled ones, which a fallback font's glyphs (Arabic's, say) do not keep to."""
+    The pieces are measured as cairo draws them, each in its own font (`measure`): the layout's
+    widths are the bundled ones, which a fallback font's glyphs (Arabic's, say) do not keep to."""
     anchored = _ANCHORED.search(opening)
     x = _X.search(opening)
-    if anchored is None or x is None or size is None:
+    if anchored is None or x is None or measure is None:
         return opening
-    width = _advance(
-        pieces,
-        float(size[1]),
-        bold=' font-weight="bold"' in opening,
-        italic=' font-style="italic"' in opening,
-        base=base,
-        plain=plain,
-    )
+    width = sum(measure.width(family, piece) for family, piece in pieces)
     start = float(x[1]) - (width if anchored[1] == "end" else width / 2)
     return _X.sub(f' x="{num(start)}"', _ANCHORED.sub("", opening), count=1)
 
 
-def _advance(
-    pieces: list[tuple[str | None, str]],
-    size: float,
-    *,
-    bold: bool,
-    italic: bool,
-    base: str = PRIMARY,
-    plain: frozenset[str | None] = frozenset(),
-) -> float:
-    """How far the pieces reach when drawn, each in its family (None: `base`, the leaf's): as
-    cairo moves drawing text, with its advances unrounded, as the raster path draws text
-    (`volley.output.raster`), and each emoji drawn as a picture as the layout measured it."""
-    measure = _Measure(size, bold, italic, base, plain)
-    return sum(measure.width(family, piece) for family, piece in pieces)
-
-
 class _Measure:
-    """Widths of pieces of one size and style, as the raster path draws them."""
+    """Widths of pieces of one size and style, as the raster path draws them: as cairo moves
+    drawing text, with its advances unrounded (`volley.output.raster`), each in its family
+    (None: `base`, the leaf's own face), and each emoji drawn as a picture as the layout
+    measured it."""
 
     def __init__(
         self,
@@ -394,12 +369,12 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     plain = frozenset(
         f for f, piece in pieces if (bold or italic) and _lacks(f, piece, bold, italic)
     )
-    opening = _anchored_by_its_pieces(opening, pieces, size, base, plain)
+    measure = _Measure(float(size[1]), bold, italic, base, plain) if size else None
+    opening = _anchored_by_its_pieces(opening, pieces, measure)
     x, y = _X.search(opening), _Y.search(opening)
     fill = _FILL.search(opening) or _FILL.search(element)
     inner = None
-    if x and y and size and fill:
-        measure = _Measure(float(size[1]), bold=bold, italic=italic, base=base, plain=plain)
+    if x and y and measure and fill:
         glyphs = [_glyphs(family, piece, measure) for family, piece in pieces]
         if any(shaped is not None for shaped in glyphs):
             start, baseline = float(x[1]), float(y[1])
