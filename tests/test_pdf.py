@@ -148,3 +148,40 @@ def test_no_page_side_passes_the_pdf_limit() -> None:
 def test_pdf_scale_must_be_a_positive_number(scale: float) -> None:
     with pytest.raises(volley.VolleyError, match="scale"):
         render("A -> B", "pdf", scale=scale)
+
+
+def _link_boxes(data: bytes) -> list[tuple[str, list[float]]]:
+    """Each link annotation's address and box (PDF coordinates, from the page's bottom)."""
+    found = re.findall(rb"/Rect \[ ([\d. ]+) \][^>]*?/URI \(([^)]*)\)", data, re.S)
+    return [(uri.decode(), [float(v) for v in box.split()]) for box, uri in found]
+
+
+def test_links_are_links_in_the_pdf() -> None:
+    """cairosvg draws a link's text but makes no link of it: the PDF has an annotation over each
+    web and mail link's run; a relative link or an anchor leads nowhere from a PDF."""
+    text = "A -> B: see [docs](https://docs.example/a) or [top](#x)\nnote A: [us](mailto:a@b.ex)"
+    data = render(text, "pdf")
+    links = _link_boxes(data)
+    assert [uri for uri, _ in links] == ["https://docs.example/a", "mailto:a@b.ex"]
+    ((_, page_height),) = pages(data)
+    laid = layout_diagram(volley.parse(text))
+    label = laid.messages[0].label
+    assert label is not None
+    line = label.lines[0]
+    run = next(r for r in line.runs if r.href)
+    x1, y1, x2, y2 = links[0][1]  # cairo widens a link's box to whole points
+    assert x1 == pytest.approx((line.x + run.dx) * PT_PER_PX, abs=1)
+    assert x2 - x1 == pytest.approx(run.width * PT_PER_PX, abs=2)
+    top = (line.baseline - ASCENT * line.size) * PT_PER_PX
+    assert page_height - y2 == pytest.approx(top, abs=1)
+    assert y2 - y1 == pytest.approx((ASCENT + DESCENT) * line.size * PT_PER_PX, abs=2)
+
+
+def test_a_link_on_a_later_page_is_on_that_page() -> None:
+    lines = long_text(150).split("\n")
+    lines.insert(-1, "A -> B: the end is [here](https://end.example)")
+    data = render("\n".join(lines), "pdf")
+    annotated = [len(re.findall(rb"/URI \(", page)) for page in re.split(rb"/Type\s*/Page\b", data)]
+    assert sum(annotated) == 1 and len(pages(data)) > 1
+    ((uri, (_, y1, _, y2)),) = _link_boxes(data)
+    assert uri == "https://end.example" and 0 < y1 < y2 < max(h for _, h in pages(data))

@@ -90,7 +90,8 @@ def render_pdf(
 
     def drawn() -> Iterator[PdfPage]:
         if len(pages) == 1:
-            yield PdfPage(width * k, layout.height * k, [(svg(layout, None), 0.0)])
+            links = _links(layout, 0.0, 0.0, k)
+            yield PdfPage(width * k, layout.height * k, [(svg(layout, None), 0.0)], links)
             return
         header = svg(_header_layout(layout, band), band) if band else ""
         for page, part in zip(pages, page_layouts(layout, pages), strict=True):
@@ -98,11 +99,29 @@ def render_pdf(
             body = svg(part, (page.top, rows))
             if page.header and band:
                 layers = [(body, band[1] * k), (header, 0.0)]
-                yield PdfPage(width * k, (band[1] + rows) * k, layers)
+                links = _links(part, page.top, band[1] * k, k)
+                yield PdfPage(width * k, (band[1] + rows) * k, layers, links)
             else:
-                yield PdfPage(width * k, rows * k, [(body, 0.0)])
+                yield PdfPage(width * k, rows * k, [(body, 0.0)], _links(part, page.top, 0.0, k))
 
     return pdf_pages(drawn(), scale)
+
+
+def _links(
+    layout: Layout, top: float, offset: float, k: float
+) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each web or mail link the layout draws, and its run's box in points on a page that
+    shows the layout's rows from `top`, `offset` points down (below a repeated header), at `k`
+    points a pixel. A relative link or an anchor leads nowhere from a PDF, and is left out."""
+    out = []
+    for block in layout.text_blocks():
+        for line in block.lines:
+            for run in line.runs:
+                if run.href and run.href.startswith(("http://", "https://", "mailto:")):
+                    x, y = line.x + run.dx, line.baseline - ASCENT * line.size - top
+                    high = (ASCENT + DESCENT) * line.size
+                    out.append((run.href, (x * k, y * k + offset, run.width * k, high * k)))
+    return out
 
 
 # --- where to cut ----------------------------------------------------------------------------

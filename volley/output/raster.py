@@ -93,15 +93,24 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
 
 class PdfPage:
     """A page `width` × `height` points; each layer an SVG drawn `y` points down from its top,
-    in order, so a later layer covers an earlier one. (A plain class: a dataclass would cost
-    every SVG render half a millisecond at import.)"""
+    in order, so a later layer covers an earlier one; `links`, each an address and the box a
+    reader clicks for it (x, y, width, height in points), which cairosvg does not make from the
+    SVG's `<a>`. (A plain class: a dataclass would cost every SVG render half a millisecond at
+    import.)"""
 
-    __slots__ = ("width", "height", "layers")
+    __slots__ = ("width", "height", "layers", "links")
 
-    def __init__(self, width: float, height: float, layers: list[tuple[str, float]]) -> None:
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        layers: list[tuple[str, float]],
+        links: list[tuple[str, tuple[float, float, float, float]]] | None = None,
+    ) -> None:
         self.width = width
         self.height = height
         self.layers = layers
+        self.links = links or []
 
 
 def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
@@ -121,6 +130,12 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
             pdf.set_device_offset(0, y)  # a context takes the offset when it is made
             tree = surfaces.Tree(bytestring=_safe(svg), unsafe=False, url_fetcher=_fetch)
             layer(tree, pdf, DPI, scale=scale)
+        pdf.set_device_offset(0, 0)
+        for uri, box in page.links:  # cairo's link tags become the PDF's link annotations
+            context = cairo.Context(pdf)
+            quoted = uri.replace("\\", "\\\\").replace("'", "\\'")
+            context.tag_begin(cairo.TAG_LINK, f"uri='{quoted}' rect=[{' '.join(map(str, box))}]")
+            context.tag_end(cairo.TAG_LINK)
         pdf.show_page()
     pdf.finish()
     return out.getvalue()
