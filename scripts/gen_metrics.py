@@ -8,7 +8,8 @@ advances of Noto Sans's font for each ("fallback-bold", its bold face's), which 
 Android and ChromeOS draw them with: closer to any system's font for them than one average
 width for every character.
 
-Usage: python scripts/gen_metrics.py [FONT_DIR [NOTO_DIR]]  (Noto: Debian's fonts-noto-core)
+Usage: python scripts/gen_metrics.py [FONT_DIR [NOTO_DIR [DEJAVU_DIR]]]
+(Noto: Debian's fonts-noto-core; DejaVu: fonts-dejavu-core)
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from fontTools.ttLib import TTFont
 
 FONT_DIR = Path("/usr/share/fonts/truetype/liberation2")
 NOTO_DIR = Path("/usr/share/fonts/truetype/noto")
+# DejaVu Sans, which fontconfig puts before Noto for some of those scripts (Arabic, Armenian,
+# Georgian ...) on Linux: a letter both have gets the wider of the two, never too little room.
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
 # Noto Sans fonts for the living scripts Liberation Sans lacks, each NotoSans<name>-Regular.ttf;
 # a code point two of them have takes the first one's width.
 NOTO_SCRIPTS = (
@@ -119,11 +123,13 @@ def joined_widths(table: dict[int, int]) -> dict[int, int]:
     return {base: round(sum(ws) / len(ws)) for base, ws in forms.items() if base in table}
 
 
-def fallback_widths(noto_dir: Path, covered: dict[int, int], weight: str) -> dict[int, int]:
+def fallback_widths(
+    noto_dir: Path, dejavu_dir: Path, covered: dict[int, int], weight: str
+) -> dict[int, int]:
     """Widths from Noto's fonts of `weight` ("Regular", "Bold"; a script with no such face
     has its Regular one, which a browser emboldens in place) for the code points Liberation
     Sans does not have (`covered`), leaving East Asian wide characters to the layout's own
-    rule (an em each)."""
+    rule (an em each); where DejaVu Sans of that weight is wider, its width."""
     table: dict[int, int] = {}
     for name in NOTO_SCRIPTS:
         path = noto_dir / f"NotoSans{name}-{weight}.ttf"
@@ -132,11 +138,16 @@ def fallback_widths(noto_dir: Path, covered: dict[int, int], weight: str) -> dic
         for cp, width in font.items():
             wide = unicodedata.east_asian_width(chr(cp)) in ("W", "F")
             if cp > 0x7F and cp not in covered and cp not in table and not wide:
-                table[cp] = min(width, 64 * 64 - 1)  # what two digits hold (﷽ is wider)
-    return table
+                table[cp] = width
+    dejavu = widths(TTFont(dejavu_dir / f"DejaVuSans{'-Bold' if weight == 'Bold' else ''}.ttf"))
+    dejavu.update(joined_widths(dejavu))
+    for cp, width in dejavu.items():
+        if cp in table:
+            table[cp] = max(table[cp], width)
+    return {cp: min(width, 64 * 64 - 1) for cp, width in table.items()}  # two digits (﷽ is wider)
 
 
-def render(font_dir: Path, noto_dir: Path) -> str:
+def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str:
     lines = [
         '"""Advance widths of the Liberation fonts, and of Noto Sans for other scripts',
         '("fallback"), in thousandths of an em.',
@@ -168,7 +179,7 @@ def render(font_dir: Path, noto_dir: Path) -> str:
             raise SystemExit(f"{filename} no longer has the advances of {FACES[key]}")
     liberation = widths(TTFont(font_dir / f"{FACES['sans']}.ttf"))
     for key, weight in (("fallback", "Regular"), ("fallback-bold", "Bold")):
-        encoded = encode_runs(fallback_widths(noto_dir, liberation, weight))
+        encoded = encode_runs(fallback_widths(noto_dir, dejavu_dir, liberation, weight))
         data.append(f'    "{key}": (')
         for start in range(0, len(encoded), CHUNK):
             data.append(f'        "{encoded[start : start + CHUNK]}"')
@@ -184,7 +195,8 @@ def render(font_dir: Path, noto_dir: Path) -> str:
 def main() -> None:
     font_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else FONT_DIR
     noto_dir = Path(sys.argv[2]) if len(sys.argv) > 2 else NOTO_DIR
-    OUT.write_text(render(font_dir, noto_dir), encoding="utf-8")
+    dejavu_dir = Path(sys.argv[3]) if len(sys.argv) > 3 else DEJAVU_DIR
+    OUT.write_text(render(font_dir, noto_dir, dejavu_dir), encoding="utf-8")
     print(f"wrote {OUT}")
 
 
