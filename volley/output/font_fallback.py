@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
-import subprocess
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,7 +30,7 @@ from volley.output.rtl import (
     visual_order,
     without_bidi_controls,
 )
-from volley.output.shaping import Outlines, clusters, emoji_font, image, outlines
+from volley.output.shaping import Outlines, clusters, emoji_font, fc_match, image, outlines
 from volley.output.svg_tags import escape, num
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
@@ -81,18 +79,8 @@ def _ranges(charset: str) -> tuple[tuple[int, int], ...]:
 @cache
 def fallback_order(pattern: str) -> tuple[Font, ...]:
     """Installed fonts in the order fontconfig would try them for `pattern` (`fc-match -s`)."""
-    fc_match = shutil.which("fc-match")
-    if fc_match is None:
-        return ()
-    try:
-        listing = subprocess.run(
-            [fc_match, "-s", pattern, "-f", "%{family[0]}\t%{charset}\n"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+    listing = fc_match("-s", pattern, "-f", "%{family[0]}\t%{charset}\n")
+    if listing is None:
         return ()
     fonts: dict[str, Font] = {}
     for line in listing.splitlines():

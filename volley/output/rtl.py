@@ -65,14 +65,13 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
     # pictographs (neutral to the reordering) needs it: a keycap's digit and a flag's letters
     # already keep their order, and count as the number and the letters they are.
     parts = _EMOJI_SEQUENCE.split(text)  # text, a sequence, text, …
-    between = "".join(parts[::2])
-    reshaped = _reshaper().reshape(between)
-    drawable = all(can_draw(ch) for ch in set(reshaped) - set(between))
-    joined = "".join(
-        f"\u2066{part}\u2069" if k % 2 else (_reshaper().reshape(part) if drawable else part)
-        for k, part in enumerate(parts)
-    )
-    visual = get_display(joined, base_dir="L")
+    texts = parts[::2]
+    reshaped = [_reshaper().reshape(part) for part in texts]
+    if not all(can_draw(ch) for ch in set("".join(reshaped)) - set("".join(texts))):
+        reshaped = texts
+    parts[::2] = reshaped
+    parts[1::2] = [f"\u2066{sequence}\u2069" for sequence in parts[1::2]]
+    visual = get_display("".join(parts), base_dir="L")
     return _mirrored(_marks_after_letters(visual), _in_right_to_left_isolate(text))
 
 

@@ -40,24 +40,31 @@ from volley.output.svg_tags import escape, num
 SYNTHETIC_BOLD = 0.02
 
 
+def fc_match(*arguments: str) -> str | None:
+    """What fontconfig's `fc-match` prints for the arguments; None without fontconfig."""
+    command = shutil.which("fc-match")
+    if command is None:
+        return None
+    try:
+        run = subprocess.run(
+            [command, *arguments], capture_output=True, text=True, timeout=20, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return run.stdout
+
+
 def _installed_font(pattern: str) -> hb.Font | None:
     """HarfBuzz's font for the file (and the face in it) fontconfig picks for `pattern`,
     slanted or emboldened where fontconfig says that face must be made so (an italic asked of
     a family that has none), as cairo would draw it."""
-    fc_match = shutil.which("fc-match")
-    if fc_match is None:
+    found = fc_match("-f", "%{file}\n%{index}\n%{matrix}\n%{embolden}", pattern)
+    if found is None:
         return None
     try:
-        found = subprocess.run(
-            [fc_match, "-f", "%{file}\n%{index}\n%{matrix}\n%{embolden}", pattern],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout
         path, index, matrix, embolden = found.split("\n")  # fontconfig leaves unset ones empty
         font = hb.Font(hb.Face(hb.Blob.from_file_path(path), int(index or 0)))
-    except (OSError, subprocess.SubprocessError, ValueError):
+    except (OSError, ValueError):
         return None
     if matrix:  # "xx xy yx yy": xy slants
         font.synthetic_slant = float(matrix.split()[1])
