@@ -49,7 +49,6 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 # in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
 _NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
-# A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 # PlantUML's notes placed by a side, with no participant named (`note left: x`).
 _PLANTUML_NOTE_SIDES = {
     "left": "note left of the message before it",
@@ -66,6 +65,7 @@ def _side(name: str) -> str:
     return " ".join(name.lower().split())
 
 
+# A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
@@ -725,9 +725,8 @@ class _Parse:
         the line was read again as what was most likely meant (`set_aside`), and a mistake
         found in that guess (`in Request` read as `in:` with no body) is not the user's."""
         guessed = {error.line for error in self.syntax_errors}
-        errors = [*self.syntax_errors, *(e for e in errors if e.line not in guessed)]
-        unique = {(e.line, e.column, e.message): e for e in reversed(errors)}  # the first kept
-        return VolleyErrors(sorted(unique.values(), key=lambda e: (e.line, e.column)))
+        kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
+        return VolleyErrors(sorted(kept, key=lambda error: (error.line, error.column)))
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
