@@ -134,7 +134,7 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
     table = _table(face)
     em_of = table.__getitem__
     average = _data.METRICS[face][_AVERAGE]
-    other_scripts = "fallback-bold" if bold else "fallback"  # Noto's widths (gen_metrics.py)
+    other_scripts = "fallback-bold" if bold else "fallback"  # other scripts (gen_metrics.py)
 
     def width(text: str) -> float:
         try:
@@ -163,7 +163,7 @@ _unknown: dict[tuple[str, float, str], tuple[float, bool]] = {}
 
 def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]:
     """Width in em and whether it is an emoji, for a character missing from the face's table;
-    `other_scripts` names the table of Noto's widths for the face's weight."""
+    `other_scripts` names the table of other scripts' widths for the face's weight."""
     key = (ch, average, other_scripts)
     hit = _unknown.get(key)
     if hit is not None:
@@ -175,7 +175,7 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
         result = (EMOJI_EM, True)
     elif unicodedata.east_asian_width(ch) in ("W", "F"):
         result = (WIDE_EM, False)
-    else:  # another script's letter: as Noto Sans draws it, or a guess
+    else:  # another script's letter: as Noto Sans (or DejaVu Sans) draws it, or a guess
         width = _table(other_scripts).width(ch)
         result = (average if width is None else width, False)
     _unknown[key] = result
