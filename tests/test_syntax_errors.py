@@ -255,6 +255,50 @@ def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "```json\n{\"a\": 1}\n```\n",  # fenced
+        "  status: 200\n  ok: yes\n\n  more: after a blank line\n",  # indented
+    ],
+)
+@pytest.mark.parametrize("slip", ["in Request", "out Response", "IN  Request"])
+def test_a_payload_line_without_its_colon_keeps_its_body(slip: str, body: str) -> None:
+    """The body under `in Request` is read as the body of `in: Request`, as meant: its lines
+    (a fence, JSON, `key: value`) are not errors of their own, and what follows is read on."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(f"A -> B: hi\n{slip}\n{body}B ~> A: ok\n", "flow.volley")
+    last = 3 + body.count("\n")
+    assert [e.line for e in info.value.errors] == [2, last]
+    assert "The keyword takes a colon" in (info.value.errors[0].hint or "")
+
+
+def test_a_body_under_a_slip_that_never_closes_its_fence_says_so() -> None:
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: hi\nin Request\n```json\n{}\n", "flow.volley")
+    assert [e.line for e in info.value.errors][:2] == [2, 3]
+
+
+def test_mermaids_braced_description_is_one_error() -> None:
+    """`accDescr {` … `}` is one mistake, on its first line, however many lines it holds;
+    the diagram is read on after the closing brace."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(
+            "title: Login\naccDescr {\n  How a user\n  logs in -> out\n}\nA ~> B\n", "f.volley"
+        )
+    first, second = info.value.errors
+    assert first.line == 2 and 'delete it, through its closing "}"' in (first.hint or "")
+    assert second.line == 6
+
+
+def test_an_unclosed_braced_description_stops_at_its_own_line() -> None:
+    """Without its `}`, only the `accDescr {` line is set aside: the lines after it are
+    the user's to be told about."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("accDescr {\nA ~> B\n", "f.volley")
+    assert [e.line for e in info.value.errors] == [1, 2]
+
+
 def test_mermaids_hidden_title_beside_a_title_is_one_error() -> None:
     """`accTitle:` is not read on as a title: the diagram's own `title:` line is no mistake."""
     with pytest.raises(VolleyErrors) as info:

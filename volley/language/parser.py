@@ -19,7 +19,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.language.prepass import Body, LineKind, is_comment, lift_bodies
+from volley.language.prepass import Body, LineKind, is_comment, lift_bodies, payload_end
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import (
     Activation,
@@ -793,6 +793,23 @@ class _Parse:
         ):
             raise self.fail(self.syntax_errors + self.errors)
         source[line - 1] = meant or ""  # what was most likely meant, or nothing
+        for covered in range(line, self.covered_end(source, line - 1, meant)):
+            source[covered] = ""  # read with the line set aside: not errors of their own
+
+    def covered_end(self, source: list[str], index: int, meant: str | None) -> int:
+        """The index after the lines that go with the line at `index` once it is read as what
+        was meant: the body of `in Request` read as `in: Request`, the lines of Mermaid's
+        `accDescr { … }`. No more errors are looked for in them than in a body."""
+        from volley.language.syntax_errors import braced_description_end
+
+        if meant is None:
+            return braced_description_end(self.lines, index) or index + 1
+        if not keyword_matcher("IN", "OUT").match(meant):
+            return index + 1
+        try:
+            return payload_end(source, index, line_kind, self.filename)
+        except VolleyError:  # a fence never closed: the fence's own error says so
+            return index + 1
 
     def note_ended_by_comment_before(self, line: int) -> tuple[int, int] | None:
         """(note line, comment line) when the lines just above `line`, up to the first that is

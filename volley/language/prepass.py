@@ -190,6 +190,14 @@ class _Lifter:
         )
 
 
+def payload_end(
+    lines: list[str], index: int, line_kind: Callable[[str], LineKind], filename: str | None
+) -> int:
+    """The index after the body an `in:`/`out:` line at `index` owns: its fenced block or the
+    lines indented deeper than it (`index + 1` when it has none)."""
+    return _Lifter(lines, filename, line_kind).payload(index)[0]
+
+
 def lift_bodies(
     text: str,
     payload: re.Pattern[str],

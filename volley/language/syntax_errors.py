@@ -93,6 +93,8 @@ TYPO_ARROWS = [
 Matcher = Callable[..., re.Pattern[str]]
 # A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
 # is the arrow and the line then has a second one.
+# Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
+_BRACED_DESCRIPTION = re.compile(r"[ \t]*accDescr[ \t]*\{[ \t]*$", re.IGNORECASE)
 _GLUED_LOST_ARROW = re.compile(r"[ \t]*(?P<name>[^\s:,]+?)(?P<arrow>[-=]{1,2}x)[ \t]+<{0,2}[-=]")
 
 
@@ -297,9 +299,14 @@ class _Explainer:
                 f'drawn and heard: write "title: {words}" (or delete the line)'
             ), None
         if lowered.rstrip(":") == "accdescr":
+            delete = (
+                'delete it, through its closing "}"'
+                if _BRACED_DESCRIPTION.match(text)
+                else "delete the line (or make it a note)"
+            )
             return (
                 'Mermaid\'s "accDescr" describes the diagram to screen readers; volley writes '
-                "that description from the diagram itself: delete the line (or make it a note)"
+                f"that description from the diagram itself: {delete}"
             ), None
         if lowered == "box":  # read on as a block, so that its `end` is no second error
             return (
@@ -404,6 +411,17 @@ class _Explainer:
         else:
             wanted = _expected_words(expected)
         return self.error(f"unexpected {what}; expected {wanted}", line, column)
+
+
+def braced_description_end(lines: list[str], index: int) -> int | None:
+    """The index after the `}` that closes Mermaid's `accDescr {` on line `index` (its lines
+    are a description, not elements), or None when the line opens none or it is never closed."""
+    if not _BRACED_DESCRIPTION.match(lines[index]):
+        return None
+    for end in range(index + 1, len(lines)):
+        if lines[end].strip(" \t") == "}":
+            return end + 1
+    return None
 
 
 def describe(
