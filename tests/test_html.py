@@ -309,6 +309,23 @@ def test_flow_and_screen_reader_label() -> None:
     assert asked.aria_label == "Message 1, A to B: Ready? Carries Q"  # no "?." after it
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("A x-> B: sent, then lost", "A to B"),  # a cross marks a loss, not a way
+        ("A <-x B: lost on the way", "B to A"),
+        ("A x->> B", "A to B"),
+        ("A -x B", "A to B"),
+        ("A x- B", "B to A"),
+        ("A x-x B", "A and B"),
+        ("A <<->> B", "A and B"),
+    ],
+)
+def test_a_cross_is_not_a_direction(line: str, said: str) -> None:
+    (view,) = message_views(parse(line))
+    assert view.aria_label.startswith(f"Message 1, {said}")
+
+
 def test_autonumber_is_the_badge() -> None:
     views = message_views(parse("autonumber 10\nA -> B: x\nB -> A: y"))
     assert [(v.index, v.badge) for v in views] == [(1, "10"), (2, "11")]

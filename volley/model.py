@@ -88,9 +88,13 @@ class Message:
     @property
     def flow(self) -> tuple[str, str, bool]:
         """(from, to, two-way) as the arrow is drawn, by its heads: `B <-- A` is A answering
-        B; an arrow with a head at each end goes both ways."""
+        B; an arrow with a head at each end goes both ways, unless one of them is a cross and
+        the other points (`A x-> B` goes from A to B, `A <-x B` from B to A): a cross marks
+        where a message was lost, not a way it went."""
         style = self.style
         left, right = style.head_from != "none", style.head_to != "none"
+        if left and right and (style.head_from == "cross") != (style.head_to == "cross"):
+            left, right = style.head_to == "cross", style.head_from == "cross"
         if left and not right:
             return self.receiver, self.sender, False
         return self.sender, self.receiver, left and right
