@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import subprocess
 import sys
@@ -339,3 +341,141 @@ def test_entries_are_drawn_in_the_order_they_started_whatever_the_time_spelling(
     ]
     assert request(calls[0]).endswith("&seqStep=2&step2=2")  # the third entry
     assert request(calls[1]).endswith("&seqStep=1&step1=1")  # the second
+
+
+def one_entry(request: dict | None = None, response: dict | None = None, **entry) -> Diagram:
+    """A capture of one exchange, the fields given over a plain GET answered 200."""
+    capture = {
+        "log": {
+            "version": "1.2",
+            "creator": {"name": "test", "version": "0"},
+            "entries": [
+                {
+                    "startedDateTime": "2024-01-01T00:00:00.000Z",
+                    "request": {
+                        "method": "GET",
+                        "url": "https://api.example.com/data",
+                        "httpVersion": "HTTP/1.1",
+                        "headers": [],
+                        **(request or {}),
+                    },
+                    "response": {
+                        "status": 200,
+                        "statusText": "OK",
+                        "httpVersion": "HTTP/1.1",
+                        "headers": [],
+                        "content": {"mimeType": "text/plain"},
+                        **(response or {}),
+                    },
+                    **entry,
+                }
+            ],
+        }
+    }
+    return import_har(json.dumps(capture), TrafficOptions(), "one.har")
+
+
+def test_a_header_value_of_several_lines_is_the_header_sent_once_a_line():
+    """Captures built on Chrome's DevTools protocol keep several cookies in one `Set-Cookie`
+    value, a line each: each is its own header, and each is masked."""
+    cookies = "ruid=7c2fbd1e-LIVE-SESSION; Path=/\nrsid=BcGNXq8w2k+Hs9rX; Path=/\nvis=42^1"
+    diagram, count = masked(
+        one_entry(response={"headers": [{"name": "Set-Cookie", "value": cookies}]})
+    )
+    body = response(diagram.messages()[1])
+    assert body.split("\n")[1:] == [
+        "Set-Cookie: ruid=<redacted>; Path=/",
+        "Set-Cookie: rsid=<redacted>; Path=/",
+        "Set-Cookie: vis=<redacted>",
+    ]
+    assert count == 3
+
+
+def test_a_password_in_the_url_is_no_part_of_the_host_header():
+    diagram = one_entry(request={"url": "https://ada:s3cretpass@files.example.com:8443/dl"})
+    sent = request(diagram.messages()[0])
+    assert sent.split("\n")[:2] == ["GET /dl HTTP/1.1", "Host: files.example.com:8443"]
+    assert "s3cret" not in write(diagram)
+
+
+@pytest.mark.parametrize(
+    ("status", "said"), [(-2, "failed: status -2"), (0, "failed: no response")]
+)
+def test_a_status_below_one_is_a_request_that_failed(status: int, said: str):
+    """WebPageTest writes its own failures as negative statuses (-1, -2)."""
+    diagram = one_entry(response={"status": status})
+    assert arrows(diagram) == [("Client", "-x", "api.example.com", "GET /data")]
+    assert diagram.items[1].text == said
+
+
+def test_the_capturing_tools_error_on_an_answer_is_a_note_after_it():
+    diagram = har("capture-har-redirect-loop")
+    assert arrows(diagram)[-1] == ("www.httpbin.org", "-->", "Client", "302 FOUND")
+    note = diagram.items[-1]
+    assert isinstance(note, Note) and note.text == "Max redirects exceeded (MAXREDIRECTS)"
+
+
+def test_an_unknown_version_is_http2_where_the_headers_are_http2s():
+    diagram = one_entry(
+        request={"httpVersion": "unknown", "headers": [{"name": ":path", "value": "/data"}]},
+        response={"httpVersion": "unknown"},
+    )
+    assert request(diagram.messages()[0]).startswith("GET /data HTTP/2\n")
+    assert response(diagram.messages()[1]).startswith("HTTP/2 200 OK")
+
+
+def test_base64_text_is_read_in_its_charset_and_unzipped_when_saved_compressed():
+    latin = one_entry(
+        response={
+            "content": {
+                "mimeType": "text/plain; charset=iso-8859-1",
+                "encoding": "base64",
+                "text": base64.b64encode("café über".encode("latin-1")).decode(),
+            }
+        }
+    )
+    assert response(latin.messages()[1]).endswith("\n\ncafé über")
+    zipped = one_entry(
+        response={
+            "headers": [{"name": "Content-Encoding", "value": "gzip"}],
+            "content": {
+                "mimeType": "application/json",
+                "encoding": "base64",
+                "text": base64.b64encode(gzip.compress(b'{"hello":"world"}')).decode(),
+            },
+        }
+    )
+    assert response(zipped.messages()[1]).endswith('\n\n{\n  "hello": "world"\n}')
+    # said to be deflated, but saved as the capture read it: shown as it is
+    plain = one_entry(
+        response={
+            "headers": [{"name": "Content-Encoding", "value": "deflate"}],
+            "content": {"mimeType": "text/plain", "encoding": "base64", "text": "SGVsbG8="},
+        }
+    )
+    assert response(plain.messages()[1]).endswith("\n\nHello")
+
+
+def test_form_fields_are_written_as_they_were_sent():
+    fields = [
+        {"name": "file", "fileName": "photo.jpg", "contentType": "image/jpeg", "value": "…"},
+        {"name": "note", "value": "a&b=c"},
+    ]
+    multipart = one_entry(
+        request={
+            "method": "POST",
+            "postData": {"mimeType": "multipart/form-data; boundary=XyZ", "params": fields},
+        }
+    )
+    assert request(multipart.messages()[0]).split("\n\n", 1)[1] == (
+        '--XyZ\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\n'
+        'Content-Type: image/jpeg\n\n…\n--XyZ\nContent-Disposition: form-data; name="note"\n\n'
+        "a&b=c\n--XyZ--"
+    )
+    form = one_entry(
+        request={
+            "method": "POST",
+            "postData": {"mimeType": "application/x-www-form-urlencoded", "params": fields[1:]},
+        }
+    )
+    assert request(form.messages()[0]).endswith("\n\nnote=a%26b%3Dc")

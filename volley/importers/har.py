@@ -17,11 +17,14 @@ import fnmatch
 import http
 import json
 import re
+import zlib
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
@@ -147,21 +150,39 @@ def _noisy(name: str) -> bool:
     return any(lower.startswith(n) if n.endswith("-") else lower == n for n in NOISY_HEADERS)
 
 
-def _version(raw: Any) -> str:
-    """`HTTP/1.1`, `HTTP/2`, `HTTP/3` from the spellings captures use (`h2`, `http/2.0`, ``)."""
+def _version(raw: Any, unknown: str) -> str:
+    """`HTTP/1.1`, `HTTP/2`, `HTTP/3` from the spellings captures use (`h2`, `http/2.0`), or
+    `unknown` where the capture has none that reads (``, `unknown`)."""
     text = str(raw or "").strip().upper()
     if text in ("H2", "HTTP/2.0", "HTTP/2"):
         return "HTTP/2"
     if text in ("H3", "HTTP/3.0", "HTTP/3", "H3-29"):
         return "HTTP/3"
-    if text.startswith("HTTP/"):
+    if re.fullmatch(r"HTTP/\d(?:\.\d)?", text):
         return text
-    return "HTTP/1.1"
+    return unknown
+
+
+def _error_text(error: Any) -> str:
+    """What a capturing tool wrote about a failure: text, or `{"message": …, "code": …}`."""
+    if isinstance(error, dict) and error.get("message"):
+        code = error.get("code")
+        return f"{error['message']} ({code})" if code else str(error["message"])
+    return str(error)
 
 
 def _object(value: Any) -> dict:
     """A HAR object, or an empty one where the capture has something else (or nothing)."""
     return value if isinstance(value, dict) else {}
+
+
+def _answered(status: Any) -> bool:
+    """Whether the request got an answer: a status of 0 or none is a request that never did,
+    and WebPageTest writes its own failures as negative ones (-1, -2)."""
+    try:
+        return int(status) > 0
+    except (TypeError, ValueError):
+        return bool(status)
 
 
 def _reason(status: Any, given: Any) -> str:
@@ -176,20 +197,82 @@ def _reason(status: Any, given: Any) -> str:
 
 
 def _headers(raw: Any) -> list[tuple[str, str]]:
+    """(name, value) pairs; a value holding line breaks is that header sent once a line, as
+    captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value."""
     pairs = []
     for header in raw if isinstance(raw, list) else []:
         if isinstance(header, dict) and isinstance(header.get("name"), str):
-            pairs.append((header["name"], str(header.get("value", ""))))
+            for value in str(header.get("value", "")).splitlines() or [""]:
+                pairs.append((header["name"], value))
     return pairs
 
 
+def _header(headers: list[tuple[str, str]], wanted: str) -> str:
+    """The first value of a header, by its name in any case ("" if it is not there)."""
+    return next((value for name, value in headers if name.lower() == wanted), "")
+
+
 def _media(headers: list[tuple[str, str]], declared: Any) -> str:
+    """The body's media type, lower case, without parameters ("" when nothing says)."""
+    return _content_type(headers, declared).split(";", 1)[0].strip().lower()
+
+
+def _content_type(headers: list[tuple[str, str]], declared: Any) -> str:
+    """The body's Content-Type: the capture's mimeType for it, else the message's header."""
     if isinstance(declared, str) and declared.strip():
-        return declared.split(";", 1)[0].strip().lower()
-    for name, value in headers:
-        if name.lower() == "content-type":
-            return value.split(";", 1)[0].strip().lower()
-    return ""
+        return declared
+    return _header(headers, "content-type")
+
+
+def _charset(content_type: str) -> str:
+    """The charset a Content-Type names, read by the standard library (UTF-8 if none)."""
+    parsed = EmailMessage()
+    parsed["content-type"] = content_type
+    return parsed.get_content_charset() or "utf-8"
+
+
+def _text_of(raw: bytes, headers: list[tuple[str, str]], declared: Any) -> str | None:
+    """A base64 body as text when it is text: decompressed if the capture saved it as sent
+    (gzip or deflate; never past `_MAX_UNZIPPED`), decoded in its charset (UTF-8 if none)."""
+    coding = _header(headers, "content-encoding").strip().lower()
+    if coding in ("gzip", "x-gzip", "deflate") and raw:
+        # gzip's header, or zlib's (RFC 1950: deflate, and a check on its first two bytes); a
+        # capture that saved the body already decoded keeps it as it is
+        zlib_header = len(raw) > 1 and raw[0] & 0x0F == 8 and int.from_bytes(raw[:2]) % 31 == 0
+        wbits = 31 if raw[:2] == b"\x1f\x8b" else 15 if zlib_header else None
+        if wbits is not None:
+            with suppress(zlib.error):  # not compressed after all: read as it is
+                raw = zlib.decompressobj(wbits).decompress(raw, _MAX_UNZIPPED)
+    if not _is_text(_media(headers, declared)):
+        return None
+    try:
+        return raw.decode(_charset(_content_type(headers, declared)))
+    except (LookupError, UnicodeDecodeError):
+        return None
+
+
+def _form(fields: list[dict], content_type: str) -> str:
+    """A form a capture gives as fields only, written as it was sent: a multipart form one part
+    a field (with the file name and type of a file), any other URL-encoded (so `a&b=c` stays
+    one value)."""
+    if not content_type.lower().startswith("multipart/"):
+        return urlencode([(str(f.get("name", "")), str(f.get("value", ""))) for f in fields])
+    parsed = EmailMessage()
+    parsed["content-type"] = content_type
+    boundary = parsed.get_boundary() or "boundary"
+    lines = []
+    for field in fields:
+        disposition = f'form-data; name="{field.get("name", "")}"'
+        if field.get("fileName"):
+            disposition += f'; filename="{field["fileName"]}"'
+        lines += [f"--{boundary}", f"Content-Disposition: {disposition}"]
+        if field.get("contentType"):
+            lines.append(f"Content-Type: {field['contentType']}")
+        lines += ["", str(field.get("value", ""))]
+    return "\n".join([*lines, f"--{boundary}--"])
+
+
+_MAX_UNZIPPED = 10_000_000  # bytes of a compressed body read: a body is cut far shorter
 
 
 _STARTED = re.compile(
@@ -357,7 +440,7 @@ class _Importer:
         response = _object(entry.get("response"))
         host = self._lane(request["url"])
         method = str(request.get("method") or "GET")
-        target, request_text = self._request_text(request)
+        target, version, request_text = self._request_text(request)
         words = f"{method} {urlsplit(target).path or '/'}"
         status = response.get("status")
         asked = Message(
@@ -368,9 +451,10 @@ class _Importer:
             label(words),
             request=Payload("Request", "http", request_text, "fenced"),
         )
-        if not status:  # 0, missing: the request never got an answer
+        error = entry.get("_error") or response.get("_error")  # what the capturing tool saw
+        if not _answered(status):
             asked.arrow = "-x"
-            why = entry.get("_error") or response.get("_error") or "no response"
+            why = _error_text(error) if error else f"status {status}" if status else "no response"
             failed = label(f"failed: {why}", NOTE_CHARS)
             return [asked, Note(0, [self.client, host], failed, attached=True)]
         reason = _reason(status, response.get("statusText"))
@@ -380,9 +464,10 @@ class _Importer:
             self.client,
             "-->",
             label(f"{status} {reason}".strip()),
-            response=Payload("Response", "http", self._response_text(response), "fenced"),
+            response=Payload("Response", "http", self._response_text(response, version), "fenced"),
         )
-        return [asked, reply, *self._websocket(entry, host)]
+        said = [Note(0, [host, self.client], label(_error_text(error), NOTE_CHARS), attached=True)]
+        return [asked, reply, *(said if error else []), *self._websocket(entry, host)]
 
     def _websocket(self, entry: dict, host: str) -> list[Item]:
         """The frames of a WebSocket the capture kept (Chrome's and mitmproxy's
@@ -412,11 +497,14 @@ class _Importer:
             return headers
         return [(name, value) for name, value in headers if not _noisy(name)]
 
-    def _request_text(self, request: dict) -> tuple[str, str]:
-        """(the request target, the request as HTTP text): HTTP/2 pseudo-headers folded into
-        the start line (`:method`, `:path`) and a Host header (`:authority`)."""
+    def _request_text(self, request: dict) -> tuple[str, str, str]:
+        """(the request target, its HTTP version, the request as HTTP text): HTTP/2
+        pseudo-headers folded into the start line (`:method`, `:path`) and a Host header
+        (`:authority`)."""
         headers = _headers(request.get("headers"))
         pseudo = {name.lower(): value for name, value in headers if name.startswith(":")}
+        # a capture that cannot say which: HTTP/2's if it has HTTP/2's pseudo-headers
+        version = _version(request.get("httpVersion"), "HTTP/2" if pseudo else "HTTP/1.1")
         headers = [(name, value) for name, value in headers if not name.startswith(":")]
         parts = urlsplit(request["url"])
         target = pseudo.get(":path") or (parts.path or "/") + (
@@ -424,54 +512,57 @@ class _Importer:
         )
         method = pseudo.get(":method") or str(request.get("method") or "GET")
         if not any(name.lower() == "host" for name, _ in headers):
-            headers.insert(0, ("Host", pseudo.get(":authority") or parts.netloc))
-        lines = [f"{method} {target} {_version(request.get('httpVersion'))}"]
+            # the host and port alone: a `user:password@` in the URL is no part of Host
+            host = pseudo.get(":authority") or parts.netloc.rpartition("@")[2]
+            headers.insert(0, ("Host", host))
+        lines = [f"{method} {target} {version}"]
         lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
         body = self._post_body(request.get("postData"), headers)
-        return target, self._message(lines, body)
+        return target, version, self._message(lines, body)
 
     def _post_body(self, post: Any, headers: list[tuple[str, str]]) -> str:
         if not isinstance(post, dict):
             return ""
         text = post.get("text")
         if isinstance(text, str) and text:
-            media = _media(headers, post.get("mimeType"))
-            return self._body(text, media, post.get("encoding"))
+            return self._body(text, headers, post.get("mimeType"), post.get("encoding"))
         params = post.get("params")
         if isinstance(params, list) and params:  # a form HAR gives as fields only
-            return "&".join(
-                f"{p.get('name', '')}={p.get('value', '')}" for p in params if isinstance(p, dict)
-            )
+            fields = [p for p in params if isinstance(p, dict)]
+            form = _form(fields, _content_type(headers, post.get("mimeType")))
+            return cut_body(form, self.options.max_body)
         return _saved_apart(post)
 
-    def _response_text(self, response: dict) -> str:
+    def _response_text(self, response: dict, version: str) -> str:
+        """The response as HTTP text; `version` is the request's, for a capture that does not
+        say the response's."""
         headers = _headers(response.get("headers"))
         reason = _reason(response.get("status"), response.get("statusText"))
-        start = f"{_version(response.get('httpVersion'))} {response.get('status')}"
+        start = f"{_version(response.get('httpVersion'), version)} {response.get('status')}"
         lines = [f"{start} {reason}".rstrip()]
-        lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
+        kept = self._kept_headers([(name, value) for name, value in headers if name[:1] != ":"])
+        lines += [f"{name}: {value}" for name, value in kept]
         content = _object(response.get("content"))
         body = ""
         if isinstance(content.get("text"), str) and content["text"]:
-            media = _media(headers, content.get("mimeType"))
-            body = self._body(content["text"], media, content.get("encoding"))
+            body = self._body(
+                content["text"], headers, content.get("mimeType"), content.get("encoding")
+            )
         else:
             body = _saved_apart(content)
         return self._message(lines, body)
 
-    def _body(self, text: str, media: str, encoding: Any) -> str:
-        """A body as a reader wants it: base64 text decoded, JSON indented, long ones cut."""
+    def _body(self, text: str, headers: list[tuple[str, str]], declared: Any, encoding: Any) -> str:
+        """A body as a reader wants it: base64 text decoded (in its charset, unzipped if it was
+        saved still gzip- or deflate-compressed), JSON indented, long ones cut; `declared` is
+        the capture's own mimeType for it."""
+        media = _media(headers, declared)
         if encoding == "base64":
             try:
                 raw = base64.b64decode(text, validate=False)
             except (binascii.Error, ValueError):
                 raw = None
-            decoded = None
-            if raw is not None and _is_text(media):
-                try:
-                    decoded = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    decoded = None
+            decoded = _text_of(raw, headers, declared) if raw is not None else None
             if decoded is None:
                 size = len(raw) if raw is not None else len(text)
                 return f"({size:,} bytes of {media or 'binary data'}, not shown)"
