@@ -779,3 +779,21 @@ def test_why_a_session_failed_is_kept_where_the_channel_says_it():
         (["echo"], "Connection state: Error Error sending message: fetch failed"),
         (["echo"], "Server exited before responding to \\`initialize\\` request."),
     ]
+
+
+def test_a_message_is_kept_whole_unless_max_body_is_given():
+    """A JSON-RPC message is the protocol's payload, kept whole by default (a long tools/list
+    result still reads as a table); --max-body cuts it as it cuts a HAR's bodies."""
+    result = {"tools": [{"name": f"tool{n}", "description": "d" * 200} for n in range(30)]}
+    log = "\n".join(
+        json.dumps({"direction": way, "message": message})
+        for way, message in [
+            ("send", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            ("recv", {"jsonrpc": "2.0", "id": 1, "result": result}),
+        ]
+    )
+    whole = import_jsonrpc(log).messages()[1].response
+    assert whole is not None and json.loads(whole.body)["result"] == result
+    cut = import_jsonrpc(log, TrafficOptions(max_body=100)).messages()[1].response
+    assert cut is not None and len(cut.body.split("\n")[0]) == 100
+    assert cut.body.endswith(f"more characters cut ({len(whole.body):,} in all)")

@@ -38,7 +38,7 @@ def _traffic_options(
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     keep_headers: bool,
-    max_body: int,
+    max_body: int | None,
     no_redact: bool,
 ) -> TrafficOptions:
     """The options for HAR, trace and JSON-RPC imports (the other formats take none)."""
@@ -150,9 +150,9 @@ Examples:
 @click.option(
     "--max-body",
     type=click.IntRange(min=0),
-    default=4000,
-    show_default=True,
-    help="Traffic: characters of a body kept before the rest is cut (0 keeps all).",
+    default=None,
+    help="Traffic: characters of a body kept before the rest is cut (0 keeps all; by default "
+    "a HAR's bodies are cut at 4000, a JSON-RPC message is kept whole).",
 )
 @click.option(
     "--max-input-bytes",

@@ -36,7 +36,7 @@ from volley.importers.labels import (
     named_lane,
     pretty_json,
 )
-from volley.importers.traffic import TrafficOptions, imported
+from volley.importers.traffic import HAR_MAX_BODY, TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
 __all__ = ["NOISY_HEADERS", "convert", "detect", "import_har"]
@@ -484,7 +484,7 @@ class _Importer:
             payload = Payload(
                 "Frame",
                 "json" if pretty else None,
-                cut_body(pretty or text, self.options.max_body),
+                cut_body(pretty or text, self.options.body_limit(HAR_MAX_BODY)),
                 "fenced",
             )
             words = label(f"WebSocket {'binary' if binary else 'text'} frame")
@@ -530,7 +530,7 @@ class _Importer:
         if isinstance(params, list) and params:  # a form HAR gives as fields only
             fields = [p for p in params if isinstance(p, dict)]
             form = _form(fields, _content_type(headers, post.get("mimeType")))
-            return cut_body(form, self.options.max_body)
+            return cut_body(form, self.options.body_limit(HAR_MAX_BODY))
         return _saved_apart(post)
 
     def _response_text(self, response: dict, version: str) -> str:
@@ -569,7 +569,7 @@ class _Importer:
             text = decoded
         if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
             text = pretty_json(text) or text
-        return cut_body(text.rstrip("\r\n"), self.options.max_body)
+        return cut_body(text.rstrip("\r\n"), self.options.body_limit(HAR_MAX_BODY))
 
     @staticmethod
     def _message(head: list[str], body: str) -> str:

@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, part_name
-from volley.importers.labels import label, lane_name
+from volley.importers.labels import cut_body, label, lane_name
 from volley.importers.lua_values import LuaValueError, read_lua_value
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Item, Message, Note, Payload
@@ -136,6 +136,7 @@ def session_diagram(
     }
     if lanes["client"] == lanes["server"]:
         lanes["server"] += " (server)"
+    limit = options.body_limit(0)  # a message is the protocol's own payload: whole by default
     items: list[Item] = []
     waiting: dict[tuple[Side, str], Message] = {}  # (who asked, id) → the request
     unanswered: list[tuple[str, Message]] = []  # asked again with the same id before an answer
@@ -153,7 +154,7 @@ def session_diagram(
         for message in messages:
             text = line.text if len(messages) == 1 else json.dumps(message, ensure_ascii=False)
             if "method" in message and "id" in message:
-                payload = _payload("Request", text, line.as_logged)
+                payload = _payload("Request", text, line.as_logged, limit)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
                 if key in waiting:
@@ -161,12 +162,12 @@ def session_diagram(
                 waiting[key] = request
                 items.append(request)
             elif "method" in message:
-                payload = _payload("Notification", text, line.as_logged)
+                payload = _payload("Notification", text, line.as_logged, limit)
                 items.append(
                     Message(0, here, there, "->>", _request_label(message), request=payload)
                 )
             else:
-                items.append(_response(message, line, text, here, there, waiting))
+                items.append(_response(message, line, text, here, there, waiting, limit))
     unanswered += [(message_id, request) for (_, message_id), request in waiting.items()]
     return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
 
@@ -187,11 +188,12 @@ def _noted(items: list[Item], unanswered: list[tuple[str, Message]]) -> list[Ite
     return out
 
 
-def _payload(name: str, text: str, as_logged: str | None) -> Payload | None:
-    """The message as sent (JSON), or the block a log kept of it (as text), or none."""
+def _payload(name: str, text: str, as_logged: str | None, limit: int) -> Payload | None:
+    """The message as sent (JSON), or the block a log kept of it (as text), or none; past
+    `limit` characters (--max-body) cut, with a line saying so."""
     if as_logged is None:
-        return Payload(name, "json", text, "fenced")
-    return Payload(name, "text", as_logged, "fenced") if as_logged else None
+        return Payload(name, "json", cut_body(text, limit), "fenced")
+    return Payload(name, "text", cut_body(as_logged, limit), "fenced") if as_logged else None
 
 
 def _response(
@@ -201,6 +203,7 @@ def _response(
     here: str,
     there: str,
     waiting: dict[tuple[Side, str], Message],
+    limit: int,
 ) -> Message:
     """A response, paired with the request it answers by id. When it answers one that is not
     the oldest still waiting (answers out of order), both say which id they share, since a
@@ -215,7 +218,8 @@ def _response(
     elif asked[0] != (_OTHER[sender], message_id):
         request.label += " " + label(f"(id {message_id})")
         words += " " + label(f"(id {message_id})")
-    payload = _payload("Error" if "error" in message else "Response", text, line.as_logged)
+    kind = "Error" if "error" in message else "Response"
+    payload = _payload(kind, text, line.as_logged, limit)
     return Message(0, here, there, "-->", words, response=payload)
 
 

@@ -31,8 +31,18 @@ class TrafficOptions:
     include: tuple[str, ...] = ()  # --include: URL patterns to keep (HAR)
     exclude: tuple[str, ...] = ()  # --exclude: URL patterns to leave out (HAR)
     keep_headers: bool = False  # --keep-headers: keep the headers every browser sends (HAR)
-    max_body: int = 4000  # --max-body: characters of a body before the rest is cut; 0: all
+    # --max-body: characters of a body before the rest is cut, 0 for all; by default a HAR's
+    # bodies are cut at HAR_MAX_BODY (pages and scripts run long), and a JSON-RPC message, the
+    # protocol's own payload, is kept whole
+    max_body: int | None = None
     redact: bool = True  # --no-redact turns masking off
+
+    def body_limit(self, default: int) -> int:
+        """The characters of a body kept (0: all): --max-body, or the format's `default`."""
+        return default if self.max_body is None else self.max_body
+
+
+HAR_MAX_BODY = 4000
 
 
 def masked(diagram: Diagram) -> tuple[Diagram, int]:
