@@ -600,3 +600,35 @@ def test_traffic_options_on_a_diagram_format_are_a_usage_error(tmp_path):
     assert "--all, --max-body only applies to traffic" in result.output
     assert "not to a mermaid diagram" in result.output
     assert CliRunner().invoke(main, ["import", str(source)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("declared", "meant"),
+    [
+        ('participant "Internet User" as IU', "participant IU as Internet User"),
+        ('actor "User" as "用户"', "participant User as 用户"),
+    ],
+)
+def test_a_quoted_name_before_as_is_read_as_meant(declared: str, meant: str) -> None:
+    """`participant "Internet User" as IU` is PlantUML's order, common in generated design
+    docs: imported as the lane its messages use, shown with the quoted words (Mermaid would
+    draw a second lane called "Internet User", quotes and all), with a comment saying so."""
+    name = meant.split()[1]
+    text = one(f"sequenceDiagram\n    {declared}\n    {name}->>GLB: HTTPS request\n")
+    assert text.startswith(f"{meant}\n")
+    assert f"// Mermaid: {declared} (read as: {meant})" in text
+    diagram = volley.parse(text)
+    assert diagram.participants == [name, "GLB"]
+
+
+@pytest.mark.parametrize("word", ["Create", "destroy", "Links", "link", "Actor", "Activate"])
+def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message(word: str):
+    """Mermaid reads `Create Order Service-->>Shop: …` as its `create` statement: the line is
+    refused with words that say why, never dropped as a comment."""
+    source = f"sequenceDiagram\n    Shop->>{word} Order Service: POST\n"
+    source += f"    {word} Order Service-->>Shop: 201 Created\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "test.mmd")
+    error = caught.value
+    assert error.line == 3 and f'"{word}" starts Mermaid\'s {word.lower()} statement' in str(error)
+    assert "rename the participant" in (error.hint or "")

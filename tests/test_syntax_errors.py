@@ -32,6 +32,7 @@ CASES = [
     ("[-> A: in\n", 1, 1, '"[" is PlantUML\'s edge of the diagram'),
     ("A ->]: out\n", 1, 5, '"]" is PlantUML\'s edge of the diagram'),
     ('participant "Long name" as L\n', 1, 13, 'volley writes "participant L as Long name"'),
+    ('participant "User" as "用户"\n', 1, 13, 'volley writes "participant User as 用户"'),
     ("actor Bob #red\n", 1, 11, '"#red" after "Bob" is PlantUML\'s colour'),
     ("activate B #FFBBBB\n", 1, 12, '"#FFBBBB" after "B" is PlantUML\'s colour'),
     ("A -> B\nnote over A #aqua: x\n", 2, 13, '"#aqua" after "A" is PlantUML\'s colour'),

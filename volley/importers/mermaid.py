@@ -103,6 +103,13 @@ _NOTE = re.compile(
 _PARTICIPANT = re.compile(
     r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+(?i:as)[ \t]+(?P<alias>.+))?"
 )
+# Statements whose words hold no arrow: a line of one of them that reads as a message
+# (`Create Order Service->>Shop: …`) is a sender named after the keyword, which Mermaid reads
+# as the keyword's statement.
+_NO_ARROWS = frozenset(
+    {"create", "destroy", "link", "links", "properties", "details", "activate", "deactivate"}
+)
+_QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
 _ENTITY = re.compile(r"#(\w+);")
@@ -434,6 +441,8 @@ class _Reader:
                 "details": self.unsupported,
             }.get(keyword)
             if handler is not None:
+                if keyword in _NO_ARROWS and _MESSAGE.fullmatch(text) and not _declares(rest):
+                    self.keyword_sender(line, raw, word["word"], text)
                 handler(line, raw, keyword, rest, text)
                 return
             if keyword in BLOCKS:
@@ -467,6 +476,20 @@ class _Reader:
             "loop/alt/opt/par/critical/break/rect … end, autonumber, title or a %% comment",
         )
         self.fail(line, raw, what, column, hint)
+
+    def keyword_sender(self, line: int, raw: str, word: str, text: str) -> None:
+        """`Create Order Service->>Shop: …`: Mermaid reads its keyword first, so this is its
+        `create` statement, which fails there, not a message; nor is it one here."""
+        sender = _MESSAGE.fullmatch(text)["sender"].strip()  # type: ignore[index]
+        self.fail(
+            line,
+            raw,
+            f'"{word}" starts Mermaid\'s {word.lower()} statement, as Mermaid reads this line: '
+            f"it is not a message from {sender!r}",
+            raw.find(text) + 1 if text in raw else 0,
+            f"rename the participant so that its name does not start with {word.lower()!r} "
+            f"(participant X as {sender} keeps the words shown)",
+        )
 
     def add(self, item: Item) -> None:
         self.items().append(item)
@@ -511,10 +534,24 @@ class _Reader:
             return
         if "@{" in rest and not found["config"]:
             self.fail(line, raw, "expected } to close this participant's @{", raw.find("@{") + 1)
-        name = self.use(line, raw, found["name"])
+        written, alias = found["name"], found["alias"]
+        if not alias and _MESSAGE.fullmatch(text):  # `Actor Service->>B: …` (a label may
+            self.keyword_sender(line, raw, text.split()[0], text)  # hold an arrow: `as A -> B`)
+        quoted = _QUOTED.fullmatch(written.strip())
+        if quoted and alias:
+            # `participant "Internet User" as IU` is PlantUML's order (Mermaid would draw a lane
+            # called "Internet User", with its quotes, beside the IU of the messages), and
+            # `"User" as "用户"` quotes both: read as what was meant
+            alias_quoted = _QUOTED.fullmatch(alias.strip())
+            written, alias = (
+                (quoted["text"], alias_quoted["text"])
+                if alias_quoted
+                else (alias.strip(), quoted["text"])
+            )
+            self.comment(line, f"{text} (read as: participant {written} as {alias})")
+        name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
             self.stack[-1].members.append(name)
-        alias = found["alias"]
         if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
             inline = _ALIAS.search(found["config"])
             alias = inline and (
@@ -731,6 +768,12 @@ def is_volley_label(label: str) -> bool:
     except VolleyError:
         return False
     return diagram.labels == {"A": label} and not diagram.messages()
+
+
+def _declares(rest: str) -> bool:
+    """Whether what follows `create` is the participant it makes (`create participant B`)."""
+    word = _WORD.fullmatch(rest)
+    return word is not None and word["word"].lower() in ("participant", "actor")
 
 
 def _statements(text: str) -> tuple[list[str], str | None, str | None]:

@@ -309,11 +309,13 @@ class _ToModel:
         self._check_name(name, text)
         self._check_colour(name, text)
         if label and len(name) > 1 and name[0] == name[-1] == '"':
-            self.error(
-                f"{name} as {label} is PlantUML's order (the shown name, then the lane's): "
-                f'volley writes "participant {label} as {name[1:-1]}"',
-                _at_text(text),
-            )
+            if len(label) > 1 and label[0] == label[-1] == '"':  # `"User" as "用户"`
+                said = "is quoted: a volley name and its label take no quotes"
+                meant = f"participant {name[1:-1]} as {label[1:-1]}"
+            else:
+                said = "is PlantUML's order (the shown name, then the lane's)"
+                meant = f"participant {label} as {name[1:-1]}"
+            self.error(f'{name} as {label} {said}: volley writes "{meant}"', _at_text(text))
         return _Directive("participant", _line(keyword), (name, label))
 
     def activation(self, children):
