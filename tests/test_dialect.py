@@ -376,12 +376,16 @@ def test_activate_and_deactivate_lines():
         ("%% a comment\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
         ("@startuml\nA -> B\n@enduml\n", "PlantUML"),
         ("---\ntitle: Login\n---\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
+        ("%%{init: {\n    'theme': 'base'\n}}%%\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
+        ("sequencediagram\nA->>B: hi\n", "Mermaid"),
     ],
 )
 def test_a_mermaid_or_plantuml_file_gets_one_error_naming_the_importer(text, what):
     error = only_error(text)
     assert what in error.message and "volley import" in (error.hint or "")
-    assert error.line == {"%": 2, "-": 4}.get(text[0], 1)
+    lines = [line.lower() for line in text.split("\n")]
+    header = lines.index("sequencediagram" if what == "Mermaid" else "@startuml") + 1
+    assert error.line == header
 
 
 def test_mermaid_comment_lines_are_comments_and_plantuml_quotes_are_refused():

@@ -632,3 +632,8 @@ def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message
     error = caught.value
     assert error.line == 3 and f'"{word}" starts Mermaid\'s {word.lower()} statement' in str(error)
     assert "rename the participant" in (error.hint or "")
+
+
+def test_the_header_is_read_in_any_case() -> None:
+    """The parser sends a `sequencediagram` file to the importer, which reads it."""
+    assert one("sequencediagram\n  A->>B: hi\n") == "A -> B: hi\n"

@@ -87,7 +87,10 @@ BLOCKS = {
 }
 BRANCHES = {"else": "if", "and": "par", "option": "critical"}
 
-_HEADER = re.compile(r"sequenceDiagram\b(.*)")
+# Mermaid itself wants this spelling; any case is read (the keywords after it are Mermaid's
+# own in any case), so that `sequencediagram` is not refused as "not Mermaid" after the parser
+# has sent its writer here
+_HEADER = re.compile(r"(?i:sequenceDiagram)\b(.*)")
 # the longest first, so that `--|\\` is not read as `-` and a name
 _ARROW = "|".join(re.escape(arrow) for arrow in sorted({**ARROWS, **HALF_ARROWS}, key=len)[::-1])
 # `()` at either end of the arrow: a "central connection", to the middle of the lifeline

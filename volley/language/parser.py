@@ -827,11 +827,14 @@ class _Parse:
         """A Mermaid or PlantUML file gets one error that says so, not one per line.
 
         Mermaid's front matter (`---`, `title: …`, `---`) may come before its header."""
-        front_matter = False
+        front_matter = directive = False
         for number, line in enumerate(self.lines, 1):
             word = line.strip()
             if word == "---" and (front_matter or number == 1):
                 front_matter = not front_matter
+                continue
+            if directive or word.startswith("%%{"):  # `%%{init: {` … `}}%%` over several lines
+                directive = "}%%" not in word
                 continue
             if front_matter or not word or is_comment(word):
                 continue
