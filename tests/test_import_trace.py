@@ -433,3 +433,81 @@ def test_grpc_status_codes_are_named_and_json_lines_are_sections():
     assert sections[0].label == "trace 69842a979911036cf3e822086ecaa007"  # aYQql5kRA2zz6CIIbsqgBw==
     assert ("product-catalog", "-->", "Client", "0 OK") in arrows(diagram)
     assert all(label != "0" for *_, label in arrows(diagram))
+
+
+@pytest.mark.parametrize(
+    ("name", "wrap"),
+    [
+        ("otlp-memory", lambda data: {"batches": data["resourceSpans"]}),  # Tempo's first API
+        ("otlp-memory", lambda data: {"trace": data}),  # Tempo's API v2
+        ("jaeger", lambda data: [data]),  # the Jaeger UI's download of several traces
+    ],
+)
+def test_the_wrappers_query_apis_answer_with_import_as_the_trace_inside(name, wrap):
+    file = {"otlp-memory": "otlp-jaeger-memory-store.json", "jaeger": "jaeger-ui-01.json"}[name]
+    data = json.loads((CASES / file).read_text(encoding="utf-8"))
+    wrapped = json.dumps(wrap(data))
+    assert detect(wrapped).name == "trace"
+    assert write(import_trace(wrapped)) == write(trace(file))
+
+
+def otlp_span(span_id: str, parent: str | None, service: str, kind: int, start_ms: int, **more):
+    """One OTLP export of a span starting `start_ms` after a second into the epoch."""
+    span = {
+        "traceId": "5b8efff798038103d269b633813fc60c",
+        "spanId": span_id,
+        "name": f"{service} span",
+        "kind": kind,
+        "startTimeUnixNano": str((1000 + start_ms) * 1_000_000),
+        "endTimeUnixNano": str((1200 + start_ms) * 1_000_000),
+        **({"parentSpanId": parent} if parent else {}),
+        **more,
+    }
+    resource = {"attributes": [{"key": "service.name", "value": {"stringValue": service}}]}
+    return {"resource": resource, "scopeSpans": [{"spans": [span]}]}
+
+
+def event(name: str, at_ms: int) -> dict:
+    return {"name": name, "timeUnixNano": str((1000 + at_ms) * 1_000_000)}
+
+
+def test_span_events_are_drawn_when_they_happened_among_the_calls():
+    """An event after a nested call returned is drawn after its reply, not right after the
+    request that opened the span."""
+    data = {
+        "resourceSpans": [
+            otlp_span("01", None, "a", 3, 0, events=[event("a-late", 150)]),  # CLIENT
+            otlp_span("02", "01", "b", 2, 1, events=[event("b-early", 5), event("b-late", 99)]),
+            otlp_span("03", "02", "b", 3, 10),  # b's CLIENT call to c
+            otlp_span("04", "03", "c", 2, 11),
+        ]
+    }
+    diagram = import_trace(json.dumps(data))
+    order = [
+        f"{item.sender}>{item.receiver}" if isinstance(item, Message) else item.text
+        for item in diagram.items
+    ]
+    assert order == ["a>b", "**b-early**", "b>c", "c>b", "**b-late**", "**a-late**", "b>a"]
+
+
+def test_zipkin_otel_status_is_an_error_and_v1_core_annotations_are_not_notes():
+    span = {
+        "traceId": "4d1e00c0db9010db86154a4ba6e91385",
+        "id": "4d1e00c0db9010db",
+        "kind": "CLIENT",
+        "name": "get",
+        "timestamp": 1472470996199000,
+        "duration": 207000,
+        "localEndpoint": {"serviceName": "frontend"},
+        "remoteEndpoint": {"serviceName": "backend"},
+        "annotations": [
+            {"timestamp": 1472470996199000, "value": "cs"},
+            {"timestamp": 1472470996238000, "value": "retrying"},
+            {"timestamp": 1472470996406000, "value": "cr"},
+        ],
+        "tags": {"otel.status_code": "ERROR", "otel.status_description": "Something failed"},
+    }
+    diagram = import_trace(json.dumps([span]))
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes == ["**retrying**"]
+    assert diagram.messages()[-1].label == "**error**: Something failed"

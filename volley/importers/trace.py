@@ -64,6 +64,7 @@ ROOT_CALLER = "Client"  # the lane a trace's first SERVER span is called from
 class _Event:
     name: str
     attributes: list[tuple[str, str]]
+    time: int | None = None  # nanoseconds since the epoch, as a span's start
 
 
 @dataclass
@@ -117,12 +118,21 @@ def is_trace(data: Any) -> bool:
 
 
 def _unwrapped(data: Any) -> Any:
-    """OTLP/JSON as Jaeger's API v3 answers it (`GET /api/v3/traces/{id}`): inside a
-    `{"result": …}`, one a line when the answer streams. Anything else as it is."""
-    if isinstance(data, dict) and "resourceSpans" not in data:
-        inner = data.get("result")
-        if isinstance(inner, dict) and "resourceSpans" in inner:
-            return inner
+    """A trace in the wrappers query APIs answer with, as the export it wraps: OTLP/JSON in
+    Jaeger's API v3 `{"result": …}` (one a line when the answer streams) or Tempo's API v2
+    `{"trace": …}`; Tempo's first API's `{"batches": […]}` (OTLP's resourceSpans under another
+    name); Jaeger traces as a bare array (the UI's download of several) as its API's
+    `{"data": […]}`. Anything else as it is."""
+    if isinstance(data, list) and data and all(_is_jaeger_trace(t) for t in data):
+        return {"data": data}
+    if not isinstance(data, dict) or "resourceSpans" in data:
+        return data
+    for key in ("result", "trace"):
+        inner = data.get(key)
+        if isinstance(inner, dict) and ("resourceSpans" in inner or "batches" in inner):
+            return _unwrapped(inner)
+    if isinstance(data.get("batches"), list):
+        return {"resourceSpans": data["batches"]}
     return data
 
 
@@ -136,7 +146,7 @@ def detect(text: str) -> int:
     it says what is wrong with it rather than that its format is unknown; else 0."""
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if head.startswith("["):
-        if '"traceId"' not in head:
+        if '"traceId"' not in head and '"traceID"' not in head:  # Zipkin's, Jaeger's
             return 0
     elif not head.startswith("{") or not ('"resourceSpans"' in head or '"spans"' in text):
         return 0
@@ -267,6 +277,14 @@ def _optional_nanos(raw: Any) -> int | None:
     return None if raw is None or raw == "" else _nanos(raw)
 
 
+def _times_1000(micros: int | None) -> int | None:
+    """Microseconds (Jaeger's and Zipkin's times) as nanoseconds (OTLP's, and the spans')."""
+    return None if micros is None else micros * 1000
+
+
+_ZIPKIN_V1_CORE = frozenset({"cs", "sr", "ss", "cr"})
+
+
 def _end(start: int, duration: Any) -> int | None:
     """The end of a Jaeger or Zipkin span from its duration in microseconds; None without
     one (Zipkin leaves it out of a span that was never finished, or that only logged)."""
@@ -295,7 +313,11 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                     attributes=_otlp_attributes(span.get("attributes")),
                     error=_otlp_error(span.get("status")),
                     events=[
-                        _Event(str(e.get("name") or "event"), _otlp_attributes(e.get("attributes")))
+                        _Event(
+                            str(e.get("name") or "event"),
+                            _otlp_attributes(e.get("attributes")),
+                            _optional_nanos(e.get("timeUnixNano")),
+                        )
                         for e in span.get("events") or []
                         if isinstance(e, dict)
                     ],
@@ -367,7 +389,8 @@ def _jaeger_parent(span: dict) -> str | None:
 def _jaeger_log(log: dict) -> _Event:
     fields = _jaeger_tags(log.get("fields"))
     name = dict(fields).get("event") or "log"
-    return _Event(name, [(k, v) for k, v in fields if k != "event"])
+    micros = _optional_nanos(log.get("timestamp"))  # microseconds in Jaeger
+    return _Event(name, [(k, v) for k, v in fields if k != "event"], _times_1000(micros))
 
 
 # --- Zipkin JSON (v2) --------------------------------------------------------------------------
@@ -457,7 +480,10 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             if parent and parent != span_id and client and server and ran_in_server:
                 parent = _server_half(parent)
         tags = [(str(key), str(value)) for key, value in (span.get("tags") or {}).items()]
-        error = dict(tags).get("error")
+        found = dict(tags)
+        error = found.get("error")
+        if error is None and found.get("otel.status_code") == "ERROR":  # OpenTelemetry's status
+            error = found.get("otel.status_description") or ""
         remote = span.get("remoteEndpoint") or {}
         address = _endpoint_address(remote)
         attributes = [(key, value) for key, value in tags if key != "error"]
@@ -476,12 +502,19 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             start=start,
             end=_end(start, span.get("duration")),
             attributes=attributes,
-            # Zipkin's `error` tag holds the message; some tracers write just "true"
+            # Zipkin's `error` tag holds the message; some tracers write just "true"; spans from
+            # OpenTelemetry say it in `otel.status_code` and `otel.status_description`
             error=None if error is None else ("" if error == "true" else error),
             events=[
-                _Event(str(a.get("value") or "annotation"), [])
+                _Event(
+                    str(a.get("value") or "annotation"),
+                    [],
+                    _times_1000(_optional_nanos(a.get("timestamp"))),  # microseconds
+                )
                 for a in span.get("annotations") or []
-                if isinstance(a, dict)
+                # cs, sr, ss, cr: Zipkin v1's client send … client receive, which the arrows
+                # draw (data converted from v1, as Istio's, still carries them)
+                if isinstance(a, dict) and a.get("value") not in _ZIPKIN_V1_CORE
             ],
             peer=remote.get("serviceName") or None,
             peer_address=address,
@@ -570,9 +603,7 @@ class _Builder:
         items: list[Item] = [
             Message(0, here, here, "->", words, request=self.payload("Span", span))
         ]
-        items += self.events(span, here)
-        for child in span.children:
-            items += self.span_items(child, here)
+        items += self.meanwhile([(span, here)], span.children, here)
         return items
 
     def entry(self, span: _Span, caller: str | None = None) -> list[Item]:
@@ -598,9 +629,7 @@ class _Builder:
                 activate=None if asynchronous else "+",
             )
         ]
-        items += self.events(span, here)
-        for child in span.children:
-            items += self.span_items(child, here)
+        items += self.meanwhile([(span, here)], span.children, here)
         if asynchronous:
             return items
         return [*items, self.reply(here, outside, span, None, with_payload=False)]
@@ -635,15 +664,17 @@ class _Builder:
                     activate=None if asynchronous or here == there else "+",
                 )
             )
-            if first:
-                items += self.events(client, here)
+            logged = [(client, here)] if first else []
             if callee is not None:
-                items += self.events(callee, there)
-                for child in callee.children:
-                    items += self.span_items(child, there)
-        for child in client.children:
-            if child is not server and not (asynchronous and child.kind in _CALLEES):
-                items += self.span_items(child, there)
+                items += self.meanwhile([*logged, (callee, there)], callee.children, there)
+            else:
+                items += self.meanwhile(logged, [], there)
+        others = [
+            child
+            for child in client.children
+            if child is not server and not (asynchronous and child.kind in _CALLEES)
+        ]
+        items += self.meanwhile([], others, there)
         if asynchronous:
             return items
         return [*items, self.reply(there, here, client, server, with_payload=server is not None)]
@@ -700,13 +731,24 @@ class _Builder:
         lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
         return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
 
-    def events(self, span: _Span, lane: str) -> list[Item]:
-        notes: list[Item] = []
-        for event in span.events:
-            lines = [f"**{label(event.name)}**"]
-            lines += [label(f"{key}: {value}") for key, value in event.attributes]
-            notes.append(Note(0, [lane], "\n".join(lines)))
-        return notes
+    def meanwhile(
+        self, logged: list[tuple[_Span, str]], children: list[_Span], lane: str
+    ) -> list[Item]:
+        """What happened inside a call, in time order: the events of the `logged` spans (each
+        a note over its lane) among the messages of `children` (run in `lane`). An event with
+        no time comes first, as it did before the children's times were known."""
+        happened: list[tuple[int, int, list[Item]]] = []  # (time, order written, items)
+        for span, where in logged:
+            for event in span.events:
+                lines = [f"**{label(event.name)}**"]
+                lines += [label(f"{key}: {value}") for key, value in event.attributes]
+                note = Note(0, [where], "\n".join(lines))
+                time = event.time if event.time is not None else span.start
+                happened.append((time, len(happened), [note]))
+        for child in children:
+            happened.append((child.start, len(happened), self.span_items(child, lane)))
+        happened.sort(key=lambda each: each[:2])
+        return [item for _, _, items in happened for item in items]
 
 
 def _hex_id(trace: str) -> str:
