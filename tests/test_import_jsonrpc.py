@@ -797,3 +797,30 @@ def test_a_message_is_kept_whole_unless_max_body_is_given():
     cut = import_jsonrpc(log, TrafficOptions(max_body=100)).messages()[1].response
     assert cut is not None and len(cut.body.split("\n")[0]) == 100
     assert cut.body.endswith(f"more characters cut ({len(whole.body):,} in all)")
+
+
+def test_a_hosts_error_lines_are_notes_in_their_place():
+    """An MCP host's `[error]` line says why a session went wrong (the server wrote something
+    that is not JSON; a message failed validation, over several lines): a note over the server
+    where it was logged, not dropped."""
+    log = (
+        '2025-06-27T07:58:07.774Z [info] [go-mcp] Message from client: {"method":"initialize",'
+        '"params":{},"jsonrpc":"2.0","id":0}\n'
+        "2025-06-27T07:58:08.067Z [error] [go-mcp] Unexpected token 'i', \"time=2025-0\"... "
+        "is not valid JSON\n"
+        '2025-06-27T07:58:08.068Z [info] [go-mcp] Message from server: {"jsonrpc":"2.0","id":0,'
+        '"result":{}}\n'
+        "2025-06-27T07:58:09.000Z [go-mcp] [info] Server transport closed\n"
+        "2025-06-27T07:58:09.086Z [go-mcp] [error] [\n"
+        '  {\n    "code": "invalid_type",\n    "path": ["method"]\n  }\n]\n'
+    )
+    diagram = import_jsonrpc(log)
+    said = [
+        (item.over, item.text) if isinstance(item, Note) else item.label for item in diagram.items
+    ]
+    assert said == [
+        "initialize",
+        (["go-mcp"], "error: Unexpected token 'i', \"time=2025-0\"... is not valid JSON"),
+        "result",
+        (["go-mcp"], 'error: [{"code":"invalid_type","path":["method"]}]'),
+    ]

@@ -251,6 +251,13 @@ def _names(sent: list[Sent]) -> dict[Side, str | None]:
 
 _HOST_LINE = re.compile(r"^(?P<head>.*?)\bMessage from (?P<side>client|server):[ \t]*(?P<rest>.*)$")
 _BRACKET = re.compile(r"\[([^\]\n]{1,80})\]")
+# A host's own line at a level worth a reader's eye: `TIME [server] [error] what went wrong`
+# (the server wrote something that is not JSON, a message failed validation), which may run
+# over the lines after it (a ZodError's JSON)
+_HOST_RECORD = re.compile(
+    r"^(?P<head>\d{4}-\d\d-\d\dT\S+(?:[ \t]+\[[^\]\n]{1,80}\])+)[ \t]*(?P<rest>.*)$"
+)
+_HOST_PROBLEM_LEVELS = frozenset({"error", "warn", "warning"})
 _LEVELS = frozenset({"info", "error", "warn", "warning", "debug", "trace", "notice"})
 _LOG_START = re.compile(r"^\d{4}-\d\d-\d\dT|^\[\d")  # where the next log record begins
 
@@ -378,15 +385,31 @@ def _log_records(
 def _host_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     """The messages of an MCP host's log, the server name its brackets give, and what could
     not be read."""
-    sent: list[Sent] = []
+    lines = text.split("\n")
+    found: list[tuple[int, Sent]] = []
     server = None
     warnings: list[Diagnostic] = []
-    for _, match, message in _log_records(text.split("\n"), _HOST_LINE, _LOG_START, warnings):
+    for number, match, message in _log_records(lines, _HOST_LINE, _LOG_START, warnings):
         for word in _BRACKET.findall(match["head"]):
             if word.strip().lower() not in _LEVELS and server is None:
                 server = word.strip()
-        sent.append(Sent(match["side"], message))  # type: ignore[arg-type]
-    return sent, server, warnings
+        found.append((number, Sent(match["side"], message)))  # type: ignore[arg-type]
+    # What went wrong, as the host says it, in its place among the messages.
+    for number, match, said in _record_texts(lines, _HOST_RECORD, _LOG_START):
+        levels = {word.strip().lower() for word in _BRACKET.findall(match["head"])}
+        level = next(iter(levels & _HOST_PROBLEM_LEVELS), None)
+        if level and not _HOST_LINE.match(lines[number]) and said.strip():
+            found.append((number, Sent("server", f"{level}: {_compact(said)}", remark=True)))
+    return [line for _, line in sorted(found, key=lambda pair: pair[0])], server, warnings
+
+
+def _compact(said: str) -> str:
+    """What a log line said, on one line: JSON without its indentation (a ZodError's), else
+    its lines joined."""
+    try:
+        return json.dumps(json.loads(said), ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return " ".join(said.split())
 
 
 def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
