@@ -824,3 +824,22 @@ def test_a_hosts_error_lines_are_notes_in_their_place():
         "result",
         (["go-mcp"], 'error: [{"code":"invalid_type","path":["method"]}]'),
     ]
+
+
+def test_the_clients_error_lines_in_an_lsp_trace_are_notes_in_their_place():
+    trace = (
+        "[Trace - 9:12:07 PM] Sending notification 'initialized'.\nParams: {}\n\n\n"
+        "[Error - 9:12:09 PM] Connection to server got closed. Server will restart.\n"
+        "[Trace - 9:12:10 PM] Sending request 'textDocument/hover - (1)'.\n"
+        'Params: {"position": {"line": 0, "character": 4}}\n\n\n'
+        "[Trace - 9:12:10 PM] Received response 'textDocument/hover - (1)' in 5ms.\n"
+        "No result returned.\n"
+    )
+    diagram = import_jsonrpc(trace)
+    said = [item.text if isinstance(item, Note) else item.label for item in diagram.items]
+    assert said == [
+        "initialized",
+        "error: Connection to server got closed. Server will restart.",
+        "textDocument/hover",
+        "result",
+    ]

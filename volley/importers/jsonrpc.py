@@ -544,6 +544,9 @@ def _guessed_side(record: Any, asked: dict[str, Side]) -> Side:
 # VS Code's Output channel may put its own time and level before a record's lines
 _OUTPUT_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[a-z]+\] ")
 _TRACE_START = re.compile(r"^\[Trace - [^\]\n]*\]")
+# The client's own word on what went wrong, between the records: `[Error - TIME] Connection
+# to server got closed. Server will restart.` (its lines after it, a stack, belong to it)
+_TRACE_PROBLEM = re.compile(r"^\[(?P<level>Error|Warn) - [^\]\n]*\][ \t]*(?P<what>.*)$")
 _TRACE = re.compile(
     r"^\[Trace - [^\]\n]*\] (?P<verb>Sending|Received) (?P<kind>request|notification|response)"
     r" '(?P<name>[^'\n]*)'(?P<rest>.*)$"
@@ -647,7 +650,9 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
     are not JSON. "Sending" is the editor's; when the trace is the server's own (it receives
     `initialize`), "Sending" is the server's."""
     lines = _trace_lines(text)
-    starts = [i for i, line in enumerate(lines) if _TRACE_START.match(line)]
+    starts = [
+        i for i, line in enumerate(lines) if _TRACE_START.match(line) or _TRACE_PROBLEM.match(line)
+    ]
     server_side = any(
         line.startswith("Received request 'initialize - (", line.find("] ") + 2)
         for line in (lines[i] for i in starts)
@@ -658,6 +663,12 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
     for at, start in enumerate(starts):
         end = starts[at + 1] if at + 1 < len(starts) else len(lines)
         header = lines[start]
+        problem = _TRACE_PROBLEM.match(header)
+        if problem is not None:
+            said = " ".join([problem["what"], *lines[start + 1 : end]]).split()
+            text_said = f"{problem['level'].lower()}: {' '.join(said)}"
+            sent.append(Sent("server", text_said, remark=True))
+            continue
         orphan = _TRACE_ORPHAN.match(header)
         match = _TRACE.match(header)
         block, warning = _trace_block(lines, start + 1, end, filename)
