@@ -84,6 +84,8 @@ QUIET = [
     '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", "token": 3}',
     '{"error": {"code": -32601, "message": "Method not found"}, "status": {"code": 404}}',
     '{"error": "invalid_grant", "code": "invalid_grant"}',
+    '{"arguments": {"code": "print(1)", "language": "python"}, "key": "sort(a,b)"}',
+    '{"auth": "print(os.environ)", "code": "x = f(2)"}',
 ]
 
 
