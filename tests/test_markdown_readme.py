@@ -268,3 +268,20 @@ def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
     assert check_markdown(page, report=said.append) == 1  # the file's mistake, nothing else
     (problem,) = said
     assert problem.filename.endswith("login.volley") and problem.line == 2
+
+
+@pytest.mark.parametrize("command", ["render", "check"])
+def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, command):
+    """Not silence: a Mermaid user's README has ```mermaid blocks, which volley does not draw;
+    a note (not a failure) says how to make ```volley blocks of them."""
+    page = "# Flows\n\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n```mermaid\nflowchart\n```\n"
+    path = write(tmp_path, page)
+    result = CliRunner().invoke(main, [command, str(path)])
+    assert result.exit_code == 0
+    assert f"{path}:3:1: note: no ```volley block here, only 1 ```mermaid sequence diagram" in (
+        result.output
+    )
+    assert f"volley import {path} -o flows/" in result.output
+    assert not (tmp_path / "diagrams").exists()
+    plain = write(tmp_path, "# Nothing to draw\n")
+    assert CliRunner().invoke(main, [command, str(plain)]).output == ""

@@ -514,6 +514,30 @@ def check_markdown(
     return len(found.problems) + diagrams.count(None)
 
 
+def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
+    """A page with no ```volley block but Mermaid sequence diagrams was likely meant to be
+    drawn: say that volley draws its own blocks, and how to make them of those."""
+    from volley.importers.mermaid import is_sequence, markdown_blocks
+
+    mermaid = [block for block in markdown_blocks(text) if is_sequence(block)]
+    if not mermaid:
+        return
+    count = f"{len(mermaid)} ```mermaid sequence diagram" + ("s" if len(mermaid) > 1 else "")
+    first = max(mermaid[0].start - 1, 0)  # its opening fence
+    report(
+        Diagnostic(
+            f"no ```volley block here, only {count}; volley draws ```volley blocks",
+            shown,
+            first + 1,
+            1,
+            text.split("\n")[first].rstrip("\r"),
+            severity="note",
+            hint=f"volley import {shown} -o flows/ writes each as a .volley file, to paste "
+            "into a ```volley block or to render",
+        )
+    )
+
+
 def _options(options: Options | dict[str, Any] | None) -> Options:
     """README mode's options: those given, theme auto unless they say otherwise."""
     if isinstance(options, Options):
@@ -536,9 +560,12 @@ def _checked_blocks(
         data = markdown.read_bytes()
     except OSError as exc:
         raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
-    found = scan(decode(data, shown), shown)
+    text = decode(data, shown)
+    found = scan(text, shown)
     for problem in found.problems:
         report(problem)
+    if not found.blocks:
+        _point_to_the_importer(text, shown, report)
     diagrams: list[Diagram | None] = []
     for block in found.blocks:
         at_fence = _at_fence(shown, block, found.lines)

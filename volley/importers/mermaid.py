@@ -141,7 +141,7 @@ def detect(text: str) -> int:
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
         return 100
-    if any(_is_sequence(block) for block in markdown_blocks(text)):
+    if any(is_sequence(block) for block in markdown_blocks(text)):
         return 90
     return 0
 
@@ -154,7 +154,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     if start < len(lines) and _HEADER.match(lines[start].strip()):
         return [_Reader(lines, 0, filename).read()]
     blocks = markdown_blocks(text)
-    found = [block for block in blocks if _is_sequence(block)]
+    found = [block for block in blocks if is_sequence(block)]
     if not found:
         what = (
             "no ```mermaid block holds a sequenceDiagram"
@@ -239,7 +239,8 @@ def _in_place(written: str, content: str) -> str:
     return " " * (len(written) - len(content)) + content
 
 
-def _is_sequence(block: FencedBlock) -> bool:
+def is_sequence(block: FencedBlock) -> bool:
+    """Whether a ```mermaid block holds a sequence diagram (not a flowchart, a class diagram…)."""
     start = _first_statement(list(block.lines), 0, block.directive)
     return start < len(block.lines) and bool(_HEADER.match(block.lines[start].strip()))
 
