@@ -274,7 +274,8 @@ def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
 def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, command):
     """Not silence: a Mermaid user's README has ```mermaid blocks, which volley does not draw;
     a note (not a failure) says how to make ```volley blocks of them."""
-    page = "# Flows\n\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n```mermaid\nflowchart\n```\n"
+    page = "# Flows\n\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n"
+    page += "```mermaid\nflowchart\n```\n"
     path = write(tmp_path, page)
     result = CliRunner().invoke(main, [command, str(path)])
     assert result.exit_code == 0
