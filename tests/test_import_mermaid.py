@@ -195,12 +195,13 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
-def test_a_line_break_in_a_participant_label_is_a_space_and_a_comment() -> None:
-    text = one("sequenceDiagram\nparticipant J as John<br/>Second Line\nJ->>J: x\n")
-    assert volley.parse(text).labels == {"J": "John Second Line"}
-    assert (
-        "// Mermaid: J as John<br/>Second Line (volley writes a lane's label on one line)" in text
-    )
+def test_a_line_break_in_a_participant_label_breaks_its_box_as_in_mermaid() -> None:
+    text = one("sequenceDiagram\nparticipant J as John<br/>Second Line #lt;br#gt;\nJ->>J: x\n")
+    diagram = volley.parse(text)
+    assert diagram.labels == {"J": "John<br/>Second Line \\<br>"}
+    assert diagram.shown_lines("J") == ["John", "Second Line <br>"]  # the escaped one is text
+    assert diagram.shown("J") == "John Second Line <br>"  # on one line: the panel, the appendix
+    assert "// Mermaid" not in text
 
 
 def test_decimal_numbers_become_whole_numbers_with_a_comment() -> None:
@@ -222,7 +223,7 @@ def test_a_hash_that_starts_no_escape_starts_a_comment_to_the_end_of_the_line() 
 def test_escapes_are_read_after_line_breaks_so_an_escaped_br_is_text() -> None:
     text = one("sequenceDiagram\nparticipant A as x#lt;br#gt;y\nA->>B: one<br>two #lt;br/#gt;\n")
     diagram = volley.parse(text)
-    assert diagram.labels == {"A": "x<br>y"}
+    assert diagram.shown_lines("A") == ["x<br>y"]  # written `x\<br>y`
     label = diagram.messages()[0].label
     assert label == "one\\ntwo \\<br/>"  # escaped: volley reads `<br/>` as a line break too
     shown = [["".join(span.text for span in line)] for line in parse_inline(label)]

@@ -167,9 +167,10 @@ def mermaid_block_labels(source: str) -> list[str]:
     return sorted(labels)
 
 
-def mermaid_aliases(source: str) -> dict[str, str]:
+def mermaid_aliases(source: str) -> dict[str, list[str]]:
+    """Each participant's alias as Mermaid draws it: its lines."""
     return {
-        found["name"].strip(): " ".join(mermaid_text(found["alias"]).split("\n"))
+        found["name"].strip(): [line for line in mermaid_text(found["alias"]).split("\n") if line]
         for statement in mermaid_statements(source)
         if (found := _ALIAS.fullmatch(statement))
     }
@@ -214,7 +215,7 @@ def test_each_diagram_imports_to_volley_that_parses_with_every_message(name, lin
     ]
     assert sorted(shown(label) for label in labels) == mermaid_block_labels(source)
     aliases = mermaid_aliases(source)
-    assert {name: diagram.labels[name] for name in aliases} == aliases
+    assert {name: diagram.shown_lines(name) for name in aliases} == aliases
     # and each `activate X` / `deactivate X` line is an activation, never a note's text
     written = re.findall(r"(?im)^[ \t]*(activate|deactivate)[ \t]+(\S.*?)[ \t]*$", source)
     bars = [(a.participant, a.on) for a in items(diagram, Activation)]
@@ -318,7 +319,7 @@ def test_mermaid_demo_steps_escapes_and_wrap_marks() -> None:
     notes = [n.text for n in items(first, Note)]
     assert "John looks like he's still thinking, so Bob prods him a bit." in notes  # no wrap:
     escapes = volley.parse(texts[3])
-    assert escapes.labels["1"] == "multiline using <br>"  # #lt;br#gt; is text, not a break
+    assert escapes.shown_lines("1") == ["multiline", "using <br>"]  # #lt;br#gt; is text
     assert shown(escapes.messages()[0].label) == "multiline\nusing <br>"
 
 

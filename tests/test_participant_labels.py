@@ -30,3 +30,16 @@ def test_the_panel_names_the_sender_by_its_label():
 def test_a_critical_blocks_later_branches_are_options():
     svg = volley.render("critical: lock\n  A -> B: x\noption: timeout\n  A -> B: y\nend\n")
     assert ">option<" in svg and ">else<" not in svg
+
+
+def test_a_line_break_in_a_label_breaks_the_box_and_is_a_space_in_words():
+    """`participant GW as Gateway<br/>(ssh)`: two lines in the box (as Mermaid draws it); the
+    panel, the appendix and the description say it on one line; `\\<br>` is text."""
+    diagram = volley.parse("participant GW as Gateway<br/>(ssh) \\<br>\nGW -> B: hi\n")
+    assert diagram.shown_lines("GW") == ["Gateway", "(ssh) <br>"]
+    assert diagram.shown("GW") == "Gateway (ssh) <br>"
+    svg = volley.render(diagram, format="svg")
+    box = svg[svg.index('data-name="GW"') :]
+    box = box[: box.index("</g>")]
+    assert box.count(">Gateway</text>") == 2 and box.count(">(ssh) &lt;br&gt;</text>") == 2
+    assert "Sequence diagram between Gateway (ssh) &lt;br&gt;, B." in svg

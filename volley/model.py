@@ -6,9 +6,15 @@ contract for tools built on volley. Later stages never reach back into the parse
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
+
+# Mermaid's and HTML's line break, which a lane's display label may hold; after a backslash it
+# is text (`\<br>`), as in a message's label
+_LINE_BREAK = re.compile(r"(?<!\\)<br[ \t]*/?>", re.IGNORECASE)
+_ESCAPED_BREAK = re.compile(r"\\(<br[ \t]*/?>)", re.IGNORECASE)
 
 if TYPE_CHECKING:
     from volley.errors import Diagnostic
@@ -242,8 +248,19 @@ class Diagram:
         }
 
     def shown(self, name: str) -> str:
-        """A participant as the picture shows it: its display label where one is declared."""
-        return self.labels.get(name, name)
+        """A participant as a line of text names it (the page's panel, a screen reader, the
+        appendix): its display label where one is declared, each `<br>` in it a space."""
+        label = self.labels.get(name)
+        return name if label is None else " ".join(self.shown_lines(name))
+
+    def shown_lines(self, name: str) -> list[str]:
+        """A participant's name as its box shows it: its display label, broken into lines at
+        each `<br>` (`participant GW as Gateway<br/>(ssh)`, as Mermaid draws it)."""
+        label = self.labels.get(name)
+        if label is None:
+            return [name]
+        parts = [_ESCAPED_BREAK.sub(r"\1", part).strip() for part in _LINE_BREAK.split(label)]
+        return [part for part in parts if part] or [label]
 
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""

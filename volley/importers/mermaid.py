@@ -112,6 +112,7 @@ _PARTICIPANT = re.compile(
 _NO_ARROWS = frozenset(
     {"create", "destroy", "link", "links", "properties", "details", "activate", "deactivate"}
 )
+_TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
@@ -565,7 +566,8 @@ class _Reader:
             # a participant's label is plain text in volley too: nothing to escape
             alias = _WRAP.sub("", alias.strip(), count=1)
             parts = [_decode(part).strip() for part in _BREAK.split(alias)]
-            label = " ".join(part for part in parts if part)
+            # a lane's lines, as in Mermaid; a `<br>` written `#lt;br#gt;` is text
+            label = "<br/>".join(_TEXT_BREAK.sub(r"\\\1", part) for part in parts if part)
             if not is_volley_label(label):  # an arrow in it would start a message
                 self.comment(
                     line,
@@ -574,10 +576,6 @@ class _Reader:
                 )
             else:
                 self.diagram.labels[name] = label
-                if len(parts) > 1:
-                    self.comment(
-                        line, f"{name} as {alias} (volley writes a lane's label on one line)"
-                    )
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:

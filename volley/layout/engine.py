@@ -134,8 +134,8 @@ class _Engine:
     # --- driver ------------------------------------------------------------------------------
 
     def run(self) -> Layout:
-        shown = self.diagram.shown  # `participant A as Long name` shows the long name
-        names = [self.ts.plain(shown(n), C.PARTICIPANT_SIZE,
+        lines = self.diagram.shown_lines  # `participant A as Long name` shows the long name
+        names = [self.ts.plain("\n".join(lines(n)), C.PARTICIPANT_SIZE,
                                C.PARTICIPANT_MAX_TEXT_WIDTH, bold=True)
                  for n in self.names]  # fmt: skip
         self.name_sets = names
