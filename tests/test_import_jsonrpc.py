@@ -843,3 +843,29 @@ def test_the_clients_error_lines_in_an_lsp_trace_are_notes_in_their_place():
         "textDocument/hover",
         "result",
     ]
+
+
+def test_helix_log_a_diagram_for_each_server_with_its_stderr_as_notes():
+    """Helix's log (from helix-editor/helix#7495, shortened): `->` the editor's, `<-` the
+    server's, `err <-` a line the server wrote on stderr; two servers, two diagrams."""
+    log = (
+        '2023-07-01T09:24:40.623 helix_lsp::transport [INFO] roslyn -> {"jsonrpc":"2.0",'
+        '"method":"initialize","params":{"clientInfo":{"name":"helix"}},"id":0}\n'
+        "2023-07-01T09:24:40.700 helix_lsp::transport [INFO] taplo -> "
+        '{"jsonrpc":"2.0","method":"initialize","params":{},"id":0}\n'
+        "2023-07-01T09:24:41.001 helix_lsp::transport [ERROR] roslyn err <- "
+        '"Unhandled exception. System.InvalidOperationException\\n"\n'
+        '2023-07-01T09:24:41.100 helix_lsp::transport [INFO] roslyn <- {"jsonrpc":"2.0","id":0,'
+        '"result":{"capabilities":{}}}\n'
+        "2023-07-01T09:24:41.200 helix_lsp::transport [INFO] taplo <- "
+        '{"jsonrpc":"2.0","id":0,"result":{}}\n'
+    )
+    assert detect(log).name == "jsonrpc"
+    roslyn, taplo = read_jsonrpc(log)[0]
+    assert roslyn.participants == ["helix", "roslyn"] and taplo.participants == ["Client", "taplo"]
+    assert arrows(roslyn) == [
+        ("helix", "->", "roslyn", "initialize"),
+        ("roslyn", "-->", "helix", "result"),
+    ]
+    (note,) = [item for item in roslyn.items if isinstance(item, Note)]
+    assert note.text == "stderr: Unhandled exception. System.InvalidOperationException"

@@ -29,6 +29,8 @@ Logs read by `volley import`:
   (`sampling/…`, `roots/list`, `elicitation/…`, `notifications/message`, …) and LSP's
   (`workspace/configuration`, `textDocument/publishDiagnostics`, `window/showMessage`, …)
   come from the server.
+- Helix's log (`helix.log`, with `-v`): `… helix_lsp::transport [INFO] rust-analyzer -> {…}`
+  (`<-` the server's answer, `err <-` a line of its stderr, a note), a diagram for each server.
 - Language Server Protocol sessions as people share them: VS Code's trace of a language
   client (`"<server>.trace.server": "verbose"`, "compact" or "messages"), a record per message,
   `[Trace - 10:20:04 AM] Sending request 'initialize - (0)'.` then its `Params:`/`Result:`/
@@ -293,6 +295,15 @@ _NEOVIM_LINE = re.compile(
 _NEOVIM_MARKERS = ('"rpc.send"', '"rpc.receive"')
 _NEOVIM_CLIENT_NAME = re.compile(r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"LSP\[([^\]"\n]+)\]"', re.M)
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
+# Helix's log (`~/.cache/helix/helix.log`): `TIME helix_lsp::transport [INFO] NAME -> {…}` for
+# what the editor sent the server NAME, `<-` for what it answered, `NAME err <- "…"` for a line
+# the server wrote on its stderr (a JSON string).
+_HELIX_MARKERS = ("helix_lsp::transport",)
+_HELIX_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\dT\S+ helix_lsp::transport \[[A-Z]+\] (?P<server>\S+) "
+    r"(?P<stderr>err )?(?P<way>->|<-) (?P<rest>.*)$",
+    re.M,
+)
 # The first line of either log: the channel's time and level, or Neovim's level and time.
 _LOG_LINE_START = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\[[A-Z]+\]\[)")
 
@@ -430,6 +441,25 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     ]
     sent = [line for _, line in sorted(found, key=lambda pair: pair[0])]
     return sent, started["name"] if started else None, warnings
+
+
+def _helix_log(text: str) -> tuple[dict[str, list[Sent]], list[Diagnostic]]:
+    """The messages of Helix's log, by the server they went to or came from (a Helix session
+    runs a server for each language, and several for one), and what could not be read."""
+    by_server: dict[str, list[Sent]] = {}
+    warnings: list[Diagnostic] = []
+    for _, match, message in _log_records(text.split("\n"), _HELIX_LINE, _LOG_START, warnings):
+        sent = by_server.setdefault(match["server"], [])
+        if match["stderr"]:
+            try:
+                said = json.loads(message)
+            except ValueError:
+                said = message
+            if str(said).strip():
+                sent.append(Sent("server", f"stderr: {_compact(str(said))}", remark=True))
+            continue
+        sent.append(Sent("client" if match["way"] == "->" else "server", message))
+    return by_server, warnings
 
 
 def _neovim_server(text: str) -> str | None:
@@ -788,9 +818,9 @@ def _is_framed(text: str) -> bool:
 
 
 def detect(text: str) -> int:
-    """100 for an MCP host's log, VS Code's log of an MCP server, Neovim's LSP log or VS Code's
-    LSP trace (80 for one of the last three after other lines); 95 for Content-Length framed
-    messages; 90 for JSON Lines of JSON-RPC messages."""
+    """100 for an MCP host's log, VS Code's log of an MCP server, Neovim's LSP log, VS Code's
+    LSP trace or Helix's log (80 for one of the last four after other lines); 95 for
+    Content-Length framed messages; 90 for JSON Lines of JSON-RPC messages."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
     if sure := _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
@@ -798,6 +828,8 @@ def detect(text: str) -> int:
     if sure := _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
         return sure
     if sure := _trace_score(text):
+        return sure
+    if sure := _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         return sure
     if _is_framed(text):
         return 95
@@ -835,6 +867,15 @@ def read_jsonrpc(
         server = _neovim_server(text)
     elif _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
+    elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
+        by_server, warnings = _helix_log(text)
+        named = [replace(warning, filename=filename) for warning in warnings]
+        diagrams = [
+            diagram
+            for name, said in by_server.items()
+            for diagram in _session_diagrams(said, options, name)
+        ]
+        return diagrams, named
     else:
         sent, warnings = _json_lines(text, filename), []
     named = [replace(warning, filename=filename) for warning in warnings]
