@@ -234,3 +234,18 @@ def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
     assert detect("A -> B: hi\n").name == "swimlanes"
     assert detect("A -> B hi\nnot an element\n").name == "swimlanes"  # errors get reported
     assert detect('{"log": {"entries": []}}').name != "swimlanes"
+
+
+def test_a_log_of_json_lines_in_an_unknown_format_is_not_read_as_swimlanes_text(tmp_path):
+    """vim-lsp's log (prabirshrestha/vim-lsp#88): no importer reads it, and its lines read as
+    swimlanes text were an error each; it is now "cannot tell what format this is"."""
+    log = tmp_path / "vim-lsp.log"
+    log.write_text(
+        'Fri 05 Jan 2018 08:45:01 AM STD:["lsp#register_server","server registered","ocaml"]\n'
+        'Fri 05 Jan 2018 08:45:07 AM STD:["--->",1,"ocaml",{"method":"initialize","params":{}}]\n',
+        encoding="utf-8",
+    )
+    result = volley_cli("import", str(log))
+    assert result.returncode == 1
+    assert "cannot tell what format this is" in result.stderr
+    assert result.stderr.count("error:") == 1

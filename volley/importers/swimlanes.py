@@ -44,8 +44,15 @@ def detect(text: str) -> int:
     try:
         parse(text)
     except VolleyError:
-        return 0 if _HEADING.search(text) else 5
+        return 0 if _HEADING.search(text) or _mostly_json(text) else 5
     return 10
+
+
+def _mostly_json(text: str) -> bool:
+    """Whether most lines hold JSON (`{"…` or `["…`): a log in a format no importer knows,
+    whose lines read as swimlanes text would each be an error."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return sum(1 for line in lines if '{"' in line or '["' in line) * 2 > len(lines)
 
 
 def convert(text: str, filename: str | None = None) -> list[Imported]:
