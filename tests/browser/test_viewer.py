@@ -282,6 +282,50 @@ def test_a_long_diagram_scrolls_and_the_panel_stays_in_view(open_page, width, he
         assert selected["y"] + selected["height"] <= panel["y"]
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "prefix"), [(1400, 900, ""), (700, 900, ""), (390, 700, "flow")]
+)
+def test_a_shared_link_far_down_shows_the_message_and_its_panel(
+    open_page, width: int, height: int, prefix: str
+) -> None:
+    """A link to message 50 of a long diagram, opened in a new window (a whole page, or a fragment
+    below prose on a host page, whose links are #PREFIX-message-N): once the page has settled,
+    message 50's arrow and its panel are both in the window, apart, the arrow below the sticky
+    copy of the top boxes."""
+    if prefix:
+        fragment = render(tall_diagram(60), format="html", fragment=True, id_prefix=prefix)
+        prose = "<p>Prose of the host page above the diagram.</p>" * 40
+        html = f"<!DOCTYPE html><meta charset=utf-8><body>{prose}{fragment}</body>"
+    else:
+        html = render(tall_diagram(60), format="html")
+    page = open_page(html)
+    page.set_viewport_size({"width": width, "height": height})
+    address = page.url
+    page.goto("about:blank")  # then open the link afresh at this size (a reload would restore
+    page.goto(f"{address}#{prefix + '-' if prefix else ''}message-50")  # the old scroll)
+    expect(page.locator(f"{PANEL} .vl-title")).to_have_text("request 50")
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "50"
+    # Settled: fonts loaded and two frames drawn; nothing after the first scroll moves the page.
+    scrolled = page.evaluate("window.scrollY")
+    page.evaluate(
+        "document.fonts.ready.then(() => new Promise(done =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
+    assert page.evaluate("window.scrollY") == scrolled > 1000
+    arrow = page.locator(f"{message(50)} .arrow").bounding_box()
+    label = page.locator(f"{message(50)} .label").bounding_box()
+    panel = page.locator(PANEL).bounding_box()
+    heads = page.locator(".vl-heads-track").bounding_box()
+    assert heads["y"] + heads["height"] <= label["y"] and arrow["y"] + arrow["height"] <= height
+    assert panel["y"] >= 0 and panel["y"] + panel["height"] <= height + 1
+    apart = (
+        arrow["y"] + arrow["height"] <= panel["y"]  # above the sheet
+        or arrow["x"] + arrow["width"] <= panel["x"]  # or beside the panel
+    )
+    assert apart, (arrow, panel)
+    page.screenshot(path=f"/tmp/volley-deep-link-{width}-{prefix or 'page'}.png")
+
+
 @pytest.mark.parametrize("width", [390, 900, 1280])
 def test_the_clicked_arrow_stays_clear_of_the_panel(open_page, width: int) -> None:
     """Whatever arrow a reader taps, the panel opens without covering it (issue: a bottom sheet
