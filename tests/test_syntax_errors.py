@@ -18,6 +18,8 @@ def error_for(text: str) -> volley.VolleyError:
 CASES = [
     # (source, line, column, words the message must hold)
     ("Agent: hi\n", 1, 6, 'expected an arrow such as -> or --> after "Agent"'),
+    ("activate\n", 1, 9, "the line ends too soon; expected a participant name"),
+    ("order:\nA -> B\n", 1, 7, "the line ends too soon; expected a participant name"),
     ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
     ("A → B\n", 1, 3, '"→" is not an arrow'),
     ("A -xB\n", 1, 3, '"-x" is not an arrow'),

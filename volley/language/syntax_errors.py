@@ -410,6 +410,8 @@ class _Explainer:
             )
         else:
             wanted = _expected_words(expected)
+        if what == "the end of the line":  # `activate`, `order:` with nothing after them
+            return self.error(f"the line ends too soon; expected {wanted}", line, column)
         return self.error(f"unexpected {what}; expected {wanted}", line, column)
 
 
