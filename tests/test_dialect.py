@@ -687,3 +687,26 @@ def test_a_name_typed_composed_or_with_a_combining_accent_is_one_participant():
     # "é" as one character and as "e" + U+0301 look alike: one lane, not two.
     diagram = parse("Café -> API: one\nCafe\u0301 -> API: two\nnote Cafe\u0301: x\n")
     assert diagram.participants == ["Café", "API"]
+
+
+def test_ending_an_activation_that_is_not_open_is_a_warning():
+    """`deactivate Z` for a Z never activated (a misspelt name), or a second `-->-`: it draws
+    nothing, which a warning says (Mermaid refuses both); balanced bars say nothing."""
+    text = (
+        "A ->+ B: call\nB -->- A: done\nB -->- A: again\nactivate A\ndeactivate A\ndeactivate Zed\n"
+    )
+    said = [(w.line, w.message, w.hint) for w in volley.check(text).warnings]
+    assert said == [
+        (
+            3,
+            '"-" after the arrow ends an activation of B, which has no activation open; it '
+            "draws nothing",
+            "delete it, or end the bar that is open",
+        ),
+        (
+            6,
+            "deactivate Zed, which has no activation open; it draws nothing",
+            "Zed takes part in no message: is the name misspelt?",
+        ),
+    ]
+    assert volley.check("A ->+ B: call\nB -->- A: done\n").warnings == []

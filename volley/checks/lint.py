@@ -31,6 +31,7 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
 
     return [
         *_commented_out_warnings(diagram, source_line),
+        *_activation_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, source_line, redact),
@@ -55,6 +56,46 @@ def _commented_out_warnings(
             shown,
             severity="warning",
             hint="to leave the line out of the diagram, write it as a // comment",
+        )
+
+
+def _activation_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """An activation ended where none is open (`deactivate Z`, `B -->- A` twice): it draws
+    nothing, and is most likely a misspelt name or a bar ended twice (Mermaid refuses it)."""
+    from volley.model import Activation, Message, walk
+
+    open_bars: dict[str, int] = {}
+    in_messages = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
+    for item in walk(diagram.items):
+        if isinstance(item, Message) and item.activate == "+":
+            open_bars[item.receiver] = open_bars.get(item.receiver, 0) + 1
+            continue
+        if isinstance(item, Activation) and item.on:
+            open_bars[item.participant] = open_bars.get(item.participant, 0) + 1
+            continue
+        if isinstance(item, Message) and item.activate == "-":
+            name, what = item.sender, f'"-" after the arrow ends an activation of {item.sender}'
+        elif isinstance(item, Activation):
+            name, what = item.participant, f"deactivate {item.participant}"
+        else:
+            continue
+        if open_bars.get(name, 0) > 0:
+            open_bars[name] -= 1
+            continue
+        shown = source_line(item.line)
+        hint = "delete it, or end the bar that is open"
+        if name not in in_messages:
+            hint = f"{name} takes part in no message: is the name misspelt?"
+        yield Diagnostic(
+            f"{what}, which has no activation open; it draws nothing",
+            diagram.filename,
+            item.line,
+            1 + (len(shown) - len(shown.lstrip()) if shown else 0),
+            shown,
+            severity="warning",
+            hint=hint,
         )
 
 
