@@ -589,8 +589,10 @@
   };
 
   // Keep the message in sight. Beside a wide drawing the panel covers nothing, so only a step
-  // (`block` given) scrolls. Below a narrow one the panel is a sheet over the bottom of the
-  // window: the message goes above the sheet, however it was opened.
+  // (`block` given) scrolls; a shared link (`block` "center") brings its message to the middle
+  // of the window, where a reader looks, not to its edge. Below a narrow drawing the panel is
+  // a sheet over the bottom of the window: the message goes above the sheet, however it was
+  // opened.
   Diagram.prototype.reveal = function (group, block) {
     var sheet = !this.root.classList.contains("vl-wide");
     if (!block && !sheet) return;
@@ -598,7 +600,7 @@
     var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
     this.clearOfHeads(group);
-    group.scrollIntoView({ block: "nearest", inline: "nearest" });
+    group.scrollIntoView({ block: block === "center" && !sheet ? "center" : "nearest", inline: "nearest" });
   };
 
   // A message scrolled to stops below the sticky copy of the top boxes, not under it: its top
@@ -955,7 +957,7 @@
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
-    if (target) target.open(parseInt(match[2], 10), { focus: "message", reveal: "nearest", address: false });
+    if (target) target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
   }
 
   function messageOf(node) {
