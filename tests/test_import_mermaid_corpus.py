@@ -247,7 +247,9 @@ def items(diagram, kind):
 
 def test_kep_directive_over_several_lines_is_kept_and_a_note_spans_its_two_ends() -> None:
     text = page("kubernetes-keps.md")[0]
-    assert text.startswith('// {init:{"sequence": {"mirrorActors":true},\n// "themeVariables": {')
+    assert text.startswith(
+        '// Mermaid: %%{init:{"sequence": {"mirrorActors":true},\n// "themeVariables": {'
+    )
     diagram = volley.parse(text)
     assert diagram.participants == [
         "user",

@@ -327,9 +327,13 @@ class _Reader:
                 continue
             if stripped.startswith("%%"):  # above the header: about the whole diagram
                 end = _comment_end(self.lines, index - 1)
+                directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's
                 for line in range(index - 1, end):
                     text = self.lines[line].strip()
-                    text = text[2:].strip() if line == index - 1 else text
+                    if directive:
+                        text = f"Mermaid: {text}" if line == index - 1 else text
+                    elif line == index - 1:
+                        text = text[2:].strip()
                     self.comment(index if header_seen else 0, text, raw=True)
                 index = end
                 continue
