@@ -278,7 +278,7 @@ def test_a_directive_over_several_lines_is_one_comment_block_not_statements() ->
     source = '%%{init: {\n  "theme": "dark",\n  "sequence": {"mirrorActors": true}\n}}%%\n'
     text = one(source + "sequenceDiagram\n%%{wrap}%%\nA->>B: x\n")
     assert text.startswith('// Mermaid: %%{init: {\n// "theme": "dark",\n')
-    assert "// {wrap}%%" in text
+    assert "// Mermaid: %%{wrap}%%" in text
     assert [m.label for m in volley.parse(text).messages()] == ["x"]
 
 
