@@ -199,6 +199,16 @@ def test_import_takes_the_link_itself_as_source() -> None:
     assert (done.returncode, done.stdout) == (0, "title: Hello World\n")
 
 
+def test_a_link_copied_without_its_scheme_is_the_link(tmp_path: Path) -> None:
+    """`swimlanes.io/#…` as an address bar shows it, unless a file has that name."""
+    link = link_in(LINKS / "verkstedt-hello-world.txt").split("://", 1)[1]
+    done = volley_cli("import", link)
+    assert (done.returncode, done.stdout) == (0, "title: Hello World\n")
+    folder = tmp_path / "out"
+    done = volley_cli("import", link, "-o", f"{folder}/")
+    assert done.returncode == 0 and (folder / "diagram.volley").exists()
+
+
 def test_import_writes_the_link_diagram_to_a_file(tmp_path: Path) -> None:
     target = tmp_path / "signin.volley"
     link = link_in(LINKS / "shinami-zklogin-sponsored-tx.txt")

@@ -24,6 +24,17 @@ _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 IMPORT_INPUT_BYTES = 200_000_000
 
 
+def _as_link(source: str) -> str:
+    """A swimlanes.io link copied without its scheme (`swimlanes.io/#…`, as a browser's
+    address bar shows it) is the link, unless a file of that name exists."""
+    if _SCHEMELESS_LINK.match(source) and not os.path.exists(source):
+        return "https://" + source
+    return source
+
+
+_SCHEMELESS_LINK = re.compile(r"(?i)(?:www\.|cdn\.)?swimlanes\.io/")
+
+
 def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[str, str]:
     """(the text, the name errors use): a link given on the command line is itself the text."""
     if _URL.match(source):
@@ -185,6 +196,7 @@ def import_command(
     no way to draw is kept as a // comment.
     """
     _quick_exit()
+    source = _as_link(source)
     options = _traffic_options(**traffic)
     try:
         text, name = _read(source, max_input_bytes)
