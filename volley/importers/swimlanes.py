@@ -16,8 +16,8 @@ import re
 import zlib
 from urllib.parse import unquote
 
-from volley.errors import Diagnostic, VolleyError
-from volley.importers import Imported
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.importers import Imported, PartlyImported
 from volley.limits import DEFAULT_LIMITS
 
 _LINK = re.compile(
@@ -60,10 +60,24 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     link = _LINK.fullmatch(stripped)
     name: str | None = filename
     source = text
-    if link is not None:
-        source = decode_link(stripped, filename)
-        name = f"{filename or 'link'} (the diagram in the link)"
-    text_out, warnings = _canonical(source, name)
+    if link is None:
+        text_out, warnings = _canonical(source, name)
+        return [Imported(text_out, None, warnings=warnings)]
+    source = decode_link(stripped, filename)
+    name = f"{filename or 'link'} (the diagram in the link)"
+    try:
+        text_out, warnings = _canonical(source, name)
+    except VolleyError as exc:
+        # The text is in the link, where its writer cannot edit it: it is written out as the
+        # link holds it (swimlanes.io draws what it can of it), with its mistakes to fix.
+        said = Diagnostic(
+            "the link's text is written as the link holds it, mistakes and all: fix the lines "
+            "above, then run volley check",
+            name,
+            severity="note",
+        )
+        errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
+        raise PartlyImported(errors, [Imported(source, None, warnings=(said,))], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
 
 
