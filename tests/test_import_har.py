@@ -479,3 +479,19 @@ def test_form_fields_are_written_as_they_were_sent():
         }
     )
     assert request(form.messages()[0]).endswith("\n\nnote=a%26b%3Dc")
+
+
+def test_the_label_shows_the_path_as_an_address_bar_does_and_the_request_as_sent():
+    diagram = one_entry(request={"url": "https://example.com/caf%C3%A9/%E6%97%A5?q=%C3%BC"})
+    asked = diagram.messages()[0]
+    assert asked.label == "GET /café/日"
+    assert request(asked).startswith("GET /caf%C3%A9/%E6%97%A5?q=%C3%BC HTTP/1.1\n")
+
+
+def test_a_binary_websocket_frame_says_how_many_bytes_it_held():
+    frames = [
+        {"type": "receive", "opcode": 2, "data": base64.b64encode(b"\x00\x01ab\xff").decode()}
+    ]
+    diagram = one_entry(response={"status": 101}, _webSocketMessages=frames)
+    frame = diagram.messages()[-1]
+    assert frame.label == "WebSocket binary frame" and request(frame) == "(5 bytes of binary data)"

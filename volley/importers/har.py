@@ -24,7 +24,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import unquote, urlencode, urlsplit
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported
@@ -161,6 +161,15 @@ def _version(raw: Any, unknown: str) -> str:
     if re.fullmatch(r"HTTP/\d(?:\.\d)?", text):
         return text
     return unknown
+
+
+def _decoded_size(data: str) -> int:
+    """The bytes a base64 text holds (a binary WebSocket frame's), or its length if it is not
+    base64."""
+    try:
+        return len(base64.b64decode(data, validate=True))
+    except (binascii.Error, ValueError):
+        return len(data)
 
 
 def _error_text(error: Any) -> str:
@@ -441,7 +450,8 @@ class _Importer:
         host = self._lane(request["url"])
         method = str(request.get("method") or "GET")
         target, version, request_text = self._request_text(request)
-        words = f"{method} {urlsplit(target).path or '/'}"
+        # the path as an address bar shows it: `/café/日本`, not `/caf%C3%A9/日本`
+        words = f"{method} {unquote(urlsplit(target).path) or '/'}"
         status = response.get("status")
         asked = Message(
             0,
@@ -479,7 +489,7 @@ class _Importer:
             data = str(frame.get("data", ""))
             binary = frame.get("opcode") == 2
             sent = frame.get("type") == "send"
-            text = f"({len(data):,} characters of binary data, base64)" if binary else data
+            text = f"({_decoded_size(data):,} bytes of binary data)" if binary else data
             pretty = None if binary else pretty_json(data)
             payload = Payload(
                 "Frame",
