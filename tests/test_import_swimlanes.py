@@ -273,3 +273,12 @@ def test_a_link_whose_text_has_mistakes_is_written_as_it_holds_it(tmp_path: Path
     assert ':3:2: error: expected an arrow such as -> or --> after "s"' in done.stderr
     assert "the link's text is written as the link holds it" in done.stderr
     assert target.read_text(encoding="utf-8") == text
+
+
+def test_import_says_what_volley_check_would_say() -> None:
+    """A `#` line (a comment in YAML, a lane in swimlanes.io) is pointed out as the text is
+    imported, not only when it is checked later."""
+    (item,) = convert("# Search API -> Index: query\nA -> B: hi\n", "saved.txt")
+    assert [w.message for w in item.warnings] == [
+        'this line is a message from a participant named "# Search API"'
+    ]

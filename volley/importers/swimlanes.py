@@ -131,10 +131,10 @@ def decode_link(link: str, filename: str | None = None) -> str:
 
 
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
-    """The text through the parser and the writer, and what the parser pointed out (a block
-    left open at the end, which the written text closes)."""
-    from volley.language.parser import parse
+    """The text through the parser and the writer, and what `volley check` would point out (a
+    block left open at the end, which the written text closes; a `#` line read as a lane)."""
+    from volley.api import check
     from volley.language.writer import rewrite
 
-    diagram = parse(source, filename=filename)
-    return rewrite(diagram, source), tuple(diagram.warnings)
+    checked = check(source, filename=filename)
+    return rewrite(checked.diagram, source), tuple(checked.warnings)
