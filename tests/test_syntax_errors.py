@@ -261,7 +261,7 @@ def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        "```json\n{\"a\": 1}\n```\n",  # fenced
+        '```json\n{"a": 1}\n```\n',  # fenced
         "  status: 200\n  ok: yes\n\n  more: after a blank line\n",  # indented
     ],
 )
@@ -307,3 +307,17 @@ def test_mermaids_hidden_title_beside_a_title_is_one_error() -> None:
     with pytest.raises(VolleyErrors) as info:
         volley.parse("accTitle: Hidden\ntitle: Shown\nA -> B: x\n", "flow.volley")
     assert [e.line for e in info.value.errors] == [1]
+
+
+def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
+    """`note over A,B:` is one line, as in Mermaid (`note A, B:` runs on, swimlanes.io's way):
+    the error on an unindented line after it says so, beside the usual hint."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: hi\nNote over A,B: first\nsecond line\nB -> A: ok\n", "f.volley")
+    (error,) = info.value.errors
+    assert error.line == 3
+    assert (error.hint or "").startswith("if this line goes on the note above: a note written")
+    assert (error.hint or "").endswith("Else: a message is written `Sender -> Receiver: label`")
+    assert volley.parse("A -> B: hi\nnote A, B: first\nsecond line\n").items[1].text == (
+        "first\nsecond line"
+    )

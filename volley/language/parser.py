@@ -782,6 +782,13 @@ class _Parse:
                 "line is read as an element; to keep it in the note, leave a blank line "
                 "instead of the comment (a blank line is a paragraph break in a note)"
             )
+        elif meant is None and self.after_one_line_note(error.line):
+            error.hint = (
+                "if this line goes on the note above: a note written the Mermaid way (note over"
+                " A: …) is one line, as in Mermaid; indent this line deeper than the note, or "
+                "write it note A: … (note A, B: …), which runs until the next element. Else: "
+                + (error.hint or "")
+            )
         line = error.line
         if any(known.line == line for known in self.syntax_errors):
             meant = None  # what was meant did not read either: the line's first error stands
@@ -812,6 +819,14 @@ class _Parse:
             return payload_end(source, index, line_kind, self.filename)
         except VolleyError:  # a fence never closed: the fence's own error says so
             return index + 1
+
+    def after_one_line_note(self, line: int) -> bool:
+        """Whether the line is the first after a note written the Mermaid way, which is one
+        line: its writer may have meant it to go on (`note A:` would)."""
+        above = line - 1
+        while above >= 1 and not self.lines[above - 1].strip():
+            above -= 1
+        return above >= 1 and bool(_mermaid_note().match(self.lines[above - 1]))
 
     def note_ended_by_comment_before(self, line: int) -> tuple[int, int] | None:
         """(note line, comment line) when the lines just above `line`, up to the first that is
