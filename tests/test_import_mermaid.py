@@ -638,3 +638,17 @@ def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message
 def test_the_header_is_read_in_any_case() -> None:
     """The parser sends a `sequencediagram` file to the importer, which reads it."""
     assert one("sequencediagram\n  A->>B: hi\n") == "A -> B: hi\n"
+
+
+def test_azure_devops_wiki_colon_blocks_are_read_and_one_shown_as_code_is_not() -> None:
+    """An Azure DevOps wiki writes `::: mermaid` … `:::` (Dev-Dir720/TEST's WorkFlow.md has
+    three, one a flowchart); one inside a code block is the syntax shown, not a diagram."""
+    page = (
+        "# Flow\n\n::: mermaid\ngraph LR;\n    A-->B;\n:::\n"
+        "::: mermaid\nsequenceDiagram\n    Alice->>John: Hello John\n"
+        "    John-->>Alice: Great!\n:::\n\n"
+        "```\n::: mermaid\nsequenceDiagram\n  X->>Y: the syntax, shown\n:::\n```\n"
+    )
+    (item,) = convert(page, "wiki.md")
+    assert item.text == "Alice -> John: Hello John\nJohn --> Alice: Great!\n"
+    assert [w.line for w in item.warnings] == [4]  # the flowchart, left out with a warning

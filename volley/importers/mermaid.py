@@ -221,15 +221,40 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
     if not _MERMAID.search(text):  # not a page with a diagram (a HAR capture, a trace)
         return []
     page = text.split("\n")
-    return [
+    fences = page_fences(text)
+    fenced = [
         FencedBlock(
             fence.start + 1,
             tuple(map(_in_place, page[fence.start + 1 :], fence.body)),
             (fence.lang or "").lower() == "{mermaid}",
         )
-        for fence in page_fences(text)
+        for fence in fences
         if (fence.lang or "").lower() in _FENCE_LANGS
     ]
+    inside = {line for fence in fences for line in range(fence.start, fence.end)}
+    return sorted([*fenced, *_colon_blocks(page, inside)], key=lambda block: block.start)
+
+
+# Azure DevOps wikis write a diagram as `::: mermaid`, its lines, then `:::` on a line of its own.
+_COLON_OPEN = re.compile(r"[ \t]*:::[ \t]*mermaid[ \t]*$", re.IGNORECASE)
+_COLON_CLOSE = re.compile(r"[ \t]*:::[ \t]*$")
+
+
+def _colon_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
+    """Each `::: mermaid` block of an Azure DevOps wiki page that is not inside a code block
+    (a page showing the syntax); one never closed runs to the end of the page."""
+    blocks = []
+    index = 0
+    while index < len(page):
+        if index in inside or not _COLON_OPEN.match(page[index]):
+            index += 1
+            continue
+        end = next(
+            (j for j in range(index + 1, len(page)) if _COLON_CLOSE.match(page[j])), len(page)
+        )
+        blocks.append(FencedBlock(index + 1, tuple(page[index + 1 : end])))
+        index = end + 1
+    return blocks
 
 
 def _in_place(written: str, content: str) -> str:
