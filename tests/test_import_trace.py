@@ -511,3 +511,20 @@ def test_zipkin_otel_status_is_an_error_and_v1_core_annotations_are_not_notes():
     notes = [item.text for item in diagram.items if isinstance(item, Note)]
     assert notes == ["**retrying**"]
     assert diagram.messages()[-1].label == "**error**: Something failed"
+
+
+def test_otlp_array_and_map_attributes_keep_their_values_types():
+    attributes = [
+        {
+            "key": "arr",
+            "value": {"arrayValue": {"values": [{"stringValue": "a"}, {"intValue": "2"}]}},
+        },
+        {
+            "key": "kv",
+            "value": {"kvlistValue": {"values": [{"key": "x", "value": {"boolValue": True}}]}},
+        },
+        {"key": "big", "value": {"intValue": "9007199254740993"}},
+    ]
+    data = {"resourceSpans": [otlp_span("01", None, "svc", 1, 0, attributes=attributes)]}
+    body = import_trace(json.dumps(data)).messages()[0].request.body
+    assert '\narr: ["a", 2]\nkv: {"x": true}\nbig: 9007199254740993' in body

@@ -226,7 +226,8 @@ def _documents(text: str, filename: str | None) -> list[Any]:
 
 
 def _any_value(value: Any) -> str:
-    """An OTLP AnyValue as text: scalars as written, arrays and maps as compact JSON."""
+    """An OTLP AnyValue as text: scalars as written, arrays and maps as compact JSON that keeps
+    their values' types (`["a", 2]`, `{"ok": true}`)."""
     if not isinstance(value, dict):
         return "" if value is None else str(value)
     for key in ("stringValue", "intValue", "doubleValue", "bytesValue"):
@@ -234,13 +235,34 @@ def _any_value(value: Any) -> str:
             return str(value[key])
     if "boolValue" in value:
         return "true" if value["boolValue"] else "false"
+    if "arrayValue" in value or "kvlistValue" in value:
+        return json.dumps(_json_value(value), ensure_ascii=False)
+    return ""
+
+
+def _json_value(value: Any) -> Any:
+    """An OTLP AnyValue as the JSON value it stands for (OTLP/JSON writes a 64-bit int as a
+    string, and a double may be "NaN" or "Infinity", which stay text)."""
+    if not isinstance(value, dict):
+        return None
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])
+        except (TypeError, ValueError):
+            return str(value["intValue"])
+    if "doubleValue" in value:
+        number = value["doubleValue"]
+        return number if isinstance(number, (int, float)) else str(number)
+    if "boolValue" in value:
+        return bool(value["boolValue"])
     if "arrayValue" in value:
-        items = (value["arrayValue"] or {}).get("values") or []
-        return json.dumps([_any_value(v) for v in items], ensure_ascii=False)
+        return [_json_value(v) for v in (value["arrayValue"] or {}).get("values") or []]
     if "kvlistValue" in value:
         pairs = (value["kvlistValue"] or {}).get("values") or []
-        return json.dumps({p.get("key"): _any_value(p.get("value")) for p in pairs})
-    return ""
+        return {
+            str(p.get("key")): _json_value(p.get("value")) for p in pairs if isinstance(p, dict)
+        }
+    return value.get("stringValue", value.get("bytesValue"))
 
 
 def _otlp_attributes(raw: Any) -> list[tuple[str, str]]:
