@@ -422,6 +422,22 @@ def test_content_length_capture_cut_short_says_so():
         import_jsonrpc(capture, filename="stdio.log")
     assert (caught.value.filename, caught.value.line) == ("stdio.log", 5)  # its JSON
     assert "ends inside a message" in caught.value.message
+    assert caught.value.hint == "a capture cut short: remove the partial message at its end"
+
+
+def test_a_content_length_too_large_says_which_length_the_json_has():
+    """A capture edited by hand: the first message's JSON ends where the next header starts,
+    so the count is wrong, not the capture short; the hint says the count (in bytes: é is 2)."""
+    first = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"x":"é"}}'
+    second = '{"jsonrpc":"2.0","id":0,"result":{}}'
+    capture = f"Content-Length: 500\r\n\r\n{first}Content-Length: {len(second)}\r\n\r\n{second}"
+    with pytest.raises(VolleyError) as caught:
+        import_jsonrpc(capture)
+    size = len(first.encode("utf-8"))
+    assert caught.value.hint == (
+        f"its JSON ends after {size} bytes, where the next message's header starts: its "
+        f"Content-Length is wrong (a capture edited by hand?); make it {size}"
+    )
 
 
 def test_lsp_forms_are_read_with_from_jsonrpc(tmp_path):

@@ -788,7 +788,7 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
             raise fail(
                 f"ends inside a message: Content-Length says {length} bytes, {len(body)} remain",
                 head.end(),
-                "a capture cut short: remove the partial message at its end",
+                _short_message_hint(body),
             )
         try:
             record = json.loads(body)
@@ -800,6 +800,24 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
             ) from None
         sent.append(Sent(_guessed_side(record, asked), body.decode("utf-8", "replace")))
         at = head.end() + size
+
+
+def _short_message_hint(rest: bytes) -> str:
+    """What to do about a message longer than what is left: when its JSON ends before another
+    message's header, that header's count is wrong (a capture edited by hand); else the
+    capture was cut short."""
+    try:
+        text = rest.decode("utf-8")
+        _, end = json.JSONDecoder().raw_decode(text)
+    except (UnicodeDecodeError, ValueError):
+        return "a capture cut short: remove the partial message at its end"
+    if text[end:].lstrip()[:15].lower() != "content-length:":
+        return "a capture cut short: remove the partial message at its end"
+    size = len(text[:end].encode("utf-8"))  # Content-Length counts bytes
+    return (
+        f"its JSON ends after {size} bytes, where the next message's header starts: its "
+        f"Content-Length is wrong (a capture edited by hand?); make it {size}"
+    )
 
 
 def _trace_score(text: str) -> int:
