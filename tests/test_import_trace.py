@@ -528,3 +528,9 @@ def test_otlp_array_and_map_attributes_keep_their_values_types():
     data = {"resourceSpans": [otlp_span("01", None, "svc", 1, 0, attributes=attributes)]}
     body = import_trace(json.dumps(data)).messages()[0].request.body
     assert '\narr: ["a", 2]\nkv: {"x": true}\nbig: 9007199254740993' in body
+
+
+def test_a_zipkin_span_with_an_address_and_no_service_name_is_named_by_its_address():
+    """Envoy's spans (zipkin-envoy.json) give the local endpoint's ip alone: the lane is named
+    by it, as the remote end of a call with no name is."""
+    assert trace("zipkin-envoy.json").participants[1] == "169.254.65.45"

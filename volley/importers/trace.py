@@ -475,7 +475,10 @@ def _endpoint_address(endpoint: dict) -> str | None:
 
 
 def _zipkin_service(span: dict) -> str:
-    return str((span.get("localEndpoint") or {}).get("serviceName") or "unknown service")
+    """The service a span ran in: its local endpoint's name, else its address (as the remote
+    end of a call is named when it has no name), else "unknown service"."""
+    local = span.get("localEndpoint") or {}
+    return str(local.get("serviceName") or _endpoint_address(local) or "unknown service")
 
 
 def _zipkin_spans(data: list) -> Iterator[_Span]:
