@@ -878,7 +878,7 @@ def test_helix_log_a_diagram_for_each_server_with_its_stderr_as_notes():
     )
     assert detect(log).name == "jsonrpc"
     roslyn, taplo = read_jsonrpc(log)[0]
-    assert roslyn.participants == ["helix", "roslyn"] and taplo.participants == ["Client", "taplo"]
+    assert roslyn.participants == ["helix", "roslyn"] and taplo.participants == ["Helix", "taplo"]
     assert arrows(roslyn) == [
         ("helix", "->", "roslyn", "initialize"),
         ("roslyn", "-->", "helix", "result"),

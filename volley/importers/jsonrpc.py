@@ -124,13 +124,15 @@ def session_diagram(
     options: TrafficOptions | None = None,
     client: str | None = None,
     server: str | None = None,
+    unnamed_client: str = "Client",
 ) -> Diagram:
-    """The diagram of a session: its lines in order, requests paired with their responses."""
+    """The diagram of a session: its lines in order, requests paired with their responses;
+    the client's lane is `client`, else the name it gives, else `unnamed_client`."""
     options = options or TrafficOptions()
     sent = list(sent)
     found = _names(sent)
     names: dict[Side, str] = {
-        "client": client or found["client"] or "Client",
+        "client": client or found["client"] or unnamed_client,
         "server": server or found["server"] or "Server",
     }
     lanes: dict[Side, str] = {
@@ -891,7 +893,7 @@ def read_jsonrpc(
         diagrams = [
             diagram
             for name, said in by_server.items()
-            for diagram in _session_diagrams(said, options, name)
+            for diagram in _session_diagrams(said, options, name, unnamed_client="Helix")
         ]
         return diagrams, named
     else:
@@ -901,7 +903,10 @@ def read_jsonrpc(
 
 
 def _session_diagrams(
-    sent: list[Sent], options: TrafficOptions | None, server: str | None
+    sent: list[Sent],
+    options: TrafficOptions | None,
+    server: str | None,
+    unnamed_client: str = "Client",
 ) -> list[Diagram]:
     """A diagram for each session: a new one starts at each `initialize` the client sends
     after the first message."""
@@ -918,7 +923,10 @@ def _session_diagrams(
         if starts and sessions[-1]:
             sessions.append([])
         sessions[-1].append(line)
-    return [session_diagram(session, options, server=server) for session in sessions]
+    return [
+        session_diagram(session, options, server=server, unnamed_client=unnamed_client)
+        for session in sessions
+    ]
 
 
 def import_jsonrpc(
