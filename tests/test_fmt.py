@@ -175,10 +175,12 @@ def test_a_line_ending_in_a_backslash_keeps_it_before_the_break() -> None:
     assert [[s.text for s in line] for line in parse_inline(note.text)] == [["C:\\"], ["A -> B: y"]]
 
 
-def test_a_note_with_a_list_after_a_blank_first_line_is_left_as_written() -> None:
-    """A note whose text starts on the line after `note:`, after a blank line, keeps its list."""
+def test_a_note_with_a_list_after_a_blank_first_line_keeps_its_list() -> None:
+    """A note whose text starts on the line after `note:`, after a blank line (which means
+    nothing there), keeps its list."""
     text = "A -> B: hi\nnote:\n\n- check the token\n- refresh it\n"
-    assert format_text(text) == "A -> B: hi\nnote:\n\n  - check the token\n  - refresh it\n"
+    assert format_text(text) == "A -> B: hi\nnote:\n  - check the token\n  - refresh it\n"
+    assert volley.parse(format_text(text)).items[1].text == "- check the token\n- refresh it"
 
 
 def test_comments_and_blank_lines_stay_where_they_were() -> None:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import volley
 from volley.model import Payload
 from volley.text.payload_tables import (
     ROOT_KEY,
@@ -769,3 +770,16 @@ def test_any_text_gives_a_table_or_a_reason(body, lang):
 def test_parsed_and_python_values_flatten_alike(value):
     """The lossless parse of a document gives the rows its Python value gives."""
     assert body_table(json.dumps(value), "json").rows == flatten_json(value)
+
+
+def test_blank_lines_before_a_body_or_a_notes_first_words_mean_nothing():
+    """ "Blank lines separate nothing and mean nothing, except inside a fenced body": not
+    between `in:` and its fence or indented lines, nor before a note's text."""
+    diagram = volley.parse(
+        'A -> B: call\nin: Request\n\n```json\n{"id": 1}\n```\nout: Reply\n\n\n  k: v\n'
+        "note:\n\ntext\nB -> A: ok\n"
+    )
+    message = diagram.messages()[0]
+    assert message.request is not None and message.request.body == '{"id": 1}'
+    assert message.response is not None and message.response.body == "k: v"
+    assert diagram.items[1].text == "text"

@@ -321,3 +321,24 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
     assert volley.parse("A -> B: hi\nnote A, B: first\nsecond line\n").items[1].text == (
         "first\nsecond line"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        # a fence no in: owns: one error, not one for each line of the JSON in it
+        ('A -> B: call\n```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
+        # PlantUML's note over several lines, to its `end note`
+        ("A -> B\nnote left of A\n  multi\nend note\nB ~> A\n", [2, 5]),
+    ],
+)
+def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    assert [e.line for e in info.value.errors] == lines
+
+
+def test_the_errors_end_with_a_count_even_of_one():
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A ~> B\n", "f.volley")
+    assert info.value.format().endswith("\n1 error")

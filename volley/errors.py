@@ -160,6 +160,6 @@ class VolleyErrors(VolleyError):
 
     def format(self, color: bool = False) -> str:
         shown = [error.format(color) for error in self.errors]
-        if len(self.errors) > 1:
-            shown.append(f"{len(self.errors)} errors")
+        count = len(self.errors)
+        shown.append(f"{count} error" if count == 1 else f"{count} errors")  # then a count
         return "\n".join(shown)

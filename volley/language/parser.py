@@ -35,6 +35,7 @@ from volley.model import (
     walk,
 )
 from volley.resources import grammar_cache, read_text, resource_path
+from volley.text.fences import fence_open, read_block
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
@@ -331,7 +332,7 @@ class _ToModel:
         body = self.bodies.get(_line(keyword))
         if body is None:
             self.error(
-                f"{side}: needs a body on the next line: a fenced block (```) or lines "
+                f"{side}: needs a body after it: a fenced block (```) or lines "
                 f"indented two spaces deeper than {side}:",
                 _shifted(keyword),
                 at_end=True,
@@ -455,7 +456,8 @@ class _ToModel:
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
-            text = f"{text}\n{body.text}" if text else body.text
+            # blank lines before a note's first words are no paragraph break
+            text = f"{text}\n{body.text}" if text else body.text.lstrip("\n")
             for line in body.doubtful:
                 self._local.run.warn(
                     f"this line is read as text of the note on line {_line(keyword)}; to start "
@@ -802,17 +804,26 @@ class _Parse:
         ):
             raise self.fail(self.syntax_errors + self.errors)
         source[line - 1] = meant or ""  # what was most likely meant, or nothing
-        for covered in range(line, self.covered_end(source, line - 1, meant)):
+        for covered in range(line, min(self.covered_end(source, line - 1, meant), len(source))):
             source[covered] = ""  # read with the line set aside: not errors of their own
 
     def covered_end(self, source: list[str], index: int, meant: str | None) -> int:
         """The index after the lines that go with the line at `index` once it is read as what
         was meant: the body of `in Request` read as `in: Request`, the lines of Mermaid's
-        `accDescr { … }`. No more errors are looked for in them than in a body."""
-        from volley.language.syntax_errors import braced_description_end
+        `accDescr { … }` and PlantUML's `note left of A` … `end note`, a fenced block with no
+        line to own it. No more errors are looked for in them than in a body."""
+        from volley.language.syntax_errors import braced_description_end, plantuml_note_end
 
         if meant is None:
-            return braced_description_end(self.lines, index) or index + 1
+            opening = fence_open(self.lines[index])
+            if opening is not None:  # a fence with no in:, out: or note line: its body too
+                block = read_block(self.lines, index, opening)
+                return block.end + 1 if block.closed else index + 1
+            return (
+                braced_description_end(self.lines, index)
+                or plantuml_note_end(self.lines, index)
+                or index + 1
+            )
         if not keyword_matcher("IN", "OUT").match(meant):
             return index + 1
         try:

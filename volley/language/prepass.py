@@ -119,13 +119,15 @@ class _Lifter:
     def payload(self, index: int) -> tuple[int, Body | None]:
         owner = self.lines[index]
         nxt = index + 1
+        while nxt < len(self.lines) and _is_blank(self.lines[nxt]):
+            nxt += 1  # blank lines mean nothing before a body either
         opening = fence_open(self.lines[nxt]) if nxt < len(self.lines) else None
         if opening is not None:
             block = self.fenced(nxt, opening)
             return block.end + 1, Body(index + 1, "\n".join(block.body), "fenced", opening.lang)
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
-            return nxt, None
+            return index + 1, None
         chunk = self.lines[nxt:after]
         prefix = _common_prefix(chunk)
         text = "\n".join("" if _is_blank(line) else line[len(prefix) :] for line in chunk)

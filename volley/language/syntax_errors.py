@@ -207,7 +207,7 @@ class _Explainer:
     def fence_without_owner(self, line: int) -> VolleyError | None:
         if fence_open(self.lines[line - 1]) is not None:
             return self.error(
-                "a fenced block must follow an in:, out: or note line directly",
+                "a fenced block must follow an in:, out: or note line",
                 line,
                 self.indent_column(line),
                 hint="to attach a body to a message, put `in: Request` or `out: Response` "
@@ -413,6 +413,22 @@ class _Explainer:
         if what == "the end of the line":  # `activate`, `order:` with nothing after them
             return self.error(f"the line ends too soon; expected {wanted}", line, column)
         return self.error(f"unexpected {what}; expected {wanted}", line, column)
+
+
+# PlantUML's note over several lines: `note left of A` (no colon), its lines, `end note`.
+_PLANTUML_NOTE_START = re.compile(r"[ \t]*[hr]?note\b[^:]*$", re.IGNORECASE)
+_PLANTUML_NOTE_END = re.compile(r"[ \t]*end[ \t]?note[ \t]*$", re.IGNORECASE)
+
+
+def plantuml_note_end(lines: list[str], index: int) -> int | None:
+    """The index after the `end note` that closes PlantUML's note started on line `index`
+    (`note left of A` with no colon), or None when the line starts none."""
+    if not _PLANTUML_NOTE_START.match(lines[index]):
+        return None
+    for end in range(index + 1, len(lines)):
+        if _PLANTUML_NOTE_END.match(lines[end]):
+            return end + 1
+    return None
 
 
 def braced_description_end(lines: list[str], index: int) -> int | None:
