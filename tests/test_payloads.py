@@ -783,3 +783,9 @@ def test_blank_lines_before_a_body_or_a_notes_first_words_mean_nothing():
     assert message.request is not None and message.request.body == '{"id": 1}'
     assert message.response is not None and message.response.body == "k: v"
     assert diagram.items[1].text == "text"
+
+
+def test_an_indented_body_loses_the_columns_its_lines_share_tabs_and_spaces_alike():
+    """A tab counts to the next multiple of four: `\\tk` and `    k2` share four columns."""
+    diagram = volley.parse("A -> B\nin:\n\tk: v\n    k2: v2\n      k3\n")
+    assert diagram.messages()[0].request.body == "k: v\nk2: v2\n  k3"

@@ -62,18 +62,22 @@ def is_comment(line: str) -> bool:
     return line.lstrip(" \t").startswith(("//", "%%"))
 
 
-def _common_prefix(lines: list[str]) -> str:
-    """The leading white space every non-blank line shares, as characters (tabs and spaces)."""
-    prefixes = [
-        line[: len(line) - len(line.lstrip(" \t"))] for line in lines if not _is_blank(line)
-    ]
-    if not prefixes:
-        return ""
-    first, last = min(prefixes), max(prefixes)
-    size = 0
-    while size < len(first) and first[size] == last[size]:
-        size += 1
-    return first[:size]
+def _dedented(lines: list[str]) -> list[str]:
+    """The lines without the indentation they all share, counted in columns (a tab to the next
+    multiple of four), so a tab on one line and four spaces on the next share it; blank lines
+    become empty. Indentation past the shared part keeps its columns, as spaces."""
+    widths = [indent_width(line) for line in lines if not _is_blank(line)]
+    shared = min(widths, default=0)
+    out = []
+    for line in lines:
+        if _is_blank(line):
+            out.append("")
+            continue
+        words = line.lstrip(" \t")
+        lead = line[: len(line) - len(words)]
+        # spaces are columns as written; tabs become the columns they stand for
+        out.append(lead.expandtabs(TAB_STOP)[shared:] + words if "\t" in lead else line[shared:])
+    return out
 
 
 class _Lifter:
@@ -128,9 +132,7 @@ class _Lifter:
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
             return index + 1, None
-        chunk = self.lines[nxt:after]
-        prefix = _common_prefix(chunk)
-        text = "\n".join("" if _is_blank(line) else line[len(prefix) :] for line in chunk)
+        text = "\n".join(_dedented(self.lines[nxt:after]))
         return after, Body(index + 1, text, "indented")
 
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
@@ -148,8 +150,7 @@ class _Lifter:
         run: list[str] = []  # plain lines not yet added, their common indentation still on
 
         def flush() -> None:
-            prefix = _common_prefix(run)
-            parts.extend("" if _is_blank(line) else line[len(prefix) :] for line in run)
+            parts.extend(_dedented(run))
             run.clear()
 
         end = pos  # the index after the note's last non-blank line
