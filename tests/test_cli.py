@@ -293,3 +293,9 @@ def test_serve_describes_host_and_port():
 def test_version(flag: str):
     result = run(flag)
     assert result.exit_code == 0 and result.stdout == f"volley, version {volley.__version__}\n"
+
+
+def test_a_swimlanes_link_given_to_check_names_volley_import():
+    result = run("check", "https://swimlanes.io/#K8ksyUm1UvBIzcnJVwjPL8pJAQA=")
+    assert result.exit_code == 1
+    assert "a swimlanes.io link is read by volley import: volley import " in result.output

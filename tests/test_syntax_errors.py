@@ -342,3 +342,10 @@ def test_the_errors_end_with_a_count_even_of_one():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("A ~> B\n", "f.volley")
     assert info.value.format().endswith("\n1 error")
+
+
+def test_a_stray_end_names_every_block():
+    error = error_for("A -> B\nend\n")
+    assert error.message == (
+        "end without an open block (if:, group:, loop:, opt:, par:, critical: or break:)"
+    )

@@ -187,7 +187,9 @@ class _Explainer:
                 )
         if self.at_line_start(line, "END") and innermost is None:
             return self.error(
-                "end without an open block (if:, group:, loop:, opt: or par:)", line, column
+                "end without an open block (if:, group:, loop:, opt:, par:, critical: or break:)",
+                line,
+                column,
             )
         return None
 
