@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import markdown
 import pytest
@@ -167,3 +168,14 @@ def test_appendix_lines_is_checked_by_the_options_rule():
     with pytest.raises(fences.VolleyError, match="not a whole number"):
         Settings().merged({"bodies": "appendix", "appendix_lines": "1_0"})
     assert not fences.unknown_options({"appendix_lines": "3"})
+
+
+def test_an_error_box_wraps_its_words_and_keeps_the_quoted_line_and_caret_whole():
+    """On a narrow page the message and the hint wrap; the quoted line and its caret stay
+    as they are (the caret under its character), scrolling sideways when long."""
+    page = converter().convert("```volley\nAgent ~> Model: a long label\n```\n")
+    said, quoted, hint = re.findall(r'<pre style="([^"]*)">(.*?)</pre>', page, re.S)
+    assert "white-space:pre-wrap" in said[0] and "is not an arrow" in said[1]
+    assert "white-space:pre;" in quoted[0]
+    assert quoted[1].split("\n") == ["  Agent ~&gt; Model: a long label", "        ^"]
+    assert "white-space:pre-wrap" in hint[0] and hint[1] == 'did you mean "-&gt;"?'

@@ -419,6 +419,12 @@ def page_assets(interactive: bool) -> tuple[str, str]:
     return (css, js) if interactive else (css, "")
 
 
+def _pre(lines: list[str], style: str) -> str:
+    """Lines of an error box, escaped, in a `<pre>` styled so."""
+    text = html.escape("\n".join(lines), quote=False)
+    return f'<pre style="margin:0;background:none;{style}">{text}</pre>'
+
+
 def error_box(problem: Problem) -> str:
     """A readable, escaped box that stands where the diagram would be."""
     diagnostic, location = problem.diagnostic, problem.location
@@ -426,13 +432,23 @@ def error_box(problem: Problem) -> str:
         shown = replace(diagnostic, filename=location.source_file)
     else:
         shown = replace(diagnostic, filename=location.page, line=problem.page_line)
-    text = html.escape(shown.format(), quote=False)
+    # The words wrap (a phone's column is narrow); the quoted line and its caret stay as they
+    # are, the caret under its character, scrolling sideways if the line is long.
+    lines = shown.format().split("\n")
+    quoted = 2 if shown.source_line is not None and shown.line else 0
+    said, code, hint = lines[:1], lines[1 : 1 + quoted], lines[1 + quoted :]
+    wrapped = "white-space:pre-wrap;overflow-wrap:anywhere"
+    parts = [
+        _pre(said, wrapped),
+        _pre(code, "white-space:pre;overflow:auto") if code else "",
+        _pre([line.strip() for line in hint], wrapped) if hint else "",
+    ]
     return (
         '<div class="volley-error" role="alert" style="border-left:4px solid #dc2626;'
-        "background:rgba(220,38,38,.08);padding:.6em 1em;margin:1em 0;border-radius:4px;"
-        'overflow:auto">'
+        'background:rgba(220,38,38,.08);padding:.6em 1em;margin:1em 0;border-radius:4px">'
         '<p style="margin:0 0 .4em;font-weight:bold">This volley diagram could not be drawn</p>'
-        f'<pre style="margin:0;white-space:pre;background:none">{text}</pre></div>'
+        + "".join(parts)
+        + "</div>"
     )
 
 
