@@ -122,10 +122,15 @@ def test_latex_gets_png_pictures_and_text_gets_the_source(tmp_path):
     latex = sphinx_build("basic", "latex", tmp_path, "-W")
     assert latex.returncode == 0, latex.stderr
     tex = next((tmp_path / "latex").glob("*.tex")).read_text()
-    pictures = re.findall(r"\\sphinxincludegraphics\{\{([0-9a-f]+)\}\.png\}", tex)
-    assert len(pictures) == 4  # the inline, the file and the two fences
-    for name in pictures:
-        assert (tmp_path / "latex" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    found = re.findall(
+        r"\\sphinxincludegraphics\[width=(\d+)\\sphinxpxdimen\]\{\{([0-9a-f]+)\}\.png\}", tex
+    )
+    assert len(found) == 4  # the inline, the file and the two fences
+    for width, name in found:
+        png = (tmp_path / "latex" / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG")
+        # drawn at twice its size, shown at its own: not stretched to the line's width
+        assert abs(int(width) * 2 - int.from_bytes(png[16:20], "big")) <= 1
     text_dir = tmp_path / "text-build"
     text = sphinx_build("basic", "text", text_dir, "-W")
     assert text.returncode == 0, text.stderr
@@ -284,3 +289,33 @@ def test_a_named_diagram_is_a_target_for_ref(tmp_path):
     index = (tmp_path / "out" / "index.html").read_text()
     assert index.count('id="login"') == 1  # the drawing carries it; no second element does
     assert 'id="token-flow"' in index  # the static picture carries the target's id
+
+
+def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
+    """Numbered like a figure: `:numref:` gives "Diagram 1" without a numfig_format of the
+    site's own (Sphinx has formats for its figures and tables only)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "conf.py").write_text('extensions = ["volley.docs.sphinx"]\nnumfig = True\n')
+    (site / "index.rst").write_text(
+        "Flows\n=====\n\n.. volley::\n   :name: refresh\n\n   A -> B: refresh\n\n"
+        "See :numref:`refresh`.\n"
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "-q",
+            "-b",
+            "html",
+            str(site),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Diagram 1" in (tmp_path / "out" / "index.html").read_text()

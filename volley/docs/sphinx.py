@@ -345,8 +345,18 @@ class DrawDiagrams(SphinxPostTransform):
             with open(path, "wb") as handle:
                 handle.write(data)
         self.env.images.add_file(self.env.docname, path)
-        # centred, as the clickable diagram is
-        return nodes.image(uri=path, alt=node["alt"], candidates={"*": path}, align="center")
+        # centred, as the clickable diagram is; a PNG, drawn at twice its size for sharpness,
+        # says its size in CSS pixels, which LaTeX sizes as it does every px width
+        image = nodes.image(uri=path, alt=node["alt"], candidates={"*": path}, align="center")
+        if fmt == "png":
+            image["width"] = f"{round(_png_width(data) / 2)}px"
+        return image
+
+
+def _png_width(data: bytes) -> int:
+    """A PNG's width in pixels, from its IHDR chunk, which the PNG specification puts first:
+    the 8-byte signature, the chunk's length and type, then the width as 4 big-endian bytes."""
+    return int.from_bytes(data[16:20], "big")
 
 
 def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
@@ -391,6 +401,12 @@ def _fences_as_directive(app: Sphinx, config: Any) -> None:
         config.myst_fence_as_directive = {*config.myst_fence_as_directive, "volley"}
 
 
+def _number_format(app: Sphinx, config: Any) -> None:
+    """`:numref:` to a diagram reads "Diagram 3" unless the site's numfig_format says how
+    (Sphinx sets a format for its own figures and tables only)."""
+    config.numfig_format.setdefault("volley", "Diagram %s")
+
+
 def _title_of(node: nodes.Node) -> str:
     return node["alt"] if isinstance(node, volley_diagram) else ""
 
@@ -403,6 +419,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("volley", VolleyDirective)
     app.add_post_transform(DrawDiagrams)
     app.connect("config-inited", _fences_as_directive)
+    app.connect("config-inited", _number_format, priority=900)  # after Sphinx fills its own
     app.connect("html-page-context", _add_assets)
     app.connect("build-finished", _write_assets)
     return {"version": volley.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
