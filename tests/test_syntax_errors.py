@@ -349,3 +349,24 @@ def test_a_stray_end_names_every_block():
     assert error.message == (
         "end without an open block (if:, group:, loop:, opt:, par:, critical: or break:)"
     )
+
+
+def test_the_warnings_that_explain_an_error_come_with_it():
+    """`alt ok` under a swimlanes-style note is note text (a warning says so), which is why
+    the `end` after it closes nothing: the error comes with that warning, in line order."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: call\nnote: waiting\nalt ok\nB -> A\nend\n", "f.volley")
+    (warning,) = info.value.warnings
+    assert warning.line == 3 and "read as text of the note on line 2" in warning.message
+    said = info.value.format()
+    assert said.index("f.volley:3:1: warning:") < said.index("f.volley:5:1: error:")
+    assert said.endswith("\n1 error")
+
+
+def test_redact_keeps_every_error():
+    with pytest.raises(VolleyErrors) as info:
+        volley.render(
+            "A ~> B: token=ghp_0123456789abcdefghij0123456789abcdef\nC ~> D\n", redact=True
+        )
+    assert [e.line for e in info.value.errors] == [1, 2]
+    assert "ghp_" not in info.value.format()

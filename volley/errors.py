@@ -143,10 +143,13 @@ class VolleyErrors(VolleyError):
     """Every error found in one diagram, in line order, raised as one.
 
     It is itself the first error (its `line`, `column` and `message`), so code that shows one
-    place keeps working; `errors` holds all of them, and `format()` prints each, then a count.
+    place keeps working; `errors` holds all of them, `warnings` what the reader found besides
+    (a line read as a note's text, a block left open), which often explains an error; and
+    `format()` prints them in line order, then a count of the errors.
     """
 
-    def __init__(self, errors: list[VolleyError]) -> None:
+    def __init__(self, errors: list[VolleyError], warnings: list[Diagnostic] | None = None) -> None:
+        self.warnings = list(warnings or [])
         first = errors[0]
         super().__init__(
             first.message,
@@ -159,7 +162,9 @@ class VolleyErrors(VolleyError):
         self.errors = list(errors)
 
     def format(self, color: bool = False) -> str:
-        shown = [error.format(color) for error in self.errors]
+        said: list[Diagnostic | VolleyError] = [*self.errors, *self.warnings]
+        said.sort(key=lambda d: (d.line, d.column))
+        shown = [each.format(color) for each in said]
         count = len(self.errors)
         shown.append(f"{count} error" if count == 1 else f"{count} errors")  # then a count
         return "\n".join(shown)

@@ -21,7 +21,7 @@ from volley.checks.secrets import (
     redact_names,
     redact_text,
 )
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
 
 __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
@@ -46,7 +46,13 @@ def _redact_note(text: str) -> str:
 
 
 def redact_error(error: VolleyError) -> VolleyError:
-    """The error with secret-looking values masked in its message, quoted line and hint."""
+    """The error with secret-looking values masked in its message, quoted line and hint;
+    every error of a VolleyErrors, and the warnings that came with them."""
+    if isinstance(error, VolleyErrors):
+        return VolleyErrors(
+            [redact_error(each) for each in error.errors],
+            [redact_diagnostic(each) for each in error.warnings],
+        )
     return VolleyError(
         redact_text(error.message),
         filename=error.filename,

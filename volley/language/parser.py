@@ -730,7 +730,8 @@ class _Parse:
         found in that guess (`in Request` read as `in:` with no body) is not the user's."""
         guessed = {error.line for error in self.syntax_errors}
         kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
-        return VolleyErrors(sorted(kept, key=lambda error: (error.line, error.column)))
+        ordered = sorted(kept, key=lambda error: (error.line, error.column))
+        return VolleyErrors(ordered, sorted(self.warnings, key=lambda w: (w.line, w.column)))
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
