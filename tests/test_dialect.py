@@ -710,3 +710,21 @@ def test_ending_an_activation_that_is_not_open_is_a_warning():
         ),
     ]
     assert volley.check("A ->+ B: call\nB -->- A: done\n").warnings == []
+
+
+@pytest.mark.parametrize(
+    "line", ["B -) A: event", "A-xB: lost", "A ~> B: x", "== Setup ==", "... 5 minutes later ..."]
+)
+def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str):
+    """swimlanes.io's rule keeps a line that is not a volley element in the note above it;
+    one that reads as another tool's message, divider or delay was most likely meant as an
+    element, which a warning says (habits are never misread in silence)."""
+    checked = volley.check(f"A -> B: call\nnote: waiting\n{line}\nB --> A: done\n")
+    assert checked.diagram.items[1].text == f"waiting\n{line}"
+    (warning,) = checked.warnings
+    assert warning.line == 3 and "read as text of the note on line 2" in warning.message
+
+
+def test_prose_with_dashes_and_dots_in_a_note_gets_no_warning():
+    checked = volley.check("A -> B\nnote: then\nwait... and see\nx-ray results - all fine\n")
+    assert checked.warnings == []

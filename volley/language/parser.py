@@ -164,7 +164,7 @@ def line_kind(line: str) -> LineKind:
         return "element"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:
-        return "text"
+        return "keyword text" if _OTHER_TOOLS_LINE.match(line) else "text"
     name = found.lastgroup
     if name in _NOTE_ENDING_BARE or found.group().rstrip().endswith(":"):
         return "element"
@@ -173,6 +173,15 @@ def line_kind(line: str) -> LineKind:
     # "And then …" and "Else …" start prose too often to point out; Mermaid's statement words
     # (`loop every minute`, `activate A`) rarely do.
     return "text" if name in ("ELSE", "AND") else "keyword text"
+
+
+# A line of another tool's that reads as prose in a note but was most likely meant as an
+# element: a message with Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`), PlantUML's
+# divider (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
+_OTHER_TOOLS_LINE = re.compile(
+    r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*(?:--?\)|~~?>|[-=]{1,2}x\S|[→⟶⇒←]|==>)"
+    r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$)"
+)
 
 
 def normalise(text: str) -> str:
@@ -461,8 +470,9 @@ class _ToModel:
             for line in body.doubtful:
                 self._local.run.warn(
                     f"this line is read as text of the note on line {_line(keyword)}; to start "
-                    'an element here instead, end the note before it with a "//" line (or write '
-                    "the block keyword with its colon, as in loop: …)",
+                    'an element here instead, end the note before it with a "//" line (and '
+                    "write a block keyword with its colon, as in loop: …, an arrow as volley "
+                    "does, as in ->>)",
                     Token("TEXT", "", line=line, column=1),
                 )
         note = Note(line=_line(keyword), over=names, text=text)
