@@ -19,6 +19,9 @@ CASES = [
     # (source, line, column, words the message must hold)
     ("Agent: hi\n", 1, 6, 'expected an arrow such as -> or --> after "Agent"'),
     ("activate\n", 1, 9, "the line ends too soon; expected a participant name"),
+    ("A, B -> C: x\n", 1, 2, '"A, B" is not one participant: a name cannot hold ","'),
+    ("A <== B: h\n", 1, 3, '"<==" is not an arrow'),
+    ("A <-=> B\n", 1, 3, '"<-=>" is not an arrow'),
     ("order:\nA -> B\n", 1, 7, "the line ends too soon; expected a participant name"),
     ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
     ("A → B\n", 1, 3, '"→" is not an arrow'),
@@ -176,6 +179,8 @@ MERMAID_HABITS = [
     ("link A: Docs @ https://example.com", 'Mermaid\'s "link" (a menu) is not drawn'),
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
     ("autonumber off", 'volley has no "autonumber off"'),
+    ("autonumber x", "autonumber takes a whole number to start from: autonumber 10"),
+    ("autonumber -1", "autonumber takes a whole number to start from: autonumber 10"),
     ("accTitle: Login flow", 'volley\'s title is drawn and heard: write "title: Login flow"'),
     ("accTitle Login flow", 'write "title: Login flow"'),
     ("accTitle", 'write "title: …"'),

@@ -81,6 +81,7 @@ TYPO_ARROWS = [
     ("⇒", "=>"),
     ("←", "<-"),
     ("==>", "=>"),
+    ("<==", "<="),
     ("- >", "->"),
     ("-- >", "-->"),
     (">>", "->>"),
@@ -91,6 +92,15 @@ TYPO_ARROWS = [
 ]
 
 Matcher = Callable[..., re.Pattern[str]]
+_ARROW_CHARACTERS = re.compile(r"[-=<>]+")
+_ARROW_PARTS = (
+    "an arrow is a shaft (- solid, -- dashed, = bold) with a head at one end or both "
+    "(> >> x on the right, < << x on the left): ->, -->, =>, <->"
+)
+# Names apart by commas before an arrow: `A, B -> C` (a comma ends a name).
+_SEVERAL_SENDERS = re.compile(
+    r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
+)
 # A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
 # is the arrow and the line then has a second one.
 # Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
@@ -251,6 +261,14 @@ class _Explainer:
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
         slip = self.slip(text)
+        names = _SEVERAL_SENDERS.match(segment)
+        if names is not None:  # `A, B -> C`: a comma ends a name
+            return self.error(
+                f'"{names["names"].strip()}" is not one participant: a name cannot hold ","',
+                line,
+                (name.column or 1) + names.start("comma"),
+                hint="a message goes from one participant to one: write a message for each",
+            )
         # `autonumber 10 10 "<b>[000]"` is that statement, not a message with a typo'd arrow
         statement = slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS
         for typo, meant in [] if statement else TYPO_ARROWS:
@@ -330,6 +348,8 @@ class _Explainer:
                 f'volley has no "autonumber {rest.strip().lower()}": numbers, once on, go on; '
                 "delete the line"
             ), None
+        if lowered == "autonumber" and rest.strip() and not rest.split()[0].isdigit():
+            return "autonumber takes a whole number to start from: autonumber 10", None
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
             return f'volley counts on by one from the start: write "{meant}"', indent + meant
@@ -391,6 +411,17 @@ class _Explainer:
                 )
             column = len(self.lines[line - 1].rstrip()) + 1
         if previous is not None and previous.type == "ARROW" and "NAME" in expected:
+            after = (previous.column or 1) - 1 + len(previous.value)  # where the arrow ends
+            longer = _ARROW_CHARACTERS.match(self.lines[line - 1], after)
+            written = previous.value + (longer.group() if longer else "")
+            if longer and longer.group():  # `A <== B`: more of an arrow than an arrow has
+                meant = dict(TYPO_ARROWS).get(written.strip())
+                return self.error(
+                    f'"{written.strip()}" is not an arrow',
+                    line,
+                    previous.column or column,
+                    hint=f'did you mean "{meant}"?' if meant else _ARROW_PARTS,
+                )
             return self.error(
                 f'expected the name of a participant after "{previous.value}"', line, column
             )
