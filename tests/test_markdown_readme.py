@@ -286,3 +286,13 @@ def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, comman
     assert not (tmp_path / "diagrams").exists()
     plain = write(tmp_path, "# Nothing to draw\n")
     assert CliRunner().invoke(main, [command, str(plain)]).output == ""
+
+
+def test_the_alt_text_is_the_heading_as_written_when_the_diagram_has_no_title(tmp_path):
+    page = "# Doc\n\n## HTTP API\n\n```volley\nA -> B: hi\n```\n\n## Überblick: Café & API\n\n"
+    page += "```volley\nA -> B: x\n```\n"
+    path = write(tmp_path, page)
+    render_markdown(path)
+    text = path.read_text(encoding="utf-8")
+    assert "![HTTP API](diagrams/http-api.svg)" in text
+    assert "![Überblick: Café & API](diagrams/uberblick-cafe-api.svg)" in text

@@ -378,11 +378,16 @@ def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Dia
     )
 
 
-def _alt(title: str | None, name: str) -> str:
+def _alt(title: str | None, block: Block) -> str:
+    """The picture's alternative text: the diagram's title, else the name its author gave it
+    (in words), else the heading above it as written (`HTTP API`, `Überblick: Café & API`),
+    else its name in words."""
     from volley.text.inline import plain_text
 
     text = plain_text(title) if title else ""
-    text = text or name.replace("-", " ").capitalize()
+    if not text and "name" not in block.attrs and block.heading:
+        text = plain_text(block.heading)
+    text = text or block.name.replace("-", " ").capitalize()
     return re.sub(r"([\\\[\]])", r"\\\1", text)
 
 
@@ -448,7 +453,7 @@ def render_markdown(
             state = "is missing" if current is None else "is out of date"
             say(f"wrote {target.as_posix()}", f"{target.as_posix()} {state}")
         link = posixpath.join(FOLDER, target.name)
-        wanted = region_lines(block, _alt(diagram.title, block.name), link, lines)
+        wanted = region_lines(block, _alt(diagram.title, block), link, lines)
         where = f"diagram {block.name} (line {block.open + 1})"
         if block.region:
             first, last = block.region
