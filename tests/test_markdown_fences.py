@@ -9,6 +9,7 @@ import markdown
 import pytest
 
 import volley.docs.fences as fences
+from volley.api import default_id_prefix
 from volley.docs.fences import DiagramSite, Settings, fence_formatter, fence_validator
 
 GOOD = "```volley\nA -> B: hello\n```\n"
@@ -179,3 +180,19 @@ def test_an_error_box_wraps_its_words_and_keeps_the_quoted_line_and_caret_whole(
     assert "white-space:pre;" in quoted[0]
     assert quoted[1].split("\n") == ["  Agent ~&gt; Model: a long label", "        ^"]
     assert "white-space:pre-wrap" in hint[0] and hint[1] == 'did you mean "-&gt;"?'
+
+
+def test_a_name_used_twice_on_a_page_is_a_warning_and_an_unnamed_prefix_is_the_texts(caplog):
+    """`name="dup"` twice: the second's links are #dup-2-message-N, which a warning says; an
+    unnamed diagram's prefix comes from its text alone, so links to it hold when the site's
+    theme changes."""
+    text = '```volley name="dup"\nA -> B: one\n```\n\n```volley name="dup"\nA -> B: two\n```\n'
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
+        converter().convert(text)
+    (record,) = caplog.records
+    assert 'the diagram name "dup" is used twice on this page' in record.getMessage()
+    assert "#dup-2-message-N" in record.getMessage()
+    plain = "```volley\nA -> B: one\n```\n"
+    dark = '```volley theme="dark"\nA -> B: one\n```\n'
+    prefixes = [re.search(r'id="(v[0-9a-f]{10})', converter().convert(t))[1] for t in (plain, dark)]
+    assert prefixes[0] == prefixes[1] == default_id_prefix("A -> B: one")

@@ -275,7 +275,16 @@ class DiagramSite:
             return self.failed(exc.diagnostic, location, page)
         for warning in unknown_options(overrides):
             self._problem(warning, location, page)
-        return self.diagram(source, settings, location, page, overrides.get("name"))
+        name = overrides.get("name")
+        base = _id_prefix_base(name, source)
+        if name and base in page.prefixes:  # `name="login"` written on two fences of a page
+            said = (
+                f'the diagram name "{name}" is used twice on this page; the links of this one '
+                f"are #{base}-{page.prefixes[base] + 1}-message-N"
+            )
+            hint = "give each diagram its own name"
+            self._problem(Diagnostic(said, severity="warning", hint=hint), location, page)
+        return self.diagram(source, settings, location, page, name)
 
     def diagram(
         self,
@@ -294,7 +303,7 @@ class DiagramSite:
                 sort_keys=True,
             ).encode("utf-8", "surrogatepass")
         ).hexdigest()
-        prefix = _id_prefix(name, digest, page)
+        prefix = _id_prefix(name, source, page)
         key = f"{digest}:{prefix}"
         self._used.add(key)
         rendered = self._cache.get(key)
@@ -381,16 +390,23 @@ def _comparable(line: str) -> str:
     return line.lstrip(" \t>").rstrip()
 
 
-def _id_prefix(name: str | None, digest: str, page: _Page) -> str:
-    """Ids and deep links (`#PREFIX-message-3`): the fence's name, else from the content.
+def _id_prefix(name: str | None, source: str, page: _Page) -> str:
+    """Ids and deep links (`#PREFIX-message-3`): the fence's name, else from the diagram's text
+    alone, so a link to it holds when the site's settings (its theme) change.
 
     The same diagram twice on a page gets `-2`, `-3`, so ids stay unique.
     """
-    base = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") if name else ""
-    base = base if base and base[0].isalpha() else f"volley-{digest[:8]}"
+    base = _id_prefix_base(name, source)
     count = page.prefixes.get(base, 0) + 1
     page.prefixes[base] = count
     return base if count == 1 else f"{base}-{count}"
+
+
+def _id_prefix_base(name: str | None, source: str) -> str:
+    from volley.api import default_id_prefix
+
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") if name else ""
+    return base if base and base[0].isalpha() else default_id_prefix(source)
 
 
 def _render(source: str, settings: Settings, prefix: str, filename: str | None) -> _Rendered:
