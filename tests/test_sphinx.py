@@ -53,17 +53,27 @@ def broken(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
 
 def test_rst_directive_draws_a_clickable_diagram_named_for_deep_links(html):
     page = (html / "index.html").read_text()
-    assert page.count('class="volley-diagram') == 1
+    assert page.count('class="volley-diagram') == 2  # and the static one below it
+    assert page.count('class="volley-diagram volley-static"') == 1
     assert 'id="login"' in page  # the :name: option is the id prefix
     assert "POST /login" in page
 
 
 def test_a_file_diagram_with_interactive_false_is_a_static_picture(html):
+    """Inline on an HTML page, drawn light in the wrapper whose theme the page's stylesheet
+    reads (as MkDocs has it), so that it follows a site's own light/dark switch; no script."""
     page = (html / "index.html").read_text()
-    image = re.search(r'<img alt="Checkout"[^>]* src="(_images/[0-9a-f]+\.svg)"', page)
-    assert image, page
+    static = re.search(
+        r'<div class="volley-diagram volley-static" data-theme="dark" role="figure"'
+        r' aria-label="Checkout"[^>]*>(<svg.*?</svg>\n?)</div>',
+        page,
+        re.S,
+    )
+    assert static, page
     source = (SITES / "basic" / "flows" / "checkout.volley").read_text()
-    assert (html / image[1]).read_text() == volley.render(source, format="svg", theme="dark")
+    prefix = re.search(r'<svg[^>]* id="([^"]+)"', static[1])[1]
+    assert static[1] == volley.render(source, format="svg", theme="light", id_prefix=prefix)
+    assert "<title" in static[1] and "vl-data" not in static[1]
 
 
 def test_myst_fences_are_diagrams_with_options(html):
@@ -169,7 +179,7 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     first, second = re.findall(r'<div class="volley-diagram[^>]*>', page)
     assert 'data-theme="dark"' in first and "yesterday" in page  # the appendix lists the body
     assert 'data-theme="light"' in second  # the site theme's default
-    assert "<img" in (tmp_path / "out" / "index.html").read_text()  # interactive=false
+    assert "volley-static" in (tmp_path / "out" / "index.html").read_text()  # interactive=false
 
 
 def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):
@@ -241,11 +251,12 @@ def test_appendix_lines_caps_each_body_in_rst_and_myst(tmp_path):
     assert "25 more lines not shown (5 of 30)" in page
     assert listed(page, "line05") and not listed(page, "line06") and not listed(page, "line30")
     static = re.search(
-        r'<img alt="[^"]*"[^>]* src="(_images/[0-9a-f]+\.svg)"',
+        r'<div class="volley-diagram volley-static"[^>]*>(<svg.*?</svg>\n?)</div>',
         (tmp_path / "out" / "markdown.html").read_text(),
+        re.S,
     )
     assert static
-    svg = (tmp_path / "out" / static[1]).read_text()
+    svg = static[1]
     assert "27 more lines not shown (3 of 30)" in svg
     assert listed(svg, "line03") and not listed(svg, "line04")
 

@@ -417,13 +417,18 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
         count = len(result.diagram.messages())
         anchors = tuple(f"{prefix}-message-{number}" for number in range(1, count + 1))
         return _Rendered(str(result.output), result.warnings, True, anchors)
-    theme = html.escape(settings.theme, quote=True)
-    return _Rendered(
-        f'<div class="volley-diagram volley-static" data-theme="{theme}"'
-        ' style="overflow-x:auto;text-align:center">'
-        f"{result.output!s}</div>",
-        result.warnings,
-        False,
+    return _Rendered(static_figure(str(result.output), settings.theme), result.warnings, False)
+
+
+def static_figure(svg: str, theme: str, label: str | None = None) -> str:
+    """A static picture inline in a page (its SVG drawn light): in the wrapper whose `theme`
+    the page's stylesheet reads, to colour it as the site's own light/dark switch says;
+    `label` names it for readers who cannot see it (an image's alt text)."""
+    shown = html.escape(theme, quote=True)
+    named = f' role="figure" aria-label="{html.escape(label, quote=True)}"' if label else ""
+    return (
+        f'<div class="volley-diagram volley-static" data-theme="{shown}"{named}'
+        f' style="overflow-x:auto;text-align:center">{svg}</div>'
     )
 
 

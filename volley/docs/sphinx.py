@@ -50,7 +50,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 import volley
 from volley import api
 from volley.docs.fence_options import yes_or_no
-from volley.docs.fences import Location, Problem, error_box, spelled
+from volley.docs.fences import Location, Problem, error_box, spelled, static_figure
 from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
@@ -284,9 +284,13 @@ class DrawDiagrams(SphinxPostTransform):
             shown: nodes.Element
             own_id = None  # an id the drawing's own element carries
             try:
-                if interactive_builder and node["interactive"]:
+                if interactive_builder:
                     own_id = _prefix(node, prefixes)
-                    shown = self._interactive(node, own_id)
+                    shown = (
+                        self._interactive(node, own_id)
+                        if node["interactive"]
+                        else self._inline_static(node, own_id)
+                    )
                 else:
                     shown = self._static(node, builder)
             except VolleyError as exc:  # a limit a layout hits; the parse went through
@@ -313,6 +317,22 @@ class DrawDiagrams(SphinxPostTransform):
         )
         html = str(api.render(node["source"], filename=node["filename"], options=options))
         return nodes.raw("", html, format="html", classes=["volley"])
+
+    def _inline_static(self, node: volley_diagram, prefix: str) -> nodes.Element:
+        """A static picture on an HTML page: inline, as MkDocs has it, so that the page's
+        stylesheet colours it by the site's light/dark switch (furo's, the PyData theme's), not
+        by the reader's system setting, which an `<img>` would follow."""
+        options = Options(
+            format="svg",
+            theme="light",  # the page's stylesheet switches its colours
+            bodies=node["bodies"],
+            appendix_lines=node.get("appendix_lines"),
+            redact=node["redact"],
+            id_prefix=prefix,
+        )
+        svg = str(api.render(node["source"], filename=node["filename"], options=options))
+        figure = static_figure(svg, node["theme"] or self._site_theme(), node["alt"] or None)
+        return nodes.raw("", figure, format="html", classes=["volley"])
 
     def _static(self, node: volley_diagram, builder: Any) -> nodes.Element:
         """An image file the builder copies, or the source for builders without images."""
