@@ -330,3 +330,19 @@ def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "Diagram 1" in (tmp_path / "out" / "index.html").read_text()
+
+
+def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
+    """The pictures were files in the doctree folder, which a build without -d keeps inside
+    the output, so the epub listed every picture twice."""
+    out = tmp_path / "epub"
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "epub", str(SITES / "basic"), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert ".svg" not in (out / "content.opf").read_text()
+    page = (out / "index.xhtml").read_text()
+    assert page.count('class="volley-diagram volley-static"') == 2 and "<script" not in page

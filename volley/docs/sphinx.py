@@ -273,7 +273,8 @@ class DrawDiagrams(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         builder = self.app.builder
-        interactive_builder = builder.format == "html" and not builder.name.startswith("epub")
+        pages = builder.format == "html"  # HTML pages, an epub's XHTML ones too
+        interactive_builder = pages and not builder.name.startswith("epub")
         prefixes: dict[str, int] = {}
         for failed in list(self.document.findall(volley_error)):
             if builder.format == "html":
@@ -284,11 +285,11 @@ class DrawDiagrams(SphinxPostTransform):
             shown: nodes.Element
             own_id = None  # an id the drawing's own element carries
             try:
-                if interactive_builder:
+                if pages:  # an epub (no script) gets the static picture inline too
                     own_id = _prefix(node, prefixes)
                     shown = (
                         self._interactive(node, own_id)
-                        if node["interactive"]
+                        if node["interactive"] and interactive_builder
                         else self._inline_static(node, own_id)
                     )
                 else:
