@@ -177,6 +177,7 @@ class VolleyDirective(SphinxDirective):
                     known,
                     location=(self.env.docname, self.lineno),
                     type="volley",
+                    subtype="warning",  # a warning as the diagrams' own are
                 )
                 continue
             if option in self.options:
