@@ -174,8 +174,14 @@ def test_duplicate_explicit_names_are_an_error(tmp_path):
 def test_a_broken_block_is_reported_at_its_readme_line_and_left_alone(tmp_path):
     path = write(tmp_path, "# Ok\n\n```volley\nA -> B\n```\n\n# Bad\n\n```volley\nA ~> B\n```\n")
     reported = []
-    with pytest.raises(VolleyError, match="1 diagram"):
+    with pytest.raises(VolleyError) as raised:
         render_markdown(path, report=reported.append)
+    assert (
+        raised.value.message == "1 diagram has errors; it is left as it was, the others are drawn"
+    )
+    with pytest.raises(VolleyError) as checked:
+        render_markdown(path, check=True)
+    assert checked.value.message == "1 diagram has errors; the others were checked"
     assert [(d.line, d.column) for d in reported] == [(10, 3)]
     text = path.read_text(encoding="utf-8")
     assert "volley:begin ok" in text and "volley:begin bad" not in text

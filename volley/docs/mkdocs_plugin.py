@@ -164,7 +164,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             page.present_anchor_ids |= diagrams.anchors  # deep links answered by the viewer
         if self.config.fail_on_error and self.page_errors:
             raise PluginError(
-                f"volley: {len(self.page_errors)} diagram(s) in '{page.file.src_uri}' "
+                f"volley: {_diagrams(len(self.page_errors))} in '{page.file.src_uri}' "
                 "could not be drawn (fail_on_error is on)"
             )
         return html
@@ -308,3 +308,7 @@ def _front_matter_lines(page: Any, markdown: str) -> int:
     if not markdown or not raw.endswith(markdown):
         return 0
     return raw[: len(raw) - len(markdown)].count("\n")
+
+
+def _diagrams(count: int) -> str:
+    return "1 diagram" if count == 1 else f"{count} diagrams"

@@ -482,10 +482,11 @@ def render_markdown(
         _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
     failed = len(found.problems) + diagrams.count(None)
     if failed:
-        raise VolleyError(
-            f"{failed} diagram(s) with errors, left as they were (the others are done)",
-            filename=shown,
-        )
+        what = "1 diagram has errors" if failed == 1 else f"{failed} diagrams have errors"
+        rest = "the others were checked" if check else "it is left as it was, the others are drawn"
+        if failed > 1 and not check:
+            rest = "they are left as they were, the others are drawn"
+        raise VolleyError(f"{what}; {rest}", filename=shown)
     return changes
 
 
