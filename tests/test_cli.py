@@ -60,7 +60,7 @@ def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
     result = run("check", "docs", cwd=tree)
     assert result.exit_code == 1
     assert os.path.join("docs", "flows", "c.volley") + ":1:" in result.stderr
-    assert "1 of 3 file(s) with errors" in result.stderr  # a.volley, b.volley, c.volley
+    assert "1 of 3 files with errors" in result.stderr  # a.volley, b.volley, c.volley
     assert ".cache" not in result.stderr  # hidden folders are skipped
 
 
@@ -82,7 +82,7 @@ def test_check_takes_markdown_files_with_diagrams_when_asked(tree: Path):
     result = run("check", "--markdown", "docs", cwd=tree)
     assert result.exit_code == 1
     assert os.path.join("docs", "guide.md") + ":4:" in result.stderr  # the line in the file
-    assert "1 of 3 file(s) with errors" in result.stderr  # plain.md holds no diagram
+    assert "1 of 3 files with errors" in result.stderr  # plain.md holds no diagram
 
 
 def test_check_reads_the_blocks_of_a_markdown_file_named_on_the_command_line(tmp_path: Path):

@@ -85,7 +85,7 @@ def test_check_reports_every_failing_file(tmp_path):
     assert f'{two}:3:1: error: volley has no "else if"' in result.stderr
     assert "2 errors" in result.stderr
     assert f"{good}:1:1: warning: this if: block is never closed" in result.stderr
-    assert "2 of 3 file(s) with errors" in result.stderr
+    assert "2 of 3 files with errors" in result.stderr
 
 
 def test_check_warns_on_unknown_and_pro_icons_without_failing(tmp_path):

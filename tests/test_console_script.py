@@ -50,7 +50,7 @@ def test_exit_codes_and_messages_are_the_commands(tmp_path: Path) -> None:
     assert b"bad.volley:1:6: error:" in failed.stderr
     checked = volley("check", str(EXAMPLE), str(bad), cwd=tmp_path)
     assert checked.returncode == 1
-    assert b"1 of 2 file(s) with errors" in checked.stderr
+    assert b"1 of 2 files with errors" in checked.stderr
     misused = volley("render", "--bogus", cwd=tmp_path)
     assert misused.returncode == 2
     assert b"No such option" in misused.stderr

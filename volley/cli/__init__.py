@@ -237,7 +237,7 @@ def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
             report(exc)
             failed += 1
     if failed:
-        click.echo(f"{failed} of {len(sources)} file(s) with errors", err=True)
+        click.echo(f"{failed} of {len(sources)} {_files(len(sources))} with errors", err=True)
         sys.exit(1)
 
 
@@ -581,3 +581,7 @@ def serve_command(
 
 if __name__ == "__main__":
     main()
+
+
+def _files(count: int) -> str:
+    return "file" if count == 1 else "files"

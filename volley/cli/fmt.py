@@ -83,6 +83,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 continue
             click.echo(f"reformatted {file}", err=True)
     if check_only and changed:
-        click.echo(f"{len(changed)} of {len(files)} file(s) would be reformatted", err=True)
+        files_ = "file" if len(files) == 1 else "files"
+        click.echo(f"{len(changed)} of {len(files)} {files_} would be reformatted", err=True)
     if failed or (check_only and changed):
         sys.exit(1)
