@@ -346,3 +346,12 @@ def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     assert ".svg" not in (out / "content.opf").read_text()
     page = (out / "index.xhtml").read_text()
     assert page.count('class="volley-diagram volley-static"') == 2 and "<script" not in page
+
+
+def test_an_empty_fence_in_a_myst_page_is_named_as_the_page_writes_it(tmp_path):
+    site = write_site(
+        tmp_path / "site",
+        {"index.rst": "T\n=\n\n.. toctree::\n\n   page\n", "page.md": "# P\n\n```volley\n```\n"},
+    )
+    result = build_site(site, tmp_path / "out")
+    assert '"```volley" needs a file or the diagram\'s text' in result.stderr

@@ -107,8 +107,10 @@ class VolleyDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         docname, fence_line = self.env.docname, self.lineno
         self._read_fence_line_options()
+        # said as the page writes it: a MyST page's ```volley fence, an rST directive
+        written = "```volley" if str(self.env.doc2path(docname)).endswith(".md") else ".. volley::"
         if self.arguments and self.content:
-            raise self.error('".. volley::" takes a file or the diagram\'s text, not both')
+            raise self.error(f'"{written}" takes a file or the diagram\'s text, not both')
         if self.arguments:
             source_file: str = self.arguments[0]
             relative, absolute = self.env.relfn2path(source_file, docname)
@@ -123,7 +125,7 @@ class VolleyDirective(SphinxDirective):
                 return self._failed(exc, shown_file, fence_line)
         else:
             if not self.content:
-                raise self.error('".. volley::" needs a file or the diagram\'s text')
+                raise self.error(f'"{written}" needs a file or the diagram\'s text')
             shown_file = None
             source = "\n".join(self.content)
         redact = self.options.get("redact", False)
