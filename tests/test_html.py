@@ -15,6 +15,7 @@ import pytest
 from volley import parse
 from volley.api import render
 from volley.errors import VolleyError
+from volley.layout.engine import layout_diagram
 from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
@@ -324,6 +325,19 @@ def test_flow_and_screen_reader_label() -> None:
 def test_a_cross_is_not_a_direction(line: str, said: str) -> None:
     (view,) = message_views(parse(line))
     assert view.aria_label.startswith(f"Message 1, {said}")
+
+
+def test_the_badge_is_the_number_the_picture_shows() -> None:
+    """Without autonumber the picture numbers payload markers, not messages: the panel shows
+    a message's marker number (none for a message without one), so clicking "200 OK ⓟ2" does
+    not open a panel that says 3; a screen reader still hears the message's place."""
+    diagram = parse(
+        "A -> B: ask\nB --> A: ok\nA -> B: call\nin: Args\n  k: v\nB --> A: done\nout: R\n  k: v"
+    )
+    views = message_views(diagram, layout_diagram(diagram))
+    assert [v.badge for v in views] == ["", "", "1", "2"]
+    assert views[3].aria_label.startswith("Message 4, B to A: done")
+    assert [v.to_json()["badge"] for v in views] == ["", "", "1", "2"]
 
 
 def test_autonumber_is_the_badge() -> None:

@@ -662,7 +662,7 @@
         shown.map(function (item, index) {
           var payload = item.payload;
           var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), payload.label];
-          if (item.via) {
+          if (item.via && item.via.badge) {  // the number the picture shows for it
             label.push(el("span", { "class": "vl-via", title: "Carried by message " + item.via.badge },
               "#" + item.via.badge));
           }
@@ -685,7 +685,7 @@
     }
     this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
-    panel.setAttribute("aria-label", "Message " + message.badge + " details");
+    panel.setAttribute("aria-label", "Message " + (message.badge || message.n) + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
   };
 
@@ -704,6 +704,7 @@
   Diagram.prototype.header = function (message) {
     var related = message.reply ? ["Reply", message.reply] : message.request ? ["Answers", message.request] : null;
     var children = [
+      // the number the picture shows (its autonumber, or its payload marker's); empty if none
       el("span", { "class": "vl-badge", "aria-hidden": "true" }, message.badge),
       el("div", { "class": "vl-route" }, [
         el("span", { "class": "vl-who" }, message.from),
@@ -722,8 +723,8 @@
       var other = this.data.messages[related[1] - 1];
       children.push(el("button", {
         type: "button", "class": "vl-related", "data-vl-action": "goto", "data-vl-index": related[1],
-        title: related[0] + ": message " + other.badge
-      }, [related[0] + " ", el("b", null, other.badge), el("span", null, other.text)]));
+        title: related[0] + ": " + (other.badge ? "message " + other.badge : other.text)
+      }, [related[0] + " ", other.badge ? el("b", null, other.badge) : null, el("span", null, other.text)]));
     }
     return el("div", { "class": "vl-head" }, children);
   };

@@ -510,7 +510,8 @@ def test_a_message_stepped_to_stops_below_the_sticky_participants(open_page, wid
     page.click(message(30))
     for n in range(29, 9, -1):  # back up the drawing, a message at a time
         page.keyboard.press("ArrowLeft")
-        expect(page.locator(f"{PANEL} .vl-badge").first).to_have_text(str(n))
+        said = f"request {(n + 1) // 2}" if n % 2 else f"response {n // 2}"
+        expect(page.locator(f"{PANEL} .vl-title").first).to_have_text(said)
         arrow = page.locator(f"{message(n)} .arrow").bounding_box()
         heads = page.locator(".vl-heads-track").bounding_box()
         assert heads["height"] > 50  # three lines of names

@@ -140,6 +140,7 @@ class MessageView:
     payloads: list[PayloadView] = field(default_factory=list)
     reply: int | None = None
     request: int | None = None
+    marker: int | None = None  # the number of its payload marker on the picture, if it has one
 
     @cached_property
     def text(self) -> str:
@@ -148,7 +149,8 @@ class MessageView:
     @property
     def aria_label(self) -> str:
         """What a screen reader hears for the message's button."""
-        said = f"Message {self.badge}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
+        count = self.number if self.number is not None else self.index
+        said = f"Message {count}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
         if self.text:
             said += f": {self.text}"
         if self.payloads:
@@ -157,8 +159,12 @@ class MessageView:
 
     @property
     def badge(self) -> str:
-        """The number shown in the panel: the diagram's own autonumber where it has one."""
-        return str(self.number if self.number is not None else self.index)
+        """The number the panel shows: the one the picture shows for the message, its
+        autonumber or else its payload marker's (a message index it never shows would read as
+        one of those), or none."""
+        if self.number is not None:
+            return str(self.number)
+        return "" if self.marker is None else str(self.marker)
 
     def to_json(self) -> dict[str, Any]:
         # Every field a viewer has ever read stays: the first copy of the viewer in a document
@@ -179,20 +185,23 @@ class MessageView:
         }
 
 
-def message_views(diagram: Diagram) -> list[MessageView]:
-    """Every message in document order, with payload tables and reply pairs."""
-    return list(_views(diagram))
+def message_views(diagram: Diagram, layout: Layout | None = None) -> list[MessageView]:
+    """Every message in document order, with payload tables, reply pairs and, from the
+    `layout` drawn, the numbers of their payload markers."""
+    return list(_views(diagram, layout))
 
 
-def _views(diagram: Diagram) -> Iterator[MessageView]:
+def _views(diagram: Diagram, layout: Layout | None = None) -> Iterator[MessageView]:
     """The views one at a time, so that a page is written without holding all of them: the
     reply pairs need only who sends to whom, which is worked out first."""
     messages = diagram.messages()
     flows = [_flow(message, diagram) for message in messages]
     replies = _pair_replies(flows)
+    markers = {m.number: m.marker.number for m in layout.messages if m.marker} if layout else {}
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
         view = _message_view(index, message, flow)
         view.reply, view.request = replies.get(index, (None, None))
+        view.marker = markers.get(index)
         yield view
 
 
@@ -344,7 +353,9 @@ def render_html(
         "svg": svg,
         "width": f"{layout.width:.0f}",
         "carrying": any(m.request or m.response for m in diagram.messages()),  # a Payload or None
-        "data": embedded_json_list("messages", (view.to_json() for view in _views(diagram))),
+        "data": embedded_json_list(
+            "messages", (view.to_json() for view in _views(diagram, layout))
+        ),
         "css": Markup(css),
         "js": Markup(js),
         "include_assets": include_assets or not fragment,
