@@ -305,29 +305,9 @@ def test_a_named_diagram_is_a_target_for_ref(tmp_path):
 def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
     """Numbered like a figure: `:numref:` gives "Diagram 1" without a numfig_format of the
     site's own (Sphinx has formats for its figures and tables only)."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "conf.py").write_text('extensions = ["volley.docs.sphinx"]\nnumfig = True\n')
-    (site / "index.rst").write_text(
-        "Flows\n=====\n\n.. volley::\n   :name: refresh\n\n   A -> B: refresh\n\n"
-        "See :numref:`refresh`.\n"
-    )
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-W",
-            "-q",
-            "-b",
-            "html",
-            str(site),
-            str(tmp_path / "out"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    rst = "Flows\n=====\n\n.. volley::\n   :name: refresh\n\n   A -> B: refresh\n\n"
+    site = write_site(tmp_path / "site", {"index.rst": rst + "See :numref:`refresh`.\n"})
+    result = build_site(site, tmp_path / "out", "-W", "-D", "numfig=1")
     assert result.returncode == 0, result.stderr
     assert "Diagram 1" in (tmp_path / "out" / "index.html").read_text()
 
@@ -335,14 +315,9 @@ def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
 def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     """The pictures were files in the doctree folder, which a build without -d keeps inside
     the output, so the epub listed every picture twice."""
-    out = tmp_path / "epub"
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "epub", str(SITES / "basic"), str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = sphinx_build("basic", "epub", tmp_path)
     assert result.returncode == 0, result.stderr
+    out = tmp_path / "epub"
     assert ".svg" not in (out / "content.opf").read_text()
     page = (out / "index.xhtml").read_text()
     assert page.count('class="volley-diagram volley-static"') == 2 and "<script" not in page
