@@ -211,8 +211,8 @@ def _headers(raw: Any) -> list[tuple[str, str]]:
     pairs = []
     for header in raw if isinstance(raw, list) else []:
         if isinstance(header, dict) and isinstance(header.get("name"), str):
-            for value in str(header.get("value", "")).splitlines() or [""]:
-                pairs.append((header["name"], value))
+            for value in str(header.get("value", "")).split("\n"):  # not at other separators
+                pairs.append((header["name"], value.removesuffix("\r")))
     return pairs
 
 
