@@ -211,8 +211,10 @@ def _headers(raw: Any) -> list[tuple[str, str]]:
     pairs = []
     for header in raw if isinstance(raw, list) else []:
         if isinstance(header, dict) and isinstance(header.get("name"), str):
-            for value in str(header.get("value", "")).split("\n"):  # not at other separators
-                pairs.append((header["name"], value.removesuffix("\r")))
+            # at line feeds only (a value may hold U+2028 or a form feed), no empty headers
+            lines = [line.removesuffix("\r") for line in str(header.get("value", "")).split("\n")]
+            for value in [line for line in lines if line] or [""]:
+                pairs.append((header["name"], value))
     return pairs
 
 
