@@ -495,3 +495,16 @@ def test_a_binary_websocket_frame_says_how_many_bytes_it_held():
     diagram = one_entry(response={"status": 101}, _webSocketMessages=frames)
     frame = diagram.messages()[-1]
     assert frame.label == "WebSocket binary frame" and request(frame) == "(5 bytes of binary data)"
+
+
+def test_a_media_type_with_a_line_break_in_it_reads_its_body_all_the_same():
+    diagram = one_entry(
+        response={
+            "content": {
+                "mimeType": "text/plain;\n charset=latin-1",
+                "encoding": "base64",
+                "text": base64.b64encode("café".encode("latin-1")).decode(),
+            }
+        }
+    )
+    assert response(diagram.messages()[1]).endswith("\n\ncafé")

@@ -33,6 +33,8 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    # a key or an auth may hold any character; only a `code` must be token-shaped
+    ('{"key": "Xk9#mP2$qL7!vZ", "auth": "admin:p@ssw0rd1"}', '{"key": "$M", "auth": "$M"}'),
     ("authorization: Basic $V==", "authorization: Basic $M"),
     ("Proxy-Authorization: $V", "Proxy-Authorization: $M"),
     ("Cookie: sid=$V; theme=dark", "Cookie: sid=$M; theme=$M"),

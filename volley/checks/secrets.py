@@ -177,14 +177,18 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
     if strength is None or is_placeholder(value):
         return False
-    if strength == "weak":  # a key, an auth or an authorization code is one token-shaped word
-        return credential_like(value) and _TOKEN_SHAPED.fullmatch(value.strip("\"'")) is not None
+    if strength == "weak":
+        return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value)
 
 
-# What keys, tokens and OAuth codes are written with (base64 and base64url, hex, a JWT's dots,
-# a percent-encoded or prefixed one): `"code": "print(1)"` is a program, not a code.
-_TOKEN_SHAPED = re.compile(r"[A-Za-z0-9._~+/=:%-]+")
+def _code_like(value: str) -> bool:
+    """Whether a `code` holds what an OAuth authorization code is written with (base64url,
+    hex, percent-encoded): `"code": "print(1)"` is a program, not a code."""
+    return _CODE_SHAPED.fullmatch(value.strip("\"'")) is not None
+
+
+_CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
 
 
 def _may_name_secret(text: str) -> bool:

@@ -235,11 +235,17 @@ def _content_type(headers: list[tuple[str, str]], declared: Any) -> str:
     return _header(headers, "content-type")
 
 
-def _charset(content_type: str) -> str:
-    """The charset a Content-Type names, read by the standard library (UTF-8 if none)."""
+def _parsed_type(content_type: str) -> EmailMessage:
+    """A Content-Type read by the standard library (a line break in it, which no header
+    holds, read as a space)."""
     parsed = EmailMessage()
-    parsed["content-type"] = content_type
-    return parsed.get_content_charset() or "utf-8"
+    parsed["content-type"] = " ".join(content_type.split())
+    return parsed
+
+
+def _charset(content_type: str) -> str:
+    """The charset a Content-Type names (UTF-8 if none)."""
+    return _parsed_type(content_type).get_content_charset() or "utf-8"
 
 
 def _text_of(raw: bytes, headers: list[tuple[str, str]], declared: Any) -> str | None:
@@ -249,7 +255,8 @@ def _text_of(raw: bytes, headers: list[tuple[str, str]], declared: Any) -> str |
     if coding in ("gzip", "x-gzip", "deflate") and raw:
         # gzip's header, or zlib's (RFC 1950: deflate, and a check on its first two bytes); a
         # capture that saved the body already decoded keeps it as it is
-        zlib_header = len(raw) > 1 and raw[0] & 0x0F == 8 and int.from_bytes(raw[:2]) % 31 == 0
+        check = int.from_bytes(raw[:2], "big")
+        zlib_header = len(raw) > 1 and raw[0] & 0x0F == 8 and check % 31 == 0
         wbits = 31 if raw[:2] == b"\x1f\x8b" else 15 if zlib_header else None
         if wbits is not None:
             with suppress(zlib.error):  # not compressed after all: read as it is
@@ -268,9 +275,7 @@ def _form(fields: list[dict], content_type: str) -> str:
     one value)."""
     if not content_type.lower().startswith("multipart/"):
         return urlencode([(str(f.get("name", "")), str(f.get("value", ""))) for f in fields])
-    parsed = EmailMessage()
-    parsed["content-type"] = content_type
-    boundary = parsed.get_boundary() or "boundary"
+    boundary = _parsed_type(content_type).get_boundary() or "boundary"
     lines = []
     for field in fields:
         disposition = f'form-data; name="{field.get("name", "")}"'
