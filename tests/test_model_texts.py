@@ -74,3 +74,11 @@ def test_checks_place_a_name_where_the_walk_first_meets_it() -> None:
     hidden = [w for w in warnings if "ZERO WIDTH SPACE" in w.message]
     assert [(w.line, w.column) for w in hidden] == [(3, 12)]
     assert any("GitHub Token" in w.message for w in warnings)
+
+
+def test_a_body_after_blank_lines_is_placed_where_its_text_starts():
+    """Warnings about a body (a secret in it) point at its own lines, after any blank lines
+    between `in:`/`out:` and the body."""
+    text = 'A -> B: hi\nout: R\n\n\n  {"k": 1}\nB -> A: x\nin: Q\n\n```json\n{"j": 2}\n```\n'
+    bodies = [(t.line, t.text) for t in volley.parse(text).all_texts() if t.kind == "body"]
+    assert bodies == [(5, '{"k": 1}'), (10, '{"j": 2}')]

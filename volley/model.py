@@ -63,6 +63,7 @@ class Payload:
     body: str
     form: Literal["fenced", "indented"]
     line: int = 0  # the line of the `in:`/`out:` keyword
+    body_line: int = 0  # the line its body's text starts on (0: as its form puts it)
 
     def to_json(self) -> dict:
         return {"label": self.label, "lang": self.lang, "body": self.body, "form": self.form}
@@ -273,8 +274,9 @@ class Diagram:
 
         A participant's name, and its display label, come at the first message or note that
         names it (the label with the line that declares it); a participant no message or note
-        names comes last, its name at line 0. A fenced body
-        starts two lines under its `in:`/`out:` line, an indented one a line under it.
+        names comes last, its name at line 0. A body starts where its text does (a fenced one
+        two lines under its `in:`/`out:` line, an indented one a line under it, unless blank
+        lines come first).
         """
         if self.title:
             yield Text("title", self.title_line, self.title)
@@ -298,7 +300,8 @@ class Diagram:
                     if payload is not None:
                         yield Text("payload label", payload.line, payload.label)
                         skip = 2 if payload.form == "fenced" else 1
-                        yield Text("body", payload.line + skip, payload.body)
+                        start = payload.body_line or payload.line + skip
+                        yield Text("body", start, payload.body)
             elif isinstance(item, Note):
                 yield from first_use(item.over, item.line)
                 yield Text("note", item.line, item.text)

@@ -353,6 +353,7 @@ class _ToModel:
             body=body.text,
             form=body.form,  # type: ignore[arg-type]
             line=_line(keyword),
+            body_line=body.start,
         )
         return side, payload, keyword
 

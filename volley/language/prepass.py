@@ -30,6 +30,7 @@ class Body:
     text: str
     form: str  # "fenced" or "indented" (a note's body may mix both: "indented")
     lang: str | None = None
+    start: int = 0  # the 1-based line its text starts on (0: the line after `line`)
     # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
     # which the parser points out, since its writer may have meant the keyword.
     doubtful: list[int] = field(default_factory=list)
@@ -128,12 +129,13 @@ class _Lifter:
         opening = fence_open(self.lines[nxt]) if nxt < len(self.lines) else None
         if opening is not None:
             block = self.fenced(nxt, opening)
-            return block.end + 1, Body(index + 1, "\n".join(block.body), "fenced", opening.lang)
+            text = "\n".join(block.body)
+            return block.end + 1, Body(index + 1, text, "fenced", opening.lang, start=nxt + 2)
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
             return index + 1, None
         text = "\n".join(_dedented(self.lines[nxt:after]))
-        return after, Body(index + 1, text, "indented")
+        return after, Body(index + 1, text, "indented", start=nxt + 1)
 
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep
