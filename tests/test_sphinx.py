@@ -321,6 +321,7 @@ def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     assert ".svg" not in (out / "content.opf").read_text()
     page = (out / "index.xhtml").read_text()
     assert page.count('class="volley-diagram volley-static"') == 2 and "<script" not in page
+    assert "volley.css" not in page  # nothing it does not hold
 
 
 def test_an_empty_fence_in_a_myst_page_is_named_as_the_page_writes_it(tmp_path):

@@ -397,8 +397,9 @@ def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
 
 
 def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any):
-    """Link the viewer's stylesheet and script from each page that holds a diagram."""
-    if doctree is None:
+    """Link the viewer's stylesheet and script from each page that holds a diagram (an
+    epub's pages get neither: their pictures are static, drawn light)."""
+    if doctree is None or app.builder.name.startswith("epub"):
         return
     if any("volley" in node.get("classes", []) for node in doctree.findall(nodes.raw)):
         app.add_css_file("volley.css")
