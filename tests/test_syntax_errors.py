@@ -292,7 +292,7 @@ def test_mermaids_braced_description_is_one_error() -> None:
     the diagram is read on after the closing brace."""
     with pytest.raises(VolleyErrors) as info:
         volley.parse(
-            "title: Login\naccDescr {\n  How a user\n  logs in -> out\n}\nA ~> B\n", "f.volley"
+            "title: Login\naccDescr {\n  How a user\n  logs in, then out\n}\nA ~> B\n", "f.volley"
         )
     first, second = info.value.errors
     assert first.line == 2 and 'delete it, through its closing "}"' in (first.hint or "")
@@ -375,3 +375,19 @@ def test_redact_keeps_every_error():
         )
     assert [e.line for e in info.value.errors] == [1, 2]
     assert "ghp_" not in info.value.format()
+
+
+def test_a_line_set_aside_takes_no_more_than_its_own_block():
+    """A `note over A` whose colon was forgotten is not PlantUML's note when a message comes
+    before any `end note`, and an unclosed `accDescr {` does not reach a body's `}`: the
+    lines after them are read, and their own mistakes reported."""
+    text = (
+        "A -> B\nnote over A\nthis is text\nB -> -> A: x\nA -> B: again\n"
+        "note right of A\nmore\nend note\n"
+    )
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    assert [e.line for e in info.value.errors] == [2, 3, 4, 6]
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("accDescr {\nA ~> B\nA -> B\nin: R\n  {\n  }\n", "f.volley")
+    assert [e.line for e in info.value.errors] == [1, 2]

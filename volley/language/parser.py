@@ -831,9 +831,13 @@ class _Parse:
             if opening is not None:  # a fence with no in:, out: or note line: its body too
                 block = read_block(self.lines, index, opening)
                 return block.end + 1 if block.closed else index + 1
+
+            def is_element(line: str) -> bool:
+                return line_kind(line) == "element"
+
             return (
-                braced_description_end(self.lines, index)
-                or plantuml_note_end(self.lines, index)
+                braced_description_end(self.lines, index, is_element)
+                or plantuml_note_end(self.lines, index, is_element)
                 or index + 1
             )
         if not keyword_matcher("IN", "OUT").match(meant):

@@ -453,25 +453,38 @@ _PLANTUML_NOTE_START = re.compile(r"[ \t]*[hr]?note\b[^:]*$", re.IGNORECASE)
 _PLANTUML_NOTE_END = re.compile(r"[ \t]*end[ \t]?note[ \t]*$", re.IGNORECASE)
 
 
-def plantuml_note_end(lines: list[str], index: int) -> int | None:
+def plantuml_note_end(
+    lines: list[str], index: int, is_element: Callable[[str], bool]
+) -> int | None:
     """The index after the `end note` that closes PlantUML's note started on line `index`
-    (`note left of A` with no colon), or None when the line starts none."""
+    (`note left of A` with no colon), or None when the line starts none, or an element of
+    volley's comes first (then it is more likely a note whose colon was forgotten)."""
     if not _PLANTUML_NOTE_START.match(lines[index]):
         return None
-    for end in range(index + 1, len(lines)):
-        if _PLANTUML_NOTE_END.match(lines[end]):
-            return end + 1
-    return None
+    return _closing(lines, index, _PLANTUML_NOTE_END.match, is_element)
 
 
-def braced_description_end(lines: list[str], index: int) -> int | None:
+def braced_description_end(
+    lines: list[str], index: int, is_element: Callable[[str], bool]
+) -> int | None:
     """The index after the `}` that closes Mermaid's `accDescr {` on line `index` (its lines
-    are a description, not elements), or None when the line opens none or it is never closed."""
+    are a description, not elements), or None when the line opens none, or an element of
+    volley's comes before its `}` (a body's closing brace further down is not its own)."""
     if not _BRACED_DESCRIPTION.match(lines[index]):
         return None
+    return _closing(lines, index, lambda line: line.strip(" \t") == "}", is_element)
+
+
+def _closing(
+    lines: list[str], index: int, closes: Callable[[str], object], is_element: Callable[[str], bool]
+) -> int | None:
+    """The index after the first line after `index` that `closes`, unless an element comes
+    first; None when there is none."""
     for end in range(index + 1, len(lines)):
-        if lines[end].strip(" \t") == "}":
+        if closes(lines[end]):
             return end + 1
+        if is_element(lines[end]):
+            return None
     return None
 
 
