@@ -728,3 +728,11 @@ def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str
 def test_prose_with_dashes_and_dots_in_a_note_gets_no_warning():
     checked = volley.check("A -> B\nnote: then\nwait... and see\nx-ray results - all fine\n")
     assert checked.warnings == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["The service needs version ~> 2.0 of the gem", "the pre-xenon node restarts", "a → b"],
+)
+def test_prose_with_arrows_in_a_note_is_no_other_tools_element(line: str):
+    assert volley.check(f"A -> B\nnote A: then\n{line}\n").warnings == []

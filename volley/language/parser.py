@@ -178,8 +178,10 @@ def line_kind(line: str) -> LineKind:
 # A line of another tool's that reads as prose in a note but was most likely meant as an
 # element: a message with Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`), PlantUML's
 # divider (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
+_ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 _OTHER_TOOLS_LINE = re.compile(
-    r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*(?:--?\)|~~?>|[-=]{1,2}x\S|[→⟶⇒←]|==>)"
+    r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>)"
+    r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$)"
 )
 
@@ -796,7 +798,7 @@ class _Parse:
                 "line is read as an element; to keep it in the note, leave a blank line "
                 "instead of the comment (a blank line is a paragraph break in a note)"
             )
-        elif meant is None and self.after_one_line_note(error.line):
+        elif meant is None and error.hint and self.after_one_line_note(error.line):
             error.hint = (
                 "if this line goes on the note above: a note written the Mermaid way (note over"
                 " A: …) is one line, as in Mermaid; indent this line deeper than the note, or "
@@ -844,12 +846,15 @@ class _Parse:
             return index + 1
         try:
             return payload_end(source, index, line_kind, self.filename)
-        except VolleyError:  # a fence never closed: the fence's own error says so
-            return index + 1
+        except VolleyError as never_closed:  # a fence never closed: it says so, and, as the
+            self.syntax_errors.append(never_closed)  # body of a real in: would, takes the rest
+            return len(source)
 
     def after_one_line_note(self, line: int) -> bool:
         """Whether the line is the first after a note written the Mermaid way, which is one
         line: its writer may have meant it to go on (`note A:` would)."""
+        if _ARROW_LIKE.search(self.lines[line - 1]):
+            return False  # a message written wrong, not a note's words
         above = line - 1
         while above >= 1 and not self.lines[above - 1].strip():
             above -= 1
