@@ -508,3 +508,9 @@ def test_a_media_type_with_a_line_break_in_it_reads_its_body_all_the_same():
         }
     )
     assert response(diagram.messages()[1]).endswith("\n\ncafé")
+
+
+def test_an_escape_that_would_change_or_hide_what_the_path_says_stays_escaped():
+    url = "https://example.com/x%1Bred/%FF%2F..%2Fadmin/a%E2%80%AEb/100%25/caf%C3%A9"
+    asked = one_entry(request={"url": url}).messages()[0]
+    assert asked.label == "GET /x%1Bred/%FF%2F..%2Fadmin/a%E2%80%AEb/100%25/café"

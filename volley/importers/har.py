@@ -17,6 +17,7 @@ import fnmatch
 import http
 import json
 import re
+import unicodedata
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
@@ -170,6 +171,25 @@ def _decoded_size(data: str) -> int:
         return len(base64.b64decode(data, validate=True))
     except (binascii.Error, ValueError):
         return len(data)
+
+
+def _readable(path: str) -> str:
+    """A path as an address bar shows it: `/café/日本`, not `/caf%C3%A9/日本`; an escape that
+    would change what the path says (`%2F`, `%25`) or show what is not text (control and
+    direction characters, bytes that are not UTF-8) stays as written."""
+    return _ESCAPES.sub(_readable_run, path)
+
+
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _readable_run(run: re.Match[str]) -> str:
+    try:
+        text = unquote(run.group(), errors="strict")
+    except UnicodeDecodeError:
+        return run.group()
+    hidden = any(unicodedata.category(char)[0] == "C" for char in text)
+    return run.group() if hidden or "/" in text or "%" in text else text
 
 
 def _error_text(error: Any) -> str:
@@ -457,8 +477,7 @@ class _Importer:
         host = self._lane(request["url"])
         method = str(request.get("method") or "GET")
         target, version, request_text = self._request_text(request)
-        # the path as an address bar shows it: `/café/日本`, not `/caf%C3%A9/日本`
-        words = f"{method} {unquote(urlsplit(target).path) or '/'}"
+        words = f"{method} {_readable(urlsplit(target).path) or '/'}"
         status = response.get("status")
         asked = Message(
             0,
