@@ -264,7 +264,7 @@ def test_a_log_of_json_lines_in_an_unknown_format_is_not_read_as_swimlanes_text(
 def test_a_link_whose_text_has_mistakes_is_written_as_it_holds_it(tmp_path: Path) -> None:
     """The text is in the link, where its writer cannot edit it: its errors are reported and
     the text is written out as the link holds it, to be fixed (exit 1)."""
-    text = "title: x\nA -> B: hi\ns\nB -> A: ok\n"
+    text = "title: x\nA -> B: hi\ns\nB -> A: ok\nnote A: waiting\nloop 3 times\n"
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     data = base64.b64encode(packer.compress(text.encode()) + packer.flush()).decode()
     target = tmp_path / "flow.volley"
@@ -272,6 +272,7 @@ def test_a_link_whose_text_has_mistakes_is_written_as_it_holds_it(tmp_path: Path
     assert done.returncode == 1
     assert ':3:2: error: expected an arrow such as -> or --> after "s"' in done.stderr
     assert "the link's text is written as the link holds it" in done.stderr
+    assert ":6:1: warning: this line is read as text of the note on line 5" in done.stderr
     assert target.read_text(encoding="utf-8") == text
 
 

@@ -76,8 +76,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             name,
             severity="note",
         )
-        errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
-        raise PartlyImported(errors, [Imported(source, None, warnings=(said,))], 1) from None
+        errors, warned = (
+            (exc.errors, exc.warnings) if isinstance(exc, VolleyErrors) else ([exc], [])
+        )
+        as_held = Imported(source, None, warnings=(*warned, said))  # with what check says
+        raise PartlyImported(errors, [as_held], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
 
 
