@@ -736,3 +736,12 @@ def test_prose_with_dashes_and_dots_in_a_note_gets_no_warning():
 )
 def test_prose_with_arrows_in_a_note_is_no_other_tools_element(line: str):
     assert volley.check(f"A -> B\nnote A: then\n{line}\n").warnings == []
+
+
+def test_a_bar_ended_in_each_branch_of_a_block_gets_no_warning():
+    """`if:` and `else:` each ending the same bar is the usual way to write a reply in both."""
+    text = (
+        "A ->+ B: call\nif: ok\n  B -->- A: fine\nelse: no\n  B -->- A: error\nend\n"
+        "A ->+ B: again\nB -->- A: done\nB -->- A: twice\n"
+    )
+    assert [w.line for w in volley.check(text).warnings] == [9]

@@ -43,3 +43,8 @@ def test_a_line_break_in_a_label_breaks_the_box_and_is_a_space_in_words():
     box = box[: box.index("</g>")]
     assert box.count(">Gateway</text>") == 2 and box.count(">(ssh) &lt;br&gt;</text>") == 2
     assert "Sequence diagram between Gateway (ssh) &lt;br&gt;, B." in svg
+
+
+def test_a_label_of_line_breaks_alone_shows_the_name():
+    diagram = volley.parse("participant X as <br>\nX -> Y: hi\n")
+    assert diagram.shown_lines("X") == ["X"] and diagram.shown("X") == "X"

@@ -261,7 +261,7 @@ class Diagram:
         if label is None:
             return [name]
         parts = [_ESCAPED_BREAK.sub(r"\1", part).strip() for part in _LINE_BREAK.split(label)]
-        return [part for part in parts if part] or [label]
+        return [part for part in parts if part] or [name]  # a label of breaks alone: the name
 
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
-from volley.model import Diagram
+from volley.model import Activation, Block, Diagram, Item, Message
 
 
 def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
@@ -64,26 +64,8 @@ def _activation_warnings(
 ) -> Iterator[Diagnostic]:
     """An activation ended where none is open (`deactivate Z`, `B -->- A` twice): it draws
     nothing, and is most likely a misspelt name or a bar ended twice (Mermaid refuses it)."""
-    from volley.model import Activation, Message, walk
-
-    open_bars: dict[str, int] = {}
     in_messages = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
-    for item in walk(diagram.items):
-        if isinstance(item, Message) and item.activate == "+":
-            open_bars[item.receiver] = open_bars.get(item.receiver, 0) + 1
-            continue
-        if isinstance(item, Activation) and item.on:
-            open_bars[item.participant] = open_bars.get(item.participant, 0) + 1
-            continue
-        if isinstance(item, Message) and item.activate == "-":
-            name, what = item.sender, f'"-" after the arrow ends an activation of {item.sender}'
-        elif isinstance(item, Activation):
-            name, what = item.participant, f"deactivate {item.participant}"
-        else:
-            continue
-        if open_bars.get(name, 0) > 0:
-            open_bars[name] -= 1
-            continue
+    for item, name, what in _unopened_ends(diagram.items, {}):
         shown = source_line(item.line)
         hint = "delete it, or end the bar that is open"
         if name not in in_messages:
@@ -97,6 +79,38 @@ def _activation_warnings(
             severity="warning",
             hint=hint,
         )
+
+
+def _unopened_ends(
+    items: list[Item], open_bars: dict[str, int]
+) -> Iterator[tuple[Message | Activation, str, str]]:
+    """Each end of an activation where the participant has none open, in document order;
+    `open_bars` (how many each has open) is updated as the items go. Each branch of a block
+    starts from the bars open before it (`if:` and `else:` may each end the same bar, the
+    usual way to write a reply in both), and after the block as many stay open as in the
+    branch that leaves the most."""
+    for item in items:
+        if isinstance(item, Block):
+            after = []
+            for branch in item.branches:
+                state = dict(open_bars)
+                yield from _unopened_ends(branch.items, state)
+                after.append(state)
+            names = {name for state in after for name in state}
+            open_bars.update({name: max(s.get(name, 0) for s in after) for name in names})
+            continue
+        if isinstance(item, Message) and item.activate == "+":
+            open_bars[item.receiver] = open_bars.get(item.receiver, 0) + 1
+        elif isinstance(item, Activation) and item.on:
+            open_bars[item.participant] = open_bars.get(item.participant, 0) + 1
+        elif isinstance(item, Activation) or (isinstance(item, Message) and item.activate == "-"):
+            name = item.participant if isinstance(item, Activation) else item.sender
+            if open_bars.get(name, 0) > 0:
+                open_bars[name] -= 1
+            elif isinstance(item, Activation):
+                yield item, name, f"deactivate {name}"
+            else:
+                yield item, name, f'"-" after the arrow ends an activation of {name}'
 
 
 def _hidden_warnings(

@@ -277,7 +277,8 @@ class DiagramSite:
             self._problem(warning, location, page)
         name = overrides.get("name")
         base = _id_prefix_base(name, source)
-        if name and base in page.prefixes:  # `name="login"` written on two fences of a page
+        named = base != _id_prefix_base(None, source)  # a name with no letter gives way to this
+        if name and named and base in page.prefixes:  # `name="login"` on two fences of a page
             said = (
                 f'the diagram name "{name}" is used twice on this page; the links of this one '
                 f"are #{base}-{page.prefixes[base] + 1}-message-N"
