@@ -283,7 +283,7 @@ def test_a_payload_line_without_its_colon_keeps_its_body(slip: str, body: str) -
 
 def test_a_body_under_a_slip_that_never_closes_its_fence_says_so() -> None:
     with pytest.raises(VolleyErrors) as info:
-        volley.parse("A -> B: hi\nin Request\n```json\n{\n  \"a\": 1\n", "flow.volley")
+        volley.parse('A -> B: hi\nin Request\n```json\n{\n  "a": 1\n', "flow.volley")
     assert [e.line for e in info.value.errors] == [2, 3]  # its JSON no errors of its own
     assert "this fenced block is never closed" in info.value.errors[1].message
 
