@@ -713,7 +713,15 @@ def test_ending_an_activation_that_is_not_open_is_a_warning():
 
 
 @pytest.mark.parametrize(
-    "line", ["B -) A: event", "A-xB: lost", "A ~> B: x", "== Setup ==", "... 5 minutes later ..."]
+    "line",
+    [
+        "B -) A: event",
+        "A-xB: lost",
+        "A ~> B: x",
+        "== Setup ==",
+        "... 5 minutes later ...",
+        "B -> -> A: a volley message written wrong",
+    ],  # fmt: skip
 )
 def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str):
     """swimlanes.io's rule keeps a line that is not a volley element in the note above it;

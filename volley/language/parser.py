@@ -175,12 +175,14 @@ def line_kind(line: str) -> LineKind:
     return "text" if name in ("ELSE", "AND") else "keyword text"
 
 
-# A line of another tool's that reads as prose in a note but was most likely meant as an
-# element: a message with Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`), PlantUML's
-# divider (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
+# A line that reads as prose in a note but was most likely meant as an element: a message with
+# Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
+# (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
+# (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
 _ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 _OTHER_TOOLS_LINE = re.compile(
-    r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>)"
+    r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
+    r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$)"
 )
