@@ -22,6 +22,8 @@ CASES = [
     ("A, B -> C: x\n", 1, 2, '"A, B" is not one participant: a name cannot hold ","'),
     ("A <== B: h\n", 1, 3, '"<==" is not an arrow'),
     ("A <-=> B\n", 1, 3, '"<-=>" is not an arrow'),
+    ("A ->-> B: x\n", 1, 3, '"->->" is not an arrow'),
+    ("A -> -> B: x\n", 1, 3, '"-> ->" is not an arrow'),
     ("order:\nA -> B\n", 1, 7, "the line ends too soon; expected a participant name"),
     ("A ~> B: hi\n", 1, 3, '"~>" is not an arrow'),
     ("A → B\n", 1, 3, '"→" is not an arrow'),

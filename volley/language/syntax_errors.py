@@ -93,6 +93,25 @@ TYPO_ARROWS = [
 
 Matcher = Callable[..., re.Pattern[str]]
 _ARROW_CHARACTERS = re.compile(r"[-=<>]+")
+_ARROW_RUN = re.compile(r"[-=<>]+(?:[ \t]+[-=<>]+)*")  # arrow characters, spaces between
+
+
+def _meant_arrow(written: str) -> str | None:
+    """The arrow most likely meant by arrow characters that are not one: a known slip
+    (`<==`), or the first of two arrows (`-> ->`, `->->`)."""
+    from volley.model import ARROWS
+
+    if written in dict(TYPO_ARROWS):
+        return dict(TYPO_ARROWS)[written]
+    parts = written.split()
+    if len(parts) > 1 and parts[0] in ARROWS:
+        return parts[0]
+    half = len(written) // 2
+    if written[:half] == written[half:] and written[:half] in ARROWS:
+        return written[:half]
+    return None
+
+
 _ARROW_PARTS = (
     "an arrow is a shaft (- solid, -- dashed, = bold) with a head at one end or both "
     "(> >> x on the right, < << x on the left): ->, -->, =>, <->"
@@ -410,16 +429,22 @@ class _Explainer:
                     column,
                 )
             column = len(self.lines[line - 1].rstrip()) + 1
-        if previous is not None and previous.type == "ARROW" and "NAME" in expected:
-            after = (previous.column or 1) - 1 + len(previous.value)  # where the arrow ends
-            longer = _ARROW_CHARACTERS.match(self.lines[line - 1], after)
-            written = previous.value + (longer.group() if longer else "")
-            if longer and longer.group():  # `A <== B`: more of an arrow than an arrow has
-                meant = dict(TYPO_ARROWS).get(written.strip())
+        if previous is not None and previous.type in ("ARROW", "MARK") and "NAME" in expected:
+            # `A <== B`, `A ->-> B`, `A -> -> B`: more of an arrow than an arrow has
+            text = self.lines[line - 1]
+            at = min((previous.column or 1) - 1, len(text))
+            while at > 0 and text[at - 1] in "-=<> \t":
+                at -= 1
+            while at < len(text) and text[at] in " \t":
+                at += 1
+            run = _ARROW_RUN.match(text, at)
+            written = run.group() if run else ""
+            if written and written != previous.value.strip():
+                meant = _meant_arrow(written)
                 return self.error(
-                    f'"{written.strip()}" is not an arrow',
+                    f'"{written}" is not an arrow',
                     line,
-                    previous.column or column,
+                    at + 1,
                     hint=f'did you mean "{meant}"?' if meant else _ARROW_PARTS,
                 )
             return self.error(
