@@ -175,17 +175,22 @@ def line_kind(line: str) -> LineKind:
     return "text" if name in ("ELSE", "AND") else "keyword text"
 
 
+# Something of an arrow in a line: such a line is a message written wrong, not a note's words.
+_ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
 # (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
-_ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
     r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$)"
 )
+
+
+def _is_element(line: str) -> bool:
+    return line_kind(line) == "element"
 
 
 def normalise(text: str) -> str:
@@ -805,7 +810,7 @@ class _Parse:
                 "if this line goes on the note above: a note written the Mermaid way (note over"
                 " A: …) is one line, as in Mermaid; indent this line deeper than the note, or "
                 "write it note A: … (note A, B: …), which runs until the next element. Else: "
-                + (error.hint or "")
+                + error.hint
             )
         line = error.line
         if any(known.line == line for known in self.syntax_errors):
@@ -836,12 +841,9 @@ class _Parse:
                 block = read_block(self.lines, index, opening)
                 return block.end + 1 if block.closed else index + 1
 
-            def is_element(line: str) -> bool:
-                return line_kind(line) == "element"
-
             return (
-                braced_description_end(self.lines, index, is_element)
-                or plantuml_note_end(self.lines, index, is_element)
+                braced_description_end(self.lines, index, _is_element)
+                or plantuml_note_end(self.lines, index, _is_element)
                 or index + 1
             )
         if not keyword_matcher("IN", "OUT").match(meant):

@@ -91,8 +91,9 @@ TYPO_ARROWS = [
     (">", "->"),
 ]
 
+_TYPO_MEANT = dict(TYPO_ARROWS)
+
 Matcher = Callable[..., re.Pattern[str]]
-_ARROW_CHARACTERS = re.compile(r"[-=<>]+")
 _ARROW_RUN = re.compile(r"[-=<>]+(?:[ \t]+[-=<>]+)*")  # arrow characters, spaces between
 
 
@@ -101,8 +102,8 @@ def _meant_arrow(written: str) -> str | None:
     (`<==`), or the first of two arrows (`-> ->`, `->->`)."""
     from volley.model import ARROWS
 
-    if written in dict(TYPO_ARROWS):
-        return dict(TYPO_ARROWS)[written]
+    if written in _TYPO_MEANT:
+        return _TYPO_MEANT[written]
     parts = written.split()
     if len(parts) > 1 and parts[0] in ARROWS:
         return parts[0]
@@ -120,10 +121,10 @@ _ARROW_PARTS = (
 _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
 )
-# A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
-# is the arrow and the line then has a second one.
 # Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
 _BRACED_DESCRIPTION = re.compile(r"[ \t]*accDescr[ \t]*\{[ \t]*$", re.IGNORECASE)
+# A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
+# is the arrow and the line then has a second one.
 _GLUED_LOST_ARROW = re.compile(r"[ \t]*(?P<name>[^\s:,]+?)(?P<arrow>[-=]{1,2}x)[ \t]+<{0,2}[-=]")
 
 
