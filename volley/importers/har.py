@@ -245,7 +245,11 @@ def _header(headers: list[tuple[str, str]], wanted: str) -> str:
 
 def _media(headers: list[tuple[str, str]], declared: Any) -> str:
     """The body's media type, lower case, without parameters ("" when nothing says)."""
-    return _content_type(headers, declared).split(";", 1)[0].strip().lower()
+    return _media_of(_content_type(headers, declared))
+
+
+def _media_of(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
 
 
 def _content_type(headers: list[tuple[str, str]], declared: Any) -> str:
@@ -268,10 +272,10 @@ def _charset(content_type: str) -> str:
     return _parsed_type(content_type).get_content_charset() or "utf-8"
 
 
-def _text_of(raw: bytes, headers: list[tuple[str, str]], declared: Any) -> str | None:
+def _text_of(raw: bytes, coding: str, content_type: str) -> str | None:
     """A base64 body as text when it is text: decompressed if the capture saved it as sent
-    (gzip or deflate; never past `_MAX_UNZIPPED`), decoded in its charset (UTF-8 if none)."""
-    coding = _header(headers, "content-encoding").strip().lower()
+    with its Content-Encoding `coding` (gzip or deflate; never past `_MAX_UNZIPPED`), decoded
+    in the charset its `content_type` names (UTF-8 if none)."""
     if coding in ("gzip", "x-gzip", "deflate") and raw:
         # gzip's header, or zlib's (RFC 1950: deflate, and a check on its first two bytes); a
         # capture that saved the body already decoded keeps it as it is
@@ -281,10 +285,10 @@ def _text_of(raw: bytes, headers: list[tuple[str, str]], declared: Any) -> str |
         if wbits is not None:
             with suppress(zlib.error):  # not compressed after all: read as it is
                 raw = zlib.decompressobj(wbits).decompress(raw, _MAX_UNZIPPED)
-    if not _is_text(_media(headers, declared)):
+    if not _is_text(_media_of(content_type)):
         return None
     try:
-        return raw.decode(_charset(_content_type(headers, declared)))
+        return raw.decode(_charset(content_type))
     except (LookupError, UnicodeDecodeError):
         return None
 
@@ -377,6 +381,7 @@ class _Importer:
         self.pages = {
             page.get("id"): page for page in log.get("pages") or [] if isinstance(page, dict)
         }
+        self.body_limit = options.body_limit(HAR_MAX_BODY)  # characters of a body kept
         self.left_out: dict[str, int] = {}  # why an entry is not drawn → how many
         self.drawn = 0  # entries drawn
 
@@ -502,8 +507,11 @@ class _Importer:
             label(f"{status} {reason}".strip()),
             response=Payload("Response", "http", self._response_text(response, version), "fenced"),
         )
-        said = [Note(0, [host, self.client], label(_error_text(error), NOTE_CHARS), attached=True)]
-        return [asked, reply, *(said if error else []), *self._websocket(entry, host)]
+        items: list[Item] = [asked, reply]
+        if error:  # the capturing tool's word on an answer it got (a redirect loop cut off)
+            said = label(_error_text(error), NOTE_CHARS)
+            items.append(Note(0, [host, self.client], said, attached=True))
+        return [*items, *self._websocket(entry, host)]
 
     def _websocket(self, entry: dict, host: str) -> list[Item]:
         """The frames of a WebSocket the capture kept (Chrome's and mitmproxy's
@@ -520,7 +528,7 @@ class _Importer:
             payload = Payload(
                 "Frame",
                 "json" if pretty else None,
-                cut_body(pretty or text, self.options.body_limit(HAR_MAX_BODY)),
+                cut_body(pretty or text, self.body_limit),
                 "fenced",
             )
             words = label(f"WebSocket {'binary' if binary else 'text'} frame")
@@ -566,7 +574,7 @@ class _Importer:
         if isinstance(params, list) and params:  # a form HAR gives as fields only
             fields = [p for p in params if isinstance(p, dict)]
             form = _form(fields, _content_type(headers, post.get("mimeType")))
-            return cut_body(form, self.options.body_limit(HAR_MAX_BODY))
+            return cut_body(form, self.body_limit)
         return _saved_apart(post)
 
     def _response_text(self, response: dict, version: str) -> str:
@@ -592,20 +600,22 @@ class _Importer:
         """A body as a reader wants it: base64 text decoded (in its charset, unzipped if it was
         saved still gzip- or deflate-compressed), JSON indented, long ones cut; `declared` is
         the capture's own mimeType for it."""
-        media = _media(headers, declared)
+        content_type = _content_type(headers, declared)
+        media = _media_of(content_type)
         if encoding == "base64":
             try:
                 raw = base64.b64decode(text, validate=False)
             except (binascii.Error, ValueError):
                 raw = None
-            decoded = _text_of(raw, headers, declared) if raw is not None else None
+            coding = _header(headers, "content-encoding").strip().lower()
+            decoded = _text_of(raw, coding, content_type) if raw is not None else None
             if decoded is None:
                 size = len(raw) if raw is not None else len(text)
                 return f"({size:,} bytes of {media or 'binary data'}, not shown)"
             text = decoded
         if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
             text = pretty_json(text) or text
-        return cut_body(text.rstrip("\r\n"), self.options.body_limit(HAR_MAX_BODY))
+        return cut_body(text.rstrip("\r\n"), self.body_limit)
 
     @staticmethod
     def _message(head: list[str], body: str) -> str:
