@@ -697,9 +697,8 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
         header = lines[start]
         problem = _TRACE_PROBLEM.match(header)
         if problem is not None:
-            said = " ".join([problem["what"], *lines[start + 1 : end]]).split()
-            text_said = f"{problem['level'].lower()}: {' '.join(said)}"
-            sent.append(Sent("server", text_said, remark=True))
+            said = _compact("\n".join([problem["what"], *lines[start + 1 : end]]))
+            sent.append(Sent("server", f"{problem['level'].lower()}: {said}", remark=True))
             continue
         orphan = _TRACE_ORPHAN.match(header)
         match = _TRACE.match(header)
@@ -808,13 +807,14 @@ def _short_message_hint(rest: bytes) -> str:
     """What to do about a message longer than what is left: when its JSON ends before another
     message's header, that header's count is wrong (a capture edited by hand); else the
     capture was cut short."""
+    cut_short = "a capture cut short: remove the partial message at its end"
     try:
         text = rest.decode("utf-8")
         _, end = json.JSONDecoder().raw_decode(text)
     except (UnicodeDecodeError, ValueError):
-        return "a capture cut short: remove the partial message at its end"
+        return cut_short
     if text[end:].lstrip()[:15].lower() != "content-length:":
-        return "a capture cut short: remove the partial message at its end"
+        return cut_short
     size = len(text[:end].encode("utf-8"))  # Content-Length counts bytes
     return (
         f"its JSON ends after {size} bytes, where the next message's header starts: its "
