@@ -355,11 +355,10 @@ class _Reader:
                 directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's
                 for line in range(index - 1, end):
                     text = self.lines[line].strip()
-                    if directive:
-                        text = f"Mermaid: {text}" if line == index - 1 else text
-                    elif line == index - 1:
-                        text = text[2:].strip()
-                    self.comment(index if header_seen else 0, text, raw=True)
+                    first = line == index - 1
+                    if first and not directive:
+                        text = text[2:].strip()  # a comment's words
+                    self.comment(index if header_seen else 0, text, raw=not (first and directive))
                 index = end
                 continue
             if not header_seen:
