@@ -98,6 +98,11 @@ class Diagnostic:
         return "\n".join(out)
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """A count in words: "1 error", "3 errors", "1,204 entries"."""
+    return f"{count:,} {one if count == 1 else many}"
+
+
 class VolleyError(Exception):
     """A mistake in a diagram (or a limit it breaks), pointing at the place."""
 
@@ -165,6 +170,5 @@ class VolleyErrors(VolleyError):
         said: list[Diagnostic | VolleyError] = [*self.errors, *self.warnings]
         said.sort(key=lambda d: (d.line, d.column))
         shown = [each.format(color) for each in said]
-        count = len(self.errors)
-        shown.append(f"{count} error" if count == 1 else f"{count} errors")  # then a count
+        shown.append(counted(len(self.errors), "error", "errors"))  # then a count
         return "\n".join(shown)

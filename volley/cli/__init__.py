@@ -18,7 +18,7 @@ import click
 
 from volley import __version__
 from volley.cli.targets import chosen_format, expand, is_folder, several, targets
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import exit_on_sigterm, write_atomic
@@ -237,7 +237,7 @@ def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
             report(exc)
             failed += 1
     if failed:
-        click.echo(f"{failed} of {len(sources)} {_files(len(sources))} with errors", err=True)
+        click.echo(f"{failed} of {counted(len(sources), 'file', 'files')} with errors", err=True)
         sys.exit(1)
 
 
@@ -581,7 +581,3 @@ def serve_command(
 
 if __name__ == "__main__":
     main()
-
-
-def _files(count: int) -> str:
-    return "file" if count == 1 else "files"

@@ -9,7 +9,7 @@ import sys
 import click
 
 from volley.cli import _limit_options, _limits, _quick_exit, report
-from volley.errors import VolleyError
+from volley.errors import VolleyError, counted
 from volley.textio import read_source, write_atomic
 
 
@@ -83,7 +83,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 continue
             click.echo(f"reformatted {file}", err=True)
     if check_only and changed:
-        files_ = "file" if len(files) == 1 else "files"
-        click.echo(f"{len(changed)} of {len(files)} {files_} would be reformatted", err=True)
+        shown = counted(len(files), "file", "files")
+        click.echo(f"{len(changed)} of {shown} would be reformatted", err=True)
     if failed or (check_only and changed):
         sys.exit(1)

@@ -56,7 +56,7 @@ from volley.docs.fences import (
     fence_validator,
 )
 from volley.docs.readme import join_lines, scan
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, counted
 from volley.options import BODIES, THEMES, OptionError, Options
 from volley.output.html_theme import site_default_theme
 from volley.textio import decode
@@ -163,9 +163,10 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if diagrams is not None and page.present_anchor_ids is not None:
             page.present_anchor_ids |= diagrams.anchors  # deep links answered by the viewer
         if self.config.fail_on_error and self.page_errors:
+            failed = counted(len(self.page_errors), "diagram", "diagrams")
             raise PluginError(
-                f"volley: {_diagrams(len(self.page_errors))} in '{page.file.src_uri}' "
-                "could not be drawn (fail_on_error is on)"
+                f"volley: {failed} in '{page.file.src_uri}' could not be drawn "
+                "(fail_on_error is on)"
             )
         return html
 
@@ -308,7 +309,3 @@ def _front_matter_lines(page: Any, markdown: str) -> int:
     if not markdown or not raw.endswith(markdown):
         return 0
     return raw[: len(raw) - len(markdown)].count("\n")
-
-
-def _diagrams(count: int) -> str:
-    return "1 diagram" if count == 1 else f"{count} diagrams"

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from volley.docs.fence_options import typed_options, unknown_options
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import fence_open
@@ -482,7 +482,7 @@ def render_markdown(
         _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
     failed = len(found.problems) + diagrams.count(None)
     if failed:
-        what = "1 diagram has errors" if failed == 1 else f"{failed} diagrams have errors"
+        what = counted(failed, "diagram has", "diagrams have") + " errors"
         rest = "the others were checked" if check else "it is left as it was, the others are drawn"
         if failed > 1 and not check:
             rest = "they are left as they were, the others are drawn"
@@ -528,7 +528,7 @@ def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
     mermaid = [block for block in markdown_blocks(text) if is_sequence(block)]
     if not mermaid:
         return
-    count = f"{len(mermaid)} ```mermaid sequence diagram" + ("s" if len(mermaid) > 1 else "")
+    count = counted(len(mermaid), "```mermaid sequence diagram", "```mermaid sequence diagrams")
     first = max(mermaid[0].start - 1, 0)  # its opening fence
     report(
         Diagnostic(

@@ -27,7 +27,7 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported
 from volley.importers.labels import (
     cut_body,
@@ -366,10 +366,6 @@ def _is_text(media: str) -> bool:
     return media.startswith("text/") or any(word in media for word in _TEXT_MEDIA_WORDS)
 
 
-def _counted(count: int, one: str, many: str, rest: str) -> str:
-    return f"{count:,} {one if count == 1 else many}{rest}"
-
-
 class _Importer:
     def __init__(self, log: dict, options: TrafficOptions) -> None:
         self.log = log
@@ -439,7 +435,8 @@ class _Importer:
         if not self.left_out:
             return "the capture holds no requests"
         reasons = ", ".join(
-            _counted(count, *_WHY_LEFT_OUT[why]) for why, count in sorted(self.left_out.items())
+            counted(count, *_WHY_LEFT_OUT[why][:2]) + _WHY_LEFT_OUT[why][2]
+            for why, count in sorted(self.left_out.items())
         )
         return f"none of the capture's requests is in the diagram: {reasons}"
 
