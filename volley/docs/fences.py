@@ -276,12 +276,11 @@ class DiagramSite:
         for warning in unknown_options(overrides):
             self._problem(warning, location, page)
         name = overrides.get("name")
-        base = _id_prefix_base(name, source)
-        named = base != _id_prefix_base(None, source)  # a name with no letter gives way to this
-        if name and named and base in page.prefixes:  # `name="login"` on two fences of a page
+        slug = _name_slug(name)
+        if slug and slug in page.prefixes:  # `name="login"` written on two fences of a page
             said = (
                 f'the diagram name "{name}" is used twice on this page; the links of this one '
-                f"are #{base}-{page.prefixes[base] + 1}-message-N"
+                f"are #{slug}-{page.prefixes[slug] + 1}-message-N"
             )
             hint = "give each diagram its own name"
             self._problem(Diagnostic(said, severity="warning", hint=hint), location, page)
@@ -397,17 +396,19 @@ def _id_prefix(name: str | None, source: str, page: _Page) -> str:
 
     The same diagram twice on a page gets `-2`, `-3`, so ids stay unique.
     """
-    base = _id_prefix_base(name, source)
+    from volley.api import default_id_prefix
+
+    base = _name_slug(name) or default_id_prefix(source)
     count = page.prefixes.get(base, 0) + 1
     page.prefixes[base] = count
     return base if count == 1 else f"{base}-{count}"
 
 
-def _id_prefix_base(name: str | None, source: str) -> str:
-    from volley.api import default_id_prefix
-
-    base = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") if name else ""
-    return base if base and base[0].isalpha() else default_id_prefix(source)
+def _name_slug(name: str | None) -> str | None:
+    """A fence's name as an id prefix, or None when it makes none (no name, or no letter to
+    start one)."""
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") if name else ""
+    return slug if slug and slug[0].isalpha() else None
 
 
 def _render(source: str, settings: Settings, prefix: str, filename: str | None) -> _Rendered:

@@ -483,9 +483,8 @@ def render_markdown(
     failed = len(found.problems) + diagrams.count(None)
     if failed:
         what = counted(failed, "diagram has", "diagrams have") + " errors"
-        rest = "the others were checked" if check else "it is left as it was, the others are drawn"
-        if failed > 1 and not check:
-            rest = "they are left as they were, the others are drawn"
+        left = "it is left as it was" if failed == 1 else "they are left as they were"
+        rest = "the others were checked" if check else f"{left}, the others are drawn"
         raise VolleyError(f"{what}; {rest}", filename=shown)
     return changes
 

@@ -309,32 +309,35 @@ class DrawDiagrams(SphinxPostTransform):
         return site_default_theme(self.app.config.html_theme)
 
     def _interactive(self, node: volley_diagram, prefix: str) -> nodes.Element:
+        html = str(
+            self._render(
+                node,
+                format="html",
+                fragment=True,
+                include_assets=False,  # the page links volley.css and volley.js once
+                theme=node["theme"] or self._site_theme(),
+                id_prefix=prefix,
+            )
+        )
+        return nodes.raw("", html, format="html", classes=["volley"])
+
+    def _render(self, node: volley_diagram, **chosen: Any) -> str | bytes:
+        """The diagram drawn with the options its directive gave and those `chosen` here:
+        SVG and HTML as str, PNG as bytes."""
         options = Options(
-            format="html",
-            fragment=True,
-            include_assets=False,  # the page links volley.css and volley.js once
-            theme=node["theme"] or self._site_theme(),
             bodies=node["bodies"],
             appendix_lines=node.get("appendix_lines"),
             redact=node["redact"],
-            id_prefix=prefix,
+            **chosen,
         )
-        html = str(api.render(node["source"], filename=node["filename"], options=options))
-        return nodes.raw("", html, format="html", classes=["volley"])
+        return api.render(node["source"], filename=node["filename"], options=options)
 
     def _inline_static(self, node: volley_diagram, prefix: str) -> nodes.Element:
         """A static picture on an HTML page: inline, as MkDocs has it, so that the page's
         stylesheet colours it by the site's light/dark switch (furo's, the PyData theme's), not
         by the reader's system setting, which an `<img>` would follow."""
-        options = Options(
-            format="svg",
-            theme="light",  # the page's stylesheet switches its colours
-            bodies=node["bodies"],
-            appendix_lines=node.get("appendix_lines"),
-            redact=node["redact"],
-            id_prefix=prefix,
-        )
-        svg = str(api.render(node["source"], filename=node["filename"], options=options))
+        # drawn light: the page's stylesheet switches its colours
+        svg = str(self._render(node, format="svg", theme="light", id_prefix=prefix))
         figure = static_figure(svg, node["theme"] or self._site_theme(), node["alt"] or None)
         return nodes.raw("", figure, format="html", classes=["volley"])
 
@@ -352,15 +355,7 @@ class DrawDiagrams(SphinxPostTransform):
         theme = node["theme"] or self._site_theme()
         if fmt == "png" and theme == "auto":
             theme = "light"  # a picture of fixed pixels cannot follow the reader
-        options = Options(
-            format=fmt,
-            theme=theme,
-            bodies=node["bodies"],
-            appendix_lines=node.get("appendix_lines"),
-            redact=node["redact"],
-            scale=2.0 if fmt == "png" else 1.0,
-        )
-        output = api.render(node["source"], filename=node["filename"], options=options)
+        output = self._render(node, format=fmt, theme=theme, scale=2.0 if fmt == "png" else 1.0)
         data = output.encode("utf-8") if isinstance(output, str) else output
         folder = os.path.join(self.app.doctreedir, "volley")
         os.makedirs(folder, exist_ok=True)
