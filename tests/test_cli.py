@@ -295,7 +295,9 @@ def test_version(flag: str):
     assert result.exit_code == 0 and result.stdout == f"volley, version {volley.__version__}\n"
 
 
-def test_a_swimlanes_link_given_to_check_names_volley_import():
-    result = run("check", "https://swimlanes.io/#K8ksyUm1UvBIzcnJVwjPL8pJAQA=")
+def test_a_path_that_names_no_file_is_an_error_that_says_so():
+    result = run("check", "no/such/flow.volley")
     assert result.exit_code == 1
-    assert "a swimlanes.io link is read by volley import: volley import " in result.output
+    assert "no/such/flow.volley: error: cannot read no/such/flow.volley: No such file" in (
+        result.output
+    )

@@ -223,7 +223,7 @@ def test_import_of_a_saved_link_explains_what_to_do() -> None:
     done = volley_cli("import", "https://swimlanes.io/d/1fIlD4u_9")
     assert done.returncode == 1
     assert "names a diagram saved on swimlanes.io" in done.stderr
-    assert "copy the text" in done.stderr
+    assert "copy its text, or a link of the form https://swimlanes.io/#" in done.stderr
 
 
 def test_a_block_left_open_is_closed_in_the_written_text_with_a_warning() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,14 +42,17 @@ __all__ = [
     "Checked",
     "Result",
     "check",
+    "carried",
     "check_file",
     "default_id_prefix",
+    "in_link",
     "layout",
     "parse",
     "read",
     "render",
     "run",
     "run_file",
+    "source_name",
 ]
 
 
@@ -72,11 +76,54 @@ class Result:
 # --- the stages ----------------------------------------------------------------------------
 
 
+# The name errors give a swimlanes.io link read from the command line, as `<stdin>` for `-`.
+LINK_NAME = "<link>"
+
+
 def read(path: str, limits: Limits | None = None) -> str:
-    """A diagram file's text (`-` for standard input), refused past the input limit."""
+    """A diagram file's text (`-` for standard input), refused past the input limit; a
+    swimlanes.io link that names no file is itself the text (`carried` reads it)."""
+    from volley.importers.swimlanes import as_link, is_link
     from volley.textio import read_source
 
+    link = as_link(path)
+    if is_link(link) and not os.path.exists(path):
+        return link
     return read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
+
+
+def source_name(path: str) -> str:
+    """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
+    from volley.importers.swimlanes import as_link, is_link
+
+    if path == "-":
+        return "<stdin>"
+    return LINK_NAME if is_link(as_link(path)) and not os.path.exists(path) else path
+
+
+# How errors name the diagram a link in a file (or a docs block) carries: their lines are its.
+_IN_LINK = " (the diagram in its link)"
+
+
+def carried(text: str, filename: str | None = None) -> tuple[str, str | None]:
+    """The diagram a source holds, and the name its errors give: a swimlanes.io share link
+    alone (how people pass such diagrams around) holds the text it carries, whose lines
+    errors count (`flow.volley (the diagram in its link):3:7`); any other text is the diagram
+    itself."""
+    from volley.importers.swimlanes import decode_link, is_link
+
+    if not is_link(text):
+        return text, filename
+    diagram = decode_link(text, filename)
+    if filename != LINK_NAME:
+        filename = (filename or "<input>") + _IN_LINK
+    return diagram, filename
+
+
+def in_link(diagnostic: Diagnostic) -> bool:
+    """Whether a problem's line is one of the diagram a link carries, not of the text the link
+    stands in (a docs page points at the block holding the link)."""
+    return (diagnostic.filename or "").endswith(_IN_LINK)
 
 
 def check(
@@ -84,6 +131,7 @@ def check(
 ) -> Checked:
     """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
     with _masked(redact):
+        text, filename = carried(text, filename)
         diagram = parse(text, filename=filename, limits=limits)
     from volley.checks.lint import lint
 
@@ -99,8 +147,7 @@ def check_file(path: str, *, limits: Limits | None = None, redact: bool = False)
     """`check` for a file; errors and warnings name it (`<stdin>` for `-`)."""
     with _masked(redact):
         text = read(path, limits)
-    name = "<stdin>" if path == "-" else path
-    return check(text, filename=name, limits=limits, redact=redact)
+    return check(text, filename=source_name(path), limits=limits, redact=redact)
 
 
 def draw(diagram: Diagram, options: Options) -> str | bytes:
@@ -166,7 +213,7 @@ def run_file(path: str, options: Options | None = None) -> Result:
     """The whole pipeline for one file (`-` for standard input)."""
     options = options or Options()
     checked = check_file(path, limits=options.limits, redact=options.redact)
-    return _drawn(checked, options, "<stdin>" if path == "-" else path)
+    return _drawn(checked, options, source_name(path))
 
 
 def _drawn(checked: Checked, options: Options, filename: str | None) -> Result:
@@ -242,7 +289,8 @@ def render(
         diagram = source_or_diagram
     elif isinstance(source_or_diagram, str):
         with _masked(chosen.redact):
-            diagram = parse(source_or_diagram, filename=filename, limits=chosen.limits)
+            text, filename = carried(source_or_diagram, filename)
+            diagram = parse(text, filename=filename, limits=chosen.limits)
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
     output, glyphs = _picture(diagram, chosen, filename)

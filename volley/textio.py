@@ -51,13 +51,7 @@ def read_source(path: str, max_bytes: int | None = None) -> str:
                 size = info.st_size if stat.S_ISREG(info.st_mode) else None
                 data = _read_capped(handle, max_bytes)
     except OSError as exc:
-        hint = None
-        if "swimlanes.io/" in path.lower() and not os.path.exists(path):
-            hint = "a swimlanes.io link is read by volley import: "
-            hint += f"volley import '{path}' -o flow.volley"
-        raise VolleyError(
-            f"cannot read {path}: {exc.strerror or exc}", filename=path, hint=hint
-        ) from None
+        raise VolleyError(f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
     if max_bytes is not None and len(data) > max_bytes:
         from volley.limits import limit_error
 

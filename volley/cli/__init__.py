@@ -186,7 +186,8 @@ Examples:
 )
 @_limit_options
 def parse_command(file: str, indent: int, **limits) -> None:
-    """Print FILE's diagram as JSON (`-` reads standard input)."""
+    """Print FILE's diagram as JSON (`-` reads standard input; a swimlanes.io link is read
+    as the diagram it carries)."""
     _quick_exit()
     try:
         diagram = load(file, _limits(limits))
@@ -210,7 +211,8 @@ Examples:
   volley check flow.volley login.volley
   volley check docs/                 every .volley file below docs/
   volley check --markdown .          and every ```volley block in Markdown files
-  volley check README.md             the ```volley blocks of one Markdown file""",
+  volley check README.md             the ```volley blocks of one Markdown file
+  volley check 'https://swimlanes.io/#…'   the diagram a share link carries""",
 )
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @_MARKDOWN_OPTION
@@ -250,7 +252,8 @@ Examples:
   volley render flow.volley -f html --theme dark -o -  > flow.html
   volley render docs/ -o site/diagrams/        every .volley below docs/, same layout
   volley render README.md                      ```volley blocks to diagrams/NAME.svg
-  volley render README.md --check              in CI: exit 1 if a picture is stale""",
+  volley render README.md --check              in CI: exit 1 if a picture is stale
+  volley render 'https://swimlanes.io/#…' -o flow.svg   the diagram a share link carries""",
 )
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
@@ -452,7 +455,7 @@ def _written(source: str, target: str, quiet: bool) -> None:
 
 
 def _render_one(path: str, target: str, options: Options, quiet: bool, into_folder: bool) -> None:
-    from volley.api import run_file
+    from volley.api import run_file, source_name
 
     result = run_file(path, options)
     for warning in result.warnings:
@@ -466,7 +469,7 @@ def _render_one(path: str, target: str, options: Options, quiet: bool, into_fold
     if into_folder:  # a folder below -o DIR/ for an input found below a folder
         os.makedirs(os.path.dirname(target), exist_ok=True)
     write_atomic(target, data)
-    _written(path, target, quiet)
+    _written(source_name(path), target, quiet)
 
 
 def _render_readme(

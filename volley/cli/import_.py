@@ -13,6 +13,7 @@ import click
 from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
+from volley.importers.swimlanes import as_link
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.textio import read_source, write_atomic
 
@@ -22,17 +23,6 @@ _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 # Captures are big (a browser's HAR with its bodies runs to tens of megabytes) and what is read
 # here is only converted, never laid out: the diagrams' own limits apply when they are rendered.
 IMPORT_INPUT_BYTES = 200_000_000
-
-
-def _as_link(source: str) -> str:
-    """A swimlanes.io link copied without its scheme (`swimlanes.io/#…`, as a browser's
-    address bar shows it) is the link, unless a file of that name exists."""
-    if _SCHEMELESS_LINK.match(source) and not os.path.exists(source):
-        return "https://" + source
-    return source
-
-
-_SCHEMELESS_LINK = re.compile(r"(?i)(?:www\.|cdn\.)?swimlanes\.io/")
 
 
 def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[str, str]:
@@ -196,7 +186,7 @@ def import_command(
     no way to draw is kept as a // comment.
     """
     _quick_exit()
-    source = _as_link(source)
+    source = as_link(source)
     options = _traffic_options(**traffic)
     try:
         text, name = _read(source, max_input_bytes)

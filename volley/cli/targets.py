@@ -1,12 +1,12 @@
 """Where `volley check` and `volley render` read and write.
 
-Inputs are files, `-` (standard input) or folders: a folder stands for every `.volley` file
-below it (hidden folders, dependencies and built docs sites skipped), and, when asked, every
-Markdown file holding a ```volley block. Outputs follow `-o`: nothing (beside each input), a
-file, `-` (standard output) or a folder, which a trailing `/` or several inputs make one and
-which is created if missing. Anything contradictory (a format that disagrees with the file's
-extension, an extension volley does not write, several diagrams into one file) is a usage
-error before anything is written.
+Inputs are files, `-` (standard input), swimlanes.io share links or folders: a folder stands
+for every `.volley` file below it (hidden folders, dependencies and built docs sites skipped),
+and, when asked, every Markdown file holding a ```volley block. Outputs follow `-o`: nothing
+(beside each input), a file, `-` (standard output) or a folder, which a trailing `/` or several
+inputs make one and which is created if missing. Anything contradictory (a format that
+disagrees with the file's extension, an extension volley does not write, several diagrams into
+one file) is a usage error before anything is written.
 """
 
 from __future__ import annotations
@@ -32,7 +32,14 @@ class Source:
 
     @property
     def is_markdown(self) -> bool:
-        return self.path.lower().endswith(MARKDOWN_SUFFIXES)
+        return self.path.lower().endswith(MARKDOWN_SUFFIXES) and not self.is_link
+
+    @property
+    def is_link(self) -> bool:
+        """A swimlanes.io link given for a file: there is no file to write beside."""
+        from volley.api import LINK_NAME, source_name
+
+        return source_name(self.path) == LINK_NAME
 
 
 def expand(paths: tuple[str, ...], *, markdown: bool) -> list[Source]:
@@ -165,12 +172,19 @@ def _folder_output(output: str, count: int, many: bool) -> bool:
 def _target(source: Source, output: str | None, fmt: str, folder: bool) -> str:
     if output == "-" or (not output and source.path == "-"):
         return "-"
+    if not output and source.is_link:
+        raise click.UsageError(
+            "a swimlanes.io link has no file to write its picture beside: give -o FILE "
+            "(or -o - for standard output)"
+        )
     if not output:
         return f"{os.path.splitext(source.path)[0]}.{fmt}"
     if not folder:
         return output
     if source.path == "-":
         return os.path.join(output, f"stdin.{fmt}")
+    if source.is_link:
+        return os.path.join(output, f"swimlanes.{fmt}")
     if source.folder is not None:  # keep the layout below the folder given
         inside = os.path.relpath(source.path, source.folder)
         return os.path.join(output, f"{os.path.splitext(inside)[0]}.{fmt}")

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from volley.api import in_link
 from volley.docs.fence_options import typed_options, unknown_options
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
@@ -149,7 +150,7 @@ class Problem:
     def page_line(self) -> int:
         """The page line at fault: inside a fence, the fence line plus the diagram line."""
         location, line = self.location, self.diagnostic.line
-        if location.source_file or not location.page_line:
+        if location.source_file or not location.page_line or in_link(self.diagnostic):
             return location.page_line
         return location.page_line + line
 
@@ -163,9 +164,15 @@ class Problem:
             where += f", embedding '{location.source_file}'"
             where += f" (line {diagnostic.line} there)" if diagnostic.line else ""
         elif diagnostic.line:
-            where += f" (line {diagnostic.line} of the diagram)"
+            where += f" (line {diagnostic.line} of the diagram{in_its_link(diagnostic)})"
         details = diagnostic.format().split("\n")[1:]
         return "\n".join([f"{where}: {diagnostic.message}", *details])
+
+
+def in_its_link(diagnostic: Diagnostic) -> str:
+    """ " in its link" when a problem's line is one of the diagram a block's swimlanes.io link
+    carries, said after "line N of the diagram"."""
+    return " in its link" if in_link(diagnostic) else ""
 
 
 def _default_report(problem: Problem) -> None:

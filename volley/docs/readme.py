@@ -366,6 +366,10 @@ def with_nested_fence_hint(diagnostic: Diagnostic) -> Diagnostic:
 def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Diagnostic:
     """A diagnostic about a block's text, pointing into the Markdown file instead."""
     diagnostic = error.diagnostic if isinstance(error, VolleyError) else error
+    from volley.api import in_link
+
+    if in_link(diagnostic):  # a block holding a swimlanes.io link: the link's own lines
+        return diagnostic
     diagnostic = with_nested_fence_hint(diagnostic)
     return Diagnostic(
         diagnostic.message,

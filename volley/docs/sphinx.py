@@ -50,7 +50,14 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 import volley
 from volley import api
 from volley.docs.fence_options import yes_or_no
-from volley.docs.fences import Location, Problem, error_box, spelled, static_figure
+from volley.docs.fences import (
+    Location,
+    Problem,
+    error_box,
+    in_its_link,
+    spelled,
+    static_figure,
+)
 from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
@@ -201,7 +208,7 @@ class VolleyDirective(SphinxDirective):
 
     def _content_line(self, diagnostic: Diagnostic) -> int:
         """The page line of a line of the inline diagram (the fence's, for a file's)."""
-        if diagnostic.line and self.content:
+        if diagnostic.line and self.content and not api.in_link(diagnostic):
             return self._first_line + diagnostic.line
         return self.lineno
 
@@ -214,7 +221,11 @@ class VolleyDirective(SphinxDirective):
             where = f" (embedded at {page}:{fence_line})"
         else:
             location = (self.env.docname, self._content_line(diagnostic))
-            where = f" (line {diagnostic.line} of the diagram)" if diagnostic.line else ""
+            where = (
+                f" (line {diagnostic.line} of the diagram{in_its_link(diagnostic)})"
+                if diagnostic.line
+                else ""
+            )
         # A note (a secret the output masks) needs nothing done, so it must not fail -W.
         log = logger.info if diagnostic.severity == "note" else logger.warning
         log(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 import re
 import zlib
 from urllib.parse import unquote
@@ -23,6 +24,24 @@ from volley.limits import DEFAULT_LIMITS
 _LINK = re.compile(
     r"(?i:https?://(?:www\.|cdn\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?"
 )
+
+
+# A link copied from a browser's address bar, which leaves out the scheme.
+_SCHEMELESS_LINK = re.compile(r"(?i)(?:www\.|cdn\.)?swimlanes\.io/")
+
+
+def is_link(text: str) -> bool:
+    """Whether `text` is a swimlanes.io link and nothing else (spaces and line breaks around
+    it aside): never a diagram, whose every line is a message, a note or a keyword."""
+    return _LINK.fullmatch(text.strip()) is not None
+
+
+def as_link(argument: str) -> str:
+    """A command-line argument that names no file but reads as a link copied without its
+    scheme (`swimlanes.io/#…`), as that link; any other argument as it is."""
+    if _SCHEMELESS_LINK.match(argument) and not os.path.exists(argument):
+        return "https://" + argument
+    return argument
 
 
 # An ATX heading: Markdown prose, which a saved diagram never is.
@@ -37,7 +56,7 @@ def detect(text: str) -> int:
     from volley.language.parser import parse
 
     stripped = text.strip()
-    if _LINK.fullmatch(stripped):
+    if is_link(stripped):
         return 100
     if not stripped or stripped[0] in "{[":
         return 0
@@ -101,8 +120,8 @@ def decode_link(link: str, filename: str | None = None) -> str:
         if path:
             raise fail(
                 "this link names a diagram saved on swimlanes.io; it does not carry the diagram",
-                "open it on swimlanes.io and copy the text (or a link of the form "
-                "https://swimlanes.io/#…) into volley import",
+                "open it on swimlanes.io and copy its text, or a link of the form "
+                "https://swimlanes.io/#…",
             )
         raise fail("this swimlanes.io link carries no diagram after #", "copy the whole link")
     packed = unquote(data).strip()

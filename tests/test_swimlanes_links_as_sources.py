@@ -1,0 +1,177 @@
+"""A swimlanes.io share link is a source: given on the command line, or alone in a file or a
+docs block, it is read as the diagram it carries, and errors count that diagram's lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import volley
+from tests.test_import_swimlanes import LINKS, link_in, make_link
+from tests.test_markdown_fences import converter
+from volley.cli import main
+from volley.docs.readme import render_markdown
+from volley.errors import VolleyError, VolleyErrors
+from volley.importers.swimlanes import decode_link
+
+# Real links, with where they were found (see tests/cases/swimlanes-links/README.md).
+WELCOME = link_in(LINKS / "verkstedt-welcome.txt")
+DAEMON = link_in(LINKS / "fiberplane-daemon-providers.txt")
+BROKEN = make_link("Alice -> Bob: hi\nAlice -> : oops\nBob -> Alice: ok\nBob ~> Alice: no\n")
+
+
+def run(*args: str, cwd: Path | None = None, stdin: str | None = None):
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=cwd) if cwd else _nothing():
+        return runner.invoke(main, list(args), input=stdin, env={"NO_COLOR": "1"})
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_render_takes_the_link_and_draws_what_it_carries(tmp_path: Path):
+    out = tmp_path / "welcome.svg"
+    result = run("render", WELCOME, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == volley.render(decode_link(WELCOME))
+    assert result.output == f"<link>: wrote {out}\n"  # not the whole link again
+
+
+def test_a_link_copied_without_its_scheme_is_the_link_too(tmp_path: Path):
+    result = run("parse", DAEMON.removeprefix("https://"), "--indent", "0")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == volley.parse(decode_link(DAEMON)).to_json()
+
+
+def test_without_o_a_link_has_no_file_to_be_written_beside():
+    result = run("render", WELCOME)
+    assert result.exit_code == 2
+    assert "a swimlanes.io link has no file to write its picture beside: give -o FILE" in (
+        result.output
+    )
+
+
+def test_into_a_folder_a_link_is_swimlanes_svg(tmp_path: Path):
+    (tmp_path / "a.volley").write_text("A -> B: x\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("render", str(tmp_path / "a.volley"), WELCOME, "-o", f"{out}/")
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in out.iterdir()) == ["a.svg", "swimlanes.svg"]
+
+
+def test_a_file_holding_only_a_link_is_the_diagram_it_carries(tmp_path: Path):
+    source = tmp_path / "flow.volley"
+    source.write_text(f"\n  {WELCOME}  \n\n", encoding="utf-8")
+    result = run("render", str(source), "-f", "html", "-o", str(tmp_path / "flow.html"))
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "flow.html").read_text(encoding="utf-8")
+    assert page == volley.render(decode_link(WELCOME), format="html")
+
+
+def test_errors_name_the_links_diagram_and_count_its_lines(tmp_path: Path):
+    source = tmp_path / "broken.volley"
+    source.write_text(BROKEN + "\n", encoding="utf-8")
+    result = run("check", str(source))
+    assert result.exit_code == 1
+    name = f"{source} (the diagram in its link)"
+    assert f"{name}:2:10: error: expected the name of a participant" in result.output
+    assert f"{name}:4:5: error:" in result.output
+    assert "  Alice -> : oops\n" in result.output  # the carried line, quoted with its caret
+    assert "2 errors" in result.output
+    on_the_line = run("check", BROKEN)
+    assert "<link>:2:10: error:" in on_the_line.output and on_the_line.exit_code == 1
+
+
+def test_a_link_to_a_saved_diagram_says_it_carries_none(tmp_path: Path):
+    source = tmp_path / "saved.volley"
+    source.write_text("https://swimlanes.io/d/abc123\n", encoding="utf-8")
+    result = run("check", str(source))
+    assert result.exit_code == 1
+    assert f"{source}:1:1: error: this link names a diagram saved on swimlanes.io" in (
+        result.output
+    )
+
+
+def test_fmt_leaves_a_link_alone_and_names_import(tmp_path: Path):
+    source = tmp_path / "flow.volley"
+    source.write_text(WELCOME + "\n", encoding="utf-8")
+    result = run("fmt", str(source))
+    assert result.exit_code == 1
+    assert "a swimlanes.io link holds the diagram, not text that can be formatted" in (
+        result.output
+    )
+    assert f"volley import {source} -o flow.volley" in result.output
+    assert source.read_text(encoding="utf-8") == WELCOME + "\n"
+
+
+def test_the_library_reads_a_link_as_its_diagram():
+    assert volley.render(WELCOME) == volley.render(decode_link(WELCOME))
+    checked = volley.check(DAEMON)
+    assert checked.diagram.to_json() == volley.parse(decode_link(DAEMON)).to_json()
+    with pytest.raises(VolleyErrors) as caught:
+        volley.check(BROKEN, filename="x.volley")
+    assert [error.line for error in caught.value.errors] == [2, 4]
+    assert caught.value.filename == "x.volley (the diagram in its link)"
+
+
+def test_redact_masks_what_a_link_carries():
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    link = make_link(f"A -> B: call\nin:\n  Authorization: Bearer {secret}\n")
+    assert secret in volley.render(link, format="html")
+    assert secret not in volley.render(link, format="html", redact=True)
+    broken = make_link(f"A -> B: call\nA -> : token {secret}\n")
+    with pytest.raises(VolleyError) as caught:
+        volley.render(broken, redact=True)
+    assert secret not in caught.value.format()
+
+
+def test_readme_mode_draws_a_block_holding_a_link(tmp_path: Path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Flow\n\n```volley\n{WELCOME}\n```\n", encoding="utf-8")
+    said: list[str] = []
+    render_markdown(readme, report=lambda d: said.append(d.format()))
+    assert said == []
+    assert (tmp_path / "diagrams" / "flow.svg").is_file()
+
+
+def test_readme_mode_errors_in_a_link_count_the_links_lines(tmp_path: Path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Flow\n\n```volley\n{BROKEN}\n```\n", encoding="utf-8")
+    said: list[str] = []
+    with pytest.raises(VolleyError, match="1 diagram has errors"):
+        render_markdown(readme, report=lambda d: said.append(d.format()))
+    assert said and said[0].startswith(f"{readme} (the diagram in its link):2:10: error:")
+
+
+def test_a_docs_page_points_at_the_block_holding_a_broken_link(caplog):
+    page = f"Intro\n\n```volley\n{BROKEN}\n```\n"
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
+        converter().convert(page)
+    messages = [record.getMessage() for record in caplog.records]
+    assert messages and "line 3 (line 2 of the diagram in its link)" in messages[0]
+    good = converter().convert(f"```volley\n{WELCOME}\n```\n")
+    assert 'class="volley-diagram"' in good
+
+
+def test_sphinx_draws_a_link_and_points_at_its_directive_when_it_is_broken(tmp_path: Path):
+    from tests.test_sphinx import build_site, indented, write_site
+
+    rst = (
+        f"Flows\n=====\n\n.. volley::\n\n{indented(WELCOME)}\n"
+        f".. volley::\n\n{indented(BROKEN)}\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst})
+    log = build_site(site, tmp_path / "out", "--keep-going").stderr
+    assert "index.rst:8: WARNING: volley: expected the name of a participant" in log, log
+    assert "(line 2 of the diagram in its link)" in log
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert page.count('class="volley-diagram') >= 1
