@@ -165,10 +165,7 @@ def test_a_docs_page_points_at_the_block_holding_a_broken_link(caplog):
 def test_sphinx_draws_a_link_and_points_at_its_directive_when_it_is_broken(tmp_path: Path):
     from tests.test_sphinx import build_site, indented, write_site
 
-    rst = (
-        f"Flows\n=====\n\n.. volley::\n\n{indented(WELCOME)}\n"
-        f".. volley::\n\n{indented(BROKEN)}\n"
-    )
+    rst = f"Flows\n=====\n\n.. volley::\n\n{indented(WELCOME)}\n.. volley::\n\n{indented(BROKEN)}\n"
     site = write_site(tmp_path / "site", {"index.rst": rst})
     log = build_site(site, tmp_path / "out", "--keep-going").stderr
     assert "index.rst:8: WARNING: volley: expected the name of a participant" in log, log
