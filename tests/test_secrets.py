@@ -61,6 +61,15 @@ FOUND = [
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         "-----BEGIN RSA PRIVATE KEY-----\n$M\n-----END RSA PRIVATE KEY-----",
     ),
+    # payment cards: the number (network prefix, length and check digit right) wherever it
+    # stands, and the security code, which may never be kept
+    ('{"card": {"number": "4539148803436467", "cvc": "314"}}',
+     '{"card": {"number": "$M", "cvc": "$M"}}'),
+    ('{"pan": 5520113344556676, "cvv2": "123"}', '{"pan": "$M", "cvv2": "$M"}'),
+    ("card: 3412 345678 90127 exp 12/30", "card: $M exp 12/30"),
+    ("paid with 6011-9876-5432-1019.", "paid with $M."),
+    ("number=2720990012345671&exp=1230", "number=$M&exp=1230"),
+    ("Card-Security-Code: 9921", "Card-Security-Code: $M"),
 ]  # fmt: skip
 
 QUIET = [
@@ -88,6 +97,14 @@ QUIET = [
     '{"error": "invalid_grant", "code": "invalid_grant"}',
     '{"arguments": {"code": "print(1)", "language": "python"}, "key": "sort(a,b)"}',
     '{"auth": "print(os.environ)", "code": "x = f(2)"}',
+    # published test cards, numbers whose check digit is wrong, and ids, barcodes and times
+    '{"number": "4242424242424242", "amex": "3782 822463 10005", "mc": "5555-5555-5555-4444"}',
+    '{"order": 4539148803436468, "id": "1700000000000000000", "ean": "4006381333931"}',
+    '{"trace": "45391488034364671", "ip": "45.391.488.034", "v": "4539148803436467.5"}',
+    "sha: 4539148803436467abc, sku 4539-1488-0343-64670",
+    # a card's check digit passes one id in ten: a run of digits needs a name that says card
+    "GET /ad?uid=4227328629024641033&ord=4539148803436467&rnd=3907904059480950993 HTTP/1.1",
+    '{"order_id": "4539148803436467", "trace": 5520113344556676}',
 ]
 
 
@@ -324,3 +341,17 @@ def test_more_headers_that_carry_credentials_are_masked(header: str) -> None:
     name, _, value = header.partition(": ")
     masked = redact_body(f"GET / HTTP/1.1\n{header}\nAccept: */*\n")
     assert f"{name}: {MASK}" in masked and value not in masked and "Accept: */*" in masked
+
+
+def test_each_secret_on_a_line_gets_its_own_caret(tmp_path):
+    path = tmp_path / "pay.volley"
+    body = '{"password": "hunter2x9a", "card": "4539 1488 0343 6467", "cvc": "314"}'
+    path.write_text(f"A -> B: pay\nin: Request\n```json\n{body}\n```\n", encoding="utf-8")
+    result = run("check", str(path))
+    shown = '  {"password": "<redacted>", "card": "<redacted>", "cvc": "<redacted>"}'
+    for column, what in ((15, 'the "password" key'), (37, "a payment card number"),
+                         (58, 'the "cvc" key')):  # fmt: skip
+        said = f"{path}:4:{column}: warning: {what} looks like a live secret"
+        assert f"{said}; replace it with a placeholder" in result.stderr
+        assert f"{shown}\n  {' ' * (column - 1)}^\n" in result.stderr.split(said, 1)[1]
+    assert "4539" not in result.stderr and "hunter2x9a" not in result.stderr

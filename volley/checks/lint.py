@@ -200,7 +200,13 @@ def _secret_warnings(
                 shown = shown.replace(value, MASK) if value else shown
             indent = original.find(text) if text else -1
             column = indent + offset + 1 if indent >= 0 else 1
-            if shown[: column - 1] != original[: column - 1]:
+            # in the line as shown, the masks before this secret stand for the values they hide
+            column -= sum(
+                (other.end - other.start) - len(other.mask)
+                for at, earlier, other, _ in found
+                if at == line and earlier < offset
+            )
+            if not shown[column - 1 :].lstrip('"').startswith(MASK):
                 column = 1
         yield Diagnostic(
             f"{secret.what} looks like a live secret; {advice}",

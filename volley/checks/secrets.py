@@ -1,7 +1,7 @@
 """Values in pasted traffic that look like live secrets: finding them, and masking them.
 
 People paste real requests into diagrams that end up in READMEs and shared links. Two kinds of
-knowledge find the secrets in them:
+knowledge, and a third for payment cards, find the secrets in them:
 
 - Token shapes: values that say what they are wherever they appear (`AKIA…`, `sk_live_…`,
   `glpat-…`, a JWT, a Slack webhook). The well-known ones come from the detectors of
@@ -14,6 +14,9 @@ knowledge find the secrets in them:
   and form parameters (multipart parts too), connection strings (`AccountKey=`, `sig=`), URLs
   with `user:pass@`, `.npmrc`'s `_authToken`, and command lines (`curl -H "Authorization: …"`,
   `curl -u u:p`).
+- Payment cards: a card number (a network's prefix and length, Luhn's check digit), grouped as
+  printed or after a name that says card, and a card's security code; the test cards payment
+  providers publish are not secrets.
 
 Masking replaces the value alone with `<redacted>` and keeps everything around it as it was
 written, so a JSON body stays JSON, a header stays a header, and the tables and raw views built
@@ -54,6 +57,9 @@ SECRET_NAMES = frozenset(
         "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
         "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
         "chromeproxy",  # Chrome's data saver: the proxy's session and signature
+        # A payment card's security code, which may never be stored (PCI DSS 3.2)
+        "cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode",
+        "cardsecuritycode", "cardverificationvalue", "cardverificationcode",
     }
 )  # fmt: skip
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
@@ -81,7 +87,7 @@ NOT_SECRET_SUFFIXES = (
 # folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
-    "verifier", "code", "proxy",
+    "verifier", "code", "proxy", "cvc", "cvv", "cardverification",
 )  # fmt: skip
 
 
@@ -393,6 +399,90 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
             yield Secret(*match.span(1), "the password in a URL")
 
 
+# --- payment card numbers --------------------------------------------------------------------
+
+# A card number as people write it: in groups of four (Visa, Mastercard, Discover), as American
+# Express groups them (4-6-5), or in one run of 14 to 16 digits, standing alone.
+_CARD_NUMBER = re.compile(
+    r"(?<![\w\-])(?<!\d\.)(?:"
+    r"\d{4}([ \-])\d{4}\1\d{4}\1\d{4}"
+    r"|\d{4}([ \-])\d{6}\2\d{4,5}"
+    r"|(?P<run>\d{14,16})"
+    r")(?!\w|\.\d|[ \-]\d)"
+)
+# A run of digits is a card number only where a name just before it says so (`"number":`,
+# `card_number=`, `PAN:`): URLs and captures are full of 16-digit ids, one in ten of which
+# passes the check digit by chance.
+_CARD_CONTEXT = re.compile(r"(?i)card|\bpan\b|\bcc|number|acct|account")
+# (issuer prefixes, lengths) of the networks whose cards people paste: Visa; Mastercard (51-55,
+# 2221-2720); American Express; Discover; JCB; Diners Club; UnionPay. Longer numbers (up to 19
+# digits, rare on cards) are left out: a 64-bit id is 19 digits; and Visa's 13-digit ones,
+# long retired, are as many digits as an EAN-13 barcode.
+_CARD_NETWORKS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
+    (("4",), (16,)),
+    (("51", "52", "53", "54", "55", *(str(n) for n in range(2221, 2721))), (16,)),
+    (("34", "37"), (15,)),
+    (("6011", "65", *(str(n) for n in range(644, 650))), (16,)),
+    (tuple(str(n) for n in range(3528, 3590)), (16,)),
+    (("36", "300", "301", "302", "303", "304", "305"), (14,)),
+    (("38", "39"), (14, 16)),
+    (("62",), (16,)),
+)
+# The test cards payment providers publish (Stripe, Braintree, Adyen, PayPal and the
+# networks' own): they open nothing, and docs show them on purpose, as AWS's EXAMPLE keys.
+TEST_CARDS = frozenset(
+    {
+        "4242424242424242", "4000056655665556", "4000002500003155", "4000002760003184",
+        "4000000000003220", "4000000000000002", "4000000000009995", "4000000000000069",
+        "4000000000000127", "4000000000000119", "4000000000000077", "4000000000000341",
+        "4111111111111111", "4012888888881881", "4005519200000004", "4009348888881881",
+        "4012000033330026", "4012000077777777", "4217651111111119", "4500600000000061",
+        "4400000000000008", "4444333322221111", "4917610000000000",
+        "5555555555554444", "2223003122003222", "5200828282828210", "5105105105105100",
+        "5454545454545454", "5431111111111111", "5500000000000004", "5555555555555557",
+        "2222400010000008", "2223000048410010",
+        "378282246310005", "371449635398431", "378734493671000", "370000000000002",
+        "6011111111111117", "6011000990139424", "6011000400000000", "6011601160116611",
+        "6445644564456445", "6555900000604105",
+        "3530111333300000", "3566002020360505", "3566111111111113", "3569990010095841",
+        "30569309025904", "38520000023237", "36227206271667", "36006666333344",
+        "6200000000000005", "6221261111117766",
+    }
+)  # fmt: skip
+
+
+def card_number(digits: str) -> bool:
+    """Whether a run of digits is a payment card number: a network's prefix and length, and
+    the check digit right (Luhn's rule), and not one of the published test cards."""
+    if not any(
+        len(digits) in lengths and digits.startswith(prefixes)
+        for prefixes, lengths in _CARD_NETWORKS
+    ):
+        return False
+    total = 0
+    for index, digit in enumerate(reversed(digits)):
+        value = int(digit) * (2 if index % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0 and digits not in TEST_CARDS
+
+
+def _card_numbers(text: str, prose: bool = False) -> Iterator[Secret]:
+    """Payment card numbers, wherever they stand. One written as a JSON number (`"number":
+    4917…`) is masked as a string, so the body stays JSON."""
+    for match in _CARD_NUMBER.finditer(text):
+        if not card_number(re.sub(r"[ \-]", "", match.group())):
+            continue
+        if match["run"]:
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            named = text[max(line_start, match.start() - 32) : match.start()]
+            if not _CARD_CONTEXT.search(named):
+                continue
+        before = text[: match.start()].rstrip(" \t")[-1:]
+        after = text[match.end() :].lstrip(" \t")[:1]
+        quoted = before in (":", "[", ",") and after in (",", "}", "]", "\n", "")
+        yield Secret(*match.span(), "a payment card number", mask=f'"{MASK}"' if quoted else MASK)
+
+
 # --- token shapes ----------------------------------------------------------------------------
 
 # volley's own shapes, for what the detectors of detect-secrets do not know.
@@ -596,6 +686,7 @@ _FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], .
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
+    (_card_numbers, _finds(r"\d{4}[ \-]?\d{4}")),
     (_detected_secrets, lambda text: True),  # each detector has its own test
 )
 
