@@ -85,14 +85,21 @@ def test_every_fence_becomes_a_diagram(built):
     assert re.search(r"<code>.*print.*Browser -&gt; API", page, re.S)  # other code stays code
 
 
-def test_assets_once_per_page(built):
+def test_the_viewer_is_two_site_files_every_page_links(built):
+    from volley.output.html import html_assets
+
     page = (built / "index.html").read_text(encoding="utf-8")
-    assert page.count('<style class="volley-assets">') == 1
-    assert page.count('<script class="volley-assets">') == 1
-    assert page.index('<style class="volley-assets">') < page.index('class="volley-diagram')
+    css = re.findall(r'<link [^>]*href="(assets/volley/volley-\w+\.css)"', page)
+    js = re.findall(r'<script src="(assets/volley/volley-\w+\.js)"', page)
+    assert len(css) == 1 and len(js) == 1, (css, js)
+    assert (built / css[0]).read_text(encoding="utf-8") == html_assets()[0]
+    assert (built / js[0]).read_text(encoding="utf-8") == html_assets()[1]
+    assert "volley-assets" not in page  # no inline script: `script-src 'self'` serves the page
+    nested = (built / "guide" / "embed" / "index.html").read_text(encoding="utf-8")
+    assert f'href="../../{css[0]}"' in nested  # linked as the theme links its own files
     assert 'id="fences-everywhere"' in page  # heading ids and the table of contents stay clean
     # the palette follows mkdocs-material's scheme attribute
-    assert "[data-md-color-scheme=slate]" in page
+    assert "[data-md-color-scheme=slate]" in (built / css[0]).read_text(encoding="utf-8")
 
 
 def test_files_embed_relative_to_the_page(built):
@@ -110,7 +117,9 @@ def test_material_palette_and_instant_navigation(built):
     if "data-md-color-scheme" not in page:
         pytest.skip("default theme")
     assert 'data-theme="auto"' in page
-    assert "document$" in page  # the viewer re-scans after an instant page change
+    (script,) = re.findall(r'<script src="(assets/volley/volley-\w+\.js)"', page)
+    viewer = (built / script).read_text(encoding="utf-8")
+    assert "document$" in viewer  # the viewer re-scans after an instant page change
 
 
 def test_broken_diagram_fails_strict_build_naming_page_and_lines(tmp_path):

@@ -1084,9 +1084,10 @@
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-  // mkdocs-material swaps pages without reloading and says so on document$. Its bundle loads after
-  // the page's content, so this is there only if the first page with a diagram came in a swap;
-  // otherwise the new page's copy of this script, run again by Material, calls refresh().
+  // mkdocs-material swaps pages without reloading and says so on document$. It is there when this
+  // script is a site file linked after Material's bundle (volley's MkDocs plugin), or when the
+  // first page with a diagram came in a swap; otherwise each page carries this script inline,
+  // and the new page's copy, run again by Material, calls refresh().
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(start);
   }

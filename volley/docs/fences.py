@@ -221,13 +221,17 @@ class DiagramSite:
         self.report = report or _default_report
         self.page: str | None = None  # the page being converted, as the log names it
         self.line_offset = 0  # lines before the Markdown the converter sees (front matter)
+        # The site links the stylesheet and script as files (the MkDocs plugin does): pages
+        # then carry none of their own.
+        self.linked_assets = False
         self._cache: dict[str, _Rendered] = {}
         self._used: set[str] = set()
 
     # --- per Markdown instance -------------------------------------------------------------
 
     def install(self, md: Any) -> None:
-        """Attach to a Markdown instance: per-page state, and the assets once per page.
+        """Attach to a Markdown instance: per-page state, and the assets once per page
+        (unless the site links them as files).
 
         The assets go in from a treeprocessor that runs last, not from a postprocessor: the
         toc extension runs every postprocessor on each heading's text, which would put the
@@ -244,10 +248,12 @@ class DiagramSite:
                 self.md.volley_page = _Page()  # type: ignore[attr-defined]
                 return lines
 
+        site = self
+
         class Assets(Treeprocessor):
             def run(self, root: Any) -> None:
                 page: _Page = self.md.volley_page  # type: ignore[attr-defined]
-                if not (page.interactive or page.static):
+                if site.linked_assets or not (page.interactive or page.static):
                     return
                 css, js = page_assets(page.interactive)
                 parts = [(0, f'<style class="volley-assets">{css}</style>')]

@@ -7,7 +7,11 @@
 - `![Login flow](flows/login.volley)` embeds that file, its path relative to the page as an
   image's is. A Markdown treeprocessor swaps the image for the diagram before MkDocs checks
   links, so the link is never reported as a broken image.
-- Each page gets the stylesheet and script once, whatever its number of diagrams.
+- The viewer's stylesheet and script are two files of the site (`assets/volley/`, named by
+  their content, so a browser keeps them across pages and a new release is fetched anew),
+  linked from every page as the theme links `extra_css` and `extra_javascript`: a page holds
+  no inline script of volley's (a Content-Security-Policy of `script-src 'self'` allows it),
+  and mkdocs-material's instant navigation loads them once.
 
 Options (`mkdocs.yml`):
 
@@ -32,6 +36,7 @@ MkDocs' anchor validation accepts them.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import posixpath
 import re
@@ -46,6 +51,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File
 
 from volley.docs.fences import (
     DiagramSite,
@@ -68,6 +74,7 @@ MISSING_EXTRA = (
     "volley's MkDocs plugin needs pymdown-extensions: pip install 'volley-diagrams[mkdocs]'"
 )
 SUFFIX = ".volley"
+ASSETS = "assets/volley"  # where the viewer's stylesheet and script go in the site
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 
@@ -137,16 +144,35 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         )
         superfences["custom_fences"] = fences
         extensions.append(VolleyExtension(self))
+        self.site.linked_assets = True
+        for uri in self._assets():
+            listed = config.extra_css if uri.endswith(".css") else config.extra_javascript
+            if uri not in [str(item) for item in listed]:
+                listed.append(uri)
         return config
 
+    @staticmethod
+    def _assets() -> dict[str, str]:
+        """The viewer's stylesheet and script as site files, each named by its content."""
+        from volley.docs.fences import page_assets
+
+        css, js = page_assets(interactive=True)
+        return {
+            f"{ASSETS}/volley-{hashlib.sha256(text.encode()).hexdigest()[:10]}.{kind}": text
+            for kind, text in (("css", css), ("js", js))
+        }
+
     def on_files(self, files: Any, config: Any) -> Any:
-        """Leave the .volley sources out of the site when they may hold what `redact` masks."""
+        """Add the viewer's files; leave the .volley sources out of the site when they may
+        hold what `redact` masks."""
         publish = self.config.publish_sources
         if publish is None:
             publish = not self.config.redact
         if not publish:
             for file in [file for file in files if file.src_uri.endswith(SUFFIX)]:
                 files.remove(file)
+        for uri, text in self._assets().items():
+            files.append(File.generated(config, uri, content=text))
         return files
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
