@@ -885,3 +885,17 @@ def test_helix_log_a_diagram_for_each_server_with_its_stderr_as_notes():
     ]
     (note,) = [item for item in roslyn.items if isinstance(item, Note)]
     assert note.text == "stderr: Unhandled exception. System.InvalidOperationException"
+
+
+def test_a_servers_own_trace_lines_are_notes_between_the_records():
+    diagram = lsp_trace("lspinspector-tslint-dirty-trace.log")
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    said = [note.text for note in notes]
+    assert said[:3] == ["onDidChangeConfiguraton", "validateAllTextDocuments", "onDidOpen"]
+    assert all(note.over == ["Server"] for note in notes[:3])
+    found = arrows(diagram)
+    assert found[0] == ("Client", "->", "Server", "initialize")
+    # the notes stand where the server logged them: after the document was opened
+    first_note = diagram.items.index(notes[0])
+    before = [m.label for m in diagram.items[:first_note] if hasattr(m, "label")]
+    assert before[-1] == "textDocument/didOpen"

@@ -586,6 +586,9 @@ _TRACE = re.compile(
 _TRACE_ORPHAN = re.compile(  # a response the client had no request waiting for
     r"^\[Trace - [^\]\n]*\] Received response (?P<id>\S+) without active response promise"
 )
+# A trace line that is no record: what the server logged through the trace (`$/logTrace`,
+# vscode-languageserver's `connection.tracer.log`), `[Trace - TIME] onDidChangeConfiguration`.
+_TRACE_LOGGED = re.compile(r"^\[Trace - [^\]\n]*\][ \t]*(?!(?:Sending|Received) )(?P<what>\S.*)$")
 _NAME_ID = re.compile(r"^(?P<method>.*) - \((?P<id>[^()\n]*)\)$")
 _FAILED = re.compile(r"Request failed: (?P<message>.*?)(?: \((?P<code>-?\d+)\))?\.?\s*$")
 _BLOCKS = {"Params:": "params", "Result:": "result", "Error data:": "data"}
@@ -702,6 +705,12 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
             continue
         orphan = _TRACE_ORPHAN.match(header)
         match = _TRACE.match(header)
+        logged = _TRACE_LOGGED.match(header)
+        if orphan is None and match is None and logged is not None:
+            # the server's own words (`$/logTrace`, its tracer's log): a note, as it said them
+            said = _compact("\n".join([logged["what"], *lines[start + 1 : end]]))
+            sent.append(Sent("server", said, remark=True))
+            continue
         block, warning = _trace_block(lines, start + 1, end, filename)
         if warning is not None:
             warnings.append(warning)
