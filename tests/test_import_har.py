@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,6 +167,7 @@ def test_a_host_with_a_port_shows_it_in_its_box():
 def test_tools_name_the_client():
     assert har("insomnia").participants[0] == "Client"
     assert har("postdata").participants[0] == "Browser"  # Chrome's WebInspector
+    assert har("safari-first-entry").participants[0] == "Browser"  # "WebKit Web Inspector"
     assert har("insomnia", names={"Client": "Insomnia"}).participants[0] == "Insomnia"
 
 
@@ -280,7 +282,11 @@ def test_a_capture_of_static_assets_only_warns_that_the_diagram_is_empty():
     )
     assert everything.warnings == ()
     (drawn,) = convert((CASES / "chrome.har").read_text(encoding="utf-8"), "chrome.har")
-    assert drawn.warnings == ()
+    (said,) = drawn.warnings  # what was left out is said even when something is drawn
+    assert said.severity == "note" and said.hint == "--all keeps static assets"
+    assert said.message == (
+        "left out of the diagram: 1 static asset (images, fonts, stylesheets, scripts)"
+    )
 
 
 def test_patterns_that_leave_nothing_say_so():
@@ -501,3 +507,48 @@ def test_an_escape_that_would_change_or_hide_what_the_path_says_stays_escaped():
     url = "https://example.com/x%1Bred/%FF%2F..%2Fadmin/a%E2%80%AEb/100%25/caf%C3%A9"
     asked = one_entry(request={"url": url}).messages()[0]
     assert asked.label == "GET /x%1Bred/%FF%2F..%2Fadmin/a%E2%80%AEb/100%25/café"
+
+
+def test_only_what_a_page_gets_with_get_is_a_static_asset():
+    """A PUT of an avatar or a POST answered with an SVG is the API at work, not a file the
+    page fetched to show itself."""
+    for method in ("PUT", "POST", "DELETE"):
+        diagram = one_entry(
+            {"method": method, "url": "https://api.example.com/v1/me/avatar.png"},
+            {"content": {"mimeType": "image/png", "size": 3}},
+        )
+        assert [m.label for m in diagram.messages()] == [f"{method} /v1/me/avatar.png", "200 OK"]
+    fetched = one_entry(
+        {"url": "https://api.example.com/logo.png"}, {"content": {"mimeType": "image/png"}}
+    )
+    assert fetched.messages() == []
+
+
+def test_binary_saved_as_text_is_counted_not_written():
+    """mitmproxy saves a protobuf body as text: its bytes, control characters and all, went
+    into the .volley file (and to the terminal, without -o)."""
+    from volley.importers import convert
+
+    text = (CASES / "protobuf-as-text.har").read_text(encoding="utf-8")
+    (imported,) = convert(text, "protobuf-as-text.har")
+    assert "(5,970 bytes of application/octet-stream, not shown)" in imported.text
+    assert not re.search(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]", imported.text)
+
+
+def test_terminal_escapes_in_a_text_body_are_written_as_escapes():
+    from volley.importers import convert
+
+    body = "ok\x1b]52;c;Y3VybA==\x07\x1b[2J"
+    capture = json.loads((CASES / "chrome.har").read_text(encoding="utf-8"))
+    entry = capture["log"]["entries"][0]
+    entry["response"]["content"] = {"mimeType": "text/plain", "text": body, "size": len(body)}
+    (imported,) = convert(json.dumps(capture), "escapes.har")
+    assert "ok\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J" in imported.text
+    assert "\x1b" not in imported.text and "\x07" not in imported.text
+
+
+def test_a_gzip_body_that_does_not_decompress_says_so():
+    reply = response(har("corrupted-gzip").messages()[1])
+    assert reply.endswith(
+        "(24 bytes of text/html, compressed with gzip but cut or damaged: they do not decompress)"
+    )

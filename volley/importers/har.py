@@ -31,6 +31,7 @@ from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported
 from volley.importers.labels import (
     cut_body,
+    holds_controls,
     json_error,
     label,
     lane_name,
@@ -71,7 +72,8 @@ _TEXT_MEDIA_WORDS = ("json", "xml", "javascript", "x-www-form-urlencoded", "even
 
 NOTE_CHARS = 300  # a failure's reason is cut past this
 
-_BROWSERS = ("webinspector", "firefox", "safari", "chrome", "edge", "brave")
+# In the capture's `creator` name: Chrome's "WebInspector", Safari's "WebKit Web Inspector".
+_BROWSERS = ("webinspector", "web inspector", "firefox", "safari", "chrome", "edge", "brave")
 
 # Why entries were left out, as the warning for an empty diagram words it.
 _WHY_LEFT_OUT = {
@@ -102,11 +104,16 @@ def convert(
     options = options or TrafficOptions()
     importer = _read(text, options, filename)
     result = imported(importer.diagram(), options)
-    empty = importer.nothing_kept()
-    if empty is None:
+    left_out = importer.what_was_left_out()
+    if left_out is None:
         return [result]
-    warning = Diagnostic(empty, filename=filename, hint=importer.how_to_keep(), severity="warning")
-    return [replace(result, warnings=(*result.warnings, warning))]
+    said = Diagnostic(
+        left_out,
+        filename=filename,
+        hint=importer.how_to_keep(),
+        severity="note" if importer.drawn else "warning",  # an empty diagram looks broken
+    )
+    return [replace(result, warnings=(*result.warnings, said))]
 
 
 def import_har(
@@ -293,6 +300,11 @@ def _text_of(raw: bytes, coding: str, content_type: str) -> str | None:
         return None
 
 
+def _compressed(raw: bytes) -> bool:
+    """Whether bytes start as gzip's do (a body saved as sent, still compressed)."""
+    return raw[:2] == b"\x1f\x8b"
+
+
 def _form(fields: list[dict], content_type: str) -> str:
     """A form a capture gives as fields only, written as it was sent: a multipart form one part
     a field (with the file name and type of a file), any other URL-encoded (so `a&b=c` stays
@@ -425,23 +437,24 @@ class _Importer:
             return "exclude"
         return None if self.options.everything or not self._is_asset(entry) else "asset"
 
-    def nothing_kept(self) -> str | None:
-        """What to tell a user whose diagram came out empty (call after `diagram`), else None.
+    def what_was_left_out(self) -> str | None:
+        """What of the capture the diagram does not draw, and why (call after `diagram`);
+        None when it draws every request.
 
-        A page load saved from DevTools can be all stylesheets, scripts and images, which are
-        left out by default; an empty diagram with no word of why looks like a broken import."""
-        if self.drawn:
-            return None
+        A page load saved from DevTools is mostly stylesheets, scripts and images, left out by
+        default; nothing is left out without a word, and an empty diagram says why it is."""
         if not self.left_out:
-            return "the capture holds no requests"
+            return None if self.drawn else "the capture holds no requests"
         reasons = ", ".join(
             counted(count, *_WHY_LEFT_OUT[why][:2]) + _WHY_LEFT_OUT[why][2]
             for why, count in sorted(self.left_out.items())
         )
-        return f"none of the capture's requests is in the diagram: {reasons}"
+        if not self.drawn:
+            return f"none of the capture's requests is in the diagram: {reasons}"
+        return f"left out of the diagram: {reasons}"
 
     def how_to_keep(self) -> str | None:
-        """The option that brings back what `nothing_kept` says was left out."""
+        """The option that brings back what `what_was_left_out` says was left out."""
         if "asset" in self.left_out:
             return "--all keeps static assets"
         if "include" in self.left_out or "exclude" in self.left_out:
@@ -449,6 +462,10 @@ class _Importer:
         return None
 
     def _is_asset(self, entry: dict) -> bool:
+        """A file the page fetched to show itself: an image, font, stylesheet or script got
+        with GET (a PUT of an avatar or a POST that answers with an SVG is the API at work)."""
+        if str(entry["request"].get("method", "GET")).upper() not in ("GET", "HEAD"):
+            return False
         if str(entry.get("_resourceType", "")).lower() in _ASSET_TYPES:
             return True
         response = _object(entry.get("response"))
@@ -608,8 +625,15 @@ class _Importer:
             decoded = _text_of(raw, coding, content_type) if raw is not None else None
             if decoded is None:
                 size = len(raw) if raw is not None else len(text)
-                return f"({size:,} bytes of {media or 'binary data'}, not shown)"
+                what = f"{size:,} bytes of {media or 'binary data'}"
+                if raw is not None and _is_text(media) and _compressed(raw):
+                    damaged = f"compressed with {coding or 'gzip'} but cut or damaged"
+                    return f"({what}, {damaged}: they do not decompress)"
+                return f"({what}, not shown)"
             text = decoded
+        elif media and not _is_text(media) and holds_controls(text):
+            # binary data the capture wrote as text (mitmproxy saves a protobuf that way)
+            return f"({len(text):,} bytes of {media}, not shown)"
         if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
             text = pretty_json(text) or text
         return cut_body(text.rstrip("\r\n"), self.body_limit)

@@ -17,7 +17,16 @@ from volley.errors import VolleyError
 from volley.language.parser import parse
 from volley.text.inline import escape_markup, plain_text
 
-__all__ = ["cut_body", "json_error", "label", "lane_name", "named_lane", "pretty_json"]
+__all__ = [
+    "cut_body",
+    "holds_controls",
+    "json_error",
+    "label",
+    "lane_name",
+    "named_lane",
+    "pretty_json",
+    "visible_controls",
+]
 
 LABEL_CHARS = 100  # a label longer than this is cut with "…": the payload holds the rest
 _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
@@ -26,13 +35,21 @@ _LINE_BREAKS = re.compile(r"[\r\n\t\x0b\x0c\x85\u2028\u2029]+")
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
 
 
-def _visible(text: str) -> str:
+def visible_controls(text: str) -> str:
+    """The text with each control character written as its escape (`\u001b`): a capture's
+    body may hold terminal escapes, which must not reach a terminal when the diagram is
+    printed, nor hide in the file."""
     return _CONTROLS.sub(lambda m: escape(m.group()), text)
+
+
+def holds_controls(text: str) -> bool:
+    """Whether text holds control characters: binary data read as text, or terminal escapes."""
+    return _CONTROLS.search(text) is not None
 
 
 def label(text: str, limit: int = LABEL_CHARS) -> str:
     """One line of plain text as a message label that shows exactly that text."""
-    text = _visible(_LINE_BREAKS.sub(" ", text)).strip()
+    text = visible_controls(_LINE_BREAKS.sub(" ", text)).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     if plain_text(text) == text and "\\" not in text:
@@ -57,7 +74,7 @@ def lane_name(text: str) -> str:
     character, then no-break spaces, so the lane keeps the name the capture gave it.
     """
     text = unicodedata.normalize("NFC", text)  # as the parser reads a name
-    name = _visible(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
+    name = visible_controls(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
     name = " ".join(name.split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
     name = name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from volley.checks.redact import redact_diagram
 from volley.checks.secrets import diagram_secrets
 from volley.importers import Imported
+from volley.importers.labels import visible_controls
 from volley.language.writer import write
 from volley.model import Diagram
 
@@ -63,5 +64,7 @@ def imported(diagram: Diagram, options: TrafficOptions) -> Imported:
     if options.redact:
         diagram, count = masked(diagram)
     # A .volley file holds no NUL (it marks a binary file); one in captured traffic shows as
-    # the replacement character, as a browser shows an undecodable byte.
-    return Imported(write(diagram).replace("\x00", "\ufffd"), masked=count)
+    # the replacement character, as a browser shows an undecodable byte. Other control
+    # characters in a body (a terminal's escapes) are written as their escapes.
+    text = write(diagram).replace("\x00", "\ufffd")
+    return Imported(visible_controls(text), masked=count)
