@@ -683,6 +683,21 @@ def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     assert block.branches[0].label == "If-Match present"
 
 
+def test_labels_after_if_and_else_with_their_colon_are_kept_as_written():
+    """swimlanes.io draws the text after `if:` and `else:` as written, whatever its first
+    word (real diagrams write `if: If success`, `else: else`, `else: if the token expired`)."""
+    text = (
+        "A -> B: x\n"
+        "if: If success\n  B -> A: ok\n"
+        "else: if the token expired\n  B -> A: 401\n"
+        "else: Else\n  B -> A: 500\n"
+        "end\n"
+    )
+    (block,) = [item for item in parse(text).items if isinstance(item, Block)]
+    assert [b.label for b in block.branches] == ["If success", "if the token expired", "Else"]
+    assert volley.render(text).count(">If success<") == 1
+
+
 def test_a_name_typed_composed_or_with_a_combining_accent_is_one_participant():
     # "é" as one character and as "e" + U+0301 look alike: one lane, not two.
     diagram = parse("Café -> API: one\nCafe\u0301 -> API: two\nnote Cafe\u0301: x\n")

@@ -151,17 +151,14 @@ def mermaid_notes(source: str) -> list[tuple[set[str], str]]:
 
 
 def mermaid_block_labels(source: str) -> list[str]:
-    """The labels of blocks and their branches (volley reads a branch's "if …" as a nested
-    block, so the importer leaves a leading "If" out of a branch label, and an `alt if …`
-    block's tag says "if" already)."""
+    """The labels of blocks and their branches, as Mermaid draws them (an `alt if …` block's
+    tag says "if" already, so its label leaves that word out)."""
     labels = []
     for statement in mermaid_statements(source):
         found = _BLOCK.fullmatch(statement)
         if found:
             label = mermaid_text(found["rest"])
-            if found["word"].lower() in ("else", "and", "option"):
-                label = re.sub(r"(?i)^if\b[\s:]*", "", label)
-            elif found["word"].lower() == "alt":  # the frame's tag says "if" already
+            if found["word"].lower() == "alt":  # the frame's tag says "if" already
                 label = re.sub(r"(?i)^if[ \t]+(?=\S)", "", label)
             labels.append(label)
     return sorted(labels)
@@ -297,10 +294,11 @@ def test_gateway_api_activations_aliases_and_a_note_beside_a_lane() -> None:
 
 
 def test_mcp_cancellation_else_if_keeps_its_words() -> None:
+    """`else If not completed` is a branch labelled as Mermaid draws it: "If not completed"."""
     text = page("mcp-specification.md")[4]
     (alt,) = items(volley.parse(text), Block)
-    assert [b.label for b in alt.branches] == ["", "not completed"]
-    assert "// Mermaid: else If not completed (volley's label drops the leading If)" in text
+    assert [b.label for b in alt.branches] == ["", "If not completed"]
+    assert "else: If not completed" in text and "// Mermaid: else" not in text
 
 
 def test_mcp_loops_alt_else_and_numbered_steps() -> None:

@@ -132,7 +132,6 @@ _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _FENCE_LANGS = ("mermaid", "{mermaid}")
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
-_IF_WORD = re.compile(r"(?i)(if)\b[\s:]*")
 
 
 def detect(text: str) -> int:
@@ -687,13 +686,7 @@ class _Reader:
             opener = {"if": "alt", "par": "par", "critical": "critical"}[wanted]
             self.fail(line, raw, f"{keyword} outside {opener}; it belongs between {opener} and end")
             return
-        label = _label(rest.removeprefix(":"))
-        condition = _IF_WORD.match(label)
-        if condition:  # volley reads "else if …" as a slip for a nested if
-            self.comment(
-                line, f"{keyword} {rest} (volley's label drops the leading {condition[1]})"
-            )
-            label = label[condition.end() :]
+        label = _label(rest.removeprefix(":"))  # `else if it expired`: labelled as Mermaid does
         top.block.branches.append(Branch(label, [], line))
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:

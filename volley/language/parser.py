@@ -523,7 +523,9 @@ class _ToModel:
     def _branch(self, children) -> Branch:
         keyword, label, *items = children
         word = keyword.value.strip().rstrip(":").strip().lower()
-        if label is not None and re.match(r"(?i)if\b", _text(label)):
+        # `else if expired` reads as an "else if" that volley does not have; `else: if it
+        # expired` is a branch labelled as written, as swimlanes.io and Mermaid draw it
+        if label is not None and ":" not in keyword.value and re.match(r"(?i)if\b", _text(label)):
             self.error(
                 f'volley has no "{word} if"; a branch is "{word}" with an optional label',
                 _shifted(keyword),
@@ -534,10 +536,12 @@ class _ToModel:
 
     def if_block(self, children):
         """The tag already says "if": `alt if the token is valid` (Mermaid's habit) is labelled
-        "the token is valid", so the frame does not read "if if …"."""
+        "the token is valid", so the frame does not read "if if …". A label after `if:` is
+        kept as written (`if: If success`), as swimlanes.io draws it."""
         block = self._frame("if", children)
-        first = block.branches[0]
-        first.label = if_label(first.label)
+        if children[0].value.lower().startswith("alt"):
+            first = block.branches[0]
+            first.label = if_label(first.label)
         return block
 
     def group_block(self, children):
