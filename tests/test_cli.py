@@ -301,3 +301,12 @@ def test_a_path_that_names_no_file_is_an_error_that_says_so():
     assert "no/such/flow.volley: error: cannot read no/such/flow.volley: No such file" in (
         result.output
     )
+
+
+def test_a_picture_too_big_to_paint_names_its_file(tmp_path: Path):
+    tall = tmp_path / "tall.volley"
+    tall.write_text("A -> B: x\n" + "".join(f"note: line {n}\n" for n in range(3000)))
+    result = run("render", str(tall), "-o", str(tmp_path / "tall.png"))
+    assert result.exit_code == 1
+    assert f"{tall}: error: the PNG would be 300 × " in result.output
+    assert not (tmp_path / "tall.png").exists()

@@ -70,6 +70,12 @@ FOUND = [
     ("paid with 6011-9876-5432-1019.", "paid with $M."),
     ("number=2720990012345671&exp=1230", "number=$M&exp=1230"),
     ("Card-Security-Code: 9921", "Card-Security-Code: $M"),
+    # connection strings and SQL, as traces record them: the whole password, `&` and all
+    ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz;", "Server=db;User Id=app;Password=$M;"),
+    ("ALTER LOGIN app WITH PASSWORD = 'Tr0ub4dor&3xyz'", "ALTER LOGIN app WITH PASSWORD = '$M'"),
+    ("CREATE USER u IDENTIFIED BY 'hunter22x'", "CREATE USER u IDENTIFIED BY '$M'"),
+    ("POST https://discord.com/api/webhooks/1234567890123456789/" + "AbC0-_" * 12,
+     "POST https://discord.com/api/webhooks/1234567890123456789/$M"),
 ]  # fmt: skip
 
 QUIET = [

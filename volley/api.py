@@ -224,10 +224,22 @@ def _drawn(checked: Checked, options: Options, filename: str | None) -> Result:
 def _picture(
     diagram: Diagram, options: Options, filename: str | None
 ) -> tuple[str | bytes, list[Diagnostic]]:
-    """The picture, and what it cannot show (characters no installed font has)."""
-    with _masked(options.redact):
+    """The picture, and what it cannot show (characters no installed font has); a picture
+    refused (too big to paint, past a limit) names the file it was drawn from."""
+    with _masked(options.redact), _named(filename):
         shown = _as_drawn(diagram, options)
         return _paint(shown, options), _glyph_warnings(shown, options, filename)
+
+
+@contextmanager
+def _named(filename: str | None) -> Iterator[None]:
+    """A VolleyError about the whole picture, which knows no file, leaves naming `filename`."""
+    try:
+        yield
+    except VolleyError as exc:
+        if exc.filename is None and filename is not None:
+            exc.filename = filename
+        raise
 
 
 def _glyph_warnings(shown: Diagram, options: Options, filename: str | None) -> list[Diagnostic]:

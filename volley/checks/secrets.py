@@ -397,6 +397,36 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     for match in _URL_USERINFO.finditer(text):
         if not is_placeholder(match.group(1)):
             yield Secret(*match.span(1), "the password in a URL")
+    for match in _DISCORD_WEBHOOK.finditer(text):
+        if not is_placeholder(match.group(1)):
+            yield Secret(*match.span(1), "a Discord webhook's token")
+
+
+# A Discord webhook: whoever has its URL posts to the channel (the token is its last part).
+_DISCORD_WEBHOOK = re.compile(
+    r"(?i:https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api(?:/v\d+)?/webhooks/)"
+    r"[0-9]{15,22}/([A-Za-z0-9_\-]{40,100})"
+)
+# A password in an ADO.NET or ODBC connection string runs to its `;`, `&` and all
+# (`Server=db;User Id=app;Password=Tr0ub4dor&3xyz;`), where a query string's stops at `&`.
+_CONNECTION_PASSWORD = re.compile(
+    r"(?i)(?:^|(?<=[;\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"
+)
+# SQL that sets a password: `ALTER LOGIN app WITH PASSWORD = '…'`, `CREATE ROLE r PASSWORD
+# '…'`, `CREATE USER u IDENTIFIED BY '…'`.
+_SQL_PASSWORD = re.compile(r"(?i)\b(?:password|identified[ \t]+by)[ \t]*=?[ \t]*'([^'\n]*)'")
+
+
+def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
+    """Passwords in connection strings and in SQL statements, as traces record them
+    (`db.connection_string`, `db.statement`)."""
+    for pattern, what in (
+        (_CONNECTION_PASSWORD, "the password of a connection string"),
+        (_SQL_PASSWORD, "a password in SQL"),
+    ):
+        for match in pattern.finditer(text):
+            if not is_placeholder(match.group(1)):
+                yield Secret(*match.span(1), what)
 
 
 # --- payment card numbers --------------------------------------------------------------------
@@ -683,6 +713,10 @@ _FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], .
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://")),
+    (
+        _statement_secrets,
+        _finds(r"(?i)pwd|password|identified"),
+    ),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
