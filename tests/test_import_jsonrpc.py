@@ -416,6 +416,27 @@ def test_content_length_capture_infers_each_side(tmp_path, newline):
     assert hover is not None and json.loads(hover.body)["params"] == {"text": "é"}
 
 
+def test_one_stream_of_a_capture_is_that_sides_whatever_ids_it_shares():
+    """Each side counts its requests from 0: in the editor's stream alone, its answer to the
+    server's request 1 shares an id with its own request 1, and was drawn as the server's."""
+    editor = framed(
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"processId": 1}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 1, "method": "textDocument/documentSymbol", "params": {}},
+        {"jsonrpc": "2.0", "id": 1, "result": None},  # to the server's request 1
+    ).decode()
+    drawn = arrows(import_jsonrpc(editor))
+    assert [sender for sender, *_ in drawn] == ["Client"] * 4
+    assert drawn[-1][1:] == ("-->", "Server", "result (id 1: no request seen)")
+    server = framed(
+        {"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "workspace/configuration", "params": {}},
+        {"jsonrpc": "2.0", "id": 1, "result": []},
+        {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800, "message": "cancelled"}},
+    ).decode()
+    assert [sender for sender, *_ in arrows(import_jsonrpc(server))] == ["Server"] * 4
+
+
 def test_content_length_capture_cut_short_says_so():
     capture = framed(*STDIO[:2])[:-10].decode()
     with pytest.raises(VolleyError) as caught:

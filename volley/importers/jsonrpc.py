@@ -320,6 +320,15 @@ _FROM_SERVER = frozenset(
      "server->client", "s2c", "to_client", "from_server", "response", "rx", "<", "<-", "←"}
 )  # fmt: skip
 # MCP and LSP methods only a server sends (any other without a direction is the client's)
+# Methods only an editor or an MCP host sends, by how they start.
+_CLIENT_METHODS = (
+    "initialize", "initialized", "shutdown", "exit", "textDocument/", "notebookDocument/",
+    "workspace/did", "workspace/symbol", "workspace/executeCommand", "workspace/will",
+    "callHierarchy/", "typeHierarchy/", "completionItem/", "codeAction/", "codeLens/",
+    "documentLink/", "inlayHint/", "workspaceSymbol/", "$/setTrace",
+    "notifications/initialized", "notifications/roots/", "tools/", "resources/", "prompts/",
+    "completion/", "logging/setLevel",
+)  # fmt: skip
 _SERVER_METHODS = (
     "sampling/", "roots/list", "elicitation/", "notifications/message",
     "notifications/resources/", "notifications/tools/", "notifications/prompts/",
@@ -521,8 +530,7 @@ def _direction(record: dict) -> Side | None:
 
 def _json_lines(text: str, filename: str | None) -> list[Sent]:
     """JSON Lines of messages with their direction, or of bare JSON-RPC messages."""
-    sent: list[Sent] = []
-    asked: dict[str, Side] = {}
+    said: list[Sent | tuple[Any, str]] = []  # a bare message waits for its side (`_sides`)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -550,10 +558,51 @@ def _json_lines(text: str, filename: str | None) -> list[Sent]:
                     f"the message under one of {', '.join(_MESSAGE_KEYS)}",
                 )
             message = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-            sent.append(Sent(side, message))
+            said.append(Sent(side, message))
             continue
-        sent.append(Sent(_guessed_side(record, asked), line.strip()))
-    return sent
+        said.append((record, line.strip()))
+    bare = [each for each in said if not isinstance(each, Sent)]
+    sides = iter(_sides([record for record, _ in bare]))
+    return [each if isinstance(each, Sent) else Sent(next(sides), each[1]) for each in said]
+
+
+def _sides(records: list[Any]) -> list[Side]:
+    """Who sent each of a capture's bare messages, in order: all of them one side's when the
+    capture is one stream (`_one_stream`), else each guessed (`_guessed_side`)."""
+    alone = _one_stream(records)
+    if alone is not None:
+        return [alone] * len(records)
+    asked: dict[str, Side] = {}
+    return [_guessed_side(record, asked) for record in records]
+
+
+def _one_stream(records: list[Any]) -> Side | None:
+    """The side whose messages alone a capture holds, when it holds one stream: what the editor
+    wrote to the server (its requests, notifications and its answers to the server's requests,
+    which are not in the file) or what the server wrote back. Their ids overlap (each side
+    counts its own requests from 0), so pairing by id alone would send an answer the wrong way.
+
+    The editor's stream starts the session with `initialize` and holds no answer to it (whose
+    result is the server's capabilities) and no method only a server sends; the server's holds
+    no method of the editor's (`initialize`, `textDocument/didOpen`), and most of its answers
+    pair with no request in the file. None for a capture of both streams, or one too short to
+    tell."""
+    firsts = [r[0] if isinstance(r, list) and r else r for r in records]
+    messages = [r for r in firsts if isinstance(r, dict)]
+    methods = [str(m["method"]) for m in messages if isinstance(m.get("method"), str)]
+    servers = [m for m in methods if m.startswith(_SERVER_METHODS)]
+    clients = [m for m in methods if m.startswith(_CLIENT_METHODS) and m not in servers]
+    answers = [m for m in messages if "method" not in m and ("result" in m or "error" in m)]
+    if "initialize" in clients and not servers:
+        answered = any(
+            isinstance(m.get("result"), dict) and "capabilities" in m["result"] for m in answers
+        )
+        return None if answered else "client"
+    if not clients and answers:  # a server's own methods (razor/…) are not all known
+        asked = {_key(m["id"]) for m in messages if "method" in m and "id" in m}
+        paired = sum(1 for m in answers if _key(m.get("id")) in asked)
+        return "server" if paired * 2 < len(answers) else None
+    return None
 
 
 def _guessed_side(record: Any, asked: dict[str, Side]) -> Side:
@@ -748,10 +797,9 @@ _FRAME_EXPECTED = "expected `Content-Length: N`, a blank line, then N bytes of J
 def _framed(text: str, filename: str | None) -> list[Sent]:
     """A stdio capture of `Content-Length: N` framed messages, in the order they are in the
     file; who sent each is inferred as for bare JSON Lines (one stream of one side reads as
-    that side's messages as long as its methods and ids say so)."""
+    that side's messages, `_one_stream`)."""
     data = text.encode("utf-8")
-    sent: list[Sent] = []
-    asked: dict[str, Side] = {}
+    records: list[tuple[Any, str]] = []
     at = 0
 
     def fail(what: str, where: int, hint: str | None = None) -> VolleyError:
@@ -770,7 +818,8 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
         while at < len(data) and data[at] in b" \t\r\n":
             at += 1
         if at >= len(data):
-            return sent
+            sides = _sides([record for record, _ in records])
+            return [Sent(side, body) for side, (_, body) in zip(sides, records, strict=True)]
         head = _FRAME_HEAD.match(data, at)
         fields = dict(
             (name.strip().lower(), value.strip())
@@ -808,7 +857,7 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
                 head.end(),
                 "check that Content-Length counts the bytes of the JSON (UTF-8), not characters",
             ) from None
-        sent.append(Sent(_guessed_side(record, asked), body.decode("utf-8", "replace")))
+        records.append((record, body.decode("utf-8", "replace")))
         at = head.end() + size
 
 
