@@ -172,3 +172,21 @@ def test_sphinx_draws_a_link_and_points_at_its_directive_when_it_is_broken(tmp_p
     assert "(line 2 of the diagram in its link)" in log
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert page.count('class="volley-diagram') >= 1
+
+
+def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: Path):
+    """People paste Mermaid into swimlanes.io's editor and share the link."""
+    link = make_link("sequenceDiagram\n    participant A\n    A->>B: hi\n")
+    source = tmp_path / "flow.link"
+    source.write_text(link + "\n", encoding="utf-8")
+    result = run("check", str(source))
+    assert result.exit_code == 1
+    assert (
+        f"{source}:1:1: error: this link carries a Mermaid sequence diagram, not volley; "
+        "volley import converts it"
+    ) in result.output
+    assert f"run: volley import {source} -o diagram.volley" in result.output
+    out = tmp_path / "flow.volley"
+    imported = run("import", str(source), "-o", str(out))
+    assert imported.exit_code == 0, imported.output
+    assert out.read_text(encoding="utf-8") == "A -> B: hi\n"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from volley.errors import Diagnostic, VolleyError
-from volley.language.parser import parse
+from volley.language.parser import foreign_header, parse
 from volley.limits import DEFAULT_LIMITS, Limits, check_items, check_output, check_picture
 from volley.model import Diagram
 from volley.options import Options
@@ -115,6 +115,17 @@ def carried(text: str, filename: str | None = None) -> tuple[str, str | None]:
     if not is_link(text):
         return text, filename
     diagram = decode_link(text, filename)
+    foreign = foreign_header(diagram.split("\n"))
+    if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
+        given = repr(text.strip()) if filename == LINK_NAME else filename or "FILE"
+        raise VolleyError(
+            f"this link carries {foreign[1]}, not volley; volley import converts it",
+            filename=filename,
+            line=1,
+            column=1,
+            source_line=text.strip(),
+            hint=f"run: volley import {given} -o diagram.volley",
+        )
     if filename != LINK_NAME:
         filename = (filename or "<input>") + _IN_LINK
     return diagram, filename

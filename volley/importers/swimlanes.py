@@ -84,6 +84,10 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         return [Imported(text_out, None, warnings=warnings)]
     source = decode_link(stripped, filename)
     name = f"{filename or 'link'} (the diagram in the link)"
+    from volley.importers import mermaid
+
+    if mermaid.detect(source) >= 100:  # Mermaid pasted into swimlanes.io's editor, and shared
+        return mermaid.convert(source, name)
     try:
         text_out, warnings = _canonical(source, name)
     except VolleyError as exc:

@@ -879,36 +879,45 @@ class _Parse:
         return None
 
     def refuse_foreign_files(self) -> None:
-        """A Mermaid or PlantUML file gets one error that says so, not one per line.
+        """A Mermaid or PlantUML file gets one error that says so, not one per line."""
+        found = foreign_header(self.lines)
+        if found is None:
+            return
+        number, what = found
+        line = self.lines[number - 1]
+        raise VolleyErrors(
+            [
+                VolleyError(
+                    f"this is {what}, not volley; volley import converts it",
+                    filename=self.filename,
+                    line=number,
+                    column=len(line) - len(line.lstrip()) + 1,
+                    source_line=line,
+                    hint=f"run: volley import {self.filename or 'FILE'} -o "
+                    "diagram.volley, then edit and render diagram.volley",
+                )
+            ]
+        )
 
-        Mermaid's front matter (`---`, `title: …`, `---`) may come before its header."""
-        front_matter = directive = False
-        for number, line in enumerate(self.lines, 1):
-            word = line.strip()
-            if word == "---" and (front_matter or number == 1):
-                front_matter = not front_matter
-                continue
-            if directive or word.startswith("%%{"):  # `%%{init: {` … `}}%%` over several lines
-                directive = "}%%" not in word
-                continue
-            if front_matter or not word or is_comment(word):
-                continue
-            what = FOREIGN_HEADERS.get(word.split()[0].lower())
-            if what is None:
-                return
-            raise VolleyErrors(
-                [
-                    VolleyError(
-                        f"this is {what}, not volley; volley import converts it",
-                        filename=self.filename,
-                        line=number,
-                        column=len(line) - len(line.lstrip()) + 1,
-                        source_line=line,
-                        hint=f"run: volley import {self.filename or 'FILE'} -o "
-                        "diagram.volley, then edit and render diagram.volley",
-                    )
-                ]
-            )
+
+def foreign_header(lines: list[str]) -> tuple[int, str] | None:
+    """(line, what) when the text is another tool's diagram: its first line that is not blank
+    or a comment is a Mermaid or PlantUML header. Mermaid's front matter (`---`, `title: …`,
+    `---`) and `%%{init}%%` directives may come before it."""
+    front_matter = directive = False
+    for number, line in enumerate(lines, 1):
+        word = line.strip()
+        if word == "---" and (front_matter or number == 1):
+            front_matter = not front_matter
+            continue
+        if directive or word.startswith("%%{"):  # `%%{init: {` … `}}%%` over several lines
+            directive = "}%%" not in word
+            continue
+        if front_matter or not word or is_comment(word):
+            continue
+        what = FOREIGN_HEADERS.get(word.split()[0].lower())
+        return None if what is None else (number, what)
+    return None
 
 
 def _close_open_blocks(exc: UnexpectedInput) -> bool:
