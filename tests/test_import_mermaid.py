@@ -652,3 +652,19 @@ def test_azure_devops_wiki_colon_blocks_are_read_and_one_shown_as_code_is_not() 
     (item,) = convert(page, "wiki.md")
     assert item.text == "Alice -> John: Hello John\nJohn --> Alice: Great!\n"
     assert [w.line for w in item.warnings] == [4]  # the flowchart, left out with a warning
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '%%{init: {"sequence": {"showSequenceNumbers": true}}}%%\n',
+        "---\nconfig:\n  sequence:\n    showSequenceNumbers: true\n---\n",
+    ],
+)
+def test_numbers_turned_on_by_mermaids_configuration_are_autonumber(config: str) -> None:
+    """Mermaid numbers every message when its configuration says so, as `autonumber` does."""
+    text = one(config + "sequenceDiagram\n    A->>B: first\n    B-->>A: second\n")
+    assert "\nautonumber\n" in text
+    assert [m.number for m in volley.parse(text).messages()] == [1, 2]
+    off = one(config.replace("true", "false") + "sequenceDiagram\n    A->>B: first\n")
+    assert "autonumber" not in off

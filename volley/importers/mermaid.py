@@ -132,6 +132,8 @@ _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _FENCE_LANGS = ("mermaid", "{mermaid}")
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
+# Mermaid's configuration turning on its message numbers, as `autonumber` does
+_SHOW_NUMBERS = re.compile(r"(?i)[\"']?showSequenceNumbers[\"']?[ \t]*:[ \t]*true\b")
 
 
 def detect(text: str) -> int:
@@ -354,6 +356,8 @@ class _Reader:
                 directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's
                 for line in range(index - 1, end):
                     text = self.lines[line].strip()
+                    if directive and _SHOW_NUMBERS.search(text):
+                        self.numbered = True  # what `autonumber` says, set for the whole diagram
                     first = line == index - 1
                     if first and not directive:
                         text = text[2:].strip()  # a comment's words
@@ -402,6 +406,8 @@ class _Reader:
                 self.diagram.title = _plain(found.group(1).strip().strip("\"'"))
                 self.diagram.title_line = end + 1
             elif self.lines[end].strip():
+                if _SHOW_NUMBERS.search(self.lines[end]):
+                    self.numbered = True  # `config: sequence: showSequenceNumbers: true`
                 if not kept:  # the YAML as written, its nesting kept
                     self.comment(0, "front matter:")
                     kept = True
