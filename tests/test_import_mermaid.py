@@ -655,6 +655,31 @@ def test_azure_devops_wiki_colon_blocks_are_read_and_one_shown_as_code_is_not() 
 
 
 @pytest.mark.parametrize(
+    ("opening", "closing"),
+    [
+        ("{{< mermaid >}}", "{{< /mermaid >}}"),  # Hugo's shortcode (Relearn, Learn, geekdoc)
+        ('{{% mermaid align="left" %}}', "{{% /mermaid %}}"),
+        ('<div class="mermaid">', "</div>"),  # a page that loads mermaid.js itself
+        ('<pre class="mermaid">', "</pre>"),
+    ],
+)
+def test_hugo_shortcodes_and_html_elements_holding_mermaid_are_read(opening, closing) -> None:
+    page = (
+        f"# Flow\n\nText.\n\n{opening}\nsequenceDiagram\n    A->>B: hello & bye\n{closing}\n"
+        f"\n```\n{opening}\nsequenceDiagram\n  X->>Y: the syntax, shown\n{closing}\n```\n"
+    )
+    assert detect(page) is not None and detect(page).name == "mermaid"
+    (item,) = convert(page, "page.md")
+    assert item.text == "A -> B: hello & bye\n"
+
+
+def test_html_holding_mermaid_is_read_with_its_character_references_decoded() -> None:
+    page = '<div class="mermaid">\nsequenceDiagram\n  A-&gt;&gt;B: a &amp; b\n</div>\n'
+    (item,) = convert(page, "page.md")
+    assert item.text == "A -> B: a & b\n"
+
+
+@pytest.mark.parametrize(
     "config",
     [
         '%%{init: {"sequence": {"showSequenceNumbers": true}}}%%\n',

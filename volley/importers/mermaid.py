@@ -233,27 +233,53 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
         if (fence.lang or "").lower() in _FENCE_LANGS
     ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
-    return sorted([*fenced, *_colon_blocks(page, inside)], key=lambda block: block.start)
+    return sorted([*fenced, *_delimited_blocks(page, inside)], key=lambda block: block.start)
 
 
-# Azure DevOps wikis write a diagram as `::: mermaid`, its lines, then `:::` on a line of its own.
-_COLON_OPEN = re.compile(r"[ \t]*:::[ \t]*mermaid[ \t]*$", re.IGNORECASE)
-_COLON_CLOSE = re.compile(r"[ \t]*:::[ \t]*$")
+# Other ways pages hold a diagram, each an opening line and a closing one: Azure DevOps wikis'
+# `::: mermaid` … `:::`; Hugo's shortcode (Relearn, Learn, geekdoc, Docsy) `{{< mermaid >}}` …
+# `{{< /mermaid >}}`, or with `%`; and HTML, `<div class="mermaid">` or `<pre class="mermaid">`
+# … `</div>`/`</pre>`, whose text mermaid.js reads with its character references decoded.
+_DELIMITED = (
+    (re.compile(r"[ \t]*:::[ \t]*mermaid[ \t]*$", re.I), re.compile(r"[ \t]*:::[ \t]*$"), False),
+    (
+        re.compile(
+            r"[ \t]*\{\{(?:<[ \t]*mermaid\b[^\n]*?>|%[ \t]*mermaid\b[^\n]*?%)\}\}[ \t]*$", re.I
+        ),
+        re.compile(r"[ \t]*\{\{[<%][ \t]*/mermaid[ \t]*[>%]\}\}[ \t]*$", re.I),
+        False,
+    ),
+    (
+        re.compile(
+            r"""[ \t]*<(div|pre)\b[^>\n]*\bclass=["']?[^"'>\n]*\bmermaid\b[^>\n]*>[ \t]*$""", re.I
+        ),
+        re.compile(r"[ \t]*</(?:div|pre)>[ \t]*$", re.I),
+        True,
+    ),
+)
 
 
-def _colon_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
-    """Each `::: mermaid` block of an Azure DevOps wiki page that is not inside a code block
-    (a page showing the syntax); one never closed runs to the end of the page."""
+def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
+    """Each diagram a page holds between an opening and a closing line (`_DELIMITED`) that is
+    not inside a code block (a page showing the syntax); one never closed runs to the end of
+    the page."""
     blocks = []
     index = 0
     while index < len(page):
-        if index in inside or not _COLON_OPEN.match(page[index]):
+        found = (
+            None
+            if index in inside
+            else next((each for each in _DELIMITED if each[0].match(page[index])), None)
+        )
+        if found is None:
             index += 1
             continue
-        end = next(
-            (j for j in range(index + 1, len(page)) if _COLON_CLOSE.match(page[j])), len(page)
-        )
-        blocks.append(FencedBlock(index + 1, tuple(page[index + 1 : end])))
+        _, closing, markup = found
+        end = next((j for j in range(index + 1, len(page)) if closing.match(page[j])), len(page))
+        lines = page[index + 1 : end]
+        if markup:
+            lines = [html.unescape(line) for line in lines]
+        blocks.append(FencedBlock(index + 1, tuple(lines)))
         index = end + 1
     return blocks
 
