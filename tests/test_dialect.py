@@ -67,12 +67,24 @@ def test_a_fenced_block_anywhere_in_a_note_belongs_to_it():
         "order: B, A",
         "autonumber",
         "// a comment",
-        "%% a comment",
     ],
 )
 def test_a_note_ends_at_the_next_element(element):
     diagram = parse(f"note A: text\nmore text\n{element}\n")
     assert diagram.items[0].text == "text\nmore text"
+
+
+def test_a_percent_line_in_a_swimlanes_note_is_its_text_with_a_warning():
+    """swimlanes.io has no `%%` comment: such a line goes on the note (ps's `%CPU` columns),
+    and, as Mermaid's comment, it is pointed out. After a note written the Mermaid way, which
+    takes no more lines, it stays a comment."""
+    checked = volley.check("A -> B: x\nnote: Load at peak\n%%CPU and %%MEM from ps\nB -> A: y\n")
+    assert checked.diagram.items[1].text == "Load at peak\n%%CPU and %%MEM from ps"
+    (warning,) = checked.warnings
+    assert warning.line == 3 and '("%%" starts no comment there)' in warning.message
+    assert 'write "//" instead' in warning.message
+    mermaid = volley.check("A -> B: x\nnote over A: a note\n%% a comment\nB -> A: y\n")
+    assert mermaid.diagram.items[1].text == "a note" and mermaid.warnings == []
 
 
 def test_a_note_ends_at_end_and_bare_else_inside_a_block():

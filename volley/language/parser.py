@@ -160,6 +160,8 @@ def line_kind(line: str) -> LineKind:
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
     uses as a keyword ("Loop over the pages", "Activate the account") is a note's text.
     """
+    if line.lstrip(" \t").startswith("%%"):  # Mermaid's comment; in swimlanes.io, text
+        return "keyword text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
@@ -255,6 +257,7 @@ class _ParseRun:
     # id(note) -> its name, for `note left: x`: PlantUML's side of the message before it,
     # unless the diagram has a participant of that name (see `_Resolver`)
     sides: dict[int, Token] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)  # the source, for what a warning quotes
 
 
 # The `end` fed for a block still open at the end of the file (see `_close_open_blocks`).
@@ -478,13 +481,19 @@ class _ToModel:
             # blank lines before a note's first words are no paragraph break
             text = f"{text}\n{body.text}" if text else body.text.lstrip("\n")
             for line in body.doubtful:
-                self._local.run.warn(
-                    f"this line is read as text of the note on line {_line(keyword)}; to start "
-                    'an element here instead, end the note before it with a "//" line (and '
-                    "write a block keyword with its colon, as in loop: …, an arrow as volley "
-                    "does, as in ->>)",
-                    Token("TEXT", "", line=line, column=1),
-                )
+                said = f"this line is read as text of the note on line {_line(keyword)}"
+                if self._local.run.lines[line - 1].lstrip(" \t").startswith("%%"):
+                    said += (
+                        ', as swimlanes.io reads it ("%%" starts no comment there); to end the '
+                        'note with a comment, write "//" instead'
+                    )
+                else:
+                    said += (
+                        '; to start an element here instead, end the note before it with a "//" '
+                        "line (and write a block keyword with its colon, as in loop: …, an "
+                        "arrow as volley does, as in ->>)"
+                    )
+                self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
         note = Note(line=_line(keyword), over=names, text=text)
         note.attached = not names
         if _place is None and len(names) == 1 and _side(names[0]) in _PLANTUML_NOTE_SIDES:
@@ -773,7 +782,7 @@ class _Parse:
         raw = None
         while raw is None:
             self.errors, self.warnings = [], []
-            run = _ParseRun(bodies, self.error, self.warn)
+            run = _ParseRun(bodies, self.error, self.warn, lines=self.lines)
             CALLBACKS.run = run
             try:
                 text = "\n" + "\n".join(source) + "\n"

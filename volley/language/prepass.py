@@ -179,8 +179,8 @@ class _Lifter:
                 if is_comment(line):
                     self.comment_ends[pos + 1] = index + 1
                 break
-            if kind == "keyword text" and not deeper:
-                doubtful.append(pos + 1)
+            if kind == "keyword text" and (not deeper or is_comment(line)):
+                doubtful.append(pos + 1)  # a `%%` line: Mermaid's comment, however deep
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from volley.language.parser import line_kind, normalise, parse
+from volley.language.prepass import is_comment
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.text.fences import closes, fence_open
@@ -206,7 +207,10 @@ def _ends_early(text: str) -> bool:
     lines = text.split("\n")
     if any(fence_open(line) for line in lines):
         return False
-    return any(line.strip() and line_kind(line) == "element" for line in lines[1:])
+    # a `%%` line stays the note's text, but is pointed out as Mermaid's comment when read
+    return any(
+        line.strip() and (line_kind(line) == "element" or is_comment(line)) for line in lines[1:]
+    )
 
 
 def _on_one_line(text: str) -> str:
