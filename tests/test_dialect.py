@@ -74,6 +74,13 @@ def test_a_note_ends_at_the_next_element(element):
     assert diagram.items[0].text == "text\nmore text"
 
 
+def test_spaces_at_the_end_of_a_notes_lines_mean_nothing_wherever_it_starts():
+    """`volley fmt` moves a one-line note onto its `note:` line: it must read the same."""
+    under = parse("A -> B: x\nnote:\nends with a space \nand a tab\t\n").items[1]
+    on_line = parse("A -> B: x\nnote: ends with a space \nand a tab\t\n").items[1]
+    assert under.text == on_line.text == "ends with a space\nand a tab"
+
+
 def test_a_percent_line_in_a_swimlanes_note_is_its_text_with_a_warning():
     """swimlanes.io has no `%%` comment: such a line goes on the note (ps's `%CPU` columns),
     and, as Mermaid's comment, it is pointed out. After a note written the Mermaid way, which

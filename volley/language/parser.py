@@ -478,8 +478,10 @@ class _ToModel:
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
         if body is not None:
-            # blank lines before a note's first words are no paragraph break
-            text = f"{text}\n{body.text}" if text else body.text.lstrip("\n")
+            # blank lines before a note's first words are no paragraph break; spaces at a
+            # line's end mean nothing (as on the note: line, which the grammar trims)
+            more = "\n".join(line.rstrip(" \t") for line in body.text.split("\n"))
+            text = f"{text}\n{more}" if text else more.lstrip("\n")
             for line in body.doubtful:
                 said = f"this line is read as text of the note on line {_line(keyword)}"
                 if self._local.run.lines[line - 1].lstrip(" \t").startswith("%%"):
