@@ -369,7 +369,9 @@ def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Dia
     from volley.api import in_link
 
     if in_link(diagnostic):  # a block holding a swimlanes.io link: the link's own lines
-        return diagnostic
+        return dataclasses.replace(
+            diagnostic, filename=f"{filename} (the diagram in the link on line {offset + 1})"
+        )
     diagnostic = with_nested_fence_hint(diagnostic)
     return Diagnostic(
         diagnostic.message,
