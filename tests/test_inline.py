@@ -431,3 +431,25 @@ def test_an_image_is_a_link_showing_its_alt_text(text: str, spans: list) -> None
     `!` (it read as "!" and a link); a refused address is shown as written."""
     (line,) = parse_inline(text)
     assert [(span.text, span.href) for span in line] == spans
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("R&amp;D &rarr; QA", "R&D → QA"),  # as Markdown and swimlanes.io show them
+        ("&#9829; and &#x2665;", "♥ and ♥"),
+        ("&lt;script&gt;", "<script>"),  # text, escaped where it is drawn
+        ("R&D, &bogus; and &amp", "R&D, &bogus; and &amp"),  # no reference: as written
+        ("\\&amp; is escaped", "&amp; is escaped"),
+        ("`&amp;` in code", "&amp; in code"),
+        ("&#x202E;txt", "&#x202E;txt"),  # a hidden character would reorder what is drawn
+        ("&#0; &#10;", "\ufffd &#10;"),  # NUL is U+FFFD, as in CommonMark; a line feed hides
+    ],
+)
+def test_character_references_show_their_character(source: str, shown: str) -> None:
+    assert "".join(span.text for span in one_line(source)) == shown
+
+
+def test_escaped_markup_shows_a_reference_as_written() -> None:
+    """Importers write a capture's plain text as markup: `&amp;` there is what was sent."""
+    assert plain_text(escape_markup("a &amp; b & c &#9829;")) == "a &amp; b & c &#9829;"

@@ -149,9 +149,7 @@ def test_readme_mode_errors_in_a_link_count_the_links_lines(tmp_path: Path):
     said: list[str] = []
     with pytest.raises(VolleyError, match="1 diagram has errors"):
         render_markdown(readme, report=lambda d: said.append(d.format()))
-    assert said and said[0].startswith(
-        f"{readme} (the diagram in the link on line 4):2:10: error:"
-    )
+    assert said and said[0].startswith(f"{readme} (the diagram in the link on line 4):2:10: error:")
 
 
 def test_a_docs_page_points_at_the_block_holding_a_broken_link(caplog):

@@ -3,8 +3,9 @@
 The markup is a small Markdown subset (see the syntax reference): `**bold**`, `*italic*` and
 `_italic_`, `~~strike~~`, `` `code` ``, `[text](url)`, `{fas-plug fa-lg}` icons, backslash
 escapes, and `\\n` (a backslash and an "n") for a line break, as is `<br>` (`<br/>`, `<br />`),
-which people bring from Mermaid and HTML. Emphasis follows CommonMark's
-delimiter rules, so `snake_case_name` stays as written and unclosed markers are literal text.
+which people bring from Mermaid and HTML, and character references (`&amp;`, `&#9829;`).
+Emphasis follows CommonMark's delimiter rules, so `snake_case_name` stays as written and
+unclosed markers are literal text.
 
 The parser is a single left-to-right scan plus CommonMark's delimiter-stack pass: linear in the
 length of the text, whatever the text is (no backtracking regular expressions).
@@ -17,11 +18,13 @@ reader can see what was refused. Code spans take no markup and no escapes, also 
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from volley.errors import hidden
 from volley.text.fences import Opening, fence_open, read_block
 
 __all__ = [
@@ -235,10 +238,12 @@ class _Code:
 _LINK_END = _LinkEnd()
 _BREAK = _Break()
 # Every character that may start markup; text without any is one plain span.
-_SPECIAL = re.compile(r"[*_~`\[\]{\\\n<]")
+_SPECIAL = re.compile(r"[*_~`\[\]{\\\n<&]")
+# A character reference as Markdown reads one: `&amp;`, `&rarr;`, `&#9829;`, `&#x2665;`.
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 # What `escape_markup` escapes: each character that can start markup.
-_MARKUP_START = re.compile(r"([\\*_~`\[\]{}<])")
+_MARKUP_START = re.compile(r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -286,6 +291,7 @@ class _Scanner:
             "\\": self.escape,
             "\n": lambda j: self.emit(_BREAK),
             "<": self.angle,
+            "&": self.reference,
             "`": self.code,
             "*": self.delimiter,
             "_": self.delimiter,
@@ -332,6 +338,18 @@ class _Scanner:
         else:
             self.emit(_BREAK)
             self.i = tag.end()
+
+    def reference(self, j: int) -> None:
+        """`&amp;`, `&rarr;`, `&#9829;`: the character, as Markdown (and swimlanes.io) shows
+        it. One that names no character, or a hidden one (`&#x202E;` would reorder what is
+        drawn, unseen), stays as written."""
+        found = _REFERENCE.match(self.text, j)
+        decoded = html.unescape(found.group()) if found else ""
+        if found is None or decoded == found.group() or any(hidden(ch) for ch in decoded):
+            self.buf.append("&")
+        else:
+            self.buf.append(decoded)
+            self.i = found.end()
 
     def code(self, j: int) -> None:
         end = self.run_end(j)
