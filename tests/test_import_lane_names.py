@@ -56,3 +56,20 @@ def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) ->
     assert named_lane(captured, None, labels) == name
     assert labels.get(name) == shown
     assert named_lane(captured, "API", {}) == "API"  # a name the user chose is shown as it is
+
+
+@pytest.mark.parametrize(
+    ("captured", "name"),
+    [
+        ("service-x", "service\u2011x"),
+        ("x-ray svc", "x\u2011ray svc"),
+        ("=cache", "\uff1dcache"),
+    ],
+)
+def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) -> None:
+    """Its box (and the page a reader searches) shows `service-x`, not `service‑x`."""
+    labels: dict[str, str] = {}
+    assert named_lane(captured, None, labels) == name
+    assert labels == {name: captured}
+    diagram = parse(f"participant {name} as {labels[name]}\n{name} -> Client: x\n")
+    assert diagram.participants == [name, "Client"] and diagram.shown(name) == captured

@@ -92,11 +92,16 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
     name = lane_name(chosen or text)
     if not chosen and ":" in text:
         labels[name] = ":".join(lane_name(part) if part else "" for part in text.split(":"))
+    elif name != " ".join((chosen or text).split()) and _LOOK_ALIKES.intersection(name):
+        # `service-x` is written `service‑x` (no arrow), and its box shows the name as sent,
+        # which a reader can search for and type
+        labels[name] = label(chosen or text)
     return name
 
 
 # A name cannot start with a shaft, a head or an activation mark; these look the same.
 _LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a"}
+_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b")
 
 
 def _reads_back(name: str) -> bool:
