@@ -552,3 +552,25 @@ def test_a_gzip_body_that_does_not_decompress_says_so():
     assert reply.endswith(
         "(24 bytes of text/html, compressed with gzip but cut or damaged: they do not decompress)"
     )
+
+
+def test_json_rpc_over_http_names_the_method_each_post_calls():
+    """MCP's Streamable HTTP sends every call to one URL: "POST /mcp" on every arrow said
+    nothing. The label says what was called, as the reference diagram writes it."""
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search"}}
+    posted = one_entry(
+        {"method": "POST", "url": "https://api.example.com/mcp",
+         "postData": {"mimeType": "application/json", "text": json.dumps(call)}}
+    )  # fmt: skip
+    assert posted.messages()[0].label == "POST /mcp (tools/call)"
+    batch = [{"jsonrpc": "2.0", "method": m} for m in ("a", "b", "c")]
+    batched = one_entry(
+        {"method": "POST", "url": "https://api.example.com/rpc",
+         "postData": {"mimeType": "application/json", "text": json.dumps(batch)}}
+    )  # fmt: skip
+    assert batched.messages()[0].label == "POST /rpc (a, b, …)"
+    plain = one_entry(
+        {"method": "POST", "url": "https://api.example.com/orders",
+         "postData": {"mimeType": "application/json", "text": '{"method": "card"}'}}
+    )  # fmt: skip
+    assert plain.messages()[0].label == "POST /orders"

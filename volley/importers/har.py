@@ -300,6 +300,28 @@ def _text_of(raw: bytes, coding: str, content_type: str) -> str | None:
         return None
 
 
+def _jsonrpc_methods(request: dict) -> str | None:
+    """The JSON-RPC method a request's body calls (`tools/call`), or the first two of a
+    batch; None for any other body."""
+    post = _object(request.get("postData"))
+    text = post.get("text")
+    if not isinstance(text, str) or '"jsonrpc"' not in text:
+        return None
+    try:
+        sent = json.loads(text)
+    except ValueError:
+        return None
+    calls = sent if isinstance(sent, list) else [sent]
+    methods = [
+        call["method"]
+        for call in calls
+        if isinstance(call, dict) and isinstance(call.get("method"), str) and "jsonrpc" in call
+    ]
+    if not methods:
+        return None
+    return ", ".join(methods[:2]) + (", …" if len(methods) > 2 else "")
+
+
 def _compressed(raw: bytes) -> bool:
     """Whether bytes start as gzip's do (a body saved as sent, still compressed)."""
     return raw[:2] == b"\x1f\x8b"
@@ -497,6 +519,9 @@ class _Importer:
         method = str(request.get("method") or "GET")
         target, version, request_text = self._request_text(request)
         words = f"{method} {_readable(urlsplit(target).path) or '/'}"
+        called = _jsonrpc_methods(request)
+        if called:  # MCP's Streamable HTTP, and any JSON-RPC over HTTP: one URL for every call
+            words += f" ({called})"
         status = response.get("status")
         asked = Message(
             0,
