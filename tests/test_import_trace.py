@@ -15,7 +15,7 @@ from volley.importers.trace import import_trace, is_trace
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
 from volley.language.writer import write
-from volley.model import Diagram, Divider, Message, Note
+from volley.model import Block, Diagram, Divider, Message, Note, walk
 from volley.text.payload_tables import body_table
 
 from .conftest import arrows
@@ -210,7 +210,7 @@ def test_zipkin_clients_call_their_remote_endpoint():
 
 
 def test_zipkin_annotations_are_notes():
-    notes = [item for item in trace("zipkin-yelp.json").items if isinstance(item, Note)]
+    notes = [item for item in walk(trace("zipkin-yelp.json").items) if isinstance(item, Note)]
     assert [(n.over, n.text) for n in notes] == [
         (["yelp_main/api_proxy"], "**py_zipkin.logging_end**")
     ]
@@ -534,3 +534,75 @@ def test_a_zipkin_span_with_an_address_and_no_service_name_is_named_by_its_addre
     """Envoy's spans (zipkin-envoy.json) give the local endpoint's ip alone: the lane is named
     by it, as the remote end of a call with no name is."""
     assert trace("zipkin-envoy.json").participants[1] == "169.254.65.45"
+
+
+def otlp(*spans: tuple[str, str, int, int, str, int | None]) -> str:
+    """An OTLP/JSON export of spans given as (service, name, start ms, end ms, kind, parent)."""
+    kinds = {"internal": 1, "server": 2, "client": 3, "producer": 4, "consumer": 5}
+    resources = {}
+    for number, (service, name, start, end, kind, parent) in enumerate(spans, 1):
+        span = {
+            "traceId": "5b8efff798038103d269b633813fc60c",
+            "spanId": f"{number:016x}",
+            "name": name,
+            "kind": kinds[kind],
+            "startTimeUnixNano": str(1_700_000_000_000_000_000 + start * 1_000_000),
+            "endTimeUnixNano": str(1_700_000_000_000_000_000 + end * 1_000_000),
+        }
+        if parent is not None:
+            span["parentSpanId"] = f"{parent:016x}"
+        resources.setdefault(service, []).append(span)
+    return json.dumps(
+        {
+            "resourceSpans": [
+                {
+                    "resource": {
+                        "attributes": [{"key": "service.name", "value": {"stringValue": s}}]
+                    },
+                    "scopeSpans": [{"spans": found}],
+                }
+                for s, found in resources.items()
+            ]
+        }
+    )
+
+
+def test_calls_made_at_once_are_the_branches_of_a_par_block():
+    """cart (10-90 ms) and pricing (20-30 ms) ran together: drawn one after the other, the
+    second looked as if it waited for the first."""
+    text = otlp(
+        ("frontend", "GET /checkout", 0, 100, "server", None),
+        ("frontend", "GET /cart", 10, 90, "client", 1),
+        ("frontend", "GET /price", 20, 30, "client", 1),
+        ("frontend", "GET /tax", 95, 99, "client", 1),
+    )
+    diagram = import_trace(text, TrafficOptions(), "t.json")
+    (block,) = [item for item in diagram.items if isinstance(item, Block)]
+    assert block.kind == "par"
+    assert [[m.label for m in b.items] for b in block.branches] == [
+        ["GET /cart", "ok"],
+        ["GET /price", "ok"],
+    ]
+    after = diagram.items[diagram.items.index(block) + 1]
+    assert isinstance(after, Message) and after.label == "GET /tax"  # after both had ended
+
+
+def test_the_callers_own_work_is_drawn_when_it_happened():
+    """A connect before the callee's database call, a publish after the reply: the caller's
+    spans beside its call were all drawn after everything the callee did."""
+    text = otlp(
+        ("requester", "GET /orders", 0, 50, "client", None),
+        ("requester", "tcp.connect", 1, 2, "internal", 1),
+        ("requester", "publish", 40, 41, "producer", 1),
+        ("server", "GET /orders", 3, 31, "server", 1),
+        ("server", "SELECT orders", 5, 25, "client", 4),
+    )
+    found = arrows(import_trace(text, TrafficOptions(), "t.json"))
+    assert [label for *_, label in found] == [
+        "GET /orders",
+        "tcp.connect",
+        "SELECT orders",
+        "ok",
+        "ok",
+        "publish",
+    ]

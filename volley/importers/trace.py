@@ -33,7 +33,7 @@ from volley.errors import VolleyError
 from volley.importers import Imported
 from volley.importers.labels import json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
-from volley.model import Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 
 __all__ = ["convert", "detect", "import_trace", "is_trace"]
 
@@ -628,7 +628,7 @@ class _Builder:
         items: list[Item] = [
             Message(0, here, here, "->", words, request=self.payload("Span", span))
         ]
-        items += self.meanwhile([(span, here)], span.children, here)
+        items += self.meanwhile([(span, here)], [(child, here) for child in span.children])
         return items
 
     def entry(self, span: _Span, caller: str | None = None) -> list[Item]:
@@ -654,7 +654,7 @@ class _Builder:
                 activate=None if asynchronous else "+",
             )
         ]
-        items += self.meanwhile([(span, here)], span.children, here)
+        items += self.meanwhile([(span, here)], [(child, here) for child in span.children])
         if asynchronous:
             return items
         return [*items, self.reply(here, outside, span, None, with_payload=False)]
@@ -662,12 +662,24 @@ class _Builder:
     def call(self, client: _Span, server: _Span | None) -> list[Item]:
         """A CLIENT or PRODUCER span: a call to the service of its SERVER or CONSUMER child
         (or to the peer it names), what that service did meanwhile, and the reply. A message
-        can reach several consumers (a topic that two consumer groups read): an arrow to each."""
+        can reach several consumers (a topic that two consumer groups read): an arrow to each.
+
+        The caller's own work beside the call (a connect before it, a publish after it) is
+        drawn when it happened: among what the callee did while the call ran, or after the
+        reply once the call is over."""
         here = self.lane(client.service)
         asynchronous = client.kind == "producer"
         callees: list[_Span | None] = [server]
         if asynchronous:
             callees = [c for c in client.children if c.kind in _CALLEES] or callees
+        others = [
+            child
+            for child in client.children
+            if child is not server and not (asynchronous and child.kind in _CALLEES)
+        ]
+        ended = None if asynchronous else (server.end if server is not None else None) or client.end
+        after = [c for c in others if ended is not None and c.start >= ended]
+        during = [c for c in others if c not in after]
         items: list[Item] = []
         there = here
         for callee in callees:
@@ -690,19 +702,16 @@ class _Builder:
                 )
             )
             logged = [(client, here)] if first else []
+            inside = [(child, there) for child in callee.children] if callee else []
             if callee is not None:
-                items += self.meanwhile([*logged, (callee, there)], callee.children, there)
-            else:
-                items += self.meanwhile(logged, [], there)
-        others = [
-            child
-            for child in client.children
-            if child is not server and not (asynchronous and child.kind in _CALLEES)
-        ]
-        items += self.meanwhile([], others, there)
+                logged.append((callee, there))
+            if first and not asynchronous:
+                inside += [(child, there) for child in during]
+            items += self.meanwhile(logged, inside)
         if asynchronous:
-            return items
-        return [*items, self.reply(there, here, client, server, with_payload=server is not None)]
+            return [*items, *self.meanwhile([], [(child, there) for child in during])]
+        reply = self.reply(there, here, client, server, with_payload=server is not None)
+        return [*items, reply, *self.meanwhile([], [(child, there) for child in after])]
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
@@ -757,23 +766,62 @@ class _Builder:
         return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
 
     def meanwhile(
-        self, logged: list[tuple[_Span, str]], children: list[_Span], lane: str
+        self, logged: list[tuple[_Span, str]], children: list[tuple[_Span, str]]
     ) -> list[Item]:
         """What happened inside a call, in time order: the events of the `logged` spans (each
-        a note over its lane) among the messages of `children` (run in `lane`). An event with
-        no time comes first, as it did before the children's times were known."""
-        happened: list[tuple[int, int, list[Item]]] = []  # (time, order written, items)
+        a note over its lane) among the messages of `children` (each with the lane that called
+        it). An event with no time comes first, as it did before the children's times were
+        known."""
+        # (time, order written, items, the span's end for a child: None for an event)
+        happened: list[tuple[int, int, list[Item], int | None]] = []
         for span, where in logged:
             for event in span.events:
                 lines = [f"**{label(event.name)}**"]
                 lines += [label(f"{key}: {value}") for key, value in event.attributes]
                 note = Note(0, [where], "\n".join(lines))
                 time = event.time if event.time is not None else span.start
-                happened.append((time, len(happened), [note]))
-        for child in children:
-            happened.append((child.start, len(happened), self.span_items(child, lane)))
+                happened.append((time, len(happened), [note], None))
+        for child, lane in children:
+            # a call's time, which calls made at once share; work inside one service is a
+            # moment in it (a span timing a whole request would overlap every call in it)
+            call = child.kind in _CALLERS or child.kind in _CALLEES
+            end = (child.end if child.end is not None else child.start) if call else None
+            happened.append((child.start, len(happened), self.span_items(child, lane), end))
         happened.sort(key=lambda each: each[:2])
-        return [item for _, _, items in happened for item in items]
+        return _side_by_side(happened)
+
+
+def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> list[Item]:
+    """Items in time order, where calls that ran at the same time (one started before the
+    other ended: made in parallel) are the branches of a `par` block, not one after the other
+    as if each waited for the last. Moments (an event, work inside the service, whose end is
+    None) are not calls: one that happened while such calls ran comes after their block."""
+    out: list[Item] = []
+    branches: list[list[Item]] = []  # the spans running together so far
+    until = 0  # when the last of them ended
+    held: list[Item] = []  # events that happened while they ran
+
+    def close() -> None:
+        if len(branches) > 1:
+            out.append(Block(0, "par", [Branch("", items) for items in branches]))
+        else:
+            out.extend(item for items in branches for item in items)
+        out.extend(held)
+        branches.clear()
+        held.clear()
+
+    for start, _, items, end in happened:
+        if end is None:  # a moment
+            if branches and start >= until:
+                close()
+            (held if branches else out).extend(items)
+            continue
+        if branches and start >= until:
+            close()
+        branches.append(items)
+        until = max(until, end) if len(branches) > 1 else end
+    close()
+    return out
 
 
 def _hex_id(trace: str) -> str:
