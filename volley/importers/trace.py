@@ -3,8 +3,9 @@
 A trace already says who called whom: a CLIENT (or PRODUCER) span in one service whose
 SERVER (or CONSUMER) child runs in another is a call between the two, and everything the
 server span did before it ended happens inside that call. So each service is a lane (its
-`service.name`), each such pair a call and a reply, drawn in start-time order with nested
-calls inside their caller's, and each span's attributes are the payload a reader clicks to see.
+`service.name`), each such pair a call and a reply, drawn in time order with nested calls
+inside their caller's (calls made at once side by side, in a `par` block), and each span's
+attributes are the payload a reader clicks to see.
 A CLIENT span with no server span under it (a database, an outside API) calls a lane named
 after the peer it names (`peer.service`, `db.system`, `server.address`, …). INTERNAL spans are
 work inside one service: a message to itself. Errored spans are marked on their reply, and
