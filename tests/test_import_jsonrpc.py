@@ -920,3 +920,41 @@ def test_a_servers_own_trace_lines_are_notes_between_the_records():
     first_note = diagram.items.index(notes[0])
     before = [m.label for m in diagram.items[:first_note] if hasattr(m, "label")]
     assert before[-1] == "textDocument/didOpen"
+
+
+def test_a_request_vs_code_says_failed_is_answered_with_that_error():
+    """VS Code writes `[Error - T] Request X failed.` in place of the error response's record:
+    it was a note beside "no response to id 1"."""
+    trace = (
+        "[Trace - 10:20:05 AM] Sending request 'textDocument/hover - (1)'.\n"
+        'Params: {\n    "position": {"line": 1}\n}\n\n\n'
+        "[Error - 10:20:05 AM] Request textDocument/hover failed.\n"
+        "  Message: Cannot read properties of undefined (reading 'kind')\n"
+        "  Code: -32603 \n"
+    )
+    diagram = import_jsonrpc(trace)
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "textDocument/hover"),
+        (
+            "Server",
+            "-->",
+            "Client",
+            "**error** -32603: Cannot read properties of undefined (reading 'kind')",
+        ),
+    ]
+    assert not [item for item in diagram.items if isinstance(item, Note)]
+
+
+def test_what_a_server_wrote_on_stderr_in_neovims_log_is_a_note():
+    log = (
+        '[DEBUG][2025-10-14 09:04:17] …/lsp/rpc.lua:347\t"rpc.send"\t'
+        '{ id = 1, jsonrpc = "2.0", method = "textDocument/hover", params = {} }\n'
+        '[ERROR][2025-10-14 09:04:17] …/lsp/rpc.lua:420\t"rpc"\t"ruff"\t"stderr"\t'
+        "'LOG INFO: hover for file:///a.py\\nLOG DEBUG: done\\n'\n"
+        '[DEBUG][2025-10-14 09:04:17] …/lsp/rpc.lua:454\t"rpc.receive"\t'
+        '{ id = 1, jsonrpc = "2.0", result = {} }\n'
+    )
+    diagram = import_jsonrpc(log)
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text == "stderr: LOG INFO: hover for file:///a.py LOG DEBUG: done"
+    assert diagram.items.index(note) == 1  # where the server wrote it

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -289,8 +290,10 @@ _EDITOR_STARTS_SERVER = re.compile(
 # Neovim's LSP log: `[LEVEL][TIME] PLACE<TAB>"rpc.send"<TAB>{ Lua table }` (or "rpc.receive");
 # the place may hold spaces (C:\Program Files\Neovim\…), never a quote, and a log pasted into an
 # issue may have its tabs turned into spaces.
+# A line the server wrote on its stderr: `… "rpc"<TAB>"ruff"<TAB>"stderr"<TAB>'a Lua string'`.
 _NEOVIM_LINE = re.compile(
-    r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^"\n]*?[ \t])?"rpc\.(?P<verb>send|receive)"'
+    r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^"\n]*?[ \t])?'
+    r'(?:"rpc\.(?P<verb>send|receive)"|"rpc"[ \t]+"[^"\n]*"[ \t]+"(?P<stderr>stderr)")'
     r"[ \t]+(?P<rest>.*)$",
     re.M,
 )
@@ -487,6 +490,14 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
     warnings: list[Diagnostic] = []
     for number, match, logged in _record_texts(lines, _NEOVIM_LINE, _NEOVIM_RECORD):
         side: Side = "client" if match["verb"] == "send" else "server"
+        if match["stderr"]:  # a note, as Helix's log gives it
+            try:
+                said, _ = read_lua_value(logged)
+            except (LuaValueError, RecursionError):
+                said = logged
+            if str(said).strip():
+                sent.append(Sent("server", f"stderr: {_compact(str(said))}", remark=True))
+            continue
         try:
             value, _ = read_lua_value(logged)
         except (LuaValueError, RecursionError) as exc:
@@ -744,11 +755,23 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
     sending: Side = "server" if server_side else "client"
     sent: list[Sent] = []
     warnings: list[Diagnostic] = []
+    waiting: dict[str, list[Any]] = defaultdict(list)  # method -> ids of requests unanswered
+    # ids whose response the trace records (VS Code may log a failure both ways)
+    recorded = {
+        named["id"]
+        for header in (lines[i] for i in starts)
+        if (found := _TRACE.match(header)) and found["kind"] == "response"
+        if (named := _NAME_ID.match(found["name"]))
+    }
     for at, start in enumerate(starts):
         end = starts[at + 1] if at + 1 < len(starts) else len(lines)
         header = lines[start]
         problem = _TRACE_PROBLEM.match(header)
         if problem is not None:
+            failed = _failed_request(problem["what"], lines[start + 1 : end], waiting, recorded)
+            if failed is not None:  # the answer the trace logged no record of
+                sent.append(Sent(_OTHER[sending], failed, ""))
+                continue
             said = _compact("\n".join([problem["what"], *lines[start + 1 : end]]))
             sent.append(Sent("server", f"{problem['level'].lower()}: {said}", remark=True))
             continue
@@ -782,12 +805,49 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
             ) from None
         received = orphan is not None or (match is not None and match["verb"] == "Received")
         sender = _OTHER[sending] if received else sending
+        if "method" in message and "id" in message and sender == sending:
+            waiting[message["method"]].append(message["id"])
+        elif "method" not in message:
+            for ids in waiting.values():
+                if message.get("id") in ids:
+                    ids.remove(message["id"])
         as_logged = block.text
         if as_logged is None and block.member is None and "error" not in message:
             as_logged = ""  # the "messages" verbosity: nothing to show beyond method and id
         text_sent = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         sent.append(Sent(sender, text_sent, as_logged))
     return sent, warnings
+
+
+# VS Code's word that a request failed, written in place of its response record:
+# `[Error - T] Request textDocument/hover failed.` then `  Message: …` and `  Code: -32603`.
+_REQUEST_FAILED = re.compile(r"Request (?P<method>\S+) failed\.?$")
+_FAILED_DETAIL = re.compile(r"^[ \t]*(?P<key>Message|Code):[ \t]*(?P<value>.*?)[ \t]*$")
+
+
+def _failed_request(
+    what: str, details: list[str], waiting: dict[str, list[Any]], recorded: set[str]
+) -> str | None:
+    """The error response a `Request METHOD failed.` line stands for, to the oldest request of
+    that method still waiting (as JSON text); None when none waits for it, or the trace
+    records its response as well (`recorded`: the ids it logs responses for)."""
+    found = _REQUEST_FAILED.match(what.strip())
+    ids = waiting.get(found["method"]) if found else None
+    if found is None or not ids or str(ids[0]) in recorded:
+        return None
+    error: dict[str, Any] = {}
+    for line in details:
+        detail = _FAILED_DETAIL.match(line)
+        if detail is None:
+            continue
+        value = detail["value"]
+        if detail["key"] == "Code" and re.fullmatch(r"-?\d+", value):
+            error["code"] = int(value)
+        elif detail["key"] == "Message":
+            error["message"] = value
+    error.setdefault("message", what.strip())
+    answer = {"jsonrpc": "2.0", "id": waiting[found["method"]].pop(0), "error": error}
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
 
 
 _FRAME_HEAD = re.compile(rb"((?:[A-Za-z][A-Za-z-]*:[^\r\n]*\r?\n)+)\r?\n")
@@ -978,7 +1038,7 @@ def _session_diagrams(
                 for message in _parsed(line.text) or []
             )
         )
-        if starts and sessions[-1]:
+        if starts and any(not said.remark for said in sessions[-1]):  # notes alone: no session
             sessions.append([])
         sessions[-1].append(line)
     return [
