@@ -95,7 +95,7 @@ def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
     # arrows: ->> a head, -) async (open head), -x lost; -> and --> have no head in Mermaid
     assert [m.arrow for m in d[0].messages()] == ["->", "-->", "->>"]
     assert [m.arrow for m in d[4].messages()][4] == "-x"
-    assert "line(s) 94 as lines without a head" in texts[9]
+    assert "line(s) 94 of mermaid-docs.md as lines without a head" in texts[9]
     # declared order, aliases, actors (as a comment: volley draws boxes)
     assert d[1].participants == ["Alice", "Bob"]
     assert d[3].labels == {"A": "Alice", "J": "John"}

@@ -30,6 +30,7 @@ Arrows, by what Mermaid draws:
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -786,6 +787,8 @@ class _Reader:
             note.over = diagram.participants[ends[0] : ends[-1] + 1]
         if self.headless:
             lines = ", ".join(str(line) for line in self.headless)
+            if self.filename:  # the lines are the source's, not this file's
+                lines += f" of {os.path.basename(self.filename)}"
             self.comments.insert(
                 0,
                 Comment(
