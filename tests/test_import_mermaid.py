@@ -245,7 +245,7 @@ def test_wrap_marks_leave_notes_labels_and_aliases() -> None:
 
 def test_a_comment_after_end_is_kept() -> None:
     text = one("sequenceDiagram\nloop every minute\nA->>B: ping\nend %% of the loop\n")
-    assert text == "loop: every minute\n  A -> B: ping\n  // of the loop\nend\n"
+    assert text == "loop: every minute\n  A -> B: ping\nend\n// of the loop\n"
 
 
 def test_a_comment_after_the_header_autonumber_or_a_semicolon_is_a_comment() -> None:
@@ -265,7 +265,7 @@ def test_a_comment_after_the_header_autonumber_or_a_semicolon_is_a_comment() -> 
     ]
     for comment in ("the header", "counts in fives", "a comment; B->>A: not a message"):
         assert f"// {comment}\n" in text
-    assert "  // of the loop\nend\n" in text
+    assert "end\n// of the loop\n" in text
 
 
 def test_block_keywords_with_a_colon_as_volley_writes_them() -> None:

@@ -164,7 +164,9 @@ class _Writer:
             self.opened = True
             self.items(branch.items, depth + 1)
         if block.end_line:  # a block left open at the end of the file has none
-            self.comments_before(block.end_line, depth + 1)
+            # the comments above `end`; one on its line (Mermaid's `end %% …`) follows it
+            if block.end_line > 1:
+                self.comments_before(block.end_line - 1, depth + 1)
             self.last = max(self.last, block.end_line)
         self.emit(depth, "end")
 
