@@ -606,3 +606,16 @@ def test_the_callers_own_work_is_drawn_when_it_happened():
         "ok",
         "publish",
     ]
+
+
+def test_jaeger_spans_that_carry_their_own_process_are_a_trace():
+    """Jaeger's storage, and its anonymizer, write a trace as an array of spans, each with its
+    process: it was "not a trace"."""
+    diagram = trace("jaeger-anonymizer-spans.json")
+    assert diagram.participants == ["Client", "16af988c443cff37", "3c220036602f839e", "remote"]
+    assert [label for *_, label in arrows(diagram)] == [
+        "a071653098f9250d",
+        "471418097747d04a",
+        "**error**",
+        "ok",
+    ]

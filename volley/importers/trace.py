@@ -126,6 +126,8 @@ def _unwrapped(data: Any) -> Any:
     `{"data": […]}`. Anything else as it is."""
     if isinstance(data, list) and data and all(_is_jaeger_trace(t) for t in data):
         return {"data": data}
+    if isinstance(data, list) and data and all(_is_jaeger_span(s) for s in data):
+        return {"data": _jaeger_traces_of_spans(data)}
     if not isinstance(data, dict) or "resourceSpans" in data:
         return data
     for key in ("result", "trace"):
@@ -139,6 +141,27 @@ def _unwrapped(data: Any) -> Any:
 
 def _is_jaeger_trace(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("spans"), list) and "processes" in data
+
+
+def _is_jaeger_span(data: Any) -> bool:
+    """A Jaeger span that carries its own process, as Jaeger's storage keeps one (and its
+    anonymizer writes a trace as an array of them)."""
+    return (
+        isinstance(data, dict)
+        and "spanID" in data
+        and "operationName" in data
+        and isinstance(data.get("process"), dict)
+    )
+
+
+def _jaeger_traces_of_spans(spans: list[dict]) -> list[dict]:
+    """Spans that each carry their process, as traces in the query API's form."""
+    traces: dict[str, dict] = {}
+    for number, span in enumerate(spans):
+        trace = traces.setdefault(str(span.get("traceID") or ""), {"spans": [], "processes": {}})
+        trace["processes"][f"p{number}"] = span["process"]
+        trace["spans"].append({**span, "processID": f"p{number}"})
+    return [{"traceID": key, **trace} for key, trace in traces.items()]
 
 
 def detect(text: str) -> int:
