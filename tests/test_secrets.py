@@ -70,6 +70,9 @@ FOUND = [
     ("paid with 6011-9876-5432-1019.", "paid with $M."),
     ("number=2720990012345671&exp=1230", "number=$M&exp=1230"),
     ("Card-Security-Code: 9921", "Card-Security-Code: $M"),
+    ('{"card": {"cvv": 123, "exp": 1230}}', '{"card": {"cvv": "$M", "exp": 1230}}'),
+    ("PAN: 4539148803436467", "PAN: $M"),
+    ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz", "Server=db;User Id=app;Password=$M"),
     # connection strings and SQL, as traces record them: the whole password, `&` and all
     ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz;", "Server=db;User Id=app;Password=$M;"),
     ("ALTER LOGIN app WITH PASSWORD = 'Tr0ub4dor&3xyz'", "ALTER LOGIN app WITH PASSWORD = '$M'"),
@@ -111,6 +114,8 @@ QUIET = [
     # a card's check digit passes one id in ten: a run of digits needs a name that says card
     "GET /ad?uid=4227328629024641033&ord=4539148803436467&rnd=3907904059480950993 HTTP/1.1",
     '{"order_id": "4539148803436467", "trace": 5520113344556676}',
+    '{"order_number": 4539148803436467, "tracking_number": "5520113344556676"}',
+    '{"account_id": 4539148803436467, "phone_number": "4539148803436467"}',
 ]
 
 
@@ -148,6 +153,14 @@ def test_redacted_bodies_keep_their_structure():
     assert rows["user"] == "bob" and rows["Content-Type"] == "application/json"
     assert table.start is not None and table.start.target == f"/login?api_key={MASK}"
     json.loads(redact_body('{"apikey": 42, "password": "x\\"y"}'))  # still JSON
+
+
+def test_a_card_security_code_in_a_label_is_masked_but_not_prose_about_it():
+    from volley.checks.secrets import redact_label
+
+    assert redact_label('POST /pay {"cvc": "123"}') == f'POST /pay {{"cvc": "{MASK}"}}'
+    assert redact_label("cvc: 314") == f"cvc: {MASK}"
+    assert redact_label("cvc: 3 or 4 digits") == "cvc: 3 or 4 digits"
 
 
 def test_labels_mask_query_parameters_but_not_prose():

@@ -166,6 +166,16 @@ def _icon_warnings(
             )
 
 
+def _masked_line(text: str, values: list[str]) -> str:
+    """A source line as a warning quotes it: every secret on it masked."""
+    from volley.checks.secrets import MASK, redact_text
+
+    shown = redact_text(text)
+    for value in values:
+        shown = shown.replace(value, MASK) if value else shown
+    return shown
+
+
 def _secret_warnings(
     diagram: Diagram, source_line: Callable[[int], str | None], redact: bool
 ) -> Iterator[Diagnostic]:
@@ -173,7 +183,7 @@ def _secret_warnings(
 
     The line is shown with its secrets masked: the warning must not print what it warns about.
     """
-    from volley.checks.secrets import MASK, diagram_secrets, redact_text
+    from volley.checks.secrets import MASK, diagram_secrets
 
     if redact:
         advice = "it is masked in the output, but the source still holds it"
@@ -195,17 +205,10 @@ def _secret_warnings(
         original = source_line(line)
         shown, column = None, 1
         if original is not None:
-            shown = redact_text(original)
-            for value in values[line]:
-                shown = shown.replace(value, MASK) if value else shown
+            shown = _masked_line(original, values[line])
             indent = original.find(text) if text else -1
-            column = indent + offset + 1 if indent >= 0 else 1
-            # in the line as shown, the masks before this secret stand for the values they hide
-            column -= sum(
-                (other.end - other.start) - len(other.mask)
-                for at, earlier, other, _ in found
-                if at == line and earlier < offset
-            )
+            if indent >= 0:  # where the mask stands in the line as shown
+                column = len(_masked_line(original[: indent + offset], values[line])) + 1
             if not shown[column - 1 :].lstrip('"').startswith(MASK):
                 column = 1
         yield Diagnostic(

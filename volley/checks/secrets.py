@@ -46,6 +46,12 @@ from volley.model import Diagram, Text
 
 MASK = "<redacted>"
 
+# The names a payment card's security code goes by, which may never be stored (PCI DSS 3.2):
+# its three or four digits are a secret even in a label's prose and as a JSON number.
+CARD_CODE_NAMES = frozenset(
+    {"cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode", "cardsecuritycode",
+     "cardverificationvalue", "cardverificationcode"}
+)  # fmt: skip
 # Names (folded: lower case, without `-`, `_` and `.`) whose value is a secret whatever it is.
 SECRET_NAMES = frozenset(
     {
@@ -57,11 +63,9 @@ SECRET_NAMES = frozenset(
         "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
         "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
         "chromeproxy",  # Chrome's data saver: the proxy's session and signature
-        # A payment card's security code, which may never be stored (PCI DSS 3.2)
-        "cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode",
-        "cardsecuritycode", "cardverificationvalue", "cardverificationcode",
     }
-)  # fmt: skip
+) | CARD_CODE_NAMES  # fmt: skip
+_CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
@@ -185,7 +189,12 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
         return False
     if strength == "weak":
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
-    return not prose or credential_like(value)
+    return not prose or credential_like(value) or _card_code(name, value)
+
+
+def _card_code(name: str, value: str) -> bool:
+    """Whether a value is a card's security code under one of its names (`"cvc": "314"`)."""
+    return _fold(name).strip("\"'") in CARD_CODE_NAMES and bool(_CARD_CODE.fullmatch(value))
 
 
 def _code_like(value: str) -> bool:
@@ -333,8 +342,16 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if content is not None:
             for begin, end in _header_values(name, content, start + 1, prose):
                 yield Secret(begin, end, what)
-        elif value is None and not prose and (number := _NUMBER.match(text, start)):
+        elif value is None and (number := _number_secret(name, text, start, prose)):
             yield Secret(*number.span(), what, mask=f'"{MASK}"')
+
+
+def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
+    """A JSON number under a secret's name: a security code's three or four digits
+    (`"cvv": 123`), or, outside prose, a number as long as a numeric key."""
+    if _fold(name).strip("\"'") in CARD_CODE_NAMES:
+        return _CARD_CODE.match(text, start)
+    return None if prose else _NUMBER.match(text, start)
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -410,7 +427,8 @@ _DISCORD_WEBHOOK = re.compile(
 # A password in an ADO.NET or ODBC connection string runs to its `;`, `&` and all
 # (`Server=db;User Id=app;Password=Tr0ub4dor&3xyz;`), where a query string's stops at `&`.
 _CONNECTION_PASSWORD = re.compile(
-    r"(?i)(?:^|(?<=[;\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"
+    r"(?i)(?<=;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+)"  # a later field: to its end
+    r"|(?:^|(?<=[\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"  # the first: to its `;`
 )
 # SQL that sets a password: `ALTER LOGIN app WITH PASSWORD = '…'`, `CREATE ROLE r PASSWORD
 # '…'`, `CREATE USER u IDENTIFIED BY '…'`.
@@ -425,8 +443,9 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
         (_SQL_PASSWORD, "a password in SQL"),
     ):
         for match in pattern.finditer(text):
-            if not is_placeholder(match.group(1)):
-                yield Secret(*match.span(1), what)
+            group = next(g for g in range(1, (pattern.groups or 0) + 1) if match.group(g))
+            if not is_placeholder(match.group(group)):
+                yield Secret(*match.span(group), what)
 
 
 # --- payment card numbers --------------------------------------------------------------------
@@ -443,7 +462,9 @@ _CARD_NUMBER = re.compile(
 # A run of digits is a card number only where a name just before it says so (`"number":`,
 # `card_number=`, `PAN:`): URLs and captures are full of 16-digit ids, one in ten of which
 # passes the check digit by chance.
-_CARD_CONTEXT = re.compile(r"(?i)card|\bpan\b|\bcc|number|acct|account")
+_CARD_CONTEXT = re.compile(
+    r"(?i)card|\bpan\b|\bcc(?:[_-]?num(?:ber)?)?\b|(?<![\w-])number[\"']?[ \t]*[:=]"
+)
 # (issuer prefixes, lengths) of the networks whose cards people paste: Visa; Mastercard (51-55,
 # 2221-2720); American Express; Discover; JCB; Diners Club; UnionPay. Longer numbers (up to 19
 # digits, rare on cards) are left out: a 64-bit id is 19 digits; and Visa's 13-digit ones,
@@ -507,9 +528,9 @@ def _card_numbers(text: str, prose: bool = False) -> Iterator[Secret]:
             named = text[max(line_start, match.start() - 32) : match.start()]
             if not _CARD_CONTEXT.search(named):
                 continue
-        before = text[: match.start()].rstrip(" \t")[-1:]
+        before = text[max(0, match.start() - 40) : match.start()].rstrip(" \t")
         after = text[match.end() :].lstrip(" \t")[:1]
-        quoted = before in (":", "[", ",") and after in (",", "}", "]", "\n", "")
+        quoted = (before.endswith('":') or before.endswith(("[", ","))) and after in ",}]"
         yield Secret(*match.span(), "a payment card number", mask=f'"{MASK}"' if quoted else MASK)
 
 
