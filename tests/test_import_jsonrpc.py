@@ -435,6 +435,15 @@ def test_one_stream_of_a_capture_is_that_sides_whatever_ids_it_shares():
         {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800, "message": "cancelled"}},
     ).decode()
     assert [sender for sender, *_ in arrows(import_jsonrpc(server))] == ["Server"] * 4
+    # both streams, the server refusing to start: its error answers the editor's initialize
+    refused = framed(
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}},
+        {"jsonrpc": "2.0", "id": 0, "error": {"code": -32603, "message": "crash"}},
+    ).decode()
+    assert arrows(import_jsonrpc(refused)) == [
+        ("Client", "->", "Server", "initialize"),
+        ("Server", "-->", "Client", "**error** -32603: crash"),
+    ]
 
 
 def test_content_length_capture_cut_short_says_so():

@@ -593,8 +593,8 @@ def _one_stream(records: list[Any]) -> Side | None:
     which are not in the file) or what the server wrote back. Their ids overlap (each side
     counts its own requests from 0), so pairing by id alone would send an answer the wrong way.
 
-    The editor's stream starts the session with `initialize` and holds no answer to it (whose
-    result is the server's capabilities) and no method only a server sends; the server's holds
+    The editor's stream starts the session with `initialize` and holds no answer to it (the
+    server's capabilities, or an error) and no method only a server sends; the server's holds
     no method of the editor's (`initialize`, `textDocument/didOpen`), and most of its answers
     pair with no request in the file. None for a capture of both streams, or one too short to
     tell."""
@@ -605,8 +605,13 @@ def _one_stream(records: list[Any]) -> Side | None:
     clients = [m for m in methods if m.startswith(_CLIENT_METHODS) and m not in servers]
     answers = [m for m in messages if "method" not in m and ("result" in m or "error" in m)]
     if "initialize" in clients and not servers:
-        answered = any(
-            isinstance(m.get("result"), dict) and "capabilities" in m["result"] for m in answers
+        started = {
+            _key(m.get("id")) for m in messages if m.get("method") == "initialize" and "id" in m
+        }
+        answered = any(  # the server's capabilities, or its refusal to start
+            (isinstance(m.get("result"), dict) and "capabilities" in m["result"])
+            or ("error" in m and _key(m.get("id")) in started)
+            for m in answers
         )
         return None if answered else "client"
     if not clients and answers:  # a server's own methods (razor/…) are not all known
