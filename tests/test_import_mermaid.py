@@ -673,6 +673,17 @@ def test_hugo_shortcodes_and_html_elements_holding_mermaid_are_read(opening, clo
     assert item.text == "A -> B: hello & bye\n"
 
 
+def test_only_an_element_of_class_mermaid_holds_a_diagram() -> None:
+    """`mermaid-wrapper` is another class; a closing tag may end the diagram's last line."""
+    page = (
+        '<div class="mermaid-wrapper">\n<pre class="mermaid">\nsequenceDiagram\n  A->>B: hi\n'
+        '</pre>\n</div>\n\n<div class="diagram mermaid">\nsequenceDiagram\n  C->>D: yo</div>\n'
+        "\nSome prose.\n"
+    )
+    first, second = convert(page, "page.md")
+    assert (first.text, second.text) == ("A -> B: hi\n", "C -> D: yo\n")
+
+
 def test_html_holding_mermaid_is_read_with_its_character_references_decoded() -> None:
     page = '<div class="mermaid">\nsequenceDiagram\n  A-&gt;&gt;B: a &amp; b\n</div>\n'
     (item,) = convert(page, "page.md")

@@ -251,10 +251,14 @@ _DELIMITED = (
         False,
     ),
     (
+        # `mermaid` one of its classes (not `mermaid-wrapper`); the closing tag may end the
+        # diagram's last line
         re.compile(
-            r"""[ \t]*<(div|pre)\b[^>\n]*\bclass=["']?[^"'>\n]*\bmermaid\b[^>\n]*>[ \t]*$""", re.I
+            r"""[ \t]*<(?:div|pre)\b[^>\n]*\bclass=(?:"(?:[^"\n]*[ \t])?mermaid(?=[ \t"])"""
+            r"""|'(?:[^'\n]*[ \t])?mermaid(?=[ \t'])|mermaid(?=[ \t>]))[^>\n]*>[ \t]*$""",
+            re.I,
         ),
-        re.compile(r"[ \t]*</(?:div|pre)>[ \t]*$", re.I),
+        re.compile(r".*</(?:div|pre)>[ \t]*$", re.I),
         True,
     ),
 )
@@ -279,7 +283,11 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
         end = next((j for j in range(index + 1, len(page)) if closing.match(page[j])), len(page))
         lines = page[index + 1 : end]
         if markup:
-            lines = [html.unescape(line) for line in lines]
+            last = page[end] if end < len(page) else ""
+            before = last[: last.lower().rfind("</")]
+            lines = [
+                html.unescape(line) for line in [*lines, *([before] if before.strip() else [])]
+            ]
         blocks.append(FencedBlock(index + 1, tuple(lines)))
         index = end + 1
     return blocks
