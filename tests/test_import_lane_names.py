@@ -64,6 +64,7 @@ def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) ->
         ("service-x", "service\u2011x"),
         ("x-ray svc", "x\u2011ray svc"),
         ("=cache", "\uff1dcache"),
+        ("queue *eu*-x", "queue *eu*\u2011x"),  # a lane's label is drawn as written: no escapes
     ],
 )
 def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) -> None:
@@ -73,3 +74,13 @@ def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) 
     assert labels == {name: captured}
     diagram = parse(f"participant {name} as {labels[name]}\n{name} -> Client: x\n")
     assert diagram.participants == [name, "Client"] and diagram.shown(name) == captured
+
+
+@given(st.text(max_size=40))
+def test_a_lanes_label_reads_back_as_given(captured: str) -> None:
+    labels: dict[str, str] = {}
+    name = named_lane(captured, None, labels)
+    text = "".join(f"participant {n} as {shown}\n" for n, shown in labels.items())
+    diagram = parse(f"{text}{name} -> {name}: x\n")
+    assert diagram.participants == [name]
+    assert diagram.shown(name) == labels.get(name, diagram.shown(name))

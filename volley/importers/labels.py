@@ -94,8 +94,10 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
         labels[name] = ":".join(lane_name(part) if part else "" for part in text.split(":"))
     elif name != " ".join((chosen or text).split()) and _LOOK_ALIKES.intersection(name):
         # `service-x` is written `service‑x` (no arrow), and its box shows the name as sent,
-        # which a reader can search for and type
-        labels[name] = label(chosen or text)
+        # which a reader can search for and type (a lane's label is drawn as written)
+        shown = " ".join(visible_controls(_LINE_BREAKS.sub(" ", chosen or text)).split())
+        if _reads_back(name, shown):  # `a x-> b` would read as a message after `as`
+            labels[name] = shown
     return name
 
 
@@ -104,17 +106,18 @@ _LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a
 _LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b")
 
 
-def _reads_back(name: str) -> bool:
+def _reads_back(name: str, shown: str = "x") -> bool:
     """Whether `name` reads as that one participant in each place an importer writes it:
-    a labelled lane's declaration, messages with activation marks, a note, an activation."""
+    a lane's declaration with its label `shown`, messages with activation marks, a note, an
+    activation."""
     try:
         diagram = parse(
-            f"participant {name} as x\n{name} ->+ {name}: x\nnote {name}: x\n"
+            f"participant {name} as {shown}\n{name} ->+ {name}: x\nnote {name}: x\n"
             f"{name} -->- {name}: x\nactivate {name}\n"
         )
     except VolleyError:
         return False
-    return diagram.participants == [name]
+    return diagram.participants == [name] and diagram.shown(name) == shown
 
 
 def cut_body(body: str, limit: int) -> str:
