@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -24,18 +26,13 @@ DAEMON = link_in(LINKS / "fiberplane-daemon-providers.txt")
 BROKEN = make_link("Alice -> Bob: hi\nAlice -> : oops\nBob -> Alice: ok\nBob ~> Alice: no\n")
 
 
-def run(*args: str, cwd: Path | None = None, stdin: str | None = None):
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=cwd) if cwd else _nothing():
-        return runner.invoke(main, list(args), input=stdin, env={"NO_COLOR": "1"})
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+def run(*args: str, cwd: Path | None = None):
+    old = os.getcwd()
+    os.chdir(cwd or old)
+    try:
+        return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+    finally:
+        os.chdir(old)
 
 
 def test_render_takes_the_link_and_draws_what_it_carries(tmp_path: Path):
@@ -60,12 +57,21 @@ def test_without_o_a_link_has_no_file_to_be_written_beside():
     )
 
 
-def test_into_a_folder_a_link_is_swimlanes_svg(tmp_path: Path):
+def test_into_a_folder_each_link_is_named_by_itself(tmp_path: Path):
     (tmp_path / "a.volley").write_text("A -> B: x\n", encoding="utf-8")
     out = tmp_path / "out"
-    result = run("render", str(tmp_path / "a.volley"), WELCOME, "-o", f"{out}/")
+    result = run("render", str(tmp_path / "a.volley"), WELCOME, DAEMON, "-o", f"{out}/")
     assert result.exit_code == 0, result.output
-    assert sorted(path.name for path in out.iterdir()) == ["a.svg", "swimlanes.svg"]
+    names = sorted(path.name for path in out.iterdir())
+    assert names[0] == "a.svg" and len(names) == 3
+    assert all(re.fullmatch(r"swimlanes-[0-9a-f]{8}\.svg", name) for name in names[1:])
+
+
+def test_a_folder_called_swimlanes_io_holds_files_not_a_link(tmp_path: Path):
+    (tmp_path / "swimlanes.io").mkdir()
+    result = run("check", "swimlanes.io/missing.volley", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert "cannot read swimlanes.io/missing.volley" in result.output
 
 
 def test_a_file_holding_only_a_link_is_the_diagram_it_carries(tmp_path: Path):
@@ -190,3 +196,16 @@ def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: P
     imported = run("import", str(source), "-o", str(out))
     assert imported.exit_code == 0, imported.output
     assert out.read_text(encoding="utf-8") == "A -> B: hi\n"
+
+
+def test_an_embedded_file_holding_a_link_counts_the_links_lines_not_the_files():
+    from volley import api
+    from volley.docs.fences import Location, Problem
+
+    with pytest.raises(VolleyErrors) as caught:
+        api.check(BROKEN + "\n", filename="docs/flow.volley")
+    said = Problem(caught.value.errors[0].diagnostic, Location("guide.md", 7, "flow.volley"))
+    assert said.message().startswith(
+        "Doc file 'guide.md', line 7, embedding 'flow.volley' "
+        "(line 2 of the diagram in its link): expected the name of a participant"
+    )

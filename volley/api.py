@@ -83,8 +83,7 @@ LINK_NAME = "<link>"
 def read(path: str, limits: Limits | None = None) -> str:
     """A diagram file's text (`-` for standard input), refused past the input limit; a
     swimlanes.io link that names no file is itself the text (`carried` reads it)."""
-    from volley.importers.swimlanes import as_link, is_link
-    from volley.textio import read_source
+    from volley.textio import as_link, is_link, read_source
 
     link = as_link(path)
     if is_link(link) and not os.path.exists(path):
@@ -94,7 +93,7 @@ def read(path: str, limits: Limits | None = None) -> str:
 
 def source_name(path: str) -> str:
     """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
-    from volley.importers.swimlanes import as_link, is_link
+    from volley.textio import as_link, is_link
 
     if path == "-":
         return "<stdin>"
@@ -105,16 +104,18 @@ def source_name(path: str) -> str:
 _IN_LINK = " (the diagram in its link)"
 
 
-def carried(text: str, filename: str | None = None) -> tuple[str, str | None]:
+def carried(
+    text: str, filename: str | None = None, limits: Limits | None = None
+) -> tuple[str, str | None]:
     """The diagram a source holds, and the name its errors give: a swimlanes.io share link
     alone (how people pass such diagrams around) holds the text it carries, whose lines
     errors count (`flow.volley (the diagram in its link):3:7`); any other text is the diagram
     itself."""
-    from volley.importers.swimlanes import decode_link, is_link
+    from volley.textio import decode_link, is_link
 
     if not is_link(text):
         return text, filename
-    diagram = decode_link(text, filename)
+    diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
     foreign = foreign_header(diagram.split("\n"))
     if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
         given = repr(text.strip()) if filename == LINK_NAME else filename or "FILE"
@@ -142,7 +143,7 @@ def check(
 ) -> Checked:
     """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
     with _masked(redact):
-        text, filename = carried(text, filename)
+        text, filename = carried(text, filename, limits)
         diagram = parse(text, filename=filename, limits=limits)
     from volley.checks.lint import lint
 
@@ -312,7 +313,7 @@ def render(
         diagram = source_or_diagram
     elif isinstance(source_or_diagram, str):
         with _masked(chosen.redact):
-            text, filename = carried(source_or_diagram, filename)
+            text, filename = carried(source_or_diagram, filename, chosen.limits)
             diagram = parse(text, filename=filename, limits=chosen.limits)
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")

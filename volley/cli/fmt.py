@@ -16,9 +16,9 @@ from volley.textio import write_atomic
 def formatted(path: str, limits) -> tuple[str, str]:
     """(the text as read, the text as written canonically); parse warnings are printed."""
     from volley.api import LINK_NAME, read, source_name
-    from volley.importers.swimlanes import is_link
     from volley.language.parser import parse
     from volley.language.writer import rewrite
+    from volley.textio import is_link
 
     name = source_name(path)
     text = read(path, limits)

@@ -11,6 +11,7 @@ one file) is a usage error before anything is written.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -183,8 +184,9 @@ def _target(source: Source, output: str | None, fmt: str, folder: bool) -> str:
         return output
     if source.path == "-":
         return os.path.join(output, f"stdin.{fmt}")
-    if source.is_link:
-        return os.path.join(output, f"swimlanes.{fmt}")
+    if source.is_link:  # named by the link, so that several go into one folder
+        digest = hashlib.sha256(source.path.encode("utf-8")).hexdigest()[:8]
+        return os.path.join(output, f"swimlanes-{digest}.{fmt}")
     if source.folder is not None:  # keep the layout below the folder given
         inside = os.path.relpath(source.path, source.folder)
         return os.path.join(output, f"{os.path.splitext(inside)[0]}.{fmt}")

@@ -162,7 +162,10 @@ class Problem:
             where += f", line {self.page_line}"
         if location.source_file:
             where += f", embedding '{location.source_file}'"
-            where += f" (line {diagnostic.line} there)" if diagnostic.line else ""
+            if diagnostic.line and in_link(diagnostic):  # a file holding a link
+                where += f" (line {diagnostic.line} of the diagram in its link)"
+            elif diagnostic.line:
+                where += f" (line {diagnostic.line} there)"
         elif diagnostic.line:
             where += f" (line {diagnostic.line} of the diagram{in_its_link(diagnostic)})"
         details = diagnostic.format().split("\n")[1:]

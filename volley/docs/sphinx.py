@@ -216,9 +216,12 @@ class VolleyDirective(SphinxDirective):
         """A Sphinx warning at the page line, or at the embedded file's line."""
         details = diagnostic.format().split("\n")[1:]
         if shown_file:
-            location: Any = f"{shown_file}:{diagnostic.line}" if diagnostic.line else shown_file
+            in_file = diagnostic.line and not api.in_link(diagnostic)  # not the link's lines
+            location: Any = f"{shown_file}:{diagnostic.line}" if in_file else shown_file
             page = os.path.basename(self.env.doc2path(self.env.docname))
             where = f" (embedded at {page}:{fence_line})"
+            if diagnostic.line and not in_file:
+                where = f" (line {diagnostic.line} of the diagram in its link){where}"
         else:
             location = (self.env.docname, self._content_line(diagnostic))
             where = (
