@@ -807,8 +807,9 @@ class _Builder:
                 happened.append((time, len(happened), [note], None))
         for child, lane in children:
             # a call's time, which calls made at once share; work inside one service is a
-            # moment in it (a span timing a whole request would overlap every call in it)
-            call = child.kind in _CALLERS or child.kind in _CALLEES
+            # moment in it (a span timing a whole request would overlap every call in it),
+            # unless it holds calls of its own (an agent's tool run), which ran as long as it
+            call = child.kind in _CALLERS or child.kind in _CALLEES or bool(child.children)
             end = (child.end if child.end is not None else child.start) if call else None
             happened.append((child.start, len(happened), self.span_items(child, lane), end))
         happened.sort(key=lambda each: each[:2])
