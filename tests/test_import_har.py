@@ -574,3 +574,28 @@ def test_json_rpc_over_http_names_the_method_each_post_calls():
          "postData": {"mimeType": "application/json", "text": '{"method": "card"}'}}
     )  # fmt: skip
     assert plain.messages()[0].label == "POST /orders"
+
+
+def test_a_body_playwright_saved_beside_the_har_is_read_from_there(tmp_path):
+    """`content: 'attach'` keeps each body in a file named by its SHA-1 beside the HAR; any
+    other name a capture gives is not read (it cannot pull another file into the diagram)."""
+    import hashlib
+
+    from volley.importers import convert
+
+    body = b'{"todo": "buy milk"}'
+    attached = hashlib.sha1(body).hexdigest() + ".json"
+    (tmp_path / attached).write_bytes(body)
+    (tmp_path / "secrets.env").write_text("TOKEN=abc")
+    capture = json.loads((CASES / "playwright-attachments.har").read_text(encoding="utf-8"))
+    entry = capture["log"]["entries"][0]
+    entry["response"]["content"] = {"mimeType": "application/json", "_file": attached}
+    other = json.loads(json.dumps(entry))
+    other["response"]["content"] = {"mimeType": "text/plain", "_file": "secrets.env"}
+    capture["log"]["entries"] = [entry, other]
+    har_file = tmp_path / "session.har"
+    har_file.write_text(json.dumps(capture), encoding="utf-8")
+    (imported,) = convert(har_file.read_text(encoding="utf-8"), str(har_file))
+    assert '{\n  "todo": "buy milk"\n}' in imported.text
+    assert "TOKEN=abc" not in imported.text
+    assert "it was saved beside it, as secrets.env)" in imported.text

@@ -16,6 +16,7 @@ import binascii
 import fnmatch
 import http
 import json
+import os
 import re
 import unicodedata
 import zlib
@@ -139,7 +140,8 @@ def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> _
             filename=filename,
             hint="export one from the browser's DevTools (Network, Save all as HAR)",
         )
-    return _Importer(log, options)
+    folder = os.path.dirname(os.path.abspath(filename)) if filename else None
+    return _Importer(log, options, folder if filename and os.path.isfile(filename) else None)
 
 
 def _matches(url: str, patterns: Sequence[str]) -> bool:
@@ -386,14 +388,24 @@ def _started(entry: dict) -> float | None:
     return when.timestamp() + float(f"0.{fraction or 0}")
 
 
-def _saved_apart(holder: dict) -> str:
-    """Where a body is that the capture keeps outside itself: Playwright's `recordHar` with
-    `content: 'attach'` saves each body to a file beside the HAR (`_file`), so the message
-    is not shown as if it had no body."""
-    name = holder.get("_file")
-    if not isinstance(name, str) or not name:
-        return ""
-    return f"(the body is not in the HAR: it was saved beside it, as {name})"
+# The name Playwright's `recordHar` gives a body it saves beside the HAR: its SHA-1, in hex.
+_ATTACHED = re.compile(r"[0-9a-f]{40}(?:\.[A-Za-z0-9]{1,10})?")
+
+
+def _beside(folder: str | None, name: Any) -> bytes | None:
+    """The bytes of a body Playwright's `recordHar` (with `content: 'attach'`) saved in the
+    file `name` beside the HAR, when the HAR is a file in `folder`. Only a name Playwright
+    gives is read: a capture from elsewhere cannot pull another file into the diagram."""
+    if folder is None or not isinstance(name, str) or not _ATTACHED.fullmatch(name):
+        return None
+    path = os.path.join(folder, name)
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > _MAX_UNZIPPED:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _is_text(media: str) -> bool:
@@ -401,9 +413,10 @@ def _is_text(media: str) -> bool:
 
 
 class _Importer:
-    def __init__(self, log: dict, options: TrafficOptions) -> None:
+    def __init__(self, log: dict, options: TrafficOptions, folder: str | None = None) -> None:
         self.log = log
         self.options = options
+        self.folder = folder  # where the HAR file is, for bodies saved beside it
         client = self._client_name()
         self.client = lane_name(options.names.get(client) or client)
         self.lanes: dict[str, str] = {}  # origin key → lane name
@@ -614,7 +627,20 @@ class _Importer:
             fields = [p for p in params if isinstance(p, dict)]
             form = _form(fields, _content_type(headers, post.get("mimeType")))
             return cut_body(form, self.body_limit)
-        return _saved_apart(post)
+        return self._saved_apart(post, headers)
+
+    def _saved_apart(self, holder: dict, headers: list[tuple[str, str]]) -> str:
+        """A body the capture keeps outside itself (Playwright's `_file`): read from beside
+        the HAR when it is there, else a line saying where it was saved, so the message is not
+        shown as if it had no body."""
+        name = holder.get("_file")
+        if not isinstance(name, str) or not name:
+            return ""
+        raw = _beside(self.folder, name)
+        if raw is None:
+            return f"(the body is not in the HAR: it was saved beside it, as {name})"
+        encoded = base64.b64encode(raw).decode("ascii")
+        return self._body(encoded, headers, holder.get("mimeType"), "base64")
 
     def _response_text(self, response: dict, version: str) -> str:
         """The response as HTTP text; `version` is the request's, for a capture that does not
@@ -632,7 +658,7 @@ class _Importer:
                 content["text"], headers, content.get("mimeType"), content.get("encoding")
             )
         else:
-            body = _saved_apart(content)
+            body = self._saved_apart(content, headers)
         return self._message(lines, body)
 
     def _body(self, text: str, headers: list[tuple[str, str]], declared: Any, encoding: Any) -> str:
