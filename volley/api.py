@@ -83,7 +83,8 @@ LINK_NAME = "<link>"
 def read(path: str, limits: Limits | None = None) -> str:
     """A diagram file's text (`-` for standard input), refused past the input limit; a
     swimlanes.io link that names no file is itself the text (`carried` reads it)."""
-    from volley.textio import as_link, is_link, read_source
+    from volley.share_links import as_link, is_link
+    from volley.textio import read_source
 
     link = as_link(path)
     if is_link(link) and not os.path.exists(path):
@@ -93,7 +94,7 @@ def read(path: str, limits: Limits | None = None) -> str:
 
 def source_name(path: str) -> str:
     """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
-    from volley.textio import as_link, is_link
+    from volley.share_links import as_link, is_link
 
     if path == "-":
         return "<stdin>"
@@ -111,7 +112,7 @@ def carried(
     alone (how people pass such diagrams around) holds the text it carries, whose lines
     errors count (`flow.volley (the diagram in its link):3:7`); any other text is the diagram
     itself."""
-    from volley.textio import decode_link, is_link
+    from volley.share_links import decode_link, is_link
 
     if not is_link(text):
         return text, filename

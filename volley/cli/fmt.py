@@ -18,7 +18,7 @@ def formatted(path: str, limits) -> tuple[str, str]:
     from volley.api import LINK_NAME, read, source_name
     from volley.language.parser import parse
     from volley.language.writer import rewrite
-    from volley.textio import is_link
+    from volley.share_links import is_link
 
     name = source_name(path)
     text = read(path, limits)

@@ -14,7 +14,8 @@ from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
-from volley.textio import as_link, read_source, write_atomic
+from volley.share_links import as_link
+from volley.textio import read_source, write_atomic
 
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 

@@ -14,7 +14,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, PartlyImported
-from volley.textio import decode_link, is_link
+from volley.share_links import decode_link, is_link
 
 # An ATX heading: Markdown prose, which a saved diagram never is.
 _HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
