@@ -11,7 +11,7 @@ import pytest
 import volley
 from volley.errors import VolleyError
 from volley.importers import convert
-from volley.importers.swimlanes import decode_link
+from volley.share_links import decode_link
 from volley.model import Note
 
 from .conftest import volley_cli
