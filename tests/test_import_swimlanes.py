@@ -11,8 +11,8 @@ import pytest
 import volley
 from volley.errors import VolleyError
 from volley.importers import convert
-from volley.share_links import decode_link
 from volley.model import Note
+from volley.share_links import decode_link
 
 from .conftest import volley_cli
 
