@@ -163,21 +163,32 @@ def test_a_docs_page_points_at_the_block_holding_a_broken_link(caplog):
     with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
         converter().convert(page)
     messages = [record.getMessage() for record in caplog.records]
-    assert messages and "line 3 (line 2 of the diagram in its link)" in messages[0]
+    assert messages and "line 4 (line 2 of the diagram in its link)" in messages[0]  # the link
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.volley"):
+        box = converter().convert(page)
+    assert "(the diagram in the link on line 4):2:10: error:" in box  # the box says the same
     good = converter().convert(f"```volley\n{WELCOME}\n```\n")
     assert 'class="volley-diagram"' in good
 
 
-def test_sphinx_draws_a_link_and_points_at_its_directive_when_it_is_broken(tmp_path: Path):
+def test_sphinx_draws_a_link_and_points_at_it_when_its_diagram_is_broken(tmp_path: Path):
     from tests.test_sphinx import build_site, indented, write_site
 
-    rst = f"Flows\n=====\n\n.. volley::\n\n{indented(WELCOME)}\n.. volley::\n\n{indented(BROKEN)}\n"
-    site = write_site(tmp_path / "site", {"index.rst": rst})
+    rst = (
+        f"Flows\n=====\n\n.. volley::\n\n{indented(WELCOME)}\n"
+        f".. volley::\n\n{indented(BROKEN)}\n"
+        ".. volley:: broken.volley\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst, "broken.volley": BROKEN + "\n"})
     log = build_site(site, tmp_path / "out", "--keep-going").stderr
-    assert "index.rst:8: WARNING: volley: expected the name of a participant" in log, log
+    assert "index.rst:10: WARNING: volley: expected the name of a participant" in log, log
     assert "(line 2 of the diagram in its link)" in log
+    # a file holding the link: its line 1, the link's diagram's line 2 (no "broken.volley.rst")
+    assert "broken.volley:1: WARNING: volley: expected the name of a participant" in log, log
+    assert ".volley.rst" not in log
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert page.count('class="volley-diagram') >= 1
+    assert "index.rst (the diagram in the link on line 10):2:10: error:" in page  # its box
 
 
 def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: Path):

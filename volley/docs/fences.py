@@ -150,9 +150,24 @@ class Problem:
     def page_line(self) -> int:
         """The page line at fault: inside a fence, the fence line plus the diagram line."""
         location, line = self.location, self.diagnostic.line
-        if location.source_file or not location.page_line or in_link(self.diagnostic):
+        if location.source_file or not location.page_line:
             return location.page_line
+        if in_link(self.diagnostic):  # the link, on the block's first line
+            return location.page_line + 1
         return location.page_line + line
+
+    def shown(self) -> Diagnostic:
+        """The problem as the page's error box quotes it: at the page's line, or at the
+        embedded file's, or, for the diagram a link carries, at that diagram's line, named so
+        (`guide.md (the diagram in the link on line 26):2:5`)."""
+        diagnostic, location = self.diagnostic, self.location
+        if in_link(diagnostic):
+            where = location.source_file or location.page or "the page"
+            link = "its link" if location.source_file else f"the link on line {self.page_line}"
+            return replace(diagnostic, filename=f"{where} (the diagram in {link})")
+        if location.source_file:
+            return replace(diagnostic, filename=location.source_file)
+        return replace(diagnostic, filename=location.page, line=self.page_line)
 
     def message(self) -> str:
         """One log entry: the page and its line, the diagram line, what is wrong, the caret."""
@@ -466,11 +481,7 @@ def _pre(lines: list[str], style: str) -> str:
 
 def error_box(problem: Problem) -> str:
     """A readable, escaped box that stands where the diagram would be."""
-    diagnostic, location = problem.diagnostic, problem.location
-    if location.source_file:
-        shown = replace(diagnostic, filename=location.source_file)
-    else:
-        shown = replace(diagnostic, filename=location.page, line=problem.page_line)
+    shown = problem.shown()
     # The words wrap (a phone's column is narrow); the quoted line and its caret stay as they
     # are, the caret under its character, scrolling sideways if the line is long.
     lines = shown.format().split("\n")

@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import replace
 from typing import Any, ClassVar
 
 try:
@@ -208,8 +207,8 @@ class VolleyDirective(SphinxDirective):
 
     def _content_line(self, diagnostic: Diagnostic) -> int:
         """The page line of a line of the inline diagram (the fence's, for a file's)."""
-        if diagnostic.line and self.content and not api.in_link(diagnostic):
-            return self._first_line + diagnostic.line
+        if diagnostic.line and self.content:  # a link's diagram: the link, its first line
+            return self._first_line + (1 if api.in_link(diagnostic) else diagnostic.line)
         return self.lineno
 
     def _report(self, diagnostic: Diagnostic, shown_file: str | None, fence_line: int) -> None:
@@ -217,7 +216,7 @@ class VolleyDirective(SphinxDirective):
         details = diagnostic.format().split("\n")[1:]
         if shown_file:
             in_file = diagnostic.line and not api.in_link(diagnostic)  # not the link's lines
-            location: Any = f"{shown_file}:{diagnostic.line}" if in_file else shown_file
+            location: Any = f"{shown_file}:{diagnostic.line if in_file else 1}"
             page = os.path.basename(self.env.doc2path(self.env.docname))
             where = f" (embedded at {page}:{fence_line})"
             if diagnostic.line and not in_file:
@@ -255,11 +254,7 @@ class VolleyDirective(SphinxDirective):
         else:
             location = Location(page, self._first_line)
         problem = Problem(first, location)
-        if written:
-            text = replace(first, filename=written)
-        else:
-            text = replace(first, filename=location.page, line=problem.page_line)
-        node = volley_error(html=error_box(problem), text=text.format())
+        node = volley_error(html=error_box(problem), text=problem.shown().format())
         self.set_source_info(node)
         return [node]
 
