@@ -328,3 +328,33 @@ def test_a_style_whose_face_lacks_the_letters_is_left_off() -> None:
     raster = _raster("*\u0645\u0627\u0626\u0644* hi")
     assert ('font-style="normal"' in raster) == _lacks(family, word, False, True)
     assert '<path d="M' in _raster("*\u0924\u0940\u0928* tries")  # तीन: no reordering, slanted
+
+
+@needs_arabic_and_tamil
+def test_a_letter_goes_with_its_mark_to_the_font_that_has_both() -> None:
+    """பொருள் at the start of a label: fontconfig draws ப in Grantha first, which lacks the
+    vowel sign ொ: drawn apart, the sign was a box. Letter and sign go to Noto Sans Tamil."""
+    from volley.output.font_fallback import _pieces
+
+    for word in ("\u0baa\u0bca\u0bb0\u0bc1\u0bb3\u0bcd", "\u0baa\u0bcb", "\u0bb5\u0bbe"):
+        assert "Grantha" not in _raster(f"{word} x"), word
+        families = {family for family, _ in _pieces(word)}
+        assert len(families) == 1 and "Grantha" not in str(families), (word, families)
+
+
+@needs_arabic_and_tamil
+def test_a_zero_width_non_joiner_is_shaped_with_its_persian_word() -> None:
+    """می‌خواهم: Persian writes U+200C inside words; cairo drew it as a bar."""
+    from volley.output.font_fallback import _pieces
+
+    ((_, word),) = _pieces("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")
+    assert "\u200c" in word
+
+
+def test_accents_typed_after_their_letters_are_composed_for_the_raster() -> None:
+    """`e` + U+0301 (as macOS copies text): cairo put the lone accent beside its letter."""
+    from volley.output.raster import _safe
+
+    svg = volley.render("A -> B: Vie\u0323\u0302t \u0415\u0308", format="svg")
+    drawn = _safe(svg).decode("utf-8")
+    assert "Vi\u1ec7t \u0401" in drawn and "\u0301" not in drawn

@@ -751,3 +751,11 @@ def test_note_paragraphs_leave_no_word_behind(count: int) -> None:
     lines = [line for text in note.texts for line in text.lines]
     widest = max(line.width for line in lines)
     assert all(line.width >= widest / 3 for line in lines)
+
+
+def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
+    from volley.layout.textwrap import _clusters
+
+    clusters = _clusters("\u0e40\u0e0a\u0e48\u0e19\u0e44\u0e1b\u0e42\u0e23\u0e07")  # เช่นไปโรง
+    assert clusters[0] == "\u0e40\u0e0a\u0e48"
+    assert not any(c[-1] in "\u0e40\u0e41\u0e42\u0e43\u0e44" for c in clusters)

@@ -117,6 +117,8 @@ def _extends(cluster: str, ch: str) -> bool:
         return True  # variation selectors, skin tones, tag sequences
     if cp in (0x0E33, 0x0EB3):  # Thai and Lao SARA AM follow their consonant
         return True
+    if 0x0E40 <= ord(last) <= 0x0E44 or 0x0EC0 <= ord(last) <= 0x0EC4:
+        return True  # a Thai or Lao vowel written before its consonant (เ แ โ ใ ไ) stays with it
     if 0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF:  # Hangul vowel and final jamo
         return True
     if unicodedata.combining(last) == 9 and unicodedata.category(ch) == "Lo":

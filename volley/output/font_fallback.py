@@ -38,7 +38,9 @@ EMOJI = "emoji"
 
 # A leaf of text in the SVG volley writes: an element's opening tag, its text, its closing tag.
 _LEAF = re.compile(r"(<(text|tspan)\b[^>]*>)([^<]+)(</\2>)")
-_JOINERS = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # ZWJ, variation selectors, keycap
+# ZWJ, ZWNJ (Persian writes one inside words: shaped with its letters, it is no glyph),
+# variation selectors, keycap
+_JOINERS = {"\u200d", "\u200c", "\ufe0e", "\ufe0f", "\u20e3"}
 _EMOJI_STYLE = {"\ufe0f", "\u20e3"}  # the emoji selector and the keycap: draw as an emoji
 # A `<text>` tag's anchor, place and size, for a line drawn from its middle or end.
 _ANCHORED = re.compile(r' text-anchor="(middle|end)"')
@@ -166,6 +168,25 @@ def _goes_on_in(family: str | None, ch: str) -> bool:
     return font is not None and font.has(ch)
 
 
+def _cluster_family(family: str | None, base: str, mark: str) -> str | None:
+    """The font to draw a letter and the mark after it in: `family` when it has the mark (or
+    the mark is a joiner, or no font has both), else the first that has both (Tamil's ப, for
+    which fontconfig offers Noto Sans Grantha first, and its vowel sign, which only Noto Sans
+    Tamil has: drawn apart, the sign was a box)."""
+    if mark in _JOINERS or unicodedata.category(mark) not in ("Mn", "Mc"):
+        return family
+    if family is not None and family == _emoji_family():  # a mark on an emoji: its picture
+        return family
+    order = fallback_order(PRIMARY)
+    current = _fallback_fonts().get(family) if family else (order[0] if order else None)
+    if current is None or current.has(mark):
+        return family
+    for font in order:
+        if font.has(base) and font.has(mark):
+            return None if font is order[0] else font.family
+    return family
+
+
 @cache
 def _fallback_fonts() -> dict[str, Font]:
     return {font.family: font for font in fallback_order(PRIMARY)}
@@ -197,6 +218,13 @@ def _pieces(text: str) -> list[tuple[str | None, str]]:
             family = emoji
         elif pieces and _joins(ch):
             family = pieces[-1][0]
+            base = pieces[-1][1][-1]
+            moved = _cluster_family(family, base, ch)
+            if moved != family:  # the font drawing the letter lacks its mark: both move
+                before, piece = pieces.pop()
+                if piece[:-1]:
+                    pieces.append((before, piece[:-1]))
+                ch, family = base + ch, moved
         if family == "":
             family = None
         if pieces and pieces[-1][0] == family:

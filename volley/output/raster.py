@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import unicodedata
 import urllib.request
 from collections.abc import Iterable
 from functools import cache
@@ -71,8 +72,12 @@ def _surfaces():
 
 
 def _safe(svg: str) -> bytes:
-    """The SVG as cairo can draw it: noncharacters replaced, other scripts given their fonts."""
-    return with_fallback_fonts(noncharacters().sub("\ufffd", svg)).encode("utf-8")
+    """The SVG as cairo can draw it: noncharacters replaced, letters and the accents typed
+    after them (`e` + U+0301, as macOS copies text) composed into the one character a font
+    draws with its accent in place (cairo puts a lone mark beside its letter), other scripts
+    given their fonts."""
+    text = unicodedata.normalize("NFC", noncharacters().sub("\ufffd", svg))
+    return with_fallback_fonts(text).encode("utf-8")
 
 
 def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
