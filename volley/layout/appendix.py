@@ -142,12 +142,16 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
     sender, receiver = escape_markup(item.sender), escape_markup(item.receiver)
-    if direction(item.sender + item.receiver) == "R":
-        # Each name set apart from the arrow (FSI … PDI): between two right-to-left names
-        # the arrow would otherwise be read with them, right to left, pointing at the sender.
-        sender, receiver = f"\u2068{sender}\u2069", f"\u2068{receiver}\u2069"
+    said = escape_markup(body + lang)
+    if any(direction(part) == "R" for part in (item.sender, item.receiver, label, body)):
+        # Each part set apart (FSI … PDI): between two right-to-left names the arrow would
+        # otherwise be read with them, right to left, pointing at the sender, and two
+        # right-to-left labels side by side would swap places.
+        sender, receiver, label, said = (
+            f"\u2068{part}\u2069" for part in (sender, receiver, label, said)
+        )
     arrow = "↔" if item.both_ways else "→"
-    heading = f"{sender} {arrow} {receiver} · {label} · {escape_markup(body + lang)}"
+    heading = f"{sender} {arrow} {receiver} · {label} · {said}"
     # The heading runs left to right whatever its texts, so that its arrow points from the
     # sender to the receiver: where its first letter is a right-to-left one, a left-to-right
     # mark before it says so.
