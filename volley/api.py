@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import os
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +46,7 @@ __all__ = [
     "check_file",
     "default_id_prefix",
     "in_link",
+    "in_link_named",
     "layout",
     "parse",
     "read",
@@ -83,26 +84,25 @@ LINK_NAME = "<link>"
 def read(path: str, limits: Limits | None = None) -> str:
     """A diagram file's text (`-` for standard input), refused past the input limit; a
     swimlanes.io link that names no file is itself the text (`carried` reads it)."""
-    from volley.share_links import as_link, is_link
+    from volley.share_links import link_argument
     from volley.textio import read_source
 
-    link = as_link(path)
-    if is_link(link) and not os.path.exists(path):
-        return link
-    return read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
+    return link_argument(path) or read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
 
 
 def source_name(path: str) -> str:
     """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
-    from volley.share_links import as_link, is_link
+    from volley.share_links import link_argument
 
     if path == "-":
         return "<stdin>"
-    return LINK_NAME if is_link(as_link(path)) and not os.path.exists(path) else path
+    return LINK_NAME if link_argument(path) else path
 
 
-# How errors name the diagram a link in a file (or a docs block) carries: their lines are its.
+# How errors name the diagram a link carries: their lines are its (`in_link_named`).
 _IN_LINK = " (the diagram in its link)"
+_ON_LINE = " (the diagram in the link on line {})"
+_NAMED_IN_LINK = re.compile(r" \(the diagram in (?:its link|the link on line \d+)\)$")
 
 
 def carried(
@@ -112,31 +112,36 @@ def carried(
     alone (how people pass such diagrams around) holds the text it carries, whose lines
     errors count (`flow.volley (the diagram in its link):3:7`); any other text is the diagram
     itself."""
-    from volley.share_links import decode_link, is_link
+    from volley.share_links import decode_link, import_hint, is_link
 
     if not is_link(text):
         return text, filename
     diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
     foreign = foreign_header(diagram.split("\n"))
     if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
-        given = repr(text.strip()) if filename == LINK_NAME else filename or "FILE"
         raise VolleyError(
             f"this link carries {foreign[1]}, not volley; volley import converts it",
             filename=filename,
             line=1,
             column=1,
             source_line=text.strip(),
-            hint=f"run: volley import {given} -o diagram.volley",
+            hint=f"run: {import_hint(text, filename)}",
         )
-    if filename != LINK_NAME:
-        filename = (filename or "<input>") + _IN_LINK
-    return diagram, filename
+    return diagram, filename if filename == LINK_NAME else in_link_named(filename or "<input>")
+
+
+def in_link_named(where: str, line: int | None = None) -> str:
+    """How errors name the diagram a link carries, whose lines they count: the link in file
+    `where` (`flow.volley (the diagram in its link)`), or on `line` of a page that holds it
+    among other text (`README.md (the diagram in the link on line 12)`). `in_link` reads
+    either back."""
+    return f"{where}{_IN_LINK if line is None else _ON_LINE.format(line)}"
 
 
 def in_link(diagnostic: Diagnostic) -> bool:
     """Whether a problem's line is one of the diagram a link carries, not of the text the link
     stands in (a docs page points at the block holding the link)."""
-    return (diagnostic.filename or "").endswith(_IN_LINK)
+    return _NAMED_IN_LINK.search(diagnostic.filename or "") is not None
 
 
 def check(

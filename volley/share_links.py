@@ -16,8 +16,10 @@ from urllib.parse import unquote
 
 from volley.errors import VolleyError
 
+# A link and nothing else, spaces and line breaks around it aside (matched in place: a
+# diagram's text fails at its first letters, and is never copied to be stripped).
 _LINK = re.compile(
-    r"(?i:https?://(?:www\.|cdn\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?"
+    r"\s*(?i:https?://(?:www\.|cdn\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?\s*"
 )
 
 
@@ -28,7 +30,22 @@ _SCHEMELESS_LINK = re.compile(r"(?i)(?:www\.|cdn\.)?swimlanes\.io/")
 def is_link(text: str) -> bool:
     """Whether `text` is a swimlanes.io link and nothing else (spaces and line breaks around
     it aside): never a diagram, whose every line is a message, a note or a keyword."""
-    return _LINK.fullmatch(text.strip()) is not None
+    return _LINK.fullmatch(text) is not None
+
+
+def link_argument(argument: str) -> str | None:
+    """The link a command-line argument is, when it names no file (with or without its
+    scheme: `as_link`); None for a path."""
+    link = as_link(argument)
+    return link if is_link(link) and not os.path.exists(argument) else None
+
+
+def import_hint(link: str, name: str | None, out: str = "diagram.volley") -> str:
+    """The command that writes a link's diagram out as text, into `out`: `volley import` of
+    the file that holds it, or of the link itself when it was given on the command line
+    (`<link>`)."""
+    given = repr(link.strip()) if name in (None, "<link>") else name
+    return f"volley import {given} -o {out}"
 
 
 def as_link(argument: str) -> str:
@@ -45,7 +62,7 @@ def decode_link(link: str, filename: str | None = None, max_bytes: int | None = 
     (the input limit; by default volley's)."""
     from volley.limits import DEFAULT_LIMITS
 
-    found = _LINK.fullmatch(link.strip())
+    found = _LINK.fullmatch(link)
     if found is None:
         raise VolleyError("not a swimlanes.io link", filename=filename)
     data = found["data"]

@@ -15,19 +15,18 @@ from volley.textio import write_atomic
 
 def formatted(path: str, limits) -> tuple[str, str]:
     """(the text as read, the text as written canonically); parse warnings are printed."""
-    from volley.api import LINK_NAME, read, source_name
+    from volley.api import read, source_name
     from volley.language.parser import parse
     from volley.language.writer import rewrite
-    from volley.share_links import is_link
+    from volley.share_links import import_hint, is_link
 
     name = source_name(path)
     text = read(path, limits)
     if is_link(text):  # the diagram is in the link, where no formatting can reach it
-        given = repr(text.strip()) if name == LINK_NAME else path
         raise VolleyError(
             "a swimlanes.io link holds the diagram, not text that can be formatted",
             filename=name,
-            hint=f"volley import {given} -o flow.volley writes the diagram it carries as text",
+            hint=f"{import_hint(text, name, 'flow.volley')} writes the diagram it carries as text",
         )
     diagram = parse(text, filename=name, limits=limits)
     for warning in diagram.warnings:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from volley.api import in_link
+from volley.api import in_link, in_link_named
 from volley.docs.fence_options import typed_options, unknown_options
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
@@ -162,9 +162,10 @@ class Problem:
         (`guide.md (the diagram in the link on line 26):2:5`)."""
         diagnostic, location = self.diagnostic, self.location
         if in_link(diagnostic):
-            where = location.source_file or location.page or "the page"
-            link = "its link" if location.source_file else f"the link on line {self.page_line}"
-            return replace(diagnostic, filename=f"{where} (the diagram in {link})")
+            if location.source_file:
+                return replace(diagnostic, filename=in_link_named(location.source_file))
+            where = location.page or "the page"
+            return replace(diagnostic, filename=in_link_named(where, self.page_line))
         if location.source_file:
             return replace(diagnostic, filename=location.source_file)
         return replace(diagnostic, filename=location.page, line=self.page_line)

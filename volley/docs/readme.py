@@ -366,12 +366,10 @@ def with_nested_fence_hint(diagnostic: Diagnostic) -> Diagnostic:
 def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Diagnostic:
     """A diagnostic about a block's text, pointing into the Markdown file instead."""
     diagnostic = error.diagnostic if isinstance(error, VolleyError) else error
-    from volley.api import in_link
+    from volley.api import in_link, in_link_named
 
     if in_link(diagnostic):  # a block holding a swimlanes.io link: the link's own lines
-        return dataclasses.replace(
-            diagnostic, filename=f"{filename} (the diagram in the link on line {offset + 1})"
-        )
+        return dataclasses.replace(diagnostic, filename=in_link_named(filename, offset + 1))
     diagnostic = with_nested_fence_hint(diagnostic)
     return Diagnostic(
         diagnostic.message,
