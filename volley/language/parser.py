@@ -19,7 +19,14 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.language.prepass import Body, LineKind, is_comment, lift_bodies, payload_end
+from volley.language.prepass import (
+    Body,
+    LineKind,
+    is_comment,
+    is_percent_comment,
+    lift_bodies,
+    payload_end,
+)
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import (
     Activation,
@@ -160,7 +167,7 @@ def line_kind(line: str) -> LineKind:
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
     uses as a keyword ("Loop over the pages", "Activate the account") is a note's text.
     """
-    if line.lstrip(" \t").startswith("%%"):  # Mermaid's comment; in swimlanes.io, text
+    if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
@@ -484,7 +491,7 @@ class _ToModel:
             text = f"{text}\n{more}" if text else more.lstrip("\n")
             for line in body.doubtful:
                 said = f"this line is read as text of the note on line {_line(keyword)}"
-                if self._local.run.lines[line - 1].lstrip(" \t").startswith("%%"):
+                if is_percent_comment(self._local.run.lines[line - 1]):
                     said += (
                         ', as swimlanes.io reads it ("%%" starts no comment there); to end the '
                         'note with a comment, write "//" instead'

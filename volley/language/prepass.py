@@ -63,6 +63,12 @@ def is_comment(line: str) -> bool:
     return line.lstrip(" \t").startswith(("//", "%%"))
 
 
+def is_percent_comment(line: str) -> bool:
+    """Mermaid's `%%` comment line, which swimlanes.io, having no such comment, reads as a
+    note's text."""
+    return line.lstrip(" \t").startswith("%%")
+
+
 def _dedented(lines: list[str]) -> list[str]:
     """The lines without the indentation they all share, counted in columns (a tab to the next
     multiple of four), so a tab on one line and four spaces on the next share it; blank lines
@@ -179,7 +185,7 @@ class _Lifter:
                 if is_comment(line):
                     self.comment_ends[pos + 1] = index + 1
                 break
-            if kind == "keyword text" and (not deeper or is_comment(line)):
+            if kind == "keyword text" and (not deeper or is_percent_comment(line)):
                 doubtful.append(pos + 1)  # a `%%` line: Mermaid's comment, however deep
             run.extend(lines[end : pos + 1])
             pos += 1

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from volley.language.parser import line_kind, normalise, parse
-from volley.language.prepass import is_comment
+from volley.language.prepass import is_percent_comment
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.text.fences import closes, fence_open
@@ -211,7 +211,8 @@ def _ends_early(text: str) -> bool:
         return False
     # a `%%` line stays the note's text, but is pointed out as Mermaid's comment when read
     return any(
-        line.strip() and (line_kind(line) == "element" or is_comment(line)) for line in lines[1:]
+        line.strip() and (line_kind(line) == "element" or is_percent_comment(line))
+        for line in lines[1:]
     )
 
 
