@@ -194,7 +194,11 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
 
 def _card_code(name: str, value: str) -> bool:
     """Whether a value is a card's security code under one of its names (`"cvc": "314"`)."""
-    return _fold(name).strip("\"'") in CARD_CODE_NAMES and bool(_CARD_CODE.fullmatch(value))
+    return _card_code_name(name) and bool(_CARD_CODE.fullmatch(value))
+
+
+def _card_code_name(name: str) -> bool:
+    return _fold(name).strip("\"'") in CARD_CODE_NAMES
 
 
 def _code_like(value: str) -> bool:
@@ -349,7 +353,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
     """A JSON number under a secret's name: a security code's three or four digits
     (`"cvv": 123`), or, outside prose, a number as long as a numeric key."""
-    if _fold(name).strip("\"'") in CARD_CODE_NAMES:
+    if _card_code_name(name):
         return _CARD_CODE.match(text, start)
     return None if prose else _NUMBER.match(text, start)
 

@@ -322,7 +322,6 @@ _FROM_SERVER = frozenset(
     {"recv", "received", "receive", "in", "incoming", "inbound", "server", "server_to_client",
      "server->client", "s2c", "to_client", "from_server", "response", "rx", "<", "<-", "←"}
 )  # fmt: skip
-# MCP and LSP methods only a server sends (any other without a direction is the client's)
 # Methods only an editor or an MCP host sends, by how they start.
 _CLIENT_METHODS = (
     "initialize", "initialized", "shutdown", "exit", "textDocument/", "notebookDocument/",
@@ -332,6 +331,7 @@ _CLIENT_METHODS = (
     "notifications/initialized", "notifications/roots/", "tools/", "resources/", "prompts/",
     "completion/", "logging/setLevel",
 )  # fmt: skip
+# MCP and LSP methods only a server sends (any other without a direction is the client's)
 _SERVER_METHODS = (
     "sampling/", "roots/list", "elicitation/", "notifications/message",
     "notifications/resources/", "notifications/tools/", "notifications/prompts/",

@@ -47,6 +47,11 @@ def holds_controls(text: str) -> bool:
     return _CONTROLS.search(text) is not None
 
 
+def _one_line(text: str) -> str:
+    """The text on one line, its control characters visible, its runs of spaces one."""
+    return " ".join(visible_controls(_LINE_BREAKS.sub(" ", text)).split())
+
+
 def label(text: str, limit: int = LABEL_CHARS) -> str:
     """One line of plain text as a message label that shows exactly that text."""
     text = visible_controls(_LINE_BREAKS.sub(" ", text)).strip()
@@ -92,10 +97,10 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
     name = lane_name(chosen or text)
     if not chosen and ":" in text:
         labels[name] = ":".join(lane_name(part) if part else "" for part in text.split(":"))
-    elif name != " ".join((chosen or text).split()) and _LOOK_ALIKES.intersection(name):
+    elif _LOOK_ALIKES.intersection(name) and name != _one_line(chosen or text):
         # `service-x` is written `service‑x` (no arrow), and its box shows the name as sent,
         # which a reader can search for and type (a lane's label is drawn as written)
-        shown = " ".join(visible_controls(_LINE_BREAKS.sub(" ", chosen or text)).split())
+        shown = _one_line(chosen or text)
         if _reads_back(name, shown):  # `a x-> b` would read as a message after `as`
             labels[name] = shown
     return name

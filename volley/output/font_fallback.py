@@ -168,6 +168,14 @@ def _goes_on_in(family: str | None, ch: str) -> bool:
     return font is not None and font.has(ch)
 
 
+def _last_character(pieces: list[tuple[str | None, str]]) -> str:
+    """The last character of the last piece, taken off it (the piece goes if that was all)."""
+    family, piece = pieces.pop()
+    if piece[:-1]:
+        pieces.append((family, piece[:-1]))
+    return piece[-1]
+
+
 def _cluster_family(family: str | None, base: str, mark: str) -> str | None:
     """The font to draw a letter and the mark after it in: `family` when it has the mark (or
     the mark is a joiner, or no font has both), else the first that has both (Tamil's ப, for
@@ -211,20 +219,12 @@ def _pieces(text: str) -> list[tuple[str | None, str]]:
             and fallback_order(EMOJI)[0].has(pieces[-1][1][-1])
         ):
             # `1️⃣`, `©️`: the character before asks for its emoji, which the emoji font draws
-            before, piece = pieces.pop()
-            if piece[:-1]:
-                pieces.append((before, piece[:-1]))
-            ch = piece[-1] + ch
-            family = emoji
+            ch, family = _last_character(pieces) + ch, emoji
         elif pieces and _joins(ch):
             family = pieces[-1][0]
-            base = pieces[-1][1][-1]
-            moved = _cluster_family(family, base, ch)
+            moved = _cluster_family(family, pieces[-1][1][-1], ch)
             if moved != family:  # the font drawing the letter lacks its mark: both move
-                before, piece = pieces.pop()
-                if piece[:-1]:
-                    pieces.append((before, piece[:-1]))
-                ch, family = base + ch, moved
+                ch, family = _last_character(pieces) + ch, moved
         if family == "":
             family = None
         if pieces and pieces[-1][0] == family:
