@@ -123,6 +123,7 @@ def test_an_indented_body_is_key_value_rows():
     [
         ("A <-->> B: both", "<-->>"),
         ("A -x B: lost", "-x"),
+        ("A --x- B: lost", "--x"),
         ("A ->+ B: call", "->"),
         ("A => B", "=>"),
         ("x-ray -> B", "->"),

@@ -54,6 +54,14 @@ def test_lost_message_needs_a_space_so_names_may_hold_x():
     assert only("A --x B\n").arrow == "--x"
 
 
+def test_lost_message_takes_an_activation_mark_as_other_arrows_do():
+    """Mermaid's `A-x+B` and `B--x-A`: the mark comes between the cross and its space."""
+    message = only("A -x+ B: close\n")
+    written = (message.sender, message.arrow, message.activate, message.receiver)
+    assert written == ("A", "-x", "+", "B")
+    assert only("Pre-x-ray --x- Sink\n").sender == "Pre-x-ray"
+
+
 def test_label_optional_and_colons_inside_label_kept():
     assert only("A -> B\n").label == ""
     assert only("A -> B:\n").label == ""

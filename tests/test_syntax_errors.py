@@ -174,6 +174,7 @@ def test_mermaid_async_arrow_names_the_volley_arrow(arrow: str, meant: str) -> N
 MERMAID_HABITS = [
     # (a line of Mermaid, what the hint must say)
     ("A--xB: lost", 'a lost message needs a space after "--x": "A --x B"'),
+    ("A -x+B: lost", 'a lost message needs a space after "-x+": "A -x+ B"'),
     ("create participant C", 'is not drawn: write "participant C"'),
     ("create actor D as Dave", 'is not drawn: write "participant D as Dave"'),
     ("destroy C", 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line'),

@@ -44,9 +44,10 @@ __all__ = ["VolleyLexer"]
 
 # An arrow: an optional left head, a shaft (- solid, -- dashed, = bold), an optional right
 # head, at least one head unless the shaft is bold; then an optional activation mark. A lost
-# message's `x` needs a space after it, as in the grammar, so `x-ray` stays a name.
+# message's `x` needs a space after it (or an activation mark and a space), as in the grammar,
+# so `x-ray` stays a name.
 _LEFT_HEAD = r"(?:<<|<|(?<=\s)x(?=[-=]))"
-_RIGHT_HEAD = r"(?:>>|>|x(?=[ \t]))"
+_RIGHT_HEAD = r"(?:>>|>|x(?=[+-]?[ \t]))"
 _SHAFT = r"(?:--|-|=)"
 ARROW = rf"(?:{_LEFT_HEAD}{_SHAFT}{_RIGHT_HEAD}?|{_SHAFT}{_RIGHT_HEAD}|<?=>?)"
 

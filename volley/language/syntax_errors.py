@@ -299,7 +299,9 @@ class _Explainer:
                 if typo in MERMAID_ARROWS:
                     hint = f'"{typo}" is Mermaid\'s async arrow: volley writes "{meant}"'
                 if typo in ("--x", "-x"):
-                    hint = f'a lost message needs a space after "{typo}": "A {typo} B"'
+                    mark = segment[at + len(typo) : at + len(typo) + 1]
+                    arrow = typo + mark if mark in ("+", "-") else typo  # `A -x+B`: with its mark
+                    hint = f'a lost message needs a space after "{arrow}": "A {arrow} B"'
                 return self.error(
                     f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
                     f'"{before}"',
