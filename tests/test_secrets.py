@@ -19,6 +19,7 @@ from volley.checks.secrets import (
     find_secrets_in_label,
     is_placeholder,
     redact_body,
+    redact_label,
 )
 from volley.cli import main
 from volley.model import Block, walk
@@ -204,6 +205,40 @@ def test_redact_diagram_masks_every_position_and_leaves_the_input_alone():
     assert [type(item) for item in walk(redacted.items)] == [
         type(item) for item in walk(diagram.items)
     ]
+
+
+def test_quoted_auth_parameters_are_masked_anywhere_in_a_label():
+    """HTTP auth parameters are quoted (`Digest response="…"`, libp2p's `sig="…", bearer="…"`),
+    and a label holds them among other words."""
+    key = "HQ7BJRaSpRhNCORNiALNJENdwXUyq0eM2cxNoxe-XnQw6oEAMaeYnjMYaHHjgq0XNxZmy4W2ngKUcI1CgprLCQ=="
+    for label in (f'x sig="{key}"', f'sig="{key}", y', f'libp2p-PeerID bearer="{key}"'):
+        assert key not in redact_label(label)
+        assert f'="{MASK}"' in redact_label(label)
+    assert redact_label('Digest realm="api", qop="auth"') == 'Digest realm="api", qop="auth"'
+    assert redact_label("bearer=true") == "bearer=true"  # a flag, not a token
+
+
+def test_a_value_masked_once_is_masked_wherever_it_appears():
+    """A token handed out in one response and carried unnamed later (a URL's path, a label, a
+    participant's name) is the same secret everywhere."""
+    token = "tok3nXyZ9abcQ7"
+    diagram = volley.parse(
+        f"""App -> Auth: login
+out: Tokens
+  access_token: {token}
+App -> Files {token}: GET /files/{token}/list
+in: Request
+  path: /files/{token}/list
+note App: reuses {token}
+"""
+    )
+    redacted = redact_diagram(diagram)
+    shown = json.dumps(redacted.to_json())
+    assert token not in shown
+    assert redacted.participants == ["App", "Auth", f"Files {MASK}"]
+    assert diagram.to_json()["items"][1]["label"] == f"GET /files/{token}/list"  # input kept
+    short = volley.parse('A -> B: pay\nin: Card\n  {"cvv": 123}\nA -> B: 123 items\n')
+    assert "123 items" in json.dumps(redact_diagram(short).to_json())
 
 
 def test_redact_diagram_holds_at_the_nesting_limit():

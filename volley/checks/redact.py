@@ -20,6 +20,7 @@ from volley.checks.secrets import (
     redact_label,
     redact_names,
     redact_text,
+    repeated_secrets,
 )
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
@@ -28,12 +29,18 @@ __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
 
 
 def redact_diagram(diagram: Diagram) -> Diagram:
-    """A copy of the diagram with every secret-looking value masked; the input is not changed."""
+    """A copy of the diagram with every secret-looking value masked, and each value found so
+    masked wherever else it appears; the input is not changed."""
+    again = repeated_secrets(diagram)
+
+    def label(text: str) -> str:
+        return again(redact_label(text))
+
     rewrites = Rewrites(
-        label=redact_label,
-        note=_redact_note,
-        body=redact_body,
-        names=redact_names(diagram.participants),  # a name can hold a token too
+        label=label,
+        note=lambda text: again(_redact_note(text)),
+        body=lambda text: again(redact_body(text)),
+        names=redact_names(diagram.participants, label),  # a name can hold a token too
     )
     copy = rewrite_diagram(diagram, rewrites)
     copy.warnings = [redact_diagnostic(warning) for warning in diagram.warnings]

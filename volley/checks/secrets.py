@@ -69,7 +69,8 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
-WEAK_SECRET_NAMES = frozenset({"key", "auth", "code"})
+# `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
+WEAK_SECRET_NAMES = frozenset({"key", "auth", "code", "bearer"})
 # A name also counts when it ends in one of these: `github_token`, `db_password`, `x-api-key`,
 # `AWS_SECRET_ACCESS_KEY`, `webhook_signature` …
 SECRET_SUFFIXES = (
@@ -91,7 +92,7 @@ NOT_SECRET_SUFFIXES = (
 # folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
-    "verifier", "code", "proxy", "cvc", "cvv", "cardverification",
+    "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer",
 )  # fmt: skip
 
 
@@ -243,8 +244,12 @@ _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
 _LINE_PAIR = re.compile(
     r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
 )
-# `key=value` in a query string or fragment, a form body, a cookie list, a connection string.
-_PARAM = re.compile(r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})=([^&#;,\s\"'<>]*)")
+# `key=value` in a query string or fragment, a form body, a cookie list, a connection string;
+# `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`).
+_PARAM = re.compile(
+    r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})="
+    r"(?:\"([^\"\n]*)\"|([^&#;,\s\"'<>]*))"
+)
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
@@ -360,8 +365,9 @@ def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[st
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _PARAM.finditer(text):
-        if _secret_value(match.group(1), match.group(2), prose=False):
-            yield Secret(*match.span(2), f'the "{_short(match.group(1))}" parameter')
+        value = 2 if match.group(2) is not None else 3  # quoted, or as it stands
+        if _secret_value(match.group(1), match.group(value), prose=False):
+            yield Secret(*match.span(value), f'the "{_short(match.group(1))}" parameter')
 
 
 def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -824,7 +830,7 @@ def redact_text(text: str) -> str:
     return "\n".join(lines)
 
 
-def redact_names(names: list[str]) -> dict[str, str]:
+def redact_names(names: list[str], mask: Callable[[str], str] = redact_label) -> dict[str, str]:
     """Each participant name that holds a secret, and what it is shown as instead.
 
     Masked names stay distinct (`<redacted>`, `<redacted> 2` …), so two participants never
@@ -833,7 +839,7 @@ def redact_names(names: list[str]) -> dict[str, str]:
     renamed: dict[str, str] = {}
     taken = set(names)
     for name in names:
-        masked = redact_label(name)
+        masked = mask(name)
         if masked == name:
             continue
         candidate, number = masked, 1
@@ -856,8 +862,8 @@ def _read_as_body(text: Text) -> bool:
     return text.kind == "body" or (text.kind == "note" and holds_pasted_traffic(text.text))
 
 
-def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
-    """(source line, offset in that line, secret, line text) for every secret in the diagram.
+def _secrets_by_text(diagram: Diagram) -> Iterator[tuple[Text, list[Secret]]]:
+    """Each text of the diagram that holds secrets, with them.
 
     Most diagrams hold none, and one look at all their texts at once says so: every pattern
     but a private key block stops at a line's end, and a block stops where the next begins,
@@ -870,9 +876,35 @@ def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
     for found in texts:
         text = found.text
         secrets = find_secrets(text) if _read_as_body(found) else find_secrets_in_label(text)
-        if not secrets:
-            continue
-        lines = text.split("\n")
+        if secrets:
+            yield found, secrets
+
+
+def repeated_secrets(diagram: Diagram) -> Callable[[str], str]:
+    """What masks, in any text, every value found as a secret somewhere in the diagram.
+
+    A token that one message names (`"access_token": "…"`, `bearer="…"`) is the same secret
+    where the next one carries it unnamed: in a URL's path, in prose, in a participant's
+    name. Values of eight characters or more with a letter in them, so that a masked `"cvv":
+    123` does not take every 123 with it.
+    """
+    values = {
+        found.text[secret.start : secret.end]
+        for found, secrets in _secrets_by_text(diagram)
+        for secret in secrets
+    }
+    kept = [value for value in values if len(value) >= 8 and any(c.isalpha() for c in value)]
+    if not kept:
+        return lambda text: text
+    # longest first, so that a value holding another is masked whole
+    pattern = re.compile("|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v))))
+    return lambda text: pattern.sub(MASK, text)
+
+
+def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
+    """(source line, offset in that line, secret, line text) for every secret in the diagram."""
+    for found, secrets in _secrets_by_text(diagram):
+        lines = found.text.split("\n")
         starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
         for secret in secrets:
             index = bisect.bisect_right(starts, secret.start) - 1
