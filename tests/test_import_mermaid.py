@@ -584,6 +584,16 @@ def test_a_markdown_block_of_another_mermaid_diagram_is_left_out_with_a_warning(
     assert "not a sequenceDiagram" in warning.message
 
 
+def test_the_left_out_warning_points_past_front_matter_at_the_diagram_type() -> None:
+    page = (
+        "```mermaid\n---\ntitle: Overview\n---\n%% the flow\n  flowchart LR\n  A --> B\n```\n\n"
+        "```mermaid\nsequenceDiagram\nA->>B: x\n```\n"
+    )
+    (item,) = convert(page, "doc.md")
+    (warning,) = item.warnings
+    assert (warning.line, warning.column, warning.source_line) == (6, 3, "  flowchart LR")
+
+
 def test_naming_mermaid_for_a_source_that_is_not_says_so() -> None:
     with pytest.raises(VolleyError, match="does not start with sequenceDiagram"):
         convert("A -> B: hi\n", "flow.txt", "mermaid")

@@ -180,18 +180,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
             errors += exc.errors if isinstance(exc, VolleyErrors) else [exc]
-    skipped = tuple(
-        Diagnostic(
-            "this ```mermaid block is not a sequenceDiagram; it was left out",
-            filename=filename,
-            line=block.start + 1,
-            column=1,
-            source_line=lines[block.start] if block.start < len(lines) else "",
-            severity="warning",
-        )
-        for block in blocks
-        if block not in found
-    )
+    skipped = tuple(_left_out(block, lines, filename) for block in blocks if block not in found)
     if skipped and diagrams:
         diagrams[0] = replace(diagrams[0], warnings=skipped)
     if errors and diagrams:
@@ -305,6 +294,22 @@ def is_sequence(block: FencedBlock) -> bool:
     """Whether a ```mermaid block holds a sequence diagram (not a flowchart, a class diagram…)."""
     start = _first_statement(list(block.lines), 0, block.directive)
     return start < len(block.lines) and bool(_HEADER.match(block.lines[start].strip()))
+
+
+def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diagnostic:
+    """The warning for a block that holds another kind of diagram, at the line that says which
+    kind (`flowchart LR`), past its front matter and comments."""
+    first = _first_statement(list(block.lines), 0, block.directive)
+    at = block.start + (first if first < len(block.lines) else 0)
+    shown = page[at] if at < len(page) else ""
+    return Diagnostic(
+        "this ```mermaid block is not a sequenceDiagram; it was left out",
+        filename=filename,
+        line=at + 1,
+        column=len(shown) - len(shown.lstrip()) + 1,
+        source_line=shown,
+        severity="warning",
+    )
 
 
 def _first_statement(lines: list[str], start: int, directive: bool = False) -> int:
