@@ -693,6 +693,25 @@ def test_a_line_commented_out_with_a_hash_is_drawn_and_pointed_out():
     assert '"# Search API"' in warning.message and "// comment" in (warning.hint or "")
 
 
+def test_an_address_with_a_port_or_a_scheme_is_one_name_only_when_declared():
+    # `host:port` and `scheme://` are common lane names; a name ends at its first colon.
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse("localhost:8080 -> api: GET /\n")
+    (error,) = info.value.errors
+    assert (error.line, error.column) == (1, 10)
+    assert '"localhost:8080" is not one name' in error.message
+    assert '"participant P as localhost:8080"' in (error.hint or "")
+    checked = volley.check(
+        "A -> localhost:8080: GET /\nA -> http://api: x\nServer --> Client:200: OK\n"
+        "A -> localhost: 8080 is open\n"
+    )
+    assert checked.diagram.messages()[0].receiver == "localhost"  # as written, and said
+    assert [(w.line, w.column) for w in checked.warnings] == [(1, 15), (2, 10)]
+    assert '"participant P as localhost:8080"' in (checked.warnings[0].hint or "")
+    declared = volley.parse("participant P as localhost:8080\nA -> P: GET /\n")
+    assert declared.shown("P") == "localhost:8080"
+
+
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     # Mermaid's habit (`alt if …`): the frame's tag already says "if".
     block = parse("A -> B\nalt if a setup method is provided\n  B -> A\nend\n").items[1]

@@ -9,6 +9,7 @@ never fail a command.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
@@ -31,6 +32,7 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
 
     return [
         *_commented_out_warnings(diagram, source_line),
+        *_address_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
@@ -56,6 +58,40 @@ def _commented_out_warnings(
             shown,
             severity="warning",
             hint="to leave the line out of the diagram, write it as a // comment",
+        )
+
+
+# A receiver that is a host (`localhost`, `api.example.com`, `10.0.0.7`) with its port glued
+# to the label's colon, or a scheme whose `//` opens the label.
+_HOST = re.compile(r"localhost|[\w-]+(?:\.[\w-]+)+")
+_PORT_OR_PATH = re.compile(r"\d{1,5}(?=[:/]|$)|//")
+
+
+def _address_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """A message to an address (`A -> localhost:8080: GET /`, `A -> http://api: x`): a name
+    ends at its first colon, so the port or the rest of the address opens the label."""
+    for message in diagram.messages():
+        found = _PORT_OR_PATH.match(message.label)
+        if found is None or (found.group() != "//" and not _HOST.fullmatch(message.receiver)):
+            continue
+        shown = source_line(message.line)
+        glued = f"{message.receiver}:{message.label[: found.end()]}"
+        at = shown.rfind(glued) if shown else -1
+        if at < 0:  # a space after the colon: the label was meant to start there
+            continue
+        address = glued + message.label[found.end() :].split(":", 1)[0].split(" ", 1)[0]
+        yield Diagnostic(
+            f'this message goes to "{message.receiver}", and its label starts '
+            f'"{message.label[: found.end()]}": a name ends at its first ":"',
+            diagram.filename,
+            message.line,
+            at + len(message.receiver) + 1,
+            shown,
+            severity="warning",
+            hint=f'to send to {address}, declare it: "participant P as {address}", then '
+            f'"{message.sender} -> P: …"',
         )
 
 

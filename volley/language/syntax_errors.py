@@ -97,6 +97,13 @@ Matcher = Callable[..., re.Pattern[str]]
 _ARROW_RUN = re.compile(r"[-=<>]+(?:[ \t]+[-=<>]+)*")  # arrow characters, spaces between
 
 
+# A sender written with a colon in it (`localhost:8080 -> api`, `http://a -> B`): the colon comes
+# before any arrow, and an arrow follows the rest of the would-be name.
+_COLON_IN_NAME = re.compile(
+    r"(?P<name>[^:\n]*?(?P<colon>:)[^:\s][^:\n]*?)[ \t]*(?:<{1,2}[-=]|[-=]{1,2}(?:>|x[+-]?[ \t]))"
+)
+
+
 def _meant_arrow(written: str) -> str | None:
     """The arrow most likely meant by arrow characters that are not one: a known slip
     (`<==`), or the first of two arrows (`-> ->`, `->->`)."""
@@ -281,6 +288,16 @@ class _Explainer:
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
         slip = self.slip(text)
+        held = _COLON_IN_NAME.match(segment)
+        if held is not None:  # `localhost:8080 -> api`: a colon ends a name
+            whole = held["name"].strip()
+            return self.error(
+                f'"{whole}" is not one name: a name ends at its first ":"',
+                line,
+                (name.column or 1) + held.start("colon"),
+                hint=f'declare it with a display label, "participant P as {whole}", '
+                'and write "P -> …"',
+            )
         names = _SEVERAL_SENDERS.match(segment)
         if names is not None:  # `A, B -> C`: a comma ends a name
             return self.error(
