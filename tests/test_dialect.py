@@ -712,6 +712,22 @@ def test_an_address_with_a_port_or_a_scheme_is_one_name_only_when_declared():
     assert declared.shown("P") == "localhost:8080"
 
 
+def test_a_note_line_that_reads_as_a_message_between_new_names_is_pointed_out():
+    # swimlanes.io's rule holds (an element ends a note); the warning says what happened.
+    text = (
+        "A -> B: hi\nnote A, B:\nFirst we connect.\nThen Client -> Server sends the request\n"
+        "A -> B: next\nnote over A: one line\nA -> C: a lane of its own\n"
+    )
+    checked = volley.check(text)
+    assert checked.diagram.messages()[1].sender == "Then Client"  # as swimlanes.io reads it
+    (warning,) = checked.warnings
+    assert (warning.line, warning.column, warning.severity) == (4, 1, "warning")
+    assert '"Then Client" and "Server sends the request", named nowhere else' in warning.message
+    assert "`Then Client -> Server sends the request`" in (warning.hint or "")
+    kept = "A -> B: hi\nnote A, B:\nFirst we connect.\n`Then Client -> Server sends`\n"
+    assert volley.check(kept).warnings == []
+
+
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     # Mermaid's habit (`alt if …`): the frame's tag already says "if".
     block = parse("A -> B\nalt if a setup method is provided\n  B -> A\nend\n").items[1]

@@ -169,6 +169,8 @@ def line_kind(line: str) -> LineKind:
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
+    if line.lstrip().startswith("`"):  # inline code: how a note shows `A -> B: call` as text
+        return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
