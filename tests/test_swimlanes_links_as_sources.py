@@ -83,6 +83,21 @@ def test_a_file_holding_only_a_link_is_the_diagram_it_carries(tmp_path: Path):
     assert page == volley.render(decode_link(WELCOME), format="html")
 
 
+@pytest.mark.parametrize(
+    "written",
+    [WELCOME.removeprefix("https://"), f"<{WELCOME}>", f"<{WELCOME.removeprefix('https://')}>"],
+    ids=["no scheme", "angle brackets", "both"],
+)
+def test_a_file_holding_a_link_as_address_bars_and_markdown_write_it(tmp_path, written):
+    source = tmp_path / "flow.txt"
+    source.write_text(written + "\n", encoding="utf-8")
+    result = run("render", str(source), "-o", str(tmp_path / "flow.svg"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "flow.svg").read_text() == volley.render(decode_link(WELCOME))
+    with pytest.raises(volley.VolleyError):  # an unclosed bracket: no link, nor a diagram
+        volley.check(f"<{WELCOME}")
+
+
 def test_errors_name_the_links_diagram_and_count_its_lines(tmp_path: Path):
     source = tmp_path / "broken.volley"
     source.write_text(BROKEN + "\n", encoding="utf-8")

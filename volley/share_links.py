@@ -17,9 +17,11 @@ from urllib.parse import unquote
 from volley.errors import VolleyError
 
 # A link and nothing else, spaces and line breaks around it aside (matched in place: a
-# diagram's text fails at its first letters, and is never copied to be stripped).
+# diagram's text fails at its first letters, and is never copied to be stripped); in a file,
+# as an address bar copies it (no scheme) or as Markdown and chat write it (`<https://…>`).
 _LINK = re.compile(
-    r"\s*(?i:https?://(?:www\.|cdn\.)?swimlanes\.io)(?P<path>/[^#\s]*)?(?:#(?P<data>\S*))?\s*"
+    r"\s*(?P<angle><)?(?i:(?P<scheme>https?://)?(?:www\.|cdn\.)?swimlanes\.io)"
+    r"(?P<path>/[^#\s>]*)?(?:#(?P<data>[^\s>]*))?(?(angle)>)\s*"
 )
 
 
@@ -35,9 +37,12 @@ def is_link(text: str) -> bool:
 
 def link_argument(argument: str) -> str | None:
     """The link a command-line argument is, when it names no file (with or without its
-    scheme: `as_link`); None for a path."""
-    link = as_link(argument)
-    return link if is_link(link) and not os.path.exists(argument) else None
+    scheme: `as_link`, which keeps a path into a folder called `swimlanes.io` a path); None
+    for a path."""
+    found = _LINK.fullmatch(as_link(argument))
+    if found is None or found["scheme"] is None or os.path.exists(argument):
+        return None
+    return found.string
 
 
 def import_hint(link: str, name: str | None, out: str = "diagram.volley") -> str:
