@@ -351,6 +351,14 @@ def test_note_lists() -> None:
     assert blocks[5] == ListItem("12)", [[Span("twelve")]], 0, 12)
 
 
+def test_a_plus_marks_a_bullet_as_in_commonmark() -> None:
+    assert parse_note("+ first\n+ second") == [
+        ListItem("•", [[Span("first")]], 0),
+        ListItem("•", [[Span("second")]], 0),
+    ]
+    assert parse_note("+1 for this") == [Paragraph([[Span("+1 for this")]])]
+
+
 def test_note_text_after_a_list_is_a_paragraph() -> None:
     blocks = parse_note("- item\nafter")
     assert blocks == [ListItem("•", [[Span("item")]], 0), Paragraph([[Span("after")]])]

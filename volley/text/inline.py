@@ -656,7 +656,7 @@ class CodeBlock:
 
 NoteBlock = Paragraph | ListItem | CodeBlock
 
-_LIST_MARKER = r"([ \t]*)([-*]|(\d{1,9})[.)])[ \t]+(?=\S)"
+_LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
 
 
 def _indent(whitespace: str) -> int:
