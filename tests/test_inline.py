@@ -351,6 +351,16 @@ def test_note_lists() -> None:
     assert blocks[5] == ListItem("12)", [[Span("twelve")]], 0, 12)
 
 
+def test_an_address_in_angle_brackets_is_a_link_showing_it() -> None:
+    # Markdown's autolink; a scheme that could run script stays text, and so does a tag.
+    assert parse_inline("see <https://example.com/a_b*c>") == [
+        [Span("see "), Span("https://example.com/a_b*c", href="https://example.com/a_b*c")]
+    ]
+    assert parse_inline("<javascript:alert(1)> <b>x</b>") == [
+        [Span("<javascript:alert(1)> <b>x</b>")]
+    ]
+
+
 def test_a_plus_marks_a_bullet_as_in_commonmark() -> None:
     assert parse_note("+ first\n+ second") == [
         ListItem("•", [[Span("first")]], 0),

@@ -242,6 +242,7 @@ _SPECIAL = re.compile(r"[*_~`\[\]{\\\n<&]")
 # A character reference as Markdown reads one: `&amp;`, `&rarr;`, `&#9829;`, `&#x2665;`.
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+_AUTOLINK = re.compile(r"<((?:https?|mailto):[^\s<>]+)>", re.IGNORECASE)
 # What `escape_markup` escapes: each character that can start markup.
 _MARKUP_START = re.compile(r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -331,13 +332,21 @@ class _Scanner:
             self.buf.append("\\")  # not an escape: the backslash is text
 
     def angle(self, j: int) -> None:
-        """`<br>` is a line break (Mermaid's and HTML's); any other `<` is text."""
+        """`<br>` is a line break (Mermaid's and HTML's), `<https://…>` a link showing its
+        address (Markdown's autolink); any other `<` is text."""
         tag = _LINE_BREAK_TAG.match(self.text, j)
-        if tag is None:
-            self.buf.append("<")
-        else:
+        if tag is not None:
             self.emit(_BREAK)
             self.i = tag.end()
+            return
+        autolink = _AUTOLINK.match(self.text, j)
+        href = safe_href(autolink[1]) if autolink else None
+        if autolink is None or href is None:
+            self.buf.append("<")
+            return
+        self.flush()  # not an opening bracket: nothing later can close it
+        self.tokens += [_Bracket(j, href), autolink[1], _LINK_END]
+        self.i = autolink.end()
 
     def reference(self, j: int) -> None:
         """`&amp;`, `&rarr;`, `&#9829;`: the character, as Markdown (and swimlanes.io) shows
