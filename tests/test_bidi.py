@@ -39,6 +39,9 @@ def test_hidden_characters_are_found_and_revealed(text: str, shown: str):
         "👨\u200d👩\u200d👧 family",  # joiners inside an emoji sequence
         "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",  # a flag
         "می\u200cخواهم",  # Persian: a non-joiner between letters
+        "ടോഗ്ഗിള്\u200d ചെയ്യുക",  # Malayalam's chillu, written LLA, virama, ZWJ (uBlock's ml)
+        "தடையைச்\u200c செய்",  # Tamil: a non-joiner after a word's final virama
+        "ബ്ലോക്ക്\u200c",  # at the end of the text
         "שלום \u202bעולם\u202c",  # Hebrew with an embedding: plainly right to left
         "مرحبا\u200f!",  # Arabic with a right-to-left mark
         "two\nlines\tand a tab",

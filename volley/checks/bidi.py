@@ -9,7 +9,8 @@ picture, so that what is drawn is what is there.
 Right-to-left writing uses bidi controls on purpose: in a text that is plainly right-to-left
 (letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
 they are left alone. Joiners that shape a script or an emoji sequence (a zero-width joiner
-between two non-ASCII characters, the tag characters of a subdivision flag) are left alone too.
+between two non-ASCII characters, or after a virama; the tag characters of a subdivision flag)
+are left alone too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ BIDI_CONTROLS = frozenset(
 )
 # Joiners that are part of writing when they sit between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
+_VIRAMA = 9  # the canonical combining class of every script's virama (halant, coeng, ...)
 # Letters that draw nothing: Hangul fillers, often used for blank-looking names.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 _TAGS = range(0xE0020, 0xE0080)  # tag characters: only inside a flag's sequence
@@ -106,7 +108,9 @@ def _kind(text: str, index: int, char: str, keep_bidi: bool, in_flag: bool) -> K
         after = text[index + 1] if index + 1 < len(text) else ""
         if before and after and not before.isascii() and not after.isascii():
             return None
-        return "invisible"
+        # After a virama, a joiner picks the letter's form wherever the word goes on: Malayalam's
+        # chillu `ള്‍` (LLA, virama, ZWJ), a Tamil or Hindi word ending `ச்‌` (ZWNJ).
+        return None if before and unicodedata.combining(before) == _VIRAMA else "invisible"
     if ord(char) in _TAGS:
         return None if in_flag else "invisible"
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
