@@ -320,6 +320,14 @@ def test_a_token_without_a_break_character_late_enough_breaks_where_the_line_is_
     assert "".join(_texts(lines)) == token
 
 
+@pytest.mark.parametrize("width", [74, 146, 148, 150, 200])
+def test_a_line_broken_inside_a_word_never_starts_with_the_dot_it_breaks_after(width) -> None:
+    token = "a" * 20 + "." + "b" * 41 + "." + "c" * 20
+    lines = _texts(wrap_spans([[Span(token)]], width, 13))
+    assert "".join(lines) == token
+    assert not any(line.startswith(".") for line in lines), lines
+
+
 def test_chinese_and_japanese_break_between_characters_but_not_before_closing_marks() -> None:
     text = "サーバーは認証を行いトークンを返します。「ユーザー」の情報（名前）を確認します。" * 3
     lines = wrap_spans([[Span(text)]], 200, 14)

@@ -242,6 +242,8 @@ class _Wrapper:
             width = self.piece(span, cluster)[2]
             if self.width + chunk_width + width > self.max_width and (chunk or self.line):
                 cut = self._break_after(chunk)
+                if cut == len(chunk) > 1 and cluster in _BREAK_AFTER:
+                    cut -= 1  # a line never starts with the `.` or `/` a break comes after
                 self.place_clusters(span, chunk[:cut])
                 chunk = chunk[cut:]
                 chunk_width = 0.0
