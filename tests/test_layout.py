@@ -665,6 +665,19 @@ def test_note_text_starts_at_a_fixed_padding_however_wide_the_note() -> None:
         assert {t.box.x for t in note.texts} == {note.box.x + C.NOTE_PAD_X}
 
 
+def test_a_note_made_wide_by_its_code_wraps_its_prose_to_that_width() -> None:
+    code = '{"session": "1868a90c", "expires_in": 1800, "scopes": ["read", "write", "admin"]}'
+    prose = "a long explanation of what the session holds and why " * 4
+    [note] = layout_of(f"A -> B: x\nnote A:\n{prose}\n```json\n{code}\n```\n").notes
+    [panel] = note.panels
+    words, block = note.texts[0], note.texts[1]
+    assert panel.box.w > 1.5 * C.NOTE_WRAP_WIDTH
+    assert words.w > C.NOTE_WRAP_WIDTH  # the prose uses the room the code makes
+    assert words.box.right <= panel.box.right + 0.01  # and stays within the code's width
+    assert note.box.right - C.NOTE_PAD_X - C.NOTE_FOLD / 2 == pytest.approx(panel.box.right)
+    assert block.box.x == panel.box.x + C.CODE_BLOCK_PAD
+
+
 def test_a_divider_in_a_frame_runs_from_edge_to_edge() -> None:
     text = "A -> B: x\nC -> D: y\nif: inside\n  B -> C: z\n  =: Section\n  --: rule\nend"
     layout = layout_of(text)

@@ -38,7 +38,7 @@ from volley.layout.geometry import (
     Separator,
     TextBlock,
 )
-from volley.layout.typeset import NotePart, SetText, Typesetter, clean_text
+from volley.layout.typeset import WIDEN_TO_KEEP, NotePart, SetText, Typesetter, clean_text
 from volley.model import (
     Activation,
     Block,
@@ -399,7 +399,16 @@ class _Engine:
         return self.note_wrap.get(id(note), C.NOTE_WRAP_WIDTH - 2 * C.NOTE_PAD_X)
 
     def _note_parts(self, note: Note) -> tuple[NotePart, ...]:
-        return self.ts.note(note.text, C.NOTE_SIZE, self._note_wrap(note))
+        wrap = self._note_wrap(note)
+        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap)
+        # A code block wider than the wrap sets the note's width: its prose takes that room
+        # rather than leaving the right of the note empty (wrapped short of it by as much as
+        # the typesetter may widen a line to keep a word from standing alone).
+        code = max(
+            (p.text.width + 2 * C.CODE_BLOCK_PAD for p in parts if p.kind == "code"), default=0
+        )
+        room = code / WIDEN_TO_KEEP
+        return self.ts.note(note.text, C.NOTE_SIZE, room) if room > wrap else parts
 
     def _note_size(self, note: Note) -> tuple[float, float]:
         """The note's box size for its chosen wrap width (every pass asks, so it is kept)."""
