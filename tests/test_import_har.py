@@ -397,6 +397,27 @@ def test_a_header_value_of_several_lines_is_the_header_sent_once_a_line():
     assert count == 3
 
 
+def test_a_header_value_given_as_a_list_is_the_header_sent_once_an_item():
+    """Polly.JS records a header's values as a JSON list; each is its own header, masked."""
+    cookies = ["__cfduid=d1a5589e8309b42c05; expires=Fri, 10-Jan-20; HttpOnly", "vis=42x17q9z"]
+    headers = [{"name": "set-cookie", "value": cookies}, {"name": "accept", "value": ["*/*"]}]
+    diagram, count = masked(one_entry(response={"headers": headers}))
+    body = response(diagram.messages()[1])
+    assert body.split("\n")[1:] == [
+        "set-cookie: __cfduid=<redacted>; expires=Fri, 10-Jan-20; HttpOnly",
+        "set-cookie: vis=<redacted>",
+        "accept: */*",
+    ]
+    assert count == 2
+
+
+def test_a_polly_recording_masks_the_cookie_its_list_of_values_holds():
+    diagram, count = masked(har("pollyjs-list-headers"))
+    written = write(diagram)
+    assert "d1a5589e8309b42c054255a4709d3a4401547156472" not in written
+    assert "set-cookie: __cfduid=<redacted>;" in written and count == 1
+
+
 def test_a_password_in_the_url_is_no_part_of_the_host_header():
     diagram = one_entry(request={"url": "https://ada:s3cretpass@files.example.com:8443/dl"})
     sent = request(diagram.messages()[0])

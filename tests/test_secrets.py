@@ -218,6 +218,12 @@ def test_quoted_auth_parameters_are_masked_anywhere_in_a_label():
     assert redact_label("bearer=true") == "bearer=true"  # a flag, not a token
 
 
+def test_a_header_written_with_its_values_as_a_list_is_masked_item_by_item():
+    line = "set-cookie: ['__cfduid=d1a5589e8309b42c05; HttpOnly', 'b=2x3y4z5w6v']"
+    assert redact_body(line) == f"set-cookie: ['__cfduid={MASK}; HttpOnly', 'b={MASK}']"
+    assert redact_body('scopes: ["read", "write"]') == 'scopes: ["read", "write"]'
+
+
 def test_a_value_masked_once_is_masked_wherever_it_appears():
     """A token handed out in one response and carried unnamed later (a URL's path, a label, a
     participant's name) is the same secret everywhere."""

@@ -250,6 +250,7 @@ _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})="
     r"(?:\"([^\"\n]*)\"|([^&#;,\s\"'<>]*))"
 )
+_QUOTED = re.compile(r"([\"'])([^\"'\n]*)\1")  # a string item of a list, in either quotes
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
@@ -314,7 +315,15 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             if value[:1] in "\"'" and len(value) > 1 and value[-1] == value[0]:
                 value = value[1:-1]
                 start += 1
-            if match.group(2) == ":" and value.startswith(("{", "[")):
+            if match.group(2) == ":" and value.startswith("[") and _strength(match.group(1)):
+                # a header's values as a list (`set-cookie: ['a=1; HttpOnly', 'b=2']`)
+                what = _describe(match.group(1), header=True)
+                for item in _QUOTED.finditer(value):
+                    for begin, end in _header_values(
+                        match.group(1), item.group(2), start + item.start(2), prose
+                    ):
+                        yield Secret(begin, end, what)
+            elif match.group(2) == ":" and value.startswith(("{", "[")):
                 pass  # a YAML or JSON container: its own keys are looked at
             elif match.group(2) == "=" and "&" in value:
                 pass  # a form or query string: each parameter is looked at on its own

@@ -236,12 +236,15 @@ def _reason(status: Any, given: Any) -> str:
 
 def _headers(raw: Any) -> list[tuple[str, str]]:
     """(name, value) pairs; a value holding line breaks is that header sent once a line, as
-    captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value."""
+    captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value, and
+    so is each item of a value that is a list (Polly.JS records `"value": ["a=1", "b=2"]`)."""
     pairs = []
     for header in raw if isinstance(raw, list) else []:
         if isinstance(header, dict) and isinstance(header.get("name"), str):
+            given = header.get("value", "")
+            values = [str(item) for item in given] if isinstance(given, list) else [str(given)]
             # at line feeds only (a value may hold U+2028 or a form feed), no empty headers
-            lines = [line.removesuffix("\r") for line in str(header.get("value", "")).split("\n")]
+            lines = [line.removesuffix("\r") for value in values for line in value.split("\n")]
             for value in [line for line in lines if line] or [""]:
                 pairs.append((header["name"], value))
     return pairs
