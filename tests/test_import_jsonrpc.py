@@ -121,6 +121,32 @@ def test_multi_line_message_and_trailing_metadata_in_a_host_log():
     }
 
 
+def test_a_batch_of_messages_and_junk_keeps_its_messages():
+    """go-ethereum's invalid-batch test: each element of a batch is answered on its own
+    (JSON-RPC 2.0, section 6), so its requests are drawn and paired with their answers."""
+    batch = (
+        '[{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["x"]},55,'
+        '{"jsonrpc":"2.0","id":2,"method":"unknown_method"},{"foo":"bar"}]'
+    )
+    answers = (
+        '[{"jsonrpc":"2.0","id":1,"result":"x"},'
+        '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},'
+        '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no such method"}},'
+        '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]'
+    )
+    diagram = session_diagram([Sent("client", batch), Sent("server", answers)])
+    assert [m.label for m in diagram.messages()] == [
+        "test_echo",
+        "unknown_method",
+        "result",
+        "**error** -32600: invalid request (id null: to a request it could not read)",
+        "**error** -32601: no such method",
+        "**error** -32600: invalid request (id null: to a request it could not read)",
+    ]
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes == ["not JSON-RPC, in a batch: 55", 'not JSON-RPC, in a batch: {"foo": "bar"}']
+
+
 def test_unanswered_request_and_unknown_response_say_so():
     diagram = session_diagram(
         [

@@ -84,16 +84,26 @@ def _key(message_id: Any) -> str:
     return json.dumps(message_id, sort_keys=True)
 
 
-def _parsed(text: str) -> list[dict] | None:
-    """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
+def _is_message(value: Any) -> bool:
+    return isinstance(value, dict) and ("method" in value or "id" in value)
+
+
+def _elements(text: str) -> list[Any] | None:
+    """What a line holds: its JSON-RPC message, or a batch's elements, each a message or not
+    (a server answers each element of a batch on its own, JSON-RPC 2.0 section 6); None if
+    it holds no message at all."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return None
     values = value if isinstance(value, list) else [value]
-    if not values or not all(isinstance(v, dict) and ("method" in v or "id" in v) for v in values):
-        return None
-    return values
+    return values if any(_is_message(v) for v in values) else None
+
+
+def _parsed(text: str) -> list[dict] | None:
+    """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
+    values = _elements(text)
+    return None if values is None else [v for v in values if _is_message(v)]
 
 
 def _request_label(message: dict) -> str:
@@ -150,7 +160,7 @@ def session_diagram(
         if line.remark:
             items.append(Note(0, [here], label(line.text, NOTE_CHARS)))
             continue
-        messages = _parsed(line.text)
+        messages = _elements(line.text)
         if messages is None:
             if line.text.strip():
                 quoted = label(f"not JSON-RPC, relayed as sent: {line.text}", NOTE_CHARS)
@@ -158,7 +168,10 @@ def session_diagram(
             continue
         for message in messages:
             text = line.text if len(messages) == 1 else json.dumps(message, ensure_ascii=False)
-            if "method" in message and "id" in message:
+            if not _is_message(message):  # in a batch beside messages: answered as invalid
+                quoted = label(f"not JSON-RPC, in a batch: {text}", NOTE_CHARS)
+                items.append(Note(0, [here], quoted))
+            elif "method" in message and "id" in message:
                 payload = _payload("Request", text, line.as_logged, limit)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
@@ -218,7 +231,9 @@ def _response(
     asked = [key for key in waiting if key[0] == _OTHER[sender]]
     request = waiting.pop((_OTHER[sender], message_id), None)
     words = _response_label(message)
-    if request is None:
+    if request is None and message.get("id") is None:  # the answer to what could not be read
+        words += " " + label("(id null: to a request it could not read)")
+    elif request is None:
         words += " " + label(f"(id {message_id}: no request seen)")
     elif asked[0] != (_OTHER[sender], message_id):
         request.label += " " + label(f"(id {message_id})")
