@@ -100,6 +100,28 @@ def test_bare_json_rpc_lines_guess_who_sent_what():
     ]
 
 
+def test_a_host_log_of_several_servers_gives_a_diagram_for_each():
+    """Claude Desktop's `mcp.log` holds every server's messages, and each numbers its ids."""
+    lines = [
+        ("memory", "client", '{"method":"prompts/list","params":{},"jsonrpc":"2.0","id":8}'),
+        ("git", "client", '{"method":"prompts/list","params":{},"jsonrpc":"2.0","id":8}'),
+        ("git", "server", '{"jsonrpc":"2.0","id":8,"result":{"prompts":[]}}'),
+        ("memory", "server", '{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"no"}}'),
+    ]
+    text = "".join(
+        f"2025-07-19T23:47:50.68{n}Z [info] [{server}] Message from {side}: {message}\n"
+        for n, (server, side, message) in enumerate(lines)
+    )
+    diagrams, _ = read_jsonrpc(text)
+    assert [arrows(diagram) for diagram in diagrams] == [
+        [
+            ("Client", "->", "memory", "prompts/list"),
+            ("memory", "-->", "Client", "**error** -32601: no"),
+        ],
+        [("Client", "->", "git", "prompts/list"), ("git", "-->", "Client", "result")],
+    ]
+
+
 def test_multi_line_message_and_trailing_metadata_in_a_host_log():
     log = (
         '2025-07-20T13:44:16.395Z [weather] [info] Message from client: {"method":"tools/list",'

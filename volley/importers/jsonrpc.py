@@ -422,25 +422,36 @@ def _log_records(
         yield number, match, logged[start:end]
 
 
-def _host_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
-    """The messages of an MCP host's log, the server name its brackets give, and what could
-    not be read."""
+def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]]:
+    """The messages of an MCP host's log, by the server its brackets name (Claude Desktop's
+    `mcp.log` holds every server's, each numbering its own ids), and what could not be
+    read."""
     lines = text.split("\n")
-    found: list[tuple[int, Sent]] = []
-    server = None
+    found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
     for number, match, message in _log_records(lines, _HOST_LINE, _LOG_START, warnings):
-        for word in _BRACKET.findall(match["head"]):
-            if word.strip().lower() not in _LEVELS and server is None:
-                server = word.strip()
-        found.append((number, Sent(match["side"], message)))  # type: ignore[arg-type]
+        sent = Sent(match["side"], message)  # type: ignore[arg-type]
+        found.append((number, _server_named(match["head"]), sent))
     # What went wrong, as the host says it, in its place among the messages.
     for number, match, said in _record_texts(lines, _HOST_RECORD, _LOG_START):
         levels = {word.strip().lower() for word in _BRACKET.findall(match["head"])}
         level = next(iter(levels & _HOST_PROBLEM_LEVELS), None)
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
-            found.append((number, Sent("server", f"{level}: {_compact(said)}", remark=True)))
-    return [line for _, line in sorted(found, key=lambda pair: pair[0])], server, warnings
+            remark = Sent("server", f"{level}: {_compact(said)}", remark=True)
+            found.append((number, _server_named(match["head"]), remark))
+    by_server: dict[str | None, list[Sent]] = {}
+    for _, server, sent in sorted(found, key=lambda record: record[0]):
+        by_server.setdefault(server, []).append(sent)
+    if None in by_server and len(by_server) > 1:  # a line naming no server: the first one's
+        unnamed = by_server.pop(None)
+        by_server[next(iter(by_server))][:0] = unnamed
+    return by_server, warnings
+
+
+def _server_named(head: str) -> str | None:
+    """The server a host's log line names in brackets (its level is in brackets too)."""
+    words = (word.strip() for word in _BRACKET.findall(head))
+    return next((word for word in words if word.lower() not in _LEVELS), None)
 
 
 def _compact(said: str) -> str:
@@ -472,10 +483,10 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     return sent, started["name"] if started else None, warnings
 
 
-def _helix_log(text: str) -> tuple[dict[str, list[Sent]], list[Diagnostic]]:
+def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]]:
     """The messages of Helix's log, by the server they went to or came from (a Helix session
     runs a server for each language, and several for one), and what could not be read."""
-    by_server: dict[str, list[Sent]] = {}
+    by_server: dict[str | None, list[Sent]] = {}
     warnings: list[Diagnostic] = []
     for _, match, message in _log_records(text.split("\n"), _HELIX_LINE, _LOG_START, warnings):
         sent = by_server.setdefault(match["server"], [])
@@ -1017,8 +1028,9 @@ def read_jsonrpc(
     text = text.replace("\r\n", "\n")
     server: str | None = None
     if "Message from client:" in text or "Message from server:" in text:
-        sent, server, warnings = _host_log(text)
-    elif _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
+        by_server, warnings = _host_log(text)
+        return _diagrams_by_server(by_server, options, warnings, filename)
+    if _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
         sent, server, warnings = _editor_log(text)
     elif _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
         sent, warnings = _neovim_log(text)
@@ -1026,18 +1038,28 @@ def read_jsonrpc(
     elif _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
     elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
-        by_server, warnings = _helix_log(text)
-        named = [replace(warning, filename=filename) for warning in warnings]
-        diagrams = [
-            diagram
-            for name, said in by_server.items()
-            for diagram in _session_diagrams(said, options, name, unnamed_client="Helix")
-        ]
-        return diagrams, named
+        helix, warnings = _helix_log(text)
+        return _diagrams_by_server(helix, options, warnings, filename, "Helix")
     else:
         sent, warnings = _json_lines(text, filename), []
     named = [replace(warning, filename=filename) for warning in warnings]
     return _session_diagrams(sent, options, server), named
+
+
+def _diagrams_by_server(
+    by_server: dict[str | None, list[Sent]],
+    options: TrafficOptions | None,
+    warnings: list[Diagnostic],
+    filename: str | None,
+    unnamed_client: str = "Client",
+) -> tuple[list[Diagram], list[Diagnostic]]:
+    """The diagrams of a log that holds several servers' sessions, each server's apart."""
+    diagrams = [
+        diagram
+        for name, said in by_server.items()
+        for diagram in _session_diagrams(said, options, name, unnamed_client)
+    ]
+    return diagrams, [replace(warning, filename=filename) for warning in warnings]
 
 
 def _session_diagrams(
