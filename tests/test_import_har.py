@@ -22,7 +22,7 @@ from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
 from volley.text.payload_tables import body_table
 
-from .conftest import arrows
+from .conftest import arrows, volley_cli
 
 CASES = Path(__file__).parent / "cases" / "har"
 
@@ -177,6 +177,30 @@ def test_not_json_points_at_the_place():
     error = caught.value
     assert error.filename == "broken.har" and (error.line, error.column) == (1, 22)
     assert error.message.startswith("this is not a HAR file: the JSON does not parse")
+
+
+def test_a_one_line_capture_cut_short_names_the_true_column():
+    entries = [{"request": {"url": f"https://a.example/{n}"}} for n in range(300)]
+    cut = json.dumps({"log": {"entries": entries}})[:5000]
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(cut)
+    with pytest.raises(VolleyError) as caught:
+        import_har(cut.encode(), filename="cut.har")
+    error = caught.value
+    assert (error.line, error.column) == (1, parsed.value.colno) == (1, 5001)  # at the end
+    quoted, caret = error.format().split("\n")[1:3]
+    assert quoted.startswith("  …") and quoted.endswith(cut[-20:]) and len(quoted) < 220
+    assert caret.index("^") == len(quoted)
+
+
+def test_a_har_file_cut_short_is_told_as_one_without_from(tmp_path):
+    (tmp_path / "cut.har").write_text('{"log": {"entries": [{"request": {"url": "htt')
+    result = volley_cli("import", str(tmp_path / "cut.har"), "-o", "-")
+    assert result.returncode == 1
+    assert "cut.har:1:42: error: this is not a HAR file: the JSON does not parse" in result.stderr
+    (tmp_path / "notes.txt").write_text('{"log": {"entries": [{"request": {"url": "htt')
+    result = volley_cli("import", str(tmp_path / "notes.txt"), "-o", "-")
+    assert "cannot tell what format this is" in result.stderr
 
 
 def test_json_that_is_not_a_har_says_what_is_missing():

@@ -117,6 +117,14 @@ def test_display_line_expands_tabs_to_stops():
     assert display_line("数x", 2) == ("数x", 2)
 
 
+def test_a_long_line_is_quoted_around_the_place_with_its_true_column():
+    line = "x" * 3000 + "!" + "y" * 3000
+    shown, caret = display_line(line, 3001)
+    assert shown.startswith("…") and shown.endswith("…") and len(shown) == 202
+    assert shown[caret] == "!"
+    assert display_line("a" * 300, 1) == ("a" * 200 + "…", 0)
+
+
 def test_color_only_when_asked():
     error = error_for("A ~> B\n")
     assert "\x1b[" not in error.format()

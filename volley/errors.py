@@ -39,8 +39,19 @@ def visible(text: str) -> str:
     )
 
 
+# The most of a line an error quotes: around the place, with "…" where it is cut (a capture
+# saved on one line is megabytes long).
+SHOWN_CHARACTERS = 200
+
+
 def display_line(line: str, column: int) -> tuple[str, int]:
-    """The line as shown (tabs expanded, control characters made visible) and the caret's offset."""
+    """The line as shown (tabs expanded, control characters made visible; a long one cut to
+    the part around `column`) and the caret's offset."""
+    if len(line) > SHOWN_CHARACTERS:
+        start = max(0, min(column - 1 - SHOWN_CHARACTERS // 2, len(line) - SHOWN_CHARACTERS))
+        end = start + SHOWN_CHARACTERS
+        before, after = ("…" if start else ""), ("…" if end < len(line) else "")
+        line, column = before + line[start:end] + after, column - start + len(before)
     shown: list[str] = []
     width = 0
     caret = 0

@@ -72,6 +72,7 @@ class Importer:
     description: str
     traffic: bool = False  # real traffic: its convert takes a TrafficOptions as a third argument
     parts: str = "diagrams"  # what a source of several diagrams holds: a log's are sessions
+    suffix: str | None = None  # a file name ending so is this format when its text says nothing
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -88,10 +89,15 @@ def part_name(filename: str | None, number: int) -> str:
 
 
 def register(
-    name: str, module: str, description: str, traffic: bool = False, parts: str = "diagrams"
+    name: str,
+    module: str,
+    description: str,
+    traffic: bool = False,
+    parts: str = "diagrams",
+    suffix: str | None = None,
 ) -> None:
     """Make a format known to `volley import` (and `--from NAME`)."""
-    IMPORTERS[name] = Importer(name, module, description, traffic, parts)
+    IMPORTERS[name] = Importer(name, module, description, traffic, parts, suffix)
 
 
 def detect(text: str) -> Importer | None:
@@ -102,6 +108,13 @@ def detect(text: str) -> Importer | None:
         if sure > score:
             best, score = importer, sure
     return best
+
+
+def _by_suffix(filename: str | None) -> Importer | None:
+    """The importer a file's name says, for a text no importer recognises: a `.har` cut short
+    is told as a HAR whose JSON does not parse, where it stops."""
+    name = (filename or "").lower()
+    return next((i for i in IMPORTERS.values() if i.suffix and name.endswith(i.suffix)), None)
 
 
 def convert(
@@ -117,7 +130,7 @@ def convert(
     if source is not None:
         importer = IMPORTERS[source]
     else:
-        found = detect(text)
+        found = detect(text) or _by_suffix(filename)
         if found is None:
             names = ", ".join(IMPORTERS)
             raise VolleyError(
@@ -158,6 +171,7 @@ register(
     "volley.importers.har",
     "an HTTP Archive (.har) saved from a browser's DevTools, mitmproxy, Charles or Insomnia",
     traffic=True,
+    suffix=".har",
 )
 register(
     "trace",

@@ -156,16 +156,10 @@ def json_error(
     """A file that should be JSON and is not: the place, the line and the parser's words."""
     lines = text.split("\n")
     source = lines[error.lineno - 1] if 0 < error.lineno <= len(lines) else None
-    if source is not None and len(source) > 200:  # a one-line capture: show around the place
-        start = max(0, error.colno - 100)
-        source = source[start : start + 200]
-        column = error.colno - start
-    else:
-        column = error.colno
     return VolleyError(
         f"this is not a {what}: the JSON does not parse ({error.msg})",
         filename=filename,
         line=error.lineno,
-        column=column,
-        source_line=source,
+        column=error.colno,
+        source_line=source,  # a one-line capture's is shown around the place
     )
