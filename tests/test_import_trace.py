@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers import detect
+from volley.importers import IMPORTERS, detect
 from volley.importers.trace import import_trace, is_trace
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
@@ -619,3 +619,12 @@ def test_jaeger_spans_that_carry_their_own_process_are_a_trace():
         "**error**",
         "ok",
     ]
+
+
+def test_a_zipkin_span_on_its_own_is_a_trace_of_one():
+    diagram = trace("zipkin-one-span-chinese.json")
+    call = diagram.messages()[0]
+    assert (call.sender, call.receiver) == ("订单维护服务", "个人信息服务")
+    assert call.label == "个人信息查询"
+    text = (CASES / "zipkin-one-span-chinese.json").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["trace"]  # volley import tells it without --from

@@ -123,11 +123,13 @@ def _unwrapped(data: Any) -> Any:
     Jaeger's API v3 `{"result": …}` (one a line when the answer streams) or Tempo's API v2
     `{"trace": …}`; Tempo's first API's `{"batches": […]}` (OTLP's resourceSpans under another
     name); Jaeger traces as a bare array (the UI's download of several) as its API's
-    `{"data": […]}`. Anything else as it is."""
+    `{"data": […]}`; a Zipkin span on its own as an array of one. Anything else as it is."""
     if isinstance(data, list) and data and all(_is_jaeger_trace(t) for t in data):
         return {"data": data}
     if isinstance(data, list) and data and all(_is_jaeger_span(s) for s in data):
         return {"data": _jaeger_traces_of_spans(data)}
+    if isinstance(data, dict) and "traceId" in data and "id" in data and "spans" not in data:
+        return [data]  # one Zipkin span, as its API documentation prints one
     if not isinstance(data, dict) or "resourceSpans" in data:
         return data
     for key in ("result", "trace"):
@@ -172,7 +174,9 @@ def detect(text: str) -> int:
     if head.startswith("["):
         if '"traceId"' not in head and '"traceID"' not in head:  # Zipkin's, Jaeger's
             return 0
-    elif not head.startswith("{") or not ('"resourceSpans"' in head or '"spans"' in text):
+    elif not head.startswith("{") or not (
+        '"resourceSpans"' in head or '"spans"' in text or '"traceId"' in head  # Zipkin's one
+    ):
         return 0
     try:
         documents = _documents(text.lstrip("\ufeff"), None)
