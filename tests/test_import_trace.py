@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers import IMPORTERS, detect
+from volley.importers import IMPORTERS, convert, detect
 from volley.importers.trace import import_trace, is_trace
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
@@ -628,3 +628,10 @@ def test_a_zipkin_span_on_its_own_is_a_trace_of_one():
     assert call.label == "个人信息查询"
     text = (CASES / "zipkin-one-span-chinese.json").read_text(encoding="utf-8")
     assert detect(text) is IMPORTERS["trace"]  # volley import tells it without --from
+
+
+def test_a_time_that_is_not_a_number_is_an_error_not_the_epoch():
+    span = {"traceId": "4d1e00c0db9010db", "id": "86154a4ba6e91385", "name": "get"}
+    with pytest.raises(VolleyError, match="a time that is not a number: 'soon'"):
+        convert(json.dumps([{**span, "timestamp": "soon", "duration": 5}]), "z.json", "trace")
+    assert convert(json.dumps([{**span, "duration": 5}]), "z.json", "trace")  # none: drawn

@@ -317,10 +317,15 @@ def _otlp_error(status: Any) -> str | None:
 
 
 def _nanos(raw: Any) -> int:
+    """A time or a duration as an integer (OTLP/JSON writes 64-bit ones as strings); 0 when
+    the span leaves it out, a ValueError (the file's fault, said as such) when it is not a
+    number."""
+    if raw is None or raw == "":
+        return 0
     try:
         return int(raw)
     except (TypeError, ValueError):
-        return 0
+        raise ValueError(f"a time that is not a number: {str(raw)[:40]!r}") from None
 
 
 def _optional_nanos(raw: Any) -> int | None:
