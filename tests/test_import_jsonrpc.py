@@ -388,6 +388,28 @@ def test_server_side_trace_reads_sending_as_the_server():
     ]
 
 
+def test_a_server_side_trace_cut_from_the_middle_is_told_by_its_methods():
+    # Metals' own trace, as quoted in an issue: no `initialize`, but it receives an editor's
+    # request and sends a server's notification.
+    trace = (
+        "[Trace - 10:53:07 AM] Received request 'completionItem/resolve - (27)'\n"
+        'Params: {"label": "map"}\n\n'
+        "[Trace - 10:53:07 AM] Sending response 'completionItem/resolve - (27)'. "
+        "Processing request took 2ms\n"
+        'Result: {"label": "map"}\n\n'
+        "[Trace - 10:53:08 AM] Received notification '$/cancelRequest'\n"
+        'Params: {"id": 28}\n\n'
+        "[Trace - 10:53:09 AM] Sending notification 'textDocument/publishDiagnostics'\n"
+        'Params: {"uri": "file:///a.scala", "diagnostics": []}\n'
+    )
+    assert [arrow[:3] for arrow in arrows(import_jsonrpc(trace))] == [
+        ("Client", "->", "Server"),
+        ("Server", "-->", "Client"),
+        ("Client", "->>", "Server"),
+        ("Server", "->>", "Client"),
+    ]
+
+
 def test_trimmed_block_is_kept_as_logged_with_a_warning(tmp_path):
     log = tmp_path / "trimmed.log"
     log.write_text(

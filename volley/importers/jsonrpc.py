@@ -771,6 +771,29 @@ def _trace_message(match: re.Match[str], block: _Block) -> dict:
     return message
 
 
+def _traced_by_server(headers: list[re.Match[str]]) -> bool:
+    """Whether a trace is the server's own: it receives `initialize`, or, cut from a session's
+    middle, it receives more methods only an editor sends (`completionItem/resolve`) and sends
+    more only a server sends (`textDocument/publishDiagnostics`) than the other way round."""
+    server, client = 0, 0
+    for header in headers:
+        if header["kind"] == "response":
+            continue
+        named = _NAME_ID.match(header["name"])
+        method = named["method"] if named else header["name"]
+        if method == "initialize":
+            return header["verb"] == "Received"
+        by_server = method.startswith(_SERVER_METHODS)
+        by_client = not by_server and method.startswith(_CLIENT_METHODS)
+        if by_server or by_client:
+            sent_by_tracer = header["verb"] == "Sending"
+            if sent_by_tracer == by_server:
+                server += 1
+            else:
+                client += 1
+    return server > client
+
+
 def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagnostic]]:
     """The messages of VS Code's trace of a language client, and warnings about blocks that
     are not JSON. "Sending" is the editor's; when the trace is the server's own (it receives
@@ -779,11 +802,8 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
     starts = [
         i for i, line in enumerate(lines) if _TRACE_START.match(line) or _TRACE_PROBLEM.match(line)
     ]
-    server_side = any(
-        line.startswith("Received request 'initialize - (", line.find("] ") + 2)
-        for line in (lines[i] for i in starts)
-    )
-    sending: Side = "server" if server_side else "client"
+    headers = [found for i in starts if (found := _TRACE.match(lines[i]))]
+    sending: Side = "server" if _traced_by_server(headers) else "client"
     sent: list[Sent] = []
     warnings: list[Diagnostic] = []
     waiting: dict[str, list[Any]] = defaultdict(list)  # method -> ids of requests unanswered
