@@ -635,3 +635,53 @@ def test_a_time_that_is_not_a_number_is_an_error_not_the_epoch():
     with pytest.raises(VolleyError, match="a time that is not a number: 'soon'"):
         convert(json.dumps([{**span, "timestamp": "soon", "duration": 5}]), "z.json", "trace")
     assert convert(json.dumps([{**span, "duration": 5}]), "z.json", "trace")  # none: drawn
+
+
+def test_a_spans_links_and_other_references_are_in_its_payload():
+    otlp = {
+        "resourceSpans": [
+            {
+                "resource": {
+                    "attributes": [{"key": "service.name", "value": {"stringValue": "a"}}]
+                },
+                "scopeSpans": [
+                    {
+                        "spans": [
+                            {
+                                "traceId": "01",
+                                "spanId": "0a",
+                                "name": "consume",
+                                "startTimeUnixNano": "1",
+                                "endTimeUnixNano": "9",
+                                "links": [
+                                    {
+                                        "traceId": "02",
+                                        "spanId": "0b",
+                                        "attributes": [
+                                            {"key": "why", "value": {"stringValue": "batch"}}
+                                        ],
+                                    }
+                                ],
+                            }
+                        ]
+                    }
+                ],
+            }
+        ]
+    }
+    diagram = import_trace(json.dumps(otlp))
+    bodies = [m.request.body for m in diagram.messages() if m.request]
+    assert any("links to: span 0b of trace 02, why=batch" in body for body in bodies)
+    span = {"traceID": "t1", "operationName": "join", "processID": "p1", "startTime": 5}
+    refs = [{"refType": "CHILD_OF", "traceID": "t1", "spanID": s} for s in ("r1", "r2")]
+    jaeger = {
+        "traceID": "t1",
+        "processes": {"p1": {"serviceName": "a"}, "p2": {"serviceName": "b"}},
+        "spans": [
+            {**span, "spanID": "r1", "processID": "p2", "startTime": 1, "duration": 9},
+            {**span, "spanID": "r2", "processID": "p2", "startTime": 2, "duration": 9},
+            {**span, "spanID": "s1", "duration": 2, "references": refs},
+        ],
+    }
+    bodies = [m.request.body for m in import_trace(json.dumps(jaeger)).messages() if m.request]
+    assert sum("links to: CHILD_OF span r2" in body for body in bodies) == 1

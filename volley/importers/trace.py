@@ -87,6 +87,9 @@ class _Span:
     # The other end as Zipkin records it (remoteEndpoint): its service name, its ip:port.
     peer: str | None = None
     peer_address: str | None = None
+    # Other spans it points at besides its parent (OTLP's links, Jaeger's other references),
+    # as its payload says them: "span 00f0… of trace 5b8a…", "FOLLOWS_FROM span …".
+    links: list[str] = field(default_factory=list)
 
     def attribute(self, *keys: str) -> str | None:
         found = dict(self.attributes)
@@ -376,7 +379,21 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                         for e in span.get("events") or []
                         if isinstance(e, dict)
                     ],
+                    links=[_otlp_link(link, span) for link in _dicts(span.get("links"))],
                 )
+
+
+def _dicts(raw: Any) -> list[dict]:
+    return [item for item in raw if isinstance(item, dict)] if isinstance(raw, list) else []
+
+
+def _otlp_link(link: dict, span: dict) -> str:
+    """A link as the payload says it: the span, its trace when another, its attributes."""
+    said = f"span {link.get('spanId') or '?'}"
+    if link.get("traceId") and link.get("traceId") != span.get("traceId"):
+        said += f" of trace {link['traceId']}"
+    attributes = _otlp_attributes(link.get("attributes"))
+    return said + "".join(f", {key}={value}" for key, value in attributes)
 
 
 # --- Jaeger JSON ------------------------------------------------------------------------------
@@ -407,6 +424,16 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
             found = dict(tags)
             process = processes.get(span.get("processID")) or {}
             parent = _jaeger_parent(span)
+            others = [
+                f"{ref.get('refType') or 'reference'} span {ref.get('spanID')}"
+                + (
+                    ""
+                    if ref.get("traceID") == span.get("traceID")
+                    else f" of trace {ref.get('traceID')}"
+                )
+                for ref in _dicts(span.get("references"))
+                if str(ref.get("spanID")) != parent
+            ]
             failed = found.get("error") == "true" or found.get("otel.status_code") == "ERROR"
             start = _nanos(span.get("startTime")) * 1000  # microseconds in Jaeger
             yield _Span(
@@ -423,6 +450,7 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                 events=[
                     _jaeger_log(log) for log in span.get("logs") or [] if isinstance(log, dict)
                 ],
+                links=others,
             )
 
 
@@ -795,6 +823,7 @@ class _Builder:
         ]
         if span.error is not None:
             lines.append(f"status: error{': ' + span.error if span.error else ''}")
+        lines += [f"links to: {link}" for link in span.links]
         lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
         return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
 
