@@ -712,20 +712,12 @@ def test_an_address_with_a_port_or_a_scheme_is_one_name_only_when_declared():
     assert declared.shown("P") == "localhost:8080"
 
 
-def test_a_note_line_that_reads_as_a_message_between_new_names_is_pointed_out():
-    # swimlanes.io's rule holds (an element ends a note); the warning says what happened.
-    text = (
-        "A -> B: hi\nnote A, B:\nFirst we connect.\nThen Client -> Server sends the request\n"
-        "A -> B: next\nnote over A: one line\nA -> C: a lane of its own\n"
-    )
-    checked = volley.check(text)
-    assert checked.diagram.messages()[1].sender == "Then Client"  # as swimlanes.io reads it
-    (warning,) = checked.warnings
-    assert (warning.line, warning.column, warning.severity) == (4, 1, "warning")
-    assert '"Then Client" and "Server sends the request", named nowhere else' in warning.message
-    assert "`Then Client -> Server sends the request`" in (warning.hint or "")
-    kept = "A -> B: hi\nnote A, B:\nFirst we connect.\n`Then Client -> Server sends`\n"
-    assert volley.check(kept).warnings == []
+def test_a_note_line_of_inline_code_holding_an_arrow_is_the_notes_text():
+    # The docs' way to show a message in a note; a participant named in backticks stays one.
+    kept = volley.parse("A -> B: hi\nnote A, B:\nFirst:\n`A -> B: call`\n")
+    assert kept.items[1].text == "First:\n`A -> B: call`"
+    text = "`kubectl` -> API: apply\nnote API:\nchecks the manifest\n`kubectl` -> API: get pods\n"
+    assert [m.label for m in volley.parse(text).messages()] == ["apply", "get pods"]
 
 
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():

@@ -60,6 +60,8 @@ def test_lost_message_takes_an_activation_mark_as_other_arrows_do():
     written = (message.sender, message.arrow, message.activate, message.receiver)
     assert written == ("A", "-x", "+", "B")
     assert only("Pre-x-ray --x- Sink\n").sender == "Pre-x-ray"
+    for keyword in ("Loop", "Par", "Activate"):  # a keyword's name, as with any other arrow
+        assert only(f"{keyword} -x+ B: lost\n").sender == keyword
 
 
 def test_label_optional_and_colons_inside_label_kept():

@@ -245,6 +245,20 @@ note App: reuses {token}
     assert diagram.to_json()["items"][1]["label"] == f"GET /files/{token}/list"  # input kept
     short = volley.parse('A -> B: pay\nin: Card\n  {"cvv": 123}\nA -> B: 123 items\n')
     assert "123 items" in json.dumps(redact_diagram(short).to_json())
+    # what is masked where it is named but is no credential stays everywhere else
+    plain = volley.parse(
+        "A -> B: GET\nin: Request\n  Cookie: region=eu-west-1; tz=Europe/Berlin\n"
+        '  {"password": "development"}\n'
+        "A -> bucket.s3.eu-west-1.amazonaws.com: redevelopment plan in Europe/Berlin\n"
+    )
+    assert redact_diagram(plain).messages()[1].label == "redevelopment plan in Europe/Berlin"
+    # a quoted cookie value: the JSON that repeats it stays JSON
+    quoted = volley.parse(
+        'A -> B: x\nout: Response\n  Set-Cookie: sid="abc12345678xyz"; Path=/\n'
+        'A -> B: y\nin: Body\n```json\n{"ref": "abc12345678xyz", "n": 1}\n```\n'
+    )
+    body = redact_diagram(quoted).messages()[1].request.body
+    assert json.loads(body) == {"ref": MASK, "n": 1}
 
 
 def test_redact_diagram_holds_at_the_nesting_limit():

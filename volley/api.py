@@ -156,8 +156,10 @@ def check(
     said = [*diagram.warnings, *lint(diagram, text, redact=redact)]
     if redact:
         from volley.checks.redact import redact_diagnostic
+        from volley.checks.secrets import repeated_secrets
 
-        said = [redact_diagnostic(warning) for warning in said]
+        again = repeated_secrets(diagram)
+        said = [redact_diagnostic(warning, again) for warning in said]
     return Checked(diagram, said)
 
 

@@ -10,11 +10,10 @@ never fail a command.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from volley.errors import Diagnostic
-from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
+from volley.model import Activation, Block, Diagram, Item, Message
 
 
 def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
@@ -34,7 +33,6 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
     return [
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
-        *_note_prose_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
@@ -94,46 +92,6 @@ def _address_warnings(
             severity="warning",
             hint=f'to send to {address}, declare it: "participant P as {address}", then '
             f'"{message.sender} -> P: …"',
-        )
-
-
-def _note_prose_warnings(
-    diagram: Diagram, source_line: Callable[[int], str | None]
-) -> Iterator[Diagnostic]:
-    """A line right after a note of several lines that reads as a message or a note between
-    participants named nowhere else (`Then Client -> Server sends the request`, `Note that
-    tokens expire: in 60 s`): it ends the note, as in swimlanes.io, though it is most likely
-    the note's prose."""
-    walked = list(walk(diagram.items))
-    uses: Counter[str] = Counter()
-    for item in walked:
-        if isinstance(item, Message):
-            uses.update({item.sender, item.receiver})
-        elif isinstance(item, Note):
-            uses.update(set(item.over))
-    for before, item in zip(walked, walked[1:], strict=False):
-        if not isinstance(before, Note) or not isinstance(item, Message | Note):
-            continue
-        opened = source_line(before.line) or ""
-        if "\n" not in before.text and not opened.rstrip().endswith(":"):
-            continue  # a note of one line (`note over A: x`) is over where its line ends
-        named = [item.sender, item.receiver] if isinstance(item, Message) else item.over
-        alone = [name for name in dict.fromkeys(named) if uses[name] == 1]
-        if not alone:
-            continue
-        shown = source_line(item.line)
-        what = "a message" if isinstance(item, Message) else "a note"
-        yield Diagnostic(
-            f"this line ends the note above it and is {what} that names "
-            + " and ".join(f'"{name}"' for name in alone)
-            + ", named nowhere else",
-            diagram.filename,
-            item.line,
-            1 + (len(shown) - len(shown.lstrip()) if shown else 0),
-            shown,
-            severity="warning",
-            hint=f"if it is the note's text, write it as inline code (`{(shown or '').strip()}`), "
-            "which keeps it in the note",
         )
 
 

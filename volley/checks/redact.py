@@ -12,6 +12,7 @@ Errors and warnings are masked too: an error quotes the line it points at, and u
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.checks.secrets import (
@@ -43,7 +44,7 @@ def redact_diagram(diagram: Diagram) -> Diagram:
         names=redact_names(diagram.participants, label),  # a name can hold a token too
     )
     copy = rewrite_diagram(diagram, rewrites)
-    copy.warnings = [redact_diagnostic(warning) for warning in diagram.warnings]
+    copy.warnings = [redact_diagnostic(warning, again) for warning in diagram.warnings]
     return copy
 
 
@@ -70,11 +71,18 @@ def redact_error(error: VolleyError) -> VolleyError:
     )
 
 
-def redact_diagnostic(diagnostic: Diagnostic) -> Diagnostic:
-    """A warning or error about to be printed, with secret-looking values masked."""
+def redact_diagnostic(
+    diagnostic: Diagnostic, again: Callable[[str], str] = lambda text: text
+) -> Diagnostic:
+    """A warning or error about to be printed, with secret-looking values masked, and what
+    `again` masks (the diagram's secrets where it repeats them unnamed: `repeated_secrets`)."""
+
+    def mask(text: str) -> str:
+        return again(redact_text(text))
+
     return dataclasses.replace(
         diagnostic,
-        message=redact_text(diagnostic.message),
-        source_line=None if diagnostic.source_line is None else redact_text(diagnostic.source_line),
-        hint=redact_text(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
+        message=mask(diagnostic.message),
+        source_line=None if diagnostic.source_line is None else mask(diagnostic.source_line),
+        hint=mask(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
     )

@@ -890,24 +890,29 @@ def _secrets_by_text(diagram: Diagram) -> Iterator[tuple[Text, list[Secret]]]:
 
 
 def repeated_secrets(diagram: Diagram) -> Callable[[str], str]:
-    """What masks, in any text, every value found as a secret somewhere in the diagram.
+    """What masks, in any text, every credential found as a secret somewhere in the diagram.
 
     A token that one message names (`"access_token": "…"`, `bearer="…"`) is the same secret
     where the next one carries it unnamed: in a URL's path, in prose, in a participant's
-    name. Values of eight characters or more with a letter in them, so that a masked `"cvv":
-    123` does not take every 123 with it.
+    name. Only values that look like credentials and are long enough not to be words or
+    codes (a cookie's `region=eu-west-1` is masked where it is a cookie, not in every host
+    name), each matched whole, between characters that cannot be part of it.
     """
     values = {
-        found.text[secret.start : secret.end]
+        found.text[secret.start : secret.end].strip("\"'")
         for found, secrets in _secrets_by_text(diagram)
         for secret in secrets
     }
-    kept = [value for value in values if len(value) >= 8 and any(c.isalpha() for c in value)]
+    kept = [value for value in values if len(value) >= _REPEATED_LENGTH and credential_like(value)]
     if not kept:
         return lambda text: text
     # longest first, so that a value holding another is masked whole
-    pattern = re.compile("|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v))))
+    alternatives = "|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v)))
+    pattern = re.compile(rf"(?<![\w+-])(?:{alternatives})(?![\w+-])")
     return lambda text: pattern.sub(MASK, text)
+
+
+_REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 
 
 def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:

@@ -169,7 +169,7 @@ def line_kind(line: str) -> LineKind:
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
-    if line.lstrip().startswith("`"):  # inline code: how a note shows `A -> B: call` as text
+    if _ARROW_IN_CODE.match(line):  # inline code: how a note shows `A -> B: call` as text
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
@@ -188,6 +188,9 @@ def line_kind(line: str) -> LineKind:
 
 # Something of an arrow in a line: such a line is a message written wrong, not a note's words.
 _ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
+# A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as
+# text; `` `kubectl` -> API `` is a message from a participant written in backticks.
+_ARROW_IN_CODE = re.compile(r"[ \t]*`[^`\n]*(?:[-=]{1,2}>|<[-=]|[-=]x[ \t])")
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
