@@ -120,6 +120,11 @@ def test_a_host_log_of_several_servers_gives_a_diagram_for_each():
         ],
         [("Client", "->", "git", "prompts/list"), ("git", "-->", "Client", "result")],
     ]
+    # a line that names no server stays in its place, in the diagram of the line above it
+    closed = "2025-07-19T23:47:50.690Z [error] Server transport closed unexpectedly\n"
+    at = text.index("2025-07-19T23:47:50.683Z")
+    [memory, git] = read_jsonrpc(text[:at] + closed + text[at:])[0]
+    assert [type(item).__name__ for item in git.items] == ["Message", "Message", "Note"]
 
 
 def test_multi_line_message_and_trailing_metadata_in_a_host_log():

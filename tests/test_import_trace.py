@@ -685,3 +685,9 @@ def test_a_spans_links_and_other_references_are_in_its_payload():
     }
     bodies = [m.request.body for m in import_trace(json.dumps(jaeger)).messages() if m.request]
     assert sum("links to: CHILD_OF span r2" in body for body in bodies) == 1
+    assert not any("of trace" in body for body in bodies)
+
+
+def test_a_log_line_with_a_trace_id_is_no_zipkin_span():
+    line = {"id": "evt-1", "traceId": "4bf92f3577b34da6", "level": "info", "msg": "started"}
+    assert detect(json.dumps(line)) is not IMPORTERS["trace"]

@@ -440,11 +440,12 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
             remark = Sent("server", f"{level}: {_compact(said)}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
     by_server: dict[str | None, list[Sent]] = {}
-    for _, server, sent in sorted(found, key=lambda record: record[0]):
-        by_server.setdefault(server, []).append(sent)
-    if None in by_server and len(by_server) > 1:  # a line naming no server: the first one's
-        unnamed = by_server.pop(None)
-        by_server[next(iter(by_server))][:0] = unnamed
+    ordered = sorted(found, key=lambda record: record[0])
+    # A line naming no server (`Server transport closed unexpectedly`) is the one's above it.
+    current = next((server for _, server, _ in ordered if server is not None), None)
+    for _, server, sent in ordered:
+        current = server or current
+        by_server.setdefault(current, []).append(sent)
     return by_server, warnings
 
 

@@ -131,7 +131,7 @@ def _unwrapped(data: Any) -> Any:
         return {"data": data}
     if isinstance(data, list) and data and all(_is_jaeger_span(s) for s in data):
         return {"data": _jaeger_traces_of_spans(data)}
-    if isinstance(data, dict) and "traceId" in data and "id" in data and "spans" not in data:
+    if isinstance(data, dict) and _is_zipkin_span(data):
         return [data]  # one Zipkin span, as its API documentation prints one
     if not isinstance(data, dict) or "resourceSpans" in data:
         return data
@@ -142,6 +142,16 @@ def _unwrapped(data: Any) -> Any:
     if isinstance(data.get("batches"), list):
         return {"resourceSpans": data["batches"]}
     return data
+
+
+def _is_zipkin_span(data: dict) -> bool:
+    """A Zipkin span on its own: ids, and where or when it ran (a log line holding a traceId
+    and an id is not one)."""
+    return (
+        "traceId" in data
+        and "id" in data
+        and ("localEndpoint" in data or "remoteEndpoint" in data or "duration" in data)
+    )
 
 
 def _is_jaeger_trace(data: Any) -> bool:
@@ -426,11 +436,7 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
             parent = _jaeger_parent(span)
             others = [
                 f"{ref.get('refType') or 'reference'} span {ref.get('spanID')}"
-                + (
-                    ""
-                    if ref.get("traceID") == span.get("traceID")
-                    else f" of trace {ref.get('traceID')}"
-                )
+                + (f" of trace {ref['traceID']}" if _other_trace(ref, span) else "")
                 for ref in _dicts(span.get("references"))
                 if str(ref.get("spanID")) != parent
             ]
@@ -452,6 +458,10 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                 ],
                 links=others,
             )
+
+
+def _other_trace(ref: dict, span: dict) -> bool:
+    return bool(ref.get("traceID")) and ref.get("traceID") != span.get("traceID")
 
 
 def _jaeger_parent(span: dict) -> str | None:
