@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import volley
 from volley.checks.bidi import hidden_characters, plainly_right_to_left, reveal
 
 RLO, PDF, ZWSP, ZWJ = "\u202e", "\u202c", "\u200b", "\u200d"
@@ -65,3 +66,12 @@ def test_a_hidden_character_says_what_it_is():
     assert found.describe() == "U+202E RIGHT-TO-LEFT OVERRIDE, which reorders the text around it"
     (bell,) = hidden_characters("\x07")
     assert bell.describe() == "U+0007, a control character"
+
+
+def test_a_non_joiner_that_changes_nothing_in_a_name_is_pointed_out():
+    """In a label it is writing; in a participant's name it makes two names that look alike."""
+    checked = volley.check("A -> ബ്ലോക്ക്: one\nA -> ബ്ലോക്ക്\u200c: two\n")
+    assert len(checked.diagram.participants) == 3
+    (warning,) = checked.warnings
+    assert warning.line == 2 and "U+200C" in warning.message
+    assert volley.check("A -> B: ബ്ലോക്ക്\u200c ചെയ്യുന്നത്\n").warnings == []

@@ -409,15 +409,28 @@ def one_entry(request: dict | None = None, response: dict | None = None, **entry
     ("headers", "sent"),
     [
         (  # Chrome's DevTools protocol: several cookies in one value, a line each
-            [{"name": "Set-Cookie", "value": "ruid=7c2f-LIVE; Path=/\nrsid=BcGNXq8w2k; Path=/"}],
-            ["Set-Cookie: ruid=<redacted>; Path=/", "Set-Cookie: rsid=<redacted>; Path=/"],
+            [
+                {
+                    "name": "Set-Cookie",
+                    "value": "ruid=7c2f-LIVE; Path=/\nrsid=BcGNXq8w2k; Path=/\nvis=4",
+                }
+            ],
+            ["Set-Cookie: ruid=<redacted>; Path=/", "Set-Cookie: rsid=<redacted>; Path=/"]
+            + ["Set-Cookie: vis=<redacted>"],
         ),
         (  # Polly.JS: a header's values as a JSON list
             [
-                {"name": "set-cookie", "value": ["__cfduid=d1a5589e8309b4; HttpOnly", "vis=42x1"]},
+                {
+                    "name": "set-cookie",
+                    "value": ["__cfduid=d1a5589e8309b4; Expires=Fri, 10-Jan-20"],
+                },
+                {"name": "set-cookie", "value": ["vis=42x1"]},
                 {"name": "accept", "value": ["*/*"]},
             ],
-            ["set-cookie: __cfduid=<redacted>; HttpOnly", "set-cookie: vis=<redacted>"]
+            [
+                "set-cookie: __cfduid=<redacted>; Expires=Fri, 10-Jan-20",
+                "set-cookie: vis=<redacted>",
+            ]
             + ["accept: */*"],
         ),
     ],
@@ -427,7 +440,7 @@ def test_a_header_of_several_values_is_the_header_sent_once_a_value(headers, sen
     """Each value is its own header line, and each cookie in them is masked."""
     diagram, count = masked(one_entry(response={"headers": headers}))
     assert response(diagram.messages()[1]).split("\n")[1:] == sent
-    assert count == 2
+    assert count == sum("<redacted>" in line for line in sent)
 
 
 def test_a_polly_recording_masks_the_cookie_its_list_of_values_holds():

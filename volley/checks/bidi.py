@@ -79,15 +79,17 @@ def plainly_right_to_left(text: str) -> bool:
     return bool(directions & {"R", "AL"}) and "L" not in directions
 
 
-def hidden_characters(text: str) -> list[HiddenCharacter]:
-    """Every character `reveal` would escape, in text order."""
+def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:
+    """Every character `reveal` would escape, in text order; in a participant's `name`, a
+    non-joiner that changes nothing drawn (after a word's last virama) too, since it makes
+    two names that look the same."""
     if text.isascii() and text.isprintable():
         return []  # the usual label: nothing to look at
     keep_bidi = plainly_right_to_left(text)
     found: list[HiddenCharacter] = []
     in_flag = False
     for index, char in enumerate(text):
-        kind = _kind(text, index, char, keep_bidi, in_flag)
+        kind = _kind(text, index, char, keep_bidi, in_flag, name)
         # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
         in_flag = (in_flag and char != _CANCEL_TAG) if ord(char) in _TAGS else char == _BLACK_FLAG
         if kind is not None:
@@ -95,7 +97,9 @@ def hidden_characters(text: str) -> list[HiddenCharacter]:
     return found
 
 
-def _kind(text: str, index: int, char: str, keep_bidi: bool, in_flag: bool) -> Kind | None:
+def _kind(
+    text: str, index: int, char: str, keep_bidi: bool, in_flag: bool, name: bool
+) -> Kind | None:
     if char in BIDI_CONTROLS:
         return None if keep_bidi else "bidi"
     if char in "\n\t":
@@ -110,7 +114,8 @@ def _kind(text: str, index: int, char: str, keep_bidi: bool, in_flag: bool) -> K
             return None
         # After a virama, a joiner picks the letter's form wherever the word goes on: Malayalam's
         # chillu `ള്‍` (LLA, virama, ZWJ), a Tamil or Hindi word ending `ச்‌` (ZWNJ).
-        return None if before and unicodedata.combining(before) == _VIRAMA else "invisible"
+        after_virama = bool(before) and unicodedata.combining(before) == _VIRAMA
+        return None if after_virama and not (name and char == "\u200c") else "invisible"
     if ord(char) in _TAGS:
         return None if in_flag else "invisible"
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
@@ -124,12 +129,12 @@ def escape(char: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
-def reveal(text: str) -> str:
+def reveal(text: str, name: bool = False) -> str:
     """The text with each hidden character written as its escape, everything else as it was.
 
     For what is drawn, after inline markup has been read (a backslash there is markup).
     """
-    found = hidden_characters(text)
+    found = hidden_characters(text, name)
     if not found:
         return text
     out: list[str] = []
@@ -142,19 +147,24 @@ def reveal(text: str) -> str:
     return "".join(out)
 
 
-def shown_texts(diagram: Diagram) -> Iterator[tuple[int, str]]:
-    """Each line of the diagram's names, labels and notes, with its source line."""
+def shown_texts(diagram: Diagram) -> Iterator[tuple[int, str, bool]]:
+    """Each line of the diagram's names, labels and notes, with its source line and whether
+    it is a participant's name."""
     for text in diagram.all_texts():
         if text.kind == "note":
-            yield from text.lines()
+            yield from ((line, said, False) for line, said in text.lines())
         elif text.kind in SHOWN:
-            yield text.line, text.text
+            yield text.line, text.text, text.kind == "participant"
 
 
 def reveal_diagram(diagram: Diagram) -> Diagram:
     """The diagram as it is drawn: hidden characters in names, labels and notes written as
     their escapes (bodies are shown as written). The same diagram when there are none."""
-    if not any(hidden_characters(text) for _, text in shown_texts(diagram)):
+    if not any(hidden_characters(text, name) for _, text, name in shown_texts(diagram)):
         return diagram
-    names = {name: reveal(name) for name in diagram.participants if hidden_characters(name)}
+    names = {
+        name: reveal(name, name=True)
+        for name in diagram.participants
+        if hidden_characters(name, name=True)
+    }
     return rewrite_diagram(diagram, Rewrites(label=reveal, note=reveal, names=names))

@@ -157,8 +157,8 @@ def _hidden_warnings(
     from volley.checks.bidi import hidden_characters, shown_texts
 
     seen: set[tuple[int, str]] = set()
-    for line, text in shown_texts(diagram):
-        for hidden in hidden_characters(text):
+    for line, text, name in shown_texts(diagram):
+        for hidden in hidden_characters(text, name):
             if (line, hidden.char) in seen:
                 continue
             seen.add((line, hidden.char))
