@@ -243,7 +243,7 @@ class _Wrapper:
             if self.width + chunk_width + width > self.max_width and (chunk or self.line):
                 cut = self._break_after(chunk)
                 if cut == len(chunk) > 1 and cluster in _BREAK_AFTER:
-                    cut -= 1  # a line never starts with the `.` or `/` a break comes after
+                    cut -= 1  # an overflowing `.` or `/` goes down with the character before it
                 self.place_clusters(span, chunk[:cut])
                 chunk = chunk[cut:]
                 chunk_width = 0.0
