@@ -1063,8 +1063,7 @@ def read_jsonrpc(
         return _diagrams_by_server(helix, options, warnings, filename, "Helix")
     else:
         sent, warnings = _json_lines(text, filename), []
-    named = [replace(warning, filename=filename) for warning in warnings]
-    return _session_diagrams(sent, options, server), named
+    return _diagrams_by_server({server: sent}, options, warnings, filename)
 
 
 def _diagrams_by_server(
@@ -1074,7 +1073,8 @@ def _diagrams_by_server(
     filename: str | None,
     unnamed_client: str = "Client",
 ) -> tuple[list[Diagram], list[Diagnostic]]:
-    """The diagrams of a log that holds several servers' sessions, each server's apart."""
+    """The diagrams of a log, each server's sessions apart (a log of one server holds one),
+    and its warnings, which name the file."""
     diagrams = [
         diagram
         for name, said in by_server.items()

@@ -399,11 +399,15 @@ def _dicts(raw: Any) -> list[dict]:
 
 def _otlp_link(link: dict, span: dict) -> str:
     """A link as the payload says it: the span, its trace when another, its attributes."""
-    said = f"span {link.get('spanId') or '?'}"
-    if link.get("traceId") and link.get("traceId") != span.get("traceId"):
-        said += f" of trace {link['traceId']}"
+    said = _linked(link.get("spanId"), link.get("traceId"), span.get("traceId"))
     attributes = _otlp_attributes(link.get("attributes"))
     return said + "".join(f", {key}={value}" for key, value in attributes)
+
+
+def _linked(span_id: Any, trace: Any, own_trace: Any) -> str:
+    """`span 0b`, or `span 0b of trace 02` when it is in another trace than the span's own."""
+    said = f"span {span_id or '?'}"
+    return f"{said} of trace {trace}" if trace and trace != own_trace else said
 
 
 # --- Jaeger JSON ------------------------------------------------------------------------------
@@ -435,8 +439,8 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
             process = processes.get(span.get("processID")) or {}
             parent = _jaeger_parent(span)
             others = [
-                f"{ref.get('refType') or 'reference'} span {ref.get('spanID')}"
-                + (f" of trace {ref['traceID']}" if _other_trace(ref, span) else "")
+                f"{ref.get('refType') or 'reference'} "
+                + _linked(ref.get("spanID"), ref.get("traceID"), span.get("traceID"))
                 for ref in _dicts(span.get("references"))
                 if str(ref.get("spanID")) != parent
             ]
@@ -458,10 +462,6 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                 ],
                 links=others,
             )
-
-
-def _other_trace(ref: dict, span: dict) -> bool:
-    return bool(ref.get("traceID")) and ref.get("traceID") != span.get("traceID")
 
 
 def _jaeger_parent(span: dict) -> str | None:

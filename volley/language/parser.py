@@ -190,7 +190,7 @@ def line_kind(line: str) -> LineKind:
 _ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 # A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as
 # text; `` `kubectl` -> API `` is a message from a participant written in backticks.
-_ARROW_IN_CODE = re.compile(r"[ \t]*`[^`\n]*(?:[-=]{1,2}>|<[-=]|[-=]x[ \t])")
+_ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{_ARROW_LIKE.pattern}|[-=]x[ \t])")
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
