@@ -224,6 +224,15 @@ def test_a_header_written_with_its_values_as_a_list_is_masked_item_by_item():
     assert redact_body('scopes: ["read", "write"]') == 'scopes: ["read", "write"]'
 
 
+def test_a_quoted_cookie_value_inside_a_header_list_item_is_masked():
+    """Python's repr writes an item holding `"` in single quotes: `['sid="…"; Path=/']`."""
+    token = "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+    line = f"""set-cookie: ['sid="{token}"; Path=/; HttpOnly', "b='2x3y4z5w6v'"]"""
+    assert redact_body(line) == f"""set-cookie: ['sid={MASK}; Path=/; HttpOnly', "b={MASK}"]"""
+    escaped = f'set-cookie: ["sid=\\"{token}\\"; Path=/"]'  # JSON's way
+    assert token not in redact_body(escaped)
+
+
 def test_a_value_masked_once_is_masked_wherever_it_appears():
     """A token handed out in one response and carried unnamed later (a URL's path, a label, a
     participant's name) is the same secret everywhere."""

@@ -250,7 +250,9 @@ _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})="
     r"(?:\"([^\"\n]*)\"|([^&#;,\s\"'<>]*))"
 )
-_QUOTED = re.compile(r"([\"'])([^\"'\n]*)\1")  # a string item of a list, in either quotes
+# A string item of a list, in either quotes; the other quote may stand inside it, as Python's
+# repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
+_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"")
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
@@ -319,8 +321,9 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
                 # a header's values as a list (`set-cookie: ['a=1; HttpOnly', 'b=2']`)
                 what = _describe(match.group(1), header=True)
                 for item in _QUOTED.finditer(value):
+                    inner = 1 if item.group(1) is not None else 2
                     for begin, end in _header_values(
-                        match.group(1), item.group(2), start + item.start(2), prose
+                        match.group(1), item.group(inner), start + item.start(inner), prose
                     ):
                         yield Secret(begin, end, what)
             elif match.group(2) == ":" and value.startswith(("{", "[")):
