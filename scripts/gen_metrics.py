@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from itertools import takewhile
 from pathlib import Path
+from statistics import fmean
 
+import uharfbuzz as hb
 from fontTools.ttLib import TTFont
 
 FONT_DIR = Path("/usr/share/fonts/truetype/liberation2")
@@ -72,7 +75,8 @@ def widths(font: TTFont) -> dict[int, int]:
     for cp, glyph in font.getBestCmap().items():
         if cp < 0x20 or 0x7F <= cp < 0xA0 or cp in SEQUENCE_CHARS:
             continue
-        # Marks and format characters take no room once shaped, whatever the hmtx says.
+        # Marks and format characters take no room once shaped, whatever the hmtx says (the
+        # few marks a script draws beside their letter are measured apart: `mark_widths`).
         if unicodedata.category(chr(cp)) in ("Mn", "Me", "Cf"):
             table[cp] = 0
         else:
@@ -123,6 +127,51 @@ def joined_widths(table: dict[int, int]) -> dict[int, int]:
     return {base: round(sum(ws) / len(ws)) for base, ws in forms.items() if base in table}
 
 
+def mark_widths(path: Path, table: dict[int, int]) -> dict[int, int]:
+    """The room each mark of a script's font takes once shaped after a letter, where that is
+    not none: most marks sit on their letter, but some vowel signs and viramas that Unicode
+    calls non-spacing are drawn beside it (Telugu ా, Kannada ೌ, Malayalam ു). Measured with
+    HarfBuzz as what the mark adds to each letter of its block it may follow (one that needs no
+    dotted circle; the letter's own form may change too), and the median of those kept: a
+    mark drawn beside a few letters and below the rest (Myanmar ု) stays below."""
+    face = hb.Face(hb.Blob.from_file_path(str(path)))
+    font = hb.Font(face)
+    dotted = font.get_nominal_glyph(0x25CC)
+
+    def shaped(text: str) -> tuple[int, set[int]]:
+        buffer = hb.Buffer()
+        buffer.add_str(text)
+        buffer.guess_segment_properties()
+        hb.shape(font, buffer)
+        advance = sum(position.x_advance for position in buffer.glyph_positions)
+        return advance, {info.codepoint for info in buffer.glyph_infos}
+
+    out: dict[int, int] = {}
+    for cp in sorted(table):
+        if unicodedata.category(chr(cp)) not in ("Mn", "Mc", "Me"):
+            continue
+        added = []
+        for letter in _bases(cp & ~0x7F, table):
+            with_mark, glyphs = shaped(chr(letter) + chr(cp))
+            if dotted is None or dotted not in glyphs:
+                added.append(max(with_mark - shaped(chr(letter))[0], 0))
+        if added:
+            out[cp] = round(fmean(added) * 1000 / face.upem)
+    return out
+
+
+def _bases(block: int, table: dict[int, int]) -> list[int]:
+    """The letters of a block a mark may follow. In the Brahmic scripts a vowel sign follows a
+    consonant: the letters from KA to the first sign after it (a block's later letters are
+    other languages' extensions); elsewhere every letter of the block."""
+    letters = [c for c in range(block, block + 0x80) if c in table and chr(c).isalpha()]
+    ka = [c for c in letters if unicodedata.name(chr(c)).endswith(" LETTER KA")]
+    if not ka:
+        return letters
+    run = takewhile(lambda c: c in letters or c not in table, range(ka[0], block + 0x80))
+    return [c for c in run if c in letters]
+
+
 def fallback_widths(
     noto_dir: Path, dejavu_dir: Path, covered: dict[int, int], weight: str
 ) -> dict[int, int]:
@@ -133,8 +182,10 @@ def fallback_widths(
     table: dict[int, int] = {}
     for name in NOTO_SCRIPTS:
         path = noto_dir / f"NotoSans{name}-{weight}.ttf"
-        font = widths(TTFont(path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"))
+        path = path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"
+        font = widths(TTFont(path))
         font.update(joined_widths(font))
+        font.update(mark_widths(path, font))
         for cp, width in font.items():
             wide = unicodedata.east_asian_width(chr(cp)) in ("W", "F")
             if cp > 0x7F and cp not in covered and cp not in table and not wide:

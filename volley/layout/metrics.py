@@ -58,6 +58,12 @@ _tables: dict[str, _Widths] = {}
 _DIGIT = {ch: i for i, ch in enumerate(_data.ALPHABET)}
 _ZWJ = "\u200d"
 _VS16 = "\ufe0f"
+# Signs after which a consonant is drawn under the one before it and takes no room (Khmer's
+# coeng, Myanmar's stacker, Tai Tham's sakot); Khmer's RO goes before its consonant instead,
+# and after Myanmar's asat the stacker makes a kinzi: the NGA before goes above.
+_STACKERS = ("\u17d2", "\u1039", "\u1a60")
+_BESIDE_WHEN_STACKED = "\u179a"
+_KINZI = "\u103a\u1039"
 
 
 def line_height(size: float) -> float:
@@ -169,7 +175,10 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
     if hit is not None:
         return hit
     cp = ord(ch)
-    if unicodedata.category(ch) in ("Mn", "Me", "Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
+    category = unicodedata.category(ch)
+    if category in ("Mn", "Me"):  # on its letter, but for a few a script draws beside it
+        result = (_table(other_scripts).width(ch) or 0.0, False)
+    elif category in ("Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
         result = (0.0, False)
     elif is_emoji(cp):
         result = (EMOJI_EM, True)
@@ -189,7 +198,14 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
     last_emoji = False
     joined = False  # the previous character was a ZWJ
     flag_half = False  # an unpaired regional indicator precedes
+    stacked = False  # the previous character was a stacker: this letter goes under
+    previous = ""
     for ch in text:
+        if stacked and ch != _BESIDE_WHEN_STACKED:
+            stacked, previous = False, ch
+            continue
+        stacked = ch in _STACKERS and previous + ch != _KINZI
+        previous = ch
         if ch == _ZWJ:
             joined = True
             continue
