@@ -237,6 +237,13 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
         data.append("    ),")
     lines.append("}")
     lines.append("")
+    lines.append("# The families whose widths the fallback tables hold, one a script.")
+    lines.append("FALLBACK_FAMILIES = (")
+    for name in NOTO_SCRIPTS:
+        family = TTFont(noto_dir / f"NotoSans{name}-Regular.ttf")["name"].getBestFamilyName()
+        lines.append(f'    "{family}",')
+    lines.append(")")
+    lines.append("")
     lines.append("WIDTHS = {")
     lines.extend(data)
     lines.append("}")

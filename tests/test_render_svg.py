@@ -253,7 +253,9 @@ def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
 def test_fonts_and_presentation_colours(reference_text: str) -> None:
     svg = render(reference_text)
     root = tree(svg)
-    assert root.get("font-family") == "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
+    family = root.get("font-family")
+    assert family.startswith("Arial, 'Liberation Sans', Arimo, Helvetica, Noto Sans Devanagari,")
+    assert "Noto Sans Tamil" in family and family.endswith(", sans-serif")
     assert "<style" not in svg and "var(" not in svg
     assert root.find(".//s:rect[@class='background vf-bg']", NS).get("fill") == "#ffffff"
 
@@ -465,3 +467,11 @@ def test_palettes_meet_wcag_aa(colours) -> None:
         assert _contrast(colours[text], colours[ground]) >= 4.5, (text, ground)
     for line in ("lifeline", "line", "frame", "border"):
         assert _contrast(colours[line], colours["bg"]) >= 3, line
+
+
+def test_code_beyond_ascii_names_the_fonts_of_other_scripts() -> None:
+    """Every code run carries its family: the script fonts are named only where needed."""
+    root = tree(render("A -> B: `GET /` and `பிழை`"))
+    families = [el.get("font-family") for el in root.iter() if el.get("font-family")][1:]
+    assert families[0].startswith("'Liberation Mono'") and "Noto" not in families[0]
+    assert "Noto Sans Tamil" in families[1] and families[1].endswith(", monospace")

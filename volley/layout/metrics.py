@@ -16,8 +16,15 @@ from math import fsum
 
 from volley.layout import metrics_data as _data
 
-FONT_FAMILY = "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
+# The fonts other scripts are measured with, named after the Latin ones: a browser tries them
+# before its own fallback, which on Linux may pick a font that has a script's letters but not
+# its vowel signs (Noto Sans Grantha for Tamil), drawn as empty boxes.
+SCRIPT_FAMILIES = ", ".join(_data.FALLBACK_FAMILIES)
+FONT_FAMILY = f"Arial, 'Liberation Sans', Arimo, Helvetica, {SCRIPT_FAMILIES}, sans-serif"
 MONO_FAMILY = "'Liberation Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace"
+# The same for code that holds more than ASCII (every code line carries its family, so the
+# script fonts are named only where they may be needed).
+MONO_SCRIPTS_FAMILY = MONO_FAMILY.replace(", monospace", f", {SCRIPT_FAMILIES}, monospace")
 
 _SANS = dict(zip(_data.METRIC_FIELDS, _data.METRICS["sans"], strict=True))
 _MONO = dict(zip(_data.METRIC_FIELDS, _data.METRICS["mono"], strict=True))

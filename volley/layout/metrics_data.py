@@ -18,6 +18,42 @@ METRICS = {
     "mono": (0.8325, 0.3003, 0.0, 0.6587, 0.5283, 0.6001),
 }
 
+# The families whose widths the fallback tables hold, one a script.
+FALLBACK_FAMILIES = (
+    "Noto Sans Devanagari",
+    "Noto Sans Bengali",
+    "Noto Sans Gurmukhi",
+    "Noto Sans Gujarati",
+    "Noto Sans Oriya",
+    "Noto Sans Tamil",
+    "Noto Sans Telugu",
+    "Noto Sans Kannada",
+    "Noto Sans Malayalam",
+    "Noto Sans Sinhala",
+    "Noto Sans Thai",
+    "Noto Sans Lao",
+    "Noto Sans Khmer",
+    "Noto Sans Myanmar",
+    "Noto Sans Arabic",
+    "Noto Sans Syriac",
+    "Noto Sans Thaana",
+    "Noto Sans NKo",
+    "Noto Sans Hebrew",
+    "Noto Sans Armenian",
+    "Noto Sans Georgian",
+    "Noto Sans Ethiopic",
+    "Noto Sans Cherokee",
+    "Noto Sans Canadian Aboriginal",
+    "Noto Sans Mongolian",
+    "Noto Sans Tifinagh",
+    "Noto Sans Javanese",
+    "Noto Sans Balinese",
+    "Noto Sans Sundanese",
+    "Noto Sans Ol Chiki",
+    "Noto Sans Adlam",
+    "Noto Sans Vai",
+)
+
 WIDTHS = {
     "sans": (
         "~00W4M4M5Z8i8iDvAR2/5D5D65984M5D4M4M8i8i8i8i8i8i8i8i8i8i4M4M9898988iFtARARBIBIAR9ZCABI4M"

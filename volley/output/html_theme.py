@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from volley.layout.metrics import SCRIPT_FAMILIES
 from volley.output.themes import DARK, LIGHT
 
 # Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
@@ -156,6 +157,9 @@ def theme_css() -> str:
         f"{site_light}{{{light}}}",
         # Inside mkdocs-material an auto diagram sits on the site's own page colour.
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
+        # Not a colour: the fonts other scripts are drawn with, which volley.css names after
+        # the page's own (a browser's fallback can pick one that draws empty boxes).
+        f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
     ]
     for role in LIGHT:
         value = _PAGE_ROLES.get(role, f"var(--vl-svg-{role})")
