@@ -632,9 +632,23 @@ def test_a_zipkin_span_on_its_own_is_a_trace_of_one():
 
 def test_a_time_that_is_not_a_number_is_an_error_not_the_epoch():
     span = {"traceId": "4d1e00c0db9010db", "id": "86154a4ba6e91385", "name": "get"}
-    with pytest.raises(VolleyError, match="a time that is not a number: 'soon'"):
-        convert(json.dumps([{**span, "timestamp": "soon", "duration": 5}]), "z.json", "trace")
+    text = json.dumps([{**span, "timestamp": "soon", "duration": 5}], indent=1)
+    with pytest.raises(VolleyError) as raised:
+        convert(text, "z.json", "trace")
+    error = raised.value
+    assert error.message == 'a span\'s time is not a number: "soon"'
+    # at its place in the file, and not about naming the format: the format was known
+    assert (error.line, error.source_line) == (6, '  "timestamp": "soon",')
+    assert error.column == error.source_line.index('"soon"') + 1
+    assert "--from" not in error.hint
     assert convert(json.dumps([{**span, "duration": 5}]), "z.json", "trace")  # none: drawn
+
+
+def test_a_time_written_as_true_is_an_error_not_one_nanosecond():
+    """int(True) is 1: a boolean time would have been drawn as the first nanosecond."""
+    span = {"traceId": "4d1e00c0db9010db", "id": "86154a4ba6e91385", "name": "get"}
+    with pytest.raises(VolleyError, match="time is not a number: true"):
+        convert(json.dumps([{**span, "timestamp": True}]), "z.json", "trace")
 
 
 def test_a_spans_links_and_other_references_are_in_its_payload():

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -215,7 +216,15 @@ def import_trace(
     options = options or TrafficOptions()
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
-    documents = _documents(text.removeprefix("\ufeff"), filename)
+    text = text.removeprefix("\ufeff")
+    try:
+        return _diagram(text, options, filename)
+    except _NotATime as bad:
+        raise _time_error(bad, text, filename) from None
+
+
+def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagram:
+    documents = _documents(text, filename)
     spans: list[_Span] = []
     for data in map(_unwrapped, documents):
         if isinstance(data, list) and not any(_zipkin_traces(data)):
@@ -329,16 +338,55 @@ def _otlp_error(status: Any) -> str | None:
     return None
 
 
+class _NotATime(ValueError):
+    """A span's time or duration that is not a number: the file's fault, said with its place
+    by `import_trace`."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__(f"a time that is not a number: {str(raw)[:40]!r}")
+        self.raw = raw
+
+
 def _nanos(raw: Any) -> int:
     """A time or a duration as an integer (OTLP/JSON writes 64-bit ones as strings); 0 when
-    the span leaves it out, a ValueError (the file's fault, said as such) when it is not a
-    number."""
+    the span leaves it out, `_NotATime` when it is not a number."""
     if raw is None or raw == "":
         return 0
+    if isinstance(raw, bool):  # int() would read true as 1
+        raise _NotATime(raw)
     try:
         return int(raw)
     except (TypeError, ValueError):
-        raise ValueError(f"a time that is not a number: {str(raw)[:40]!r}") from None
+        raise _NotATime(raw) from None
+
+
+# A time or duration member of any of the three formats (startTimeUnixNano, startTime,
+# timestamp, duration ...), up to its value.
+_TIME_MEMBER = r'"(?:\w*[Tt]ime\w*|duration|timestamp)"\s*:\s*'
+
+
+def _time_error(bad: _NotATime, text: str, filename: str | None) -> VolleyError:
+    """The error for a time that is not a number, at the member that holds it when the file
+    writes it as `json` would (one of a few spellings: a string, true, null ...)."""
+    written = json.dumps(bad.raw, ensure_ascii=False)
+    found = re.search(_TIME_MEMBER + "(" + re.escape(written) + ")", text)
+    place: dict[str, Any] = {}
+    if found is not None:
+        at = found.start(1)
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        place = {
+            "line": text.count("\n", 0, at) + 1,
+            "column": at - start + 1,
+            "source_line": text[start : end if end >= 0 else len(text)],
+        }
+    return VolleyError(
+        f"a span's time is not a number: {written[:40]}",
+        filename=filename,
+        hint="a trace gives times as whole numbers (nanoseconds in OTLP/JSON, microseconds in"
+        " Jaeger and Zipkin JSON), or as strings of digits",
+        **place,
+    )
 
 
 def _optional_nanos(raw: Any) -> int | None:
