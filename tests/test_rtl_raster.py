@@ -166,9 +166,42 @@ def test_arabic_vowel_marks_are_drawn_over_the_word_not_beside_it():
     with_marks = _title_columns("title: شَدَّة\nA -> B: x")
     without = _title_columns("title: شدة\nA -> B: x")
     word = [x for x, column in enumerate(without) if min(column) < 128]
-    marks = [x for x, (a, b) in enumerate(zip(with_marks, without, strict=True)) if a != b]
-    assert marks, "the marks are drawn"
-    assert word[0] <= marks[0] and marks[-1] <= word[-1]
+    assert with_marks != without, "the marks are drawn"
+    inked = [x for x, column in enumerate(with_marks) if min(column) < 128]
+    assert word[0] <= inked[0] and inked[-1] <= word[-1]
+
+
+def _title_ink(source: str) -> list[tuple[int, int]]:
+    """The (x, y) of every inked pixel at the top of the picture, where only the title is."""
+    image = Image.open(io.BytesIO(_png(source))).convert("L")
+    image = image.crop((0, 0, image.width, 2 * 60))
+    pixels = image.load()
+    return [(x, y) for x in range(image.width) for y in range(image.height) if pixels[x, y] < 160]
+
+
+def test_a_hebrew_point_is_drawn_under_its_letter():
+    """cairo drew a point from where the letter before it ends, between two letters: the
+    font's own placing (HarfBuzz's) puts the qamats of "שָל" under the shin, which is drawn
+    on the right."""
+    plain = _title_ink("title: של\nA -> B: x")
+    xs = [x for x, _ in plain]
+    left, right, baseline = min(xs), max(xs), max(y for _, y in plain)
+    below = [x for x, y in _title_ink("title: שָל\nA -> B: x") if y > baseline]
+    assert below, "the point is drawn"
+    middle = (min(below) + max(below)) / 2
+    assert left + 0.5 * (right - left) < middle < left + 0.9 * (right - left)
+
+
+@pytest.mark.parametrize(
+    ("word", "family"), [("ܫܠܡܐ", "Noto Sans Syriac"), ("ߞߊ߲ߜߊ", "Noto Sans NKo")]
+)
+def test_syriac_and_nko_letters_are_drawn_joined(word: str, family: str):
+    """Scripts that join as Arabic does, which arabic-reshaper does not know: shaped by their
+    font, a word is one stroke with no blank column inside it."""
+    if not _has_font(family, word[0]):
+        pytest.skip(f"no {family}")
+    columns = sorted({x for x, _ in _title_ink(f"title: {word}\nA -> B: x")})
+    assert columns[-1] - columns[0] + 1 == len(columns)
 
 
 def test_marks_stay_on_their_letter():

@@ -26,11 +26,21 @@ from volley.errors import Diagnostic
 from volley.layout.metrics import EMOJI_EM
 from volley.output.rtl import (
     has_right_to_left,
+    logical_order,
     marks_before_letters,
+    needs_shaping,
     visual_order,
     without_bidi_controls,
 )
-from volley.output.shaping import Outlines, clusters, emoji_font, fc_match, image, outlines
+from volley.output.shaping import (
+    Outlines,
+    clusters,
+    emoji_font,
+    fc_match,
+    image,
+    outlines,
+    right_to_left_outlines,
+)
 from volley.output.svg_tags import escape, num
 
 PRIMARY = "Liberation Sans"  # what the SVG's font-family resolves to where Arial is absent
@@ -368,14 +378,15 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     if rtl:
         text = visual_order(text, _drawable)
     text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
-    pieces = _pieces(text)
+    pieces = written = _pieces(text)  # as written: each mark after its letter
     if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
         pieces = [
             (family, marks_before_letters(piece, partial(_reaches_forward, family)))
             for family, piece in pieces
         ]
         text = "".join(piece for _, piece in pieces)
-    if all(family is None for family, _ in pieces):
+    shaped_rtl = rtl and any(has_right_to_left(p) and needs_shaping(p) for _, p in written)
+    if all(family is None for family, _ in pieces) and not shaped_rtl:
         return f"{opening}{escape(text)}{closing}"
     size = _SIZE.search(opening) or _SIZE.search(element)
     face = _FAMILY.search(opening) or _FAMILY.search(element)
@@ -391,7 +402,7 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     fill = _FILL.search(opening) or _FILL.search(element)
     inner = None
     if x and y and measure and fill:
-        glyphs = [_glyphs(family, piece, measure) for family, piece in pieces]
+        glyphs = [_glyphs(family, piece, measure) for family, piece in written]
         if any(shaped is not None for shaped in glyphs):
             start, baseline = float(x[1]), float(y[1])
             inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings, plain)
@@ -423,12 +434,20 @@ Glyphs = list[tuple[str, bytes | None]] | Outlines | None
 def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
     """How a piece is drawn when cairo cannot draw it: its emoji clusters and their pictures,
     or its shaped outlines; None when cairo draws it as it is."""
+    if has_right_to_left(piece):  # in visual order and joined already (`volley.output.rtl`)
+        if not needs_shaping(piece) or family == _emoji_family():
+            return None
+        upright = family in measure.plain
+        return right_to_left_outlines(
+            family or measure.base,
+            logical_order(piece),
+            measure.bold and not upright,
+            measure.italic and not upright,
+        )
     if family is None:
         return None
     if family == _emoji_family():
         return clusters(piece)
-    if has_right_to_left(piece):  # in visual order and joined already (`volley.output.rtl`)
-        return None
     return outlines(family, piece, measure.bold, measure.italic)
 
 

@@ -137,6 +137,43 @@ def marks_before_letters(text: str, reaches_forward: Callable[[str], bool]) -> s
     return "".join(out)
 
 
+# Right-to-left letters drawn right a glyph per character once arabic-reshaper has joined them:
+# Hebrew's, and Arabic's with its presentation forms. Other scripts' letters that join (Syriac,
+# N'Ko, Mandaic, Adlam ...) it leaves unjoined.
+_JOINED_BY_THE_RESHAPER = re.compile(
+    "[\u0590-\u06ff\u0750-\u077f\u0870-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]"
+)
+
+
+def needs_shaping(piece: str) -> bool:
+    """Whether a right-to-left piece must be shaped by its font rather than drawn a glyph per
+    character: it holds a combining mark (niqqud, harakat: the font puts each on its letter,
+    where cairo would put it between two), or letters of a joining script arabic-reshaper
+    does not know."""
+    for ch in piece:
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            return True
+        if unicodedata.bidirectional(ch) in _STRONG_RTL and not _JOINED_BY_THE_RESHAPER.match(ch):
+            return True
+    return False
+
+
+def logical_order(visual: str) -> str:
+    """A right-to-left piece as `visual_order` leaves it (in the order it is seen, each letter
+    followed by its marks) back in the order it was written, for a shaper that lays out right
+    to left itself: its letters turned round with their marks, and its mirrored characters
+    given back (such a shaper mirrors them again)."""
+    from bidi.mirror import MIRRORED
+
+    clusters: list[str] = []
+    for ch in visual:
+        if clusters and unicodedata.category(ch) in ("Mn", "Me"):
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
+    return "".join([MIRRORED.get(ch, ch) for ch in "".join(reversed(clusters))])
+
+
 def _mirrored(visual: str, rtl: bool = False) -> str:
     """Brackets, `<`, `>`, `«` and the like that read right to left, drawn as their mirror.
 

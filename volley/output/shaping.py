@@ -17,7 +17,9 @@ for Latin, Greek, Cyrillic and CJK, and wrong wherever a font's own rules change
   path), so the picture shows what a browser shows. In a PDF such a piece is a drawing, not
   text a reader can select.
 
-Right-to-left text keeps its own path (`volley.output.rtl`): it is put in visual order first.
+Right-to-left text keeps its own path (`volley.output.rtl`): it is put in visual order first,
+and a piece of it that cairo would draw wrong (marks between letters, Syriac or N'Ko unjoined)
+is shaped right to left from the order it was written in (`right_to_left_outlines`).
 """
 
 from __future__ import annotations
@@ -87,14 +89,15 @@ def text_font(family: str, bold: bool, italic: bool) -> hb.Font | None:
     return _installed_font(family.replace("-", "\\-").replace(":", "\\:") + style)
 
 
-def _shaped(font: hb.Font, text: str) -> hb.Buffer:
+def _shaped(font: hb.Font, text: str, direction: str = "ltr") -> hb.Buffer:
     """`text` shaped left to right: the raster path hands over every piece in the order it is
     seen in (a right-to-left line is put in that order first), so a run of Arabic-Indic
-    digits, say, must not be turned around again."""
+    digits, say, must not be turned around again. A right-to-left piece given back in the
+    order it was written (`right_to_left_outlines`) is shaped right to left."""
     buffer = hb.Buffer()
     buffer.add_codepoints([ord(ch) for ch in text])  # clusters count characters, not bytes
     buffer.guess_segment_properties()
-    buffer.direction = "ltr"
+    buffer.direction = direction
     hb.shape(font, buffer, {})
     return buffer
 
@@ -174,3 +177,15 @@ def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | Non
     # cairo draws a face as it is: a slant or weight the family lacks is drawn by HarfBuzz
     made = font.synthetic_slant or font.synthetic_bold[0]
     return None if as_drawn and not made else Outlines(font, glyphs, positions)
+
+
+def right_to_left_outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | None:
+    """Right-to-left `text`, in the order it was written, shaped right to left in `family`
+    as a browser shapes it: marks on their letters where the font puts them, letters joined
+    in the scripts that join; the glyphs come out in the order they are seen. None when the
+    family has no installed font."""
+    font = text_font(family, bold, italic)
+    if font is None:
+        return None
+    buffer = _shaped(font, text, "rtl")
+    return Outlines(font, buffer.glyph_infos, buffer.glyph_positions)
