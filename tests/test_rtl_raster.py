@@ -192,6 +192,17 @@ def test_a_hebrew_point_is_drawn_under_its_letter():
     assert left + 0.5 * (right - left) < middle < left + 0.9 * (right - left)
 
 
+def test_a_mark_no_letter_is_composed_with_is_drawn_over_its_letter():
+    """Left to right too: cairo drew the diaeresis of "n̈" (Jacaltec, Malagasy) beside the n,
+    HarfBuzz centres it over it, as a browser does."""
+    letter = _title_ink("title: n\nA -> B: x")
+    top = min(y for _, y in letter)
+    above = [x for x, y in _title_ink("title: n\u0308\nA -> B: x") if y < top]
+    assert above, "the mark is drawn"
+    xs = [x for x, _ in letter]
+    assert min(xs) <= min(above) and max(above) <= max(xs)
+
+
 @pytest.mark.parametrize(
     ("word", "family"), [("ܫܠܡܐ", "Noto Sans Syriac"), ("ߞߊ߲ߜߊ", "Noto Sans NKo")]
 )

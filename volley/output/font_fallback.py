@@ -385,8 +385,8 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
             for family, piece in pieces
         ]
         text = "".join(piece for _, piece in pieces)
-    shaped_rtl = rtl and any(has_right_to_left(p) and needs_shaping(p) for _, p in written)
-    if all(family is None for family, _ in pieces) and not shaped_rtl:
+    shaped = any(_misplaced_by_cairo(piece) for _, piece in written)
+    if all(family is None for family, _ in pieces) and not shaped:
         return f"{opening}{escape(text)}{closing}"
     size = _SIZE.search(opening) or _SIZE.search(element)
     face = _FAMILY.search(opening) or _FAMILY.search(element)
@@ -445,10 +445,25 @@ def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
             measure.italic and not upright,
         )
     if family is None:
-        return None
+        if not _misplaced_by_cairo(piece):
+            return None
+        return outlines(measure.base, piece, measure.bold, measure.italic)
     if family == _emoji_family():
         return clusters(piece)
     return outlines(family, piece, measure.bold, measure.italic)
+
+
+def _misplaced_by_cairo(piece: str) -> bool:
+    """Whether cairo, drawing a glyph per character, would put marks or letters of the piece
+    in the wrong place even in a font that has them all: a right-to-left piece that needs
+    shaping (`needs_shaping`), or a mark no letter has a precomposed form with (`n̈`), which
+    cairo draws beside its letter."""
+    if piece.isascii():
+        return False
+    if has_right_to_left(piece):
+        return needs_shaping(piece)
+    composed = unicodedata.normalize("NFC", piece)
+    return any(unicodedata.category(ch) == "Mn" for ch in composed)
 
 
 def _piece(family: str | None, piece: str, x: float | None = None, *, plain: bool = False) -> str:
