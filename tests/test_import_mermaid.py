@@ -493,6 +493,17 @@ def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
     ]
 
 
+def test_a_plain_mermaid_fence_read_as_the_directive_may_open_with_its_options() -> None:
+    """A MyST site with `myst_fence_as_directive = ["mermaid"]` (Pulumi's docs) writes the
+    options in a plain ```mermaid fence: the diagram after them was left out as "not a
+    sequenceDiagram", and a page of only such blocks was no diagram at all."""
+    page = "# Flow\n\n```mermaid\n:zoom:\n\nsequenceDiagram\n  A->>B: hi\n```\n"
+    assert detect(page).name == "mermaid"
+    (imported,) = convert(page, "flow.md")
+    assert imported.text == "// :zoom: (an option of the {mermaid} directive)\nA -> B: hi\n"
+    assert imported.warnings == ()
+
+
 def test_detection_from_content_not_from_the_file_name() -> None:
     assert detect("%% a diagram\nsequenceDiagram\nA->>B: x\n").name == "mermaid"
     assert detect("# Doc\n\n```mermaid\nsequenceDiagram\nA->>B: x\n```\n").name == "mermaid"

@@ -55,7 +55,12 @@ def diagrams() -> list[tuple[str, int, str]]:
             continue
         for block in markdown_blocks(text):
             if any(line.strip() == "sequenceDiagram" for line in block.lines):
-                found.append((path.name, block.start + 1, "\n".join(block.lines)))
+                # MyST's options (`:zoom:`) open a fence, not the diagram
+                lines = list(block.lines)
+                while lines and re.fullmatch(r"[ \t]*:[\w-]+:.*", lines[0]):
+                    lines.pop(0)
+                skipped = len(block.lines) - len(lines)
+                found.append((path.name, block.start + 1 + skipped, "\n".join(lines)))
     return found
 
 

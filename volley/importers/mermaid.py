@@ -129,7 +129,8 @@ _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 # Sphinx (MyST) and Quarto pages write the block as ```{mermaid}; MyST puts the directive's
-# options (`:align: center`, `:caption: …`) at its top, before the diagram
+# options (`:align: center`, `:caption: …`) at its top, before the diagram, and so does a plain
+# ```mermaid fence on a site that reads it as that directive (`myst_fence_as_directive`)
 _FENCE_LANGS = ("mermaid", "{mermaid}")
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
@@ -197,8 +198,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
 class FencedBlock:
     """A ```mermaid block: its body starts at line `start` (0-based) of the page, and `lines`
     are its lines as CommonMark reads them, each at its column in the page (a quote's `>`
-    read as a space). A ```{mermaid} block is a `directive`, whose first lines may be its
-    options."""
+    read as a space). A fenced block is a `directive`, whose first lines may be its MyST
+    options (```{mermaid}, or ```mermaid read as that directive)."""
 
     start: int
     lines: tuple[str, ...]
@@ -217,7 +218,7 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
         FencedBlock(
             fence.start + 1,
             tuple(map(_in_place, page[fence.start + 1 :], fence.body)),
-            (fence.lang or "").lower() == "{mermaid}",
+            directive=True,  # no diagram starts with `:zoom:`: it is an option wherever it is
         )
         for fence in fences
         if (fence.lang or "").lower() in _FENCE_LANGS
