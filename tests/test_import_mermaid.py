@@ -450,6 +450,16 @@ def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, co
         assert error.column == column
 
 
+def test_an_arrow_mermaid_does_not_have_is_pointed_to_the_ones_it_has() -> None:
+    """`UA<-->UB` (a real dating app's docs): Mermaid has no `<-->`; its two-headed arrows are
+    `<<->>` and `<<-->>`, which the hint names rather than line breaks in labels."""
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\n  UA<-->UB: Video\n", "bad.mmd")
+    assert "cannot hold < or >: 'UA<'" in caught.value.message
+    assert "<<-->>" in caught.value.hint
+    assert convert("sequenceDiagram\n  UA<<-->>UB: Video\n")[0].text == "UA <--> UB: Video\n"
+
+
 def test_an_error_in_a_markdown_block_names_the_line_of_the_page() -> None:
     page = "# Title\n\ntext\n\n```mermaid\nsequenceDiagram\n  A->>B: ok\n  nonsense here\n```\n"
     with pytest.raises(VolleyError) as caught:

@@ -589,7 +589,10 @@ class _Reader:
                 raw,
                 f"a Mermaid participant name cannot hold < or >: {name.strip()!r}",
                 where,
-                "for a label with a line break, write participant A as First line<br/>Second",
+                # `A<-->B`: the `<` of an arrow Mermaid does not have
+                "Mermaid's arrows with a head at both ends are <<->> and <<-->>"
+                if name.strip().endswith("<")
+                else "for a label with a line break, write participant A as First line<br/>Second",
             )
         name = _decode(name).strip()
         if not name:
