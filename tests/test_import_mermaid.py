@@ -437,6 +437,12 @@ def test_nothing_is_dropped_in_silence() -> None:
         ('sequenceDiagram\n  participant E@{ "type": "entity"\n', 2, 16, "expected } to close"),
         ("sequenceDiagram\n  A->>B: x\n  B-->>A\n", 3, 3, "expected ':' and the message's text"),
         ("sequenceDiagram\n  A->>+B: x\n  B-->>-A: y\n  B-->>-A: z\n", 4, 3, "B has no activation"),
+        (  # a real page declared `participant DTO as DatosEntrada`, later created DTO
+            "sequenceDiagram\n  participant D as Datos\n  create participant D\n  A->>D: x\n",
+            3,
+            3,
+            "already in the diagram",
+        ),
     ],
 )
 def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, column, words):

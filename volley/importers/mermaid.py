@@ -663,7 +663,16 @@ class _Reader:
         inner = _WORD.fullmatch(rest)
         if inner and inner["word"].lower() in ("participant", "actor"):
             word, named = inner["word"].lower(), (inner["rest"] or "").strip()
+            known = len(self.seen)
             self.participant(line, raw, word, named, text)
+            if len(self.seen) == known:  # the name took part before
+                self.fail(
+                    line,
+                    raw,
+                    "this creates a participant that is already in the diagram (Mermaid "
+                    "refuses this too: no two participants may have the same name)",
+                    hint="give the created one a name of its own, or take the create away",
+                )
 
     def unsupported(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         self.comment(line, text)
