@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import TypedDict
 
 TAB_WIDTH = 4
 
@@ -42,6 +43,25 @@ def visible(text: str) -> str:
 # The most of a line an error quotes: around the place, with "…" where it is cut (a capture
 # saved on one line is megabytes long).
 SHOWN_CHARACTERS = 200
+
+
+class Place(TypedDict):
+    """A place in a text as a VolleyError takes it: `VolleyError(message, **place)`."""
+
+    line: int
+    column: int
+    source_line: str
+
+
+def place_in(text: str, at: int) -> Place:
+    """Where offset `at` of `text` is: its line and column (from 1) and the whole line."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return Place(
+        line=text.count("\n", 0, at) + 1,
+        column=at - start + 1,
+        source_line=text[start : end if end >= 0 else len(text)],
+    )
 
 
 def display_line(line: str, column: int) -> tuple[str, int]:

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from volley.errors import VolleyError
+from volley.errors import VolleyError, place_in
 
 if TYPE_CHECKING:
     from volley.model import Diagram
@@ -75,15 +75,10 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
         )
     nul = text.find("\x00")
     if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        start = text.rfind("\n", 0, nul) + 1
-        end = text.find("\n", nul)
         raise VolleyError(
             "the text holds a NUL byte; is this a binary file?",
             filename=filename,
-            line=line,
-            column=nul - start + 1,
-            source_line=text[start : end if end >= 0 else len(text)],
+            **place_in(text, nul),
         )
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from volley.errors import VolleyError
+from volley.errors import VolleyError, place_in
 from volley.importers import Imported
 from volley.importers.labels import json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
@@ -370,23 +370,14 @@ def _time_error(bad: _NotATime, text: str, filename: str | None) -> VolleyError:
     writes it as `json` would (one of a few spellings: a string, true, null ...)."""
     written = json.dumps(bad.raw, ensure_ascii=False)
     found = re.search(_TIME_MEMBER + "(" + re.escape(written) + ")", text)
-    place: dict[str, Any] = {}
-    if found is not None:
-        at = found.start(1)
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        place = {
-            "line": text.count("\n", 0, at) + 1,
-            "column": at - start + 1,
-            "source_line": text[start : end if end >= 0 else len(text)],
-        }
-    return VolleyError(
-        f"a span's time is not a number: {written[:40]}",
-        filename=filename,
-        hint="a trace gives times as whole numbers (nanoseconds in OTLP/JSON, microseconds in"
-        " Jaeger and Zipkin JSON), or as strings of digits",
-        **place,
+    message = f"a span's time is not a number: {written[:40]}"
+    hint = (
+        "a trace gives times as whole numbers (nanoseconds in OTLP/JSON, microseconds in"
+        " Jaeger and Zipkin JSON), or as strings of digits"
     )
+    if found is None:
+        return VolleyError(message, filename=filename, hint=hint)
+    return VolleyError(message, filename=filename, hint=hint, **place_in(text, found.start(1)))
 
 
 def _optional_nanos(raw: Any) -> int | None:
