@@ -443,6 +443,18 @@ def test_nothing_is_dropped_in_silence() -> None:
             3,
             "already in the diagram",
         ),
+        (  # Mermaid: the message after a create goes to the participant it creates
+            "sequenceDiagram\n  create participant C\n  note over A: n\n  C->>A: x\n",
+            4,
+            3,
+            'after "create participant C" (line 2) must go to C',
+        ),
+        (  # and the one after a destroy comes from it or goes to it
+            "sequenceDiagram\n  A->>B: x\n  destroy B\n  A->>C: y\n",
+            4,
+            3,
+            'after "destroy B" (line 3) must come from B or go to it',
+        ),
     ],
 )
 def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, column, words):
@@ -454,6 +466,25 @@ def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, co
     assert error.source_line == source.split("\n")[line - 1]
     if column:
         assert error.column == column
+
+
+def test_created_and_destroyed_participants_keep_their_messages() -> None:
+    """What Mermaid draws: the message after `create` goes to the new participant, the one
+    after `destroy` leaves or reaches it; a note between them changes nothing."""
+    source = (
+        "sequenceDiagram\n  A->>B: hi\n  create actor C as Carl\n  note over A: n\n"
+        "  A->>C: make\n  destroy C\n  C-->>A: bye\n  destroy B\n  A->>B: stop\n"
+    )
+    (imported_one,) = convert(source)
+    diagram = volley.parse(imported_one.text)
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("A", "B"),
+        ("A", "C"),
+        ("C", "A"),
+        ("A", "B"),
+    ]
+    assert diagram.labels == {"C": "Carl"}
+    assert "// Mermaid: destroy C" in imported_one.text
 
 
 def test_an_arrow_mermaid_does_not_have_is_pointed_to_the_ones_it_has() -> None:

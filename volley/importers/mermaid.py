@@ -375,6 +375,10 @@ class _Reader:
     # how many activations each participant has open, in the order of the source
     active: dict[str, int] = field(default_factory=dict)
     headless: list[int] = field(default_factory=list)
+    # a participant just created or destroyed, with its line and statement: Mermaid wants the
+    # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
+    created: tuple[str, int, str] | None = None
+    destroyed: tuple[str, int, str] | None = None
 
     def read(self) -> Imported:
         index = self.start
@@ -507,7 +511,7 @@ class _Reader:
                 "participant": self.participant,
                 "actor": self.participant,
                 "create": self.create,
-                "destroy": self.unsupported,
+                "destroy": self.destroy,
                 "activate": self.activation,
                 "deactivate": self.activation,
                 "autonumber": self.autonumber,
@@ -609,11 +613,11 @@ class _Reader:
         self.seen.setdefault(name)
         return name
 
-    def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+    def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> str:
+        """Declare a participant (its label, its place in a box); the name it goes by."""
         found = _PARTICIPANT.fullmatch(rest)
         if not rest or found is None:
             self.fail(line, raw, f"expected a name after {keyword}")
-            return
         if "@{" in rest and not found["config"]:
             self.fail(line, raw, "expected } to close this participant's @{", raw.find("@{") + 1)
         written, alias = found["name"], found["alias"]
@@ -657,6 +661,7 @@ class _Reader:
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:
             self.comment(line, f"{name}@{{{found['config']}}}")
+        return name
 
     def create(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         self.comment(line, text)
@@ -664,7 +669,7 @@ class _Reader:
         if inner and inner["word"].lower() in ("participant", "actor"):
             word, named = inner["word"].lower(), (inner["rest"] or "").strip()
             known = len(self.seen)
-            self.participant(line, raw, word, named, text)
+            name = self.participant(line, raw, word, named, text)
             if len(self.seen) == known:  # the name took part before
                 self.fail(
                     line,
@@ -672,6 +677,41 @@ class _Reader:
                     "this creates a participant that is already in the diagram (Mermaid "
                     "refuses this too: no two participants may have the same name)",
                     hint="give the created one a name of its own, or take the create away",
+                )
+            self.created = (name, line, text)
+
+    def destroy(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        self.comment(line, text)
+        if rest:
+            self.destroyed = (self.use(line, raw, rest), line, text)
+
+    def lifecycle(self, line: int, raw: str, sender: str, receiver: str) -> None:
+        """Mermaid's rule for `create` and `destroy`: the message after `create participant X`
+        goes to X, and the one after `destroy X` comes from X or goes to it. Mermaid refuses a
+        diagram that breaks it, so this is an error too, not a picture Mermaid never drew."""
+        if self.created is not None:
+            name, at, statement = self.created
+            self.created = None
+            if receiver != name:
+                self.fail(
+                    line,
+                    raw,
+                    f'the message after "{statement}" (line {at}) must go to '
+                    f"{name}: it is the one that creates it (Mermaid refuses this too)",
+                    hint=f"write the message that creates {name} (… ->> {name}: …) right after "
+                    "the create, or take the create away",
+                )
+        elif self.destroyed is not None:
+            name, at, statement = self.destroyed
+            self.destroyed = None
+            if name not in (sender, receiver):
+                self.fail(
+                    line,
+                    raw,
+                    f'the message after "{statement}" (line {at}) must come from {name} '
+                    f"or go to it: it is the one that destroys it (Mermaid refuses this too)",
+                    hint=f"write the message that destroys {name} right after the destroy, or "
+                    "take the destroy away",
                 )
 
     def unsupported(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
@@ -775,6 +815,7 @@ class _Reader:
         arrow, mark = found["arrow"], found["mark"]
         sender = self.use(line, raw, found["sender"])
         receiver = self.use(line, raw, found["receiver"])
+        self.lifecycle(line, raw, sender, receiver)
         if arrow in HEADLESS:
             self.headless.append(line)
         if arrow in HALF_ARROWS:
