@@ -741,6 +741,60 @@ def test_hugo_shortcodes_and_html_elements_holding_mermaid_are_read(opening, clo
     assert item.text == "A -> B: hello & bye\n"
 
 
+def test_a_restructuredtext_page_of_sphinx_directives_is_read() -> None:
+    """The ROS 2 documentation writes its diagrams as sphinxcontrib-mermaid's `.. mermaid::`
+    directive: a flowchart, left out with a warning at its line, and two sequence diagrams."""
+    services, actions = convert((CASES / "ros2-interfaces.rst").read_text(), "page.rst")
+    assert services.text == (
+        "Service client -> Service server: Request\nService server --> Service client: Response\n"
+    )
+    assert volley.parse(actions.text).participants == [
+        "Action client",
+        "Action server",
+        "Client",  # Mermaid draws the two it was never told of too
+        "Action Server",
+    ]
+    (flowchart,) = services.warnings
+    assert (flowchart.line, flowchart.source_line) == (55, "   flowchart LR")
+
+
+def test_a_directive_takes_its_options_and_the_lines_indented_under_it() -> None:
+    page = (
+        "Flow\n====\n\n.. tab:: Sequence\n\n   .. mermaid::\n      :alt: the flow\n"
+        "      :zoom:\n\n\tsequenceDiagram\n\t  A->>B: hi\n\n\t  B-->>A: ok\n\n"
+        "   Text of the tab.\n\nAfter.\n"
+    )
+    (item,) = convert(page, "page.rst")
+    assert item.text.endswith("A -> B: hi\n\nB --> A: ok\n")
+    assert "// :alt: the flow (an option of the {mermaid} directive)" in item.text
+    with pytest.raises(VolleyError) as caught:  # an error names the page's line
+        convert(page.replace("B-->>A: ok", "B-->>A ok"), "page.rst")
+    assert (caught.value.line, caught.value.source_line) == (13, "\t  B-->>A ok")
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "The directive::\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
+        ".. code-block:: rst\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
+        "```rst\n.. mermaid::\n\n   sequenceDiagram\n     X->>Y: shown\n```\n",  # MyST page
+    ],
+)
+def test_a_directive_shown_as_code_is_not_a_diagram(shown: str) -> None:
+    page = f"{shown}\n.. mermaid::\n\n   sequenceDiagram\n     A->>B: drawn\n"
+    (item,) = convert(page, "page.rst")
+    assert item.text == "A -> B: drawn\n"
+
+
+def test_a_directive_that_names_a_file_holds_no_diagram_of_the_page() -> None:
+    """Its diagram is the file, imported on its own; the page alone is prose, not a diagram
+    with mistakes in every line."""
+    page = "Login\n=====\n\n.. mermaid:: flows/login.mmd\n   :caption: Login\n\nText.\n"
+    assert detect(page) is None
+    with pytest.raises(VolleyError, match="nor .. mermaid:: directive"):
+        convert(page, "page.rst", "mermaid")
+
+
 def test_only_an_element_of_class_mermaid_holds_a_diagram() -> None:
     """`mermaid-wrapper` is another class; a closing tag may end the diagram's last line."""
     page = (

@@ -244,6 +244,10 @@ def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
     assert detect("A -> B: hi\n").name == "swimlanes"
     assert detect("A -> B hi\nnot an element\n").name == "swimlanes"  # errors get reported
     assert detect('{"log": {"entries": []}}').name != "swimlanes"
+    # reStructuredText: a section title, a directive; a short rule under a message is a mistake
+    assert detect("Notes\n=====\n\nThe client calls -> the API.\n") is None
+    assert detect(".. note::\n\n   The client calls -> the API.\n") is None
+    assert detect("A -> B: hi there\n=====\n").name == "swimlanes"
 
 
 def test_a_log_of_json_lines_in_an_unknown_format_is_not_read_as_swimlanes_text(tmp_path):

@@ -164,13 +164,13 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             "no ```mermaid block holds a sequenceDiagram"
             if blocks
             else "not a Mermaid sequence diagram: it does not start with sequenceDiagram and "
-            "holds no ```mermaid block"
+            "holds no ```mermaid block (nor .. mermaid:: directive)"
         )
         raise VolleyError(
             what,
             filename=filename,
             hint="a Mermaid file starts with sequenceDiagram; in Markdown, each diagram is a "
-            "```mermaid block",
+            "```mermaid block, in reStructuredText a .. mermaid:: directive",
         )
     diagrams: list[Imported] = []
     errors: list[VolleyError] = []
@@ -224,7 +224,10 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
         if (fence.lang or "").lower() in _FENCE_LANGS
     ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
-    return sorted([*fenced, *_delimited_blocks(page, inside)], key=lambda block: block.start)
+    return sorted(
+        [*fenced, *_delimited_blocks(page, inside), *_directive_blocks(page, inside)],
+        key=lambda block: block.start,
+    )
 
 
 # Other ways pages hold a diagram, each an opening line and a closing one: Azure DevOps wikis'
@@ -283,6 +286,52 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
     return blocks
 
 
+# reStructuredText's directive (sphinxcontrib-mermaid): `.. mermaid::`, its options (`:alt:`,
+# `:zoom:`) on the lines after it, then the diagram, indented under it. With a file named after
+# the `::` the diagram is that file, which is imported on its own.
+_RST_DIRECTIVE = re.compile(r"(?P<indent>[ \t]*)\.\.[ \t]+mermaid::[ \t]*$", re.I)
+# Where a directive is shown rather than run: a literal block (a paragraph ending `::`, not a
+# directive's own `::`) or a directive that shows code.
+_RST_ANY_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
+_RST_CODE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|parsed-literal)::", re.I)
+
+
+def _directive_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
+    """Each `.. mermaid::` directive of a reStructuredText page: its body is every line after
+    it that is blank or indented deeper than the directive, as docutils reads it. One inside a
+    literal block or a code directive (a page showing the syntax) is text, not a diagram."""
+    blocks = []
+    for index, line in enumerate(page):
+        found = _RST_DIRECTIVE.match(line)
+        if found is None or index in inside or _shown_as_code(page, index):
+            continue
+        indent = _indentation(found["indent"])
+        end = index + 1
+        while end < len(page) and (not page[end].strip() or _indentation(page[end]) > indent):
+            end += 1
+        while end > index + 1 and not page[end - 1].strip():
+            end -= 1
+        blocks.append(FencedBlock(index + 1, tuple(page[index + 1 : end]), directive=True))
+    return blocks
+
+
+def _indentation(line: str) -> int:
+    """The column a line's text starts at, tabs to the next multiple of 8 (as docutils)."""
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+
+
+def _shown_as_code(page: list[str], index: int) -> bool:
+    """Whether the line at `index` is inside a literal block or a code directive: the nearest
+    line above it that is indented less says so."""
+    indent = _indentation(page[index])
+    for above in reversed(page[:index]):
+        if above.strip() and _indentation(above) < indent:
+            if _RST_CODE.match(above):
+                return True
+            return above.rstrip().endswith("::") and not _RST_ANY_DIRECTIVE.match(above)
+    return False
+
+
 def _in_place(written: str, content: str) -> str:
     """A body line where the page has it: what its containers took off (a quote's `>`, a list
     item's indentation) as spaces, so that an error's column is the page's."""
@@ -304,7 +353,7 @@ def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diag
     at = block.start + (first if first < len(block.lines) else 0)
     shown = page[at] if at < len(page) else ""
     return Diagnostic(
-        "this ```mermaid block is not a sequenceDiagram; it was left out",
+        "this Mermaid diagram is not a sequenceDiagram; it was left out",
         filename=filename,
         line=at + 1,
         column=len(shown) - len(shown.lstrip()) + 1,

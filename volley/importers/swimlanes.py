@@ -16,8 +16,18 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, PartlyImported
 from volley.share_links import decode_link, is_link
 
-# An ATX heading: Markdown prose, which a saved diagram never is.
-_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
+# Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
+# (`.. note::`), or a reStructuredText section title: a line underlined with at least as many
+# of one punctuation character (which no volley line is).
+_HEADING = re.compile(r"^(?:#{1,6}[ \t]+\S|\.\.[ \t]+[\w:.+-]+::)", re.MULTILINE)
+_UNDERLINED = re.compile(r"^([^\n]*\S)[ \t]*\n([=\-`~^\"'+*#])\2{2,}[ \t]*$", re.MULTILINE)
+
+
+def _prose(text: str) -> bool:
+    return _HEADING.search(text) is not None or any(
+        len(found[0].splitlines()[1].rstrip()) >= len(found[1].strip())
+        for found in _UNDERLINED.finditer(text)
+    )
 
 
 def detect(text: str) -> int:
@@ -35,7 +45,7 @@ def detect(text: str) -> int:
     try:
         parse(text)
     except VolleyError:
-        return 0 if _HEADING.search(text) or _mostly_json(text) else 5
+        return 0 if _prose(text) or _mostly_json(text) else 5
     return 10
 
 
