@@ -299,6 +299,34 @@ def test_a_site_without_pymdown_extensions_gets_one_line_naming_the_extra(
     assert "pip install 'volley-diagrams[mkdocs]'" in MISSING_EXTRA
 
 
+def scripts(files: dict[str, str]) -> list[str]:
+    """The viewer's script files a built site holds."""
+    return [path for path in files if re.fullmatch(r"assets/volley/volley-\w+\.js", path)]
+
+
+def test_a_site_of_static_diagrams_loads_no_script_unless_a_fence_asks(tmp_path):
+    """`interactive: false`: pages link the stylesheet (the diagrams' colours) and no script,
+    and the site holds none; one fence with `interactive=true` brings the script back."""
+    static = "plugins:\n  - volley:\n      interactive: false\n"
+    pages = {"index.md": f"# Pay\n\n```volley\n{PAY}```\n", "other.md": "# Other\n\nText.\n"}
+    site = write_site(tmp_path / "static", static, pages)
+    assert build(site).returncode == 0
+    files = published(site)
+    assert "volley-static" in files["index.html"]
+    assert not scripts(files)
+    for page in ("index.html", "other/index.html"):
+        assert re.search(r'href="[./]*assets/volley/volley-\w+\.css"', files[page])
+        assert not re.search(r"assets/volley/volley-\w+\.js", files[page])
+
+    pages["other.md"] += f"\n```volley interactive=true\n{PAY}```\n"
+    site = write_site(tmp_path / "one", static, pages)
+    assert build(site).returncode == 0
+    files = published(site)
+    (script,) = scripts(files)
+    assert f'<script src="../{script}"' in files["other/index.html"]
+    assert "volley-diagram" in files["other/index.html"]
+
+
 # --- appendix_lines -------------------------------------------------------------------------------
 
 LONG = "A -> B: POST /x\nin: Body\n" + "".join(f"  line{n:02d}: v{n}\n" for n in range(1, 31))

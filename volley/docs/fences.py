@@ -243,6 +243,7 @@ class DiagramSite:
         # The site links the stylesheet and script as files (the MkDocs plugin does): pages
         # then carry none of their own.
         self.linked_assets = False
+        self.interactive_used = False  # a clickable diagram was placed since the build began
         self._cache: dict[str, _Rendered] = {}
         self._used: set[str] = set()
 
@@ -355,7 +356,7 @@ class DiagramSite:
         for diagnostic in rendered.diagnostics:
             self._problem(diagnostic, location, page)
         if rendered.interactive:
-            page.interactive = True
+            page.interactive = self.interactive_used = True
         else:
             page.static = True
         page.anchors.update(rendered.anchors)

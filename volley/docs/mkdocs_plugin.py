@@ -20,7 +20,8 @@ Options (`mkdocs.yml`):
           theme: auto          # auto (the reader's colour scheme, and the site's own switch:
                                # Material's palette, the mkdocs theme's colour mode), light,
                                # dark; default: auto on those two themes, light on others
-          interactive: true    # false: static SVG, no script
+          interactive: true    # false: static SVG, and no script on the site unless a
+                               # fence asks for a clickable diagram (interactive=true)
           bodies: markers      # markers, appendix (bodies listed under the picture), none
           appendix_lines: 12   # at most 12 lines of each body in an appendix; default: all
           fail_on_error: false # true: a broken diagram stops the build
@@ -145,21 +146,32 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         superfences["custom_fences"] = fences
         extensions.append(VolleyExtension(self))
         self.site.linked_assets = True
-        for uri in self._assets():
-            listed = config.extra_css if uri.endswith(".css") else config.extra_javascript
-            if uri not in [str(item) for item in listed]:
-                listed.append(uri)
+        self.site.interactive_used = False
+        self._link(config, self._assets(script=self.config.interactive))
         return config
 
     @staticmethod
-    def _assets() -> dict[str, str]:
+    def _link(config: Any, assets: dict[str, str]) -> None:
+        """Link each of `assets` from every page, as the theme links its own files."""
+        for uri in assets:
+            listed = config.extra_css if uri.endswith(".css") else config.extra_javascript
+            if uri not in [str(item) for item in listed]:
+                listed.append(uri)
+
+    @staticmethod
+    def _assets(*, style: bool = True, script: bool = True) -> dict[str, str]:
         """The viewer's stylesheet and script as site files, each named by its content."""
         from volley.docs.fences import page_assets
 
         css, js = page_assets(interactive=True)
+        wanted = []
+        if style:
+            wanted.append(("css", css))
+        if script:
+            wanted.append(("js", js))
         return {
             f"{ASSETS}/volley-{hashlib.sha256(text.encode()).hexdigest()[:10]}.{kind}": text
-            for kind, text in (("css", css), ("js", js))
+            for kind, text in wanted
         }
 
     def on_files(self, files: Any, config: Any) -> Any:
@@ -171,9 +183,20 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if not publish:
             for file in [file for file in files if file.src_uri.endswith(SUFFIX)]:
                 files.remove(file)
-        for uri, text in self._assets().items():
+        for uri, text in self._assets(script=self.config.interactive).items():
             files.append(File.generated(config, uri, content=text))
         return files
+
+    def on_env(self, env: Any, config: Any, files: Any) -> Any:
+        """On a site of static diagrams (`interactive: false`), the script is added only now,
+        when every page has been converted, if a fence asked for a clickable diagram
+        (`interactive=true`): a site that wants none loads no script of volley's."""
+        if not self.config.interactive and self.site.interactive_used:
+            script = self._assets(style=False)
+            for uri, text in script.items():
+                files.append(File.generated(config, uri, content=text))
+            self._link(config, script)
+        return env
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self.page_path = page.file.src_uri
