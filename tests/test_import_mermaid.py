@@ -826,3 +826,19 @@ def test_numbers_turned_on_by_mermaids_configuration_are_autonumber(config: str)
     assert [m.number for m in volley.parse(text).messages()] == [1, 2]
     off = one(config.replace("true", "false") + "sequenceDiagram\n    A->>B: first\n")
     assert "autonumber" not in off
+
+
+def test_a_mermaid_note_that_reads_as_a_table_keeps_its_pipes() -> None:
+    """Mermaid shows a note's text as written: lines of pipes and dashes stay text, escaped
+    where volley would read a table, and shown with their pipes."""
+    from volley.text.inline import Paragraph, parse_note
+
+    text = one("sequenceDiagram\n  Note over A: a | b<br>--|--<br>1 | 2\n  A->>B: x\n")
+    [note] = by_type(volley.parse(text), Note)
+    [block] = parse_note(note.text)
+    assert isinstance(block, Paragraph)
+    assert ["".join(span.text for span in line) for line in block.lines] == [
+        "a | b",
+        "--|--",
+        "1 | 2",
+    ]

@@ -10,6 +10,7 @@ from volley.text.inline import (
     ListItem,
     Paragraph,
     Span,
+    Table,
     escape_markup,
     icon_refs,
     parse_inline,
@@ -385,6 +386,52 @@ def test_note_code_block() -> None:
         Paragraph([[Span("Body:")]]),
         CodeBlock(['{"a": "**not bold**"}', "", "  [1, 2]"], "json"),
         Paragraph([[Span("after")]]),
+    ]
+
+
+def test_note_table_as_github_reads_one() -> None:
+    """A header row, a delimiter row of as many cells (colons align), then rows; `\\|` is a
+    pipe in a cell, `<br>` a line break in it; a row's extra cells are dropped and missing
+    ones empty; a line without pipes is still a row (GitHub's rule) until a blank line."""
+    text = (
+        "Fields:\n| Name | Type | Note |\n|:--|:-:|--:|\n| `id` | int | **key** |\n"
+        "| a \\| b | x<br>y |\n| 1 | 2 | 3 | 4 |\nno pipes\n\nafter"
+    )
+    plain = [[Span("Name")]], [[Span("Type")]], [[Span("Note")]]
+    assert parse_note(text) == [
+        Paragraph([[Span("Fields:")]]),
+        Table(
+            list(plain),
+            ["left", "center", "right"],
+            [
+                [[[Span("id", code=True)]], [[Span("int")]], [[Span("key", bold=True)]]],
+                [[[Span("a | b")]], [[Span("x")], [Span("y")]], [[]]],
+                [[[Span("1")]], [[Span("2")]], [[Span("3")]]],
+                [[[Span("no pipes")]], [[]], [[]]],
+            ],
+        ),
+        Paragraph([[Span("after")]]),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a | b\nplain text",  # no delimiter row
+        "a | b\n--- | --- | ---",  # cells not matching the header's
+        "a | b\n-- | x --",  # not all hyphens
+        "just --- text\n---",  # no pipe in either
+    ],
+)
+def test_note_lines_with_pipes_are_text_without_a_delimiter_row(text: str) -> None:
+    assert not [block for block in parse_note(text) if isinstance(block, Table)]
+
+
+def test_a_note_table_ends_at_a_fence_and_one_column_tables_need_their_pipes() -> None:
+    blocks = parse_note("| one |\n|---|\n| 1 |\n```\ncode\n```")
+    assert blocks == [
+        Table([[[Span("one", bold=False)]]], ["left"], [[[[Span("1")]]]]),
+        CodeBlock(["code"], None),
     ]
 
 

@@ -678,6 +678,54 @@ def test_a_note_made_wide_by_its_code_wraps_its_prose_to_that_width() -> None:
     assert block.box.x == panel.box.x + C.CODE_BLOCK_PAD
 
 
+TABLE_NOTE = """\
+Client -> Auth: POST /token
+note Auth:
+The endpoint takes **form fields**:
+| Field | Required | Meaning |
+|:------|:--------:|--------:|
+| `grant_type` | yes | `client_credentials` or `authorization_code`, the two this server knows |
+| `scope` | no | space-separated scopes |
+| `client_id` | yes<br>(or Basic auth) | the client's id |
+Auth --> Client: 200 OK
+"""
+
+
+def test_a_table_in_a_note_keeps_its_columns_and_breaks_no_word() -> None:
+    layout = layout_of(TABLE_NOTE)
+    assert_clean(layout)
+    [note] = layout.notes
+    [header] = note.panels  # the header row's tinted band
+    cells = note.texts[1:]
+    assert len(cells) == 3 * 4
+    columns = [cells[k::3] for k in range(3)]
+    assert len({c.box.x for c in columns[0]}) == 1  # left-aligned: one left edge
+    assert len({round(c.box.x + c.box.w / 2, 6) for c in columns[1]}) == 1  # centred
+    assert len({round(c.box.right, 6) for c in columns[2]}) == 1  # right-aligned
+    assert all(run.bold for cell in cells[:3] for line in cell.lines for run in line.runs)
+    assert header.box.y < cells[0].box.y and cells[0].box.bottom < header.box.bottom
+    assert header.box.x == note.box.x + C.NOTE_PAD_X
+    assert all(note.box.contains(cell.box) for cell in cells)
+    # a rule between body rows, each across the table, below the row above it
+    assert len(note.rules) == 2
+    for rule, above in zip(note.rules, [cells[3:6], cells[6:9]], strict=True):
+        assert (rule.x1, rule.x2) == (header.box.x, header.box.right)
+        assert all(cell.box.bottom < rule.y for cell in above)
+    # the long cell wraps between words; a code span stays on one line
+    meaning = [" ".join(run.text.strip() for run in line.runs) for line in cells[5].lines]
+    assert len(meaning) > 1 and any(line.startswith("client_credentials") for line in meaning)
+    assert [len(cell.lines) for cell in columns[1][:3]] == [1, 1, 1]
+    assert len(columns[1][3].lines) >= 2  # `<br>` breaks a cell
+
+
+def test_a_table_wider_than_a_note_widens_it_as_code_does() -> None:
+    row = " | ".join(f"`column_{k}_value`" for k in range(6))
+    [note] = layout_of(f"A -> B: x\nnote A:\n| {row} |\n|{'---|' * 6}\n").notes
+    [header] = note.panels
+    assert header.box.w > C.NOTE_WRAP_WIDTH
+    assert note.box.right - C.NOTE_PAD_X - C.NOTE_FOLD / 2 == pytest.approx(header.box.right)
+
+
 def test_a_divider_in_a_frame_runs_from_edge_to_edge() -> None:
     text = "A -> B: x\nC -> D: y\nif: inside\n  B -> C: z\n  =: Section\n  --: rule\nend"
     layout = layout_of(text)

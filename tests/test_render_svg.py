@@ -475,3 +475,16 @@ def test_code_beyond_ascii_names_the_fonts_of_other_scripts() -> None:
     families = [el.get("font-family") for el in root.iter() if el.get("font-family")][1:]
     assert families[0].startswith("'Liberation Mono'") and "Noto" not in families[0]
     assert "Noto Sans Tamil" in families[1] and families[1].endswith(", monospace")
+
+
+def test_a_table_in_a_note_is_drawn_as_text_on_its_rules() -> None:
+    """Cells are text (escaped like any label), the header row sits on the code tint, and the
+    rules between body rows take the note's border colour, re-coloured by the dark theme."""
+    source = "A -> B: x\nnote A:\n| k | v |\n|---|---|\n| <b>1</b> | a |\n| 2 | b |\n| 3 | c |\n"
+    svg = render(source)
+    rules = re.findall(r'<line class="table-rule vs-note_border"[^>]*stroke="([^"]+)"', svg)
+    assert rules == [LIGHT["note_border"]] * 2
+    assert "&lt;b&gt;1&lt;/b&gt;" in svg and "<b>" not in svg
+    assert LIGHT["code"] in re.search(r'<g class="note".*?</g>', svg, re.S).group()
+    dark = render(source, theme="dark")
+    assert re.findall(r'class="table-rule[^>]*stroke="([^"]+)"', dark) == [DARK["note_border"]] * 2

@@ -856,7 +856,7 @@ class _Reader:
             self.fail(line, raw, "a note spans at most two participants")
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        note = Note(line, names, "\n".join(map(_note_line, _lines(found["text"]))))
+        note = Note(line, names, _note_text(_lines(found["text"])))
         self.notes.append((note, names))
         self.add(note)
 
@@ -1009,6 +1009,18 @@ def _texts(text: str) -> list[str]:
 def _lines(text: str) -> list[str]:
     """Mermaid's text as its lines, each with its volley markup escaped."""
     return [_plain(line) for line in _texts(text)]
+
+
+def _note_text(lines: list[str]) -> str:
+    """A note's lines as Mermaid shows them, each as `_note_line` writes it; where volley
+    would read a table in them (a line of pipes and dashes under one with pipes), every pipe
+    is escaped, as Mermaid shows them."""
+    from volley.text.inline import Table, parse_note
+
+    text = "\n".join(map(_note_line, lines))
+    if any(isinstance(block, Table) for block in parse_note(text)):
+        text = text.replace("|", "\\|")
+    return text
 
 
 def _note_line(line: str) -> str:

@@ -83,6 +83,8 @@ NOTE_FOLD = 8  # the folded corner at the note's top right
 NOTE_LANE_GAP = 8  # a note over one lane keeps this far from the next lifeline's label room
 CODE_PAD_X = 3  # inline code gets a tinted background a little wider than its text
 CODE_BLOCK_PAD = 6  # a code block in a note sits in its own tinted panel
+TABLE_CELL_PAD_X = 8  # room left and right of a table cell's text in a note
+TABLE_CELL_PAD_Y = 4  # room above and below it
 
 # --- Dividers and sections --------------------------------------------------------------------
 DIVIDER_GAP = 16  # space above and below a plain divider line

@@ -23,6 +23,7 @@ from volley.errors import VolleyError
 from volley.layout import constants as C
 from volley.layout.geometry import (
     ActivationBar,
+    Anchor,
     Badge,
     BlockFrame,
     CodePanel,
@@ -35,10 +36,18 @@ from volley.layout.geometry import (
     NoteShape,
     Participant,
     Rect,
+    Rule,
     Separator,
     TextBlock,
 )
-from volley.layout.typeset import WIDEN_TO_KEEP, NotePart, SetText, Typesetter, clean_text
+from volley.layout.typeset import (
+    WIDEN_TO_KEEP,
+    NotePart,
+    SetTable,
+    SetText,
+    Typesetter,
+    clean_text,
+)
 from volley.model import (
     Activation,
     Block,
@@ -401,11 +410,16 @@ class _Engine:
     def _note_parts(self, note: Note) -> tuple[NotePart, ...]:
         wrap = self._note_wrap(note)
         parts = self.ts.note(note.text, C.NOTE_SIZE, wrap)
-        # A code block wider than the wrap sets the note's width: its prose takes that room
-        # rather than leaving the right of the note empty (wrapped short of it by as much as
-        # the typesetter may widen a line to keep a word from standing alone).
+        # A code block (or a table) wider than the wrap sets the note's width: its prose takes
+        # that room rather than leaving the right of the note empty (wrapped short of it by as
+        # much as the typesetter may widen a line to keep a word from standing alone).
         code = max(
-            (p.text.width + 2 * C.CODE_BLOCK_PAD for p in parts if p.kind == "code"), default=0
+            (
+                p.text.width + (2 * C.CODE_BLOCK_PAD if p.kind == "code" else 0.0)
+                for p in parts
+                if p.kind in ("code", "table")
+            ),
+            default=0,
         )
         room = code / WIDEN_TO_KEEP
         return self.ts.note(note.text, C.NOTE_SIZE, room) if room > wrap else parts
@@ -723,6 +737,7 @@ class _Engine:
         h = self._note_size(note)[1]
         box = Rect(x, self.y, w, h)
         texts, bullets, panels = [], [], []
+        rules: list[Rule] = []
         ty = self.y + C.NOTE_PAD_Y
         tx = x + C.NOTE_PAD_X  # left-aligned at a fixed padding, however wide the note is
         # A right-to-left paragraph or list item is aligned the other way, clear of the fold.
@@ -736,6 +751,10 @@ class _Engine:
                 panels.append(CodePanel(panel))
                 texts.append(self.ts.place(part.text, tx + pad, ty + pad))
                 ty += panel.h
+                continue
+            if part.table is not None:
+                texts += self._table(part.table, tx, ty, panels, rules)
+                ty += part.text.height
                 continue
             rtl = part.text.rtl
             if part.bullet is not None:
@@ -751,8 +770,35 @@ class _Engine:
                 placed = self.ts.place(part.text, tx + part.indent, ty, tone="note")
             texts.append(placed)
             ty += part.text.height
-        self.out.notes.append(NoteShape(note.line, list(note.over), box, texts, bullets, panels))
+        self.out.notes.append(
+            NoteShape(note.line, list(note.over), box, texts, bullets, panels, rules)
+        )
         self.y += h + C.ROW_BOTTOM
+
+    def _table(
+        self, table: SetTable, x: float, y: float, panels: list[CodePanel], rules: list[Rule]
+    ) -> list[TextBlock]:
+        """A note's table at (x, y): its header row on a tinted panel, a rule under each
+        body row but the last, each cell's text placed as its column is aligned."""
+        width = fsum(table.widths)
+        panels.append(CodePanel(Rect(x, y, width, table.heights[0])))
+        texts = []
+        for r, (row, height) in enumerate(zip(table.cells, table.heights, strict=True)):
+            if r > 1:
+                rules.append(Rule(x, x + width, y))
+            left = x
+            for cell, column, align in zip(row, table.widths, table.align, strict=True):
+                anchor: Anchor = "start"
+                at = left + C.TABLE_CELL_PAD_X
+                if align == "center":
+                    anchor, at = "middle", left + column / 2
+                elif align == "right":
+                    anchor, at = "end", left + column - C.TABLE_CELL_PAD_X
+                top = y + C.TABLE_CELL_PAD_Y
+                texts.append(self.ts.place(cell, at, top, tone="note", align=anchor))
+                left += column
+            y += height
+        return texts
 
     def _divider(self, divider: Divider, inner: tuple[float, float] | None = None) -> None:
         x1, x2 = inner or (self.left + C.MARGIN, self.left + self.width - C.MARGIN)

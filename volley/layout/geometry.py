@@ -209,9 +209,18 @@ class CodePanel(NamedTuple):
     box: Rect
 
 
+class Rule(NamedTuple):
+    """A thin line across at `y`, from `x1` to `x2`: between the rows of a note's table."""
+
+    x1: float
+    x2: float
+    y: float
+
+
 @dataclass(slots=True, eq=False)
 class NoteShape:
-    """A note box with its paragraphs, list bullets and code panels."""
+    """A note box with its paragraphs, list bullets, code panels and its tables' rules (a
+    table's header row is a code panel)."""
 
     line: int
     over: list[str]
@@ -219,6 +228,7 @@ class NoteShape:
     texts: list[TextBlock]
     bullets: list[TextBlock]
     panels: list[CodePanel]
+    rules: list[Rule] = field(default_factory=list)
 
 
 @dataclass(slots=True, eq=False)

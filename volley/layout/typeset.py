@@ -16,7 +16,14 @@ from functools import cache
 from math import fsum
 from typing import NamedTuple
 
-from volley.layout.constants import BULLET_GAP, CODE_PAD_X, ICON_GAP, NOTE_BULLET_INDENT
+from volley.layout.constants import (
+    BULLET_GAP,
+    CODE_PAD_X,
+    ICON_GAP,
+    NOTE_BULLET_INDENT,
+    TABLE_CELL_PAD_X,
+    TABLE_CELL_PAD_Y,
+)
 from volley.layout.geometry import ANCHOR_SHARE, Anchor, Rect, Run, TextBlock, TextLine, Tone
 from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
 from volley.layout.textwrap import break_units, span_width, styled_width, wrap_spans
@@ -26,6 +33,7 @@ from volley.text.inline import (
     ListItem,
     Paragraph,
     Span,
+    Table,
     parse_lines,
     parse_note,
 )
@@ -80,14 +88,27 @@ class SetText(NamedTuple):
 
 
 @dataclass(slots=True)
+class SetTable:
+    """A note's table set for drawing: each cell's text, rows top to bottom (the header
+    first), and each column's width and alignment and each row's height, padding included."""
+
+    cells: tuple[tuple[SetText, ...], ...]
+    widths: tuple[float, ...]
+    heights: tuple[float, ...]
+    align: tuple[str, ...]
+
+
+@dataclass(slots=True)
 class NotePart:
-    """One block of a note: kind "p" (paragraph), "item" (list item) or "code"."""
+    """One block of a note: kind "p" (paragraph), "item" (list item), "code" or "table"
+    (whose `text` is empty, the size of its grid, and `table` its cells)."""
 
     kind: str
     marker: str
     indent: float  # list text starts this far right of the note's text edge
     text: SetText
     bullet: SetText | None = None
+    table: SetTable | None = None
 
 
 class Typesetter:
@@ -235,8 +256,43 @@ class Typesetter:
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
                 out.append(NotePart("p", "", 0.0, self._wrapped(block.lines, size, max_width)))
+            elif isinstance(block, Table):
+                table = self._table(block, size, max_width)
+                grid = SetText((), fsum(table.widths), fsum(table.heights), size)
+                out.append(NotePart("table", "", 0.0, grid, table=table))
         hit = self._notes[key] = tuple(out)
         return hit
+
+    def _table(self, table: Table, size: float, max_width: float) -> SetTable:
+        """A table's cells set so that its columns fill at most `max_width`: a column as wide
+        as its widest cell if they all fit, else the narrow ones whole and the wide ones
+        sharing the rest evenly, their cells wrapped between words. No word is broken: a
+        column is at least as wide as its longest word, and the table may then be wider."""
+        header = [
+            [[_emphasise(s, True, False) for s in line] for line in cell] for cell in table.header
+        ]
+        rows = [header, *table.rows]
+        pad = 2 * TABLE_CELL_PAD_X
+        columns = list(zip(*rows, strict=True))
+        natural = [max(self._set(cell, size, None).width for cell in column) for column in columns]
+        word = [max(_longest_word(cell, size) for cell in column) for column in columns]
+        room = max_width - pad * len(natural)
+        wrap = [0.0] * len(natural)
+        for placed, k in enumerate(sorted(range(len(natural)), key=natural.__getitem__)):
+            wrap[k] = min(natural[k], max(room / (len(natural) - placed), word[k]))
+            room -= wrap[k]
+        cells = tuple(
+            tuple(
+                self._set(cell, size, None)
+                if natural[k] <= wrap[k]
+                else self._wrapped(cell, size, wrap[k])
+                for k, cell in enumerate(row)
+            )
+            for row in rows
+        )
+        widths = tuple(max(row[k].width for row in cells) + pad for k in range(len(wrap)))
+        heights = tuple(max(cell.height for cell in row) + 2 * TABLE_CELL_PAD_Y for row in cells)
+        return SetTable(cells, widths, heights, tuple(table.align))
 
     def place(
         self,

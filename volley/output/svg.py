@@ -349,7 +349,13 @@ class _Painter:
         paper = tag.note_paper(
             self.c["note"], self.c["note_border"], _points(outline) + " Z", _points(fold) + " Z"
         )
-        content = group([paper, *[tag.code(self.c["code"], p.box) for p in note.panels]])
+        content = group(
+            [
+                paper,
+                *[tag.code(self.c["code"], p.box) for p in note.panels],
+                *[tag.table_rule(self.c["note_border"], *rule) for rule in note.rules],
+            ]
+        )
         content += "".join([self.text(t, "bullet") for t in note.bullets])
         content += "".join([self.text(t, "note-text") for t in note.texts])
         return tag.note(note.line, clean_text(",".join(note.over)), content)

@@ -287,6 +287,14 @@ def separator(stroke: str, x1: float, x2: float, y: float) -> str:
     )
 
 
+def table_rule(stroke: str, x1: float, x2: float, y: float) -> str:
+    """The line between two rows of a table in a note."""
+    return (
+        f'<line class="table-rule vs-note_border" {_line(x1, y, x2, y)} stroke="{stroke}"'
+        ' stroke-width="1"/>'
+    )
+
+
 def note_paper(fill: str, stroke: str, outline: str, fold: str) -> str:
     """A note's paper and its folded corner."""
     return (

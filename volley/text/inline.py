@@ -33,6 +33,7 @@ __all__ = [
     "Paragraph",
     "ListItem",
     "CodeBlock",
+    "Table",
     "NoteBlock",
     "parse_inline",
     "parse_lines",
@@ -663,7 +664,25 @@ class CodeBlock:
     lang: str | None = None
 
 
-NoteBlock = Paragraph | ListItem | CodeBlock
+@dataclass(slots=True)
+class Table:
+    """A GitHub-flavoured Markdown table: a header row, its delimiter row, then body rows.
+
+    `align` holds each column's "left", "center" or "right" (from `:--`, `:-:`, `--:`; a
+    column with no colon is "left"); every row has one cell per column, each cell its lines
+    of spans (`<br>` breaks a line in a cell, as on GitHub).
+    """
+
+    header: list[list[list[Span]]]
+    align: list[str]
+    rows: list[list[list[list[Span]]]]
+
+
+NoteBlock = Paragraph | ListItem | CodeBlock | Table
+
+# A delimiter row: cells of hyphens with a colon at either end, between pipes.
+_DELIMITER_CELL = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*")
+_ALIGN = {("", ""): "left", (":", ""): "left", (":", ":"): "center", ("", ":"): "right"}
 
 _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
 
@@ -692,6 +711,12 @@ def parse_note(text: str) -> list[NoteBlock]:
             i = _read_fence(lines, i - 1, opening, blocks)
             current, item_indent = None, -1
             continue
+        table = _table_start(line, lines[i] if i < len(lines) else "")
+        if table is not None:
+            i = _read_table(lines, i + 1, table, blocks)
+            current, item_indent = None, -1
+            levels.clear()
+            continue
         if not line.strip():
             current, item_indent = None, -1
             continue
@@ -717,6 +742,60 @@ def parse_note(text: str) -> list[NoteBlock]:
         current, item_indent = spans, -1
         blocks.append(Paragraph(current))
     return blocks
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's cells, as GitHub reads them: split at each `|` not escaped with a
+    backslash, the pipes at either end dropped, `\\|` kept as a `|` of the cell's text."""
+    text = line.strip()
+    cells, cell, k = [], [], 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and text[k + 1 : k + 2] == "|":
+            cell.append("|")
+            k += 2
+            continue
+        if ch == "|":
+            cells.append("".join(cell))
+            cell = []
+        else:
+            cell.append(ch)
+        k += 1
+    cells.append("".join(cell))
+    if text.startswith("|"):
+        cells.pop(0)
+    if len(cells) > 1 and text.endswith("|") and not text.endswith("\\|"):
+        cells.pop()
+    return [cell.strip() for cell in cells]
+
+
+def _table_start(line: str, following: str) -> list[str] | None:
+    """Each column's alignment, if `line` is a table's header row and `following` its
+    delimiter row (a pipe in both, as many cells in each), else None."""
+    if "|" not in line or "|" not in following or fence_open(following) is not None:
+        return None
+    delimiters = _cells(following)
+    found = [_DELIMITER_CELL.fullmatch(cell) for cell in delimiters]
+    if not all(found) or len(_cells(line)) != len(delimiters):
+        return None
+    return [_ALIGN[(match[1], match[2])] for match in found if match is not None]
+
+
+def _read_table(lines: list[str], i: int, align: list[str], blocks: list[NoteBlock]) -> int:
+    """Append the table whose header row is line `i - 2`; return the index after its last
+    row, which is the last line before a blank line or a fence. A row's cells past the
+    header's are dropped, missing ones are empty, as GitHub draws them."""
+
+    def row(line: str) -> list[list[list[Span]]]:
+        cells = (_cells(line) + [""] * len(align))[: len(align)]
+        return [parse_inline(cell) for cell in cells]
+
+    table = Table(row(lines[i - 2]), align, [])
+    while i < len(lines) and lines[i].strip() and fence_open(lines[i]) is None:
+        table.rows.append(row(lines[i]))
+        i += 1
+    blocks.append(table)
+    return i
 
 
 def _read_fence(lines: list[str], i: int, opening: Opening, blocks: list[NoteBlock]) -> int:
