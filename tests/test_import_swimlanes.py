@@ -287,3 +287,21 @@ def test_import_says_what_volley_check_would_say() -> None:
     assert [w.message for w in item.warnings] == [
         'this line is a message from a participant named "# Search API"'
     ]
+
+
+def test_links_from_swimlanes_root_point_at_swimlanes_io() -> None:
+    """swimlanes.io's gallery links its own pages from the root (`/gallery/font-awesome`);
+    drawn in a README that would point at the README's site. Code keeps what it shows."""
+    source = (
+        "title: See [the gallery](/gallery)\n"
+        "note: [Font Awesome overview](/gallery/font-awesome), [elsewhere](https://x.org/a),\n"
+        "`[shown](/as/code)` and [protocol-relative](//cdn.example/x)\n"
+        "```\n[in a block](/kept)\n```\n"
+    )
+    for given in (source, make_link(source)):
+        (item,) = convert(given, "diagram.txt")
+        assert "[the gallery](https://swimlanes.io/gallery)" in item.text
+        assert "[Font Awesome overview](https://swimlanes.io/gallery/font-awesome)" in item.text
+        assert "[elsewhere](https://x.org/a)" in item.text
+        assert "`[shown](/as/code)`" in item.text and "[in a block](/kept)" in item.text
+        assert "[protocol-relative](//cdn.example/x)" in item.text
