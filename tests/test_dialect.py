@@ -720,6 +720,23 @@ def test_a_note_line_of_inline_code_holding_an_arrow_is_the_notes_text():
     assert [m.label for m in volley.parse(text).messages()] == ["apply", "get pods"]
 
 
+def test_a_table_in_a_note_keeps_its_rows_even_those_holding_arrows():
+    """A row that starts with a pipe is the note's (no name starts with one), and so is a
+    delimiter row written without pipes at its ends, whose `--:` is not a divider there."""
+    text = (
+        "A -> B: hi\nnote A, B:\n| from | to |\n|---|---|\n| Client -> API | request |\n"
+        "a | b\n--:|:-:\n1 | 2\nB -> A: done\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["A", "B"]
+    assert diagram.items[1].text.split("\n")[2:5] == [
+        "| Client -> API | request |",
+        "a | b",
+        "--:|:-:",
+    ]
+    assert [m.label for m in diagram.messages()] == ["hi", "done"]
+
+
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     # Mermaid's habit (`alt if …`): the frame's tag already says "if".
     block = parse("A -> B\nalt if a setup method is provided\n  B -> A\nend\n").items[1]
