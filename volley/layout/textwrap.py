@@ -11,11 +11,15 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import fsum
+from typing import TYPE_CHECKING
 
 from volley.layout.metrics import measurer
 from volley.text.inline import IconRef, Span
+
+if TYPE_CHECKING:
+    import budoux
 
 CODE_SCALE = 0.92  # code spans are set a little smaller: mono glyphs look large beside sans
 MISSING_ICON_EM = 1.0  # room kept for an icon that cannot be drawn (its warning names it)
@@ -146,9 +150,40 @@ def _ideographic(ch: str) -> bool:
 
 def break_units(word: str) -> list[str]:
     """A word (text without spaces) cut where a line may break inside it: between Chinese and
-    Japanese characters, keeping punctuation with the character it belongs to. Any other word
-    is one unit."""
-    if word.isascii() or not any(map(_ideographic, word)):
+    Japanese characters, keeping punctuation with the character it belongs to, and between
+    Thai words. Any other word is one unit."""
+    if word.isascii():
+        return [word]
+    phrases = _thai_phrases(word) if _THAI.search(word) else [word]
+    return [unit for phrase in phrases for unit in _ideographic_units(phrase)]
+
+
+# Thai writes no spaces between words, and a line broken at any letter cuts a word in two.
+_THAI = re.compile("[\u0e01-\u0e5b]")
+
+
+@cache
+def _thai_parser() -> budoux.Parser:
+    import budoux  # only diagrams with Thai text need it
+
+    return budoux.load_default_thai_parser()
+
+
+def _thai_phrases(word: str) -> list[str]:
+    """`word` cut between Thai words, as BudouX (the phrase breaker Chrome uses) finds them.
+    A cut it would make before a mark or a following vowel is not taken: that would split a
+    letter from its vowel or tone."""
+    phrases: list[str] = []
+    for chunk in _thai_parser().parse(word):
+        if phrases and _extends(phrases[-1], chunk[0]):
+            phrases[-1] += chunk
+        else:
+            phrases.append(chunk)
+    return phrases
+
+
+def _ideographic_units(word: str) -> list[str]:
+    if not any(map(_ideographic, word)):
         return [word]
     units: list[str] = []
     for cluster in _clusters(word):
