@@ -737,6 +737,23 @@ def test_a_table_in_a_note_keeps_its_rows_even_those_holding_arrows():
     assert [m.label for m in diagram.messages()] == ["hi", "done"]
 
 
+def test_a_tables_rows_without_end_pipes_stay_in_the_note_even_holding_arrows():
+    """Once a header and its delimiter row open a table, a line with a pipe is one of its rows
+    (`1 | A -> B: call` was a message from a participant named "1 | A"); a header holding an
+    arrow is the table's too. A line without a pipe still ends the note when it is a message."""
+    text = (
+        "A -> B: go\nnote:\nA -> B | what\n--- | ---\n1 | A -> B: x\n2 | B --> A: y\n"
+        "B --> A: done\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["A", "B"]
+    assert diagram.items[1].text == "A -> B | what\n--- | ---\n1 | A -> B: x\n2 | B --> A: y"
+    assert [m.label for m in diagram.messages()] == ["go", "done"]
+    # after a blank line the table is over: a line with a pipe and an arrow is a message again
+    after = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n\nC | D -> B: z\n")
+    assert after.participants == ["A", "B", "C | D"]
+
+
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():
     # Mermaid's habit (`alt if …`): the frame's tag already says "if".
     block = parse("A -> B\nalt if a setup method is provided\n  B -> A\nend\n").items[1]

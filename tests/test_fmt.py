@@ -169,6 +169,23 @@ def test_a_note_built_in_code_reads_back_as_one_note_with_the_same_lines(text: s
     assert note.text.split("\\n") == text.split("\n")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Calls\nstep | call\n--- | ---\n1 | A -> B: x\n2 | B --> A: y",
+        "A -> B | what\n---|---\n1 | A -> B: x",  # the header on the `note:` line
+    ],
+)
+def test_a_table_whose_cells_hold_arrows_is_written_under_its_note_line(text: str) -> None:
+    """A table's rows are the note's text when read, arrows and all, so they need no `\\n`
+    breaks: the table stays a table a reader can edit."""
+    diagram = Diagram(participants=["A", "B"], items=[Note(1, ["A"], text)])
+    written = write(diagram)
+    assert "\\n" not in written and "\n  1 | A -> B: x\n" in written
+    (note,) = volley.parse(written).items
+    assert isinstance(note, Note) and note.text == text
+
+
 def test_a_line_ending_in_a_backslash_keeps_it_before_the_break() -> None:
     diagram = Diagram(participants=["A", "B"], items=[Note(1, ["A"], "C:\\\nA -> B: y")])
     (note,) = volley.parse(write(diagram)).items

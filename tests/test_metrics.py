@@ -348,7 +348,6 @@ def test_chinese_and_japanese_break_between_characters_but_not_before_closing_ma
     assert break_units("用户（名前）") == ["用", "户", "（名", "前）"]
 
 
-
 def test_thai_wraps_between_words() -> None:
     """Thai has no spaces between words: a line breaks between two words, never inside one
     (ดำเนินการ, "to proceed", was cut after its first syllable)."""
@@ -362,6 +361,7 @@ def test_thai_wraps_between_words() -> None:
         assert not (before.endswith("ดำ") and after.startswith("เนิน")), texts
     assert break_units("ก่อนที่จะดำเนินการ")[-2:] == ["ดำเนิน", "การ"]
     assert break_units("token=abc") == ["token=abc"]
+
 
 def test_a_cluster_is_never_split() -> None:
     family = "👨\u200d👩\u200d👧"

@@ -18,6 +18,7 @@ from typing import Literal
 
 from volley.errors import VolleyError
 from volley.text.fences import FencedBlock, Opening, dedent, fence_open, read_block
+from volley.text.inline import table_start
 
 TAB_STOP = 4
 
@@ -163,9 +164,14 @@ class _Lifter:
 
         end = pos  # the index after the note's last non-blank line
         doubtful: list[int] = []
+        # a table's rows run to a blank line; its header may be on the `note:` line
+        in_table = pos < len(lines) and bool(
+            table_start(lines[index].partition(":")[2], lines[pos])
+        )
         while pos < len(lines):
             line = lines[pos]
             if _is_blank(line):
+                in_table = False
                 pos += 1
                 continue
             opening = fence_open(line)
@@ -180,7 +186,12 @@ class _Lifter:
                 pos = end = block.end + 1
                 continue
             deeper = indent_width(line) >= owner_width + 2
-            kind = "element" if one_line and not deeper else self.line_kind(line)
+            if one_line and not deeper:
+                kind: LineKind = "element"
+            elif table_line(lines, pos, in_table):
+                kind, in_table = "text", True
+            else:
+                kind = self.line_kind(line)
             if kind == "element":
                 if is_comment(line):
                     self.comment_ends[pos + 1] = index + 1
@@ -199,6 +210,17 @@ class _Lifter:
             "indented",
             doubtful=doubtful,
         )
+
+
+def table_line(lines: list[str], pos: int, in_table: bool) -> bool:
+    """Whether `lines[pos]`, in a note, is a table's header or one of its rows: it has a pipe
+    and a table is open (`in_table`: a header and delimiter row came before it, and no blank
+    line since), or the delimiter row follows it. Those are the note's text even where a cell
+    holds an arrow (`1 | A -> B: call`); a line without a pipe may still end the note."""
+    line = lines[pos]
+    if in_table:
+        return "|" in line
+    return pos + 1 < len(lines) and table_start(line, lines[pos + 1]) is not None
 
 
 def payload_end(

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from volley.language.parser import line_kind, normalise, parse
-from volley.language.prepass import is_percent_comment
+from volley.language.prepass import is_percent_comment, table_line
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.text.fences import closes, fence_open
@@ -209,11 +209,15 @@ def _ends_early(text: str) -> bool:
     lines = text.split("\n")
     if any(fence_open(line) for line in lines):
         return False
-    # a `%%` line stays the note's text, but is pointed out as Mermaid's comment when read
-    return any(
-        line.strip() and (line_kind(line) == "element" or is_percent_comment(line))
-        for line in lines[1:]
-    )
+    in_table = False
+    for pos, line in enumerate(lines):
+        if not line.strip():
+            in_table = False
+        elif table_line(lines, pos, in_table):
+            in_table = True
+        elif pos and (line_kind(line) == "element" or is_percent_comment(line)):
+            return True  # a `%%` line stays the note's text, but is pointed out when read
+    return False
 
 
 def _on_one_line(text: str) -> str:

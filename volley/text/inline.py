@@ -711,7 +711,7 @@ def parse_note(text: str) -> list[NoteBlock]:
             i = _read_fence(lines, i - 1, opening, blocks)
             current, item_indent = None, -1
             continue
-        table = _table_start(line, lines[i] if i < len(lines) else "")
+        table = table_start(line, lines[i] if i < len(lines) else "")
         if table is not None:
             i = _read_table(lines, i + 1, table, blocks)
             current, item_indent = None, -1
@@ -769,7 +769,7 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in cells]
 
 
-def _table_start(line: str, following: str) -> list[str] | None:
+def table_start(line: str, following: str) -> list[str] | None:
     """Each column's alignment, if `line` is a table's header row and `following` its
     delimiter row (a pipe in both, as many cells in each), else None."""
     if "|" not in line or "|" not in following or fence_open(following) is not None:
