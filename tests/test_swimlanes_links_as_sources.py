@@ -23,6 +23,8 @@ from volley.share_links import decode_link
 # Real links, with where they were found (see tests/cases/swimlanes-links/README.md).
 WELCOME = link_in(LINKS / "verkstedt-welcome.txt")
 DAEMON = link_in(LINKS / "fiberplane-daemon-providers.txt")
+# What the welcome link draws: its diagram, whose link to the site's gallery is made whole.
+WELCOME_DRAWN = decode_link(WELCOME).replace("](/gallery/", "](https://swimlanes.io/gallery/")
 BROKEN = make_link("Alice -> Bob: hi\nAlice -> : oops\nBob -> Alice: ok\nBob ~> Alice: no\n")
 
 
@@ -39,7 +41,7 @@ def test_render_takes_the_link_and_draws_what_it_carries(tmp_path: Path):
     out = tmp_path / "welcome.svg"
     result = run("render", WELCOME, "-o", str(out))
     assert result.exit_code == 0, result.output
-    assert out.read_text(encoding="utf-8") == volley.render(decode_link(WELCOME))
+    assert out.read_text(encoding="utf-8") == volley.render(WELCOME_DRAWN)
     assert result.output == f"<link>: wrote {out}\n"  # not the whole link again
 
 
@@ -80,7 +82,7 @@ def test_a_file_holding_only_a_link_is_the_diagram_it_carries(tmp_path: Path):
     result = run("render", str(source), "-f", "html", "-o", str(tmp_path / "flow.html"))
     assert result.exit_code == 0, result.output
     page = (tmp_path / "flow.html").read_text(encoding="utf-8")
-    assert page == volley.render(decode_link(WELCOME), format="html")
+    assert page == volley.render(WELCOME_DRAWN, format="html")
 
 
 @pytest.mark.parametrize(
@@ -93,7 +95,7 @@ def test_a_file_holding_a_link_as_address_bars_and_markdown_write_it(tmp_path, w
     source.write_text(written + "\n", encoding="utf-8")
     result = run("render", str(source), "-o", str(tmp_path / "flow.svg"))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "flow.svg").read_text() == volley.render(decode_link(WELCOME))
+    assert (tmp_path / "flow.svg").read_text() == volley.render(WELCOME_DRAWN)
     with pytest.raises(volley.VolleyError):  # an unclosed bracket: no link, nor a diagram
         volley.check(f"<{WELCOME}")
 
@@ -135,13 +137,25 @@ def test_fmt_leaves_a_link_alone_and_names_import(tmp_path: Path):
 
 
 def test_the_library_reads_a_link_as_its_diagram():
-    assert volley.render(WELCOME) == volley.render(decode_link(WELCOME))
+    assert volley.render(WELCOME) == volley.render(WELCOME_DRAWN)
     checked = volley.check(DAEMON)
     assert checked.diagram.to_json() == volley.parse(decode_link(DAEMON)).to_json()
     with pytest.raises(VolleyErrors) as caught:
         volley.check(BROKEN, filename="x.volley")
     assert [error.line for error in caught.value.errors] == [2, 4]
     assert caught.value.filename == "x.volley (the diagram in its link)"
+
+
+def test_a_links_diagram_points_its_root_links_at_swimlanes_io():
+    """Written on swimlanes.io, `[icons](/gallery/font-awesome)` meant that site's page; drawn
+    from the link anywhere else, it still does. A file's own root links are its own."""
+    text = "title: See [icons](/gallery/font-awesome)\nA -> B: [`/x`](/docs/x)\n"
+    svg = volley.render(make_link(text))
+    assert 'href="https://swimlanes.io/gallery/font-awesome"' in svg
+    assert 'href="https://swimlanes.io/docs/x"' in svg
+    assert 'href="/gallery/font-awesome"' in volley.render(text)
+    linked = volley.check(make_link(text)).diagram
+    assert linked.title == "See [icons](https://swimlanes.io/gallery/font-awesome)"
 
 
 def test_redact_masks_what_a_link_carries():

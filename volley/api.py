@@ -130,6 +130,21 @@ def carried(
     return diagram, filename if filename == LINK_NAME else in_link_named(filename or "<input>")
 
 
+def _parsed(
+    text: str, filename: str | None, limits: Limits | None
+) -> tuple[Diagram, str, str | None]:
+    """The diagram a source holds, its text and the name its errors give (see `carried`). A
+    link's diagram was written on swimlanes.io: the links it makes from that site's root are
+    made whole, or drawn anywhere else they would point at the site the picture is on."""
+    source, named = carried(text, filename, limits)
+    diagram = parse(source, filename=named, limits=limits)
+    if source is not text:
+        from volley.share_links import site_links
+
+        diagram = site_links(diagram)
+    return diagram, source, named
+
+
 def in_link_named(where: str, line: int | None = None) -> str:
     """How errors name the diagram a link carries, whose lines they count: the link in file
     `where` (`flow.volley (the diagram in its link)`), or on `line` of a page that holds it
@@ -149,8 +164,7 @@ def check(
 ) -> Checked:
     """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
     with _masked(redact):
-        text, filename = carried(text, filename, limits)
-        diagram = parse(text, filename=filename, limits=limits)
+        diagram, text, filename = _parsed(text, filename, limits)
     from volley.checks.lint import lint
 
     said = [*diagram.warnings, *lint(diagram, text, redact=redact)]
@@ -321,8 +335,7 @@ def render(
         diagram = source_or_diagram
     elif isinstance(source_or_diagram, str):
         with _masked(chosen.redact):
-            text, filename = carried(source_or_diagram, filename, chosen.limits)
-            diagram = parse(text, filename=filename, limits=chosen.limits)
+            diagram, _, filename = _parsed(source_or_diagram, filename, chosen.limits)
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
     output, glyphs = _picture(diagram, chosen, filename)

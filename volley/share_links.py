@@ -15,6 +15,7 @@ import zlib
 from urllib.parse import unquote
 
 from volley.errors import VolleyError
+from volley.model import Diagram
 
 # A link and nothing else, spaces and line breaks around it aside (matched in place: a
 # diagram's text fails at its first letters, and is never copied to be stripped); in a file,
@@ -112,3 +113,23 @@ def decode_link(link: str, filename: str | None = None, max_bytes: int | None = 
         return out.decode("utf-8")
     except UnicodeDecodeError:
         raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
+
+
+# A link to a page of swimlanes.io's own site, written from its root (`[icons](/gallery/x)`,
+# as its gallery writes them), or a code span, which holds no link.
+_ROOT_LINK = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)|\]\((/(?!/)[^()\s]*)\)", re.S)
+
+
+def _absolute_links(text: str) -> str:
+    return _ROOT_LINK.sub(
+        lambda found: f"](https://swimlanes.io{found[2]})" if found[2] else found[0], text
+    )
+
+
+def site_links(diagram: Diagram) -> Diagram:
+    """A diagram written on swimlanes.io with the links it makes from the site's root made
+    whole: drawn anywhere else, `/gallery/x` would point at the site the picture is on. Code
+    keeps what it shows."""
+    from volley.checks.rewrite import Rewrites, rewrite_diagram
+
+    return rewrite_diagram(diagram, Rewrites(label=_absolute_links, note=_absolute_links))

@@ -14,7 +14,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, PartlyImported
-from volley.share_links import decode_link, is_link
+from volley.share_links import decode_link, is_link, site_links
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
 # (`.. note::`), or a reStructuredText section title: a line underlined with at least as many
@@ -88,26 +88,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     return [Imported(text_out, None, warnings=warnings)]
 
 
-# A link to a page of swimlanes.io's own site, written from its root (`[icons](/gallery/x)`,
-# as its gallery writes them), or a code span, which holds no link.
-_ROOT_LINK = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)|\]\((/(?!/)[^()\s]*)\)", re.S)
-
-
-def _absolute_links(text: str) -> str:
-    """Links from swimlanes.io's root made whole: drawn anywhere else, `/gallery/x` would
-    point at the site the picture is on."""
-    return _ROOT_LINK.sub(
-        lambda found: f"](https://swimlanes.io{found[2]})" if found[2] else found[0], text
-    )
-
-
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
     """The text through the parser and the writer, and what `volley check` would point out (a
     block left open at the end, which the written text closes; a `#` line read as a lane)."""
     from volley.api import check
-    from volley.checks.rewrite import Rewrites, rewrite_diagram
     from volley.language.writer import rewrite
 
     checked = check(source, filename=filename)
-    links = Rewrites(label=_absolute_links, note=_absolute_links)
-    return rewrite(rewrite_diagram(checked.diagram, links), source), tuple(checked.warnings)
+    return rewrite(site_links(checked.diagram), source), tuple(checked.warnings)
