@@ -752,6 +752,9 @@ def test_a_tables_rows_without_end_pipes_stay_in_the_note_even_holding_arrows():
     # after a blank line the table is over: a line with a pipe and an arrow is a message again
     after = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n\nC | D -> B: z\n")
     assert after.participants == ["A", "B", "C | D"]
+    # a `//` comment ends the note as anywhere, pipes or not
+    ended = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n// x | y\nB -> A: z\n")
+    assert ended.items[1].text == "a | b\n--|--\n1 | 2" and len(ended.items) == 3
 
 
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():

@@ -216,8 +216,11 @@ def table_line(lines: list[str], pos: int, in_table: bool) -> bool:
     """Whether `lines[pos]`, in a note, is a table's header or one of its rows: it has a pipe
     and a table is open (`in_table`: a header and delimiter row came before it, and no blank
     line since), or the delimiter row follows it. Those are the note's text even where a cell
-    holds an arrow (`1 | A -> B: call`); a line without a pipe may still end the note."""
+    holds an arrow (`1 | A -> B: call`); a line without a pipe, or a `//` comment, may still
+    end the note."""
     line = lines[pos]
+    if is_comment(line):
+        return False
     if in_table:
         return "|" in line
     return pos + 1 < len(lines) and table_start(line, lines[pos + 1]) is not None
