@@ -438,3 +438,19 @@ def test_each_secret_on_a_line_gets_its_own_caret(tmp_path):
         assert f"{said}; replace it with a placeholder" in result.stderr
         assert f"{shown}\n  {' ' * (column - 1)}^\n" in result.stderr.split(said, 1)[1]
     assert "4539" not in result.stderr and "hunter2x9a" not in result.stderr
+
+
+def test_a_warning_masks_a_secret_where_it_stands_not_a_key_of_the_same_name(tmp_path):
+    """`pwd=pwd` (a real Mermaid diagram's websocket URL): the value is masked, the key stays,
+    so the quoted line still says which parameter it is; the value alone elsewhere on the line
+    is masked too, since the warning must not print what it warns about."""
+    path = tmp_path / "ws.volley"
+    path.write_text(
+        "A -> B: ws://h/api?user=root&pwd=pwd&id=1\nB -> A: login pwd=hunter2x9 then hunter2x9\n",
+        encoding="utf-8",
+    )
+    result = run("check", str(path))
+    assert f'{path}:1:34: warning: the "pwd" parameter looks like a live secret' in result.stderr
+    assert "  A -> B: ws://h/api?user=root&pwd=<redacted>&id=1\n" in result.stderr
+    assert "  B -> A: login pwd=<redacted> then <redacted>\n" in result.stderr
+    assert "hunter2x9" not in result.stderr

@@ -202,12 +202,22 @@ def _icon_warnings(
             )
 
 
-def _masked_line(text: str, values: list[str]) -> str:
-    """A source line as a warning quotes it: every secret on it masked."""
+def _masked_line(text: str, places: list[tuple[int, int, str]], loose: list[str]) -> str:
+    """A source line as a warning quotes it, printing none of its secrets: each masked where
+    it stands (`places`: start, end and value), and again wherever its value stands alone
+    elsewhere on the line, though not where it names a key (`pwd=pwd`); one whose place is
+    not known (`loose`: the line alone may not show it, as in a PEM body or a form part)
+    wherever its value appears; and what the line itself shows as a secret."""
     from volley.checks.secrets import MASK, redact_text
 
+    bound = len(text)
+    for start, end, _value in sorted(places, reverse=True):
+        end = min(end, bound)  # overlapping secrets: masks side by side, nothing left out
+        text, bound = text[:start] + MASK + text[end:], start
     shown = redact_text(text)
-    for value in values:
+    for value in {value for _start, _end, value in places if value}:
+        shown = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-]|[ \t]*[=:])", MASK, shown)
+    for value in loose:
         shown = shown.replace(value, MASK) if value else shown
     return shown
 
@@ -230,9 +240,17 @@ def _secret_warnings(
             "in Sphinx)"
         )
     found = list(diagram_secrets(diagram))
-    values: dict[int, list[str]] = {}  # what each line holds: masked even where the line alone
-    for line, offset, secret, text in found:  # does not show it (a PEM body, a form part)
-        values.setdefault(line, []).append(text[offset : offset + secret.end - secret.start])
+    places: dict[int, list[tuple[int, int, str]]] = {}  # each line's secrets, where they stand
+    loose: dict[int, list[str]] = {}  # and those whose place in it is not known
+    for line, offset, secret, text in found:
+        original = source_line(line)
+        indent = original.find(text) if original is not None and text else -1
+        value = text[offset : offset + secret.end - secret.start]
+        if indent >= 0:
+            start = indent + offset
+            places.setdefault(line, []).append((start, start + len(value), value))
+        else:
+            loose.setdefault(line, []).append(value)
     seen: set[tuple[int, str]] = set()
     for line, offset, secret, text in found:
         if (line, secret.what) in seen:
@@ -241,10 +259,13 @@ def _secret_warnings(
         original = source_line(line)
         shown, column = None, 1
         if original is not None:
-            shown = _masked_line(original, values[line])
+            at, unplaced = places.get(line, []), loose.get(line, [])
+            shown = _masked_line(original, at, unplaced)
             indent = original.find(text) if text else -1
             if indent >= 0:  # where the mask stands in the line as shown
-                column = len(_masked_line(original[: indent + offset], values[line])) + 1
+                cut = indent + offset
+                before = [place for place in at if place[1] <= cut]
+                column = len(_masked_line(original[:cut], before, unplaced)) + 1
             if not shown[column - 1 :].lstrip('"').startswith(MASK):
                 column = 1
         yield Diagnostic(
