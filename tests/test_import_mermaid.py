@@ -533,8 +533,8 @@ def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
     )
     assert detect(page).name == "mermaid"
     assert [item.text for item in convert(page, "flow.md")] == [
-        "// :align: center (an option of the {mermaid} directive)\n"
-        "// :caption: The handshake (an option of the {mermaid} directive)\n"
+        "// :align: center (an option of the mermaid directive)\n"
+        "// :caption: The handshake (an option of the mermaid directive)\n"
         "A -> B: hello\n",
         "// | label: fig-call\nB -> A: back\n",
     ]
@@ -547,7 +547,7 @@ def test_a_plain_mermaid_fence_read_as_the_directive_may_open_with_its_options()
     page = "# Flow\n\n```mermaid\n:zoom:\n\nsequenceDiagram\n  A->>B: hi\n```\n"
     assert detect(page).name == "mermaid"
     (imported,) = convert(page, "flow.md")
-    assert imported.text == "// :zoom: (an option of the {mermaid} directive)\nA -> B: hi\n"
+    assert imported.text == "// :zoom: (an option of the mermaid directive)\nA -> B: hi\n"
     assert imported.warnings == ()
 
 
@@ -766,7 +766,7 @@ def test_a_directive_takes_its_options_and_the_lines_indented_under_it() -> None
     )
     (item,) = convert(page, "page.rst")
     assert item.text.endswith("A -> B: hi\n\nB --> A: ok\n")
-    assert "// :alt: the flow (an option of the {mermaid} directive)" in item.text
+    assert "// :alt: the flow (an option of the mermaid directive)" in item.text
     with pytest.raises(VolleyError) as caught:  # an error names the page's line
         convert(page.replace("B-->>A: ok", "B-->>A ok"), "page.rst")
     assert (caught.value.line, caught.value.source_line) == (13, "\t  B-->>A ok")

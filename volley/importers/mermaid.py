@@ -435,7 +435,7 @@ class _Reader:
             option = self.lines[index]
             if not _DIRECTIVE_OPTION.fullmatch(option):
                 break
-            self.comment(0, f"{option.strip()} (an option of the {{mermaid}} directive)", raw=True)
+            self.comment(0, f"{option.strip()} (an option of the mermaid directive)", raw=True)
             index += 1
         index = self._front_matter(index)
         header_seen = False
