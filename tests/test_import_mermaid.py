@@ -842,3 +842,31 @@ def test_a_mermaid_note_that_reads_as_a_table_keeps_its_pipes() -> None:
         "--|--",
         "1 | 2",
     ]
+
+
+def test_lanes_only_boxes_told_apart_are_pointed_out() -> None:
+    """Real diagrams box a provider's and a consumer's "Control Plane" (a dataspace
+    connector's docs); volley draws no box, so the lanes would look the same: a warning says
+    so at the box that made the second. Lanes of one box, or of none, are left alone."""
+    source = (
+        "sequenceDiagram\n"
+        "  box Provider\n    participant PD as Data Plane\n    participant P as Control Plane\n"
+        "  end\n"
+        "  box rgb(253,250,246) Consumer\n    participant C as Control Plane\n  end\n"
+        "  participant CD as Data Plane\n"
+        "  participant X as Same\n  participant Y as Same\n"
+        "  C->>P: negotiate\n"
+    )
+    (item,) = convert(source, "edc.mmd")
+    assert [(w.severity, w.line, w.column) for w in item.warnings] == [
+        ("warning", 2, 3),
+        ("warning", 6, 3),
+    ]
+    assert [w.message for w in item.warnings] == [
+        'PD and CD both show "Data Plane": Mermaid\'s boxes told them apart, and volley draws '
+        "no box",
+        'P and C both show "Control Plane": Mermaid\'s boxes told them apart, and volley '
+        "draws no box",
+    ]
+    assert item.warnings[1].source_line == "  box rgb(253,250,246) Consumer"
+    assert "participant C as Control Plane (…)" in (item.warnings[1].hint or "")

@@ -183,7 +183,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             errors += exc.errors if isinstance(exc, VolleyErrors) else [exc]
     skipped = tuple(_left_out(block, lines, filename) for block in blocks if block not in found)
     if skipped and diagrams:
-        diagrams[0] = replace(diagrams[0], warnings=skipped)
+        diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *skipped))
     if errors and diagrams:
         raise PartlyImported(errors, diagrams, len(found))
     if errors:
@@ -428,6 +428,7 @@ class _Reader:
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
     destroyed: tuple[str, int, str] | None = None
+    in_box: dict[str, int] = field(default_factory=dict)  # each boxed participant: its box's line
 
     def read(self) -> Imported:
         index = self.start
@@ -485,7 +486,37 @@ class _Reader:
                 f"this {opened.keyword} is never closed; expected end",
             )
         self.finish()
-        return Imported(self.text(), self.name, self.start + 1)
+        return Imported(self.text(), self.name, self.start + 1, warnings=self.alike_lanes())
+
+    def alike_lanes(self) -> tuple[Diagnostic, ...]:
+        """A warning for participants that show the same name and that only Mermaid's boxes
+        told apart (a Provider's and a Consumer's "Control Plane"): volley draws no box, so
+        their lanes would look the same."""
+        by_shown: dict[str, list[str]] = {}
+        for name in self.diagram.participants:
+            by_shown.setdefault(self.diagram.shown(name), []).append(name)
+        said = []
+        for shown, names in by_shown.items():
+            boxes = {self.in_box.get(name) for name in names}
+            if len(names) < 2 or len(boxes) < 2:
+                continue  # one lane, or lanes that no box told apart either
+            line = max(box for box in boxes if box is not None)
+            raw = self.lines[line - 1]
+            said.append(
+                Diagnostic(
+                    f"{', '.join(names[:-1])} and {names[-1]} "
+                    f'{"both" if len(names) == 2 else "all"} show "{shown}": Mermaid\'s '
+                    "boxes told them apart, and volley draws no box",
+                    filename=self.filename,
+                    line=line,
+                    column=len(raw) - len(raw.lstrip()) + 1,
+                    source_line=raw,
+                    hint=f"give each a label that says which: participant {names[-1]} as "
+                    f"{shown} (…)",
+                    severity="warning",
+                )
+            )
+        return tuple(said)
 
     def _front_matter(self, index: int) -> int:
         """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""
@@ -687,6 +718,7 @@ class _Reader:
         name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
             self.stack[-1].members.append(name)
+            self.in_box[name] = self.stack[-1].line
         if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
             inline = _ALIAS.search(found["config"])
             alias = inline and (
