@@ -755,6 +755,9 @@ def test_a_tables_rows_without_end_pipes_stay_in_the_note_even_holding_arrows():
     # a `//` comment ends the note as anywhere, pipes or not
     ended = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n// x | y\nB -> A: z\n")
     assert ended.items[1].text == "a | b\n--|--\n1 | 2" and len(ended.items) == 3
+    # and so does a fence: after the code block, a line with a pipe and an arrow is a message
+    fenced = volley.parse("A -> B: go\nnote:\na | b\n--|--\n```\ncode\n```\nC | D -> B: z\n")
+    assert fenced.participants == ["A", "B", "C | D"]
 
 
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():

@@ -176,6 +176,7 @@ class _Lifter:
                 continue
             opening = fence_open(line)
             if opening is not None:
+                in_table = False  # a fence ends a table, as a blank line does
                 run.extend(lines[end:pos])  # blank lines before the fence: paragraph breaks
                 flush()
                 block = self.fenced(pos, opening)
