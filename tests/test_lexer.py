@@ -144,6 +144,18 @@ def test_inline_markup_in_labels():
     assert found["`x`"] in String
 
 
+def test_a_tables_rows_in_a_note_are_its_text_not_messages_or_dividers():
+    """As the parser reads them: a row that starts with a pipe holds no participant, and a
+    delimiter row (`--:|:-:`) is no divider; a cell's inline code is still coloured."""
+    source = "A -> B: go\nnote:\n| Client -> API | `call` |\n--:|:-:\n| 1 | x |\nB -> A: ok\n"
+    first = first_token_of_each_line(source)
+    assert first[1] is Name.Class and first[6] is Name.Class  # the messages around it
+    for line in (3, 4, 5):
+        assert first[line] not in (Name.Class, Operator), (line, first[line])
+    found = {value: token for _s, token, value in tokens(source)}
+    assert found["`call`"] in String and "Client" not in found
+
+
 def test_text_without_a_final_newline_and_an_unclosed_fence_end():
     for source in ("A -> B", "A -> B: x\nin: Request\n```json\n{", "note: a\nmore text"):
         assert "".join(value for _s, _t, value in tokens(source)) == source

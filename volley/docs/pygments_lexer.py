@@ -40,6 +40,8 @@ from pygments.token import (
 )
 from pygments.util import ClassNotFound, get_bool_opt
 
+from volley.text.inline import TABLE_LINE
+
 __all__ = ["VolleyLexer"]
 
 # An arrow: an optional left head, a shaft (- solid, -- dashed, = bold), an optional right
@@ -182,6 +184,8 @@ class VolleyLexer(RegexLexer):
                 _INDENT + r"(end)([ \t]*)" + _LINE_END,
                 bygroups(Whitespace, Keyword, Whitespace, Whitespace),
             ),
+            # A table's row or delimiter row in a note, never a message or a divider.
+            (r"^(?=" + TABLE_LINE.pattern + r")[^\n]+" + _LINE_END, using(this, state="inline")),
             (
                 _INDENT + r"(\.\.\.|--|[=_-])([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(

@@ -43,6 +43,7 @@ from volley.model import (
 )
 from volley.resources import grammar_cache, read_text, resource_path
 from volley.text.fences import fence_open, read_block
+from volley.text.inline import TABLE_LINE
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
@@ -171,7 +172,7 @@ def line_kind(line: str) -> LineKind:
         return "keyword text"
     if _ARROW_IN_CODE.match(line):  # inline code: how a note shows `A -> B: call` as text
         return "text"
-    if _TABLE_LINE.match(line):  # `| Client -> API | call |`, `--:|:-:`: a table's rows
+    if TABLE_LINE.match(line):  # `| Client -> API | call |`, `--:|:-:`: a table's rows
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
@@ -188,9 +189,6 @@ def line_kind(line: str) -> LineKind:
     return "text" if name in ("ELSE", "AND") else "keyword text"
 
 
-# A line of a table in a note: a row that starts with a pipe (no name does), or a delimiter row
-# (`--:|:-:`, whose first cell would otherwise read as a `--:` divider).
-_TABLE_LINE = re.compile(r"[ \t]*\||[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 # Something of an arrow in a line: such a line is a message written wrong, not a note's words.
 _ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 # A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as

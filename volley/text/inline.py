@@ -682,6 +682,9 @@ NoteBlock = Paragraph | ListItem | CodeBlock | Table
 
 # A delimiter row: cells of hyphens with a colon at either end, between pipes.
 _DELIMITER_CELL = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*")
+# A line that can only be a table's: a row that starts with a pipe (no participant's name
+# does), or a delimiter row (`--:|:-:`, whose first cell would otherwise read as a divider).
+TABLE_LINE = re.compile(r"[ \t]*\||[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 _ALIGN = {("", ""): "left", (":", ""): "left", (":", ":"): "center", ("", ":"): "right"}
 
 _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
