@@ -239,20 +239,21 @@ def _secret_warnings(
             "(--redact on the command line, redact=true on a fence or in mkdocs.yml, :redact: "
             "in Sphinx)"
         )
-    found = list(diagram_secrets(diagram))
+    found = []  # (line, where the secret starts in the source line if known, secret)
     places: dict[int, list[tuple[int, int, str]]] = {}  # each line's secrets, where they stand
     loose: dict[int, list[str]] = {}  # and those whose place in it is not known
-    for line, offset, secret, text in found:
+    for line, offset, secret, text in diagram_secrets(diagram):
         original = source_line(line)
         indent = original.find(text) if original is not None and text else -1
         value = text[offset : offset + secret.end - secret.start]
-        if indent >= 0:
-            start = indent + offset
+        start = indent + offset if indent >= 0 else None
+        if start is not None:
             places.setdefault(line, []).append((start, start + len(value), value))
         else:
             loose.setdefault(line, []).append(value)
+        found.append((line, start, secret))
     seen: set[tuple[int, str]] = set()
-    for line, offset, secret, text in found:
+    for line, start, secret in found:
         if (line, secret.what) in seen:
             continue  # one warning for a header or key, however many values it holds
         seen.add((line, secret.what))
@@ -261,11 +262,9 @@ def _secret_warnings(
         if original is not None:
             at, unplaced = places.get(line, []), loose.get(line, [])
             shown = _masked_line(original, at, unplaced)
-            indent = original.find(text) if text else -1
-            if indent >= 0:  # where the mask stands in the line as shown
-                cut = indent + offset
-                before = [place for place in at if place[1] <= cut]
-                column = len(_masked_line(original[:cut], before, unplaced)) + 1
+            if start is not None:  # where the mask stands in the line as shown
+                before = [place for place in at if place[1] <= start]
+                column = len(_masked_line(original[:start], before, unplaced)) + 1
             if not shown[column - 1 :].lstrip('"').startswith(MASK):
                 column = 1
         yield Diagnostic(
