@@ -346,6 +346,11 @@ def is_sequence(block: FencedBlock) -> bool:
     return start < len(block.lines) and bool(_HEADER.match(block.lines[start].strip()))
 
 
+def _first_column(line: str) -> int:
+    """Where a line's text starts, for a caret under its first word."""
+    return len(line) - len(line.lstrip()) + 1
+
+
 def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diagnostic:
     """The warning for a block that holds another kind of diagram, at the line that says which
     kind (`flowchart LR`), past its front matter and comments."""
@@ -356,7 +361,7 @@ def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diag
         "this Mermaid diagram is not a sequenceDiagram; it was left out",
         filename=filename,
         line=at + 1,
-        column=len(shown) - len(shown.lstrip()) + 1,
+        column=_first_column(shown),
         source_line=shown,
         severity="warning",
     )
@@ -509,7 +514,7 @@ class _Reader:
                     "boxes told them apart, and volley draws no box",
                     filename=self.filename,
                     line=line,
-                    column=len(raw) - len(raw.lstrip()) + 1,
+                    column=_first_column(raw),
                     source_line=raw,
                     hint=f"give each a label that says which: participant {names[-1]} as "
                     f"{shown} (…)",
@@ -546,7 +551,7 @@ class _Reader:
         self, line: int, raw: str, message: str, column: int = 0, hint: str | None = None
     ) -> NoReturn:
         if not column:
-            column = len(raw) - len(raw.lstrip()) + 1
+            column = _first_column(raw)
         raise VolleyError(
             message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
         )
