@@ -9,6 +9,7 @@ import pytest
 
 import volley
 from volley.errors import VolleyErrors
+from volley.language.writer import format_text
 from volley.model import ARROWS, Activation, Block, Divider, Message, Note
 
 CASES = Path(__file__).parent / "cases" / "swimlanes"
@@ -758,6 +759,17 @@ def test_a_tables_rows_without_end_pipes_stay_in_the_note_even_holding_arrows():
     # and so does a fence: after the code block, a line with a pipe and an arrow is a message
     fenced = volley.parse("A -> B: go\nnote:\na | b\n--|--\n```\ncode\n```\nC | D -> B: z\n")
     assert fenced.participants == ["A", "B", "C | D"]
+
+
+def test_a_list_after_a_tables_rows_ends_the_table_but_not_the_note():
+    """A list item starts another block, as on GitHub: the note goes on, but a line after it
+    holding a pipe and an arrow is no row of the table, so it is the message it reads as."""
+    text = "A -> B: go\nnote:\na | b\n--|--\n1 | 2\n- item\nC | D -> B: z\n"
+    diagram = volley.parse(text)
+    assert diagram.items[1].text == "a | b\n--|--\n1 | 2\n- item"
+    assert diagram.participants == ["A", "B", "C | D"]
+    # `volley fmt` keeps such a note as it reads
+    assert volley.parse(format_text(text)) == diagram
 
 
 def test_an_alt_whose_label_starts_with_if_does_not_read_if_twice():

@@ -435,6 +435,22 @@ def test_a_note_table_ends_at_a_fence_and_one_column_tables_need_their_pipes() -
     ]
 
 
+@pytest.mark.parametrize(
+    ("after", "block"),
+    [
+        ("- next", ListItem("•", [[Span("next")]])),
+        ("2. next | x", ListItem("2.", [[Span("next | x")]], number=2)),
+        ("> quoted | x", Paragraph([[Span("> quoted | x")]])),
+        ("# heading | x", Paragraph([[Span("# heading | x")]])),
+    ],
+)
+def test_a_note_table_ends_where_another_block_starts(after: str, block: object) -> None:
+    """GitHub ends a table at a blank line or at the start of another block: a list item, a
+    quote, a heading. Such a line is not one more row drawn with its `- `."""
+    blocks = parse_note(f"| one |\n|---|\n| 1 |\n{after}")
+    assert blocks == [Table([[[Span("one")]]], ["left"], [[[[Span("1")]]]]), block]
+
+
 def test_note_code_block_forms() -> None:
     assert parse_note("  ~~~~\n  a\n   b\n  ~~~~~") == [CodeBlock(["a", " b"], None)]
     assert parse_note("```\nno end\n\n") == [CodeBlock(["no end"], None)]

@@ -18,7 +18,7 @@ from typing import Literal
 
 from volley.errors import VolleyError
 from volley.text.fences import FencedBlock, Opening, dedent, fence_open, read_block
-from volley.text.inline import table_start
+from volley.text.inline import ends_table, table_start
 
 TAB_STOP = 4
 
@@ -189,10 +189,9 @@ class _Lifter:
             deeper = indent_width(line) >= owner_width + 2
             if one_line and not deeper:
                 kind: LineKind = "element"
-            elif table_line(lines, pos, in_table):
-                kind, in_table = "text", True
             else:
-                kind = self.line_kind(line)
+                in_table = table_line(lines, pos, in_table)
+                kind = "text" if in_table else self.line_kind(line)
             if kind == "element":
                 if is_comment(line):
                     self.comment_ends[pos + 1] = index + 1
@@ -214,16 +213,16 @@ class _Lifter:
 
 
 def table_line(lines: list[str], pos: int, in_table: bool) -> bool:
-    """Whether `lines[pos]`, in a note, is a table's header or one of its rows: it has a pipe
-    and a table is open (`in_table`: a header and delimiter row came before it, and no blank
-    line since), or the delimiter row follows it. Those are the note's text even where a cell
-    holds an arrow (`1 | A -> B: call`); a line without a pipe, or a `//` comment, may still
-    end the note."""
+    """Whether `lines[pos]`, in a note, is a table's header or one of its rows: it has a pipe,
+    a table is open (`in_table`: a header and delimiter row came before it, and each line since
+    was a row) and it does not end the table; or the delimiter row follows it. Those are the
+    note's text even where a cell holds an arrow (`1 | A -> B: call`); a line without a pipe,
+    or a `//` comment, may still end the note."""
     line = lines[pos]
     if is_comment(line):
         return False
     if in_table:
-        return "|" in line
+        return "|" in line and not ends_table(line)
     return pos + 1 < len(lines) and table_start(line, lines[pos + 1]) is not None
 
 

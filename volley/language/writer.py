@@ -211,11 +211,8 @@ def _ends_early(text: str) -> bool:
         return False
     in_table = False
     for pos, line in enumerate(lines):
-        if not line.strip():
-            in_table = False
-        elif table_line(lines, pos, in_table):
-            in_table = True
-        elif pos and (line_kind(line) == "element" or is_percent_comment(line)):
+        in_table = table_line(lines, pos, in_table)
+        if pos and not in_table and (line_kind(line) == "element" or is_percent_comment(line)):
             return True  # a `%%` line stays the note's text, but is pointed out when read
     return False
 

@@ -688,6 +688,13 @@ TABLE_LINE = re.compile(r"[ \t]*\||[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|
 _ALIGN = {("", ""): "left", (":", ""): "left", (":", ":"): "center", ("", ":"): "right"}
 
 _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
+# The start of another of Markdown's blocks, which ends a table as on GitHub: a list item, a
+# quote, a heading or a thematic break (fences are found on their own).
+_BLOCK_START = re.compile(
+    _LIST_MARKER
+    + r"|[ \t]{0,3}(?:>|#{1,6}(?:[ \t]|$)"  # a quote, a heading
+    + r"|(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$)"  # a thematic break
+)
 
 
 def _indent(whitespace: str) -> int:
@@ -784,9 +791,15 @@ def table_start(line: str, following: str) -> list[str] | None:
     return [_ALIGN[(match[1], match[2])] for match in found if match is not None]
 
 
+def ends_table(line: str) -> bool:
+    """Whether `line` ends the table whose rows it follows: a blank line, or the start of
+    another block (a fence, a list item, a quote, a heading, a thematic break), as on GitHub."""
+    return not line.strip() or fence_open(line) is not None or bool(_BLOCK_START.match(line))
+
+
 def _read_table(lines: list[str], i: int, align: list[str], blocks: list[NoteBlock]) -> int:
     """Append the table whose header row is line `i - 2`; return the index after its last
-    row, which is the last line before a blank line or a fence. A row's cells past the
+    row, the last line before one that `ends_table`. A row's cells past the
     header's are dropped, missing ones are empty, as GitHub draws them."""
 
     def row(line: str) -> list[list[list[Span]]]:
@@ -794,7 +807,7 @@ def _read_table(lines: list[str], i: int, align: list[str], blocks: list[NoteBlo
         return [parse_inline(cell) for cell in cells]
 
     table = Table(row(lines[i - 2]), align, [])
-    while i < len(lines) and lines[i].strip() and fence_open(lines[i]) is None:
+    while i < len(lines) and not ends_table(lines[i]):
         table.rows.append(row(lines[i]))
         i += 1
     blocks.append(table)
