@@ -305,3 +305,22 @@ def test_links_from_swimlanes_root_point_at_swimlanes_io() -> None:
         assert "[elsewhere](https://x.org/a)" in item.text
         assert "`[shown](/as/code)`" in item.text and "[in a block](/kept)" in item.text
         assert "[protocol-relative](//cdn.example/x)" in item.text
+
+
+def test_root_links_are_found_as_markdown_finds_links() -> None:
+    """Only what is drawn as a link is made whole: not a link in a `~~~` block, nor text an
+    escaped backtick leaves outside code; a table cell is read on its own, as on GitHub."""
+    source = (
+        "note:\n~~~\n[tilde block](/kept)\n~~~\n"
+        "\\`not code [after escape](/gallery/z)\n"
+        "| a | b |\n|---|---|\n| `x | [cell](/gallery/c) ` |\n"
+        "\\[not a link](/text) and [  spaced  ](  /gallery/s  )\n"
+        "A -> B: `[code](/kept)` [label](/gallery/l)\n"
+    )
+    (item,) = convert(source, "diagram.txt")
+    assert "[tilde block](/kept)" in item.text
+    assert "[after escape](https://swimlanes.io/gallery/z)" in item.text
+    assert "[cell](https://swimlanes.io/gallery/c)" in item.text
+    assert "\\[not a link](/text)" in item.text
+    assert "(  https://swimlanes.io/gallery/s  )" in item.text
+    assert "`[code](/kept)` [label](https://swimlanes.io/gallery/l)" in item.text

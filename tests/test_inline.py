@@ -435,6 +435,14 @@ def test_a_note_table_ends_at_a_fence_and_one_column_tables_need_their_pipes() -
     ]
 
 
+def test_a_pipe_after_an_escaped_backslash_parts_cells() -> None:
+    """GitHub splits a row at each pipe no backslash escapes: in `\\\\|` the backslash is the
+    escaped one, so the pipe parts two cells (and the cell shows one backslash)."""
+    (table,) = parse_note("a | b\n---|---\nx \\\\| y")
+    assert isinstance(table, Table)
+    assert table.rows == [[[[Span("x \\")]], [[Span("y")]]]]
+
+
 @pytest.mark.parametrize(
     ("after", "block"),
     [

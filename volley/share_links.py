@@ -115,15 +115,15 @@ def decode_link(link: str, filename: str | None = None, max_bytes: int | None = 
         raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
 
 
-# A link to a page of swimlanes.io's own site, written from its root (`[icons](/gallery/x)`,
-# as its gallery writes them), or a code span, which holds no link.
-_ROOT_LINK = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)|\]\((/(?!/)[^()\s]*)\)", re.S)
-
-
-def _absolute_links(text: str) -> str:
-    return _ROOT_LINK.sub(
-        lambda found: f"](https://swimlanes.io{found[2]})" if found[2] else found[0], text
-    )
+def _absolute(text: str, targets: list[tuple[int, int]]) -> str:
+    """The text with each link address written from swimlanes.io's root (`/gallery/x`, as its
+    gallery writes them) made whole."""
+    pieces, done = [], 0
+    for start, _ in targets:
+        if text.startswith("/", start) and not text.startswith("//", start):
+            pieces += [text[done:start], "https://swimlanes.io"]
+            done = start
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def site_links(diagram: Diagram) -> Diagram:
@@ -131,5 +131,12 @@ def site_links(diagram: Diagram) -> Diagram:
     whole: drawn anywhere else, `/gallery/x` would point at the site the picture is on. Code
     keeps what it shows."""
     from volley.checks.rewrite import Rewrites, rewrite_diagram
+    from volley.text.inline import link_targets, note_link_targets
 
-    return rewrite_diagram(diagram, Rewrites(label=_absolute_links, note=_absolute_links))
+    return rewrite_diagram(
+        diagram,
+        Rewrites(
+            label=lambda text: _absolute(text, link_targets(text)),
+            note=lambda text: _absolute(text, note_link_targets(text)),
+        ),
+    )

@@ -21,11 +21,12 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from volley.errors import hidden
-from volley.text.fences import Opening, fence_open, read_block
+from volley.text.fences import FencedBlock, fence_open, read_block
 
 __all__ = [
     "Span",
@@ -40,6 +41,8 @@ __all__ = [
     "plain_text",
     "icon_refs",
     "parse_note",
+    "link_targets",
+    "note_link_targets",
     "safe_href",
     "escape_markup",
 ]
@@ -211,12 +214,13 @@ class _Bracket:
     """A `[` that may become a link opening; `at` is where it is in the text; `image` when the
     link is Markdown's image, `![alt](url)`."""
 
-    __slots__ = ("href", "at", "image")
+    __slots__ = ("href", "at", "image", "target")
 
     def __init__(self, at: int, href: str | None = None) -> None:
         self.at = at
         self.href = href
         self.image = False
+        self.target: tuple[int, int] | None = None  # where `(destination)` holds the address
 
 
 class _LinkEnd:
@@ -416,6 +420,8 @@ class _Scanner:
             self.flush()
             bracket = self.tokens[opener]
             bracket.href = href
+            first = text.index(href, i + 1)  # the address less the blanks around it
+            bracket.target = (first, first + len(href))
             self.tokens.append(_LINK_END)
             self._images_as_text(opener)
             if self._is_image(bracket, opener):
@@ -607,6 +613,15 @@ def parse_inline(text: str) -> list[list[Span]]:
     return [list(line) for line in parse_lines(text)]
 
 
+def link_targets(text: str) -> list[tuple[int, int]]:
+    """Where each link's address is written in `text`, as `(start, end)` offsets: the links
+    the text draws, so none in a code span or behind an escaped bracket."""
+    if not _SPECIAL.search(text):
+        return []
+    tokens, _ = _Scanner(text).run()
+    return [t.target for t in tokens if isinstance(t, _Bracket) and t.target and t.href]
+
+
 def plain_text(text: str) -> str:
     """The visible text without markup, for `<title>`, aria-labels and search.
 
@@ -701,8 +716,32 @@ def _indent(whitespace: str) -> int:
     return len(whitespace.expandtabs(4))
 
 
+def _stretches(lines: list[str]) -> Iterator[tuple[int, int, FencedBlock | list[str] | None]]:
+    """A note's lines in the stretches its blocks take: `(start, end, what)`, where `what` is
+    a fenced block, a table's column alignments (its header at `start`, its delimiter row
+    next), or None for one line of text (a paragraph's or a list item's)."""
+    i = 0
+    while i < len(lines):
+        opening = fence_open(lines[i])
+        if opening is not None:
+            block = read_block(lines, i, opening)
+            yield i, block.end + 1, block
+            i = block.end + 1
+            continue
+        align = table_start(lines[i], lines[i + 1] if i + 1 < len(lines) else "")
+        if align is not None:
+            end = i + 2
+            while end < len(lines) and not ends_table(lines[end]):
+                end += 1
+            yield i, end, align
+            i = end
+            continue
+        yield i, i + 1, None
+        i += 1
+
+
 def parse_note(text: str) -> list[NoteBlock]:
-    """Blocks of a note's text: paragraphs, list items and fenced code.
+    """Blocks of a note's text: paragraphs, list items, fenced code and tables.
 
     A line indented deeper than the marker of the list item above it continues that item; a
     blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
@@ -712,21 +751,17 @@ def parse_note(text: str) -> list[NoteBlock]:
     current: list[list[Span]] | None = None  # the lines of the open paragraph or item
     item_indent = -1  # marker indentation of the open list item, or -1
     levels: list[int] = []  # marker indentations of the enclosing list levels
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        opening = fence_open(line)
-        if opening is not None:
-            i = _read_fence(lines, i - 1, opening, blocks)
+    for start, end, what in _stretches(lines):
+        if isinstance(what, FencedBlock):
+            blocks.append(_code_block(what))
             current, item_indent = None, -1
             continue
-        table = table_start(line, lines[i] if i < len(lines) else "")
-        if table is not None:
-            i = _read_table(lines, i + 1, table, blocks)
+        if what is not None:
+            blocks.append(_table(lines[start:end], what))
             current, item_indent = None, -1
             levels.clear()
             continue
+        line = lines[start]
         if not line.strip():
             current, item_indent = None, -1
             continue
@@ -754,29 +789,49 @@ def parse_note(text: str) -> list[NoteBlock]:
     return blocks
 
 
-def _cells(line: str) -> list[str]:
-    """A table row's cells, as GitHub reads them: split at each `|` not escaped with a
-    backslash, the pipes at either end dropped, `\\|` kept as a `|` of the cell's text."""
-    text = line.strip()
-    cells, cell, k = [], [], 0
-    while k < len(text):
-        ch = text[k]
-        if ch == "\\" and text[k + 1 : k + 2] == "|":
-            cell.append("|")
+def note_link_targets(text: str) -> list[tuple[int, int]]:
+    """Where each link's address is written in a note's text, as `(start, end)` offsets: the
+    links `parse_note` draws, so none in a fenced block or a code span, each table cell read
+    on its own."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    found: list[tuple[int, int]] = []
+    for start, end, what in _stretches(lines):
+        if isinstance(what, FencedBlock):
+            continue
+        for k in range(start, end):
+            line = lines[k]
+            for first, last in _cell_bounds(line) if what else [(0, len(line))]:
+                at = offsets[k] + first
+                found += [(at + a, at + b) for a, b in link_targets(line[first:last])]
+    return found
+
+
+def _cell_bounds(line: str) -> list[tuple[int, int]]:
+    """Where each cell of a table row is in `line`, as GitHub splits a row: at each `|` that
+    no backslash escapes, the pipes at either end dropped."""
+    bounds, start, k = [], 0, 0
+    while k < len(line):
+        if line[k] == "\\":
             k += 2
             continue
-        if ch == "|":
-            cells.append("".join(cell))
-            cell = []
-        else:
-            cell.append(ch)
+        if line[k] == "|":
+            bounds.append((start, k))
+            start = k + 1
         k += 1
-    cells.append("".join(cell))
-    if text.startswith("|"):
-        cells.pop(0)
-    if len(cells) > 1 and text.endswith("|") and not text.endswith("\\|"):
-        cells.pop()
-    return [cell.strip() for cell in cells]
+    bounds.append((start, len(line)))
+    if len(bounds) > 1 and not line[slice(*bounds[0])].strip():
+        bounds.pop(0)  # before the leading pipe
+    if len(bounds) > 1 and not line[slice(*bounds[-1])].strip():
+        bounds.pop()  # after the trailing pipe
+    return bounds
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's cells, as GitHub reads them, `\\|` kept as a `|` of the cell's text."""
+    return [line[first:last].strip().replace("\\|", "|") for first, last in _cell_bounds(line)]
 
 
 def table_start(line: str, following: str) -> list[str] | None:
@@ -797,29 +852,21 @@ def ends_table(line: str) -> bool:
     return not line.strip() or fence_open(line) is not None or bool(_BLOCK_START.match(line))
 
 
-def _read_table(lines: list[str], i: int, align: list[str], blocks: list[NoteBlock]) -> int:
-    """Append the table whose header row is line `i - 2`; return the index after its last
-    row, the last line before one that `ends_table`. A row's cells past the
-    header's are dropped, missing ones are empty, as GitHub draws them."""
+def _table(lines: list[str], align: list[str]) -> Table:
+    """The table of these lines: a header row, its delimiter row, then body rows. A row's
+    cells past the header's are dropped, missing ones are empty, as GitHub draws them."""
 
     def row(line: str) -> list[list[list[Span]]]:
         cells = (_cells(line) + [""] * len(align))[: len(align)]
         return [parse_inline(cell) for cell in cells]
 
-    table = Table(row(lines[i - 2]), align, [])
-    while i < len(lines) and not ends_table(lines[i]):
-        table.rows.append(row(lines[i]))
-        i += 1
-    blocks.append(table)
-    return i
+    return Table(row(lines[0]), align, [row(line) for line in lines[2:]])
 
 
-def _read_fence(lines: list[str], i: int, opening: Opening, blocks: list[NoteBlock]) -> int:
-    """Append the code block `opening` (line `i`) opens; return the index after its closing
-    fence. An unclosed fence runs to the end of the note, less trailing blank lines."""
-    block = read_block(lines, i, opening)
+def _code_block(block: FencedBlock) -> CodeBlock:
+    """A fenced block as the note draws it: an unclosed fence runs to the end of the note,
+    less trailing blank lines."""
     body = block.body
     while body and not block.closed and not body[-1].strip():
         body.pop()
-    blocks.append(CodeBlock(body, opening.lang))
-    return block.end + 1
+    return CodeBlock(body, block.opening.lang)
