@@ -778,12 +778,23 @@ def test_a_directive_takes_its_options_and_the_lines_indented_under_it() -> None
         "The directive::\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
         ".. code-block:: rst\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
         "```rst\n.. mermaid::\n\n   sequenceDiagram\n     X->>Y: shown\n```\n",  # MyST page
+        # a Markdown page's indented code block
+        "To draw one in Sphinx:\n\n    .. mermaid::\n\n       sequenceDiagram\n"
+        "         X->>Y: shown\n",
     ],
 )
 def test_a_directive_shown_as_code_is_not_a_diagram(shown: str) -> None:
     page = f"{shown}\n.. mermaid::\n\n   sequenceDiagram\n     A->>B: drawn\n"
     (item,) = convert(page, "page.rst")
     assert item.text == "A -> B: drawn\n"
+
+
+def test_an_indented_directive_under_another_directive_is_run() -> None:
+    """Indented four columns under a directive that holds it (an admonition), a directive is
+    the page's diagram, though Markdown would read those lines as an indented code block."""
+    page = ".. note:: The flow\n\n    .. mermaid::\n\n       sequenceDiagram\n         A->>B: hi\n"
+    (item,) = convert(page, "page.rst")
+    assert item.text == "A -> B: hi\n"
 
 
 def test_a_directive_that_names_a_file_holds_no_diagram_of_the_page() -> None:

@@ -41,7 +41,7 @@ from volley.importers import Imported, PartlyImported, part_name
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
-from volley.text.markdown import page_fences
+from volley.text.markdown import indented_code_lines, page_fences
 
 ARROWS = {
     "<<-->>": "<-->",
@@ -298,12 +298,13 @@ _RST_CODE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|parsed-li
 
 def _directive_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
     """Each `.. mermaid::` directive of a reStructuredText page: its body is every line after
-    it that is blank or indented deeper than the directive, as docutils reads it. One inside a
-    literal block or a code directive (a page showing the syntax) is text, not a diagram."""
+    it that is blank or indented deeper than the directive, as docutils reads it. One shown as
+    code (a page showing the syntax) is text, not a diagram."""
     blocks = []
+    shown = _ShownAsCode(page)
     for index, line in enumerate(page):
         found = _RST_DIRECTIVE.match(line)
-        if found is None or index in inside or _shown_as_code(page, index):
+        if found is None or index in inside or shown(index):
             continue
         indent = _indentation(found["indent"])
         end = index + 1
@@ -320,16 +321,33 @@ def _indentation(line: str) -> int:
     return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
 
 
-def _shown_as_code(page: list[str], index: int) -> bool:
-    """Whether the line at `index` is inside a literal block or a code directive: the nearest
-    line above it that is indented less says so."""
-    indent = _indentation(page[index])
-    for above in reversed(page[:index]):
-        if above.strip() and _indentation(above) < indent:
-            if _RST_CODE.match(above):
-                return True
-            return above.rstrip().endswith("::") and not _RST_ANY_DIRECTIVE.match(above)
-    return False
+class _ShownAsCode:
+    """Whether an indented directive is shown rather than run. The nearest line above it that
+    is indented less says so: a code directive or a literal block (a paragraph ending `::`)
+    shows it, another directive (a tab, an admonition) holds it to be run. Under a plain
+    paragraph reStructuredText would quote it, which no page does on purpose, while a Markdown
+    page indents a block four columns to show it as code: there it is code if Markdown reads
+    an indented code block."""
+
+    def __init__(self, page: list[str]) -> None:
+        self.page = page
+        self._markdown_code: set[int] | None = None
+
+    def __call__(self, index: int) -> bool:
+        indent = _indentation(self.page[index])
+        for above in reversed(self.page[:index]):
+            if above.strip() and _indentation(above) < indent:
+                if _RST_CODE.match(above):
+                    return True
+                if _RST_ANY_DIRECTIVE.match(above):
+                    return False
+                return above.rstrip().endswith("::") or index in self._markdown()
+        return False
+
+    def _markdown(self) -> set[int]:
+        if self._markdown_code is None:
+            self._markdown_code = indented_code_lines("\n".join(self.page))
+        return self._markdown_code
 
 
 def _in_place(written: str, content: str) -> str:

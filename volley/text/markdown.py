@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PageFence", "page_fence", "page_fences", "parse"]
+__all__ = ["PageFence", "indented_code_lines", "page_fence", "page_fences", "parse"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +58,10 @@ def page_fence(token: Any) -> PageFence:
 def page_fences(text: str) -> list[PageFence]:
     """Every fenced block of the page, in order (those nested in quotes and lists too)."""
     return [page_fence(token) for token in parse(text) if token.type == "fence" and token.map]
+
+
+def indented_code_lines(text: str) -> set[int]:
+    """The lines of the page's indented code blocks (indented four columns, after a blank
+    line), where a page shows text rather than says it."""
+    blocks = (token.map for token in parse(text) if token.type == "code_block" and token.map)
+    return {line for start, end in blocks for line in range(start, end)}
