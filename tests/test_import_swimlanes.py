@@ -248,6 +248,13 @@ def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
     assert detect("Notes\n=====\n\nThe client calls -> the API.\n") is None
     assert detect(".. note::\n\n   The client calls -> the API.\n") is None
     assert detect("A -> B: hi there\n=====\n").name == "swimlanes"
+    # a note's text over a divider is no section title: the file's mistake is reported
+    typo = "A ->> : hi\nnote A:\nsome text\n---------\nB -> A: ok\n"
+    assert detect(typo).name == "swimlanes"
+    saved = tmp_path / "saved.txt"
+    saved.write_text(typo, encoding="utf-8")
+    done = volley_cli("import", str(saved))
+    assert done.returncode == 1 and "saved.txt:1:7: error: expected the name" in done.stderr
 
 
 def test_a_log_of_json_lines_in_an_unknown_format_is_not_read_as_swimlanes_text(tmp_path):

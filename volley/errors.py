@@ -154,6 +154,8 @@ class VolleyError(Exception):
         self.column = column
         self.source_line = source_line
         self.hint = hint
+        self.errors: list[VolleyError] = [self]  # every error raised as this one
+        self.warnings: list[Diagnostic] = []  # what the reader found besides
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -185,7 +187,6 @@ class VolleyErrors(VolleyError):
     """
 
     def __init__(self, errors: list[VolleyError], warnings: list[Diagnostic] | None = None) -> None:
-        self.warnings = list(warnings or [])
         first = errors[0]
         super().__init__(
             first.message,
@@ -196,6 +197,7 @@ class VolleyErrors(VolleyError):
             hint=first.hint,
         )
         self.errors = list(errors)
+        self.warnings = list(warnings or [])
 
     def format(self, color: bool = False) -> str:
         said: list[Diagnostic | VolleyError] = [*self.errors, *self.warnings]

@@ -58,7 +58,7 @@ from volley.docs.fences import (
     static_figure,
 )
 from volley.docs.readme import fence_attrs
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
 from volley.options import BODIES, THEMES, OptionError, Options
 from volley.output.html_theme import site_default_theme
@@ -243,7 +243,7 @@ class VolleyDirective(SphinxDirective):
         self, exc: VolleyError, shown_file: str | None, fence_line: int
     ) -> list[nodes.Node]:
         """Every error reported, and the first shown in the page where the diagram would be."""
-        errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
+        errors = exc.errors
         for error in errors:
             self._report(error.diagnostic, shown_file, fence_line)
         first = errors[0].diagnostic

@@ -180,7 +180,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         try:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
-            errors += exc.errors if isinstance(exc, VolleyErrors) else [exc]
+            errors += exc.errors
     skipped = tuple(_left_out(block, lines, filename) for block in blocks if block not in found)
     if skipped and diagrams:
         diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *skipped))

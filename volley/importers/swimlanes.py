@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import re
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, PartlyImported
 from volley.share_links import decode_link, is_link, site_links
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
-# (`.. note::`), or a reStructuredText section title: a line underlined with at least as many
-# of one punctuation character (which no volley line is).
+# (`.. note::`), or a reStructuredText section title: a line that does not read as volley,
+# underlined with at least as many of one punctuation character. (Under a line that reads, such
+# as a note's text, the same line is a divider.)
 _HEADING = re.compile(r"^(?:#{1,6}[ \t]+\S|\.\.[ \t]+[\w:.+-]+::)", re.MULTILINE)
 _UNDERLINED = re.compile(r"^([^\n]*\S)[ \t]*\n([=\-`~^\"'+*#])\2{2,}[ \t]*$", re.MULTILINE)
 
 
-def _prose(text: str) -> bool:
+def _prose(text: str, unread: set[int]) -> bool:
+    """Whether the text is a page of prose, given the lines (numbered from 1) that do not read
+    as volley."""
     return _HEADING.search(text) is not None or any(
-        len(found[0].splitlines()[1].rstrip()) >= len(found[1].strip())
+        text.count("\n", 0, found.start()) + 1 in unread
+        and len(found[0].splitlines()[1].rstrip()) >= len(found[1].strip())
         for found in _UNDERLINED.finditer(text)
     )
 
@@ -44,8 +48,9 @@ def detect(text: str) -> int:
         return 0
     try:
         parse(text)
-    except VolleyError:
-        return 0 if _prose(text) or _mostly_json(text) else 5
+    except VolleyError as exc:
+        unread = {error.line for error in exc.errors if error.line}
+        return 0 if _prose(text, unread) or _mostly_json(text) else 5
     return 10
 
 
@@ -80,11 +85,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             name,
             severity="note",
         )
-        errors, warned = (
-            (exc.errors, exc.warnings) if isinstance(exc, VolleyErrors) else ([exc], [])
-        )
-        as_held = Imported(source, None, warnings=(*warned, said))  # with what check says
-        raise PartlyImported(errors, [as_held], 1) from None
+        as_held = Imported(source, None, warnings=(*exc.warnings, said))  # with what check says
+        raise PartlyImported(exc.errors, [as_held], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
 
 

@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
 from volley.docs.gallery import Template, examples_dir, load_templates
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.server import share
@@ -94,7 +94,7 @@ def error_response(
             "hint": error.hint,
         }
 
-    errors = exc.errors if isinstance(exc, VolleyErrors) else [exc]
+    errors = exc.errors
     body = {"error": fields(exc), "errors": [fields(error) for error in errors]}
     return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
 
