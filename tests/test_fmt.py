@@ -158,6 +158,8 @@ def test_a_note_whose_first_line_reads_as_an_element_keeps_it_on_the_note_line()
         "first\nelse: x",
         "first\nin: Request",
         "first\nA -> B: flow\n",  # and an empty last line, kept on one line
+        "first\n%% not a comment here",  # a note's text, but pointed out when read
+        "a | b\n--|--\n1 | 2\n- a list ends the table\nC | D -> B: z",
     ],
 )
 def test_a_note_built_in_code_reads_back_as_one_note_with_the_same_lines(text: str) -> None:

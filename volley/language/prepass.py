@@ -226,6 +226,14 @@ def table_line(lines: list[str], pos: int, in_table: bool) -> bool:
     return pos + 1 < len(lines) and table_start(line, lines[pos + 1]) is not None
 
 
+def note_body(
+    lines: list[str], index: int, line_kind: Callable[[str], LineKind]
+) -> tuple[int, Body | None]:
+    """The further lines of the `note:` line at `index`, as the reader takes them: the index
+    after the note's last line, and its text with the lines it doubts (None if it has none)."""
+    return _Lifter(lines, None, line_kind).note(index, one_line=False)
+
+
 def payload_end(
     lines: list[str], index: int, line_kind: Callable[[str], LineKind], filename: str | None
 ) -> int:

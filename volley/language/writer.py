@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from volley.language.parser import line_kind, normalise, parse
-from volley.language.prepass import is_percent_comment, table_line
+from volley.language.prepass import note_body
 from volley.limits import Limits
 from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
 from volley.text.fences import closes, fence_open
@@ -184,37 +184,34 @@ def _note_lines(text: str) -> tuple[str, list[str]]:
     unless its first line would end it there (a line that reads as an element ends a note
     however deeply it is indented): that line stays on the `note:` line.
 
-    A note that only a model built in code can hold (an import's), with a later line that
-    would read as an element, is written on its `note:` line with `\\n` line breaks, which
-    draw the same lines and read back as one note. (An empty last line is not kept: the reader
-    of a note leaves it out.)"""
+    A note that only a model built in code can hold (an import's), whose lines would not read
+    back as its own (a later line reads as an element and ends it, or a `%%` line is pointed
+    out), is written on its `note:` line with `\\n` line breaks, which draw the same lines and
+    read back as one note. A fenced block cannot be written on one line, and nothing inside
+    it ends the note. (An empty last line is not kept: the reader of a note leaves it out.)"""
     first, _, more = text.partition("\n")
     if not more:
         return first, []
-    if _ends_early(text):
-        return _on_one_line(text), []
     opening = fence_open(first) if first else None
     lines = more.split("\n")
     if opening is None and first and line_kind(first) == "element":
-        return first, lines
-    if opening is None or any(closes(line, opening.fence) for line in lines):
-        return "", text.split("\n")  # a fenced block (closed below) stays one under `note:`
-    return first, lines  # a lone fence-like first line was text on the `note:` line
+        written = first, lines
+    elif opening is None or any(closes(line, opening.fence) for line in lines):
+        written = "", text.split("\n")  # a fenced block (closed below) stays one under `note:`
+    else:
+        written = first, lines  # a lone fence-like first line was text on the `note:` line
+    if any(fence_open(line) for line in lines) or _reads_back(*written):
+        return written
+    return _on_one_line(text), []
 
 
-def _ends_early(text: str) -> bool:
-    """Whether a later line of a note reads as an element, which would end the note there if
-    written under its `note:` line. (A note with a fenced block keeps its lines: a fence cannot
-    be written on one line, and what is inside it does not end the note.)"""
-    lines = text.split("\n")
-    if any(fence_open(line) for line in lines):
-        return False
-    in_table = False
-    for pos, line in enumerate(lines):
-        in_table = table_line(lines, pos, in_table)
-        if pos and not in_table and (line_kind(line) == "element" or is_percent_comment(line)):
-            return True  # a `%%` line stays the note's text, but is pointed out when read
-    return False
+def _reads_back(first: str, lines: list[str]) -> bool:
+    """Whether a note written as `note: FIRST` with `lines` indented under it is read back as
+    all of them, none pointed out as doubtful."""
+    written = [_with_label("note:", first), *(f"  {line}" if line else "" for line in lines)]
+    end, body = note_body(written, 0, line_kind)
+    last = max(index for index, line in enumerate(written) if line.strip())
+    return end > last and not (body is not None and body.doubtful)
 
 
 def _on_one_line(text: str) -> str:
