@@ -116,7 +116,7 @@ def test_a_diagram_reports_what_its_texts_hold(label: str, body: str, note: str,
             Block(9, "if", [Branch(label, [Divider(10, "regular", label)], 9)]),
         ],
     )
-    found = list(secrets.diagram_secrets(diagram))
+    found = list(secrets.DiagramSecrets(diagram).places())
     expected = 5 * len(unfiltered(label, True)) + len(unfiltered(body, False))  # five labels
     expected += len(unfiltered(note, not fenced))
     expected += sum(len(unfiltered(name, True)) for name in ("A", "B"))  # the participants
@@ -134,5 +134,5 @@ def test_a_key_after_a_cut_block_is_found_in_a_diagram():
             Note(8, ["A"], note),
         ],
     )
-    assert [line for line, *_ in secrets.diagram_secrets(diagram)] == [8]
+    assert [line for line, *_ in secrets.DiagramSecrets(diagram).places()] == [8]
     assert secrets.redact_body(f"{body}\n{note}").endswith("BLOCK-----\n<redacted>")

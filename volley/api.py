@@ -26,7 +26,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from volley.errors import Diagnostic, VolleyError
@@ -36,6 +36,7 @@ from volley.model import Diagram
 from volley.options import Options
 
 if TYPE_CHECKING:
+    from volley.checks.secrets import DiagramSecrets
     from volley.layout.geometry import Layout
 
 __all__ = [
@@ -63,6 +64,8 @@ class Checked:
 
     diagram: Diagram  # as written (redaction happens when it is drawn)
     warnings: list[Diagnostic]  # the parser's and the linter's, masked under redact
+    # the diagram's secrets, found once for its warnings and, under redact, its picture
+    secrets: DiagramSecrets | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -166,15 +169,15 @@ def check(
     with _masked(redact):
         diagram, text, filename = _parsed(text, filename, limits)
     from volley.checks.lint import lint
+    from volley.checks.secrets import DiagramSecrets
 
-    said = [*diagram.warnings, *lint(diagram, text, redact=redact)]
+    secrets = DiagramSecrets(diagram)
+    said = [*diagram.warnings, *lint(diagram, text, redact=redact, secrets=secrets)]
     if redact:
         from volley.checks.redact import redact_diagnostic
-        from volley.checks.secrets import repeated_secrets
 
-        again = repeated_secrets(diagram)
-        said = [redact_diagnostic(warning, again) for warning in said]
-    return Checked(diagram, said)
+        said = [redact_diagnostic(warning, secrets.again) for warning in said]
+    return Checked(diagram, said, secrets)
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
@@ -182,11 +185,6 @@ def check_file(path: str, *, limits: Limits | None = None, redact: bool = False)
     with _masked(redact):
         text = read(path, limits)
     return check(text, filename=source_name(path), limits=limits, redact=redact)
-
-
-def draw(diagram: Diagram, options: Options) -> str | bytes:
-    """Redact, reveal hidden characters, lay out and paint a parsed diagram."""
-    return _paint(_as_drawn(diagram, options), options)
 
 
 def _paint(diagram: Diagram, options: Options) -> str | bytes:
@@ -251,17 +249,21 @@ def run_file(path: str, options: Options | None = None) -> Result:
 
 
 def _drawn(checked: Checked, options: Options, filename: str | None) -> Result:
-    output, glyphs = _picture(checked.diagram, options, filename)
+    output, glyphs = _picture(checked.diagram, options, filename, checked.secrets)
     return Result(checked.diagram, checked.warnings + glyphs, output)
 
 
 def _picture(
-    diagram: Diagram, options: Options, filename: str | None
+    diagram: Diagram,
+    options: Options,
+    filename: str | None,
+    secrets: DiagramSecrets | None = None,
 ) -> tuple[str | bytes, list[Diagnostic]]:
     """The picture, and what it cannot show (characters no installed font has); a picture
-    refused (too big to paint, past a limit) names the file it was drawn from."""
+    refused (too big to paint, past a limit) names the file it was drawn from. `secrets` are
+    the diagram's, when its check found them."""
     with _masked(options.redact), _named(filename):
-        shown = _as_drawn(diagram, options)
+        shown = _as_drawn(diagram, options, secrets)
         return _paint(shown, options), _glyph_warnings(shown, options, filename)
 
 
@@ -294,7 +296,7 @@ def _glyph_warnings(shown: Diagram, options: Options, filename: str | None) -> l
     return missing_glyph_warnings(drawn, filename)
 
 
-def _as_drawn(diagram: Diagram, options: Options) -> Diagram:
+def _as_drawn(diagram: Diagram, options: Options, secrets: DiagramSecrets | None = None) -> Diagram:
     """The diagram as the picture shows it: secrets masked if asked, and hidden characters
     shown as visible marks (drawn as written: no text reordered or hidden)."""
     from volley.checks.bidi import reveal_diagram
@@ -302,7 +304,7 @@ def _as_drawn(diagram: Diagram, options: Options) -> Diagram:
     if options.redact:
         from volley.checks.redact import redact_diagram
 
-        diagram = redact_diagram(diagram)
+        diagram = redact_diagram(diagram, secrets)
     return reveal_diagram(diagram)
 
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from volley.checks.secrets import DiagramSecrets
 from volley.errors import Diagnostic
 from volley.model import Activation, Block, Diagram, Item, Message
 
 
-def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnostic]:
-    """Warnings for the diagram; `source` is its text, for showing the line.
+def lint(
+    diagram: Diagram, source: str, *, redact: bool = False, secrets: DiagramSecrets | None = None
+) -> list[Diagnostic]:
+    """Warnings for the diagram; `source` is its text, for showing the line. `secrets` are
+    the diagram's, when they were found already.
 
     With `redact` (the output masks secrets), a secret is a note rather than a warning.
     """
@@ -36,7 +40,7 @@ def lint(diagram: Diagram, source: str, *, redact: bool = False) -> list[Diagnos
         *_activation_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
-        *_secret_warnings(diagram, source_line, redact),
+        *_secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact),
     ]
 
 
@@ -223,13 +227,16 @@ def _masked_line(text: str, places: list[tuple[int, int, str]], loose: list[str]
 
 
 def _secret_warnings(
-    diagram: Diagram, source_line: Callable[[int], str | None], redact: bool
+    diagram: Diagram,
+    secrets: DiagramSecrets,
+    source_line: Callable[[int], str | None],
+    redact: bool,
 ) -> Iterator[Diagnostic]:
     """A warning for each value that looks like a live credential pasted from real traffic.
 
     The line is shown with its secrets masked: the warning must not print what it warns about.
     """
-    from volley.checks.secrets import MASK, diagram_secrets
+    from volley.checks.secrets import MASK
 
     if redact:
         advice = "it is masked in the output, but the source still holds it"
@@ -242,7 +249,7 @@ def _secret_warnings(
     found = []  # (line, where the secret starts in the source line if known, secret)
     places: dict[int, list[tuple[int, int, str]]] = {}  # each line's secrets, where they stand
     loose: dict[int, list[str]] = {}  # and those whose place in it is not known
-    for line, offset, secret, text in diagram_secrets(diagram):
+    for line, offset, secret, text in secrets.places():
         original = source_line(line)
         indent = original.find(text) if original is not None and text else -1
         value = text[offset : offset + secret.end - secret.start]

@@ -16,12 +16,10 @@ from collections.abc import Callable
 
 from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.checks.secrets import (
+    DiagramSecrets,
     holds_pasted_traffic,
-    redact_body,
-    redact_label,
     redact_names,
     redact_text,
-    repeated_secrets,
 )
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
@@ -29,28 +27,25 @@ from volley.model import Diagram
 __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
 
 
-def redact_diagram(diagram: Diagram) -> Diagram:
+def redact_diagram(diagram: Diagram, secrets: DiagramSecrets | None = None) -> Diagram:
     """A copy of the diagram with every secret-looking value masked, and each value found so
-    masked wherever else it appears; the input is not changed."""
-    again = repeated_secrets(diagram)
+    masked wherever else it appears; the input is not changed. `secrets` are the diagram's,
+    when they were found already (for its warnings)."""
+    secrets = secrets or DiagramSecrets(diagram)
 
     def label(text: str) -> str:
-        return again(redact_label(text))
+        return secrets.masked(text, as_body=False)
 
     rewrites = Rewrites(
         label=label,
-        note=lambda text: again(_redact_note(text)),
-        body=lambda text: again(redact_body(text)),
+        # a fenced block in a note is pasted traffic, masked like a body
+        note=lambda text: secrets.masked(text, as_body=holds_pasted_traffic(text)),
+        body=lambda text: secrets.masked(text, as_body=True),
         names=redact_names(diagram.participants, label),  # a name can hold a token too
     )
     copy = rewrite_diagram(diagram, rewrites)
-    copy.warnings = [redact_diagnostic(warning, again) for warning in diagram.warnings]
+    copy.warnings = [redact_diagnostic(warning, secrets.again) for warning in diagram.warnings]
     return copy
-
-
-def _redact_note(text: str) -> str:
-    """A note's text; a fenced block inside it is pasted traffic, masked like a body."""
-    return redact_body(text) if holds_pasted_traffic(text) else redact_label(text)
 
 
 def redact_error(error: VolleyError) -> VolleyError:
@@ -75,7 +70,7 @@ def redact_diagnostic(
     diagnostic: Diagnostic, again: Callable[[str], str] = lambda text: text
 ) -> Diagnostic:
     """A warning or error about to be printed, with secret-looking values masked, and what
-    `again` masks (the diagram's secrets where it repeats them unnamed: `repeated_secrets`)."""
+    `again` masks (the diagram's secrets where it repeats them unnamed: `DiagramSecrets.again`)."""
 
     def mask(text: str) -> str:
         return again(redact_text(text))

@@ -874,25 +874,57 @@ def _read_as_body(text: Text) -> bool:
     return text.kind == "body" or (text.kind == "note" and holds_pasted_traffic(text.text))
 
 
-def _secrets_by_text(diagram: Diagram) -> Iterator[tuple[Text, list[Secret]]]:
-    """Each text of the diagram that holds secrets, with them.
+class DiagramSecrets:
+    """The secrets of one diagram, found once for everything that needs them: the warnings
+    that point at each (`places`), the masking of each text, and of each credential where
+    the diagram repeats it unnamed (`again`).
 
     Most diagrams hold none, and one look at all their texts at once says so: every pattern
     but a private key block stops at a line's end, and a block stops where the next begins,
     so nothing found in the texts joined by new lines means nothing in any of them (read as a
     body, which finds all a label's reading finds and more).
     """
-    texts = list(diagram.all_texts())
-    if not find_secrets("\n".join(text.text for text in texts)):
-        return
-    for found in texts:
-        text = found.text
-        secrets = find_secrets(text) if _read_as_body(found) else find_secrets_in_label(text)
-        if secrets:
-            yield found, secrets
+
+    def __init__(self, diagram: Diagram) -> None:
+        texts = list(diagram.all_texts())
+        # each text by how it is read (as a body or as prose), with the secrets it holds
+        self._found: dict[tuple[str, bool], list[Secret]] = {
+            (text.text, _read_as_body(text)): [] for text in texts
+        }
+        self.by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
+        if not find_secrets("\n".join(text.text for text in texts)):
+            self.again: Callable[[str], str] = _unchanged
+            return
+        for text in texts:
+            as_body = _read_as_body(text)
+            secrets = self._found[text.text, as_body] = _find(text.text, prose=not as_body)
+            if secrets:
+                self.by_text.append((text, secrets))
+        self.again = _repeated(self.by_text)
+
+    def masked(self, text: str, as_body: bool) -> str:
+        """The text with its secrets masked, and the diagram's credentials where it repeats
+        them; a text that is not the diagram's (a name a rewrite made) is looked at now."""
+        secrets = self._found.get((text, as_body))
+        if secrets is None:
+            secrets = _find(text, prose=not as_body)
+        return self.again(_masked(text, secrets) if secrets else text)
+
+    def places(self) -> Iterator[tuple[int, int, Secret, str]]:
+        """(source line, offset in that line, secret, line text) for every secret."""
+        for found, secrets in self.by_text:
+            lines = found.text.split("\n")
+            starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+            for secret in secrets:
+                index = bisect.bisect_right(starts, secret.start) - 1
+                yield found.line + index, secret.start - starts[index], secret, lines[index]
 
 
-def repeated_secrets(diagram: Diagram) -> Callable[[str], str]:
+def _unchanged(text: str) -> str:
+    return text
+
+
+def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     """What masks, in any text, every credential found as a secret somewhere in the diagram.
 
     A token that one message names (`"access_token": "…"`, `bearer="…"`) is the same secret
@@ -903,12 +935,12 @@ def repeated_secrets(diagram: Diagram) -> Callable[[str], str]:
     """
     values = {
         found.text[secret.start : secret.end].strip("\"'")
-        for found, secrets in _secrets_by_text(diagram)
+        for found, secrets in by_text
         for secret in secrets
     }
     kept = [value for value in values if len(value) >= _REPEATED_LENGTH and credential_like(value)]
     if not kept:
-        return lambda text: text
+        return _unchanged
     # longest first, so that a value holding another is masked whole
     alternatives = "|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v)))
     pattern = re.compile(rf"(?<![\w+-])(?:{alternatives})(?![\w+-])")
@@ -916,13 +948,3 @@ def repeated_secrets(diagram: Diagram) -> Callable[[str], str]:
 
 
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
-
-
-def diagram_secrets(diagram: Diagram) -> Iterator[tuple[int, int, Secret, str]]:
-    """(source line, offset in that line, secret, line text) for every secret in the diagram."""
-    for found, secrets in _secrets_by_text(diagram):
-        lines = found.text.split("\n")
-        starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-        for secret in secrets:
-            index = bisect.bisect_right(starts, secret.start) - 1
-            yield found.line + index, secret.start - starts[index], secret, lines[index]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from volley.checks.redact import redact_diagram
-from volley.checks.secrets import diagram_secrets
+from volley.checks.secrets import DiagramSecrets
 from volley.importers import Imported
 from volley.importers.labels import visible_controls
 from volley.language.writer import write
@@ -48,8 +48,9 @@ HAR_MAX_BODY = 4000
 
 def masked(diagram: Diagram) -> tuple[Diagram, int]:
     """A copy of the diagram with every secret-looking value masked, and how many there were."""
-    count = sum(1 for _ in diagram_secrets(diagram))
-    return (redact_diagram(diagram), count) if count else (diagram, 0)
+    secrets = DiagramSecrets(diagram)
+    count = sum(1 for _ in secrets.places())
+    return (redact_diagram(diagram, secrets), count) if count else (diagram, 0)
 
 
 def masked_note(count: int) -> str:
