@@ -403,3 +403,20 @@ def test_a_line_set_aside_takes_no_more_than_its_own_block():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("accDescr {\nA ~> B\nA -> B\nin: R\n  {\n  }\n", "f.volley")
     assert [e.line for e in info.value.errors] == [1, 2]
+
+
+def test_a_table_outside_a_note_is_one_error_that_says_where_tables_go():
+    """After a note written the Mermaid way (one line), a table's lines are no note's: the
+    error at its header says a table goes under `note A:`, and its rows are not an error
+    each. A header holding an arrow is no message from a participant named "| A"."""
+    text = "A -> B: go\nnote over A: fields\n| a | b |\n|---|---|\n| 1 | 2 |\nC - D\n"
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    assert [e.line for e in info.value.errors] == [3, 6]
+    assert "a table is a note's text: write it under note A:" in (info.value.errors[0].hint or "")
+    assert "note over A: …) is one line" in (info.value.errors[0].hint or "")
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: x\n| A -> B | x |\n|---|---|\n| 1 | 2 |\n", "f.volley")
+    first = info.value.errors[0]
+    assert (first.line, first.column) == (2, 1)
+    assert first.message == '"| A" starts with a pipe, as a table\'s row does, not as a name'

@@ -26,6 +26,7 @@ from volley.language.prepass import (
     is_percent_comment,
     lift_bodies,
     payload_end,
+    table_end,
 )
 from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
 from volley.model import (
@@ -395,6 +396,13 @@ class _ToModel:
                 _shifted(token),
                 hint="arrows are a left head (<, << or x), a shaft (-, -- or =) and a right "
                 "head (>, >> or x): A <<- B",
+            )
+        if name.startswith("|"):
+            self.error(
+                f'"{name}" starts with a pipe, as a table\'s row does, not as a name',
+                _shifted(token),
+                hint="a table is a note's text: write it under note A: (note A, B:), whose "
+                "lines run to the next element",
             )
         if _NOTE_PLACE.match(name):
             self.error(
@@ -835,6 +843,16 @@ class _Parse:
                 "line is read as an element; to keep it in the note, leave a blank line "
                 "instead of the comment (a blank line is a paragraph break in a note)"
             )
+        elif meant is None and table_end(self.lines, error.line - 1) is not None:
+            error.hint = (
+                "a table is a note's text: write it under note A: (note A, B:), whose lines run"
+                " to the next element"
+                + (
+                    "; a note written the Mermaid way (note over A: …) is one line"
+                    if self.after_one_line_note(error.line)
+                    else ""
+                )
+            )
         elif meant is None and error.hint and self.after_one_line_note(error.line):
             error.hint = (
                 "if this line goes on the note above: a note written the Mermaid way (note over"
@@ -874,6 +892,7 @@ class _Parse:
             return (
                 braced_description_end(self.lines, index, _is_element)
                 or plantuml_note_end(self.lines, index, _is_element)
+                or table_end(self.lines, index)
                 or index + 1
             )
         if not keyword_matcher("IN", "OUT").match(meant):

@@ -18,7 +18,7 @@ from typing import Literal
 
 from volley.errors import VolleyError
 from volley.text.fences import FencedBlock, Opening, dedent, fence_open, read_block
-from volley.text.inline import ends_table, table_start
+from volley.text.inline import TABLE_LINE, ends_table, table_start
 
 TAB_STOP = 4
 
@@ -224,6 +224,22 @@ def table_line(lines: list[str], pos: int, in_table: bool) -> bool:
     if in_table:
         return "|" in line and not ends_table(line)
     return pos + 1 < len(lines) and table_start(line, lines[pos + 1]) is not None
+
+
+def table_end(lines: list[str], index: int) -> int | None:
+    """The index after the table rows from `index` on, if the line there is a table's: its
+    header row, or a row only a table has (one that starts with a pipe, a delimiter row)
+    under another table line; else None."""
+    if not table_line(lines, index, in_table=False) and not (
+        index > 0
+        and TABLE_LINE.match(lines[index])
+        and (TABLE_LINE.match(lines[index - 1]) or table_line(lines, index - 1, in_table=False))
+    ):
+        return None
+    end = index + 1
+    while end < len(lines) and table_line(lines, end, in_table=True):
+        end += 1
+    return end
 
 
 def note_body(
