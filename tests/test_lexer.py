@@ -178,3 +178,17 @@ def test_python_m_pygments_highlights_a_volley_file():
     assert result.returncode == 0, result.stderr
     assert '<span class="nc">A</span>' in result.stdout
     assert '<span class="o">-&gt;</span>' in result.stdout
+
+
+def test_a_tables_rows_without_end_pipes_are_text_until_the_table_ends():
+    """Once a header and its delimiter row open a table (the header may be on the `note:`
+    line), a line with a pipe is a row even when a cell holds an arrow, as the parser reads
+    it; after a list item or a blank line the table is over, and such a line is a message."""
+    source = (
+        "A -> B: go\nnote:\nA -> B | what\n--- | ---\n1 | A -> B: x\n- list\n"
+        "C | D -> B: z\nnote A: a | b\n--|--\n1 | A -> B: q\n\nE | F -> A: ok\n"
+    )
+    first = first_token_of_each_line(source)
+    for line in (3, 4, 5, 6, 9, 10):
+        assert first[line] not in (Name.Class, Operator), (line, first[line])
+    assert first[7] is Name.Class and first[12] is Name.Class

@@ -257,3 +257,22 @@ def test_volley_blocks_in_markdown_are_highlighted_as_volley(tokenizer, tmp_path
     assert "source.volley" not in str(lines[6])  # after the block, Markdown again
     assert inside["->"][-1] == "keyword.operator.arrow.volley"
     assert "meta.embedded.block.volley" in inside["->"]
+
+
+def test_a_tables_rows_in_a_note_are_its_text(tokenizer, tmp_path):
+    """A row that starts with a pipe, a delimiter row, and each line with a pipe after the
+    delimiter row (a cell may hold an arrow) are the note's text, as the parser reads them;
+    after a list item or a blank line the table is over and a line with an arrow is a
+    message again."""
+    flow = tmp_path / "flow.volley"
+    flow.write_text(
+        "A -> B: go\nnote:\n| Client -> API | `call` |\n--:|:-:\n1 | A -> B: x\n- list\n"
+        "C | D -> B: z\nnote A: a | b\n--|--\n2 | A -> B: q\n\nE -> A: ok\n"
+    )
+    lines = tokenizer(flow)[str(flow)]
+    for number in (3, 4, 5, 9, 10):
+        assert first_scope(lines[number - 1]) == "string.unquoted.note.volley", number
+    for number in (1, 7, 12):
+        assert first_scope(lines[number - 1]) == FIRST_SCOPE["message"], number
+    third = {text: scopes[-1] for text, scopes in lines[2] if text.strip()}
+    assert third["`call`"] == "markup.inline.raw.volley"

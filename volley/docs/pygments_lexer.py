@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from pygments.lexer import (  # type: ignore[attr-defined]  # the stubs lack do_insertions
     RegexLexer,
     bygroups,
+    default,
     do_insertions,
     include,
     this,
@@ -40,7 +41,7 @@ from pygments.token import (
 )
 from pygments.util import ClassNotFound, get_bool_opt
 
-from volley.text.inline import TABLE_LINE
+from volley.text.inline import BLOCK_START, TABLE_LINE
 
 __all__ = ["VolleyLexer"]
 
@@ -54,6 +55,12 @@ _SHAFT = r"(?:--|-|=)"
 ARROW = rf"(?:{_LEFT_HEAD}{_SHAFT}{_RIGHT_HEAD}?|{_SHAFT}{_RIGHT_HEAD}|<?=>?)"
 
 _LINE_END = r"(\n|\Z)"
+# Seen from the end of a line: the next line is a table's delimiter row (`|:--|--:|`, `--|--`),
+# so the line is its header and a table starts there.
+_BEFORE_DELIMITER_ROW = (
+    r"(?=\n[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*(?:\n|\Z))"
+)
+_TABLE_HEADER = r"(?=[^\n]*\|)[^\n]+" + _BEFORE_DELIMITER_ROW
 _INDENT = r"^([ \t]*)"
 _LABEL = r"([^\n]*)"
 
@@ -154,6 +161,24 @@ class VolleyLexer(RegexLexer):
                     Whitespace, Keyword.Declaration, Whitespace, Number, Whitespace, Whitespace
                 ),
             ),
+            # A note whose `note:` line holds a table's header: its rows follow.
+            (
+                _INDENT
+                + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)(?="
+                + _TABLE_HEADER
+                + r")"
+                + _LABEL
+                + r"(\n)",
+                bygroups(
+                    Whitespace,
+                    Keyword,
+                    using(this, state="names"),
+                    Punctuation,
+                    using(this, state="inline"),
+                    Whitespace,
+                ),
+                "table",
+            ),
             (
                 _INDENT + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(
@@ -184,6 +209,8 @@ class VolleyLexer(RegexLexer):
                 _INDENT + r"(end)([ \t]*)" + _LINE_END,
                 bygroups(Whitespace, Keyword, Whitespace, Whitespace),
             ),
+            # A table's header: its rows follow, the note's text even where a cell holds an arrow.
+            (r"^" + _TABLE_HEADER + r"\n", using(this, state="inline"), "table"),
             # A table's row or delimiter row in a note, never a message or a divider.
             (r"^(?=" + TABLE_LINE.pattern + r")[^\n]+" + _LINE_END, using(this, state="inline")),
             (
@@ -236,6 +263,17 @@ class VolleyLexer(RegexLexer):
             ),
             # A fence never closed: the parser refuses it, and it swallows the rest.
             (r"^[ \t]*(?:```|~~~)[\s\S]*", Generic.Error),
+        ],
+        # A table's rows: each line with a pipe, to one that ends the table (a blank line, a
+        # fence, another block) or the note (a `//` comment), as the parser reads them.
+        "table": [
+            (
+                r"^(?![ \t]*(?:```|~~~|//))(?!"
+                + BLOCK_START.pattern
+                + r")(?=[^\n]*\|)[^\n]+(?:\n|\Z)",
+                using(this, state="inline"),
+            ),
+            default("#pop"),
         ],
         # Labels, titles and note text: the inline markup of the language.
         "inline": [

@@ -704,8 +704,8 @@ _ALIGN = {("", ""): "left", (":", ""): "left", (":", ":"): "center", ("", ":"): 
 
 _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
 # The start of another of Markdown's blocks, which ends a table as on GitHub: a list item, a
-# quote, a heading or a thematic break (fences are found on their own).
-_BLOCK_START = re.compile(
+# quote, a heading or a thematic break (fences are found on their own). Shared with the lexer.
+BLOCK_START = re.compile(
     _LIST_MARKER
     + r"|[ \t]{0,3}(?:>|#{1,6}(?:[ \t]|$)"  # a quote, a heading
     + r"|(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$)"  # a thematic break
@@ -849,7 +849,7 @@ def table_start(line: str, following: str) -> list[str] | None:
 def ends_table(line: str) -> bool:
     """Whether `line` ends the table whose rows it follows: a blank line, or the start of
     another block (a fence, a list item, a quote, a heading, a thematic break), as on GitHub."""
-    return not line.strip() or fence_open(line) is not None or bool(_BLOCK_START.match(line))
+    return not line.strip() or fence_open(line) is not None or bool(BLOCK_START.match(line))
 
 
 def _table(lines: list[str], align: list[str]) -> Table:
