@@ -25,6 +25,7 @@ def reads_back(name: str) -> bool:
         ("-9223372036854775808", "\u20119223372036854775808"),
         ("+1 service", "\uff0b1 service"),
         ("=cache", "\uff1dcache"),
+        ("|pipe", "\u01c0pipe"),  # a first pipe would read as a table's row
         ("service-x", "service\u2011x"),
         # Mermaid's note places are words a service may be called
         ("over db", "over\u00a0db"),
@@ -64,6 +65,7 @@ def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) ->
         ("service-x", "service\u2011x"),
         ("x-ray svc", "x\u2011ray svc"),
         ("=cache", "\uff1dcache"),
+        ("|pipe", "\u01c0pipe"),  # a first pipe would read as a table's row
         ("queue *eu*-x", "queue *eu*\u2011x"),  # a lane's label is drawn as written: no escapes
     ],
 )

@@ -75,7 +75,7 @@ def lane_name(text: str) -> str:
     `:` and `,` (which end a name) become spaces; `<` and `>`, and a `-` or `=` that would
     make an arrow with an `x` beside it, become look-alikes that are not operators. A name
     that still would not read back as itself where an importer writes it (one that starts
-    with `-` or `+`, a service called `over db` in a note) gets look-alikes for its first
+    with `-`, `+` or `|`, a service called `over db` in a note) gets look-alikes for its first
     character, then no-break spaces, so the lane keeps the name the capture gave it.
     """
     text = unicodedata.normalize("NFC", text)  # as the parser reads a name
@@ -107,8 +107,9 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
 
 
 # A name cannot start with a shaft, a head or an activation mark; these look the same.
-_LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a"}
-_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b")
+# a first `|` would read as a table's row: U+01C0 is a bar as wide
+_LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0"}
+_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0")
 
 
 def _reads_back(name: str, shown: str = "x") -> bool:
