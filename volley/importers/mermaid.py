@@ -711,7 +711,7 @@ class _Reader:
                 f"the participant name {name!r} cannot be written in volley",
                 raw.find(name) + 1 if name in raw else 0,
                 "a volley name has no : , < or > and no arrow in it, and does not start with "
-                "- = or +; rename it here (an alias can keep the words: participant A as …)",
+                "- = + or |; rename it here (an alias can keep the words: participant A as …)",
             )
         self.seen.setdefault(name)
         return name
