@@ -881,3 +881,32 @@ def test_lanes_only_boxes_told_apart_are_pointed_out() -> None:
     ]
     assert item.warnings[1].source_line == "  box rgb(253,250,246) Consumer"
     assert "participant C as Control Plane (…)" in (item.warnings[1].hint or "")
+
+
+def test_formatting_tags_become_volleys_markup() -> None:
+    """`<b>PHASE 1</b>` (a real README's note) is bold, not text with tags in it; each piece
+    of text around the tags keeps showing as written, and a tag volley cannot draw, or one
+    never closed, stays text."""
+    page = (
+        "sequenceDiagram\n"
+        "note right of App: <b>PHASE 1: SENDING</b>\n"
+        "App->>Net: send <i>chunk</i> <code>seq=`n`</code> and <B>bold <em>both</em></B>\n"
+        "note over App,Net: <strong> padded </strong>x<br/>*stars* <u>u</u> <b>open\n"
+        "alt <del>retry</del> now\n"
+        "Net-->>App: ack\n"
+        "end\n"
+    )
+    (item,) = convert(page, "flow.mmd")
+    diagram = volley.parse(item.text)
+    note, message, second, block = diagram.items
+    assert note.text == "**PHASE 1: SENDING**"
+    assert message.label == "send *chunk* `` seq=`n` `` and **bold *both***"
+    assert second.text == "**padded** x\n\\*stars\\* \\<u>u\\</u> \\<b>open"
+    assert block.branches[0].label == "~~retry~~ now"
+    (spans,) = parse_inline(message.label)
+    shown = [(s.text, s.bold, s.italic, s.code) for s in spans]
+    assert shown == [
+        ("send ", False, False, False), ("chunk", False, True, False), (" ", False, False, False),
+        ("seq=`n`", False, False, True), (" and ", False, False, False),
+        ("bold ", True, False, False), ("both", True, True, False),
+    ]  # fmt: skip

@@ -1062,8 +1062,46 @@ def _texts(text: str) -> list[str]:
 
 
 def _lines(text: str) -> list[str]:
-    """Mermaid's text as its lines, each with its volley markup escaped."""
-    return [_plain(line) for line in _texts(text)]
+    """Mermaid's text as its lines, each with its volley markup escaped and its formatting
+    tags (`<b>…</b>`) written as volley's markup."""
+    return [_styled(line) or _plain(line) for line in _texts(text)]
+
+
+# The HTML tags people write for formatting in Mermaid's text, and volley's markup for each.
+_FORMAT_TAG = re.compile(r"<(b|strong|i|em|s|del|strike|code|tt|kbd)>(.*?)</\1[ \t]*>", re.I)
+_FORMAT_MARK = {"b": "**", "strong": "**", "i": "*", "em": "*", "s": "~~", "del": "~~"}
+_FORMAT_MARK["strike"] = "~~"
+
+
+def _styled(line: str) -> str | None:
+    """A line that holds formatting tags as volley markup: `<b>x</b>` (and `<strong>`) bold,
+    `<i>`/`<em>` italic, `<s>`/`<del>`/`<strike>` struck, `<code>`/`<tt>`/`<kbd>` code, the
+    rest of the line escaped; None when it holds none. Such tags are what people write for
+    bold in Mermaid, which drew them in its early versions; an unpaired tag stays text."""
+    from volley.text.inline import escape_markup
+
+    pieces: list[str] = []
+    done = 0
+    for found in _FORMAT_TAG.finditer(line):
+        inner = found[2]
+        core = inner.strip()
+        pieces.append(escape_markup(line[done : found.start()]))
+        done = found.end()
+        if not core:
+            pieces.append(inner)
+            continue
+        tag = found[1].lower()
+        if tag in _FORMAT_MARK:
+            shown = _styled(core) or escape_markup(core)
+            mark = _FORMAT_MARK[tag]
+        else:  # code: taken literally, in a run of backticks longer than any inside it
+            mark = "`" * (max(map(len, re.findall("`+", core)), default=0) + 1)
+            shown = f" {core} " if core.startswith("`") or core.endswith("`") else core
+        lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
+        pieces += [lead, mark, shown, mark, trail]
+    if not pieces:
+        return None
+    return ("".join(pieces) + escape_markup(line[done:])).strip()
 
 
 def _note_text(lines: list[str]) -> str:
@@ -1099,5 +1137,9 @@ def _label(text: str) -> str:
     from volley.text.inline import escape_markup
 
     lines = _texts(text)
+    styled = [_styled(line) for line in lines]
+    if any(styled):  # every piece of text escaped: nothing can read as markup across lines
+        pairs = zip(styled, lines, strict=True)
+        return "\\n".join(shown or escape_markup(line) for shown, line in pairs)
     label = "\\n".join(map(_plain, lines))
     return label if _reads_as(label, lines) else "\\n".join(map(escape_markup, lines))
