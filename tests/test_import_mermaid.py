@@ -540,6 +540,16 @@ def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
     ]
 
 
+def test_a_pandoc_fence_names_mermaid_as_a_class() -> None:
+    """Pandoc's filters (and pages written for them) mark the block with a class and
+    attributes, ```{.mermaid caption="…"}: a Japanese README's diagram was read as
+    swimlanes text with an error on every line."""
+    page = '# 例\n\n```{.mermaid caption="runas"}\nsequenceDiagram\n  P->>C: runas\n```\n'
+    assert detect(page).name == "mermaid"
+    (imported,) = convert(page, "README.md")
+    assert imported.text == "P -> C: runas\n"
+
+
 def test_a_plain_mermaid_fence_read_as_the_directive_may_open_with_its_options() -> None:
     """A MyST site with `myst_fence_as_directive = ["mermaid"]` (Pulumi's docs) writes the
     options in a plain ```mermaid fence: the diagram after them was left out as "not a

@@ -42,7 +42,7 @@ from volley.docs.fence_options import typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
-from volley.text.fences import fence_open
+from volley.text.fences import fence_attrs, fence_open
 from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import decode, write_atomic
 
@@ -52,9 +52,6 @@ END = "<!-- volley:end -->"
 
 _BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*$")
 _END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
-_ATTR = re.compile(
-    r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
-)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MYST_OPTION = re.compile(r"[ \t]*:(?P<key>[A-Za-z][\w-]*):(?:[ \t]+(?P<value>\S.*?))?[ \t]*")
 
@@ -117,22 +114,6 @@ def split_lines(text: str) -> list[Line]:
 
 def join_lines(lines: list[Line]) -> str:
     return "".join(line.text + line.eol for line in lines)
-
-
-def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
-    """The language word of an info string and its `key=value` attributes.
-
-    Accepts ```` ```volley name=login ```` and ```` ```volley {name="login"} ````; GitHub
-    highlights by the first word only, so attributes stay invisible there.
-    """
-    info = info.strip()
-    lang, _, rest = info.partition(" ")
-    lang = lang.strip("{}").lstrip(".")
-    attrs = {}
-    for match in _ATTR.finditer(rest):
-        value = match["dq"] if match["dq"] is not None else match["sq"]
-        attrs[match["key"]] = value if value is not None else match["bare"]
-    return lang, attrs
 
 
 def slugify(text: str) -> str:

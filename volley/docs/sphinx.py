@@ -57,11 +57,11 @@ from volley.docs.fences import (
     spelled,
     static_figure,
 )
-from volley.docs.readme import fence_attrs
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
 from volley.options import BODIES, THEMES, OptionError, Options
 from volley.output.html_theme import site_default_theme
+from volley.text.fences import fence_attrs
 
 __all__ = ["VolleyDirective", "setup"]
 

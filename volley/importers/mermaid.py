@@ -41,6 +41,7 @@ from volley.importers import Imported, PartlyImported, part_name
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
+from volley.text.fences import fence_attrs
 from volley.text.markdown import indented_code_lines, page_fences
 
 ARROWS = {
@@ -128,10 +129,6 @@ _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
-# Sphinx (MyST) and Quarto pages write the block as ```{mermaid}; MyST puts the directive's
-# options (`:align: center`, `:caption: …`) at its top, before the diagram, and so does a plain
-# ```mermaid fence on a site that reads it as that directive (`myst_fence_as_directive`)
-_FENCE_LANGS = ("mermaid", "{mermaid}")
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
 # Mermaid's configuration turning on its message numbers, as `autonumber` does
@@ -208,7 +205,10 @@ class FencedBlock:
 
 def markdown_blocks(text: str) -> list[FencedBlock]:
     """Every fenced block whose info string is `mermaid`, in page order, as CommonMark reads
-    the page (an unclosed one runs to the end of its container)."""
+    the page (an unclosed one runs to the end of its container). Sphinx (MyST) and Quarto
+    pages write ```{mermaid}, pandoc's ```{.mermaid caption="…"}; MyST puts the directive's
+    options (`:align: center`, `:caption: …`) at its top, before the diagram, and so does a
+    plain ```mermaid fence on a site that reads it as that directive."""
     text = normalise(text)
     if not _MERMAID.search(text):  # not a page with a diagram (a HAR capture, a trace)
         return []
@@ -221,7 +221,7 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
             directive=True,  # no diagram starts with `:zoom:`: it is an option wherever it is
         )
         for fence in fences
-        if (fence.lang or "").lower() in _FENCE_LANGS
+        if fence_attrs(fence.info)[0].lower() == "mermaid"
     ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
     return sorted(

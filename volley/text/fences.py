@@ -21,10 +21,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["FencedBlock", "Opening", "closes", "dedent", "fence_open", "read_block"]
+__all__ = ["FencedBlock", "Opening", "closes", "dedent", "fence_attrs", "fence_open", "read_block"]
 
 _OPENING = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*")
 _TAB_STOP = 4  # CommonMark: a tab advances to the next multiple of four columns
+# A `key=value` attribute of an info string (`name=login`, `title="Log in"`).
+_ATTR = re.compile(
+    r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
+)
 
 
 @dataclass(slots=True)
@@ -109,3 +113,21 @@ def read_block(
     if opening.indent:
         body = [dedent(line, opening) for line in body]
     return FencedBlock(opening, start, end, list(body), end < len(lines))
+
+
+def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
+    """The language word of an info string and its `key=value` attributes.
+
+    Accepts ```` ```volley name=login ```` and ```` ```volley {name="login"} ````; GitHub
+    highlights by the first word only, so attributes stay invisible there. Pandoc's and
+    Quarto's braces name the language as a class, `{.mermaid caption="…"}`, or a directive,
+    `{mermaid}`: the word is `mermaid` in each.
+    """
+    info = info.strip()
+    lang, _, rest = info.partition(" ")
+    lang = lang.strip("{}").lstrip(".")
+    attrs = {}
+    for match in _ATTR.finditer(rest):
+        value = match["dq"] if match["dq"] is not None else match["sq"]
+        attrs[match["key"]] = value if value is not None else match["bare"]
+    return lang, attrs
