@@ -879,18 +879,37 @@ def test_lanes_only_boxes_told_apart_are_pointed_out() -> None:
         "  C->>P: negotiate\n"
     )
     (item,) = convert(source, "edc.mmd")
-    assert [(w.severity, w.line, w.column) for w in item.warnings] == [
-        ("warning", 2, 3),
-        ("warning", 6, 3),
-    ]
-    assert [w.message for w in item.warnings] == [
+    warnings = [w for w in item.warnings if w.severity == "warning"]
+    assert [(w.line, w.column) for w in warnings] == [(2, 3), (6, 3)]
+    assert [w.message for w in warnings] == [
         'PD and CD both show "Data Plane": Mermaid\'s boxes told them apart, and volley draws '
         "no box",
         'P and C both show "Control Plane": Mermaid\'s boxes told them apart, and volley '
         "draws no box",
     ]
-    assert item.warnings[1].source_line == "  box rgb(253,250,246) Consumer"
-    assert "participant C as Control Plane (…)" in (item.warnings[1].hint or "")
+    assert warnings[1].source_line == "  box rgb(253,250,246) Consumer"
+    assert "participant C as Control Plane (…)" in (warnings[1].hint or "")
+
+
+def test_one_note_points_at_every_line_drawn_otherwise() -> None:
+    """Each statement volley draws otherwise than Mermaid (a note right of a lane, a box, an
+    arrow without a head) is a comment in the written text; one note on the terminal says
+    which lines, so the user knows to read them."""
+    source = (
+        "sequenceDiagram\n  box Team\n  participant A\n  end\n  A->B: headless\n"
+        "  Note right of A: aside\n  A->>B: plain\n"
+    )
+    (item,) = convert(source, "flow.mmd")
+    (note,) = item.warnings
+    assert (note.severity, note.line) == ("note", 2)
+    assert note.message == (
+        "3 lines (2, 5, 6) are drawn otherwise than Mermaid draws them, or not at all; a // "
+        "comment in the written text says how"
+    )
+    done = volley_cli("import", "-", stdin=source)
+    assert done.returncode == 0 and "<stdin>:2: note: 3 lines (2, 5, 6)" in done.stderr
+    (plain,) = convert("sequenceDiagram\n  A->>B: hi\n  Note over A: x\n", "flow.mmd")
+    assert plain.warnings == ()
 
 
 def test_formatting_tags_become_volleys_markup() -> None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NoReturn
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, PartlyImported, part_name
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
@@ -447,6 +447,7 @@ class _Reader:
     # how many activations each participant has open, in the order of the source
     active: dict[str, int] = field(default_factory=dict)
     headless: list[int] = field(default_factory=list)
+    approximated: set[int] = field(default_factory=set)  # lines drawn otherwise, commented
     # a participant just created or destroyed, with its line and statement: Mermaid wants the
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
@@ -509,7 +510,28 @@ class _Reader:
                 f"this {opened.keyword} is never closed; expected end",
             )
         self.finish()
-        return Imported(self.text(), self.name, self.start + 1, warnings=self.alike_lanes())
+        warnings = (*self.alike_lanes(), *self.drawn_differently())
+        return Imported(self.text(), self.name, self.start + 1, warnings=warnings)
+
+    def drawn_differently(self) -> tuple[Diagnostic, ...]:
+        """One note for every statement volley draws otherwise than Mermaid (a note right of
+        a lane drawn over it, a box, an arrow without a head), or not at all: each is a
+        comment in the written text, which this note points the user at."""
+        lines = sorted(line for line in self.approximated | set(self.headless) if line > 0)
+        if not lines:
+            return ()
+        first = lines[0]
+        return (
+            Diagnostic(
+                f"{counted(len(lines), 'line', 'lines')} ({', '.join(map(str, lines))}) "
+                f"{'is' if len(lines) == 1 else 'are'} drawn otherwise than Mermaid draws "
+                f"{'it' if len(lines) == 1 else 'them'}, or not at all; a // comment in the "
+                "written text says how",
+                filename=self.filename,
+                line=first,
+                severity="note",
+            ),
+        )
 
     def alike_lanes(self) -> tuple[Diagnostic, ...]:
         """A warning for participants that show the same name and that only Mermaid's boxes
@@ -578,6 +600,7 @@ class _Reader:
         """A `//` comment before whatever comes from `line` on."""
         if not raw:
             text = f"Mermaid: {text}"
+            self.approximated.add(line)
         self.comments.append(Comment(line, f" {text}" if text else ""))
 
     # --- statements ---
