@@ -63,6 +63,16 @@ _BEFORE_DELIMITER_ROW = (
 _TABLE_HEADER = r"(?=[^\n]*\|)[^\n]+" + _BEFORE_DELIMITER_ROW
 _INDENT = r"^([ \t]*)"
 _LABEL = r"([^\n]*)"
+# `note A, B:` and its text, to the line's end
+_NOTE = _INDENT + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)"
+_NOTE_PARTS = bygroups(
+    Whitespace,
+    Keyword,
+    using(this, state="names"),
+    Punctuation,
+    using(this, state="inline"),
+    Whitespace,
+)
 
 
 class VolleyLexer(RegexLexer):
@@ -162,34 +172,8 @@ class VolleyLexer(RegexLexer):
                 ),
             ),
             # A note whose `note:` line holds a table's header: its rows follow.
-            (
-                _INDENT
-                + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)(?="
-                + _TABLE_HEADER
-                + r")"
-                + _LABEL
-                + r"(\n)",
-                bygroups(
-                    Whitespace,
-                    Keyword,
-                    using(this, state="names"),
-                    Punctuation,
-                    using(this, state="inline"),
-                    Whitespace,
-                ),
-                "table",
-            ),
-            (
-                _INDENT + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)" + _LABEL + _LINE_END,
-                bygroups(
-                    Whitespace,
-                    Keyword,
-                    using(this, state="names"),
-                    Punctuation,
-                    using(this, state="inline"),
-                    Whitespace,
-                ),
-            ),
+            (_NOTE + r"(?=" + _TABLE_HEADER + r")" + _LABEL + r"(\n)", _NOTE_PARTS, "table"),
+            (_NOTE + _LABEL + _LINE_END, _NOTE_PARTS),
             (
                 _INDENT + r"(if|group|loop|opt|par)([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword, Punctuation, using(this, state="inline"), Whitespace),
