@@ -237,6 +237,9 @@ def test_volley_import_masks_secrets_and_counts_them(tmp_path):
     assert "masked 1 secret-looking value as <redacted> (--no-redact keeps them)" in done.stderr
     kept = volley_cli("import", str(log), "--no-redact")
     assert "sk-abcdefghijklmnopqrstuvwxyz0123" in kept.stdout and "masked" not in kept.stderr
+    # --redact, the flag people reach for, says what is done by default
+    asked = volley_cli("import", str(log), "--redact")
+    assert asked.returncode == 0 and asked.stdout == done.stdout
 
 
 # --- Language Server Protocol -----------------------------------------------------------------

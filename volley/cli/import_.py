@@ -40,7 +40,7 @@ def _traffic_options(
     exclude: tuple[str, ...],
     keep_headers: bool,
     max_body: int | None,
-    no_redact: bool,
+    redact: bool,
 ) -> TrafficOptions:
     """The options for HAR, trace and JSON-RPC imports (the other formats take none)."""
     return TrafficOptions(
@@ -50,7 +50,7 @@ def _traffic_options(
         exclude=exclude,
         keep_headers=keep_headers,
         max_body=max_body,
-        redact=not no_redact,
+        redact=redact,
     )
 
 
@@ -58,7 +58,7 @@ def _refuse_traffic_options(given: dict[str, Any], format_name: str) -> None:
     """A traffic option on a diagram format would be ignored: say so instead (exit 2)."""
     context = click.get_current_context()
     used = [
-        param.opts[0]
+        "/".join([*param.opts, *param.secondary_opts])
         for param in context.command.params
         if param.name in given
         and context.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT
@@ -163,9 +163,10 @@ Examples:
     help="Most bytes of SOURCE read.",
 )
 @click.option(
-    "--no-redact",
-    is_flag=True,
-    help="Traffic: keep values that look like secrets (tokens, cookies, keys are masked).",
+    "--redact/--no-redact",
+    default=True,
+    help="Traffic: mask values that look like secrets (tokens, cookies, keys), as it does by "
+    "default; --no-redact keeps them.",
 )
 def import_command(
     source: str,

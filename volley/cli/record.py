@@ -45,10 +45,14 @@ Examples:
     callback=lane_renames,
     help="Call a lane NAME instead: the client or server name from initialize, or Client/Server.",
 )
-@click.option("--no-redact", is_flag=True, help="Keep values that look like secrets.")
+@click.option(
+    "--redact/--no-redact",
+    default=True,
+    help="Mask values that look like secrets, as it does by default; --no-redact keeps them.",
+)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def record_command(
-    output: str, names: dict[str, str], no_redact: bool, command: tuple[str, ...]
+    output: str, names: dict[str, str], redact: bool, command: tuple[str, ...]
 ) -> None:
     """Run COMMAND, relay stdin and stdout between it and whatever started volley, and write
     the session as a diagram when it ends.
@@ -71,7 +75,7 @@ def record_command(
         sys.exit(127)
     diagram = session_diagram(recording.sent, TrafficOptions(names=names))
     count = 0
-    if not no_redact:
+    if redact:
         diagram, count = masked(diagram)
     try:
         write_atomic(output, write(diagram))
