@@ -652,3 +652,24 @@ def test_a_body_playwright_saved_beside_the_har_is_read_from_there(tmp_path):
     assert '{\n  "todo": "buy milk"\n}' in imported.text
     assert "TOKEN=abc" not in imported.text
     assert "it was saved beside it, as secrets.env)" in imported.text
+
+
+def test_what_real_tools_write_oddly_is_read_as_meant():
+    """Three habits of real captures: Polly.JS saved an image as hexadecimal digits (shown
+    as a dump of 746 characters), WebPageTest saves the request line among the headers split
+    at its colon (shown as a second request line), and a HAR written for replay (grafana's
+    har-to-k6) holds no response at all (drawn as a failed request)."""
+    binary = {"mimeType": "application/octet-stream", "text": "89504e47" * 4}
+    hexed = one_entry(response={"content": binary})
+    assert response(hexed.messages()[1]).endswith(
+        "(16 bytes of application/octet-stream, not shown)"
+    )
+    fake = {"name": "GET /x?u=http", "value": "//host/ HTTP/1.1"}
+    split = one_entry(request={"headers": [fake, {"name": "Accept", "value": "*/*"}]})
+    assert request(split.messages()[0]).split("\n")[1:] == ["Host: api.example.com", "Accept: */*"]
+    capture = json.loads(json.dumps({"log": {"entries": [{"request": {
+        "method": "POST", "url": "https://test.k6.io/csv", "headers": []}}]}}))  # fmt: skip
+    replay = import_har(json.dumps(capture), TrafficOptions(), "replay.har")
+    (message, note) = replay.items[-2:]
+    assert isinstance(message, Message) and message.arrow == "->"
+    assert isinstance(note, Note) and note.text == "no response recorded"

@@ -67,6 +67,8 @@ _ASSET_EXTENSIONS = (
 )  # fmt: skip
 _ASSET_TYPES = frozenset({"image", "font", "stylesheet", "script", "media"})  # Chrome's
 
+# A binary body a capture saved as hexadecimal digits, two a byte.
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
 # Text worth showing after base64 decoding; anything else is described, not shown.
 _TEXT_MEDIA_WORDS = ("json", "xml", "javascript", "x-www-form-urlencoded", "event-stream",
                      "ndjson", "jsonl", "graphql", "yaml", "csv")  # fmt: skip
@@ -237,10 +239,17 @@ def _reason(status: Any, given: Any) -> str:
 def _headers(raw: Any) -> list[tuple[str, str]]:
     """(name, value) pairs; a value holding line breaks is that header sent once a line, as
     captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value, and
-    so is each item of a value that is a list (Polly.JS records `"value": ["a=1", "b=2"]`)."""
+    so is each item of a value that is a list (Polly.JS records `"value": ["a=1", "b=2"]`).
+    A name with white space in it is no header: WebPageTest saves the request line among the
+    headers, split at its first colon (`GET /x?u=http` and `//host/ HTTP/1.1`), and the request
+    line is shown already."""
     pairs = []
     for header in raw if isinstance(raw, list) else []:
-        if isinstance(header, dict) and isinstance(header.get("name"), str):
+        if (
+            isinstance(header, dict)
+            and isinstance(header.get("name"), str)
+            and not any(ch.isspace() for ch in header["name"])
+        ):
             given = header.get("value", "")
             values = [str(item) for item in given] if isinstance(given, list) else [str(given)]
             # at line feeds only (a value may hold U+2028 or a form feed), no empty headers
@@ -548,6 +557,8 @@ class _Importer:
             request=Payload("Request", "http", request_text, "fenced"),
         )
         error = entry.get("_error") or response.get("_error")  # what the capturing tool saw
+        if not response and not error:  # a HAR written by hand, or for replay, holds none
+            return [asked, Note(0, [self.client, host], "no response recorded", attached=True)]
         if not _answered(status):
             asked.arrow = "-x"
             why = _error_text(error) if error else f"status {status}" if status else "no response"
@@ -688,6 +699,9 @@ class _Importer:
         elif media and not _is_text(media) and holds_controls(text):
             # binary data the capture wrote as text (mitmproxy saves a protobuf that way)
             return f"({len(text):,} bytes of {media}, not shown)"
+        elif media and not _is_text(media) and _HEX.fullmatch(text):
+            # or as hexadecimal digits (Polly.JS saved an image so): two a byte
+            return f"({len(text) // 2:,} bytes of {media}, not shown)"
         if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
             text = pretty_json(text) or text
         return cut_body(text.rstrip("\r\n"), self.body_limit)
