@@ -513,6 +513,33 @@ def test_zipkin_otel_status_is_an_error_and_v1_core_annotations_are_not_notes():
     assert diagram.messages()[-1].label == "**error**: Something failed"
 
 
+def test_zipkin_v1_spans_take_their_kind_from_their_annotations():
+    """Spans from Zipkin v1 (jaeger's zipkin_v1_merged_spans.json) have no `kind`: `sr`/`ss`
+    make a server span, `cs`/`cr` a client's. Both were drawn as calls from first_service to
+    itself. A span named with white space only (a tracer wrote "\\n") has no name."""
+
+    def span(span_id: str, name: str, values: list[str], parent: str | None = None) -> dict:
+        return {
+            "traceId": "4ed11df465275600", "id": span_id, "name": name,
+            "timestamp": 1633073248674949, "duration": 14861,
+            "localEndpoint": {"serviceName": "first_service"},
+            "annotations": [{"timestamp": 1633073248674949, "value": v} for v in values],
+            **({"parentId": parent} if parent else {}),
+        }  # fmt: skip
+
+    spans = [
+        span("4ed11df465275600", "get /", ["sr", "ss"]),
+        span("c943743e25dc2cdf", "\n", ["cs", "sr", "cr", "ss"], "4ed11df465275600"),
+    ]
+    diagram = import_trace(json.dumps(spans))
+    assert arrows(diagram) == [
+        ("Client", "->", "first_service", "get /"),
+        ("first_service", "->", "remote", ""),
+        ("remote", "-->", "first_service", "ok"),
+        ("first_service", "-->", "Client", "ok"),
+    ]
+
+
 def test_otlp_array_and_map_attributes_keep_their_values_types():
     attributes = [
         {

@@ -632,8 +632,8 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             id=str(span_id),
             parent=parent,
             service=service,
-            name=str(span.get("name") or ""),
-            kind=str(span.get("kind") or "internal").lower(),
+            name=str(span.get("name") or "").strip(),  # a tracer may name a span "\n"
+            kind=_zipkin_kind(span),
             start=start,
             end=_end(start, span.get("duration")),
             attributes=attributes,
@@ -654,6 +654,15 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             peer=remote.get("serviceName") or None,
             peer_address=address,
         )
+
+
+def _zipkin_kind(span: dict) -> str:
+    """The span's kind; a span from Zipkin v1 (or converted from it) has none, and says it in
+    its annotations instead: `cs`/`cr` a client's send and receive, `sr`/`ss` a server's."""
+    if span.get("kind"):
+        return str(span["kind"]).lower()
+    said = {a.get("value") for a in span.get("annotations") or [] if isinstance(a, dict)}
+    return "client" if "cs" in said else "server" if "sr" in said else "internal"
 
 
 def _server_half(span_id: str) -> str:
