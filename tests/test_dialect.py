@@ -753,6 +753,9 @@ def test_a_tables_rows_without_end_pipes_stay_in_the_note_even_holding_arrows():
     # after a blank line the table is over: a line with a pipe and an arrow is a message again
     after = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n\nC | D -> B: z\n")
     assert after.participants == ["A", "B", "C | D"]
+    # a line without a pipe that is no element is one more row: the table goes on after it
+    kept = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\nplain\n3 | A -> B: x\n")
+    assert kept.participants == ["A", "B"] and kept.items[1].text.endswith("plain\n3 | A -> B: x")
     # a `//` comment ends the note as anywhere, pipes or not
     ended = volley.parse("A -> B: go\nnote:\na | b\n--|--\n1 | 2\n// x | y\nB -> A: z\n")
     assert ended.items[1].text == "a | b\n--|--\n1 | 2" and len(ended.items) == 3

@@ -190,8 +190,10 @@ class _Lifter:
             if one_line and not deeper:
                 kind: LineKind = "element"
             else:
-                in_table = table_line(lines, pos, in_table)
-                kind = "text" if in_table else self.line_kind(line)
+                row = table_line(lines, pos, in_table)
+                kind = "text" if row else self.line_kind(line)
+                # a line without a pipe is one more row (GitHub's rule), unless it ends the note
+                in_table = row or (in_table and not ends_table(line))
             if kind == "element":
                 if is_comment(line):
                     self.comment_ends[pos + 1] = index + 1
