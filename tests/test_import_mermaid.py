@@ -939,3 +939,19 @@ def test_formatting_tags_become_volleys_markup() -> None:
         ("seq=`n`", False, False, True), (" and ", False, False, False),
         ("bold ", True, False, False), ("both", True, True, False),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("#lt;b#gt;literal#lt;/b#gt;", "<b>literal</b>"),  # escaped tags are text
+        ("<b>x</b><b>y</b>", "xy"),  # markup that would not read back: the words alone
+        ("<b>Note:</b>text", "Note:text"),
+        ("a<b>(x)</b>", "a(x)"),
+        ("<b>ok</b> #amp; <code>a#lt;b</code>", "**ok** & `a<b`"),
+    ],
+)
+def test_formatting_tags_only_become_markup_that_reads_back(text: str, label: str) -> None:
+    (item,) = convert(f"sequenceDiagram\nA->>B: {text}\n", "flow.mmd")
+    (message,) = volley.parse(item.text).messages()
+    assert message.label == label

@@ -1077,17 +1077,22 @@ def _plain(text: str) -> str:
     return text if _reads_as(text, [text]) else escape_markup(text)
 
 
-def _texts(text: str) -> list[str]:
-    """Mermaid's text as its lines: without its `wrap:`/`nowrap:` mark, split at each `<br>`,
-    each line's escapes decoded."""
+def _written_lines(text: str) -> list[str]:
+    """Mermaid's text as its lines as written: without its `wrap:`/`nowrap:` mark, split at
+    each `<br>`, its escapes (`#lt;`) not yet decoded."""
     text = _WRAP.sub("", text.strip(), count=1) if _WRAP.match(text.strip()) else text
-    return [_decode(part).strip() for part in _BREAK.split(text.strip())]
+    return [part.strip() for part in _BREAK.split(text.strip())]
+
+
+def _texts(text: str) -> list[str]:
+    """Mermaid's text as its lines, each line's escapes decoded."""
+    return [_decode(part).strip() for part in _written_lines(text)]
 
 
 def _lines(text: str) -> list[str]:
     """Mermaid's text as its lines, each with its volley markup escaped and its formatting
     tags (`<b>…</b>`) written as volley's markup."""
-    return [_styled(line) or _plain(line) for line in _texts(text)]
+    return [_styled(line) or _plain(_decode(line).strip()) for line in _written_lines(text)]
 
 
 # The HTML tags people write for formatting in Mermaid's text, and volley's markup for each.
@@ -1100,31 +1105,51 @@ def _styled(line: str) -> str | None:
     """A line that holds formatting tags as volley markup: `<b>x</b>` (and `<strong>`) bold,
     `<i>`/`<em>` italic, `<s>`/`<del>`/`<strike>` struck, `<code>`/`<tt>`/`<kbd>` code, the
     rest of the line escaped; None when it holds none. Such tags are what people write for
-    bold in Mermaid, which drew them in its early versions; an unpaired tag stays text."""
+    bold in Mermaid, which drew them in its early versions; an unpaired tag, or one written
+    with escapes (`#lt;b#gt;`), stays text. `line` is as written, its escapes not decoded.
+    Where volley's emphasis rules would not read the markup back as meant (`<b>Note:</b>x`
+    needs a space after it), the line keeps its words without the formatting."""
+    from volley.text.inline import escape_markup, plain_text
+
+    marked, shown = _marked(line)
+    if marked is None:
+        return None
+    return marked if plain_text(marked) == " ".join(shown.split()) else escape_markup(shown)
+
+
+def _marked(line: str) -> tuple[str | None, str]:
+    """`_styled`'s markup (None if the line holds no tags), and the text it should show."""
     from volley.text.inline import escape_markup
 
     pieces: list[str] = []
+    shown: list[str] = []
     done = 0
     for found in _FORMAT_TAG.finditer(line):
-        inner = found[2]
+        before, inner = _decode(line[done : found.start()]), found[2]
         core = inner.strip()
-        pieces.append(escape_markup(line[done : found.start()]))
+        pieces.append(escape_markup(before))
+        shown.append(before)
         done = found.end()
         if not core:
             pieces.append(inner)
+            shown.append(inner)
             continue
         tag = found[1].lower()
         if tag in _FORMAT_MARK:
-            shown = _styled(core) or escape_markup(core)
+            styled, words = _marked(core)
+            text = styled or escape_markup(words)
             mark = _FORMAT_MARK[tag]
         else:  # code: taken literally, in a run of backticks longer than any inside it
-            mark = "`" * (max(map(len, re.findall("`+", core)), default=0) + 1)
-            shown = f" {core} " if core.startswith("`") or core.endswith("`") else core
+            words = _decode(core)
+            mark = "`" * (max(map(len, re.findall("`+", words)), default=0) + 1)
+            text = f" {words} " if words.startswith("`") or words.endswith("`") else words
         lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
-        pieces += [lead, mark, shown, mark, trail]
+        pieces += [lead, mark, text, mark, trail]
+        shown += [lead, words, trail]
+    after = _decode(line[done:])
     if not pieces:
-        return None
-    return ("".join(pieces) + escape_markup(line[done:])).strip()
+        return None, after
+    return ("".join(pieces) + escape_markup(after)).strip(), ("".join(shown) + after).strip()
 
 
 def _note_text(lines: list[str]) -> str:
@@ -1159,8 +1184,9 @@ def _label(text: str) -> str:
     a code span), so if the lines would not show as written together, all are escaped."""
     from volley.text.inline import escape_markup
 
-    lines = _texts(text)
-    styled = [_styled(line) for line in lines]
+    written = _written_lines(text)
+    lines = [_decode(line).strip() for line in written]
+    styled = [_styled(line) for line in written]
     if any(styled):  # every piece of text escaped: nothing can read as markup across lines
         pairs = zip(styled, lines, strict=True)
         return "\\n".join(shown or escape_markup(line) for shown, line in pairs)
