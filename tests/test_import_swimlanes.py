@@ -248,6 +248,9 @@ def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
     assert detect("Notes\n=====\n\nThe client calls -> the API.\n") is None
     assert detect(".. note::\n\n   The client calls -> the API.\n") is None
     assert detect("A -> B: hi there\n=====\n").name == "swimlanes"
+    # a title after more prose than reading looks at for errors is still a title
+    long_prose = "".join(f"Prose line {n}, written plainly.\n" for n in range(30))
+    assert detect(f"{long_prose}\nSection Title\n=============\n\nMore.\n") is None
     # a note's text over a divider is no section title: the file's mistake is reported
     typo = "A ->> : hi\nnote A:\nsome text\n---------\nB -> A: ok\n"
     assert detect(typo).name == "swimlanes"

@@ -24,13 +24,14 @@ _HEADING = re.compile(r"^(?:#{1,6}[ \t]+\S|\.\.[ \t]+[\w:.+-]+::)", re.MULTILINE
 _UNDERLINED = re.compile(r"^([^\n]*\S)[ \t]*\n([=\-`~^\"'+*#])\2{2,}[ \t]*$", re.MULTILINE)
 
 
-def _prose(text: str, unread: set[int]) -> bool:
+def _prose(text: str, unread: set[int], read_to: int) -> bool:
     """Whether the text is a page of prose, given the lines (numbered from 1) that do not read
-    as volley."""
+    as volley, and the line reading stopped at (past it, any line may be a title)."""
     return _HEADING.search(text) is not None or any(
-        text.count("\n", 0, found.start()) + 1 in unread
+        (line in unread or line > read_to)
         and len(found[0].splitlines()[1].rstrip()) >= len(found[1].strip())
         for found in _UNDERLINED.finditer(text)
+        for line in [text.count("\n", 0, found.start()) + 1]
     )
 
 
@@ -39,7 +40,7 @@ def detect(text: str) -> int:
     is swimlanes.io's, so such text is a saved swimlanes.io diagram unless another format is
     surer); 5 for text with mistakes but no sign of being anything else, so that its errors
     are reported; 0 for JSON and for Markdown prose."""
-    from volley.language.parser import parse
+    from volley.language.parser import error_budget, parse
 
     stripped = text.strip()
     if is_link(stripped):
@@ -50,7 +51,9 @@ def detect(text: str) -> int:
         parse(text)
     except VolleyError as exc:
         unread = {error.line for error in exc.errors if error.line}
-        return 0 if _prose(text, unread) or _mostly_json(text) else 5
+        # reading stops after so many errors: the lines past the last were not read
+        read_to = max(unread) if len(exc.errors) >= error_budget(text) else text.count("\n") + 1
+        return 0 if _prose(text, unread, read_to) or _mostly_json(text) else 5
     return 10
 
 

@@ -53,6 +53,13 @@ DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 # about a million characters are parsed again at most, and a text that long stops at the first.
 MAX_ERRORS = 25
 _CHARACTERS_REPARSED = 1_000_000
+
+
+def error_budget(text: str) -> int:
+    """How many errors are looked for in `text` before reading stops (see MAX_ERRORS)."""
+    return max(1, min(MAX_ERRORS, _CHARACTERS_REPARSED // max(len(text), 1)))
+
+
 # The first line of a Mermaid or PlantUML file, which `volley import` converts.
 FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml": "PlantUML"}
 # Keywords end a note when written with a colon (`loop: x`, but not "Loop over items", which
@@ -865,7 +872,7 @@ class _Parse:
             meant = None  # what was meant did not read either: the line's first error stands
         else:
             self.syntax_errors.append(error)
-        budget = max(1, min(MAX_ERRORS, _CHARACTERS_REPARSED // max(len(self.text), 1)))
+        budget = error_budget(self.text)
         if (
             len(self.syntax_errors) >= budget
             or not 0 < line <= len(source)
