@@ -788,15 +788,27 @@ def test_a_directive_takes_its_options_and_the_lines_indented_under_it() -> None
         "The directive::\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
         ".. code-block:: rst\n\n   .. mermaid::\n\n      sequenceDiagram\n        X->>Y: shown\n",
         "```rst\n.. mermaid::\n\n   sequenceDiagram\n     X->>Y: shown\n```\n",  # MyST page
-        # a Markdown page's indented code block
-        "To draw one in Sphinx:\n\n    .. mermaid::\n\n       sequenceDiagram\n"
-        "         X->>Y: shown\n",
     ],
 )
 def test_a_directive_shown_as_code_is_not_a_diagram(shown: str) -> None:
     page = f"{shown}\n.. mermaid::\n\n   sequenceDiagram\n     A->>B: drawn\n"
     (item,) = convert(page, "page.rst")
     assert item.text == "A -> B: drawn\n"
+
+
+@pytest.mark.parametrize("name", ["page.md", None])
+def test_a_markdown_page_shows_a_directive_in_an_indented_code_block(name: str | None) -> None:
+    """Indented four columns under a paragraph, a directive is code on a Markdown page (by its
+    name, or by its headings and fences), and quoted, so run, on a reStructuredText page."""
+    shown = (
+        "To draw one in Sphinx:\n\n    .. mermaid::\n\n       sequenceDiagram\n"
+        "         X->>Y: shown\n"
+    )
+    page = f"# Diagrams\n\n{shown}\n```mermaid\nsequenceDiagram\n  A->>B: drawn\n```\n"
+    (item,) = convert(page, name)
+    assert item.text == "A -> B: drawn\n"
+    (quoted,) = convert(shown, "page.rst")
+    assert quoted.text == "X -> Y: shown\n"
 
 
 def test_an_indented_directive_under_another_directive_is_run() -> None:

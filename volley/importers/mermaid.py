@@ -154,7 +154,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
         return [_Reader(lines, 0, filename).read()]
-    blocks = markdown_blocks(text)
+    blocks = markdown_blocks(text, filename)
     found = [block for block in blocks if is_sequence(block)]
     if not found:
         what = (
@@ -203,7 +203,7 @@ class FencedBlock:
     directive: bool = False
 
 
-def markdown_blocks(text: str) -> list[FencedBlock]:
+def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]:
     """Every fenced block whose info string is `mermaid`, in page order, as CommonMark reads
     the page (an unclosed one runs to the end of its container). Sphinx (MyST) and Quarto
     pages write ```{mermaid}, pandoc's ```{.mermaid caption="…"}; MyST puts the directive's
@@ -224,8 +224,9 @@ def markdown_blocks(text: str) -> list[FencedBlock]:
         if fence_attrs(fence.info)[0].lower() == "mermaid"
     ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
+    directives = _directive_blocks(page, inside, _is_markdown(page, filename))
     return sorted(
-        [*fenced, *_delimited_blocks(page, inside), *_directive_blocks(page, inside)],
+        [*fenced, *_delimited_blocks(page, inside), *directives],
         key=lambda block: block.start,
     )
 
@@ -296,12 +297,29 @@ _RST_ANY_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
 _RST_CODE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|parsed-literal)::", re.I)
 
 
-def _directive_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
+# What only Markdown writes: a heading (`## Setup`), a fence, a link (`[docs](url)`).
+_MARKDOWN_SIGN = re.compile(r"#{1,6}[ \t]|```|~~~|.*\]\(")
+
+
+def _is_markdown(page: list[str], filename: str | None) -> bool:
+    """Whether the page is Markdown rather than reStructuredText: by its file's name, else by
+    its text (Markdown's headings, fences or links, and no directive at the left edge)."""
+    suffix = os.path.splitext(filename or "")[1].lower()
+    if suffix in (".rst", ".rest", ".txt"):
+        return False
+    if suffix in (".md", ".markdown", ".mdx", ".qmd"):
+        return True
+    if any(_RST_ANY_DIRECTIVE.match(line) and not line[:1].isspace() for line in page):
+        return False
+    return any(_MARKDOWN_SIGN.match(line) for line in page)
+
+
+def _directive_blocks(page: list[str], inside: set[int], markdown: bool) -> list[FencedBlock]:
     """Each `.. mermaid::` directive of a reStructuredText page: its body is every line after
     it that is blank or indented deeper than the directive, as docutils reads it. One shown as
     code (a page showing the syntax) is text, not a diagram."""
     blocks = []
-    shown = _ShownAsCode(page)
+    shown = _ShownAsCode(page, markdown)
     for index, line in enumerate(page):
         found = _RST_DIRECTIVE.match(line)
         if found is None or index in inside or shown(index):
@@ -325,12 +343,13 @@ class _ShownAsCode:
     """Whether an indented directive is shown rather than run. The nearest line above it that
     is indented less says so: a code directive or a literal block (a paragraph ending `::`)
     shows it, another directive (a tab, an admonition) holds it to be run. Under a plain
-    paragraph reStructuredText would quote it, which no page does on purpose, while a Markdown
-    page indents a block four columns to show it as code: there it is code if Markdown reads
-    an indented code block."""
+    paragraph, reStructuredText quotes it and runs it, while a Markdown page indents a block
+    four columns to show it as code: on a Markdown page it is code if Markdown reads an
+    indented code block there."""
 
-    def __init__(self, page: list[str]) -> None:
+    def __init__(self, page: list[str], markdown: bool) -> None:
         self.page = page
+        self.markdown = markdown
         self._markdown_code: set[int] | None = None
 
     def __call__(self, index: int) -> bool:
@@ -341,7 +360,9 @@ class _ShownAsCode:
                     return True
                 if _RST_ANY_DIRECTIVE.match(above):
                     return False
-                return above.rstrip().endswith("::") or index in self._markdown()
+                if above.rstrip().endswith("::"):
+                    return True
+                return self.markdown and index in self._markdown()
         return False
 
     def _markdown(self) -> set[int]:
