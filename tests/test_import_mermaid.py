@@ -540,11 +540,12 @@ def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
     ]
 
 
-def test_a_pandoc_fence_names_mermaid_as_a_class() -> None:
+@pytest.mark.parametrize("info", ['{.mermaid caption="runas"}', "{#fig .mermaid}", "{ .mermaid }"])
+def test_a_pandoc_fence_names_mermaid_as_a_class(info: str) -> None:
     """Pandoc's filters (and pages written for them) mark the block with a class and
     attributes, ```{.mermaid caption="…"}: a Japanese README's diagram was read as
     swimlanes text with an error on every line."""
-    page = '# 例\n\n```{.mermaid caption="runas"}\nsequenceDiagram\n  P->>C: runas\n```\n'
+    page = f"# 例\n\n```{info}\nsequenceDiagram\n  P->>C: runas\n```\n"
     assert detect(page).name == "mermaid"
     (imported,) = convert(page, "README.md")
     assert imported.text == "P -> C: runas\n"

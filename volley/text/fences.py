@@ -121,10 +121,15 @@ def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
     Accepts ```` ```volley name=login ```` and ```` ```volley {name="login"} ````; GitHub
     highlights by the first word only, so attributes stay invisible there. Pandoc's and
     Quarto's braces name the language as a class, `{.mermaid caption="…"}`, or a directive,
-    `{mermaid}`: the word is `mermaid` in each.
+    `{mermaid}`, an id first or spaces inside allowed: the word is `mermaid` in each.
     """
     info = info.strip()
     lang, _, rest = info.partition(" ")
+    if info.startswith("{"):  # `{#fig .mermaid}`, `{ .mermaid }`: the first class names it
+        words = info[1:].partition("}")[0].split()
+        classes = [word[1:] for word in words if word.startswith(".")]
+        plain = [word for word in words if not word.startswith(("#", ".")) and "=" not in word]
+        lang = (classes or plain or [""])[0]
     lang = lang.strip("{}").lstrip(".")
     attrs = {}
     for match in _ATTR.finditer(rest):
