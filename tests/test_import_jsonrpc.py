@@ -224,6 +224,27 @@ def test_json_lines_without_a_direction_says_what_it_expected():
     assert "direction" in (caught.value.hint or "")
 
 
+def test_a_message_claude_desktop_cut_short_is_paired_by_what_it_kept(tmp_path):
+    """Claude Desktop leaves out the middle of a long message in its log
+    (`…/draft-07/...[11759 chars truncated]...notations…`): the reply was a note "not
+    JSON-RPC" and its request "had no response before the session ended"."""
+    head = "2026-03-01T09:39:14.436Z [filesystem] [info] Message from"
+    log = tmp_path / "mcp-server-filesystem.log"
+    log.write_text(
+        f'{head} client: {{"method":"tools/list","params":{{}},"jsonrpc":"2.0","id":1}} '
+        "{ metadata: undefined }\n"
+        f'{head} server: {{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"read_file",'
+        '"inputSchema":{"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]'
+        '...notations":{"readOnlyHint":true}}]}} { metadata: undefined }\n'
+    )
+    done = volley_cli("import", str(log))
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    diagram = parse(done.stdout)
+    assert [m.label for m in diagram.messages()] == ["tools/list", "result (cut short in the log)"]
+    assert not [item for item in diagram.items if isinstance(item, Note)]
+    assert "[11759 chars truncated]" in diagram.messages()[1].response.body
+
+
 def test_volley_import_masks_secrets_and_counts_them(tmp_path):
     log = tmp_path / "mcp.log"
     log.write_text(

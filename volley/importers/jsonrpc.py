@@ -73,6 +73,7 @@ class Sent:
     # a line the log wrote about the connection rather than a message ("Connection state:
     # Error …"): a note over the sender's lane
     remark: bool = False
+    cut: bool = False  # a message the log cut short: its arrow says so
 
 
 # --- The session as a diagram -----------------------------------------------------------------
@@ -104,6 +105,52 @@ def _parsed(text: str) -> list[dict] | None:
     """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
     values = _elements(text)
     return None if values is None else [v for v in values if _is_message(v)]
+
+
+# Where a log left out the middle of a long message: Claude Desktop writes
+# `…"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]...notations":…`.
+_CUT = re.compile(r"\.\.\.\[(\d+) chars truncated\]\.\.\.")
+_SCALAR = r'(?:-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)'
+_MEMBER = rf'"(?:[^"\\]|\\.)*"[ \t]*:[ \t]*{_SCALAR}'
+# The members of a message before its first nested value, and after its last (to its end,
+# less what Claude Desktop writes after a message: ` { metadata: undefined }`).
+_LEADING = re.compile(rf"[ \t]*\{{[ \t]*(?:{_MEMBER}[ \t]*,[ \t]*)*(?:{_MEMBER})?")
+_TRAILING = re.compile(
+    rf"(?:[ \t]*,[ \t]*{_MEMBER})*[ \t]*\}}[ \t]*(?:\{{ metadata:[^{{}}]*\}}[ \t]*)?\Z"
+)
+
+
+def _cut_short(text: str) -> dict | None:
+    """The message a log line stands for when the log cut out its middle: the members it
+    kept at the top level (its id, its method), and whether it is a result or an error, as
+    far as the parts around the cut say; None if they do not say it is a message."""
+    cut = _CUT.search(text)
+    if cut is None:
+        return None
+    head, tail = text[: cut.start()], text[cut.end() :].rstrip()
+    leading, trailing = _LEADING.match(head), _TRAILING.search(tail)
+    kept: dict = {}
+    if leading:
+        kept.update(_members(leading[0].rstrip(" \t,") + "}"))
+    if trailing:
+        kept.update(_members("{" + trailing[0].split("}")[0].lstrip(" \t,") + "}"))
+    nested = re.match(
+        r'[ \t]*"(result|error|params)"[ \t]*:', head[leading.end() :] if leading else ""
+    )
+    if nested:
+        kept.setdefault(nested[1], {})
+    if "method" not in kept and "id" in kept and "error" not in kept:
+        kept.setdefault("result", {})
+    return kept if _is_message(kept) else None
+
+
+def _members(text: str) -> dict:
+    """The members of a JSON object written out (none if it does not parse)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _request_label(message: dict) -> str:
@@ -161,6 +208,11 @@ def session_diagram(
             items.append(Note(0, [here], label(line.text, NOTE_CHARS)))
             continue
         messages = _elements(line.text)
+        if messages is None and line.as_logged is None:
+            stand_in = _cut_short(line.text)
+            if stand_in is not None:  # paired by the id and method the log kept of it
+                line = Sent(line.sender, json.dumps(stand_in), as_logged=line.text, cut=True)
+                messages = [stand_in]
         if messages is None:
             if line.text.strip():
                 quoted = label(f"not JSON-RPC, relayed as sent: {line.text}", NOTE_CHARS)
@@ -186,6 +238,8 @@ def session_diagram(
                 )
             else:
                 items.append(_response(message, line, text, here, there, waiting, limit))
+        if line.cut and isinstance(items[-1], Message):
+            items[-1].label += " " + label("(cut short in the log)")
     unanswered += [(message_id, request) for (_, message_id), request in waiting.items()]
     return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
 
@@ -392,7 +446,7 @@ def _unreadable(
         None,
         line + 1,
         column,
-        lines[line][:200] if column <= 200 else "",
+        lines[line],
         severity="warning",
     )
 
@@ -414,9 +468,10 @@ def _log_records(
         except (ValueError, RecursionError) as exc:
             why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
             at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
-            warnings.append(
-                _unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
-            )
+            if _cut_short(logged) is None:  # one the log cut short is read by what it kept
+                warnings.append(
+                    _unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
+                )
             yield number, match, logged.strip()
             continue
         yield number, match, logged[start:end]
