@@ -18,7 +18,7 @@ from volley.language.writer import write
 from volley.model import Block, Diagram, Divider, Message, Note, walk
 from volley.text.payload_tables import body_table
 
-from .conftest import arrows
+from .conftest import arrows, volley_cli
 
 CASES = Path(__file__).parent / "cases" / "traces"
 # Every capture: one JSON document, or JSON Lines of them (a collector's file exporter).
@@ -732,3 +732,21 @@ def test_a_spans_links_and_other_references_are_in_its_payload():
 def test_a_log_line_with_a_trace_id_is_no_zipkin_span():
     line = {"id": "evt-1", "traceId": "4bf92f3577b34da6", "level": "info", "msg": "started"}
     assert detect(json.dumps(line)) is not IMPORTERS["trace"]
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_jaegers_protobuf_json_is_named_and_refused(wrapped: bool, tmp_path) -> None:
+    """Jaeger's own test data writes spans in its protobuf JSON (base64 ids, `vType` tags):
+    import said "cannot tell what format this is"; it now names the form and says which
+    downloads volley reads."""
+    span = {
+        "traceId": "AAAAAAAAAABSlpqJVVcaPw==", "spanId": "AAAAAABkfZg=", "operationName": "get",
+        "startTime": "2017-01-26T16:46:31.639875-05:00", "duration": "22938000ns",
+        "tags": [{"key": "span.kind", "vType": "STRING", "vStr": "server"}],
+        "process": {"serviceName": "api"},
+    }  # fmt: skip
+    source = tmp_path / "domain.json"
+    source.write_text(json.dumps({"spans": [span]} if wrapped else [span]))
+    done = volley_cli("import", str(source))
+    assert done.returncode == 1
+    assert "this is Jaeger's protobuf JSON" in done.stderr and "/api/traces/" in done.stderr

@@ -155,6 +155,17 @@ def _is_zipkin_span(data: dict) -> bool:
     )
 
 
+def _is_jaeger_proto(data: Any) -> bool:
+    """Jaeger's protobuf JSON (its api_v2 model, as its gRPC API and its own test data write
+    spans): `spanId` and `operationName`, in `{"spans": […]}` or an array."""
+    spans = data.get("spans") if isinstance(data, dict) else data
+    return (
+        isinstance(spans, list)
+        and bool(spans)
+        and all(isinstance(s, dict) and "spanId" in s and "operationName" in s for s in spans)
+    )
+
+
 def _is_jaeger_trace(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("spans"), list) and "processes" in data
 
@@ -198,6 +209,8 @@ def detect(text: str) -> int:
         return 0
     if documents and all(is_trace(d) for d in documents):
         return 100
+    if documents and all(_is_jaeger_proto(d) for d in documents):
+        return 50  # a trace in a form volley does not read: importing it says so
     return 50 if head.startswith("[") and len(documents) == 1 else 0
 
 
@@ -232,6 +245,14 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
                 "there are no spans here: an empty array (what Zipkin's API answers when no"
                 " trace matched)",
                 filename=filename,
+            )
+        if _is_jaeger_proto(data):
+            raise VolleyError(
+                "this is Jaeger's protobuf JSON (its api_v2 model: base64 ids, times as text,"
+                " vType/vStr tags), which volley does not read",
+                filename=filename,
+                hint="download the trace as Jaeger's UI JSON (Download JSON in its UI, or GET "
+                "/api/traces/TRACE_ID), or as OTLP/JSON (GET /api/v3/traces/TRACE_ID)",
             )
         problem = _zipkin_problem(data) if isinstance(data, list) else None
         if problem is not None and _looks_zipkin(data):
