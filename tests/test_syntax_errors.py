@@ -419,4 +419,7 @@ def test_a_table_outside_a_note_is_one_error_that_says_where_tables_go():
         volley.parse("A -> B: x\n| A -> B | x |\n|---|---|\n| 1 | 2 |\n", "f.volley")
     first = info.value.errors[0]
     assert (first.line, first.column) == (2, 1)
-    assert first.message == '"| A" starts with a pipe, as a table\'s row does, not as a name'
+    assert first.message == (
+        '"| A" starts with a pipe, which no name does: a line that starts with one is a table\'s'
+        " row"
+    )

@@ -400,29 +400,30 @@ class _ToModel:
             self.error(
                 f'"{name}" ends with a piece of an arrow; an arrow has at most two heads on '
                 "each side",
-                _shifted(token),
+                _at_text(token),
                 hint="arrows are a left head (<, << or x), a shaft (-, -- or =) and a right "
                 "head (>, >> or x): A <<- B",
             )
         if name.startswith("|"):
             self.error(
-                f'"{name}" starts with a pipe, as a table\'s row does, not as a name',
-                _shifted(token),
-                hint="a table is a note's text: write it under note A: (note A, B:), whose "
-                "lines run to the next element",
+                f'"{name}" starts with a pipe, which no name does: a line that starts with one'
+                " is a table's row",
+                _at_text(token),
+                hint="rename it; a table is a note's text: write it under note A: (note A, B:),"
+                " whose lines run to the next element",
             )
         if _NOTE_PLACE.match(name):
             self.error(
                 f'"{name}" is not a participant name; "over", "left of" and "right of" '
                 "belong in a note",
-                _shifted(token),
+                _at_text(token),
                 hint='write a note over a participant as "note A: text"',
             )
         if _DECLARATION.match(name):
             self.error(
                 f'"{name}" reads as a participant\'s name: a line that holds an arrow is a '
                 "message, so a display label cannot hold one",
-                _shifted(token),
+                _at_text(token),
                 hint='write the label without the arrow: "participant A as Client to Server"',
             )
         mark, before = name[-2:], name[:-2]
