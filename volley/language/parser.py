@@ -396,36 +396,35 @@ class _ToModel:
         """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
         `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
         gives it: it is placed in the user's text only if there is a mistake to point at."""
-        if name.endswith("<"):
-            self.error(
-                f'"{name}" ends with a piece of an arrow; an arrow has at most two heads on '
-                "each side",
-                _at_text(token),
-                hint="arrows are a left head (<, << or x), a shaft (-, -- or =) and a right "
-                "head (>, >> or x): A <<- B",
-            )
-        if name.startswith("|"):
-            self.error(
-                f'"{name}" starts with a pipe, which no name does: a line that starts with one'
-                " is a table's row",
-                _at_text(token),
-                hint="rename it; a table is a note's text: write it under note A: (note A, B:),"
-                " whose lines run to the next element",
-            )
-        if _NOTE_PLACE.match(name):
-            self.error(
-                f'"{name}" is not a participant name; "over", "left of" and "right of" '
-                "belong in a note",
-                _at_text(token),
-                hint='write a note over a participant as "note A: text"',
-            )
-        if _DECLARATION.match(name):
-            self.error(
-                f'"{name}" reads as a participant\'s name: a line that holds an arrow is a '
-                "message, so a display label cannot hold one",
-                _at_text(token),
-                hint='write the label without the arrow: "participant A as Client to Server"',
-            )
+        refusals = (  # (refused, what is said after the name, the hint)
+            (
+                name.endswith("<"),
+                "ends with a piece of an arrow; an arrow has at most two heads on each side",
+                "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
+                "(>, >> or x): A <<- B",
+            ),
+            (
+                name.startswith("|"),
+                "starts with a pipe, which no name does: a line that starts with one is a "
+                "table's row",
+                "rename it; a table is a note's text: write it under note A: (note A, B:), "
+                "whose lines run to the next element",
+            ),
+            (
+                bool(_NOTE_PLACE.match(name)),
+                'is not a participant name; "over", "left of" and "right of" belong in a note',
+                'write a note over a participant as "note A: text"',
+            ),
+            (
+                bool(_DECLARATION.match(name)),
+                "reads as a participant's name: a line that holds an arrow is a message, so a "
+                "display label cannot hold one",
+                'write the label without the arrow: "participant A as Client to Server"',
+            ),
+        )
+        for refused, said, hint in refusals:
+            if refused:
+                self.error(f'"{name}" {said}', _at_text(token), hint=hint)
         mark, before = name[-2:], name[:-2]
         if mark in _LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
             does, instead = _LIFELINE_MARKS[mark]
