@@ -686,6 +686,10 @@ def _zipkin_kind(span: dict) -> str:
     return "client" if "cs" in said else "server" if "sr" in said else "internal"
 
 
+# What the arrow of a span without a name says (a tracer wrote its name as "\n").
+_UNNAMED = "(unnamed span)"
+
+
 def _server_half(span_id: str) -> str:
     return f"{span_id} server"
 
@@ -764,7 +768,7 @@ class _Builder:
         if span.kind in _CALLEES and (caller is None or caller != self.lane(span.service)):
             return self.entry(span, caller)  # called from outside, or by `caller`
         here = self.lane(span.service)
-        words = _marked(span, label(span.name))
+        words = _marked(span, label(span.name or _UNNAMED))
         items: list[Item] = [
             Message(0, here, here, "->", words, request=self.payload("Span", span))
         ]
@@ -890,7 +894,7 @@ class _Builder:
             if rpc:
                 service = span.attribute("rpc.service")
                 return label(f"{service}/{rpc}" if service else rpc)
-        return label(client.name or (server.name if server is not None else ""))
+        return label(client.name or (server.name if server is not None else "") or _UNNAMED)
 
     def payload(self, title: str, span: _Span) -> Payload:
         """The span's attributes as `key: value` lines, after its name, kind and duration."""
