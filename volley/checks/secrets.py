@@ -891,7 +891,7 @@ class DiagramSecrets:
         self._found: dict[tuple[str, bool], list[Secret]] = {
             (text.text, _read_as_body(text)): [] for text in texts
         }
-        self.by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
+        self._by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
         if not find_secrets("\n".join(text.text for text in texts)):
             self.again: Callable[[str], str] = _unchanged
             return
@@ -899,8 +899,8 @@ class DiagramSecrets:
             as_body = _read_as_body(text)
             secrets = self._found[text.text, as_body] = _find(text.text, prose=not as_body)
             if secrets:
-                self.by_text.append((text, secrets))
-        self.again = _repeated(self.by_text)
+                self._by_text.append((text, secrets))
+        self.again = _repeated(self._by_text)
 
     def masked(self, text: str, as_body: bool) -> str:
         """The text with its secrets masked, and the diagram's credentials where it repeats
@@ -912,7 +912,7 @@ class DiagramSecrets:
 
     def places(self) -> Iterator[tuple[int, int, Secret, str]]:
         """(source line, offset in that line, secret, line text) for every secret."""
-        for found, secrets in self.by_text:
+        for found, secrets in self._by_text:
             lines = found.text.split("\n")
             starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
             for secret in secrets:

@@ -1105,11 +1105,6 @@ def _written_lines(text: str) -> list[str]:
     return [part.strip() for part in _BREAK.split(text.strip())]
 
 
-def _texts(text: str) -> list[str]:
-    """Mermaid's text as its lines, each line's escapes decoded."""
-    return [_decode(part).strip() for part in _written_lines(text)]
-
-
 def _lines(text: str) -> list[str]:
     """Mermaid's text as its lines, each with its volley markup escaped and its formatting
     tags (`<b>…</b>`) written as volley's markup."""
@@ -1118,8 +1113,9 @@ def _lines(text: str) -> list[str]:
 
 # The HTML tags people write for formatting in Mermaid's text, and volley's markup for each.
 _FORMAT_TAG = re.compile(r"<(b|strong|i|em|s|del|strike|code|tt|kbd)>(.*?)</\1[ \t]*>", re.I)
-_FORMAT_MARK = {"b": "**", "strong": "**", "i": "*", "em": "*", "s": "~~", "del": "~~"}
-_FORMAT_MARK["strike"] = "~~"
+_FORMAT_MARK = {
+    "b": "**", "strong": "**", "i": "*", "em": "*", "s": "~~", "del": "~~", "strike": "~~"
+}  # fmt: skip
 
 
 def _styled(line: str) -> str | None:
