@@ -115,11 +115,11 @@ def decode_link(link: str, filename: str | None = None, max_bytes: int | None = 
         raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
 
 
-def _absolute(text: str, targets: list[tuple[int, int]]) -> str:
+def _absolute(text: str, targets: list[int]) -> str:
     """The text with each link address written from swimlanes.io's root (`/gallery/x`, as its
     gallery writes them) made whole."""
     pieces, done = [], 0
-    for start, _ in targets:
+    for start in targets:
         if text.startswith("/", start) and not text.startswith("//", start):
             pieces += [text[done:start], "https://swimlanes.io"]
             done = start

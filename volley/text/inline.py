@@ -220,7 +220,7 @@ class _Bracket:
         self.at = at
         self.href = href
         self.image = False
-        self.target: tuple[int, int] | None = None  # where `(destination)` holds the address
+        self.target: int | None = None  # where the address starts in `(destination)`
 
 
 class _LinkEnd:
@@ -420,8 +420,7 @@ class _Scanner:
             self.flush()
             bracket = self.tokens[opener]
             bracket.href = href
-            first = text.index(href, i + 1)  # the address less the blanks around it
-            bracket.target = (first, first + len(href))
+            bracket.target = text.index(href, i + 1)  # past the blanks before it
             self.tokens.append(_LINK_END)
             self._images_as_text(opener)
             if self._is_image(bracket, opener):
@@ -613,13 +612,13 @@ def parse_inline(text: str) -> list[list[Span]]:
     return [list(line) for line in parse_lines(text)]
 
 
-def link_targets(text: str) -> list[tuple[int, int]]:
-    """Where each link's address is written in `text`, as `(start, end)` offsets: the links
-    the text draws, so none in a code span or behind an escaped bracket."""
+def link_targets(text: str) -> list[int]:
+    """Where each link's address starts in `text`: the links the text draws, so none in a
+    code span or behind an escaped bracket."""
     if not _SPECIAL.search(text):
         return []
     tokens, _ = _Scanner(text).run()
-    return [t.target for t in tokens if isinstance(t, _Bracket) and t.target and t.href]
+    return [t.target for t in tokens if isinstance(t, _Bracket) and t.target is not None and t.href]
 
 
 def plain_text(text: str) -> str:
@@ -789,15 +788,14 @@ def parse_note(text: str) -> list[NoteBlock]:
     return blocks
 
 
-def note_link_targets(text: str) -> list[tuple[int, int]]:
-    """Where each link's address is written in a note's text, as `(start, end)` offsets: the
-    links `parse_note` draws, so none in a fenced block or a code span, each table cell read
-    on its own."""
+def note_link_targets(text: str) -> list[int]:
+    """Where each link's address starts in a note's text: the links `parse_note` draws, so
+    none in a fenced block or a code span, each table cell read on its own."""
     lines = text.split("\n")
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
-    found: list[tuple[int, int]] = []
+    found: list[int] = []
     for start, end, what in _stretches(lines):
         if isinstance(what, FencedBlock):
             continue
@@ -805,7 +803,7 @@ def note_link_targets(text: str) -> list[tuple[int, int]]:
             line = lines[k]
             for first, last in _cell_bounds(line) if what else [(0, len(line))]:
                 at = offsets[k] + first
-                found += [(at + a, at + b) for a, b in link_targets(line[first:last])]
+                found += [at + offset for offset in link_targets(line[first:last])]
     return found
 
 
