@@ -169,6 +169,26 @@ def test_labels_mask_query_parameters_but_not_prose():
     assert find_secrets_in_label("password: at least 12 characters") == []
 
 
+def test_a_value_in_a_label_ends_at_the_labels_line_break():
+    """A label's `\\n` and `<br>` end a line as the picture draws it: the next line's words
+    are not masked with the value before them."""
+    from volley.checks.secrets import redact_label
+
+    label = f"GET /cb?token={LIVE}\\nthen retry"
+    assert redact_label(label) == f"GET /cb?token={MASK}\\nthen retry"
+    assert redact_label(f"sign in<br/>Cookie: sid={LIVE}<br>done") == (
+        f"sign in<br/>Cookie: sid={MASK}<br>done"
+    )
+
+
+def test_a_cookie_in_a_label_counts_only_when_it_looks_like_a_credential():
+    """In prose a cookie is held to the Authorization header's rule: `session_id=xyz` in a
+    Mermaid guide is an example; a value shaped like a key is still a secret."""
+    assert find_secrets_in_label("Set-Cookie: session_id=xyz") == []
+    assert find_secrets_in_label("Cookie: sid=hello") == []
+    assert find_secrets_in_label(f"Cookie: sid={LIVE}") != []
+
+
 DIAGRAM = f"""\
 title: Login with ?token={LIVE}
 Client -> API: POST /login?client_secret={LIVE}

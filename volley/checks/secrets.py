@@ -24,8 +24,9 @@ from the masked body show the mask. Placeholders (`<token>`, `xxx`, `$TOKEN`, `$
 `{{token}}`, `YOUR_API_KEY`) and documented example keys (AWS's `…EXAMPLE`) are not secrets, so
 documentation stays quiet and redacting twice changes nothing.
 
-Labels, notes and participant names are prose: there a `key: value` counts only when the value
-is one credential-like word, so `password: at least 12 characters` stays advice.
+Labels, notes and participant names are prose: there a `key: value` (or a cookie) counts only
+when the value is one credential-like word, so `password: at least 12 characters` stays advice,
+and a value ends at the label's line break.
 
 Every pattern of volley's own is linear in the length of the text (no nested quantifiers,
 bounded names); each detector of `detect-secrets` runs only on a text holding a string its
@@ -39,7 +40,7 @@ import importlib
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from volley.model import Diagram, Text
@@ -117,6 +118,7 @@ _PLACEHOLDER = re.compile(
     r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false|string"
     r"|example|sample|dummy|changeme|secret|password|token)"
     r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
+    r"|(?i:foo|bar|baz|qux|foobar|xyz|abc|abc123|test|demo|1234|12345|123456)"  # classic dummies
     r"|[^\n]*(?:…|\.\.\.)"  # cut short on purpose: eyJhbGciOi…
     r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
     r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
@@ -272,7 +274,7 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
     """The secret parts of a header's value: after the scheme, or each cookie's value."""
     folded = name.lower()
     if folded in ("cookie", "set-cookie"):
-        yield from _cookie_values(value, start, first_only=folded == "set-cookie")
+        yield from _cookie_values(value, start, first_only=folded == "set-cookie", prose=prose)
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
@@ -284,13 +286,16 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
         yield start, start + len(value)
 
 
-def _cookie_values(value: str, start: int, first_only: bool) -> Iterator[tuple[int, int]]:
-    """Each cookie's value (a Set-Cookie's first pair only: the rest are its attributes)."""
+def _cookie_values(
+    value: str, start: int, first_only: bool, prose: bool = False
+) -> Iterator[tuple[int, int]]:
+    """Each cookie's value (a Set-Cookie's first pair only: the rest are its attributes); in
+    prose, as an Authorization header's, only one that looks like a credential."""
     pairs = value.split(";")
     offset = start
     for pair in pairs[:1] if first_only else pairs:
         key, eq, cookie = pair.partition("=")
-        if eq and not is_placeholder(cookie):
+        if eq and not is_placeholder(cookie) and not (prose and not credential_like(cookie)):
             lead = len(cookie) - len(cookie.lstrip())
             yield offset + len(key) + 1 + lead, offset + len(pair.rstrip())
         offset += len(pair) + 1
@@ -781,6 +786,27 @@ def _merged(found: list[Secret]) -> list[Secret]:
 
 
 def _find(text: str, prose: bool) -> list[Secret]:
+    """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
+    line as the picture draws it, so no value runs on past one."""
+    if not prose or not _PROSE_BREAK.search(text):
+        return _found_in(text, prose)
+    found: list[Secret] = []
+    start = 0
+    for brk in [*_PROSE_BREAK.finditer(text), None]:
+        end = len(text) if brk is None else brk.start()
+        found += [
+            replace(secret, start=secret.start + start, end=secret.end + start)
+            for secret in _found_in(text[start:end], prose)
+        ]
+        start = end if brk is None else brk.end()
+    return found
+
+
+# A line break in prose (see volley.text.inline).
+_PROSE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.IGNORECASE)
+
+
+def _found_in(text: str, prose: bool) -> list[Secret]:
     found: list[Secret] = []
     looked: dict[Callable[[str], bool], bool] = {}  # four finders share the names' test
     for finder, may_find in _FINDERS:
