@@ -222,7 +222,8 @@ class _Engine:
                     frame = C.BLOCK_PAD_X + (depth - 1) * C.BLOCK_NEST_INSET
                     gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
                     if self._loops_left(i):
-                        _need(needs, i - 1, i, self._self_reach(row) + gap)
+                        # the neighbour's bars nest rightwards, towards this label
+                        _need(needs, i - 1, i, self._self_reach(row) + gap + self.bar_room)
                     elif i + 1 < self.n:
                         _need(needs, i, i + 1, self._self_reach(row) + gap)
                 else:
