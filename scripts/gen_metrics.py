@@ -36,6 +36,10 @@ NOTO_SCRIPTS = (
     "NKo", "Hebrew", "Armenian", "Georgian", "Ethiopic", "Cherokee", "CanadianAboriginal",
     "Mongolian", "Tifinagh", "Javanese", "Balinese", "Sundanese", "OlChiki", "Adlam", "Vai",
 )  # fmt: skip
+# Noto's fonts for the symbols no script has (arrows, mathematical operators and letters,
+# technical signs), each NotoSans<name>-Regular.ttf: with DejaVu Sans, what a system draws them
+# with when the named fonts lack them.
+NOTO_SYMBOLS = ("Math", "Symbols", "Symbols2")
 OUT = Path(__file__).resolve().parent.parent / "volley" / "layout" / "metrics_data.py"
 
 FACES = {
@@ -181,8 +185,7 @@ def fallback_widths(
     rule (an em each); where DejaVu Sans of that weight is wider, its width."""
     table: dict[int, int] = {}
     for name in NOTO_SCRIPTS:
-        path = noto_dir / f"NotoSans{name}-{weight}.ttf"
-        path = path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"
+        path = _face(noto_dir, name, weight)
         font = widths(TTFont(path))
         font.update(joined_widths(font))
         font.update(mark_widths(path, font))
@@ -195,7 +198,24 @@ def fallback_widths(
     for cp, width in dejavu.items():
         if cp in table:
             table[cp] = max(table[cp], width)
+    # The symbols: as wide as the widest font that has them, since which one a system picks
+    # is its own choice (⟶ is 1.4 em in Noto Sans Math; the average width was half of that).
+    symbols: dict[int, int] = {}
+    fonts = [widths(TTFont(_face(noto_dir, name, weight))) for name in NOTO_SYMBOLS]
+    fonts += [dejavu, widths(TTFont(dejavu_dir / "DejaVuMathTeXGyre.ttf"))]
+    for font in fonts:
+        for cp, width in font.items():
+            wide = unicodedata.east_asian_width(chr(cp)) in ("W", "F")
+            if cp > 0x7F and cp not in covered and cp not in table and not wide:
+                symbols[cp] = max(symbols.get(cp, 0), width)
+    table.update(symbols)
     return {cp: min(width, 64 * 64 - 1) for cp, width in table.items()}  # two digits (﷽ is wider)
+
+
+def _face(noto_dir: Path, name: str, weight: str) -> Path:
+    """Noto Sans <name> of `weight`, or its Regular face where it has no such weight."""
+    path = noto_dir / f"NotoSans{name}-{weight}.ttf"
+    return path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"
 
 
 def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str:

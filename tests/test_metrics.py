@@ -97,6 +97,7 @@ def test_widths_match_font_files(pattern: str, style: dict) -> None:
 @needs_font("Liberation Sans")
 @needs_font("Noto Sans Devanagari")
 @needs_font("DejaVu Sans")
+@needs_font("DejaVu Math TeX Gyre")
 def test_generated_table_is_current() -> None:
     spec = importlib.util.spec_from_file_location("gen_metrics", ROOT / "scripts/gen_metrics.py")
     module = importlib.util.module_from_spec(spec)
@@ -172,6 +173,25 @@ def _shaped_width(font, text: str, size: float) -> float:
     buffer.guess_segment_properties()
     hb.shape(font, buffer, {})
     return sum(p.x_advance for p in buffer.glyph_positions) * size / font.face.upem
+
+
+@needs_font("Noto Sans Math")
+@needs_font("DejaVu Math TeX Gyre")
+@pytest.mark.parametrize("words", ["⟶⟶⟶ ⇶⇶ ⇒", "⊕⊗⊢⊨ ℝℕℤ ∮∯", "𝕳𝖊𝖑𝖑𝖔 𝓗𝓮𝓵𝓵𝓸 𝛼𝛽"])
+def test_symbols_no_script_has_are_measured_as_wide_as_their_widest_font(words: str) -> None:
+    """Arrows and mathematical signs and letters that Liberation lacks were measured as one
+    average letter each, and a note of long arrows ran past its box by half its width:
+    whichever font a system draws them with, they now have room."""
+    from volley.output.shaping import text_font
+
+    fonts = ("Noto Sans Math", "DejaVu Sans", "DejaVu Math TeX Gyre", "Noto Sans Symbols 2")
+    drawn = []
+    for name in fonts:
+        font = text_font(name, False, False)
+        if font is not None and all(font.get_nominal_glyph(ord(ch)) for ch in words.split()[0]):
+            drawn.append(_shaped_width(font, words, 1000))
+    assert drawn
+    assert max(drawn) * 0.97 <= text_width(words, 1000) <= max(drawn) * 1.25
 
 
 def test_wide_characters_are_one_em_and_emoji_as_wide_as_emoji_fonts_draw_them() -> None:
