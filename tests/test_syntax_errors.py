@@ -361,6 +361,31 @@ def test_the_errors_end_with_a_count_even_of_one():
     assert info.value.format().endswith("\n1 error")
 
 
+def test_a_fence_never_closed_leaves_the_errors_before_it_reported():
+    """It takes the rest of the file, so nothing after it is read; what comes before it is,
+    and its errors come with it, then the count."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("title Login\nX ~> Y\nA -> B\nin:\n```\nunclosed\n", "f.volley")
+    assert [(e.line, e.column) for e in info.value.errors] == [(1, 12), (2, 3), (5, 1)]
+    assert "never closed" in info.value.errors[-1].message
+    assert info.value.format().endswith("\n3 errors")
+
+
+def test_errors_past_the_ones_looked_for_are_said_to_be_unread():
+    """Reading stops after 25 errors (bounded work); the count says where, so that "25
+    errors" is not taken for all of them. Errors that end the file need no such word."""
+    lines = [f"A ~> B{n}" for n in range(1, 31)]
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("\n".join(lines) + "\n", "f.volley")
+    assert len(info.value.errors) == 25
+    assert info.value.format().endswith(
+        "\n25 errors; volley stopped reading at line 25: fix these and check again for any after it"
+    )
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("\n".join(lines[:25]) + "\n", "f.volley")
+    assert info.value.format().endswith("\n25 errors")
+
+
 def test_a_stray_end_names_every_block():
     error = error_for("A -> B\nend\n")
     assert error.message == (

@@ -183,10 +183,17 @@ class VolleyErrors(VolleyError):
     It is itself the first error (its `line`, `column` and `message`), so code that shows one
     place keeps working; `errors` holds all of them, `warnings` what the reader found besides
     (a line read as a note's text, a block left open), which often explains an error; and
-    `format()` prints them in line order, then a count of the errors.
+    `format()` prints them in line order, then a count of the errors. `stopped_at` is the
+    line the reader stopped at when it found as many errors as it looks for (see
+    `volley.language.parser.error_budget`): the lines after it were not read.
     """
 
-    def __init__(self, errors: list[VolleyError], warnings: list[Diagnostic] | None = None) -> None:
+    def __init__(
+        self,
+        errors: list[VolleyError],
+        warnings: list[Diagnostic] | None = None,
+        stopped_at: int | None = None,
+    ) -> None:
         first = errors[0]
         super().__init__(
             first.message,
@@ -198,10 +205,17 @@ class VolleyErrors(VolleyError):
         )
         self.errors = list(errors)
         self.warnings = list(warnings or [])
+        self.stopped_at = stopped_at
 
     def format(self, color: bool = False) -> str:
         said: list[Diagnostic | VolleyError] = [*self.errors, *self.warnings]
         said.sort(key=lambda d: (d.line, d.column))
         shown = [each.format(color) for each in said]
-        shown.append(counted(len(self.errors), "error", "errors"))  # then a count
+        count = counted(len(self.errors), "error", "errors")  # then a count
+        if self.stopped_at is not None:
+            count += (
+                f"; volley stopped reading at line {self.stopped_at}: fix these and check "
+                "again for any after it"
+            )
+        shown.append(count)
         return "\n".join(shown)

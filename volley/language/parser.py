@@ -22,6 +22,7 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.language.prepass import (
     Body,
     LineKind,
+    UnclosedFence,
     is_comment,
     is_percent_comment,
     lift_bodies,
@@ -789,25 +790,20 @@ class _Parse:
         """Blocks nested past the limit stop the parse at once: the passes after it recurse."""
         raise self.fail([*self.syntax_errors, *self.errors, self.located(message, token)])
 
-    def fail(self, errors: list[VolleyError]) -> VolleyErrors:
+    def fail(self, errors: list[VolleyError], stopped_at: int | None = None) -> VolleyErrors:
         """Every error, in order; on a line already reported as a syntax error, that one alone:
         the line was read again as what was most likely meant (`set_aside`), and a mistake
-        found in that guess (`in Request` read as `in:` with no body) is not the user's."""
+        found in that guess (`in Request` read as `in:` with no body) is not the user's.
+        `stopped_at`: the line reading stopped at, with lines after it unread."""
         guessed = {error.line for error in self.syntax_errors}
         kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
         ordered = sorted(kept, key=lambda error: (error.line, error.column))
-        return VolleyErrors(ordered, sorted(self.warnings, key=lambda w: (w.line, w.column)))
+        warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
+        return VolleyErrors(ordered, warnings, stopped_at=stopped_at)
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
-        blanked, bodies, self.comment_ends = lift_bodies(
-            self.text,
-            keyword_matcher("IN", "OUT"),
-            keyword_matcher("NOTE"),
-            line_kind,
-            _mermaid_note(),
-            self.filename,
-        )
+        blanked, bodies, self.comment_ends = self.lifted()
         # The grammar wants a newline after every line; a leading one lets _NL swallow comment
         # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
         source = blanked.split("\n")
@@ -832,6 +828,25 @@ class _Parse:
         diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         _check_sizes(diagram, self.limits, self.lines)
         return diagram
+
+    def lifted(self) -> tuple[str, dict[int, Body], dict[int, int]]:
+        """`lift_bodies` of the text. A fence never closed is an error that takes the rest of
+        the file: the lines before it are still read, for the errors they hold, with the fence
+        closed where the file ends."""
+        text = self.text
+        while True:
+            try:
+                return lift_bodies(
+                    text,
+                    keyword_matcher("IN", "OUT"),
+                    keyword_matcher("NOTE"),
+                    line_kind,
+                    _mermaid_note(),
+                    self.filename,
+                )
+            except UnclosedFence as unclosed:
+                self.syntax_errors.append(unclosed)
+                text = "\n".join([*self.lines[: unclosed.line], unclosed.closing])
 
     def set_aside(self, exc: UnexpectedInput, source: list[str]) -> None:
         """Word the failure, then blank its line so that the next attempt goes on past it.
@@ -872,12 +887,10 @@ class _Parse:
             meant = None  # what was meant did not read either: the line's first error stands
         else:
             self.syntax_errors.append(error)
-        budget = error_budget(self.text)
-        if (
-            len(self.syntax_errors) >= budget
-            or not 0 < line <= len(source)
-            or not source[line - 1].strip()
-        ):
+        unread = any(later.strip() for later in self.lines[line:])
+        if len(self.syntax_errors) >= error_budget(self.text) and unread:
+            raise self.fail(self.syntax_errors + self.errors, stopped_at=line)
+        if not 0 < line <= len(source) or not source[line - 1].strip():
             raise self.fail(self.syntax_errors + self.errors)
         source[line - 1] = meant or ""  # what was most likely meant, or nothing
         for covered in range(line, min(self.covered_end(source, line - 1, meant), len(source))):

@@ -88,6 +88,20 @@ def _dedented(lines: list[str]) -> list[str]:
     return out
 
 
+class UnclosedFence(VolleyError):
+    """A fenced body never closed: it would take the rest of the file, so the lines before it
+    are all that can be read (`closing` is the fence that would have closed it)."""
+
+    def __init__(
+        self, message: str, *, filename: str | None, line: int, column: int, source_line: str,
+        closing: str,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            message, filename=filename, line=line, column=column, source_line=source_line
+        )
+        self.closing = closing
+
+
 class _Lifter:
     def __init__(
         self, lines: list[str], filename: str | None, line_kind: Callable[[str], LineKind]
@@ -103,13 +117,14 @@ class _Lifter:
         """The block `opening` (line `start`) opens; an error when it is never closed."""
         block = read_block(self.lines, start, opening)
         if not block.closed:
-            raise VolleyError(
+            raise UnclosedFence(
                 f"this fenced block is never closed; expected a closing {opening.fence} on a "
                 "line of its own",
                 filename=self.filename,
                 line=start + 1,
                 column=opening.column,
                 source_line=self.lines[start],
+                closing=opening.fence,
             )
         return block
 
