@@ -347,6 +347,8 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
         ('A -> B: call\n```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
         # PlantUML's note over several lines, to its `end note`
         ("A -> B\nnote left of A\n  multi\nend note\nB ~> A\n", [2, 5]),
+        # the fence opened on the in: line itself: its body is read as the body meant
+        ('A -> B\nin: Request ```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
     ],
 )
 def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):
@@ -448,3 +450,10 @@ def test_a_table_outside_a_note_is_one_error_that_says_where_tables_go():
         '"| A" starts with a pipe, which no name does: a line that starts with one is a table\'s'
         " row"
     )
+
+
+def test_a_fence_opened_on_the_in_line_says_where_it_goes():
+    error = error_for("A -> B\nout: Reply ```json\n{}\n```\n")
+    assert (error.line, error.column) == (2, 12)
+    assert error.message == "the fence ```json goes on a line of its own, under out:"
+    assert error.hint == "write out: and its label on this line, then ```json on the next"

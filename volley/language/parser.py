@@ -383,6 +383,13 @@ class _ToModel:
                 at_end=True,
             )
             body = Body(_line(keyword), "", "indented")
+        elif body.fence_on_owner:
+            fence = label.value[body.fence_on_owner - label.column :].split()[0]
+            self.error(
+                f"the fence {fence} goes on a line of its own, under {side}:",
+                Token("TEXT", fence, line=_line(keyword), column=body.fence_on_owner),
+                hint=f"write {side}: and its label on this line, then {fence} on the next",
+            )
         payload = Payload(
             label=_text(label) or DEFAULT_PAYLOAD_LABELS[side],
             lang=body.lang,

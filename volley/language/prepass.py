@@ -35,6 +35,10 @@ class Body:
     # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
     # which the parser points out, since its writer may have meant the keyword.
     doubtful: list[int] = field(default_factory=list)
+    # Where a fence was opened on the owner line itself (`in: ```json`), 1-based; 0 if not:
+    # its block is lifted as the body meant, and the parser says the fence goes on a line of
+    # its own.
+    fence_on_owner: int = 0
 
 
 # What a line is, for where a note ends: an element, plain text, or text that starts with a
@@ -86,6 +90,10 @@ def _dedented(lines: list[str]) -> list[str]:
         # spaces are columns as written; tabs become the columns they stand for
         out.append(lead.expandtabs(TAB_STOP)[shared:] + words if "\t" in lead else line[shared:])
     return out
+
+
+# A fence opened at the end of a line that owns a body (`in: ```json`, `out: Reply ~~~`).
+_FENCE_AT_END = re.compile(r"(?<=[:\s])((?:`{3,}|~{3,})[^`\n]*)$")
 
 
 class UnclosedFence(VolleyError):
@@ -155,9 +163,24 @@ class _Lifter:
             return block.end + 1, Body(index + 1, text, "fenced", opening.lang, start=nxt + 2)
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
-            return index + 1, None
+            return self.fence_on_owner(index)
         text = "\n".join(_dedented(self.lines[nxt:after]))
         return after, Body(index + 1, text, "indented", start=nxt + 1)
+
+    def fence_on_owner(self, index: int) -> tuple[int, Body | None]:
+        """A body whose fence was opened at the end of its `in:` line, closed below it: read
+        as the body meant, marked so that the slip is one error, not one for each line."""
+        found = _FENCE_AT_END.search(self.lines[index])
+        opening = fence_open(found.group(1)) if found else None
+        if found is None or opening is None:
+            return index + 1, None
+        block = read_block(self.lines, index, opening)
+        if not block.closed:
+            return index + 1, None
+        text = "\n".join(block.body)
+        body = Body(index + 1, text, "fenced", opening.lang, start=index + 2)
+        body.fence_on_owner = found.start(1) + 1
+        return block.end + 1, body
 
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep
