@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import volley
 from volley.api import check
 
@@ -37,3 +39,36 @@ def test_the_model_keeps_what_was_written():
     diagram = volley.parse(SPOOFED)
     assert diagram.participants[0] == f"{RLO}Admin{PDF}"
     assert volley.render("A -> B: plain") == volley.render(volley.parse("A -> B: plain"))
+
+
+def test_names_that_differ_only_in_a_space_that_is_not_plain_are_warned_about():
+    """A no-break space pasted from a web page makes a second lane that looks like the first;
+    each name that holds one is named, at the space. A name alone with one is no look-alike."""
+    text = "MCP\u00a0Server -> B\nMCP Server -> B\nMCP\u2009Server -> B\nX\u00a0Y -> B\n"
+    warnings = check(text, filename="f.volley").warnings
+    assert [(w.line, w.column) for w in warnings] == [(1, 4), (3, 4)]
+    assert warnings[0].message == (
+        '"MCP\u00a0Server" looks like "MCP Server" but is another participant: it holds '
+        "U+00A0 NO-BREAK SPACE, not a plain space"
+    )
+    assert "U+2009 THIN SPACE" in warnings[1].message
+
+
+def test_a_no_break_space_between_words_is_an_error_that_names_it():
+    """`A ->\u00a0B` fails where it looks right: the error says which character it is, and the
+    line is read on as if it were a plain space, so a later mistake is still found."""
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse("A\u00a0->\u00a0B: x\nC ~> D\n", "f.volley")
+    first, second = info.value.errors
+    assert (first.line, first.column) == (1, 5)
+    assert first.message.startswith("U+00A0 NO-BREAK SPACE stands between words here")
+    assert second.line == 2
+
+
+def test_a_full_width_colon_in_a_name_is_warned_about():
+    (warning,) = check("A -> B\uff1a\u5168\u89d2\n", filename="f.volley").warnings
+    assert (warning.line, warning.column) == (1, 7)
+    assert (
+        "full-width colon" in warning.message
+        and warning.hint == 'write a plain ":" before the label'
+    )

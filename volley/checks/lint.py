@@ -10,6 +10,7 @@ never fail a command.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 
 from volley.checks.secrets import DiagramSecrets
@@ -38,6 +39,7 @@ def lint(
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
+        *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact),
@@ -97,6 +99,54 @@ def _address_warnings(
             hint=f'to send to {address}, declare it: "participant P as {address}", then '
             f'"{message.sender} -> P: …"',
         )
+
+
+def _name_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """Names that read otherwise than they look: two that differ only in a space that is not
+    a plain one (`MCP Server` with a no-break space, pasted from a web page) are two lanes
+    that look alike; a full-width colon (`B：label`, as a Chinese or Japanese keyboard types
+    it) does not start a label, so the words after it are part of the name."""
+    first_line: dict[str, int] = {}
+    for message in diagram.messages():
+        for name in (message.sender, message.receiver):
+            first_line.setdefault(name, message.line)
+    alike: dict[str, list[str]] = {}
+    for name in first_line:
+        alike.setdefault(_SPACES.sub(" ", name), []).append(name)
+
+    def warning(message: str, name: str, at: int, hint: str) -> Diagnostic:
+        shown = source_line(first_line[name]) or ""
+        column = shown.find(name) + at + 1 if name in shown else 1
+        line = first_line[name]
+        return Diagnostic(
+            message, diagram.filename, line, column, shown, severity="warning", hint=hint
+        )
+
+    for name in first_line:
+        odd = _SPACES.search(name)
+        others = [other for other in alike[_SPACES.sub(" ", name)] if other != name]
+        if odd is not None and others:
+            space = odd.group()
+            yield warning(
+                f'"{name}" looks like "{others[0]}" but is another participant: it holds '
+                f"U+{ord(space):04X} {unicodedata.name(space)}, not a plain space",
+                name,
+                odd.start(),
+                "write the name with plain spaces to make them one participant",
+            )
+        if "\uff1a" in name:
+            yield warning(
+                f'the name "{name}" holds a full-width colon "：", which does not start a label',
+                name,
+                name.index("\uff1a"),
+                'write a plain ":" before the label',
+            )
+
+
+# Spaces other than the plain one: no-break, thin, ideographic, ...
+_SPACES = re.compile(r"[^\S\t\n\r\f\v ]")
 
 
 def _activation_warnings(

@@ -8,6 +8,7 @@ says it in the language's own words, with a suggestion where one is likely.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from lark import Token
@@ -268,6 +269,24 @@ class _Explainer:
             hint=f'volley writes a section as "{self.meant}"',
         )
 
+    def odd_space(self, line: int, column: int) -> VolleyError | None:
+        """A space other than a plain one where the line failed (`A ->\u00a0B`): pasted from a
+        web page or typed by a keyboard layout, it looks like a space, but only spaces and
+        tabs part words. The line is read on as if each were a plain space."""
+        text = self.lines[line - 1]
+        for at in (column - 1, column - 2):  # at the place, or just before the word there
+            if 0 <= at < len(text) and text[at] != " " and unicodedata.category(text[at]) == "Zs":
+                space = text[at]
+                self.meant = "".join(" " if unicodedata.category(c) == "Zs" else c for c in text)
+                return self.error(
+                    f"U+{ord(space):04X} {unicodedata.name(space)} stands between words here, "
+                    "where volley reads only plain spaces and tabs",
+                    line,
+                    at + 1,
+                    hint="write a plain space",
+                )
+        return None
+
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
         """`service-x -> B`: a name ending in `-x` before a space reads as the name and the
         lost-message arrow, so the line has two arrows."""
@@ -430,7 +449,8 @@ class _Explainer:
             )
         line = min(max(line, 1), len(self.lines))
         found = (
-            self.fence_without_owner(line)
+            self.odd_space(line, column)
+            or self.fence_without_owner(line)
             or self.misplaced_keyword(exc, line)
             or self.glued_lost_arrow(line)
             or self.plantuml_divider(line)
