@@ -383,6 +383,15 @@ def test_head_only_and_no_blank_line():
     assert values(table)[-1] == ("a", "1")
 
 
+def test_a_header_named_in_another_script_is_a_header_and_keeps_the_ones_after_it():
+    """HTTP/1.1 allows only ASCII names, but documentation writes `X-Имя`: the headers after
+    it were lost, and the body's rows with them."""
+    body = 'POST / HTTP/1.1\nX-Имя: Иван\nContent-Type: application/json\n\n{"a": 1}'
+    table = body_table(body, "http")
+    assert table.headers == [("X-Имя", "Иван"), ("Content-Type", "application/json")]
+    assert values(table)[-1] == ("a", "1")
+
+
 def test_folded_headers_and_crlf():
     body = "HTTP/2 204\r\nX-Long: one\r\n  two\r\n\tthree\r\nX-Empty:\r\n\r\n"
     table = body_table(body, "http")

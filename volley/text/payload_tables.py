@@ -324,7 +324,9 @@ _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
 _VERSION = r"HTTP/\d+(?:\.\d+)?"
 _REQUEST_LINE = re.compile(rf"(?P<method>{_TOKEN}) +(?P<target>\S+)(?: +(?P<version>{_VERSION}))?")
 _STATUS_LINE = re.compile(rf"(?P<version>{_VERSION}) +(?P<status>\d{{3}})(?: +(?P<reason>.*))?")
-_HEADER = re.compile(rf"(?P<name>:?{_TOKEN})[ \t]*:[ \t]*(?P<value>.*)")
+# A header's name: HTTP's token, and letters of any script, which documentation writes
+# (`X-Имя`) though HTTP/1.1 would refuse them; never a JSON line's `{"` or `["`.
+_HEADER = re.compile(r"(?P<name>:?[\w!#$%&'*+.^`|~-]+)[ \t]*:[ \t]*(?P<value>.*)")
 
 
 def _start_line(line: str, declared: bool) -> StartLine | None:
