@@ -159,6 +159,13 @@ def test_tab_counts_as_indentation():
     assert message.request.body == "key: value\nother: 2"
 
 
+def test_an_indented_body_keeps_its_own_tabs_and_spaces_byte_for_byte():
+    """Past the indentation every line shares as written, the body is what was written: a
+    tab stays a tab, a line of spaces keeps its spaces."""
+    message = only("A -> B\nin: Q\n\tx:\t1\n\t\tdeep\n\t   \n\t}\n")
+    assert message.request.body == "x:\t1\n\tdeep\n   \n}"
+
+
 def test_body_survives_byte_for_byte():
     body = (
         "A -> B: not a message\nnote: not a note\nend\n```inner```\n"

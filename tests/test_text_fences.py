@@ -64,7 +64,10 @@ def test_the_openings_indentation_is_removed_from_the_body() -> None:
     assert found.body == ["  indented", "level", "less", ""]
     opening = fence_open("  ~~~")
     assert opening is not None and opening.column == 3
-    assert dedent("\tx", opening) == "x"  # other white space than the opening's: all removed
+    # other white space than the opening's: as many columns removed, the rest kept
+    assert dedent("\tx", opening) == "  x"  # a tab is four columns: two remain
+    assert dedent("\t\tbar", opening) == "  \tbar"
+    assert dedent(" y", opening) == "y"  # indented less: all of it removed
 
 
 def test_a_block_never_closed_runs_to_the_end() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from os.path import commonprefix
 from typing import Literal
 
 from volley.errors import VolleyError
@@ -75,11 +76,16 @@ def is_percent_comment(line: str) -> bool:
 
 
 def _dedented(lines: list[str]) -> list[str]:
-    """The lines without the indentation they all share, counted in columns (a tab to the next
-    multiple of four), so a tab on one line and four spaces on the next share it; blank lines
-    become empty. Indentation past the shared part keeps its columns, as spaces."""
-    widths = [indent_width(line) for line in lines if not _is_blank(line)]
-    shared = min(widths, default=0)
+    """The lines without the indentation they all share. Where every line starts with the same
+    white space, that is removed and the rest kept byte for byte (tabs and all); where they
+    mix tabs and spaces, it is counted in columns (a tab to the next multiple of four), so a
+    tab on one line and four spaces on the next share it, and the indentation past it is kept
+    as spaces. A blank line keeps what it has past the shared part."""
+    filled = [line for line in lines if not _is_blank(line)]
+    written = commonprefix([line[: len(line) - len(line.lstrip(" \t"))] for line in filled])
+    shared = min((indent_width(line) for line in filled), default=0)
+    if indent_width(written) == shared:
+        return [line[len(written) :] if line.startswith(written) else "" for line in lines]
     out = []
     for line in lines:
         if _is_blank(line):
@@ -87,8 +93,7 @@ def _dedented(lines: list[str]) -> list[str]:
             continue
         words = line.lstrip(" \t")
         lead = line[: len(line) - len(words)]
-        # spaces are columns as written; tabs become the columns they stand for
-        out.append(lead.expandtabs(TAB_STOP)[shared:] + words if "\t" in lead else line[shared:])
+        out.append(lead.expandtabs(TAB_STOP)[shared:] + words)
     return out
 
 

@@ -92,11 +92,20 @@ def closes(line: str, fence: str, *, max_indent: int | None = None) -> bool:
 
 
 def dedent(line: str, opening: Opening) -> str:
-    """A line of the block without the opening's indentation. A line indented less, or with
-    other white space (tabs where the opening has spaces), loses all its leading white space."""
+    """A line of the block without the opening's indentation, as CommonMark removes it: as
+    many columns as the opening is indented (a tab advancing to the next multiple of four),
+    the rest of the line's indentation kept. A line indented less loses all of its own."""
     if line.startswith(opening.indent):
         return line[len(opening.indent) :]
-    return line.lstrip(" \t")
+    width = len(opening.indent.expandtabs(_TAB_STOP))
+    column = 0
+    for at, char in enumerate(line):
+        if column >= width or char not in " \t":
+            return line[at:]
+        column = column + 1 if char == " " else column + _TAB_STOP - column % _TAB_STOP
+        if column > width:  # a tab reaching past the indentation: its columns after it stay
+            return " " * (column - width) + line[at + 1 :]
+    return ""
 
 
 def read_block(
