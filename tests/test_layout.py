@@ -836,3 +836,16 @@ def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
     clusters = _clusters("\u0e40\u0e0a\u0e48\u0e19\u0e44\u0e1b\u0e42\u0e23\u0e07")  # เช่นไปโรง
     assert clusters[0] == "\u0e40\u0e0a\u0e48"
     assert not any(c[-1] in "\u0e40\u0e41\u0e42\u0e43\u0e44" for c in clusters)
+
+
+def test_a_wrapped_right_to_left_block_label_lines_up_on_the_right() -> None:
+    """Set from the left of its box (after the block's tab), a right-to-left label of several
+    lines still ends each line at the box's right, as a right-to-left note does."""
+    words = "شرط طويل جدا جدا يتجاوز عرض الإطار بكثير ولا يمكن أن يتسع في المساحة المتاحة"
+    layout = layout_of(f"A -> B: x\nif: {words}\n  B -> C: ok\nend\n")
+    label = layout.frames[0].label
+    assert label is not None and len(label.lines) > 1
+    ends = {round(line.x + line.width, 2) for line in label.lines}
+    assert ends == {round(label.x + label.w, 2)}
+    assert {line.anchor for line in label.lines} == {"end"}
+    assert_clean(layout)

@@ -311,12 +311,17 @@ class Typesetter:
         top = y
         size = st.size
         share = ANCHOR_SHARE[align]
+        # A right-to-left paragraph of several lines set from the left of its box still has
+        # its lines' ends in line, at the box's right, as right-to-left text is aligned.
+        flush_right = align == "start" and len(st.lines) > 1
         for sl in st.lines:
             lx = x - share * sl.width
             # Right-to-left scripts are the ones the bundled widths know least (Liberation has
             # no Arabic): a line of theirs is drawn from the point it is aligned on (when it
             # is one run; the runs of a line of several keep their measured places).
             anchor: Anchor = align if sl.rtl else "start"
+            if sl.rtl and flush_right:
+                lx, anchor = x + st.width - sl.width, "end"
             line = TextLine(
                 lx, top + sl.baseline, sl.width, size, sl.runs, sl.mono, rtl=sl.rtl, anchor=anchor
             )
