@@ -134,6 +134,16 @@ def test_two_bodies_of_one_message_get_a_heading_each() -> None:
     assert words == ["1 · A → B · call · Args", "1 · A → B · call · Result"]
 
 
+def test_a_right_to_left_body_label_keeps_its_language_after_it() -> None:
+    """The label is set apart as a right-to-left isolate; the language stays outside it, so
+    it reads after the label, as it does after a left-to-right one (not "(http) طلب")."""
+    text = "A -> B: go\nin: طلب\n```http\nGET / HTTP/1.1\n```\n"
+    layout = layout_diagram(volley.parse(text), bodies="appendix")
+    [entry] = layout.appendix.entries
+    words = "".join(r.text for line in entry.bodies[0].heading.lines for r in line.runs)
+    assert "\u2068طلب\u2069 (http)" in words
+
+
 def test_headings_name_the_lanes_as_shown_in_the_direction_of_the_arrow() -> None:
     """A heading says who sent what to whom as the picture shows it: a participant's display
     label (`participant H as MCP Host`), the answer of `H <-- S` from S, a two-way arrow so."""

@@ -142,16 +142,17 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     lang = f" ({payload.lang})" if payload.lang else ""
     body = payload.label or ("Request" if word == "in" else "Response")
     sender, receiver = escape_markup(item.sender), escape_markup(item.receiver)
-    said = escape_markup(body + lang)
+    said = escape_markup(body)
     if any(direction(part) == "R" for part in (item.sender, item.receiver, label, body)):
         # Each part set apart (FSI … PDI): between two right-to-left names the arrow would
         # otherwise be read with them, right to left, pointing at the sender, and two
-        # right-to-left labels side by side would swap places.
+        # right-to-left labels side by side would swap places. The body's language stays
+        # outside its label's isolate, after it, as it is after a left-to-right one.
         sender, receiver, label, said = (
             f"\u2068{part}\u2069" for part in (sender, receiver, label, said)
         )
     arrow = "↔" if item.both_ways else "→"
-    heading = f"{sender} {arrow} {receiver} · {label} · {said}"
+    heading = f"{sender} {arrow} {receiver} · {label} · {said}{escape_markup(lang)}"
     # The heading runs left to right whatever its texts, so that its arrow points from the
     # sender to the receiver: where its first letter is a right-to-left one, a left-to-right
     # mark before it says so.
