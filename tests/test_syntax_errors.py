@@ -457,3 +457,19 @@ def test_a_fence_opened_on_the_in_line_says_where_it_goes():
     assert (error.line, error.column) == (2, 12)
     assert error.message == "the fence ```json goes on a line of its own, under out:"
     assert error.hint == "write out: and its label on this line, then ```json on the next"
+
+
+@pytest.mark.parametrize(("line", "mark"), [("# Heading", "#"), ("  ' PlantUML's note", "'")])
+def test_another_languages_comment_is_named_at_its_mark(line: str, mark: str):
+    error = error_for(f"{line}\nA -> B\n")
+    assert error.message == f'"{mark}" does not start a comment in volley'
+    assert error.column == line.index(mark) + 1
+    assert error.hint.startswith('a comment line starts with "//"')
+
+
+def test_autonumber_written_with_a_colon_is_read_on_without_it():
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("autonumber: 3\nA ~> B\n", "f.volley")
+    first, second = info.value.errors
+    assert first.hint == 'autonumber takes no colon: write "autonumber 3"'
+    assert second.line == 2

@@ -345,6 +345,15 @@ class _Explainer:
                     (name.column or 1) + at,
                     hint=hint,
                 )
+        habit = _OTHER_COMMENT.match(text)
+        if habit is not None:  # `' note to self`, `# Heading`
+            return self.error(
+                f'"{habit[1]}" does not start a comment in volley',
+                line,
+                habit.start(1) + 1,
+                hint='a comment line starts with "//" ("\'" is PlantUML\'s, "#" YAML\'s and '
+                "a shell's; a Markdown heading goes outside the diagram)",
+            )
         if slip is not None:
             hint, self.meant = slip
         else:
@@ -401,6 +410,9 @@ class _Explainer:
             return 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line', None
         if lowered in ("link", "links") and ":" in rest:
             return f'Mermaid\'s "{word}" (a menu) is not drawn: delete the line', None
+        if lowered == "autonumber:":  # the other keywords take a colon; this one does not
+            meant = f"autonumber {rest.strip()}".rstrip()
+            return f'autonumber takes no colon: write "{meant}"', indent + meant
         if lowered == "autonumber" and rest.strip().lower() in ("off", "stop", "resume"):
             return (
                 f'volley has no "autonumber {rest.strip().lower()}": numbers, once on, go on; '
@@ -551,6 +563,10 @@ def _closing(
         if is_element(lines[end]):
             return None
     return None
+
+
+# Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
+_OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
 
 def describe(
