@@ -473,3 +473,21 @@ def test_autonumber_written_with_a_colon_is_read_on_without_it():
     first, second = info.value.errors
     assert first.hint == 'autonumber takes no colon: write "autonumber 3"'
     assert second.line == 2
+
+
+def test_a_stray_fence_never_closed_says_so_and_takes_the_rest():
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse('X ~> Y\nA -> B\n```json\n{"a": 1}\nC ~> D\n', "f.volley")
+    first, second = info.value.errors
+    assert first.line == 1 and second.line == 3
+    assert second.message.endswith("and this one is never closed: it takes the rest of the file")
+    assert second.hint.endswith("and close it with ``` on a line of its own")
+
+
+def test_a_text_past_its_limit_is_reported_with_the_syntax_errors():
+    long = "w" * (volley.Limits().label_chars + 1)
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(f"A ~> B\nA -> B: {long}\nC ~> D\n", "f.volley")
+    assert [e.line for e in info.value.errors] == [1, 2, 3]
+    assert "exceeds the limit" in info.value.errors[1].message
+    assert info.value.format().endswith("\n3 errors")

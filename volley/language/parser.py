@@ -829,11 +829,11 @@ class _Parse:
                 CALLBACKS.run = None
         _check_depth(raw, self.limits, run.keywords, self.too_deep)
         diagram = _Resolver(self.error, run.sides).run(raw)
-        if self.syntax_errors or self.errors:
-            raise self.fail(self.syntax_errors + self.errors)
         diagram.filename = self.filename
+        too_big = _size_errors(diagram, self.limits, self.lines)
+        if self.syntax_errors or self.errors or too_big:
+            raise self.fail(self.syntax_errors + self.errors + too_big)
         diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
-        _check_sizes(diagram, self.limits, self.lines)
         return diagram
 
     def lifted(self) -> tuple[str, dict[int, Body], dict[int, int]]:
@@ -913,8 +913,7 @@ class _Parse:
         if meant is None:
             opening = fence_open(self.lines[index])
             if opening is not None:  # a fence with no in:, out: or note line: its body too
-                block = read_block(self.lines, index, opening)
-                return block.end + 1 if block.closed else index + 1
+                return read_block(self.lines, index, opening).end + 1  # unclosed: to the end
 
             return (
                 braced_description_end(self.lines, index, _is_element)
@@ -1029,11 +1028,30 @@ def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error)
         stack.extend((child, depth) for branch in node.branches for child in branch.items)
 
 
-def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
-    """The limits that need the model: message and participant counts, label lengths."""
-
-    def fail(what: str, limit: int, option: str, line: int = 0) -> None:
-        raise limit_error(
+def _size_errors(diagram: Diagram, limits: Limits, lines: list[str]) -> list[VolleyError]:
+    """The limits that need the model: message and participant counts, the length of each
+    text and name (the first `MAX_ERRORS` found)."""
+    messages = diagram.messages()
+    over: list[tuple[str, int, str, int]] = []  # what, its limit, the option, its line
+    if len(messages) > limits.messages:
+        line = messages[limits.messages].line
+        over.append((f"{len(messages):,} messages", limits.messages, "--max-messages", line))
+    if len(diagram.participants) > limits.participants:
+        count = f"{len(diagram.participants):,} participants"
+        over.append((count, limits.participants, "--max-participants", 0))
+    long = limits.label_chars
+    over += [
+        (f"a text of {len(text):,} characters", long, "--max-label-chars", line)
+        for line, text in diagram.texts()
+        if len(text) > long
+    ]
+    over += [
+        (f"a participant name of {len(name):,} characters", long, "--max-label-chars", 0)
+        for name in diagram.participants
+        if len(name) > long
+    ]
+    return [
+        limit_error(
             what,
             limit,
             option,
@@ -1042,28 +1060,5 @@ def _check_sizes(diagram: Diagram, limits: Limits, lines: list[str]) -> None:
             column=1 if line else 0,
             source_line=lines[line - 1] if 0 < line <= len(lines) else None,
         )
-
-    messages = diagram.messages()
-    if len(messages) > limits.messages:
-        fail(
-            f"{len(messages):,} messages",
-            limits.messages,
-            "--max-messages",
-            messages[limits.messages].line,
-        )
-    if len(diagram.participants) > limits.participants:
-        fail(
-            f"{len(diagram.participants):,} participants", limits.participants, "--max-participants"
-        )
-    for line, text in diagram.texts():
-        if len(text) > limits.label_chars:
-            fail(
-                f"a text of {len(text):,} characters", limits.label_chars, "--max-label-chars", line
-            )
-    for name in diagram.participants:
-        if len(name) > limits.label_chars:
-            fail(
-                f"a participant name of {len(name):,} characters",
-                limits.label_chars,
-                "--max-label-chars",
-            )
+        for what, limit, option, line in over[:MAX_ERRORS]
+    ]

@@ -15,7 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import VolleyError
-from volley.text.fences import fence_open
+from volley.text.fences import fence_open, read_block
 
 WORDS = {
     "NAME": "a participant name",
@@ -245,15 +245,19 @@ class _Explainer:
         )
 
     def fence_without_owner(self, line: int) -> VolleyError | None:
-        if fence_open(self.lines[line - 1]) is not None:
-            return self.error(
-                "a fenced block must follow an in:, out: or note line",
-                line,
-                self.indent_column(line),
-                hint="to attach a body to a message, put `in: Request` or `out: Response` "
-                "on the line before the fence",
-            )
-        return None
+        opening = fence_open(self.lines[line - 1])
+        if opening is None:
+            return None
+        closed = read_block(self.lines, line - 1, opening).closed
+        return self.error(
+            "a fenced block must follow an in:, out: or note line"
+            + ("" if closed else ", and this one is never closed: it takes the rest of the file"),
+            line,
+            self.indent_column(line),
+            hint="to attach a body to a message, put `in: Request` or `out: Response` "
+            "on the line before the fence"
+            + ("" if closed else f", and close it with {opening.fence} on a line of its own"),
+        )
 
     def plantuml_divider(self, line: int) -> VolleyError | None:
         """`== Setup ==`: PlantUML's divider, which volley writes `=: Setup`."""
