@@ -80,7 +80,7 @@ def test_check_reports_every_failing_file(tmp_path):
     result = run("check", str(one), str(good), str(two))
     assert result.exit_code == 1
     assert f"{one}:2:1: error: end without an open block" in result.stderr
-    assert f"{two}:1:6: error: expected an arrow" in result.stderr
+    assert f'{two}:1:3: error: expected ":" after "if"' in result.stderr
     assert 'did you mean "if: ok"?' in result.stderr
     assert f'{two}:3:1: error: volley has no "else if"' in result.stderr
     assert "2 errors" in result.stderr

@@ -368,7 +368,7 @@ def test_a_fence_never_closed_leaves_the_errors_before_it_reported():
     and its errors come with it, then the count."""
     with pytest.raises(VolleyErrors) as info:
         volley.parse("title Login\nX ~> Y\nA -> B\nin:\n```\nunclosed\n", "f.volley")
-    assert [(e.line, e.column) for e in info.value.errors] == [(1, 12), (2, 3), (5, 1)]
+    assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 3), (5, 1)]
     assert "never closed" in info.value.errors[-1].message
     assert info.value.format().endswith("\n3 errors")
 
@@ -491,3 +491,10 @@ def test_a_text_past_its_limit_is_reported_with_the_syntax_errors():
     assert [e.line for e in info.value.errors] == [1, 2, 3]
     assert "exceeds the limit" in info.value.errors[1].message
     assert info.value.format().endswith("\n3 errors")
+
+
+def test_a_keyword_without_its_colon_is_pointed_at_where_the_colon_goes():
+    error = error_for("title Login\nA -> B\n")
+    assert (error.line, error.column) == (1, 6)
+    assert error.message == 'expected ":" after "title"'
+    assert error.hint == 'did you mean "title: Login"? The keyword takes a colon'

@@ -360,6 +360,10 @@ class _Explainer:
             )
         if slip is not None:
             hint, self.meant = slip
+            word = text.split(None, 1)[0]
+            if word.lower() in COLON_WORDS:  # `title Login`: where the colon goes
+                column = text.index(word) + len(word) + 1
+                return self.error(f'expected ":" after "{word}"', line, column, hint=hint)
         else:
             hint = "a message is written `Sender -> Receiver: label`"
         return self.error(
