@@ -869,3 +869,15 @@ def test_a_bar_ended_in_each_branch_of_a_block_gets_no_warning():
         "A ->+ B: again\nB -->- A: done\nB -->- A: twice\n"
     )
     assert [w.line for w in volley.check(text).warnings] == [9]
+
+
+def test_a_later_order_that_contradicts_an_earlier_one_is_pointed_out():
+    """Two order: lines may build one order (the second adds names after the first's); one
+    that would turn two names round is not followed, and says so."""
+    diagram = volley.parse("order: A, B\nA -> B\nC -> A\norder: C, A\n", "f.volley")
+    assert diagram.participants == ["A", "B", "C"]
+    (warning,) = diagram.warnings
+    assert (warning.line, warning.column) == (4, 11)
+    assert warning.message.startswith("this order: puts C before A")
+    assert volley.parse("order: A, B\norder: C, D\nD -> A\n").warnings == []
+    assert volley.parse("order: B\norder: B, A\nA -> B\n").participants == ["B", "A"]

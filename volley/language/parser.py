@@ -13,6 +13,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 from typing import Any, cast
 
 from lark import Lark, Token
@@ -655,8 +656,8 @@ def _names_besides_notes(item: object) -> list[str]:
 class _Resolver:
     """The pass that needs the whole document: title, order, numbering, note spans."""
 
-    def __init__(self, error, sides: dict[int, Token]) -> None:
-        self.error = error
+    def __init__(self, error, warn, sides: dict[int, Token]) -> None:
+        self.error, self.warn = error, warn
         self.sides = sides  # notes written as PlantUML's `note left:` (`_ParseRun.sides`)
 
     def run(self, raw: list) -> Diagram:
@@ -679,6 +680,7 @@ class _Resolver:
                         continue
                     diagram.title, diagram.title_line = text, item.line
                 elif item.kind == "order":
+                    self.check_order(item, order)
                     for name, token in item.value:
                         if not name:
                             self.error("expected a participant name in order:", token)
@@ -719,6 +721,24 @@ class _Resolver:
         diagram.participants = participants
         diagram.items = _nested_items(raw)
         return diagram
+
+    def check_order(self, directive: _Directive, order: list[str]) -> None:
+        """A later `order:` may add names after those placed (a long order on two lines), but
+        one that puts two names the other way round than an earlier one is not followed: it
+        is pointed out, at the name it would have moved."""
+        if not order:
+            return
+        added = [name for name, _ in directive.value if name and name not in order]
+        place = {name: index for index, name in enumerate(order + added)}
+        named = [(place[name], name, token) for name, token in directive.value if name]
+        for (before, first, _), (after, second, token) in pairwise(named):
+            if after < before:
+                self.warn(
+                    f"this order: puts {first} before {second}, but the order: above it put "
+                    f"{second} first, and that stands",
+                    token,  # already in the user's lines (`_shifted`)
+                )
+                return
 
     def check_sides(self, notes: list[Note], raw: list) -> None:
         """`note left: x` is PlantUML's note beside the message before it (`note across:`, its
@@ -828,7 +848,7 @@ class _Parse:
             finally:
                 CALLBACKS.run = None
         _check_depth(raw, self.limits, run.keywords, self.too_deep)
-        diagram = _Resolver(self.error, run.sides).run(raw)
+        diagram = _Resolver(self.error, self.warn, run.sides).run(raw)
         diagram.filename = self.filename
         too_big = _size_errors(diagram, self.limits, self.lines)
         if self.syntax_errors or self.errors or too_big:
