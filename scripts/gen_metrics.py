@@ -40,6 +40,11 @@ NOTO_SCRIPTS = (
 # technical signs), each NotoSans<name>-Regular.ttf: with DejaVu Sans, what a system draws them
 # with when the named fonts lack them.
 NOTO_SYMBOLS = ("Math", "Symbols", "Symbols2")
+# Chinese and Japanese punctuation (、。「」《》), which Mongolian's font has too, drawn for
+# its vertical text: named before the browser's own choice, it would draw every Chinese and
+# Japanese comma and full stop askew. Such a font is left to the browser, which picks it for
+# its script anyway.
+SHARES_CJK_PUNCTUATION = {0x3001, 0x3002, 0x300A, 0x300B, 0x300C, 0x300D}
 OUT = Path(__file__).resolve().parent.parent / "volley" / "layout" / "metrics_data.py"
 
 FACES = {
@@ -257,11 +262,13 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
         data.append("    ),")
     lines.append("}")
     lines.append("")
-    lines.append("# The families whose widths the fallback tables hold, one a script.")
+    lines.append("# The families whose widths the fallback tables hold, one a script, that a")
+    lines.append("# browser is told to try before its own choice (see SHARES_CJK_PUNCTUATION).")
     lines.append("FALLBACK_FAMILIES = (")
     for name in NOTO_SCRIPTS:
-        family = TTFont(noto_dir / f"NotoSans{name}-Regular.ttf")["name"].getBestFamilyName()
-        lines.append(f'    "{family}",')
+        font = TTFont(noto_dir / f"NotoSans{name}-Regular.ttf")
+        if not SHARES_CJK_PUNCTUATION & set(font.getBestCmap()):
+            lines.append(f'    "{font["name"].getBestFamilyName()}",')
     lines.append(")")
     lines.append("")
     lines.append("WIDTHS = {")

@@ -194,6 +194,20 @@ def test_symbols_no_script_has_are_measured_as_wide_as_their_widest_font(words: 
     assert max(drawn) * 0.97 <= text_width(words, 1000) <= max(drawn) * 1.25
 
 
+@needs_font("Noto Sans Mongolian")
+def test_no_family_named_before_the_browsers_own_draws_chinese_or_japanese_punctuation() -> None:
+    """Noto Sans Mongolian has 、 and 。, drawn for vertical Mongolian: named in the SVG's
+    font list it drew every Chinese and Japanese comma and full stop askew in a browser."""
+    from volley.layout.metrics_data import FALLBACK_FAMILIES
+    from volley.output.shaping import text_font
+
+    assert len(FALLBACK_FAMILIES) > 20
+    for family in FALLBACK_FAMILIES:
+        font = text_font(family, False, False)
+        assert font is not None, family
+        assert not any(font.get_nominal_glyph(cp) for cp in (0x3001, 0x3002)), family
+
+
 def test_wide_characters_are_one_em_and_emoji_as_wide_as_emoji_fonts_draw_them() -> None:
     assert text_width("中", 20) == 20
     assert text_width("日本語", 10) == 30

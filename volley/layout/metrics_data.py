@@ -18,7 +18,8 @@ METRICS = {
     "mono": (0.8325, 0.3003, 0.0, 0.6587, 0.5283, 0.6001),
 }
 
-# The families whose widths the fallback tables hold, one a script.
+# The families whose widths the fallback tables hold, one a script, that a
+# browser is told to try before its own choice (see SHARES_CJK_PUNCTUATION).
 FALLBACK_FAMILIES = (
     "Noto Sans Devanagari",
     "Noto Sans Bengali",
@@ -44,7 +45,6 @@ FALLBACK_FAMILIES = (
     "Noto Sans Ethiopic",
     "Noto Sans Cherokee",
     "Noto Sans Canadian Aboriginal",
-    "Noto Sans Mongolian",
     "Noto Sans Tifinagh",
     "Noto Sans Javanese",
     "Noto Sans Balinese",
