@@ -72,3 +72,13 @@ def test_a_full_width_colon_in_a_name_is_warned_about():
         "full-width colon" in warning.message
         and warning.hint == 'write a plain ":" before the label'
     )
+
+
+def test_a_look_alike_name_is_found_wherever_it_is_named_and_a_control_character_is_no_space():
+    text = "participant MCP Server\nA -> MCP\u00a0Server\nnote MCP\u2009Server: x\n"
+    warnings = check(text, filename="f.volley").warnings
+    assert [(w.line, w.column) for w in warnings] == [(2, 9), (3, 9)]
+    assert all('looks like "MCP Server"' in w.message for w in warnings)
+    # NEL (a mojibake "…") is a control character, warned as one, not a space
+    (control,) = check("A -> MCP\u0085Server\nA -> MCP Server\n").warnings
+    assert "a control character" in control.message

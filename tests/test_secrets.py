@@ -181,6 +181,17 @@ def test_a_value_in_a_label_ends_at_the_labels_line_break():
     )
 
 
+def test_a_private_key_written_across_a_labels_line_breaks_is_masked_whole():
+    """A key spans lines by nature: it is looked for in the whole label, not line by line."""
+    from volley.checks.secrets import redact_label
+
+    key = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"
+    pem = f"-----BEGIN PRIVATE KEY-----\\n{key}\\n-----END PRIVATE KEY-----"
+    for label in (f"upload {pem}", f"private_key={pem}"):
+        assert find_secrets_in_label(label) != []
+        assert key not in redact_label(label)
+
+
 def test_a_cookie_in_a_label_counts_only_when_it_looks_like_a_credential():
     """In prose a cookie is held to the Authorization header's rule: `session_id=xyz` in a
     Mermaid guide is an example; a value shaped like a key is still a secret."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from volley.checks.secrets import DiagramSecrets
 from volley.errors import Diagnostic
-from volley.model import Activation, Block, Diagram, Item, Message
+from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
 
 def lint(
@@ -108,13 +108,24 @@ def _name_warnings(
     a plain one (`MCP Server` with a no-break space, pasted from a web page) are two lanes
     that look alike; a full-width colon (`B：label`, as a Chinese or Japanese keyboard types
     it) does not start a label, so the words after it are part of the name."""
-    first_line: dict[str, int] = {}
-    for message in diagram.messages():
-        for name in (message.sender, message.receiver):
-            first_line.setdefault(name, message.line)
+    first_line = dict.fromkeys(diagram.participants, 0)  # where each is first named
+    for item in walk(diagram.items):
+        if isinstance(item, Message):
+            named = [item.sender, item.receiver]
+        elif isinstance(item, Activation):
+            named = [item.participant]
+        elif isinstance(item, Note):
+            named = item.over
+        else:
+            continue
+        for name in named:
+            if not first_line.get(name):
+                first_line[name] = item.line
     alike: dict[str, list[str]] = {}
-    for name in first_line:
+    for name in first_line:  # the plain-spaced name first, for the warnings to name it
         alike.setdefault(_SPACES.sub(" ", name), []).append(name)
+    for names in alike.values():
+        names.sort(key=lambda name: _SPACES.search(name) is not None)
 
     def warning(message: str, name: str, at: int, hint: str) -> Diagnostic:
         shown = source_line(first_line[name]) or ""
@@ -145,8 +156,8 @@ def _name_warnings(
             )
 
 
-# Spaces other than the plain one: no-break, thin, ideographic, ...
-_SPACES = re.compile(r"[^\S\t\n\r\f\v ]")
+# Spaces other than the plain one (Unicode's Zs): no-break, thin, ideographic, ...
+_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 
 
 def _activation_warnings(

@@ -753,7 +753,8 @@ def _end_of_cut_key(text: str, start: int) -> int:
 
 # Each way of finding secrets, with a cheap test that is False only when it cannot find any in
 # a text (tests/test_secrets_prefilter.py holds every test to that).
-_FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], ...] = (
+_Finders = tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], ...]
+_FINDERS: _Finders = (
     (_line_secrets, _may_name_secret),
     (_json_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
@@ -771,6 +772,8 @@ _FINDERS: tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], .
     (_card_numbers, _finds(r"\d{4}[ \-]?\d{4}")),
     (_detected_secrets, lambda text: True),  # each detector has its own test
 )
+_WHOLE_TEXT_FINDERS = tuple(pair for pair in _FINDERS if pair[0] is _private_keys)
+_LINE_FINDERS = tuple(pair for pair in _FINDERS if pair[0] is not _private_keys)
 
 
 def _merged(found: list[Secret]) -> list[Secret]:
@@ -787,29 +790,30 @@ def _merged(found: list[Secret]) -> list[Secret]:
 
 def _find(text: str, prose: bool) -> list[Secret]:
     """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
-    line as the picture draws it, so no value runs on past one."""
+    line as the picture draws it, so no named value runs on past one; a private key, which
+    spans lines by nature, is looked for in the whole text."""
     if not prose or not _PROSE_BREAK.search(text):
-        return _found_in(text, prose)
-    found: list[Secret] = []
+        return _found_in(text, prose, _FINDERS)
+    found = _found_in(text, prose, _WHOLE_TEXT_FINDERS)
     start = 0
     for brk in [*_PROSE_BREAK.finditer(text), None]:
         end = len(text) if brk is None else brk.start()
         found += [
             replace(secret, start=secret.start + start, end=secret.end + start)
-            for secret in _found_in(text[start:end], prose)
+            for secret in _found_in(text[start:end], prose, _LINE_FINDERS)
         ]
         start = end if brk is None else brk.end()
-    return found
+    return _merged(found) if found else found
 
 
 # A line break in prose (see volley.text.inline).
 _PROSE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.IGNORECASE)
 
 
-def _found_in(text: str, prose: bool) -> list[Secret]:
+def _found_in(text: str, prose: bool, finders: _Finders) -> list[Secret]:
     found: list[Secret] = []
     looked: dict[Callable[[str], bool], bool] = {}  # four finders share the names' test
-    for finder, may_find in _FINDERS:
+    for finder, may_find in finders:
         if may_find not in looked:
             looked[may_find] = may_find(text)
         if looked[may_find]:
