@@ -60,8 +60,8 @@ def test_a_no_break_space_between_words_is_an_error_that_names_it():
     with pytest.raises(volley.VolleyError) as info:
         volley.parse("A\u00a0->\u00a0B: x\nC ~> D\n", "f.volley")
     first, second = info.value.errors
-    assert (first.line, first.column) == (1, 5)
-    assert first.message.startswith("U+00A0 NO-BREAK SPACE stands between words here")
+    assert (first.line, first.column) == (1, 2)  # the first of them
+    assert first.message.startswith("U+00A0 NO-BREAK SPACE stands where volley reads only")
     assert second.line == 2
 
 
@@ -82,3 +82,10 @@ def test_a_look_alike_name_is_found_wherever_it_is_named_and_a_control_character
     # NEL (a mojibake "…") is a control character, warned as one, not a space
     (control,) = check("A -> MCP\u0085Server\nA -> MCP Server\n").warnings
     assert "a control character" in control.message
+
+
+def test_a_no_break_space_after_a_keyword_is_named_but_one_in_a_label_is_text():
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse("title\u00a0Login\nparticipant\u00a0A\nA -> B: x\u00a0y\n", "f.volley")
+    assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 12)]
+    assert volley.parse("A -> B: x\u00a0y\n").messages()[0].label == "x\u00a0y"

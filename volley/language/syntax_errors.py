@@ -273,23 +273,25 @@ class _Explainer:
             hint=f'volley writes a section as "{self.meant}"',
         )
 
-    def odd_space(self, line: int, column: int) -> VolleyError | None:
-        """A space other than a plain one where the line failed (`A ->\u00a0B`): pasted from a
-        web page or typed by a keyboard layout, it looks like a space, but only spaces and
-        tabs part words. The line is read on as if each were a plain space."""
+    def odd_space(self, line: int) -> VolleyError | None:
+        """A space other than a plain one before the line's label (`A ->\u00a0B`,
+        `title\u00a0Login`): pasted from a web page or typed by a keyboard layout, it looks
+        like a space, but only spaces and tabs part words. The line is read on as if each were
+        a plain space. (A label may hold one: it is text.)"""
         text = self.lines[line - 1]
-        for at in (column - 1, column - 2):  # at the place, or just before the word there
-            if 0 <= at < len(text) and text[at] != " " and unicodedata.category(text[at]) == "Zs":
-                space = text[at]
-                self.meant = "".join(" " if unicodedata.category(c) == "Zs" else c for c in text)
-                return self.error(
-                    f"U+{ord(space):04X} {unicodedata.name(space)} stands between words here, "
-                    "where volley reads only plain spaces and tabs",
-                    line,
-                    at + 1,
-                    hint="write a plain space",
-                )
-        return None
+        colon = text.find(":")
+        found = _ODD_SPACE.search(text, 0, colon if colon >= 0 else len(text))
+        if found is None:
+            return None
+        space = found.group()
+        self.meant = _ODD_SPACE.sub(" ", text)
+        return self.error(
+            f"U+{ord(space):04X} {unicodedata.name(space)} stands where volley reads only plain "
+            "spaces and tabs",
+            line,
+            found.start() + 1,
+            hint="write a plain space",
+        )
 
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
         """`service-x -> B`: a name ending in `-x` before a space reads as the name and the
@@ -469,7 +471,7 @@ class _Explainer:
             )
         line = min(max(line, 1), len(self.lines))
         found = (
-            self.odd_space(line, column)
+            self.odd_space(line)
             or self.fence_without_owner(line)
             or self.misplaced_keyword(exc, line)
             or self.glued_lost_arrow(line)
@@ -573,6 +575,8 @@ def _closing(
     return None
 
 
+# Unicode's spaces (Zs) but the plain one: no-break, thin, ideographic, ...
+_ODD_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
