@@ -805,19 +805,21 @@ def test_a_self_message_on_the_rightmost_lane_turns_left_and_keeps_the_canvas() 
     assert_clean(layout)
 
 
-def test_a_left_turning_self_label_stays_clear_of_the_neighbours_nested_bars() -> None:
+@pytest.mark.parametrize("loops", range(0, 6))
+def test_a_left_turning_self_label_stays_clear_of_the_neighbours_nested_bars(loops: int) -> None:
     """The neighbour's bars nest rightwards, towards a label that turns left into their gap
-    (a real Kubernetes KEP: Worker_2's label all but touched Worker_1's third bar)."""
+    (a real Kubernetes KEP: Worker_2's label all but touched Worker_1's third bar), however
+    deep they nest."""
     layout = layout_of(
-        "M ->+ W1: replicate\nM ->+ W2: replicate\nW1 ->+ W1: admission loop\n"
-        "W1 ->+ W1: update the PreemptionGated condition\n"
-        "W2 ->+ W2: update the PreemptionGated condition\n"
+        "M ->+ W1: replicate\nM ->+ W2: replicate\n"
+        + "W1 ->+ W1: admission loop\n" * loops
+        + "W2 ->+ W2: update the PreemptionGated condition\n"
     )
     label = layout.messages[-1].label
     assert label is not None
     bars = [bar.box for bar in layout.activations if bar.index == 1]
-    assert len(bars) == 3
-    assert label.x - max(bar.right for bar in bars) >= C.LABEL_PAD_X - C.ACTIVATION_NEST_OFFSET
+    assert len(bars) == loops + 1
+    assert label.x - max(bar.right for bar in bars) >= C.LABEL_PAD_X
     assert_clean(layout)
 
 

@@ -139,6 +139,7 @@ class _Engine:
             for item in walk(diagram.items)
         )
         self.bar_room = C.ACTIVATION_WIDTH / 2 + C.ACTIVATION_NEST_OFFSET if uses_bars else 0.0
+        self.most_bars = _most_bars(diagram, self.index) if uses_bars else [0] * len(self.names)
 
     # --- driver ------------------------------------------------------------------------------
 
@@ -223,7 +224,9 @@ class _Engine:
                     gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
                     if self._loops_left(i):
                         # the neighbour's bars nest rightwards, towards this label
-                        _need(needs, i - 1, i, self._self_reach(row) + gap + self.bar_room)
+                        bars = self.most_bars[i - 1]
+                        reach = C.ACTIVATION_WIDTH / 2 + (bars - 1) * C.ACTIVATION_NEST_OFFSET
+                        _need(needs, i - 1, i, self._self_reach(row) + gap + (reach if bars else 0))
                     elif i + 1 < self.n:
                         _need(needs, i, i + 1, self._self_reach(row) + gap)
                 else:
@@ -897,6 +900,27 @@ class _Engine:
 
 
 # --- small helpers ---------------------------------------------------------------------------
+
+
+def _most_bars(diagram: Diagram, index: dict[str, int]) -> list[int]:
+    """For each lane, the most activation bars open on it at once (`->+` opens one on the
+    receiver, `-->-` closes the sender's innermost, as do `activate` and `deactivate`)."""
+    open_now = [0] * len(index)
+    most = [0] * len(index)
+    for item in walk(diagram.items):
+        if isinstance(item, Message) and item.activate:
+            lane, on = (
+                (index[item.receiver], True)
+                if item.activate == "+"
+                else (index[item.sender], False)
+            )
+        elif isinstance(item, Activation) and item.participant in index:
+            lane, on = index[item.participant], item.on
+        else:
+            continue
+        open_now[lane] = open_now[lane] + 1 if on else max(open_now[lane] - 1, 0)
+        most[lane] = max(most[lane], open_now[lane])
+    return most
 
 
 def _need(needs: dict[tuple[int, int], float], lo: int, hi: int, dist: float) -> None:
