@@ -878,6 +878,13 @@ def test_a_later_order_that_contradicts_an_earlier_one_is_pointed_out():
     assert diagram.participants == ["A", "B", "C"]
     (warning,) = diagram.warnings
     assert (warning.line, warning.column) == (4, 11)
-    assert warning.message.startswith("this order: puts C before A")
-    assert volley.parse("order: A, B\norder: C, D\nD -> A\n").warnings == []
+    assert warning.message == (
+        "this order: puts C before A, but A was placed by an order: above, so C goes after it"
+    )
+    (turned,) = volley.parse("order: A, B\norder: B, A\nA -> B\n").warnings
+    assert turned.message == (
+        "this order: puts A after B, but an order: above put it before, and that stands"
+    )
+    for quiet in ("order: C, D", "order: C, D, C", "order: B, C", "order: A, B, C"):
+        assert volley.parse(f"order: A, B\n{quiet}\nA -> D\n").warnings == [], quiet
     assert volley.parse("order: B\norder: B, A\nA -> B\n").participants == ["B", "A"]

@@ -13,7 +13,6 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import pairwise
 from typing import Any, cast
 
 from lark import Lark, Token
@@ -723,22 +722,31 @@ class _Resolver:
         return diagram
 
     def check_order(self, directive: _Directive, order: list[str]) -> None:
-        """A later `order:` may add names after those placed (a long order on two lines), but
-        one that puts two names the other way round than an earlier one is not followed: it
-        is pointed out, at the name it would have moved."""
-        if not order:
-            return
-        added = [name for name, _ in directive.value if name and name not in order]
-        place = {name: index for index, name in enumerate(order + added)}
-        named = [(place[name], name, token) for name, token in directive.value if name]
-        for (before, first, _), (after, second, token) in pairwise(named):
-            if after < before:
-                self.warn(
-                    f"this order: puts {first} before {second}, but the order: above it put "
-                    f"{second} first, and that stands",
-                    token,  # already in the user's lines (`_shifted`)
+        """A later `order:` adds its new names after those placed (a long order written on
+        two lines). Where it would put two names otherwise than that gives (two placed ones
+        turned round, or a new one before a placed one), it is not followed, and the first
+        such name it would move is pointed out."""
+        last = -1  # where the last placed name of the line stands
+        new: str | None = None  # the first name the line adds, if one came yet
+        for name, token in directive.value:
+            if name not in order:
+                new = new or name
+                continue
+            if new is not None:
+                said = (
+                    f"this order: puts {new} before {name}, but {name} was placed by an order: "
+                    f"above, so {new} goes after it"
                 )
-                return
+            elif order.index(name) < last:
+                said = (
+                    f"this order: puts {name} after {order[last]}, but an order: above put it "
+                    "before, and that stands"
+                )
+            else:
+                last = order.index(name)
+                continue
+            self.warn(said, token)
+            return
 
     def check_sides(self, notes: list[Note], raw: list) -> None:
         """`note left: x` is PlantUML's note beside the message before it (`note across:`, its
