@@ -498,3 +498,10 @@ def test_a_keyword_without_its_colon_is_pointed_at_where_the_colon_goes():
     assert (error.line, error.column) == (1, 6)
     assert error.message == 'expected ":" after "title"'
     assert error.hint == 'did you mean "title: Login"? The keyword takes a colon'
+
+
+def test_only_comments_left_unread_is_not_said_to_be_unread():
+    lines = [f"A ~> B{n}" for n in range(1, 26)] + ["// the end", "%% and more"]
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("\n".join(lines) + "\n", "f.volley")
+    assert info.value.format().endswith("\n25 errors")

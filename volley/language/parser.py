@@ -786,6 +786,7 @@ class _Parse:
         self.limits = limits
         self.lines = self.text.split("\n")
         self.syntax_errors: list[VolleyError] = []  # kept across attempts
+        self.unclosed: list[VolleyError] = []  # a fence never closed, which ends what is read
         self.comment_ends: dict[int, int] = {}  # comment lines that ended a note: its line
         self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
         self.warnings: list[Diagnostic] = []
@@ -832,6 +833,7 @@ class _Parse:
         `stopped_at`: the line reading stopped at, with lines after it unread."""
         guessed = {error.line for error in self.syntax_errors}
         kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
+        kept += self.unclosed
         ordered = sorted(kept, key=lambda error: (error.line, error.column))
         warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         return VolleyErrors(ordered, warnings, stopped_at=stopped_at)
@@ -859,15 +861,15 @@ class _Parse:
         diagram = _Resolver(self.error, self.warn, run.sides).run(raw)
         diagram.filename = self.filename
         too_big = _size_errors(diagram, self.limits, self.lines)
-        if self.syntax_errors or self.errors or too_big:
+        if self.syntax_errors or self.errors or too_big or self.unclosed:
             raise self.fail(self.syntax_errors + self.errors + too_big)
         diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         return diagram
 
     def lifted(self) -> tuple[str, dict[int, Body], dict[int, int]]:
         """`lift_bodies` of the text. A fence never closed is an error that takes the rest of
-        the file: the lines before it are still read, for the errors they hold, with the fence
-        closed where the file ends."""
+        the file: the lines up to it are still read, for the errors they hold, with a closing
+        fence put right after its opening line."""
         text = self.text
         while True:
             try:
@@ -880,7 +882,7 @@ class _Parse:
                     self.filename,
                 )
             except UnclosedFence as unclosed:
-                self.syntax_errors.append(unclosed)
+                self.unclosed = [unclosed]
                 text = "\n".join([*self.lines[: unclosed.line], unclosed.closing])
 
     def set_aside(self, exc: UnexpectedInput, source: list[str]) -> None:
@@ -922,7 +924,7 @@ class _Parse:
             meant = None  # what was meant did not read either: the line's first error stands
         else:
             self.syntax_errors.append(error)
-        unread = any(later.strip() for later in self.lines[line:])
+        unread = any(later.strip() and not is_comment(later) for later in source[line:])
         if len(self.syntax_errors) >= error_budget(self.text) and unread:
             raise self.fail(self.syntax_errors + self.errors, stopped_at=line)
         if not 0 < line <= len(source) or not source[line - 1].strip():
