@@ -471,8 +471,11 @@ def test_autonumber_written_with_a_colon_is_read_on_without_it():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("autonumber: 3\nA ~> B\n", "f.volley")
     first, second = info.value.errors
+    assert first.message == '"autonumber" takes no ":"' and first.column == 11
     assert first.hint == 'autonumber takes no colon: write "autonumber 3"'
     assert second.line == 2
+    off = error_for("autonumber: off\nA -> B\n")
+    assert off.hint.startswith('autonumber takes no colon, and volley has no "autonumber off"')
 
 
 def test_a_stray_fence_never_closed_says_so_and_takes_the_rest():

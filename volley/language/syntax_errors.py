@@ -366,6 +366,9 @@ class _Explainer:
             if word.lower() in COLON_WORDS:  # `title Login`: where the colon goes
                 column = text.index(word) + len(word) + 1
                 return self.error(f'expected ":" after "{word}"', line, column, hint=hint)
+            if word.lower().startswith("autonumber:"):
+                column = text.index(word) + len("autonumber:")
+                return self.error('"autonumber" takes no ":"', line, column, hint=hint)
         else:
             hint = "a message is written `Sender -> Receiver: label`"
         return self.error(
@@ -420,8 +423,11 @@ class _Explainer:
             return 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line', None
         if lowered in ("link", "links") and ":" in rest:
             return f'Mermaid\'s "{word}" (a menu) is not drawn: delete the line', None
-        if lowered == "autonumber:":  # the other keywords take a colon; this one does not
-            meant = f"autonumber {rest.strip()}".rstrip()
+        if lowered.startswith("autonumber:"):  # the other keywords take a colon; not this one
+            meant = f"autonumber {stripped[len('autonumber:') :].strip()}".rstrip()
+            again = _Explainer.slip(indent + meant)  # `autonumber: off` is wrong without it too
+            if again is not None:
+                return f"autonumber takes no colon, and {again[0]}", again[1]
             return f'autonumber takes no colon: write "{meant}"', indent + meant
         if lowered == "autonumber" and rest.strip().lower() in ("off", "stop", "resume"):
             return (
