@@ -349,6 +349,7 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
         ("A -> B\nnote left of A\n  multi\nend note\nB ~> A\n", [2, 5]),
         # the fence opened on the in: line itself: its body is read as the body meant
         ('A -> B\nin: Request ```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
+        ('A -> B\nin: Request ```json\n  {"a": 1}\n```\nB ~> A\n', [2, 5]),  # indented
     ],
 )
 def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):
@@ -457,6 +458,8 @@ def test_a_fence_opened_on_the_in_line_says_where_it_goes():
     assert (error.line, error.column) == (2, 12)
     assert error.message == "the fence ```json goes on a line of its own, under out:"
     assert error.hint == "write out: and its label on this line, then ```json on the next"
+    tilde = error_for("A -> B\nout: Reply ~~~ yaml\na: 1\n~~~\n")
+    assert tilde.hint == "write out: and its label on this line, then ~~~ yaml on the next"
 
 
 @pytest.mark.parametrize(("line", "mark"), [("# Heading", "#"), ("  ' PlantUML's note", "'")])

@@ -384,7 +384,7 @@ class _ToModel:
             )
             body = Body(_line(keyword), "", "indented")
         elif body.fence_on_owner:
-            fence = label.value[body.fence_on_owner - label.column :].split()[0]
+            fence = label.value[body.fence_on_owner - label.column :].strip()  # with its lang
             self.error(
                 f"the fence {fence} goes on a line of its own, under {side}:",
                 Token("TEXT", fence, line=_line(keyword), column=body.fence_on_owner),

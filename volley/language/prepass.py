@@ -80,7 +80,8 @@ def _dedented(lines: list[str]) -> list[str]:
     white space, that is removed and the rest kept byte for byte (tabs and all); where they
     mix tabs and spaces, it is counted in columns (a tab to the next multiple of four), so a
     tab on one line and four spaces on the next share it, and the indentation past it is kept
-    as spaces. A blank line keeps what it has past the shared part."""
+    as spaces. A blank line keeps what it has past the shared part (in the second case, it is
+    empty)."""
     filled = [line for line in lines if not _is_blank(line)]
     written = commonprefix([line[: len(line) - len(line.lstrip(" \t"))] for line in filled])
     shared = min((indent_width(line) for line in filled), default=0)
@@ -166,9 +167,12 @@ class _Lifter:
             block = self.fenced(nxt, opening)
             text = "\n".join(block.body)
             return block.end + 1, Body(index + 1, text, "fenced", opening.lang, start=nxt + 2)
+        after, body = self.fence_on_owner(index)  # its block may be indented too
+        if body is not None:
+            return after, body
         after = self.indented(nxt, indent_width(owner))
         if after == nxt:
-            return self.fence_on_owner(index)
+            return index + 1, None
         text = "\n".join(_dedented(self.lines[nxt:after]))
         return after, Body(index + 1, text, "indented", start=nxt + 1)
 
