@@ -26,6 +26,7 @@ def reads_back(name: str) -> bool:
         ("+1 service", "\uff0b1 service"),
         ("=cache", "\uff1dcache"),
         ("|pipe", "\u01c0pipe"),  # a first pipe would read as a table's row
+        ('"end"', '\u201cend"'),  # in quotes: PlantUML's quoted name, which crashed import
         ("service-x", "service\u2011x"),
         # Mermaid's note places are words a service may be called
         ("over db", "over\u00a0db"),
@@ -67,6 +68,8 @@ def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) ->
         ("=cache", "\uff1dcache"),
         ("|pipe", "\u01c0pipe"),  # a first pipe would read as a table's row
         ("queue *eu*-x", "queue *eu*\u2011x"),  # a lane's label is drawn as written: no escapes
+        ('"quoted name"', '\u201cquoted name"'),
+        ("note", "note_lane"),  # `note -> B: x` is a note: the box still shows "note"
     ],
 )
 def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) -> None:

@@ -87,6 +87,10 @@ def lane_name(text: str) -> str:
     for candidate in (*candidates, *(c.replace(" ", "\u00a0") for c in candidates)):
         if _reads_back(candidate):
             return candidate
+    # A keyword that no look-alike hides (a service called `note`: `note -> B: x` is a note)
+    # takes a suffix; `named_lane` shows the name as sent in its box.
+    if _reads_back(name + _KEYWORD_LANE):
+        return name + _KEYWORD_LANE
     raise AssertionError(f"no way to write the lane name {text!r}")  # pragma: no cover
 
 
@@ -97,7 +101,9 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
     name = lane_name(chosen or text)
     if not chosen and ":" in text:
         labels[name] = ":".join(lane_name(part) if part else "" for part in text.split(":"))
-    elif _LOOK_ALIKES.intersection(name) and name != _one_line(chosen or text):
+    elif (_LOOK_ALIKES.intersection(name) or name.endswith(_KEYWORD_LANE)) and name != _one_line(
+        chosen or text
+    ):
         # `service-x` is written `service‑x` (no arrow), and its box shows the name as sent,
         # which a reader can search for and type (a lane's label is drawn as written)
         shown = _one_line(chosen or text)
@@ -107,9 +113,13 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
 
 
 # A name cannot start with a shaft, a head or an activation mark; these look the same.
-# a first `|` would read as a table's row: U+01C0 is a bar as wide
-_LEADING_LOOK_ALIKE = {"-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0"}
-_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0")
+# A first `|` would read as a table's row: U+01C0 is a bar as wide. A name in quotes
+# (`"end"`) reads as PlantUML's quoted name: its first quote becomes a typographic one.
+_LEADING_LOOK_ALIKE = {
+    "-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0", '"': "\u201c"
+}  # fmt: skip
+_KEYWORD_LANE = "_lane"
+_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0\u201c")
 
 
 def _reads_back(name: str, shown: str = "x") -> bool:
