@@ -175,12 +175,22 @@ def test_paths(body, key):
         ("2.50E-7", "2.50E-7"),
         ("123456789012345678901234567890", "123456789012345678901234567890"),
         ("9" * 5000, "9" * 5000),  # beyond Python's int-to-str digit limit
-        ("NaN", "NaN"),
-        ("-Infinity", "-Infinity"),
     ],
 )
 def test_numbers_are_shown_as_written(literal, shown):
     assert body_table(f'{{"n": {literal}}}', "json").rows == [Row("n", shown, "number", "body")]
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_so_there_is_no_table(literal):
+    """Python's json.dumps writes them for floats it cannot write, and its parser takes them
+    back, but JSON has neither: the raw view says why there is no table."""
+    table = body_table(f'{{"n": {literal}}}', "json")
+    assert table.rows == []
+    said = f"{literal} is not a JSON value (JSON has no NaN or Infinity)"
+    assert table.reason == f"the body is not valid JSON: {said}"
+    stream = body_table(f'event: m\ndata: {{"n": {literal}}}\n\n', "sse")
+    assert ("data", f'{{"n": {literal}}}') in [(row.key, row.value) for row in stream.rows]
 
 
 def test_scalars_and_empty_containers():

@@ -205,12 +205,20 @@ class _Object(list):
     """A JSON object as its (key, value) pairs, so duplicate keys keep every row, in order."""
 
 
+class _NotJson(ValueError):
+    """A value Python's parser takes but JSON has not: NaN, Infinity, -Infinity."""
+
+
+def _constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
 # One decoder for every body: `json.loads` with options makes a new one each time.
 _LOSSLESS = json.JSONDecoder(
     object_pairs_hook=_Object,
     parse_int=_Number,
     parse_float=_Number,
-    parse_constant=_Number,  # NaN, Infinity, -Infinity: shown as written
+    parse_constant=_constant,  # what Python's json.dumps writes for a float it cannot
 )
 
 
@@ -233,6 +241,8 @@ def _json_table(text: str, line_offset: int = 0) -> Table:
             f"the body is not valid JSON: {error.msg} "
             f"at line {error.lineno + line_offset}, column {error.colno}"
         )
+    except _NotJson as error:
+        return _no_table(f"the body is not valid JSON: {error}")
     return Table(flatten_json(value), "json")
 
 
@@ -521,7 +531,7 @@ def _prefixed_json_rows(prefix: str, text: str, group: str | None) -> list[Row]:
     """JSON rows keyed under `prefix` (`data.result.content[0].text`), or one text row."""
     try:
         value = _load_json(text) if _opens_like_json(text) else None
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: a JSONDecodeError or a NaN
         value = None
     if value is None:
         return [_row(prefix, text, "text", "body", group)]
