@@ -840,6 +840,19 @@ def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
     assert not any(c[-1] in "\u0e40\u0e41\u0e42\u0e43\u0e44" for c in clusters)
 
 
+@pytest.mark.parametrize("bars", range(1, 7))
+def test_a_self_label_beside_its_own_nested_bars_stays_clear_of_the_next_lane(bars: int) -> None:
+    """A loop leaves from the outer edge of its lane's bars, which nest rightwards: the gap to
+    the next lane grows with them (at five bars the label crossed the next lifeline)."""
+    layout = layout_of(
+        "A ->+ B: call\n" * bars + "B -> B: a long self label that sets the gap\nB -> C: x\n"
+    )
+    label = next(m.label for m in layout.messages if m.is_self)
+    assert label is not None
+    assert layout.lifelines[2].x - (label.x + label.w) >= C.LABEL_PAD_X - 0.01
+    assert_clean(layout)
+
+
 def test_a_wrapped_right_to_left_block_label_lines_up_on_the_right() -> None:
     """Set from the left of its box (after the block's tab), a right-to-left label of several
     lines still ends each line at the box's right, as a right-to-left note does."""

@@ -224,11 +224,10 @@ class _Engine:
                     gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
                     if self._loops_left(i):
                         # the neighbour's bars nest rightwards, towards this label
-                        bars = self.most_bars[i - 1]
-                        reach = C.ACTIVATION_WIDTH / 2 + (bars - 1) * C.ACTIVATION_NEST_OFFSET
-                        _need(needs, i - 1, i, self._self_reach(row) + gap + (reach if bars else 0))
+                        reach = self._self_reach(row, i) + self._bars_right(i - 1)
+                        _need(needs, i - 1, i, reach + gap)
                     elif i + 1 < self.n:
-                        _need(needs, i, i + 1, self._self_reach(row) + gap)
+                        _need(needs, i, i + 1, self._self_reach(row, i) + gap)
                 else:
                     _need(needs, min(i, j), max(i, j), row.width + 2 * C.LABEL_PAD_X)
             elif isinstance(item, Note):
@@ -293,7 +292,7 @@ class _Engine:
             xs = self.xs
             i, j = self.index[item.sender], self.index[item.receiver]
             if i == j:
-                reach = self._self_reach(self._row(item, C.LABEL_WRAP_WIDTH))
+                reach = self._self_reach(self._row(item, C.LABEL_WRAP_WIDTH), i)
                 return (xs[i] - reach, xs[i]) if self._loops_left(i) else (xs[i], xs[i] + reach)
             return (xs[i], xs[j]) if xs[i] <= xs[j] else (xs[j], xs[i])
         if isinstance(item, Note):
@@ -396,10 +395,18 @@ class _Engine:
         lanes, so that its loop and label widen the gap to its neighbour, not the picture."""
         return 1 < self.n == lane + 1
 
-    def _self_reach(self, row: _Row) -> float:
-        return self.bar_room + max(
-            C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width
+    def _bars_right(self, lane: int) -> float:
+        """How far right of the lane's lifeline its bars reach where they nest deepest."""
+        most = self.most_bars[lane]
+        return C.ACTIVATION_WIDTH / 2 + (most - 1) * C.ACTIVATION_NEST_OFFSET if most else 0.0
+
+    def _self_reach(self, row: _Row, lane: int) -> float:
+        """How far a message to self on the lane reaches from its lifeline: past the lane's
+        bars on the side it turns to (nested bars sit to the right), then its loop or label."""
+        bars = (
+            self.bar_room if self._loops_left(lane) else max(self.bar_room, self._bars_right(lane))
         )
+        return bars + max(C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width)
 
     def _note_span(self, note: Note) -> tuple[int, int]:
         """The first and last lane a note covers; (-1, -1) when there are no lanes."""
