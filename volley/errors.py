@@ -7,11 +7,21 @@ place, the caret placed by display width so tabs, CJK and emoji do not shift it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import TypedDict
 
 TAB_WIDTH = 4
+# Unicode's spaces (Zs) other than the plain one: no-break, thin, ideographic, ... They look like
+# a space, pasted from a web page or typed by a keyboard layout, but only a plain space (or a
+# tab) parts words, and a name holding one is another name.
+LOOK_ALIKE_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def character_name(ch: str) -> str:
+    """`U+00A0 NO-BREAK SPACE`: a character as a message names it."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
 
 
 def char_width(ch: str) -> int:

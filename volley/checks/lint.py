@@ -10,11 +10,10 @@ never fail a command.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 
 from volley.checks.secrets import DiagramSecrets
-from volley.errors import Diagnostic
+from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
 from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
 
@@ -123,9 +122,9 @@ def _name_warnings(
                 first_line[name] = item.line
     alike: dict[str, list[str]] = {}
     for name in first_line:  # the plain-spaced name first, for the warnings to name it
-        alike.setdefault(_SPACES.sub(" ", name), []).append(name)
+        alike.setdefault(LOOK_ALIKE_SPACE.sub(" ", name), []).append(name)
     for names in alike.values():
-        names.sort(key=lambda name: _SPACES.search(name) is not None)
+        names.sort(key=lambda name: LOOK_ALIKE_SPACE.search(name) is not None)
 
     def warning(message: str, name: str, at: int, hint: str) -> Diagnostic:
         shown = source_line(first_line[name]) or ""
@@ -136,13 +135,13 @@ def _name_warnings(
         )
 
     for name in first_line:
-        odd = _SPACES.search(name)
-        others = [other for other in alike[_SPACES.sub(" ", name)] if other != name]
+        odd = LOOK_ALIKE_SPACE.search(name)
+        others = [other for other in alike[LOOK_ALIKE_SPACE.sub(" ", name)] if other != name]
         if odd is not None and others:
             space = odd.group()
             yield warning(
                 f'"{name}" looks like "{others[0]}" but is another participant: it holds '
-                f"U+{ord(space):04X} {unicodedata.name(space)}, not a plain space",
+                f"{character_name(space)}, not a plain space",
                 name,
                 odd.start(),
                 "write the name with plain spaces to make them one participant",
@@ -154,10 +153,6 @@ def _name_warnings(
                 name.index("\uff1a"),
                 'write a plain ":" before the label',
             )
-
-
-# Spaces other than the plain one (Unicode's Zs): no-break, thin, ideographic, ...
-_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 
 
 def _activation_warnings(

@@ -8,13 +8,12 @@ says it in the language's own words, with a suggestion where one is likely.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from volley.errors import VolleyError
+from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
 from volley.text.fences import fence_open, read_block
 
 WORDS = {
@@ -280,14 +279,13 @@ class _Explainer:
         a plain space. (A label may hold one: it is text.)"""
         text = self.lines[line - 1]
         colon = text.find(":")
-        found = _ODD_SPACE.search(text, 0, colon if colon >= 0 else len(text))
+        found = LOOK_ALIKE_SPACE.search(text, 0, colon if colon >= 0 else len(text))
         if found is None:
             return None
         space = found.group()
-        self.meant = _ODD_SPACE.sub(" ", text)
+        self.meant = LOOK_ALIKE_SPACE.sub(" ", text)
         return self.error(
-            f"U+{ord(space):04X} {unicodedata.name(space)} stands where volley reads only plain "
-            "spaces and tabs",
+            f"{character_name(space)} stands where volley reads only plain spaces and tabs",
             line,
             found.start() + 1,
             hint="write a plain space",
@@ -581,8 +579,6 @@ def _closing(
     return None
 
 
-# Unicode's spaces (Zs) but the plain one: no-break, thin, ideographic, ...
-_ODD_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
