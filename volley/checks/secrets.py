@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from volley.model import Diagram, Text
+from volley.text.inline import LINE_BREAK_TAG
 
 MASK = "<redacted>"
 
@@ -806,8 +807,8 @@ def _find(text: str, prose: bool) -> list[Secret]:
     return _merged(found) if found else found
 
 
-# A line break in prose (see volley.text.inline).
-_PROSE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.IGNORECASE)
+# A line break in prose: `\\n`, or a `<br>` as the inline markup reads one.
+_PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
 
 
 def _found_in(text: str, prose: bool, finders: _Finders) -> list[Secret]:

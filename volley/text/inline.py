@@ -246,7 +246,8 @@ _BREAK = _Break()
 _SPECIAL = re.compile(r"[*_~`\[\]{\\\n<&]")
 # A character reference as Markdown reads one: `&amp;`, `&rarr;`, `&#9829;`, `&#x2665;`.
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+# Mermaid's and HTML's line break in text, as `\n` is volley's.
+LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _AUTOLINK = re.compile(r"<((?:https?|mailto):[^\s<>]+)>", re.IGNORECASE)
 # What `escape_markup` escapes: each character that can start markup.
 _MARKUP_START = re.compile(r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))")
@@ -339,7 +340,7 @@ class _Scanner:
     def angle(self, j: int) -> None:
         """`<br>` is a line break (Mermaid's and HTML's), `<https://…>` a link showing its
         address (Markdown's autolink); any other `<` is text."""
-        tag = _LINE_BREAK_TAG.match(self.text, j)
+        tag = LINE_BREAK_TAG.match(self.text, j)
         if tag is not None:
             self.emit(_BREAK)
             self.i = tag.end()
