@@ -807,7 +807,7 @@ def _find(text: str, prose: bool) -> list[Secret]:
     return _merged(found) if found else found
 
 
-# A line break in prose: `\\n`, or a `<br>` as the inline markup reads one.
+# A line break in prose: `\n`, or a `<br>` as the inline markup reads one.
 _PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
 
 
