@@ -187,9 +187,10 @@ class _Lifter:
         if not block.closed:
             return index + 1, None
         text = "\n".join(block.body)
-        body = Body(index + 1, text, "fenced", opening.lang, start=index + 2)
-        body.fence_on_owner = found.start(1) + 1
-        return block.end + 1, body
+        at = found.start(1) + 1
+        return block.end + 1, Body(
+            index + 1, text, "fenced", opening.lang, start=index + 2, fence_on_owner=at
+        )
 
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep

@@ -381,8 +381,6 @@ class _Explainer:
         indent = text[: len(text) - len(stripped)]
         word, _, rest = stripped.partition(" ")
         lowered = word.lower()
-        if stripped.startswith("'"):
-            return 'a comment line starts with "//" in volley ("\'" is PlantUML\'s)', None
         if lowered == "note":
             return 'a note is written "note A: text" (or "note A, B: text"), with a colon', None
         if lowered in ("elif", "elsif", "elseif"):
