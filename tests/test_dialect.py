@@ -357,11 +357,12 @@ def test_alt_else_and_critical_option_branches():
     assert (block.kind, [b.label for b in block.branches]) == ("critical", ["connect", "timeout"])
 
 
-def test_rect_is_a_group_and_its_colour_a_warning():
+def test_rect_is_a_highlight_in_the_colour_written():
     diagram = parse("rect rgb(191, 223, 255)\nA -> B\nend\n")
     block = diagram.items[0]
-    assert (block.kind, block.branches[0].label) == ("group", "")
-    assert [w.line for w in diagram.warnings] == [1] and "colour" in diagram.warnings[0].message
+    assert (block.kind, block.tint, block.branches[0].label) == ("rect", "rgb(191, 223, 255)", "")
+    assert diagram.warnings == []
+    assert diagram.to_json()["items"][0]["tint"] == "rgb(191, 223, 255)"
 
 
 def test_activation_marks_on_arrows():
@@ -594,8 +595,9 @@ def test_statements_from_mermaids_own_docs_read_with_their_meaning():
     diagram = parse(MERMAID_DOCS_BODY)
     assert diagram.participants == ["Alice", "John"]
     outer = diagram.items[0]
-    assert outer.kind == "group" and outer.branches[0].label == ""
+    assert (outer.kind, outer.tint, outer.branches[0].label) == ("rect", "rgb(191, 223, 255)", "")
     note, first, inner, last = outer.branches[0].items
+    assert (inner.kind, inner.tint) == ("rect", "rgb(200, 150, 255)")
     assert isinstance(note, Note) and note.over == ["Alice"] and note.text == "Alice calls John."
     assert (first.arrow, first.activate, first.receiver) == ("->>", "+", "John")
     assert [m.activate for m in inner.branches[0].items] == ["+", "-"]
@@ -607,7 +609,7 @@ def test_statements_from_mermaids_own_docs_read_with_their_meaning():
         "Establish a connection to the DB",
         "Network timeout",
     ]
-    assert [w.line for w in diagram.warnings] == [3, 6]  # the two rect colours
+    assert diagram.warnings == []  # both rects are drawn in their colours
 
 
 # --- more published diagrams: what swimlanes.io shows for each -----------------------------------

@@ -137,8 +137,12 @@ def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
     (brk,) = by_type(d[14], Block)
     assert (brk.kind, brk.branches[0].label) == ("break", "when the booking process fails")
     rects = by_type(d[15], Block)
-    assert [r.kind for r in rects] == ["group", "group"]
-    assert "// Mermaid: rect rgb(191, 223, 255) (a background colour)" in texts[15]
+    assert [(r.kind, r.tint) for r in rects] == [
+        ("rect", "rgb(191, 223, 255)"),
+        ("rect", "rgb(200, 150, 255)"),
+    ]
+    assert "rect: rgb(191, 223, 255)\n" in texts[15] and "// Mermaid: rect" not in texts[15]
+    assert volley.parse(texts[15]).warnings == []  # the written text reads back, colours and all
     # comments, entity codes, autonumber, links
     assert "// this is a comment" in texts[16]
     assert [m.label for m in d[17].messages()] == ["I ♥ you!", "I ♥ you ∞ times more!"]

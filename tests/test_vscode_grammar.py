@@ -249,6 +249,24 @@ def test_arrows_names_labels_and_inline_markup(tokenizer, tmp_path):
     assert scopes_of(7)["10"] == "constant.numeric.volley"
 
 
+def test_a_rect_is_a_block_keyword_and_its_colour_a_colour(tokenizer, tmp_path):
+    flow = tmp_path / "flow.volley"
+    flow.write_text("rect rgb(200, 220, 255)\nA -> B: hi\nend\nrect -> B: a message\n")
+    lines = tokenizer(flow)[str(flow)]
+    first = {text: scopes[-1] for text, scopes in lines[0] if text.strip()}
+    assert first == {
+        "rect": "keyword.control.block.volley",
+        "rgb(200, 220, 255)": "constant.other.color.volley",
+    }
+    assert first_scope(lines[3]) == "entity.name.type.participant.volley"  # a name "rect"
+    configuration = json.loads((EXTENSION / "language-configuration.json").read_text())
+    folds = re.compile(configuration["folding"]["markers"]["start"])
+    indents = re.compile(configuration["indentationRules"]["increaseIndentPattern"])
+    for line in ("rect rgb(200, 220, 255)", "Rect", "  rect: #abc"):
+        assert folds.search(line) and indents.search(line), line
+    assert not folds.search("rect -> B: a message") and not folds.search("rectangle")
+
+
 def test_volley_blocks_in_markdown_are_highlighted_as_volley(tokenizer, tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("# Flow\n\n```volley\nA -> B: hi\n```\n\nA -> B is prose here.\n")

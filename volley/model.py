@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from volley.errors import Diagnostic
 
 DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
-BlockKind = Literal["if", "group", "loop", "opt", "par", "critical", "break"]
+BlockKind = Literal["if", "group", "loop", "opt", "par", "critical", "break", "rect"]
 LineStyle = Literal["solid", "dashed", "bold"]
 HeadStyle = Literal["none", "filled", "open", "cross"]
 
@@ -177,20 +177,27 @@ class Branch:
 
 @dataclass(slots=True)
 class Block:
-    """A frame (`if`, `loop`, `opt`, `par`, `group`, `critical`, `break`) around branches."""
+    """A frame (`if`, `loop`, `opt`, `par`, `group`, `critical`, `break`) around branches, or
+    a highlight behind them (`rect`, Mermaid's: no frame, no label, a tint)."""
 
     line: int
     kind: BlockKind
     branches: list[Branch] = field(default_factory=list)
     end_line: int = 0
+    # A rect's colour as written (`rgb(200, 220, 255)`, read by `volley.text.colours`); drawn
+    # in the theme's own tint when None or no colour.
+    tint: str | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "type": "block",
             "line": self.line,
             "kind": self.kind,
             "branches": [branch.to_json() for branch in self.branches],
         }
+        if self.kind == "rect":
+            out["tint"] = self.tint
+        return out
 
 
 Item = Message | Note | Divider | Block | Activation

@@ -178,6 +178,17 @@ class VolleyLexer(RegexLexer):
                 _INDENT + r"(if|group|loop|opt|par)([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword, Punctuation, using(this, state="inline"), Whitespace),
             ),
+            # Mermaid's highlight and its colour, on a line with no arrow (`rect -> B` is a
+            # message from "rect").
+            (
+                _INDENT
+                + r"(rect)\b(?![^\n]*(?:[-=]>|<[-=]))([ \t]*)(:?)([ \t]*)"
+                + _LABEL
+                + _LINE_END,
+                bygroups(
+                    Whitespace, Keyword, Whitespace, Punctuation, Whitespace, String, Whitespace
+                ),
+            ),
             (
                 _INDENT + r"(else|and)(?:([ \t]*:)" + _LABEL + r")?([ \t]*)" + _LINE_END,
                 bygroups(

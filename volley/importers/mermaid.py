@@ -5,10 +5,10 @@ Mermaid's statements map onto volley's one for one where volley has the same thi
 participants and their aliases (`participant H as MCP Host + LLM`, or `"alias"` in `@{…}`),
 messages with every arrow kind, activation marks and `activate`/`deactivate`, notes,
 `loop`/`alt`/`opt`/`par`/`critical`/`break`/`rect` blocks, `autonumber` (numbers as Mermaid
-counts them), `title` and `%%` comments. What volley cannot show (an actor's stick figure, a
-participant's type, a box around participants, a rect's colour, a note's side, menu links, a
-headless line, a half arrowhead, a central connection, hidden numbers, front matter and
-directives) is written as a `//` comment at its place, so nothing is dropped in silence.
+counts them), `title` and `%%` comments; a rect keeps its colour. What volley cannot show (an
+actor's stick figure, a participant's type, a box around participants, a note's side, menu
+links, a headless line, a half arrowhead, a central connection, hidden numbers, front matter
+and directives) is written as a `//` comment at its place, so nothing is dropped in silence.
 
 Text is read by Mermaid's lexical rules: a statement ends at a newline or `;`; `#59;` and
 `#quot;` are escapes, decoded once a text's `<br>` line breaks are found (so `#lt;br#gt;` is
@@ -85,7 +85,7 @@ BLOCKS = {
     "par_over": "par",
     "critical": "critical",
     "break": "break",
-    "rect": "group",
+    "rect": "rect",
 }
 BRANCHES = {"else": "if", "and": "par", "option": "critical"}
 
@@ -918,11 +918,11 @@ class _Reader:
         label = "" if keyword == "rect" else _label(rest.removeprefix(":"))
         if kind == "if":
             label = if_label(label)  # `alt if …`: the frame's tag says "if"
-        if keyword == "rect":
-            self.comment(line, f"rect {rest} (a background colour)".replace("  ", " "))
-        elif keyword == "par_over":
+        if keyword == "par_over":
             self.comment(line, f"par_over {rest}".strip())
         block = Block(line, kind, [Branch(label, [], line)])  # type: ignore[arg-type]
+        if keyword == "rect":  # the colour as Mermaid reads it: the rest of the line
+            block.tint = _decode(rest).strip() or None
         self.add(block)
         self.stack.append(_Open(keyword, line, block))
 

@@ -66,7 +66,7 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 # Keywords end a note when written with a colon (`loop: x`, but not "Loop over items", which
 # in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
-_NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION")
+_NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION", "RECT")
 # PlantUML's notes placed by a side, with no participant named (`note left: x`).
 _PLANTUML_NOTE_SIDES = {
     "left": "note left of the message before it",
@@ -108,7 +108,7 @@ _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
     *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
-    "ACTIVATE",
+    *("ACTIVATE", "RECT"),
 )
 
 
@@ -262,12 +262,6 @@ def _at_text(token: Token, offset: int = 0) -> Token:
     skipped = len(token.value) - len(token.value.lstrip(" \t"))
     column = (token.column or 1) + skipped + offset
     return Token(token.type, token.value, line=_line(token), column=column)
-
-
-def _keyword(token: Token) -> str:
-    """A block keyword as volley writes it, for messages: `alt` is an `if:`, `rect` a `group:`."""
-    word = token.value.strip().rstrip(":").strip().lower()
-    return {"alt": "if", "rect": "group"}.get(word, word) + ":"
 
 
 @dataclass
@@ -557,9 +551,12 @@ class _ToModel:
                 branch = child
             elif isinstance(child, Token):  # the END token
                 if child.value == _CLOSING:
+                    from volley.language.syntax_errors import block_keyword
+
                     self._local.run.warn(
-                        f"this {_keyword(keyword)} block is never closed; it ends at the end of "
-                        'the file (write "end" on a line of its own after its last line)',
+                        f"this {block_keyword(keyword.value)} block is never closed; it ends at "
+                        'the end of the file (write "end" on a line of its own after its last '
+                        "line)",
                         _shifted(keyword),
                     )
                     block.end_line = 0
@@ -594,16 +591,24 @@ class _ToModel:
         return block
 
     def group_block(self, children):
-        keyword, label, *_ = children
-        if keyword.value.lower().startswith("rect") and label is not None:
-            # Mermaid's `rect rgb(…)` highlights with a colour; volley draws a group: frame.
-            self._local.run.warn(
-                f'the colour of "rect" ({_text(label)}) is not drawn; the block is a group: '
-                "frame with no label",
-                _shifted(keyword),
-            )
-            children = [keyword, None, *children[2:]]
         return self._frame("group", children)
+
+    def rect_block(self, children):
+        """Mermaid's highlight: the text after `rect` is its colour, never a label. A colour
+        volley cannot read is kept as written (`volley fmt` writes it back) and drawn in the
+        theme's tint."""
+        from volley.text.colours import read_colour  # only a rect needs the CSS parser
+
+        keyword, colour, *rest = children
+        block = self._frame("rect", [keyword, None, *rest])
+        block.tint = _text(colour) or None
+        if block.tint is not None and read_colour(block.tint) is None:
+            self._local.run.warn(
+                f'"{block.tint}" is not a colour volley reads; the rect is drawn in the '
+                "theme's tint (write a CSS colour: rgb(200, 220, 255), #c8dcff or lightblue)",
+                _at_text(colour),
+            )
+        return block
 
     def loop_block(self, children):
         return self._frame("loop", children)

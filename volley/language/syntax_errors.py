@@ -31,6 +31,7 @@ WORDS = {
     "OPTION": '"option"',
     "CRITICAL": '"critical:"',
     "BREAK": '"break:"',
+    "RECT": '"rect"',
     "PARTICIPANT": '"participant"',
     "ACTIVATE": '"activate"',
     "PLACE": '"over"',
@@ -48,7 +49,7 @@ WORDS = {
     "OPT": '"opt:"',
     "PAR": '"par:"',
 }
-BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK")
+BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
@@ -159,9 +160,15 @@ def _expected_words(names: set[str]) -> str:
     return words[0] if words else "something else"
 
 
+def block_keyword(written: str) -> str:
+    """A block keyword as volley writes it, for messages: `alt` is an `if:`; a `rect` takes
+    its colour after it, with no colour."""
+    word = written.strip().rstrip(":").strip().lower()
+    return "rect" if word == "rect" else {"alt": "if"}.get(word, word) + ":"
+
+
 def _keyword(token: Token) -> str:
-    word = token.value.strip().rstrip(":").strip().lower()
-    return {"alt": "if", "rect": "group"}.get(word, word) + ":"
+    return block_keyword(token.value)
 
 
 class _Explainer:
@@ -224,7 +231,8 @@ class _Explainer:
                 )
         if self.at_line_start(line, "END") and innermost is None:
             return self.error(
-                "end without an open block (if:, group:, loop:, opt:, par:, critical: or break:)",
+                "end without an open block "
+                "(if:, group:, loop:, opt:, par:, critical:, break: or rect)",
                 line,
                 column,
             )

@@ -159,8 +159,11 @@ class _Writer:
             if index:
                 self.comments_before(branch.line, depth + 1)
                 self.last = max(self.last, branch.line)
-            keyword = block.kind if index == 0 else OTHER_BRANCH.get(block.kind, "else")
-            self.emit(depth, _with_label(f"{keyword}:", branch.label))
+            if block.kind == "rect":  # its colour is no label, but takes the colon as one does
+                self.emit(depth, f"rect: {block.tint}" if block.tint else "rect")
+            else:
+                keyword = block.kind if index == 0 else OTHER_BRANCH.get(block.kind, "else")
+                self.emit(depth, _with_label(f"{keyword}:", branch.label))
             self.opened = True
             self.items(branch.items, depth + 1)
         if block.end_line:  # a block left open at the end of the file has none

@@ -509,7 +509,10 @@ class _Engine:
         return self.ts.markup(text, C.LABEL_SIZE - 1, C.LABEL_WRAP_WIDTH)
 
     def _header_width(self, block: Block, branch: int) -> float:
-        """Room the frame needs for a header: the tab and label, or a separator and its label."""
+        """Room the frame needs for a header: the tab and label, or a separator and its label
+        (a rect's highlight has neither)."""
+        if block.kind == "rect":
+            return 0.0
         lead = self._tab(block, branch)[1]
         label = block.branches[branch].label if block.branches else ""
         st = self._block_label(label)
@@ -858,10 +861,14 @@ class _Engine:
         self.y += C.BLOCK_GAP_ABOVE
         top = self.y
         left, right = self.frame_x[id(block)]
-        tab, tab_text, tab_w, tab_h = self._place_tab(block, 0, left, top)
-        first = block.branches[0].label if block.branches else ""
-        label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h, right)
-        header = max(tab_h, label.box.h if label else 0.0)
+        tab: list[tuple[float, float]] = []
+        tab_text = label = None
+        header = 0.0  # a rect's highlight has no header: its items start below its top
+        if block.kind != "rect":
+            tab, tab_text, tab_w, tab_h = self._place_tab(block, 0, left, top)
+            first = block.branches[0].label if block.branches else ""
+            label = self._header_label(first, left + tab_w + C.BLOCK_LABEL_GAP, top, tab_h, right)
+            header = max(tab_h, label.box.h if label else 0.0)
         slot = len(self.out.frames)
         self.out.frames.append(None)  # type: ignore[arg-type]  # outer frames draw first
         self.y = top + header + C.BLOCK_PAD_TOP
@@ -880,7 +887,7 @@ class _Engine:
         self.y += C.BLOCK_PAD_BOTTOM
         box = Rect(left, top, right - left, self.y - top)
         self.out.frames[slot] = BlockFrame(block.line, block.kind, depth, box, tab, tab_text,
-                                           label, separators)  # fmt: skip
+                                           label, separators, block.tint)  # fmt: skip
         self.y += C.BLOCK_GAP_BELOW
 
     def _place_tab(self, block: Block, branch: int, left: float, top: float):

@@ -257,16 +257,18 @@ class Separator:
 
 @dataclass(slots=True, eq=False)
 class BlockFrame:
-    """The frame of an if/loop/par/... block, with its kind tab and label."""
+    """The frame of an if/loop/par/... block, with its kind tab and label; for a rect, the
+    highlight behind its items, with neither."""
 
     line: int
     kind: str
     depth: int
     box: Rect
     tab: list[tuple[float, float]]  # the kind tab's outline
-    tab_text: TextBlock
+    tab_text: TextBlock | None
     label: TextBlock | None
     separators: list[Separator]
+    tint: str | None = None  # a rect's colour as written: the painter reads it
 
 
 @dataclass(slots=True, eq=False)
@@ -341,7 +343,8 @@ class Layout:
             if d.label:
                 out.append(d.label)
         for f in self.frames:
-            out.append(f.tab_text)
+            if f.tab_text:
+                out.append(f.tab_text)
             if f.label:
                 out.append(f.label)
             for s in f.separators:

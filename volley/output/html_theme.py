@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from volley.layout.metrics import SCRIPT_FAMILIES
-from volley.output.themes import DARK, LIGHT
+from volley.output.themes import DARK, DARK_TINT_OPACITY, LIGHT
 
 # Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
 # the same green in the table as in the raw body.
@@ -139,6 +139,8 @@ def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) ->
     names = [f"--vl-{name}:{value};" for name, value in ui.items()]
     names += [f"--vl-svg-{role}:{colour};" for role, colour in svg.items()]
     names.append(f"--vl-bg:{svg['bg']};color-scheme:{scheme};")
+    # how much of a rect's own colour shows (see DARK_TINT_OPACITY)
+    names.append(f"--vl-tint:{DARK_TINT_OPACITY if scheme == 'dark' else 1};")
     return "".join(names)
 
 
@@ -161,6 +163,7 @@ def theme_css() -> str:
         # the page's own (a browser's fallback can pick one that draws empty boxes).
         f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
     ]
+    rules.append(f"{ROOT} .tint{{opacity:var(--vl-tint)}}")
     for role in LIGHT:
         value = _PAGE_ROLES.get(role, f"var(--vl-svg-{role})")
         rules.append(f"{ROOT} .vf-{role}{{fill:{value}}}")

@@ -199,8 +199,11 @@ def solid_spans(layout: Layout) -> list[Span]:
     spans += [_rect_span(n.box) for n in layout.notes]
     spans += [divider_span(d) for d in layout.dividers]
     for f in layout.frames:
-        head = [_rect_span(f.tab_text.box), _points_span(f.tab)]
-        spans.append(_union(head + ([_rect_span(f.label.box)] if f.label else [])))
+        if f.tab_text:
+            head = [_rect_span(f.tab_text.box), _points_span(f.tab)]
+            spans.append(_union(head + ([_rect_span(f.label.box)] if f.label else [])))
+        else:  # a rect's highlight has no header, only its top edge
+            spans.append(_points_span([(0.0, f.box.y)]))
         spans.append(_points_span([(0.0, f.box.bottom)]))
         spans += [_separator_span(s) for s in f.separators]
     if layout.appendix:

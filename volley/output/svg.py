@@ -6,7 +6,7 @@ wrote. This module decides what is drawn, in which order and colour; it writes n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from volley.layout import constants as C
 from volley.layout.geometry import (
@@ -24,6 +24,7 @@ from volley.layout.geometry import (
     MessageShape,
     NoteShape,
     Participant,
+    Rect,
     Run,
     TextBlock,
     TextLine,
@@ -34,8 +35,11 @@ from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
 from volley.output.svg_tags import group, num
-from volley.output.themes import dark_mode_css, palette
+from volley.output.themes import DARK_TINT_OPACITY, dark_mode_css, palette
 from volley.text.inline import ended, plain_text
+
+if TYPE_CHECKING:
+    from volley.text.colours import Tint  # its module loads a CSS parser: only rects need it
 
 Colours = Mapping[str, str]
 # Where a link's underline runs below the baseline, in em: the bundled face's own position.
@@ -73,7 +77,13 @@ def render_svg(
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
     prefix = safe_id(id_prefix)
-    painter = _Painter(colours, prefix, underlines=raster)
+    painter = _Painter(
+        colours,
+        prefix,
+        underlines=raster,
+        dark=theme == "dark",
+        highlights=[f for f in layout.frames if f.kind == "rect"],
+    )
     return tag.document(
         prefix=prefix,
         width=layout.width,
@@ -84,7 +94,11 @@ def render_svg(
         title=_title(diagram),
         desc="" if raster else _description(diagram),
         css=(
-            dark_mode_css(prefix, syntax=layout.appendix is not None)
+            dark_mode_css(
+                prefix,
+                syntax=layout.appendix is not None,
+                tints=any(f.tint for f in layout.frames),
+            )
             if theme == "auto" and not raster
             else None
         ),
@@ -100,12 +114,13 @@ def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
     """The picture's groups by class, in painting order: later groups are drawn over earlier
     ones. A picture without activation bars has no group for them; where it has, a block's tab
     is drawn over a bar, so that its kind (`loop`, `alt`) stays readable."""
-    groups = {
-        "lifelines": group([p for line in layout.lifelines for p in painter.lifeline(line)]),
-    }
+    groups = {}
+    if painter.highlights:  # under everything, lifelines too, as a highlighter marks a page
+        groups["highlights"] = group([painter.highlight(f) for f in painter.highlights])
+    groups["lifelines"] = group([p for line in layout.lifelines for p in painter.lifeline(line)])
     if layout.activations:
         groups["activations"] = group([painter.activation(a) for a in layout.activations])
-    groups["blocks"] = group([painter.frame(f) for f in layout.frames])
+    groups["blocks"] = group([painter.frame(f) for f in layout.frames if f.kind != "rect"])
     groups["dividers"] = group([painter.divider(d) for d in layout.dividers])
     groups["participants"] = group([painter.participant(p) for p in layout.participants])
     groups["messages"] = group([painter.message(m) for m in layout.messages])
@@ -144,9 +159,25 @@ class _Painter:
     """Turns layout shapes into tags, with colours from one palette. Each method returns the
     markup of one shape; a text block's markup ends with a line break, a shape's does not."""
 
-    def __init__(self, colours: Colours, prefix: str, *, underlines: bool = False) -> None:
+    def __init__(
+        self,
+        colours: Colours,
+        prefix: str,
+        *,
+        underlines: bool = False,
+        dark: bool = False,
+        highlights: Sequence[BlockFrame] = (),
+    ) -> None:
         self.c = colours
         self.prefix = prefix
+        self.dark = dark  # the dark theme's colours, written as attributes
+        # The rects (outer first) and the colour each is drawn in: None for the theme's own.
+        self.highlights = highlights
+        self.tints: dict[int, Tint | None] = {}
+        if highlights:
+            from volley.text.colours import read_colour  # only a rect needs the CSS parser
+
+            self.tints = {id(f): read_colour(f.tint) if f.tint else None for f in highlights}
         # cairosvg ignores `text-decoration`: for PNG and PDF a link's underline is a line
         self.underlines = underlines
 
@@ -158,7 +189,10 @@ class _Painter:
         tags = []
         if block.halo:
             b, by = block.box, C.LABEL_HALO
-            tags.append(tag.halo(self.c["bg"], b.x - by, b.y - by / 2, b.w + 2 * by, b.h + by))
+            patch = Rect(b.x - by, b.y - by / 2, b.w + 2 * by, b.h + by)
+            tags.append(tag.halo(self.c["bg"], patch))
+            if self.highlights:
+                tags += self._tinted(patch, C.HALO_RADIUS)
         tags += [tag.code(self.c["code"], r) for r in block.code_boxes]
         for line in block.lines:
             markup = self._line(line, cls, role)
@@ -378,6 +412,8 @@ class _Painter:
             if d.pill:
                 outline = None if d.style == "thin" else c["divider"]
                 tags.append(tag.pill(c["bg"], outline, d.pill))
+                if self.highlights:
+                    tags += self._tinted(d.pill, d.pill.h / 2)
         content = group(tags)
         if d.label:
             content += self.text(d.label, "section-label" if d.band else "divider-label")
@@ -388,7 +424,8 @@ class _Painter:
         and label."""
         c, b = self.c, f.box
         content = tag.frame(C.BLOCK_RADIUS, c["frame"], c["tab"], b, _points(f.tab) + " Z")
-        content += "\n" + self.text(f.tab_text, "block-kind")
+        if f.tab_text:  # every frame has its tab (a rect is a highlight, not a frame)
+            content += "\n" + self.text(f.tab_text, "block-kind")
         if f.label:
             content += self.text(f.label, "block-label")
         for s in f.separators:
@@ -398,6 +435,29 @@ class _Painter:
             if s.label:
                 content += self.text(s.label, "block-label")
         return tag.block(f.kind, f.line, f.depth, content)
+
+    def highlight(self, f: BlockFrame) -> str:
+        """A rect's tint behind its items."""
+        shape = self._tint(self.tints[id(f)], f.box, C.BLOCK_RADIUS)
+        return tag.block(f.kind, f.line, f.depth, shape + "\n")
+
+    def _tint(self, tint: Tint | None, box: Rect, radius: float) -> str:
+        """A rect's tint over `box`: its author's colour (dimmed in the dark theme, where a
+        colour chosen for a white page would glare), or the theme's own (None)."""
+        if tint is None:
+            return tag.highlight(box, radius, self.c["tab"], 1.0, "tab")
+        opacity = tint.opacity * (DARK_TINT_OPACITY if self.dark else 1.0)
+        return tag.highlight(box, radius, tint.hex, opacity, None)
+
+    def _tinted(self, patch: Rect, radius: float) -> list[str]:
+        """The tints of the rects a page-coloured patch lies in, laid over it again: the patch
+        hides the lines behind a label, not the highlight it is on."""
+        x, y = patch.x + patch.w / 2, patch.y + patch.h / 2
+        return [
+            self._tint(self.tints[id(f)], patch, radius)
+            for f in self.highlights
+            if f.box.x <= x <= f.box.right and f.box.y <= y <= f.box.bottom
+        ]
 
     def appendix(self, a: Appendix) -> str:
         """The bodies listed under the picture: a rule, a heading, and each body's heading,

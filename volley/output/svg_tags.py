@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from markupsafe import escape as _escape
 
+from volley.layout import constants as C
 from volley.layout.geometry import Anchor, Rect
 
 
@@ -233,9 +234,21 @@ def head(kind: str, colour: str, width: float, d: str) -> str:
     )
 
 
-def halo(colour: str, x: float, y: float, w: float, h: float) -> str:
+def highlight(box: Rect, radius: float, fill: str, opacity: float, role: str | None) -> str:
+    """A rect's tint behind its items: in a palette `role`, or in the author's own colour
+    (class `tint`, which the dark theme dims) at its `opacity`."""
+    cls = f"vf-{role}" if role else "tint"
+    faded = f' fill-opacity="{num(opacity)}"' if opacity < 1 else ""
+    return (
+        f'<rect class="highlight {cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(radius)}"'
+        f' fill="{fill}"{faded}/>'
+    )
+
+
+def halo(colour: str, box: Rect) -> str:
     """The page-coloured patch behind a label, so a line crossing it does not strike it out."""
-    return f'<rect class="halo vf-bg" {_box(x, y, w, h)} rx="3" fill="{colour}"/>'
+    place = _box(box.x, box.y, box.w, box.h)
+    return f'<rect class="halo vf-bg" {place} rx="{num(C.HALO_RADIUS)}" fill="{colour}"/>'
 
 
 def code(colour: str, box: Rect, radius: str = "3") -> str:

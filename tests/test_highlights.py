@@ -1,0 +1,277 @@
+"""Mermaid's `rect COLOUR … end`: a highlight in the author's colour behind what it holds.
+
+Mermaid draws a rect as a tinted band with no frame and no label (its documentation's example is
+`rect rgb(191, 223, 255)`); volley reads it with that meaning and draws it so, in light, dark
+and auto themes, in every format.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+import volley
+from volley.language.writer import write
+from volley.layout.engine import layout_diagram
+from volley.output.html import html_assets
+from volley.text.colours import Tint, read_colour
+
+FLOW = """\
+Client -> API: GET /login
+rect rgb(200, 220, 255)
+  API -> DB: SELECT user
+  DB --> API: row
+  rect rgba(255, 180, 0, 0.25)
+    API -> API: check password
+  end
+end
+API --> Client: 200 OK
+"""
+
+
+def highlights(svg: str) -> list[str]:
+    """The rects' shapes in the picture's highlights group (not the tints over halos)."""
+    group = re.search(r'<g class="highlights">.*?\n</g>\n(?=<g class="lifelines">)', svg, re.S)
+    return shapes(group.group()) if group else []
+
+
+def shapes(markup: str) -> list[str]:
+    return re.findall(r'<rect class="highlight [^>]*>', markup)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "tint"),
+    [
+        ("rgb(191, 223, 255)", Tint("#bfdfff", 1.0)),
+        ("rgba(0, 0, 255, .1)", Tint("#0000ff", 0.1)),
+        ("RGB(0,0,0)", Tint("#000000", 1.0)),
+        ("#abc", Tint("#aabbcc", 1.0)),
+        ("#AABBCC80", Tint("#aabbcc", 0.502)),
+        ("lightyellow", Tint("#ffffe0", 1.0)),
+        ("LightBlue", Tint("#add8e6", 1.0)),
+        ("rgb(0 0 255 / 10%)", Tint("#0000ff", 0.1)),
+        ("hsl(120, 50%, 50%)", Tint("#40bf40", 1.0)),
+        ("rgb(300, -5, 0)", Tint("#ff0000", 1.0)),  # out of range: clamped, as CSS does
+    ],
+)
+def test_a_css_colour_is_read_as_browsers_read_it(written, tint):
+    assert read_colour(written) == tint
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["Login phase", "currentColor", "var(--brand)", "rgb(1, 2)", "", 'red" onload="x', "url(#a)"],
+)
+def test_what_is_no_colour_is_not_read_as_one(written):
+    assert read_colour(written) is None
+
+
+def test_a_rect_keeps_its_colour_as_written_and_holds_its_items():
+    diagram = volley.parse(FLOW)
+    outer = diagram.items[1]
+    assert (outer.kind, outer.tint, outer.line, outer.end_line) == (
+        "rect",
+        "rgb(200, 220, 255)",
+        2,
+        8,
+    )
+    first, second, inner = outer.branches[0].items
+    assert (first.label, second.label) == ("SELECT user", "row")
+    assert (inner.kind, inner.tint) == ("rect", "rgba(255, 180, 0, 0.25)")
+    assert diagram.warnings == []
+    block = diagram.to_json()["items"][1]
+    assert (block["kind"], block["tint"], block["branches"][0]["label"]) == (
+        "rect",
+        "rgb(200, 220, 255)",
+        "",
+    )
+
+
+@pytest.mark.parametrize("line", ["rect", "RECT", "rect:", "Rect   "])
+def test_a_rect_without_a_colour_has_none(line):
+    diagram = volley.parse(f"{line}\nA -> B\nend\n")
+    assert (diagram.items[0].kind, diagram.items[0].tint, diagram.warnings) == ("rect", None, [])
+    assert diagram.to_json()["items"][0]["tint"] is None
+
+
+def test_a_rect_with_a_colon_reads_its_colour_after_it():
+    diagram = volley.parse("rect: #c8dcff\nA -> B\nend\n")
+    assert diagram.items[0].tint == "#c8dcff"
+
+
+def test_a_colour_volley_cannot_read_is_kept_and_pointed_at():
+    diagram = volley.parse("A -> B: hi\nrect: Login phase\nA -> B\nend\n")
+    assert diagram.items[1].tint == "Login phase"
+    (warning,) = diagram.warnings
+    assert (warning.line, warning.column) == (2, 7)  # at "Login"
+    assert '"Login phase" is not a colour' in warning.message
+    assert "group: Login" not in warning.message and "rgb(200, 220, 255)" in warning.message
+
+
+def test_rect_on_a_line_with_an_arrow_is_a_participant():
+    diagram = volley.parse("rect -> B: draw\nRectangle -> B\n")
+    assert [m.sender for m in diagram.messages()] == ["rect", "Rectangle"]
+
+
+def test_an_unclosed_rect_is_closed_at_the_end_with_a_warning_that_names_it():
+    diagram = volley.parse("rect lightyellow\nA -> B\n")
+    (warning,) = diagram.warnings
+    assert warning.line == 1 and warning.message.startswith("this rect block is never closed")
+
+
+def test_a_stray_end_lists_rect_among_the_blocks():
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse("A -> B\nend\n")
+    assert "break: or rect)" in str(caught.value)
+
+
+def test_fmt_writes_a_rect_back_with_its_colour_as_written():
+    source = "rect rgb(200, 220, 255)\nA -> B: x\nend\nrect\nB -> A\nend\nrect Login\nA -> B\nend\n"
+    diagram = volley.parse(source)
+    assert write(diagram) == (
+        "rect: rgb(200, 220, 255)\n  A -> B: x\nend\n"
+        "rect\n  B -> A\nend\n"
+        "rect: Login\n  A -> B\nend\n"
+    )
+    assert volley.parse(write(diagram)).to_json() == diagram.to_json()
+
+
+@pytest.mark.parametrize("line", ["rect: lightyellow", "rect"])
+def test_a_rect_as_volley_writes_it_ends_a_note(line):
+    """A note runs until the next element (swimlanes.io's rule): `rect:` with its colon, or
+    `rect` alone, is one, as `loop:` and a bare `else` are."""
+    diagram = volley.parse(f"note A: a note\n\n{line}\nA -> B\nend\n")
+    assert diagram.items[0].text == "a note" and diagram.items[1].kind == "rect"
+    assert diagram.warnings == []
+
+
+def test_mermaids_rect_after_a_note_is_the_notes_text_with_a_warning():
+    """Without its colon a block word after a note is the note's text, as for `loop every`."""
+    diagram = volley.parse("note A: a note\nrect rgb(200, 220, 255)\nA -> B: x\n")
+    assert diagram.items[0].text == "a note\nrect rgb(200, 220, 255)"
+    assert [w.line for w in diagram.warnings] == [2]
+
+
+# --- layout ------------------------------------------------------------------------------------
+
+
+def test_a_rect_has_no_tab_or_label_and_surrounds_what_it_holds():
+    diagram = volley.parse(FLOW)
+    layout = layout_diagram(diagram)
+    outer, inner = layout.frames
+    assert (outer.kind, outer.tint, outer.tab, outer.tab_text, outer.label) == (
+        "rect",
+        "rgb(200, 220, 255)",
+        [],
+        None,
+        None,
+    )
+    assert outer.box.contains(inner.box)
+    select, row, check = layout.messages[1:4]
+    for message in (select, row, check):
+        assert outer.box.contains(message.label.box)
+    assert inner.box.contains(check.label.box) and not inner.box.contains(select.label.box)
+    # no text is the frame's: every text drawn belongs to a message
+    assert len(layout.text_blocks()) == len([m for m in layout.messages if m.label]) + 2 * 3
+
+
+def test_a_rect_takes_less_room_than_a_group_frame_that_has_a_tab():
+    plain = layout_diagram(volley.parse("rect\nA -> B: x\nend\n"))
+    framed = layout_diagram(volley.parse("group:\nA -> B: x\nend\n"))
+    assert plain.height < framed.height
+
+
+# --- the picture -------------------------------------------------------------------------------
+
+
+def test_rects_are_painted_first_in_their_colours_under_the_lifelines():
+    svg = volley.render(FLOW)
+    assert svg.index('<g class="highlights">') < svg.index('<g class="lifelines">')
+    outer, inner = highlights(svg)
+    assert 'fill="#c8dcff"' in outer and "fill-opacity" not in outer
+    assert 'class="highlight tint"' in outer
+    assert 'fill="#ffb400" fill-opacity="0.25"' in inner
+    assert "block-kind" not in svg and ">group<" not in svg and ">rect<" not in svg
+
+
+def test_a_picture_without_a_rect_has_no_highlights():
+    svg = volley.render("A -> B: x\ngroup: g\nA -> B\nend\n")
+    assert "highlight" not in svg and ".tint" not in svg
+
+
+def test_a_label_halo_on_a_rect_is_tinted_like_it():
+    """A label's page-coloured halo hides the lifeline behind it; on a rect the halo gets the
+    rect's tint laid over it again, or it would be a white box on the colour."""
+    svg = volley.render(FLOW)
+    messages = re.split(r'<g class="message[ "]', svg.split('<g class="messages">')[1])[1:]
+    outside, select, row, check, back = messages
+    assert 'class="halo' in outside and "highlight" not in outside
+    assert len(shapes(select)) == len(shapes(row)) == 1 and 'fill="#c8dcff"' in select
+    assert len(shapes(check)) == 2  # inside both rects, outer tint first
+    assert check.index("#c8dcff") < check.index("#ffb400")
+    assert "highlight" not in back
+
+
+def test_a_divider_pill_on_a_rect_is_tinted_like_it():
+    svg = volley.render("rect lightyellow\nA -> B\n-: later\nA -> B\nend\n")
+    divider = re.search(r'<g class="divider.*?</g>', svg, re.S)
+    assert divider and 'class="highlight tint"' in divider.group()
+
+
+def test_the_dark_theme_dims_an_authors_colour_and_auto_does_in_a_dark_browser():
+    dark = volley.render(FLOW, theme="dark")
+    assert 'fill="#c8dcff" fill-opacity="0.3"' in dark
+    assert re.search(r'fill="#ffb400" fill-opacity="0\.0[78]"', dark)  # 0.25 × 0.3
+    auto = volley.render(FLOW, theme="auto")
+    assert re.search(r"@media \(prefers-color-scheme: dark\)\{.*\.tint\{opacity:0\.3\}", auto)
+    light = volley.render(FLOW, theme="light")
+    assert "opacity:0.3" not in light
+
+
+def test_a_rect_without_a_colour_uses_the_themes_tint_which_follows_the_theme():
+    light = volley.render("rect\nA -> B\nend\n", theme="light")
+    dark = volley.render("rect\nA -> B\nend\n", theme="dark")
+    (shape,) = highlights(light)
+    assert 'class="highlight vf-tab"' in shape
+    assert highlights(light) != highlights(dark)
+
+
+def test_a_colour_that_is_no_colour_never_reaches_the_picture():
+    source = 'rect red" onload="alert(1)\nA -> B\nend\n'
+    for fmt in ("svg", "html"):
+        out = volley.render(source, format=fmt)
+        assert "onload" not in out and "alert(1)" not in out
+    (shape,) = highlights(volley.render(source))
+    assert "vf-tab" in shape
+
+
+def test_the_page_dims_an_authors_colour_under_every_dark_switch():
+    css, _ = html_assets()
+    assert ".volley-diagram .tint{opacity:var(--vl-tint)}" in css
+    assert css.count("--vl-tint:0.3;") == 3  # data-theme=dark, the browser's, a site's switch
+    assert "--vl-tint:1;" in css
+    page = volley.render(FLOW, format="html")
+    assert 'class="highlight tint"' in page
+
+
+def test_png_shows_the_colour_behind_the_messages():
+    png = volley.render(FLOW, format="png", scale=1)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    layout = layout_diagram(volley.parse(FLOW))
+    outer = layout.frames[0].box
+    # a point inside the outer rect, left of its inner rect and clear of lifelines and labels
+    x, y = round(outer.x + 6), round(outer.bottom - 6)
+    assert image.getpixel((x, y)) == (200, 220, 255)
+    assert image.getpixel((2, 2)) == (255, 255, 255)
+
+
+def test_pdf_pages_a_long_rect():
+    source = "rect lightyellow\n" + "".join(f"A -> B: step {n}\n" for n in range(120)) + "end\n"
+    pdf = volley.render(source, format="pdf")
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") > 1
