@@ -7,6 +7,7 @@ and auto themes, in every format.
 
 from __future__ import annotations
 
+import colorsys
 import io
 import re
 
@@ -17,6 +18,8 @@ import volley
 from volley.language.writer import write
 from volley.layout.engine import layout_diagram
 from volley.output.html import html_assets
+from volley.output.themes import DARK
+from volley.output.tints import DARK_MOST_LIGHTNESS, Tints, blend, dark_tint
 from volley.text.colours import Tint, read_colour
 
 FLOW = """\
@@ -30,6 +33,10 @@ rect rgb(200, 220, 255)
 end
 API --> Client: 200 OK
 """
+
+
+def lightness(colour: str) -> float:
+    return colorsys.rgb_to_hls(*(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)))[1]
 
 
 def highlights(svg: str) -> list[str]:
@@ -194,51 +201,77 @@ def test_rects_are_painted_first_in_their_colours_under_the_lifelines():
     svg = volley.render(FLOW)
     assert svg.index('<g class="highlights">') < svg.index('<g class="lifelines">')
     outer, inner = highlights(svg)
-    assert 'fill="#c8dcff"' in outer and "fill-opacity" not in outer
-    assert 'class="highlight tint"' in outer
-    assert 'fill="#ffb400" fill-opacity="0.25"' in inner
+    assert 'class="highlight tint-1"' in outer and 'fill="#c8dcff"' in outer
+    # rgba(255, 180, 0, 0.25) on #c8dcff, as the eye sees the two one over the other
+    assert (
+        'class="highlight tint-2"' in inner
+        and f'fill="{blend("#ffb400", 0.25, "#c8dcff")}"' in inner
+    )
+    assert "fill-opacity" not in svg  # every fill is opaque: no edge of one shows round another
     assert "block-kind" not in svg and ">group<" not in svg and ">rect<" not in svg
 
 
+def test_a_nested_rect_covers_the_one_around_it_as_in_mermaid():
+    svg = volley.render("rect: lightyellow\nrect: mistyrose\nA -> B: x\nend\nend\n")
+    assert [re.search(r'fill="([^"]+)"', shape)[1] for shape in highlights(svg)] == [
+        "#ffffe0",
+        "#ffe4e1",
+    ]
+
+
 def test_a_picture_without_a_rect_has_no_highlights():
-    svg = volley.render("A -> B: x\ngroup: g\nA -> B\nend\n")
-    assert "highlight" not in svg and ".tint" not in svg
+    svg = volley.render("A -> B: x\ngroup: g\nA -> B\nend\n", theme="auto")
+    assert "highlight" not in svg and "tint-" not in svg
 
 
-def test_a_label_halo_on_a_rect_is_tinted_like_it():
-    """A label's page-coloured halo hides the lifeline behind it; on a rect the halo gets the
-    rect's tint laid over it again, or it would be a white box on the colour."""
+def test_a_label_patch_on_a_rect_is_the_rects_colour():
+    """A label's patch hides the lifeline behind it; on a rect it takes the rect's colour (and
+    class), or it would be a box of the page's colour on the rect."""
     svg = volley.render(FLOW)
     messages = re.split(r'<g class="message[ "]', svg.split('<g class="messages">')[1])[1:]
     outside, select, row, check, back = messages
-    assert 'class="halo' in outside and "highlight" not in outside
-    assert len(shapes(select)) == len(shapes(row)) == 1 and 'fill="#c8dcff"' in select
-    assert len(shapes(check)) == 2  # inside both rects, outer tint first
-    assert check.index("#c8dcff") < check.index("#ffb400")
-    assert "highlight" not in back
+    assert 'class="halo vf-bg"' in outside and 'class="halo vf-bg"' in back
+    assert 'class="halo tint-1" ' in select and 'fill="#c8dcff"' in select
+    assert 'class="halo tint-1" ' in row
+    assert 'class="halo tint-2" ' in check  # the innermost rect's
 
 
-def test_a_divider_pill_on_a_rect_is_tinted_like_it():
+def test_a_divider_pill_on_a_rect_is_the_rects_colour():
     svg = volley.render("rect lightyellow\nA -> B\n-: later\nA -> B\nend\n")
     divider = re.search(r'<g class="divider.*?</g>', svg, re.S)
-    assert divider and 'class="highlight tint"' in divider.group()
+    assert divider and 'class="pill tint-1 vs-divider"' in divider.group()
+    assert 'fill="#ffffe0"' in divider.group()
 
 
-def test_the_dark_theme_dims_an_authors_colour_and_auto_does_in_a_dark_browser():
+def test_on_a_dark_page_a_rect_keeps_its_hue_and_stays_as_visible_as_on_a_white_one():
+    assert dark_tint("#ffffff") == DARK["bg"]  # white on white: nothing to see, in the dark too
+    faint, strong = dark_tint("#f2f2f2"), dark_tint("#c8dcff")
+    assert lightness(DARK["bg"]) < lightness(faint) < lightness(strong) <= DARK_MOST_LIGHTNESS
+    blue = [int(strong[i : i + 2], 16) for i in (1, 3, 5)]
+    assert blue[2] > blue[1] > blue[0]  # still blue
+    # a dark colour chosen for a white page is no lighter than light text allows
+    assert lightness(dark_tint("#3c3c00")) == pytest.approx(DARK_MOST_LIGHTNESS, abs=0.01)
+
+
+def test_the_dark_theme_and_auto_in_a_dark_browser_draw_the_dark_colours():
+    fills = [(f.cls, f.dark) for f in Tints(layout_diagram(volley.parse(FLOW)).frames).coloured]
     dark = volley.render(FLOW, theme="dark")
-    assert 'fill="#c8dcff" fill-opacity="0.3"' in dark
-    assert re.search(r'fill="#ffb400" fill-opacity="0\.0[78]"', dark)  # 0.25 × 0.3
+    assert [re.search(r'fill="([^"]+)"', shape)[1] for shape in highlights(dark)] == [
+        colour for _, colour in fills
+    ]
     auto = volley.render(FLOW, theme="auto")
-    assert re.search(r"@media \(prefers-color-scheme: dark\)\{.*\.tint\{opacity:0\.3\}", auto)
-    light = volley.render(FLOW, theme="light")
-    assert "opacity:0.3" not in light
+    media = re.search(r"@media \(prefers-color-scheme: dark\)\{.*?\}\}", auto, re.S)
+    assert media
+    for cls, colour in fills:
+        assert f".{cls}{{fill:{colour}}}" in media.group()
+    assert "#c8dcff" in highlights(auto)[0]  # light without the media rule
 
 
 def test_a_rect_without_a_colour_uses_the_themes_tint_which_follows_the_theme():
-    light = volley.render("rect\nA -> B\nend\n", theme="light")
-    dark = volley.render("rect\nA -> B\nend\n", theme="dark")
+    light = volley.render("rect\nA -> B: x\nend\n", theme="light")
+    dark = volley.render("rect\nA -> B: x\nend\n", theme="dark")
     (shape,) = highlights(light)
-    assert 'class="highlight vf-tab"' in shape
+    assert 'class="highlight vf-tab"' in shape and 'class="halo vf-tab"' in light
     assert highlights(light) != highlights(dark)
 
 
@@ -251,16 +284,28 @@ def test_a_colour_that_is_no_colour_never_reaches_the_picture():
     assert "vf-tab" in shape
 
 
-def test_the_page_dims_an_authors_colour_under_every_dark_switch():
-    css, _ = html_assets()
-    assert ".volley-diagram .tint{opacity:var(--vl-tint)}" in css
-    assert css.count("--vl-tint:0.3;") == 3  # data-theme=dark, the browser's, a site's switch
-    assert "--vl-tint:1;" in css
+def test_the_page_switches_a_rects_colour_with_every_dark_switch():
     page = volley.render(FLOW, format="html")
-    assert 'class="highlight tint"' in page
+    css, _ = html_assets()
+    assert "tint" not in css  # the page's own stylesheet is as it was: the picture brings its own
+    style = re.search(r"<svg.*?<style>(.*?)</style>", page, re.S)
+    assert style
+    rules = style.group(1)
+    prefix = re.search(r'<svg[^>]* id="([^"]+)"', page)[1]
+    dark = dark_tint("#c8dcff")
+    assert f".volley-diagram[data-theme=dark] #{prefix} .tint-1" in rules
+    assert (
+        f"[data-md-color-scheme=slate] .volley-diagram[data-theme=auto] #{prefix} .tint-1" in rules
+    )
+    auto = f".volley-diagram[data-theme=auto] #{prefix}"
+    assert f"@media (prefers-color-scheme:dark){{{auto} .tint-1{{fill:{dark}}}}}" in rules
+    assert (
+        f"[data-md-color-scheme=default] .volley-diagram[data-theme=auto] #{prefix} .tint-1"
+        in rules
+    )
 
 
-def test_png_shows_the_colour_behind_the_messages():
+def test_png_shows_the_colour_behind_the_messages_and_no_edge_round_a_label():
     png = volley.render(FLOW, format="png", scale=1)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     layout = layout_diagram(volley.parse(FLOW))
@@ -269,6 +314,14 @@ def test_png_shows_the_colour_behind_the_messages():
     x, y = round(outer.x + 6), round(outer.bottom - 6)
     assert image.getpixel((x, y)) == (200, 220, 255)
     assert image.getpixel((2, 2)) == (255, 255, 255)
+    # around the label "row": only the rect's colour, the text's and the arrow's; no white
+    label = layout.messages[2].label.box
+    ring = [
+        image.getpixel((px, py))
+        for px in range(round(label.x) - 4, round(label.right) + 4)
+        for py in (round(label.y) - 3, round(label.y) - 2)
+    ]
+    assert (255, 255, 255) not in ring and all(pixel == (200, 220, 255) for pixel in ring)
 
 
 def test_pdf_pages_a_long_rect():

@@ -418,7 +418,8 @@
     ["lifelines", "activations", "dividers", "messages", "notes"].forEach(function (name) {
       svg.querySelectorAll(":scope > ." + name + " > *").forEach(take);
     });
-    svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *").forEach(take);
+    // A rect's colour (in .highlights) moves and shrinks as a frame does.
+    svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *, :scope > .highlights > .block > *").forEach(take);
     var blocks = [];
     svg.querySelectorAll(":scope > .blocks > .block[role=button]").forEach(function (block) {
       var frame = block.querySelector(":scope > .frame");

@@ -12,10 +12,14 @@ mapped to variables here too, so the SVG switches with the panel.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from volley.layout.metrics import SCRIPT_FAMILIES
-from volley.output.themes import DARK, DARK_TINT_OPACITY, LIGHT
+from volley.output.themes import DARK, LIGHT
+
+if TYPE_CHECKING:
+    from volley.output.tints import Fill
 
 # Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
 # the same green in the table as in the raw body.
@@ -139,8 +143,6 @@ def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) ->
     names = [f"--vl-{name}:{value};" for name, value in ui.items()]
     names += [f"--vl-svg-{role}:{colour};" for role, colour in svg.items()]
     names.append(f"--vl-bg:{svg['bg']};color-scheme:{scheme};")
-    # how much of a rect's own colour shows (see DARK_TINT_OPACITY)
-    names.append(f"--vl-tint:{DARK_TINT_OPACITY if scheme == 'dark' else 1};")
     return "".join(names)
 
 
@@ -163,9 +165,24 @@ def theme_css() -> str:
         # the page's own (a browser's fallback can pick one that draws empty boxes).
         f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
     ]
-    rules.append(f"{ROOT} .tint{{opacity:var(--vl-tint)}}")
     for role in LIGHT:
         value = _PAGE_ROLES.get(role, f"var(--vl-svg-{role})")
         rules.append(f"{ROOT} .vf-{role}{{fill:{value}}}")
         rules.append(f"{ROOT} .vs-{role}{{stroke:{value}}}")
     return "\n".join(rules) + "\n"
+
+
+def tint_css(scope: str, fills: Sequence[Fill]) -> str:
+    """The dark colours of one diagram's rects under every switch that turns the page dark
+    (their light colours are the drawing's attributes), scoped to the drawing's id `scope`."""
+    auto = f"{ROOT}[data-theme=auto] #{scope}"
+    dark = [f"{ROOT}[data-theme=dark] #{scope}", *(f"{s} {auto}" for s in _SITE_DARK)]
+    light = [f"{s} {auto}" for s in _SITE_LIGHT]  # a site's light switch over the reader's
+    rules = []
+    for fill in fills:
+        rules.append(",".join(f"{where} .{fill.cls}" for where in dark) + f"{{fill:{fill.dark}}}")
+        rules.append(
+            f"@media (prefers-color-scheme:dark){{{auto} .{fill.cls}{{fill:{fill.dark}}}}}"
+        )
+        rules.append(",".join(f"{where} .{fill.cls}" for where in light) + f"{{fill:{fill.light}}}")
+    return "\n".join(rules)

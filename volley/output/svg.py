@@ -35,11 +35,11 @@ from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
 from volley.output.svg_tags import group, num
-from volley.output.themes import DARK_TINT_OPACITY, dark_mode_css, palette
+from volley.output.themes import dark_mode_css, palette
 from volley.text.inline import ended, plain_text
 
 if TYPE_CHECKING:
-    from volley.text.colours import Tint  # its module loads a CSS parser: only rects need it
+    from volley.output.tints import Fill, Tints  # loads a CSS parser: only rects need it
 
 Colours = Mapping[str, str]
 # Where a link's underline runs below the baseline, in em: the bundled face's own position.
@@ -68,22 +68,23 @@ def render_svg(
     id_prefix: str,
     raster: bool = False,
     window: tuple[float, float] | None = None,
+    page: bool = False,
 ) -> str:
     """The SVG document. `raster` gives the variant for cairosvg: plain colours, no CSS, and no
     description (nothing draws it, and a PDF page would repeat every message in it).
 
-    `window` (top, height) shows only that band of the picture, for one page of a PDF.
+    `window` (top, height) shows only that band of the picture, for one page of a PDF. `page`
+    gives the variant for the interactive page, whose stylesheet switches its colours.
     """
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
     prefix = safe_id(id_prefix)
-    painter = _Painter(
-        colours,
-        prefix,
-        underlines=raster,
-        dark=theme == "dark",
-        highlights=[f for f in layout.frames if f.kind == "rect"],
-    )
+    tints = None
+    if any(f.kind == "rect" for f in layout.frames):
+        from volley.output.tints import Tints
+
+        tints = Tints([f for f in layout.frames if f.kind == "rect"])
+    painter = _Painter(colours, prefix, underlines=raster, dark=theme == "dark", tints=tints)
     return tag.document(
         prefix=prefix,
         width=layout.width,
@@ -93,15 +94,7 @@ def render_svg(
         text_rendering=TEXT_RENDERING if raster else None,
         title=_title(diagram),
         desc="" if raster else _description(diagram),
-        css=(
-            dark_mode_css(
-                prefix,
-                syntax=layout.appendix is not None,
-                tints=any(f.tint for f in layout.frames),
-            )
-            if theme == "auto" and not raster
-            else None
-        ),
+        css=_css(theme, prefix, layout, tints, raster=raster, page=page),
         defs=group(painter.icons(layout)),
         bg=colours["bg"],
         groups=_groups(layout, painter),
@@ -110,13 +103,29 @@ def render_svg(
     )
 
 
+def _css(
+    theme: str, prefix: str, layout: Layout, tints: Tints | None, *, raster: bool, page: bool
+) -> str | None:
+    """The picture's own stylesheet: for `auto`, its dark colours in a dark browser; on the
+    interactive page, its rects' dark colours under the page's switches (the page's stylesheet
+    has the rest). None where the attributes say it all."""
+    coloured = [(fill.cls, fill.dark) for fill in tints.coloured] if tints else []
+    if theme == "auto" and not raster:
+        return dark_mode_css(prefix, syntax=layout.appendix is not None, tints=coloured)
+    if page and tints and tints.coloured:
+        from volley.output.html_theme import tint_css
+
+        return tint_css(prefix, tints.coloured)
+    return None
+
+
 def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
     """The picture's groups by class, in painting order: later groups are drawn over earlier
     ones. A picture without activation bars has no group for them; where it has, a block's tab
     is drawn over a bar, so that its kind (`loop`, `alt`) stays readable."""
     groups = {}
-    if painter.highlights:  # under everything, lifelines too, as a highlighter marks a page
-        groups["highlights"] = group([painter.highlight(f) for f in painter.highlights])
+    if painter.tints:  # under everything, lifelines too, as a highlighter marks a page
+        groups["highlights"] = group([painter.highlight(f) for f in painter.tints.frames])
     groups["lifelines"] = group([p for line in layout.lifelines for p in painter.lifeline(line)])
     if layout.activations:
         groups["activations"] = group([painter.activation(a) for a in layout.activations])
@@ -166,20 +175,14 @@ class _Painter:
         *,
         underlines: bool = False,
         dark: bool = False,
-        highlights: Sequence[BlockFrame] = (),
+        tints: Tints | None = None,
     ) -> None:
         self.c = colours
         self.prefix = prefix
-        self.dark = dark  # the dark theme's colours, written as attributes
-        # The rects (outer first) and the colour each is drawn in: None for the theme's own.
-        self.highlights = highlights
-        self.tints: dict[int, Tint | None] = {}
-        if highlights:
-            from volley.text.colours import read_colour  # only a rect needs the CSS parser
-
-            self.tints = {id(f): read_colour(f.tint) if f.tint else None for f in highlights}
         # cairosvg ignores `text-decoration`: for PNG and PDF a link's underline is a line
         self.underlines = underlines
+        self.dark = dark  # the dark theme's colours, written as attributes
+        self.tints = tints  # the picture's rects, if it has any
 
     # Text.
 
@@ -190,9 +193,7 @@ class _Painter:
         if block.halo:
             b, by = block.box, C.LABEL_HALO
             patch = Rect(b.x - by, b.y - by / 2, b.w + 2 * by, b.h + by)
-            tags.append(tag.halo(self.c["bg"], patch))
-            if self.highlights:
-                tags += self._tinted(patch, C.HALO_RADIUS)
+            tags.append(tag.halo(*self._patch(patch), patch))
         tags += [tag.code(self.c["code"], r) for r in block.code_boxes]
         for line in block.lines:
             markup = self._line(line, cls, role)
@@ -411,9 +412,7 @@ class _Painter:
             tags.append(tag.rule(c["divider"], width, dash, d.x1, d.x2, d.y))
             if d.pill:
                 outline = None if d.style == "thin" else c["divider"]
-                tags.append(tag.pill(c["bg"], outline, d.pill))
-                if self.highlights:
-                    tags += self._tinted(d.pill, d.pill.h / 2)
+                tags.append(tag.pill(*self._patch(d.pill), outline, d.pill))
         content = group(tags)
         if d.label:
             content += self.text(d.label, "section-label" if d.band else "divider-label")
@@ -437,27 +436,25 @@ class _Painter:
         return tag.block(f.kind, f.line, f.depth, content)
 
     def highlight(self, f: BlockFrame) -> str:
-        """A rect's tint behind its items."""
-        shape = self._tint(self.tints[id(f)], f.box, C.BLOCK_RADIUS)
-        return tag.block(f.kind, f.line, f.depth, shape + "\n")
+        """A rect's colour behind its items."""
+        assert self.tints is not None
+        colour, cls = self._fill(self.tints.of(f))
+        return tag.block(f.kind, f.line, f.depth, tag.highlight(cls, f.box, colour) + "\n")
 
-    def _tint(self, tint: Tint | None, box: Rect, radius: float) -> str:
-        """A rect's tint over `box`: its author's colour (dimmed in the dark theme, where a
-        colour chosen for a white page would glare), or the theme's own (None)."""
-        if tint is None:
-            return tag.highlight(box, radius, self.c["tab"], 1.0, "tab")
-        opacity = tint.opacity * (DARK_TINT_OPACITY if self.dark else 1.0)
-        return tag.highlight(box, radius, tint.hex, opacity, None)
+    def _fill(self, fill: Fill | None) -> tuple[str, str]:
+        """A rect's colour in this picture's theme, and its class (None: the theme's tint)."""
+        if fill is None:
+            return self.c["tab"], "vf-tab"
+        return fill.dark if self.dark else fill.light, fill.cls
 
-    def _tinted(self, patch: Rect, radius: float) -> list[str]:
-        """The tints of the rects a page-coloured patch lies in, laid over it again: the patch
-        hides the lines behind a label, not the highlight it is on."""
-        x, y = patch.x + patch.w / 2, patch.y + patch.h / 2
-        return [
-            self._tint(self.tints[id(f)], patch, radius)
-            for f in self.highlights
-            if f.box.x <= x <= f.box.right and f.box.y <= y <= f.box.bottom
-        ]
+    def _patch(self, patch: Rect) -> tuple[str, str]:
+        """The colour and class of a patch that hides the lines behind a label: the page's, or
+        on a rect the rect's, so that it shows as no box."""
+        on = self.tints.under(patch) if self.tints else None
+        if on is None:
+            return self.c["bg"], "vf-bg"
+        assert self.tints is not None
+        return self._fill(self.tints.of(on))
 
     def appendix(self, a: Appendix) -> str:
         """The bodies listed under the picture: a rule, a heading, and each body's heading,

@@ -234,21 +234,17 @@ def head(kind: str, colour: str, width: float, d: str) -> str:
     )
 
 
-def highlight(box: Rect, radius: float, fill: str, opacity: float, role: str | None) -> str:
-    """A rect's tint behind its items: in a palette `role`, or in the author's own colour
-    (class `tint`, which the dark theme dims) at its `opacity`."""
-    cls = f"vf-{role}" if role else "tint"
-    faded = f' fill-opacity="{num(opacity)}"' if opacity < 1 else ""
-    return (
-        f'<rect class="highlight {cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(radius)}"'
-        f' fill="{fill}"{faded}/>'
-    )
-
-
-def halo(colour: str, box: Rect) -> str:
-    """The page-coloured patch behind a label, so a line crossing it does not strike it out."""
+def highlight(cls: str, box: Rect, colour: str) -> str:
+    """A rect's colour behind its items; `cls` names the colour for the dark-mode rules."""
     place = _box(box.x, box.y, box.w, box.h)
-    return f'<rect class="halo vf-bg" {place} rx="{num(C.HALO_RADIUS)}" fill="{colour}"/>'
+    return f'<rect class="highlight {cls}" {place} rx="{num(C.BLOCK_RADIUS)}" fill="{colour}"/>'
+
+
+def halo(colour: str, cls: str, box: Rect) -> str:
+    """The patch behind a label, so a line crossing it does not strike it out: the page's
+    colour (`vf-bg`), or on a rect the rect's."""
+    place = _box(box.x, box.y, box.w, box.h)
+    return f'<rect class="halo {cls}" {place} rx="{num(C.HALO_RADIUS)}" fill="{colour}"/>'
 
 
 def code(colour: str, box: Rect, radius: str = "3") -> str:
@@ -336,12 +332,12 @@ def rule(colour: str, width: str, dash: str | None, x1: float, x2: float, y: flo
     )
 
 
-def pill(bg: str, outline: str | None, box: Rect) -> str:
-    """The patch behind a divider's label, which hides the rule; `outline` its stroke colour
-    (None for none)."""
-    cls, stroke = "pill vf-bg", ""
+def pill(bg: str, bg_cls: str, outline: str | None, box: Rect) -> str:
+    """The patch behind a divider's label, which hides the rule: the page's colour (`vf-bg`)
+    or a rect's; `outline` its stroke colour (None for none)."""
+    cls, stroke = f"pill {bg_cls}", ""
     if outline is not None:
-        cls, stroke = "pill vf-bg vs-divider", f' stroke="{outline}" stroke-width="1"'
+        cls, stroke = f"pill {bg_cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
     return (
         f'<rect class="{cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
         f' fill="{bg}"{stroke}/>'

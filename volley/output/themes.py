@@ -8,6 +8,7 @@ and the raster formats, which ignore CSS, still get plain colours.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
 
 from volley.errors import VolleyError
@@ -98,22 +99,19 @@ def palette(theme: str) -> MappingProxyType:
 
 
 SYNTAX = "syntax_"  # the roles that colour appendix bodies
-# A rect's own colour on a dark page, at this share of its opacity: authors pick highlight
-# colours for white pages (Mermaid's `rect rgb(200, 220, 255)`), which on a dark one would
-# glare behind light text.
-DARK_TINT_OPACITY = 0.3
 
 
-def dark_mode_css(scope: str, *, syntax: bool = False, tints: bool = False) -> str:
+def dark_mode_css(
+    scope: str, *, syntax: bool = False, tints: Sequence[tuple[str, str]] = ()
+) -> str:
     """The `@media` override for `auto`, scoped to one diagram's id so pages can hold several;
     the syntax roles only for a picture with an appendix (`syntax`), which alone uses them, and
-    the dimming of authors' highlight colours only for a picture with one (`tints`)."""
+    the dark colour of each of its rects' (`tints`: class, colour; see `volley.output.tints`)."""
     rules = []
     for role, colour in DARK.items():
         if role.startswith(SYNTAX) and not syntax:
             continue
         rules.append(f"#{scope} .vf-{role}{{fill:{colour}}}")
         rules.append(f"#{scope} .vs-{role}{{stroke:{colour}}}")
-    if tints:
-        rules.append(f"#{scope} .tint{{opacity:{DARK_TINT_OPACITY}}}")
+    rules += [f"#{scope} .{cls}{{fill:{colour}}}" for cls, colour in tints]
     return "@media (prefers-color-scheme: dark){" + "".join(rules) + "}"

@@ -8,6 +8,7 @@ as the six hex digits and the opacity read from it, never as the text written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import tinycss2.color3
@@ -30,6 +31,10 @@ def read_colour(text: str) -> Tint | None:
         if colour4 is None or isinstance(colour4, str) or colour4.space not in ("srgb", "hsl"):
             return None
         parsed = colour4.to("srgb")
-    red, green, blue, alpha = (min(max(channel, 0.0), 1.0) for channel in parsed)
-    digits = "".join(f"{round(channel * 255):02x}" for channel in (red, green, blue))
-    return Tint("#" + digits, round(alpha, 3))
+    *channels, alpha = parsed
+    return Tint(hex_colour(channels), round(min(max(alpha, 0.0), 1.0), 3))
+
+
+def hex_colour(channels: Sequence[float]) -> str:
+    """Red, green and blue from 0 to 1 (clamped, as CSS clamps them) as `#rrggbb`."""
+    return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02x}" for c in channels)

@@ -1,0 +1,70 @@
+"""Mermaid's rects on the interactive page, in a real browser: their colours follow the page's
+theme switches, and they move and shrink with the blocks a reader folds."""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.api import render
+from volley.output.tints import dark_tint
+
+pytestmark = pytest.mark.browser
+
+SOURCE = """\
+A -> B: one
+loop: twice
+  A -> B: ping
+  B --> A: pong
+end
+rect: rgb(200, 220, 255)
+  A -> B: two
+  loop: inside
+    A -> B: three
+    B --> A: four
+  end
+end
+"""
+FILL = "e => getComputedStyle(e).fill"
+
+
+def rgb(colour: str) -> str:
+    """A `#rrggbb` colour as getComputedStyle writes it."""
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
+@pytest.mark.parametrize(
+    ("theme", "scheme", "colour"),
+    [
+        ("light", "dark", "#c8dcff"),
+        ("dark", "light", dark_tint("#c8dcff")),
+        ("auto", "light", "#c8dcff"),
+        ("auto", "dark", dark_tint("#c8dcff")),
+    ],
+)
+def test_a_rects_colour_follows_the_pages_theme(browser, tmp_path, theme, scheme, colour):
+    path = tmp_path / "page.html"
+    path.write_text(render(SOURCE, format="html", theme=theme), encoding="utf-8")
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        highlight = page.locator(".vl-canvas .highlights .highlight")
+        assert highlight.evaluate(FILL) == rgb(colour)
+        # the patch behind a label on the rect is the rect's colour too: no box
+        halo = page.locator('.vl-canvas [data-message="4"] .halo')
+        assert halo.evaluate(FILL) == rgb(colour)
+    finally:
+        context.close()
+
+
+def test_a_rect_moves_and_shrinks_with_the_blocks_folded(open_page):
+    page = open_page(render(SOURCE, format="html"))
+    highlight = page.locator(".vl-canvas .highlights .highlight")
+    before = highlight.bounding_box()
+    page.click(".vl-canvas .block-loop >> nth=0 >> .block-kind")  # the loop above the rect
+    moved = highlight.bounding_box()
+    assert moved["y"] < before["y"] - 40 and abs(moved["height"] - before["height"]) < 1
+    page.click('.vl-canvas .block-loop[aria-label^="Fold loop inside"] .block-kind')
+    shrunk = highlight.bounding_box()
+    assert shrunk["height"] < moved["height"] - 40 and abs(shrunk["y"] - moved["y"]) < 1

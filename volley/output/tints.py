@@ -1,0 +1,101 @@
+"""The colours of Mermaid's rects (`rect rgb(200, 220, 255)`), as the picture paints them.
+
+Each rect is filled with one opaque colour: its author's colour laid over what is behind it (the
+page, or the rect around it), so nested rects look as they look in Mermaid on a white page. A
+label's patch on a rect, which hides the lifelines behind the label, gets the same colour, so it
+disappears into the rect instead of showing as a box, and no edge of one shape shows around
+another.
+
+On a dark page, a colour chosen for a white one would glare behind light text, and one chosen to
+be faint (`rgba(128, 128, 128, 0.1)`) would vanish. There each rect keeps its hue and stands out
+from the dark page by as much as it stood out from the white one, never so light that the light
+text on it is hard to read.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from volley.layout.geometry import BlockFrame, Rect
+from volley.output.themes import DARK, LIGHT
+from volley.text.colours import hex_colour, read_colour
+
+# On a dark page, the lightest a rect may be: light text on it keeps a contrast of about 4:1.
+DARK_MOST_LIGHTNESS = 0.28
+_GREY = 0.02  # a colour whose channels differ by less than this is a grey
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """A rect's colour on a light page and on a dark one, and the class the picture's dark-mode
+    rules know it by."""
+
+    light: str
+    dark: str
+    cls: str
+
+
+class Tints:
+    """The fills of a picture's rects (`frames`, outer first, as the layout lists them); a rect
+    with no colour it can read is None: the theme's own tint."""
+
+    def __init__(self, frames: Sequence[BlockFrame]) -> None:
+        self.frames = list(frames)
+        self._fills: dict[int, Fill | None] = {}
+        named: dict[str, Fill] = {}
+        around: list[tuple[Rect, str]] = []  # the rects around this one, and their colours
+        for frame in self.frames:
+            while around and not around[-1][0].contains(frame.box):
+                around.pop()
+            under = around[-1][1] if around else LIGHT["bg"]
+            tint = read_colour(frame.tint) if frame.tint else None
+            if tint is None:
+                self._fills[id(frame)] = None
+                around.append((frame.box, LIGHT["tab"]))
+                continue
+            light = blend(tint.hex, tint.opacity, under)
+            if light not in named:
+                named[light] = Fill(light, dark_tint(light), f"tint-{len(named) + 1}")
+            self._fills[id(frame)] = named[light]
+            around.append((frame.box, light))
+        self.coloured = list(named.values())  # the distinct colours, for dark-mode rules
+
+    def of(self, frame: BlockFrame) -> Fill | None:
+        return self._fills[id(frame)]
+
+    def under(self, patch: Rect) -> BlockFrame | None:
+        """The innermost rect a patch (a label's halo, a divider's pill) lies on."""
+        x, y = patch.x + patch.w / 2, patch.y + patch.h / 2
+        inside = [
+            f for f in self.frames if f.box.x <= x <= f.box.right and f.box.y <= y <= f.box.bottom
+        ]
+        return max(inside, key=lambda f: f.depth, default=None)
+
+
+def blend(over: str, opacity: float, under: str) -> str:
+    """`over` at `opacity` laid on the opaque `under`: the one colour the eye sees."""
+    mixed = [a * opacity + b * (1 - opacity) for a, b in zip(_rgb(over), _rgb(under), strict=True)]
+    return hex_colour(mixed)
+
+
+def dark_tint(light: str) -> str:
+    """A rect's colour on the dark page, from its colour on the white one: the same hue and as
+    much colour (a pastel stays a muted tint, not a glowing one), as far in lightness from the
+    dark page as it was from the white page. A grey takes the dark page's own hue, as it took
+    the white page's."""
+    rgb, page = _rgb(light), _rgb(DARK["bg"])
+    hue, lightness, _ = colorsys.rgb_to_hls(*rgb)
+    chroma = max(rgb) - min(rgb)
+    if chroma < _GREY:
+        hue, chroma = colorsys.rgb_to_hls(*page)[0], max(page) - min(page)
+    distance = colorsys.rgb_to_hls(*_rgb(LIGHT["bg"]))[1] - lightness
+    lightness = min(colorsys.rgb_to_hls(*page)[1] + distance, DARK_MOST_LIGHTNESS)
+    # below half lightness, chroma = 2 × lightness × saturation
+    saturation = min(chroma / (2 * lightness), 1.0) if lightness > 0 else 0.0
+    return hex_colour(colorsys.hls_to_rgb(hue, lightness, saturation))
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    return (int(colour[1:3], 16) / 255, int(colour[3:5], 16) / 255, int(colour[5:7], 16) / 255)
