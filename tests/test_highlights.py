@@ -10,13 +10,16 @@ from __future__ import annotations
 import colorsys
 import io
 import re
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 import volley
+from volley.importers import convert
 from volley.language.writer import write
 from volley.layout.engine import layout_diagram
+from volley.model import Block, walk
 from volley.output.html import html_assets
 from volley.output.themes import DARK
 from volley.output.tints import DARK_MOST_LIGHTNESS, Tints, blend, dark_tint
@@ -328,3 +331,38 @@ def test_pdf_pages_a_long_rect():
     source = "rect lightyellow\n" + "".join(f"A -> B: step {n}\n" for n in range(120)) + "end\n"
     pdf = volley.render(source, format="pdf")
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") > 1
+
+
+# --- what people wrote ---------------------------------------------------------------------------
+
+# Real diagrams with rects (tests/cases/mermaid, each with its source and licence at its top).
+RECT_PAGES = [
+    "ewc-rfc010.md",
+    "fastapi-settings.md",
+    "i-love-mermaid.md",
+    "openshift-enhancements.md",
+    "openshift-platform-tests.md",
+    "risingwave-rfc0078.md",
+    "toolhive-arch.md",
+]
+CASES = Path(__file__).resolve().parent / "cases" / "mermaid"
+
+
+@pytest.mark.parametrize("name", RECT_PAGES)
+def test_published_rects_are_drawn_in_their_colours(name):
+    page = (CASES / name).read_text(encoding="utf-8")
+    written = [
+        colour.strip()
+        for colour in re.findall(r"(?m)^[ \t]*rect[ \t]+(\S[^\n]*)$", page.split("-->", 1)[1])
+    ]
+    assert written, "the page holds rects"
+    drawn = []
+    for item in convert(page, name):
+        diagram = volley.parse(item.text)
+        assert diagram.warnings == []
+        rects = [block for block in walk(diagram.items) if isinstance(block, Block)]
+        drawn += [block.tint for block in rects if block.kind == "rect"]
+        svg = volley.render(diagram)
+        assert len(highlights(svg)) == sum(block.kind == "rect" for block in rects)
+    assert drawn == written
+    assert all(read_colour(colour) for colour in drawn)
