@@ -366,3 +366,19 @@ def test_published_rects_are_drawn_in_their_colours(name):
         assert len(highlights(svg)) == sum(block.kind == "rect" for block in rects)
     assert drawn == written
     assert all(read_colour(colour) for colour in drawn)
+
+
+def test_each_label_lies_on_its_innermost_rect():
+    source = (
+        "A -> B: before\n"
+        "rect: pink\n  A -> B: outer\n  rect: lightblue\n    A -> B: inner\n  end\n"
+        "  A -> B: outer again\nend\n"
+        "A -> B: between\n"
+        "rect: lightyellow\n  A -> B: second\nend\n"
+        "A -> B: after\n"
+    )
+    layout = layout_diagram(volley.parse(source))
+    tints = Tints([f for f in layout.frames if f.kind == "rect"])
+    pink, blue, yellow = tints.frames
+    on = [tints.under(m.label.box) for m in layout.messages]
+    assert on == [None, pink, blue, pink, None, yellow, None]

@@ -33,7 +33,7 @@
     comment: /^\s*\/\/.*$/,
     directive: /^(\s*)(title|order)(\s*:)(.*)$/,
     autonumber: /^(\s*)(autonumber)(\s+\d+)?(\s*)$/,
-    block: /^(\s*)(if|else|group|loop|opt|par|and)(\s*:)(.*)$/,
+    block: /^(\s*)(if|else|group|loop|opt|par|and|rect)(\s*:)(.*)$/,
     end: /^(\s*)(end)(\s*)$/,
     note: /^(\s*)(note)([^:]*)(:)(.*)$/,
     divider: /^(\s*)(\.\.\.|--|=|-|_)(:)(.*)$/,
@@ -590,7 +590,7 @@
   preview.addEventListener("pointerdown", function (event) {
     var canvas = event.target.closest && event.target.closest(".vl-canvas");
     if (!canvas || event.button !== 0 || event.pointerType === "touch" ||
-      event.target.closest("[data-message], .block, a, button")) return;
+      event.target.closest("[data-message], .blocks .block, a, button")) return; // a rect's colour (.highlights) pans
     pan = { x: event.clientX, y: event.clientY, left: canvas.scrollLeft, top: previewPane.scrollTop, canvas: canvas, moved: false, id: event.pointerId };
   });
   preview.addEventListener("pointermove", function (event) {

@@ -15,6 +15,7 @@ text on it is hard to read.
 from __future__ import annotations
 
 import colorsys
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,35 +44,43 @@ class Tints:
 
     def __init__(self, frames: Sequence[BlockFrame]) -> None:
         self.frames = list(frames)
-        self._fills: dict[int, Fill | None] = {}
+        self._fills: list[Fill | None] = []
+        # the rect each lies in (an index into frames), or -1: rects nest, and the layout lists
+        # them top to bottom, each before those inside it
+        self._around: list[int] = []
+        self._tops = [frame.box.y for frame in self.frames]
         named: dict[str, Fill] = {}
-        around: list[tuple[Rect, str]] = []  # the rects around this one, and their colours
-        for frame in self.frames:
-            while around and not around[-1][0].contains(frame.box):
-                around.pop()
-            under = around[-1][1] if around else LIGHT["bg"]
+        colours: list[str] = []  # each rect's colour as it looks on the white page
+        for index, frame in enumerate(self.frames):
+            around = index - 1
+            while around >= 0 and not self.frames[around].box.contains(frame.box):
+                around = self._around[around]
+            self._around.append(around)
+            under = colours[around] if around >= 0 else LIGHT["bg"]
             tint = read_colour(frame.tint) if frame.tint else None
             if tint is None:
-                self._fills[id(frame)] = None
-                around.append((frame.box, LIGHT["tab"]))
+                self._fills.append(None)
+                colours.append(LIGHT["tab"])
                 continue
             light = blend(tint.hex, tint.opacity, under)
             if light not in named:
                 named[light] = Fill(light, dark_tint(light), f"tint-{len(named) + 1}")
-            self._fills[id(frame)] = named[light]
-            around.append((frame.box, light))
+            self._fills.append(named[light])
+            colours.append(light)
+        self._index = {id(frame): index for index, frame in enumerate(self.frames)}
         self.coloured = list(named.values())  # the distinct colours, for dark-mode rules
 
     def of(self, frame: BlockFrame) -> Fill | None:
-        return self._fills[id(frame)]
+        return self._fills[self._index[id(frame)]]
 
     def under(self, patch: Rect) -> BlockFrame | None:
-        """The innermost rect a patch (a label's halo, a divider's pill) lies on."""
-        x, y = patch.x + patch.w / 2, patch.y + patch.h / 2
-        inside = [
-            f for f in self.frames if f.box.x <= x <= f.box.right and f.box.y <= y <= f.box.bottom
-        ]
-        return max(inside, key=lambda f: f.depth, default=None)
+        """The innermost rect a patch (a label's halo, a divider's pill) lies on: the last rect
+        to start above its middle, or the rect around that one which holds it."""
+        point = Rect(patch.x + patch.w / 2, patch.y + patch.h / 2, 0.0, 0.0)
+        index = bisect_right(self._tops, point.y) - 1
+        while index >= 0 and not self.frames[index].box.contains(point, slack=0.0):
+            index = self._around[index]
+        return self.frames[index] if index >= 0 else None
 
 
 def blend(over: str, opacity: float, under: str) -> str:
