@@ -256,10 +256,22 @@ def divider(draw: st.DrawFn) -> list[str]:
     return [draw(st.sampled_from(["=:", "-:", "--:", "_:", "...:"])) + " " + draw(label())]
 
 
+# What follows `rect`: colours CSS reads, Mermaid's spellings of them, and what is no colour.
+RECT_COLOURS = st.one_of(
+    st.sampled_from(["", " lightyellow", " #c8dcff", ": rgba(0, 0, 255, .1)", " transparent"]),
+    st.tuples(st.integers(-5, 300), st.integers(0, 255), st.integers(0, 255)).map(
+        lambda rgb: " rgb({}, {}, {})".format(*rgb)
+    ),
+    label(max_pieces=2).map(lambda text: " " + text),
+)
+
+
 def block(children: st.SearchStrategy[list[str]]) -> st.SearchStrategy[list[str]]:
     @st.composite
     def build(draw: st.DrawFn) -> list[str]:
-        kind = draw(st.sampled_from(["if", "group", "loop", "opt", "par"]))
+        kind = draw(st.sampled_from(["if", "group", "loop", "opt", "par", "rect"]))
+        if kind == "rect":
+            return [f"rect{draw(RECT_COLOURS)}", *draw(children), "end"]
         lines = [f"{kind}: {draw(label(max_pieces=3))}", *draw(children)]
         other = {"if": "else", "par": "and"}.get(kind)
         for _ in range(draw(st.integers(0, 2)) if other else 0):
