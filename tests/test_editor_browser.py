@@ -571,6 +571,32 @@ def test_suggestions_for_names_arrows_and_keywords(new_page, base_url: str) -> N
     assert suggestions.locator("img").count() == 0
 
 
+def test_a_drag_that_starts_on_a_rects_colour_pans_the_preview(new_page, base_url: str) -> None:
+    page = new_page(base_url + "/")
+    page.set_viewport_size({"width": 900, "height": 800})
+    set_source(
+        page,
+        "rect: lightyellow\n" + "".join(f"A{n} -> A{n + 1}: m{n}\n" for n in range(8)) + "end\n",
+    )
+    highlight = page.locator(PREVIEW + " .vl-canvas .highlights .highlight")
+    expect(highlight).to_be_visible()
+    box = page.locator(PREVIEW + " .vl-canvas").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + 200)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    rect = highlight.bounding_box()
+    left = "document.querySelector('#preview .vl-canvas').scrollLeft"
+    start = page.evaluate(left)
+    x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] - 6  # on the colour alone
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 100, y, steps=5)
+    page.mouse.up()
+    assert page.evaluate(left) > start + 50
+
+
 def test_the_preview_zooms_and_pans_and_keeps_its_zoom_through_edits(
     new_page, base_url: str
 ) -> None:
