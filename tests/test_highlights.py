@@ -211,6 +211,9 @@ def test_rects_are_painted_first_in_their_colours_under_the_lifelines():
         and f'fill="{blend("#ffb400", 0.25, "#c8dcff")}"' in inner
     )
     assert "fill-opacity" not in svg  # every fill is opaque: no edge of one shows round another
+    # inline in a volley page (a docs site's static figure) its rects follow the page's switches
+    assert ".volley-diagram[data-theme=dark] #" in svg.split("<style>")[1].split("</style>")[0]
+    assert "<style>" not in volley.render("A -> B: x\nrect\nA -> B\nend\n")  # no colour
     assert "block-kind" not in svg and ">group<" not in svg and ">rect<" not in svg
 
 
@@ -382,3 +385,25 @@ def test_each_label_lies_on_its_innermost_rect():
     pink, blue, yellow = tints.frames
     on = [tints.under(m.label.box) for m in layout.messages]
     assert on == [None, pink, blue, pink, None, yellow, None]
+
+
+@pytest.mark.parametrize(
+    "name", ["yellow", "lime", "cyan", "gold", "khaki", "chartreuse", "aqua", "white", "black"]
+)
+def test_the_dark_themes_text_reads_on_every_rect(name):
+    """Lightness alone would let a yellow or a green glare: the dark colour keeps the theme's
+    text at WCAG's 4.5:1 at least."""
+    tint = read_colour(name)
+    assert tint is not None
+    dark = dark_tint(blend(tint.hex, tint.opacity, "#ffffff"))
+    assert contrast(DARK["text"], dark) >= 4.5
+
+
+def contrast(a: str, b: str) -> float:
+    def luminance(colour: str) -> float:
+        rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    first, second = sorted((luminance(a), luminance(b)), reverse=True)
+    return (first + 0.05) / (second + 0.05)

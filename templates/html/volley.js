@@ -220,6 +220,11 @@
     });
     var anchor = root.getAttribute("data-anchor");
     if (anchor) root.setAttribute("data-anchor", rename(anchor));
+    // The drawing's own rules (its rects' dark colours) name it by its id: they follow it.
+    var own = new RegExp("#" + prefix.replace(/[^\w-]/g, "\\$&") + "(?![\\w-])", "g");
+    root.querySelectorAll("svg style").forEach(function (style) {
+      style.textContent = style.textContent.replace(own, "#" + renamed);
+    });
   }
 
   function Diagram(root) {
@@ -439,7 +444,13 @@
       count.setAttribute("y", headBottom + 13);
       count.textContent = inner === 1 ? "1 message" : inner + " messages";
       block.appendChild(count);
-      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20 });
+      // On a rect, the count's outline (which keeps lifelines off it) is the rect's colour.
+      var under = null;
+      svg.querySelectorAll(":scope > .highlights .highlight").forEach(function (rect) {
+        var b = rect.getBBox();
+        if (box.x >= b.x && box.x <= b.x + b.width && headBottom >= b.y && headBottom <= b.y + b.height) under = rect;
+      });
+      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20, count: count, under: under });
     });
     var view = svg.viewBox.baseVal;
     this.folds = { units: units, blocks: blocks, height: view.height, top: view.y };
@@ -522,6 +533,7 @@
     });
     folds.blocks.forEach(function (fold) {
       var folded = this.folded.indexOf(fold) >= 0;
+      if (folded && fold.under) fold.count.style.stroke = getComputedStyle(fold.under).fill; // as the page's theme has it now
       fold.node.setAttribute("aria-expanded", folded ? "false" : "true");
       fold.node.classList.toggle("vl-folded", folded);
       var label = fold.node.getAttribute("aria-label").replace(/^(Fold|Unfold) /, "");

@@ -373,4 +373,4 @@ def _diagram_svg(diagram: Diagram, layout: Layout, prefix: str) -> Markup:
     """
     from volley.output.svg import render_svg
 
-    return Markup(render_svg(layout, diagram, theme="light", id_prefix=prefix, page=True))
+    return Markup(render_svg(layout, diagram, theme="light", id_prefix=prefix))

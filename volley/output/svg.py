@@ -68,13 +68,11 @@ def render_svg(
     id_prefix: str,
     raster: bool = False,
     window: tuple[float, float] | None = None,
-    page: bool = False,
 ) -> str:
     """The SVG document. `raster` gives the variant for cairosvg: plain colours, no CSS, and no
     description (nothing draws it, and a PDF page would repeat every message in it).
 
-    `window` (top, height) shows only that band of the picture, for one page of a PDF. `page`
-    gives the variant for the interactive page, whose stylesheet switches its colours.
+    `window` (top, height) shows only that band of the picture, for one page of a PDF.
     """
     top, height = window or (0.0, layout.height)
     colours = palette(theme)
@@ -94,7 +92,7 @@ def render_svg(
         text_rendering=TEXT_RENDERING if raster else None,
         title=_title(diagram),
         desc="" if raster else _description(diagram),
-        css=_css(theme, prefix, layout, tints, raster=raster, page=page),
+        css=_css(theme, prefix, layout, tints, raster=raster),
         defs=group(painter.icons(layout)),
         bg=colours["bg"],
         groups=_groups(layout, painter),
@@ -104,15 +102,18 @@ def render_svg(
 
 
 def _css(
-    theme: str, prefix: str, layout: Layout, tints: Tints | None, *, raster: bool, page: bool
+    theme: str, prefix: str, layout: Layout, tints: Tints | None, *, raster: bool
 ) -> str | None:
-    """The picture's own stylesheet: for `auto`, its dark colours in a dark browser; on the
-    interactive page, its rects' dark colours under the page's switches (the page's stylesheet
-    has the rest). None where the attributes say it all."""
-    coloured = [(fill.cls, fill.dark) for fill in tints.coloured] if tints else []
-    if theme == "auto" and not raster:
+    """The picture's own stylesheet: for `auto`, its dark colours in a dark browser. Its rects'
+    dark colours under the switches of a volley page, for a picture drawn inline in one (the
+    interactive page, a docs site's static figure): elsewhere those rules match nothing. None
+    where the attributes say it all."""
+    if raster:
+        return None
+    if theme == "auto":
+        coloured = [(fill.cls, fill.dark) for fill in tints.coloured] if tints else []
         return dark_mode_css(prefix, syntax=layout.appendix is not None, tints=coloured)
-    if page and tints and tints.coloured:
+    if tints and tints.coloured:
         from volley.output.html_theme import tint_css
 
         return tint_css(prefix, tints.coloured)

@@ -23,8 +23,10 @@ from volley.layout.geometry import BlockFrame, Rect
 from volley.output.themes import DARK, LIGHT
 from volley.text.colours import hex_colour, read_colour
 
-# On a dark page, the lightest a rect may be: light text on it keeps a contrast of about 4:1.
+# On a dark page, the lightest a rect may be, and the least contrast the theme's text keeps on
+# it (WCAG's for body text).
 DARK_MOST_LIGHTNESS = 0.28
+DARK_TEXT_CONTRAST = 4.5
 _GREY = 0.02  # a colour whose channels differ by less than this is a grey
 
 
@@ -100,10 +102,28 @@ def dark_tint(light: str) -> str:
     if chroma < _GREY:
         hue, chroma = colorsys.rgb_to_hls(*page)[0], max(page) - min(page)
     distance = colorsys.rgb_to_hls(*_rgb(LIGHT["bg"]))[1] - lightness
-    lightness = min(colorsys.rgb_to_hls(*page)[1] + distance, DARK_MOST_LIGHTNESS)
-    # below half lightness, chroma = 2 × lightness × saturation
-    saturation = min(chroma / (2 * lightness), 1.0) if lightness > 0 else 0.0
-    return hex_colour(colorsys.hls_to_rgb(hue, lightness, saturation))
+    darkest = colorsys.rgb_to_hls(*page)[1]
+    lightness = min(darkest + distance, DARK_MOST_LIGHTNESS)
+    text = _rgb(DARK["text"])
+    while True:
+        # below half lightness, chroma = 2 × lightness × saturation
+        saturation = min(chroma / (2 * lightness), 1.0) if lightness > 0 else 0.0
+        colour = colorsys.hls_to_rgb(hue, lightness, saturation)
+        if lightness <= darkest or _contrast(text, colour) >= DARK_TEXT_CONTRAST:
+            return hex_colour(colour)
+        lightness -= 0.005  # yellows and greens are brighter than their lightness says
+
+
+def _contrast(a: Sequence[float], b: Sequence[float]) -> float:
+    """WCAG's contrast ratio of two colours."""
+    first, second = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (first + 0.05) / (second + 0.05)
+
+
+def _luminance(rgb: Sequence[float]) -> float:
+    """WCAG's relative luminance."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
