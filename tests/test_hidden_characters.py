@@ -89,3 +89,16 @@ def test_a_no_break_space_after_a_keyword_is_named_but_one_in_a_label_is_text():
         volley.parse("title\u00a0Login\nparticipant\u00a0A\nA -> B: x\u00a0y\n", "f.volley")
     assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 12)]
     assert volley.parse("A -> B: x\u00a0y\n").messages()[0].label == "x\u00a0y"
+
+
+def test_a_look_alike_name_only_declared_is_pointed_at_its_declaration():
+    """A participant declared and never used is still a lane: its warning shows the line that
+    declares it, with the caret at the odd space."""
+    text = "A -> MCP Server: hi\nparticipant MCP\u00a0Server as The server\n"
+    (warning,) = check(text, filename="f.volley").warnings
+    assert (warning.line, warning.column) == (2, 16)
+    assert warning.source_line == "participant MCP\u00a0Server as The server"
+    # a name used before it is declared is pointed at where it is first named
+    text = "B -> X\u00a0Y: hi\nparticipant X Y\nparticipant X\u00a0Y\n"
+    (warning,) = check(text, filename="f.volley").warnings
+    assert (warning.line, warning.column) == (1, 7)

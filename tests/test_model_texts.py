@@ -47,7 +47,7 @@ def test_every_text_with_its_kind_and_the_line_it_starts_on() -> None:
         ("block label", 16, "no"),
         ("label", 15, "yes"),
         ("label", 17, "nope"),
-        ("participant", 0, "E"),  # named by no message or note
+        ("participant", 19, "E"),  # named by no message or note: where it is declared
     ]
 
 

@@ -242,7 +242,9 @@ class Diagram:
     # Display labels of participants declared `participant A as Long name`: messages keep
     # the name as written ("A"), the picture shows the label.
     labels: dict[str, str] = field(default_factory=dict)
-    label_lines: dict[str, int] = field(default_factory=dict)  # where each label was declared
+    # where each participant was declared (`participant A`): the declaration that gives its
+    # display label, if one does
+    declared_lines: dict[str, int] = field(default_factory=dict)
     # What the parser read but would point out (a block left open at the end of the file);
     # not part of `to_json`, which is the model alone.
     warnings: list[Diagnostic] = field(default_factory=list)
@@ -281,9 +283,9 @@ class Diagram:
 
         A participant's name, and its display label, come at the first message or note that
         names it (the label with the line that declares it); a participant no message or note
-        names comes last, its name at line 0. A body starts where its text does (a fenced one
-        two lines under its `in:`/`out:` line, an indented one a line under it, unless blank
-        lines come first).
+        names comes last, at the line that declares it (0 for one only in `order:`). A body
+        starts where its text does (a fenced one two lines under its `in:`/`out:` line, an
+        indented one a line under it, unless blank lines come first).
         """
         if self.title:
             yield Text("title", self.title_line, self.title)
@@ -295,7 +297,7 @@ class Diagram:
                     named.add(participant)
                     yield Text("participant", line, participant)
                     if participant in self.labels:  # `participant A as Long Name`
-                        declared = self.label_lines.get(participant, line)
+                        declared = self.declared_lines.get(participant, line)
                         yield Text("display label", declared, self.labels[participant])
 
         for item in walk(self.items):
@@ -317,7 +319,8 @@ class Diagram:
             elif isinstance(item, Block):
                 for branch in item.branches:
                     yield Text("block label", branch.line, branch.label)
-        yield from first_use([*self.participants, *self.labels], 0)
+        for participant in [*self.participants, *self.labels]:  # named nowhere else
+            yield from first_use([participant], self.declared_lines.get(participant, 0))
 
     def texts(self) -> Iterator[tuple[int, str]]:
         """Every text that carries inline markup, with the line it was written on: the title,

@@ -107,7 +107,8 @@ def _name_warnings(
     a plain one (`MCP Server` with a no-break space, pasted from a web page) are two lanes
     that look alike; a full-width colon (`B：label`, as a Chinese or Japanese keyboard types
     it) does not start a label, so the words after it are part of the name."""
-    first_line = dict.fromkeys(diagram.participants, 0)  # where each is first named
+    # where each is first named: where it was declared, or else first used
+    first_line = {name: diagram.declared_lines.get(name, 0) for name in diagram.participants}
     for item in walk(diagram.items):
         if isinstance(item, Message):
             named = [item.sender, item.receiver]
@@ -118,7 +119,7 @@ def _name_warnings(
         else:
             continue
         for name in named:
-            if not first_line.get(name):
+            if not first_line.get(name) or item.line < first_line[name]:
                 first_line[name] = item.line
     alike: dict[str, list[str]] = {}
     for name in first_line:  # the plain-spaced name first, for the warnings to name it

@@ -40,7 +40,7 @@ def rewrite_diagram(diagram: Diagram, rewrites: Rewrites) -> Diagram:
         title=rewrites.label(diagram.title) if diagram.title is not None else None,
         participants=[rewrites.name(name) for name in diagram.participants],
         labels={rewrites.name(k): rewrites.label(v) for k, v in diagram.labels.items()},
-        label_lines={rewrites.name(k): v for k, v in diagram.label_lines.items()},
+        declared_lines={rewrites.name(k): v for k, v in diagram.declared_lines.items()},
         items=list(diagram.items),
         warnings=list(diagram.warnings),
     )

@@ -693,9 +693,10 @@ class _Resolver:
                 elif item.kind == "participant":
                     name, label = item.value
                     first_use.setdefault(name)
+                    diagram.declared_lines.setdefault(name, item.line)
                     if label:
                         diagram.labels[name] = label
-                        diagram.label_lines[name] = item.line
+                        diagram.declared_lines[name] = item.line
                 else:
                     number = item.value
             elif isinstance(item, Message):
