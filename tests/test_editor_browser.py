@@ -571,6 +571,17 @@ def test_suggestions_for_names_arrows_and_keywords(new_page, base_url: str) -> N
     assert suggestions.locator("img").count() == 0
 
 
+def zoom_in(page) -> dict:
+    """Two steps of Ctrl + wheel over the preview; its box."""
+    box = page.locator(PREVIEW + " .vl-canvas").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + 200)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    return box
+
+
 def test_a_drag_that_starts_on_a_rects_colour_pans_the_preview(new_page, base_url: str) -> None:
     page = new_page(base_url + "/")
     page.set_viewport_size({"width": 900, "height": 800})
@@ -580,12 +591,7 @@ def test_a_drag_that_starts_on_a_rects_colour_pans_the_preview(new_page, base_ur
     )
     highlight = page.locator(PREVIEW + " .vl-canvas .highlights .highlight")
     expect(highlight).to_be_visible()
-    box = page.locator(PREVIEW + " .vl-canvas").bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + 200)
-    page.keyboard.down("Control")
-    page.mouse.wheel(0, -100)
-    page.mouse.wheel(0, -100)
-    page.keyboard.up("Control")
+    zoom_in(page)
     rect = highlight.bounding_box()
     left = "document.querySelector('#preview .vl-canvas').scrollLeft"
     start = page.evaluate(left)
@@ -606,12 +612,7 @@ def test_the_preview_zooms_and_pans_and_keeps_its_zoom_through_edits(
     expect(preview(page)).to_contain_text("MCP tool call over Streamable HTTP")
     drawing = page.locator(PREVIEW + " .vl-canvas > svg")
     before = drawing.bounding_box()["width"]
-    box = page.locator(PREVIEW + " .vl-canvas").bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + 200)
-    page.keyboard.down("Control")
-    page.mouse.wheel(0, -100)
-    page.mouse.wheel(0, -100)
-    page.keyboard.up("Control")
+    box = zoom_in(page)
     zoomed = drawing.bounding_box()["width"]
     assert zoomed > 1.5 * before
     page.screenshot(path="/tmp/volley-editor-zoomed-900.png")
