@@ -426,6 +426,9 @@
     // A rect's colour (in .highlights) moves and shrinks as a frame does.
     svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *, :scope > .highlights > .block > *").forEach(take);
     var blocks = [];
+    var tints = Array.prototype.map.call(svg.querySelectorAll(":scope > .highlights .highlight"), function (rect) {
+      return { rect: rect, box: rect.getBBox() };
+    });
     svg.querySelectorAll(":scope > .blocks > .block[role=button]").forEach(function (block) {
       var frame = block.querySelector(":scope > .frame");
       if (!frame) return;
@@ -445,10 +448,10 @@
       count.textContent = inner === 1 ? "1 message" : inner + " messages";
       block.appendChild(count);
       // On a rect, the count's outline (which keeps lifelines off it) is the rect's colour.
-      var under = null;
-      svg.querySelectorAll(":scope > .highlights .highlight").forEach(function (rect) {
-        var b = rect.getBBox();
-        if (box.x >= b.x && box.x <= b.x + b.width && headBottom >= b.y && headBottom <= b.y + b.height) under = rect;
+      var under = null; // the innermost: rects come outer first
+      tints.forEach(function (tint) {
+        var b = tint.box;
+        if (box.x >= b.x && box.x <= b.x + b.width && headBottom >= b.y && headBottom <= b.y + b.height) under = tint.rect;
       });
       blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20, count: count, under: under });
     });

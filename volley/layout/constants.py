@@ -55,7 +55,6 @@ CROSS_SIZE = 5  # half the arm of the lost-message cross
 CROSS_INSET = 14  # a lost message stops short of the receiver: it never arrives
 HIT_WIDTH = 16  # the invisible stroke that makes an arrow easy to click in the viewer
 LABEL_HALO = 3  # background around a label so a lifeline crossing it does not strike it out
-HALO_RADIUS = 3  # the corners of that background
 
 # --- Self messages ----------------------------------------------------------------------------
 SELF_LOOP_WIDTH = 34  # how far a message to self travels right before it turns back

@@ -78,10 +78,11 @@ def render_svg(
     colours = palette(theme)
     prefix = safe_id(id_prefix)
     tints = None
-    if any(f.kind == "rect" for f in layout.frames):
+    rects = [f for f in layout.frames if f.kind == "rect"]
+    if rects:
         from volley.output.tints import Tints
 
-        tints = Tints([f for f in layout.frames if f.kind == "rect"])
+        tints = Tints(rects)
     painter = _Painter(colours, prefix, underlines=raster, dark=theme == "dark", tints=tints)
     return tag.document(
         prefix=prefix,
@@ -440,7 +441,8 @@ class _Painter:
         """A rect's colour behind its items."""
         assert self.tints is not None
         colour, cls = self._fill(self.tints.of(f))
-        return tag.block(f.kind, f.line, f.depth, tag.highlight(cls, f.box, colour) + "\n")
+        shape = tag.highlight(C.BLOCK_RADIUS, cls, f.box, colour)
+        return tag.block(f.kind, f.line, f.depth, shape + "\n")
 
     def _fill(self, fill: Fill | None) -> tuple[str, str]:
         """A rect's colour in this picture's theme, and its class (None: the theme's tint)."""

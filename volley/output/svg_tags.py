@@ -18,7 +18,6 @@ from functools import lru_cache
 
 from markupsafe import escape as _escape
 
-from volley.layout import constants as C
 from volley.layout.geometry import Anchor, Rect
 
 
@@ -234,17 +233,17 @@ def head(kind: str, colour: str, width: float, d: str) -> str:
     )
 
 
-def highlight(cls: str, box: Rect, colour: str) -> str:
+def highlight(radius: float, cls: str, box: Rect, colour: str) -> str:
     """A rect's colour behind its items; `cls` names the colour for the dark-mode rules."""
     place = _box(box.x, box.y, box.w, box.h)
-    return f'<rect class="highlight {cls}" {place} rx="{num(C.BLOCK_RADIUS)}" fill="{colour}"/>'
+    return f'<rect class="highlight {cls}" {place} rx="{num(radius)}" fill="{colour}"/>'
 
 
 def halo(colour: str, cls: str, box: Rect) -> str:
     """The patch behind a label, so a line crossing it does not strike it out: the page's
     colour (`vf-bg`), or on a rect the rect's."""
     place = _box(box.x, box.y, box.w, box.h)
-    return f'<rect class="halo {cls}" {place} rx="{num(C.HALO_RADIUS)}" fill="{colour}"/>'
+    return f'<rect class="halo {cls}" {place} rx="3" fill="{colour}"/>'
 
 
 def code(colour: str, box: Rect, radius: str = "3") -> str:

@@ -98,11 +98,11 @@ def dark_tint(light: str) -> str:
     the white page's."""
     rgb, page = _rgb(light), _rgb(DARK["bg"])
     hue, lightness, _ = colorsys.rgb_to_hls(*rgb)
+    page_hue, darkest, _ = colorsys.rgb_to_hls(*page)
     chroma = max(rgb) - min(rgb)
     if chroma < _GREY:
-        hue, chroma = colorsys.rgb_to_hls(*page)[0], max(page) - min(page)
+        hue, chroma = page_hue, max(page) - min(page)
     distance = colorsys.rgb_to_hls(*_rgb(LIGHT["bg"]))[1] - lightness
-    darkest = colorsys.rgb_to_hls(*page)[1]
     lightness = min(darkest + distance, DARK_MOST_LIGHTNESS)
     text = _rgb(DARK["text"])
     while True:

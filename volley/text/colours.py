@@ -25,9 +25,10 @@ class Tint(NamedTuple):
 def read_colour(text: str) -> Tint | None:
     """The colour `text` names, or None when it is no colour CSS defines in sRGB (a word,
     `currentColor`, a `var()`, a colour space such as `oklch()`)."""
-    parsed = tinycss2.color3.parse_color(text.strip())
+    text = text.strip()
+    parsed = tinycss2.color3.parse_color(text)
     if parsed is None or isinstance(parsed, str):  # "currentColor" is no colour of its own
-        colour4 = tinycss2.color4.parse_color(text.strip())
+        colour4 = tinycss2.color4.parse_color(text)
         if colour4 is None or isinstance(colour4, str) or colour4.space not in ("srgb", "hsl"):
             return None
         parsed = colour4.to("srgb")
