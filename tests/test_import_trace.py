@@ -734,19 +734,138 @@ def test_a_log_line_with_a_trace_id_is_no_zipkin_span():
     assert detect(json.dumps(line)) is not IMPORTERS["trace"]
 
 
-@pytest.mark.parametrize("wrapped", [True, False])
-def test_jaegers_protobuf_json_is_named_and_refused(wrapped: bool, tmp_path) -> None:
-    """Jaeger's own test data writes spans in its protobuf JSON (base64 ids, `vType` tags):
-    import said "cannot tell what format this is"; it now names the form and says which
-    downloads volley reads."""
-    span = {
-        "traceId": "AAAAAAAAAABSlpqJVVcaPw==", "spanId": "AAAAAABkfZg=", "operationName": "get",
-        "startTime": "2017-01-26T16:46:31.639875-05:00", "duration": "22938000ns",
-        "tags": [{"key": "span.kind", "vType": "STRING", "vStr": "server"}],
-        "process": {"serviceName": "api"},
-    }  # fmt: skip
-    source = tmp_path / "domain.json"
-    source.write_text(json.dumps({"spans": [span]} if wrapped else [span]))
+def test_jaegers_own_protobuf_json_test_data():
+    """Jaeger's converter fixture: its api_v2 model as protobuf JSON, with hex ids, Go
+    durations, RFC 3339 times with an offset, logs as events and typed tags."""
+    diagram = trace("jaeger-proto-domain.json")
+    assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
+        (SERVICE_X, SERVICE_X, "test-general-conversion"),
+        ("service-y", "service-y", "some-operation"),
+        ("service-y", "service-y", "reference-test"),
+        ("service-y", "service-y", "preserveParentID-test"),
+    ]
+    first = rows(diagram.messages()[0])
+    assert first["duration"] == "5 µs"
+    notes = [item.text for item in walk(diagram.items) if isinstance(item, Note)]
+    assert notes == ["**some-event**", "**log**\nx: y"]
+    reference = rows(diagram.messages()[2])
+    assert reference["links to"] == "CHILD_OF span ff of trace ff"
+
+
+JAEGER_PROTO_CALL = [
+    {
+        "traceId": "AAAAAAAAAABSlpqJVVcaPw==",
+        "spanId": "AAAAAABkfZg=",
+        "operationName": "HTTP GET /dispatch",
+        "startTime": "2023-12-01T10:47:45.853375888Z",
+        "duration": "0.001245672s",
+        "tags": [
+            {"key": "span.kind", "vStr": "client"},
+            {"key": "http.status_code", "vType": "INT64", "vInt64": "200"},
+            {"key": "sampler.param", "vType": "BOOL", "vBool": True},
+            {"key": "retries", "vType": "INT64"},  # zero: protobuf's JSON leaves it out
+        ],
+        "processId": "p1",
+    },
+    {
+        "traceId": "AAAAAAAAAABSlpqJVVcaPw==",
+        "spanId": "AAAAAABkfZk=",
+        "operationName": "HTTP GET /dispatch",
+        # no refType: CHILD_OF, the default, which protobuf's JSON leaves out
+        "references": [{"traceId": "AAAAAAAAAABSlpqJVVcaPw==", "spanId": "AAAAAABkfZg="}],
+        "startTime": "2023-12-01T11:47:45.853475888+01:00",  # 100 µs later, in Paris
+        "duration": "1ms",
+        "tags": [
+            {"key": "span.kind", "vStr": "server"},
+            {"key": "error", "vType": "BOOL", "vBool": True},
+        ],
+        "process": {"serviceName": "driver"},
+        "logs": [
+            {
+                "timestamp": "2023-12-01T10:47:45.8534Z",
+                "fields": [
+                    {"key": "event", "vStr": "retry"},
+                    {"key": "attempt", "vType": "INT64", "vInt64": "2"},
+                ],
+            }
+        ],
+    },
+]  # fmt: skip
+FRONTEND = {"processId": "p1", "process": {"serviceName": "frontend"}}
+
+
+def _proto_forms() -> dict[str, str]:
+    """One call as each source writes Jaeger's protobuf JSON."""
+    client, server = JAEGER_PROTO_CALL
+    own = {**client, "process": FRONTEND["process"]}
+    trace = {"spans": JAEGER_PROTO_CALL, "processMap": [FRONTEND]}
+    return {
+        "a trace": json.dumps(trace, indent=2),
+        "a gateway's answer": json.dumps({"result": trace}),
+        # grpcurl prints each chunk of GetTrace's stream, indented, one after another
+        "grpcurl's chunks": "\n".join(
+            json.dumps({"spans": [span], "processMap": [FRONTEND]}, indent=2)
+            for span in JAEGER_PROTO_CALL
+        ),
+        # the collector's Kafka messages with the json encoding: a span each, with its process
+        "Kafka messages": json.dumps(own) + "\n" + json.dumps(server) + "\n",
+        "an array of spans": json.dumps([own, server]),
+    }
+
+
+@pytest.mark.parametrize("form", list(_proto_forms()))
+def test_jaegers_protobuf_json_is_read_in_every_form(form: str):
+    """Jaeger's protobuf JSON (base64 ids, `vType` tags, RFC 3339 times) was refused; each
+    form of it now draws as the same trace in the query API's JSON does."""
+    text = _proto_forms()[form]
+    assert detect(text) is IMPORTERS["trace"]
+    diagram = import_trace(text)
+    assert arrows(diagram) == [
+        ("frontend", "->", "driver", "HTTP GET /dispatch"),
+        ("driver", "-->", "frontend", "**error** 200"),
+    ]
+    call, reply = diagram.messages()
+    request = rows(call)
+    assert request["duration"] == "1.25 ms"  # 0.001245672 s, in whole microseconds
+    assert (request["http.status_code"], request["sampler.param"], request["retries"]) == (
+        "200",
+        "true",
+        "0",
+    )
+    assert rows(reply, "response")["duration"] == "1 ms"
+    (note,) = [item for item in walk(diagram.items) if isinstance(item, Note)]
+    assert note.over == ["driver"] and note.text == "**retry**\nattempt: 2"
+
+
+def test_jaegers_protobuf_json_in_two_traces_shows_their_ids_in_hex():
+    client, server = JAEGER_PROTO_CALL
+    other = {**client, "traceId": "AAAAAAAAAAAAAAAAAAAAEQ==", "startTime": "2023-12-01T10:48:00Z"}
+    spans = [{**s, "process": FRONTEND["process"]} for s in (client, other)]
+    diagram = import_trace(json.dumps(spans))
+    dividers = [item.label for item in walk(diagram.items) if isinstance(item, Divider)]
+    assert dividers == [
+        "trace 000000000000000052969a8955571a3f",
+        "trace 00000000000000000000000000000011",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("member", "written", "said"),
+    [
+        ("startTime", "yesterday", 'a span\'s time is not an RFC 3339 time: "yesterday"'),
+        ("startTime", "2023-02-30T10:00:00Z", "is not an RFC 3339 time"),
+        ("duration", "soon", 'a span\'s time is not a duration: "soon"'),
+        ("duration", 1500, "is not a duration: 1500"),
+    ],
+)
+def test_a_protobuf_time_volley_cannot_read_is_pointed_at(member, written, said, tmp_path):
+    span = {**JAEGER_PROTO_CALL[1], member: written}
+    source = tmp_path / "spans.json"
+    source.write_text(json.dumps([span], indent=2))
     done = volley_cli("import", str(source))
-    assert done.returncode == 1
-    assert "this is Jaeger's protobuf JSON" in done.stderr and "/api/traces/" in done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert said in done.stderr
+    line = next(
+        n for n, text in enumerate(source.read_text().splitlines(), 1) if f'"{member}"' in text
+    )
+    assert f"spans.json:{line}:" in done.stderr

@@ -14,9 +14,9 @@ span events (an exception, a retry) become notes over the service.
 Formats: OTLP/JSON (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding), one
 export request or a file exporter's JSON Lines of them, or Jaeger's API v3 answer, which wraps
 it in `{"result": …}`; Jaeger's JSON (the query API's `{"data": [trace]}`, or one trace
-`{"traceID", "spans", "processes"}`); Zipkin's v2 JSON (https://zipkin.io/zipkin-api/: one
-trace's array of spans, or `/api/v2/traces`' array of them). Each format is read into the
-same spans, so all three draw alike.
+`{"traceID", "spans", "processes"}`), and its api_v2 model as protobuf JSON; Zipkin's v2 JSON
+(https://zipkin.io/zipkin-api/: one trace's array of spans, or `/api/v2/traces`' array of
+them). Each format is read into the same spans, so all of them draw alike.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -108,7 +110,9 @@ class _Span:
 
 
 def is_trace(data: Any) -> bool:
-    """Whether parsed JSON is an OTLP export, a Jaeger trace or Zipkin spans (for detection)."""
+    """Whether parsed JSON is an OTLP export, Jaeger spans or Zipkin spans (for detection)."""
+    if _proto_spans(data) is not None:
+        return True
     data = _unwrapped(data)
     if isinstance(data, list):
         return _zipkin_problem(data) is None
@@ -155,17 +159,6 @@ def _is_zipkin_span(data: dict) -> bool:
     )
 
 
-def _is_jaeger_proto(data: Any) -> bool:
-    """Jaeger's protobuf JSON (its api_v2 model, as its gRPC API and its own test data write
-    spans): `spanId` and `operationName`, in `{"spans": […]}` or an array."""
-    spans = data.get("spans") if isinstance(data, dict) else data
-    return (
-        isinstance(spans, list)
-        and bool(spans)
-        and all(isinstance(s, dict) and "spanId" in s and "operationName" in s for s in spans)
-    )
-
-
 def _is_jaeger_trace(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("spans"), list) and "processes" in data
 
@@ -209,8 +202,6 @@ def detect(text: str) -> int:
         return 0
     if documents and all(is_trace(d) for d in documents):
         return 100
-    if documents and all(_is_jaeger_proto(d) for d in documents):
-        return 50  # a trace in a form volley does not read: importing it says so
     return 50 if head.startswith("[") and len(documents) == 1 else 0
 
 
@@ -239,20 +230,18 @@ def import_trace(
 def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagram:
     documents = _documents(text, filename)
     spans: list[_Span] = []
-    for data in map(_unwrapped, documents):
+    for document in documents:
+        proto = _proto_spans(document)
+        if proto is not None:
+            read = [_from_proto(span, proto[1]) for span in proto[0]]
+            spans += _jaeger_spans({"data": _jaeger_traces_of_spans(read)})
+            continue
+        data = _unwrapped(document)
         if isinstance(data, list) and not any(_zipkin_traces(data)):
             raise VolleyError(
                 "there are no spans here: an empty array (what Zipkin's API answers when no"
                 " trace matched)",
                 filename=filename,
-            )
-        if _is_jaeger_proto(data):
-            raise VolleyError(
-                "this is Jaeger's protobuf JSON (its api_v2 model: base64 ids, times as text,"
-                " vType/vStr tags), which volley does not read",
-                filename=filename,
-                hint="download the trace as Jaeger's UI JSON (Download JSON in its UI, or GET "
-                "/api/traces/TRACE_ID), or as OTLP/JSON (GET /api/v3/traces/TRACE_ID)",
             )
         problem = _zipkin_problem(data) if isinstance(data, list) else None
         if problem is not None and _looks_zipkin(data):
@@ -276,21 +265,29 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
 
 
 def _documents(text: str, filename: str | None) -> list[Any]:
-    """One JSON document, or JSON Lines of them (the collector's file exporter writes those)."""
-    try:
-        return [json.loads(text)]
-    except json.JSONDecodeError as error:
-        if error.msg != "Extra data":
-            raise json_error(error, text, filename, "trace") from None
+    """One JSON document, or several one after another: JSON Lines (the collector's file
+    exporter writes those) or indented ones (grpcurl prints each message of a stream so)."""
+    decoder = json.JSONDecoder()
     documents = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if line.strip():
-            try:
-                documents.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                error.lineno = number
-                raise json_error(error, text, filename, "trace") from None
-    return documents
+    at = _after_space(text, 0)
+    try:
+        while True:  # at least once: an empty file is an error, as json.loads says
+            document, at = decoder.raw_decode(text, at)
+            documents.append(document)
+            at = _after_space(text, at)
+            if at == len(text):
+                return documents
+    except json.JSONDecodeError as error:
+        raise json_error(error, text, filename, "trace") from None
+
+
+def _after_space(text: str, at: int) -> int:
+    """Where the text goes on after the spaces JSON allows between values, from `at`."""
+    found = _JSON_SPACE.match(text, at)
+    return found.end() if found else at
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 # --- OTLP/JSON --------------------------------------------------------------------------------
@@ -363,9 +360,10 @@ class _NotATime(ValueError):
     """A span's time or duration that is not a number: the file's fault, said with its place
     by `import_trace`."""
 
-    def __init__(self, raw: Any) -> None:
-        super().__init__(f"a time that is not a number: {str(raw)[:40]!r}")
+    def __init__(self, raw: Any, expected: str = "a number") -> None:
+        super().__init__(f"a time that is not {expected}: {str(raw)[:40]!r}")
         self.raw = raw
+        self.expected = expected
 
 
 def _nanos(raw: Any) -> int:
@@ -381,7 +379,7 @@ def _nanos(raw: Any) -> int:
         raise _NotATime(raw) from None
 
 
-# A time or duration member of any of the three formats (startTimeUnixNano, startTime,
+# A time or duration member of any of the formats (startTimeUnixNano, startTime,
 # timestamp, duration ...), up to its value.
 _TIME_MEMBER = r'"(?:\w*[Tt]ime\w*|duration|timestamp)"\s*:\s*'
 
@@ -391,10 +389,11 @@ def _time_error(bad: _NotATime, text: str, filename: str | None) -> VolleyError:
     writes it as `json` would (one of a few spellings: a string, true, null ...)."""
     written = json.dumps(bad.raw, ensure_ascii=False)
     found = re.search(_TIME_MEMBER + "(" + re.escape(written) + ")", text)
-    message = f"a span's time is not a number: {written[:40]}"
+    message = f"a span's time is not {bad.expected}: {written[:40]}"
     hint = (
         "a trace gives times as whole numbers (nanoseconds in OTLP/JSON, microseconds in"
-        " Jaeger and Zipkin JSON), or as strings of digits"
+        " Jaeger and Zipkin JSON), or as strings of digits; Jaeger's protobuf JSON gives"
+        " RFC 3339 times (2017-01-26T16:46:31.639875Z) and durations such as 0.0015s"
     )
     if found is None:
         return VolleyError(message, filename=filename, hint=hint)
@@ -544,6 +543,142 @@ def _jaeger_log(log: dict) -> _Event:
     name = dict(fields).get("event") or "log"
     micros = _optional_nanos(log.get("timestamp"))  # microseconds in Jaeger
     return _Event(name, [(k, v) for k, v in fields if k != "event"], _times_1000(micros))
+
+
+# --- Jaeger's protobuf JSON ------------------------------------------------------------------
+# Jaeger's api_v2 model as protobuf's JSON mapping writes it: what its gRPC API answers (grpcurl
+# prints `{"spans": […]}` for each chunk of a trace), what its collector writes to Kafka with
+# the `json` encoding (a span a message), and how its own test data writes spans. Each span is
+# read into the query API's form above: ids in hex, times in microseconds, `{key, value}` tags.
+
+
+def _proto_spans(data: Any) -> tuple[list[dict], dict[str, Any]] | None:
+    """The spans a document of Jaeger's protobuf JSON holds, and the processes its trace names
+    by id; None for any other document. A span has `spanId` and `operationName` (the query
+    API writes `spanID`, OTLP `name`); it stands alone, or in a list, or in a trace's
+    `{"spans": […], "processMap": […]}`, or in a gateway's `{"result": …}`."""
+    if isinstance(data, dict) and isinstance(data.get("result"), dict):
+        data = data["result"]
+    processes: dict[str, Any] = {}
+    if isinstance(data, dict) and isinstance(data.get("spans"), list):
+        for entry in _dicts(data.get("processMap")):
+            processes[str(entry.get("processId"))] = entry.get("process")
+        data = data["spans"]
+    spans = data if isinstance(data, list) else [data]
+    if not spans or not all(_is_proto_span(span) for span in spans):
+        return None
+    return spans, processes
+
+
+def _is_proto_span(data: Any) -> bool:
+    return isinstance(data, dict) and "spanId" in data and "operationName" in data
+
+
+def _from_proto(span: dict, processes: dict[str, Any]) -> dict:
+    """One span of the protobuf JSON in the query API's form (which `_jaeger_spans` reads),
+    with its process: its own, or the trace's `processMap` entry it names."""
+    process = span.get("process")
+    if not isinstance(process, dict):
+        process = processes.get(str(span.get("processId")))
+    process = process if isinstance(process, dict) else {}
+    return {
+        "traceID": _proto_id(span.get("traceId")),
+        "spanID": _proto_id(span.get("spanId")),
+        "operationName": span.get("operationName"),
+        "references": [
+            {
+                # protobuf's JSON leaves out a field's default: CHILD_OF, the first refType
+                "refType": ref.get("refType") or "CHILD_OF",
+                "traceID": _proto_id(ref.get("traceId")),
+                "spanID": _proto_id(ref.get("spanId")),
+            }
+            for ref in _dicts(span.get("references"))
+        ],
+        "startTime": _proto_time(span.get("startTime")),
+        "duration": _proto_duration(span.get("duration")),
+        "tags": _proto_tags(span.get("tags")),
+        "logs": [
+            {
+                "timestamp": _proto_time(log.get("timestamp")),
+                "fields": _proto_tags(log.get("fields")),
+            }
+            for log in _dicts(span.get("logs"))
+        ],
+        "process": {
+            "serviceName": process.get("serviceName"),
+            "tags": _proto_tags(process.get("tags")),
+        },
+    }
+
+
+def _proto_id(raw: Any) -> str:
+    """An id in hex: protobuf's JSON writes Jaeger's 16- and 8-byte ids in base64, always
+    padded (`AAAAAAAAAAI=`), and Jaeger's own test data writes them in hex."""
+    text = "" if raw is None else str(raw)
+    if text.endswith("="):
+        try:
+            return base64.b64decode(text, validate=True).hex()
+        except binascii.Error:
+            pass
+    return text
+
+
+# The value each type keeps in its own member; protobuf's JSON leaves out a zero value, and the
+# type itself when it is STRING, the first.
+_PROTO_VALUES = {
+    "STRING": ("vStr", ""),
+    "BOOL": ("vBool", False),
+    "INT64": ("vInt64", 0),
+    "FLOAT64": ("vFloat64", 0),
+    "BINARY": ("vBinary", ""),  # base64, shown as written
+}
+
+
+def _proto_tags(raw: Any) -> list[dict]:
+    tags = []
+    for tag in _dicts(raw):
+        member, zero = _PROTO_VALUES.get(str(tag.get("vType") or "STRING").upper(), ("vStr", ""))
+        value = tag.get(member)
+        tags.append({"key": tag.get("key"), "value": zero if value is None else value})
+    return tags
+
+
+_RFC3339 = re.compile(r"(\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d)(?:\.(\d+))?([Zz]|[+-]\d\d:\d\d)")
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _proto_time(raw: Any) -> int | None:
+    """A time as protobuf's JSON writes a Timestamp (RFC 3339: `2017-01-26T16:46:31.639875Z`,
+    or with an offset), in microseconds since the epoch."""
+    if raw is None or raw == "":
+        return None
+    found = _RFC3339.fullmatch(raw) if isinstance(raw, str) else None
+    if found is None:
+        raise _NotATime(raw, "an RFC 3339 time")
+    clock, fraction, zone = found.groups()
+    try:
+        when = datetime.fromisoformat(clock + ("+00:00" if zone in "Zz" else zone))
+    except ValueError:  # a day or an hour that does not exist: 2017-02-30, 25:00
+        raise _NotATime(raw, "an RFC 3339 time") from None
+    micros = ((fraction or "") + "000000")[:6]
+    return (when - _EPOCH) // timedelta(seconds=1) * 1_000_000 + int(micros)
+
+
+_DURATION = re.compile(r"(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+")
+_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
+_NANOS_IN = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 10**9}
+_NANOS_IN |= {"m": 60 * 10**9, "h": 3600 * 10**9}
+
+
+def _proto_duration(raw: Any) -> int | None:
+    """A duration as protobuf's JSON writes one (`0.001245672s`), or as Go writes one
+    (`5000ns`, `1m30s`, which Jaeger's own test data uses), in whole microseconds."""
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or not _DURATION.fullmatch(raw):
+        raise _NotATime(raw, "a duration")
+    nanos = sum(Fraction(number) * _NANOS_IN[unit] for number, unit in _DURATION_PART.findall(raw))
+    return int(nanos) // 1000
 
 
 # --- Zipkin JSON (v2) --------------------------------------------------------------------------
