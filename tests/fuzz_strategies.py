@@ -303,6 +303,13 @@ def diagram_text(draw: st.DrawFn) -> str:
         lines.append("order: " + ", ".join(draw(st.lists(name(), min_size=1, max_size=3))))
     if draw(st.integers(0, 3)) == 0:
         lines.append("autonumber" + draw(st.sampled_from(["", " 1", " 7", " 99999999999999999"])))
+    for _ in range(draw(st.integers(0, 2))):  # Mermaid's boxes: a colour, a label, declarations
+        members = draw(st.lists(name(), max_size=3))
+        lines += [
+            f"box{draw(RECT_COLOURS)}" + draw(st.sampled_from(["", " " + draw(label())])),
+            *(f"  participant {member}" for member in members),
+            "end",
+        ]
     items = draw(ITEMS)
     if draw(st.integers(0, 20)) == 0:  # deep nesting, up to past the default limit of 100
         depth = draw(st.integers(1, 110))

@@ -494,12 +494,18 @@ def test_plantuml_participant_kinds_are_one_error_each_and_the_rest_reads_on():
     assert parse("Database -> Queue worker: job\n").participants == ["Database", "Queue worker"]
 
 
-def test_a_mermaid_box_is_one_error_that_says_volley_draws_none():
+def test_a_mermaid_box_is_read_as_a_box():
     # Seen in published Mermaid diagrams pasted as .volley: `box` groups participants.
     text = "box Aqua Node\nparticipant RPC as JSON-RPC Interface\nparticipant DB\nend\nRPC -> DB\n"
-    error = only_error(text)  # one error: its `end` is not a second one
-    assert error.line == 1 and 'Mermaid\'s "box" groups participants' in (error.hint or "")
-    assert 'its "end"' in (error.hint or "")
+    diagram = parse(text)
+    (box,) = diagram.boxes
+    assert (box.tint, box.label, box.participants, box.end_line) == (
+        "Aqua",
+        "Node",
+        ["RPC", "DB"],
+        4,
+    )
+    assert diagram.labels == {"RPC": "JSON-RPC Interface"}
     # `box` as a participant's name is still a name
     assert parse("box -> shelf: put\n").participants == ["box", "shelf"]
 

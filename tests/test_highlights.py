@@ -138,7 +138,7 @@ def test_an_unclosed_rect_is_closed_at_the_end_with_a_warning_that_names_it():
 def test_a_stray_end_lists_rect_among_the_blocks():
     with pytest.raises(volley.VolleyError) as caught:
         volley.parse("A -> B\nend\n")
-    assert "break: or rect)" in str(caught.value)
+    assert "break:, rect or box)" in str(caught.value)
 
 
 def test_fmt_writes_a_rect_back_with_its_colour_as_written():

@@ -103,7 +103,9 @@ def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
     assert "// Mermaid: create participant Carl" in texts[4]
     assert "// Mermaid: destroy Carl" in texts[4]
     assert d[4].labels == {"D": "Donald"}
-    assert "// Mermaid: box Purple Alice & John (around A, J; volley draws no box)" in texts[5]
+    (box, other) = d[5].boxes
+    assert (box.tint, box.label, box.participants) == ("Purple", "Alice & John", ["A", "J"])
+    assert (other.tint, other.label, other.participants) == (None, "Another Group", ["B", "C"])
     # activations, on their own lines and as marks
     assert [(a.participant, a.on) for a in by_type(d[6], Activation)] == [
         ("John", True),
@@ -882,49 +884,47 @@ def test_a_mermaid_note_that_reads_as_a_table_keeps_its_pipes() -> None:
     ]
 
 
-def test_lanes_only_boxes_told_apart_are_pointed_out() -> None:
+def test_mermaids_boxes_are_drawn_around_their_participants() -> None:
     """Real diagrams box a provider's and a consumer's "Control Plane" (a dataspace
-    connector's docs); volley draws no box, so the lanes would look the same: a warning says
-    so at the box that made the second. Lanes of one box, or of none, are left alone."""
+    connector's docs): each box is read with its colour and label, as Mermaid reads them, and
+    holds the participants declared in it; the lanes stay told apart by their boxes."""
     source = (
         "sequenceDiagram\n"
         "  box Provider\n    participant PD as Data Plane\n    participant P as Control Plane\n"
         "  end\n"
         "  box rgb(253,250,246) Consumer\n    participant C as Control Plane\n  end\n"
+        "  box transparent Aqua\n    actor X\n  end\n"
         "  participant CD as Data Plane\n"
-        "  participant X as Same\n  participant Y as Same\n"
         "  C->>P: negotiate\n"
     )
     (item,) = convert(source, "edc.mmd")
-    warnings = [w for w in item.warnings if w.severity == "warning"]
-    assert [(w.line, w.column) for w in warnings] == [(2, 3), (6, 3)]
-    assert [w.message for w in warnings] == [
-        'PD and CD both show "Data Plane": Mermaid\'s boxes told them apart, and volley draws '
-        "no box",
-        'P and C both show "Control Plane": Mermaid\'s boxes told them apart, and volley '
-        "draws no box",
+    assert not [w for w in item.warnings if w.severity == "warning"]
+    diagram = volley.parse(item.text)
+    assert [(b.tint, b.label, b.participants) for b in diagram.boxes] == [
+        (None, "Provider", ["PD", "P"]),
+        ("rgb(253,250,246)", "Consumer", ["C"]),
+        (None, "Aqua", ["X"]),
     ]
-    assert warnings[1].source_line == "  box rgb(253,250,246) Consumer"
-    assert "participant C as Control Plane (…)" in (warnings[1].hint or "")
+    assert diagram.participants == ["PD", "P", "C", "X", "CD"]
+    assert "box: transparent Aqua\n  participant X\nend" in item.text
 
 
 def test_one_note_points_at_every_line_drawn_otherwise() -> None:
-    """Each statement volley draws otherwise than Mermaid (a note right of a lane, a box, an
-    arrow without a head) is a comment in the written text; one note on the terminal says
+    """Each statement volley draws otherwise than Mermaid (an actor, a note right of a lane,
+    an arrow without a head) is a comment in the written text; one note on the terminal says
     which lines, so the user knows to read them."""
     source = (
-        "sequenceDiagram\n  box Team\n  participant A\n  end\n  A->B: headless\n"
-        "  Note right of A: aside\n  A->>B: plain\n"
+        "sequenceDiagram\n  actor A\n  A->B: headless\n  Note right of A: aside\n  A->>B: plain\n"
     )
     (item,) = convert(source, "flow.mmd")
     (note,) = item.warnings
     assert (note.severity, note.line) == ("note", 2)
     assert note.message == (
-        "3 lines (2, 5, 6) are drawn otherwise than Mermaid draws them, or not at all; a // "
+        "3 lines (2, 3, 4) are drawn otherwise than Mermaid draws them, or not at all; a // "
         "comment in the written text says how"
     )
     done = volley_cli("import", "-", stdin=source)
-    assert done.returncode == 0 and "<stdin>:2: note: 3 lines (2, 5, 6)" in done.stderr
+    assert done.returncode == 0 and "<stdin>:2: note: 3 lines (2, 3, 4)" in done.stderr
     (plain,) = convert("sequenceDiagram\n  A->>B: hi\n  Note over A: x\n", "flow.mmd")
     assert plain.warnings == ()
 

@@ -392,7 +392,7 @@ def test_errors_past_the_ones_looked_for_are_said_to_be_unread():
 def test_a_stray_end_names_every_block():
     error = error_for("A -> B\nend\n")
     assert error.message == (
-        "end without an open block (if:, group:, loop:, opt:, par:, critical:, break: or rect)"
+        "end without an open block (if:, group:, loop:, opt:, par:, critical:, break:, rect or box)"
     )
 
 

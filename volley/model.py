@@ -202,6 +202,28 @@ class Block:
 
 Item = Message | Note | Divider | Block | Activation
 
+
+@dataclass(slots=True)
+class Box:
+    """Mermaid's `box`: participants that belong together, drawn side by side on one band under
+    its label. `tint` is its colour as written (`Aqua`, `rgb(33, 66, 99)`, read by
+    `volley.text.colours`); None: a band with no fill."""
+
+    line: int
+    label: str
+    tint: str | None = None
+    participants: list[str] = field(default_factory=list)  # in the order the box declares them
+    end_line: int = 0
+
+    def to_json(self) -> dict:
+        return {
+            "line": self.line,
+            "label": self.label,
+            "tint": self.tint,
+            "participants": list(self.participants),
+        }
+
+
 TextKind = Literal[
     "title",
     "participant",  # a name as written in the source
@@ -212,9 +234,12 @@ TextKind = Literal[
     "note",  # a note's whole text, a fenced block inside it kept with its fences
     "divider",
     "block label",  # the label of a block's branch (`if`, `else` …)
+    "box label",  # a box's, over the participants it holds
 ]
 # The texts read as inline markup (the rest are names, payload labels and bodies).
-MARKED_UP: frozenset[TextKind] = frozenset({"title", "label", "note", "divider", "block label"})
+MARKED_UP: frozenset[TextKind] = frozenset(
+    {"title", "label", "note", "divider", "block label", "box label"}
+)
 
 
 @dataclass(slots=True)
@@ -245,17 +270,22 @@ class Diagram:
     # where each participant was declared (`participant A`): the declaration that gives its
     # display label, if one does
     declared_lines: dict[str, int] = field(default_factory=dict)
+    # Mermaid's boxes, each around participants that stand side by side, in the order written
+    boxes: list[Box] = field(default_factory=list)
     # What the parser read but would point out (a block left open at the end of the file);
     # not part of `to_json`, which is the model alone.
     warnings: list[Diagnostic] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "title": self.title,
             "participants": list(self.participants),
             "items": [item.to_json() for item in self.items],
             "labels": dict(self.labels),
         }
+        if self.boxes:  # a diagram without boxes reads as before they were known
+            out["boxes"] = [box.to_json() for box in self.boxes]
+        return out
 
     def shown(self, name: str) -> str:
         """A participant as a line of text names it (the page's panel, a screen reader, the
@@ -281,6 +311,7 @@ class Diagram:
         a reader meets them: the one walk the checks (markup, hidden characters, secrets,
         limits) read.
 
+        Boxes' labels come after the title, over the participants' boxes as they are drawn.
         A participant's name, and its display label, come at the first message or note that
         names it (the label with the line that declares it); a participant no message or note
         names comes last, at the line that declares it (0 for one only in `order:`). A body
@@ -289,6 +320,8 @@ class Diagram:
         """
         if self.title:
             yield Text("title", self.title_line, self.title)
+        for box in self.boxes:  # over the participants' boxes, under the title
+            yield Text("box label", box.line, box.label)
         named: set[str] = set()
 
         def first_use(participants: Iterable[str], line: int) -> Iterator[Text]:

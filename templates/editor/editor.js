@@ -33,7 +33,7 @@
     comment: /^\s*\/\/.*$/,
     directive: /^(\s*)(title|order)(\s*:)(.*)$/,
     autonumber: /^(\s*)(autonumber)(\s+\d+)?(\s*)$/,
-    block: /^(\s*)(if|else|group|loop|opt|par|and|rect)(\s*:)(.*)$/,
+    block: /^(\s*)(if|else|group|loop|opt|par|and|rect|box)(\s*:)(.*)$/,
     end: /^(\s*)(end)(\s*)$/,
     note: /^(\s*)(note)([^:]*)(:)(.*)$/,
     divider: /^(\s*)(\.\.\.|--|=|-|_)(:)(.*)$/,

@@ -423,10 +423,12 @@
     ["lifelines", "activations", "dividers", "messages", "notes"].forEach(function (name) {
       svg.querySelectorAll(":scope > ." + name + " > *").forEach(take);
     });
-    // A rect's colour (in .highlights) moves and shrinks as a frame does.
-    svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *, :scope > .highlights > .block > *").forEach(take);
+    // A rect's colour (in .highlights) moves and shrinks as a frame does; so does a box's band
+    // (in .boxes), which runs from the top boxes to those at the foot.
+    svg.querySelectorAll(":scope > .participants > .participant > *, :scope > .blocks > .block > *, :scope > .highlights > .block > *, :scope > .boxes > .box > *").forEach(take);
     var blocks = [];
-    var tints = Array.prototype.map.call(svg.querySelectorAll(":scope > .highlights .highlight"), function (rect) {
+    // Coloured bands, then rects: in the drawing's order, outer first.
+    var tints = Array.prototype.map.call(svg.querySelectorAll(":scope > .boxes .band:not([fill=none]), :scope > .highlights .highlight"), function (rect) {
       return { rect: rect, box: rect.getBBox() };
     });
     svg.querySelectorAll(":scope > .blocks > .block[role=button]").forEach(function (block) {
@@ -447,7 +449,7 @@
       count.setAttribute("y", headBottom + 13);
       count.textContent = inner === 1 ? "1 message" : inner + " messages";
       block.appendChild(count);
-      // On a rect, the count's outline (which keeps lifelines off it) is the rect's colour.
+      // On a rect or a band, the count's outline (which keeps lifelines off it) is its colour.
       var under = null; // the innermost: rects come outer first
       tints.forEach(function (tint) {
         var b = tint.box;

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload
+from volley.model import Activation, Block, Box, Diagram, Divider, Item, Message, Note, Payload
 
 Rewrite = Callable[[str], str]
 
@@ -24,7 +24,7 @@ def _same(text: str) -> str:
 class Rewrites:
     """How each kind of text is rewritten; `names` maps a participant's name to its new one."""
 
-    label: Rewrite = _same  # titles, labels, dividers, block labels, display labels
+    label: Rewrite = _same  # titles, labels, dividers, block and box labels, display labels
     note: Rewrite = _same  # a note's whole text
     body: Rewrite = _same  # a payload's body
     names: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -41,6 +41,7 @@ def rewrite_diagram(diagram: Diagram, rewrites: Rewrites) -> Diagram:
         participants=[rewrites.name(name) for name in diagram.participants],
         labels={rewrites.name(k): rewrites.label(v) for k, v in diagram.labels.items()},
         declared_lines={rewrites.name(k): v for k, v in diagram.declared_lines.items()},
+        boxes=[_rewrite_box(box, rewrites) for box in diagram.boxes],
         items=list(diagram.items),
         warnings=list(diagram.warnings),
     )
@@ -80,6 +81,11 @@ def _rewrite_item(item: Item, rewrites: Rewrites) -> Item:
     if isinstance(item, Divider):
         return dataclasses.replace(item, label=rewrites.label(item.label))
     return item
+
+
+def _rewrite_box(box: Box, rewrites: Rewrites) -> Box:
+    participants = [rewrites.name(name) for name in box.participants]
+    return dataclasses.replace(box, label=rewrites.label(box.label), participants=participants)
 
 
 def _rewrite_payload(payload: Payload | None, rewrites: Rewrites) -> Payload | None:

@@ -178,11 +178,11 @@ class VolleyLexer(RegexLexer):
                 _INDENT + r"(if|group|loop|opt|par)([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword, Punctuation, using(this, state="inline"), Whitespace),
             ),
-            # Mermaid's highlight and its colour, on a line with no arrow (`rect -> B` is a
-            # message from "rect").
+            # Mermaid's highlight and its colour, and its box (a colour, then a label), on a
+            # line with no arrow (`rect -> B` is a message from "rect").
             (
                 _INDENT
-                + r"(rect)\b(?![^\n]*(?:[-=]>|<[-=]))([ \t]*)(:?)([ \t]*)"
+                + r"(rect|box)\b(?![^\n]*(?:[-=]>|<[-=]))([ \t]*)(:?)([ \t]*)"
                 + _LABEL
                 + _LINE_END,
                 bygroups(

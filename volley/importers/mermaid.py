@@ -4,11 +4,12 @@ r"""Mermaid `sequenceDiagram` to `.volley`: a `.mmd` file, or every ```mermaid b
 Mermaid's statements map onto volley's one for one where volley has the same thing:
 participants and their aliases (`participant H as MCP Host + LLM`, or `"alias"` in `@{…}`),
 messages with every arrow kind, activation marks and `activate`/`deactivate`, notes,
-`loop`/`alt`/`opt`/`par`/`critical`/`break`/`rect` blocks, `autonumber` (numbers as Mermaid
-counts them), `title` and `%%` comments; a rect keeps its colour. What volley cannot show (an
-actor's stick figure, a participant's type, a box around participants, a note's side, menu
-links, a headless line, a half arrowhead, a central connection, hidden numbers, front matter
-and directives) is written as a `//` comment at its place, so nothing is dropped in silence.
+`loop`/`alt`/`opt`/`par`/`critical`/`break`/`rect` blocks, boxes around participants,
+`autonumber` (numbers as Mermaid counts them), `title` and `%%` comments; a rect and a box keep
+their colours. What volley cannot show (an actor's stick figure, a participant's type, a note's
+side, menu links, a headless line, a half arrowhead, a central connection, hidden numbers, front
+matter and directives) is written as a `//` comment at its place, so nothing is dropped in
+silence.
 
 Text is read by Mermaid's lexical rules: a statement ends at a newline or `;`; `#59;` and
 `#quot;` are escapes, decoded once a text's `<br>` line breaks are found (so `#lt;br#gt;` is
@@ -40,7 +41,7 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, PartlyImported, part_name
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
-from volley.model import Activation, Block, Branch, Diagram, Item, Message, Note
+from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
 from volley.text.fences import fence_attrs
 from volley.text.markdown import indented_code_lines, page_fences
 
@@ -440,12 +441,12 @@ def _comment_end(lines: list[str], index: int) -> int:
 
 @dataclass
 class _Open:
-    """A block (or a Mermaid box, which volley has no frame for) waiting for its `end`."""
+    """A block, or a box (which holds participants, not items), waiting for its `end`."""
 
     keyword: str
     line: int
     block: Block | None = None
-    text: str = ""  # a box's own line
+    text: str = ""  # a box's colour and label, as written
     members: list[str] = field(default_factory=list)  # the participants declared in a box
 
 
@@ -473,7 +474,6 @@ class _Reader:
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
     destroyed: tuple[str, int, str] | None = None
-    in_box: dict[str, int] = field(default_factory=dict)  # each boxed participant: its box's line
 
     def read(self) -> Imported:
         index = self.start
@@ -531,8 +531,7 @@ class _Reader:
                 f"this {opened.keyword} is never closed; expected end",
             )
         self.finish()
-        warnings = (*self.alike_lanes(), *self.drawn_differently())
-        return Imported(self.text(), self.name, self.start + 1, warnings=warnings)
+        return Imported(self.text(), self.name, self.start + 1, warnings=self.drawn_differently())
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
         """One note for every statement volley draws otherwise than Mermaid (a note right of
@@ -553,36 +552,6 @@ class _Reader:
                 severity="note",
             ),
         )
-
-    def alike_lanes(self) -> tuple[Diagnostic, ...]:
-        """A warning for participants that show the same name and that only Mermaid's boxes
-        told apart (a Provider's and a Consumer's "Control Plane"): volley draws no box, so
-        their lanes would look the same."""
-        by_shown: dict[str, list[str]] = {}
-        for name in self.diagram.participants:
-            by_shown.setdefault(self.diagram.shown(name), []).append(name)
-        said = []
-        for shown, names in by_shown.items():
-            boxes = {self.in_box.get(name) for name in names}
-            if len(names) < 2 or len(boxes) < 2:
-                continue  # one lane, or lanes that no box told apart either
-            line = max(box for box in boxes if box is not None)
-            raw = self.lines[line - 1]
-            said.append(
-                Diagnostic(
-                    f"{', '.join(names[:-1])} and {names[-1]} "
-                    f'{"both" if len(names) == 2 else "all"} show "{shown}": Mermaid\'s '
-                    "boxes told them apart, and volley draws no box",
-                    filename=self.filename,
-                    line=line,
-                    column=_first_column(raw),
-                    source_line=raw,
-                    hint=f"give each a label that says which: participant {names[-1]} as "
-                    f"{shown} (…)",
-                    severity="warning",
-                )
-            )
-        return tuple(said)
 
     def _front_matter(self, index: int) -> int:
         """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""
@@ -725,8 +694,8 @@ class _Reader:
         self.items().append(item)
 
     def items(self) -> list[Item]:
-        """Where the next item goes: the open block's last branch (a box, which volley has no
-        frame for, leaves its items to whatever holds it), else the diagram."""
+        """Where the next item goes: the open block's last branch (a box holds participants,
+        and leaves any other item in it to whatever holds the box), else the diagram."""
         for opened in reversed(self.stack):
             if opened.block is not None:
                 return opened.block.branches[-1].items
@@ -785,7 +754,6 @@ class _Reader:
         name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
             self.stack[-1].members.append(name)
-            self.in_box[name] = self.stack[-1].line
         if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
             inline = _ALIAS.search(found["config"])
             alias = inline and (
@@ -911,7 +879,7 @@ class _Reader:
         self.diagram.title_line = line
 
     def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
-        self.stack.append(_Open("box", line, text=text))
+        self.stack.append(_Open("box", line, text=rest))
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
         kind = BLOCKS[keyword]
@@ -944,9 +912,12 @@ class _Reader:
         opened = self.stack.pop()
         if opened.block is not None:
             opened.block.end_line = line
-        else:
-            around = ", ".join(opened.members) or "no participant"
-            self.comment(opened.line, f"{opened.text} (around {around}; volley draws no box)")
+        else:  # a box: its colour and label as Mermaid reads them, its participants
+            from volley.text.colours import colour_and_label
+
+            tint, label = colour_and_label(opened.text)
+            box = Box(opened.line, _label(label) if label else "", tint, opened.members, line)
+            self.diagram.boxes.append(box)
 
     def note(self, line: int, raw: str, found: re.Match[str]) -> None:
         place = " ".join(found["place"].lower().split())

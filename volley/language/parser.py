@@ -34,6 +34,7 @@ from volley.model import (
     Activation,
     Block,
     BlockKind,
+    Box,
     Branch,
     Diagram,
     Divider,
@@ -66,7 +67,7 @@ FOREIGN_HEADERS = {"sequencediagram": "a Mermaid sequence diagram", "@startuml":
 # Keywords end a note when written with a colon (`loop: x`, but not "Loop over items", which
 # in a swimlanes.io note is text). These end it as they are (a note line holds a colon).
 _NOTE_ENDING_BARE = ("END", "AUTONUMBER", "NOTE")
-_NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION", "RECT")
+_NOTE_ENDING_ALONE = ("ELSE", "AND", "OPTION", "RECT", "BOX")
 # PlantUML's notes placed by a side, with no participant named (`note left: x`).
 _PLANTUML_NOTE_SIDES = {
     "left": "note left of the message before it",
@@ -108,7 +109,7 @@ _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
     *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
-    *("ACTIVATE", "RECT"),
+    *("ACTIVATE", "RECT", "BOX"),
 )
 
 
@@ -356,7 +357,7 @@ class _ToModel:
                 said = "is PlantUML's order (the shown name, then the lane's)"
                 meant = f"participant {label} as {name[1:-1]}"
             self.error(f'{name} as {label} {said}: volley writes "{meant}"', _at_text(text))
-        return _Directive("participant", _line(keyword), (name, label))
+        return _Directive("participant", _line(keyword), (name, label, _at_text(text)))
 
     def activation(self, children):
         keyword, name = children
@@ -550,24 +551,42 @@ class _ToModel:
                 block.branches.append(child)
                 branch = child
             elif isinstance(child, Token):  # the END token
-                if child.value == _CLOSING:
-                    from volley.language.syntax_errors import block_keyword
-
-                    self._local.run.warn(
-                        f"this {block_keyword(keyword.value)} block is never closed; it ends at "
-                        'the end of the file (write "end" on a line of its own after its last '
-                        "line)",
-                        _shifted(keyword),
-                    )
-                    block.end_line = 0
-                else:
-                    block.end_line = _line(child)
-            else:
+                block.end_line = self._end_line(keyword, child)
+            elif not self._box_inside(child, keyword):
                 branch.items.append(child)
         return block
 
+    def _end_line(self, keyword: Token, end: Token) -> int:
+        """The line of a block's `end`; 0, with a warning, for one never closed."""
+        if end.value != _CLOSING:
+            return _line(end)
+        from volley.language.syntax_errors import block_keyword
+
+        self._local.run.warn(
+            f"this {block_keyword(keyword.value)} block is never closed; it ends at the end of "
+            'the file (write "end" on a line of its own after its last line)',
+            _shifted(keyword),
+        )
+        return 0
+
+    def _box_inside(self, child: object, keyword: Token) -> bool:
+        """Whether `child`, met inside the block `keyword` opens, is a box: an error, for a box
+        groups participants for the whole diagram."""
+        if not (isinstance(child, _Directive) and child.kind == "box"):
+            return False
+        from volley.language.syntax_errors import block_keyword
+
+        self.error(
+            f"a box groups participants for the whole diagram; it cannot stand inside a "
+            f"{block_keyword(keyword.value)} block",
+            child.value[2],
+            hint="move the box to the top of the diagram, before the first message",
+        )
+        return True
+
     def _branch(self, children) -> Branch:
         keyword, label, *items = children
+        items = [item for item in items if not self._box_inside(item, keyword)]
         word = keyword.value.strip().rstrip(":").strip().lower()
         # `else if expired` reads as an "else if" that volley does not have; `else: if it
         # expired` is a branch labelled as written, as swimlanes.io and Mermaid draw it
@@ -610,6 +629,37 @@ class _ToModel:
             )
         return block
 
+    def box_block(self, children):
+        """Mermaid's box: its text is a colour and then a label, or a label alone (`box Aqua
+        Front end`, `box Front end`, read as Mermaid reads them); it holds the declarations
+        of the participants that stand in it, and nothing else."""
+        from volley.text.colours import colour_and_label  # only a box needs the CSS parser
+
+        keyword, text, *rest = children
+        tint, label = colour_and_label(_text(text))
+        box = Box(line=_line(keyword), label=label, tint=tint)
+        declared = []
+        for child in rest:
+            if isinstance(child, Token):  # the END token
+                box.end_line = self._end_line(keyword, child)
+            elif isinstance(child, _Directive) and child.kind == "participant":
+                declared.append(child)
+            elif isinstance(child, _Directive) and child.kind == "box":
+                self.error("a box cannot hold another box", child.value[2])
+            else:
+                self.error(
+                    "a box holds the declarations of its participants (participant A, actor "
+                    f"B) and nothing else; {_what(child)} goes after its end",
+                    self._line_start(child.line),
+                )
+        return _Directive("box", box.line, (box, declared, _shifted(keyword)))
+
+    def _line_start(self, line: int) -> Token:
+        """Where the text of a source line starts, for a mistake that is the whole line."""
+        lines = self._local.run.lines
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        return Token("LINE", text, line=line, column=len(text) - len(text.lstrip(" \t")) + 1)
+
     def loop_block(self, children):
         return self._frame("loop", children)
 
@@ -629,6 +679,15 @@ class _ToModel:
 
 
 CALLBACKS = _ToModel()
+
+
+def _what(item: object) -> str:
+    """An element as a message about it names it: "this message", "this note" …"""
+    if isinstance(item, _Directive):
+        return f"this {item.kind} line"
+    return {Message: "this message", Note: "this note", Block: "this block"}.get(
+        type(item), "this line"
+    )
 
 
 def _nested_items(items: list) -> list[Item]:
@@ -654,6 +713,8 @@ def _names_besides_notes(item: object) -> list[str]:
         return [name for name, _ in item.value]
     if isinstance(item, _Directive) and item.kind == "participant":
         return [item.value[0]]
+    if isinstance(item, _Directive) and item.kind == "box":
+        return [declared.value[0] for declared in item.value[1]]
     return []
 
 
@@ -663,6 +724,7 @@ class _Resolver:
     def __init__(self, error, warn, sides: dict[int, Token]) -> None:
         self.error, self.warn = error, warn
         self.sides = sides  # notes written as PlantUML's `note left:` (`_ParseRun.sides`)
+        self.box_keywords: dict[int, Token] = {}  # id(box) -> its keyword
 
     def run(self, raw: list) -> Diagram:
         diagram = Diagram()
@@ -671,6 +733,7 @@ class _Resolver:
         number: int | None = None
         previous: Message | None = None
         notes: list[tuple[Note, Message | None]] = []
+        boxed: dict[str, Box] = {}  # each participant in a box, and its box
         for item in walk(raw):  # directives included, in document order
             if isinstance(item, _Directive):
                 if item.kind == "title":
@@ -691,12 +754,9 @@ class _Resolver:
                         if name not in order:
                             order.append(name)
                 elif item.kind == "participant":
-                    name, label = item.value
-                    first_use.setdefault(name)
-                    diagram.declared_lines.setdefault(name, item.line)
-                    if label:
-                        diagram.labels[name] = label
-                        diagram.declared_lines[name] = item.line
+                    self.declare(item, diagram, first_use)
+                elif item.kind == "box":
+                    self.box(item, diagram, first_use, boxed)
                 else:
                     number = item.value
             elif isinstance(item, Message):
@@ -714,6 +774,7 @@ class _Resolver:
                 first_use.setdefault(item.participant)
         self.check_sides([note for note, _ in notes], raw)
         participants = order + [name for name in first_use if name not in order]
+        participants = self.side_by_side(participants, diagram.boxes, order)
         position = {name: index for index, name in enumerate(participants)}
         for note, message in notes:
             if note.over:
@@ -726,6 +787,61 @@ class _Resolver:
         diagram.participants = participants
         diagram.items = _nested_items(raw)
         return diagram
+
+    def declare(self, item: _Directive, diagram: Diagram, first_use: dict[str, None]) -> None:
+        """`participant A` / `participant A as Long name`: A takes its place, and its label."""
+        name, label, _ = item.value
+        first_use.setdefault(name)
+        diagram.declared_lines.setdefault(name, item.line)
+        if label:
+            diagram.labels[name] = label
+            diagram.declared_lines[name] = item.line
+
+    def box(
+        self, item: _Directive, diagram: Diagram, first_use: dict[str, None], boxed: dict[str, Box]
+    ) -> None:
+        """A box's declarations, and the participants it holds (each in one box only)."""
+        box, declared, keyword = item.value
+        for declaration in declared:
+            self.declare(declaration, diagram, first_use)
+            name = declaration.value[0]
+            other = boxed.get(name)
+            if other is not None and other is not box:
+                self.error(
+                    f"{name} is in the box on line {other.line} already; a participant stands "
+                    "in one box",
+                    declaration.value[2],
+                )
+            elif other is None:
+                boxed[name] = box
+                box.participants.append(name)
+        if not declared:
+            self.warn("this box declares no participant, so nothing is drawn for it", keyword)
+        diagram.boxes.append(box)
+        self.box_keywords[id(box)] = keyword
+
+    def side_by_side(
+        self, participants: list[str], boxes: list[Box], order: list[str]
+    ) -> list[str]:
+        """The participants with each box's side by side, in the order it declares them, where
+        the first of them stands. Where that differs from an `order:` line, a warning says so."""
+        placed = list(participants)
+        for box in boxes:
+            if not box.participants:
+                continue
+            first = min(placed.index(name) for name in box.participants)  # none before it
+            others = [name for name in placed if name not in box.participants]
+            placed = others[:first] + box.participants + others[first:]
+            ordered = [name for name in placed if name in order]
+            if ordered != [name for name in order if name in placed] and order:
+                moved = next(a for a, b in zip(ordered, order, strict=False) if a != b)
+                self.warn(
+                    f"this box keeps {', '.join(box.participants)} side by side, which moves "
+                    f"{moved} from where order: puts it",
+                    self.box_keywords[id(box)],
+                )
+                order = ordered  # said once
+        return placed
 
     def check_order(self, directive: _Directive, order: list[str]) -> None:
         """A later `order:` adds its new names after those placed (a long order written on

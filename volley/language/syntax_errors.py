@@ -32,6 +32,7 @@ WORDS = {
     "CRITICAL": '"critical:"',
     "BREAK": '"break:"',
     "RECT": '"rect"',
+    "BOX": '"box"',
     "PARTICIPANT": '"participant"',
     "ACTIVATE": '"activate"',
     "PLACE": '"over"',
@@ -49,7 +50,7 @@ WORDS = {
     "OPT": '"opt:"',
     "PAR": '"par:"',
 }
-BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT")
+BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
@@ -161,10 +162,10 @@ def _expected_words(names: set[str]) -> str:
 
 
 def block_keyword(written: str) -> str:
-    """A block keyword as volley writes it, for messages: `alt` is an `if:`; a `rect` takes
-    its colour after it, with no colour."""
+    """A block keyword as volley writes it, for messages: `alt` is an `if:`; a `rect` and a
+    `box` take a colour after them, with no colon."""
     word = written.strip().rstrip(":").strip().lower()
-    return "rect" if word == "rect" else {"alt": "if"}.get(word, word) + ":"
+    return word if word in ("rect", "box") else {"alt": "if"}.get(word, word) + ":"
 
 
 def _keyword(token: Token) -> str:
@@ -232,7 +233,7 @@ class _Explainer:
         if self.at_line_start(line, "END") and innermost is None:
             return self.error(
                 "end without an open block "
-                "(if:, group:, loop:, opt:, par:, critical:, break: or rect)",
+                "(if:, group:, loop:, opt:, par:, critical:, break:, rect or box)",
                 line,
                 column,
             )
@@ -412,11 +413,6 @@ class _Explainer:
                 'Mermaid\'s "accDescr" describes the diagram to screen readers; volley writes '
                 f"that description from the diagram itself: {delete}"
             ), None
-        if lowered == "box":  # read on as a block, so that its `end` is no second error
-            return (
-                'Mermaid\'s "box" groups participants, which volley does not draw: delete the '
-                '"box" line and its "end"'
-            ), indent + "group:"
         if lowered == "create" and rest.lower().startswith(("participant ", "actor ")):
             meant = "participant " + rest.partition(" ")[2].strip()
             return (

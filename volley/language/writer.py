@@ -1,13 +1,13 @@
 """Model to canonical `.volley` text: what `volley fmt` prints and what every importer writes.
 
 One way to write each element, so that two people's diagrams of the same thing read the same
-and a diff shows only what changed: directives first (`title:`, `participant A as Label` for
-each labelled participant, `order:` only when the order of first use would not give the
-diagram's order or the author wrote one, `autonumber` when numbering starts with the first
-message), one space around an arrow, items inside a block indented two spaces a level, payload
-bodies kept byte for byte (a fenced body gets a fence longer than any fence-like line inside it;
-an indented one is indented two spaces deeper than its `in:`/`out:`), a note longer than a line
-indented under its `note:` line.
+and a diff shows only what changed: directives first (`title:`, each box with its participants'
+declarations, `participant A as Label` for each other labelled participant, `order:` only when
+the order of first use would not give the diagram's order or the author wrote one, `autonumber`
+when numbering starts with the first message), one space around an arrow, items inside a block
+indented two spaces a level, payload bodies kept byte for byte (a fenced body gets a fence longer
+than any fence-like line inside it; an indented one is indented two spaces deeper than its
+`in:`/`out:`), a note longer than a line indented under its `note:` line.
 
 Reading what this writes gives the same model again (`parse(write(d))` equals `d` but for line
 numbers), and writing that model gives the same text (the writer is idempotent). The one
@@ -29,7 +29,18 @@ from dataclasses import dataclass
 from volley.language.parser import line_kind, normalise, parse
 from volley.language.prepass import note_body
 from volley.limits import Limits
-from volley.model import Activation, Block, Diagram, Divider, Item, Message, Note, Payload, walk
+from volley.model import (
+    Activation,
+    Block,
+    Box,
+    Diagram,
+    Divider,
+    Item,
+    Message,
+    Note,
+    Payload,
+    walk,
+)
 from volley.text.fences import closes, fence_open
 
 INDENT = "  "
@@ -154,6 +165,16 @@ class _Writer:
         self.body_lines(below, depth + 1)
         self.in_note = True
 
+    def box(self, box: Box, labels: dict[str, str]) -> None:
+        """A box and its participants' declarations (`box: Aqua Front end`, or a bare `box`)."""
+        from volley.text.colours import box_text  # only a box needs the CSS parser
+
+        text = box_text(box.tint, box.label)
+        self.emit(0, f"box: {text}" if text else "box")
+        for name in box.participants:
+            self.emit(1, _declaration(name, labels))
+        self.emit(0, "end")
+
     def block(self, block: Block, depth: int) -> None:
         for index, branch in enumerate(block.branches):
             if index:
@@ -227,6 +248,10 @@ def _on_one_line(text: str) -> str:
     return "\\n".join([*ended, lines[-1]])
 
 
+def _declaration(name: str, labels: dict[str, str]) -> str:
+    return f"participant {name} as {labels[name]}" if name in labels else f"participant {name}"
+
+
 def _with_label(keyword: str, label: str) -> str:
     return f"{keyword} {label}" if label else keyword
 
@@ -241,8 +266,8 @@ def _span(over: list[str]) -> str:
 def _first_use(diagram: Diagram) -> list[str]:
     """The participants in the order reading the written declarations and items would create
     them."""
-    labels = diagram.labels
-    seen: dict[str, None] = dict.fromkeys(name for name in diagram.participants if name in labels)
+    declared = set(diagram.labels).union(*(box.participants for box in diagram.boxes))
+    seen: dict[str, None] = dict.fromkeys(name for name in diagram.participants if name in declared)
     for item in walk(diagram.items):
         if isinstance(item, Message):
             seen.setdefault(item.sender)
@@ -284,9 +309,16 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
     if diagram.title is not None:
         writer.emit(0, _with_label("title:", diagram.title))
     labels = diagram.labels
+    boxes = {name: box for box in diagram.boxes for name in box.participants}
     for name in diagram.participants:  # declared in display order, so no `order:` is needed
-        if name in labels:
-            writer.emit(0, f"participant {name} as {labels[name]}")
+        box = boxes.get(name)
+        if box is not None and name == box.participants[0]:
+            writer.box(box, labels)
+        elif box is None and name in labels:
+            writer.emit(0, _declaration(name, labels))
+    for box in diagram.boxes:  # one that holds no participant draws nothing, but is kept
+        if not box.participants:
+            writer.box(box, labels)
     order = _order(diagram, writer.lines)
     if order:
         writer.emit(0, "order: " + ", ".join(order))

@@ -113,6 +113,16 @@ BLOCK_LABEL_GAP = 8  # between the tab and the block's label beside it
 BLOCK_RADIUS = 4  # frames get a slight rounding to match the boxes
 SEPARATOR_GAP = 8  # space above an else/and separator line and under its label
 
+# --- Boxes (Mermaid's `box`: participants grouped on a band) ----------------------------------
+BAND_PAD_X = 10  # a band reaches this far past the participant boxes it holds
+BAND_PAD_Y = 8  # and this far above its label, and below the boxes at the foot
+BAND_GAP = 12  # least space between two bands side by side
+BAND_LABEL_SIZE = 13  # its label: bold, a step below a participant's name, which it heads
+BAND_LABEL_GAP = 6  # between the label and the participant boxes under it
+BAND_LABEL_PAD_X = 10  # least room left and right of the label inside the band
+BAND_LABEL_MAX_WIDTH = 260  # a longer label wraps
+BAND_RADIUS = 8  # softer than a participant box's corners: it holds them
+
 # --- Appendix (`bodies="appendix"`) -----------------------------------------------------------
 APPENDIX_GAP = 28  # space between the bottom boxes and the appendix heading
 APPENDIX_ENTRY_GAP = 14  # space between two entries

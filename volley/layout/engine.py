@@ -25,6 +25,7 @@ from volley.layout.geometry import (
     ActivationBar,
     Anchor,
     Badge,
+    Band,
     BlockFrame,
     CodePanel,
     DividerShape,
@@ -51,6 +52,7 @@ from volley.layout.typeset import (
 from volley.model import (
     Activation,
     Block,
+    Box,
     Diagram,
     Divider,
     Item,
@@ -153,17 +155,68 @@ class _Engine:
             max(C.PARTICIPANT_MIN_WIDTH, s.width + 2 * C.PARTICIPANT_PAD_X) for s in names
         ]
         self.box_h = max((s.height for s in names), default=0.0) + 2 * C.PARTICIPANT_PAD_Y
+        self._reach_bands()
         self._place_lanes()
         self._stack()
         self.out.icons = dict(sorted(self.ts.icons.items()))
         self.out.warnings = list(self.ts.warnings)
         return self.out
 
+    # --- boxes: the bands behind participants that belong together --------------------------
+
+    def _reach_bands(self) -> None:
+        """Each box's lanes and label, and how far each lane's boxes and bands reach left and
+        right of its lifeline: a band's ends reach past the participant boxes it holds, and a
+        band of one lane is as wide as its label needs."""
+        self.reach_left = [w / 2 for w in self.box_w]
+        self.reach_right = [w / 2 for w in self.box_w]
+        self.bands: list[tuple[Box, int, int, SetText | None]] = []
+        for box in self.diagram.boxes:
+            lanes = [self.index[name] for name in box.participants if name in self.index]
+            if not lanes:
+                continue
+            lo, hi = min(lanes), max(lanes)
+            label = None
+            if box.label.strip():
+                label = self.ts.markup(
+                    box.label, C.BAND_LABEL_SIZE, C.BAND_LABEL_MAX_WIDTH, bold=True
+                )
+            self.bands.append((box, lo, hi, label))
+            self.reach_left[lo] = self.box_w[lo] / 2 + C.BAND_PAD_X
+            self.reach_right[hi] = self.box_w[hi] / 2 + C.BAND_PAD_X
+            if lo == hi and label is not None:
+                half = label.width / 2 + C.BAND_LABEL_PAD_X
+                self.reach_left[lo] = max(self.reach_left[lo], half)
+                self.reach_right[hi] = max(self.reach_right[hi], half)
+
+    def _band_needs(self, needs: dict[tuple[int, int], float]) -> None:
+        """A band's label fits inside it, and two neighbours' bands keep apart."""
+        starts = {lo for _, lo, _, _ in self.bands}  # lanes a band starts at
+        ends = {hi for _, _, hi, _ in self.bands}  # and ends at
+        for _, lo, hi, label in self.bands:
+            if lo != hi and label is not None:
+                inside = label.width + 2 * C.BAND_LABEL_PAD_X
+                _need(needs, lo, hi, inside - self.reach_left[lo] - self.reach_right[hi])
+        for k in range(self.n - 1):
+            if k in ends or k + 1 in starts:
+                _need(needs, k, k + 1, self.reach_right[k] + C.BAND_GAP + self.reach_left[k + 1])
+
+    def _place_bands(self, top: float, bottom: float) -> None:
+        """The bands, from `top` to `bottom`, each label centred at the top of its band."""
+        for box, lo, hi, label in self.bands:
+            x1, x2 = self.xs[lo] - self.reach_left[lo], self.xs[hi] + self.reach_right[hi]
+            placed = None
+            if label is not None:
+                placed = self.ts.place(label, (x1 + x2) / 2, top + C.BAND_PAD_Y, align="middle")
+            rect = Rect(x1, top, x2 - x1, bottom - top)
+            self.out.bands.append(Band(box.line, rect, placed, box.tint))
+
     # --- pass 1 and 2: lanes -----------------------------------------------------------------
 
     def _place_lanes(self) -> None:
         needs: dict[tuple[int, int], float] = {}
         spanning: list[Note] = []
+        self._band_needs(needs)
         self._needs(self.diagram.items, needs, spanning)
         self.xs = self._sweep(needs)
         if spanning:
@@ -177,8 +230,10 @@ class _Engine:
         # Extents fix the frames and the picture's left edge; shift so it sits at the margin.
         left, right = self._extent(self.diagram.items, 0) or (0.0, 0.0)
         for i, x in enumerate(self.xs):
-            left = min(left, x - self.box_w[i] / 2)
-            right = max(right, x + self.box_w[i] / 2 + C.PARTICIPANT_SHADOW)
+            left = min(left, x - self.reach_left[i])
+            right = max(
+                right, x + max(self.reach_right[i], self.box_w[i] / 2 + C.PARTICIPANT_SHADOW)
+            )
         dx = C.MARGIN - left if self.n or self.frame_x else 0.0
         self.xs = [x + dx for x in self.xs]
         self.frame_x = {k: (a + dx, b + dx) for k, (a, b) in self.frame_x.items()}
@@ -549,6 +604,10 @@ class _Engine:
             else:
                 out.title = self.ts.place(title, self.left + C.MARGIN, self.y)
             self.y += out.title.box.h + C.TITLE_GAP
+        band_top = self.y
+        if self.bands:  # their labels head the participant boxes
+            labels = [label.height for _, _, _, label in self.bands if label is not None]
+            self.y += C.BAND_PAD_Y + (max(labels) + C.BAND_LABEL_GAP if labels else 0.0)
         top = self.y
         self.y += self.box_h
         lifeline_top = self.y
@@ -568,6 +627,9 @@ class _Engine:
                     Participant(name, i, x, *self._boxes(i, top, lifeline_bottom))
                 )
             self.y += self.box_h
+            if self.bands:
+                self.y += C.BAND_PAD_Y
+                self._place_bands(band_top, self.y)
         numbered = self._numbered()
         if numbered:
             from volley.layout.appendix import lay_out

@@ -272,6 +272,17 @@ class BlockFrame:
 
 
 @dataclass(slots=True, eq=False)
+class Band:
+    """A box (Mermaid's): the band behind the participants it holds, from above their boxes
+    to below those at the foot, with its label centred at the top."""
+
+    line: int
+    box: Rect
+    label: TextBlock | None
+    tint: str | None = None  # its colour as written: the painter reads it
+
+
+@dataclass(slots=True, eq=False)
 class AppendixBody:
     """One body in the appendix: its heading ("3 · Agent → MCP Server · POST /mcp · Request"),
     the panel behind it and its lines, wrapped to the panel and coloured by syntax; `note` says
@@ -320,6 +331,7 @@ class Layout:
     notes: list[NoteShape] = field(default_factory=list)
     dividers: list[DividerShape] = field(default_factory=list)
     frames: list[BlockFrame] = field(default_factory=list)
+    bands: list[Band] = field(default_factory=list)
     appendix: Appendix | None = None
     icons: dict[str, tuple[float, float, str] | None] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -349,6 +361,7 @@ class Layout:
                 out.append(f.label)
             for s in f.separators:
                 out += [s.keyword] + ([s.label] if s.label else [])
+        out += [band.label for band in self.bands if band.label]
         if self.appendix:
             out.append(self.appendix.heading)
             for e in self.appendix.entries:

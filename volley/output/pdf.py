@@ -184,7 +184,8 @@ def _cuts(spans: list[Span]) -> list[float]:
 
 def solid_spans(layout: Layout) -> list[Span]:
     """Every stretch of the picture a cut must not cross: each message row, note, divider,
-    block header and separator, the top and bottom edge of each frame, the boxes, the title,
+    block header and separator, the top and bottom edge of each frame and band, each band's
+    label, the boxes, the title,
     and in the appendix each line of a body (its first kept with its heading, its last with
     the panel's end). A frame's sides and the lifelines may be cut anywhere."""
     spans: list[Span] = []
@@ -206,6 +207,10 @@ def solid_spans(layout: Layout) -> list[Span]:
             spans.append(_points_span([(0.0, f.box.y)]))
         spans.append(_points_span([(0.0, f.box.bottom)]))
         spans += [_separator_span(s) for s in f.separators]
+    for band in layout.bands:  # its top, label and the boxes under it; its foot
+        top = [_points_span([(0.0, band.box.y)])]
+        spans.append(_union(top + ([_rect_span(band.label.box)] if band.label else [])))
+        spans.append(_points_span([(0.0, band.box.bottom)]))
     if layout.appendix:
         spans.append(_appendix_head_span(layout.appendix))
         spans += [span for e in layout.appendix.entries for span in _appendix_line_spans(e)]

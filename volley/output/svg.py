@@ -15,6 +15,7 @@ from volley.layout.geometry import (
     Anchor,
     Appendix,
     Badge,
+    Band,
     BlockFrame,
     DividerShape,
     Head,
@@ -79,10 +80,10 @@ def render_svg(
     prefix = safe_id(id_prefix)
     tints = None
     rects = [f for f in layout.frames if f.kind == "rect"]
-    if rects:
+    if rects or layout.bands:
         from volley.output.tints import Tints
 
-        tints = Tints(rects)
+        tints = Tints(rects, layout.bands)
     painter = _Painter(colours, prefix, underlines=raster, dark=theme == "dark", tints=tints)
     return tag.document(
         prefix=prefix,
@@ -126,7 +127,9 @@ def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
     ones. A picture without activation bars has no group for them; where it has, a block's tab
     is drawn over a bar, so that its kind (`loop`, `alt`) stays readable."""
     groups = {}
-    if painter.tints:  # under everything, lifelines too, as a highlighter marks a page
+    if layout.bands:  # behind everything: a box holds its participants' lanes, top to foot
+        groups["boxes"] = group([painter.band(b) for b in layout.bands])
+    if painter.tints and painter.tints.frames:  # under lifelines, as a highlighter marks a page
         groups["highlights"] = group([painter.highlight(f) for f in painter.tints.frames])
     groups["lifelines"] = group([p for line in layout.lifelines for p in painter.lifeline(line)])
     if layout.activations:
@@ -195,7 +198,7 @@ class _Painter:
         if block.halo:
             b, by = block.box, C.LABEL_HALO
             patch = Rect(b.x - by, b.y - by / 2, b.w + 2 * by, b.h + by)
-            tags.append(tag.halo(*self._patch(patch), patch))
+            tags += [tag.halo(*self._patch(piece), piece) for piece in self._pieces(patch)]
         tags += [tag.code(self.c["code"], r) for r in block.code_boxes]
         for line in block.lines:
             markup = self._line(line, cls, role)
@@ -444,20 +447,41 @@ class _Painter:
         shape = tag.highlight(C.BLOCK_RADIUS, cls, f.box, colour)
         return tag.block(f.kind, f.line, f.depth, shape + "\n")
 
+    def band(self, b: Band) -> str:
+        """A box's band, and its label at the top."""
+        assert self.tints is not None
+        fill = self.tints.of_band(b)
+        colour, cls = self._fill(fill) if fill else (None, None)
+        content = tag.band(C.BAND_RADIUS, colour, cls, self.c["frame"], b.box) + "\n"
+        if b.label:
+            content += self.text(b.label, "box-label")
+        return tag.box_group(b.line, content)
+
     def _fill(self, fill: Fill | None) -> tuple[str, str]:
         """A rect's colour in this picture's theme, and its class (None: the theme's tint)."""
         if fill is None:
             return self.c["tab"], "vf-tab"
         return fill.dark if self.dark else fill.light, fill.cls
 
+    def _pieces(self, patch: Rect) -> list[Rect]:
+        """A label's patch, cut where it crosses the edge of a coloured band (a label between
+        a box's lane and one outside it), so that each piece takes the colour it lies on."""
+        if self.tints is None or not self.tints.bands or self.tints.under(patch) is not None:
+            return [patch]
+        return self.tints.cut_at_bands(patch)
+
     def _patch(self, patch: Rect) -> tuple[str, str]:
         """The colour and class of a patch that hides the lines behind a label: the page's, or
         on a rect the rect's, so that it shows as no box."""
-        on = self.tints.under(patch) if self.tints else None
-        if on is None:
+        if self.tints is None:
             return self.c["bg"], "vf-bg"
-        assert self.tints is not None
-        return self._fill(self.tints.of(on))
+        on = self.tints.under(patch)
+        if on is not None:
+            return self._fill(self.tints.of(on))
+        band = self.tints.band_under(patch)
+        if band is not None:
+            return self._fill(self.tints.of_band(band))
+        return self.c["bg"], "vf-bg"
 
     def appendix(self, a: Appendix) -> str:
         """The bodies listed under the picture: a rule, a heading, and each body's heading,

@@ -239,6 +239,23 @@ def highlight(radius: float, cls: str, box: Rect, colour: str) -> str:
     return f'<rect class="highlight {cls}" {place} rx="{num(radius)}" fill="{colour}"/>'
 
 
+def band(radius: float, fill: str | None, cls: str | None, stroke: str, box: Rect) -> str:
+    """A box's band behind the participants it holds: its colour (`cls` names it for the
+    dark-mode rules), or no fill, and a thin outline."""
+    place = _box(box.x, box.y, box.w, box.h)
+    painted = (
+        f'class="band {cls} vs-frame" fill="{fill}"'
+        if fill
+        else 'class="band vs-frame" fill="none"'
+    )
+    return f'<rect {painted} {place} rx="{num(radius)}" stroke="{stroke}" stroke-width="1"/>'
+
+
+def box_group(line: int, content: str) -> str:
+    """A box (Mermaid's): its band and its label."""
+    return f'<g class="box" data-line="{line:d}">\n{content}</g>'
+
+
 def halo(colour: str, cls: str, box: Rect) -> str:
     """The patch behind a label, so a line crossing it does not strike it out: the page's
     colour (`vf-bg`), or on a rect the rect's."""

@@ -1,4 +1,5 @@
-"""Colours as people write them in CSS, for a highlight's tint (Mermaid's `rect rgb(…)`).
+"""Colours as people write them in CSS, for a highlight's tint (Mermaid's `rect rgb(…)`) and a
+box's (`box Aqua Front end`).
 
 tinycss2 (the CSS parser cairosvg is built on) reads them: names (`lightyellow`), `#rgb`,
 `#rrggbb` and their forms with alpha, `rgb()`, `rgba()`, `hsl()` and `hsla()`, with commas or
@@ -8,6 +9,7 @@ as the six hex digits and the opacity read from it, never as the text written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -39,3 +41,36 @@ def read_colour(text: str) -> Tint | None:
 def hex_colour(channels: Sequence[float]) -> str:
     """Red, green and blue from 0 to 1 (clamped, as CSS clamps them) as `#rrggbb`."""
     return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02x}" for c in channels)
+
+
+# What may start a box's text as its colour: a hex colour or a word; a function is tried up to
+# each closing parenthesis in turn.
+_LEADING_WORD = re.compile(r"[ \t]*(#[0-9A-Za-z]+|\w*)")
+_FUNCTION = re.compile(r"[ \t]*(?:rgba?|hsla?)[ \t]*\(", re.IGNORECASE)
+
+
+def colour_and_label(text: str) -> tuple[str | None, str]:
+    """A box's text as Mermaid reads it: a colour and then a label (`Aqua Front end`,
+    `rgb(33, 66, 99) Back end`), or a label alone when the text does not start with a colour
+    (`Front end`). `transparent`, the colour of no fill, reads as none: `transparent Aqua` is a
+    box labelled "Aqua"."""
+    ends = []
+    if _FUNCTION.match(text):
+        ends = [at + 1 for at, char in enumerate(text) if char == ")"]
+    else:
+        found = _LEADING_WORD.match(text)
+        ends = [found.end()] if found and found.group(1) else []
+    for end in ends:
+        colour = text[:end].strip()
+        if read_colour(colour) is not None:
+            tint = None if colour.lower() == "transparent" else colour
+            return tint, text[end:].strip()
+    return None, text.strip()
+
+
+def box_text(tint: str | None, label: str) -> str:
+    """What `colour_and_label` reads as this colour and label: a label that would read as
+    starting with a colour gets the colour of no fill before it (`transparent Red team`)."""
+    if tint is None and colour_and_label(label)[0] is not None:
+        tint = "transparent"
+    return " ".join(part for part in (tint, label) if part)

@@ -1,0 +1,65 @@
+"""Mermaid's boxes on the interactive page, in a real browser: a band follows the page's theme,
+shrinks with the blocks a reader folds, and the count of a folded block on it keeps its colour."""
+
+from __future__ import annotations
+
+import pytest
+
+from volley.api import render
+from volley.output.tints import dark_tint
+
+from .test_highlights import FILL, rgb
+
+pytestmark = pytest.mark.browser
+
+SOURCE = """\
+box: rgb(200, 220, 255) Front end
+  participant A
+  participant B
+end
+participant C
+A -> B: one
+loop: twice
+  A -> B: ping
+  B --> A: pong
+  B -> C: out
+end
+A -> B: two
+"""
+
+
+@pytest.mark.parametrize(
+    ("scheme", "colour"), [("light", "#c8dcff"), ("dark", dark_tint("#c8dcff"))]
+)
+def test_a_bands_colour_follows_the_pages_theme(browser, tmp_path, scheme, colour):
+    path = tmp_path / "page.html"
+    path.write_text(render(SOURCE, format="html"), encoding="utf-8")
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        band = page.locator(".vl-canvas .boxes .band")
+        assert band.evaluate(FILL) == rgb(colour)
+        # a label on the band sits on its colour: no box of the page's around it
+        halo = page.locator('.vl-canvas [data-message="1"] .halo')
+        assert halo.evaluate(FILL) == rgb(colour)
+    finally:
+        context.close()
+
+
+def test_a_band_shrinks_with_the_blocks_folded_and_keeps_its_label(open_page):
+    page = open_page(render(SOURCE, format="html"))
+    band = page.locator(".vl-canvas .boxes .band")
+    label = page.locator(".vl-canvas .boxes .box-label")
+    feet = page.locator(".vl-canvas .participant >> nth=0 >> .box >> nth=1")
+    before, label_before = band.bounding_box(), label.bounding_box()
+    page.click(".vl-canvas .block-loop .block-kind")
+    after = band.bounding_box()
+    assert after["height"] < before["height"] - 40 and abs(after["y"] - before["y"]) < 1
+    assert abs(label.bounding_box()["y"] - label_before["y"]) < 1
+    # the band still reaches past the participants' boxes at the foot
+    foot = feet.bounding_box()
+    assert after["y"] + after["height"] > foot["y"] + foot["height"]
+    # the folded block's count, on the band, is outlined in the band's colour
+    count = page.locator(".vl-canvas .vl-fold-count")
+    assert count.evaluate("e => getComputedStyle(e).stroke") == rgb("#c8dcff")
