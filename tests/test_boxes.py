@@ -141,7 +141,7 @@ def test_an_empty_box_and_one_never_closed_are_warnings():
             "line of its own after its last line)",
         ),
     ]
-    assert [b.participants for b in diagram.boxes] == [[], ["A"]]
+    assert [b.participants for b in diagram.boxes] == [["A"], []]  # left to right, empty last
 
 
 def test_box_is_still_a_name_where_a_line_holds_an_arrow():
@@ -284,3 +284,21 @@ def test_every_format_draws_boxes(fmt):
     assert out
     if fmt == "html":
         assert 'class="boxes"' in str(out)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [  # what fuzzing found: an empty box before another; boxes declared right to left
+        "order: A\nautonumber\nbox\nend\nbox\n  participant A\nend",
+        "participant S as Long\norder: A\nbox\n  participant S\nend\nbox\n  participant A\nend",
+    ],
+)
+def test_boxes_are_listed_left_to_right_and_fmt_keeps_them(source):
+    diagram = volley.parse(source)
+    firsts = [b.participants[0] for b in diagram.boxes if b.participants]
+    assert firsts == [p for p in diagram.participants if p in firsts]
+    again = volley.parse(write(diagram))
+    assert again.to_json()["boxes"] == [
+        {**box, "line": mine["line"]}
+        for box, mine in zip(diagram.to_json()["boxes"], again.to_json()["boxes"], strict=True)
+    ]

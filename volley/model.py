@@ -270,7 +270,8 @@ class Diagram:
     # where each participant was declared (`participant A`): the declaration that gives its
     # display label, if one does
     declared_lines: dict[str, int] = field(default_factory=dict)
-    # Mermaid's boxes, each around participants that stand side by side, in the order written
+    # Mermaid's boxes, each around participants that stand side by side, left to right (one
+    # that holds no participant last)
     boxes: list[Box] = field(default_factory=list)
     # What the parser read but would point out (a block left open at the end of the file);
     # not part of `to_json`, which is the model alone.

@@ -776,6 +776,10 @@ class _Resolver:
         participants = order + [name for name in first_use if name not in order]
         participants = self.side_by_side(participants, diagram.boxes, order)
         position = {name: index for index, name in enumerate(participants)}
+        # left to right, as drawn; one that holds no participant, and draws nothing, last
+        diagram.boxes.sort(
+            key=lambda box: position[box.participants[0]] if box.participants else len(position)
+        )
         for note, message in notes:
             if note.over:
                 ends = sorted(position[name] for name in note.over)
