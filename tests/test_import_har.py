@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+import volley
 from volley.errors import VolleyError
-from volley.importers import detect
+from volley.importers import convert, detect
 from volley.importers.har import import_har
 from volley.importers.traffic import TrafficOptions, masked
 from volley.language.parser import parse
@@ -197,10 +198,78 @@ def test_a_har_file_cut_short_is_told_as_one_without_from(tmp_path):
     (tmp_path / "cut.har").write_text('{"log": {"entries": [{"request": {"url": "htt')
     result = volley_cli("import", str(tmp_path / "cut.har"), "-o", "-")
     assert result.returncode == 1
-    assert "cut.har:1:42: error: this is not a HAR file: the JSON does not parse" in result.stderr
+    assert (
+        "cut.har:1:42: error: this is not a HAR file: the JSON stops unfinished at the end of the "
+        "file (Unterminated string)" in result.stderr
+    )
+    assert "the file was cut short: save or export it again" in result.stderr
+    # under another name it is not told as a HAR, but where its JSON stops is still said
     (tmp_path / "notes.txt").write_text('{"log": {"entries": [{"request": {"url": "htt')
     result = volley_cli("import", str(tmp_path / "notes.txt"), "-o", "-")
-    assert "cannot tell what format this is" in result.stderr
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert (
+        "notes.txt:1:42: error: the JSON of this file stops unfinished at the end of the file"
+        in result.stderr
+    )
+
+
+def test_json_that_is_not_a_capture_cut_short_says_where_it_stops(tmp_path):
+    """A trace or capture cut short, or with a stray character, in a file whose name does not
+    say its format: where its JSON stops, not "cannot tell what format this is"."""
+    (tmp_path / "spans.json").write_text('[\n  {"traceId": "a", "id": "b",\n  "name": x}\n]\n')
+    result = volley_cli("import", str(tmp_path / "spans.json"))
+    assert result.returncode == 1
+    assert "spans.json:3:11: error: the JSON of this file does not parse (Expecting value)" in (
+        result.stderr
+    )
+    assert "name it with --from (one of:" in result.stderr
+
+
+def test_urls_the_browser_answers_itself_are_no_requests():
+    """A `data:` URL (harviewer's Safari capture) was drawn as a GET to "(no host)" with an
+    invented method; such entries, and blob: and extension URLs, are left out, and said so."""
+    entries = [
+        {"request": {"method": "", "url": "data:text/css;charset=utf-8,body%7btext-align%3a0%7d"}},
+        {"request": {"method": "GET", "url": "blob:https://app.example/0f1c"}},
+        {"request": {"method": "GET", "url": "chrome-extension://abc/inject.js"}},
+        {"request": {"method": "GET", "url": "https://api.example/v1/items"}},
+    ]
+    (item,) = convert(json.dumps({"log": {"entries": entries}}), "page.har")
+    diagram = volley.parse(item.text)
+    assert [m.label for m in diagram.messages()] == ["GET /v1/items"]
+    assert "(no host)" not in item.text
+    assert any(
+        "3 entries the browser answered itself (data:, blob: and extension URLs)" in w.message
+        for w in item.warnings
+    )
+
+
+def test_credential_headers_are_masked_whatever_their_values_look_like():
+    """In a capture every value was sent: `Authorization: Bearer test` and a cookie `abc` are
+    what a test server took, not stand-ins, so they are masked too (a hand-written diagram's
+    `Bearer test` reads as a stand-in)."""
+    headers = [
+        {"name": "Authorization", "value": "Bearer test"},
+        {"name": "Proxy-Authorization", "value": "abc123"},
+        {"name": "Cookie", "value": "session=abc; token=test; PHPSESSID=1234"},
+    ]
+    entry = {
+        "request": {"method": "POST", "url": "http://localhost:8080/login", "headers": headers},
+        "response": {
+            "status": 200,
+            "headers": [{"name": "Set-Cookie", "value": "sid=xyz; Path=/; HttpOnly"}],
+        },
+    }
+    (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "login.har")
+    assert "Authorization: Bearer <redacted>" in item.text
+    assert "Proxy-Authorization: <redacted>" in item.text
+    assert "Cookie: session=<redacted>; token=<redacted>; PHPSESSID=<redacted>" in item.text
+    assert "Set-Cookie: sid=<redacted>; Path=/; HttpOnly" in item.text
+    assert item.masked == 6
+    kept = convert(
+        json.dumps({"log": {"entries": [entry]}}), "login.har", options=TrafficOptions(redact=False)
+    )
+    assert "Authorization: Bearer test" in kept[0].text
 
 
 def test_json_that_is_not_a_har_says_what_is_missing():

@@ -268,6 +268,13 @@ def test_flatten_json_has_no_depth_limit():
 # --- Reasons ------------------------------------------------------------------------------------
 
 
+def test_a_json_error_reads_without_a_dangling_at():
+    """Python's "Unterminated string starting at" was quoted whole, before the place: "…
+    starting at at line 1, column 7"."""
+    table = body_table('{"a": "b', "json")
+    assert table.reason == "the body is not valid JSON: Unterminated string at line 1, column 7"
+
+
 def test_invalid_json_quotes_the_error_with_its_place():
     table = body_table('{\n  "a": 1\n  "b": 2\n}', "json")
     assert table.rows == [] and table.source == "none"

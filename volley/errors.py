@@ -139,6 +139,13 @@ class Diagnostic:
         return "\n".join(out)
 
 
+def json_reason(message: str) -> str:
+    """The JSON parser's complaint as words that stand on their own: Python's ends some with
+    the "at" its position would follow ("Unterminated string starting at"), which a message
+    that gives the place another way leaves hanging."""
+    return re.sub(r"(?: starting)? at$", "", message)
+
+
 def counted(count: int, one: str, many: str) -> str:
     """A count in words: "1 error", "3 errors", "1,204 entries"."""
     return f"{count:,} {one if count == 1 else many}"

@@ -117,6 +117,23 @@ def _by_suffix(filename: str | None) -> Importer | None:
     return next((i for i in IMPORTERS.values() if i.suffix and name.endswith(i.suffix)), None)
 
 
+def _json_stops(text: str, filename: str | None, hint: str) -> VolleyError | None:
+    """For a text no importer recognises that starts as JSON does (a capture or a trace cut
+    short, a stray character in one): where its JSON stops parsing, which says more than
+    that its format is unknown."""
+    import json
+
+    from volley.importers.labels import json_documents, json_error
+
+    if not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+        return None
+    try:
+        json_documents(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as error:
+        return json_error(error, text.removeprefix("\ufeff"), filename, None, hint)
+    return None
+
+
 def convert(
     text: str,
     filename: str | None = None,
@@ -132,11 +149,9 @@ def convert(
     else:
         found = detect(text) or _by_suffix(filename)
         if found is None:
-            names = ", ".join(IMPORTERS)
-            raise VolleyError(
-                "cannot tell what format this is",
-                filename=filename,
-                hint=f"name it with --from (one of: {names})",
+            hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
+            raise _json_stops(text, filename, hint) or VolleyError(
+                "cannot tell what format this is", filename=filename, hint=hint
             )
         importer = found
     if not importer.traffic:

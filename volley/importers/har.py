@@ -84,7 +84,13 @@ _WHY_LEFT_OUT = {
     "exclude": ("request", "requests", " matching --exclude"),
     "include": ("request", "requests", " not matching --include"),
     "no-url": ("entry", "entries", " with no request URL"),
+    "local": ("entry", "entries", " the browser answered itself (data:, blob: and extension URLs)"),
 }
+# URLs a browser answers from what it holds, without asking a server: no message to draw.
+_LOCAL_SCHEMES = (
+    "data", "blob", "about", "file", "javascript", "chrome", "chrome-extension",
+    "moz-extension", "safari-extension", "safari-web-extension",
+)  # fmt: skip
 
 
 def detect(text: str) -> int:
@@ -478,6 +484,8 @@ class _Importer:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str):
             return "no-url"
         url = request["url"]
+        if urlsplit(url).scheme.lower() in _LOCAL_SCHEMES:
+            return "local"
         if self.options.include and not _matches(url, self.options.include):
             return "include"
         if _matches(url, self.options.exclude):

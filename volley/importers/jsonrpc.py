@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, json_reason
 from volley.importers import Imported, part_name
 from volley.importers.labels import cut_body, label, lane_name
 from volley.importers.lua_values import LuaValueError, read_lua_value
@@ -466,7 +466,11 @@ def _log_records(
         try:
             _, end = decoder.raw_decode(logged, start)
         except (ValueError, RecursionError) as exc:
-            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            why = (
+                json_reason(exc.msg)
+                if isinstance(exc, json.JSONDecodeError)
+                else "nested too deeply"
+            )
             at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
             if _cut_short(logged) is None:  # one the log cut short is read by what it kept
                 warnings.append(

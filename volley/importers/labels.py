@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from typing import Any
 
 from volley.checks.bidi import escape
-from volley.errors import VolleyError
+from volley.errors import VolleyError, json_reason
 from volley.language.parser import parse
 from volley.text.inline import escape_markup, plain_text
 
@@ -162,15 +163,52 @@ def pretty_json(text: str) -> str | None:
 
 
 def json_error(
-    error: json.JSONDecodeError, text: str, filename: str | None, what: str
+    error: json.JSONDecodeError,
+    text: str,
+    filename: str | None,
+    what: str | None,
+    hint: str | None = None,
 ) -> VolleyError:
-    """A file that should be JSON and is not: the place, the line and the parser's words."""
+    """A file that should be JSON and is not: the place, the line and the parser's words;
+    `what` it should have been, when that is known."""
     lines = text.split("\n")
     source = lines[error.lineno - 1] if 0 < error.lineno <= len(lines) else None
+    said = f"this is not a {what}: the JSON" if what else "the JSON of this file"
+    # the text ends where a value was still open (a string runs on to its end)
+    if error.pos > 0 and (not text[error.pos :].strip() or error.msg.startswith("Unterminated")):
+        said += " stops unfinished at the end of the file"
+        hint = "the file was cut short: save or export it again"
+    else:
+        said += " does not parse"
     return VolleyError(
-        f"this is not a {what}: the JSON does not parse ({error.msg})",
+        f"{said} ({json_reason(error.msg)})",
         filename=filename,
         line=error.lineno,
         column=error.colno,
         source_line=source,  # a one-line capture's is shown around the place
+        hint=hint,
     )
+
+
+def json_documents(text: str) -> list[Any]:
+    """The JSON documents of a text: one, or several one after another, each on a line of its
+    own (JSON Lines) or indented over several; json.JSONDecodeError where one stops parsing
+    (an empty text included)."""
+    decoder = json.JSONDecoder()
+    documents = []
+    at = _after_space(text, 0)
+    while True:
+        document, at = decoder.raw_decode(text, at)
+        documents.append(document)
+        at = _after_space(text, at)
+        if at == len(text):
+            return documents
+
+
+def _after_space(text: str, at: int) -> int:
+    """Where the text goes on after the spaces JSON allows between values, from `at`."""
+    found = _JSON_SPACE.match(text, at)
+    return found.end() if found else at
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")

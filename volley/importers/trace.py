@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 
 from volley.errors import VolleyError, place_in
 from volley.importers import Imported
-from volley.importers.labels import json_error, label, named_lane
+from volley.importers.labels import json_documents, json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 
@@ -267,27 +267,10 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
 def _documents(text: str, filename: str | None) -> list[Any]:
     """One JSON document, or several one after another: JSON Lines (the collector's file
     exporter writes those) or indented ones (grpcurl prints each message of a stream so)."""
-    decoder = json.JSONDecoder()
-    documents = []
-    at = _after_space(text, 0)
     try:
-        while True:  # at least once: an empty file is an error, as json.loads says
-            document, at = decoder.raw_decode(text, at)
-            documents.append(document)
-            at = _after_space(text, at)
-            if at == len(text):
-                return documents
+        return json_documents(text)
     except json.JSONDecodeError as error:
         raise json_error(error, text, filename, "trace") from None
-
-
-def _after_space(text: str, at: int) -> int:
-    """Where the text goes on after the spaces JSON allows between values, from `at`."""
-    found = _JSON_SPACE.match(text, at)
-    return found.end() if found else at
-
-
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 # --- OTLP/JSON --------------------------------------------------------------------------------

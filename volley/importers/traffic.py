@@ -10,11 +10,13 @@ that `--no-redact` is a choice made knowing what it keeps.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from volley.checks.redact import redact_diagram
-from volley.checks.secrets import DiagramSecrets
+from volley.checks.rewrite import Rewrites, rewrite_diagram
+from volley.checks.secrets import MASK, DiagramSecrets
 from volley.importers import Imported
 from volley.importers.labels import visible_controls
 from volley.language.writer import write
@@ -47,10 +49,60 @@ HAR_MAX_BODY = 4000
 
 
 def masked(diagram: Diagram) -> tuple[Diagram, int]:
-    """A copy of the diagram with every secret-looking value masked, and how many there were."""
+    """A copy of the diagram with every secret-looking value masked, and how many there were.
+
+    A captured HTTP message's credential headers are masked whatever their values look like:
+    in a diagram written by hand `Authorization: Bearer test` shows a stand-in, but in a
+    capture it is what the client sent, and a test server's password is a password."""
+    count = 0
+
+    def headers(body: str) -> str:
+        nonlocal count
+        body, found = _credential_headers(body)
+        count += found
+        return body
+
+    diagram = rewrite_diagram(diagram, Rewrites(body=headers))
     secrets = DiagramSecrets(diagram)
-    count = sum(1 for _ in secrets.places())
-    return (redact_diagram(diagram, secrets), count) if count else (diagram, 0)
+    found = sum(1 for _ in secrets.places())
+    return (redact_diagram(diagram, secrets) if found else diagram), count + found
+
+
+# An HTTP message's first line: a request's (`POST /login HTTP/1.1`) or a response's.
+_HTTP_START = re.compile(r"(?:[A-Z]+ \S+ HTTP/\S+|HTTP/\S+ \d{3}\b.*)")
+_CREDENTIALS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
+
+
+def _credential_headers(body: str) -> tuple[str, int]:
+    """An HTTP message with the values of its credential headers masked (an Authorization's
+    after its scheme, each cookie's after its name), and how many; any other text as it is."""
+    lines = body.split("\n")
+    if not lines or not _HTTP_START.fullmatch(lines[0]):
+        return body, 0
+    count = 0
+    for index, line in enumerate(lines[1:], 1):
+        if not line.strip():
+            break  # the headers end at the first empty line
+        name, colon, value = line.partition(":")
+        folded = name.strip().lower()
+        if not colon or folded not in _CREDENTIALS or not value.strip():
+            continue
+        if folded.endswith("authorization"):
+            scheme, space, _ = value.strip().partition(" ")
+            before, after = [value.strip()], [f"{scheme} {MASK}" if space else MASK]
+        else:  # each cookie's value; a Set-Cookie's attributes after its first pair are kept
+            pairs = value.split(";")
+            before = pairs[:1] if folded == "set-cookie" else pairs
+            after = [_masked_cookie(pair) for pair in before]
+            after += pairs[len(before) :]
+        count += sum(1 for old, new in zip(before, after, strict=False) if old != new)
+        lines[index] = f"{name}: " + ";".join(after).strip()
+    return "\n".join(lines), count
+
+
+def _masked_cookie(pair: str) -> str:
+    key, eq, value = pair.partition("=")
+    return f"{key}={MASK}" if eq and value.strip() and value.strip() != MASK else pair
 
 
 def masked_note(count: int) -> str:

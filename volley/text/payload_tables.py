@@ -38,6 +38,7 @@ from decimal import Decimal
 from typing import Any, Literal
 from urllib.parse import parse_qsl
 
+from volley.errors import json_reason
 from volley.model import Payload
 
 __all__ = [
@@ -238,7 +239,7 @@ def _json_table(text: str, line_offset: int = 0) -> Table:
         return _no_table("the JSON is nested too deeply to show as a table")
     except json.JSONDecodeError as error:
         return _no_table(
-            f"the body is not valid JSON: {error.msg} "
+            f"the body is not valid JSON: {json_reason(error.msg)} "
             f"at line {error.lineno + line_offset}, column {error.colno}"
         )
     except _NotJson as error:
@@ -255,17 +256,22 @@ def flatten_json(value: Any) -> list[Row]:
     if not _is_branch(value):
         return [_leaf(ROOT_KEY, value)]
     rows: list[Row] = []
-    # Per open branch, its children still to walk and the path that leads to it.
-    stack: list[tuple[Iterator[tuple[str, Any]], str]] = [(_children(value), "")]
+    # Per open branch, its children still to walk; `path`, the segments that lead to the
+    # innermost (one a branch below the value), so that a deep value's paths are not copied
+    # at every level.
+    stack: list[Iterator[tuple[str, Any]]] = [_children(value)]
+    path: list[str] = []
     while stack:
-        children, path = stack[-1]
-        for segment, child in children:
+        for segment, child in stack[-1]:
             if _is_branch(child):
-                stack.append((_children(child), path + segment))
+                stack.append(_children(child))
+                path.append(segment)
                 break
-            rows.append(_leaf(_key(path + segment), child))
+            rows.append(_leaf(_key("".join(path) + segment), child))
         else:
             stack.pop()
+            if path:
+                path.pop()
     return rows
 
 
