@@ -41,3 +41,22 @@ def open_page(context, tmp_path: Path):
 
     yield opener
     assert errors == []
+
+
+@pytest.fixture
+def open_in(browser, tmp_path: Path):
+    """Write HTML to a file and open it in a fresh profile of its own, made with Playwright's
+    context options (`color_scheme="dark"`, `java_script_enabled=False`)."""
+    contexts = []
+
+    def opener(html: str, fragment: str = "", **options):
+        path = tmp_path / "page.html"
+        path.write_text(html, encoding="utf-8")
+        contexts.append(browser.new_context(**options))
+        page = contexts[-1].new_page()
+        page.goto(path.as_uri() + fragment)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()

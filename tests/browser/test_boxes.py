@@ -31,20 +31,13 @@ A -> B: two
 @pytest.mark.parametrize(
     ("scheme", "colour"), [("light", "#c8dcff"), ("dark", dark_tint("#c8dcff"))]
 )
-def test_a_bands_colour_follows_the_pages_theme(browser, tmp_path, scheme, colour):
-    path = tmp_path / "page.html"
-    path.write_text(render(SOURCE, format="html"), encoding="utf-8")
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(path.as_uri())
-        band = page.locator(".vl-canvas .boxes .band")
-        assert band.evaluate(FILL) == rgb(colour)
-        # a label on the band sits on its colour: no box of the page's around it
-        halo = page.locator('.vl-canvas [data-message="1"] .halo')
-        assert halo.evaluate(FILL) == rgb(colour)
-    finally:
-        context.close()
+def test_a_bands_colour_follows_the_pages_theme(open_in, scheme, colour):
+    page = open_in(render(SOURCE, format="html"), color_scheme=scheme)
+    band = page.locator(".vl-canvas .boxes .band")
+    assert band.evaluate(FILL) == rgb(colour)
+    # a label on the band sits on its colour: no box of the page's around it
+    halo = page.locator('.vl-canvas [data-message="1"] .halo')
+    assert halo.evaluate(FILL) == rgb(colour)
 
 
 def test_a_band_shrinks_with_the_blocks_folded_and_keeps_its_label(open_page):

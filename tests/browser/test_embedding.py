@@ -125,22 +125,13 @@ def test_in_a_right_to_left_page_the_picture_keeps_its_places(open_page) -> None
     assert sender.bounding_box()["x"] < receiver.bounding_box()["x"]
 
 
-def test_without_script_a_note_says_what_the_arrows_carry(
-    browser, tmp_path, reference_text
-) -> None:
-    path = tmp_path / "page.html"
-    path.write_text(render(reference_text, format="html"), encoding="utf-8")
-    context = browser.new_context(java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(path.as_uri())
-        assert page.locator(".vl-canvas svg").is_visible()
-        assert page.locator(".vl-hint").count() == 0  # no "click an arrow" where clicks do nothing
-        note = page.locator(".vl-noscript")
-        assert note.is_visible()
-        assert "turn on JavaScript" in note.inner_text()
-    finally:
-        context.close()
+def test_without_script_a_note_says_what_the_arrows_carry(open_in, reference_text) -> None:
+    page = open_in(render(reference_text, format="html"), java_script_enabled=False)
+    assert page.locator(".vl-canvas svg").is_visible()
+    assert page.locator(".vl-hint").count() == 0  # no "click an arrow" where clicks do nothing
+    note = page.locator(".vl-noscript")
+    assert note.is_visible()
+    assert "turn on JavaScript" in note.inner_text()
 
 
 # --- hostile input ------------------------------------------------------------------------------

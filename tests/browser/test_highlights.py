@@ -44,20 +44,13 @@ def rgb(colour: str) -> str:
         ("auto", "dark", dark_tint("#c8dcff")),
     ],
 )
-def test_a_rects_colour_follows_the_pages_theme(browser, tmp_path, theme, scheme, colour):
-    path = tmp_path / "page.html"
-    path.write_text(render(SOURCE, format="html", theme=theme), encoding="utf-8")
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(path.as_uri())
-        highlight = page.locator(".vl-canvas .highlights .highlight")
-        assert highlight.evaluate(FILL) == rgb(colour)
-        # the patch behind a label on the rect is the rect's colour too: no box
-        halo = page.locator('.vl-canvas [data-message="4"] .halo')
-        assert halo.evaluate(FILL) == rgb(colour)
-    finally:
-        context.close()
+def test_a_rects_colour_follows_the_pages_theme(open_in, theme, scheme, colour):
+    page = open_in(render(SOURCE, format="html", theme=theme), color_scheme=scheme)
+    highlight = page.locator(".vl-canvas .highlights .highlight")
+    assert highlight.evaluate(FILL) == rgb(colour)
+    # the patch behind a label on the rect is the rect's colour too: no box
+    halo = page.locator('.vl-canvas [data-message="4"] .halo')
+    assert halo.evaluate(FILL) == rgb(colour)
 
 
 def test_a_rect_moves_and_shrinks_with_the_blocks_folded(open_page):

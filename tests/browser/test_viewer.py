@@ -239,21 +239,13 @@ def test_the_diagram_fits_the_window(open_page, reference_page: str) -> None:
         ("light", "dark", True),
     ],
 )
-def test_colour_scheme(browser, tmp_path, reference_text, scheme, theme, dark) -> None:
-    path = tmp_path / "page.html"
-    path.write_text(render(reference_text, format="html", theme=theme), encoding="utf-8")
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(path.as_uri() + "#message-1")
-        panel = page.evaluate(
-            "getComputedStyle(document.querySelector('.vl-panel')).backgroundColor"
-        )
-        background = page.evaluate(
-            "getComputedStyle(document.querySelector('.vl-canvas svg .background')).fill"
-        )
-    finally:
-        context.close()
+def test_colour_scheme(open_in, reference_text, scheme, theme, dark) -> None:
+    html = render(reference_text, format="html", theme=theme)
+    page = open_in(html, "#message-1", color_scheme=scheme)
+    panel = page.evaluate("getComputedStyle(document.querySelector('.vl-panel')).backgroundColor")
+    background = page.evaluate(
+        "getComputedStyle(document.querySelector('.vl-canvas svg .background')).fill"
+    )
     assert (panel == "rgb(255, 255, 255)") is not dark
     assert (background == "rgb(255, 255, 255)") is not dark
 
