@@ -1,14 +1,14 @@
-"""Mermaid's boxes on the interactive page, in a real browser: a band follows the page's theme,
-shrinks with the blocks a reader folds, and the count of a folded block on it keeps its colour."""
+"""Mermaid's boxes on the interactive page, in a real browser: a band shrinks with the blocks a
+reader folds, and the count of a folded block on it keeps its colour (its colour follows the
+page's theme as a rect's does: tests/browser/test_highlights.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from volley.api import render
-from volley.output.tints import dark_tint
 
-from .test_highlights import FILL, rgb
+from .test_highlights import rgb
 
 pytestmark = pytest.mark.browser
 
@@ -26,18 +26,6 @@ loop: twice
 end
 A -> B: two
 """
-
-
-@pytest.mark.parametrize(
-    ("scheme", "colour"), [("light", "#c8dcff"), ("dark", dark_tint("#c8dcff"))]
-)
-def test_a_bands_colour_follows_the_pages_theme(open_in, scheme, colour):
-    page = open_in(render(SOURCE, format="html"), color_scheme=scheme)
-    band = page.locator(".vl-canvas .boxes .band")
-    assert band.evaluate(FILL) == rgb(colour)
-    # a label on the band sits on its colour: no box of the page's around it
-    halo = page.locator('.vl-canvas [data-message="1"] .halo')
-    assert halo.evaluate(FILL) == rgb(colour)
 
 
 def test_a_band_shrinks_with_the_blocks_folded_and_keeps_its_label(open_page):

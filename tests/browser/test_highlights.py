@@ -1,5 +1,5 @@
-"""Mermaid's rects on the interactive page, in a real browser: their colours follow the page's
-theme switches, and they move and shrink with the blocks a reader folds."""
+"""Mermaid's rects on the interactive page, in a real browser: their colours (and its boxes')
+follow the page's theme switches, and they move and shrink with the blocks a reader folds."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ rect: rgb(200, 220, 255)
   end
 end
 """
+BOXED = "box: rgb(200, 220, 255) Front end\n  participant A\n  participant B\nend\nA -> B: one\n"
 FILL = "e => getComputedStyle(e).fill"
 
 
@@ -44,12 +45,16 @@ def rgb(colour: str) -> str:
         ("auto", "dark", dark_tint("#c8dcff")),
     ],
 )
-def test_a_rects_colour_follows_the_pages_theme(open_in, theme, scheme, colour):
-    page = open_in(render(SOURCE, format="html", theme=theme), color_scheme=scheme)
-    highlight = page.locator(".vl-canvas .highlights .highlight")
-    assert highlight.evaluate(FILL) == rgb(colour)
-    # the patch behind a label on the rect is the rect's colour too: no box
-    halo = page.locator('.vl-canvas [data-message="4"] .halo')
+@pytest.mark.parametrize("shape", ["rect", "box"])
+def test_a_rects_and_a_boxs_colour_follows_the_pages_theme(open_in, shape, theme, scheme, colour):
+    source, selector, message = {
+        "rect": (SOURCE, ".highlights .highlight", 4),
+        "box": (BOXED, ".boxes .band", 1),
+    }[shape]
+    page = open_in(render(source, format="html", theme=theme), color_scheme=scheme)
+    assert page.locator(f".vl-canvas {selector}").evaluate(FILL) == rgb(colour)
+    # the patch behind a label on it is its colour too: no box of the page's around the label
+    halo = page.locator(f'.vl-canvas [data-message="{message}"] .halo')
     assert halo.evaluate(FILL) == rgb(colour)
 
 
