@@ -869,3 +869,61 @@ def test_a_protobuf_time_volley_cannot_read_is_pointed_at(member, written, said,
         n for n, text in enumerate(source.read_text().splitlines(), 1) if f'"{member}"' in text
     )
     assert f"spans.json:{line}:" in done.stderr
+
+
+def _console(**fields) -> dict:
+    """A span as the OpenTelemetry Python SDK's ConsoleSpanExporter prints it."""
+    service = fields.pop("service")
+    span = {
+        "name": fields.pop("name"),
+        "context": {"trace_id": "0x4f30f3348f14cca1c9473b5a2ea813de", "span_id": fields.pop("id")},
+        "kind": fields.pop("kind"),
+        "parent_id": fields.pop("parent", None),
+        "status": {"status_code": "UNSET"},
+        "attributes": {},
+        "events": [],
+        "links": [],
+        "resource": {"attributes": {"service.name": service}, "schema_url": ""},
+    }
+    return {**span, **fields}
+
+
+def test_the_python_sdks_console_output_is_read():
+    """What OpenTelemetry's Python getting-started pages print: indented JSON spans one after
+    another, with `0x` ids, RFC 3339 times and `SpanKind.SERVER`."""
+    spans = [
+        _console(
+            name="GET /checkout", id="0x01", kind="SpanKind.SERVER", service="frontend",
+            start_time="2024-06-14T09:57:30.100000Z", end_time="2024-06-14T09:57:31.000000Z",
+            attributes={"http.method": "GET", "http.status_code": 200},
+        ),
+        _console(
+            name="POST", id="0x02", parent="0x01", kind="SpanKind.CLIENT", service="frontend",
+            start_time="2024-06-14T09:57:30.200000Z", end_time="2024-06-14T09:57:30.900000Z",
+            attributes={"http.url": "http://payments/charge", "retried": True, "tags": ["a", 1]},
+        ),
+        _console(
+            name="POST /charge", id="0x03", parent="0x02", kind="SpanKind.SERVER",
+            service="payments", start_time="2024-06-14T09:57:30.300000Z",
+            end_time="2024-06-14T09:57:30.800000Z",
+            status={"status_code": "ERROR", "description": "card declined"},
+            events=[{"name": "retry", "timestamp": "2024-06-14T09:57:30.400000Z",
+                     "attributes": {"attempt": 2}}],
+            links=[{"context": {"trace_id": "0xff", "span_id": "0x0b"}, "attributes": {}}],
+        ),
+    ]  # fmt: skip
+    text = "\n".join(json.dumps(span, indent=4) for span in reversed(spans))  # any order
+    assert detect(text) is IMPORTERS["trace"]
+    diagram = import_trace(text)
+    assert arrows(diagram) == [
+        ("Client", "->", "frontend", "GET /checkout"),
+        ("frontend", "->", "payments", "POST"),  # named by its client span
+        ("payments", "-->", "frontend", "**error**: card declined"),
+        ("frontend", "-->", "Client", "200"),
+    ]
+    call = rows(diagram.messages()[1])
+    assert (call["retried"], call["tags"]) == ("true", '["a", 1]')
+    reply = diagram.messages()[2].response
+    assert reply is not None and "links to: span 0b of trace ff" in reply.body
+    (note,) = [item for item in walk(diagram.items) if isinstance(item, Note)]
+    assert note.over == ["payments"] and note.text == "**retry**\nattempt: 2"

@@ -16,7 +16,8 @@ export request or a file exporter's JSON Lines of them, or Jaeger's API v3 answe
 it in `{"result": …}`; Jaeger's JSON (the query API's `{"data": [trace]}`, or one trace
 `{"traceID", "spans", "processes"}`), and its api_v2 model as protobuf JSON; Zipkin's v2 JSON
 (https://zipkin.io/zipkin-api/: one trace's array of spans, or `/api/v2/traces`' array of
-them). Each format is read into the same spans, so all of them draw alike.
+them); the OpenTelemetry Python SDK's console output (one span after another). Each format is
+read into the same spans, so all of them draw alike.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ class _Span:
 
 def is_trace(data: Any) -> bool:
     """Whether parsed JSON is an OTLP export, Jaeger spans or Zipkin spans (for detection)."""
-    if _proto_spans(data) is not None:
+    if _proto_spans(data) is not None or _is_console_span(data):
         return True
     data = _unwrapped(data)
     if isinstance(data, list):
@@ -193,7 +194,10 @@ def detect(text: str) -> int:
         if '"traceId"' not in head and '"traceID"' not in head:  # Zipkin's, Jaeger's
             return 0
     elif not head.startswith("{") or not (
-        '"resourceSpans"' in head or '"spans"' in text or '"traceId"' in head  # Zipkin's one
+        '"resourceSpans"' in head
+        or '"spans"' in text
+        or '"traceId"' in head  # Zipkin's one
+        or '"span_id"' in head  # the Python SDK's console output
     ):
         return 0
     try:
@@ -231,6 +235,9 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
     documents = _documents(text, filename)
     spans: list[_Span] = []
     for document in documents:
+        if _is_console_span(document):
+            spans.append(_console_span(document))
+            continue
         proto = _proto_spans(document)
         if proto is not None:
             read = [_from_proto(span, proto[1]) for span in proto[0]]
@@ -435,6 +442,10 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                 )
 
 
+def _dict(raw: Any) -> dict:
+    return raw if isinstance(raw, dict) else {}
+
+
 def _dicts(raw: Any) -> list[dict]:
     return [item for item in raw if isinstance(item, dict)] if isinstance(raw, list) else []
 
@@ -633,6 +644,13 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 def _proto_time(raw: Any) -> int | None:
     """A time as protobuf's JSON writes a Timestamp (RFC 3339: `2017-01-26T16:46:31.639875Z`,
     or with an offset), in microseconds since the epoch."""
+    nanos = _rfc3339_nanos(raw)
+    return None if nanos is None else nanos // 1000
+
+
+def _rfc3339_nanos(raw: Any) -> int | None:
+    """An RFC 3339 time (`2017-01-26T16:46:31.639875139-05:00`) in nanoseconds since the
+    epoch; None when there is none, `_NotATime` when it is not one."""
     if raw is None or raw == "":
         return None
     found = _RFC3339.fullmatch(raw) if isinstance(raw, str) else None
@@ -643,8 +661,8 @@ def _proto_time(raw: Any) -> int | None:
         when = datetime.fromisoformat(clock + ("+00:00" if zone in "Zz" else zone))
     except ValueError:  # a day or an hour that does not exist: 2017-02-30, 25:00
         raise _NotATime(raw, "an RFC 3339 time") from None
-    micros = ((fraction or "") + "000000")[:6]
-    return (when - _EPOCH) // timedelta(seconds=1) * 1_000_000 + int(micros)
+    nanos = ((fraction or "") + "000000000")[:9]
+    return (when - _EPOCH) // timedelta(seconds=1) * 1_000_000_000 + int(nanos)
 
 
 _DURATION = re.compile(r"(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+")
@@ -662,6 +680,80 @@ def _proto_duration(raw: Any) -> int | None:
         raise _NotATime(raw, "a duration")
     nanos = sum(Fraction(number) * _NANOS_IN[unit] for number, unit in _DURATION_PART.findall(raw))
     return int(nanos) // 1000
+
+
+# --- the OpenTelemetry Python SDK's console output ------------------------------------------
+# What its ConsoleSpanExporter prints (OpenTelemetry's own getting-started pages show it): each
+# span as an indented JSON object, one after another, with hex ids after `0x`, RFC 3339 times,
+# `"kind": "SpanKind.SERVER"` and the resource's attributes (older SDKs print them bare).
+
+
+def _is_console_span(data: Any) -> bool:
+    context = data.get("context") if isinstance(data, dict) else None
+    return (
+        isinstance(context, dict)
+        and "span_id" in context
+        and str(data.get("kind", "")).startswith("SpanKind.")
+    )
+
+
+def _console_span(span: dict) -> _Span:
+    context = span["context"]
+    trace = _console_id(context.get("trace_id"))
+    resource = _dict(span.get("resource"))
+    shared = _dict(resource.get("attributes", resource))  # older SDKs print them bare
+    status = _dict(span.get("status"))
+    failed = status.get("status_code") == "ERROR"
+    links = []
+    for link in _dicts(span.get("links")):
+        linked = _dict(link.get("context"))
+        said = _linked(
+            _console_id(linked.get("span_id")), _console_id(linked.get("trace_id")), trace
+        )
+        links.append(said + "".join(f", {k}={v}" for k, v in _console_attributes(link)))
+    return _Span(
+        trace=trace,
+        id=_console_id(context.get("span_id")),
+        parent=_console_id(span.get("parent_id")) or None,
+        service=str(shared.get("service.name") or "unknown service"),
+        name=str(span.get("name") or ""),
+        kind=str(span.get("kind")).removeprefix("SpanKind.").lower(),
+        start=_rfc3339_nanos(span.get("start_time")) or 0,
+        end=_rfc3339_nanos(span.get("end_time")),
+        attributes=_console_attributes(span),
+        error=str(status.get("description") or "") if failed else None,
+        events=[
+            _Event(
+                str(event.get("name") or "event"),
+                _console_attributes(event),
+                _rfc3339_nanos(event.get("timestamp")),
+            )
+            for event in _dicts(span.get("events"))
+        ],
+        links=links,
+    )
+
+
+def _console_id(raw: Any) -> str:
+    """`0x9f528e0b…` as the hex the other formats write."""
+    return "" if raw is None else str(raw).removeprefix("0x")
+
+
+def _console_attributes(owner: dict) -> list[tuple[str, str]]:
+    """Attributes as Python printed them to JSON: scalars as written (a bool as true or
+    false), lists as compact JSON."""
+    attributes = owner.get("attributes")
+    if not isinstance(attributes, dict):
+        return []
+    return [(str(key), _json_text(value)) for key, value in attributes.items()]
+
+
+def _json_text(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 # --- Zipkin JSON (v2) --------------------------------------------------------------------------
