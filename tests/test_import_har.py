@@ -742,3 +742,20 @@ def test_what_real_tools_write_oddly_is_read_as_meant():
     (message, note) = replay.items[-2:]
     assert isinstance(message, Message) and message.arrow == "->"
     assert isinstance(note, Note) and note.text == "no response recorded"
+
+
+def test_a_body_the_capture_did_not_save_is_said_not_shown_empty():
+    """Browsertime's Firefox capture keeps no content, only its size: each response read as one
+    with no body. Now it says how much there was; a 304's cached size is no body of its own."""
+    diagram = har("browsertime-firefox-redirect")
+    bodies = [m.response.body for m in diagram.messages() if m.response is not None]
+    assert any(
+        body.endswith("\n\n(147 bytes of text/html: the capture did not save them)")
+        for body in bodies
+    )
+    entry = {
+        "request": {"method": "GET", "url": "https://a.example/page"},
+        "response": {"status": 304, "content": {"size": 5120, "mimeType": "text/html"}},
+    }
+    (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "cached.har")
+    assert "did not save" not in item.text

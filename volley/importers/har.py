@@ -242,6 +242,18 @@ def _reason(status: Any, given: Any) -> str:
         return ""
 
 
+def _not_saved(response: dict, content: dict, headers: list[tuple[str, str]]) -> str:
+    """A line for a body the response had but the capture did not keep (a tool that saves no
+    content, or leaves out the large ones), so that it does not read as an empty one."""
+    size = content.get("size")
+    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+        return ""
+    if response.get("status") in (204, 304):  # no body of their own: a cache's size, if any
+        return ""
+    media = _media_of(_content_type(headers, content.get("mimeType"))) or "data"
+    return f"({size:,} bytes of {media}: the capture did not save them)"
+
+
 def _headers(raw: Any) -> list[tuple[str, str]]:
     """(name, value) pairs; a value holding line breaks is that header sent once a line, as
     captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value, and
@@ -680,7 +692,7 @@ class _Importer:
                 content["text"], headers, content.get("mimeType"), content.get("encoding")
             )
         else:
-            body = self._saved_apart(content, headers)
+            body = self._saved_apart(content, headers) or _not_saved(response, content, headers)
         return self._message(lines, body)
 
     def _body(self, text: str, headers: list[tuple[str, str]], declared: Any, encoding: Any) -> str:
