@@ -927,3 +927,25 @@ def test_the_python_sdks_console_output_is_read():
     assert reply is not None and "links to: span 0b of trace ff" in reply.body
     (note,) = [item for item in walk(diagram.items) if isinstance(item, Note)]
     assert note.over == ["payments"] and note.text == "**retry**\nattempt: 2"
+
+
+def test_the_caller_of_the_trace_stands_at_the_left():
+    """A service's own work that starts with the call (Jaeger's example trace) put its lane
+    before the Client that called it in: the caller now stands first, as callers do."""
+    service = {"attributes": [{"key": "service.name", "value": {"stringValue": "api"}}]}
+    spans = [
+        {"traceId": "01", "spanId": "0a", "name": "warm cache", "kind": 1,
+         "startTimeUnixNano": "100", "endTimeUnixNano": "150"},
+        {"traceId": "01", "spanId": "0b", "name": "GET /", "kind": 2,
+         "startTimeUnixNano": "100", "endTimeUnixNano": "200"},
+    ]  # fmt: skip
+    other = {"attributes": [{"key": "service.name", "value": {"stringValue": "worker"}}]}
+    otlp = {
+        "resourceSpans": [
+            {"resource": other, "scopeSpans": [{"spans": [{**spans[0], "spanId": "0c"}]}]},
+            {"resource": service, "scopeSpans": [{"spans": spans}]},
+        ]
+    }
+    diagram = import_trace(json.dumps(otlp))
+    assert diagram.participants[0] == "Client"
+    assert set(diagram.participants) == {"Client", "api", "worker"}

@@ -968,6 +968,10 @@ class _Builder:
             for root in sorted(self.roots[trace], key=lambda s: s.start):
                 items += self.span_items(root, caller=None)
         participants = list(dict.fromkeys(self.lanes.values()))
+        caller = self.lanes.get(ROOT_CALLER)
+        if caller is not None:  # whoever called the trace in stands at the left, as callers do
+            participants.remove(caller)
+            participants.insert(0, caller)
         return Diagram(participants=participants, items=items, labels=self.labels)
 
     def span_items(self, span: _Span, caller: str | None) -> list[Item]:
