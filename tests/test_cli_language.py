@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from volley.cli import main
@@ -115,6 +116,26 @@ def test_invalid_utf8_file(tmp_path):
     result = run("check", str(path))
     assert result.exit_code == 1
     assert "not valid UTF-8" in result.stderr and "offset 11" in result.stderr
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_file_in_utf16_or_utf32_with_its_mark_is_read(tmp_path, codec):
+    """Windows PowerShell 5 writes UTF-16 with a byte-order mark when output goes to a file
+    (`volley import` of a log saved so, a diagram written by a script)."""
+    text = "title: Café ☕\nA -> B: héllo 🚀\n"
+    data = text.encode(codec)
+    if codec == "utf-16-be":
+        data = b"\xfe\xff" + data  # the codec alone writes no mark
+    path = tmp_path / "windows.volley"
+    path.write_bytes(data)
+    result = run("render", str(path), "-o", str(tmp_path / "out.svg"))
+    assert result.exit_code == 0, result.stderr
+    assert "héllo 🚀" in (tmp_path / "out.svg").read_text(encoding="utf-8")
+    # a mark that the rest of the file belies is an error, not text read as something else
+    path.write_bytes(b"\xff\xfe" + "A -> B".encode("utf-16-le") + b"\x00\xd8")
+    result = run("check", str(path))
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "not valid UTF-16, as its byte-order mark says it is" in result.stderr
 
 
 def test_color_only_on_a_terminal_and_never_with_no_color(tmp_path):

@@ -3,6 +3,7 @@ nothing but the output asked for and never leave half a file behind."""
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat
@@ -10,9 +11,30 @@ import tempfile
 
 from volley.errors import VolleyError
 
+# Byte-order marks of the encodings other than UTF-8 a text may be saved in, longest first (a
+# UTF-32 one starts as a UTF-16 one does). Windows PowerShell 5 writes UTF-16 with `>`.
+_MARKED = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
 
 def decode(data: bytes, filename: str | None = None) -> str:
-    """UTF-8 (a BOM allowed) to text; invalid bytes are a VolleyError naming the byte offset."""
+    """UTF-8 (a BOM allowed) to text, or UTF-16 or UTF-32 that a byte-order mark announces;
+    invalid bytes are a VolleyError naming the byte offset."""
+    marked = next((codec for bom, codec in _MARKED if data.startswith(bom)), None)
+    if marked is not None:
+        try:
+            return data.decode(marked)
+        except UnicodeDecodeError as exc:
+            raise VolleyError(
+                f"the file is not valid {marked.upper()}, as its byte-order mark says it is: "
+                f"{exc.reason} at byte offset {exc.start}",
+                filename=filename,
+                hint="save the file as UTF-8",
+            ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
