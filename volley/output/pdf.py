@@ -184,10 +184,10 @@ def _cuts(spans: list[Span]) -> list[float]:
 
 def solid_spans(layout: Layout) -> list[Span]:
     """Every stretch of the picture a cut must not cross: each message row, note, divider,
-    block header and separator, the top and bottom edge of each frame and band, each band's
-    label, the boxes, the title,
-    and in the appendix each line of a body (its first kept with its heading, its last with
-    the panel's end). A frame's sides and the lifelines may be cut anywhere."""
+    block header and separator, the top and bottom edge of each frame and band, a band's label
+    (with its top), the boxes, the title, and in the appendix each line of a body (its first
+    kept with its heading, its last with the panel's end). A frame's sides, a band's and the
+    lifelines may be cut anywhere."""
     spans: list[Span] = []
     if layout.title:
         spans.append(_rect_span(layout.title.box))
@@ -207,7 +207,7 @@ def solid_spans(layout: Layout) -> list[Span]:
             spans.append(_points_span([(0.0, f.box.y)]))
         spans.append(_points_span([(0.0, f.box.bottom)]))
         spans += [_separator_span(s) for s in f.separators]
-    for band in layout.bands:  # its top, label and the boxes under it; its foot
+    for band in layout.bands:  # its top with its label; its foot
         top = [_points_span([(0.0, band.box.y)])]
         spans.append(_union(top + ([_rect_span(band.label.box)] if band.label else [])))
         spans.append(_points_span([(0.0, band.box.bottom)]))

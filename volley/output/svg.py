@@ -472,7 +472,7 @@ class _Painter:
 
     def _patch(self, patch: Rect) -> tuple[str, str]:
         """The colour and class of a patch that hides the lines behind a label: the page's, or
-        on a rect the rect's, so that it shows as no box."""
+        on a rect or a coloured band its colour, so that it shows as no box."""
         if self.tints is None:
             return self.c["bg"], "vf-bg"
         on = self.tints.under(patch)

@@ -258,7 +258,7 @@ def box_group(line: int, content: str) -> str:
 
 def halo(colour: str, cls: str, box: Rect) -> str:
     """The patch behind a label, so a line crossing it does not strike it out: the page's
-    colour (`vf-bg`), or on a rect the rect's."""
+    colour (`vf-bg`), or on a rect or a band its colour."""
     place = _box(box.x, box.y, box.w, box.h)
     return f'<rect class="halo {cls}" {place} rx="3" fill="{colour}"/>'
 
