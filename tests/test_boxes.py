@@ -302,3 +302,10 @@ def test_boxes_are_listed_left_to_right_and_fmt_keeps_them(source):
         {**box, "line": mine["line"]}
         for box, mine in zip(diagram.to_json()["boxes"], again.to_json()["boxes"], strict=True)
     ]
+
+
+def test_fmt_keeps_a_participant_before_a_box_in_its_place_by_declaring_it():
+    source = "participant A\nbox: Pair\n  participant B\n  actor C\nend\nA -> C: x\nD -> A: y\n"
+    written = write(volley.parse(source))
+    assert written.startswith("participant A\nbox: Pair\n") and "order:" not in written
+    assert volley.parse(written).participants == ["A", "B", "C", "D"]

@@ -263,11 +263,23 @@ def _span(over: list[str]) -> str:
     return over[0] if over else ""
 
 
+def _declared(diagram: Diagram) -> list[str]:
+    """The participants written as declarations at the top, in display order: each with a
+    label, each in a box, and each that stands before a box's, which a declaration keeps in
+    its place (else an `order:` line would have to)."""
+    boxed = {name for box in diagram.boxes for name in box.participants}
+    last = max((i for i, name in enumerate(diagram.participants) if name in boxed), default=-1)
+    return [
+        name
+        for index, name in enumerate(diagram.participants)
+        if name in diagram.labels or name in boxed or index < last
+    ]
+
+
 def _first_use(diagram: Diagram) -> list[str]:
     """The participants in the order reading the written declarations and items would create
     them."""
-    declared = set(diagram.labels).union(*(box.participants for box in diagram.boxes))
-    seen: dict[str, None] = dict.fromkeys(name for name in diagram.participants if name in declared)
+    seen: dict[str, None] = dict.fromkeys(_declared(diagram))
     for item in walk(diagram.items):
         if isinstance(item, Message):
             seen.setdefault(item.sender)
@@ -310,12 +322,12 @@ def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None
         writer.emit(0, _with_label("title:", diagram.title))
     labels = diagram.labels
     boxes = {name: box for box in diagram.boxes for name in box.participants}
-    for name in diagram.participants:  # declared in display order, so no `order:` is needed
+    for name in _declared(diagram):  # in display order, so no `order:` is needed
         box = boxes.get(name)
-        if box is not None and name == box.participants[0]:
-            writer.box(box, labels)
-        elif box is None and name in labels:
+        if box is None:
             writer.emit(0, _declaration(name, labels))
+        elif name == box.participants[0]:
+            writer.box(box, labels)
     for box in diagram.boxes:  # one that holds no participant draws nothing, but is kept
         if not box.participants:
             writer.box(box, labels)
