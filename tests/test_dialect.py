@@ -399,12 +399,15 @@ def test_activate_and_deactivate_lines():
         ("---\ntitle: Login\n---\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
         ("%%{init: {\n    'theme': 'base'\n}}%%\nsequenceDiagram\nA->>B: hi\n", "Mermaid"),
         ("sequencediagram\nA->>B: hi\n", "Mermaid"),
+        # Mermaid ends a statement at a `;` as at a line's end (a published one-liner)
+        ("sequenceDiagram;A->>B: hi;B-->>A: ok\n", "Mermaid"),
+        ("sequenceDiagram;\n    A->>B: hi\n", "Mermaid"),
     ],
 )
 def test_a_mermaid_or_plantuml_file_gets_one_error_naming_the_importer(text, what):
     error = only_error(text)
     assert what in error.message and "volley import" in (error.hint or "")
-    lines = [line.lower() for line in text.split("\n")]
+    lines = [line.lower().split(";")[0] for line in text.split("\n")]
     header = lines.index("sequencediagram" if what == "Mermaid" else "@startuml") + 1
     assert error.line == header
 

@@ -1142,7 +1142,8 @@ def foreign_header(lines: list[str]) -> tuple[int, str] | None:
             continue
         if front_matter or not word or is_comment(word):
             continue
-        what = FOREIGN_HEADERS.get(word.split()[0].lower())
+        # Mermaid ends a statement at a `;` too: `sequenceDiagram; A->>B: hi` is one diagram
+        what = FOREIGN_HEADERS.get(re.split(r"[\s;]", word, maxsplit=1)[0].lower())
         return None if what is None else (number, what)
     return None
 
