@@ -759,3 +759,22 @@ def test_a_body_the_capture_did_not_save_is_said_not_shown_empty():
     }
     (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "cached.har")
     assert "did not save" not in item.text
+
+
+def test_a_header_token_is_masked_where_the_capture_repeats_it():
+    token = "Zx81kQp0LmN4vB7tR2sW9yH3"
+    first = {
+        "request": {
+            "method": "GET",
+            "url": "https://api.example.com/a",
+            "headers": [{"name": "Authorization", "value": f"Bearer {token}"}],
+        },
+        "response": {"status": 200},
+    }
+    echo = {"mimeType": "application/json", "text": json.dumps({"echo": token})}
+    second = {
+        "request": {"method": "GET", "url": f"https://api.example.com/stream?t={token}"},
+        "response": {"status": 200, "content": echo},
+    }
+    (item,) = convert(json.dumps({"log": {"entries": [first, second]}}), "h.har")
+    assert token not in item.text

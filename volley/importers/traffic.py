@@ -62,10 +62,14 @@ def masked(diagram: Diagram) -> tuple[Diagram, int]:
         count += found
         return body
 
-    diagram = rewrite_diagram(diagram, Rewrites(body=headers))
+    # The scan first: a credential it finds in a header is masked wherever the capture
+    # repeats it (a query string, an echo in a body); then what it left as a stand-in.
     secrets = DiagramSecrets(diagram)
     found = sum(1 for _ in secrets.places())
-    return (redact_diagram(diagram, secrets) if found else diagram), count + found
+    if found:
+        diagram = redact_diagram(diagram, secrets)
+    diagram = rewrite_diagram(diagram, Rewrites(body=headers))
+    return diagram, count + found
 
 
 # An HTTP message's first line: a request's (`POST /login HTTP/1.1`) or a response's.
