@@ -225,6 +225,24 @@ def test_json_that_is_not_a_capture_cut_short_says_where_it_stops(tmp_path):
     assert "name it with --from (one of:" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[![build](https://ci.example/badge.svg)](https://ci.example)\n# Project\n",
+        "[server]\nhost = example\n",
+        "{{ template }}\n",
+    ],
+)
+def test_a_page_that_starts_with_a_bracket_is_not_told_as_broken_json(tmp_path, text):
+    """A README that opens with a badge, or an INI file, is no JSON cut short: its format is
+    unknown, and said so."""
+    (tmp_path / "README.md").write_text(text)
+    result = volley_cli("import", str(tmp_path / "README.md"))
+    assert result.returncode == 1
+    assert "cannot tell what format this is" in result.stderr
+    assert "JSON" not in result.stderr
+
+
 def test_urls_the_browser_answers_itself_are_no_requests():
     """A `data:` URL (harviewer's Safari capture) was drawn as a GET to "(no host)" with an
     invented method; such entries, and blob: and extension URLs, are left out, and said so."""
@@ -262,6 +280,10 @@ def test_credential_headers_are_masked_whatever_their_values_look_like():
     }
     (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "login.har")
     assert "Authorization: Bearer <redacted>" in item.text
+    for method in ("post", "M-SEARCH"):  # a method as a tool wrote it, lowercase or hyphenated
+        odd = {**entry, "request": {**entry["request"], "method": method}}
+        (other,) = convert(json.dumps({"log": {"entries": [odd]}}), "login.har")
+        assert "Bearer test" not in other.text and "abc123" not in other.text
     assert "Proxy-Authorization: <redacted>" in item.text
     assert "Cookie: session=<redacted>; token=<redacted>; PHPSESSID=<redacted>" in item.text
     assert "Set-Cookie: sid=<redacted>; Path=/; HttpOnly" in item.text

@@ -909,6 +909,25 @@ def test_mermaids_boxes_are_drawn_around_their_participants() -> None:
     assert "box: transparent Aqua\n  participant X\nend" in item.text
 
 
+def test_a_participant_in_two_mermaid_boxes_is_an_error_as_in_mermaid() -> None:
+    """Mermaid refuses a participant declared in two boxes; one declared twice in the same box
+    stands there once."""
+    source = (
+        "sequenceDiagram\n  box One\n  participant A\n  end\n  box Two\n  participant A\n  end\n"
+    )
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "two.mmd")
+    assert (caught.value.line, caught.value.message) == (
+        6,
+        "A is in the box on line 2 already; a participant stands in one box",
+    )
+    (item,) = convert(
+        "sequenceDiagram\n  box One\n  participant A\n  participant A\n  end\n", "x.mmd"
+    )
+    assert item.text.count("participant A") == 1
+    assert [b.participants for b in volley.parse(item.text).boxes] == [["A"]]
+
+
 def test_one_note_points_at_every_line_drawn_otherwise() -> None:
     """Each statement volley draws otherwise than Mermaid (an actor, a note right of a lane,
     an arrow without a head) is a comment in the written text; one note on the terminal says

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -117,15 +118,22 @@ def _by_suffix(filename: str | None) -> Importer | None:
     return next((i for i in IMPORTERS.values() if i.suffix and name.endswith(i.suffix)), None)
 
 
+# How JSON text starts: an object's first key (or its end), or an array's first value. A page
+# that starts `[![badge](…)]` or an INI file's `[section]` does not.
+_JSON_START = re.compile(r'[\ufeff \t\r\n]*(?:\{\s*["}]|\[\s*[\[{"\]\d-])')
+_JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".har")
+
+
 def _json_stops(text: str, filename: str | None, hint: str) -> VolleyError | None:
-    """For a text no importer recognises that starts as JSON does (a capture or a trace cut
-    short, a stray character in one): where its JSON stops parsing, which says more than
-    that its format is unknown."""
+    """For a text no importer recognises that is JSON by its name or its start (a capture or
+    a trace cut short, a stray character in one): where its JSON stops parsing, which says
+    more than that its format is unknown."""
     import json
 
     from volley.importers.labels import json_documents, json_error
 
-    if not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+    named = filename is not None and filename.lower().endswith(_JSON_SUFFIXES)
+    if not named and not _JSON_START.match(text):
         return None
     try:
         json_documents(text.removeprefix("\ufeff"))

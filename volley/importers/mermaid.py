@@ -462,6 +462,7 @@ class _Reader:
     stack: list[_Open] = field(default_factory=list)
     seen: dict[str, None] = field(default_factory=dict)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
+    boxed: dict[str, int] = field(default_factory=dict)  # a participant -> its box's line
     # Mermaid counts every message from 1, shown or not; `autonumber` shows the count
     count: int = 1
     step: int = 1
@@ -753,7 +754,17 @@ class _Reader:
             self.comment(line, f"{text} (read as: participant {written} as {alias})")
         name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
-            self.stack[-1].members.append(name)
+            box = self.stack[-1]
+            other = self.boxed.setdefault(name, box.line)
+            if other != box.line:  # Mermaid refuses it too
+                self.fail(
+                    line,
+                    raw,
+                    f"{name} is in the box on line {other} already; a participant stands in "
+                    "one box",
+                )
+            if name not in box.members:  # declared twice in one box: it stands there once
+                box.members.append(name)
         if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
             inline = _ALIAS.search(found["config"])
             alias = inline and (

@@ -72,8 +72,9 @@ def masked(diagram: Diagram) -> tuple[Diagram, int]:
     return diagram, count + found
 
 
-# An HTTP message's first line: a request's (`POST /login HTTP/1.1`) or a response's.
-_HTTP_START = re.compile(r"(?:[A-Z]+ \S+ HTTP/\S+|HTTP/\S+ \d{3}\b.*)")
+# An HTTP message's first line: a request's (`POST /login HTTP/1.1`, any method RFC 9110 allows,
+# `M-SEARCH` or a lowercase `post` too) or a response's; its lines may end in CRLF.
+_HTTP_START = re.compile(r"(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+ \S+ HTTP/[^\s]+|HTTP/\S+ \d{3}\b.*)\r?")
 _CREDENTIALS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 
 
@@ -87,6 +88,7 @@ def _credential_headers(body: str) -> tuple[str, int]:
     for index, line in enumerate(lines[1:], 1):
         if not line.strip():
             break  # the headers end at the first empty line
+        line, ending = line.removesuffix("\r"), "\r" if line.endswith("\r") else ""
         name, colon, value = line.partition(":")
         folded = name.strip().lower()
         if not colon or folded not in _CREDENTIALS or not value.strip():
@@ -100,7 +102,7 @@ def _credential_headers(body: str) -> tuple[str, int]:
             after = [_masked_cookie(pair) for pair in before]
             after += pairs[len(before) :]
         count += sum(1 for old, new in zip(before, after, strict=False) if old != new)
-        lines[index] = f"{name}: " + ";".join(after).strip()
+        lines[index] = f"{name}: " + ";".join(after).strip() + ending
     return "\n".join(lines), count
 
 
