@@ -14,6 +14,7 @@ from volley.checks.redact import redact_diagram
 from volley.language.writer import write
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Rect
+from volley.model import Note
 from volley.output.themes import LIGHT
 from volley.output.tints import dark_tint, legible
 from volley.text.colours import colour_and_label
@@ -114,8 +115,14 @@ def test_an_order_a_box_overrules_is_pointed_out():
         (
             "loop: y\n  box: x\n    participant A\n  end\nend\n",
             2, 3,
-            "a box groups participants for the whole diagram; it cannot stand inside a loop: "
+            "a box groups participants for the whole diagram; it cannot stand inside the loop: "
             "block",
+        ),
+        (
+            "if: y\n  A -> B: x\nelse:\n  box: x\n    participant A\n  end\nend\n",
+            4, 3,
+            "a box groups participants for the whole diagram; it cannot stand inside the else: "
+            "branch",
         ),
         (
             "box: x\n  participant A\nend\nbox: y\n  participant A\nend\n",
@@ -142,6 +149,44 @@ def test_an_empty_box_and_one_never_closed_are_warnings():
         ),
     ]
     assert [b.participants for b in diagram.boxes] == [["A"], []]  # left to right, empty last
+
+
+def test_a_box_never_closed_before_the_diagram_goes_on_is_one_error():
+    """The `end` left out after the declarations is one mistake, said once at the box, not
+    once for every message after it."""
+    source = "box: Front\n  participant A\nA -> B: hi\nB -> A: back\nactivate A\n-: later\n"
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse(source)
+    errors = getattr(caught.value, "errors", [caught.value])
+    assert [(e.line, e.column, e.message) for e in errors] == [
+        (
+            1,
+            1,
+            'this box is never closed; expected "end" after its declarations, before the '
+            "message on line 3",
+        )
+    ]
+
+
+def test_a_box_with_a_mistake_in_it_is_not_also_called_empty():
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse("box: x\n  box: y\n  end\nend\nA -> B: x\n")
+    assert [e.message for e in caught.value.errors] == ["a box cannot hold another box"]
+    assert not [w for w in caught.value.warnings if "declares no participant" in w.message]
+
+
+@pytest.mark.parametrize("line", ["Box: 3 items", "box", "Box Aqua and more"])
+def test_a_box_line_in_a_note_with_no_declaration_after_it_is_the_notes_text(line):
+    """Mermaid's box holds declarations: a note's line "Box: 3 items" is its text (pointed out,
+    as a Mermaid keyword at the start of a note's line is), not a box that takes the rest."""
+    for indent, pointed_out in (("  ", []), ("", [2])):
+        diagram = volley.parse(f"note A:\n{indent}{line}\n{indent}more\n\nA -> B: x\n")
+        (note,) = [item for item in diagram.items if isinstance(item, Note)]
+        assert note.text == f"{line}\nmore"
+        assert diagram.boxes == []
+        assert [w.line for w in diagram.warnings] == pointed_out
+    ended = volley.parse("note A:\n  told\nbox: Front\n  participant A\nend\nA -> B: x\n")
+    assert [b.participants for b in ended.boxes] == [["A"]]
 
 
 def test_box_is_still_a_name_where_a_line_holds_an_arrow():
@@ -173,10 +218,13 @@ def test_fmt_writes_each_box_with_its_declarations_and_reads_back_the_same():
     assert write(again) == written  # idempotent
 
 
-def test_a_label_that_starts_with_a_colour_is_written_so_that_it_reads_back():
-    diagram = volley.parse("box: transparent Red team\n  participant A\nend\n")
-    assert boxes_of(write(diagram)) == [(None, "Red team", ["A"])]
-    assert "box: transparent Red team" in write(diagram)
+@pytest.mark.parametrize(
+    "label", ["Red team", "transparent proxies", "Transparent Transparent", "rgb(1, 2, 3) set"]
+)
+def test_a_label_that_starts_with_a_colour_is_written_so_that_it_reads_back(label):
+    diagram = volley.parse(f"box: transparent {label}\n  participant A\nend\n")
+    assert boxes_of(write(diagram)) == [(None, label, ["A"])]
+    assert f"box: transparent {label}" in write(diagram)
 
 
 # --- layout -----------------------------------------------------------------------------------
@@ -251,9 +299,19 @@ def test_a_label_across_a_bands_edge_has_a_patch_of_each_colour():
     ]
 
 
-def test_a_dark_colour_is_washed_until_the_text_on_it_reads():
+@pytest.mark.parametrize("colour", ["#800080", "#283c78", "#808080", "#ff0000", "#008000"])
+def test_a_dark_colour_is_washed_until_every_text_on_it_reads(colour):
+    """Purple (Mermaid's own example) and mid-tones such as a slate blue: washed until the
+    theme's text and its muted text (a block's labels) keep 4.5:1, which keeps the grey
+    lifelines and frame lines on the band in sight too."""
+    washed = legible(colour)
+    assert washed != colour
+    assert contrast(LIGHT["text"], washed) >= 4.5 and contrast(LIGHT["muted"], washed) >= 4.5
+    assert contrast(LIGHT["lifeline"], washed) >= 2 and contrast(LIGHT["frame"], washed) >= 2
+
+
+def test_a_dark_colour_is_washed_as_little_as_the_text_needs():
     washed = legible("#800080")  # CSS's purple
-    assert contrast(LIGHT["text"], washed) >= 4.5 and washed != "#800080"
     assert legible("#c8dcff") == "#c8dcff"  # a pastel stays as chosen
     svg = volley.render("box Purple Team\n  participant A\nend\nA -> B\n", format="svg")
     assert f'fill="{washed}"' in svg

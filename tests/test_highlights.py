@@ -22,7 +22,7 @@ from volley.layout.engine import layout_diagram
 from volley.model import Block, walk
 from volley.output.html import html_assets
 from volley.output.themes import DARK
-from volley.output.tints import DARK_MOST_LIGHTNESS, Tints, blend, dark_tint
+from volley.output.tints import DARK_MOST_LIGHTNESS, Tints, blend, dark_tint, legible
 from volley.text.colours import Tint, read_colour
 
 FLOW = """\
@@ -40,6 +40,15 @@ API --> Client: 200 OK
 
 def lightness(colour: str) -> float:
     return colorsys.rgb_to_hls(*(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)))[1]
+
+
+def lighter(colour: str, by: float = 0.02) -> str:
+    """The colour with its lightness raised a little, its hue and saturation kept."""
+    hue, light, saturation = colorsys.rgb_to_hls(
+        *(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    )
+    channels = colorsys.hls_to_rgb(hue, light + by, saturation)
+    return "#" + "".join(f"{round(c * 255):02x}" for c in channels)
 
 
 def highlights(svg: str) -> list[str]:
@@ -205,10 +214,11 @@ def test_rects_are_painted_first_in_their_colours_under_the_lifelines():
     assert svg.index('<g class="highlights">') < svg.index('<g class="lifelines">')
     outer, inner = highlights(svg)
     assert 'class="highlight tint-1"' in outer and 'fill="#c8dcff"' in outer
-    # rgba(255, 180, 0, 0.25) on #c8dcff, as the eye sees the two one over the other
+    # rgba(255, 180, 0, 0.25) on #c8dcff, as the eye sees the two one over the other (and
+    # washed a little, so the muted text of the block labels on it reads)
     assert (
         'class="highlight tint-2"' in inner
-        and f'fill="{blend("#ffb400", 0.25, "#c8dcff")}"' in inner
+        and f'fill="{legible(blend("#ffb400", 0.25, "#c8dcff"))}"' in inner
     )
     assert "fill-opacity" not in svg  # every fill is opaque: no edge of one shows round another
     # inline in a volley page (a docs site's static figure) its rects follow the page's switches
@@ -255,8 +265,11 @@ def test_on_a_dark_page_a_rect_keeps_its_hue_and_stays_as_visible_as_on_a_white_
     assert lightness(DARK["bg"]) < lightness(faint) < lightness(strong) <= DARK_MOST_LIGHTNESS
     blue = [int(strong[i : i + 2], 16) for i in (1, 3, 5)]
     assert blue[2] > blue[1] > blue[0]  # still blue
-    # a dark colour chosen for a white page is no lighter than light text allows
-    assert lightness(dark_tint("#3c3c00")) == pytest.approx(DARK_MOST_LIGHTNESS, abs=0.01)
+    # a dark colour chosen for a white page is no lighter than the light text on it allows,
+    # the muted text (a delay's label) too
+    olive = dark_tint("#3c3c00")
+    assert lightness(olive) <= DARK_MOST_LIGHTNESS
+    assert contrast(DARK["muted"], olive) >= 4.5 > contrast(DARK["muted"], lighter(olive))
 
 
 def test_the_dark_theme_and_auto_in_a_dark_browser_draw_the_dark_colours():
@@ -396,7 +409,7 @@ def test_the_dark_themes_text_reads_on_every_rect(name):
     tint = read_colour(name)
     assert tint is not None
     dark = dark_tint(blend(tint.hex, tint.opacity, "#ffffff"))
-    assert contrast(DARK["text"], dark) >= 4.5
+    assert contrast(DARK["text"], dark) >= 4.5 and contrast(DARK["muted"], dark) >= 4.5
 
 
 def contrast(a: str, b: str) -> float:

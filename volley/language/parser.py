@@ -171,12 +171,14 @@ def _blank_or_comment(line: str) -> bool:
     return not line.strip() or is_comment(line)
 
 
-def line_kind(line: str) -> LineKind:
+def line_kind(line: str, next_line: str | None = None) -> LineKind:
     """Whether a line is an element of the language, which ends a note (swimlanes.io's rule).
 
     Messages, comment lines, and keywords written with their colon are; so are `end`,
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
-    uses as a keyword ("Loop over the pages", "Activate the account") is a note's text.
+    uses as a keyword ("Loop over the pages", "Activate the account") is a note's text. A box
+    holds declarations: a `box` line is one only where `next_line` (the next line that is not
+    blank, when known) declares a participant or is `end`, so "Box: 3 items" in a note is text.
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
@@ -190,6 +192,8 @@ def line_kind(line: str) -> LineKind:
     if found is None:
         return "keyword text" if _OTHER_TOOLS_LINE.match(line) else "text"
     name = found.lastgroup
+    if name == "BOX" and next_line is not None and not _opens_box(next_line):
+        return "keyword text"
     if name in _NOTE_ENDING_BARE or found.group().rstrip().endswith(":"):
         return "element"
     if name in _NOTE_ENDING_ALONE and not line[found.end() :].strip():
@@ -216,6 +220,13 @@ _OTHER_TOOLS_LINE = re.compile(
 )
 
 
+def _opens_box(next_line: str) -> bool:
+    """Whether the line after a `box` line is what a box holds first: a declaration, or its
+    `end`."""
+    found = keyword_matcher("PARTICIPANT", "END").match(next_line + "\n")
+    return found is not None
+
+
 def _is_element(line: str) -> bool:
     return line_kind(line) == "element"
 
@@ -232,6 +243,26 @@ class _Directive:
 
     def __init__(self, kind: str, line: int, value: Any) -> None:
         self.kind, self.line, self.value = kind, line, value
+
+
+@dataclass
+class _Declaration:
+    """What a `participant` line says: a name, and the label it gives it."""
+
+    line: int
+    name: str
+    label: str
+    at: Token  # the name as written, for a message about it
+
+
+@dataclass
+class _BoxLines:
+    """A box as read, with the declarations it holds, for the resolving pass to place."""
+
+    box: Box
+    declared: list[_Declaration]
+    at: Token  # the `box` keyword
+    faulty: bool  # a mistake in it was said already
 
 
 def _text(token: Token | None) -> str:
@@ -357,7 +388,9 @@ class _ToModel:
                 said = "is PlantUML's order (the shown name, then the lane's)"
                 meant = f"participant {label} as {name[1:-1]}"
             self.error(f'{name} as {label} {said}: volley writes "{meant}"', _at_text(text))
-        return _Directive("participant", _line(keyword), (name, label, _at_text(text)))
+        return _Directive(
+            "participant", _line(keyword), _Declaration(_line(keyword), name, label, _at_text(text))
+        )
 
     def activation(self, children):
         keyword, name = children
@@ -569,24 +602,24 @@ class _ToModel:
         )
         return 0
 
-    def _box_inside(self, child: object, keyword: Token) -> bool:
-        """Whether `child`, met inside the block `keyword` opens, is a box: an error, for a box
-        groups participants for the whole diagram."""
+    def _box_inside(self, child: object, keyword: Token, part: str = "block") -> bool:
+        """Whether `child`, met inside the block or branch `keyword` opens, is a box: an error,
+        for a box groups participants for the whole diagram."""
         if not (isinstance(child, _Directive) and child.kind == "box"):
             return False
         from volley.language.syntax_errors import block_keyword
 
         self.error(
-            f"a box groups participants for the whole diagram; it cannot stand inside a "
-            f"{block_keyword(keyword.value)} block",
-            child.value[2],
+            f"a box groups participants for the whole diagram; it cannot stand inside the "
+            f"{block_keyword(keyword.value)} {part}",
+            child.value.at,
             hint="move the box to the top of the diagram, before the first message",
         )
         return True
 
     def _branch(self, children) -> Branch:
         keyword, label, *items = children
-        items = [item for item in items if not self._box_inside(item, keyword)]
+        items = [item for item in items if not self._box_inside(item, keyword, "branch")]
         word = keyword.value.strip().rstrip(":").strip().lower()
         # `else if expired` reads as an "else if" that volley does not have; `else: if it
         # expired` is a branch labelled as written, as swimlanes.io and Mermaid draw it
@@ -635,24 +668,32 @@ class _ToModel:
         of the participants that stand in it, and nothing else."""
         from volley.text.colours import colour_and_label  # only a box needs the CSS parser
 
-        keyword, text, *rest = children
+        keyword, text, *rest, end = children
         tint, label = colour_and_label(_text(text))
         box = Box(line=_line(keyword), label=label, tint=tint)
-        declared = []
-        for child in rest:
-            if isinstance(child, Token):  # the END token
-                box.end_line = self._end_line(keyword, child)
-            elif isinstance(child, _Directive) and child.kind == "participant":
-                declared.append(child)
-            elif isinstance(child, _Directive) and child.kind == "box":
-                self.error("a box cannot hold another box", child.value[2])
+        declared = [c.value for c in rest if isinstance(c, _Directive) and c.kind == "participant"]
+        strays = [c for c in rest if not (isinstance(c, _Directive) and c.kind == "participant")]
+        read = _BoxLines(box, declared, _shifted(keyword), faulty=bool(strays))
+        if end.value == _CLOSING and strays:
+            # the diagram goes on after the declarations: one mistake, the missing `end`
+            stray = _what(strays[0]).replace("this", "the", 1)
+            self.error(
+                f'this box is never closed; expected "end" after its declarations, before {stray} '
+                f"on line {strays[0].line}",
+                read.at,
+            )
+            return _Directive("box", box.line, read)
+        box.end_line = self._end_line(keyword, end)
+        for child in strays:
+            if isinstance(child, _Directive) and child.kind == "box":
+                self.error("a box cannot hold another box", child.value.at)
             else:
                 self.error(
                     "a box holds the declarations of its participants (participant A, actor "
                     f"B) and nothing else; {_what(child)} goes after its end",
                     self._line_start(child.line),
                 )
-        return _Directive("box", box.line, (box, declared, _shifted(keyword)))
+        return _Directive("box", box.line, read)
 
     def _line_start(self, line: int) -> Token:
         """Where the text of a source line starts, for a mistake that is the whole line."""
@@ -685,8 +726,10 @@ def _what(item: object) -> str:
     """An element as a message about it names it: "this message", "this note" …"""
     if isinstance(item, _Directive):
         return f"this {item.kind} line"
+    if isinstance(item, Activation):
+        return f"this {'activate' if item.on else 'deactivate'} line"
     return {Message: "this message", Note: "this note", Block: "this block"}.get(
-        type(item), "this line"
+        type(item), "this divider"
     )
 
 
@@ -712,9 +755,9 @@ def _names_besides_notes(item: object) -> list[str]:
     if isinstance(item, _Directive) and item.kind == "order":
         return [name for name, _ in item.value]
     if isinstance(item, _Directive) and item.kind == "participant":
-        return [item.value[0]]
+        return [item.value.name]
     if isinstance(item, _Directive) and item.kind == "box":
-        return [declared.value[0] for declared in item.value[1]]
+        return [declared.name for declared in item.value.declared]
     return []
 
 
@@ -724,7 +767,7 @@ class _Resolver:
     def __init__(self, error, warn, sides: dict[int, Token]) -> None:
         self.error, self.warn = error, warn
         self.sides = sides  # notes written as PlantUML's `note left:` (`_ParseRun.sides`)
-        self.box_keywords: dict[int, Token] = {}  # id(box) -> its keyword
+        self.boxes: list[_BoxLines] = []  # the diagram's boxes as read, in document order
 
     def run(self, raw: list) -> Diagram:
         diagram = Diagram()
@@ -754,9 +797,9 @@ class _Resolver:
                         if name not in order:
                             order.append(name)
                 elif item.kind == "participant":
-                    self.declare(item, diagram, first_use)
+                    self.declare(item.value, diagram, first_use)
                 elif item.kind == "box":
-                    self.box(item, diagram, first_use, boxed)
+                    self.box(item.value, diagram, first_use, boxed)
                 else:
                     number = item.value
             elif isinstance(item, Message):
@@ -774,7 +817,7 @@ class _Resolver:
                 first_use.setdefault(item.participant)
         self.check_sides([note for note, _ in notes], raw)
         participants = order + [name for name in first_use if name not in order]
-        participants = self.side_by_side(participants, diagram.boxes, order)
+        participants = self.side_by_side(participants, order)
         position = {name: index for index, name in enumerate(participants)}
         # left to right, as drawn; one that holds no participant, and draws nothing, last
         diagram.boxes.sort(
@@ -792,45 +835,46 @@ class _Resolver:
         diagram.items = _nested_items(raw)
         return diagram
 
-    def declare(self, item: _Directive, diagram: Diagram, first_use: dict[str, None]) -> None:
+    def declare(
+        self, declaration: _Declaration, diagram: Diagram, first_use: dict[str, None]
+    ) -> None:
         """`participant A` / `participant A as Long name`: A takes its place, and its label."""
-        name, label, _ = item.value
+        name, label = declaration.name, declaration.label
         first_use.setdefault(name)
-        diagram.declared_lines.setdefault(name, item.line)
+        diagram.declared_lines.setdefault(name, declaration.line)
         if label:
             diagram.labels[name] = label
-            diagram.declared_lines[name] = item.line
+            diagram.declared_lines[name] = declaration.line
 
     def box(
-        self, item: _Directive, diagram: Diagram, first_use: dict[str, None], boxed: dict[str, Box]
+        self, read: _BoxLines, diagram: Diagram, first_use: dict[str, None], boxed: dict[str, Box]
     ) -> None:
         """A box's declarations, and the participants it holds (each in one box only)."""
-        box, declared, keyword = item.value
-        for declaration in declared:
+        box = read.box
+        for declaration in read.declared:
             self.declare(declaration, diagram, first_use)
-            name = declaration.value[0]
+            name = declaration.name
             other = boxed.get(name)
             if other is not None and other is not box:
                 self.error(
                     f"{name} is in the box on line {other.line} already; a participant stands "
                     "in one box",
-                    declaration.value[2],
+                    declaration.at,
                 )
             elif other is None:
                 boxed[name] = box
                 box.participants.append(name)
-        if not declared:
-            self.warn("this box declares no participant, so nothing is drawn for it", keyword)
+        if not read.declared and not read.faulty:
+            self.warn("this box declares no participant, so nothing is drawn for it", read.at)
         diagram.boxes.append(box)
-        self.box_keywords[id(box)] = keyword
+        self.boxes.append(read)
 
-    def side_by_side(
-        self, participants: list[str], boxes: list[Box], order: list[str]
-    ) -> list[str]:
+    def side_by_side(self, participants: list[str], order: list[str]) -> list[str]:
         """The participants with each box's side by side, in the order it declares them, where
         the first of them stands. Where that differs from an `order:` line, a warning says so."""
         placed = list(participants)
-        for box in boxes:
+        for read in self.boxes:
+            box = read.box
             if not box.participants:
                 continue
             first = min(placed.index(name) for name in box.participants)  # none before it
@@ -842,7 +886,7 @@ class _Resolver:
                 self.warn(
                     f"this box keeps {', '.join(box.participants)} side by side, which moves "
                     f"{moved} from where order: puts it",
-                    self.box_keywords[id(box)],
+                    read.at,
                 )
                 order = ordered  # said once
         return placed

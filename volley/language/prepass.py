@@ -102,6 +102,11 @@ def _dedented(lines: list[str]) -> list[str]:
 _FENCE_AT_END = re.compile(r"(?<=[:\s])((?:`{3,}|~{3,})[^`\n]*)$")
 
 
+# Whether a line is an element, text, or text that reads like a keyword; given the next line
+# that is not blank, where it is known.
+LineKinds = Callable[[str, str | None], LineKind]
+
+
 class UnclosedFence(VolleyError):
     """A fenced body never closed: it would take the rest of the file, so the lines before it
     are all that can be read (`closing` is the fence that would have closed it)."""
@@ -117,9 +122,7 @@ class UnclosedFence(VolleyError):
 
 
 class _Lifter:
-    def __init__(
-        self, lines: list[str], filename: str | None, line_kind: Callable[[str], LineKind]
-    ) -> None:
+    def __init__(self, lines: list[str], filename: str | None, line_kind: LineKinds) -> None:
         self.lines = lines
         self.filename = filename
         self.line_kind = line_kind
@@ -239,7 +242,10 @@ class _Lifter:
                 kind: LineKind = "element"
             else:
                 row = table_line(lines, pos, in_table)
-                kind = "text" if row else self.line_kind(line)
+                following = next(
+                    (lines[at] for at in range(pos + 1, len(lines)) if lines[at].strip()), ""
+                )
+                kind = "text" if row else self.line_kind(line, following)
                 # a line without a pipe is one more row (GitHub's rule), unless it ends the note
                 in_table = row or (in_table and not ends_table(line))
             if kind == "element":
@@ -292,17 +298,13 @@ def table_end(lines: list[str], index: int) -> int | None:
     return end
 
 
-def note_body(
-    lines: list[str], index: int, line_kind: Callable[[str], LineKind]
-) -> tuple[int, Body | None]:
+def note_body(lines: list[str], index: int, line_kind: LineKinds) -> tuple[int, Body | None]:
     """The further lines of the `note:` line at `index`, as the reader takes them: the index
     after the note's last line, and its text with the lines it doubts (None if it has none)."""
     return _Lifter(lines, None, line_kind).note(index, one_line=False)
 
 
-def payload_end(
-    lines: list[str], index: int, line_kind: Callable[[str], LineKind], filename: str | None
-) -> int:
+def payload_end(lines: list[str], index: int, line_kind: LineKinds, filename: str | None) -> int:
     """The index after the body an `in:`/`out:` line at `index` owns: its fenced block or the
     lines indented deeper than it (`index + 1` when it has none)."""
     return _Lifter(lines, filename, line_kind).payload(index)[0]
@@ -312,7 +314,7 @@ def lift_bodies(
     text: str,
     payload: re.Pattern[str],
     note: re.Pattern[str],
-    line_kind: Callable[[str], LineKind],
+    line_kind: LineKinds,
     one_line_note: re.Pattern[str],
     filename: str | None = None,
 ) -> tuple[str, dict[int, Body], dict[int, int]]:

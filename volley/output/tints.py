@@ -8,7 +8,9 @@ disappears into the rect instead of showing as a box, and no edge of one shape s
 another.
 
 On the light page, a colour too dark for the theme's text to read on (Mermaid's docs box two
-participants in `Purple`) is washed towards white until it reads. On a dark page, a colour
+participants in `Purple`) is washed towards white until every text the theme draws on it reads,
+its muted text (a block's labels, a delay) too: that also keeps the grey lifelines and frame
+lines on it in sight. On a dark page, a colour
 chosen for a white one would glare behind light text, and one chosen to
 be faint (`rgba(128, 128, 128, 0.1)`) would vanish. There each rect keeps its hue and stands out
 from the dark page by as much as it stood out from the white one, never so light that the light
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import colorsys
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from volley.layout.geometry import Band, BlockFrame, Rect
@@ -27,7 +29,7 @@ from volley.output.themes import DARK, LIGHT
 from volley.text.colours import hex_colour, read_colour
 
 # On a dark page, the lightest a rect may be; on either page, the least contrast the theme's
-# text keeps on a rect or a band (WCAG's for body text).
+# text, and its muted text, keep on a rect or a band (WCAG's for body text).
 DARK_MOST_LIGHTNESS = 0.28
 TEXT_CONTRAST = 4.5
 _GREY = 0.02  # a colour whose channels differ by less than this is a grey
@@ -146,12 +148,12 @@ def blend(over: str, opacity: float, under: str) -> str:
 
 
 def legible(colour: str) -> str:
-    """A colour as the light page paints it: as chosen, unless the theme's text on it would
-    fall below WCAG's 4.5:1 (Mermaid's own example boxes two participants in `Purple`); then
-    washed towards the page's white, as a thinner coat of the same paint, only as much as the
-    text needs."""
-    text, washed, strength = _rgb(LIGHT["text"]), colour, 1.0
-    while _contrast(text, _rgb(washed)) < TEXT_CONTRAST and strength > 0:
+    """A colour as the light page paints it: as chosen, unless the theme's text or muted text
+    on it would fall below WCAG's 4.5:1 (Mermaid's own example boxes two participants in
+    `Purple`); then washed towards the page's white, as a thinner coat of the same paint, only
+    as much as the text needs."""
+    washed, strength = colour, 1.0
+    while not _reads_on(LIGHT, _rgb(washed)) and strength > 0:
         strength = round(strength - 0.01, 2)
         washed = blend(colour, strength, LIGHT["bg"])
     return washed
@@ -170,14 +172,18 @@ def dark_tint(light: str) -> str:
         hue, chroma = page_hue, max(page) - min(page)
     distance = colorsys.rgb_to_hls(*_rgb(LIGHT["bg"]))[1] - lightness
     lightness = min(darkest + distance, DARK_MOST_LIGHTNESS)
-    text = _rgb(DARK["text"])
     while True:
         # below half lightness, chroma = 2 × lightness × saturation
         saturation = min(chroma / (2 * lightness), 1.0) if lightness > 0 else 0.0
-        colour = colorsys.hls_to_rgb(hue, lightness, saturation)
-        if lightness <= darkest or _contrast(text, colour) >= TEXT_CONTRAST:
-            return hex_colour(colour)
+        colour = hex_colour(colorsys.hls_to_rgb(hue, lightness, saturation))
+        if lightness <= darkest or _reads_on(DARK, _rgb(colour)):
+            return colour
         lightness -= 0.005  # yellows and greens are brighter than their lightness says
+
+
+def _reads_on(theme: Mapping[str, str], colour: Sequence[float]) -> bool:
+    """Whether the theme's text and its muted text both keep WCAG's 4.5:1 on `colour`."""
+    return all(_contrast(_rgb(theme[role]), colour) >= TEXT_CONTRAST for role in ("text", "muted"))
 
 
 def _contrast(a: Sequence[float], b: Sequence[float]) -> float:

@@ -69,8 +69,9 @@ def colour_and_label(text: str) -> tuple[str | None, str]:
 
 
 def box_text(tint: str | None, label: str) -> str:
-    """What `colour_and_label` reads as this colour and label: a label that would read as
-    starting with a colour gets the colour of no fill before it (`transparent Red team`)."""
-    if tint is None and colour_and_label(label)[0] is not None:
+    """What `colour_and_label` reads as this colour and label: a label that would not read back
+    as itself (`Red team`, or `transparent proxies`, whose first word is the colour of no fill)
+    gets that colour before it (`transparent Red team`)."""
+    if tint is None and colour_and_label(label) != (None, label):
         tint = "transparent"
     return " ".join(part for part in (tint, label) if part)
