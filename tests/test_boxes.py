@@ -317,6 +317,21 @@ def test_a_dark_colour_is_washed_as_little_as_the_text_needs():
     assert f'fill="{washed}"' in svg
 
 
+@pytest.mark.parametrize(("mark", "outlined"), [("_:", False), ("-:", True), ("--:", True)])
+def test_a_dividers_pill_across_a_bands_edge_has_a_patch_of_each_colour(mark, outlined):
+    """The patch behind a divider's label is cut at the band's edge as a label's is, so no
+    page-coloured box shows on the band; an outlined pill keeps its outline over the pieces."""
+    source = f"box Aqua Team\n  participant A\nend\nA -> B: x\n{mark} a label across the edge\n"
+    svg = volley.render(source, format="svg")
+    divider = re.search(r'<g class="divider[^"]*".*?</g>', svg, re.S)
+    assert divider is not None
+    fills = re.findall(r'<rect class="halo ([^"]*)"[^>]*fill="([^"]*)"', divider.group())
+    assert sorted(fills) == [("tint-1", "#00ffff"), ("vf-bg", "#ffffff")]
+    pills = re.findall(r'<rect class="pill[^"]*"[^>]*>', divider.group())
+    assert pills == ([] if not outlined else [pills[0]])
+    assert all('fill="none"' in pill and "stroke=" in pill for pill in pills)
+
+
 def test_dark_pages_get_the_bands_dark_colour():
     auto = volley.render(TWO_BOXES, format="svg", theme="auto")
     assert f".tint-1{{fill:{dark_tint('#00ffff')}}}" in auto

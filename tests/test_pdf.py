@@ -135,6 +135,22 @@ def test_pages_after_the_participants_have_no_header() -> None:
     assert all(p.header == (0 < p.top < lanes_end) for p in split)
 
 
+def test_the_header_repeated_on_later_pages_keeps_the_boxes_bands(monkeypatch) -> None:
+    """A box's participants stand on its band on every page: the header repeated at the top of
+    a later page draws the band behind them too, not boxes on the bare page."""
+    import volley.output.pdf as pdf
+
+    drawn = []
+    monkeypatch.setattr(pdf, "pdf_pages", lambda pages, scale: drawn.extend(pages) or b"")
+    boxes = "box: Aqua Front\n  participant A\n  participant B\nend\n"
+    render(boxes + "A -> B: call\n" * 150, format="pdf")
+    assert len(drawn) > 1
+    for page in drawn[1:]:
+        header, at = page.layers[-1]  # drawn last, over the top of the page
+        assert at == 0.0
+        assert '<g class="boxes">' in header and 'fill="#00ffff"' in header
+
+
 def test_no_page_side_passes_the_pdf_limit() -> None:
     wide = "\n".join(f"P{i} -> P{i + 1}: step {i}" for i in range(160))
     sizes = pages(render(wide, "pdf"))

@@ -375,7 +375,8 @@ def _header_band(layout: Layout) -> Span | None:
 
 
 def _header_layout(layout: Layout, band: Span) -> Layout:
-    """Only the top participant boxes and their lifelines: drawn over the top of a page."""
+    """Only the top participant boxes, their lifelines and the boxes' bands behind them: drawn
+    over the top of a page."""
     lanes = Layout(layout.width, layout.height, participants=layout.participants,
-                   lifelines=layout.lifelines)  # fmt: skip
+                   lifelines=layout.lifelines, bands=layout.bands)  # fmt: skip
     return page_layouts(lanes, [Page(band[0], band[0] + band[1], False)])[0]

@@ -417,7 +417,13 @@ class _Painter:
             tags.append(tag.rule(c["divider"], width, dash, d.x1, d.x2, d.y))
             if d.pill:
                 outline = None if d.style == "thin" else c["divider"]
-                tags.append(tag.pill(*self._patch(d.pill), outline, d.pill))
+                pieces = self._pieces(d.pill)
+                if len(pieces) == 1:
+                    tags.append(tag.pill(*self._patch(d.pill), outline, d.pill))
+                else:  # across a band's edge: each piece in the colour it lies on, as a halo
+                    tags += [tag.halo(*self._patch(piece), piece) for piece in pieces]
+                    if outline is not None:
+                        tags.append(tag.pill(None, "", outline, d.pill))
         content = group(tags)
         if d.label:
             content += self.text(d.label, "section-label" if d.band else "divider-label")
@@ -464,8 +470,9 @@ class _Painter:
         return fill.dark if self.dark else fill.light, fill.cls
 
     def _pieces(self, patch: Rect) -> list[Rect]:
-        """A label's patch, cut where it crosses the edge of a coloured band (a label between
-        a box's lane and one outside it), so that each piece takes the colour it lies on."""
+        """A label's patch (or a divider's pill), cut where it crosses the edge of a coloured
+        band (a label between a box's lane and one outside it), so that each piece takes the
+        colour it lies on."""
         if self.tints is None or not self.tints.bands or self.tints.under(patch) is not None:
             return [patch]
         return self.tints.cut_at_bands(patch)

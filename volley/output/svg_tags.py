@@ -348,15 +348,17 @@ def rule(colour: str, width: str, dash: str | None, x1: float, x2: float, y: flo
     )
 
 
-def pill(bg: str, bg_cls: str, outline: str | None, box: Rect) -> str:
+def pill(bg: str | None, bg_cls: str, outline: str | None, box: Rect) -> str:
     """The patch behind a divider's label, which hides the rule: the page's colour (`vf-bg`)
-    or a rect's; `outline` its stroke colour (None for none)."""
-    cls, stroke = f"pill {bg_cls}", ""
+    or a rect's, or None for its outline alone (over patches of the colours it lies on);
+    `outline` its stroke colour (None for none)."""
+    cls = "pill" if bg is None else f"pill {bg_cls}"
+    stroke = ""
     if outline is not None:
-        cls, stroke = f"pill {bg_cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
+        cls, stroke = f"{cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
     return (
         f'<rect class="{cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
-        f' fill="{bg}"{stroke}/>'
+        f' fill="{bg or "none"}"{stroke}/>'
     )
 
 
