@@ -172,3 +172,18 @@ def test_console_script_entry_point_runs():
         check=False,
     )
     assert result.returncode == 0 and json.loads(result.stdout)["participants"] == ["A", "B"]
+
+
+def test_rendering_a_mermaid_file_names_the_import_that_converts_it(tmp_path):
+    """The hint is a command to copy: the file's own name for the written text, and `-` for
+    text on stdin."""
+    source = tmp_path / "login-flow.mmd"
+    source.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
+    result = run("render", str(source), "-o", str(tmp_path / "x.svg"))
+    assert result.exit_code == 1
+    assert (
+        f"run: volley import {source} -o login-flow.volley, then edit and render login-flow.volley"
+    ) in result.output
+    piped = run("render", "-", "-o", str(tmp_path / "x.svg"), stdin="sequenceDiagram\nA->>B: x\n")
+    assert "run: volley import - -o diagram.volley" in piped.output
+    assert not (tmp_path / "x.svg").exists()

@@ -503,6 +503,27 @@ def test_an_arrow_mermaid_does_not_have_is_pointed_to_the_ones_it_has() -> None:
     assert convert("sequenceDiagram\n  UA<<-->>UB: Video\n")[0].text == "UA <--> UB: Video\n"
 
 
+def test_the_blank_line_after_a_note_of_several_lines_is_kept() -> None:
+    """A Mermaid note with a `<br/>` is one line of the source: the blank line under it is the
+    author's, kept as after any other statement."""
+    (item,) = convert(
+        "sequenceDiagram\n  A->>B: one\n  Note over A: first<br/>second\n\n  A->>B: two\n"
+        "  Note over B: a<br/>b\n  A->>B: three\n",
+        "gap.mmd",
+    )
+    assert item.text == (
+        "A -> B: one\nnote A:\n  first\n  second\n\nA -> B: two\nnote B:\n  a\n  b\nA -> B: three\n"
+    )
+
+
+def test_a_message_with_no_receiver_says_so() -> None:
+    """`A->>: x` is a message whose receiver was left out, not a receiver named `>`."""
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\n  A->>: x\n", "bad.mmd")
+    assert (caught.value.line, caught.value.column) == (2, 7)
+    assert caught.value.message == 'expected the name of a participant after "->>"'
+
+
 def test_an_error_in_a_markdown_block_names_the_line_of_the_page() -> None:
     page = "# Title\n\ntext\n\n```mermaid\nsequenceDiagram\n  A->>B: ok\n  nonsense here\n```\n"
     with pytest.raises(VolleyError) as caught:

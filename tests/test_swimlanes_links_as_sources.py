@@ -231,7 +231,9 @@ def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: P
         f"{source}:1:1: error: this link carries a Mermaid sequence diagram, not volley; "
         "volley import converts it"
     ) in result.output
-    assert f"run: volley import {source} -o diagram.volley" in result.output
+    assert f"run: volley import {source} -o flow.volley, then edit and render flow.volley" in (
+        result.output
+    )
     out = tmp_path / "flow.volley"
     imported = run("import", str(source), "-o", str(out))
     assert imported.exit_code == 0, imported.output

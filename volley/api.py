@@ -122,13 +122,14 @@ def carried(
     diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
     foreign = foreign_header(diagram.split("\n"))
     if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
+        command, out = import_hint(text, filename)
         raise VolleyError(
             f"this link carries {foreign[1]}, not volley; volley import converts it",
             filename=filename,
             line=1,
             column=1,
             source_line=text.strip(),
-            hint=f"run: {import_hint(text, filename)}",
+            hint=f"run: {command}, then edit and render {out}",
         )
     return diagram, filename if filename == LINK_NAME else in_link_named(filename or "<input>")
 

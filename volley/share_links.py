@@ -46,12 +46,18 @@ def link_argument(argument: str) -> str | None:
     return found.string
 
 
-def import_hint(link: str, name: str | None, out: str = "diagram.volley") -> str:
-    """The command that writes a link's diagram out as text, into `out`: `volley import` of
-    the file that holds it, or of the link itself when it was given on the command line
-    (`<link>`)."""
-    given = repr(link.strip()) if name in (None, "<link>") else name
-    return f"volley import {given} -o {out}"
+def import_hint(link: str | None, name: str | None) -> tuple[str, str]:
+    """The command that writes a diagram out as volley text (another tool's diagram, or the one
+    a link carries), and the file it writes: `volley import` of the file that holds it, into
+    a `.volley` file of its name (`flow.mmd` into `flow.volley`); of stdin (`-`); or of the
+    link itself when it was given on the command line (`<link>`)."""
+    if link is not None and name in (None, "<link>"):
+        given, out = repr(link.strip()), "diagram.volley"
+    elif name in (None, "<stdin>"):
+        given, out = "FILE" if name is None else "-", "diagram.volley"
+    else:
+        given, out = name, os.path.splitext(os.path.basename(name))[0] + ".volley"
+    return f"volley import {given} -o {out}", out
 
 
 def as_link(argument: str) -> str:

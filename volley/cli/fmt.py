@@ -26,7 +26,7 @@ def formatted(path: str, limits) -> tuple[str, str]:
         raise VolleyError(
             "a swimlanes.io link holds the diagram, not text that can be formatted",
             filename=name,
-            hint=f"{import_hint(text, name, 'flow.volley')} writes the diagram it carries as text",
+            hint=f"{import_hint(text, name)[0]} writes the diagram it carries as text",
         )
     diagram = parse(text, filename=name, limits=limits)
     for warning in diagram.warnings:

@@ -943,6 +943,11 @@ class _Reader:
 
     def message(self, line: int, raw: str, found: re.Match[str]) -> None:
         arrow, mark = found["arrow"], found["mark"]
+        written = found["receiver"].strip()
+        if not written.strip("<>-"):  # `A->>: x`: the arrow's own head read as a receiver
+            head = arrow + written
+            column = raw.find(head) + len(head) + 1 if head in raw else 0
+            self.fail(line, raw, f'expected the name of a participant after "{head}"', column)
         sender = self.use(line, raw, found["sender"])
         receiver = self.use(line, raw, found["receiver"])
         self.lifecycle(line, raw, sender, receiver)
@@ -996,7 +1001,7 @@ class _Reader:
             )
 
     def text(self) -> str:
-        return write(self.diagram, self.comments, "\n".join(self.lines))
+        return write(self.diagram, self.comments, "\n".join(self.lines), one_line_each=True)
 
 
 @lru_cache(maxsize=1024)  # bounded: the names come from users

@@ -45,6 +45,7 @@ from volley.model import (
     walk,
 )
 from volley.resources import grammar_cache, read_text, resource_path
+from volley.share_links import import_hint
 from volley.text.fences import fence_open, read_block
 from volley.text.inline import TABLE_LINE
 
@@ -1156,6 +1157,7 @@ class _Parse:
             return
         number, what = found
         line = self.lines[number - 1]
+        command, out = import_hint(None, self.filename)
         raise VolleyErrors(
             [
                 VolleyError(
@@ -1164,8 +1166,7 @@ class _Parse:
                     line=number,
                     column=len(line) - len(line.lstrip()) + 1,
                     source_line=line,
-                    hint=f"run: volley import {self.filename or 'FILE'} -o "
-                    "diagram.volley, then edit and render diagram.volley",
+                    hint=f"run: {command}, then edit and render {out}",
                 )
             ]
         )

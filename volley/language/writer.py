@@ -69,8 +69,13 @@ def fence_for(lines: Iterable[str], char: str = "`") -> str:
 
 
 class _Writer:
-    def __init__(self, comments: Sequence[Comment], lines: list[str] | None) -> None:
+    def __init__(
+        self, comments: Sequence[Comment], lines: list[str] | None, one_line_each: bool = False
+    ) -> None:
         self.lines = lines  # the source, when there is one: where its notes' texts start
+        # the source is another tool's, whose every element is one line (a Mermaid note with
+        # a <br/> in it too): none takes the lines under it, as a volley note or body does
+        self.one_line_each = one_line_each
         self.out: list[str] = []
         self.comments = sorted(comments, key=lambda c: c.line)
         self.next_comment = 0
@@ -127,7 +132,9 @@ class _Writer:
                 self.emit(depth, f"{keyword} {item.participant}")
             elif isinstance(item, Block):
                 self.block(item, depth)
-            if item.line:
+            if item.line and self.one_line_each and not isinstance(item, Block):
+                self.last = max(self.last, item.line)
+            elif item.line:
                 self.last = max(self.last, _extent_end(item, self.lines))
 
     def message(self, message: Message, depth: int) -> None:
@@ -304,15 +311,22 @@ def _order(diagram: Diagram, lines: list[str] | None) -> list[str]:
     return list(diagram.participants) if written else []
 
 
-def write(diagram: Diagram, comments: Sequence[Comment] = (), source: str | None = None) -> str:
+def write(
+    diagram: Diagram,
+    comments: Sequence[Comment] = (),
+    source: str | None = None,
+    *,
+    one_line_each: bool = False,
+) -> str:
     """The diagram as canonical `.volley` text, ending in a newline.
 
     `comments` are written before the first element after their line; `source`, the text the
-    diagram was read from (normalised), tells where the author left blank lines.
+    diagram was read from (normalised), tells where the author left blank lines. Where that
+    is another tool's text, in which every element is one line, `one_line_each` says so.
     """
     lines = source.split("\n") if source is not None else None
     head = _head_comments(comments, lines, diagram.title_line)
-    writer = _Writer([c for c in comments if c not in head], lines)
+    writer = _Writer([c for c in comments if c not in head], lines, one_line_each)
     for comment in head:
         writer.emit(0, "//" + comment.text.rstrip())
     if head and lines and 0 < head[-1].line < len(lines) and not lines[head[-1].line].strip():
