@@ -864,3 +864,19 @@ def test_a_wrapped_right_to_left_block_label_lines_up_on_the_right() -> None:
     assert ends == {round(label.x + label.w, 2)}
     assert {line.anchor for line in label.lines} == {"end"}
     assert_clean(layout)
+
+
+@pytest.mark.parametrize("deep", [2, 3, 5])
+def test_a_frame_holds_the_bars_nested_inside_it(deep):
+    """Bars nested three deep and more (a real KEP's recursive calls) reach past a frame's
+    padding: the frame widens to hold them, with as much room as beside two."""
+    calls = "".join("  B ->+ B: again\n" for _ in range(deep - 1))
+    layout = layout_diagram(
+        volley.parse(f"A -> B: start\nloop: each\n  A ->+ B: one\n{calls}  B -->- A: done\nend\n")
+    )
+    (frame,) = layout.frames
+    bars = [bar.box for bar in layout.activations]
+    assert len(bars) == deep
+    assert all(frame.box.x < bar.x and bar.right < frame.box.right for bar in bars)
+    room = frame.box.right - max(bar.right for bar in bars)
+    assert room == pytest.approx(C.BLOCK_PAD_X - C.ACTIVATION_WIDTH / 2 - C.ACTIVATION_NEST_OFFSET)

@@ -141,7 +141,12 @@ class _Engine:
             for item in walk(diagram.items)
         )
         self.bar_room = C.ACTIVATION_WIDTH / 2 + C.ACTIVATION_NEST_OFFSET if uses_bars else 0.0
-        self.most_bars = _most_bars(diagram, self.index) if uses_bars else [0] * len(self.names)
+        # the most bars open on each lane at once, in the diagram and in each block
+        self.block_bars: dict[int, list[int]] = {}
+        self.most_bars = [0] * len(self.names)
+        if uses_bars:
+            self.most_bars = _most_bars(diagram.items, self.index, [0] * len(self.names),
+                                        self.block_bars)  # fmt: skip
 
     # --- driver ------------------------------------------------------------------------------
 
@@ -377,6 +382,12 @@ class _Engine:
                 right = self.xs[span[1]] + C.BLOCK_PAD_X
         header = max(self._header_width(block, b) for b in range(len(block.branches) or 1))
         right = max(right, left + header)
+        # Bars nested three deep and more on a lane inside the frame reach past its padding:
+        # the frame clears them by what it leaves beside two.
+        clear = C.BLOCK_PAD_X - _bars_reach(2)
+        for lane, most in enumerate(self.block_bars.get(id(block), ())):
+            if most and left < self.xs[lane] < right:
+                right = max(right, self.xs[lane] + _bars_reach(most) + clear)
         # A divider inside the frame spans its inner width, so the frame holds its label.
         for branch in block.branches:
             for item in branch.items:
@@ -452,8 +463,7 @@ class _Engine:
 
     def _bars_right(self, lane: int) -> float:
         """How far right of the lane's lifeline its bars reach where they nest deepest."""
-        most = self.most_bars[lane]
-        return C.ACTIVATION_WIDTH / 2 + (most - 1) * C.ACTIVATION_NEST_OFFSET if most else 0.0
+        return _bars_reach(self.most_bars[lane])
 
     def _self_reach(self, row: _Row, lane: int) -> float:
         """How far a message to self on the lane reaches from its lifeline: past the lane's
@@ -978,12 +988,22 @@ class _Engine:
 # --- small helpers ---------------------------------------------------------------------------
 
 
-def _most_bars(diagram: Diagram, index: dict[str, int]) -> list[int]:
-    """For each lane, the most activation bars open on it at once (`->+` opens one on the
-    receiver, `-->-` closes the sender's innermost, as do `activate` and `deactivate`)."""
-    open_now = [0] * len(index)
-    most = [0] * len(index)
-    for item in walk(diagram.items):
+def _most_bars(
+    items: list[Item], index: dict[str, int], open_now: list[int], by_block: dict[int, list[int]]
+) -> list[int]:
+    """For each lane, the most activation bars open on it at once over `items` (`->+` opens
+    one on the receiver, `-->-` closes the sender's innermost, as do `activate` and
+    `deactivate`), from the bars `open_now`, which it updates; and the same for each block
+    among them, by its id in `by_block`, so that its frame can hold its bars."""
+    most = list(open_now)
+    for item in items:
+        if isinstance(item, Block):
+            inside = list(open_now)
+            for branch in item.branches:
+                inside = list(map(max, inside, _most_bars(branch.items, index, open_now, by_block)))
+            by_block[id(item)] = inside
+            most = list(map(max, most, inside))
+            continue
         if isinstance(item, Message) and item.activate:
             lane, on = (
                 (index[item.receiver], True)
@@ -997,6 +1017,11 @@ def _most_bars(diagram: Diagram, index: dict[str, int]) -> list[int]:
         open_now[lane] = open_now[lane] + 1 if on else max(open_now[lane] - 1, 0)
         most[lane] = max(most[lane], open_now[lane])
     return most
+
+
+def _bars_reach(most: int) -> float:
+    """How far right of a lifeline `most` bars nested in each other reach."""
+    return C.ACTIVATION_WIDTH / 2 + (most - 1) * C.ACTIVATION_NEST_OFFSET if most else 0.0
 
 
 def _need(needs: dict[tuple[int, int], float], lo: int, hi: int, dist: float) -> None:
