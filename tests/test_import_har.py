@@ -243,6 +243,22 @@ def test_a_page_that_starts_with_a_bracket_is_not_told_as_broken_json(tmp_path, 
     assert "JSON" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[null", "1:6: error: the JSON of this file stops unfinished"),
+        ("[true, false", "1:13: error: the JSON of this file stops unfinished"),
+        ("{\n", "2:1: error: the JSON of this file stops unfinished"),
+        ("{'log': 1}", "1:2: error: the JSON of this file does not parse"),
+    ],
+)
+def test_json_cut_short_on_stdin_says_where_it_stops(text, said):
+    """With no file name to go by, text that starts as JSON does is told as JSON."""
+    result = volley_cli("import", "-", stdin=text)
+    assert result.returncode == 1
+    assert f"<stdin>:{said}" in result.stderr
+
+
 def test_urls_the_browser_answers_itself_are_no_requests():
     """A `data:` URL (harviewer's Safari capture) was drawn as a GET to "(no host)" with an
     invented method; such entries, and blob: and extension URLs, are left out, and said so."""
@@ -280,8 +296,13 @@ def test_credential_headers_are_masked_whatever_their_values_look_like():
     }
     (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "login.har")
     assert "Authorization: Bearer <redacted>" in item.text
-    for method in ("post", "M-SEARCH"):  # a method as a tool wrote it, lowercase or hyphenated
-        odd = {**entry, "request": {**entry["request"], "method": method}}
+    odd_requests = [  # a method as a tool wrote it, lowercase or hyphenated; a target with a space
+        {"method": "post"},
+        {"method": "M-SEARCH"},
+        {"url": "https://example.com/search?q=a b"},
+    ]
+    for changed in odd_requests:
+        odd = {**entry, "request": {**entry["request"], **changed}}
         (other,) = convert(json.dumps({"log": {"entries": [odd]}}), "login.har")
         assert "Bearer test" not in other.text and "abc123" not in other.text
     assert "Proxy-Authorization: <redacted>" in item.text

@@ -947,6 +947,8 @@ def test_a_participant_in_two_mermaid_boxes_is_an_error_as_in_mermaid() -> None:
     )
     assert item.text.count("participant A") == 1
     assert [b.participants for b in volley.parse(item.text).boxes] == [["A"]]
+    with pytest.raises(VolleyError, match="A is in the box on line 2 already"):  # on one line
+        convert("sequenceDiagram\n  box One; participant A; end; box Two; participant A; end\n")
 
 
 def test_one_note_points_at_every_line_drawn_otherwise() -> None:

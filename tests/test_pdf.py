@@ -149,6 +149,7 @@ def test_the_header_repeated_on_later_pages_keeps_the_boxes_bands(monkeypatch) -
         header, at = page.layers[-1]  # drawn last, over the top of the page
         assert at == 0.0
         assert '<g class="boxes">' in header and 'fill="#00ffff"' in header
+        assert "box-label" not in header  # above the boxes: the page's top would cut it
 
 
 def test_no_page_side_passes_the_pdf_limit() -> None:

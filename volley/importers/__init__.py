@@ -118,9 +118,12 @@ def _by_suffix(filename: str | None) -> Importer | None:
     return next((i for i in IMPORTERS.values() if i.suffix and name.endswith(i.suffix)), None)
 
 
-# How JSON text starts: an object's first key (or its end), or an array's first value. A page
+# How JSON text starts: an object's first key (or its end; a quote of either kind, as a
+# program's dump of a dict has it), or an array's first value, or the file ends there. A page
 # that starts `[![badge](…)]` or an INI file's `[section]` does not.
-_JSON_START = re.compile(r'[\ufeff \t\r\n]*(?:\{\s*["}]|\[\s*[\[{"\]\d-])')
+_JSON_START = re.compile(
+    r'[\ufeff \t\r\n]*(?:\{\s*(?:["\'}]|$)|\[\s*(?:[\[{"\]\d-]|true\b|false\b|null\b|$))'
+)
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".har")
 
 

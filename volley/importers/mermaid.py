@@ -462,7 +462,7 @@ class _Reader:
     stack: list[_Open] = field(default_factory=list)
     seen: dict[str, None] = field(default_factory=dict)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
-    boxed: dict[str, int] = field(default_factory=dict)  # a participant -> its box's line
+    boxed: dict[str, _Open] = field(default_factory=dict)  # a participant -> its box
     # Mermaid counts every message from 1, shown or not; `autonumber` shows the count
     count: int = 1
     step: int = 1
@@ -755,13 +755,13 @@ class _Reader:
         name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
             box = self.stack[-1]
-            other = self.boxed.setdefault(name, box.line)
-            if other != box.line:  # Mermaid refuses it too
+            other = self.boxed.setdefault(name, box)
+            if other is not box:  # Mermaid refuses it too
                 self.fail(
                     line,
                     raw,
-                    f"{name} is in the box on line {other} already; a participant stands in "
-                    "one box",
+                    f"{name} is in the box on line {other.line} already; a participant stands "
+                    "in one box",
                 )
             if name not in box.members:  # declared twice in one box: it stands there once
                 box.members.append(name)

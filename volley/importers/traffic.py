@@ -73,8 +73,9 @@ def masked(diagram: Diagram) -> tuple[Diagram, int]:
 
 
 # An HTTP message's first line: a request's (`POST /login HTTP/1.1`, any method RFC 9110 allows,
-# `M-SEARCH` or a lowercase `post` too) or a response's; its lines may end in CRLF.
-_HTTP_START = re.compile(r"(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+ \S+ HTTP/[^\s]+|HTTP/\S+ \d{3}\b.*)\r?")
+# `M-SEARCH` or a lowercase `post` too, and a target as the capture has it, spaces and all) or a
+# response's; its lines may end in CRLF.
+_HTTP_START = re.compile(r"(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+ .+ HTTP/\S+|HTTP/\S+ \d{3}\b.*)\r?")
 _CREDENTIALS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 
 

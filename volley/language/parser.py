@@ -179,7 +179,8 @@ def line_kind(line: str, next_line: str | None = None) -> LineKind:
     `autonumber`, and a bare `else`/`and`. A line that only starts with a word that Mermaid
     uses as a keyword ("Loop over the pages", "Activate the account") is a note's text. A box
     holds declarations: a `box` line is one only where `next_line` (the next line that is not
-    blank, when known) declares a participant or is `end`, so "Box: 3 items" in a note is text.
+    blank or a comment, when known) declares a participant, so "Box: 3 items" in a note is
+    text.
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
@@ -222,10 +223,10 @@ _OTHER_TOOLS_LINE = re.compile(
 
 
 def _opens_box(next_line: str) -> bool:
-    """Whether the line after a `box` line is what a box holds first: a declaration, or its
-    `end`."""
-    found = keyword_matcher("PARTICIPANT", "END").match(next_line + "\n")
-    return found is not None
+    """Whether the line after a `box` line (comments passed over) is what a box holds: a
+    declaration. (A box with none draws nothing: `Box: 3 items` as a block's last line, above
+    its `end`, is a note's text.)"""
+    return keyword_matcher("PARTICIPANT").match(next_line + "\n") is not None
 
 
 def _is_element(line: str) -> bool:
@@ -551,10 +552,16 @@ class _ToModel:
             text = f"{text}\n{more}" if text else more.lstrip("\n")
             for line in body.doubtful:
                 said = f"this line is read as text of the note on line {_line(keyword)}"
-                if is_percent_comment(self._local.run.lines[line - 1]):
+                written = self._local.run.lines[line - 1]
+                if is_percent_comment(written):
                     said += (
                         ', as swimlanes.io reads it ("%%" starts no comment there); to end the '
                         'note with a comment, write "//" instead'
+                    )
+                elif keyword_matcher("BOX").match(written + "\n"):
+                    said += (
+                        ": a box starts only where its participants' declarations follow it "
+                        "(box: Front end, then participant A on the next line)"
                     )
                 else:
                     said += (
@@ -596,9 +603,10 @@ class _ToModel:
             return _line(end)
         from volley.language.syntax_errors import block_keyword
 
+        word = block_keyword(keyword.value)
         self._local.run.warn(
-            f"this {block_keyword(keyword.value)} block is never closed; it ends at the end of "
-            'the file (write "end" on a line of its own after its last line)',
+            f"this {'box' if word == 'box' else word + ' block'} is never closed; it ends at the "
+            'end of the file (write "end" on a line of its own after its last line)',
             _shifted(keyword),
         )
         return 0
@@ -678,9 +686,10 @@ class _ToModel:
         if end.value == _CLOSING and strays:
             # the diagram goes on after the declarations: one mistake, the missing `end`
             stray = _what(strays[0]).replace("this", "the", 1)
+            wanted = '"end" after its declarations' if declared else 'its declarations and "end"'
             self.error(
-                f'this box is never closed; expected "end" after its declarations, before {stray} '
-                f"on line {strays[0].line}",
+                f"this box is never closed; expected {wanted}, before {stray} on line "
+                f"{strays[0].line}",
                 read.at,
             )
             return _Directive("box", box.line, read)

@@ -242,10 +242,7 @@ class _Lifter:
                 kind: LineKind = "element"
             else:
                 row = table_line(lines, pos, in_table)
-                following = next(
-                    (lines[at] for at in range(pos + 1, len(lines)) if lines[at].strip()), ""
-                )
-                kind = "text" if row else self.line_kind(line, following)
+                kind = "text" if row else self.line_kind(line, _next_statement(lines, pos))
                 # a line without a pipe is one more row (GitHub's rule), unless it ends the note
                 in_table = row or (in_table and not ends_table(line))
             if kind == "element":
@@ -266,6 +263,18 @@ class _Lifter:
             "indented",
             doubtful=doubtful,
         )
+
+
+def _next_statement(lines: list[str], pos: int) -> str:
+    """The first line after `pos` that is not blank or a comment ("" at the end)."""
+    return next(
+        (
+            line
+            for line in (lines[at] for at in range(pos + 1, len(lines)))
+            if line.strip() and not is_comment(line) and not is_percent_comment(line)
+        ),
+        "",
+    )
 
 
 def table_line(lines: list[str], pos: int, in_table: bool) -> bool:

@@ -375,8 +375,10 @@ def _header_band(layout: Layout) -> Span | None:
 
 
 def _header_layout(layout: Layout, band: Span) -> Layout:
-    """Only the top participant boxes, their lifelines and the boxes' bands behind them: drawn
-    over the top of a page."""
+    """Only the top participant boxes, their lifelines and the boxes' bands behind them (not
+    the bands' labels, above the boxes, which the page's top would cut): drawn over the top of
+    a page."""
+    bands = [replace(band, label=None) for band in layout.bands]
     lanes = Layout(layout.width, layout.height, participants=layout.participants,
-                   lifelines=layout.lifelines, bands=layout.bands)  # fmt: skip
+                   lifelines=layout.lifelines, bands=bands)  # fmt: skip
     return page_layouts(lanes, [Page(band[0], band[0] + band[1], False)])[0]

@@ -420,10 +420,10 @@ class _Painter:
                 pieces = self._pieces(d.pill)
                 if len(pieces) == 1:
                     tags.append(tag.pill(*self._patch(d.pill), outline, d.pill))
-                else:  # across a band's edge: each piece in the colour it lies on, as a halo
-                    tags += [tag.halo(*self._patch(piece), piece) for piece in pieces]
+                else:  # across a band's edge: square pieces, each in the colour it lies on
+                    tags += [tag.halo(*self._patch(piece), piece, radius="0") for piece in pieces]
                     if outline is not None:
-                        tags.append(tag.pill(None, "", outline, d.pill))
+                        tags.append(tag.pill_outline(outline, d.pill))
         content = group(tags)
         if d.label:
             content += self.text(d.label, "section-label" if d.band else "divider-label")

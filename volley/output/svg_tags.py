@@ -256,11 +256,11 @@ def box_group(line: int, content: str) -> str:
     return f'<g class="box" data-line="{line:d}">\n{content}</g>'
 
 
-def halo(colour: str, cls: str, box: Rect) -> str:
+def halo(colour: str, cls: str, box: Rect, radius: str = "3") -> str:
     """The patch behind a label, so a line crossing it does not strike it out: the page's
     colour (`vf-bg`), or on a rect or a band its colour."""
     place = _box(box.x, box.y, box.w, box.h)
-    return f'<rect class="halo {cls}" {place} rx="3" fill="{colour}"/>'
+    return f'<rect class="halo {cls}" {place} rx="{radius}" fill="{colour}"/>'
 
 
 def code(colour: str, box: Rect, radius: str = "3") -> str:
@@ -348,17 +348,24 @@ def rule(colour: str, width: str, dash: str | None, x1: float, x2: float, y: flo
     )
 
 
-def pill(bg: str | None, bg_cls: str, outline: str | None, box: Rect) -> str:
+def pill(bg: str, bg_cls: str, outline: str | None, box: Rect) -> str:
     """The patch behind a divider's label, which hides the rule: the page's colour (`vf-bg`)
-    or a rect's, or None for its outline alone (over patches of the colours it lies on);
-    `outline` its stroke colour (None for none)."""
-    cls = "pill" if bg is None else f"pill {bg_cls}"
-    stroke = ""
+    or a rect's; `outline` its stroke colour (None for none)."""
+    cls, stroke = f"pill {bg_cls}", ""
     if outline is not None:
-        cls, stroke = f"{cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
+        cls, stroke = f"pill {bg_cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
     return (
         f'<rect class="{cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
-        f' fill="{bg or "none"}"{stroke}/>'
+        f' fill="{bg}"{stroke}/>'
+    )
+
+
+def pill_outline(outline: str, box: Rect) -> str:
+    """A divider pill's outline alone, over the patches of the colours it lies on (a pill
+    across a band's edge)."""
+    return (
+        f'<rect class="pill vs-divider" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
+        f' fill="none" stroke="{outline}" stroke-width="1"/>'
     )
 
 
