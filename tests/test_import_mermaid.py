@@ -308,14 +308,43 @@ def test_half_arrowheads_keep_their_end_and_say_volley_draws_a_whole_head() -> N
 
 
 def test_an_activation_after_a_note_is_not_read_as_the_notes_text() -> None:
-    text = one("sequenceDiagram\nA->>+B: x\nNote over B: busy\ndeactivate B\nactivate A\n")
+    text = one(
+        "sequenceDiagram\nA->>+B: x\nNote over B: busy\ndeactivate B\nactivate A\nA->>B: y\n"
+        "deactivate A\n"
+    )
     diagram = volley.parse(text)
     assert [n.text for n in by_type(diagram, Note)] == ["busy"]
     assert [(a.participant, a.on) for a in by_type(diagram, Activation)] == [
         ("B", False),
         ("A", True),
+        ("A", False),
     ]
     assert "note B: busy\ndeactivate: B\n" in text  # the colon ends the note
+
+
+def test_a_cross_written_with_a_capital_x_is_a_cross_as_in_mermaid() -> None:
+    """Mermaid reads its arrows in any case (a real handbook's `Node5-XZK: Heartbeat fails`)."""
+    text = one("sequenceDiagram\n  Node5-XZK: Heartbeat fails\n  A--XB: t\n  A--X+B: u\n")
+    assert text == (
+        "Node5 -x ZK: Heartbeat fails\nA --x B: t\n"
+        "// Mermaid: the activation of B started here is never ended, so Mermaid draws no bar "
+        "for it (nor does volley)\nA --x B: u\n"
+    )
+
+
+def test_an_activation_mermaid_never_ends_draws_no_bar_as_in_mermaid() -> None:
+    """Mermaid draws a bar when its activation ends: a `+` or `activate` never ended draws
+    none (a real KEP puts `+` on almost every message). It is left out, with a comment, so the
+    diagram shows what Mermaid showed; the bars that do end stay."""
+    text = one(
+        "sequenceDiagram\n  A->>+B: call\n  B->>+C: deeper\n  C-->>-B: back\n  activate A\n"
+        "  B->>A: hi\n"
+    )
+    diagram = volley.parse(text)
+    assert [m.activate for m in diagram.messages()] == [None, "+", "-", None]
+    assert by_type(diagram, Activation) == []
+    assert text.count("is never ended, so Mermaid draws no bar for it (nor does volley)") == 2
+    assert "// Mermaid: the activation of B started here is never ended" in text
 
 
 def test_central_connections_are_arrows_with_a_comment_not_names() -> None:

@@ -218,10 +218,15 @@ def test_each_diagram_imports_to_volley_that_parses_with_every_message(name, lin
     assert sorted(shown(label) for label in labels) == mermaid_block_labels(source)
     aliases = mermaid_aliases(source)
     assert {name: diagram.shown_lines(name) for name in aliases} == aliases
-    # and each `activate X` / `deactivate X` line is an activation, never a note's text
+    # and each `activate X` / `deactivate X` line is an activation, never a note's text; an
+    # activation never ended is left out, as Mermaid draws no bar for it, with a comment
     written = re.findall(r"(?im)^[ \t]*(activate|deactivate)[ \t]+(\S.*?)[ \t]*$", source)
     bars = [(a.participant, a.on) for a in items(diagram, Activation)]
-    assert bars == [(name, word.lower() == "activate") for word, name in written]
+    ends = [(name, False) for word, name in written if word.lower() == "deactivate"]
+    assert [bar for bar in bars if not bar[1]] == ends
+    starts = sum(1 for word, _ in written if word.lower() == "activate")
+    left_out = item.text.count("is never ended, so Mermaid draws no bar for it")
+    assert len(bars) - len(ends) <= starts <= len(bars) - len(ends) + left_out
 
 
 def test_a_diagram_mermaid_refuses_is_an_error_naming_the_file_line_and_why() -> None:
@@ -283,12 +288,15 @@ def test_gateway_api_activations_aliases_and_a_note_beside_a_lane() -> None:
     assert diagram.labels == {"C": "Client", "G": "Gateway", "B": "Backend"}
     assert "// Mermaid: actor C (volley draws every participant as a box)" in text
     first = diagram.messages()[:3]
+    # `C->>+G` and then `activate G`: the `-` after them ends the later, so the bar `C->>+G`
+    # starts is never ended, and Mermaid draws none for it
     assert [(m.sender, m.receiver, m.activate) for m in first] == [
-        ("C", "G", "+"),
+        ("C", "G", None),
         ("G", "B", "+"),
         ("B", "G", "-"),
     ]
     assert [(a.participant, a.on) for a in items(diagram, Activation)] == [("G", True)]
+    assert "// Mermaid: the activation of G started here is never ended" in text
     notes = items(diagram, Note)
     assert notes[0].over == ["G"]
     assert notes[0].text.split("\n")[:2] == [

@@ -95,7 +95,11 @@ BRANCHES = {"else": "if", "and": "par", "option": "critical"}
 # has sent its writer here
 _HEADER = re.compile(r"(?i:sequenceDiagram)\b(.*)")
 # the longest first, so that `--|\\` is not read as `-` and a name
-_ARROW = "|".join(re.escape(arrow) for arrow in sorted({**ARROWS, **HALF_ARROWS}, key=len)[::-1])
+# Mermaid reads its arrows in any case: `A--XB` is `A--xB`.
+_ARROW = "|".join(
+    re.escape(arrow).replace("x", "[xX]")
+    for arrow in sorted({**ARROWS, **HALF_ARROWS}, key=len)[::-1]
+)
 # `()` at either end of the arrow: a "central connection", to the middle of the lifeline
 _MESSAGE = re.compile(
     rf"(?P<sender>[^:]+?)[ \t]*(?P<from_centre>\(\))?[ \t]*(?P<arrow>{_ARROW})[ \t]*"
@@ -467,8 +471,9 @@ class _Reader:
     count: int = 1
     step: int = 1
     numbered: bool = False
-    # how many activations each participant has open, in the order of the source
-    active: dict[str, int] = field(default_factory=dict)
+    # the activations each participant has open, in the order of the source: the message that
+    # started each (`->>+`), or its `activate` line and the items it stands among
+    active: dict[str, list[Message | tuple[Activation, list[Item]]]] = field(default_factory=dict)
     headless: list[int] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)  # lines drawn otherwise, commented
     # a participant just created or destroyed, with its line and statement: Mermaid wants the
@@ -846,12 +851,23 @@ class _Reader:
 
     def activation(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         name = self.use(line, raw, rest)
-        self.activate(line, raw, name, keyword == "activate")
-        self.add(Activation(line, name, keyword == "activate"))
+        item = Activation(line, name, keyword == "activate")
+        self.activate(line, raw, name, (item, self.items()) if item.on else None)
+        self.add(item)
 
-    def activate(self, line: int, raw: str, name: str, on: bool) -> None:
-        """Count `name`'s open activations; Mermaid refuses to end one that is not open."""
-        if not on and self.active.get(name, 0) < 1:
+    def activate(
+        self,
+        line: int,
+        raw: str,
+        name: str,
+        opener: Message | tuple[Activation, list[Item]] | None,
+    ) -> None:
+        """Open an activation on `name` (`opener`: what starts it), or end its last one (None);
+        Mermaid refuses to end one that is not open."""
+        started = self.active.setdefault(name, [])
+        if opener is not None:
+            started.append(opener)
+        elif not started:
             self.fail(
                 line,
                 raw,
@@ -859,7 +875,26 @@ class _Reader:
                 hint=f"activate {name} before this line, or take the deactivation (or the - "
                 "after the arrow) away",
             )
-        self.active[name] = self.active.get(name, 0) + (1 if on else -1)
+        else:
+            started.pop()
+
+    def never_ended(self) -> None:
+        """Mermaid draws an activation's bar once it ends: one never ended draws none. It is
+        left out, so the diagram shows what Mermaid showed, with a comment that says so."""
+        for name, started in self.active.items():
+            for opener in started:
+                if isinstance(opener, Message):
+                    opener.activate = None
+                    line = opener.line
+                else:
+                    item, among = opener
+                    del among[next(at for at, other in enumerate(among) if other is item)]
+                    line = item.line
+                self.comment(
+                    line,
+                    f"the activation of {name} started here is never ended, so Mermaid draws "
+                    "no bar for it (nor does volley)",
+                )
 
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         parts = rest.split()
@@ -942,10 +977,10 @@ class _Reader:
         self.add(note)
 
     def message(self, line: int, raw: str, found: re.Match[str]) -> None:
-        arrow, mark = found["arrow"], found["mark"]
+        arrow, mark = found["arrow"].lower(), found["mark"]
         written = found["receiver"].strip()
         if not written.strip("<>-"):  # `A->>: x`: the arrow's own head read as a receiver
-            head = arrow + written
+            head = found["arrow"] + written
             column = raw.find(head) + len(head) + 1 if head in raw else 0
             self.fail(line, raw, f'expected the name of a participant after "{head}"', column)
         sender = self.use(line, raw, found["sender"])
@@ -972,7 +1007,9 @@ class _Reader:
         message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
         if mark in ("+", "-"):
             message.activate = mark  # type: ignore[assignment]
-            self.activate(line, raw, receiver if mark == "+" else sender, mark == "+")
+            self.activate(
+                line, raw, receiver if mark == "+" else sender, message if mark == "+" else None
+            )
         if self.numbered:
             message.number = self.count
         self.count += self.step
@@ -981,6 +1018,7 @@ class _Reader:
     # --- the diagram ---
 
     def finish(self) -> None:
+        self.never_ended()
         diagram = self.diagram
         diagram.participants = list(self.seen)
         position = {name: index for index, name in enumerate(diagram.participants)}
