@@ -357,3 +357,14 @@ def test_mermaid_api_front_matter_is_kept_with_its_nesting() -> None:
     diagram = volley.parse(text)
     assert diagram.labels["Mermaid"] == "mermaid.ts"
     assert {block.kind for block in items(diagram, Block)} >= {"if", "opt"}
+
+
+def test_kueue_preemption_draws_no_bar_that_mermaid_never_ends() -> None:
+    """KEP-8303 puts `+` on nearly every message and ends none: Mermaid draws a bar only when
+    its activation ends, so it shows none, and neither does volley; each left out is said."""
+    from volley.layout.engine import layout_diagram
+
+    text = page("kueue-8303-preemption.md")[0]
+    diagram = volley.parse(text)
+    assert layout_diagram(diagram).activations == []
+    assert text.count("is never ended, so Mermaid draws no bar for it") == 12
