@@ -103,7 +103,7 @@ _FENCE_AT_END = re.compile(r"(?<=[:\s])((?:`{3,}|~{3,})[^`\n]*)$")
 
 
 # Whether a line is an element, text, or text that reads like a keyword; given the next line
-# that is not blank, where it is known.
+# that is not blank or a comment, where it is known.
 LineKinds = Callable[[str, str | None], LineKind]
 
 
