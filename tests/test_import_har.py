@@ -821,3 +821,18 @@ def test_a_header_token_is_masked_where_the_capture_repeats_it():
     }
     (item,) = convert(json.dumps({"log": {"entries": [first, second]}}), "h.har")
     assert token not in item.text
+
+
+def test_an_error_about_a_capture_does_not_print_its_secrets(tmp_path):
+    """The error quotes the line where the JSON stops: the credential on it is masked there,
+    as it would be in the diagram, unless --no-redact keeps it."""
+    token = "9f2c4e7a1b8d3f6e0a5c2b9d4e7f1a3c"
+    entry = '{"request":{"url":"https://a.example/","headers":[{"name":"Authorization",'
+    (tmp_path / "bad.har").write_text(
+        '{"log":{"entries":[' + entry + '"value":"Bearer ' + token + '"},]}}]}}'
+    )
+    result = volley_cli("import", str(tmp_path / "bad.har"))
+    assert result.returncode == 1 and "the JSON does not parse" in result.stderr
+    assert token not in result.stderr and "Bearer <redacted>" in result.stderr
+    kept = volley_cli("import", "--no-redact", str(tmp_path / "bad.har"))
+    assert token in kept.stderr

@@ -949,3 +949,17 @@ def test_the_caller_of_the_trace_stands_at_the_left():
     diagram = import_trace(json.dumps(otlp))
     assert diagram.participants[0] == "Client"
     assert set(diagram.participants) == {"Client", "api", "worker"}
+
+
+def test_a_peer_named_by_a_url_is_its_host_without_the_password():
+    """OpenTracing's `peer.address` may be a database's connection URL, password and all: the
+    lane is the host and port, and the password is nowhere in the text."""
+    address = {
+        "key": "peer.address",
+        "value": {"stringValue": "mongodb://app:S3cret99@mongo:27017/shop"},
+    }
+    data = {"resourceSpans": [otlp_span("01", None, "orders", 3, 0, attributes=[address])]}
+    (item,) = convert(json.dumps(data), "spans.json")
+    assert "S3cret99" not in item.text
+    assert "orders" in parse(item.text).participants
+    assert "mongo:27017" in parse(item.text).shown("mongo 27017")

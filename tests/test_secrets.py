@@ -80,6 +80,41 @@ FOUND = [
     ("CREATE USER u IDENTIFIED BY 'hunter22x'", "CREATE USER u IDENTIFIED BY '$M'"),
     ("POST https://discord.com/api/webhooks/1234567890123456789/" + "AbC0-_" * 12,
      "POST https://discord.com/api/webhooks/1234567890123456789/$M"),
+    # a capture's path without its host (in a header of its own)
+    ("POST /api/webhooks/1234567890123456789/" + "AbC0-_" * 12 + " HTTP/1.1",
+     "POST /api/webhooks/1234567890123456789/$M HTTP/1.1"),
+    ("POST /services/T02ABCDEF/B03GHIJKL/q8Zr4XyT2wVb6NcMdLp0sKfE HTTP/1.1",
+     "POST /services/T02ABCDEF/B03GHIJKL/$M HTTP/1.1"),
+    # a form's nested fields, as Rails and PHP name them, and as browsers encode them
+    ("user[email]=a%40b.c&user[password]=$V&commit=Log+in",
+     "user[email]=a%40b.c&user[password]=$M&commit=Log+in"),
+    ("user%5Bpassword%5D=$V&x=1", "user%5Bpassword%5D=$M&x=1"),
+    ('--b\r\nContent-Disposition: form-data; name=password\r\n\r\n$V\r\n--b--',
+     '--b\r\nContent-Disposition: form-data; name=password\r\n\r\n$M\r\n--b--'),
+    # a header's values as a list (Go's http.Header, API Gateway), and under OpenTelemetry's
+    # or gRPC's prefix
+    ('{"Authorization": ["Bearer $V"], "X-Api-Key": ["$V", "x"]}',
+     '{"Authorization": ["Bearer $M"], "X-Api-Key": ["$M", "x"]}'),
+    ('{"http.request.header.authorization": ["Bearer $V"]}',
+     '{"http.request.header.authorization": ["Bearer $M"]}'),
+    ('{"rpc.grpc.request.metadata.authorization": "Bearer $V"}',
+     '{"rpc.grpc.request.metadata.authorization": "Bearer $M"}'),
+    # JSON held as a string in JSON (an MCP tool's result), a header kept as a string, a
+    # GraphQL query's argument, PHP's escaped slashes
+    ('{"text": "{\\"access_token\\": \\"$V\\", \\"n\\": 1}"}',
+     '{"text": "{\\"access_token\\": \\"$M\\", \\"n\\": 1}"}'),
+    ('{"headers": ["Authorization: Bearer $V"]}', '{"headers": ["Authorization: Bearer $M"]}'),
+    ('{"query": "mutation { login(password: \\"$V\\") { ok } }"}',
+     '{"query": "mutation { login(password: \\"$M\\") { ok } }"}'),
+    ('{"dsn": "mysql:\\/\\/root:$V@db:3306\\/app"}',
+     '{"dsn": "mysql:\\/\\/root:$M@db:3306\\/app"}'),
+    # more names: an environment's, a session cookie's, STOMP's
+    ('{"DB_PASS": "$V", "SMTP_PASS": "$V", "signing_key": "$V"}',
+     '{"DB_PASS": "$M", "SMTP_PASS": "$M", "signing_key": "$M"}'),
+    ("GET /x;jsessionid=$V HTTP/1.1", "GET /x;jsessionid=$M HTTP/1.1"),
+    ("user=ada&pw=$V", "user=ada&pw=$M"),
+    ("passcode:$V", "passcode:$M"),
+    ("X-Session-Id: $V", "X-Session-Id: $M"),
 ]  # fmt: skip
 
 QUIET = [
@@ -91,6 +126,9 @@ QUIET = [
     "Authorization: Bearer ${API_TOKEN}",
     "Authorization: Bearer {{token}}",
     "Authorization: Bearer eyJhbGciOiJSUzI1NiJ9…",
+    "Authorization: Bearer eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9…",  # a JWT's header, cut
+    "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
+    '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
     "Authorization: Basic",
     '{"password": "", "token": null, "secret": "***", "api_key": "YOUR_API_KEY"}',
     '{"max_tokens": 1024, "token_type": "Bearer", "input_tokens": 12, "tokens": ["a"]}',
@@ -179,6 +217,33 @@ def test_a_value_in_a_label_ends_at_the_labels_line_break():
     assert redact_label(f"sign in<br/>Cookie: sid={LIVE}<br>done") == (
         f"sign in<br/>Cookie: sid={MASK}<br>done"
     )
+
+
+def test_a_label_is_read_as_it_shows():
+    """An escape of the markup (an importer's `ghp\\_…`, written so a `_` stays text) hides no
+    token; a header named mid-line is one; most of a key, cut where a label ends, is a key."""
+    from volley.checks.secrets import redact_label
+
+    token = "ghp_" + "R7xK2mQ9aB3c" * 3
+    assert redact_label("at C:\\\\Users token " + token.replace("_", "\\_")) == (
+        f"at C:\\\\Users token {MASK}"
+    )
+    assert redact_label(f"GET /me with header X-Api-Key: {LIVE}") == (
+        f"GET /me with header X-Api-Key: {MASK}"
+    )
+    assert redact_label(f"Calling `Authorization: Bearer {LIVE}`") == (
+        f"Calling `Authorization: Bearer {MASK}`"
+    )
+    assert redact_label("GET /w?api_key=9f2c4e7a1b8d3f6e0a5c2b9d4e7…") == f"GET /w?api_key={MASK}"
+    assert redact_label("set the token: for each request") == "set the token: for each request"
+
+
+def test_a_secret_after_a_labels_line_break_is_masked_when_it_is_the_only_one():
+    """The look at all of a diagram's texts at once, which tells that most hold no secret,
+    reads a label's `<br>` and `\\n` as line breaks too, as the label's own reading does."""
+    source = f"A -> B: POST /login<br>password: {LIVE}\nB --> A: ok\\napi_key: {LIVE}\n"
+    for fmt in ("svg", "html"):
+        assert LIVE not in volley.render(source, format=fmt, redact=True)
 
 
 def test_a_private_key_written_across_a_labels_line_breaks_is_masked_whole():
@@ -485,3 +550,17 @@ def test_a_warning_masks_a_secret_where_it_stands_not_a_key_of_the_same_name(tmp
     assert "  A -> B: ws://h/api?user=root&pwd=<redacted>&id=1\n" in result.stderr
     assert "  B -> A: login pwd=<redacted> then <redacted>\n" in result.stderr
     assert "hunter2x9" not in result.stderr
+
+
+def test_a_warning_about_a_note_written_under_its_note_line_points_at_its_line(tmp_path):
+    """A note's words may start on the lines under `note:` (blank lines first): each secret in
+    it is pointed out on its own line and column, not one line up."""
+    path = tmp_path / "note.volley"
+    path.write_text(
+        f"A -> B: hi\nnote B:\n\n  POST /login HTTP/1.1\n  Authorization: Basic {LIVE}\n",
+        encoding="utf-8",
+    )
+    result = run("check", str(path))
+    assert f"{path}:5:24: warning: the Authorization header looks like a live secret" in (
+        result.stderr
+    )

@@ -129,6 +129,7 @@ class Note:
     over: list[str]  # every participant the note spans, in display order
     text: str  # continuation lines joined with "\n"; a fenced block kept with its fences
     attached: bool = False  # True for `note:` under a message
+    text_line: int = 0  # the source line its text starts on, when not `line` (`note:` alone)
 
     def to_json(self) -> dict:
         return {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
@@ -347,7 +348,7 @@ class Diagram:
                         yield Text("body", start, payload.body)
             elif isinstance(item, Note):
                 yield from first_use(item.over, item.line)
-                yield Text("note", item.line, item.text)
+                yield Text("note", item.text_line or item.line, item.text)
             elif isinstance(item, Divider):
                 yield Text("divider", item.line, item.label)
             elif isinstance(item, Block):

@@ -65,6 +65,8 @@ SECRET_NAMES = frozenset(
         "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
         "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
         "chromeproxy",  # Chrome's data saver: the proxy's session and signature
+        "pw", "passcode", "authentication", "jsessionid", "phpsessid", "aspsessionid",
+        "xsessionid", "xsessiontoken",
     }
 ) | CARD_CODE_NAMES  # fmt: skip
 _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
@@ -72,7 +74,9 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
-WEAK_SECRET_NAMES = frozenset({"key", "auth", "code", "bearer"})
+WEAK_SECRET_NAMES = frozenset({"key", "auth", "code", "bearer", "authorizationcode", "appid"})
+# … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
+WEAK_SECRET_SUFFIXES = ("pass",)
 # A name also counts when it ends in one of these: `github_token`, `db_password`, `x-api-key`,
 # `AWS_SECRET_ACCESS_KEY`, `webhook_signature` …
 SECRET_SUFFIXES = (
@@ -81,6 +85,11 @@ SECRET_SUFFIXES = (
     # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, a master key (an "access
     # key" is often the id beside a secret key: MinIO's, Terraform's `access_key`)
     "subscriptionkey", "functionskey", "masterkey", "authkey",
+    # a header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`,
+    # gRPC's `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`
+    "authorization", "cookie",
+    "passcode", "pwd", "appkey", "signingkey", "encryptionkey", "hmackey",
+    "licensekey",
 )  # fmt: skip
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
@@ -94,7 +103,8 @@ NOT_SECRET_SUFFIXES = (
 # folded, holds one of these words (a test keeps it so).
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
-    "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer",
+    "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
+    "appid",
 )  # fmt: skip
 
 
@@ -120,7 +130,9 @@ _PLACEHOLDER = re.compile(
     r"|example|sample|dummy|changeme|secret|password|token)"
     r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
     r"|(?i:foo|bar|baz|qux|foobar|xyz|abc|abc123|test|demo|1234|12345|123456)"  # classic dummies
-    r"|[^\n]*(?:…|\.\.\.)"  # cut short on purpose: eyJhbGciOi…
+    # cut short on purpose: `sk-proj-abc1…`; a JWT's header and claims, `eyJhbGciOi…`, say
+    # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
+    r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
     r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
     r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
     r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
@@ -172,14 +184,15 @@ def _strength(key: str) -> str | None:
 
     Kept per name: a diagram's bodies repeat the same few keys ("id", "type", "content") on
     every message."""
-    folded = _fold(key).strip("\"'")
-    folded = folded.rsplit("[", 1)[0] if folded.endswith("]") else folded  # user[password]
+    folded = _fold(key).strip("\"'").replace("%5b", "[").replace("%5d", "]")
+    # a form's nested field, `user[password]` (`user%5Bpassword%5D` as browsers send it)
+    folded = folded.rsplit("[", 1)[-1][:-1] if folded.endswith("]") else folded
     folded = folded.rsplit(":", 1)[-1]  # an XML namespace: ns:Password
     if folded.endswith(NOT_SECRET_SUFFIXES):
         return None
     if folded in SECRET_NAMES or folded.endswith(SECRET_SUFFIXES):
         return "strong"
-    return "weak" if folded in WEAK_SECRET_NAMES else None
+    return "weak" if folded in WEAK_SECRET_NAMES or folded.endswith(WEAK_SECRET_SUFFIXES) else None
 
 
 def secret_name(key: str) -> bool:
@@ -241,6 +254,18 @@ def _short(name: str) -> str:
 # JSON strings and numbers, each scanned once: a key is a string followed by `:`.
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
 _KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
+# `Authorization: Bearer …` anywhere in a line: the credential after the scheme
+_INLINE_AUTHORIZATION = re.compile(
+    r"(?i)\b((?:proxy-)?authorization)[ \t]*:[ \t]*(?:bearer|basic|token|digest)[ \t]+"
+    r"([^\s\"'\\,;<>`]+)"
+)
+# `Name: value` anywhere in a line of prose, where the value must look like a credential
+_INLINE_PAIR = re.compile(r"\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*([^\s\"'\\,;<>`]+)")
+# `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
+_QUOTED_PAIR = re.compile(r'\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*\\?"((?:[^"\\\n]|\\[^"\n])*)\\?"')
+_LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
+# `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
+_ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
 # A number as long as a numeric key; `"token": 3` is a count.
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
@@ -250,7 +275,7 @@ _LINE_PAIR = re.compile(
 # `key=value` in a query string or fragment, a form body, a cookie list, a connection string;
 # `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`).
 _PARAM = re.compile(
-    r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]]{0,79})="
+    r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
     r"(?:\"([^\"\n]*)\"|([^&#;,\s\"'<>]*))"
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
@@ -260,7 +285,10 @@ _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
 # scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
-_URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s/?#@:\"'<>]*:([^\s/?#@\"'<>]+)@")
+# (`mysql:\/\/root:…@db` as PHP's JSON writes it too)
+_URL_USERINFO = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.\-]{1,30}:(?://|\\/\\/)[^\s/?#@:\"'<>\\]*:([^\s/?#@\"'<>\\]+)@"
+)
 # .npmrc: //registry.npmjs.org/:_authToken=…
 _NPMRC = re.compile(r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)")
 # curl -H "Name: value", curl -u user:password, curl -b "name=value"
@@ -345,7 +373,9 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON),
-    and HAR's `{"name": "Authorization", "value": "…"}` pairs."""
+    each string of such a key's list (`"Authorization": ["Bearer …"]`, as Go and API Gateway
+    write headers), HAR's `{"name": "Authorization", "value": "…"}` pairs, and pairs in JSON
+    held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
@@ -369,8 +399,30 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if content is not None:
             for begin, end in _header_values(name, content, start + 1, prose):
                 yield Secret(begin, end, what)
+        elif text.startswith("[", start):
+            for item in _list_strings(text, start + 1):
+                for begin, end in _header_values(name, item.group()[1:-1], item.start() + 1, prose):
+                    yield Secret(begin, end, what)
         elif value is None and (number := _number_secret(name, text, start, prose)):
             yield Secret(*number.span(), what, mask=f'"{MASK}"')
+    for pair in _ESCAPED_PAIR.finditer(text):
+        if secret_name(pair.group(1)):
+            what = f'the "{_short(pair.group(1))}" key'
+            for begin, end in _header_values(pair.group(1), pair.group(2), pair.start(2), prose):
+                yield Secret(begin, end, what)
+
+
+def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
+    """The closed strings of the JSON list that starts at `start` (after its `[`), up to the
+    first item that is no string."""
+    at = start
+    while True:
+        at = _LIST_GAP.match(text, at).end()  # type: ignore[union-attr]  # it matches nothing too
+        item = _STRING.match(text, at) if text.startswith('"', at) else None
+        if item is None or len(item.group()) < 2 or not item.group().endswith('"'):
+            return
+        yield item
+        at = item.end()
 
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
@@ -379,6 +431,26 @@ def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[st
     if _card_code_name(name):
         return _CARD_CODE.match(text, start)
     return None if prose else _NUMBER.match(text, start)
+
+
+def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """A credential named within a line, not at its start: `request with Authorization: Bearer
+    …` in a log's words, a header kept as a string in JSON (`"headers": ["Authorization: …"]`),
+    `password: \\"…\\"` in a GraphQL query held in JSON."""
+    for match in _INLINE_AUTHORIZATION.finditer(text):
+        value = match.group(2)
+        if not is_placeholder(value) and not (prose and not credential_like(value)):
+            yield Secret(*match.span(2), _describe(match.group(1), header=True))
+    for match in _QUOTED_PAIR.finditer(text):
+        if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(2), prose):
+            yield Secret(*match.span(2), f'the "{_short(match.group(1))}" key')
+    if prose:  # `GET /me with X-Api-Key: 7c1e…`; a body's free text says `password: required`
+        for match in _INLINE_PAIR.finditer(text):
+            name, value = match.group(1), match.group(2)
+            if secret_name(name):
+                what = _describe(name, header=True)
+                for begin, end in _header_values(name, value, match.start(2), prose):
+                    yield Secret(begin, end, what)
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -414,8 +486,9 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
 
 
+# the part's name, quoted as RFC 7578 writes it or bare as some clients send it
 _FORM_DATA_NAME = re.compile(
-    r'(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname="([^"\n]{1,80})"'
+    r'(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname=(?:"([^"\n]{1,80})"|([^";\s]{1,80}))'
 )
 _BLANK_LINE = re.compile(r"\r?\n\r?\n")
 
@@ -427,31 +500,40 @@ def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
         blank = _BLANK_LINE.search(text, match.end())
         if blank is None:
             return  # no later part has its value either: stop, so the scan stays linear
-        if not secret_name(match.group(1)):
+        name = match.group(1) or match.group(2)
+        if not secret_name(name):
             continue
         start = blank.end()
         end = len(text)
         for stop in ("\r", "\n"):
             found = text.find(stop, start)
             end = found if 0 <= found < end else end
-        if _secret_value(match.group(1), text[start:end], prose):
-            yield Secret(start, end, f'the "{_short(match.group(1))}" form field')
+        if _secret_value(name, text[start:end], prose):
+            yield Secret(start, end, f'the "{_short(name)}" form field')
 
 
 def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     for match in _URL_USERINFO.finditer(text):
         if not is_placeholder(match.group(1)):
             yield Secret(*match.span(1), "the password in a URL")
-    for match in _DISCORD_WEBHOOK.finditer(text):
-        if not is_placeholder(match.group(1)):
-            yield Secret(*match.span(1), "a Discord webhook's token")
+    for pattern, what in (
+        (_DISCORD_WEBHOOK, "a Discord webhook's token"),
+        (_SLACK_WEBHOOK_PATH, "a Slack webhook's token"),
+    ):
+        for match in pattern.finditer(text):
+            if not is_placeholder(match.group(1)):
+                yield Secret(*match.span(1), what)
 
 
 # A Discord webhook: whoever has its URL posts to the channel (the token is its last part).
+# A capture may give its path alone, the host in a header of its own.
 _DISCORD_WEBHOOK = re.compile(
-    r"(?i:https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api(?:/v\d+)?/webhooks/)"
+    r"(?i:(?:https?://(?:ptb\.|canary\.)?discord(?:app)?\.com)?/api(?:/v\d+)?/webhooks/)"
     r"[0-9]{15,22}/([A-Za-z0-9_\-]{40,100})"
 )
+# A Slack incoming webhook's path (detect-secrets knows the whole URL): its last part is the
+# secret.
+_SLACK_WEBHOOK_PATH = re.compile(r"/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/([A-Za-z0-9]{20,})")
 # A password in an ADO.NET or ODBC connection string runs to its `;`, `&` and all
 # (`Server=db;User Id=app;Password=Tr0ub4dor&3xyz;`), where a query string's stops at `&`.
 _CONNECTION_PASSWORD = re.compile(
@@ -758,11 +840,12 @@ _Finders = tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], 
 _FINDERS: _Finders = (
     (_line_secrets, _may_name_secret),
     (_json_secrets, _may_name_secret),
+    (_inline_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
     (_xml_secrets, _may_name_secret),
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
-    (_url_secrets, _holds("://")),
+    (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
     (
         _statement_secrets,
         _finds(r"(?i)pwd|password|identified"),
@@ -792,7 +875,14 @@ def _merged(found: list[Secret]) -> list[Secret]:
 def _find(text: str, prose: bool) -> list[Secret]:
     """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
     line as the picture draws it, so no named value runs on past one; a private key, which
-    spans lines by nature, is looked for in the whole text."""
+    spans lines by nature, is looked for in the whole text. Prose is read as it shows, its
+    markup's escapes taken out (`ghp\\_…` shows as a token, and is one)."""
+    if prose and _ESCAPE.search(text):
+        shown, where = _unescaped(text)
+        return [
+            replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
+            for secret in _find(shown, prose)
+        ]
     if not prose or not _PROSE_BREAK.search(text):
         return _found_in(text, prose, _FINDERS)
     found = _found_in(text, prose, _WHOLE_TEXT_FINDERS)
@@ -809,6 +899,25 @@ def _find(text: str, prose: bool) -> list[Secret]:
 
 # A line break in prose: `\n`, or a `<br>` as the inline markup reads one.
 _PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
+# A backslash escape of the inline markup: `\_`, `\*`, any ASCII punctuation.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _unescaped(text: str) -> tuple[str, list[int]]:
+    """Prose as it shows, its escapes taken out, and where each of its characters stands in
+    `text`."""
+    shown: list[str] = []
+    where: list[int] = []
+    at = 0
+    for escape in _ESCAPE.finditer(text):
+        shown.append(text[at : escape.start()])
+        where.extend(range(at, escape.start()))
+        shown.append(escape.group(1))
+        where.append(escape.start(1))
+        at = escape.end()
+    shown.append(text[at:])
+    where.extend(range(at, len(text)))
+    return "".join(shown), where
 
 
 def _found_in(text: str, prose: bool, finders: _Finders) -> list[Secret]:
@@ -912,8 +1021,9 @@ class DiagramSecrets:
 
     Most diagrams hold none, and one look at all their texts at once says so: every pattern
     but a private key block stops at a line's end, and a block stops where the next begins,
-    so nothing found in the texts joined by new lines means nothing in any of them (read as a
-    body, which finds all a label's reading finds and more).
+    so nothing found in the texts joined by new lines (each label's line breaks made new lines
+    too) means nothing in any of them (read as a body, which finds all a label's reading finds
+    and more).
     """
 
     def __init__(self, diagram: Diagram) -> None:
@@ -923,7 +1033,13 @@ class DiagramSecrets:
             (text.text, _read_as_body(text)): [] for text in texts
         }
         self._by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
-        if not find_secrets("\n".join(text.text for text in texts)):
+        # a label's `\n` and `<br>` start a line as its own reading does (`password: …` after
+        # one is a named value at a line's start)
+        joined = "\n".join(
+            text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _unescaped(text.text)[0])
+            for text in texts
+        )
+        if not find_secrets(joined):
             self.again: Callable[[str], str] = _unchanged
             return
         for text in texts:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from volley.cli import _quick_exit, lane_renames, report
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.share_links import as_link
@@ -97,6 +97,18 @@ def _targets(
     else:
         stem = os.path.splitext(os.path.basename(source))[0]
     return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
+
+
+def _told(said: VolleyError | Diagnostic, mask: bool) -> VolleyError | Diagnostic:
+    """An error or warning as printed: under `mask`, with the secrets in its words and its
+    quoted line masked."""
+    from volley.checks.redact import redact_diagnostic, redact_error
+
+    if not mask:
+        return said
+    if isinstance(said, VolleyError):
+        return redact_error(said)
+    return redact_diagnostic(said)
 
 
 @click.command(
@@ -189,25 +201,29 @@ def import_command(
     _quick_exit()
     source = as_link(source)
     options = _traffic_options(**traffic)
+    # What is said about captured traffic (or a file that may be some) quotes its lines: their
+    # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
+    mask = options.redact
     try:
         text, name = _read(source, max_input_bytes)
         importer = IMPORTERS[source_format] if source_format else detect(text)
         if importer is not None and not importer.traffic:
+            mask = False
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, importer.name if importer else None, options)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
-        report(exc)
+        report(_told(exc, mask))
         found, total, failed = exc.imported, exc.total, True
     except VolleyError as exc:
-        report(exc)
+        report(_told(exc, mask))
         sys.exit(1)
     masked = sum(item.masked for item in found)
     if masked:
         click.echo(f"{name}: {masked_note(masked)}", err=True)
     for item in found:
         for warning in item.warnings:
-            report(warning)
+            report(_told(warning, mask))
     what = importer.parts if importer is not None else "diagrams"
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":

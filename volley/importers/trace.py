@@ -954,6 +954,7 @@ class _Builder:
             reach(span)
 
     def lane(self, service: str) -> str:
+        service = _without_userinfo(service)
         if service not in self.lanes:
             chosen = self.options.names.get(service)
             self.lanes[service] = named_lane(service, chosen, self.labels)
@@ -1182,6 +1183,15 @@ def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> li
         until = max(until, end) if len(branches) > 1 else end
     close()
     return out
+
+
+def _without_userinfo(peer: str) -> str:
+    """A peer named by its URL (OpenTracing's `peer.address`, a database's connection URL) as
+    its host and port, without the user and password the URL may hold."""
+    if "://" not in peer:
+        return peer
+    host = urlsplit(peer).netloc.rpartition("@")[2]
+    return host or peer
 
 
 def _hex_id(trace: str) -> str:

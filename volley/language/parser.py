@@ -545,10 +545,13 @@ class _ToModel:
                 self._check_colour(_name_of(name), name)  # `note over A #aqua: x`
         text = _text(text_token)
         body = self.bodies.get(_line(keyword))
+        text_line = 0
         if body is not None:
             # blank lines before a note's first words are no paragraph break; spaces at a
             # line's end mean nothing (as on the note: line, which the grammar trims)
             more = "\n".join(line.rstrip(" \t") for line in body.text.split("\n"))
+            if not text:  # its words start below the `note:` line
+                text_line = _line(keyword) + 1 + len(more) - len(more.lstrip("\n"))
             text = f"{text}\n{more}" if text else more.lstrip("\n")
             for line in body.doubtful:
                 said = f"this line is read as text of the note on line {_line(keyword)}"
@@ -570,7 +573,7 @@ class _ToModel:
                         "arrow as volley does, as in ->>)"
                     )
                 self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
-        note = Note(line=_line(keyword), over=names, text=text)
+        note = Note(line=_line(keyword), over=names, text=text, text_line=text_line)
         note.attached = not names
         if _place is None and len(names) == 1 and _side(names[0]) in _PLANTUML_NOTE_SIDES:
             self._local.run.sides[id(note)] = rest[0]
