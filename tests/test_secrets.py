@@ -113,6 +113,7 @@ FOUND = [
      '{"DB_PASS": "$M", "SMTP_PASS": "$M", "signing_key": "$M"}'),
     ("GET /x;jsessionid=$V HTTP/1.1", "GET /x;jsessionid=$M HTTP/1.1"),
     ("user=ada&pw=$V", "user=ada&pw=$M"),
+    ("run it (PGPASSWORD=$V) first", "run it (PGPASSWORD=$M) first"),
     ("passcode:$V", "passcode:$M"),
     ("X-Session-Id: $V", "X-Session-Id: $M"),
 ]  # fmt: skip

@@ -456,8 +456,12 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _PARAM.finditer(text):
         value = 2 if match.group(2) is not None else 3  # quoted, or as it stands
-        if _secret_value(match.group(1), match.group(value), prose=False):
-            yield Secret(*match.span(value), f'the "{_short(match.group(1))}" parameter')
+        start, end = match.span(value)
+        opened = match.start() > 0 and text[match.start() - 1] == "("
+        if value == 3 and opened and text[start:end].endswith(")"):
+            end -= 1  # `(PGPASSWORD=hunter22)`: the parenthesis closes around the pair
+        if _secret_value(match.group(1), text[start:end], prose=False):
+            yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
 
 
 def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
