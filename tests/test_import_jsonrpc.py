@@ -186,6 +186,37 @@ def test_unanswered_request_and_unknown_response_say_so():
     assert isinstance(note, Note) and note.text == "no response to id 1 before the session ended"
 
 
+@pytest.mark.parametrize(
+    "cancel",
+    [
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}',  # MCP
+        '{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}',  # LSP
+    ],
+)
+def test_a_request_cancelled_and_never_answered_says_so_under_its_cancellation(cancel):
+    """The note under a request no response answered said the session ended first; where the
+    asker cancelled it, the note stands under the cancellation, which explains it."""
+    diagram = session_diagram(
+        [
+            Sent("client", '{"jsonrpc":"2.0","id":1,"method":"tools/call"}'),
+            Sent("client", '{"jsonrpc":"2.0","id":2,"method":"ping"}'),
+            Sent("client", cancel),
+            Sent("server", '{"jsonrpc":"2.0","id":2,"result":{}}'),
+        ]
+    )
+    kinds = [type(item).__name__ for item in diagram.items]
+    assert kinds == ["Message", "Message", "Message", "Note", "Message"]
+    assert diagram.items[3].text == "no response to id 1: the request was cancelled"
+    answered = session_diagram(  # cancelled, and answered all the same: nothing to say
+        [
+            Sent("client", '{"jsonrpc":"2.0","id":1,"method":"tools/call"}'),
+            Sent("client", cancel),
+            Sent("server", '{"jsonrpc":"2.0","id":1,"error":{"code":-32800,"message":"x"}}'),
+        ]
+    )
+    assert not [item for item in answered.items if isinstance(item, Note)]
+
+
 def test_lanes_are_renamed():
     diagram = import_jsonrpc(
         (CASES / "claude-desktop-ably.log").read_text(),

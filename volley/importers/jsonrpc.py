@@ -201,7 +201,9 @@ def session_diagram(
     limit = options.body_limit(0)  # a message is the protocol's own payload: whole by default
     items: list[Item] = []
     waiting: dict[tuple[Side, str], Message] = {}  # (who asked, id) → the request
-    unanswered: list[tuple[str, Message]] = []  # asked again with the same id before an answer
+    # what to say of a request never answered, and the message it is said under
+    unanswered: list[tuple[str, Message]] = []
+    cancels: dict[tuple[Side, str], Message] = {}  # a request waiting -> what cancelled it
     for line in sent:
         here, there = lanes[line.sender], lanes[_OTHER[line.sender]]
         if line.remark:
@@ -227,29 +229,56 @@ def session_diagram(
                 payload = _payload("Request", text, line.as_logged, limit)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
-                if key in waiting:
-                    unanswered.append((key[1], waiting[key]))
+                if key in waiting:  # asked again with the same id before an answer
+                    unanswered.append((_never_answered(key[1]), waiting[key]))
+                    cancels.pop(key, None)
                 waiting[key] = request
                 items.append(request)
             elif "method" in message:
                 payload = _payload("Notification", text, line.as_logged, limit)
-                items.append(
-                    Message(0, here, there, "->>", _request_label(message), request=payload)
+                notification = Message(
+                    0, here, there, "->>", _request_label(message), request=payload
                 )
+                items.append(notification)
+                asked = (line.sender, _cancelled_id(message))
+                if asked in waiting:
+                    cancels[asked] = notification
             else:
                 items.append(_response(message, line, text, here, there, waiting, limit))
         if line.cut and isinstance(items[-1], Message):
             items[-1].label += " " + label("(cut short in the log)")
-    unanswered += [(message_id, request) for (_, message_id), request in waiting.items()]
+    for key, request in waiting.items():
+        cancel = cancels.get(key)
+        if cancel is None:
+            unanswered.append((_never_answered(key[1]), request))
+        else:  # said under the cancellation, which explains it
+            unanswered.append((f"no response to id {key[1]}: the request was cancelled", cancel))
     return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
 
 
+def _never_answered(message_id: str) -> str:
+    return f"no response to id {message_id} before the session ended"
+
+
+def _cancelled_id(message: dict) -> str | None:
+    """The id of the request a notification cancels (MCP's `notifications/cancelled`, LSP's
+    `$/cancelRequest`), or None."""
+    params = message.get("params")
+    if message.get("method") not in ("notifications/cancelled", "$/cancelRequest"):
+        return None
+    if not isinstance(params, dict):
+        return None
+    asked = params.get("requestId", params.get("id"))
+    return None if asked is None else _key(asked)
+
+
 def _noted(items: list[Item], unanswered: list[tuple[str, Message]]) -> list[Item]:
-    """The items with a note under each request that no response answered."""
+    """The items with a note under each message that something is said of: a request that no
+    response answered, or the cancellation of one."""
     notes: dict[int, Note] = {}
-    for message_id, request in unanswered:
-        note = label(f"no response to id {message_id} before the session ended", NOTE_CHARS)
-        notes[id(request)] = Note(0, [request.sender, request.receiver], note, attached=True)
+    for said, under in unanswered:
+        note = label(said, NOTE_CHARS)
+        notes[id(under)] = Note(0, [under.sender, under.receiver], note, attached=True)
     if not notes:
         return items
     out: list[Item] = []
