@@ -230,8 +230,7 @@ def session_diagram(
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
                 if key in waiting:  # asked again with the same id before an answer
-                    unanswered.append((_never_answered(key[1]), waiting[key]))
-                    cancels.pop(key, None)
+                    unanswered.append(_unanswered(key[1], waiting[key], cancels.pop(key, None)))
                 waiting[key] = request
                 items.append(request)
             elif "method" in message:
@@ -247,17 +246,16 @@ def session_diagram(
                 items.append(_response(message, line, text, here, there, waiting, limit))
         if line.cut and isinstance(items[-1], Message):
             items[-1].label += " " + label("(cut short in the log)")
-    for key, request in waiting.items():
-        cancel = cancels.get(key)
-        if cancel is None:
-            unanswered.append((_never_answered(key[1]), request))
-        else:  # said under the cancellation, which explains it
-            unanswered.append((f"no response to id {key[1]}: the request was cancelled", cancel))
+    unanswered += [_unanswered(key[1], asked, cancels.get(key)) for key, asked in waiting.items()]
     return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
 
 
-def _never_answered(message_id: str) -> str:
-    return f"no response to id {message_id} before the session ended"
+def _unanswered(message_id: str, request: Message, cancel: Message | None) -> tuple[str, Message]:
+    """What to say of a request no response answered, and the message to say it under: the
+    request, or the cancellation that explains it."""
+    if cancel is None:
+        return f"no response to id {message_id} before the session ended", request
+    return f"no response to id {message_id}: the request was cancelled", cancel
 
 
 def _cancelled_id(message: dict) -> str | None:
