@@ -215,6 +215,18 @@ def test_a_request_cancelled_and_never_answered_says_so_under_its_cancellation(c
         ]
     )
     assert not [item for item in answered.items if isinstance(item, Note)]
+    reused = session_diagram(  # then a new request under the same id, never answered
+        [*answered_lines(cancel), Sent("client", '{"jsonrpc":"2.0","id":1,"method":"ping"}')]
+    )
+    assert reused.items[-1].text == "no response to id 1 before the session ended"
+
+
+def answered_lines(cancel: str) -> list[Sent]:
+    return [
+        Sent("client", '{"jsonrpc":"2.0","id":1,"method":"tools/call"}'),
+        Sent("client", cancel),
+        Sent("server", '{"jsonrpc":"2.0","id":1,"error":{"code":-32800,"message":"x"}}'),
+    ]
 
 
 def test_lanes_are_renamed():

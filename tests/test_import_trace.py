@@ -963,3 +963,6 @@ def test_a_peer_named_by_a_url_is_its_host_without_the_password():
     assert "S3cret99" not in item.text
     assert "orders" in parse(item.text).participants
     assert "mongo:27017" in parse(item.text).shown("mongo 27017")
+    broken = {"key": "peer.address", "value": {"stringValue": "http://[::1"}}
+    data = {"resourceSpans": [otlp_span("01", None, "orders", 3, 0, attributes=[broken])]}
+    assert convert(json.dumps(data), "spans.json")  # a peer that reads as no URL stays a name

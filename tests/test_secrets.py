@@ -114,6 +114,9 @@ FOUND = [
     ("GET /x;jsessionid=$V HTTP/1.1", "GET /x;jsessionid=$M HTTP/1.1"),
     ("user=ada&pw=$V", "user=ada&pw=$M"),
     ("run it (PGPASSWORD=$V) first", "run it (PGPASSWORD=$M) first"),
+    ("password[]=$V&token[0]=$V", "password[]=$M&token[0]=$M"),
+    ("postgres://u:p\\$V@db/x", "postgres://u:$M@db/x"),
+    ('{"log": "sent with X-Api-Key: $V."}', '{"log": "sent with X-Api-Key: $M."}'),
     ("passcode:$V", "passcode:$M"),
     ("X-Session-Id: $V", "X-Session-Id: $M"),
 ]  # fmt: skip
@@ -130,6 +133,10 @@ QUIET = [
     "Authorization: Bearer eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9…",  # a JWT's header, cut
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
+    # a string's own words, not a pair; algorithms and references under key-like names
+    '{"label": "Password:", "hint": "At least 12 characters", "t": "Enter token:"}',
+    '{"signing_key": "RS256", "hmacKey": "sha256", "authentication": "SAML2", "pw": 2}',
+    "GET cache key: user:1234:profile, routing key: orders.created.v1, code: E_AUTH_1234",
     "Authorization: Basic",
     '{"password": "", "token": null, "secret": "***", "api_key": "YOUR_API_KEY"}',
     '{"max_tokens": 1024, "token_type": "Bearer", "input_tokens": 12, "tokens": ["a"]}',
@@ -235,6 +242,7 @@ def test_a_label_is_read_as_it_shows():
     assert redact_label(f"Calling `Authorization: Bearer {LIVE}`") == (
         f"Calling `Authorization: Bearer {MASK}`"
     )
+    assert redact_label(f"(password: {LIVE})") == f"(password: {MASK})"
     assert redact_label("GET /w?api_key=9f2c4e7a1b8d3f6e0a5c2b9d4e7…") == f"GET /w?api_key={MASK}"
     assert redact_label("set the token: for each request") == "set the token: for each request"
 
@@ -243,8 +251,10 @@ def test_a_secret_after_a_labels_line_break_is_masked_when_it_is_the_only_one():
     """The look at all of a diagram's texts at once, which tells that most hold no secret,
     reads a label's `<br>` and `\\n` as line breaks too, as the label's own reading does."""
     source = f"A -> B: POST /login<br>password: {LIVE}\nB --> A: ok\\napi_key: {LIVE}\n"
-    for fmt in ("svg", "html"):
-        assert LIVE not in volley.render(source, format=fmt, redact=True)
+    alone = f"A -> B: GET /me with header X-Api-Key: {LIVE}\n"  # named mid-line
+    for text in (source, alone):
+        for fmt in ("svg", "html"):
+            assert LIVE not in volley.render(text, format=fmt, redact=True)
 
 
 def test_a_private_key_written_across_a_labels_line_breaks_is_masked_whole():

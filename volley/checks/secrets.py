@@ -65,7 +65,7 @@ SECRET_NAMES = frozenset(
         "stripesignature", "xhubsignature", "xhubsignature256", "xslacksignature",
         "codeverifier", "accountkey", "sharedaccesskey", "sharedaccesssignature",
         "chromeproxy",  # Chrome's data saver: the proxy's session and signature
-        "pw", "passcode", "authentication", "jsessionid", "phpsessid", "aspsessionid",
+        "passcode", "jsessionid", "phpsessid", "aspsessionid",
         "xsessionid", "xsessiontoken",
     }
 ) | CARD_CODE_NAMES  # fmt: skip
@@ -74,9 +74,13 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
-WEAK_SECRET_NAMES = frozenset({"key", "auth", "code", "bearer", "authorizationcode", "appid"})
+WEAK_SECRET_NAMES = frozenset(
+    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication"}
+)
 # … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
-WEAK_SECRET_SUFFIXES = ("pass",)
+WEAK_SECRET_SUFFIXES = (
+    "pass", "signingkey", "encryptionkey", "hmackey", "licensekey", "appkey",  # or `RS256`
+)  # fmt: skip
 # A name also counts when it ends in one of these: `github_token`, `db_password`, `x-api-key`,
 # `AWS_SECRET_ACCESS_KEY`, `webhook_signature` …
 SECRET_SUFFIXES = (
@@ -88,8 +92,7 @@ SECRET_SUFFIXES = (
     # a header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`,
     # gRPC's `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`
     "authorization", "cookie",
-    "passcode", "pwd", "appkey", "signingkey", "encryptionkey", "hmackey",
-    "licensekey",
+    "passcode", "pwd",
 )  # fmt: skip
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
@@ -185,8 +188,11 @@ def _strength(key: str) -> str | None:
     Kept per name: a diagram's bodies repeat the same few keys ("id", "type", "content") on
     every message."""
     folded = _fold(key).strip("\"'").replace("%5b", "[").replace("%5d", "]")
-    # a form's nested field, `user[password]` (`user%5Bpassword%5D` as browsers send it)
-    folded = folded.rsplit("[", 1)[-1][:-1] if folded.endswith("]") else folded
+    # a form's nested field, `user[password]` (`user%5Bpassword%5D` as browsers send it), by
+    # its last part that is a name (`password[]`, `token[0]`: the name before the brackets)
+    if folded.endswith("]"):
+        parts = [part for part in re.split(r"[\[\]]", folded) if part and not part.isdigit()]
+        folded = parts[-1] if parts else folded
     folded = folded.rsplit(":", 1)[-1]  # an XML namespace: ns:Password
     if folded.endswith(NOT_SECRET_SUFFIXES):
         return None
@@ -260,9 +266,12 @@ _INLINE_AUTHORIZATION = re.compile(
     r"([^\s\"'\\,;<>`]+)"
 )
 # `Name: value` anywhere in a line of prose, where the value must look like a credential
-_INLINE_PAIR = re.compile(r"\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*([^\s\"'\\,;<>`]+)")
+_INLINE_PAIR = re.compile(r"\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*([^\s\"'\\,;<>`()\[\]{}]+)")
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
-_QUOTED_PAIR = re.compile(r'\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*\\?"((?:[^"\\\n]|\\[^"\n])*)\\?"')
+_QUOTED_PAIR = re.compile(
+    r'(?<!["\\])\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*'
+    r'(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"([^"\\\n]*)")'
+)
 _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
 _ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
@@ -287,7 +296,7 @@ _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>
 # scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
 # (`mysql:\/\/root:…@db` as PHP's JSON writes it too)
 _URL_USERINFO = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.\-]{1,30}:(?://|\\/\\/)[^\s/?#@:\"'<>\\]*:([^\s/?#@\"'<>\\]+)@"
+    r"[A-Za-z][A-Za-z0-9+.\-]{1,30}:(?://|\\/\\/)[^\s/?#@:\"'<>\\]*:([^\s/?#@\"'<>]+)@"
 )
 # .npmrc: //registry.npmjs.org/:_authToken=…
 _NPMRC = re.compile(r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)")
@@ -442,15 +451,20 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if not is_placeholder(value) and not (prose and not credential_like(value)):
             yield Secret(*match.span(2), _describe(match.group(1), header=True))
     for match in _QUOTED_PAIR.finditer(text):
-        if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(2), prose):
-            yield Secret(*match.span(2), f'the "{_short(match.group(1))}" key')
-    if prose:  # `GET /me with X-Api-Key: 7c1e…`; a body's free text says `password: required`
-        for match in _INLINE_PAIR.finditer(text):
-            name, value = match.group(1), match.group(2)
-            if secret_name(name):
-                what = _describe(name, header=True)
-                for begin, end in _header_values(name, value, match.start(2), prose):
-                    yield Secret(begin, end, what)
+        value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
+        if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
+            yield Secret(*match.span(value), f'the "{_short(match.group(1))}" key')
+    # `GET /me with X-Api-Key: 7c1e…` (an Authorization's scheme is the one above), in prose
+    # and in a body's free text alike (so that a
+    # body's reading finds all a label's does): only a name that always holds a secret
+    # (`cache key: user:1234` is no key), and only a value that looks like one (a body's
+    # words say `password: required`)
+    for match in _INLINE_PAIR.finditer(text):
+        name, value = match.group(1), match.group(2).rstrip(".")
+        if _strength(name) == "strong" and not name.lower().endswith("authorization"):
+            what = _describe(name, header=True)
+            for begin, end in _header_values(name, value, match.start(2), prose=True):
+                yield Secret(begin, end, what)
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -500,10 +514,12 @@ _BLANK_LINE = re.compile(r"\r?\n\r?\n")
 def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """A multipart/form-data part named like a secret: its value is the line after the blank
     line that ends the part's headers."""
+    blank: re.Match[str] | None = None
     for match in _FORM_DATA_NAME.finditer(text):
-        blank = _BLANK_LINE.search(text, match.end())
+        if blank is None or blank.start() < match.end():  # the one found is still ahead: kept
+            blank = _BLANK_LINE.search(text, match.end())
         if blank is None:
-            return  # no later part has its value either: stop, so the scan stays linear
+            return  # no later part has its value either
         name = match.group(1) or match.group(2)
         if not secret_name(name):
             continue
@@ -885,8 +901,13 @@ def _find(text: str, prose: bool) -> list[Secret]:
         shown, where = _unescaped(text)
         return [
             replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
-            for secret in _find(shown, prose)
+            for secret in _find_as_shown(shown, prose)
         ]
+    return _find_as_shown(text, prose)
+
+
+def _find_as_shown(text: str, prose: bool) -> list[Secret]:
+    """`_find` in a text whose escapes, if it is prose, were taken out."""
     if not prose or not _PROSE_BREAK.search(text):
         return _found_in(text, prose, _FINDERS)
     found = _found_in(text, prose, _WHOLE_TEXT_FINDERS)

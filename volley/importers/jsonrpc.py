@@ -229,8 +229,9 @@ def session_diagram(
                 payload = _payload("Request", text, line.as_logged, limit)
                 request = Message(0, here, there, "->", _request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
+                cancel = cancels.pop(key, None)  # of the last request under this id
                 if key in waiting:  # asked again with the same id before an answer
-                    unanswered.append(_unanswered(key[1], waiting[key], cancels.pop(key, None)))
+                    unanswered.append(_unanswered(key[1], waiting[key], cancel))
                 waiting[key] = request
                 items.append(request)
             elif "method" in message:

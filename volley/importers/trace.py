@@ -1190,7 +1190,10 @@ def _without_userinfo(peer: str) -> str:
     its host and port, without the user and password the URL may hold."""
     if "://" not in peer:
         return peer
-    host = urlsplit(peer).netloc.rpartition("@")[2]
+    try:
+        host = urlsplit(peer).netloc.rpartition("@")[2]
+    except ValueError:  # `http://[::1`: no URL that reads; a name as it stands
+        return peer
     return host or peer
 
 
