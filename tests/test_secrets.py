@@ -242,7 +242,10 @@ def test_a_label_is_read_as_it_shows():
     assert redact_label(f"Calling `Authorization: Bearer {LIVE}`") == (
         f"Calling `Authorization: Bearer {MASK}`"
     )
-    assert redact_label(f"(password: {LIVE})") == f"(password: {MASK})"
+    assert redact_label(f"(X-Api-Key: {LIVE})") == f"(X-Api-Key: {MASK})"
+    # a word of the sentence is no name: "signed with the endpoint's secret: HMAC-SHA256"
+    said = "signed with the endpoint's secret: HMAC-SHA256 over the body"
+    assert redact_label(said) == said
     assert redact_label("GET /w?api_key=9f2c4e7a1b8d3f6e0a5c2b9d4e7…") == f"GET /w?api_key={MASK}"
     assert redact_label("set the token: for each request") == "set the token: for each request"
 

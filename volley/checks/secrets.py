@@ -454,13 +454,17 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
         if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
             yield Secret(*match.span(value), f'the "{_short(match.group(1))}" key')
-    # `GET /me with X-Api-Key: 7c1e…` (an Authorization's scheme is the one above), in prose
+    # `GET /me with X-Api-Key: 7c1e…`, a name spelled as a header's or a field's is (an
+    # Authorization's scheme is the one above), in prose
     # and in a body's free text alike (so that a
     # body's reading finds all a label's does): only a name that always holds a secret
     # (`cache key: user:1234` is no key), and only a value that looks like one (a body's
     # words say `password: required`)
     for match in _INLINE_PAIR.finditer(text):
         name, value = match.group(1), match.group(2).rstrip(".")
+        spelled = any(c in name for c in "-_.") or name[1:] != name[1:].lower()
+        if not spelled:  # a word of the sentence: "signed with the endpoint's secret: HMAC"
+            continue
         if _strength(name) == "strong" and not name.lower().endswith("authorization"):
             what = _describe(name, header=True)
             for begin, end in _header_values(name, value, match.start(2), prose=True):
