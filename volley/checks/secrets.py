@@ -265,7 +265,7 @@ _INLINE_AUTHORIZATION = re.compile(
     r"(?i)\b((?:proxy-)?authorization)[ \t]*:[ \t]*(?:bearer|basic|token|digest)[ \t]+"
     r"([^\s\"'\\,;<>`]+)"
 )
-# `Name: value` anywhere in a line of prose, where the value must look like a credential
+# `Name: value` anywhere in a line, where the value must look like a credential
 _INLINE_PAIR = re.compile(r"\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*([^\s\"'\\,;<>`()\[\]{}]+)")
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
 _QUOTED_PAIR = re.compile(
@@ -454,12 +454,11 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
         if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
             yield Secret(*match.span(value), f'the "{_short(match.group(1))}" key')
-    # `GET /me with X-Api-Key: 7c1e…`, a name spelled as a header's or a field's is (an
-    # Authorization's scheme is the one above), in prose
-    # and in a body's free text alike (so that a
-    # body's reading finds all a label's does): only a name that always holds a secret
-    # (`cache key: user:1234` is no key), and only a value that looks like one (a body's
-    # words say `password: required`)
+    # `GET /me with X-Api-Key: 7c1e…`, in prose and in a body's free text alike (so that a
+    # body's reading finds all a label's does): only a name spelled as a header's or a
+    # field's is, that always holds a secret (`cache key: user:1234` is no key), and only a
+    # value that looks like one (a body's words say `password: required`). An
+    # Authorization's scheme is read above.
     for match in _INLINE_PAIR.finditer(text):
         name, value = match.group(1), match.group(2).rstrip(".")
         spelled = any(c in name for c in "-_.") or name[1:] != name[1:].lower()
@@ -932,6 +931,11 @@ _PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+def _shown(text: str) -> str:
+    """Prose as it shows: its escapes taken out."""
+    return _ESCAPE.sub(r"\1", text)
+
+
 def _unescaped(text: str) -> tuple[str, list[int]]:
     """Prose as it shows, its escapes taken out, and where each of its characters stands in
     `text`."""
@@ -1065,7 +1069,7 @@ class DiagramSecrets:
         # a label's `\n` and `<br>` start a line as its own reading does (`password: …` after
         # one is a named value at a line's start)
         joined = "\n".join(
-            text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _unescaped(text.text)[0])
+            text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _shown(text.text))
             for text in texts
         )
         if not find_secrets(joined):
