@@ -1109,3 +1109,30 @@ def test_what_a_server_wrote_on_stderr_in_neovims_log_is_a_note():
     (note,) = [item for item in diagram.items if isinstance(item, Note)]
     assert note.text == "stderr: LOG INFO: hover for file:///a.py LOG DEBUG: done"
     assert diagram.items.index(note) == 1  # where the server wrote it
+
+
+def test_neovim_log_of_two_servers_is_one_diagram_with_a_warning_why(tmp_path):
+    """Neovim's "rpc" lines never name the server: a log where ruff and pyright both run can
+    not be split by server or by session, so it is drawn as logged and the user is told."""
+    place = "[DEBUG][2025-10-14 09:04:17] .../lsp/log.lua:151\t"
+    log = tmp_path / "lsp.log"
+    log.write_text(
+        f'{place}"rpc.send"\t{{ id = 1, jsonrpc = "2.0", method = "initialize" }}\n'
+        f'{place}"rpc.receive"\t{{ id = 1, jsonrpc = "2.0", result = {{}} }}\n'
+        f'{place}"LSP[ruff]"\t"server_capabilities"\t{{}}\n'
+        f'{place}"rpc.send"\t{{ id = 1, jsonrpc = "2.0", method = "initialize" }}\n'
+        f'{place}"rpc.receive"\t{{ id = 1, jsonrpc = "2.0", result = {{}} }}\n'
+        f'{place}"LSP[pyright]"\t"server_capabilities"\t{{}}\n',
+        encoding="utf-8",
+    )
+    diagrams, warnings = read_jsonrpc(log.read_text(), filename="lsp.log")
+    (diagram,) = diagrams
+    assert diagram.participants == ["Client", "Language servers"]
+    assert [a[3] for a in arrows(diagram)] == ["initialize", "result", "initialize", "result"]
+    (warning,) = warnings
+    assert (warning.filename, warning.line, warning.column) == ("lsp.log", 6, 1)
+    assert "2 language servers (ruff and pyright)" in warning.message
+    done = volley_cli("import", str(log), "-o", str(tmp_path / "out.volley"))
+    assert done.returncode == 0, done.stderr
+    assert "lsp.log:6:1: warning: this log holds the messages of 2 language servers" in done.stderr
+    assert (tmp_path / "out.volley").exists()

@@ -590,10 +590,36 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
     return by_server, warnings
 
 
-def _neovim_server(text: str) -> str | None:
-    """The server's name as Neovim's own lines give it (`"LSP[ruff]"`), when they name one."""
-    names = set(_NEOVIM_CLIENT_NAME.findall(text))
-    return names.pop() if len(names) == 1 else None
+def _neovim_servers(text: str) -> dict[str, int]:
+    """The servers Neovim's own lines name (`"LSP[ruff]"`), each with the index of the first
+    line that names it, in the order they first appear."""
+    servers: dict[str, int] = {}
+    for found in _NEOVIM_CLIENT_NAME.finditer(text):
+        servers.setdefault(found[1], text.count("\n", 0, found.start()))
+    return servers
+
+
+def _several_servers(servers: dict[str, int], lines: list[str]) -> Diagnostic:
+    """Neovim logs every client's messages alike: its "rpc" lines never say which server a
+    message went to or came from. With two or more servers in one log, their messages can only
+    be drawn together, and the user hears why."""
+    names = list(servers)
+    second = servers[names[1]]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    return Diagnostic(
+        f"this log holds the messages of {len(names)} language servers ({listed}); Neovim's "
+        '"rpc" lines do not say which server each message went to or came from, so they are '
+        f'drawn between the client and one lane, "{_SEVERAL_SERVERS}", in the order logged',
+        None,
+        second + 1,
+        1,
+        lines[second],
+        severity="warning",
+        hint="to see a server's messages apart, log a session with only that server running",
+    )
+
+
+_SEVERAL_SERVERS = "Language servers"
 
 
 def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
@@ -1142,7 +1168,12 @@ def read_jsonrpc(
         sent, server, warnings = _editor_log(text)
     elif _log_score(text, _NEOVIM_MARKERS, _NEOVIM_LINE):
         sent, warnings = _neovim_log(text)
-        server = _neovim_server(text)
+        servers = _neovim_servers(text)
+        if len(servers) > 1:  # one diagram: an initialize may start any of them
+            warnings.append(_several_servers(servers, text.split("\n")))
+            diagram = session_diagram(sent, options, server=_SEVERAL_SERVERS)
+            return [diagram], [replace(warning, filename=filename) for warning in warnings]
+        server = next(iter(servers), None)
     elif _trace_score(text):
         sent, warnings = _lsp_trace(text, filename)
     elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
