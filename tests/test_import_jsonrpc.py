@@ -1136,3 +1136,51 @@ def test_neovim_log_of_two_servers_is_one_diagram_with_a_warning_why(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "lsp.log:6:1: warning: this log holds the messages of 2 language servers" in done.stderr
     assert (tmp_path / "out.volley").exists()
+
+
+def test_a_log_line_that_is_not_utf8_is_read_with_a_warning_at_it(tmp_path):
+    """A server's stderr in another encoding is one line of a long log: the rest is read, and
+    the user hears which line held bytes that are not UTF-8 and how they were read."""
+    lines = (CASES / "neovim-ruff-20847.log").read_bytes().rstrip(b"\n").split(b"\n")
+    stderr = b'[ERROR][2025-10-14 09:04:18] .../log.lua:151\t"rpc"\t"ruff"\t"stderr"\t"caf\xe9"'
+    log = tmp_path / "lsp.log"
+    log.write_bytes(b"\n".join([*lines[:5], stderr, *lines[5:], stderr, b""]))
+    done = volley_cli("import", str(log), "-o", str(tmp_path / "lsp.volley"))
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if ": warning: this line is not" in line]
+    column = stderr.index(b"\xe9") + 1
+    assert [line.split(": warning:")[0] for line in said] == [
+        f"{log}:6:{column}",
+        f"{log}:{len(lines) + 2}:{column}",
+    ]
+    assert "(byte 0xe9: invalid continuation byte)" in said[0]
+    diagram = parse((tmp_path / "lsp.volley").read_text(encoding="utf-8"))
+    assert diagram.messages()  # the rest of the log is read
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert sum("stderr: caf\ufffd" in note for note in notes) == 2
+
+
+def test_many_lines_that_are_not_utf8_are_told_ten_and_then_the_rest_at_once(tmp_path):
+    record = (
+        '[DEBUG][2025-10-14 09:04:17] .../log.lua:151\t"rpc.send"\t'
+        '{{ id = {}, jsonrpc = "2.0", method = "x\\233" }}'
+    )
+    log = tmp_path / "lsp.log"
+    log.write_bytes(
+        "\n".join(record.format(n) for n in range(1, 16)).encode().replace(b"\\233", b"\xe9")
+    )
+    done = volley_cli("import", str(log), "-o", str(tmp_path / "lsp.volley"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("warning: this line is not valid UTF-8 (") == 10
+    assert f"{log}:11:" in done.stderr
+    assert "this line and 4 more after it are not valid UTF-8 either" in done.stderr
+
+
+def test_a_diagram_source_that_is_not_utf8_is_still_refused(tmp_path):
+    """Only captured traffic is read past bytes that are not UTF-8: in a diagram someone
+    wrote, a misread character would be drawn as something else."""
+    source = tmp_path / "flow.mmd"
+    source.write_bytes(b"sequenceDiagram\nA->>B: caf\xe9\n")
+    done = volley_cli("import", str(source))
+    assert done.returncode == 1
+    assert f"{source}:2:11: error: the file is not valid UTF-8: byte 0xe9" in done.stderr

@@ -9,7 +9,7 @@ import os
 import stat
 import tempfile
 
-from volley.errors import VolleyError
+from volley.errors import Diagnostic, VolleyError
 
 # Byte-order marks of the encodings other than UTF-8 a text may be saved in, longest first (a
 # UTF-32 one starts as a UTF-16 one does). Windows PowerShell 5 writes UTF-16 with `>`.
@@ -38,11 +38,7 @@ def decode(data: bytes, filename: str | None = None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        end = data.find(b"\n", exc.start)
-        shown = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
-        column = len(data[start : exc.start].decode("utf-8", "replace")) + 1
+        line, column, shown = _place(data, exc.start)
         raise VolleyError(
             f"the file is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
             f"({exc.reason})",
@@ -54,12 +50,83 @@ def decode(data: bytes, filename: str | None = None) -> str:
         ) from None
 
 
+def decode_replacing(data: bytes, filename: str | None = None) -> tuple[str, list[Diagnostic]]:
+    """`decode`, but bytes that are not UTF-8 are read as U+FFFD, with a warning for each line
+    that held some: for captured traffic, where one line of a long log may be a server's own
+    output in another encoding (its stderr in cp1252), and the rest is worth reading."""
+    try:
+        return decode(data, filename), []
+    except VolleyError as exc:
+        if exc.line is None:  # a byte-order mark's encoding: not one line of UTF-8
+            raise
+    warnings: list[Diagnostic] = []
+    offset = 0
+    for line in data.split(b"\n"):  # a UTF-8 sequence never holds a line feed
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if len(warnings) == _LINES_TOLD:
+                warnings.append(_more_lines(data, offset + exc.start, filename))
+                break
+            number, column, shown = _place(data, offset + exc.start)
+            warnings.append(
+                Diagnostic(
+                    f"this line is not valid UTF-8 (byte 0x{line[exc.start]:02x}: {exc.reason}); "
+                    "it is read with "
+                    "\N{REPLACEMENT CHARACTER} in place of each byte that is not",
+                    filename,
+                    number,
+                    column,
+                    shown,
+                    severity="warning",
+                )
+            )
+        offset += len(line) + 1
+    return data.decode("utf-8", "replace"), warnings
+
+
+_LINES_TOLD = 10  # lines that are not UTF-8 told one by one; the rest in one warning
+
+
+def _more_lines(data: bytes, start: int, filename: str | None) -> Diagnostic:
+    """One warning for the lines past `_LINES_TOLD` that are not UTF-8, at the first of them."""
+    number, column, shown = _place(data, start)
+    text = data[start:].decode("utf-8", "replace")
+    lines = sum(1 for line in text.split("\n") if "\N{REPLACEMENT CHARACTER}" in line)
+    return Diagnostic(
+        f"this line and {lines - 1:,} more after it are not valid UTF-8 either; they are read "
+        "the same way"
+        if lines > 1
+        else "this line is not valid UTF-8 either; it is read the same way",
+        filename,
+        number,
+        column,
+        shown,
+        severity="warning",
+    )
+
+
+def _place(data: bytes, offset: int) -> tuple[int, int, str]:
+    """The line (from 1) and column (from 1, in characters) of a byte offset, and the line."""
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    shown = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
+    column = len(data[start:offset].decode("utf-8", "replace")) + 1
+    return line, column, shown.removesuffix("\r")
+
+
 def read_source(path: str, max_bytes: int | None = None) -> str:
     """Read a diagram file (`-` for standard input) as text.
 
     With `max_bytes`, reading stops one byte past the limit, so an endless input (a pipe,
     /dev/zero) is refused with the limit's error instead of filling memory.
     """
+    return decode(read_bytes(path, max_bytes), "<stdin>" if path == "-" else path)
+
+
+def read_bytes(path: str, max_bytes: int | None = None) -> bytes:
+    """A file's bytes (`-` for standard input), refused past `max_bytes` (see `read_source`)."""
     import sys
 
     name = "<stdin>" if path == "-" else path
@@ -79,7 +146,7 @@ def read_source(path: str, max_bytes: int | None = None) -> str:
 
         what = f"{size:,} bytes" if size is not None else f"more than {max_bytes:,} bytes"
         raise limit_error(f"the input ({what})", max_bytes, "--max-input-bytes", filename=name)
-    return decode(data, name)
+    return data
 
 
 def _read_capped(handle, max_bytes: int | None) -> bytes:

@@ -15,7 +15,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.share_links import as_link
-from volley.textio import read_source, write_atomic
+from volley.textio import decode, decode_replacing, read_bytes, write_atomic
 
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 
@@ -25,12 +25,12 @@ _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 IMPORT_INPUT_BYTES = 200_000_000
 
 
-def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[str, str]:
-    """(the text, the name errors use): a link given on the command line is itself the text."""
+def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[bytes, str]:
+    """(the bytes, the name errors use): a link given on the command line is itself the
+    text."""
     if _URL.match(source):
-        return source, "<link>"
-    name = "<stdin>" if source == "-" else source
-    return read_source(source, max_bytes), name
+        return source.encode("utf-8", "surrogateescape"), "<link>"
+    return read_bytes(source, max_bytes), "<stdin>" if source == "-" else source
 
 
 def _traffic_options(
@@ -205,8 +205,11 @@ def import_command(
     # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
     mask = options.redact
     try:
-        text, name = _read(source, max_input_bytes)
+        raw, name = _read(source, max_input_bytes)
+        text, undecoded = decode_replacing(raw, name)
         importer = IMPORTERS[source_format] if source_format else detect(text)
+        if undecoded and not (importer and importer.traffic):
+            decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
         if importer is not None and not importer.traffic:
             mask = False
             _refuse_traffic_options(traffic, importer.name)
@@ -218,6 +221,8 @@ def import_command(
     except VolleyError as exc:
         report(_told(exc, mask))
         sys.exit(1)
+    for warning in undecoded:
+        report(_told(warning, mask))
     masked = sum(item.masked for item in found)
     if masked:
         click.echo(f"{name}: {masked_note(masked)}", err=True)
