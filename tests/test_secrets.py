@@ -119,6 +119,10 @@ FOUND = [
     ('{"log": "sent with X-Api-Key: $V."}', '{"log": "sent with X-Api-Key: $M."}'),
     ("passcode:$V", "passcode:$M"),
     ("X-Session-Id: $V", "X-Session-Id: $M"),
+    # a header kept as a string in JSON, named in a single word
+    ('{"headers": ["Accept: */*", "Cookie: sid=$V"]}',
+     '{"headers": ["Accept: */*", "Cookie: sid=$M"]}'),
+    ("{'headers': ['Password: $V']}", "{'headers': ['Password: $M']}"),
 ]  # fmt: skip
 
 QUIET = [
@@ -248,6 +252,11 @@ def test_a_label_is_read_as_it_shows():
     assert redact_label(said) == said
     assert redact_label("GET /w?api_key=9f2c4e7a1b8d3f6e0a5c2b9d4e7…") == f"GET /w?api_key={MASK}"
     assert redact_label("set the token: for each request") == "set the token: for each request"
+    # a name set apart in emphasis or code is one, a word of the sentence or not
+    for name in ("**password**", "*password*", "`password`"):
+        assert redact_label(f"use {name}: {LIVE} to sign in") == f"use {name}: {MASK} to sign in"
+    # ... but only when its value looks like a credential
+    assert redact_label("**password**: required") == "**password**: required"
 
 
 def test_a_secret_after_a_labels_line_break_is_masked_when_it_is_the_only_one():
@@ -255,7 +264,8 @@ def test_a_secret_after_a_labels_line_break_is_masked_when_it_is_the_only_one():
     reads a label's `<br>` and `\\n` as line breaks too, as the label's own reading does."""
     source = f"A -> B: POST /login<br>password: {LIVE}\nB --> A: ok\\napi_key: {LIVE}\n"
     alone = f"A -> B: GET /me with header X-Api-Key: {LIVE}\n"  # named mid-line
-    for text in (source, alone):
+    emphasis = f"A -> B: sign in\nnote A: the **password**: {LIVE}\n"
+    for text in (source, alone, emphasis):
         for fmt in ("svg", "html"):
             assert LIVE not in volley.render(text, format=fmt, redact=True)
 

@@ -265,8 +265,11 @@ _INLINE_AUTHORIZATION = re.compile(
     r"(?i)\b((?:proxy-)?authorization)[ \t]*:[ \t]*(?:bearer|basic|token|digest)[ \t]+"
     r"([^\s\"'\\,;<>`]+)"
 )
-# `Name: value` anywhere in a line, where the value must look like a credential
-_INLINE_PAIR = re.compile(r"\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*([^\s\"'\\,;<>`()\[\]{}]+)")
+# `Name: value` anywhere in a line, where the value must look like a credential; the name may
+# open a quoted string (a header kept as a string in JSON) or stand in emphasis or code
+_INLINE_PAIR = re.compile(
+    r"([\"'*`]?)\b([A-Za-z][\w.\-]{0,79})(\*{1,2}|`)?[ \t]*:[ \t]*([^\s\"'\\,;<>`()\[\]{}]+)"
+)
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
 _QUOTED_PAIR = re.compile(
     r'(?<!["\\])\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*'
@@ -457,16 +460,20 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
     # `GET /me with X-Api-Key: 7c1e…`, in prose and in a body's free text alike (so that a
     # body's reading finds all a label's does): only a name spelled as a header's or a
     # field's is, that always holds a secret (`cache key: user:1234` is no key), and only a
-    # value that looks like one (a body's words say `password: required`). An
-    # Authorization's scheme is read above.
+    # value that looks like one (a body's words say `password: required`). So is one set
+    # apart as a name: at the start of a quoted string (`["Cookie: sid=…"]`, a header kept
+    # as a string in JSON), or in emphasis or code (`**password**: …`). An Authorization's
+    # scheme is read above.
     for match in _INLINE_PAIR.finditer(text):
-        name, value = match.group(1), match.group(2).rstrip(".")
+        before, name, after = match.group(1), match.group(2), match.group(3)
+        value = match.group(4).rstrip(".")
+        set_apart = before in ('"', "'") or (bool(before) and after is not None)
         spelled = any(c in name for c in "-_.") or name[1:] != name[1:].lower()
-        if not spelled:  # a word of the sentence: "signed with the endpoint's secret: HMAC"
+        if not (set_apart or spelled):  # a word of the sentence: "the endpoint's secret: HMAC"
             continue
         if _strength(name) == "strong" and not name.lower().endswith("authorization"):
             what = _describe(name, header=True)
-            for begin, end in _header_values(name, value, match.start(2), prose=True):
+            for begin, end in _header_values(name, value, match.start(4), prose=True):
                 yield Secret(begin, end, what)
 
 
