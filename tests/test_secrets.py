@@ -123,6 +123,8 @@ FOUND = [
     ('{"headers": ["Accept: */*", "Cookie: sid=$V"]}',
      '{"headers": ["Accept: */*", "Cookie: sid=$M"]}'),
     ("{'headers': ['Password: $V']}", "{'headers': ['Password: $M']}"),
+    ('{"password": [null, 3, true, "$V"], "x": "y"}',
+     '{"password": [null, 3, true, "$M"], "x": "y"}'),
 ]  # fmt: skip
 
 QUIET = [

@@ -425,16 +425,24 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 
 def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
-    """The closed strings of the JSON list that starts at `start` (after its `[`), up to the
-    first item that is no string."""
+    """The closed strings of the JSON list that starts at `start` (after its `[`), past its
+    nulls, numbers and booleans (`[null, "…"]`), up to its end or a list or object in it."""
     at = start
     while True:
         at = _LIST_GAP.match(text, at).end()  # type: ignore[union-attr]  # it matches nothing too
-        item = _STRING.match(text, at) if text.startswith('"', at) else None
-        if item is None or len(item.group()) < 2 or not item.group().endswith('"'):
-            return
-        yield item
+        if text.startswith('"', at):
+            item = _STRING.match(text, at)
+            if item is None or len(item.group()) < 2 or not item.group().endswith('"'):
+                return  # a string the text cuts open
+            yield item
+        else:
+            item = _SCALAR.match(text, at)
+            if item is None:
+                return  # the list's end, or a list or object in it
         at = item.end()
+
+
+_SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
 
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
