@@ -97,6 +97,10 @@ FOUND = [
      '{"Authorization": ["Bearer $M"], "X-Api-Key": ["$M", "x"]}'),
     ('{"http.request.header.authorization": ["Bearer $V"]}',
      '{"http.request.header.authorization": ["Bearer $M"]}'),
+    # a cookie header under a prefix is its pairs, as Cookie's; one that holds no pair, whole
+    ('{"http.request.header.cookie": ["sid=$V; theme=dark"]}',
+     '{"http.request.header.cookie": ["sid=$M; theme=$M"]}'),
+    ('{"session_cookie": "$V", "Cookie": "$V"}', '{"session_cookie": "$M", "Cookie": "$M"}'),
     ('{"rpc.grpc.request.metadata.authorization": "Bearer $V"}',
      '{"rpc.grpc.request.metadata.authorization": "Bearer $M"}'),
     # JSON held as a string in JSON (an MCP tool's result), a header kept as a string, a
@@ -128,6 +132,7 @@ FOUND = [
 ]  # fmt: skip
 
 QUIET = [
+    '{"requiresAuthorization": "always", "sendCookie": "on-request"}',  # settings, no headers
     "Authorization: Bearer <redacted>",
     "Authorization: Bearer <token>",
     "Authorization: Bearer xxx",

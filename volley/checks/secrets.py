@@ -89,11 +89,12 @@ SECRET_SUFFIXES = (
     # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, a master key (an "access
     # key" is often the id beside a secret key: MinIO's, Terraform's `access_key`)
     "subscriptionkey", "functionskey", "masterkey", "authkey",
-    # a header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`,
-    # gRPC's `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`
-    "authorization", "cookie",
     "passcode", "pwd",
 )  # fmt: skip
+# A header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`, gRPC's
+# `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`; the header's
+# name stands apart (`requiresAuthorization` is a setting, not the header).
+_PREFIXED_HEADER = re.compile(r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cookie)[\"']?$")
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
 # notifications to their request).
@@ -196,7 +197,11 @@ def _strength(key: str) -> str | None:
     folded = folded.rsplit(":", 1)[-1]  # an XML namespace: ns:Password
     if folded.endswith(NOT_SECRET_SUFFIXES):
         return None
-    if folded in SECRET_NAMES or folded.endswith(SECRET_SUFFIXES):
+    if (
+        folded in SECRET_NAMES
+        or folded.endswith(SECRET_SUFFIXES)
+        or _PREFIXED_HEADER.search(key.lower())
+    ):
         return "strong"
     return "weak" if folded in WEAK_SECRET_NAMES or folded.endswith(WEAK_SECRET_SUFFIXES) else None
 
@@ -314,8 +319,9 @@ _CURL_COOKIE = re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)
 def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
     """The secret parts of a header's value: after the scheme, or each cookie's value."""
     folded = name.lower()
-    if folded in ("cookie", "set-cookie"):
-        yield from _cookie_values(value, start, first_only=folded == "set-cookie", prose=prose)
+    if folded.endswith("cookie") and _cookie_header(folded) and "=" in value:
+        set_cookie = folded.endswith("set-cookie")
+        yield from _cookie_values(value, start, first_only=set_cookie, prose=prose)
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
@@ -325,6 +331,12 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
             yield start + scheme.start(2), start + len(value)
     elif _secret_value(name, value, prose):
         yield start, start + len(value)
+
+
+def _cookie_header(name: str) -> bool:
+    """Whether a name (lower case) is a Cookie or Set-Cookie header, on its own or recorded
+    under a prefix (`http.request.header.cookie`): its value is `name=value` pairs."""
+    return name in ("cookie", "set-cookie") or _PREFIXED_HEADER.search(name) is not None
 
 
 def _cookie_values(
