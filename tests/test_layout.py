@@ -545,7 +545,8 @@ def _opaque_shapes(layout: Layout) -> list[Rect]:
     shapes += [n.box for n in layout.notes]
     shapes += [r for d in layout.dividers for r in (d.band, d.pill) if r is not None]
     for f in layout.frames:
-        shapes.append(_bounds(f.tab))
+        if f.tab:  # a rect is a highlight: no tab
+            shapes.append(_bounds(f.tab))
         shapes += [_bounds(s.tab) for s in f.separators]
     for m in layout.messages:
         shapes += [x.box for x in (m.badge, m.marker) if x is not None]
