@@ -27,9 +27,9 @@ B --> A: `{TAMIL}`
 """
 
 
-def _fonts_of_tamil_nodes(page) -> dict[str, set[str]]:
-    """For each innermost element whose text is the Tamil word, the font families Chromium
-    drew it with, keyed by its tag and a count."""
+def _fonts_of_nodes(page, word: str = TAMIL) -> dict[str, set[str]]:
+    """For each innermost element whose text is `word`, the font families Chromium drew it
+    with, keyed by its tag and a count."""
     session = page.context.new_cdp_session(page)
     session.send("DOM.enable")
     session.send("CSS.enable")
@@ -39,15 +39,15 @@ def _fonts_of_tamil_nodes(page) -> dict[str, set[str]]:
             for (const el of document.querySelectorAll('*')) {
               const inner = [...el.children].some(c => c.textContent.trim() === word);
               if (el.textContent.trim() === word && !inner)
-                el.setAttribute('data-tamil', el.tagName + '#' + n++);
+                el.setAttribute('data-word', el.tagName + '#' + n++);
             } }""",
-        TAMIL,
+        word,
     )
-    found = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-tamil]"})
+    found = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-word]"})
     fonts = {}
     for node in found["nodeIds"]:
         name = session.send("DOM.getAttributes", {"nodeId": node})["attributes"]
-        key = name[name.index("data-tamil") + 1]
+        key = name[name.index("data-word") + 1]
         used = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
         fonts[key] = {font["familyName"] for font in used}
     return fonts
@@ -55,7 +55,7 @@ def _fonts_of_tamil_nodes(page) -> dict[str, set[str]]:
 
 def test_the_picture_draws_a_tamil_label_and_code_with_the_tamil_font(open_page) -> None:
     page = open_page(render(SOURCE), name="tamil.svg")
-    fonts = _fonts_of_tamil_nodes(page)
+    fonts = _fonts_of_nodes(page)
     assert len(fonts) >= 2  # the label and the code run
     assert all(used == {"Noto Sans Tamil"} for used in fonts.values()), fonts
 
@@ -64,6 +64,21 @@ def test_the_panel_draws_tamil_with_the_tamil_font(open_page) -> None:
     page = open_page(render(SOURCE, format="html"))
     page.click('[data-message="1"]')
     page.wait_for_selector(".vl-title")
-    fonts = _fonts_of_tamil_nodes(page)
+    fonts = _fonts_of_nodes(page)
     assert len(fonts) >= 4  # the picture's label, the panel's title, tab and table cells
     assert all(used == {"Noto Sans Tamil"} for used in fonts.values()), fonts
+
+
+ARABIC = "الخادم"
+
+
+@needs_font("Noto Sans Arabic")
+def test_arabic_in_code_is_drawn_with_the_font_that_measured_it(open_page) -> None:
+    """DejaVu Sans Mono has Arabic letters of its own, drawn at a monospace advance, a quarter
+    wider than Noto Sans Arabic's that measured them: named before the script fonts, it drew
+    code holding Arabic past its grey background and over the words after it."""
+    source = f"A -> B: run `{ARABIC}` now\nnote A: the `{ARABIC}` server\n"
+    page = open_page(render(source), name="arabic.svg")
+    fonts = _fonts_of_nodes(page, ARABIC)
+    assert len(fonts) >= 2  # the label's code run and the note's
+    assert all(used == {"Noto Sans Arabic"} for used in fonts.values()), fonts

@@ -22,9 +22,12 @@ from volley.layout import metrics_data as _data
 SCRIPT_FAMILIES = ", ".join(_data.FALLBACK_FAMILIES)
 FONT_FAMILY = f"Arial, 'Liberation Sans', Arimo, Helvetica, {SCRIPT_FAMILIES}, sans-serif"
 MONO_FAMILY = "'Liberation Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace"
-# The same for code that holds more than ASCII (every code line carries its family, so the
-# script fonts are named only where they may be needed).
-MONO_SCRIPTS_FAMILY = MONO_FAMILY.replace(", monospace", f", {SCRIPT_FAMILIES}, monospace")
+# The same for code that holds another script's letters (see `mono_family`): the script fonts
+# come before DejaVu Sans Mono, which has Arabic letters of its own, drawn at a monospace
+# advance, a quarter wider than the script's font that measured them.
+MONO_SCRIPTS_FAMILY = MONO_FAMILY.replace(
+    ", 'DejaVu Sans Mono'", f", {SCRIPT_FAMILIES}, 'DejaVu Sans Mono'"
+)
 
 _SANS = dict(zip(_data.METRIC_FIELDS, _data.METRICS["sans"], strict=True))
 _MONO = dict(zip(_data.METRIC_FIELDS, _data.METRICS["mono"], strict=True))
@@ -71,6 +74,17 @@ _VS16 = "\ufe0f"
 _STACKERS = ("\u17d2", "\u1039", "\u1a60")
 _BESIDE_WHEN_STACKED = "\u179a"
 _KINZI = "\u103a\u1039"
+
+
+def mono_family(text: str) -> str:
+    """The font stack for a line of code: the mono fonts alone where the mono face measures
+    every character (ASCII, Latin, Greek, Cyrillic, Hebrew), else the script fonts too, which
+    measured the rest (every code line carries its family, so they are named only where they
+    may be needed; a browser's own fallback may draw a Tamil word as empty boxes)."""
+    if text.isascii():
+        return MONO_FAMILY
+    table = _table("mono")
+    return MONO_FAMILY if all(table.width(ch) is not None for ch in text) else MONO_SCRIPTS_FAMILY
 
 
 def line_height(size: float) -> float:

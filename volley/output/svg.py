@@ -30,7 +30,7 @@ from volley.layout.geometry import (
     TextBlock,
     TextLine,
 )
-from volley.layout.metrics import FONT_FAMILY, MONO_FAMILY, MONO_SCRIPTS_FAMILY
+from volley.layout.metrics import FONT_FAMILY, mono_family
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
@@ -219,7 +219,7 @@ class _Painter:
         if not texts:
             return "\n".join(tags)
         colour, size = self.c[role], line.size
-        mono = _mono("".join([r.text for r in texts])) if line.mono else None
+        mono = mono_family("".join([r.text for r in texts])) if line.mono else None
         preserve = line.mono or any(_needs_preserve(r.text) for r in texts)
         if len(texts) == 1 and _is_plain(texts[0]):
             words = self._plain(line, texts[0], cls, role, preserve)
@@ -258,7 +258,7 @@ class _Painter:
             line.baseline,
             _with_direction(line, run.text),
             preserve=preserve,
-            mono=_mono(run.text) if line.mono else None,
+            mono=mono_family(run.text) if line.mono else None,
             bold=run.bold,
             italic=run.italic,
             anchor=anchor,
@@ -273,7 +273,7 @@ class _Painter:
             _with_direction(line, run.text, one_of_several=True),
             bold=run.bold,
             italic=run.italic,
-            mono=_mono(run.text) if run.code else None,
+            mono=mono_family(run.text) if run.code else None,
             code_size=size * CODE_SCALE if run.code else None,
             link=self.c["accent"] if run.href else None,
             role=(run.role, self.c[run.role]) if run.role else None,
@@ -513,12 +513,6 @@ def _is_plain(run: Run) -> bool:
     return bool(run.text) and not (
         run.icon is not None or run.code or run.href or run.strike or run.role
     )
-
-
-def _mono(text: str) -> str:
-    """The font stack for code: with other scripts' fonts named when the code holds more than
-    ASCII (a browser's own fallback may draw a Tamil word in code as empty boxes)."""
-    return MONO_FAMILY if text.isascii() else MONO_SCRIPTS_FAMILY
 
 
 def _needs_preserve(text: str) -> bool:
