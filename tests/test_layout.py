@@ -224,6 +224,28 @@ def test_right_to_left_words_read_in_order_when_one_is_bold() -> None:
     assert runs[2].dx > runs[1].dx + runs[1].width  # and its space
 
 
+def test_a_style_that_splits_a_right_to_left_phrase_keeps_its_words_in_order() -> None:
+    """A browser orders a line's words by direction whatever their style: in "Send **בקשה**
+    אל השרת now" the Hebrew phrase reads from the right across the bold word, and "now"
+    stays at the end. The plain span holds both directions, so it is cut into runs of one."""
+    label = layout_of("A -> B: Send **בקשה** אל השרת now").messages[0].label
+    assert label is not None
+    (line,) = label.lines
+    assert [run.text for run in line.runs] == ["Send", "בקשה", "אל השרת", "now"]
+    send, request, to_server, now = line.runs
+    assert send.dx < to_server.dx < request.dx < now.dx  # Send השרת אל בקשה now
+    rtl = layout_of("A -> B: שלח **send data** to server עכשיו").messages[0].label
+    assert rtl is not None
+    send_word, data, to, later = rtl.lines[0].runs
+    assert (data.text, to.text, later.text) == ("send data", "to server", "עכשיו")
+    assert later.dx < data.dx < to.dx < send_word.dx  # עכשיו send data to server שלח
+    # a mark stays on its letter, a number with the English words before it (a line of one
+    # plain span is one text, which the browser orders itself)
+    marked = layout_of("A -> B: *new* Version 2 שָׁלוֹם x").messages[0].label
+    assert marked is not None
+    assert [run.text for run in marked.lines[0].runs] == ["new", "Version 2", "שָׁלוֹם", "x"]
+
+
 def test_a_hebrew_paragraph_reads_from_the_right_around_an_english_word() -> None:
     """A paragraph whose first letter is Hebrew reads right to left (as `dir="auto"` has it):
     its runs run from the right, an English run keeping its own order."""

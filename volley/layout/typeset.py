@@ -392,19 +392,23 @@ class Typesetter:
                 glued = i < last and spans[i + 1].text[:1] not in (" ", "")
                 x += w + (ICON_GAP if glued else 0.0)
                 continue
-            pad = CODE_PAD_X if span.code else 0.0
-            lead = 0.0
-            if not span.code and (text[:1] == " " or text[-1:] == " "):
-                # Outer spaces become offsets: renderers disagree on drawing them.
-                stripped = text.lstrip(" ")
-                lead = w - styled_width(span, stripped, size)
-                text = stripped.rstrip(" ")
-            if text:
-                width = styled_width(span, text, size) if text != span.text else w
-                runs.append(Run(x + pad + lead, text, width, span.bold, span.italic,
-                                   span.strike, span.code, span.href))  # fmt: skip
-                code = code or span.code
-            x += w + 2 * pad
+            if span.code:
+                if text:
+                    runs.append(Run(x + CODE_PAD_X, text, w, span.bold, span.italic,
+                                       span.strike, True, span.href))  # fmt: skip
+                    code = True
+                x += w + 2 * CODE_PAD_X
+                continue
+            for piece in one_way_pieces(text):  # a browser orders words by direction
+                width = w if piece is text else styled_width(span, piece, size)
+                words = piece.strip(" ")  # outer spaces become offsets: renderers disagree
+                if words:  # on drawing them
+                    after = piece.lstrip(" ")
+                    lead = width - styled_width(span, after, size) if after != piece else 0.0
+                    inner = width if words == piece else styled_width(span, words, size)
+                    runs.append(Run(x + lead, words, inner, span.bold, span.italic,
+                                       span.strike, False, span.href))  # fmt: skip
+                x += width
         height = max(lh, tallest + size * 0.3)
         placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)
         return SetLine(x, height, centred_baseline(height, size), placed, code=code, rtl=rtl)
@@ -457,6 +461,37 @@ def right_to_left(paragraph: str) -> bool:
         elif kind in ("R", "AL"):
             return True
     return False
+
+
+def one_way_pieces(text: str) -> list[str]:
+    """The text cut where its strong direction turns, each cut before the spaces and signs
+    that lead up to the next direction's first letter: "Send בקשה אל השרת now" in two styles
+    is drawn as a browser draws it only if "אל השרת" and "now" are runs of their own, since a
+    line's runs are put in order whole. A mark stays with its letter, and a number after
+    left-to-right words reads with them (Unicode's rules W1 and W7)."""
+    if text.isascii():
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    last: str | None = None  # the strong direction read last
+    neutral: int | None = None  # where the signs and spaces since that letter start
+    for index, ch in enumerate(text):
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("NSM", "BN") and neutral is None:
+            continue  # a mark or joiner on the letter before it
+        if kind == "EN" and last == "L":
+            kind = "L"
+        way = "L" if kind == "L" else "R" if kind in ("R", "AL", "AN") else None
+        if way is None:
+            neutral = index if neutral is None else neutral
+            continue
+        if last is not None and way != last:
+            cut = index if neutral is None else neutral
+            pieces.append(text[start:cut])
+            start = cut
+        last, neutral = way, None
+    pieces.append(text[start:])
+    return pieces
 
 
 def direction(text: str) -> str:
