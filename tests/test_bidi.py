@@ -19,6 +19,7 @@ RLO, PDF, ZWSP, ZWJ = "\u202e", "\u202c", "\u200b", "\u200d"
         ("user\u2067evil\u2069", "user\\u2067evil\\u2069"),  # an isolate
         (f"ad{ZWSP}min", "ad\\u200bmin"),  # looks like "admin"
         (f"ad{ZWJ}min", "ad\\u200dmin"),  # a joiner between Latin letters joins nothing
+        (f"ok {ZWJ}", "ok \\u200d"),  # beside a space, with no Arabic letter on either side
         ("a\u2060b\ufeffc", "a\\u2060b\\ufeffc"),  # word joiner, a BOM inside the text
         ("\u3164", "\\u3164"),  # a Hangul filler: a name that looks blank
         ("bell\x07", "bell\\u0007"),  # a control character
@@ -45,6 +46,7 @@ def test_hidden_characters_are_found_and_revealed(text: str, shown: str):
         "ബ്ലോക്ക്\u200c",  # at the end of the text
         "שלום \u202bעולם\u202c",  # Hebrew with an embedding: plainly right to left
         "مرحبا\u200f!",  # Arabic with a right-to-left mark
+        "الحرف ب\u200d و \u200dب\u200d و \u200dب",  # a letter's forms, shown beside spaces
         "two\nlines\tand a tab",
     ],
 )

@@ -9,8 +9,8 @@ picture, so that what is drawn is what is there.
 Right-to-left writing uses bidi controls on purpose: in a text that is plainly right-to-left
 (letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
 they are left alone. Joiners that shape a script or an emoji sequence (a zero-width joiner
-between two non-ASCII characters, or after a virama; the tag characters of a subdivision flag)
-are left alone too.
+between two non-ASCII characters, or beside an Arabic letter, or after a virama; the tag
+characters of a subdivision flag) are left alone too.
 """
 
 from __future__ import annotations
@@ -112,6 +112,8 @@ def _kind(
         after = text[index + 1] if index + 1 < len(text) else ""
         if before and after and not before.isascii() and not after.isascii():
             return None
+        if char == "\u200d" and (_joining(before) or _joining(after)):
+            return None  # beside a space too: `ب‍` shows the letter's form inside a word
         # After a virama, a joiner picks the letter's form wherever the word goes on: Malayalam's
         # chillu `ള്‍` (LLA, virama, ZWJ), a Tamil or Hindi word ending `ச்‌` (ZWNJ).
         after_virama = bool(before) and unicodedata.combining(before) == _VIRAMA
@@ -121,6 +123,13 @@ def _kind(
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
         return "invisible"
     return None
+
+
+def _joining(char: str) -> bool:
+    """Whether a character is a letter of the Arabic script's kind (Arabic, Syriac), whose
+    form a joiner picks: a text about letters writes one alone in the form it takes inside
+    a word (`ب‍`, `‍ب‍`)."""
+    return bool(char) and unicodedata.bidirectional(char) == "AL"
 
 
 def escape(char: str) -> str:
