@@ -44,7 +44,12 @@ def test_a_docs_page_of_hostile_fences_runs_nothing(browser_thread):  # noqa: F8
 def test_redact_on_a_fence_masks_the_page():
     shown = docs_page(fence(DIAGRAM))
     assert LIVE in shown  # the case is real
-    for options in ('redact="true"', 'redact="true" interactive="false" bodies="appendix"'):
+    for options in (
+        'redact="true"',
+        'redact="true" interactive="false" bodies="appendix"',
+        "redact",  # alone, as a flag: on
+        'redact bodies="appendix"',
+    ):
         masked = docs_page(fence(DIAGRAM, options))
         assert LIVE not in masked and JWT not in masked
         assert "redacted" in masked

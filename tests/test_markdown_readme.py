@@ -158,6 +158,22 @@ def test_names_come_from_the_author_not_the_position(tmp_path):
     assert (tmp_path / "diagrams" / "new.svg").exists()
 
 
+def test_a_heading_in_another_script_names_its_picture(tmp_path):
+    """`## Вход` and `## 国際化 🚀` name their pictures as a Latin heading does (they used to be
+    `diagram.svg` and `diagram-2.svg`, renamed by a diagram added above); a Latin heading's
+    accents are left out as before (`Café` gives `cafe`)."""
+    text = "## Вход\n\n```volley\nA -> B\n```\n\n## 国際化 🚀\n\n```volley\nB -> C\n```\n"
+    path = write(tmp_path, text + "## Café\n\n```volley\nC -> D\n```\n")
+    render_markdown(path)
+    names = sorted(p.name for p in (tmp_path / "diagrams").iterdir())
+    assert names == sorted(["вход.svg", "国際化.svg", "cafe.svg"])
+    first = (tmp_path / "diagrams" / "国際化.svg").read_bytes()
+    path.write_text("## Новый\n\n```volley\nX -> Y\n```\n\n" + text, encoding="utf-8")
+    render_markdown(path)
+    assert (tmp_path / "diagrams" / "国際化.svg").read_bytes() == first
+    assert "![" in path.read_text(encoding="utf-8").split("## 国際化")[1]
+
+
 def test_other_markdown_files_prefix_their_pictures(tmp_path):
     path = tmp_path / "guide.md"
     path.write_text("# Setup\n\n```volley\nA -> B\n```\n", encoding="utf-8")
@@ -255,6 +271,28 @@ def test_options_on_the_fence_line_shape_that_picture(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("neon", "light"), encoding="utf-8")
     render_markdown(path, report=said.append)
     assert render_markdown(path, check=True, report=said.append) == []
+
+
+def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(tmp_path):
+    """```volley redact masks the picture, as `redact=true` does (a bare word used to be
+    dropped, and the secret written into the committed SVG); a word volley does not know is
+    an unknown option, and an option that needs a value says so."""
+    secret = "Bearer s3cr3tV4lue9Q"
+    text = (
+        f"# Pay\n\n```volley redact bodies=appendix\nA -> B: pay\nin: Headers\n"
+        f"  Authorization: {secret}\n```\n\n"
+        "## Other\n\n```volley bogus theme\nA -> B\n```\n"
+    )
+    path = write(tmp_path, text)
+    said: list = []
+    with pytest.raises(VolleyError, match="1 diagram"):
+        render_markdown(path, report=said.append)
+    svg = (tmp_path / "diagrams" / "pay.svg").read_text(encoding="utf-8")
+    assert secret not in svg and "Bearer &lt;redacted&gt;" in svg
+    problems = [(d.line, d.severity, d.message) for d in said if d.line == 11]
+    assert [severity for _, severity, _ in problems] == ["warning", "error"]
+    assert 'unknown option "bogus"' in problems[0][2]
+    assert "theme on the ```volley fence needs a value: theme=" in problems[1][2]
 
 
 def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):

@@ -20,6 +20,8 @@ pytest.importorskip("myst_parser")
 
 import volley  # noqa: E402
 
+from .test_secrets import LIVE  # noqa: E402
+
 SITES = Path(__file__).parent / "sites" / "sphinx"
 
 
@@ -166,7 +168,9 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     myst = (
         "# Fences\n\n```volley theme=dark bodies=appendix\n"
         "A -> B: hi\nin: Body\n  since: yesterday\n```\n\n"
-        "```volley colour=red\nA -> B: plain\n```\n"
+        "```volley colour=red\nA -> B: plain\n```\n\n"
+        "```volley redact bodies=appendix\nA -> B: pay\nin: Headers\n"
+        f"  Authorization: Bearer {LIVE}\n```\n"
     )
     rst = (
         "Title\n=====\n\n.. toctree::\n\n   markdown\n\n"
@@ -176,9 +180,10 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     result = build_site(site, tmp_path / "out")
     assert 'unknown option "colour" on the fence line is ignored' in result.stderr
     page = (tmp_path / "out" / "markdown.html").read_text()
-    first, second = re.findall(r'<div class="volley-diagram[^>]*>', page)
+    first, second, _ = re.findall(r'<div class="volley-diagram[^>]*>', page)
     assert 'data-theme="dark"' in first and "yesterday" in page  # the appendix lists the body
     assert 'data-theme="light"' in second  # the site theme's default
+    assert LIVE not in page and "Bearer &lt;redacted&gt;" in page  # `redact` alone is a flag
     assert "volley-static" in (tmp_path / "out" / "index.html").read_text()  # interactive=false
 
 

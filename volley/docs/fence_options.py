@@ -10,9 +10,12 @@ from typing import Any
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES
 
-__all__ = ["FENCE_OPTIONS", "typed_options", "unknown_options", "yes_or_no"]
+__all__ = ["FENCE_OPTIONS", "FLAGS", "typed_options", "unknown_options", "yes_or_no"]
 
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
+# The options that are on or off: written alone (```volley redact), or as HTML writes such an
+# attribute (`redact="redact"`, as superfences hands it over), they are on.
+FLAGS = ("interactive", "redact")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
@@ -23,10 +26,14 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     is True); a value that is not one of them is a VolleyError."""
     values: dict[str, Any] = {}
     for key, value in overrides.items():
-        if key == "name" or key not in FENCE_OPTIONS:
+        if key not in FENCE_OPTIONS:
             continue
-        if key in ("interactive", "redact"):
+        if key in FLAGS:
             values[key] = _boolean(key, value)
+        elif value == "":  # a word alone: on, as a flag is, but this one needs a value
+            raise VolleyError(f"{key} on the ```volley fence needs a value: {key}=…")
+        elif key == "name":
+            continue
         elif key == "appendix_lines":
             values["appendix_lines"] = _whole_number(key, value)
         else:
@@ -61,6 +68,8 @@ def yes_or_no(value: str) -> bool | None:
 
 
 def _boolean(key: str, value: str | bool) -> bool:
+    if value in ("", key):  # written alone (`redact`), or as HTML writes it (`redact="redact"`)
+        return True
     answer = value if isinstance(value, bool) else yes_or_no(value)
     if answer is None:
         raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')

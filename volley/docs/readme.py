@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from volley.docs.fence_options import typed_options, unknown_options
+from volley.docs.fence_options import FLAGS, typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
@@ -117,11 +117,22 @@ def join_lines(lines: list[Line]) -> str:
 
 
 def slugify(text: str) -> str:
-    """A file-name-safe slug: ASCII letters, digits and single dashes."""
-    text = _LINK.sub(r"\1", text)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    text = re.sub(r"[^A-Za-z0-9]+", "-", text.lower()).strip("-")
-    return text[:60].rstrip("-")
+    """A file-name-safe slug: letters, digits and single dashes. Latin letters are written
+    without their accents (`Café` gives `cafe`); the letters of other scripts are kept
+    (`## Вход` gives `вход`, `## 国際化 🚀` gives `国際化`), so that a picture under such a
+    heading is named by it, as any other is, not by its place on the page."""
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", _LINK.sub(r"\1", text).lower()):
+        category = unicodedata.category(ch)
+        if ch.isascii():
+            kept.append(ch if ch.isalnum() else "-")
+        elif category[0] == "M":  # a mark: kept on another script's letter, not as an accent
+            if kept and not kept[-1].isascii():
+                kept.append(ch)
+        elif category[0] in "LN" and not unicodedata.name(ch, "").startswith("LATIN"):
+            kept.append(ch)  # any other sign is left out, as an accent is
+    slug = unicodedata.normalize("NFC", re.sub("-+", "-", "".join(kept)).strip("-"))
+    return slug[:60].rstrip("-")
 
 
 def _continuation(prefix: str) -> str:
@@ -255,7 +266,10 @@ def _block(
     myst, skipped = _myst_options(fence.body)
     body = fence.body[skipped:]
     argument = fence.info.strip().partition(" ")[2].strip()
-    file = argument if argument and not attrs and not any(line.strip() for line in body) else None
+    file = None
+    named = argument and "=" not in argument and argument not in FLAGS
+    if named and not any(line.strip() for line in body):  # ```{volley} flows/login.volley
+        file, attrs = argument, {}
     return Block(
         first, last, prefix, "\n".join(body), {**attrs, **myst}, heading, skipped=skipped, file=file
     )

@@ -48,7 +48,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fence_options import yes_or_no
+from volley.docs.fence_options import FLAGS, yes_or_no
 from volley.docs.fences import (
     Location,
     Problem,
@@ -170,7 +170,7 @@ class VolleyDirective(SphinxDirective):
         (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
         `:theme: dark` lines they mean. A `:key:` line given as well wins."""
         words = self.arguments[0].split() if self.arguments else []
-        if not words or not all("=" in word for word in words):
+        if not words or not all("=" in word or word in FLAGS for word in words):
             return  # a file name
         _, written = fence_attrs("volley " + self.arguments[0])
         self.arguments = []
@@ -191,7 +191,7 @@ class VolleyDirective(SphinxDirective):
             if option in self.options:
                 continue
             try:
-                self.options[option] = convert(value)
+                self.options[option] = convert(value or None)  # `redact` alone: a flag
             except ValueError as exc:
                 raise self.error(f'{key}="{value}" on the fence line: {exc}') from None
 

@@ -125,7 +125,8 @@ def read_block(
 
 
 def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
-    """The language word of an info string and its `key=value` attributes.
+    """The language word of an info string and its `key=value` attributes, a word alone
+    (`redact`) with the value "".
 
     Accepts ```` ```volley name=login ```` and ```` ```volley {name="login"} ````; GitHub
     highlights by the first word only, so attributes stay invisible there. Pandoc's and
@@ -144,4 +145,9 @@ def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
     for match in _ATTR.finditer(rest):
         value = match["dq"] if match["dq"] is not None else match["sq"]
         attrs[match["key"]] = value if value is not None else match["bare"]
+    # A word alone (`redact`) is an attribute written as HTML writes one that is on: its value
+    # is empty. An id or a class in braces (`#fig`, `.mermaid`) is none.
+    for word in _ATTR.sub(" ", rest).replace("{", " ").replace("}", " ").split():
+        if not word.startswith(("#", ".")):
+            attrs.setdefault(word, "")
     return lang, attrs
