@@ -57,7 +57,8 @@ def test_a_volley_cell_shows_the_clickable_viewer_and_a_static_svg(executed):
     assert "<script" in html and "<style" in html  # each output brings its viewer
     assert 'data-theme="dark"' in html
     assert svg.startswith("<svg") and "POST /login" in svg
-    assert svg == volley.render(LOGIN, format="svg", theme="dark", id_prefix="login")
+    # the picture of the cell's text, each message's line counted from the %%volley line
+    assert svg == volley.render("\n" + LOGIN, format="svg", theme="dark", id_prefix="login")
 
 
 def test_a_parsed_diagram_displays_itself_once_the_extension_is_loaded(executed):
@@ -82,8 +83,9 @@ def test_the_cell_output_names_the_diagram_in_plain_text(executed):
 
 
 def test_a_mistake_in_a_cell_is_a_usage_error_with_a_caret_and_no_traceback(executed):
+    """Its line is counted as the notebook numbers the cell's lines: `%%volley` is line 1."""
     text = stderr(executed[4])
-    assert 'UsageError: cell:2:7: error: "~>" is not an arrow' in text
+    assert 'UsageError: cell:3:7: error: "~>" is not an arrow' in text
     assert "Agent ~> Server: POST /mcp" in text and "^" in text
     assert "Traceback" not in text and not any(o.output_type == "error" for o in executed[4])
 
@@ -133,7 +135,7 @@ def test_appendix_lines_caps_each_body_in_both_pictures(executed):
         assert "25 more lines not shown (5 of 30)" in picture, kind
         assert listed(picture, "line05") and not listed(picture, "line06"), kind
         assert not listed(picture, "line30"), kind
-    assert data["image/svg+xml"] == volley.render(LONG, bodies="appendix", appendix_lines=5)
+    assert data["image/svg+xml"] == volley.render("\n" + LONG, bodies="appendix", appendix_lines=5)
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def load_ipython_extension(ipython: Any) -> None:
         args = parse_argstring(volley, line)
         try:
             return show(
-                cell,
+                "\n" + cell,  # its lines counted as the cell's: the %%volley line is line 1
                 theme=args.theme,
                 bodies=args.bodies,
                 appendix_lines=args.appendix_lines,
