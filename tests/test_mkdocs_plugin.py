@@ -397,3 +397,14 @@ def test_the_default_theme_follows_the_site_theme(tmp_path, theme, options, expe
     html = (site / "site" / "index.html").read_text(encoding="utf-8")
     (tag,) = diagrams(html)
     assert f'data-theme="{expected}"' in tag
+
+
+def test_material_without_a_palette_draws_its_diagrams_light(tmp_path):
+    """Material with no `palette` has no dark mode: its pages stay white and set no scheme.
+    An auto diagram there followed the reader's system instead, and drew dark on white."""
+    site = copy_site("basic", tmp_path, "\ntheme:\n  name: material\n")
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    page = (site / "site" / "index.html").read_text(encoding="utf-8")
+    themes = {re.search(r'data-theme="(\w+)"', tag)[1] for tag in diagrams(page)}
+    assert themes == {"light"}

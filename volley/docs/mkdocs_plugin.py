@@ -121,7 +121,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if importlib.util.find_spec("pymdownx") is None:
             raise PluginError(MISSING_EXTRA)
         self.site.settings = Settings(
-            theme=self.config.theme or site_default_theme(config.theme.name),
+            theme=self.config.theme or site_default_theme(_switching_theme(config.theme)),
             interactive=self.config.interactive,
             bodies=self.config.bodies,
             appendix_lines=self.config.appendix_lines,
@@ -334,6 +334,14 @@ class VolleyExtension(Extension):
         self.plugin.site.install(md)
         # After 'inline' (20), which makes the <img>; before MkDocs' link checks (5, 0).
         md.treeprocessors.register(_EmbedFiles(md, self.plugin), "volley_embed", 15)
+
+
+def _switching_theme(theme: Any) -> str | None:
+    """The site theme's name, where its pages follow a colour switch: Material's only with a
+    `palette` in mkdocs.yml, without which its pages stay white and set no scheme to follow."""
+    if theme.name == "material" and not theme.get("palette"):
+        return None
+    return theme.name
 
 
 def quote_fence_options(markdown: str, filename: str) -> str:

@@ -4,10 +4,12 @@ The page follows one of three switches: `data-theme` on the diagram (light, dark
 reader's `prefers-color-scheme` when auto, and, when auto inside a docs site, the site's own
 colour switch on an ancestor: mkdocs-material's palette (`data-md-color-scheme`), the MkDocs
 theme's colour mode (Bootstrap's `data-bs-theme`), and `data-theme` as furo and the PyData
-Sphinx theme set it. A site's switch wins over the reader's setting, as the site's own colours
-do. Pure CSS would need the dark block once per switch; generating it keeps one definition per
-palette. The drawing's role classes (`vf-ROLE` fill, `vs-ROLE` stroke, from `themes.py`) are
-mapped to variables here too, so the SVG switches with the panel.
+Sphinx theme set it; in a notebook, JupyterLab's theme (`data-jp-theme-light`) and VS Code's
+(`vscode-dark` on the output's body). A site's switch wins over the reader's setting, as the
+site's own colours do. Pure CSS would need the dark block once per switch; generating it
+keeps one definition per palette. The drawing's role classes (`vf-ROLE` fill, `vs-ROLE`
+stroke, from `themes.py`) are mapped to variables here too, so the SVG switches with the
+panel.
 """
 
 from __future__ import annotations
@@ -121,9 +123,22 @@ ROOT = ".volley-diagram"
 # The drawing's background follows `--vl-bg`, which a host page may point at its own colour.
 _PAGE_ROLES = {"bg": "var(--vl-bg)"}
 # Docs sites' own colour switches, on an ancestor of the diagram: mkdocs-material's palette,
-# the MkDocs theme's colour mode (Bootstrap), furo's and the PyData Sphinx theme's `data-theme`.
-_SITE_DARK = ("[data-md-color-scheme=slate]", "[data-bs-theme=dark]", "[data-theme=dark]")
-_SITE_LIGHT = ("[data-md-color-scheme=default]", "[data-bs-theme=light]", "[data-theme=light]")
+# the MkDocs theme's colour mode (Bootstrap), furo's and the PyData Sphinx theme's `data-theme`;
+# and a notebook's: JupyterLab's (and Notebook 7's) theme, VS Code's in its notebook outputs.
+_SITE_DARK = (
+    "[data-md-color-scheme=slate]",
+    "[data-bs-theme=dark]",
+    "[data-theme=dark]",
+    "[data-jp-theme-light=false]",
+    ".vscode-dark",
+)
+_SITE_LIGHT = (
+    "[data-md-color-scheme=default]",
+    "[data-bs-theme=light]",
+    "[data-theme=light]",
+    "[data-jp-theme-light=true]",
+    ".vscode-light",
+)
 # The docs themes that set one of those switches: MkDocs' material and mkdocs, Sphinx's furo,
 # PyData and Book themes.
 _THEMES_WITH_A_SWITCH = frozenset(
