@@ -241,7 +241,24 @@ def test_the_diagram_fits_the_window(open_page, reference_page: str) -> None:
 )
 def test_colour_scheme(open_in, reference_text, scheme, theme, dark) -> None:
     html = render(reference_text, format="html", theme=theme)
-    page = open_in(html, "#message-1", color_scheme=scheme)
+    _assert_drawn_dark(open_in(html, "#message-1", color_scheme=scheme), dark)
+
+
+@pytest.mark.parametrize(
+    ("host", "scheme", "dark"),
+    [
+        ('data-jp-theme-light="true"', "dark", False),  # JupyterLab's light theme, dark system
+        ('data-jp-theme-light="false"', "light", True),
+        ('class="vscode-light"', "dark", False),  # a VS Code notebook's output
+        ('class="vscode-dark"', "light", True),
+    ],
+)
+def test_an_auto_diagram_follows_a_notebooks_theme(open_in, reference_text, host, scheme, dark):
+    html = render(reference_text, format="html").replace("<body>", f"<body {host}>", 1)
+    _assert_drawn_dark(open_in(html, "#message-1", color_scheme=scheme), dark)
+
+
+def _assert_drawn_dark(page, dark: bool) -> None:
     panel = page.evaluate("getComputedStyle(document.querySelector('.vl-panel')).backgroundColor")
     background = page.evaluate(
         "getComputedStyle(document.querySelector('.vl-canvas svg .background')).fill"
