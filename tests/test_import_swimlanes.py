@@ -11,6 +11,7 @@ import pytest
 import volley
 from volley.errors import VolleyError
 from volley.importers import convert
+from volley.importers.swimlanes import detect as swimlanes_detect
 from volley.model import Note
 from volley.share_links import decode_link
 
@@ -334,3 +335,19 @@ def test_root_links_are_found_as_markdown_finds_links() -> None:
     assert "\\[not a link](/text)" in item.text
     assert "(  https://swimlanes.io/gallery/s  )" in item.text
     assert "`[code](/kept)` [label](https://swimlanes.io/gallery/l)" in item.text
+
+
+def test_text_past_the_parsers_input_limit_is_no_swimlanes_diagram(tmp_path):
+    """Telling formats apart reads text as a diagram, which a big log (an MCP host's `mcp.log`
+    grows past 5 MB) is refused whole as: no line to point at, and the detection failed with a
+    traceback for every importer."""
+    from volley.importers import detect
+
+    big = "not a diagram, a line of some log\n" * 160_000  # 5.4 MB
+    assert swimlanes_detect(big) == 0
+    assert detect(big) is None
+    log = tmp_path / "big.log"
+    log.write_text(big, encoding="utf-8")
+    done = volley_cli("import", str(log))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "cannot tell what format this is" in done.stderr

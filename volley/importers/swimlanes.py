@@ -51,6 +51,8 @@ def detect(text: str) -> int:
         parse(text)
     except VolleyError as exc:
         unread = {error.line for error in exc.errors if error.line}
+        if not unread:  # refused whole, past the parser's input limit: a log, not a diagram
+            return 0
         # reading stops after so many errors: the lines past the last were not read
         read_to = max(unread) if len(exc.errors) >= error_budget(text) else text.count("\n") + 1
         return 0 if _prose(text, unread, read_to) or _mostly_json(text) else 5
