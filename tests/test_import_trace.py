@@ -966,3 +966,16 @@ def test_a_peer_named_by_a_url_is_its_host_without_the_password():
     broken = {"key": "peer.address", "value": {"stringValue": "http://[::1"}}
     data = {"resourceSpans": [otlp_span("01", None, "orders", 3, 0, attributes=[broken])]}
     assert convert(json.dumps(data), "spans.json")  # a peer that reads as no URL stays a name
+
+
+def test_a_zipkin_span_reported_in_pieces_is_one_span():
+    """A tracer may report one span in several records of one trace, id and service; Zipkin
+    merges them. Left apart, the piece without a kind took the place of the client's call,
+    and the server was drawn calling itself."""
+    diagram = trace("zipkin-smartthings-fragments.json")
+    assert arrows(diagram) == [
+        ("Client", "->", "strongman", "post pages/install/initialize"),
+        ("strongman", "->", "platformapi", "put /installedapps/\\_uuid\\_/init-update-flow"),
+        ("platformapi", "-->", "strongman", "ok"),
+        ("strongman", "-->", "Client", "ok"),
+    ]

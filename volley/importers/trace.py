@@ -827,7 +827,7 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
     id, the server's marked `shared`: the server half becomes a child of the client half, and
     a span whose parent is such an id belongs under the server half (where it ran) unless it
     runs in the client's service."""
-    spans = [span for trace in _zipkin_traces(data) for span in trace]
+    spans = _zipkin_whole([span for trace in _zipkin_traces(data) for span in trace])
     clients = {
         (s["traceId"], s["id"]): _zipkin_service(s) for s in spans if s.get("shared") is not True
     }
@@ -885,6 +885,40 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
             peer=remote.get("serviceName") or None,
             peer_address=address,
         )
+
+
+def _zipkin_whole(spans: list[dict]) -> list[dict]:
+    """Zipkin's spans with each one's pieces put together, as Zipkin's own UI and API merge
+    them: a tracer may report one span in several records of the same trace, id and service
+    (its name in one, its kind, times and tags in another), whose kind and `shared` flag do not
+    disagree. Left apart, a piece without a kind took the place of the client's call."""
+    whole: list[dict] = []
+    by_key: dict[tuple[str, str, str], list[dict]] = {}
+    for span in spans:
+        key = (str(span["traceId"]), str(span["id"]), _zipkin_service(span))
+        same = next((s for s in by_key.get(key, []) if _pieces_of_one(s, span)), None)
+        if same is None:
+            piece = dict(span)
+            by_key.setdefault(key, []).append(piece)
+            whole.append(piece)
+            continue
+        for name, value in span.items():
+            if name == "tags":
+                same["tags"] = {**(same.get("tags") or {}), **(value or {})}
+            elif name == "annotations":
+                same["annotations"] = [*(same.get("annotations") or []), *(value or [])]
+            elif same.get(name) in (None, "", {}, []):
+                same[name] = value
+    return whole
+
+
+def _pieces_of_one(one: dict, other: dict) -> bool:
+    """Whether two records of one id and service can be one span's pieces: they do not say
+    different kinds, nor different sides of a shared call."""
+    return all(
+        one.get(name) is None or other.get(name) is None or one[name] == other[name]
+        for name in ("kind", "shared")
+    )
 
 
 def _zipkin_kind(span: dict) -> str:
