@@ -979,3 +979,12 @@ def test_a_zipkin_span_reported_in_pieces_is_one_span():
         ("platformapi", "-->", "strongman", "ok"),
         ("strongman", "-->", "Client", "ok"),
     ]
+
+
+def test_spans_with_empty_ids_are_each_drawn():
+    """The OTLP specification's file-exporter example writes every id as "": eight spans, not
+    the same span eight times (they were drawn as one)."""
+    diagram = trace("otlp-spec-file-exporter.jsonl")
+    labels = [m.label for m in diagram.messages() if m.arrow in ("->", "->>")]
+    assert len(labels) == 8
+    assert sum("operationA" in label for label in labels) == 4

@@ -946,10 +946,13 @@ class _Builder:
         self.options = options
         self.lanes: dict[str, str] = {}
         self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
-        seen: dict[tuple[str, str], _Span] = {}
+        self.spans: list[_Span] = []
+        seen: set[tuple[str, str]] = set()
         for span in spans:  # the same span twice (ui_01 has one): keep the first
-            seen.setdefault((span.trace, span.id), span)
-        self.spans = list(seen.values())
+            if span.id and (span.trace, span.id) in seen:
+                continue  # but spans with no id (the OTLP specification's example) are many
+            seen.add((span.trace, span.id))
+            self.spans.append(span)
         by_id = {(s.trace, s.id): s for s in self.spans}
         self.roots: dict[str, list[_Span]] = defaultdict(list)
         for span in self.spans:
