@@ -132,6 +132,9 @@ FOUND = [
 ]  # fmt: skip
 
 QUIET = [
+    # LSP's progress token ties a report to its work (`$/progress`, workDoneProgress/create)
+    '{"jsonrpc": "2.0", "method": "$/progress", "params": {"token": "a1b2c3d4-5e6f-7a8b-9c0d"}}',
+    '{"method": "window/workDoneProgress/create", "params": {"token": "rustAnalyzer/Indexing"}}',
     '{"requiresAuthorization": "always", "sendCookie": "on-request"}',  # settings, no headers
     "Authorization: Bearer <redacted>",
     "Authorization: Bearer <token>",

@@ -283,6 +283,10 @@ _QUOTED_PAIR = re.compile(
 _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
 _ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
+# LSP's progress messages, whose `"token"` only ties a report to the work it reports on.
+_PROGRESS_MESSAGE = re.compile(
+    r'"method"[ \t]*:[ \t]*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
+)
 # A number as long as a numeric key; `"token": 3` is a count.
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
@@ -401,6 +405,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     write headers), HAR's `{"name": "Authorization", "value": "…"}` pairs, and pairs in JSON
     held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
+    progress = _PROGRESS_MESSAGE.search(text) is not None
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
         name = key.group()[1:-1]
@@ -417,7 +422,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             continue
         else:
             named = ""
-        if not secret_name(name):
+        if not secret_name(name) or (progress and name == "token"):
             continue
         what = f'the "{_short(name)}" key'
         if content is not None:
