@@ -719,6 +719,17 @@ def test_a_gzip_body_that_does_not_decompress_says_so():
     )
 
 
+def test_a_gzip_body_a_recorder_read_as_text_is_described_not_shown():
+    """Polly.JS read a gzip body as UTF-8 text: its bytes are lost to U+FFFD, and what is
+    left was written out as garbage."""
+    reply = response(har("pollyjs-gzip-as-text").messages()[1])
+    assert reply.endswith(
+        "(196 characters of application/json compressed with gzip and saved as text, which"
+        " loses its bytes: not shown)"
+    )
+    assert "\ufffd" not in reply
+
+
 def test_json_rpc_over_http_names_the_method_each_post_calls():
     """MCP's Streamable HTTP sends every call to one URL: "POST /mcp" on every arrow said
     nothing. The label says what was called, as the reference diagram writes it."""

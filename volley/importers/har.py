@@ -67,6 +67,8 @@ _ASSET_EXTENSIONS = (
 )  # fmt: skip
 _ASSET_TYPES = frozenset({"image", "font", "stylesheet", "script", "media"})  # Chrome's
 
+# The Content-Encodings a body may be sent compressed with.
+_CODINGS = frozenset({"gzip", "x-gzip", "deflate", "br", "zstd", "compress"})
 # A binary body a capture saved as hexadecimal digits, two a byte.
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
 # Text worth showing after base64 decoding; anything else is described, not shown.
@@ -719,6 +721,14 @@ class _Importer:
         elif media and not _is_text(media) and holds_controls(text):
             # binary data the capture wrote as text (mitmproxy saves a protobuf that way)
             return f"({len(text):,} bytes of {media}, not shown)"
+        elif (coding := _header(headers, "content-encoding").strip().lower()) in _CODINGS and (
+            holds_controls(text) or "\ufffd" in text
+        ):
+            # a body still compressed, that a recorder read as text (Polly.JS): its bytes are lost
+            return (
+                f"({len(text):,} characters of {media or 'data'} compressed with {coding} and "
+                "saved as text, which loses its bytes: not shown)"
+            )
         elif media and not _is_text(media) and _HEX.fullmatch(text):
             # or as hexadecimal digits (Polly.JS saved an image so): two a byte
             return f"({len(text) // 2:,} bytes of {media}, not shown)"
