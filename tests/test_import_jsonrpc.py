@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers import detect
+from volley.importers import IMPORTERS, detect
 from volley.importers.jsonrpc import (
     Sent,
     convert,
@@ -1184,3 +1184,28 @@ def test_a_diagram_source_that_is_not_utf8_is_still_refused(tmp_path):
     done = volley_cli("import", str(source))
     assert done.returncode == 1
     assert f"{source}:2:11: error: the file is not valid UTF-8: byte 0xe9" in done.stderr
+
+
+def test_json_lines_of_batches_are_told_and_an_unreadable_batch_is_the_clients():
+    """A session that starts with invalid batches (`[]`, `[1]`, answered with id null) is
+    still the client's requests and the server's answers: answers to what could not be read
+    pair with nothing, and no longer made the whole file read as the server's stream."""
+    request = '{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["foo",1]}'
+    answer = '{"jsonrpc":"2.0","id":1,"result":"foo"}'
+    invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}'
+    batches = f"[{request}]\n[{answer}]\n"
+    assert detect(batches) is IMPORTERS["jsonrpc"]
+    assert arrows(import_jsonrpc(batches)) == [
+        ("Client", "->", "Server", "test_echo"),
+        ("Server", "-->", "Client", "result"),
+    ]
+    log = f"[]\n{invalid}\n[1]\n[{invalid}]\n{request}\n{answer}\n"
+    diagram = import_jsonrpc(log)
+    assert [a[:3] for a in arrows(diagram)] == [
+        ("Server", "-->", "Client"),
+        ("Server", "-->", "Client"),
+        ("Client", "->", "Server"),
+        ("Server", "-->", "Client"),
+    ]
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert [note.over for note in notes] == [["Client"], ["Client"]]  # `[]` and `[1]`

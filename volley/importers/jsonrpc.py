@@ -754,10 +754,12 @@ def _one_stream(records: list[Any]) -> Side | None:
             for m in answers
         )
         return None if answered else "client"
-    if not clients and answers:  # a server's own methods (razor/…) are not all known
+    # An answer to what could not be read (id null) pairs with no request in either stream.
+    keyed = [m for m in answers if m.get("id") is not None]
+    if not clients and keyed:  # a server's own methods (razor/…) are not all known
         asked = {_key(m["id"]) for m in messages if "method" in m and "id" in m}
-        paired = sum(1 for m in answers if _key(m.get("id")) in asked)
-        return "server" if paired * 2 < len(answers) else None
+        paired = sum(1 for m in keyed if _key(m.get("id")) in asked)
+        return "server" if paired * 2 < len(keyed) else None
     return None
 
 
@@ -1123,7 +1125,8 @@ def _is_framed(text: str) -> bool:
 def detect(text: str) -> int:
     """100 for an MCP host's log, VS Code's log of an MCP server, Neovim's LSP log, VS Code's
     LSP trace or Helix's log (80 for one of the last four after other lines); 95 for
-    Content-Length framed messages; 90 for JSON Lines of JSON-RPC messages."""
+    Content-Length framed messages; 90 for JSON Lines of JSON-RPC messages (or batches of
+    them)."""
     if "Message from client:" in text or "Message from server:" in text:
         return 100 if any(_HOST_LINE.match(line) for line in text.split("\n", 2000)) else 0
     if sure := _log_score(text, _EDITOR_MARKERS, _EDITOR_LINE):
@@ -1141,7 +1144,8 @@ def detect(text: str) -> int:
         record = json.loads(first)
     except ValueError:
         return 0
-    if isinstance(record, dict) and record.get("jsonrpc") == "2.0":
+    batch = record if isinstance(record, list) and record else [record]  # `[{…}, {…}]`: a batch
+    if all(isinstance(each, dict) and each.get("jsonrpc") == "2.0" for each in batch):
         return 90
     if isinstance(record, dict) and _direction(record) and any(k in record for k in _MESSAGE_KEYS):
         return 90
