@@ -1209,3 +1209,18 @@ def test_json_lines_of_batches_are_told_and_an_unreadable_batch_is_the_clients()
     ]
     notes = [item for item in diagram.items if isinstance(item, Note)]
     assert [note.over for note in notes] == [["Client"], ["Client"]]  # `[]` and `[1]`
+
+
+def test_neovim_log_of_two_servers_named_only_by_their_stderr_is_told_too():
+    """ruff's issue 11259: ruff and ruff-lsp in one log, with no "LSP[…]" line; each is named
+    only by the command whose stderr the log holds."""
+    place = "[ERROR][2024-05-03 10:00:00] .../lsp/log.lua:151\t"
+    log = (
+        f'{place}"rpc.send"\t{{ id = 1, jsonrpc = "2.0", method = "initialize" }}\n'
+        f'{place}"rpc"\t"/home/u/.local/share/nvim/mason/bin/ruff"\t"stderr"\t"starting"\n'
+        f'{place}"rpc.send"\t{{ id = 1, jsonrpc = "2.0", method = "initialize" }}\n'
+        f'{place}"rpc"\t"/home/u/.local/share/nvim/mason/bin/ruff-lsp"\t"stderr"\t"starting"\n'
+    )
+    (diagram,), (warning,) = read_jsonrpc(log, filename="lsp.log")
+    assert diagram.participants == ["Client", "Language servers"]
+    assert "2 language servers (ruff and ruff-lsp)" in warning.message and warning.line == 4

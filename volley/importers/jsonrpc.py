@@ -396,6 +396,9 @@ _NEOVIM_LINE = re.compile(
 )
 _NEOVIM_MARKERS = ('"rpc.send"', '"rpc.receive"')
 _NEOVIM_CLIENT_NAME = re.compile(r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"LSP\[([^\]"\n]+)\]"', re.M)
+_NEOVIM_STDERR_NAME = re.compile(
+    r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"rpc"[ \t]+"([^"\n]+)"[ \t]+"stderr"', re.M
+)
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
 # Helix's log (`~/.cache/helix/helix.log`): `TIME helix_lsp::transport [INFO] NAME -> {…}` for
 # what the editor sent the server NAME, `<-` for what it answered, `NAME err <- "…"` for a line
@@ -592,10 +595,15 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
 
 def _neovim_servers(text: str) -> dict[str, int]:
     """The servers Neovim's own lines name (`"LSP[ruff]"`), each with the index of the first
-    line that names it, in the order they first appear."""
+    line that names it, in the order they first appear; in a log without such lines, the
+    commands whose stderr it holds (`"rpc" "…/mason/bin/ruff-lsp" "stderr"`)."""
     servers: dict[str, int] = {}
-    for found in _NEOVIM_CLIENT_NAME.finditer(text):
-        servers.setdefault(found[1], text.count("\n", 0, found.start()))
+    for pattern in (_NEOVIM_CLIENT_NAME, _NEOVIM_STDERR_NAME):
+        for found in pattern.finditer(text):
+            name = re.split(r"[\\/]", found[1])[-1] or found[1]  # a command: its file's name
+            servers.setdefault(name, text.count("\n", 0, found.start()))
+        if servers:
+            break
     return servers
 
 
