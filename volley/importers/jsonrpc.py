@@ -601,7 +601,8 @@ def _neovim_servers(text: str) -> dict[str, int]:
     for pattern in (_NEOVIM_CLIENT_NAME, _NEOVIM_STDERR_NAME):
         for found in pattern.finditer(text):
             name = re.split(r"[\\/]", found[1])[-1] or found[1]  # a command: its file's name
-            servers.setdefault(name, text.count("\n", 0, found.start()))
+            if name not in servers:
+                servers[name] = text.count("\n", 0, found.start())
         if servers:
             break
     return servers
