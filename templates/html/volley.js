@@ -976,7 +976,42 @@
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
-    if (target) target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
+    if (!target) return;
+    uncover(target.root);
+    target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
+  }
+
+  // A deep link's diagram may stand in a closed <details> or in a tab not shown (pymdownx's
+  // tabbed, as mkdocs-material draws it): each is opened, outermost first, so it is seen.
+  function uncover(root) {
+    var chain = [];
+    for (var node = root.parentElement; node; node = node.parentElement) chain.unshift(node);
+    chain.forEach(function (node) {
+      if (node.tagName === "DETAILS") node.open = true;
+      var input = tabOf(node);
+      if (input && !input.checked) input.click();
+    });
+  }
+
+  // The radio button that shows a tab's content: the nth input of its set for the nth block
+  // (tabbed's alternate style, Material's), or the input before its label (the classic one).
+  function tabOf(node) {
+    var parent = node.parentElement;
+    if (!parent || !node.classList) return null;
+    if (node.classList.contains("tabbed-block") && parent.classList.contains("tabbed-content")) {
+      var set = parent.parentElement;
+      var inputs = set ? Array.prototype.filter.call(set.children, function (child) {
+        return child.tagName === "INPUT";
+      }) : [];
+      return inputs[Array.prototype.indexOf.call(parent.children, node)] || null;
+    }
+    var label = node.previousElementSibling;
+    if (node.classList.contains("tabbed-content") && parent.classList.contains("tabbed-set") &&
+        label && label.tagName === "LABEL") {
+      var input = label.previousElementSibling;
+      return input && input.tagName === "INPUT" ? input : null;
+    }
+    return null;
   }
 
   function messageOf(node) {

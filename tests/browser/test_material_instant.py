@@ -42,10 +42,36 @@ theme:
 plugins:
   - search
   - volley
+markdown_extensions:
+  - admonition
+  - pymdownx.details
+  - pymdownx.tabbed:
+      alternate_style: true
 nav:
   - First: index.md
   - Second: second.md
   - Long: long.md
+  - Hidden: hidden.md
+"""
+
+HIDDEN = """\
+# Hidden
+
+=== "Shown first"
+
+    Nothing to see.
+
+=== "The tab"
+
+    ```volley name="tabbed"
+    Client -> API: in a tab
+    ```
+
+??? note "Folded"
+
+    ```volley name="folded"
+    Client -> API: in a closed note
+    ```
 """
 
 FIRST = """\
@@ -119,6 +145,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     (docs / "index.md").write_text(FIRST, encoding="utf-8")
     (docs / "second.md").write_text(SECOND, encoding="utf-8")
     (docs / "long.md").write_text(long_page(), encoding="utf-8")
+    (docs / "hidden.md").write_text(HIDDEN, encoding="utf-8")
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=ENV)
     assert result.returncode == 0, result.stderr
@@ -261,3 +288,16 @@ def test_the_participants_stay_below_materials_header(visit, width: int) -> None
     assert name["y"] >= header["y"] + header["height"], (name, header)
     assert name["y"] <= header["y"] + header["height"] + 40
     page.screenshot(path=f"/tmp/volley-material-sticky-{width}.png")
+
+
+@pytest.mark.parametrize(
+    ("anchor", "label"), [("tabbed", "in a tab"), ("folded", "in a closed note")]
+)
+def test_a_deep_link_shows_a_diagram_in_a_tab_not_shown_or_a_closed_note(visit, anchor, label):
+    """The tab is selected and the note opened: the panel of a diagram left hidden was open
+    with nothing to see."""
+    page = visit(f"/hidden/#{anchor}-message-1")
+    diagram = page.locator(f'article .volley-diagram[data-anchor="{anchor}-"]')
+    diagram.locator(".vl-panel .vl-title").wait_for(state="visible")
+    assert diagram.locator(".vl-panel .vl-title").inner_text() == label
+    assert diagram.locator('.vl-canvas [data-message="1"]').is_visible()

@@ -81,7 +81,8 @@ def lane_name(text: str) -> str:
     """
     text = unicodedata.normalize("NFC", text)  # as the parser reads a name
     name = visible_controls(_LINE_BREAKS.sub(" ", text)).replace(":", " ").replace(",", " ")
-    name = " ".join(name.split()) or "(unnamed)"
+    # a byte-order mark is no letter; first in a file, the parser leaves it out
+    name = " ".join(name.replace("\ufeff", " ").split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
     name = name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
     candidates = (name, _LEADING_LOOK_ALIKE.get(name[0], name[0]) + name[1:])
