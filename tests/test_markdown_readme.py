@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -246,6 +247,16 @@ def test_pre_commit_hooks_run_real_commands():
         assert re.compile(hook["files"])
 
 
+def render_one_broken(tmp_path, text: str, picture: str) -> tuple[Path, str, list]:
+    """A README whose one broken block fails the render: its path, the `picture` drawn from
+    another block, and every problem told."""
+    path = write(tmp_path, text)
+    said: list = []
+    with pytest.raises(VolleyError, match="1 diagram"):
+        render_markdown(path, report=said.append)
+    return path, (tmp_path / "diagrams" / picture).read_text(encoding="utf-8"), said
+
+
 def test_options_on_the_fence_line_shape_that_picture(tmp_path):
     """```volley theme=dark bodies=appendix draws that block so, as MkDocs draws it; `--check`
     then reads the same options from the file. A bad value is an error at the fence line, an
@@ -257,11 +268,7 @@ def test_options_on_the_fence_line_shape_that_picture(tmp_path):
         f"# Demo\n\n```volley theme=dark bodies=appendix colour=red\n{source}```\n\n"
         "```volley theme=neon\nA -> B\n```\n"
     )
-    path = write(tmp_path, text)
-    said: list = []
-    with pytest.raises(VolleyError, match="1 diagram"):
-        render_markdown(path, report=said.append)
-    svg = (tmp_path / "diagrams" / "demo.svg").read_text(encoding="utf-8")
+    path, svg, said = render_one_broken(tmp_path, text, "demo.svg")
     expected = volley.render(
         source, format="svg", theme="dark", bodies="appendix", id_prefix="demo"
     )
@@ -283,11 +290,7 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
         f"  Authorization: {secret}\n```\n\n"
         "## Other\n\n```volley bogus theme\nA -> B\n```\n"
     )
-    path = write(tmp_path, text)
-    said: list = []
-    with pytest.raises(VolleyError, match="1 diagram"):
-        render_markdown(path, report=said.append)
-    svg = (tmp_path / "diagrams" / "pay.svg").read_text(encoding="utf-8")
+    _, svg, said = render_one_broken(tmp_path, text, "pay.svg")
     assert secret not in svg and "Bearer &lt;redacted&gt;" in svg
     problems = [(d.line, d.severity, d.message) for d in said if d.line == 11]
     assert [severity for _, severity, _ in problems] == ["warning", "error"]
