@@ -61,6 +61,8 @@ def boxes_of(source: str) -> list[tuple[str | None, str, list[str]]]:
         ("rgb(1, 2, 3) (the API)", "rgb(1, 2, 3)", "(the API)"),
         ("Purple Alice & John", "Purple", "Alice & John"),
         ("", None, ""),
+        # Mermaid finds a colour's function in lower case only (a Django README's box)
+        ("RGB(32, 35, 42), Client-Side Matrix", None, "RGB(32, 35, 42), Client-Side Matrix"),
     ],
 )  # fmt: skip
 def test_a_box_reads_a_colour_then_a_label_as_mermaid_does(written, tint, label):

@@ -367,6 +367,21 @@ def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -
     assert volley.parse(text).labels == {"Q": "Jobs #x-1; main"}
 
 
+def test_an_alias_mermaid_reads_as_a_comment_leaves_the_participant_unlabelled() -> None:
+    """`participant CH as #reddit` (a Slack or Discord channel): Mermaid reads from `#` on as
+    a comment, so CH has no label. volley made a lane "CH as" of it beside CH, and refused the
+    same under `create` with a wrong reason."""
+    text = one(
+        "sequenceDiagram\nparticipant U as Discord user\nparticipant CH as #reddit\n"
+        "participant B as   \nU->>CH: Reply text\nU->>B: x\ncreate participant N as #new\n"
+        "U->>N: hi\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["U", "CH", "B", "N"]
+    assert diagram.labels == {"U": "Discord user"}
+    assert "// Mermaid: #reddit (Mermaid reads a line from # on as a comment)" in text
+
+
 def test_an_alias_volley_would_read_as_a_message_stays_a_comment() -> None:
     """`participant A as Client -> Server` is an alias to Mermaid; written as volley's
     `participant A as …` it would read as a message from 'participant A as Client'."""

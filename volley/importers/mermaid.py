@@ -110,8 +110,10 @@ _NOTE = re.compile(
     r"(?i:note)[ \t]+(?P<place>(?i:over|left[ \t]+of|right[ \t]+of))[ \t]+"
     r"(?P<names>[^:]+?)[ \t]*:(?P<text>.*)"
 )
+# `participant CH as` with nothing after `as` (`as #reddit`, whose `#` starts a comment) is CH
+# with no label, as Mermaid reads it.
 _PARTICIPANT = re.compile(
-    r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+(?i:as)[ \t]+(?P<alias>.+))?"
+    r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+(?i:as)(?:[ \t]+(?P<alias>.*?))?)?[ \t]*"
 )
 # Statements whose words hold no arrow: a line of one of them that reads as a message
 # (`Create Order Service->>Shop: …`) is a sender named after the keyword, which Mermaid reads

@@ -46,7 +46,8 @@ def hex_colour(channels: Sequence[float]) -> str:
 # What may start a box's text as its colour: a hex colour or a word; a function is tried up to
 # each closing parenthesis in turn.
 _LEADING_WORD = re.compile(r"[ \t]*(#[0-9A-Za-z]+|\w*)")
-_FUNCTION = re.compile(r"[ \t]*(?:rgba?|hsla?)[ \t]*\(", re.IGNORECASE)
+# in lower case only, as Mermaid's box reads it: `RGB(32, 35, 42), Team` is a label
+_FUNCTION = re.compile(r"[ \t]*(?:rgba?|hsla?)[ \t]*\(")
 
 
 def colour_and_label(text: str) -> tuple[str | None, str]:
