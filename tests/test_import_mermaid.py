@@ -479,6 +479,18 @@ def test_nothing_is_dropped_in_silence() -> None:
             3,
             "not a Mermaid sequence statement",
         ),
+        (  # a flowchart's line copied into a sequence diagram (Mermaid refuses it too)
+            "sequenceDiagram\n  A->>B: hi\n  classDef client fill:#FFE4B5\n",
+            3,
+            3,
+            "classDef is a statement of Mermaid's flowcharts and class diagrams",
+        ),
+        (  # an arrow pointing left, which Mermaid has not: the hint turns it round
+            "sequenceDiagram\n  srv->>mb: x\n  mb <-- srv: Response\n",
+            3,
+            3,
+            "not a Mermaid sequence statement",
+        ),
         ("sequenceDiagram\n  loop every day\n  A->>B: hi\n", 2, 3, "this loop is never closed"),
         ("sequenceDiagram\n  A->>B: hi\n  end\n", 3, 3, "end without a block"),
         ("sequenceDiagram\n  else oops\n  end\n", 2, 3, "else outside alt"),
@@ -516,6 +528,8 @@ def test_mistakes_in_the_mermaid_source_are_errors_with_a_place(source, line, co
     assert error.source_line == source.split("\n")[line - 1]
     if column:
         assert error.column == column
+    if "mb <-- srv" in source:
+        assert error.hint == "Mermaid's arrows point right: write srv-->>mb: Response"
 
 
 def test_created_and_destroyed_participants_keep_their_messages() -> None:

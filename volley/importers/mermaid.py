@@ -115,6 +115,15 @@ _NOTE = re.compile(
 _PARTICIPANT = re.compile(
     r"(?P<name>.+?)(?:@\{(?P<config>.*)\})?(?:[ \t]+(?i:as)(?:[ \t]+(?P<alias>.*?))?)?[ \t]*"
 )
+# Other diagrams' statements, which a sequence diagram copied from a flowchart may hold.
+_OTHER_DIAGRAMS = frozenset(
+    {"classdef", "class", "style", "linkstyle", "click", "subgraph", "direction"}
+)
+# A message written with its arrow pointing left (`B <-- A: done`), which Mermaid has not.
+_BACKWARDS = re.compile(
+    r"(?P<receiver>[^<>:\n-][^<>:\n]*?)[ \t]*<(?P<shaft>--?|==?)[ \t]*"
+    r"(?P<sender>[^<>:\n-][^<>:\n]*?)[ \t]*:(?P<text>.*)"
+)
 # Statements whose words hold no arrow: a line of one of them that reads as a message
 # (`Create Order Service->>Shop: …`) is a sender named after the keyword, which Mermaid reads
 # as the keyword's statement.
@@ -672,6 +681,22 @@ class _Reader:
         what = f"not a Mermaid sequence statement: {text!r}"
         if message is not None:  # Mermaid wants the colon, even before no text (`A->>B:`)
             what = f"expected ':' and the message's text after {text!r}"
+        elif word is not None and word["word"].lower() in _OTHER_DIAGRAMS:
+            what = (
+                f"{word['word']} is a statement of Mermaid's flowcharts and class diagrams, not "
+                "of a sequence diagram (Mermaid refuses it here too)"
+            )
+            self.fail(line, raw, what, column, "leave the line out")
+        if (backwards := _BACKWARDS.fullmatch(text)) is not None:
+            shaft = "-->>" if backwards["shaft"].startswith("--") else "->>"
+            turned = f"{backwards['sender'].strip()}{shaft}{backwards['receiver'].strip()}"
+            self.fail(
+                line,
+                raw,
+                what,
+                column,
+                f"Mermaid's arrows point right: write {turned}:{backwards['text']}",
+            )
         hint = {
             ";": "Mermaid ends a statement at ';', so this text after one is read as a "
             "statement of its own; write #59; for a semicolon inside text",
