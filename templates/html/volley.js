@@ -981,8 +981,9 @@
     target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
   }
 
-  // A deep link's diagram may stand in a closed <details> or in a tab not shown (pymdownx's
-  // tabbed, as mkdocs-material draws it): each is opened, outermost first, so it is seen.
+  // A deep link's diagram may stand in a closed details element or in a tab not shown
+  // (pymdownx's tabbed, as mkdocs-material draws it): each is opened, outermost first, so
+  // that it is seen.
   function uncover(root) {
     var chain = [];
     for (var node = root.parentElement; node; node = node.parentElement) chain.unshift(node);
