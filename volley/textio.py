@@ -57,53 +57,42 @@ def decode_replacing(data: bytes, filename: str | None = None) -> tuple[str, lis
     try:
         return decode(data, filename), []
     except VolleyError as exc:
-        if exc.line is None:  # a byte-order mark's encoding: not one line of UTF-8
+        if not exc.line:  # a byte-order mark's encoding: not a line of UTF-8
             raise
-    warnings: list[Diagnostic] = []
+    told: list[Diagnostic] = []
+    untold: list[int] = []  # where the lines past those told one by one go wrong
     offset = 0
     for line in data.split(b"\n"):  # a UTF-8 sequence never holds a line feed
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if len(warnings) == _LINES_TOLD:
-                warnings.append(_more_lines(data, offset + exc.start, filename))
-                break
-            number, column, shown = _place(data, offset + exc.start)
-            warnings.append(
-                Diagnostic(
-                    f"this line is not valid UTF-8 (byte 0x{line[exc.start]:02x}: {exc.reason}); "
-                    "it is read with "
-                    "\N{REPLACEMENT CHARACTER} in place of each byte that is not",
-                    filename,
-                    number,
-                    column,
-                    shown,
-                    severity="warning",
-                )
-            )
+            if len(told) < _LINES_TOLD:
+                byte = f"byte 0x{line[exc.start]:02x}: {exc.reason}"
+                said = f"this line is not valid UTF-8 ({byte}); {_READ_SO}"
+                told.append(_at(data, offset + exc.start, said, filename))
+            else:
+                untold.append(offset + exc.start)
         offset += len(line) + 1
-    return data.decode("utf-8", "replace"), warnings
+    if untold:
+        more = len(untold) - 1
+        said = (
+            f"this line and {more:,} more after it are not valid UTF-8 either; they are read "
+            "the same way"
+            if more
+            else "this line is not valid UTF-8 either; it is read the same way"
+        )
+        told.append(_at(data, untold[0], said, filename))
+    return data.decode("utf-8", "replace"), told
 
 
 _LINES_TOLD = 10  # lines that are not UTF-8 told one by one; the rest in one warning
+_READ_SO = "it is read with \N{REPLACEMENT CHARACTER} in place of each byte that is not"
 
 
-def _more_lines(data: bytes, start: int, filename: str | None) -> Diagnostic:
-    """One warning for the lines past `_LINES_TOLD` that are not UTF-8, at the first of them."""
-    number, column, shown = _place(data, start)
-    text = data[start:].decode("utf-8", "replace")
-    lines = sum(1 for line in text.split("\n") if "\N{REPLACEMENT CHARACTER}" in line)
-    return Diagnostic(
-        f"this line and {lines - 1:,} more after it are not valid UTF-8 either; they are read "
-        "the same way"
-        if lines > 1
-        else "this line is not valid UTF-8 either; it is read the same way",
-        filename,
-        number,
-        column,
-        shown,
-        severity="warning",
-    )
+def _at(data: bytes, offset: int, said: str, filename: str | None) -> Diagnostic:
+    """A warning at the byte `offset` of `data`."""
+    line, column, shown = _place(data, offset)
+    return Diagnostic(said, filename, line, column, shown, severity="warning")
 
 
 def _place(data: bytes, offset: int) -> tuple[int, int, str]:
