@@ -988,3 +988,18 @@ def test_spans_with_empty_ids_are_each_drawn():
     labels = [m.label for m in diagram.messages() if m.arrow in ("->", "->>")]
     assert len(labels) == 8
     assert sum("operationA" in label for label in labels) == 4
+
+
+def test_a_jaeger_thrift_batch_is_refused_as_what_it_is():
+    """What a tracer sends Jaeger's collector (jaeger's `thrift_batch_01.json`): its times
+    were refused as "not an RFC 3339 time", beside a hint that whole numbers are read."""
+    batch = {
+        "process": {"serviceName": "api", "tags": []},
+        "spans": [
+            {"traceIdLow": 5951113872249657919, "spanId": 6585752, "parentSpanId": 6866147,
+             "operationName": "get", "startTime": 1485467191639875, "duration": 22938}
+        ],
+    }  # fmt: skip
+    with pytest.raises(VolleyError, match="Jaeger batch in its Thrift model") as caught:
+        import_trace(json.dumps(batch), filename="batch.json")
+    assert "Jaeger's UI" in (caught.value.hint or "")

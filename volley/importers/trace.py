@@ -238,6 +238,14 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
         if _is_console_span(document):
             spans.append(_console_span(document))
             continue
+        if _thrift_batch(document):
+            raise VolleyError(
+                "this is a Jaeger batch in its Thrift model (traceIdLow, numbered span ids,"
+                " vStr tags), what a tracer sends Jaeger's collector; volley reads the traces"
+                " Jaeger gives back",
+                filename=filename,
+                hint="download the trace as JSON from Jaeger's UI, or GET /api/traces/{trace id}",
+            )
         proto = _proto_spans(document)
         if proto is not None:
             read = [_from_proto(span, proto[1]) for span in proto[0]]
@@ -269,6 +277,15 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
         else:
             spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
     return _Builder(spans, options).diagram()
+
+
+def _thrift_batch(document: Any) -> bool:
+    """Whether a document is a batch of spans in Jaeger's Thrift model, as a tracer sends them
+    (`{"process": …, "spans": [{"traceIdLow": …}]}`)."""
+    spans = document.get("spans") if isinstance(document, dict) else None
+    return isinstance(spans, list) and any(
+        isinstance(span, dict) and "traceIdLow" in span for span in spans
+    )
 
 
 def _documents(text: str, filename: str | None) -> list[Any]:
