@@ -1224,3 +1224,18 @@ def test_neovim_log_of_two_servers_named_only_by_their_stderr_is_told_too():
     (diagram,), (warning,) = read_jsonrpc(log, filename="lsp.log")
     assert diagram.participants == ["Client", "Language servers"]
     assert "2 language servers (ruff and ruff-lsp)" in warning.message and warning.line == 4
+
+
+def test_an_ethereum_subscriptions_notifications_come_from_the_server():
+    """`eth_subscribe` asks; the `eth_subscription` notifications that follow bring what was
+    subscribed to (go-ethereum's rpc testdata). They were drawn as the client's."""
+    log = (
+        '{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}\n'
+        '{"jsonrpc":"2.0","id":1,"result":"0x1"}\n'
+        '{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"0x1"}}\n'
+    )
+    assert arrows(import_jsonrpc(log)) == [
+        ("Client", "->", "Server", "eth_subscribe"),
+        ("Server", "-->", "Client", "result"),
+        ("Server", "->>", "Client", "eth_subscription"),
+    ]

@@ -780,7 +780,10 @@ def _guessed_side(record: Any, asked: dict[str, Side]) -> Side:
         return "client"
     method = first.get("method")
     if isinstance(method, str):
-        side: Side = "server" if method.startswith(_SERVER_METHODS) else "client"
+        # Ethereum's subscriptions: `eth_subscribe` asks, `eth_subscription` notifications
+        # bring what was subscribed to, from the server
+        pushed = method.endswith("_subscription") and "id" not in first
+        side: Side = "server" if method.startswith(_SERVER_METHODS) or pushed else "client"
         if "id" in first:
             asked[_key(first["id"])] = side
         return side
