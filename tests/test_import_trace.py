@@ -124,7 +124,8 @@ def test_every_trace_writes_a_diagram_that_reads_back(name):
     documents = (
         [json.loads(line) for line in lines] if lines else [json.loads((CASES / name).read_text())]
     )
-    assert all(is_trace(document) for document in documents)
+    # a file exporter writing logs too puts them beside the spans
+    assert all(is_trace(document) for document in documents if "resourceLogs" not in document)
 
 
 def test_collector_file_exporter_json_lines():
@@ -1003,3 +1004,18 @@ def test_a_jaeger_thrift_batch_is_refused_as_what_it_is():
     with pytest.raises(VolleyError, match="Jaeger batch in its Thrift model") as caught:
         import_trace(json.dumps(batch), filename="batch.json")
     assert "Jaeger's UI" in (caught.value.hint or "")
+
+
+def test_logs_beside_the_spans_of_a_file_exporter_are_told_and_left_out(tmp_path):
+    """The collector's file exporter writes every signal alike: a file of traces and logs was
+    "cannot tell what format this is"."""
+    path = CASES / "otlp-spec-file-exporter-logs.jsonl"
+    assert detect(path.read_text(encoding="utf-8")) is IMPORTERS["trace"]
+    done = volley_cli("import", str(path), "-o", str(tmp_path / "out.volley"))
+    assert done.returncode == 0, done.stderr
+    assert "4 records of this file are logs or metrics, not spans" in done.stderr
+    diagram = parse((tmp_path / "out.volley").read_text(encoding="utf-8"))
+    assert len([m for m in diagram.messages() if m.arrow == "->"]) == 8
+    logs_only = "\n".join(path.read_text(encoding="utf-8").splitlines()[4:])
+    with pytest.raises(VolleyError, match="holds logs or metrics, not spans"):
+        import_trace(logs_only)

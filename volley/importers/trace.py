@@ -28,13 +28,13 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
 
-from volley.errors import VolleyError, place_in
+from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
 from volley.importers.labels import json_documents, json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
@@ -204,7 +204,8 @@ def detect(text: str) -> int:
         documents = _documents(text.lstrip("\ufeff"), None)
     except VolleyError:
         return 0
-    if documents and all(is_trace(d) for d in documents):
+    traces = [d for d in documents if not _other_signal(d)]
+    if traces and all(is_trace(d) for d in traces):
         return 100
     return 50 if head.startswith("[") and len(documents) == 1 else 0
 
@@ -214,14 +215,25 @@ def convert(
 ) -> list[Imported]:
     """`volley import` of a trace file: one diagram, its secrets masked unless asked not to."""
     options = options or TrafficOptions()
-    return [imported(import_trace(text, options, filename), options)]
+    diagram, others = _read(text, options, filename)
+    said: tuple[Diagnostic, ...] = ()
+    if others:  # the collector's file exporter writes every signal alike
+        verb = "is" if others == 1 else "are"
+        records = f"{counted(others, 'record', 'records')} of this file {verb}"
+        words = f"{records} logs or metrics, not spans: the diagram draws the traces alone"
+        said = (Diagnostic(words, filename, severity="warning"),)
+    return [replace(imported(diagram, options), warnings=said)]
 
 
 def import_trace(
     text: str | bytes, options: TrafficOptions | None = None, filename: str | None = None
 ) -> Diagram:
     """The diagram of the trace(s) in an OTLP/JSON or Jaeger JSON file."""
-    options = options or TrafficOptions()
+    return _read(text, options or TrafficOptions(), filename)[0]
+
+
+def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> tuple[Diagram, int]:
+    """The diagram of a trace file, and how many of its records are another signal's."""
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     text = text.removeprefix("\ufeff")
@@ -231,8 +243,25 @@ def import_trace(
         raise _time_error(bad, text, filename) from None
 
 
-def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagram:
+# OTLP's other signals, which the collector's file exporter writes into the same file.
+_OTHER_SIGNALS = ("resourceLogs", "resourceMetrics", "resourceProfiles")
+
+
+def _other_signal(document: Any) -> bool:
+    return isinstance(document, dict) and any(key in document for key in _OTHER_SIGNALS)
+
+
+def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[Diagram, int]:
     documents = _documents(text, filename)
+    others = sum(1 for document in documents if _other_signal(document))
+    if others == len(documents):
+        raise VolleyError(
+            "this OTLP/JSON holds logs or metrics, not spans: there is no trace to draw",
+            filename=filename,
+            hint="export traces (resourceSpans), from the collector's file exporter's traces"
+            " pipeline",
+        )
+    documents = [document for document in documents if not _other_signal(document)]
     spans: list[_Span] = []
     for document in documents:
         if _is_console_span(document):
@@ -276,7 +305,7 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> Diagra
             spans += _zipkin_spans(data)
         else:
             spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
-    return _Builder(spans, options).diagram()
+    return _Builder(spans, options).diagram(), others
 
 
 def _thrift_batch(document: Any) -> bool:
