@@ -336,3 +336,14 @@ def test_an_empty_fence_in_a_myst_page_is_named_as_the_page_writes_it(tmp_path):
     )
     result = build_site(site, tmp_path / "out")
     assert '"```volley" needs a file or the diagram\'s text' in result.stderr
+
+
+def test_the_search_index_holds_the_labels_drawn_not_the_viewers_data(html):
+    """Sphinx reads raw HTML for its search, tags taken out: the viewer's JSON filled it with
+    its keys ("hastabl", "bodyreason") and escapes ("u003cscript")."""
+    index = (html / "searchindex.js").read_text(encoding="utf-8").lower()
+    assert '"night":' in index  # a label the picture draws (`run nightly`), stemmed
+    for word in ("hastabl", "bodyreason", "u003c", "aria"):
+        assert word not in index, word
+    page = (html / "markdown.html").read_text(encoding="utf-8")
+    assert page.count('<template class="vl-data"') == 2  # the viewer still has its data

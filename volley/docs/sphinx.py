@@ -94,6 +94,29 @@ class volley_error(nodes.General, nodes.Element):
     """A diagram that could not be drawn: the error, in the diagram's place."""
 
 
+class volley_page(nodes.General, nodes.Element):
+    """A clickable diagram on an HTML page: the drawing and its panel as raw HTML, which the
+    search reads for the labels drawn, and the viewer's data (`volley_data`) between them."""
+
+
+class volley_data(nodes.General, nodes.Element):
+    """The viewer's data, its `html` written as it is. Its `no-search` class (Sphinx's own)
+    keeps the JSON out of the search index, whose words it would fill with its keys."""
+
+
+def _visit_page(self: Any, node: volley_page) -> None:
+    self.body.append(self.starttag(node, "div", suffix=""))  # its ids: where `:ref:` lands
+
+
+def _depart_page(self: Any, node: volley_page) -> None:
+    self.body.append("</div>")
+
+
+def _visit_data(self: Any, node: volley_data) -> None:
+    self.body.append(node["html"])
+    raise nodes.SkipNode
+
+
 class VolleyDirective(SphinxDirective):
     """`.. volley::` with the diagram as content, or `.. volley:: path/to/file.volley`."""
 
@@ -328,7 +351,13 @@ class DrawDiagrams(SphinxPostTransform):
                 id_prefix=prefix,
             )
         )
-        return nodes.raw("", html, format="html", classes=["volley"])
+        start = html.index('<template class="vl-data"')
+        end = html.index("</template>", start) + len("</template>")
+        page = volley_page(classes=["volley"])
+        page += nodes.raw("", html[:start], format="html")
+        page += volley_data(html=html[start:end], classes=["no-search"])
+        page += nodes.raw("", html[end:], format="html")
+        return page
 
     def _render(self, node: volley_diagram, **chosen: Any) -> str | bytes:
         """The diagram drawn with the options its directive gave and those `chosen` here:
@@ -405,7 +434,8 @@ def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, do
     epub's pages get neither: their pictures are static, drawn light)."""
     if doctree is None or app.builder.name.startswith("epub"):
         return
-    if any("volley" in node.get("classes", []) for node in doctree.findall(nodes.raw)):
+    drawn = (node for kind in (nodes.raw, volley_page) for node in doctree.findall(kind))
+    if any("volley" in node.get("classes", []) for node in drawn):
         app.add_css_file("volley.css")
         app.add_js_file("volley.js", defer="defer")
 
@@ -445,6 +475,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # `:name:`, with the diagram's title as the link's text.
     app.add_enumerable_node(volley_diagram, "volley", title_getter=_title_of)
     app.add_node(volley_error)
+    app.add_node(volley_page, html=(_visit_page, _depart_page))
+    app.add_node(volley_data, html=(_visit_data, None))
     app.add_directive("volley", VolleyDirective)
     app.add_post_transform(DrawDiagrams)
     app.connect("config-inited", _fences_as_directive)
