@@ -1239,3 +1239,23 @@ def test_an_ethereum_subscriptions_notifications_come_from_the_server():
         ("Server", "-->", "Client", "result"),
         ("Server", "->>", "Client", "eth_subscription"),
     ]
+
+
+def test_a_transcript_marked_with_directions_is_read_as_marked():
+    """The Ethereum execution APIs' tests write `>> {…}` for the client's message and `<< {…}`
+    for the node's, go-ethereum's `--> {…}` and `<-- {…}`; `//` lines are the test's words.
+    Such a file was read as swimlanes text, an error a line."""
+    text = (CASES / "execution-apis-call-revert.io").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(text)
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "eth_call"),
+        ("Server", "-->", "Client", "**error** 3: execution reverted: user error"),
+    ]
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text.startswith("calls a contract that reverts")
+    go = '--> {"jsonrpc":"2.0","id":1,"method":"x"}\n<-- {"jsonrpc":"2.0","id":1,"result":1}\n'
+    assert [a[:3] for a in arrows(import_jsonrpc(go))] == [
+        ("Client", "->", "Server"),
+        ("Server", "-->", "Client"),
+    ]

@@ -664,6 +664,30 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
     return sent, warnings
 
 
+# A transcript, each message marked with its direction: `>> {…}` what the client sent and
+# `<< {…}` the server's answer, as the Ethereum execution APIs' tests write them, or `--> {…}`
+# and `<-- {…}`, as go-ethereum's do; `//` lines are its own words, drawn as notes.
+_TRANSCRIPT_LINE = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]*(?P<rest>[\[{].*)")
+_TRANSCRIPT_COMMENT = re.compile(r"[ \t]*//[ \t]*(?P<rest>.*)")
+
+
+def _is_transcript(text: str) -> bool:
+    lines = [line for line in text.split("\n", 2000)[:2000] if line.strip()]
+    said = [line for line in lines if not _TRANSCRIPT_COMMENT.fullmatch(line)]
+    return bool(said) and all(_TRANSCRIPT_LINE.fullmatch(line) for line in said)
+
+
+def _transcript(text: str) -> list[Sent]:
+    sent = []
+    for line in text.split("\n"):
+        if message := _TRANSCRIPT_LINE.fullmatch(line):
+            side: Side = "client" if message["way"] in (">>", "-->") else "server"
+            sent.append(Sent(side, message["rest"].strip()))
+        elif (comment := _TRANSCRIPT_COMMENT.fullmatch(line)) and comment["rest"].strip():
+            sent.append(Sent("client", comment["rest"].strip(), remark=True))
+    return sent
+
+
 def _log_score(text: str, markers: tuple[str, ...], record: re.Pattern[str]) -> int:
     """100 when the text starts as the log does; 80 when a record of it comes later (a page
     quoting one scores less than the Markdown it is in, which is read as Markdown)."""
@@ -1151,6 +1175,8 @@ def detect(text: str) -> int:
         return sure
     if _is_framed(text):
         return 95
+    if _is_transcript(text):
+        return 90
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     try:
         record = json.loads(first)
@@ -1195,6 +1221,8 @@ def read_jsonrpc(
     elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         helix, warnings = _helix_log(text)
         return _diagrams_by_server(helix, options, warnings, filename, "Helix")
+    elif _is_transcript(text):
+        sent, warnings = _transcript(text), []
     else:
         sent, warnings = _json_lines(text, filename), []
     return _diagrams_by_server({server: sent}, options, warnings, filename)
