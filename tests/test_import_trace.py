@@ -1019,3 +1019,12 @@ def test_logs_beside_the_spans_of_a_file_exporter_are_told_and_left_out(tmp_path
     logs_only = "\n".join(path.read_text(encoding="utf-8").splitlines()[4:])
     with pytest.raises(VolleyError, match="holds logs or metrics, not spans"):
         import_trace(logs_only)
+
+
+def test_one_span_as_jaegers_storage_keeps_it_is_a_trace():
+    """An Elasticsearch document of Jaeger's: one span, its process inside it. An array of
+    such spans was read; the document alone was "cannot tell what format this is"."""
+    text = (CASES / "jaeger-es-span.json").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["trace"]
+    (message, *_) = import_trace(text).messages()
+    assert "test-general-conversion" in message.label

@@ -139,6 +139,8 @@ def _unwrapped(data: Any) -> Any:
         return {"data": _jaeger_traces_of_spans(data)}
     if isinstance(data, dict) and _is_zipkin_span(data):
         return [data]  # one Zipkin span, as its API documentation prints one
+    if _is_jaeger_span(data):  # one span as Jaeger's storage keeps it (an Elasticsearch document)
+        return {"data": _jaeger_traces_of_spans([data])}
     if not isinstance(data, dict) or "resourceSpans" in data:
         return data
     for key in ("result", "trace"):
@@ -197,6 +199,7 @@ def detect(text: str) -> int:
         '"resourceSpans"' in head
         or '"spans"' in text
         or '"traceId"' in head  # Zipkin's one
+        or '"spanID"' in head  # Jaeger's storage's one
         or '"span_id"' in head  # the Python SDK's console output
     ):
         return 0
