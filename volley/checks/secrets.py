@@ -323,7 +323,7 @@ _CURL_COOKIE = re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)
 def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
     """The secret parts of a header's value: after the scheme, or each cookie's value."""
     folded = name.lower()
-    if folded.endswith("cookie") and _cookie_header(folded) and "=" in value:
+    if _cookie_header(folded) and "=" in value:
         set_cookie = folded.endswith("set-cookie")
         yield from _cookie_values(value, start, first_only=set_cookie, prose=prose)
         return
@@ -340,6 +340,8 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
 def _cookie_header(name: str) -> bool:
     """Whether a name (lower case) is a Cookie or Set-Cookie header, on its own or recorded
     under a prefix (`http.request.header.cookie`): its value is `name=value` pairs."""
+    if not name.rstrip("\"'").endswith("cookie"):
+        return False  # `http.request.header.authorization` is prefixed too, but no cookie
     return name in ("cookie", "set-cookie") or _PREFIXED_HEADER.search(name) is not None
 
 

@@ -390,15 +390,12 @@ _EDITOR_STARTS_SERVER = re.compile(
 # A line the server wrote on its stderr: `… "rpc"<TAB>"ruff"<TAB>"stderr"<TAB>'a Lua string'`.
 _NEOVIM_LINE = re.compile(
     r'^\[[A-Z]+\]\[[^\]\n]*\][ \t]+(?:[^"\n]*?[ \t])?'
-    r'(?:"rpc\.(?P<verb>send|receive)"|"rpc"[ \t]+"[^"\n]*"[ \t]+"(?P<stderr>stderr)")'
+    r'(?:"rpc\.(?P<verb>send|receive)"|"rpc"[ \t]+"(?P<command>[^"\n]*)"[ \t]+"(?P<stderr>stderr)")'
     r"[ \t]+(?P<rest>.*)$",
     re.M,
 )
 _NEOVIM_MARKERS = ('"rpc.send"', '"rpc.receive"')
 _NEOVIM_CLIENT_NAME = re.compile(r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"LSP\[([^\]"\n]+)\]"', re.M)
-_NEOVIM_STDERR_NAME = re.compile(
-    r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"rpc"[ \t]+"([^"\n]+)"[ \t]+"stderr"', re.M
-)
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
 # Helix's log (`~/.cache/helix/helix.log`): `TIME helix_lsp::transport [INFO] NAME -> {…}` for
 # what the editor sent the server NAME, `<-` for what it answered, `NAME err <- "…"` for a line
@@ -597,14 +594,14 @@ def _neovim_servers(text: str) -> dict[str, int]:
     """The servers Neovim's own lines name (`"LSP[ruff]"`), each with the index of the first
     line that names it, in the order they first appear; in a log without such lines, the
     commands whose stderr it holds (`"rpc" "…/mason/bin/ruff-lsp" "stderr"`)."""
+    named = [(found[1], found.start()) for found in _NEOVIM_CLIENT_NAME.finditer(text)]
+    if not named:
+        named = [(f["command"], f.start()) for f in _NEOVIM_LINE.finditer(text) if f["stderr"]]
     servers: dict[str, int] = {}
-    for pattern in (_NEOVIM_CLIENT_NAME, _NEOVIM_STDERR_NAME):
-        for found in pattern.finditer(text):
-            name = re.split(r"[\\/]", found[1])[-1] or found[1]  # a command: its file's name
-            if name not in servers:
-                servers[name] = text.count("\n", 0, found.start())
-        if servers:
-            break
+    for written, start in named:
+        name = re.split(r"[\\/]", written)[-1] or written  # a command: its file's name
+        if name not in servers:
+            servers[name] = text.count("\n", 0, start)
     return servers
 
 

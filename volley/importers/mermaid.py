@@ -679,6 +679,7 @@ class _Reader:
             return
         column = raw.find(text) + 1 if text in raw else 0
         what = f"not a Mermaid sequence statement: {text!r}"
+        hint = None
         if message is not None:  # Mermaid wants the colon, even before no text (`A->>B:`)
             what = f"expected ':' and the message's text after {text!r}"
         elif word is not None and word["word"].lower() in _OTHER_DIAGRAMS:
@@ -686,18 +687,12 @@ class _Reader:
                 f"{word['word']} is a statement of Mermaid's flowcharts and class diagrams, not "
                 "of a sequence diagram (Mermaid refuses it here too)"
             )
-            self.fail(line, raw, what, column, "leave the line out")
-        if (backwards := _BACKWARDS.fullmatch(text)) is not None:
+            hint = "leave the line out"
+        elif (backwards := _BACKWARDS.fullmatch(text)) is not None:
             shaft = "-->>" if backwards["shaft"].startswith("--") else "->>"
             turned = f"{backwards['sender'].strip()}{shaft}{backwards['receiver'].strip()}"
-            self.fail(
-                line,
-                raw,
-                what,
-                column,
-                f"Mermaid's arrows point right: write {turned}:{backwards['text']}",
-            )
-        hint = {
+            hint = f"Mermaid's arrows point right: write {turned}:{backwards['text']}"
+        hint = hint or {
             ";": "Mermaid ends a statement at ';', so this text after one is read as a "
             "statement of its own; write #59; for a semicolon inside text",
             "#": "Mermaid reads a line from a '#' on as a comment, so this statement ends "
