@@ -6,6 +6,7 @@ and MkDocs' own link checks are all exercised. The sites live in `tests/sites/`.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -249,6 +250,31 @@ def test_redact_publishes_no_secret_in_any_file(tmp_path):
     assert [name for name, text in published(site).items() if LIVE in text] == [
         "flows/login.volley"
     ]
+
+
+SEARCHED = """\
+title: Refund
+Shop -> Bank: POST /refund
+  in: json
+    {"reason": "duplicatecharge", "amount": 1200}
+Bank --> Shop: 201 Created
+"""
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
+def test_search_indexes_the_labels_drawn_not_the_viewers_data(tmp_path, theme):
+    pages = {"index.md": f"# Refunds\n\nHow a refund goes.\n\n```volley\n{SEARCHED}```\n"}
+    config = f"theme:\n  name: {theme}\nplugins:\n  - search\n  - volley\n"
+    site = write_site(tmp_path / theme, config, pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    files = published(site)
+    index = files["search/search_index.json"]
+    assert "POST /refund" in index and "How a refund goes" in index  # the page and its labels
+    assert "duplicatecharge" not in index and "payloads" not in index  # not the viewer's JSON
+    data = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', files["index.html"])
+    assert len(data) == 1 and "duplicatecharge" in data[0]  # the page still carries it
+    assert json.loads(data[0])["messages"][0]["payloads"]
 
 
 def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):

@@ -51,7 +51,7 @@ from markdown.treeprocessors import Treeprocessor
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from volley.docs.fences import (
@@ -76,6 +76,9 @@ MISSING_EXTRA = (
 )
 SUFFIX = ".volley"
 ASSETS = "assets/volley"  # where the viewer's stylesheet and script go in the site
+# A diagram's viewer data as the HTML templates write it (its JSON holds no `<`: embed.py).
+_DATA = re.compile(r'(?<=<template class="vl-data" data-search-exclude>)[^<]*(?=</template>)')
+_HELD = re.compile(r'(?<=<template class="vl-data" data-search-exclude>)(?=</template>)')
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 
@@ -113,6 +116,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors: list[Problem] = []
         self.outside_files: set[Path] = set()
         self.md: Markdown | None = None  # the converter of the page being built
+        self.held: dict[str, list[str]] = {}  # per page, its diagrams' data (on_page_content)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
@@ -217,7 +221,22 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
                 f"volley: {failed} in '{page.file.src_uri}' could not be drawn "
                 "(fail_on_error is on)"
             )
-        return html
+        return self._hold_data(html, page.file.src_uri)
+
+    def _hold_data(self, html: str, page: str) -> str:
+        """The page's content with each diagram's viewer data held back until the page is
+        written (`on_post_page`). Search plugins index `page.content` between the two, and
+        MkDocs' own search (the `mkdocs` and `readthedocs` themes) knows no mark to skip an
+        element: it would index every key and body of the JSON, and show them in its results.
+        """
+        self.held[page] = _DATA.findall(html)
+        return _DATA.sub("", html)
+
+    @event_priority(100)  # first: before a plugin that minifies the page rewrites its tags
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        """The page as written, each diagram's data back in its place, in order."""
+        held = iter(self.held.pop(page.file.src_uri, []))
+        return _HELD.sub(lambda empty: next(held, ""), output)
 
     def on_post_build(self, config: Any) -> None:
         self.site.sweep()
