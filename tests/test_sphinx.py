@@ -317,6 +317,31 @@ def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
     assert "Diagram 1" in (tmp_path / "out" / "index.html").read_text()
 
 
+def test_a_named_diagram_is_a_numbered_figure_in_latex_that_references_reach(tmp_path):
+    """LaTeX writes a target's label after a caption, which numbers it: a named diagram is a
+    figure with its title as the caption, so :numref: and :ref: find it in the PDF, not "??".
+    A diagram without a name stays a picture in the text, as it was."""
+    rst = (
+        "Flows\n=====\n\n.. volley::\n   :name: refresh\n\n   title: Token refresh\n"
+        "   A -> B: refresh\n\n.. volley::\n\n   A -> B: unnamed\n\n"
+        "See :numref:`refresh` and :ref:`refresh`.\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst})
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "latex", "-D", "numfig=1"]
+        + [str(site), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    tex = next((tmp_path / "out").glob("*.tex")).read_text()
+    assert tex.count("\\begin{figure}") == 1 and tex.count("sphinxincludegraphics") == 2
+    assert "\\caption{Token refresh}\\label{\\detokenize{index:refresh}}" in tex
+    assert "Diagram \\ref{\\detokenize{index:refresh}}" in tex
+
+
 def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     """The pictures were files in the doctree folder, which a build without -d keeps inside
     the output, so the epub listed every picture twice."""

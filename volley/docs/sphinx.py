@@ -407,6 +407,10 @@ class DrawDiagrams(SphinxPostTransform):
         image = nodes.image(uri=path, alt=node["alt"], candidates={"*": path}, align="center")
         if fmt == "png":
             image["width"] = f"{round(_png_width(data) / 2)}px"
+        if builder.format == "latex" and node["names"]:
+            # LaTeX places a target's \label after a caption, which numbers it: without one a
+            # :ref: or :numref: to the diagram (its `:name:`) reads "??" in the PDF
+            return nodes.figure("", image, nodes.caption("", node["alt"]), align="center")
         return image
 
 
