@@ -285,6 +285,22 @@ def test_an_emoji_sequence_between_right_to_left_words_stays_one_picture() -> No
 
 
 @needs_emoji
+@pytest.mark.parametrize(
+    "emoji", ["\u00a9\ufe0f", "\u2122\ufe0f", "#\ufe0f\u20e3", "*\u20e3", "1\ufe0f\u20e3"]
+)
+def test_a_symbol_or_keycap_emoji_between_right_to_left_words_stays_one_picture(emoji) -> None:
+    """©️, ™️ and the keycaps on # and * are neutral to the reordering: reversed with their
+    selector and frame, they were drawn as a text © beside a blank, or a # beside an empty
+    keycap. Each is one picture, as a browser draws it; a digit's keycap already was."""
+    hello, world = "\u0645\u0631\u062d\u0628\u0627", "\u0628\u0627\u0644\u0639\u0627\u0644\u0645"
+    for label in (f"{hello} {emoji} {world}", f"{hello} {emoji}", f"{emoji}{hello}"):
+        raster = _raster(label)
+        text = re.sub("<[^>]*>", "", raster[raster.index('<text class="label') :])
+        assert len(_images_x(raster)) == 1
+        assert emoji[0] not in text  # no part of it drawn as text
+
+
+@needs_emoji
 def test_symbols_are_emoji_where_unicode_presents_them_so() -> None:
     """⭐ ⌛ ✅ are emoji by default (Unicode's Emoji_Presentation), as a browser draws them;
     ⌨ ✂ ➡ are text unless U+FE0F asks for their emoji."""

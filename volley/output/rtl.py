@@ -76,11 +76,14 @@ def visual_order(text: str, can_draw: Callable[[str], bool]) -> str:
 
 
 # A pictograph with what makes it one emoji with it: selectors, skin tones, the tag letters of a
-# subdivision flag, or a zero-width joiner and the next pictograph.
+# subdivision flag, or a zero-width joiner and the next pictograph. Or a symbol that the emoji
+# selector makes one (©️, ™️, ↔️), or a keycap on # or * (#️⃣): neutral to the reordering, they
+# would be reversed with their selector and frame, which then draw apart. A digit's keycap
+# (1️⃣) is a number, in the order a number keeps.
 _PICTOGRAPH = "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff"
 _EMOJI_SEQUENCE = re.compile(
     f"([{_PICTOGRAPH}](?:[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
-    f"|\u200d[{_PICTOGRAPH}])+)"
+    f"|\u200d[{_PICTOGRAPH}])+|[^\\s\\w]\ufe0f\u20e3?|[#*]\u20e3)"
 )
 
 
