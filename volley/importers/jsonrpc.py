@@ -43,37 +43,30 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
-from volley.errors import Diagnostic, VolleyError, json_reason
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, part_name
 from volley.importers.labels import cut_body, label, lane_name
+from volley.importers.log_records import (
+    Sent,
+    Side,
+    compact,
+    cut_short,
+    is_message,
+    log_records,
+    record_texts,
+    unreadable,
+)
 from volley.importers.lua_values import LuaValueError, read_lua_value
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Diagram, Item, Message, Note, Payload
 
 __all__ = ["Sent", "convert", "detect", "import_jsonrpc", "read_jsonrpc", "session_diagram"]
 
-Side = Literal["client", "server"]
 _OTHER: dict[Side, Side] = {"client": "server", "server": "client"}
-
-
-@dataclass(frozen=True)
-class Sent:
-    """One line one side sent: the text as sent (a JSON-RPC message, or anything else), or
-    for a trace the message its record stands for."""
-
-    sender: Side
-    text: str
-    # what the arrow's payload shows when it is not `text`: the block of a log that is not
-    # JSON, as logged; "" when the log kept nothing beyond the method and id (no payload)
-    as_logged: str | None = None
-    # a line the log wrote about the connection rather than a message ("Connection state:
-    # Error …"): a note over the sender's lane
-    remark: bool = False
-    cut: bool = False  # a message the log cut short: its arrow says so
 
 
 # --- The session as a diagram -----------------------------------------------------------------
@@ -85,10 +78,6 @@ def _key(message_id: Any) -> str:
     return json.dumps(message_id, sort_keys=True)
 
 
-def _is_message(value: Any) -> bool:
-    return isinstance(value, dict) and ("method" in value or "id" in value)
-
-
 def _elements(text: str) -> list[Any] | None:
     """What a line holds: its JSON-RPC message, or a batch's elements, each a message or not
     (a server answers each element of a batch on its own, JSON-RPC 2.0 section 6); None if
@@ -98,59 +87,13 @@ def _elements(text: str) -> list[Any] | None:
     except (ValueError, RecursionError):
         return None
     values = value if isinstance(value, list) else [value]
-    return values if any(_is_message(v) for v in values) else None
+    return values if any(is_message(v) for v in values) else None
 
 
 def _parsed(text: str) -> list[dict] | None:
     """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
     values = _elements(text)
-    return None if values is None else [v for v in values if _is_message(v)]
-
-
-# Where a log left out the middle of a long message: Claude Desktop writes
-# `…"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]...notations":…`.
-_CUT = re.compile(r"\.\.\.\[(\d+) chars truncated\]\.\.\.")
-_SCALAR = r'(?:-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)'
-_MEMBER = rf'"(?:[^"\\]|\\.)*"[ \t]*:[ \t]*{_SCALAR}'
-# The members of a message before its first nested value, and after its last (to its end,
-# less what Claude Desktop writes after a message: ` { metadata: undefined }`).
-_LEADING = re.compile(rf"[ \t]*\{{[ \t]*(?:{_MEMBER}[ \t]*,[ \t]*)*(?:{_MEMBER})?")
-_TRAILING = re.compile(
-    rf"(?:[ \t]*,[ \t]*{_MEMBER})*[ \t]*\}}[ \t]*(?:\{{ metadata:[^{{}}]*\}}[ \t]*)?\Z"
-)
-
-
-def _cut_short(text: str) -> dict | None:
-    """The message a log line stands for when the log cut out its middle: the members it
-    kept at the top level (its id, its method), and whether it is a result or an error, as
-    far as the parts around the cut say; None if they do not say it is a message."""
-    cut = _CUT.search(text)
-    if cut is None:
-        return None
-    head, tail = text[: cut.start()], text[cut.end() :].rstrip()
-    leading, trailing = _LEADING.match(head), _TRAILING.search(tail)
-    kept: dict = {}
-    if leading:
-        kept.update(_members(leading[0].rstrip(" \t,") + "}"))
-    if trailing:
-        kept.update(_members("{" + trailing[0].split("}")[0].lstrip(" \t,") + "}"))
-    nested = re.match(
-        r'[ \t]*"(result|error|params)"[ \t]*:', head[leading.end() :] if leading else ""
-    )
-    if nested:
-        kept.setdefault(nested[1], {})
-    if "method" not in kept and "id" in kept and "error" not in kept:
-        kept.setdefault("result", {})
-    return kept if _is_message(kept) else None
-
-
-def _members(text: str) -> dict:
-    """The members of a JSON object written out (none if it does not parse)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+    return None if values is None else [v for v in values if is_message(v)]
 
 
 def _request_label(message: dict) -> str:
@@ -211,7 +154,7 @@ def session_diagram(
             continue
         messages = _elements(line.text)
         if messages is None and line.as_logged is None:
-            stand_in = _cut_short(line.text)
+            stand_in = cut_short(line.text)
             if stand_in is not None:  # paired by the id and method the log kept of it
                 line = Sent(line.sender, json.dumps(stand_in), as_logged=line.text, cut=True)
                 messages = [stand_in]
@@ -222,7 +165,7 @@ def session_diagram(
             continue
         for message in messages:
             text = line.text if len(messages) == 1 else json.dumps(message, ensure_ascii=False)
-            if not _is_message(message):  # in a batch beside messages: answered as invalid
+            if not is_message(message):  # in a batch beside messages: answered as invalid
                 quoted = label(f"not JSON-RPC, in a batch: {text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
             elif "method" in message and "id" in message:
@@ -443,72 +386,6 @@ _SERVER_METHODS = (
 )  # fmt: skip
 
 
-def _record_texts(
-    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
-) -> Iterator[tuple[int, re.Match[str], str]]:
-    """Each line of a log that `record` matches (its index and match), with what it logged:
-    its `rest` and the lines after it up to the next line that `starts` a record."""
-    index = 0
-    while index < len(lines):
-        match = record.match(lines[index])
-        end = index + 1
-        if match is None:
-            index = end
-            continue
-        while end < len(lines) and not starts.match(lines[end]) and not record.match(lines[end]):
-            end += 1
-        yield index, match, "\n".join([match["rest"], *lines[index + 1 : end]])
-        index = end
-
-
-def _unreadable(
-    what: str, why: str, lines: list[str], number: int, logged: str, offset: int, at: int
-) -> Diagnostic:
-    """A warning at the place in a log record (`logged`, from line `number`, its first line
-    starting at column `offset`) where reading its message stopped (`at`)."""
-    line = number + logged.count("\n", 0, at)
-    start = logged.rfind("\n", 0, at) + 1
-    column = at - start + (offset if line == number else 0) + 1
-    return Diagnostic(
-        f"this message is not {what} ({why}); its arrow shows it as logged",
-        None,
-        line + 1,
-        column,
-        lines[line],
-        severity="warning",
-    )
-
-
-def _log_records(
-    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
-) -> Iterator[tuple[int, re.Match[str], str]]:
-    """Each line of a log that `record` matches (its index and match), with the message it
-    logged: the JSON that starts in what it logged, as far as it runs, or else (with a
-    warning) what it logged."""
-    decoder = json.JSONDecoder()
-    for number, match, logged in _record_texts(lines, record, starts):
-        start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
-        if start < 0:
-            yield number, match, match["rest"].strip()
-            continue
-        try:
-            _, end = decoder.raw_decode(logged, start)
-        except (ValueError, RecursionError) as exc:
-            why = (
-                json_reason(exc.msg)
-                if isinstance(exc, json.JSONDecodeError)
-                else "nested too deeply"
-            )
-            at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
-            if _cut_short(logged) is None:  # one the log cut short is read by what it kept
-                warnings.append(
-                    _unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
-                )
-            yield number, match, logged.strip()
-            continue
-        yield number, match, logged[start:end]
-
-
 def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]]:
     """The messages of an MCP host's log, by the server its brackets name (Claude Desktop's
     `mcp.log` holds every server's, each numbering its own ids), and what could not be
@@ -516,15 +393,15 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
     lines = text.split("\n")
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
-    for number, match, message in _log_records(lines, _HOST_LINE, _LOG_START, warnings):
+    for number, match, message in log_records(lines, _HOST_LINE, _LOG_START, warnings):
         sent = Sent(match["side"], message)  # type: ignore[arg-type]
         found.append((number, _server_named(match["head"]), sent))
     # What went wrong, as the host says it, in its place among the messages.
-    for number, match, said in _record_texts(lines, _HOST_RECORD, _LOG_START):
+    for number, match, said in record_texts(lines, _HOST_RECORD, _LOG_START):
         levels = {word.strip().lower() for word in _BRACKET.findall(match["head"])}
         level = next(iter(levels & _HOST_PROBLEM_LEVELS), None)
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
-            remark = Sent("server", f"{level}: {_compact(said)}", remark=True)
+            remark = Sent("server", f"{level}: {compact(said)}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
     by_server: dict[str | None, list[Sent]] = {}
     ordered = sorted(found, key=lambda record: record[0])
@@ -542,15 +419,6 @@ def _server_named(head: str) -> str | None:
     return next((word for word in words if word.lower() not in _LEVELS), None)
 
 
-def _compact(said: str) -> str:
-    """What a log line said, on one line: JSON without its indentation (a ZodError's), else
-    its lines joined."""
-    try:
-        return json.dumps(json.loads(said), ensure_ascii=False, separators=(",", ":"))
-    except (ValueError, RecursionError):
-        return " ".join(said.split())
-
-
 def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     """The messages of VS Code's Output channel for an MCP server, the server's name as the
     channel says it starts it, and what could not be read."""
@@ -559,7 +427,7 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
     warnings: list[Diagnostic] = []
     found = [
         (number, Sent("client" if match["client"] else "server", message))
-        for number, match, message in _log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
+        for number, match, message in log_records(lines, _EDITOR_LINE, _EDITOR_RECORD, warnings)
     ]
     # Why a session failed, as the channel says it, in its place among the messages.
     found += [
@@ -576,7 +444,7 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
     runs a server for each language, and several for one), and what could not be read."""
     by_server: dict[str | None, list[Sent]] = {}
     warnings: list[Diagnostic] = []
-    for _, match, message in _log_records(text.split("\n"), _HELIX_LINE, _LOG_START, warnings):
+    for _, match, message in log_records(text.split("\n"), _HELIX_LINE, _LOG_START, warnings):
         sent = by_server.setdefault(match["server"], [])
         if match["stderr"]:
             try:
@@ -584,7 +452,7 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
             except ValueError:
                 said = message
             if str(said).strip():
-                sent.append(Sent("server", f"stderr: {_compact(str(said))}", remark=True))
+                sent.append(Sent("server", f"stderr: {compact(str(said))}", remark=True))
             continue
         sent.append(Sent("client" if match["way"] == "->" else "server", message))
     return by_server, warnings
@@ -634,7 +502,7 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
     lines = text.split("\n")
     sent: list[Sent] = []
     warnings: list[Diagnostic] = []
-    for number, match, logged in _record_texts(lines, _NEOVIM_LINE, _NEOVIM_RECORD):
+    for number, match, logged in record_texts(lines, _NEOVIM_LINE, _NEOVIM_RECORD):
         side: Side = "client" if match["verb"] == "send" else "server"
         if match["stderr"]:  # a note, as Helix's log gives it
             try:
@@ -642,7 +510,7 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
             except (LuaValueError, RecursionError):
                 said = logged
             if str(said).strip():
-                sent.append(Sent("server", f"stderr: {_compact(str(said))}", remark=True))
+                sent.append(Sent("server", f"stderr: {compact(str(said))}", remark=True))
             continue
         try:
             value, _ = read_lua_value(logged)
@@ -651,7 +519,7 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
             at = exc.pos if isinstance(exc, LuaValueError) else 0
             where = match.start("rest")
             warnings.append(
-                _unreadable(
+                unreadable(
                     "a Lua table as Neovim writes one", why, lines, number, logged, where, at
                 )
             )
@@ -972,7 +840,7 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
             if failed is not None:  # the answer the trace logged no record of
                 sent.append(Sent(_OTHER[sending], failed, ""))
                 continue
-            said = _compact("\n".join([problem["what"], *lines[start + 1 : end]]))
+            said = compact("\n".join([problem["what"], *lines[start + 1 : end]]))
             sent.append(Sent("server", f"{problem['level'].lower()}: {said}", remark=True))
             continue
         orphan = _TRACE_ORPHAN.match(header)
@@ -980,7 +848,7 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
         logged = _TRACE_LOGGED.match(header)
         if orphan is None and match is None and logged is not None:
             # the server's own words (`$/logTrace`, its tracer's log): a note, as it said them
-            said = _compact("\n".join([logged["what"], *lines[start + 1 : end]]))
+            said = compact("\n".join([logged["what"], *lines[start + 1 : end]]))
             sent.append(Sent("server", said, remark=True))
             continue
         block, warning = _trace_block(lines, start + 1, end, filename)

@@ -1,0 +1,160 @@
+"""The lines of a log that carry messages: each record, what it logged, and the JSON in it.
+
+A log writes a record per message: a line that says who sent it (and when), the message on
+it or on the lines after it. The readers of each log (`volley.importers.jsonrpc`,
+`volley.importers.editor_logs`) say which lines start a record; these helpers find what each
+record logged and the JSON-RPC message in it, and say where one could not be read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from volley.errors import Diagnostic, json_reason
+
+Side = Literal["client", "server"]
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One line one side sent: the text as sent (a JSON-RPC message, or anything else), or
+    for a trace the message its record stands for."""
+
+    sender: Side
+    text: str
+    # what the arrow's payload shows when it is not `text`: the block of a log that is not
+    # JSON, as logged; "" when the log kept nothing beyond the method and id (no payload)
+    as_logged: str | None = None
+    # a line the log wrote about the connection rather than a message ("Connection state:
+    # Error …"): a note over the sender's lane
+    remark: bool = False
+    cut: bool = False  # a message the log cut short: its arrow says so
+
+
+def record_texts(
+    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str]
+) -> Iterator[tuple[int, re.Match[str], str]]:
+    """Each line of a log that `record` matches (its index and match), with what it logged:
+    its `rest` and the lines after it up to the next line that `starts` a record."""
+    index = 0
+    while index < len(lines):
+        match = record.match(lines[index])
+        end = index + 1
+        if match is None:
+            index = end
+            continue
+        while end < len(lines) and not starts.match(lines[end]) and not record.match(lines[end]):
+            end += 1
+        yield index, match, "\n".join([match["rest"], *lines[index + 1 : end]])
+        index = end
+
+
+def unreadable(
+    what: str, why: str, lines: list[str], number: int, logged: str, offset: int, at: int
+) -> Diagnostic:
+    """A warning at the place in a log record (`logged`, from line `number`, its first line
+    starting at column `offset`) where reading its message stopped (`at`)."""
+    line = number + logged.count("\n", 0, at)
+    start = logged.rfind("\n", 0, at) + 1
+    column = at - start + (offset if line == number else 0) + 1
+    return Diagnostic(
+        f"this message is not {what} ({why}); its arrow shows it as logged",
+        None,
+        line + 1,
+        column,
+        lines[line],
+        severity="warning",
+    )
+
+
+def log_records(
+    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
+) -> Iterator[tuple[int, re.Match[str], str]]:
+    """Each line of a log that `record` matches (its index and match), with the message it
+    logged: the JSON that starts in what it logged, as far as it runs, or else (with a
+    warning) what it logged."""
+    decoder = json.JSONDecoder()
+    for number, match, logged in record_texts(lines, record, starts):
+        start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
+        if start < 0:
+            yield number, match, match["rest"].strip()
+            continue
+        try:
+            _, end = decoder.raw_decode(logged, start)
+        except (ValueError, RecursionError) as exc:
+            why = (
+                json_reason(exc.msg)
+                if isinstance(exc, json.JSONDecodeError)
+                else "nested too deeply"
+            )
+            at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
+            if cut_short(logged) is None:  # one the log cut short is read by what it kept
+                warnings.append(
+                    unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
+                )
+            yield number, match, logged.strip()
+            continue
+        yield number, match, logged[start:end]
+
+
+def compact(said: str) -> str:
+    """What a log line said, on one line: JSON without its indentation (a ZodError's), else
+    its lines joined."""
+    try:
+        return json.dumps(json.loads(said), ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return " ".join(said.split())
+
+
+def is_message(value: Any) -> bool:
+    return isinstance(value, dict) and ("method" in value or "id" in value)
+
+
+# Where a log left out the middle of a long message: Claude Desktop writes
+# `…"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]...notations":…`.
+_CUT = re.compile(r"\.\.\.\[(\d+) chars truncated\]\.\.\.")
+_SCALAR = r'(?:-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)'
+_MEMBER = rf'"(?:[^"\\]|\\.)*"[ \t]*:[ \t]*{_SCALAR}'
+# The members of a message before its first nested value, and after its last (to its end,
+# less what Claude Desktop writes after a message: ` { metadata: undefined }`).
+_LEADING = re.compile(rf"[ \t]*\{{[ \t]*(?:{_MEMBER}[ \t]*,[ \t]*)*(?:{_MEMBER})?")
+_TRAILING = re.compile(
+    rf"(?:[ \t]*,[ \t]*{_MEMBER})*[ \t]*\}}[ \t]*(?:\{{ metadata:[^{{}}]*\}}[ \t]*)?\Z"
+)
+
+
+def cut_short(text: str) -> dict | None:
+    """The message a log line stands for when the log cut out its middle: the members it
+    kept at the top level (its id, its method), and whether it is a result or an error, as
+    far as the parts around the cut say; None if they do not say it is a message."""
+    cut = _CUT.search(text)
+    if cut is None:
+        return None
+    head, tail = text[: cut.start()], text[cut.end() :].rstrip()
+    leading, trailing = _LEADING.match(head), _TRAILING.search(tail)
+    kept: dict = {}
+    if leading:
+        kept.update(_members(leading[0].rstrip(" \t,") + "}"))
+    if trailing:
+        kept.update(_members("{" + trailing[0].split("}")[0].lstrip(" \t,") + "}"))
+    nested = re.match(
+        r'[ \t]*"(result|error|params)"[ \t]*:', head[leading.end() :] if leading else ""
+    )
+    if nested:
+        kept.setdefault(nested[1], {})
+    if "method" not in kept and "id" in kept and "error" not in kept:
+        kept.setdefault("result", {})
+    return kept if is_message(kept) else None
+
+
+def _members(text: str) -> dict:
+    """The members of a JSON object written out (none if it does not parse)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
