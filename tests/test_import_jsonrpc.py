@@ -1259,3 +1259,172 @@ def test_a_transcript_marked_with_directions_is_read_as_marked():
         ("Client", "->", "Server"),
         ("Server", "-->", "Client"),
     ]
+
+
+# --- editors' and servers' own logs (editor_logs.py) -------------------------------------------
+
+
+def notes_of(diagram: Diagram) -> list[str]:
+    return [item.text for item in diagram.items if isinstance(item, Note)]
+
+
+def test_eglot_events_buffer_is_read_with_the_servers_stderr_as_notes():
+    """Emacs Eglot's events buffer (jsonrpc.el): `-->` what Emacs sent, `<--` what the server
+    sent, each with its message; `[stderr]` lines are the server's. It was "cannot tell what
+    format this is"."""
+    text = (CASES / "eglot-ty-1745.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(text)
+    assert diagram.participants == ["Eglot", "ty"]  # clientInfo and serverInfo
+    assert arrows(diagram) == [
+        ("Eglot", "->", "ty", "initialize"),
+        ("ty", "-->", "Eglot", "result"),
+        ("Eglot", "->>", "ty", "initialized"),
+    ]
+    (note,) = notes_of(diagram)
+    assert note.startswith("stderr: 2025-12-03 13:35:33.130330000 INFO Version: 0.0.1-alpha.29")
+    initialize = diagram.messages()[0].request
+    assert initialize is not None and '"processId":14322' in initialize.body
+
+
+def test_eglot_requests_from_the_server_pair_by_direction_and_id():
+    """pyright asks Emacs (`<-- workspace/configuration[1]`) with ids its own: each answer
+    (`-->`) pairs with the server's request, not with Emacs's own id 1. Without serverInfo the
+    server is named by the command Eglot says it ran."""
+    text = (CASES / "eglot-1387-server-requests.log").read_text(encoding="utf-8")
+    diagram = import_jsonrpc(text)
+    assert diagram.participants == ["Emacs", "Server"]
+    assert arrows(diagram)[:5] == [
+        ("Emacs", "->>", "Server", "workspace/didChangeConfiguration"),
+        ("Server", "->", "Emacs", "client/registerCapability"),
+        ("Emacs", "-->", "Server", "result"),
+        ("Server", "->", "Emacs", "workspace/configuration"),
+        ("Emacs", "-->", "Server", "result"),
+    ]
+    assert not any("no request seen" in label for *_, label in arrows(diagram))
+    started = "[jsonrpc] D[00:32:15.800] Running language server: /usr/bin/pyright-langserver\n"
+    assert import_jsonrpc(started + text).participants == ["Emacs", "pyright-langserver"]
+
+
+def test_clangd_verbose_log_reads_its_json_the_servers_way_round():
+    """clangd's own log: `<<<` is what clangd received (the editor's), `>>>` what it sent; its
+    other lines (`I[…] <-- …` summaries, `V[…] ASTWorker …`) are not messages of their own."""
+    text = (CASES / "clangd-verbose-921.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(text)
+    assert diagram.participants == ["Editor", "clangd"]
+    found = arrows(diagram)
+    assert found[:3] == [
+        ("Editor", "->", "clangd", "textDocument/documentHighlight"),
+        ("clangd", "-->", "Editor", "result"),
+        (
+            "clangd",
+            "->>",
+            "Editor",
+            "textDocument/clangd.fileStatus file:///u4/rydong/cs444/cs-444-compiler/src/main.cpp",
+        ),
+    ]
+    assert all(message.request or message.response for message in diagram.messages())
+    pretty = 'V[10:00:00.000] <<< {\n  "id": 0,\n  "method": "initialize"\n}\n\n'
+    pretty += 'V[10:00:00.100] >>> {\n  "id": 0,\n  "result": {}\n}\n'
+    assert arrows(import_jsonrpc(pretty)) == [
+        ("Editor", "->", "clangd", "initialize"),
+        ("clangd", "-->", "Editor", "result"),
+    ]
+
+
+def test_clangd_log_at_its_default_level_gives_arrows_without_payloads():
+    """At the default level clangd logs a message by its method and id: `<-- method(id)` a
+    request from the editor, `--> reply:method(id) 6 ms` its answer, `--> method(id)` clangd's
+    own request and `<-- reply(id)` the editor's answer, `--> method` a notification."""
+    text = (CASES / "clangd-info-1759.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(text)
+    found = arrows(diagram)
+    assert found[1:5] == [
+        ("clangd", "->", "Editor", "workspace/semanticTokens/refresh"),
+        ("clangd", "->>", "Editor", "textDocument/clangd.fileStatus"),
+        ("clangd", "->>", "Editor", "textDocument/clangd.fileStatus"),
+        ("Editor", "-->", "clangd", "result"),
+    ]
+    link = found.index(("Editor", "->", "clangd", "textDocument/documentLink"))
+    assert ("clangd", "-->", "Editor", "result") in found[link : link + 3]
+    assert not any(m.request or m.response for m in diagram.messages())
+    assert notes_of(diagram) == ["no response to id 16 before the session ended"]
+    failed = "I[10:00:00.000] <-- textDocument/hover(3)\n"
+    failed += "I[10:00:00.002] --> reply:textDocument/hover(3) 2 ms, error: invalid AST\n"
+    failed += "E[10:00:00.003] Failed to build AST for /src/a.cpp\n"
+    diagram = import_jsonrpc(failed)
+    assert arrows(diagram)[1] == ("clangd", "-->", "Editor", "**error**: invalid AST")
+    assert notes_of(diagram) == ["error: Failed to build AST for /src/a.cpp"]
+
+
+def test_zed_rpc_messages_are_read_by_their_send_and_receive_lines():
+    """Zed's Server Logs (RPC Messages): `// Send:` or `// Receive:` (later `// Receive (took
+    2.8ms):`), the message on the lines below."""
+    text = (CASES / "zed-lsp-ai-4.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    assert (
+        arrows(import_jsonrpc(text))
+        == [
+            ("Zed", "->", "Server", "textDocument/completion"),
+            ("Server", "-->", "Zed", "**error** -32603: channel closed"),
+        ]
+        * 2
+    )
+    newer = "// Receive (took 2.819125ms):\n"
+    newer += '{"jsonrpc":"2.0","id":25,"method":"workspace/configuration"}\n\n'
+    newer += '// Send:\n{\n  "jsonrpc": "2.0",\n  "id": 25,\n  "result": [null]\n}\n'
+    assert arrows(import_jsonrpc(newer)) == [
+        ("Server", "->", "Zed", "workspace/configuration"),
+        ("Zed", "-->", "Server", "result"),
+    ]
+
+
+def test_client_and_server_labelled_lines_and_puppeteers_protocol_log():
+    """`CLIENT >> {…}` / `SERVER >> {…}`, and Puppeteer's `SEND ► {…}` / `◀ RECV {…}` (the
+    Chrome DevTools Protocol, JSON-RPC without its version), among the debug log's others."""
+    labelled = import_jsonrpc((CASES / "client-server-dart-56311.log").read_text("utf-8"))
+    assert arrows(labelled) == [
+        ("Client", "->", "Server", "textDocument/inlayHint"),
+        ("Server", "->", "Client", "workspace/configuration"),
+        ("Server", "->", "Client", "workspace/configuration"),
+        ("Client", "-->", "Server", "result"),
+    ]
+    text = (CASES / "puppeteer-protocol-2170.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    found = arrows(import_jsonrpc(text))
+    assert found[0] == ("Puppeteer", "->", "Browser", "Target.setDiscoverTargets")
+    assert found[4] == ("Browser", "-->", "Puppeteer", "result")
+    assert ("Browser", "->>", "Puppeteer", "Target.targetCreated") in found
+    assert len(found) == 8  # `puppeteer:browser browser.newPage()` is not a message
+
+
+def test_helix_log_from_before_it_named_servers_is_one_diagram():
+    """Helix in 2021 wrote `[INFO] -> {…}` and `[ERROR] err: <- …` with no server's name: its
+    `err:` was taken for a server, and `initialize` was lost."""
+    text = (CASES / "helix-old-669.log").read_text(encoding="utf-8")
+    diagrams, _ = read_jsonrpc(text)
+    (diagram,) = diagrams
+    assert diagram.participants == ["Helix", "Server"]
+    assert arrows(diagram) == [("Helix", "->", "Server", "initialize")]
+    assert any(
+        note.startswith("stderr: Other(Failed to parse header") for note in notes_of(diagram)
+    )
+
+
+def test_a_wscat_session_is_a_transcript():
+    """wscat shows a WebSocket session as `> {…}` sent and `< {…}` received, after its command
+    and its `Connected (press CTRL+C to quit)`."""
+    text = (
+        "$ wscat -c wss://node.example/ws\nConnected (press CTRL+C to quit)\n"
+        '> {"id": 1, "method": "eth_subscribe", "params": ["newHeads"], "jsonrpc":"2.0"}\n'
+        '< {"jsonrpc":"2.0","result":"0x55cba7be0653ec81","id":1}\n'
+        '< {"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"0x55"}}\n'
+    )
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    assert arrows(import_jsonrpc(text)) == [
+        ("Client", "->", "Server", "eth_subscribe"),
+        ("Server", "-->", "Client", "result"),
+        ("Server", "->>", "Client", "eth_subscription"),
+    ]

@@ -123,7 +123,8 @@ Examples:
   volley import mcp-server-weather.log         an MCP host's log of JSON-RPC messages
   volley import "MCP weather.log"              VS Code's Output channel of an MCP server
   volley import lsp-trace.log                  VS Code's trace of a language server session
-  volley import ~/.local/state/nvim/lsp.log    Neovim's LSP log""",
+  volley import ~/.local/state/nvim/lsp.log    Neovim's LSP log
+  volley import eglot-events.log               Emacs Eglot's events buffer, saved""",
 )
 @click.argument("source")
 @click.option(
@@ -194,7 +195,8 @@ def import_command(
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
     saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
     Zipkin) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
-    VS Code's LSP trace, Neovim's LSP log, a Content-Length framed capture), with values that
+    VS Code's LSP trace, Neovim's, Helix's, Eglot's, clangd's or Zed's log, a Content-Length
+    framed capture), with values that
     look like secrets masked. What volley has
     no way to draw is kept as a // comment.
     """

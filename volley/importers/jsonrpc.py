@@ -31,6 +31,8 @@ Logs read by `volley import`:
   come from the server.
 - Helix's log (`helix.log`, with `-v`): `… helix_lsp::transport [INFO] rust-analyzer -> {…}`
   (`<-` the server's answer, `err <-` a line of its stderr, a note), a diagram for each server.
+- The logs of other editors and servers, each line marked with who sent it: Eglot's, clangd's,
+  Zed's, Puppeteer's (see `volley.importers.editor_logs`).
 - Language Server Protocol sessions as people share them: VS Code's trace of a language
   client (`"<server>.trace.server": "verbose"`, "compact" or "messages"), a record per message,
   `[Trace - 10:20:04 AM] Sending request 'initialize - (0)'.` then its `Params:`/`Result:`/
@@ -49,6 +51,7 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, part_name
+from volley.importers.editor_logs import marked_log, read_marked_log, started_server
 from volley.importers.labels import cut_body, label, lane_name
 from volley.importers.log_records import (
     Sent,
@@ -342,11 +345,12 @@ _NEOVIM_CLIENT_NAME = re.compile(r'^\[[A-Z]+\]\[[^\]\n]*\][^\n]*?[ \t]"LSP\[([^\
 _NEOVIM_RECORD = re.compile(r"^\[[A-Z]+\]\[")
 # Helix's log (`~/.cache/helix/helix.log`): `TIME helix_lsp::transport [INFO] NAME -> {…}` for
 # what the editor sent the server NAME, `<-` for what it answered, `NAME err <- "…"` for a line
-# the server wrote on its stderr (a JSON string).
+# the server wrote on its stderr (a JSON string). Helix before 2022 named no server (`[INFO]
+# -> {…}`, `[ERROR] err: <- …`).
 _HELIX_MARKERS = ("helix_lsp::transport",)
 _HELIX_LINE = re.compile(
-    r"^\d{4}-\d\d-\d\dT\S+ helix_lsp::transport \[[A-Z]+\] (?P<server>\S+) "
-    r"(?P<stderr>err )?(?P<way>->|<-) (?P<rest>.*)$",
+    r"^\d{4}-\d\d-\d\dT\S+ helix_lsp::transport \[[A-Z]+\] (?:(?!err:? )(?P<server>\S+) )?"
+    r"(?P<stderr>err:? )?(?P<way>->|<-) ?(?P<rest>.*)$",
     re.M,
 )
 # The first line of either log: the channel's time and level, or Neovim's level and time.
@@ -530,15 +534,22 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
 
 
 # A transcript, each message marked with its direction: `>> {…}` what the client sent and
-# `<< {…}` the server's answer, as the Ethereum execution APIs' tests write them, or `--> {…}`
-# and `<-- {…}`, as go-ethereum's do; `//` lines are its own words, drawn as notes.
-_TRANSCRIPT_LINE = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]*(?P<rest>[\[{].*)")
+# `<< {…}` the server's answer, as the Ethereum execution APIs' tests write them, `--> {…}`
+# and `<-- {…}`, as go-ethereum's do, or `> {…}` and `< {…}`, as wscat shows a WebSocket
+# session (after its command and its `Connected (press CTRL+C to quit)`, which are left out);
+# `//` lines are its own words, drawn as notes.
+_TRANSCRIPT_LINE = re.compile(r"[ \t]*(?P<way>>>|-->|>|<<|<--|<)[ \t]*(?P<rest>[\[{].*)")
 _TRANSCRIPT_COMMENT = re.compile(r"[ \t]*//[ \t]*(?P<rest>.*)")
+_WSCAT_LINE = re.compile(r"[ \t]*(?:\$[ \t]*)?wscat[ \t].*|(?i:[ \t]*(?:dis)?connected\b.*)")
 
 
 def _is_transcript(text: str) -> bool:
     lines = [line for line in text.split("\n", 2000)[:2000] if line.strip()]
-    said = [line for line in lines if not _TRANSCRIPT_COMMENT.fullmatch(line)]
+    said = [
+        line
+        for line in lines
+        if not _TRANSCRIPT_COMMENT.fullmatch(line) and not _WSCAT_LINE.fullmatch(line)
+    ]
     return bool(said) and all(_TRANSCRIPT_LINE.fullmatch(line) for line in said)
 
 
@@ -546,7 +557,7 @@ def _transcript(text: str) -> list[Sent]:
     sent = []
     for line in text.split("\n"):
         if message := _TRANSCRIPT_LINE.fullmatch(line):
-            side: Side = "client" if message["way"] in (">>", "-->") else "server"
+            side: Side = "client" if message["way"] in (">>", "-->", ">") else "server"
             sent.append(Sent(side, message["rest"].strip()))
         elif (comment := _TRANSCRIPT_COMMENT.fullmatch(line)) and comment["rest"].strip():
             sent.append(Sent("client", comment["rest"].strip(), remark=True))
@@ -1038,6 +1049,8 @@ def detect(text: str) -> int:
         return sure
     if sure := _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         return sure
+    if marked := marked_log(text):
+        return marked[1]
     if _is_framed(text):
         return 95
     if _is_transcript(text):
@@ -1086,6 +1099,14 @@ def read_jsonrpc(
     elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         helix, warnings = _helix_log(text)
         return _diagrams_by_server(helix, options, warnings, filename, "Helix")
+    elif marked := marked_log(text):
+        log = marked[0]
+        sent, warnings = read_marked_log(text, log)
+        if log.server is None and not _names(sent)["server"]:
+            server = started_server(text, log)
+        return _diagrams_by_server(
+            {server or log.server: sent}, options, warnings, filename, log.client
+        )
     elif _is_transcript(text):
         sent, warnings = _transcript(text), []
     else:
