@@ -1428,3 +1428,46 @@ def test_a_wscat_session_is_a_transcript():
         ("Server", "-->", "Client", "result"),
         ("Server", "->>", "Client", "eth_subscription"),
     ]
+
+
+def test_sublime_lsp_log_panel_reads_python_params_back_as_json():
+    """Sublime Text's LSP log panel writes each message by its mark, server, method and id,
+    its params as Python writes them (`True`, `None`, single quotes): `-->` a request of the
+    editor's, ` ->` its notification, `>>>` its answer, `<--`/`<-`/`<<<` the server's, `~~>`
+    and `<~~` errors; the time first since 2023 (`(ID) (duration: 3ms)` for an answer).
+    `NAME: …` lines are that server's stderr. Each server named is a diagram of its own."""
+    log = (
+        ":: [07:54:41.870] --> c3-lsp initialize (1): {'processId': 42, 'rootUri': None,"
+        " 'capabilities': {'workspace': {'applyEdit': True}}}\n"
+        ":: [07:54:41.990] <<< c3-lsp (1) (duration: 120ms): {'capabilities': {}}\n"
+        ":: [07:54:42.001]  -> c3-lsp initialized: {}\n"
+        ":: [07:54:42.100] <-- c3-lsp workspace/configuration (0): {'items': [{'section': 'c3'}]}\n"
+        ":: [07:54:42.101] >>> c3-lsp (0) (duration: 1ms): [None]\n"
+        "c3-lsp: panic: runtime error: index out of range\n"
+        ":: [07:54:42.200] --> c3-lsp textDocument/hover (2): <params with 90210 characters>\n"
+        ":: [07:54:42.300] <~~ c3-lsp (2) (duration: 100ms): {'code': -32603, 'message': 'boom'}\n"
+        ":: --> LSP-json initialize(1): {'processId': 42}\n"
+        ":: <<< LSP-json 1: {'capabilities': {}}\n"
+    )
+    assert detect(log) is IMPORTERS["jsonrpc"]
+    c3, json_server = read_jsonrpc(log)[0]
+    assert c3.participants == ["Sublime Text", "c3-lsp"]
+    assert arrows(c3) == [
+        ("Sublime Text", "->", "c3-lsp", "initialize"),
+        ("c3-lsp", "-->", "Sublime Text", "result"),
+        ("Sublime Text", "->>", "c3-lsp", "initialized"),
+        ("c3-lsp", "->", "Sublime Text", "workspace/configuration"),
+        ("Sublime Text", "-->", "c3-lsp", "result"),
+        ("Sublime Text", "->", "c3-lsp", "textDocument/hover"),
+        ("c3-lsp", "-->", "Sublime Text", "**error** -32603: boom"),
+    ]
+    initialize = c3.messages()[0].request
+    assert initialize is not None and initialize.lang == "json"
+    assert json.loads(initialize.body)["params"]["capabilities"]["workspace"]["applyEdit"] is True
+    hover = c3.messages()[5].request
+    assert hover is not None and hover.body == "<params with 90210 characters>"
+    assert notes_of(c3) == ["stderr: panic: runtime error: index out of range"]
+    assert arrows(json_server) == [
+        ("Sublime Text", "->", "LSP-json", "initialize"),
+        ("LSP-json", "-->", "Sublime Text", "result"),
+    ]

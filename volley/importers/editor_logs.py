@@ -12,6 +12,9 @@ People paste these into bug reports and docs as they come; each is read as the l
   0 ms`): arrows without payloads. `E[…]` lines are its errors, drawn as notes.
 - Zed's RPC messages (Server Logs): `// Send:` or `// Receive:` (later `// Receive (took
   2.8ms):`), the message on the lines below.
+- Sublime Text's LSP log panel: `:: [07:54:41.870] --> LSP-pylance initialize (1): {…}`, its
+  params as Python writes them, read back as JSON; `LSP-pylance: …` lines are that server's
+  stderr.
 - `CLIENT >> {…}` and `SERVER >> {…}`, a line each.
 - Puppeteer's protocol log (`DEBUG=puppeteer:protocol*`): `SEND ► {…}` and `◀ RECV {…}`, the
   Chrome DevTools Protocol's messages (JSON-RPC without its version member).
@@ -19,6 +22,7 @@ People paste these into bug reports and docs as they come; each is read as the l
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable
@@ -26,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from volley.errors import Diagnostic
-from volley.importers.log_records import Sent, Side, compact, log_records
+from volley.importers.log_records import Sent, Side, compact, log_records, record_texts
 
 __all__ = ["MarkedLog", "marked_log", "read_marked_log", "started_server"]
 
@@ -47,31 +51,33 @@ class MarkedLog:
     # a line the server wrote of itself (`said`), drawn as a note headed `noted`
     note: re.Pattern[str] | None = None
     noted: str = "stderr"
-    # for a log that keeps a message's method and id only: the message its `rest` stands for
-    summary: Callable[[str, Side], dict[str, Any] | None] | None = None
+    # for a log that writes a message its own way (by its method and id, its params as Python
+    # writes them): from the mark and what follows it, the message it stands for and what its
+    # arrow shows (None: the message; "": nothing, the log kept no payload; else as logged)
+    summary: Callable[[str, str], tuple[dict[str, Any], str | None] | None] | None = None
 
 
 _CLANGD_START = r"[EWIVD]\[\d\d:\d\d:\d\d\.\d+\] "
 
 
-def _clangd_summary(rest: str, side: Side) -> dict[str, Any] | None:
-    """The message clangd's line at the default level stands for: `method(id)` a request,
-    `method` a notification, `reply:method(id) 3 ms` or `reply(id)` a response (`, error: …`
-    after it a failed one)."""
+def _clangd_summary(way: str, rest: str) -> tuple[dict[str, Any], str | None] | None:
+    """The message clangd's line at the default level stands for, without a payload:
+    `method(id)` a request, `method` a notification, `reply:method(id) 3 ms` or `reply(id)` a
+    response (`, error: …` after it a failed one)."""
     found = _CLANGD_SUMMARY.fullmatch(rest.strip())
     if found is None:
         return None
     message: dict[str, Any] = {"jsonrpc": "2.0"}
     if found["id"] is not None:
-        message["id"] = _clangd_id(found["id"])
+        message["id"] = _written_id(found["id"])
     if found["reply"] is None:
         message["method"] = found["method"]
-        return message
+        return message, ""
     if found["error"] is not None:
         message["error"] = {"message": found["error"]}
     else:
         message["result"] = None
-    return message if "id" in message else None
+    return (message, "") if "id" in message else None
 
 
 _CLANGD_SUMMARY = re.compile(
@@ -80,12 +86,54 @@ _CLANGD_SUMMARY = re.compile(
 )
 
 
-def _clangd_id(written: str) -> Any:
-    """An id as clangd writes it between brackets: a number, or a string in quotes."""
+def _written_id(written: str) -> Any:
+    """An id as a log writes it between brackets: a number, or a string (quoted or not)."""
     try:
         return json.loads(written)
     except ValueError:
         return written
+
+
+# Sublime Text's LSP log panel: `-->` a request the editor sent, ` ->` its notification, `>>>`
+# its answer (`~~>` an error); `<--`, `<-`, `<?` and `<<<` (`<~~`, `<==`) the server's. Each
+# message is written as `:: [TIME] MARK SERVER METHOD (ID): PARAMS` (before 2023 without the
+# time, and `METHOD(ID)`; an answer `ID` or `(ID) (duration: 3ms)`), its params as Python
+# writes them (`repr`).
+_SUBLIME_REQUEST = re.compile(r"(?P<method>[^\s(:]+) ?\((?P<id>[^()\n]*)\): (?P<params>.*)", re.S)
+_SUBLIME_ANSWER = re.compile(
+    r"\(?(?P<id>[^()\s:]+)\)?(?: \(duration: [^)\n]*\))?: (?P<params>.*)", re.S
+)
+_SUBLIME_NOTIFICATION = re.compile(r"(?P<method>[^\s(:]+): (?P<params>.*)", re.S)
+
+
+def _sublime_message(way: str, rest: str) -> tuple[dict[str, Any], str | None] | None:
+    """The message a line of Sublime's log panel stands for, its params read back as the
+    JSON they were; params Python cannot read back (`<params with 90000 characters>`, the
+    panel's stand-in for a long one) are shown as logged."""
+    way = way.strip()
+    kind = (
+        _SUBLIME_REQUEST if way in ("-->", "<--")
+        else _SUBLIME_NOTIFICATION if way in ("->", "<-", "<?")
+        else _SUBLIME_ANSWER
+    )  # fmt: skip
+    found = kind.fullmatch(rest.strip())
+    if found is None:
+        return None
+    message: dict[str, Any] = {"jsonrpc": "2.0"}
+    if kind is not _SUBLIME_NOTIFICATION:
+        message["id"] = _written_id(found["id"])
+    if kind is not _SUBLIME_ANSWER:
+        message["method"] = found["method"]
+    member = "params" if kind is not _SUBLIME_ANSWER else "error" if "~~" in way else "result"
+    try:
+        value = ast.literal_eval(found["params"])
+        json.dumps(value)  # what Python wrote of JSON is JSON again
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        if member != "params":
+            message[member] = {} if member == "error" else None
+        return message, found["params"]
+    message[member] = value
+    return message, None
 
 
 # clangd at the verbose level, each message as JSON; at the default level, by method and id.
@@ -131,6 +179,19 @@ LOGS = (
         client="Zed",
     ),
     MarkedLog(
+        markers=(":: ",),
+        record=re.compile(
+            r"^:: (?:\[[^\]\n]*\] )?(?P<way>-->| ->|>>>|~~>|<--|<- |<\? |<<<|<~~|<==) "
+            r"(?P<server>\S+) (?P<rest>.*)$",
+            re.M,
+        ),
+        starts=re.compile(r"^:: |^[\w.-]+: "),
+        from_client=frozenset({"-->", " ->", ">>>", "~~>"}),
+        client="Sublime Text",
+        note=re.compile(r"^(?P<server>[\w.-]+): (?P<said>.*)$"),
+        summary=_sublime_message,
+    ),
+    MarkedLog(
         markers=("CLIENT >> ", "SERVER >> "),
         record=re.compile(r"^[ \t]*(?P<way>CLIENT|SERVER) >>[ \t]*(?P<rest>[{\[].*)$", re.M),
         starts=re.compile(r"^[ \t]*(?:CLIENT|SERVER) >>"),
@@ -160,25 +221,40 @@ def marked_log(text: str) -> tuple[MarkedLog, int] | None:
     return None
 
 
-def read_marked_log(text: str, log: MarkedLog) -> tuple[list[Sent], list[Diagnostic]]:
-    """The messages of a log, in order, with the server's own words (stderr, errors) as notes
-    where they came, and what could not be read."""
+def read_marked_log(
+    text: str, log: MarkedLog
+) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]]:
+    """The messages of a log, in order, by the server each line names (None in a log of one
+    server), with the server's own words (stderr, errors) as notes where they came, and what
+    could not be read."""
     lines = text.split("\n")
     warnings: list[Diagnostic] = []
-    found: list[tuple[int, Sent]] = []
-    for number, match, message in log_records(lines, log.record, log.starts, warnings):
-        side: Side = "client" if match["way"] in log.from_client else "server"
-        if log.summary is None:
-            found.append((number, Sent(side, message)))
-        elif (stands_for := log.summary(match["rest"], side)) is not None:
-            found.append((number, Sent(side, json.dumps(stands_for), as_logged="")))
-    if log.note is not None:
-        for number, line in enumerate(lines):
-            said = log.note.match(line)
-            if said is not None and said["said"].strip():
-                note = f"{log.noted}: {compact(said['said'])}"
-                found.append((number, Sent("server", note, remark=True)))
-    return [sent for _, sent in sorted(found, key=lambda pair: pair[0])], warnings
+    found: list[tuple[int, str | None, Sent]] = []
+    named = "server" in log.record.groupindex  # Sublime's panel: several servers, each named
+    if log.summary is None:
+        for number, match, logged in log_records(lines, log.record, log.starts, warnings):
+            side: Side = "client" if match["way"] in log.from_client else "server"
+            found.append((number, match["server"] if named else None, Sent(side, logged)))
+    else:
+        for number, match, logged in record_texts(lines, log.record, log.starts):
+            stands_for = log.summary(match["way"], logged)
+            if stands_for is not None:
+                side = "client" if match["way"] in log.from_client else "server"
+                message, as_logged = stands_for
+                written = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                sent = Sent(side, written, as_logged=as_logged)
+                found.append((number, match["server"] if named else None, sent))
+    servers = {server for _, server, _ in found}
+    said_by = log.note.match if log.note is not None else lambda line: None
+    for number, said in enumerate(map(said_by, lines)):
+        server = said["server"] if said and named else None  # `NAME: …` of a server it names
+        if said and said["said"].strip() and server in servers:
+            note = Sent("server", f"{log.noted}: {compact(said['said'])}", remark=True)
+            found.append((number, server, note))
+    by_server: dict[str | None, list[Sent]] = {}
+    for _, server, sent in sorted(found, key=lambda record: record[0]):
+        by_server.setdefault(server, []).append(sent)
+    return by_server, warnings
 
 
 def started_server(text: str, log: MarkedLog) -> str | None:

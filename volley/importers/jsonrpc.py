@@ -1101,12 +1101,13 @@ def read_jsonrpc(
         return _diagrams_by_server(helix, options, warnings, filename, "Helix")
     elif marked := marked_log(text):
         log = marked[0]
-        sent, warnings = read_marked_log(text, log)
-        if log.server is None and not _names(sent)["server"]:
-            server = started_server(text, log)
-        return _diagrams_by_server(
-            {server or log.server: sent}, options, warnings, filename, log.client
-        )
+        by_server, warnings = read_marked_log(text, log)
+        if None in by_server:  # a log of one server: named by the log, or by its messages
+            sent = by_server.pop(None)
+            named = log.server or (None if _names(sent)["server"] else started_server(text, log))
+            by_server = {named: sent, **by_server}
+        return _diagrams_by_server(by_server, options, warnings, filename, log.client)
+
     elif _is_transcript(text):
         sent, warnings = _transcript(text), []
     else:
