@@ -668,6 +668,36 @@ def test_a_binary_websocket_frame_says_how_many_bytes_it_held():
     assert frame.label == "WebSocket binary frame" and request(frame) == "(5 bytes of binary data)"
 
 
+def test_json_rpc_over_a_websocket_is_named_by_method_and_answered_as_a_call():
+    """MCP's or Ethereum's JSON-RPC over a WebSocket: each frame is named as the JSON-RPC logs
+    name it (its method, or `result`), a request a call and its answer the dashed reply that
+    carries it; a notification stays asynchronous; a frame of other JSON stays a frame."""
+    frames = [
+        {"type": "send", "opcode": 1, "data": '{"id": 1, "method": "eth_subscribe", '
+         '"params": ["newHeads"], "jsonrpc":"2.0"}'},
+        {"type": "receive", "opcode": 1, "data": '{"jsonrpc":"2.0","result":"0x55","id":1}'},
+        {"type": "receive", "opcode": 1, "data": '{"jsonrpc":"2.0","method":"eth_subscription",'
+         '"params":{"subscription":"0x55","result":{"number":"0x1b4"}}}'},
+        {"type": "send", "opcode": 1, "data": '{"jsonrpc":"2.0","id":2,"method":"nope"}'},
+        {"type": "receive", "opcode": 1, "data": '{"jsonrpc":"2.0","id":2,"error":'
+         '{"code":-32601,"message":"Method not found"}}'},
+        {"type": "receive", "opcode": 1, "data": '{"type":"ping"}'},
+    ]  # fmt: skip
+    diagram = one_entry(response={"status": 101}, _webSocketMessages=frames)
+    client, host = "Client", "api.example.com"
+    assert [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()[2:]] == [
+        (client, "->", host, "eth_subscribe"),
+        (host, "-->", client, "result"),
+        (host, "->>", client, "eth_subscription"),
+        (client, "->", host, "nope"),
+        (host, "-->", client, "**error** -32601: Method not found"),
+        (host, "->>", client, "WebSocket text frame"),
+    ]
+    answer = diagram.messages()[3]
+    assert answer.request is None and answer.response is not None
+    assert answer.response.label == "Response" and '"0x55"' in answer.response.body
+
+
 def test_an_escape_that_would_change_or_hide_what_the_path_says_stays_escaped():
     url = "https://example.com/x%1Bred/%FF%2F..%2Fadmin/a%E2%80%AEb/100%25/caf%C3%A9"
     asked = one_entry(request={"url": url}).messages()[0]

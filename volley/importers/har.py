@@ -38,6 +38,8 @@ from volley.importers.labels import (
     lane_name,
     named_lane,
     pretty_json,
+    rpc_request_label,
+    rpc_response_label,
 )
 from volley.importers.traffic import HAR_MAX_BODY, TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
@@ -356,6 +358,20 @@ def _jsonrpc_methods(request: dict) -> str | None:
     return ", ".join(methods[:2]) + (", …" if len(methods) > 2 else "")
 
 
+def _rpc_message(data: str) -> dict | None:
+    """The JSON-RPC message a WebSocket text frame carries, or None (a batch, other JSON, or
+    not JSON)."""
+    if '"jsonrpc"' not in data:
+        return None
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or not ("method" in message or "id" in message):
+        return None
+    return message
+
+
 def _compressed(raw: bytes) -> bool:
     """Whether bytes start as gzip's do (a body saved as sent, still compressed)."""
     return raw[:2] == b"\x1f\x8b"
@@ -603,7 +619,9 @@ class _Importer:
 
     def _websocket(self, entry: dict, host: str) -> list[Item]:
         """The frames of a WebSocket the capture kept (Chrome's and mitmproxy's
-        `_webSocketMessages`), each an asynchronous arrow the way it went."""
+        `_webSocketMessages`), each an asynchronous arrow the way it went; a JSON-RPC message
+        (MCP's or Ethereum's over a WebSocket) named as the JSON-RPC logs name it: its method,
+        or `result`, a request and its answer a call and its dashed reply."""
         items: list[Item] = []
         for frame in entry.get("_webSocketMessages") or []:
             if not isinstance(frame, dict):
@@ -613,15 +631,27 @@ class _Importer:
             sent = frame.get("type") == "send"
             text = f"({_decoded_size(data):,} bytes of binary data)" if binary else data
             pretty = None if binary else pretty_json(data)
+            sender, receiver = (self.client, host) if sent else (host, self.client)
+            rpc = None if binary else _rpc_message(data)
+            name, arrow = "Frame", "->>"
+            if rpc is None:
+                words = label(f"WebSocket {'binary' if binary else 'text'} frame")
+            elif "method" in rpc:
+                words = rpc_request_label(rpc)
+                name, arrow = ("Request", "->") if "id" in rpc else ("Notification", "->>")
+            else:
+                words = rpc_response_label(rpc)
+                name, arrow = "Error" if "error" in rpc else "Response", "-->"
             payload = Payload(
-                "Frame",
+                name,
                 "json" if pretty else None,
                 cut_body(pretty or text, self.body_limit),
                 "fenced",
             )
-            words = label(f"WebSocket {'binary' if binary else 'text'} frame")
-            sender, receiver = (self.client, host) if sent else (host, self.client)
-            items.append(Message(0, sender, receiver, "->>", words, request=payload))
+            if arrow == "-->":  # an answer: what it carries is a response's, as an HTTP reply's
+                items.append(Message(0, sender, receiver, arrow, words, response=payload))
+            else:
+                items.append(Message(0, sender, receiver, arrow, words, request=payload))
         return items
 
     def _kept_headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:

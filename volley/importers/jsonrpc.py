@@ -52,7 +52,13 @@ from typing import Any
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, part_name
 from volley.importers.editor_logs import marked_log, read_marked_log, started_server
-from volley.importers.labels import cut_body, label, lane_name
+from volley.importers.labels import (
+    cut_body,
+    label,
+    lane_name,
+    rpc_request_label,
+    rpc_response_label,
+)
 from volley.importers.log_records import (
     Sent,
     Side,
@@ -97,30 +103,6 @@ def _parsed(text: str) -> list[dict] | None:
     """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
     values = _elements(text)
     return None if values is None else [v for v in values if is_message(v)]
-
-
-def _request_label(message: dict) -> str:
-    """`tools/call get_forecast`, `resources/read ably://…`: the method and what it names."""
-    method = str(message.get("method"))
-    params = message.get("params")
-    subject = (params.get("name") or params.get("uri")) if isinstance(params, dict) else None
-    return label(f"{method} {subject}" if isinstance(subject, str) and subject else method)
-
-
-def _response_label(message: dict) -> str:
-    error = message.get("error")
-    if isinstance(error, dict):
-        code = error.get("code")
-        text = str(error.get("message") or "")
-        return (
-            "**error**"
-            + (f" {label(str(code))}" if code is not None else "")
-            + (f": {label(text)}" if text else "")
-        )
-    result = message.get("result")
-    if isinstance(result, dict) and result.get("isError") is True:
-        return "**error** result (isError)"
-    return "result"
 
 
 def session_diagram(
@@ -173,7 +155,7 @@ def session_diagram(
                 items.append(Note(0, [here], quoted))
             elif "method" in message and "id" in message:
                 payload = _payload("Request", text, line.as_logged, limit)
-                request = Message(0, here, there, "->", _request_label(message), request=payload)
+                request = Message(0, here, there, "->", rpc_request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
                 cancel = cancels.pop(key, None)  # of the last request under this id
                 if key in waiting:  # asked again with the same id before an answer
@@ -183,7 +165,7 @@ def session_diagram(
             elif "method" in message:
                 payload = _payload("Notification", text, line.as_logged, limit)
                 notification = Message(
-                    0, here, there, "->>", _request_label(message), request=payload
+                    0, here, there, "->>", rpc_request_label(message), request=payload
                 )
                 items.append(notification)
                 asked = (line.sender, _cancelled_id(message))
@@ -258,7 +240,7 @@ def _response(
     message_id = _key(message.get("id"))
     asked = [key for key in waiting if key[0] == _OTHER[sender]]
     request = waiting.pop((_OTHER[sender], message_id), None)
-    words = _response_label(message)
+    words = rpc_response_label(message)
     if request is None and message.get("id") is None:  # the answer to what could not be read
         words += " " + label("(id null: to a request it could not read)")
     elif request is None:

@@ -213,3 +213,28 @@ def _after_space(text: str, at: int) -> int:
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def rpc_request_label(message: dict) -> str:
+    """`tools/call get_forecast`, `resources/read ably://…`: the method and what it names."""
+    method = str(message.get("method"))
+    params = message.get("params")
+    subject = (params.get("name") or params.get("uri")) if isinstance(params, dict) else None
+    return label(f"{method} {subject}" if isinstance(subject, str) and subject else method)
+
+
+def rpc_response_label(message: dict) -> str:
+    """`result`, or `**error** -32601: Method not found` for a JSON-RPC response."""
+    error = message.get("error")
+    if isinstance(error, dict):
+        code = error.get("code")
+        text = str(error.get("message") or "")
+        return (
+            "**error**"
+            + (f" {label(str(code))}" if code is not None else "")
+            + (f": {label(text)}" if text else "")
+        )
+    result = message.get("result")
+    if isinstance(result, dict) and result.get("isError") is True:
+        return "**error** result (isError)"
+    return "result"
