@@ -351,3 +351,25 @@ def test_text_past_the_parsers_input_limit_is_no_swimlanes_diagram(tmp_path):
     done = volley_cli("import", str(log))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "cannot tell what format this is" in done.stderr
+
+
+def test_a_log_no_importer_reads_is_not_taken_for_a_diagram_with_an_error_a_line():
+    """Eglot's first versions wrote each message as a Lisp plist under a header line: read as
+    swimlanes text, every line was an error ("expected an arrow … after "server-request (id"").
+    Most lines wrong is no diagram with mistakes: it is a format volley does not know."""
+    from volley.importers import detect
+
+    log = (
+        "server-request (id:-100) Tue Nov  5 15:16:06 2019:\n"
+        '(:method "workspace/configuration" :id -100 :params\n'
+        '         (:items [(:section "pyls")]) :jsonrpc "2.0")\n'
+        "client-reply (id:-100) ERROR Tue Nov  5 15:16:06 2019:\n"
+        '(:jsonrpc "2.0" :id -100 :result nil\n'
+        '          :error (:code -32603 :message "Internal error"))\n'
+    )
+    assert detect(log) is None
+    done = volley_cli("import", "-", stdin=log)
+    assert done.returncode == 1 and "cannot tell what format this is" in done.stderr
+    assert "expected an arrow" not in done.stderr
+    # a diagram with a mistake or two is still read as one, its errors reported
+    assert detect("A -> B: hi\nB -> A ok\nA -> B: again\n").name == "swimlanes"

@@ -55,8 +55,22 @@ def detect(text: str) -> int:
             return 0
         # reading stops after so many errors: the lines past the last were not read
         read_to = max(unread) if len(exc.errors) >= error_budget(text) else text.count("\n") + 1
-        return 0 if _prose(text, unread, read_to) or _mostly_json(text) else 5
+        wrong = (
+            _prose(text, unread, read_to)
+            or _mostly_json(text)
+            or _mostly_wrong(text, unread, read_to)
+        )
+        return 0 if wrong else 5
     return 10
+
+
+def _mostly_wrong(text: str, unread: set[int], read_to: int) -> bool:
+    """Whether most of the lines the parser read (up to line `read_to`) are mistakes: a log
+    or a transcript in a format no importer knows, of which an error a line would say
+    nothing, not a diagram with a few mistakes in it."""
+    lines = text.split("\n")[:read_to]
+    said = sum(1 for line in lines if line.strip() and not line.lstrip().startswith("//"))
+    return len(unread) * 2 > said
 
 
 def _mostly_json(text: str) -> bool:
