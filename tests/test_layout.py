@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given
 
 import volley
+from volley.checks.lint import lint
+from volley.language.parser import parse
 from volley.layout import constants as C
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout, Rect, TextBlock
@@ -551,6 +553,25 @@ def test_deactivating_a_lane_with_no_bar_draws_nothing() -> None:
     layout = layout_of("A -> B: x\ndeactivate B\nB -->- A: y")
     assert layout.activations == []
     assert layout.messages[1].points[0][0] == layout.lifelines[1].x
+
+
+def test_a_left_pointing_arrow_opens_and_ends_bars_by_the_way_it_points() -> None:
+    """`DB <--+ Worker` is Worker's message to DB: `+` opens DB's bar (the one it goes to),
+    and `Server <--- DB` (DB answering) ends DB's (the one it comes from), as for `->+` and
+    `-->-` written the other way round. The names as written opened Worker's and ended
+    Server's, and the last reply's `-` was warned of as ending a bar never opened."""
+    text = (
+        "Client ->+ Server: request\nServer ->+ DB: query\nDB <--+ Worker: job done\n"
+        "Server <--- DB: rows\nClient <--- Server: response\n"
+    )
+    layout = layout_of(text)
+    assert bars_of(layout, 3) == []  # Worker's lane
+    (_, query, end_of_diagram), (_, job, rows) = bars_of(layout, 2)
+    assert (query, job, rows) == (arrow_y(layout, 2), arrow_y(layout, 3), arrow_y(layout, 4))
+    assert end_of_diagram == layout.participants[2].bottom.y  # one bar of DB's left open
+    [(_, request, response)] = bars_of(layout, 1)
+    assert (request, response) == (arrow_y(layout, 1), arrow_y(layout, 5))
+    assert not [w for w in lint(parse(text), text) if "activation" in w.message]
 
 
 # --- no lifeline through text ----------------------------------------------------------------

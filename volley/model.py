@@ -106,6 +106,16 @@ class Message:
             return self.receiver, self.sender, False
         return self.sender, self.receiver, left and right
 
+    @property
+    def bar_change(self) -> tuple[str, bool] | None:
+        """The participant whose activation bar the message starts (`+`: the one it goes to)
+        or ends (`-`: the one it comes from), as the arrow is drawn (`flow`): `B <-+ A` starts
+        B's bar, `B <-- - A` ends A's. None without a mark."""
+        if self.activate is None:
+            return None
+        sender, receiver, _ = self.flow
+        return (receiver, True) if self.activate == "+" else (sender, False)
+
     def to_json(self) -> dict:
         return {
             "type": "message",

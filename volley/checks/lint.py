@@ -196,18 +196,20 @@ def _unopened_ends(
             names = {name for state in after for name in state}
             open_bars.update({name: max(s.get(name, 0) for s in after) for name in names})
             continue
-        if isinstance(item, Message) and item.activate == "+":
-            open_bars[item.receiver] = open_bars.get(item.receiver, 0) + 1
-        elif isinstance(item, Activation) and item.on:
-            open_bars[item.participant] = open_bars.get(item.participant, 0) + 1
-        elif isinstance(item, Activation) or (isinstance(item, Message) and item.activate == "-"):
-            name = item.participant if isinstance(item, Activation) else item.sender
-            if open_bars.get(name, 0) > 0:
-                open_bars[name] -= 1
-            elif isinstance(item, Activation):
-                yield item, name, f"deactivate {name}"
-            else:
-                yield item, name, f'"-" after the arrow ends an activation of {name}'
+        if isinstance(item, Activation):
+            name, on = item.participant, item.on
+        elif isinstance(item, Message) and item.bar_change is not None:
+            name, on = item.bar_change
+        else:
+            continue
+        if on:
+            open_bars[name] = open_bars.get(name, 0) + 1
+        elif open_bars.get(name, 0) > 0:
+            open_bars[name] -= 1
+        elif isinstance(item, Activation):
+            yield item, name, f"deactivate {name}"
+        else:
+            yield item, name, f'"-" after the arrow ends an activation of {name}'
 
 
 def _hidden_warnings(

@@ -691,8 +691,10 @@ class _Engine:
         self.message_count += 1
         xs = self.xs
         i, j = self.index[message.sender], self.index[message.receiver]
-        starts = [j] if message.activate == "+" else []
-        ends = [i] if message.activate == "-" else []
+        starts: list[int] = []
+        ends: list[int] = []
+        if (change := message.bar_change) is not None:
+            (starts if change[1] else ends).append(self.index[change[0]])
         for mark in marks:
             lane = self.index.get(mark.participant)
             if lane is not None:
@@ -1004,12 +1006,8 @@ def _most_bars(
             by_block[id(item)] = inside
             most = list(map(max, most, inside))
             continue
-        if isinstance(item, Message) and item.activate:
-            lane, on = (
-                (index[item.receiver], True)
-                if item.activate == "+"
-                else (index[item.sender], False)
-            )
+        if isinstance(item, Message) and (change := item.bar_change) is not None:
+            lane, on = index[change[0]], change[1]
         elif isinstance(item, Activation) and item.participant in index:
             lane, on = index[item.participant], item.on
         else:
