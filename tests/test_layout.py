@@ -574,6 +574,43 @@ def test_a_left_pointing_arrow_opens_and_ends_bars_by_the_way_it_points() -> Non
     assert not [w for w in lint(parse(text), text) if "activation" in w.message]
 
 
+NESTED = "A ->+ B: open\nB ->+ B: nested\nB ->+ B: again\nB ->+ B: deeper\n"
+
+
+@pytest.mark.parametrize("deep", [2, 3, 4])
+def test_a_note_over_the_next_lane_clears_the_bars_nested_on_this_one(deep: int) -> None:
+    """A note over C alone reached left over B's nested bars: its room was half its width
+    and a gap from B's lifeline, whatever B's bars."""
+    opened = "".join(NESTED.splitlines(keepends=True)[:deep])
+    note = "note C: a note over C alone with text long enough to reach its neighbour lane\n"
+    layout = layout_of(opened + "B -> C: hand over\n" + note + "B -->- A: done")
+    reach = max(a.box.right for a in layout.activations if a.index == 1)
+    assert layout.notes[0].box.x >= reach + C.BAR_GAP
+
+
+@pytest.mark.parametrize("deep", [2, 3, 4])
+def test_a_frame_edge_clears_the_bars_of_a_lane_it_does_not_hold(deep: int) -> None:
+    """A loop on A alone, its tab and label reaching B: its edge ran down B's nested bars."""
+    opened = "".join(NESTED.splitlines(keepends=True)[:deep])
+    layout = layout_of(opened + "loop: every 5 seconds\n  A -> A: tick\nend\nB -->- A: done")
+    (frame,) = layout.frames
+    for bar in (a.box for a in layout.activations if a.index == 1):
+        assert not bar.x - C.BAR_GAP < frame.box.right < bar.right + C.BAR_GAP
+        assert not bar.x - C.BAR_GAP < frame.box.x < bar.right + C.BAR_GAP
+
+
+@pytest.mark.parametrize("deep", [3, 4])
+def test_a_label_beside_bars_nested_deep_clears_them(deep: int) -> None:
+    """A label between B and C, centred, ran over B's bars nested three deep and more: its
+    halo cut their ends."""
+    opened = "".join(NESTED.splitlines(keepends=True)[:deep])
+    layout = layout_of(opened + "B -> C: read the cached session record\nC --> B: hit with it")
+    reach = max(a.box.right for a in layout.activations if a.index == 1)
+    for message in layout.messages[-2:]:
+        assert message.label is not None
+        assert message.label.x - C.LABEL_HALO >= reach + C.BAR_GAP
+
+
 # --- no lifeline through text ----------------------------------------------------------------
 
 

@@ -38,6 +38,7 @@ LAST_ROW_GAP = 22  # space between the last element and the bottom boxes
 # --- Activation bars --------------------------------------------------------------------------
 ACTIVATION_WIDTH = 10  # narrow enough to read as the lifeline thickened, wide enough to see
 ACTIVATION_NEST_OFFSET = 5  # a nested bar sits this far right of the bar it is inside, so both show
+BAR_GAP = 3  # least room between bars nested deep and a label, note or frame edge beside them
 
 # --- Messages ---------------------------------------------------------------------------------
 LABEL_WRAP_WIDTH = 300  # labels wrap here: about 45 characters, a comfortable line

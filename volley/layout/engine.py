@@ -289,18 +289,23 @@ class _Engine:
                     elif i + 1 < self.n:
                         _need(needs, i, i + 1, self._self_reach(row, i) + gap)
                 else:
-                    _need(needs, min(i, j), max(i, j), row.width + 2 * C.LABEL_PAD_X)
+                    lo, hi = min(i, j), max(i, j)
+                    # the label, centred, clears the bars at both ends, nested ones too
+                    bars = max(self._bars_right(lo), self._bars_right(hi))
+                    pad = max(C.LABEL_PAD_X, bars + C.LABEL_HALO + C.BAR_GAP)
+                    _need(needs, lo, hi, row.width + 2 * pad)
             elif isinstance(item, Note):
                 lo, hi = self._note_span(item)
                 if lo < 0 or lo != hi:
                     if lo >= 0:
                         spanning.append(item)
                     continue
-                half = self._note_size(item)[0] / 2 + C.NOTE_LANE_GAP
-                if lo > 0:
-                    _need(needs, lo - 1, lo, half)
+                half = self._note_size(item)[0] / 2
+                if lo > 0:  # the left neighbour's bars nest rightwards, towards the note
+                    gap = max(C.NOTE_LANE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
+                    _need(needs, lo - 1, lo, half + gap)
                 if lo + 1 < self.n:
-                    _need(needs, lo, lo + 1, half)
+                    _need(needs, lo, lo + 1, half + C.NOTE_LANE_GAP)
             elif isinstance(item, Block):
                 span = self._span(item)
                 if span and span[0] != span[1]:
@@ -398,17 +403,19 @@ class _Engine:
         return left, right
 
     def _clear_of_lanes(self, block: Block, left: float, right: float) -> tuple[float, float]:
-        """Frame edges moved off the lifelines of participants the block does not involve: an
-        edge drawn on a lifeline leaves the reader unsure which side it is on."""
+        """Frame edges moved off the lifelines of participants the block does not involve, and
+        off their bars (which nest rightwards): an edge drawn on a lifeline leaves the reader
+        unsure which side it is on, and one drawn down a bar cuts it."""
         span = self._span(block)
         clear = C.FRAME_LANE_CLEARANCE
         for lane, x in enumerate(self.xs):
             if span is not None and span[0] <= lane <= span[1]:
                 continue
-            if abs(x - left) < clear:
+            reach = max(clear, self._bars_right(lane) + C.BAR_GAP)  # right of the lifeline
+            if x - clear < left < x + reach:
                 left = x - clear
-            if abs(x - right) < clear:
-                right = x + clear
+            if x - clear < right < x + reach:
+                right = x + reach
         return left, right
 
     def _least_width(self) -> float:
