@@ -1471,3 +1471,10 @@ def test_sublime_lsp_log_panel_reads_python_params_back_as_json():
         ("Sublime Text", "->", "LSP-json", "initialize"),
         ("LSP-json", "-->", "Sublime Text", "result"),
     ]
+
+
+def test_a_diagram_whose_comments_read_like_a_logs_marks_is_still_a_diagram():
+    """`// Send: the order` is a comment in a diagram, not Zed's mark (which stands alone on
+    its line, a message below it); a mark with no message under it is no log."""
+    diagram = "// Send: the order\nShop -> Bank: charge\n// Receive:\nBank --> Shop: ok\n"
+    assert detect(diagram).name == "swimlanes"

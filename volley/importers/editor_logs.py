@@ -173,7 +173,8 @@ LOGS = (
     ),
     MarkedLog(
         markers=("// Send:", "// Receive"),
-        record=re.compile(r"^// (?P<way>Send|Receive)\b[^:\n]*:[ \t]*(?P<rest>.*)$", re.M),
+        # the mark alone on its line (a diagram's `// Send: the order` is a comment)
+        record=re.compile(r"^// (?P<way>Send|Receive)\b[^:\n]*:(?P<rest>[ \t]*)$", re.M),
         starts=re.compile(r"^// (?:Send|Receive)\b[^:\n]*:"),
         from_client=frozenset({"Send"}),
         client="Zed",
@@ -213,12 +214,19 @@ LOGS = (
 
 def marked_log(text: str) -> tuple[MarkedLog, int] | None:
     """The log `text` is and how sure that is: 100 when it starts with a record of the log,
-    80 when a record comes later (a page quoting one, read as the page it is)."""
+    80 when a record comes later (a page quoting one, read as the page it is). A log holds a
+    message: a record's mark without one is no log (a comment in a diagram)."""
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     for log in LOGS:
-        if any(marker in text for marker in log.markers) and log.record.search(text):
-            return log, 100 if log.starts.match(first) else 80
+        if not any(marker in text for marker in log.markers) or not log.record.search(text):
+            continue
+        if log.summary is None and not _MESSAGE.search(text):
+            continue
+        return log, 100 if log.starts.match(first) else 80
     return None
+
+
+_MESSAGE = re.compile(r'"(?:method|id|result|error)"[ \t]*:')  # a member of a message
 
 
 def read_marked_log(
