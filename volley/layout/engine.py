@@ -302,8 +302,8 @@ class _Engine:
                     continue
                 half = self._note_size(item)[0] / 2
                 if lo > 0:  # the left neighbour's bars nest rightwards, towards the note
-                    gap = max(C.NOTE_LANE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
-                    _need(needs, lo - 1, lo, half + gap)
+                    clear = max(C.NOTE_LANE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
+                    _need(needs, lo - 1, lo, half + clear)
                 if lo + 1 < self.n:
                     _need(needs, lo, lo + 1, half + C.NOTE_LANE_GAP)
             elif isinstance(item, Block):
