@@ -790,13 +790,46 @@ def test_a_quoted_name_before_as_is_read_as_meant(declared: str, meant: str) -> 
 def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message(word: str):
     """Mermaid reads `Create Order Service-->>Shop: …` as its `create` statement: the line is
     refused with words that say why, never dropped as a comment."""
-    source = f"sequenceDiagram\n    Shop->>{word} Order Service: POST\n"
+    source = "sequenceDiagram\n    participant Shop\n"
     source += f"    {word} Order Service-->>Shop: 201 Created\n"
     with pytest.raises(VolleyError) as caught:
         convert(source, "test.mmd")
     error = caught.value
     assert error.line == 3 and f'"{word}" starts Mermaid\'s {word.lower()} statement' in str(error)
     assert "rename the participant" in (error.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("line", "role", "name"),
+    [
+        ("DOM->>Link : Wrap each card in Link", "receiver", "Link"),
+        ("Link-->>DOM : done", "sender", "Link"),
+        ("CDN->>End User: Serve optimized content", "receiver", "End User"),
+        ("end-user->>App: login", "sender", "end-user"),
+        ("Loop->>A: x", "sender", "Loop"),
+        ("End User->>App: login", "sender", "End User"),
+        ("Note over Box,RT: annotate", "note's participant", "Box"),
+        ("Over Service->>API: get", "sender", "Over Service"),
+    ],
+)
+def test_a_name_mermaid_reads_as_its_keyword_is_refused_as_mermaid_refuses_it(
+    line: str, role: str, name: str
+) -> None:
+    """Mermaid's lexer reads a keyword, in any case and ended by a hyphen or an arrow too, where
+    a message's or a note's participant starts, and refuses the line (`got 'link'`): such
+    lines were drawn as messages without a word, or refused as "expected nothing after end"."""
+    source = f"sequenceDiagram\n    participant Link as Next Link\n    {line}\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "test.mmd")
+    error = caught.value
+    assert error.line == 3 and f"at the start of the {role} {name!r}" in str(error)
+    assert "Mermaid refuses it" in str(error) and "rename the participant" in (error.hint or "")
+
+
+def test_a_name_that_only_begins_with_a_keywords_letters_is_a_name() -> None:
+    """`Endpoint`, `Noted`, `Boxer`, `Options_2` are names: a keyword is a whole word."""
+    text = one("sequenceDiagram\n    Endpoint->>Noted: a\n    Boxer->>Options_2: b\n")
+    assert text == "Endpoint -> Noted: a\nBoxer -> Options_2: b\n"
 
 
 def test_the_header_is_read_in_any_case() -> None:

@@ -130,6 +130,15 @@ _BACKWARDS = re.compile(
 _NO_ARROWS = frozenset(
     {"create", "destroy", "link", "links", "properties", "details", "activate", "deactivate"}
 )
+# Mermaid's keywords as its lexer finds them where a message's or a note's participant starts:
+# whole words in any case, which a hyphen or an arrow after them ends (`end-user->>A` is `end`,
+# then `-user`). Only after participant, actor, create, destroy and activate is a name read as
+# written.
+_KEYWORD_AT_NAME = re.compile(
+    r"(?i:participant|actor|create|destroy|box|loop|rect|opt|alt|else|par_over|par|and"
+    r"|critical|option|break|end|links|link|properties|details|over|note|activate|deactivate"
+    r"|autonumber|off)(?![A-Za-z0-9_])"
+)
 _TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
@@ -718,6 +727,21 @@ class _Reader:
             f"(participant X as {sender} keeps the words shown)",
         )
 
+    def keyword_name(self, line: int, raw: str, name: str, role: str) -> None:
+        """A participant whose name starts with one of Mermaid's keywords, where Mermaid's
+        lexer reads the keyword (`Link-->>DOM`, `CDN->>End User`, `Note over Box: …`):
+        Mermaid refuses the line, so no message or note is drawn from it here either."""
+        word = _KEYWORD_AT_NAME.match(name)[0]  # type: ignore[index]
+        self.fail(
+            line,
+            raw,
+            f'"{word}" at the start of the {role} {name!r} is Mermaid\'s {word.lower()} '
+            "keyword, as Mermaid reads this line (Mermaid refuses it)",
+            raw.find(name) + 1 if name in raw else 0,
+            f"rename the participant so that its name does not start with {word.lower()!r} "
+            f"(participant X as {name} keeps the words shown)",
+        )
+
     def add(self, item: Item) -> None:
         self.items().append(item)
 
@@ -974,6 +998,9 @@ class _Reader:
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest:
+            found = _MESSAGE.fullmatch(text)
+            if found is not None and found["text"] is not None:  # `End User->>App: login`
+                self.keyword_name(line, raw, found["sender"].strip(), "sender")
             self.fail(line, raw, "expected nothing after end")
         if not self.stack:
             self.fail(line, raw, "end without a block to close")
@@ -989,6 +1016,9 @@ class _Reader:
 
     def note(self, line: int, raw: str, found: re.Match[str]) -> None:
         place = " ".join(found["place"].lower().split())
+        for name in found["names"].split(","):
+            if _KEYWORD_AT_NAME.match(name.strip()):
+                self.keyword_name(line, raw, name.strip(), "note's participant")
         names = [self.use(line, raw, name) for name in found["names"].split(",")]
         if len(names) > 2:
             self.fail(line, raw, "a note spans at most two participants")
@@ -1000,6 +1030,9 @@ class _Reader:
 
     def message(self, line: int, raw: str, found: re.Match[str]) -> None:
         arrow, mark = found["arrow"].lower(), found["mark"]
+        for role in ("sender", "receiver"):
+            if _KEYWORD_AT_NAME.match(found[role].strip()):  # `Link-->>DOM`, `CDN->>End User`
+                self.keyword_name(line, raw, found[role].strip(), role)
         written = found["receiver"].strip()
         if not written.strip("<>-"):  # `A->>: x`: the arrow's own head read as a receiver
             head = found["arrow"] + written
