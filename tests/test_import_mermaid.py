@@ -1105,3 +1105,14 @@ def test_formatting_tags_only_become_markup_that_reads_back(text: str, label: st
     (item,) = convert(f"sequenceDiagram\nA->>B: {text}\n", "flow.mmd")
     (message,) = volley.parse(item.text).messages()
     assert message.label == label
+
+
+def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None:
+    """`my-xylo->>B`: Mermaid's name stops before `-x` (its lost message's arrow), so the line
+    is `my -x ylo->>B`, which it refuses; the error says so, not that a name holds `>`."""
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\n    my-xylo->>B: hi\n", "test.mmd")
+    error = caught.value
+    assert "Mermaid reads '-x' in 'my-xylo->>B' as its arrow" in str(error)
+    assert "cannot come before x or )" in (error.hint or "")
+    assert one("sequenceDiagram\n    A-xB: lost\n") == "A -x B: lost\n"

@@ -139,6 +139,8 @@ _KEYWORD_AT_NAME = re.compile(
     r"|critical|option|break|end|links|link|properties|details|over|note|activate|deactivate"
     r"|autonumber|off)(?![A-Za-z0-9_])"
 )
+# What follows a lost or async arrow read inside a name: the message's own arrow after it.
+_ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
 _TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
@@ -1033,6 +1035,18 @@ class _Reader:
         for role in ("sender", "receiver"):
             if _KEYWORD_AT_NAME.match(found[role].strip()):  # `Link-->>DOM`, `CDN->>End User`
                 self.keyword_name(line, raw, found[role].strip(), role)
+        if arrow.endswith(("x", ")")) and _ARROW_IN_NAME.search(found["receiver"]):
+            # `my-xylo->>B`: Mermaid's name ends before `-x` or `-)`, its lost or async arrow
+            glued = found["sender"].strip() + found["arrow"]
+            self.fail(
+                line,
+                raw,
+                f"Mermaid reads {found['arrow']!r} in {glued + found['receiver'].strip()!r} as "
+                f"its arrow, so the name ends at {found['sender'].strip()!r}",
+                raw.find(glued) + 1 if glued in raw else 0,
+                "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
+                "(participant X as … keeps the words shown)",
+            )
         written = found["receiver"].strip()
         if not written.strip("<>-"):  # `A->>: x`: the arrow's own head read as a receiver
             head = found["arrow"] + written
