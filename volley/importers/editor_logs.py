@@ -81,7 +81,7 @@ def _clangd_summary(way: str, rest: str) -> tuple[dict[str, Any], str | None] | 
 
 
 _CLANGD_SUMMARY = re.compile(
-    r"(?:(?P<reply>reply)(?::(?P<method2>[^\s(]+))?|(?P<method>[^\s(]+))"
+    r"(?:(?P<reply>reply)(?::[^\s(]+)?|(?P<method>[^\s(]+))"
     r"(?:\((?P<id>[^()\s]*)\))?(?:[ \t]+\d+[ \t]*ms)?(?:,[ \t]*error:[ \t]*(?P<error>.*))?"
 )
 
