@@ -261,20 +261,52 @@ Bank --> Shop: 201 Created
 """
 
 
+# A plugin that rewrites each page's HTML as mkdocs-glightbox does (`attr=""`), and one that
+# reads each page's content as mkdocs-print-site-plugin does, to make a page of them all.
+REWRITING_HOOKS = """
+import re
+
+from mkdocs.plugins import event_priority
+
+contents = []
+
+
+@event_priority(-50)
+def on_page_content(html, page, config, files):
+    return re.sub(r"data-search-exclude>", 'data-search-exclude="">', html)
+
+
+def on_page_context(context, page, config, nav):
+    contents.append(page.content)
+    return context
+
+
+def on_post_build(config):
+    with open(config.site_dir + "/all.html", "w", encoding="utf-8") as handle:
+        handle.write("".join(contents))
+"""
+
+
 @pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
 def test_search_indexes_the_labels_drawn_not_the_viewers_data(tmp_path, theme):
+    """MkDocs' own search knows no mark to leave an element out: its index held every key and
+    body of the viewer's JSON, and the note for readers without scripts. The pages keep them
+    whole, as other plugins that rewrite a page or gather its content see it."""
     pages = {"index.md": f"# Refunds\n\nHow a refund goes.\n\n```volley\n{SEARCHED}```\n"}
-    config = f"theme:\n  name: {theme}\nplugins:\n  - search\n  - volley\n"
+    config = f"theme:\n  name: {theme}\nplugins:\n  - search\n  - volley\nhooks:\n  - hooks.py\n"
     site = write_site(tmp_path / theme, config, pages)
+    (site / "hooks.py").write_text(REWRITING_HOOKS, encoding="utf-8")
     result = build(site)
     assert result.returncode == 0, result.stderr
     files = published(site)
     index = files["search/search_index.json"]
     assert "POST /refund" in index and "How a refund goes" in index  # the page and its labels
     assert "duplicatecharge" not in index and "payloads" not in index  # not the viewer's JSON
-    data = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', files["index.html"])
-    assert len(data) == 1 and "duplicatecharge" in data[0]  # the page still carries it
-    assert json.loads(data[0])["messages"][0]["payloads"]
+    assert "turn on JavaScript" not in index
+    for page in ("index.html", "all.html"):  # the page written, and its content gathered
+        data = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', files[page])
+        assert len(data) == 1 and "duplicatecharge" in data[0]  # the page carries it
+        assert json.loads(data[0])["messages"][0]["payloads"]
 
 
 def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):
@@ -434,3 +466,35 @@ def test_material_without_a_palette_draws_its_diagrams_light(tmp_path):
     page = (site / "site" / "index.html").read_text(encoding="utf-8")
     themes = {re.search(r'data-theme="(\w+)"', tag)[1] for tag in diagrams(page)}
     assert themes == {"light"}
+
+
+# What mkdocs-static-i18n does with every file of the site, after every other plugin: it reads
+# the file's source path (`is_relative_to(file.abs_src_path, docs_dir)`).
+SOURCE_PATH_HOOKS = """
+import os
+
+from mkdocs.plugins import event_priority
+
+
+@event_priority(-100)
+def on_files(files, config):
+    for file in files:
+        if file.src_uri.startswith("assets/volley/"):
+            os.path.relpath(file.abs_src_path, config.docs_dir)  # TypeError on None
+            with open(file.abs_src_path, encoding="utf-8") as handle:
+                assert handle.read() == file.content_string
+    return files
+"""
+
+
+def test_the_viewers_files_have_a_source_path_as_every_file_of_a_site_has(tmp_path):
+    """mkdocs-static-i18n reads every file's source path, and volley's stylesheet and script
+    had none (`File.generated(content=…)`): a site with both did not build at all."""
+    pages = {"index.md": f"# Pay\n\n```volley\n{PAY}```\n"}
+    config = "plugins:\n  - volley\nhooks:\n  - hooks.py\n"
+    site = write_site(tmp_path / "paths", config, pages)
+    (site / "hooks.py").write_text(SOURCE_PATH_HOOKS, encoding="utf-8")
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    built = sorted(path.name for path in (site / "site" / "assets" / "volley").iterdir())
+    assert [name.rsplit(".", 1)[1] for name in built] == ["css", "js"]

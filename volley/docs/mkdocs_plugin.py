@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import posixpath
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -77,8 +79,12 @@ MISSING_EXTRA = (
 SUFFIX = ".volley"
 ASSETS = "assets/volley"  # where the viewer's stylesheet and script go in the site
 # A diagram's viewer data as the HTML templates write it (its JSON holds no `<`: embed.py).
-_DATA = re.compile(r'(?<=<template class="vl-data" data-search-exclude>)[^<]*(?=</template>)')
-_HELD = re.compile(r'(?<=<template class="vl-data" data-search-exclude>)(?=</template>)')
+# What a diagram's page holds that is not for a search to find: the viewer's data (its JSON has
+# no `<`: embed.py), and the note for readers without scripts. Any attributes after the class,
+# as a plugin that rewrites the page may write them (`data-search-exclude=""`).
+_DATA = re.compile(
+    r'<template class="vl-data"[^>]*>([^<]*)</template>|<p class="vl-noscript">([^<]*)</p>'
+)
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 
@@ -116,7 +122,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors: list[Problem] = []
         self.outside_files: set[Path] = set()
         self.md: Markdown | None = None  # the converter of the page being built
-        self.held: dict[str, list[str]] = {}  # per page, its diagrams' data (on_page_content)
+        self.unsearched: set[tuple[str, str]] = set()  # found by _DATA on the site's pages
+        self.written: tempfile.TemporaryDirectory[str] | None = None  # see _generated
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
@@ -188,8 +195,19 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             for file in [file for file in files if file.src_uri.endswith(SUFFIX)]:
                 files.remove(file)
         for uri, text in self._assets(script=self.config.interactive).items():
-            files.append(File.generated(config, uri, content=text))
+            files.append(self._generated(config, uri, text))
         return files
+
+    def _generated(self, config: Any, uri: str, text: str) -> File:
+        """A file of the site that volley writes, kept on disk until the site is built: a
+        plugin that reads every file's source path (mkdocs-static-i18n) finds one, where
+        `File.generated(content=…)` has none."""
+        if self.written is None:
+            self.written = tempfile.TemporaryDirectory(prefix="volley-site-")
+        path = Path(self.written.name, *uri.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return File.generated(config, uri, abs_src_path=str(path))
 
     def on_env(self, env: Any, config: Any, files: Any) -> Any:
         """On a site of static diagrams (`interactive: false`), the script is added only now,
@@ -198,7 +216,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if not self.config.interactive and self.site.interactive_used:
             script = self._assets(style=False)
             for uri, text in script.items():
-                files.append(File.generated(config, uri, content=text))
+                files.append(self._generated(config, uri, text))
             self._link(config, script)
         return env
 
@@ -221,25 +239,17 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
                 f"volley: {failed} in '{page.file.src_uri}' could not be drawn "
                 "(fail_on_error is on)"
             )
-        return self._hold_data(html, page.file.src_uri)
+        self.unsearched.update(_DATA.findall(html))
+        return html
 
-    def _hold_data(self, html: str, page: str) -> str:
-        """The page's content with each diagram's viewer data held back until the page is
-        written (`on_post_page`). Search plugins index `page.content` between the two, and
-        MkDocs' own search (the `mkdocs` and `readthedocs` themes) knows no mark to skip an
-        element: it would index every key and body of the JSON, and show them in its results.
-        """
-        self.held[page] = _DATA.findall(html)
-        return _DATA.sub("", html)
-
-    @event_priority(100)  # first: before a plugin that minifies the page rewrites its tags
-    def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        """The page as written, each diagram's data back in its place, in order."""
-        held = iter(self.held.pop(page.file.src_uri, []))
-        return _HELD.sub(lambda empty: next(held, ""), output)
-
+    @event_priority(-100)  # last: after the search plugin has written its index
     def on_post_build(self, config: Any) -> None:
         self.site.sweep()
+        _unindex(Path(config.site_dir) / "search" / "search_index.json", self.unsearched)
+        self.unsearched = set()
+        if self.written is not None:  # copied into the site by now
+            self.written.cleanup()
+            self.written = None
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
         """Watch embedded diagram files that live outside docs_dir, too."""
@@ -353,6 +363,26 @@ class VolleyExtension(Extension):
         self.plugin.site.install(md)
         # After 'inline' (20), which makes the <img>; before MkDocs' link checks (5, 0).
         md.treeprocessors.register(_EmbedFiles(md, self.plugin), "volley_embed", 15)
+
+
+def _unindex(index: Path, unsearched: set[tuple[str, str]]) -> None:
+    """MkDocs' own search index (the `mkdocs` and `readthedocs` themes) without the texts a
+    search is not to find. Its search knows no mark to leave an element out, as Material's
+    does (`data-search-exclude`), so it indexes every key and body of the viewer's JSON and
+    shows them in its results; the site's pages keep them as they are."""
+    texts = sorted({text for found in unsearched for text in found if text.strip()}, key=len)
+    if not texts or not index.is_file():
+        return
+    data = json.loads(index.read_text(encoding="utf-8"))
+    for entry in data.get("docs", []):
+        text = entry.get("text")
+        if isinstance(text, str):
+            for unwanted in reversed(texts):  # the longest first: a body may hold another
+                text = text.replace(unwanted, "")
+            entry["text"] = text
+    # as MkDocs writes it (mkdocs.contrib.search.search_index)
+    written = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    index.write_text(written, encoding="utf-8")
 
 
 def _switching_theme(theme: Any) -> str | None:
