@@ -374,15 +374,18 @@ def _unindex(index: Path, unsearched: set[tuple[str, str]]) -> None:
     if not texts or not index.is_file():
         return
     data = json.loads(index.read_text(encoding="utf-8"))
+    changed = False
     for entry in data.get("docs", []):
         text = entry.get("text")
         if isinstance(text, str):
             for unwanted in reversed(texts):  # the longest first: a body may hold another
                 text = text.replace(unwanted, "")
+            changed = changed or text != entry["text"]
             entry["text"] = text
-    # as MkDocs writes it (mkdocs.contrib.search.search_index)
-    written = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    index.write_text(written, encoding="utf-8")
+    if changed:  # Material's own index holds none of them (`data-search-exclude`)
+        # as MkDocs writes it (mkdocs.contrib.search.search_index)
+        written = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+        index.write_text(written, encoding="utf-8")
 
 
 def _switching_theme(theme: Any) -> str | None:
