@@ -1478,3 +1478,63 @@ def test_a_diagram_whose_comments_read_like_a_logs_marks_is_still_a_diagram():
     its line, a message below it); a mark with no message under it is no log."""
     diagram = "// Send: the order\nShop -> Bank: charge\n// Receive:\nBank --> Shop: ok\n"
     assert detect(diagram).name == "swimlanes"
+
+
+def test_eglot_events_buffer_of_its_first_versions_reads_its_lisp_values_as_json():
+    """Eglot before jsonrpc.el wrote JSON: a header (`server-request (id:-100) DATE:`) and the
+    message under it as the Lisp value it was decoded to, over several lines. It was read as
+    swimlanes text, an error a line."""
+    log = (
+        "client-request (id:1) Tue Nov  5 15:16:05 2019:\n"
+        '(:jsonrpc "2.0" :id 1 :method "initialize" :params\n'
+        "          (:processId 42 :capabilities (:workspace (:applyEdit t))))\n\n"
+        "server-reply (id:1) Tue Nov  5 15:16:06 2019:\n"
+        '(:jsonrpc "2.0" :id 1 :result (:capabilities (:hoverProvider t)))\n\n'
+        "server-request (id:-100) Tue Nov  5 15:16:06 2019:\n"
+        '(:method "workspace/configuration" :id -100 :params\n'
+        '         (:items [(:scopeUri nil :section "julia.format.indent")]) :jsonrpc "2.0")\n\n'
+        "client-reply (id:-100) ERROR Tue Nov  5 15:16:06 2019:\n"
+        '(:jsonrpc "2.0" :id -100 :result nil :error\n'
+        '          (:code -32603 :message "Internal \\"error\\""))\n\n'
+        "server-notification Tue Nov  5 15:16:07 2019:\n"
+        '(:jsonrpc "2.0" :method "window/logMessage" :params (:type 3 :message :json-false))\n'
+    )
+    assert detect(log) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(log)
+    assert arrows(diagram) == [
+        ("Emacs", "->", "Server", "initialize"),
+        ("Server", "-->", "Emacs", "result"),
+        ("Server", "->", "Emacs", "workspace/configuration"),
+        ("Emacs", "-->", "Server", '**error** -32603: Internal "error"'),
+        ("Server", "->>", "Emacs", "window/logMessage"),
+    ]
+    asked = diagram.messages()[2].request
+    assert asked is not None and json.loads(asked.body)["params"]["items"] == [
+        {"scopeUri": None, "section": "julia.format.indent"}
+    ]
+    first = diagram.messages()[0].request
+    assert first is not None
+    assert json.loads(first.body)["params"]["capabilities"] == {"workspace": {"applyEdit": True}}
+
+
+def test_a_record_that_cannot_be_read_is_kept_as_logged_in_a_note():
+    """A line of a log that stands for a message it cannot be read as (clangd's summary cut
+    short, a Lisp value trimmed by hand) is not lost: a note says what was logged."""
+    log = (
+        "I[10:00:00.000] <-- textDocument/hover(3)\nI[10:00:00.001] --> reply:textDocument/hover(\n"
+    )
+    diagram = import_jsonrpc(log)
+    assert any("reply:textDocument/hover(" in note for note in notes_of(diagram))
+
+
+def test_lisp_values_read_back_as_the_json_they_were_decoded_from():
+    from volley.importers.lisp_values import read_lisp_value
+
+    assert read_lisp_value('(:a 1 :b -2.5 :c "x\\ny" :d [] :e nil :f t :g :json-false)') == {
+        "a": 1, "b": -2.5, "c": "x\ny", "d": [], "e": None, "f": True, "g": False,
+    }  # fmt: skip
+    assert read_lisp_value('[1 "two" (:three 3)]') == [1, "two", {"three": 3}]
+    assert read_lisp_value("(1 2 3)") == [1, 2, 3]  # a list that is no property list
+    for broken in ("(:a 1", "(:a 1]", ")", ""):
+        with pytest.raises(ValueError):
+            read_lisp_value(broken)

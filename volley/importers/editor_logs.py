@@ -4,7 +4,9 @@ People paste these into bug reports and docs as they come; each is read as the l
 
 - Emacs Eglot's events buffer (jsonrpc.el): `[jsonrpc] e[13:35:33.125] --> initialize[1] {…}`
   for what Emacs sent, `<--` for what the server sent; `[stderr] …` lines are the server's
-  stderr, drawn as notes.
+  stderr, drawn as notes. Eglot's first versions wrote a header (`client-request (id:1) Tue
+  Nov  5 15:16:06 2019:`, `server-reply`, `server-notification` …) and under it the message
+  as the Lisp value it was decoded to (`volley.importers.lisp_values`).
 - clangd's own log (`--log=verbose`): `V[15:59:41.877] <<< {…}` for what clangd received from
   the editor, `>>> {…}` for what it sent (the other way round from a client's log), its JSON on
   one line or pretty-printed over several. At the default level it logs each message by its
@@ -30,7 +32,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from volley.errors import Diagnostic
-from volley.importers.log_records import Sent, Side, compact, log_records, record_texts
+from volley.importers.lisp_values import read_lisp_value
+from volley.importers.log_records import (
+    Sent,
+    Side,
+    compact,
+    is_message,
+    log_records,
+    record_texts,
+)
 
 __all__ = ["MarkedLog", "marked_log", "read_marked_log", "started_server"]
 
@@ -136,6 +146,16 @@ def _sublime_message(way: str, rest: str) -> tuple[dict[str, Any], str | None] |
     return message, None
 
 
+def _plist_message(way: str, logged: str) -> tuple[dict[str, Any], str | None] | None:
+    """The message an Eglot record of its first versions holds, as the Lisp value it was
+    decoded to (`(:jsonrpc "2.0" :id 1 :method …)`), read back as JSON."""
+    try:
+        message = read_lisp_value(logged)
+    except (ValueError, RecursionError):
+        return None
+    return (message, None) if is_message(message) else None
+
+
 # clangd at the verbose level, each message as JSON; at the default level, by method and id.
 _CLANGD = MarkedLog(
     markers=("] <<< ", "] >>> "),
@@ -162,6 +182,17 @@ LOGS = (
             r"^\[jsonrpc\] D\[[^\]\n]*\] Running language server: (?P<server>\S+)", re.M
         ),
         note=re.compile(r"^\[stderr\][ \t]*(?P<said>.*)$"),
+    ),
+    MarkedLog(  # Eglot's first versions: a header line, then the message as a Lisp value
+        markers=("client-request (id:", "server-request (id:", "-notification "),
+        record=re.compile(
+            r"^(?P<way>client|server)-(?:request|reply|notification)\b[^\n]*:(?P<rest>[ \t]*)$",
+            re.M,
+        ),
+        starts=re.compile(r"^(?:client|server|internal)-\w+\b|^\[[a-z-]+\] "),
+        from_client=frozenset({"client"}),
+        client="Emacs",
+        summary=_plist_message,
     ),
     _CLANGD,
     replace(
@@ -245,13 +276,15 @@ def read_marked_log(
             found.append((number, match["server"] if named else None, Sent(side, logged)))
     else:
         for number, match, logged in record_texts(lines, log.record, log.starts):
+            side = "client" if match["way"] in log.from_client else "server"
             stands_for = log.summary(match["way"], logged)
-            if stands_for is not None:
-                side = "client" if match["way"] in log.from_client else "server"
+            if stands_for is None:  # kept as logged: a note says it could not be read
+                sent = Sent(side, logged.strip())
+            else:
                 message, as_logged = stands_for
                 written = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
                 sent = Sent(side, written, as_logged=as_logged)
-                found.append((number, match["server"] if named else None, sent))
+            found.append((number, match["server"] if named else None, sent))
     servers = {server for _, server, _ in found}
     said_by = log.note.match if log.note is not None else lambda line: None
     for number, said in enumerate(map(said_by, lines)):
