@@ -354,18 +354,21 @@ def test_text_past_the_parsers_input_limit_is_no_swimlanes_diagram(tmp_path):
 
 
 def test_a_log_no_importer_reads_is_not_taken_for_a_diagram_with_an_error_a_line():
-    """Eglot's first versions wrote each message as a Lisp plist under a header line: read as
-    swimlanes text, every line was an error ("expected an arrow … after "server-request (id"").
+    """The Ethereum JSON-RPC docs show a curl command and the node's answer, with `//` lines
+    between: read as swimlanes text, every other line was an error ("expected an arrow …").
     Most lines wrong is no diagram with mistakes: it is a format volley does not know."""
     from volley.importers import detect
 
     log = (
-        "server-request (id:-100) Tue Nov  5 15:16:06 2019:\n"
-        '(:method "workspace/configuration" :id -100 :params\n'
-        '         (:items [(:section "pyls")]) :jsonrpc "2.0")\n'
-        "client-reply (id:-100) ERROR Tue Nov  5 15:16:06 2019:\n"
-        '(:jsonrpc "2.0" :id -100 :result nil\n'
-        '          :error (:code -32603 :message "Internal error"))\n'
+        "// Request\n"
+        'curl -X POST --data \'{"jsonrpc":"2.0","method":"eth_blockNumber",'
+        '"params":[],"id":83}\'\n'
+        "// Result\n"
+        "{\n"
+        '  "id":83,\n'
+        '  "jsonrpc": "2.0",\n'
+        '  "result": "0x4b7" // 1207\n'
+        "}\n"
     )
     assert detect(log) is None
     done = volley_cli("import", "-", stdin=log)
