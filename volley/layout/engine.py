@@ -290,8 +290,9 @@ class _Engine:
                         _need(needs, i, i + 1, self._self_reach(row, i) + gap)
                 else:
                     lo, hi = min(i, j), max(i, j)
-                    # the label, centred, clears the bars at both ends, nested ones too
-                    bars = max(self._bars_right(lo), self._bars_right(hi))
+                    # the label, centred, clears the left lane's bars, nested rightwards
+                    # towards it (the right lane's outer bar reaches it by half its width)
+                    bars = self._bars_right(lo)
                     pad = max(C.LABEL_PAD_X, bars + C.LABEL_HALO + C.BAR_GAP)
                     _need(needs, lo, hi, row.width + 2 * pad)
             elif isinstance(item, Note):
