@@ -668,8 +668,9 @@ class _Reader:
                 "details": self.unsupported,
             }.get(keyword)
             if handler is not None:
-                if keyword in _NO_ARROWS and _MESSAGE.fullmatch(text) and not _declares(rest):
-                    self.keyword_sender(line, raw, word["word"], text)
+                message = _MESSAGE.fullmatch(text)
+                if keyword in _NO_ARROWS and message is not None and not _declares(rest):
+                    self.keyword_name(line, raw, message["sender"].strip(), "sender")
                 handler(line, raw, keyword, rest, text)
                 return
             if keyword in BLOCKS:
@@ -715,30 +716,17 @@ class _Reader:
         )
         self.fail(line, raw, what, column, hint)
 
-    def keyword_sender(self, line: int, raw: str, word: str, text: str) -> None:
-        """`Create Order Service->>Shop: …`: Mermaid reads its keyword first, so this is its
-        `create` statement, which fails there, not a message; nor is it one here."""
-        sender = _MESSAGE.fullmatch(text)["sender"].strip()  # type: ignore[index]
-        self.fail(
-            line,
-            raw,
-            f'"{word}" starts Mermaid\'s {word.lower()} statement, as Mermaid reads this line: '
-            f"it is not a message from {sender!r}",
-            raw.find(text) + 1 if text in raw else 0,
-            f"rename the participant so that its name does not start with {word.lower()!r} "
-            f"(participant X as {sender} keeps the words shown)",
-        )
-
     def keyword_name(self, line: int, raw: str, name: str, role: str) -> None:
         """A participant whose name starts with one of Mermaid's keywords, where Mermaid's
-        lexer reads the keyword (`Link-->>DOM`, `CDN->>End User`, `Note over Box: …`):
-        Mermaid refuses the line, so no message or note is drawn from it here either."""
+        lexer reads the keyword (`Create Order Service->>Shop`, `Link-->>DOM`,
+        `CDN->>End User`, `Note over Box: …`): Mermaid reads the keyword's statement there and
+        refuses the line, so no message or note is drawn from it here either."""
         word = _KEYWORD_AT_NAME.match(name)[0]  # type: ignore[index]
         self.fail(
             line,
             raw,
-            f'"{word}" at the start of the {role} {name!r} is Mermaid\'s {word.lower()} '
-            "keyword, as Mermaid reads this line (Mermaid refuses it)",
+            f'"{word}" starts Mermaid\'s {word.lower()} statement at the start of the {role} '
+            f"{name!r}, as Mermaid reads this line (Mermaid refuses it)",
             raw.find(name) + 1 if name in raw else 0,
             f"rename the participant so that its name does not start with {word.lower()!r} "
             f"(participant X as {name} keeps the words shown)",
@@ -791,8 +779,9 @@ class _Reader:
         if "@{" in rest and not found["config"]:
             self.fail(line, raw, "expected } to close this participant's @{", raw.find("@{") + 1)
         written, alias = found["name"], found["alias"]
-        if not alias and _MESSAGE.fullmatch(text):  # `Actor Service->>B: …` (a label may
-            self.keyword_sender(line, raw, text.split()[0], text)  # hold an arrow: `as A -> B`)
+        message = _MESSAGE.fullmatch(text)
+        if not alias and message is not None:  # `Actor Service->>B: …` (a label may hold an
+            self.keyword_name(line, raw, message["sender"].strip(), "sender")  # `as A -> B`)
         quoted = _QUOTED.fullmatch(written.strip())
         if quoted and alias:
             # `participant "Internet User" as IU` is PlantUML's order (Mermaid would draw a lane
