@@ -41,6 +41,7 @@ from volley.importers.labels import (
     rpc_request_label,
     rpc_response_label,
 )
+from volley.importers.log_records import is_message
 from volley.importers.traffic import HAR_MAX_BODY, TrafficOptions, imported
 from volley.model import Diagram, Divider, Item, Message, Note, Payload
 
@@ -367,9 +368,7 @@ def _rpc_message(data: str) -> dict | None:
         message = json.loads(data)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(message, dict) or not ("method" in message or "id" in message):
-        return None
-    return message
+    return message if is_message(message) else None
 
 
 def _compressed(raw: bytes) -> bool:
