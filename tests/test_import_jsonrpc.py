@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from volley.errors import VolleyError
-from volley.importers import IMPORTERS, detect
+from volley.importers import IMPORTERS, detect, jsonrpc
 from volley.importers.jsonrpc import (
     Sent,
     convert,
@@ -1538,3 +1538,133 @@ def test_lisp_values_read_back_as_the_json_they_were_decoded_from():
     for broken in ("(:a 1", "(:a 1]", ")", ""):
         with pytest.raises(ValueError):
             read_lisp_value(broken)
+
+
+# --- vim-lsp's log ---------------------------------------------------------------------------
+
+
+def _json_body(message) -> dict:
+    payload = message.request or message.response
+    return json.loads(payload.body)
+
+
+def test_vim_lsp_log_pairs_each_request_by_the_answer_that_repeats_it():
+    """vim-lsp logs a request before it numbers it (`["--->", 1, "ruff-server", {method,
+    params, on_notification}]`); the server's answer repeats it as sent, id and all. Its own
+    account of itself is left out; its errors and the server's stderr are notes."""
+    text = (CASES / "vimlsp-ruff-11506.log").read_text(encoding="utf-8")
+    assert detect(text).name == "jsonrpc"
+    (diagram,), warnings = read_jsonrpc(text)
+    assert warnings == []
+    assert diagram.participants == ["vim-lsp", "ruff-server"]  # from clientInfo, the log
+    assert arrows(diagram) == [
+        ("vim-lsp", "->", "ruff-server", "initialize"),
+        ("ruff-server", "-->", "vim-lsp", "result"),
+        ("vim-lsp", "->>", "ruff-server", "initialized"),
+        ("vim-lsp", "->>", "ruff-server", "workspace/didChangeConfiguration"),
+        ("vim-lsp", "->>", "ruff-server", "textDocument/didOpen"),
+        (
+            "ruff-server",
+            "->>",
+            "vim-lsp",
+            "textDocument/publishDiagnostics file:///home/jschmidt/tmp/repo/file.py",
+        ),
+        ("vim-lsp", "->", "ruff-server", "textDocument/codeAction"),
+        ("ruff-server", "-->", "vim-lsp", "result"),
+    ]
+    initialize, _, initialized, *_, code_action, _ = diagram.messages()
+    # the request as it went on the wire: its id and version, without vim-lsp's own keys
+    assert _json_body(initialize)["id"] == 1 and _json_body(initialize)["jsonrpc"] == "2.0"
+    assert _json_body(code_action)["id"] == 2
+    assert "on_notification" not in code_action.request.body
+    assert _json_body(initialized) == {"jsonrpc": "2.0", "method": "initialized", "params": {}}
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes[0].startswith(
+        "s:on_stdout client option on_notification() error: "
+        'Vim(let):E716: Key not present in Dictionary: "pylsp"'
+    )
+    assert notes[1].startswith("stderr: 0.019681s WARN ruff_server::server No workspace(s)")
+
+
+def test_vim_lsp_log_of_2019_names_the_server_of_its_requests_by_number():
+    """vim-lsp in 2019 logged a server's request as `["<---", 5, {…}]`, naming the server by
+    its number only; a request with no answer in the log is numbered as vim-lsp numbers them,
+    and the user hears that its id was counted, not logged."""
+    text = (CASES / "vimlsp-texlab-426.log").read_text(encoding="utf-8")
+    (diagram,), warnings = read_jsonrpc(text, filename="vim-lsp.log")
+    assert diagram.participants == ["Vim", "texlab"]
+    assert arrows(diagram) == [
+        ("Vim", "->", "texlab", "textDocument/formatting"),
+        ("texlab", "->", "Vim", "workspace/configuration"),
+        ("Vim", "-->", "texlab", "**error** -32601: Method not found"),
+    ]
+    (warning,) = warnings
+    assert (warning.filename, warning.line, warning.severity) == ("vim-lsp.log", 1, "warning")
+    assert "numbered as vim-lsp numbers them" in warning.message
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes == ["no response to id 1 before the session ended"]
+
+
+def _vim_lsp(*records: str) -> str:
+    return "".join(f"Mon Mar 16 16:34:23 2026:{record}\n" for record in records)
+
+
+def test_vim_lsp_request_with_no_answer_is_counted_on_from_the_one_before():
+    text = _vim_lsp(
+        '["--->",1,"ty",{"method":"textDocument/hover","on_notification":"---funcref---",'
+        '"params":{"x":1}}]',
+        '["<---",1,"ty",{"response":{"id":7,"jsonrpc":"2.0","result":null},'
+        '"request":{"id":7,"jsonrpc":"2.0","method":"textDocument/hover","params":{"x":1}}}]',
+        '["--->",1,"ty",{"method":"textDocument/didChange","params":{}}]',
+        '["--->",1,"ty",{"method":"textDocument/hover","on_notification":"---funcref---",'
+        '"params":{"x":2}}]',
+    )
+    assert detect(text).name == "jsonrpc"
+    (diagram,), warnings = read_jsonrpc(text)
+    assert warnings == []  # counted on from id 7, which the answer gave
+    hover, _, did_change, second = diagram.messages()
+    assert (_json_body(hover)["id"], _json_body(second)["id"]) == (7, 8)
+    assert did_change.arrow == "->>" and "id" not in _json_body(did_change)
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes == ["no response to id 8 before the session ended"]
+
+
+def test_vim_lsp_answers_out_of_order_find_their_requests_by_params():
+    text = _vim_lsp(
+        '["--->",1,"ty",{"method":"a","on_notification":"---funcref---","params":{"n":1}}]',
+        '["--->",1,"ty",{"method":"a","on_notification":"---funcref---","params":{"n":2}}]',
+        '["<---",1,"ty",{"response":{"id":4,"jsonrpc":"2.0","result":2},'
+        '"request":{"id":4,"jsonrpc":"2.0","method":"a","params":{"n":2}}}]',
+        '["<---",1,"ty",{"response":{"id":3,"jsonrpc":"2.0","result":1},'
+        '"request":{"id":3,"jsonrpc":"2.0","method":"a","params":{"n":1}}}]',
+    )
+    (diagram,), _ = read_jsonrpc(text)
+    first, second, *_ = diagram.messages()
+    assert (_json_body(first)["id"], _json_body(second)["id"]) == (3, 4)
+    # the answer that comes out of order says which id it shares with its request
+    assert [m.label for m in diagram.messages()] == ["a", "a (id 4)", "result (id 4)", "result"]
+
+
+def test_vim_lsp_log_of_two_servers_gives_a_diagram_each_and_a_cut_record_is_kept():
+    text = _vim_lsp(
+        '["--->",1,"pyright",{"method":"initialized","params":{}}]',
+        '["--->",2,"ruff",{"method":"initialized","params":{}}]',
+        '["<---",2,"ruff",{"response":{"method":"window/logMessage","jsonrpc":"2.0",',
+    )
+    (pyright, ruff), warnings = read_jsonrpc(text, filename="lsp.log")
+    assert pyright.participants == ["Vim", "pyright"] and ruff.participants == ["Vim", "ruff"]
+    (warning,) = warnings
+    assert (warning.line, warning.severity) == (3, "warning")
+    assert "not JSON" in warning.message
+    (note,) = [item for item in ruff.items if isinstance(item, Note)]
+    assert note.text.startswith("not JSON-RPC, relayed as sent:") and note.over == ["ruff"]
+
+
+def test_vim_lsp_log_is_sure_when_it_starts_with_a_record_less_when_quoted_in_a_page():
+    """A bug report that quotes records after its own words scores 80, below Markdown's 100."""
+    log = _vim_lsp('["lsp#register_server","server registered","ty"]') + _vim_lsp(
+        '["--->",1,"ty",{"method":"x","params":{}}]'
+    )
+    assert jsonrpc.detect(log) == 100
+    assert jsonrpc.detect("I see this in the log:\n\n" + log) == 80
+    assert jsonrpc.detect(_vim_lsp('["Starting server","ty",["ty"]]')) == 0  # no message

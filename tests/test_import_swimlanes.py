@@ -261,19 +261,20 @@ def test_markdown_prose_is_not_taken_for_a_saved_diagram(tmp_path):
     assert done.returncode == 1 and "saved.txt:1:7: error: expected the name" in done.stderr
 
 
-def test_a_log_of_json_lines_in_an_unknown_format_is_not_read_as_swimlanes_text(tmp_path):
-    """vim-lsp's log (prabirshrestha/vim-lsp#88): no importer reads it, and its lines read as
-    swimlanes text were an error each; it is now "cannot tell what format this is"."""
+def test_a_log_of_json_lines_is_read_as_its_log_not_as_swimlanes_text(tmp_path):
+    """vim-lsp's log (prabirshrestha/vim-lsp#88): its lines read as swimlanes text were an error
+    each; it is read as the JSON-RPC log it is, its own account of itself left out."""
     log = tmp_path / "vim-lsp.log"
     log.write_text(
         'Fri 05 Jan 2018 08:45:01 AM STD:["lsp#register_server","server registered","ocaml"]\n'
         'Fri 05 Jan 2018 08:45:07 AM STD:["--->",1,"ocaml",{"method":"initialize","params":{}}]\n',
         encoding="utf-8",
     )
-    result = volley_cli("import", str(log))
-    assert result.returncode == 1
-    assert "cannot tell what format this is" in result.stderr
-    assert result.stderr.count("error:") == 1
+    out = tmp_path / "vim-lsp.volley"
+    result = volley_cli("import", str(log), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "Vim -> ocaml: initialize" in out.read_text(encoding="utf-8")
+    assert "numbered as vim-lsp numbers them" not in result.stderr  # counted from initialize
 
 
 def test_a_link_whose_text_has_mistakes_is_written_as_it_holds_it(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ from volley.importers.log_records import (
 )
 from volley.importers.lua_values import LuaValueError, read_lua_value
 from volley.importers.traffic import TrafficOptions, imported
+from volley.importers.vim_lsp import read_vim_lsp_log, vim_lsp_score
 from volley.model import Diagram, Item, Message, Note, Payload
 
 __all__ = ["Sent", "convert", "detect", "import_jsonrpc", "read_jsonrpc", "session_diagram"]
@@ -1031,6 +1032,8 @@ def detect(text: str) -> int:
         return sure
     if sure := _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         return sure
+    if sure := vim_lsp_score(text):
+        return sure
     if marked := marked_log(text):
         return marked[1]
     if _is_framed(text):
@@ -1081,6 +1084,9 @@ def read_jsonrpc(
     elif _log_score(text, _HELIX_MARKERS, _HELIX_LINE):
         helix, warnings = _helix_log(text)
         return _diagrams_by_server(helix, options, warnings, filename, "Helix")
+    elif vim_lsp_score(text):
+        by_server, warnings = read_vim_lsp_log(text)
+        return _diagrams_by_server(by_server, options, warnings, filename, "Vim")
     elif marked := marked_log(text):
         log = marked[0]
         by_server, warnings = read_marked_log(text, log)
