@@ -652,6 +652,25 @@ def test_form_fields_are_written_as_they_were_sent():
     assert request(form.messages()[0]).endswith("\n\nnote=a%26b%3Dc")
 
 
+def test_form_fields_already_encoded_are_sent_as_given_not_encoded_twice():
+    """Chrome's DevTools and HAR tools (har-to-k6's tests) keep a form's fields as sent:
+    `field%5B1%5D`, `a+b`. A field that no encoded form could hold is encoded."""
+    fields = [
+        {"name": "field%5B1%5D", "value": "value%5B1%5D"},
+        {"name": "q", "value": "a+b"},
+        {"name": "said", "value": "100% café"},
+    ]
+    form = one_entry(
+        request={
+            "method": "POST",
+            "postData": {"mimeType": "application/x-www-form-urlencoded", "params": fields},
+        }
+    )
+    assert request(form.messages()[0]).endswith(
+        "\n\nfield%5B1%5D=value%5B1%5D&q=a+b&said=100%25+caf%C3%A9"
+    )
+
+
 def test_the_label_shows_the_path_as_an_address_bar_does_and_the_request_as_sent():
     diagram = one_entry(request={"url": "https://example.com/caf%C3%A9/%E6%97%A5?q=%C3%BC"})
     asked = diagram.messages()[0]

@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import quote_plus, unquote, urlsplit
 
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported
@@ -378,10 +378,10 @@ def _compressed(raw: bytes) -> bool:
 
 def _form(fields: list[dict], content_type: str) -> str:
     """A form a capture gives as fields only, written as it was sent: a multipart form one part
-    a field (with the file name and type of a file), any other URL-encoded (so `a&b=c` stays
-    one value)."""
+    a field (with the file name and type of a file), any other URL-encoded (`_form_text`)."""
     if not content_type.lower().startswith("multipart/"):
-        return urlencode([(str(f.get("name", "")), str(f.get("value", ""))) for f in fields])
+        pairs = ((str(f.get("name", "")), str(f.get("value", ""))) for f in fields)
+        return "&".join(f"{_form_text(name)}={_form_text(value)}" for name, value in pairs)
     boundary = _parsed_type(content_type).get_boundary() or "boundary"
     lines = []
     for field in fields:
@@ -393,6 +393,17 @@ def _form(fields: list[dict], content_type: str) -> str:
             lines.append(f"Content-Type: {field['contentType']}")
         lines += ["", str(field.get("value", ""))]
     return "\n".join([*lines, f"--{boundary}--"])
+
+
+# A field as a URL-encoded form holds it: unreserved characters, `%XX` escapes and `+`.
+_FORM_ENCODED = re.compile(r"(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2}|\+)*")
+
+
+def _form_text(text: str) -> str:
+    """A field's name or value in a URL-encoded form: as the capture gives it when it is
+    already encoded (Chrome's DevTools and the HAR tools keep `field%5B1%5D` and `a+b` as sent),
+    else encoded, so that `a&b=c` stays one value."""
+    return text if _FORM_ENCODED.fullmatch(text) else quote_plus(text)
 
 
 _MAX_UNZIPPED = 10_000_000  # bytes of a compressed body read: a body is cut far shorter
