@@ -831,7 +831,7 @@ def test_neovim_log_message_that_is_not_a_lua_table_is_kept_with_a_warning(tmp_p
     column = log.read_text(encoding="utf-8").split("\n")[1].rindex("...") + 1  # where it stops
     assert (
         f"{log}:2:{column}: warning: this message is not a Lua table as Neovim writes one "
-        "(expected a value); its arrow shows it as logged"
+        "(expected a value); a note shows it as logged"
     ) in done.stderr
     diagram = parse(done.stdout)
     assert arrows(diagram)[0] == ("Client", "->", "Server", "initialize")
@@ -1259,6 +1259,35 @@ def test_a_transcript_marked_with_directions_is_read_as_marked():
         ("Client", "->", "Server"),
         ("Server", "-->", "Client"),
     ]
+
+
+def test_a_transcript_message_that_is_not_json_is_kept_with_a_warning_at_its_place(tmp_path):
+    """go-ethereum tests a request that is not JSON (`--> 'f`), which the node answers with
+    id null: the file was "cannot tell what format this is", or an error at its first line."""
+    saved = tmp_path / "invalid-syntax.js"
+    saved.write_text(
+        "// checks that an error is written for a request that is not JSON\n\n--> 'f\n"
+        '<-- {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"invalid character"}}\n',
+        encoding="utf-8",
+    )
+    done = volley_cli("import", str(saved))
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"{saved}:3:5: warning: this message is not JSON (Expecting value); a note shows it as logged"
+        in done.stderr
+    )
+    diagram = parse(done.stdout)
+    assert notes_of(diagram)[1] == "not JSON-RPC, relayed as sent: 'f"
+    assert arrows(diagram) == [
+        (
+            "Server",
+            "-->",
+            "Client",
+            "**error** -32700: invalid character (id null: to a request it could not read)",
+        )
+    ]
+    # a page's quotes (`> text`) are no transcript, however many lines hold JSON
+    assert detect("> I ran it and got\n> {}\n> then nothing\n") is not IMPORTERS["jsonrpc"]
 
 
 # --- editors' and servers' own logs (editor_logs.py) -------------------------------------------

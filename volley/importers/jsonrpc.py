@@ -49,7 +49,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, json_reason
 from volley.importers import Imported, part_name
 from volley.importers.editor_logs import marked_log, read_marked_log, started_server
 from volley.importers.labels import (
@@ -522,6 +522,10 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
 # session (after its command and its `Connected (press CTRL+C to quit)`, which are left out);
 # `//` lines are its own words, drawn as notes.
 _TRANSCRIPT_LINE = re.compile(r"[ \t]*(?P<way>>>|-->|>|<<|<--|<)[ \t]*(?P<rest>[\[{].*)")
+# A message that is not JSON, under a mark no quote in a page starts with (`> ` does)
+_TRANSCRIPT_ODD = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]+(?P<rest>\S.*)")
+# a message that is not JSON, under a mark no quote in a page starts with (`> ` does)
+_TRANSCRIPT_ODD = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]+(?P<rest>\S.*)")
 _TRANSCRIPT_COMMENT = re.compile(r"[ \t]*//[ \t]*(?P<rest>.*)")
 _WSCAT_LINE = re.compile(r"[ \t]*(?:\$[ \t]*)?wscat[ \t].*|(?i:[ \t]*(?:dis)?connected\b.*)")
 
@@ -533,18 +537,32 @@ def _is_transcript(text: str) -> bool:
         for line in lines
         if not _TRANSCRIPT_COMMENT.fullmatch(line) and not _WSCAT_LINE.fullmatch(line)
     ]
-    return bool(said) and all(_TRANSCRIPT_LINE.fullmatch(line) for line in said)
+    marked = [_TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line) for line in said]
+    return all(marked) and any(map(_TRANSCRIPT_LINE.fullmatch, said))
 
 
-def _transcript(text: str) -> list[Sent]:
+def _transcript(text: str) -> tuple[list[Sent], list[Diagnostic]]:
+    """The messages of a transcript; one that is not JSON (go-ethereum's test of a request
+    that is not, `--> 'f`) is kept as sent, with a warning at the place."""
     sent = []
-    for line in text.split("\n"):
-        if message := _TRANSCRIPT_LINE.fullmatch(line):
+    warnings: list[Diagnostic] = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if message := _TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line):
             side: Side = "client" if message["way"] in (">>", "-->", ">") else "server"
-            sent.append(Sent(side, message["rest"].strip()))
+            rest = message["rest"].strip()
+            try:
+                json.loads(rest)
+            except json.JSONDecodeError as exc:
+                where = message.start("rest")
+                why = json_reason(exc.msg)
+                warnings.append(unreadable("JSON", why, lines, number, rest, where, exc.pos))
+            except RecursionError:
+                pass  # read as far as it goes by the session, as any deep message
+            sent.append(Sent(side, rest))
         elif (comment := _TRANSCRIPT_COMMENT.fullmatch(line)) and comment["rest"].strip():
             sent.append(Sent("client", comment["rest"].strip(), remark=True))
-    return sent
+    return sent, warnings
 
 
 def _log_score(text: str, markers: tuple[str, ...], record: re.Pattern[str]) -> int:
@@ -1097,7 +1115,7 @@ def read_jsonrpc(
         return _diagrams_by_server(by_server, options, warnings, filename, log.client)
 
     elif _is_transcript(text):
-        sent, warnings = _transcript(text), []
+        sent, warnings = _transcript(text)
     else:
         sent, warnings = _json_lines(text, filename), []
     return _diagrams_by_server({server: sent}, options, warnings, filename)

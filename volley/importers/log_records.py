@@ -62,7 +62,7 @@ def unreadable(
     start = logged.rfind("\n", 0, at) + 1
     column = at - start + (offset if line == number else 0) + 1
     return Diagnostic(
-        f"this message is not {what} ({why}); its arrow shows it as logged",
+        f"this message is not {what} ({why}); a note shows it as logged",
         None,
         line + 1,
         column,
