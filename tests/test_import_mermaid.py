@@ -1021,6 +1021,28 @@ def test_mermaids_boxes_are_drawn_around_their_participants() -> None:
     assert "box: transparent Aqua\n  participant X\nend" in item.text
 
 
+def test_a_box_colour_before_a_label_with_brackets_says_mermaid_draws_it_uncoloured() -> None:
+    """Mermaid's box colour runs to the last ")" of the line (`rgb(66, 133, 244) Netty I/O
+    (async)`), which is no colour: it draws the box uncoloured, all of the text its label.
+    volley reads the colour and label the writer meant, and a comment says how they differ."""
+    source = (
+        "sequenceDiagram\n"
+        "  box rgb(66, 133, 244) Netty I/O (async)\n    participant A\n  end\n"
+        "  box rgb(1,2,3) Team\n    participant C\n  end\n"
+        "  A->>C: hi\n"
+    )
+    (item,) = convert(source, "netty.mmd")
+    diagram = volley.parse(item.text)
+    assert [(b.tint, b.label) for b in diagram.boxes] == [
+        ("rgb(66, 133, 244)", "Netty I/O (async)"),
+        ("rgb(1,2,3)", "Team"),
+    ]
+    (comment,) = [line for line in item.text.split("\n") if line.startswith("//")]
+    assert comment.startswith("// Mermaid: box rgb(66, 133, 244) Netty I/O (async) (Mermaid takes")
+    assert 'labelled "Netty I/O (async)"' in comment
+    assert any("line (2)" in note.message for note in item.warnings)
+
+
 def test_a_participant_in_two_mermaid_boxes_is_an_error_as_in_mermaid() -> None:
     """Mermaid refuses a participant declared in two boxes; one declared twice in the same box
     stands there once."""

@@ -465,6 +465,10 @@ def _comment_end(lines: list[str], index: int) -> int:
 # --- reading one diagram ---------------------------------------------------------------------
 
 
+# A box's colour as Mermaid reads it: a colour function runs to the last ")" of the line.
+_GREEDY_COLOUR = re.compile(r"[ \t]*((?:rgba?|hsla?)[ \t]*\(.*\))")
+
+
 @dataclass
 class _Open:
     """A block, or a box (which holds participants, not items), waiting for its `end`."""
@@ -1002,6 +1006,14 @@ class _Reader:
             from volley.text.colours import colour_and_label
 
             tint, label = colour_and_label(opened.text)
+            greedy = _GREEDY_COLOUR.match(opened.text)
+            if tint is not None and greedy and greedy[1].strip() != tint:
+                self.comment(
+                    opened.line,
+                    f'box {opened.text} (Mermaid takes its colour to the last ")", which is no '
+                    "colour, and draws the box uncoloured with all of it as the label; volley "
+                    f'draws it {tint}, labelled "{label}")',
+                )
             box = Box(opened.line, _label(label) if label else "", tint, opened.members, line)
             self.diagram.boxes.append(box)
 
