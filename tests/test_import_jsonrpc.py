@@ -1273,8 +1273,8 @@ def test_a_transcript_message_that_is_not_json_is_kept_with_a_warning_at_its_pla
     done = volley_cli("import", str(saved))
     assert done.returncode == 0, done.stderr
     assert (
-        f"{saved}:3:5: warning: this message is not JSON (Expecting value); a note shows it as logged"
-        in done.stderr
+        f"{saved}:3:5: warning: this message is not JSON (Expecting value); "
+        "a note shows it as logged" in done.stderr
     )
     diagram = parse(done.stdout)
     assert notes_of(diagram)[1] == "not JSON-RPC, relayed as sent: 'f"
