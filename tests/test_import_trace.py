@@ -517,7 +517,9 @@ def test_zipkin_otel_status_is_an_error_and_v1_core_annotations_are_not_notes():
 def test_zipkin_v1_spans_take_their_kind_from_their_annotations():
     """Spans from Zipkin v1 (jaeger's zipkin_v1_merged_spans.json) have no `kind`: `sr`/`ss`
     make a server span, `cs`/`cr` a client's. Both were drawn as calls from first_service to
-    itself. A span named with white space only (a tracer wrote "\\n") is said to have none."""
+    itself. A span that holds both halves of a call (`cs` and `sr`, merged from v1) and names
+    no remote endpoint is a call to the service it ran in, not to a lane made up for it. A span
+    named with white space only (a tracer wrote "\\n") is said to have none."""
 
     def span(span_id: str, name: str, values: list[str], parent: str | None = None) -> dict:
         return {
@@ -535,8 +537,8 @@ def test_zipkin_v1_spans_take_their_kind_from_their_annotations():
     diagram = import_trace(json.dumps(spans))
     assert arrows(diagram) == [
         ("Client", "->", "first_service", "get /"),
-        ("first_service", "->", "remote", "(unnamed span)"),
-        ("remote", "-->", "first_service", "ok"),
+        ("first_service", "->", "first_service", "(unnamed span)"),
+        ("first_service", "-->", "first_service", "ok"),
         ("first_service", "-->", "Client", "ok"),
     ]
 

@@ -931,9 +931,16 @@ def _zipkin_spans(data: list) -> Iterator[_Span]:
                 # draw (data converted from v1, as Istio's, still carries them)
                 if isinstance(a, dict) and a.get("value") not in _ZIPKIN_V1_CORE
             ],
-            peer=remote.get("serviceName") or None,
+            peer=remote.get("serviceName") or _both_halves(span, service),
             peer_address=address,
         )
+
+
+def _both_halves(span: dict, service: str) -> str | None:
+    """The service a call went to when its span holds both halves of it (Zipkin v1's client
+    send and server receive, merged into one span): the span's own, a call to itself."""
+    values = {a.get("value") for a in span.get("annotations") or [] if isinstance(a, dict)}
+    return service if {"cs", "sr"} <= values else None
 
 
 def _zipkin_whole(spans: list[dict]) -> list[dict]:
