@@ -896,3 +896,13 @@ def test_an_error_about_a_capture_does_not_print_its_secrets(tmp_path):
     assert token not in result.stderr and "Bearer <redacted>" in result.stderr
     kept = volley_cli("import", "--no-redact", str(tmp_path / "bad.har"))
     assert token in kept.stderr
+
+
+def test_an_entrys_comment_is_a_note_over_its_exchange():
+    """HAR 1.2's `comment` on an entry is its writer's word on it (har-to-k6's tests say what
+    each request tests): a note over the exchange, before it, not dropped."""
+    diagram = one_entry(comment="POST data with\n percent-encoded  fields")
+    note, asked = diagram.items[:2]
+    assert isinstance(note, Note) and note.text == "POST data with percent-encoded fields"
+    assert note.over == [asked.sender, asked.receiver]
+    assert [item for item in one_entry(comment=" ").items if isinstance(item, Note)] == []
