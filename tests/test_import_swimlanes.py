@@ -292,6 +292,37 @@ def test_a_link_whose_text_has_mistakes_is_written_as_it_holds_it(tmp_path: Path
     assert target.read_text(encoding="utf-8") == text
 
 
+def test_a_link_of_mermaid_gone_on_in_swimlanes_syntax_is_read_as_swimlanes_text() -> None:
+    """Mermaid pasted into swimlanes.io's editor, then written on in swimlanes.io's syntax
+    (`if:` … `end`), as a Stripe sample's README links its diagram: Mermaid refuses it, and
+    render sends the user to import; import reads it as swimlanes.io text, with a warning."""
+    text = "sequenceDiagram\nA->>B: hi\nif: retry\n  B -> A: again\nend\n"
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    link = (
+        "https://swimlanes.io/#"
+        + base64.b64encode(packer.compress(text.encode()) + packer.flush()).decode()
+    )
+    (item,) = convert(link, "flow.txt")
+    assert item.text.startswith("// sequenceDiagram\nA ->> B: hi\nif: retry\n")
+    (warning,) = item.warnings
+    assert (warning.line, warning.severity) == (1, "warning")
+    assert "line 3: if: retry" in warning.message
+    diagram = volley.parse(item.text)
+    assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
+        ("A", "B", "hi"),
+        ("B", "A", "again"),
+    ]
+    # Mermaid that no swimlanes.io reading saves either is Mermaid's error, as before
+    bad = "sequenceDiagram\nA->>B: hi\ns\n"
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    link = (
+        "https://swimlanes.io/#"
+        + base64.b64encode(packer.compress(bad.encode()) + packer.flush()).decode()
+    )
+    with pytest.raises(VolleyError):
+        convert(link, "flow.txt")
+
+
 def test_import_says_what_volley_check_would_say() -> None:
     """A `#` line (a comment in YAML, a lane in swimlanes.io) is pointed out as the text is
     imported, not only when it is checked later."""

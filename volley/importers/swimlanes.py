@@ -92,7 +92,13 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     from volley.importers import mermaid
 
     if mermaid.detect(source) >= 100:  # Mermaid pasted into swimlanes.io's editor, and shared
-        return mermaid.convert(source, name)
+        try:
+            return mermaid.convert(source, name)
+        except VolleyError as exc:
+            mixed = _mixed(source, name, exc)
+            if mixed is None:
+                raise
+            return [mixed]
     try:
         text_out, warnings = _canonical(source, name)
     except VolleyError as exc:
@@ -107,6 +113,37 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         as_held = Imported(source, None, warnings=(*exc.warnings, said))  # with what check says
         raise PartlyImported(exc.errors, [as_held], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
+
+
+def _mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
+    """A link whose text starts as Mermaid's (`sequenceDiagram`) and goes on in swimlanes.io's
+    syntax (`if:` … `end`), which swimlanes.io draws and Mermaid refuses: read as swimlanes.io
+    text, the header kept as a comment and the user told; None when it does not read so
+    either."""
+    from volley.language.parser import foreign_header
+
+    lines = source.split("\n")
+    header = foreign_header(lines)
+    if header is None:
+        return None
+    number = header[0]
+    lines[number - 1] = f"// {lines[number - 1].strip()}"
+    try:
+        text, warnings = _canonical("\n".join(lines), name)
+    except VolleyError:
+        return None
+    first = refused.errors[0]
+    said = Diagnostic(
+        f"this text starts with Mermaid's header but goes on in swimlanes.io's syntax, which "
+        f"Mermaid does not read (line {first.line}: {(first.source_line or '').strip()}): it "
+        "is read as swimlanes.io text, its header kept as a comment",
+        name,
+        number,
+        1,
+        source.split("\n")[number - 1],
+        severity="warning",
+    )
+    return Imported(text, None, warnings=(said, *warnings))
 
 
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
