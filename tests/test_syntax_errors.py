@@ -511,3 +511,16 @@ def test_only_comments_left_unread_is_not_said_to_be_unread():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("\n".join(lines) + "\n", "f.volley")
     assert info.value.format().endswith("\n25 errors")
+
+
+def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_it():
+    """`FE UI: Frontend UI Application`, as generated "swimlanes.io" texts declare lanes, is no
+    line of swimlanes.io's either: the error says how a longer name is given."""
+    error = error_for("FE UI: Frontend UI Application\nFE UI -> API: go\n")
+    assert (error.line, error.column) == (1, 6)
+    assert (error.hint or "").endswith(
+        "a participant shown by a longer name is written "
+        "`participant FE UI as Frontend UI Application`"
+    )
+    # a message missing its arrow has nothing after its colon to name it by: no such hint
+    assert "participant" not in (error_for("A B:\n").hint or "")

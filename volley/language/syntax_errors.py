@@ -378,6 +378,12 @@ class _Explainer:
                 return self.error('"autonumber" takes no ":"', line, column, hint=hint)
         else:
             hint = "a message is written `Sender -> Receiver: label`"
+            named, colon, label = text.strip().partition(":")
+            if colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
+                hint += (
+                    f"; a participant shown by a longer name is written "
+                    f"`participant {written} as {label.strip()}`"
+                )
         return self.error(
             f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
         )
