@@ -1030,3 +1030,27 @@ def test_one_span_as_jaegers_storage_keeps_it_is_a_trace():
     assert detect(text) is IMPORTERS["trace"]
     (message, *_) = import_trace(text).messages()
     assert "test-general-conversion" in message.label
+
+
+def test_an_otlp_spans_instrumentation_scope_is_in_its_payload():
+    """The library that made a span (OTLP's scope, `instrumentationLibrary` before 0.15), as
+    OpenTelemetry names it in formats without scopes: otel.scope.name, .version, attributes."""
+    data = {"resourceSpans": [otlp_span("01", None, "svc", 2, 0)]}
+    data["resourceSpans"][0]["scopeSpans"][0]["scope"] = {
+        "name": "testing-library",
+        "version": "1.1.1",
+        "attributes": [{"key": "tier", "value": {"intValue": "3"}}],
+    }
+    body = import_trace(json.dumps(data)).messages()[0].request.body
+    assert body.endswith(
+        "\notel.scope.name: testing-library\notel.scope.version: 1.1.1\notel.scope.tier: 3"
+    )
+    old = {"resourceSpans": [otlp_span("01", None, "svc", 2, 0)]}
+    old["resourceSpans"][0]["instrumentationLibrarySpans"] = old["resourceSpans"][0].pop(
+        "scopeSpans"
+    )
+    old["resourceSpans"][0]["instrumentationLibrarySpans"][0]["instrumentationLibrary"] = {
+        "name": "io.opentelemetry.jdbc"
+    }
+    body = import_trace(json.dumps(old)).messages()[0].request.body
+    assert body.endswith("\notel.scope.name: io.opentelemetry.jdbc")

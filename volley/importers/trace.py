@@ -466,6 +466,7 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
             "instrumentationLibrarySpans"  # OTLP before 0.15
         )
         for scope in scopes or []:
+            about = _otlp_scope(_dict(scope.get("scope") or scope.get("instrumentationLibrary")))
             for span in scope.get("spans") or []:
                 yield _Span(
                     trace=str(span.get("traceId") or ""),
@@ -476,7 +477,7 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                     kind=_otlp_kind(span.get("kind")),
                     start=_nanos(span.get("startTimeUnixNano")),
                     end=_optional_nanos(span.get("endTimeUnixNano")),
-                    attributes=_otlp_attributes(span.get("attributes")),
+                    attributes=[*_otlp_attributes(span.get("attributes")), *about],
                     error=_otlp_error(span.get("status")),
                     events=[
                         _Event(
@@ -489,6 +490,15 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                     ],
                     links=[_otlp_link(link, span) for link in _dicts(span.get("links"))],
                 )
+
+
+def _otlp_scope(scope: dict) -> list[tuple[str, str]]:
+    """The library that made a span (its instrumentation scope), as OpenTelemetry names it in
+    formats without scopes: `otel.scope.name`, `otel.scope.version`, and its attributes under
+    the same prefix."""
+    said = [(f"otel.scope.{key}", str(scope[key])) for key in ("name", "version") if scope.get(key)]
+    attributes = _otlp_attributes(scope.get("attributes"))
+    return said + [(f"otel.scope.{key}", value) for key, value in attributes]
 
 
 def _dict(raw: Any) -> dict:
