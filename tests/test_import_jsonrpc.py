@@ -171,7 +171,12 @@ def test_a_batch_of_messages_and_junk_keeps_its_messages():
         "**error** -32600: invalid request (id null: to a request it could not read)",
     ]
     notes = [item.text for item in diagram.items if isinstance(item, Note)]
-    assert notes == ["not JSON-RPC, in a batch: 55", 'not JSON-RPC, in a batch: {"foo": "bar"}']
+    assert notes == ["not JSON-RPC, in a batch: 55", 'not JSON-RPC, in a batch: {"foo":"bar"}']
+    # each element's payload is its text as sent, spaces and order as written
+    spaced = '[ {"id": 1,  "jsonrpc":"2.0", "method":"a"} ,\n {"jsonrpc":"2.0","method":"b"}]'
+    first, second = session_diagram([Sent("client", spaced)]).messages()
+    assert first.request.body == '{"id": 1,  "jsonrpc":"2.0", "method":"a"}'
+    assert second.request.body == '{"jsonrpc":"2.0","method":"b"}'
 
 
 def test_unanswered_request_and_unknown_response_say_so():

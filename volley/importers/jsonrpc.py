@@ -100,6 +100,20 @@ def _elements(text: str) -> list[Any] | None:
     return values if any(is_message(v) for v in values) else None
 
 
+def _element_texts(text: str, count: int) -> list[str]:
+    """The text of each of a batch's `count` elements as sent, spaces and all."""
+    decoder = json.JSONDecoder()
+    texts = []
+    at = text.index("[") + 1
+    for _ in range(count):
+        while text[at] in " \t\r\n,":
+            at += 1
+        _, end = decoder.raw_decode(text, at)
+        texts.append(text[at:end])
+        at = end
+    return texts
+
+
 def _parsed(text: str) -> list[dict] | None:
     """The JSON-RPC messages a line holds (a batch holds several), or None if it holds none."""
     values = _elements(text)
@@ -149,8 +163,8 @@ def session_diagram(
                 quoted = label(f"not JSON-RPC, relayed as sent: {line.text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
             continue
-        for message in messages:
-            text = line.text if len(messages) == 1 else json.dumps(message, ensure_ascii=False)
+        texts = [line.text] if len(messages) == 1 else _element_texts(line.text, len(messages))
+        for message, text in zip(messages, texts, strict=True):
             if not is_message(message):  # in a batch beside messages: answered as invalid
                 quoted = label(f"not JSON-RPC, in a batch: {text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
