@@ -1008,6 +1008,53 @@ def test_a_jaeger_thrift_batch_is_refused_as_what_it_is():
     assert "Jaeger's UI" in (caught.value.hint or "")
 
 
+@pytest.mark.parametrize(
+    ("data", "what", "where"),
+    [
+        (  # aws-cli's example of `aws xray batch-get-traces`
+            {"Traces": [{"Id": "1-5d82881a-0a9126e92a73e971eed891b9", "Segments": []}]},
+            "an AWS X-Ray trace",
+            "OTLP/JSON",
+        ),
+        (
+            {"trace_id": "1-5d82881a-0a9126e92a73e971eed891b9", "id": "54", "name": "Scorekeep"},
+            "an AWS X-Ray trace",
+            "OTLP/JSON",
+        ),
+        (
+            [[{"trace_id": 1, "span_id": 1, "name": "smoke", "resource": "/", "service": "s"}]],
+            "Datadog's format",
+            "OTLP/JSON",
+        ),
+        (  # zipkin's own tests: binary_annotations, base64 values
+            [{"trace_id": 1, "id": 2, "name": "x", "binary_annotations": [{"key": "b"}]}],
+            "Zipkin v1's Thrift JSON",
+            "/api/v2/trace/",
+        ),
+        (
+            {"spans": [{"trace_id": "QoVouqoJRn5CjmiKqglGfw==", "local_endpoint": {}}]},
+            "Zipkin's proto3 model",
+            "/api/v2/trace/",
+        ),
+        (
+            {"TraceID": "AAAAAAAAAAEAAAAAAAAAAA==", "SpanID": 2, "OperationName": "get"},
+            "Jaeger's Cassandra storage",
+            "Jaeger's UI",
+        ),
+    ],
+)
+def test_a_trace_in_a_format_volley_does_not_read_is_told_what_it_is(tmp_path, data, what, where):
+    """These were "cannot tell what format this is", and with --from trace a list of what is
+    read: the error says what the file is, and where to get a trace volley reads."""
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    done = volley_cli("import", str(path))
+    assert done.returncode == 1
+    first, hint = done.stderr.split("\n")[:2]
+    assert first.startswith(f"{path}: error: this is ") and what in first
+    assert where in hint
+
+
 def test_logs_beside_the_spans_of_a_file_exporter_are_told_and_left_out(tmp_path):
     """The collector's file exporter writes every signal alike: a file of traces and logs was
     "cannot tell what format this is"."""

@@ -189,11 +189,13 @@ def _jaeger_traces_of_spans(spans: list[dict]) -> list[dict]:
 
 def detect(text: str) -> int:
     """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports) or Zipkin spans;
-    50 for a JSON array of objects with a `traceId` that are not all spans, so that importing
-    it says what is wrong with it rather than that its format is unknown; else 0."""
+    60 for a trace in a format volley does not read (X-Ray's, Datadog's, …) and 50 for a JSON
+    array of objects with a `traceId` that are not all spans, so that importing either says
+    what it is rather than that its format is unknown; else 0."""
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if head.startswith("["):
-        if '"traceId"' not in head and '"traceID"' not in head:  # Zipkin's, Jaeger's
+        # Zipkin's, Jaeger's; Zipkin's Thrift JSON and Datadog's, to say what they are
+        if not any(key in head for key in ('"traceId"', '"traceID"', '"trace_id"')):
             return 0
     elif not head.startswith("{") or not (
         '"resourceSpans"' in head
@@ -201,6 +203,9 @@ def detect(text: str) -> int:
         or '"traceId"' in head  # Zipkin's one
         or '"spanID"' in head  # Jaeger's storage's one
         or '"span_id"' in head  # the Python SDK's console output
+        or '"TraceID"' in head  # Jaeger's Cassandra span, to say what it is
+        or '"trace_id"' in head  # an X-Ray segment, to say what it is
+        or '"Traces"' in head  # X-Ray's batch-get-traces, to say what it is
     ):
         return 0
     try:
@@ -210,6 +215,8 @@ def detect(text: str) -> int:
     traces = [d for d in documents if not _other_signal(d)]
     if traces and all(is_trace(d) for d in traces):
         return 100
+    if any(_unread_format(d) for d in traces):  # import says what it is and where to get one
+        return 60
     return 50 if head.startswith("[") and len(documents) == 1 else 0
 
 
@@ -270,14 +277,10 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
         if _is_console_span(document):
             spans.append(_console_span(document))
             continue
-        if _thrift_batch(document):
-            raise VolleyError(
-                "this is a Jaeger batch in its Thrift model (traceIdLow, numbered span ids,"
-                " vStr tags), what a tracer sends Jaeger's collector; volley reads the traces"
-                " Jaeger gives back",
-                filename=filename,
-                hint="download the trace as JSON from Jaeger's UI, or GET /api/traces/{trace id}",
-            )
+        unread = _unread_format(document)
+        if unread is not None:
+            what, hint = unread
+            raise VolleyError(f"this is {what}", filename=filename, hint=hint)
         proto = _proto_spans(document)
         if proto is not None:
             read = [_from_proto(span, proto[1]) for span in proto[0]]
@@ -311,13 +314,54 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
     return _Builder(spans, options).diagram(), others
 
 
-def _thrift_batch(document: Any) -> bool:
-    """Whether a document is a batch of spans in Jaeger's Thrift model, as a tracer sends them
-    (`{"process": …, "spans": [{"traceIdLow": …}]}`)."""
+_FROM_JAEGER = "download the trace as JSON from Jaeger's UI, or GET /api/traces/{trace id}"
+_FROM_ZIPKIN = "Zipkin's v2 API gives the trace as Zipkin JSON: GET /api/v2/trace/{trace id}"
+_FROM_OTEL = (
+    "volley reads OpenTelemetry's OTLP/JSON, Jaeger's and Zipkin's JSON: an OpenTelemetry "
+    "collector's file exporter writes a trace as OTLP/JSON"
+)
+
+
+def _unread_format(document: Any) -> tuple[str, str] | None:
+    """What a trace in a format volley does not read is, and where to get one it reads; None
+    for any other document."""
     spans = document.get("spans") if isinstance(document, dict) else None
-    return isinstance(spans, list) and any(
-        isinstance(span, dict) and "traceIdLow" in span for span in spans
-    )
+    first = _first_dict(spans) if isinstance(spans, list) else {}
+    if "traceIdLow" in first:
+        return (
+            "a Jaeger batch in its Thrift model (traceIdLow, numbered span ids, vStr tags), what"
+            " a tracer sends Jaeger's collector; volley reads the traces Jaeger gives back",
+            _FROM_JAEGER,
+        )
+    if "local_endpoint" in first or "remote_endpoint" in first:
+        return "a trace in the JSON of Zipkin's proto3 model (local_endpoint, ids in base64)", (
+            _FROM_ZIPKIN
+        )
+    if isinstance(document, dict) and {"TraceID", "SpanID", "OperationName"} <= document.keys():
+        return "a span as Jaeger's Cassandra storage keeps it", _FROM_JAEGER
+    if isinstance(document, dict) and (
+        isinstance(document.get("Traces"), list) or isinstance(document.get("Segments"), list)
+        or str(document.get("trace_id", "")).startswith("1-")
+    ):  # fmt: skip
+        return "an AWS X-Ray trace (its segments)", _FROM_OTEL
+    if isinstance(document, list):
+        span = _first_dict(document)
+        if "binary_annotations" in span or "trace_id" in span and "annotations" in span:
+            return "a trace in Zipkin v1's Thrift JSON (trace_id, binary_annotations)", _FROM_ZIPKIN
+        inner = _first_dict(document[0]) if document and isinstance(document[0], list) else {}
+        if {"trace_id", "span_id", "resource"} <= inner.keys():
+            return (
+                "a trace in Datadog's format (lists of spans with trace_id, span_id and resource)",
+                (_FROM_OTEL),
+            )
+    return None
+
+
+def _first_dict(items: Any) -> dict:
+    """The first object in a list, or an empty one."""
+    if not isinstance(items, list):
+        return {}
+    return next((item for item in items if isinstance(item, dict)), {})
 
 
 def _documents(text: str, filename: str | None) -> list[Any]:
