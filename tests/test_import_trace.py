@@ -1101,3 +1101,82 @@ def test_an_otlp_spans_instrumentation_scope_is_in_its_payload():
     }
     body = import_trace(json.dumps(old)).messages()[0].request.body
     assert body.endswith("\notel.scope.name: io.opentelemetry.jdbc")
+
+
+# --- the collector's debug exporter, as printed ----------------------------------------------
+
+
+def test_the_collectors_debug_exporter_output_is_read_as_the_spans_it_printed():
+    """`verbosity: detailed` prints each span's fields under `Span #0`, below its resource and
+    scope: read back as the OTLP/JSON it was (it was "cannot tell what format this is")."""
+    text = (CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["trace"]
+    diagram = trace("otelcol-debug-detailed.log")
+    assert arrows(diagram) == [
+        ("telemetrygen", "->", "telemetrygen", "lets-go"),
+        ("telemetrygen", "-->", "telemetrygen", "ok"),
+    ]
+    call, reply = diagram.messages()
+    assert rows(call)["kind"] == "client" and rows(reply, "response")["kind"] == "server"
+    assert rows(call)["peer.service"] == "telemetrygen-server"
+    assert rows(call)["otel.scope.name"] == "telemetrygen"
+    assert rows(call)["duration"] == "123 µs"  # from its start and end times, to the nanosecond
+
+
+OLD_COLLECTOR = """\
+otel-collector_1  | Resource labels:
+otel-collector_1  |      -> service.name: STRING(trace-demo)
+otel-collector_1  | InstrumentationLibrarySpans #0
+otel-collector_1  | InstrumentationLibrary
+otel-collector_1  | Span #0
+otel-collector_1  |     Trace ID       : 737d9c966e8250475f400776228c0044
+otel-collector_1  |     Parent ID      : ade62a071825f2db
+otel-collector_1  |     ID             : 7aa9ea5f24e0444c
+otel-collector_1  |     Name           : Sub operation...
+otel-collector_1  |     Kind           : SPAN_KIND_CLIENT
+otel-collector_1  |     Start time     : 2022-02-24 04:59:57.218995 +0000 UTC
+otel-collector_1  |     End time       : 2022-02-24 04:59:57.219022 +0000 UTC
+otel-collector_1  |     Status code    : STATUS_CODE_ERROR
+otel-collector_1  |     Status message : no lemons
+otel-collector_1  | Attributes:
+otel-collector_1  |      -> lemons: STRING(five)
+otel-collector_1  |      -> peer.service: STRING(grocer)
+otel-collector_1  | Events:
+otel-collector_1  | SpanEvent #0
+otel-collector_1  |      -> Name: Sub span event
+otel-collector_1  |      -> Timestamp: 2022-02-24 04:59:57.219012 +0000 UTC
+otel-collector_1  |      -> DroppedAttributesCount: 0
+otel-collector_1  |      -> Attributes:
+otel-collector_1  |          -> aisle: INT(7)
+otel-collector_1  | ResourceSpans #1
+otel-collector_1  | Resource labels:
+otel-collector_1  |      -> service.name: STRING(trace-demo)
+otel-collector_1  | InstrumentationLibrarySpans #0
+otel-collector_1  | Span #0
+otel-collector_1  |     Trace ID       : 737d9c966e8250475f400776228c0044
+otel-collector_1  |     Parent ID      :
+otel-collector_1  |     ID             : ade62a071825f2db
+otel-collector_1  |     Name           : operation
+otel-collector_1  |     Kind           : SPAN_KIND_INTERNAL
+otel-collector_1  |     Start time     : 2022-02-24 04:59:57.218900 +0000 UTC
+otel-collector_1  |     End time       : 2022-02-24 04:59:57.219100 +0000 UTC
+otel-collector_1  |     Status code    : STATUS_CODE_UNSET
+otel-collector_1  |     Status message :
+"""
+
+
+def test_an_older_collectors_output_under_docker_composes_prefix_is_read_too():
+    """Older collectors (the `logging` exporter, as opentelemetry-rust's README shows it) wrote
+    `Resource labels:`, `InstrumentationLibrarySpans`, `STRING(…)` and `SPAN_KIND_…`; Docker
+    Compose puts its service's name before every line. The text starts below its first
+    `ResourceSpans #0`, as a paste cut from a longer output does."""
+    assert detect(OLD_COLLECTOR) is IMPORTERS["trace"]
+    diagram = import_trace(OLD_COLLECTOR)
+    assert diagram.participants == ["trace-demo", "grocer"]
+    assert arrows(diagram) == [
+        ("trace-demo", "->", "trace-demo", "operation"),
+        ("trace-demo", "->", "grocer", "Sub operation..."),
+        ("grocer", "-->", "trace-demo", "**error**: no lemons"),
+    ]
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text.startswith("**Sub span event**") and "aisle: 7" in note.text

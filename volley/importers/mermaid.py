@@ -1270,6 +1270,8 @@ def _note_text(lines: list[str]) -> str:
     is escaped, as Mermaid shows them."""
     from volley.text.inline import Table, parse_note
 
+    while lines and not lines[0].strip():  # `Note over A: <br/>text`: volley's note has no
+        lines = lines[1:]  # empty first line (nor last), and is written without one
     text = "\n".join(map(_note_line, lines))
     if any(isinstance(block, Table) for block in parse_note(text)):
         text = text.replace("|", "\\|")

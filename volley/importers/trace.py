@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
+from volley.importers.collector_text import collector_spans, is_collector_text
 from volley.importers.labels import json_documents, json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
@@ -192,6 +193,8 @@ def detect(text: str) -> int:
     60 for a trace in a format volley does not read (X-Ray's, Datadog's, …) and 50 for a JSON
     array of objects with a `traceId` that are not all spans, so that importing either says
     what it is rather than that its format is unknown; else 0."""
+    if is_collector_text(text):
+        return 90
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if head.startswith("["):
         # Zipkin's, Jaeger's; Zipkin's Thrift JSON and Datadog's, to say what they are
@@ -262,7 +265,10 @@ def _other_signal(document: Any) -> bool:
 
 
 def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[Diagram, int]:
-    documents = _documents(text, filename)
+    if is_collector_text(text):  # the collector's debug exporter, as printed
+        documents: list[Any] = [collector_spans(text)]
+    else:
+        documents = _documents(text, filename)
     others = sum(1 for document in documents if _other_signal(document))
     if others == len(documents):
         raise VolleyError(

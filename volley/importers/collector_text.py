@@ -1,0 +1,210 @@
+"""What the OpenTelemetry collector's debug exporter prints of spans (`verbosity: detailed`;
+the `logging` exporter before it), as people paste it from the collector's output into bug
+reports, read back as the OTLP/JSON it was printed from.
+
+The exporter writes each span as aligned fields under a `Span #0` header, below the
+resource and scope they belong to:
+
+    ResourceSpans #0
+    Resource attributes:
+         -> service.name: Str(checkout)
+    ScopeSpans #0
+    InstrumentationScope io.opentelemetry.http 1.2.0
+    Span #0
+        Trace ID       : fafdac970271dd2ce89de2442c0518c7
+        Parent ID      : d98de4cb8e2a0ad6
+        ID             : 3875f436d989d0e5
+        Name           : GET /cart
+        Kind           : Server
+        Start time     : 2025-04-17 08:40:44.555461596 +0000 UTC
+        …
+    Attributes:
+         -> http.method: Str(GET)
+    Events:
+    SpanEvent #0
+         -> Name: cache miss
+         -> Timestamp: 2025-04-17 08:40:44.555500000 +0000 UTC
+
+Older collectors wrote `Resource labels:`, `InstrumentationLibrarySpans`, `STRING(…)` and
+`SPAN_KIND_SERVER`; the collector's log prefix on the first line (`2025-04-17T10:40:44.560Z
+info ResourceSpans #0`) and Docker Compose's on every line (`otel-collector-1  | `) are left
+out.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+__all__ = ["collector_spans", "is_collector_text"]
+
+_SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
+_TRACE_ID = re.compile(r"^[ \t]+Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
+_COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
+_HEADER = re.compile(r"(?:ResourceSpans|ScopeSpans|InstrumentationLibrarySpans|Span) #\d+")
+_FIELD = re.compile(r"^[ \t]{4}(?P<label>[A-Za-z][\w ]*?)[ \t]*: ?(?P<value>.*)$")
+_ARROW = re.compile(r"^(?P<indent>[ \t]*)-> (?P<key>.+?): ?(?P<value>.*)$")
+_VALUE = re.compile(r"(?P<type>[A-Za-z]+)\((?P<inner>.*)\)", re.S)
+_TIME = re.compile(
+    r"(?P<day>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<fraction>\d{1,9}))?"
+    r" (?P<offset>[+-]\d{4})"
+)
+_KINDS = {"internal": 1, "server": 2, "client": 3, "producer": 4, "consumer": 5}
+_STATUSES = {"ok": 1, "error": 2}
+
+
+def is_collector_text(text: str) -> bool:
+    """Whether the text holds spans as the collector's debug exporter prints them."""
+    if "Span #" not in text or "Trace ID" not in text:
+        return False
+    lines = _lines_text(text)
+    return bool(_SPAN.search(lines)) and bool(_TRACE_ID.search(lines))
+
+
+def _lines_text(text: str) -> str:
+    """The text without the log and Compose prefixes the collector's output may carry."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if sum(1 for line in lines if _COMPOSE.match(line)) * 2 > len(lines):
+        lines = [_COMPOSE.sub("", line, count=1) for line in lines]
+    kept = []
+    for line in lines:
+        header = _HEADER.search(line)
+        if header is not None and header.start() > 0 and not line[: header.start()].isspace():
+            line = line[header.start() :]  # the collector's log prefix before the first header
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def collector_spans(text: str) -> dict[str, Any]:
+    """The OTLP/JSON export the collector printed: its resources, scopes and spans."""
+    resources: list[dict[str, Any]] = []
+    attributes: list[dict[str, Any]] | None = None  # where `->` lines go
+    holder: dict[str, Any] | None = None  # the event or link whose fields `->` lines set
+    span: dict[str, Any] | None = None
+    for line in _lines_text(text).split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("ResourceSpans #"):
+            resources.append({"resource": {"attributes": []}, "scopeSpans": []})
+            attributes, holder, span = None, None, None
+        elif stripped in ("Resource attributes:", "Resource labels:"):
+            attributes = _resource(resources)["resource"]["attributes"]
+        elif stripped.startswith(("ScopeSpans #", "InstrumentationLibrarySpans #")):
+            _resource(resources)["scopeSpans"].append({"scope": {}, "spans": []})
+            attributes, holder, span = None, None, None
+        elif stripped.startswith(("InstrumentationScope ", "InstrumentationLibrary ")):
+            scope = _scope(resources)["scope"]
+            if stripped.endswith("attributes:"):
+                attributes = scope.setdefault("attributes", [])
+                continue
+            name, _, version = stripped.split(" ", 1)[1].strip().partition(" ")
+            scope.update({k: v for k, v in (("name", name), ("version", version.strip())) if v})
+        elif _SPAN.match(stripped):
+            span = {"attributes": [], "events": [], "links": []}
+            _scope(resources)["spans"].append(span)
+            attributes, holder = None, None
+        elif span is None:
+            attributes = _arrow(line, attributes, None)
+        elif stripped == "Attributes:":
+            attributes, holder = span["attributes"], None
+        elif stripped.startswith("SpanEvent #"):
+            holder = {"attributes": []}
+            span["events"].append(holder)
+            attributes = None
+        elif stripped.startswith("SpanLink #"):
+            holder = {"attributes": []}
+            span["links"].append(holder)
+            attributes = None
+        elif stripped in ("Events:", "Links:"):
+            attributes, holder = None, None
+        elif (field := _FIELD.match(line)) is not None and holder is None:
+            _span_field(span, field["label"].strip().lower(), field["value"].strip())
+        else:
+            attributes = _arrow(line, attributes, holder)
+    return {"resourceSpans": resources}
+
+
+def _resource(resources: list[dict[str, Any]]) -> dict[str, Any]:
+    """The resource being read (one made up when the text starts below its header)."""
+    if not resources:
+        resources.append({"resource": {"attributes": []}, "scopeSpans": []})
+    return resources[-1]
+
+
+def _scope(resources: list[dict[str, Any]]) -> dict[str, Any]:
+    scopes = _resource(resources)["scopeSpans"]
+    if not scopes:
+        scopes.append({"scope": {}, "spans": []})
+    return scopes[-1]
+
+
+def _arrow(
+    line: str, attributes: list[dict[str, Any]] | None, holder: dict[str, Any] | None
+) -> list[dict[str, Any]] | None:
+    """A `-> key: value` line: an attribute where attributes are being read, or a field of
+    the event or link being read (its own attributes are indented deeper); where the next
+    such lines go."""
+    found = _ARROW.match(line)
+    if found is None:
+        return attributes
+    key, value = found["key"].strip(), found["value"].strip()
+    if holder is not None and len(found["indent"].expandtabs()) <= 5:
+        if key == "Attributes" or key == "Attributes:":
+            return holder["attributes"]
+        field = {"Name": "name", "Timestamp": "timeUnixNano", "Trace ID": "traceId", "ID": "spanId"}
+        if key in field:
+            holder[field[key]] = _nanos(value) if key == "Timestamp" else value
+        return None
+    if attributes is not None:
+        attributes.append({"key": key, "value": _any_value(value)})
+    return attributes
+
+
+def _span_field(span: dict[str, Any], label: str, value: str) -> None:
+    """One of a span's aligned fields (`Trace ID       : …`), set as OTLP/JSON names it."""
+    if label == "trace id":
+        span["traceId"] = value
+    elif label == "parent id" and value:
+        span["parentSpanId"] = value
+    elif label == "id":
+        span["spanId"] = value
+    elif label == "name":
+        span["name"] = value
+    elif label == "kind":
+        word = value.lower().removeprefix("span_kind_")
+        span["kind"] = _KINDS.get(word, 0)
+    elif label in ("start time", "end time"):
+        span["startTimeUnixNano" if label == "start time" else "endTimeUnixNano"] = _nanos(value)
+    elif label == "status code":
+        word = value.lower().removeprefix("status_code_")
+        span.setdefault("status", {})["code"] = _STATUSES.get(word, 0)
+    elif label == "status message" and value:
+        span.setdefault("status", {})["message"] = value
+
+
+def _any_value(written: str) -> dict[str, Any]:
+    """An attribute's value as the exporter writes it (`Str(GET)`, `Int(200)`, `Bool(true)`;
+    before, `STRING(GET)`), as OTLP/JSON's AnyValue."""
+    found = _VALUE.fullmatch(written)
+    if found is None:
+        return {"stringValue": written}
+    kind, inner = found["type"].lower(), found["inner"]
+    if kind in ("int", "double"):
+        return {f"{kind}Value": inner}
+    if kind == "bool":
+        return {"boolValue": inner.lower() == "true"}
+    return {"stringValue": inner}  # Str, and a map's, a slice's or bytes' text as written
+
+
+def _nanos(written: str) -> str:
+    """A time as the exporter writes it (`2025-04-17 08:40:44.555461596 +0000 UTC`) in
+    nanoseconds since the epoch, as OTLP/JSON writes them; as written when it does not read
+    (the trace reader then says where)."""
+    found = _TIME.match(written)
+    if found is None:
+        return written
+    whole = datetime.strptime(
+        f"{found['day']} {found['clock']} {found['offset']}", "%Y-%m-%d %H:%M:%S %z"
+    )
+    fraction = (found["fraction"] or "").ljust(9, "0")
+    return str(int(whole.timestamp()) * 1_000_000_000 + int(fraction))
