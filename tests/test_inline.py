@@ -352,6 +352,20 @@ def test_note_lists() -> None:
     assert blocks[5] == ListItem("12)", [[Span("twelve")]], 0, 12)
 
 
+def test_a_list_item_nests_where_commonmark_nests_it() -> None:
+    """In the one above when its marker stands at or past where that item's text starts: a
+    marker one space in is a second item (a real note wrote `- Watch` then ` - Role`)."""
+
+    def levels(text: str) -> list[int]:
+        return [block.level for block in parse_note(text) if isinstance(block, ListItem)]
+
+    assert levels("- Watch\n - Role") == [0, 0]
+    assert levels("- Watch\n  - Role") == [0, 1]
+    assert levels("1. one\n  - not in it\n    - in it") == [0, 0, 1]
+    assert levels("-   wide\n  - not in it\n    - in it") == [0, 0, 1]
+    assert levels("- a\n  - b\n    - c\n  - d\n- e") == [0, 1, 2, 1, 0]
+
+
 def test_an_address_in_angle_brackets_is_a_link_showing_it() -> None:
     # Markdown's autolink; a scheme that could run script stays text, and so does a tag.
     assert parse_inline("see <https://example.com/a_b*c>") == [

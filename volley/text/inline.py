@@ -750,7 +750,7 @@ def parse_note(text: str) -> list[NoteBlock]:
     lines = text.replace("\r\n", "\n").split("\n")
     current: list[list[Span]] | None = None  # the lines of the open paragraph or item
     item_indent = -1  # marker indentation of the open list item, or -1
-    levels: list[int] = []  # marker indentations of the enclosing list levels
+    levels: list[int] = []  # content columns of the enclosing list items, outermost first
     for start, end, what in _stretches(lines):
         if isinstance(what, FencedBlock):
             blocks.append(_code_block(what))
@@ -767,11 +767,13 @@ def parse_note(text: str) -> list[NoteBlock]:
             continue
         marker = re.match(_LIST_MARKER, line)
         if marker:
+            # nested in the items whose text starts at or before the marker (CommonMark's
+            # rule: `- a` then ` - b`, one space in, is a second item, not a nested one)
             indent = _indent(marker.group(1))
             while levels and levels[-1] > indent:
                 levels.pop()
-            if not levels or levels[-1] < indent:
-                levels.append(indent)
+            gap = _indent(line[: marker.end()]) - indent - len(marker.group(2))
+            levels.append(indent + len(marker.group(2)) + (gap if gap <= 4 else 1))
             number = int(marker.group(3)) if marker.group(3) else None
             shown = "•" if number is None else marker.group(2)
             current = parse_inline(line[marker.end() :])
