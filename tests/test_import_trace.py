@@ -1011,16 +1011,6 @@ def test_a_jaeger_thrift_batch_is_refused_as_what_it_is():
 @pytest.mark.parametrize(
     ("data", "what", "where"),
     [
-        (  # aws-cli's example of `aws xray batch-get-traces`
-            {"Traces": [{"Id": "1-5d82881a-0a9126e92a73e971eed891b9", "Segments": []}]},
-            "an AWS X-Ray trace",
-            "OTLP/JSON",
-        ),
-        (
-            {"trace_id": "1-5d82881a-0a9126e92a73e971eed891b9", "id": "54", "name": "Scorekeep"},
-            "an AWS X-Ray trace",
-            "OTLP/JSON",
-        ),
         (
             [[{"trace_id": 1, "span_id": 1, "name": "smoke", "resource": "/", "service": "s"}]],
             "Datadog's format",
@@ -1180,3 +1170,68 @@ def test_an_older_collectors_output_under_docker_composes_prefix_is_read_too():
     ]
     (note,) = [item for item in diagram.items if isinstance(item, Note)]
     assert note.text.startswith("**Sub span event**") and "aisle: 7" in note.text
+
+
+# --- AWS X-Ray ----------------------------------------------------------------------------------
+
+
+def test_an_xray_trace_is_a_call_for_each_segment_and_each_calling_subsegment():
+    """`aws xray batch-get-traces` (the AWS CLI's example): the Scorekeep segment answers the
+    client; its DynamoDB subsegment (namespace aws) calls DynamoDB, whose segment X-Ray
+    inferred. It was "cannot tell what format this is"."""
+    text = (CASES / "xray-batch-get-traces.json").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["trace"]
+    diagram = trace("xray-batch-get-traces.json")
+    assert diagram.participants == ["Client", "Scorekeep", "DynamoDB"]
+    assert arrows(diagram) == [
+        ("Client", "->", "Scorekeep", "POST /api/user"),
+        ("Scorekeep", "->", "DynamoDB", "UpdateItem"),
+        ("DynamoDB", "-->", "Scorekeep", "ok"),
+        ("Scorekeep", "-->", "Client", "ok"),
+    ]
+    served, called = diagram.messages()[:2]
+    assert rows(served)["duration"] == "232 ms"
+    assert rows(served)["http.request.client_ip"] == "52.95.4.28"
+    assert rows(called)["aws.table_name"] == "scorekeep-user"
+    assert rows(called)["aws.resource_names"] == '["scorekeep-user"]'
+
+
+def test_xray_segments_as_an_sdk_sends_them_to_the_daemon_with_a_fault():
+    """An SDK sends the daemon a header line, then a segment a line; a remote subsegment that
+    failed says why on its reply, from its cause."""
+    segment = {
+        "name": "orders",
+        "id": "70de5b6f19ff9a0a",
+        "trace_id": "1-581cf771-a006649127e371903a2de979",
+        "start_time": 1478293361.271,
+        "end_time": 1478293361.449,
+        "subsegments": [
+            {
+                "name": "payments.example.com",
+                "id": "53995c3f42cd8ad8",
+                "namespace": "remote",
+                "start_time": 1478293361.3,
+                "end_time": 1478293361.4,
+                "http": {
+                    "request": {"method": "POST", "url": "https://payments.example.com/charge"}
+                },
+                "fault": True,
+                "cause": {"exceptions": [{"message": "Connection reset"}]},
+            },
+            {
+                "name": "render",
+                "id": "aa01",
+                "start_time": 1478293361.41,
+                "end_time": 1478293361.44,
+            },
+        ],
+    }
+    text = '{"format": "json", "version": 1}\n' + json.dumps(segment) + "\n"
+    assert detect(text) is IMPORTERS["trace"]
+    assert arrows(import_trace(text)) == [
+        ("Client", "->", "orders", "orders"),
+        ("orders", "->", "payments.example.com", "POST /charge"),
+        ("payments.example.com", "-->", "orders", "**error**: Connection reset"),
+        ("orders", "->", "orders", "render"),
+        ("orders", "-->", "Client", "ok"),
+    ]

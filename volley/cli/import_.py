@@ -194,7 +194,7 @@ def import_command(
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
     saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
-    Zipkin) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
+    Zipkin, AWS X-Ray, the OpenTelemetry collector's debug output) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
     VS Code's LSP trace, Neovim's, vim-lsp's, Helix's, Eglot's, clangd's, Zed's or Sublime's
     log, a Content-Length framed capture), with values that look like secrets masked. What volley
     has no way to draw is kept as a // comment.

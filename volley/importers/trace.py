@@ -39,6 +39,7 @@ from volley.importers import Imported
 from volley.importers.collector_text import collector_spans, is_collector_text
 from volley.importers.labels import json_documents, json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
+from volley.importers.xray import is_xray_header, xray_export
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 
 __all__ = ["convert", "detect", "import_trace", "is_trace"]
@@ -112,8 +113,9 @@ class _Span:
 
 
 def is_trace(data: Any) -> bool:
-    """Whether parsed JSON is an OTLP export, Jaeger spans or Zipkin spans (for detection)."""
-    if _proto_spans(data) is not None or _is_console_span(data):
+    """Whether parsed JSON is an OTLP export, Jaeger spans, Zipkin spans or X-Ray segments
+    (for detection)."""
+    if _proto_spans(data) is not None or _is_console_span(data) or xray_export(data):
         return True
     data = _unwrapped(data)
     if isinstance(data, list):
@@ -189,10 +191,11 @@ def _jaeger_traces_of_spans(spans: list[dict]) -> list[dict]:
 
 
 def detect(text: str) -> int:
-    """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports) or Zipkin spans;
-    60 for a trace in a format volley does not read (X-Ray's, Datadog's, …) and 50 for a JSON
-    array of objects with a `traceId` that are not all spans, so that importing either says
-    what it is rather than that its format is unknown; else 0."""
+    """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports), Zipkin spans or
+    X-Ray segments; 60 for a trace in a format volley does not read (Datadog's, Zipkin's
+    Thrift JSON, …) and 50 for a JSON array of objects with a `traceId` that are not all
+    spans, so that importing either says what it is rather than that its format is unknown;
+    else 0."""
     if is_collector_text(text):
         return 90
     head = text.lstrip("\ufeff \t\r\n")[:4096]
@@ -215,7 +218,7 @@ def detect(text: str) -> int:
         documents = _documents(text.lstrip("\ufeff"), None)
     except VolleyError:
         return 0
-    traces = [d for d in documents if not _other_signal(d)]
+    traces = [d for d in documents if not _other_signal(d) and not is_xray_header(d)]
     if traces and all(is_trace(d) for d in traces):
         return 100
     if any(_unread_format(d) for d in traces):  # import says what it is and where to get one
@@ -280,6 +283,9 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
     documents = [document for document in documents if not _other_signal(document)]
     spans: list[_Span] = []
     for document in documents:
+        if is_xray_header(document):  # what an SDK sends the X-Ray daemon before a segment
+            continue
+        document = xray_export(document) or document
         if _is_console_span(document):
             spans.append(_console_span(document))
             continue
@@ -345,11 +351,6 @@ def _unread_format(document: Any) -> tuple[str, str] | None:
         )
     if isinstance(document, dict) and {"TraceID", "SpanID", "OperationName"} <= document.keys():
         return "a span as Jaeger's Cassandra storage keeps it", _FROM_JAEGER
-    if isinstance(document, dict) and (
-        isinstance(document.get("Traces"), list) or isinstance(document.get("Segments"), list)
-        or str(document.get("trace_id", "")).startswith("1-")
-    ):  # fmt: skip
-        return "an AWS X-Ray trace (its segments)", _FROM_OTEL
     if isinstance(document, list):
         span = _first_dict(document)
         if "binary_annotations" in span or "trace_id" in span and "annotations" in span:
