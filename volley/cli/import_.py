@@ -193,11 +193,11 @@ def import_command(
     SOURCE is a file, - for standard input, or a swimlanes.io share link
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
     (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
-    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger,
-    Zipkin, AWS X-Ray, the OpenTelemetry collector's debug output) or a JSON-RPC log (an MCP host's, VS Code's log of an MCP server, JSON Lines,
-    VS Code's LSP trace, Neovim's, vim-lsp's, Helix's, Eglot's, clangd's, Zed's or Sublime's
-    log, a Content-Length framed capture), with values that look like secrets masked. What volley
-    has no way to draw is kept as a // comment.
+    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger, Zipkin,
+    AWS X-Ray, the OpenTelemetry collector's debug output) or a JSON-RPC log (an MCP host's,
+    VS Code's log of an MCP server, JSON Lines, VS Code's LSP trace, Neovim's, vim-lsp's, Helix's,
+    Eglot's, clangd's, Zed's or Sublime's log, a Content-Length framed capture), with values
+    that look like secrets masked. What volley has no way to draw is kept as a // comment.
     """
     _quick_exit()
     source = as_link(source)
