@@ -519,8 +519,8 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
     error = error_for("FE UI: Frontend UI Application\nFE UI -> API: go\n")
     assert (error.line, error.column) == (1, 6)
     assert (error.hint or "").endswith(
-        "a participant shown by a longer name is written "
-        "`participant FE UI as Frontend UI Application`"
+        "a participant shown by a longer name is written `participant FE UI as …`, the longer "
+        "name after as"
     )
     # a message missing its arrow has nothing after its colon to name it by: no such hint
     assert "participant" not in (error_for("A B:\n").hint or "")

@@ -380,9 +380,11 @@ class _Explainer:
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
             if colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
+                # the text after the colon is not repeated: it may be a secret (`password: …`),
+                # which a hint of other words would not show masked
                 hint += (
                     f"; a participant shown by a longer name is written "
-                    f"`participant {written} as {label.strip()}`"
+                    f"`participant {written} as …`, the longer name after as"
                 )
         return self.error(
             f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
