@@ -339,6 +339,24 @@ def test_lsp_trace_at_messages_verbosity_pairs_by_id():
     assert not [item for item in diagram.items if isinstance(item, Note)]  # every id answered
 
 
+def test_lsp_trace_cut_after_a_request_names_the_answer_by_the_method_it_logs():
+    """A trace pasted from the middle of a session (angular/vscode-ng-language-service#1057):
+    the answer to `initialize`, whose request is not in it, is named by the method its record
+    names, as well as by its id."""
+    text = (
+        "[Trace - 3:58:03 PM] Received response 'initialize - (0)' in 777ms.\n"
+        "[Trace - 3:58:03 PM] Sending notification 'initialized'.\n"
+        "[Trace - 3:58:14 PM] Sending request 'textDocument/hover - (2)'.\n"
+        "[Trace - 3:58:14 PM] Received response 'textDocument/hover - (2)' in 39ms.\n"
+    )
+    assert arrows(import_jsonrpc(text)) == [
+        ("Server", "-->", "Client", "initialize result (id 0: no request seen)"),
+        ("Client", "->>", "Server", "initialized"),
+        ("Client", "->", "Server", "textDocument/hover"),
+        ("Server", "-->", "Client", "result"),
+    ]
+
+
 def test_lsp_trace_server_to_client_requests_go_the_other_way():
     found = arrows(lsp_trace("ty-2135-messages.log"))
     at = found.index(("Server", "->", "Client", "workspace/diagnostic/refresh"))

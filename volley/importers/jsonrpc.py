@@ -259,6 +259,8 @@ def _response(
     if request is None and message.get("id") is None:  # the answer to what could not be read
         words += " " + label("(id null: to a request it could not read)")
     elif request is None:
+        if line.answers:  # the log names what it answers: `initialize result`
+            words = f"{label(line.answers)} {words}"
         words += " " + label(f"(id {message_id}: no request seen)")
     elif asked[0] != (_OTHER[sender], message_id):
         request.label += " " + label(f"(id {message_id})")
@@ -909,7 +911,9 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
         if as_logged is None and block.member is None and "error" not in message:
             as_logged = ""  # the "messages" verbosity: nothing to show beyond method and id
         text_sent = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        sent.append(Sent(sender, text_sent, as_logged))
+        named = _NAME_ID.match(match["name"]) if match is not None else None
+        answers = named["method"] if named and match and match["kind"] == "response" else None
+        sent.append(Sent(sender, text_sent, as_logged, answers=answers))
     return sent, warnings
 
 

@@ -33,6 +33,9 @@ class Sent:
     # Error …"): a note over the sender's lane
     remark: bool = False
     cut: bool = False  # a message the log cut short: its arrow says so
+    # the method a log names for a response (VS Code's trace: `response 'initialize - (0)'`),
+    # which names its arrow when the request it answers is not in the log
+    answers: str | None = None
 
 
 def record_texts(
