@@ -456,9 +456,10 @@ def test_playwright_redirect_chain_across_hosts_and_versions():
     diagram, count = masked(har("playwright-redirect"))
     assert arrows(diagram) == [
         ("Browser", "->", "theverge.com", "GET /"),
-        ("theverge.com", "-->", "Browser", "301 Moved Permanently"),
+        # where each redirect sends the browser: the host, then the scheme, changes
+        ("theverge.com", "-->", "Browser", "301 Moved Permanently → http://www.theverge.com/"),
         ("Browser", "->", "www.theverge.com", "GET /"),
-        ("www.theverge.com", "-->", "Browser", "301 Moved Permanently"),
+        ("www.theverge.com", "-->", "Browser", "301 Moved Permanently → https://www.theverge.com/"),
         ("Browser", "->", "www.theverge.com", "GET /"),
         ("www.theverge.com", "-->", "Browser", "200 OK"),
     ]
@@ -581,7 +582,12 @@ def test_a_status_below_one_is_a_request_that_failed(status: int, said: str):
 
 def test_the_capturing_tools_error_on_an_answer_is_a_note_after_it():
     diagram = har("capture-har-redirect-loop")
-    assert arrows(diagram)[-1] == ("www.httpbin.org", "-->", "Client", "302 FOUND")
+    assert arrows(diagram)[-1] == (
+        "www.httpbin.org",
+        "-->",
+        "Client",
+        "302 FOUND → /relative-redirect/14",  # a redirect on the same host: its path
+    )
     note = diagram.items[-1]
     assert isinstance(note, Note) and note.text == "Max redirects exceeded (MAXREDIRECTS)"
 
@@ -906,3 +912,20 @@ def test_an_entrys_comment_is_a_note_over_its_exchange():
     assert isinstance(note, Note) and note.text == "POST data with percent-encoded fields"
     assert note.over == [asked.sender, asked.receiver]
     assert [item for item in one_entry(comment=" ").items if isinstance(item, Note)] == []
+
+
+def test_a_redirects_arrow_says_where_without_the_query_which_its_payload_keeps():
+    """An OAuth redirect's query carries its code: the arrow shows the place, the payload the
+    whole Location header (masked as a body's secrets are)."""
+    diagram = one_entry(
+        response={
+            "status": 302,
+            "statusText": "Found",
+            "headers": [
+                {"name": "Location", "value": "https://app.example.com/call%20back?code=Zx81"}
+            ],
+        }
+    )
+    reply = diagram.messages()[1]
+    assert reply.label == "302 Found → https://app.example.com/call back"
+    assert "code=" in response(reply)

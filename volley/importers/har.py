@@ -214,6 +214,28 @@ def _readable_run(run: re.Match[str]) -> str:
     return run.group() if hidden or "/" in text or "%" in text else text
 
 
+def _redirected(status: Any, response: dict, url: str) -> str:
+    """Where a redirect sends the client, for its arrow: ` → /login`, or the scheme and host
+    too when they change (` → https://example.com/`); its query is left to the payload, where
+    the secrets a redirect carries (an OAuth code) are masked as a body's are."""
+    if not isinstance(status, int) or not 300 <= status < 400:
+        return ""
+    location = _header(_headers(response.get("headers")), "location") or str(
+        response.get("redirectURL") or ""
+    )
+    if not location.strip():
+        return ""
+    target, here = urlsplit(location.strip()), urlsplit(url)
+    path = _readable(target.path) or "/"
+    if target.netloc and (target.netloc, target.scheme) != (here.netloc, here.scheme):
+        return (
+            f" → {target.scheme}://{target.netloc}{path}"
+            if target.scheme
+            else f" → //{target.netloc}{path}"
+        )
+    return f" → {path}"
+
+
 def _error_text(error: Any) -> str:
     """What a capturing tool wrote about a failure: text, or `{"message": …, "code": …}`."""
     if isinstance(error, dict) and error.get("message"):
@@ -622,7 +644,7 @@ class _Importer:
             host,
             self.client,
             "-->",
-            label(f"{status} {reason}".strip()),
+            label(f"{status} {reason}".strip() + _redirected(status, response, request["url"])),
             response=Payload("Response", "http", self._response_text(response, version), "fenced"),
         )
         items: list[Item] = [asked, reply]
