@@ -258,6 +258,13 @@ Shop -> Bank: POST /refund
   in: json
     {"reason": "duplicatecharge", "amount": 1200}
 Bank --> Shop: 201 Created
+  out: json
+    {
+      "refund": {
+        "id": "rfnested",
+        "note": "spaced    out"
+      }
+    }
 """
 
 
@@ -302,11 +309,38 @@ def test_search_indexes_the_labels_drawn_not_the_viewers_data(tmp_path, theme):
     index = files["search/search_index.json"]
     assert "POST /refund" in index and "How a refund goes" in index  # the page and its labels
     assert "duplicatecharge" not in index and "payloads" not in index  # not the viewer's JSON
+    assert "rfnested" not in index  # an indented body too, whose spaces the search collapses
     assert "turn on JavaScript" not in index
     for page in ("index.html", "all.html"):  # the page written, and its content gathered
         data = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', files[page])
         assert len(data) == 1 and "duplicatecharge" in data[0]  # the page carries it
         assert json.loads(data[0])["messages"][0]["payloads"]
+
+
+# What mkdocs-minify-plugin's htmlmin does to a page's text: a run of spaces becomes one.
+MINIFYING_HOOKS = """
+import re
+
+
+def on_post_page(output, page, config):
+    return re.sub(r"  +", " ", output)
+"""
+
+
+def test_a_minified_page_keeps_each_body_as_written(tmp_path):
+    """A minifier that collapses runs of spaces (mkdocs-minify-plugin) changed the bodies the
+    viewer shows and copies (`"spaced    out"`, every indentation): the page's data holds no
+    two spaces together, and reads back whole."""
+    pages = {"index.md": f"# Refunds\n\n```volley\n{SEARCHED}```\n"}
+    config = "plugins:\n  - volley\nhooks:\n  - hooks.py\n"
+    site = write_site(tmp_path / "minified", config, pages)
+    (site / "hooks.py").write_text(MINIFYING_HOOKS, encoding="utf-8")
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    page = published(site)["index.html"]
+    (data,) = re.findall(r'<template class="vl-data"[^>]*>([^<]*)</template>', page)
+    body = json.loads(data)["messages"][1]["payloads"][0]["body"]
+    assert '"note": "spaced    out"' in body and '\n    "id": "rfnested",' in body
 
 
 def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):

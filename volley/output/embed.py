@@ -10,6 +10,12 @@ as `\\u003c` etc. leaves no tag, comment, `</script` or character reference for 
 to find, so a template's content is one text node and a script ends where it should, while
 `JSON.parse` reads the same value back. U+2028 and U+2029 are escaped too, so the text is also
 safe to paste into a JavaScript string literal.
+
+No two spaces stand together either (the second of each pair is `\\u0020`): the JSON has
+spaces only inside strings (a body's indentation, `"a    b"`), and a page minifier
+(mkdocs-minify-plugin) collapses a run of spaces in a text node to one, which would change the
+bodies the viewer shows and copies; so would MkDocs' search, which then could not find the text
+to leave out of its index.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ _ESCAPES = (
     ("&", "\\u0026"),
     ("\u2028", "\\u2028"),
     ("\u2029", "\\u2029"),
+    ("  ", " \\u0020"),  # after the others: `\\u0020` holds none of their characters
 )
 
 
