@@ -354,6 +354,33 @@ def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     assert "volley.css" not in page  # nothing it does not hold
 
 
+def test_an_epub_draws_a_diagram_in_the_theme_its_directive_asks_for(tmp_path):
+    """An epub has no stylesheet of volley's, which re-colours an HTML page's pictures: a
+    `:theme: dark` diagram (and ```` ```volley theme=dark ````) was drawn light there."""
+    site = write_site(
+        tmp_path / "site",
+        {
+            "index.rst": "T\n=\n\n.. toctree::\n\n   page\n\n.. volley::\n   :theme: dark\n\n"
+            "   A -> B: hi\n\n.. volley::\n\n   C -> D: plain\n",
+            "page.md": "# P\n\n```volley theme=dark\nE -> F: md\n```\n",
+        },
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "epub", "-d", str(tmp_path / "trees")]
+        + [str(site), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "out" / "index.xhtml").read_text(encoding="utf-8")
+    backgrounds = re.findall(r'class="background[^"]*"[^>]*fill="([^"]+)"', index)
+    assert backgrounds == ["#0f172a", "#ffffff"]  # dark as asked; light by default
+    page = (tmp_path / "out" / "page.xhtml").read_text(encoding="utf-8")
+    assert re.findall(r'class="background[^"]*"[^>]*fill="([^"]+)"', page) == ["#0f172a"]
+
+
 def test_an_empty_fence_in_a_myst_page_is_named_as_the_page_writes_it(tmp_path):
     site = write_site(
         tmp_path / "site",

@@ -374,8 +374,10 @@ class DrawDiagrams(SphinxPostTransform):
         """A static picture on an HTML page: inline, as MkDocs has it, so that the page's
         stylesheet colours it by the site's light/dark switch (furo's, the PyData theme's), not
         by the reader's system setting, which an `<img>` would follow."""
-        # drawn light: the page's stylesheet switches its colours
-        svg = str(self._render(node, format="svg", theme="light", id_prefix=prefix))
+        drawn = "light"  # the page's stylesheet switches its colours
+        if self.app.builder.name.startswith("epub"):  # which has no stylesheet of volley's
+            drawn = node["theme"] or "light"  # so the picture is drawn as the directive says
+        svg = str(self._render(node, format="svg", theme=drawn, id_prefix=prefix))
         figure = static_figure(svg, node["theme"] or self._site_theme(), node["alt"] or None)
         return nodes.raw("", figure, format="html", classes=["volley"])
 
@@ -435,7 +437,8 @@ def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
 
 def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any):
     """Link the viewer's stylesheet and script from each page that holds a diagram (an
-    epub's pages get neither: their pictures are static, drawn light)."""
+    epub's pages get neither: their pictures are static, drawn in the colours their directive
+    asks for, light by default)."""
     if doctree is None or app.builder.name.startswith("epub"):
         return
     drawn = (node for kind in (nodes.raw, volley_page) for node in doctree.findall(kind))
