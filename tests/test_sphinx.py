@@ -310,10 +310,13 @@ def test_a_named_diagram_is_a_target_for_ref(tmp_path):
 def test_numref_to_a_diagram_reads_diagram_n(tmp_path):
     """Numbered like a figure: `:numref:` gives "Diagram 1" without a numfig_format of the
     site's own (Sphinx has formats for its figures and tables only)."""
-    rst = "Flows\n=====\n\n.. volley::\n   :name: refresh\n\n   A -> B: refresh\n\n"
+    unnamed = ".. volley::\n\n   A -> B: no name\n\n"  # counted by nothing a reader sees
+    rst = f"Flows\n=====\n\n{unnamed}{unnamed}.. volley::\n   :name: refresh\n\n   A -> B: x\n\n"
     site = write_site(tmp_path / "site", {"index.rst": rst + "See :numref:`refresh`.\n"})
     result = build_site(site, tmp_path / "out", "-W", "-D", "numfig=1")
     assert result.returncode == 0, result.stderr
+    # the diagrams without a name are not counted: the named one is the first, as in LaTeX,
+    # where it is the one figure
     assert "Diagram 1" in (tmp_path / "out" / "index.html").read_text()
 
 

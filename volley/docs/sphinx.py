@@ -474,7 +474,12 @@ def _number_format(app: Sphinx, config: Any) -> None:
 
 
 def _title_of(node: nodes.Node) -> str:
-    return node["alt"] if isinstance(node, volley_diagram) else ""
+    """A named diagram's title, for the text of a link to it; none for one without a name,
+    which Sphinx then leaves unnumbered, as it does a figure without a caption: :numref: counts
+    the diagrams it can reach, as LaTeX numbers only the named ones (its figures)."""
+    if isinstance(node, volley_diagram) and node["names"]:
+        return str(node["alt"])
+    return ""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
