@@ -229,6 +229,8 @@
 
   function Diagram(root) {
     var data = root.querySelector(":scope > template.vl-data");
+    // as written, before a second copy's renaming: a page of pages links to it by this
+    this.written = root.getAttribute("data-anchor") || "";
     uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
@@ -976,9 +978,27 @@
     var target = null;
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
+    if (!target) target = gathered(anchor);
     if (!target) return;
     uncover(target.root);
     target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
+  }
+
+  // A page made of a site's pages (mkdocs-print-site-plugin's) writes a link to another page's
+  // diagram as #PAGE-login-message-2: the diagram whose anchor as written ends it (each page
+  // may have a "login"), in the element whose id is PAGE when there is one.
+  function gathered(anchor) {
+    var found = diagrams.filter(function (diagram) {
+      return diagram.written && anchor.slice(-diagram.written.length - 1) === "-" + diagram.written;
+    });
+    var within = found.filter(function (diagram) {
+      var page = anchor.slice(0, -diagram.written.length - 1);
+      for (var node = diagram.root.parentElement; node; node = node.parentElement) {
+        if (node.id === page) return true;
+      }
+      return false;
+    });
+    return within[0] || found[0] || null;
   }
 
   // A deep link's diagram may stand in a closed details element or in a tab not shown

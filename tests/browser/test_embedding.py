@@ -97,6 +97,26 @@ def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) 
     assert panel(page, 0).locator(".vl-title").inner_text() == "Call search_issues"
 
 
+def test_a_page_made_of_pages_opens_a_link_to_another_pages_diagram(open_page) -> None:
+    """mkdocs-print-site-plugin puts a site's pages on one, each in a section with the page's
+    id, and writes a link to guide/#login-message-2 as #guide-login-message-2: it opened
+    nothing. The diagram of that page is opened, not another page's of the same name."""
+    guide = render(
+        OTHER.replace("/users", "/guide"), format="html", fragment=True, id_prefix="login"
+    )
+    first = render(OTHER.replace("/users", "/first"), format="html", fragment=True)
+    pages = (
+        f'<section id="index">{render(OTHER, format="html", fragment=True, id_prefix="login")}'
+        f'</section><section id="guide">{guide}</section>'
+    )
+    page = open_page(host_page(first, pages), "#guide-login-message-1")
+    assert panel(page, 2).locator(".vl-start").inner_text().split() == ["GET", "/guide", "HTTP/1.1"]
+    assert panel(page, 0).is_hidden() and panel(page, 1).is_hidden()
+    page.evaluate("location.hash = '#nowhere-login-message-1'")  # no such page: its name alone
+    page.wait_for_function("!document.querySelectorAll('.vl-panel')[1].hidden")
+    assert panel(page, 1).locator(".vl-start").inner_text().split()[1] == "/users"
+
+
 def test_assets_once_for_many_fragments(open_page, reference_text: str) -> None:
     css, js = html_assets()
     fragments = [
