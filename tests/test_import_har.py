@@ -929,3 +929,25 @@ def test_a_redirects_arrow_says_where_without_the_query_which_its_payload_keeps(
     reply = diagram.messages()[1]
     assert reply.label == "302 Found → https://app.example.com/call back"
     assert "code=" in response(reply)
+
+
+@pytest.mark.parametrize(
+    ("status", "location", "shown"),
+    [
+        (302, "?page=2", "302 Found → /data"),  # resolved against the request's address
+        (302, "../login", "302 Found → /login"),
+        (302, "https://admin:pw@b.example.com/in", "302 Found → https://b.example.com/in"),
+        (301, "https://API.EXAMPLE.COM:443/q", "301 Moved Permanently → /q"),  # the same place
+        (304, "/other", "304 Not Modified"),  # no redirect: the cache's answer
+        (307, "javascript:alert(1)", "307 Temporary Redirect"),  # no place to name
+    ],
+)
+def test_a_redirects_target_is_resolved_as_the_client_resolves_it(status, location, shown):
+    diagram = one_entry(
+        response={
+            "status": status,
+            "statusText": shown.split(" ", 1)[1].split(" →")[0],
+            "headers": [{"name": "Location", "value": location}],
+        }
+    )
+    assert diagram.messages()[1].label == shown

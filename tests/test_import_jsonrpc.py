@@ -1720,3 +1720,43 @@ def test_vim_lsp_log_is_sure_when_it_starts_with_a_record_less_when_quoted_in_a_
     assert jsonrpc.detect(log) == 100
     assert jsonrpc.detect("I see this in the log:\n\n" + log) == 80
     assert jsonrpc.detect(_vim_lsp('["Starting server","ty",["ty"]]')) == 0  # no message
+
+
+def test_vim_lsp_counts_each_server_process_anew_and_fits_equal_requests_to_the_count():
+    """vim-lsp numbers the requests of each process it starts from 1 (a restarted server
+    counts again), and two requests alike take the ids of their places in that count."""
+    hover = '"method":"textDocument/hover","on_notification":"---funcref---","params":{"p":1}'
+    asked = '{"id":%d,"jsonrpc":"2.0","method":"textDocument/hover","params":{"p":1}}'
+    text = _vim_lsp(
+        '["--->",1,"ruff",{"method":"initialize","params":{}}]',
+        '["<---",1,"ruff",{"response":{"id":1,"jsonrpc":"2.0","result":{}},'
+        '"request":{"id":1,"jsonrpc":"2.0","method":"initialize","params":{}}}]',
+        f'["--->",1,"ruff",{{{hover}}}]',
+        f'["--->",1,"ruff",{{{hover}}}]',
+        '["<---",1,"ruff",{"response":{"id":3,"jsonrpc":"2.0","result":null},"request":'
+        + asked % 3
+        + "}]",
+        '["--->",2,"ruff",{"method":"initialize","params":{}}]',  # the server started again
+        f'["--->",2,"ruff",{{{hover}}}]',
+    )
+    first, second = read_jsonrpc(text)[0]
+    ids = [_json_body(m).get("id") for m in first.messages() if m.request]
+    assert ids == [1, 2, 3]  # not 3 then 4, with a false "no response to id 4"
+    assert [n.text for n in first.items if isinstance(n, Note)] == [
+        "no response to id 2 before the session ended"
+    ]
+    assert [_json_body(m).get("id") for m in second.messages()] == [1, 2]  # counted anew
+
+
+def test_vim_lsp_log_in_a_locale_whose_time_has_no_colons_and_odd_stderr():
+    """glibc's `%c` in Chinese, Japanese or Korean writes no `10:14:57`; a stderr record
+    may hold a number."""
+    text = (
+        '2024年06月03日 星期一 10时00分00秒:["--->",1,"ruff",'
+        '{"method":"initialized","params":{}}]\n'
+        '2024年06月03日 星期一 10时00分01秒:["<---(stderr)",1,"ruff",7]\n'
+    )
+    assert jsonrpc.detect(text) == 100
+    (diagram,), _ = read_jsonrpc(text)
+    assert arrows(diagram) == [("Vim", "->>", "ruff", "initialized")]
+    assert [n.text for n in diagram.items if isinstance(n, Note)] == ["stderr: 7"]

@@ -1235,3 +1235,57 @@ def test_xray_segments_as_an_sdk_sends_them_to_the_daemon_with_a_fault():
         ("orders", "->", "orders", "render"),
         ("orders", "-->", "Client", "ok"),
     ]
+
+
+def test_collector_output_keeps_a_value_written_over_several_lines_whole():
+    """The exporter writes a string as it is: a statement or a stack trace runs over several
+    lines, up to its `)`. Only its first line was kept, and a line of it that looked like a
+    span's field (`    Name: x`) took the span's name; a `Span #2` in a name began a span."""
+    text = (
+        "ResourceSpans #0\nResource attributes:\n     -> service.name: Str(api)\n"
+        "ScopeSpans #0\nSpan #0\n"
+        "    Trace ID       : fafdac970271dd2ce89de2442c0518c7\n"
+        "    Parent ID      : \n    ID             : 3875f436d989d0e5\n"
+        "    Name           : retry Span #2\n    Kind           : Client\n"
+        "    Start time     : 2025-04-17 08:40:44.555461596 +0000 UTC\n"
+        "    End time       : 2025-02-30 08:40:44.565584596 +0000 UTC\n"
+        "Attributes:\n     -> db.statement: Str(SELECT *\n    FROM users\n    Name: x\n"
+        "WHERE id = 1)\n     -> peer.service: Str(db)\n"
+    )
+    assert detect(text) is IMPORTERS["trace"]
+    with pytest.raises(VolleyError, match="not a number"):  # no 30 February: said where
+        import_trace(text)
+    text = text.replace("2025-02-30", "2025-04-17")
+    (call, _) = import_trace(text).messages()
+    assert call.label == "retry Span #2"
+    assert rows(call)["db.statement"] == "SELECT * FROM users Name: x WHERE id = 1"
+    assert rows(call)["peer.service"] == "db"
+
+
+def test_xray_segments_of_one_trace_and_subsegments_sent_on_their_own():
+    """`{"Segments": …}` and one trace of batch-get-traces were "cannot tell what format this
+    is"; a subsegment an SDK streams on its own (`"type": "subsegment"`) was a lane of its
+    own, drawn as a service. Values are written as JSON writes them (`null`, not `None`)."""
+    capture = json.loads((CASES / "xray-batch-get-traces.json").read_text(encoding="utf-8"))
+    for data in (capture["Traces"][0], {"Segments": capture["Traces"][0]["Segments"]}):
+        text = json.dumps(data, indent=2)
+        assert detect(text) is IMPORTERS["trace"]
+        assert len(import_trace(text).messages()) == 4
+    web = {
+        "id": "70de5b6f19ff9a0a", "name": "web", "trace_id": "1-581cf771-a006649127e371903a2de979",
+        "start_time": 1478293361.271, "end_time": 1478293361.5,
+        "metadata": {"default": {"nothing": None, "ratios": [0.5, 1.25]}},
+    }  # fmt: skip
+    parse_body = {
+        "type": "subsegment", "id": "3fd8634e78ad8a9c", "name": "parse-body",
+        "trace_id": web["trace_id"], "parent_id": web["id"],
+        "start_time": 1478293361.3, "end_time": 1478293361.4,
+    }  # fmt: skip
+    header = '{"format": "json", "version": 1}\n'
+    text = f"{header}{json.dumps(parse_body)}\n{header}{json.dumps(web)}\n"
+    diagram = import_trace(text)
+    assert diagram.participants == ["Client", "web"]
+    assert arrows(diagram)[1] == ("web", "->", "web", "parse-body")
+    served = rows(diagram.messages()[0])
+    assert served["metadata.default.nothing"] == "null"
+    assert served["metadata.default.ratios"] == "[0.5, 1.25]"

@@ -202,15 +202,16 @@ register(
 register(
     "trace",
     "volley.importers.trace",
-    "a trace as OpenTelemetry OTLP/JSON, Jaeger JSON or Zipkin JSON (a lane per service)",
+    "a trace as OpenTelemetry OTLP/JSON (or the collector's debug output), Jaeger JSON, Zipkin "
+    "JSON or AWS X-Ray segments (a lane per service)",
     traffic=True,
 )
 register(
     "jsonrpc",
     "volley.importers.jsonrpc",
     "a JSON-RPC log: an MCP host's log (Claude Desktop's, VS Code's Output channel), JSON "
-    "Lines of messages, VS Code's LSP trace, Neovim's lsp.log or a Content-Length framed LSP "
-    "capture",
+    "Lines of messages, VS Code's LSP trace, Neovim's lsp.log, vim-lsp's log, an editor's or "
+    "language server's own log, or a Content-Length framed LSP capture",
     traffic=True,
     parts="sessions",  # a restarted server adds a session to its log
 )

@@ -42,9 +42,19 @@ __all__ = ["collector_spans", "is_collector_text"]
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 _TRACE_ID = re.compile(r"^[ \t]+Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
 _COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
-_HEADER = re.compile(r"(?:ResourceSpans|ScopeSpans|InstrumentationLibrarySpans|Span) #\d+")
+# A header after the collector's log prefix (`2025-04-17T10:40:44.560Z\tinfo\tResourceSpans #0`)
+_PREFIXED_HEADER = re.compile(
+    r"^\S*\d\d:\d\d\S*[ \t]+\S+[ \t]+"
+    r"(?P<header>(?:ResourceSpans|ScopeSpans|InstrumentationLibrarySpans|Span) #\d+)[ \t]*$"
+)
+# A line that starts something of the output: an attribute or field (`->`), a header, a list
+_STRUCTURE = re.compile(
+    r"^[ \t]*-> |^(?:ResourceSpans|ScopeSpans|InstrumentationLibrarySpans|Span|SpanEvent|"
+    r"SpanLink) #\d+|^(?:Attributes|Events|Links|Resource attributes|Resource labels):|"
+    r"^Instrumentation(?:Scope|Library)\b"
+)
 _FIELD = re.compile(r"^[ \t]{4}(?P<label>[A-Za-z][\w ]*?)[ \t]*: ?(?P<value>.*)$")
-_ARROW = re.compile(r"^(?P<indent>[ \t]*)-> (?P<key>.+?): ?(?P<value>.*)$")
+_ARROW = re.compile(r"^(?P<indent>[ \t]*)-> (?P<key>[^\n]+?): ?(?P<value>.*)$", re.S)
 _VALUE = re.compile(r"(?P<type>[A-Za-z]+)\((?P<inner>.*)\)", re.S)
 _TIME = re.compile(
     r"(?P<day>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<fraction>\d{1,9}))?"
@@ -58,31 +68,46 @@ def is_collector_text(text: str) -> bool:
     """Whether the text holds spans as the collector's debug exporter prints them."""
     if "Span #" not in text or "Trace ID" not in text:
         return False
-    lines = _lines_text(text)
+    lines = "\n".join(_lines(text))
     return bool(_SPAN.search(lines)) and bool(_TRACE_ID.search(lines))
 
 
-def _lines_text(text: str) -> str:
-    """The text without the log and Compose prefixes the collector's output may carry."""
+def _lines(text: str) -> list[str]:
+    """The output's lines, without the log and Compose prefixes the collector's output may
+    carry, a value written over several lines as one (its lines joined by newlines)."""
     lines = text.replace("\r\n", "\n").split("\n")
     if sum(1 for line in lines if _COMPOSE.match(line)) * 2 > len(lines):
         lines = [_COMPOSE.sub("", line, count=1) for line in lines]
-    kept = []
+    kept: list[str] = []
     for line in lines:
-        header = _HEADER.search(line)
-        if header is not None and header.start() > 0 and not line[: header.start()].isspace():
-            line = line[header.start() :]  # the collector's log prefix before the first header
+        prefixed = _PREFIXED_HEADER.match(line)
+        if prefixed is not None:  # the collector's log prefix before the first header
+            line = prefixed["header"]
+        if kept and _continues(kept[-1], line):  # a value written over several lines
+            kept[-1] += "\n" + line
+            continue
         kept.append(line)
-    return "\n".join(kept)
+    return kept
+
+
+def _continues(before: str, line: str) -> bool:
+    """Whether `line` goes on with the attribute value `before` started: the exporter writes
+    a string as it is (`Str(Traceback …` over several lines), up to its `)`; whatever starts
+    something of the output ends it."""
+    found = _ARROW.match(before.split("\n", 1)[0])
+    if found is None or not re.match(r"[A-Za-z]+\(", found["value"]):
+        return False
+    return not before.endswith(")") and not _STRUCTURE.match(line)
 
 
 def collector_spans(text: str) -> dict[str, Any]:
     """The OTLP/JSON export the collector printed: its resources, scopes and spans."""
     resources: list[dict[str, Any]] = []
+    fields = True  # a span's own fields come first, then its attributes, events, links
     attributes: list[dict[str, Any]] | None = None  # where `->` lines go
     holder: dict[str, Any] | None = None  # the event or link whose fields `->` lines set
     span: dict[str, Any] | None = None
-    for line in _lines_text(text).split("\n"):
+    for line in _lines(text):
         stripped = line.strip()
         if stripped.startswith("ResourceSpans #"):
             resources.append({"resource": {"attributes": []}, "scopeSpans": []})
@@ -102,11 +127,11 @@ def collector_spans(text: str) -> dict[str, Any]:
         elif _SPAN.match(stripped):
             span = {"attributes": [], "events": [], "links": []}
             _scope(resources)["spans"].append(span)
-            attributes, holder = None, None
+            attributes, holder, fields = None, None, True
         elif span is None:
             attributes = _arrow(line, attributes, None)
         elif stripped == "Attributes:":
-            attributes, holder = span["attributes"], None
+            attributes, holder, fields = span["attributes"], None, False
         elif stripped.startswith("SpanEvent #"):
             holder = {"attributes": []}
             span["events"].append(holder)
@@ -116,8 +141,8 @@ def collector_spans(text: str) -> dict[str, Any]:
             span["links"].append(holder)
             attributes = None
         elif stripped in ("Events:", "Links:"):
-            attributes, holder = None, None
-        elif (field := _FIELD.match(line)) is not None and holder is None:
+            attributes, holder, fields = None, None, False
+        elif fields and (field := _FIELD.match(line)) is not None:
             _span_field(span, field["label"].strip().lower(), field["value"].strip())
         else:
             attributes = _arrow(line, attributes, holder)
@@ -203,8 +228,11 @@ def _nanos(written: str) -> str:
     found = _TIME.match(written)
     if found is None:
         return written
-    whole = datetime.strptime(
-        f"{found['day']} {found['clock']} {found['offset']}", "%Y-%m-%d %H:%M:%S %z"
-    )
+    try:
+        whole = datetime.strptime(
+            f"{found['day']} {found['clock']} {found['offset']}", "%Y-%m-%d %H:%M:%S %z"
+        )
+    except ValueError:  # no such day or offset (`2025-02-30`, `+9999`)
+        return written
     fraction = (found["fraction"] or "").ljust(9, "0")
     return str(int(whole.timestamp()) * 1_000_000_000 + int(fraction))

@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import quote_plus, unquote, urlsplit
+from urllib.parse import SplitResult, quote_plus, unquote, urljoin, urlsplit
 
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported
@@ -214,26 +214,40 @@ def _readable_run(run: re.Match[str]) -> str:
     return run.group() if hidden or "/" in text or "%" in text else text
 
 
+_REDIRECTS = (301, 302, 303, 307, 308)  # a 304 answers from the cache and sends nowhere
+
+
 def _redirected(status: Any, response: dict, url: str) -> str:
-    """Where a redirect sends the client, for its arrow: ` → /login`, or the scheme and host
-    too when they change (` → https://example.com/`); its query is left to the payload, where
-    the secrets a redirect carries (an OAuth code) are masked as a body's are."""
-    if not isinstance(status, int) or not 300 <= status < 400:
+    """Where a redirect sends the client, for its arrow: ` → /login` (the Location resolved
+    against the request's address, as the client does), or the scheme and host too when
+    they change (` → https://example.com/`); its query is left to the payload, where the
+    secrets a redirect carries (an OAuth code) are masked as a body's are."""
+    if status not in _REDIRECTS:
         return ""
     location = _header(_headers(response.get("headers")), "location") or str(
         response.get("redirectURL") or ""
     )
     if not location.strip():
         return ""
-    target, here = urlsplit(location.strip()), urlsplit(url)
+    target, here = urlsplit(urljoin(url, location.strip())), urlsplit(url)
+    if target.scheme not in ("http", "https", "ws", "wss"):
+        return ""  # `javascript:…`, `data:…`: no place the arrow could name
     path = _readable(target.path) or "/"
-    if target.netloc and (target.netloc, target.scheme) != (here.netloc, here.scheme):
-        return (
-            f" → {target.scheme}://{target.netloc}{path}"
-            if target.scheme
-            else f" → //{target.netloc}{path}"
-        )
+    if _origin(target) != _origin(here):
+        host = target.netloc.rpartition("@")[2]  # never a `user:password@` it carries
+        return f" → {target.scheme}://{host}{path}"
     return f" → {path}"
+
+
+def _origin(address: SplitResult) -> tuple[str, str, int | None]:
+    """Scheme, host and port, as a browser compares them (`A.example.com:443` is
+    `a.example.com` over https)."""
+    try:
+        port = address.port
+    except ValueError:
+        port = None
+    default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(address.scheme)
+    return address.scheme, (address.hostname or "").lower(), None if port == default else port
 
 
 def _error_text(error: Any) -> str:

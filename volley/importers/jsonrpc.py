@@ -540,8 +540,6 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
 _TRANSCRIPT_LINE = re.compile(r"[ \t]*(?P<way>>>|-->|>|<<|<--|<)[ \t]*(?P<rest>[\[{].*)")
 # A message that is not JSON, under a mark no quote in a page starts with (`> ` does)
 _TRANSCRIPT_ODD = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]+(?P<rest>\S.*)")
-# a message that is not JSON, under a mark no quote in a page starts with (`> ` does)
-_TRANSCRIPT_ODD = re.compile(r"[ \t]*(?P<way>>>|-->|<<|<--)[ \t]+(?P<rest>\S.*)")
 _TRANSCRIPT_COMMENT = re.compile(r"[ \t]*//[ \t]*(?P<rest>.*)")
 _WSCAT_LINE = re.compile(r"[ \t]*(?:\$[ \t]*)?wscat[ \t].*|(?i:[ \t]*(?:dis)?connected\b.*)")
 

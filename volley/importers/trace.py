@@ -39,7 +39,7 @@ from volley.importers import Imported
 from volley.importers.collector_text import collector_spans, is_collector_text
 from volley.importers.labels import json_documents, json_error, label, named_lane
 from volley.importers.traffic import TrafficOptions, imported
-from volley.importers.xray import is_xray_header, xray_export
+from volley.importers.xray import is_xray, is_xray_header, xray_export
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
 
 __all__ = ["convert", "detect", "import_trace", "is_trace"]
@@ -115,7 +115,7 @@ class _Span:
 def is_trace(data: Any) -> bool:
     """Whether parsed JSON is an OTLP export, Jaeger spans, Zipkin spans or X-Ray segments
     (for detection)."""
-    if _proto_spans(data) is not None or _is_console_span(data) or xray_export(data):
+    if _proto_spans(data) is not None or _is_console_span(data) or xray_export([data]):
         return True
     data = _unwrapped(data)
     if isinstance(data, list):
@@ -210,8 +210,9 @@ def detect(text: str) -> int:
         or '"spanID"' in head  # Jaeger's storage's one
         or '"span_id"' in head  # the Python SDK's console output
         or '"TraceID"' in head  # Jaeger's Cassandra span, to say what it is
-        or '"trace_id"' in head  # an X-Ray segment, to say what it is
-        or '"Traces"' in head  # X-Ray's batch-get-traces, to say what it is
+        or '"trace_id"' in head  # an X-Ray segment
+        or '"Traces"' in head  # X-Ray's batch-get-traces
+        or '"Segments"' in head  # X-Ray's segments of one trace
     ):
         return 0
     try:
@@ -281,11 +282,12 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
             " pipeline",
         )
     documents = [document for document in documents if not _other_signal(document)]
+    xray = xray_export(documents)  # X-Ray's documents, read together: a subsegment sent on
+    if xray is not None:  # its own belongs to its segment's service
+        documents = [document for document in documents if not is_xray(document)] + [xray]
     spans: list[_Span] = []
     for document in documents:
-        if is_xray_header(document):  # what an SDK sends the X-Ray daemon before a segment
-            continue
-        document = xray_export(document) or document
+
         if _is_console_span(document):
             spans.append(_console_span(document))
             continue
@@ -329,8 +331,8 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
 _FROM_JAEGER = "download the trace as JSON from Jaeger's UI, or GET /api/traces/{trace id}"
 _FROM_ZIPKIN = "Zipkin's v2 API gives the trace as Zipkin JSON: GET /api/v2/trace/{trace id}"
 _FROM_OTEL = (
-    "volley reads OpenTelemetry's OTLP/JSON, Jaeger's and Zipkin's JSON: an OpenTelemetry "
-    "collector's file exporter writes a trace as OTLP/JSON"
+    "volley reads OpenTelemetry's OTLP/JSON, Jaeger's and Zipkin's JSON and AWS X-Ray's "
+    "segments: an OpenTelemetry collector's file exporter writes a trace as OTLP/JSON"
 )
 
 
@@ -482,8 +484,9 @@ def _time_error(bad: _NotATime, text: str, filename: str | None) -> VolleyError:
     message = f"a span's time is not {bad.expected}: {written[:40]}"
     hint = (
         "a trace gives times as whole numbers (nanoseconds in OTLP/JSON, microseconds in"
-        " Jaeger and Zipkin JSON), or as strings of digits; Jaeger's protobuf JSON gives"
-        " RFC 3339 times (2017-01-26T16:46:31.639875Z) and durations such as 0.0015s"
+        " Jaeger and Zipkin JSON, seconds with a fraction in X-Ray's), or as strings of digits;"
+        " Jaeger's protobuf JSON gives RFC 3339 times (2017-01-26T16:46:31.639875Z) and"
+        " durations such as 0.0015s"
     )
     if found is None:
         return VolleyError(message, filename=filename, hint=hint)

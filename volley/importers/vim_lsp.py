@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from volley.errors import Diagnostic, json_reason
@@ -33,8 +33,9 @@ from volley.importers.log_records import Sent, Side, compact, is_message, unread
 
 __all__ = ["read_vim_lsp_log", "vim_lsp_score"]
 
-# A record: the time (a clock in it, no bracket), a colon, the record's array.
-VIM_LSP_RECORD = re.compile(r"^(?P<time>[^\[\n]*\d:\d\d:\d\d[^\[\n]*):(?P<rest>\[.*)$", re.M)
+# A record: the time as the locale writes it (digits in it, no bracket: `Do 23 Mai 2024
+# 10:14:57 CEST`, `2024年06月03日 星期一 10时00分00秒`), a colon, the record's array.
+VIM_LSP_RECORD = re.compile(r"^(?P<time>[^\[\n]*\d[^\[\n]*?):(?P<rest>\[.*)$", re.M)
 # A message's record, found anywhere in a text: what tells the log apart from others.
 VIM_LSP_MARK = re.compile(r':\[[ \t]*"(?:--->|<---)"[ \t]*,')
 
@@ -55,6 +56,8 @@ class _Logged:
     message: dict[str, Any] | None = None  # the message, while it may still change
     asked: bool = False  # a request Vim sent, its id not logged
     awaited: bool = False  # vim-lsp logged the callback that waits for its answer
+    # vim-lsp's number of the server's process (`--->`, 1, …): each counts its requests anew
+    client: str | None = None
 
 
 def vim_lsp_score(text: str) -> int:
@@ -131,16 +134,21 @@ def _record(record: Any, names: dict[Any, str], line: int) -> _Logged | None:
     mark, *rest = record
     if mark == "--->" and len(rest) == 3 and is_message(rest[2]):
         names[_key(rest[0])] = str(rest[1])
-        return _sent(line, str(rest[1]), rest[2])
+        return replace(_sent(line, str(rest[1]), rest[2]), client=_key(rest[0]))
     if mark == "<---" and len(rest) == 3 and isinstance(rest[2], dict) and "response" in rest[2]:
         names[_key(rest[0])] = str(rest[1])
-        return _answer(line, str(rest[1]), rest[2])
+        return replace(_answer(line, str(rest[1]), rest[2]), client=_key(rest[0]))
     if mark == "<---" and rest and is_message(rest[-1]):  # the server's request
         server = names.get(_key(rest[-2])) if len(rest) >= 2 else None
         return _Logged(line, server, Sent("server", json.dumps(rest[-1], ensure_ascii=False)))
     if mark == "<---(stderr)" and len(rest) == 3:
         names[_key(rest[0])] = str(rest[1])
-        said = rest[2] if isinstance(rest[2], str) else "\n".join(map(str, rest[2] or []))
+        data = rest[2]
+        said = (
+            data if isinstance(data, str)
+            else "\n".join(map(str, data)) if isinstance(data, list)  # Neovim's: its lines
+            else json.dumps(data, ensure_ascii=False)
+        )  # fmt: skip
         if not said.strip():
             return None
         return _Logged(line, str(rest[1]), Sent("server", f"stderr: {compact(said)}", remark=True))
@@ -174,9 +182,10 @@ def _answered(logged: list[_Logged]) -> list[_Logged]:
     """Give each request Vim sent the id it went with: the one its answer repeats, else the
     one vim-lsp's count gives it; an unanswered method that vim-lsp did not wait on is a
     notification."""
-    sent: dict[str | None, list[_Logged]] = {}  # each server's requests from Vim, in order
+    # each server process's requests from Vim, in order
+    sent: dict[tuple[str | None, str | None], list[_Logged]] = {}
     for each in logged:
-        requests = sent.setdefault(each.server, [])
+        requests = sent.setdefault((each.server, each.client), [])
         if each.message is None:
             continue
         if each.asked:
@@ -193,19 +202,33 @@ def _answered(logged: list[_Logged]) -> list[_Logged]:
 
 
 def _asked(requests: list[_Logged], repeated: dict[str, Any]) -> _Logged | None:
-    """The request an answer repeats: the first still waiting with its method and params,
-    else the first with its method (a log may hold params vim-lsp changed after logging)."""
+    """The request an answer repeats: of those still waiting with its method (and its params,
+    where any has them: a log may hold params vim-lsp changed after logging), the one whose
+    place in vim-lsp's count gives the id it repeats, else the first."""
     waiting = [
         each
         for each in requests
         if each.asked and each.message and each.message.get("method") == repeated.get("method")
     ]
-    same = (
-        each
-        for each in waiting
-        if each.message and each.message.get("params") == repeated.get("params")
-    )
-    return next(same, waiting[0] if waiting else None)
+    same = [e for e in waiting if e.message and e.message.get("params") == repeated.get("params")]
+    candidates = same or waiting
+    fits = [each for each in candidates if _counted_id(requests, each) == repeated.get("id")]
+    chosen = fits or candidates
+    return chosen[0] if chosen else None
+
+
+def _counted_id(requests: list[_Logged], request: _Logged) -> int | None:
+    """The id vim-lsp's count gives a request: one more for each request it waited on since
+    the last whose id is known, else its place from the first (None if it was not waited on)."""
+    waited = [each for each in requests if not each.asked or each.awaited]
+    if request not in waited:
+        return None
+    index = waited.index(request)
+    for before in range(index - 1, -1, -1):
+        message = waited[before].message
+        if not waited[before].asked and message and isinstance(message.get("id"), int):
+            return int(message["id"]) + index - before
+    return index + 1
 
 
 def _counted(requests: list[_Logged]) -> _Logged | None:

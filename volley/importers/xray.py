@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["is_xray_header", "xray_export"]
+__all__ = ["is_xray", "is_xray_header", "xray_export"]
 
 # Members of a segment that make the span itself; every other one is one of its attributes.
 _OWN = frozenset(
@@ -38,18 +38,53 @@ def is_xray_header(document: Any) -> bool:
     return isinstance(document, dict) and document.keys() == {"format", "version"}
 
 
-def xray_export(document: Any) -> dict[str, Any] | None:
-    """The OTLP/JSON export of the X-Ray segments a document holds; None if it holds none."""
-    segments = _segments(document)
-    if not segments:
+def xray_export(documents: list[Any]) -> dict[str, Any] | None:
+    """The OTLP/JSON export of the X-Ray segments the documents of a file hold, a segment's
+    subsegments sent on their own (`"type": "subsegment"`, as an SDK streams a long one) in
+    its service; None if they hold none."""
+    found = _segments(documents)
+    if not found:
         return None
+    streamed = [each for each in found if each.get("type") == "subsegment"]
+    services = _services([each for each in found if each not in streamed], streamed)
     resources = []
-    for segment in segments:
+    for part in found:
         spans: list[dict[str, Any]] = []
-        _add(segment, segment.get("parent_id"), spans, top=True)
-        service = {"key": "service.name", "value": {"stringValue": str(segment["name"])}}
-        resources.append({"resource": {"attributes": [service]}, "scopeSpans": [{"spans": spans}]})
+        top = part not in streamed
+        _add(part, part.get("parent_id"), spans, top=top)
+        service = str(part["name"]) if top else services.get(str(part["id"]), str(part["name"]))
+        named = {"key": "service.name", "value": {"stringValue": service}}
+        resources.append({"resource": {"attributes": [named]}, "scopeSpans": [{"spans": spans}]})
     return {"resourceSpans": resources}
+
+
+def is_xray(document: Any) -> bool:
+    """Whether a document is X-Ray's: segments, or the header an SDK sends before one."""
+    return is_xray_header(document) or bool(_segments(document))
+
+
+def _services(segments: list[dict[str, Any]], streamed: list[dict[str, Any]]) -> dict[str, str]:
+    """The service each (sub)segment id belongs to: its segment's name, through however many
+    subsegments, nested or streamed, stand between."""
+    services: dict[str, str] = {}
+
+    def walk(part: dict[str, Any], service: str) -> None:
+        services[str(part.get("id"))] = service
+        for inner in part.get("subsegments") or []:
+            if isinstance(inner, dict):
+                walk(inner, service)
+
+    for segment in segments:
+        walk(segment, str(segment["name"]))
+    waiting = list(streamed)
+    while waiting:  # a streamed subsegment's parent may be streamed too, in any order
+        placed = [part for part in waiting if str(part.get("parent_id")) in services]
+        if not placed:
+            break
+        for part in placed:
+            walk(part, services[str(part.get("parent_id"))])
+            waiting.remove(part)
+    return services
 
 
 def _segments(document: Any) -> list[dict[str, Any]]:
@@ -65,7 +100,7 @@ def _segments(document: Any) -> list[dict[str, Any]]:
     written = document.get("Document")
     if isinstance(written, str):  # the API gives each segment as a JSON string
         try:
-            return _segments(json.loads(written, parse_float=Decimal))
+            return _segments(json.loads(written))
         except ValueError:
             return []
     if _is_segment(document):
@@ -140,9 +175,8 @@ def _attributes(part: dict[str, Any]) -> list[dict[str, Any]]:
             for key, inner in value.items():
                 walk(f"{prefix}.{key}" if prefix else str(key), inner)
             return
-        written = json.dumps(value, default=str) if isinstance(value, list) else str(value)
-        if isinstance(value, bool):
-            written = "true" if value else "false"
+        # a string as it is, any other value as JSON writes it (`null`, `true`, `[0.5]`)
+        written = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         found.append({"key": prefix, "value": {"stringValue": written}})
 
     walk("", {key: value for key, value in part.items() if key not in _OWN})
