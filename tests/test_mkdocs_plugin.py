@@ -317,6 +317,13 @@ def test_search_indexes_the_labels_drawn_not_the_viewers_data(tmp_path, theme):
         assert json.loads(data[0])["messages"][0]["payloads"]
 
 
+def hooked_site(folder: Path, pages: dict[str, str], hooks: str) -> Path:
+    """A site with the volley plugin and `hooks` standing in for another plugin."""
+    site = write_site(folder, "plugins:\n  - volley\nhooks:\n  - hooks.py\n", pages)
+    (site / "hooks.py").write_text(hooks, encoding="utf-8")
+    return site
+
+
 # What mkdocs-minify-plugin's htmlmin does to a page's text: a run of spaces becomes one.
 MINIFYING_HOOKS = """
 import re
@@ -332,9 +339,7 @@ def test_a_minified_page_keeps_each_body_as_written(tmp_path):
     viewer shows and copies (`"spaced    out"`, every indentation): the page's data holds no
     two spaces together, and reads back whole."""
     pages = {"index.md": f"# Refunds\n\n```volley\n{SEARCHED}```\n"}
-    config = "plugins:\n  - volley\nhooks:\n  - hooks.py\n"
-    site = write_site(tmp_path / "minified", config, pages)
-    (site / "hooks.py").write_text(MINIFYING_HOOKS, encoding="utf-8")
+    site = hooked_site(tmp_path / "minified", pages, MINIFYING_HOOKS)
     result = build(site)
     assert result.returncode == 0, result.stderr
     page = published(site)["index.html"]
@@ -525,9 +530,7 @@ def test_the_viewers_files_have_a_source_path_as_every_file_of_a_site_has(tmp_pa
     """mkdocs-static-i18n reads every file's source path, and volley's stylesheet and script
     had none (`File.generated(content=…)`): a site with both did not build at all."""
     pages = {"index.md": f"# Pay\n\n```volley\n{PAY}```\n"}
-    config = "plugins:\n  - volley\nhooks:\n  - hooks.py\n"
-    site = write_site(tmp_path / "paths", config, pages)
-    (site / "hooks.py").write_text(SOURCE_PATH_HOOKS, encoding="utf-8")
+    site = hooked_site(tmp_path / "paths", pages, SOURCE_PATH_HOOKS)
     result = build(site)
     assert result.returncode == 0, result.stderr
     built = sorted(path.name for path in (site / "site" / "assets" / "volley").iterdir())

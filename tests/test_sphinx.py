@@ -220,9 +220,11 @@ def write_site(folder: Path, pages: dict[str, str]) -> Path:
     return folder
 
 
-def build_site(folder: Path, out: Path, *flags: str) -> subprocess.CompletedProcess:
+def build_site(
+    folder: Path, out: Path, *flags: str, builder: str = "html"
+) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", *flags, "-b", "html", str(folder), str(out)],
+        [sys.executable, "-m", "sphinx", "-q", *flags, "-b", builder, str(folder), str(out)],
         capture_output=True,
         text=True,
         check=False,
@@ -330,14 +332,7 @@ def test_a_named_diagram_is_a_numbered_figure_in_latex_that_references_reach(tmp
         "See :numref:`refresh` and :ref:`refresh`.\n"
     )
     site = write_site(tmp_path / "site", {"index.rst": rst})
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "latex", "-D", "numfig=1"]
-        + [str(site), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    result = build_site(site, tmp_path / "out", "-W", "-D", "numfig=1", builder="latex")
     assert result.returncode == 0, result.stderr
     tex = next((tmp_path / "out").glob("*.tex")).read_text()
     assert tex.count("\\begin{figure}") == 1 and tex.count("sphinxincludegraphics") == 2
@@ -368,14 +363,7 @@ def test_an_epub_draws_a_diagram_in_the_theme_its_directive_asks_for(tmp_path):
             "page.md": "# P\n\n```volley theme=dark\nE -> F: md\n```\n",
         },
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "epub", "-d", str(tmp_path / "trees")]
-        + [str(site), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    result = build_site(site, tmp_path / "out", "-d", str(tmp_path / "trees"), builder="epub")
     assert result.returncode == 0, result.stderr
     index = (tmp_path / "out" / "index.xhtml").read_text(encoding="utf-8")
     backgrounds = re.findall(r'class="background[^"]*"[^>]*fill="([^"]+)"', index)
