@@ -287,7 +287,6 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
         documents = [document for document in documents if not is_xray(document)] + [xray]
     spans: list[_Span] = []
     for document in documents:
-
         if _is_console_span(document):
             spans.append(_console_span(document))
             continue
