@@ -8,9 +8,10 @@ called names it as its `parent_id` (X-Ray infers one for an AWS service, `inferr
 So a segment is a SERVER span of its service, a calling subsegment a CLIENT span (its name the
 service called) and any other subsegment an INTERNAL span.
 
-Read: the output of `aws xray batch-get-traces` (`{"Traces": [{"Segments": [{"Document": "…"}]}]}`),
-`{"Segments": […]}`, a segment document alone or a list of them, and what an SDK sends the X-Ray
-daemon (a `{"format": "json", "version": 1}` header line, then a segment a line).
+Read: the output of `aws xray batch-get-traces` (`{"Traces": [{"Segments": [{"Document":
+"…"}]}]}`) or one trace of it, `{"Segments": […]}`, a segment document alone or a list of them,
+and what an SDK sends the X-Ray daemon (a `{"format": "json", "version": 1}` header line, then a
+segment a line, or a long segment's subsegments one by one, `"type": "subsegment"`).
 """
 
 from __future__ import annotations
@@ -46,11 +47,12 @@ def xray_export(documents: list[Any]) -> dict[str, Any] | None:
     if not found:
         return None
     streamed = [each for each in found if each.get("type") == "subsegment"]
-    services = _services([each for each in found if each not in streamed], streamed)
+    segments = [each for each in found if each.get("type") != "subsegment"]
+    services = _services(segments, streamed)
     resources = []
     for part in found:
         spans: list[dict[str, Any]] = []
-        top = part not in streamed
+        top = part.get("type") != "subsegment"
         _add(part, part.get("parent_id"), spans, top=top)
         service = str(part["name"]) if top else services.get(str(part["id"]), str(part["name"]))
         named = {"key": "service.name", "value": {"stringValue": service}}
@@ -83,7 +85,7 @@ def _services(segments: list[dict[str, Any]], streamed: list[dict[str, Any]]) ->
             break
         for part in placed:
             walk(part, services[str(part.get("parent_id"))])
-            waiting.remove(part)
+        waiting = [part for part in waiting if str(part.get("id")) not in services]
     return services
 
 
