@@ -613,13 +613,9 @@ class _Importer:
 
     def _lane(self, url: str) -> str:
         parts = urlsplit(url)
-        host = parts.hostname or parts.netloc or "(no host)"
-        default = {"http": 80, "https": 443}.get(parts.scheme)
-        try:
-            port = parts.port
-        except ValueError:
-            port = None
-        key = host if port in (None, default) else f"{host}:{port}"
+        _, hostname, port = _origin(parts)
+        host = hostname or parts.netloc or "(no host)"
+        key = host if port is None else f"{host}:{port}"
         if key not in self.lanes:
             chosen = self.options.names.get(key) or self.options.names.get(host)
             self.lanes[key] = named_lane(key, chosen, self.labels)

@@ -49,7 +49,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from volley.errors import Diagnostic, VolleyError, json_reason
+from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, part_name
 from volley.importers.editor_logs import marked_log, read_marked_log, started_server
 from volley.importers.labels import (
@@ -66,6 +66,7 @@ from volley.importers.log_records import (
     cut_short,
     is_message,
     log_records,
+    not_json,
     record_texts,
     unreadable,
 )
@@ -567,12 +568,8 @@ def _transcript(text: str) -> tuple[list[Sent], list[Diagnostic]]:
             rest = message["rest"].strip()
             try:
                 json.loads(rest)
-            except json.JSONDecodeError as exc:
-                where = message.start("rest")
-                why = json_reason(exc.msg)
-                warnings.append(unreadable("JSON", why, lines, number, rest, where, exc.pos))
-            except RecursionError:
-                pass  # read as far as it goes by the session, as any deep message
+            except (ValueError, RecursionError) as exc:
+                warnings.append(not_json(exc, lines, number, rest, message.start("rest")))
             sent.append(Sent(side, rest))
         elif (comment := _TRANSCRIPT_COMMENT.fullmatch(line)) and comment["rest"].strip():
             sent.append(Sent("client", comment["rest"].strip(), remark=True))

@@ -74,6 +74,21 @@ def unreadable(
     )
 
 
+def not_json(
+    error: ValueError | RecursionError,
+    lines: list[str],
+    number: int,
+    logged: str,
+    offset: int,
+    start: int = 0,
+) -> Diagnostic:
+    """`unreadable` for a record whose JSON, from `start` in what it logged, did not parse:
+    at the place the parser stopped, in the parser's words."""
+    if isinstance(error, json.JSONDecodeError):
+        return unreadable("JSON", json_reason(error.msg), lines, number, logged, offset, error.pos)
+    return unreadable("JSON", "nested too deeply", lines, number, logged, offset, start)
+
+
 def log_records(
     lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
 ) -> Iterator[tuple[int, re.Match[str], str]]:
@@ -89,16 +104,8 @@ def log_records(
         try:
             _, end = decoder.raw_decode(logged, start)
         except (ValueError, RecursionError) as exc:
-            why = (
-                json_reason(exc.msg)
-                if isinstance(exc, json.JSONDecodeError)
-                else "nested too deeply"
-            )
-            at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
             if cut_short(logged) is None:  # one the log cut short is read by what it kept
-                warnings.append(
-                    unreadable("JSON", why, lines, number, logged, match.start("rest"), at)
-                )
+                warnings.append(not_json(exc, lines, number, logged, match.start("rest"), start))
             yield number, match, logged.strip()
             continue
         yield number, match, logged[start:end]

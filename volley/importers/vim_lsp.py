@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from volley.errors import Diagnostic, json_reason
-from volley.importers.log_records import Sent, Side, compact, is_message, unreadable
+from volley.errors import Diagnostic
+from volley.importers.log_records import Sent, Side, compact, is_message, not_json
 
 __all__ = ["read_vim_lsp_log", "vim_lsp_score"]
 
@@ -86,14 +86,7 @@ def read_vim_lsp_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diag
             record = json.loads(rest)
         except (ValueError, RecursionError) as exc:
             if VIM_LSP_MARK.match(":" + rest):  # a message's record, cut or garbled
-                why, at = (
-                    (json_reason(exc.msg), exc.pos)
-                    if isinstance(exc, json.JSONDecodeError)
-                    else ("nested too deeply", 0)
-                )
-                warnings.append(
-                    unreadable("JSON", why, lines, number, rest, found.start("rest"), at)
-                )
+                warnings.append(not_json(exc, lines, number, rest, found.start("rest")))
                 side: Side = "client" if rest.lstrip("[ \t").startswith('"--->"') else "server"
                 logged.append(_Logged(number, current, Sent(side, rest.strip())))
             continue
