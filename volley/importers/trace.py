@@ -115,7 +115,7 @@ class _Span:
 def is_trace(data: Any) -> bool:
     """Whether parsed JSON is an OTLP export, Jaeger spans, Zipkin spans or X-Ray segments
     (for detection)."""
-    if _proto_spans(data) is not None or _is_console_span(data) or xray_export([data]):
+    if _proto_spans(data) is not None or _is_console_span(data) or is_xray(data):
         return True
     data = _unwrapped(data)
     if isinstance(data, list):
@@ -281,7 +281,7 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
             hint="export traces (resourceSpans), from the collector's file exporter's traces"
             " pipeline",
         )
-    documents = [document for document in documents if not _other_signal(document)]
+    documents = [d for d in documents if not _other_signal(d) and not is_xray_header(d)]
     xray = xray_export(documents)  # X-Ray's documents, read together: a subsegment sent on
     if xray is not None:  # its own belongs to its segment's service
         documents = [document for document in documents if not is_xray(document)] + [xray]

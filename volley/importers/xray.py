@@ -61,8 +61,8 @@ def xray_export(documents: list[Any]) -> dict[str, Any] | None:
 
 
 def is_xray(document: Any) -> bool:
-    """Whether a document is X-Ray's: segments, or the header an SDK sends before one."""
-    return is_xray_header(document) or bool(_segments(document))
+    """Whether a document holds X-Ray segments."""
+    return bool(_segments(document))
 
 
 def _services(segments: list[dict[str, Any]], streamed: list[dict[str, Any]]) -> dict[str, str]:
