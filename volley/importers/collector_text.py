@@ -132,13 +132,9 @@ def collector_spans(text: str) -> dict[str, Any]:
             attributes = _arrow(line, attributes, None)
         elif stripped == "Attributes:":
             attributes, holder, fields = span["attributes"], None, False
-        elif stripped.startswith("SpanEvent #"):
+        elif stripped.startswith(("SpanEvent #", "SpanLink #")):
             holder = {"attributes": []}
-            span["events"].append(holder)
-            attributes = None
-        elif stripped.startswith("SpanLink #"):
-            holder = {"attributes": []}
-            span["links"].append(holder)
+            span["events" if stripped.startswith("SpanEvent") else "links"].append(holder)
             attributes = None
         elif stripped in ("Events:", "Links:"):
             attributes, holder, fields = None, None, False
