@@ -127,7 +127,8 @@ def _mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
     if header is None:
         return None
     number = header[0]
-    lines[number - 1] = f"// {lines[number - 1].strip()}"
+    written = lines[number - 1]
+    lines[number - 1] = f"// {written.strip()}"
     try:
         text, warnings = _canonical("\n".join(lines), name)
     except VolleyError:
@@ -140,7 +141,7 @@ def _mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
         name,
         number,
         1,
-        source.split("\n")[number - 1],
+        written,
         severity="warning",
     )
     return Imported(text, None, warnings=(said, *warnings))
