@@ -53,7 +53,7 @@ def test_a_volley_cell_shows_the_clickable_viewer_and_a_static_svg(executed):
     data = result(executed[1])
     html, svg = data["text/html"], data["image/svg+xml"]
     assert 'class="volley-diagram' in html
-    assert 'id="login"' in html  # --name is the id prefix of the deep links
+    assert 'id="login-svg"' in html  # --name is the id prefix of the deep links
     assert "<script" in html and "<style" in html  # each output brings its viewer
     assert 'data-theme="dark"' in html
     assert svg.startswith("<svg") and "POST /login" in svg
@@ -115,7 +115,7 @@ def test_a_broken_diagram_stops_run_all():
 def test_show_without_a_notebook():
     shown = show(LOGIN, theme="light", name="x")
     assert isinstance(shown, NotebookDiagram)
-    assert 'id="x"' in shown._repr_html_()
+    assert 'id="x-svg"' in shown._repr_html_()
     assert shown._repr_svg_() == volley.render(LOGIN, format="svg", id_prefix="x")
     with pytest.raises(volley.VolleyError):
         show("A ~> B")

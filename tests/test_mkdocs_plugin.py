@@ -222,6 +222,9 @@ def test_deep_links_to_messages_pass_anchor_validation(tmp_path):
     assert "WARNING" not in result.stderr, result.stderr
     page = (site / "site" / "index.html").read_text(encoding="utf-8")
     assert 'data-anchor="pay-"' in page  # the bare name=pay was read, not turned into code
+    # the diagram is named like the heading over it, and the heading keeps its id alone
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert sorted({i for i in ids if ids.count(i) > 1}) == [] and "pay" in ids, ids
 
     pages["other.md"] += "[None such](index.md#pay-message-4)\n"
     wrong = build(write_site(tmp_path / "wrong", ANCHORS, pages))

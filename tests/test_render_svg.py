@@ -266,7 +266,10 @@ def test_dark_and_auto_themes(reference_text: str) -> None:
     auto = render(reference_text, theme="auto", id_prefix="d1")
     style = tree(auto).find("s:style", NS)
     assert style is not None and "@media (prefers-color-scheme: dark)" in style.text
-    assert "#d1 .vf-bg{fill:" + DARK["bg"] + "}" in style.text
+    # scoped to the picture's own id, which is not the bare prefix (a docs page's heading
+    # takes that: `## Login` over a diagram named "login")
+    assert tree(auto).get("id") == "d1-svg"
+    assert "#d1-svg .vf-bg{fill:" + DARK["bg"] + "}" in style.text
     with pytest.raises(volley.VolleyError):
         render(reference_text, theme="neon")
 
@@ -310,7 +313,7 @@ def test_ids_are_prefixed_and_stable(reference_text: str) -> None:
     prefix = default_id_prefix(diagram)
     assert prefix == default_id_prefix(volley.parse(reference_text))
     assert prefix != default_id_prefix(volley.parse(reference_text + "\nA -> B"))
-    assert tree(render(reference_text)).get("id") == prefix
+    assert tree(render(reference_text)).get("id") == f"{prefix}-svg"
     assert render(reference_text) == render(diagram), "text and its Diagram give the same bytes"
 
 

@@ -73,7 +73,7 @@ def test_a_file_diagram_with_interactive_false_is_a_static_picture(html):
     )
     assert static, page
     source = (SITES / "basic" / "flows" / "checkout.volley").read_text()
-    prefix = re.search(r'<svg[^>]* id="([^"]+)"', static[1])[1]
+    prefix = re.search(r'<svg[^>]* id="([^"]+)-svg"', static[1])[1]
     assert static[1] == volley.render(source, format="svg", theme="light", id_prefix=prefix)
     assert "<title" in static[1] and "vl-data" not in static[1]
 
@@ -305,8 +305,29 @@ def test_a_named_diagram_is_a_target_for_ref(tmp_path):
     assert re.search(r'<a class="reference internal" href="index.html#login"[^>]*>.*Sign in', page)
     assert 'href="index.html#token-flow"' in page and "the token" in page
     index = (tmp_path / "out" / "index.html").read_text()
-    assert index.count('id="login"') == 1  # the drawing carries it; no second element does
-    assert 'id="token-flow"' in index  # the static picture carries the target's id
+    assert index.count('id="login"') == 1  # the diagram's wrapper carries it, and only it
+    assert 'id="token-flow"' in index  # so does the static picture's
+    ids = re.findall(r'\sid="([^"]+)"', index)
+    assert sorted({i for i in ids if ids.count(i) > 1}) == [], ids
+
+
+def test_a_diagram_named_like_its_section_leaves_the_section_its_id(tmp_path):
+    """`:name: login` under a section "Login": each element keeps an id of its own, and the
+    section's and the diagram's links land on them."""
+    rst = (
+        "Guide\n=====\n\nLogin\n-----\n\n.. volley::\n   :name: login\n\n"
+        "   A -> B: hi\n\nSee :ref:`login`.\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": rst})
+    result = build_site(site, tmp_path / "out", "-W")
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "out" / "index.html").read_text()
+    ids = re.findall(r'\sid="([^"]+)"', index)
+    assert sorted({i for i in ids if ids.count(i) > 1}) == [], ids
+    assert "login-svg" in ids and "login-panel" in ids  # the deep links' prefix is the name
+    link = re.search(r'<a class="reference internal" href="#([^"]+)"', index)
+    assert link is not None
+    assert re.search(rf'<div class="volley[^"]*" id="{link[1]}"', index), link[1]
 
 
 def test_numref_to_a_diagram_reads_diagram_n(tmp_path):

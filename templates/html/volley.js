@@ -220,10 +220,11 @@
     });
     var anchor = root.getAttribute("data-anchor");
     if (anchor) root.setAttribute("data-anchor", rename(anchor));
-    // The drawing's own rules (its rects' dark colours) name it by its id: they follow it.
-    var own = new RegExp("#" + prefix.replace(/[^\w-]/g, "\\$&") + "(?![\\w-])", "g");
+    // The drawing's own rules (its rects' dark colours) name it by its id, PREFIX-svg (or
+    // PREFIX alone, as earlier releases wrote it): they follow it.
+    var own = new RegExp("#" + prefix.replace(/[^\w-]/g, "\\$&") + "(-svg)?(?![\\w-])", "g");
     root.querySelectorAll("svg style").forEach(function (style) {
-      style.textContent = style.textContent.replace(own, "#" + renamed);
+      style.textContent = style.textContent.replace(own, "#" + renamed + "$1");
     });
   }
 

@@ -85,6 +85,30 @@ def test_the_same_fragment_twice_gets_ids_of_its_own(open_page, reference_text: 
     assert page.evaluate("location.hash") == "#mcp-message-1"
 
 
+def test_a_second_copy_keeps_its_tinted_rects_dark_colours(open_page) -> None:
+    """A `rect`'s dark colour is a rule naming the drawing's id: the second copy's rules
+    follow its renamed id, so the page's dark switch colours both copies."""
+    fragment = render(
+        "rect rgb(200, 220, 255)\nA -> B: x\nend\n", format="html", fragment=True, id_prefix="t"
+    )
+    page = open_page(host_page(fragment, fragment))
+    ids = page.evaluate("[...document.querySelectorAll('.vl-canvas > svg')].map(svg => svg.id)")
+    assert ids == ["t-svg", "t-2-svg"]
+    styles = page.evaluate(
+        "[...document.querySelectorAll('.vl-canvas > svg style')].map(s => s.textContent)"
+    )
+    assert "#t-svg .tint-1" in styles[0] and "#t-2-svg .tint-1" in styles[1]
+    assert "#t-svg" not in styles[1]
+    page.evaluate(
+        "document.querySelectorAll('.volley-diagram').forEach(d => d.dataset.theme = 'dark')"
+    )
+    fills = page.evaluate(
+        "[...document.querySelectorAll('.vl-canvas > svg')].map(svg =>"
+        " [...svg.querySelectorAll('.tint-1')].map(r => getComputedStyle(r).fill).join())"
+    )
+    assert fills[0] == fills[1] and "rgb(200, 220, 255)" not in fills[1], fills
+
+
 def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:
     first = render(reference_text, format="html", fragment=True, id_prefix="mcp")
     second = render(OTHER, format="html", fragment=True, id_prefix="users")

@@ -58,9 +58,9 @@ from volley.docs.fences import (
     static_figure,
 )
 from volley.errors import Diagnostic, VolleyError
-from volley.model import Diagram
 from volley.options import BODIES, THEMES, OptionError, Options
 from volley.output.html_theme import site_default_theme
+from volley.output.svg import picture_title
 from volley.text.fences import fence_attrs
 
 __all__ = ["VolleyDirective", "setup"]
@@ -182,7 +182,7 @@ class VolleyDirective(SphinxDirective):
             interactive=self.options.get("interactive", True),
             redact=redact,
             link_name=self.options.get("name"),
-            alt=self.options.get("alt") or _plain_title(checked.diagram),
+            alt=self.options.get("alt") or picture_title(checked.diagram),
         )
         self.set_source_info(node)
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
@@ -290,12 +290,6 @@ def _from_myst(state: Any) -> bool:
     return isinstance(state, MockState)
 
 
-def _plain_title(diagram: Diagram) -> str:
-    if not diagram.title:
-        return "sequence diagram"
-    from volley.text.inline import plain_text
-
-    return plain_text(diagram.title)
 
 
 # --- writing: a picture the builder takes ---------------------------------------------------
@@ -318,23 +312,21 @@ class DrawDiagrams(SphinxPostTransform):
                 failed.replace_self(nodes.literal_block(failed["text"], failed["text"]))
         for node in list(self.document.findall(volley_diagram)):
             shown: nodes.Element
-            own_id = None  # an id the drawing's own element carries
             try:
                 if pages:  # an epub (no script) gets the static picture inline too
-                    own_id = _prefix(node, prefixes)
+                    prefix = _prefix(node, prefixes)
                     shown = (
-                        self._interactive(node, own_id)
+                        self._interactive(node, prefix)
                         if node["interactive"] and interactive_builder
-                        else self._inline_static(node, own_id)
+                        else self._inline_static(node, prefix)
                     )
                 else:
                     shown = self._static(node, builder)
             except VolleyError as exc:  # a limit a layout hits; the parse went through
                 logger.warning("volley: %s", exc.message, location=node, type="volley")
                 shown = nodes.literal_block(exc.format(), exc.format())
-            # The `:name:` target's id (docutils moves it to the node that replaces this one),
-            # where a link to the diagram lands, unless the drawing's own element has it.
-            node["ids"] = [i for i in node["ids"] if i != own_id]
+            # docutils moves the `:name:` target's id to the node that replaces this one, which
+            # wraps the drawing: a link to the diagram lands there
             node.replace_self(shown)
 
     def _site_theme(self) -> str:

@@ -35,7 +35,7 @@ from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
-from volley.output.svg_tags import group, num
+from volley.output.svg_tags import group, num, picture_id
 from volley.output.themes import dark_mode_css, palette
 from volley.text.inline import ended, plain_text
 
@@ -92,7 +92,7 @@ def render_svg(
         top=top,
         font=FONT_FAMILY,
         text_rendering=TEXT_RENDERING if raster else None,
-        title=_title(diagram),
+        title=picture_title(diagram),
         desc="" if raster else _description(diagram),
         css=_css(theme, prefix, layout, tints, raster=raster),
         defs=group(painter.icons(layout)),
@@ -114,11 +114,11 @@ def _css(
         return None
     if theme == "auto":
         coloured = [(fill.cls, fill.dark) for fill in tints.coloured] if tints else []
-        return dark_mode_css(prefix, syntax=layout.appendix is not None, tints=coloured)
+        return dark_mode_css(picture_id(prefix), syntax=layout.appendix is not None, tints=coloured)
     if tints and tints.coloured:
         from volley.output.html_theme import tint_css
 
-        return tint_css(prefix, tints.coloured)
+        return tint_css(picture_id(prefix), tints.coloured)
     return None
 
 
@@ -145,7 +145,8 @@ def _groups(layout: Layout, painter: _Painter) -> dict[str, str]:
 # --- accessibility ---------------------------------------------------------------------------
 
 
-def _title(diagram: Diagram) -> str:
+def picture_title(diagram: Diagram) -> str:
+    """What the picture is called: its title as plain text, else what it is."""
     if diagram.title:
         return clean_text(plain_text(diagram.title))
     return "Sequence diagram"

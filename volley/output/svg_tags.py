@@ -81,10 +81,11 @@ def document(
     right-to-left page, it would otherwise take the page's direction, and each text would
     start at its x and run leftwards."""
     p, w, h = escape(prefix), num(width), num(height)
+    own = escape(picture_id(prefix))
     rendering = f' text-rendering="{escape(text_rendering)}"' if text_rendering else ""
     tags = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
-        f' id="{p}" class="volley" width="{w}" height="{h}" viewBox="0 {num(top)} {w} {h}"'
+        f' id="{own}" class="volley" width="{w}" height="{h}" viewBox="0 {num(top)} {w} {h}"'
         f' role="img" aria-labelledby="{p}-title {p}-desc" font-family="{escape(font)}"'
         f' direction="ltr"{rendering}>',
         f'<title id="{p}-title">{escape(title)}</title>',
@@ -103,6 +104,13 @@ def document(
         tags.append(appendix)
     tags.append("</svg>")
     return group(tags)
+
+
+def picture_id(prefix: str) -> str:
+    """The picture's own id, which its stylesheet's rules name. Not the bare prefix: a docs
+    page's diagram is named like the section it stands in (`name="login"` under `## Login`),
+    and the heading's id is that name."""
+    return f"{prefix}-svg"
 
 
 def symbol(id: str, view_box: str, d: str) -> str:
