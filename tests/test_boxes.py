@@ -296,6 +296,25 @@ def test_a_band_of_one_lane_is_as_wide_as_its_label_and_its_neighbours_clear_it(
     assert abs((band.box.x + band.box.right) / 2 - b.x) < 0.01  # centred on its lane
 
 
+def test_a_band_takes_in_the_notes_frames_and_loops_of_its_own_lanes():
+    """Mermaid widens a box to hold a note beside its last participant and a frame around its
+    messages; a neighbouring band moves aside. What involves a lane outside a band crosses it."""
+    source = (
+        "box Auth\n  participant A\n  participant B\nend\nbox: Other\n  participant C\nend\n"
+        "opt: x\n  A -> B: hi\n  note B: a long note that reaches well to the right of B\nend\n"
+        "C -> C: a loop with a long label\nB -> C: across\nnote B, C: over both bands\n"
+    )
+    layout = layout_diagram(volley.parse(source))
+    auth, other = layout.bands
+    (frame,) = layout.frames
+    first_note, across = layout.notes
+    assert inside(auth.box, frame.box) and inside(auth.box, first_note.box)
+    assert auth.box.right < other.box.x  # still apart
+    (loop,) = [m for m in layout.messages if m.number == 2]
+    assert inside(other.box, loop.label.box)
+    assert across.box.x < auth.box.right and other.box.x < across.box.right  # crosses both
+
+
 def test_a_diagram_without_boxes_is_laid_out_as_before():
     plain = "A -> B: x\nB -> C: y\n"
     boxed = "box: x\n  participant A\nend\n" + plain

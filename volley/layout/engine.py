@@ -15,6 +15,7 @@ Three passes over the items, never a pairwise comparison of elements:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from math import fsum
 from typing import TYPE_CHECKING
@@ -194,6 +195,45 @@ class _Engine:
                 self.reach_left[lo] = max(self.reach_left[lo], half)
                 self.reach_right[hi] = max(self.reach_right[hi], half)
 
+    def _hold_band_contents(self) -> bool:
+        """A band holds what is drawn about its lanes alone (a note over them, a frame around
+        their messages, a self-message's loop): its ends move out to take it in. Whether any
+        end moved. What also involves a lane outside the band crosses its edge, as it must."""
+        drawn = list(self._lane_extents(self.diagram.items, 0))
+        moved = False
+        for _, lo, hi, _ in self.bands:
+            inside = [(a, b) for first, last, a, b in drawn if lo <= first and last <= hi]
+            if not inside:
+                continue
+            left = self.xs[lo] - min(a for a, _ in inside) + C.BAND_PAD_X
+            right = max(b for _, b in inside) - self.xs[hi] + C.BAND_PAD_X
+            if left > self.reach_left[lo] or right > self.reach_right[hi]:
+                self.reach_left[lo] = max(self.reach_left[lo], left)
+                self.reach_right[hi] = max(self.reach_right[hi], right)
+                moved = True
+        return moved
+
+    def _lane_extents(
+        self, items: list[Item], depth: int
+    ) -> Iterator[tuple[int, int, float, float]]:
+        """(first lane, last lane, left, right) of every message, note and frame, nested ones
+        too, where the lanes as they stand place them."""
+        for item in items:
+            if isinstance(item, Message):
+                i, j = self.index[item.sender], self.index[item.receiver]
+                span: tuple[int, int] | None = (min(i, j), max(i, j))
+            elif isinstance(item, Note):
+                span = self._note_span(item)
+            elif isinstance(item, Block):
+                span = self._span(item)
+                for branch in item.branches:
+                    yield from self._lane_extents(branch.items, depth + 1)
+            else:
+                continue
+            extent = self._item_extent(item, depth)
+            if span is not None and span[0] >= 0 and extent is not None:
+                yield (*span, *extent)
+
     def _band_needs(self, needs: dict[tuple[int, int], float]) -> None:
         """A band's label fits inside it, and two neighbours' bands keep apart."""
         starts = {lo for _, lo, _, _ in self.bands}  # lanes a band starts at
@@ -231,6 +271,9 @@ class _Engine:
                 self.note_wrap[id(note)] = max(C.NOTE_WRAP_WIDTH, reach) - 2 * C.NOTE_PAD_X
                 width = self._note_size(note)[0]
                 _need(needs, lo, hi, width - 2 * C.NOTE_OVERHANG)
+            self.xs = self._sweep(needs)
+        if self.bands and self._hold_band_contents():
+            self._band_needs(needs)  # the bands' ends moved: they keep apart still
             self.xs = self._sweep(needs)
         # Extents fix the frames and the picture's left edge; shift so it sits at the margin.
         left, right = self._extent(self.diagram.items, 0) or (0.0, 0.0)
