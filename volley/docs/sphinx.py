@@ -290,8 +290,6 @@ def _from_myst(state: Any) -> bool:
     return isinstance(state, MockState)
 
 
-
-
 # --- writing: a picture the builder takes ---------------------------------------------------
 
 
