@@ -323,6 +323,32 @@ def test_a_link_of_mermaid_gone_on_in_swimlanes_syntax_is_read_as_swimlanes_text
         convert(link, "flow.txt")
 
 
+@pytest.mark.parametrize("name", ["flow.txt", None])
+def test_saved_text_of_mermaid_gone_on_in_swimlanes_syntax_reads_as_its_link_does(name):
+    """The same text saved to a file (or piped in) reads as its link does: as swimlanes.io
+    text, with the same warning, not as Mermaid's error at its `if:`."""
+    text = "sequenceDiagram\n  participant A\n  A->>B: hi\nif: webhook\nB -> A: event\nend\n"
+    (saved,) = convert(text, name)
+    (linked,) = convert(make_link(text), name)
+    assert saved.text == linked.text
+    assert saved.text.startswith("// sequenceDiagram\n")
+    (warning,) = saved.warnings
+    assert warning.severity == "warning" and "line 4: if: webhook" in warning.message
+    assert warning.filename == (name or "<input>")
+
+
+@pytest.mark.parametrize(
+    "mistake",
+    ["foo bar", "A->>B hi there", "loop x"],  # Mermaid's own syntax, mistyped or left open
+)
+def test_a_mistake_in_a_mermaid_file_stays_mermaids_error(mistake):
+    """Only a line of swimlanes.io's own syntax turns a Mermaid-headed file into swimlanes.io
+    text: a Mermaid file with a mistake in it is not read another way."""
+    with pytest.raises(VolleyError) as raised:
+        convert(f"sequenceDiagram\nA->>B: hi\n{mistake}\n", "flow.mmd")
+    assert "swimlanes.io" not in str(raised.value)
+
+
 def test_import_says_what_volley_check_would_say() -> None:
     """A `#` line (a comment in YAML, a lane in swimlanes.io) is pointed out as the text is
     imported, not only when it is checked later."""

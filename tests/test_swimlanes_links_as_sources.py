@@ -228,8 +228,8 @@ def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: P
     result = run("check", str(source))
     assert result.exit_code == 1
     assert (
-        f"{source}:1:1: error: this link carries a Mermaid sequence diagram, not volley; "
-        "volley import converts it"
+        f"{source}:1:1: error: this link's text starts with sequenceDiagram (as a Mermaid "
+        "sequence diagram does), not volley; volley import converts it"
     ) in result.output
     assert f"run: volley import {source} -o flow.volley, then edit and render flow.volley" in (
         result.output

@@ -123,8 +123,12 @@ def carried(
     foreign = foreign_header(diagram.split("\n"))
     if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
         command, out = import_hint(text, filename)
+        # Said of its start alone: what follows may be swimlanes.io's syntax, which that editor
+        # draws under Mermaid's header too, and which the import reads as such
+        header = re.split(r"[\s;]", diagram.split("\n")[foreign[0] - 1].strip(), maxsplit=1)[0]
         raise VolleyError(
-            f"this link carries {foreign[1]}, not volley; volley import converts it",
+            f"this link's text starts with {header} (as {foreign[1]} does), not volley; "
+            "volley import converts it",
             filename=filename,
             line=1,
             column=1,

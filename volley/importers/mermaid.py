@@ -94,6 +94,13 @@ BRANCHES = {"else": "if", "and": "par", "option": "critical"}
 # own in any case), so that `sequencediagram` is not refused as "not Mermaid" after the parser
 # has sent its writer here
 _HEADER = re.compile(r"(?i:sequenceDiagram)\b(.*)")
+# A line of swimlanes.io's own that Mermaid has no statement like: `if:`, `group:`, `note A:`
+# (Mermaid's notes say over, left of or right of), a divider (`=:`, `...:`), `title:`, `order:`.
+_SWIMLANES_LINE = re.compile(
+    r"\s*(?:(?:if|else|group|title|order)\s*:|note(?![ \t]+(?:over|left|right)\b)[^:]*:"
+    r"|(?:\.\.\.|--|[=_-])\s*:)",
+    re.IGNORECASE,
+)
 # the longest first, so that `--|\\` is not read as `-` and a name
 # Mermaid reads its arrows in any case: `A--XB` is `A--xB`.
 _ARROW = "|".join(
@@ -174,13 +181,35 @@ def detect(text: str) -> int:
     return 0
 
 
+def _saved_from_swimlanes(
+    text: str, filename: str | None, refused: VolleyError
+) -> Imported | None:
+    """Text saved from swimlanes.io's editor, which starts as Mermaid's (`sequenceDiagram`)
+    and goes on in swimlanes.io's syntax where Mermaid stops reading it (`if:` … `end`):
+    read as swimlanes.io text, as its link would be. None when Mermaid stops at a line of
+    its own syntax (a mistake in a Mermaid file is Mermaid's error), or the text does not
+    read either way."""
+    first = refused.errors[0]
+    if not _SWIMLANES_LINE.match(first.source_line or ""):
+        return None
+    from volley.importers.swimlanes import mixed
+
+    return mixed(text, filename or "<input>", refused)
+
+
 def convert(text: str, filename: str | None = None) -> list[Imported]:
     """Every sequence diagram in `text`: the file itself, or each ```mermaid block in it."""
     text = normalise(text)
     lines = text.split("\n")
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
-        return [_Reader(lines, 0, filename).read()]
+        try:
+            return [_Reader(lines, 0, filename).read()]
+        except VolleyError as exc:
+            mixed = _saved_from_swimlanes(text, filename, exc)
+            if mixed is None:
+                raise
+            return [mixed]
     blocks = markdown_blocks(text, filename)
     found = [block for block in blocks if is_sequence(block)]
     if not found:

@@ -95,10 +95,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         try:
             return mermaid.convert(source, name)
         except VolleyError as exc:
-            mixed = _mixed(source, name, exc)
-            if mixed is None:
+            # swimlanes.io drew it whatever Mermaid stopped at: read as it reads it if it can
+            read = mixed(source, name, exc)
+            if read is None:
                 raise
-            return [mixed]
+            return [read]
     try:
         text_out, warnings = _canonical(source, name)
     except VolleyError as exc:
@@ -115,8 +116,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     return [Imported(text_out, None, warnings=warnings)]
 
 
-def _mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
-    """A link whose text starts as Mermaid's (`sequenceDiagram`) and goes on in swimlanes.io's
+def mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
+    """A text that starts as Mermaid's (`sequenceDiagram`) and goes on in swimlanes.io's
     syntax (`if:` … `end`), which swimlanes.io draws and Mermaid refuses: read as swimlanes.io
     text, the header kept as a comment and the user told; None when it does not read so
     either."""
