@@ -181,9 +181,7 @@ def detect(text: str) -> int:
     return 0
 
 
-def _saved_from_swimlanes(
-    text: str, filename: str | None, refused: VolleyError
-) -> Imported | None:
+def _saved_from_swimlanes(text: str, filename: str | None, refused: VolleyError) -> Imported | None:
     """Text saved from swimlanes.io's editor, which starts as Mermaid's (`sequenceDiagram`)
     and goes on in swimlanes.io's syntax where Mermaid stops reading it (`if:` … `end`):
     read as swimlanes.io text, as its link would be. None when Mermaid stops at a line of
