@@ -13,6 +13,7 @@ from volley.text.inline import (
     Table,
     escape_markup,
     icon_refs,
+    note_link_targets,
     parse_inline,
     parse_note,
     plain_text,
@@ -401,6 +402,33 @@ def test_note_code_block() -> None:
         CodeBlock(['{"a": "**not bold**"}', "", "  [1, 2]"], "json"),
         Paragraph([[Span("after")]]),
     ]
+
+
+def test_note_indented_code_block_as_markdown_reads_one() -> None:
+    """Four columns in after a blank line is Markdown's code block: drawn as written, its
+    inner indentation kept (a JSON body in a note, as a swimlanes.io user wrote one); a
+    tab counts as four; blank lines inside it stay, those after it do not."""
+    text = 'Send:\n\n    {"user": "dev",\n        "n": 1}\n\n\tmore **x**\n\n\nafter'
+    assert parse_note(text) == [
+        Paragraph([[Span("Send:")]]),
+        CodeBlock(['{"user": "dev",', '    "n": 1}', "", "more **x**"]),
+        Paragraph([[Span("after")]]),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a paragraph\n    goes on indented",  # no blank line: the paragraph's text
+        "- item\n\n    more of it",  # after a list: the item's (as before)
+    ],
+)
+def test_an_indented_line_that_continues_text_is_no_code_block(text: str) -> None:
+    assert not [block for block in parse_note(text) if isinstance(block, CodeBlock)]
+
+
+def test_a_link_in_an_indented_code_block_is_no_link() -> None:
+    assert note_link_targets("see\n\n    [x](https://example.com)") == []
 
 
 def test_note_table_as_github_reads_one() -> None:

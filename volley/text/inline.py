@@ -673,7 +673,8 @@ class ListItem:
 
 @dataclass(slots=True)
 class CodeBlock:
-    """A fenced block inside a note, kept verbatim (fence indentation removed)."""
+    """A fenced or indented block inside a note, kept verbatim (the fence's indentation, or
+    the four columns that make an indented block, removed)."""
 
     lines: list[str]
     lang: str | None = None
@@ -716,17 +717,22 @@ def _indent(whitespace: str) -> int:
     return len(whitespace.expandtabs(4))
 
 
-def _stretches(lines: list[str]) -> Iterator[tuple[int, int, FencedBlock | list[str] | None]]:
+def _stretches(
+    lines: list[str],
+) -> Iterator[tuple[int, int, FencedBlock | CodeBlock | list[str] | None]]:
     """A note's lines in the stretches its blocks take: `(start, end, what)`, where `what` is
-    a fenced block, a table's column alignments (its header at `start`, its delimiter row
-    next), or None for one line of text (a paragraph's or a list item's)."""
+    a fenced block, an indented one (as a CodeBlock), a table's column alignments (its header
+    at `start`, its delimiter row next), or None for one line of text (a paragraph's or a
+    list item's)."""
     i = 0
+    listed = False  # the text above is a list item's: an indented line after it is its text
     while i < len(lines):
         opening = fence_open(lines[i])
         if opening is not None:
             block = read_block(lines, i, opening)
             yield i, block.end + 1, block
             i = block.end + 1
+            listed = False
             continue
         align = table_start(lines[i], lines[i + 1] if i + 1 < len(lines) else "")
         if align is not None:
@@ -735,13 +741,41 @@ def _stretches(lines: list[str]) -> Iterator[tuple[int, int, FencedBlock | list[
                 end += 1
             yield i, end, align
             i = end
+            listed = False
             continue
+        after_blank = i == 0 or not lines[i - 1].strip()
+        if after_blank and not listed and _indent(_leading(lines[i])) >= 4 and lines[i].strip():
+            end = _indented_end(lines, i)
+            yield i, end, CodeBlock([line.expandtabs(4)[4:] for line in lines[i:end]])
+            i = end
+            continue
+        if re.match(_LIST_MARKER, lines[i]):
+            listed = True
+        elif lines[i].strip() and after_blank:
+            listed = False
         yield i, i + 1, None
         i += 1
 
 
+def _leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _indented_end(lines: list[str], start: int) -> int:
+    """Where an indented code block that starts at `start` ends, as CommonMark reads one: at
+    the first line indented less than four columns that is not blank, its blank lines at
+    the end left out."""
+    end = last = start
+    while end < len(lines) and (not lines[end].strip() or _indent(_leading(lines[end])) >= 4):
+        if lines[end].strip():
+            last = end
+        end += 1
+    return last + 1
+
+
 def parse_note(text: str) -> list[NoteBlock]:
-    """Blocks of a note's text: paragraphs, list items, fenced code and tables.
+    """Blocks of a note's text: paragraphs, list items, code (fenced, or indented four
+    columns after a blank line, as Markdown writes it) and tables.
 
     A line indented deeper than the marker of the list item above it continues that item; a
     blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
@@ -752,9 +786,10 @@ def parse_note(text: str) -> list[NoteBlock]:
     item_indent = -1  # marker indentation of the open list item, or -1
     levels: list[int] = []  # content columns of the enclosing list items, outermost first
     for start, end, what in _stretches(lines):
-        if isinstance(what, FencedBlock):
-            blocks.append(_code_block(what))
+        if isinstance(what, (FencedBlock, CodeBlock)):
+            blocks.append(_code_block(what) if isinstance(what, FencedBlock) else what)
             current, item_indent = None, -1
+            levels.clear()
             continue
         if what is not None:
             blocks.append(_table(lines[start:end], what))
@@ -800,7 +835,7 @@ def note_link_targets(text: str) -> list[int]:
         offsets.append(offsets[-1] + len(line) + 1)
     found: list[int] = []
     for start, end, what in _stretches(lines):
-        if isinstance(what, FencedBlock):
+        if isinstance(what, (FencedBlock, CodeBlock)):
             continue
         for k in range(start, end):
             line = lines[k]
