@@ -584,3 +584,29 @@ def test_character_references_show_their_character(source: str, shown: str) -> N
 def test_escaped_markup_shows_a_reference_as_written() -> None:
     """Importers write a capture's plain text as markup: `&amp;` there is what was sent."""
     assert plain_text(escape_markup("a &amp; b & c &#9829;")) == "a &amp; b & c &#9829;"
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "hint"),
+    [
+        ("_: **1. Launch  **", 4, "**1. Launch**"),  # a GitBook page's section headers
+        ("A -> B: call **now **", 14, "**now**"),
+    ],
+)
+def test_a_closing_bold_run_after_a_space_is_pointed_out(line, column, hint) -> None:
+    """Markdown's rule leaves both runs as written; the author meant bold."""
+    from volley.api import check
+
+    (warning,) = check(f"{line}\n", filename="f.volley").warnings
+    assert (warning.line, warning.column, warning.severity) == (1, column, "warning")
+    assert "does not close bold" in warning.message and warning.hint.endswith(hint)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["`a **b **`", "**ok** and **a **b** c**", "2 ** 3 is 8", "**bold**", "a ** b"],
+)
+def test_bold_that_closes_or_is_code_is_not_pointed_out(text) -> None:
+    from volley.api import check
+
+    assert check(f"A -> B: {text}\n").warnings == []

@@ -40,6 +40,7 @@ def lint(
         *_activation_warnings(diagram, source_line),
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
+        *_spaced_bold_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact),
     ]
@@ -263,6 +264,36 @@ def _icon_warnings(
                 shown,
                 severity="warning",
             )
+
+
+# `**1. Launch  **`: a closing `**` after a space closes nothing (Markdown's rule), so both
+# runs are drawn as written; people write it so in section headers.
+_SPACED_BOLD = re.compile(r"\*\*(?=[^\s*])((?:(?!\*\*).)*?)\s+\*\*(?!\*)")
+
+
+def _spaced_bold_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    for line, text in diagram.texts():
+        found = _SPACED_BOLD.search(text) if "**" in text else None
+        if found is None:
+            continue
+        from volley.text.inline import parse_inline
+
+        spans = [span for spans in parse_inline(text) for span in spans]
+        if not any("**" in span.text and not span.code for span in spans):
+            continue  # it closed all the same (a pair around it), or it is code
+        shown = source_line(line)
+        at = shown.find(found.group()) if shown else -1
+        yield Diagnostic(
+            '"**" after a space does not close bold: both "**" are drawn as written',
+            diagram.filename,
+            line,
+            at + 1 if at >= 0 else 1,
+            shown,
+            severity="warning",
+            hint=f"write it without the space before the closing **: **{found[1]}**",
+        )
 
 
 def _masked_line(text: str, places: list[tuple[int, int, str]], loose: list[str]) -> str:
