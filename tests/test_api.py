@@ -63,6 +63,26 @@ def test_check_file_names_the_file_and_redacts_its_errors(tmp_path: Path):
     assert caught.value.filename == str(path) and LIVE not in caught.value.format()
 
 
+def test_a_redacted_errors_caret_stands_under_the_place_in_the_masked_line():
+    """The column stays the file's (an editor goes there); the caret, under the quoted line
+    as masked, stands under the character the error is about, not a secret's length on."""
+    token = "ya29.a0AfH6SMBx7Q2kZ9pLmN4vR8sT1uW3yX5zA7bC9dE0fG2hI4jK6lM8nO"
+    source = f"A -> B: ok\nA -> B GET /x?access_token={token} ->> C: y\n"
+    with pytest.raises(volley.VolleyError) as caught:
+        api.run(source, volley.Options(redact=True))
+    error = caught.value
+    written = source.split("\n")[1]
+    assert error.column == written.index("->> C") + 1  # the file's column
+    _, quoted, caret, *_ = error.format().split("\n")
+    assert token not in quoted and "<redacted>" in quoted
+    assert quoted[caret.index("^")] == "-" and quoted[caret.index("^") :].startswith("->> C")
+    # without redaction, the same caret under the line as written
+    with pytest.raises(volley.VolleyError) as plain:
+        api.run(source)
+    _, quoted, caret, *_ = plain.value.format().split("\n")
+    assert quoted[caret.index("^") :].startswith("->> C")
+
+
 def test_redaction_is_a_model_step_that_passes_every_item_through():
     diagram = Diagram(
         participants=["A", "B"],

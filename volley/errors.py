@@ -114,6 +114,9 @@ class Diagnostic:
     source_line: str | None = None
     hint: str | None = None
     severity: str = "error"
+    # where the caret stands in `source_line` when that is not the file's line as written (a
+    # secret masked in it); `column` stays the file's, for an editor to go to
+    caret: int | None = None
 
     def format(self, color: bool = False) -> str:
         where = visible(self.filename or "<input>")
@@ -128,7 +131,7 @@ class Diagnostic:
             where = f"\x1b[1m{where}\x1b[0m"
         out = [f"{where}: {label}: {visible(self.message)}"]
         if self.source_line is not None and self.line:
-            shown, caret = display_line(self.source_line, max(self.column, 1))
+            shown, caret = display_line(self.source_line, max(self.caret or self.column, 1))
             mark = "^"
             if color:
                 mark = "\x1b[1;32m^\x1b[0m"
@@ -163,6 +166,7 @@ class VolleyError(Exception):
         column: int = 0,
         source_line: str | None = None,
         hint: str | None = None,
+        caret: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -171,13 +175,20 @@ class VolleyError(Exception):
         self.column = column
         self.source_line = source_line
         self.hint = hint
+        self.caret = caret  # as Diagnostic's: the caret's place in a masked source_line
         self.errors: list[VolleyError] = [self]  # every error raised as this one
         self.warnings: list[Diagnostic] = []  # what the reader found besides
 
     @property
     def diagnostic(self) -> Diagnostic:
         return Diagnostic(
-            self.message, self.filename, self.line, self.column, self.source_line, self.hint
+            self.message,
+            self.filename,
+            self.line,
+            self.column,
+            self.source_line,
+            self.hint,
+            caret=self.caret,
         )
 
     def format(self, color: bool = False) -> str:
@@ -219,6 +230,7 @@ class VolleyErrors(VolleyError):
             column=first.column,
             source_line=first.source_line,
             hint=first.hint,
+            caret=first.caret,
         )
         self.errors = list(errors)
         self.warnings = list(warnings or [])

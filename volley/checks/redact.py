@@ -56,13 +56,15 @@ def redact_error(error: VolleyError) -> VolleyError:
             [redact_error(each) for each in error.errors],
             [redact_diagnostic(each) for each in error.warnings],
         )
+    masked = redact_text(error.source_line) if error.source_line is not None else None
     return VolleyError(
         redact_text(error.message),
         filename=error.filename,
         line=error.line,
         column=error.column,
-        source_line=redact_text(error.source_line) if error.source_line is not None else None,
+        source_line=masked,
         hint=redact_text(error.hint) if error.hint else error.hint,
+        caret=_caret(error.source_line, masked, error.column, redact_text),
     )
 
 
@@ -75,9 +77,30 @@ def redact_diagnostic(
     def mask(text: str) -> str:
         return again(redact_text(text))
 
+    line = diagnostic.source_line
+    masked = None if line is None else mask(line)
     return dataclasses.replace(
         diagnostic,
         message=mask(diagnostic.message),
-        source_line=None if diagnostic.source_line is None else mask(diagnostic.source_line),
+        source_line=masked,
         hint=mask(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
+        caret=_caret(line, masked, diagnostic.column, mask),
     )
+
+
+def _caret(
+    line: str | None, masked: str | None, column: int, mask: Callable[[str], str]
+) -> int | None:
+    """Where the caret at `column` of `line` stands in the line as masked, when a mask before
+    it changed the line's length: after the masked text before it, if masking that alone
+    gives the same start; else as far from the end as the text after it, if that is unmasked;
+    else at the column, within the line."""
+    if line is None or masked is None or masked == line or column < 1:
+        return None
+    before, after = line[: column - 1], line[column - 1 :]
+    start = mask(before)
+    if masked.startswith(start):
+        return len(start) + 1
+    if after and masked.endswith(after):
+        return len(masked) - len(after) + 1
+    return min(column, len(masked) + 1)

@@ -366,15 +366,8 @@ def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Dia
     if in_link(diagnostic):  # a block holding a swimlanes.io link: the link's own lines
         return dataclasses.replace(diagnostic, filename=in_link_named(filename, offset + 1))
     diagnostic = with_nested_fence_hint(diagnostic)
-    return Diagnostic(
-        diagnostic.message,
-        filename,
-        diagnostic.line + offset if diagnostic.line else offset,
-        diagnostic.column,
-        diagnostic.source_line,
-        diagnostic.hint,
-        diagnostic.severity,
-    )
+    line = diagnostic.line + offset if diagnostic.line else offset
+    return dataclasses.replace(diagnostic, filename=filename, line=line)
 
 
 def _alt(title: str | None, block: Block) -> str:
