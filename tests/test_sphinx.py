@@ -311,6 +311,41 @@ def test_a_named_diagram_is_a_target_for_ref(tmp_path):
     assert sorted({i for i in ids if ids.count(i) > 1}) == [], ids
 
 
+DEEP_LINKED = {
+    "index.md": "# Home\n\n```{toctree}\nother\n```\n\n```volley name=login\n"
+    "Browser -> API: POST /login\nAPI --> Browser: 200\n```\n\n"
+    "```volley name=refresh\nA -> B: refresh\n```\n\n"
+    "See [the answer](#login-message-2) and [the refresh](#refresh-message-1).\n",
+    "other.md": "# Other\n\nSee [the login answer](index.md#login-message-2).\n",
+}
+
+
+def test_deep_links_to_messages_resolve_in_myst_pages_on_and_across_pages(tmp_path):
+    """A message's deep link is an anchor MyST resolves, on the page and from another:
+    `-W` builds passed only without links to the diagrams the docs say to link to."""
+    site = write_site(tmp_path / "site", DEEP_LINKED)
+    result = build_site(site, tmp_path / "out", "-W")
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "out" / "index.html").read_text()
+    other = (tmp_path / "out" / "other.html").read_text()
+    assert 'href="#login-message-2"' in index and 'href="#refresh-message-1"' in index
+    assert 'href="index.html#login-message-2"' in other
+    ids = re.findall(r'\sid="([^"]+)"', index)
+    assert {"login-message-1", "login-message-2", "refresh-message-1"} <= set(ids)
+    assert sorted({i for i in ids if ids.count(i) > 1}) == [], ids
+    assert 'data-anchor="refresh-"' in index  # the links the viewer writes
+
+
+def test_deep_links_to_messages_land_on_the_figure_in_latex(tmp_path):
+    site = write_site(tmp_path / "site", DEEP_LINKED)
+    result = build_site(site, tmp_path / "out", "-W", builder="latex")
+    assert result.returncode == 0, result.stderr
+    (tex,) = (tmp_path / "out").glob("*.tex")
+    text = tex.read_text(encoding="utf-8")
+    assert "\\hyperref[\\detokenize{index:login-message-2}]" in text
+    assert "\\label{\\detokenize{index:login-message-2}}" in text
+
+
 def test_a_diagram_named_like_its_section_leaves_the_section_its_id(tmp_path):
     """`:name: login` under a section "Login": each element keeps an id of its own, and the
     section's and the diagram's links land on them."""

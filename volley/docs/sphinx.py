@@ -32,12 +32,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 try:
     from docutils import nodes
     from docutils.parsers.rst import directives
     from sphinx.application import Sphinx
+    from sphinx.domains.std import StandardDomain
     from sphinx.transforms.post_transforms import SphinxPostTransform
     from sphinx.util import logging
     from sphinx.util.docutils import SphinxDirective
@@ -170,10 +171,15 @@ class VolleyDirective(SphinxDirective):
             return self._failed(exc, shown_file, fence_line)
         for warning in checked.warnings:
             self._report(warning, shown_file, fence_line)
+        content_prefix = api.default_id_prefix(checked.diagram)
+        # the prefixes this page has given so far (Sphinx keeps temp_data for one page)
+        taken = cast(dict[str, int], self.env.temp_data.setdefault("volley_prefixes", {}))
+        prefix = _prefix(self.options.get("name"), content_prefix, taken)
         node = volley_diagram(
             # Doctrees keep plain values (they are pickled, and read by later volley
             # versions): the source, drawn again when the page is written.
-            content_prefix=api.default_id_prefix(checked.diagram),
+            content_prefix=content_prefix,
+            prefix=prefix,
             filename=shown_file,
             source=source,
             theme=self.options.get("theme"),
@@ -186,7 +192,24 @@ class VolleyDirective(SphinxDirective):
         )
         self.set_source_info(node)
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
+        self._anchor_messages(node, prefix, len(checked.diagram.messages()))
         return [node]
+
+    def _anchor_messages(self, node: volley_diagram, prefix: str, count: int) -> None:
+        """Each message's deep link (`#login-message-2`) is an anchor of the page, as a link
+        to it needs: MyST's (`[the answer](#login-message-2)`, `guide.md#login-message-2`)
+        and LaTeX's hyperref look for one. An id of the diagram's, and an anonymous label of
+        the standard domain (as sphinx.ext.autosectionlabel adds its sections'), under a
+        name of this page's alone."""
+        document, docname = self.state.document, self.env.docname
+        labels = cast(StandardDomain, self.env.get_domain("std")).anonlabels
+        for number in range(1, count + 1):
+            anchor = f"{prefix}-message-{number}"
+            if anchor in document.ids:  # a heading's, say: the page keeps one of each
+                continue
+            node["ids"].append(anchor)
+            document.ids[anchor] = node
+            labels[f"{docname}#{anchor}"] = (docname, anchor)
 
     def _read_fence_line_options(self) -> None:
         """Options written on the fence line, as GitHub and MkDocs pages write them
@@ -312,7 +335,10 @@ class DrawDiagrams(SphinxPostTransform):
             shown: nodes.Element
             try:
                 if pages:  # an epub (no script) gets the static picture inline too
-                    prefix = _prefix(node, prefixes)
+                    # named when read; a doctree an earlier version kept is named here
+                    prefix = node.get("prefix") or _prefix(
+                        node.get("link_name"), node["content_prefix"], prefixes
+                    )
                     shown = (
                         self._interactive(node, prefix)
                         if node["interactive"] and interactive_builder
@@ -412,12 +438,12 @@ def _png_width(data: bytes) -> int:
     return int.from_bytes(data[16:20], "big")
 
 
-def _prefix(node: volley_diagram, taken: dict[str, int]) -> str:
+def _prefix(name: str | None, content_prefix: str, taken: dict[str, int]) -> str:
     """Ids and deep links (`#PREFIX-message-3`): the `name` option, else from the content;
     the same diagram twice on one page gets `-2`, so ids stay unique."""
-    base = re.sub(r"[^A-Za-z0-9_-]+", "-", node.get("link_name") or "").strip("-")
+    base = re.sub(r"[^A-Za-z0-9_-]+", "-", name or "").strip("-")
     if not (base and base[0].isalpha()):
-        base = node["content_prefix"]
+        base = content_prefix
     taken[base] = taken.get(base, 0) + 1
     return base if taken[base] == 1 else f"{base}-{taken[base]}"
 
