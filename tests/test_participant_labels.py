@@ -48,3 +48,23 @@ def test_a_line_break_in_a_label_breaks_the_box_and_is_a_space_in_words():
 def test_a_label_of_line_breaks_alone_shows_the_name():
     diagram = volley.parse("participant X as <br>\nX -> Y: hi\n")
     assert diagram.shown_lines("X") == ["X"] and diagram.shown("X") == "X"
+
+
+def test_as_is_read_in_any_case_and_never_joins_the_name():
+    """Mermaid reads `As` and `AS` as `as`: a declaration written so gave a lane named
+    "API As Gateway" beside the API the messages use."""
+    diagram = volley.parse(
+        "participant API As Gateway\nactor E AS Eve\nparticipant D as\tDB\nBrowser -> API: GET /\n"
+    )
+    assert diagram.participants == ["API", "E", "D", "Browser"]
+    assert [diagram.shown(n) for n in ("API", "E", "D")] == ["Gateway", "Eve", "DB"]
+
+
+def test_an_as_with_no_label_is_an_error_at_its_end():
+    import pytest
+
+    with pytest.raises(volley.VolleyError) as raised:
+        volley.parse("participant C as\nC -> B: x\n")
+    error = raised.value
+    assert (error.line, error.column) == (1, 17)
+    assert 'expected the name to show after "as"' in error.message

@@ -90,6 +90,8 @@ _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
+# The `as` of `participant A as Long name`, in any case, as Mermaid reads it (`A AS Alpha`)
+_AS = re.compile(r"[ \t]+as(?:[ \t]+|$)", re.IGNORECASE)
 # PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
 _LIFELINE_MARKS = {
     "++": ("starts an activation", 'volley writes the mark after the arrow: "A ->+ B"'),
@@ -363,8 +365,19 @@ class _ToModel:
 
     def participant(self, children):
         keyword, text = children
-        name, _, label = _text(text).partition(" as ")
+        written = _text(text)
+        said_as = _AS.search(written)
+        name, label = written, ""
+        if said_as:
+            name, label = written[: said_as.start()], written[said_as.end() :]
         name, label = _composed(name.strip()), label.strip()
+        if said_as and not label:  # `participant C as`: the longer name left out
+            self.error(
+                f'expected the name to show after "{written[said_as.start() :].strip()}"',
+                _at_text(text, len(written.rstrip())),
+                hint=f'write "{keyword.value.strip()} {name} as Longer name", or leave out '
+                f'"{written[said_as.start() :].strip()}"',
+            )
         typed = name.find("@{")  # Mermaid's `participant API@{ "type": "boundary" }`
         if typed > 0:
             self.error(
