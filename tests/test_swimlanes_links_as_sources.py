@@ -87,8 +87,13 @@ def test_a_file_holding_only_a_link_is_the_diagram_it_carries(tmp_path: Path):
 
 @pytest.mark.parametrize(
     "written",
-    [WELCOME.removeprefix("https://"), f"<{WELCOME}>", f"<{WELCOME.removeprefix('https://')}>"],
-    ids=["no scheme", "angle brackets", "both"],
+    [
+        WELCOME.removeprefix("https://"),
+        f"<{WELCOME}>",
+        f"<{WELCOME.removeprefix('https://')}>",
+        f"\ufeff{WELCOME}",  # saved by an editor that starts a file with a byte order mark
+    ],
+    ids=["no scheme", "angle brackets", "both", "byte order mark"],
 )
 def test_a_file_holding_a_link_as_address_bars_and_markdown_write_it(tmp_path, written):
     source = tmp_path / "flow.txt"

@@ -20,8 +20,8 @@ from volley.model import Diagram
 # A link and nothing else, spaces and line breaks around it aside (matched in place: a
 # diagram's text fails at its first letters, and is never copied to be stripped); in a file,
 # as an address bar copies it (no scheme) or as Markdown and chat write it (`<https://…>`).
-_LINK = re.compile(
-    r"\s*(?P<angle><)?(?i:(?P<scheme>https?://)?(?:www\.|cdn\.)?swimlanes\.io)"
+_LINK = re.compile(  # after a byte order mark too, as an editor may save a file
+    r"\ufeff?\s*(?P<angle><)?(?i:(?P<scheme>https?://)?(?:www\.|cdn\.)?swimlanes\.io)"
     r"(?P<path>/[^#\s>]*)?(?:#(?P<data>[^\s>]*))?(?(angle)>)\s*"
 )
 
