@@ -899,3 +899,27 @@ def test_a_later_order_that_contradicts_an_earlier_one_is_pointed_out():
     for quiet in ("order: C, D", "order: C, D, C", "order: B, C", "order: A, B, C"):
         assert volley.parse(f"order: A, B\n{quiet}\nA -> D\n").warnings == [], quiet
     assert volley.parse("order: B\norder: B, A\nA -> B\n").participants == ["B", "A"]
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "said"),
+    [
+        ("participant API %% the gateway", 17, "%% the gateway"),
+        ("activate API %% busy", 14, "%% busy"),
+        ("X -> Y // db", 8, "// db"),
+        ("note Y // n: hi", 8, "// n"),
+    ],
+)
+def test_a_comment_after_a_name_is_an_error_not_part_of_the_name(line, column, said):
+    """Mermaid makes `participant API %% the gateway` a lane named so, beside the API its
+    messages use; volley points at the comment instead."""
+    with pytest.raises(VolleyErrors) as raised:
+        volley.parse(line + "\n")
+    (error,) = raised.value.errors
+    assert (error.line, error.column) == (1, column)
+    assert error.message.startswith(f'"{said}" after') and "line of its own" in error.message
+
+
+def test_a_comment_in_a_label_stays_the_labels_text():
+    (message,) = volley.parse("A -> B: GET / %% cached\n").messages()
+    assert message.label == "GET / %% cached"  # as Mermaid draws it

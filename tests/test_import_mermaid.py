@@ -254,6 +254,16 @@ def test_a_comment_after_end_is_kept() -> None:
     assert text == "loop: every minute\n  A -> B: ping\nend\n// of the loop\n"
 
 
+def test_a_comment_after_a_participants_name_is_kept_as_a_comment() -> None:
+    """Mermaid makes `participant API %% the gateway` a lane of that name beside the API the
+    messages use; the import keeps the name and says what Mermaid does with the rest."""
+    text = one("sequenceDiagram\nparticipant API %% the gateway\nB->>API: hi\nactivate API // x\n")
+    diagram = volley.parse(text)
+    assert diagram.participants == ["API", "B"]
+    assert '// Mermaid: "%% the gateway" after API is kept as a comment' in text
+    assert '// Mermaid: "// x" after API is kept as a comment' in text
+
+
 def test_a_comment_after_the_header_autonumber_or_a_semicolon_is_a_comment() -> None:
     """Mermaid skips `%%` to the end of the line after a word it reads as a keyword (the
     header, autonumber and its numbers, end) and where a statement would start (after `;`),

@@ -39,7 +39,7 @@ from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, PartlyImported, part_name
-from volley.language.parser import if_label, normalise
+from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
 from volley.text.fences import fence_attrs
@@ -788,6 +788,14 @@ class _Reader:
                 else "for a label with a line break, write participant A as First line<br/>Second",
             )
         name = _decode(name).strip()
+        cut = COMMENT_AFTER_NAME.search(name)
+        if cut is not None:  # `participant API %% the gateway`: what its author meant
+            self.comment(
+                line,
+                f'"{name[cut.start(1) :]}" after {name[: cut.start()]} is kept as a comment; '
+                "Mermaid makes it part of the name",
+            )
+            name = name[: cut.start()]
         if not name:
             self.fail(line, raw, "expected a participant name")
         if not is_volley_name(name):

@@ -90,6 +90,9 @@ _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
+# `participant API %% the gateway`, `B -> C // db`: a comment after a name, which Mermaid
+# would make part of the name (a lane called "API %% the gateway")
+COMMENT_AFTER_NAME = re.compile(r"[ \t]+(%%|//)")
 # The `as` of `participant A as Long name`, in any case, as Mermaid reads it (`A AS Alpha`)
 _AS = re.compile(r"[ \t]+as(?:[ \t]+|$)", re.IGNORECASE)
 # PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
@@ -447,6 +450,16 @@ class _ToModel:
         """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
         `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
         gives it: it is placed in the user's text only if there is a mistake to point at."""
+        comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
+        if comment is not None:
+            said = name[comment.start(1) :]
+            self.error(
+                f'"{said}" after "{name[: comment.start()]}" is a comment, which volley reads '
+                "only on a line of its own (Mermaid would make it part of the name)",
+                _at_text(token, comment.start(1)),
+                hint=f'put "{said}" on a line of its own, or delete it',
+            )
+            return
         refusals = (  # (refused, what is said after the name, the hint)
             (
                 name.endswith("<"),
