@@ -833,10 +833,47 @@ def test_ending_an_activation_that_is_not_open_is_a_warning():
         (
             6,
             "deactivate Zed, which has no activation open; it draws nothing",
-            "Zed takes part in no message: is the name misspelt?",
+            "Zed takes part in no message, so its lane stands empty: is the name misspelt?",
         ),
     ]
     assert volley.check("A ->+ B: call\nB -->- A: done\n").warnings == []
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "hint"),
+    [
+        (
+            "Client -> Server: x\nactivate Srever\nServer --> Client: y\ndeactivate Srever\n",
+            2,
+            10,
+            'is it "Server", misspelt?',
+        ),
+        ("order: Browser API\nBrowser -> API: GET /\n", 1, 8, 'parted by commas: "Browser, API"'),
+        ("Browser -> API: GET /\nnote Browser API: hi\n", 2, 6, 'commas: "Browser, API"'),
+        ("A -> B: x\nactivate C\ndeactivate C\n", 2, 10, "is the name misspelt?"),
+    ],
+)
+def test_a_lane_no_message_touches_is_pointed_out_where_it_is_most_likely_a_slip(
+    text, line, column, hint
+):
+    """A misspelt name in an activation line, or two names without their comma, made a lane
+    of its own without a word."""
+    (warning,) = volley.check(text).warnings
+    assert "takes part in no message" in warning.message
+    assert (warning.line, warning.column) == (line, column) and warning.hint.endswith(hint)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "order: A, B, Slack\nA -> B: x\n",  # a lane listed on purpose, like no other
+        "A -> B: x\nnote Database: offline\n",
+        "participant Srever\nServer -> A: x\n",  # declared: meant
+        "note A: only notes\nnote B: here\n",
+    ],
+)
+def test_a_lane_listed_noted_or_declared_on_purpose_is_not_pointed_out(text):
+    assert volley.check(text).warnings == []
 
 
 @pytest.mark.parametrize(

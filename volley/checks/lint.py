@@ -9,6 +9,7 @@ never fail a command.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterator
 
@@ -38,6 +39,7 @@ def lint(
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
+        *_idle_lane_warnings(diagram, source_line, source),
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_spaced_bold_warnings(diagram, source_line),
@@ -167,7 +169,9 @@ def _activation_warnings(
         shown = source_line(item.line)
         hint = "delete it, or end the bar that is open"
         if name not in in_messages:
-            hint = f"{name} takes part in no message: is the name misspelt?"
+            hint = (
+                f"{name} takes part in no message, so its lane stands empty: is the name misspelt?"
+            )
         yield Diagnostic(
             f"{what}, which has no activation open; it draws nothing",
             diagram.filename,
@@ -177,6 +181,69 @@ def _activation_warnings(
             severity="warning",
             hint=hint,
         )
+
+
+def _idle_lane_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None], source: str
+) -> Iterator[Diagnostic]:
+    """A lane no message touches, named only in `order:`, a note or an activation line, and
+    never declared, where that is most likely a mistake: a name like one the messages use
+    (`activate Srever`), two of their names without the comma between them (`order: Browser
+    API`, `note Browser API: …`), a bar on a lane no message reaches. A lane listed in
+    `order:` or given a note, and like no other, is one people draw on purpose."""
+    in_messages = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
+    if not in_messages:  # a diagram of notes alone
+        return
+    idle = [
+        name
+        for name in diagram.participants
+        if name not in in_messages and name not in diagram.declared_lines
+    ]
+    if not idle:
+        return
+    told = {name for _, name, _ in _unopened_ends(diagram.items, {})}  # said so already
+    activated = {item.participant for item in walk(diagram.items) if isinstance(item, Activation)}
+    for name in idle:
+        if name in told:
+            continue
+        parts = name.split()
+        close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
+        if len(parts) > 1 and all(part in in_messages for part in parts):
+            hint = f'names are parted by commas: "{", ".join(parts)}"'
+        elif close:
+            hint = f'is it "{close[0]}", misspelt?'
+        elif name in activated:
+            hint = "is the name misspelt?"
+        else:  # a lane listed, or noted, on purpose, as people do
+            continue
+        line = _first_naming(diagram, name, source)
+        shown = source_line(line) if line else None
+        yield Diagnostic(
+            f'"{name}" takes part in no message: it is drawn as a lane of its own',
+            diagram.filename,
+            line,
+            shown.find(name) + 1 if shown and name in shown else 1,
+            shown,
+            severity="warning",
+            hint=hint,
+        )
+
+
+def _first_naming(diagram: Diagram, name: str, source: str) -> int:
+    """The first line that names a participant no message names: an `order:` line that
+    lists it, an activation line or a note over it."""
+    lines = [
+        item.line
+        for item in walk(diagram.items)
+        if (isinstance(item, Activation) and item.participant == name)
+        or (isinstance(item, Note) and name in item.over)
+    ][:1]
+    for number, line in enumerate(source.splitlines(), 1):
+        keyword, colon, names = line.partition(":")
+        if colon and keyword.strip().lower() == "order" and name in names:
+            lines.append(number)
+            break
+    return min(lines, default=0)
 
 
 def _unopened_ends(
