@@ -111,6 +111,33 @@ def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
     assert "read as text of the note on line 1" in diagram.warnings[0].message
 
 
+def test_an_activation_line_of_a_lane_ends_a_note_and_prose_stays_in_it():
+    """`deactivate Server` under a note is the element where Server is a lane of the messages
+    (its bar ran to the end of the diagram, the line drawn in the note); "Activate the
+    account" stays the note's text, pointed out."""
+    checked = volley.check(
+        "Client ->+ Server: call\nnote Server: working on it\ndeactivate Server\n"
+        "Server --> Client: done\nnote Client: then\nActivate the account\n"
+    )
+    kinds = [type(item).__name__ for item in checked.diagram.items]
+    assert kinds == ["Message", "Note", "Activation", "Message", "Note"]
+    assert checked.diagram.items[1].text == "working on it"
+    assert checked.diagram.items[4].text == "then\nActivate the account"
+    (warning,) = checked.warnings
+    assert warning.line == 6 and "deactivate: A" in warning.message
+
+
+def test_fmt_keeps_a_notes_activation_like_line_in_the_note():
+    """A note that holds such a line (an import's, from a <br>) is written so that it reads
+    back as the note it is, whatever lanes the diagram has."""
+    from volley.language.writer import write
+
+    diagram = parse("A -> B: x\nnote A: first\\ndeactivate B\nB -> A: y\n")
+    diagram.items[1].text = "first\ndeactivate B"
+    again = parse(write(diagram))
+    assert [type(item).__name__ for item in again.items] == ["Message", "Note", "Message"]
+
+
 def test_a_comment_line_ends_a_note_before_a_mermaid_statement():
     diagram = parse("note A: hi\n//\nactivate A\nA -> B\n")
     assert diagram.items[0].text == "hi" and isinstance(diagram.items[1], Activation)

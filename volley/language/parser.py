@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Container
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import Any, cast
 
 from lark import Lark, Token
@@ -157,6 +158,34 @@ def _message_start() -> re.Pattern[str]:
 
 
 @cache
+def _message_names() -> re.Pattern[str]:
+    """A message line's sender and receiver, as `_message_start` finds them."""
+    name, arrow, mark = _terminal("NAME"), _terminal("ARROW"), _terminal("MARK")
+    return re.compile(
+        rf"^[ \t]*(?P<sender>{name})[ \t]*(?:{arrow})[ \t]*(?:{mark})?[ \t]*(?P<receiver>{name})",
+        re.MULTILINE,
+    )
+
+
+class _MessageNames(Container[str]):
+    """The names a text's message lines use, read the first time one is asked about (most
+    texts never ask: only a note's `activate` line does)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.names: set[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self.names is None:
+            self.names = {
+                found[side].strip()
+                for found in _message_names().finditer(self.text)
+                for side in ("sender", "receiver")
+            }
+        return name in self.names
+
+
+@cache
 def _name() -> re.Pattern[str]:
     return re.compile(_terminal("NAME"))
 
@@ -177,7 +206,7 @@ def _blank_or_comment(line: str) -> bool:
     return not line.strip() or is_comment(line)
 
 
-def line_kind(line: str, next_line: str | None = None) -> LineKind:
+def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = ()) -> LineKind:
     """Whether a line is an element of the language, which ends a note (swimlanes.io's rule).
 
     Messages, comment lines, and keywords written with their colon are; so are `end`,
@@ -185,7 +214,9 @@ def line_kind(line: str, next_line: str | None = None) -> LineKind:
     uses as a keyword ("Loop over the pages", "Activate the account") is a note's text. A box
     holds declarations: a `box` line is one only where `next_line` (the next line that is not
     blank or a comment, when known) declares a participant, so "Box: 3 items" in a note is
-    text.
+    text. `activate A` and `deactivate A` are elements where A is one of the `lanes` the
+    messages use (`deactivate Server` under a note), prose where it is not ("Activate the
+    account").
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
@@ -199,6 +230,8 @@ def line_kind(line: str, next_line: str | None = None) -> LineKind:
     if found is None:
         return "keyword text" if _OTHER_TOOLS_LINE.match(line) else "text"
     name = found.lastgroup
+    if name == "ACTIVATE" and line[found.end() :].strip() in lanes:
+        return "element"
     if name == "BOX" and next_line is not None and not _opens_box(next_line):
         return "keyword text"
     if name in _NOTE_ENDING_BARE or found.group().rstrip().endswith(":"):
@@ -595,8 +628,8 @@ class _ToModel:
                 else:
                     said += (
                         '; to start an element here instead, end the note before it with a "//" '
-                        "line (and write a block keyword with its colon, as in loop: …, an "
-                        "arrow as volley does, as in ->>)"
+                        "line (and write a keyword with its colon, as in loop: … or "
+                        "deactivate: A, an arrow as volley does, as in ->>)"
                     )
                 self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
         note = Note(line=_line(keyword), over=names, text=text, text_line=text_line)
@@ -1086,7 +1119,7 @@ class _Parse:
                     text,
                     keyword_matcher("IN", "OUT"),
                     keyword_matcher("NOTE"),
-                    line_kind,
+                    partial(line_kind, lanes=_MessageNames(text)),
                     _mermaid_note(),
                     self.filename,
                 )

@@ -23,8 +23,9 @@ place. Given the source, the writer also keeps the author's blank lines between 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from volley.language.parser import line_kind, normalise, parse
 from volley.language.prepass import note_body
@@ -240,9 +241,16 @@ def _reads_back(first: str, lines: list[str]) -> bool:
     """Whether a note written as `note: FIRST` with `lines` indented under it is read back as
     all of them, none pointed out as doubtful."""
     written = [_with_label("note:", first), *(f"  {line}" if line else "" for line in lines)]
-    end, body = note_body(written, 0, line_kind)
+    # an `activate A` line ends a note where A is a lane of the messages: taken as one, so the
+    # note reads back whatever lanes the text around it has
+    end, body = note_body(written, 0, partial(line_kind, lanes=_EveryName()))
     last = max(index for index, line in enumerate(written) if line.strip())
     return end > last and not (body is not None and body.doubtful)
+
+
+class _EveryName(Container[str]):
+    def __contains__(self, name: object) -> bool:
+        return True
 
 
 def _on_one_line(text: str) -> str:
