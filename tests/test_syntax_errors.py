@@ -350,6 +350,16 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
         # the fence opened on the in: line itself: its body is read as the body meant
         ('A -> B\nin: Request ```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
         ('A -> B\nin: Request ```json\n  {"a": 1}\n```\nB ~> A\n', [2, 5]),  # indented
+        # a message whose arrow is a slip keeps its in: and out: (no "must come right after a
+        # message" for them), whichever slip it is
+        ("A ~> B: x\nin: Request\n  a: 1\nB ~> A\n", [1, 4]),
+        ("A-xB: lost\nout: R\n  a: 1\nA ~> B\n", [1, 4]),
+        ("A -) B: event\nin: R\n  a: 1\nout: S\n  b: 2\nA ~> B\n", [1, 6]),
+        # a note whose colon was forgotten is read on as that note: the in: after it is
+        # misplaced, not a second one of the message above
+        ("A -> B: x\nin: R\n  a: 1\nnote over A\nin: S\n  b: 2\n", [4, 5]),
+        # a body indented one space deeper than its out:, one error at its first line
+        ("if: c\n  A -> B: 1\n  out:\n   one-space\n   more\nend\nA ~> B\n", [4, 7]),
     ],
 )
 def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):

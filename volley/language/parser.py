@@ -454,6 +454,14 @@ class _ToModel:
         keyword, label = children
         side = "in" if keyword.type == "IN" else "out"
         body = self.bodies.get(_line(keyword))
+        if body is not None and body.shallow:
+            first = self._local.run.lines[body.start - 1]
+            self.error(
+                f"this body is indented one space deeper than its {side}: line; a body is "
+                f"indented at least two spaces (or a tab) deeper",
+                Token("TEXT", first, line=body.start, column=len(first) - len(first.lstrip()) + 1),
+                hint=f"indent the lines under {side}: by one more space",
+            )
         if body is None:
             self.error(
                 f"{side}: needs a body after it: a fenced block (```) or lines "
@@ -1182,19 +1190,16 @@ class _Parse:
         line to own it. No more errors are looked for in them than in a body."""
         from volley.language.syntax_errors import braced_description_end, plantuml_note_end
 
-        if meant is None:
-            opening = fence_open(self.lines[index])
+        if meant is None or not keyword_matcher("IN", "OUT").match(meant):
+            opening = fence_open(self.lines[index]) if meant is None else None
             if opening is not None:  # a fence with no in:, out: or note line: its body too
                 return read_block(self.lines, index, opening).end + 1  # unclosed: to the end
-
-            return (
+            return (  # `note left of A` read as `note left of A:`: its lines to `end note` too
                 braced_description_end(self.lines, index, _is_element)
                 or plantuml_note_end(self.lines, index, _is_element)
                 or table_end(self.lines, index)
                 or index + 1
             )
-        if not keyword_matcher("IN", "OUT").match(meant):
-            return index + 1
         try:
             return payload_end(source, index, line_kind, self.filename)
         except VolleyError as never_closed:  # a fence never closed: it says so, and, as the

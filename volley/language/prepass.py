@@ -40,6 +40,9 @@ class Body:
     # its block is lifted as the body meant, and the parser says the fence goes on a line of
     # its own.
     fence_on_owner: int = 0
+    # A payload's lines indented one column deeper than its owner, not two: read as the body
+    # meant, so that the slip is one error (the parser's), not one for each of its lines.
+    shallow: bool = False
 
 
 # What a line is, for where a note ends: an element, plain text, or text that starts with a
@@ -145,8 +148,8 @@ class _Lifter:
             )
         return block
 
-    def indented(self, start: int, owner_width: int) -> int:
-        """Index after the run of lines indented two columns deeper than the owner."""
+    def indented(self, start: int, owner_width: int, deeper: int = 2) -> int:
+        """Index after the run of lines indented `deeper` columns deeper than the owner."""
         end = start
         last = start
         while end < len(self.lines):
@@ -154,7 +157,7 @@ class _Lifter:
             if _is_blank(line):
                 end += 1
                 continue
-            if indent_width(line) < owner_width + 2:
+            if indent_width(line) < owner_width + deeper:
                 break
             end += 1
             last = end
@@ -173,11 +176,17 @@ class _Lifter:
         after, body = self.fence_on_owner(index)  # its block may be indented too
         if body is not None:
             return after, body
-        after = self.indented(nxt, indent_width(owner))
+        width = indent_width(owner)
+        after = self.indented(nxt, width)
+        shallow = False
+        if after == nxt and nxt < len(self.lines):
+            line = self.lines[nxt]
+            if indent_width(line) == width + 1 and self.line_kind(line, None) != "element":
+                after, shallow = self.indented(nxt, width, deeper=1), True
         if after == nxt:
             return index + 1, None
         text = "\n".join(_dedented(self.lines[nxt:after]))
-        return after, Body(index + 1, text, "indented", start=nxt + 1)
+        return after, Body(index + 1, text, "indented", start=nxt + 1, shallow=shallow)
 
     def fence_on_owner(self, index: int) -> tuple[int, Body | None]:
         """A body whose fence was opened at the end of its `in:` line, closed below it: read

@@ -351,6 +351,9 @@ class _Explainer:
                     mark = segment[at + len(typo) : at + len(typo) + 1]
                     arrow = typo + mark if mark in ("+", "-") else typo  # `A -x+B`: with its mark
                     hint = f'a lost message needs a space after "{arrow}": "A {arrow} B"'
+                # read on as the message meant, so that its in: and out: are its own
+                start = (name.column or 1) - 1 + at
+                self.meant = text[:start] + meant + text[start + len(typo) :]
                 return self.error(
                     f'"{typo}" is not an arrow; expected an arrow such as -> or --> after '
                     f'"{before}"',
@@ -399,7 +402,10 @@ class _Explainer:
         word, _, rest = stripped.partition(" ")
         lowered = word.lower()
         if lowered == "note":
-            return 'a note is written "note A: text" (or "note A, B: text"), with a colon', None
+            # read on as the note meant (its colon added), so a line after it is not read as
+            # one of the message's above
+            meant = text.rstrip() + ":" if ":" not in text else None
+            return 'a note is written "note A: text" (or "note A, B: text"), with a colon', meant
         if lowered in ("elif", "elsif", "elseif"):
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if lowered in ("endif", "end") or lowered.startswith("end"):
