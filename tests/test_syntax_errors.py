@@ -534,3 +534,32 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
     )
     # a message missing its arrow has nothing after its colon to name it by: no such hint
     assert "participant" not in (error_for("A B:\n").hint or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "said"),
+    [
+        ("note X\n", 7, 'expected ":" after "note X"'),
+        ("note over A\n", 12, 'expected ":" after "note over A"'),
+        ("autonumber -3\n", 12, 'expected a whole number after "autonumber", not "-3"'),
+        ("autonumber x\n", 12, 'expected a whole number after "autonumber", not "x"'),
+        ("autonumber 10 5\n", 12, 'expected one whole number after "autonumber", not "10 5"'),
+        ("A - B: 25\n", 3, '"-" is a shaft with no head; expected an arrow such as -> or -->'),
+        ("A -- B\n", 3, '"--" is a shaft with no head'),
+        ("Alpha Beta = Gamma: x\n", 12, '"=" is a shaft with no head'),
+    ],
+)
+def test_the_error_says_what_was_expected_where_it_was_expected(text, column, said):
+    """Each said "expected an arrow" after the whole line, the caret past its end or on the
+    label's colon; the hint alone told what was wrong."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    (error,) = info.value.errors
+    assert error.column == column and error.message.startswith(said), error.format()
+
+
+def test_a_shaft_with_no_head_is_read_on_as_the_arrow_meant():
+    """One slip, one error: the message's in: after it is its own."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A - B: 25\nin: R\n  a: 1\nB -> A: ok\n", "f.volley")
+    assert [e.line for e in info.value.errors] == [1]

@@ -122,6 +122,8 @@ def _meant_arrow(written: str) -> str | None:
     return None
 
 
+# A name with a shaft between two words and no head: `A - B`, `A -- B`, `A = B`.
+_LONE_SHAFT = re.compile(r"(?<=\S)[ \t]+(?P<shaft>--?|=)[ \t]+(?=\S)")
 _ARROW_PARTS = (
     "an arrow is a shaft (- solid, -- dashed, = bold) with a head at one end or both "
     "(> >> x on the right, < << x on the left): ->, -->, =>, <->"
@@ -379,7 +381,36 @@ class _Explainer:
             if word.lower().startswith("autonumber:"):
                 column = text.index(word) + len("autonumber:")
                 return self.error('"autonumber" takes no ":"', line, column, hint=hint)
+            if word.lower() == "autonumber":  # `autonumber -3`, `autonumber 10 5`
+                after = text.index(word) + len(word)
+                column = after + len(text[after:]) - len(text[after:].lstrip()) + 1
+                said = text[after:].strip()
+                what = "one whole number" if said.split()[0].isdigit() else "a whole number"
+                return self.error(
+                    f'expected {what} after "autonumber", not "{said}"', line, column, hint=hint
+                )
+            if word.lower() == "note" and ":" not in text:  # `note over A`, `note X`
+                return self.error(
+                    f'expected ":" after "{text.strip()}"',
+                    line,
+                    len(text.rstrip()) + 1,
+                    hint=hint,
+                )
         else:
+            shaft = _LONE_SHAFT.search(written)
+            if shaft is not None:  # `A - B: 25`: a shaft with no head
+                start = (name.column or 1) - 1 + len(name.value) - len(name.value.lstrip())
+                at = start + shaft.start("shaft")
+                arrow = shaft["shaft"] + ">"
+                self.meant = text[:at] + arrow + text[at + len(shaft["shaft"]) :]
+                return self.error(
+                    f'"{shaft["shaft"]}" is a shaft with no head; expected an arrow such as -> '
+                    f'or --> between "{written[: shaft.start()]}" and '
+                    f'"{written[shaft.end() :]}"',
+                    line,
+                    at + 1,
+                    hint=f'did you mean "{arrow}"? {_ARROW_PARTS}',
+                )
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
             if colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
