@@ -54,6 +54,28 @@ def test_names_that_differ_only_in_a_space_that_is_not_plain_are_warned_about():
     assert "U+2009 THIN SPACE" in warnings[1].message
 
 
+def test_names_that_differ_only_in_doubled_spaces_are_warned_about():
+    """`MCP  Server` draws as `MCP Server`: a second lane that looks like the first."""
+    text = "MCP Server -> X: a\nMCP  Server -> X: b\nA  B -> X: alone\n"
+    (warning,) = check(text, filename="f.volley").warnings
+    assert (warning.line, warning.column) == (2, 4)
+    assert warning.message == (
+        '"MCP  Server" looks like "MCP Server" but is another participant: it holds 2 spaces '
+        "together where the other has one"
+    )
+
+
+def test_a_name_like_another_participants_label_is_warned_about():
+    """`participant A as Alice`, then `Alice -> B`: two boxes that both say Alice (Mermaid
+    draws them too); the warning says to write A."""
+    text = "participant A as Alice\nAlice -> B: hi\nA -> B: yo\n"
+    (warning,) = check(text, filename="f.volley").warnings
+    assert (warning.line, warning.column) == (2, 1)
+    assert '"Alice" is another participant than A' in warning.message
+    assert warning.hint.endswith("write A")
+    assert check("participant A as A\nA -> B: hi\n").warnings == []
+
+
 def test_a_no_break_space_between_words_is_an_error_that_names_it():
     """`A ->\u00a0B` fails where it looks right: the error says which character it is, and the
     line is read on as if it were a plain space, so a later mistake is still found."""

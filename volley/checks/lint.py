@@ -103,6 +103,9 @@ def _address_warnings(
         )
 
 
+_SPACE_RUN = re.compile(r"[ \t]{2,}")
+
+
 def _name_warnings(
     diagram: Diagram, source_line: Callable[[int], str | None]
 ) -> Iterator[Diagnostic]:
@@ -124,11 +127,17 @@ def _name_warnings(
         for name in named:
             if not first_line.get(name) or item.line < first_line[name]:
                 first_line[name] = item.line
+
+    def looks(name: str) -> str:  # as it looks: one plain space wherever there is space
+        return _SPACE_RUN.sub(" ", LOOK_ALIKE_SPACE.sub(" ", name))
+
+    # each declared label, as it looks, and the participant it labels
+    shown_as = {looks(label): name for name, label in diagram.labels.items()}
     alike: dict[str, list[str]] = {}
     for name in first_line:  # the plain-spaced name first, for the warnings to name it
-        alike.setdefault(LOOK_ALIKE_SPACE.sub(" ", name), []).append(name)
+        alike.setdefault(looks(name), []).append(name)
     for names in alike.values():
-        names.sort(key=lambda name: LOOK_ALIKE_SPACE.search(name) is not None)
+        names.sort(key=lambda name: looks(name) != name)
 
     def warning(message: str, name: str, at: int, hint: str) -> Diagnostic:
         shown = source_line(first_line[name]) or ""
@@ -140,7 +149,8 @@ def _name_warnings(
 
     for name in first_line:
         odd = LOOK_ALIKE_SPACE.search(name)
-        others = [other for other in alike[LOOK_ALIKE_SPACE.sub(" ", name)] if other != name]
+        doubled = _SPACE_RUN.search(name)
+        others = [other for other in alike[looks(name)] if other != name]
         if odd is not None and others:
             space = odd.group()
             yield warning(
@@ -149,6 +159,24 @@ def _name_warnings(
                 name,
                 odd.start(),
                 "write the name with plain spaces to make them one participant",
+            )
+        elif doubled is not None and others:
+            yield warning(
+                f'"{name}" looks like "{others[0]}" but is another participant: it holds '
+                f"{len(doubled.group())} spaces together where the other has one",
+                name,
+                doubled.start(),
+                "write the name with one space between its words to make them one participant",
+            )
+        labelled = shown_as.get(looks(name))
+        if labelled is not None and labelled != name and name not in diagram.labels:
+            yield warning(
+                f'"{name}" is another participant than {labelled}, which is shown as '
+                f'"{diagram.labels[labelled]}": two lanes that look the same',
+                name,
+                0,
+                f'to mean the participant declared "participant {labelled} as '
+                f'{diagram.labels[labelled]}", write {labelled}',
             )
         if "\uff1a" in name:
             yield warning(
@@ -204,8 +232,8 @@ def _idle_lane_warnings(
     told = {name for _, name, _ in _unopened_ends(diagram.items, {})}  # said so already
     activated = {item.participant for item in walk(diagram.items) if isinstance(item, Activation)}
     for name in idle:
-        if name in told:
-            continue
+        if name in told or LOOK_ALIKE_SPACE.search(name) or _SPACE_RUN.search(name):
+            continue  # said so already, or a look-alike of a name (`_name_warnings`)
         parts = name.split()
         close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
         if len(parts) > 1 and all(part in in_messages for part in parts):
