@@ -228,7 +228,12 @@ def test_whole_document_values(body, row):
 
 
 def test_bare_scalars_need_a_declared_json_body():
-    assert not body_table("42", None).rows
+    for scalar in ("42", "true", "null", '"ok"'):
+        table = body_table(scalar, None)
+        assert not table.rows  # the reason says so, not that the body is not JSON
+        assert (
+            table.reason == "no table: the body is one value alone; a json fence shows it as a row"
+        )
     assert body_table("{}", None).rows == [Row(ROOT_KEY, "{}", "empty-object", "body")]
 
 

@@ -809,6 +809,8 @@ def _sniffed_table(body: str, name: str | None) -> Table:
         return broken_json
     if name is not None:
         return _no_table(f'no table for YAML beyond flat "key: value" lines (see line {other})')
+    if _json_table(body).rows:  # `true`, `42`, `"ok"`: JSON too, but text as much
+        return _no_table("no table: the body is one value alone; a json fence shows it as a row")
     return _no_table('no table: the body is not JSON, HTTP or "key: value" lines')
 
 
