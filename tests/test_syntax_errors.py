@@ -563,3 +563,17 @@ def test_a_shaft_with_no_head_is_read_on_as_the_arrow_meant():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("A - B: 25\nin: R\n  a: 1\nB -> A: ok\n", "f.volley")
     assert [e.line for e in info.value.errors] == [1]
+
+
+@pytest.mark.parametrize(
+    ("line", "typo", "meant"),
+    [("B -> A ~> C: x", "~>", "->"), ("B -> A → C: x", "→", "->"), ("A <- B ⇒ C", "⇒", "=>")],
+)
+def test_a_second_arrow_that_is_a_slip_is_no_part_of_a_name(line, typo, meant):
+    """`B -> A ~> C` made a participant called "A ~> C" without a word."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(line + "\n", "f.volley")
+    (error,) = info.value.errors
+    assert error.column == line.index(typo) + 1
+    assert f'holds "{typo}", which is not an arrow' in error.message
+    assert (error.hint or "").startswith(f'did you mean "{meant}"?')

@@ -91,6 +91,8 @@ _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
+# Arrow-like text that is no arrow (`~>`, `→`), in what was read as a name: an arrow's slip
+_ARROW_SLIP = re.compile(r"~~?>|[→⟶⇒←]|[—–]>|==>|<==")
 # `participant API %% the gateway`, `B -> C // db`: a comment after a name, which Mermaid
 # would make part of the name (a lane called "API %% the gateway")
 COMMENT_AFTER_NAME = re.compile(r"[ \t]+(%%|//)")
@@ -491,6 +493,18 @@ class _ToModel:
         """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
         `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
         gives it: it is placed in the user's text only if there is a mistake to point at."""
+        slip = _ARROW_SLIP.search(name)
+        if slip is not None:  # `B -> A ~> C`: the second arrow a slip, read as part of a name
+            from volley.language.syntax_errors import TYPO_ARROWS
+
+            typo = slip.group()
+            meant = dict(TYPO_ARROWS).get(typo, "->")
+            self.error(
+                f'"{name}" holds "{typo}", which is not an arrow; a name holds no arrow',
+                _at_text(token, slip.start()),
+                hint=f'did you mean "{meant}"? a message goes from one participant to one',
+            )
+            return
         comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
         if comment is not None:
             said = name[comment.start(1) :]
