@@ -577,3 +577,11 @@ def test_a_second_arrow_that_is_a_slip_is_no_part_of_a_name(line, typo, meant):
     assert error.column == line.index(typo) + 1
     assert f'holds "{typo}", which is not an arrow' in error.message
     assert (error.hint or "").startswith(f'did you mean "{meant}"?')
+
+
+def test_a_sender_whose_name_starts_with_note_is_told_why_it_cannot_be():
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("Note Taker -> B: x\n", "f.volley")
+    (error,) = info.value.errors
+    assert error.column == 1 and error.message.startswith('"Note Taker" cannot be a participant')
+    assert '"participant N as Note Taker"' in (error.hint or "")

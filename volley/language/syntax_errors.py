@@ -122,6 +122,11 @@ def _meant_arrow(written: str) -> str | None:
     return None
 
 
+# A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
+_NOTE_NAMED_SENDER = re.compile(
+    r"[ \t]*(?P<name>(?i:note)[ \t]+(?!(?i:over|left|right)\b)[^\s:,<>=-][^:,<>=]*?)[ \t]*"
+    r"(?:<{1,2}[-=]|[-=]{1,2}[>x])"
+)
 # A name with a shaft between two words and no head: `A - B`, `A -- B`, `A = B`.
 _LONE_SHAFT = re.compile(r"(?<=\S)[ \t]+(?P<shaft>--?|=)[ \t]+(?=\S)")
 _ARROW_PARTS = (
@@ -300,6 +305,23 @@ class _Explainer:
             line,
             found.start() + 1,
             hint="write a plain space",
+        )
+
+    def note_named_sender(self, line: int) -> VolleyError | None:
+        """`Note Taker -> B: x`: a line that starts with the word note starts a note, so a
+        participant's name cannot start with it."""
+        text = self.lines[line - 1]
+        found = _NOTE_NAMED_SENDER.match(text)
+        if found is None:
+            return None
+        name = found["name"].strip()
+        return self.error(
+            f'"{name}" cannot be a participant\'s name: a line that starts with the word '
+            '"note" starts a note',
+            line,
+            found.start("name") + 1,
+            hint=f'declare the participant under another name, "participant N as {name}", '
+            "and write N -> …",
         )
 
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
@@ -527,6 +549,7 @@ class _Explainer:
             or self.misplaced_keyword(exc, line)
             or self.glued_lost_arrow(line)
             or self.plantuml_divider(line)
+            or self.note_named_sender(line)
         )
         if found:
             return found
