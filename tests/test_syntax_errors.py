@@ -585,3 +585,16 @@ def test_a_sender_whose_name_starts_with_note_is_told_why_it_cannot_be():
     (error,) = info.value.errors
     assert error.column == 1 and error.message.startswith('"Note Taker" cannot be a participant')
     assert '"participant N as Note Taker"' in (error.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [("---: three", "--:"), ("==: two", "=:"), ("....: four", "...:"), ("__: thin", "_:")],
+)
+def test_a_dividers_mark_written_wrong_names_the_one_meant_and_is_read_on(line, meant):
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(f"A -> B\n{line}\nC ~> D\n", "f.volley")
+    first, second = info.value.errors
+    assert (first.line, first.column) == (2, 1) and first.message.endswith("is not a divider")
+    assert (first.hint or "").startswith(f'did you mean "{meant}"?')
+    assert second.line == 3

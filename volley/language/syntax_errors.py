@@ -122,6 +122,8 @@ def _meant_arrow(written: str) -> str | None:
     return None
 
 
+# A divider's mark with a character too many, or a dot too few or many: `---:`, `==:`, `....:`.
+_DIVIDER_SLIP = re.compile(r"[ \t]*(?P<mark>-{3,}|={2,}|_{2,}|\.\.(?!\.:)|\.{4,})[ \t]*:")
 # A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
 _NOTE_NAMED_SENDER = re.compile(
     r"[ \t]*(?P<name>(?i:note)[ \t]+(?!(?i:over|left|right)\b)[^\s:,<>=-][^:,<>=]*?)[ \t]*"
@@ -305,6 +307,24 @@ class _Explainer:
             line,
             found.start() + 1,
             hint="write a plain space",
+        )
+
+    def divider_slip(self, line: int) -> VolleyError | None:
+        """`---: three`, `==: two`, `....: four`: a divider's mark with a character too many,
+        read on as the divider most likely meant."""
+        text = self.lines[line - 1]
+        found = _DIVIDER_SLIP.match(text)
+        if found is None:
+            return None
+        mark = found["mark"]
+        meant = {"-": "--", "=": "=", "_": "_", ".": "..."}[mark[0]]
+        self.meant = text[: found.start("mark")] + meant + text[found.end("mark") :]
+        return self.error(
+            f'"{mark}:" is not a divider',
+            line,
+            found.start("mark") + 1,
+            hint=f'did you mean "{meant}:"? The dividers are =: (a section), -: (a line), --: '
+            "(a dashed line), _: (a thin line) and ...: (a delay)",
         )
 
     def note_named_sender(self, line: int) -> VolleyError | None:
@@ -550,6 +570,7 @@ class _Explainer:
             or self.glued_lost_arrow(line)
             or self.plantuml_divider(line)
             or self.note_named_sender(line)
+            or self.divider_slip(line)
         )
         if found:
             return found
