@@ -67,12 +67,20 @@ def test_noisy_headers_are_dropped_unless_kept():
     assert "accept-encoding: gzip, deflate, br" in kept and "sec-ch-ua:" in kept
 
 
+def chrome_answering_200(**options) -> Diagram:
+    """chrome.har with its first answer a 200: the page's base64 body is then the answer's
+    own (a 304's is the cache's copy, not shown)."""
+    capture = json.loads((CASES / "chrome.har").read_text(encoding="utf-8"))
+    capture["log"]["entries"][0]["response"]["status"] = 200
+    return import_har(json.dumps(capture), TrafficOptions(**options), "chrome")
+
+
 def test_base64_text_is_decoded_and_a_long_body_cut_with_a_line_saying_so():
-    body = response(har("chrome").messages()[1])
+    body = response(chrome_answering_200().messages()[1])
     assert "\n\n<!DOCTYPE html>" in body
     last = body.rsplit("\n", 1)[1]
     assert last.startswith("… ") and last.endswith(" in all)") and "more characters cut" in last
-    whole = response(har("chrome", max_body=0).messages()[1])
+    whole = response(chrome_answering_200(max_body=0).messages()[1])
     assert "more characters cut" not in whole and whole.rstrip().endswith("</html>")
 
 
@@ -761,6 +769,7 @@ def test_terminal_escapes_in_a_text_body_are_written_as_escapes():
     body = "ok\x1b]52;c;Y3VybA==\x07\x1b[2J"
     capture = json.loads((CASES / "chrome.har").read_text(encoding="utf-8"))
     entry = capture["log"]["entries"][0]
+    entry["response"]["status"] = 200  # its own body (a 304's is the cache's, not shown)
     entry["response"]["content"] = {"mimeType": "text/plain", "text": body, "size": len(body)}
     (imported,) = convert(json.dumps(capture), "escapes.har")
     assert "ok\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J" in imported.text
@@ -868,6 +877,19 @@ def test_a_body_the_capture_did_not_save_is_said_not_shown_empty():
     }
     (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "cached.har")
     assert "did not save" not in item.text
+
+
+def test_a_304_shows_no_body_and_says_the_capture_kept_the_cached_copy():
+    """Chrome saves the cache's copy of the page with a 304: it was drawn as the answer's
+    body, which a 304 never has (chrome.har, mitmproxy.org)."""
+    diagram = har("chrome")
+    (answer,) = [m for m in diagram.messages() if m.label == "304 Not Modified"]
+    assert answer.response is not None
+    body = answer.response.body
+    assert "<!DOCTYPE html>" not in body
+    assert body.endswith(
+        "\n\n(a 304 sends no body; the capture kept the cached copy: 23,866 bytes of text/html)"
+    )
 
 
 def test_a_header_token_is_masked_where_the_capture_repeats_it():

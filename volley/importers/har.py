@@ -295,6 +295,20 @@ def _not_saved(response: dict, content: dict, headers: list[tuple[str, str]]) ->
     return f"({size:,} bytes of {media}: the capture did not save them)"
 
 
+def _from_cache(content: dict, headers: list[tuple[str, str]]) -> str:
+    """A 304's body line: it sends none; the copy the capture kept (Chrome saves the cache's
+    body with the answer) is the cached resource, not part of this response."""
+    if not content.get("text"):
+        return ""
+    media = _media_of(_content_type(headers, content.get("mimeType"))) or "data"
+    size = content.get("size")
+    if isinstance(size, int) and not isinstance(size, bool) and size > 0:
+        what = f"{size:,} bytes"
+    else:
+        what = f"{len(content['text']):,} characters"
+    return f"(a 304 sends no body; the capture kept the cached copy: {what} of {media})"
+
+
 def _headers(raw: Any) -> list[tuple[str, str]]:
     """(name, value) pairs; a value holding line breaks is that header sent once a line, as
     captures built on Chrome's DevTools protocol keep several `Set-Cookie`s in one value, and
@@ -765,7 +779,9 @@ class _Importer:
         lines += [f"{name}: {value}" for name, value in kept]
         content = _object(response.get("content"))
         body = ""
-        if isinstance(content.get("text"), str) and content["text"]:
+        if response.get("status") == 304 and isinstance(content.get("text"), str):
+            body = _from_cache(content, headers)  # what Chrome keeps: the cache's copy
+        elif isinstance(content.get("text"), str) and content["text"]:
             body = self._body(
                 content["text"], headers, content.get("mimeType"), content.get("encoding")
             )
