@@ -20,6 +20,7 @@ from volley.checks.secrets import (
     is_placeholder,
     redact_body,
     redact_label,
+    redact_text,
 )
 from volley.cli import main
 from volley.model import Block, walk
@@ -598,3 +599,16 @@ def test_a_warning_about_a_note_written_under_its_note_line_points_at_its_line(t
     assert f"{path}:5:24: warning: the Authorization header looks like a live secret" in (
         result.stderr
     )
+
+
+def test_an_authorization_parameters_scheme_is_no_secret():
+    """libp2p's peer ID auth writes `Authorization=libp2p-PeerID bearer="…"`: the scheme was
+    masked with the token, twice warned about; a query's authorization= value still is one."""
+    token = "YhlYjHWTmRUYYRhbm1vbmVudHJvcHlpc2hlcmVhbmR0aGVyZTEyMzQ1Njc4OQ"
+    line = f'Client -> Server: Authorization=libp2p-PeerID bearer="{token}"'
+    assert redact_text(line) == 'Client -> Server: Authorization=libp2p-PeerID bearer="<redacted>"'
+    (warning,) = volley.check(line + "\n").warnings
+    assert warning.source_line == "Client -> Server: Authorization=libp2p-PeerID <redacted>"
+    assert warning.source_line[warning.column - 1 :].startswith("<redacted>")
+    query = "A -> B: GET /x?authorization=Zk3sQ9pLmN4vR8sT1uW3yX5zA7bC9 HTTP/1.1"
+    assert "Zk3sQ9" not in redact_text(query)

@@ -458,7 +458,10 @@ def _secret_warnings(
                 before = [place for place in at if place[1] <= start]
                 column = len(_masked_line(original[:start], before, unplaced)) + 1
             if not shown[column - 1 :].lstrip('"').startswith(MASK):
-                column = 1
+                # the line before it reads otherwise alone (`Authorization=scheme ` is the
+                # scheme only with its parameters after it): the mask nearest, if any
+                masks = [found.start() for found in re.finditer(re.escape(MASK), shown)]
+                column = min(masks, key=lambda at: abs(at - column + 1), default=0) + 1
         yield Diagnostic(
             f"{secret.what} looks like a live secret; {advice}",
             diagram.filename,

@@ -301,6 +301,9 @@ _PARAM = re.compile(
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
+# An HTTP auth parameter after a scheme (` bearer="…"`, ` sig=…`, or that masked already):
+# what follows a scheme word.
+_AUTH_PARAM_AFTER = re.compile(r"[ \t]+(?:[A-Za-z][A-Za-z0-9_\-]*=|<redacted>)")
 _QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"")
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
@@ -511,6 +514,12 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
         opened = match.start() > 0 and text[match.start() - 1] == "("
         if value == 3 and opened and text[start:end].endswith(")"):
             end -= 1  # `(PGPASSWORD=hunter22)`: the parenthesis closes around the pair
+        if (
+            value == 3
+            and match.group(1).lower().endswith("authorization")
+            and _AUTH_PARAM_AFTER.match(text, end)
+        ):
+            continue  # `Authorization=libp2p-PeerID bearer="…"`: the scheme; its params follow
         if _secret_value(match.group(1), text[start:end], prose=False):
             yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
 
