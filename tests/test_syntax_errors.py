@@ -598,3 +598,13 @@ def test_a_dividers_mark_written_wrong_names_the_one_meant_and_is_read_on(line, 
     assert (first.line, first.column) == (2, 1) and first.message.endswith("is not a divider")
     assert (first.hint or "").startswith(f'did you mean "{meant}"?')
     assert second.line == 3
+
+
+def test_a_name_written_with_a_comma_says_where_names_end():
+    """`Map<K,V> -> B` was told that ">" is no arrow."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("Map<K,V> -> B: x\n", "f.volley")
+    (error,) = info.value.errors
+    assert error.column == 6 and error.message.startswith('"Map<K,V>" is not one name')
+    assert '"participant P as Map<K,V>"' in (error.hint or "")
+    volley.parse("participant P as Map<K,V>\nP -> B: x\n")  # the way the hint gives

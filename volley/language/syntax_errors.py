@@ -124,6 +124,10 @@ def _meant_arrow(written: str) -> str | None:
 
 # A divider's mark with a character too many, or a dot too few or many: `---:`, `==:`, `....:`.
 _DIVIDER_SLIP = re.compile(r"[ \t]*(?P<mark>-{3,}|={2,}|_{2,}|\.\.(?!\.:)|\.{4,})[ \t]*:")
+# A name with a comma in it, then a real arrow: `Map<K,V> -> B` (a comma ends a name).
+_COMMA_IN_NAME = re.compile(
+    r"(?P<name>[^,:\n]*?(?P<comma>,)[^:\n]*?)[ \t]+(?:<{1,2}[-=]{1,2}|[-=]{1,2}>{1,2})[ \t]"
+)
 # A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
 _NOTE_NAMED_SENDER = re.compile(
     r"[ \t]*(?P<name>(?i:note)[ \t]+(?!(?i:over|left|right)\b)[^\s:,<>=-][^:,<>=]*?)[ \t]*"
@@ -381,6 +385,16 @@ class _Explainer:
                 line,
                 (name.column or 1) + names.start("comma"),
                 hint="a message goes from one participant to one: write a message for each",
+            )
+        generic = _COMMA_IN_NAME.match(segment)
+        if generic is not None:  # `Map<K,V> -> B`: a name written with a comma in it
+            whole = generic["name"].strip()
+            return self.error(
+                f'"{whole}" is not one name: a name ends at its first ","',
+                line,
+                (name.column or 1) + generic.start("comma"),
+                hint=f'declare it with a display label, "participant P as {whole}", '
+                'and write "P -> …"',
             )
         # `autonumber 10 10 "<b>[000]"` is that statement, not a message with a typo'd arrow
         statement = slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS
