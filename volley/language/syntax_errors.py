@@ -102,7 +102,7 @@ _ARROW_RUN = re.compile(r"[-=<>]+(?:[ \t]+[-=<>]+)*")  # arrow characters, space
 # A sender written with a colon in it (`localhost:8080 -> api`, `http://a -> B`): the colon comes
 # before any arrow, and an arrow follows the rest of the would-be name.
 _COLON_IN_NAME = re.compile(
-    r"(?P<name>[^:\n]*?(?P<colon>:)[^:\s][^:\n]*?)[ \t]*(?:<{1,2}[-=]|[-=]{1,2}(?:>|x[+-]?[ \t]))"
+    r"(?P<name>[^:\n]*?(?P<end>:)[^:\s][^:\n]*?)[ \t]*(?:<{1,2}[-=]|[-=]{1,2}(?:>|x[+-]?[ \t]))"
 )
 
 
@@ -126,7 +126,7 @@ def _meant_arrow(written: str) -> str | None:
 _DIVIDER_SLIP = re.compile(r"[ \t]*(?P<mark>-{3,}|={2,}|_{2,}|\.\.(?!\.:)|\.{4,})[ \t]*:")
 # A name with a comma in it, then a real arrow: `Map<K,V> -> B` (a comma ends a name).
 _COMMA_IN_NAME = re.compile(
-    r"(?P<name>[^,:\n]*?(?P<comma>,)[^:\n]*?)[ \t]+(?:<{1,2}[-=]{1,2}|[-=]{1,2}>{1,2})[ \t]"
+    r"(?P<name>[^,:\n]*?(?P<end>,)[^:\n]*?)[ \t]+(?:<{1,2}[-=]{1,2}|[-=]{1,2}>{1,2})[ \t]"
 )
 # A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
 _NOTE_NAMED_SENDER = re.compile(
@@ -368,16 +368,6 @@ class _Explainer:
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
         slip = self.slip(text)
-        held = _COLON_IN_NAME.match(segment)
-        if held is not None:  # `localhost:8080 -> api`: a colon ends a name
-            whole = held["name"].strip()
-            return self.error(
-                f'"{whole}" is not one name: a name ends at its first ":"',
-                line,
-                (name.column or 1) + held.start("colon"),
-                hint=f'declare it with a display label, "participant P as {whole}", '
-                'and write "P -> …"',
-            )
         names = _SEVERAL_SENDERS.match(segment)
         if names is not None:  # `A, B -> C`: a comma ends a name
             return self.error(
@@ -386,16 +376,16 @@ class _Explainer:
                 (name.column or 1) + names.start("comma"),
                 hint="a message goes from one participant to one: write a message for each",
             )
-        generic = _COMMA_IN_NAME.match(segment)
-        if generic is not None:  # `Map<K,V> -> B`: a name written with a comma in it
-            whole = generic["name"].strip()
-            return self.error(
-                f'"{whole}" is not one name: a name ends at its first ","',
-                line,
-                (name.column or 1) + generic.start("comma"),
-                hint=f'declare it with a display label, "participant P as {whole}", '
-                'and write "P -> …"',
-            )
+        for held in (_COLON_IN_NAME.match(segment), _COMMA_IN_NAME.match(segment)):
+            if held is not None:  # `localhost:8080 -> api`, `Map<K,V> -> B`: either ends a name
+                whole = held["name"].strip()
+                return self.error(
+                    f'"{whole}" is not one name: a name ends at its first "{held["end"]}"',
+                    line,
+                    (name.column or 1) + held.start("end"),
+                    hint=f'declare it with a display label, "participant P as {whole}", '
+                    'and write "P -> …"',
+                )
         # `autonumber 10 10 "<b>[000]"` is that statement, not a message with a typo'd arrow
         statement = slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS
         for typo, meant in [] if statement else TYPO_ARROWS:
