@@ -30,6 +30,7 @@ from volley.layout.typeset import (
     clean_text,
     direction,
     right_to_left,
+    spaced_pieces,
 )
 from volley.model import Message, Payload
 from volley.text.highlight import Colouring, colouring, tokens
@@ -232,7 +233,7 @@ def _runs(
     source: list[tuple[str, str]], start: int, end: int, indent: float, size: float
 ) -> tuple[Run, ...]:
     """The runs of one piece of a line, from `indent` past the line's left edge; spaces
-    between them are offsets."""
+    between them, and more than one space within one (`spaced_pieces`), are offsets."""
     runs: list[Run] = []
     at = 0
     left = indent
@@ -242,8 +243,11 @@ def _runs(
         if a >= b:
             continue
         part = text[a - (at - len(text)) : b - (at - len(text))]
-        width = text_width(part, size, mono=True)
-        if part.strip():
-            runs.append(Run(left, part, width, role=f"syntax_{cls}" if cls else None))
-        left += width
+        role = f"syntax_{cls}" if cls else None
+        runs += [
+            Run(left + text_width(part[:k], size, mono=True), piece,
+                text_width(piece, size, mono=True), role=role)
+            for k, piece in spaced_pieces(part)
+        ]  # fmt: skip
+        left += text_width(part, size, mono=True)
     return tuple(runs)

@@ -366,8 +366,12 @@ class Typesetter:
         for text in lines:
             text = text.expandtabs(4)
             w = text_width(text, size, mono=True, bold=bold)
-            run = Run(0.0, text, w, bold=bold)
-            out.append(SetLine(w, lh, baseline, (run,) if text else (), True))
+            runs = tuple(
+                Run(text_width(text[:at], size, mono=True, bold=bold), piece,
+                    text_width(piece, size, mono=True, bold=bold), bold=bold)
+                for at, piece in spaced_pieces(text)
+            )  # fmt: skip
+            out.append(SetLine(w, lh, baseline, runs, True))
         return _stack(tuple(out), size)
 
     def _set_line(self, spans: Sequence[Span], size: float, lh: float, rtl: bool) -> SetLine:
@@ -425,6 +429,17 @@ class Typesetter:
             if warning:
                 self.warnings.append(warning)
         return key, self.icons[key] is None
+
+
+def spaced_pieces(text: str) -> list[tuple[int, str]]:
+    """A line of code as it is drawn: its stretches of words with no more than one space
+    between, each with the index it starts at. Indentation and the spaces aligning columns
+    become offsets, not characters, so that a page's minifier, which collapses spaces in
+    text, cannot shift the code (a browser keeps them only while `xml:space` is honoured)."""
+    return [(m.start(), m.group()) for m in _SPACED.finditer(text)]
+
+
+_SPACED = re.compile(r"[^ ]+(?: [^ ]+)*")
 
 
 def _is_plain(span: Span) -> bool:
