@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from collections.abc import Mapping
 from itertools import takewhile
 from pathlib import Path
 from statistics import fmean
@@ -36,6 +37,11 @@ NOTO_SCRIPTS = (
     "NKo", "Hebrew", "Armenian", "Georgian", "Ethiopic", "Cherokee", "CanadianAboriginal",
     "Mongolian", "Tifinagh", "Javanese", "Balinese", "Sundanese", "OlChiki", "Adlam", "Vai",
 )  # fmt: skip
+# The scripts whose letters join the letters beside them, each drawn in one of up to four forms
+# (alone, first, inside and last in a word) whose widths differ by half: each form is measured
+# (`joining_forms`), and the layout picks the one a letter's neighbours give it.
+JOINING_SCRIPTS = ("Arabic", "Syriac", "NKo", "Adlam")
+ZWJ = 0x200D  # stands for a neighbour the letter joins, when shaping a form
 # Noto's fonts for the symbols no script has (arrows, mathematical operators and letters,
 # technical signs), each NotoSans<name>-Regular.ttf: with DejaVu Sans, what a system draws them
 # with when the named fonts lack them.
@@ -93,14 +99,20 @@ def widths(font: TTFont) -> dict[int, int]:
     return table
 
 
-def encode_runs(table: dict[int, int]) -> str:
-    """Runs of consecutive code points: a mark, the first code point, then the widths."""
+def encode_runs(table: Mapping[int, int | tuple[int, ...]]) -> str:
+    """Runs of consecutive code points: a mark, the first code point, then each one's value:
+    a width (two digits), or a joining letter's `joining_forms` (one digit, then four widths)."""
     parts = []
     prev = None
     for cp in sorted(table):
         if prev is None or cp != prev + 1:
             parts.append(RUN_MARK + encode(cp, 3))
-        parts.append(encode(table[cp], 2))
+        value = table[cp]
+        if isinstance(value, int):
+            parts.append(encode(value, 2))
+        else:
+            joins, *forms = value
+            parts.append(encode(joins, 1) + "".join(encode(w, 2) for w in forms))
         prev = cp
     return "".join(parts)
 
@@ -134,6 +146,57 @@ def joined_widths(table: dict[int, int]) -> dict[int, int]:
         if kind in ("<initial>", "<medial>", "<final>") and cp in table and " " not in base:
             forms.setdefault(int(base, 16), []).append(table[cp])
     return {base: round(sum(ws) / len(ws)) for base, ws in forms.items() if base in table}
+
+
+def joining_forms(path: Path) -> dict[int, tuple[int, int, int, int, int]]:
+    """Each letter of the font that joins a neighbour: (joins, alone, first, inside, last),
+    its widths in thousandths of an em as HarfBuzz shapes it alone and with a ZWJ (which joins
+    as a letter would) after, on both sides and before it. `joins` is 1 for a letter with a
+    last form, which joins the letter before it, plus 2 for one with a first form, which joins
+    the letter after (Arabic's alef has only a last form: it never joins the next letter); a
+    form it lacks is its lone one."""
+    face = hb.Face(hb.Blob.from_file_path(str(path)))
+    font = hb.Font(face)
+
+    def form(codepoints: list[int]) -> tuple[tuple[int, ...], int]:
+        """The letter's glyphs, and their advance, the ZWJs left out once they have acted."""
+        buffer = hb.Buffer()
+        buffer.add_codepoints(codepoints)
+        buffer.guess_segment_properties()
+        buffer.flags = hb.BufferFlags.REMOVE_DEFAULT_IGNORABLES
+        hb.shape(font, buffer)
+        glyphs = tuple(info.codepoint for info in buffer.glyph_infos)
+        return glyphs, sum(position.x_advance for position in buffer.glyph_positions)
+
+    out: dict[int, tuple[int, int, int, int, int]] = {}
+    for cp in sorted(TTFont(path).getBestCmap()):
+        if unicodedata.category(chr(cp)) not in ("Lo", "Lm"):
+            continue
+        alone, first = form([cp]), form([cp, ZWJ])
+        inside, last = form([ZWJ, cp, ZWJ]), form([ZWJ, cp])
+        joins = (last[0] != alone[0]) + 2 * (first[0] != alone[0])
+        if joins:
+            widths = (alone[1], first[1], inside[1], last[1])
+            out[cp] = (joins, *(round(w * 1000 / face.upem) for w in widths))
+    return out
+
+
+def joining_widths(noto_dir: Path, dejavu_dir: Path, weight: str) -> dict[int, tuple[int, ...]]:
+    """`joining_forms` of the joining scripts' Noto fonts of `weight`; where DejaVu Sans of
+    that weight has the letter too, each form as wide as the wider of the two draws it (as
+    `fallback_widths` takes the wider width)."""
+    table: dict[int, tuple[int, ...]] = {}
+    for name in JOINING_SCRIPTS:
+        for cp, forms in joining_forms(_face(noto_dir, name, weight)).items():
+            table.setdefault(cp, forms)
+    dejavu = dejavu_dir / f"DejaVuSans{'-Bold' if weight == 'Bold' else ''}.ttf"
+    dejavu_alone = widths(TTFont(dejavu))
+    dejavu_forms = joining_forms(dejavu)
+    for cp, (joins, *mine) in table.items():
+        if cp in dejavu_alone:
+            _, *theirs = dejavu_forms.get(cp, (0, *[dejavu_alone[cp]] * 4))
+            table[cp] = (joins, *map(max, mine, theirs))
+    return table
 
 
 def mark_widths(path: Path, table: dict[int, int]) -> dict[int, int]:
@@ -260,6 +323,18 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
         for start in range(0, len(encoded), CHUNK):
             data.append(f'        "{encoded[start : start + CHUNK]}"')
         data.append("    ),")
+    lines.append("}")
+    lines.append("")
+    lines.append("# The joining scripts' letters, in runs as above: for each, one digit (1: it")
+    lines.append("# joins the letter before; +2: the letter after), then its widths alone, first,")
+    lines.append("# inside and last in a word (see joining_forms).")
+    lines.append("JOINING = {")
+    for key, weight in (("fallback", "Regular"), ("fallback-bold", "Bold")):
+        encoded = encode_runs(joining_widths(noto_dir, dejavu_dir, weight))
+        lines.append(f'    "{key}": (')
+        for start in range(0, len(encoded), CHUNK):
+            lines.append(f'        "{encoded[start : start + CHUNK]}"')
+        lines.append("    ),")
     lines.append("}")
     lines.append("")
     lines.append("# The families whose widths the fallback tables hold, one a script, that a")

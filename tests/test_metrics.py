@@ -165,6 +165,41 @@ def test_bold_in_other_scripts_is_measured_from_their_bold_faces(words: str, fam
     assert drawn * 0.95 <= text_width(words, 1000, bold=True) <= drawn * 1.25
 
 
+@needs_font("Noto Sans Arabic")
+@needs_font("Noto Sans Syriac")
+@pytest.mark.parametrize("bold", [False, True], ids=["regular", "bold"])
+@pytest.mark.parametrize(
+    ("words", "family"),
+    [
+        ("تحقق من التوقيع والصلاحية", "Noto Sans Arabic"),
+        ("درخواست کاربر را به سرور بفرستید", "Noto Sans Arabic"),  # Persian
+        ("سرور کو رسائی ٹوکن بھیجیں", "Noto Sans Arabic"),  # Urdu: was measured a quarter wider
+        ("مُحَمَّد رَسُولُ", "Noto Sans Arabic"),  # vowel marks between joined letters
+        ("ܫܠܡܐ ܥܠܡܐ ܡܫܝܚܐ", "Noto Sans Syriac"),
+    ],
+)
+def test_joining_scripts_are_measured_in_the_forms_their_letters_take(
+    words: str, family: str, bold: bool
+) -> None:
+    """Arabic's letters (and Syriac's) take a first, inside or last form where they join a
+    neighbour, up to half as wide as alone: each is measured in its own, so a label is as
+    wide as it is drawn, with no gap after a bold word in a line of Arabic."""
+    drawn = _widest(family, words, bold=bold)
+    assert drawn * 0.95 <= text_width(words, 1000, bold=bold) <= drawn * 1.06
+
+
+def test_what_parts_or_joins_arabic_letters_is_read_as_unicode_says() -> None:
+    beh, alef = "\u0628", "\u0627"
+    alone = text_width(beh, 1000)
+    assert text_width(beh * 3, 1000) < 3 * alone  # joined, narrower
+    assert text_width(f"{beh}\u200c{beh}", 1000) == 2 * alone  # a ZWNJ parts them
+    assert text_width(f"{beh} {beh}", 1000) == 2 * alone + text_width(" ", 1000)
+    # a mark between two letters does not part them; the alef joins only the letter before,
+    # so the beh after it stands alone
+    assert text_width(f"{beh}\u064e{beh}", 1000) == text_width(beh * 2, 1000)
+    assert text_width(f"{beh}{alef}{beh}", 1000) == text_width(f"{beh}{alef}", 1000) + alone
+
+
 def _shaped_width(font, text: str, size: float) -> float:
     import uharfbuzz as hb
 

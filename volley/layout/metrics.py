@@ -8,10 +8,11 @@ There is no kerning: renderers disagree about applying it, and it moves a label 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import fsum
 
 from volley.layout import metrics_data as _data
@@ -212,23 +213,73 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
     return result
 
 
+# A joining letter's sides (`metrics_data.JOINING`): it joins the letter before, the one after.
+_JOINS_BEFORE, _JOINS_AFTER = 1, 2
+_JOIN_CAUSING = ("\u200d", "\u0640")  # ZWJ and the tatweel join whatever joins them
+_JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\U0001e900-\U0001e95f]")  # Arabic to Adlam
+
+
+@cache
+def _joining(other_scripts: str) -> dict[str, tuple[int, float, float, float, float]]:
+    """The joining letters of a fallback table: (sides, alone, first, inside, last), in em."""
+    out = {}
+    for run in _data.JOINING[other_scripts].split(_data.RUN_MARK)[1:]:
+        start = _number(run[:3])
+        for k, at in enumerate(range(3, len(run), 9)):
+            alone, first, inside, last = (
+                _number(run[i : i + 2]) / 1000 for i in range(at + 1, at + 9, 2)
+            )
+            out[chr(start + k)] = (_number(run[at]), alone, first, inside, last)
+    return out
+
+
+def _joined_em(text: str, other_scripts: str) -> dict[int, float]:
+    """The width in em of each joining letter of `text`, by its index, in the form its
+    neighbours give it: Arabic's letters are drawn half as wide inside a word as alone. Marks
+    between two letters do not part them (Unicode's joining rules)."""
+    forms = _joining(other_scripts)
+
+    def joins(ch: str, side: int) -> bool:
+        return ch in _JOIN_CAUSING or (ch in forms and forms[ch][0] & side != 0)
+
+    letters = [(i, ch) for i, ch in enumerate(text) if not _transparent(ch)]
+    out = {}
+    for k, (i, ch) in enumerate(letters):
+        form = forms.get(ch)
+        if form is None:
+            continue
+        before = form[0] & _JOINS_BEFORE and k > 0 and joins(letters[k - 1][1], _JOINS_AFTER)
+        after = form[0] & _JOINS_AFTER and k + 1 < len(letters)
+        after = after and joins(letters[k + 1][1], _JOINS_BEFORE)
+        out[i] = form[(1, 4, 2, 3)[bool(before) + 2 * bool(after)]]  # alone, last, first, inside
+    return out
+
+
+def _transparent(ch: str) -> bool:
+    """Whether joining passes over the character: a mark, or a format character but the
+    joiners (ZWJ joins, ZWNJ parts)."""
+    category = unicodedata.category(ch)
+    return category in ("Mn", "Me") or (category == "Cf" and ch not in ("\u200d", "\u200c"))
+
+
 def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> float:
     """Width in em of text with characters outside the table, emoji sequences as one glyph."""
+    joined = _joined_em(text, other_scripts) if _JOINING_SCRIPTS.search(text) else {}
     total = 0.0
     last_width = 0.0  # of the last visible character, which VS16 may widen
     last_emoji = False
-    joined = False  # the previous character was a ZWJ
+    after_zwj = False  # the previous character was a ZWJ
     flag_half = False  # an unpaired regional indicator precedes
     stacked = False  # the previous character was a stacker: this letter goes under
     previous = ""
-    for ch in text:
+    for i, ch in enumerate(text):
         if stacked and ch != _BESIDE_WHEN_STACKED:
             stacked, previous = False, ch
             continue
         stacked = ch in _STACKERS and previous + ch != _KINZI
         previous = ch
         if ch == _ZWJ:
-            joined = True
+            after_zwj = True
             continue
         cp = ord(ch)
         if 0xFE00 <= cp <= 0xFE0F:
@@ -237,7 +288,7 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
                 total += EMOJI_EM - last_width
                 last_width, last_emoji = EMOJI_EM, True
             continue
-        width = table.width(ch)
+        width = joined.get(i) or table.width(ch)
         emoji = False
         if width is None:
             width, emoji = _classify(ch, average, other_scripts)
@@ -245,7 +296,7 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
             continue
         regional = 0x1F1E6 <= cp <= 0x1F1FF
         if last_emoji and (
-            (joined and emoji) or 0x1F3FB <= cp <= 0x1F3FF or (regional and flag_half)
+            (after_zwj and emoji) or 0x1F3FB <= cp <= 0x1F3FF or (regional and flag_half)
         ):
             width = 0.0  # part of the previous emoji: ZWJ sequence, skin tone, or flag
             flag_half = False
@@ -253,5 +304,5 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
             flag_half = regional
             last_width, last_emoji = width, emoji
         total += width
-        joined = False
+        after_zwj = False
     return total
