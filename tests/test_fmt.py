@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import volley
 from tests.fuzz_strategies import FUZZ, diagram_text, example_texts, label, mutated_example, name
 from volley.errors import VolleyError
-from volley.importers.mermaid import is_volley_name
+from volley.importers.labels import is_volley_name
 from volley.language.writer import Comment, fence_for, format_text, write
 from volley.model import Activation, Block, Branch, Diagram, Divider, Message, Note, Payload
 from volley.text.inline import parse_inline

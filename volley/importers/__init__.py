@@ -188,6 +188,12 @@ register(
     "a Mermaid sequenceDiagram (.mmd), or every ```mermaid block of a Markdown file",
 )
 register(
+    "plantuml",
+    "volley.importers.plantuml",
+    "a PlantUML sequence diagram (.puml, @startuml … @enduml), or every ```plantuml block of "
+    "a Markdown file",
+)
+register(
     "swimlanes",
     "volley.importers.swimlanes",
     "a swimlanes.io share link (https://swimlanes.io/#...) or a saved swimlanes.io text file",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from volley.checks.bidi import escape
@@ -20,6 +21,9 @@ from volley.text.inline import escape_markup, plain_text
 
 __all__ = [
     "cut_body",
+    "is_volley_label",
+    "is_volley_name",
+    "note_text",
     "holds_controls",
     "json_error",
     "label",
@@ -238,3 +242,53 @@ def rpc_response_label(message: dict) -> str:
     if isinstance(result, dict) and result.get("isError") is True:
         return "**error** result (isError)"
     return "result"
+
+
+@lru_cache(maxsize=1024)  # bounded: the names come from users
+def is_volley_name(text: str) -> bool:
+    """Whether volley reads `text` back as this same participant name, on either side of an
+    arrow (asked of the parser itself, which knows every rule a name follows)."""
+    try:
+        message = parse(f"{text} -> {text}").messages()
+    except VolleyError:
+        return False
+    return len(message) == 1 and message[0].sender == message[0].receiver == text
+
+
+@lru_cache(maxsize=1024)  # bounded: the labels come from users
+def is_volley_label(label: str) -> bool:
+    """Whether volley reads `participant A as LABEL` back with this same label (asked of the
+    parser: an arrow in a label, `B -> C`, would make the line a message)."""
+    try:
+        diagram = parse(f"participant A as {label}")
+    except VolleyError:
+        return False
+    return diagram.labels == {"A": label} and not diagram.messages()
+
+
+def note_text(lines: list[str]) -> str:
+    """A note's plain lines, each as `_note_line` writes it; where volley would read a table in
+    them (a line of pipes and dashes under one with pipes), every pipe is escaped, as the tool
+    that drew them as text shows them."""
+    from volley.text.inline import Table, parse_note
+
+    while lines and not lines[0].strip():  # `Note over A: <br/>text`: volley's note has no
+        lines = lines[1:]  # empty first line (nor last), and is written without one
+    text = "\n".join(map(_note_line, lines))
+    if any(isinstance(block, Table) for block in parse_note(text)):
+        text = text.replace("|", "\\|")
+    return text
+
+
+def _note_line(line: str) -> str:
+    """A note's line as another tool shows it: where volley's note would read a list item (`- `,
+    `* `, `1. `) or a code fence (a ``` line) at its start, that mark is escaped (asked of
+    volley's note reader itself, which knows every such rule)."""
+    from volley.text.inline import Paragraph, parse_note
+
+    blocks = parse_note(line)
+    if not line.strip() or (len(blocks) == 1 and isinstance(blocks[0], Paragraph)):
+        return line
+    number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
+    at = number.end() if number else 0
+    return f"{line[:at]}\\{line[at:]}"

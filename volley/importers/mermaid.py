@@ -34,11 +34,11 @@ import html
 import os
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, PartlyImported, part_name
+from volley.importers.labels import is_volley_label, is_volley_name, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
@@ -1062,7 +1062,7 @@ class _Reader:
             self.fail(line, raw, "a note spans at most two participants")
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        note = Note(line, names, _note_text(_lines(found["text"])))
+        note = Note(line, names, note_text(_lines(found["text"])))
         self.notes.append((note, names))
         self.add(note)
 
@@ -1145,32 +1145,6 @@ class _Reader:
 
     def text(self) -> str:
         return write(self.diagram, self.comments, "\n".join(self.lines), one_line_each=True)
-
-
-@lru_cache(maxsize=1024)  # bounded: the names come from users
-def is_volley_name(text: str) -> bool:
-    """Whether volley reads `text` back as this same participant name, on either side of an
-    arrow (asked of the parser itself, which knows every rule a name follows)."""
-    from volley.language.parser import parse
-
-    try:
-        message = parse(f"{text} -> {text}").messages()
-    except VolleyError:
-        return False
-    return len(message) == 1 and message[0].sender == message[0].receiver == text
-
-
-@lru_cache(maxsize=1024)  # bounded: the labels come from users
-def is_volley_label(label: str) -> bool:
-    """Whether volley reads `participant A as LABEL` back with this same label (asked of the
-    parser: an arrow in a label, `B -> C`, would make the line a message)."""
-    from volley.language.parser import parse
-
-    try:
-        diagram = parse(f"participant A as {label}")
-    except VolleyError:
-        return False
-    return diagram.labels == {"A": label} and not diagram.messages()
 
 
 def _declares(rest: str) -> bool:
@@ -1297,34 +1271,6 @@ def _marked(line: str) -> tuple[str | None, str]:
     if not pieces:
         return None, after
     return ("".join(pieces) + escape_markup(after)).strip(), ("".join(shown) + after).strip()
-
-
-def _note_text(lines: list[str]) -> str:
-    """A note's lines as Mermaid shows them, each as `_note_line` writes it; where volley
-    would read a table in them (a line of pipes and dashes under one with pipes), every pipe
-    is escaped, as Mermaid shows them."""
-    from volley.text.inline import Table, parse_note
-
-    while lines and not lines[0].strip():  # `Note over A: <br/>text`: volley's note has no
-        lines = lines[1:]  # empty first line (nor last), and is written without one
-    text = "\n".join(map(_note_line, lines))
-    if any(isinstance(block, Table) for block in parse_note(text)):
-        text = text.replace("|", "\\|")
-    return text
-
-
-def _note_line(line: str) -> str:
-    """A note's line as Mermaid shows it: where volley's note would read a list item (`- `,
-    `* `, `1. `) or a code fence (a ``` line) at its start, that mark is escaped (asked of
-    volley's note reader itself, which knows every such rule)."""
-    from volley.text.inline import Paragraph, parse_note
-
-    blocks = parse_note(line)
-    if not line.strip() or (len(blocks) == 1 and isinstance(blocks[0], Paragraph)):
-        return line
-    number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
-    at = number.end() if number else 0
-    return f"{line[:at]}\\{line[at:]}"
 
 
 def _label(text: str) -> str:

@@ -1,0 +1,791 @@
+r"""PlantUML sequence diagrams to `.volley`: a `.puml` file (one diagram or several between
+`@startuml` and `@enduml`), or every ```plantuml block of a Markdown page.
+
+PlantUML's statements map onto volley's where volley has the same thing: participants of every
+kind with their display names (`participant "Web App" as W`), messages with every arrow kind,
+activation marks (`++`, `--`), `activate`/`deactivate` and `return`, notes (over, left or right
+of a lane, after a message, across, on one line or up to `end note`), `alt`/`else`, `opt`,
+`loop`, `par`, `break`, `critical` and `group` blocks, `box` … `end box`, `== sections ==`,
+`...` delays, `autonumber` and `title`. What volley cannot show (an actor's figure, a colour on
+an arrow, skin parameters, a note's side, spacing, an arrow from the diagram's edge) is written
+as a `//` comment at its place, so nothing is dropped in silence.
+
+PlantUML's text is Creole: `**bold**`, `//italic//`, `""monospaced""`, `--struck--` and the
+tags `<b>`, `<i>`, `<s>` become volley's markup; `\n` breaks a line; any other character that
+is markup in volley is escaped, so the text shows as PlantUML shows it.
+
+Arrows, by what PlantUML draws:
+
+    PlantUML          drawn as                              volley
+    ->   -->          solid / dashed, filled head           ->   -->
+    ->>  -->>         solid / dashed, thin (open) head      ->>  -->>
+    -\ -/ -\\ -//     half heads                            ->  or ->> (and a comment)
+    ->x  -->x         lost: a cross at the end              -x   --x
+    ->o  o->          a circle at an end                    ->   (and a comment)
+    <->  <-->         heads at both ends                    <->  <-->
+    -[#red]>          a colour or style inside the shaft    ->   (dashed, bold as said)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
+from volley.importers import Imported, PartlyImported, part_name
+from volley.importers.labels import is_volley_label, is_volley_name, note_text
+from volley.language.parser import normalise
+from volley.language.writer import Comment, write
+from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
+from volley.text.inline import escape_markup, plain_text
+
+_START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
+_END = re.compile(r"[ \t]*@enduml\b", re.IGNORECASE)
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?(?i:plantuml|puml)\b")
+PARTICIPANT_KINDS = (
+    "participant",
+    "actor",
+    "boundary",
+    "control",
+    "entity",
+    "database",
+    "collections",
+    "queue",
+)
+_NAME = r'"[^"]+"|[^\s"<>\[\]:\\/?,&()#+*!-]+'
+# A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
+# name (none where it ends at the edge, `->]`), the lifeline marks and the text.
+_ARROW = (
+    r"(?P<edge_from>\[|\?)?(?P<left>[ox]?(?:<<|<|\\\\|//|\\|/)?)"
+    r"(?P<shaft>-(?:\[[^\]]*\])?-?)"
+    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?[ox]?)(?P<edge_to>\]|\?)?"
+)
+_MESSAGE = re.compile(
+    rf"(?P<parallel>&[ \t]*)?(?P<sender>{_NAME})?[ \t]*{_ARROW}[ \t]*(?P<receiver>{_NAME})?"
+    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?:#\w+[ \t]*)?(?::(?P<text>.*))?"
+)
+_DECLARATION = re.compile(rf"(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I)
+_DECLARED = re.compile(
+    r'(?:"(?P<quoted>[^"]+)"|(?P<word>\S+))(?:[ \t]+as[ \t]+(?:"(?P<alias_quoted>[^"]+)"'
+    r"|(?P<alias>\S+)))?"
+)
+_DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
+_NOTE = re.compile(
+    r"(?P<shape>[hr]?note)[ \t]+(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|across)"
+    r"(?:[ \t]+(?P<names>[^:#]+?))?[ \t]*(?:#\w+[ \t]*)?(?::(?P<text>.*))?",
+    re.I,
+)
+_REF = re.compile(
+    r"ref[ \t]+over[ \t]+(?P<names>[^:#]+?)[ \t]*(?:#\w+[ \t]*)?(?::(?P<text>.*))?", re.I
+)
+_NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
+_BLOCK = re.compile(
+    r"(?P<kind>alt|opt|loop|par|break|critical|group)(?:[ \t]*#\w+)?(?:[ \t]+(?P<label>.*))?",
+    re.I,
+)
+_END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par|break|critical|group))?", re.I)
+_ELSE = re.compile(r"else(?:[ \t]*#\w+)?(?:[ \t]+(?P<label>.*))?", re.I)
+_SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
+_DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
+_SPACE = re.compile(r"\|\|\||\|\|\d+\|\|")
+_BOX = re.compile(
+    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#]*?))?[ \t]*(?P<tint>#\S+)?', re.I
+)
+_END_BOX = re.compile(r"end[ \t]*box", re.I)
+_ACTIVATION = re.compile(
+    rf"(?P<word>activate|deactivate)[ \t]+(?P<name>{_NAME})(?:[ \t]+#\S+)?", re.I
+)
+_LIFECYCLE = re.compile(
+    rf"(?P<word>create|destroy)(?:[ \t]+(?P<kind>\w+))?[ \t]+(?P<name>{_NAME})", re.I
+)
+_RETURN = re.compile(r"return(?:[ \t]+(?P<label>.*))?", re.I)
+_AUTONUMBER = re.compile(
+    r"autonumber(?:[ \t]+(?P<stop>stop|resume))?(?:[ \t]+(?P<start>\d+))?(?:[ \t]+(?P<step>\d+))?"
+    r'(?:[ \t]+"(?P<format>[^"]*)")?',
+    re.I,
+)
+_TITLE = re.compile(r"title(?:[ \t]*:)?(?:[ \t]+(?P<text>.*))?", re.I)
+# Statements about the look of the page, which volley's themes decide: kept as comments.
+_LOOK = re.compile(
+    r"(?:skinparam|hide|show|scale|header|footer|caption|autoactivate|mainframe|newpage"
+    r"|!\w+|left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom|teoz)\b",
+    re.I,
+)
+# The statements of PlantUML's other diagrams: a class, activity, state or component diagram
+# between the same `@startuml` lines, which volley does not draw.
+_OTHER_DIAGRAM = re.compile(
+    r"(?:class|interface|enum|abstract|annotation|state|usecase|component|node|package|rectangle"
+    r"|object|start|stop|partition|artifact|cloud|frame|folder|map|json|yaml|salt|archimate"
+    r"|@startmindmap|@startgantt|@startwbs)\b|:[^\n]*;$|\([^)]*\)[ \t]*-",
+    re.I,
+)
+# Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
+# each; `//` right after a colon is a URL's, not italics.
+_STYLE = re.compile(
+    r"\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\"|--(?P<strike>.+?)--"
+    r"|<(?P<tag>b|i|s|u|strike|del)>(?P<tagged>.*?)</(?P=tag)>",
+    re.I,
+)
+_TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
+_OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|sub|sup)(?::[^>]*)?>", re.I)
+_LINE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.I)
+BLOCKS = {"alt": "if", "opt": "opt", "loop": "loop", "par": "par", "break": "break"}
+BLOCKS |= {"critical": "critical", "group": "group"}
+BRANCHES = {"if": "else", "par": "and", "critical": "option"}
+
+
+def detect(text: str) -> int:
+    """100 for a PlantUML file (its first statement is `@startuml`), 90 for Markdown holding a
+    ```plantuml block or a `@startuml` line, else 0."""
+    lines = normalise(text).split("\n")
+    first = next((line for line in lines if line.strip() and not _comment(line)), "")
+    if _START.match(first):
+        return 100
+    if any(_START.match(line) or _FENCE.match(line) for line in lines):
+        return 90
+    return 0
+
+
+def _comment(line: str) -> bool:
+    return line.lstrip().startswith("'")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One diagram of the source: its lines, from index `start` (0-based) of the page."""
+
+    start: int
+    lines: list[str]
+
+
+def _parts(lines: list[str]) -> list[_Part]:
+    """Every `@startuml` … `@enduml` of the page; where there is none, every ```plantuml block
+    (which some renderers take without those lines)."""
+    parts: list[_Part] = []
+    index = 0
+    while index < len(lines):
+        if _START.match(lines[index]):
+            end = index + 1
+            while end < len(lines) and not _END.match(lines[end]):
+                end += 1
+            parts.append(_Part(index + 1, lines[index + 1 : end]))
+            index = end
+        index += 1
+    if parts:
+        return parts
+    for index, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        if fence is None:
+            continue
+        end = index + 1
+        while end < len(lines) and not lines[end].strip().startswith(fence[1]):
+            end += 1
+        parts.append(_Part(index + 1, lines[index + 1 : end]))
+    return parts
+
+
+def is_sequence(part: _Part) -> bool:
+    """Whether a diagram is a sequence diagram: it holds a message or declares a participant,
+    and no statement of PlantUML's other diagrams."""
+    statements = [line.strip() for line in part.lines if line.strip() and not _comment(line)]
+    if any(_OTHER_DIAGRAM.match(line) for line in statements):
+        return False
+    return any(_DECLARATION.fullmatch(line) or _message(line) is not None for line in statements)
+
+
+def _message(text: str) -> re.Match[str] | None:
+    """A message statement, with at least one head on its arrow and a name at each end that is
+    not the diagram's edge."""
+    found = _MESSAGE.fullmatch(text)
+    if found is None or not (found["left"] or found["right"]):
+        return None
+    if not (found["sender"] or found["edge_from"]) or not (found["receiver"] or found["edge_to"]):
+        return None
+    return found
+
+
+def convert(text: str, filename: str | None = None) -> list[Imported]:
+    """Every sequence diagram in `text`."""
+    lines = normalise(text).split("\n")
+    parts = _parts(lines)
+    found = [part for part in parts if is_sequence(part)]
+    if not found:
+        raise VolleyError(
+            "no PlantUML sequence diagram here"
+            if parts
+            else "not a PlantUML diagram: it holds no @startuml line and no ```plantuml block",
+            filename=filename,
+            hint="volley reads PlantUML's sequence diagrams (messages between participants); "
+            "its class, activity and other diagrams have no volley form",
+        )
+    diagrams: list[Imported] = []
+    errors: list[VolleyError] = []
+    several = len(found) > 1
+    for n, part in enumerate(found, start=1):
+        reader = _Reader(lines, part, filename, part_name(filename, n) if several else None)
+        try:
+            diagrams.append(reader.read())
+        except VolleyErrors as exc:
+            errors += exc.errors
+    if errors and diagrams:
+        raise PartlyImported(errors, diagrams, len(found))
+    if errors:
+        raise VolleyErrors(errors)
+    return diagrams
+
+
+@dataclass
+class _Open:
+    """A block or a box, waiting for its `end`."""
+
+    keyword: str
+    line: int
+    block: Block | None = None
+    box: Box | None = None
+
+
+@dataclass
+class _Reader:
+    page: list[str]
+    part: _Part
+    filename: str | None
+    name: str | None = None
+    diagram: Diagram = field(default_factory=Diagram)
+    comments: list[Comment] = field(default_factory=list)
+    errors: list[VolleyError] = field(default_factory=list)
+    stack: list[_Open] = field(default_factory=list)
+    seen: dict[str, None] = field(default_factory=dict)
+    notes: list[tuple[Note, list[str]]] = field(default_factory=list)
+    approximated: set[int] = field(default_factory=set)
+    # PlantUML's message numbers: shown from `autonumber` on, until `autonumber stop`
+    count: int = 1
+    step: int = 1
+    numbered: bool = False
+    # each activation open, with who called it: `return` answers the last one
+    active: list[tuple[str, str | None]] = field(default_factory=list)
+    last: Message | None = None
+
+    def read(self) -> Imported:
+        lines = self.part.lines
+        index = 0
+        while index < len(lines):
+            number = self.part.start + index + 1  # the page's line number
+            raw = lines[index]
+            index += 1
+            text = raw.strip()
+            if not text:
+                continue
+            try:
+                index = self.statement(number, raw, text, index)
+            except VolleyError as exc:
+                self.errors.append(exc)
+        for opened in self.stack:
+            what = "box" if opened.box is not None else opened.keyword
+            self.error(
+                opened.line,
+                f"this {what} is never closed; expected end" + (" box" if what == "box" else ""),
+            )
+        if self.errors:
+            raise VolleyErrors(self.errors)
+        self.finish()
+        written = write(self.diagram, self.comments, "\n".join(self.page), one_line_each=True)
+        return Imported(written, self.name, self.part.start + 1, warnings=self.drawn_differently())
+
+    # --- errors and comments ---
+
+    def fail(self, line: int, message: str, hint: str | None = None) -> NoReturn:
+        raw = self.page[line - 1]
+        column = len(raw) - len(raw.lstrip()) + 1
+        raise VolleyError(
+            message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
+        )
+
+    def error(self, line: int, message: str, hint: str | None = None) -> None:
+        try:
+            self.fail(line, message, hint)
+        except VolleyError as exc:
+            self.errors.append(exc)
+
+    def comment(self, line: int, text: str, raw: bool = False) -> None:
+        """A `//` comment before whatever comes from `line` on; one not `raw` says what volley
+        draws otherwise than PlantUML."""
+        if not raw:
+            text = f"PlantUML: {text}"
+            self.approximated.add(line)
+        self.comments.append(Comment(line, f" {text}" if text else ""))
+
+    def drawn_differently(self) -> tuple[Diagnostic, ...]:
+        lines = sorted(self.approximated)
+        if not lines:
+            return ()
+        return (
+            Diagnostic(
+                f"{counted(len(lines), 'line', 'lines')} ({', '.join(map(str, lines))}) "
+                f"{'is' if len(lines) == 1 else 'are'} drawn otherwise than PlantUML draws "
+                f"{'it' if len(lines) == 1 else 'them'}, or not at all; a // comment in the "
+                "written text says how",
+                filename=self.filename,
+                line=lines[0],
+                severity="note",
+            ),
+        )
+
+    # --- statements ---
+
+    def statement(self, line: int, raw: str, text: str, index: int) -> int:
+        """Read the statement on `line`; the index of the next line to read (a note, a title
+        or a comment may run over several)."""
+        lines = self.part.lines
+        if text.startswith("/'"):
+            end = index - 1
+            while "'/" not in lines[end] and end + 1 < len(lines):
+                end += 1
+            for k in range(index - 1, end + 1):
+                words = lines[k].strip().removeprefix("/'").removesuffix("'/").strip()
+                self.comment(line, words, raw=True)
+            return end + 1
+        if text.startswith("'"):
+            self.comment(line, text[1:].strip(), raw=True)
+            return index
+        if (note := _NOTE.fullmatch(text)) is not None:
+            return self.note(line, note, index)
+        if (ref := _REF.fullmatch(text)) is not None:
+            return self.ref(line, ref, index)
+        if (found := _DECLARATION.fullmatch(text)) is not None:
+            self.declare(line, found["kind"].lower(), found["rest"].strip())
+            return index
+        if (found := _message(text)) is not None:
+            self.message(line, text, found)
+            return index
+        if _END_BOX.fullmatch(text):
+            self.end_box(line)
+            return index
+        if (found := _BOX.fullmatch(text)) is not None:
+            self.box(line, found)
+            return index
+        if (found := _BLOCK.fullmatch(text)) is not None:
+            self.open_block(line, found["kind"].lower(), found["label"] or "")
+            return index
+        if (found := _ELSE.fullmatch(text)) is not None:
+            self.branch(line, found["label"] or "")
+            return index
+        if _END_BLOCK.fullmatch(text):
+            self.end(line)
+            return index
+        if (found := _SECTION.fullmatch(text)) is not None:
+            self.add(Divider(line, "bold", self.label(found["label"])))
+            return index
+        if (found := _DELAY.fullmatch(text)) is not None:
+            self.add(Divider(line, "delay", self.label(found["label"] or "")))
+            return index
+        if _SPACE.fullmatch(text):
+            self.comment(line, f"{text} (extra space: volley spaces its rows itself)")
+            return index
+        if (found := _ACTIVATION.fullmatch(text)) is not None:
+            self.activation(line, found["word"].lower() == "activate", found["name"])
+            return index
+        if (found := _LIFECYCLE.fullmatch(text)) is not None:
+            self.lifecycle(line, text, found)
+            return index
+        if (found := _RETURN.fullmatch(text)) is not None:
+            self.reply(line, found["label"] or "")
+            return index
+        if (found := _AUTONUMBER.fullmatch(text)) is not None:
+            self.autonumber(line, text, found)
+            return index
+        if (found := _TITLE.fullmatch(text)) is not None:
+            return self.title(line, found["text"], index)
+        if text.lower().startswith(("legend", "skinparam")) and (
+            text.endswith("{") or text.lower() in ("legend", "legend left", "legend right")
+        ):
+            return self.kept_block(line, index, "}" if text.endswith("{") else "endlegend")
+        if _LOOK.match(text):
+            self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
+            return index
+        self.fail(
+            line,
+            f"not a PlantUML sequence statement: {text!r}",
+            "expected a message (A -> B : text), a participant, a note, activate, return, "
+            "alt/opt/loop/par/break/critical/group … end, == section ==, ... or autonumber",
+        )
+
+    def kept_block(self, line: int, index: int, closer: str) -> int:
+        """A `skinparam {` … `}` or `legend` … `endlegend` block: kept as comments."""
+        lines = self.part.lines
+        end = index - 1
+        closers = (closer, "end legend") if closer == "endlegend" else (closer,)
+        while end + 1 < len(lines) and lines[end].strip().lower() not in closers:
+            end += 1
+        for k in range(index - 1, end + 1):
+            self.comment(line, lines[k].rstrip(), raw=k > index - 1)
+        self.approximated.add(line)
+        return end + 1
+
+    def add(self, item: Item) -> None:
+        self.items().append(item)
+
+    def items(self) -> list[Item]:
+        for opened in reversed(self.stack):
+            if opened.block is not None:
+                return opened.block.branches[-1].items
+        return self.diagram.items
+
+    def use(self, line: int, written: str) -> str:
+        """The participant a name written in a statement stands for (made where it is new)."""
+        name = written.strip()
+        if name.startswith('"') and name.endswith('"'):
+            name = name[1:-1].strip()
+        if not name or not is_volley_name(name):
+            self.fail(
+                line,
+                f"the participant name {name!r} cannot be written in volley",
+                "a volley name holds no ':' or ',' nor an arrow: declare it with a short name, "
+                f'participant X as "{name}", and use X',
+            )
+        if name not in self.seen:
+            self.seen[name] = None
+            boxed = next((o.box for o in reversed(self.stack) if o.box is not None), None)
+            if boxed is not None:
+                boxed.participants.append(name)
+        return name
+
+    def declare(self, line: int, kind: str, rest: str) -> None:
+        while (decoration := _DECORATIONS.search(rest)) is not None:
+            self.comment(line, f"{decoration[0].strip()} on {rest[: decoration.start()]}")
+            rest = rest[: decoration.start()]
+        found = _DECLARED.fullmatch(rest.strip())
+        if found is None:
+            self.fail(line, f"expected a participant's name after {kind}")
+        shown = found["quoted"] or found["word"]
+        alias = found["alias_quoted"] or found["alias"]
+        if alias is None:
+            name, label = shown, shown
+        elif found["alias_quoted"] is not None and found["quoted"] is None:
+            name, label = shown, alias  # `participant L as "Long name"`
+        else:
+            name, label = alias, shown  # `participant "Long name" as L`
+        name = self.use(line, name)
+        lines = [plain_text(part) for part in _LINE_BREAK.split(label)]
+        label = "<br/>".join(escape_markup(part.strip()) for part in _LINE_BREAK.split(label))
+        if label != escape_markup(name):
+            if is_volley_label(label):
+                self.diagram.labels[name] = label
+            else:
+                self.comment(line, f"{name} is shown as {' '.join(lines)}")
+        if kind != "participant":
+            self.comment(line, f"{kind} {name} (volley draws every participant as a box)")
+
+    def message(self, line: int, text: str, found: re.Match[str]) -> None:
+        if found["edge_from"] or found["edge_to"]:
+            self.comment(
+                line, f"{text} (an arrow from or to the diagram's edge, which volley does not draw)"
+            )
+            return
+        if found["parallel"]:
+            self.comment(line, "& (volley draws this message on a row of its own)")
+        sender = self.use(line, found["sender"])
+        receiver = self.use(line, found["receiver"])
+        arrow = self.arrow(line, found)
+        message = Message(line, sender, receiver, arrow, self.label(found["text"] or ""))
+        if self.numbered:
+            message.number = self.count
+            self.count += self.step
+        extra: list[Item] = []
+        for mark in re.findall(r"\+\+|--|\*\*|!!", found["marks"] or ""):
+            if mark == "++":
+                self.active.append((receiver, sender))
+                if message.activate is None:
+                    message.activate = "+"
+                else:
+                    extra.append(Activation(line, receiver, True))
+            elif mark == "--":
+                if not self.close(sender):
+                    self.comment(line, f"-- (no activation of {sender} is open here)")
+                elif message.activate is None:
+                    message.activate = "-"
+                else:
+                    extra.append(Activation(line, sender, False))
+            else:
+                what = "creates" if mark == "**" else "destroys"
+                self.comment(line, f"{mark} ({what} {receiver}: volley draws its lane throughout)")
+        self.add(message)
+        for item in extra:
+            self.add(item)
+        self.last = message
+
+    def arrow(self, line: int, found: re.Match[str]) -> str:
+        """volley's arrow for PlantUML's: its shaft (dashed, or bold or dashed as a bracket
+        says), and a head where PlantUML draws one."""
+        shaft = "--" if found["shaft"].count("-") == 2 else "-"
+        style = re.search(r"\[([^\]]*)\]", found["shaft"])
+        if style is not None:
+            words = style[1].lower()
+            if "dashed" in words or "dotted" in words:
+                shaft = "--"
+            elif "bold" in words:
+                shaft = "="
+            self.comment(
+                line, f"[{style[1]}] on the arrow (volley draws its arrows in the theme's colour)"
+            )
+        heads = []
+        for side, written in (("left", found["left"]), ("right", found["right"])):
+            if "o" in written:
+                self.comment(line, "a circle at the arrow's end (volley draws a head there)")
+            if "x" in written:
+                heads.append("x")
+            elif any(half in written for half in ("\\", "/")):
+                self.comment(line, "a half arrowhead (volley draws a whole one)")
+                thin = "\\\\" in written or "//" in written
+                heads.append(("<<" if thin else "<") if side == "left" else (">>" if thin else ">"))
+            elif "<<" in written or ">>" in written:
+                heads.append("<<" if side == "left" else ">>")
+            elif "<" in written or ">" in written or "o" in written:
+                heads.append("<" if side == "left" else ">")
+            else:
+                heads.append("")
+        if heads == ["", ""]:
+            self.fail(line, "expected an arrowhead on the arrow")
+        return f"{heads[0]}{shaft}{heads[1]}"
+
+    def label(self, text: str) -> str:
+        """A one-line volley label from PlantUML's text: `\\n` breaks a line."""
+        return "\\n".join(_markup(part.strip()) for part in _LINE_BREAK.split(text.strip()))
+
+    def note(self, line: int, found: re.Match[str], index: int) -> int:
+        place = " ".join(found["place"].lower().split())
+        text, index = self.note_body(line, found["text"], index)
+        if found["shape"].lower() != "note":
+            self.comment(line, f"{found['shape']} (volley draws every note the same)")
+        if place in ("left", "right") and not found["names"]:  # the message before it
+            last = self.last
+            names = [last.sender, last.receiver] if last is not None else []
+            if place and names:
+                self.comment(line, f"note {place} (volley puts it under the message)")
+            note = Note(line, names, text, attached=last is not None)
+            self.notes.append((note, names))
+            self.add(note)
+            return index
+        if place == "across":
+            note = Note(line, [], text)
+            self.notes.append((note, []))
+            self.add(note)
+            return index
+        if not found["names"]:
+            self.fail(line, f"expected the participant the note is {place}")
+        names = [self.use(line, name) for name in found["names"].split(",")]
+        if place != "over":
+            self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
+        note = Note(line, names, text)
+        self.notes.append((note, names))
+        self.add(note)
+        return index
+
+    def ref(self, line: int, found: re.Match[str], index: int) -> int:
+        text, index = self.note_body(
+            line, found["text"], index, closer=re.compile(r"end[ \t]*ref", re.I)
+        )
+        names = [self.use(line, name) for name in found["names"].split(",")]
+        self.comment(line, "ref over (a reference to another diagram, drawn as a note)")
+        note = Note(line, names, f"**ref:** {text}" if text else "**ref**")
+        self.notes.append((note, names))
+        self.add(note)
+        return index
+
+    def note_body(
+        self, line: int, text: str | None, index: int, closer: re.Pattern[str] = _NOTE_END
+    ) -> tuple[str, int]:
+        """A note's text: on its line after the colon, or the lines up to `end note`."""
+        if text is not None:
+            return note_text(
+                [_markup(part.strip()) for part in _LINE_BREAK.split(text.strip())]
+            ), index
+        lines = self.part.lines
+        end = index
+        while end < len(lines) and not closer.fullmatch(lines[end].strip()):
+            end += 1
+        if end == len(lines):
+            self.fail(line, "this note is never closed; expected end note")
+        body = [_markup(row.strip()) for row in lines[index:end]]
+        while body and not body[-1]:
+            body.pop()
+        return note_text(body), end + 1
+
+    def box(self, line: int, found: re.Match[str]) -> None:
+        if any(opened.box is not None for opened in self.stack):
+            self.fail(line, "a box inside a box (PlantUML refuses this too)")
+        label = found["quoted"] if found["quoted"] is not None else (found["label"] or "")
+        tint = _colour(found["tint"]) if found["tint"] else None
+        if found["tint"] and tint is None:
+            self.comment(line, f"{found['tint']} (no colour volley knows: the box is uncoloured)")
+        box = Box(line, self.label(label) if label.strip() else "", tint, [], 0)
+        self.diagram.boxes.append(box)
+        self.stack.append(_Open("box", line, box=box))
+
+    def end_box(self, line: int) -> None:
+        if not self.stack or self.stack[-1].box is None:
+            self.fail(line, "end box without a box to close")
+        opened = self.stack.pop()
+        assert opened.box is not None
+        opened.box.end_line = line
+
+    def open_block(self, line: int, keyword: str, label: str) -> None:
+        label = re.sub(r"[ \t]*\[[^\]]*\][ \t]*$", "", label) if keyword == "group" else label
+        block = Block(line, BLOCKS[keyword], [Branch(self.label(label), [], line)])  # type: ignore[arg-type]
+        self.add(block)
+        self.stack.append(_Open(keyword, line, block))
+
+    def branch(self, line: int, label: str) -> None:
+        top = self.stack[-1] if self.stack else None
+        if top is None or top.block is None:
+            self.fail(line, "else outside alt, par or critical; it belongs between one and its end")
+        if top.block.kind not in BRANCHES:
+            self.fail(
+                line,
+                f"else in {top.keyword}: volley's {top.block.kind} has one part",
+                f"write alt instead of {top.keyword} to have an else, or end the {top.keyword} "
+                "and start another",
+            )
+        top.block.branches.append(Branch(self.label(label), [], line))
+
+    def end(self, line: int) -> None:
+        if not self.stack or self.stack[-1].block is None:
+            self.fail(line, "end without a block to close")
+        opened = self.stack.pop()
+        assert opened.block is not None
+        opened.block.end_line = line
+
+    def activation(self, line: int, on: bool, written: str) -> None:
+        name = self.use(line, written)
+        if on:
+            last = self.last
+            self.active.append((name, last.sender if last and last.receiver == name else None))
+        elif not self.close(name):
+            self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
+            return
+        self.add(Activation(line, name, on))
+
+    def close(self, name: str) -> bool:
+        """End `name`'s last activation; False when none is open."""
+        for k in range(len(self.active) - 1, -1, -1):
+            if self.active[k][0] == name:
+                del self.active[k]
+                return True
+        return False
+
+    def reply(self, line: int, label: str) -> None:
+        """`return`: a dashed reply from the participant last activated to its caller, which
+        ends its activation."""
+        if not self.active:
+            self.fail(line, "return with no activation to return from (PlantUML refuses this too)")
+        name, caller = self.active.pop()
+        if caller is None:
+            self.fail(
+                line,
+                f"return from {name}, whose activation no message started: no one to return to",
+            )
+        message = Message(line, name, caller, "-->", self.label(label), activate="-")
+        if self.numbered:
+            message.number = self.count
+            self.count += self.step
+        self.add(message)
+        self.last = message
+
+    def lifecycle(self, line: int, text: str, found: re.Match[str]) -> None:
+        kind = (found["kind"] or "").lower()
+        if kind and kind not in PARTICIPANT_KINDS:
+            self.fail(line, f"expected a participant after {found['word']}")
+        name = self.use(line, found["name"])
+        self.comment(line, f"{text} (volley draws {name}'s lane throughout)")
+
+    def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
+        if found["format"]:
+            self.comment(line, f'"{found["format"]}" (volley writes the numbers plainly)')
+        if found["stop"] and found["stop"].lower() == "stop":
+            self.numbered = False
+            return
+        if found["start"]:
+            self.count = int(found["start"])
+        if found["step"]:
+            self.step = int(found["step"])
+            if self.step != 1:
+                self.comment(
+                    line, f"{text} (numbered in steps of {self.step}, as PlantUML does)", raw=True
+                )
+        self.numbered = True
+
+    def title(self, line: int, text: str | None, index: int) -> int:
+        lines = self.part.lines
+        if text is None or not text.strip():  # `title` … `end title`
+            end = index
+            while end < len(lines) and lines[end].strip().lower() not in ("end title", "endtitle"):
+                end += 1
+            text = " ".join(row.strip() for row in lines[index:end])
+            index = end + 1
+        if self.diagram.title is not None:
+            self.comment(line, f"title {text}")
+            return index
+        self.diagram.title = " ".join(
+            _markup(part.strip()) for part in _LINE_BREAK.split(text.strip())
+        )
+        self.diagram.title_line = line
+        return index
+
+    # --- the diagram ---
+
+    def finish(self) -> None:
+        diagram = self.diagram
+        diagram.participants = list(self.seen)
+        position = {name: index for index, name in enumerate(diagram.participants)}
+        for note, names in self.notes:
+            if not names:
+                note.over = list(diagram.participants)
+                continue
+            ends = sorted(position[name] for name in names)
+            note.over = diagram.participants[ends[0] : ends[-1] + 1]
+
+
+def _colour(written: str) -> str | None:
+    """PlantUML's colour (`#LightGreen`, `#FFAAAA`, the first of a gradient `#red/blue`) as a
+    colour CSS reads, or None when it names none."""
+    from volley.text.colours import read_colour
+
+    first = re.split(r"[/|\\-]", written.removeprefix("#"), maxsplit=1)[0]
+    for candidate in (f"#{first}", first):
+        if read_colour(candidate) is not None:
+            return candidate
+    return None
+
+
+def _markup(text: str) -> str:
+    """PlantUML's Creole text as volley markup showing the same words: its styles as volley's,
+    every other character that is markup in volley escaped. Where volley would not read the
+    markup back as meant, the words are kept without their style."""
+    text = _OTHER_TAGS.sub("", text)
+    pieces: list[str] = []
+    shown: list[str] = []
+    done = 0
+    for found in _STYLE.finditer(text):
+        before = text[done : found.start()]
+        pieces.append(escape_markup(before))
+        shown.append(before)
+        done = found.end()
+        kind = next(
+            k for k in ("bold", "italic", "code", "strike", "tagged") if found[k] is not None
+        )
+        inner = found[kind]
+        if kind == "code":
+            fence = "`" * (max(map(len, re.findall("`+", inner)), default=0) + 1)
+            pieces.append(f"{fence}{inner}{fence}")
+        else:
+            mark = {"bold": "**", "italic": "*", "strike": "~~"}.get(kind) or _TAG_MARKS[
+                found["tag"].lower()
+            ]
+            pieces.append(f"{mark}{escape_markup(inner)}{mark}")
+        shown.append(inner)
+    if not pieces:
+        return escape_markup(text)
+    pieces.append(escape_markup(text[done:]))
+    shown.append(text[done:])
+    marked, words = "".join(pieces), "".join(shown)
+    return marked if plain_text(marked) == " ".join(words.split()) else escape_markup(words)
