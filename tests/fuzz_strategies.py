@@ -682,11 +682,25 @@ MARKDOWN_FRAGMENTS = [
 ]  # fmt: skip
 
 
-@st.composite
-def mutated_markdown(draw: st.DrawFn) -> str:
-    """A real Markdown page with a few lines deleted, duplicated, cut, moved or inserted
-    (fences, Mermaid statements, hostile strings)."""
-    lines = draw(st.sampled_from(markdown_pages())).split("\n")
+PLANTUML_FRAGMENTS = [
+    "@startuml", "@enduml", "A -> B : hi", "B -->> A", "A ->x B", "[-> A", "A ->]", "return",
+    "return done", "activate A", "deactivate B", "alt x", "else", "end", "end alt", "loop",
+    "note over A", "note left", "end note", "note over A, B : n", "box \"B\" #red", "end box",
+    "== s ==", "...", "|||", "autonumber 3 2", "participant \"A B\" as C", "A -> B ++ : x",
+    "skinparam x {", "}", "/' open", "'/", "title", "end title", "ref over A", "end ref",
+]  # fmt: skip
+
+
+@functools.cache
+def plantuml_files() -> list[str]:
+    """Real PlantUML sequence diagrams (and the activity diagram the importer refuses)."""
+    return [p.read_text(encoding="utf-8") for p in sorted((CASES / "plantuml").glob("*.puml"))]
+
+
+def _mutated_lines(draw: st.DrawFn, texts: list[str], fragments: list[str]) -> str:
+    """One of `texts` with a few lines deleted, duplicated, cut or inserted (one of the
+    `fragments`, or a hostile string), or indented."""
+    lines = draw(st.sampled_from(texts)).split("\n")
     for _ in range(draw(st.integers(1, 8))):
         op = draw(st.integers(0, 5))
         i = draw(st.integers(0, len(lines) - 1))
@@ -697,12 +711,25 @@ def mutated_markdown(draw: st.DrawFn) -> str:
         elif op == 2:
             lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
         elif op == 3:
-            lines.insert(i, draw(st.sampled_from(MARKDOWN_FRAGMENTS)))
+            lines.insert(i, draw(st.sampled_from(fragments)))
         elif op == 4:
             lines.insert(i, draw(st.sampled_from(hostile_strings())))
         else:
             lines[i] = draw(st.sampled_from(["", "> ", "    ", "\t", "- "])) + lines[i]
     return "\n".join(lines)
+
+
+@st.composite
+def mutated_markdown(draw: st.DrawFn) -> str:
+    """A real Markdown page with a few lines deleted, duplicated, cut, moved or inserted
+    (fences, Mermaid statements, hostile strings)."""
+    return _mutated_lines(draw, markdown_pages(), MARKDOWN_FRAGMENTS)
+
+
+@st.composite
+def mutated_plantuml(draw: st.DrawFn) -> str:
+    """A real PlantUML file, mutated as `mutated_markdown` mutates a page."""
+    return _mutated_lines(draw, plantuml_files(), PLANTUML_FRAGMENTS)
 
 
 _JSON_ODD = [

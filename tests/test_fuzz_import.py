@@ -1,5 +1,5 @@
-"""Importing real Markdown, HAR, trace and JSON-RPC log files, mutated: `.volley` that parses, or
-a clear error.
+"""Importing real Markdown, PlantUML, HAR, trace and JSON-RPC log files, mutated: `.volley`
+that parses, or a clear error.
 
 Bounded for CI (profile `volley-ci`); `scripts/fuzz.py` runs the same invariants for longer.
 """
@@ -8,13 +8,26 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from .fuzz_strategies import FUZZ, check_import, mutated_capture, mutated_log, mutated_markdown
+from .fuzz_strategies import (
+    FUZZ,
+    check_import,
+    mutated_capture,
+    mutated_log,
+    mutated_markdown,
+    mutated_plantuml,
+)
 
 
 @FUZZ
 @given(mutated_markdown())
 def test_mutated_markdown_imports_as_diagrams_that_parse_or_a_clear_error(text: str) -> None:
     check_import(text, "mermaid")
+
+
+@FUZZ
+@given(mutated_plantuml())
+def test_mutated_plantuml_imports_as_diagrams_that_parse_or_a_clear_error(text: str) -> None:
+    check_import(text, "plantuml")
 
 
 @FUZZ

@@ -117,6 +117,7 @@ def _told(said: VolleyError | Diagnostic, mask: bool) -> VolleyError | Diagnosti
 Examples:
   volley import flow.mmd -o flow.volley        a Mermaid sequence diagram
   volley import design.md -o diagrams/         every ```mermaid sequence diagram, one file each
+  volley import login.puml -o login.volley     a PlantUML sequence diagram
   volley import 'https://swimlanes.io/#ZY1B…'  the diagram a swimlanes.io link carries
   volley import session.har -o login.volley    a browser's HAR, a lane per host, secrets masked
   volley import trace.json --name api=API      an OTLP, Jaeger or Zipkin trace, a lane per service
@@ -192,8 +193,9 @@ def import_command(
 
     SOURCE is a file, - for standard input, or a swimlanes.io share link
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
-    (.mmd), a Markdown file (every ```mermaid sequence diagram in it), a swimlanes.io link or
-    saved swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger, Zipkin,
+    (.mmd), a PlantUML sequence diagram (@startuml), a Markdown file (every ```mermaid or
+    ```plantuml sequence diagram in it), a swimlanes.io link or saved swimlanes.io text; or
+    real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger, Zipkin,
     AWS X-Ray, the OpenTelemetry collector's debug output) or a JSON-RPC log (an MCP host's,
     VS Code's log of an MCP server, JSON Lines, VS Code's LSP trace, Neovim's, vim-lsp's, Helix's,
     Eglot's, clangd's, Zed's or Sublime's log, a Content-Length framed capture), with values

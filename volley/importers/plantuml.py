@@ -35,7 +35,7 @@ from typing import NoReturn
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, PartlyImported, part_name
 from volley.importers.labels import is_volley_label, is_volley_name, note_text
-from volley.language.parser import normalise
+from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
 from volley.text.inline import escape_markup, plain_text
@@ -81,7 +81,8 @@ _REF = re.compile(
 )
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _BLOCK = re.compile(
-    r"(?P<kind>alt|opt|loop|par|break|critical|group)(?:[ \t]*#\w+)?(?:[ \t]+(?P<label>.*))?",
+    r"(?P<kind>alt|opt|loop|par|break|critical|group)(?:[ \t]*(?P<tint>#\w+))?"
+    r"(?:[ \t]+(?P<label>.*))?",
     re.I,
 )
 _END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par|break|critical|group))?", re.I)
@@ -106,9 +107,10 @@ _AUTONUMBER = re.compile(
     re.I,
 )
 _TITLE = re.compile(r"title(?:[ \t]*:)?(?:[ \t]+(?P<text>.*))?", re.I)
+_LEGEND = re.compile(r"legend(?:[ \t]+(?:left|right|top|bottom|center))*", re.I)
 # Statements about the look of the page, which volley's themes decide: kept as comments.
 _LOOK = re.compile(
-    r"(?:skinparam|hide|show|scale|header|footer|caption|autoactivate|mainframe|newpage"
+    r"(?:skinparam|hide|show|scale|header|footer|caption|legend|autoactivate|mainframe|newpage"
     r"|!\w+|left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom|teoz)\b",
     re.I,
 )
@@ -365,6 +367,8 @@ class _Reader:
             self.box(line, found)
             return index
         if (found := _BLOCK.fullmatch(text)) is not None:
+            if found["tint"]:
+                self.comment(line, f"{found['tint']} (volley draws frames in the theme's colours)")
             self.open_block(line, found["kind"].lower(), found["label"] or "")
             return index
         if (found := _ELSE.fullmatch(text)) is not None:
@@ -396,10 +400,10 @@ class _Reader:
             return index
         if (found := _TITLE.fullmatch(text)) is not None:
             return self.title(line, found["text"], index)
-        if text.lower().startswith(("legend", "skinparam")) and (
-            text.endswith("{") or text.lower() in ("legend", "legend left", "legend right")
-        ):
-            return self.kept_block(line, index, "}" if text.endswith("{") else "endlegend")
+        if text.lower().startswith("skinparam") and text.endswith("{"):
+            return self.kept_block(line, index, "}")
+        if _LEGEND.fullmatch(text):
+            return self.kept_block(line, index, "endlegend")
         if _LOOK.match(text):
             self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
             return index
@@ -631,6 +635,8 @@ class _Reader:
 
     def open_block(self, line: int, keyword: str, label: str) -> None:
         label = re.sub(r"[ \t]*\[[^\]]*\][ \t]*$", "", label) if keyword == "group" else label
+        if keyword == "alt":
+            label = if_label(label)  # `alt if it expired`: the frame's tag says "if"
         block = Block(line, BLOCKS[keyword], [Branch(self.label(label), [], line)])  # type: ignore[arg-type]
         self.add(block)
         self.stack.append(_Open(keyword, line, block))
@@ -702,7 +708,7 @@ class _Reader:
         if found["format"]:
             self.comment(line, f'"{found["format"]}" (volley writes the numbers plainly)')
         if found["stop"] and found["stop"].lower() == "stop":
-            self.numbered = False
+            self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
             return
         if found["start"]:
             self.count = int(found["start"])

@@ -1,0 +1,406 @@
+"""`volley import` of PlantUML sequence diagrams: what each statement becomes, what is kept as
+a comment, what is refused and how, and the real diagrams of tests/cases/plantuml/ (each file
+naming its source and licence), every message of which arrives with its ends and its words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from volley.cli import main
+from volley.errors import VolleyError
+from volley.importers import convert, detect
+from volley.language.parser import parse
+from volley.model import Activation, Block, Box, Divider, Message, Note, walk
+from volley.text.inline import plain_text
+
+CASES = Path(__file__).resolve().parent / "cases" / "plantuml"
+
+
+def imported(source: str) -> str:
+    [diagram] = convert(source, "flow.puml")
+    return diagram.text
+
+
+def read(source: str):
+    """The diagram volley reads from the imported text (which must parse)."""
+    return parse(imported(source))
+
+
+def messages(source: str) -> list[tuple[str, str, str, str]]:
+    return [(m.sender, m.receiver, m.arrow, m.label) for m in read(source).messages()]
+
+
+def uml(*lines: str) -> str:
+    return "\n".join(["@startuml", *lines, "@enduml"]) + "\n"
+
+
+def test_a_plantuml_file_is_told_from_its_first_statement() -> None:
+    assert detect(uml("A -> B : hi")).name == "plantuml"
+    assert detect("' a comment first\n" + uml("A -> B")).name == "plantuml"
+    page = "# Design\n\n```plantuml\n@startuml\nA -> B : hi\n@enduml\n```\n"
+    assert detect(page).name == "plantuml"
+
+
+@pytest.mark.parametrize(
+    ("arrow", "volley_arrow"),
+    [
+        ("->", "->"),
+        ("-->", "-->"),
+        ("->>", "->>"),
+        ("-->>", "-->>"),
+        ("<-", "<-"),
+        ("<--", "<--"),
+        ("<<--", "<<--"),
+        ("<->", "<->"),
+        ("<-->", "<-->"),
+        ("->x", "-x"),
+        ("-->x", "--x"),
+        ("-[#red]>", "->"),
+        ("-[#blue,dashed]>", "-->"),
+        ("-[bold]>", "=>"),
+        ("-\\", "->"),
+        ("-\\\\", "->>"),
+        ("->o", "->"),
+    ],
+)
+def test_every_arrow_becomes_the_volley_arrow_drawn_the_same_way(
+    arrow: str, volley_arrow: str
+) -> None:
+    assert messages(uml(f"Alice {arrow} Bob : hello")) == [("Alice", "Bob", volley_arrow, "hello")]
+
+
+def test_what_an_arrow_carries_that_volley_draws_otherwise_is_said_in_a_comment() -> None:
+    text = imported(uml("Alice -[#red]> Bob : a", "Alice ->o Bob : b", "Alice -\\ Bob : c"))
+    assert "// PlantUML: [#red] on the arrow" in text
+    assert "// PlantUML: a circle at the arrow's end" in text
+    assert "// PlantUML: a half arrowhead" in text
+
+
+def test_names_are_written_without_spaces_or_quoted_and_a_display_name_is_the_lanes_label() -> None:
+    source = uml(
+        'participant "Web App" as W',
+        'participant DB as "The Database"',
+        "actor User",
+        "User -> W : login",
+        "W -> DB",
+        '"Web App" -> "API Gateway" : forward',
+    )
+    diagram = read(source)
+    assert diagram.labels == {"W": "Web App", "DB": "The Database"}
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("User", "W"),
+        ("W", "DB"),
+        ("Web App", "API Gateway"),
+    ]
+    assert diagram.participants[:3] == ["W", "DB", "User"]  # declared order
+    assert "// PlantUML: actor User (volley draws every participant as a box)" in imported(source)
+
+
+def test_a_display_name_with_line_breaks_keeps_them() -> None:
+    diagram = read(uml('participant "Management Cluster\\nController" as C', "C -> C : go"))
+    assert diagram.labels == {"C": "Management Cluster<br/>Controller"}
+
+
+def test_message_text_keeps_its_line_breaks_and_creole_becomes_volley_markup() -> None:
+    source = uml(
+        "A -> B : first\\nsecond",
+        'A -> B : **bold** //italic// ""code"" --gone-- <b>tag</b>',
+        "A -> B : see https://example.com//path and a_b*c",
+    )
+    labels = [m.label for m in read(source).messages()]
+    assert labels[0] == "first\\nsecond"
+    assert labels[1] == "**bold** *italic* `code` ~~gone~~ **tag**"
+    assert plain_text(labels[2]) == "see https://example.com//path and a_b*c"
+
+
+def test_notes_over_beside_after_and_across_with_their_text() -> None:
+    source = uml(
+        "A -> B : call",
+        "note left : after the call",
+        "note over A : one",
+        "note over A, C : spans",
+        "note right of B",
+        "  first line",
+        "  second line",
+        "end note",
+        "hnote across : everyone",
+        "B -> C",
+    )
+    notes = [item for item in read(source).items if isinstance(item, Note)]
+    assert [(n.over, n.text) for n in notes] == [
+        (["A", "B"], "after the call"),
+        (["A"], "one"),
+        (["A", "B", "C"], "spans"),
+        (["B"], "first line\nsecond line"),
+        (["A", "B", "C"], "everyone"),
+    ]
+    text = imported(source)
+    assert "// PlantUML: note right of B (volley puts it over B)" in text
+    assert "// PlantUML: hnote (volley draws every note the same)" in text
+
+
+def test_a_note_never_ended_is_an_error_at_its_line() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("A -> B", "note over A", "  words"), "flow.puml")
+    error = caught.value.errors[0]
+    assert (error.line, error.column) == (3, 1)
+    assert "never closed; expected end note" in error.message
+
+
+def test_blocks_and_their_branches_nest_as_written() -> None:
+    source = uml(
+        "alt if the token is valid",
+        "  A -> B : ok",
+        "else expired",
+        "  loop three times",
+        "    A -> B : retry",
+        "  end loop",
+        "end",
+        "par",
+        "  A -> B : one",
+        "else",
+        "  A -> C : two",
+        "end",
+        "group Retries [in the background]",
+        "  opt cached",
+        "    A -> A : read",
+        "  end",
+        "end group",
+        "critical login",
+        "  A -> B",
+        "else offline",
+        "  A -> A",
+        "end",
+        "break failure",
+        "  A -> C",
+        "end",
+    )
+    blocks = [item for item in read(source).items if isinstance(item, Block)]
+    assert [(b.kind, [br.label for br in b.branches]) for b in blocks] == [
+        ("if", ["the token is valid", "expired"]),
+        ("par", ["", ""]),
+        ("group", ["Retries"]),
+        ("critical", ["login", "offline"]),
+        ("break", ["failure"]),
+    ]
+    loop = blocks[0].branches[1].items[0]
+    assert (
+        isinstance(loop, Block) and loop.kind == "loop" and loop.branches[0].label == "three times"
+    )
+
+
+def test_else_in_a_block_of_one_part_and_an_unclosed_block_are_errors_with_lines() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("loop forever", "A -> B", "else", "A -> C", "end", "opt x", "A -> B"), "f.puml")
+    said = [(e.line, e.message) for e in caught.value.errors]
+    assert said == [
+        (4, "else in loop: volley's loop has one part"),
+        (7, "this opt is never closed; expected end"),
+    ]
+
+
+def test_sections_delays_and_spacing() -> None:
+    source = uml("A -> B", "== Verification ==", "...", "... 5 minutes later ...", "|||", "B -> A")
+    dividers = [(d.style, d.label) for d in read(source).items if isinstance(d, Divider)]
+    assert dividers == [("bold", "Verification"), ("delay", ""), ("delay", "5 minutes later")]
+    assert "// PlantUML: ||| (extra space" in imported(source)
+
+
+def test_activations_marks_and_return_answer_the_caller() -> None:
+    source = uml(
+        "Client -> Server ++ : request",
+        "Server -> DB : query",
+        "activate DB",
+        "DB --> Server : rows",
+        "deactivate DB",
+        "return done",
+        "Client -> Worker : job",
+        "activate Worker",
+        "return",
+    )
+    diagram = read(source)
+    found = [(m.sender, m.receiver, m.arrow, m.label, m.activate) for m in diagram.messages()]
+    assert found == [
+        ("Client", "Server", "->", "request", "+"),
+        ("Server", "DB", "->", "query", None),
+        ("DB", "Server", "-->", "rows", None),
+        ("Server", "Client", "-->", "done", "-"),
+        ("Client", "Worker", "->", "job", None),
+        ("Worker", "Client", "-->", "", "-"),
+    ]
+    activations = [(a.participant, a.on) for a in walk(diagram.items) if isinstance(a, Activation)]
+    assert activations == [("DB", True), ("DB", False), ("Worker", True)]
+
+
+def test_return_with_nothing_open_is_an_error() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("A -> B : x", "return y"), "flow.puml")
+    assert caught.value.errors[0].line == 3
+    assert "return with no activation to return from" in caught.value.errors[0].message
+
+
+def test_boxes_keep_their_participants_label_and_colour() -> None:
+    source = uml(
+        'box "Back end" #LightBlue',
+        "participant API",
+        "participant DB",
+        "end box",
+        "box #FFAAAA",
+        "participant Cache",
+        "end box",
+        "Client -> API",
+    )
+    boxes = read(source).boxes
+    assert [(b.label, b.tint, b.participants) for b in boxes] == [
+        ("Back end", "LightBlue", ["API", "DB"]),
+        ("", "#FFAAAA", ["Cache"]),
+    ]
+    assert isinstance(boxes[0], Box)
+
+
+def test_autonumber_numbers_from_where_it_stands() -> None:
+    source = uml(
+        "A -> B : one", "autonumber 10 5", "A -> B : two", "B -> A : three", "autonumber stop",
+        "A -> B",
+    )  # fmt: skip
+    assert [m.number for m in read(source).messages()] == [None, 10, 15, 20]
+    assert "// PlantUML: autonumber stop (volley cannot hide the numbers" in imported(source)
+
+
+def test_the_look_of_the_page_is_kept_as_comments() -> None:
+    source = uml(
+        "skinparam monochrome true",
+        "skinparam sequence {",
+        "  ArrowColor DeepSkyBlue",
+        "}",
+        "hide footbox",
+        "!theme plain",
+        "title Login flow",
+        "' a remark",
+        "/' a block",
+        "   remark '/",
+        "A -> B",
+    )
+    text = imported(source)
+    assert read(source).title == "Login flow"
+    for kept in (
+        "skinparam monochrome true",
+        "ArrowColor DeepSkyBlue",
+        "hide footbox",
+        "!theme plain",
+    ):
+        assert kept in text
+    assert "// a remark" in text and "// a block" in text
+
+
+def test_a_statement_plantuml_sequence_diagrams_do_not_have_is_an_error_with_a_caret(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "flow.puml"
+    path.write_text(uml("A -> B : hi", "A ~~> B : wavy"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(path)])
+    assert result.exit_code == 1
+    said = f"{path}:3:1: error: not a PlantUML sequence statement: 'A ~~> B : wavy'"
+    assert said in result.output
+    assert "  A ~~> B : wavy\n  ^" in result.output
+
+
+def test_a_plantuml_file_refused_by_the_parser_imports_as_its_hint_says(tmp_path: Path) -> None:
+    """`volley check` names `volley import` for a PlantUML file, and the import works."""
+    path = tmp_path / "flow.volley"
+    path.write_text(uml("actor User", "User -> API : login", "API --> User : token"), "utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(path)])
+    assert checked.exit_code == 1 and "this is PlantUML, not volley; volley import converts it" in (
+        checked.output
+    )
+    out = tmp_path / "out.volley"
+    done = runner.invoke(main, ["import", str(path), "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    rendered = runner.invoke(main, ["render", str(out), "-o", str(tmp_path / "out.svg")])
+    assert rendered.exit_code == 0, rendered.output
+    assert "token" in (tmp_path / "out.svg").read_text(encoding="utf-8")
+
+
+def test_every_diagram_of_a_markdown_page_imports_and_other_diagrams_are_left_out() -> None:
+    page = "\n".join(
+        [
+            "# Design",
+            "```plantuml",
+            "@startuml",
+            "A -> B : first",
+            "@enduml",
+            "```",
+            "```plantuml",
+            "@startuml",
+            "start",
+            ":an activity;",
+            "stop",
+            "@enduml",
+            "```",
+            "````puml",
+            "@startuml",
+            "B -> C : second",
+            "@enduml",
+            "````",
+        ]
+    )
+    found = convert(page, "design.md")
+    assert [(d.name, d.line) for d in found] == [("design-1", 4), ("design-2", 16)]
+    assert [parse(d.text).messages()[0].label for d in found] == ["first", "second"]
+
+
+def test_a_page_with_no_sequence_diagram_is_refused_in_words() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert((CASES / "capi-bootstrap-activity-not-sequence.puml").read_text("utf-8"), "x.puml")
+    assert "no PlantUML sequence diagram here" in str(caught.value)
+
+
+# --- the real diagrams -----------------------------------------------------------------------
+
+# A message as PlantUML writes it, read here on its own: a name (quoted or a word), an arrow
+# of dashes with heads, a name, and the text after the first colon.
+_NAME = r'"[^"]+"|[\w.]+'
+_WRITTEN_MESSAGE = re.compile(
+    rf"[ \t]*(?P<a>{_NAME})[ \t]*(?P<arrow>[<ox/\\]*-[^\s\w\"]*)[ \t]*(?P<b>{_NAME})[ \t]*"
+    r"(?::(?P<text>.*))?$"
+)
+
+
+def written_messages(source: str) -> list[tuple[str, str, str]]:
+    found = []
+    for line in source.splitlines():
+        match = _WRITTEN_MESSAGE.match(line)
+        if match is None or ("<" not in match["arrow"] and ">" not in match["arrow"]):
+            continue
+        a, b = (match[side].strip('"') for side in ("a", "b"))
+        if match["arrow"].startswith("<"):
+            a, b = b, a  # the same two lanes; which way it goes is the arrow's
+        text = (match["text"] or "").strip()
+        found.append((a, b, " ".join(text.replace("\\n", " ").replace('""', "").split())))
+    return found
+
+
+SEQUENCES = sorted(p for p in CASES.glob("*.puml") if "not-sequence" not in p.name)
+
+
+@pytest.mark.parametrize("path", SEQUENCES, ids=lambda p: p.name)
+def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    [result] = convert(source, path.name)
+    diagram = parse(result.text)
+    got = []
+    for message in diagram.messages():
+        a, b = message.sender, message.receiver
+        if message.arrow.startswith("<"):
+            a, b = b, a
+        got.append((a, b, plain_text(message.label.replace("\\n", " "))))
+    assert got == written_messages(source)
+    for item in walk(diagram.items):
+        if isinstance(item, Note):
+            assert item.text.strip()
+    assert any(isinstance(item, Message) for item in diagram.items)
