@@ -404,3 +404,94 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
         if isinstance(item, Note):
             assert item.text.strip()
     assert any(isinstance(item, Message) for item in diagram.items)
+
+
+def test_autoactivate_activates_each_call_and_return_answers_it() -> None:
+    source = uml(
+        "autoactivate on",
+        "alice -> bob : hello",
+        "bob -> bob : self call",
+        "bill -> bob #005500 : hello from thread 2",
+        "return done",
+        "return rc",
+        "bob --> alice : a reply activates nothing",
+    )
+    found = [(m.sender, m.receiver, m.arrow, m.activate) for m in read(source).messages()]
+    assert found == [
+        ("alice", "bob", "->", "+"),
+        ("bob", "bob", "->", "+"),
+        ("bill", "bob", "->", "+"),
+        ("bob", "bill", "-->", "-"),
+        ("bob", "bob", "-->", "-"),
+        ("bob", "alice", "-->", None),
+    ]
+    assert "// PlantUML: #005500 (volley draws its arrows in the theme's colour)" in imported(
+        source
+    )
+
+
+def test_a_participant_declared_over_several_lines_or_where_a_message_first_uses_it() -> None:
+    source = uml(
+        "participant Participant [",
+        "    =Title",
+        "    ----",
+        '    ""SubTitle""',
+        "]",
+        "Participant -> Bob",
+        'Bob -> "This is very\\nlong" as Long',
+        "Long --> Bob : ok",
+    )
+    diagram = read(source)
+    assert diagram.labels == {"Participant": "Title<br/>SubTitle", "Long": "This is very<br/>long"}
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("Participant", "Bob"),
+        ("Bob", "Long"),
+        ("Long", "Bob"),
+    ]
+
+
+def test_teoz_anchors_slants_and_notes_beside_notes_are_read_with_comments() -> None:
+    source = uml(
+        "!pragma teoz true",
+        "{start} Alice -> Bob : start",
+        "Bob ->(10) Alice : slanted",
+        "{end} Bob -> Alice : finish",
+        "{start} <-> {end} : some time",
+        "note over Alice : one",
+        "/ note over Bob : beside it",
+        "Alice -> Bob : then",
+        "& note right Bob : and this",
+    )
+    diagram = read(source)
+    assert [m.label for m in diagram.messages()] == ["start", "slanted", "finish", "then"]
+    assert [n.text for n in diagram.items if isinstance(n, Note)] == [
+        "one",
+        "beside it",
+        "and this",
+    ]
+    text = imported(source)
+    assert "{start} <-> {end} : some time (a teoz duration" in text
+    assert "// PlantUML: / (a note beside the one before it" in text
+
+
+def test_a_box_inside_a_box_is_drawn_as_a_box_of_its_own() -> None:
+    source = uml(
+        'box "Internal Service" #LightBlue',
+        "participant Bob",
+        'box "Subteam"',
+        "participant Alice",
+        "end box",
+        "end box",
+        "Bob -> Alice",
+    )
+    boxes = [(b.label, b.participants) for b in read(source).boxes]
+    assert boxes == [("Internal Service", ["Bob"]), ("Subteam", ["Alice"])]
+    assert "a box inside a box (volley draws it as a box of its own)" in imported(source)
+
+
+def test_numbers_in_levels_and_increments_go_on_as_whole_numbers() -> None:
+    source = uml("autonumber 1.1.1", "A -> B", "autonumber inc A", "B -> A", "A -> B")
+    assert [m.number for m in read(source).messages()] == [1, 2, 3]
+    text = imported(source)
+    assert "volley numbers its messages in whole numbers" in text
+    assert "autonumber inc A (volley numbers its messages 1, 2, 3" in text

@@ -61,15 +61,21 @@ _ARROW = (
     r"(?P<shaft>-(?:\[[^\]]*\])?-?)"
     r"(?P<right>(?:>>|>|\\\\|//|\\|/)?[ox]?)(?P<edge_to>\]|\?)?"
 )
+# Teoz (PlantUML's newer layout) adds an anchor before a message (`{start} A -> B`), a slant
+# beside its arrow (`->(10)`), and a name declared where it is first used (`A -> "B" as B`).
 _MESSAGE = re.compile(
-    rf"(?P<parallel>&[ \t]*)?(?P<sender>{_NAME})?[ \t]*{_ARROW}[ \t]*(?P<receiver>{_NAME})?"
-    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?:#\w+[ \t]*)?(?::(?P<text>.*))?"
+    r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
+    rf"(?P<sender>{_NAME})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
+    rf"(?P<receiver>{_NAME})?(?:[ \t]+as[ \t]+(?P<alias>[\w.]+))?"
+    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<colour>#\w+[ \t]*)?(?::(?P<text>.*))?"
 )
 _DECLARATION = re.compile(rf"(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I)
 _DECLARED = re.compile(
     r'(?:"(?P<quoted>[^"]+)"|(?P<word>\S+))(?:[ \t]+as[ \t]+(?:"(?P<alias_quoted>[^"]+)"'
     r"|(?P<alias>\S+)))?"
 )
+_ARROW_START = re.compile(r"[-<>\[?/\\]")  # `Participant -> Bob`: a message, not a declaration
+_RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
 _DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
 _NOTE = re.compile(
     r"(?P<shape>[hr]?note)[ \t]+(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|across)"
@@ -89,6 +95,7 @@ _END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par|break|critical|group))
 _ELSE = re.compile(r"else(?:[ \t]*#\w+)?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
 _DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
+_DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
 _SPACE = re.compile(r"\|\|\||\|\|\d+\|\|")
 _BOX = re.compile(
     r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#]*?))?[ \t]*(?P<tint>#\S+)?', re.I
@@ -102,15 +109,17 @@ _LIFECYCLE = re.compile(
 )
 _RETURN = re.compile(r"return(?:[ \t]+(?P<label>.*))?", re.I)
 _AUTONUMBER = re.compile(
-    r"autonumber(?:[ \t]+(?P<stop>stop|resume))?(?:[ \t]+(?P<start>\d+))?(?:[ \t]+(?P<step>\d+))?"
+    r"autonumber(?:[ \t]+(?P<stop>stop|resume|inc[ \t]+[AB]))?(?:[ \t]+(?P<start>\d+(?:\.\d+)*))?"
+    r"(?:[ \t]+(?P<step>\d+))?"
     r'(?:[ \t]+"(?P<format>[^"]*)")?',
     re.I,
 )
 _TITLE = re.compile(r"title(?:[ \t]*:)?(?:[ \t]+(?P<text>.*))?", re.I)
+_AUTOACTIVATE = re.compile(r"autoactivate[ \t]+(on|off)", re.I)
 _LEGEND = re.compile(r"legend(?:[ \t]+(?:left|right|top|bottom|center))*", re.I)
 # Statements about the look of the page, which volley's themes decide: kept as comments.
 _LOOK = re.compile(
-    r"(?:skinparam|hide|show|scale|header|footer|caption|legend|autoactivate|mainframe|newpage"
+    r"(?:skinparam|hide|show|scale|header|footer|caption|legend|mainframe|newpage|ignore"
     r"|!\w+|left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom|teoz)\b",
     re.I,
 )
@@ -267,6 +276,7 @@ class _Reader:
     # each activation open, with who called it: `return` answers the last one
     active: list[tuple[str, str | None]] = field(default_factory=list)
     last: Message | None = None
+    auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
 
     def read(self) -> Imported:
         lines = self.part.lines
@@ -350,13 +360,32 @@ class _Reader:
         if text.startswith("'"):
             self.comment(line, text[1:].strip(), raw=True)
             return index
+        if text.startswith(("/", "&")) and _NOTE.fullmatch(text[1:].strip()):
+            self.comment(
+                line, f"{text[0]} (a note beside the one before it: volley draws it below)"
+            )
+            text = text[1:].strip()
         if (note := _NOTE.fullmatch(text)) is not None:
             return self.note(line, note, index)
         if (ref := _REF.fullmatch(text)) is not None:
             return self.ref(line, ref, index)
-        if (found := _DECLARATION.fullmatch(text)) is not None:
-            self.declare(line, found["kind"].lower(), found["rest"].strip())
-            return index
+        found = _DECLARATION.fullmatch(text)
+        if found is not None and not _ARROW_START.match(found["rest"]):
+            rest = found["rest"].strip()
+            if not rest.endswith("["):
+                self.declare(line, found["kind"].lower(), rest)
+                return index
+            # `participant P [` … `]`: the lane's text on lines of its own
+            end = index
+            while end < len(lines) and lines[end].strip() != "]":
+                end += 1
+            if end == len(lines):
+                self.fail(line, "this participant's text is never closed; expected ]")
+            name = self.declare(line, found["kind"].lower(), rest[:-1].strip())
+            shown = [row.strip().lstrip("=").strip() for row in lines[index:end]]
+            shown = [row for row in shown if row and not _RULE.fullmatch(row)]
+            self.show_as(line, name, "\\n".join(shown))
+            return end + 1
         if (found := _message(text)) is not None:
             self.message(line, text, found)
             return index
@@ -383,6 +412,9 @@ class _Reader:
         if (found := _DELAY.fullmatch(text)) is not None:
             self.add(Divider(line, "delay", self.label(found["label"] or "")))
             return index
+        if _DURATION.fullmatch(text):
+            self.comment(line, f"{text} (a teoz duration between two anchors)")
+            return index
         if _SPACE.fullmatch(text):
             self.comment(line, f"{text} (extra space: volley spaces its rows itself)")
             return index
@@ -402,6 +434,9 @@ class _Reader:
             return self.title(line, found["text"], index)
         if text.lower().startswith("skinparam") and text.endswith("{"):
             return self.kept_block(line, index, "}")
+        if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
+            self.auto = found[1].lower() == "on"
+            return index
         if _LEGEND.fullmatch(text):
             return self.kept_block(line, index, "endlegend")
         if _LOOK.match(text):
@@ -454,7 +489,7 @@ class _Reader:
                 boxed.participants.append(name)
         return name
 
-    def declare(self, line: int, kind: str, rest: str) -> None:
+    def declare(self, line: int, kind: str, rest: str) -> str:
         while (decoration := _DECORATIONS.search(rest)) is not None:
             self.comment(line, f"{decoration[0].strip()} on {rest[: decoration.start()]}")
             rest = rest[: decoration.start()]
@@ -470,15 +505,21 @@ class _Reader:
         else:
             name, label = alias, shown  # `participant "Long name" as L`
         name = self.use(line, name)
-        lines = [plain_text(part) for part in _LINE_BREAK.split(label)]
-        label = "<br/>".join(escape_markup(part.strip()) for part in _LINE_BREAK.split(label))
-        if label != escape_markup(name):
-            if is_volley_label(label):
-                self.diagram.labels[name] = label
-            else:
-                self.comment(line, f"{name} is shown as {' '.join(lines)}")
+        self.show_as(line, name, label)
         if kind != "participant":
             self.comment(line, f"{kind} {name} (volley draws every participant as a box)")
+        return name
+
+    def show_as(self, line: int, name: str, shown: str) -> None:
+        """Give the lane of `name` the label PlantUML shows (`\\n` breaks its line)."""
+        parts = [plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)]
+        label = "<br/>".join(escape_markup(part) for part in parts)
+        if label == escape_markup(name):
+            return
+        if is_volley_label(label):
+            self.diagram.labels[name] = label
+        else:
+            self.comment(line, f"{name} is shown as {' '.join(parts)}")
 
     def message(self, line: int, text: str, found: re.Match[str]) -> None:
         if found["edge_from"] or found["edge_to"]:
@@ -488,15 +529,27 @@ class _Reader:
             return
         if found["parallel"]:
             self.comment(line, "& (volley draws this message on a row of its own)")
+        if found["colour"]:
+            colour = found["colour"].strip()
+            self.comment(line, f"{colour} (volley draws its arrows in the theme's colour)")
+        if found["anchor"] is not None or found["slant_from"] or found["slant_to"]:
+            self.comment(line, f"{text} (a teoz anchor or slant: volley draws the message level)")
         sender = self.use(line, found["sender"])
-        receiver = self.use(line, found["receiver"])
+        if found["alias"]:  # `A -> "Long name" as L`: L is declared here, shown as its name
+            receiver = self.use(line, found["alias"])
+            self.show_as(line, receiver, found["receiver"].strip('"'))
+        else:
+            receiver = self.use(line, found["receiver"])
         arrow = self.arrow(line, found)
         message = Message(line, sender, receiver, arrow, self.label(found["text"] or ""))
         if self.numbered:
             message.number = self.count
             self.count += self.step
+        found_marks = found["marks"] or ""
+        if self.auto and "-" not in found_marks and "--" not in arrow:
+            found_marks = "++" + found_marks  # a call (not a dashed reply) activates
         extra: list[Item] = []
-        for mark in re.findall(r"\+\+|--|\*\*|!!", found["marks"] or ""):
+        for mark in re.findall(r"\+\+|--|\*\*|!!", found_marks):
             if mark == "++":
                 self.active.append((receiver, sender))
                 if message.activate is None:
@@ -617,7 +670,7 @@ class _Reader:
 
     def box(self, line: int, found: re.Match[str]) -> None:
         if any(opened.box is not None for opened in self.stack):
-            self.fail(line, "a box inside a box (PlantUML refuses this too)")
+            self.comment(line, "a box inside a box (volley draws it as a box of its own)")
         label = found["quoted"] if found["quoted"] is not None else (found["label"] or "")
         tint = _colour(found["tint"]) if found["tint"] else None
         if found["tint"] and tint is None:
@@ -710,8 +763,15 @@ class _Reader:
         if found["stop"] and found["stop"].lower() == "stop":
             self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
             return
-        if found["start"]:
-            self.count = int(found["start"])
+        if found["stop"] and found["stop"].lower().startswith("inc"):
+            self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")
+            return
+        start = found["start"]
+        if start and "." in start:  # 1.1.1: PlantUML's numbers in levels
+            self.comment(line, f"{text} (volley numbers its messages in whole numbers)")
+            start = start.split(".")[-1]
+        if start:
+            self.count = int(start)
         if found["step"]:
             self.step = int(found["step"])
             if self.step != 1:
