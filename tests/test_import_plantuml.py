@@ -280,6 +280,12 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
         "hide footbox",
         "!theme plain",
         "title Login flow",
+        "header",
+        "  <font color=red>Draft</font>",
+        "endheader",
+        "legend right",
+        "  Key",
+        "end legend",
         "' a remark",
         "/' a block",
         "   remark '/",
@@ -292,6 +298,9 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
         "ArrowColor DeepSkyBlue",
         "hide footbox",
         "!theme plain",
+        "<font color=red>Draft</font>",
+        "endheader",
+        "Key",
     ):
         assert kept in text
     assert "// a remark" in text and "// a block" in text
@@ -495,3 +504,19 @@ def test_numbers_in_levels_and_increments_go_on_as_whole_numbers() -> None:
     text = imported(source)
     assert "volley numbers its messages in whole numbers" in text
     assert "autonumber inc A (volley numbers its messages 1, 2, 3" in text
+
+
+def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequence() -> None:
+    source = uml(
+        "Node -> State : class names",
+        "note over Node",
+        "start",
+        "class Foo",
+        ":an activity;",
+        "end note",
+    )
+    diagram = read(source)
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [("Node", "State")]
+    assert [n.text for n in diagram.items if isinstance(n, Note)] == [
+        "start\nclass Foo\n:an activity;"
+    ]

@@ -86,6 +86,7 @@ _REF = re.compile(
     r"ref[ \t]+over[ \t]+(?P<names>[^:#]+?)[ \t]*(?:#\w+[ \t]*)?(?::(?P<text>.*))?", re.I
 )
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
+_REF_END = re.compile(r"end[ \t]*ref", re.I)
 _BLOCK = re.compile(
     r"(?P<kind>alt|opt|loop|par|break|critical|group)(?:[ \t]*(?P<tint>#\w+))?"
     r"(?:[ \t]+(?P<label>.*))?",
@@ -116,10 +117,16 @@ _AUTONUMBER = re.compile(
 )
 _TITLE = re.compile(r"title(?:[ \t]*:)?(?:[ \t]+(?P<text>.*))?", re.I)
 _AUTOACTIVATE = re.compile(r"autoactivate[ \t]+(on|off)", re.I)
-_LEGEND = re.compile(r"legend(?:[ \t]+(?:left|right|top|bottom|center))*", re.I)
+# A legend, header or footer whose text runs on the lines below it, to `endlegend` …
+_SPAN = re.compile(
+    r"(?:(?:left|right|top|bottom|center)[ \t]+)*(legend|header|footer)"
+    r"(?:[ \t]+(?:left|right|top|bottom|center))*",
+    re.I,
+)
 # Statements about the look of the page, which volley's themes decide: kept as comments.
 _LOOK = re.compile(
-    r"(?:skinparam|hide|show|scale|header|footer|caption|legend|mainframe|newpage|ignore"
+    r"(?:skinparam|hide|show|scale|(?:(?:left|right|center)[ \t]+)?(?:header|footer)|caption|legend"
+    r"|mainframe|newpage|ignore"
     r"|!\w+|left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom|teoz)\b",
     re.I,
 )
@@ -127,8 +134,9 @@ _LOOK = re.compile(
 # between the same `@startuml` lines, which volley does not draw.
 _OTHER_DIAGRAM = re.compile(
     r"(?:class|interface|enum|abstract|annotation|state|usecase|component|node|package|rectangle"
-    r"|object|start|stop|partition|artifact|cloud|frame|folder|map|json|yaml|salt|archimate"
-    r"|@startmindmap|@startgantt|@startwbs)\b|:[^\n]*;$|\([^)]*\)[ \t]*-",
+    r"|object|partition|artifact|cloud|frame|folder|map|json|yaml|archimate)[ \t]+[\w\"]"
+    r"|(?:start|stop|detach|kill|endif|endwhile|fork|salt);?$|:[^\n]*[;|<>/\]}]$"
+    r"|\([^)]*\)[ \t]*-|if[ \t]*\(|while[ \t]*\(|repeat\b",
     re.I,
 )
 # Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
@@ -199,10 +207,29 @@ def _parts(lines: list[str]) -> list[_Part]:
 def is_sequence(part: _Part) -> bool:
     """Whether a diagram is a sequence diagram: it holds a message or declares a participant,
     and no statement of PlantUML's other diagrams."""
-    statements = [line.strip() for line in part.lines if line.strip() and not _comment(line)]
-    if any(_OTHER_DIAGRAM.match(line) for line in statements):
+    statements = _statements(part.lines)
+    if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
         return False
     return any(_DECLARATION.fullmatch(line) or _message(line) is not None for line in statements)
+
+
+def _statements(lines: list[str]) -> list[str]:
+    """A diagram's statements, without comments and the text of notes written over several
+    lines (whose words may be anything)."""
+    found = []
+    closer: re.Pattern[str] | None = None
+    for line in lines:
+        text = line.strip()
+        if closer is not None:
+            closer = None if closer.fullmatch(text) else closer
+            continue
+        if not text or _comment(text):
+            continue
+        found.append(text)
+        note = _NOTE.fullmatch(text) or _REF.fullmatch(text)
+        if note is not None and note["text"] is None:
+            closer = _REF_END if text.lower().startswith("ref") else _NOTE_END
+    return found
 
 
 def _message(text: str) -> re.Match[str] | None:
@@ -437,8 +464,8 @@ class _Reader:
         if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
             self.auto = found[1].lower() == "on"
             return index
-        if _LEGEND.fullmatch(text):
-            return self.kept_block(line, index, "endlegend")
+        if (found := _SPAN.fullmatch(text)) is not None:
+            return self.kept_block(line, index, f"end{found[1].lower()}")
         if _LOOK.match(text):
             self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
             return index
@@ -450,10 +477,11 @@ class _Reader:
         )
 
     def kept_block(self, line: int, index: int, closer: str) -> int:
-        """A `skinparam {` … `}` or `legend` … `endlegend` block: kept as comments."""
+        """A `skinparam {` … `}`, or a `legend`, `header` or `footer` up to its `endlegend`
+        (or `end legend` …): kept as comments."""
         lines = self.part.lines
         end = index - 1
-        closers = (closer, "end legend") if closer == "endlegend" else (closer,)
+        closers = {closer, closer.replace("end", "end ", 1)}
         while end + 1 < len(lines) and lines[end].strip().lower() not in closers:
             end += 1
         for k in range(index - 1, end + 1):
@@ -639,9 +667,7 @@ class _Reader:
         return index
 
     def ref(self, line: int, found: re.Match[str], index: int) -> int:
-        text, index = self.note_body(
-            line, found["text"], index, closer=re.compile(r"end[ \t]*ref", re.I)
-        )
+        text, index = self.note_body(line, found["text"], index, closer=_REF_END)
         names = [self.use(line, name) for name in found["names"].split(",")]
         self.comment(line, "ref over (a reference to another diagram, drawn as a note)")
         note = Note(line, names, f"**ref:** {text}" if text else "**ref**")
