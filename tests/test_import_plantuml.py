@@ -356,11 +356,19 @@ def test_every_diagram_of_a_markdown_page_imports_and_other_diagrams_are_left_ou
             "B -> C : second",
             "@enduml",
             "````",
+            "A block some renderers draw without @startuml:",
+            "```plantuml",
+            "C -> A : third",
+            "```",
         ]
     )
     found = convert(page, "design.md")
-    assert [(d.name, d.line) for d in found] == [("design-1", 4), ("design-2", 16)]
-    assert [parse(d.text).messages()[0].label for d in found] == ["first", "second"]
+    assert [(d.name, d.line) for d in found] == [
+        ("design-1", 4),
+        ("design-2", 16),
+        ("design-3", 21),
+    ]
+    assert [parse(d.text).messages()[0].label for d in found] == ["first", "second", "third"]
 
 
 def test_a_page_with_no_sequence_diagram_is_refused_in_words() -> None:
@@ -520,3 +528,24 @@ def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequ
     assert [n.text for n in diagram.items if isinstance(n, Note)] == [
         "start\nclass Foo\n:an activity;"
     ]
+
+
+def test_a_sphinx_uml_directive_is_a_diagram_and_its_options_are_comments() -> None:
+    page = "\n".join(
+        [
+            "Login",
+            "=====",
+            "",
+            ".. uml::",
+            "   :caption: Login",
+            "",
+            "   Alice -> Bob : hi",
+            "   Bob --> Alice : ok",
+            "",
+            "Prose after it, not indented.",
+        ]
+    )
+    assert detect(page).name == "plantuml"
+    [found] = convert(page, "login.rst")
+    assert [m.label for m in parse(found.text).messages()] == ["hi", "ok"]
+    assert "// PlantUML: :caption: Login (an option of the uml directive)" in found.text

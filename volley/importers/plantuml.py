@@ -42,6 +42,9 @@ from volley.text.inline import escape_markup, plain_text
 
 _START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
 _END = re.compile(r"[ \t]*@enduml\b", re.IGNORECASE)
+# sphinxcontrib-plantuml's directive, its diagram indented under it (an option first, maybe)
+_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]*$")
+_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?(?i:plantuml|puml)\b")
 PARTICIPANT_KINDS = (
     "participant",
@@ -155,13 +158,13 @@ BRANCHES = {"if": "else", "par": "and", "critical": "option"}
 
 
 def detect(text: str) -> int:
-    """100 for a PlantUML file (its first statement is `@startuml`), 90 for Markdown holding a
-    ```plantuml block or a `@startuml` line, else 0."""
+    """100 for a PlantUML file (its first statement is `@startuml`), 90 for a page holding a
+    ```plantuml block, a `.. uml::` directive or a `@startuml` line, else 0."""
     lines = normalise(text).split("\n")
     first = next((line for line in lines if line.strip() and not _comment(line)), "")
     if _START.match(first):
         return 100
-    if any(_START.match(line) or _FENCE.match(line) for line in lines):
+    if any(_START.match(line) or _FENCE.match(line) or _DIRECTIVE.match(line) for line in lines):
         return 90
     return 0
 
@@ -176,31 +179,41 @@ class _Part:
 
     start: int
     lines: list[str]
+    directive: bool = False  # a `.. uml::` directive's body, whose options come first
 
 
 def _parts(lines: list[str]) -> list[_Part]:
-    """Every `@startuml` … `@enduml` of the page; where there is none, every ```plantuml block
-    (which some renderers take without those lines)."""
+    """Every `@startuml` … `@enduml` of the page, and every ```plantuml block or `.. uml::`
+    directive that has none (which their renderers take without those lines), in the order of
+    the page."""
     parts: list[_Part] = []
     index = 0
     while index < len(lines):
+        fence = _FENCE.match(lines[index])
         if _START.match(lines[index]):
             end = index + 1
             while end < len(lines) and not _END.match(lines[end]):
                 end += 1
             parts.append(_Part(index + 1, lines[index + 1 : end]))
             index = end
+        elif fence is not None or _DIRECTIVE.match(lines[index]):
+            end = index + 1
+            if fence is not None:
+                while end < len(lines) and not lines[end].strip().startswith(fence[1]):
+                    end += 1
+            else:  # the directive's body: the lines indented under it (and blank lines)
+                indent = len(lines[index]) - len(lines[index].lstrip())
+                while end < len(lines) and (
+                    not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+                ):
+                    end += 1
+                if lines[index + 1 : end] and not lines[end - 1].strip():
+                    end -= 1
+            body = lines[index + 1 : end]
+            if not any(_START.match(line) for line in body):
+                parts.append(_Part(index + 1, body, directive=fence is None))
+                index = end
         index += 1
-    if parts:
-        return parts
-    for index, line in enumerate(lines):
-        fence = _FENCE.match(line)
-        if fence is None:
-            continue
-        end = index + 1
-        while end < len(lines) and not lines[end].strip().startswith(fence[1]):
-            end += 1
-        parts.append(_Part(index + 1, lines[index + 1 : end]))
     return parts
 
 
@@ -386,6 +399,9 @@ class _Reader:
             return end + 1
         if text.startswith("'"):
             self.comment(line, text[1:].strip(), raw=True)
+            return index
+        if self.part.directive and _OPTION.fullmatch(text):
+            self.comment(line, f"{text} (an option of the uml directive)")
             return index
         if text.startswith(("/", "&")) and _NOTE.fullmatch(text[1:].strip()):
             self.comment(
