@@ -549,3 +549,13 @@ def test_a_sphinx_uml_directive_is_a_diagram_and_its_options_are_comments() -> N
     [found] = convert(page, "login.rst")
     assert [m.label for m in parse(found.text).messages()] == ["hi", "ok"]
     assert "// PlantUML: :caption: Login (an option of the uml directive)" in found.text
+
+
+def test_a_plantuml_file_with_a_licence_comment_above_its_header_gets_the_one_error() -> None:
+    path = CASES / "capi-developer-flow.puml"
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:3:1: error: this is PlantUML, not volley; volley import converts it" in (
+        result.output
+    )
+    assert "1 error" in result.output

@@ -1264,8 +1264,9 @@ class _Parse:
 
 def foreign_header(lines: list[str]) -> tuple[int, str] | None:
     """(line, what) when the text is another tool's diagram: its first line that is not blank
-    or a comment is a Mermaid or PlantUML header. Mermaid's front matter (`---`, `title: …`,
-    `---`) and `%%{init}%%` directives may come before it."""
+    or a comment (volley's, Mermaid's or PlantUML's) is a Mermaid or PlantUML header.
+    Mermaid's front matter (`---`, `title: …`, `---`) and `%%{init}%%` directives may come
+    before it."""
     front_matter = directive = False
     for number, line in enumerate(lines, 1):
         word = line.strip()
@@ -1275,8 +1276,8 @@ def foreign_header(lines: list[str]) -> tuple[int, str] | None:
         if directive or word.startswith("%%{"):  # `%%{init: {` … `}}%%` over several lines
             directive = "}%%" not in word
             continue
-        if front_matter or not word or is_comment(word):
-            continue
+        if front_matter or not word or is_comment(word) or word.startswith("'"):
+            continue  # `'` is PlantUML's comment: a licence above `@startuml`
         # Mermaid ends a statement at a `;` too: `sequenceDiagram; A->>B: hi` is one diagram
         what = FOREIGN_HEADERS.get(re.split(r"[\s;]", word, maxsplit=1)[0].lower())
         return None if what is None else (number, what)
