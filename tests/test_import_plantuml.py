@@ -34,6 +34,11 @@ def messages(source: str) -> list[tuple[str, str, str, str]]:
     return [(m.sender, m.receiver, m.arrow, m.label) for m in read(source).messages()]
 
 
+def ends(diagram) -> list[tuple[str, str]]:
+    """Each message's sender and receiver, in order."""
+    return [(m.sender, m.receiver) for m in diagram.messages()]
+
+
 def uml(*lines: str) -> str:
     return "\n".join(["@startuml", *lines, "@enduml"]) + "\n"
 
@@ -91,7 +96,7 @@ def test_names_are_written_without_spaces_or_quoted_and_a_display_name_is_the_la
     )
     diagram = read(source)
     assert diagram.labels == {"W": "Web App", "DB": "The Database"}
-    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+    assert ends(diagram) == [
         ("User", "W"),
         ("W", "DB"),
         ("Web App", "API Gateway"),
@@ -460,7 +465,7 @@ def test_a_participant_declared_over_several_lines_or_where_a_message_first_uses
     )
     diagram = read(source)
     assert diagram.labels == {"Participant": "Title<br/>SubTitle", "Long": "This is very<br/>long"}
-    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+    assert ends(diagram) == [
         ("Participant", "Bob"),
         ("Bob", "Long"),
         ("Long", "Bob"),
@@ -524,7 +529,7 @@ def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequ
         "end note",
     )
     diagram = read(source)
-    assert [(m.sender, m.receiver) for m in diagram.messages()] == [("Node", "State")]
+    assert ends(diagram) == [("Node", "State")]
     assert [n.text for n in diagram.items if isinstance(n, Note)] == [
         "start\nclass Foo\n:an activity;"
     ]

@@ -433,7 +433,7 @@ class _Reader:
             self.message(line, text, found)
             return index
         if _END_BOX.fullmatch(text):
-            self.end_box(line)
+            self.end(line, box=True)
             return index
         if (found := _BOX.fullmatch(text)) is not None:
             self.box(line, found)
@@ -721,13 +721,6 @@ class _Reader:
         self.diagram.boxes.append(box)
         self.stack.append(_Open("box", line, box=box))
 
-    def end_box(self, line: int) -> None:
-        if not self.stack or self.stack[-1].box is None:
-            self.fail(line, "end box without a box to close")
-        opened = self.stack.pop()
-        assert opened.box is not None
-        opened.box.end_line = line
-
     def open_block(self, line: int, keyword: str, label: str) -> None:
         label = re.sub(r"[ \t]*\[[^\]]*\][ \t]*$", "", label) if keyword == "group" else label
         if keyword == "alt":
@@ -749,12 +742,17 @@ class _Reader:
             )
         top.block.branches.append(Branch(self.label(label), [], line))
 
-    def end(self, line: int) -> None:
-        if not self.stack or self.stack[-1].block is None:
-            self.fail(line, "end without a block to close")
-        opened = self.stack.pop()
-        assert opened.block is not None
-        opened.block.end_line = line
+    def end(self, line: int, box: bool = False) -> None:
+        """`end` (or, with `box`, `end box`): close the block (or box) opened last."""
+        top = self.stack[-1] if self.stack else None
+        if top is None or (top.box is not None) != box:
+            self.fail(
+                line, "end box without a box to close" if box else "end without a block to close"
+            )
+        self.stack.pop()
+        closed = top.box if box else top.block
+        assert closed is not None
+        closed.end_line = line
 
     def activation(self, line: int, on: bool, written: str) -> None:
         name = self.use(line, written)
