@@ -209,9 +209,16 @@ def test_else_in_a_block_of_one_part_and_an_unclosed_block_are_errors_with_lines
 
 
 def test_sections_delays_and_spacing() -> None:
-    source = uml("A -> B", "== Verification ==", "...", "... 5 minutes later ...", "|||", "B -> A")
+    source = uml(
+        "A -> B", "== Verification ==", "...", "... 5 minutes later ...", "|||", "====", "B -> A"
+    )  # fmt: skip
     dividers = [(d.style, d.label) for d in read(source).items if isinstance(d, Divider)]
-    assert dividers == [("bold", "Verification"), ("delay", ""), ("delay", "5 minutes later")]
+    assert dividers == [
+        ("bold", "Verification"),
+        ("delay", ""),
+        ("delay", "5 minutes later"),
+        ("regular", ""),
+    ]
     assert "// PlantUML: ||| (extra space" in imported(source)
 
 

@@ -449,8 +449,9 @@ class _Reader:
         if _END_BLOCK.fullmatch(text):
             self.end(line)
             return index
-        if (found := _SECTION.fullmatch(text)) is not None:
-            self.add(Divider(line, "bold", self.label(found["label"])))
+        if (found := _SECTION.fullmatch(text)) is not None:  # without words, a plain rule
+            label = self.label(found["label"])
+            self.add(Divider(line, "bold" if label else "regular", label))
             return index
         if (found := _DELAY.fullmatch(text)) is not None:
             self.add(Divider(line, "delay", self.label(found["label"] or "")))
