@@ -571,3 +571,46 @@ def test_a_plantuml_file_with_a_licence_comment_above_its_header_gets_the_one_er
         result.output
     )
     assert "1 error" in result.output
+
+
+def test_a_page_with_mermaid_and_plantuml_diagrams_imports_both_in_page_order(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "design.md"
+    page.write_text(
+        "\n".join(
+            [
+                "# Design",
+                "```plantuml",
+                "@startuml",
+                "A -> B : from plantuml",
+                "@enduml",
+                "```",
+                "```mermaid",
+                "sequenceDiagram",
+                "    A->>B: from mermaid",
+                "```",
+                "```plantuml",
+                "@startuml",
+                "start",
+                ":an activity;",
+                "@enduml",
+                "```",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    found = convert(page.read_text("utf-8"), str(page))
+    assert [(d.name, d.line) for d in found] == [("design-1", 4), ("design-2", 8)]
+    assert [parse(d.text).messages()[0].label for d in found] == ["from plantuml", "from mermaid"]
+    [left_out] = [w for d in found for w in d.warnings if w.severity == "warning"]
+    assert (left_out.line, left_out.message) == (
+        12,
+        "this PlantUML diagram is not a sequence diagram; it was left out",
+    )
+    result = CliRunner().invoke(main, ["import", str(page), "-o", str(tmp_path / "out") + "/"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "design-1.volley",
+        "design-2.volley",
+    ]

@@ -216,7 +216,8 @@ def import_command(
         if importer is not None and not importer.traffic:
             mask = False
             _refuse_traffic_options(traffic, importer.name)
-        found = convert(text, name, importer.name if importer else None, options)
+        # the format named, or none: a page may hold diagrams of several (```mermaid, ```plantuml)
+        found = convert(text, name, source_format, options)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
         report(_told(exc, mask))

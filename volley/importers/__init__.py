@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -166,6 +166,9 @@ def convert(
             )
         importer = found
     if not importer.traffic:
+        several = _page_formats(text) if source is None else []
+        if len(several) > 1:
+            return _from_page(text, filename, several)
         return importer.load().convert(text, filename)
     try:
         return importer.load().convert(text, filename, options)
@@ -180,6 +183,49 @@ def convert(
             filename=filename,
             hint="check that the file is what it says it is, or name its format with --from",
         ) from None
+
+
+# Formats whose diagrams a page of prose holds as blocks (```mermaid, ```plantuml), and what
+# their `detect` says of such a page: a page may hold blocks of more than one.
+_PAGE_FORMATS = ("mermaid", "plantuml")
+_ON_A_PAGE = 90
+
+
+def _page_formats(text: str) -> list[Importer]:
+    """The diagram formats a page holds blocks of (none for a file of one format)."""
+    return [
+        IMPORTERS[name]
+        for name in _PAGE_FORMATS
+        if name in IMPORTERS and IMPORTERS[name].load().detect(text) == _ON_A_PAGE
+    ]
+
+
+def _from_page(text: str, filename: str | None, importers: list[Importer]) -> list[Imported]:
+    """Every diagram of a page that holds blocks of several formats, each read by its own
+    importer, in the order of the page and named for it (`design-1`, `design-2` …)."""
+    diagrams: list[Imported] = []
+    errors: list[VolleyError] = []
+    total = 0
+    for importer in importers:
+        try:
+            found = importer.load().convert(text, filename)
+        except PartlyImported as exc:
+            found, total = exc.imported, total + exc.total - len(exc.imported)
+            errors += exc.errors
+        except VolleyErrors as exc:
+            found, total = [], total + 1
+            errors += exc.errors
+        diagrams += found
+        total += len(found)
+    diagrams.sort(key=lambda diagram: diagram.line)
+    diagrams = [
+        replace(diagram, name=part_name(filename, n)) for n, diagram in enumerate(diagrams, 1)
+    ]
+    if errors and diagrams:
+        raise PartlyImported(errors, diagrams, total)
+    if errors:
+        raise VolleyErrors(errors)
+    return diagrams
 
 
 register(

@@ -29,7 +29,7 @@ Arrows, by what PlantUML draws:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
@@ -158,15 +158,17 @@ BRANCHES = {"if": "else", "par": "and", "critical": "option"}
 
 
 def detect(text: str) -> int:
-    """100 for a PlantUML file (its first statement is `@startuml`), 90 for a page holding a
-    ```plantuml block, a `.. uml::` directive or a `@startuml` line, else 0."""
+    """100 for a PlantUML file (its first statement is `@startuml`); for a page holding
+    ```plantuml blocks, `.. uml::` directives or `@startuml` lines, 90 when one of them is a
+    sequence diagram, 80 when none is (to be refused in words); else 0."""
     lines = normalise(text).split("\n")
     first = next((line for line in lines if line.strip() and not _comment(line)), "")
     if _START.match(first):
         return 100
-    if any(_START.match(line) or _FENCE.match(line) or _DIRECTIVE.match(line) for line in lines):
-        return 90
-    return 0
+    parts = _parts(lines)
+    if not parts:
+        return 0
+    return 90 if any(is_sequence(part) for part in parts) else 80
 
 
 def _comment(line: str) -> bool:
@@ -279,11 +281,27 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             diagrams.append(reader.read())
         except VolleyErrors as exc:
             errors += exc.errors
+    skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in found)
+    if skipped and diagrams:
+        diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *skipped))
     if errors and diagrams:
         raise PartlyImported(errors, diagrams, len(found))
     if errors:
         raise VolleyErrors(errors)
     return diagrams
+
+
+def _left_out(part: _Part, page: list[str], filename: str | None) -> Diagnostic:
+    """The warning for a diagram of another kind (activity, class …), at the line it starts."""
+    shown = page[part.start - 1]
+    return Diagnostic(
+        "this PlantUML diagram is not a sequence diagram; it was left out",
+        filename=filename,
+        line=part.start,
+        column=len(shown) - len(shown.lstrip()) + 1,
+        source_line=shown,
+        severity="warning",
+    )
 
 
 @dataclass
