@@ -27,6 +27,7 @@ block after a cut-off one was not masked):
     render html fragments of mutated examples   500     236 valid   no failure
     render png of generated diagrams            300     274 valid   no failure
     import mutated Markdown (Mermaid blocks)  8,000   2,164 valid   no failure
+    import mutated PlantUML files             5,000   1,208 valid   no failure
     import mutated HAR and trace files        8,000   5,518 valid   no failure
     redact planted secrets                    5,000   5,000 masked  no failure
 
@@ -175,6 +176,11 @@ PROPERTIES: dict[str, tuple[st.SearchStrategy, Callable, int]] = {
     ),
     "render png of generated diagrams": (fs.diagram_text(), _render("png"), 300),
     "import mutated Markdown (Mermaid blocks)": (fs.mutated_markdown(), _imported, 8_000),
+    "import mutated PlantUML files": (
+        fs.mutated_plantuml().map(lambda text: ("plantuml", text)),
+        _imported,
+        5_000,
+    ),
     "import mutated HAR and trace files": (fs.mutated_capture(), _imported, 8_000),
     "import mutated JSON-RPC logs": (
         fs.mutated_log().map(lambda text: ("jsonrpc", text)),
