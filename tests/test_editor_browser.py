@@ -181,6 +181,27 @@ def test_an_error_shows_its_place_and_keeps_the_last_good_preview(new_page, base
     expect(page.locator("#gutter .ln-error")).to_have_count(0)
 
 
+def test_a_pasted_mermaid_or_plantuml_diagram_is_converted_in_place(new_page, base_url) -> None:
+    page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
+    set_source(page, "sequenceDiagram\n    Alice->>+Bob: Hello Bob\n    Bob-->>-Alice: Hi")
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    expect(page.locator("#status-text")).to_contain_text("this is a Mermaid sequence diagram")
+    convert = page.locator("#convert")
+    expect(convert).to_be_visible()
+    convert.click()
+    expect(page.locator(EDITOR)).to_have_value("Alice ->+ Bob: Hello Bob\nBob -->- Alice: Hi\n")
+    expect(page.locator("#status")).to_have_attribute("data-state", "ok")
+    expect(preview(page)).to_contain_text("Hello Bob")
+    expect(convert).to_be_hidden()
+    page.locator(EDITOR).press("Control+z")  # the pasted text comes back
+    expect(page.locator(EDITOR)).to_have_value(re.compile("^sequenceDiagram"))
+
+    set_source(page, "@startuml\nAlice -> Bob : over PlantUML\n@enduml")
+    expect(convert).to_be_visible()
+    convert.click()
+    expect(preview(page)).to_contain_text("over PlantUML")
+
+
 def test_clicking_a_previewed_arrow_shows_its_payload(new_page, base_url: str) -> None:
     page = new_page(base_url + "/")
     set_source(page, WITH_PAYLOAD)

@@ -136,6 +136,30 @@ def test_every_error_of_a_diagram_is_in_the_json(client: Client) -> None:
     assert body["error"] == body["errors"][0]
 
 
+def test_import_converts_a_diagram_written_for_another_tool(client: Client) -> None:
+    mermaid = "sequenceDiagram\n    A->>B: hi\n    B-->>A: ok\n"
+    answer = client.post("/import", content=mermaid)
+    assert answer.status_code == 200
+    assert answer.json() == {"text": "A -> B: hi\nB --> A: ok\n", "diagrams": 1}
+    page = (
+        "```plantuml\n@startuml\nA -> B : one\n@enduml\n```\n"
+        "```mermaid\nsequenceDiagram\nB->>C: two\n```\n"
+    )
+    assert client.post("/import", content=page).json() == {"text": "A -> B: one\n", "diagrams": 2}
+
+
+def test_import_refuses_traffic_and_says_why_a_diagram_does_not_read(client: Client) -> None:
+    refused = client.post("/import", content='{"log": {"entries": []}}')
+    assert refused.status_code == 400
+    assert refused.json()["error"]["hint"] == (
+        "import captured traffic (HAR, traces, JSON-RPC logs) with volley import"
+    )
+    wrong = client.post("/import", content="@startuml\nA -> B : hi\nA ~~> B : wavy\n@enduml\n")
+    assert wrong.status_code == 400
+    error = wrong.json()["error"]
+    assert (error["line"], error["source_line"]) == (3, "A ~~> B : wavy")
+
+
 def test_bytes_that_are_not_utf8_are_a_json_error(client: Client) -> None:
     response = client.post("/render", content=b"A -> B: caf\xe9\n")
     assert response.status_code == 400

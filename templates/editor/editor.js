@@ -629,6 +629,7 @@
     var text = count === 1 ? "1 message" : count + " messages";
     var lineBox = $("status-line"), hint = $("status-hint");
     lineBox.hidden = true;
+    convertButton.hidden = true;
     if (warnings.length) {
       setState("warning");
       var w = warnings[0];
@@ -684,13 +685,38 @@
       lineBox.hidden = false;
     } else lineBox.hidden = true;
     var hint = $("status-hint");
+    var foreign = FOREIGN.test(error.message || "");
     hint.hidden = !error.hint;
-    hint.textContent = error.hint || "";
+    // Here the button converts it; the command is for a file on disk.
+    hint.textContent = foreign ? "The button writes it as volley here (or run volley import on a file)." : error.hint || "";
+    convertButton.hidden = !foreign;
     if (preview.childElementCount) {
       previewPane.classList.add("is-stale");
       $("stale-note").hidden = false;
     }
   }
+
+  /* --- a diagram written for Mermaid, PlantUML or swimlanes.io, converted in place -------- */
+  // The error the server gives such a text (volley.language.parser.refuse_foreign_files).
+  var FOREIGN = /, not volley; volley import converts it$/;
+  var convertButton = $("convert");
+
+  convertButton.addEventListener("click", function (event) {
+    event.stopPropagation(); // the status box's own click goes to the error's line
+    convertButton.disabled = true;
+    fetch("/import", {
+      method: "POST",
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      body: source.value
+    }).then(function (response) {
+      if (!response.ok) return errorOf(response).then(showProblem);
+      return response.json().then(function (body) {
+        setSource(body.text, true); // undo brings the original back
+      });
+    }).catch(function (error) {
+      showProblem({ message: "cannot reach the volley server (" + error.message + ")", hint: "is volley serve still running?" });
+    }).then(function () { convertButton.disabled = false; });
+  });
 
   statusBox.addEventListener("click", function () {
     var line = parseInt(statusBox.dataset.line, 10);

@@ -99,6 +99,25 @@ def error_response(
     return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
 
 
+def converted(source: str) -> tuple[str, int]:
+    """The first diagram of `source`, written for another tool, as `.volley` text, and how
+    many diagrams it holds."""
+    from volley.importers import PartlyImported, convert, detect
+
+    importer = detect(source)
+    if importer is None or importer.traffic:
+        raise VolleyError(
+            "the editor converts diagrams written for Mermaid, PlantUML or swimlanes.io; this "
+            "is none of them",
+            hint="import captured traffic (HAR, traces, JSON-RPC logs) with volley import",
+        )
+    try:
+        found = convert(source)
+    except PartlyImported as exc:
+        found = exc.imported
+    return found[0].text, len(found)
+
+
 class BodyTooSlow(VolleyError):
     """A request body that stopped arriving (a stalled or deliberately slow upload)."""
 
@@ -316,7 +335,31 @@ class Service:
         """POST /render?format=svg|png|html|json: the body is the diagram's source."""
         try:
             options = RenderOptions.from_query(request.query_params, self.limits)
-            source = decode(await self._body(request), None)
+        except VolleyError as exc:
+            return error_response(exc)
+        source = await self._source(request)
+        if isinstance(source, Response):
+            return source
+        return await self._render(source, options, {"Cache-Control": NO_STORE})
+
+    async def import_diagram(self, request: Request) -> Response:
+        """POST /import: the body is a diagram written for another tool (a Mermaid or PlantUML
+        sequence diagram, a page holding some, a swimlanes.io link); the answer is
+        `{"text": …, "diagrams": N}`, the first of its N diagrams as `.volley` text, or the
+        JSON error. Captured traffic is for `volley import` on the command line."""
+        source = await self._source(request)
+        if isinstance(source, Response):
+            return source
+        try:
+            text, count = await run_in_threadpool(converted, source)
+        except VolleyError as exc:
+            return error_response(exc)
+        return JSONResponse({"text": text, "diagrams": count}, headers={"Cache-Control": NO_STORE})
+
+    async def _source(self, request: Request) -> str | Response:
+        """The request's body as text, or the answer that refuses it."""
+        try:
+            return decode(await self._body(request), None)
         except ClientGone:
             return Response(status_code=499)  # nobody reads it; no traceback in the log
         except BodyTooLarge as exc:
@@ -325,7 +368,6 @@ class Service:
             return error_response(exc, 408, {"Connection": "close"})
         except VolleyError as exc:
             return error_response(exc)
-        return await self._render(source, options, {"Cache-Control": NO_STORE})
 
     async def _body(self, request: Request) -> bytes:
         return await read_body(request, self.limits.body_bytes, self.limits.body_seconds)
@@ -480,6 +522,7 @@ class Service:
             Route("/", self.editor),
             Route("/static/{name}", self.static),
             Route("/render", self.render, methods=["POST"]),
+            Route("/import", self.import_diagram, methods=["POST"]),
             Route("/svg/{encoded}", self.image),
             Route("/png/{encoded}", self.image),
             Route("/healthz", self.healthz),
