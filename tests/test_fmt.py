@@ -376,3 +376,9 @@ def test_an_activation_right_after_a_note_stays_an_activation() -> None:
         items=[Note(1, ["A"], "hello"), Activation(2, "B", True), Message(3, "A", "B", "->", "x")],
     )
     assert volley.parse(write(built)).to_json()["items"][1]["type"] == "activation"
+
+
+def test_a_blank_line_between_the_comments_a_file_starts_with_stays() -> None:
+    text = "// About this diagram\n\n// Drawn from the spec\nA -> B: hi\n"
+    assert format_text(text) == text
+    assert format_text(format_text(text)) == text

@@ -14,6 +14,7 @@ from volley.cli import main
 from volley.errors import VolleyError
 from volley.importers import convert, detect
 from volley.language.parser import parse
+from volley.language.writer import format_text
 from volley.model import Activation, Block, Box, Divider, Message, Note, walk
 from volley.text.inline import plain_text
 
@@ -21,7 +22,9 @@ CASES = Path(__file__).resolve().parent / "cases" / "plantuml"
 
 
 def imported(source: str) -> str:
+    """The import's text, which is already as `volley fmt` writes it."""
     [diagram] = convert(source, "flow.puml")
+    assert format_text(diagram.text) == diagram.text
     return diagram.text
 
 
@@ -421,6 +424,7 @@ SEQUENCES = sorted(p for p in CASES.glob("*.puml") if "not-sequence" not in p.na
 def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     [result] = convert(source, path.name)
+    assert format_text(result.text) == result.text
     diagram = parse(result.text)
     got = []
     for message in diagram.messages():

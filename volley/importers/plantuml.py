@@ -913,4 +913,5 @@ def _markup(text: str) -> str:
     pieces.append(escape_markup(text[done:]))
     shown.append(text[done:])
     marked, words = "".join(pieces), "".join(shown)
-    return marked if plain_text(marked) == " ".join(words.split()) else escape_markup(words)
+    shown = marked if plain_text(marked) == " ".join(words.split()) else escape_markup(words)
+    return shown.strip()

@@ -336,6 +336,7 @@ def write(
     head = _head_comments(comments, lines, diagram.title_line)
     writer = _Writer([c for c in comments if c not in head], lines, one_line_each)
     for comment in head:
+        writer.space(comment.line)  # a blank line the author left between them stays
         writer.emit(0, "//" + comment.text.rstrip())
     if head and lines and 0 < head[-1].line < len(lines) and not lines[head[-1].line].strip():
         writer.out.append("")  # the blank line the author left under them
