@@ -458,7 +458,7 @@ def test_autoactivate_activates_each_call_and_return_answers_it() -> None:
         ("bob", "bob", "-->", "-"),
         ("bob", "alice", "-->", None),
     ]
-    assert "// PlantUML: #005500 (volley draws its arrows in the theme's colour)" in imported(
+    assert "// PlantUML: #005500 (volley draws its arrows in the theme's colours)" in imported(
         source
     )
 
@@ -618,3 +618,26 @@ def test_a_page_with_mermaid_and_plantuml_diagrams_imports_both_in_page_order(
         "design-1.volley",
         "design-2.volley",
     ]
+
+
+def test_colours_on_notes_branches_and_bars_are_said_in_comments() -> None:
+    source = uml(
+        "alt #LightBlue ok",
+        "  A -> B",
+        "else #Pink failed",
+        "  A -> C",
+        "end",
+        "activate B #FFBBBB",
+        "note over A #aqua : n",
+        "ref over A, B #yellow : r",
+    )
+    text = imported(source)
+    for said in (
+        "// PlantUML: #LightBlue (volley draws frames in the theme's colours)",
+        "// PlantUML: #Pink (volley draws frames in the theme's colours)",
+        "// PlantUML: #FFBBBB (volley draws activation bars in the theme's colours)",
+        "// PlantUML: #aqua (volley draws notes in the theme's colours)",
+        "// PlantUML: #yellow (volley draws notes in the theme's colours)",
+    ):
+        assert said in text
+    assert [b.label for b in read(source).items[0].branches] == ["ok", "failed"]

@@ -70,7 +70,7 @@ _MESSAGE = re.compile(
     r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
     rf"(?P<sender>{_NAME})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
     rf"(?P<receiver>{_NAME})?(?:[ \t]+as[ \t]+(?P<alias>[\w.]+))?"
-    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<colour>#\w+[ \t]*)?(?::(?P<text>.*))?"
+    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?"
 )
 _DECLARATION = re.compile(rf"(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I)
 _DECLARED = re.compile(
@@ -82,11 +82,11 @@ _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participa
 _DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
 _NOTE = re.compile(
     r"(?P<shape>[hr]?note)[ \t]+(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|across)"
-    r"(?:[ \t]+(?P<names>[^:#]+?))?[ \t]*(?:#\w+[ \t]*)?(?::(?P<text>.*))?",
+    r"(?:[ \t]+(?P<names>[^:#]+?))?[ \t]*(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?",
     re.I,
 )
 _REF = re.compile(
-    r"ref[ \t]+over[ \t]+(?P<names>[^:#]+?)[ \t]*(?:#\w+[ \t]*)?(?::(?P<text>.*))?", re.I
+    r"ref[ \t]+over[ \t]+(?P<names>[^:#]+?)[ \t]*(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?", re.I
 )
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end[ \t]*ref", re.I)
@@ -96,7 +96,7 @@ _BLOCK = re.compile(
     re.I,
 )
 _END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par|break|critical|group))?", re.I)
-_ELSE = re.compile(r"else(?:[ \t]*#\w+)?(?:[ \t]+(?P<label>.*))?", re.I)
+_ELSE = re.compile(r"else(?:[ \t]*(?P<tint>#\w+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
 _DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
 _DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
@@ -106,7 +106,7 @@ _BOX = re.compile(
 )
 _END_BOX = re.compile(r"end[ \t]*box", re.I)
 _ACTIVATION = re.compile(
-    rf"(?P<word>activate|deactivate)[ \t]+(?P<name>{_NAME})(?:[ \t]+#\S+)?", re.I
+    rf"(?P<word>activate|deactivate)[ \t]+(?P<name>{_NAME})(?:[ \t]+(?P<tint>#\S+))?", re.I
 )
 _LIFECYCLE = re.compile(
     rf"(?P<word>create|destroy)(?:[ \t]+(?P<kind>\w+))?[ \t]+(?P<name>{_NAME})", re.I
@@ -377,6 +377,11 @@ class _Reader:
         except VolleyError as exc:
             self.errors.append(exc)
 
+    def tinted(self, line: int, found: re.Match[str], what: str) -> None:
+        """A colour written on a statement, which volley's theme decides: said in a comment."""
+        if found["tint"]:
+            self.comment(line, f"{found['tint'].strip()} ({what} in the theme's colours)")
+
     def comment(self, line: int, text: str, raw: bool = False) -> None:
         """A `//` comment before whatever comes from `line` on; one not `raw` says what volley
         draws otherwise than PlantUML."""
@@ -427,8 +432,10 @@ class _Reader:
             )
             text = text[1:].strip()
         if (note := _NOTE.fullmatch(text)) is not None:
+            self.tinted(line, note, "volley draws notes")
             return self.note(line, note, index)
         if (ref := _REF.fullmatch(text)) is not None:
+            self.tinted(line, ref, "volley draws notes")
             return self.ref(line, ref, index)
         found = _DECLARATION.fullmatch(text)
         if found is not None and not _ARROW_START.match(found["rest"]):
@@ -457,11 +464,11 @@ class _Reader:
             self.box(line, found)
             return index
         if (found := _BLOCK.fullmatch(text)) is not None:
-            if found["tint"]:
-                self.comment(line, f"{found['tint']} (volley draws frames in the theme's colours)")
+            self.tinted(line, found, "volley draws frames")
             self.open_block(line, found["kind"].lower(), found["label"] or "")
             return index
         if (found := _ELSE.fullmatch(text)) is not None:
+            self.tinted(line, found, "volley draws frames")
             self.branch(line, found["label"] or "")
             return index
         if _END_BLOCK.fullmatch(text):
@@ -481,6 +488,7 @@ class _Reader:
             self.comment(line, f"{text} (extra space: volley spaces its rows itself)")
             return index
         if (found := _ACTIVATION.fullmatch(text)) is not None:
+            self.tinted(line, found, "volley draws activation bars")
             self.activation(line, found["word"].lower() == "activate", found["name"])
             return index
         if (found := _LIFECYCLE.fullmatch(text)) is not None:
@@ -592,9 +600,7 @@ class _Reader:
             return
         if found["parallel"]:
             self.comment(line, "& (volley draws this message on a row of its own)")
-        if found["colour"]:
-            colour = found["colour"].strip()
-            self.comment(line, f"{colour} (volley draws its arrows in the theme's colour)")
+        self.tinted(line, found, "volley draws its arrows")
         if found["anchor"] is not None or found["slant_from"] or found["slant_to"]:
             self.comment(line, f"{text} (a teoz anchor or slant: volley draws the message level)")
         sender = self.use(line, found["sender"])
