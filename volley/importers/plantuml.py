@@ -915,9 +915,9 @@ def _markup(text: str) -> str:
             pieces.append(f"{mark}{escape_markup(inner)}{mark}")
         shown.append(inner)
     if not pieces:
-        return escape_markup(text)
+        return escape_markup(text).strip()
     pieces.append(escape_markup(text[done:]))
     shown.append(text[done:])
     marked, words = "".join(pieces), "".join(shown)
-    shown = marked if plain_text(marked) == " ".join(words.split()) else escape_markup(words)
-    return shown.strip()
+    readable = plain_text(marked) == " ".join(words.split())
+    return (marked if readable else escape_markup(words)).strip()
