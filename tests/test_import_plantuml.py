@@ -641,3 +641,9 @@ def test_colours_on_notes_branches_and_bars_are_said_in_comments() -> None:
     ):
         assert said in text
     assert [b.label for b in read(source).items[0].branches] == ["ok", "failed"]
+
+
+def test_a_diagram_of_notes_alone_is_a_sequence_and_a_use_case_diagram_is_not() -> None:
+    assert read(uml("note over Alice : a lone note")).items[0].over == ["Alice"]
+    with pytest.raises(VolleyError, match="no PlantUML sequence diagram here"):
+        convert(uml("actor User", "User --> (Login)", "User -> (Logout) : does"), "uc.puml")

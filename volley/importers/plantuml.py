@@ -139,7 +139,7 @@ _OTHER_DIAGRAM = re.compile(
     r"(?:class|interface|enum|abstract|annotation|state|usecase|component|node|package|rectangle"
     r"|object|partition|artifact|cloud|frame|folder|map|json|yaml|archimate)[ \t]+[\w\"]"
     r"|(?:start|stop|detach|kill|endif|endwhile|fork|salt);?$|:[^\n]*[;|<>/\]}]$"
-    r"|\([^)]*\)[ \t]*-|if[ \t]*\(|while[ \t]*\(|repeat\b",
+    r"|\([^)]*\)[ \t]*-|.*-+>?[ \t]*\([^)]*\)[ \t]*(?::.*)?$|if[ \t]*\(|while[ \t]*\(|repeat\b",
     re.I,
 )
 # Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
@@ -220,12 +220,15 @@ def _parts(lines: list[str]) -> list[_Part]:
 
 
 def is_sequence(part: _Part) -> bool:
-    """Whether a diagram is a sequence diagram: it holds a message or declares a participant,
-    and no statement of PlantUML's other diagrams."""
+    """Whether a diagram is a sequence diagram: it holds a message, a participant's
+    declaration or a note, and no statement of PlantUML's other diagrams."""
     statements = _statements(part.lines)
     if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
         return False
-    return any(_DECLARATION.fullmatch(line) or _message(line) is not None for line in statements)
+    return any(
+        _DECLARATION.fullmatch(line) or _message(line) is not None or _NOTE.fullmatch(line)
+        for line in statements
+    )
 
 
 def _statements(lines: list[str]) -> list[str]:
