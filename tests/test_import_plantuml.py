@@ -201,14 +201,20 @@ def test_blocks_and_their_branches_nest_as_written() -> None:
     )
 
 
-def test_else_in_a_block_of_one_part_and_an_unclosed_block_are_errors_with_lines() -> None:
-    with pytest.raises(VolleyError) as caught:
-        convert(uml("loop forever", "A -> B", "else", "A -> C", "end", "opt x", "A -> B"), "f.puml")
-    said = [(e.line, e.message) for e in caught.value.errors]
-    assert said == [
-        (4, "else in loop: volley's loop has one part"),
-        (7, "this opt is never closed; expected end"),
-    ]
+def test_else_in_a_frame_of_one_part_and_a_frame_left_open_read_as_plantuml_draws_them() -> None:
+    """PlantUML parts any frame with else, and draws a diagram whose frame is never closed."""
+    source = uml("opt if a key is set", "A -> B", "else", "A -> C", "end", "loop x", "A -> B")
+    [result] = convert(source, "f.puml")
+    diagram = parse(result.text)
+    first, second = [item for item in diagram.items if isinstance(item, Block)]
+    assert (first.kind, [b.label for b in first.branches]) == ("if", ["a key is set", ""])
+    assert (second.kind, second.end_line > 0) == ("loop", True)
+    assert "// PlantUML: opt with an else (volley draws it as an if frame" in result.text
+    [warning] = [w for w in result.warnings if w.severity == "warning"]
+    assert (warning.line, warning.message) == (
+        7,
+        "this loop is never closed; it ends at the end of the diagram",
+    )
 
 
 def test_sections_delays_and_spacing() -> None:
@@ -397,23 +403,32 @@ def test_a_page_with_no_sequence_diagram_is_refused_in_words() -> None:
 # A message as PlantUML writes it, read here on its own: a name (quoted or a word), an arrow
 # of dashes with heads, a name, and the text after the first colon.
 _NAME = r'"[^"]+"|[\w.]+'
+# A style may stand before the arrow (`[#gray]--x`), a cross end it before a space; a line
+# that ends in a backslash goes on on the next.
 _WRITTEN_MESSAGE = re.compile(
-    rf"[ \t]*(?P<a>{_NAME})[ \t]*(?P<arrow>[<ox/\\]*-[^\s\w\"]*)[ \t]*(?P<b>{_NAME})[ \t]*"
-    r"(?::(?P<text>.*))?$"
+    rf"[ \t]*(?P<a>{_NAME})[ \t]*(?:\[[^\]]*\])?"
+    r"(?P<arrow>[<ox/\\]*-(?:\[[^\]]*\])?[^\s\w\"]*(?:x(?= ))?)[ \t]*"
+    rf"(?P<b>{_NAME})[ \t]*(?:\+\+|--)?[ \t]*(?::(?P<text>.*))?$"
 )
+
+
+def words(text: str) -> str:
+    """A message's words, without what marks a style or a sub- or superscript (`""`, `_{…}`)."""
+    return " ".join(re.sub(r'""|[_^{}]', "", text).split())
 
 
 def written_messages(source: str) -> list[tuple[str, str, str]]:
     found = []
-    for line in source.splitlines():
+    for line in re.sub(r"\\\n", "", source).splitlines():
         match = _WRITTEN_MESSAGE.match(line)
-        if match is None or ("<" not in match["arrow"] and ">" not in match["arrow"]):
+        arrow = match["arrow"] if match else ""
+        if not ("<" in arrow or ">" in arrow or arrow.endswith("x")):
             continue
         a, b = (match[side].strip('"') for side in ("a", "b"))
         if match["arrow"].startswith("<"):
             a, b = b, a  # the same two lanes; which way it goes is the arrow's
         text = (match["text"] or "").strip()
-        found.append((a, b, " ".join(text.replace("\\n", " ").replace('""', "").split())))
+        found.append((a, b, words(re.sub(r"<[^>]+>", "", text.replace("\\n", " ")))))
     return found
 
 
@@ -431,7 +446,7 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
         a, b = message.sender, message.receiver
         if message.arrow.startswith("<"):
             a, b = b, a
-        got.append((a, b, plain_text(message.label.replace("\\n", " "))))
+        got.append((a, b, words(plain_text(message.label.replace("\\n", " ")))))
     assert got == written_messages(source)
     for item in walk(diagram.items):
         if isinstance(item, Note):
@@ -647,3 +662,41 @@ def test_a_diagram_of_notes_alone_is_a_sequence_and_a_use_case_diagram_is_not() 
     assert read(uml("note over Alice : a lone note")).items[0].over == ["Alice"]
     with pytest.raises(VolleyError, match="no PlantUML sequence diagram here"):
         convert(uml("actor User", "User --> (Login)", "User -> (Logout) : does"), "uc.puml")
+
+
+def test_arrows_written_without_spaces_end_where_plantuml_ends_them() -> None:
+    source = uml(
+        "aca-[#blue]>oca: a",
+        "org->org: b",
+        "Tokyo->Paris: c",
+        "A->xavier: d",
+        "payer [#gray]-x payee: e",
+        "A ->o B: f",
+    )
+    assert messages(source) == [
+        ("aca", "oca", "->", "a"),
+        ("org", "org", "->", "b"),
+        ("Tokyo", "Paris", "->", "c"),
+        ("A", "xavier", "->", "d"),
+        ("payer", "payee", "-x", "e"),
+        ("A", "B", "->", "f"),
+    ]
+
+
+def test_a_line_ending_in_a_backslash_goes_on_and_scripts_are_written_as_tex_does() -> None:
+    source = uml("A -> B : first\\n\\", "second A<sub>O</sub><sup>1-vk</sup>", "B -> A : next")
+    diagram = read(source)
+    assert [plain_text(m.label) for m in diagram.messages()] == [
+        "first second A_O^{1-vk}",
+        "next",
+    ]
+
+
+def test_par2_messages_need_no_end_and_are_drawn_one_under_another() -> None:
+    source = uml("par2", "A -> B : one", "else", "B -> C : two", "C -> D : after", "par2", "D -> A")
+    diagram = read(source)
+    assert [m.label for m in diagram.messages()] == ["one", "two", "after", ""]
+    assert not any(isinstance(item, Block) for item in diagram.items)
+    assert "// PlantUML: par2 (parallel messages, which volley draws one under another)" in (
+        imported(source)
+    )

@@ -59,10 +59,14 @@ PARTICIPANT_KINDS = (
 _NAME = r'"[^"]+"|[^\s"<>\[\]:\\/?,&()#+*!-]+'
 # A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
 # name (none where it ends at the edge, `->]`), the lifeline marks and the text.
+# A style may also stand before the arrow (`A [#gray]--x B`); a lone `[` is the diagram's edge.
+# A circle or cross ends an arrow only before a space, and starts one only after a space (or
+# a style): `A->oca` is a message to oca, `Tokyo->B` one from Tokyo.
 _ARROW = (
-    r"(?P<edge_from>\[|\?)?(?P<left>[ox]?(?:<<|<|\\\\|//|\\|/)?)"
+    r"(?P<edge_from>\[(?![^\]\s]*\])|\?)?(?P<style>\[[^\]<>]*\])?"
+    r"(?P<left>(?:(?<![^ \t\]\[?])[ox])?(?:<<|<|\\\\|//|\\|/)?)"
     r"(?P<shaft>-(?:\[[^\]]*\])?-?)"
-    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?[ox]?)(?P<edge_to>\]|\?)?"
+    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[ox](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
 )
 # Teoz (PlantUML's newer layout) adds an anchor before a message (`{start} A -> B`), a slant
 # beside its arrow (`->(10)`), and a name declared where it is first used (`A -> "B" as B`).
@@ -78,6 +82,7 @@ _DECLARED = re.compile(
     r"|(?P<alias>\S+)))?"
 )
 _ARROW_START = re.compile(r"[-<>\[?/\\]")  # `Participant -> Bob`: a message, not a declaration
+_CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")  # a line ending in one backslash goes on
 _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
 _DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
 _NOTE = re.compile(
@@ -91,11 +96,11 @@ _REF = re.compile(
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end[ \t]*ref", re.I)
 _BLOCK = re.compile(
-    r"(?P<kind>alt|opt|loop|par|break|critical|group)(?:[ \t]*(?P<tint>#\w+))?"
+    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group)(?:[ \t]*(?P<tint>#\w+))?"
     r"(?:[ \t]+(?P<label>.*))?",
     re.I,
 )
-_END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par|break|critical|group))?", re.I)
+_END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par2?|break|critical|group))?", re.I)
 _ELSE = re.compile(r"else(?:[ \t]*(?P<tint>#\w+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
 _DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
@@ -150,7 +155,9 @@ _STYLE = re.compile(
     re.I,
 )
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
-_OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|sub|sup)(?::[^>]*)?>", re.I)
+_OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u)(?:[:= ][^>]*)?>", re.I)
+# Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
+_SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>", re.I)
 _LINE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.I)
 BLOCKS = {"alt": "if", "opt": "opt", "loop": "loop", "par": "par", "break": "break"}
 BLOCKS |= {"critical": "critical", "group": "group"}
@@ -340,6 +347,7 @@ class _Reader:
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
 
     def read(self) -> Imported:
+        self.part = replace(self.part, lines=_continued(self.part.lines))
         lines = self.part.lines
         index = 0
         while index < len(lines):
@@ -353,17 +361,14 @@ class _Reader:
                 index = self.statement(number, raw, text, index)
             except VolleyError as exc:
                 self.errors.append(exc)
-        for opened in self.stack:
-            what = "box" if opened.box is not None else opened.keyword
-            self.error(
-                opened.line,
-                f"this {what} is never closed; expected end" + (" box" if what == "box" else ""),
-            )
+        last = self.part.start + len(lines)
+        unclosed = [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
         if self.errors:
             raise VolleyErrors(self.errors)
         self.finish()
         written = write(self.diagram, self.comments, "\n".join(self.page), one_line_each=True)
-        return Imported(written, self.name, self.part.start + 1, warnings=self.drawn_differently())
+        warnings = (*unclosed, *self.drawn_differently())
+        return Imported(written, self.name, self.part.start + 1, warnings=warnings)
 
     # --- errors and comments ---
 
@@ -373,12 +378,6 @@ class _Reader:
         raise VolleyError(
             message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
         )
-
-    def error(self, line: int, message: str, hint: str | None = None) -> None:
-        try:
-            self.fail(line, message, hint)
-        except VolleyError as exc:
-            self.errors.append(exc)
 
     def tinted(self, line: int, found: re.Match[str], what: str) -> None:
         """A colour written on a statement, which volley's theme decides: said in a comment."""
@@ -392,6 +391,23 @@ class _Reader:
             text = f"PlantUML: {text}"
             self.approximated.add(line)
         self.comments.append(Comment(line, f" {text}" if text else ""))
+
+    def unclosed(self, opened: _Open, last: int) -> Diagnostic:
+        """A block or box left open is closed at the end of the diagram (PlantUML draws such
+        diagrams, and people publish them), with a warning at the line that opened it."""
+        closed = opened.box if opened.box is not None else opened.block
+        assert closed is not None
+        closed.end_line = last
+        raw = self.page[opened.line - 1]
+        what = "box" if opened.box is not None else opened.keyword
+        return Diagnostic(
+            f"this {what} is never closed; it ends at the end of the diagram",
+            filename=self.filename,
+            line=opened.line,
+            column=len(raw) - len(raw.lstrip()) + 1,
+            source_line=raw,
+            severity="warning",
+        )
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
         lines = sorted(self.approximated)
@@ -647,7 +663,7 @@ class _Reader:
         """volley's arrow for PlantUML's: its shaft (dashed, or bold or dashed as a bracket
         says), and a head where PlantUML draws one."""
         shaft = "--" if found["shaft"].count("-") == 2 else "-"
-        style = re.search(r"\[([^\]]*)\]", found["shaft"])
+        style = re.search(r"\[([^\]]*)\]", (found["style"] or "") + found["shaft"])
         if style is not None:
             words = style[1].lower()
             if "dashed" in words or "dotted" in words:
@@ -750,6 +766,12 @@ class _Reader:
         self.stack.append(_Open("box", line, box=box))
 
     def open_block(self, line: int, keyword: str, label: str) -> None:
+        if keyword == "par2":  # no frame: its messages, one a part, drawn on one row
+            self.comment(
+                line, f"{keyword} (parallel messages, which volley draws one under another)"
+            )
+            self.stack.append(_Open(keyword, line))
+            return
         label = re.sub(r"[ \t]*\[[^\]]*\][ \t]*$", "", label) if keyword == "group" else label
         if keyword == "alt":
             label = if_label(label)  # `alt if it expired`: the frame's tag says "if"
@@ -759,20 +781,26 @@ class _Reader:
 
     def branch(self, line: int, label: str) -> None:
         top = self.stack[-1] if self.stack else None
+        if top is not None and top.keyword == "par2":
+            return  # the next of par2's messages: said at the par2
         if top is None or top.block is None:
             self.fail(line, "else outside alt, par or critical; it belongs between one and its end")
-        if top.block.kind not in BRANCHES:
-            self.fail(
-                line,
-                f"else in {top.keyword}: volley's {top.block.kind} has one part",
-                f"write alt instead of {top.keyword} to have an else, or end the {top.keyword} "
-                "and start another",
+        if top.block.kind not in BRANCHES:  # PlantUML parts any frame; volley's if has parts
+            self.comment(
+                top.line,
+                f"{top.keyword} with an else (volley draws it as an if frame, with its parts)",
             )
+            top.block.kind = "if"
+            first = top.block.branches[0]
+            first.label = if_label(first.label)  # `opt if …`: the frame's tag says "if" now
         top.block.branches.append(Branch(self.label(label), [], line))
 
     def end(self, line: int, box: bool = False) -> None:
         """`end` (or, with `box`, `end box`): close the block (or box) opened last."""
         top = self.stack[-1] if self.stack else None
+        if top is not None and top.keyword == "par2" and not box:
+            self.stack.pop()  # par2 needs no end, but may have one
+            return
         if top is None or (top.box is not None) != box:
             self.fail(
                 line, "end box without a box to close" if box else "end without a block to close"
@@ -879,6 +907,29 @@ class _Reader:
             note.over = diagram.participants[ends[0] : ends[-1] + 1]
 
 
+def _continued(lines: list[str]) -> list[str]:
+    """The lines with a statement that ends in `\\` joined to the lines after it, as PlantUML
+    reads them: the statement keeps the number of its first line, and an empty line stands in
+    for each line it took, so that every other line keeps its number."""
+    out = list(lines)
+    k = 0
+    while k < len(out):
+        end = k
+        while _CONTINUED.search(out[k]) and end + 1 < len(out):
+            end += 1
+            out[k] = out[k].rstrip()[:-1] + out[end].lstrip()
+            out[end] = ""
+        k = end + 1
+    return out
+
+
+def _scripted(found: re.Match[str]) -> str:
+    """`<sub>O</sub>` as `_O`, `<sup>1-vk</sup>` as `^{1-vk}`."""
+    mark = "_" if found[1].lower() == "sub" else "^"
+    inner = found[2]
+    return f"{mark}{inner}" if len(inner) == 1 else f"{mark}{{{inner}}}"
+
+
 def _colour(written: str) -> str | None:
     """PlantUML's colour (`#LightGreen`, `#FFAAAA`, the first of a gradient `#red/blue`) as a
     colour CSS reads, or None when it names none."""
@@ -895,7 +946,7 @@ def _markup(text: str) -> str:
     """PlantUML's Creole text as volley markup showing the same words: its styles as volley's,
     every other character that is markup in volley escaped. Where volley would not read the
     markup back as meant, the words are kept without their style."""
-    text = _OTHER_TAGS.sub("", text)
+    text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", text))
     pieces: list[str] = []
     shown: list[str] = []
     done = 0
