@@ -6,9 +6,10 @@ kind with their display names (`participant "Web App" as W`), messages with ever
 activation marks (`++`, `--`), `activate`/`deactivate` and `return`, notes (over, left or right
 of a lane, after a message, across, on one line or up to `end note`), `alt`/`else`, `opt`,
 `loop`, `par`, `break`, `critical` and `group` blocks, `box` … `end box`, `== sections ==`,
-`...` delays, `autonumber` and `title`. What volley cannot show (an actor's figure, a colour on
-an arrow, skin parameters, a note's side, spacing, an arrow from the diagram's edge) is written
-as a `//` comment at its place, so nothing is dropped in silence.
+`...` delays, `autonumber` and `title`; older and newer forms too (`par2`, teoz's anchors, a
+statement continued with `\`). What volley cannot show (an actor's figure, a colour, skin
+parameters, a note's side, spacing, an arrow from the diagram's edge) is written as a `//`
+comment at its place, so nothing is dropped in silence.
 
 PlantUML's text is Creole: `**bold**`, `//italic//`, `""monospaced""`, `--struck--` and the
 tags `<b>`, `<i>`, `<s>` become volley's markup; `\n` breaks a line; any other character that
