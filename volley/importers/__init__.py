@@ -89,6 +89,24 @@ def part_name(filename: str | None, number: int) -> str:
     return f"{stem if stem and filename != '<stdin>' else 'diagram'}-{number}"
 
 
+def gathered(
+    diagrams: list[Imported],
+    errors: list[VolleyError],
+    total: int,
+    left_out: tuple[Diagnostic, ...] = (),
+) -> list[Imported]:
+    """What reading a source's `total` diagrams one by one gave: the diagrams (the first
+    carrying the warnings for blocks `left_out`), or else every error, with the diagrams that
+    did read when some did (`PartlyImported`, whose diagrams are still worth writing)."""
+    if left_out and diagrams:
+        diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *left_out))
+    if errors and diagrams:
+        raise PartlyImported(errors, diagrams, total)
+    if errors:
+        raise VolleyErrors(errors)
+    return diagrams
+
+
 def register(
     name: str,
     module: str,
@@ -218,14 +236,8 @@ def _from_page(text: str, filename: str | None, importers: list[Importer]) -> li
         diagrams += found
         total += len(found)
     diagrams.sort(key=lambda diagram: diagram.line)
-    diagrams = [
-        replace(diagram, name=part_name(filename, n)) for n, diagram in enumerate(diagrams, 1)
-    ]
-    if errors and diagrams:
-        raise PartlyImported(errors, diagrams, total)
-    if errors:
-        raise VolleyErrors(errors)
-    return diagrams
+    named = [replace(diagram, name=part_name(filename, n)) for n, diagram in enumerate(diagrams, 1)]
+    return gathered(named, errors, total)
 
 
 register(

@@ -33,11 +33,11 @@ from __future__ import annotations
 import html
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NoReturn
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
-from volley.importers import Imported, PartlyImported, part_name
+from volley.errors import Diagnostic, VolleyError, counted
+from volley.importers import Imported, gathered, part_name
 from volley.importers.labels import is_volley_label, is_volley_name, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
@@ -233,13 +233,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         except VolleyError as exc:  # the page's other diagrams are read all the same
             errors += exc.errors
     skipped = tuple(_left_out(block, lines, filename) for block in blocks if block not in found)
-    if skipped and diagrams:
-        diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *skipped))
-    if errors and diagrams:
-        raise PartlyImported(errors, diagrams, len(found))
-    if errors:
-        raise VolleyErrors(errors)
-    return diagrams
+    return gathered(diagrams, errors, len(found), skipped)
 
 
 # --- Markdown --------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
-from volley.importers import Imported, PartlyImported, part_name
+from volley.importers import Imported, gathered, part_name
 from volley.importers.labels import is_volley_label, is_volley_name, note_text
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
@@ -293,13 +293,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         except VolleyErrors as exc:
             errors += exc.errors
     skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in found)
-    if skipped and diagrams:
-        diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *skipped))
-    if errors and diagrams:
-        raise PartlyImported(errors, diagrams, len(found))
-    if errors:
-        raise VolleyErrors(errors)
-    return diagrams
+    return gathered(diagrams, errors, len(found), skipped)
 
 
 def _left_out(part: _Part, page: list[str], filename: str | None) -> Diagnostic:
