@@ -430,8 +430,15 @@ class _Reader:
             end = index - 1
             while "'/" not in lines[end] and end + 1 < len(lines):
                 end += 1
-            for k in range(index - 1, end + 1):
-                words = lines[k].strip().removeprefix("/'").removesuffix("'/").strip()
+            said = [
+                row.strip().removeprefix("/'").removesuffix("'/").strip()
+                for row in lines[index - 1 : end + 1]
+            ]
+            while said and not said[-1]:  # the comment's lines, without empty ends
+                said.pop()
+            while said and not said[0]:
+                said.pop(0)
+            for words in said:
                 self.comment(line, words, raw=True)
             return end + 1
         if text.startswith("'"):
