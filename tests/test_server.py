@@ -250,6 +250,18 @@ def test_a_render_over_the_time_limit_is_stopped_and_answered_clearly() -> None:
     assert client.post("/render", content=large_but_quick).status_code == 200  # a fresh one
 
 
+def test_an_import_is_held_to_the_render_deadline() -> None:
+    # 100,000 messages take seconds to convert on any machine; a short page, a fraction of one
+    limits = ServerLimits(render_seconds=1.5, render_workers=1, body_bytes=5_000_000)
+    client = make_client(limits=limits)
+    quick = "sequenceDiagram\n" + "    %% a long comment\n" * 2_000 + "    A->>B: hi\n"
+    assert client.post("/import", content=quick).status_code == 200  # the large lane, started
+    slow = "sequenceDiagram\n" + "    A->>B: a message of a long session\n" * 100_000
+    response = client.post("/import", content=slow)
+    assert response.status_code == 422
+    assert "longer than this server's limit of 1.5 s" in response.json()["error"]["message"]
+
+
 def test_renders_queued_past_half_their_time_make_the_server_busy() -> None:
     async def three() -> list[httpx2.Response]:
         app = create_app(limits=ServerLimits(render_seconds=2.0, render_workers=1))

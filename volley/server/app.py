@@ -99,25 +99,6 @@ def error_response(
     return JSONResponse(body, status, headers={"Cache-Control": NO_STORE, **(headers or {})})
 
 
-def converted(source: str) -> tuple[str, int]:
-    """The first diagram of `source`, written for another tool, as `.volley` text, and how
-    many diagrams it holds."""
-    from volley.importers import PartlyImported, convert, detect
-
-    importer = detect(source)
-    if importer is None or importer.traffic:
-        raise VolleyError(
-            "the editor converts diagrams written for Mermaid, PlantUML or swimlanes.io; this "
-            "is none of them",
-            hint="import captured traffic (HAR, traces, JSON-RPC logs) with volley import",
-        )
-    try:
-        found = convert(source)
-    except PartlyImported as exc:
-        found = exc.imported
-    return found[0].text, len(found)
-
-
 class BodyTooSlow(VolleyError):
     """A request body that stopped arriving (a stalled or deliberately slow upload)."""
 
@@ -350,11 +331,8 @@ class Service:
         source = await self._source(request)
         if isinstance(source, Response):
             return source
-        try:
-            text, count = await run_in_threadpool(converted, source)
-        except VolleyError as exc:
-            return error_response(exc)
-        return JSONResponse({"text": text, "diagrams": count}, headers={"Cache-Control": NO_STORE})
+        # in a render process, held to the same deadline and memory limit as a render
+        return await self._render(source, RenderOptions("import"), {"Cache-Control": NO_STORE})
 
     async def _source(self, request: Request) -> str | Response:
         """The request's body as text, or the answer that refuses it."""

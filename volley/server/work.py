@@ -38,6 +38,7 @@ MEDIA_TYPES = {
     "pdf": "application/pdf",
     "html": "text/html; charset=utf-8",
     "json": "application/json",
+    "import": "application/json",  # POST /import: another tool's diagram as volley text
 }
 _TRUE = ("1", "true", "yes", "on", "")
 _FALSE = ("0", "false", "no", "off")
@@ -132,6 +133,10 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     """Parse, check and draw one diagram; VolleyError for anything wrong with the source."""
     from volley import api
 
+    if options.format == "import":
+        text, count = converted(source)
+        data = json.dumps({"text": text, "diagrams": count}, ensure_ascii=False)
+        return Output(data.encode("utf-8"), options.media_type, None, [])
     if options.format == "json":
         checked = api.check(source, limits=limits)
         data = json.dumps(checked.diagram.to_json(), ensure_ascii=False, indent=2)
@@ -141,6 +146,25 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
     result = api.run(source, options.pipeline.updated(limits=limits))
     body = result.output.encode("utf-8") if isinstance(result.output, str) else result.output
     return Output(body, options.media_type, result.diagram.title, result.warnings)
+
+
+def converted(source: str) -> tuple[str, int]:
+    """The first diagram of `source`, written for another tool, as `.volley` text, and how
+    many diagrams it holds."""
+    from volley.importers import PartlyImported, convert, detect
+
+    importer = detect(source)
+    if importer is None or importer.traffic:
+        raise VolleyError(
+            "the editor converts diagrams written for Mermaid, PlantUML or swimlanes.io; this "
+            "is none of them",
+            hint="import captured traffic (HAR, traces, JSON-RPC logs) with volley import",
+        )
+    try:
+        found = convert(source)
+    except PartlyImported as exc:
+        found = exc.imported
+    return found[0].text, len(found)
 
 
 # Sources up to this size (a few hundred messages) drawn as vectors are the small lane.
@@ -204,7 +228,8 @@ class RenderPool:
         A picture in pixels or pages is large whatever its source: a short diagram at scale 4
         is millions of pixels to paint.
         """
-        return len(source) <= self.small_bytes and options.format in ("svg", "html", "json")
+        vector = options.format in ("svg", "html", "json", "import")
+        return len(source) <= self.small_bytes and vector
 
     def _busy(self) -> ServerBusy:
         return ServerBusy(
