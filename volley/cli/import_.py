@@ -12,7 +12,7 @@ import click
 
 from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import Diagnostic, VolleyError
-from volley.importers import IMPORTERS, Imported, PartlyImported, convert, detect
+from volley.importers import IMPORTERS, PAGE_FORMATS, Imported, PartlyImported, convert, detect
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.share_links import as_link
 from volley.textio import decode, decode_replacing, read_bytes, write_atomic
@@ -216,8 +216,10 @@ def import_command(
         if importer is not None and not importer.traffic:
             mask = False
             _refuse_traffic_options(traffic, importer.name)
-        # the format named, or none: a page may hold diagrams of several (```mermaid, ```plantuml)
-        found = convert(text, name, source_format, options)
+        # the format found, but for a page, which may hold diagrams of several (```mermaid,
+        # ```plantuml): convert tells those apart itself
+        told = importer.name if importer and importer.name not in PAGE_FORMATS else None
+        found = convert(text, name, source_format or told, options)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
         report(_told(exc, mask))

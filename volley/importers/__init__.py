@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "IMPORTERS",
+    "PAGE_FORMATS",
     "Imported",
     "Importer",
     "PartlyImported",
@@ -205,7 +206,7 @@ def convert(
 
 # Formats whose diagrams a page of prose holds as blocks (```mermaid, ```plantuml), and what
 # their `detect` says of such a page: a page may hold blocks of more than one.
-_PAGE_FORMATS = ("mermaid", "plantuml")
+PAGE_FORMATS = ("mermaid", "plantuml")
 _ON_A_PAGE = 90
 
 
@@ -213,7 +214,7 @@ def _page_formats(text: str) -> list[Importer]:
     """The diagram formats a page holds blocks of (none for a file of one format)."""
     return [
         IMPORTERS[name]
-        for name in _PAGE_FORMATS
+        for name in PAGE_FORMATS
         if name in IMPORTERS and IMPORTERS[name].load().detect(text) == _ON_A_PAGE
     ]
 
