@@ -70,6 +70,10 @@ def test_a_host_with_a_port_shows_its_colon_in_its_box(captured, name, shown) ->
         ("queue *eu*-x", "queue *eu*\u2011x"),  # a lane's label is drawn as written: no escapes
         ('"quoted name"', '\u201cquoted name"'),
         ("note", "note_lane"),  # `note -> B: x` is a note: the box still shows "note"
+        ("\u2190", "\u21fd"),  # an arrow sign would read as a second arrow written by mistake
+        ("edge\u2192core", "edge\u21fecore"),
+        ("a \u27f6 b", "a \u21fe b"),
+        ("\u21d2 sink", "\u27f9 sink"),
     ],
 )
 def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) -> None:
@@ -83,6 +87,7 @@ def test_a_lane_written_with_look_alikes_shows_the_name_as_sent(captured, name) 
 
 @given(st.text(max_size=40))
 @example("\ufeff")  # a byte-order mark first in a file is left out by the parser
+@example("\u2190")  # an arrow sign, which the parser takes for a slip
 def test_a_lanes_label_reads_back_as_given(captured: str) -> None:
     labels: dict[str, str] = {}
     name = named_lane(captured, None, labels)

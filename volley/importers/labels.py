@@ -72,6 +72,11 @@ def label(text: str, limit: int = LABEL_CHARS) -> str:
 # it is; the shaft is drawn with a look-alike that is not an arrow (U+2011, U+FF1D).
 _ARROW_LIKE = re.compile(r"[-=]+(?=[xX](?:\s|$))|(?:^|(?<=\s))[xX][-=]+")
 _LOOK_ALIKE = str.maketrans({"-": "\u2011", "=": "\uff1d", "<": "\u2039", ">": "\u203a"})
+# An arrow sign in a name (`a→b`) reads as a second arrow written by mistake, so it is drawn
+# with an open-headed or long arrow that the parser takes for a letter.
+_ARROW_SIGN_LOOK_ALIKE = str.maketrans(
+    {"\u2192": "\u21fe", "\u27f6": "\u21fe", "\u2190": "\u21fd", "\u21d2": "\u27f9"}
+)
 
 
 def lane_name(text: str) -> str:
@@ -89,6 +94,7 @@ def lane_name(text: str) -> str:
     name = " ".join(name.replace("\ufeff", " ").split()) or "(unnamed)"
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
     name = name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
+    name = name.translate(_ARROW_SIGN_LOOK_ALIKE)
     candidates = (name, _LEADING_LOOK_ALIKE.get(name[0], name[0]) + name[1:])
     for candidate in (*candidates, *(c.replace(" ", "\u00a0") for c in candidates)):
         if _reads_back(candidate):
@@ -125,7 +131,7 @@ _LEADING_LOOK_ALIKE = {
     "-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0", '"': "\u201c"
 }  # fmt: skip
 _KEYWORD_LANE = "_lane"
-_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0\u201c")
+_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0\u201c\u21fe\u21fd\u27f9")
 
 
 def _reads_back(name: str, shown: str = "x") -> bool:
