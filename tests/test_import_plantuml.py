@@ -108,6 +108,30 @@ def test_names_are_written_without_spaces_or_quoted_and_a_display_name_is_the_la
     assert "// PlantUML: actor User (volley draws every participant as a box)" in imported(source)
 
 
+def test_a_quoted_name_volley_writes_otherwise_gets_a_lane_that_shows_it_as_written() -> None:
+    """`A -> "api:8080"` draws a participant named api:8080; a colon ends a volley name."""
+    source = uml(
+        'A -> "api:8080" : call',
+        '"api:8080" -> "a, b" : fan out',
+        'participant "x:y"',
+        "box Edge",
+        'participant "edge:1"',
+        "end box",
+        'A -> "x y" : a name like one made',
+    )
+    diagram = read(source)
+    assert diagram.participants == ["A", "api 8080", "a b", "x y", "edge 1", "x y 2"]
+    assert diagram.labels == {
+        "api 8080": "api:8080",
+        "a b": "a, b",
+        "x y": "x:y",
+        "edge 1": "edge:1",
+        "x y 2": "x y",  # the lane of the name written as it is, still shown as written
+    }
+    assert ends(diagram) == [("A", "api 8080"), ("api 8080", "a b"), ("A", "x y 2")]
+    assert diagram.boxes[0].participants == ["edge 1"]
+
+
 def test_a_display_name_with_line_breaks_keeps_them() -> None:
     diagram = read(uml('participant "Management Cluster\\nController" as C', "C -> C : go"))
     assert diagram.labels == {"C": "Management Cluster<br/>Controller"}

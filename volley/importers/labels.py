@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "json_error",
     "label",
     "lane_name",
+    "Lanes",
     "named_lane",
     "pretty_json",
     "visible_controls",
@@ -270,6 +272,31 @@ def is_volley_label(label: str) -> bool:
     except VolleyError:
         return False
     return diagram.labels == {"A": label} and not diagram.messages()
+
+
+@dataclass
+class Lanes:
+    """The volley name of each participant another tool's diagram names, in the order met:
+    the name itself where volley reads it back, else one `lane_name` makes of it (`api:8080`
+    is written `api 8080`), whose box is to show the name as written. No two names written
+    differently share a lane."""
+
+    names: dict[str, str] = field(default_factory=dict)  # as written: volley's name
+
+    def name(self, written: str) -> tuple[str, bool]:
+        """The volley name of `written`, and whether it is new to the diagram."""
+        if written in self.names:
+            return self.names[written], False
+        taken = set(self.names.values())
+        base = written if is_volley_name(written) else lane_name(written)
+        name, count = base, 2
+        while name in taken:  # `api 8080` written as it is after `api:8080` took that lane
+            name, count = f"{base} {count}", count + 1
+        self.names[written] = name
+        return name, True
+
+    def order(self) -> list[str]:
+        return list(self.names.values())
 
 
 def note_text(lines: list[str]) -> str:

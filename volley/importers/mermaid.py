@@ -38,7 +38,7 @@ from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported, gathered, part_name
-from volley.importers.labels import is_volley_label, is_volley_name, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
@@ -511,7 +511,7 @@ class _Reader:
     diagram: Diagram = field(default_factory=Diagram)
     comments: list[Comment] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
-    seen: dict[str, None] = field(default_factory=dict)
+    lanes: Lanes = field(default_factory=Lanes)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     boxed: dict[str, _Open] = field(default_factory=dict)  # a participant -> its box
     # Mermaid counts every message from 1, shown or not; `autonumber` shows the count
@@ -792,17 +792,13 @@ class _Reader:
             name = name[: cut.start()]
         if not name:
             self.fail(line, raw, "expected a participant name")
-        if not is_volley_name(name):
-            self.fail(
-                line,
-                raw,
-                f"the participant name {name!r} cannot be written in volley",
-                raw.find(name) + 1 if name in raw else 0,
-                "a volley name has no : , < or > and no arrow in it, and does not start with "
-                "- = + or |; rename it here (an alias can keep the words: participant A as …)",
-            )
-        self.seen.setdefault(name)
-        return name
+        lane, new = self.lanes.name(name)
+        if new and lane != name:  # `B←C`, `-x`: a name volley writes otherwise, shown as it is
+            if is_volley_label(name):
+                self.diagram.labels[lane] = name
+            else:
+                self.comment(line, f"{lane} is {name} in Mermaid")
+        return lane
 
     def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> str:
         """Declare a participant (its label, its place in a box); the name it goes by."""
@@ -870,9 +866,9 @@ class _Reader:
         inner = _WORD.fullmatch(rest)
         if inner and inner["word"].lower() in ("participant", "actor"):
             word, named = inner["word"].lower(), (inner["rest"] or "").strip()
-            known = len(self.seen)
+            known = len(self.lanes.names)
             name = self.participant(line, raw, word, named, text)
-            if len(self.seen) == known:  # the name took part before
+            if len(self.lanes.names) == known:  # the name took part before
                 self.fail(
                     line,
                     raw,
@@ -1119,7 +1115,7 @@ class _Reader:
     def finish(self) -> None:
         self.never_ended()
         diagram = self.diagram
-        diagram.participants = list(self.seen)
+        diagram.participants = self.lanes.order()
         position = {name: index for index, name in enumerate(diagram.participants)}
         for note, names in self.notes:
             ends = sorted(position[name] for name in names)

@@ -35,7 +35,7 @@ from typing import NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.importers import Imported, gathered, part_name
-from volley.importers.labels import is_volley_label, is_volley_name, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
@@ -329,7 +329,7 @@ class _Reader:
     comments: list[Comment] = field(default_factory=list)
     errors: list[VolleyError] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
-    seen: dict[str, None] = field(default_factory=dict)
+    lanes: Lanes = field(default_factory=Lanes)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)
     # PlantUML's message numbers: shown from `autonumber` on, until `autonumber stop`
@@ -567,19 +567,16 @@ class _Reader:
         name = written.strip()
         if name.startswith('"') and name.endswith('"'):
             name = name[1:-1].strip()
-        if not name or not is_volley_name(name):
-            self.fail(
-                line,
-                f"the participant name {name!r} cannot be written in volley",
-                "a volley name holds no ':' or ',' nor an arrow: declare it with a short name, "
-                f'participant X as "{name}", and use X',
-            )
-        if name not in self.seen:
-            self.seen[name] = None
+        if not name:
+            self.fail(line, "expected a participant's name")
+        lane, new = self.lanes.name(name)
+        if new:
+            if lane != name:  # `A -> "api:8080"`: a name volley writes otherwise, shown as it is
+                self.show_as(line, lane, name)
             boxed = next((o.box for o in reversed(self.stack) if o.box is not None), None)
             if boxed is not None:
-                boxed.participants.append(name)
-        return name
+                boxed.participants.append(lane)
+        return lane
 
     def declare(self, line: int, kind: str, rest: str) -> str:
         while (decoration := _DECORATIONS.search(rest)) is not None:
@@ -899,7 +896,7 @@ class _Reader:
 
     def finish(self) -> None:
         diagram = self.diagram
-        diagram.participants = list(self.seen)
+        diagram.participants = self.lanes.order()
         position = {name: index for index, name in enumerate(diagram.participants)}
         for note, names in self.notes:
             if not names:
