@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from volley.cli import main
 from volley.errors import VolleyError
-from volley.importers import convert, detect
+from volley.importers import convert, detect, recognise
 from volley.language.parser import parse
 from volley.language.writer import format_text
 from volley.model import Activation, Block, Box, Divider, Message, Note, walk
@@ -643,6 +643,9 @@ def test_a_page_with_mermaid_and_plantuml_diagrams_imports_both_in_page_order(
         ),
         encoding="utf-8",
     )
+    recognised = recognise(page.read_text("utf-8"))
+    assert [importer.name for importer in recognised.on_page] == ["mermaid", "plantuml"]
+    assert recognise(uml("A -> B")).on_page == ()  # a PlantUML file holds one format
     found = convert(page.read_text("utf-8"), str(page))
     assert [(d.name, d.line) for d in found] == [("design-1", 4), ("design-2", 8)]
     assert [parse(d.text).messages()[0].label for d in found] == ["from plantuml", "from mermaid"]

@@ -12,7 +12,7 @@ import click
 
 from volley.cli import _quick_exit, lane_renames, report
 from volley.errors import Diagnostic, VolleyError
-from volley.importers import IMPORTERS, PAGE_FORMATS, Imported, PartlyImported, convert, detect
+from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.share_links import as_link
 from volley.textio import decode, decode_replacing, read_bytes, write_atomic
@@ -210,16 +210,18 @@ def import_command(
     try:
         raw, name = _read(source, max_input_bytes)
         text, undecoded = decode_replacing(raw, name)
-        importer = IMPORTERS[source_format] if source_format else detect(text)
+        importer: Importer | None
+        if source_format:
+            recognised, importer = None, IMPORTERS[source_format]
+        else:  # the importers are asked once: convert is told what they said
+            recognised = recognise(text)
+            importer = recognised.best
         if undecoded and not (importer and importer.traffic):
             decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
         if importer is not None and not importer.traffic:
             mask = False
             _refuse_traffic_options(traffic, importer.name)
-        # the format found, but for a page, which may hold diagrams of several (```mermaid,
-        # ```plantuml): convert tells those apart itself
-        told = importer.name if importer and importer.name not in PAGE_FORMATS else None
-        found = convert(text, name, source_format or told, options)
+        found = convert(text, name, source_format, options, recognised)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
         report(_told(exc, mask))

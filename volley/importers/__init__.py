@@ -6,8 +6,9 @@ Each importer is a module with two functions:
                                               0 not at all, 100 certain (a header that says so)
     convert(text: str, filename: str | None) -> list[Imported]
 
-`volley import` reads the source, asks every registered importer to `detect` it and uses the
-one most sure (or the one `--from` names). Adding a format is one line at the end of this file:
+`volley import` reads the source, asks every registered importer to `detect` it (`recognise`)
+and uses the one most sure (or the one `--from` names). Adding a format is one line at the end
+of this file:
 
     register("har", "volley.importers.har", "an HTTP Archive (.har) from a browser's network tab")
 
@@ -30,12 +31,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "IMPORTERS",
-    "PAGE_FORMATS",
     "Imported",
     "Importer",
     "PartlyImported",
+    "Recognised",
     "convert",
     "detect",
+    "recognise",
     "register",
 ]
 
@@ -120,14 +122,33 @@ def register(
     IMPORTERS[name] = Importer(name, module, description, traffic, parts, suffix)
 
 
+# Formats whose diagrams a page of prose holds as blocks (```mermaid, ```plantuml), and what
+# their `detect` says of such a page: a page may hold blocks of more than one.
+PAGE_FORMATS = ("mermaid", "plantuml")
+_ON_A_PAGE = 90
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """What the importers say of one text, each asked once: the format most sure of it (None
+    if none recognises it), and the formats a page of prose holds blocks of, which may be
+    several (```mermaid and ```plantuml on one page)."""
+
+    best: Importer | None
+    on_page: tuple[Importer, ...] = ()
+
+
+def recognise(text: str) -> Recognised:
+    """Ask every registered importer how sure it is that `text` is its format."""
+    scores = {name: importer.load().detect(text) for name, importer in IMPORTERS.items()}
+    best = max(scores, key=scores.__getitem__, default=None)  # the first of equals
+    on_page = tuple(IMPORTERS[n] for n in PAGE_FORMATS if scores.get(n) == _ON_A_PAGE)
+    return Recognised(IMPORTERS[best] if best and scores[best] > 0 else None, on_page)
+
+
 def detect(text: str) -> Importer | None:
     """The importer most sure that `text` is its format; None if none recognises it."""
-    best, score = None, 0
-    for importer in IMPORTERS.values():
-        sure = importer.load().detect(text)
-        if sure > score:
-            best, score = importer, sure
-    return best
+    return recognise(text).best
 
 
 def _by_suffix(filename: str | None) -> Importer | None:
@@ -169,25 +190,28 @@ def convert(
     filename: str | None = None,
     source: str | None = None,
     options: TrafficOptions | None = None,
+    recognised: Recognised | None = None,
 ) -> list[Imported]:
-    """`text` as `.volley` diagrams, by the importer `source` names or the one `detect` picks.
+    """`text` as `.volley` diagrams, by the importer `source` names or the one the importers
+    recognise (`recognised`, when the caller has asked them already).
 
     `options` reach the importers of real traffic (HAR, traces, JSON-RPC); the others take none.
     """
+    on_page: tuple[Importer, ...] = ()
     if source is not None:
         importer = IMPORTERS[source]
     else:
-        found = detect(text) or _by_suffix(filename)
+        recognised = recognised or recognise(text)
+        found = recognised.best or _by_suffix(filename)
         if found is None:
             hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
             raise _json_stops(text, filename, hint) or VolleyError(
                 "cannot tell what format this is", filename=filename, hint=hint
             )
-        importer = found
+        importer, on_page = found, recognised.on_page
     if not importer.traffic:
-        several = _page_formats(text) if source is None else []
-        if len(several) > 1:
-            return _from_page(text, filename, several)
+        if len(on_page) > 1:
+            return _from_page(text, filename, on_page)
         return importer.load().convert(text, filename)
     try:
         return importer.load().convert(text, filename, options)
@@ -204,22 +228,7 @@ def convert(
         ) from None
 
 
-# Formats whose diagrams a page of prose holds as blocks (```mermaid, ```plantuml), and what
-# their `detect` says of such a page: a page may hold blocks of more than one.
-PAGE_FORMATS = ("mermaid", "plantuml")
-_ON_A_PAGE = 90
-
-
-def _page_formats(text: str) -> list[Importer]:
-    """The diagram formats a page holds blocks of (none for a file of one format)."""
-    return [
-        IMPORTERS[name]
-        for name in PAGE_FORMATS
-        if name in IMPORTERS and IMPORTERS[name].load().detect(text) == _ON_A_PAGE
-    ]
-
-
-def _from_page(text: str, filename: str | None, importers: list[Importer]) -> list[Imported]:
+def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...]) -> list[Imported]:
     """Every diagram of a page that holds blocks of several formats, each read by its own
     importer, in the order of the page and named for it (`design-1`, `design-2` …)."""
     diagrams: list[Imported] = []
