@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 
 if TYPE_CHECKING:
     from volley.importers.traffic import TrafficOptions
@@ -108,6 +108,25 @@ def gathered(
     if errors:
         raise VolleyErrors(errors)
     return diagrams
+
+
+def drawn_differently(tool: str, lines: list[int], filename: str | None) -> tuple[Diagnostic, ...]:
+    """One note for the `lines` of another tool's diagram that volley draws otherwise than
+    `tool` does, or not at all: each got a // comment in the written text, which the note
+    points the user at (none when there are no such lines)."""
+    if not lines:
+        return ()
+    one = len(lines) == 1
+    return (
+        Diagnostic(
+            f"{counted(len(lines), 'line', 'lines')} ({', '.join(map(str, lines))}) "
+            f"{'is' if one else 'are'} drawn otherwise than {tool} draws "
+            f"{'it' if one else 'them'}, or not at all; a // comment in the written text says how",
+            filename=filename,
+            line=lines[0],
+            severity="note",
+        ),
+    )
 
 
 def register(

@@ -36,8 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from volley.errors import Diagnostic, VolleyError, counted
-from volley.importers import Imported, gathered, part_name
+from volley.errors import Diagnostic, VolleyError
+from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
@@ -587,24 +587,10 @@ class _Reader:
         return Imported(self.text(), self.name, self.start + 1, warnings=self.drawn_differently())
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
-        """One note for every statement volley draws otherwise than Mermaid (a note right of
-        a lane drawn over it, a box, an arrow without a head), or not at all: each is a
-        comment in the written text, which this note points the user at."""
+        """The note on statements volley draws otherwise than Mermaid (a note right of a lane
+        drawn over it, a box, an arrow without a head), or not at all."""
         lines = sorted(line for line in self.approximated | set(self.headless) if line > 0)
-        if not lines:
-            return ()
-        first = lines[0]
-        return (
-            Diagnostic(
-                f"{counted(len(lines), 'line', 'lines')} ({', '.join(map(str, lines))}) "
-                f"{'is' if len(lines) == 1 else 'are'} drawn otherwise than Mermaid draws "
-                f"{'it' if len(lines) == 1 else 'them'}, or not at all; a // comment in the "
-                "written text says how",
-                filename=self.filename,
-                line=first,
-                severity="note",
-            ),
-        )
+        return drawn_differently("Mermaid", lines, self.filename)
 
     def _front_matter(self, index: int) -> int:
         """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""

@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import NoReturn
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
-from volley.importers import Imported, gathered, part_name
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
@@ -405,20 +405,7 @@ class _Reader:
         )
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
-        lines = sorted(self.approximated)
-        if not lines:
-            return ()
-        return (
-            Diagnostic(
-                f"{counted(len(lines), 'line', 'lines')} ({', '.join(map(str, lines))}) "
-                f"{'is' if len(lines) == 1 else 'are'} drawn otherwise than PlantUML draws "
-                f"{'it' if len(lines) == 1 else 'them'}, or not at all; a // comment in the "
-                "written text says how",
-                filename=self.filename,
-                line=lines[0],
-                severity="note",
-            ),
-        )
+        return drawn_differently("PlantUML", sorted(self.approximated), self.filename)
 
     # --- statements ---
 

@@ -151,17 +151,17 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
 def converted(source: str) -> tuple[str, int]:
     """The first diagram of `source`, written for another tool, as `.volley` text, and how
     many diagrams it holds."""
-    from volley.importers import PartlyImported, convert, detect
+    from volley.importers import PartlyImported, convert, recognise
 
-    importer = detect(source)
-    if importer is None or importer.traffic:
+    recognised = recognise(source)
+    if recognised.best is None or recognised.best.traffic:
         raise VolleyError(
             "the editor converts diagrams written for Mermaid, PlantUML or swimlanes.io; this "
             "is none of them",
             hint="import captured traffic (HAR, traces, JSON-RPC logs) with volley import",
         )
     try:
-        found = convert(source)
+        found = convert(source, recognised=recognised)
     except PartlyImported as exc:
         found = exc.imported
     return found[0].text, len(found)
