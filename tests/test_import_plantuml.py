@@ -212,10 +212,10 @@ def test_blocks_and_their_branches_nest_as_written() -> None:
         "end",
     )
     blocks = [item for item in read(source).items if isinstance(item, Block)]
-    assert [(b.kind, [br.label for br in b.branches]) for b in blocks] == [
+    assert [(b.kind, [plain_text(br.label) for br in b.branches]) for b in blocks] == [
         ("if", ["the token is valid", "expired"]),
         ("par", ["", ""]),
-        ("group", ["Retries"]),
+        ("group", ["Retries [in the background]"]),  # the second label, drawn beside the tab
         ("critical", ["login", "offline"]),
         ("break", ["failure"]),
     ]
@@ -405,6 +405,11 @@ def test_every_diagram_of_a_markdown_page_imports_and_other_diagrams_are_left_ou
             "```plantuml",
             "C -> A : third",
             "```",
+            "and one that ends with @enduml all the same:",
+            "```plantuml",
+            "A -> C : fourth",
+            "@enduml",
+            "```",
         ]
     )
     found = convert(page, "design.md")
@@ -412,8 +417,14 @@ def test_every_diagram_of_a_markdown_page_imports_and_other_diagrams_are_left_ou
         ("design-1", 4),
         ("design-2", 16),
         ("design-3", 21),
+        ("design-4", 25),
     ]
-    assert [parse(d.text).messages()[0].label for d in found] == ["first", "second", "third"]
+    assert [[m.label for m in parse(d.text).messages()] for d in found] == [
+        ["first"],
+        ["second"],
+        ["third"],
+        ["fourth"],
+    ]
 
 
 def test_a_page_with_no_sequence_diagram_is_refused_in_words() -> None:

@@ -29,6 +29,7 @@ Arrows, by what PlantUML draws:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import NoReturn
@@ -221,6 +222,8 @@ def _parts(lines: list[str]) -> list[_Part]:
                     end -= 1
             body = lines[index + 1 : end]
             if not any(_START.match(line) for line in body):
+                # an `@enduml` without its `@startuml` still ends the diagram
+                body = list(itertools.takewhile(lambda line: not _END.match(line), body))
                 parts.append(_Part(index + 1, body, directive=fence is None))
                 index = end
         index += 1
@@ -758,7 +761,6 @@ class _Reader:
             )
             self.stack.append(_Open(keyword, line))
             return
-        label = re.sub(r"[ \t]*\[[^\]]*\][ \t]*$", "", label) if keyword == "group" else label
         if keyword == "alt":
             label = if_label(label)  # `alt if it expired`: the frame's tag says "if"
         block = Block(line, BLOCKS[keyword], [Branch(self.label(label), [], line)])  # type: ignore[arg-type]
