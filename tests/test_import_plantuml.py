@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from volley.cli import main
-from volley.errors import VolleyError
+from volley.errors import VolleyError, VolleyErrors
 from volley.importers import convert, detect, recognise
 from volley.language.parser import parse
 from volley.language.writer import format_text
@@ -173,6 +173,44 @@ def test_notes_over_beside_after_and_across_with_their_text() -> None:
     text = imported(source)
     assert "// PlantUML: note right of B (volley puts it over B)" in text
     assert "// PlantUML: hnote (volley draws every note the same)" in text
+
+
+def test_a_note_top_or_bottom_is_on_the_message_before_it() -> None:
+    source = uml(
+        "A -> B : call",
+        "note bottom",
+        "  under the call",
+        "end note",
+        "B --> A : done",
+        "note top : above the reply",
+    )
+    notes = [item for item in read(source).items if isinstance(item, Note)]
+    assert [(n.over, n.text) for n in notes] == [
+        (["A", "B"], "under the call"),
+        (["A", "B"], "above the reply"),
+    ]
+    assert "// PlantUML: note top (volley puts it under the message)" in imported(source)
+
+
+def test_a_note_that_cannot_be_read_is_one_error_not_one_per_line_of_its_text() -> None:
+    with pytest.raises(VolleyErrors) as caught:
+        convert(
+            uml(
+                "A -> B : x",
+                "note top of B",  # a class diagram's note
+                "  words that are no statements",
+                "end note",
+                "note over",
+                "  more words",
+                "end note",
+                "A -> B : y",
+            ),
+            "flow.puml",
+        )
+    assert [(e.line, e.message) for e in caught.value.errors] == [
+        (3, "a note top of a participant is not a sequence diagram's (PlantUML refuses it too)"),
+        (6, "expected the participant the note is over"),
+    ]
 
 
 def test_a_note_never_ended_is_an_error_at_its_line() -> None:

@@ -88,7 +88,8 @@ _CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")  # a line ending in one backslash g
 _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
 _DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
 _NOTE = re.compile(
-    r"(?P<shape>[hr]?note)[ \t]+(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|across)"
+    r"(?P<shape>[hr]?note)[ \t]+"
+    r"(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|top|bottom|across)"
     r"(?:[ \t]+(?P<names>[^:#]+?))?[ \t]*(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?",
     re.I,
 )
@@ -261,6 +262,22 @@ def _statements(lines: list[str]) -> list[str]:
     return found
 
 
+# A statement that opens a note or a reference whose text runs on the lines below it
+_OPENS_BODY = re.compile(r"(?:(?P<ref>ref)|[hr]?note)\b[^:]*", re.I)
+
+
+def _after_body(lines: list[str], text: str, index: int) -> int:
+    """Where reading goes on after a statement that could not be read, at `index`: past the
+    `end note` (or `end ref`) of a note it opened on several lines, whose words are the note's,
+    not statements with errors of their own."""
+    opened = _OPENS_BODY.fullmatch(text)
+    if opened is None:
+        return index
+    closer = _REF_END if opened["ref"] else _NOTE_END
+    end = next((k for k in range(index, len(lines)) if closer.fullmatch(lines[k].strip())), None)
+    return index if end is None else end + 1
+
+
 def _message(text: str) -> re.Match[str] | None:
     """A message statement, with at least one head on its arrow and a name at each end that is
     not the diagram's edge."""
@@ -359,6 +376,7 @@ class _Reader:
                 index = self.statement(number, raw, text, index)
             except VolleyError as exc:
                 self.errors.append(exc)
+                index = _after_body(lines, text, index)  # its lines are no statements
         last = self.part.start + len(lines)
         unclosed = [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
         if self.errors:
@@ -691,10 +709,10 @@ class _Reader:
         text, index = self.note_body(line, found["text"], index)
         if found["shape"].lower() != "note":
             self.comment(line, f"{found['shape']} (volley draws every note the same)")
-        if place in ("left", "right") and not found["names"]:  # the message before it
-            last = self.last
+        if place in ("left", "right", "top", "bottom") and not found["names"]:
+            last = self.last  # a note on the message before it
             names = [last.sender, last.receiver] if last is not None else []
-            if place and names:
+            if place != "bottom" and names:
                 self.comment(line, f"note {place} (volley puts it under the message)")
             note = Note(line, names, text, attached=last is not None)
             self.notes.append((note, names))
@@ -707,6 +725,14 @@ class _Reader:
             return index
         if not found["names"]:
             self.fail(line, f"expected the participant the note is {place}")
+        if place in ("top", "bottom"):
+            self.fail(
+                line,
+                f"a note {place} of a participant is not a sequence diagram's (PlantUML refuses "
+                "it too)",
+                f"note {place} (with no name) is a note on the message before it; a note beside "
+                "a participant is left of, right of or over it",
+            )
         names = [self.use(line, name) for name in found["names"].split(",")]
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
