@@ -149,6 +149,29 @@ def test_message_text_keeps_its_line_breaks_and_creole_becomes_volley_markup() -
     assert plain_text(labels[2]) == "see https://example.com//path and a_b*c"
 
 
+def test_creole_links_become_volley_links_and_a_link_on_an_arrow_a_comment() -> None:
+    source = uml(
+        "actor Alice [[https://example.com/alice]]",
+        "Alice -> B : [[https://example.com/call{a tooltip}]] call",
+        "Alice -> B : see [[https://plantuml.com/sequence-diagram the docs]] or [[http://a.b/c]]",
+        "note over B : [[https://example.com/n{tip} the spec]]",
+    )
+    diagram = read(source)
+    assert diagram.participants == ["Alice", "B"]
+    assert [m.label for m in diagram.messages()] == [
+        "call",
+        "see [the docs](https://plantuml.com/sequence-diagram) or [http://a.b/c](http://a.b/c)",
+    ]
+    [note] = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text == "[the spec](https://example.com/n)"
+    text = imported(source)
+    assert "// PlantUML: [[https://example.com/alice]] on Alice" in text
+    assert (
+        "// PlantUML: [[https://example.com/call{a tooltip}]] (a link on the arrow, which volley "
+        "leaves out)"
+    ) in text
+
+
 def test_notes_over_beside_after_and_across_with_their_text() -> None:
     source = uml(
         "A -> B : call",

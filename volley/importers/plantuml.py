@@ -86,7 +86,9 @@ _DECLARED = re.compile(
 _ARROW_START = re.compile(r"[-<>\[?/\\]")  # `Participant -> Bob`: a message, not a declaration
 _CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")  # a line ending in one backslash goes on
 _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
-_DECORATIONS = re.compile(r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>)[ \t]*$", re.I)
+_DECORATIONS = re.compile(
+    r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>|\[\[.*?\]\])[ \t]*$", re.I
+)
 _NOTE = re.compile(
     r"(?P<shape>[hr]?note)[ \t]+"
     r"(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|top|bottom|across)"
@@ -152,11 +154,15 @@ _OTHER_DIAGRAM = re.compile(
 )
 # Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
 # each; `//` right after a colon is a URL's, not italics.
+# Creole's link, `[[url]]` or `[[url{tooltip} words]]`, first: its `//` is no italic
+_LINK = r"\[\[(?P<url>[^\]\s{]+)(?:\{[^}]*\})?(?:[ \t]+(?P<linked>[^\]]*?))?[ \t]*\]\]"
 _STYLE = re.compile(
-    r"\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\"|--(?P<strike>.+?)--"
-    r"|<(?P<tag>b|i|s|u|strike|del)>(?P<tagged>.*?)</(?P=tag)>",
+    rf"{_LINK}|\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\""
+    r"|--(?P<strike>.+?)--|<(?P<tag>b|i|s|u|strike|del)>(?P<tagged>.*?)</(?P=tag)>",
     re.I,
 )
+# A link written first on a message makes its arrow a link: no words of the label
+_ARROW_LINK = re.compile(rf"[ \t]*{_LINK}[ \t]*")
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
 _OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u)(?:[:= ][^>]*)?>", re.I)
 # Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
@@ -587,9 +593,12 @@ class _Reader:
         return lane
 
     def declare(self, line: int, kind: str, rest: str) -> str:
+        decorations = []
         while (decoration := _DECORATIONS.search(rest)) is not None:
-            self.comment(line, f"{decoration[0].strip()} on {rest[: decoration.start()]}")
+            decorations.insert(0, decoration[0].strip())
             rest = rest[: decoration.start()]
+        for written in decorations:
+            self.comment(line, f"{written} on {rest}")
         found = _DECLARED.fullmatch(rest.strip())
         if found is None:
             self.fail(line, f"expected a participant's name after {kind}")
@@ -636,7 +645,12 @@ class _Reader:
         else:
             receiver = self.use(line, found["receiver"])
         arrow = self.arrow(line, found)
-        message = Message(line, sender, receiver, arrow, self.label(found["text"] or ""))
+        words = found["text"] or ""
+        link = _ARROW_LINK.match(words)
+        if link is not None and link["linked"] is None:  # `A -> B : [[url]] text`
+            self.comment(line, f"{link[0].strip()} (a link on the arrow, which volley leaves out)")
+            words = words[link.end() :]
+        message = Message(line, sender, receiver, arrow, self.label(words))
         if self.numbered:
             message.number = self.count
             self.count += self.step
@@ -970,10 +984,13 @@ def _markup(text: str) -> str:
         shown.append(before)
         done = found.end()
         kind = next(
-            k for k in ("bold", "italic", "code", "strike", "tagged") if found[k] is not None
+            k for k in ("url", "bold", "italic", "code", "strike", "tagged") if found[k] is not None
         )
         inner = found[kind]
-        if kind == "code":
+        if kind == "url":  # the words shown, else the address itself, as a volley link
+            inner = found["linked"] or inner
+            pieces.append(f"[{escape_markup(inner)}]({found['url']})")
+        elif kind == "code":
             fence = "`" * (max(map(len, re.findall("`+", inner)), default=0) + 1)
             pieces.append(f"{fence}{inner}{fence}")
         else:
