@@ -593,7 +593,7 @@ class _Reader:
         return lane
 
     def declare(self, line: int, kind: str, rest: str) -> str:
-        decorations = []
+        decorations: list[str] = []
         while (decoration := _DECORATIONS.search(rest)) is not None:
             decorations.insert(0, decoration[0].strip())
             rest = rest[: decoration.start()]
