@@ -744,9 +744,13 @@ def test_colours_on_notes_branches_and_bars_are_said_in_comments() -> None:
         "activate B #FFBBBB",
         "note over A #aqua : n",
         "ref over A, B #yellow : r",
+        "loop#Gold #LightGreen/Pink three times",  # a border colour, then a background
+        "  A -> B",
+        "end",
     )
     text = imported(source)
     for said in (
+        "// PlantUML: #Gold #LightGreen/Pink (volley draws frames in the theme's colours)",
         "// PlantUML: #LightBlue (volley draws frames in the theme's colours)",
         "// PlantUML: #Pink (volley draws frames in the theme's colours)",
         "// PlantUML: #FFBBBB (volley draws activation bars in the theme's colours)",
@@ -754,7 +758,11 @@ def test_colours_on_notes_branches_and_bars_are_said_in_comments() -> None:
         "// PlantUML: #yellow (volley draws notes in the theme's colours)",
     ):
         assert said in text
-    assert [b.label for b in read(source).items[0].branches] == ["ok", "failed"]
+    blocks = [item for item in read(source).items if isinstance(item, Block)]
+    assert [[b.label for b in block.branches] for block in blocks] == [
+        ["ok", "failed"],
+        ["three times"],
+    ]
 
 
 def test_a_diagram_of_notes_alone_is_a_sequence_and_a_use_case_diagram_is_not() -> None:

@@ -101,12 +101,13 @@ _REF = re.compile(
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end[ \t]*ref", re.I)
 _BLOCK = re.compile(
-    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group)(?:[ \t]*(?P<tint>#\w+))?"
+    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group)"
+    r"(?:[ \t]*(?P<tint>#[\w/|\\-]+(?:[ \t]+#[\w/|\\-]+)?))?"  # `alt#Gold #LightBlue`: two
     r"(?:[ \t]+(?P<label>.*))?",
     re.I,
 )
 _END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par2?|break|critical|group))?", re.I)
-_ELSE = re.compile(r"else(?:[ \t]*(?P<tint>#\w+))?(?:[ \t]+(?P<label>.*))?", re.I)
+_ELSE = re.compile(r"else(?:[ \t]*(?P<tint>#[\w/|\\-]+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
 _DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
 _DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
