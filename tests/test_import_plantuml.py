@@ -172,6 +172,42 @@ def test_creole_links_become_volley_links_and_a_link_on_an_arrow_a_comment() -> 
     ) in text
 
 
+def test_a_link_or_stereotype_before_the_text_and_decorations_without_a_space_are_comments() -> (
+    None
+):
+    source = uml(
+        "participant Bob<<Service>>",
+        "participant Alice#lightblue;line:red;line.bold",
+        'box "Internal" <<cluster>> #LightBlue',
+        "participant C",
+        "end box",
+        "Bob -> Alice [[https://example.com/call]] : hello",
+        "Alice -> C <<async>> : later",
+        "note over Alice #pink;line:red [[https://example.com/n]] : see",
+        "ref over Bob, C [[https://example.com/r]] : other",
+    )
+    diagram = read(source)
+    assert diagram.participants == ["Bob", "Alice", "C"]
+    assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
+        ("Bob", "Alice", "hello"),
+        ("Alice", "C", "later"),
+    ]
+    assert [(n.over, plain_text(n.text)) for n in diagram.items if isinstance(n, Note)] == [
+        (["Alice"], "see"),
+        (["Bob", "Alice", "C"], "ref: other"),
+    ]
+    assert diagram.boxes[0].label == "Internal"
+    text = imported(source)
+    for said in (
+        "// PlantUML: <<Service>> on Bob",
+        "// PlantUML: #lightblue;line:red;line.bold on Alice",
+        "// PlantUML: [[https://example.com/call]] (a link, which volley leaves out here)",
+        "// PlantUML: <<async>> (a stereotype)",
+        "// PlantUML: #pink;line:red (volley draws notes in the theme's colours)",
+    ):
+        assert said in text
+
+
 def test_notes_over_beside_after_and_across_with_their_text() -> None:
     source = uml(
         "A -> B : call",
@@ -342,11 +378,39 @@ def test_activations_marks_and_return_answer_the_caller() -> None:
     assert activations == [("DB", True), ("DB", False), ("Worker", True)]
 
 
-def test_return_with_nothing_open_is_an_error() -> None:
+def test_return_with_nothing_open_answers_the_message_before_it() -> None:
+    """PlantUML's CommandReturn turns the last message around when nothing is activated."""
+    assert messages(uml("A -> B : x", "return y")) == [
+        ("A", "B", "->", "x"),
+        ("B", "A", "-->", "y"),
+    ]
     with pytest.raises(VolleyError) as caught:
-        convert(uml("A -> B : x", "return y"), "flow.puml")
+        convert(uml("participant A", "return y"), "flow.puml")
     assert caught.value.errors[0].line == 3
-    assert "return with no activation to return from" in caught.value.errors[0].message
+    assert "return with no message before it to answer" in caught.value.errors[0].message
+
+
+def test_text_blocks_and_style_sheets_are_no_statements() -> None:
+    """A title's, a legend's or a lane's lines may hold any words (`Node service`); a style
+    sheet is kept as comments, as skinparam is."""
+    source = uml(
+        "<style>",
+        "sequenceDiagram { LineColor blue }",
+        "</style>",
+        "title",
+        "Class loading sequence",
+        "end title",
+        "legend",
+        "Component colours:",
+        "endlegend",
+        "participant P [",
+        "Node service",
+        "]",
+        "P ---> P : dotted, three dashes",
+    )
+    assert messages(source) == [("P", "P", "-->", "dotted, three dashes")]
+    text = imported(source)
+    assert "// PlantUML: <style>" in text and "// sequenceDiagram { LineColor blue }" in text
 
 
 def test_boxes_keep_their_participants_label_and_colour() -> None:

@@ -67,16 +67,19 @@ _NAME = r'"[^"]+"|[^\s"<>\[\]:\\/?,&()#+*!-]+'
 _ARROW = (
     r"(?P<edge_from>\[(?![^\]\s]*\])|\?)?(?P<style>\[[^\]<>]*\])?"
     r"(?P<left>(?:(?<![^ \t\]\[?])[ox])?(?:<<|<|\\\\|//|\\|/)?)"
-    r"(?P<shaft>-(?:\[[^\]]*\])?-?)"
+    r"(?P<shaft>-(?:\[[^\]]*\])?-*)"  # two dashes or more: dotted
     r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[ox](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
 )
 # Teoz (PlantUML's newer layout) adds an anchor before a message (`{start} A -> B`), a slant
 # beside its arrow (`->(10)`), and a name declared where it is first used (`A -> "B" as B`).
+# A link (and a stereotype) PlantUML takes before a statement's text: `note over A [[url]] : x`
+_BEFORE_TEXT = r"(?P<link>\[\[[^\]]*\]\][ \t]*)?(?::(?P<text>.*))?"
 _MESSAGE = re.compile(
     r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
     rf"(?P<sender>{_NAME})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
     rf"(?P<receiver>{_NAME})?(?:[ \t]+as[ \t]+(?P<alias>[\w.]+))?"
-    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?"
+    r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?"
+    rf"(?P<stereo><<[^>]*>>[ \t]*)?{_BEFORE_TEXT}"
 )
 _DECLARATION = re.compile(rf"(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I)
 _DECLARED = re.compile(
@@ -86,17 +89,22 @@ _DECLARED = re.compile(
 _ARROW_START = re.compile(r"[-<>\[?/\\]")  # `Participant -> Bob`: a message, not a declaration
 _CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")  # a line ending in one backslash goes on
 _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
+# After a participant's name (with or without a space: `Bob<<Service>>`, `Alice#pink`), which
+# volley draws otherwise: its order, colours (`#lightblue;line:red;line.bold`), a stereotype,
+# a link
 _DECORATIONS = re.compile(
-    r"[ \t]+(?:order[ \t]+-?\d+|#[\w/|\\-]+|<<.*?>>|\[\[.*?\]\])[ \t]*$", re.I
+    r"(?:[ \t]+order[ \t]+-?\d+|[ \t]*(?:#[\w/|\\;:.-]+|<<.*?>>)|[ \t]+\[\[.*?\]\])[ \t]*$",
+    re.I,
 )
 _NOTE = re.compile(
     r"(?P<shape>[hr]?note)[ \t]+"
     r"(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|top|bottom|across)"
-    r"(?:[ \t]+(?P<names>[^:#]+?))?[ \t]*(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?",
+    rf"(?:[ \t]+(?P<names>[^:#\[]+?))?[ \t]*(?P<tint>#[\w/|\\;:.-]+[ \t]*)?{_BEFORE_TEXT}",
     re.I,
 )
 _REF = re.compile(
-    r"ref[ \t]+over[ \t]+(?P<names>[^:#]+?)[ \t]*(?P<tint>#\w+[ \t]*)?(?::(?P<text>.*))?", re.I
+    rf"ref[ \t]+over[ \t]+(?P<names>[^:#\[]+?)[ \t]*(?P<tint>#[\w/|\\;:.-]+[ \t]*)?{_BEFORE_TEXT}",
+    re.I,
 )
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end[ \t]*ref", re.I)
@@ -113,7 +121,9 @@ _DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
 _DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
 _SPACE = re.compile(r"\|\|\||\|\|\d+\|\|")
 _BOX = re.compile(
-    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#]*?))?[ \t]*(?P<tint>#\S+)?', re.I
+    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#<]*?))?(?:[ \t]*<<[^>]*>>)?[ \t]*'
+    r"(?P<tint>#\S+)?",
+    re.I,
 )
 _END_BOX = re.compile(r"end[ \t]*box", re.I)
 _ACTIVATION = re.compile(
@@ -263,10 +273,30 @@ def _statements(lines: list[str]) -> list[str]:
         if not text or _comment(text):
             continue
         found.append(text)
-        note = _NOTE.fullmatch(text) or _REF.fullmatch(text)
-        if note is not None and note["text"] is None:
-            closer = _REF_END if text.lower().startswith("ref") else _NOTE_END
+        closer = _text_block_end(text)
     return found
+
+
+def _text_block_end(text: str) -> re.Pattern[str] | None:
+    """The line that ends the text a statement opens on the lines below it (a note's, a
+    title's, a legend's, a participant's `[ … ]`, a style sheet): words, not statements."""
+    note = _NOTE.fullmatch(text) or _REF.fullmatch(text)
+    if note is not None:
+        if note["text"] is not None:
+            return None
+        return _REF_END if text.lower().startswith("ref") else _NOTE_END
+    lowered = text.lower()
+    if (title := _TITLE.fullmatch(text)) is not None and not title["text"]:
+        return re.compile(r"end[ \t]*title", re.I)
+    if (span := _SPAN.fullmatch(text)) is not None:
+        return re.compile(rf"end[ \t]*{span[1]}", re.I)
+    if lowered.startswith("<style>") and not lowered.endswith("</style>"):
+        return re.compile(r"</style>", re.I)
+    if lowered.startswith("skinparam") and text.endswith("{"):
+        return re.compile(r"\}")
+    if text.endswith("[") and _DECLARATION.fullmatch(text):
+        return re.compile(r"\]")
+    return None
 
 
 # A statement that opens a note or a reference whose text runs on the lines below it
@@ -403,9 +433,15 @@ class _Reader:
         )
 
     def tinted(self, line: int, found: re.Match[str], what: str) -> None:
-        """A colour written on a statement, which volley's theme decides: said in a comment."""
+        """A colour written on a statement, which volley's theme decides, and a link or a
+        stereotype before its text: said in comments."""
         if found["tint"]:
             self.comment(line, f"{found['tint'].strip()} ({what} in the theme's colours)")
+        written = found.groupdict()
+        if written.get("link"):
+            self.comment(line, f"{written['link'].strip()} (a link, which volley leaves out here)")
+        if written.get("stereo"):
+            self.comment(line, f"{written['stereo'].strip()} (a stereotype)")
 
     def comment(self, line: int, text: str, raw: bool = False) -> None:
         """A `//` comment before whatever comes from `line` on; one not `raw` says what volley
@@ -540,6 +576,11 @@ class _Reader:
             return self.title(line, found["text"], index)
         if text.lower().startswith("skinparam") and text.endswith("{"):
             return self.kept_block(line, index, "}")
+        if text.lower().startswith("<style>"):  # a style sheet, up to </style>
+            if text.lower().endswith("</style>"):
+                self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
+                return index
+            return self.kept_block(line, index, "</style>")
         if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
             self.auto = found[1].lower() == "on"
             return index
@@ -652,9 +693,7 @@ class _Reader:
             self.comment(line, f"{link[0].strip()} (a link on the arrow, which volley leaves out)")
             words = words[link.end() :]
         message = Message(line, sender, receiver, arrow, self.label(words))
-        if self.numbered:
-            message.number = self.count
-            self.count += self.step
+        self.number(message)
         found_marks = found["marks"] or ""
         if self.auto and "-" not in found_marks and "--" not in arrow:
             found_marks = "++" + found_marks  # a call (not a dashed reply) activates
@@ -684,7 +723,7 @@ class _Reader:
     def arrow(self, line: int, found: re.Match[str]) -> str:
         """volley's arrow for PlantUML's: its shaft (dashed, or bold or dashed as a bracket
         says), and a head where PlantUML draws one."""
-        shaft = "--" if found["shaft"].count("-") == 2 else "-"
+        shaft = "--" if found["shaft"].count("-") >= 2 else "-"
         style = re.search(r"\[([^\]]*)\]", (found["style"] or "") + found["shaft"])
         if style is not None:
             words = style[1].lower()
@@ -860,8 +899,14 @@ class _Reader:
     def reply(self, line: int, label: str) -> None:
         """`return`: a dashed reply from the participant last activated to its caller, which
         ends its activation."""
-        if not self.active:
-            self.fail(line, "return with no activation to return from (PlantUML refuses this too)")
+        if not self.active:  # PlantUML answers the message before it
+            if self.last is None:
+                self.fail(line, "return with no message before it to answer")
+            answer = Message(line, self.last.receiver, self.last.sender, "-->", self.label(label))
+            self.number(answer)
+            self.add(answer)
+            self.last = answer
+            return
         name, caller = self.active.pop()
         if caller is None:
             self.fail(
@@ -869,11 +914,15 @@ class _Reader:
                 f"return from {name}, whose activation no message started: no one to return to",
             )
         message = Message(line, name, caller, "-->", self.label(label), activate="-")
+        self.number(message)
+        self.add(message)
+        self.last = message
+
+    def number(self, message: Message) -> None:
+        """The message's number, under `autonumber`."""
         if self.numbered:
             message.number = self.count
             self.count += self.step
-        self.add(message)
-        self.last = message
 
     def lifecycle(self, line: int, text: str, found: re.Match[str]) -> None:
         kind = (found["kind"] or "").lower()
