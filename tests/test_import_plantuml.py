@@ -390,6 +390,34 @@ def test_return_with_nothing_open_answers_the_message_before_it() -> None:
     assert "return with no message before it to answer" in caught.value.errors[0].message
 
 
+def test_hidden_arrows_circles_at_the_start_return_colours_and_resumed_steps() -> None:
+    source = uml(
+        "autonumber",
+        "A -[hidden]> B : never drawn",
+        "A o-> B : a circle, no head, at the start",
+        "A -> B ++ : call",
+        "return #red done",
+        "autonumber resume 5",
+        "A -> B : four",
+        "A -> B : nine",
+    )
+    diagram = read(source)
+    assert [(m.arrow, plain_text(m.label), m.number) for m in diagram.messages()] == [
+        ("->", "a circle, no head, at the start", 1),
+        ("->", "call", 2),
+        ("-->", "done", 3),
+        ("->", "four", 4),
+        ("->", "nine", 9),
+    ]
+    text = imported(source)
+    for said in (
+        "// PlantUML: A -[hidden]> B : never drawn (a hidden arrow, which PlantUML leaves undrawn)",
+        "// PlantUML: a circle at the arrow's left end (volley draws none)",
+        "// PlantUML: #red (volley draws its arrows in the theme's colours)",
+    ):
+        assert said in text
+
+
 def test_text_blocks_and_style_sheets_are_no_statements() -> None:
     """A title's, a legend's or a lane's lines may hold any words (`Node service`); a style
     sheet is kept as comments, as skinparam is."""

@@ -132,7 +132,7 @@ _ACTIVATION = re.compile(
 _LIFECYCLE = re.compile(
     rf"(?P<word>create|destroy)(?:[ \t]+(?P<kind>\w+))?[ \t]+(?P<name>{_NAME})", re.I
 )
-_RETURN = re.compile(r"return(?:[ \t]+(?P<label>.*))?", re.I)
+_RETURN = re.compile(r"return(?:[ \t]*(?P<tint>#\w+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _AUTONUMBER = re.compile(
     r"autonumber(?:[ \t]+(?P<stop>stop|resume|inc[ \t]+[AB]))?(?:[ \t]+(?P<start>\d+(?:\.\d+)*))?"
     r"(?:[ \t]+(?P<step>\d+))?"
@@ -567,6 +567,7 @@ class _Reader:
             self.lifecycle(line, text, found)
             return index
         if (found := _RETURN.fullmatch(text)) is not None:
+            self.tinted(line, found, "volley draws its arrows")
             self.reply(line, found["label"] or "")
             return index
         if (found := _AUTONUMBER.fullmatch(text)) is not None:
@@ -686,6 +687,10 @@ class _Reader:
             self.show_as(line, receiver, found["receiver"].strip('"'))
         else:
             receiver = self.use(line, found["receiver"])
+        style = (found["style"] or "") + found["shaft"]
+        if "hidden" in style.lower():  # PlantUML draws no line, head or words for it
+            self.comment(line, f"{text} (a hidden arrow, which PlantUML leaves undrawn)")
+            return
         arrow = self.arrow(line, found)
         words = found["text"] or ""
         link = _ARROW_LINK.match(words)
@@ -736,6 +741,10 @@ class _Reader:
             )
         heads = []
         for side, written in (("left", found["left"]), ("right", found["right"])):
+            if "o" in written and not any(c in written for c in "<>\\/"):
+                self.comment(line, f"a circle at the arrow's {side} end (volley draws none)")
+                heads.append("")
+                continue
             if "o" in written:
                 self.comment(line, "a circle at the arrow's end (volley draws a head there)")
             if "x" in written:
@@ -746,7 +755,7 @@ class _Reader:
                 heads.append(("<<" if thin else "<") if side == "left" else (">>" if thin else ">"))
             elif "<<" in written or ">>" in written:
                 heads.append("<<" if side == "left" else ">>")
-            elif "<" in written or ">" in written or "o" in written:
+            elif "<" in written or ">" in written:
                 heads.append("<" if side == "left" else ">")
             else:
                 heads.append("")
@@ -940,14 +949,16 @@ class _Reader:
         if found["stop"] and found["stop"].lower().startswith("inc"):
             self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")
             return
-        start = found["start"]
+        start, step = found["start"], found["step"]
+        if found["stop"] and not step:  # `autonumber resume 5`: on, in steps of 5
+            start, step = None, start
         if start and "." in start:  # 1.1.1: PlantUML's numbers in levels
             self.comment(line, f"{text} (volley numbers its messages in whole numbers)")
             start = start.split(".")[-1]
         if start:
             self.count = int(start)
-        if found["step"]:
-            self.step = int(found["step"])
+        if step:
+            self.step = int(step)
             if self.step != 1:
                 self.comment(
                     line, f"{text} (numbered in steps of {self.step}, as PlantUML does)", raw=True
