@@ -1157,6 +1157,34 @@ def test_a_name_volley_writes_otherwise_gets_a_lane_that_shows_it_as_written() -
     ]
 
 
+def test_a_no_break_or_ideographic_space_between_words_is_a_space_as_mermaid_reads_it() -> None:
+    """Text pasted from a web page, or typed in a CJK input method, holds U+00A0 or U+3000
+    where a space was meant; Mermaid's lexer skips them as it skips spaces. The words after a
+    colon keep them."""
+    diagram = volley.parse(
+        one(
+            "sequenceDiagram\n  participant\u00a0A\n  participant B as\u3000Bob\n"
+            "  loop\u00a0every minute\n  A->>B: a\u00a0b\n  end\n  activate\u00a0B\n"
+            "  Note over\u00a0B: n\n  deactivate B\n"
+        )
+    )
+    assert diagram.participants == ["A", "B"]
+    assert diagram.labels == {"B": "Bob"}
+    [message] = diagram.messages()
+    assert message.label == "a\u00a0b"
+    assert [b.kind for b in by_type(diagram, Block)] == ["loop"]
+
+
+def test_autonumber_with_a_start_or_step_of_0_keeps_the_count_or_the_step() -> None:
+    """Mermaid draws `start || count` and `step || step`."""
+    text = one(
+        "sequenceDiagram\n  autonumber\n  A->>B: one\n  autonumber 0 5\n  A->>B: two\n"
+        "  A->>B: three\n  autonumber 10 0\n  A->>B: four\n  A->>B: five\n"
+    )
+    assert [m.number for m in volley.parse(text).messages()] == [1, 2, 7, 10, 15]
+    assert "steps of 0" not in text
+
+
 def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None:
     """`my-xylo->>B`: Mermaid's name stops before `-x` (its lost message's arrow), so the line
     is `my -x ylo->>B`, which it refuses; the error says so, not that a name holds `>`."""

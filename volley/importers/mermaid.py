@@ -148,6 +148,7 @@ _KEYWORD_AT_NAME = re.compile(
 )
 # What follows a lost or async arrow read inside a name: the message's own arrow after it.
 _ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
+_OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or a tab
 _TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
@@ -650,6 +651,11 @@ class _Reader:
     def statement(self, line: int, raw: str, text: str, cut: str = "") -> None:
         """One statement; `cut` is ";" for one that follows a `;` on its line, "#" for one
         that a comment cut short (which a mistake in it may owe to that)."""
+        # Mermaid's lexer skips any whitespace between words (JavaScript's `\s`: a no-break
+        # space pasted from a web page, an ideographic space typed in a CJK input method); the
+        # text after a colon is the message's or note's, kept as written
+        head, colon, words = text.partition(":")
+        text = _OTHER_SPACE.sub(" ", head) + colon + words
         remark = _KEYWORD_REMARK.fullmatch(text)
         if remark is not None:  # `autonumber 10 %% …`, `end %% …`: the rest is a comment
             self.comment(line, remark["remark"].strip(), raw=True)
@@ -960,11 +966,17 @@ class _Reader:
             numbers = [float(int(numbers[0])), float(max(1, round(numbers[-1])))][: len(numbers)]
             whole = " in steps of ".join(str(int(number)) for number in numbers)
             self.comment(line, f"{text} (volley numbers in whole numbers: from {whole})")
-        elif len(parts) == 2 and numbers[1] != 1:
+        elif len(parts) == 2 and numbers[1] not in (0, 1):
             self.comment(line, f"{text} (numbered in steps of {parts[1]}, as Mermaid does)")
-        if numbers and numbers[0]:  # a start sets the step too (1 unless given); a bare
-            self.count = int(numbers[0])  # autonumber, or a start of 0, keeps the count
-            self.step = int(numbers[1]) if len(numbers) == 2 else 1
+        # As Mermaid draws them (`start || count`, `step || step`): a start sets the step too
+        # (1 unless given); a bare autonumber, or a start of 0, keeps the count; a step of 0
+        # keeps the step
+        start = int(numbers[0]) if numbers else 0
+        step = int(numbers[1]) if len(numbers) == 2 else (1 if start else 0)
+        if start:
+            self.count = start
+        if step:
+            self.step = step
         self.numbered = True
 
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
