@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
@@ -277,9 +277,21 @@ def _statements(lines: list[str]) -> list[str]:
     return found
 
 
+# The lines that end text written on the lines under a statement
+_TITLE_END = re.compile(r"end[ \t]*title", re.I)
+_SPAN_END = re.compile(r"end[ \t]*(?:legend|header|footer)", re.I)
+_STYLE_END = re.compile(r"</style>", re.I)
+_BRACE_END = re.compile(r"\}")
+_BRACKET_END = re.compile(r"\]")
+# A statement that opens a note or a reference whose text runs on the lines below it, even one
+# that cannot be read (`note top of B`)
+_OPENS_BODY = re.compile(r"(?:(?P<ref>ref)|[hr]?note)\b[^:]*", re.I)
+
+
 def _text_block_end(text: str) -> re.Pattern[str] | None:
     """The line that ends the text a statement opens on the lines below it (a note's, a
-    title's, a legend's, a participant's `[ … ]`, a style sheet): words, not statements."""
+    title's, a legend's, a participant's `[ … ]`, a skinparam block, a style sheet): words,
+    not statements."""
     note = _NOTE.fullmatch(text) or _REF.fullmatch(text)
     if note is not None:
         if note["text"] is not None:
@@ -287,31 +299,31 @@ def _text_block_end(text: str) -> re.Pattern[str] | None:
         return _REF_END if text.lower().startswith("ref") else _NOTE_END
     lowered = text.lower()
     if (title := _TITLE.fullmatch(text)) is not None and not title["text"]:
-        return re.compile(r"end[ \t]*title", re.I)
-    if (span := _SPAN.fullmatch(text)) is not None:
-        return re.compile(rf"end[ \t]*{span[1]}", re.I)
+        return _TITLE_END
+    if _SPAN.fullmatch(text):
+        return _SPAN_END
     if lowered.startswith("<style>") and not lowered.endswith("</style>"):
-        return re.compile(r"</style>", re.I)
+        return _STYLE_END
     if lowered.startswith("skinparam") and text.endswith("{"):
-        return re.compile(r"\}")
+        return _BRACE_END
     if text.endswith("[") and _DECLARATION.fullmatch(text):
-        return re.compile(r"\]")
+        return _BRACKET_END
     return None
 
 
-# A statement that opens a note or a reference whose text runs on the lines below it
-_OPENS_BODY = re.compile(r"(?:(?P<ref>ref)|[hr]?note)\b[^:]*", re.I)
+def _closing_line(lines: list[str], index: int, closer: re.Pattern[str]) -> int | None:
+    """The index of the first line from `index` on that `closer` matches, if any."""
+    return next((k for k in range(index, len(lines)) if closer.fullmatch(lines[k].strip())), None)
 
 
 def _after_body(lines: list[str], text: str, index: int) -> int:
     """Where reading goes on after a statement that could not be read, at `index`: past the
-    `end note` (or `end ref`) of a note it opened on several lines, whose words are the note's,
-    not statements with errors of their own."""
-    opened = _OPENS_BODY.fullmatch(text)
-    if opened is None:
-        return index
-    closer = _REF_END if opened["ref"] else _NOTE_END
-    end = next((k for k in range(index, len(lines)) if closer.fullmatch(lines[k].strip())), None)
+    end of text it opened on the lines below it (a note's), whose words are not statements
+    with errors of their own."""
+    closer = _text_block_end(text)
+    if closer is None and (opened := _OPENS_BODY.fullmatch(text)) is not None:
+        closer = _REF_END if opened["ref"] else _NOTE_END
+    end = _closing_line(lines, index, closer) if closer is not None else None
     return index if end is None else end + 1
 
 
@@ -575,19 +587,12 @@ class _Reader:
             return index
         if (found := _TITLE.fullmatch(text)) is not None:
             return self.title(line, found["text"], index)
-        if text.lower().startswith("skinparam") and text.endswith("{"):
-            return self.kept_block(line, index, "}")
-        if text.lower().startswith("<style>"):  # a style sheet, up to </style>
-            if text.lower().endswith("</style>"):
-                self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
-                return index
-            return self.kept_block(line, index, "</style>")
+        if (closer := _text_block_end(text)) is not None:  # skinparam {, <style>, a legend
+            return self.kept_block(line, index, closer)
         if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
             self.auto = found[1].lower() == "on"
             return index
-        if (found := _SPAN.fullmatch(text)) is not None:
-            return self.kept_block(line, index, f"end{found[1].lower()}")
-        if _LOOK.match(text):
+        if _LOOK.match(text) or text.lower().startswith("<style>"):
             self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
             return index
         self.fail(
@@ -597,14 +602,12 @@ class _Reader:
             "alt/opt/loop/par/break/critical/group … end, == section ==, ... or autonumber",
         )
 
-    def kept_block(self, line: int, index: int, closer: str) -> int:
-        """A `skinparam {` … `}`, or a `legend`, `header` or `footer` up to its `endlegend`
-        (or `end legend` …): kept as comments."""
+    def kept_block(self, line: int, index: int, closer: re.Pattern[str]) -> int:
+        """A `skinparam {` … `}`, a `<style>` … `</style>`, or a `legend`, `header` or
+        `footer` up to its `endlegend` (or `end legend` …): kept as comments."""
         lines = self.part.lines
-        end = index - 1
-        closers = {closer, closer.replace("end", "end ", 1)}
-        while end + 1 < len(lines) and lines[end].strip().lower() not in closers:
-            end += 1
+        end = _closing_line(lines, index, closer)
+        end = len(lines) - 1 if end is None else end
         for k in range(index - 1, end + 1):
             self.comment(line, lines[k].rstrip(), raw=k > index - 1)
         self.approximated.add(line)
@@ -908,21 +911,20 @@ class _Reader:
     def reply(self, line: int, label: str) -> None:
         """`return`: a dashed reply from the participant last activated to its caller, which
         ends its activation."""
-        if not self.active:  # PlantUML answers the message before it
+        ends: Literal["-"] | None = "-"
+        caller: str | None
+        if not self.active:  # PlantUML answers the message before it, ending no activation
             if self.last is None:
                 self.fail(line, "return with no message before it to answer")
-            answer = Message(line, self.last.receiver, self.last.sender, "-->", self.label(label))
-            self.number(answer)
-            self.add(answer)
-            self.last = answer
-            return
-        name, caller = self.active.pop()
+            name, caller, ends = self.last.receiver, self.last.sender, None
+        else:
+            name, caller = self.active.pop()
         if caller is None:
             self.fail(
                 line,
                 f"return from {name}, whose activation no message started: no one to return to",
             )
-        message = Message(line, name, caller, "-->", self.label(label), activate="-")
+        message = Message(line, name, caller, "-->", self.label(label), activate=ends)
         self.number(message)
         self.add(message)
         self.last = message
