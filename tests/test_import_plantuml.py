@@ -69,7 +69,7 @@ def test_a_plantuml_file_is_told_from_its_first_statement() -> None:
         ("-->x", "--x"),
         ("-[#red]>", "->"),
         ("-[#blue,dashed]>", "-->"),
-        ("-[bold]>", "=>"),
+        ("-[bold]>", "->"),  # PlantUML draws bold no bolder
         ("-\\", "->"),
         ("-\\\\", "->>"),
         ("->o", "->"),
@@ -899,3 +899,121 @@ def test_par2_messages_need_no_end_and_are_drawn_one_under_another() -> None:
     assert "// PlantUML: par2 (parallel messages, which volley draws one under another)" in (
         imported(source)
     )
+
+
+def test_lanes_stand_in_the_order_plantuml_gives_them() -> None:
+    """PlantUML sorts the lanes by `order N` (0 where none is given), and a participant
+    declared again moves after the others of its order, keeping its first words."""
+    source = uml(
+        "participant First order 10",
+        'participant "Long name" as L',
+        "participant Early order -1",
+        "A -> L : x",
+        "participant A",
+        'participant L as "Other words"',
+    )
+    diagram = read(source)
+    assert diagram.participants == ["Early", "A", "L", "First"]
+    assert diagram.labels == {"L": "Long name"}
+    assert "order" not in " ".join(c for c in imported(source).splitlines() if c.startswith("//"))
+
+
+def test_a_message_may_name_a_participant_with_the_words_it_shows() -> None:
+    """`"Long" as L` and `L as "Long"` on either end of a message, as PlantUML's CommandArrow
+    reads them: the words are shown where the message is the first to name L."""
+    source = uml(
+        '"Web browser" as W -> S as "The server" : get',
+        'S -> "Other words" as W : page',
+        'create participant "Store" as D',
+        "S -> D : keep",
+    )
+    diagram = read(source)
+    assert ends(diagram) == [("W", "S"), ("S", "W"), ("S", "D")]
+    assert diagram.labels == {"W": "Web browser", "S": "The server", "D": "Store"}
+    assert "// PlantUML: create participant" in imported(source)
+
+
+def test_short_activations_deactivate_alone_and_two_colours_on_a_bar() -> None:
+    source = uml(
+        "A -> B : call",
+        "B++ #gold",
+        "B -> C : on",
+        "activate C #red #blue",
+        "C --> B : back",
+        "deactivate",
+        "B--",
+    )
+    diagram = read(source)
+    bars = [(a.participant, a.on) for a in walk(diagram.items) if isinstance(a, Activation)]
+    assert bars == [("B", True), ("C", True), ("C", False), ("B", False)]
+    text = imported(source)
+    assert "// PlantUML: #gold (volley draws activation bars" in text
+    assert "// PlantUML: #red #blue (volley draws activation bars" in text
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("A -> B", "deactivate"), "flow.puml")
+    assert "deactivate with no activation open to end" in caught.value.errors[0].message
+
+
+def test_a_message_to_several_participants_is_one_message_to_each_under_one_number() -> None:
+    source = uml("autonumber", "A -> B & C & D : tell", "B --> A : ok")
+    diagram = read(source)
+    found = [(m.sender, m.receiver, m.label, m.number) for m in diagram.messages()]
+    assert found == [
+        ("A", "B", "tell", 1),
+        ("A", "C", "tell", 1),
+        ("A", "D", "tell", 1),
+        ("B", "A", "ok", 2),
+    ]
+    assert "& C & D (one message sent to each" in imported(source)
+
+
+def test_references_delays_branches_and_links_written_the_other_ways_plantuml_reads() -> None:
+    source = uml(
+        "]-> B : from the right edge",
+        "A -> B : x",
+        "ref#pink over A, B #blue",
+        "  see the login diagram",
+        "end",
+        "…",
+        "… a while later …",
+        "par",
+        "A -> B : one",
+        "also",
+        "A -> C : two",
+        "end",
+        "url of C is [[https://example.com/c]]",
+        "A -> B ++ : call",
+        "note left : on the call",
+    )
+    diagram = read(source)
+    assert diagram.participants == ["B", "A", "C"]  # the edge arrow's lane is drawn first
+    notes = [n.text for n in walk(diagram.items) if isinstance(n, Note)]
+    assert notes == ["**ref:** see the login diagram", "on the call"]
+    delays = [d.label for d in diagram.items if isinstance(d, Divider) and d.style == "delay"]
+    assert delays == ["", "a while later"]
+    [par] = [b for b in diagram.items if isinstance(b, Block)]
+    assert [branch.label for branch in par.branches] == ["", ""] and par.kind == "par"
+    text = imported(source)
+    for said in (
+        "// PlantUML: #pink (volley draws notes",
+        "// PlantUML: #blue (volley draws notes",
+        "(a link on C, which volley leaves out)",
+    ):
+        assert said in text
+
+
+def test_a_note_on_no_message_is_left_out_as_plantuml_leaves_it() -> None:
+    source = uml("note left : before anything", "A -> B : x", "note <<warn>> over B : after")
+    diagram = read(source)
+    assert [(n.text, n.over) for n in walk(diagram.items) if isinstance(n, Note)] == [
+        ("after", ["B"])
+    ]
+    text = imported(source)
+    assert "note left : before anything (a note on no message, which PlantUML leaves out)" in text
+    assert "// PlantUML: <<warn>> (a stereotype)" in text
+
+
+def test_a_reference_never_closed_says_what_closes_it() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("A -> B", "ref over A", "text"), "flow.puml")
+    assert "this reference is never closed; expected end ref" in caught.value.errors[0].message

@@ -295,6 +295,11 @@ class Lanes:
         self.names[written] = name
         return name, True
 
+    def last(self, written: str) -> str:
+        """Move the participant named `written` after every other; its volley name."""
+        name = self.names[written] = self.names.pop(written)
+        return name
+
     def order(self) -> list[str]:
         return list(self.names.values())
 

@@ -58,14 +58,22 @@ PARTICIPANT_KINDS = (
     "collections",
     "queue",
 )
-_NAME = r'"[^"]+"|[^\s"<>\[\]:\\/?,&()#+*!-]+'
+_CODE = r'[^\s"<>\[\]:\\/?,&()#+*!-]+'
+_NAME = rf'"[^"]+"|{_CODE}'
+# A participant where a message names it: its name, or a name and the words it shows, which
+# PlantUML takes the first time the name is used (`"Long name" as L`, `L as "Long name"`)
+_PART = rf'"[^"]+"[ \t]*as[ \t]+{_CODE}|{_CODE}[ \t]+as[ \t]*"[^"]+"|{_NAME}'
+_PARTS = re.compile(
+    rf'"(?P<long>[^"]+)"[ \t]*as[ \t]+(?P<code>{_CODE})'
+    rf'|(?P<named>{_CODE})[ \t]+as[ \t]*"(?P<shown>[^"]+)"'
+)
 # A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
 # name (none where it ends at the edge, `->]`), the lifeline marks and the text.
 # A style may also stand before the arrow (`A [#gray]--x B`); a lone `[` is the diagram's edge.
 # A circle or cross ends an arrow only before a space, and starts one only after a space (or
 # a style): `A->oca` is a message to oca, `Tokyo->B` one from Tokyo.
 _ARROW = (
-    r"(?P<edge_from>\[(?![^\]\s]*\])|\?)?(?P<style>\[[^\]<>]*\])?"
+    r"(?P<edge_from>\[(?![^\]\s]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
     r"(?P<left>(?:(?<![^ \t\]\[?])[ox])?(?:<<|<|\\\\|//|\\|/)?)"
     r"(?P<shaft>-(?:\[[^\]]*\])?-*)"  # two dashes or more: dotted
     r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[ox](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
@@ -76,18 +84,21 @@ _ARROW = (
 _BEFORE_TEXT = r"(?P<link>\[\[[^\]]*\]\][ \t]*)?(?::(?P<text>.*))?"
 _MESSAGE = re.compile(
     r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
-    rf"(?P<sender>{_NAME})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
-    rf"(?P<receiver>{_NAME})?(?:[ \t]+as[ \t]+(?P<alias>[\w.]+))?"
+    rf"(?P<sender>{_PART})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
+    rf"(?P<receiver>{_PART})?(?P<multicast>(?:[ \t]+&[ \t]+(?:{_NAME}))*)"
     r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?"
     rf"(?P<stereo><<[^>]*>>[ \t]*)?{_BEFORE_TEXT}"
 )
-_DECLARATION = re.compile(rf"(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I)
+_DECLARATION = re.compile(
+    rf"(?P<create>create[ \t]+)?(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I
+)
 _DECLARED = re.compile(
     r'(?:"(?P<quoted>[^"]+)"|(?P<word>\S+))(?:[ \t]+as[ \t]+(?:"(?P<alias_quoted>[^"]+)"'
     r"|(?P<alias>\S+)))?"
 )
 _ARROW_START = re.compile(r"[-<>\[?/\\]")  # `Participant -> Bob`: a message, not a declaration
 _CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")  # a line ending in one backslash goes on
+_ORDER = re.compile(r"order[ \t]+(-?\d+)", re.I)
 _RULE = re.compile(r"(?:-{4,}|={4,}|\.{4,}|_{4,})")  # a rule across a participant's text
 # After a participant's name (with or without a space: `Bob<<Service>>`, `Alice#pink`), which
 # volley draws otherwise: its order, colours (`#lightblue;line:red;line.bold`), a stereotype,
@@ -97,17 +108,18 @@ _DECORATIONS = re.compile(
     re.I,
 )
 _NOTE = re.compile(
-    r"(?P<shape>[hr]?note)[ \t]+"
+    r"(?P<shape>[hr]?note)(?:[ \t]*(?P<stereo><<[^>]*>>))?[ \t]+"
     r"(?P<place>left[ \t]+of|right[ \t]+of|over|left|right|top|bottom|across)"
     rf"(?:[ \t]+(?P<names>[^:#\[]+?))?[ \t]*(?P<tint>#[\w/|\\;:.-]+[ \t]*)?{_BEFORE_TEXT}",
     re.I,
 )
 _REF = re.compile(
-    rf"ref[ \t]+over[ \t]+(?P<names>[^:#\[]+?)[ \t]*(?P<tint>#[\w/|\\;:.-]+[ \t]*)?{_BEFORE_TEXT}",
+    rf"ref(?P<tint>#\w+)?[ \t]+over[ \t]+(?P<names>[^:#\[]+?)[ \t]*(?P<back>#[\w/|\\;:.-]+[ \t]*)?"
+    rf"{_BEFORE_TEXT}",
     re.I,
 )
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
-_REF_END = re.compile(r"end[ \t]*ref", re.I)
+_REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
 _BLOCK = re.compile(
     r"(?P<kind>alt|opt|loop|par2|par|break|critical|group)"
     r"(?:[ \t]*(?P<tint>#[\w/|\\-]+(?:[ \t]+#[\w/|\\-]+)?))?"  # `alt#Gold #LightBlue`: two
@@ -115,26 +127,36 @@ _BLOCK = re.compile(
     re.I,
 )
 _END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par2?|break|critical|group))?", re.I)
-_ELSE = re.compile(r"else(?:[ \t]*(?P<tint>#[\w/|\\-]+))?(?:[ \t]+(?P<label>.*))?", re.I)
+_ELSE = re.compile(r"(?:else|also)(?:[ \t]*(?P<tint>#[\w/|\\-]+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
-_DELAY = re.compile(r"\.\.\.(?:[ \t]*(?P<label>.*?)[ \t]*\.\.\.)?")
+_DELAY = re.compile(r"(?:\.\.\.|…)(?:[ \t]*(?P<label>.*?)[ \t]*(?:\.\.\.|…))?")
 _DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
 _SPACE = re.compile(r"\|\|\||\|\|\d+\|\|")
 _BOX = re.compile(
-    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#<]*?))?(?:[ \t]*<<[^>]*>>)?[ \t]*'
+    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#<]*?))?'
+    r"(?:[ \t]*(?P<stereo><<[^>]*>>))?[ \t]*"
     r"(?P<tint>#\S+)?",
     re.I,
 )
 _END_BOX = re.compile(r"end[ \t]*box", re.I)
 _ACTIVATION = re.compile(
-    rf"(?P<word>activate|deactivate)[ \t]+(?P<name>{_NAME})(?:[ \t]+(?P<tint>#\S+))?", re.I
+    rf"(?P<word>activate|deactivate)[ \t]+(?P<name>{_NAME})"
+    r"(?:[ \t]*(?P<tint>#\S+(?:[ \t]+#\S+)?))?",  # a fill, and a line colour
+    re.I,
+)
+# `B++` and `B--` on a line of their own activate B and end its activation
+_SHORT_ACTIVATION = re.compile(rf"(?P<name>{_NAME})[ \t]*(?P<mark>\+\+|--)[ \t]*(?P<tint>#\w+)?")
+_DEACTIVATE = re.compile(r"deactivate[ \t]*", re.I)  # the participant last activated
+_URL = re.compile(
+    rf"url[ \t]*(?:of|for)?[ \t]+(?P<name>{_NAME})[ \t]+(?:is[ \t]*)?\[\[[^\]]*\]\]", re.I
 )
 _LIFECYCLE = re.compile(
     rf"(?P<word>create|destroy)(?:[ \t]+(?P<kind>\w+))?[ \t]+(?P<name>{_NAME})", re.I
 )
 _RETURN = re.compile(r"return(?:[ \t]*(?P<tint>#\w+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _AUTONUMBER = re.compile(
-    r"autonumber(?:[ \t]+(?P<stop>stop|resume|inc[ \t]+[AB]))?(?:[ \t]+(?P<start>\d+(?:\.\d+)*))?"
+    r"autonumber(?:[ \t]+(?P<stop>stop|resume|inc(?:[ \t]+[A-Za-z])?))?"
+    r"(?:[ \t]+(?P<start>\d+(?:\.\d+)*))?"
     r"(?:[ \t]+(?P<step>\d+))?"
     r'(?:[ \t]+"(?P<format>[^"]*)")?',
     re.I,
@@ -409,6 +431,7 @@ class _Reader:
     active: list[tuple[str, str | None]] = field(default_factory=list)
     last: Message | None = None
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
+    orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
 
     def read(self) -> Imported:
         self.part = replace(self.part, lines=_continued(self.part.lines))
@@ -524,6 +547,8 @@ class _Reader:
         found = _DECLARATION.fullmatch(text)
         if found is not None and not _ARROW_START.match(found["rest"]):
             rest = found["rest"].strip()
+            if found["create"]:
+                self.comment(line, f"{text} (volley draws the lane throughout)")
             if not rest.endswith("["):
                 self.declare(line, found["kind"].lower(), rest)
                 return index
@@ -574,6 +599,19 @@ class _Reader:
         if (found := _ACTIVATION.fullmatch(text)) is not None:
             self.tinted(line, found, "volley draws activation bars")
             self.activation(line, found["word"].lower() == "activate", found["name"])
+            return index
+        if (found := _SHORT_ACTIVATION.fullmatch(text)) is not None:
+            self.tinted(line, found, "volley draws activation bars")
+            self.activation(line, found["mark"] == "++", found["name"])
+            return index
+        if _DEACTIVATE.fullmatch(text):
+            if not self.active:
+                self.fail(line, "deactivate with no activation open to end")
+            self.activation(line, False, self.active[-1][0])
+            return index
+        if (found := _URL.fullmatch(text)) is not None:
+            name = self.use(line, found["name"])
+            self.comment(line, f"{text} (a link on {name}, which volley leaves out)")
             return index
         if (found := _LIFECYCLE.fullmatch(text)) is not None:
             self.lifecycle(line, text, found)
@@ -643,8 +681,12 @@ class _Reader:
         while (decoration := _DECORATIONS.search(rest)) is not None:
             decorations.insert(0, decoration[0].strip())
             rest = rest[: decoration.start()]
+        order = None
         for written in decorations:
-            self.comment(line, f"{written} on {rest}")
+            if (ordered := _ORDER.fullmatch(written)) is not None:
+                order = int(ordered[1])  # PlantUML sorts the lanes by it
+            else:
+                self.comment(line, f"{written} on {rest}")
         found = _DECLARED.fullmatch(rest.strip())
         if found is None:
             self.fail(line, f"expected a participant's name after {kind}")
@@ -656,7 +698,11 @@ class _Reader:
             name, label = shown, alias  # `participant L as "Long name"`
         else:
             name, label = alias, shown  # `participant "Long name" as L`
+        if name in self.lanes.names:  # declared again: PlantUML moves the lane last, and
+            return self.lanes.last(name)  # keeps its first words and look
         name = self.use(line, name)
+        if order is not None:
+            self.orders[name] = order
         self.show_as(line, name, label)
         if kind != "participant":
             self.comment(line, f"{kind} {name} (volley draws every participant as a box)")
@@ -673,23 +719,41 @@ class _Reader:
         else:
             self.comment(line, f"{name} is shown as {' '.join(parts)}")
 
+    def participant(self, line: int, written: str) -> str:
+        """The participant a message names; one written with the words it shows (`"Long
+        name" as L`, `L as "Long name"`) shows them when the message is the first to name it,
+        as PlantUML does."""
+        found = _PARTS.fullmatch(written)
+        if found is None:
+            return self.use(line, written)
+        code = found["code"] or found["named"]
+        new = code not in self.lanes.names
+        lane = self.use(line, code)
+        if new:
+            self.show_as(line, lane, found["long"] or found["shown"])
+        return lane
+
     def message(self, line: int, text: str, found: re.Match[str]) -> None:
         if found["edge_from"] or found["edge_to"]:
             self.comment(
                 line, f"{text} (an arrow from or to the diagram's edge, which volley does not draw)"
             )
+            self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
             return
         if found["parallel"]:
             self.comment(line, "& (volley draws this message on a row of its own)")
         self.tinted(line, found, "volley draws its arrows")
         if found["anchor"] is not None or found["slant_from"] or found["slant_to"]:
             self.comment(line, f"{text} (a teoz anchor or slant: volley draws the message level)")
-        sender = self.use(line, found["sender"])
-        if found["alias"]:  # `A -> "Long name" as L`: L is declared here, shown as its name
-            receiver = self.use(line, found["alias"])
-            self.show_as(line, receiver, found["receiver"].strip('"'))
-        else:
-            receiver = self.use(line, found["receiver"])
+        sender = self.participant(line, found["sender"])
+        receiver = self.participant(line, found["receiver"])
+        also = [self.use(line, name) for name in found["multicast"].split("&")[1:]]
+        if also:
+            self.comment(
+                line,
+                f"{found['multicast'].strip()} (one message sent to each: volley draws them one "
+                "under another)",
+            )
         style = (found["style"] or "") + found["shaft"]
         if "hidden" in style.lower():  # PlantUML draws no line, head or words for it
             self.comment(line, f"{text} (a hidden arrow, which PlantUML leaves undrawn)")
@@ -726,19 +790,19 @@ class _Reader:
         self.add(message)
         for item in extra:
             self.add(item)
+        for other in also:  # the same message, under the same number
+            self.add(replace(message, receiver=other, activate=None))
         self.last = message
 
     def arrow(self, line: int, found: re.Match[str]) -> str:
-        """volley's arrow for PlantUML's: its shaft (dashed, or bold or dashed as a bracket
-        says), and a head where PlantUML draws one."""
+        """volley's arrow for PlantUML's: its shaft (dashed where a bracket says so; PlantUML
+        draws `bold` no bolder), and a head where PlantUML draws one."""
         shaft = "--" if found["shaft"].count("-") >= 2 else "-"
         style = re.search(r"\[([^\]]*)\]", (found["style"] or "") + found["shaft"])
         if style is not None:
             words = style[1].lower()
             if "dashed" in words or "dotted" in words:
                 shaft = "--"
-            elif "bold" in words:
-                shaft = "="
             self.comment(
                 line, f"[{style[1]}] on the arrow (volley draws its arrows in the theme's colour)"
             )
@@ -777,10 +841,13 @@ class _Reader:
             self.comment(line, f"{found['shape']} (volley draws every note the same)")
         if place in ("left", "right", "top", "bottom") and not found["names"]:
             last = self.last  # a note on the message before it
-            names = [last.sender, last.receiver] if last is not None else []
+            if last is None:
+                self.comment(line, f"{found[0]} (a note on no message, which PlantUML leaves out)")
+                return index
+            names = [last.sender, last.receiver]
             if place != "bottom" and names:
                 self.comment(line, f"note {place} (volley puts it under the message)")
-            note = Note(line, names, text, attached=last is not None)
+            note = Note(line, names, text, attached=True)
             self.notes.append((note, names))
             self.add(note)
             return index
@@ -808,6 +875,9 @@ class _Reader:
         return index
 
     def ref(self, line: int, found: re.Match[str], index: int) -> int:
+        if found["back"]:  # `ref over A #blue`: its second colour
+            back = found["back"].strip()
+            self.comment(line, f"{back} (volley draws notes in the theme's colours)")
         text, index = self.note_body(line, found["text"], index, closer=_REF_END)
         names = [self.use(line, name) for name in found["names"].split(",")]
         self.comment(line, "ref over (a reference to another diagram, drawn as a note)")
@@ -829,7 +899,8 @@ class _Reader:
         while end < len(lines) and not closer.fullmatch(lines[end].strip()):
             end += 1
         if end == len(lines):
-            self.fail(line, "this note is never closed; expected end note")
+            what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
+            self.fail(line, f"this {what} is never closed; expected end {end_word}")
         body = [_markup(row.strip()) for row in lines[index:end]]
         while body and not body[-1]:
             body.pop()
@@ -842,6 +913,8 @@ class _Reader:
         tint = _colour(found["tint"]) if found["tint"] else None
         if found["tint"] and tint is None:
             self.comment(line, f"{found['tint']} (no colour volley knows: the box is uncoloured)")
+        if found["stereo"]:
+            self.comment(line, f"{found['stereo']} (a stereotype)")
         box = Box(line, self.label(label) if label.strip() else "", tint, [], 0)
         self.diagram.boxes.append(box)
         self.stack.append(_Open("box", line, box=box))
@@ -988,7 +1061,9 @@ class _Reader:
 
     def finish(self) -> None:
         diagram = self.diagram
-        diagram.participants = self.lanes.order()
+        # PlantUML puts the lanes in the order of their `order N` (0 unless given), each
+        # where it was last declared among those of the same order
+        diagram.participants = sorted(self.lanes.order(), key=lambda lane: self.orders.get(lane, 0))
         position = {name: index for index, name in enumerate(diagram.participants)}
         for note, names in self.notes:
             if not names:
