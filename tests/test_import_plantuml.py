@@ -1017,3 +1017,13 @@ def test_a_reference_never_closed_says_what_closes_it() -> None:
     with pytest.raises(VolleyError) as caught:
         convert(uml("A -> B", "ref over A", "text"), "flow.puml")
     assert "this reference is never closed; expected end ref" in caught.value.errors[0].message
+
+
+def test_a_participant_declared_again_in_a_box_moves_into_it() -> None:
+    source = uml("A -> B : x", 'box "Back end"', "participant A", "end box")
+    diagram = read(source)
+    assert diagram.participants == ["B", "A"]
+    assert [(b.label, b.participants) for b in diagram.boxes] == [("Back end", ["A"])]
+    emptied = uml('box "X"', "participant A", "end box", "A -> B : x", "participant A")
+    assert read(emptied).boxes == []
+    assert "// PlantUML: a box with no participant in it" in imported(emptied)

@@ -671,10 +671,17 @@ class _Reader:
         if new:
             if lane != name:  # `A -> "api:8080"`: a name volley writes otherwise, shown as it is
                 self.show_as(line, lane, name)
-            boxed = next((o.box for o in reversed(self.stack) if o.box is not None), None)
-            if boxed is not None:
-                boxed.participants.append(lane)
+            self.box_in(lane)
         return lane
+
+    def box_in(self, lane: str) -> None:
+        """Put the lane in the box open here, if any (and in no other)."""
+        for box in self.diagram.boxes:
+            if lane in box.participants:
+                box.participants.remove(lane)
+        boxed = next((o.box for o in reversed(self.stack) if o.box is not None), None)
+        if boxed is not None:
+            boxed.participants.append(lane)
 
     def declare(self, line: int, kind: str, rest: str) -> str:
         decorations: list[str] = []
@@ -698,8 +705,10 @@ class _Reader:
             name, label = shown, alias  # `participant L as "Long name"`
         else:
             name, label = alias, shown  # `participant "Long name" as L`
-        if name in self.lanes.names:  # declared again: PlantUML moves the lane last, and
-            return self.lanes.last(name)  # keeps its first words and look
+        if name in self.lanes.names:  # declared again: PlantUML moves the lane last (into
+            lane = self.lanes.last(name)  # the box open here), keeping its first words and look
+            self.box_in(lane)
+            return lane
         name = self.use(line, name)
         if order is not None:
             self.orders[name] = order
@@ -1071,6 +1080,10 @@ class _Reader:
                 continue
             ends = sorted(position[name] for name in names)
             note.over = diagram.participants[ends[0] : ends[-1] + 1]
+        for box in diagram.boxes:
+            if not box.participants:
+                self.comment(box.line, "a box with no participant in it, which PlantUML leaves out")
+        diagram.boxes = [box for box in diagram.boxes if box.participants]
 
 
 def _continued(lines: list[str]) -> list[str]:
