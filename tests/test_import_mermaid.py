@@ -1194,3 +1194,30 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
     assert "Mermaid reads '-x' in 'my-xylo->>B' as its arrow" in str(error)
     assert "cannot come before x or )" in (error.hint or "")
     assert one("sequenceDiagram\n    A-xB: lost\n") == "A -x B: lost\n"
+
+
+def test_lanes_stand_where_mermaid_declares_them() -> None:
+    """An `activate` or `destroy` line declares no participant in Mermaid's grammar; `links`,
+    `link`, `properties` and `details` do."""
+    diagram = volley.parse(
+        one(
+            "sequenceDiagram\n"
+            "activate B\n"
+            'links C: {"Docs": "https://example.com"}\n'
+            "A->>B: call\n"
+            "B-->>C: tell\n"
+            "deactivate B\n"
+        )
+    )
+    assert diagram.participants == ["C", "A", "B"]
+    bars = [(a.participant, a.on) for a in by_type(diagram, Activation)]
+    assert bars == [("B", True), ("B", False)]
+
+
+def test_a_reversed_half_arrow_starts_and_ends_the_bars_mermaid_does() -> None:
+    """Mermaid's `+` starts a bar on the name right of the arrow and `-` ends the one left of
+    it, whichever way a half arrow points; `A/|-+B` is B answering A, so the bar is B's."""
+    diagram = volley.parse(one("sequenceDiagram\nA/|-+B: x\nB-->>-A: y\nA->>+B: z\nB/|---A: w\n"))
+    bars = [(a.participant, a.on) for a in by_type(diagram, Activation)]
+    assert bars == [("B", True), ("B", False)]
+    assert [m.activate for m in diagram.messages()] == [None, "-", "+", None]

@@ -513,6 +513,9 @@ class _Reader:
     comments: list[Comment] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
     lanes: Lanes = field(default_factory=Lanes)
+    # the lanes in Mermaid's order: where a statement that declares one first names it (an
+    # `activate` does not declare its participant)
+    declared: dict[str, None] = field(default_factory=dict)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     boxed: dict[str, _Open] = field(default_factory=dict)  # a participant -> its box
     # Mermaid counts every message from 1, shown or not; `autonumber` shows the count
@@ -679,10 +682,10 @@ class _Reader:
                 "title": self.title,
                 "end": self.end,
                 "box": self.box,
-                "link": self.unsupported,
-                "links": self.unsupported,
-                "properties": self.unsupported,
-                "details": self.unsupported,
+                "link": self.menu,
+                "links": self.menu,
+                "properties": self.menu,
+                "details": self.menu,
             }.get(keyword)
             if handler is not None:
                 message = _MESSAGE.fullmatch(text)
@@ -760,7 +763,9 @@ class _Reader:
                 return opened.block.branches[-1].items
         return self.diagram.items
 
-    def use(self, line: int, raw: str, name: str) -> str:
+    def use(self, line: int, raw: str, name: str, declares: bool = True) -> str:
+        """The lane of the participant `name`; one that `declares` stands where Mermaid
+        puts a participant first named there."""
         if "<" in name or ">" in name:  # Mermaid refuses these too
             where = raw.find(name.strip()) + 1 if name.strip() in raw else 0
             self.fail(
@@ -790,6 +795,8 @@ class _Reader:
                 self.diagram.labels[lane] = name
             else:
                 self.comment(line, f"{lane} is {name} in Mermaid")
+        if declares:
+            self.declared.setdefault(lane)
         return lane
 
     def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> str:
@@ -873,7 +880,7 @@ class _Reader:
     def destroy(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         self.comment(line, text)
         if rest:
-            self.destroyed = (self.use(line, raw, rest), line, text)
+            self.destroyed = (self.use(line, raw, rest, declares=False), line, text)
 
     def lifecycle(self, line: int, raw: str, sender: str, receiver: str) -> None:
         """Mermaid's rule for `create` and `destroy`: the message after `create participant X`
@@ -907,10 +914,21 @@ class _Reader:
     def unsupported(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         self.comment(line, text)
 
+    def menu(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        """`links A: {…}`, `link A: Docs @ https://…`, `properties`, `details`: a comment, and
+        the participant declared there, as Mermaid declares it."""
+        self.comment(line, text)
+        name = rest.partition(":")[0].strip()
+        if name:
+            self.use(line, raw, name)
+
     def activation(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
-        name = self.use(line, raw, rest)
-        item = Activation(line, name, keyword == "activate")
-        self.activate(line, raw, name, (item, self.items()) if item.on else None)
+        self.bar(line, raw, self.use(line, raw, rest, declares=False), keyword == "activate")
+
+    def bar(self, line: int, raw: str, name: str, on: bool) -> None:
+        """An `activate` (`on`) or `deactivate` line for the lane `name`."""
+        item = Activation(line, name, on)
+        self.activate(line, raw, name, (item, self.items()) if on else None)
         self.add(item)
 
     def activate(
@@ -1098,22 +1116,30 @@ class _Reader:
             )
         text = _label(found["text"] or "")
         message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
-        if mark in ("+", "-"):
-            message.activate = mark  # type: ignore[assignment]
-            self.activate(
-                line, raw, receiver if mark == "+" else sender, message if mark == "+" else None
-            )
         if self.numbered:
             message.number = self.count
         self.count += self.step
         self.add(message)
+        if mark in ("+", "-"):
+            # Mermaid's `+` starts a bar on the name written right of the arrow and `-` ends
+            # the one left of it; volley's follow the arrow's direction, which a reversed half
+            # arrow (`A/|-+B`, B to A) turns around: there, a line of its own says it
+            named = receiver if mark == "+" else sender
+            if message.flow[1 if mark == "+" else 0] == named:
+                message.activate = mark  # type: ignore[assignment]
+                self.activate(line, raw, named, message if mark == "+" else None)
+            else:
+                self.bar(line, raw, named, mark == "+")
 
     # --- the diagram ---
 
     def finish(self) -> None:
         self.never_ended()
         diagram = self.diagram
-        diagram.participants = self.lanes.order()
+        diagram.participants = [
+            *self.declared,
+            *(n for n in self.lanes.order() if n not in self.declared),
+        ]
         position = {name: index for index, name in enumerate(diagram.participants)}
         for note, names in self.notes:
             ends = sorted(position[name] for name in names)
