@@ -1221,3 +1221,28 @@ def test_a_reversed_half_arrow_starts_and_ends_the_bars_mermaid_does() -> None:
     bars = [(a.participant, a.on) for a in by_type(diagram, Activation)]
     assert bars == [("B", True), ("B", False)]
     assert [m.activate for m in diagram.messages()] == [None, "-", "+", None]
+
+
+def test_front_matter_is_read_as_yaml_and_the_last_title_is_shown() -> None:
+    """Mermaid reads its front matter with a YAML parser (a ` #` starts a comment, quotes are
+    YAML's, a `title:` under `config:` is no title) and shows the title set last."""
+    text = one(
+        "---\ntitle: Order #1 flow\nconfig:\n  title: nested\n  sequence:\n"
+        "    showSequenceNumbers: true\n---\nsequenceDiagram\nA->>B: x\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.title == "Order"
+    assert [m.number for m in diagram.messages()] == [1]
+    assert "// Mermaid: title: Order #1 flow (YAML reads from ' #' on as a comment)" in text
+    assert "//      title: nested" in text
+    quoted = volley.parse(one("---\ntitle: 'It''s \"#1\"'\n---\nsequenceDiagram\nA->>B: x\n"))
+    assert quoted.title == 'It\'s "#1"'
+    last = volley.parse(one("sequenceDiagram\ntitle First\nA->>B: x\ntitle: Last\n"))
+    assert last.title == "Last"
+
+
+def test_front_matter_that_is_not_yaml_is_an_error_at_its_line() -> None:
+    with pytest.raises(VolleyError) as caught:
+        one("---\ntitle: ok\nconfig: [open\n---\nsequenceDiagram\nA->>B: x\n")
+    error = caught.value
+    assert error.line == 3 and "the front matter is not YAML that Mermaid reads" in error.message

@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+import yaml
+
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text
@@ -166,6 +168,8 @@ _ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
+# The top-level title of a diagram's YAML front matter
+_TOP_TITLE = re.compile(r"title[ \t]*:")
 # Mermaid's configuration turning on its message numbers, as `autonumber` does
 _SHOW_NUMBERS = re.compile(r"(?i)[\"']?showSequenceNumbers[\"']?[ \t]*:[ \t]*true\b")
 
@@ -597,25 +601,50 @@ class _Reader:
         return drawn_differently("Mermaid", lines, self.filename)
 
     def _front_matter(self, index: int) -> int:
-        """YAML front matter (`---` … `---`): its `title:` is the diagram's title."""
+        """YAML front matter (`---` … `---`), read as YAML, as Mermaid reads it: its top-level
+        `title:` is the diagram's title, `config: sequence: showSequenceNumbers: true` numbers
+        the messages, and every other line is kept as a comment."""
         if index >= len(self.lines) or self.lines[index].strip() != "---":
             return index
         indent = len(self.lines[index]) - len(self.lines[index].lstrip())
-        kept = False
         end = index + 1
         while end < len(self.lines) and self.lines[end].strip() != "---":
-            found = re.match(r"[ \t]*title:[ \t]*(.*)", self.lines[end])
-            if found and found.group(1).strip():
-                self.diagram.title = _plain(found.group(1).strip().strip("\"'"))
-                self.diagram.title_line = end + 1
-            elif self.lines[end].strip():
-                if _SHOW_NUMBERS.search(self.lines[end]):
-                    self.numbered = True  # `config: sequence: showSequenceNumbers: true`
+            end += 1
+        block = [line[indent:] for line in self.lines[index + 1 : end]]
+        try:
+            data = yaml.safe_load("\n".join(block))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            at = index + 1 + (mark.line if mark is not None else 0)
+            raw = self.lines[min(at, end - 1)]
+            problem = getattr(exc, "problem", None) or "not YAML"
+            self.fail(
+                min(at, end - 1) + 1,
+                raw,
+                f"the front matter is not YAML that Mermaid reads: {problem}",
+                hint="Mermaid refuses the diagram too; fix the YAML, or take the front matter away",
+            )
+        data = data if isinstance(data, dict) else {}
+        title = data.get("title")
+        if isinstance(title, (str, int, float)) and str(title).strip():
+            self.diagram.title = _plain(str(title).strip())
+        config = data.get("config")
+        sequence = config.get("sequence") if isinstance(config, dict) else None
+        if isinstance(sequence, dict) and sequence.get("showSequenceNumbers") is True:
+            self.numbered = True  # what `autonumber` says
+        kept = False
+        for at in range(index + 1, end):
+            line = self.lines[at]
+            if self.diagram.title is not None and _TOP_TITLE.match(line[indent:]):
+                self.diagram.title_line = at + 1
+                if " #" in line and "#" not in self.diagram.title:  # `title: Order #1`
+                    said = f"Mermaid: {line.strip()} (YAML reads from ' #' on as a comment)"
+                    self.comment(at + 1, said, raw=True)  # as Mermaid shows it
+            elif line.strip():
                 if not kept:  # the YAML as written, its nesting kept
                     self.comment(0, "front matter:")
                     kept = True
-                self.comment(0, f"   {self.lines[end].rstrip()[indent:]}", raw=True)
-            end += 1
+                self.comment(0, f"   {line.rstrip()[indent:]}", raw=True)
         return end + 1
 
     # --- errors and comments ---
@@ -1000,9 +1029,12 @@ class _Reader:
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest.startswith(":"):
             rest = rest[1:].strip()
-        if self.diagram.title is not None:
-            self.comment(line, text)
-            return
+        if self.diagram.title is not None:  # Mermaid shows the title set last
+            self.comment(
+                self.diagram.title_line or 0,
+                f"Mermaid: title {self.diagram.title} (a later title replaces it, as in Mermaid)",
+                raw=True,  # what Mermaid shows
+            )
         self.diagram.title = _plain(_decode(rest))
         self.diagram.title_line = line
 
