@@ -1246,3 +1246,29 @@ def test_front_matter_that_is_not_yaml_is_an_error_at_its_line() -> None:
         one("---\ntitle: ok\nconfig: [open\n---\nsequenceDiagram\nA->>B: x\n")
     error = caught.value
     assert error.line == 3 and "the front matter is not YAML that Mermaid reads" in error.message
+
+
+def test_a_participants_config_is_yaml_on_one_line_or_several() -> None:
+    """Mermaid reads `@{ … }` with a YAML parser: unquoted values, and a block over several
+    lines up to the first `}`."""
+    text = one(
+        "sequenceDiagram\n"
+        "participant API@{ type: boundary, alias: Public API }\n"
+        "participant DB@{\n"
+        '  "type": "database"\n'
+        "  alias: Orders store\n"
+        "}\n"
+        "API->>DB: query\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.labels == {"API": "Public API", "DB": "Orders store"}
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [("API", "DB")]
+    with pytest.raises(VolleyError) as caught:
+        one("sequenceDiagram\nparticipant API@{ type: [x }\nA->>API: x\n")
+    assert "this participant's @{…} is not YAML that Mermaid reads" in caught.value.message
+
+
+def test_accdescr_with_its_brace_on_the_next_line_is_kept_as_comments() -> None:
+    text = one("sequenceDiagram\naccDescr\n{\nWhat the diagram shows\n}\nA->>B: x\n")
+    assert "// What the diagram shows" in text
+    assert [m.label for m in volley.parse(text).messages()] == ["x"]

@@ -31,6 +31,7 @@ Arrows, by what Mermaid draws:
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -164,7 +165,6 @@ _LINE_COMMENT = re.compile(r"[ \t]*%%")
 _KEYWORD_REMARK = re.compile(r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*%%(?P<remark>.*)")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 _WRAP = re.compile(r":?(?:no)?wrap:")
-_ALIAS = re.compile(r"""["']?alias["']?[ \t]*:[ \t]*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
@@ -574,14 +574,24 @@ class _Reader:
                     self.statements(index, raw, header.group(1))
                 continue
             accessible = _ACCESSIBLE.match(stripped)
-            if accessible:  # its text runs to the end of the line, or to `}`
+            # Mermaid skips any space before accDescr's `{`, a line's end too
+            braced = (accessible is not None and accessible[0].endswith("{")) or (
+                stripped.lower() == "accdescr"
+                and self.lines[index : index + 1] != []
+                and self.lines[index].strip()[:1] == "{"
+            )
+            if accessible or braced:  # its text runs to the end of the line, or to `}`
                 end = index
-                if accessible[0].endswith("{") and "}" not in stripped:
+                if braced and "}" not in stripped:
                     while end < len(self.lines) and "}" not in self.lines[end - 1]:
                         end += 1
                 for line in range(index, end + 1):
                     self.comment(index, self.lines[line - 1].strip(), raw=line > index)
                 index = end
+                continue
+            config_at = raw.find("@{")
+            if config_at >= 0 and "}" not in raw[config_at:]:
+                index = self.config_lines(index, raw, config_at)
                 continue
             self.statements(index, raw, raw)
         if self.stack:
@@ -593,6 +603,37 @@ class _Reader:
             )
         self.finish()
         return Imported(self.text(), self.name, self.start + 1, warnings=self.drawn_differently())
+
+    def config_lines(self, index: int, raw: str, opened: int) -> int:
+        """A participant whose `@{ … }` runs over several lines (YAML, up to the first `}`),
+        read as the one line it stands for; the index of the line after it."""
+        end = index
+        while end < len(self.lines) and "}" not in self.lines[end]:
+            end += 1
+        if end == len(self.lines):
+            self.fail(index, raw, "expected } to close this participant's @{", opened + 1)
+        closer = self.lines[end].index("}")
+        block = [raw[opened + 2 :], *self.lines[index:end], self.lines[end][:closer]]
+        inner = json.dumps(self.metadata(index, raw, "\n".join(block)), ensure_ascii=False)
+        one_line = f"{raw[:opened]}@{{ {inner[1:-1]} }}{self.lines[end][closer + 1 :]}"
+        self.statements(index, raw, one_line)
+        return end + 1
+
+    def metadata(self, line: int, raw: str, config: str) -> dict:
+        """A participant's `@{ … }`, read as Mermaid reads it: YAML, the braces' content as a
+        mapping when it is on one line."""
+        try:
+            doc = yaml.safe_load(config + "\n" if "\n" in config else "{\n" + config + "\n}")
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or "not YAML"
+            self.fail(
+                line,
+                raw,
+                f"this participant's @{{…}} is not YAML that Mermaid reads: {problem}",
+                raw.find("@{") + 1,
+                'Mermaid refuses it too; write it as @{ "type": "database", "alias": "Store" }',
+            )
+        return doc if isinstance(doc, dict) else {}
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
         """The note on statements volley draws otherwise than Mermaid (a note right of a lane
@@ -864,11 +905,9 @@ class _Reader:
                 )
             if name not in box.members:  # declared twice in one box: it stands there once
                 box.members.append(name)
-        if not alias and found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
-            inline = _ALIAS.search(found["config"])
-            alias = inline and (
-                inline["double"] if inline["double"] is not None else inline["single"]
-            )
+        if found["config"]:  # `@{ "alias": "Public API" }`; an `as` comes first
+            said = self.metadata(line, raw, found["config"]).get("alias")
+            alias = alias or (str(said) if isinstance(said, (str, int, float)) else None)
         if alias:
             # a participant's label is plain text in volley too: nothing to escape
             alias = _WRAP.sub("", alias.strip(), count=1)
