@@ -446,3 +446,33 @@ def test_the_search_index_holds_the_labels_drawn_not_the_viewers_data(html):
         assert word not in index, word
     page = (html / "markdown.html").read_text(encoding="utf-8")
     assert page.count('<template class="vl-data"') == 2  # the viewer still has its data
+
+
+def test_one_diagram_on_several_pages_of_a_singlehtml_build_keeps_ids_unique(tmp_path, browser):
+    """singlehtml writes every page into one: the same diagram on three pages repeated every
+    id, and a click on the third opened the first one's panel."""
+    site = write_site(
+        tmp_path / "site",
+        {
+            "index.rst": "T\n=\n\n.. toctree::\n\n   page\n   other\n\n"
+            ".. volley::\n\n   A -> B: hi\n",
+            "page.md": "# P\n\n```volley\nA -> B: hi\n```\n",
+            "other.rst": "Q\n=\n\n.. volley::\n\n   A -> B: hi\n",
+        },
+    )
+    result = build_site(site, tmp_path / "out", builder="singlehtml")
+    assert result.returncode == 0, result.stderr
+    built = tmp_path / "out" / "index.html"
+    ids = re.findall(r'\sid="([^"]+)"', built.read_text(encoding="utf-8"))
+    assert len(ids) == len(set(ids))
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(built.as_uri())
+        third = page.locator(".volley-diagram").nth(2)
+        third.locator('[data-message="1"]').first.click()
+        third.locator(".vl-panel").wait_for(state="visible")
+        assert page.locator(".vl-panel:visible").count() == 1
+        assert page.evaluate("location.hash").endswith("-3-message-1")
+    finally:
+        context.close()

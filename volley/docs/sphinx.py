@@ -326,6 +326,7 @@ class DrawDiagrams(SphinxPostTransform):
         pages = builder.format == "html"  # HTML pages, an epub's XHTML ones too
         interactive_builder = pages and not builder.name.startswith("epub")
         prefixes: dict[str, int] = {}
+        used: set[str] = set()  # in this output page, which may hold several (singlehtml)
         for failed in list(self.document.findall(volley_error)):
             if builder.format == "html":
                 failed.replace_self(nodes.raw("", failed["html"], format="html"))
@@ -339,6 +340,13 @@ class DrawDiagrams(SphinxPostTransform):
                     prefix = node.get("prefix") or _prefix(
                         node.get("link_name"), node["content_prefix"], prefixes
                     )
+                    shown_as = _unused(prefix, used)
+                    if shown_as != prefix:  # its messages' anchors follow
+                        node["ids"] = [
+                            shown_as + i[len(prefix) :] if i.startswith(f"{prefix}-message-") else i
+                            for i in node["ids"]
+                        ]
+                        prefix = shown_as
                     shown = (
                         self._interactive(node, prefix)
                         if node["interactive"] and interactive_builder
@@ -446,6 +454,18 @@ def _prefix(name: str | None, content_prefix: str, taken: dict[str, int]) -> str
         base = content_prefix
     taken[base] = taken.get(base, 0) + 1
     return base if taken[base] == 1 else f"{base}-{taken[base]}"
+
+
+def _unused(prefix: str, used: set[str]) -> str:
+    """`prefix`, or `prefix-2`, `-3` … where a page written from several source pages (the
+    singlehtml builder's) already holds it: the same diagram on two pages would repeat every
+    id, and a click on the second would open the first one's panel."""
+    shown, count = prefix, 1
+    while shown in used:
+        count += 1
+        shown = f"{prefix}-{count}"
+    used.add(shown)
+    return shown
 
 
 # --- the page: assets once, for pages with a clickable diagram -------------------------------
