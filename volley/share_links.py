@@ -7,12 +7,8 @@ need the network: they are refused with what to do instead."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 import re
-import zlib
-from urllib.parse import unquote
 
 from volley.errors import VolleyError
 from volley.model import Diagram
@@ -72,6 +68,11 @@ def as_link(argument: str) -> str:
 def decode_link(link: str, filename: str | None = None, max_bytes: int | None = None) -> str:
     """The diagram text a `https://swimlanes.io/#…` link carries, refused past `max_bytes`
     (the input limit; by default volley's)."""
+    import base64  # here: only a link's text needs them
+    import binascii
+    import zlib
+    from urllib.parse import unquote
+
     from volley.limits import DEFAULT_LIMITS
 
     found = _LINK.fullmatch(link)

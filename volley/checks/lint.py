@@ -9,7 +9,6 @@ never fail a command.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator
 
@@ -234,6 +233,8 @@ def _idle_lane_warnings(
     for name in idle:
         if name in told or LOOK_ALIKE_SPACE.search(name) or _SPACE_RUN.search(name):
             continue  # said so already, or a look-alike of a name (`_name_warnings`)
+        import difflib  # here: only a participant no message uses needs it
+
         parts = name.split()
         close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
         if len(parts) > 1 and all(part in in_messages for part in parts):

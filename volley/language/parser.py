@@ -46,7 +46,6 @@ from volley.model import (
     walk,
 )
 from volley.resources import grammar_cache, read_text, resource_path
-from volley.share_links import import_hint
 from volley.text.fences import fence_open, read_block
 from volley.text.inline import TABLE_LINE
 
@@ -1245,6 +1244,8 @@ class _Parse:
         found = foreign_header(self.lines)
         if found is None:
             return
+        from volley.share_links import import_hint  # here: only such a file needs it
+
         number, what = found
         line = self.lines[number - 1]
         command, out = import_hint(None, self.filename)

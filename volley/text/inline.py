@@ -18,7 +18,6 @@ reader can see what was refused. Code spans take no markup and no escapes, also 
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -358,6 +357,8 @@ class _Scanner:
         """`&amp;`, `&rarr;`, `&#9829;`: the character, as Markdown (and swimlanes.io) shows
         it. One that names no character, or a hidden one (`&#x202E;` would reorder what is
         drawn, unseen), stays as written."""
+        import html  # here: only text with an `&` needs it
+
         found = _REFERENCE.match(self.text, j)
         decoded = html.unescape(found.group()) if found else ""
         if found is None or decoded == found.group() or any(hidden(ch) for ch in decoded):
