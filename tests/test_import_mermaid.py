@@ -1272,3 +1272,12 @@ def test_accdescr_with_its_brace_on_the_next_line_is_kept_as_comments() -> None:
     text = one("sequenceDiagram\naccDescr\n{\nWhat the diagram shows\n}\nA->>B: x\n")
     assert "// What the diagram shows" in text
     assert [m.label for m in volley.parse(text).messages()] == ["x"]
+
+
+def test_a_box_naming_participants_messages_put_apart_says_what_mermaid_draws() -> None:
+    text = one(
+        "sequenceDiagram\nA->>B: x\nC->>A: y\nbox Blue Back\nparticipant A\nparticipant C\nend\n"
+    )
+    diagram = volley.parse(text)
+    assert [b.participants for b in diagram.boxes] == [["A", "C"]]
+    assert "its band lies over B too" in text

@@ -1215,6 +1215,17 @@ class _Reader:
         for note, names in self.notes:
             ends = sorted(position[name] for name in names)
             note.over = diagram.participants[ends[0] : ends[-1] + 1]
+        for box in diagram.boxes:  # one naming participants that messages put apart
+            at = sorted(position[name] for name in box.participants if name in position)
+            span = diagram.participants[at[0] : at[-1] + 1] if at else []
+            between = ", ".join(name for name in span if name not in box.participants)
+            if between:
+                written = " ".join(filter(None, (box.tint, box.label)))
+                self.comment(
+                    box.line,
+                    f"box {written}: its band lies over {between} too, standing between its "
+                    "participants (volley keeps a box's participants side by side)",
+                )
         if self.headless:
             lines = ", ".join(str(line) for line in self.headless)
             if self.filename:  # the lines are the source's, not this file's
