@@ -1027,3 +1027,41 @@ def test_a_participant_declared_again_in_a_box_moves_into_it() -> None:
     emptied = uml('box "X"', "participant A", "end box", "A -> B : x", "participant A")
     assert read(emptied).boxes == []
     assert "// PlantUML: a box with no participant in it" in imported(emptied)
+
+
+def test_creole_lists_and_tables_in_a_note_are_volleys_lists_and_tables() -> None:
+    """PlantUML draws `* item` as a bullet, `#` as a numbered item, a doubled mark one level
+    in, and `|= head |` over `| cell |` rows as a table (its cells' colours left out)."""
+    from volley.text.inline import ListItem, Paragraph, Table, parse_note
+
+    source = uml(
+        "A -> B : x",
+        "note over A, B",
+        "Steps:",
+        "* first **bold**",
+        "** nested",
+        "# one",
+        "|= Name |= Value |",
+        "| <#red> token | abc |",
+        "plain | pipe",
+        "end note",
+        "note over A : * a\\n* b",
+        "note over B",
+        "| no | head |",
+        "| x | y |",
+        "end note",
+    )
+    notes = [n.text for n in read(source).items if isinstance(n, Note)]
+    blocks = parse_note(notes[0])
+    assert [type(b) for b in blocks] == [Paragraph, ListItem, ListItem, ListItem, Table, Paragraph]
+    assert [(b.level, b.marker) for b in blocks if isinstance(b, ListItem)] == [
+        (0, "•"),
+        (1, "•"),
+        (0, "1."),
+    ]
+    table = blocks[4]
+    assert isinstance(table, Table) and len(table.rows) == 1
+    assert plain_text(notes[0].split("\n")[-1]) == "plain | pipe"
+    assert [type(b) for b in parse_note(notes[1])] == [ListItem, ListItem]
+    assert isinstance(parse_note(notes[2])[0], Table)
+    assert "a table without a head row (volley draws its first row as one)" in imported(source)

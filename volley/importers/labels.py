@@ -24,6 +24,7 @@ __all__ = [
     "cut_body",
     "is_volley_label",
     "is_volley_name",
+    "note_line",
     "note_text",
     "holds_controls",
     "json_error",
@@ -304,21 +305,24 @@ class Lanes:
         return list(self.names.values())
 
 
-def note_text(lines: list[str]) -> str:
-    """A note's plain lines, each as `_note_line` writes it; where volley would read a table in
+def note_text(lines: list[str], written: bool = False) -> str:
+    """A note's plain lines, each as `note_line` writes it; where volley would read a table in
     them (a line of pipes and dashes under one with pipes), every pipe is escaped, as the tool
-    that drew them as text shows them."""
+    that drew them as text shows them. Lines already `written` as volley markup (the lists and
+    tables of PlantUML's Creole) are kept as they are."""
     from volley.text.inline import Table, parse_note
 
     while lines and not lines[0].strip():  # `Note over A: <br/>text`: volley's note has no
         lines = lines[1:]  # empty first line (nor last), and is written without one
-    text = "\n".join(map(_note_line, lines))
+    if written:
+        return "\n".join(lines)
+    text = "\n".join(map(note_line, lines))
     if any(isinstance(block, Table) for block in parse_note(text)):
         text = text.replace("|", "\\|")
     return text
 
 
-def _note_line(line: str) -> str:
+def note_line(line: str) -> str:
     """A note's line as another tool shows it: where volley's note would read a list item (`- `,
     `* `, `1. `) or a code fence (a ``` line) at its start, that mark is escaped (asked of
     volley's note reader itself, which knows every such rule)."""

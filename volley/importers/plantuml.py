@@ -36,11 +36,11 @@ from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_line, note_text
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
-from volley.text.inline import escape_markup, plain_text
+from volley.text.inline import Table, escape_markup, parse_note, plain_text
 
 _START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
 _END = re.compile(r"[ \t]*@enduml\b", re.IGNORECASE)
@@ -118,6 +118,11 @@ _REF = re.compile(
     rf"{_BEFORE_TEXT}",
     re.I,
 )
+# Creole's lists and tables in a note's lines: `* item`, `** one level in`, `# numbered`, and
+# rows of cells `|= head |= head |`, `| cell | cell |` (a cell may start with its colour)
+_CREOLE_ITEM = re.compile(r"(?P<marks>\*+|#+)[ \t]+(?P<text>.*)")
+_CREOLE_ROW = re.compile(r"\|.*\|")
+_CELL_COLOUR = re.compile(r"^<#[\w]+>")
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
 _BLOCK = re.compile(
@@ -900,9 +905,8 @@ class _Reader:
     ) -> tuple[str, int]:
         """A note's text: on its line after the colon, or the lines up to `end note`."""
         if text is not None:
-            return note_text(
-                [_markup(part.strip()) for part in _LINE_BREAK.split(text.strip())]
-            ), index
+            rows = [part.strip() for part in _LINE_BREAK.split(text.strip())]
+            return note_text(self.creole(line, rows), written=True), index
         lines = self.part.lines
         end = index
         while end < len(lines) and not closer.fullmatch(lines[end].strip()):
@@ -910,10 +914,61 @@ class _Reader:
         if end == len(lines):
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
-        body = [_markup(row.strip()) for row in lines[index:end]]
+        body = [row.strip() for row in lines[index:end]]
         while body and not body[-1]:
             body.pop()
-        return note_text(body), end + 1
+        return note_text(self.creole(line, body), written=True), end + 1
+
+    def creole(self, line: int, rows: list[str]) -> list[str]:
+        """A note's lines as volley markup: Creole's lists (`* item`, `# numbered`, `**` one
+        level in) as volley's, its tables (`|= head |` over `| cell |` rows) as GitHub's, any
+        other line as its words, with what volley would read as markup escaped."""
+        out: list[str] = []
+        plain: list[int] = []  # which of them are words
+        tables = 0
+        indents = [0]  # where the text of the item at each level starts
+        k = 0
+        while k < len(rows):
+            row = rows[k]
+            if (item := _CREOLE_ITEM.fullmatch(row)) is not None:
+                level = min(len(item["marks"]) - 1, len(indents) - 1)
+                marker = "-" if item["marks"][0] == "*" else "1."
+                del indents[level + 1 :]
+                indents.append(indents[level] + len(marker) + 1)
+                out.append(" " * indents[level] + f"{marker} {_markup(item['text'])}")
+            elif _CREOLE_ROW.fullmatch(row):
+                table = list(itertools.takewhile(_CREOLE_ROW.fullmatch, rows[k:]))
+                out += self.creole_table(line, table)
+                tables += 1
+                k += len(table)
+                indents = [0]
+                continue
+            else:
+                if row and out and _CREOLE_ROW.fullmatch(out[-1]):  # text, not the table's
+                    out.append("")  # next row: a table runs to a blank line
+                plain.append(len(out))
+                out.append(note_line(_markup(row)))
+                indents = [0]
+            k += 1
+        read = sum(isinstance(block, Table) for block in parse_note("\n".join(out)))
+        if read != tables:  # words with pipes volley would read as a table (or a table's row)
+            for at in plain:
+                out[at] = re.sub(r"(?<!\\)\|", r"\\|", out[at])
+        return out
+
+    def creole_table(self, line: int, rows: list[str]) -> list[str]:
+        """Creole's table as GitHub's: its `|=` cells the head; a table without them gets its
+        first row as the head, which volley's tables have, with a comment."""
+        cells = [[cell.strip() for cell in row.strip()[1:-1].split("|")] for row in rows]
+        head = all(cell.startswith("=") for cell in cells[0])
+        if not head:
+            self.comment(line, "a table without a head row (volley draws its first row as one)")
+        width = max(map(len, cells))
+        written = []
+        for row in cells:
+            shown = [_markup(_CELL_COLOUR.sub("", cell).lstrip("=").strip()) for cell in row]
+            written.append("| " + " | ".join(shown + [""] * (width - len(shown))) + " |")
+        return [written[0], "|" + " --- |" * width, *written[1:]]
 
     def box(self, line: int, found: re.Match[str]) -> None:
         if any(opened.box is not None for opened in self.stack):
