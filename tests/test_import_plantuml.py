@@ -1037,7 +1037,7 @@ def test_creole_lists_and_tables_in_a_note_are_volleys_lists_and_tables() -> Non
     source = uml(
         "A -> B : x",
         "note over A, B",
-        "Steps:",
+        "= Steps",
         "* first **bold**",
         "** nested",
         "# one",
@@ -1065,3 +1065,4 @@ def test_creole_lists_and_tables_in_a_note_are_volleys_lists_and_tables() -> Non
     assert [type(b) for b in parse_note(notes[1])] == [ListItem, ListItem]
     assert isinstance(parse_note(notes[2])[0], Table)
     assert "a table without a head row (volley draws its first row as one)" in imported(source)
+    assert notes[0].startswith("**Steps**\n")  # a Creole heading, drawn larger and bold

@@ -122,6 +122,7 @@ _REF = re.compile(
 # rows of cells `|= head |= head |`, `| cell | cell |` (a cell may start with its colour)
 _CREOLE_ITEM = re.compile(r"(?P<marks>\*+|#+)[ \t]+(?P<text>.*)")
 _CREOLE_ROW = re.compile(r"\|.*\|")
+_CREOLE_HEADING = re.compile(r"=+[ \t]+(.*?)[ \t]*=*")  # `= Title`, `== Section`
 _CELL_COLOUR = re.compile(r"^<#[\w]+>")
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
@@ -921,8 +922,9 @@ class _Reader:
 
     def creole(self, line: int, rows: list[str]) -> list[str]:
         """A note's lines as volley markup: Creole's lists (`* item`, `# numbered`, `**` one
-        level in) as volley's, its tables (`|= head |` over `| cell |` rows) as GitHub's, any
-        other line as its words, with what volley would read as markup escaped."""
+        level in) as volley's, its headings (`= Title`) in bold, its tables (`|= head |` over
+        `| cell |` rows) as GitHub's, any other line as its words, with what volley would read
+        as markup escaped."""
         out: list[str] = []
         plain: list[int] = []  # which of them are words
         tables = 0
@@ -936,6 +938,9 @@ class _Reader:
                 del indents[level + 1 :]
                 indents.append(indents[level] + len(marker) + 1)
                 out.append(" " * indents[level] + f"{marker} {_markup(item['text'])}")
+            elif (heading := _CREOLE_HEADING.fullmatch(row)) is not None:
+                out.append(f"**{_markup(heading[1])}**")  # drawn larger, in bold
+                indents = [0]
             elif _CREOLE_ROW.fullmatch(row):
                 table = list(itertools.takewhile(_CREOLE_ROW.fullmatch, rows[k:]))
                 out += self.creole_table(line, table)
