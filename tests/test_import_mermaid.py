@@ -1281,3 +1281,8 @@ def test_a_box_naming_participants_messages_put_apart_says_what_mermaid_draws() 
     diagram = volley.parse(text)
     assert [b.participants for b in diagram.boxes] == [["A", "C"]]
     assert "its band lies over B too" in text
+
+
+def test_an_open_brace_in_a_messages_text_is_text() -> None:
+    text = one("sequenceDiagram\nA->>B: uses @{var\nB->>A: ok }\n")
+    assert [m.label for m in volley.parse(text).messages()] == ["uses @{var", "ok }"]

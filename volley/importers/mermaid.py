@@ -168,6 +168,10 @@ _WRAP = re.compile(r":?(?:no)?wrap:")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
 _ACCESSIBLE = re.compile(r"(?i)acc(?:title|descr)[ \t]*[:{]")
+# A participant's `@{` whose `}` is on a line below (Mermaid reads `@{` there alone)
+_CONFIG_OPENED = re.compile(
+    r"(?i)[ \t]*(?:create[ \t]+)?(?:participant|actor)[ \t]+[^:;]*?@\{(?=[^}]*$)"
+)
 # The top-level title of a diagram's YAML front matter
 _TOP_TITLE = re.compile(r"title[ \t]*:")
 # Mermaid's configuration turning on its message numbers, as `autonumber` does
@@ -589,9 +593,9 @@ class _Reader:
                     self.comment(index, self.lines[line - 1].strip(), raw=line > index)
                 index = end
                 continue
-            config_at = raw.find("@{")
-            if config_at >= 0 and "}" not in raw[config_at:]:
-                index = self.config_lines(index, raw, config_at)
+            config = _CONFIG_OPENED.match(raw)
+            if config is not None:  # `participant API@{` and its config on the lines below
+                index = self.config_lines(index, raw, config.end() - 2)
                 continue
             self.statements(index, raw, raw)
         if self.stack:
