@@ -688,6 +688,9 @@ PLANTUML_FRAGMENTS = [
     "note over A", "note left", "end note", "note over A, B : n", "box \"B\" #red", "end box",
     "== s ==", "...", "|||", "autonumber 3 2", "participant \"A B\" as C", "A -> B ++ : x",
     "skinparam x {", "}", "/' open", "'/", "title", "end title", "ref over A", "end ref",
+    "?->?", "]-> A", "[->?", "A -> B & C : m", "\"L\" as L -> B", "A -> L as \"L\"", "B++",
+    "B--", "deactivate", "participant A order 5", "also", "…", "url of A is [[x]]",
+    "* item", "** sub", "# one", "|= h |= i |", "| a | b |", "= Head", "end",
 ]  # fmt: skip
 
 

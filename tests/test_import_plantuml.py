@@ -1066,3 +1066,10 @@ def test_creole_lists_and_tables_in_a_note_are_volleys_lists_and_tables() -> Non
     assert isinstance(parse_note(notes[2])[0], Table)
     assert "a table without a head row (volley draws its first row as one)" in imported(source)
     assert notes[0].startswith("**Steps**\n")  # a Creole heading, drawn larger and bold
+
+
+@pytest.mark.parametrize("arrow", ["?->?", "]->]", "[->?"])
+def test_an_arrow_from_edge_to_edge_is_an_error_not_a_crash(arrow: str) -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(uml("A -> B : x", f"{arrow} : hi"), "flow.puml")
+    assert "not a PlantUML sequence statement" in caught.value.errors[0].message

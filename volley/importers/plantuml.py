@@ -363,6 +363,8 @@ def _message(text: str) -> re.Match[str] | None:
         return None
     if not (found["sender"] or found["edge_from"]) or not (found["receiver"] or found["edge_to"]):
         return None
+    if not (found["sender"] or found["receiver"]):  # edge to edge: PlantUML has no such arrow
+        return None
     return found
 
 
