@@ -679,6 +679,9 @@ MARKDOWN_FRAGMENTS = [
     "participant A as <b>x</b>", "A->>B: hi", "A-->>-B: ok", "loop every", "end", "%%{init}%%",
     "```volley", "    ```mermaid", "<pre>", "</pre>", "<!-- volley:begin x -->", "\t```",
     "Note over A,B: n", "autonumber", "rect rgb(0,0,0)", "box Aqua", "activate A",
+    "---", "title: T #1", "config:", "participant API@{", "participant B@{ type: x, alias: Y }",
+    "}", "accDescr", "{", "links A: {\"x\": \"y\"}", "A/|-+B: x", "B\\|---A: y", "title Last",
+    "destroy A", "deactivate A",
 ]  # fmt: skip
 
 
