@@ -1073,3 +1073,8 @@ def test_an_arrow_from_edge_to_edge_is_an_error_not_a_crash(arrow: str) -> None:
     with pytest.raises(VolleyError) as caught:
         convert(uml("A -> B : x", f"{arrow} : hi"), "flow.puml")
     assert "not a PlantUML sequence statement" in caught.value.errors[0].message
+
+
+def test_autonumber_variable_in_a_label_is_the_messages_number() -> None:
+    source = uml("autonumber 10", "A -> B : step %autonumber% of 3", "B -> A : step %autonumber%")
+    assert [m.label for m in read(source).messages()] == ["step 10 of 3", "step 11"]

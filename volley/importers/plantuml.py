@@ -435,6 +435,7 @@ class _Reader:
     count: int = 1
     step: int = 1
     numbered: bool = False
+    given: str = ""  # the number last given
     # each activation open, with who called it: `return` answers the last one
     active: list[tuple[str, str | None]] = field(default_factory=list)
     last: Message | None = None
@@ -1074,10 +1075,13 @@ class _Reader:
         self.last = message
 
     def number(self, message: Message) -> None:
-        """The message's number, under `autonumber`."""
+        """The message's number, under `autonumber`; `%autonumber%` in its words is the number
+        last given (after `autonumber stop` too), as PlantUML writes it."""
         if self.numbered:
             message.number = self.count
+            self.given = str(self.count)
             self.count += self.step
+        message.label = message.label.replace("%autonumber%", self.given)
 
     def lifecycle(self, line: int, text: str, found: re.Match[str]) -> None:
         kind = (found["kind"] or "").lower()
