@@ -408,6 +408,28 @@ def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     assert "volley.css" not in page  # nothing it does not hold
 
 
+def test_an_epub_page_with_a_diagram_says_it_holds_svg(tmp_path):
+    """EPUB 3 wants `properties="svg"` on each page that holds inline SVG (epubcheck's
+    OPF-014); Sphinx writes none, in content.opf and in the book."""
+    import zipfile
+
+    result = sphinx_build("basic", "epub", tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "epub"
+    [book] = out.glob("*.epub")
+    for manifest in (
+        (out / "content.opf").read_text(),
+        zipfile.ZipFile(book).read("content.opf").decode(),
+    ):
+        pages = dict(
+            re.findall(
+                r'<item [^>]*?href="([^"]+\.xhtml)"[^>]*?((?: properties="[^"]*")?) */>', manifest
+            )
+        )
+        assert pages["index.xhtml"] == ' properties="svg"'
+        assert pages["genindex.xhtml"] == ""  # a page without a picture says nothing
+
+
 def test_an_epub_draws_a_diagram_in_the_theme_its_directive_asks_for(tmp_path):
     """An epub has no stylesheet of volley's, which re-colours an HTML page's pictures: a
     `:theme: dark` diagram (and ```` ```volley theme=dark ````) was drawn light there."""

@@ -33,6 +33,7 @@ import hashlib
 import os
 import re
 from typing import Any, ClassVar, cast
+from urllib.parse import unquote
 
 try:
     from docutils import nodes
@@ -497,6 +498,40 @@ def _write_assets(app: Sphinx, exception: Exception | None) -> None:
             handle.write(text)
 
 
+# A page of the epub's manifest, as Sphinx's content.opf template writes it
+_EPUB_PAGE = re.compile(
+    r'<item id="[^"]*" href="(?P<href>[^"]*)" media-type="application/xhtml\+xml" */>'
+)
+
+
+def _mark_svg_pages(app: Sphinx, exception: Exception | None) -> None:
+    """EPUB 3 wants each page that holds inline SVG (a diagram's picture) to say so in the
+    book's manifest, `properties="svg"` (epubcheck's OPF-014). Sphinx's epub builder sets no
+    properties on pages, so its content.opf is marked here and the book zipped again by the
+    builder's own `build_epub`."""
+    from sphinx.builders.epub3 import Epub3Builder
+
+    builder = app.builder
+    if exception is not None or not isinstance(builder, Epub3Builder):
+        return
+    manifest = os.path.join(builder.outdir, "content.opf")
+    with open(manifest, encoding="utf-8") as handle:
+        written = handle.read()
+
+    def marked(item: re.Match[str]) -> str:
+        page = os.path.join(builder.outdir, unquote(item["href"]))
+        with open(page, encoding="utf-8") as handle:
+            if "<svg" not in handle.read():
+                return item[0]
+        return item[0].removesuffix("/>").rstrip() + ' properties="svg" />'
+
+    rewritten = _EPUB_PAGE.sub(marked, written)
+    if rewritten != written:
+        with open(manifest, "w", encoding="utf-8") as handle:
+            handle.write(rewritten)
+        builder.build_epub()
+
+
 def _fences_as_directive(app: Sphinx, config: Any) -> None:
     """With MyST, a ```volley fence is the directive (as on GitHub, MkDocs and in READMEs)."""
     if "myst_fence_as_directive" in config:
@@ -531,4 +566,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _number_format, priority=900)  # after Sphinx fills its own
     app.connect("html-page-context", _add_assets)
     app.connect("build-finished", _write_assets)
+    app.connect("build-finished", _mark_svg_pages)
     return {"version": volley.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
