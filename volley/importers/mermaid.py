@@ -627,17 +627,15 @@ class _Reader:
         """A participant's `@{ … }`, read as Mermaid reads it: YAML, the braces' content as a
         mapping when it is on one line."""
         try:
-            doc = yaml.safe_load(config + "\n" if "\n" in config else "{\n" + config + "\n}")
+            return _mapping(config + "\n" if "\n" in config else "{\n" + config + "\n}")
         except yaml.YAMLError as exc:
-            problem = getattr(exc, "problem", None) or "not YAML"
             self.fail(
                 line,
                 raw,
-                f"this participant's @{{…}} is not YAML that Mermaid reads: {problem}",
+                f"this participant's @{{…}} is not YAML that Mermaid reads: {_problem(exc)}",
                 raw.find("@{") + 1,
                 'Mermaid refuses it too; write it as @{ "type": "database", "alias": "Store" }',
             )
-        return doc if isinstance(doc, dict) else {}
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
         """The note on statements volley draws otherwise than Mermaid (a note right of a lane
@@ -657,19 +655,16 @@ class _Reader:
             end += 1
         block = [line[indent:] for line in self.lines[index + 1 : end]]
         try:
-            data = yaml.safe_load("\n".join(block))
+            data = _mapping("\n".join(block))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            at = index + 1 + (mark.line if mark is not None else 0)
-            raw = self.lines[min(at, end - 1)]
-            problem = getattr(exc, "problem", None) or "not YAML"
+            at = min(index + 1 + (mark.line if mark is not None else 0), end - 1)
             self.fail(
-                min(at, end - 1) + 1,
-                raw,
-                f"the front matter is not YAML that Mermaid reads: {problem}",
+                at + 1,
+                self.lines[at],
+                f"the front matter is not YAML that Mermaid reads: {_problem(exc)}",
                 hint="Mermaid refuses the diagram too; fix the YAML, or take the front matter away",
             )
-        data = data if isinstance(data, dict) else {}
         title = data.get("title")
         if isinstance(title, (str, int, float)) and str(title).strip():
             self.diagram.title = _plain(str(title).strip())
@@ -1251,6 +1246,17 @@ def _declares(rest: str) -> bool:
     """Whether what follows `create` is the participant it makes (`create participant B`)."""
     word = _WORD.fullmatch(rest)
     return word is not None and word["word"].lower() in ("participant", "actor")
+
+
+def _mapping(text: str) -> dict:
+    """YAML text as Mermaid's js-yaml reads it, as a mapping ({} for any other value)."""
+    data = yaml.safe_load(text)
+    return data if isinstance(data, dict) else {}
+
+
+def _problem(exc: yaml.YAMLError) -> str:
+    """What a YAML error says is wrong, in its parser's words."""
+    return getattr(exc, "problem", None) or "not YAML"
 
 
 def _statements(text: str) -> tuple[list[str], str | None, str | None]:

@@ -123,7 +123,7 @@ _REF = re.compile(
 _CREOLE_ITEM = re.compile(r"(?P<marks>\*+|#+)[ \t]+(?P<text>.*)")
 _CREOLE_ROW = re.compile(r"\|.*\|")
 _CREOLE_HEADING = re.compile(r"=+[ \t]+(.*?)[ \t]*=*")  # `= Title`, `== Section`
-_CELL_COLOUR = re.compile(r"^<#[\w]+>")
+_CELL_COLOUR = re.compile(r"^<#\w+>")
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
 _BLOCK = re.compile(
