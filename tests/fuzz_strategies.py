@@ -694,6 +694,12 @@ PLANTUML_FRAGMENTS = [
     "?->?", "]-> A", "[->?", "A -> B & C : m", "\"L\" as L -> B", "A -> L as \"L\"", "B++",
     "B--", "deactivate", "participant A order 5", "also", "…", "url of A is [[x]]",
     "* item", "** sub", "# one", "|= h |= i |", "| a | b |", "= Head", "end",
+    "-> A : in", "A -> : out", "A ->", "A -X B", "end regular", "partition P", "||25|||",
+    "box <size:9>T</size> #red", "sprite $s [2x2/16] {", "sprite $s AAAA", "<$s> A -> B",
+    "A -> B : \\r\\l\\t <b>open", "----", "-- t --", "== t ==", "..t..", "*item", "|||",
+    '!$v = "x"', "!$n = 3", "!if $n > 2", "!if ($v == x) && !true", "!elseif 1", "!else",
+    "!endif", "!ifdef $v", "!define H host", "!undef H", "!include x.puml", "!procedure $p()",
+    "!endprocedure", "A -> B : $v H", "!if (", "!$w = $missing",
 ]  # fmt: skip
 
 

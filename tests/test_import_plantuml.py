@@ -620,7 +620,10 @@ def written_messages(source: str) -> list[tuple[str, str, str]]:
     return found
 
 
-SEQUENCES = sorted(p for p in CASES.glob("*.puml") if "not-sequence" not in p.name)
+# (a diagram built by PlantUML's preprocessor has words this reading cannot know: its own test)
+SEQUENCES = sorted(
+    p for p in CASES.glob("*.puml") if "not-sequence" not in p.name and "preprocessor" not in p.name
+)
 
 
 @pytest.mark.parametrize("path", SEQUENCES, ids=lambda p: p.name)
@@ -639,7 +642,7 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
     for item in walk(diagram.items):
         if isinstance(item, Note):
             assert item.text.strip()
-    assert any(isinstance(item, Message) for item in diagram.items)
+    assert any(isinstance(item, Message) for item in walk(diagram.items))
 
 
 def test_autoactivate_activates_each_call_and_return_answers_it() -> None:

@@ -11,6 +11,10 @@ statement continued with `\`). What volley cannot show (an actor's figure, a col
 parameters, a note's side, spacing, an arrow from the diagram's edge) is written as a `//`
 comment at its place, so nothing is dropped in silence.
 
+PlantUML's preprocessor runs first, as far as diagrams lean on it: its variables are written
+where they are used and only the branch of an `!if` that PlantUML draws is read
+(`volley.importers.plantuml_preprocessor`).
+
 PlantUML's text is Creole: `**bold**`, `//italic//`, `""monospaced""`, `--struck--` and the
 tags `<b>`, `<i>`, `<s>` become volley's markup; `\n` breaks a line; any other character that
 is markup in volley is escaped, so the text shows as PlantUML shows it.
@@ -37,6 +41,7 @@ from typing import Literal, NoReturn
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text
+from volley.importers.plantuml_preprocessor import preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
@@ -58,7 +63,7 @@ PARTICIPANT_KINDS = (
     "collections",
     "queue",
 )
-_CODE = r'[^\s"<>\[\]:\\/?,&()#+*!-]+'
+_CODE = r'[^\s"<>\[\]{}:\\/?,&()#+*!-]+'
 _NAME = rf'"[^"]+"|{_CODE}'
 # A participant where a message names it: its name, or a name and the words it shows, which
 # PlantUML takes the first time the name is used (`"Long name" as L`, `L as "Long name"`)
@@ -74,9 +79,9 @@ _PARTS = re.compile(
 # a style): `A->oca` is a message to oca, `Tokyo->B` one from Tokyo.
 _ARROW = (
     r"(?P<edge_from>\[(?![^\]\s]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
-    r"(?P<left>(?:(?<![^ \t\]\[?])[ox])?(?:<<|<|\\\\|//|\\|/)?)"
+    r"(?P<left>(?:(?<![^ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
     r"(?P<shaft>-(?:\[[^\]]*\])?-*)"  # two dashes or more: dotted
-    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[ox](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
+    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[oxOX](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
 )
 # Teoz (PlantUML's newer layout) adds an anchor before a message (`{start} A -> B`), a slant
 # beside its arrow (`->(10)`), and a name declared where it is first used (`A -> "B" as B`).
@@ -120,26 +125,34 @@ _REF = re.compile(
 )
 # Creole's lists and tables in a note's lines: `* item`, `** one level in`, `# numbered`, and
 # rows of cells `|= head |= head |`, `| cell | cell |` (a cell may start with its colour)
-_CREOLE_ITEM = re.compile(r"(?P<marks>\*+|#+)[ \t]+(?P<text>.*)")
+# (PlantUML's own patterns: `*item` is an item too, `**bold**` alone is not)
+_CREOLE_ITEM = re.compile(
+    r"(?P<marks>\*+)[ \t]*(?P<text>[^*\s](?:[^*]|\*\*[^*]+\*\*)*|(?<=[ \t]).+)"
+    r"|(?P<numbered>#+)[ \t]*(?P<words>.+)"
+)
+# A line across a note, with words at its middle or none: `----`, `-- words --`, `==words==`,
+# `====`, `.. words ..`
+_CREOLE_RULE = re.compile(r"--(?P<dash>[^-]*)--|==(?P<double>[^=]*)==|={4,}|\.\.(?P<dot>[^.]*)\.\.")
 _CREOLE_ROW = re.compile(r"\|.*\|")
-_CREOLE_HEADING = re.compile(r"=+[ \t]+(.*?)[ \t]*=*")  # `= Title`, `== Section`
+_EMPTY_ROW = re.compile(r"\|[|\s]*\|")
+_CREOLE_HEADING = re.compile(r"=+[ \t]*(.+?)[ \t]*=*")  # `= Title`, `==Section`
 _CELL_COLOUR = re.compile(r"^<#\w+>")
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
 _BLOCK = re.compile(
-    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group)"
+    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group|partition)"
     r"(?:[ \t]*(?P<tint>#[\w/|\\-]+(?:[ \t]+#[\w/|\\-]+)?))?"  # `alt#Gold #LightBlue`: two
     r"(?:[ \t]+(?P<label>.*))?",
     re.I,
 )
-_END_BLOCK = re.compile(r"end(?:[ \t]+(?:alt|opt|loop|par2?|break|critical|group))?", re.I)
+_END_BLOCK = re.compile(r"end(?:[ \t]+.*)?", re.I)  # `end alt`, `end regular`: any words
 _ELSE = re.compile(r"(?:else|also)(?:[ \t]*(?P<tint>#[\w/|\\-]+))?(?:[ \t]+(?P<label>.*))?", re.I)
 _SECTION = re.compile(r"==+[ \t]*(?P<label>.*?)[ \t]*==+")
 _DELAY = re.compile(r"(?:\.\.\.|…)(?:[ \t]*(?P<label>.*?)[ \t]*(?:\.\.\.|…))?")
 _DURATION = re.compile(r"\{[^}]*\}[ \t]*<->[ \t]*\{[^}]*\}.*")
-_SPACE = re.compile(r"\|\|\||\|\|\d+\|\|")
+_SPACE = re.compile(r"\|\|\d*\|+")  # `|||`, `||45||`, `||25|||`
 _BOX = re.compile(
-    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#<]*?))?'
+    r'box(?:[ \t]+"(?P<quoted>[^"]*)"|[ \t]+(?P<label>[^#]*?))?'
     r"(?:[ \t]*(?P<stereo><<[^>]*>>))?[ \t]*"
     r"(?P<tint>#\S+)?",
     re.I,
@@ -168,6 +181,7 @@ _AUTONUMBER = re.compile(
     re.I,
 )
 _TITLE = re.compile(r"title(?:[ \t]*:)?(?:[ \t]+(?P<text>.*))?", re.I)
+_SPRITE = re.compile(r"sprite[ \t]+\$?\w.*", re.I)  # an image, named for `<$name>` in text
 _AUTOACTIVATE = re.compile(r"autoactivate[ \t]+(on|off)", re.I)
 # A legend, header or footer whose text runs on the lines below it, to `endlegend` …
 _SPAN = re.compile(
@@ -182,11 +196,18 @@ _LOOK = re.compile(
     r"|!\w+|left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom|teoz)\b",
     re.I,
 )
+_WHY_LOOK = "volley's themes decide how a diagram looks"
+_WHY = {
+    "newpage": "a new page: volley draws the diagram as one picture",
+    "ignore": "a new page: volley draws the diagram as one picture",
+    "mainframe": "a frame around the diagram, which volley does not draw",
+    "!pragma": "a setting of PlantUML's own layout: volley lays the diagram out its own way",
+}
 # The statements of PlantUML's other diagrams: a class, activity, state or component diagram
 # between the same `@startuml` lines, which volley does not draw.
 _OTHER_DIAGRAM = re.compile(
     r"(?:class|interface|enum|abstract|annotation|state|usecase|component|node|package|rectangle"
-    r"|object|partition|artifact|cloud|frame|folder|map|json|yaml|archimate)[ \t]+[\w\"]"
+    r"|object|artifact|cloud|frame|folder|map|json|yaml|archimate)[ \t]+[\w\"]"
     r"|(?:start|stop|detach|kill|endif|endwhile|fork|salt);?$|:[^\n]*[;|<>/\]}]$"
     r"|\([^)]*\)[ \t]*-|.*-+>?[ \t]*\([^)]*\)[ \t]*(?::.*)?$|if[ \t]*\(|while[ \t]*\(|repeat\b",
     re.I,
@@ -204,11 +225,15 @@ _STYLE = re.compile(
 _ARROW_LINK = re.compile(rf"[ \t]*{_LINK}[ \t]*")
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
 _OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u)(?:[:= ][^>]*)?>", re.I)
+# An image in PlantUML's text: a sprite (`<$actor>`, `<$cloud{scale=2}>`) or a file
+_IMAGE = re.compile(r"<\$[\w.]+[^>]*>|<img[: ][^>]*>", re.I)
+_STYLE_TAG = re.compile(r"<(/?)(b|i|s|u|strike|del)>", re.I)
 # Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
 _SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>", re.I)
-_LINE_BREAK = re.compile(r"\\n|<br[ \t]*/?>", re.I)
+# `\n` breaks a line; `\r` and `\l` too (right and left aligned in PlantUML)
+_LINE_BREAK = re.compile(r"\\[nrl]|<br[ \t]*/?>", re.I)
 BLOCKS = {"alt": "if", "opt": "opt", "loop": "loop", "par": "par", "break": "break"}
-BLOCKS |= {"critical": "critical", "group": "group"}
+BLOCKS |= {"critical": "critical", "group": "group", "partition": "group"}
 BRANCHES = {"if": "else", "par": "and", "critical": "option"}
 
 
@@ -332,7 +357,7 @@ def _text_block_end(text: str) -> re.Pattern[str] | None:
         return _SPAN_END
     if lowered.startswith("<style>") and not lowered.endswith("</style>"):
         return _STYLE_END
-    if lowered.startswith("skinparam") and text.endswith("{"):
+    if lowered.startswith(("skinparam", "sprite")) and text.endswith("{"):
         return _BRACE_END
     if text.endswith("[") and _DECLARATION.fullmatch(text):
         return _BRACKET_END
@@ -356,12 +381,10 @@ def _after_body(lines: list[str], text: str, index: int) -> int:
 
 
 def _message(text: str) -> re.Match[str] | None:
-    """A message statement, with at least one head on its arrow and a name at each end that is
-    not the diagram's edge."""
+    """A message statement, with at least one head on its arrow and a participant at one end
+    at least: an end with no name is the diagram's edge (`-> A`, `A ->`, as `[-> A`, `A ->]`)."""
     found = _MESSAGE.fullmatch(text)
     if found is None or not (found["left"] or found["right"]):
-        return None
-    if not (found["sender"] or found["edge_from"]) or not (found["receiver"] or found["edge_to"]):
         return None
     if not (found["sender"] or found["receiver"]):  # edge to edge: PlantUML has no such arrow
         return None
@@ -441,13 +464,23 @@ class _Reader:
     last: Message | None = None
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
+    around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
 
     def read(self) -> Imported:
-        self.part = replace(self.part, lines=_continued(self.part.lines))
+        last = self.part.start + len(self.part.lines)
+        run = preprocess(self.part.lines)
+        for at, text, drawn in run.comments:
+            self.comment(self.part.start + at + 1, text, raw=not drawn)
+        for at, problem in run.problems:
+            try:
+                self.fail(self.part.start + at + 1, problem)
+            except VolleyError as exc:
+                self.errors.append(exc)
+        self.part = replace(self.part, lines=_continued(run.lines))
         lines = self.part.lines
         index = 0
         while index < len(lines):
-            number = self.part.start + index + 1  # the page's line number
+            number = self.part.start + run.kept[index] + 1  # the page's line number
             raw = lines[index]
             index += 1
             text = raw.strip()
@@ -458,7 +491,6 @@ class _Reader:
             except VolleyError as exc:
                 self.errors.append(exc)
                 index = _after_body(lines, text, index)  # its lines are no statements
-        last = self.part.start + len(lines)
         unclosed = [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
         if self.errors:
             raise VolleyErrors(self.errors)
@@ -539,6 +571,8 @@ class _Reader:
         if text.startswith("'"):
             self.comment(line, text[1:].strip(), raw=True)
             return index
+        for image in _IMAGE.findall(text):
+            self.comment(line, f"{image} (an image, which volley leaves out)")
         if self.part.directive and _OPTION.fullmatch(text):
             self.comment(line, f"{text} (an option of the uml directive)")
             return index
@@ -636,11 +670,15 @@ class _Reader:
             return self.title(line, found["text"], index)
         if (closer := _text_block_end(text)) is not None:  # skinparam {, <style>, a legend
             return self.kept_block(line, index, closer)
+        if _SPRITE.fullmatch(text):
+            self.comment(line, f"{text} (an image, which volley leaves out)")
+            return index
         if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
             self.auto = found[1].lower() == "on"
             return index
-        if _LOOK.match(text) or text.lower().startswith("<style>"):
-            self.comment(line, f"{text} (volley's themes decide how a diagram looks)")
+        if (look := _LOOK.match(text)) is not None or text.lower().startswith("<style>"):
+            word = look[0].lower() if look is not None else ""
+            self.comment(line, f"{text} ({_WHY.get(word, _WHY_LOOK)})")
             return index
         self.fail(
             line,
@@ -728,7 +766,9 @@ class _Reader:
 
     def show_as(self, line: int, name: str, shown: str) -> None:
         """Give the lane of `name` the label PlantUML shows (`\\n` breaks its line)."""
-        parts = [plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)]
+        parts = _trimmed([plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)])
+        for link in re.finditer(_LINK, shown):
+            self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
         label = "<br/>".join(escape_markup(part) for part in parts)
         if label == escape_markup(name):
             return
@@ -752,9 +792,13 @@ class _Reader:
         return lane
 
     def message(self, line: int, text: str, found: re.Match[str]) -> None:
-        if found["edge_from"] or found["edge_to"]:
+        if not (found["sender"] and found["receiver"]):
+            number = self.next_number()  # PlantUML numbers it as any other
+            taken = "" if number is None else f"; it takes number {number}"
             self.comment(
-                line, f"{text} (an arrow from or to the diagram's edge, which volley does not draw)"
+                line,
+                f"{text} (an arrow from or to the diagram's edge, which volley does not draw"
+                f"{taken})",
             )
             self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
             return
@@ -825,7 +869,7 @@ class _Reader:
                 line, f"[{style[1]}] on the arrow (volley draws its arrows in the theme's colour)"
             )
         heads = []
-        for side, written in (("left", found["left"]), ("right", found["right"])):
+        for side, written in (("left", found["left"].lower()), ("right", found["right"].lower())):
             if "o" in written and not any(c in written for c in "<>\\/"):
                 self.comment(line, f"a circle at the arrow's {side} end (volley draws none)")
                 heads.append("")
@@ -849,8 +893,9 @@ class _Reader:
         return f"{heads[0]}{shaft}{heads[1]}"
 
     def label(self, text: str) -> str:
-        """A one-line volley label from PlantUML's text: `\\n` breaks a line."""
-        return "\\n".join(_markup(part.strip()) for part in _LINE_BREAK.split(text.strip()))
+        """A one-line volley label from PlantUML's text: `\\n` breaks a line (one at its end
+        draws no line)."""
+        return "\\n".join(_trimmed([_markup(part.strip()) for part in _LINE_BREAK.split(text)]))
 
     def note(self, line: int, found: re.Match[str], index: int) -> int:
         place = " ".join(found["place"].lower().split())
@@ -919,6 +964,8 @@ class _Reader:
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
         body = [row.strip() for row in lines[index:end]]
+        for image in _IMAGE.findall("\n".join(body)):
+            self.comment(line, f"{image} (an image, which volley leaves out)")
         while body and not body[-1]:
             body.pop()
         return note_text(self.creole(line, body), written=True), end + 1
@@ -931,18 +978,35 @@ class _Reader:
         out: list[str] = []
         plain: list[int] = []  # which of them are words
         tables = 0
+        ruled = False  # a line across the note said in a comment
         indents = [0]  # where the text of the item at each level starts
         k = 0
         while k < len(rows):
             row = rows[k]
-            if (item := _CREOLE_ITEM.fullmatch(row)) is not None:
-                level = min(len(item["marks"]) - 1, len(indents) - 1)
-                marker = "-" if item["marks"][0] == "*" else "1."
+            if (rule := _CREOLE_RULE.fullmatch(row)) is not None:
+                words = (rule["dash"] or rule["double"] or rule["dot"] or "").strip()
+                if not ruled:
+                    self.comment(line, f"{row} (a line across the note, which volley leaves out)")
+                    ruled = True
+                if out and out[-1]:
+                    out.append("")  # what follows it starts a paragraph of its own
+                if words:
+                    out += [f"**{_markup(words)}**", ""]
+                indents = [0]
+            elif (item := _CREOLE_ITEM.fullmatch(row)) is not None:
+                marks = item["marks"] or item["numbered"]
+                level = min(len(marks) - 1, len(indents) - 1)
+                marker = "-" if marks[0] == "*" else "1."
                 del indents[level + 1 :]
                 indents.append(indents[level] + len(marker) + 1)
-                out.append(" " * indents[level] + f"{marker} {_markup(item['text'])}")
+                shown = _markup((item["text"] or item["words"]).strip())
+                out.append(" " * indents[level] + f"{marker} {shown}")
             elif (heading := _CREOLE_HEADING.fullmatch(row)) is not None:
                 out.append(f"**{_markup(heading[1])}**")  # drawn larger, in bold
+                indents = [0]
+            elif _EMPTY_ROW.fullmatch(row):  # `|||`, written for space: a table of nothing
+                if out and out[-1]:
+                    out.append("")
                 indents = [0]
             elif _CREOLE_ROW.fullmatch(row):
                 table = list(itertools.takewhile(_CREOLE_ROW.fullmatch, rows[k:]))
@@ -958,6 +1022,9 @@ class _Reader:
                 out.append(note_line(_markup(row)))
                 indents = [0]
             k += 1
+        while out and not out[-1]:  # a rule or a `|||` last: no empty lines after the text
+            out.pop()
+        plain = [at for at in plain if at < len(out)]
         read = sum(isinstance(block, Table) for block in parse_note("\n".join(out)))
         if read != tables:  # words with pipes volley would read as a table (or a table's row)
             for at in plain:
@@ -979,8 +1046,10 @@ class _Reader:
         return [written[0], "|" + " --- |" * width, *written[1:]]
 
     def box(self, line: int, found: re.Match[str]) -> None:
-        if any(opened.box is not None for opened in self.stack):
+        around = next((opened.box for opened in reversed(self.stack) if opened.box), None)
+        if around is not None:
             self.comment(line, "a box inside a box (volley draws it as a box of its own)")
+            self.around.add(around.line)
         label = found["quoted"] if found["quoted"] is not None else (found["label"] or "")
         tint = _colour(found["tint"]) if found["tint"] else None
         if found["tint"] and tint is None:
@@ -1077,11 +1146,17 @@ class _Reader:
     def number(self, message: Message) -> None:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
         last given (after `autonumber stop` too), as PlantUML writes it."""
-        if self.numbered:
-            message.number = self.count
-            self.given = str(self.count)
-            self.count += self.step
+        message.number = self.next_number()
         message.label = message.label.replace("%autonumber%", self.given)
+
+    def next_number(self) -> int | None:
+        """The number PlantUML gives the next message, if it numbers them here."""
+        if not self.numbered:
+            return None
+        number = self.count
+        self.given = str(number)
+        self.count += self.step
+        return number
 
     def lifecycle(self, line: int, text: str, found: re.Match[str]) -> None:
         kind = (found["kind"] or "").lower()
@@ -1147,7 +1222,11 @@ class _Reader:
             ends = sorted(position[name] for name in names)
             note.over = diagram.participants[ends[0] : ends[-1] + 1]
         for box in diagram.boxes:
-            if not box.participants:
+            if box.participants:
+                continue
+            if box.line in self.around:  # teoz draws it around them; volley draws them alone
+                self.comment(box.line, "a box around boxes, which volley draws without it")
+            else:
                 self.comment(box.line, "a box with no participant in it, which PlantUML leaves out")
         diagram.boxes = [box for box in diagram.boxes if box.participants]
 
@@ -1187,11 +1266,33 @@ def _colour(written: str) -> str | None:
     return None
 
 
+def _trimmed(lines: list[str]) -> list[str]:
+    """Text's lines without empty ones at either end (`\\n` at the end of a title, or after an
+    image volley leaves out: `<$actor>\\nPayee`), which draw nothing worth a line."""
+    start = next((k for k, line in enumerate(lines) if line), len(lines))
+    end = max((k + 1 for k, line in enumerate(lines) if line), default=start)
+    return lines[start:end] or [""]
+
+
+def _closed(text: str) -> str:
+    """The text with each style tag left open (`<b>bold to the end`) closed at its end: in
+    PlantUML a style runs to the end of the line."""
+    open_tags: list[str] = []
+    for found in _STYLE_TAG.finditer(text):
+        tag = found[2].lower()
+        if not found[1]:
+            open_tags.append(tag)
+        elif tag in open_tags:
+            open_tags.remove(tag)
+    return text + "".join(f"</{tag}>" for tag in reversed(open_tags))
+
+
 def _markup(text: str) -> str:
     """PlantUML's Creole text as volley markup showing the same words: its styles as volley's,
     every other character that is markup in volley escaped. Where volley would not read the
     markup back as meant, the words are kept without their style."""
-    text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", text))
+    text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
+    text = _closed(text.replace("\\t", " "))  # `\t`, a tab
     pieces: list[str] = []
     shown: list[str] = []
     done = 0

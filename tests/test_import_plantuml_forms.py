@@ -1,0 +1,333 @@
+"""`volley import` of the PlantUML forms found in published diagrams that an importer reading
+PlantUML's manual alone misses: arrows from the diagram's edge with no mark, `end` with any
+words, titles with Creole in them, lines across a note, images, and the preprocessor's
+variables and `!if` (the reading PlantUML's own command classes and Creole parser give)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from volley.errors import VolleyErrors
+from volley.importers import convert
+from volley.language.parser import parse
+from volley.language.writer import format_text
+from volley.model import Block, Box, Message, Note, walk
+
+CASES = Path(__file__).resolve().parent / "cases" / "plantuml"
+
+
+def uml(*lines: str) -> str:
+    return "\n".join(["@startuml", *lines, "@enduml"]) + "\n"
+
+
+def imported(source: str) -> str:
+    [diagram] = convert(source, "flow.puml")
+    assert format_text(diagram.text) == diagram.text
+    return diagram.text
+
+
+def messages(source: str) -> list[tuple[str, str, str, str, int | None]]:
+    diagram = parse(imported(source))
+    return [(m.sender, m.receiver, m.arrow, m.label, m.number) for m in diagram.messages()]
+
+
+def notes(source: str) -> list[str]:
+    return [item.text for item in walk(parse(imported(source)).items) if isinstance(item, Note)]
+
+
+def errors(source: str) -> list[tuple[int | None, str]]:
+    with pytest.raises(VolleyErrors) as caught:
+        convert(source, "flow.puml")
+    return [(error.line, error.message) for error in caught.value.errors]
+
+
+# --- messages -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edge",
+    [
+        "-> A : reset",
+        "A -> : done",
+        "A ->",
+        "<- A : out",
+        "A <-- : back",
+        "[-> A : in",
+        "A ->] : x",
+    ],
+)
+def test_an_arrow_with_no_name_at_one_end_comes_from_or_goes_to_the_edge(edge: str) -> None:
+    source = uml("participant Z", edge, "A -> Z : then")
+    assert messages(source) == [("A", "Z", "->", "then", None)]
+    text = imported(source)
+    assert f"// PlantUML: {edge} (an arrow from or to the diagram's edge" in text
+    assert parse(text).participants == ["Z", "A"]  # its lane is drawn where PlantUML has it
+
+
+def test_an_arrow_from_the_edge_takes_its_number_as_plantuml_numbers_it() -> None:
+    source = uml("autonumber", "-> A : start", "A -> B : one", "B ->] : out", "B -> A : two")
+    assert [m[4] for m in messages(source)] == [2, 4]
+    assert (
+        "(an arrow from or to the diagram's edge, which volley does not draw; it takes "
+        "number 1)" in imported(source)
+    )
+
+
+def test_a_cross_or_circle_at_an_end_may_be_written_in_capitals() -> None:
+    source = uml("Client <-[#red]-X Server : failed", "A -X B : lost", "A O-> B : o")
+    assert [m[:3] for m in messages(source)] == [
+        ("Client", "Server", "<--x"),  # a head at Client, the cross at Server, as PlantUML
+        ("A", "B", "-x"),
+        ("A", "B", "->"),
+    ]
+
+
+# --- blocks and boxes ---------------------------------------------------------------------
+
+
+def test_end_with_any_words_closes_the_block_and_partition_is_a_group() -> None:
+    source = uml(
+        "group outer",
+        "  alt ok",
+        "    A -> B : x",
+        "  end regular",
+        "  partition Checks",
+        "    B -> A : y",
+        "  end  opt",
+        "end group",
+    )
+    [outer] = parse(imported(source)).items
+    assert isinstance(outer, Block) and outer.kind == "group"
+    inner = outer.branches[0].items
+    assert [(b.kind, b.branches[0].label) for b in inner if isinstance(b, Block)] == [
+        ("if", "ok"),
+        ("group", "Checks"),
+    ]
+
+
+def test_an_unquoted_box_title_may_hold_creole_and_a_break_at_its_end() -> None:
+    source = uml(
+        "box <size:18>Messenger-Service\\n #WhiteSmoke",
+        "participant A",
+        "end box",
+        "box <size:19>Endgerät</size> <<device>> #LightBlue",
+        "participant B",
+        "end box",
+        "A -> B : x",
+    )
+    diagram = parse(imported(source))
+    assert [(b.label, b.tint, b.participants) for b in diagram.boxes] == [
+        ("Messenger-Service", "WhiteSmoke", ["A"]),
+        ("Endgerät", "LightBlue", ["B"]),
+    ]
+    assert "// PlantUML: <<device>> (a stereotype)" in imported(source)
+
+
+def test_a_box_around_boxes_is_said_as_such_not_as_an_empty_box() -> None:
+    source = uml(
+        "!pragma teoz true",
+        'box "outside"',
+        'box "inner" #LightBlue',
+        "participant A",
+        "end box",
+        "end box",
+        "A -> A : x",
+    )
+    text = imported(source)
+    assert "// PlantUML: a box around boxes, which volley draws without it" in text
+    assert "no participant" not in text
+    assert [b.label for b in parse(text).boxes] == ["inner"]
+
+
+@pytest.mark.parametrize(
+    ("written", "reason"),
+    [
+        ("||25|||", "extra space: volley spaces its rows itself"),
+        ("||45||", "extra space: volley spaces its rows itself"),
+        ("newpage Part two", "a new page: volley draws the diagram as one picture"),
+        ("!pragma teoz true", "a setting of PlantUML's own layout"),
+        ("skinparam BoxPadding 10", "volley's themes decide how a diagram looks"),
+        ("sprite $bug [8x8/16] AB3C", "an image, which volley leaves out"),
+    ],
+)
+def test_statements_about_the_page_are_comments_that_say_why(written: str, reason: str) -> None:
+    text = imported(uml("A -> B : x", written, "B -> A : y"))
+    assert f"// PlantUML: {written} ({reason}" in text
+
+
+def test_a_sprite_over_several_lines_and_its_use_in_a_name_are_comments() -> None:
+    source = uml(
+        "sprite $actor [4x4/16] {",
+        "0000",
+        "0FF0",
+        "}",
+        'actor "<$actor>\\nPayee" as P',
+        "A -> P : pay",
+    )
+    text = imported(source)
+    assert "// PlantUML: sprite $actor [4x4/16] {" in text
+    assert "// 0FF0" in text
+    assert "// PlantUML: <$actor> (an image, which volley leaves out)" in text
+    assert parse(text).labels["P"] == "Payee"
+
+
+# --- text ---------------------------------------------------------------------------------
+
+
+def test_r_and_l_break_a_line_t_is_a_space_and_an_open_style_runs_to_the_end() -> None:
+    source = uml(
+        "A -> B : right\\rleft\\lend",
+        "A -> B : a\\tb",
+        "A -> B : <b>bold to the end",
+        "A -> B : <i>one</i> and <b>two",
+    )
+    assert [m[3] for m in messages(source)] == [
+        "right\\nleft\\nend",
+        "a b",
+        "**bold to the end**",
+        "*one* and **two**",
+    ]
+
+
+def test_lines_across_a_note_and_items_without_a_space_read_as_plantuml_draws_them() -> None:
+    source = uml(
+        "A -> B : x",
+        "note over A",
+        "first",
+        "----",
+        "second",
+        "== Part two ==",
+        "*one",
+        "**two",
+        "**bold** is no item",
+        "#numbered",
+        "end note",
+    )
+    [text] = notes(source)
+    lines = text.split("\n")
+    assert lines[:6] == ["first", "", "second", "", "**Part two**", ""]
+    assert lines[6:8] == ["- one", "  - two"]
+    assert lines[-1] == "1. numbered"
+    assert "**bold** is no item" in lines[8]
+    assert "// PlantUML: ---- (a line across the note, which volley leaves out)" in imported(source)
+
+
+def test_a_link_in_a_participants_name_is_a_comment() -> None:
+    source = uml('actor "[[@component/dochub.user User]]" as user', "user -> B : hi")
+    text = imported(source)
+    assert parse(text).labels["user"] == "User"
+    assert "// PlantUML: [[@component/dochub.user User]] (a link on user" in text
+
+
+# --- the preprocessor ---------------------------------------------------------------------
+
+
+def test_variables_are_written_where_they_are_used() -> None:
+    source = uml(
+        '!$name = "John"',
+        "!$amount = 300",
+        '!$name ?= "not this"',
+        'actor "$name" as A',
+        "A -> B : pay $amount to $name, $unknown stays",
+    )
+    text = imported(source)
+    assert messages(source) == [("A", "B", "->", "pay 300 to John, $unknown stays", None)]
+    assert parse(text).labels["A"] == "John"
+    assert '// !$name = "John"' in text
+
+
+def test_if_else_draws_the_branch_plantuml_draws_and_keeps_the_other_as_comments() -> None:
+    source = uml(
+        "!$simplified = false",
+        "!$level = 2",
+        "!if ($simplified != true)",
+        "A -> B : detailed",
+        "  !if $level >= 3",
+        "A -> B : deepest",
+        "  !elseif ($level == 2) && !%false()",
+        "A -> B : level two",
+        "  !else",
+        "A -> B : shallow",
+        "  !endif",
+        "!else",
+        "A -> B : simple",
+        "!endif",
+        "!ifdef $level",
+        "A -> B : defined",
+        "!endif",
+        "!ifndef SOMETHING",
+        "A -> B : not defined",
+        "!endif",
+    )
+    assert [m[3] for m in messages(source)] == [
+        "detailed",
+        "level two",
+        "defined",
+        "not defined",
+    ]
+    text = imported(source)
+    assert "// A -> B : simple" in text and "// A -> B : deepest" in text
+
+
+def test_a_define_stands_for_its_text_and_an_include_is_said_to_be_unread() -> None:
+    source = uml(
+        "!define HOST api.example.com",
+        "!include common.puml",
+        "!procedure $call($a, $b)",
+        "$a -> $b : call",
+        "!endprocedure",
+        "A -> B : GET https://HOST/x",
+        "!undef HOST",
+        "A -> B : HOST",
+    )
+    assert [m[3] for m in messages(source)] == ["GET https://api.example.com/x", "HOST"]
+    text = imported(source)
+    assert "// PlantUML: !include common.puml (a file volley does not read)" in text
+    assert "// PlantUML: !procedure $call($a, $b) (a procedure, which volley does not run)" in text
+    assert "// $a -> $b : call" in text
+
+
+def test_a_note_inside_an_if_is_kept_whole() -> None:
+    source = uml(
+        "A -> B : x",
+        "!if 1",
+        "note over A",
+        "  !$shown = 2",
+        "  value $shown",
+        "end note",
+        "!endif",
+    )
+    assert notes(source) == ["value 2"]
+
+
+def test_preprocessor_mistakes_are_errors_at_their_lines() -> None:
+    found = errors(uml("!if ($missing == 1)", "A -> B", "!endif", "!endif", "!if 1", "A -> B"))
+    assert found == [
+        (2, "$missing has no value here"),
+        (5, "!endif without an !if to end"),
+        (6, "this !if is never closed; expected !endif"),
+    ]
+
+
+def test_a_real_diagram_built_by_the_preprocessor() -> None:
+    path = CASES / "mojaloop-fx-discovery-preprocessor.puml"
+    [result] = convert(path.read_text(encoding="utf-8"), path.name)
+    diagram = parse(result.text)
+    labels = [m.label for m in diagram.messages()]
+    assert labels[0] == "I'd like to pay Yaro\\n300 BWP, please"
+    assert (
+        "I want to send to MSISDN 2551234567890\\n**GET /parties/MSISDN/2551234567890**" in labels
+    )
+    assert not any("$" in label for label in labels)  # every variable used had a value
+    # `!$advancedCoreConnectorFlow = false`, so the `!else` branch's message is not drawn
+    assert not any(label.startswith("**GET /parties") for label in labels)
+    assert "// PayerCC->D1: **GET /parties/MSISDN/$payeeMSISDN**" in result.text
+    assert isinstance(diagram.boxes[0], Box)
+    assert all(isinstance(m, Message) for m in diagram.messages())
+
+
+def test_a_row_of_empty_cells_in_a_note_is_space_not_a_table() -> None:
+    source = uml("A -> B : x", "ref over A, B", "  the flow", "  |||", "  more", "  |||", "end ref")
+    assert notes(source) == ["**ref:** the flow\n\nmore"]

@@ -1,0 +1,316 @@
+r"""The part of PlantUML's preprocessor that documents written for it lean on, run before their
+statements are read, so that a diagram imports as PlantUML draws it:
+
+    !$name = "John"            a variable; `$name` in any later line is its value
+    !$name ?= "John"           the same, unless it already has one
+    !define HOST api.local     a word that stands for its text in any later line
+    !undef HOST
+    !if ($simplified != true)  the lines up to `!elseif`, `!else` or `!endif` only when true
+    !ifdef HOST, !ifndef HOST  the same, on whether a variable or a word is defined
+
+An `!if`'s expression compares strings and whole numbers (`==`, `!=`, `<`, `<=`, `>`, `>=`),
+joins them (`&&`, `||`, `!`, parentheses, `+` to join strings) and reads `%true()` and
+`%false()`; a word that names nothing is itself (`true`, `false`), as in PlantUML. What is left
+out of a false branch, and every line the preprocessor takes, is kept as a comment where it
+stood. An included file, a procedure or a function, a macro with arguments: none of these is
+run; their lines are comments that say so, and the diagram is imported as far as its own lines
+go. `!pragma` and `!theme` are statements about the page, left to the reader.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+
+_ASSIGN = re.compile(
+    r"!(?:global[ \t]+|local[ \t]+)?(?P<name>\$\w+)[ \t]*(?P<soft>\?)?=[ \t]*(?P<value>.*)"
+)
+_DEFINE = re.compile(
+    r"!define[ \t]+(?P<name>\w+)(?P<args>\([^)]*\))?(?:[ \t]+(?P<value>.*))?", re.I
+)
+_UNDEF = re.compile(r"!undef[ \t]+(?P<name>\$?\w+)", re.I)
+_IF = re.compile(r"!(?P<word>if|elseif)\b[ \t]*(?P<expression>.*)", re.I)
+_IFDEF = re.compile(r"!(?P<word>ifn?def)[ \t]+(?P<name>\$?\w+)", re.I)
+_ELSE = re.compile(r"!else\b.*", re.I)
+_ENDIF = re.compile(r"!endif\b.*", re.I)
+_INCLUDE = re.compile(r"!(?:include\w*|import)\b.*", re.I)
+# A procedure or function, to its end: PlantUML calls it where a line names it
+_DEFINITION = re.compile(r"!(?:unquoted[ \t]+)?(?P<word>procedure|function|definelong)\b.*", re.I)
+_DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*", re.I)
+_PAGE = re.compile(r"!(?:pragma|theme)\b", re.I)  # about the page: the reader's to say
+_VARIABLE = re.compile(r"\$\w+")
+_TOKEN = re.compile(
+    r'[ \t]*(?:"(?P<string>[^"]*)"|\'(?P<quoted>[^\']*)\'|(?P<number>\d+)(?!\w)'
+    r"|(?P<variable>\$\w+)|(?P<builtin>%(?:true|false)\(\))"
+    r"|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()+])|(?P<word>[\w.-]+))",
+    re.I,
+)
+
+Value = str | int
+_COMPARISONS = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+class PreprocessorError(ValueError):
+    """A directive the preprocessor cannot run (its message says why)."""
+
+
+@dataclass
+class Preprocessed:
+    """The lines PlantUML reads after its preprocessor, each with its index in the source
+    (`kept`), and what the preprocessor took, as comments at a source index: the words, and
+    whether volley draws the diagram otherwise than PlantUML for it (an include not read)."""
+
+    lines: list[str] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    comments: list[tuple[int, str, bool]] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Branch:
+    """An `!if` open: whether the lines read now are PlantUML's, whether one of its branches
+    was already taken, and where it started."""
+
+    active: bool
+    taken: bool
+    start: int
+    outer: bool  # whether the lines around the `!if` are read at all
+
+
+def preprocess(lines: list[str]) -> Preprocessed:
+    """Run PlantUML's preprocessor over a diagram's lines."""
+    out = Preprocessed()
+    variables: dict[str, Value] = {}
+    defines: dict[str, str] = {}
+    branches: list[_Branch] = []
+    definition: int | None = None  # the line a procedure, function or long macro started on
+    commented = False  # inside a `/' … '/` comment, which the preprocessor does not read
+    for index, line in enumerate(lines):
+        text = line.strip()
+        reading = all(branch.active for branch in branches)
+        if commented or text.startswith("/'"):
+            commented = "'/" not in (text[2:] if not commented else text)
+            if reading:
+                out.lines.append(line)
+                out.kept.append(index)
+            else:
+                out.comments.append((index, text, False))
+            continue
+        if definition is not None:
+            out.comments.append((index, text, False))
+            if _DEFINITION_END.fullmatch(text):
+                definition = None
+            continue
+        if not text.startswith("!") or _PAGE.match(text):
+            if reading:
+                out.lines.append(_substituted(line, variables, defines))
+                out.kept.append(index)
+            elif text:
+                out.comments.append((index, text, False))
+            continue
+        try:
+            if (found := _IF.fullmatch(text)) is not None or _IFDEF.fullmatch(text):
+                if found is not None and found["word"].lower() == "elseif":
+                    _else_if(branches, found["expression"], variables, defines, index)
+                else:  # one that cannot be read is false, so that its `!endif` ends it
+                    branches.append(_Branch(False, True, index, reading))
+                    branches[-1] = _opened(text, variables, defines, index, reading)
+            elif _ELSE.fullmatch(text):
+                if not branches:
+                    raise PreprocessorError("!else without an !if before it")
+                branch = branches[-1]
+                branch.active, branch.taken = branch.outer and not branch.taken, True
+            elif _ENDIF.fullmatch(text):
+                if not branches:
+                    raise PreprocessorError("!endif without an !if to end")
+                branches.pop()
+            elif not reading:
+                pass
+            elif (found := _ASSIGN.fullmatch(text)) is not None:
+                if not (found["soft"] and found["name"] in variables):
+                    variables[found["name"]] = _evaluate(found["value"], variables, defines)
+            elif (found := _DEFINE.fullmatch(text)) is not None and not found["args"]:
+                defines[found["name"]] = found["value"] or ""
+            elif (found := _UNDEF.fullmatch(text)) is not None:
+                variables.pop(found["name"], None)
+                defines.pop(found["name"], None)
+            elif _INCLUDE.fullmatch(text):
+                out.comments.append((index, f"{text} (a file volley does not read)", True))
+                continue
+            elif (found := _DEFINITION.fullmatch(text)) is not None or _DEFINE.fullmatch(text):
+                what = found["word"].lower() if found is not None else "macro"
+                out.comments.append((index, f"{text} (a {what}, which volley does not run)", True))
+                definition = index if found is not None else None
+                continue
+            else:
+                out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
+                continue
+        except PreprocessorError as exc:
+            out.problems.append((index, str(exc)))
+        out.comments.append((index, text, False))
+    for branch in branches:
+        out.problems.append((branch.start, "this !if is never closed; expected !endif"))
+    if definition is not None:
+        out.problems.append((definition, "this definition is never closed; expected its !end"))
+    return out
+
+
+def _opened(
+    text: str, variables: dict[str, Value], defines: dict[str, str], index: int, reading: bool
+) -> _Branch:
+    """The branch an `!if`, `!ifdef` or `!ifndef` opens."""
+    found = _IFDEF.fullmatch(text)
+    if found is not None:
+        defined = found["name"] in variables or found["name"] in defines
+        true = defined if found["word"].lower() == "ifdef" else not defined
+    else:
+        matched = _IF.fullmatch(text)
+        assert matched is not None
+        true = reading and _truth(_evaluate(matched["expression"], variables, defines))
+    return _Branch(reading and true, true, index, reading)
+
+
+def _else_if(
+    branches: list[_Branch],
+    expression: str,
+    variables: dict[str, Value],
+    defines: dict[str, str],
+    index: int,
+) -> None:
+    if not branches:
+        raise PreprocessorError("!elseif without an !if before it")
+    branch = branches[-1]
+    branch.active = False
+    if branch.taken or not branch.outer:
+        return
+    branch.active = branch.taken = _truth(_evaluate(expression, variables, defines))
+
+
+def _substituted(line: str, variables: dict[str, Value], defines: dict[str, str]) -> str:
+    """A line with each variable's value in its place, then each defined word's text."""
+    line = _VARIABLE.sub(lambda found: str(variables.get(found[0], found[0])), line)
+    if defines:
+        words = "|".join(map(re.escape, sorted(defines, key=len, reverse=True)))
+        line = re.sub(rf"\b(?:{words})\b", lambda found: defines[found[0]], line)
+    return line
+
+
+def _truth(value: Value) -> bool:
+    if isinstance(value, int):
+        return value != 0
+    return value.strip().lower() not in ("", "false", "0")
+
+
+def _evaluate(expression: str, variables: dict[str, Value], defines: dict[str, str]) -> Value:
+    """The value of an expression of `!if` or of an assignment."""
+    tokens: list[tuple[str, str]] = []
+    done = 0
+    text = expression.rstrip()
+    while done < len(text):
+        found = _TOKEN.match(text, done)
+        if found is None or found.end() == done:
+            raise PreprocessorError(
+                f"cannot read {text[done:].strip()!r} in {expression.strip()!r}"
+            )
+        kind = next(k for k, v in found.groupdict().items() if v is not None)
+        tokens.append((kind, found[kind]))
+        done = found.end()
+    if not tokens:
+        raise PreprocessorError("expected an expression")
+    parser = _Expression(tokens, variables, defines)
+    value = parser.either()
+    if parser.at < len(tokens):
+        raise PreprocessorError(f"cannot read {expression.strip()!r}")
+    return value
+
+
+@dataclass
+class _Expression:
+    """A recursive descent over the tokens of an expression, lowest precedence first."""
+
+    tokens: list[tuple[str, str]]
+    variables: dict[str, Value]
+    defines: dict[str, str]
+    at: int = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at][1] if self.at < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        if self.at >= len(self.tokens):
+            raise PreprocessorError("the expression ends too soon")
+        self.at += 1
+        return self.tokens[self.at - 1]
+
+    def either(self) -> Value:
+        value = self.both()
+        while self.peek() == "||":
+            self.take()
+            right = self.both()
+            value = int(_truth(value) or _truth(right))
+        return value
+
+    def both(self) -> Value:
+        value = self.negated()
+        while self.peek() == "&&":
+            self.take()
+            right = self.negated()
+            value = int(_truth(value) and _truth(right))
+        return value
+
+    def negated(self) -> Value:
+        if self.peek() == "!":
+            self.take()
+            return int(not _truth(self.negated()))
+        return self.compared()
+
+    def compared(self) -> Value:
+        left = self.joined()
+        compare = self.peek()
+        if compare not in _COMPARISONS:
+            return left
+        self.take()
+        right = self.joined()
+        if not (isinstance(left, int) and isinstance(right, int)):
+            left, right = str(left), str(right)  # compared as text unless both are numbers
+        return int(_COMPARISONS[compare](left, right))
+
+    def joined(self) -> Value:
+        value = self.atom()
+        while self.peek() == "+":
+            self.take()
+            right = self.atom()
+            if isinstance(value, int) and isinstance(right, int):
+                value += right
+            else:
+                value = f"{value}{right}"
+        return value
+
+    def atom(self) -> Value:
+        kind, text = self.take()
+        if kind == "op" and text == "(":
+            value = self.either()
+            if self.take()[1] != ")":
+                raise PreprocessorError("expected )")
+            return value
+        if kind == "op":
+            raise PreprocessorError(f"expected a value, not {text}")
+        if kind == "number":
+            return int(text)
+        if kind == "builtin":
+            return int(text.lower() == "%true()")
+        if kind == "variable":
+            if text not in self.variables:
+                raise PreprocessorError(f"{text} has no value here")
+            return self.variables[text]
+        if kind == "word":
+            return self.defines.get(text, text)
+        return text
