@@ -3,6 +3,7 @@ reads them, with nothing Mermaid drew left out in silence."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -208,6 +209,17 @@ def test_a_line_break_in_a_participant_label_breaks_its_box_as_in_mermaid() -> N
     assert diagram.shown_lines("J") == ["John", "Second Line <br>"]  # the escaped one is text
     assert diagram.shown("J") == "John Second Line <br>"  # on one line: the panel, the appendix
     assert "// Mermaid" not in text
+
+
+def test_two_line_breaks_in_a_participant_label_leave_an_empty_line_between() -> None:
+    source = "sequenceDiagram\nparticipant P as <br>Arzt<br><br>(TI-M Pro Client)<br>\nP->>P: x\n"
+    diagram = volley.parse(one(source))
+    assert diagram.labels == {"P": "Arzt<br/><br/>(TI-M Pro Client)"}
+    assert diagram.shown_lines("P") == ["Arzt", "", "(TI-M Pro Client)"]  # as Mermaid draws it
+    assert diagram.shown("P") == "Arzt (TI-M Pro Client)"
+    svg = volley.render(diagram)
+    first, second = (float(y) for y in re.findall(r'y="([\d.]+)"[^>]*>(?:Arzt|\(TI-M)', svg)[:2])
+    assert second - first > 30  # two lines apart, not one
 
 
 def test_decimal_numbers_become_whole_numbers_with_a_comment() -> None:

@@ -300,6 +300,13 @@ def test_a_cookie_in_a_label_counts_only_when_it_looks_like_a_credential():
     assert find_secrets_in_label(f"Cookie: sid={LIVE}") != []
 
 
+def test_a_call_that_makes_a_value_is_no_secret_in_a_label():
+    """`token = bin2hex(random_bytes(16))` in a diagram of a lock says how a token is made."""
+    assert find_secrets_in_label("token = bin2hex(random_bytes(16))") == []
+    assert find_secrets_in_label("api_key = os.urandom(32)") == []
+    assert find_secrets_in_label(f"token = {LIVE}") != []
+
+
 DIAGRAM = f"""\
 title: Login with ?token={LIVE}
 Client -> API: POST /login?client_secret={LIVE}

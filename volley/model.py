@@ -303,7 +303,7 @@ class Diagram:
         """A participant as a line of text names it (the page's panel, a screen reader, the
         appendix): its display label where one is declared, each `<br>` in it a space."""
         label = self.labels.get(name)
-        return name if label is None else " ".join(self.shown_lines(name))
+        return name if label is None else " ".join(filter(None, self.shown_lines(name)))
 
     def shown_lines(self, name: str) -> list[str]:
         """A participant's name as its box shows it: its display label, broken into lines at
@@ -312,7 +312,10 @@ class Diagram:
         if label is None:
             return [name]
         parts = [_ESCAPED_BREAK.sub(r"\1", part).strip() for part in _LINE_BREAK.split(label)]
-        return [part for part in parts if part] or [name]  # a label of breaks alone: the name
+        kept = [k for k, part in enumerate(parts) if part]
+        if not kept:
+            return [name]  # a label of breaks alone: the name
+        return parts[kept[0] : kept[-1] + 1]  # `<br><br>` inside: an empty line, as Mermaid
 
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""

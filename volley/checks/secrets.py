@@ -142,6 +142,8 @@ _PLACEHOLDER = re.compile(
     r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
 )
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
+# A program's call, `bin2hex(random_bytes(16))`: how a value is made, not the value
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
 
 # Values that specifications print as their examples: diagrams copy them from there, and they
 # open nothing.
@@ -173,6 +175,7 @@ def credential_like(value: str) -> bool:
         and any(c.isdigit() for c in value)
         and any(c.isalpha() for c in value)
         and not _FILE_NAME.fullmatch(value)
+        and not _CALL.fullmatch(value)
         and not is_placeholder(value)
     )
 

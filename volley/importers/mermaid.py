@@ -41,7 +41,7 @@ import yaml
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_text, trimmed
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
@@ -912,7 +912,8 @@ class _Reader:
             alias = _WRAP.sub("", alias.strip(), count=1)
             parts = [_decode(part).strip() for part in _BREAK.split(alias)]
             # a lane's lines, as in Mermaid; a `<br>` written `#lt;br#gt;` is text
-            label = "<br/>".join(_TEXT_BREAK.sub(r"\\\1", part) for part in parts if part)
+            # (`<br><br>` an empty line between two, none at either end)
+            label = "<br/>".join(_TEXT_BREAK.sub(r"\\\1", part) for part in trimmed(parts))
             if not is_volley_label(label):  # an arrow in it would start a message
                 self.comment(
                     line,

@@ -40,7 +40,7 @@ from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_line, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
 from volley.importers.plantuml_preprocessor import preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, write
@@ -766,7 +766,8 @@ class _Reader:
 
     def show_as(self, line: int, name: str, shown: str) -> None:
         """Give the lane of `name` the label PlantUML shows (`\\n` breaks its line)."""
-        parts = _trimmed([plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)])
+        # (`<$actor>\nPayee`: no line for the image volley leaves out)
+        parts = trimmed([plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)])
         for link in re.finditer(_LINK, shown):
             self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
         label = "<br/>".join(escape_markup(part) for part in parts)
@@ -895,7 +896,7 @@ class _Reader:
     def label(self, text: str) -> str:
         """A one-line volley label from PlantUML's text: `\\n` breaks a line (one at its end
         draws no line)."""
-        return "\\n".join(_trimmed([_markup(part.strip()) for part in _LINE_BREAK.split(text)]))
+        return "\\n".join(trimmed([_markup(part.strip()) for part in _LINE_BREAK.split(text)]))
 
     def note(self, line: int, found: re.Match[str], index: int) -> int:
         place = " ".join(found["place"].lower().split())
@@ -1264,14 +1265,6 @@ def _colour(written: str) -> str | None:
         if read_colour(candidate) is not None:
             return candidate
     return None
-
-
-def _trimmed(lines: list[str]) -> list[str]:
-    """Text's lines without empty ones at either end (`\\n` at the end of a title, or after an
-    image volley leaves out: `<$actor>\\nPayee`), which draw nothing worth a line."""
-    start = next((k for k, line in enumerate(lines) if line), len(lines))
-    end = max((k + 1 for k, line in enumerate(lines) if line), default=start)
-    return lines[start:end] or [""]
 
 
 def _closed(text: str) -> str:
