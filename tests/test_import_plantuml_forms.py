@@ -331,3 +331,17 @@ def test_a_real_diagram_built_by_the_preprocessor() -> None:
 def test_a_row_of_empty_cells_in_a_note_is_space_not_a_table() -> None:
     source = uml("A -> B : x", "ref over A, B", "  the flow", "  |||", "  more", "  |||", "end ref")
     assert notes(source) == ["**ref:** the flow\n\nmore"]
+
+
+def test_creole_underlines_colours_on_tags_and_emoji_by_code_read_as_plantuml_draws_them() -> None:
+    source = uml(
+        "title __Simple__ **communication** example",
+        "A -> B : ~~waved~~ and <s:red>gone</s> and <w:#FF33FF>waved</w>",
+        "A -> B : sun <:2600:> <#green:1f600:> <:ffffff:>",
+    )
+    diagram = parse(imported(source))
+    assert diagram.title == "Simple **communication** example"
+    assert [m.label for m in diagram.messages()] == [
+        "waved and ~~gone~~ and waved",
+        "sun \u2600 \U0001f600 \\<:ffffff:>",
+    ]

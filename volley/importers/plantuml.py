@@ -218,16 +218,19 @@ _OTHER_DIAGRAM = re.compile(
 _LINK = r"\[\[(?P<url>[^\]\s{]+)(?:\{[^}]*\})?(?:[ \t]+(?P<linked>[^\]]*?))?[ \t]*\]\]"
 _STYLE = re.compile(
     rf"{_LINK}|\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\""
-    r"|--(?P<strike>.+?)--|<(?P<tag>b|i|s|u|strike|del)>(?P<tagged>.*?)</(?P=tag)>",
+    r"|--(?P<strike>.+?)--|__(?P<under>.+?)__|~~(?P<wave>.+?)~~"  # underlined: no volley mark
+    r"|<(?P<tag>b|i|s|u|strike|del)(?::[^>]*)?>(?P<tagged>.*?)</(?P=tag)>",  # `<s:red>` too
     re.I,
 )
 # A link written first on a message makes its arrow a link: no words of the label
 _ARROW_LINK = re.compile(rf"[ \t]*{_LINK}[ \t]*")
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
-_OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u)(?:[:= ][^>]*)?>", re.I)
+_OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|w|plain)(?:[:= ][^>]*)?>", re.I)
+# An emoji by its code point, coloured or not: `<:1f600:>`, `<#green:2600:>`
+_EMOJI = re.compile(r"<(?:#\w+)?:(?P<code>[0-9a-fA-F]{4,6}):>")
 # An image in PlantUML's text: a sprite (`<$actor>`, `<$cloud{scale=2}>`) or a file
 _IMAGE = re.compile(r"<\$[\w.]+[^>]*>|<img[: ][^>]*>", re.I)
-_STYLE_TAG = re.compile(r"<(/?)(b|i|s|u|strike|del)>", re.I)
+_STYLE_TAG = re.compile(r"<(/?)(b|i|s|u|strike|del)(?::[^>]*)?>", re.I)
 # Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
 _SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>", re.I)
 # `\n` breaks a line; `\r` and `\l` too (right and left aligned in PlantUML)
@@ -1267,6 +1270,12 @@ def _colour(written: str) -> str | None:
     return None
 
 
+def _emoji(found: re.Match[str]) -> str:
+    """The character an emoji's code names (`<:1f600:>`); one no character has stays as written."""
+    code = int(found["code"], 16)
+    return found[0] if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF else chr(code)
+
+
 def _closed(text: str) -> str:
     """The text with each style tag left open (`<b>bold to the end`) closed at its end: in
     PlantUML a style runs to the end of the line."""
@@ -1285,6 +1294,7 @@ def _markup(text: str) -> str:
     every other character that is markup in volley escaped. Where volley would not read the
     markup back as meant, the words are kept without their style."""
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
+    text = _EMOJI.sub(_emoji, text)
     text = _closed(text.replace("\\t", " "))  # `\t`, a tab
     pieces: list[str] = []
     shown: list[str] = []
@@ -1295,7 +1305,9 @@ def _markup(text: str) -> str:
         shown.append(before)
         done = found.end()
         kind = next(
-            k for k in ("url", "bold", "italic", "code", "strike", "tagged") if found[k] is not None
+            k
+            for k in ("url", "bold", "italic", "code", "strike", "under", "wave", "tagged")
+            if found[k] is not None
         )
         inner = found[kind]
         if kind == "url":  # the words shown, else the address itself, as a volley link
@@ -1305,9 +1317,8 @@ def _markup(text: str) -> str:
             fence = "`" * (max(map(len, re.findall("`+", inner)), default=0) + 1)
             pieces.append(f"{fence}{inner}{fence}")
         else:
-            mark = {"bold": "**", "italic": "*", "strike": "~~"}.get(kind) or _TAG_MARKS[
-                found["tag"].lower()
-            ]
+            marks = {"bold": "**", "italic": "*", "strike": "~~", "under": "", "wave": ""}
+            mark = marks[kind] if kind in marks else _TAG_MARKS[found["tag"].lower()]
             pieces.append(f"{mark}{escape_markup(inner)}{mark}")
         shown.append(inner)
     if not pieces:
