@@ -345,3 +345,25 @@ def test_creole_underlines_colours_on_tags_and_emoji_by_code_read_as_plantuml_dr
         "waved and ~~gone~~ and waved",
         "sun \u2600 \U0001f600 \\<:ffffff:>",
     ]
+
+
+def test_return_answers_the_message_that_started_the_activation_as_plantuml_does() -> None:
+    source = uml(
+        "activate Client",  # before any message: no message to answer later
+        "Client ->> Server : request",
+        "activate Server",
+        "return response",  # Server's reply, in the request's head, ending Server's bar
+        "return again",  # nothing left to answer: the message before it, turned around
+        "B <- A : call",
+        "activate B",
+        "return done",
+    )
+    found = [(m.sender, m.receiver, m.arrow, m.label, m.activate) for m in
+             parse(imported(source)).messages()]  # fmt: skip
+    assert found == [
+        ("Client", "Server", "->>", "request", None),
+        ("Server", "Client", "-->>", "response", "-"),
+        ("Client", "Server", "-->>", "again", None),
+        ("B", "A", "<-", "call", None),
+        ("B", "A", "-->", "done", "-"),
+    ]

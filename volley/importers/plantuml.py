@@ -463,7 +463,9 @@ class _Reader:
     numbered: bool = False
     given: str = ""  # the number last given
     # each activation open, with who called it: `return` answers the last one
-    active: list[tuple[str, str | None]] = field(default_factory=list)
+    # (PlantUML's stack: the message before `activate B`, whoever it went to, or the one marked
+    # `++`; none when `activate` comes before any message)
+    active: list[tuple[str, Message | None]] = field(default_factory=list)
     last: Message | None = None
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
@@ -838,7 +840,7 @@ class _Reader:
         extra: list[Item] = []
         for mark in re.findall(r"\+\+|--|\*\*|!!", found_marks):
             if mark == "++":
-                self.active.append((receiver, sender))
+                self.active.append((receiver, message))
                 if message.activate is None:
                     message.activate = "+"
                 else:
@@ -1111,8 +1113,7 @@ class _Reader:
     def activation(self, line: int, on: bool, written: str) -> None:
         name = self.use(line, written)
         if on:
-            last = self.last
-            self.active.append((name, last.sender if last and last.receiver == name else None))
+            self.active.append((name, self.last))
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
@@ -1127,22 +1128,27 @@ class _Reader:
         return False
 
     def reply(self, line: int, label: str) -> None:
-        """`return`: a dashed reply from the participant last activated to its caller, which
-        ends its activation."""
-        ends: Literal["-"] | None = "-"
-        caller: str | None
-        if not self.active:  # PlantUML answers the message before it, ending no activation
-            if self.last is None:
-                self.fail(line, "return with no message before it to answer")
-            name, caller, ends = self.last.receiver, self.last.sender, None
+        """`return`, as PlantUML reads it: a dashed reply to the message that started the last
+        activation (the message before `activate B`, or the one marked `++`), from the
+        participant it went to back to its sender, which ends that activation; with no
+        activation open, the message before it turned around, ending none."""
+        ends: Literal["-"] | None = None
+        opened = [(k, name, by) for k, (name, by) in enumerate(self.active) if by is not None]
+        if opened:
+            k, name, answered = opened[-1]
+            del self.active[k]
+        elif self.last is None:
+            self.fail(line, "return with no message before it to answer")
         else:
-            name, caller = self.active.pop()
-        if caller is None:
-            self.fail(
-                line,
-                f"return from {name}, whose activation no message started: no one to return to",
-            )
-        message = Message(line, name, caller, "-->", self.label(label), activate=ends)
+            name, answered = "", self.last
+        caller, replier = answered.sender, answered.receiver
+        if answered.arrow.startswith("<") and not answered.arrow.endswith(">"):
+            caller, replier = replier, caller  # `B <- A`: A called B
+        if name == replier:
+            ends = "-"
+        thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
+        arrow = "-->>" if thin else "-->"
+        message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
         self.number(message)
         self.add(message)
         self.last = message
