@@ -367,3 +367,19 @@ def test_return_answers_the_message_that_started_the_activation_as_plantuml_does
         ("B", "A", "<-", "call", None),
         ("B", "A", "-->", "done", "-"),
     ]
+
+
+def test_named_by_from_a_diagram_without_startuml_is_read_whole(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from volley.cli import main
+
+    path = tmp_path / "sequence.puml"
+    path.write_text('hide footbox\nparticipant "<img:gh.png>" as GitHub\nGitHub ->> B : push\n')
+    done = CliRunner().invoke(main, ["import", str(path), "--from", "plantuml"])
+    assert done.exit_code == 0, done.output
+    assert "GitHub ->> B: push" in done.output
+    assert "// PlantUML: <img:gh.png> (an image, which volley leaves out)" in done.output
+    prose = CliRunner().invoke(main, ["import", "-", "--from", "plantuml"], input="hello world\n")
+    assert prose.exit_code == 1
+    assert "not a PlantUML diagram" in prose.output

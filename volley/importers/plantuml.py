@@ -398,6 +398,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     """Every sequence diagram in `text`."""
     lines = normalise(text).split("\n")
     parts = _parts(lines)
+    if not parts and is_sequence(whole := _Part(0, lines)):
+        parts = [whole]  # asked for by name, a diagram with no @startuml line is read whole
     found = [part for part in parts if is_sequence(part)]
     if not found:
         raise VolleyError(
@@ -776,7 +778,7 @@ class _Reader:
         for link in re.finditer(_LINK, shown):
             self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
         label = "<br/>".join(escape_markup(part) for part in parts)
-        if label == escape_markup(name):
+        if label in ("", escape_markup(name)):  # (an image alone: the lane shows its name)
             return
         if is_volley_label(label):
             self.diagram.labels[name] = label
