@@ -383,3 +383,30 @@ def test_named_by_from_a_diagram_without_startuml_is_read_whole(tmp_path: Path) 
     prose = CliRunner().invoke(main, ["import", "-", "--from", "plantuml"], input="hello world\n")
     assert prose.exit_code == 1
     assert "not a PlantUML diagram" in prose.output
+
+
+def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None:
+    source = uml(
+        "A -> B : POST /transfers",
+        "note left",
+        "    PUT /parties",
+        "    {",
+        '        "party": {',
+        '            "id": "42"',
+        "        }",
+        "    }",
+        "end note",
+        "note over A",
+        "  flat words",
+        "    indented words",
+        "end note",
+    )
+    found = notes(source)
+    assert found[0] == (
+        'PUT /parties\n```json\n{\n    "party": {\n        "id": "42"\n    }\n}\n```'
+    )
+    assert found[1] == "flat words\nindented words"  # prose: its lines, as before
+    assert (
+        "// PlantUML: indented data in a note (volley keeps its indentation in a code "
+        "block)" in imported(source)
+    )

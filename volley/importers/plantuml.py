@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Literal, NoReturn
 
@@ -43,7 +44,7 @@ from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
 from volley.importers.plantuml_preprocessor import preprocess
 from volley.language.parser import if_label, normalise
-from volley.language.writer import Comment, write
+from volley.language.writer import Comment, fence_for, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
 from volley.text.inline import Table, escape_markup, parse_note, plain_text
 
@@ -976,7 +977,12 @@ class _Reader:
             self.comment(line, f"{image} (an image, which volley leaves out)")
         while body and not body[-1]:
             body.pop()
-        return note_text(self.creole(line, body), written=True), end + 1
+        start = _data_start(lines[index:end]) if closer is _NOTE_END else None
+        if start is None:
+            return note_text(self.creole(line, body), written=True), end + 1
+        self.comment(line, "indented data in a note (volley keeps its indentation in a code block)")
+        code = _code_block(lines[index + start : end])
+        return note_text([*self.creole(line, body[:start]), *code], written=True), end + 1
 
     def creole(self, line: int, rows: list[str]) -> list[str]:
         """A note's lines as volley markup: Creole's lists (`* item`, `# numbered`, `**` one
@@ -1276,6 +1282,34 @@ def _colour(written: str) -> str | None:
         if read_colour(candidate) is not None:
             return candidate
     return None
+
+
+def _data_start(rows: list[str]) -> int | None:
+    """Where a note's JSON or XML starts, when it runs to the note's end and its lines are
+    indented within it: PlantUML keeps a note's indentation (less what all its lines share),
+    which volley's note text, read as paragraphs, would lose."""
+    filled = [k for k, row in enumerate(rows) if row.strip()]
+    if not filled:
+        return None
+    closing = rows[filled[-1]].strip()[-1:]
+    for k in filled:
+        if (rows[k].strip()[:1], closing) in (("{", "}"), ("[", "]"), ("<", ">")):
+            return k if any(row[:1] == " " for row in _dedented(rows[k:])) else None
+    return None
+
+
+def _dedented(rows: list[str]) -> list[str]:
+    """Lines less the indentation they all share, tabs as four spaces, no empty lines at
+    either end."""
+    text = "\n".join(row.rstrip().expandtabs(4) for row in rows)
+    return trimmed(textwrap.dedent(text).split("\n"))
+
+
+def _code_block(rows: list[str]) -> list[str]:
+    """Data as a fenced block, JSON or XML by its first character."""
+    kept = _dedented(rows)
+    fence = fence_for(kept)
+    return [fence + ("xml" if kept[0].lstrip().startswith("<") else "json"), *kept, fence]
 
 
 def _emoji(found: re.Match[str]) -> str:
