@@ -13,7 +13,7 @@ from volley.errors import VolleyErrors
 from volley.importers import convert
 from volley.language.parser import parse
 from volley.language.writer import format_text
-from volley.model import Block, Box, Message, Note, walk
+from volley.model import Activation, Block, Box, Message, Note, walk
 
 CASES = Path(__file__).resolve().parent / "cases" / "plantuml"
 
@@ -410,3 +410,55 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
         "// PlantUML: indented data in a note (volley keeps its indentation in a code "
         "block)" in imported(source)
     )
+
+
+def test_a_letter_after_an_arrow_is_a_name_unless_a_name_follows_it() -> None:
+    source = uml("A->X", "A->X : hi", "A ->x B : lost", "X<- A : back", "A ->o]")
+    assert [m[:4] for m in messages(source)] == [
+        ("A", "X", "->", ""),
+        ("A", "X", "->", "hi"),
+        ("A", "B", "-x", "lost"),
+        ("X", "A", "<-", "back"),
+    ]
+
+
+def test_a_return_to_an_arrow_from_the_edge_goes_back_to_the_edge() -> None:
+    source = uml(
+        "Alice -> Bob : hello",
+        "[-> Bob ++ : request",
+        "Bob -> Carol : work",
+        "return done",
+        "-> Carol : again",
+        "activate Carol",
+        "return",
+    )
+    text = imported(source)
+    diagram = parse(text)
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("Alice", "Bob"),
+        ("Bob", "Carol"),
+    ]
+    assert [(a.participant, a.on) for a in walk(diagram.items) if isinstance(a, Activation)] == [
+        ("Bob", True),
+        ("Bob", False),
+        ("Carol", True),
+        ("Carol", False),
+    ]
+    assert "// PlantUML: return done (an arrow from or to the diagram's edge" in text
+
+
+def test_an_escaped_backslash_is_no_line_break() -> None:
+    source = uml("A -> B : path C:\\\\logs\\\\run.txt", "A -> B : one\\ntwo")
+    assert [m[3] for m in messages(source)] == ["path C:\\\\logs\\\\run.txt", "one\\ntwo"]
+
+
+def test_only_the_preprocessors_own_words_are_its_lines() -> None:
+    source = uml(
+        "!function $double($a) !return $a + $a",
+        "Alice -> Bob : hi",
+        "note over Alice",
+        "!!! Important: keep this line",
+        "end note",
+    )
+    assert notes(source) == ["!!! Important: keep this line"]
+    assert "(a function, which volley does not run)" in imported(source)

@@ -76,13 +76,15 @@ _PARTS = re.compile(
 # A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
 # name (none where it ends at the edge, `->]`), the lifeline marks and the text.
 # A style may also stand before the arrow (`A [#gray]--x B`); a lone `[` is the diagram's edge.
-# A circle or cross ends an arrow only before a space, and starts one only after a space (or
-# a style): `A->oca` is a message to oca, `Tokyo->B` one from Tokyo.
+# A circle or cross ends an arrow only before a space and a name (or right before the edge,
+# `->x]`), and starts one only after a space (or a style, or the edge): `A->oca` is a message
+# to oca, `Tokyo->B` one from Tokyo, `A->X : hi` one to X, as in PlantUML's CommandArrow.
 _ARROW = (
     r"(?P<edge_from>\[(?![^\]\s]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
-    r"(?P<left>(?:(?<![^ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
+    r"(?P<left>(?:(?<=[ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
     r"(?P<shaft>-(?:\[[^\]]*\])?-*)"  # two dashes or more: dotted
-    r"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[oxOX](?=[ \t\]?]|$))?)(?P<edge_to>\]|\?)?"
+    rf"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[oxOX](?=[\]?]|[ \t]+(?:{_NAME})))?)"
+    r"(?P<edge_to>\]|\?)?"
 )
 # Teoz (PlantUML's newer layout) adds an anchor before a message (`{start} A -> B`), a slant
 # beside its arrow (`->(10)`), and a name declared where it is first used (`A -> "B" as B`).
@@ -234,8 +236,9 @@ _IMAGE = re.compile(r"<\$[\w.]+[^>]*>|<img[: ][^>]*>", re.I)
 _STYLE_TAG = re.compile(r"<(/?)(b|i|s|u|strike|del)(?::[^>]*)?>", re.I)
 # Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
 _SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>", re.I)
-# `\n` breaks a line; `\r` and `\l` too (right and left aligned in PlantUML)
-_LINE_BREAK = re.compile(r"\\[nrl]|<br[ \t]*/?>", re.I)
+# `\n` breaks a line; `\r` and `\l` too (right and left aligned in PlantUML), `<br>` too; `\t`
+# is a tab and `\\` a backslash
+_ESCAPE = re.compile(r"\\\\|\\[nrlt]|(?i:<br[ \t]*/?>)")
 BLOCKS = {"alt": "if", "opt": "opt", "loop": "loop", "par": "par", "break": "break"}
 BLOCKS |= {"critical": "critical", "group": "group", "partition": "group"}
 BRANCHES = {"if": "else", "par": "and", "critical": "option"}
@@ -470,6 +473,7 @@ class _Reader:
     # `++`; none when `activate` comes before any message)
     active: list[tuple[str, Message | None]] = field(default_factory=list)
     last: Message | None = None
+    answerable: Message | None = None  # the message a `return` answers: an edge arrow too
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
     around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
@@ -775,7 +779,7 @@ class _Reader:
     def show_as(self, line: int, name: str, shown: str) -> None:
         """Give the lane of `name` the label PlantUML shows (`\\n` breaks its line)."""
         # (`<$actor>\nPayee`: no line for the image volley leaves out)
-        parts = trimmed([plain_text(_markup(part.strip())) for part in _LINE_BREAK.split(shown)])
+        parts = trimmed([plain_text(_markup(part.strip())) for part in _lines(shown)])
         for link in re.finditer(_LINK, shown):
             self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
         label = "<br/>".join(escape_markup(part) for part in parts)
@@ -802,14 +806,7 @@ class _Reader:
 
     def message(self, line: int, text: str, found: re.Match[str]) -> None:
         if not (found["sender"] and found["receiver"]):
-            number = self.next_number()  # PlantUML numbers it as any other
-            taken = "" if number is None else f"; it takes number {number}"
-            self.comment(
-                line,
-                f"{text} (an arrow from or to the diagram's edge, which volley does not draw"
-                f"{taken})",
-            )
-            self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
+            self.edge(line, text, found)
             return
         if found["parallel"]:
             self.comment(line, "& (volley draws this message on a row of its own)")
@@ -863,7 +860,31 @@ class _Reader:
             self.add(item)
         for other in also:  # the same message, under the same number
             self.add(replace(message, receiver=other, activate=None))
-        self.last = message
+        self.last = self.answerable = message
+
+    def edge(self, line: int, text: str, found: re.Match[str]) -> None:
+        """An arrow from or to the diagram's edge: a comment, its lane drawn, its number taken,
+        its marks (`[-> B ++`) acted on, and kept for a `return` to answer, as PlantUML does."""
+        self.edge_comment(line, text)
+        lane = self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
+        left = "<<" if "<<" in found["left"] else "<" if "<" in found["left"] else ""
+        right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
+        ends = (lane, "") if found["sender"] else ("", lane)
+        self.answerable = Message(line, *ends, f"{left}-{right}" if left or right else "->")
+        for mark in re.findall(r"\+\+|--", found["marks"] or ""):
+            if mark == "++":
+                self.active.append((lane, self.answerable))
+                self.add(Activation(line, lane, True))
+            elif self.close(lane):
+                self.add(Activation(line, lane, False))
+
+    def edge_comment(self, line: int, text: str) -> None:
+        number = self.next_number()  # PlantUML numbers it as any other
+        taken = "" if number is None else f"; it takes number {number}"
+        self.comment(
+            line,
+            f"{text} (an arrow from or to the diagram's edge, which volley does not draw{taken})",
+        )
 
     def arrow(self, line: int, found: re.Match[str]) -> str:
         """volley's arrow for PlantUML's: its shaft (dashed where a bracket says so; PlantUML
@@ -904,7 +925,7 @@ class _Reader:
     def label(self, text: str) -> str:
         """A one-line volley label from PlantUML's text: `\\n` breaks a line (one at its end
         draws no line)."""
-        return "\\n".join(trimmed([_markup(part.strip()) for part in _LINE_BREAK.split(text)]))
+        return "\\n".join(trimmed([_markup(part.strip()) for part in _lines(text)]))
 
     def note(self, line: int, found: re.Match[str], index: int) -> int:
         place = " ".join(found["place"].lower().split())
@@ -963,7 +984,7 @@ class _Reader:
     ) -> tuple[str, int]:
         """A note's text: on its line after the colon, or the lines up to `end note`."""
         if text is not None:
-            rows = [part.strip() for part in _LINE_BREAK.split(text.strip())]
+            rows = [part.strip() for part in _lines(text.strip())]
             return note_text(self.creole(line, rows), written=True), index
         lines = self.part.lines
         end = index
@@ -1121,7 +1142,7 @@ class _Reader:
     def activation(self, line: int, on: bool, written: str) -> None:
         name = self.use(line, written)
         if on:
-            self.active.append((name, self.last))
+            self.active.append((name, self.answerable))
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
@@ -1145,10 +1166,10 @@ class _Reader:
         if opened:
             k, name, answered = opened[-1]
             del self.active[k]
-        elif self.last is None:
+        elif self.answerable is None:
             self.fail(line, "return with no message before it to answer")
         else:
-            name, answered = "", self.last
+            name, answered = "", self.answerable
         caller, replier = answered.sender, answered.receiver
         if answered.arrow.startswith("<") and not answered.arrow.endswith(">"):
             caller, replier = replier, caller  # `B <- A`: A called B
@@ -1157,9 +1178,15 @@ class _Reader:
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
         arrow = "-->>" if thin else "-->"
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
+        if not (replier and caller):  # an answer to an arrow from the edge goes back to it
+            self.edge_comment(line, f"return {label}".strip())
+            if ends:
+                self.add(Activation(line, name, False))
+            self.answerable = message
+            return
         self.number(message)
         self.add(message)
-        self.last = message
+        self.last = self.answerable = message
 
     def number(self, message: Message) -> None:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
@@ -1219,9 +1246,7 @@ class _Reader:
         if self.diagram.title is not None:
             self.comment(line, f"title {text}")
             return index
-        self.diagram.title = " ".join(
-            _markup(part.strip()) for part in _LINE_BREAK.split(text.strip())
-        )
+        self.diagram.title = " ".join(_markup(part.strip()) for part in _lines(text.strip()))
         self.diagram.title_line = line
         return index
 
@@ -1284,6 +1309,25 @@ def _colour(written: str) -> str | None:
     return None
 
 
+def _lines(text: str) -> list[str]:
+    """PlantUML's text split where it breaks lines, its escapes read as Display.getWithNewlines
+    reads them: `\\n`, `\\r`, `\\l` and `<br>` break, `\\t` is a tab (a space here), `\\\\` a
+    backslash (so `C:\\\\logs` is no line break)."""
+    lines = [""]
+    done = 0
+    for found in _ESCAPE.finditer(text):
+        lines[-1] += text[done : found.start()]
+        done = found.end()
+        if found[0] == "\\\\":
+            lines[-1] += "\\"
+        elif found[0] == "\\t":
+            lines[-1] += " "
+        else:
+            lines.append("")
+    lines[-1] += text[done:]
+    return lines
+
+
 def _data_start(rows: list[str]) -> int | None:
     """Where a note's JSON or XML starts, when it runs to the note's end and its lines are
     indented within it: PlantUML keeps a note's indentation (less what all its lines share),
@@ -1337,7 +1381,7 @@ def _markup(text: str) -> str:
     markup back as meant, the words are kept without their style."""
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
     text = _EMOJI.sub(_emoji, text)
-    text = _closed(text.replace("\\t", " "))  # `\t`, a tab
+    text = _closed(text)
     pieces: list[str] = []
     shown: list[str] = []
     done = 0

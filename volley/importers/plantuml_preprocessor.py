@@ -38,7 +38,15 @@ _INCLUDE = re.compile(r"!(?:include\w*|import)\b.*", re.I)
 # A procedure or function, to its end: PlantUML calls it where a line names it
 _DEFINITION = re.compile(r"!(?:unquoted[ \t]+)?(?P<word>procedure|function|definelong)\b.*", re.I)
 _DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*", re.I)
-_PAGE = re.compile(r"!(?:pragma|theme)\b", re.I)  # about the page: the reader's to say
+# The preprocessor's own words: any other `!` line (`!pragma`, `!theme`, which are about the
+# page, or `!!! Important` in a note) is the diagram's, for the reader
+_DIRECTIVE = re.compile(
+    r"!(?:\$|(?:if|ifdef|ifndef|elseif|else|endif|define|definelong|enddefinelong|undef"
+    r"|include\w*|import|unquoted|final|procedure|endprocedure|function|endfunction|return"
+    r"|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global|startsub|endsub)\b)",
+    re.I,
+)
+_ONE_LINE = re.compile(r".*\)[ \t]*!return\b.*", re.I)  # `!function $f($a) !return $a + $a`
 _VARIABLE = re.compile(r"\$\w+")
 _TOKEN = re.compile(
     r'[ \t]*(?:"(?P<string>[^"]*)"|\'(?P<quoted>[^\']*)\'|(?P<number>\d+)(?!\w)'
@@ -109,7 +117,7 @@ def preprocess(lines: list[str]) -> Preprocessed:
             if _DEFINITION_END.fullmatch(text):
                 definition = None
             continue
-        if not text.startswith("!") or _PAGE.match(text):
+        if not _DIRECTIVE.match(text):
             if reading:
                 out.lines.append(_substituted(line, variables, defines))
                 out.kept.append(index)
@@ -148,7 +156,7 @@ def preprocess(lines: list[str]) -> Preprocessed:
             elif (found := _DEFINITION.fullmatch(text)) is not None or _DEFINE.fullmatch(text):
                 what = found["word"].lower() if found is not None else "macro"
                 out.comments.append((index, f"{text} (a {what}, which volley does not run)", True))
-                definition = index if found is not None else None
+                definition = index if found is not None and not _ONE_LINE.fullmatch(text) else None
                 continue
             else:
                 out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
