@@ -303,12 +303,71 @@ def test_a_note_inside_an_if_is_kept_whole() -> None:
 
 
 def test_preprocessor_mistakes_are_errors_at_their_lines() -> None:
-    found = errors(uml("!if ($missing == 1)", "A -> B", "!endif", "!endif", "!if 1", "A -> B"))
+    found = errors(uml("!if ($level == ", "A -> B", "!endif", "!endif", "!if 1", "A -> B"))
     assert found == [
-        (2, "$missing has no value here"),
+        (2, "the expression ends too soon"),
         (5, "!endif without an !if to end"),
         (6, "this !if is never closed; expected !endif"),
     ]
+
+
+def test_truth_in_the_preprocessor_is_plantumls_only_0_and_empty_text_are_false() -> None:
+    source = uml(
+        '!$flag = "false"',
+        '!$zero = "0"',
+        "!$none = 0",
+        '!$empty = ""',
+        "!if $flag",
+        "A -> B : the text false is true",
+        "!endif",
+        "!if (false)",
+        "A -> B : the word false too",
+        "!endif",
+        "!if $zero",
+        "A -> B : the text 0 too",
+        "!endif",
+        "!if $none || $empty",
+        "A -> B : not drawn",
+        "!endif",
+        "!if $UNSET",
+        "A -> B : a variable with no value is its name, which is true",
+        "!endif",
+        '!if %variable_exists("$flag") && !%variable_exists("$UNSET") && %strlen($flag) == 5',
+        "A -> B : built-in functions",
+        "!endif",
+        '!if %upper("a") == "A" && %not(%boolval(0)) && %intval("7") > 6',
+        "A -> B : more of them",
+        "!endif",
+    )
+    assert [m[3] for m in messages(source)] == [
+        "the text false is true",
+        "the word false too",
+        "the text 0 too",
+        "a variable with no value is its name, which is true",
+        "built-in functions",
+        "more of them",
+    ]
+
+
+def test_an_if_calling_a_function_volley_does_not_run_is_read_as_true_with_a_comment() -> None:
+    source = uml('!if %function_exists("$f")', "A -> B : read", "!else", "A -> B : not", "!endif")
+    assert [m[3] for m in messages(source)] == ["read"]
+    assert (
+        '// PlantUML: !if %function_exists("$f") (volley does not run %function_exists(…): the '
+        "lines under it are read)"
+    ) in imported(source)
+
+
+def test_pasting_bare_variables_and_comment_lines() -> None:
+    source = uml(
+        '!$svc = "Order"',
+        '!host = "api.local"',
+        "' $svc stays as written in a comment",
+        "$svc##Service -> B : GET https://host/x",
+    )
+    assert [m[:2] for m in messages(source)] == [("OrderService", "B")]
+    assert messages(source)[0][3] == "GET https://api.local/x"
+    assert "// $svc stays as written in a comment" in imported(source)
 
 
 def test_a_real_diagram_built_by_the_preprocessor() -> None:
@@ -462,3 +521,41 @@ def test_only_the_preprocessors_own_words_are_its_lines() -> None:
     )
     assert notes(source) == ["!!! Important: keep this line"]
     assert "(a function, which volley does not run)" in imported(source)
+
+
+def test_marks_on_a_reversed_arrow_act_on_the_participant_it_points_to() -> None:
+    source = uml(
+        "Bob <- Alice ++ : call",
+        "return ok",
+        "X -> A : one",
+        "activate A",
+        "A -> B",
+        "activate C",
+        "return r",
+    )
+    found = [
+        (m.sender, m.receiver, m.arrow, m.activate) for m in parse(imported(source)).messages()
+    ]
+    assert found[:2] == [("Bob", "Alice", "<-", "+"), ("Bob", "Alice", "-->", "-")]
+    # `activate C` after a message that does not name C answers nothing: the return goes to X
+    assert found[-1] == ("A", "X", "-->", "-")
+
+
+def test_creole_in_a_note_is_never_taken_for_json() -> None:
+    source = uml(
+        "A -> B : x",
+        "note over A",
+        "<b>Steps</b>",
+        "    * first",
+        "    * second",
+        "<i>then reply</i>",
+        "end note",
+        "note over B",
+        "[[https://example.com docs]]",
+        "  indented",
+        "[[https://example.com more]]",
+        "end note",
+    )
+    first, second = notes(source)
+    assert first.startswith("**Steps**\n- first\n- second")
+    assert "```" not in first + second

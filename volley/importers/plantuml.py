@@ -311,7 +311,7 @@ def _parts(lines: list[str]) -> list[_Part]:
 def is_sequence(part: _Part) -> bool:
     """Whether a diagram is a sequence diagram: it holds a message, a participant's
     declaration or a note, and no statement of PlantUML's other diagrams."""
-    statements = _statements(part.lines)
+    statements = _statements(preprocess(part.lines).lines)  # as PlantUML reads them
     if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
         return False
     return any(
@@ -838,20 +838,21 @@ class _Reader:
         if self.auto and "-" not in found_marks and "--" not in arrow:
             found_marks = "++" + found_marks  # a call (not a dashed reply) activates
         extra: list[Item] = []
+        caller, callee = _ends(message)  # `B <- A ++` activates B, as volley's `B <-+ A` does
         for mark in re.findall(r"\+\+|--|\*\*|!!", found_marks):
             if mark == "++":
-                self.active.append((receiver, message))
+                self.active.append((callee, message))
                 if message.activate is None:
                     message.activate = "+"
                 else:
-                    extra.append(Activation(line, receiver, True))
+                    extra.append(Activation(line, callee, True))
             elif mark == "--":
-                if not self.close(sender):
-                    self.comment(line, f"-- (no activation of {sender} is open here)")
+                if not self.close(caller):
+                    self.comment(line, f"-- (no activation of {caller} is open here)")
                 elif message.activate is None:
                     message.activate = "-"
                 else:
-                    extra.append(Activation(line, sender, False))
+                    extra.append(Activation(line, caller, False))
             else:
                 what = "creates" if mark == "**" else "destroys"
                 self.comment(line, f"{mark} ({what} {receiver}: volley draws its lane throughout)")
@@ -1142,7 +1143,10 @@ class _Reader:
     def activation(self, line: int, on: bool, written: str) -> None:
         name = self.use(line, written)
         if on:
-            self.active.append((name, self.answerable))
+            # (PlantUML's SequenceDiagram.activate: the message before it, if it names B)
+            last = self.answerable
+            dealt = last is not None and name in (last.sender, last.receiver)
+            self.active.append((name, last if dealt else None))
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
@@ -1170,9 +1174,7 @@ class _Reader:
             self.fail(line, "return with no message before it to answer")
         else:
             name, answered = "", self.answerable
-        caller, replier = answered.sender, answered.receiver
-        if answered.arrow.startswith("<") and not answered.arrow.endswith(">"):
-            caller, replier = replier, caller  # `B <- A`: A called B
+        caller, replier = _ends(answered)
         if name == replier:
             ends = "-"
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
@@ -1328,18 +1330,31 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _ends(message: Message) -> tuple[str, str]:
+    """Who sends a message and who it goes to, as its arrow points (`B <- A`: A to B)."""
+    if message.arrow.startswith("<") and not message.arrow.endswith(">"):
+        return message.receiver, message.sender
+    return message.sender, message.receiver
+
+
+# Pretty-printed JSON in a note: a line of `{` or `[` alone, keys in quotes, a closing line
+_DATA_OPENS = re.compile(r"[{\[][ \t]*")
+_DATA_CLOSES = re.compile(r"[}\]][ \t]*,?")
+_DATA_KEY = re.compile(r'[ \t]*"[^"]*"[ \t]*:')
+
+
 def _data_start(rows: list[str]) -> int | None:
-    """Where a note's JSON or XML starts, when it runs to the note's end and its lines are
-    indented within it: PlantUML keeps a note's indentation (less what all its lines share),
-    which volley's note text, read as paragraphs, would lose."""
+    """Where a note's JSON starts, when it runs to the note's end and its lines are indented
+    within it: PlantUML keeps a note's indentation (less what all its lines share), which
+    volley's note text, read as paragraphs, would lose. (Creole in a note, which PlantUML
+    styles, is never taken for it: JSON opens with `{` or `[` on a line of its own.)"""
     filled = [k for k, row in enumerate(rows) if row.strip()]
-    if not filled:
+    if not filled or not _DATA_CLOSES.fullmatch(rows[filled[-1]].strip()):
         return None
-    closing = rows[filled[-1]].strip()[-1:]
-    for k in filled:
-        if (rows[k].strip()[:1], closing) in (("{", "}"), ("[", "]"), ("<", ">")):
-            return k if any(row[:1] == " " for row in _dedented(rows[k:])) else None
-    return None
+    start = next((k for k in filled if _DATA_OPENS.fullmatch(rows[k].strip())), None)
+    if start is None or not any(_DATA_KEY.match(row) for row in rows[start:]):
+        return None
+    return start if any(row[:1] == " " for row in _dedented(rows[start:])) else None
 
 
 def _dedented(rows: list[str]) -> list[str]:
@@ -1350,10 +1365,10 @@ def _dedented(rows: list[str]) -> list[str]:
 
 
 def _code_block(rows: list[str]) -> list[str]:
-    """Data as a fenced block, JSON or XML by its first character."""
+    """JSON as a fenced block."""
     kept = _dedented(rows)
     fence = fence_for(kept)
-    return [fence + ("xml" if kept[0].lstrip().startswith("<") else "json"), *kept, fence]
+    return [f"{fence}json", *kept, fence]
 
 
 def _emoji(found: re.Match[str]) -> str:

@@ -3,14 +3,19 @@ statements are read, so that a diagram imports as PlantUML draws it:
 
     !$name = "John"            a variable; `$name` in any later line is its value
     !$name ?= "John"           the same, unless it already has one
+    !name = "John"             a variable without `$`: the word `name` in any later line
     !define HOST api.local     a word that stands for its text in any later line
     !undef HOST
     !if ($simplified != true)  the lines up to `!elseif`, `!else` or `!endif` only when true
     !ifdef HOST, !ifndef HOST  the same, on whether a variable or a word is defined
 
 An `!if`'s expression compares strings and whole numbers (`==`, `!=`, `<`, `<=`, `>`, `>=`),
-joins them (`&&`, `||`, `!`, parentheses, `+` to join strings) and reads `%true()` and
-`%false()`; a word that names nothing is itself (`true`, `false`), as in PlantUML. What is left
+joins them (`&&`, `||`, `!`, parentheses, `+` to join strings) and calls PlantUML's common
+built-in functions (`%variable_exists("$x")`, `%not`, `%boolval`, `%strlen`, `%upper`, `%lower`,
+`%intval`, `%string`, `%true()`, `%false()`). As in PlantUML, a word or a variable that names
+nothing is itself (`false` is the text "false"), and only 0 and empty text are false, so
+`!if $flag` is true for `!$flag = "false"`. An `!if` calling a function volley does not know is
+read as true, with a comment. `$name##Service` joins a value to the words after it. What is left
 out of a false branch, and every line the preprocessor takes, is kept as a comment where it
 stood. An included file, a procedure or a function, a macro with arguments: none of these is
 run; their lines are comments that say so, and the diagram is imported as far as its own lines
@@ -21,10 +26,11 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _ASSIGN = re.compile(
-    r"!(?:global[ \t]+|local[ \t]+)?(?P<name>\$\w+)[ \t]*(?P<soft>\?)?=[ \t]*(?P<value>.*)"
+    r"!(?:global[ \t]+|local[ \t]+)?(?P<name>\$?\w+)[ \t]*(?P<soft>\?)?=[ \t]*(?P<value>.*)"
 )
 _DEFINE = re.compile(
     r"!define[ \t]+(?P<name>\w+)(?P<args>\([^)]*\))?(?:[ \t]+(?P<value>.*))?", re.I
@@ -36,22 +42,23 @@ _ELSE = re.compile(r"!else\b.*", re.I)
 _ENDIF = re.compile(r"!endif\b.*", re.I)
 _INCLUDE = re.compile(r"!(?:include\w*|import)\b.*", re.I)
 # A procedure or function, to its end: PlantUML calls it where a line names it
-_DEFINITION = re.compile(r"!(?:unquoted[ \t]+)?(?P<word>procedure|function|definelong)\b.*", re.I)
+_DEFINITION = re.compile(
+    r"!(?:(?:unquoted|final)[ \t]+)*(?P<word>procedure|function|definelong)\b.*", re.I
+)
 _DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*", re.I)
 # The preprocessor's own words: any other `!` line (`!pragma`, `!theme`, which are about the
 # page, or `!!! Important` in a note) is the diagram's, for the reader
 _DIRECTIVE = re.compile(
-    r"!(?:\$|(?:if|ifdef|ifndef|elseif|else|endif|define|definelong|enddefinelong|undef"
-    r"|include\w*|import|unquoted|final|procedure|endprocedure|function|endfunction|return"
+    r"!(?:\$|\w+[ \t]*\??=|(?:if|ifdef|ifndef|elseif|else|endif|define|definelong"
+    r"|enddefinelong|undef|include\w*|import|unquoted|final|procedure|endprocedure|function|endfunction|return"
     r"|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global|startsub|endsub)\b)",
     re.I,
 )
 _ONE_LINE = re.compile(r".*\)[ \t]*!return\b.*", re.I)  # `!function $f($a) !return $a + $a`
-_VARIABLE = re.compile(r"\$\w+")
 _TOKEN = re.compile(
     r'[ \t]*(?:"(?P<string>[^"]*)"|\'(?P<quoted>[^\']*)\'|(?P<number>\d+)(?!\w)'
-    r"|(?P<variable>\$\w+)|(?P<builtin>%(?:true|false)\(\))"
-    r"|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()+])|(?P<word>[\w.-]+))",
+    r"|(?P<function>[%$]\w+)(?=[ \t]*\()|(?P<variable>\$\w+)"
+    r"|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()+,])|(?P<word>[\w.-]+))",
     re.I,
 )
 
@@ -68,6 +75,25 @@ _COMPARISONS = {
 
 class PreprocessorError(ValueError):
     """A directive the preprocessor cannot run (its message says why)."""
+
+
+class UnknownFunction(PreprocessorError):
+    """An expression calls a function volley does not run: PlantUML's own, or the diagram's."""
+
+
+# PlantUML's built-in functions that `!if` lines call, on their arguments and the variables
+_BUILTINS: dict[str, Callable[[list[Value], dict[str, Value]], Value]] = {
+    "%true": lambda args, _: 1,
+    "%false": lambda args, _: 0,
+    "%not": lambda args, _: int(not _truth(args[0])),
+    "%boolval": lambda args, _: int(_truth(args[0])),
+    "%strlen": lambda args, _: len(str(args[0])),
+    "%upper": lambda args, _: str(args[0]).upper(),
+    "%lower": lambda args, _: str(args[0]).lower(),
+    "%string": lambda args, _: str(args[0]),
+    "%intval": lambda args, _: int(str(args[0]).strip() or 0),
+    "%variable_exists": lambda args, variables: int(str(args[0]) in variables),
+}
 
 
 @dataclass
@@ -161,6 +187,15 @@ def preprocess(lines: list[str]) -> Preprocessed:
             else:
                 out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
                 continue
+        except UnknownFunction as exc:
+            if branches and branches[-1].start == index:  # an `!if` read as true
+                branches[-1] = _Branch(reading, True, index, reading)
+            elif branches and _IF.fullmatch(text):  # an `!elseif`, true unless one was
+                branch = branches[-1]
+                branch.active, branch.taken = branch.outer and not branch.taken, True
+            said = "the lines under it are read" if _IF.fullmatch(text) else "it has no value"
+            out.comments.append((index, f"{text} (volley does not run {exc}: {said})", True))
+            continue
         except PreprocessorError as exc:
             out.problems.append((index, str(exc)))
         out.comments.append((index, text, False))
@@ -203,18 +238,26 @@ def _else_if(
 
 
 def _substituted(line: str, variables: dict[str, Value], defines: dict[str, str]) -> str:
-    """A line with each variable's value in its place, then each defined word's text."""
-    line = _VARIABLE.sub(lambda found: str(variables.get(found[0], found[0])), line)
-    if defines:
-        words = "|".join(map(re.escape, sorted(defines, key=len, reverse=True)))
-        line = re.sub(rf"\b(?:{words})\b", lambda found: defines[found[0]], line)
+    """A line with each variable's value in its place (`##` after one joins it to what
+    follows), then each defined word's text; a comment line (`'`) as it is."""
+    if line.lstrip().startswith("'"):
+        return line
+    line = _VARIABLE.sub(
+        lambda found: str(variables[found[1]]) if found[1] in variables else found[0], line
+    )
+    words = {name: str(value) for name, value in variables.items() if name[0] != "$"} | defines
+    if words:
+        pattern = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        line = re.sub(rf"\b({pattern})\b(?:##)?", lambda found: words[found[1]], line)
     return line
 
 
 def _truth(value: Value) -> bool:
-    if isinstance(value, int):
-        return value != 0
-    return value.strip().lower() not in ("", "false", "0")
+    """PlantUML's TValue.toBoolean: a number is true unless 0, text unless empty."""
+    return value != 0 if isinstance(value, int) else value != ""
+
+
+_VARIABLE = re.compile(r"(\$\w+)(?:##)?")
 
 
 def _evaluate(expression: str, variables: dict[str, Value], defines: dict[str, str]) -> Value:
@@ -234,7 +277,10 @@ def _evaluate(expression: str, variables: dict[str, Value], defines: dict[str, s
     if not tokens:
         raise PreprocessorError("expected an expression")
     parser = _Expression(tokens, variables, defines)
-    value = parser.either()
+    try:
+        value = parser.either()
+    except RecursionError:
+        raise PreprocessorError(f"{expression.strip()!r} is nested too deeply") from None
     if parser.at < len(tokens):
         raise PreprocessorError(f"cannot read {expression.strip()!r}")
     return value
@@ -313,12 +359,29 @@ class _Expression:
             raise PreprocessorError(f"expected a value, not {text}")
         if kind == "number":
             return int(text)
-        if kind == "builtin":
-            return int(text.lower() == "%true()")
-        if kind == "variable":
-            if text not in self.variables:
-                raise PreprocessorError(f"{text} has no value here")
-            return self.variables[text]
+        if kind == "function":
+            return self.call(text)
+        if kind == "variable":  # one with no value is its name, as in PlantUML
+            return self.variables.get(text, text)
         if kind == "word":
-            return self.defines.get(text, text)
+            return self.variables.get(text, self.defines.get(text, text))
         return text
+
+    def call(self, name: str) -> Value:
+        """A function's value, its arguments read between the parentheses."""
+        self.take()  # (
+        args: list[Value] = []
+        while self.peek() != ")":
+            args.append(self.either())
+            if self.peek() == ",":
+                self.take()
+            elif self.peek() != ")":
+                raise PreprocessorError(f"expected , or ) in the arguments of {name}")
+        self.take()  # )
+        builtin = _BUILTINS.get(name.lower())
+        if builtin is None:
+            raise UnknownFunction(f"{name}(…)")
+        try:
+            return builtin(args, self.variables)
+        except (IndexError, ValueError):
+            raise PreprocessorError(f"cannot call {name} with {len(args)} argument(s)") from None
