@@ -50,8 +50,8 @@ _DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*"
 # page, or `!!! Important` in a note) is the diagram's, for the reader
 _DIRECTIVE = re.compile(
     r"!(?:\$|\w+[ \t]*\??=|(?:if|ifdef|ifndef|elseif|else|endif|define|definelong"
-    r"|enddefinelong|undef|include\w*|import|unquoted|final|procedure|endprocedure|function|endfunction|return"
-    r"|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global|startsub|endsub)\b)",
+    r"|enddefinelong|undef|include\w*|import|unquoted|final|procedure|endprocedure|function"
+    r"|endfunction|return|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global|startsub|endsub)\b)",
     re.I,
 )
 _ONE_LINE = re.compile(r".*\)[ \t]*!return\b.*", re.I)  # `!function $f($a) !return $a + $a`
@@ -305,19 +305,19 @@ class _Expression:
         return self.tokens[self.at - 1]
 
     def either(self) -> Value:
-        value = self.both()
-        while self.peek() == "||":
-            self.take()
-            right = self.both()
-            value = int(_truth(value) or _truth(right))
-        return value
+        return self.chained("||", self.both, lambda a, b: _truth(a) or _truth(b))
 
     def both(self) -> Value:
-        value = self.negated()
-        while self.peek() == "&&":
+        return self.chained("&&", self.negated, lambda a, b: _truth(a) and _truth(b))
+
+    def chained(
+        self, joint: str, operand: Callable[[], Value], join: Callable[[Value, Value], bool]
+    ) -> Value:
+        """Operands joined by `joint` (`||`, `&&`), from the left."""
+        value = operand()
+        while self.peek() == joint:
             self.take()
-            right = self.negated()
-            value = int(_truth(value) and _truth(right))
+            value = int(join(value, operand()))
         return value
 
     def negated(self) -> Value:
