@@ -350,7 +350,8 @@ def test_a_cross_written_with_a_capital_x_is_a_cross_as_in_mermaid() -> None:
     assert text == (
         "Node5 -x ZK: Heartbeat fails\nA --x B: t\n"
         "// Mermaid: the activation of B started here is never ended, so Mermaid draws no bar "
-        "for it (nor does volley)\nA --x B: u\n"
+        "for it (nor does volley); any later bar of B Mermaid draws one step aside, as if this "
+        "one were open\nA --x B: u\n"
     )
 
 

@@ -1037,7 +1037,8 @@ class _Reader:
                 self.comment(
                     line,
                     f"the activation of {name} started here is never ended, so Mermaid draws "
-                    "no bar for it (nor does volley)",
+                    f"no bar for it (nor does volley); any later bar of {name} Mermaid draws one "
+                    "step aside, as if this one were open",
                 )
 
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
