@@ -284,7 +284,10 @@ def test_a_define_stands_for_its_text_and_an_include_is_said_to_be_unread() -> N
     )
     assert [m[3] for m in messages(source)] == ["GET https://api.example.com/x", "HOST"]
     text = imported(source)
-    assert "// PlantUML: !include common.puml (a file volley does not read)" in text
+    assert (
+        "// PlantUML: !include common.puml (a file volley reads only when it imports a diagram "
+        "from a file)"
+    ) in text
     assert "// PlantUML: !procedure $call($a, $b) (a procedure, which volley does not run)" in text
     assert "// $a -> $b : call" in text
 
@@ -559,3 +562,50 @@ def test_creole_in_a_note_is_never_taken_for_json() -> None:
     first, second = notes(source)
     assert first.startswith("**Steps**\n- first\n- second")
     assert "```" not in first + second
+
+
+def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> None:
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "actors.iuml").write_text(
+        "@startuml\n"
+        'participant "Payer FSP" as P\n'
+        "!include style.iuml\n"  # beside actors.iuml, the file that names it
+        '!$amount = "100"\n'
+        "@enduml\n"
+    )
+    (tmp_path / "common" / "style.iuml").write_text("skinparam monochrome true\n")
+    (tmp_path / "once.iuml").write_text("S -> P : once\n")
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(
+        uml(
+            "!include common/actors.iuml",
+            "!include common/actors.iuml",  # a second time: nothing (PlantUML's !include)
+            "!include_many once.iuml",
+            "!include_many once.iuml",
+            "!include missing.iuml",
+            "!include <C4/C4_Sequence>",
+            "P -> S : pay $amount",
+        )
+    )
+    [result] = convert(diagram.read_text(), str(diagram))
+    parsed = parse(result.text)
+    assert parsed.labels == {"P": "Payer FSP"}
+    assert [m.label for m in parsed.messages()] == ["once", "once", "pay 100"]
+    assert "// PlantUML: skinparam monochrome true" in result.text
+    assert "// PlantUML: !include missing.iuml (volley cannot read it: " in result.text
+    assert (
+        "// PlantUML: !include <C4/C4_Sequence> (PlantUML's standard library, which volley "
+        "does not have)"
+    ) in result.text
+    # the same text from standard input (or sent to the server) reads no file
+    [piped] = convert(diagram.read_text(), None)
+    assert "(a file volley reads only when it imports a diagram from a file)" in piped.text
+
+
+def test_a_file_included_once_may_not_be_included_again(tmp_path: Path) -> None:
+    (tmp_path / "a.iuml").write_text("!include_once a.iuml\nA -> B : x\n")
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(uml("A -> B : first", "!include_once a.iuml"))
+    with pytest.raises(VolleyErrors) as caught:
+        convert(diagram.read_text(), str(diagram))
+    assert [e.message for e in caught.value.errors] == ["a.iuml is included a second time"]

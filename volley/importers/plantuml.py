@@ -37,12 +37,13 @@ import itertools
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
-from volley.importers.plantuml_preprocessor import preprocess
+from volley.importers.plantuml_preprocessor import Includer, NotIncluded, preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, fence_for, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
@@ -480,7 +481,7 @@ class _Reader:
 
     def read(self) -> Imported:
         last = self.part.start + len(self.part.lines)
-        run = preprocess(self.part.lines)
+        run = preprocess(self.part.lines, _includer(self.filename))
         for at, text, drawn in run.comments:
             self.comment(self.part.start + at + 1, text, raw=not drawn)
         for at, problem in run.problems:
@@ -1274,6 +1275,28 @@ class _Reader:
             else:
                 self.comment(box.line, "a box with no participant in it, which PlantUML leaves out")
         diagram.boxes = [box for box in diagram.boxes if box.participants]
+
+
+def _includer(filename: str | None) -> Includer | None:
+    """What reads the files a diagram's `!include` lines name, relative to the file that names
+    each, as PlantUML reads them (the first `@startuml` … `@enduml` of one that has any); none
+    for a diagram that is no file on disk (standard input, a request to the server)."""
+    top = Path(filename) if filename else None
+    if top is None or not top.is_file():
+        return None
+
+    def include(written: str, origin: str | None) -> tuple[str, list[str]]:
+        path = ((Path(origin) if origin else top).parent / written).resolve()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise NotIncluded(f"volley cannot read it: {reason}") from None
+        lines = normalise(text).split("\n")
+        parts = _parts(lines)
+        return str(path), parts[0].lines if parts else lines
+
+    return include
 
 
 def _continued(lines: list[str]) -> list[str]:

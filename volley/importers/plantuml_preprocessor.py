@@ -8,6 +8,7 @@ statements are read, so that a diagram imports as PlantUML draws it:
     !undef HOST
     !if ($simplified != true)  the lines up to `!elseif`, `!else` or `!endif` only when true
     !ifdef HOST, !ifndef HOST  the same, on whether a variable or a word is defined
+    !include common.iuml       that file's lines, when the caller gives a way to read files
 
 An `!if`'s expression compares strings and whole numbers (`==`, `!=`, `<`, `<=`, `>`, `>=`),
 joins them (`&&`, `||`, `!`, parentheses, `+` to join strings) and calls PlantUML's common
@@ -17,8 +18,8 @@ nothing is itself (`false` is the text "false"), and only 0 and empty text are f
 `!if $flag` is true for `!$flag = "false"`. An `!if` calling a function volley does not know is
 read as true, with a comment. `$name##Service` joins a value to the words after it. What is left
 out of a false branch, and every line the preprocessor takes, is kept as a comment where it
-stood. An included file, a procedure or a function, a macro with arguments: none of these is
-run; their lines are comments that say so, and the diagram is imported as far as its own lines
+stood. A procedure or a function, a macro with arguments, an include of PlantUML's standard
+library or of a URL: none of these is run; their lines are comments that say so, and the diagram is imported as far as its own lines
 go. `!pragma` and `!theme` are statements about the page, left to the reader.
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -77,6 +79,10 @@ class PreprocessorError(ValueError):
     """A directive the preprocessor cannot run (its message says why)."""
 
 
+class NotIncluded(PreprocessorError):
+    """A file an `!include` names that cannot be read (its message says why)."""
+
+
 class UnknownFunction(PreprocessorError):
     """An expression calls a function volley does not run: PlantUML's own, or the diagram's."""
 
@@ -119,15 +125,31 @@ class _Branch:
     outer: bool  # whether the lines around the `!if` are read at all
 
 
-def preprocess(lines: list[str]) -> Preprocessed:
-    """Run PlantUML's preprocessor over a diagram's lines."""
+# Reads an included file: its name as written and the file that names it (None: the diagram's
+# own), to its key (where it is) and its lines; a PreprocessorError says why it cannot
+Includer = Callable[[str, "str | None"], tuple[str, list[str]]]
+_INCLUDED = re.compile(r"!include(?P<how>_once|_many)?[ \t]+(?P<path>[^<>!]+?)[ \t]*", re.I)
+_MOST_INCLUDES = 50  # files in all: more is an include that includes itself
+
+
+def preprocess(lines: list[str], include: Includer | None = None) -> Preprocessed:
+    """Run PlantUML's preprocessor over a diagram's lines; `include` reads the files its
+    `!include` lines name (none are read without it: a server never reads its disk for a
+    diagram it was sent)."""
     out = Preprocessed()
     variables: dict[str, Value] = {}
     defines: dict[str, str] = {}
     branches: list[_Branch] = []
     definition: int | None = None  # the line a procedure, function or long macro started on
     commented = False  # inside a `/' … '/` comment, which the preprocessor does not read
-    for index, line in enumerate(lines):
+    # each line to read, with its index in the diagram (an included line: its `!include`'s)
+    # and the file it comes from (None: the diagram itself)
+    queue: deque[tuple[int, str, str | None]] = deque(
+        (index, line, None) for index, line in enumerate(lines)
+    )
+    seen: dict[str, int] = {}
+    while queue:
+        index, line, origin = queue.popleft()
         text = line.strip()
         reading = all(branch.active for branch in branches)
         if commented or text.startswith("/'"):
@@ -176,8 +198,18 @@ def preprocess(lines: list[str]) -> Preprocessed:
             elif (found := _UNDEF.fullmatch(text)) is not None:
                 variables.pop(found["name"], None)
                 defines.pop(found["name"], None)
+            elif (found := _INCLUDED.fullmatch(text)) is not None and include is not None:
+                key, included = include(found["path"].strip("\"'"), origin)
+                how = (found["how"] or "").lower()  # plain: once, quietly; `_many`: each time
+                if key in seen and how == "_once":
+                    raise PreprocessorError(f"{found['path']} is included a second time")
+                if sum(seen.values()) >= _MOST_INCLUDES:
+                    raise PreprocessorError("too many files included (one that includes itself?)")
+                if key not in seen or how == "_many":
+                    seen[key] = seen.get(key, 0) + 1
+                    queue.extendleft((index, row, key) for row in reversed(included))
             elif _INCLUDE.fullmatch(text):
-                out.comments.append((index, f"{text} (a file volley does not read)", True))
+                out.comments.append((index, f"{text} ({_unread(text, include)})", True))
                 continue
             elif (found := _DEFINITION.fullmatch(text)) is not None or _DEFINE.fullmatch(text):
                 what = found["word"].lower() if found is not None else "macro"
@@ -187,6 +219,9 @@ def preprocess(lines: list[str]) -> Preprocessed:
             else:
                 out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
                 continue
+        except NotIncluded as exc:
+            out.comments.append((index, f"{text} ({exc})", True))
+            continue
         except UnknownFunction as exc:
             if branches and branches[-1].start == index:  # an `!if` read as true
                 branches[-1] = _Branch(reading, True, index, reading)
@@ -204,6 +239,17 @@ def preprocess(lines: list[str]) -> Preprocessed:
     if definition is not None:
         out.problems.append((definition, "this definition is never closed; expected its !end"))
     return out
+
+
+def _unread(text: str, include: Includer | None) -> str:
+    """Why an included file is not read."""
+    if "<" in text:
+        return "PlantUML's standard library, which volley does not have"
+    if re.search(r"includeurl|https?:", text, re.I):
+        return "a file on the web, which volley does not fetch"
+    if include is None:
+        return "a file volley reads only when it imports a diagram from a file"
+    return "a file volley does not read"
 
 
 def _opened(
