@@ -1277,6 +1277,9 @@ class _Reader:
         diagram.boxes = [box for box in diagram.boxes if box.participants]
 
 
+_LARGEST_INCLUDE = 4_000_000  # bytes: a diagram's include, not a data dump
+
+
 def _includer(filename: str | None) -> Includer | None:
     """What reads the files a diagram's `!include` lines name, relative to the file that names
     each, as PlantUML reads them (the first `@startuml` … `@enduml` of one that has any); none
@@ -1288,6 +1291,10 @@ def _includer(filename: str | None) -> Includer | None:
     def include(written: str, origin: str | None) -> tuple[str, list[str]]:
         path = ((Path(origin) if origin else top).parent / written).resolve()
         try:
+            if not path.is_file():  # a folder, a device: nothing PlantUML draws
+                raise NotIncluded("volley cannot read it: not a file")
+            if path.stat().st_size > _LARGEST_INCLUDE:
+                raise NotIncluded(f"volley cannot read it: larger than {_LARGEST_INCLUDE:,} bytes")
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

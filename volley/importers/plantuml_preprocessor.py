@@ -19,8 +19,9 @@ nothing is itself (`false` is the text "false"), and only 0 and empty text are f
 read as true, with a comment. `$name##Service` joins a value to the words after it. What is left
 out of a false branch, and every line the preprocessor takes, is kept as a comment where it
 stood. A procedure or a function, a macro with arguments, an include of PlantUML's standard
-library or of a URL: none of these is run; their lines are comments that say so, and the diagram is imported as far as its own lines
-go. `!pragma` and `!theme` are statements about the page, left to the reader.
+library or of a URL: none of these is run; their lines are comments that say so, and the
+diagram is imported as far as its own lines go. `!pragma` and `!theme` are statements about
+the page, left to the reader.
 """
 
 from __future__ import annotations
