@@ -152,7 +152,8 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     while queue:
         index, line, origin = queue.popleft()
         text = line.strip()
-        reading = all(branch.active for branch in branches)
+        # (the innermost `!if` says: an inner branch is off whenever its outer one is)
+        reading = branches[-1].active if branches else True
         if commented or text.startswith("/'"):
             commented = "'/" not in (text[2:] if not commented else text)
             if reading:
