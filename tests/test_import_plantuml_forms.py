@@ -609,3 +609,21 @@ def test_a_file_included_once_may_not_be_included_again(tmp_path: Path) -> None:
     with pytest.raises(VolleyErrors) as caught:
         convert(diagram.read_text(), str(diagram))
     assert [e.message for e in caught.value.errors] == ["a.iuml is included a second time"]
+
+
+def test_destroy_ends_the_bars_open_on_its_participant_and_a_title_keeps_its_lines() -> None:
+    source = uml(
+        "title",
+        " **Access**",
+        " second line",
+        "end title",
+        "A -> B ++ : go",
+        "B -> C ++ : x",
+        "destroy C",
+        "B -> D ++ : y",
+        "B -> D !! : kill",
+    )
+    diagram = parse(imported(source))
+    assert diagram.title == "**Access**\\nsecond line"
+    bars = [(a.participant, a.on) for a in walk(diagram.items) if isinstance(a, Activation)]
+    assert bars == [("C", False), ("D", False)]  # after each's message marked +

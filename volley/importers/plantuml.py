@@ -860,6 +860,8 @@ class _Reader:
         self.add(message)
         for item in extra:
             self.add(item)
+        if "!!" in found_marks:
+            self.destroyed(line, callee)
         for other in also:  # the same message, under the same number
             self.add(replace(message, receiver=other, activate=None))
         self.last = self.answerable = message
@@ -1212,6 +1214,13 @@ class _Reader:
             self.fail(line, f"expected a participant after {found['word']}")
         name = self.use(line, found["name"])
         self.comment(line, f"{text} (volley draws {name}'s lane throughout)")
+        if found["word"].lower() == "destroy":
+            self.destroyed(line, name)
+
+    def destroyed(self, line: int, name: str) -> None:
+        """End the bars open on a participant PlantUML destroys: its lifeline stops there."""
+        while self.close(name):
+            self.add(Activation(line, name, False))
 
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
         if found["format"]:
@@ -1244,12 +1253,12 @@ class _Reader:
             end = index
             while end < len(lines) and lines[end].strip().lower() not in ("end title", "endtitle"):
                 end += 1
-            text = " ".join(row.strip() for row in lines[index:end])
+            text = "\\n".join(row.strip() for row in lines[index:end])  # each its own line
             index = end + 1
         if self.diagram.title is not None:
             self.comment(line, f"title {text}")
             return index
-        self.diagram.title = " ".join(_markup(part.strip()) for part in _lines(text.strip()))
+        self.diagram.title = self.label(text)
         self.diagram.title_line = line
         return index
 
