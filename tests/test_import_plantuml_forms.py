@@ -627,3 +627,14 @@ def test_destroy_ends_the_bars_open_on_its_participant_and_a_title_keeps_its_lin
     assert diagram.title == "**Access**\\nsecond line"
     bars = [(a.participant, a.on) for a in walk(diagram.items) if isinstance(a, Activation)]
     assert bars == [("C", False), ("D", False)]  # after each's message marked +
+
+
+def test_json_after_a_line_that_would_end_a_note_stays_in_the_notes_lines() -> None:
+    """A note with a fenced block is written over lines; a line of it that reads as a message
+    would end it there, so such a note keeps its lines as text (on one line, with breaks)."""
+    source = uml(
+        "A -> B : x", "note over A", "first", "A -> B : hi", "{", '  "a": 1', "}", "end note"
+    )
+    [note] = notes(source)
+    assert note.split("\\n")[:2] == ["first", "A -> B : hi"]  # its lines, by `\n` breaks
+    assert "```" not in note

@@ -45,7 +45,7 @@ from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, preprocess
 from volley.language.parser import if_label, normalise
-from volley.language.writer import Comment, fence_for, write
+from volley.language.writer import Comment, ends_a_note, fence_for, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
 from volley.text.inline import Table, escape_markup, parse_note, plain_text
 
@@ -1003,6 +1003,8 @@ class _Reader:
         while body and not body[-1]:
             body.pop()
         start = _data_start(lines[index:end]) if closer is _NOTE_END else None
+        if start is not None and any(ends_a_note(row) for row in body[:start]):
+            start = None  # a fenced note is written over lines, which such a line would end
         if start is None:
             return note_text(self.creole(line, body), written=True), end + 1
         self.comment(line, "indented data in a note (volley keeps its indentation in a code block)")

@@ -248,6 +248,12 @@ def _reads_back(first: str, lines: list[str]) -> bool:
     return end > last and not (body is not None and body.doubtful)
 
 
+def ends_a_note(line: str) -> bool:
+    """Whether a line of a note's text would end the note, read back (it reads as an element,
+    whatever lanes the diagram has): such a line cannot stand in a note written over lines."""
+    return line_kind(line, lanes=_EveryName()) == "element"
+
+
 class _EveryName(Container[str]):
     def __contains__(self, name: object) -> bool:
         return True
