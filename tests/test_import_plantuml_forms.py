@@ -638,3 +638,15 @@ def test_json_after_a_line_that_would_end_a_note_stays_in_the_notes_lines() -> N
     [note] = notes(source)
     assert note.split("\\n")[:2] == ["first", "A -> B : hi"]  # its lines, by `\n` breaks
     assert "```" not in note
+
+
+def test_a_second_return_to_the_edge_ends_no_bar() -> None:
+    source = uml("[-> A : in", "activate A", "return out", "return again")
+    text = imported(source)
+    assert [
+        (a.participant, a.on) for a in walk(parse(text).items) if isinstance(a, Activation)
+    ] == [
+        ("A", True),
+        ("A", False),
+    ]
+    assert text.count("(an arrow from or to the diagram's edge") == 3

@@ -1180,7 +1180,7 @@ class _Reader:
         else:
             name, answered = "", self.answerable
         caller, replier = _ends(answered)
-        if name == replier:
+        if name and name == replier:  # (no activation answered: `name` is empty)
             ends = "-"
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
         arrow = "-->>" if thin else "-->"
