@@ -650,3 +650,25 @@ def test_a_second_return_to_the_edge_ends_no_bar() -> None:
         ("A", False),
     ]
     assert text.count("(an arrow from or to the diagram's edge") == 3
+
+
+def test_openiconic_icons_are_drawn_as_font_awesomes_like_them() -> None:
+    source = uml(
+        "A -> B : <&check> done",
+        "note over A: <&star> starred <&no-such-icon>",
+        "A -> B : <&lock-locked{scale=2}>",
+    )
+    assert [m[3] for m in messages(source)] == ["{fas-check} done", "{fas-lock}"]
+    assert notes(source) == ["{fas-star} starred"]
+    assert "// PlantUML: <&no-such-icon> (an icon volley has no match for, left out)" in imported(
+        source
+    )
+
+
+def test_every_openiconic_match_is_an_icon_volley_draws() -> None:
+    from volley.importers.openiconic import FONT_AWESOME
+    from volley.text.icons import resolve_icon
+    from volley.text.inline import IconRef
+
+    missing = [name for name in FONT_AWESOME.values() if resolve_icon(IconRef("fas", name)) is None]
+    assert missing == []

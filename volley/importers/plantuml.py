@@ -43,6 +43,7 @@ from typing import Literal, NoReturn
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
+from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, ends_a_note, fence_for, write
@@ -219,9 +220,11 @@ _OTHER_DIAGRAM = re.compile(
 # Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
 # each; `//` right after a colon is a URL's, not italics.
 # Creole's link, `[[url]]` or `[[url{tooltip} words]]`, first: its `//` is no italic
+# One of OpenIconic's icons, drawn as Font Awesome's like it: `<&check>`, `<&star{scale=2}>`
+_ICON = r"<&(?P<icon>[\w-]+)(?:\{[^}]*\})?>"
 _LINK = r"\[\[(?P<url>[^\]\s{]+)(?:\{[^}]*\})?(?:[ \t]+(?P<linked>[^\]]*?))?[ \t]*\]\]"
 _STYLE = re.compile(
-    rf"{_LINK}|\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\""
+    rf"{_LINK}|{_ICON}|\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\""
     r"|--(?P<strike>.+?)--|__(?P<under>.+?)__|~~(?P<wave>.+?)~~"  # underlined: no volley mark
     r"|<(?P<tag>b|i|s|u|strike|del)(?::[^>]*)?>(?P<tagged>.*?)</(?P=tag)>",  # `<s:red>` too
     re.I,
@@ -584,8 +587,7 @@ class _Reader:
         if text.startswith("'"):
             self.comment(line, text[1:].strip(), raw=True)
             return index
-        for image in _IMAGE.findall(text):
-            self.comment(line, f"{image} (an image, which volley leaves out)")
+        self.images(line, text)
         if self.part.directive and _OPTION.fullmatch(text):
             self.comment(line, f"{text} (an option of the uml directive)")
             return index
@@ -699,6 +701,15 @@ class _Reader:
             "expected a message (A -> B : text), a participant, a note, activate, return, "
             "alt/opt/loop/par/break/critical/group … end, == section ==, ... or autonumber",
         )
+
+    def images(self, line: int, text: str) -> None:
+        """Say which images in a statement's text volley leaves out: sprites, files, and the
+        OpenIconic icons Font Awesome has no match for."""
+        for image in _IMAGE.findall(text):
+            self.comment(line, f"{image} (an image, which volley leaves out)")
+        for icon in re.finditer(_ICON, text):
+            if icon["icon"].lower() not in FONT_AWESOME:
+                self.comment(line, f"{icon[0]} (an icon volley has no match for, left out)")
 
     def kept_block(self, line: int, index: int, closer: re.Pattern[str]) -> int:
         """A `skinparam {` … `}`, a `<style>` … `</style>`, or a `legend`, `header` or
@@ -998,8 +1009,7 @@ class _Reader:
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
         body = [row.strip() for row in lines[index:end]]
-        for image in _IMAGE.findall("\n".join(body)):
-            self.comment(line, f"{image} (an image, which volley leaves out)")
+        self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
         start = _data_start(lines[index:end]) if closer is _NOTE_END else None
@@ -1448,10 +1458,15 @@ def _markup(text: str) -> str:
         done = found.end()
         kind = next(
             k
-            for k in ("url", "bold", "italic", "code", "strike", "under", "wave", "tagged")
+            for k in ("url", "icon", "bold", "italic", "code", "strike", "under", "wave", "tagged")
             if found[k] is not None
         )
         inner = found[kind]
+        if kind == "icon":  # Font Awesome's like it, or nothing (said where the text stands)
+            drawn = FONT_AWESOME.get(inner.lower())
+            pieces.append(f"{{fas-{drawn}}}" if drawn else "")
+            shown.append("")
+            continue
         if kind == "url":  # the words shown, else the address itself, as a volley link
             inner = found["linked"] or inner
             pieces.append(f"[{escape_markup(inner)}]({found['url']})")
