@@ -699,7 +699,9 @@ PLANTUML_FRAGMENTS = [
     "A -> B : \\r\\l\\t <b>open", "----", "-- t --", "== t ==", "..t..", "*item", "|||",
     '!$v = "x"', "!$n = 3", "!if $n > 2", "!if ($v == x) && !true", "!elseif 1", "!else",
     "!endif", "!ifdef $v", "!define H host", "!undef H", "!include x.puml", "!procedure $p()",
-    "!endprocedure", "A -> B : $v H", "!if (", "!$w = $missing",
+    "!endprocedure", "A -> B : $v H", "!if (", "!$w = $missing", "A -> B : <&check> ok",
+    "note over A: <&zzz>", "!include x.iuml", "A->X : hi", "destroy B", "{", '  "k": 1', "}",
+    "return r", "[-> A ++ : in", "title", "end title", "__u__ ~~w~~ <:1f600:>",
 ]  # fmt: skip
 
 
