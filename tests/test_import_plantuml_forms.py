@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from volley.errors import VolleyErrors
+from volley.errors import VolleyError, VolleyErrors
 from volley.importers import convert
 from volley.language.parser import parse
 from volley.language.writer import format_text
@@ -672,3 +672,68 @@ def test_every_openiconic_match_is_an_icon_volley_draws() -> None:
 
     missing = [name for name in FONT_AWESOME.values() if resolve_icon(IconRef("fas", name)) is None]
     assert missing == []
+
+
+def test_includes_from_the_late_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "body.iuml").write_text("A -> B : from the include\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "more.iuml").write_text("B -> A : by a variable's path\n")
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(
+        uml(
+            "!include body.iuml",  # a diagram all in its includes is one
+            '!$dir = "sub"',
+            "!include $dir/more.iuml",
+            "!include https://example.com/x.iuml",
+        )
+    )
+    [result] = convert(diagram.read_text(), str(diagram))
+    assert [m.label for m in parse(result.text).messages()] == [
+        "from the include",
+        "by a variable's path",
+    ]
+    assert "(a file on the web, which volley does not fetch)" in result.text
+    # a name standing for standard input reads no file, even one that has the name
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "<stdin>").write_text(diagram.read_text())
+    with pytest.raises(VolleyError, match="no PlantUML sequence diagram here"):
+        convert(diagram.read_text(), "<stdin>")
+
+
+def test_return_after_destroy_and_to_the_edge_from_the_late_review() -> None:
+    source = uml("A -> B ++ : call", "B -> C : work", "destroy B", "return done")
+    found = [
+        (m.sender, m.receiver, m.arrow, m.activate) for m in parse(imported(source)).messages()
+    ]
+    assert found[-1] == ("B", "A", "-->", None)  # the call answered; B's bar ended at destroy
+    source = uml("A ->] ++ : out", "return back")
+    bars = [
+        (a.participant, a.on)
+        for a in walk(parse(imported(source)).items)
+        if isinstance(a, Activation)
+    ]
+    assert bars == [("A", True), ("A", False)]
+
+
+def test_notes_from_the_late_review() -> None:
+    source = uml(
+        "A -> B : x",
+        "note over A",
+        "first",
+        "__end__",  # `end` once its underline is gone: no fenced note, or it would end it
+        "{",
+        '  "a": 1',
+        "}",
+        "end note",
+        "note over B",
+        "Steps:",
+        "[",
+        '  "login": **first**',
+        "  * then <color:red>pay</color>",
+        "]",
+        "end note",
+        "A -> B : <&check*2> <&x,color=red>",
+    )
+    first, second = notes(source)
+    assert "```" not in first + second
+    assert messages(source)[-1][3] == "{fas-check} {fas-xmark}"

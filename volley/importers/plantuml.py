@@ -34,6 +34,7 @@ Arrows, by what PlantUML draws:
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
@@ -221,7 +222,7 @@ _OTHER_DIAGRAM = re.compile(
 # each; `//` right after a colon is a URL's, not italics.
 # Creole's link, `[[url]]` or `[[url{tooltip} words]]`, first: its `//` is no italic
 # One of OpenIconic's icons, drawn as Font Awesome's like it: `<&check>`, `<&star{scale=2}>`
-_ICON = r"<&(?P<icon>[\w-]+)(?:\{[^}]*\})?>"
+_ICON = r"<&(?P<icon>[\w-]+)(?:\*[\d.]+|,[^>]*|\{[^}]*\})*>"  # `<&check*2>`, `<&x,color=red>`
 _LINK = r"\[\[(?P<url>[^\]\s{]+)(?:\{[^}]*\})?(?:[ \t]+(?P<linked>[^\]]*?))?[ \t]*\]\]"
 _STYLE = re.compile(
     rf"{_LINK}|{_ICON}|\*\*(?P<bold>.+?)\*\*|(?<!:)//(?P<italic>.+?)(?<!:)//|\"\"(?P<code>.+?)\"\""
@@ -312,10 +313,10 @@ def _parts(lines: list[str]) -> list[_Part]:
     return parts
 
 
-def is_sequence(part: _Part) -> bool:
+def is_sequence(part: _Part, include: Includer | None = None) -> bool:
     """Whether a diagram is a sequence diagram: it holds a message, a participant's
     declaration or a note, and no statement of PlantUML's other diagrams."""
-    statements = _statements(preprocess(part.lines).lines)  # as PlantUML reads them
+    statements = _statements(preprocess(part.lines, include).lines)  # as PlantUML reads them
     if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
         return False
     return any(
@@ -406,9 +407,10 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     """Every sequence diagram in `text`."""
     lines = normalise(text).split("\n")
     parts = _parts(lines)
-    if not parts and is_sequence(whole := _Part(0, lines)):
+    include = _includer(filename)  # (a diagram may be all in the files it includes)
+    if not parts and is_sequence(whole := _Part(0, lines), include):
         parts = [whole]  # asked for by name, a diagram with no @startuml line is read whole
-    found = [part for part in parts if is_sequence(part)]
+    found = [part for part in parts if is_sequence(part, include)]
     if not found:
         raise VolleyError(
             "no PlantUML sequence diagram here"
@@ -1013,13 +1015,18 @@ class _Reader:
         while body and not body[-1]:
             body.pop()
         start = _data_start(lines[index:end]) if closer is _NOTE_END else None
-        if start is not None and any(ends_a_note(row) for row in body[:start]):
-            start = None  # a fenced note is written over lines, which such a line would end
-        if start is None:
-            return note_text(self.creole(line, body), written=True), end + 1
-        self.comment(line, "indented data in a note (volley keeps its indentation in a code block)")
-        code = _code_block(lines[index + start : end])
-        return note_text([*self.creole(line, body[:start]), *code], written=True), end + 1
+        if start is not None:
+            said = len(self.comments)
+            prose = self.creole(line, body[:start])
+            if not any(ends_a_note(row) for row in prose):
+                self.comment(
+                    line, "indented data in a note (volley keeps its indentation in a code block)"
+                )
+                code = _code_block(lines[index + start : end])
+                return note_text([*prose, *code], written=True), end + 1
+            # a fenced note is written over lines, which such a line would end: as text
+            del self.comments[said:]
+        return note_text(self.creole(line, body), written=True), end + 1
 
     def creole(self, line: int, rows: list[str]) -> list[str]:
         """A note's lines as volley markup: Creole's lists (`* item`, `# numbered`, `**` one
@@ -1197,7 +1204,7 @@ class _Reader:
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
         if not (replier and caller):  # an answer to an arrow from the edge goes back to it
             self.edge_comment(line, f"return {label}".strip())
-            if ends:
+            if name:  # the participant of the edge arrow (MessageExo's), at either end
                 self.add(Activation(line, name, False))
             self.answerable = message
             return
@@ -1230,9 +1237,13 @@ class _Reader:
             self.destroyed(line, name)
 
     def destroyed(self, line: int, name: str) -> None:
-        """End the bars open on a participant PlantUML destroys: its lifeline stops there."""
-        while self.close(name):
-            self.add(Activation(line, name, False))
+        """End the bars open on a participant PlantUML destroys: its lifeline stops there. A
+        later `return` still answers the message that started one (PlantUML's stack keeps it),
+        but ends no bar."""
+        for k, (opened, by) in enumerate(self.active):
+            if opened == name:
+                self.active[k] = ("", by)
+                self.add(Activation(line, name, False))
 
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
         if found["format"]:
@@ -1305,8 +1316,10 @@ def _includer(filename: str | None) -> Includer | None:
     """What reads the files a diagram's `!include` lines name, relative to the file that names
     each, as PlantUML reads them (the first `@startuml` … `@enduml` of one that has any); none
     for a diagram that is no file on disk (standard input, a request to the server)."""
-    top = Path(filename) if filename else None
-    if top is None or not top.is_file():
+    if not filename or filename.startswith("<"):  # `<stdin>`, `<link>`: no file of its own
+        return None
+    top = Path(filename)
+    if not top.is_file():
         return None
 
     def include(written: str, origin: str | None) -> tuple[str, list[str]]:
@@ -1392,6 +1405,7 @@ def _ends(message: Message) -> tuple[str, str]:
 _DATA_OPENS = re.compile(r"[{\[][ \t]*")
 _DATA_CLOSES = re.compile(r"[}\]][ \t]*,?")
 _DATA_KEY = re.compile(r'[ \t]*"[^"]*"[ \t]*:')
+_CREOLE_MARKS = re.compile(r"^[ \t]*[*#]|\*\*|</?(?:b|i|u|s|w|color|size|font|back)\b", re.M | re.I)
 
 
 def _data_start(rows: list[str]) -> int | None:
@@ -1405,7 +1419,18 @@ def _data_start(rows: list[str]) -> int | None:
     start = next((k for k in filled if _DATA_OPENS.fullmatch(rows[k].strip())), None)
     if start is None or not any(_DATA_KEY.match(row) for row in rows[start:]):
         return None
-    return start if any(row[:1] == " " for row in _dedented(rows[start:])) else None
+    data = _dedented(rows[start:])
+    if _CREOLE_MARKS.search("\n".join(data)) and not _json("\n".join(data)):
+        return None  # Creole in brackets (`[`, `* item`, `**bold**`, `]`), which PlantUML styles
+    return start if any(row[:1] == " " for row in data) else None
+
+
+def _json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _dedented(rows: list[str]) -> list[str]:

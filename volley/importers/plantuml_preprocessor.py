@@ -129,8 +129,10 @@ class _Branch:
 # Reads an included file: its name as written and the file that names it (None: the diagram's
 # own), to its key (where it is) and its lines; a PreprocessorError says why it cannot
 Includer = Callable[[str, "str | None"], tuple[str, list[str]]]
-_INCLUDED = re.compile(r"!include(?P<how>_once|_many)?[ \t]+(?P<path>[^<>!]+?)[ \t]*", re.I)
-_MOST_INCLUDES = 50  # files in all: more is an include that includes itself
+_INCLUDED = re.compile(
+    r"!include(?P<how>_once|_many)?[ \t]+(?!\w+://)(?P<path>[^<>!]+?)[ \t]*", re.I
+)
+_MOST_INCLUDES = 10_000  # files read in all: more is an `!include_many` that includes itself
 
 
 def preprocess(lines: list[str], include: Includer | None = None) -> Preprocessed:
@@ -201,7 +203,8 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                 variables.pop(found["name"], None)
                 defines.pop(found["name"], None)
             elif (found := _INCLUDED.fullmatch(text)) is not None and include is not None:
-                key, included = include(found["path"].strip("\"'"), origin)
+                path = _substituted(found["path"], variables, defines).strip("\"'")
+                key, included = include(path, origin)
                 how = (found["how"] or "").lower()  # plain: once, quietly; `_many`: each time
                 if key in seen and how == "_once":
                     raise PreprocessorError(f"{found['path']} is included a second time")
