@@ -737,3 +737,8 @@ def test_notes_from_the_late_review() -> None:
     first, second = notes(source)
     assert "```" not in first + second
     assert messages(source)[-1][3] == "{fas-check} {fas-xmark}"
+
+
+def test_icons_inside_styles_and_links_are_drawn_too() -> None:
+    source = uml("A -> B : **<&check> ok** and [[http://x <&star> docs]]")
+    assert messages(source)[0][3] == "**{fas-check} ok** and [{fas-star} docs](http://x)"

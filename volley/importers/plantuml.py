@@ -1466,6 +1466,20 @@ def _closed(text: str) -> str:
     return text + "".join(f"</{tag}>" for tag in reversed(open_tags))
 
 
+def _with_icons(text: str) -> tuple[str, str]:
+    """Words as volley markup, escaped, OpenIconic's icons in them as Font Awesome's (none
+    where there is no match); and the words they show."""
+    marked: list[str] = []
+    done = 0
+    for icon in re.finditer(_ICON, text):
+        marked.append(escape_markup(text[done : icon.start()]))
+        drawn = FONT_AWESOME.get(icon["icon"].lower())
+        marked.append(f"{{fas-{drawn}}}" if drawn else "")
+        done = icon.end()
+    marked.append(escape_markup(text[done:]))
+    return "".join(marked), re.sub(_ICON, "", text)
+
+
 def _markup(text: str) -> str:
     """PlantUML's Creole text as volley markup showing the same words: its styles as volley's,
     every other character that is markup in volley escaped. Where volley would not read the
@@ -1488,21 +1502,23 @@ def _markup(text: str) -> str:
         )
         inner = found[kind]
         if kind == "icon":  # Font Awesome's like it, or nothing (said where the text stands)
-            drawn = FONT_AWESOME.get(inner.lower())
-            pieces.append(f"{{fas-{drawn}}}" if drawn else "")
+            pieces.append(_with_icons(found[0])[0])
             shown.append("")
             continue
-        if kind == "url":  # the words shown, else the address itself, as a volley link
-            inner = found["linked"] or inner
-            pieces.append(f"[{escape_markup(inner)}]({found['url']})")
-        elif kind == "code":
+        if kind == "code":
             fence = "`" * (max(map(len, re.findall("`+", inner)), default=0) + 1)
             pieces.append(f"{fence}{inner}{fence}")
+            shown.append(inner)
+            continue
+        if kind == "url":  # the words shown, else the address itself, as a volley link
+            inner, words = _with_icons(found["linked"] or inner)
+            pieces.append(f"[{inner}]({found['url']})")
         else:
             marks = {"bold": "**", "italic": "*", "strike": "~~", "under": "", "wave": ""}
             mark = marks[kind] if kind in marks else _TAG_MARKS[found["tag"].lower()]
-            pieces.append(f"{mark}{escape_markup(inner)}{mark}")
-        shown.append(inner)
+            inner, words = _with_icons(inner)
+            pieces.append(f"{mark}{inner}{mark}")
+        shown.append(words)
     if not pieces:
         return escape_markup(text).strip()
     pieces.append(escape_markup(text[done:]))
