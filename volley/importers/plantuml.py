@@ -45,7 +45,7 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
 from volley.importers.openiconic import FONT_AWESOME
-from volley.importers.plantuml_preprocessor import Includer, NotIncluded, preprocess
+from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, ends_a_note, fence_for, write
 from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
@@ -313,10 +313,16 @@ def _parts(lines: list[str]) -> list[_Part]:
     return parts
 
 
-def is_sequence(part: _Part, include: Includer | None = None) -> bool:
-    """Whether a diagram is a sequence diagram: it holds a message, a participant's
-    declaration or a note, and no statement of PlantUML's other diagrams."""
-    statements = _statements(preprocess(part.lines, include).lines)  # as PlantUML reads them
+def is_sequence(part: _Part) -> bool:
+    """Whether a diagram is a sequence diagram, its lines as PlantUML's preprocessor leaves
+    them (no file it includes is read)."""
+    return _holds_sequence(preprocess(part.lines).lines)
+
+
+def _holds_sequence(lines: list[str]) -> bool:
+    """Whether a diagram's lines hold a message, a participant's declaration or a note, and no
+    statement of PlantUML's other diagrams."""
+    statements = _statements(lines)
     if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
         return False
     return any(
@@ -408,9 +414,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     lines = normalise(text).split("\n")
     parts = _parts(lines)
     include = _includer(filename)  # (a diagram may be all in the files it includes)
-    if not parts and is_sequence(whole := _Part(0, lines), include):
-        parts = [whole]  # asked for by name, a diagram with no @startuml line is read whole
-    found = [part for part in parts if is_sequence(part, include)]
+    # each diagram as the preprocessor leaves it, once (the files it includes read once)
+    read = [(part, preprocess(part.lines, include)) for part in parts or [_Part(0, lines)]]
+    found = [(part, run) for part, run in read if _holds_sequence(run.lines)]
+    if not parts and found:
+        parts = [found[0][0]]  # asked for by name, a diagram with no @startuml line is read whole
     if not found:
         raise VolleyError(
             "no PlantUML sequence diagram here"
@@ -423,13 +431,14 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     diagrams: list[Imported] = []
     errors: list[VolleyError] = []
     several = len(found) > 1
-    for n, part in enumerate(found, start=1):
-        reader = _Reader(lines, part, filename, part_name(filename, n) if several else None)
+    for n, (part, run) in enumerate(found, start=1):
+        name = part_name(filename, n) if several else None
         try:
-            diagrams.append(reader.read())
+            diagrams.append(_Reader(lines, part, run, filename, name).read())
         except VolleyErrors as exc:
             errors += exc.errors
-    skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in found)
+    sequences = [part for part, _ in found]
+    skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in sequences)
     return gathered(diagrams, errors, len(found), skipped)
 
 
@@ -460,6 +469,7 @@ class _Open:
 class _Reader:
     page: list[str]
     part: _Part
+    run: Preprocessed  # the part's lines as PlantUML's preprocessor leaves them
     filename: str | None
     name: str | None = None
     diagram: Diagram = field(default_factory=Diagram)
@@ -486,7 +496,7 @@ class _Reader:
 
     def read(self) -> Imported:
         last = self.part.start + len(self.part.lines)
-        run = preprocess(self.part.lines, _includer(self.filename))
+        run = self.run
         for at, text, drawn in run.comments:
             self.comment(self.part.start + at + 1, text, raw=not drawn)
         for at, problem in run.problems:

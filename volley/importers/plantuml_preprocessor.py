@@ -54,7 +54,8 @@ _DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*"
 _DIRECTIVE = re.compile(
     r"!(?:\$|\w+[ \t]*\??=|(?:if|ifdef|ifndef|elseif|else|endif|define|definelong"
     r"|enddefinelong|undef|include\w*|import|unquoted|final|procedure|endprocedure|function"
-    r"|endfunction|return|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global|startsub|endsub)\b)",
+    r"|endfunction|return|log|dump_memory|assert|foreach|endfor|while|endwhile|local|global"
+    r"|startsub|endsub)\b)",
     re.I,
 )
 _ONE_LINE = re.compile(r".*\)[ \t]*!return\b.*", re.I)  # `!function $f($a) !return $a + $a`
@@ -125,6 +126,10 @@ class _Branch:
     start: int
     outer: bool  # whether the lines around the `!if` are read at all
 
+    def otherwise(self) -> None:
+        """`!else` (or an `!elseif` read as true): read unless a branch before was."""
+        self.active, self.taken = self.outer and not self.taken, True
+
 
 # Reads an included file: its name as written and the file that names it (None: the diagram's
 # own), to its key (where it is) and its lines; a PreprocessorError says why it cannot
@@ -179,15 +184,14 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         try:
             if (found := _IF.fullmatch(text)) is not None or _IFDEF.fullmatch(text):
                 if found is not None and found["word"].lower() == "elseif":
-                    _else_if(branches, found["expression"], variables, defines, index)
+                    _else_if(branches, found["expression"], variables, defines)
                 else:  # one that cannot be read is false, so that its `!endif` ends it
                     branches.append(_Branch(False, True, index, reading))
                     branches[-1] = _opened(text, variables, defines, index, reading)
             elif _ELSE.fullmatch(text):
                 if not branches:
                     raise PreprocessorError("!else without an !if before it")
-                branch = branches[-1]
-                branch.active, branch.taken = branch.outer and not branch.taken, True
+                branches[-1].otherwise()
             elif _ENDIF.fullmatch(text):
                 if not branches:
                     raise PreprocessorError("!endif without an !if to end")
@@ -231,8 +235,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             if branches and branches[-1].start == index:  # an `!if` read as true
                 branches[-1] = _Branch(reading, True, index, reading)
             elif branches and _IF.fullmatch(text):  # an `!elseif`, true unless one was
-                branch = branches[-1]
-                branch.active, branch.taken = branch.outer and not branch.taken, True
+                branches[-1].otherwise()
             said = "the lines under it are read" if _IF.fullmatch(text) else "it has no value"
             out.comments.append((index, f"{text} (volley does not run {exc}: {said})", True))
             continue
@@ -277,7 +280,6 @@ def _else_if(
     expression: str,
     variables: dict[str, Value],
     defines: dict[str, str],
-    index: int,
 ) -> None:
     if not branches:
         raise PreprocessorError("!elseif without an !if before it")
