@@ -312,10 +312,8 @@ class Diagram:
         if label is None:
             return [name]
         parts = [_ESCAPED_BREAK.sub(r"\1", part).strip() for part in _LINE_BREAK.split(label)]
-        kept = [k for k, part in enumerate(parts) if part]
-        if not kept:
-            return [name]  # a label of breaks alone: the name
-        return parts[kept[0] : kept[-1] + 1]  # `<br><br>` inside: an empty line, as Mermaid
+        lines = trimmed(parts)  # `<br><br>` inside: an empty line, as Mermaid draws it
+        return [name] if lines == [""] else lines  # a label of breaks alone: the name
 
     def messages(self) -> list[Message]:
         """Every message in document order (the order `data-message` numbers follow)."""
@@ -392,3 +390,11 @@ def walk(items: list[Item]) -> Iterator[Item]:
                 break
         else:
             stack.pop()
+
+
+def trimmed(lines: list[str]) -> list[str]:
+    """A text's lines without empty ones at either end (a break at the end of a title, `<br>`
+    before a name), which draw nothing worth a line; the empty lines between stay."""
+    start = next((k for k, line in enumerate(lines) if line), len(lines))
+    end = max((k + 1 for k, line in enumerate(lines) if line), default=start)
+    return lines[start:end] or [""]

@@ -334,11 +334,3 @@ def note_line(line: str) -> str:
     number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
     at = number.end() if number else 0
     return f"{line[:at]}\\{line[at:]}"
-
-
-def trimmed(lines: list[str]) -> list[str]:
-    """A text's lines without empty ones at either end (a break at the end of a title, `<br>`
-    before a name), which draw nothing worth a line; the empty lines between stay."""
-    start = next((k for k, line in enumerate(lines) if line), len(lines))
-    end = max((k + 1 for k, line in enumerate(lines) if line), default=start)
-    return lines[start:end] or [""]

@@ -41,10 +41,10 @@ import yaml
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_text, trimmed
+from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
-from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note
+from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note, trimmed
 from volley.text.fences import fence_attrs
 from volley.text.markdown import indented_code_lines, page_fences
 

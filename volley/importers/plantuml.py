@@ -43,12 +43,23 @@ from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_line, note_text, trimmed
+from volley.importers.labels import Lanes, is_volley_label, note_line, note_text
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
 from volley.language.parser import if_label, normalise
 from volley.language.writer import Comment, ends_a_note, fence_for, write
-from volley.model import Activation, Block, Box, Branch, Diagram, Divider, Item, Message, Note
+from volley.model import (
+    Activation,
+    Block,
+    Box,
+    Branch,
+    Diagram,
+    Divider,
+    Item,
+    Message,
+    Note,
+    trimmed,
+)
 from volley.text.inline import Table, escape_markup, parse_note, plain_text
 
 _START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
