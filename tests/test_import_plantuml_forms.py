@@ -742,3 +742,13 @@ def test_notes_from_the_late_review() -> None:
 def test_icons_inside_styles_and_links_are_drawn_too() -> None:
     source = uml("A -> B : **<&check> ok** and [[http://x <&star> docs]]")
     assert messages(source)[0][3] == "**{fas-check} ok** and [{fas-star} docs](http://x)"
+
+
+def test_a_comment_left_open_in_an_included_file_ends_with_that_file(tmp_path: Path) -> None:
+    """PlantUML reads each file on its own: an unclosed `/'` takes the rest of its file only."""
+    (tmp_path / "lib.iuml").write_text("participant Lib\n/' this comment\nnever ends\n")
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(uml("!include lib.iuml", "A -> B : after the include", "/' open"))
+    [result] = convert(diagram.read_text(), str(diagram))
+    assert [m.label for m in parse(result.text).messages()] == ["after the include"]
+    assert "// never ends" in result.text

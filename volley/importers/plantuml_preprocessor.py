@@ -150,6 +150,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     branches: list[_Branch] = []
     definition: int | None = None  # the line a procedure, function or long macro started on
     commented = False  # inside a `/' … '/` comment, which the preprocessor does not read
+    commented_in: str | None = None  # the file that comment is in: it ends with that file
     # each line to read, with its index in the diagram (an included line: its `!include`'s)
     # and the file it comes from (None: the diagram itself)
     queue: deque[tuple[int, str, str | None]] = deque(
@@ -161,7 +162,16 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         text = line.strip()
         # (the innermost `!if` says: an inner branch is off whenever its outer one is)
         reading = branches[-1].active if branches else True
+        if commented and origin != commented_in:
+            # An included file that ends inside a comment: PlantUML reads each file on its
+            # own, so the comment ends with it, and the lines after the `!include` are read.
+            commented = False
+            if reading:
+                out.lines.append("'/")
+                out.kept.append(index)
         if commented or text.startswith("/'"):
+            if not commented:
+                commented_in = origin
             commented = "'/" not in (text[2:] if not commented else text)
             if reading:
                 out.lines.append(line)
