@@ -111,6 +111,29 @@ def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
     assert "read as text of the note on line 1" in diagram.warnings[0].message
 
 
+def test_a_mermaid_branch_in_a_note_inside_its_block_is_pointed_out():
+    """`else failure` after a note in an if block (`and …` in a par) stays the note's text, as
+    swimlanes.io reads it, but is pointed out: without a colon it was most likely meant as
+    Mermaid's branch. Prose that starts so elsewhere, or in another block, is not."""
+    text = (
+        "note: Else the client retries.\nA -> B: go\n"
+        "alt ok\n  A ->> B: x\n  note: n\nelse failure\n  B ->> A: y\nend\n"
+        "par: fan out\n  A -> C: q\n  note: first\n  and at the same time\n"
+        "  Else nothing\nend\n"
+        "loop: tries\n  A -> B: z\n  note: m\n  else later\nend\n"
+    )
+    checked = volley.check(text)
+    alt, par = checked.diagram.items[2], checked.diagram.items[3]
+    assert [len(block.branches) for block in (alt, par)] == [1, 1]
+    assert alt.branches[0].items[1].text == "n\nelse failure"
+    said = [(w.line, w.column, w.message) for w in checked.warnings]
+    assert [(line, column) for line, column, _ in said] == [(6, 1), (12, 3)]
+    assert 'write "else: failure"' in said[0][2] and "note on line 5" in said[0][2]
+    assert 'write "and: at the same time"' in said[1][2]
+    colon = volley.parse(text.replace("else failure", "else: failure"))
+    assert colon.items[2].branches[1].label == "failure"
+
+
 def test_an_activation_line_of_a_lane_ends_a_note_and_prose_stays_in_it():
     """`deactivate Server` under a note is the element where Server is a lane of the messages
     (its bar ran to the end of the diagram, the line drawn in the note); "Activate the

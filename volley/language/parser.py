@@ -112,6 +112,8 @@ _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
     "o": ("circle head", 'volley draws no circle: write "A {arrow} B"'),
 }
+# The word that starts a further branch of a block, by the block's kind.
+_BRANCH_WORDS = {"if": "else", "par": "and"}
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
@@ -239,9 +241,9 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "element"
     if name in _NOTE_ENDING_ALONE and not line[found.end() :].strip():
         return "element"
-    # "And then …" and "Else …" start prose too often to point out; Mermaid's statement words
-    # (`loop every minute`, `activate A`) rarely do.
-    return "text" if name in ("ELSE", "AND") else "keyword text"
+    # "And then …" and "Else …" start prose too often to point out but in the block they would
+    # be a branch of; Mermaid's statement words (`loop every minute`, `activate A`) rarely do.
+    return "branch text" if name in ("ELSE", "AND") else "keyword text"
 
 
 # Something of an arrow in a line: such a line is a message written wrong, not a note's words.
@@ -349,6 +351,8 @@ class _ParseRun:
     # unless the diagram has a participant of that name (see `_Resolver`)
     sides: dict[int, Token] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)  # the source, for what a warning quotes
+    # id(note) -> its lines that read as Mermaid's branch (`else failure`), for its block
+    branch_lines: dict[int, list[int]] = field(default_factory=dict)
 
 
 # The `end` fed for a block still open at the end of the file (see `_close_open_blocks`).
@@ -655,6 +659,8 @@ class _ToModel:
                 self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
         note = Note(line=_line(keyword), over=names, text=text, text_line=text_line)
         note.attached = not names
+        if body is not None and body.branches:
+            self._local.run.branch_lines[id(note)] = body.branches
         if _place is None and len(names) == 1 and _side(names[0]) in _PLANTUML_NOTE_SIDES:
             self._local.run.sides[id(note)] = rest[0]
         return note
@@ -678,7 +684,27 @@ class _ToModel:
                 block.end_line = self._end_line(keyword, child)
             elif not self._box_inside(child, keyword):
                 branch.items.append(child)
+                if isinstance(child, Note):
+                    self._branch_in_note(kind, child)
         return block
+
+    def _branch_in_note(self, kind: BlockKind, note: Note) -> None:
+        """Point out a line of the note that reads as a branch of its block, written Mermaid's
+        way (`else failure` in an if block): the note's text, as swimlanes.io reads it, where
+        its writer most likely meant the branch."""
+        word = _BRANCH_WORDS.get(kind)
+        for line in self._local.run.branch_lines.pop(id(note), ()):
+            written = self._local.run.lines[line - 1]
+            words = written.strip()
+            if word is None or not words.lower().startswith(word):
+                continue
+            label = words[len(word) :].strip()
+            self._local.run.warn(
+                f"this line is read as text of the note on line {note.line}; to start the "
+                f'{kind} block\'s {word} branch here, write "{word}: {label}": with its colon, as '
+                "swimlanes.io writes it, a branch ends the note",
+                Token("TEXT", "", line=line, column=len(written) - len(written.lstrip()) + 1),
+            )
 
     def _end_line(self, keyword: Token, end: Token) -> int:
         """The line of a block's `end`; 0, with a warning, for one never closed."""

@@ -36,6 +36,10 @@ class Body:
     # Lines of a note that start with a word other tools use as a keyword ("loop …"): text here,
     # which the parser points out, since its writer may have meant the keyword.
     doubtful: list[int] = field(default_factory=list)
+    # Lines of a note that read as Mermaid's branch with its words (`else failure`, `and then`):
+    # text here (swimlanes.io writes `else: failure`), pointed out by the parser where the
+    # block the note is in takes that branch.
+    branches: list[int] = field(default_factory=list)
     # Where a fence was opened on the owner line itself (`in: ```json`), 1-based; 0 if not:
     # its block is lifted as the body meant, and the parser says the fence goes on a line of
     # its own.
@@ -45,9 +49,10 @@ class Body:
     shallow: bool = False
 
 
-# What a line is, for where a note ends: an element, plain text, or text that starts with a
-# word that is a keyword elsewhere (Mermaid's `loop every minute`).
-LineKind = Literal["element", "text", "keyword text"]
+# What a line is, for where a note ends: an element, plain text, text that starts with a
+# word that is a keyword elsewhere (Mermaid's `loop every minute`), or text that starts as
+# Mermaid's branch does (`else failure`), which is prose as often ("Else the client retries").
+LineKind = Literal["element", "text", "keyword text", "branch text"]
 
 
 def indent_width(line: str) -> int:
@@ -224,6 +229,7 @@ class _Lifter:
 
         end = pos  # the index after the note's last non-blank line
         doubtful: list[int] = []
+        branches: list[int] = []
         # a table's rows run to a blank line; its header may be on the `note:` line
         in_table = pos < len(lines) and bool(
             table_start(lines[index].partition(":")[2], lines[pos])
@@ -260,6 +266,8 @@ class _Lifter:
                 break
             if kind == "keyword text" and (not deeper or is_percent_comment(line)):
                 doubtful.append(pos + 1)  # a `%%` line: Mermaid's comment, however deep
+            elif kind == "branch text" and not deeper:
+                branches.append(pos + 1)
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos
@@ -271,6 +279,7 @@ class _Lifter:
             "\n".join(parts),
             "indented",
             doubtful=doubtful,
+            branches=branches,
         )
 
 
