@@ -155,7 +155,8 @@ def label(draw: st.DrawFn, max_pieces: int = 8) -> str:
 
 
 def as_name(text: str) -> str:
-    """A participant name made from any text: no `:`, `,`, arrow operator or outer space."""
+    """A participant name made from any text: no `:`, `,`, arrow operator, outer space or
+    `;` at the end."""
     text = one_line(text).replace(":", ";").replace(",", ";")
     while True:
         cleaned = _ARROW_RE.sub("~", text)
@@ -163,7 +164,7 @@ def as_name(text: str) -> str:
         if cleaned == text:
             break
         text = cleaned
-    text = text.strip()
+    text = re.sub(r"[\s;]+$", "", text).strip()  # no `;` at the end: Mermaid's end of a line
     return text if text and not text[0].isspace() else "P"
 
 

@@ -1010,3 +1010,11 @@ def test_a_comment_after_a_name_is_an_error_not_part_of_the_name(line, column, s
 def test_a_comment_in_a_label_stays_the_labels_text():
     (message,) = volley.parse("A -> B: GET / %% cached\n").messages()
     assert message.label == "GET / %% cached"  # as Mermaid draws it
+
+
+def test_mermaids_statement_end_is_no_part_of_a_name():
+    with pytest.raises(VolleyErrors) as caught:
+        volley.parse("participant Alice;\nAlice->>Bob;\nAlice->>Bob: hi; there\n")
+    assert [(e.line, e.column) for e in caught.value.errors] == [(1, 13), (2, 9)]
+    assert all('"Alice;"' in e.message or '"Bob;"' in e.message for e in caught.value.errors)
+    assert volley.parse("A -> B: set x = 1;\n").messages()[0].label == "set x = 1;"

@@ -32,6 +32,7 @@ def reads_back(name: str) -> bool:
         ("over db", "over\u00a0db"),
         ("left of queue", "left\u00a0of\u00a0queue"),
         ("host:8080", "host 8080"),
+        ("Bob;", "Bob\uff1b"),  # a `;` at a name's end is Mermaid's end of a statement
         ("", "(unnamed)"),
     ],
 )

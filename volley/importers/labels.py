@@ -86,7 +86,8 @@ def lane_name(text: str) -> str:
     """A participant name for a host or service that reads back as that one name.
 
     `:` and `,` (which end a name) become spaces; `<` and `>`, and a `-` or `=` that would
-    make an arrow with an `x` beside it, become look-alikes that are not operators. A name
+    make an arrow with an `x` beside it, become look-alikes that are not operators, as does a
+    `;` at the end. A name
     that still would not read back as itself where an importer writes it (one that starts
     with `-`, `+` or `|`, a service called `over db` in a note) gets look-alikes for its first
     character, then no-break spaces, so the lane keeps the name the capture gave it.
@@ -98,6 +99,8 @@ def lane_name(text: str) -> str:
     name = _ARROW_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), name)
     name = name.translate(_LOOK_ALIKE) if "<" in name or ">" in name else name
     name = name.translate(_ARROW_SIGN_LOOK_ALIKE)
+    if len(name) > 1 and name.endswith(";"):  # Mermaid's end of a statement, in volley's view
+        name = name[:-1] + "\uff1b"  # a fullwidth semicolon
     candidates = (name, _LEADING_LOOK_ALIKE.get(name[0], name[0]) + name[1:])
     for candidate in (*candidates, *(c.replace(" ", "\u00a0") for c in candidates)):
         if _reads_back(candidate):

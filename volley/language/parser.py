@@ -526,6 +526,11 @@ class _ToModel:
                 "(>, >> or x): A <<- B",
             ),
             (
+                name.endswith(";") and len(name) > 1,
+                'ends with ";", which ends a statement in Mermaid, not part of a name',
+                'delete the ";": volley reads one element a line',
+            ),
+            (
                 name.startswith("|"),
                 "starts with a pipe, which no name does: a line that starts with one is a "
                 "table's row",
