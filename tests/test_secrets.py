@@ -408,6 +408,26 @@ note App: reuses {token}
     assert json.loads(body) == {"ref": MASK, "n": 1}
 
 
+def test_secrets_a_form_or_a_url_encodes_once_more_are_masked():
+    """A form body or a query that carries JSON or pairs percent-encoded (a HAR's postData):
+    the names inside are read, and a credential named elsewhere is masked where it follows an
+    encoded quote (`%22`)."""
+    token = "W98AI8p_nGwKEwiInfmzhPGpAhWaB9oKHSs"
+    body = f"data=%7B%22search_token%22%3A%22{token}%22%2C%22q%22%3A%22cats%22%7D"
+    assert (
+        redact_body(body) == f"data=%7B%22search_token%22%3A%22{MASK}%22%2C%22q%22%3A%22cats%22%7D"
+    )
+    assert redact_body("q=%7B%22password%22%3A%22hunter2x9%22%7D") == (
+        f"q=%7B%22password%22%3A%22{MASK}%22%7D"
+    )
+    assert redact_body("q=caf%C3%A9%20au%20lait") == "q=caf%C3%A9%20au%20lait"
+    diagram = volley.parse(
+        f"A -> B: x\nin: Request\n  Cookie: googleToken={token}\n"
+        f"A -> B: y\nin: Form\n  ref=%22{token}%22\n"
+    )
+    assert token not in json.dumps(redact_diagram(diagram).to_json())
+
+
 def test_redact_diagram_holds_at_the_nesting_limit():
     depth = volley.Limits().depth
     text = "loop: x\n" * depth + f"A -> B: ?token={LIVE}\n" + "end\n" * depth

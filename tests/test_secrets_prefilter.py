@@ -20,7 +20,9 @@ NAMES = [
     "x[api_key]", "TO\u212aEN", "max_tokens", "nextPageToken", "AWS_SECRET_ACCESS_KEY",
     "X-Hub-Signature-256", "ns:Password", "user", "id", "to", "ken",
 ]  # fmt: skip
-SEPARATORS = [": ", "=", " = ", '":"', '": ', ":", '": "', "&", "?", "; ", ">", "#"]
+SEPARATORS = [
+    ": ", "=", " = ", '":"', '": ', ":", '": "', "&", "?", "; ", ">", "#", "%22%3A%22", "%3D",
+]  # fmt: skip
 VALUES = [
     "s3cr3tV4lue9Q", "Bearer s3cr3tV4lue9Q", "Basic ", "12345678901", "<token>", "xxx", "...",
     "$TOKEN", "{{t}}", "null", "your_api_key", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
@@ -40,7 +42,10 @@ VALUES = [
     "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBG", "-----BEGIN PRIVATE KEY-----",
     "-----END PRIVATE KEY-----", "\u0130", "\u03a3", "日本",
 ]  # fmt: skip
-GLUE = ["\n", "\t", " ", '"', "'", "\\", "{", "}", "[", "]", "(", ")", "-", "_", ".", ",", "…"]
+GLUE = [
+    "\n", "\t", " ", '"', "'", "\\", "{", "}", "[", "]", "(", ")", "-", "_", ".", ",", "…", "%22",
+    "%7B", "%0A",
+]  # fmt: skip
 
 # Mostly `name`, separator, value in a row, where secrets are; and loose pieces between.
 pairs = st.tuples(*(st.sampled_from(part) for part in (NAMES, SEPARATORS, VALUES))).map("".join)

@@ -11,7 +11,8 @@ knowledge, and a third for payment cards, find the secrets in them:
 - Where a credential sits in traffic, which no scanner of source code knows: HTTP headers
   (`Authorization`, `Cookie`, `Stripe-Signature`, `X-Hub-Signature-256` …), JSON keys and
   HAR's `{"name": …, "value": …}` pairs, XML elements, `key: value` and `.env` lines, query
-  and form parameters (multipart parts too), connection strings (`AccountKey=`, `sig=`), URLs
+  and form parameters (multipart parts too, and what a form or URL encodes once more),
+  connection strings (`AccountKey=`, `sig=`), URLs
   with `user:pass@`, `.npmrc`'s `_authToken`, and command lines (`curl -H "Authorization: …"`,
   `curl -u u:p`).
 - Payment cards: a card number (a network's prefix and length, Luhn's check digit), grouped as
@@ -594,6 +595,40 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
                 yield Secret(*match.span(1), what)
 
 
+def _percent_encoded_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
+    """Secrets in text encoded once more for a URL or a form (`data=%7B%22token%22%3A%22…`):
+    found in the text with its ASCII escapes decoded, each masked where it stands encoded."""
+    decoded, where = _percent_decoded(text)
+    if decoded == text:
+        return  # nothing encoded: the other finders have read it all
+    for secret in _find(decoded, prose):
+        start, end = where[secret.start], where[secret.end]
+        yield Secret(start, end, f"{secret.what} (percent-encoded)")
+
+
+# A percent escape of an ASCII character (`%22` is `"`): what encodes a form's or a query's
+# quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
+# or punctuation needs them).
+_PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
+
+
+def _percent_decoded(text: str) -> tuple[str, list[int]]:
+    """The text with its ASCII percent escapes decoded, and where each of its characters starts
+    in `text` (one more entry: where the text ends)."""
+    decoded: list[str] = []
+    where: list[int] = []
+    at = 0
+    for escape in _PERCENT_ESCAPE.finditer(text):
+        decoded.append(text[at : escape.start()])
+        where.extend(range(at, escape.start()))
+        decoded.append(chr(int(escape.group()[1:], 16)))
+        where.append(escape.start())
+        at = escape.end()
+    decoded.append(text[at:])
+    where.extend(range(at, len(text) + 1))
+    return "".join(decoded), where
+
+
 # A Discord webhook: whoever has its URL posts to the channel (the token is its last part).
 # A capture may give its path alone, the host in a header of its own.
 _DISCORD_WEBHOOK = re.compile(
@@ -915,6 +950,7 @@ _FINDERS: _Finders = (
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
+    (_percent_encoded_secrets, _PERCENT_ESCAPE.search),
     (
         _statement_secrets,
         _finds(r"(?i)pwd|password|identified"),
@@ -1169,7 +1205,8 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
         return _unchanged
     # longest first, so that a value holding another is masked whole
     alternatives = "|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v)))
-    pattern = re.compile(rf"(?<![\w+-])(?:{alternatives})(?![\w+-])")
+    # (a value may follow a percent escape: `%22` before it is an encoded quote)
+    pattern = re.compile(rf"(?:(?<![\w+-])|(?<=%[0-9A-Fa-f]{{2}}))(?:{alternatives})(?![\w+-])")
     return lambda text: pattern.sub(MASK, text)
 
 
