@@ -950,7 +950,7 @@ _FINDERS: _Finders = (
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
-    (_percent_encoded_secrets, _PERCENT_ESCAPE.search),
+    (_percent_encoded_secrets, lambda text: _PERCENT_ESCAPE.search(text) is not None),
     (
         _statement_secrets,
         _finds(r"(?i)pwd|password|identified"),
