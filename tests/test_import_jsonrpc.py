@@ -1760,3 +1760,21 @@ def test_vim_lsp_log_in_a_locale_whose_time_has_no_colons_and_odd_stderr():
     (diagram,), _ = read_jsonrpc(text)
     assert arrows(diagram) == [("Vim", "->>", "ruff", "initialized")]
     assert [n.text for n in diagram.items if isinstance(n, Note)] == ["stderr: 7"]
+
+
+def test_a_host_log_pasted_on_one_line_is_read_record_by_record():
+    """A paste that lost its line breaks (a chat, an issue) runs records together: each is read
+    from its time on, so no answer is dropped and then said never to have come."""
+    lines = (CASES / "claude-desktop-ably.log").read_text().split("\n")
+    joined = "\n".join([*lines[:2], " ".join(lines[2:4]) + " { metadata: undefined }", *lines[4:]])
+    assert write(import_jsonrpc(joined)) == write(host_log())
+    broken = (
+        '2025-04-11T23:03:05.759Z [ably] [info] Message from client: {"jsonrpc":"2.0",'
+        '"method":"prompts/list","id":1} 2025-04-11T23:03:05.760Z [ably] [info] Message from '
+        'server: {"jsonrpc":"2.0","id":1,"result":{...}}\n'
+    )
+    diagrams, warnings = read_jsonrpc(broken, filename="mcp.log")
+    apart, _ = read_jsonrpc(broken.replace("} 2025", "}\n2025"), filename="mcp.log")
+    assert write(diagrams[0]) == write(apart[0])  # its message not JSON: a note, as logged
+    (warning,) = warnings
+    assert (warning.line, warning.message[:24]) == (1, "this message is not JSON")  # the file's

@@ -394,7 +394,12 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
     """The messages of an MCP host's log, by the server its brackets name (Claude Desktop's
     `mcp.log` holds every server's, each numbering its own ids), and what could not be
     read."""
-    lines = text.split("\n")
+    lines: list[str] = []
+    written_on: list[int] = []  # the line of the text each of `lines` is on
+    for number, line in enumerate(text.split("\n")):
+        apart = _records_apart(line)
+        lines += apart
+        written_on += [number] * len(apart)
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
     for number, match, message in log_records(lines, _HOST_LINE, _LOG_START, warnings):
@@ -407,6 +412,8 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
             remark = Sent("server", f"{level}: {compact(said)}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
+    if written_on[-1] + 1 < len(lines):  # a line held several records: name it
+        warnings = [replace(w, line=written_on[w.line - 1] + 1) for w in warnings]
     by_server: dict[str | None, list[Sent]] = {}
     ordered = sorted(found, key=lambda record: record[0])
     # A line naming no server (`Server transport closed unexpectedly`) is the one's above it.
@@ -415,6 +422,34 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         current = server or current
         by_server.setdefault(current, []).append(sent)
     return by_server, warnings
+
+
+_DECODER = json.JSONDecoder()
+# Where the next record begins on a line that holds several (a paste that lost its line
+# breaks, as a chat or an issue may): after a message and what Claude Desktop writes after one
+# (` { metadata: undefined }`), a space, then a record's time and its first bracket.
+_RUN_ON = re.compile(
+    r"(?:[ \t]*\{ metadata:[^{}\n]*\})?[ \t]+(?=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?[ \t]+\[)"
+)
+
+
+def _records_apart(line: str) -> list[str]:
+    """A line of a host's log as the records it holds: itself, or, when a paste ran several
+    together, each from its time on. A record ends after the message it logged (the JSON is
+    read whole, so a time inside a message's text splits nothing)."""
+    records = []
+    while (found := _HOST_LINE.match(line)) is not None:
+        start = line.find("{", found.start("rest"))
+        try:
+            end = _DECODER.raw_decode(line, start)[1] if start >= 0 else -1
+        except (ValueError, RecursionError):
+            break
+        after = _RUN_ON.match(line, end) if end >= 0 else None
+        if after is None:
+            break
+        records.append(line[:end])
+        line = line[after.end() :]
+    return [*records, line]
 
 
 def _server_named(head: str) -> str | None:
