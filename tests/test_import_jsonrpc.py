@@ -1778,3 +1778,34 @@ def test_a_host_log_pasted_on_one_line_is_read_record_by_record():
     assert write(diagrams[0]) == write(apart[0])  # its message not JSON: a note, as logged
     (warning,) = warnings
     assert (warning.line, warning.message[:24]) == (1, "this message is not JSON")  # the file's
+
+
+def test_a_session_saved_as_one_json_array_is_read_message_by_message():
+    """A JSON array over several lines holds a session's messages (or records of them with
+    their direction); `[…]` on one line stays a batch."""
+    saved = (
+        "[\n"
+        '  {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},\n'
+        "  {\n"
+        '    "jsonrpc": "2.0",\n'
+        '    "id": 1,\n'
+        '    "result": {"capabilities": {}, "serverInfo": {"name": "s"}}\n'
+        "  },\n"
+        '  {"direction": "send", "message": {"jsonrpc": "2.0", "method": "initialized"}}\n'
+        "]\n"
+    )
+    found = detect(saved)
+    assert found is not None and found.name == "jsonrpc"
+    diagrams, _ = read_jsonrpc(saved)
+    assert arrows(diagrams[0]) == [
+        ("Client", "->", "s", "initialize"),
+        ("s", "-->", "Client", "result"),
+        ("Client", "->>", "s", "initialized"),
+    ]
+    answer = diagrams[0].messages()[1].response
+    assert answer is not None and answer.body.split("\n")[:2] == ["{", '  "jsonrpc": "2.0",']
+    with pytest.raises(VolleyError) as caught:
+        read_jsonrpc('[\n  {"time": "22:33:18",\n   "msgKind": "send-request"}\n]\n', filename="x")
+    assert (caught.value.line, caught.value.column) == (2, 3)
+    assert caught.value.source_line == '  {"time": "22:33:18",'
+    assert "no direction and message" in caught.value.message

@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -635,14 +636,30 @@ def _direction(record: dict) -> Side | None:
     return None
 
 
-def _json_lines(text: str, filename: str | None) -> list[Sent]:
-    """JSON Lines of messages with their direction, or of bare JSON-RPC messages."""
-    said: list[Sent | tuple[Any, str]] = []  # a bare message waits for its side (`_sides`)
+@dataclass(slots=True)
+class _JsonRecord:
+    """One record of a JSON log: where it starts, its value, its text as a message's body (its
+    indentation taken off) and the line of the file it starts on."""
+
+    line: int
+    column: int
+    value: Any
+    written: str
+    source_line: str
+
+
+def _json_records(text: str, filename: str | None) -> Iterator[_JsonRecord]:
+    """Each record of JSON Lines, or of one JSON array of records written over several lines
+    (a session saved as a list of its messages)."""
+    items = _array_items(text)
+    if items is not None:
+        yield from items
+        return
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            yield _JsonRecord(number, 1, json.loads(line), line.strip(), line)
         except ValueError:
             raise VolleyError(
                 "this JSON Lines log has a line that is not JSON",
@@ -651,23 +668,63 @@ def _json_lines(text: str, filename: str | None) -> list[Sent]:
                 column=1,
                 source_line=line[:200],
             ) from None
+
+
+def _array_items(text: str) -> list[_JsonRecord] | None:
+    """The items of a JSON array written over several lines; None for anything else (a line
+    of JSON Lines, `[…]` on one line, is a batch)."""
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    if not first.lstrip().startswith("["):
+        return None
+    try:
+        json.loads(first)
+        return None  # a whole line: a batch, in JSON Lines
+    except ValueError:
+        pass
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, list):
+        return None
+    items = []
+    at = text.index("[") + 1
+    for item in value:
+        start = len(text) - len(text[at:].lstrip(" \t\r\n,"))
+        end = _DECODER.raw_decode(text, start)[1]
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        column = start - line_start
+        written = textwrap.dedent(" " * column + text[start:end]).strip()
+        shown = text[line_start : line_end if line_end >= 0 else len(text)]
+        items.append(_JsonRecord(text.count("\n", 0, start) + 1, column + 1, item, written, shown))
+        at = end
+    return items
+
+
+def _json_lines(text: str, filename: str | None) -> list[Sent]:
+    """JSON Lines of messages with their direction, or of bare JSON-RPC messages; or the same
+    as one JSON array."""
+    said: list[Sent | tuple[Any, str]] = []  # a bare message waits for its side (`_sides`)
+    for found in _json_records(text, filename):
+        record = found.value
         if isinstance(record, dict) and "jsonrpc" not in record:
             side = _direction(record)
             body = next((record[k] for k in _MESSAGE_KEYS if k in record), None)
             if side is None or body is None:
                 raise VolleyError(
-                    "this JSON Lines log line has no direction and message that volley knows",
+                    "this log record has no direction and message that volley knows",
                     filename=filename,
-                    line=number,
-                    column=1,
-                    source_line=line[:200],
+                    line=found.line,
+                    column=found.column,
+                    source_line=found.source_line[:200],
                     hint=f"expected a direction under one of {', '.join(_DIRECTION_KEYS)} and "
                     f"the message under one of {', '.join(_MESSAGE_KEYS)}",
                 )
             message = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
             said.append(Sent(side, message))
             continue
-        said.append((record, line.strip()))
+        said.append((record, found.written))
     bare = [each for each in said if not isinstance(each, Sent)]
     sides = iter(_sides([record for record, _ in bare]))
     return [each if isinstance(each, Sent) else Sent(next(sides), each[1]) for each in said]
@@ -1106,17 +1163,29 @@ def detect(text: str) -> int:
         return 95
     if _is_transcript(text):
         return 90
+    items = _array_items(text)
+    if items is not None:  # a session saved as one JSON array of its messages
+        records = [found.value for found in items]
+        return 90 if records and all(map(_is_record, records)) else 0
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     try:
         record = json.loads(first)
     except ValueError:
         return 0
-    batch = record if isinstance(record, list) and record else [record]  # `[{…}, {…}]`: a batch
+    return 90 if _is_record(record) else 0
+
+
+def _is_record(record: Any) -> bool:
+    """A JSON-RPC message, a batch of them (`[{…}, {…}]`), or a record of one with its direction
+    (`{"direction": "send", "message": {…}}`)."""
+    batch = record if isinstance(record, list) and record else [record]
     if all(isinstance(each, dict) and each.get("jsonrpc") == "2.0" for each in batch):
-        return 90
-    if isinstance(record, dict) and _direction(record) and any(k in record for k in _MESSAGE_KEYS):
-        return 90
-    return 0
+        return True
+    return (
+        isinstance(record, dict)
+        and _direction(record) is not None
+        and any(k in record for k in _MESSAGE_KEYS)
+    )
 
 
 def read_jsonrpc(
