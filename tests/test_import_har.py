@@ -328,6 +328,27 @@ def test_json_that_is_not_a_har_says_what_is_missing():
         import_har(json.dumps({"resourceSpans": []}))
 
 
+def test_entries_copied_alone_are_read_as_a_capture():
+    """DevTools' Copy as HAR on one request copies its entry alone; a list of entries too."""
+    from volley.importers import detect
+
+    entry = {
+        "startedDateTime": "2025-01-02T03:04:05.000Z",
+        "request": {"method": "GET", "url": "https://api.example.com/v1/items", "headers": []},
+        "response": {"status": 200, "statusText": "OK", "headers": []},
+    }
+    for copied in (entry, [entry, entry]):
+        text = json.dumps(copied, indent=2)
+        found = detect(text)
+        assert found is not None and found.name == "har"
+        diagram = import_har(text)
+        assert [m.label for m in diagram.messages()] == ["GET /v1/items", "200 OK"] * (
+            1 if copied is entry else 2
+        )
+    with pytest.raises(VolleyError, match="nor is it HAR entries"):
+        import_har(json.dumps([entry, {"request": {"url": "x"}}]))
+
+
 def test_status_zero_written_as_a_lost_arrow_in_source():
     text = write(har("error_log"))
     assert "Client -x 163.com: GET /\n" in text

@@ -99,16 +99,38 @@ _LOCAL_SCHEMES = (
 
 
 def detect(text: str) -> int:
-    """100 for JSON with a HAR `log` and its `entries`, else 0."""
+    """100 for JSON with a HAR `log` and its `entries`, 90 for HAR entries alone, else 0."""
     head = text.lstrip("\ufeff \t\r\n")[:4096]
-    if not head.startswith("{") or '"log"' not in head:
+    if not head.startswith(("{", "[")) or ('"log"' not in head and '"request"' not in head):
         return 0
     try:
         data = json.loads(text.lstrip("\ufeff"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return 0
+    log = _log_of(data)
+    return 0 if log is None else 100 if isinstance(data, dict) and "log" in data else 90
+
+
+def _log_of(data: Any) -> dict | None:
+    """A capture's `log`: a HAR file's, or one made around entries copied alone (DevTools'
+    Copy as HAR on one request copies its entry; a list of them); None for anything else."""
     log = data.get("log") if isinstance(data, dict) else None
-    return 100 if isinstance(log, dict) and isinstance(log.get("entries"), list) else 0
+    if isinstance(log, dict) and isinstance(log.get("entries"), list):
+        return log
+    entries = data if isinstance(data, list) else [data]
+    if entries and all(map(_is_entry, entries)):
+        return {"entries": entries}
+    return None
+
+
+def _is_entry(value: Any) -> bool:
+    """A HAR entry: a request with its URL, and its response."""
+    request = value.get("request") if isinstance(value, dict) else None
+    return (
+        isinstance(request, dict)
+        and isinstance(request.get("url"), str)
+        and isinstance(value.get("response"), dict)
+    )
 
 
 def convert(
@@ -146,10 +168,11 @@ def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> _
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise json_error(error, text, filename, "HAR file") from None
-    log = data.get("log") if isinstance(data, dict) else None
-    if not isinstance(log, dict) or not isinstance(log.get("entries"), list):
+    log = _log_of(data)
+    if log is None:
         raise VolleyError(
-            'this is not a HAR file: it has no "log" with "entries"',
+            'this is not a HAR file: it has no "log" with "entries", nor is it HAR entries '
+            '(each a "request" with its "url", and a "response")',
             filename=filename,
             hint="export one from the browser's DevTools (Network, Save all as HAR)",
         )
