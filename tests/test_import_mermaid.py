@@ -1209,6 +1209,30 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
     assert one("sequenceDiagram\n    A-xB: lost\n") == "A -x B: lost\n"
 
 
+@pytest.mark.parametrize(
+    ("line", "said", "column"),
+    [
+        ("gw->>auth-xyz: validate", "Mermaid reads '-x' in 'auth-xyz' as an arrow", 14),
+        ("gw->>svc-)x: publish", "Mermaid reads '-)' in 'svc-)x' as an arrow", 13),
+        ("John-->>-xAlice: Hi", "Mermaid reads '-x' after '-->>' as a second arrow", 13),
+        ("B-->>-)A: back", "Mermaid reads '-)' after '-->>' as a second arrow", 10),
+        ("B->>-- A: back", "Mermaid reads '--' after '->>' as a second arrow", 9),
+    ],
+)
+def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(
+    line: str, said: str, column: int
+) -> None:
+    """A receiver holding `-x` or `-)`, or such a piece glued to a `-` mark, is an arrow to
+    Mermaid's lexer, which refuses the line: volley does not make a lane of what is left."""
+    with pytest.raises(VolleyError) as caught:
+        convert(f"sequenceDiagram\n    A->>+John: x\n    {line}\n", "test.mmd")
+    assert said in caught.value.message
+    assert (caught.value.line, caught.value.column) == (3, column)
+    assert one("sequenceDiagram\n    A->>+John: x\n    John-->>- xavier: y\n").endswith(
+        "John -->- xavier: y\n"
+    )
+
+
 def test_lanes_stand_where_mermaid_declares_them() -> None:
     """An `activate` or `destroy` line declares no participant in Mermaid's grammar; `links`,
     `link`, `properties` and `details` do."""

@@ -1161,6 +1161,35 @@ class _Reader:
                 "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
                 "(participant X as … keeps the words shown)",
             )
+        elif (inside := _ARROW_IN_NAME.search(found["receiver"])) is not None:
+            # `B->>auth-xyz`: Mermaid's lexer reads `-x` (or `-)`) there as an arrow
+            self.fail(
+                line,
+                raw,
+                f"Mermaid reads {inside.group()!r} in {found['receiver'].strip()!r} as an arrow, "
+                "so it refuses this line",
+                raw.find(found["receiver"], raw.find(found["arrow"])) + inside.start() + 1,
+                "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
+                "(participant X as … keeps the words shown)",
+            )
+        elif (
+            mark == "-"
+            and found.end("mark") == found.start("receiver")
+            and (found["receiver"][:1] in ("x", "X", ")", "-"))
+        ):  # `John-->>-xAlice`: `-x` read as a second arrow, not the mark and a name
+            piece = "-" + found["receiver"][:1]
+            self.fail(
+                line,
+                raw,
+                f"Mermaid reads {piece!r} after {found['arrow']!r} as a second arrow, so it "
+                "refuses this line",
+                raw.find(found["arrow"] + piece) + len(found["arrow"]) + 1,
+                f"for a name that starts with x, put a space after the mark: {found['arrow']}- "
+                f"{found['receiver'].strip()}"
+                if piece in ("-x", "-X")
+                else f"write one arrow, its mark and the name: {found['arrow']}-"
+                f"{found['receiver'].lstrip(')-').strip()}",
+            )
         written = found["receiver"].strip()
         if not written.strip("<>-"):  # `A->>: x`: the arrow's own head read as a receiver
             head = found["arrow"] + written
