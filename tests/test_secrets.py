@@ -426,6 +426,17 @@ def test_secrets_a_form_or_a_url_encodes_once_more_are_masked():
         f"A -> B: y\nin: Form\n  ref=%22{token}%22\n"
     )
     assert token not in json.dumps(redact_diagram(diagram).to_json())
+    # found encoded, masked where it stands decoded and encoded again (base64's + / =)
+    base64ish = "W98AI8p+nGwKEwi/InfmzhPGpAhWaB9oKHSs="
+    encoded = "W98AI8p%2BnGwKEwi%2FInfmzhPGpAhWaB9oKHSs%3D"
+    again = volley.parse(
+        f"A -> B: login\nin: Form\n  data=%7B%22token%22%3A%22{encoded}%22%7D\n"
+        f"A -> B: x\nnote: reuses {base64ish}\nA -> B: GET /y?s={encoded}\n"
+    )
+    shown = json.dumps(redact_diagram(again).to_json())
+    assert "W98AI8p" not in shown
+    # a URL encoded inside itself hundreds of times (a redirect loop) is read a few layers deep
+    assert find_secrets("x=%" + "25" * 3000 + "22") == []
 
 
 def test_redact_diagram_holds_at_the_nesting_limit():

@@ -6,6 +6,8 @@ the filtered search with the unfiltered one on text built from the pieces secret
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,7 +56,18 @@ texts = st.lists(st.one_of(pairs, pieces), max_size=12).map("".join)
 
 
 def unfiltered(text: str, prose: bool) -> list[secrets.Secret]:
-    """Every way of finding secrets, each run on the text whatever its cheap test says."""
+    """Every way of finding secrets, each run on the text whatever its cheap test says, as
+    written and percent-decoded."""
+    found = every_finder(text, prose)
+    for layer, where in secrets.decoded_layers(text):
+        found += [
+            replace(secret, start=where[secret.start], end=where[secret.end])
+            for secret in every_finder(layer, prose)
+        ]
+    return secrets._merged(found)
+
+
+def every_finder(text: str, prose: bool) -> list[secrets.Secret]:
     found: list[secrets.Secret] = []
     for finder, _ in secrets._FINDERS:
         if finder is secrets._detected_secrets:

@@ -40,9 +40,10 @@ import bisect
 import importlib
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from urllib.parse import quote, unquote
 
 from volley.model import Diagram, Text
 from volley.text.inline import LINE_BREAK_TAG
@@ -595,17 +596,6 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
                 yield Secret(*match.span(1), what)
 
 
-def _percent_encoded_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
-    """Secrets in text encoded once more for a URL or a form (`data=%7B%22token%22%3A%22…`):
-    found in the text with its ASCII escapes decoded, each masked where it stands encoded."""
-    decoded, where = _percent_decoded(text)
-    if decoded == text:
-        return  # nothing encoded: the other finders have read it all
-    for secret in _find(decoded, prose):
-        start, end = where[secret.start], where[secret.end]
-        yield Secret(start, end, f"{secret.what} (percent-encoded)")
-
-
 # A percent escape of an ASCII character (`%22` is `"`): what encodes a form's or a query's
 # quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
 # or punctuation needs them).
@@ -950,7 +940,6 @@ _FINDERS: _Finders = (
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
-    (_percent_encoded_secrets, lambda text: _PERCENT_ESCAPE.search(text) is not None),
     (
         _statement_secrets,
         _finds(r"(?i)pwd|password|identified"),
@@ -981,7 +970,38 @@ def _find(text: str, prose: bool) -> list[Secret]:
     """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
     line as the picture draws it, so no named value runs on past one; a private key, which
     spans lines by nature, is looked for in the whole text. Prose is read as it shows, its
-    markup's escapes taken out (`ghp\\_…` shows as a token, and is one)."""
+    markup's escapes taken out (`ghp\\_…` shows as a token, and is one). What a form or a
+    URL encodes once more (`data=%7B%22token%22%3A%22…`), or twice, is read decoded too, each
+    secret found there masked where it stands encoded."""
+    found = _find_unencoded(text, prose)
+    layers = 0
+    for layer, where in decoded_layers(text):
+        layers += 1
+        found += [
+            replace(secret, start=where[secret.start], end=where[secret.end])
+            for secret in _find_unencoded(layer, prose)
+        ]
+    return _merged(found) if layers else found
+
+
+def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
+    """The text percent-decoded once, twice, …, each with where its characters start in `text`
+    (one more entry: where it ends); nothing for a text without an ASCII escape."""
+    layer: str = text
+    where: Sequence[int] = range(len(text) + 1)
+    for _ in range(_PERCENT_LAYERS):
+        decoded, inner = _percent_decoded(layer)
+        if decoded == layer:
+            return
+        layer, where = decoded, [where[at] for at in inner]
+        yield layer, where
+
+
+_PERCENT_LAYERS = 3  # a URL inside a URL inside a form: more is no one's traffic
+
+
+def _find_unencoded(text: str, prose: bool) -> list[Secret]:
+    """`_find` of the text as it stands."""
     if prose and _ESCAPE.search(text):
         shown, where = _unescaped(text)
         return [
@@ -1195,11 +1215,13 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     codes (a cookie's `region=eu-west-1` is masked where it is a cookie, not in every host
     name), each matched whole, between characters that cannot be part of it.
     """
-    values = {
+    written = {
         found.text[secret.start : secret.end].strip("\"'")
         for found, secrets in by_text
         for secret in secrets
     }
+    # each also as a form or a URL carries it, and as it reads decoded (found encoded)
+    values = written | {quote(v, safe="") for v in written} | {unquote(v) for v in written}
     kept = [value for value in values if len(value) >= _REPEATED_LENGTH and credential_like(value)]
     if not kept:
         return _unchanged
