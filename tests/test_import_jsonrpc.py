@@ -1778,6 +1778,21 @@ def test_a_host_log_pasted_on_one_line_is_read_record_by_record():
     assert write(diagrams[0]) == write(apart[0])  # its message not JSON: a note, as logged
     (warning,) = warnings
     assert (warning.line, warning.message[:24]) == (1, "this message is not JSON")  # the file's
+    assert broken[warning.column - 1 :].startswith("...}}")  # in the line as written
+    # a record with no message between two (the host's own error), and records after one
+    # whose message is not JSON, are each read
+    stamp = "2025-04-11T23:03:05.7{}Z [ably] [{}] "
+    line = " ".join(
+        [
+            stamp.format(60, "info") + 'Message from client: {"jsonrpc":"2.0","method":"a",'
+            '"params":{...},"id":1}',
+            stamp.format(61, "error") + "Server said something odd",
+            stamp.format(62, "info") + 'Message from client: {"jsonrpc":"2.0","method":"b","id":2}',
+        ]
+    )
+    diagrams, _ = read_jsonrpc(line + "\n")
+    assert "error: Server said something odd" in write(diagrams[0])
+    assert [label for *_, label in arrows(diagrams[0])] == ["b"]
 
 
 def test_a_session_saved_as_one_json_array_is_read_message_by_message():
@@ -1804,6 +1819,8 @@ def test_a_session_saved_as_one_json_array_is_read_message_by_message():
     ]
     answer = diagrams[0].messages()[1].response
     assert answer is not None and answer.body.split("\n")[:2] == ["{", '  "jsonrpc": "2.0",']
+    tabbed, _ = read_jsonrpc("\ufeff" + saved.replace("  ", "\t"))  # indented with tabs
+    assert tabbed[0].messages()[1].response.body.split("\n")[:2] == ["{", '\t"jsonrpc": "2.0",']
     with pytest.raises(VolleyError) as caught:
         read_jsonrpc('[\n  {"time": "22:33:18",\n   "msgKind": "send-request"}\n]\n', filename="x")
     assert (caught.value.line, caught.value.column) == (2, 3)

@@ -158,7 +158,9 @@ class Recognised:
 
 
 def recognise(text: str) -> Recognised:
-    """Ask every registered importer how sure it is that `text` is its format."""
+    """Ask every registered importer how sure it is that `text` is its format (a byte order
+    mark before it says nothing about that)."""
+    text = text.removeprefix("\ufeff")
     scores = {name: importer.load().detect(text) for name, importer in IMPORTERS.items()}
     best = max(scores, key=scores.__getitem__, default=None)  # the first of equals
     on_page = tuple(IMPORTERS[n] for n in PAGE_FORMATS if scores.get(n) == _ON_A_PAGE)

@@ -395,12 +395,13 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
     """The messages of an MCP host's log, by the server its brackets name (Claude Desktop's
     `mcp.log` holds every server's, each numbering its own ids), and what could not be
     read."""
+    written = text.split("\n")
     lines: list[str] = []
-    written_on: list[int] = []  # the line of the text each of `lines` is on
-    for number, line in enumerate(text.split("\n")):
-        apart = _records_apart(line)
-        lines += apart
-        written_on += [number] * len(apart)
+    written_on: list[tuple[int, int]] = []  # the line of the text each of `lines` is on, and
+    for number, line in enumerate(written):  # where in it
+        for offset, record in _records_apart(line):
+            lines.append(record)
+            written_on.append((number, offset))
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
     for number, match, message in log_records(lines, _HOST_LINE, _LOG_START, warnings):
@@ -413,8 +414,8 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
             remark = Sent("server", f"{level}: {compact(said)}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
-    if written_on[-1] + 1 < len(lines):  # a line held several records: name it
-        warnings = [replace(w, line=written_on[w.line - 1] + 1) for w in warnings]
+    if written_on[-1][0] + 1 < len(lines):  # a line held several records: point into it
+        warnings = [_on_written_line(w, written_on, written) for w in warnings]
     by_server: dict[str | None, list[Sent]] = {}
     ordered = sorted(found, key=lambda record: record[0])
     # A line naming no server (`Server transport closed unexpectedly`) is the one's above it.
@@ -434,23 +435,46 @@ _RUN_ON = re.compile(
 )
 
 
-def _records_apart(line: str) -> list[str]:
-    """A line of a host's log as the records it holds: itself, or, when a paste ran several
-    together, each from its time on. A record ends after the message it logged (the JSON is
-    read whole, so a time inside a message's text splits nothing)."""
+def _records_apart(line: str) -> list[tuple[int, str]]:
+    """A line of a host's log as the records it holds, each with where it starts in the line:
+    the line itself, or, where a paste ran several together, each from its time on. A message
+    is read whole, so a time inside its text splits nothing; one that is not JSON (`{...}`)
+    ends where the next record's time begins."""
     records = []
-    while (found := _HOST_LINE.match(line)) is not None:
-        start = line.find("{", found.start("rest"))
-        try:
-            end = _DECODER.raw_decode(line, start)[1] if start >= 0 else -1
-        except (ValueError, RecursionError):
-            break
-        after = _RUN_ON.match(line, end) if end >= 0 else None
-        if after is None:
-            break
-        records.append(line[:end])
-        line = line[after.end() :]
-    return [*records, line]
+    start = 0
+    boundaries = list(_RUN_ON.finditer(line))
+    at = 0  # the next boundary to look at
+    while at < len(boundaries):
+        said = _SAID.search(line, start, boundaries[at].start())
+        if said is not None:  # the message runs on past any time inside it
+            try:
+                end = _DECODER.raw_decode(line, said.end() - 1)[1]
+            except (ValueError, RecursionError):
+                end = said.end()
+            while at < len(boundaries) and boundaries[at].start() < end:
+                at += 1
+            if at == len(boundaries):
+                break
+        records.append((start, line[start : boundaries[at].start()]))
+        start = boundaries[at].end()
+        at += 1
+    records.append((start, line[start:]))
+    return records
+
+
+def _on_written_line(
+    warning: Diagnostic, written_on: list[tuple[int, int]], written: list[str]
+) -> Diagnostic:
+    """A warning about a record a paste ran together with others, moved to the line of the
+    text it is on and the place in it."""
+    number, offset = written_on[(warning.line or 1) - 1]
+    line = written[number] if offset else warning.source_line
+    return replace(warning, line=number + 1, column=(warning.column or 1) + offset,
+                   source_line=line)  # fmt: skip
+
+
+# The start of a message in a host's log record: after it, the message's JSON.
+_SAID = re.compile(r"\bMessage from (?:client|server):[ \t]*\{")
 
 
 def _server_named(head: str) -> str | None:
@@ -673,7 +697,33 @@ def _json_records(text: str, filename: str | None) -> Iterator[_JsonRecord]:
 def _array_items(text: str) -> list[_JsonRecord] | None:
     """The items of a JSON array written over several lines; None for anything else (a line
     of JSON Lines, `[…]` on one line, is a batch)."""
-    first = next((line for line in text.split("\n") if line.strip()), "")
+    value = _array(text)
+    if value is None:
+        return None
+    items = []
+    at, line = text.index("[") + 1, 1
+    for item in value:
+        start = _BETWEEN_ITEMS.match(text, at).end()  # type: ignore[union-attr]
+        end = _DECODER.raw_decode(text, start)[1]
+        line += text.count("\n", at, start)
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        lead = text[line_start:start]  # the item's indentation, as written (tabs too)
+        pad = lead if not lead.strip() else " " * len(lead)
+        written = textwrap.dedent(pad + text[start:end]).strip()
+        shown = text[line_start : line_end if line_end >= 0 else len(text)]
+        items.append(_JsonRecord(line, len(lead) + 1, item, written, shown))
+        line += text.count("\n", start, end)
+        at = end
+    return items
+
+
+_BETWEEN_ITEMS = re.compile(r"[ \t\r\n,]*")
+
+
+def _array(text: str) -> list | None:
+    """The value of a text that is one JSON array written over several lines, else None."""
+    first = next((line for line in text.split("\n", 20) if line.strip()), "")
     if not first.lstrip().startswith("["):
         return None
     try:
@@ -685,21 +735,7 @@ def _array_items(text: str) -> list[_JsonRecord] | None:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(value, list):
-        return None
-    items = []
-    at = text.index("[") + 1
-    for item in value:
-        start = len(text) - len(text[at:].lstrip(" \t\r\n,"))
-        end = _DECODER.raw_decode(text, start)[1]
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", start)
-        column = start - line_start
-        written = textwrap.dedent(" " * column + text[start:end]).strip()
-        shown = text[line_start : line_end if line_end >= 0 else len(text)]
-        items.append(_JsonRecord(text.count("\n", 0, start) + 1, column + 1, item, written, shown))
-        at = end
-    return items
+    return value if isinstance(value, list) else None
 
 
 def _json_lines(text: str, filename: str | None) -> list[Sent]:
@@ -1163,9 +1199,8 @@ def detect(text: str) -> int:
         return 95
     if _is_transcript(text):
         return 90
-    items = _array_items(text)
-    if items is not None:  # a session saved as one JSON array of its messages
-        records = [found.value for found in items]
+    records = _array(text)
+    if records is not None:  # a session saved as one JSON array of its messages
         return 90 if records and all(map(_is_record, records)) else 0
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     try:
