@@ -337,13 +337,14 @@ def test_entries_copied_alone_are_read_as_a_capture():
         "request": {"method": "GET", "url": "https://api.example.com/v1/items", "headers": []},
         "response": {"status": 200, "statusText": "OK", "headers": []},
     }
-    for copied in (entry, [entry, entry]):
+    chrome = {"_initiator": {"type": "script", "stack": "f@app.js:1 " * 600}, **entry}
+    for copied in (entry, [entry, entry], chrome):
         text = json.dumps(copied, indent=2)
         found = detect(text)
         assert found is not None and found.name == "har"
         diagram = import_har(text)
         assert [m.label for m in diagram.messages()] == ["GET /v1/items", "200 OK"] * (
-            1 if copied is entry else 2
+            2 if isinstance(copied, list) else 1
         )
     with pytest.raises(VolleyError, match="nor is it HAR entries"):
         import_har(json.dumps([entry, {"request": {"url": "x"}}]))

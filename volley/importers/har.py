@@ -101,7 +101,7 @@ _LOCAL_SCHEMES = (
 def detect(text: str) -> int:
     """100 for JSON with a HAR `log` and its `entries`, 90 for HAR entries alone, else 0."""
     head = text.lstrip("\ufeff \t\r\n")[:4096]
-    if not head.startswith(("{", "[")) or ('"log"' not in head and '"request"' not in head):
+    if not head.startswith(("{", "[")) or not any(key in head for key in _HAR_KEYS):
         return 0
     try:
         data = json.loads(text.lstrip("\ufeff"))
@@ -109,6 +109,11 @@ def detect(text: str) -> int:
         return 0
     log = _log_of(data)
     return 0 if log is None else 100 if isinstance(data, dict) and "log" in data else 90
+
+
+# Keys one of which a HAR file or entry has near its start (Chrome writes an entry's own
+# `_initiator`, which may hold a long call stack, before its request).
+_HAR_KEYS = ('"log"', '"request"', '"_initiator"', '"_connectionId"', '"startedDateTime"')
 
 
 def _log_of(data: Any) -> dict | None:
