@@ -526,11 +526,6 @@ class _ToModel:
                 "(>, >> or x): A <<- B",
             ),
             (
-                name.endswith(";") and len(name) > 1,
-                'ends with ";", which ends a statement in Mermaid, not part of a name',
-                'delete the ";": volley reads one element a line',
-            ),
-            (
                 name.startswith("|"),
                 "starts with a pipe, which no name does: a line that starts with one is a "
                 "table's row",
@@ -552,6 +547,13 @@ class _ToModel:
         for refused, said, hint in refusals:
             if refused:
                 self.error(f'"{name}" {said}', _at_text(token), hint=hint)
+        if name.endswith(";") and len(name) > 1:  # swimlanes.io's name, Mermaid's statement end
+            self._local.run.warn(
+                f'"{name}" ends with ";", which is part of the name here (as swimlanes.io reads '
+                "it); in Mermaid it ends a statement: to name the same participant as "
+                f'"{name[:-1].rstrip()}", delete the ";"',
+                _at_text(token, len(name) - 1),
+            )
         mark, before = name[-2:], name[:-2]
         if mark in _LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
             does, instead = _LIFELINE_MARKS[mark]
