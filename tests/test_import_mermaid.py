@@ -1217,6 +1217,7 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
         ("John-->>-xAlice: Hi", "Mermaid reads '-x' after '-->>' as a second arrow", 13),
         ("B-->>-)A: back", "Mermaid reads '-)' after '-->>' as a second arrow", 10),
         ("B->>-- A: back", "Mermaid reads '--' after '->>' as a second arrow", 9),
+        ("John-->> -xAlice: Hi", "Mermaid reads '-x' after '-->>' as a second arrow", 14),
     ],
 )
 def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(
@@ -1231,6 +1232,8 @@ def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(
     assert one("sequenceDiagram\n    A->>+John: x\n    John-->>- xavier: y\n").endswith(
         "John -->- xavier: y\n"
     )
+    # a half arrow's pieces in a name are no arrow to Mermaid's lexer
+    assert one("sequenceDiagram\n    A->>api//-v2: v\n") == "A -> api//-v2: v\n"
 
 
 def test_lanes_stand_where_mermaid_declares_them() -> None:

@@ -151,6 +151,8 @@ _KEYWORD_AT_NAME = re.compile(
 )
 # What follows a lost or async arrow read inside a name: the message's own arrow after it.
 _ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
+# What Mermaid's lexer reads as an arrow inside a name (a half arrow's pieces it does not)
+_CROSS_OR_ASYNC = re.compile(r"-[xX)]")
 _OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or a tab
 _TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
@@ -1161,7 +1163,7 @@ class _Reader:
                 "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
                 "(participant X as … keeps the words shown)",
             )
-        elif (inside := _ARROW_IN_NAME.search(found["receiver"])) is not None:
+        elif (inside := _CROSS_OR_ASYNC.search(found["receiver"])) is not None:
             # `B->>auth-xyz`: Mermaid's lexer reads `-x` (or `-)`) there as an arrow
             self.fail(
                 line,
@@ -1183,7 +1185,7 @@ class _Reader:
                 raw,
                 f"Mermaid reads {piece!r} after {found['arrow']!r} as a second arrow, so it "
                 "refuses this line",
-                raw.find(found["arrow"] + piece) + len(found["arrow"]) + 1,
+                raw.find(piece, raw.find(found["arrow"]) + len(found["arrow"])) + 1,
                 f"for a name that starts with x, put a space after the mark: {found['arrow']}- "
                 f"{found['receiver'].strip()}"
                 if piece in ("-x", "-X")
