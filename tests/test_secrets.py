@@ -435,6 +435,10 @@ def test_secrets_a_form_or_a_url_encodes_once_more_are_masked():
     )
     shown = json.dumps(redact_diagram(again).to_json())
     assert "W98AI8p" not in shown
+    # a form's + is a space (`%3A+%22`)
+    assert redact_body("data=%7B%22api_key%22%3A+%22sk3cretValue99Xq%22%7D") == (
+        f"data=%7B%22api_key%22%3A+%22{MASK}%22%7D"
+    )
     # a URL encoded inside itself hundreds of times (a redirect loop) is read a few layers deep
     assert find_secrets("x=%" + "25" * 3000 + "22") == []
 

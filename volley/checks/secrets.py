@@ -600,18 +600,23 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 # quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
 # or punctuation needs them).
 _PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
+_ESCAPE_OR_PLUS = re.compile(r"%[0-7][0-9A-Fa-f]|\+")
 
 
 def _percent_decoded(text: str) -> tuple[str, list[int]]:
-    """The text with its ASCII percent escapes decoded, and where each of its characters starts
-    in `text` (one more entry: where the text ends)."""
+    """The text with its ASCII percent escapes decoded, and a form's `+` read as the space it
+    stands for (in a text that holds an escape), and where each of its characters starts in
+    `text` (one more entry: where the text ends)."""
     decoded: list[str] = []
     where: list[int] = []
     at = 0
-    for escape in _PERCENT_ESCAPE.finditer(text):
+    if _PERCENT_ESCAPE.search(text) is None:
+        return text, list(range(len(text) + 1))
+    for escape in _ESCAPE_OR_PLUS.finditer(text):
         decoded.append(text[at : escape.start()])
         where.extend(range(at, escape.start()))
-        decoded.append(chr(int(escape.group()[1:], 16)))
+        found = escape.group()
+        decoded.append(" " if found == "+" else chr(int(found[1:], 16)))
         where.append(escape.start())
         at = escape.end()
     decoded.append(text[at:])
