@@ -310,3 +310,20 @@ def test_a_picture_too_big_to_paint_names_its_file(tmp_path: Path):
     assert result.exit_code == 1
     assert f"{tall}: error: the PNG would be 300 × " in result.output
     assert not (tmp_path / "tall.png").exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_warnings_that_cannot_be_written_do_not_cost_the_picture(tmp_path):
+    """stderr on a full disk (or a pipe closed early, `2>&1 | head -1`): the warnings are
+    lost, the picture is written, and the command succeeds."""
+    source = tmp_path / "flow.volley"
+    source.write_text("A -> B: {fas-no-such-icon} hi\n")
+    target = tmp_path / "flow.svg"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "volley", "render", str(source), "-o", str(target)],
+            stderr=full,
+            stdout=subprocess.PIPE,
+        )
+    assert done.returncode == 0
+    assert target.read_text().startswith("<svg")

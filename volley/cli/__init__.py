@@ -35,7 +35,17 @@ def _use_color(stream) -> bool:
 def report(diagnostic: Diagnostic | VolleyError) -> None:
     """Print an error or warning to stderr in the one format every command uses."""
     color = _use_color(sys.stderr)
-    click.echo(diagnostic.format(color=color), err=True, color=color)
+    say(diagnostic.format(color=color), color=color)
+
+
+def say(text: str, color: bool | None = None) -> None:
+    """A line for the user on stderr. One that cannot be written there (a pipe closed early,
+    as `2>&1 | head -1` closes it; a full disk) is lost, never the work it was about: the
+    picture is still written, and the exit status still says how the command went."""
+    try:
+        click.echo(text, err=True, color=color)
+    except OSError:
+        pass
 
 
 LIMIT_OPTIONS = [
@@ -451,7 +461,7 @@ def _written(source: str, target: str, quiet: bool) -> None:
     """The one line each written file gets, in every mode (not a device such as /dev/stderr,
     where the line would land in the picture)."""
     if not quiet and os.path.isfile(target):
-        click.echo(f"{source}: wrote {target}", err=True)
+        say(f"{source}: wrote {target}")
 
 
 def _render_one(path: str, target: str, options: Options, quiet: bool, into_folder: bool) -> None:
