@@ -7,6 +7,7 @@ caret; colour only on a terminal, and never when NO_COLOR is set.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -42,10 +43,8 @@ def say(text: str, color: bool | None = None) -> None:
     """A line for the user on stderr. One that cannot be written there (a pipe closed early,
     as `2>&1 | head -1` closes it; a full disk) is lost, never the work it was about: the
     picture is still written, and the exit status still says how the command went."""
-    try:
+    with contextlib.suppress(OSError):
         click.echo(text, err=True, color=color)
-    except OSError:
-        pass
 
 
 LIMIT_OPTIONS = [
