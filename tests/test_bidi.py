@@ -19,6 +19,7 @@ RLO, PDF, ZWSP, ZWJ = "\u202e", "\u202c", "\u200b", "\u200d"
         ("user\u2067evil\u2069", "user\\u2067evil\\u2069"),  # an isolate
         (f"ad{ZWSP}min", "ad\\u200bmin"),  # looks like "admin"
         (f"ad{ZWJ}min", "ad\\u200dmin"),  # a joiner between Latin letters joins nothing
+        ("ad\u180emin", "ad\\u180emin"),  # Mongolian's separator outside Mongolian: hidden
         (f"ok {ZWJ}", "ok \\u200d"),  # beside a space, with no Arabic letter on either side
         ("a\u2060b\ufeffc", "a\\u2060b\\ufeffc"),  # word joiner, a BOM inside the text
         ("\u3164", "\\u3164"),  # a Hangul filler: a name that looks blank
@@ -48,6 +49,7 @@ def test_hidden_characters_are_found_and_revealed(text: str, shown: str):
         "مرحبا\u200f!",  # Arabic with a right-to-left mark
         "الحرف ب\u200d و \u200dب\u200d و \u200dب",  # a letter's forms, shown beside spaces
         "two\nlines\tand a tab",
+        "ᠬᠠᠷ\u180eᠠ ᠮᠣᠩᠭᠣᠯ",  # Mongolian: the vowel separator picks a vowel's form
     ],
 )
 def test_writing_that_needs_them_is_left_alone(text: str):

@@ -10,7 +10,8 @@ Right-to-left writing uses bidi controls on purpose: in a text that is plainly r
 (letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
 they are left alone. Joiners that shape a script or an emoji sequence (a zero-width joiner
 between two non-ASCII characters, or beside an Arabic letter, or after a virama; the tag
-characters of a subdivision flag) are left alone too.
+characters of a subdivision flag; Mongolian's vowel separator between two of its letters) are
+left alone too.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _VIRAMA = 9  # the canonical combining class of every script's virama (halant, c
 # Letters that draw nothing: Hangul fillers, often used for blank-looking names.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 _TAGS = range(0xE0020, 0xE0080)  # tag characters: only inside a flag's sequence
+_MONGOLIAN_VOWEL_SEPARATOR = "\u180e"  # a format character of Mongolian spelling
 _BLACK_FLAG = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
@@ -120,9 +122,16 @@ def _kind(
         return None if after_virama and not (name and char == "\u200c") else "invisible"
     if ord(char) in _TAGS:
         return None if in_flag else "invisible"
+    if char == _MONGOLIAN_VOWEL_SEPARATOR and 0 < index < len(text) - 1:
+        if _mongolian(text[index - 1]) and _mongolian(text[index + 1]):
+            return None  # spelling: it picks the form of the vowel after it (`ᠬᠠᠷ᠎ᠠ`)
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
         return "invisible"
     return None
+
+
+def _mongolian(char: str) -> bool:
+    return "\u1800" <= char <= "\u18af"
 
 
 def _joining(char: str) -> bool:
