@@ -122,9 +122,13 @@ def _kind(
         return None if after_virama and not (name and char == "\u200c") else "invisible"
     if ord(char) in _TAGS:
         return None if in_flag else "invisible"
-    if char == _MONGOLIAN_VOWEL_SEPARATOR and 0 < index < len(text) - 1:
-        if _mongolian(text[index - 1]) and _mongolian(text[index + 1]):
-            return None  # spelling: it picks the form of the vowel after it (`ᠬᠠᠷ᠎ᠠ`)
+    if (
+        char == _MONGOLIAN_VOWEL_SEPARATOR
+        and 0 < index < len(text) - 1
+        and _mongolian(text[index - 1])
+        and _mongolian(text[index + 1])
+    ):
+        return None  # spelling: it picks the form of the vowel after it (`ᠬᠠᠷ᠎ᠠ`)
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
         return "invisible"
     return None
