@@ -40,7 +40,7 @@ NOTO_SCRIPTS = (
 # The scripts whose letters join the letters beside them, each drawn in one of up to four forms
 # (alone, first, inside and last in a word) whose widths differ by half: each form is measured
 # (`joining_forms`), and the layout picks the one a letter's neighbours give it.
-JOINING_SCRIPTS = ("Arabic", "Syriac", "NKo", "Adlam")
+JOINING_SCRIPTS = ("Arabic", "Syriac", "NKo", "Mongolian", "Adlam")
 ZWJ = 0x200D  # stands for a neighbour the letter joins, when shaping a form
 # Noto's fonts for the symbols no script has (arrows, mathematical operators and letters,
 # technical signs), each NotoSans<name>-Regular.ttf: with DejaVu Sans, what a system draws them

@@ -73,6 +73,16 @@ _VS16 = "\ufe0f"
 # coeng, Myanmar's stacker, Tai Tham's sakot); Khmer's RO goes before its consonant instead,
 # and after Myanmar's asat the stacker makes a kinzi: the NGA before goes above.
 _STACKERS = ("\u17d2", "\u1039", "\u1a60")
+# Conjuncts of the Indic scripts (a consonant, a virama, a consonant), as their fonts draw
+# them: in Devanagari, Bengali, Gurmukhi, Gujarati and Oriya the first consonant takes its
+# half form, about half as wide, and the virama is not drawn (`स्त`); in Telugu and Kannada
+# the second goes under the first, reaching out a little (a fifth of its width). Tamil's and
+# Sinhala's show their virama, and Malayalam's conjuncts vary: those are measured as written.
+_HALF_FORM_VIRAMAS = frozenset("\u094d\u09cd\u0a4d\u0acd\u0b4d")
+_SUBJOINING_VIRAMAS = frozenset("\u0c4d\u0ccd")
+_VIRAMAS = re.compile("[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0c4d\u0ccd]")
+_HALF_FORM = 0.5
+_SUBJOINED = 0.2
 _BESIDE_WHEN_STACKED = "\u179a"
 _KINZI = "\u103a\u1039"
 
@@ -216,7 +226,8 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
 # A joining letter's sides (`metrics_data.JOINING`): it joins the letter before, the one after.
 _JOINS_BEFORE, _JOINS_AFTER = 1, 2
 _JOIN_CAUSING = ("\u200d", "\u0640")  # ZWJ and the tatweel join whatever joins them
-_JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\U0001e900-\U0001e95f]")  # Arabic to Adlam
+# Arabic to Adlam, and Mongolian
+_JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\u1800-\u18af\U0001e900-\U0001e95f]")
 
 
 @cache
@@ -255,6 +266,19 @@ def _joined_em(text: str, other_scripts: str) -> dict[int, float]:
     return out
 
 
+def _conjunct_shares(text: str) -> dict[int, float]:
+    """The share of its width each character of the text's conjuncts takes (see
+    `_HALF_FORM_VIRAMAS`), by its index; a virama with no letter after it is drawn whole."""
+    shares = {}
+    for i, ch in enumerate(text[:-1]):
+        if i and unicodedata.category(text[i + 1]) == "Lo":
+            if ch in _HALF_FORM_VIRAMAS:
+                shares[i - 1], shares[i] = _HALF_FORM, 0.0
+            elif ch in _SUBJOINING_VIRAMAS:
+                shares[i + 1] = _SUBJOINED
+    return shares
+
+
 def _transparent(ch: str) -> bool:
     """Whether joining passes over the character: a mark, or a format character but the
     joiners (ZWJ joins, ZWNJ parts)."""
@@ -265,6 +289,7 @@ def _transparent(ch: str) -> bool:
 def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> float:
     """Width in em of text with characters outside the table, emoji sequences as one glyph."""
     joined = _joined_em(text, other_scripts) if _JOINING_SCRIPTS.search(text) else {}
+    shares = _conjunct_shares(text) if _VIRAMAS.search(text) else {}
     total = 0.0
     last_width = 0.0  # of the last visible character, which VS16 may widen
     last_emoji = False
@@ -292,6 +317,7 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
         emoji = False
         if width is None:
             width, emoji = _classify(ch, average, other_scripts)
+        width *= shares.get(i, 1.0)
         if not width:
             continue
         regional = 0x1F1E6 <= cp <= 0x1F1FF
