@@ -296,6 +296,16 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
     assert [severity for _, severity, _ in problems] == ["warning", "error"]
     assert 'unknown option "bogus"' in problems[0][2]
     assert "theme on the ```volley fence needs a value: theme=" in problems[1][2]
+    # `name` alone is said once, with the other options; a quote left open is said as such
+    text = '# A\n\n```volley name\nA -> B\n```\n\n# B\n\n```volley theme="dark\nA -> B\n```\n'
+    said = []
+    with pytest.raises(VolleyError, match="2 diagrams"):
+        (tmp_path / "two").mkdir()
+        render_markdown(write(tmp_path / "two", text), report=said.append)
+    assert [(d.line, d.message) for d in said if d.severity == "error"] == [
+        (3, "name on the ```volley fence needs a value: name=…"),
+        (9, 'theme="dark on the ```volley fence opens a quote it does not close'),
+    ]
 
 
 def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):

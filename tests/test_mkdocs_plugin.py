@@ -364,6 +364,26 @@ def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):
     assert len(diagrams(html)) == 1 and 'class="volley-error"' not in html  # still drawn
 
 
+def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_path):
+    """`theme` alone needs a value (superfences hands it over as `theme="theme"`, and `name`
+    alone named the diagram "name"); `theme="dark` made the line no fence, the diagram inline
+    code, with no word said."""
+    page = (
+        "# Options\n\n```volley theme\nA -> B: one\n```\n\n```volley name\nA -> B: two\n```"
+        '\n\n```volley theme="dark\nA -> B: three\n```\n\n'
+        '```volley name="a name/with#hash"\nA -> B: four\n```\n'
+    )
+    site = write_site(tmp_path / "options", "plugins:\n  - volley\n", {"index.md": page})
+    result = build(site, strict=False)
+    assert "line 3: theme on the ```volley fence needs a value: theme=…" in result.stderr
+    assert "line 7: name on the ```volley fence needs a value: name=…" in result.stderr
+    assert 'line 11: theme="dark on the ```volley fence opens a quote it does not close' in (
+        result.stderr
+    )
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(html)) == 1 and "<code>volley" not in html
+
+
 def test_a_fence_cut_short_by_an_inner_fence_suggests_four_backticks(tmp_path):
     diagram = 'A -> B: POST /x\nin: Body\n```json\n{"a": 1}\n```\nB --> A: ok\n'
     page = f"# Nested\n\n```volley\n{diagram}```\n"

@@ -162,6 +162,22 @@ def test_a_file_and_inline_text_at_once_is_an_error(tmp_path):
     assert "takes a file or the diagram's text, not both" in result.stderr
 
 
+INDEX_WITH_MARKDOWN = "Title\n=====\n\n.. toctree::\n\n   markdown\n"
+
+
+def test_an_option_alone_or_a_quote_left_open_on_the_fence_line_says_so(tmp_path):
+    """`theme` alone is an option that needs a value, not a file named "theme"."""
+    myst = (
+        '# Fences\n\n```volley theme\nA -> B: one\n```\n\n```volley theme="dark\nA -> B: two\n```\n'
+    )
+    site = write_site(tmp_path / "site", {"index.rst": INDEX_WITH_MARKDOWN, "markdown.md": myst})
+    result = build_site(site, tmp_path / "out")
+    assert "markdown.md:3: ERROR: theme on the fence line needs a value: theme=…" in result.stderr
+    assert 'markdown.md:7: ERROR: theme="dark on the fence line opens a quote it does not' in (
+        result.stderr
+    )
+
+
 def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     """```volley theme=dark in a MyST page (or `.. volley:: theme=dark`) means the options;
     a diagram naming no theme is light under alabaster, which has no dark mode."""

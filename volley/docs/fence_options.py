@@ -28,9 +28,14 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     for key, value in overrides.items():
         if key not in FENCE_OPTIONS:
             continue
+        if isinstance(value, str) and value[:1] in ('"', "'"):  # `theme="dark`: read bare
+            raise VolleyError(
+                f"{key}={value} on the ```volley fence opens a quote it does not close",
+                hint=f"write {key}={value}{value[0]}",
+            )
         if key in FLAGS:
             values[key] = _boolean(key, value)
-        elif value == "":  # a word alone: on, as a flag is, but this one needs a value
+        elif value in ("", key):  # a word alone (as HTML writes it on: `theme="theme"`)
             raise VolleyError(f"{key} on the ```volley fence needs a value: {key}=…")
         elif key == "name":
             continue

@@ -87,6 +87,7 @@ _DATA = re.compile(
 )
 # `key=value` on a fence line, the value neither quoted nor braced.
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
+_OTHER_QUOTE = {'"': "'", "'": '"'}
 
 
 class AppendixLines(c.OptionallyRequired[int]):
@@ -405,6 +406,12 @@ def quote_fence_options(markdown: str, filename: str) -> str:
     for block in found.blocks:
         line = found.lines[block.open]
         line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
+        for key, value in block.attrs.items():
+            if value[:1] in _OTHER_QUOTE:  # `theme="dark`: the quote never closed, which
+                # makes the line no fence to superfences (its diagram inline code); quoted
+                # the other way, the value reaches volley, which says what is wrong
+                other = _OTHER_QUOTE[value[0]]
+                line.text = line.text.replace(f"{key}={value}", f"{key}={other}{value}{other}")
     return join_lines(found.lines)
 
 

@@ -318,7 +318,7 @@ def assign_names(blocks: list[Block], titles: list[str | None], filename: str) -
     """
     taken: set[str] = set()
     for block in blocks:
-        if "name" not in block.attrs:
+        if not block.attrs.get("name"):  # none, or `name` alone: its fence's options say so
             continue
         name = slugify(block.attrs["name"])
         if not name or name in taken:

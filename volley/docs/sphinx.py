@@ -50,7 +50,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fence_options import FLAGS, yes_or_no
+from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, yes_or_no
 from volley.docs.fences import (
     Location,
     Problem,
@@ -217,7 +217,7 @@ class VolleyDirective(SphinxDirective):
         (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
         `:theme: dark` lines they mean. A `:key:` line given as well wins."""
         words = self.arguments[0].split() if self.arguments else []
-        if not words or not all("=" in word or word in FLAGS for word in words):
+        if not words or not all("=" in word or word in FENCE_OPTIONS for word in words):
             return  # a file name
         _, written = fence_attrs("volley " + self.arguments[0])
         self.arguments = []
@@ -237,6 +237,10 @@ class VolleyDirective(SphinxDirective):
                 continue
             if option in self.options:
                 continue
+            if not value and key not in FLAGS:  # `theme` alone: no file of that name
+                raise self.error(f"{key} on the fence line needs a value: {key}=…")
+            if value[:1] in ('"', "'"):  # `theme="dark`, read bare
+                raise self.error(f"{key}={value} on the fence line opens a quote it does not close")
             try:
                 self.options[option] = convert(value or None)  # `redact` alone: a flag
             except ValueError as exc:
