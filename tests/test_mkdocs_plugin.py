@@ -558,3 +558,34 @@ def test_the_viewers_files_have_a_source_path_as_every_file_of_a_site_has(tmp_pa
     assert result.returncode == 0, result.stderr
     built = sorted(path.name for path in (site / "site" / "assets" / "volley").iterdir())
     assert [name.rsplit(".", 1)[1] for name in built] == ["css", "js"]
+
+
+def test_mkdocs_serve_watches_the_folders_of_files_embedded_from_outside_docs(tmp_path):
+    """A file outside docs_dir that a page embeds, even one a rebuild embeds for the first time
+    or one not written yet, makes `mkdocs serve` rebuild when it changes or appears."""
+    from mkdocs.commands.build import build as build_site
+    from mkdocs.config import load_config
+
+    class Server:  # what the plugin asks of `mkdocs serve`'s server
+        def __init__(self) -> None:
+            self.watched: list[tuple[str, bool]] = []
+
+        def watch(self, path: str, *, recursive: bool = True) -> None:
+            self.watched.append((path, recursive))
+
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "login.volley").write_text("A -> B: login\n", encoding="utf-8")
+    (tmp_path / "later").mkdir()
+    page = "# Flows\n\n![Login](../../flows/login.volley)\n"
+    site = write_site(tmp_path / "site", "plugins:\n  - volley\n", {"index.md": page})
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    plugin = config.plugins["volley"]
+    build_site(config)
+    server = Server()
+    plugin.on_serve(server, config, None)
+    assert server.watched == [(str(tmp_path / "flows"), False)]
+    (site / "docs" / "index.md").write_text(
+        page + "\n![Soon](../../later/soon.volley)\n", encoding="utf-8"
+    )
+    build_site(config)  # as `mkdocs serve` rebuilds: the same plugin, a page changed
+    assert server.watched[1:] == [(str(tmp_path / "later"), False)]

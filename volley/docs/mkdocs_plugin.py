@@ -121,7 +121,11 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_lines: list[str] = []
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
-        self.outside_files: set[Path] = set()
+        # the folders outside docs_dir that embedded files are in (or would be, for one
+        # missing): `mkdocs serve` watches each, the ones a later page embeds too
+        self.outside: set[Path] = set()
+        self.watched: set[Path] = set()
+        self.server: Any = None  # `mkdocs serve`'s, once it serves
         self.md: Markdown | None = None  # the converter of the page being built
         self.unsearched: set[tuple[str, str]] = set()  # found by _DATA on the site's pages
         self.written: tempfile.TemporaryDirectory[str] | None = None  # see _generated
@@ -251,12 +255,23 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         if self.written is not None:  # copied into the site by now
             self.written.cleanup()
             self.written = None
+        self._watch_outside()  # what this rebuild embedded for the first time
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """Watch embedded diagram files that live outside docs_dir, too."""
-        for path in sorted(self.outside_files):
-            server.watch(str(path))
+        """Watch the folders of embedded diagram files that live outside docs_dir, too."""
+        self.server = server
+        self._watch_outside()
         return server
+
+    def _watch_outside(self) -> None:
+        """Have `mkdocs serve` rebuild when a file in a folder outside docs_dir that a page
+        embeds from changes, or appears (a file embedded before it was written)."""
+        if self.server is None:
+            return
+        for folder in sorted(self.outside - self.watched):
+            if folder.is_dir():
+                self.server.watch(str(folder), recursive=False)
+                self.watched.add(folder)
 
     def _report(self, problem: Problem) -> None:
         if problem.is_error:
@@ -281,6 +296,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         else:
             inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
         path = (self.docs_dir / inside).resolve()
+        if not path.is_relative_to(self.docs_dir.resolve()):
+            self.outside.add(path.parent)
         location = Location(self.page_path, self._line_of(src), source_file=src)
         page = md.volley_page  # type: ignore[attr-defined]
         try:
@@ -295,8 +312,6 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             return self.site.failed(diagnostic, location, page)
         except VolleyError as exc:
             return self.site.failed(exc.diagnostic, location, page)
-        if not path.is_relative_to(self.docs_dir.resolve()):
-            self.outside_files.add(path)
         name = Path(relative).stem
         return self.site.diagram(source, self.site.settings, location, page, name)
 
