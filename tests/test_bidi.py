@@ -60,6 +60,8 @@ def test_writing_that_needs_them_is_left_alone(text: str):
 def test_right_to_left_text_with_latin_letters_is_not_plainly_right_to_left():
     assert plainly_right_to_left("שלום")
     assert not plainly_right_to_left(f"שלום {RLO}Admin")
+    # a label of a right-to-left mark alone draws nothing: no right-to-left letter keeps it
+    assert not plainly_right_to_left("\u200f") and reveal("\u200f") == "\\u200f"
     assert reveal(f"שלום {RLO}Admin") == "שלום \\u202eAdmin"
     assert not plainly_right_to_left("123 !")  # no letters at all
 

@@ -76,8 +76,9 @@ class HiddenCharacter:
 
 
 def plainly_right_to_left(text: str) -> bool:
-    """Whether the text's letters are all of right-to-left scripts (and there is one)."""
-    directions = {unicodedata.bidirectional(c) for c in text}
+    """Whether the text's letters are all of right-to-left scripts (and there is one: a
+    right-to-left mark alone is no letter)."""
+    directions = {unicodedata.bidirectional(c) for c in text if c not in BIDI_CONTROLS}
     return bool(directions & {"R", "AL"}) and "L" not in directions
 
 
