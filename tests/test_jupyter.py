@@ -160,3 +160,13 @@ def test_show_takes_appendix_lines():
         show(LONG, appendix_lines=4)
     with pytest.raises(OptionError, match="at least 1"):
         show(LONG, bodies="appendix", appendix_lines=0)
+
+
+def test_a_secret_masked_as_asked_is_a_plain_note_not_a_problem(capsys):
+    """Under redact, a masked secret is a note: printed to stdout, which a notebook shows as
+    plain output, not to stderr, which it shows as an error's box; a warning stays there."""
+    show("A -> B: call\nin: Body\n  token: ghp_" + "a1" * 18 + "\n", redact=True)
+    said = capsys.readouterr()
+    assert "note:" in said.out and "masked" in said.out and said.err == ""
+    show("A -> B: {fas-nope} hi\n")
+    assert "warning" in capsys.readouterr().err

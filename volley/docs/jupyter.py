@@ -85,7 +85,8 @@ def show(
     `appendix_lines` caps each body listed under the picture (with `bodies="appendix"`).
 
     Its warnings (an unknown icon, a value that looks like a secret) are printed to stderr,
-    which a notebook shows under the cell; a mistake in the text raises a VolleyError.
+    which a notebook shows under the cell; notes (a secret masked, as asked) to stdout, which
+    it shows as plain output, not as a problem; a mistake in the text raises a VolleyError.
     """
     if isinstance(source, Diagram):
         diagram, warnings = source, []
@@ -93,7 +94,7 @@ def show(
         checked = api.check(source, filename=filename, redact=redact)
         diagram, warnings = checked.diagram, checked.warnings
     for warning in warnings:
-        print(warning.format(), file=sys.stderr)
+        print(warning.format(), file=sys.stdout if warning.severity == "note" else sys.stderr)
     return NotebookDiagram(
         diagram, theme, bodies, redact, name, warnings, appendix_lines=appendix_lines
     )
