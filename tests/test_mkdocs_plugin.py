@@ -589,3 +589,20 @@ def test_mkdocs_serve_watches_the_folders_of_files_embedded_from_outside_docs(tm
     )
     build_site(config)  # as `mkdocs serve` rebuilds: the same plugin, a page changed
     assert server.watched[1:] == [(str(tmp_path / "later"), False)]
+
+
+def test_a_published_source_that_holds_a_live_secret_is_said_to(tmp_path):
+    """`publish_sources` copies the .volley files as written, embedded or not: one holding
+    what looks like a live secret is a build warning, so that it is not published unseen."""
+    token = "ghp_" + "a1B2" * 9
+    flow = f"A -> B: call\nin: Headers\n  Authorization: Bearer {token}\n"
+    pages = {"index.md": "# Home\n", "flows/secret.volley": flow}
+    site = write_site(tmp_path / "open", "plugins:\n  - volley\n", pages)
+    result = build(site, strict=False)
+    said = "flows/secret.volley is published as it is, and holds 1 value that looks like a live"
+    assert said in result.stderr
+    assert token in (site / "site" / "flows" / "secret.volley").read_text(encoding="utf-8")
+    masked = write_site(tmp_path / "masked", "plugins:\n  - volley:\n      redact: true\n", pages)
+    quiet = build(masked, strict=False)
+    assert "is published as it is" not in quiet.stderr
+    assert not (masked / "site" / "flows" / "secret.volley").exists()

@@ -56,6 +56,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
+from volley import api
 from volley.docs.fences import (
     DiagramSite,
     Location,
@@ -196,9 +197,12 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         publish = self.config.publish_sources
         if publish is None:
             publish = not self.config.redact
-        if not publish:
-            for file in [file for file in files if file.src_uri.endswith(SUFFIX)]:
+        sources = [file for file in files if file.src_uri.endswith(SUFFIX)]
+        for file in sources:
+            if not publish:
                 files.remove(file)
+            else:
+                _warn_of_published_secrets(file)
         for uri, text in self._assets(script=self.config.interactive).items():
             files.append(self._generated(config, uri, text))
         return files
@@ -410,6 +414,31 @@ def _switching_theme(theme: Any) -> str | None:
     if theme.name == "material" and not theme.get("palette"):
         return None
     return theme.name
+
+
+def _warn_of_published_secrets(file: Any) -> None:
+    """A .volley file copied into the site as it is (`publish_sources`) that holds what looks
+    like a live secret is said to, whether a page embeds it or not: its drawings mask nothing
+    either, but they are not the file a reader downloads."""
+    from volley.checks.secrets import DiagramSecrets
+
+    try:
+        diagram = api.parse(file.content_string, filename=file.src_uri)
+    except (OSError, ValueError, VolleyError):  # unreadable, or broken: said where embedded
+        return
+    places = list(DiagramSecrets(diagram).places())
+    if places:
+        line, _, secret, _ = places[0]
+        log.warning(
+            f"{file.src_uri} is published as it is, and holds "
+            + counted(
+                len(places),
+                "value that looks like a live secret",
+                "values that look like live secrets",
+            )
+            + f" (line {line}: {secret.what}); set redact: true to mask them and leave the "
+            "sources out, or publish_sources: false"
+        )
 
 
 def quote_fence_options(markdown: str, filename: str) -> str:
