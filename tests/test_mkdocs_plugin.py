@@ -140,7 +140,7 @@ def test_broken_diagram_fails_strict_build_naming_page_and_lines(tmp_path):
     assert "&lt;b&gt;not&lt;/b&gt;" in page and "<b>not</b>" not in page
 
 
-def test_fail_on_error_stops_the_build(tmp_path):
+def test_fail_on_error_fails_the_build_once_every_page_is_read(tmp_path):
     site = copy_site("broken", tmp_path)
     config = site / "mkdocs.yml"
     config.write_text(
@@ -152,6 +152,10 @@ def test_fail_on_error_stops_the_build(tmp_path):
     result = build(site, strict=False)
     assert result.returncode != 0
     assert "ERROR" in result.stderr and "bad.md" in result.stderr
+    # every page is read before the build fails: each broken diagram is said, in one summary
+    assert "could not be drawn, in 'bad.md' (" in result.stderr and "'missing.md' (" in (
+        result.stderr
+    )
 
 
 def test_the_projects_own_docs_build_strict(tmp_path):

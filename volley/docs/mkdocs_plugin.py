@@ -24,13 +24,14 @@ Options (`mkdocs.yml`):
                                # fence asks for a clickable diagram (interactive=true)
           bodies: markers      # markers, appendix (bodies listed under the picture), none
           appendix_lines: 12   # at most 12 lines of each body in an appendix; default: all
-          fail_on_error: false # true: a broken diagram stops the build
+          fail_on_error: false # true: a broken diagram fails the build (every page read)
           redact: false        # mask values that look like secrets, in every published form
           publish_sources: ... # publish the .volley files in docs/; default: not when redacting
 
 A broken diagram shows an error box in its place and logs a warning naming the page, the
 line in the page and the line in the diagram; `mkdocs build --strict` fails on it, and under
-`fail_on_error` it is an error that stops the build. A fence option volley does not know is a
+`fail_on_error` it is an error that fails the build, once every page has been read (so each
+broken diagram is said). A fence option volley does not know is a
 warning too. Deep links to a message (`#login-message-3`) count as anchors of their page, so
 MkDocs' anchor validation accepts them.
 """
@@ -122,6 +123,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_lines: list[str] = []
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
+        self.failed_pages: dict[str, int] = {}  # this build's pages with broken diagrams
         # the folders outside docs_dir that embedded files are in (or would be, for one
         # missing): `mkdocs serve` watches each, the ones a later page embeds too
         self.outside: set[Path] = set()
@@ -242,12 +244,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         diagrams = getattr(self.md, "volley_page", None)
         if diagrams is not None and page.present_anchor_ids is not None:
             page.present_anchor_ids |= diagrams.anchors  # deep links answered by the viewer
-        if self.config.fail_on_error and self.page_errors:
-            failed = counted(len(self.page_errors), "diagram", "diagrams")
-            raise PluginError(
-                f"volley: {failed} in '{page.file.src_uri}' could not be drawn "
-                "(fail_on_error is on)"
-            )
+        if self.page_errors:
+            self.failed_pages[page.file.src_uri] = len(self.page_errors)
         self.unsearched.update(_DATA.findall(html))
         return html
 
@@ -260,6 +258,13 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.written.cleanup()
             self.written = None
         self._watch_outside()  # what this rebuild embedded for the first time
+        failed, self.failed_pages = self.failed_pages, {}
+        if self.config.fail_on_error and failed:  # every page read first: all of them said
+            pages = ", ".join(f"'{page}' ({count})" for page, count in failed.items())
+            drawn = counted(sum(failed.values()), "diagram", "diagrams")
+            raise PluginError(
+                f"volley: {drawn} could not be drawn, in {pages} (fail_on_error is on)"
+            )
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
         """Watch the folders of embedded diagram files that live outside docs_dir, too."""
