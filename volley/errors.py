@@ -44,10 +44,17 @@ def hidden(ch: str) -> bool:
 
 
 def visible(text: str) -> str:
-    """The text with every `hidden` character but a line break shown as U+FFFD, tabs as a space."""
+    """The text with every `hidden` character but a line break shown as its escape (`\\u200f`,
+    as the picture shows it), tabs as a space."""
     return "".join(
-        " " if ch == "\t" else "\ufffd" if ch != "\n" and hidden(ch) else ch for ch in text
+        " " if ch == "\t" else escaped(ch) if ch != "\n" and hidden(ch) else ch for ch in text
     )
+
+
+def escaped(ch: str) -> str:
+    """A character written as its escape: `\\u202e`, `\\U000e0041`."""
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 # The most of a line an error quotes: around the place, with "…" where it is cut (a capture
@@ -75,8 +82,8 @@ def place_in(text: str, at: int) -> Place:
 
 
 def display_line(line: str, column: int) -> tuple[str, int]:
-    """The line as shown (tabs expanded, control characters made visible; a long one cut to
-    the part around `column`) and the caret's offset."""
+    """The line as shown (tabs expanded, control characters written as escapes; a long one cut
+    to the part around `column`) and the caret's offset."""
     if len(line) > SHOWN_CHARACTERS:
         start = max(0, min(column - 1 - SHOWN_CHARACTERS // 2, len(line) - SHOWN_CHARACTERS))
         end = start + SHOWN_CHARACTERS
@@ -94,7 +101,10 @@ def display_line(line: str, column: int) -> tuple[str, int]:
             width += pad
             continue
         if hidden(ch):
-            ch = "\ufffd"
+            ch = escaped(ch)
+            shown.append(ch)
+            width += len(ch)
+            continue
         shown.append(ch)
         width += char_width(ch)
     if column - 1 >= len(line):

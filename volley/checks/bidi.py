@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from volley.checks.rewrite import Rewrites, rewrite_diagram
+from volley.errors import escaped
 from volley.model import MARKED_UP, Diagram, TextKind
 
 # Embeddings, overrides, isolates and their terminators, and the directional marks.
@@ -146,12 +147,6 @@ def _joining(char: str) -> bool:
     return bool(char) and unicodedata.bidirectional(char) == "AL"
 
 
-def escape(char: str) -> str:
-    """A character written as its escape: `\\u202e`, `\\U000e0041`."""
-    code = ord(char)
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
-
-
 def reveal(text: str, name: bool = False) -> str:
     """The text with each hidden character written as its escape, everything else as it was.
 
@@ -164,7 +159,7 @@ def reveal(text: str, name: bool = False) -> str:
     position = 0
     for hidden in found:
         out.append(text[position : hidden.index])
-        out.append(escape(hidden.char))
+        out.append(escaped(hidden.char))
         position = hidden.index + 1
     out.append(text[position:])
     return "".join(out)

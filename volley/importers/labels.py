@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from volley.checks.bidi import escape
-from volley.errors import VolleyError, json_reason
+from volley.errors import VolleyError, escaped, json_reason
 from volley.language.parser import parse
 from volley.text.inline import escape_markup, plain_text
 
@@ -47,7 +46,7 @@ def visible_controls(text: str) -> str:
     """The text with each control character written as its escape (`\u001b`): a capture's
     body may hold terminal escapes, which must not reach a terminal when the diagram is
     printed, nor hide in the file."""
-    return _CONTROLS.sub(lambda m: escape(m.group()), text)
+    return _CONTROLS.sub(lambda m: escaped(m.group()), text)
 
 
 def holds_controls(text: str) -> bool:
