@@ -20,6 +20,8 @@ RLO, PDF, ZWSP, ZWJ = "\u202e", "\u202c", "\u200b", "\u200d"
         (f"ad{ZWSP}min", "ad\\u200bmin"),  # looks like "admin"
         (f"ad{ZWJ}min", "ad\\u200dmin"),  # a joiner between Latin letters joins nothing
         ("ad\u180emin", "ad\\u180emin"),  # Mongolian's separator outside Mongolian: hidden
+        ("ᠠ\u180e\u180eᠠ", "ᠠ\\u180e\\u180eᠠ"),  # two of them: not between two letters
+        ("\u1811\u180e\u1812", "\u1811\\u180e\u1812"),  # between Mongolian digits
         (f"ok {ZWJ}", "ok \\u200d"),  # beside a space, with no Arabic letter on either side
         ("a\u2060b\ufeffc", "a\\u2060b\\ufeffc"),  # word joiner, a BOM inside the text
         ("\u3164", "\\u3164"),  # a Hangul filler: a name that looks blank
@@ -62,6 +64,8 @@ def test_right_to_left_text_with_latin_letters_is_not_plainly_right_to_left():
     assert not plainly_right_to_left(f"שלום {RLO}Admin")
     # a label of a right-to-left mark alone draws nothing: no right-to-left letter keeps it
     assert not plainly_right_to_left("\u200f") and reveal("\u200f") == "\\u200f"
+    # a left-to-right mark in Hebrew is no right-to-left writing: `שלום` and `שלום‎` differ
+    assert not plainly_right_to_left("שלום\u200e") and hidden_characters("שלום\u200e")
     assert reveal(f"שלום {RLO}Admin") == "שלום \\u202eAdmin"
     assert not plainly_right_to_left("123 !")  # no letters at all
 

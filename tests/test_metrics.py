@@ -186,6 +186,13 @@ def test_conjuncts_are_measured_as_they_are_drawn(words: str, family: str) -> No
     assert drawn * 0.97 <= text_width(words, 1000) <= drawn * 1.1
 
 
+def test_a_conjunct_is_of_one_script_and_passes_over_a_nukta() -> None:
+    """A virama joins the letters of its own script only: Chinese after a Telugu virama is a
+    letter of its own; a nukta on the first consonant (`ज़्य`) leaves it a half form."""
+    assert text_width("క్中", 14) == text_width("క్", 14) + text_width("中", 14)
+    assert text_width("ज़्यादा", 14) == text_width("ज्यादा", 14)
+
+
 @needs_font("Noto Sans Arabic")
 @needs_font("Noto Sans Syriac")
 @pytest.mark.parametrize("bold", [False, True], ids=["regular", "bold"])

@@ -79,8 +79,9 @@ class HiddenCharacter:
 def plainly_right_to_left(text: str) -> bool:
     """Whether the text's letters are all of right-to-left scripts (and there is one: a
     right-to-left mark alone is no letter)."""
-    directions = {unicodedata.bidirectional(c) for c in text if c not in BIDI_CONTROLS}
-    return bool(directions & {"R", "AL"}) and "L" not in directions
+    directions = {unicodedata.bidirectional(c) for c in text}  # a left-to-right mark's too
+    letters = {unicodedata.bidirectional(c) for c in text if c not in BIDI_CONTROLS}
+    return bool(letters & {"R", "AL"}) and "L" not in directions
 
 
 def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:
@@ -137,7 +138,8 @@ def _kind(
 
 
 def _mongolian(char: str) -> bool:
-    return "\u1800" <= char <= "\u18af"
+    """A letter of the Mongolian script (not its digits, separators or variation selectors)."""
+    return "\u1820" <= char <= "\u18aa" and unicodedata.category(char) == "Lo"
 
 
 def _joining(char: str) -> bool:

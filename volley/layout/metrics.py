@@ -83,6 +83,7 @@ _SUBJOINING_VIRAMAS = frozenset("\u0c4d\u0ccd")
 _VIRAMAS = re.compile("[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0c4d\u0ccd]")
 _HALF_FORM = 0.5
 _SUBJOINED = 0.2
+_NUKTA = 7  # the canonical combining class of a nukta, the dot that makes a new consonant
 _BESIDE_WHEN_STACKED = "\u179a"
 _KINZI = "\u103a\u1039"
 
@@ -268,15 +269,30 @@ def _joined_em(text: str, other_scripts: str) -> dict[int, float]:
 
 def _conjunct_shares(text: str) -> dict[int, float]:
     """The share of its width each character of the text's conjuncts takes (see
-    `_HALF_FORM_VIRAMAS`), by its index; a virama with no letter after it is drawn whole."""
+    `_HALF_FORM_VIRAMAS`), by its index: a virama between two letters of its own script (the
+    first one's nukta, `ज़्य`, passed over); one with no such letter after it is drawn whole."""
     shares = {}
     for i, ch in enumerate(text[:-1]):
-        if i and unicodedata.category(text[i + 1]) == "Lo":
-            if ch in _HALF_FORM_VIRAMAS:
-                shares[i - 1], shares[i] = _HALF_FORM, 0.0
-            elif ch in _SUBJOINING_VIRAMAS:
-                shares[i + 1] = _SUBJOINED
+        if ch not in _HALF_FORM_VIRAMAS and ch not in _SUBJOINING_VIRAMAS:
+            continue
+        before = i - 1
+        while before > 0 and unicodedata.combining(text[before]) == _NUKTA:
+            before -= 1
+        if before < 0 or not (_same_script_letter(ch, text[before], text[i + 1])):
+            continue
+        if ch in _HALF_FORM_VIRAMAS:
+            shares[before], shares[i] = _HALF_FORM, 0.0
+        else:
+            shares[i + 1] = _SUBJOINED
     return shares
+
+
+def _same_script_letter(virama: str, *letters: str) -> bool:
+    """Whether the letters are of the virama's script: each Indic script has a block of 128."""
+    return all(
+        ord(letter) >> 7 == ord(virama) >> 7 and unicodedata.category(letter) == "Lo"
+        for letter in letters
+    )
 
 
 def _transparent(ch: str) -> bool:
