@@ -375,7 +375,8 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
     page = (
         "# Options\n\n```volley theme\nA -> B: one\n```\n\n```volley name\nA -> B: two\n```"
         '\n\n```volley theme="dark\nA -> B: three\n```\n\n'
-        '```volley name="a name/with#hash"\nA -> B: four\n```\n'
+        '```volley name="a name/with#hash"\nA -> B: four\n```\n\n'
+        "```volley name=\"'quoted' flow\"\nA -> B: five\n```\n\n```volley name=name\nA -> B: six\n```\n"
     )
     site = write_site(tmp_path / "options", "plugins:\n  - volley\n", {"index.md": page})
     result = build(site, strict=False)
@@ -385,7 +386,7 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
         result.stderr
     )
     html = (site / "site" / "index.html").read_text(encoding="utf-8")
-    assert len(diagrams(html)) == 1 and "<code>volley" not in html
+    assert len(diagrams(html)) == 3 and "<code>volley" not in html  # the last three drawn
 
 
 def test_a_fence_cut_short_by_an_inner_fence_suggests_four_backticks(tmp_path):

@@ -10,7 +10,14 @@ from typing import Any
 from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES
 
-__all__ = ["FENCE_OPTIONS", "FLAGS", "typed_options", "unknown_options", "yes_or_no"]
+__all__ = [
+    "FENCE_OPTIONS",
+    "FLAGS",
+    "open_quote",
+    "typed_options",
+    "unknown_options",
+    "yes_or_no",
+]
 
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
 # The options that are on or off: written alone (```volley redact), or as HTML writes such an
@@ -28,14 +35,14 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     for key, value in overrides.items():
         if key not in FENCE_OPTIONS:
             continue
-        if isinstance(value, str) and value[:1] in ('"', "'"):  # `theme="dark`: read bare
+        if isinstance(value, str) and open_quote(value):  # `theme="dark`, read bare
             raise VolleyError(
                 f"{key}={value} on the ```volley fence opens a quote it does not close",
                 hint=f"write {key}={value}{value[0]}",
             )
         if key in FLAGS:
             values[key] = _boolean(key, value)
-        elif value in ("", key):  # a word alone (as HTML writes it on: `theme="theme"`)
+        elif value == "":  # a word alone: on, as a flag is, but this one needs a value
             raise VolleyError(f"{key} on the ```volley fence needs a value: {key}=…")
         elif key == "name":
             continue
@@ -49,6 +56,13 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
                 )
             values[key] = value
     return values
+
+
+def open_quote(value: str) -> bool:
+    """Whether an option's value, as a fence line's reader took it, is a quote never closed
+    (`theme="dark`): one that starts with a quote that does not come again (a value quoted
+    whole arrives without its quotes: `name="'quoted' flow"` is `'quoted' flow`)."""
+    return value[:1] in ('"', "'") and value[0] not in value[1:]
 
 
 def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:

@@ -58,6 +58,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from volley import api
+from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, open_quote
 from volley.docs.fences import (
     DiagramSite,
     Location,
@@ -456,11 +457,15 @@ def quote_fence_options(markdown: str, filename: str) -> str:
         line = found.lines[block.open]
         line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
         for key, value in block.attrs.items():
-            if value[:1] in _OTHER_QUOTE:  # `theme="dark`: the quote never closed, which
-                # makes the line no fence to superfences (its diagram inline code); quoted
-                # the other way, the value reaches volley, which says what is wrong
+            if open_quote(value):  # `theme="dark`: the quote never closed, which makes the
+                # line no fence to superfences (its diagram inline code); quoted the other
+                # way, the value reaches volley, which says what is wrong
                 other = _OTHER_QUOTE[value[0]]
                 line.text = line.text.replace(f"{key}={value}", f"{key}={other}{value}{other}")
+            elif not value and key in FENCE_OPTIONS and key not in FLAGS:
+                # `theme` alone, which superfences would hand over as `theme="theme"` (as
+                # HTML writes an attribute that is on): empty, it needs a value, as elsewhere
+                line.text = re.sub(rf"(?<=[\s{{]){key}(?=[\s}}]|$)", f'{key}=""', line.text)
     return join_lines(found.lines)
 
 

@@ -50,7 +50,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, yes_or_no
+from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, open_quote, yes_or_no
 from volley.docs.fences import (
     Location,
     Problem,
@@ -239,7 +239,7 @@ class VolleyDirective(SphinxDirective):
                 continue
             if not value and key not in FLAGS:  # `theme` alone: no file of that name
                 raise self.error(f"{key} on the fence line needs a value: {key}=…")
-            if value[:1] in ('"', "'"):  # `theme="dark`, read bare
+            if open_quote(value):  # `theme="dark`, read bare
                 raise self.error(f"{key}={value} on the fence line opens a quote it does not close")
             try:
                 self.options[option] = convert(value or None)  # `redact` alone: a flag
