@@ -611,3 +611,19 @@ def test_a_published_source_that_holds_a_live_secret_is_said_to(tmp_path):
     quiet = build(masked, strict=False)
     assert "is published as it is" not in quiet.stderr
     assert not (masked / "site" / "flows" / "secret.volley").exists()
+
+
+def test_fail_on_error_counts_each_build_on_its_own(tmp_path):
+    """A build stopped part way (by another plugin, a theme) leaves no broken page behind for
+    the next rebuild of `mkdocs serve` to fail on."""
+    from mkdocs.commands.build import build as build_site
+    from mkdocs.config import load_config
+
+    config_text = "plugins:\n  - volley:\n      fail_on_error: true\n"
+    site = write_site(
+        tmp_path / "s", config_text, {"index.md": "# Fine\n\n```volley\nA -> B\n```\n"}
+    )
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    plugin = config.plugins["volley"]
+    plugin.failed_pages = {"gone.md": 1}  # as a build stopped before its end leaves them
+    build_site(config)  # no PluginError: this build's pages are all fine

@@ -137,6 +137,11 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
 
+    def on_pre_build(self, config: Any) -> None:
+        """Each build (each rebuild of `mkdocs serve`) counts its own broken pages, also after
+        one that stopped on an error."""
+        self.failed_pages = {}
+
     def on_config(self, config: Any) -> Any:
         if importlib.util.find_spec("pymdownx") is None:
             raise PluginError(MISSING_EXTRA)
