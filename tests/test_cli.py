@@ -327,3 +327,11 @@ def test_warnings_that_cannot_be_written_do_not_cost_the_picture(tmp_path):
         )
     assert done.returncode == 0
     assert target.read_text().startswith("<svg")
+    first, second = tmp_path / "a.volley", tmp_path / "b.volley"
+    first.write_text("A->B: x\n")
+    second.write_text("C->D: y\n")
+    with open("/dev/full", "w") as full:  # fmt says "reformatted …" for each file
+        done = subprocess.run(
+            [sys.executable, "-m", "volley", "fmt", str(first), str(second)], stderr=full
+        )
+    assert done.returncode == 0 and second.read_text() == "C -> D: y\n"

@@ -248,7 +248,7 @@ def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
             report(exc)
             failed += 1
     if failed:
-        click.echo(f"{failed} of {counted(len(sources), 'file', 'files')} with errors", err=True)
+        say(f"{failed} of {counted(len(sources), 'file', 'files')} with errors")
         sys.exit(1)
 
 
@@ -395,7 +395,7 @@ def render_command(
         sys.exit(1)
     if stale:
         what = "picture or link" if stale == 1 else "pictures or links"  # each listed above
-        click.echo(f"{stale} {what} out of date; run volley render without --check", err=True)
+        say(f"{stale} {what} out of date; run volley render without --check")
         sys.exit(1)
 
 
@@ -497,7 +497,7 @@ def _render_readme(
     changes = render_markdown(path, check=check_only, options=options, report=report)
     for change in changes:
         if check_only or not quiet:
-            click.echo(change, err=True)
+            say(change)
     return len(changes) if check_only else 0
 
 

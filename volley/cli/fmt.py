@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from volley.cli import _limit_options, _limits, _quick_exit, report
+from volley.cli import _limit_options, _limits, _quick_exit, report, say
 from volley.errors import VolleyError, counted
 from volley.textio import write_atomic
 
@@ -89,9 +89,9 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 report(VolleyError(f"cannot write {file}: {exc.strerror or exc}", filename=file))
                 failed += 1
                 continue
-            click.echo(f"reformatted {file}", err=True)
+            say(f"reformatted {file}")
     if check_only and changed:
         shown = counted(len(files), "file", "files")
-        click.echo(f"{len(changed)} of {shown} would be reformatted", err=True)
+        say(f"{len(changed)} of {shown} would be reformatted")
     if failed or (check_only and changed):
         sys.exit(1)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from volley.cli import say
 from volley.errors import VolleyError
 
 
@@ -51,4 +52,4 @@ def gallery_command(folder: Path | None, output: Path, editor_url: str | None, q
     except (VolleyError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if not quiet:
-        click.echo(f"wrote {len(written)} files to {output}", err=True)
+        say(f"wrote {len(written)} files to {output}")

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from volley.cli import _quick_exit, lane_renames, report
+from volley.cli import _quick_exit, lane_renames, report, say
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.traffic import TrafficOptions, masked_note
@@ -233,7 +233,7 @@ def import_command(
         report(_told(warning, mask))
     masked = sum(item.masked for item in found)
     if masked:
-        click.echo(f"{name}: {masked_note(masked)}", err=True)
+        say(f"{name}: {masked_note(masked)}")
     for item in found:
         for warning in item.warnings:
             report(_told(warning, mask))
@@ -247,6 +247,6 @@ def import_command(
         except OSError as exc:
             report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
             sys.exit(1)
-        click.echo(f"wrote {target}", err=True)
+        say(f"wrote {target}")
     if failed:
         sys.exit(1)

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from volley.cli import lane_renames, report
+from volley.cli import lane_renames, report, say
 from volley.errors import VolleyError
 from volley.textio import write_atomic
 
@@ -83,8 +83,8 @@ def record_command(
         report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
         sys.exit(1)
     lines = len(recording.sent)
-    click.echo(f"volley record: wrote {os.path.abspath(output)} ({lines} lines)", err=True)
+    say(f"volley record: wrote {os.path.abspath(output)} ({lines} lines)")
     if count:
-        click.echo(f"volley record: {masked_note(count)}", err=True)
+        say(f"volley record: {masked_note(count)}")
     code = recording.returncode
     sys.exit(code if code >= 0 else 128 - code)  # killed by signal N: 128 + N, as a shell says
