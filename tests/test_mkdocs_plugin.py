@@ -376,7 +376,8 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
         "# Options\n\n```volley theme\nA -> B: one\n```\n\n```volley name\nA -> B: two\n```"
         '\n\n```volley theme="dark\nA -> B: three\n```\n\n'
         '```volley name="a name/with#hash"\nA -> B: four\n```\n\n'
-        "```volley name=\"'quoted' flow\"\nA -> B: five\n```\n\n```volley name=name\nA -> B: six\n```\n"
+        "```volley name=\"'quoted' flow\"\nA -> B: five\n```\n\n"
+        "```volley name=name\nA -> B: six\n```\n"
     )
     site = write_site(tmp_path / "options", "plugins:\n  - volley\n", {"index.md": page})
     result = build(site, strict=False)
