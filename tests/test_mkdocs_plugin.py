@@ -598,20 +598,28 @@ def test_mkdocs_serve_watches_the_folders_of_files_embedded_from_outside_docs(tm
 
 
 def test_a_published_source_that_holds_a_live_secret_is_said_to(tmp_path):
-    """`publish_sources` copies the .volley files as written, embedded or not: one holding
-    what looks like a live secret is a build warning, so that it is not published unseen."""
+    """`publish_sources` copies the .volley files as written: one that no page embeds (which
+    would warn of its secrets) and that holds what looks like a live secret is a build
+    warning, so that it is not published unseen."""
     token = "ghp_" + "a1B2" * 9
     flow = f"A -> B: call\nin: Headers\n  Authorization: Bearer {token}\n"
-    pages = {"index.md": "# Home\n", "flows/secret.volley": flow}
+    pages = {
+        "index.md": "# Home\n\n![Shown](flows/shown.volley)\n",
+        "flows/secret.volley": flow,
+        "flows/shown.volley": flow,
+    }
     site = write_site(tmp_path / "open", "plugins:\n  - volley\n", pages)
     result = build(site, strict=False)
-    said = "flows/secret.volley is published as it is, and holds 1 value that looks like a live"
-    assert said in result.stderr
+    said = "flows/secret.volley is published as it is, and no page embeds it; it holds 1 value"
+    assert said in result.stderr and "or set redact: true" in result.stderr
+    assert "flows/shown.volley is published" not in result.stderr  # its page warned of it
     assert token in (site / "site" / "flows" / "secret.volley").read_text(encoding="utf-8")
-    masked = write_site(tmp_path / "masked", "plugins:\n  - volley:\n      redact: true\n", pages)
-    quiet = build(masked, strict=False)
-    assert "is published as it is" not in quiet.stderr
+    config = "plugins:\n  - volley:\n      redact: true\n"
+    masked = write_site(tmp_path / "masked", config, pages)
+    assert "is published as it is" not in build(masked, strict=False).stderr
     assert not (masked / "site" / "flows" / "secret.volley").exists()
+    both = write_site(tmp_path / "both", config + "      publish_sources: true\n", pages)
+    assert "or leave the sources out (publish_sources: false)" in build(both, strict=False).stderr
 
 
 def test_fail_on_error_counts_each_build_on_its_own(tmp_path):

@@ -125,6 +125,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
         self.failed_pages: dict[str, int] = {}  # this build's pages with broken diagrams
+        self.embedded: set[Path] = set()  # the files this build's pages embed
+        self.published: list[File] = []  # the .volley sources copied into the site
         # the folders outside docs_dir that embedded files are in (or would be, for one
         # missing): `mkdocs serve` watches each, the ones a later page embeds too
         self.outside: set[Path] = set()
@@ -139,8 +141,9 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
 
     def on_pre_build(self, config: Any) -> None:
         """Each build (each rebuild of `mkdocs serve`) counts its own broken pages, also after
-        one that stopped on an error."""
+        one that stopped on an error, and the files its pages embed."""
         self.failed_pages = {}
+        self.embedded = set()
 
     def on_config(self, config: Any) -> Any:
         if importlib.util.find_spec("pymdownx") is None:
@@ -209,8 +212,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         for file in sources:
             if not publish:
                 files.remove(file)
-            else:
-                _warn_of_published_secrets(file)
+        self.published = sources if publish else []
         for uri, text in self._assets(script=self.config.interactive).items():
             files.append(self._generated(config, uri, text))
         return files
@@ -264,6 +266,9 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.written.cleanup()
             self.written = None
         self._watch_outside()  # what this rebuild embedded for the first time
+        for file in self.published:  # one a page embeds was warned of there, if it holds any
+            if Path(file.abs_src_path or "").resolve() not in self.embedded:
+                _warn_of_published_secrets(file, self.config.redact)
         failed, self.failed_pages = self.failed_pages, {}
         if self.config.fail_on_error and failed:  # every page read first: all of them said
             pages = ", ".join(f"'{page}' ({count})" for page, count in failed.items())
@@ -311,6 +316,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         else:
             inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
         path = (self.docs_dir / inside).resolve()
+        self.embedded.add(path)
         if not path.is_relative_to(self.docs_dir.resolve()):
             self.outside.add(path.parent)
         location = Location(self.page_path, self._line_of(src), source_file=src)
@@ -427,10 +433,10 @@ def _switching_theme(theme: Any) -> str | None:
     return theme.name
 
 
-def _warn_of_published_secrets(file: Any) -> None:
-    """A .volley file copied into the site as it is (`publish_sources`) that holds what looks
-    like a live secret is said to, whether a page embeds it or not: its drawings mask nothing
-    either, but they are not the file a reader downloads."""
+def _warn_of_published_secrets(file: Any, redact: bool) -> None:
+    """A .volley file copied into the site as it is (`publish_sources`) that no page embeds
+    (which would warn of its secrets) and that holds what looks like a live secret is said to:
+    a reader downloads it as written."""
     from volley.checks.secrets import DiagramSecrets
 
     try:
@@ -440,15 +446,17 @@ def _warn_of_published_secrets(file: Any) -> None:
     places = list(DiagramSecrets(diagram).places())
     if places:
         line, _, secret, _ = places[0]
+        held = counted(
+            len(places), "value that looks like a live secret", "values that look like live secrets"
+        )
+        instead = (
+            "leave the sources out (publish_sources: false)"
+            if redact
+            else "set redact: true, which masks them in the pictures and leaves the sources out"
+        )
         log.warning(
-            f"{file.src_uri} is published as it is, and holds "
-            + counted(
-                len(places),
-                "value that looks like a live secret",
-                "values that look like live secrets",
-            )
-            + f" (line {line}: {secret.what}); set redact: true to mask them and leave the "
-            "sources out, or publish_sources: false"
+            f"{file.src_uri} is published as it is, and no page embeds it; it holds {held} "
+            f"(line {line}: {secret.what}): write a placeholder such as <token>, or {instead}"
         )
 
 
