@@ -1218,6 +1218,8 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
         ("B-->>-)A: back", "Mermaid reads '-)' after '-->>' as a second arrow", 10),
         ("B->>-- A: back", "Mermaid reads '--' after '->>' as a second arrow", 9),
         ("John-->> -xAlice: Hi", "Mermaid reads '-x' after '-->>' as a second arrow", 14),
+        ("A->>B->>C: x", "Mermaid reads '->>' in 'B->>C' as an arrow", 10),
+        ("A->>B--x C: x", "Mermaid reads '--x' in 'B--x C' as an arrow", 10),
     ],
 )
 def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(

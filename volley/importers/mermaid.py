@@ -151,8 +151,11 @@ _KEYWORD_AT_NAME = re.compile(
 )
 # What follows a lost or async arrow read inside a name: the message's own arrow after it.
 _ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
-# What Mermaid's lexer reads as an arrow inside a name (a half arrow's pieces it does not)
-_CROSS_OR_ASYNC = re.compile(r"-[xX)]")
+# What Mermaid's lexer reads as an arrow inside a name (a half arrow's pieces it does not),
+# the longest first
+_WHOLE_ARROW = re.compile(
+    "|".join(re.escape(a).replace("x", "[xX]") for a in sorted(ARROWS, key=len, reverse=True))
+)
 _OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or a tab
 _TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
@@ -1163,8 +1166,11 @@ class _Reader:
                 "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
                 "(participant X as … keeps the words shown)",
             )
-        elif (inside := _CROSS_OR_ASYNC.search(found["receiver"])) is not None:
-            # `B->>auth-xyz`: Mermaid's lexer reads `-x` (or `-)`) there as an arrow
+        elif (inside := _WHOLE_ARROW.search(found["receiver"])) is not None:
+            # `B->>auth-xyz`: Mermaid's lexer reads `-x` (or `-)`) there as an arrow;
+            # `A->>B->>C`: a second message on one line
+            after = found["receiver"][inside.end() : inside.end() + 1]
+            glued = inside.group()[-1] in "xX)" and after.isalnum()  # inside a word
             self.fail(
                 line,
                 raw,
@@ -1172,7 +1178,9 @@ class _Reader:
                 "so it refuses this line",
                 raw.find(found["receiver"], raw.find(found["arrow"])) + inside.start() + 1,
                 "a hyphen in a Mermaid name cannot come before x or ): rename the participant "
-                "(participant X as … keeps the words shown)",
+                "(participant X as … keeps the words shown)"
+                if glued
+                else "a message goes from one participant to one: write one a line",
             )
         elif (
             mark == "-"
