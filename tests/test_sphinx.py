@@ -352,6 +352,21 @@ def test_deep_links_to_messages_resolve_in_myst_pages_on_and_across_pages(tmp_pa
     assert 'data-anchor="refresh-"' in index  # the links the viewer writes
 
 
+def test_an_embedded_file_is_named_by_its_file_as_mkdocs_names_it(tmp_path):
+    """```{volley} flows/intl.volley links as #intl-message-1, in Sphinx as in MkDocs, and
+    the link outlives an edit to the file (it was a digest of the file's text)."""
+    site = write_site(
+        tmp_path / "site",
+        {"index.md": "# Home\n\n```volley flows/intl.volley\n```\n\nSee [it](#intl-message-1).\n"},
+    )
+    (site / "flows").mkdir()
+    (site / "flows" / "intl.volley").write_text("A -> B: hello\n", encoding="utf-8")
+    result = build_site(site, tmp_path / "out", "-W")
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert 'data-anchor="intl-"' in index and 'id="intl-message-1"' in index
+
+
 def test_deep_links_to_messages_land_on_the_figure_in_latex(tmp_path):
     site = write_site(tmp_path / "site", DEEP_LINKED)
     result = build_site(site, tmp_path / "out", "-W", builder="latex")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from pathlib import Path
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -175,7 +176,10 @@ class VolleyDirective(SphinxDirective):
         content_prefix = api.default_id_prefix(checked.diagram)
         # the prefixes this page has given so far (Sphinx keeps temp_data for one page)
         taken = cast(dict[str, int], self.env.temp_data.setdefault("volley_prefixes", {}))
-        prefix = _prefix(self.options.get("name"), content_prefix, taken)
+        # an embedded file is named by its file, as the MkDocs plugin names it: its deep links
+        # (`#login-message-3`) outlive edits to it
+        named = self.options.get("name") or (Path(source_file).stem if shown_file else None)
+        prefix = _prefix(named, content_prefix, taken)
         node = volley_diagram(
             # Doctrees keep plain values (they are pickled, and read by later volley
             # versions): the source, drawn again when the page is written.
