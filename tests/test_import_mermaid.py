@@ -1234,6 +1234,10 @@ def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(
     assert one("sequenceDiagram\n    A->>+John: x\n    John-->>- xavier: y\n").endswith(
         "John -->- xavier: y\n"
     )
+    for line, hint in (("A->>node-x: v", "rename"), ("A->>B--x C: v", "one a line")):
+        with pytest.raises(VolleyError) as caught:
+            convert(f"sequenceDiagram\n    {line}\n", "test.mmd")
+        assert hint in (caught.value.hint or "")
     # a half arrow's pieces in a name are no arrow to Mermaid's lexer
     assert one("sequenceDiagram\n    A->>api//-v2: v\n") == "A -> api//-v2: v\n"
 

@@ -376,8 +376,8 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
         "# Options\n\n```volley theme\nA -> B: one\n```\n\n```volley name\nA -> B: two\n```"
         '\n\n```volley theme="dark\nA -> B: three\n```\n\n'
         '```volley name="a name/with#hash"\nA -> B: four\n```\n\n'
-        "```volley name=\"'quoted' flow\"\nA -> B: five\n```\n\n"
-        "```volley name=name\nA -> B: six\n```\n"
+        '```volley name="\'90s checkout" theme\nA -> B: five\n```\n\n'
+        '```volley name="my theme flow"\nA -> B: six\n```\n'
     )
     site = write_site(tmp_path / "options", "plugins:\n  - volley\n", {"index.md": page})
     result = build(site, strict=False)
@@ -387,7 +387,8 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
         result.stderr
     )
     html = (site / "site" / "index.html").read_text(encoding="utf-8")
-    assert len(diagrams(html)) == 3 and "<code>volley" not in html  # the last three drawn
+    assert "line 19: theme on the ```volley fence needs a value" in result.stderr
+    assert len(diagrams(html)) == 2 and "<code>volley" not in html  # the 4th and 6th drawn
 
 
 def test_a_fence_cut_short_by_an_inner_fence_suggests_four_backticks(tmp_path):
@@ -598,9 +599,9 @@ def test_mkdocs_serve_watches_the_folders_of_files_embedded_from_outside_docs(tm
 
 
 def test_a_published_source_that_holds_a_live_secret_is_said_to(tmp_path):
-    """`publish_sources` copies the .volley files as written: one that no page embeds (which
-    would warn of its secrets) and that holds what looks like a live secret is a build
-    warning, so that it is not published unseen."""
+    """`publish_sources` copies the .volley files as written, embedded or not: one that holds
+    what looks like a live secret is a build warning, so that it is not published unseen
+    (under redact too, where a page only notes what its picture masks)."""
     token = "ghp_" + "a1B2" * 9
     flow = f"A -> B: call\nin: Headers\n  Authorization: Bearer {token}\n"
     pages = {
@@ -610,9 +611,9 @@ def test_a_published_source_that_holds_a_live_secret_is_said_to(tmp_path):
     }
     site = write_site(tmp_path / "open", "plugins:\n  - volley\n", pages)
     result = build(site, strict=False)
-    said = "flows/secret.volley is published as it is, and no page embeds it; it holds 1 value"
+    said = "flows/secret.volley is published as it is, and holds 1 value that looks like a"
     assert said in result.stderr and "or set redact: true" in result.stderr
-    assert "flows/shown.volley is published" not in result.stderr  # its page warned of it
+    assert "flows/shown.volley is published as it is" in result.stderr  # embedded or not
     assert token in (site / "site" / "flows" / "secret.volley").read_text(encoding="utf-8")
     config = "plugins:\n  - volley:\n      redact: true\n"
     masked = write_site(tmp_path / "masked", config, pages)

@@ -42,7 +42,7 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
             )
         if key in FLAGS:
             values[key] = _boolean(key, value)
-        elif value == "":  # a word alone: on, as a flag is, but this one needs a value
+        elif value in ("", key):  # a word alone (as superfences hands it over: `name="name"`)
             raise VolleyError(f"{key} on the ```volley fence needs a value: {key}=…")
         elif key == "name":
             continue
@@ -60,9 +60,14 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
 
 def open_quote(value: str) -> bool:
     """Whether an option's value, as a fence line's reader took it, is a quote never closed
-    (`theme="dark`): one that starts with a quote that does not come again (a value quoted
-    whole arrives without its quotes: `name="'quoted' flow"` is `'quoted' flow`)."""
-    return value[:1] in ('"', "'") and value[0] not in value[1:]
+    (`theme="dark`): a word that starts with a quote that does not come again. A value
+    quoted whole arrives without its quotes (`name="'90s checkout"` is `'90s checkout`); one
+    with a space in it is such a value, as a word left unquoted holds none."""
+    return (
+        value[:1] in ('"', "'")
+        and value[0] not in value[1:]
+        and not any(ch.isspace() for ch in value)
+    )
 
 
 def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:

@@ -125,7 +125,6 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
         self.failed_pages: dict[str, int] = {}  # this build's pages with broken diagrams
-        self.embedded: set[Path] = set()  # the files this build's pages embed
         self.published: list[File] = []  # the .volley sources copied into the site
         # the folders outside docs_dir that embedded files are in (or would be, for one
         # missing): `mkdocs serve` watches each, the ones a later page embeds too
@@ -141,9 +140,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
 
     def on_pre_build(self, config: Any) -> None:
         """Each build (each rebuild of `mkdocs serve`) counts its own broken pages, also after
-        one that stopped on an error, and the files its pages embed."""
+        one that stopped on an error."""
         self.failed_pages = {}
-        self.embedded = set()
 
     def on_config(self, config: Any) -> Any:
         if importlib.util.find_spec("pymdownx") is None:
@@ -266,9 +264,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.written.cleanup()
             self.written = None
         self._watch_outside()  # what this rebuild embedded for the first time
-        for file in self.published:  # one a page embeds was warned of there, if it holds any
-            if Path(file.abs_src_path or "").resolve() not in self.embedded:
-                _warn_of_published_secrets(file, self.config.redact)
+        for file in self.published:
+            _warn_of_published_secrets(file, self.config.redact)
         failed, self.failed_pages = self.failed_pages, {}
         if self.config.fail_on_error and failed:  # every page read first: all of them said
             pages = ", ".join(f"'{page}' ({count})" for page, count in failed.items())
@@ -316,7 +313,6 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         else:
             inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
         path = (self.docs_dir / inside).resolve()
-        self.embedded.add(path)
         if not path.is_relative_to(self.docs_dir.resolve()):
             self.outside.add(path.parent)
         location = Location(self.page_path, self._line_of(src), source_file=src)
@@ -434,9 +430,9 @@ def _switching_theme(theme: Any) -> str | None:
 
 
 def _warn_of_published_secrets(file: Any, redact: bool) -> None:
-    """A .volley file copied into the site as it is (`publish_sources`) that no page embeds
-    (which would warn of its secrets) and that holds what looks like a live secret is said to:
-    a reader downloads it as written."""
+    """A .volley file copied into the site as it is (`publish_sources`) that holds what looks
+    like a live secret is said to, embedded by a page or not: a reader downloads it as written,
+    whatever its pictures mask."""
     from volley.checks.secrets import DiagramSecrets
 
     try:
@@ -455,7 +451,7 @@ def _warn_of_published_secrets(file: Any, redact: bool) -> None:
             else "set redact: true, which masks them in the pictures and leaves the sources out"
         )
         log.warning(
-            f"{file.src_uri} is published as it is, and no page embeds it; it holds {held} "
+            f"{file.src_uri} is published as it is, and holds {held} "
             f"(line {line}: {secret.what}): write a placeholder such as <token>, or {instead}"
         )
 
@@ -478,7 +474,11 @@ def quote_fence_options(markdown: str, filename: str) -> str:
             elif not value and key in FENCE_OPTIONS and key not in FLAGS:
                 # `theme` alone, which superfences would hand over as `theme="theme"` (as
                 # HTML writes an attribute that is on): empty, it needs a value, as elsewhere
-                line.text = re.sub(rf"(?<=[\s{{]){key}(?=[\s}}]|$)", f'{key}=""', line.text)
+                line.text = re.sub(
+                    rf""""[^"]*"|'[^']*'|(?<=[\s{{]){key}(?=[\s}}]|$)""",
+                    lambda m: m[0] if m[0][0] in "\"'" else f'{m[0]}=""',  # quoted: as it is
+                    line.text,
+                )
     return join_lines(found.lines)
 
 

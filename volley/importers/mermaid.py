@@ -1170,7 +1170,8 @@ class _Reader:
             # `B->>auth-xyz`: Mermaid's lexer reads `-x` (or `-)`) there as an arrow;
             # `A->>B->>C`: a second message on one line
             after = found["receiver"][inside.end() : inside.end() + 1]
-            glued = inside.group()[-1] in "xX)" and after.isalnum()  # inside a word
+            # a name's hyphen (`auth-xyz`, `node-x`, `job-)`), not an arrow before a name
+            glued = inside.group()[-1] in "xX)" and not after.isspace()
             self.fail(
                 line,
                 raw,
