@@ -335,3 +335,18 @@ def test_warnings_that_cannot_be_written_do_not_cost_the_picture(tmp_path):
             [sys.executable, "-m", "volley", "fmt", str(first), str(second)], stderr=full
         )
     assert done.returncode == 0 and second.read_text() == "C -> D: y\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_result_that_cannot_be_written_to_stdout_is_an_error(tmp_path):
+    """`volley parse` or `render -o -` into a full disk (or a closed pipe) fails and says
+    so: the output is never lost in silence, nor blamed on the input file."""
+    source = tmp_path / "flow.volley"
+    source.write_text("A -> B: hi\n")
+    for args in (["parse", str(source)], ["render", str(source), "-o", "-"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "volley", *args], stdout=full, stderr=subprocess.PIPE
+            )
+        assert done.returncode == 1, args
+        assert b"cannot write standard output: No space left on device" in done.stderr

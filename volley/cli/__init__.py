@@ -8,6 +8,7 @@ caret; colour only on a terminal, and never when NO_COLOR is set.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import importlib
 import json
@@ -37,6 +38,20 @@ def report(diagnostic: Diagnostic | VolleyError) -> None:
     """Print an error or warning to stderr in the one format every command uses."""
     color = _use_color(sys.stderr)
     say(diagnostic.format(color=color), color=color)
+
+
+def show(text: str, nl: bool = True) -> None:
+    """What a command prints as its result, on stdout; one that cannot be written there (the
+    descriptor closed, a pipe closed early, a full disk) is an error, never output lost in
+    silence."""
+    try:
+        if sys.stdout is None:  # closed before volley started: click would write nothing
+            raise OSError(errno.EBADF, "it is closed")
+        click.echo(text, nl=nl)
+        sys.stdout.flush()
+    except OSError as exc:
+        say(f"volley: error: cannot write standard output: {exc.strerror or exc}")
+        sys.exit(1)
 
 
 def say(text: str, color: bool | None = None) -> None:
@@ -203,7 +218,7 @@ def parse_command(file: str, indent: int, **limits) -> None:
     except VolleyError as exc:
         report(exc)
         sys.exit(1)
-    click.echo(json.dumps(diagram.to_json(), indent=indent or None, ensure_ascii=False))
+    show(json.dumps(diagram.to_json(), indent=indent or None, ensure_ascii=False))
 
 
 _MARKDOWN_OPTION = click.option(
@@ -471,9 +486,13 @@ def _render_one(path: str, target: str, options: Options, quiet: bool, into_fold
         report(warning)
     data = result.output.encode("utf-8") if isinstance(result.output, str) else result.output
     if target == "-":
-        stream = sys.stdout.buffer
-        stream.write(data)
-        stream.flush()
+        try:
+            if sys.stdout is None:  # the descriptor was closed before volley started
+                raise OSError(errno.EBADF, "it is closed")
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        except OSError as exc:  # a pipe closed early, a full disk
+            raise OSError(exc.errno, exc.strerror, "standard output") from None
         return
     if into_folder:  # a folder below -o DIR/ for an input found below a folder
         os.makedirs(os.path.dirname(target), exist_ok=True)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from volley.cli import _limit_options, _limits, _quick_exit, report, say
+from volley.cli import _limit_options, _limits, _quick_exit, report, say, show
 from volley.errors import VolleyError, counted
 from volley.textio import write_atomic
 
@@ -75,13 +75,13 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
             continue
         if before == after:
             if file == "-" and not check_only:
-                click.echo(after, nl=False)
+                show(after, nl=False)
             continue
         changed.append(file)
         if check_only:
-            click.echo(f"would reformat {'<stdin>' if file == '-' else file}")
+            show(f"would reformat {'<stdin>' if file == '-' else file}")
         elif file == "-":
-            click.echo(after, nl=False)
+            show(after, nl=False)
         else:
             try:
                 write_atomic(file, after)

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from volley.cli import _quick_exit, lane_renames, report, say
+from volley.cli import _quick_exit, lane_renames, report, say, show
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.traffic import TrafficOptions, masked_note
@@ -240,7 +240,7 @@ def import_command(
     what = importer.parts if importer is not None else "diagrams"
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":
-            click.echo(item.text, nl=False)
+            show(item.text, nl=False)
             continue
         try:
             write_atomic(target, item.text)
