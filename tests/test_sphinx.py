@@ -182,7 +182,7 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     """```volley theme=dark in a MyST page (or `.. volley:: theme=dark`) means the options;
     a diagram naming no theme is light under alabaster, which has no dark mode."""
     myst = (
-        "# Fences\n\n```volley theme=dark bodies=appendix\n"
+        '# Fences\n\n```volley name="my flow" theme=dark bodies=appendix\n'
         "A -> B: hi\nin: Body\n  since: yesterday\n```\n\n"
         "```volley colour=red\nA -> B: plain\n```\n\n"
         "```volley redact bodies=appendix\nA -> B: pay\nin: Headers\n"
@@ -198,6 +198,7 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     page = (tmp_path / "out" / "markdown.html").read_text()
     first, second, _ = re.findall(r'<div class="volley-diagram[^>]*>', page)
     assert 'data-theme="dark"' in first and "yesterday" in page  # the appendix lists the body
+    assert 'data-anchor="my-flow-"' in first  # a quoted value with a space: no file name
     assert 'data-theme="light"' in second  # the site theme's default
     assert LIVE not in page and "Bearer &lt;redacted&gt;" in page  # `redact` alone is a flag
     assert "volley-static" in (tmp_path / "out" / "index.html").read_text()  # interactive=false

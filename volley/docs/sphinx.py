@@ -220,9 +220,10 @@ class VolleyDirective(SphinxDirective):
         """Options written on the fence line, as GitHub and MkDocs pages write them
         (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
         `:theme: dark` lines they mean. A `:key:` line given as well wins."""
-        words = self.arguments[0].split() if self.arguments else []
-        if not words or not all("=" in word or word in FENCE_OPTIONS for word in words):
-            return  # a file name
+        argument = self.arguments[0] if self.arguments else ""
+        words = argument.split()
+        if not words or ("=" not in argument and not all(w in FENCE_OPTIONS for w in words)):
+            return  # a file name (options hold a `=`, but for an option's name alone)
         _, written = fence_attrs("volley " + self.arguments[0])
         self.arguments = []
         for key, value in written.items():
