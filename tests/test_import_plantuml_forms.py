@@ -752,3 +752,12 @@ def test_a_comment_left_open_in_an_included_file_ends_with_that_file(tmp_path: P
     [result] = convert(diagram.read_text(), str(diagram))
     assert [m.label for m in parse(result.text).messages()] == ["after the include"]
     assert "// never ends" in result.text
+
+
+def test_a_bar_ended_after_a_left_arrow_keeps_its_arrow_solid() -> None:
+    """`Alice <- Bob --` ends Bob's bar: written `Alice <- - Bob` (glued, `<--` would read as
+    a dashed arrow with no mark, and the bar would never end)."""
+    source = uml("Alice -> Bob ++ : call", "Alice <- Bob -- : answer", "Alice -> Bob : next")
+    answer = parse(imported(source)).messages()[1]
+    assert (answer.arrow, answer.activate) == ("<-", "-")
+    assert "Alice <- - Bob: answer" in imported(source)

@@ -143,7 +143,13 @@ class _Writer:
             start = "" if message.number == 1 else f" {message.number}"
             self.emit(depth, "autonumber" + start)
         self.number = None if message.number is None else message.number + 1
-        arrow = message.arrow + (message.activate or "")
+        mark = message.activate or ""
+        # after a shaft (`<-`, `x-`) a `-` would make the shaft longer (`<--`, dashed): apart
+        arrow = (
+            f"{message.arrow} {mark}"
+            if mark == "-" and message.arrow[-1] in "-="
+            else (message.arrow + mark)
+        )
         head = f"{message.sender} {arrow} {message.receiver}"
         self.emit(depth, f"{head}: {message.label}" if message.label else head)
         if message.request is not None:
