@@ -660,7 +660,9 @@ def test_autoactivate_activates_each_call_and_return_answers_it() -> None:
         "bill -> bob #005500 : hello from thread 2",
         "return done",
         "return rc",
-        "bob --> alice : a reply activates nothing",
+        "bob --> alice : a dashed reply ends the bar (CommandArrow: dotted deactivates p1)",
+        "alice ->x carol : a lost message activates nothing",
+        "alice --> carol : no bar to end: said nothing",
     )
     found = [(m.sender, m.receiver, m.arrow, m.activate) for m in read(source).messages()]
     assert found == [
@@ -669,8 +671,11 @@ def test_autoactivate_activates_each_call_and_return_answers_it() -> None:
         ("bill", "bob", "->", "+"),
         ("bob", "bill", "-->", "-"),
         ("bob", "bob", "-->", "-"),
-        ("bob", "alice", "-->", None),
+        ("bob", "alice", "-->", "-"),
+        ("alice", "carol", "-x", None),
+        ("alice", "carol", "-->", None),
     ]
+    assert "no activation of" not in imported(source)
     assert "// PlantUML: #005500 (volley draws its arrows in the theme's colours)" in imported(
         source
     )

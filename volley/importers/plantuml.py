@@ -870,8 +870,10 @@ class _Reader:
         message = Message(line, sender, receiver, arrow, self.label(words))
         self.number(message)
         found_marks = found["marks"] or ""
-        if self.auto and "-" not in found_marks and "--" not in arrow:
-            found_marks = "++" + found_marks  # a call (not a dashed reply) activates
+        automatic = self.auto and "x" not in arrow and not found_marks  # (marks of its own win)
+        if automatic:  # PlantUML's autoactivate: a call activates its receiver, a dashed reply
+            # ends its sender's bar; a lost message does neither
+            found_marks = ("--" if "--" in arrow else "++") + found_marks
         extra: list[Item] = []
         caller, callee = _ends(message)  # `B <- A ++` activates B, as volley's `B <-+ A` does
         for mark in re.findall(r"\+\+|--|\*\*|!!", found_marks):
@@ -883,7 +885,8 @@ class _Reader:
                     extra.append(Activation(line, callee, True))
             elif mark == "--":
                 if not self.close(caller):
-                    self.comment(line, f"-- (no activation of {caller} is open here)")
+                    if not automatic:
+                        self.comment(line, f"-- (no activation of {caller} is open here)")
                 elif message.activate is None:
                     message.activate = "-"
                 else:
