@@ -761,3 +761,11 @@ def test_a_bar_ended_after_a_left_arrow_keeps_its_arrow_solid() -> None:
     answer = parse(imported(source)).messages()[1]
     assert (answer.arrow, answer.activate) == ("<-", "-")
     assert "Alice <- - Bob: answer" in imported(source)
+
+
+def test_a_colour_right_after_a_left_head_is_part_of_the_arrow() -> None:
+    """PlantUML's arrow body is dashes, a style, dashes, either side optional but one
+    (CommandArrow): `A <[#red]- B` and `[<[#red]- B` are arrows, as `A -[#red]> B` is."""
+    source = uml("Alice <[#red]- Bob : hello", "[<[#red]- Bob : leaves", "[-[#red]> Alice : in")
+    assert [m[:3] for m in messages(source)] == [("Alice", "Bob", "<-")]
+    assert imported(source).count("(an arrow from or to the diagram's edge") == 2

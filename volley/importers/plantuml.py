@@ -94,9 +94,10 @@ _PARTS = re.compile(
 # `->x]`), and starts one only after a space (or a style, or the edge): `A->oca` is a message
 # to oca, `Tokyo->B` one from Tokyo, `A->X : hi` one to X, as in PlantUML's CommandArrow.
 _ARROW = (
-    r"(?P<edge_from>\[(?![^\]\s]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
+    r"(?P<edge_from>\[(?![^\]\s]*\])|\[(?=[<-])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
     r"(?P<left>(?:(?<=[ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
-    r"(?P<shaft>-(?:\[[^\]]*\])?-*)"  # two dashes or more: dotted
+    # two dashes or more: dotted; a style in the shaft, or right after a left head (`<[#red]-`)
+    r"(?P<shaft>-(?:\[[^\]]*\])?-*|\[[^\]]*\]-+)"
     rf"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[oxOX](?=[\]?]|[ \t]+(?:{_NAME})))?)"
     r"(?P<edge_to>\]|\?)?"
 )
