@@ -769,3 +769,11 @@ def test_a_colour_right_after_a_left_head_is_part_of_the_arrow() -> None:
     source = uml("Alice <[#red]- Bob : hello", "[<[#red]- Bob : leaves", "[-[#red]> Alice : in")
     assert [m[:3] for m in messages(source)] == [("Alice", "Bob", "<-")]
     assert imported(source).count("(an arrow from or to the diagram's edge") == 2
+
+
+def test_a_frame_parallel_to_the_message_before_is_drawn_below_it() -> None:
+    """teoz's `& opt …` (CommandGrouping's PARALLEL): a frame beside the message before."""
+    source = uml("Alice -> Bob : hello", "& opt in parallel", "  Bob -> Carol : hi", "end")
+    (block,) = [item for item in parse(imported(source)).items if isinstance(item, Block)]
+    assert (block.kind, block.branches[0].label) == ("opt", "in parallel")
+    assert "& (volley draws this frame below the message before it)" in imported(source)

@@ -158,7 +158,7 @@ _CELL_COLOUR = re.compile(r"^<#\w+>")
 _NOTE_END = re.compile(r"end[ \t]*[hr]?note", re.I)
 _REF_END = re.compile(r"end(?:[ \t]?ref)?", re.I)  # PlantUML's `end` closes it too
 _BLOCK = re.compile(
-    r"(?P<kind>alt|opt|loop|par2|par|break|critical|group|partition)"
+    r"(?P<parallel>&[ \t]*)?(?P<kind>alt|opt|loop|par2|par|break|critical|group|partition)"
     r"(?:[ \t]*(?P<tint>#[\w/|\\-]+(?:[ \t]+#[\w/|\\-]+)?))?"  # `alt#Gold #LightBlue`: two
     r"(?:[ \t]+(?P<label>.*))?",
     re.I,
@@ -655,6 +655,8 @@ class _Reader:
             self.box(line, found)
             return index
         if (found := _BLOCK.fullmatch(text)) is not None:
+            if found["parallel"]:  # teoz: a frame beside the message before
+                self.comment(line, "& (volley draws this frame below the message before it)")
             self.tinted(line, found, "volley draws frames")
             self.open_block(line, found["kind"].lower(), found["label"] or "")
             return index
