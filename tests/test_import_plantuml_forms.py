@@ -777,3 +777,16 @@ def test_a_frame_parallel_to_the_message_before_is_drawn_below_it() -> None:
     (block,) = [item for item in parse(imported(source)).items if isinstance(item, Block)]
     assert (block.kind, block.branches[0].label) == ("opt", "in parallel")
     assert "& (volley draws this frame below the message before it)" in imported(source)
+
+
+def test_creoles_strike_tags_close_one_another_and_characters_by_code_are_read() -> None:
+    """`<s:red>x</strike>` (plantuml.com's own example), `<del>`…; `<U+0025>` and `&#37;` are
+    a per cent sign."""
+    source = uml(
+        "A -> B : a <s:red>struck</strike> word",
+        "A -> B : <del>gone</del> and <U+0025> &#37; &#x25; &#99999999;",
+    )
+    assert [m[3] for m in messages(source)] == [
+        "a ~~struck~~ word",
+        "~~gone~~ and % % % \\&#99999999;",
+    ]

@@ -251,6 +251,21 @@ _EMOJI = re.compile(r"<(?:#\w+)?:(?P<code>[0-9a-fA-F]{4,6}):>")
 # An image in PlantUML's text: a sprite (`<$actor>`, `<$cloud{scale=2}>`) or a file
 _IMAGE = re.compile(r"<\$[\w.]+[^>]*>|<img[: ][^>]*>", re.I)
 _STYLE_TAG = re.compile(r"<(/?)(b|i|s|u|strike|del)(?::[^>]*)?>", re.I)
+# A character by its code point, as Creole writes one: `<U+0025>`, `&#37;`, `&#x25;`
+_CHARACTER = re.compile(
+    r"<U\+(?P<hex>[0-9A-Fa-f]{4,6})>|&#(?:(?P<dec>[0-9]{1,7})|[xX](?P<x>[0-9A-Fa-f]{1,6}));"
+)
+
+
+def _character(found: re.Match[str]) -> str:
+    """The character a code point names; one that names none is kept as written."""
+    code = int(found["dec"]) if found["dec"] else int(found["hex"] or found["x"], 16)
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else found[0]
+
+
+# Creole's three ways to strike text through, which close one another (`<s:red>x</strike>`):
+# written as one (its colour kept)
+_STRIKE_TAG = re.compile(r"<(/?)(?:strike|del|s)((?::[^>]*)?)>", re.I)
 # Sub- and superscripts, which volley's text has not: written as TeX writes them, `A_{O}^{DID}`
 _SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>", re.I)
 # `\n` breaks a line; `\r` and `\l` too (right and left aligned in PlantUML), `<br>` too; `\t`
@@ -1512,8 +1527,8 @@ def _markup(text: str) -> str:
     every other character that is markup in volley escaped. Where volley would not read the
     markup back as meant, the words are kept without their style."""
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
-    text = _EMOJI.sub(_emoji, text)
-    text = _closed(text)
+    text = _CHARACTER.sub(_character, _EMOJI.sub(_emoji, text))
+    text = _closed(_STRIKE_TAG.sub(r"<\1s\2>", text))
     pieces: list[str] = []
     shown: list[str] = []
     done = 0
