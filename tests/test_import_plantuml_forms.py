@@ -790,3 +790,18 @@ def test_creoles_strike_tags_close_one_another_and_characters_by_code_are_read()
         "a ~~struck~~ word",
         "~~gone~~ and % % % \\&#99999999;",
     ]
+
+
+def test_hide_unlinked_leaves_out_the_lanes_no_message_links() -> None:
+    source = uml(
+        "hide unlinked",
+        "box Team",
+        "participant Alice",
+        'participant "Carol C" as Carol',
+        "end box",
+        "participant Bob",
+        "Alice -> Bob : hello",
+    )
+    diagram = parse(imported(source))
+    assert diagram.participants == ["Alice", "Bob"] and "Carol" not in diagram.labels
+    assert [box.participants for box in diagram.boxes] == [["Alice"]]

@@ -215,6 +215,7 @@ _LOOK = re.compile(
     re.I,
 )
 _WHY_LOOK = "volley's themes decide how a diagram looks"
+_HIDE_UNLINKED = re.compile(r"hide[ \t]+unlinked", re.I)
 _WHY = {
     "newpage": "a new page: volley draws the diagram as one picture",
     "ignore": "a new page: volley draws the diagram as one picture",
@@ -518,6 +519,7 @@ class _Reader:
     last: Message | None = None
     answerable: Message | None = None  # the message a `return` answers: an edge arrow too
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
+    hide_unlinked: bool = False  # `hide unlinked`: lanes no message links are left out
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
     around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
 
@@ -731,6 +733,9 @@ class _Reader:
             return index
         if (found := _AUTOACTIVATE.fullmatch(text)) is not None:
             self.auto = found[1].lower() == "on"
+            return index
+        if _HIDE_UNLINKED.fullmatch(text):  # the lanes no message links are left out
+            self.hide_unlinked = True
             return index
         if (look := _LOOK.match(text)) is not None or text.lower().startswith("<style>"):
             word = look[0].lower() if look is not None else ""
@@ -1334,6 +1339,16 @@ class _Reader:
         # PlantUML puts the lanes in the order of their `order N` (0 unless given), each
         # where it was last declared among those of the same order
         diagram.participants = sorted(self.lanes.order(), key=lambda lane: self.orders.get(lane, 0))
+        if self.hide_unlinked:  # PlantUML leaves out a lane no message links (noted, kept)
+            linked = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
+            linked |= {name for _, names in self.notes for name in names}
+            kept = [name for name in diagram.participants if name in linked] or list(
+                diagram.participants
+            )
+            diagram.participants = kept
+            diagram.labels = {name: shown for name, shown in diagram.labels.items() if name in kept}
+            for box in diagram.boxes:
+                box.participants = [name for name in box.participants if name in kept]
         position = {name: index for index, name in enumerate(diagram.participants)}
         for note, names in self.notes:
             if not names:
