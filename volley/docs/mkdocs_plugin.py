@@ -265,7 +265,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.written = None
         self._watch_outside()  # what this rebuild embedded for the first time
         for file in self.published:
-            _warn_of_published_secrets(file, self.config.redact)
+            _warn_of_published_secrets(file, asked=self.config.publish_sources is True)
         failed, self.failed_pages = self.failed_pages, {}
         if self.config.fail_on_error and failed:  # every page read first: all of them said
             pages = ", ".join(f"'{page}' ({count})" for page, count in failed.items())
@@ -429,10 +429,11 @@ def _switching_theme(theme: Any) -> str | None:
     return theme.name
 
 
-def _warn_of_published_secrets(file: Any, redact: bool) -> None:
-    """A .volley file copied into the site as it is (`publish_sources`) that holds what looks
-    like a live secret is said to, embedded by a page or not: a reader downloads it as written,
-    whatever its pictures mask."""
+def _warn_of_published_secrets(file: Any, *, asked: bool) -> None:
+    """A .volley file copied into the site as it is that holds what looks like a live secret
+    is said to, embedded by a page or not: a reader downloads it as written, whatever its
+    pictures mask. A warning where the sources are published by default; a note where the
+    site asks for them (`publish_sources: true`), knowing what they hold."""
     from volley.checks.secrets import DiagramSecrets
 
     try:
@@ -447,13 +448,14 @@ def _warn_of_published_secrets(file: Any, redact: bool) -> None:
         )
         instead = (
             "leave the sources out (publish_sources: false)"
-            if redact
+            if asked
             else "set redact: true, which masks them in the pictures and leaves the sources out"
         )
-        log.warning(
+        said = (
             f"{file.src_uri} is published as it is, and holds {held} "
             f"(line {line}: {secret.what}): write a placeholder such as <token>, or {instead}"
         )
+        (log.info if asked else log.warning)(said)
 
 
 def quote_fence_options(markdown: str, filename: str) -> str:
