@@ -1020,3 +1020,14 @@ def test_a_name_ending_with_mermaids_statement_end_is_pointed_out():
     assert [(w.line, w.column) for w in diagram.warnings] == [(1, 18), (2, 12)]
     assert 'delete the ";"' in diagram.warnings[1].message
     assert volley.parse("A -> B: set x = 1;\n").messages()[0].label == "set x = 1;"
+
+
+def test_a_participant_named_as_another_tools_header_sends_messages():
+    """`SequenceDiagram -> B: x` is a message (an arrow follows the word); the word alone, or
+    with a `;` after it, is Mermaid's header and refused so."""
+    assert volley.parse("SEQUENCEDIAGRAM -> SEQUENCEDIAGRAM: x\n").participants == [
+        "SEQUENCEDIAGRAM"
+    ]
+    for text in ("sequenceDiagram\n  A->>B: hi\n", "sequenceDiagram; A->>B: hi\n"):
+        with pytest.raises(VolleyErrors, match="volley import converts it"):
+            volley.parse(text)

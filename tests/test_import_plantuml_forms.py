@@ -790,6 +790,32 @@ def test_creoles_strike_tags_close_one_another_and_characters_by_code_are_read()
         "a ~~struck~~ word",
         "~~gone~~ and % % % \\&#99999999;",
     ]
+    # a character by its code is text, never markup, a line break or a hidden control
+    source = uml(
+        "Alice -> Bob : hi&#10;Mallory -> Bob : injected",
+        "Alice -> Bob : &#60;b&#62;x&#60;/b&#62; &#42;&#42;y&#42;&#42; &#8238;z",
+    )
+    diagram = parse(imported(source))
+    assert diagram.participants == ["Alice", "Bob"]
+    assert [m.label for m in diagram.messages()][1] == "\\<b>x\\</b> \\*\\*y\\*\\* \\&#8238;z"
+
+
+def test_hide_unlinked_keeps_lanes_an_edge_arrow_or_a_bar_links() -> None:
+    source = uml(
+        "hide unlinked", "participant A", "participant B", "participant C", "participant D",
+        "[-> A : in", "activate B", "C -> C : self",
+    )  # fmt: skip
+    assert parse(imported(source)).participants == ["A", "B", "C"]
+
+
+def test_autoactivate_takes_a_cross_at_the_senders_end_for_no_lost_message() -> None:
+    source = uml("autoactivate on", "A x-> B : sent", "B x- A : lost", "== [<-] ==")
+    found = [
+        (m.sender, m.receiver, m.arrow, m.activate) for m in parse(imported(source)).messages()
+    ]
+    assert found == [("A", "B", "x->", "+"), ("B", "A", "x-", None)]
+    last = parse(imported(source)).items[-1]  # a divider holding an arrow's brackets stays one
+    assert type(last).__name__ == "Divider" and last.label == "\\[\\<-\\]"
 
 
 def test_hide_unlinked_leaves_out_the_lanes_no_message_links() -> None:

@@ -37,6 +37,7 @@ import itertools
 import json
 import re
 import textwrap
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, NoReturn
@@ -59,6 +60,7 @@ from volley.model import (
     Message,
     Note,
     trimmed,
+    walk,
 )
 from volley.text.inline import Table, escape_markup, parse_note, plain_text
 
@@ -94,7 +96,7 @@ _PARTS = re.compile(
 # `->x]`), and starts one only after a space (or a style, or the edge): `A->oca` is a message
 # to oca, `Tokyo->B` one from Tokyo, `A->X : hi` one to X, as in PlantUML's CommandArrow.
 _ARROW = (
-    r"(?P<edge_from>\[(?![^\]\s]*\])|\[(?=[<-])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
+    r"(?P<edge_from>\[(?![^\]\s]*\])|\[(?=[<-])(?![<-]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
     r"(?P<left>(?:(?<=[ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
     # two dashes or more: dotted; a style in the shaft, or right after a left head (`<[#red]-`)
     r"(?P<shaft>-(?:\[[^\]]*\])?-*|\[[^\]]*\]-+)"
@@ -258,10 +260,29 @@ _CHARACTER = re.compile(
 )
 
 
+def _lost(message: Message) -> bool:
+    """Whether the message's head at its receiver is a cross: a message lost on its way (a
+    cross at the sender's end, `A x-> B`, is no such thing)."""
+    arrow = message.arrow
+    towards_right = not arrow.startswith("<") and (
+        arrow.endswith((">", "x", "X")) or not arrow.startswith(("x", "X"))
+    )
+    return (arrow[-1] if towards_right else arrow[0]) in "xX"
+
+
+def _decoded(text: str) -> str:
+    """Words with the characters written by their code (`&#37;`) as those characters: plain
+    text, which the caller escapes (`&#60;b&#62;` is the text "<b>", no tag)."""
+    return _CHARACTER.sub(_character, text)
+
+
 def _character(found: re.Match[str]) -> str:
-    """The character a code point names; one that names none is kept as written."""
+    """The character a code point names; one that names none, or a control, line break or
+    format character (which would start a statement or hide itself), is kept as written."""
     code = int(found["dec"]) if found["dec"] else int(found["hex"] or found["x"], 16)
-    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else found[0]
+    if code > 0x10FFFF or unicodedata.category(chr(code)) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+        return found[0]
+    return chr(code)
 
 
 # Creole's three ways to strike text through, which close one another (`<s:red>x</strike>`):
@@ -520,6 +541,7 @@ class _Reader:
     answerable: Message | None = None  # the message a `return` answers: an edge arrow too
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     hide_unlinked: bool = False  # `hide unlinked`: lanes no message links are left out
+    edge_lanes: set[str] = field(default_factory=set)  # lanes an arrow from the edge links
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
     around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
 
@@ -893,7 +915,8 @@ class _Reader:
         message = Message(line, sender, receiver, arrow, self.label(words))
         self.number(message)
         found_marks = found["marks"] or ""
-        automatic = self.auto and "x" not in arrow and not found_marks  # (marks of its own win)
+        # (marks of its own win; a cross at the receiving end is a lost message)
+        automatic = self.auto and not found_marks and not _lost(message)
         if automatic:  # PlantUML's autoactivate: a call activates its receiver, a dashed reply
             # ends its sender's bar; a lost message does neither
             found_marks = ("--" if "--" in arrow else "++") + found_marks
@@ -931,6 +954,7 @@ class _Reader:
         its marks (`[-> B ++`) acted on, and kept for a `return` to answer, as PlantUML does."""
         self.edge_comment(line, text)
         lane = self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
+        self.edge_lanes.add(lane)
         left = "<<" if "<<" in found["left"] else "<" if "<" in found["left"] else ""
         right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
         ends = (lane, "") if found["sender"] else ("", lane)
@@ -1341,7 +1365,8 @@ class _Reader:
         diagram.participants = sorted(self.lanes.order(), key=lambda lane: self.orders.get(lane, 0))
         if self.hide_unlinked:  # PlantUML leaves out a lane no message links (noted, kept)
             linked = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
-            linked |= {name for _, names in self.notes for name in names}
+            linked |= {name for _, names in self.notes for name in names} | self.edge_lanes
+            linked |= {a.participant for a in walk(diagram.items) if isinstance(a, Activation)}
             kept = [name for name in diagram.participants if name in linked] or list(
                 diagram.participants
             )
@@ -1529,12 +1554,12 @@ def _with_icons(text: str) -> tuple[str, str]:
     marked: list[str] = []
     done = 0
     for icon in re.finditer(_ICON, text):
-        marked.append(escape_markup(text[done : icon.start()]))
+        marked.append(escape_markup(_decoded(text[done : icon.start()])))
         drawn = FONT_AWESOME.get(icon["icon"].lower())
         marked.append(f"{{fas-{drawn}}}" if drawn else "")
         done = icon.end()
-    marked.append(escape_markup(text[done:]))
-    return "".join(marked), re.sub(_ICON, "", text)
+    marked.append(escape_markup(_decoded(text[done:])))
+    return "".join(marked), _decoded(re.sub(_ICON, "", text))
 
 
 def _markup(text: str) -> str:
@@ -1542,13 +1567,13 @@ def _markup(text: str) -> str:
     every other character that is markup in volley escaped. Where volley would not read the
     markup back as meant, the words are kept without their style."""
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
-    text = _CHARACTER.sub(_character, _EMOJI.sub(_emoji, text))
+    text = _EMOJI.sub(_emoji, text)
     text = _closed(_STRIKE_TAG.sub(r"<\1s\2>", text))
     pieces: list[str] = []
     shown: list[str] = []
     done = 0
     for found in _STYLE.finditer(text):
-        before = text[done : found.start()]
+        before = _decoded(text[done : found.start()])
         pieces.append(escape_markup(before))
         shown.append(before)
         done = found.end()
@@ -1577,9 +1602,9 @@ def _markup(text: str) -> str:
             pieces.append(f"{mark}{inner}{mark}")
         shown.append(words)
     if not pieces:
-        return escape_markup(text).strip()
-    pieces.append(escape_markup(text[done:]))
-    shown.append(text[done:])
+        return escape_markup(_decoded(text)).strip()
+    pieces.append(escape_markup(_decoded(text[done:])))
+    shown.append(_decoded(text[done:]))
     marked, words = "".join(pieces), "".join(shown)
     readable = plain_text(marked) == " ".join(words.split())
     return (marked if readable else escape_markup(words)).strip()

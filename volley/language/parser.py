@@ -1312,9 +1312,13 @@ def foreign_header(lines: list[str]) -> tuple[int, str] | None:
             continue
         if front_matter or not word or is_comment(word) or word.startswith("'"):
             continue  # `'` is PlantUML's comment: a licence above `@startuml`
-        # Mermaid ends a statement at a `;` too: `sequenceDiagram; A->>B: hi` is one diagram
-        what = FOREIGN_HEADERS.get(re.split(r"[\s;]", word, maxsplit=1)[0].lower())
-        return None if what is None else (number, what)
+        # Mermaid ends a statement at a `;` too: `sequenceDiagram; A->>B: hi` is one diagram;
+        # a message from a participant of that name (`SequenceDiagram -> B: x`) is volley's
+        first = re.split(r"[\s;]", word, maxsplit=1)[0]
+        what = FOREIGN_HEADERS.get(first.lower())
+        if what is None or re.match(_terminal("ARROW"), word[len(first) :].lstrip()):
+            return None
+        return number, what
     return None
 
 

@@ -143,13 +143,15 @@ class _Writer:
             start = "" if message.number == 1 else f" {message.number}"
             self.emit(depth, "autonumber" + start)
         self.number = None if message.number is None else message.number + 1
-        mark = message.activate or ""
-        # after a shaft (`<-`, `x-`) a `-` would make the shaft longer (`<--`, dashed): apart
-        arrow = (
-            f"{message.arrow} {mark}"
-            if mark == "-" and message.arrow[-1] in "-="
-            else (message.arrow + mark)
-        )
+        mark, arrow = message.activate or "", message.arrow
+        # A mark stands apart after a one-dash shaft, which a `-` would make two (`<--`, dashed),
+        # and after a left cross's shaft, which needs a space or a head after it (`x- +`)
+        one_dash = arrow.endswith("-") and not arrow.endswith("--")
+        crossed = arrow[:1] in "xX" and arrow[-1] in "-="
+        if mark and ((mark == "-" and one_dash) or crossed):
+            arrow = f"{arrow} {mark}"
+        else:
+            arrow += mark
         head = f"{message.sender} {arrow} {message.receiver}"
         self.emit(depth, f"{head}: {message.label}" if message.label else head)
         if message.request is not None:
