@@ -223,7 +223,7 @@ class VolleyLexer(RegexLexer):
                 _INDENT
                 + r"([^:\n]*?[^:\s])([ \t]*)("
                 + ARROW
-                + r")([+-]?)([ \t]*)([^:\n]*[^:\s])([ \t]*)(?:(:)"
+                + r")((?:[ \t]*[+-])?)([ \t]*)([^:\n]*[^:\s])([ \t]*)(?:(:)"  # `<- -`: apart
                 + _LABEL
                 + r")?"
                 + _LINE_END,
