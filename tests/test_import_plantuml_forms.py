@@ -831,3 +831,16 @@ def test_hide_unlinked_leaves_out_the_lanes_no_message_links() -> None:
     diagram = parse(imported(source))
     assert diagram.participants == ["Alice", "Bob"] and "Carol" not in diagram.labels
     assert [box.participants for box in diagram.boxes] == [["Alice"]]
+
+
+def test_a_style_inside_another_is_drawn_as_written() -> None:
+    """plantuml.com's own example: `**bold <s:red>Alice</strike> Bob**` (the inner tags were
+    shown as text)."""
+    source = uml(
+        "Alice -> Bob : This is **bold <s:red>Alice</strike> Bob** text",
+        "Alice -> Bob : <b>a <i>b</i> c</b>",
+    )
+    assert [m[3] for m in messages(source)] == [
+        "This is **bold ~~Alice~~ Bob** text",
+        "**a *b* c**",
+    ]

@@ -1568,7 +1568,14 @@ def _markup(text: str) -> str:
     markup back as meant, the words are kept without their style."""
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
     text = _EMOJI.sub(_emoji, text)
-    text = _closed(_STRIKE_TAG.sub(r"<\1s\2>", text))
+    marked, words = _styled(_closed(_STRIKE_TAG.sub(r"<\1s\2>", text)))
+    readable = plain_text(marked) == " ".join(words.split())
+    return (marked if readable else escape_markup(words)).strip()
+
+
+def _styled(text: str) -> tuple[str, str]:
+    """Creole's styles in `text` as volley's markup, one inside another too (`**<s>x</s>**`,
+    as plantuml.com writes it), and the words the text shows."""
     pieces: list[str] = []
     shown: list[str] = []
     done = 0
@@ -1598,13 +1605,10 @@ def _markup(text: str) -> str:
         else:
             marks = {"bold": "**", "italic": "*", "strike": "~~", "under": "", "wave": ""}
             mark = marks[kind] if kind in marks else _TAG_MARKS[found["tag"].lower()]
-            inner, words = _with_icons(inner)
+            inner, words = _styled(inner)
             pieces.append(f"{mark}{inner}{mark}")
         shown.append(words)
-    if not pieces:
-        return escape_markup(_decoded(text)).strip()
-    pieces.append(escape_markup(_decoded(text[done:])))
-    shown.append(_decoded(text[done:]))
-    marked, words = "".join(pieces), "".join(shown)
-    readable = plain_text(marked) == " ".join(words.split())
-    return (marked if readable else escape_markup(words)).strip()
+    rest = _decoded(text[done:])
+    pieces.append(escape_markup(rest))
+    shown.append(rest)
+    return "".join(pieces), "".join(shown)
