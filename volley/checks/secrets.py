@@ -610,8 +610,6 @@ def _percent_decoded(text: str) -> tuple[str, list[int]]:
     decoded: list[str] = []
     where: list[int] = []
     at = 0
-    if _PERCENT_ESCAPE.search(text) is None:
-        return text, list(range(len(text) + 1))
     for escape in _ESCAPE_OR_PLUS.finditer(text):
         decoded.append(text[at : escape.start()])
         where.extend(range(at, escape.start()))
@@ -995,10 +993,10 @@ def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     layer: str = text
     where: Sequence[int] = range(len(text) + 1)
     for _ in range(_PERCENT_LAYERS):
-        decoded, inner = _percent_decoded(layer)
-        if decoded == layer:
+        if _PERCENT_ESCAPE.search(layer) is None:  # most texts: nothing is encoded
             return
-        layer, where = decoded, [where[at] for at in inner]
+        layer, inner = _percent_decoded(layer)
+        where = [where[at] for at in inner]
         yield layer, where
 
 

@@ -58,7 +58,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from volley import api
-from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, open_quote
+from volley.docs.fence_options import open_quote
 from volley.docs.fences import (
     DiagramSite,
     Location,
@@ -473,14 +473,6 @@ def quote_fence_options(markdown: str, filename: str) -> str:
                 # way, the value reaches volley, which says what is wrong
                 other = _OTHER_QUOTE[value[0]]
                 line.text = line.text.replace(f"{key}={value}", f"{key}={other}{value}{other}")
-            elif not value and key in FENCE_OPTIONS and key not in FLAGS:
-                # `theme` alone, which superfences would hand over as `theme="theme"` (as
-                # HTML writes an attribute that is on): empty, it needs a value, as elsewhere
-                line.text = re.sub(
-                    rf""""[^"]*"|'[^']*'|(?<=[\s{{]){key}(?=[\s}}]|$)""",
-                    lambda m: m[0] if m[0][0] in "\"'" else f'{m[0]}=""',  # quoted: as it is
-                    line.text,
-                )
     return join_lines(found.lines)
 
 

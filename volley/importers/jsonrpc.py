@@ -695,16 +695,20 @@ def _json_records(text: str, filename: str | None) -> Iterator[_JsonRecord]:
 
 
 def _array_items(text: str) -> list[_JsonRecord] | None:
-    """The items of a JSON array written over several lines; None for anything else (a line
-    of JSON Lines, `[…]` on one line, is a batch)."""
-    value = _array(text)
-    if value is None:
+    """The items of a JSON array written over several lines, each read once where it stands;
+    None for anything else (a line of JSON Lines, `[…]` on one line, is a batch)."""
+    if not _opens_array(text):
         return None
-    items = []
+    items: list[_JsonRecord] = []
     at, line = text.index("[") + 1, 1
-    for item in value:
+    while True:
         start = _BETWEEN_ITEMS.match(text, at).end()  # type: ignore[union-attr]
-        end = _DECODER.raw_decode(text, start)[1]
+        if text.startswith("]", start):  # the array's end, and nothing after it
+            return items if not text[start + 1 :].strip() else None
+        try:
+            item, end = _DECODER.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            return None
         line += text.count("\n", at, start)
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", start)
@@ -715,22 +719,27 @@ def _array_items(text: str) -> list[_JsonRecord] | None:
         items.append(_JsonRecord(line, len(lead) + 1, item, written, shown))
         line += text.count("\n", start, end)
         at = end
-    return items
 
 
 _BETWEEN_ITEMS = re.compile(r"[ \t\r\n,]*")
 
 
-def _array(text: str) -> list | None:
-    """The value of a text that is one JSON array written over several lines, else None."""
+def _opens_array(text: str) -> bool:
+    """Whether the text starts a JSON array that its first line does not end."""
     first = next((line for line in text.split("\n", 20) if line.strip()), "")
     if not first.lstrip().startswith("["):
-        return None
+        return False
     try:
         json.loads(first)
-        return None  # a whole line: a batch, in JSON Lines
+        return False  # a whole line: a batch, in JSON Lines
     except ValueError:
-        pass
+        return True
+
+
+def _array(text: str) -> list | None:
+    """The value of a text that is one JSON array written over several lines, else None."""
+    if not _opens_array(text):
+        return None
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
