@@ -19,7 +19,7 @@ from volley.model import Diagram
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
-# The caches (parse tables, stamps, compiled templates) of this run go to a folder of its own,
+# The caches (parse tables, compiled templates) of this run go to a folder of its own,
 # for it and the commands it starts: the tests neither trust what earlier renders left in
 # ~/.cache/volley nor add to it.
 _CACHE = tempfile.mkdtemp(prefix="volley-test-cache-")
