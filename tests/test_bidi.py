@@ -85,3 +85,22 @@ def test_a_non_joiner_that_changes_nothing_in_a_name_is_pointed_out():
     (warning,) = checked.warnings
     assert warning.line == 2 and "U+200C" in warning.message
     assert volley.check("A -> B: ബ്ലോക്ക്\u200c ചെയ്യുന്നത്\n").warnings == []
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("מחיר \u202e100", "מחיר \\u202e100"),  # drawn as "מחיר 001": digits turned around
+        ("מחיר \u202dשלום\u202c", "מחיר \\u202dשלום\u202c"),  # Hebrew letters drawn backwards
+        ("سعر \u202e٤٥\u202c", "سعر \\u202e٤٥\u202c"),  # Arabic-Indic digits too
+    ],
+)
+def test_an_override_that_turns_right_to_left_text_around_is_shown(text: str, shown: str):
+    """Plainly right-to-left text keeps its bidi controls, but an override that draws what it
+    covers in another order than the text alone would is a way to spoof it."""
+    assert plainly_right_to_left(text)
+    assert reveal(text) == shown
+
+
+def test_a_right_to_left_override_over_right_to_left_letters_changes_nothing_drawn():
+    assert reveal("מחיר \u202eשלום\u202c 100") == "מחיר \u202eשלום\u202c 100"

@@ -8,7 +8,8 @@ picture, so that what is drawn is what is there.
 
 Right-to-left writing uses bidi controls on purpose: in a text that is plainly right-to-left
 (letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
-they are left alone. Joiners that shape a script or an emoji sequence (a zero-width joiner
+they are left alone, but for an override that turns what it covers around: a left-to-right
+override anywhere, a right-to-left one over digits (`מחיר \u202e100` is drawn as "מחיר 001"). Joiners that shape a script or an emoji sequence (a zero-width joiner
 between two non-ASCII characters, or beside an Arabic letter, or after a virama; the tag
 characters of a subdivision flag; Mongolian's vowel separator between two of its letters) are
 left alone too.
@@ -31,6 +32,7 @@ BIDI_CONTROLS = frozenset(
     "\u2066\u2067\u2068\u2069"  # LRI, RLI, FSI, PDI
     "\u200e\u200f\u061c"  # LRM, RLM, ALM
 )
+_LEFT_TO_RIGHT_OVERRIDE, _RIGHT_TO_LEFT_OVERRIDE, _POP_FORMATTING = "\u202d", "\u202e", "\u202c"
 # Joiners that are part of writing when they sit between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
 _VIRAMA = 9  # the canonical combining class of every script's virama (halant, coeng, ...)
@@ -106,7 +108,7 @@ def _kind(
     text: str, index: int, char: str, keep_bidi: bool, in_flag: bool, name: bool
 ) -> Kind | None:
     if char in BIDI_CONTROLS:
-        return None if keep_bidi else "bidi"
+        return None if keep_bidi and not _turns_around(text, index, char) else "bidi"
     if char in "\n\t":
         return None  # a label's line break and a tab are written on purpose
     category = unicodedata.category(char)
@@ -135,6 +137,19 @@ def _kind(
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
         return "invisible"
     return None
+
+
+def _turns_around(text: str, index: int, char: str) -> bool:
+    """Whether an override in right-to-left text draws what it covers (up to the next
+    U+202C POP DIRECTIONAL FORMATTING, or the end) in another order than the text alone
+    would be: a left-to-right override always does; a right-to-left one does over digits,
+    which right-to-left text still writes left to right."""
+    if char == _LEFT_TO_RIGHT_OVERRIDE:
+        return True
+    if char != _RIGHT_TO_LEFT_OVERRIDE:
+        return False
+    covered = text[index + 1 :].split(_POP_FORMATTING, 1)[0]
+    return any(unicodedata.bidirectional(c) in ("EN", "AN") for c in covered)
 
 
 def _mongolian(char: str) -> bool:
