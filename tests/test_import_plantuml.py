@@ -469,6 +469,19 @@ def test_autonumber_numbers_from_where_it_stands() -> None:
     assert "// PlantUML: autonumber stop (volley cannot hide the numbers" in imported(source)
 
 
+def test_autonumber_again_starts_a_new_count_from_one_in_steps_of_one() -> None:
+    """PlantUML's `autonumber` sets the start and the step, 1 where not given; `resume`
+    goes on with the count (which volley, unable to hide numbers, never stopped)."""
+    source = uml(
+        "autonumber 10 10", "A -> B : ten", "B -> A : twenty", "autonumber", "A -> B : one",
+        "B -> A : two", "autonumber 1.1.1", "A -> B : one again", "autonumber stop",
+        "A -> B : unnumbered", "autonumber resume 3", "A -> B : three", "B -> A : six",
+    )  # fmt: skip
+    numbers = [m.number for m in read(source).messages()]
+    assert numbers == [10, 20, 1, 2, 1, 2, 3, 6]
+    assert parse(imported(source)).messages()[-1].number == 6
+
+
 def test_the_look_of_the_page_is_kept_as_comments() -> None:
     source = uml(
         "skinparam monochrome true",

@@ -9,10 +9,10 @@ picture, so that what is drawn is what is there.
 Right-to-left writing uses bidi controls on purpose: in a text that is plainly right-to-left
 (letters of right-to-left scripts only, such as Arabic or Hebrew, and no left-to-right letters)
 they are left alone, but for an override that turns what it covers around: a left-to-right
-override anywhere, a right-to-left one over digits (`מחיר \u202e100` is drawn as "מחיר 001"). Joiners that shape a script or an emoji sequence (a zero-width joiner
-between two non-ASCII characters, or beside an Arabic letter, or after a virama; the tag
-characters of a subdivision flag; Mongolian's vowel separator between two of its letters) are
-left alone too.
+override anywhere, a right-to-left one over digits (`מחיר \u202e100` is drawn as "מחיר 001").
+Joiners that shape a script or an emoji sequence (a zero-width joiner between two non-ASCII
+characters, or beside an Arabic letter, or after a virama; the tag characters of a
+subdivision flag; Mongolian's vowel separator between two of its letters) are left alone too.
 """
 
 from __future__ import annotations

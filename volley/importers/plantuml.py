@@ -1328,6 +1328,8 @@ class _Reader:
         start, step = found["start"], found["step"]
         if found["stop"] and not step:  # `autonumber resume 5`: on, in steps of 5
             start, step = None, start
+        elif not found["stop"]:  # a new count: from 1 in steps of 1 unless given
+            start, step = start or "1", step or "1"
         if start and "." in start:  # 1.1.1: PlantUML's numbers in levels
             self.comment(line, f"{text} (volley numbers its messages in whole numbers)")
             start = start.split(".")[-1]
