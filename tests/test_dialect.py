@@ -240,6 +240,24 @@ def test_text_after_a_comment_that_ended_a_note_is_an_error_that_says_so():
     )
 
 
+def test_note_words_that_start_as_a_payload_are_errors_that_say_how_to_keep_them():
+    """swimlanes.io has no in:/out:, so a note's line `In: query` is its text there; in volley
+    it ends the note and is a payload with no message: the error says how to keep it."""
+    errors = errors_of("C -> S: GET\nnote:\nIn: the query\nOut: the list\nS --> C: 200\n")
+    assert [e.line for e in errors] == [3, 4]
+    assert all("if it is the words of the note on line 2 (which" in e.hint for e in errors)
+    assert errors[0].hint.endswith("escape its colon: In\\:")
+    assert errors[1].hint.endswith("escape its colon: Out\\:")
+    kept = parse("C -> S: GET\nnote:\nIn\\: the query\nOut\\: the list\nS --> C: 200\n")
+    assert kept.items[1].text == "In\\: the query\nOut\\: the list"
+    # a payload detached by a note: the hint says both what it may have meant
+    (detached,) = errors_of("C -> S: GET\nnote: words\nS -> C: x\nnote: more\n\nin: body\n")
+    assert detached.hint.startswith("payloads belong to the message line above them")
+    assert "the note on line 4" in detached.hint
+    (after_a_message,) = errors_of("C -> S: GET\nS -> C: x\n\n//\nB -> A\nout: y\n")
+    assert "note" not in after_a_message.message + (after_a_message.hint or "")
+
+
 def test_a_note_written_the_mermaid_way_is_one_line():
     errors = errors_of("note over A: text\nmore text\n")
     assert [e.line for e in errors] == [2]
@@ -1031,3 +1049,14 @@ def test_a_participant_named_as_another_tools_header_sends_messages():
     for text in ("sequenceDiagram\n  A->>B: hi\n", "sequenceDiagram; A->>B: hi\n"):
         with pytest.raises(VolleyErrors, match="volley import converts it"):
             volley.parse(text)
+
+
+@pytest.mark.parametrize("written", ["end:", "End :", "endif", "end if"])
+def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str):
+    """`end:` (as `if:` is written) or `endif`: one error that says to write `end`, and the
+    block read as closed there, so no warning that it was never closed follows."""
+    with pytest.raises(VolleyErrors) as raised:
+        parse(f"if: token valid\n  A -> B: x\n{written}\nB -> A: y\n")
+    (error,) = raised.value.errors
+    assert error.line == 3
+    assert error.hint == f'write "end": it closes any block, with no colon (not "{written}")'

@@ -1083,7 +1083,7 @@ class _Parse:
         self.lines = self.text.split("\n")
         self.syntax_errors: list[VolleyError] = []  # kept across attempts
         self.unclosed: list[VolleyError] = []  # a fence never closed, which ends what is read
-        self.comment_ends: dict[int, int] = {}  # comment lines that ended a note: its line
+        self.note_ends: dict[int, int] = {}  # lines that ended a note: the note's line
         self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
         self.warnings: list[Diagnostic] = []
 
@@ -1136,7 +1136,7 @@ class _Parse:
 
     def run(self) -> Diagram:
         self.refuse_foreign_files()
-        blanked, bodies, self.comment_ends = self.lifted()
+        blanked, bodies, self.note_ends = self.lifted()
         # The grammar wants a newline after every line; a leading one lets _NL swallow comment
         # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
         source = blanked.split("\n")
@@ -1197,6 +1197,13 @@ class _Parse:
                 f"the note on line {note[0]} ended at the comment on line {note[1]}, so this "
                 "line is read as an element; to keep it in the note, leave a blank line "
                 "instead of the comment (a blank line is a paragraph break in a note)"
+            )
+        elif (keyword := self.payload_keyword(error.line)) and (
+            ended := self.note_ended_by_payloads(error.line)
+        ):
+            error.hint = (
+                f"{error.hint}; if it is the words of the note on line {ended[0]} (which "
+                f"would run to here), escape its colon: {keyword[:-1]}\\:"
             )
         elif meant is None and table_end(self.lines, error.line - 1) is not None:
             error.hint = (
@@ -1262,13 +1269,31 @@ class _Parse:
             above -= 1
         return above >= 1 and bool(_mermaid_note().match(self.lines[above - 1]))
 
+    def payload_keyword(self, line: int) -> str:
+        """The line's `in:`/`out:` keyword as written (`In:`), or "" when it has none."""
+        found = keyword_matcher("IN", "OUT").match(self.lines[line - 1] + "\n")
+        return found.group().strip() if found else ""
+
+    def note_ended_by_payloads(self, line: int) -> tuple[int, int] | None:
+        """(note line, payload line) when `line` and the lines just above it, up to the first
+        that is neither blank, a comment nor a payload's keyword line, hold one that ended a
+        note: `In: …` written as a note's words."""
+        above = line
+        while above >= 1 and (
+            _blank_or_comment(self.lines[above - 1]) or self.payload_keyword(above)
+        ):
+            if above in self.note_ends and self.payload_keyword(above):
+                return self.note_ends[above], above
+            above -= 1
+        return None
+
     def note_ended_by_comment_before(self, line: int) -> tuple[int, int] | None:
         """(note line, comment line) when the lines just above `line`, up to the first that is
         neither blank nor a comment, hold a comment line that ended a note."""
         above = line - 1
         while above >= 1 and _blank_or_comment(self.lines[above - 1]):
-            if above in self.comment_ends:
-                return self.comment_ends[above], above
+            if above in self.note_ends and is_comment(self.lines[above - 1]):
+                return self.note_ends[above], above
             above -= 1
         return None
 

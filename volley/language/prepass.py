@@ -134,9 +134,10 @@ class _Lifter:
         self.lines = lines
         self.filename = filename
         self.line_kind = line_kind
-        # 1-based lines of comment lines that ended a note, with the note's line: the lines
-        # after such a comment are read as elements, which an error there can point out.
-        self.comment_ends: dict[int, int] = {}
+        # 1-based lines of the lines that ended a note, with the note's line: a line written
+        # as the note's words but read as an element (after a comment, `In: …`) gets an error
+        # that can say so.
+        self.note_ends: dict[int, int] = {}
 
     def fenced(self, start: int, opening: Opening) -> FencedBlock:
         """The block `opening` (line `start`) opens; an error when it is never closed."""
@@ -261,8 +262,7 @@ class _Lifter:
                 # a line without a pipe is one more row (GitHub's rule), unless it ends the note
                 in_table = row or (in_table and not ends_table(line))
             if kind == "element":
-                if is_comment(line):
-                    self.comment_ends[pos + 1] = index + 1
+                self.note_ends[pos + 1] = index + 1
                 break
             if kind == "keyword text" and (not deeper or is_percent_comment(line)):
                 doubtful.append(pos + 1)  # a `%%` line: Mermaid's comment, however deep
@@ -377,4 +377,4 @@ def lift_bodies(
         for blank in range(line + 1, after):
             lines[blank] = ""
         index = after
-    return "\n".join(lines), bodies, lifter.comment_ends
+    return "\n".join(lines), bodies, lifter.note_ends

@@ -144,6 +144,8 @@ _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
 )
 # Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
+# `end:` (as `if:` and `group:` are written) and other tools' `endif`, `end if`
+_END_WRITTEN_OTHERWISE = re.compile(r"end[ \t]*:|end[ \t]*if", re.IGNORECASE)
 _BRACED_DESCRIPTION = re.compile(r"[ \t]*accDescr[ \t]*\{[ \t]*$", re.IGNORECASE)
 # A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
 # is the arrow and the line then has a second one.
@@ -485,7 +487,12 @@ class _Explainer:
             return 'a note is written "note A: text" (or "note A, B: text"), with a colon', meant
         if lowered in ("elif", "elsif", "elseif"):
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
-        if lowered in ("endif", "end") or lowered.startswith("end"):
+        if _END_WRITTEN_OTHERWISE.fullmatch(stripped.rstrip()):
+            # read on as the end it means, so the block closes where it was meant to
+            return f'write "end": it closes any block, with no colon (not "{stripped}")', (
+                indent + "end"
+            )
+        if lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
         if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
             # not read on as a title: the diagram may have its own title: line as well
