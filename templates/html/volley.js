@@ -682,7 +682,10 @@
       parts.push(el("div", { "class": "vl-tabs", role: "tablist", "aria-label": "Payloads" },
         shown.map(function (item, index) {
           var payload = item.payload;
-          var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), payload.label];
+          // a long label ends in an ellipsis (the whole of it shows on hover), so that
+          // every tab of the exchange keeps its place in the row
+          var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir),
+            el("span", { "class": "vl-tab-label", title: payload.label }, payload.label)];
           if (item.via && item.via.badge) {  // the number the picture shows for it
             label.push(el("span", { "class": "vl-via", title: "Carried by message " + item.via.badge },
               "#" + item.via.badge));

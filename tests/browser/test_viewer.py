@@ -7,6 +7,8 @@ and as raw text, follow deep links, step with the keyboard.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from volley.api import render
@@ -390,6 +392,42 @@ def test_raw_view_wraps_long_lines_on_request(open_page) -> None:
     assert page.locator(raw).inner_text() == f'{{"also": "{long}"}}'
     page.click(f"{PANEL} [data-vl-view=table]")
     assert page.locator(f"{PANEL} [data-vl-action=wrap]").count() == 0  # a raw-view control
+
+
+@pytest.mark.parametrize("width", [1400, 800])
+def test_a_long_payload_label_leaves_every_tab_whole_and_apart(open_page, width: int) -> None:
+    """A long `in:` label ends in an ellipsis (the whole label on hover); the other tabs of the
+    exchange keep their words and badges, side by side or on a row below, never overlapping."""
+    label = "A request label long enough to wrap in its tab"
+    page = open_page(
+        render(
+            f"A -> B: call\nin: {label}\n  a: 1\nout:\n  b: 2\nB --> A: done\nout:\n  c: 3\n",
+            format="html",
+        ),
+        "#message-1",
+    )
+    page.set_viewport_size({"width": width, "height": 900})
+    tabs = page.evaluate(
+        """() => [...document.querySelectorAll('.vl-panel [role=tab]')].map(t => {
+            const r = t.getBoundingClientRect();
+            return {x: r.x, y: r.y, w: r.width, h: r.height, clipped: t.scrollWidth > t.clientWidth,
+                    words: t.innerText.split(/\\s+/)};
+        })"""
+    )
+    assert [tab["words"][0] for tab in tabs] == ["IN", "OUT", "OUT"]
+    assert tabs[2]["words"][-1] == "#2"
+    assert not any(tab["clipped"] for tab in tabs)
+    for one, other in itertools.pairwise(tabs):
+        beside = one["x"] + one["w"] <= other["x"]
+        below = one["y"] + one["h"] - 1 <= other["y"]  # a tab's underline sits on the rule
+        assert beside or below, (one, other)
+    shown = page.locator(f"{PANEL} .vl-tab-label").first
+    assert shown.get_attribute("title") == label
+    assert page.evaluate(
+        "(s => s.scrollWidth > s.clientWidth)(document.querySelector('.vl-panel .vl-tab-label'))"
+    )  # the long label is cut short, with its ellipsis
+    responses = page.locator(f"{PANEL} .vl-tab-label").nth(1)
+    assert responses.evaluate("s => s.scrollWidth <= s.clientWidth")  # "Response" in full
 
 
 def test_text_bodies_are_not_warned_about_broken_json_is(open_page) -> None:
