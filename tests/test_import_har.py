@@ -371,6 +371,19 @@ def test_command_line_import_of_a_capture_bigger_than_a_diagram(tmp_path):
     assert "… 5,996,000 more characters cut (6,000,000 in all)\n" in done.stdout
 
 
+def test_a_name_that_names_no_lane_is_a_warning():
+    """`--name exmple.com=Website` (a host misspelt) used to change nothing in silence."""
+    text = (CASES / "successful_log.har").read_text()
+    options = TrafficOptions(names={"exmple.com": "Website", "example.com": "Site"})
+    (found,) = convert(text, "log.har", "har", options)
+    assert "Client -> Site: GET /" in found.text
+    (warning,) = found.warnings
+    assert warning.severity == "warning" and warning.filename == "log.har"
+    assert warning.message == (
+        "--name exmple.com=Website named no lane: nothing in the file is called 'exmple.com'"
+    )
+
+
 def test_command_line_masks_and_says_how_many(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "volley", "import", str(CASES / "event_stream.har")],

@@ -235,11 +235,12 @@ def answered_lines(cancel: str) -> list[Sent]:
 
 
 def test_lanes_are_renamed():
-    diagram = import_jsonrpc(
-        (CASES / "claude-desktop-ably.log").read_text(),
-        TrafficOptions(names={"ably": "Ably MCP", "Client": "Claude"}),
-    )
+    options = TrafficOptions(names={"ably": "Ably MCP", "Client": "Claude", "ablyy": "x"})
+    diagram = import_jsonrpc((CASES / "claude-desktop-ably.log").read_text(), options)
     assert diagram.participants == ["Claude", "Ably MCP"]
+    assert [w.message.split(" named")[0] for w in options.unused_renames(None)] == [
+        "--name ablyy=x"
+    ]
 
 
 @pytest.mark.parametrize(

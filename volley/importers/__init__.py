@@ -235,7 +235,7 @@ def convert(
             return _from_page(text, filename, on_page)
         return importer.load().convert(text, filename)
     try:
-        return importer.load().convert(text, filename, options)
+        found = importer.load().convert(text, filename, options)
     except (AttributeError, TypeError, KeyError, IndexError, ValueError, OverflowError) as exc:
         # A capture is JSON written by another program: a member of an unexpected type (a
         # number where an object belongs) is the file's fault, said as such, not a traceback.
@@ -247,6 +247,10 @@ def convert(
             filename=filename,
             hint="check that the file is what it says it is, or name its format with --from",
         ) from None
+    unused = options.unused_renames(filename) if options is not None and found else []
+    if unused:
+        found[0] = replace(found[0], warnings=(*found[0].warnings, *unused))
+    return found
 
 
 def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...]) -> list[Imported]:

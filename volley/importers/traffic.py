@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from volley.checks.redact import redact_diagram
 from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.checks.secrets import MASK, DiagramSecrets
+from volley.errors import Diagnostic
 from volley.importers import Imported
 from volley.importers.labels import visible_controls
 from volley.language.writer import write
@@ -39,6 +40,31 @@ class TrafficOptions:
     # protocol's own payload, is kept whole
     max_body: int | None = None
     redact: bool = True  # --no-redact turns masking off
+    # the --name keys a lane was named by, so that one that named none can be pointed out
+    renamed: set[str] = field(default_factory=set, compare=False)
+
+    def rename(self, *keys: str) -> str | None:
+        """The lane name --name gives the first of `keys` it names (a host with its port, then
+        without), or None."""
+        for key in keys:
+            if key in self.names:
+                self.renamed.add(key)
+                return self.names[key]
+        return None
+
+    def unused_renames(self, filename: str | None) -> list[Diagnostic]:
+        """A warning for each --name that named no lane (a host or service misspelt)."""
+        return [
+            Diagnostic(
+                f"--name {key}={new} named no lane: nothing in the file is called {key!r}",
+                filename=filename,
+                severity="warning",
+                hint="name a lane as the diagram shows it without --name: a host (with its "
+                "port, if it has one), a service, a client or server",
+            )
+            for key, new in self.names.items()
+            if key not in self.renamed
+        ]
 
     def body_limit(self, default: int) -> int:
         """The characters of a body kept (0: all): --max-body, or the format's `default`."""
