@@ -163,6 +163,23 @@ def test_the_command_writes_the_gallery(tmp_path: Path):
     assert "no .volley templates" in result.output
 
 
+def test_broken_templates_are_named_each_with_its_errors_and_nothing_is_written(tmp_path: Path):
+    folder = tmp_path / "flows"
+    folder.mkdir()
+    (folder / "good.volley").write_text("A -> B: ok\n")
+    (folder / "broken.volley").write_text("A -> B: x\nA ~> B: y\n")
+    (folder / "worse.volley").write_text("A => => B\n")
+    result = CliRunner().invoke(main, ["gallery", str(folder), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    said = result.output.splitlines()
+    assert said[0] == f'{folder / "broken.volley"}:2:3: error: "~>" is not an arrow; ' + (
+        'expected an arrow such as -> or --> after "A"'
+    )
+    assert any(line.startswith(f"{folder / 'worse.volley'}:1:3: error:") for line in said)
+    assert said[-1] == "2 errors"
+    assert not (tmp_path / "out").exists()
+
+
 def test_volley_serve_shows_the_same_pages_with_links_to_its_editor():
     from starlette.testclient import TestClient
 

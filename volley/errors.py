@@ -248,7 +248,7 @@ class VolleyErrors(VolleyError):
 
     def format(self, color: bool = False) -> str:
         said: list[Diagnostic | VolleyError] = [*self.errors, *self.warnings]
-        said.sort(key=lambda d: (d.line, d.column))
+        said.sort(key=lambda d: (d.filename or "", d.line, d.column))  # a gallery's: by file
         shown = [each.format(color) for each in said]
         count = counted(len(self.errors), "error", "errors")  # then a count
         if self.stopped_at is not None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from volley.cli import say
+from volley.cli import report, say
 from volley.errors import VolleyError
 
 
@@ -49,7 +50,10 @@ def gallery_command(folder: Path | None, output: Path, editor_url: str | None, q
         raise click.UsageError("this installation has no examples; name a FOLDER of templates")
     try:
         written = build_gallery(source, output, editor_url=editor_url)
-    except (VolleyError, OSError) as exc:
+    except VolleyError as exc:
+        report(exc)
+        sys.exit(1)
+    except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if not quiet:
         say(f"wrote {len(written)} files to {output}")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from volley.errors import VolleyError
+from volley.errors import VolleyError, VolleyErrors
 from volley.resources import resource_dir, resource_path, template_environment
 from volley.text.inline import plain_text
 
@@ -49,6 +49,7 @@ class Template:
     steps: list[str] = field(default_factory=list)
     pitfalls: list[str] = field(default_factory=list)
     related: tuple[str, ...] = ()
+    path: str | None = None  # the file it was read from, which errors name
 
     def to_json(self) -> dict[str, str]:
         """What the editor's template menu lists."""
@@ -111,6 +112,7 @@ def load_templates(folder: Path | None) -> dict[str, Template]:
         )
         related = str(about.get("related", ""))
         templates[slug] = Template(
+            path=str(path),
             slug=slug,
             title=title_of(source, path.stem, str(about.get("title", ""))),
             source=source,
@@ -175,6 +177,7 @@ def render_page(
     css, js = html_assets()
     diagram = volley.render(
         template.source,
+        filename=template.path,
         format="html",
         fragment=True,
         include_assets=False,
@@ -219,14 +222,24 @@ def build_gallery(folder: Path, out: Path, *, editor_url: str | None = None) -> 
     templates = load_templates(folder)
     if not templates:
         raise VolleyError(f"no .volley templates in {folder}")
-    out.mkdir(parents=True, exist_ok=True)
     files: dict[Path, str] = {out / "index.html": render_index(templates)}
+    failed: list[VolleyError] = []
     for slug, template in templates.items():
-        files[out / f"{slug}.html"] = render_page(template, templates, editor_url=editor_url)
-        files[out / f"{slug}.volley"] = template.source
-        svg = volley.render(template.source, format="svg")
+        try:
+            files[out / f"{slug}.html"] = render_page(template, templates, editor_url=editor_url)
+            svg = volley.render(template.source, filename=template.path, format="svg")
+        except VolleyErrors as exc:
+            failed += exc.errors
+            continue
+        except VolleyError as exc:
+            failed.append(exc)
+            continue
         assert isinstance(svg, str)
+        files[out / f"{slug}.volley"] = template.source
         files[out / f"{slug}.svg"] = svg
+    if failed:  # every template's errors, and nothing written
+        raise VolleyErrors(failed)
+    out.mkdir(parents=True, exist_ok=True)
     for path, text in files.items():
         write_atomic(path, text)
     return list(files)
