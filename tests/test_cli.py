@@ -127,6 +127,25 @@ def test_o_with_a_slash_creates_the_folder(tmp_path: Path):
     assert (tmp_path / "out" / "pictures" / "flow.svg").read_text() == volley.render(FLOW)
 
 
+def test_o_with_a_file_in_a_missing_folder_creates_the_folder_once_the_picture_is_drawn(
+    tmp_path: Path,
+):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    (tmp_path / "bad.volley").write_text("A ~> B\n", encoding="utf-8")
+    result = run("render", "flow.volley", "-o", "new/sub/flow.png", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "new" / "sub" / "flow.png").read_bytes().startswith(b"\x89PNG")
+    assert run("render", "bad.volley", "-o", "other/bad.svg", cwd=tmp_path).exit_code == 1
+    assert not (tmp_path / "other").exists()  # a failed render leaves nothing behind
+
+
+def test_import_o_with_a_file_in_a_missing_folder_creates_the_folder(tmp_path: Path):
+    (tmp_path / "flow.mmd").write_text("sequenceDiagram\nA->>B: hi\n", encoding="utf-8")
+    result = run("import", "flow.mmd", "-o", "new/flow.volley", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "new" / "flow.volley").read_text() == "A -> B: hi\n"
+
+
 def test_several_inputs_go_into_a_folder_made_for_them(tmp_path: Path):
     for name in ("one", "two"):
         (tmp_path / f"{name}.volley").write_text(FLOW, encoding="utf-8")

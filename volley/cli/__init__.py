@@ -284,7 +284,7 @@ Examples:
     "-o",
     "--output",
     help="Output file, - for standard output, or a folder (ends with /, or several "
-    "inputs); a missing folder is created. Default: beside each input.",
+    "inputs); missing folders are created, a file's too. Default: beside each input.",
 )
 @click.option(
     "-f",
@@ -380,11 +380,8 @@ def render_command(
             f"refusing to write {fmt.upper()} bytes to a terminal; "
             "redirect standard output to a file, or give -o FILE"
         )
-    into_folder = bool(pictures) and output not in (None, "-")
-    if output is not None and into_folder and (several(pictures) or is_folder(output)):
+    if output not in (None, "-") and pictures and (several(pictures) or is_folder(output)):
         _make_folder(output)
-    else:
-        into_folder = False
     failed = 0
     stale = 0
     for source in sources:
@@ -394,7 +391,7 @@ def render_command(
                     source.path, check_only, quiet, theme, bodies, redact, settings
                 )
             else:
-                _render_one(source.path, outputs[source], options, quiet, into_folder)
+                _render_one(source.path, outputs[source], options, quiet)
         except VolleyError as exc:  # masked by the pipeline under --redact
             report(exc)
             failed += 1
@@ -478,7 +475,7 @@ def _written(source: str, target: str, quiet: bool) -> None:
         say(f"{source}: wrote {target}")
 
 
-def _render_one(path: str, target: str, options: Options, quiet: bool, into_folder: bool) -> None:
+def _render_one(path: str, target: str, options: Options, quiet: bool) -> None:
     from volley.api import run_file, source_name
 
     result = run_file(path, options)
@@ -494,8 +491,9 @@ def _render_one(path: str, target: str, options: Options, quiet: bool, into_fold
         except OSError as exc:  # a pipe closed early, a full disk
             raise OSError(exc.errno, exc.strerror, "standard output") from None
         return
-    if into_folder:  # a folder below -o DIR/ for an input found below a folder
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+    folder = os.path.dirname(target)  # below -o DIR/, or the one -o FILE names: made if missing
+    if folder:
+        os.makedirs(folder, exist_ok=True)
     write_atomic(target, data)
     _written(source_name(path), target, quiet)
 

@@ -243,6 +243,8 @@ def import_command(
             show(item.text, nl=False)
             continue
         try:
+            if os.path.dirname(target):  # the folder -o FILE names, made as -o DIR/ is
+                os.makedirs(os.path.dirname(target), exist_ok=True)
             write_atomic(target, item.text)
         except OSError as exc:
             report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
