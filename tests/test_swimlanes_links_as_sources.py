@@ -137,7 +137,8 @@ def test_fmt_leaves_a_link_alone_and_names_import(tmp_path: Path):
     assert "a swimlanes.io link holds the diagram, not text that can be formatted" in (
         result.output
     )
-    assert f"volley import {source} -o flow.volley" in result.output
+    # beside it, not over it: the link is the only copy of the diagram
+    assert f"volley import {source} -o {tmp_path / 'flow.imported.volley'}" in result.output
     assert source.read_text(encoding="utf-8") == WELCOME + "\n"
 
 
@@ -236,10 +237,8 @@ def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: P
         f"{source}:1:1: error: this link's text starts with sequenceDiagram (as a Mermaid "
         "sequence diagram does), not volley; volley import converts it"
     ) in result.output
-    assert f"run: volley import {source} -o flow.volley, then edit and render flow.volley" in (
-        result.output
-    )
-    out = tmp_path / "flow.volley"
+    out = tmp_path / "flow.volley"  # beside the source, wherever the command runs
+    assert f"run: volley import {source} -o {out}, then edit and render {out}" in result.output
     imported = run("import", str(source), "-o", str(out))
     assert imported.exit_code == 0, imported.output
     assert out.read_text(encoding="utf-8") == "A -> B: hi\n"

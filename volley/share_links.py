@@ -46,13 +46,16 @@ def import_hint(link: str | None, name: str | None) -> tuple[str, str]:
     """The command that writes a diagram out as volley text (another tool's diagram, or the one
     a link carries), and the file it writes: `volley import` of the file that holds it, into
     a `.volley` file of its name (`flow.mmd` into `flow.volley`); of stdin (`-`); or of the
-    link itself when it was given on the command line (`<link>`)."""
+    link itself when it was given on the command line (`<link>`). The file goes beside the
+    one read (`docs/flow.mmd` into `docs/flow.volley`)."""
     if link is not None and name in (None, "<link>"):
         given, out = repr(link.strip()), "diagram.volley"
     elif name in (None, "<stdin>"):
         given, out = "FILE" if name is None else "-", "diagram.volley"
-    else:
-        given, out = name, os.path.splitext(os.path.basename(name))[0] + ".volley"
+    else:  # beside the file, never over it (a Mermaid diagram saved as flow.volley)
+        stem = os.path.splitext(name)[0]
+        out = stem + (".volley" if stem + ".volley" != name else ".imported.volley")
+        given = name
     return f"volley import {given} -o {out}", out
 
 
