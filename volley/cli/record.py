@@ -11,7 +11,7 @@ import sys
 import click
 
 from volley.cli import lane_renames, report, say
-from volley.errors import VolleyError
+from volley.errors import VolleyError, counted
 from volley.textio import write_atomic
 
 
@@ -71,9 +71,10 @@ def record_command(
     try:
         recording = record(command, stdin, stdout, started=_pass_sigterm_on)
     except OSError as exc:
-        report(VolleyError(f"cannot run {command[0]}: {exc.strerror or exc}"))
+        say(f"volley record: error: cannot run {command[0]}: {exc.strerror or exc}")
         sys.exit(127)
-    diagram = session_diagram(recording.sent, TrafficOptions(names=names))
+    options = TrafficOptions(names=names)
+    diagram = session_diagram(recording.sent, options)
     count = 0
     if redact:
         diagram, count = masked(diagram)
@@ -82,8 +83,10 @@ def record_command(
     except OSError as exc:
         report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
         sys.exit(1)
-    lines = len(recording.sent)
-    say(f"volley record: wrote {os.path.abspath(output)} ({lines} lines)")
+    messages = counted(len(recording.sent), "message", "messages")
+    say(f"volley record: wrote {os.path.abspath(output)} ({messages} relayed)")
+    for warning in options.unused_renames(output):
+        report(warning)
     if count:
         say(f"volley record: {masked_note(count)}")
     code = recording.returncode
