@@ -9,6 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from volley.api import render as volley_render
 from volley.cli import main
 
 from .conftest import EXAMPLES
@@ -110,6 +111,22 @@ def test_missing_file_is_a_clear_error(tmp_path):
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_picture_given_as_a_diagram_is_one_error_that_says_what_it_is(tmp_path):
+    """`volley check flow.png` (or the SVG volley drew) said "save the file as UTF-8", or
+    quoted the SVG's tags as participants."""
+    svg = tmp_path / "flow.svg"
+    svg.write_text(volley_render("A -> B: hi\n"), encoding="utf-8")
+    png = tmp_path / "flow.png"
+    png.write_bytes(volley_render("A -> B: hi\n", format="png"))
+    result = run("check", str(svg), str(png))
+    assert result.exit_code == 1
+    assert f"{svg}:1:1: error: this is an SVG picture (XML), not a volley diagram" in result.stderr
+    assert f"{png}: error: this is a PNG image, not text\n" in result.stderr
+    assert "UTF-8" not in result.stderr
+    # a diagram whose first name merely starts with a tag's bracket is still a diagram
+    assert run("check", "-", stdin="<svgs> -> B: hi\n").exit_code == 0
+
+
 def test_invalid_utf8_file(tmp_path):
     path = tmp_path / "latin1.volley"
     path.write_bytes("A -> B: caf\xe9\n".encode("latin-1"))
@@ -175,15 +192,14 @@ def test_console_script_entry_point_runs():
 
 
 def test_rendering_a_mermaid_file_names_the_import_that_converts_it(tmp_path):
-    """The hint is a command to copy: the file's own name for the written text, and `-` for
-    text on stdin."""
+    """The hint is a command to copy: the file's own name, beside it, for the written text, and
+    `-` for text on stdin."""
     source = tmp_path / "login-flow.mmd"
     source.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
     result = run("render", str(source), "-o", str(tmp_path / "x.svg"))
     assert result.exit_code == 1
-    assert (
-        f"run: volley import {source} -o login-flow.volley, then edit and render login-flow.volley"
-    ) in result.output
+    out = tmp_path / "login-flow.volley"  # beside the source
+    assert f"run: volley import {source} -o {out}, then edit and render {out}" in result.output
     piped = run("render", "-", "-o", str(tmp_path / "x.svg"), stdin="sequenceDiagram\nA->>B: x\n")
     assert "run: volley import - -o diagram.volley" in piped.output
     assert not (tmp_path / "x.svg").exists()

@@ -784,7 +784,7 @@ def test_traffic_options_on_a_diagram_format_are_a_usage_error(tmp_path):
     source.write_text("sequenceDiagram\nA->>B: hi\n")
     result = CliRunner().invoke(main, ["import", str(source), "--all", "--max-body", "10"])
     assert result.exit_code == 2
-    assert "--all, --max-body only applies to traffic" in result.output
+    assert "--all, --max-body only apply to traffic" in result.output
     assert "not to a mermaid diagram" in result.output
     assert CliRunner().invoke(main, ["import", str(source)]).exit_code == 0
 

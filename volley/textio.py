@@ -21,6 +21,18 @@ _MARKED = (
 )
 
 
+# The files people pass by mistake (a picture volley drew, an archive), by their first bytes.
+_BINARY_FILES = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"%PDF-", "a PDF document"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"RIFF", "a WebP image or another RIFF file"),
+    (b"PK\x03\x04", "a zip archive"),
+    (b"\x1f\x8b", "a gzip archive"),
+)
+
+
 def decode(data: bytes, filename: str | None = None) -> str:
     """UTF-8 (a BOM allowed) to text, or UTF-16 or UTF-32 that a byte-order mark announces;
     invalid bytes are a VolleyError naming the byte offset."""
@@ -38,6 +50,13 @@ def decode(data: bytes, filename: str | None = None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        kind = next((kind for magic, kind in _BINARY_FILES if data.startswith(magic)), None)
+        if kind is not None:  # `volley check flow.png`: one sentence, not a byte's offset
+            raise VolleyError(
+                f"this is {kind}, not text",
+                filename=filename,
+                hint="give the .volley file (or the Markdown page) it was made from",
+            ) from None
         line, column, shown = _place(data, exc.start)
         raise VolleyError(
             f"the file is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "

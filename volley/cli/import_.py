@@ -66,7 +66,8 @@ def _refuse_traffic_options(given: dict[str, Any], format_name: str) -> None:
     if used:
         flags = ", ".join(sorted(used))
         raise click.UsageError(
-            f"{flags} only applies to traffic (HAR, traces, JSON-RPC logs), "
+            f"{flags} only {'apply' if len(used) > 1 else 'applies'} to traffic (HAR, traces, "
+            "JSON-RPC logs), "
             f"not to a {format_name} diagram"
         )
 

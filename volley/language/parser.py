@@ -1298,7 +1298,23 @@ class _Parse:
         return None
 
     def refuse_foreign_files(self) -> None:
-        """A Mermaid or PlantUML file gets one error that says so, not one per line."""
+        """A Mermaid or PlantUML file, or a picture, gets one error that says so, not one per
+        line."""
+        picture = next((n for n, line in enumerate(self.lines, 1) if line.strip()), 0)
+        if picture and _PICTURE.match(self.lines[picture - 1]):
+            line = self.lines[picture - 1]
+            raise VolleyErrors(
+                [
+                    VolleyError(
+                        "this is an SVG picture (XML), not a volley diagram",
+                        filename=self.filename,
+                        line=picture,
+                        column=len(line) - len(line.lstrip()) + 1,
+                        source_line=line,
+                        hint="give the .volley file the picture was drawn from",
+                    )
+                ]
+            )
         found = foreign_header(self.lines)
         if found is None:
             return
@@ -1319,6 +1335,9 @@ class _Parse:
                 )
             ]
         )
+
+
+_PICTURE = re.compile(r"[ \t]*<(?:\?xml|svg)[ \t>]")  # an SVG file's (or any XML's) start
 
 
 def foreign_header(lines: list[str]) -> tuple[int, str] | None:
