@@ -274,8 +274,8 @@ def test_a_note_that_cannot_be_read_is_one_error_not_one_per_line_of_its_text() 
 
 def test_a_note_never_ended_is_an_error_at_its_line() -> None:
     with pytest.raises(VolleyError) as caught:
-        convert(uml("A -> B", "note over A", "  words"), "flow.puml")
-    error = caught.value.errors[0]
+        convert(uml("A -> B", "note over A", "  never closed", "B -> A"), "flow.puml")
+    (error,) = caught.value.errors  # the rest is its text: no errors of its own
     assert (error.line, error.column) == (3, 1)
     assert "never closed; expected end note" in error.message
 

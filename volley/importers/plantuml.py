@@ -439,12 +439,14 @@ def _closing_line(lines: list[str], index: int, closer: re.Pattern[str]) -> int 
 def _after_body(lines: list[str], text: str, index: int) -> int:
     """Where reading goes on after a statement that could not be read, at `index`: past the
     end of text it opened on the lines below it (a note's), whose words are not statements
-    with errors of their own."""
+    with errors of their own; at the end when that text is never closed."""
     closer = _text_block_end(text)
     if closer is None and (opened := _OPENS_BODY.fullmatch(text)) is not None:
         closer = _REF_END if opened["ref"] else _NOTE_END
-    end = _closing_line(lines, index, closer) if closer is not None else None
-    return index if end is None else end + 1
+    if closer is None:
+        return index
+    end = _closing_line(lines, index, closer)
+    return len(lines) if end is None else end + 1  # never closed: the rest is its text
 
 
 def _message(text: str) -> re.Match[str] | None:
