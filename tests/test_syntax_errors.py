@@ -579,12 +579,21 @@ def test_a_second_arrow_that_is_a_slip_is_no_part_of_a_name(line, typo, meant):
     assert (error.hint or "").startswith(f'did you mean "{meant}"?')
 
 
-def test_a_sender_whose_name_starts_with_note_is_told_why_it_cannot_be():
+@pytest.mark.parametrize("line", ["Note Taker -> B: x", "  Note Taker -> B", "note taker ->> B"])
+def test_a_sender_whose_name_starts_with_note_is_told_why_it_cannot_be(line: str):
+    """With a label or without (adding one would turn the line into a note)."""
     with pytest.raises(VolleyErrors) as info:
-        volley.parse("Note Taker -> B: x\n", "f.volley")
+        volley.parse(f"{line}\n", "f.volley")
     (error,) = info.value.errors
-    assert error.column == 1 and error.message.startswith('"Note Taker" cannot be a participant')
-    assert '"participant N as Note Taker"' in (error.hint or "")
+    name = line.split("-")[0].strip()
+    assert error.message.startswith(f'"{name}" cannot be a participant')
+    assert error.column == len(line) - len(line.lstrip()) + 1
+    assert f'"participant N as {name}"' in (error.hint or "")
+    assert volley.parse("B -> Note Taker: x\nNotes -> B\n").participants == [
+        "B",
+        "Note Taker",
+        "Notes",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -588,6 +588,11 @@ class _ToModel:
         )
         self._check_name(message.sender, sender)
         self._check_name(message.receiver, receiver)
+        if _NOTE_WORD.match(message.sender):  # with a label, the line reads as a note
+            from volley.language.syntax_errors import note_named  # only a mistake needs it
+
+            said, hint = note_named(message.sender)
+            self.error(said, _at_text(sender), hint=hint)
         for edge, token, glued in (  # the name's text holds any spaces before the arrow
             ("[", sender, sender.value == "[" and sender.end_column == arrow.column),
             ("]", receiver, receiver.column == arrow.end_column),
@@ -1338,6 +1343,9 @@ class _Parse:
 
 
 _PICTURE = re.compile(r"[ \t]*<(?:\?xml|svg)[ \t>]")  # an SVG file's (or any XML's) start
+
+
+_NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
 
 
 def foreign_header(lines: list[str]) -> tuple[int, str] | None:

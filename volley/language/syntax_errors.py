@@ -128,7 +128,19 @@ _DIVIDER_SLIP = re.compile(r"[ \t]*(?P<mark>-{3,}|={2,}|_{2,}|\.\.(?!\.:)|\.{4,}
 _COMMA_IN_NAME = re.compile(
     r"(?P<name>[^,:\n]*?(?P<end>,)[^:\n]*?)[ \t]+(?:<{1,2}[-=]{1,2}|[-=]{1,2}>{1,2})[ \t]"
 )
+
+
 # A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
+def note_named(name: str) -> tuple[str, str]:
+    """What is said of a participant whose name starts with the word note (`Note Taker`),
+    which starts a note on a line with a colon, and the way out."""
+    return (
+        f'"{name}" cannot be a participant\'s name: a line that starts with the word "note" '
+        "starts a note",
+        f'declare the participant under another name, "participant N as {name}", and write N -> …',
+    )
+
+
 _NOTE_NAMED_SENDER = re.compile(
     r"[ \t]*(?P<name>(?i:note)[ \t]+(?!(?i:over|left|right)\b)[^\s:,<>=-][^:,<>=]*?)[ \t]*"
     r"(?:<{1,2}[-=]|[-=]{1,2}[>x])"
@@ -340,15 +352,8 @@ class _Explainer:
         found = _NOTE_NAMED_SENDER.match(text)
         if found is None:
             return None
-        name = found["name"].strip()
-        return self.error(
-            f'"{name}" cannot be a participant\'s name: a line that starts with the word '
-            '"note" starts a note',
-            line,
-            found.start("name") + 1,
-            hint=f'declare the participant under another name, "participant N as {name}", '
-            "and write N -> …",
-        )
+        said, hint = note_named(found["name"].strip())
+        return self.error(said, line, found.start("name") + 1, hint=hint)
 
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
         """`service-x -> B`: a name ending in `-x` before a space reads as the name and the
