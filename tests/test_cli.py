@@ -146,6 +146,30 @@ def test_import_o_with_a_file_in_a_missing_folder_creates_the_folder(tmp_path: P
     assert (tmp_path / "new" / "flow.volley").read_text() == "A -> B: hi\n"
 
 
+def test_fmt_takes_a_folder_as_check_does_and_refuses_a_markdown_page_in_one_error(
+    tmp_path: Path,
+):
+    (tmp_path / "flows" / "sub").mkdir(parents=True)
+    (tmp_path / "flows" / "a.volley").write_text("A->B:x\n", encoding="utf-8")
+    (tmp_path / "flows" / "sub" / "b.volley").write_text("A -> B: y\n", encoding="utf-8")
+    checked = run("fmt", "--check", "flows", cwd=tmp_path)
+    assert checked.exit_code == 1
+    assert checked.output == (
+        f"would reformat {os.path.join('flows', 'a.volley')}\n1 of 2 files would be reformatted\n"
+    )
+    assert run("fmt", "flows", cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "flows" / "a.volley").read_text() == "A -> B: x\n"
+    (tmp_path / "README.md").write_text("# Flow\n\n```volley\nA->B: x\n```\n")
+    for command in ("fmt", "parse"):
+        refused = run(command, "README.md", cwd=tmp_path)
+        assert refused.exit_code == 1
+        assert refused.output.startswith("README.md: error: volley ")
+        assert "not Markdown pages\n  volley check README.md checks its ```volley blocks" in (
+            refused.output
+        )
+    assert (tmp_path / "README.md").read_text() == "# Flow\n\n```volley\nA->B: x\n```\n"
+
+
 def test_several_inputs_go_into_a_folder_made_for_them(tmp_path: Path):
     for name in ("one", "two"):
         (tmp_path / f"{name}.volley").write_text(FLOW, encoding="utf-8")

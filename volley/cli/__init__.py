@@ -212,8 +212,11 @@ Examples:
 def parse_command(file: str, indent: int, **limits) -> None:
     """Print FILE's diagram as JSON (`-` reads standard input; a swimlanes.io link is read
     as the diagram it carries)."""
+    from volley.cli.targets import Source, refuse_markdown
+
     _quick_exit()
     try:
+        refuse_markdown(Source(file), "parse reads")
         diagram = load(file, _limits(limits))
     except VolleyError as exc:
         report(exc)

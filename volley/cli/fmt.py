@@ -42,11 +42,12 @@ def formatted(path: str, limits) -> tuple[str, str]:
     "fmt",
     epilog="""\b
 Examples:
-  volley fmt flow.volley docs/*.volley   rewrite each file in place
+  volley fmt flow.volley docs/           rewrite each file in place (a folder: every
+                                         .volley file below it)
   volley fmt --check *.volley            CI: list what would change, exit 1 if anything would
   volley fmt - < flow.volley             standard input to standard output""",
 )
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
     "--check",
     "check_only",
@@ -56,18 +57,23 @@ Examples:
 @_limit_options
 def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
     """Rewrite each FILE as canonical .volley text, in place (`-` reads standard input and
-    writes standard output).
+    writes standard output; a folder stands for every .volley file below it).
 
     Items in blocks are indented two spaces a level, arrows have one space around them, notes
     longer than a line go under `note:`, and payload bodies are kept exactly as written.
     Comments and the blank lines between elements stay, and so do CRLF line ends.
     """
+    from volley.cli.targets import expand, refuse_markdown
+
     _quick_exit()
     settings = _limits(limits)
     failed = 0
     changed: list[str] = []
-    for file in files:
+    sources = expand(files, markdown=False, offer_markdown=False)
+    for source in sources:
+        file = source.path
         try:
+            refuse_markdown(source, "fmt rewrites")
             before, after = formatted(file, settings)
         except VolleyError as exc:
             report(exc)
@@ -91,7 +97,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 continue
             say(f"reformatted {file}")
     if check_only and changed:
-        shown = counted(len(files), "file", "files")
+        shown = counted(len(sources), "file", "files")
         say(f"{len(changed)} of {shown} would be reformatted")
     if failed or (check_only and changed):
         sys.exit(1)

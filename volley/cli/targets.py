@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import click
 
+from volley.errors import VolleyError
 from volley.options import FORMATS
 
 VOLLEY_SUFFIX = ".volley"
@@ -43,8 +44,21 @@ class Source:
         return source_name(self.path) == LINK_NAME
 
 
-def expand(paths: tuple[str, ...], *, markdown: bool) -> list[Source]:
-    """The inputs, folders replaced by the files below them, in a stable (sorted) order."""
+def refuse_markdown(source: Source, does: str) -> None:
+    """A Markdown page given to a command that reads .volley text alone (`volley fmt`,
+    `volley parse`): one error that names what does read its blocks, not one per line."""
+    if source.is_markdown:
+        raise VolleyError(
+            f"volley {does} .volley files, not Markdown pages",
+            filename=source.path,
+            hint=f"volley check {source.path} checks its ```volley blocks; "
+            f"volley render {source.path} draws them",
+        )
+
+
+def expand(paths: tuple[str, ...], *, markdown: bool, offer_markdown: bool = True) -> list[Source]:
+    """The inputs, folders replaced by the files below them, in a stable (sorted) order;
+    `offer_markdown` where the command has --markdown, which a folder of none may need."""
     sources: list[Source] = []
     for path in paths:
         if path == "-" or not os.path.isdir(path):
@@ -55,7 +69,11 @@ def expand(paths: tuple[str, ...], *, markdown: bool) -> list[Source]:
             what = "no .volley files" + (
                 " or Markdown files with ```volley blocks" if markdown else ""
             )
-            hint = "" if markdown else " (add --markdown to take Markdown files with diagrams)"
+            hint = (
+                " (add --markdown to take Markdown files with diagrams)"
+                if offer_markdown and not markdown
+                else ""
+            )
             raise click.UsageError(f"{what} below the folder {path}{hint}")
         sources.extend(found)
     return sources
