@@ -157,6 +157,21 @@ def test_a_short_text_of_many_dividers_is_refused_before_layout():
     assert "items" in caught.value.message
 
 
+def test_check_refuses_too_many_items_too_pointing_at_the_first_past_the_limit(tmp_path):
+    """`volley check --max-items` listed the option and checked nothing; the error had no
+    column or line to show."""
+    path = tmp_path / "many.volley"
+    path.write_text("A -> B: 1\nif: x\n  A -> B: 2\nend\n")
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.check(path.read_text(), filename=str(path), limits=volley.Limits(items=3))
+    error = caught.value
+    assert (error.line, error.column, error.source_line) == (3, 3, "  A -> B: 2")
+    assert error.message == "4 items (messages, notes, dividers, blocks) exceeds the limit of 3"
+    diagram = volley.parse(path.read_text())  # a diagram made in Python is checked as drawn
+    with pytest.raises(volley.VolleyError):
+        volley.render(diagram, limits=volley.Limits(items=3))
+
+
 def test_notes_count_as_items():
     text = "A -> B\n" + "note A: n\n" * 30
     with pytest.raises(volley.VolleyError, match="items"):

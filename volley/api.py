@@ -146,6 +146,7 @@ def _parsed(
     made whole, or drawn anywhere else they would point at the site the picture is on."""
     source, named = carried(text, filename, limits)
     diagram = parse(source, filename=named, limits=limits)
+    check_items(diagram, limits, source)  # bounded work: see volley.limits
     if source is not text:
         from volley.share_links import site_links
 
@@ -201,7 +202,6 @@ def _paint(diagram: Diagram, options: Options) -> str | bytes:
 
     # ids below come from what is shown
     prefix = options.id_prefix or default_id_prefix(diagram)
-    check_items(diagram, options.limits)  # bounded work: see volley.limits
     picture = layout_diagram(diagram, bodies=options.bodies, appendix_lines=options.appendix_lines)
     check_picture(picture.width, picture.height, fmt, options.scale, options.limits)
     if fmt in ("svg", "html"):
@@ -340,6 +340,7 @@ def render(
     chosen = (options or Options()).updated(**names)
     if isinstance(source_or_diagram, Diagram):
         diagram = source_or_diagram
+        check_items(diagram, chosen.limits)  # a text's are checked as it is read
     elif isinstance(source_or_diagram, str):
         with _masked(chosen.redact):
             diagram, _, filename = _parsed(source_or_diagram, filename, chosen.limits)

@@ -82,8 +82,9 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
         )
 
 
-def check_items(diagram: Diagram, limits: Limits | None) -> None:
-    """Refuse a diagram with more drawn items than the limit, before it is laid out.
+def check_items(diagram: Diagram, limits: Limits | None, source: str | None = None) -> None:
+    """Refuse a diagram with more drawn items than the limit, before it is laid out; the
+    error quotes the item's line of `source`, the text it was read from, when given.
 
     Every item costs layout and painting work, whatever it is: a divider (`==`, four
     characters) draws a full-width band, so a short text can ask for hundreds of thousands.
@@ -95,12 +96,16 @@ def check_items(diagram: Diagram, limits: Limits | None) -> None:
     for item in walk(diagram.items):
         count += 1 + (len(item.branches) if isinstance(item, Block) else 0)
         if count > limits.items:
+            lines = source.split("\n") if source is not None else []
+            shown = lines[item.line - 1] if 0 < item.line <= len(lines) else None
             raise limit_error(
-                "the diagram's items (messages, notes, dividers, blocks)",
+                f"{count:,} items (messages, notes, dividers, blocks)",
                 limits.items,
                 "--max-items",
                 filename=diagram.filename,
                 line=item.line,
+                column=len(shown) - len(shown.lstrip()) + 1 if shown is not None else 0,
+                source_line=shown,
             )
 
 
