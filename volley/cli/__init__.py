@@ -62,35 +62,49 @@ def say(text: str, color: bool | None = None) -> None:
         click.echo(text, err=True, color=color)
 
 
-LIMIT_OPTIONS = [
+# The limits on what is read, for every command that parses; then those on the picture,
+# for render alone.
+READ_LIMIT_OPTIONS = [
     ("--max-input-bytes", "input_bytes", "Most bytes of input read."),
     ("--max-messages", "messages", "Most messages in one diagram."),
     ("--max-depth", "depth", "Most blocks nested inside each other."),
     ("--max-label-chars", "label_chars", "Most characters in one label, name or note line."),
     ("--max-participants", "participants", "Most participants in one diagram."),
     ("--max-items", "items", "Most messages, notes, dividers and blocks drawn."),
+]
+PICTURE_LIMIT_OPTIONS = [
     ("--max-pixels", "pixels", "Most pixels in a PNG, at its scale."),
     ("--max-pdf-pages", "pdf_pages", "Most pages in a PDF."),
     ("--max-output-bytes", "output_bytes", "Most bytes in an SVG or HTML file."),
 ]
+LIMIT_OPTIONS = READ_LIMIT_OPTIONS + PICTURE_LIMIT_OPTIONS
 
 
-def _limit_options(func):
-    """--max-… options shared by the commands that parse."""
-    for name, field, text in reversed(LIMIT_OPTIONS):
-        func = click.option(
-            name,
-            field,
-            type=click.IntRange(min=1),
-            default=getattr(DEFAULT_LIMITS, field),
-            show_default=True,
-            help=text,
-        )(func)
-    return func
+def _options_of(limits: list[tuple[str, str, str]]):
+    """A decorator adding a --max-… option for each of `limits`."""
+
+    def add(func):
+        for name, field, text in reversed(limits):
+            func = click.option(
+                name,
+                field,
+                type=click.IntRange(min=1),
+                default=getattr(DEFAULT_LIMITS, field),
+                show_default=True,
+                help=text,
+            )(func)
+        return func
+
+    return add
+
+
+_limit_options = _options_of(READ_LIMIT_OPTIONS)  # every command that parses
+_picture_limit_options = _options_of(PICTURE_LIMIT_OPTIONS)  # render's too
 
 
 def _limits(values: dict) -> Limits:
-    return Limits(**{field: values.pop(field) for _, field, _ in LIMIT_OPTIONS})
+    """The limits a command was given (those it has no option for stay the defaults)."""
+    return Limits(**{field: values.pop(field) for _, field, _ in LIMIT_OPTIONS if field in values})
 
 
 def load(path: str, limits: Limits):
@@ -334,6 +348,7 @@ Examples:
 @_MARKDOWN_OPTION
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
 @_limit_options
+@_picture_limit_options
 @click.pass_context
 def render_command(
     ctx: click.Context,
