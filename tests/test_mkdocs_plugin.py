@@ -235,6 +235,22 @@ def test_deep_links_to_messages_pass_anchor_validation(tmp_path):
     assert wrong.returncode != 0 and "pay-message-4" in wrong.stderr
 
 
+def test_a_fence_named_as_an_embedded_file_is_a_warning_naming_the_links_each_answers(tmp_path):
+    """`![Login](flows/login.volley)` is named "login", as a fence `name="login"` is: the fence,
+    drawn first, keeps the name, and the file's diagram is said to answer #login-2-…"""
+    pages = {
+        "index.md": "# Login\n\n![Login](flows/login.volley)\n\n"
+        '```volley name="login"\nA -> B: two\n```\n',
+        "flows/login.volley": "A -> B: one\n",
+    }
+    result = build(write_site(tmp_path / "named", ANCHORS, pages), strict=False)
+    assert result.returncode == 0, result.stderr
+    assert (
+        "embedding 'flows/login.volley': the diagram name \"login\" is used twice on this page; "
+        "the links of this one are #login-2-message-N"
+    ) in result.stderr
+
+
 def test_redact_publishes_no_secret_in_any_file(tmp_path):
     secret = f"title: Login\nBrowser -> API: POST /login?access_token={LIVE}\n"
     pages = {

@@ -209,6 +209,7 @@ class _Page:
     fences: list[tuple[int, list[str]]] = field(default_factory=list)  # (index, stripped body)
     used: set[int] = field(default_factory=set)
     prefixes: dict[str, int] = field(default_factory=dict)
+    named: set[str] = field(default_factory=set)  # the prefixes a fence's name asked for
     interactive: bool = False
     static: bool = False
     problems: list[Problem] = field(default_factory=list)
@@ -308,16 +309,7 @@ class DiagramSite:
             return self.failed(exc.diagnostic, location, page)
         for warning in unknown_options(overrides):
             self._problem(warning, location, page)
-        name = overrides.get("name")
-        slug = _name_slug(name)
-        if slug and slug in page.prefixes:  # `name="login"` written on two fences of a page
-            said = (
-                f'the diagram name "{name}" is used twice on this page; the links of this one '
-                f"are #{slug}-{page.prefixes[slug] + 1}-message-N"
-            )
-            hint = "give each diagram its own name"
-            self._problem(Diagnostic(said, severity="warning", hint=hint), location, page)
-        return self.diagram(source, settings, location, page, name)
+        return self.diagram(source, settings, location, page, overrides.get("name"))
 
     def diagram(
         self,
@@ -326,9 +318,25 @@ class DiagramSite:
         location: Location,
         page: _Page,
         name: str | None = None,
+        embedded: bool = False,
     ) -> str:
-        """Render (or fetch from the cache) one diagram and note what its page needs."""
+        """Render (or fetch from the cache) one diagram and note what its page needs; `name`
+        is a fence's, or an `embedded` file's stem (a file shown twice is named -2 in silence,
+        as the docs show it; a name written on a fence is the writer's choice for links)."""
         import volley
+
+        slug = _name_slug(name)
+        if not embedded and slug:
+            page.named.add(slug)
+        elif slug not in page.named:
+            slug = None
+        if slug and slug in page.prefixes:  # `name="login"` twice, or a fence and login.volley
+            said = (
+                f'the diagram name "{name}" is used twice on this page; the links of this one '
+                f"are #{slug}-{page.prefixes[slug] + 1}-message-N"
+            )
+            hint = "give each diagram its own name (an embedded file is named by its file)"
+            self._problem(Diagnostic(said, severity="warning", hint=hint), location, page)
 
         digest = hashlib.sha256(
             json.dumps(

@@ -330,7 +330,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         except VolleyError as exc:
             return self.site.failed(exc.diagnostic, location, page)
         name = Path(relative).stem
-        return self.site.diagram(source, self.site.settings, location, page, name)
+        return self.site.diagram(source, self.site.settings, location, page, name, embedded=True)
 
     def _line_of(self, src: str) -> int:
         """The page line holding the image link (the first one not yet accounted for)."""
