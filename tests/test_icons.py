@@ -62,6 +62,8 @@ def test_unknown_icon_with_suggestion() -> None:
     assert check_icon(ref("{fab-gitub fa-lg}")) == (
         'unknown icon "{fab-gitub fa-lg}"; did you mean {fab-github}?'
     )
+    # two letters swapped: the icon with those letters, not the one a letter away (plus)
+    assert check_icon(ref("{fas-plgu}")).endswith("did you mean {fas-plug}?")
 
 
 def test_unknown_icon_without_suggestion() -> None:

@@ -172,5 +172,6 @@ def _suggestion(prefix: str, name: str) -> str:
         if p in STYLES
         for candidate in _names(STYLES[p])
     }
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    close = difflib.get_close_matches(name, list(candidates), n=5, cutoff=0.75)
+    close.sort(key=lambda near: sorted(near) != sorted(name))  # two letters swapped: `plgu`
     return f"; did you mean {{{candidates[close[0]]}-{close[0]}}}?" if close else ""
