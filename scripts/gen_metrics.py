@@ -63,10 +63,12 @@ FACES = {
 # Faces measured by another face's table, because their advances are the same (checked).
 SAME_ADVANCES = {"LiberationMono-Bold": "mono", "LiberationMono-Italic": "mono"}
 
-# Two characters per width (0..4095 thousandths of an em), three per run start.
+# Two characters per width (0..4095 thousandths of an em), three per run start; a character
+# wider than MOST (﷽, the basmala, is 7.22 em) is listed apart in WIDER.
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/"
 RUN_MARK = "~"
 CHUNK = 88  # characters of encoded data per source line
+MOST = 64 * 64 - 1  # the widest width two digits hold
 
 # Left out of the tables so that the measuring code sees them and applies its emoji rules.
 SEQUENCE_CHARS = set(range(0xFE00, 0xFE10)) | {0x200D}
@@ -277,7 +279,7 @@ def fallback_widths(
             if cp > 0x7F and cp not in covered and cp not in table and not wide:
                 symbols[cp] = max(symbols.get(cp, 0), width)
     table.update(symbols)
-    return {cp: min(width, 64 * 64 - 1) for cp, width in table.items()}  # two digits (﷽ is wider)
+    return table
 
 
 def _face(noto_dir: Path, name: str, weight: str) -> Path:
@@ -317,8 +319,11 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
         if widths(font) != widths(TTFont(font_dir / f"{FACES[key]}.ttf")):
             raise SystemExit(f"{filename} no longer has the advances of {FACES[key]}")
     liberation = widths(TTFont(font_dir / f"{FACES['sans']}.ttf"))
+    wider: dict[str, dict[int, int]] = {}
     for key, weight in (("fallback", "Regular"), ("fallback-bold", "Bold")):
-        encoded = encode_runs(fallback_widths(noto_dir, dejavu_dir, liberation, weight))
+        table = fallback_widths(noto_dir, dejavu_dir, liberation, weight)
+        wider[key] = {cp: width for cp, width in table.items() if width > MOST}
+        encoded = encode_runs({cp: min(width, MOST) for cp, width in table.items()})
         data.append(f'    "{key}": (')
         for start in range(0, len(encoded), CHUNK):
             data.append(f'        "{encoded[start : start + CHUNK]}"')
@@ -348,6 +353,14 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
     lines.append("")
     lines.append("WIDTHS = {")
     lines.extend(data)
+    lines.append("}")
+    lines.append("")
+    lines.append(f"# The few characters wider than two digits hold ({MOST / 1000} em), by code")
+    lines.append("# point: their WIDTHS hold that most.")
+    lines.append("WIDER = {")
+    for key, table in wider.items():
+        shown = ", ".join(f"0x{cp:04X}: {width}" for cp, width in sorted(table.items()))
+        lines.append(f'    "{key}": {{{shown}}},')
     lines.append("}")
     return "\n".join(lines) + "\n"
 

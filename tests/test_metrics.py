@@ -258,6 +258,24 @@ def test_symbols_no_script_has_are_measured_as_wide_as_their_widest_font(words: 
     assert max(drawn) * 0.97 <= text_width(words, 1000) <= max(drawn) * 1.25
 
 
+@needs_font("Noto Sans Arabic")
+@pytest.mark.parametrize("bold", [False, True])
+def test_the_basmala_is_measured_as_its_font_draws_it(bold: bool) -> None:
+    """U+FDFD is one character 7.2 em wide (7.9 in bold), more than the packed tables' two
+    digits hold: it was measured 4.1 em, and a name holding it ran into the next lane."""
+    from volley.output.shaping import text_font
+
+    font = text_font("Noto Sans Arabic", bold, False)
+    assert font is not None
+    assert text_width("\ufdfd", 1000, bold=bold) == pytest.approx(
+        _shaped_width(font, "\ufdfd", 1000), rel=0.01
+    )
+
+
+def test_the_two_and_three_em_dashes_are_as_wide_as_their_names_say() -> None:
+    assert text_width("\u2e3a", 10) == 20 and text_width("\u2e3b", 10) == 30
+
+
 @needs_font("Noto Sans Mongolian")
 def test_no_family_named_before_the_browsers_own_draws_chinese_or_japanese_punctuation() -> None:
     """Noto Sans Mongolian has 、 and 。, drawn for vertical Mongolian: named in the SVG's

@@ -113,11 +113,12 @@ class _Widths(dict[str, float]):
     decodes (`dict.get` does not).
     """
 
-    def __init__(self, encoded: str) -> None:
+    def __init__(self, encoded: str, wider: dict[int, int]) -> None:
         super().__init__()
         self._runs = encoded.split(_data.RUN_MARK)[1:]
         self._starts = [_number(run[:3]) for run in self._runs]
         self._decoded = [False] * len(self._runs)
+        self._wider = {chr(cp): width / 1000 for cp, width in wider.items()}  # past two digits
 
     def __missing__(self, ch: str) -> float:
         k = bisect_right(self._starts, ord(ch)) - 1
@@ -125,7 +126,8 @@ class _Widths(dict[str, float]):
             raise KeyError(ch)
         run, start = self._runs[k], self._starts[k]
         widths = {
-            chr(start + offset): _number(run[pos : pos + 2]) / 1000
+            chr(start + offset): self._wider.get(chr(start + offset))
+            or _number(run[pos : pos + 2]) / 1000
             for offset, pos in enumerate(range(3, len(run), 2))
         }
         # Published whole, then flagged: a thread that looks up the run meanwhile decodes it
@@ -154,7 +156,7 @@ def _table(face: str) -> _Widths:
     """Widths in em by character, for one face; nothing is decoded at import."""
     table = _tables.get(face)
     if table is None:
-        table = _tables[face] = _Widths(_data.WIDTHS[face])
+        table = _tables[face] = _Widths(_data.WIDTHS[face], _data.WIDER.get(face, {}))
     return table
 
 
@@ -198,6 +200,9 @@ def is_emoji(cp: int) -> bool:
 
 
 _unknown: dict[tuple[str, float, str], tuple[float, bool]] = {}
+# Dashes whose width is their meaning, in em, which no measured font has (a two-em dash marks
+# letters left out of a word, a three-em dash a word)
+_LONG_DASHES = {"\u2e3a": 2.0, "\u2e3b": 3.0}
 
 
 def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]:
@@ -219,7 +224,8 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
         result = (WIDE_EM, False)
     else:  # another script's letter: as Noto Sans (or DejaVu Sans) draws it, or a guess
         width = _table(other_scripts).width(ch)
-        result = (average if width is None else width, False)
+        width = _LONG_DASHES.get(ch, average) if width is None else width
+        result = (width, False)
     _unknown[key] = result
     return result
 

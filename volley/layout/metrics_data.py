@@ -1029,3 +1029,10 @@ WIDTHS = {
         "FeFeFeFeFeFeFeFeFeFeDmDmDmDmDmC0~VlmE4E4E4E4E4E4E4E4E4E4"
     ),
 }
+
+# The few characters wider than two digits hold (4.095 em), by code
+# point: their WIDTHS hold that most.
+WIDER = {
+    "fallback": {0xFDFD: 7220},
+    "fallback-bold": {0xFDFD: 7885},
+}
