@@ -390,6 +390,23 @@ def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -
     assert volley.parse(text).labels == {"Q": "Jobs #x-1; main"}
 
 
+def test_a_hash_inside_a_name_is_a_letter_and_a_comment_in_text_or_where_a_word_starts():
+    """Mermaid's lexer reads a name on over `#` (Mermaid 10 and 11 draw a lane
+    "C# Social client"); in text, or where a word would start, `#` begins a comment."""
+    text = one(
+        "sequenceDiagram\nRenderer->>+C# Social client: Get friends #1\n"
+        "C# Social client-->>-Renderer: list\nNote over C# Social client: cache\n"
+        "loop every #2\nRenderer->>B #x: hi\nend\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["Renderer", "C# Social client", "B #x"]
+    assert [m.label for m in diagram.messages()] == ["Get friends", "list", "hi"]
+    assert "// Mermaid: #1 (Mermaid reads a line from # on as a comment)" in text
+    with pytest.raises(VolleyError) as refused:
+        convert("sequenceDiagram\nA->> #B: x\n", "f.mmd")
+    assert "reads a line from a '#' on as a comment" in (refused.value.hint or "")
+
+
 def test_an_alias_mermaid_reads_as_a_comment_leaves_the_participant_unlabelled() -> None:
     """`participant CH as #reddit` (a Slack or Discord channel): Mermaid reads from `#` on as
     a comment, so CH has no label. volley made a lane "CH as" of it beside CH, and refused the

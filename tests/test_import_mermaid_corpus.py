@@ -34,12 +34,6 @@ SEMICOLON = "Mermaid ends a statement at ';'"
 NOT_MERMAID = {
     "kubernetes-kep-5823-not-mermaid.md": (32, 42, "not a Mermaid sequence statement", SEMICOLON),
     "decentraland-adr-38-not-mermaid.md": (17, 53, "not a Mermaid sequence statement", SEMICOLON),
-    "decentraland-adr-189-not-mermaid.md": (
-        18,
-        5,
-        "expected ':' and the message's text after 'Renderer ->>+ C'",
-        "Mermaid reads a line from a '#' on as a comment",
-    ),
 }
 
 
@@ -117,10 +111,26 @@ def mermaid_statements(source: str) -> list[str]:
         if line.strip().startswith("%%"):
             continue
         code = re.sub(r"#\w+;", lambda m: m[0].replace("#", "\0").replace(";", "\1"), line)
-        code = code.split("#")[0]
+        code = code[: _comment_start(code)]
         for statement in code.split(";"):
             statements.append(statement.replace("\0", "#").replace("\1", ";").strip())
     return statements
+
+
+def _comment_start(code: str) -> int:
+    """Where Mermaid's lexer starts a comment on a line: at a `#` in text (after a colon, a
+    block's keyword or `as`) or where a word starts; a `#` inside a name is a letter."""
+    for at in (m.start() for m in re.finditer("#", code)):
+        before = code[:at].split(";")[-1]
+        written = before.rstrip()
+        in_text = ":" in before or re.match(
+            r"\s*(?i:loop|alt|else|opt|par|and|critical|option|"
+            r"break|rect|box|title)\b|.*\sas\s",
+            before,
+        )
+        if in_text or not written or written[-1] in "/\\+()<->:,;":
+            return at
+    return len(code)
 
 
 def mermaid_text(text: str) -> str:

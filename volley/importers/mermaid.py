@@ -13,7 +13,9 @@ silence.
 
 Text is read by Mermaid's lexical rules: a statement ends at a newline or `;`; `#59;` and
 `#quot;` are escapes, decoded once a text's `<br>` line breaks are found (so `#lt;br#gt;` is
-text); any other `#` starts a comment to the end of the line; `wrap:`/`nowrap:` before a
+text); any other `#` in text (after a colon, a block's keyword, `as`) or where a word starts
+begins a comment to the end of the line, and one inside a name is a letter of it
+(`C# client->>B: x`, as Mermaid's lexer reads a name); `wrap:`/`nowrap:` before a
 text is a layout mark. Mermaid's text is plain, so characters that are markup in volley are
 escaped.
 
@@ -1316,11 +1318,32 @@ def _statements(text: str) -> tuple[list[str], str | None, str | None]:
             start = found.end()
             if remark := _LINE_COMMENT.match(text, start):
                 return parts, None, text[remark.end() :].strip()
-        elif found.group() == "#":
+        elif found.group() == "#" and _starts_comment(text[start : found.start()]):
             parts.append(text[start : found.start()])
             return parts, text[found.start() :].strip(), None
     parts.append(text[start:])
     return parts, None, None
+
+
+def _starts_comment(before: str) -> bool:
+    """Whether a `#` after `before` (its statement so far) starts Mermaid's comment: in text
+    (a message's or note's after its colon, a block's label, an `as` alias, a title), and
+    where a word would start; inside a name it is a letter of it (`C# client->>B: x`), as
+    Mermaid's lexer reads a name on over it."""
+    if ":" in before or _TEXT_AFTER_KEYWORD.match(before):
+        return True
+    written = before.rstrip()
+    return not written or written[-1] in _WORD_BREAKS
+
+
+# What Mermaid reads as the rest of the line's text: after a block's keyword, a title, `as`
+_TEXT_AFTER_KEYWORD = re.compile(
+    r"[ \t]*(?:(?i:box|title|loop|rect|opt|alt|else|par_over|par|and|critical|option|break)"
+    r"(?![\w-])|(?i:(?:create[ \t]+)?(?:participant|actor))[ \t].*?[ \t]as[ \t])"
+)
+# Characters no name holds, after which a word starts: arrows' pieces, activation marks, the
+# comma between a note's participants, and `(`, `)` of Mermaid's central connections
+_WORD_BREAKS = frozenset("/\\+()<->:,;")
 
 
 def _decode(text: str) -> str:
