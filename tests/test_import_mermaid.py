@@ -390,6 +390,22 @@ def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -
     assert volley.parse(text).labels == {"Q": "Jobs #x-1; main"}
 
 
+@pytest.mark.parametrize(
+    ("statement", "said"),
+    [
+        ("A->>B: $$\\frac{1}{2}$$", "$$\\frac{1}{2}$$ (Mermaid typesets it as math"),
+        ("A->>B: <b>bold</b> words", "<b>bold</b> (Mermaid shows the tags as text; volley"),
+        ("loop: every minute\nA->>B: x\nend", "loop: every minute (Mermaid's label starts"),
+    ],
+)
+def test_what_mermaid_draws_otherwise_is_said_in_a_comment_and_a_note(statement, said):
+    """A formula, formatting tags and a colon after a block's keyword are drawn otherwise
+    than Mermaid 11 draws them: each is said, never changed in silence."""
+    found = convert(f"sequenceDiagram\n{statement}\n", "f.mmd")[0]
+    assert f"// Mermaid: {said}" in found.text
+    assert any("drawn otherwise than Mermaid" in w.message for w in found.warnings)
+
+
 def test_a_hash_inside_a_name_is_a_letter_and_a_comment_in_text_or_where_a_word_starts():
     """Mermaid's lexer reads a name on over `#` (Mermaid 10 and 11 draw a lane
     "C# Social client"); in text, or where a word would start, `#` begins a comment."""

@@ -171,6 +171,7 @@ _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 _LINE_COMMENT = re.compile(r"[ \t]*%%")
 _KEYWORD_REMARK = re.compile(r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*%%(?P<remark>.*)")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
+_MATH = re.compile(r"\$\$.+?\$\$")  # a formula Mermaid typesets with KaTeX
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?")
@@ -735,6 +736,14 @@ class _Reader:
         # text after a colon is the message's or note's, kept as written
         head, colon, words = text.partition(":")
         text = _OTHER_SPACE.sub(" ", head) + colon + words
+        for formula in _MATH.findall(text):  # KaTeX, since Mermaid 10.9
+            self.comment(
+                line, f"{formula} (Mermaid typesets it as math; volley shows it as written)"
+            )
+        if (tag := _FORMAT_TAG.search(text)) is not None:  # see _styled
+            self.comment(
+                line, f"{tag.group()} (Mermaid shows the tags as text; volley, the formatting)"
+            )
         remark = _KEYWORD_REMARK.fullmatch(text)
         if remark is not None:  # `autonumber 10 %% …`, `end %% …`: the rest is a comment
             self.comment(line, remark["remark"].strip(), raw=True)
@@ -1090,7 +1099,7 @@ class _Reader:
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
         kind = BLOCKS[keyword]
-        label = "" if keyword == "rect" else _label(rest.removeprefix(":"))
+        label = "" if keyword == "rect" else self.block_label(line, keyword, rest)
         if kind == "if":
             label = if_label(label)  # `alt if …`: the frame's tag says "if"
         if keyword == "par_over":
@@ -1108,8 +1117,16 @@ class _Reader:
             opener = {"if": "alt", "par": "par", "critical": "critical"}[wanted]
             self.fail(line, raw, f"{keyword} outside {opener}; it belongs between {opener} and end")
             return
-        label = _label(rest.removeprefix(":"))  # `else if it expired`: labelled as Mermaid does
+        label = self.block_label(line, keyword, rest)  # `else if it expired`: as Mermaid does
         top.block.branches.append(Branch(label, [], line))
+
+    def block_label(self, line: int, keyword: str, rest: str) -> str:
+        """A block's or branch's label; a colon before it (`loop: every minute`, written the
+        swimlanes.io way) is left out, where Mermaid shows it, which a comment says."""
+        if rest.startswith(":"):
+            said = f"{keyword}{rest} (Mermaid's label starts with the colon; volley's does not)"
+            self.comment(line, said)
+        return _label(rest.removeprefix(":"))
 
     def end(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         if rest:
