@@ -40,10 +40,14 @@ def test_any_text_parses_or_fails_inside_the_input(text: str) -> None:
 @example(b"A -> B: caf\xe9\n")
 @example(b"\xef\xbb\xbfA -> B\n\xed\xa0\x80")  # an encoded surrogate is not UTF-8
 @example(b"A -> B\x00\n")
+@example(b"\x89PNG\r\n\x1a\n")  # a picture: said to be one
 def test_any_bytes_decode_or_name_the_offset(data: bytes) -> None:
     try:
         text = volley.decode(data)
     except VolleyError as exc:
+        if exc.message.endswith(", not text"):  # a file kind known by its first bytes
+            assert exc.line == 0 and (exc.hint or "").startswith("give the .volley file")
+            return
         offset = _first_bad_offset(data)
         assert f"offset {offset}" in exc.message
         assert 1 <= exc.line <= data.count(b"\n") + 1

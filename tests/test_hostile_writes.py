@@ -108,13 +108,16 @@ def test_a_write_that_fails_midway_leaves_the_earlier_output(
     assert _folder_files(tmp_path) == before
 
 
-def test_a_missing_output_folder_is_a_clear_error(tmp_path: Path):
+def test_an_output_folder_that_cannot_be_made_is_a_clear_error(tmp_path: Path):
+    """A missing folder is made; one where a file stands cannot be."""
     path = tmp_path / "diagram.volley"
     path.write_text("A -> B\n", encoding="utf-8")
-    result = run("render", str(path), "-o", str(tmp_path / "missing" / "out.svg"))
+    (tmp_path / "blocker").write_text("a file, not a folder\n", encoding="utf-8")
+    result = run("render", str(path), "-o", str(tmp_path / "blocker" / "out.svg"))
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit), result.exception
-    assert "cannot write" in result.stderr and "missing" in result.stderr
+    assert "cannot write" in result.stderr and "blocker" in result.stderr
+    assert (tmp_path / "blocker").read_text() == "a file, not a folder\n"
 
 
 def test_a_successful_render_replaces_the_file_and_keeps_its_mode(tmp_path: Path, earlier: Path):
