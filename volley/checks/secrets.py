@@ -218,24 +218,11 @@ def secret_name(key: str) -> bool:
 
 def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
-    if strength is None or is_placeholder(value) or _names_a_secret(value):
+    if strength is None or is_placeholder(value):
         return False
     if strength == "weak":
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
-
-
-def _names_a_secret(value: str) -> bool:
-    """Whether a value is a variable that holds the secret rather than the secret: a name of
-    words of letters alone, itself a secret's (`token=remoteToken`, `password: user_password`).
-    One word is a value still (`pwd=pwd`, `password=password`: weak ones, but passwords)."""
-    word = value.strip("\"'")
-    return _COMPOUND_NAME.fullmatch(word) is not None and _strength(word) is not None
-
-
-# words of a program's name, two at least: camelCase, PascalCase, snake_case, kebab-case, or an
-# environment variable's SHOUTING_CASE (`password=DB_PASSWORD`)
-_COMPOUND_NAME = re.compile(r"[A-Za-z][a-z]*(?:[_-]?[A-Z][a-z]+|[_-][a-z]+)+|[A-Z]+(?:_[A-Z]+)+")
 
 
 def _card_code(name: str, value: str) -> bool:
