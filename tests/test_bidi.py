@@ -102,5 +102,28 @@ def test_an_override_that_turns_right_to_left_text_around_is_shown(text: str, sh
     assert reveal(text) == shown
 
 
-def test_a_right_to_left_override_over_right_to_left_letters_changes_nothing_drawn():
-    assert reveal("מחיר \u202eשלום\u202c 100") == "מחיר \u202eשלום\u202c 100"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "מחיר \u202eשלום\u202c 100",  # right-to-left letters stay as they were
+        "טלפון \u202d+972-3-1234567\u202c",  # a phone number kept in order, as it is written
+        "\u2067מחיר \u202eשלום\u2069 100",  # the isolate's end ends the override before 100
+        "שלום \u202eשלום\n100",  # a line break ends every override: 100 is a paragraph apart
+    ],
+)
+def test_an_override_that_changes_nothing_drawn_is_writing(text: str):
+    assert reveal(text) == text
+
+
+def test_an_override_still_open_past_an_embedding_inside_it_is_seen():
+    """The first PDF closes the embedding, not the override, which turns 100 into 001."""
+    text = "מחיר \u202e\u202bשלום\u202c 100\u202c"
+    assert reveal(text) == "מחיר \\u202e\u202bשלום\u202c 100\u202c"
+
+
+def test_each_line_of_a_note_is_a_paragraph_of_its_own():
+    """What `volley check` says of a note, line by line, and what the picture shows agree:
+    a right-to-left line keeps its mark beside a line of Latin letters."""
+    note = "שלום\u200f!\nhello \u200fworld"
+    assert reveal(note) == "שלום\u200f!\nhello \\u200fworld"
+    assert [h.index for h in hidden_characters(note)] == [note.rindex("\u200f")]

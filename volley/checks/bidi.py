@@ -32,7 +32,6 @@ BIDI_CONTROLS = frozenset(
     "\u2066\u2067\u2068\u2069"  # LRI, RLI, FSI, PDI
     "\u200e\u200f\u061c"  # LRM, RLM, ALM
 )
-_LEFT_TO_RIGHT_OVERRIDE, _RIGHT_TO_LEFT_OVERRIDE, _POP_FORMATTING = "\u202d", "\u202e", "\u202c"
 # Joiners that are part of writing when they sit between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
 _VIRAMA = 9  # the canonical combining class of every script's virama (halant, coeng, ...)
@@ -89,18 +88,25 @@ def plainly_right_to_left(text: str) -> bool:
 def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:
     """Every character `reveal` would escape, in text order; in a participant's `name`, a
     non-joiner that changes nothing drawn (after a word's last virama) too, since it makes
-    two names that look the same."""
+    two names that look the same. Each line is a paragraph of its own, as bidi text is
+    drawn: one may be plainly right-to-left beside one that is not."""
     if text.isascii() and text.isprintable():
         return []  # the usual label: nothing to look at
-    keep_bidi = plainly_right_to_left(text)
     found: list[HiddenCharacter] = []
-    in_flag = False
-    for index, char in enumerate(text):
-        kind = _kind(text, index, char, keep_bidi, in_flag, name)
-        # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
-        in_flag = (in_flag and char != _CANCEL_TAG) if ord(char) in _TAGS else char == _BLACK_FLAG
-        if kind is not None:
-            found.append(HiddenCharacter(index, char, kind))
+    start = 0
+    for paragraph in text.split("\n"):
+        keep_bidi = plainly_right_to_left(paragraph)
+        turned = _turning_overrides(paragraph) if keep_bidi else set()
+        in_flag = False
+        for index, char in enumerate(paragraph):
+            kind = _kind(paragraph, index, char, keep_bidi and index not in turned, in_flag, name)
+            # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
+            in_flag = (
+                (in_flag and char != _CANCEL_TAG) if ord(char) in _TAGS else char == _BLACK_FLAG
+            )
+            if kind is not None:
+                found.append(HiddenCharacter(start + index, char, kind))
+        start += len(paragraph) + 1
     return found
 
 
@@ -108,7 +114,7 @@ def _kind(
     text: str, index: int, char: str, keep_bidi: bool, in_flag: bool, name: bool
 ) -> Kind | None:
     if char in BIDI_CONTROLS:
-        return None if keep_bidi and not _turns_around(text, index, char) else "bidi"
+        return None if keep_bidi else "bidi"
     if char in "\n\t":
         return None  # a label's line break and a tab are written on purpose
     category = unicodedata.category(char)
@@ -139,17 +145,39 @@ def _kind(
     return None
 
 
-def _turns_around(text: str, index: int, char: str) -> bool:
-    """Whether an override in right-to-left text draws what it covers (up to the next
-    U+202C POP DIRECTIONAL FORMATTING, or the end) in another order than the text alone
-    would be: a left-to-right override always does; a right-to-left one does over digits,
-    which right-to-left text still writes left to right."""
-    if char == _LEFT_TO_RIGHT_OVERRIDE:
-        return True
-    if char != _RIGHT_TO_LEFT_OVERRIDE:
-        return False
-    covered = text[index + 1 :].split(_POP_FORMATTING, 1)[0]
-    return any(unicodedata.bidirectional(c) in ("EN", "AN") for c in covered)
+def _turning_overrides(paragraph: str) -> set[int]:
+    """Where the overrides are, in one paragraph, that draw what they cover in another order
+    than the text alone would: a left-to-right override over right-to-left letters, a
+    right-to-left one over digits or left-to-right letters (`מחיר \u202e100` is drawn
+    "מחיר 001"). One over what it leaves in order (`\u202d+972-3-1234567\u202c` keeps a
+    phone number together) is writing. An override covers what follows it up to the
+    POP DIRECTIONAL FORMATTING that closes it, or the end of an isolate it is in; an
+    embedding or isolate inside it covers its own text, as Unicode's bidi algorithm has it."""
+    turned: set[int] = set()
+    # the open embeddings, overrides and isolates: (the character, where it is)
+    opened: list[tuple[str, int]] = []
+    for index, char in enumerate(paragraph):
+        if char in _OPENERS:
+            opened.append((char, index))
+        elif char == _POP_FORMATTING:
+            if opened and opened[-1][0] not in _ISOLATES:
+                opened.pop()
+        elif char == _POP_ISOLATE:
+            while opened and opened.pop()[0] not in _ISOLATES:
+                pass
+        elif opened and opened[-1][0] in _TURNS:
+            opener, at = opened[-1]
+            if unicodedata.bidirectional(char) in _TURNS[opener]:
+                turned.add(at)
+    return turned
+
+
+_LEFT_TO_RIGHT_OVERRIDE, _RIGHT_TO_LEFT_OVERRIDE = "\u202d", "\u202e"
+_POP_FORMATTING, _POP_ISOLATE = "\u202c", "\u2069"
+_ISOLATES = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI
+_OPENERS = frozenset("\u202a\u202b\u202d\u202e") | _ISOLATES  # LRE, RLE, LRO, RLO, isolates
+# what each override draws in another order: the bidi classes it turns around
+_TURNS = {_LEFT_TO_RIGHT_OVERRIDE: ("R", "AL"), _RIGHT_TO_LEFT_OVERRIDE: ("L", "EN", "AN")}
 
 
 def _mongolian(char: str) -> bool:
