@@ -165,8 +165,10 @@ def test_check_refuses_too_many_items_too_pointing_at_the_first_past_the_limit(t
     with pytest.raises(volley.VolleyError) as caught:
         volley.check(path.read_text(), filename=str(path), limits=volley.Limits(items=3))
     error = caught.value
-    assert (error.line, error.column, error.source_line) == (3, 3, "  A -> B: 2")
+    assert (error.line, error.column, error.source_line) == (3, 1, "  A -> B: 2")
     assert error.message == "4 items (messages, notes, dividers, blocks) exceeds the limit of 3"
+    with pytest.raises(volley.VolleyError):  # parse itself counts them, for fmt and parse too
+        volley.parse(path.read_text(), limits=volley.Limits(items=3))
     diagram = volley.parse(path.read_text())  # a diagram made in Python is checked as drawn
     with pytest.raises(volley.VolleyError):
         volley.render(diagram, limits=volley.Limits(items=3))

@@ -146,7 +146,6 @@ def _parsed(
     made whole, or drawn anywhere else they would point at the site the picture is on."""
     source, named = carried(text, filename, limits)
     diagram = parse(source, filename=named, limits=limits)
-    check_items(diagram, limits, source)  # bounded work: see volley.limits
     if source is not text:
         from volley.share_links import site_links
 
@@ -340,7 +339,7 @@ def render(
     chosen = (options or Options()).updated(**names)
     if isinstance(source_or_diagram, Diagram):
         diagram = source_or_diagram
-        check_items(diagram, chosen.limits)  # a text's are checked as it is read
+        check_items(diagram, chosen.limits)  # a text's items are counted as it is read
     elif isinstance(source_or_diagram, str):
         with _masked(chosen.redact):
             diagram, _, filename = _parsed(source_or_diagram, filename, chosen.limits)

@@ -82,31 +82,38 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
         )
 
 
-def check_items(diagram: Diagram, limits: Limits | None, source: str | None = None) -> None:
-    """Refuse a diagram with more drawn items than the limit, before it is laid out; the
-    error quotes the item's line of `source`, the text it was read from, when given.
+def items_over(diagram: Diagram, limit: int) -> tuple[int, int] | None:
+    """(how many drawn items the diagram has, the line of the first past `limit`) when it has
+    more than that; None when it has no more.
 
     Every item costs layout and painting work, whatever it is: a divider (`==`, four
     characters) draws a full-width band, so a short text can ask for hundreds of thousands.
+    A block counts once, and once more for each of its branches.
     """
     from volley.model import Block, walk
 
-    limits = limits or DEFAULT_LIMITS
-    count = 0
+    count, first = 0, 0
     for item in walk(diagram.items):
         count += 1 + (len(item.branches) if isinstance(item, Block) else 0)
-        if count > limits.items:
-            lines = source.split("\n") if source is not None else []
-            shown = lines[item.line - 1] if 0 < item.line <= len(lines) else None
-            raise limit_error(
-                f"{count:,} items (messages, notes, dividers, blocks)",
-                limits.items,
-                "--max-items",
-                filename=diagram.filename,
-                line=item.line,
-                column=len(shown) - len(shown.lstrip()) + 1 if shown is not None else 0,
-                source_line=shown,
-            )
+        if count > limit and not first:
+            first = item.line
+    return (count, first) if first else None
+
+
+def items_said(count: int) -> str:
+    """How the items limit's error counts them."""
+    return f"{count:,} items (messages, notes, dividers, blocks)"
+
+
+def check_items(diagram: Diagram, limits: Limits | None) -> None:
+    """Refuse a diagram made in code with more drawn items than the limit, before it is laid
+    out (a parsed one was refused as it was read)."""
+    limit = (limits or DEFAULT_LIMITS).items
+    over = items_over(diagram, limit)
+    if over is not None:
+        raise limit_error(
+            items_said(over[0]), limit, "--max-items", filename=diagram.filename, line=over[1]
+        )
 
 
 def check_picture(

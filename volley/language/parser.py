@@ -30,7 +30,15 @@ from volley.language.prepass import (
     payload_end,
     table_end,
 )
-from volley.limits import DEFAULT_LIMITS, MAX_DEPTH, Limits, check_input, limit_error
+from volley.limits import (
+    DEFAULT_LIMITS,
+    MAX_DEPTH,
+    Limits,
+    check_input,
+    items_over,
+    items_said,
+    limit_error,
+)
 from volley.model import (
     Activation,
     Block,
@@ -1422,6 +1430,9 @@ def _size_errors(diagram: Diagram, limits: Limits, lines: list[str]) -> list[Vol
     if len(diagram.participants) > limits.participants:
         count = f"{len(diagram.participants):,} participants"
         over.append((count, limits.participants, "--max-participants", 0))
+    items = items_over(diagram, limits.items)
+    if items is not None:
+        over.append((items_said(items[0]), limits.items, "--max-items", items[1]))
     long = limits.label_chars
     over += [
         (f"a text of {len(text):,} characters", long, "--max-label-chars", line)
