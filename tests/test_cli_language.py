@@ -120,11 +120,13 @@ def test_a_picture_given_as_a_diagram_is_one_error_that_says_what_it_is(tmp_path
     png.write_bytes(volley_render("A -> B: hi\n", format="png"))
     result = run("check", str(svg), str(png))
     assert result.exit_code == 1
-    assert f"{svg}:1:1: error: this is an SVG picture (XML), not a volley diagram" in result.stderr
+    assert f"{svg}:1:1: error: this is an SVG picture, not a volley diagram" in result.stderr
     assert f"{png}: error: this is a PNG image, not text\n" in result.stderr
     assert "UTF-8" not in result.stderr
-    # a diagram whose first name merely starts with a tag's bracket is still a diagram
-    assert run("check", "-", stdin="<svgs> -> B: hi\n").exit_code == 0
+    # a diagram whose first name merely looks like a tag is still a diagram
+    assert run("check", "-", stdin="<svg> -> B: hi\n").exit_code == 0
+    xml = run("check", "-", stdin='<?xml version="1.0"?>\n<definitions/>\n')
+    assert "error: this is an XML file, not a volley diagram" in xml.stderr
 
 
 def test_invalid_utf8_file(tmp_path):

@@ -1313,18 +1313,24 @@ class _Parse:
     def refuse_foreign_files(self) -> None:
         """A Mermaid or PlantUML file, or a picture, gets one error that says so, not one per
         line."""
-        picture = next((n for n, line in enumerate(self.lines, 1) if line.strip()), 0)
-        if picture and _PICTURE.match(self.lines[picture - 1]):
-            line = self.lines[picture - 1]
+        first = next((n for n, line in enumerate(self.lines, 1) if line.strip()), 0)
+        markup = _MARKUP_FILE.match(self.lines[first - 1]) if first else None
+        if markup is not None and (markup["xml"] or "</svg>" in self.text):
+            svg = "<svg" in self.text and "</svg>" in self.text
+            line = self.lines[first - 1]
             raise VolleyErrors(
                 [
                     VolleyError(
-                        "this is an SVG picture (XML), not a volley diagram",
+                        f"this is {'an SVG picture' if svg else 'an XML file'}, not a volley "
+                        "diagram",
                         filename=self.filename,
-                        line=picture,
+                        line=first,
                         column=len(line) - len(line.lstrip()) + 1,
                         source_line=line,
-                        hint="give the .volley file the picture was drawn from",
+                        hint="give the .volley file the picture was drawn from"
+                        if svg
+                        else "volley reads .volley text; volley import converts other tools' "
+                        "diagrams",
                     )
                 ]
             )
@@ -1350,7 +1356,8 @@ class _Parse:
         )
 
 
-_PICTURE = re.compile(r"[ \t]*<(?:\?xml|svg)[ \t>]")  # an SVG file's (or any XML's) start
+# An XML file's start, an SVG picture's among them (`<svg` alone is one with its closing tag)
+_MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 
 
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
