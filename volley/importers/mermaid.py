@@ -171,6 +171,8 @@ _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 _LINE_COMMENT = re.compile(r"[ \t]*%%")
 _KEYWORD_REMARK = re.compile(r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*%%(?P<remark>.*)")
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
+# A statement whose colon is not a message's or a note's (`title: …`, `accTitle: …`)
+_KEYWORD_TEXT = re.compile(r"[ \t]*(?i:title|acctitle|accdescr)\b")
 _MATH = re.compile(r"\$\$.+?\$\$")  # a formula Mermaid typesets with KaTeX
 _WRAP = re.compile(r":?(?:no)?wrap:")
 _MERMAID = re.compile("mermaid", re.IGNORECASE)
@@ -740,10 +742,9 @@ class _Reader:
             self.comment(
                 line, f"{formula} (Mermaid typesets it as math; volley shows it as written)"
             )
-        if (tag := _FORMAT_TAG.search(text)) is not None:  # see _styled
-            self.comment(
-                line, f"{tag.group()} (Mermaid shows the tags as text; volley, the formatting)"
-            )
+        # a message's or note's words, where volley reads formatting tags (see _styled)
+        if colon and not _KEYWORD_TEXT.match(head) and (tag := _FORMAT_TAG.search(words)):
+            self.comment(line, f"{tag.group()} (Mermaid shows the tags as text; volley does not)")
         remark = _KEYWORD_REMARK.fullmatch(text)
         if remark is not None:  # `autonumber 10 %% …`, `end %% …`: the rest is a comment
             self.comment(line, remark["remark"].strip(), raw=True)
