@@ -83,8 +83,8 @@ def record_command(
     except OSError as exc:
         report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
         sys.exit(1)
-    messages = counted(len(recording.sent), "message", "messages")
-    say(f"volley record: wrote {os.path.abspath(output)} ({messages} relayed)")
+    messages = counted(len(diagram.messages()), "message", "messages")  # arrows, as drawn
+    say(f"volley record: wrote {os.path.abspath(output)} ({messages})")
     for warning in options.unused_renames(output):
         report(warning)
     if count:
