@@ -166,6 +166,19 @@ def _read_capped(handle, max_bytes: int | None) -> bytes:
 TEMPORARY_MARK = ".volley-tmp-"
 
 
+def make_folder_for(path: str) -> None:
+    """Make the folder the file `path` is to be written in, and any above it that are
+    missing; a file standing where one of them would be is an error that says so."""
+    folder = os.path.dirname(path)
+    if not folder:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except FileExistsError as exc:  # `-o s.png/x.svg` with s.png a file
+        said = f"{exc.filename} is a file, not a folder"
+        raise NotADirectoryError(errno.ENOTDIR, said, path) from None
+
+
 def write_atomic(
     path: str | os.PathLike[str],
     data: str | bytes,

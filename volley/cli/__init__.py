@@ -23,7 +23,7 @@ from volley.cli.targets import chosen_format, expand, is_folder, several, target
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
-from volley.textio import exit_on_sigterm, write_atomic
+from volley.textio import exit_on_sigterm, make_folder_for, write_atomic
 
 
 def _use_color(stream) -> bool:
@@ -509,9 +509,7 @@ def _render_one(path: str, target: str, options: Options, quiet: bool) -> None:
         except OSError as exc:  # a pipe closed early, a full disk
             raise OSError(exc.errno, exc.strerror, "standard output") from None
         return
-    folder = os.path.dirname(target)  # below -o DIR/, or the one -o FILE names: made if missing
-    if folder:
-        os.makedirs(folder, exist_ok=True)
+    make_folder_for(target)  # below -o DIR/, or the one -o FILE names: made if missing
     write_atomic(target, data)
     _written(source_name(path), target, quiet)
 

@@ -15,7 +15,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.traffic import TrafficOptions, masked_note
 from volley.share_links import as_link
-from volley.textio import decode, decode_replacing, read_bytes, write_atomic
+from volley.textio import decode, decode_replacing, make_folder_for, read_bytes, write_atomic
 
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 
@@ -244,8 +244,7 @@ def import_command(
             show(item.text, nl=False)
             continue
         try:
-            if os.path.dirname(target):  # the folder -o FILE names, made as -o DIR/ is
-                os.makedirs(os.path.dirname(target), exist_ok=True)
+            make_folder_for(target)  # the folder -o FILE names, made as -o DIR/ is
             write_atomic(target, item.text)
         except OSError as exc:
             report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
