@@ -1060,3 +1060,6 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
     (error,) = raised.value.errors
     assert error.line == 3
     assert error.hint == f'write "end": it closes any block, with no colon (not "{written}")'
+    with pytest.raises(VolleyErrors) as alone:  # with no block open, `end` would not do either
+        parse(f"A -> B: x\n{written}  \n")
+    assert alone.value.errors[0].hint == '"end" closes a block, and none is open here'

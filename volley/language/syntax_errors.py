@@ -128,19 +128,7 @@ _DIVIDER_SLIP = re.compile(r"[ \t]*(?P<mark>-{3,}|={2,}|_{2,}|\.\.(?!\.:)|\.{4,}
 _COMMA_IN_NAME = re.compile(
     r"(?P<name>[^,:\n]*?(?P<end>,)[^:\n]*?)[ \t]+(?:<{1,2}[-=]{1,2}|[-=]{1,2}>{1,2})[ \t]"
 )
-
-
 # A message from a participant whose name starts with the word note (`Note Taker -> B: x`).
-def note_named(name: str) -> tuple[str, str]:
-    """What is said of a participant whose name starts with the word note (`Note Taker`),
-    which starts a note on a line with a colon, and the way out."""
-    return (
-        f'"{name}" cannot be a participant\'s name: a line that starts with the word "note" '
-        "starts a note",
-        f'declare the participant under another name, "participant N as {name}", and write N -> …',
-    )
-
-
 _NOTE_NAMED_SENDER = re.compile(
     r"[ \t]*(?P<name>(?i:note)[ \t]+(?!(?i:over|left|right)\b)[^\s:,<>=-][^:,<>=]*?)[ \t]*"
     r"(?:<{1,2}[-=]|[-=]{1,2}[>x])"
@@ -155,9 +143,9 @@ _ARROW_PARTS = (
 _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
 )
-# Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
 # `end:` (as `if:` and `group:` are written) and other tools' `endif`, `end if`
 _END_WRITTEN_OTHERWISE = re.compile(r"end[ \t]*:|end[ \t]*if", re.IGNORECASE)
+# Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
 _BRACED_DESCRIPTION = re.compile(r"[ \t]*accDescr[ \t]*\{[ \t]*$", re.IGNORECASE)
 # A name glued to a lost-message arrow, then another arrow: `service-x -> B`, where `-x `
 # is the arrow and the line then has a second one.
@@ -197,6 +185,16 @@ def block_keyword(written: str) -> str:
 
 def _keyword(token: Token) -> str:
     return block_keyword(token.value)
+
+
+def note_named(name: str) -> tuple[str, str]:
+    """What is said of a participant whose name starts with the word note (`Note Taker`),
+    which starts a note on a line with a colon, and the way out."""
+    return (
+        f'"{name}" cannot be a participant\'s name: a line that starts with the word "note" '
+        "starts a note",
+        f'declare the participant under another name, "participant N as {name}", and write N -> …',
+    )
 
 
 class _Explainer:
@@ -370,11 +368,15 @@ class _Explainer:
             hint=f'a name cannot end in "{arrow}" before a space: write "{name}_x" or "{name} x"',
         )
 
-    def arrow_missing(self, name: Token, line: int, column: int) -> VolleyError:
+    def arrow_missing(
+        self, name: Token, line: int, column: int, in_block: bool = False
+    ) -> VolleyError:
         written = name.value.strip()
         text = self.lines[line - 1]
         segment = text[(name.column or 1) - 1 :]
         slip = self.slip(text)
+        if slip is not None and not in_block and slip[1] is not None and slip[1].strip() == "end":
+            slip = ('"end" closes a block, and none is open here', None)  # `end:` alone
         names = _SEVERAL_SENDERS.match(segment)
         if names is not None:  # `A, B -> C`: a comma ends a name
             return self.error(
@@ -494,7 +496,7 @@ class _Explainer:
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if _END_WRITTEN_OTHERWISE.fullmatch(stripped.rstrip()):
             # read on as the end it means, so the block closes where it was meant to
-            return f'write "end": it closes any block, with no colon (not "{stripped}")', (
+            return f'write "end": it closes any block, with no colon (not "{stripped.rstrip()}")', (
                 indent + "end"
             )
         if lowered.startswith("end"):
@@ -593,7 +595,7 @@ class _Explainer:
         expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
         previous = _previous_token(exc)
         if "ARROW" in expected and previous is not None and previous.type == "NAME":
-            return self.arrow_missing(previous, line, column)
+            return self.arrow_missing(previous, line, column, bool(_open_blocks(exc)))
         if isinstance(exc, UnexpectedToken) and token is not None and token.type == "_NL":
             if previous is not None and previous.type == "ARROW":
                 return self.error(
