@@ -234,6 +234,8 @@ def convert(
         if len(on_page) > 1:
             return _from_page(text, filename, on_page)
         return importer.load().convert(text, filename)
+    if options is not None:  # the --name keys this import uses, counted afresh
+        options = replace(options, renamed=set())
     try:
         found = importer.load().convert(text, filename, options)
     except (AttributeError, TypeError, KeyError, IndexError, ValueError, OverflowError) as exc:

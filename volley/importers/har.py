@@ -554,7 +554,7 @@ class _Importer:
         self.options = options
         self.folder = folder  # where the HAR file is, for bodies saved beside it
         client = self._client_name()
-        self.client = lane_name(options.rename(client) or client)
+        self.client = lane_name(options.chosen_name(client) or client)
         self.lanes: dict[str, str] = {}  # origin key → lane name
         self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
         self.pages = {
@@ -659,7 +659,7 @@ class _Importer:
         host = hostname or parts.netloc or "(no host)"
         key = host if port is None else f"{host}:{port}"
         if key not in self.lanes:
-            chosen = self.options.rename(key, host)
+            chosen = self.options.chosen_name(key, host)
             self.lanes[key] = named_lane(key, chosen, self.labels)
         return self.lanes[key]
 

@@ -139,7 +139,7 @@ def session_diagram(
         "server": server or found["server"] or "Server",
     }
     lanes: dict[Side, str] = {
-        side: lane_name(options.rename(name) or name) for side, name in names.items()
+        side: lane_name(options.chosen_name(name) or name) for side, name in names.items()
     }
     if lanes["client"] == lanes["server"]:
         lanes["server"] += " (server)"

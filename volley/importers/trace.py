@@ -1112,7 +1112,7 @@ class _Builder:
     def lane(self, service: str) -> str:
         service = _without_userinfo(service)
         if service not in self.lanes:
-            chosen = self.options.rename(service)
+            chosen = self.options.chosen_name(service)
             self.lanes[service] = named_lane(service, chosen, self.labels)
         return self.lanes[service]
 

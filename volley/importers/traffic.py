@@ -40,12 +40,13 @@ class TrafficOptions:
     # protocol's own payload, is kept whole
     max_body: int | None = None
     redact: bool = True  # --no-redact turns masking off
-    # the --name keys a lane was named by, so that one that named none can be pointed out
+    # the --name keys a lane was named by in one import (`volley.importers.convert` gives
+    # each its own), so that one that named none can be pointed out
     renamed: set[str] = field(default_factory=set, compare=False)
 
-    def rename(self, *keys: str) -> str | None:
+    def chosen_name(self, *keys: str) -> str | None:
         """The lane name --name gives the first of `keys` it names (a host with its port, then
-        without), or None."""
+        without), or None; the key is noted as one that named a lane."""
         for key in keys:
             if key in self.names:
                 self.renamed.add(key)
