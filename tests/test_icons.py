@@ -64,6 +64,9 @@ def test_unknown_icon_with_suggestion() -> None:
     )
     # two letters swapped: the icon with those letters, not the one a letter away (plus)
     assert check_icon(ref("{fas-plgu}")).endswith("did you mean {fas-plug}?")
+    # letters moved further than that are no swap: the nearest icon still (not broom, eraser)
+    assert check_icon(ref("{fas-robom}")).endswith("did you mean {fas-robot}?")
+    assert check_icon(ref("{fas-seraer}")).endswith("did you mean {fas-server}?")
 
 
 def test_unknown_icon_without_suggestion() -> None:

@@ -162,6 +162,18 @@ def check_icon(ref: IconRef) -> str | None:
     return f'unknown icon "{ref.source}"{_suggestion(prefix, ref.name)}'
 
 
+def _swapped(one: str, other: str) -> bool:
+    """Whether two words differ by two letters side by side in each other's place."""
+    apart = [k for k, (a, b) in enumerate(zip(one, other, strict=False)) if a != b]
+    return (
+        len(one) == len(other)
+        and len(apart) == 2
+        and apart[1] == apart[0] + 1
+        and one[apart[0]] == other[apart[1]]
+        and one[apart[1]] == other[apart[0]]
+    )
+
+
 def _suggestion(prefix: str, name: str) -> str:
     """ ", did you mean {fas-plug}?" for a near miss, else ""."""
     import difflib  # only on the rare path of a warning
@@ -173,5 +185,5 @@ def _suggestion(prefix: str, name: str) -> str:
         for candidate in _names(STYLES[p])
     }
     close = difflib.get_close_matches(name, list(candidates), n=5, cutoff=0.75)
-    close.sort(key=lambda near: sorted(near) != sorted(name))  # two letters swapped: `plgu`
+    close.sort(key=lambda near: not _swapped(near, name))  # `plgu` is plug before plus
     return f"; did you mean {{{candidates[close[0]]}-{close[0]}}}?" if close else ""
