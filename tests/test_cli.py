@@ -168,6 +168,12 @@ def test_fmt_takes_a_folder_as_check_does_and_refuses_a_markdown_page_in_one_err
             refused.output
         )
     assert (tmp_path / "README.md").read_text() == "# Flow\n\n```volley\nA->B: x\n```\n"
+    # a link below the folder to a file outside it is not followed there
+    (tmp_path / "outside.volley").write_text("A->B:out\n", encoding="utf-8")
+    (tmp_path / "flows" / "link.volley").symlink_to(tmp_path / "outside.volley")
+    linked = run("fmt", "flows", cwd=tmp_path)
+    assert linked.exit_code == 1 and "would be written outside" in linked.output
+    assert (tmp_path / "outside.volley").read_text() == "A->B:out\n"
 
 
 def test_several_inputs_go_into_a_folder_made_for_them(tmp_path: Path):

@@ -90,7 +90,8 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
             show(after, nl=False)
         else:
             try:
-                write_atomic(file, after)
+                # a file found below a folder stays below it: a link out of it is not followed
+                write_atomic(file, after, within=source.folder)
             except OSError as exc:  # the file is left as it was
                 report(VolleyError(f"cannot write {file}: {exc.strerror or exc}", filename=file))
                 failed += 1
