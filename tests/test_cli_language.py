@@ -202,6 +202,14 @@ def test_rendering_a_mermaid_file_names_the_import_that_converts_it(tmp_path):
     assert result.exit_code == 1
     out = tmp_path / "login-flow.volley"  # beside the source
     assert f"run: volley import {source} -o {out}, then edit and render {out}" in result.output
+    spaced = tmp_path / "my flow.mmd"  # a name with a space is quoted, as a shell needs it
+    spaced.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
+    said = run("check", str(spaced)).output
+    assert f"run: volley import '{spaced}' -o '{tmp_path / 'my flow.volley'}'" in said
+    page = tmp_path / "README.md"  # a block of a page: its text alone is what import reads
+    page.write_text("# Flow\n\n```volley\nsequenceDiagram\nA->>B: x\n```\n", encoding="utf-8")
+    block = run("check", str(page)).output
+    assert f"run: volley import - -o {tmp_path / 'diagram.volley'} (the block's text" in block
     piped = run("render", "-", "-o", str(tmp_path / "x.svg"), stdin="sequenceDiagram\nA->>B: x\n")
     assert "run: volley import - -o diagram.volley" in piped.output
     assert not (tmp_path / "x.svg").exists()

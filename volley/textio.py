@@ -21,6 +21,8 @@ _MARKED = (
 )
 
 
+# A Markdown page's file names, whose ```volley blocks are diagrams
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 # The files people pass by mistake (a picture volley drew, an archive), by their first bytes.
 _BINARY_FILES = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),

@@ -20,9 +20,9 @@ import click
 
 from volley.errors import VolleyError
 from volley.options import FORMATS
+from volley.textio import MARKDOWN_SUFFIXES
 
 VOLLEY_SUFFIX = ".volley"
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 @dataclass(frozen=True)
