@@ -50,6 +50,7 @@ def import_hint(link: str | None, name: str | None) -> tuple[str, str]:
     link itself when it was given on the command line (`<link>`). The file goes beside the
     one read (`docs/flow.mmd` into `docs/flow.volley`)."""
     import shlex  # here: only a diagram written for another tool needs it
+
     if link is not None and name in (None, "<link>"):
         given, out = repr(link.strip()), "diagram.volley"
     elif name in (None, "<stdin>"):
