@@ -26,7 +26,7 @@ Options (`mkdocs.yml`):
           appendix_lines: 12   # at most 12 lines of each body in an appendix; default: all
           fail_on_error: false # true: a broken diagram fails the build (every page read)
           redact: false        # mask values that look like secrets, in every published form
-          publish_sources: ... # publish the .volley files in docs/; default: not when redacting
+          # publish_sources: true  # the .volley files in docs/ are published, not with redact
 
 A broken diagram shows an error box in its place and logs a warning naming the page, the
 line in the page and the line in the diagram; `mkdocs build --strict` fails on it, and under
