@@ -98,7 +98,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 continue
             say(f"reformatted {file}")
     if check_only and changed:
-        shown = counted(len(sources), "file", "files")
+        shown = counted(len(sources) - failed, "file", "files")  # those read
         say(f"{len(changed)} of {shown} would be reformatted")
     if failed or (check_only and changed):
         sys.exit(1)
