@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from volley.cli import main
 from volley.errors import VolleyError, VolleyErrors
-from volley.importers import convert, detect, recognise
+from volley.importers import PartlyImported, convert, detect, recognise
 from volley.language.parser import parse
 from volley.language.writer import format_text
 from volley.model import Activation, Block, Box, Divider, Message, Note, walk
@@ -852,6 +852,18 @@ def test_a_page_with_mermaid_and_plantuml_diagrams_imports_both_in_page_order(
         "design-1.volley",
         "design-2.volley",
     ]
+    # a diagram that does not read keeps its number, so the others' names do not move when
+    # it is mended (importing.md: design-1, design-3)
+    broken = page.read_text("utf-8").replace(
+        "```mermaid", "```mermaid\nsequenceDiagram\nA => B\n```\n```mermaid", 1
+    )
+    with pytest.raises(PartlyImported) as partly:
+        convert(broken, str(page))
+    assert [(d.name, parse(d.text).messages()[0].label) for d in partly.value.imported] == [
+        ("design-1", "from plantuml"),
+        ("design-3", "from mermaid"),
+    ]
+    assert partly.value.total == 3
 
 
 def test_colours_on_notes_branches_and_bars_are_said_in_comments() -> None:

@@ -257,24 +257,27 @@ def convert(
 
 def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...]) -> list[Imported]:
     """Every diagram of a page that holds blocks of several formats, each read by its own
-    importer, in the order of the page and named for it (`design-1`, `design-2` …)."""
+    importer, in the order of the page and named for its place there (`design-1`,
+    `design-2` …), a diagram that could not be read keeping its number."""
     diagrams: list[Imported] = []
     errors: list[VolleyError] = []
-    total = 0
+    starts: set[int] = set()
     for importer in importers:
+        module = importer.load()
+        starts.update(module.diagram_lines(text, filename))
         try:
-            found = importer.load().convert(text, filename)
+            diagrams += module.convert(text, filename)
         except PartlyImported as exc:
-            found, total = exc.imported, total + exc.total - len(exc.imported)
+            diagrams += exc.imported
             errors += exc.errors
         except VolleyErrors as exc:
-            found, total = [], total + 1
             errors += exc.errors
-        diagrams += found
-        total += len(found)
-    diagrams.sort(key=lambda diagram: diagram.line)
-    named = [replace(diagram, name=part_name(filename, n)) for n, diagram in enumerate(diagrams, 1)]
-    return gathered(named, errors, total)
+    order = sorted(starts)
+    named = sorted(
+        (replace(d, name=part_name(filename, order.index(d.line) + 1)) for d in diagrams),
+        key=lambda diagram: diagram.line,
+    )
+    return gathered(named, errors, len(order))
 
 
 register(

@@ -214,6 +214,13 @@ def _saved_from_swimlanes(text: str, filename: str | None, refused: VolleyError)
     return mixed(text, filename or "<input>", refused)
 
 
+def diagram_lines(text: str, filename: str | None = None) -> list[int]:
+    """The line each ```mermaid sequence diagram of a page starts on, as its `Imported.line`
+    gives it, whether it reads or not: a page of several tools' diagrams numbers them all."""
+    blocks = markdown_blocks(normalise(text), filename)
+    return [block.start + 1 for block in blocks if is_sequence(block)]
+
+
 def convert(text: str, filename: str | None = None) -> list[Imported]:
     """Every sequence diagram in `text`: the file itself, or each ```mermaid block in it."""
     text = normalise(text)
@@ -228,7 +235,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
                 raise
             return [mixed]
     blocks = markdown_blocks(text, filename)
-    found = [block for block in blocks if is_sequence(block)]
+    found = [block for block in blocks if is_sequence(block)]  # as diagram_lines finds them
     if not found:
         what = (
             "no ```mermaid block holds a sequenceDiagram"

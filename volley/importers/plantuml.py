@@ -460,14 +460,25 @@ def _message(text: str) -> re.Match[str] | None:
     return found
 
 
-def convert(text: str, filename: str | None = None) -> list[Imported]:
-    """Every sequence diagram in `text`."""
+def _sequences(text: str, filename: str | None) -> tuple[list[str], list[_Part], list]:
+    """The page's lines, its diagrams, and its sequence diagrams with what the preprocessor
+    left of each (the files it includes read once)."""
     lines = normalise(text).split("\n")
     parts = _parts(lines)
     include = _includer(filename)  # (a diagram may be all in the files it includes)
-    # each diagram as the preprocessor leaves it, once (the files it includes read once)
     read = [(part, preprocess(part.lines, include)) for part in parts or [_Part(0, lines)]]
-    found = [(part, run) for part, run in read if _holds_sequence(run.lines)]
+    return lines, parts, [(part, run) for part, run in read if _holds_sequence(run.lines)]
+
+
+def diagram_lines(text: str, filename: str | None = None) -> list[int]:
+    """The line each sequence diagram of `text` starts on, as its `Imported.line` gives it,
+    whether it reads or not: a page of several tools' diagrams numbers them all."""
+    return [part.start + 1 for part, _ in _sequences(text, filename)[2]]
+
+
+def convert(text: str, filename: str | None = None) -> list[Imported]:
+    """Every sequence diagram in `text`."""
+    lines, parts, found = _sequences(text, filename)
     if not parts and found:
         parts = [found[0][0]]  # asked for by name, a diagram with no @startuml line is read whole
     if not found:
