@@ -78,11 +78,11 @@ def test_settings_merge_checks_values():
         Settings().merged({"theme": "purple"})
     assert Settings().merged({"colour": "red"}) == Settings()  # left out, and warned about:
     warned = fences.unknown_options({"colour": "red", "theme": "dark", "size": "big"})
-    assert [w.message for w in warned] == [
-        'unknown option "colour" on the ```volley fence; it is ignored',
-        'unknown option "size" on the ```volley fence; it is ignored',
+    assert [(key, w.message) for key, w in warned] == [
+        ("colour", 'unknown option "colour" on the ```volley fence; it is ignored'),
+        ("size", 'unknown option "size" on the ```volley fence; it is ignored'),
     ]
-    assert all(w.severity == "warning" for w in warned)
+    assert all(w.severity == "warning" for _, w in warned)
 
 
 def test_renders_are_cached_by_content_and_options(monkeypatch):

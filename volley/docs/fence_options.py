@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from volley.errors import Diagnostic, VolleyError
-from volley.options import BODIES, THEMES
+from volley.errors import Diagnostic
+from volley.options import BODIES, THEMES, OptionError
 
 __all__ = [
     "FENCE_OPTIONS",
@@ -30,20 +30,21 @@ _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", "
 
 def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     """A fence's options volley knows, but `name`, as the values they stand for (`redact=true`
-    is True); a value that is not one of them is a VolleyError."""
+    is True); a value that is not one of them is an OptionError naming the option."""
     values: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in FENCE_OPTIONS:
             continue
         if isinstance(value, str) and open_quote(value):  # `theme="dark`, read bare
-            raise VolleyError(
+            raise OptionError(
+                key,
                 f"{key}={value} on the ```volley fence opens a quote it does not close",
                 hint=f"write {key}={value}{value[0]}",
             )
         if key in FLAGS:
             values[key] = _boolean(key, value)
         elif value in ("", key):  # a word alone (as superfences hands it over: `name="name"`)
-            raise VolleyError(f"{key} on the ```volley fence needs a value: {key}=…")
+            raise OptionError(key, f"{key} on the ```volley fence needs a value: {key}=…")
         elif key == "name":
             continue
         elif key == "appendix_lines":
@@ -51,8 +52,9 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
         else:
             allowed = THEMES if key == "theme" else BODIES
             if value not in allowed:
-                raise VolleyError(
-                    f'{key}="{value}" on the ```volley fence is not one of: ' + ", ".join(allowed)
+                raise OptionError(
+                    key,
+                    f'{key}="{value}" on the ```volley fence is not one of: ' + ", ".join(allowed),
                 )
             values[key] = value
     return values
@@ -70,14 +72,17 @@ def open_quote(value: str) -> bool:
     )
 
 
-def unknown_options(overrides: dict[str, str]) -> list[Diagnostic]:
+def unknown_options(overrides: dict[str, str]) -> list[tuple[str, Diagnostic]]:
     """A warning for each fence option volley does not understand (the diagram is still
-    drawn): a typo must not pass unseen, and `--strict` builds fail on it."""
+    drawn), with the option: a typo must not pass unseen, and `--strict` builds fail on it."""
     return [
-        Diagnostic(
-            f'unknown option "{key}" on the ```volley fence; it is ignored',
-            hint="options are: " + ", ".join(FENCE_OPTIONS),
-            severity="warning",
+        (
+            key,
+            Diagnostic(
+                f'unknown option "{key}" on the ```volley fence; it is ignored',
+                hint="options are: " + ", ".join(FENCE_OPTIONS),
+                severity="warning",
+            ),
         )
         for key in overrides
         if key not in FENCE_OPTIONS
@@ -96,13 +101,13 @@ def _boolean(key: str, value: str | bool) -> bool:
         return True
     answer = value if isinstance(value, bool) else yes_or_no(value)
     if answer is None:
-        raise VolleyError(f'{key}="{value}" on the ```volley fence is not true or false')
+        raise OptionError(key, f'{key}="{value}" on the ```volley fence is not true or false')
     return answer
 
 
 def _whole_number(key: str, value: str) -> int:
     if not _WHOLE_NUMBER.fullmatch(value):
-        raise VolleyError(
-            f'{key}="{value}" on the ```volley fence is not a whole number of 1 or more'
+        raise OptionError(
+            key, f'{key}="{value}" on the ```volley fence is not a whole number of 1 or more'
         )
     return int(value)

@@ -307,7 +307,7 @@ class DiagramSite:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
             return self.failed(exc.diagnostic, location, page)
-        for warning in unknown_options(overrides):
+        for _, warning in unknown_options(overrides):
             self._problem(warning, location, page)
         return self.diagram(source, settings, location, page, overrides.get("name"))
 

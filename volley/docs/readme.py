@@ -566,14 +566,14 @@ def _checked_blocks(
     diagrams: list[Diagram | None] = []
     for block in found.blocks:
         at_fence = _at_fence(shown, block, found.lines)
-        for warning in unknown_options(block.attrs):
-            report(at_fence(warning))
+        for key, warning in unknown_options(block.attrs):
+            report(at_fence(warning, key))
         try:
             typed = typed_options(block.attrs)
             typed.pop("interactive", None)  # a README's picture is an image either way
             block.options = options.updated(**typed)
-        except VolleyError as exc:  # OptionError included
-            report(at_fence(exc.diagnostic))
+        except VolleyError as exc:  # OptionError included, which names the option
+            report(at_fence(exc.diagnostic, getattr(exc, "option", None)))
             diagrams.append(None)
             continue
         source, filename, offset = block.source, shown, block.offset
@@ -594,16 +594,21 @@ def _checked_blocks(
     return found, diagrams
 
 
-def _at_fence(shown: str, block: Block, lines: list[Line]) -> Callable[[Diagnostic], Diagnostic]:
-    """A problem with a fence's options, pointing at the fence line."""
+def _at_fence(
+    shown: str, block: Block, lines: list[Line]
+) -> Callable[[Diagnostic, str | None], Diagnostic]:
+    """A problem with a fence's options, pointing at the fence line: at the option it is
+    about, where it names one written there (`theme="drak"`), else at the line's start."""
+    text = lines[block.open].text
 
-    def placed(problem: Diagnostic) -> Diagnostic:
+    def placed(problem: Diagnostic, option: str | None = None) -> Diagnostic:
+        found = re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) if option else None
         return dataclasses.replace(
             problem,
             filename=shown,
             line=block.open + 1,
-            column=1,
-            source_line=lines[block.open].text,
+            column=found.start() + 1 if found else 1,
+            source_line=text,
         )
 
     return placed
