@@ -469,6 +469,21 @@ def test_autonumber_numbers_from_where_it_stands() -> None:
     assert "// PlantUML: autonumber stop (volley cannot hide the numbers" in imported(source)
 
 
+def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
+    """A lane's label is drawn as written in volley (it has no markup): `user_service` and
+    `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""
+    source = uml(
+        'participant "user_service" as U', 'participant "<<task>>\\nWorkloadLoop" as L',
+        'participant "a*b* [c] ~d" as X', "U -> L: start", "L -> X: go",
+    )  # fmt: skip
+    diagram = parse(imported(source))
+    assert [diagram.shown_lines(name) for name in ("U", "L", "X")] == [
+        ["user_service"],
+        ["<<task>>", "WorkloadLoop"],
+        ["a*b* [c] ~d <br> e"],
+    ]
+
+
 def test_autonumber_again_starts_a_new_count_from_one_in_steps_of_one() -> None:
     """PlantUML's `autonumber` sets the start and the step, 1 where not given; `resume`
     goes on with the count (which volley, unable to hide numbers, never stopped)."""

@@ -46,7 +46,18 @@ from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.writer import Comment, write
-from volley.model import Activation, Block, Box, Branch, Diagram, Item, Message, Note, trimmed
+from volley.model import (
+    Activation,
+    Block,
+    Box,
+    Branch,
+    Diagram,
+    Item,
+    Message,
+    Note,
+    display_label,
+    trimmed,
+)
 from volley.text.fences import fence_attrs
 from volley.text.markdown import indented_code_lines, page_fences
 
@@ -159,7 +170,6 @@ _WHOLE_ARROW = re.compile(
     "|".join(re.escape(a).replace("x", "[xX]") for a in sorted(ARROWS, key=len, reverse=True))
 )
 _OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or a tab
-_TEXT_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
@@ -937,7 +947,7 @@ class _Reader:
             parts = [_decode(part).strip() for part in _BREAK.split(alias)]
             # a lane's lines, as in Mermaid; a `<br>` written `#lt;br#gt;` is text
             # (`<br><br>` an empty line between two, none at either end)
-            label = "<br/>".join(_TEXT_BREAK.sub(r"\\\1", part) for part in trimmed(parts))
+            label = display_label(trimmed(parts))
             if not is_volley_label(label):  # an arrow in it would start a message
                 self.comment(
                     line,

@@ -59,6 +59,7 @@ from volley.model import (
     Item,
     Message,
     Note,
+    display_label,
     trimmed,
     walk,
 )
@@ -875,8 +876,8 @@ class _Reader:
         parts = trimmed([plain_text(_markup(part.strip())) for part in _lines(shown)])
         for link in re.finditer(_LINK, shown):
             self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
-        label = "<br/>".join(escape_markup(part) for part in parts)
-        if label in ("", escape_markup(name)):  # (an image alone: the lane shows its name)
+        label = display_label(parts)  # drawn as written: no markup to escape
+        if label in ("", name):  # (an image alone: the lane shows its name)
             return
         if is_volley_label(label):
             self.diagram.labels[name] = label
