@@ -480,7 +480,7 @@ def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     assert [diagram.shown_lines(name) for name in ("U", "L", "X")] == [
         ["user_service"],
         ["<<task>>", "WorkloadLoop"],
-        ["a*b* [c] ~d <br> e"],
+        ["a*b* [c] ~d"],
     ]
 
 
