@@ -469,6 +469,18 @@ def test_autonumber_numbers_from_where_it_stands() -> None:
     assert "// PlantUML: autonumber stop (volley cannot hide the numbers" in imported(source)
 
 
+def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws_them():
+    """plantuml.com's example: `** %autonumber% **` in a note is the number, in bold."""
+    source = uml(
+        "autonumber 10", "Alice -> Bob", "note right", "  Here, its value is ** %autonumber% **",
+        "end note", "Bob --> Alice: response %autonumber%", "A -> B: value ** 42 **",
+    )  # fmt: skip
+    diagram = parse(imported(source))
+    note = next(item for item in diagram.items if isinstance(item, Note))
+    assert note.text == "Here, its value is  **10**"
+    assert [m.label for m in diagram.messages()][1:] == ["response 11", "value  **42**"]
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""

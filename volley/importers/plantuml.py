@@ -1084,8 +1084,10 @@ class _Reader:
     def note_body(
         self, line: int, text: str | None, index: int, closer: re.Pattern[str] = _NOTE_END
     ) -> tuple[str, int]:
-        """A note's text: on its line after the colon, or the lines up to `end note`."""
+        """A note's text: on its line after the colon, or the lines up to `end note`;
+        `%autonumber%` in it is the number last given, as in a message."""
         if text is not None:
+            text = text.replace("%autonumber%", self.given)
             rows = [part.strip() for part in _lines(text.strip())]
             return note_text(self.creole(line, rows), written=True), index
         lines = self.part.lines
@@ -1095,7 +1097,7 @@ class _Reader:
         if end == len(lines):
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
-        body = [row.strip() for row in lines[index:end]]
+        body = [row.strip().replace("%autonumber%", self.given) for row in lines[index:end]]
         self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
@@ -1622,7 +1624,11 @@ def _styled(text: str) -> tuple[str, str]:
             marks = {"bold": "**", "italic": "*", "strike": "~~", "under": "", "wave": ""}
             mark = marks[kind] if kind in marks else _TAG_MARKS[found["tag"].lower()]
             inner, words = _styled(inner)
-            pieces.append(f"{mark}{inner}{mark}")
+            # `** 42 **` is bold in PlantUML: the spaces go outside, where volley's emphasis
+            # binds (a word's style starts and ends at its letters)
+            core = inner.strip() if mark else inner
+            lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
+            pieces.append(f"{lead}{mark}{core}{mark}{trail}" if core else f"{mark}{inner}{mark}")
         shown.append(words)
     rest = _decoded(text[done:])
     pieces.append(escape_markup(rest))
