@@ -481,6 +481,20 @@ def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws
     assert [m.label for m in diagram.messages()][1:] == ["response 11", "value  **42**"]
 
 
+def test_activate_after_the_notes_on_a_message_starts_the_bar_at_that_message() -> None:
+    """PlantUML's bar starts at the message before `activate B`, notes on it or not (gematik's
+    and TF-A's diagrams): volley started it after the notes, so the message did not lead in."""
+    source = uml(
+        "A -> B: call", "note left: a note", "note right: another", "activate B",
+        "B -> C: inner", "return done",
+    )  # fmt: skip
+    items = parse(imported(source)).items
+    assert [type(item).__name__ for item in items] == [
+        "Message", "Activation", "Note", "Note", "Message", "Message",
+    ]  # fmt: skip
+    assert all(isinstance(note, Note) and note.over == ["A", "B"] for note in items[2:4])
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""

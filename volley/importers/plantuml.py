@@ -1259,7 +1259,13 @@ class _Reader:
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
-        self.add(Activation(line, name, on))
+        items = self.items()
+        at = len(items)
+        if on and dealt:  # the bar starts at that message, before the notes on it
+            while at and isinstance(items[at - 1], Note):
+                at -= 1
+            at = at if at and items[at - 1] is last else len(items)
+        items.insert(at, Activation(line, name, on))
 
     def close(self, name: str) -> bool:
         """End `name`'s last activation; False when none is open."""
