@@ -495,6 +495,12 @@ def test_activate_after_the_notes_on_a_message_starts_the_bar_at_that_message() 
     assert all(isinstance(note, Note) and note.over == ["A", "B"] for note in items[2:4])
 
 
+def test_startuml_again_inside_a_diagram_is_read_past_as_plantuml_reads_it() -> None:
+    """plantuml.com's own example (web-42) writes @startuml and @enduml twice."""
+    source = "@startuml\n@startuml\nalice -> bob: hello\nbob -> alice: you too\n@enduml\n@enduml\n"
+    assert [m.label for m in parse(imported(source)).messages()] == ["hello", "you too"]
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""

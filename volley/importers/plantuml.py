@@ -646,6 +646,8 @@ class _Reader:
         """Read the statement on `line`; the index of the next line to read (a note, a title
         or a comment may run over several)."""
         lines = self.part.lines
+        if _START.match(text):  # `@startuml` again inside a diagram: PlantUML reads on
+            return index
         if text.startswith("/'"):
             end = index - 1
             while "'/" not in lines[end] and end + 1 < len(lines):
