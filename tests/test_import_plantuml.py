@@ -501,6 +501,11 @@ def test_startuml_again_inside_a_diagram_is_read_past_as_plantuml_reads_it() -> 
     assert [m.label for m in parse(imported(source)).messages()] == ["hello", "you too"]
 
 
+def test_an_image_in_a_title_is_said_to_be_left_out() -> None:
+    source = uml("title", " Hosted by <img:logo.png>", "end title", "A -> B: hi")
+    assert "// PlantUML: <img:logo.png> (an image, which volley leaves out)" in imported(source)
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""

@@ -1378,6 +1378,7 @@ class _Reader:
         if self.diagram.title is not None:
             self.comment(line, f"title {text}")
             return index
+        self.images(line, text)
         self.diagram.title = self.label(text)
         self.diagram.title_line = line
         return index
