@@ -247,7 +247,6 @@ _STYLE = re.compile(
     re.I,
 )
 # A link written first on a message makes its arrow a link: no words of the label
-_ARROW_LINK = re.compile(rf"[ \t]*{_LINK}[ \t]*")
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
 _OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|w|plain)(?:[:= ][^>]*)?>", re.I)
 # An emoji by its code point, coloured or not: `<:1f600:>`, `<#green:2600:>`
@@ -923,11 +922,8 @@ class _Reader:
             self.comment(line, f"{text} (a hidden arrow, which PlantUML leaves undrawn)")
             return
         arrow = self.arrow(line, found)
+        # `A -> B : [[url]] text` shows the address as a link, then the text (PlantUML 1.2025)
         words = found["text"] or ""
-        link = _ARROW_LINK.match(words)
-        if link is not None and link["linked"] is None:  # `A -> B : [[url]] text`
-            self.comment(line, f"{link[0].strip()} (a link on the arrow, which volley leaves out)")
-            words = words[link.end() :]
         message = Message(line, sender, receiver, arrow, self.label(words))
         self.number(message)
         found_marks = found["marks"] or ""
