@@ -333,7 +333,8 @@ def test_else_in_a_frame_of_one_part_and_a_frame_left_open_read_as_plantuml_draw
     [warning] = [w for w in result.warnings if w.severity == "warning"]
     assert (warning.line, warning.message) == (
         7,
-        "this loop is never closed; it ends at the end of the diagram",
+        "this loop is never closed; it ends at the end of the diagram (PlantUML draws its "
+        "messages, no frame)",
     )
 
 

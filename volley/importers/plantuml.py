@@ -621,14 +621,16 @@ class _Reader:
 
     def unclosed(self, opened: _Open, last: int) -> Diagnostic:
         """A block or box left open is closed at the end of the diagram (PlantUML draws such
-        diagrams, and people publish them), with a warning at the line that opened it."""
+        diagrams, and people publish them: a box, and a frame's messages without the frame),
+        with a warning at the line that opened it."""
         closed = opened.box if opened.box is not None else opened.block
         assert closed is not None
         closed.end_line = last
         raw = self.page[opened.line - 1]
         what = "box" if opened.box is not None else opened.keyword
+        unframed = "" if opened.box is not None else " (PlantUML draws its messages, no frame)"
         return Diagnostic(
-            f"this {what} is never closed; it ends at the end of the diagram",
+            f"this {what} is never closed; it ends at the end of the diagram{unframed}",
             filename=self.filename,
             line=opened.line,
             column=len(raw) - len(raw.lstrip()) + 1,
