@@ -506,6 +506,13 @@ def test_an_image_in_a_title_is_said_to_be_left_out() -> None:
     assert "// PlantUML: <img:logo.png> (an image, which volley leaves out)" in imported(source)
 
 
+def test_creoles_tilde_shows_the_character_after_it_and_a_style_may_hold_spaces() -> None:
+    source = uml("A -> B: ~**not bold~**", "B -> A: a -- b -- c", "A -> B: ~d and ~//x")
+    labels = [m.label for m in parse(imported(source)).messages()]
+    assert labels == ["\\*\\*not bold\\*\\*", "a  ~~b~~  c", "\\~d and //x"]
+    assert [plain_text(label) for label in labels] == ["**not bold**", "a b c", "~d and //x"]
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""

@@ -1590,12 +1590,29 @@ def _with_icons(text: str) -> tuple[str, str]:
 def _markup(text: str) -> str:
     """PlantUML's Creole text as volley markup showing the same words: its styles as volley's,
     every other character that is markup in volley escaped. Where volley would not read the
-    markup back as meant, the words are kept without their style."""
+    markup back as meant, the words are kept without their style. Creole's `~` before a
+    style's character shows that character as itself (`~**` two stars, no bold)."""
+    kept: list[str] = []
+
+    def keep(found: re.Match[str]) -> str:  # set aside from the styles, as a mark of its own
+        kept.append(found[1])
+        return f"{_KEPT_OPEN}{len(kept) - 1}{_KEPT_CLOSE}"
+
+    if _KEPT_OPEN not in text:  # (a text of private-use characters keeps its `~` as written)
+        text = _CREOLE_ESCAPE.sub(keep, text)
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
     text = _EMOJI.sub(_emoji, text)
     marked, words = _styled(_closed(_STRIKE_TAG.sub(r"<\1s\2>", text)))
     readable = plain_text(marked) == " ".join(words.split())
-    return (marked if readable else escape_markup(words)).strip()
+    written = (marked if readable else escape_markup(words)).strip()
+    return _KEPT.sub(lambda found: escape_markup(kept[int(found[1])]), written)
+
+
+# Creole's escape, `~` before a character, and the marks that stand for the character it keeps
+# while the styles are read (characters of Unicode's private use)
+_CREOLE_ESCAPE = re.compile(r"~([*/\"_<\[-])")  # a style's character (`~~` is one: waved)
+_KEPT_OPEN, _KEPT_CLOSE = "\ue000", "\ue001"
+_KEPT = re.compile("\ue000(\\d+)\ue001")
 
 
 def _styled(text: str) -> tuple[str, str]:
