@@ -1342,7 +1342,11 @@ class _Reader:
         if found["format"]:
             self.comment(line, f'"{found["format"]}" (volley writes the numbers plainly)')
         if found["stop"] and found["stop"].lower() == "stop":
-            self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
+            self.comment(
+                line,
+                f"{text} (volley cannot hide the numbers: they go on, and run ahead of "
+                "PlantUML's after resume)",
+            )
             return
         if found["stop"] and found["stop"].lower().startswith("inc"):
             self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")
