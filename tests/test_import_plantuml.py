@@ -513,6 +513,37 @@ def test_creoles_tilde_shows_the_character_after_it_and_a_style_may_hold_spaces(
     assert [plain_text(label) for label in labels] == ["**not bold**", "a b c", "~d and //x"]
 
 
+def test_a_tilde_in_a_links_address_and_private_use_characters_are_kept_as_written() -> None:
+    source = uml(
+        "A -> B : priv \ue0000\ue001 y", "A -> B : [[http://x.com/~_me/a~-b]] u1",
+        "A -> B : [[http://x.com/~/x label]] u2",
+    )  # fmt: skip
+    labels = [m.label for m in parse(imported(source)).messages()]
+    assert labels[0] == "priv \ue0000\ue001 y"
+    assert labels[1].endswith("(http://x.com/~_me/a~-b) u1")
+    assert labels[2] == "[label](http://x.com/~/x) u2"
+
+
+def test_activations_after_the_notes_on_a_message_start_and_end_bars_at_that_message() -> None:
+    """notes, then `deactivate B` and `activate A`: PlantUML ends B's bar and starts A's at
+    the message before the notes; the comment on a note stays above it."""
+    source = uml(
+        "A -> B : call", "activate B", "B -> A : reply", "note left : n", "deactivate B",
+        "activate A", "A -> C : next",
+    )  # fmt: skip
+    text = imported(source)
+    assert "B -> A: reply\ndeactivate B\nactivate A\n// PlantUML: note left" in text
+
+
+def test_startuml_again_after_statements_is_said_and_an_image_in_a_title_said_once() -> None:
+    source = (
+        "@startuml\ntitle My <img:logo.png> title\nA -> B : hi\n@startuml\nB -> C : two\n@enduml\n"
+    )
+    text = imported(source)
+    assert text.count("<img:logo.png> (an image, which volley leaves out)") == 1
+    assert "// PlantUML: @startuml (PlantUML draws only what follows; volley, all)" in text
+
+
 def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     """A lane's label is drawn as written in volley (it has no markup): `user_service` and
     `<<task>>` showed their escapes' backslashes (`user\\_service`), as in Ankaios's diagram."""
@@ -523,7 +554,7 @@ def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
     diagram = parse(imported(source))
     assert [diagram.shown_lines(name) for name in ("U", "L", "X")] == [
         ["user_service"],
-        ["<<task>>", "WorkloadLoop"],
+        ["«task»", "WorkloadLoop"],
         ["a*b* [c] ~d"],
     ]
 

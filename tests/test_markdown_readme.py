@@ -296,6 +296,14 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
     assert [severity for _, severity, _ in problems] == ["warning", "error"]
     # each points at its option on the fence line: ```volley bogus theme
     assert [d.column for d in said if d.line == 11] == [11, 17]
+    # not inside another option's quoted value
+    said = []
+    quoted = '```volley name="my theme" theme=drak'
+    with pytest.raises(VolleyError):
+        (tmp_path / "quoted").mkdir()
+        render_markdown(write(tmp_path / "quoted", f"# A\n\n{quoted}\nA -> B\n```\n"),
+                        report=said.append)  # fmt: skip
+    assert [d.column for d in said] == [quoted.index("theme=") + 1]
     assert 'unknown option "bogus"' in problems[0][2]
     assert "theme on the ```volley fence needs a value: theme=" in problems[1][2]
     # `name` alone is said once, with the other options; a quote left open is said as such

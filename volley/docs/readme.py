@@ -594,6 +594,10 @@ def _checked_blocks(
     return found, diagrams
 
 
+# A word of a fence line: `key`, `key=value`, `key="a quoted value"`
+_FENCE_WORD = re.compile(r"""(?P<key>[^\s="']+)(?:=(?:"[^"]*"|'[^']*'|\S*))?""")
+
+
 def _at_fence(
     shown: str, block: Block, lines: list[Line]
 ) -> Callable[[Diagnostic, str | None], Diagnostic]:
@@ -602,7 +606,8 @@ def _at_fence(
     text = lines[block.open].text
 
     def placed(problem: Diagnostic, option: str | None = None) -> Diagnostic:
-        found = re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) if option else None
+        # the option as a word of the line, not inside another's quoted value
+        found = next((o for o in _FENCE_WORD.finditer(text) if o["key"] == option), None)
         return dataclasses.replace(
             problem,
             filename=shown,

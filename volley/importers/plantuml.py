@@ -647,8 +647,10 @@ class _Reader:
         """Read the statement on `line`; the index of the next line to read (a note, a title
         or a comment may run over several)."""
         lines = self.part.lines
-        if _START.match(text):  # `@startuml` again inside a diagram: PlantUML reads on
-            return index
+        if _START.match(text):  # `@startuml` again inside a diagram
+            if any(True for _ in walk(self.diagram.items)):  # PlantUML starts again from it
+                self.comment(line, f"{text} (PlantUML draws only what follows; volley, all)")
+            return index  # right after the first (plantuml.com's own example): nothing
         if text.startswith("/'"):
             end = index - 1
             while "'/" not in lines[end] and end + 1 < len(lines):
@@ -877,6 +879,7 @@ class _Reader:
         """Give the lane of `name` the label PlantUML shows (`\\n` breaks its line)."""
         # (`<$actor>\nPayee`: no line for the image volley leaves out)
         parts = trimmed([plain_text(_markup(part.strip())) for part in _lines(shown)])
+        parts = [_GUILLEMETS.sub(r"«\1»", part) for part in parts]  # a stereotype, as drawn
         for link in re.finditer(_LINK, shown):
             self.comment(line, f"{link[0]} (a link on {name}, which volley leaves out)")
         label = display_label(parts)  # drawn as written: no markup to escape
@@ -1259,13 +1262,26 @@ class _Reader:
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
+        self.at_last_message(Activation(line, name, on), moved=not on or dealt)
+
+    def at_last_message(self, activation: Activation, moved: bool) -> None:
+        """Add an activation where PlantUML starts or ends its bar: at the message before it,
+        before the notes written on that message since (and after the activations already
+        there, in their order), when `moved`; else where it is written. A moved one takes its
+        message's line, so the comments on those notes stay above them."""
         items = self.items()
         at = len(items)
-        if on and dealt:  # the bar starts at that message, before the notes on it
-            while at and isinstance(items[at - 1], Note):
-                at -= 1
-            at = at if at and items[at - 1] is last else len(items)
-        items.insert(at, Activation(line, name, on))
+        while at and isinstance(items[at - 1], (Note, Activation)):
+            at -= 1
+        message = items[at - 1] if at else None
+        notes = any(isinstance(item, Note) for item in items[at:])
+        if not (moved and notes and isinstance(message, Message)):
+            items.append(activation)
+            return
+        while isinstance(items[at], Activation):
+            at += 1
+        activation.line = message.line
+        items.insert(at, activation)
 
     def close(self, name: str) -> bool:
         """End `name`'s last activation; False when none is open."""
@@ -1377,10 +1393,10 @@ class _Reader:
                 end += 1
             text = "\\n".join(row.strip() for row in lines[index:end])  # each its own line
             index = end + 1
+            self.images(line, text)  # (a one-line title's were said with its statement)
         if self.diagram.title is not None:
             self.comment(line, f"title {text}")
             return index
-        self.images(line, text)
         self.diagram.title = self.label(text)
         self.diagram.title_line = line
         return index
@@ -1599,7 +1615,9 @@ def _markup(text: str) -> str:
     kept: list[str] = []
 
     def keep(found: re.Match[str]) -> str:  # set aside from the styles, as a mark of its own
-        kept.append(found[1])
+        if found["link"]:  # a link's address is as written, `~` and all
+            return found[0]
+        kept.append(found["kept"])
         return f"{_KEPT_OPEN}{len(kept) - 1}{_KEPT_CLOSE}"
 
     if _KEPT_OPEN not in text:  # (a text of private-use characters keeps its `~` as written)
@@ -1609,12 +1627,17 @@ def _markup(text: str) -> str:
     marked, words = _styled(_closed(_STRIKE_TAG.sub(r"<\1s\2>", text)))
     readable = plain_text(marked) == " ".join(words.split())
     written = (marked if readable else escape_markup(words)).strip()
+    if not kept:
+        return written
     return _KEPT.sub(lambda found: escape_markup(kept[int(found[1])]), written)
 
 
 # Creole's escape, `~` before a character, and the marks that stand for the character it keeps
 # while the styles are read (characters of Unicode's private use)
-_CREOLE_ESCAPE = re.compile(r"~([*/\"_<\[-])")  # a style's character (`~~` is one: waved)
+_GUILLEMETS = re.compile(r"<<(.+?)>>")  # `<<task>>` in a participant's words: «task»
+_CREOLE_ESCAPE = re.compile(  # a style's character (`~~` is one: waved); a link passed over
+    r"(?P<link>\[\[[^\]]*\]\])|~(?P<kept>[*/\"_<\[-])"
+)
 _KEPT_OPEN, _KEPT_CLOSE = "\ue000", "\ue001"
 _KEPT = re.compile("\ue000(\\d+)\ue001")
 
