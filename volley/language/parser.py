@@ -1315,24 +1315,14 @@ class _Parse:
         line."""
         first = next((n for n, line in enumerate(self.lines, 1) if line.strip()), 0)
         markup = _MARKUP_FILE.match(self.lines[first - 1]) if first else None
-        if markup is not None and (markup["xml"] or "</svg>" in self.text):
-            svg = "<svg" in self.text and "</svg>" in self.text
-            line = self.lines[first - 1]
-            raise VolleyErrors(
-                [
-                    VolleyError(
-                        f"this is {'an SVG picture' if svg else 'an XML file'}, not a volley "
-                        "diagram",
-                        filename=self.filename,
-                        line=first,
-                        column=len(line) - len(line.lstrip()) + 1,
-                        source_line=line,
-                        hint="give the .volley file the picture was drawn from"
-                        if svg
-                        else "volley reads .volley text; volley import converts other tools' "
-                        "diagrams",
-                    )
-                ]
+        svg = "</svg>" in self.text
+        if markup is not None and (markup["xml"] or svg):
+            raise self.refused(
+                first,
+                f"this is {'an SVG picture' if svg else 'an XML file'}, not a volley diagram",
+                "give the .volley file the picture was drawn from"
+                if svg
+                else "volley reads .volley text; volley import converts other tools' diagrams",
             )
         found = foreign_header(self.lines)
         if found is None:
@@ -1340,17 +1330,26 @@ class _Parse:
         from volley.share_links import import_hint  # here: only such a file needs it
 
         number, what = found
-        line = self.lines[number - 1]
         command, out = import_hint(None, self.filename)
-        raise VolleyErrors(
+        raise self.refused(
+            number,
+            f"this is {what}, not volley; volley import converts it",
+            f"run: {command}, then edit and render {out}",
+        )
+
+    def refused(self, number: int, message: str, hint: str) -> VolleyErrors:
+        """The one error for a file that is not volley text, at its line `number`."""
+        line = self.lines[number - 1]
+        column = len(line) - len(line.lstrip()) + 1
+        return VolleyErrors(
             [
                 VolleyError(
-                    f"this is {what}, not volley; volley import converts it",
+                    message,
                     filename=self.filename,
                     line=number,
-                    column=len(line) - len(line.lstrip()) + 1,
+                    column=column,
                     source_line=line,
-                    hint=f"run: {command}, then edit and render {out}",
+                    hint=hint,
                 )
             ]
         )
