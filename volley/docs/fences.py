@@ -326,11 +326,11 @@ class DiagramSite:
         import volley
 
         slug = _name_slug(name)
-        if not embedded and slug:
+        # `name="login"` twice, or a fence's and login.volley's: one of them a fence's choice
+        taken = slug in page.prefixes and (not embedded or slug in page.named)
+        if slug and not embedded:
             page.named.add(slug)
-        elif slug not in page.named:
-            slug = None
-        if slug and slug in page.prefixes:  # `name="login"` twice, or a fence and login.volley
+        if slug and taken:
             said = (
                 f'the diagram name "{name}" is used twice on this page; the links of this one '
                 f"are #{slug}-{page.prefixes[slug] + 1}-message-N"
