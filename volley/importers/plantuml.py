@@ -246,7 +246,6 @@ _STYLE = re.compile(
     r"|<(?P<tag>b|i|s|u|strike|del)(?::[^>]*)?>(?P<tagged>.*?)</(?P=tag)>",  # `<s:red>` too
     re.I,
 )
-# A link written first on a message makes its arrow a link: no words of the label
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
 _OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|w|plain)(?:[:= ][^>]*)?>", re.I)
 # An emoji by its code point, coloured or not: `<:1f600:>`, `<#green:2600:>`
@@ -648,7 +647,7 @@ class _Reader:
         or a comment may run over several)."""
         lines = self.part.lines
         if _START.match(text):  # `@startuml` again inside a diagram
-            if any(True for _ in walk(self.diagram.items)):  # PlantUML starts again from it
+            if self.diagram.items:  # after statements: PlantUML starts again from it
                 self.comment(line, f"{text} (PlantUML draws only what follows; volley, all)")
             return index  # right after the first (plantuml.com's own example): nothing
         if text.startswith("/'"):
@@ -1632,9 +1631,9 @@ def _markup(text: str) -> str:
     return _KEPT.sub(lambda found: escape_markup(kept[int(found[1])]), written)
 
 
+_GUILLEMETS = re.compile(r"<<(.+?)>>")  # `<<task>>` in a participant's words: «task»
 # Creole's escape, `~` before a character, and the marks that stand for the character it keeps
 # while the styles are read (characters of Unicode's private use)
-_GUILLEMETS = re.compile(r"<<(.+?)>>")  # `<<task>>` in a participant's words: «task»
 _CREOLE_ESCAPE = re.compile(  # a style's character (`~~` is one: waved); a link passed over
     r"(?P<link>\[\[[^\]]*\]\])|~(?P<kept>[*/\"_<\[-])"
 )
