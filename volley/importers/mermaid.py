@@ -1371,10 +1371,12 @@ def _starts_comment(before: str) -> bool:
     return not written or written[-1] in _WORD_BREAKS
 
 
-# What Mermaid reads as the rest of the line's text: after a block's keyword, a title, `as`
+# What Mermaid reads as the rest of the line's text: after a block's or a branch's keyword, a
+# box's, a title's, and an `as`
+_TEXT_KEYWORDS = sorted({*BLOCKS, *BRANCHES, "box", "title"}, key=lambda word: (-len(word), word))
 _TEXT_AFTER_KEYWORD = re.compile(
-    r"[ \t]*(?:(?i:box|title|loop|rect|opt|alt|else|par_over|par|and|critical|option|break)"
-    r"(?![\w-])|(?i:(?:create[ \t]+)?(?:participant|actor))[ \t].*?[ \t]as[ \t])"
+    rf"[ \t]*(?:(?i:{'|'.join(_TEXT_KEYWORDS)})(?![\w-])"
+    r"|(?i:(?:create[ \t]+)?(?:participant|actor))[ \t].*?[ \t]as[ \t])"
 )
 # Characters no name holds, after which a word starts: arrows' pieces, activation marks, the
 # comma between a note's participants, and `(`, `)` of Mermaid's central connections
