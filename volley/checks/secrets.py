@@ -607,19 +607,32 @@ def _percent_decoded(text: str) -> tuple[str, list[int]]:
     """The text with its ASCII percent escapes decoded, and a form's `+` read as the space it
     stands for (in a text that holds an escape), and where each of its characters starts in
     `text` (one more entry: where the text ends)."""
-    decoded: list[str] = []
+    return _rewritten(
+        text,
+        _ESCAPE_OR_PLUS,
+        lambda found: (" " if found[0] == "+" else chr(int(found[0][1:], 16)), found.start()),
+    )
+
+
+def _rewritten(
+    text: str, pattern: re.Pattern[str], each: Callable[[re.Match[str]], tuple[str, int]]
+) -> tuple[str, list[int]]:
+    """`text` with each match of `pattern` written as the one character `each` gives, with
+    the place in `text` that character stands for; and where each character of the result
+    stands in `text` (one more entry: where the text ends)."""
+    written: list[str] = []
     where: list[int] = []
     at = 0
-    for escape in _ESCAPE_OR_PLUS.finditer(text):
-        decoded.append(text[at : escape.start()])
-        where.extend(range(at, escape.start()))
-        found = escape.group()
-        decoded.append(" " if found == "+" else chr(int(found[1:], 16)))
-        where.append(escape.start())
-        at = escape.end()
-    decoded.append(text[at:])
+    for found in pattern.finditer(text):
+        written.append(text[at : found.start()])
+        where.extend(range(at, found.start()))
+        character, place = each(found)
+        written.append(character)
+        where.append(place)
+        at = found.end()
+    written.append(text[at:])
     where.extend(range(at, len(text) + 1))
-    return "".join(decoded), where
+    return "".join(written), where
 
 
 # A Discord webhook: whoever has its URL posts to the channel (the token is its last part).
@@ -1044,18 +1057,7 @@ def _shown(text: str) -> str:
 def _unescaped(text: str) -> tuple[str, list[int]]:
     """Prose as it shows, its escapes taken out, and where each of its characters stands in
     `text`."""
-    shown: list[str] = []
-    where: list[int] = []
-    at = 0
-    for escape in _ESCAPE.finditer(text):
-        shown.append(text[at : escape.start()])
-        where.extend(range(at, escape.start()))
-        shown.append(escape.group(1))
-        where.append(escape.start(1))
-        at = escape.end()
-    shown.append(text[at:])
-    where.extend(range(at, len(text)))
-    return "".join(shown), where
+    return _rewritten(text, _ESCAPE, lambda found: (found[1], found.start(1)))
 
 
 def _found_in(text: str, prose: bool, finders: _Finders) -> list[Secret]:
