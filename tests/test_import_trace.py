@@ -638,6 +638,28 @@ def test_the_callers_own_work_is_drawn_when_it_happened():
     ]
 
 
+def test_what_a_consumer_did_is_drawn_when_it_took_the_message():
+    """Grafana Tempo's queue trace: the recorder took the message 7 ms after it was sent,
+    while the requester went on connecting; its work was drawn right after the send."""
+
+    def labels(consumer_at: int) -> list[str]:
+        text = otlp(
+            ("requester", "GET /orders", 0, 50, "client", None),
+            ("server", "GET /orders", 3, 31, "server", 1),
+            ("requester", "publish", 38, 39, "internal", 1),
+            ("requester", "send", 38, 39, "producer", 3),
+            ("recorder", "take", consumer_at, consumer_at + 1, "consumer", 4),
+            ("recorder", "process", consumer_at, consumer_at + 1, "internal", 5),
+            ("requester", "tcp.connect", 41, 42, "internal", 1),
+        )
+        return [label for *_, label in arrows(import_trace(text, TrafficOptions(), "t.json"))]
+
+    sent = ["GET /orders", "ok", "publish", "send"]
+    assert labels(45) == [*sent, "tcp.connect", "process"]
+    assert labels(40) == [*sent, "process", "tcp.connect"]
+    assert labels(100) == [*sent, "tcp.connect", "process"]  # after all the trace did
+
+
 def test_jaeger_spans_that_carry_their_own_process_are_a_trace():
     """Jaeger's storage, and its anonymizer, write a trace as an array of spans, each with its
     process: it was "not a trace"."""

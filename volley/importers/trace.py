@@ -1066,6 +1066,9 @@ class _Builder:
         self.lanes: dict[str, str] = {}
         self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
         self.spans: list[_Span] = []
+        # what consumers did with a message, kept back to be drawn at its time (`publish`):
+        # (when, the items, when it ended)
+        self._late: list[tuple[int, list[Item], int]] = []
         seen: set[tuple[str, str]] = set()
         for span in spans:  # the same span twice (ui_01 has one): keep the first
             if span.id and (span.trace, span.id) in seen:
@@ -1123,7 +1126,9 @@ class _Builder:
             if len(traces) > 1:
                 items.append(Divider(0, "bold", label(f"trace {_hex_id(trace)}")))
             for root in sorted(self.roots[trace], key=lambda s: s.start):
+                items += self._taken_before(root.start)
                 items += self.span_items(root, caller=None)
+            items += self._taken_before(None)
         participants = list(dict.fromkeys(self.lanes.values()))
         caller = self.lanes.get(ROOT_CALLER)
         if caller is not None:  # whoever called the trace in stands at the left, as callers do
@@ -1133,7 +1138,9 @@ class _Builder:
 
     def span_items(self, span: _Span, caller: str | None) -> list[Item]:
         """The messages of a span and everything under it, in start-time order."""
-        if span.kind in _CALLERS:
+        if span.kind == "producer":
+            return self.publish(span)
+        if span.kind == "client":
             callee = next((c for c in span.children if c.kind in _CALLEES), None)
             return self.call(span, callee)
         if span.kind in _CALLEES and (caller is None or caller != self.lane(span.service)):
@@ -1175,58 +1182,70 @@ class _Builder:
         return [*items, self.reply(here, outside, span, None, with_payload=False)]
 
     def call(self, client: _Span, server: _Span | None) -> list[Item]:
-        """A CLIENT or PRODUCER span: a call to the service of its SERVER or CONSUMER child
-        (or to the peer it names), what that service did meanwhile, and the reply. A message
-        can reach several consumers (a topic that two consumer groups read): an arrow to each.
+        """A CLIENT span: a call to the service of its SERVER child (or to the peer it names),
+        what that service did meanwhile, and the reply.
 
         The caller's own work beside the call (a connect before it, a publish after it) is
         drawn when it happened: among what the callee did while the call ran, or after the
         reply once the call is over."""
         here = self.lane(client.service)
-        asynchronous = client.kind == "producer"
-        callees: list[_Span | None] = [server]
-        if asynchronous:
-            callees = [c for c in client.children if c.kind in _CALLEES] or callees
-        others = [
-            child
-            for child in client.children
-            if child is not server and not (asynchronous and child.kind in _CALLEES)
-        ]
-        ended = None if asynchronous else (server.end if server is not None else None) or client.end
+        others = [child for child in client.children if child is not server]
+        ended = (server.end if server is not None else None) or client.end
         after = [c for c in others if ended is not None and c.start >= ended]
         during = [c for c in others if c not in after]
-        items: list[Item] = []
-        there = here
-        for callee in callees:
-            if callee is not None:
-                there = self.lane(callee.service)
-            else:
-                peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
-                there = self.lane(peer or "remote")
-            words = self.call_label(client, callee)
-            first = not items
-            items.append(
-                Message(
-                    0,
-                    here,
-                    there,
-                    "->>" if asynchronous else "->",
-                    _marked(client, words) if asynchronous else words,
-                    request=self.payload("Request", client),
-                    activate=None if asynchronous or here == there else "+",
-                )
+        if server is not None:
+            there = self.lane(server.service)
+        else:
+            peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
+            there = self.lane(peer or "remote")
+        words = self.call_label(client, server)
+        items: list[Item] = [
+            Message(
+                0,
+                here,
+                there,
+                "->",
+                words,
+                request=self.payload("Request", client),
+                activate=None if here == there else "+",
             )
-            logged = [(client, here)] if first else []
-            inside = [(child, there) for child in callee.children] if callee else []
-            if callee is not None:
-                logged.append((callee, there))
-            if first and not asynchronous:
-                inside += [(child, there) for child in during]
-            items += self.meanwhile(logged, inside)
-        if asynchronous:
-            return [*items, *self.meanwhile([], [(child, there) for child in during])]
+        ]
+        logged = [(client, here)]
+        inside = [(child, there) for child in server.children] if server else []
+        if server is not None:
+            logged.append((server, there))
+        items += self.meanwhile(logged, inside + [(child, there) for child in during])
         reply = self.reply(there, here, client, server, with_payload=server is not None)
         return [*items, reply, *self.meanwhile([], [(child, there) for child in after])]
+
+    def publish(self, producer: _Span) -> list[Item]:
+        """A PRODUCER span: an asynchronous arrow to the service of each CONSUMER child (a
+        message two consumer groups read reaches both), then what the producer did beside it.
+
+        A consumer takes the message when it takes it, often after the producer's side has
+        gone on to other work: what each consumer did is kept back (`_late`) and drawn at
+        its own time, among whatever the trace did around it (`meanwhile`)."""
+        here = self.lane(producer.service)
+        consumers = [c for c in producer.children if c.kind in _CALLEES]
+        others = [c for c in producer.children if c.kind not in _CALLEES]
+        items: list[Item] = []
+        reached: list[_Span | None] = [*consumers] or [None]  # none recorded: its peer
+        for consumer in reached:
+            if consumer is not None:
+                there = self.lane(consumer.service)
+            else:
+                peer = producer.peer or producer.attribute(*_PEER_KEYS) or producer.peer_address
+                there = self.lane(peer or "remote")
+            words = _marked(producer, self.call_label(producer, consumer))
+            request = self.payload("Request", producer)
+            items.append(Message(0, here, there, "->>", words, request=request))
+            if consumer is not None:
+                took = self.meanwhile(
+                    [(consumer, there)], [(child, there) for child in consumer.children]
+                )
+                end = consumer.end if consumer.end is not None else consumer.start
+                self._late.append((max(consumer.start, producer.start), took, end))
+        return [*items, *self.meanwhile([(producer, here)], [(child, here) for child in others])]
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
@@ -1297,6 +1316,7 @@ class _Builder:
                 note = Note(0, [where], "\n".join(lines))
                 time = event.time if event.time is not None else span.start
                 happened.append((time, len(happened), [note], None))
+        waiting = len(self._late)  # what consumers took later is kept back from here on
         for child, lane in children:
             # a call's time, which calls made at once share; work inside one service is a
             # moment in it (a span timing a whole request would overlap every call in it),
@@ -1304,8 +1324,26 @@ class _Builder:
             call = child.kind in _CALLERS or child.kind in _CALLEES or bool(child.children)
             end = (child.end if child.end is not None else child.start) if call else None
             happened.append((child.start, len(happened), self.span_items(child, lane), end))
+        # What a consumer did with a message sent in here is drawn here if it took the message
+        # before all of this was over; later, it waits for the stretch of time around this one.
+        ends = [span.end or span.start for span, _ in logged]
+        ends += [start if end is None else end for start, _, _, end in happened]
+        over = max(ends, default=None)
+        taken, self._late[waiting:] = self._late[waiting:], []
+        for start, items, end in taken:
+            if over is not None and start <= over:
+                happened.append((start, len(happened), items, end))
+            else:
+                self._late.append((start, items, end))
         happened.sort(key=lambda each: each[:2])
         return _side_by_side(happened)
+
+    def _taken_before(self, time: int | None) -> list[Item]:
+        """What consumers did with messages, kept back until now (`publish`), that happened
+        before `time` (all of it if None): between a trace's top spans, or after the last."""
+        due = [late for late in self._late if time is None or late[0] < time]
+        self._late = [late for late in self._late if late not in due]
+        return [item for _, items, _ in sorted(due, key=lambda late: late[0]) for item in items]
 
 
 def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> list[Item]:
