@@ -425,6 +425,39 @@ def test_alt_else_and_critical_option_branches():
     assert (block.kind, [b.label for b in block.branches]) == ("critical", ["connect", "timeout"])
 
 
+@pytest.mark.parametrize(
+    ("opener", "word", "kind"),
+    [
+        ("alt cache hit", "else", "if"),
+        ("par fan out", "and", "par"),
+        ("critical c", "option", "critical"),
+    ],
+)
+def test_a_branch_whose_label_holds_an_arrow_is_the_branch_inside_its_block(opener, word, kind):
+    """Mermaid reads `else cache miss -> db` as the else branch; the line holds an arrow, so it
+    read as a message from "else cache miss" and the branch was lost, silently."""
+    diagram = parse(f"{opener}\nA ->> B: read\n{word} cache miss -> db\nA ->> C: query\nend\n")
+    (block,) = diagram.items
+    assert isinstance(block, Block) and block.kind == kind
+    assert [b.label for b in block.branches][1] == "cache miss -> db"
+    assert [[m.receiver for m in b.items] for b in block.branches] == [["B"], ["C"]]
+    assert diagram.participants == ["A", "B", "C"]
+    assert f"{word}: cache miss -> db" in format_text(
+        f"{opener}\nA -> B\n{word} cache miss -> db\nend\n"
+    )
+    # outside its block, and with a payload after it, the line is a message as before
+    assert parse(f"A -> B\n{word} x -> y\nin: x\n  a: 1\n").messages()[1].sender == f"{word} x"
+
+
+def test_a_block_opened_on_a_line_with_an_arrow_is_pointed_at_by_the_end_it_leaves_alone():
+    error = only_error("A -> B: x\nloop retry -> 3 times\n  A -> B: again\nend\n")
+    assert error.line == 4 and error.message.startswith("end without an open block")
+    assert error.hint == (
+        'line 2 is a message from "loop retry" (a line that holds an arrow is a message); to open '
+        'the block there, write "loop: retry -> 3 times"'
+    )
+
+
 def test_rect_is_a_highlight_in_the_colour_written():
     diagram = parse("rect rgb(191, 223, 255)\nA -> B\nend\n")
     block = diagram.items[0]

@@ -121,7 +121,7 @@ _GLUED_HEADS = {
     "o": ("circle head", 'volley draws no circle: write "A {arrow} B"'),
 }
 # The word that starts a further branch of a block, by the block's kind.
-_BRANCH_WORDS = {"if": "else", "par": "and"}
+_BRANCH_WORDS = {"if": "else", "par": "and", "critical": "option"}
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
@@ -702,11 +702,27 @@ class _ToModel:
                 branch = child
             elif isinstance(child, Token):  # the END token
                 block.end_line = self._end_line(keyword, child)
+            elif (label := self._branch_with_arrow(kind, child)) is not None:
+                branch = Branch(label=label, line=child.line)  # type: ignore[union-attr]
+                block.branches.append(branch)
             elif not self._box_inside(child, keyword):
                 branch.items.append(child)
                 if isinstance(child, Note):
                     self._branch_in_note(kind, child)
         return block
+
+    def _branch_with_arrow(self, kind: BlockKind, item: object) -> str | None:
+        """The label of a branch written Mermaid's way with an arrow in its label (`else cache
+        miss -> db` in an if block), which the grammar reads as a message from "else cache
+        miss": inside its block, as Mermaid reads it, the line is the branch. None for any
+        other item (a message that carries a payload is a message)."""
+        word = _BRANCH_WORDS.get(kind)
+        if word is None or not isinstance(item, Message) or item.request or item.response:
+            return None
+        written = self._local.run.lines[item.line - 1].strip()
+        if not re.match(rf"(?i){word}[ \t]", written):
+            return None
+        return written[len(word) :].strip()
 
     def _branch_in_note(self, kind: BlockKind, note: Note) -> None:
         """Point out a line of the note that reads as a branch of its block, written Mermaid's

@@ -183,6 +183,14 @@ def block_keyword(written: str) -> str:
     return word if word in ("rect", "box") else {"alt": "if"}.get(word, word) + ":"
 
 
+# A line that starts with a block's word and holds an arrow: a message from a participant whose
+# name starts with that word (`loop retry -> 3 times`), though its writer meant the block.
+_OPENER_WITH_ARROW = re.compile(
+    r"[ \t]*((?i:alt|loop|opt|par|critical|break|group|if))[ \t]+"
+    r"([^:\n]*?(?P<arrow>[-=]{1,2}>|<[-=]|[-=]{1,2}x[ \t])[^\n]*)$"
+)
+
+
 def _keyword(token: Token) -> str:
     return block_keyword(token.value)
 
@@ -261,7 +269,23 @@ class _Explainer:
                 "(if:, group:, loop:, opt:, par:, critical:, break:, rect or box)",
                 line,
                 column,
+                hint=self.opened_as_message(line),
             )
+        return None
+
+    def opened_as_message(self, line: int) -> str | None:
+        """Where the block an `end` closes was most likely meant to open: the last line before
+        it that starts with a block's word and holds an arrow (`loop retry -> 3 times`), which
+        reads as a message from "loop retry"."""
+        for number in range(line - 1, 0, -1):
+            found = _OPENER_WITH_ARROW.match(self.lines[number - 1])
+            if found is not None:
+                word, rest = found.group(1), found.group(2).strip()
+                sender = found.group().strip()[: found.start(3) - found.start()].strip()
+                return (
+                    f'line {number} is a message from "{sender}" (a line that holds an arrow is '
+                    f'a message); to open the block there, write "{word.lower()}: {rest}"'
+                )
         return None
 
     def unclosed_block(self, exc: UnexpectedInput) -> VolleyError | None:
