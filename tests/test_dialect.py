@@ -986,6 +986,11 @@ def test_a_lane_listed_noted_or_declared_on_purpose_is_not_pointed_out(text):
         "== Setup ==",
         "... 5 minutes later ...",
         "B -> -> A: a volley message written wrong",
+        "note over B",  # Mermaid's and PlantUML's note, opened without volley's colon
+        "note left of A",
+        "end note",  # PlantUML's end of a note of several lines
+        "endnote",
+        "end rnote",
     ],  # fmt: skip
 )
 def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str):
@@ -996,6 +1001,20 @@ def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str
     assert checked.diagram.items[1].text == f"waiting\n{line}"
     (warning,) = checked.warnings
     assert warning.line == 3 and "read as text of the note on line 2" in warning.message
+
+
+@pytest.mark.parametrize(
+    "below", ["Title: Mr", "Order: first the token, then the call", "Note: hi"]
+)
+def test_a_note_whose_next_line_is_an_element_is_empty_with_a_warning(below: str):
+    """swimlanes.io's rule makes `Title: Mr` under `note A:` the diagram's title: the note was
+    drawn empty, and nothing said why."""
+    checked = volley.check(f"A -> B: x\nnote A:\n{below}\n")
+    assert checked.diagram.items[1].text == ""
+    warning = checked.warnings[0]
+    assert (warning.line, warning.column) == (2, 1)
+    assert warning.message.startswith("this note is empty")
+    assert volley.check("A -> B: x\nnote A:\nSteps to follow.\n").warnings == []
 
 
 def test_prose_with_dashes_and_dots_in_a_note_gets_no_warning():

@@ -267,7 +267,9 @@ _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
     r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
-    r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$)"
+    r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$"
+    # a note opened or closed the way Mermaid and PlantUML write it: no colon, `end note`
+    r"|(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t][^:\n]*$|(?i:end[ \t]*[hr]?note)[ \t]*$)"
 )
 
 
@@ -677,6 +679,13 @@ class _ToModel:
                         "deactivate: A, an arrow as volley does, as in ->>)"
                     )
                 self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
+        if not text.strip():
+            self._local.run.warn(
+                "this note is empty: its words go after its colon, or on the lines below it up to "
+                'the next element (a line right below it such as "Title: …", "Order: …" or '
+                '"Note: …" is an element of its own)',
+                _shifted(keyword),
+            )
         note = Note(line=_line(keyword), over=names, text=text, text_line=text_line)
         note.attached = not names
         if body is not None and body.branches:
