@@ -952,6 +952,8 @@ def test_ending_an_activation_that_is_not_open_is_a_warning():
         ("order: Browser API\nBrowser -> API: GET /\n", 1, 8, 'parted by commas: "Browser, API"'),
         ("Browser -> API: GET /\nnote Browser API: hi\n", 2, 6, 'commas: "Browser, API"'),
         ("A -> B: x\nactivate C\ndeactivate C\n", 2, 10, "is the name misspelt?"),
+        ("order: Browser; API\nBrowser -> API: GET /\n", 1, 8, 'commas: "Browser, API"'),
+        ("Browser -> API: GET /\nnote Browser | API: hi\n", 2, 6, 'commas: "Browser, API"'),
     ],
 )
 def test_a_lane_no_message_touches_is_pointed_out_where_it_is_most_likely_a_slip(
@@ -1115,3 +1117,70 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
     with pytest.raises(VolleyErrors) as alone:  # with no block open, `end` would not do either
         parse(f"A -> B: x\n{written}  \n")
     assert alone.value.errors[0].hint == '"end" closes a block, and none is open here'
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "said"),
+    [
+        (
+            "Server -> Client: x\nclient -> Server: y\n",
+            2,
+            1,
+            '"client" is another participant than "Client": names are told apart by case',
+        ),
+        (
+            "actor User\nuser -> API: x\n",
+            2,
+            1,
+            '"user" is another participant than "User": names are told apart by case',
+        ),
+        (
+            "Client -> API: x\nClient -> API GET /users\n",
+            2,
+            15,
+            '"API GET /users" is another participant than "API": is a colon missing after "API"?',
+        ),
+        ('"Web App" -> API: call\n', 1, 1, 'the quotes are part of the name "Web App"'),
+        ("participant W as Web\nW -> “Long name”: x\n", 2, 6, "the quotes are part of the name"),
+        ("A -> B: x\nnote A，B: hi\n", 2, 7, 'the name "A，B" holds a full-width comma "，"'),
+    ],
+)
+def test_a_name_that_is_most_likely_a_slip_is_pointed_out(text, line, column, said):
+    """A case slip, a label's colon left out, quotes from PlantUML or D2, a full-width comma:
+    each made a lane of its own, silently."""
+    (warning,) = volley.check(text).warnings
+    assert warning.message.startswith(said)
+    assert (warning.line, warning.column) == (line, column)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Client -> API: x\nClient -> API Gateway: y\n",  # labelled: a lane of its own
+        "Client -> API: x\nClient -> API Gateway\nAPI Gateway --> Client\n",  # it answers
+        "participant API Gateway\nClient -> API: x\nClient -> API Gateway\n",  # declared
+    ],
+)
+def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):
+    assert volley.check(text).warnings == []
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "said"),
+    [
+        ("participant A <<Service>>", 15, '"<<Service>>" after "A" is PlantUML\'s stereotype'),
+        ("actor User <<human>>", 12, '"<<human>>" after "User" is PlantUML\'s stereotype'),
+        ("participant C order 10", 15, '"order 10" after "C" is PlantUML\'s place in the order'),
+        ("A->*B: new", 4, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
+        ("A ->* B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
+    ],
+)
+def test_another_tools_decoration_of_a_name_is_refused(line, column, said):
+    """Each made a lane named with the decoration beside the lane of the name, silently."""
+    error = only_error(f"{line}\nA -> B: x\n")
+    assert error.message.startswith(said)
+    assert (error.line, error.column) == (1, column)
+
+
+def test_a_name_in_emphasis_is_no_create_mark():
+    assert parse("*em* -> A\n").participants == ["*em*", "A"]

@@ -103,6 +103,8 @@ def _address_warnings(
 
 
 _SPACE_RUN = re.compile(r"[ \t]{2,}")
+# What other tools part names with: `order: A; B` (a full-width comma: `_name_warnings`)
+_NOT_A_COMMA = re.compile("[;|]")
 
 
 def _name_warnings(
@@ -184,6 +186,67 @@ def _name_warnings(
                 name.index("\uff1a"),
                 'write a plain ":" before the label',
             )
+        comma = _WIDE_COMMA.search(name)
+        if comma is not None:
+            yield warning(
+                f'the name "{name}" holds a full-width comma "{comma.group()}", which does not '
+                "part two names",
+                name,
+                comma.start(),
+                'write a plain "," between the names',
+            )
+        if _QUOTED_NAME.fullmatch(name):
+            yield warning(
+                f"the quotes are part of the name {name}: volley's names take none, and "
+                f"{name[1:-1]} unquoted is another participant",
+                name,
+                0,
+                f"write {name[1:-1]} without its quotes (PlantUML's and D2's quotes are read by "
+                "volley import)",
+            )
+    yield from _slip_warnings(diagram, first_line, warning)
+
+
+_WIDE_COMMA = re.compile("[\uff0c\u3001]")  # ， and 、, as Chinese and Japanese keyboards type them
+_QUOTED_NAME = re.compile(r'"[^"]+"|“[^“”]+”')
+
+
+def _slip_warnings(
+    diagram: Diagram,
+    first_line: dict[str, int],
+    warning: Callable[[str, str, int, str], Diagnostic],
+) -> Iterator[Diagnostic]:
+    """Lanes that are most likely a slip of the keyboard: a name that differs from another
+    only in case (`client` beside `Client`, which is another participant), and a name that is
+    another's with words after it, only ever sent unlabelled messages (`Client -> API GET
+    /users`: the label's colon left out)."""
+    by_case: dict[str, str] = {}
+    for name in sorted(first_line, key=lambda name: first_line[name]):
+        first = by_case.setdefault(name.casefold(), name)
+        if first != name:
+            yield warning(
+                f'"{name}" is another participant than "{first}": names are told apart by case',
+                name,
+                0,
+                f'write "{first}" to make them one participant',
+            )
+    messages = diagram.messages()
+    senders = {m.sender for m in messages}
+    for name in first_line:
+        to = [m for m in messages if m.receiver == name]
+        if not to or name in senders or name in diagram.declared_lines or any(m.label for m in to):
+            continue
+        shorter = [other for other in first_line if name.startswith(other + " ")]
+        if shorter:
+            before = max(shorter, key=len)
+            yield warning(
+                f'"{name}" is another participant than "{before}": is a colon missing after '
+                f'"{before}"?',
+                name,
+                len(before) + 1,
+                f'to send "{name[len(before) :].strip()}" to {before}, write '
+                f'"{to[0].sender} -> {before}: {name[len(before) :].strip()}"',
+            )
 
 
 def _activation_warnings(
@@ -235,9 +298,10 @@ def _idle_lane_warnings(
             continue  # said so already, or a look-alike of a name (`_name_warnings`)
         import difflib  # here: only a participant no message uses needs it
 
-        parts = name.split()
+        parted = [name.split(), [part.strip() for part in _NOT_A_COMMA.split(name)]]
+        parts = next((p for p in parted if len(p) > 1 and all(x in in_messages for x in p)), [])
         close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
-        if len(parts) > 1 and all(part in in_messages for part in parts):
+        if parts:
             hint = f'names are parted by commas: "{", ".join(parts)}"'
         elif close:
             hint = f'is it "{close[0]}", misspelt?'

@@ -112,6 +112,12 @@ _LIFELINE_MARKS = {
     "**": ("creates the participant", "volley does not draw that: delete it"),
     "!!": ("destroys the participant", "volley does not draw that: delete it"),
 }
+# PlantUML's decorations after a declared name: a stereotype (`participant A <<Service>>`), a
+# place in the order (`participant A order 10`).
+_STEREOTYPE = re.compile(r"[ \t](<<[^<>\n]*>>)")
+# WebSequenceDiagrams' mark before the name of a participant a message creates: `A->*B: new`
+_CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*])?$")
+_PLANTUML_ORDER = re.compile(r"[ \t]((?i:order)[ \t]+-?[0-9]+)[ \t]*$")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
@@ -269,7 +275,8 @@ _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$"
     # a note opened or closed the way Mermaid and PlantUML write it: no colon, `end note`
-    r"|(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t][^:\n]*$|(?i:end[ \t]*[hr]?note)[ \t]*$)"
+    r"|(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t][^:\n]*$"
+    r"|(?i:end[ \t]*[hr]?note)[ \t]*$)"
 )
 
 
@@ -446,6 +453,7 @@ class _ToModel:
             )
         self._check_name(name, text)
         self._check_colour(name, text)
+        self._check_decoration(name, label, text)
         if label and len(name) > 1 and name[0] == name[-1] == '"':
             if len(label) > 1 and label[0] == label[-1] == '"':  # `"User" as "用户"`
                 said = "is quoted: a volley name and its label take no quotes"
@@ -518,6 +526,14 @@ class _ToModel:
                 hint=f'did you mean "{meant}"? a message goes from one participant to one',
             )
             return
+        if _CREATE_MARK.match(name):  # `A ->*B: new`
+            self.error(
+                f'"*" before "{name[1:].strip()}" is WebSequenceDiagrams\' mark that creates the '
+                "participant, not part of its name",
+                _at_text(token, 0),
+                hint="volley draws every participant from the top of the diagram: delete the *",
+            )
+            return
         comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
         if comment is not None:
             said = name[comment.start(1) :]
@@ -572,6 +588,29 @@ class _ToModel:
                 "of a name",
                 _at_text(token, len(before)),
                 hint=instead,
+            )
+
+    def _check_decoration(self, name: str, label: str, token: Token) -> None:
+        """`participant A <<Service>>`, `participant A order 10`: PlantUML's stereotype and
+        place in the order, after a declared name, which they would be read as part of."""
+        stereotype = _STEREOTYPE.search(name)
+        if stereotype is not None:
+            bare = name[: stereotype.start()].strip()
+            shown = f"{label or bare} «{stereotype.group(1)[2:-2].strip()}»"
+            self.error(
+                f'"{stereotype.group(1)}" after "{bare}" is PlantUML\'s stereotype, not part of '
+                "a name",
+                _at_text(token, stereotype.start(1)),
+                hint=f'volley draws none: delete it, or show it in the label: "participant {bare} '
+                f'as {shown}"',
+            )
+        order = _PLANTUML_ORDER.search(name)
+        if order is not None:
+            self.error(
+                f'"{order.group(1)}" after "{name[: order.start()].strip()}" is PlantUML\'s place '
+                "in the order, not part of a name",
+                _at_text(token, order.start(1)),
+                hint='volley orders participants with one line: "order: A, B, C"',
             )
 
     def _check_colour(self, name: str, token: Token) -> None:
