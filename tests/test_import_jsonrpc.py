@@ -247,6 +247,7 @@ def test_lanes_are_renamed():
     "name",
     [
         "claude-desktop-ably.log",
+        "claude-desktop-short-664.log",
         "mcp-spec-examples.jsonl",
         "ty-2135-messages.log",
         "gopls-42157-verbose.log",
@@ -1301,7 +1302,7 @@ def test_a_transcript_message_that_is_not_json_is_kept_with_a_warning_at_its_pla
         "a note shows it as logged" in done.stderr
     )
     diagram = parse(done.stdout)
-    assert notes_of(diagram)[1] == "not JSON-RPC, relayed as sent: 'f"
+    assert notes_of(diagram)[1] == "not JSON-RPC, as sent: 'f"
     assert arrows(diagram) == [
         (
             "Server",
@@ -1710,7 +1711,7 @@ def test_vim_lsp_log_of_two_servers_gives_a_diagram_each_and_a_cut_record_is_kep
     assert (warning.line, warning.severity) == (3, "warning")
     assert "not JSON" in warning.message
     (note,) = [item for item in ruff.items if isinstance(item, Note)]
-    assert note.text.startswith("not JSON-RPC, relayed as sent:") and note.over == ["ruff"]
+    assert note.text.startswith("not JSON-RPC, as sent:") and note.over == ["ruff"]
 
 
 def test_vim_lsp_log_is_sure_when_it_starts_with_a_record_less_when_quoted_in_a_page():
@@ -1827,3 +1828,35 @@ def test_a_session_saved_as_one_json_array_is_read_message_by_message():
     assert (caught.value.line, caught.value.column) == (2, 3)
     assert caught.value.source_line == '  {"time": "22:33:18",'
     assert "no direction and message" in caught.value.message
+
+
+def test_claudes_short_form_is_read_by_method_and_id():
+    """Claude's mcp.log since 2026 writes `method="initialize" id=0 params` and `id=0 result`:
+    every line was a note "not JSON-RPC", nothing paired."""
+    diagram = import_jsonrpc((CASES / "claude-desktop-short-664.log").read_text())
+    assert arrows(diagram) == [
+        ("Client", "->", "obsidian-vault", "initialize"),
+        ("obsidian-vault", "-->", "Client", "result"),
+        ("Client", "->>", "obsidian-vault", "notifications/initialized"),
+        ("Client", "->", "obsidian-vault", "tools/list"),
+        ("obsidian-vault", "-->", "Client", "result"),
+    ]
+    assert not [m for m in diagram.messages() if m.request or m.response]  # nothing more kept
+    failed = import_jsonrpc(
+        '10:00:00.000Z [x] Message from client: method="tools/call" id="a1" params\n'
+        '10:00:01.000Z [x] Message from server: id="a1" error\n'
+    )
+    assert arrows(failed)[1] == ("x", "-->", "Client", "**error**")
+
+
+def test_what_the_output_channel_wrote_between_trace_records_is_a_note_over_the_server():
+    """The words of each `window/logMessage` (the command Black ran, "All done! ✨ 🍰 ✨") were
+    on the channel's lines after its record, and were lost without a word."""
+    diagram = import_jsonrpc((CASES / "vscode-lsnode-logmessage-1367.log").read_text())
+    notes = [item for item in diagram.items if isinstance(item, Note) and item.over == ["Server"]]
+    assert len(notes) == 3 and "python.exe -m black --stdin-filename" in notes[0].text
+    assert notes[1].text.startswith("CWD formatter:")
+    assert notes[2].text.startswith("All done! ✨ 🍰 ✨")
+    assert "1 file left unchanged." in notes[2].text
+    logged = [m.label for m in diagram.messages()].count("window/logMessage")
+    assert logged == 3

@@ -139,7 +139,7 @@ def test_malformed_lines_are_noted(session):
     diagram = parse(session["text"])
     notes = [item for item in diagram.items if isinstance(item, Note)]
     assert [note.over for note in notes] == [["claude-ai"]]
-    assert notes[0].text == "not JSON-RPC, relayed as sent: this is not json"
+    assert notes[0].text == "not JSON-RPC, as sent: this is not json"
 
 
 def test_secrets_are_masked_in_the_diagram_not_in_the_relay(session):

@@ -162,7 +162,7 @@ def session_diagram(
                 messages = [stand_in]
         if messages is None:
             if line.text.strip():
-                quoted = label(f"not JSON-RPC, relayed as sent: {line.text}", NOTE_CHARS)
+                quoted = label(f"not JSON-RPC, as sent: {line.text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
             continue
         texts = [line.text] if len(messages) == 1 else _element_texts(line.text, len(messages))
@@ -391,6 +391,31 @@ _SERVER_METHODS = (
 )  # fmt: skip
 
 
+def _said_in_short(side: Side, text: str) -> Sent | None:
+    """A message as Claude's `mcp.log` writes it in short, by its method and id alone:
+    `method="tools/list" id=1 params`, `id=1 result` (the log kept nothing more of it)."""
+    found = _SHORT_REQUEST.fullmatch(text) or _SHORT_RESPONSE.fullmatch(text)
+    if found is None:
+        return None
+    message: dict[str, Any] = {"jsonrpc": "2.0"}
+    if found["id"] is not None:
+        try:
+            message["id"] = json.loads(found["id"])  # `id=0`, `id="a1"`
+        except ValueError:
+            message["id"] = found["id"]
+    if "method" in found.re.groupindex:
+        message["method"] = found["method"]
+    else:
+        message[found["kind"]] = {}
+    return Sent(side, json.dumps(message), as_logged="")
+
+
+_SHORT_REQUEST = re.compile(
+    r'method="(?P<method>[^"\n]*)"(?:[ \t]+id=(?P<id>\S+))?(?:[ \t]+params)?[ \t]*'
+)
+_SHORT_RESPONSE = re.compile(r"id=(?P<id>\S+)[ \t]+(?P<kind>result|error)[ \t]*")
+
+
 def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]]:
     """The messages of an MCP host's log, by the server its brackets name (Claude Desktop's
     `mcp.log` holds every server's, each numbering its own ids), and what could not be
@@ -405,7 +430,7 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
     for number, match, message in log_records(lines, _HOST_LINE, _LOG_START, warnings):
-        sent = Sent(match["side"], message)  # type: ignore[arg-type]
+        sent = _said_in_short(match["side"], message) or Sent(match["side"], message)  # type: ignore[arg-type]
         found.append((number, _server_named(match["head"]), sent))
     # What went wrong, as the host says it, in its place among the messages.
     for number, match, said in record_texts(lines, _HOST_RECORD, _LOG_START):
@@ -1046,7 +1071,17 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
         named = _NAME_ID.match(match["name"]) if match is not None else None
         answers = named["method"] if named and match and match["kind"] == "response" else None
         sent.append(Sent(sender, text_sent, as_logged, answers=answers))
+        if block.member is None and (shown := _channel_text(lines[start + 1 : end])):
+            sent.append(Sent("server", shown, remark=True))
     return sent, warnings
+
+
+def _channel_text(lines: list[str]) -> str | None:
+    """What the Output channel wrote between two records that is no block of theirs: the
+    words of a `window/logMessage` the client shows there, what the server wrote on its
+    stderr. A note over the server, as written (a paste's `...` says nothing)."""
+    kept = [line.rstrip() for line in lines if line.strip() and line.strip() not in ("...", "…")]
+    return "\n".join(kept) if kept else None
 
 
 # VS Code's word that a request failed, written in place of its response record:
