@@ -1008,3 +1008,22 @@ def test_a_redirects_target_is_resolved_as_the_client_resolves_it(status, locati
         }
     )
     assert diagram.messages()[1].label == shown
+
+
+def test_a_query_given_only_as_fields_is_in_the_request_line():
+    """Insomnia's HAR gives `foo=bar` in `queryString` alone, its URL without the query: the
+    request line dropped it."""
+    entry = {
+        "startedDateTime": "2024-01-01T00:00:00.000Z",
+        "request": {
+            "method": "GET",
+            "url": "https://insomnia.rest/foo/bar",
+            "httpVersion": "HTTP/1.1",
+            "headers": [],
+            "queryString": [{"name": "foo", "value": "bar baz"}, {"name": "n", "value": "1"}],
+        },
+        "response": {"status": 200, "statusText": "OK", "headers": [], "content": {}},
+    }
+    capture = json.dumps({"log": {"version": "1.2", "entries": [entry]}})
+    (call,) = [m for m in import_har(capture, TrafficOptions(), "i.har").messages() if m.request]
+    assert request(call).splitlines()[0] == "GET /foo/bar?foo=bar+baz&n=1 HTTP/1.1"

@@ -1194,7 +1194,29 @@ def test_an_older_collectors_output_under_docker_composes_prefix_is_read_too():
     assert note.text.startswith("**Sub span event**") and "aisle: 7" in note.text
 
 
+@pytest.mark.parametrize(
+    "prefix", ["2023-11-02T15:56:55.650244396Z ", "otel-1  | 2023-11-02T15:56:55.65+01:00 "]
+)
+def test_the_collectors_output_with_dockers_times_before_its_lines_is_read_too(prefix):
+    """`docker logs -t` (and `kubectl logs --timestamps`) write the time before every line,
+    as opentelemetry-collector-contrib#28870 pasted it: "cannot tell what format this is"."""
+    text = (CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8")
+    stamped = "".join(prefix + line for line in text.splitlines(keepends=True))
+    assert detect(stamped) is IMPORTERS["trace"]
+    assert arrows(import_trace(stamped)) == arrows(trace("otelcol-debug-detailed.log"))
+
+
 # --- AWS X-Ray ----------------------------------------------------------------------------------
+
+
+def test_an_xray_subsegment_whose_segment_is_not_in_the_file_is_called_from_that_segment():
+    """The database called itself, labelled with its own host's name: the subsegment's
+    service was taken from its own name, which for a call is the service it called."""
+    host = "ebdb@aawijb5u25wdoy.cpamxznpdoq8.us-west-2.rds.amazonaws.com"
+    assert arrows(trace("xray-independent-sql-subsegment.json")) == [
+        ("segment defdfd9912dc5a56", "->", host, "SELECT * FROM customers WHERE customer_id=?;"),
+        (host, "-->", "segment defdfd9912dc5a56", "ok"),
+    ]
 
 
 def test_an_xray_trace_is_a_call_for_each_segment_and_each_calling_subsegment():

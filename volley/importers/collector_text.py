@@ -27,8 +27,8 @@ resource and scope they belong to:
 
 Older collectors wrote `Resource labels:`, `InstrumentationLibrarySpans`, `STRING(…)` and
 `SPAN_KIND_SERVER`; the collector's log prefix on the first line (`2025-04-17T10:40:44.560Z
-info ResourceSpans #0`) and Docker Compose's on every line (`otel-collector-1  | `) are left
-out.
+info ResourceSpans #0`), Docker Compose's on every line (`otel-collector-1  | `) and the time
+`docker logs -t` or `kubectl logs --timestamps` puts before every line are left out.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ __all__ = ["collector_spans", "is_collector_text"]
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 _TRACE_ID = re.compile(r"^[ \t]+Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
 _COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
+# The time `docker logs -t` and `kubectl logs --timestamps` put before every line
+_STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
 # A header after the collector's log prefix (`2025-04-17T10:40:44.560Z\tinfo\tResourceSpans #0`)
 _PREFIXED_HEADER = re.compile(
     r"^\S*\d\d:\d\d\S*[ \t]+\S+[ \t]+"
@@ -76,8 +78,9 @@ def _lines(text: str) -> list[str]:
     """The output's lines, without the log and Compose prefixes the collector's output may
     carry, a value written over several lines as one (its lines joined by newlines)."""
     lines = text.replace("\r\n", "\n").split("\n")
-    if sum(1 for line in lines if _COMPOSE.match(line)) * 2 > len(lines):
-        lines = [_COMPOSE.sub("", line, count=1) for line in lines]
+    for prefix in (_COMPOSE, _STAMP):  # `docker compose logs -t`: Compose's, then the time
+        if sum(1 for line in lines if prefix.match(line)) * 2 > len(lines):
+            lines = [prefix.sub("", line, count=1) for line in lines]
     kept: list[str] = []
     for line in lines:
         prefixed = _PREFIXED_HEADER.match(line)

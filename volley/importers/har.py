@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import SplitResult, quote_plus, unquote, urljoin, urlsplit
+from urllib.parse import SplitResult, quote_plus, unquote, urlencode, urljoin, urlsplit
 
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.importers import Imported
@@ -335,6 +335,19 @@ def _from_cache(content: dict, headers: list[tuple[str, str]]) -> str:
     else:
         what = f"{len(content['text']):,} characters"
     return f"(a 304 sends no body; the capture kept the cached copy: {what} of {media})"
+
+
+def _query_string(fields: Any) -> str:
+    """The query a HAR gives only as fields, its URL holding none (Insomnia's, httpsnippet's
+    inputs): `foo=bar`, encoded as a form encodes it."""
+    if not isinstance(fields, list):
+        return ""
+    pairs = [
+        (str(field.get("name", "")), str(field.get("value", "")))
+        for field in fields
+        if isinstance(field, dict) and field.get("name")
+    ]
+    return urlencode(pairs)
 
 
 def _headers(raw: Any) -> list[tuple[str, str]]:
@@ -757,9 +770,8 @@ class _Importer:
         version = _version(request.get("httpVersion"), "HTTP/2" if pseudo else "HTTP/1.1")
         headers = [(name, value) for name, value in headers if not name.startswith(":")]
         parts = urlsplit(request["url"])
-        target = pseudo.get(":path") or (parts.path or "/") + (
-            f"?{parts.query}" if parts.query else ""
-        )
+        query = parts.query or _query_string(request.get("queryString"))
+        target = pseudo.get(":path") or (parts.path or "/") + (f"?{query}" if query else "")
         method = pseudo.get(":method") or str(request.get("method") or "GET")
         if not any(name.lower() == "host" for name, _ in headers):
             # the host and port alone: a `user:password@` in the URL is no part of Host

@@ -54,10 +54,18 @@ def xray_export(documents: list[Any]) -> dict[str, Any] | None:
         spans: list[dict[str, Any]] = []
         top = part.get("type") != "subsegment"
         _add(part, part.get("parent_id"), spans, top=top)
-        service = str(part["name"]) if top else services.get(str(part["id"]), str(part["name"]))
+        service = str(part["name"]) if top else services.get(str(part["id"])) or _unrecorded(part)
         named = {"key": "service.name", "value": {"stringValue": service}}
         resources.append({"resource": {"attributes": [named]}, "scopeSpans": [{"spans": spans}]})
     return {"resourceSpans": resources}
+
+
+def _unrecorded(part: dict[str, Any]) -> str:
+    """The service of a subsegment sent on its own whose segment the file does not hold: named
+    by that segment's id, which is all the subsegment says of it (its own name is what it
+    called, for a call)."""
+    parent = part.get("parent_id")
+    return f"segment {parent}" if parent else str(part["name"])
 
 
 def is_xray(document: Any) -> bool:
@@ -149,11 +157,15 @@ def _add(
 
 
 def _name(part: dict[str, Any]) -> str:
-    """What the call did: an AWS operation (`UpdateItem`), an HTTP request's method and path,
-    else the (sub)segment's name."""
+    """What the call did: an AWS operation (`UpdateItem`), an SQL statement as X-Ray keeps it
+    (`SELECT * FROM customers WHERE customer_id=?;`), an HTTP request's method and path, else
+    the (sub)segment's name."""
     aws = _member(part, "aws")
     if aws.get("operation"):
         return str(aws["operation"])
+    query = _member(part, "sql").get("sanitized_query")
+    if isinstance(query, str) and query.strip():  # a database call: the statement it ran
+        return " ".join(query.split())
     request = _member(_member(part, "http"), "request")
     if request.get("method"):
         path = urlsplit(str(request.get("url") or "")).path
