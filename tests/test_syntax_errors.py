@@ -617,3 +617,32 @@ def test_a_name_written_with_a_comma_says_where_names_end():
     assert error.column == 6 and error.message.startswith('"Map<K,V>" is not one name')
     assert '"participant P as Map<K,V>"' in (error.hint or "")
     volley.parse("participant P as Map<K,V>\nP -> B: x\n")  # the way the hint gives
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "message", "hint"),
+    [
+        ("A -X B: lost", 3, '"-X" is not an arrow', 'small x: "A -x B"'),
+        ("A --X B: lost", 3, '"--X" is not an arrow', 'small x: "A --x B"'),
+        ("A ---> B: x", 3, '"--->" is not an arrow', 'did you mean "-->"?'),
+        ("A --->> B: x", 3, '"--->>" is not an arrow', 'did you mean "-->>"?'),
+        ("A--B: x", 2, '"--" is a shaft with no head', 'did you mean "-->"?'),
+        ("…: later", 1, '"…" does not start a divider: volley writes it "...:"', '"..."'),
+        ("–: x", 1, '"–" does not start a divider: volley writes it "-:"', 'write "-: …"'),
+    ],
+)
+def test_another_tools_arrow_or_an_editors_typography_is_named_for_what_it_is(
+    line, column, message, hint
+):
+    """Mermaid's `-X`, PlantUML's long dotted arrows, an unspaced shaft, an autocorrected
+    `...`: each was "expected an arrow after" the whole line, with a hint to declare it."""
+    error = error_for(f"A -> B: first\n{line}\n")
+    assert (error.line, error.column) == (2, column)
+    assert error.message.startswith(message) and hint in error.hint
+
+
+def test_plantumls_else_in_a_par_block_says_the_branch_word_volley_uses():
+    error = error_for("par x\nA -> B\nelse y\nA -> C\nend\n")
+    assert error.hint == 'the next branch of a par: block starts with "and"'
+    error = error_for("critical x\nA -> B\nelse y\nA -> C\nend\n")
+    assert error.hint == 'the next branch of a critical: block starts with "option"'

@@ -73,6 +73,8 @@ _PLANTUML_NOTE = re.compile(
 MERMAID_ARROWS = {"--)": "-->>", "-)": "->>"}
 # Arrow-like text that is not an arrow, and what was probably meant.
 TYPO_ARROWS = [
+    ("--->>", "-->>"),  # PlantUML's longer dotted arrows
+    ("--->", "-->"),
     ("~>", "->"),
     ("~~>", "-->"),
     ("-->>>", "-->>"),
@@ -89,6 +91,8 @@ TYPO_ARROWS = [
     (">>", "->>"),
     ("--x", "--x "),
     ("-x", "-x "),
+    ("--X", "--x"),  # Mermaid reads its lost head in either case
+    ("-X", "-x"),
     *MERMAID_ARROWS.items(),
     (">", "->"),
 ]
@@ -135,6 +139,10 @@ _NOTE_NAMED_SENDER = re.compile(
 )
 # A name with a shaft between two words and no head: `A - B`, `A -- B`, `A = B`.
 _LONE_SHAFT = re.compile(r"(?<=\S)[ \t]+(?P<shaft>--?|=)[ \t]+(?=\S)")
+# A divider's marks as an editor's autocorrection types them: `…` for `...`, a dash for `-`.
+_TYPED_MARKS = {"…": "...", "–": "-", "—": "--"}
+_TYPED_DIVIDER = re.compile(r"[ \t]*(?P<mark>[…–—])[ \t]*:")
+_GLUED_SHAFT = re.compile(r"(?<=[^\s=-])(?P<shaft>--|==)(?=[^\s=<>-])")  # `A--B: x`
 _ARROW_PARTS = (
     "an arrow is a shaft (- solid, -- dashed, = bold) with a head at one end or both "
     "(> >> x on the right, < << x on the left): ->, -->, =>, <->"
@@ -183,6 +191,8 @@ def block_keyword(written: str) -> str:
     return word if word in ("rect", "box") else {"alt": "if"}.get(word, word) + ":"
 
 
+# The word that starts a block's next branch, by the block's word (PlantUML writes `else`).
+_BRANCH_OF = {"if:": "else", "par:": "and", "critical:": "option"}
 # A line that starts with a block's word and holds an arrow: a message from a participant whose
 # name starts with that word (`loop retry -> 3 times`), though its writer meant the block.
 _OPENER_WITH_ARROW = re.compile(
@@ -257,11 +267,15 @@ class _Explainer:
                         f"{word} outside any block; it belongs inside {owner}", line, column
                     )
                 article = "an" if owner == "if:" else "a"
+                branch = _BRANCH_OF.get(block_keyword(innermost.value))
                 return self.error(
                     f"{word} belongs to {article} {owner} block, but the innermost open block is "
                     f"{_keyword(innermost)} (line {(innermost.line or 1) - 1})",
                     line,
                     column,
+                    hint=None
+                    if branch is None
+                    else f'the next branch of a {_keyword(innermost)} block starts with "{branch}"',
                 )
         if self.at_line_start(line, "END") and innermost is None:
             return self.error(
@@ -428,6 +442,8 @@ class _Explainer:
                 hint = f'did you mean "{meant}"?'
                 if typo in MERMAID_ARROWS:
                     hint = f'"{typo}" is Mermaid\'s async arrow: volley writes "{meant}"'
+                if typo in ("--X", "-X"):
+                    hint = f'volley\'s lost head is a small x: "A {meant} B"'
                 if typo in ("--x", "-x"):
                     mark = segment[at + len(typo) : at + len(typo) + 1]
                     arrow = typo + mark if mark in ("+", "-") else typo  # `A -x+B`: with its mark
@@ -442,6 +458,15 @@ class _Explainer:
                     (name.column or 1) + at,
                     hint=hint,
                 )
+        typed = _TYPED_DIVIDER.match(text)
+        if typed is not None:  # `…: later`: an editor made the `...` of a delay one character
+            mark, meant = typed["mark"], _TYPED_MARKS[typed["mark"]]
+            return self.error(
+                f'"{mark}" does not start a divider: volley writes it "{meant}:"',
+                line,
+                typed.start("mark") + 1,
+                hint=f'an editor may have turned "{meant}" into "{mark}": write "{meant}: …"',
+            )
         habit = _OTHER_COMMENT.match(text)
         if habit is not None:  # `' note to self`, `# Heading`
             return self.error(
@@ -476,8 +501,8 @@ class _Explainer:
                     hint=hint,
                 )
         else:
-            shaft = _LONE_SHAFT.search(written)
-            if shaft is not None:  # `A - B: 25`: a shaft with no head
+            shaft = _LONE_SHAFT.search(written) or _GLUED_SHAFT.search(written)
+            if shaft is not None:  # `A - B: 25`, `A--B: 25`: a shaft with no head
                 start = (name.column or 1) - 1 + len(name.value) - len(name.value.lstrip())
                 at = start + shaft.start("shaft")
                 arrow = shaft["shaft"] + ">"
