@@ -646,3 +646,12 @@ def test_plantumls_else_in_a_par_block_says_the_branch_word_volley_uses():
     assert error.hint == 'the next branch of a par: block starts with "and"'
     error = error_for("critical x\nA -> B\nelse y\nA -> C\nend\n")
     assert error.hint == 'the next branch of a critical: block starts with "option"'
+
+
+def test_front_matter_before_a_diagram_is_one_error_that_keeps_its_title():
+    """Mermaid's front matter before a volley diagram gave an "unexpected -" for each fence."""
+    error = error_for("---\ntitle: Login\nconfig:\n  theme: dark\n---\nA -> B: hi\n")
+    assert (error.line, error.column) == (1, 1)
+    assert error.message.startswith("lines 1-5 are YAML front matter")
+    assert error.hint.startswith('keep "title: Login" as a line of the diagram')
+    assert len(getattr(error, "errors", [error])) == 1

@@ -116,7 +116,7 @@ _LIFELINE_MARKS = {
 # place in the order (`participant A order 10`).
 _STEREOTYPE = re.compile(r"[ \t](<<[^<>\n]*>>)")
 # WebSequenceDiagrams' mark before the name of a participant a message creates: `A->*B: new`
-_CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*])?$")
+_CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$")
 _PLANTUML_ORDER = re.compile(r"[ \t]((?i:order)[ \t]+-?[0-9]+)[ \t]*$")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
@@ -526,14 +526,6 @@ class _ToModel:
                 hint=f'did you mean "{meant}"? a message goes from one participant to one',
             )
             return
-        if _CREATE_MARK.match(name):  # `A ->*B: new`
-            self.error(
-                f'"*" before "{name[1:].strip()}" is WebSequenceDiagrams\' mark that creates the '
-                "participant, not part of its name",
-                _at_text(token, 0),
-                hint="volley draws every participant from the top of the diagram: delete the *",
-            )
-            return
         comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
         if comment is not None:
             said = name[comment.start(1) :]
@@ -636,7 +628,15 @@ class _ToModel:
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
         self._check_name(message.sender, sender)
-        self._check_name(message.receiver, receiver)
+        if receiver.column == arrow.end_column and _CREATE_MARK.match(receiver.value):
+            self.error(  # `A ->*B: new`, `A ->* B: new`: the mark glued to the arrow
+                f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
+                "creates the participant, not part of its name",
+                _at_text(receiver, 0),
+                hint="volley draws every participant from the top of the diagram: delete the *",
+            )
+        else:
+            self._check_name(message.receiver, receiver)
         if _NOTE_WORD.match(message.sender):  # with a label, the line reads as a note
             from volley.language.syntax_errors import note_named  # only a mistake needs it
 
@@ -1390,6 +1390,7 @@ class _Parse:
             )
         found = foreign_header(self.lines)
         if found is None:
+            self.refuse_front_matter(first)
             return
         from volley.share_links import import_hint  # here: only such a file needs it
 
@@ -1399,6 +1400,33 @@ class _Parse:
             number,
             f"this is {what}, not volley; volley import converts it",
             f"run: {command}, then edit and render {out}",
+        )
+
+    def refuse_front_matter(self, first: int) -> None:
+        """YAML front matter before the diagram (`---`, `title: Login`, `---`, as Mermaid and
+        Markdown pages start): one error, not one for each of its lines."""
+        if not first or self.lines[first - 1].strip() != "---":
+            return
+        end = next(
+            (
+                n
+                for n in range(first + 1, len(self.lines) + 1)
+                if self.lines[n - 1].strip() == "---"
+            ),
+            None,
+        )
+        if end is None:
+            return
+        titled = next(
+            (line.strip() for line in self.lines[first : end - 1] if _YAML_TITLE.match(line)), None
+        )
+        raise self.refused(
+            first,
+            f'lines {first}-{end} are YAML front matter ("---" … "---", as Mermaid diagrams and '
+            "Markdown pages start), which volley does not read",
+            f'keep "{titled}" as a line of the diagram and delete the other lines, "---" included'
+            if titled
+            else 'delete those lines, "---" included',
         )
 
     def refused(self, number: int, message: str, hint: str) -> VolleyErrors:
@@ -1423,6 +1451,7 @@ class _Parse:
 _MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 
 
+_YAML_TITLE = re.compile(r"[ \t]*title[ \t]*:[ \t]*\S")  # front matter's title, written as volley's
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
 
 
