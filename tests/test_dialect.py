@@ -1184,3 +1184,9 @@ def test_another_tools_decoration_of_a_name_is_refused(line, column, said):
 
 def test_a_name_in_emphasis_is_no_create_mark():
     assert parse("*em* -> A\n").participants == ["*em*", "A"]
+
+
+def test_mermaids_semicolon_after_a_label_is_pointed_at():
+    (warning,) = volley.check("participant A as Alice;\nA -> B: x\n").warnings
+    assert warning.message.startswith('"Alice;" ends with ";", which is part of the label here')
+    assert (warning.line, warning.column) == (1, 23)

@@ -454,6 +454,13 @@ class _ToModel:
         self._check_name(name, text)
         self._check_colour(name, text)
         self._check_decoration(name, label, text)
+        if label.endswith(";") and len(label) > 1:  # `participant A as Alice;`
+            self._local.run.warn(
+                f'"{label}" ends with ";", which is part of the label here (as swimlanes.io '
+                f'reads it); in Mermaid it ends a statement: to show "{label[:-1].rstrip()}", '
+                'delete the ";"',
+                _at_text(text, len(written.rstrip()) - 1),
+            )
         if label and len(name) > 1 and name[0] == name[-1] == '"':
             if len(label) > 1 and label[0] == label[-1] == '"':  # `"User" as "用户"`
                 said = "is quoted: a volley name and its label take no quotes"
