@@ -13,7 +13,13 @@ import yaml
 from click.testing import CliRunner
 
 import volley
-from volley.checks.secrets import MASK, find_secrets, find_secrets_in_label, redact_body
+from volley.checks.secrets import (
+    MASK,
+    find_secrets,
+    find_secrets_in_label,
+    is_example,
+    redact_body,
+)
 from volley.cli import main
 
 CASES = Path(__file__).parent / "cases" / "secrets"
@@ -105,7 +111,14 @@ def test_a_secret_is_masked_in_every_output(case: dict, fmt: str):
 
 @pytest.mark.parametrize("case", QUIET, ids=_names(QUIET))
 def test_a_sample_from_the_docs_is_quiet(tmp_path: Path, case: dict):
+    """No warning; redaction masks only values written as examples (`AKIAIOSFODNN7EXAMPLE`,
+    a JWT cut short), which a real secret may look like too."""
     source = _diagram(case["where"], case["text"])
-    assert _find(case)(case["text"]) == []
+    text = case["text"]
+    found = _find(case)(text)
+    assert all(is_example(text[secret.start : secret.end]) for secret in found)
     assert WARNING not in _check(tmp_path, source)
-    assert volley.render(source, format="html", redact=True) == volley.render(source, format="html")
+    if not found:
+        assert volley.render(source, format="html", redact=True) == volley.render(
+            source, format="html"
+        )

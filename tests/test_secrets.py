@@ -17,6 +17,7 @@ from volley.checks.secrets import (
     MASK,
     find_secrets,
     find_secrets_in_label,
+    is_example,
     is_placeholder,
     redact_body,
     redact_label,
@@ -191,8 +192,37 @@ def test_live_secrets_are_found_and_masked_in_place(body: str, masked: str):
 
 @pytest.mark.parametrize("body", QUIET)
 def test_placeholders_and_ordinary_values_are_not_secrets(body: str):
-    assert find_secrets(body) == []
-    assert redact_body(body) == body
+    """None looks live; a value written as an example (`YOUR_API_KEY`, a key cut short on
+    purpose) under a secret's name is masked when redacting all the same."""
+    found = find_secrets(body)
+    assert all(is_example(body[secret.start : secret.end]) for secret in found), found
+    if not found:
+        assert redact_body(body) == body
+
+
+@pytest.mark.parametrize(
+    ("body", "value", "masked"),
+    [
+        ("Authorization: Bearer abc123", "abc123", "Authorization: Bearer <redacted>"),
+        ("Cookie: session=foo", "session=foo", "Cookie: session=<redacted>"),
+        ('{"password": "changeme"}', "changeme", '{"password": "<redacted>"}'),
+        ("password=secret&user=ada", "password=secret", "password=<redacted>&user=ada"),
+    ],
+)
+def test_a_value_written_as_an_example_is_masked_when_redacting(body: str, value: str, masked: str):
+    """`Bearer abc123`, `"password": "secret"`: examples to a reader, never warned about, but a
+    real password can be either, and a redacted picture shows neither."""
+    assert redact_body(body) == masked
+    source = f"A -> B: call\nin: Request\n```\n{body}\n```\n"
+    assert volley.check(source).warnings == []  # an example is no live secret
+    for fmt in ("svg", "html"):
+        assert value not in volley.render(source, format=fmt, redact=True, bodies="appendix")
+        assert value in volley.render(source, format=fmt, bodies="appendix")
+
+
+def test_a_stand_in_is_left_as_written_when_redacting():
+    body = '{"password": "", "token": null, "secret": "<redacted>", "key": "${API_KEY}"}'
+    assert find_secrets(body) == [] and redact_body(body) == body
 
 
 @pytest.mark.parametrize("value", ["<redacted>", "xxx", "...", "$TOKEN", "{{token}}", "", "  "])
@@ -295,7 +325,8 @@ def test_a_private_key_written_across_a_labels_line_breaks_is_masked_whole():
 def test_a_cookie_in_a_label_counts_only_when_it_looks_like_a_credential():
     """In prose a cookie is held to the Authorization header's rule: `session_id=xyz` in a
     Mermaid guide is an example; a value shaped like a key is still a secret."""
-    assert find_secrets_in_label("Set-Cookie: session_id=xyz") == []
+    text = "Set-Cookie: session_id=xyz"
+    assert [text[s.start : s.end] for s in find_secrets_in_label(text)] == ["xyz"]  # an example
     assert find_secrets_in_label("Cookie: sid=hello") == []
     assert find_secrets_in_label(f"Cookie: sid={LIVE}") != []
 

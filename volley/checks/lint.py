@@ -230,11 +230,16 @@ def _slip_warnings(
                 0,
                 f'write "{first}" to make them one participant',
             )
-    messages = diagram.messages()
-    senders = {m.sender for m in messages}
+    senders: set[str] = set()
+    to: dict[str, list[Message]] = {}  # the messages each participant is sent
+    for message in diagram.messages():
+        senders.add(message.sender)
+        to.setdefault(message.receiver, []).append(message)
     for name in first_line:
-        to = [m for m in messages if m.receiver == name]
-        if not to or name in senders or name in diagram.declared_lines or any(m.label for m in to):
+        sent = to.get(name)
+        if not sent or name in senders or name in diagram.declared_lines:
+            continue
+        if any(message.label for message in sent):
             continue
         shorter = [other for other in first_line if name.startswith(other + " ")]
         if shorter:
@@ -245,7 +250,7 @@ def _slip_warnings(
                 name,
                 len(before) + 1,
                 f'to send "{name[len(before) :].strip()}" to {before}, write '
-                f'"{to[0].sender} -> {before}: {name[len(before) :].strip()}"',
+                f'"{sent[0].sender} -> {before}: {name[len(before) :].strip()}"',
             )
 
 

@@ -126,22 +126,27 @@ class Secret:
 
 # --- what is a placeholder, and what looks like a credential ---------------------------------
 
-_PLACEHOLDER = re.compile(
+# Values that stand in for a secret and hold none: a mask, a variable, a word for nothing.
+_STAND_IN = re.compile(
     r"<[^<>]*>"  # <redacted>, <token>
     r"|\[[^\[\]]*\]"  # [redacted]
     r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
     r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"  # $TOKEN, ${TOKEN}, %TOKEN%
     r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
-    r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false|string"
-    r"|example|sample|dummy|changeme|secret|password|token)"
+    r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false)"
     r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
+    r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
+)
+# Values written as an example of a secret: no warning says they look live, but a redacted
+# picture masks them as well, for a real password can be `abc123` or `secret`.
+_EXAMPLE = re.compile(
+    r"(?i:string|example|sample|dummy|changeme|secret|password)"
     r"|(?i:foo|bar|baz|qux|foobar|xyz|abc|abc123|test|demo|1234|12345|123456)"  # classic dummies
     # cut short on purpose: `sk-proj-abc1…`; a JWT's header and claims, `eyJhbGciOi…`, say
     # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
     r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
     r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
     r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
-    r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
 )
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
 # A program's call, `bin2hex(random_bytes(16))`: how a value is made, not the value
@@ -162,9 +167,22 @@ DOCUMENTED_EXAMPLES = frozenset(
 
 
 def is_placeholder(value: str) -> bool:
-    """Whether a value is written as a stand-in rather than a real credential."""
+    """Whether a value is written as a stand-in or an example rather than a real credential."""
+    return is_stand_in(value) or is_example(value)
+
+
+def is_stand_in(value: str) -> bool:
+    """Whether a value holds no secret at all: empty, a mask (`<redacted>`, `***`), a variable
+    (`$TOKEN`, `{{token}}`), a word for nothing (`null`)."""
     value = value.strip().strip("\"'").strip()
-    return not value or value in DOCUMENTED_EXAMPLES or bool(_PLACEHOLDER.fullmatch(value))
+    return not value or bool(_STAND_IN.fullmatch(value))
+
+
+def is_example(value: str) -> bool:
+    """Whether a value is written as an example (`abc123`, `changeme`, `sk-proj-abc1…`, the
+    RFCs' own): never warned about, but masked when the output is redacted."""
+    value = value.strip().strip("\"'").strip()
+    return value in DOCUMENTED_EXAMPLES or bool(_EXAMPLE.fullmatch(value))
 
 
 def credential_like(value: str) -> bool:
@@ -218,7 +236,7 @@ def secret_name(key: str) -> bool:
 
 def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
-    if strength is None or is_placeholder(value):
+    if strength is None or is_stand_in(value):
         return False
     if strength == "weak":
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
@@ -337,7 +355,7 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
-        if not is_placeholder(scheme.group(2)) and not (
+        if not is_stand_in(scheme.group(2)) and not (
             prose and not credential_like(scheme.group(2))
         ):
             yield start + scheme.start(2), start + len(value)
@@ -362,7 +380,7 @@ def _cookie_values(
     offset = start
     for pair in pairs[:1] if first_only else pairs:
         key, eq, cookie = pair.partition("=")
-        if eq and not is_placeholder(cookie) and not (prose and not credential_like(cookie)):
+        if eq and not is_stand_in(cookie) and not (prose and not credential_like(cookie)):
             lead = len(cookie) - len(cookie.lstrip())
             yield offset + len(key) + 1 + lead, offset + len(pair.rstrip())
         offset += len(pair) + 1
@@ -486,7 +504,7 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
     `password: \\"…\\"` in a GraphQL query held in JSON."""
     for match in _INLINE_AUTHORIZATION.finditer(text):
         value = match.group(2)
-        if not is_placeholder(value) and not (prose and not credential_like(value)):
+        if not is_stand_in(value) and not (prose and not credential_like(value)):
             yield Secret(*match.span(2), _describe(match.group(1), header=True))
     for match in _QUOTED_PAIR.finditer(text):
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
@@ -545,13 +563,13 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             for begin, end in _header_values(name.strip(), value.strip(), start, prose):
                 yield Secret(begin, end, f"the {name.strip()} header")
     for match in _CURL_USER.finditer(text):
-        if not is_placeholder(match.group(2)):
+        if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), "the password of curl's --user")
     for match in _CURL_COOKIE.finditer(text):
         for begin, end in _cookie_values(match.group(2), match.start(2), first_only=False):
             yield Secret(begin, end, "the cookie of curl's --cookie")
     for match in _NPMRC.finditer(text):
-        if not is_placeholder(match.group(2)):
+        if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
 
 
@@ -585,7 +603,7 @@ def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     for match in _URL_USERINFO.finditer(text):
-        if not is_placeholder(match.group(1)):
+        if not is_stand_in(match.group(1)):
             yield Secret(*match.span(1), "the password in a URL")
     for pattern, what in (
         (_DISCORD_WEBHOOK, "a Discord webhook's token"),
@@ -664,7 +682,7 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     ):
         for match in pattern.finditer(text):
             group = next(g for g in range(1, (pattern.groups or 0) + 1) if match.group(g))
-            if not is_placeholder(match.group(group)):
+            if not is_stand_in(match.group(group)):
                 yield Secret(*match.span(group), what)
 
 
@@ -1198,11 +1216,14 @@ class DiagramSecrets:
         return self.again(_masked(text, secrets) if secrets else text)
 
     def places(self) -> Iterator[tuple[int, int, Secret, str]]:
-        """(source line, offset in that line, secret, line text) for every secret."""
+        """(source line, offset in that line, secret, line text) for every secret that looks
+        live: not one written as an example (`abc123`), which redaction masks all the same."""
         for found, secrets in self._by_text:
             lines = found.text.split("\n")
             starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
             for secret in secrets:
+                if is_example(found.text[secret.start : secret.end]):
+                    continue
                 index = bisect.bisect_right(starts, secret.start) - 1
                 yield found.line + index, secret.start - starts[index], secret, lines[index]
 
