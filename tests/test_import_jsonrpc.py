@@ -1860,3 +1860,11 @@ def test_what_the_output_channel_wrote_between_trace_records_is_a_note_over_the_
     assert "1 file left unchanged." in notes[2].text
     logged = [m.label for m in diagram.messages()].count("window/logMessage")
     assert logged == 3
+
+
+def test_lsp_modes_nil_for_a_method_it_lost_is_no_method():
+    """Emacs lsp-mode logs `Received response 'nil - (14)'` for a request it lost track of:
+    the arrow read "nil result"."""
+    trace = "[Trace - 02:33:12 AM] Received response 'nil - (14)' in 0ms.\nResult: null\n"
+    (answer,) = import_jsonrpc(trace).messages()
+    assert answer.label.startswith("result (id 14")

@@ -1070,6 +1070,8 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
         text_sent = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         named = _NAME_ID.match(match["name"]) if match is not None else None
         answers = named["method"] if named and match and match["kind"] == "response" else None
+        if answers == "nil":  # Emacs lsp-mode's word for a method it no longer knows
+            answers = None
         sent.append(Sent(sender, text_sent, as_logged, answers=answers))
         if block.member is None and (shown := _channel_text(lines[start + 1 : end])):
             sent.append(Sent("server", shown, remark=True))
