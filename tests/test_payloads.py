@@ -227,14 +227,38 @@ def test_whole_document_values(body, row):
     assert body_table(body, "json").rows == [row]
 
 
-def test_bare_scalars_need_a_declared_json_body():
+def test_a_body_that_is_one_json_value_is_a_row_as_the_contract_says():
+    """`42`, `true`, `null`, `"ok"` parse as JSON: one row, declared `json` or not."""
     for scalar in ("42", "true", "null", '"ok"'):
-        table = body_table(scalar, None)
-        assert not table.rows  # the reason says so, not that the body is not JSON
-        assert (
-            table.reason == "no table: the body is one value alone; a json fence shows it as a row"
-        )
+        assert body_table(scalar, None).rows == body_table(scalar, "json").rows
     assert body_table("{}", None).rows == [Row(ROOT_KEY, "{}", "empty-object", "body")]
+    assert (
+        body_table("ok", None).reason
+        == 'no table: the body is not JSON, HTTP or "key: value" lines'
+    )
+
+
+def test_a_json_object_with_a_request_member_of_its_own_is_json_not_a_har_entry():
+    """`{"id": 7, "request": {"method": "GET", …}, "note": …}` was read as a HAR entry: the
+    table showed `GET /x HTTP/1.1` alone, `id` and `note` gone."""
+    request = '"request": {"method": "GET", "url": "/x", "headers": []}'
+    keys = [row.key for row in body_table(f'{{"id": 7, {request}, "note": "n"}}', "json").rows]
+    assert keys == ["id", "request.method", "request.url", "request.headers", "note"]
+    rpc = '{"request": {"method": "tools/call", "url": "/x", "headers": []}}'
+    assert body_table(rpc, "json").source == "json"  # no HTTP method: no HAR entry
+    assert body_table('{"startedDateTime": "t", ' + request + "}", "json").source == "http"
+    nan = body_table("{" + request + ', "x": NaN}', "json")
+    assert not nan.rows and "NaN is not a JSON value" in (nan.reason or "")
+
+
+def test_key_value_lines_named_like_an_event_streams_fields_are_rows_unless_they_are_events():
+    assert [(r.key, r.value) for r in body_table("data: hello\ndata: world", None).rows] == [
+        ("data", "hello"),
+        ("data", "world"),
+    ]
+    assert body_table('event: message\ndata: {"a": 1}', None).source == "events"
+    assert body_table('data: {"a": 1}\n\ndata: {"b": 2}', None).source == "events"
+    assert body_table("data: hello", "sse").source == "events"
 
 
 def test_undeclared_json_is_recognised_in_any_language():

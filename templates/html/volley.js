@@ -813,8 +813,11 @@
     if (view === "table") {
       content.push(table(payload));
     } else {
-      // Said when the body was meant to give a table (JSON that does not parse), not for text.
-      if (payload.warn) content.push(el("p", { "class": "vl-notice" }, payload.reason + "."));
+      // Why there is no table: a notice where the body was meant to give one (JSON that does
+      // not parse), a quiet line for text, which reads as it should.
+      if (!hasTable && payload.reason) {
+        content.push(el("p", { "class": payload.warn ? "vl-notice" : "vl-why" }, payload.reason + "."));
+      }
       content.push(el("pre", {
         "class": "vl-raw" + (this.wrap ? " vl-wrapped" : ""), tabindex: "0", "aria-label": payload.label + ", raw"
       }, el("code", null, coloured(payload))));

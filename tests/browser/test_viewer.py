@@ -441,6 +441,8 @@ def test_text_bodies_are_not_warned_about_broken_json_is(open_page) -> None:
     )
     assert page.locator(f"{PANEL} .vl-raw").inner_text() == "hello there"
     assert page.locator(f"{PANEL} .vl-notice").count() == 0
+    why = page.locator(f"{PANEL} .vl-why")  # the reason, in the raw view, not only a tooltip
+    assert why.inner_text().startswith('No table for lang "text"')
     table = page.locator(f"{PANEL} [data-vl-view=table]")
     assert table.is_disabled()
     assert table.get_attribute("title").startswith('No table for lang "text"')

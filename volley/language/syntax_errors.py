@@ -255,8 +255,8 @@ class _Explainer:
                 f"{'out' if side == 'in' else 'in'}:)",
                 line,
                 column,
-                hint="payloads belong to the message line above them; a note or a blank "
-                "block line in between detaches them",
+                hint="payloads belong to the message line above them; a note, a divider or a "
+                "block's line (if:, else, end …) in between detaches them",
             )
         for name, owner in (("ELSE", "if:"), ("AND", "par:"), ("OPTION", "critical:")):
             found = self.at_line_start(line, name)

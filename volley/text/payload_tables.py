@@ -575,12 +575,16 @@ def _is_ndjson(text: str) -> bool:
 
 
 def _is_event_stream(text: str) -> bool:
-    """Only `event:`/`data:`/`id:`/`retry:` fields and `:` comments, with some `data:`."""
-    lines = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
-    fields = [_EVENT_FIELD.fullmatch(line) for line in lines if not line.startswith(":")]
-    return all(match is not None and match["value"] is not None for match in fields) and any(
-        match and match["name"] == "data" for match in fields
-    )
+    """Only `event:`/`data:`/`id:`/`retry:` fields and `:` comments, with some `data:`, that
+    say they are events: an `event:` line, or a blank line between two events. (`data: a`
+    and `data: b` alone are `key: value` lines, a row each.)"""
+    lines = [line.rstrip("\r") for line in text.strip("\n").split("\n")]
+    filled = [line for line in lines if line.strip()]
+    fields = [_EVENT_FIELD.fullmatch(line) for line in filled if not line.startswith(":")]
+    if not all(match is not None and match["value"] is not None for match in fields):
+        return False
+    names = {match["name"] for match in fields if match is not None}
+    return "data" in names and ("event" in names or len(filled) < len(lines))
 
 
 # --- Multipart --------------------------------------------------------------------------------
@@ -709,6 +713,14 @@ def _exchange_table(request: str, response: str) -> Table:
 # --- A HAR entry pasted as JSON ---------------------------------------------------------------
 
 
+# The members of a HAR 1.2 entry (a tool's own start with "_": `_resourceType`)
+_HAR_ENTRY_KEYS = frozenset(
+    {"pageref", "startedDateTime", "time", "request", "response", "cache", "timings",
+     "serverIPAddress", "connection", "comment"}
+)  # fmt: skip
+_HTTP_METHOD = re.compile(r"[A-Za-z]+")  # GET, POST, PROPFIND: not a JSON-RPC `tools/call`
+
+
 def _har_entry_table(text: str) -> Table | None:
     """A HAR 1.2 entry (`{"request": {...}, "response": {...}}`) read as the HTTP it records.
 
@@ -718,13 +730,18 @@ def _har_entry_table(text: str) -> Table | None:
     if '"request"' not in text:
         return None
     try:
-        entry = json.loads(text)
+        entry = json.loads(text, parse_constant=_constant)
     except (ValueError, RecursionError):  # ValueError: also an int too long to convert
         return None
-    request = entry.get("request") if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or any(
+        key not in _HAR_ENTRY_KEYS and not key.startswith("_") for key in entry
+    ):
+        return None  # an object with keys of its own (`"id"`, `"note"`) is plain JSON
+    request = entry.get("request")
     if not (
         isinstance(request, dict)
         and isinstance(request.get("method"), str)
+        and _HTTP_METHOD.fullmatch(request["method"])
         and isinstance(request.get("url"), str)
         and isinstance(request.get("headers"), list)
     ):
@@ -809,8 +826,9 @@ def _sniffed_table(body: str, name: str | None) -> Table:
         return broken_json
     if name is not None:
         return _no_table(f'no table for YAML beyond flat "key: value" lines (see line {other})')
-    if _json_table(body).rows:  # `true`, `42`, `"ok"`: JSON too, but text as much
-        return _no_table("no table: the body is one value alone; a json fence shows it as a row")
+    value = _json_table(body)
+    if value.rows:  # `true`, `42`, `"ok"`: a body that parses as JSON, one value alone
+        return value
     return _no_table('no table: the body is not JSON, HTTP or "key: value" lines')
 
 
