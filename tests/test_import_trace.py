@@ -658,6 +658,34 @@ def test_what_a_consumer_did_is_drawn_when_it_took_the_message():
     assert labels(45) == [*sent, "tcp.connect", "process"]
     assert labels(40) == [*sent, "process", "tcp.connect"]
     assert labels(100) == [*sent, "tcp.connect", "process"]  # after all the trace did
+    assert labels(38) == [*sent, "process", "tcp.connect"]  # taken while it was sent
+
+
+def test_a_consumer_that_took_the_message_while_it_was_sent_follows_the_send():
+    """A Kafka send lasts until the broker's ack: a consumer taking the message before that
+    was drawn beside its own send, in a par block, as if both happened at once."""
+    text = otlp(
+        ("web", "POST /order", 0, 100, "server", None),
+        ("web", "send", 10, 30, "producer", 1),
+        ("billing", "take", 15, 16, "consumer", 2),
+        ("billing", "charge", 15, 16, "internal", 3),
+        ("web", "INSERT", 40, 50, "client", 1),
+    )
+    diagram = import_trace(text, TrafficOptions(), "t.json")
+    assert not [item for item in diagram.items if isinstance(item, Block)]
+    assert [label for *_, label in arrows(diagram)][1:3] == ["send", "charge"]
+
+
+def test_what_a_consumer_did_is_drawn_inside_a_later_top_level_call_that_ran_meanwhile():
+    text = otlp(
+        ("cron", "publish", 0, 1, "producer", None),
+        ("worker", "take", 50, 51, "consumer", 1),
+        ("worker", "do", 50, 51, "internal", 2),
+        ("api", "GET /y", 30, 80, "server", None),
+        ("api", "SELECT", 70, 75, "client", 4),
+    )
+    labels = [label for *_, label in arrows(import_trace(text, TrafficOptions(), "t.json"))]
+    assert labels.index("do") < labels.index("SELECT")
 
 
 def test_jaeger_spans_that_carry_their_own_process_are_a_trace():

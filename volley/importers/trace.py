@@ -1193,11 +1193,7 @@ class _Builder:
         ended = (server.end if server is not None else None) or client.end
         after = [c for c in others if ended is not None and c.start >= ended]
         during = [c for c in others if c not in after]
-        if server is not None:
-            there = self.lane(server.service)
-        else:
-            peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
-            there = self.lane(peer or "remote")
+        there = self.lane(server.service) if server is not None else self.peer_lane(client)
         words = self.call_label(client, server)
         items: list[Item] = [
             Message(
@@ -1230,22 +1226,29 @@ class _Builder:
         others = [c for c in producer.children if c.kind not in _CALLEES]
         items: list[Item] = []
         reached: list[_Span | None] = [*consumers] or [None]  # none recorded: its peer
+        sent = producer.end if producer.end is not None else producer.start
         for consumer in reached:
-            if consumer is not None:
-                there = self.lane(consumer.service)
-            else:
-                peer = producer.peer or producer.attribute(*_PEER_KEYS) or producer.peer_address
-                there = self.lane(peer or "remote")
+            there = self.lane(consumer.service) if consumer else self.peer_lane(producer)
             words = _marked(producer, self.call_label(producer, consumer))
             request = self.payload("Request", producer)
             items.append(Message(0, here, there, "->>", words, request=request))
-            if consumer is not None:
-                took = self.meanwhile(
-                    [(consumer, there)], [(child, there) for child in consumer.children]
-                )
-                end = consumer.end if consumer.end is not None else consumer.start
-                self._late.append((max(consumer.start, producer.start), took, end))
+            if consumer is None:
+                continue
+            took = self.meanwhile(
+                [(consumer, there)], [(child, there) for child in consumer.children]
+            )
+            if consumer.start <= sent:  # taken while it was sent (a send that waits for the
+                items += took  # broker's ack), or a clock ahead: straight after the arrow
+            else:
+                end = max(consumer.end or consumer.start, consumer.start)
+                self._late.append((consumer.start, took, end))
         return [*items, *self.meanwhile([(producer, here)], [(child, here) for child in others])]
+
+    def peer_lane(self, client: _Span) -> str:
+        """The lane of what a CLIENT or PRODUCER span with no SERVER or CONSUMER under it
+        called: the peer it names, else `remote`."""
+        peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
+        return self.lane(peer or "remote")
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
@@ -1316,7 +1319,6 @@ class _Builder:
                 note = Note(0, [where], "\n".join(lines))
                 time = event.time if event.time is not None else span.start
                 happened.append((time, len(happened), [note], None))
-        waiting = len(self._late)  # what consumers took later is kept back from here on
         for child, lane in children:
             # a call's time, which calls made at once share; work inside one service is a
             # moment in it (a span timing a whole request would overlap every call in it),
@@ -1324,17 +1326,19 @@ class _Builder:
             call = child.kind in _CALLERS or child.kind in _CALLEES or bool(child.children)
             end = (child.end if child.end is not None else child.start) if call else None
             happened.append((child.start, len(happened), self.span_items(child, lane), end))
-        # What a consumer did with a message sent in here is drawn here if it took the message
-        # before all of this was over; later, it waits for the stretch of time around this one.
+        # What a consumer did with a message, kept back, is drawn here if it took the message
+        # while this stretch of time ran; otherwise it waits for the stretch around its time.
+        starts = [span.start for span, _ in logged] or [start for start, *_ in happened]
         ends = [span.end or span.start for span, _ in logged]
         ends += [start if end is None else end for start, _, _, end in happened]
-        over = max(ends, default=None)
-        taken, self._late[waiting:] = self._late[waiting:], []
-        for start, items, end in taken:
-            if over is not None and start <= over:
-                happened.append((start, len(happened), items, end))
-            else:
-                self._late.append((start, items, end))
+        if starts:
+            begun, over = min(starts), max(ends)
+            waiting, self._late = self._late, []
+            for start, items, end in waiting:
+                if begun <= start <= over:
+                    happened.append((start, len(happened), items, end))
+                else:
+                    self._late.append((start, items, end))
         happened.sort(key=lambda each: each[:2])
         return _side_by_side(happened)
 
