@@ -1170,7 +1170,6 @@ def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):
     [
         ("participant A <<Service>>", 15, '"<<Service>>" after "A" is PlantUML\'s stereotype'),
         ("actor User <<human>>", 12, '"<<human>>" after "User" is PlantUML\'s stereotype'),
-        ("participant C order 10", 15, '"order 10" after "C" is PlantUML\'s place in the order'),
         ("A->*B: new", 4, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
         ("A ->* B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
     ],
@@ -1190,3 +1189,34 @@ def test_mermaids_semicolon_after_a_label_is_pointed_at():
     (warning,) = volley.check("participant A as Alice;\nA -> B: x\n").warnings
     assert warning.message.startswith('"Alice;" ends with ";", which is part of the label here')
     assert (warning.line, warning.column) == (1, 23)
+
+
+def test_review_of_the_slip_warnings():
+    """Deliberate names get no slip warning; the ones that remain point at the name and keep
+    the message's arrow."""
+    quiet = [
+        "participant a as Alice\nparticipant A as Admin\na -> A: x\n",  # both labelled
+        "App -> DB: write\nDB -> DB Replica\n",  # DB never sends to DB
+        "participant Purchase Order 42\nPurchase Order 42 -> B: x\n",  # a name
+        "participant Work order 7 as WO\nWork order 7 -> B: x\n",
+    ]
+    for text in quiet:
+        assert volley.check(text).warnings == [], text
+    (case,) = volley.check("participant A\nparticipant a as alice\nA -> a: x\n").warnings
+    assert (case.line, case.column) == (2, 13)
+    (colon,) = volley.check("Client ->> API: x\nClient ->> API GET /users\n").warnings
+    assert colon.hint.endswith('write "Client ->> API: GET /users"')
+    (order,) = volley.check("participant A order 10\nA -> B: x\n").warnings
+    assert order.message.endswith('"order 10" is PlantUML\'s place in the order')
+    assert (order.line, order.column) == (1, 15)
+
+
+def test_a_line_read_as_a_branch_gets_no_name_checks_and_a_guess_no_warning():
+    text = "if: a\nA -> B\nelse cache miss ->* db\nA -> C\nelse x -> db;\nend\n"
+    assert volley.check(text).warnings == []
+    errors = errors_of("A -> B: call\nnote over B\n  waiting\nend note\n")
+    assert not [w for w in getattr(errors[0], "warnings", []) if "empty" in w.message]
+    checked = volley.check("A -> B: call\nnote: waiting\nend note\n")
+    assert checked.warnings[0].message.endswith(
+        "ends at the next element by itself; delete this line"
+    )

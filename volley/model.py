@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 DividerStyle = Literal["bold", "regular", "dashed", "thin", "delay"]
 BlockKind = Literal["if", "group", "loop", "opt", "par", "critical", "break", "rect"]
+# The word that starts a further branch of a block, by the block's kind.
+BRANCH_WORDS: dict[str, str] = {"if": "else", "par": "and", "critical": "option"}
 LineStyle = Literal["solid", "dashed", "bold"]
 HeadStyle = Literal["none", "filled", "open", "cross"]
 

@@ -142,7 +142,11 @@ def _name_warnings(
 
     def warning(message: str, name: str, at: int, hint: str) -> Diagnostic:
         shown = source_line(first_line[name]) or ""
-        column = shown.find(name) + at + 1 if name in shown else 1
+        # the name where it stands whole, not inside a word (`a` in "participant a")
+        found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", shown) or re.search(
+            re.escape(name), shown
+        )
+        column = found.start() + at + 1 if found else 1
         line = first_line[name]
         return Diagnostic(
             message, diagram.filename, line, column, shown, severity="warning", hint=hint
@@ -221,9 +225,10 @@ def _slip_warnings(
     another's with words after it, only ever sent unlabelled messages (`Client -> API GET
     /users`: the label's colon left out)."""
     by_case: dict[str, str] = {}
+    labels = diagram.labels
     for name in sorted(first_line, key=lambda name: first_line[name]):
         first = by_case.setdefault(name.casefold(), name)
-        if first != name:
+        if first != name and not (labels.get(name) and labels.get(first)):  # both labelled: meant
             yield warning(
                 f'"{name}" is another participant than "{first}": names are told apart by case',
                 name,
@@ -239,19 +244,39 @@ def _slip_warnings(
         sent = to.get(name)
         if not sent or name in senders or name in diagram.declared_lines:
             continue
-        if any(message.label for message in sent):
+        if len(sent) > 1 or sent[0].label:  # one unlabelled message: the slip's shape
             continue
-        shorter = [other for other in first_line if name.startswith(other + " ")]
+        message = sent[0]
+        shorter = [
+            other
+            for other in first_line
+            if name.startswith(other + " ")
+            and any(m.sender == message.sender for m in to.get(other, ()))
+        ]  # a name its sender also sends to
         if shorter:
             before = max(shorter, key=len)
+            rest = name[len(before) :].strip()
             yield warning(
                 f'"{name}" is another participant than "{before}": is a colon missing after '
                 f'"{before}"?',
                 name,
                 len(before) + 1,
-                f'to send "{name[len(before) :].strip()}" to {before}, write '
-                f'"{sent[0].sender} -> {before}: {name[len(before) :].strip()}"',
+                f'to send "{rest}" to {before}, write '
+                f'"{message.sender} {message.arrow} {before}: {rest}"',
             )
+    for name in first_line:  # PlantUML's `participant A order 10`, A used alone too
+        order = _PLANTUML_ORDER.fullmatch(name)
+        if order is not None and order["bare"] in first_line:
+            yield warning(
+                f'"{name}" is another participant than "{order["bare"]}": "{order["order"]}" is '
+                "PlantUML's place in the order",
+                name,
+                order.start("order"),
+                f'volley orders participants with one line: "order: {order["bare"]}, …"',
+            )
+
+
+_PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")
 
 
 def _activation_warnings(

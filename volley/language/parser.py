@@ -40,6 +40,7 @@ from volley.limits import (
     limit_error,
 )
 from volley.model import (
+    BRANCH_WORDS,
     Activation,
     Block,
     BlockKind,
@@ -112,12 +113,10 @@ _LIFELINE_MARKS = {
     "**": ("creates the participant", "volley does not draw that: delete it"),
     "!!": ("destroys the participant", "volley does not draw that: delete it"),
 }
-# PlantUML's decorations after a declared name: a stereotype (`participant A <<Service>>`), a
-# place in the order (`participant A order 10`).
+# PlantUML's stereotype after a declared name: `participant A <<Service>>`
 _STEREOTYPE = re.compile(r"[ \t](<<[^<>\n]*>>)")
 # WebSequenceDiagrams' mark before the name of a participant a message creates: `A->*B: new`
 _CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$")
-_PLANTUML_ORDER = re.compile(r"[ \t]((?i:order)[ \t]+-?[0-9]+)[ \t]*$")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
@@ -126,8 +125,8 @@ _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
     "o": ("circle head", 'volley draws no circle: write "A {arrow} B"'),
 }
-# The word that starts a further branch of a block, by the block's kind.
-_BRANCH_WORDS = {"if": "else", "par": "and", "critical": "option"}
+# A line that starts with the word of a block's further branch (`else cache miss -> db`)
+_BRANCH_LINE = re.compile(rf"[ \t]*(?i:{'|'.join(BRANCH_WORDS.values())})[ \t]")
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
@@ -269,14 +268,17 @@ _ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{_ARROW_LIKE.pattern}|[-=]x[ \t]
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
 # (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
+# A note closed or opened the way PlantUML and Mermaid write it: `end note`, `note over B`
+_NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
+_NOTE_OPENED_WORDS = r"(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t]"
+_NOTE_END = re.compile(rf"[ \t]*{_NOTE_END_WORDS}")
+_NOTE_OPENED = re.compile(rf"[ \t]*{_NOTE_OPENED_WORDS}")
 _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
     r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$"
-    # a note opened or closed the way Mermaid and PlantUML write it: no colon, `end note`
-    r"|(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t][^:\n]*$"
-    r"|(?i:end[ \t]*[hr]?note)[ \t]*$)"
+    rf"|{_NOTE_OPENED_WORDS}[^:\n]*$|{_NOTE_END_WORDS})"  # without volley's colon
 )
 
 
@@ -590,8 +592,9 @@ class _ToModel:
             )
 
     def _check_decoration(self, name: str, label: str, token: Token) -> None:
-        """`participant A <<Service>>`, `participant A order 10`: PlantUML's stereotype and
-        place in the order, after a declared name, which they would be read as part of."""
+        """`participant A <<Service>>`: PlantUML's stereotype after a declared name, which it
+        would be read as part of. (Its `participant A order 10` is pointed out by the lint,
+        where `A` is used alone: `Purchase Order 42` is a name.)"""
         stereotype = _STEREOTYPE.search(name)
         if stereotype is not None:
             bare = name[: stereotype.start()].strip()
@@ -602,14 +605,6 @@ class _ToModel:
                 _at_text(token, stereotype.start(1)),
                 hint=f'volley draws none: delete it, or show it in the label: "participant {bare} '
                 f'as {shown}"',
-            )
-        order = _PLANTUML_ORDER.search(name)
-        if order is not None:
-            self.error(
-                f'"{order.group(1)}" after "{name[: order.start()].strip()}" is PlantUML\'s place '
-                "in the order, not part of a name",
-                _at_text(token, order.start(1)),
-                hint='volley orders participants with one line: "order: A, B, C"',
             )
 
     def _check_colour(self, name: str, token: Token) -> None:
@@ -634,8 +629,10 @@ class _ToModel:
             label=_text(label),
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
-        self._check_name(message.sender, sender)
-        if receiver.column == arrow.end_column and _CREATE_MARK.match(receiver.value):
+        written = self._local.run.lines[message.line - 1]
+        if _BRANCH_LINE.match(written):  # `else x -> y;`: in its block a branch and its label
+            pass  # (`_branch_with_arrow`), whose words are no names to check
+        elif receiver.column == arrow.end_column and _CREATE_MARK.match(receiver.value):
             self.error(  # `A ->*B: new`, `A ->* B: new`: the mark glued to the arrow
                 f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
                 "creates the participant, not part of its name",
@@ -643,6 +640,7 @@ class _ToModel:
                 hint="volley draws every participant from the top of the diagram: delete the *",
             )
         else:
+            self._check_name(message.sender, sender)
             self._check_name(message.receiver, receiver)
         if _NOTE_WORD.match(message.sender):  # with a label, the line reads as a note
             from volley.language.syntax_errors import note_named  # only a mistake needs it
@@ -713,6 +711,13 @@ class _ToModel:
                         ', as swimlanes.io reads it ("%%" starts no comment there); to end the '
                         'note with a comment, write "//" instead'
                     )
+                elif _NOTE_END.match(written):  # PlantUML's end of a note of several lines
+                    said += ": a volley note ends at the next element by itself; delete this line"
+                elif _NOTE_OPENED.match(written):  # `note over B`, opened without the colon
+                    said += (
+                        "; to start a note of its own here, write it with its colon, as in "
+                        '"note B: …"'
+                    )
                 elif keyword_matcher("BOX").match(written + "\n"):
                     said += (
                         ": a box starts only where its participants' declarations follow it "
@@ -771,7 +776,7 @@ class _ToModel:
         miss -> db` in an if block), which the grammar reads as a message from "else cache
         miss": inside its block, as Mermaid reads it, the line is the branch. None for any
         other item (a message that carries a payload is a message)."""
-        word = _BRANCH_WORDS.get(kind)
+        word = BRANCH_WORDS.get(kind)
         if word is None or not isinstance(item, Message) or item.request or item.response:
             return None
         written = self._local.run.lines[item.line - 1].strip()
@@ -783,7 +788,7 @@ class _ToModel:
         """Point out a line of the note that reads as a branch of its block, written Mermaid's
         way (`else failure` in an if block): the note's text, as swimlanes.io reads it, where
         its writer most likely meant the branch."""
-        word = _BRANCH_WORDS.get(kind)
+        word = BRANCH_WORDS.get(kind)
         for line in self._local.run.branch_lines.pop(id(note), ()):
             written = self._local.run.lines[line - 1]
             words = written.strip()
@@ -1207,7 +1212,8 @@ class _Parse:
         raise self.fail([*self.syntax_errors, *self.errors, self.located(message, token)])
 
     def fail(self, errors: list[VolleyError], stopped_at: int | None = None) -> VolleyErrors:
-        """Every error, in order; on a line already reported as a syntax error, that one alone:
+        """Every error, in order; on a line already reported as a syntax error, that one alone
+        (no warning either):
         the line was read again as what was most likely meant (`set_aside`), and a mistake
         found in that guess (`in Request` read as `in:` with no body) is not the user's.
         `stopped_at`: the line reading stopped at, with lines after it unread."""
@@ -1215,7 +1221,8 @@ class _Parse:
         kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
         kept += self.unclosed
         ordered = sorted(kept, key=lambda error: (error.line, error.column))
-        warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
+        said = [w for w in self.warnings if w.line not in guessed]  # nor a warning of a guess
+        warnings = sorted(said, key=lambda w: (w.line, w.column))
         return VolleyErrors(ordered, warnings, stopped_at=stopped_at)
 
     def run(self) -> Diagram:

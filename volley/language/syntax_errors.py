@@ -14,6 +14,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
+from volley.model import BRANCH_WORDS
 from volley.text.fences import fence_open, read_block
 
 WORDS = {
@@ -192,7 +193,7 @@ def block_keyword(written: str) -> str:
 
 
 # The word that starts a block's next branch, by the block's word (PlantUML writes `else`).
-_BRANCH_OF = {"if:": "else", "par:": "and", "critical:": "option"}
+_BRANCH_OF = {f"{kind}:": word for kind, word in BRANCH_WORDS.items()}
 # A line that starts with a block's word and holds an arrow: a message from a participant whose
 # name starts with that word (`loop retry -> 3 times`), though its writer meant the block.
 _OPENER_WITH_ARROW = re.compile(
@@ -295,7 +296,7 @@ class _Explainer:
             found = _OPENER_WITH_ARROW.match(self.lines[number - 1])
             if found is not None:
                 word, rest = found.group(1), found.group(2).strip()
-                sender = found.group().strip()[: found.start(3) - found.start()].strip()
+                sender = self.lines[number - 1][found.start(1) : found.start("arrow")].strip()
                 return (
                     f'line {number} is a message from "{sender}" (a line that holds an arrow is '
                     f'a message); to open the block there, write "{word.lower()}: {rest}"'
