@@ -1329,9 +1329,9 @@ class _Builder:
         # What a consumer did with a message, kept back, is drawn here if it took the message
         # while this stretch of time ran; otherwise it waits for the stretch around its time.
         starts = [span.start for span, _ in logged] or [start for start, *_ in happened]
-        ends = [span.end or span.start for span, _ in logged]
-        ends += [start if end is None else end for start, _, _, end in happened]
-        if starts:
+        if self._late and starts:
+            ends = [span.end or span.start for span, _ in logged]
+            ends += [start if end is None else end for start, _, _, end in happened]
             begun, over = min(starts), max(ends)
             waiting, self._late = self._late, []
             for start, items, end in waiting:
@@ -1345,8 +1345,11 @@ class _Builder:
     def _taken_before(self, time: int | None) -> list[Item]:
         """What consumers did with messages, kept back until now (`publish`), that happened
         before `time` (all of it if None): between a trace's top spans, or after the last."""
-        due = [late for late in self._late if time is None or late[0] < time]
-        self._late = [late for late in self._late if late not in due]
+        due: list[tuple[int, list[Item], int]] = []
+        kept: list[tuple[int, list[Item], int]] = []
+        for late in self._late:
+            (due if time is None or late[0] < time else kept).append(late)
+        self._late = kept
         return [item for _, items, _ in sorted(due, key=lambda late: late[0]) for item in items]
 
 

@@ -125,8 +125,8 @@ _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
     "o": ("circle head", 'volley draws no circle: write "A {arrow} B"'),
 }
-# A line that starts with the word of a block's further branch (`else cache miss -> db`)
-_BRANCH_LINE = re.compile(rf"[ \t]*(?i:{'|'.join(BRANCH_WORDS.values())})[ \t]")
+# A sender that starts with the word of a block's further branch (`else cache miss -> db`)
+_BRANCH_START = re.compile(rf"(?i:{'|'.join(BRANCH_WORDS.values())})[ \t]")
 # The word "if" starting an if block's label, which its tag already shows.
 _SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
 _KEYWORDS = (
@@ -629,9 +629,8 @@ class _ToModel:
             label=_text(label),
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
-        written = self._local.run.lines[message.line - 1]
-        if _BRANCH_LINE.match(written):  # `else x -> y;`: in its block a branch and its label
-            pass  # (`_branch_with_arrow`), whose words are no names to check
+        if _BRANCH_START.match(message.sender):  # `else x -> y;`: in its block a branch and
+            pass  # its label (`_branch_with_arrow`), whose words are no names to check
         elif receiver.column == arrow.end_column and _CREATE_MARK.match(receiver.value):
             self.error(  # `A ->*B: new`, `A ->* B: new`: the mark glued to the arrow
                 f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
@@ -779,10 +778,10 @@ class _ToModel:
         word = BRANCH_WORDS.get(kind)
         if word is None or not isinstance(item, Message) or item.request or item.response:
             return None
-        written = self._local.run.lines[item.line - 1].strip()
-        if not re.match(rf"(?i){word}[ \t]", written):
+        starts = _BRANCH_START.match(item.sender)
+        if starts is None or starts.group().rstrip().lower() != word:
             return None
-        return written[len(word) :].strip()
+        return self._local.run.lines[item.line - 1].strip()[len(word) :].strip()
 
     def _branch_in_note(self, kind: BlockKind, note: Note) -> None:
         """Point out a line of the note that reads as a branch of its block, written Mermaid's
