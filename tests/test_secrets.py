@@ -685,3 +685,18 @@ def test_an_authorization_parameters_scheme_is_no_secret():
     assert warning.source_line[warning.column - 1 :].startswith("<redacted>")
     query = "A -> B: GET /x?authorization=Zk3sQ9pLmN4vR8sT1uW3yX5zA7bC9 HTTP/1.1"
     assert "Zk3sQ9" not in redact_text(query)
+
+
+def test_a_progress_message_elsewhere_hides_no_token():
+    """An LSP progress message's `"token"` ties a report to its work, in that message only:
+    a token another message carries is masked and warned about all the same."""
+    secret = "ghq9Zx7TqLm2Vw8RpK4sNd3Y"
+    text = (
+        "Client -> Server: progress\nin:\n```json\n"
+        '{"jsonrpc": "2.0", "method": "$/progress", "params": {"token": "a1b2c3d4-5e6f"}}\n'
+        f'```\nClient -> Server: login\nin:\n```json\n{{"token": "{secret}"}}\n```\n'
+    )
+    assert secret not in volley.render(text, format="html", redact=True)
+    warnings = volley.check(text).warnings
+    assert [warning.line for warning in warnings] == [9]
+    assert "a1b2c3d4" in volley.render(text, format="html", redact=True)

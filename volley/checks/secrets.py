@@ -974,10 +974,8 @@ _FINDERS: _Finders = (
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
-    (
-        _statement_secrets,
-        _finds(r"(?i)pwd|password|identified"),
-    ),
+    # pwd, password, identified: a first letter that is a set lets the search skip ahead
+    (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)")),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
@@ -1177,11 +1175,8 @@ class DiagramSecrets:
     that point at each (`places`), the masking of each text, and of each credential where
     the diagram repeats it unnamed (`again`).
 
-    Most diagrams hold none, and one look at all their texts at once says so: every pattern
-    but a private key block stops at a line's end, and a block stops where the next begins,
-    so nothing found in the texts joined by new lines (each label's line breaks made new lines
-    too) means nothing in any of them (read as a body, which finds all a label's reading finds
-    and more).
+    Most diagrams hold none, and one look at all their texts at once says so
+    (`_any_secret`).
     """
 
     def __init__(self, diagram: Diagram) -> None:
@@ -1193,11 +1188,12 @@ class DiagramSecrets:
         self._by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
         # a label's `\n` and `<br>` start a line as its own reading does (`password: …` after
         # one is a named value at a line's start)
-        joined = "\n".join(
-            text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _shown(text.text))
-            for text in texts
-        )
-        if not find_secrets(joined):
+        if not _any_secret(
+            [
+                text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _shown(text.text))
+                for text in texts
+            ]
+        ):
             self.again: Callable[[str], str] = _unchanged
             return
         for text in texts:
@@ -1226,6 +1222,34 @@ class DiagramSecrets:
                     continue
                 index = bisect.bisect_right(starts, secret.start) - 1
                 yield found.line + index, secret.start - starts[index], secret, lines[index]
+
+
+def _any_secret(texts: list[str]) -> bool:
+    """Whether any of these texts, read as a body (which finds all a label's reading finds and
+    more), holds a secret.
+
+    Each way of finding secrets looks once, at the texts its cheap test lets through joined by
+    new lines, and as they read percent-decoded: every pattern but a private key block stops
+    at a line's end, and a block stops where the next begins, so nothing found in the joined
+    texts means nothing in any of them.
+    """
+    texts += [layer for text in texts if "%" in text for layer, _ in decoded_layers(text)]
+    everything = "\n".join(texts)
+    if _PROGRESS_MESSAGE.search(everything):  # its "token" is none in its own text only
+        alone = [text for text in texts if _PROGRESS_MESSAGE.search(text)]
+        if any(_found_in(text, False, _FINDERS) for text in alone):
+            return True
+        texts = [text for text in texts if text not in alone]
+        everything = "\n".join(texts)
+    let_through: dict[Callable[[str], bool], str] = {}
+    for finder, may_find in _FINDERS:
+        if may_find not in let_through:
+            let_through[may_find] = (
+                "\n".join(text for text in texts if may_find(text)) if may_find(everything) else ""
+            )
+        if let_through[may_find] and next(finder(let_through[may_find], False), None):
+            return True
+    return False
 
 
 def _unchanged(text: str) -> str:
