@@ -127,7 +127,7 @@ def test_one_look_at_many_texts_misses_none(many: list[str]):
     """`DiagramSecrets` looks at all of a diagram's texts at once, each way of finding secrets
     at the texts its cheap test lets through: a secret in any one of them is never missed."""
     holds_any = any(unfiltered(text, False) for text in many)
-    assert secrets._any_secret(list(many)) or not holds_any
+    assert secrets._any_secret(many) or not holds_any
 
 
 @FUZZ

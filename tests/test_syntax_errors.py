@@ -629,13 +629,20 @@ def test_a_name_written_with_a_comma_says_where_names_end():
         ("A--B: x", 2, '"--" is a shaft with no head', 'did you mean "-->"?'),
         ("…: later", 1, '"…" does not start a divider: volley writes it "...:"', '"..."'),
         ("–: x", 1, '"–" does not start a divider: volley writes it "-:"', 'write "-: …"'),
+        ("A -< B: x", 3, '"-<" is not an arrow; expected an arrow', "a shaft (- solid"),
+        ("A ~ B: x", 3, '"~" is not an arrow; expected an arrow', "a shaft (- solid"),
+        ("A －＞ B: x", 3, '"－＞" is written in full-width characters', 'did you mean "->"?'),
+        ("甲－－＞乙：好", 2, '"－－＞" is written in full-width', 'did you mean "-->"?'),
+        ("A ＜＝ B: x", 3, '"＜＝" is written in full-width', 'did you mean "<="?'),
+        ("A － B: x", 3, '"－" is written in full-width', 'did you mean "->"?'),
     ],
 )
 def test_another_tools_arrow_or_an_editors_typography_is_named_for_what_it_is(
     line, column, message, hint
 ):
     """Mermaid's `-X`, PlantUML's long dotted arrows, an unspaced shaft, an autocorrected
-    `...`: each was "expected an arrow after" the whole line, with a hint to declare it."""
+    `...`, arrow characters that make no arrow, an arrow an input method typed in full-width
+    forms: each was "expected an arrow after" the whole line, with a hint to declare it."""
     error = error_for(f"A -> B: first\n{line}\n")
     assert (error.line, error.column) == (2, column)
     assert error.message.startswith(message) and hint in error.hint
@@ -655,3 +662,12 @@ def test_front_matter_before_a_diagram_is_one_error_that_keeps_its_title():
     assert error.message.startswith("lines 1-5 are YAML front matter")
     assert error.hint.startswith('keep "title: Login" as a line of the diagram')
     assert len(getattr(error, "errors", [error])) == 1
+
+
+def test_a_full_width_arrow_is_read_on_as_meant():
+    """The message's in: is its own, not a second error of a line that was skipped."""
+    text = "A －＞ B: x\nin:\n  k: v\nB -> A: ok\n"
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    assert len(info.value.errors) == 1
+    volley.parse("A & B -> C: x\n")  # a name may hold other signs

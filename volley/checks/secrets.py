@@ -1233,7 +1233,7 @@ def _any_secret(texts: list[str]) -> bool:
     at a line's end, and a block stops where the next begins, so nothing found in the joined
     texts means nothing in any of them.
     """
-    texts += [layer for text in texts if "%" in text for layer, _ in decoded_layers(text)]
+    texts = texts + [layer for text in texts if "%" in text for layer, _ in decoded_layers(text)]
     everything = "\n".join(texts)
     if _PROGRESS_MESSAGE.search(everything):  # its "token" is none in its own text only
         alone = [text for text in texts if _PROGRESS_MESSAGE.search(text)]

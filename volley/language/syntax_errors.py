@@ -8,6 +8,7 @@ says it in the language's own words, with a suggestion where one is likely.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from lark import Token
@@ -148,6 +149,13 @@ _ARROW_PARTS = (
     "an arrow is a shaft (- solid, -- dashed, = bold) with a head at one end or both "
     "(> >> x on the right, < << x on the left): ->, -->, =>, <->"
 )
+# Arrow-like characters standing alone between two names that make no arrow: `A -< B`.
+_ARROWISH = re.compile(r"(?<=\S)[ \t]+(?P<run>[-=<>~]+)[ \t]+(?=\S)")
+# An arrow as an input method types it, in full-width or small forms (`A －＞ B`, `甲－＞乙`),
+# which NFKC reads as ASCII.
+_WIDE = "\ufe63\ufe64\ufe65\uff0d\uff1c\uff1d\uff1e"
+_WIDE_ARROW = re.compile(rf"[-=<>{_WIDE}]*[{_WIDE}][-=<>{_WIDE}]*")
+_ARROW = re.compile(r"(?:<<?|x)?(?:--?|=)(?:>>?|x)?")
 # Names apart by commas before an arrow: `A, B -> C` (a comma ends a name).
 _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
@@ -515,6 +523,29 @@ class _Explainer:
                     line,
                     at + 1,
                     hint=f'did you mean "{arrow}"? {_ARROW_PARTS}',
+                )
+            start = (name.column or 1) - 1 + len(name.value) - len(name.value.lstrip())
+            wide = _WIDE_ARROW.search(written)
+            if wide is not None and _ARROW.fullmatch(unicodedata.normalize("NFKC", wide[0])):
+                arrow = unicodedata.normalize("NFKC", wide[0])
+                arrow += ">" if arrow in ("-", "--", "=") else ""  # a shaft alone
+                at = start + wide.start()
+                self.meant = text[:at] + f" {arrow} " + text[at + len(wide[0]) :]
+                return self.error(
+                    f'"{wide[0]}" is written in full-width characters, which volley does not '
+                    "read as an arrow",
+                    line,
+                    at + 1,
+                    hint=f'did you mean "{arrow}"? (an input method may have typed it wide)',
+                )
+            arrowish = _ARROWISH.search(written)
+            if arrowish is not None:  # `A -< B`, `A ~ B`
+                return self.error(
+                    f'"{arrowish["run"]}" is not an arrow; expected an arrow such as -> or --> '
+                    f'between "{written[: arrowish.start()]}" and "{written[arrowish.end() :]}"',
+                    line,
+                    start + arrowish.start("run") + 1,
+                    hint=_ARROW_PARTS,
                 )
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
