@@ -1361,3 +1361,45 @@ def test_xray_segments_of_one_trace_and_subsegments_sent_on_their_own():
     served = rows(diagram.messages()[0])
     assert served["metadata.default.nothing"] == "null"
     assert served["metadata.default.ratios"] == "[0.5, 1.25]"
+
+
+def test_a_client_span_that_names_only_its_url_calls_the_urls_host():
+    """An HTTP client span whose instrumentation left out `server.address` and the like (older
+    OpenTelemetry SDKs: `http.url` alone) calls the host its URL names, not a lane `remote`
+    that every such call would share."""
+    attributes = [
+        [{"key": "http.url", "value": {"stringValue": "https://api.github.com/repos/o/r"}}],
+        [{"key": "url.full", "value": {"stringValue": "http://10.0.0.7:8080/v1/charges"}}],
+        [{"key": "url.full", "value": {"stringValue": "http://[::1/broken"}}],
+    ]
+    data = {
+        "resourceSpans": [
+            otlp_span("01", None, "shop", 2, 0),
+            *[
+                otlp_span(f"0{k + 2}", "01", "shop", 3, 10 * k + 1, attributes=more)
+                for k, more in enumerate(attributes)
+            ],
+        ]
+    }
+    messages = import_trace(json.dumps(data)).messages()
+    calls = [m.receiver for m in messages if m.sender == "shop" and m.arrow == "->"]
+    assert calls == ["api.github.com", "10.0.0.7", "remote"]
+
+
+def test_a_url_that_cannot_be_split_is_no_reason_to_refuse_the_trace():
+    """`http://[::1/x` (an IPv6 host left open) made urllib raise, and the whole X-Ray trace was
+    refused as "a member has a type the format does not give it"."""
+    segment = {
+        "id": "a1", "name": "svc", "start_time": 1, "end_time": 2,
+        "trace_id": "1-5f84c7a5-c4d7c1d9d2a5b4e0a9b2a6b1",
+        "http": {"request": {"url": "http://[::1/x", "method": "GET"}},
+        "subsegments": [{
+            "id": "b2", "name": "billing", "namespace": "remote", "start_time": 1.1,
+            "end_time": 1.5, "http": {"request": {"url": "http://[::1/y", "method": "POST"}},
+        }],
+    }  # fmt: skip
+    data = {"Traces": [{"Id": segment["trace_id"], "Segments": [
+        {"Id": "a1", "Document": json.dumps(segment)},
+    ]}]}  # fmt: skip
+    labels = [m.label for m in import_trace(json.dumps(data)).messages()]
+    assert labels[:2] == ["GET http://[::1/x", "POST http://[::1/y"]  # as written

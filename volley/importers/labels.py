@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+from urllib.parse import SplitResult, urlsplit
 
 from volley.errors import VolleyError, escaped, json_reason
 from volley.language.parser import parse
@@ -336,3 +337,12 @@ def note_line(line: str) -> str:
     number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
     at = number.end() if number else 0
     return f"{line[:at]}\\{line[at:]}"
+
+
+def url_parts(url: str | None) -> SplitResult | None:
+    """A URL's parts, as a capture gives it; None for none, or for one that cannot be split
+    (`http://[::1/x`), which the importer names as it stands."""
+    try:
+        return urlsplit(url) if url else None
+    except ValueError:
+        return None

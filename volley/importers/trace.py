@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
 from volley.importers.collector_text import collector_spans, is_collector_text
-from volley.importers.labels import json_documents, json_error, label, named_lane
+from volley.importers.labels import json_documents, json_error, label, named_lane, url_parts
 from volley.importers.traffic import TrafficOptions, imported
 from volley.importers.xray import is_xray, is_xray_header, xray_export
 from volley.model import Block, Branch, Diagram, Divider, Item, Message, Note, Payload
@@ -1246,9 +1246,9 @@ class _Builder:
 
     def peer_lane(self, client: _Span) -> str:
         """The lane of what a CLIENT or PRODUCER span with no SERVER or CONSUMER under it
-        called: the peer it names, else `remote`."""
+        called: the peer it names, or the host of the URL it called, else `remote`."""
         peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
-        return self.lane(peer or "remote")
+        return self.lane(peer or _host(client.attribute("url.full", "http.url")) or "remote")
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
@@ -1280,7 +1280,8 @@ class _Builder:
             method = span.attribute("http.request.method", "http.method")
             route = span.attribute("http.route", "url.path", "http.target", "http.path")
             url = span.attribute("url.full", "http.url")
-            route = route or (urlsplit(url).path if url else None)
+            parts = url_parts(url)
+            route = route or (parts.path if parts else None)
             if method and route:
                 return label(f"{method} {route}")
             rpc = span.attribute("rpc.method")
@@ -1426,3 +1427,9 @@ def _duration(nanos: int) -> str:
     if nanos >= 1_000_000:
         return f"{nanos / 1e6:.3g} ms"
     return f"{nanos / 1e3:.3g} µs"
+
+
+def _host(url: str | None) -> str | None:
+    """The host a URL names (`api.github.com`)."""
+    parts = url_parts(url)
+    return parts.hostname if parts else None

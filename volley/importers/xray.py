@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from typing import Any
-from urllib.parse import urlsplit
+
+from volley.importers.labels import url_parts
 
 __all__ = ["is_xray", "is_xray_header", "xray_export"]
 
@@ -168,8 +169,9 @@ def _name(part: dict[str, Any]) -> str:
         return " ".join(query.split())
     request = _member(_member(part, "http"), "request")
     if request.get("method"):
-        path = urlsplit(str(request.get("url") or "")).path
-        return f"{request['method']} {path or '/'}".strip()
+        url = str(request.get("url") or "")
+        parts = url_parts(url)
+        return f"{request['method']} {(parts.path or '/') if parts else url or '/'}".strip()
     return str(part.get("name") or "")
 
 
