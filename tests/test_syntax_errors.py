@@ -671,3 +671,34 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         volley.parse(text, "f.volley")
     assert len(info.value.errors) == 1
     volley.parse("A & B -> C: x\n")  # a name may hold other signs
+
+
+@pytest.mark.parametrize(
+    ("line", "hint"),
+    [
+        ("group#43829c #lightblue Registration", 'write "group: Registration"'),
+        ("alt#2f2e7b #lightgreen success", 'write "alt success"'),
+        ("loop#red retry", 'write "loop retry"'),
+        ("seq#red in order", 'write "group: seq in order"'),
+        ("box over A: waits", 'sequencediagram.org\'s "box" is written "note A: waits"'),
+        ("rbox over A, B: shared", 'written "note A, B: shared"'),
+        ("frame Login", 'volley\'s title: write "title: Login"'),
+        ("entryspacing 0.9", '"entryspacing" sets nothing in volley: delete the line'),
+        ("space -3", '"space" sets nothing in volley: delete the line'),
+        ("destroyafter B", "not drawn: delete the line"),
+    ],
+)
+def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
+    """sequencediagram.org (where many a course's diagrams are drawn) colours a fragment after
+    its word, draws notes as boxes, and sets its spacing: each line was "expected an arrow",
+    and a coloured block's `end` a second error."""
+    text = f"A -> B: first\n{line}\nA -> B: inside\nend\n" if "#" in line else f"{line}\n"
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    (error,) = info.value.errors
+    assert hint in (error.hint or ""), error.format()
+
+
+def test_a_mermaid_box_may_still_say_over():
+    diagram = volley.parse("box over the wall\nparticipant A\nend\nA -> B: x\n")
+    assert diagram.boxes[0].label == "over the wall"

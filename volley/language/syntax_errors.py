@@ -69,7 +69,25 @@ OTHER_TOOLS_STATEMENTS = frozenset(
 _PLANTUML_DELAY = re.compile(r"\.{3,}(?:[ \t]*(?P<label>.*?)[ \t]*\.{3,})?")
 _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
 _PLANTUML_NOTE = re.compile(
-    r"(?i)(?:hnote|rnote|ref)[ \t]+over[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
+    r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox)[ \t]+over[ \t]+(?P<over>[^:]+?)[ \t]*:"
+    r"(?P<text>.*)"
+)
+# Whose notes those are: sequencediagram.org draws `box`, `abox` and `rbox` over participants.
+_NOTE_TOOL = {
+    "box": "sequencediagram.org",
+    "abox": "sequencediagram.org",
+    "rbox": "sequencediagram.org",
+}
+# sequencediagram.org's settings of how its picture looks: volley has nothing to set.
+SEQUENCEDIAGRAM_ORG_SETTINGS = (
+    "entryspacing", "participantspacing", "autoactivation", "lifelinestyle", "activecolor",
+    "fontfamily", "linear", "parallel", "bottomparticipants", "space",
+)  # fmt: skip
+# A block's word with sequencediagram.org's colours after it (`alt#2f2e7b #lightgreen ok`: its
+# frame's and its background's), and the label after them.
+_COLOURED_BLOCK = re.compile(
+    r"(?i)(?P<word>alt|else|opt|loop|par|break|critical|group|ref|seq|strict|neg|ignore|"
+    r"consider|assert)#\S*(?:[ \t]+#\S+)?(?P<label>.*)"
 )
 # The arrows of Mermaid that volley writes another way (its async arrows: an open head).
 MERMAID_ARROWS = {"--)": "-->>", "-)": "->>"}
@@ -634,7 +652,29 @@ class _Explainer:
         note = _PLANTUML_NOTE.match(stripped)
         if note is not None:
             meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
-            return f'PlantUML\'s "{word}" is written "{meant}" in volley', indent + meant
+            tool = _NOTE_TOOL.get(note["word"].lower(), "PlantUML")
+            return f'{tool}\'s "{note["word"]}" is written "{meant}" in volley', indent + meant
+        coloured = _COLOURED_BLOCK.fullmatch(stripped.rstrip())
+        if coloured is not None:  # `group#43829c #lightblue Registration`
+            block, label = coloured["word"].lower(), coloured["label"].strip()
+            if block in ("alt", "else", "opt", "loop", "par", "break", "critical", "group"):
+                meant = f"{block}: {label}" if block == "group" else f"{block} {label}"
+            else:  # UML's other fragments, which volley draws as a group
+                meant = f"group: {block} {label}"
+            return (
+                f'sequencediagram.org\'s colours after "{block}" are not drawn: write '
+                f'"{meant.rstrip()}"'
+            ), indent + meant.rstrip()
+        if lowered == "frame" and rest.strip():
+            meant = f"title: {rest.strip()}"
+            return f'sequencediagram.org\'s "frame" is volley\'s title: write "{meant}"', None
+        if lowered in SEQUENCEDIAGRAM_ORG_SETTINGS:
+            return f'sequencediagram.org\'s "{word}" sets nothing in volley: delete the line', None
+        if lowered in ("destroyafter", "destroysilent") and rest.strip():
+            return (
+                f'sequencediagram.org\'s "{word}" (a lifeline that ends) is not drawn: delete '
+                "the line"
+            ), None
         if lowered == "return":
             return (
                 'PlantUML\'s "return" answers the last call; volley writes the answer as a '
