@@ -686,13 +686,19 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("entryspacing 0.9", '"entryspacing" sets nothing in volley: delete the line'),
         ("space -3", '"space" sets nothing in volley: delete the line'),
         ("destroyafter B", "not drawn: delete the line"),
+        ("participantgroup #lightgreen Chain", 'a box of participants: write "box Chain"'),
     ],
 )
 def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
     """sequencediagram.org (where many a course's diagrams are drawn) colours a fragment after
     its word, draws notes as boxes, and sets its spacing: each line was "expected an arrow",
     and a coloured block's `end` a second error."""
-    text = f"A -> B: first\n{line}\nA -> B: inside\nend\n" if "#" in line else f"{line}\n"
+    if line.startswith("participantgroup"):
+        text = f"{line}\nparticipant A\nend\nA -> B: x\n"
+    elif "#" in line:
+        text = f"A -> B: first\n{line}\nA -> B: inside\nend\n"
+    else:
+        text = f"{line}\n"
     with pytest.raises(VolleyErrors) as info:
         volley.parse(text, "f.volley")
     (error,) = info.value.errors

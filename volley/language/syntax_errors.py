@@ -665,6 +665,13 @@ class _Explainer:
                 f'sequencediagram.org\'s colours after "{block}" are not drawn: write '
                 f'"{meant.rstrip()}"'
             ), indent + meant.rstrip()
+        if lowered == "participantgroup":  # `participantgroup #lightgreen **Chain**` … `end`
+            label = " ".join(w for w in rest.split() if not w.startswith("#"))
+            meant = f"box {label}".rstrip()
+            return (
+                f'sequencediagram.org\'s "participantgroup" is a box of participants: write '
+                f'"{meant}"'
+            ), indent + meant
         if lowered == "frame" and rest.strip():
             meant = f"title: {rest.strip()}"
             return f'sequencediagram.org\'s "frame" is volley\'s title: write "{meant}"', None
