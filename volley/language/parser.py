@@ -208,8 +208,12 @@ def _name() -> re.Pattern[str]:
 
 @cache
 def _mermaid_note() -> re.Pattern[str]:
-    """A note written the Mermaid way: `note over A: text`, `note left of A: text`."""
-    return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
+    """A note written the Mermaid way, its words on its line: `note over A: text`, `note left
+    of A: text`. (One whose words start below it, `note over B:`, as WebSequenceDiagrams
+    writes a note of several lines, is read as `note B:` is.)"""
+    return re.compile(
+        rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})[^:\n]*:[ \t]*[^ \t\n]"
+    )
 
 
 def if_label(label: str) -> str:

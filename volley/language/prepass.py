@@ -216,7 +216,8 @@ class _Lifter:
         their fences.
 
         A note written the Mermaid way (`note over A: text`) is one line, as in Mermaid: only
-        lines indented deeper than it, and fences, continue it.
+        lines indented deeper than it, and fences, continue it. Written so with its words
+        below it (`note over B:`), it runs on as any other.
         """
         lines = self.lines
         owner_width = indent_width(lines[index])

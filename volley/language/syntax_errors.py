@@ -598,6 +598,12 @@ class _Explainer:
             return f'write "end": it closes any block, with no colon (not "{stripped.rstrip()}")', (
                 indent + "end"
             )
+        if _PLANTUML_NOTE_END.match(stripped):
+            return (
+                '"end note" ends a note of several lines in PlantUML and WebSequenceDiagrams; a '
+                "volley note (note B: with its lines below it) ends at the next element by "
+                "itself: delete the line"
+            ), None
         if lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
         if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
