@@ -1187,6 +1187,7 @@ def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):
         ("actor User <<human>>", 12, '"<<human>>" after "User" is PlantUML\'s stereotype'),
         ("A->*B: new", 4, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
         ("A ->* B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
+        ("A->+*B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
     ],
 )
 def test_another_tools_decoration_of_a_name_is_refused(line, column, said):
@@ -1198,6 +1199,15 @@ def test_another_tools_decoration_of_a_name_is_refused(line, column, said):
 
 def test_a_name_in_emphasis_is_no_create_mark():
     assert parse("*em* -> A\n").participants == ["*em*", "A"]
+
+
+def test_a_create_mark_apart_from_the_arrow_is_pointed_out_where_the_name_is_used_bare():
+    """`A -> *B` (a space after the arrow) reads as a name, as `*em*` does; beside B, which
+    the diagram uses without the mark, it is pointed out (Open OnDemand's `Proxy->+ *hook`)."""
+    (warning,) = volley.check("A -> *B: make\nB --> A: ok\n").warnings
+    assert warning.message.startswith('"*B" is another participant than "B"')
+    assert (warning.line, warning.column) == (1, 6)
+    assert volley.check("A -> *B: make\n").warnings == []
 
 
 def test_mermaids_semicolon_after_a_label_is_pointed_at():

@@ -223,7 +223,8 @@ def _slip_warnings(
     """Lanes that are most likely a slip of the keyboard: a name that differs from another
     only in case (`client` beside `Client`, which is another participant), and a name that is
     another's with words after it, only ever sent unlabelled messages (`Client -> API GET
-    /users`: the label's colon left out)."""
+    /users`: the label's colon left out), and a name that is another's after a mark of another
+    tool (`*B`, WebSequenceDiagrams' created B; PlantUML's `A order 10`)."""
     by_case: dict[str, str] = {}
     labels = diagram.labels
     for name in sorted(first_line, key=lambda name: first_line[name]):
@@ -263,6 +264,15 @@ def _slip_warnings(
                 len(before) + 1,
                 f'to send "{rest}" to {before}, write '
                 f'"{message.sender} {message.arrow} {before}: {rest}"',
+            )
+    for name in first_line:  # WebSequenceDiagrams' `A ->+ *B`, B used without its mark too
+        if name.startswith("*") and name[1:].strip() in first_line:
+            yield warning(
+                f'"{name}" is another participant than "{name[1:].strip()}": "*" is '
+                "WebSequenceDiagrams' mark that creates the participant",
+                name,
+                0,
+                "volley draws every participant from the top of the diagram: delete the *",
             )
     for name in first_line:  # PlantUML's `participant A order 10`, A used alone too
         order = _PLANTUML_ORDER.fullmatch(name)

@@ -635,8 +635,8 @@ class _ToModel:
         )
         if _BRANCH_START.match(message.sender):  # `else x -> y;`: in its block a branch and
             pass  # its label (`_branch_with_arrow`), whose words are no names to check
-        elif receiver.column == arrow.end_column and _CREATE_MARK.match(receiver.value):
-            self.error(  # `A ->*B: new`, `A ->* B: new`: the mark glued to the arrow
+        elif receiver.column == (mark or arrow).end_column and _CREATE_MARK.match(receiver.value):
+            self.error(  # `A ->*B: new`, `A ->* B`, `A ->+*B`: the mark glued to the arrow
                 f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
                 "creates the participant, not part of its name",
                 _at_text(receiver, 0),
