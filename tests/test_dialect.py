@@ -1188,6 +1188,7 @@ def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):
         ("A->*B: new", 4, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
         ("A ->* B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
         ("A->+*B: make", 5, '"*" before "B" is WebSequenceDiagrams\' mark that creates'),
+        ("A->(2)B: later", 4, '"(2)" before "B" is sequencediagram.org\'s delay'),
     ],
 )
 def test_another_tools_decoration_of_a_name_is_refused(line, column, said):
@@ -1245,3 +1246,14 @@ def test_a_line_read_as_a_branch_gets_no_name_checks_and_a_guess_no_warning():
     assert checked.warnings[0].message.endswith(
         "ends at the next element by itself; delete this line"
     )
+
+
+def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
+    """sequencediagram.org's `note over A#pink:` made a lane "A#pink" beside A; "C#" is a
+    name, and so is "A#pink" where no A is used."""
+    (warning,) = volley.check("A -> B: x\nnote over A#pink: y\n").warnings
+    assert warning.message.startswith('"A#pink" is another participant than "A": "#pink"')
+    assert (warning.line, warning.column) == (2, 12)
+    assert volley.check("A -> B: x\nnote over A#FFBBBB: y\n").warnings
+    for quiet in ("C# -> B: x\nnote over C#: y\n", "A#pink -> B: x\n", "A -> A#team: x\n"):
+        assert volley.check(quiet).warnings == [], quiet

@@ -274,6 +274,16 @@ def _slip_warnings(
                 0,
                 "volley draws every participant from the top of the diagram: delete the *",
             )
+    for name in first_line:  # `note over A#pink:`: sequencediagram.org's colour, A used alone
+        bare, hash_, colour = name.rpartition("#")
+        if hash_ and bare.strip() in first_line and _is_colour(colour):
+            yield warning(
+                f'"{name}" is another participant than "{bare.strip()}": "#{colour}" is '
+                "a colour (as sequencediagram.org and PlantUML write one after a name)",
+                name,
+                len(bare),
+                "volley draws notes and lanes in the theme's colours: delete it",
+            )
     for name in first_line:  # PlantUML's `participant A order 10`, A used alone too
         order = _PLANTUML_ORDER.fullmatch(name)
         if order is not None and order["bare"] in first_line:
@@ -577,3 +587,10 @@ def _secret_warnings(
             hint=f"the line is shown with {MASK} in its place; the file still holds it",
             severity="note" if redact else "warning",
         )
+
+
+def _is_colour(word: str) -> bool:
+    """A CSS colour's name or hex digits, as written after a `#`: `pink`, `FFBBBB`."""
+    from volley.text.colours import read_colour  # only a name holding "#" needs the CSS parser
+
+    return bool(word) and (read_colour(word) or read_colour("#" + word)) is not None

@@ -117,6 +117,8 @@ _LIFELINE_MARKS = {
 _STEREOTYPE = re.compile(r"[ \t](<<[^<>\n]*>>)")
 # WebSequenceDiagrams' mark before the name of a participant a message creates: `A->*B: new`
 _CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$")
+# sequencediagram.org's delayed message, glued to its arrow: `A ->(2) B`, `A->(2)B`.
+_DELAY_MARK = re.compile(r"\([0-9]+\)")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
@@ -641,6 +643,14 @@ class _ToModel:
                 "creates the participant, not part of its name",
                 _at_text(receiver, 0),
                 hint="volley draws every participant from the top of the diagram: delete the *",
+            )
+        elif receiver.column == (mark or arrow).end_column and _DELAY_MARK.match(receiver.value):
+            delay = _DELAY_MARK.match(receiver.value)[0]  # type: ignore[index]  # it matched
+            self.error(
+                f'"{delay}" before "{receiver.value[len(delay) :].strip()}" is '
+                "sequencediagram.org's delay (a message drawn slanting), not part of its name",
+                _at_text(receiver, 0),
+                hint=f"volley draws each message level: delete {delay}",
             )
         else:
             self._check_name(message.sender, sender)
