@@ -76,6 +76,20 @@ def test_a_name_like_another_participants_label_is_warned_about():
     assert check("participant A as A\nA -> B: hi\n").warnings == []
 
 
+def test_a_declaration_in_the_other_tools_order_is_warned_about_with_the_fix_that_works():
+    """`participant Bank as b`, then `b -> c`: WebSequenceDiagrams' and PlantUML's order (the
+    label first). Writing Bank, as the warning said, kept the lanes labelled b; the name that
+    the messages use goes first."""
+    text = "participant Bank as b\nparticipant CRM as c\nb -> c: hello\n"
+    first, second = check(text, filename="f.volley").warnings
+    assert first.hint.startswith(
+        'the name comes first, its label after "as": write "participant b as Bank"'
+    )
+    assert '"participant c as CRM"' in second.hint
+    fixed = "participant b as Bank\nparticipant c as CRM\nb -> c: hello\n"
+    assert check(fixed).warnings == [] and check(fixed).diagram.participants == ["b", "c"]
+
+
 def test_a_no_break_space_between_words_is_an_error_that_names_it():
     """`A ->\u00a0B` fails where it looks right: the error says which character it is, and the
     line is read on as if it were a plain space, so a later mistake is still found."""

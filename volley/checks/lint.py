@@ -116,6 +116,7 @@ def _name_warnings(
     it) does not start a label, so the words after it are part of the name."""
     # where each is first named: where it was declared, or else first used
     first_line = {name: diagram.declared_lines.get(name, 0) for name in diagram.participants}
+    used: set[str] = set()  # named by a message, a note or an activation
     for item in walk(diagram.items):
         if isinstance(item, Message):
             named = [item.sender, item.receiver]
@@ -125,6 +126,7 @@ def _name_warnings(
             named = item.over
         else:
             continue
+        used.update(named)
         for name in named:
             if not first_line.get(name) or item.line < first_line[name]:
                 first_line[name] = item.line
@@ -175,13 +177,21 @@ def _name_warnings(
             )
         labelled = shown_as.get(looks(name))
         if labelled is not None and labelled != name and name not in diagram.labels:
+            declared = f'"participant {labelled} as {diagram.labels[labelled]}"'
+            if labelled in used:
+                hint = f"to mean the participant declared {declared}, write {labelled}"
+            else:  # `participant Bank as b`, then `b -> c`: the other tools' order
+                hint = (
+                    f'the name comes first, its label after "as": write "participant {name} as '
+                    f'{labelled}" (WebSequenceDiagrams and PlantUML write them the other way '
+                    f"round), or write {labelled} here"
+                )
             yield warning(
                 f'"{name}" is another participant than {labelled}, which is shown as '
                 f'"{diagram.labels[labelled]}": two lanes that look the same',
                 name,
                 0,
-                f'to mean the participant declared "participant {labelled} as '
-                f'{diagram.labels[labelled]}", write {labelled}',
+                hint,
             )
         if "\uff1a" in name:
             yield warning(
