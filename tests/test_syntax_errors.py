@@ -687,6 +687,7 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("space -3", '"space" sets nothing in volley: delete the line'),
         ("destroyafter B", "not drawn: delete the line"),
         ("participantgroup #lightgreen Chain", 'a box of participants: write "box Chain"'),
+        ("group #navy Registration #white", 'did you mean "group: Registration"?'),
     ],
 )
 def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
@@ -695,7 +696,7 @@ def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
     and a coloured block's `end` a second error."""
     if line.startswith("participantgroup"):
         text = f"{line}\nparticipant A\nend\nA -> B: x\n"
-    elif "#" in line:
+    elif "#" in line:  # a block: its end closes it
         text = f"A -> B: first\n{line}\nA -> B: inside\nend\n"
     else:
         text = f"{line}\n"
@@ -708,3 +709,9 @@ def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
 def test_a_mermaid_box_may_still_say_over():
     diagram = volley.parse("box over the wall\nparticipant A\nend\nA -> B: x\n")
     assert diagram.boxes[0].label == "over the wall"
+
+
+def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():
+    assert error_for("group #1 priority\nA -> B\nend\n").hint == (
+        'did you mean "group: #1 priority"? The keyword takes a colon'
+    )

@@ -286,7 +286,7 @@ def _slip_warnings(
             )
     for name in first_line:  # `note over A#pink:`: sequencediagram.org's colour, A used alone
         bare, hash_, colour = name.rpartition("#")
-        if hash_ and bare.strip() in first_line and _is_colour(colour):
+        if hash_ and bare.strip() in first_line and _names_colour(colour):
             yield warning(
                 f'"{name}" is another participant than "{bare.strip()}": "#{colour}" is '
                 "a colour (as sequencediagram.org and PlantUML write one after a name)",
@@ -599,8 +599,7 @@ def _secret_warnings(
         )
 
 
-def _is_colour(word: str) -> bool:
-    """A CSS colour's name or hex digits, as written after a `#`: `pink`, `FFBBBB`."""
-    from volley.text.colours import read_colour  # only a name holding "#" needs the CSS parser
+def _names_colour(word: str) -> bool:
+    from volley.text.colours import names_colour  # only a name holding "#" needs the CSS parser
 
-    return bool(word) and (read_colour(word) or read_colour("#" + word)) is not None
+    return names_colour(word)

@@ -55,6 +55,7 @@ WORDS = {
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
+BLOCK_COLON_WORDS = ("if", "group", "alt", "loop", "opt", "par")
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # PlantUML's statements that set how its picture looks: volley has nothing to set.
@@ -699,7 +700,22 @@ class _Explainer:
             meant = f"participant {rest.strip()}"
             return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
         if lowered in COLON_WORDS:
-            meant = f"{word}: {rest.strip()}".rstrip()
+            label = rest.strip()
+            if lowered in BLOCK_COLON_WORDS and "#" in label:  # `group #navy Login #white`
+                from volley.text.colours import names_colour  # only such a line needs it
+
+                kept = label.split()
+                while kept and kept[0][:1] == "#" and names_colour(kept[0][1:]):
+                    kept.pop(0)
+                while kept and kept[-1][:1] == "#" and names_colour(kept[-1][1:]):
+                    kept.pop()
+                if " ".join(kept) != label:
+                    meant = f"{word}: {' '.join(kept)}".rstrip()
+                    return (
+                        f'did you mean "{meant}"? The keyword takes a colon, and '
+                        "sequencediagram.org's colours are not drawn"
+                    ), indent + meant
+            meant = f"{word}: {label}".rstrip()
             return f'did you mean "{meant}"? The keyword takes a colon', indent + meant
         return None
 

@@ -38,6 +38,12 @@ def read_colour(text: str) -> Tint | None:
     return Tint(hex_colour(channels), round(min(max(alpha, 0.0), 1.0), 3))
 
 
+def names_colour(word: str) -> bool:
+    """Whether a word written after a `#` names a colour (`pink`, `FFBBBB`), as
+    sequencediagram.org and PlantUML write one after a name or a block's word."""
+    return bool(word) and (read_colour(word) or read_colour("#" + word)) is not None
+
+
 def hex_colour(channels: Sequence[float]) -> str:
     """Red, green and blue from 0 to 1 (clamped, as CSS clamps them) as `#rrggbb`."""
     return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02x}" for c in channels)
