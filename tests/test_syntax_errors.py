@@ -688,15 +688,19 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("destroyafter B", "not drawn: delete the line"),
         ("participantgroup #lightgreen Chain", 'a box of participants: write "box Chain"'),
         ("group #navy Registration #white", 'did you mean "group: Registration"?'),
+        ("state over B: waiting", 'WebSequenceDiagrams\' "state" is written "note B: waiting"'),
+        ("abox right of A: x", 'sequencediagram.org\'s "abox" is written "note A: x"'),
+        ("fontawesome5solid f007 User #red", 'as an icon: write "participant User"'),
+        ("expandable+ Details", 'is drawn open in volley: write "group: Details"'),
     ],
 )
 def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
     """sequencediagram.org (where many a course's diagrams are drawn) colours a fragment after
     its word, draws notes as boxes, and sets its spacing: each line was "expected an arrow",
     and a coloured block's `end` a second error."""
-    if line.startswith("participantgroup"):
+    if line.startswith(("participantgroup", "expandable")):
         text = f"{line}\nparticipant A\nend\nA -> B: x\n"
-    elif "#" in line:  # a block: its end closes it
+    elif line.split()[0].split("#")[0] in ("group", "alt", "loop", "seq"):  # its end closes it
         text = f"A -> B: first\n{line}\nA -> B: inside\nend\n"
     else:
         text = f"{line}\n"

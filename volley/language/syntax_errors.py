@@ -70,15 +70,20 @@ OTHER_TOOLS_STATEMENTS = frozenset(
 _PLANTUML_DELAY = re.compile(r"\.{3,}(?:[ \t]*(?P<label>.*?)[ \t]*\.{3,})?")
 _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
 _PLANTUML_NOTE = re.compile(
-    r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox)[ \t]+over[ \t]+(?P<over>[^:]+?)[ \t]*:"
-    r"(?P<text>.*)"
+    r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox|state)[ \t]+"
+    r"(?:over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
 )
-# Whose notes those are: sequencediagram.org draws `box`, `abox` and `rbox` over participants.
+# Whose notes those are besides PlantUML's: sequencediagram.org draws `box`, `abox` and `rbox`,
+# WebSequenceDiagrams `state`, over or beside participants.
 _NOTE_TOOL = {
-    "box": "sequencediagram.org",
-    "abox": "sequencediagram.org",
-    "rbox": "sequencediagram.org",
-}
+    "box": "sequencediagram.org's", "abox": "sequencediagram.org's",
+    "rbox": "sequencediagram.org's", "state": "WebSequenceDiagrams'",
+}  # fmt: skip
+# sequencediagram.org's participant drawn as an icon: `fontawesome5solid f007 User #red`.
+_ICON_PARTICIPANT = re.compile(
+    r"(?i)(?P<word>fontawesome\w*|materialdesignicons)[ \t]+\S+[ \t]+(?P<name>.+?)"
+    r"(?:[ \t]+#\S+)?[ \t]*$"
+)
 # sequencediagram.org's settings of how its picture looks: volley has nothing to set.
 SEQUENCEDIAGRAM_ORG_SETTINGS = (
     "entryspacing", "participantspacing", "autoactivation", "lifelinestyle", "activecolor",
@@ -659,8 +664,8 @@ class _Explainer:
         note = _PLANTUML_NOTE.match(stripped)
         if note is not None:
             meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
-            tool = _NOTE_TOOL.get(note["word"].lower(), "PlantUML")
-            return f'{tool}\'s "{note["word"]}" is written "{meant}" in volley', indent + meant
+            tools = _NOTE_TOOL.get(note["word"].lower(), "PlantUML's")
+            return f'{tools} "{note["word"]}" is written "{meant}" in volley', indent + meant
         coloured = _COLOURED_BLOCK.fullmatch(stripped.rstrip())
         if coloured is not None:  # `group#43829c #lightblue Registration`
             block, label = coloured["word"].lower(), coloured["label"].strip()
@@ -672,6 +677,20 @@ class _Explainer:
                 f'sequencediagram.org\'s colours after "{block}" are not drawn: write '
                 f'"{meant.rstrip()}"'
             ), indent + meant.rstrip()
+        icon = _ICON_PARTICIPANT.match(stripped)
+        if icon is not None:
+            meant = f"participant {icon['name']}"
+            return (
+                f'sequencediagram.org\'s "{icon["word"]}" draws a participant as an icon: write '
+                f'"{meant}" (an icon may go in its label: participant {icon["name"]} as '
+                f"{{fas-user}} {icon['name']})"
+            ), indent + meant
+        if lowered in ("expandable+", "expandable-"):
+            meant = f"group: {rest.strip()}".rstrip()
+            return (
+                f'sequencediagram.org\'s "{word}" (a part that folds away) is drawn open in '
+                f'volley: write "{meant}"'
+            ), indent + meant
         if lowered == "participantgroup":  # `participantgroup #lightgreen **Chain**` … `end`
             label = " ".join(w for w in rest.split() if not w.startswith("#"))
             meant = f"box {label}".rstrip()
