@@ -690,6 +690,7 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("group #navy Registration #white", 'did you mean "group: Registration"?'),
         ("state over B: waiting", 'WebSequenceDiagrams\' "state" is written "note B: waiting"'),
         ("abox right of A: x", 'sequencediagram.org\'s "abox" is written "note A: x"'),
+        ("box left of A: x", 'sequencediagram.org\'s "box" is written "note A: x"'),
         ("fontawesome5solid f007 User #red", 'as an icon: write "participant User"'),
         ("expandable+ Details", 'is drawn open in volley: write "group: Details"'),
     ],
