@@ -586,7 +586,6 @@ def test_every_error_of_a_file_is_reported_with_its_line():
     [
         ("if ok\nA -> B\nend\n", 'did you mean "if: ok"?'),
         ("group retries\nA -> B\nend\n", 'did you mean "group: retries"?'),
-        ("title My flow\n", 'did you mean "title: My flow"?'),
         ("if: a\nA -> B\nelse if: b\nB -> A\nend\n", 'write "else: b"'),
         ("note over A\n", "with a colon"),
         ("if: a\nA -> B\nelif b\nB -> A\nend\n", 'no "else if"'),

@@ -378,8 +378,8 @@ def test_a_fence_never_closed_leaves_the_errors_before_it_reported():
     """It takes the rest of the file, so nothing after it is read; what comes before it is,
     and its errors come with it, then the count."""
     with pytest.raises(VolleyErrors) as info:
-        volley.parse("title Login\nX ~> Y\nA -> B\nin:\n```\nunclosed\n", "f.volley")
-    assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 3), (5, 1)]
+        volley.parse("group Login\nX ~> Y\nend\nA -> B\nin:\n```\nunclosed\n", "f.volley")
+    assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 3), (6, 1)]
     assert "never closed" in info.value.errors[-1].message
     assert info.value.format().endswith("\n3 errors")
 
@@ -510,10 +510,20 @@ def test_a_text_past_its_limit_is_reported_with_the_syntax_errors():
 
 
 def test_a_keyword_without_its_colon_is_pointed_at_where_the_colon_goes():
-    error = error_for("title Login\nA -> B\n")
+    error = error_for("group Login\nA -> B\nend\n")
     assert (error.line, error.column) == (1, 6)
-    assert error.message == 'expected ":" after "title"'
-    assert error.hint == 'did you mean "title: Login"? The keyword takes a colon'
+    assert error.message == 'expected ":" after "group"'
+    assert error.hint == 'did you mean "group: Login"? The keyword takes a colon'
+
+
+def test_a_title_without_its_colon_is_the_title_as_mermaid_and_websequencediagrams_write_it():
+    """`title Login flow` is Mermaid's title, and WebSequenceDiagrams' and sequencediagram.org's
+    only way to write one: it was an error, the only one in many a file. A line that goes on
+    as a message is still one; in a note, it is the note's words."""
+    assert volley.parse("title Login flow\nA -> B: x\n").title == "Login flow"
+    assert volley.parse("title page -> B: x\n").participants == ["title page", "B"]
+    checked = volley.check("A -> B: x\nnote A:\nTitle of the book\nB -> A: y\n")
+    assert checked.diagram.items[1].text == "Title of the book" and checked.warnings == []
 
 
 def test_only_comments_left_unread_is_not_said_to_be_unread():

@@ -152,7 +152,8 @@ class VolleyLexer(RegexLexer):
                 ),
             ),
             (
-                _INDENT + r"(title)([ \t]*:)" + _LABEL + _LINE_END,
+                # Mermaid's `title Login` too, on a line that holds no arrow
+                _INDENT + r"(title)([ \t]*:|[ \t]+(?![^\n]*(?:[-=]>|<[-=])))" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword.Declaration, Punctuation, Generic.Heading, Whitespace),
             ),
             (

@@ -260,6 +260,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "element"
     if name in _NOTE_ENDING_ALONE and not line[found.end() :].strip():
         return "element"
+    if name == "TITLE":  # Mermaid's `title Login` is a diagram's first line, not a note's
+        return "text"
     # "And then …" and "Else …" start prose too often to point out but in the block they would
     # be a branch of; Mermaid's statement words (`loop every minute`, `activate A`) rarely do.
     return "branch text" if name in ("ELSE", "AND") else "keyword text"
