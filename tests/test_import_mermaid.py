@@ -1253,13 +1253,22 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
         ("John-->> -xAlice: Hi", "Mermaid reads '-x' after '-->>' as a second arrow", 14),
         ("A->>B->>C: x", "Mermaid reads '->>' in 'B->>C' as an arrow", 10),
         ("A->>B--x C: x", "Mermaid reads '--x' in 'B--x C' as an arrow", 10),
+        ("Client--->>Server: GET /", "'--->>' is not one of Mermaid's arrows", 11),
+        ("Client ---> Server: x", "'--->' is not one of Mermaid's arrows", 12),
+        ("A->>B++: call", "Mermaid refuses a '+' in a name ('B++')", 10),
+        ("B-->>John--: done", "'--' after 'John' is PlantUML's end of a bar", 14),
+        ("A->>++B: x", "Mermaid reads one activation mark after '->>'", 10),
+        ("A->>+-B: x", "Mermaid reads one activation mark after '->>'", 10),
+        ("A->>B：text", "a full-width colon '：' does not start a message's text", 10),
     ],
 )
 def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(
     line: str, said: str, column: int
 ) -> None:
     """A receiver holding `-x` or `-)`, or such a piece glued to a `-` mark, is an arrow to
-    Mermaid's lexer, which refuses the line: volley does not make a lane of what is left."""
+    Mermaid's lexer, which refuses the line: volley does not make a lane of what is left. So
+    are an arrow with a dash too many, PlantUML's `++` and `--` after a name, and a second
+    activation mark (each made a lane "Client-", "B++" or "+B" in silence)."""
     with pytest.raises(VolleyError) as caught:
         convert(f"sequenceDiagram\n    A->>+John: x\n    {line}\n", "test.mmd")
     assert said in caught.value.message

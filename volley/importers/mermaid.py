@@ -817,6 +817,10 @@ class _Reader:
         hint = None
         if message is not None:  # Mermaid wants the colon, even before no text (`A->>B:`)
             what = f"expected ':' and the message's text after {text!r}"
+            if "\uff1a" in text:  # `A->>B：text`, as a Chinese or Japanese keyboard types it
+                column = raw.find("\uff1a") + 1
+                what = "a full-width colon '：' does not start a message's text"
+                hint = "write a plain ':' before the text"
         elif word is not None and word["word"].lower() in _OTHER_DIAGRAMS:
             what = (
                 f"{word['word']} is a statement of Mermaid's flowcharts and class diagrams, not "
@@ -1191,6 +1195,7 @@ class _Reader:
         for role in ("sender", "receiver"):
             if _KEYWORD_AT_NAME.match(found[role].strip()):  # `Link-->>DOM`, `CDN->>End User`
                 self.keyword_name(line, raw, found[role].strip(), role)
+        self.refused_arrow(line, raw, found)
         if arrow.endswith(("x", ")")) and _ARROW_IN_NAME.search(found["receiver"]):
             # `my-xylo->>B`: Mermaid's name ends before `-x` or `-)`, its lost or async arrow
             glued = found["sender"].strip() + found["arrow"]
@@ -1279,6 +1284,58 @@ class _Reader:
                 self.activate(line, raw, named, message if mark == "+" else None)
             else:
                 self.bar(line, raw, named, mark == "+")
+
+    def refused_arrow(self, line: int, raw: str, found: re.Match[str]) -> None:
+        """What Mermaid refuses around an arrow, which the message pattern would read as part
+        of a name (a lane "Client-", "B++" or "+B" that Mermaid never drew): a dash too many
+        (`A--->>B`), PlantUML's activation after a name (`A->>B++`), a second activation
+        mark (`A->>++B`)."""
+        sender, receiver, mark = found["sender"].rstrip(), found["receiver"].strip(), found["mark"]
+        indent = len(raw) - len(raw.lstrip())
+        after_arrow = raw.find(found["arrow"], indent + len(sender))
+        if sender.endswith("-"):
+            name = sender.rstrip("- \t")
+            written = sender[len(name) :].replace(" ", "").replace("\t", "") + found["arrow"]
+            self.fail(
+                line,
+                raw,
+                f"{written!r} is not one of Mermaid's arrows, so it refuses this line",
+                raw.find("-", indent + len(name)) + 1,
+                f"write {found['arrow']} (its shaft is one or two dashes)",
+            )
+        if (mark, receiver[:1]) in (("+", "+"), ("+", "-"), ("-", "+")):  # `A->>++B`
+            self.fail(
+                line,
+                raw,
+                f"Mermaid reads one activation mark after {found['arrow']!r}, so it refuses "
+                "this line",
+                raw.find(mark + receiver[:1], after_arrow) + 2,
+                f"write {found['arrow']}{mark}{receiver.lstrip('+-').strip()}",
+            )
+        for name in (sender.strip(), receiver):
+            plus = name.find("+")
+            if plus >= 0:  # Mermaid's names hold no +
+                suffix = name.endswith(("++", "--"))
+                self.fail(
+                    line,
+                    raw,
+                    f"Mermaid refuses a '+' in a name ({name!r}), so it refuses this line",
+                    raw.find(name) + plus + 1,
+                    "PlantUML starts a bar with ++ after the name; Mermaid with + after the arrow:"
+                    f" {found['arrow']}+{name.rstrip('+- ')}"
+                    if suffix
+                    else "rename the participant (participant X as … keeps the words shown)",
+                )
+        if receiver.endswith("--"):  # `B-->>A--`: PlantUML's end of a bar after the name
+            self.fail(
+                line,
+                raw,
+                f"'--' after {receiver.rstrip('- ')!r} is PlantUML's end of a bar, not part of "
+                "the name (Mermaid refuses this line)",
+                raw.rfind("--") + 1,
+                f"Mermaid ends the sender's bar with - after the arrow: {found['arrow']}-"
+                f"{receiver.rstrip('- ')}",
+            )
 
     # --- the diagram ---
 
