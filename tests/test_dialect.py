@@ -1256,3 +1256,25 @@ def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
     assert volley.check("A -> B: x\nnote over A#FFBBBB: y\n").warnings
     for quiet in ("C# -> B: x\nnote over C#: y\n", "A#pink -> B: x\n", "A -> A#team: x\n"):
         assert volley.check(quiet).warnings == [], quiet
+
+
+def test_plantumls_mark_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
+    """`A->>B++`, then `B-->>A--` (PlantUML's activation after the name, unspaced) made lanes
+    "B++" and "A--" in silence; "C++" alone is a name."""
+    checked = volley.check("A->>B++: call\nB-->>A--: done\n")
+    said = [(w.line, w.column, w.message.split(":")[0]) for w in checked.warnings]
+    assert said == [
+        (1, 6, '"B++" is another participant than "B"'),
+        (2, 7, '"A--" is another participant than "A"'),
+    ]
+    assert volley.check("A -> C++: x\n").warnings == []
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "marks"), [("A->>++B: x", 5, "++"), ("A -->>-+ B: x", 7, "-+")]
+)
+def test_two_activation_marks_are_named_as_such(line, column, marks):
+    """They were '"->>" is not an arrow', which it is."""
+    error = only_error(line + "\n")
+    assert error.message == f'"{marks}" is two activation marks; an arrow takes one'
+    assert error.column == column

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 from volley.checks.secrets import DiagramSecrets
 from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
+from volley.language.parser import LIFELINE_MARKS
 from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
 
@@ -283,6 +284,16 @@ def _slip_warnings(
                 name,
                 0,
                 "volley draws every participant from the top of the diagram: delete the *",
+            )
+        mark, bare = name[-2:], name[:-2].rstrip()
+        if mark in LIFELINE_MARKS and bare in first_line:  # `A ->> B++`, C++ a name
+            does, instead = LIFELINE_MARKS[mark]
+            yield warning(
+                f'"{name}" is another participant than "{bare}": "{mark}" is PlantUML\'s mark '
+                f"that {does}",
+                name,
+                len(bare),
+                instead,
             )
     for name in first_line:  # `note over A#pink:`: sequencediagram.org's colour, A used alone
         bare, hash_, colour = name.rpartition("#")

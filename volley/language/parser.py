@@ -107,7 +107,7 @@ COMMENT_AFTER_NAME = re.compile(r"[ \t]+(%%|//)")
 # The `as` of `participant A as Long name`, in any case, as Mermaid reads it (`A AS Alpha`)
 _AS = re.compile(r"[ \t]+as(?:[ \t]+|$)", re.IGNORECASE)
 # PlantUML's marks after a participant's name on an arrow: what each does, and volley's way.
-_LIFELINE_MARKS = {
+LIFELINE_MARKS = {
     "++": ("starts an activation", 'volley writes the mark after the arrow: "A ->+ B"'),
     "--": ("ends an activation", 'volley writes the mark after the arrow: "B -->- A"'),
     "**": ("creates the participant", "volley does not draw that: delete it"),
@@ -590,8 +590,8 @@ class _ToModel:
                 _at_text(token, len(name) - 1),
             )
         mark, before = name[-2:], name[:-2]
-        if mark in _LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
-            does, instead = _LIFELINE_MARKS[mark]
+        if mark in LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
+            does, instead = LIFELINE_MARKS[mark]
             self.error(
                 f'"{mark}" after "{before.rstrip()}" is PlantUML\'s mark that {does}, not part '
                 "of a name",

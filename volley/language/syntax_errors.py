@@ -773,6 +773,17 @@ class _Explainer:
                     column,
                 )
             column = len(self.lines[line - 1].rstrip()) + 1
+        if previous is not None and previous.type == "MARK" and "NAME" in expected:
+            text = self.lines[line - 1]
+            at = (previous.end_column or 1) - 1
+            if text[at : at + 1] in ("+", "-"):  # `A ->>++ B`, `A ->+- B`: one mark at most
+                return self.error(
+                    f'"{previous.value}{text[at]}" is two activation marks; an arrow takes one',
+                    line,
+                    at,
+                    hint='"+" after the arrow starts the receiver\'s bar, "-" ends the '
+                    'sender\'s: write one, as in "A ->>+ B"',
+                )
         if previous is not None and previous.type in ("ARROW", "MARK") and "NAME" in expected:
             # `A <== B`, `A ->-> B`, `A -> -> B`: more of an arrow than an arrow has
             text = self.lines[line - 1]
