@@ -663,6 +663,28 @@ def test_markdown_blocks_are_found_as_commonmark_reads_the_page() -> None:
     assert detect(indented) is None
 
 
+def test_markdown_blocks_in_mkdocs_admonitions_and_tabs_are_found() -> None:
+    """Python-Markdown's admonitions (`!!! note`, `??? tip`) and content tabs (`=== "Tab"`)
+    hold their content four columns in, which CommonMark reads as code: their diagrams were
+    left out in silence (an Anoma specification page gave one of its two). One shown inside a
+    fence is text; an error points at the page's line and column."""
+    page = (
+        '!!! note "Admonition"\n    ```mermaid\n    sequenceDiagram\n      A->>B: admonition\n'
+        "    ```\n\n??? tip\n\n    ```mermaid\n    sequenceDiagram\n      A->>B: details\n    ```\n"
+        '\n=== "Tab"\n\n    !!! example\n        ```mermaid\n        sequenceDiagram\n'
+        "          A->>B: nested\n        ```\n\n"
+        "````md\n!!! note\n    ```mermaid\n    sequenceDiagram\n      A->>B: shown\n    ```\n````\n"
+    )
+    assert [item.text for item in convert(page, "doc.md")] == [
+        "A -> B: admonition\n",
+        "A -> B: details\n",
+        "A -> B: nested\n",
+    ]
+    with pytest.raises(VolleyError) as caught:
+        convert(page.replace("A->>B: nested", "what is this"), "doc.md")
+    assert (caught.value.line, caught.value.column) == (19, 11)
+
+
 def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:
     """Sphinx (MyST) and Quarto pages write the block as ```{mermaid}; MyST puts the
     directive's options at its top, Quarto its `%%|` cell options: both stay as comments."""

@@ -59,7 +59,7 @@ from volley.model import (
     trimmed,
 )
 from volley.text.fences import fence_attrs
-from volley.text.markdown import indented_code_lines, page_fences
+from volley.text.markdown import container_fences, indented_code_lines, page_fences
 
 ARROWS = {
     "<<-->>": "<-->",
@@ -307,6 +307,16 @@ def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]
         for fence in fences
         if fence_attrs(fence.info)[0].lower() == "mermaid"
     ]
+    if _is_markdown(page, filename):  # in MkDocs' admonitions and tabs, as superfences reads
+        fenced += [
+            FencedBlock(
+                start + fence.start + 1,
+                tuple(map(_in_place, page[start + fence.start + 1 :], fence.body)),
+                directive=True,
+            )
+            for start, fence in container_fences(page)
+            if fence_attrs(fence.info)[0].lower() == "mermaid"
+        ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
     directives = _directive_blocks(page, inside, _is_markdown(page, filename))
     return sorted(

@@ -9,10 +9,20 @@ text (payload bodies, notes) follow the same rule through `volley.text.fences`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PageFence", "indented_code_lines", "page_fence", "page_fences", "parse"]
+__all__ = [
+    "PageFence", "container_fences", "indented_code_lines", "page_fence", "page_fences", "parse",
+]  # fmt: skip
+
+# The containers MkDocs sites write with Python-Markdown's extensions: an admonition (`!!!
+# note`), a collapsible one (`??? tip`, `???+ tip`) and a content tab (`=== "Tab"`). Their
+# content is indented four columns, which CommonMark reads as an indented code block.
+_CONTAINER = re.compile(r"([ \t]*)(?:!!!|\?\?\?\+?|===)[ \t]+\S")
+_TAB_STOP = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,3 +75,41 @@ def indented_code_lines(text: str) -> set[int]:
     line), where a page shows text rather than says it."""
     blocks = (token.map for token in parse(text) if token.type == "code_block" and token.map)
     return {line for start, end in blocks for line in range(start, end)}
+
+
+def container_fences(lines: list[str]) -> Iterator[tuple[int, PageFence]]:
+    """The fenced blocks in the admonitions and content tabs of a page written for MkDocs
+    (those nested in one too), each with the page line its container's content starts on:
+    where Python-Markdown's superfences finds fences that CommonMark reads as code. A
+    container written inside a fence (a page that shows how to write one) holds none."""
+    fenced = {n for fence in page_fences("\n".join(lines)) for n in range(fence.start, fence.end)}
+    index = 0
+    while index < len(lines):
+        found = _CONTAINER.match(lines[index])
+        if found is None or index in fenced:
+            index += 1
+            continue
+        width = _columns(found[1]) + _TAB_STOP
+        end = index + 1
+        while end < len(lines) and (not lines[end].strip() or _columns(lines[end]) >= width):
+            end += 1
+        body = [_less_deep(line, width) for line in lines[index + 1 : end]]
+        for fence in page_fences("\n".join(body)):
+            yield index + 1, fence
+        for start, fence in container_fences(body):
+            yield index + 1 + start, fence
+        index = end
+
+
+def _columns(text: str) -> int:
+    """Columns of a line's leading white space, a tab advancing to the next multiple of four."""
+    leading = text[: len(text) - len(text.lstrip(" \t"))]
+    return len(leading.expandtabs(_TAB_STOP))
+
+
+def _less_deep(line: str, width: int) -> str:
+    """The line without `width` columns of its leading white space (a blank line: empty)."""
+    if not line.strip():
+        return ""
+    leading = line[: len(line) - len(line.lstrip(" \t"))].expandtabs(_TAB_STOP)
+    return leading[width:] + line.lstrip(" \t")
