@@ -954,6 +954,18 @@ def test_ending_an_activation_that_is_not_open_is_a_warning():
     assert volley.check("A ->+ B: call\nB -->- A: done\n").warnings == []
 
 
+def test_a_bar_opened_in_one_branch_may_end_in_a_later_one():
+    """The picture draws branches one under another, and draws such a bar (as Mermaid does):
+    the warning that it drew nothing contradicted it (a WeChat Pay diagram). A reply in both
+    branches still ends the bar open before the block, once in each."""
+    opened = "A -> B: x\nalt one\n  B ->+ C: hi\nelse two\n  C --> B: back\n  deactivate C\nend\n"
+    assert volley.check(opened).warnings == []
+    both = "A ->+ B: x\nif: ok\n  B -->- A: yes\nelse: no\n  B -->- A: no\nend\n"
+    assert volley.check(both).warnings == []
+    (twice,) = volley.check(both + "B -->- A: again\n").warnings
+    assert twice.line == 7
+
+
 @pytest.mark.parametrize(
     ("text", "line", "column", "hint"),
     [

@@ -416,15 +416,26 @@ def _unopened_ends(
     """Each end of an activation where the participant has none open, in document order;
     `open_bars` (how many each has open) is updated as the items go. Each branch of a block
     starts from the bars open before it (`if:` and `else:` may each end the same bar, the
-    usual way to write a reply in both), and after the block as many stay open as in the
-    branch that leaves the most."""
+    usual way to write a reply in both), and those an earlier branch left open (the picture
+    draws the branches one under another: a bar opened in `if:` and ended in `else:` is
+    drawn, as Mermaid draws it); after the block as many stay open as in the branch that
+    leaves the most."""
     for item in items:
         if isinstance(item, Block):
+            before = dict(open_bars)
             after = []
+            carried: dict[str, int] = {}  # left open by the branches above, past `before`
             for branch in item.branches:
-                state = dict(open_bars)
+                state = {
+                    name: before.get(name, 0) + carried.get(name, 0) for name in {*before, *carried}
+                }
                 yield from _unopened_ends(branch.items, state)
                 after.append(state)
+                carried = {
+                    name: count - before.get(name, 0)
+                    for name, count in state.items()
+                    if count > before.get(name, 0)
+                }
             names = {name for state in after for name in state}
             open_bars.update({name: max(s.get(name, 0) for s in after) for name in names})
             continue
