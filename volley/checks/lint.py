@@ -351,7 +351,8 @@ def _idle_lane_warnings(
     never declared, where that is most likely a mistake: a name like one the messages use
     (`activate Srever`), two of their names without the comma between them (`order: Browser
     API`, `note Browser API: …`), a bar on a lane no message reaches. A lane listed in
-    `order:` or given a note, and like no other, is one people draw on purpose."""
+    `order:` or given a note, and like no other, is one people draw on purpose, a bar and
+    all."""
     in_messages = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
     if not in_messages:  # a diagram of notes alone
         return
@@ -364,6 +365,7 @@ def _idle_lane_warnings(
         return
     told = {name for _, name, _ in _unopened_ends(diagram.items, {})}  # said so already
     activated = {item.participant for item in walk(diagram.items) if isinstance(item, Activation)}
+    noted = {name for item in walk(diagram.items) if isinstance(item, Note) for name in item.over}
     for name in idle:
         if name in told or LOOK_ALIKE_SPACE.search(name) or _SPACE_RUN.search(name):
             continue  # said so already, or a look-alike of a name (`_name_warnings`)
@@ -376,8 +378,8 @@ def _idle_lane_warnings(
             hint = f'names are parted by commas: "{", ".join(parts)}"'
         elif close:
             hint = f'is it "{close[0]}", misspelt?'
-        elif name in activated:
-            hint = "is the name misspelt?"
+        elif name in activated and name not in noted and not _order_line(name, source):
+            hint = "is the name misspelt?"  # a bar alone, on a lane not listed nor noted
         else:  # a lane listed, or noted, on purpose, as people do
             continue
         line = _first_naming(diagram, name, source)
@@ -402,12 +404,17 @@ def _first_naming(diagram: Diagram, name: str, source: str) -> int:
         if (isinstance(item, Activation) and item.participant == name)
         or (isinstance(item, Note) and name in item.over)
     ][:1]
+    listed = _order_line(name, source)
+    return min([*lines, listed] if listed else lines, default=0)
+
+
+def _order_line(name: str, source: str) -> int | None:
+    """The first `order:` line that lists a participant, if one does."""
     for number, line in enumerate(source.splitlines(), 1):
         keyword, colon, names = line.partition(":")
         if colon and keyword.strip().lower() == "order" and name in names:
-            lines.append(number)
-            break
-    return min(lines, default=0)
+            return number
+    return None
 
 
 def _unopened_ends(
