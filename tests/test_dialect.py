@@ -1001,7 +1001,7 @@ def test_a_lane_no_message_touches_is_pointed_out_where_it_is_most_likely_a_slip
         "note A: only notes\nnote B: here\n",
         # a bar on a lane listed or noted on purpose (a notes page's Alice, thinking)
         "order: Alice, B, C\nB -> C: hi\nactivate Alice\nB -> C: x\ndeactivate Alice\n",
-        "B -> C: hi\nactivate Alice\nnote Alice: thinks\ndeactivate Alice\n",
+        "B -> C: hi\nactivate Alice\nB -> C: x\ndeactivate Alice\nnote Alice: thought\n",
     ],
 )
 def test_a_lane_listed_noted_or_declared_on_purpose_is_not_pointed_out(text):
