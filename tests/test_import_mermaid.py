@@ -1396,3 +1396,12 @@ def test_a_box_naming_participants_messages_put_apart_says_what_mermaid_draws() 
 def test_an_open_brace_in_a_messages_text_is_text() -> None:
     text = one("sequenceDiagram\nA->>B: uses @{var\nB->>A: ok }\n")
     assert [m.label for m in volley.parse(text).messages()] == ["uses @{var", "ok }"]
+
+
+def test_a_note_beside_two_participants_is_refused_as_mermaid_refuses_it() -> None:
+    """`Note left of A,B:` was written as a note spanning both, under a comment placing it
+    over A."""
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\n    A->>B: x\n    Note left of A,B: hi\n", "n.mmd")
+    assert "a note left of stands beside one participant" in caught.value.message
+    assert caught.value.hint == "write note over A, B: to span them"

@@ -1194,6 +1194,13 @@ class _Reader:
         names = [self.use(line, raw, name) for name in found["names"].split(",")]
         if len(names) > 2:
             self.fail(line, raw, "a note spans at most two participants")
+        if place != "over" and len(names) > 1:
+            self.fail(
+                line,
+                raw,
+                f"a note {place} stands beside one participant (Mermaid refuses this too)",
+                hint=f"write note over {', '.join(names)}: to span them",
+            )
         if place != "over":
             self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
         note = Note(line, names, note_text(_lines(found["text"])))
