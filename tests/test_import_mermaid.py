@@ -1405,3 +1405,12 @@ def test_a_note_beside_two_participants_is_refused_as_mermaid_refuses_it() -> No
         convert("sequenceDiagram\n    A->>B: x\n    Note left of A,B: hi\n", "n.mmd")
     assert "a note left of stands beside one participant" in caught.value.message
     assert caught.value.hint == "write note over A, B: to span them"
+
+
+def test_a_spaced_name_before_as_is_read_as_meant_and_the_newer_mermaid_reading_said() -> None:
+    """`participant API Gateway as GW`: Mermaid 11.13 and later take the whole line as the
+    name (real READMEs then draw their lanes twice); volley reads it as meant, and says so."""
+    text = one("sequenceDiagram\n    participant API Gateway as GW\n    A->>API Gateway: x\n")
+    assert "participant API Gateway as GW\n" in text and "A -> API Gateway: x\n" in text
+    assert "Mermaid 11.13 and later take all of it as the name" in text
+    assert "11.13" not in one("sequenceDiagram\n    participant GW as API Gateway\n    A->>GW: x\n")

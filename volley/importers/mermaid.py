@@ -939,6 +939,13 @@ class _Reader:
                 else (alias.strip(), quoted["text"])
             )
             self.comment(line, f"{text} (read as: participant {written} as {alias})")
+        if alias and not quoted and " " in written.strip():
+            self.comment(  # Mermaid's pull request 7055, in 11.13
+                line,
+                f"{text} (Mermaid 11.13 and later take all of it as the name, and draw the "
+                f"messages' {written.strip()} as a lane of its own; volley reads it as "
+                "Mermaid did before)",
+            )
         name = self.use(line, raw, written)
         if self.stack and self.stack[-1].keyword == "box":
             box = self.stack[-1]
