@@ -700,3 +700,24 @@ def test_a_progress_message_elsewhere_hides_no_token():
     warnings = volley.check(text).warnings
     assert [warning.line for warning in warnings] == [9]
     assert "a1b2c3d4" in volley.render(text, format="html", redact=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A -> B: GET /cb?q=hi%5Cnpassword%3DZq8vR2mK9pL4\n",  # a break that decoding makes
+        "A -> B: GET /cb?q=hi%3Cbr%3Epassword%3DZq8vR2mK9pL4\n",
+        'A -> B: x\nnote A: {"method":"$/progress","params":{"token":"1"}}<br>'
+        '{"token":"Zq8vR2mK9pL4xT7w"}\n',
+        "A -> B: x\nnote B:\n```json\n"
+        '{"jsonrpc":"2.0","method":"$/progress","params":{"token":"indexing"}}\n'
+        '{"jsonrpc":"2.0","id":7,"params":{"arguments":[{"token":"Zq8vR2mK9pL4xT7w"}]}}\n```\n',
+    ],
+)
+def test_the_one_look_at_all_texts_finds_what_each_texts_search_finds(text):
+    """A label read as prose is percent-decoded before its breaks are read, as its own search
+    reads it; a progress message's token is no secret, but only its own: each of these was
+    left in clear under --redact."""
+    page = volley.render(text, format="html", redact=True)
+    assert "Zq8vR2mK9pL4" not in page
+    assert "indexing" in page or "indexing" not in text  # the progress token stays

@@ -39,10 +39,12 @@ from __future__ import annotations
 import bisect
 import importlib
 import itertools
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from typing import Any
 from urllib.parse import quote, unquote
 
 from volley.model import Diagram, Text
@@ -307,9 +309,62 @@ _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
 _ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
 # LSP's progress messages, whose `"token"` only ties a report to the work it reports on.
+_PROGRESS_METHODS = (
+    "$/progress",
+    "window/workDoneProgress/create",
+    "window/workDoneProgress/cancel",
+)
 _PROGRESS_MESSAGE = re.compile(
     r'"method"[ \t]*:[ \t]*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
 )
+_EVERY_TOKEN: frozenset[str] = frozenset()  # a text whose JSON does not read: all its "token"s
+
+
+def _progress_tokens(text: str) -> frozenset[str]:
+    """The `token` of each LSP progress message in a body of JSON or JSON Lines: that value is
+    no secret, while a `"token"` another message of the same body carries may be one. A body
+    whose JSON does not read (cut short) has each of its `"token"`s taken for a progress
+    message's (`_EVERY_TOKEN`), as is one none of whose lines reads."""
+    documents = _json_documents(text)
+    if not documents:
+        return _EVERY_TOKEN
+    tokens = set()
+    for document in documents:
+        for message in document if isinstance(document, list) else [document]:
+            params = message.get("params") if isinstance(message, dict) else None
+            if message.get("method") in _PROGRESS_METHODS and isinstance(params, dict):
+                token = params.get("token")
+                if isinstance(token, (str, int)) and not isinstance(token, bool):
+                    tokens.add(str(token))
+    return frozenset(tokens)
+
+
+def _json_documents(text: str) -> list[Any]:
+    """The JSON a body holds, its fence lines left out (a note's pasted block): one document,
+    or those of its lines that read (JSON Lines)."""
+    kept = [line for line in text.splitlines() if not line.lstrip().startswith(("```", "~~~"))]
+    try:
+        return [json.loads("\n".join(kept))]
+    except ValueError:
+        pass
+    documents = []
+    for line in kept:
+        try:
+            documents.append(json.loads(line))
+        except ValueError:
+            continue
+    return documents
+
+
+def _token_text(text: str, start: int) -> str:
+    """The JSON string's or number's text at `start`, quotes left out: what a progress
+    message's token is compared by."""
+    value = (
+        _STRING.match(text, start) if text.startswith('"', start) else _SCALAR.match(text, start)
+    )
+    return value.group().strip('"') if value else ""
+
+
 # A number as long as a numeric key; `"token": 3` is a count.
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
@@ -433,7 +488,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     write headers), HAR's `{"name": "Authorization", "value": "…"}` pairs, and pairs in JSON
     held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
-    progress = _PROGRESS_MESSAGE.search(text) is not None
+    progress = _progress_tokens(text) if _PROGRESS_MESSAGE.search(text) else None
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
         name = key.group()[1:-1]
@@ -450,7 +505,11 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             continue
         else:
             named = ""
-        if not secret_name(name) or (progress and name == "token"):
+        if not secret_name(name) or (
+            progress is not None
+            and name == "token"
+            and (progress is _EVERY_TOKEN or _token_text(text, start) in progress)
+        ):
             continue
         what = f'the "{_short(name)}" key'
         if content is not None:
@@ -1186,14 +1245,7 @@ class DiagramSecrets:
             (text.text, _read_as_body(text)): [] for text in texts
         }
         self._by_text: list[tuple[Text, list[Secret]]] = []  # the texts that hold any
-        # a label's `\n` and `<br>` start a line as its own reading does (`password: …` after
-        # one is a named value at a line's start)
-        if not _any_secret(
-            [
-                text.text if _read_as_body(text) else _PROSE_BREAK.sub("\n", _shown(text.text))
-                for text in texts
-            ]
-        ):
+        if not _any_secret([(text.text, _read_as_body(text)) for text in texts]):
             self.again: Callable[[str], str] = _unchanged
             return
         for text in texts:
@@ -1224,28 +1276,41 @@ class DiagramSecrets:
                 yield found.line + index, secret.start - starts[index], secret, lines[index]
 
 
-def _any_secret(texts: list[str]) -> bool:
-    """Whether any of these texts, read as a body (which finds all a label's reading finds and
-    more), holds a secret.
+def _any_secret(texts: list[tuple[str, bool]]) -> bool:
+    """Whether any of these texts (each with whether it is read as a body) holds a secret.
 
-    Each way of finding secrets looks once, at the texts its cheap test lets through joined by
-    new lines, and as they read percent-decoded: every pattern but a private key block stops
-    at a line's end, and a block stops where the next begins, so nothing found in the joined
-    texts means nothing in any of them.
+    Each way of finding secrets looks once, at the readings its cheap test lets through,
+    joined by new lines. A text's readings are those `_find` looks at: the text as written and
+    as each percent-decoded layer of it reads; for prose, each of those as shown (its escapes
+    taken out) with its line breaks made new lines, and, where a private key may start, whole,
+    all read as a body (which finds all a label's reading finds and more). Every pattern but a
+    private key block stops at a line's end, and a block stops where the next begins, so
+    nothing found in the joined readings means nothing in any text. A text with an LSP
+    progress message is looked at on its own: its "token" is no secret there only.
     """
-    texts = texts + [layer for text in texts if "%" in text for layer, _ in decoded_layers(text)]
-    everything = "\n".join(texts)
-    if _PROGRESS_MESSAGE.search(everything):  # its "token" is none in its own text only
-        alone = [text for text in texts if _PROGRESS_MESSAGE.search(text)]
-        if any(_found_in(text, False, _FINDERS) for text in alone):
-            return True
-        texts = [text for text in texts if text not in alone]
-        everything = "\n".join(texts)
+    readings: list[str] = []
+    for text, as_body in texts:
+        if "rogress" in text and _PROGRESS_MESSAGE.search(text):
+            if _find(text, prose=not as_body):
+                return True
+            continue
+        versions = [text, *(layer for layer, _ in decoded_layers(text))] if "%" in text else [text]
+        if as_body:
+            readings += versions
+            continue
+        for version in versions:
+            shown = _shown(version)
+            readings.append(_PROSE_BREAK.sub("\n", shown))
+            if "-----BEGIN " in shown:  # a key block is looked for in the whole text
+                readings.append(shown)
+    everything = "\n".join(readings)
     let_through: dict[Callable[[str], bool], str] = {}
     for finder, may_find in _FINDERS:
         if may_find not in let_through:
             let_through[may_find] = (
-                "\n".join(text for text in texts if may_find(text)) if may_find(everything) else ""
+                "\n".join(text for text in readings if may_find(text))
+                if may_find(everything)
+                else ""
             )
         if let_through[may_find] and next(finder(let_through[may_find], False), None):
             return True
