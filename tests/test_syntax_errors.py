@@ -721,9 +721,16 @@ def test_sequencediagram_orgs_habits_say_what_volley_writes(line, hint):
     assert hint in (error.hint or ""), error.format()
 
 
-def test_a_mermaid_box_may_still_say_over():
+def test_a_mermaid_box_may_still_say_over_or_left_of_with_a_colon():
+    """A box holding declarations is a box, whatever its label says (`box left of firewall:
+    DMZ`); only one that holds none is taken for sequencediagram.org's note."""
     diagram = volley.parse("box over the wall\nparticipant A\nend\nA -> B: x\n")
     assert diagram.boxes[0].label == "over the wall"
+    diagram = volley.parse("box left of firewall: DMZ\nparticipant A\nend\nA -> B: x\n")
+    assert diagram.boxes[0].label == "left of firewall: DMZ"
+    error = error_for("A -> B: x\nBox Over A: boxed\nB -> A: y\n")
+    assert (error.line, error.column) == (2, 1)
+    assert error.hint == 'sequencediagram.org\'s "box" is written "note A: boxed" in volley'
 
 
 def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():

@@ -903,6 +903,15 @@ class _ToModel:
         declared = [c.value for c in rest if isinstance(c, _Directive) and c.kind == "participant"]
         strays = [c for c in rest if not (isinstance(c, _Directive) and c.kind == "participant")]
         read = _BoxLines(box, declared, _shifted(keyword), faulty=bool(strays))
+        if not declared:  # `box over A: text`, sequencediagram.org's note, holds no declaration
+            from volley.language.syntax_errors import other_tools_note
+
+            note = other_tools_note(f"box {_text(text)}")
+            if note is not None:
+                read.faulty = True
+                said = f'"{keyword.value.strip()} {_text(text)}" is not a box of participants'
+                self.error(said, read.at, hint=note[0])
+                return _Directive("box", box.line, read)
         if end.value == _CLOSING and strays:
             # the diagram goes on after the declarations: one mistake, the missing `end`
             stray = _what(strays[0]).replace("this", "the", 1)

@@ -69,7 +69,7 @@ OTHER_TOOLS_STATEMENTS = frozenset(
 # (`hnote over A : idle`, `ref over A, B : init`), which volley writes as notes.
 _PLANTUML_DELAY = re.compile(r"\.{3,}(?:[ \t]*(?P<label>.*?)[ \t]*\.{3,})?")
 _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
-_PLANTUML_NOTE = re.compile(
+_OTHER_TOOLS_NOTE = re.compile(
     r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox|state)[ \t]+"
     r"(?:over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
 )
@@ -246,6 +246,17 @@ def note_named(name: str) -> tuple[str, str]:
         "starts a note",
         f'declare the participant under another name, "participant N as {name}", and write N -> …',
     )
+
+
+def other_tools_note(line: str) -> tuple[str, str] | None:
+    """For another tool's note over (or beside) participants (PlantUML's `hnote over A:`,
+    sequencediagram.org's `box over A:`), what to say and the note volley writes."""
+    note = _OTHER_TOOLS_NOTE.match(line)
+    if note is None:
+        return None
+    meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
+    tools = _NOTE_TOOL.get(note["word"].lower(), "PlantUML's")
+    return f'{tools} "{note["word"]}" is written "{meant}" in volley', meant
 
 
 class _Explainer:
@@ -661,11 +672,9 @@ class _Explainer:
             return f'PlantUML\'s delay is written "{meant}" in volley', indent + meant
         if stripped.startswith("||"):
             return "PlantUML's spacing is not needed: volley spaces messages; delete the line", None
-        note = _PLANTUML_NOTE.match(stripped)
-        if note is not None:
-            meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
-            tools = _NOTE_TOOL.get(note["word"].lower(), "PlantUML's")
-            return f'{tools} "{note["word"]}" is written "{meant}" in volley', indent + meant
+        found = other_tools_note(stripped)
+        if found is not None:
+            return found[0], indent + found[1]
         coloured = _COLOURED_BLOCK.fullmatch(stripped.rstrip())
         if coloured is not None:  # `group#43829c #lightblue Registration`
             block, label = coloured["word"].lower(), coloured["label"].strip()
