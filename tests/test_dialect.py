@@ -276,6 +276,17 @@ def test_a_mermaid_note_whose_words_start_below_it_runs_on():
     assert warning.line == 5 and "delete this line" in warning.message
     errors = errors_of("A->B: hi\nnote over B: title\nfirst line\nend note\n")
     assert "delete the line" in (errors[-1].hint or "") and '"end note"' in errors[-1].hint
+    for end in ("end  note", "end hnote", "endnote"):
+        errors = errors_of(f"A->B: hi\nnote over B: title\nfirst line\n{end}\n")
+        assert '"end note" ends a note of several lines' in (errors[-1].hint or ""), end
+
+
+def test_an_empty_mermaid_note_runs_on_only_to_an_end_note():
+    """Without an `end note` below it, `note over B:` is the empty one line Mermaid reads, and
+    a Mermaid statement after it is that statement, not the note's words."""
+    checked = volley.check("A->B: x\nnote over B:\nloop every minute\n  A -> B: y\nend\n")
+    assert [type(item).__name__ for item in checked.diagram.items] == ["Message", "Note", "Block"]
+    assert [w.line for w in checked.warnings] == [2]  # the empty note
 
 
 # --- else and and ------------------------------------------------------------------------------

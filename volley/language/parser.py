@@ -21,6 +21,8 @@ from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.language.prepass import (
+    NOTE_END,
+    NOTE_END_WORDS,
     Body,
     LineKind,
     UnclosedFence,
@@ -210,12 +212,8 @@ def _name() -> re.Pattern[str]:
 
 @cache
 def _mermaid_note() -> re.Pattern[str]:
-    """A note written the Mermaid way, its words on its line: `note over A: text`, `note left
-    of A: text`. (One whose words start below it, `note over B:`, as WebSequenceDiagrams
-    writes a note of several lines, is read as `note B:` is.)"""
-    return re.compile(
-        rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})[^:\n]*:[ \t]*[^ \t\n]"
-    )
+    """A note written the Mermaid way: `note over A: text`, `note left of A: text`."""
+    return re.compile(rf"[ \t]*(?:{_terminal('NOTE')})[ \t]+(?:{_terminal('PLACE')})")
 
 
 def if_label(label: str) -> str:
@@ -277,16 +275,14 @@ _ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{_ARROW_LIKE.pattern}|[-=]x[ \t]
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
 # (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
 # A note closed or opened the way PlantUML and Mermaid write it: `end note`, `note over B`
-_NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
 _NOTE_OPENED_WORDS = r"(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t]"
-_NOTE_END = re.compile(rf"[ \t]*{_NOTE_END_WORDS}")
 _NOTE_OPENED = re.compile(rf"[ \t]*{_NOTE_OPENED_WORDS}")
 _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
     r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$"
-    rf"|{_NOTE_OPENED_WORDS}[^:\n]*$|{_NOTE_END_WORDS})"  # without volley's colon
+    rf"|{_NOTE_OPENED_WORDS}[^:\n]*$|{NOTE_END_WORDS})"  # without volley's colon
 )
 
 
@@ -726,7 +722,7 @@ class _ToModel:
                         ', as swimlanes.io reads it ("%%" starts no comment there); to end the '
                         'note with a comment, write "//" instead'
                     )
-                elif _NOTE_END.match(written):  # PlantUML's end of a note of several lines
+                elif NOTE_END.match(written):  # PlantUML's end of a note of several lines
                     said += ": a volley note ends at the next element by itself; delete this line"
                 elif _NOTE_OPENED.match(written):  # `note over B`, opened without the colon
                     said += (

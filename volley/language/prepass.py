@@ -210,14 +210,30 @@ class _Lifter:
             index + 1, text, "fenced", opening.lang, start=index + 2, fence_on_owner=at
         )
 
+    def one_line(self, index: int, mermaid_note: re.Pattern[str]) -> bool:
+        """Whether a note is one line: one written the Mermaid way is, as in Mermaid, unless
+        its words start below it and an `end note` closes them before the next element, as
+        WebSequenceDiagrams writes a note of several lines (`note over B:`, its lines, `end
+        note`); without one, a Mermaid statement below it (`loop every minute`) is no note's."""
+        line = self.lines[index]
+        if not mermaid_note.match(line):
+            return False
+        if line.partition(":")[2].strip():
+            return True
+        for later in self.lines[index + 1 :]:
+            if NOTE_END.match(later):
+                return False
+            if self.line_kind(later, None) == "element":
+                return True
+        return True
+
     def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep
         the element is indented: there indentation means nothing), fenced blocks kept with
         their fences.
 
         A note written the Mermaid way (`note over A: text`) is one line, as in Mermaid: only
-        lines indented deeper than it, and fences, continue it. Written so with its words
-        below it (`note over B:`), it runs on as any other.
+        lines indented deeper than it, and fences, continue it (see `one_line`).
         """
         lines = self.lines
         owner_width = indent_width(lines[index])
@@ -338,6 +354,12 @@ def payload_end(lines: list[str], index: int, line_kind: LineKinds, filename: st
     return _Lifter(lines, filename, line_kind).payload(index)[0]
 
 
+# PlantUML's and WebSequenceDiagrams' end of a note of several lines: `end note`, `endnote`,
+# `end hnote`.
+NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
+NOTE_END = re.compile(rf"[ \t]*{NOTE_END_WORDS}")
+
+
 def lift_bodies(
     text: str,
     payload: re.Pattern[str],
@@ -372,7 +394,7 @@ def lift_bodies(
         if found.lastgroup == "payload":
             after, body = lifter.payload(line)
         else:
-            after, body = lifter.note(line, bool(one_line_note.match(lines[line])))
+            after, body = lifter.note(line, lifter.one_line(line, one_line_note))
         if body is not None:
             bodies[line + 1] = body
         for blank in range(line + 1, after):

@@ -15,6 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
+from volley.language.prepass import NOTE_END
 from volley.model import BRANCH_WORDS
 from volley.text.fences import fence_open, read_block
 
@@ -615,7 +616,7 @@ class _Explainer:
             return f'write "end": it closes any block, with no colon (not "{stripped.rstrip()}")', (
                 indent + "end"
             )
-        if _PLANTUML_NOTE_END.match(stripped):
+        if NOTE_END.match(stripped):
             return (
                 '"end note" ends a note of several lines in PlantUML and WebSequenceDiagrams; a '
                 "volley note (note B: with its lines below it) ends at the next element by "
@@ -839,7 +840,6 @@ class _Explainer:
 
 # PlantUML's note over several lines: `note left of A` (no colon), its lines, `end note`.
 _PLANTUML_NOTE_START = re.compile(r"[ \t]*[hr]?note\b[^:]*$", re.IGNORECASE)
-_PLANTUML_NOTE_END = re.compile(r"[ \t]*end[ \t]?note[ \t]*$", re.IGNORECASE)
 
 
 def plantuml_note_end(
@@ -850,7 +850,7 @@ def plantuml_note_end(
     volley's comes first (then it is more likely a note whose colon was forgotten)."""
     if not _PLANTUML_NOTE_START.match(lines[index]):
         return None
-    return _closing(lines, index, _PLANTUML_NOTE_END.match, is_element)
+    return _closing(lines, index, NOTE_END.match, is_element)
 
 
 def braced_description_end(
