@@ -1339,7 +1339,7 @@ class _Reader:
         for name in (sender.strip(), receiver):
             plus = name.find("+")
             if plus >= 0:  # Mermaid's names hold no +
-                suffix = name.endswith(("++", "--"))
+                suffix = name is receiver and name.endswith(("++", "--"))
                 self.fail(
                     line,
                     raw,
@@ -1350,13 +1350,15 @@ class _Reader:
                     if suffix
                     else "rename the participant (participant X as … keeps the words shown)",
                 )
-        if receiver.endswith("--"):  # `B-->>A--`: PlantUML's end of a bar after the name
+        if receiver.endswith("-"):  # `B-->>A--`: PlantUML's end of a bar after the name
+            dashes = receiver[len(receiver.rstrip("- ")) :].strip()
             self.fail(
                 line,
                 raw,
-                f"'--' after {receiver.rstrip('- ')!r} is PlantUML's end of a bar, not part of "
-                "the name (Mermaid refuses this line)",
-                raw.rfind("--") + 1,
+                f"{dashes!r} after {receiver.rstrip('- ')!r} is no part of a Mermaid name"
+                + (", but PlantUML's end of a bar" if dashes == "--" else "")
+                + " (Mermaid refuses this line)",
+                raw.rfind(dashes, 0, raw.find(":") if ":" in raw else len(raw)) + 1,
                 f"Mermaid ends the sender's bar with - after the arrow: {found['arrow']}-"
                 f"{receiver.rstrip('- ')}",
             )
