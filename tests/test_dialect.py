@@ -1294,6 +1294,16 @@ def test_plantumls_mark_glued_to_a_name_is_pointed_out_where_the_name_is_used_ba
         (2, 7, '"A--" is another participant than "A"'),
     ]
     assert volley.check("A -> C++: x\n").warnings == []
+    assert checked.warnings[0].hint == 'volley writes the mark after the arrow: "A ->>+ B"'
+    assert checked.warnings[1].hint == 'volley writes the mark after the arrow: "B -->>- A"'
+    for names in (  # a name of its own: it sends, or is declared, or has a space before the #
+        "A -> C++: x\nC -> A: y\nC++ -> A: z\n",
+        "participant C++\nA -> C++: x\nC -> A: y\n",
+        "participant Issue #123\nIssue -> Issue #123: x\n",
+        "Slack -> Slack #feed: x\n",
+        "Issue -> Issue#123: x\n",
+    ):
+        assert volley.check(names).warnings == [], names
 
 
 @pytest.mark.parametrize(

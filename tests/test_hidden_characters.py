@@ -86,6 +86,8 @@ def test_a_declaration_in_the_other_tools_order_is_warned_about_with_the_fix_tha
         'the name comes first, its label after "as": write "participant b as Bank"'
     )
     assert '"participant c as CRM"' in second.hint
+    (mermaid,) = check("participant GW as API Gateway\nA -> API Gateway: x\n").warnings
+    assert mermaid.hint.endswith("write GW")  # Mermaid's order, the label used by mistake
     fixed = "participant b as Bank\nparticipant c as CRM\nb -> c: hello\n"
     assert check(fixed).warnings == [] and check(fixed).diagram.participants == ["b", "c"]
 

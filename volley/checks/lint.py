@@ -10,7 +10,7 @@ never fail a command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
 from volley.checks.secrets import DiagramSecrets
 from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
@@ -179,9 +179,10 @@ def _name_warnings(
         labelled = shown_as.get(looks(name))
         if labelled is not None and labelled != name and name not in diagram.labels:
             declared = f'"participant {labelled} as {diagram.labels[labelled]}"'
-            if labelled in used:
+            if labelled in used or len(diagram.labels[labelled]) >= len(labelled):
                 hint = f"to mean the participant declared {declared}, write {labelled}"
-            else:  # `participant Bank as b`, then `b -> c`: the other tools' order
+            else:  # `participant Bank as b`, then `b -> c`: the other tools' order, whose name
+                # after "as" is the short one the messages use
                 hint = (
                     f'the name comes first, its label after "as": write "participant {name} as '
                     f'{labelled}" (WebSequenceDiagrams and PlantUML write them the other way '
@@ -234,8 +235,8 @@ def _slip_warnings(
     """Lanes that are most likely a slip of the keyboard: a name that differs from another
     only in case (`client` beside `Client`, which is another participant), and a name that is
     another's with words after it, only ever sent unlabelled messages (`Client -> API GET
-    /users`: the label's colon left out), and a name that is another's after a mark of another
-    tool (`*B`, WebSequenceDiagrams' created B; PlantUML's `A order 10`)."""
+    /users`: the label's colon left out), and a name that is another's with another tool's
+    mark written into it (`_marked`)."""
     by_case: dict[str, str] = {}
     labels = diagram.labels
     for name in sorted(first_line, key=lambda name: first_line[name]):
@@ -276,47 +277,60 @@ def _slip_warnings(
                 f'to send "{rest}" to {before}, write '
                 f'"{message.sender} {message.arrow} {before}: {rest}"',
             )
-    for name in first_line:  # WebSequenceDiagrams' `A ->+ *B`, B used without its mark too
-        if name.startswith("*") and name[1:].strip() in first_line:
-            yield warning(
-                f'"{name}" is another participant than "{name[1:].strip()}": "*" is '
-                "WebSequenceDiagrams' mark that creates the participant",
-                name,
-                0,
-                "volley draws every participant from the top of the diagram: delete the *",
-            )
-        mark, bare = name[-2:], name[:-2].rstrip()
-        if mark in LIFELINE_MARKS and bare in first_line:  # `A ->> B++`, C++ a name
-            does, instead = LIFELINE_MARKS[mark]
-            yield warning(
-                f'"{name}" is another participant than "{bare}": "{mark}" is PlantUML\'s mark '
-                f"that {does}",
-                name,
-                len(bare),
-                instead,
-            )
-    for name in first_line:  # `note over A#pink:`: sequencediagram.org's colour, A used alone
-        bare, hash_, colour = name.rpartition("#")
-        if hash_ and bare.strip() in first_line and _names_colour(colour):
-            yield warning(
-                f'"{name}" is another participant than "{bare.strip()}": "#{colour}" is '
-                "a colour (as sequencediagram.org and PlantUML write one after a name)",
-                name,
-                len(bare),
-                "volley draws notes and lanes in the theme's colours: delete it",
-            )
-    for name in first_line:  # PlantUML's `participant A order 10`, A used alone too
-        order = _PLANTUML_ORDER.fullmatch(name)
-        if order is not None and order["bare"] in first_line:
-            yield warning(
-                f'"{name}" is another participant than "{order["bare"]}": "{order["order"]}" is '
-                "PlantUML's place in the order",
-                name,
-                order.start("order"),
-                f'volley orders participants with one line: "order: {order["bare"]}, …"',
-            )
+    for name in first_line:  # another tool's mark written into a name that is used bare too
+        marked = _marked(name, first_line, to, senders | set(diagram.declared_lines))
+        if marked is not None:
+            bare, said, at, hint = marked
+            yield warning(f'"{name}" is another participant than "{bare}": {said}', name, at, hint)
 
 
+def _marked(
+    name: str, names: Container[str], to: dict[str, list[Message]], named: Container[str]
+) -> tuple[str, str, int, str] | None:
+    """(the name meant, what the mark is, where it starts, what to write) for a name that is
+    another participant's with another tool's mark written into it:
+    - WebSequenceDiagrams' create mark (`A -> *B`);
+    - PlantUML's activation marks glued on (`A ->> B++`, `B -->> A--`), on a name that is
+      only ever sent to (`C++` that sends, or is declared, is a name of its own);
+    - a colour glued on (`note over A#pink:`, as sequencediagram.org writes it): a colour's
+      name or six hex digits, so that `Issue#123` and `Issue #123` are names;
+    - PlantUML's place in the order (`participant A order 10`).
+    `named` holds the names that send or are declared."""
+    if name.startswith("*") and name[1:].strip() in names:
+        return (
+            name[1:].strip(),
+            '"*" is WebSequenceDiagrams\' mark that creates the participant',
+            0,
+            "volley draws every participant from the top of the diagram: delete the *",
+        )
+    mark, bare = name[-2:], name[:-2].rstrip()
+    if mark in LIFELINE_MARKS and bare in names and name in to and name not in named:
+        does, instead = LIFELINE_MARKS[mark]
+        if mark in ("++", "--"):  # `++` starts the receiver's bar, `--` ends the sender's
+            sent = to[name][0]
+            meant = f"{sent.sender} {sent.arrow}{mark[0]} {bare}"
+            instead = f'volley writes the mark after the arrow: "{meant}"'
+        return bare, f'"{mark}" is PlantUML\'s mark that {does}', len(bare), instead
+    bare, hash_, colour = name.rpartition("#")
+    if hash_ and bare in names and (_HEX_COLOUR.fullmatch(colour) or _names_colour(colour)):
+        return (
+            bare,
+            f'"#{colour}" is a colour (as sequencediagram.org writes one after a name)',
+            len(bare),
+            "volley draws notes and lanes in the theme's colours: delete it",
+        )
+    order = _PLANTUML_ORDER.fullmatch(name)
+    if order is not None and order["bare"] in names:
+        return (
+            order["bare"],
+            f'"{order["order"]}" is PlantUML\'s place in the order',
+            order.start("order"),
+            f'volley orders participants with one line: "order: {order["bare"]}, …"',
+        )
+    return None
+
+
+_HEX_COLOUR = re.compile(r"[0-9A-Fa-f]{6}")
 _PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")
 
 
@@ -629,6 +643,8 @@ def _secret_warnings(
 
 
 def _names_colour(word: str) -> bool:
-    from volley.text.colours import names_colour  # only a name holding "#" needs the CSS parser
+    """Whether a word is a colour's name (`pink`); only a name holding "#" needs the CSS
+    parser, which is imported here."""
+    from volley.text.colours import names_colour
 
-    return names_colour(word)
+    return word.isalpha() and names_colour(word)
