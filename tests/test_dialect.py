@@ -975,6 +975,9 @@ def test_a_bar_opened_in_one_branch_may_end_in_a_later_one():
     assert volley.check(both).warnings == []
     (twice,) = volley.check(both + "B -->- A: again\n").warnings
     assert twice.line == 7
+    ended = "A -> B: x\nalt: one\n  A ->+ B: on\nelse: two\n  B -->- A: off\nend\nB -->- A: again\n"
+    (again,) = volley.check(ended).warnings  # the else ended it: this one draws nothing
+    assert again.line == 7
 
 
 @pytest.mark.parametrize(

@@ -439,26 +439,24 @@ def _unopened_ends(
     starts from the bars open before it (`if:` and `else:` may each end the same bar, the
     usual way to write a reply in both), and those an earlier branch left open (the picture
     draws the branches one under another: a bar opened in `if:` and ended in `else:` is
-    drawn, as Mermaid draws it); after the block as many stay open as in the branch that
-    leaves the most."""
+    drawn, as Mermaid draws it); after the block, those open at the end of its last branch
+    stay open, as the picture goes on from there."""
     for item in items:
         if isinstance(item, Block):
             before = dict(open_bars)
-            after = []
             carried: dict[str, int] = {}  # left open by the branches above, past `before`
             for branch in item.branches:
                 state = {
                     name: before.get(name, 0) + carried.get(name, 0) for name in {*before, *carried}
                 }
                 yield from _unopened_ends(branch.items, state)
-                after.append(state)
                 carried = {
                     name: count - before.get(name, 0)
                     for name, count in state.items()
                     if count > before.get(name, 0)
                 }
-            names = {name for state in after for name in state}
-            open_bars.update({name: max(s.get(name, 0) for s in after) for name in names})
+                open_bars.clear()
+                open_bars.update(state)
             continue
         if isinstance(item, Activation):
             name, on = item.participant, item.on
