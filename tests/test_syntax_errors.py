@@ -737,3 +737,23 @@ def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():
     assert error_for("group #1 priority\nA -> B\nend\n").hint == (
         'did you mean "group: #1 priority"? The keyword takes a colon'
     )
+
+
+def test_an_arrow_after_a_colon_is_no_typo_of_one():
+    """`Auth flow: client -> server` said '">" is not an arrow … did you mean "->"?', the
+    user's own arrow taken for a typo; `title Auth: client -> server` gets the title's colon."""
+    error = error_for("Auth flow: client -> server\n")
+    assert error.message == 'expected an arrow such as -> or --> after "Auth flow"'
+    assert error.hint.startswith('the colon after "Auth flow" starts a label')
+    error = error_for("title Auth: client -> server\n")
+    assert error.hint.startswith('did you mean "title: Auth: client -> server"?')
+    assert error_for("A -->>> B: x\n").message == '"-->>>" is not an arrow'
+
+
+def test_a_title_without_its_colon_that_holds_an_arrow_is_a_message_with_a_warning():
+    """Mermaid's `title Login -> Logout` is a message here (a line with an arrow is one), from
+    a lane "title Login": pointed out, where the line has no label."""
+    checked = volley.check("title Login -> Logout\nA -> B: x\n")
+    (warning,) = checked.warnings
+    assert warning.message.startswith('"title Login" is read as a participant')
+    assert volley.check("title page -> Endpoint: x\n").warnings == []

@@ -63,6 +63,8 @@ _BEFORE_DELIMITER_ROW = (
 _TABLE_HEADER = r"(?=[^\n]*\|)[^\n]+" + _BEFORE_DELIMITER_ROW
 _INDENT = r"^([ \t]*)"
 _LABEL = r"([^\n]*)"
+# The rest of the line holds no arrow, as the grammar's keyword without a colon wants it
+_NO_ARROW = r"(?![^\n]*(?:[-=](?:>|x[+-]?[ \t]+\S)|<[-=]|[ \t]x[-=]+[> \t]))"
 # `note A, B:` and its text, to the line's end
 _NOTE = _INDENT + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)"
 _NOTE_PARTS = bygroups(
@@ -153,7 +155,7 @@ class VolleyLexer(RegexLexer):
             ),
             (
                 # Mermaid's `title Login` too, on a line that holds no arrow
-                _INDENT + r"(title)([ \t]*:|[ \t]+(?![^\n]*(?:[-=]>|<[-=])))" + _LABEL + _LINE_END,
+                _INDENT + r"(title)([ \t]*:|[ \t]+" + _NO_ARROW + ")" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword.Declaration, Punctuation, Generic.Heading, Whitespace),
             ),
             (

@@ -653,6 +653,12 @@ class _ToModel:
         else:
             self._check_name(message.sender, sender)
             self._check_name(message.receiver, receiver)
+        if _TITLE_WORD.match(message.sender) and label is None:
+            self._local.run.warn(  # Mermaid's title that holds an arrow: a message here
+                f'"{message.sender}" is read as a participant: a line that holds an arrow is a '
+                f'message; for a title that holds one, write "title: …" with its colon',
+                _at_text(sender),
+            )
         if _NOTE_WORD.match(message.sender):  # with a label, the line reads as a note
             from volley.language.syntax_errors import note_named  # only a mistake needs it
 
@@ -1487,6 +1493,7 @@ _MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 
 _YAML_TITLE = re.compile(r"[ \t]*title[ \t]*:[ \t]*\S")  # front matter's title, written as volley's
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
+_TITLE_WORD = re.compile(r"(?i:title)[ \t]")  # a sender so named: `title Login -> Logout`
 
 
 def foreign_header(lines: list[str]) -> tuple[int, str] | None:

@@ -181,6 +181,11 @@ _ARROWISH = re.compile(r"(?<=\S)[ \t]+(?P<run>[-=<>~]+)[ \t]+(?=\S)")
 _WIDE = "\ufe63\ufe64\ufe65\uff0d\uff1c\uff1d\uff1e"
 _WIDE_ARROW = re.compile(rf"[-=<>{_WIDE}]*[{_WIDE}][-=<>{_WIDE}]*")
 _ARROW = re.compile(r"(?:<<?|x)?(?:--?|=)(?:>>?|x)?")
+# An arrow with a head, as volley reads one: a typo's characters inside it are no typo
+# (`Auth: client -> server` holds ">", which is the arrow's).
+_HEADED_ARROW = re.compile(
+    r"(?:<<?|(?<![^ \t])x)?(?:--?|=)(?:>>?|x(?=[+-]?(?:[ \t]|$)))|(?:<<?|(?<![^ \t])x)(?:--?|=)"
+)  # an `x` head stands apart from the names, as the grammar's does
 # Names apart by commas before an arrow: `A, B -> C` (a comma ends a name).
 _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
@@ -480,9 +485,10 @@ class _Explainer:
                 )
         # `autonumber 10 10 "<b>[000]"` is that statement, not a message with a typo'd arrow
         statement = slip is not None and text.split(None, 1)[0].lower() in OTHER_TOOLS_STATEMENTS
+        arrows = [found.span() for found in _HEADED_ARROW.finditer(segment)]
         for typo, meant in [] if statement else TYPO_ARROWS:
             at = segment.find(typo)
-            if at > 0:
+            if at > 0 and not any(a <= at and at + len(typo) <= b for a, b in arrows):
                 before = segment[:at].strip()
                 hint = f'did you mean "{meant}"?'
                 if typo in MERMAID_ARROWS:
@@ -585,7 +591,9 @@ class _Explainer:
                 )
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
-            if colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
+            if colon and _HEADED_ARROW.search(label) and named.strip() == written:
+                hint = f'the colon after "{written}" starts a label; {hint}'  # `Auth: A -> B`
+            elif colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
                 # the text after the colon is not repeated: it may be a secret (`password: …`),
                 # which a hint of other words would not show masked
                 hint += (
