@@ -757,3 +757,27 @@ def test_a_title_without_its_colon_that_holds_an_arrow_is_a_message_with_a_warni
     (warning,) = checked.warnings
     assert warning.message.startswith('"title Login" is read as a participant')
     assert volley.check("title page -> Endpoint: x\n").warnings == []
+
+
+@pytest.mark.parametrize(
+    "line", ["Space Station: docked", "Parallel workers start", "Frame grabber: ready"]
+)
+def test_a_line_that_starts_with_a_word_of_sequencediagram_org_is_not_taken_for_it(line):
+    """Its statements have no colon and one word after them at most: these lines got "delete
+    the line" or a title."""
+    hint = error_for(line + "\n").hint or ""
+    assert "sequencediagram.org" not in hint
+
+
+def test_an_arrow_written_long_is_no_pair_of_activation_marks():
+    assert error_for("A ->--> B: x\n").message == '"->-->" is not an arrow'
+
+
+def test_sequencediagram_orgs_colours_around_a_block_label_are_left_out_of_the_hint():
+    error = error_for("A -> B: x\ngroup#navy Registration #white\nA -> B: y\nend\n")
+    assert error.hint.endswith('write "group: Registration"')
+    checked = volley.check("A -> B: x\nalt #navy ok\nA -> B: y\nend\n")
+    (warning,) = checked.warnings
+    assert (warning.line, warning.column) == (2, 5)
+    assert warning.message.endswith('write "ok"')
+    assert volley.check("A -> B: x\nloop #1 priority\nA -> B: y\nend\n").warnings == []

@@ -772,6 +772,15 @@ class _ToModel:
         block = Block(line=_line(keyword), kind=kind)
         self._local.run.keywords[id(block)] = keyword
         branch = Branch(label=_text(label), line=_line(keyword))
+        if branch.label.startswith("#"):  # `alt #navy ok`, as sequencediagram.org colours it
+            from volley.language.syntax_errors import without_colours
+
+            if without_colours(branch.label) != branch.label:
+                self._local.run.warn(
+                    f'"{branch.label}" holds sequencediagram.org\'s colours, which volley draws '
+                    f'as the label\'s words: write "{without_colours(branch.label)}"',
+                    _at_text(label),
+                )
         block.branches.append(branch)
         for child in rest:
             if isinstance(child, Branch):

@@ -56,7 +56,7 @@ WORDS = {
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
-BLOCK_COLON_WORDS = ("if", "group", "alt", "loop", "opt", "par")
+BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # PlantUML's statements that set how its picture looks: volley has nothing to set.
@@ -252,6 +252,21 @@ def note_named(name: str) -> tuple[str, str]:
         "starts a note",
         f'declare the participant under another name, "participant N as {name}", and write N -> …',
     )
+
+
+def without_colours(label: str) -> str:
+    """A block's label without sequencediagram.org's colours around it (`#navy Login #white`:
+    its frame's, its background's, its text's), each a `#` and a colour's name or hex digits."""
+    if "#" not in label:
+        return label
+    from volley.text.colours import names_colour  # only such a label needs the CSS parser
+
+    kept = label.split()
+    while kept and kept[0][:1] == "#" and names_colour(kept[0][1:]):
+        kept.pop(0)
+    while kept and kept[-1][:1] == "#" and names_colour(kept[-1][1:]):
+        kept.pop()
+    return " ".join(kept) if len(kept) < len(label.split()) else label
 
 
 def other_tools_note(line: str) -> tuple[str, str] | None:
@@ -686,7 +701,7 @@ class _Explainer:
             return found[0], indent + found[1]
         coloured = _COLOURED_BLOCK.fullmatch(stripped.rstrip())
         if coloured is not None:  # `group#43829c #lightblue Registration`
-            block, label = coloured["word"].lower(), coloured["label"].strip()
+            block, label = coloured["word"].lower(), without_colours(coloured["label"].strip())
             if block in ("alt", "else", "opt", "loop", "par", "break", "critical", "group"):
                 meant = f"{block}: {label}" if block == "group" else f"{block} {label}"
             else:  # UML's other fragments, which volley draws as a group
@@ -716,12 +731,14 @@ class _Explainer:
                 f'sequencediagram.org\'s "participantgroup" is a box of participants: write '
                 f'"{meant}"'
             ), indent + meant
-        if lowered == "frame" and rest.strip():
+        # sequencediagram.org's statements have no colon (`Space Station: docked` is a label)
+        statement = ":" not in stripped
+        if lowered == "frame" and rest.strip() and statement:
             meant = f"title: {rest.strip()}"
             return f'sequencediagram.org\'s "frame" is volley\'s title: write "{meant}"', None
-        if lowered in SEQUENCEDIAGRAM_ORG_SETTINGS:
+        if lowered in SEQUENCEDIAGRAM_ORG_SETTINGS and statement and len(rest.split()) <= 1:
             return f'sequencediagram.org\'s "{word}" sets nothing in volley: delete the line', None
-        if lowered in ("destroyafter", "destroysilent") and rest.strip():
+        if lowered in ("destroyafter", "destroysilent") and len(rest.split()) == 1 and statement:
             return (
                 f'sequencediagram.org\'s "{word}" (a lifeline that ends) is not drawn: delete '
                 "the line"
@@ -739,15 +756,9 @@ class _Explainer:
         if lowered in COLON_WORDS:
             label = rest.strip()
             if lowered in BLOCK_COLON_WORDS and "#" in label:  # `group #navy Login #white`
-                from volley.text.colours import names_colour  # only such a line needs it
-
-                kept = label.split()
-                while kept and kept[0][:1] == "#" and names_colour(kept[0][1:]):
-                    kept.pop(0)
-                while kept and kept[-1][:1] == "#" and names_colour(kept[-1][1:]):
-                    kept.pop()
-                if " ".join(kept) != label:
-                    meant = f"{word}: {' '.join(kept)}".rstrip()
+                kept = without_colours(label)
+                if kept != label:
+                    meant = f"{word}: {kept}".rstrip()
                     return (
                         f'did you mean "{meant}"? The keyword takes a colon, and '
                         "sequencediagram.org's colours are not drawn"
@@ -794,7 +805,8 @@ class _Explainer:
         if previous is not None and previous.type == "MARK" and "NAME" in expected:
             text = self.lines[line - 1]
             at = (previous.end_column or 1) - 1
-            if text[at : at + 1] in ("+", "-"):  # `A ->>++ B`, `A ->+- B`: one mark at most
+            second, after = text[at : at + 1], text[at + 1 : at + 2]
+            if second in ("+", "-") and after not in ("-", "=", ">", "<"):  # `A ->>++ B`
                 return self.error(
                     f'"{previous.value}{text[at]}" is two activation marks; an arrow takes one',
                     line,
