@@ -1383,7 +1383,7 @@ def test_a_client_span_that_names_only_its_url_calls_the_urls_host():
     }
     messages = import_trace(json.dumps(data)).messages()
     calls = [m.receiver for m in messages if m.sender == "shop" and m.arrow == "->"]
-    assert calls == ["api.github.com", "10.0.0.7", "remote"]
+    assert calls == ["api.github.com", "10.0.0.7 8080", "remote"]  # the port kept, as peer.address
 
 
 def test_a_url_that_cannot_be_split_is_no_reason_to_refuse_the_trace():

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any
-from urllib.parse import urlsplit
 
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
@@ -1246,9 +1245,11 @@ class _Builder:
 
     def peer_lane(self, client: _Span) -> str:
         """The lane of what a CLIENT or PRODUCER span with no SERVER or CONSUMER under it
-        called: the peer it names, or the host of the URL it called, else `remote`."""
+        called: the peer it names, or the host (and port) of the URL it called, else
+        `remote`."""
         peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
-        return self.lane(peer or _host(client.attribute("url.full", "http.url")) or "remote")
+        url = client.attribute("url.full", "http.url")
+        return self.lane(peer or (url if url_parts(url) else None) or "remote")
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool
@@ -1390,12 +1391,8 @@ def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> li
 def _without_userinfo(peer: str) -> str:
     """A peer named by its URL (OpenTracing's `peer.address`, a database's connection URL) as
     its host and port, without the user and password the URL may hold."""
-    if "://" not in peer:
-        return peer
-    try:
-        host = urlsplit(peer).netloc.rpartition("@")[2]
-    except ValueError:  # `http://[::1`: no URL that reads; a name as it stands
-        return peer
+    parts = url_parts(peer) if "://" in peer else None
+    host = parts.netloc.rpartition("@")[2] if parts else ""  # `http://[::1`: as it stands
     return host or peer
 
 
@@ -1427,9 +1424,3 @@ def _duration(nanos: int) -> str:
     if nanos >= 1_000_000:
         return f"{nanos / 1e6:.3g} ms"
     return f"{nanos / 1e3:.3g} µs"
-
-
-def _host(url: str | None) -> str | None:
-    """The host a URL names (`api.github.com`)."""
-    parts = url_parts(url)
-    return parts.hostname if parts else None
