@@ -992,6 +992,12 @@ def test_a_bar_opened_in_one_branch_may_end_in_a_later_one():
         ("order: Browser API\nBrowser -> API: GET /\n", 1, 8, 'parted by commas: "Browser, API"'),
         ("Browser -> API: GET /\nnote Browser API: hi\n", 2, 6, 'commas: "Browser, API"'),
         ("A -> B: x\nactivate C\ndeactivate C\n", 2, 10, "is the name misspelt?"),
+        (  # listed in order: is "API Gateway", not "Gate"
+            "order: API Gateway, B\nAPI Gateway -> B: x\nactivate Gate\ndeactivate Gate\n",
+            3,
+            10,
+            "is the name misspelt?",
+        ),
         ("order: Browser; API\nBrowser -> API: GET /\n", 1, 8, 'commas: "Browser, API"'),
         ("Browser -> API: GET /\nnote Browser | API: hi\n", 2, 6, 'commas: "Browser, API"'),
     ],

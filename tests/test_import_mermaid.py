@@ -683,6 +683,9 @@ def test_markdown_blocks_in_mkdocs_admonitions_and_tabs_are_found() -> None:
     with pytest.raises(VolleyError) as caught:
         convert(page.replace("A->>B: nested", "what is this"), "doc.md")
     assert (caught.value.line, caught.value.column) == (19, 11)
+    shown = "Write it so:\n\n    !!! note\n        ```mermaid\n        sequenceDiagram\n"
+    shown += "          A->>B: shown\n        ```\n"
+    assert detect("# How to\n\n" + shown) is None  # in an indented code block: text
 
 
 def test_a_myst_or_quarto_mermaid_directive_block_is_a_diagram() -> None:

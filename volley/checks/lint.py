@@ -426,7 +426,8 @@ def _order_line(name: str, source: str) -> int | None:
     """The first `order:` line that lists a participant, if one does."""
     for number, line in enumerate(source.splitlines(), 1):
         keyword, colon, names = line.partition(":")
-        if colon and keyword.strip().lower() == "order" and name in names:
+        listed = (listed.strip() for listed in names.split(","))
+        if colon and keyword.strip().lower() == "order" and name in listed:
             return number
     return None
 

@@ -81,8 +81,14 @@ def container_fences(lines: list[str]) -> Iterator[tuple[int, PageFence]]:
     """The fenced blocks in the admonitions and content tabs of a page written for MkDocs
     (those nested in one too), each with the page line its container's content starts on:
     where Python-Markdown's superfences finds fences that CommonMark reads as code. A
-    container written inside a fence (a page that shows how to write one) holds none."""
-    fenced = {n for fence in page_fences("\n".join(lines)) for n in range(fence.start, fence.end)}
+    container written inside a fence or an indented code block (a page that shows how to
+    write one) holds none."""
+    shown = (
+        token.map
+        for token in parse("\n".join(lines))
+        if token.type in ("fence", "code_block") and token.map
+    )
+    fenced = {n for start, end in shown for n in range(start, end)}
     index = 0
     while index < len(lines):
         found = _CONTAINER.match(lines[index])
