@@ -715,8 +715,8 @@ class _Explainer:
             meant = f"participant {icon['name']}"
             return (
                 f'sequencediagram.org\'s "{icon["word"]}" draws a participant as an icon: write '
-                f'"{meant}" (an icon may go in its label: participant {icon["name"]} as '
-                f"{{fas-user}} {icon['name']})"
+                f'"{meant}" (an icon may go in its label by its Font Awesome name: participant '
+                f"{icon['name']} as {{fas-name}} {icon['name']})"
             ), indent + meant
         if lowered in ("expandable+", "expandable-"):
             meant = f"group: {rest.strip()}".rstrip()
