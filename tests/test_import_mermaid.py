@@ -1286,6 +1286,7 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
         ("A->>++B: x", "Mermaid reads one activation mark after '->>'", 10),
         ("A->>+-B: x", "Mermaid reads one activation mark after '->>'", 10),
         ("A->>B：text", "a full-width colon '：' does not start a message's text", 10),
+        ("A,B->>C: x", "Mermaid refuses a ',' in a name ('A,B')", 6),
     ],
 )
 def test_lines_mermaid_refuses_for_a_second_arrow_are_refused(

@@ -1337,6 +1337,14 @@ class _Reader:
                 f"write {found['arrow']}{mark}{receiver.lstrip('+-').strip()}",
             )
         for name in (sender.strip(), receiver):
+            if "," in name:  # `A,B->>C`: one message goes from one participant to one
+                self.fail(
+                    line,
+                    raw,
+                    f"Mermaid refuses a ',' in a name ({name!r}), so it refuses this line",
+                    raw.find(name) + name.find(",") + 1,
+                    "a message goes from one participant to one: write one a line",
+                )
             plus = name.find("+")
             if plus >= 0:  # Mermaid's names hold no +
                 suffix = name is receiver and name.endswith(("++", "--"))
