@@ -281,6 +281,14 @@ def test_a_mermaid_note_whose_words_start_below_it_runs_on():
         assert '"end note" ends a note of several lines' in (errors[-1].hint or ""), end
 
 
+def test_an_end_note_indented_under_a_note_is_pointed_out():
+    """Indenting a Mermaid note's lines, as its hint says, took an indented `end note` into
+    the note without a word."""
+    checked = volley.check("A->B: hi\nnote over B: title\n  first line\n  end note\nB-->A: ok\n")
+    (warning,) = checked.warnings
+    assert (warning.line, warning.column) == (4, 3) and "delete this line" in warning.message
+
+
 def test_an_empty_mermaid_note_runs_on_only_to_an_end_note():
     """Without an `end note` below it, `note over B:` is the empty one line Mermaid reads, and
     a Mermaid statement after it is that statement, not the note's words."""

@@ -746,7 +746,8 @@ class _ToModel:
                         "line (and write a keyword with its colon, as in loop: … or "
                         "deactivate: A, an arrow as volley does, as in ->>)"
                     )
-                self._local.run.warn(said, Token("TEXT", "", line=line, column=1))
+                column = len(written) - len(written.lstrip(" \t")) + 1  # where its words start
+                self._local.run.warn(said, Token("TEXT", "", line=line, column=column))
         if not text.strip():
             self._local.run.warn(
                 "this note is empty: its words go after its colon, or on the lines below it up to "

@@ -281,8 +281,10 @@ class _Lifter:
             if kind == "element":
                 self.note_ends[pos + 1] = index + 1
                 break
-            if kind == "keyword text" and (not deeper or is_percent_comment(line)):
-                doubtful.append(pos + 1)  # a `%%` line: Mermaid's comment, however deep
+            if kind == "keyword text" and (
+                not deeper or is_percent_comment(line) or NOTE_END.match(line)
+            ):  # a `%%` line (Mermaid's comment) or an `end note`, however deep
+                doubtful.append(pos + 1)
             elif kind == "branch text" and not deeper:
                 branches.append(pos + 1)
             run.extend(lines[end : pos + 1])
