@@ -721,3 +721,24 @@ def test_the_one_look_at_all_texts_finds_what_each_texts_search_finds(text):
     page = volley.render(text, format="html", redact=True)
     assert "Zq8vR2mK9pL4" not in page
     assert "indexing" in page or "indexing" not in text  # the progress token stays
+
+
+def test_a_progress_messages_token_is_known_where_it_is_written_whatever_else_the_body_holds():
+    """Review of the value rule: a body with a bare JSON value beside the progress message
+    raised a traceback; a pretty-printed one beside another message was warned about; one
+    percent-encoded in a URL made every other "token" of the diagram its own."""
+    crash = 'A -> B: x\nnote B:\n```json\n{"method":"$/progress","params":{"token":"ix"}}\n'
+    crash += "42\n```\n"
+    assert volley.check(crash).warnings == []
+    pretty = (
+        'A -> B: x\nnote B:\n```json\n{"jsonrpc":"2.0","id":1,"result":null}\n{\n'
+        '  "method": "$/progress",\n  "params": {"token": "a3f9c2e1-5b7d-4e8a", "value": {}}\n'
+        "}\n```\n"
+    )
+    assert volley.check(pretty).warnings == []
+    encoded = (
+        "Editor -> Proxy: GET /relay?m=%7B%22method%22%3A%22%24/progress%22%2C%22params%22%3A"
+        "%7B%22token%22%3A%22idx%22%7D%7D\nProxy -> Server: POST /login\nin:\n  {\n"
+        '    "token": "Zq8vR2mK9pL4xT7w"\n  }\n'
+    )
+    assert "Zq8vR2mK9pL4xT7w" not in volley.render(encoded, format="html", redact=True)

@@ -39,12 +39,10 @@ from __future__ import annotations
 import bisect
 import importlib
 import itertools
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from typing import Any
 from urllib.parse import quote, unquote
 
 from volley.model import Diagram, Text
@@ -309,51 +307,19 @@ _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
 _ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
 # LSP's progress messages, whose `"token"` only ties a report to the work it reports on.
-_PROGRESS_METHODS = (
-    "$/progress",
-    "window/workDoneProgress/create",
-    "window/workDoneProgress/cancel",
+_PROGRESS_METHOD = r'"method"\s*:\s*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
+# A progress message's token where LSP writes it, after its method, in JSON on one line or
+# several: `"method": "$/progress", "params": {"token": …`
+_PROGRESS_TOKEN = re.compile(
+    _PROGRESS_METHOD + r'\s*,\s*"params"\s*:\s*\{\s*"token"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+)'
 )
-_PROGRESS_MESSAGE = re.compile(
-    r'"method"[ \t]*:[ \t]*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
-)
-_EVERY_TOKEN: frozenset[str] = frozenset()  # a text whose JSON does not read: all its "token"s
 
 
 def _progress_tokens(text: str) -> frozenset[str]:
-    """The `token` of each LSP progress message in a body of JSON or JSON Lines: that value is
-    no secret, while a `"token"` another message of the same body carries may be one. A body
-    whose JSON does not read (cut short) has each of its `"token"`s taken for a progress
-    message's (`_EVERY_TOKEN`), as is one none of whose lines reads."""
-    documents = _json_documents(text)
-    if not documents:
-        return _EVERY_TOKEN
-    tokens = set()
-    for document in documents:
-        for message in document if isinstance(document, list) else [document]:
-            params = message.get("params") if isinstance(message, dict) else None
-            if message.get("method") in _PROGRESS_METHODS and isinstance(params, dict):
-                token = params.get("token")
-                if isinstance(token, (str, int)) and not isinstance(token, bool):
-                    tokens.add(str(token))
-    return frozenset(tokens)
-
-
-def _json_documents(text: str) -> list[Any]:
-    """The JSON a body holds, its fence lines left out (a note's pasted block): one document,
-    or those of its lines that read (JSON Lines)."""
-    kept = [line for line in text.splitlines() if not line.lstrip().startswith(("```", "~~~"))]
-    try:
-        return [json.loads("\n".join(kept))]
-    except ValueError:
-        pass
-    documents = []
-    for line in kept:
-        try:
-            documents.append(json.loads(line))
-        except ValueError:
-            continue
-    return documents
+    """The token of each LSP progress message in a text: that value is no secret, while a
+    `"token"` another message of the same text carries may be one. (A token written before
+    its method is not known so, and is looked at as any.)"""
+    return frozenset(found[1].strip('"') for found in _PROGRESS_TOKEN.finditer(text))
 
 
 def _token_text(text: str, start: int) -> str:
@@ -488,7 +454,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     write headers), HAR's `{"name": "Authorization", "value": "…"}` pairs, and pairs in JSON
     held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
-    progress = _progress_tokens(text) if _PROGRESS_MESSAGE.search(text) else None
+    progress = _progress_tokens(text) if "rogress" in text else frozenset()
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
         name = key.group()[1:-1]
@@ -505,11 +471,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             continue
         else:
             named = ""
-        if not secret_name(name) or (
-            progress is not None
-            and name == "token"
-            and (progress is _EVERY_TOKEN or _token_text(text, start) in progress)
-        ):
+        if not secret_name(name) or (name == "token" and _token_text(text, start) in progress):
             continue
         what = f'the "{_short(name)}" key'
         if content is not None:
@@ -1290,7 +1252,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
     """
     readings: list[str] = []
     for text, as_body in texts:
-        if "rogress" in text and _PROGRESS_MESSAGE.search(text):
+        if "rogress" in text:  # an LSP progress message, maybe escaped or percent-encoded
             if _find(text, prose=not as_body):
                 return True
             continue
