@@ -263,17 +263,19 @@ def test_a_note_written_the_mermaid_way_is_one_line():
     assert [e.line for e in errors] == [2]
 
 
-def test_a_mermaid_note_whose_words_start_below_it_runs_on():
+def test_a_mermaid_note_whose_words_start_below_it_runs_to_its_end_note():
     """WebSequenceDiagrams writes a note of several lines `note over B:`, its lines, `end
     note`: its words were an error each (a line starting "and": "and outside any block"), and
-    the note empty. Read as `note B:` is; the `end note` is pointed out."""
+    the note empty. Read as WebSequenceDiagrams reads it: to the `end note`, whatever follows
+    (a Mermaid block after it is that block)."""
     checked = volley.check(
-        "A->B: hi\nnote over B:\nfirst line\nand the second line\nend note\nB-->A: ok\n"
+        "A->B: hi\nnote over B:\nfirst line\nand the second line\nend note\n"
+        "loop every minute\n  A -> B: x\nend\nB-->A: ok\n"
     )
     note = checked.diagram.items[1]
-    assert note.over == ["B"] and note.text.startswith("first line\nand the second line")
-    (warning,) = checked.warnings
-    assert warning.line == 5 and "delete this line" in warning.message
+    assert note.over == ["B"] and note.text == "first line\nand the second line"
+    assert [type(item).__name__ for item in checked.diagram.items[2:]] == ["Block", "Message"]
+    assert checked.warnings == []
     errors = errors_of("A->B: hi\nnote over B: title\nfirst line\nend note\n")
     assert "delete the line" in (errors[-1].hint or "") and '"end note"' in errors[-1].hint
     for end in ("end  note", "end hnote", "endnote"):

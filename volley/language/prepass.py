@@ -210,32 +210,34 @@ class _Lifter:
             index + 1, text, "fenced", opening.lang, start=index + 2, fence_on_owner=at
         )
 
-    def one_line(self, index: int, mermaid_note: re.Pattern[str]) -> bool:
-        """Whether a note is one line: one written the Mermaid way is, as in Mermaid, unless
-        its words start below it and an `end note` closes them before the next element, as
-        WebSequenceDiagrams writes a note of several lines (`note over B:`, its lines, `end
-        note`); without one, a Mermaid statement below it (`loop every minute`) is no note's."""
+    def note_form(self, index: int, mermaid_note: re.Pattern[str]) -> NoteForm:
+        """How far a note's lines go: one written the Mermaid way is one line, as in Mermaid,
+        unless its words start below it and an `end note` closes them before the next element,
+        as WebSequenceDiagrams writes a note of several lines (`note over B:`, its lines, `end
+        note`): then it goes to that line. Any other runs on to the next element."""
         line = self.lines[index]
         if not mermaid_note.match(line):
-            return False
+            return "runs on"
         if line.partition(":")[2].strip():
-            return True
+            return "one line"
         for later in self.lines[index + 1 :]:
             if NOTE_END.match(later):
-                return False
+                return "to end note"
             if self.line_kind(later, None) == "element":
-                return True
-        return True
+                return "one line"
+        return "one line"
 
-    def note(self, index: int, one_line: bool) -> tuple[int, Body | None]:
+    def note(self, index: int, form: NoteForm) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep
         the element is indented: there indentation means nothing), fenced blocks kept with
         their fences.
 
         A note written the Mermaid way (`note over A: text`) is one line, as in Mermaid: only
-        lines indented deeper than it, and fences, continue it (see `one_line`).
+        lines indented deeper than it, and fences, continue it (see `note_form`).
         """
+        one_line = form == "one line"
         lines = self.lines
+        after = None  # the index after an `end note` that closed the note
         owner_width = indent_width(lines[index])
         pos = index + 1
         parts: list[str] = []
@@ -270,6 +272,9 @@ class _Lifter:
                 parts.append(dedent(lines[block.end], opening))
                 pos = end = block.end + 1
                 continue
+            if form == "to end note" and NOTE_END.match(line):  # the note ends here
+                after = pos + 1
+                break
             deeper = indent_width(line) >= owner_width + 2
             if one_line and not deeper:
                 kind: LineKind = "element"
@@ -282,8 +287,8 @@ class _Lifter:
                 self.note_ends[pos + 1] = index + 1
                 break
             if kind == "keyword text" and (
-                not deeper or is_percent_comment(line) or NOTE_END.match(line)
-            ):  # a `%%` line (Mermaid's comment) or an `end note`, however deep
+                not deeper or is_percent_comment(line) or (one_line and NOTE_END.match(line))
+            ):  # a `%%` line (Mermaid's comment), or an `end note` under a one-line note
                 doubtful.append(pos + 1)
             elif kind == "branch text" and not deeper:
                 branches.append(pos + 1)
@@ -292,8 +297,8 @@ class _Lifter:
             end = pos
         flush()
         if not parts:
-            return index + 1, None
-        return end, Body(
+            return after or index + 1, None
+        return after or end, Body(
             index + 1,
             "\n".join(parts),
             "indented",
@@ -347,7 +352,7 @@ def table_end(lines: list[str], index: int) -> int | None:
 def note_body(lines: list[str], index: int, line_kind: LineKinds) -> tuple[int, Body | None]:
     """The further lines of the `note:` line at `index`, as the reader takes them: the index
     after the note's last line, and its text with the lines it doubts (None if it has none)."""
-    return _Lifter(lines, None, line_kind).note(index, one_line=False)
+    return _Lifter(lines, None, line_kind).note(index, "runs on")
 
 
 def payload_end(lines: list[str], index: int, line_kind: LineKinds, filename: str | None) -> int:
@@ -355,6 +360,8 @@ def payload_end(lines: list[str], index: int, line_kind: LineKinds, filename: st
     lines indented deeper than it (`index + 1` when it has none)."""
     return _Lifter(lines, filename, line_kind).payload(index)[0]
 
+
+NoteForm = Literal["one line", "to end note", "runs on"]  # how far a note's lines go
 
 # PlantUML's and WebSequenceDiagrams' end of a note of several lines: `end note`, `endnote`,
 # `end hnote`.
@@ -396,7 +403,7 @@ def lift_bodies(
         if found.lastgroup == "payload":
             after, body = lifter.payload(line)
         else:
-            after, body = lifter.note(line, lifter.one_line(line, one_line_note))
+            after, body = lifter.note(line, lifter.note_form(line, one_line_note))
         if body is not None:
             bodies[line + 1] = body
         for blank in range(line + 1, after):
