@@ -1315,6 +1315,8 @@ def test_plantumls_mark_glued_to_a_name_is_pointed_out_where_the_name_is_used_ba
     assert volley.check("A -> C++: x\n").warnings == []
     assert checked.warnings[0].hint == 'volley writes the mark after the arrow: "A ->>+ B"'
     assert checked.warnings[1].hint == 'volley writes the mark after the arrow: "B -->>- A"'
+    (left,) = volley.check("A <<- B--: x\nA -> B: y\n").warnings  # an arrow pointing left:
+    assert left.hint == 'volley writes the mark after the arrow: "B -->- A"'  # the general one
     for names in (  # a name of its own: it sends, or is declared, or has a space before the #
         "A -> C++: x\nC -> A: y\nC++ -> A: z\n",
         "participant C++\nA -> C++: x\nC -> A: y\n",

@@ -1371,6 +1371,7 @@ def test_a_client_span_that_names_only_its_url_calls_the_urls_host():
         [{"key": "http.url", "value": {"stringValue": "https://api.github.com/repos/o/r"}}],
         [{"key": "url.full", "value": {"stringValue": "http://10.0.0.7:8080/v1/charges"}}],
         [{"key": "url.full", "value": {"stringValue": "http://[::1/broken"}}],
+        [{"key": "http.url", "value": {"stringValue": "/api/orders?page=2"}}],  # a path alone
     ]
     data = {
         "resourceSpans": [
@@ -1383,7 +1384,7 @@ def test_a_client_span_that_names_only_its_url_calls_the_urls_host():
     }
     messages = import_trace(json.dumps(data)).messages()
     calls = [m.receiver for m in messages if m.sender == "shop" and m.arrow == "->"]
-    assert calls == ["api.github.com", "10.0.0.7 8080", "remote"]  # the port kept, as peer.address
+    assert calls == ["api.github.com", "10.0.0.7 8080", "remote", "remote"]  # port kept
 
 
 def test_a_url_that_cannot_be_split_is_no_reason_to_refuse_the_trace():

@@ -781,3 +781,14 @@ def test_sequencediagram_orgs_colours_around_a_block_label_are_left_out_of_the_h
     assert (warning.line, warning.column) == (2, 5)
     assert warning.message.endswith('write "ok"')
     assert volley.check("A -> B: x\nloop #1 priority\nA -> B: y\nend\n").warnings == []
+
+
+def test_second_review_of_other_tools_habits():
+    """A setting that takes words keeps its hint; a block that is only a colour is told to
+    delete it; `#123` is no colour; `Title Company` is a name, `title Login` Mermaid's title."""
+    assert error_for("fontfamily Times New Roman\n").hint.endswith("delete the line")
+    (warning,) = volley.check("alt #navy\nA -> B: y\nend\n").warnings
+    assert warning.message.endswith("delete them")
+    assert volley.check("alt #123 merged\nA -> B: y\nend\n").warnings == []
+    assert volley.check("Title Company -> Bank\n").warnings == []
+    assert volley.check("title Login -> Logout\n").warnings

@@ -306,13 +306,13 @@ def _marked(
     mark, bare = name[-2:], name[:-2].rstrip()
     if mark in LIFELINE_MARKS and bare in names and name in to and name not in named:
         does, instead = LIFELINE_MARKS[mark]
-        if mark in ("++", "--"):  # `++` starts the receiver's bar, `--` ends the sender's
-            sent = to[name][0]
-            meant = f"{sent.sender} {sent.arrow}{mark[0]} {bare}"
+        sent = to[name][0]
+        if mark in ("++", "--") and not sent.arrow.startswith(("<", "x")):  # a right arrow
+            meant = f"{sent.sender} {sent.arrow}{mark[0]} {bare}"  # `++` the receiver's, `--`
             instead = f'volley writes the mark after the arrow: "{meant}"'
         return bare, f'"{mark}" is PlantUML\'s mark that {does}', len(bare), instead
     bare, hash_, colour = name.rpartition("#")
-    if hash_ and bare in names and (_HEX_COLOUR.fullmatch(colour) or _names_colour(colour)):
+    if hash_ and bare in names and _names_colour(colour):
         return (
             bare,
             f'"#{colour}" is a colour (as sequencediagram.org writes one after a name)',
@@ -330,7 +330,6 @@ def _marked(
     return None
 
 
-_HEX_COLOUR = re.compile(r"[0-9A-Fa-f]{6}")
 _PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")
 
 
@@ -642,8 +641,7 @@ def _secret_warnings(
 
 
 def _names_colour(word: str) -> bool:
-    """Whether a word is a colour's name (`pink`); only a name holding "#" needs the CSS
-    parser, which is imported here."""
+    """`names_colour`; only a name holding "#" needs the CSS parser, imported here."""
     from volley.text.colours import names_colour
 
-    return word.isalpha() and names_colour(word)
+    return names_colour(word)

@@ -1343,7 +1343,7 @@ class _Reader:
                     raw,
                     f"Mermaid refuses a ',' in a name ({name!r}), so it refuses this line",
                     raw.find(name) + name.find(",") + 1,
-                    "a message goes from one participant to one: write one a line",
+                    "a message goes from one participant to one: write one message a line",
                 )
             plus = name.find("+")
             if plus >= 0:  # Mermaid's names hold no +

@@ -1249,7 +1249,8 @@ class _Builder:
         `remote`."""
         peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
         url = client.attribute("url.full", "http.url")
-        return self.lane(peer or (url if url_parts(url) else None) or "remote")
+        parts = url_parts(url)
+        return self.lane(peer or (url if parts and parts.netloc else None) or "remote")
 
     def reply(
         self, there: str, here: str, span: _Span, server: _Span | None, with_payload: bool

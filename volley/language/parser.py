@@ -776,10 +776,11 @@ class _ToModel:
         if branch.label.startswith("#"):  # `alt #navy ok`, as sequencediagram.org colours it
             from volley.language.syntax_errors import without_colours
 
-            if without_colours(branch.label) != branch.label:
+            kept = without_colours(branch.label)
+            if kept != branch.label:
                 self._local.run.warn(
                     f'"{branch.label}" holds sequencediagram.org\'s colours, which volley draws '
-                    f'as the label\'s words: write "{without_colours(branch.label)}"',
+                    "as the label's words: " + (f'write "{kept}"' if kept else "delete them"),
                     _at_text(label),
                 )
         block.branches.append(branch)
@@ -1503,7 +1504,7 @@ _MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 
 _YAML_TITLE = re.compile(r"[ \t]*title[ \t]*:[ \t]*\S")  # front matter's title, written as volley's
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
-_TITLE_WORD = re.compile(r"(?i:title)[ \t]")  # a sender so named: `title Login -> Logout`
+_TITLE_WORD = re.compile(r"title[ \t]")  # Mermaid's `title Login -> Logout` (`Title Co` a name)
 
 
 def foreign_header(lines: list[str]) -> tuple[int, str] | None:

@@ -736,7 +736,13 @@ class _Explainer:
         if lowered == "frame" and rest.strip() and statement:
             meant = f"title: {rest.strip()}"
             return f'sequencediagram.org\'s "frame" is volley\'s title: write "{meant}"', None
-        if lowered in SEQUENCEDIAGRAM_ORG_SETTINGS and statement and len(rest.split()) <= 1:
+        if (
+            lowered in SEQUENCEDIAGRAM_ORG_SETTINGS
+            and statement
+            and (
+                len(rest.split()) <= 1 or lowered in ("fontfamily", "activecolor", "lifelinestyle")
+            )
+        ):
             return f'sequencediagram.org\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in ("destroyafter", "destroysilent") and len(rest.split()) == 1 and statement:
             return (

@@ -39,9 +39,12 @@ def read_colour(text: str) -> Tint | None:
 
 
 def names_colour(word: str) -> bool:
-    """Whether a word written after a `#` names a colour (`pink`, `FFBBBB`), as
-    sequencediagram.org and PlantUML write one after a name or a block's word."""
-    return bool(word) and (read_colour(word) or read_colour("#" + word)) is not None
+    """Whether a word written after a `#` names a colour, as sequencediagram.org and PlantUML
+    write one after a name or a block's word: a colour's name (`pink`) or six hex digits
+    (`FFBBBB`); `#123` is an issue's number."""
+    if word.isalpha() and read_colour(word) is not None:
+        return True
+    return len(word) == 6 and read_colour("#" + word) is not None
 
 
 def hex_colour(channels: Sequence[float]) -> str:
