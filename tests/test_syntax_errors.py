@@ -790,5 +790,7 @@ def test_second_review_of_other_tools_habits():
     (warning,) = volley.check("alt #navy\nA -> B: y\nend\n").warnings
     assert warning.message.endswith("delete them")
     assert volley.check("alt #123 merged\nA -> B: y\nend\n").warnings == []
+    (branch,) = volley.check("alt ok\nA -> B: y\nelse #pink fail\nA -> B: z\nend\n").warnings
+    assert (branch.line, branch.column) == (3, 6) and branch.message.endswith('write "fail"')
     assert volley.check("Title Company -> Bank\n").warnings == []
     assert volley.check("title Login -> Logout\n").warnings

@@ -773,16 +773,7 @@ class _ToModel:
         block = Block(line=_line(keyword), kind=kind)
         self._local.run.keywords[id(block)] = keyword
         branch = Branch(label=_text(label), line=_line(keyword))
-        if branch.label.startswith("#"):  # `alt #navy ok`, as sequencediagram.org colours it
-            from volley.language.syntax_errors import without_colours
-
-            kept = without_colours(branch.label)
-            if kept != branch.label:
-                self._local.run.warn(
-                    f'"{branch.label}" holds sequencediagram.org\'s colours, which volley draws '
-                    "as the label's words: " + (f'write "{kept}"' if kept else "delete them"),
-                    _at_text(label),
-                )
+        self._coloured_label(label)
         block.branches.append(branch)
         for child in rest:
             if isinstance(child, Branch):
@@ -859,8 +850,25 @@ class _ToModel:
         )
         return True
 
+    def _coloured_label(self, label: Token | None) -> None:
+        """A block's or branch's label that starts with sequencediagram.org's colours (`alt
+        #navy ok`, `else #pink failed`), which volley would draw as its words."""
+        text = _text(label)
+        if label is None or not text.startswith("#"):
+            return
+        from volley.language.syntax_errors import without_colours
+
+        kept = without_colours(text)
+        if kept != text:
+            self._local.run.warn(
+                f'"{text}" holds sequencediagram.org\'s colours, which volley draws as the '
+                "label's words: " + (f'write "{kept}"' if kept else "delete them"),
+                _at_text(label),
+            )
+
     def _branch(self, children) -> Branch:
         keyword, label, *items = children
+        self._coloured_label(label)
         items = [item for item in items if not self._box_inside(item, keyword, "branch")]
         word = keyword.value.strip().rstrip(":").strip().lower()
         # `else if expired` reads as an "else if" that volley does not have; `else: if it
