@@ -794,3 +794,11 @@ def test_second_review_of_other_tools_habits():
     assert (branch.line, branch.column) == (3, 6) and branch.message.endswith('write "fail"')
     assert volley.check("Title Company -> Bank\n").warnings == []
     assert volley.check("title Login -> Logout\n").warnings
+
+
+@pytest.mark.parametrize("line", ["title", "title:", "Title :  "])
+def test_an_empty_title_is_pointed_out(line):
+    """It draws nothing; a `title` alone (Mermaid's keyword, its words forgotten) read as an
+    empty title without a word."""
+    (warning,) = volley.check(f"{line}\nA -> B: x\n").warnings
+    assert warning.message.startswith("this title is empty") and warning.line == 1

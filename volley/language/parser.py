@@ -412,6 +412,11 @@ class _ToModel:
 
     def title(self, children):
         keyword, text = children
+        if not _text(text):  # `title` or `title:` alone: nothing is drawn
+            self._local.run.warn(
+                "this title is empty: its words go after it, on its line (title: Login)",
+                _shifted(keyword),
+            )
         return _Directive("title", _line(keyword), (_text(text), _shifted(keyword)))
 
     def order(self, children):
