@@ -471,7 +471,9 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             continue
         else:
             named = ""
-        if not secret_name(name) or (name == "token" and _token_text(text, start) in progress):
+        if not secret_name(name) or (
+            progress and name == "token" and _token_text(text, start) in progress
+        ):
             continue
         what = f'the "{_short(name)}" key'
         if content is not None:

@@ -298,27 +298,21 @@ def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]
         return []
     page = text.split("\n")
     fences = page_fences(text)
+    markdown = _is_markdown(page, filename)
+    # each fence with the page line its container's content starts on (0: the page's own);
+    # in MkDocs' admonitions and tabs too, as superfences reads them
+    placed = [(0, fence) for fence in fences] + (list(container_fences(page)) if markdown else [])
     fenced = [
         FencedBlock(
-            fence.start + 1,
-            tuple(map(_in_place, page[fence.start + 1 :], fence.body)),
+            start + fence.start + 1,
+            tuple(map(_in_place, page[start + fence.start + 1 :], fence.body)),
             directive=True,  # no diagram starts with `:zoom:`: it is an option wherever it is
         )
-        for fence in fences
+        for start, fence in placed
         if fence_attrs(fence.info)[0].lower() == "mermaid"
     ]
-    if _is_markdown(page, filename):  # in MkDocs' admonitions and tabs, as superfences reads
-        fenced += [
-            FencedBlock(
-                start + fence.start + 1,
-                tuple(map(_in_place, page[start + fence.start + 1 :], fence.body)),
-                directive=True,
-            )
-            for start, fence in container_fences(page)
-            if fence_attrs(fence.info)[0].lower() == "mermaid"
-        ]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
-    directives = _directive_blocks(page, inside, _is_markdown(page, filename))
+    directives = _directive_blocks(page, inside, markdown)
     return sorted(
         [*fenced, *_delimited_blocks(page, inside), *directives],
         key=lambda block: block.start,

@@ -638,17 +638,18 @@ class _ToModel:
             label=_text(label),
             activate=str(mark) if mark is not None else None,  # type: ignore[arg-type]
         )
+        glued = receiver.column == (mark or arrow).end_column  # the receiver's text and arrow
         if _BRANCH_START.match(message.sender):  # `else x -> y;`: in its block a branch and
             pass  # its label (`_branch_with_arrow`), whose words are no names to check
-        elif receiver.column == (mark or arrow).end_column and _CREATE_MARK.match(receiver.value):
+        elif glued and _CREATE_MARK.match(receiver.value):
             self.error(  # `A ->*B: new`, `A ->* B`, `A ->+*B`: the mark glued to the arrow
                 f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
                 "creates the participant, not part of its name",
                 _at_text(receiver, 0),
                 hint="volley draws every participant from the top of the diagram: delete the *",
             )
-        elif receiver.column == (mark or arrow).end_column and _DELAY_MARK.match(receiver.value):
-            delay = _DELAY_MARK.match(receiver.value)[0]  # type: ignore[index]  # it matched
+        elif glued and (found := _DELAY_MARK.match(receiver.value)):
+            delay = found[0]
             self.error(
                 f'"{delay}" before "{receiver.value[len(delay) :].strip()}" is '
                 "sequencediagram.org's delay (a message drawn slanting), not part of its name",

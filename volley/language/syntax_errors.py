@@ -90,6 +90,8 @@ SEQUENCEDIAGRAM_ORG_SETTINGS = (
     "entryspacing", "participantspacing", "autoactivation", "lifelinestyle", "activecolor",
     "fontfamily", "linear", "parallel", "bottomparticipants", "space",
 )  # fmt: skip
+# Those that take words (`fontfamily Times New Roman`); the others one word at most.
+_WORDY_SETTINGS = ("fontfamily", "activecolor", "lifelinestyle")
 # A block's word with sequencediagram.org's colours after it (`alt#2f2e7b #lightgreen ok`: its
 # frame's and its background's), and the label after them.
 _COLOURED_BLOCK = re.compile(
@@ -725,8 +727,7 @@ class _Explainer:
                 f'volley: write "{meant}"'
             ), indent + meant
         if lowered == "participantgroup":  # `participantgroup #lightgreen **Chain**` … `end`
-            label = " ".join(w for w in rest.split() if not w.startswith("#"))
-            meant = f"box {label}".rstrip()
+            meant = f"box {without_colours(rest.strip())}".rstrip()
             return (
                 f'sequencediagram.org\'s "participantgroup" is a box of participants: write '
                 f'"{meant}"'
@@ -739,9 +740,7 @@ class _Explainer:
         if (
             lowered in SEQUENCEDIAGRAM_ORG_SETTINGS
             and statement
-            and (
-                len(rest.split()) <= 1 or lowered in ("fontfamily", "activecolor", "lifelinestyle")
-            )
+            and (len(rest.split()) <= 1 or lowered in _WORDY_SETTINGS)
         ):
             return f'sequencediagram.org\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in ("destroyafter", "destroysilent") and len(rest.split()) == 1 and statement:
@@ -761,14 +760,13 @@ class _Explainer:
             return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
         if lowered in COLON_WORDS:
             label = rest.strip()
-            if lowered in BLOCK_COLON_WORDS and "#" in label:  # `group #navy Login #white`
-                kept = without_colours(label)
-                if kept != label:
-                    meant = f"{word}: {kept}".rstrip()
-                    return (
-                        f'did you mean "{meant}"? The keyword takes a colon, and '
-                        "sequencediagram.org's colours are not drawn"
-                    ), indent + meant
+            kept = without_colours(label) if lowered in BLOCK_COLON_WORDS else label
+            if kept != label:  # `group #navy Login #white`
+                meant = f"{word}: {kept}".rstrip()
+                return (
+                    f'did you mean "{meant}"? The keyword takes a colon, and '
+                    "sequencediagram.org's colours are not drawn"
+                ), indent + meant
             meant = f"{word}: {label}".rstrip()
             return f'did you mean "{meant}"? The keyword takes a colon', indent + meant
         return None

@@ -83,6 +83,8 @@ def container_fences(lines: list[str]) -> Iterator[tuple[int, PageFence]]:
     where Python-Markdown's superfences finds fences that CommonMark reads as code. A
     container written inside a fence or an indented code block (a page that shows how to
     write one) holds none."""
+    if not any(_CONTAINER.match(line) for line in lines):
+        return  # most pages: no container, and no second parse of the page
     shown = (
         token.map
         for token in parse("\n".join(lines))
