@@ -1010,6 +1010,12 @@ def test_a_bar_opened_in_one_branch_may_end_in_a_later_one():
         ),
         ("order: Browser; API\nBrowser -> API: GET /\n", 1, 8, 'commas: "Browser, API"'),
         ("Browser -> API: GET /\nnote Browser | API: hi\n", 2, 6, 'commas: "Browser, API"'),
+        (  # a line of a body that reads like an order: line lists nothing
+            "A -> B: x\n  in:\n    order: C\nactivate C\ndeactivate C\n",
+            4,
+            10,
+            "is the name misspelt?",
+        ),
     ],
 )
 def test_a_lane_no_message_touches_is_pointed_out_where_it_is_most_likely_a_slip(
@@ -1202,11 +1208,25 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
         ('"Web App" -> API: call\n', 1, 1, 'the quotes are part of the name "Web App"'),
         ("participant W as Web\nW -> “Long name”: x\n", 2, 6, "the quotes are part of the name"),
         ("A -> B: x\nnote A，B: hi\n", 2, 7, 'the name "A，B" holds a full-width comma "，"'),
+        (
+            "Client -> Server: x\nServer --> Client: y\nClient -> Srever: z\n",
+            3,
+            11,
+            '"Srever" is another participant than "Server", and is named only here',
+        ),
+        (
+            "participant Frontend External\nBrowser -> Frontend External: GET /\n"
+            "Browser -> Frontend Externall: GET /\n",
+            3,
+            12,
+            '"Frontend Externall" is another participant than "Frontend External"',
+        ),
+        ("A -> Gateway: x\nGateway -> A: y\nGatewya -> A: z\n", 3, 1, '"Gatewya" is another'),
     ],
 )
 def test_a_name_that_is_most_likely_a_slip_is_pointed_out(text, line, column, said):
-    """A case slip, a label's colon left out, quotes from PlantUML or D2, a full-width comma:
-    each made a lane of its own, silently."""
+    """A case slip, a letter mistyped, a label's colon left out, quotes from PlantUML or D2, a
+    full-width comma: each made a lane of its own, silently."""
     (warning,) = volley.check(text).warnings
     assert warning.message.startswith(said)
     assert (warning.line, warning.column) == (line, column)
@@ -1218,6 +1238,14 @@ def test_a_name_that_is_most_likely_a_slip_is_pointed_out(text, line, column, sa
         "Client -> API: x\nClient -> API Gateway: y\n",  # labelled: a lane of its own
         "Client -> API: x\nClient -> API Gateway\nAPI Gateway --> Client\n",  # it answers
         "participant API Gateway\nClient -> API: x\nClient -> API Gateway\n",  # declared
+        # names one letter apart, drawn apart on purpose: a digit, a one-letter word, a
+        # plural, a word's last letter, or each named once
+        "A -> Worker1: x\nA -> Worker1: y\nA -> Worker2: z\n",
+        "A -> Bank A: x\nA -> Bank A: y\nA -> Bank B: z\n",
+        "A -> Service: x\nA -> Service: y\nA -> Services: z\n",
+        "A -> AuthN: x\nA -> AuthN: y\nA -> AuthZ: z\n",
+        "A -> Reader: x\nA -> Reader: y\nA -> Leader: z\n",
+        "A -> Server: x\nA -> Srever: y\n",
     ],
 )
 def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):

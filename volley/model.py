@@ -292,6 +292,8 @@ class Diagram:
     # where each participant was declared (`participant A`): the declaration that gives its
     # display label, if one does
     declared_lines: dict[str, int] = field(default_factory=dict)
+    # where each participant an `order:` line lists was first listed
+    listed_lines: dict[str, int] = field(default_factory=dict)
     # Mermaid's boxes, each around participants that stand side by side, left to right (one
     # that holds no participant last)
     boxes: list[Box] = field(default_factory=list)
@@ -338,9 +340,9 @@ class Diagram:
         Boxes' labels come after the title, over the participants' boxes as they are drawn.
         A participant's name, and its display label, come at the first message or note that
         names it (the label with the line that declares it); a participant no message or note
-        names comes last, at the line that declares it (0 for one only in `order:`). A body
-        starts where its text does (a fenced one two lines under its `in:`/`out:` line, an
-        indented one a line under it, unless blank lines come first).
+        names comes last, at the line that declares it, or else the `order:` line that lists
+        it. A body starts where its text does (a fenced one two lines under its `in:`/`out:`
+        line, an indented one a line under it, unless blank lines come first).
         """
         if self.title:
             yield Text("title", self.title_line, self.title)
@@ -377,7 +379,8 @@ class Diagram:
                 for branch in item.branches:
                     yield Text("block label", branch.line, branch.label)
         for participant in [*self.participants, *self.labels]:  # named nowhere else
-            yield from first_use([participant], self.declared_lines.get(participant, 0))
+            line = self.declared_lines.get(participant) or self.listed_lines.get(participant, 0)
+            yield from first_use([participant], line)
 
     def texts(self) -> Iterator[tuple[int, str]]:
         """Every text that carries inline markup, with the line it was written on: the title,

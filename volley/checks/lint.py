@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Container, Iterator
+from os.path import commonprefix
 
 from volley.checks.secrets import DiagramSecrets
 from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
@@ -39,7 +40,7 @@ def lint(
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
-        *_idle_lane_warnings(diagram, source_line, source),
+        *_idle_lane_warnings(diagram, source_line),
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_spaced_bold_warnings(diagram, source_line),
@@ -117,18 +118,10 @@ def _name_warnings(
     it) does not start a label, so the words after it are part of the name."""
     # where each is first named: where it was declared, or else first used
     first_line = {name: diagram.declared_lines.get(name, 0) for name in diagram.participants}
-    used: set[str] = set()  # named by a message, a note or an activation
+    uses: dict[str, int] = {}  # how many messages, notes and activations name each
     for item in walk(diagram.items):
-        if isinstance(item, Message):
-            named = [item.sender, item.receiver]
-        elif isinstance(item, Activation):
-            named = [item.participant]
-        elif isinstance(item, Note):
-            named = item.over
-        else:
-            continue
-        used.update(named)
-        for name in named:
+        for name in _named(item):
+            uses[name] = uses.get(name, 0) + 1
             if not first_line.get(name) or item.line < first_line[name]:
                 first_line[name] = item.line
 
@@ -179,7 +172,7 @@ def _name_warnings(
         labelled = shown_as.get(looks(name))
         if labelled is not None and labelled != name and name not in diagram.labels:
             declared = f'"participant {labelled} as {diagram.labels[labelled]}"'
-            if labelled in used or len(diagram.labels[labelled]) >= len(labelled):
+            if labelled in uses or len(diagram.labels[labelled]) >= len(labelled):
                 hint = f"to mean the participant declared {declared}, write {labelled}"
             else:  # `participant Bank as b`, then `b -> c`: the other tools' order, whose name
                 # after "as" is the short one the messages use
@@ -220,7 +213,18 @@ def _name_warnings(
                 f"write {name[1:-1]} without its quotes (PlantUML's and D2's quotes are read by "
                 "volley import)",
             )
-    yield from _slip_warnings(diagram, first_line, warning)
+    yield from _slip_warnings(diagram, first_line, uses, warning)
+
+
+def _named(item: Item) -> list[str]:
+    """The participants a message, a note or an activation names."""
+    if isinstance(item, Message):
+        return [item.sender, item.receiver]
+    if isinstance(item, Activation):
+        return [item.participant]
+    if isinstance(item, Note):
+        return item.over
+    return []
 
 
 _WIDE_COMMA = re.compile("[\uff0c\u3001]")  # ， and 、, as Chinese and Japanese keyboards type them
@@ -230,13 +234,15 @@ _QUOTED_NAME = re.compile(r'"[^"]+"|“[^“”]+”')
 def _slip_warnings(
     diagram: Diagram,
     first_line: dict[str, int],
+    uses: dict[str, int],
     warning: Callable[[str, str, int, str], Diagnostic],
 ) -> Iterator[Diagnostic]:
     """Lanes that are most likely a slip of the keyboard: a name that differs from another
-    only in case (`client` beside `Client`, which is another participant), and a name that is
-    another's with words after it, only ever sent unlabelled messages (`Client -> API GET
-    /users`: the label's colon left out), and a name that is another's with another tool's
-    mark written into it (`_marked`)."""
+    only in case (`client` beside `Client`, which is another participant); a name used once
+    that is another's, used more (or declared and used), with one letter mistyped (`Srever`,
+    `Frontend Externall`); a name that is another's with words after it, only ever sent
+    unlabelled messages (`Client -> API GET /users`: the label's colon left out); and a name
+    that is another's with another tool's mark written into it (`_marked`)."""
     by_case: dict[str, str] = {}
     labels = diagram.labels
     for name in sorted(first_line, key=lambda name: first_line[name]):
@@ -253,6 +259,22 @@ def _slip_warnings(
     for message in diagram.messages():
         senders.add(message.sender)
         to.setdefault(message.receiver, []).append(message)
+    declared = diagram.declared_lines
+    for name in first_line:  # one in no message is `_idle_lane_warnings`'
+        if uses.get(name) != 1 or name in declared or (name not in senders and name not in to):
+            continue
+        meant = [
+            other
+            for other in first_line
+            if uses.get(other, 0) > (0 if other in declared else 1) and _one_slip(name, other)
+        ]
+        if len(meant) == 1:  # one name it is a slip of; of two, which is not for us to say
+            yield warning(
+                f'"{name}" is another participant than "{meant[0]}", and is named only here',
+                name,
+                0,
+                f'is it "{meant[0]}", misspelt?',
+            )
     for name in first_line:
         sent = to.get(name)
         if not sent or name in senders or name in diagram.declared_lines:
@@ -330,6 +352,35 @@ def _marked(
     return None
 
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _one_slip(typed: str, meant: str) -> bool:
+    """Whether `typed` is `meant` with one letter left out or added, two side by side swapped,
+    or one changed between a word's first and last, in a word of five letters or more
+    (`Srever`, `Externall`, `Cleint`). Names that differ in a digit, a one-letter word, case,
+    a plural's "s" or a word's first or last letter (`Server 2`, `Bank B`, `Users`, `AuthN`
+    and `AuthZ`) are told apart on purpose."""
+    if typed.casefold() == meant.casefold() or abs(len(typed) - len(meant)) > 1:
+        return False
+    if typed in (meant + "s", meant + "es") or meant in (typed + "s", typed + "es"):
+        return False
+    start = len(commonprefix([typed, meant]))
+    end = len(commonprefix([typed[start:][::-1], meant[start:][::-1]]))
+    left, right = typed[start : len(typed) - end], meant[start : len(meant) - end]
+    if not (len(left) + len(right) in (1, 2) and len(left) < 2 and len(right) < 2) and not (
+        len(left) == 2 and left == right[::-1]
+    ):
+        return False
+    if not all(character.isalpha() for character in left + right):
+        return False
+    word = next((w for w in _LETTERS.finditer(meant) if w.start() <= start <= w.end()), None)
+    if word is None or len(word.group()) < 5:
+        return False
+    changed = len(left) == len(right) == 1
+    return not changed or word.start() < start < word.end() - 1
+
+
 _PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")
 
 
@@ -358,7 +409,7 @@ def _activation_warnings(
 
 
 def _idle_lane_warnings(
-    diagram: Diagram, source_line: Callable[[int], str | None], source: str
+    diagram: Diagram, source_line: Callable[[int], str | None]
 ) -> Iterator[Diagnostic]:
     """A lane no message touches, named only in `order:`, a note or an activation line, and
     never declared, where that is most likely a mistake: a name like one the messages use
@@ -391,11 +442,11 @@ def _idle_lane_warnings(
             hint = f'names are parted by commas: "{", ".join(parts)}"'
         elif close:
             hint = f'is it "{close[0]}", misspelt?'
-        elif name in activated and name not in noted and not _order_line(name, source):
+        elif name in activated and name not in noted and name not in diagram.listed_lines:
             hint = "is the name misspelt?"  # a bar alone, on a lane not listed nor noted
         else:  # a lane listed, or noted, on purpose, as people do
             continue
-        line = _first_naming(diagram, name, source)
+        line = _first_naming(diagram, name)
         shown = source_line(line) if line else None
         yield Diagnostic(
             f'"{name}" takes part in no message: it is drawn as a lane of its own',
@@ -408,7 +459,7 @@ def _idle_lane_warnings(
         )
 
 
-def _first_naming(diagram: Diagram, name: str, source: str) -> int:
+def _first_naming(diagram: Diagram, name: str) -> int:
     """The first line that names a participant no message names: an `order:` line that
     lists it, an activation line or a note over it."""
     lines = [
@@ -417,18 +468,8 @@ def _first_naming(diagram: Diagram, name: str, source: str) -> int:
         if (isinstance(item, Activation) and item.participant == name)
         or (isinstance(item, Note) and name in item.over)
     ][:1]
-    listed = _order_line(name, source)
+    listed = diagram.listed_lines.get(name)
     return min([*lines, listed] if listed else lines, default=0)
-
-
-def _order_line(name: str, source: str) -> int | None:
-    """The first `order:` line that lists a participant, if one does."""
-    for number, line in enumerate(source.splitlines(), 1):
-        keyword, colon, names = line.partition(":")
-        listed = (listed.strip() for listed in names.split(","))
-        if colon and keyword.strip().lower() == "order" and name in listed:
-            return number
-    return None
 
 
 def _unopened_ends(

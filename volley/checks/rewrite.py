@@ -41,6 +41,7 @@ def rewrite_diagram(diagram: Diagram, rewrites: Rewrites) -> Diagram:
         participants=[rewrites.name(name) for name in diagram.participants],
         labels={rewrites.name(k): rewrites.label(v) for k, v in diagram.labels.items()},
         declared_lines={rewrites.name(k): v for k, v in diagram.declared_lines.items()},
+        listed_lines={rewrites.name(k): v for k, v in diagram.listed_lines.items()},
         boxes=[_rewrite_box(box, rewrites) for box in diagram.boxes],
         items=list(diagram.items),
         warnings=list(diagram.warnings),

@@ -1062,6 +1062,7 @@ class _Resolver:
                             self.error("expected a participant name in order:", token)
                         if name not in order:
                             order.append(name)
+                            diagram.listed_lines[name] = item.line
                 elif item.kind == "participant":
                     self.declare(item.value, diagram, first_use)
                 elif item.kind == "box":
