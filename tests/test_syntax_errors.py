@@ -730,7 +730,33 @@ def test_a_mermaid_box_may_still_say_over_or_left_of_with_a_colon():
     assert diagram.boxes[0].label == "left of firewall: DMZ"
     error = error_for("A -> B: x\nBox Over A: boxed\nB -> A: y\n")
     assert (error.line, error.column) == (2, 1)
-    assert error.hint == 'sequencediagram.org\'s "box" is written "note A: boxed" in volley'
+    assert error.message == '"Box" does not start a note in volley'
+    assert error.hint == 'sequencediagram.org\'s "Box" is written "note A: boxed" in volley'
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "said"),
+    [
+        # inside a block: the box took the block's `end` for its own (three mistakes, one)
+        ("A -> B: x\nif: ok\n  box over A: waits\nend\n", 3, "does not start a note"),
+        ("A -> B: x\nloop: retry\n  rbox over B: busy\n  B -> A: y\nend\n", 3, "rbox"),
+        # a declaration under it: a box never closed, or the note
+        ("box over A: waits\nparticipant A\nA -> B: x\n", 1, "this box is never closed"),
+    ],
+)
+def test_sequencediagram_orgs_box_note_is_one_error_wherever_it_stands(text, line, said):
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "f.volley")
+    (error,) = info.value.errors
+    assert error.line == line and said in error.message + (error.hint or "")
+    assert 'is written "note ' in (error.hint or "")
+
+
+def test_another_tools_note_under_a_note_is_its_text_with_a_warning_that_says_what_to_write():
+    checked = volley.check("A -> B: x\nnote: hi\nbox over A: waits\n")
+    assert checked.diagram.items[1].text == "hi\nbox over A: waits"
+    (warning,) = checked.warnings
+    assert warning.message.endswith('to start a note of its own here, write "note A: waits"')
 
 
 def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():

@@ -23,12 +23,14 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.language.prepass import (
     NOTE_END,
     NOTE_END_WORDS,
+    OTHER_TOOLS_NOTE,
     Body,
     LineKind,
     UnclosedFence,
     is_comment,
     is_percent_comment,
     lift_bodies,
+    other_note_meant,
     payload_end,
     table_end,
 )
@@ -246,6 +248,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
+    if OTHER_TOOLS_NOTE.match(line.lstrip(" \t")):  # `box over A: text` is no volley box
+        return "keyword text"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:
         return "keyword text" if _OTHER_TOOLS_LINE.match(line) else "text"
@@ -741,6 +745,9 @@ class _ToModel:
                         "; to start a note of its own here, write it with its colon, as in "
                         '"note B: …"'
                     )
+                elif (other := OTHER_TOOLS_NOTE.match(written.lstrip(" \t"))) is not None:
+                    meant = other_note_meant(other)
+                    said += f'; to start a note of its own here, write "{meant}"'
                 elif keyword_matcher("BOX").match(written + "\n"):
                     said += (
                         ": a box starts only where its participants' declarations follow it "
@@ -930,23 +937,18 @@ class _ToModel:
         declared = [c.value for c in rest if isinstance(c, _Directive) and c.kind == "participant"]
         strays = [c for c in rest if not (isinstance(c, _Directive) and c.kind == "participant")]
         read = _BoxLines(box, declared, _shifted(keyword), faulty=bool(strays))
-        if not declared:  # `box over A: text`, sequencediagram.org's note, holds no declaration
-            from volley.language.syntax_errors import other_tools_note
-
-            note = other_tools_note(f"box {_text(text)}")
-            if note is not None:
-                read.faulty = True
-                said = f'"{keyword.value.strip()} {_text(text)}" is not a box of participants'
-                self.error(said, read.at, hint=note[0])
-                return _Directive("box", box.line, read)
         if end.value == _CLOSING and strays:
             # the diagram goes on after the declarations: one mistake, the missing `end`
             stray = _what(strays[0]).replace("this", "the", 1)
             wanted = '"end" after its declarations' if declared else 'its declarations and "end"'
+            from volley.language.syntax_errors import other_tools_note
+
+            note = other_tools_note(f"{keyword.value.strip()} {_text(text)}")  # `box over A: x`
             self.error(
                 f"this box is never closed; expected {wanted}, before {stray} on line "
                 f"{strays[0].line}",
                 read.at,
+                hint=None if note is None else f"or, as a note: {note[0]}",
             )
             return _Directive("box", box.line, read)
         box.end_line = self._end_line(keyword, end)

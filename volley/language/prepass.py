@@ -365,6 +365,19 @@ NoteForm = Literal["one line", "to end note", "runs on"]  # how far a note's lin
 
 # PlantUML's and WebSequenceDiagrams' end of a note of several lines: `end note`, `endnote`,
 # `end hnote`.
+# Other tools' notes over or beside participants: PlantUML's `hnote over A: text`,
+# sequencediagram.org's `box over A: text`, WebSequenceDiagrams' `state over A: text`.
+OTHER_TOOLS_NOTE = re.compile(
+    r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox|state)[ \t]+"
+    r"(?:over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
+)
+
+
+def other_note_meant(note: re.Match[str]) -> str:
+    """The volley note another tool's note (an `OTHER_TOOLS_NOTE` match) is written as."""
+    return f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
+
+
 NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
 NOTE_END = re.compile(rf"[ \t]*{NOTE_END_WORDS}")
 

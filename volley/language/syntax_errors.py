@@ -15,7 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
-from volley.language.prepass import NOTE_END
+from volley.language.prepass import NOTE_END, OTHER_TOOLS_NOTE, other_note_meant
 from volley.model import BRANCH_WORDS
 from volley.text.fences import fence_open, read_block
 
@@ -66,14 +66,9 @@ PLANTUML_SETTINGS = ("skinparam", "hide", "show", "autoactivate", "header", "foo
 OTHER_TOOLS_STATEMENTS = frozenset(
     {"autonumber", "create", "destroy", "link", "links", "return", "@enduml", *PLANTUML_SETTINGS}
 )
-# PlantUML's divider (`== Setup ==`), and its notes and reference frames over participants
-# (`hnote over A : idle`, `ref over A, B : init`), which volley writes as notes.
+# PlantUML's delay and divider (`... 5 minutes ...`, `== Setup ==`).
 _PLANTUML_DELAY = re.compile(r"\.{3,}(?:[ \t]*(?P<label>.*?)[ \t]*\.{3,})?")
 _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
-_OTHER_TOOLS_NOTE = re.compile(
-    r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox|state)[ \t]+"
-    r"(?:over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
-)
 # Whose notes those are besides PlantUML's: sequencediagram.org draws `box`, `abox` and `rbox`,
 # WebSequenceDiagrams `state`, over or beside participants.
 _NOTE_TOOL = {
@@ -274,10 +269,10 @@ def without_colours(label: str) -> str:
 def other_tools_note(line: str) -> tuple[str, str] | None:
     """For another tool's note over (or beside) participants (PlantUML's `hnote over A:`,
     sequencediagram.org's `box over A:`), what to say and the note volley writes."""
-    note = _OTHER_TOOLS_NOTE.match(line)
+    note = OTHER_TOOLS_NOTE.match(line)
     if note is None:
         return None
-    meant = f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
+    meant = other_note_meant(note)
     tools = _NOTE_TOOL.get(note["word"].lower(), "PlantUML's")
     return f'{tools} "{note["word"]}" is written "{meant}" in volley', meant
 
@@ -547,6 +542,13 @@ class _Explainer:
         if slip is not None:
             hint, self.meant = slip
             word = text.split(None, 1)[0]
+            if OTHER_TOOLS_NOTE.match(text.lstrip(" \t")):  # `box over A: text`
+                return self.error(
+                    f'"{word}" does not start a note in volley',
+                    line,
+                    text.index(word) + 1,
+                    hint=hint,
+                )
             if word.lower() in COLON_WORDS:  # `title Login`: where the colon goes
                 column = text.index(word) + len(word) + 1
                 return self.error(f'expected ":" after "{word}"', line, column, hint=hint)
