@@ -259,6 +259,8 @@ def test_order_is_written_only_when_first_use_would_not_give_it() -> None:
 def test_autonumber_at_the_top_or_where_numbering_starts_again() -> None:
     assert format_text("A -> B\nautonumber 5\nB -> A\n") == "A -> B\nautonumber 5\nB -> A\n"
     assert format_text("autonumber\nA -> B\nB -> A\n") == "autonumber\n\nA -> B\nB -> A\n"
+    off = "autonumber\n\nA -> B\nautonumber off\nB -> A\nautonumber 3\nA -> B\n"
+    assert format_text(off) == off
 
 
 def test_written_from_a_model_built_in_code() -> None:

@@ -180,13 +180,13 @@ def test_title_line_semicolons_and_a_numbering_step() -> None:
 
 def test_numbers_follow_mermaids_count_which_every_message_advances() -> None:
     """Mermaid counts every message, numbered or not; a bare `autonumber` shows the count
-    from where it is, and `autonumber off` only hides it (volley goes on showing it)."""
+    from where it is, and `autonumber off` only hides it."""
     text = one(
         "sequenceDiagram\nA->>B: one\nautonumber\nB->>A: two\nautonumber off\nA->>B: three\n"
         "autonumber\nB->>A: four\nautonumber 10\nA->>B: five\n"
     )
-    assert [m.number for m in volley.parse(text).messages()] == [None, 2, 3, 4, 10]
-    assert "// Mermaid: autonumber off (volley cannot hide the numbers: they go on)" in text
+    assert [m.number for m in volley.parse(text).messages()] == [None, 2, None, 4, 10]
+    assert "autonumber off\nA -> B: three" in text
 
 
 def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
@@ -518,9 +518,10 @@ def test_nothing_is_dropped_in_silence() -> None:
     )
     text = one(source)
     for kept in ("{init: {'theme': 'dark'}}%%", "accTitle: Checkout", '"type" : "database"',
-                 'links DB: {"Docs": "https://x.y"}', "autonumber off"):  # fmt: skip
+                 'links DB: {"Docs": "https://x.y"}'):  # fmt: skip
         assert kept in text
     assert volley.parse(text).participants == ["DB", "A"]
+    assert volley.parse(text).messages()[0].number is None  # `autonumber off`: none to hide
 
 
 # --- errors ----------------------------------------------------------------------------------

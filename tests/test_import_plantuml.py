@@ -465,8 +465,25 @@ def test_autonumber_numbers_from_where_it_stands() -> None:
         "A -> B : one", "autonumber 10 5", "A -> B : two", "B -> A : three", "autonumber stop",
         "A -> B",
     )  # fmt: skip
-    assert [m.number for m in read(source).messages()] == [None, 10, 15, 20]
-    assert "// PlantUML: autonumber stop (volley cannot hide the numbers" in imported(source)
+    assert [m.number for m in read(source).messages()] == [None, 10, 15, None]
+    assert "autonumber off\nA -> B" in imported(source)
+
+
+def test_autonumber_stop_and_resume_number_as_plantuml_does() -> None:
+    """plantuml.com's example: the messages between `stop` and `resume` have no number, and
+    the count goes on from where it stood (the next number, as counted before the stop), in a
+    new step where `resume` gives one (PlantUML's AutoNumber)."""
+    source = uml(
+        'autonumber 10 10 "<b>[000]"', "Bob -> Alice : request", "Bob <- Alice : response",
+        "autonumber stop", "Bob -> Alice : dummy",
+        'autonumber resume "<font color=red><b>Message 0  "', "Bob -> Alice : again",
+        "Bob <- Alice : answer", "autonumber stop", "Bob -> Alice : dummy",
+        'autonumber resume 1 "<font color=blue><b>Message 0  "', "Bob -> Alice : once more",
+        "Bob <- Alice : last",
+    )  # fmt: skip
+    expected = [10, 20, None, 30, 40, None, 50, 51]
+    assert [m.number for m in read(source).messages()] == expected
+    assert [m.number for m in parse(imported(source)).messages()] == expected
 
 
 def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws_them():
@@ -560,16 +577,16 @@ def test_a_participants_words_are_shown_as_written_with_no_escapes() -> None:
 
 
 def test_autonumber_again_starts_a_new_count_from_one_in_steps_of_one() -> None:
-    """PlantUML's `autonumber` sets the start and the step, 1 where not given; `resume`
-    goes on with the count (which volley, unable to hide numbers, never stopped)."""
+    """PlantUML's `autonumber` sets the start and the step, 1 where not given; `resume 3`
+    goes on with the count, in steps of 3."""
     source = uml(
         "autonumber 10 10", "A -> B : ten", "B -> A : twenty", "autonumber", "A -> B : one",
         "B -> A : two", "autonumber 1.1.1", "A -> B : one again", "autonumber stop",
         "A -> B : unnumbered", "autonumber resume 3", "A -> B : three", "B -> A : six",
     )  # fmt: skip
     numbers = [m.number for m in read(source).messages()]
-    assert numbers == [10, 20, 1, 2, 1, 2, 3, 6]
-    assert parse(imported(source)).messages()[-1].number == 6
+    assert numbers == [10, 20, 1, 2, 1, None, 2, 5]
+    assert parse(imported(source)).messages()[-1].number == 5
 
 
 def test_the_look_of_the_page_is_kept_as_comments() -> None:

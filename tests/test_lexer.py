@@ -192,3 +192,9 @@ def test_a_tables_rows_without_end_pipes_are_text_until_the_table_ends():
     for line in (3, 4, 5, 6, 9, 10):
         assert first[line] not in (Name.Class, Operator), (line, first[line])
     assert first[7] is Name.Class and first[12] is Name.Class
+
+
+def test_autonumber_with_its_start_or_off_is_a_directive():
+    found = [(token, value) for _start, token, value in tokens("autonumber 10\nautonumber off\n")]
+    assert (Keyword.Declaration, "autonumber") in found
+    assert ("10" in dict((v, t) for t, v in found)) and (Keyword.Constant, "off") in found

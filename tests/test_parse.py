@@ -95,6 +95,14 @@ def test_autonumber_counts_through_blocks_in_document_order():
     assert [m.number for m in diagram.messages()] == [1, 2, 3]
 
 
+def test_autonumber_off_numbers_the_messages_after_it_no_more_until_numbering_starts_again():
+    """Mermaid's `autonumber off` (and PlantUML's `autonumber stop`, as imported)."""
+    diagram = volley.parse(
+        "autonumber\nA -> B\nif: a\n  Autonumber OFF\n  B -> A\nend\nA -> A\nautonumber 7\nB -> B\n"
+    )
+    assert [m.number for m in diagram.messages()] == [1, None, None, 7]
+
+
 def test_comments_are_ignored_only_on_their_own_line():
     diagram = volley.parse("// first\nA -> B: see http://x.test // not a comment\n  // indented\n")
     assert diagram.items[0].label == "see http://x.test // not a comment"

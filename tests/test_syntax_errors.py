@@ -189,7 +189,7 @@ MERMAID_HABITS = [
     ('links A: {"Docs": "https://example.com"}', 'Mermaid\'s "links" (a menu) is not drawn'),
     ("link A: Docs @ https://example.com", 'Mermaid\'s "link" (a menu) is not drawn'),
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
-    ("autonumber off", 'volley has no "autonumber off"'),
+    ("autonumber of", "autonumber takes a whole number to start from: autonumber 10"),
     ("autonumber x", "autonumber takes a whole number to start from: autonumber 10"),
     ("autonumber -1", "autonumber takes a whole number to start from: autonumber 10"),
     ("accTitle: Login flow", 'volley\'s title is drawn and heard: write "title: Login flow"'),
@@ -205,7 +205,8 @@ PLANTUML_HABITS = [
     ("||45||", "PlantUML's spacing is not needed"),
     ("...", 'PlantUML\'s delay is written "...:" in volley'),
     ('autonumber 10 10 "<b>[000]"', 'write "autonumber 10"'),
-    ("autonumber stop", 'volley has no "autonumber stop"'),
+    ("autonumber stop", 'PlantUML\'s "autonumber stop" is written "autonumber off"'),
+    ("autonumber resume", 'volley writes the number to go on from, "autonumber N"'),
     ("ref over A, B : init", 'PlantUML\'s "ref" is written "note A, B: init"'),
     ("hnote over A : idle", 'PlantUML\'s "hnote" is written "note A: idle"'),
     ("return done", 'volley writes the answer as a message: "B --> A: done"'),
@@ -488,7 +489,7 @@ def test_autonumber_written_with_a_colon_is_read_on_without_it():
     assert first.hint == 'autonumber takes no colon: write "autonumber 3"'
     assert second.line == 2
     off = error_for("autonumber: off\nA -> B\n")
-    assert off.hint.startswith('autonumber takes no colon, and volley has no "autonumber off"')
+    assert off.hint == 'autonumber takes no colon: write "autonumber off"'
 
 
 def test_a_stray_fence_never_closed_says_so_and_takes_the_rest():

@@ -225,6 +225,7 @@ def test_arrows_names_labels_and_inline_markup(tokenizer, tmp_path):
         "activate Server\n"
         "note A, B: *over* both\n"
         "autonumber 10\n"
+        "autonumber off\n"
     )
     lines = tokenizer(flow)[str(flow)]
 
@@ -247,6 +248,7 @@ def test_arrows_names_labels_and_inline_markup(tokenizer, tmp_path):
     assert scopes_of(6)["B"] == "entity.name.type.participant.volley"
     assert scopes_of(6)["*over*"] == "markup.italic.volley"
     assert scopes_of(7)["10"] == "constant.numeric.volley"
+    assert scopes_of(8)["off"] == "constant.language.volley"
 
 
 def test_a_rect_is_a_block_keyword_and_its_colour_a_colour(tokenizer, tmp_path):

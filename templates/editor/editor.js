@@ -32,7 +32,7 @@
   var RULES = {
     comment: /^\s*\/\/.*$/,
     directive: /^(\s*)(title|order)(\s*:)(.*)$/,
-    autonumber: /^(\s*)(autonumber)(\s+\d+)?(\s*)$/,
+    autonumber: /^(\s*)(autonumber)(\s+(?:\d+|off))?(\s*)$/i,
     block: /^(\s*)(if|else|group|loop|opt|par|and|rect|box)(\s*:)(.*)$/,
     end: /^(\s*)(end)(\s*)$/,
     note: /^(\s*)(note)([^:]*)(:)(.*)$/,

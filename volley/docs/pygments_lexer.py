@@ -174,6 +174,17 @@ class VolleyLexer(RegexLexer):
                     Whitespace, Keyword.Declaration, Whitespace, Number, Whitespace, Whitespace
                 ),
             ),
+            (
+                _INDENT + r"(autonumber)([ \t]+)(off)([ \t]*)" + _LINE_END,
+                bygroups(
+                    Whitespace,
+                    Keyword.Declaration,
+                    Whitespace,
+                    Keyword.Constant,
+                    Whitespace,
+                    Whitespace,
+                ),
+            ),
             # A note whose `note:` line holds a table's header: its rows follow.
             (_NOTE + r"(?=" + _TABLE_HEADER + r")" + _LABEL + r"(\n)", _NOTE_PARTS, "table"),
             (_NOTE + _LABEL + _LINE_END, _NOTE_PARTS),

@@ -5,11 +5,11 @@ Mermaid's statements map onto volley's one for one where volley has the same thi
 participants and their aliases (`participant H as MCP Host + LLM`, or `"alias"` in `@{…}`),
 messages with every arrow kind, activation marks and `activate`/`deactivate`, notes,
 `loop`/`alt`/`opt`/`par`/`critical`/`break`/`rect` blocks, boxes around participants,
-`autonumber` (numbers as Mermaid counts them), `title` and `%%` comments; a rect and a box keep
-their colours. What volley cannot show (an actor's stick figure, a participant's type, a note's
-side, menu links, a headless line, a half arrowhead, a central connection, hidden numbers, front
-matter and directives) is written as a `//` comment at its place, so nothing is dropped in
-silence.
+`autonumber` and `autonumber off` (numbers as Mermaid counts them), `title` and `%%` comments;
+a rect and a box keep their colours. What volley cannot show (an actor's stick figure, a
+participant's type, a note's side, menu links, a headless line, a half arrowhead, a central
+connection, front matter and directives) is written as a `//` comment at its place, so nothing
+is dropped in silence.
 
 Text is read by Mermaid's lexical rules: a statement ends at a newline or `;`; `#59;` and
 `#quot;` are escapes, decoded once a text's `<br>` line breaks are found (so `#lt;br#gt;` is
@@ -1092,8 +1092,8 @@ class _Reader:
 
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         parts = rest.split()
-        if parts and parts[0].lower() == "off":
-            self.comment(line, f"{text} (volley cannot hide the numbers: they go on)")
+        if parts and parts[0].lower() == "off":  # the count goes on, hidden
+            self.numbered = False
             return
         if not all(_NUMBER.fullmatch(part) for part in parts) or len(parts) > 2:
             self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")

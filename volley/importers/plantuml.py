@@ -1356,12 +1356,8 @@ class _Reader:
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
         if found["format"]:
             self.comment(line, f'"{found["format"]}" (volley writes the numbers plainly)')
-        if found["stop"] and found["stop"].lower() == "stop":
-            self.comment(
-                line,
-                f"{text} (volley cannot hide the numbers: they go on, and run ahead of "
-                "PlantUML's after resume)",
-            )
+        if found["stop"] and found["stop"].lower() == "stop":  # until `autonumber resume`
+            self.numbered = False
             return
         if found["stop"] and found["stop"].lower().startswith("inc"):
             self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")

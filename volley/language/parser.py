@@ -430,7 +430,10 @@ class _ToModel:
         return _Directive("order", _line(keyword), [(_name_of(n), _shifted(n)) for n in names])
 
     def autonumber(self, children):
+        """The number the next message gets: from 1, from the one given, or none (`off`)."""
         keyword, number = children
+        if number is not None and number.type == "OFF":
+            return _Directive("autonumber", _line(keyword), None)
         if number is not None and len(number) > 9:
             self.error("autonumber starts at most at 999999999", _shifted(number))
             number = None

@@ -684,12 +684,18 @@ class _Explainer:
             if again is not None:
                 return f"autonumber takes no colon, and {again[0]}", again[1]
             return f'autonumber takes no colon: write "{meant}"', indent + meant
-        if lowered == "autonumber" and rest.strip().lower() in ("off", "stop", "resume"):
+        if lowered == "autonumber" and rest.strip().lower() == "stop":  # PlantUML's
+            return 'PlantUML\'s "autonumber stop" is written "autonumber off"', indent + (
+                "autonumber off"
+            )
+        if lowered == "autonumber" and rest.strip().lower().startswith("resume"):
             return (
-                f'volley has no "autonumber {rest.strip().lower()}": numbers, once on, go on; '
-                "delete the line"
+                'PlantUML\'s "autonumber resume" goes on from the last number: volley writes '
+                'the number to go on from, "autonumber N"'
             ), None
         if lowered == "autonumber" and rest.strip() and not rest.split()[0].isdigit():
+            if rest.strip().lower() == "off":  # `autonumber: off`, with the colon taken out
+                return None
             return "autonumber takes a whole number to start from: autonumber 10", None
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP

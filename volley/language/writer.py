@@ -142,6 +142,8 @@ class _Writer:
         if message.number is not None and message.number != self.number:
             start = "" if message.number == 1 else f" {message.number}"
             self.emit(depth, "autonumber" + start)
+        elif message.number is None and self.number is not None:
+            self.emit(depth, "autonumber off")
         self.number = None if message.number is None else message.number + 1
         mark, arrow = message.activate or "", message.arrow
         # A mark stands apart after a one-dash shaft, which a `-` would make two (`<--`, dashed),
