@@ -374,3 +374,11 @@ def test_accents_typed_after_their_letters_are_composed_for_the_raster() -> None
     svg = volley.render("A -> B: Vie\u0323\u0302t \u0415\u0308", format="svg")
     drawn = _safe(svg).decode("utf-8")
     assert "Vi\u1ec7t \u0401" in drawn and "\u0301" not in drawn
+
+
+@needs_arabic_and_tamil
+@pytest.mark.parametrize("written", ["\u0661\u0662\u0663", "\u06f3\u06f0", "\u066a \u060c"])
+def test_italic_arabic_digits_and_signs_are_drawn_upright_not_as_boxes(written: str) -> None:
+    """A delay's label is italic: Arabic-Indic and Persian digits, ٪ and ، have no italic
+    face, and their family's oblique one drew its empty boxes in their place."""
+    assert _png(f"*{written}*").tobytes() == _png(written).tobytes()

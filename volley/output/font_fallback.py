@@ -434,23 +434,19 @@ Glyphs = list[tuple[str, bytes | None]] | Outlines | None
 def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
     """How a piece is drawn when cairo cannot draw it: its emoji clusters and their pictures,
     or its shaped outlines; None when cairo draws it as it is."""
+    upright = family in measure.plain  # drawn plain: its family has no bold or italic face
+    bold, italic = measure.bold and not upright, measure.italic and not upright
     if has_right_to_left(piece):  # in visual order and joined already (`volley.output.rtl`)
         if not needs_shaping(piece) or family == _emoji_family():
             return None
-        upright = family in measure.plain
-        return right_to_left_outlines(
-            family or measure.base,
-            logical_order(piece),
-            measure.bold and not upright,
-            measure.italic and not upright,
-        )
+        return right_to_left_outlines(family or measure.base, logical_order(piece), bold, italic)
     if family is None:
         if not _misplaced_by_cairo(piece):
             return None
-        return outlines(measure.base, piece, measure.bold, measure.italic)
+        return outlines(measure.base, piece, bold, italic)
     if family == _emoji_family():
         return clusters(piece)
-    return outlines(family, piece, measure.bold, measure.italic)
+    return outlines(family, piece, bold, italic)
 
 
 def _misplaced_by_cairo(piece: str) -> bool:
