@@ -1239,13 +1239,19 @@ def test_a_name_that_is_most_likely_a_slip_is_pointed_out(text, line, column, sa
         "Client -> API: x\nClient -> API Gateway\nAPI Gateway --> Client\n",  # it answers
         "participant API Gateway\nClient -> API: x\nClient -> API Gateway\n",  # declared
         # names one letter apart, drawn apart on purpose: a digit, a one-letter word, a
-        # plural, a word's last letter, or each named once
+        # plural, a letter changed, added or left out, each named once, or listed in order:
         "A -> Worker1: x\nA -> Worker1: y\nA -> Worker2: z\n",
         "A -> Bank A: x\nA -> Bank A: y\nA -> Bank B: z\n",
         "A -> Service: x\nA -> Service: y\nA -> Services: z\n",
         "A -> AuthN: x\nA -> AuthN: y\nA -> AuthZ: z\n",
-        "A -> Reader: x\nA -> Reader: y\nA -> Leader: z\n",
+        "A -> Reader: x\nA -> Reader: y\nA -> Render: z\n",
+        "A -> Miner: x\nA -> Miner: y\nA -> Minter: z\n",
+        "A -> mysql: x\nA -> mysql: y\nA -> mysqld: z\n",
+        "A -> Kunde: x\nA -> Kunde: y\nA -> Kunden: z\n",
+        "A -> AuthNService: x\nA -> AuthNService: y\nA -> AuthZService: z\n",
+        "A -> 認証サーバー: x\nA -> 認証サーバー: y\nA -> 認可サーバー: z\n",
         "A -> Server: x\nA -> Srever: y\n",
+        "order: A, Server, Srever\nA -> Server: x\nA -> Server: y\nA -> Srever: z\n",
     ],
 )
 def test_a_longer_name_that_is_a_lane_of_its_own_is_no_slip(text):

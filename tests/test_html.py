@@ -404,3 +404,14 @@ def test_an_auto_diagram_follows_a_docs_sites_own_colour_switch() -> None:
         assert f"{switch} .volley-diagram[data-theme=auto]" in light_rule
     assert "color-scheme:dark" in dark_rule and "color-scheme:light" in light_rule
     assert not dark_rule.startswith("@media")  # not only when the system is dark
+
+
+def test_a_message_autonumber_off_leaves_unnumbered_is_heard_without_a_number() -> None:
+    """Its place in the document (3) would be heard as the number another message shows."""
+    diagram = parse("autonumber 3\nA -> B: one\nB --> A: two\nautonumber off\nA -> B: three\n")
+    said = [view.aria_label for view in message_views(diagram, layout_diagram(diagram))]
+    assert said == [
+        "Message 3, A to B: one",
+        "Message 4, B to A: two",
+        "Unnumbered message, A to B: three",
+    ]

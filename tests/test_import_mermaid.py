@@ -189,6 +189,19 @@ def test_numbers_follow_mermaids_count_which_every_message_advances() -> None:
     assert "autonumber off\nA -> B: three" in text
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "---\nconfig:\n  sequence:\n    showSequenceNumbers: true\n---\nsequenceDiagram\n",
+        "%%{init: {'sequence': {'showSequenceNumbers': true}}}%%\nsequenceDiagram\n",
+    ],
+)
+def test_autonumber_off_hides_nothing_where_the_configuration_shows_every_number(head) -> None:
+    """Mermaid draws a number where `autonumber` shows it or `showSequenceNumbers` is on."""
+    text = one(f"{head}A->>B: one\nautonumber off\nB->>A: two\n")
+    assert [m.number for m in volley.parse(text).messages()] == [1, 2]
+
+
 def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     """Their text runs to the end of the line (`;` and `#` included), an `accDescr { … }`
     over lines to its `}`; none of it is read as statements."""

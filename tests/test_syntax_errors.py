@@ -189,9 +189,10 @@ MERMAID_HABITS = [
     ('links A: {"Docs": "https://example.com"}', 'Mermaid\'s "links" (a menu) is not drawn'),
     ("link A: Docs @ https://example.com", 'Mermaid\'s "link" (a menu) is not drawn'),
     ("autonumber 10 5", 'volley counts on by one from the start: write "autonumber 10"'),
-    ("autonumber of", "autonumber takes a whole number to start from: autonumber 10"),
-    ("autonumber x", "autonumber takes a whole number to start from: autonumber 10"),
-    ("autonumber -1", "autonumber takes a whole number to start from: autonumber 10"),
+    ("autonumber of", "autonumber takes a whole number to start from (autonumber 10), or off"),
+    ("autonumber x", "autonumber takes a whole number to start from (autonumber 10), or off"),
+    ("autonumber -1", "autonumber takes a whole number to start from (autonumber 10), or off"),
+    ("autonumber on", 'numbers are on from an "autonumber" line: write "autonumber"'),
     ("accTitle: Login flow", 'volley\'s title is drawn and heard: write "title: Login flow"'),
     ("accTitle Login flow", 'write "title: Login flow"'),
     ("accTitle", 'write "title: …"'),
@@ -552,8 +553,8 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
     [
         ("note X\n", 7, 'expected ":" after "note X"'),
         ("note over A\n", 12, 'expected ":" after "note over A"'),
-        ("autonumber -3\n", 12, 'expected a whole number after "autonumber", not "-3"'),
-        ("autonumber x\n", 12, 'expected a whole number after "autonumber", not "x"'),
+        ("autonumber -3\n", 12, 'expected a whole number or "off" after "autonumber", not "-3"'),
+        ("autonumber x\n", 12, 'expected a whole number or "off" after "autonumber", not "x"'),
         ("autonumber 10 5\n", 12, 'expected one whole number after "autonumber", not "10 5"'),
         ("A - B: 25\n", 3, '"-" is a shaft with no head; expected an arrow such as -> or -->'),
         ("A -- B\n", 3, '"--" is a shaft with no head'),
@@ -729,6 +730,11 @@ def test_a_mermaid_box_may_still_say_over_or_left_of_with_a_colon():
     assert diagram.boxes[0].label == "over the wall"
     diagram = volley.parse("box left of firewall: DMZ\nparticipant A\nend\nA -> B: x\n")
     assert diagram.boxes[0].label == "left of firewall: DMZ"
+    # blank lines and comments between it and its declarations, as anywhere
+    diagram = volley.parse(
+        "box left of firewall: DMZ\n// the edge\n\nparticipant A\nend\nA -> B: x\n"
+    )
+    assert diagram.boxes[0].participants == ["A"]
     error = error_for("A -> B: x\nBox Over A: boxed\nB -> A: y\n")
     assert (error.line, error.column) == (2, 1)
     assert error.message == '"Box" does not start a note in volley'
@@ -758,6 +764,8 @@ def test_another_tools_note_under_a_note_is_its_text_with_a_warning_that_says_wh
     assert checked.diagram.items[1].text == "hi\nbox over A: waits"
     (warning,) = checked.warnings
     assert warning.message.endswith('to start a note of its own here, write "note A: waits"')
+    # over no lane of the diagram: prose, as a note holds it
+    assert volley.check("A -> B: x\nnote: hi\nState over the wire: encrypted\n").warnings == []
 
 
 def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():

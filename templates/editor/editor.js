@@ -116,7 +116,7 @@
     if (RULES.comment.test(line)) return span("s-comment", line);
     if ((m = RULES.directive.exec(line)))
       return escapeHtml(m[1]) + span("s-kw", m[2]) + span("s-punct", m[3]) + '<span class="s-title">' + inline(m[4]) + "</span>";
-    if ((m = RULES.autonumber.exec(line))) return escapeHtml(m[1]) + span("s-kw", m[2]) + span("s-num", m[3] || "") + escapeHtml(m[4]);
+    if ((m = RULES.autonumber.exec(line))) return escapeHtml(m[1]) + span("s-kw", m[2]) + span(/off/i.test(m[3] || "") ? "s-kw" : "s-num", m[3] || "") + escapeHtml(m[4]);
     if ((m = RULES.block.exec(line)))
       return escapeHtml(m[1]) + span("s-block", m[2]) + span("s-punct", m[3]) + inline(m[4]);
     if ((m = RULES.end.exec(line))) return escapeHtml(m[1]) + span("s-block", m[2]) + escapeHtml(m[3]);

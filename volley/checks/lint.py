@@ -239,10 +239,11 @@ def _slip_warnings(
 ) -> Iterator[Diagnostic]:
     """Lanes that are most likely a slip of the keyboard: a name that differs from another
     only in case (`client` beside `Client`, which is another participant); a name used once
-    that is another's, used more (or declared and used), with one letter mistyped (`Srever`,
-    `Frontend Externall`); a name that is another's with words after it, only ever sent
-    unlabelled messages (`Client -> API GET /users`: the label's colon left out); and a name
-    that is another's with another tool's mark written into it (`_marked`)."""
+    (and neither declared nor listed in `order:`) that is another's, used more (or declared and
+    used), mistyped (`Srever`, `Frontend Externall`: `_one_slip`); a name that is another's
+    with words after it, only ever sent unlabelled messages (`Client -> API GET /users`: the
+    label's colon left out); and a name that is another's with another tool's mark written
+    into it (`_marked`)."""
     by_case: dict[str, str] = {}
     labels = diagram.labels
     for name in sorted(first_line, key=lambda name: first_line[name]):
@@ -259,9 +260,11 @@ def _slip_warnings(
     for message in diagram.messages():
         senders.add(message.sender)
         to.setdefault(message.receiver, []).append(message)
-    declared = diagram.declared_lines
+    declared, listed = diagram.declared_lines, diagram.listed_lines  # both written on purpose
     for name in first_line:  # one in no message is `_idle_lane_warnings`'
-        if uses.get(name) != 1 or name in declared or (name not in senders and name not in to):
+        if uses.get(name) != 1 or name in declared or name in listed:
+            continue
+        if name not in senders and name not in to:
             continue
         meant = [
             other
@@ -356,29 +359,29 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _one_slip(typed: str, meant: str) -> bool:
-    """Whether `typed` is `meant` with one letter left out or added, two side by side swapped,
-    or one changed between a word's first and last, in a word of five letters or more
-    (`Srever`, `Externall`, `Cleint`). Names that differ in a digit, a one-letter word, case,
-    a plural's "s" or a word's first or last letter (`Server 2`, `Bank B`, `Users`, `AuthN`
-    and `AuthZ`) are told apart on purpose."""
+    """Whether `typed` is `meant` with two letters side by side swapped (`Srever`, `Clinet`),
+    or a letter doubled or a double one made single (`Externall`, `Adress`), in a word of four
+    letters or more: slips of the keyboard that rarely make another word. A letter changed,
+    added or left out otherwise makes names people draw apart on purpose (`AuthN` and `AuthZ`,
+    `Reader` and `Render`, `mysql` and `mysqld`, `Kunde` and `Kunden`)."""
     if typed.casefold() == meant.casefold() or abs(len(typed) - len(meant)) > 1:
-        return False
-    if typed in (meant + "s", meant + "es") or meant in (typed + "s", typed + "es"):
         return False
     start = len(commonprefix([typed, meant]))
     end = len(commonprefix([typed[start:][::-1], meant[start:][::-1]]))
+    end = min(end, len(typed) - start, len(meant) - start)
     left, right = typed[start : len(typed) - end], meant[start : len(meant) - end]
-    if not (len(left) + len(right) in (1, 2) and len(left) < 2 and len(right) < 2) and not (
-        len(left) == 2 and left == right[::-1]
-    ):
+    longer = typed if len(typed) > len(meant) else meant
+    if len(left) == len(right) == 2:  # swapped
+        slip = left == right[::-1] and left[0] != left[1]
+    elif len(left) + len(right) == 1:  # doubled, or made single: the letter beside is the same
+        letter = left or right
+        slip = letter in longer[max(start - 1, 0) : start] + longer[start + 1 : start + 2]
+    else:
         return False
-    if not all(character.isalpha() for character in left + right):
+    if not slip or not all(character.isalpha() for character in left + right):
         return False
-    word = next((w for w in _LETTERS.finditer(meant) if w.start() <= start <= w.end()), None)
-    if word is None or len(word.group()) < 5:
-        return False
-    changed = len(left) == len(right) == 1
-    return not changed or word.start() < start < word.end() - 1
+    word = next((w for w in _LETTERS.finditer(longer) if w.start() <= start < w.end()), None)
+    return word is not None and len(word.group()) >= 4
 
 
 _PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")

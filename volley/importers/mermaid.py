@@ -561,6 +561,8 @@ class _Reader:
     count: int = 1
     step: int = 1
     numbered: bool = False
+    # `showSequenceNumbers` in the configuration: every number is drawn, `autonumber off` or not
+    always_numbered: bool = False
     # the activations each participant has open, in the order of the source: the message that
     # started each (`->>+`), or its `activate` line and the items it stands among
     active: dict[str, list[Message | tuple[Activation, list[Item]]]] = field(default_factory=dict)
@@ -593,7 +595,7 @@ class _Reader:
                 for line in range(index - 1, end):
                     text = self.lines[line].strip()
                     if directive and _SHOW_NUMBERS.search(text):
-                        self.numbered = True  # what `autonumber` says, set for the whole diagram
+                        self.numbered = self.always_numbered = True  # for the whole diagram
                     first = line == index - 1
                     if first and not directive:
                         text = text[2:].strip()  # a comment's words
@@ -702,7 +704,7 @@ class _Reader:
         config = data.get("config")
         sequence = config.get("sequence") if isinstance(config, dict) else None
         if isinstance(sequence, dict) and sequence.get("showSequenceNumbers") is True:
-            self.numbered = True  # what `autonumber` says
+            self.numbered = self.always_numbered = True  # for the whole diagram
         kept = False
         for at in range(index + 1, end):
             line = self.lines[at]
@@ -1093,7 +1095,7 @@ class _Reader:
     def autonumber(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         parts = rest.split()
         if parts and parts[0].lower() == "off":  # the count goes on, hidden
-            self.numbered = False
+            self.numbered = self.always_numbered
             return
         if not all(_NUMBER.fullmatch(part) for part in parts) or len(parts) > 2:
             self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")

@@ -248,7 +248,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
         return "element"
-    if OTHER_TOOLS_NOTE.match(line.lstrip(" \t")):  # `box over A: text` is no volley box
+    other = OTHER_TOOLS_NOTE.match(line.lstrip(" \t"))  # `box over A: text`, over lanes
+    if other is not None and all(name.strip() in lanes for name in other["over"].split(",")):
         return "keyword text"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:

@@ -559,7 +559,9 @@ class _Explainer:
                 after = text.index(word) + len(word)
                 column = after + len(text[after:]) - len(text[after:].lstrip()) + 1
                 said = text[after:].strip()
-                what = "one whole number" if said.split()[0].isdigit() else "a whole number"
+                what = (
+                    "one whole number" if said.split()[0].isdigit() else 'a whole number or "off"'
+                )
                 return self.error(
                     f'expected {what} after "autonumber", not "{said}"', line, column, hint=hint
                 )
@@ -696,7 +698,11 @@ class _Explainer:
         if lowered == "autonumber" and rest.strip() and not rest.split()[0].isdigit():
             if rest.strip().lower() == "off":  # `autonumber: off`, with the colon taken out
                 return None
-            return "autonumber takes a whole number to start from: autonumber 10", None
+            if rest.strip().lower() == "on":
+                return 'numbers are on from an "autonumber" line: write "autonumber"', (
+                    indent + "autonumber"
+                )
+            return ("autonumber takes a whole number to start from (autonumber 10), or off"), None
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
             return f'volley counts on by one from the start: write "{meant}"', indent + meant

@@ -141,6 +141,9 @@ class MessageView:
     reply: int | None = None
     request: int | None = None
     marker: int | None = None  # the number of its payload marker on the picture, if it has one
+    # the picture numbers other messages (`autonumber off` before this one): its place in the
+    # document would be heard as one of their numbers
+    among_numbered: bool = False
 
     @cached_property
     def text(self) -> str:
@@ -149,8 +152,11 @@ class MessageView:
     @property
     def aria_label(self) -> str:
         """What a screen reader hears for the message's button."""
-        count = self.number if self.number is not None else self.index
-        said = f"Message {count}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
+        if self.number is not None:
+            said = f"Message {self.number}"
+        else:
+            said = "Unnumbered message" if self.among_numbered else f"Message {self.index}"
+        said += f", {self.sender} {'and' if self.both else 'to'} {self.receiver}"
         if self.text:
             said += f": {self.text}"
         if self.payloads:
@@ -198,10 +204,12 @@ def _views(diagram: Diagram, layout: Layout | None = None) -> Iterator[MessageVi
     flows = [_flow(message, diagram) for message in messages]
     replies = _pair_replies(flows)
     markers = {m.number: m.marker.number for m in layout.messages if m.marker} if layout else {}
+    numbered = any(message.number is not None for message in messages)
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
         view = _message_view(index, message, flow)
         view.reply, view.request = replies.get(index, (None, None))
         view.marker = markers.get(index)
+        view.among_numbered = numbered
         yield view
 
 
