@@ -59,13 +59,36 @@ def test_writing_that_needs_them_is_left_alone(text: str):
     assert reveal(text) == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ភាសា\u200bខ្មែរ\u200bមាន",  # Khmer's word breaks
+        "ສະບາຍ\u200bດີ",  # Lao's
+        "日本\u2060語",  # a word joiner between ideographs
+        "עברית \u200f(RLM) and English",  # a mark placing the brackets in a mixed label
+        "Call \u200eمرحبا\u200e now",
+        "درخواست\u200c پرداخت",  # a Persian word's non-joiner typed before a space
+    ],
+)
+def test_writing_marks_in_a_label_are_left_alone_but_not_in_a_name(text: str):
+    """In a label they break a line, place punctuation or stop a join, as their writers
+    meant; in a name they would make two names that look the same."""
+    assert hidden_characters(text) == [] and reveal(text) == text
+    assert hidden_characters(text, name=True)
+
+
+@pytest.mark.parametrize("text", [f"ad{ZWSP}min", f"{ZWSP}ខ្មែរ", "English \u200f(RLM) only"])
+def test_a_zero_width_space_among_latin_letters_or_a_mark_with_no_right_to_left_is_hidden(text):
+    assert hidden_characters(text)
+
+
 def test_right_to_left_text_with_latin_letters_is_not_plainly_right_to_left():
     assert plainly_right_to_left("שלום")
     assert not plainly_right_to_left(f"שלום {RLO}Admin")
     # a label of a right-to-left mark alone draws nothing: no right-to-left letter keeps it
     assert not plainly_right_to_left("\u200f") and reveal("\u200f") == "\\u200f"
     # a left-to-right mark in Hebrew is no right-to-left writing: `שלום` and `שלום‎` differ
-    assert not plainly_right_to_left("שלום\u200e") and hidden_characters("שלום\u200e")
+    assert not plainly_right_to_left("שלום\u200e") and hidden_characters("שלום\u200e", name=True)
     assert reveal(f"שלום {RLO}Admin") == "שלום \\u202eAdmin"
     assert not plainly_right_to_left("123 !")  # no letters at all
 

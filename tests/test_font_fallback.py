@@ -382,3 +382,12 @@ def test_italic_arabic_digits_and_signs_are_drawn_upright_not_as_boxes(written: 
     """A delay's label is italic: Arabic-Indic and Persian digits, ٪ and ، have no italic
     face, and their family's oblique one drew its empty boxes in their place."""
     assert _png(f"*{written}*").tobytes() == _png(written).tobytes()
+
+
+@needs_arabic_and_tamil
+def test_a_non_joiner_before_a_space_draws_nothing() -> None:
+    """درخواست‌ پرداخت: a Persian word's non-joiner typed before the space; cairo drew DejaVu's
+    sign for it, a bar."""
+    assert _png("\u062f\u0631\u062e\u0648\u0627\u0633\u062a\u200c \u067e\u0631").tobytes() == (
+        _png("\u062f\u0631\u062e\u0648\u0627\u0633\u062a \u067e\u0631").tobytes()
+    )

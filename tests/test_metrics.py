@@ -556,3 +556,27 @@ def test_threads_measuring_fresh_characters_agree() -> None:
             assert all(result == expected for result in results)
     finally:
         sys.setswitchinterval(interval)
+
+
+def test_khmer_lao_and_myanmar_wrap_at_their_zero_width_spaces() -> None:
+    """They are written without spaces; a zero-width space marks a word's end, where a line may
+    break (it was drawn as an escape, and no line broke there)."""
+    words = ["ភាសា", "ខ្មែរ", "មាន", "ដក", "ឃ្លា", "តិច", "ណាស់"] * 4
+    text = "\u200b".join(words)
+    texts = _texts(wrap_spans([[Span(text)]], 150, 14))
+    assert "".join(texts) == text and len(texts) > 2
+    assert all(t.replace("\u200b", "") in "".join(words) and t[0] != "\u200b" for t in texts)
+    for line in texts[:-1]:
+        assert line.endswith("\u200b")  # each break at a word's end
+    assert break_units("ສະບາຍ\u200bດີ") == ["ສະບາຍ\u200b", "ດີ"]
+
+
+def test_a_syllable_keeps_its_final_and_its_following_vowel() -> None:
+    """Myanmar's final consonant, killed by asat, ends the syllable before it (`လုပ်`, not
+    `လု|ပ်`); Thai's and Lao's vowels written after their consonant (າ ະ า ะ) never start a
+    line."""
+    from volley.layout.textwrap import _clusters
+
+    assert _clusters("လုပ်ဆောင်") == ["လုပ်", "ဆောင်"]
+    assert _clusters("ສະບາ") == ["ສະ", "ບາ"] and _clusters("กะปา") == ["กะ", "ปา"]
+    assert _clusters("မြန်မာ") == ["မြန်", "မာ"]

@@ -13,6 +13,11 @@ override anywhere, a right-to-left one over digits (`מחיר \u202e100` is draw
 Joiners that shape a script or an emoji sequence (a zero-width joiner between two non-ASCII
 characters, or beside an Arabic letter, or after a virama; the tag characters of a
 subdivision flag; Mongolian's vowel separator between two of its letters) are left alone too.
+In a label or a note (not a name, where they would make two names that look the same), so are
+the directional marks in a text that holds right-to-left letters (`עברית ‏(RLM) and
+English`), a zero-width space or word joiner between two non-ASCII characters (the word breaks
+Khmer, Lao, Myanmar and Thai are written with; a line may break at the space), and a
+non-joiner beside an Arabic letter (`درخواست‌ پرداخت`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,12 @@ BIDI_CONTROLS = frozenset(
 )
 # Joiners that are part of writing when they sit between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
+# Where a line may break, or may not, inside a word of a script written without spaces
+# (Khmer, Lao, Myanmar, Thai, Tibetan, Chinese, Japanese): part of writing between two of its
+# characters, in a label or a note.
+_WORD_BREAKS = frozenset("\u200b\u2060")  # ZERO WIDTH SPACE, WORD JOINER
+# The directional marks: they place the punctuation and digits beside them, and move no letter.
+_MARKS = frozenset("\u200e\u200f\u061c")  # LRM, RLM, ALM
 _VIRAMA = 9  # the canonical combining class of every script's virama (halant, coeng, ...)
 # Letters that draw nothing: Hangul fillers, often used for blank-looking names.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
@@ -97,9 +108,12 @@ def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:
     for paragraph in text.split("\n"):
         keep_bidi = plainly_right_to_left(paragraph)
         turned = _turning_overrides(paragraph) if keep_bidi else set()
+        # a label of mixed directions places its punctuation with marks on purpose
+        keep_marks = keep_bidi or (not name and _holds_right_to_left(paragraph))
         in_flag = False
         for index, char in enumerate(paragraph):
-            kind = _kind(paragraph, index, char, keep_bidi and index not in turned, in_flag, name)
+            keep = keep_marks if char in _MARKS else keep_bidi and index not in turned
+            kind = _kind(paragraph, index, char, keep, in_flag, name)
             # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
             in_flag = (
                 (in_flag and char != _CANCEL_TAG) if ord(char) in _TAGS else char == _BLACK_FLAG
@@ -120,13 +134,17 @@ def _kind(
     category = unicodedata.category(char)
     if category == "Cc":
         return "control"
+    before = text[index - 1] if index else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    if char in _WORD_BREAKS and not name and before.strip() and after.strip():
+        return None if not before.isascii() and not after.isascii() else "invisible"
     if char in _JOINERS:
-        before = text[index - 1] if index else ""
-        after = text[index + 1] if index + 1 < len(text) else ""
         if before and after and not before.isascii() and not after.isascii():
             return None
-        if char == "\u200d" and (_joining(before) or _joining(after)):
-            return None  # beside a space too: `ب‍` shows the letter's form inside a word
+        if (char == "\u200d" or not name) and (_joining(before) or _joining(after)):
+            # beside a space too: `ب‍` shows the letter's form inside a word, and a Persian
+            # word's non-joiner typed before a space changes nothing
+            return None
         # After a virama, a joiner picks the letter's form wherever the word goes on: Malayalam's
         # chillu `ള്‍` (LLA, virama, ZWJ), a Tamil or Hindi word ending `ச்‌` (ZWNJ).
         after_virama = bool(before) and unicodedata.combining(before) == _VIRAMA
@@ -183,6 +201,14 @@ _TURNS = {_LEFT_TO_RIGHT_OVERRIDE: ("R", "AL"), _RIGHT_TO_LEFT_OVERRIDE: ("L", "
 def _mongolian(char: str) -> bool:
     """A letter of the Mongolian script (not its digits, separators or variation selectors)."""
     return "\u1820" <= char <= "\u18aa" and unicodedata.category(char) == "Lo"
+
+
+def _holds_right_to_left(text: str) -> bool:
+    """Whether the text holds a letter of a right-to-left script (a mark is none)."""
+    return any(
+        unicodedata.bidirectional(char) in ("R", "AL") and char not in BIDI_CONTROLS
+        for char in text
+    )
 
 
 def _joining(char: str) -> bool:

@@ -103,9 +103,19 @@ def _clusters(text: str) -> list[str]:
     for ch in text:
         if clusters and _extends(clusters[-1], ch):
             clusters[-1] += ch
+            if ch == _ASAT and len(clusters) > 1 and len(clusters[-1]) == 2:
+                # a Myanmar consonant its asat kills ends the syllable before it (`လုပ်`)
+                killed = clusters.pop()
+                clusters[-1] += killed
         else:
             clusters.append(ch)
     return clusters
+
+
+_ASAT = "\u103a"  # MYANMAR SIGN ASAT
+# Thai's and Lao's vowels written after their consonant as letters of their own (ะ า ๅ, ະ າ):
+# a line never starts with one.
+_FOLLOWING_VOWELS = frozenset((0x0E30, 0x0E32, 0x0E33, 0x0E45, 0x0EB0, 0x0EB2, 0x0EB3))
 
 
 def _extends(cluster: str, ch: str) -> bool:
@@ -117,16 +127,18 @@ def _extends(cluster: str, ch: str) -> bool:
         return True
     if ch == "\u200d" or last == "\u200d":  # a zero-width joiner, and what it joins
         return True
+    if ch in "\u200b\u2060" or last == "\u2060":  # a break goes after a zero-width space;
+        return True  # none on either side of a word joiner
     if 0xFE00 <= cp <= 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
         return True  # variation selectors, skin tones, tag sequences
-    if cp in (0x0E33, 0x0EB3):  # Thai and Lao SARA AM follow their consonant
+    if cp in _FOLLOWING_VOWELS:  # Thai's and Lao's, SARA AM too, follow their consonant
         return True
     if 0x0E40 <= ord(last) <= 0x0E44 or 0x0EC0 <= ord(last) <= 0x0EC4:
         return True  # a Thai or Lao vowel written before its consonant (เ แ โ ใ ไ) stays with it
     if 0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF:  # Hangul vowel and final jamo
         return True
-    if unicodedata.combining(last) == 9 and unicodedata.category(ch) == "Lo":
-        return True  # a consonant after a virama: one conjunct
+    if unicodedata.combining(last) == 9 and unicodedata.category(ch) == "Lo" and last != _ASAT:
+        return True  # a consonant after a virama: one conjunct (Myanmar's asat stacks none)
     return (
         0x1F1E6 <= cp <= 0x1F1FF
         and len(cluster) == 1
@@ -149,13 +161,22 @@ def _ideographic(ch: str) -> bool:
 
 
 def break_units(word: str) -> list[str]:
-    """A word (text without spaces) cut where a line may break inside it: between Chinese and
-    Japanese characters, keeping punctuation with the character it belongs to, and between
-    Thai words. Any other word is one unit."""
+    """A word (text without spaces) cut where a line may break inside it: after a zero-width
+    space (how Khmer, Lao and Myanmar mark their word breaks), between Chinese and Japanese
+    characters, keeping punctuation with the character it belongs to, and between Thai words.
+    Any other word is one unit."""
     if word.isascii():
         return [word]
-    phrases = _thai_phrases(word) if _THAI.search(word) else [word]
+    parts = _AFTER_ZERO_WIDTH_SPACE.split(word) if "\u200b" in word else [word]
+    phrases = [phrase for part in parts if part for phrase in _phrases(part)]
     return [unit for phrase in phrases for unit in _ideographic_units(phrase)]
+
+
+_AFTER_ZERO_WIDTH_SPACE = re.compile("(?<=\u200b)")
+
+
+def _phrases(part: str) -> list[str]:
+    return _thai_phrases(part) if _THAI.search(part) else [part]
 
 
 # Thai writes no spaces between words, and a line broken at any letter cuts a word in two.

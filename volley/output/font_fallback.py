@@ -462,9 +462,16 @@ def _misplaced_by_cairo(piece: str) -> bool:
     return any(unicodedata.category(ch) == "Mn" for ch in composed)
 
 
+# Characters that draw nothing and take no room, which cairo, drawing a glyph for each
+# character, would draw as the visible sign some fonts give them (DejaVu's ZWNJ is a bar): a
+# non-joiner, a zero-width space, a word joiner, the directional marks.
+_DRAWS_NOTHING = dict.fromkeys(map(ord, "\u200c\u200b\u2060\u200e\u200f\u061c"))
+
+
 def _piece(family: str | None, piece: str, x: float | None = None, *, plain: bool = False) -> str:
     """A piece of text in its family, from `x` if given (else where the one before ends);
     `plain`: upright and regular, whatever the text around it (`_lacks`)."""
+    piece = piece.translate(_DRAWS_NOTHING)
     place = "" if x is None else f' x="{num(x)}"'
     font = "" if family is None else f' font-family="{escape(family)}"'
     if plain:
