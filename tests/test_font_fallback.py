@@ -376,12 +376,20 @@ def test_accents_typed_after_their_letters_are_composed_for_the_raster() -> None
     assert "Vi\u1ec7t \u0401" in drawn and "\u0301" not in drawn
 
 
-@needs_arabic_and_tamil
-@pytest.mark.parametrize("written", ["\u0661\u0662\u0663", "\u06f3\u06f0", "\u066a \u060c"])
-def test_italic_arabic_digits_and_signs_are_drawn_upright_not_as_boxes(written: str) -> None:
-    """A delay's label is italic: Arabic-Indic and Persian digits, ٪ and ، have no italic
-    face, and their family's oblique one drew its empty boxes in their place."""
-    assert _png(f"*{written}*").tobytes() == _png(written).tobytes()
+def test_a_piece_in_a_family_drawn_plain_is_shaped_upright(monkeypatch) -> None:
+    """A delay's label is italic: Arabic-Indic and Persian digits, ٪ and ، in a family with no
+    italic face for them were shaped in its oblique face all the same, which drew its empty
+    boxes in their place."""
+    from volley.output import font_fallback
+
+    asked: list[tuple[bool, bool]] = []
+    monkeypatch.setattr(
+        font_fallback, "outlines", lambda family, piece, bold, italic: asked.append((bold, italic))
+    )
+    measure = font_fallback._Measure(14.0, True, True, plain=frozenset({"Some Sans"}))
+    font_fallback._glyphs("Some Sans", "\u0661\u0662", measure)
+    font_fallback._glyphs("Other Sans", "\u0661\u0662", measure)
+    assert asked == [(False, False), (True, True)]
 
 
 @needs_arabic_and_tamil
@@ -391,3 +399,17 @@ def test_a_non_joiner_before_a_space_draws_nothing() -> None:
     assert _png("\u062f\u0631\u062e\u0648\u0627\u0633\u062a\u200c \u067e\u0631").tobytes() == (
         _png("\u062f\u0631\u062e\u0648\u0627\u0633\u062a \u067e\u0631").tobytes()
     )
+
+
+@pytest.mark.parametrize("char", ["\u0c95", "\u0a97", "\u0d9a", "\u0e81", "\u0561", "\u10d0"])
+def test_a_script_is_drawn_in_the_family_the_svg_names_for_it(char: str) -> None:
+    """Kannada ಕ, Gujarati ગ, Sinhala ක, Lao ກ, Armenian ա, Georgian ა: a browser draws each in
+    the first family the SVG's font-family names that has it, its Noto Sans; PNG and PDF drew
+    them in fontconfig's first choice (Noto Serif, DejaVu Sans), another look."""
+    from volley.layout.metrics_data import FALLBACK_FAMILIES
+    from volley.output.font_fallback import family_for
+
+    named = [family for family in FALLBACK_FAMILIES if _has_font(family, char)]
+    if not named:
+        pytest.skip("no Noto Sans font for the script installed")
+    assert family_for(char) == named[0]

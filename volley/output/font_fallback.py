@@ -24,6 +24,7 @@ from functools import cache, partial
 
 from volley.errors import Diagnostic
 from volley.layout.metrics import EMOJI_EM
+from volley.layout.metrics_data import FALLBACK_FAMILIES
 from volley.output.rtl import (
     has_right_to_left,
     logical_order,
@@ -90,8 +91,13 @@ def _ranges(charset: str) -> tuple[tuple[int, int], ...]:
 
 @cache
 def fallback_order(pattern: str) -> tuple[Font, ...]:
-    """Installed fonts in the order fontconfig would try them for `pattern` (`fc-match -s`)."""
-    listing = fc_match("-s", pattern, "-f", "%{family[0]}\t%{charset}\n")
+    """Installed fonts in the order fontconfig would try them for `pattern` (`fc-match -s`,
+    which leaves out a font whose characters those before it have)."""
+    return _listed("-s", pattern)
+
+
+def _listed(which: str, pattern: str) -> tuple[Font, ...]:
+    listing = fc_match(which, pattern, "-f", "%{family[0]}\t%{charset}\n")
     if listing is None:
         return ()
     fonts: dict[str, Font] = {}
@@ -127,11 +133,13 @@ def _is_emoji(ch: str) -> bool:
 
 @cache
 def family_for(ch: str) -> str | None:
-    """The family to draw `ch` with: None for the diagram's own face, "" when no font has it."""
+    """The family to draw `ch` with: None for the diagram's own face, "" when no font has it.
+    As a browser draws the SVG: the first family its font-family names that has the character
+    (the diagram's face, then each script's Noto Sans), then the fonts fontconfig offers."""
     primary = fallback_order(PRIMARY)
     if primary and primary[0].has(ch) and not _is_emoji(ch):
         return None
-    order = (fallback_order(EMOJI) + primary) if _is_emoji(ch) else primary
+    order = (fallback_order(EMOJI) + primary) if _is_emoji(ch) else _named_first()
     for font in order:
         if font.has(ch):
             return None if font is primary[0] else font.family
@@ -199,10 +207,19 @@ def _cluster_family(family: str | None, base: str, mark: str) -> str | None:
     current = _fallback_fonts().get(family) if family else (order[0] if order else None)
     if current is None or current.has(mark):
         return family
-    for font in order:
+    for font in (order[0], *_named_first()):
         if font.has(base) and font.has(mark):
             return None if font is order[0] else font.family
     return family
+
+
+@cache
+def _named_first() -> tuple[Font, ...]:
+    """The installed fonts, those the SVG's font-family names first, in its order."""
+    installed = {font.family: font for font in _listed("-a", PRIMARY)}  # every one
+    named = tuple(installed[family] for family in FALLBACK_FAMILIES if family in installed)
+    rest = _fallback_fonts().values()
+    return named + tuple(font for font in rest if font.family not in FALLBACK_FAMILIES)
 
 
 @cache
