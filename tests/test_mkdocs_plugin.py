@@ -371,6 +371,18 @@ def test_a_minified_page_keeps_each_body_as_written(tmp_path):
     assert '"note": "spaced    out"' in body and '\n    "id": "rfnested",' in body
 
 
+def test_a_misspelt_plugin_option_stops_the_build_and_names_the_one_meant(tmp_path):
+    """MkDocs only warns about a name a plugin does not know: `redcat: true` published the
+    token it was meant to mask."""
+    page = "# Secret\n\n```volley\nA -> B: token ghp_16C7e42F292c6912E7710c838347Ae178B4a\n```\n"
+    site = write_site(
+        tmp_path / "typo", "plugins:\n  - volley:\n      redcat: true\n", {"index.md": page}
+    )
+    result = build(site, strict=False)
+    assert result.returncode != 0 and not (site / "site" / "index.html").exists()
+    assert 'unknown option "redcat"' in result.stderr and 'did you mean "redact"?' in result.stderr
+
+
 def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):
     page = '# Typos\n\n```volley colour="red" size="big"\nA -> B: hi\n```\n'
     site = write_site(tmp_path / "typos", "plugins:\n  - volley\n", {"index.md": page})

@@ -13,6 +13,7 @@ scheme) is an `OptionError` that says why, never an option quietly ignored.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -150,12 +151,12 @@ class Options:
     @classmethod
     def of(cls, **names: Any) -> Options:
         """Options from keyword names; an unknown name is an UnknownOptionError."""
-        _known(names)
+        require_known(names)
         return cls(**names)
 
     def updated(self, **names: Any) -> Options:
         """A copy with some options changed, checked like a new one."""
-        _known(names)
+        require_known(names)
         return replace(self, **names) if names else self
 
     @property
@@ -169,15 +170,17 @@ class Options:
 NAMES = tuple(field.name for field in fields(Options))
 
 
-def _known(names: dict[str, Any]) -> None:
+def require_known(names: Iterable[str], known: tuple[str, ...] = NAMES) -> None:
+    """Refuse a name not among `known` (a misspelt `redact` must not render unmasked), naming
+    the one most likely meant."""
     for name in names:
-        if name not in NAMES:
+        if name not in known:
             import difflib  # only for a misspelt name
 
-            close = difflib.get_close_matches(name, NAMES, n=1)
+            close = difflib.get_close_matches(name, known, n=1)
             hint = f'did you mean "{close[0]}"? ' if close else ""
             raise UnknownOptionError(
-                name, f'unknown option "{name}"', hint=hint + "options are: " + ", ".join(NAMES)
+                name, f'unknown option "{name}"', hint=hint + "options are: " + ", ".join(known)
             )
 
 

@@ -69,7 +69,7 @@ from volley.docs.fences import (
 )
 from volley.docs.readme import join_lines, scan
 from volley.errors import Diagnostic, VolleyError, counted
-from volley.options import BODIES, THEMES, OptionError, Options
+from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
 from volley.textio import decode
 
@@ -134,6 +134,19 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.md: Markdown | None = None  # the converter of the page being built
         self.unsearched: set[tuple[str, str]] = set()  # found by _DATA on the site's pages
         self.written: tempfile.TemporaryDirectory[str] | None = None  # see _generated
+
+    def load_config(
+        self, options: dict[str, Any], config_file_path: str | None = None
+    ) -> tuple[Any, Any]:
+        """MkDocs only warns about a name its plugin does not know; a misspelt option here
+        (`redcat: true`) would publish what it was meant to change, so it is an error."""
+        errors, warnings = super().load_config(options, config_file_path)
+        try:
+            require_known(options, tuple(name for name, _ in base.get_schema(VolleyConfig)))
+        except OptionError as error:
+            errors.append((error.option, base.ValidationError(error.format())))
+            warnings = [(name, said) for name, said in warnings if name != error.option]
+        return errors, warnings
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so MkDocs keeps this instance, and its render cache, across serve rebuilds."""
