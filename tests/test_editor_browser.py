@@ -369,6 +369,29 @@ def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> 
     expect(page.locator("#doc-state")).to_have_text("Saved")
 
 
+def test_saving_while_a_change_on_disk_is_unanswered_keeps_the_change(file_server, new_page):
+    """Ctrl+S with the banner up wrote the page's text over the change made on disk, unseen;
+    the save waits for the author's choice, and "keep mine" then saves over it."""
+    url, path = file_server
+    page = new_page(url + "/")
+    editor = page.locator(EDITOR)
+    expect(editor).to_have_value(re.compile("from the file"))
+    editor.press("Control+End")
+    editor.press_sequentially("// mine")
+    path.write_text("A -> B: theirs\n", encoding="utf-8")
+    expect(page.locator("#banner")).to_be_visible(timeout=5000)
+    editor.press("Control+s")
+    expect(page.locator("#doc-state")).to_have_text("Not saved")
+    page.wait_for_timeout(1500)  # polls come and go: still nothing written
+    assert path.read_text(encoding="utf-8") == "A -> B: theirs\n"
+    expect(page.locator("#banner")).to_be_visible()
+    page.click("#banner-keep")
+    editor.press("Control+s")
+    expect(page.locator("#doc-state")).to_have_text("Saved")
+    assert path.read_text(encoding="utf-8").endswith("// mine")
+    expect(page.locator("#banner")).to_be_hidden()
+
+
 # --- issue 17: links that survive clicks, typing, undo, narrow screens, every problem shown --
 
 

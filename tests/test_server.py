@@ -491,6 +491,26 @@ def test_get_and_save_the_file(tmp_path: Path) -> None:
     assert client.get("/file", headers={"If-None-Match": etag}).status_code == 200
 
 
+def test_a_save_keeps_the_files_line_ends(tmp_path: Path) -> None:
+    """The editor holds "\n" line ends; a file written on Windows keeps its "\r\n" (every line
+    of it was shown changed in git after a save)."""
+    path = tmp_path / "flow.volley"
+    path.write_bytes(b"A -> B: one\r\nB -> A: two\r\n")
+    client = make_client(file=path)
+    first = client.get("/file")
+    assert first.json()["source"] == "A -> B: one\nB -> A: two\n"
+    saved = client.put(
+        "/file", content="A -> B: one\nB -> A: three\n", headers={"If-Match": first.headers["etag"]}
+    )
+    assert saved.status_code == 200
+    assert path.read_bytes() == b"A -> B: one\r\nB -> A: three\r\n"
+    assert client.get("/file", headers={"If-None-Match": saved.headers["etag"]}).status_code == 304
+    path.write_bytes(b"A -> B\n")  # a file of "\n" line ends keeps them
+    etag = client.get("/file").headers["etag"]
+    client.put("/file", content="A -> B: x\r\n", headers={"If-Match": etag})
+    assert path.read_bytes() == b"A -> B: x\n"
+
+
 def test_a_change_on_disk_shows_as_a_new_version(tmp_path: Path) -> None:
     path = tmp_path / "flow.volley"
     path.write_text(SMALL)

@@ -1030,7 +1030,8 @@
   }
 
   function readFile(first) {
-    var headers = disk.version && !first ? { "If-None-Match": '"' + disk.version + '"' } : {};
+    var seen = pending ? pending.version : disk.version; // a change already shown: asked once
+    var headers = seen && !first ? { "If-None-Match": '"' + seen + '"' } : {};
     return fetch("/file", { headers: headers, cache: "no-store" }).then(function (response) {
       if (response.status === 304 || saving) return;
       if (!response.ok) return errorOf(response).then(showProblem);
@@ -1042,8 +1043,7 @@
           setSource(snapshot.source, false);
           showSaveState();
         } else if (!pending || pending.version !== snapshot.version) {
-          pending = snapshot;
-          disk.version = snapshot.version; // seen: ask once, not on every poll
+          pending = snapshot; // the save waits until the author chooses (Load, or Keep mine)
           showBanner(file + " changed on disk, and you have unsaved edits here.");
         }
       });
@@ -1052,6 +1052,11 @@
 
   function save() {
     if (!file || saving) return;
+    if (pending) { // a change on disk not yet answered: saving now would overwrite it unseen
+      showSaveState("failed");
+      showBanner(file + " changed on disk since it was loaded. Load that version, or keep yours and save again.");
+      return;
+    }
     saving = true;
     showSaveState("saving");
     var text = source.value;
@@ -1074,6 +1079,7 @@
       }
       return response.json().then(function (saved) {
         disk = { source: text, version: saved.version };
+        $("banner").hidden = true;
         showSaveState();
       });
     }, function () {

@@ -42,23 +42,36 @@ class SourceFile:
         return self.path.name
 
     def read(self) -> Snapshot:
-        """The file now (an empty, version-tagged source if it does not exist yet)."""
+        """The file now (an empty, version-tagged source if it does not exist yet), its lines
+        ended by "\n", as the editor holds them."""
+        data = self._bytes()
+        return Snapshot(_one_line_end(decode(data, self.name)), version_of(data))
+
+    def _bytes(self) -> bytes:
         try:
-            data = self.path.read_bytes()
+            return self.path.read_bytes()
         except FileNotFoundError:
-            data = b""
+            return b""
         except OSError as exc:
             raise VolleyError(f"cannot read {self.name}: {exc.strerror or exc}") from None
-        return Snapshot(decode(data, self.name), version_of(data))
 
     def save(self, source: str, based_on: str | None = None) -> Snapshot:
-        """Write `source` atomically; Conflict if `based_on` is not the version on disk."""
-        data = source.encode("utf-8")
+        """Write `source` atomically, its lines ended as the file's are ("\r\n" in a file
+        written on Windows: a save that changed them all would show every line changed in
+        git); Conflict if `based_on` is not the version on disk."""
+        source = _one_line_end(source)
         with self._saving:
-            if based_on is not None and based_on != self.read().version:
+            current = self._bytes()
+            if based_on is not None and based_on != version_of(current):
                 raise Conflict(f"{self.name} changed on disk since it was loaded")
+            ended = source.replace("\n", "\r\n") if b"\r\n" in current else source
+            data = ended.encode("utf-8")
             try:
                 write_atomic(self.path, data)
             except OSError as exc:
                 raise VolleyError(f"cannot save {self.name}: {exc.strerror or exc}") from None
         return Snapshot(source, version_of(data))
+
+
+def _one_line_end(text: str) -> str:
+    return text.replace("\r\n", "\n")
