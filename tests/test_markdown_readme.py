@@ -337,6 +337,19 @@ def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
     assert problem.filename.endswith("login.volley") and problem.line == 2
 
 
+def test_a_fence_that_names_a_file_takes_options_after_it(tmp_path):
+    """```volley flows/login.volley theme=dark read the path as an unknown option and wrote
+    an empty picture for the README to show."""
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "login.volley").write_text("A -> B: from the file\n", encoding="utf-8")
+    readme = tmp_path / "README.md"
+    readme.write_text("# Login\n\n```volley flows/login.volley theme=dark\n```\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["render", str(readme)])
+    assert result.exit_code == 0 and "unknown option" not in result.output, result.output
+    svg = (tmp_path / "diagrams" / "login.svg").read_text(encoding="utf-8")
+    assert "from the file" in svg and "#1e293b" in svg  # drawn, in the dark theme
+
+
 @pytest.mark.parametrize("command", ["render", "check"])
 def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, command):
     """Not silence: a Mermaid user's README has ```mermaid blocks, which volley does not draw;

@@ -235,6 +235,40 @@ def test_deep_links_to_messages_pass_anchor_validation(tmp_path):
     assert wrong.returncode != 0 and "pay-message-4" in wrong.stderr
 
 
+def test_a_fence_that_names_a_file_draws_it_as_readme_mode_and_myst_do(tmp_path):
+    """```volley flows/login.volley (and MyST's ```{volley}) were no fence to superfences: the
+    line was shown as text and the next diagram swallowed into code, with no warning."""
+    pages = {
+        "index.md": "# Login\n\n```volley flows/login.volley\n```\n\n"
+        "```{volley} flows/login.volley theme=dark\n```\n\n```volley\nA -> B: inline\n```\n",
+        "flows/login.volley": "Browser -> API: POST /login\n",
+    }
+    site = write_site(tmp_path / "files", "plugins:\n  - volley\n", pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    opened = diagrams(html)
+    assert len(opened) == 3 and "```" not in html
+    assert html.count("POST /login") >= 2 and "inline" in html
+    assert "vl-theme-dark" in opened[1] or 'data-theme="dark"' in opened[1], opened[1]
+
+
+@pytest.mark.parametrize(
+    ("fence", "said"),
+    [
+        (
+            "```volley flows/login.volley\nA -> B: both\n```",
+            "names a file (flows/login.volley) and holds",
+        ),
+        ("```volley flows/missing.volley\n```", "cannot embed flows/missing.volley: no such file"),
+    ],
+)
+def test_a_fence_that_names_a_file_wrongly_says_so(tmp_path, fence, said):
+    pages = {"index.md": f"# Login\n\n{fence}\n", "flows/login.volley": "A -> B: x\n"}
+    result = build(write_site(tmp_path / "wrong", "plugins:\n  - volley\n", pages))
+    assert result.returncode != 0 and said in result.stderr and "line 3" in result.stderr
+
+
 def test_a_fence_named_as_an_embedded_file_is_a_warning_naming_the_links_each_answers(tmp_path):
     """`![Login](flows/login.volley)` is named "login", as a fence `name="login"` is: the fence,
     drawn first, keeps the name, and the file's diagram is said to answer #login-2-…"""

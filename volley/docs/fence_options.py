@@ -28,6 +28,16 @@ _FALSE = ("false", "no", "off", "0")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
 
 
+def named_file(argument: str) -> tuple[str | None, str]:
+    """The file a fence line names, its first word where that is no option (```` ```volley
+    flows/login.volley theme=dark ````, as MyST's ```` ```{volley} ```` writes it), and the
+    options written after it."""
+    first, _, rest = argument.strip().partition(" ")
+    if not first or "=" in first or first in FENCE_OPTIONS:
+        return None, argument.strip()
+    return first, rest.strip()
+
+
 def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     """A fence's options volley knows, but `name`, as the values they stand for (`redact=true`
     is True); a value that is not one of them is an OptionError naming the option."""

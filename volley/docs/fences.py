@@ -247,6 +247,10 @@ class DiagramSite:
         self.interactive_used = False  # a clickable diagram was placed since the build began
         self._cache: dict[str, _Rendered] = {}
         self._used: set[str] = set()
+        # Draws the file a fence names (```volley flows/login.volley, as README mode and
+        # MyST read it) with the fence's settings: a site that knows where its pages are
+        # sets it (the MkDocs plugin).
+        self.embed_file: Callable[[str, Settings, Any], str] | None = None
 
     # --- per Markdown instance -------------------------------------------------------------
 
@@ -303,12 +307,24 @@ class DiagramSite:
         """The HTML for one fenced diagram, or an error box."""
         page: _Page = md.volley_page
         location = Location(self.page, self._locate(source, md, page))
+        overrides = dict(overrides)
+        file = overrides.pop("file", None)
         try:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
             return self.failed(exc.diagnostic, location, page)
         for _, warning in unknown_options(overrides):
             self._problem(warning, location, page)
+        if file is not None and source.strip():
+            said = f"this ```volley fence names a file ({file}) and holds a diagram"
+            hint = "keep one: the file's name on the fence line, or the diagram inside it"
+            return self.failed(Diagnostic(said, hint=hint), location, page)
+        if file is not None and self.embed_file is None:
+            said = f"this ```volley fence names a file ({file}), which this site cannot read"
+            hint = "write the diagram inside the fence"
+            return self.failed(Diagnostic(said, hint=hint), location, page)
+        if file is not None and self.embed_file is not None:
+            return self.embed_file(file, settings, md)
         return self.diagram(source, settings, location, page, overrides.get("name"))
 
     def diagram(

@@ -89,6 +89,9 @@ _DATA = re.compile(
     r'<template class="vl-data"[^>]*>([^<]*)</template>|<p class="vl-noscript">([^<]*)</p>'
 )
 # `key=value` on a fence line, the value neither quoted nor braced.
+_FENCE_LINE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})")
+_PATHLIKE = re.compile(r"[./\\]")
+_MYST_FENCE = re.compile(r"((?:`{3,}|~{3,})[ \t]*)\{volley\}")
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 _OTHER_QUOTE = {'"': "'", "'": '"'}
 
@@ -119,6 +122,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
 
     def __init__(self) -> None:
         self.site = DiagramSite(report=self._report)
+        self.site.embed_file = self.embed_fenced
         self.docs_dir = Path(".")
         self.page_path = ""  # the page's source path inside docs_dir
         self.page_lines: list[str] = []
@@ -315,8 +319,20 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
 
     # --- embedded files ---------------------------------------------------------------------
 
-    def embed(self, src: str, md: Markdown) -> str | None:
-        """The diagram HTML for `![…](src)`, or None when src is not a local .volley file."""
+    def embed_fenced(self, src: str, settings: Settings, md: Markdown) -> str:
+        """The diagram HTML for a fence that names a file (```volley flows/login.volley
+        theme=dark), drawn with the fence's settings."""
+        drawn = self.embed(src, md, settings)
+        if drawn is not None:
+            return drawn
+        location = Location(self.page_path, self._line_of(src), source_file=src)
+        said = f"this ```volley fence names {src}, which is not a .volley file of the site"
+        hint = "name a .volley file, its path relative to the page"
+        return self.site.failed(Diagnostic(said, hint=hint), location, md.volley_page)  # type: ignore[attr-defined]
+
+    def embed(self, src: str, md: Markdown, settings: Settings | None = None) -> str | None:
+        """The diagram HTML for `![…](src)` (drawn with `settings`, else the site's), or None
+        when src is not a local .volley file."""
         parts = urlsplit(src)
         if parts.scheme or parts.netloc or not parts.path.endswith(SUFFIX):
             return None
@@ -343,12 +359,15 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         except VolleyError as exc:
             return self.site.failed(exc.diagnostic, location, page)
         name = Path(relative).stem
-        return self.site.diagram(source, self.site.settings, location, page, name, embedded=True)
+        drawn_with = settings or self.site.settings
+        return self.site.diagram(source, drawn_with, location, page, name, embedded=True)
 
     def _line_of(self, src: str) -> int:
-        """The page line holding the image link (the first one not yet accounted for)."""
+        """The page line holding the image link, or the fence that names the file (the first
+        one not yet accounted for)."""
         for index, line in enumerate(self.page_lines):
-            if f"]({src}" in line and index not in self.embedded_lines:
+            named = f"]({src}" in line or (_FENCE_LINE.match(line) is not None and src in line)
+            if named and index not in self.embedded_lines:
                 self.embedded_lines.add(index)
                 return index + 1 + self.site.line_offset
         return 0
@@ -472,13 +491,21 @@ def _warn_of_published_secrets(file: Any, *, asked: bool) -> None:
 
 
 def quote_fence_options(markdown: str, filename: str) -> str:
-    """The page with bare fence options quoted: superfences reads ```volley theme="dark"
-    but turns ```volley theme=dark (as README mode and GitHub accept it) into inline code."""
+    """The page with its ```volley fence lines as superfences reads them: bare options quoted
+    (it reads ```volley theme="dark" but turns ```volley theme=dark, as README mode and GitHub
+    accept it, into inline code), MyST's ```{volley} as ```volley, and a file the fence names
+    as its `file` option (a path is no attribute to superfences, which dropped the fence)."""
     found = scan(markdown, filename)
     if not found.blocks:
         return markdown
     for block in found.blocks:
         line = found.lines[block.open]
+        line.text = _MYST_FENCE.sub(r"\1volley", line.text, count=1)
+        # a path (`flows/login.volley`) is no attribute to superfences; a bare word is one
+        paths = (key for key, value in block.attrs.items() if not value and _PATHLIKE.search(key))
+        file = block.file or next(paths, None)
+        if file is not None:  # over a diagram too: the formatter says to keep one of them
+            line.text = line.text.replace(file, f'file="{file}"', 1)
         line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
         for key, value in block.attrs.items():
             if open_quote(value):  # `theme="dark`: the quote never closed, which makes the

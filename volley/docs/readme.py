@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from volley.docs.fence_options import FLAGS, typed_options, unknown_options
+from volley.docs.fence_options import named_file, typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
@@ -265,11 +265,11 @@ def _block(
     prefix = _continuation(opening[: column - 1])
     myst, skipped = _myst_options(fence.body)
     body = fence.body[skipped:]
-    argument = fence.info.strip().partition(" ")[2].strip()
-    file = None
-    named = argument and "=" not in argument and argument not in FLAGS
-    if named and not any(line.strip() for line in body):  # ```{volley} flows/login.volley
-        file, attrs = argument, {}
+    file, _ = named_file(fence.info.strip().partition(" ")[2])
+    if file is not None and any(line.strip() for line in body):
+        file = None  # a word before a diagram's text: an option written wrong, said as one
+    if file is not None:  # ```{volley} flows/login.volley, options after it too
+        attrs = {key: value for key, value in attrs.items() if key != file}
     return Block(
         first, last, prefix, "\n".join(body), {**attrs, **myst}, heading, skipped=skipped, file=file
     )

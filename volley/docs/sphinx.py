@@ -51,7 +51,7 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fence_options import FENCE_OPTIONS, FLAGS, open_quote, yes_or_no
+from volley.docs.fence_options import FLAGS, named_file, open_quote, yes_or_no
 from volley.docs.fences import (
     Location,
     Problem,
@@ -220,12 +220,11 @@ class VolleyDirective(SphinxDirective):
         """Options written on the fence line, as GitHub and MkDocs pages write them
         (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
         `:theme: dark` lines they mean. A `:key:` line given as well wins."""
-        argument = self.arguments[0] if self.arguments else ""
-        words = argument.split()
-        if not words or ("=" not in argument and not all(w in FENCE_OPTIONS for w in words)):
-            return  # a file name (options hold a `=`, but for an option's name alone)
-        _, written = fence_attrs("volley " + self.arguments[0])
-        self.arguments = []
+        file, options = named_file(self.arguments[0] if self.arguments else "")
+        if not options:
+            return  # a file name alone, or nothing
+        _, written = fence_attrs("volley " + options)
+        self.arguments = [file] if file else []
         for key, value in written.items():
             option = key.replace("_", "-")
             convert = self.option_spec.get(option)
