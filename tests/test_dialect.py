@@ -1369,3 +1369,11 @@ def test_two_activation_marks_are_named_as_such(line, column, marks):
     error = only_error(line + "\n")
     assert error.message == f'"{marks}" is two activation marks; an arrow takes one'
     assert error.column == column
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "// only a comment\n", "%% Mermaid's comment\n"])
+def test_an_empty_diagram_is_pointed_out(text):
+    """An empty ```volley block in a README was drawn as an empty picture without a word."""
+    (warning,) = volley.check(text).warnings
+    assert warning.message == "the diagram is empty: nothing is drawn" and warning.line == 1
+    assert volley.check("title: Only a title\n").warnings == []

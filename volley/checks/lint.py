@@ -36,6 +36,10 @@ def lint(
             )
         return lines[line - 1] if 0 < line <= len(lines) else None
 
+    if not (diagram.items or diagram.participants or diagram.title):
+        said = "the diagram is empty: nothing is drawn"
+        hint = "write a message, as in A -> B: hello"
+        return [Diagnostic(said, diagram.filename, 1, 1, severity="warning", hint=hint)]
     return [
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
