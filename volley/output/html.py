@@ -141,8 +141,8 @@ class MessageView:
     reply: int | None = None
     request: int | None = None
     marker: int | None = None  # the number of its payload marker on the picture, if it has one
-    # the picture numbers other messages (`autonumber off` before this one): its place in the
-    # document would be heard as one of their numbers
+    # the picture numbered messages before this one, then stopped (`autonumber off`): its
+    # place in the document would be heard as one of their numbers
     among_numbered: bool = False
 
     @cached_property
@@ -204,12 +204,13 @@ def _views(diagram: Diagram, layout: Layout | None = None) -> Iterator[MessageVi
     flows = [_flow(message, diagram) for message in messages]
     replies = _pair_replies(flows)
     markers = {m.number: m.marker.number for m in layout.messages if m.marker} if layout else {}
-    numbered = any(message.number is not None for message in messages)
+    numbered = False  # a message before this one is numbered
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
         view = _message_view(index, message, flow)
         view.reply, view.request = replies.get(index, (None, None))
         view.marker = markers.get(index)
         view.among_numbered = numbered
+        numbered = numbered or message.number is not None
         yield view
 
 
