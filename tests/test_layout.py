@@ -961,3 +961,15 @@ def test_a_frame_holds_the_bars_nested_inside_it(deep):
     assert all(frame.box.x < bar.x and bar.right < frame.box.right for bar in bars)
     room = frame.box.right - max(bar.right for bar in bars)
     assert room == pytest.approx(C.BLOCK_PAD_X - C.ACTIVATION_WIDTH / 2 - C.ACTIVATION_NEST_OFFSET)
+
+
+def test_tibetan_stacks_get_room_below_their_line() -> None:
+    """བསྒྲུབས stacks two letters and a vowel under its first: the line's usual depth held the
+    first, and the rest lay on the arrow under the label, or on the next line of a note."""
+    stacked, flat = "\u0f56\u0f66\u0f92\u0fb2\u0f74\u0f56\u0f66", "\u0f56\u0f66"
+    deep = layout_of(f"A -> B: {stacked}").messages[0].label
+    plain = layout_of(f"A -> B: {flat}").messages[0].label
+    assert deep is not None and plain is not None
+    assert deep.h >= plain.h + 0.5 * 14 * 0.9  # two letters past the first: room for each
+    layout = layout_of(f"A -> B: x\nnote A: {stacked}\\n{stacked}")
+    assert_clean(layout)

@@ -415,7 +415,9 @@ class Typesetter:
                 x += width
         height = max(lh, tallest + size * 0.3)
         placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)
-        return SetLine(x, height, centred_baseline(height, size), placed, code=code, rtl=rtl)
+        room = _stacked_room("".join([span.text for span in spans]), size)
+        baseline = centred_baseline(height, size)
+        return SetLine(x, height + room, baseline, placed, code=code, rtl=rtl)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -452,7 +454,22 @@ def _plain_line(span: Span, size: float, lh: float, rtl: bool) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
     run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
-    return SetLine(w, lh, centred_baseline(lh, size), (run,), rtl=rtl)
+    room = _stacked_room(span.text, size)
+    return SetLine(w, lh + room, centred_baseline(lh, size), (run,), rtl=rtl)
+
+
+# Tibetan writes consonants stacked under one another and vowels under the stack (`བསྒྲུབས`):
+# such a line reaches far below the baseline, into the arrow under a label or the next line.
+_STACKED = re.compile("[\u0f71\u0f74\u0f75\u0f90-\u0fbc]{2,}")
+
+
+def _stacked_room(text: str, size: float) -> float:
+    """Room below a line for letters stacked under a letter, past the first (which the line's
+    own depth holds): three tenths of the size for each."""
+    if text.isascii():
+        return 0.0
+    deepest = max((len(found) for found in _STACKED.findall(text)), default=1)
+    return size * 0.3 * (deepest - 1)
 
 
 def right_to_left(paragraph: str) -> bool:
