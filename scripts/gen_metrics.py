@@ -29,14 +29,20 @@ NOTO_DIR = Path("/usr/share/fonts/truetype/noto")
 # DejaVu Sans, which fontconfig puts before Noto for some of those scripts (Arabic, Armenian,
 # Georgian ...) on Linux: a letter both have gets the wider of the two, never too little room.
 DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
-# Noto Sans fonts for the living scripts Liberation Sans lacks, each NotoSans<name>-Regular.ttf;
-# a code point two of them have takes the first one's width.
+# Noto Sans fonts for the living scripts Liberation Sans lacks, each NotoSans<name>-Regular.ttf
+# (or NotoSerif<name>, for Tibetan, which Noto draws in a serif face only); a code point two of
+# them have takes the first one's width.
 NOTO_SCRIPTS = (
     "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada",
     "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Arabic", "Syriac", "Thaana",
     "NKo", "Hebrew", "Armenian", "Georgian", "Ethiopic", "Cherokee", "CanadianAboriginal",
     "Mongolian", "Tifinagh", "Javanese", "Balinese", "Sundanese", "OlChiki", "Adlam", "Vai",
+    "TaiTham", "NewTaiLue", "Tibetan",
 )  # fmt: skip
+# Scripts measured but not named in the pictures' font-family, which every SVG carries: rare in
+# diagrams, they are left to the browser's own choice, as Chinese and Japanese are (on Linux,
+# these same fonts).
+MEASURED_ONLY = ("TaiTham", "NewTaiLue", "Tibetan")
 # The scripts whose letters join the letters beside them, each drawn in one of up to four forms
 # (alone, first, inside and last in a word) whose widths differ by half: each form is measured
 # (`joining_forms`), and the layout picks the one a letter's neighbours give it.
@@ -284,8 +290,12 @@ def fallback_widths(
 
 def _face(noto_dir: Path, name: str, weight: str) -> Path:
     """Noto Sans <name> of `weight`, or its Regular face where it has no such weight."""
-    path = noto_dir / f"NotoSans{name}-{weight}.ttf"
-    return path if path.exists() else noto_dir / f"NotoSans{name}-Regular.ttf"
+    for style in ("Sans", "Serif"):
+        for face in (weight, "Regular"):
+            path = noto_dir / f"Noto{style}{name}-{face}.ttf"
+            if path.exists():
+                return path
+    return noto_dir / f"NotoSans{name}-Regular.ttf"
 
 
 def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str:
@@ -345,8 +355,8 @@ def render(font_dir: Path, noto_dir: Path, dejavu_dir: Path = DEJAVU_DIR) -> str
     lines.append("# The families whose widths the fallback tables hold, one a script, that a")
     lines.append("# browser is told to try before its own choice (see SHARES_CJK_PUNCTUATION).")
     lines.append("FALLBACK_FAMILIES = (")
-    for name in NOTO_SCRIPTS:
-        font = TTFont(noto_dir / f"NotoSans{name}-Regular.ttf")
+    for name in (name for name in NOTO_SCRIPTS if name not in MEASURED_ONLY):
+        font = TTFont(_face(noto_dir, name, "Regular"))
         if not SHARES_CJK_PUNCTUATION & set(font.getBestCmap()):
             lines.append(f'    "{font["name"].getBestFamilyName()}",')
     lines.append(")")

@@ -580,3 +580,14 @@ def test_a_syllable_keeps_its_final_and_its_following_vowel() -> None:
     assert _clusters("လုပ်ဆောင်") == ["လုပ်", "ဆောင်"]
     assert _clusters("ສະບາ") == ["ສະ", "ບາ"] and _clusters("กะปา") == ["กะ", "ปา"]
     assert _clusters("မြန်မာ") == ["မြန်", "မာ"]
+
+
+@pytest.mark.parametrize("letter", ["\u0f40", "\u1a20", "\u1980"])  # Tibetan, Tai Tham, New Tai Lue
+def test_tibetan_tai_tham_and_new_tai_lue_letters_are_measured_from_their_fonts(letter) -> None:
+    """They were given the average letter's width, about four fifths of what their fonts draw:
+    a long word ran past its arrow, a name out of its box."""
+    from volley.layout.metrics import _table
+
+    for table in ("fallback", "fallback-bold"):
+        assert _table(table).width(letter) is not None
+    assert text_width(letter * 10, 10) > text_width("a" * 10, 10) * 1.15
