@@ -150,3 +150,16 @@ def test_each_line_of_a_note_is_a_paragraph_of_its_own():
     note = "שלום\u200f!\nhello \u200fworld"
     assert reveal(note) == "שלום\u200f!\nhello \\u200fworld"
     assert [h.index for h in hidden_characters(note)] == [note.rindex("\u200f")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pay \u200f5\u200f00 USD to \u05e9",  # drawn "Pay 005 USD": a mark splits the digits
+        "\u05d8\u05d5\u05e7\u05df ghp_A1b2\u200eE5f6",  # a mark inside a token
+        "\u0645\u0631\u062d\u0628\u0627 1\u061c000",
+    ],
+)
+def test_a_mark_inside_a_run_of_latin_letters_or_digits_is_shown(text: str):
+    """Kept, it splits the run: digits are drawn turned round, a token is hidden in two."""
+    assert [hidden.kind for hidden in hidden_characters(text)] == ["bidi"]

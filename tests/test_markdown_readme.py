@@ -350,6 +350,34 @@ def test_a_fence_that_names_a_file_takes_options_after_it(tmp_path):
     assert "from the file" in svg and "#1e293b" in svg  # drawn, in the dark theme
 
 
+@pytest.mark.parametrize(
+    ("fence", "said"),
+    [
+        ("```volley ../flows/login.volley\nA -> B: both\n```", "and holds a diagram"),
+        ("```volley /etc/hostname\n```", "names /etc/hostname, outside the folder volley runs in"),
+        ("```volley ../../outside.volley\n```", "outside the folder volley runs in"),
+    ],
+)
+def test_a_fence_that_names_a_file_wrongly_is_an_error_that_reads_nothing(
+    tmp_path, monkeypatch, fence, said
+):
+    """A hook or a CI job draws the pictures of pages it did not write: a fence naming any file
+    on the machine had its first line quoted in the log, or its diagram committed."""
+    project = tmp_path / "project"
+    (project / "flows").mkdir(parents=True)
+    (project / "flows" / "login.volley").write_text("A -> B: x\n", encoding="utf-8")
+    (tmp_path / "outside.volley").write_text("A -> B: secret\n", encoding="utf-8")
+    readme = project / "docs" / "README.md"
+    readme.parent.mkdir()
+    readme.write_text(f"# X\n\n{fence}\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(main, ["render", str(readme)])
+    assert result.exit_code == 1 and said in result.output, result.output
+    assert "secret" not in result.output and not (readme.parent / "diagrams").exists()
+    readme.write_text("# X\n\n```volley ../flows/login.volley\n```\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["render", str(readme)]).exit_code == 0  # the project's
+
+
 @pytest.mark.parametrize("command", ["render", "check"])
 def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, command):
     """Not silence: a Mermaid user's README has ```mermaid blocks, which volley does not draw;

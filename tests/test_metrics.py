@@ -580,6 +580,7 @@ def test_a_syllable_keeps_its_final_and_its_following_vowel() -> None:
     assert _clusters("လုပ်ဆောင်") == ["လုပ်", "ဆောင်"]
     assert _clusters("ສະບາ") == ["ສະ", "ບາ"] and _clusters("กะปา") == ["กะ", "ปา"]
     assert _clusters("မြန်မာ") == ["မြန်", "မာ"]
+    assert _clusters("ကြည့်သင့်") == ["ကြည့်", "သင့်"]  # the dot below before the asat
 
 
 @pytest.mark.parametrize("letter", ["\u0f40", "\u1a20", "\u1980"])  # Tibetan, Tai Tham, New Tai Lue

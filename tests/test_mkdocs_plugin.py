@@ -253,6 +253,27 @@ def test_a_fence_that_names_a_file_draws_it_as_readme_mode_and_myst_do(tmp_path)
     assert "vl-theme-dark" in opened[1] or 'data-theme="dark"' in opened[1], opened[1]
 
 
+def test_a_fence_that_names_a_file_in_a_container_or_with_spaces_or_a_name_is_drawn(tmp_path):
+    """In an admonition or a tab the fence is indented code to a page scanner: it was not
+    rewritten, and superfences dropped it with every fence after it; a path with a space was
+    cut at the space; `name=` gave way to the file's stem."""
+    mark = "```volley flows/login.volley\n    ```"
+    pages = {
+        "index.md": f'# Login\n\n!!! note\n    {mark}\n\n=== "Tab"\n\n    {mark}\n\n'
+        "```volley my flows/a b.volley name=custom\n```\n\n```volley\nA -> B: after\n```\n",
+        "flows/login.volley": "Browser -> API: POST /login\n",
+        "my flows/a b.volley": "A -> B: spaced\n",
+    }
+    config = "plugins:\n  - volley\nmarkdown_extensions:\n  - admonition\n"
+    config += "  - pymdownx.tabbed:\n      alternate_style: true\n"
+    site = write_site(tmp_path / "nested", config, pages)
+    result = build(site)
+    assert result.returncode == 0, result.stderr
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(html)) == 4 and "```" not in html
+    assert "spaced" in html and "after" in html and 'id="custom-title"' in html
+
+
 @pytest.mark.parametrize(
     ("fence", "said"),
     [

@@ -742,3 +742,15 @@ def test_a_progress_messages_token_is_known_where_it_is_written_whatever_else_th
         '    "token": "Zq8vR2mK9pL4xT7w"\n  }\n'
     )
     assert "Zq8vR2mK9pL4xT7w" not in volley.render(encoded, format="html", redact=True)
+
+
+@pytest.mark.parametrize("mark", ["\u200e", "\u200f", "\u200b", "\u2060", "\u00ad", "\u061c"])
+def test_a_token_split_by_a_character_that_draws_nothing_is_found_and_masked(mark: str):
+    """A mark pasted inside a token from a right-to-left page (or a zero-width space) hid it
+    from every pattern: `volley check` said nothing and `--redact` drew the whole token."""
+    token = "ghp_A1b2C3d4" + mark + "E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    source = f"A -> B: \u05d8\u05d5\u05e7\u05df {token}\nB -> A: ok\nin: Args\n  token: {token}\n"
+    warnings = volley.check(source).warnings
+    assert any("GitHub" in w.message and "live secret" in w.message for w in warnings)
+    svg = volley.render(source, format="svg", redact=True)
+    assert "E5f6G7" not in svg and "A1b2C3d4" not in svg

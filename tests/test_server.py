@@ -505,6 +505,10 @@ def test_a_save_keeps_the_files_line_ends(tmp_path: Path) -> None:
     assert saved.status_code == 200
     assert path.read_bytes() == b"A -> B: one\r\nB -> A: three\r\n"
     assert client.get("/file", headers={"If-None-Match": saved.headers["etag"]}).status_code == 304
+    path.write_bytes("A -> B\r\n".encode("utf-16"))  # as PowerShell 5 writes a file
+    etag = client.get("/file").headers["etag"]
+    client.put("/file", content="A -> B: y\n", headers={"If-Match": etag})
+    assert path.read_bytes() == b"A -> B: y\r\n"  # UTF-8, as volley fmt writes, its ends kept
     path.write_bytes(b"A -> B\n")  # a file of "\n" line ends keeps them
     etag = client.get("/file").headers["etag"]
     client.put("/file", content="A -> B: x\r\n", headers={"If-Match": etag})

@@ -165,15 +165,19 @@ def test_a_file_and_inline_text_at_once_is_an_error(tmp_path):
 def test_a_myst_fence_that_names_a_file_takes_options_after_it(tmp_path):
     """```volley flows/login.volley theme=dark dropped the path: "needs a file or the
     diagram's text"."""
-    myst = "# Files\n\n```volley flows/login.volley theme=dark\n```\n"
-    index = "Title\n=====\n\n.. toctree::\n\n   markdown\n"
+    myst = "# Files\n\n```volley flows/login.volley theme=dark\n```\n\n"
+    myst += "```{volley} my flows/a b.volley\n```\n"
+    index = "Title\n=====\n\n.. toctree::\n\n   markdown\n\n.. volley:: my flows/a b.volley\n"
     site = write_site(tmp_path / "site", {"index.rst": index, "markdown.md": myst})
     (site / "flows").mkdir()
     (site / "flows" / "login.volley").write_text("A -> B: from the file\n", encoding="utf-8")
+    (site / "my flows").mkdir()  # a name with spaces, as a directive's argument may hold
+    (site / "my flows" / "a b.volley").write_text("A -> B: spaced\n", encoding="utf-8")
     result = build_site(site, tmp_path / "out")
     assert "ERROR" not in result.stderr and "WARNING" not in result.stderr, result.stderr
     html = (tmp_path / "out" / "markdown.html").read_text(encoding="utf-8")
-    assert "from the file" in html
+    assert "from the file" in html and "spaced" in html
+    assert "spaced" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
 
 
 INDEX_WITH_MARKDOWN = "Title\n=====\n\n.. toctree::\n\n   markdown\n"

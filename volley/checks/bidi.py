@@ -14,10 +14,11 @@ Joiners that shape a script or an emoji sequence (a zero-width joiner between tw
 characters, or beside an Arabic letter, or after a virama; the tag characters of a
 subdivision flag; Mongolian's vowel separator between two of its letters) are left alone too.
 In a label or a note (not a name, where they would make two names that look the same), so are
-the directional marks in a text that holds right-to-left letters (`עברית ‏(RLM) and
-English`), a zero-width space or word joiner between two non-ASCII characters (the word breaks
-Khmer, Lao, Myanmar and Thai are written with; a line may break at the space), and a
-non-joiner beside an Arabic letter (`درخواست‌ پرداخت`).
+the directional marks in a text that holds right-to-left letters, beside punctuation, a space or
+a right-to-left letter (`עברית \u200f(RLM) and English`; one inside a run of Latin letters or
+digits would split it, `5\u200f00` drawn "005"), a zero-width space or word joiner between two
+non-ASCII characters (the word breaks Khmer, Lao, Myanmar and Thai are written with; a line may
+break at the space), and a non-joiner beside an Arabic letter (`درخواست\u200c پرداخت`).
 """
 
 from __future__ import annotations
@@ -112,7 +113,10 @@ def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:
         keep_marks = keep_bidi or (not name and _holds_right_to_left(paragraph))
         in_flag = False
         for index, char in enumerate(paragraph):
-            keep = keep_marks if char in _MARKS else keep_bidi and index not in turned
+            if char in _MARKS:
+                keep = (keep_bidi or keep_marks) and not _inside_a_run(paragraph, index)
+            else:
+                keep = keep_bidi and index not in turned
             kind = _kind(paragraph, index, char, keep, in_flag, name)
             # A flag's tag characters follow the black flag, up to and with CANCEL TAG.
             in_flag = (
@@ -201,6 +205,25 @@ _TURNS = {_LEFT_TO_RIGHT_OVERRIDE: ("R", "AL"), _RIGHT_TO_LEFT_OVERRIDE: ("L", "
 def _mongolian(char: str) -> bool:
     """A letter of the Mongolian script (not its digits, separators or variation selectors)."""
     return "\u1820" <= char <= "\u18aa" and unicodedata.category(char) == "Lo"
+
+
+# Letters of a left-to-right script and digits: a mark between two of them splits their run,
+# which may turn digits round (`5\u200f00` drawn "005") or hide a token from the secrets check.
+_RUN_CLASSES = frozenset(("L", "EN", "AN"))
+
+
+def _inside_a_run(text: str, index: int) -> bool:
+    """Whether the character at `index` stands between two letters or digits of a run."""
+    before = text[index - 1] if index else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    return (
+        bool(before and after)
+        and {
+            unicodedata.bidirectional(before),
+            unicodedata.bidirectional(after),
+        }
+        <= _RUN_CLASSES
+    )
 
 
 def _holds_right_to_left(text: str) -> bool:

@@ -1022,6 +1022,44 @@ def _merged(found: list[Secret]) -> list[Secret]:
 
 
 def _find(text: str, prose: bool) -> list[Secret]:
+    """`_find_written`, and, in a text that holds characters that draw nothing (a directional
+    mark or a zero-width space, pasted inside a token from a right-to-left page), the text
+    read without them too, which no pattern would match across them: each secret found so is
+    masked where it stands, those characters and all."""
+    found = _find_written(text, prose)
+    if _DRAWS_NOTHING.search(text) is None:
+        return found
+    visible, where = _visible(text)
+    found += [
+        replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
+        for secret in _find_written(visible, prose)
+    ]
+    return _merged(found)
+
+
+# Format characters that draw nothing: the soft hyphen, directional marks and controls,
+# zero-width spaces and joiners, the word joiner and its kin, the byte-order mark.
+_DRAWS_NOTHING = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+
+
+def _visible(text: str) -> tuple[str, list[int]]:
+    """The text without the characters that draw nothing, and where each of its characters
+    stands in `text` (one more entry: where the text ends)."""
+    kept: list[str] = []
+    where: list[int] = []
+    at = 0
+    for found in _DRAWS_NOTHING.finditer(text):
+        kept.append(text[at : found.start()])
+        where.extend(range(at, found.start()))
+        at = found.end()
+    kept.append(text[at:])
+    where.extend(range(at, len(text) + 1))
+    return "".join(kept), where
+
+
+def _find_written(text: str, prose: bool) -> list[Secret]:
     """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
     line as the picture draws it, so no named value runs on past one; a private key, which
     spans lines by nature, is looked for in the whole text. Prose is read as it shows, its
@@ -1254,7 +1292,9 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
     """
     readings: list[str] = []
     for text, as_body in texts:
-        if "rogress" in text:  # an LSP progress message, maybe escaped or percent-encoded
+        if "rogress" in text or _DRAWS_NOTHING.search(text):
+            # an LSP progress message, maybe escaped or percent-encoded; or a text that may
+            # hide a token behind a character that draws nothing
             if _find(text, prose=not as_body):
                 return True
             continue

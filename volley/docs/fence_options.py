@@ -29,13 +29,20 @@ _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", "
 
 
 def named_file(argument: str) -> tuple[str | None, str]:
-    """The file a fence line names, its first word where that is no option (```` ```volley
-    flows/login.volley theme=dark ````, as MyST's ```` ```{volley} ```` writes it), and the
-    options written after it."""
-    first, _, rest = argument.strip().partition(" ")
-    if not first or "=" in first or first in FENCE_OPTIONS:
+    """The file a fence line names, its words up to the first option (```` ```volley
+    flows/login.volley theme=dark ````, as MyST's ```` ```{volley} ```` writes it; a name may
+    hold spaces, as a Sphinx directive's does), and the options written after it."""
+    words = argument.split()
+    count = next((i for i, word in enumerate(words) if "=" in word or word in FENCE_OPTIONS), None)
+    named = words[:count]
+    if not named:
         return None, argument.strip()
-    return first, rest.strip()
+    return " ".join(named).strip("\"'"), " ".join(words[len(named) :])
+
+
+def looks_like_a_path(word: str) -> bool:
+    """A word of a fence line that names a file (`flows/login.volley`), not an option."""
+    return any(sign in word for sign in "./\\")
 
 
 def typed_options(overrides: dict[str, str]) -> dict[str, Any]:

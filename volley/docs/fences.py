@@ -250,7 +250,7 @@ class DiagramSite:
         # Draws the file a fence names (```volley flows/login.volley, as README mode and
         # MyST read it) with the fence's settings: a site that knows where its pages are
         # sets it (the MkDocs plugin).
-        self.embed_file: Callable[[str, Settings, Any], str] | None = None
+        self.embed_file: Callable[[str, Settings, Any, str | None], str] | None = None
 
     # --- per Markdown instance -------------------------------------------------------------
 
@@ -324,7 +324,7 @@ class DiagramSite:
             hint = "write the diagram inside the fence"
             return self.failed(Diagnostic(said, hint=hint), location, page)
         if file is not None and self.embed_file is not None:
-            return self.embed_file(file, settings, md)
+            return self.embed_file(file, settings, md, overrides.get("name"))
         return self.diagram(source, settings, location, page, overrides.get("name"))
 
     def diagram(

@@ -58,7 +58,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from volley import api
-from volley.docs.fence_options import open_quote
+from volley.docs.fence_options import looks_like_a_path, named_file, open_quote
 from volley.docs.fences import (
     DiagramSite,
     Location,
@@ -67,10 +67,12 @@ from volley.docs.fences import (
     fence_formatter,
     fence_validator,
 )
-from volley.docs.readme import join_lines, scan
+from volley.docs.readme import join_lines, split_lines
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
+from volley.text.fences import fence_attrs
+from volley.text.markdown import container_fences, page_fences
 from volley.textio import decode
 
 log = get_plugin_logger("volley")
@@ -90,8 +92,9 @@ _DATA = re.compile(
 )
 # `key=value` on a fence line, the value neither quoted nor braced.
 _FENCE_LINE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})")
-_PATHLIKE = re.compile(r"[./\\]")
-_MYST_FENCE = re.compile(r"((?:`{3,}|~{3,})[ \t]*)\{volley\}")
+# A fence's opening line: its containers' prefix and the fence, then its info string.
+_FENCE_OPENING = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
+_MYST_FENCE = re.compile(r"^\{volley\}")
 _BARE_OPTION = re.compile(r"""(?<=[\s{])([A-Za-z_][\w-]*=)([^\s"'{}]+)(?=[\s}]|$)""")
 _OTHER_QUOTE = {'"': "'", "'": '"'}
 
@@ -261,7 +264,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors = []
         self.site.page = page.file.src_uri
         self.site.line_offset = _front_matter_lines(page, markdown)
-        return quote_fence_options(markdown, page.file.src_uri)
+        return quote_fence_options(markdown)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         diagrams = getattr(self.md, "volley_page", None)
@@ -319,10 +322,10 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
 
     # --- embedded files ---------------------------------------------------------------------
 
-    def embed_fenced(self, src: str, settings: Settings, md: Markdown) -> str:
+    def embed_fenced(self, src: str, settings: Settings, md: Markdown, name: str | None) -> str:
         """The diagram HTML for a fence that names a file (```volley flows/login.volley
-        theme=dark), drawn with the fence's settings."""
-        drawn = self.embed(src, md, settings)
+        theme=dark), drawn with the fence's settings, and named by its `name` if it has one."""
+        drawn = self.embed(src, md, settings, name)
         if drawn is not None:
             return drawn
         location = Location(self.page_path, self._line_of(src), source_file=src)
@@ -330,9 +333,11 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         hint = "name a .volley file, its path relative to the page"
         return self.site.failed(Diagnostic(said, hint=hint), location, md.volley_page)  # type: ignore[attr-defined]
 
-    def embed(self, src: str, md: Markdown, settings: Settings | None = None) -> str | None:
-        """The diagram HTML for `![…](src)` (drawn with `settings`, else the site's), or None
-        when src is not a local .volley file."""
+    def embed(
+        self, src: str, md: Markdown, settings: Settings | None = None, name: str | None = None
+    ) -> str | None:
+        """The diagram HTML for `![…](src)` (drawn with `settings`, else the site's; named
+        `name`, else by the file), or None when src is not a local .volley file."""
         parts = urlsplit(src)
         if parts.scheme or parts.netloc or not parts.path.endswith(SUFFIX):
             return None
@@ -358,9 +363,9 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             return self.site.failed(diagnostic, location, page)
         except VolleyError as exc:
             return self.site.failed(exc.diagnostic, location, page)
-        name = Path(relative).stem
         drawn_with = settings or self.site.settings
-        return self.site.diagram(source, drawn_with, location, page, name, embedded=True)
+        named = name or Path(relative).stem
+        return self.site.diagram(source, drawn_with, location, page, named, embedded=not name)
 
     def _line_of(self, src: str) -> int:
         """The page line holding the image link, or the fence that names the file (the first
@@ -490,30 +495,49 @@ def _warn_of_published_secrets(file: Any, *, asked: bool) -> None:
         (log.info if asked else log.warning)(said)
 
 
-def quote_fence_options(markdown: str, filename: str) -> str:
-    """The page with its ```volley fence lines as superfences reads them: bare options quoted
-    (it reads ```volley theme="dark" but turns ```volley theme=dark, as README mode and GitHub
-    accept it, into inline code), MyST's ```{volley} as ```volley, and a file the fence names
-    as its `file` option (a path is no attribute to superfences, which dropped the fence)."""
-    found = scan(markdown, filename)
-    if not found.blocks:
+def quote_fence_options(markdown: str) -> str:
+    """The page with its ```volley fence lines as superfences reads them (`_superfences_line`),
+    those in admonitions and content tabs too."""
+    if "volley" not in markdown:
         return markdown
-    for block in found.blocks:
-        line = found.lines[block.open]
-        line.text = _MYST_FENCE.sub(r"\1volley", line.text, count=1)
-        # a path (`flows/login.volley`) is no attribute to superfences; a bare word is one
-        paths = (key for key, value in block.attrs.items() if not value and _PATHLIKE.search(key))
-        file = block.file or next(paths, None)
-        if file is not None:  # over a diagram too: the formatter says to keep one of them
-            line.text = line.text.replace(file, f'file="{file}"', 1)
-        line.text = _BARE_OPTION.sub(r'\1"\2"', line.text)
-        for key, value in block.attrs.items():
-            if open_quote(value):  # `theme="dark`: the quote never closed, which makes the
-                # line no fence to superfences (its diagram inline code); quoted the other
-                # way, the value reaches volley, which says what is wrong
-                other = _OTHER_QUOTE[value[0]]
-                line.text = line.text.replace(f"{key}={value}", f"{key}={other}{value}{other}")
-    return join_lines(found.lines)
+    lines = split_lines(markdown)
+    fences = [(0, fence) for fence in page_fences(markdown)]
+    fences += container_fences([line.text for line in lines])
+    openers = {
+        start + fence.start: any(line.strip() for line in fence.body)
+        for start, fence in fences
+        if fence.lang in ("volley", "{volley}")
+    }
+    if not openers:
+        return markdown
+    for index, holds_diagram in openers.items():
+        line = lines[index]
+        opening = _FENCE_OPENING.search(line.text)
+        if opening is not None:
+            line.text = _superfences_line(line.text, opening, holds_diagram)
+    return join_lines(lines)
+
+
+def _superfences_line(text: str, opening: re.Match[str], holds_diagram: bool) -> str:
+    """A ```volley fence line as superfences reads it: bare options quoted (it reads
+    ```volley theme="dark" but turns ```volley theme=dark, as README mode and GitHub accept it,
+    into inline code), MyST's ```{volley} as ```volley, and a file the fence names as its
+    `file` option (a path is no attribute to superfences, which dropped the fence and the
+    diagrams after it)."""
+    head, info = text[: opening.start("info")], opening["info"]
+    file, options = named_file(info.partition(" ")[2])
+    if file is not None and (not holds_diagram or looks_like_a_path(file)):
+        quote = "'" if '"' in file else '"'  # over a diagram too: the formatter says so
+        info = f"volley file={quote}{file}{quote} {options}".rstrip()
+    text = head + _MYST_FENCE.sub("volley", info, count=1)
+    text = _BARE_OPTION.sub(r'\1"\2"', text)
+    for key, value in fence_attrs(opening["info"])[1].items():
+        if open_quote(value):  # `theme="dark`: the quote never closed, which makes the line
+            # no fence to superfences (its diagram inline code); quoted the other way, the
+            # value reaches volley, which says what is wrong
+            other = _OTHER_QUOTE[value[0]]
+            text = text.replace(f"{key}={value}", f"{key}={other}{value}{other}")
+    return text
 
 
 def _front_matter_lines(page: Any, markdown: str) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from volley.docs.fence_options import named_file, typed_options, unknown_options
+from volley.docs.fence_options import looks_like_a_path, named_file, typed_options, unknown_options
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
@@ -267,9 +267,15 @@ def _block(
     body = fence.body[skipped:]
     file, _ = named_file(fence.info.strip().partition(" ")[2])
     if file is not None and any(line.strip() for line in body):
+        if looks_like_a_path(file):
+            said = f"this ```volley fence names a file ({file}) and holds a diagram"
+            hint = "keep one: the file's name on the fence line, or the diagram inside it"
+            problems.append(VolleyError(said, hint=hint, **where))
+            return None
         file = None  # a word before a diagram's text: an option written wrong, said as one
     if file is not None:  # ```{volley} flows/login.volley, options after it too
-        attrs = {key: value for key, value in attrs.items() if key != file}
+        words = file.split()
+        attrs = {key: value for key, value in attrs.items() if key.strip("\"'") not in words}
     return Block(
         first, last, prefix, "\n".join(body), {**attrs, **myst}, heading, skipped=skipped, file=file
     )
@@ -577,6 +583,15 @@ def _checked_blocks(
             diagrams.append(None)
             continue
         source, filename, offset = block.source, shown, block.offset
+        if block.file is not None and not _inside(markdown.parent / block.file, markdown):
+            said = (
+                f"this ```volley fence names {block.file}, outside the folder volley runs in "
+                "and the page's own"
+            )
+            hint = "name a .volley file of the project, its path relative to the page"
+            report(at_fence(Diagnostic(said, hint=hint), None))
+            diagrams.append(None)
+            continue
         try:
             if block.file is not None:  # a MyST block naming a file: its lines are the file's
                 filename, offset = str(markdown.parent / block.file), 0
@@ -592,6 +607,14 @@ def _checked_blocks(
             report(_shifted(warning, filename, offset))
         diagrams.append(checked.diagram)
     return found, diagrams
+
+
+def _inside(path: Path, page: Path) -> bool:
+    """Whether a file a fence names is inside the folder volley runs in, or the page's own
+    (not `/etc/passwd`, `../../other`): a README's pictures are drawn from its own project,
+    and a hook or a CI job draws those of pages it did not write, into files it commits."""
+    found = path.resolve()
+    return found.is_relative_to(Path.cwd().resolve()) or found.is_relative_to(page.resolve().parent)
 
 
 # A word of a fence line: `key`, `key=value`, `key="a quoted value"`

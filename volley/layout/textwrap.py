@@ -103,7 +103,7 @@ def _clusters(text: str) -> list[str]:
     for ch in text:
         if clusters and _extends(clusters[-1], ch):
             clusters[-1] += ch
-            if ch == _ASAT and len(clusters) > 1 and len(clusters[-1]) == 2:
+            if ch == _ASAT and len(clusters) > 1 and _killed_consonant(clusters[-1]):
                 # a Myanmar consonant its asat kills ends the syllable before it (`လုပ်`)
                 killed = clusters.pop()
                 clusters[-1] += killed
@@ -113,6 +113,15 @@ def _clusters(text: str) -> list[str]:
 
 
 _ASAT = "\u103a"  # MYANMAR SIGN ASAT
+
+
+def _killed_consonant(cluster: str) -> bool:
+    """A consonant with its asat, and any other signs on it (`ည့်`, the dot below first)."""
+    return unicodedata.category(cluster[0]) == "Lo" and all(
+        unicodedata.category(sign) in ("Mn", "Mc") for sign in cluster[1:]
+    )
+
+
 # Thai's and Lao's vowels written after their consonant as letters of their own (ะ า ๅ, ະ າ):
 # a line never starts with one.
 _FOLLOWING_VOWELS = frozenset((0x0E30, 0x0E32, 0x0E33, 0x0E45, 0x0EB0, 0x0EB2, 0x0EB3))

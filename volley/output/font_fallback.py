@@ -395,6 +395,7 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
     if rtl:
         text = visual_order(text, _drawable)
     text = without_bidi_controls(text)  # in visual order now: cairo would draw boxes
+    text = text.translate(_BREAKS_ONLY)  # where a line may break, or not: nothing to draw
     pieces = written = _pieces(text)  # as written: each mark after its letter
     if rtl:  # each mark drawn on the side its font puts it (`volley.output.rtl`)
         pieces = [
@@ -483,6 +484,9 @@ def _misplaced_by_cairo(piece: str) -> bool:
 # character, would draw as the visible sign some fonts give them (DejaVu's ZWNJ is a bar): a
 # non-joiner, a zero-width space, a word joiner, the directional marks.
 _DRAWS_NOTHING = dict.fromkeys(map(ord, "\u200c\u200b\u2060\u200e\u200f\u061c"))
+# Of those, the ones that shape nothing either (a non-joiner picks a letter's form): taken out
+# before the text is cut into pieces, which would give them a font of their own.
+_BREAKS_ONLY = dict.fromkeys(map(ord, "\u200b\u2060"))
 
 
 def _piece(family: str | None, piece: str, x: float | None = None, *, plain: bool = False) -> str:

@@ -64,7 +64,8 @@ class SourceFile:
             current = self._bytes()
             if based_on is not None and based_on != version_of(current):
                 raise Conflict(f"{self.name} changed on disk since it was loaded")
-            ended = source.replace("\n", "\r\n") if b"\r\n" in current else source
+            crlf = "\r\n" in decode(current, self.name)  # UTF-16's too (what PowerShell writes)
+            ended = source.replace("\n", "\r\n") if crlf else source
             data = ended.encode("utf-8")
             try:
                 write_atomic(self.path, data)
