@@ -354,7 +354,9 @@ def test_file_mode_saves_and_follows_the_disk(file_server, new_page) -> None:
     expect(preview(page)).to_contain_text("Changed elsewhere")
 
 
-def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> None:
+def edited_while_changed_on_disk(file_server, new_page):
+    """The page with an unsaved edit ("// mine"), after the file changed on disk ("theirs")
+    and the page said so: the page, its editor and the file."""
     url, path = file_server
     page = new_page(url + "/")
     editor = page.locator(EDITOR)
@@ -363,6 +365,11 @@ def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> 
     editor.press_sequentially("// mine")
     path.write_text("A -> B: theirs\n", encoding="utf-8")
     expect(page.locator("#banner")).to_be_visible(timeout=5000)
+    return page, editor, path
+
+
+def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> None:
+    page, editor, _ = edited_while_changed_on_disk(file_server, new_page)
     expect(editor).to_have_value(re.compile("// mine"))  # nothing lost while asking
     page.click("#banner-load")
     expect(editor).to_have_value("A -> B: theirs\n")
@@ -372,14 +379,7 @@ def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> 
 def test_saving_while_a_change_on_disk_is_unanswered_keeps_the_change(file_server, new_page):
     """Ctrl+S with the banner up wrote the page's text over the change made on disk, unseen;
     the save waits for the author's choice, and "keep mine" then saves over it."""
-    url, path = file_server
-    page = new_page(url + "/")
-    editor = page.locator(EDITOR)
-    expect(editor).to_have_value(re.compile("from the file"))
-    editor.press("Control+End")
-    editor.press_sequentially("// mine")
-    path.write_text("A -> B: theirs\n", encoding="utf-8")
-    expect(page.locator("#banner")).to_be_visible(timeout=5000)
+    page, editor, path = edited_while_changed_on_disk(file_server, new_page)
     editor.press("Control+s")
     expect(page.locator("#doc-state")).to_have_text("Not saved")
     page.wait_for_timeout(1500)  # polls come and go: still nothing written

@@ -659,8 +659,9 @@ def _rewritten(
     text: str, pattern: re.Pattern[str], each: Callable[[re.Match[str]], tuple[str, int]]
 ) -> tuple[str, list[int]]:
     """`text` with each match of `pattern` written as the one character `each` gives, with
-    the place in `text` that character stands for; and where each character of the result
-    stands in `text` (one more entry: where the text ends)."""
+    the place in `text` that character stands for (or taken out, where it gives none); and
+    where each character of the result stands in `text` (one more entry: where the text
+    ends)."""
     written: list[str] = []
     where: list[int] = []
     at = 0
@@ -668,8 +669,9 @@ def _rewritten(
         written.append(text[at : found.start()])
         where.extend(range(at, found.start()))
         character, place = each(found)
-        written.append(character)
-        where.append(place)
+        if character:
+            written.append(character)
+            where.append(place)
         at = found.end()
     written.append(text[at:])
     where.extend(range(at, len(text) + 1))
@@ -1047,16 +1049,7 @@ _DRAWS_NOTHING = re.compile(
 def _visible(text: str) -> tuple[str, list[int]]:
     """The text without the characters that draw nothing, and where each of its characters
     stands in `text` (one more entry: where the text ends)."""
-    kept: list[str] = []
-    where: list[int] = []
-    at = 0
-    for found in _DRAWS_NOTHING.finditer(text):
-        kept.append(text[at : found.start()])
-        where.extend(range(at, found.start()))
-        at = found.end()
-    kept.append(text[at:])
-    where.extend(range(at, len(text) + 1))
-    return "".join(kept), where
+    return _rewritten(text, _DRAWS_NOTHING, lambda found: ("", found.start()))
 
 
 def _find_written(text: str, prose: bool) -> list[Secret]:
