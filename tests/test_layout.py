@@ -973,3 +973,11 @@ def test_tibetan_stacks_get_room_below_their_line() -> None:
     assert deep.h >= plain.h + 0.5 * 14 * 0.9  # two letters past the first: room for each
     layout = layout_of(f"A -> B: x\nnote A: {stacked}\\n{stacked}")
     assert_clean(layout)
+
+
+def test_myanmars_tall_letters_get_room_between_their_lines() -> None:
+    """Noto's Myanmar letters reach twice as high and low as Latin ones: wrapped lines at the
+    Latin leading touched (a medial below on the one above)."""
+    myanmar = layout_of("A -> B: \u1000\u103c\u100a\u1037\u103a").messages[0].label
+    latin = layout_of("A -> B: kyi").messages[0].label
+    assert myanmar is not None and latin is not None and myanmar.h >= latin.h + 0.3 * 13

@@ -461,15 +461,18 @@ def _plain_line(span: Span, size: float, lh: float, rtl: bool) -> SetLine:
 # Tibetan writes consonants stacked under one another and vowels under the stack (`བསྒྲུབས`):
 # such a line reaches far below the baseline, into the arrow under a label or the next line.
 _STACKED = re.compile("[\u0f71\u0f74\u0f75\u0f90-\u0fbc]{2,}")
+# Myanmar's letters are drawn about twice as tall as Latin ones, medials below and vowels above.
+_MYANMAR = re.compile("[\u1000-\u109f]")
 
 
 def _stacked_room(text: str, size: float) -> float:
     """Room below a line for letters stacked under a letter, past the first (which the line's
-    own depth holds): three tenths of the size for each."""
+    own depth holds): three tenths of the size for each; and for Myanmar's tall letters."""
     if text.isascii():
         return 0.0
     deepest = max((len(found) for found in _STACKED.findall(text)), default=1)
-    return size * 0.3 * (deepest - 1)
+    tall = 0.35 if _MYANMAR.search(text) else 0.0
+    return size * (0.3 * (deepest - 1) + tall)
 
 
 def right_to_left(paragraph: str) -> bool:
