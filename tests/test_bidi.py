@@ -163,3 +163,11 @@ def test_each_line_of_a_note_is_a_paragraph_of_its_own():
 def test_a_mark_inside_a_run_of_latin_letters_or_digits_is_shown(text: str):
     """Kept, it splits the run: digits are drawn turned round, a token is hidden in two."""
     assert [hidden.kind for hidden in hidden_characters(text)] == ["bidi"]
+
+
+@pytest.mark.parametrize("text", ["ghp_A1\u034fb2", "pass\ufe0fword", "tok\U000e0100en"])
+def test_a_mark_on_a_latin_letter_that_draws_nothing_is_shown(text: str):
+    """A combining grapheme joiner or a variation selector on a Latin letter changes nothing
+    drawn; an emoji's (`❤\ufe0f`, the keycap `1\ufe0f\u20e3`) and an ideograph's are writing."""
+    assert [hidden.kind for hidden in hidden_characters(text)] == ["invisible"]
+    assert hidden_characters("\u2764\ufe0f 1\ufe0f\u20e3 \u845b\U000e0100") == []

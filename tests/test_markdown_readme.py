@@ -354,8 +354,10 @@ def test_a_fence_that_names_a_file_takes_options_after_it(tmp_path):
     ("fence", "said"),
     [
         ("```volley ../flows/login.volley\nA -> B: both\n```", "and holds a diagram"),
-        ("```volley /etc/hostname\n```", "names /etc/hostname, outside the folder volley runs in"),
+        ("```volley /etc/hosts.volley\n```", "names /etc/hosts.volley, outside the folder"),
         ("```volley ../../outside.volley\n```", "outside the folder volley runs in"),
+        ("```volley ../.env\n```", "names ../.env, which is not a .volley file"),
+        ("```volley ../flows/loop.volley\n```", "names ../flows/loop.volley, which cannot"),
     ],
 )
 def test_a_fence_that_names_a_file_wrongly_is_an_error_that_reads_nothing(
@@ -367,6 +369,8 @@ def test_a_fence_that_names_a_file_wrongly_is_an_error_that_reads_nothing(
     (project / "flows").mkdir(parents=True)
     (project / "flows" / "login.volley").write_text("A -> B: x\n", encoding="utf-8")
     (tmp_path / "outside.volley").write_text("A -> B: secret\n", encoding="utf-8")
+    (project / ".env").write_text("AWS_SECRET=secret\n", encoding="utf-8")
+    (project / "flows" / "loop.volley").symlink_to("loop.volley")  # a link to itself
     readme = project / "docs" / "README.md"
     readme.parent.mkdir()
     readme.write_text(f"# X\n\n{fence}\n", encoding="utf-8")

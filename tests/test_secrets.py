@@ -744,7 +744,10 @@ def test_a_progress_messages_token_is_known_where_it_is_written_whatever_else_th
     assert "Zq8vR2mK9pL4xT7w" not in volley.render(encoded, format="html", redact=True)
 
 
-@pytest.mark.parametrize("mark", ["\u200e", "\u200f", "\u200b", "\u2060", "\u00ad", "\u061c"])
+@pytest.mark.parametrize(
+    "mark",
+    ["\u200e", "\u200f", "\u200b", "\u2060", "\u00ad", "\u061c", "\u034f", "\ufe0f", "\U000e0041"],
+)
 def test_a_token_split_by_a_character_that_draws_nothing_is_found_and_masked(mark: str):
     """A mark pasted inside a token from a right-to-left page (or a zero-width space) hid it
     from every pattern: `volley check` said nothing and `--redact` drew the whole token."""
@@ -754,3 +757,22 @@ def test_a_token_split_by_a_character_that_draws_nothing_is_found_and_masked(mar
     assert any("GitHub" in w.message and "live secret" in w.message for w in warnings)
     svg = volley.render(source, format="svg", redact=True)
     assert "E5f6G7" not in svg and "A1b2C3d4" not in svg
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "A -> B: ghp_A1b2C3**d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8**\n",  # bold inside the token
+        "A -> B: `ghp_A1b2C3`d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n",
+        "A -> B: login\nin: creds\n  password:\u00a0d4E5f6G7h8\n",  # a no-break space
+        # one copy named, the other split by a zero-width space
+        'A -> B: echo Zq8xWv3R\u200bd4E5f6G7h8I9j\nin: t\n```json\n{"access_token": '
+        '"Zq8xWv3Rd4E5f6G7h8I9j"}\n```\n',
+    ],
+)
+def test_a_token_as_a_reader_sees_it_is_found_and_masked(source: str):
+    """Markup the picture does not show, or a space that looks plain, hid a token from every
+    pattern; a copy of a named credential with a character that draws nothing in it was left
+    unmasked."""
+    assert any("live secret" in warning.message for warning in volley.check(source).warnings)
+    assert "d4E5f6G7" not in volley.render(source, format="svg", redact=True)

@@ -44,6 +44,12 @@ _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
 # (Khmer, Lao, Myanmar, Thai, Tibetan, Chinese, Japanese): part of writing between two of its
 # characters, in a label or a note.
 _WORD_BREAKS = frozenset("\u200b\u2060")  # ZERO WIDTH SPACE, WORD JOINER
+# Marks that draw nothing on a letter that takes none: the combining grapheme joiner, variation
+# selectors (which pick an emoji's or an ideograph's form, and nothing of a Latin letter's).
+_UNSEEN_MARKS = frozenset(
+    "\u034f\u180b\u180c\u180d\u180f" + "".join(map(chr, range(0xFE00, 0xFE10)))
+) | frozenset(map(chr, range(0xE0100, 0xE01F0)))
+_KEYCAP = "\u20e3"
 # The directional marks: they place the punctuation and digits beside them, and move no letter.
 _MARKS = frozenset("\u200e\u200f\u061c")  # LRM, RLM, ALM
 _VIRAMA = 9  # the canonical combining class of every script's virama (halant, coeng, ...)
@@ -140,6 +146,8 @@ def _kind(
         return "control"
     before = text[index - 1] if index else ""
     after = text[index + 1] if index + 1 < len(text) else ""
+    if char in _UNSEEN_MARKS and (not before or before.isascii()) and after != _KEYCAP:
+        return "invisible"  # on no letter that takes it (`1\ufe0f\u20e3` is a keycap)
     if char in _WORD_BREAKS and not name and before.strip() and after.strip():
         return None if not before.isascii() and not after.isascii() else "invisible"
     if char in _JOINERS:

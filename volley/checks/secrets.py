@@ -1024,14 +1024,14 @@ def _merged(found: list[Secret]) -> list[Secret]:
 
 
 def _find(text: str, prose: bool) -> list[Secret]:
-    """`_find_written`, and, in a text that holds characters that draw nothing (a directional
-    mark or a zero-width space, pasted inside a token from a right-to-left page), the text
-    read without them too, which no pattern would match across them: each secret found so is
-    masked where it stands, those characters and all."""
+    """`_find_written`, and, in a text that holds what a reader does not see inside a token
+    (`_visible`: a directional mark or a zero-width space pasted from a right-to-left page,
+    a label's bold), the text as a reader sees it too, which no pattern would match across
+    them: each secret found so is masked where it stands, those characters and all."""
     found = _find_written(text, prose)
-    if _DRAWS_NOTHING.search(text) is None:
+    if _unseen(prose).search(text) is None:
         return found
-    visible, where = _visible(text)
+    visible, where = _visible(text, prose)
     found += [
         replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
         for secret in _find_written(visible, prose)
@@ -1039,17 +1039,34 @@ def _find(text: str, prose: bool) -> list[Secret]:
     return _merged(found)
 
 
-# Format characters that draw nothing: the soft hyphen, directional marks and controls,
-# zero-width spaces and joiners, the word joiner and its kin, the byte-order mark.
-_DRAWS_NOTHING = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+# What a reader does not see: Unicode's default-ignorable code points (the soft hyphen,
+# joiners, directional marks and controls, variation selectors, Hangul fillers, tags …), the
+# interlinear annotation signs, the line and paragraph separators.
+_DRAWS_NOTHING = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
+# Spaces that look like a plain one (a no-break space after `password:`), read as one.
+_SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
+_UNSEEN = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}]")
+_UNSEEN_IN_PROSE = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}*`]")  # prose's emphasis and code marks
+_A_SPACE = re.compile(f"[{_SPACES}]")
 
 
-def _visible(text: str) -> tuple[str, list[int]]:
-    """The text without the characters that draw nothing, and where each of its characters
-    stands in `text` (one more entry: where the text ends)."""
-    return _rewritten(text, _DRAWS_NOTHING, lambda found: ("", found.start()))
+def _unseen(prose: bool) -> re.Pattern[str]:
+    return _UNSEEN_IN_PROSE if prose else _UNSEEN
+
+
+def _visible(text: str, prose: bool) -> tuple[str, list[int]]:
+    """The text as a reader sees it (what draws nothing taken out, a space that looks plain
+    read as one; in prose, its `*` and `` ` `` marks taken out too), and where each of its
+    characters stands in `text` (one more entry: where the text ends)."""
+    return _rewritten(
+        text,
+        _unseen(prose),
+        lambda found: (" " if _A_SPACE.match(found[0]) else "", found.start()),
+    )
 
 
 def _find_written(text: str, prose: bool) -> list[Secret]:
@@ -1276,7 +1293,8 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
 
     Each way of finding secrets looks once, at the readings its cheap test lets through,
     joined by new lines. A text's readings are those `_find` looks at: the text as written and
-    as each percent-decoded layer of it reads; for prose, each of those as shown (its escapes
+    as a reader sees it (`_visible`), and as each percent-decoded layer of those reads; for
+    prose, each of those as shown (its escapes
     taken out) with its line breaks made new lines, and, where a private key may start, whole,
     all read as a body (which finds all a label's reading finds and more). Every pattern but a
     private key block stops at a line's end, and a block stops where the next begins, so
@@ -1285,13 +1303,22 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
     """
     readings: list[str] = []
     for text, as_body in texts:
-        if "rogress" in text or _DRAWS_NOTHING.search(text):
-            # an LSP progress message, maybe escaped or percent-encoded; or a text that may
-            # hide a token behind a character that draws nothing
+        if "rogress" in text:  # an LSP progress message, maybe escaped or percent-encoded
             if _find(text, prose=not as_body):
                 return True
             continue
-        versions = [text, *(layer for layer, _ in decoded_layers(text))] if "%" in text else [text]
+        sources = [text]
+        if _unseen(not as_body).search(text):  # as `_find` reads it: as a reader sees it too
+            sources.append(_visible(text, not as_body)[0])
+        versions = [
+            version
+            for source in sources
+            for version in (
+                [source, *(layer for layer, _ in decoded_layers(source))]
+                if "%" in source
+                else [source]
+            )
+        ]
         if as_body:
             readings += versions
             continue
@@ -1328,7 +1355,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     name), each matched whole, between characters that cannot be part of it.
     """
     written = {
-        found.text[secret.start : secret.end].strip("\"'")
+        _visible(found.text[secret.start : secret.end], prose=True)[0].strip("\"'")
         for found, secrets in by_text
         for secret in secrets
     }
@@ -1337,8 +1364,12 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     kept = [value for value in values if len(value) >= _REPEATED_LENGTH and credential_like(value)]
     if not kept:
         return _unchanged
-    # longest first, so that a value holding another is masked whole
-    alternatives = "|".join(re.escape(v) for v in sorted(kept, key=lambda v: (-len(v), v)))
+    # longest first, so that a value holding another is masked whole; as a reader sees it,
+    # whatever unseen characters stand between its own (`_visible`)
+    unseen = f"{_UNSEEN_IN_PROSE.pattern}*"
+    alternatives = "|".join(
+        unseen.join(map(re.escape, v)) for v in sorted(kept, key=lambda v: (-len(v), v))
+    )
     # (a value may follow a percent escape: `%22` before it is an encoded quote)
     pattern = re.compile(rf"(?:(?<![\w+-])|(?<=%[0-9A-Fa-f]{{2}}))(?:{alternatives})(?![\w+-])")
     return lambda text: pattern.sub(MASK, text)

@@ -583,11 +583,9 @@ def _checked_blocks(
             diagrams.append(None)
             continue
         source, filename, offset = block.source, shown, block.offset
-        if block.file is not None and not _inside(markdown.parent / block.file, markdown):
-            said = (
-                f"this ```volley fence names {block.file}, outside the folder volley runs in "
-                "and the page's own"
-            )
+        refused = block.file is not None and _refused(markdown.parent / block.file, markdown)
+        if refused:
+            said = f"this ```volley fence names {block.file}, {refused}"
             hint = "name a .volley file of the project, its path relative to the page"
             report(at_fence(Diagnostic(said, hint=hint), None))
             diagrams.append(None)
@@ -609,12 +607,20 @@ def _checked_blocks(
     return found, diagrams
 
 
-def _inside(path: Path, page: Path) -> bool:
-    """Whether a file a fence names is inside the folder volley runs in, or the page's own
-    (not `/etc/passwd`, `../../other`): a README's pictures are drawn from its own project,
-    and a hook or a CI job draws those of pages it did not write, into files it commits."""
-    found = path.resolve()
-    return found.is_relative_to(Path.cwd().resolve()) or found.is_relative_to(page.resolve().parent)
+def _refused(path: Path, page: Path) -> str | None:
+    """Why a file a fence names is not read, if it is not: a README's pictures are drawn from
+    its own project's .volley files, and a hook or a CI job draws those of pages it did not
+    write, into files it commits, and quotes a broken one's lines in its log (`.env`,
+    `/etc/passwd`)."""
+    if path.suffix != ".volley":
+        return "which is not a .volley file"
+    try:
+        found = path.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return "which cannot be followed to a file"
+    if found.is_relative_to(Path.cwd().resolve()) or found.is_relative_to(page.resolve().parent):
+        return None
+    return "outside the folder volley runs in and the page's own"
 
 
 # A word of a fence line: `key`, `key=value`, `key="a quoted value"`

@@ -415,9 +415,9 @@ class Typesetter:
                 x += width
         height = max(lh, tallest + size * 0.3)
         placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)
-        room = _stacked_room("".join([span.text for span in spans]), size)
-        baseline = centred_baseline(height, size)
-        return SetLine(x, height + room, baseline, placed, code=code, rtl=rtl)
+        above, below = _room_for_tall_letters("".join([span.text for span in spans]), size)
+        baseline = above + centred_baseline(height, size)
+        return SetLine(x, above + height + below, baseline, placed, code=code, rtl=rtl)
 
     def _icon(self, ref: IconRef) -> tuple[str, bool]:
         """The icon's key in the picture's shared definitions, and whether it is missing."""
@@ -454,25 +454,29 @@ def _plain_line(span: Span, size: float, lh: float, rtl: bool) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
     run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
-    room = _stacked_room(span.text, size)
-    return SetLine(w, lh + room, centred_baseline(lh, size), (run,), rtl=rtl)
+    above, below = _room_for_tall_letters(span.text, size)
+    return SetLine(w, above + lh + below, above + centred_baseline(lh, size), (run,), rtl=rtl)
 
 
-# Tibetan writes consonants stacked under one another and vowels under the stack (`བསྒྲུབས`):
-# such a line reaches far below the baseline, into the arrow under a label or the next line.
+# Tibetan writes consonants stacked under one another and vowels under the stack (`བསྒྲུབས`),
+# and its vowel signs and marks above reach high (`ཧཱུྃ`): such a line reaches into the arrow
+# under a label, or into the lines beside it.
 _STACKED = re.compile("[\u0f71\u0f74\u0f75\u0f90-\u0fbc]{2,}")
+_TIBETAN_ABOVE = re.compile("[\u0f72\u0f7a-\u0f7e\u0f80\u0f82\u0f83]")
 # Myanmar's letters are drawn about twice as tall as Latin ones, medials below and vowels above.
 _MYANMAR = re.compile("[\u1000-\u109f]")
 
 
-def _stacked_room(text: str, size: float) -> float:
-    """Room below a line for letters stacked under a letter, past the first (which the line's
-    own depth holds): three tenths of the size for each; and for Myanmar's tall letters."""
+def _room_for_tall_letters(text: str, size: float) -> tuple[float, float]:
+    """Room above and below a line for letters taller than the leading holds: Tibetan's marks
+    above, three tenths of the size; for each letter stacked under a letter past the first
+    (which the line's own depth holds), three tenths below; Myanmar's tall letters."""
     if text.isascii():
-        return 0.0
+        return 0.0, 0.0
     deepest = max((len(found) for found in _STACKED.findall(text)), default=1)
-    tall = 0.35 if _MYANMAR.search(text) else 0.0
-    return size * (0.3 * (deepest - 1) + tall)
+    above = 0.3 if _TIBETAN_ABOVE.search(text) else 0.0
+    below = 0.3 * (deepest - 1) + (0.35 if _MYANMAR.search(text) else 0.0)
+    return size * above, size * below
 
 
 def right_to_left(paragraph: str) -> bool:
