@@ -1029,7 +1029,7 @@ def _find(text: str, prose: bool) -> list[Secret]:
     a label's bold), the text as a reader sees it too, which no pattern would match across
     them: each secret found so is masked where it stands, those characters and all."""
     found = _find_written(text, prose)
-    if _unseen(prose).search(text) is None:
+    if not _hides(text, prose):
         return found
     visible, where = _visible(text, prose)
     found += [
@@ -1052,6 +1052,16 @@ _SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
 _UNSEEN = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}]")
 _UNSEEN_IN_PROSE = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}*`]")  # prose's emphasis and code marks
 _A_SPACE = re.compile(f"[{_SPACES}]")
+
+
+# A label's emphasis or code mark between two letters or digits: inside a word (`C3**d4…**`).
+_GLUED_MARKUP = re.compile(r"\w[*`]+\w")
+
+
+def _hides(text: str, prose: bool) -> bool:
+    """Whether the text holds what a reader does not see inside a word: a character that
+    draws nothing, a space that looks plain, or, in prose, markup glued to the letters."""
+    return _UNSEEN.search(text) is not None or (prose and _GLUED_MARKUP.search(text) is not None)
 
 
 def _unseen(prose: bool) -> re.Pattern[str]:
@@ -1308,7 +1318,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
                 return True
             continue
         sources = [text]
-        if _unseen(not as_body).search(text):  # as `_find` reads it: as a reader sees it too
+        if _hides(text, not as_body):  # as `_find` reads it: as a reader sees it too
             sources.append(_visible(text, not as_body)[0])
         versions = [
             version
