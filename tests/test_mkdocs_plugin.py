@@ -290,6 +290,25 @@ def test_a_fence_that_names_a_file_wrongly_says_so(tmp_path, fence, said):
     assert result.returncode != 0 and said in result.stderr and "line 3" in result.stderr
 
 
+def test_a_fence_superfences_cannot_read_is_a_warning_not_silence(tmp_path):
+    """A line superfences refuses (`@x`) made the fence, and the diagram after it, text, and
+    `--strict` passed. A file's name holding "name" or an `=` is read whole."""
+    odd = "# P\n\n```volley @x\nA -> B: one\n```\n\n```volley\nA -> B: two\n```\n"
+    result = build(write_site(tmp_path / "odd", "plugins:\n  - volley\n", {"index.md": odd}))
+    assert result.returncode != 0
+    assert "2 of the ```volley fences on this page (lines 3, 7) were not read" in result.stderr
+    pages = {
+        "index.md": "# P\n\n```volley flows/a=b.volley\n```\n\n"
+        "```volley flows/the name.volley\n```\n",
+        "flows/a=b.volley": "A -> B: equals\n",
+        "flows/the name.volley": "A -> B: named\n",
+    }
+    site = write_site(tmp_path / "names", "plugins:\n  - volley\n", pages)
+    assert build(site).returncode == 0
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(diagrams(html)) == 2 and "equals" in html and "named" in html
+
+
 def test_a_fence_named_as_an_embedded_file_is_a_warning_naming_the_links_each_answers(tmp_path):
     """`![Login](flows/login.volley)` is named "login", as a fence `name="login"` is: the fence,
     drawn first, keeps the name, and the file's diagram is said to answer #login-2-…"""

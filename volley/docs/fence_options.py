@@ -31,9 +31,19 @@ _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", "
 def named_file(argument: str) -> tuple[str | None, str]:
     """The file a fence line names, its words up to the first option (```` ```volley
     flows/login.volley theme=dark ````, as MyST's ```` ```{volley} ```` writes it; a name may
-    hold spaces, as a Sphinx directive's does), and the options written after it."""
+    hold spaces, as a Sphinx directive's does, and words such as "name": an option after it
+    holds a `=` or is a flag), and the options written after it."""
     words = argument.split()
-    count = next((i for i, word in enumerate(words) if "=" in word or word in FENCE_OPTIONS), None)
+    count = next(
+        (
+            i
+            for i, word in enumerate(words)
+            if ("=" in word and not looks_like_a_path(word.partition("=")[0]))
+            or word in FLAGS
+            or (i == 0 and word in FENCE_OPTIONS)
+        ),
+        None,
+    )
     named = words[:count]
     if not named:
         return None, argument.strip()

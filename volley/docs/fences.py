@@ -214,6 +214,7 @@ class _Page:
     static: bool = False
     problems: list[Problem] = field(default_factory=list)
     anchors: set[str] = field(default_factory=set)  # deep links the page's diagrams answer
+    handed: int = 0  # the ```volley fences superfences handed over to be drawn
 
 
 @dataclass
@@ -306,6 +307,7 @@ class DiagramSite:
     def fence(self, source: str, overrides: dict[str, str], md: Any) -> str:
         """The HTML for one fenced diagram, or an error box."""
         page: _Page = md.volley_page
+        page.handed += 1
         location = Location(self.page, self._locate(source, md, page))
         overrides = dict(overrides)
         file = overrides.pop("file", None)

@@ -129,6 +129,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.docs_dir = Path(".")
         self.page_path = ""  # the page's source path inside docs_dir
         self.page_lines: list[str] = []
+        self.fence_lines: list[int] = []  # the page's ```volley fence lines, from 0
         self.embedded_lines: set[int] = set()
         self.page_errors: list[Problem] = []
         self.failed_pages: dict[str, int] = {}  # this build's pages with broken diagrams
@@ -264,10 +265,24 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors = []
         self.site.page = page.file.src_uri
         self.site.line_offset = _front_matter_lines(page, markdown)
-        return quote_fence_options(markdown)
+        quoted, self.fence_lines = quote_fence_options(markdown)
+        return quoted
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         diagrams = getattr(self.md, "volley_page", None)
+        handed = diagrams.handed if diagrams is not None else 0
+        if handed < len(self.fence_lines):  # superfences could not read a fence's line
+            lines = ", ".join(str(line + 1 + self.site.line_offset) for line in self.fence_lines)
+            said = (
+                f"{len(self.fence_lines) - handed} of the ```volley fences on this page "
+                f"(lines {lines}) were not read as fences, and are shown as text"
+            )
+            hint = 'quote what the fence line holds: file="a b.volley", name="login"'
+            self._report(
+                Problem(
+                    Diagnostic(said, severity="warning", hint=hint), Location(page.file.src_uri)
+                )
+            )
         if diagrams is not None and page.present_anchor_ids is not None:
             page.present_anchor_ids |= diagrams.anchors  # deep links answered by the viewer
         if self.page_errors:
@@ -495,11 +510,11 @@ def _warn_of_published_secrets(file: Any, *, asked: bool) -> None:
         (log.info if asked else log.warning)(said)
 
 
-def quote_fence_options(markdown: str) -> str:
+def quote_fence_options(markdown: str) -> tuple[str, list[int]]:
     """The page with its ```volley fence lines as superfences reads them (`_superfences_line`),
-    those in admonitions and content tabs too."""
+    those in admonitions and content tabs too, and the lines (from 0) they stand on."""
     if "volley" not in markdown:
-        return markdown
+        return markdown, []
     lines = split_lines(markdown)
     fences = [(0, fence) for fence in page_fences(markdown)]
     fences += container_fences([line.text for line in lines])
@@ -509,13 +524,13 @@ def quote_fence_options(markdown: str) -> str:
         if fence.lang in ("volley", "{volley}")
     }
     if not openers:
-        return markdown
+        return markdown, []
     for index, holds_diagram in openers.items():
         line = lines[index]
         opening = _FENCE_OPENING.search(line.text)
         if opening is not None:
             line.text = _superfences_line(line.text, opening, holds_diagram)
-    return join_lines(lines)
+    return join_lines(lines), sorted(openers)
 
 
 def _superfences_line(text: str, opening: re.Match[str], holds_diagram: bool) -> str:
