@@ -99,8 +99,7 @@ def plainly_right_to_left(text: str) -> bool:
     """Whether the text's letters are all of right-to-left scripts (and there is one: a
     right-to-left mark alone is no letter)."""
     directions = {unicodedata.bidirectional(c) for c in text}  # a left-to-right mark's too
-    letters = {unicodedata.bidirectional(c) for c in text if c not in BIDI_CONTROLS}
-    return bool(letters & {"R", "AL"}) and "L" not in directions
+    return "L" not in directions and _holds_right_to_left(text)
 
 
 def hidden_characters(text: str, name: bool = False) -> list[HiddenCharacter]:

@@ -1064,17 +1064,13 @@ def _hides(text: str, prose: bool) -> bool:
     return _UNSEEN.search(text) is not None or (prose and _GLUED_MARKUP.search(text) is not None)
 
 
-def _unseen(prose: bool) -> re.Pattern[str]:
-    return _UNSEEN_IN_PROSE if prose else _UNSEEN
-
-
 def _visible(text: str, prose: bool) -> tuple[str, list[int]]:
     """The text as a reader sees it (what draws nothing taken out, a space that looks plain
     read as one; in prose, its `*` and `` ` `` marks taken out too), and where each of its
     characters stands in `text` (one more entry: where the text ends)."""
     return _rewritten(
         text,
-        _unseen(prose),
+        _UNSEEN_IN_PROSE if prose else _UNSEEN,
         lambda found: (" " if _A_SPACE.match(found[0]) else "", found.start()),
     )
 

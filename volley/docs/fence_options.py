@@ -50,6 +50,14 @@ def named_file(argument: str) -> tuple[str | None, str]:
     return " ".join(named).strip("\"'"), " ".join(words[len(named) :])
 
 
+def file_and_diagram(file: str) -> tuple[str, str]:
+    """What is said of a fence that names a file and holds a diagram too, and what to do."""
+    return (
+        f"this ```volley fence names a file ({file}) and holds a diagram",
+        "keep one: the file's name on the fence line, or the diagram inside it",
+    )
+
+
 def looks_like_a_path(word: str) -> bool:
     """A word of a fence line that names a file (`flows/login.volley`), not an option."""
     return any(sign in word for sign in "./\\")

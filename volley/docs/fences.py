@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from volley.api import in_link, in_link_named
-from volley.docs.fence_options import typed_options, unknown_options
+from volley.docs.fence_options import file_and_diagram, typed_options, unknown_options
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import OptionError, Options
@@ -317,17 +317,16 @@ class DiagramSite:
             return self.failed(exc.diagnostic, location, page)
         for _, warning in unknown_options(overrides):
             self._problem(warning, location, page)
-        if file is not None and source.strip():
-            said = f"this ```volley fence names a file ({file}) and holds a diagram"
-            hint = "keep one: the file's name on the fence line, or the diagram inside it"
-            return self.failed(Diagnostic(said, hint=hint), location, page)
-        if file is not None and self.embed_file is None:
+        if file is None:
+            return self.diagram(source, settings, location, page, overrides.get("name"))
+        if source.strip():
+            said, hint = file_and_diagram(file)
+        elif self.embed_file is None:
             said = f"this ```volley fence names a file ({file}), which this site cannot read"
             hint = "write the diagram inside the fence"
-            return self.failed(Diagnostic(said, hint=hint), location, page)
-        if file is not None and self.embed_file is not None:
+        else:
             return self.embed_file(file, settings, md, overrides.get("name"))
-        return self.diagram(source, settings, location, page, overrides.get("name"))
+        return self.failed(Diagnostic(said, hint=hint), location, page)
 
     def diagram(
         self,

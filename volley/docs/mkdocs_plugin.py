@@ -91,7 +91,6 @@ _DATA = re.compile(
     r'<template class="vl-data"[^>]*>([^<]*)</template>|<p class="vl-noscript">([^<]*)</p>'
 )
 # `key=value` on a fence line, the value neither quoted nor braced.
-_FENCE_LINE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})")
 # A fence's opening line: its containers' prefix and the fence, then its info string.
 _FENCE_OPENING = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
 _MYST_FENCE = re.compile(r"^\{volley\}")
@@ -386,7 +385,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         """The page line holding the image link, or the fence that names the file (the first
         one not yet accounted for)."""
         for index, line in enumerate(self.page_lines):
-            named = f"]({src}" in line or (_FENCE_LINE.match(line) is not None and src in line)
+            named = f"]({src}" in line or (index in self.fence_lines and src in line)
             if named and index not in self.embedded_lines:
                 self.embedded_lines.add(index)
                 return index + 1 + self.site.line_offset

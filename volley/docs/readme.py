@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from volley.docs.fence_options import looks_like_a_path, named_file, typed_options, unknown_options
+from volley.docs.fence_options import (
+    file_and_diagram,
+    looks_like_a_path,
+    named_file,
+    typed_options,
+    unknown_options,
+)
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
@@ -268,8 +274,7 @@ def _block(
     file, _ = named_file(fence.info.strip().partition(" ")[2])
     if file is not None and any(line.strip() for line in body):
         if looks_like_a_path(file):
-            said = f"this ```volley fence names a file ({file}) and holds a diagram"
-            hint = "keep one: the file's name on the fence line, or the diagram inside it"
+            said, hint = file_and_diagram(file)
             problems.append(VolleyError(said, hint=hint, **where))
             return None
         file = None  # a word before a diagram's text: an option written wrong, said as one

@@ -480,19 +480,18 @@ def _misplaced_by_cairo(piece: str) -> bool:
     return any(unicodedata.category(ch) == "Mn" for ch in composed)
 
 
-# Characters that draw nothing and take no room, which cairo, drawing a glyph for each
-# character, would draw as the visible sign some fonts give them (DejaVu's ZWNJ is a bar): a
-# non-joiner, a zero-width space, a word joiner, the directional marks.
-_DRAWS_NOTHING = dict.fromkeys(map(ord, "\u200c\u200b\u2060\u200e\u200f\u061c"))
-# Of those, the ones that shape nothing either (a non-joiner picks a letter's form): taken out
-# before the text is cut into pieces, which would give them a font of their own.
+# Where a line may break, or may not (a zero-width space, a word joiner): nothing to draw, and
+# taken out before the text is cut into pieces, which would give them a font of their own. (The
+# directional marks go with the bidi controls; a non-joiner stays for shaping, `_piece`.)
 _BREAKS_ONLY = dict.fromkeys(map(ord, "\u200b\u2060"))
+_NON_JOINER = "\u200c"
 
 
 def _piece(family: str | None, piece: str, x: float | None = None, *, plain: bool = False) -> str:
     """A piece of text in its family, from `x` if given (else where the one before ends);
     `plain`: upright and regular, whatever the text around it (`_lacks`)."""
-    piece = piece.translate(_DRAWS_NOTHING)
+    piece = piece.replace(_NON_JOINER, "")  # shaped with its letters, or else drawn by cairo as
+    # the visible sign some fonts give it (DejaVu's is a bar)
     place = "" if x is None else f' x="{num(x)}"'
     font = "" if family is None else f' font-family="{escape(family)}"'
     if plain:
