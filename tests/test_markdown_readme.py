@@ -382,6 +382,18 @@ def test_a_fence_that_names_a_file_wrongly_is_an_error_that_reads_nothing(
     assert CliRunner().invoke(main, ["render", str(readme)]).exit_code == 0  # the project's
 
 
+def test_a_fence_naming_a_file_that_cannot_be_read_points_at_the_fence(tmp_path, monkeypatch):
+    """The error named the missing file alone: a page with twenty fences left the reader to
+    find which one named it."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# X\n\n```volley\nA -> B: x\n```\n\n```volley gone.volley\n```\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "README.md"])
+    assert result.exit_code == 1
+    assert "README.md:7:11: error: cannot read " in result.output, result.output
+    assert "  ```volley gone.volley\n            ^" in result.output
+
+
 @pytest.mark.parametrize("command", ["render", "check"])
 def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, command):
     """Not silence: a Mermaid user's README has ```mermaid blocks, which volley does not draw;

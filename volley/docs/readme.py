@@ -592,13 +592,18 @@ def _checked_blocks(
         if refused:
             said = f"this ```volley fence names {block.file}, {refused}"
             hint = "name a .volley file of the project, its path relative to the page"
-            report(at_fence(Diagnostic(said, hint=hint), None))
+            report(at_fence(Diagnostic(said, hint=hint), block.file))
             diagrams.append(None)
             continue
-        try:
-            if block.file is not None:  # a MyST block naming a file: its lines are the file's
-                filename, offset = str(markdown.parent / block.file), 0
+        if block.file is not None:  # a MyST block naming a file: its lines are the file's
+            filename, offset = str(markdown.parent / block.file), 0
+            try:
                 source = api.read(filename, options.limits)
+            except VolleyError as exc:  # missing, a folder, too large: said at the fence
+                report(at_fence(exc.diagnostic, block.file))
+                diagrams.append(None)
+                continue
+        try:
             checked = api.check(
                 source, filename=filename, limits=options.limits, redact=block.options.redact
             )
