@@ -253,6 +253,26 @@ def test_a_fence_that_names_a_file_draws_it_as_readme_mode_and_myst_do(tmp_path)
     assert "vl-theme-dark" in opened[1] or 'data-theme="dark"' in opened[1], opened[1]
 
 
+def test_myst_option_lines_set_a_fence_as_sphinx_and_readme_mode_read_them(tmp_path):
+    """A page shared with a Sphinx (MyST) site writes its options as `:theme: dark` lines: the
+    diagram was an error at `:`, and a file fence with them "holds a diagram"."""
+    pages = {
+        "index.md": "# Login\n\n```{volley}\n:theme: dark\n:name: inline\n\nA -> B: inline\n```"
+        "\n\n```{volley} flows/login.volley\n:theme: dark\n```\n\n```volley\n:thme: dark\n\n"
+        "A -> B: x\nA -> : y\n```\n",
+        "flows/login.volley": "Browser -> API: POST /login\n",
+    }
+    site = write_site(tmp_path / "myst", "plugins:\n  - volley\n", pages)
+    result = build(site, strict=False)
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    opened = diagrams(html)
+    assert len(opened) == 2 and "POST /login" in html and 'data-anchor="inline-"' in opened[0]
+    assert all('data-theme="dark"' in tag for tag in opened), opened
+    # an option misspelt is said at the fence; a mistake in the diagram at its own line
+    assert 'line 14: unknown option "thme"' in result.stderr, result.stderr
+    assert "line 18 (line 2 of the diagram): expected the name" in result.stderr
+
+
 def test_a_fence_that_names_a_file_in_a_container_or_with_spaces_or_a_name_is_drawn(tmp_path):
     """In an admonition or a tab the fence is indented code to a page scanner: it was not
     rewritten, and superfences dropped it with every fence after it; a path with a space was

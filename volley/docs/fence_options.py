@@ -13,6 +13,7 @@ from volley.options import BODIES, THEMES, OptionError
 __all__ = [
     "FENCE_OPTIONS",
     "FLAGS",
+    "myst_options",
     "open_quote",
     "typed_options",
     "unknown_options",
@@ -26,6 +27,8 @@ FLAGS = ("interactive", "redact")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits: int() also takes "1_0", " 7", "٣"
+# A MyST directive option line at the top of a block: `:theme: dark`, `:redact:`
+_MYST_OPTION = re.compile(r"[ \t]*:(?P<key>[A-Za-z][\w-]*):(?:[ \t]+(?P<value>\S.*?))?[ \t]*")
 
 
 def named_file(argument: str) -> tuple[str | None, str]:
@@ -56,6 +59,26 @@ def file_and_diagram(file: str) -> tuple[str, str]:
         f"this ```volley fence names a file ({file}) and holds a diagram",
         "keep one: the file's name on the fence line, or the diagram inside it",
     )
+
+
+def myst_options(body: list[str]) -> tuple[dict[str, str], int]:
+    """The options a MyST page writes at the top of a block (`:theme: dark`, `:redact:`, then a
+    blank line), as fence options, and how many lines they take. No line of a diagram starts
+    with a colon, so these are never a diagram's own. Sphinx's `:alt:` is the picture's text
+    there and nothing to check here."""
+    options: dict[str, str] = {}
+    count = 0
+    for line in body:
+        found = _MYST_OPTION.fullmatch(line)
+        if found is None:
+            break
+        key = found["key"].replace("-", "_")
+        if key != "alt":
+            options[key] = found["value"] if found["value"] is not None else "true"
+        count += 1
+    if count and count < len(body) and not body[count].strip():
+        count += 1
+    return options, count
 
 
 def looks_like_a_path(word: str) -> bool:

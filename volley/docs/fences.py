@@ -35,7 +35,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from volley.api import in_link, in_link_named
-from volley.docs.fence_options import file_and_diagram, typed_options, unknown_options
+from volley.docs.fence_options import (
+    file_and_diagram,
+    myst_options,
+    typed_options,
+    unknown_options,
+)
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import OptionError, Options
@@ -309,8 +314,11 @@ class DiagramSite:
         page: _Page = md.volley_page
         page.handed += 1
         location = Location(self.page, self._locate(source, md, page))
-        overrides = dict(overrides)
+        lines = source.split("\n")
+        myst, skipped = myst_options(lines)  # `:theme: dark` lines, as MyST pages write them
+        overrides = {**overrides, **myst}
         file = overrides.pop("file", None)
+        source = "\n".join(lines[skipped:])
         try:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
@@ -318,6 +326,8 @@ class DiagramSite:
         for _, warning in unknown_options(overrides):
             self._problem(warning, location, page)
         if file is None:
+            if skipped and location.page_line:  # the diagram's first line is below them
+                location = replace(location, page_line=location.page_line + skipped)
             return self.diagram(source, settings, location, page, overrides.get("name"))
         if source.strip():
             said, hint = file_and_diagram(file)

@@ -41,6 +41,7 @@ from typing import Any
 from volley.docs.fence_options import (
     file_and_diagram,
     looks_like_a_path,
+    myst_options,
     named_file,
     typed_options,
     unknown_options,
@@ -59,7 +60,6 @@ END = "<!-- volley:end -->"
 _BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*$")
 _END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MYST_OPTION = re.compile(r"[ \t]*:(?P<key>[A-Za-z][\w-]*):(?:[ \t]+(?P<value>\S.*?))?[ \t]*")
 
 Report = Callable[[Diagnostic | VolleyError], None]
 
@@ -269,7 +269,7 @@ def _block(
         problems.append(VolleyError("the block holds a NUL byte; is this a binary file?", **where))
         return None
     prefix = _continuation(opening[: column - 1])
-    myst, skipped = _myst_options(fence.body)
+    myst, skipped = myst_options(fence.body)
     body = fence.body[skipped:]
     file, _ = named_file(fence.info.strip().partition(" ")[2])
     if file is not None and any(line.strip() for line in body):
@@ -284,26 +284,6 @@ def _block(
     return Block(
         first, last, prefix, "\n".join(body), {**attrs, **myst}, heading, skipped=skipped, file=file
     )
-
-
-def _myst_options(body: list[str]) -> tuple[dict[str, str], int]:
-    """The options a MyST page writes at the top of a block (`:theme: dark`, `:redact:`, then a
-    blank line), as fence options, and how many lines they take. No line of a diagram starts
-    with a colon, so these are never a diagram's own. Sphinx's `:alt:` is the picture's text
-    there and nothing to check here."""
-    options: dict[str, str] = {}
-    count = 0
-    for line in body:
-        found = _MYST_OPTION.fullmatch(line)
-        if found is None:
-            break
-        key = found["key"].replace("-", "_")
-        if key != "alt":
-            options[key] = found["value"] if found["value"] is not None else "true"
-        count += 1
-    if count and count < len(body) and not body[count].strip():
-        count += 1
-    return options, count
 
 
 def _unclosed_other(fence: PageFence, lines: list[Line], filename: str) -> VolleyError:
