@@ -576,6 +576,43 @@ def test_names_never_start_with_an_activation_mark():
     only_error("-A -> B\n")
 
 
+def test_a_mermaid_directive_is_said_not_read_as_a_comment():
+    """`%%{init: …}%%` is Mermaid's settings, not a comment: pasted into a .volley file it was
+    dropped in silence, its messages unnumbered where Mermaid numbers them, and one written
+    over several lines was four errors about quotes and arrows."""
+    numbered = only_error('%%{init: {"sequence": {"showSequenceNumbers": true}}}%%\nA->>B: one\n')
+    assert numbered.line == 1 and "Mermaid directive" in numbered.message
+    assert "autonumber" in (numbered.hint or "")
+    text = "%%{init: { 'theme': 'forest',\n  'themeVariables': {\n    'actorBkg': 'lavender'\n"
+    text += "  }\n} }%%\nA ->> B: hi\n%% a comment\n"
+    diagram = parse(text)
+    (warning,) = diagram.warnings
+    assert (warning.line, warning.severity) == (1, "warning")
+    assert warning.message.startswith("lines 1-5 are a Mermaid directive, which volley does not")
+    assert [m.label for m in diagram.messages()] == ["hi"]
+    # fmt keeps every line of it, as comments, which it is to volley from then on
+    written = format_text(text)
+    assert written.splitlines()[:5] == ["//" + line[2:] if line.startswith("%%") else "//" + line
+                                        for line in text.splitlines()[:5]]  # fmt: skip
+    assert parse(written).warnings == []
+    # in a payload's code sample it is the sample's
+    sample = "A -> B: x\nin:\n```mermaid\n%%{init: {\n'theme': 'dark'}}%%\n```\n"
+    assert parse(sample).warnings == []
+
+
+def test_mermaids_semicolon_after_a_block_line_is_named():
+    """Mermaid ends a statement at `;`: `end;` was "expected an arrow" with a hint that `end`
+    goes on a line of its own, and a warning that the block above it was never closed."""
+    error = only_error("rect rgb(60, 60, 0);\nA ->> B : hi\nend;\n")
+    assert error.line == 3 and 'at ";"' in (error.hint or "") and 'write "end"' in error.hint
+    with pytest.raises(VolleyErrors) as raised:
+        parse("rect rgb(60, 60, 0);\nA ->> B : hi\nend;\n")
+    warnings = raised.value.warnings
+    assert [w.line for w in warnings] == [1] and "delete it" in warnings[0].message
+    create = only_error("create participant T as Token Registry;\nA ->> T: hi\n")
+    assert create.hint is not None and 'write "participant T as Token Registry"' in create.hint
+
+
 # --- every error, with hints for likely slips ----------------------------------------------------
 
 

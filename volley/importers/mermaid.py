@@ -45,6 +45,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
+from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
 from volley.language.writer import Comment, write
 from volley.model import (
     Activation,
@@ -195,7 +196,6 @@ _CONFIG_OPENED = re.compile(
 # The top-level title of a diagram's YAML front matter
 _TOP_TITLE = re.compile(r"title[ \t]*:")
 # Mermaid's configuration turning on its message numbers, as `autonumber` does
-_SHOW_NUMBERS = re.compile(r"(?i)[\"']?showSequenceNumbers[\"']?[ \t]*:[ \t]*true\b")
 
 
 def detect(text: str) -> int:
@@ -513,14 +513,8 @@ def _first_statement(lines: list[str], start: int, directive: bool = False) -> i
 
 
 def _comment_end(lines: list[str], index: int) -> int:
-    """The index after the `%%` comment at `index`: one line, or a `%%{init: …}%%` directive,
-    which runs over as many lines as it takes to close with `}%%`."""
-    if not lines[index].strip().startswith("%%{"):
-        return index + 1
-    end = index
-    while end < len(lines) and "}%%" not in lines[end]:
-        end += 1
-    return min(end, len(lines) - 1) + 1 if end < len(lines) else index + 1
+    """The index after the `%%` comment at `index`: one line, or a `%%{init: …}%%` directive."""
+    return mermaid_directive(lines, index) or index + 1
 
 
 # --- reading one diagram ---------------------------------------------------------------------
@@ -594,7 +588,7 @@ class _Reader:
                 directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's
                 for line in range(index - 1, end):
                     text = self.lines[line].strip()
-                    if directive and _SHOW_NUMBERS.search(text):
+                    if directive and SHOWS_NUMBERS.search(text):
                         self.numbered = self.always_numbered = True  # for the whole diagram
                     first = line == index - 1
                     if first and not directive:

@@ -24,12 +24,14 @@ from volley.language.prepass import (
     NOTE_END,
     NOTE_END_WORDS,
     OTHER_TOOLS_NOTE,
+    SHOWS_NUMBERS,
     Body,
     LineKind,
     UnclosedFence,
     is_comment,
     is_percent_comment,
     lift_bodies,
+    mermaid_directive,
     other_note_meant,
     payload_end,
     table_end,
@@ -922,9 +924,12 @@ class _ToModel:
         block = self._frame("rect", [keyword, None, *rest])
         block.tint = _text(colour) or None
         if block.tint is not None and read_colour(block.tint) is None:
+            write = "write a CSS colour: rgb(200, 220, 255), #c8dcff or lightblue"
+            if read_colour(block.tint.removesuffix(";").rstrip()) is not None:  # Mermaid's `;`
+                write = 'Mermaid ends a statement at ";", volley does not: delete it'
             self._local.run.warn(
                 f'"{block.tint}" is not a colour volley reads; the rect is drawn in the '
-                "theme's tint (write a CSS colour: rgb(200, 220, 255), #c8dcff or lightblue)",
+                f"theme's tint ({write})",
                 _at_text(colour),
             )
         return block
@@ -1233,6 +1238,7 @@ class _Parse:
         self.note_ends: dict[int, int] = {}  # lines that ended a note: the note's line
         self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
         self.warnings: list[Diagnostic] = []
+        self.read_first: list[Diagnostic] = []  # warnings found before the grammar reads
 
     def located(
         self, message: str, token: Token, at_end: bool = False, hint: str = ""
@@ -1289,9 +1295,10 @@ class _Parse:
         # The grammar wants a newline after every line; a leading one lets _NL swallow comment
         # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
         source = blanked.split("\n")
+        self.mermaid_directives(source)
         raw = None
         while raw is None:
-            self.errors, self.warnings = [], []
+            self.errors, self.warnings = [], list(self.read_first)
             run = _ParseRun(bodies, self.error, self.warn, lines=self.lines)
             CALLBACKS.run = run
             try:
@@ -1310,6 +1317,48 @@ class _Parse:
             raise self.fail(self.syntax_errors + self.errors + too_big)
         diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         return diagram
+
+    def mermaid_directives(self, source: list[str]) -> None:
+        """Mermaid's `%%{init: …}%%` is its settings, not a comment: volley reads none, so each
+        is said, as an error where it numbers the messages (volley's `autonumber`), and its
+        lines after the first are no lines of the diagram. `source`: the lines the grammar
+        reads, bodies blanked (a directive in a code sample is the sample's)."""
+        index = 0
+        while index < len(source):
+            end = mermaid_directive(source, index)
+            if end is None:
+                index += 1
+                continue
+            source[index + 1 : end] = [""] * (end - index - 1)
+            written = self.lines[index]
+            column = len(written) - len(written.lstrip()) + 1
+            what = "this is" if end == index + 1 else f"lines {index + 1}-{end} are"
+            said = f"{what} a Mermaid directive, which volley does not read"
+            if any(SHOWS_NUMBERS.search(line) for line in self.lines[index:end]):
+                self.syntax_errors.append(
+                    VolleyError(
+                        f"{said}; it numbers the messages",
+                        filename=self.filename,
+                        line=index + 1,
+                        column=column,
+                        source_line=written,
+                        hint="write autonumber on a line of its own instead",
+                    )
+                )
+            else:
+                hint = "delete it; volley's colours are its theme (--theme, or theme= on a fence)"
+                self.read_first.append(
+                    Diagnostic(
+                        f"{said}: its settings are ignored",
+                        self.filename,
+                        index + 1,
+                        column,
+                        written,
+                        hint,
+                        severity="warning",
+                    )
+                )
+            index = end
 
     def lifted(self) -> tuple[str, dict[int, Body], dict[int, int]]:
         """`lift_bodies` of the text. A fence never closed is an error that takes the rest of

@@ -83,6 +83,19 @@ def is_percent_comment(line: str) -> bool:
     return line.lstrip(" \t").startswith("%%")
 
 
+# Mermaid's setting that numbers every message, in a `%%{init: …}%%` directive
+SHOWS_NUMBERS = re.compile(r"(?i)[\"']?showSequenceNumbers[\"']?[ \t]*:[ \t]*true\b")
+
+
+def mermaid_directive(lines: list[str], index: int) -> int | None:
+    """The index after the Mermaid directive (`%%{init: …}%%`) that starts at `index`, or None
+    where none does. Mermaid reads it as settings, not as a comment, over as many lines as it
+    takes to close with `}%%`; one never closed is its first line alone."""
+    if not lines[index].lstrip(" \t").startswith("%%{"):
+        return None
+    return next((end + 1 for end in range(index, len(lines)) if "}%%" in lines[end]), index + 1)
+
+
 def _dedented(lines: list[str]) -> list[str]:
     """The lines without the indentation they all share. Where every line starts with the same
     white space, that is removed and the rest kept byte for byte (tabs and all); where they

@@ -188,6 +188,7 @@ _SEVERAL_SENDERS = re.compile(
     r"(?P<names>[^\s:,<>=-][^:,<>=]*?(?P<comma>,)[^:<>=]*?)[ \t]*<{0,2}[-=]"
 )
 # `end:` (as `if:` and `group:` are written) and other tools' `endif`, `end if`
+_END_AND_SEMICOLON = re.compile(r"(?i:end)[ \t]*;")
 _END_WRITTEN_OTHERWISE = re.compile(r"end[ \t]*:|end[ \t]*if", re.IGNORECASE)
 # Mermaid's multi-line description: `accDescr {`, its lines, then `}` on a line of its own.
 _BRACED_DESCRIPTION = re.compile(r"[ \t]*accDescr[ \t]*\{[ \t]*$", re.IGNORECASE)
@@ -651,6 +652,11 @@ class _Explainer:
                 "volley note (note B: with its lines below it) ends at the next element by "
                 "itself: delete the line"
             ), None
+        if _END_AND_SEMICOLON.fullmatch(stripped.rstrip()):  # Mermaid's `end;`
+            # read on as the end it means, so the block closes where it was meant to
+            return 'Mermaid ends a statement at ";", volley at the end of the line: write "end"', (
+                indent + "end"
+            )
         if lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
         if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
@@ -671,7 +677,7 @@ class _Explainer:
                 f"that description from the diagram itself: {delete}"
             ), None
         if lowered == "create" and rest.lower().startswith(("participant ", "actor ")):
-            meant = "participant " + rest.partition(" ")[2].strip()
+            meant = "participant " + rest.partition(" ")[2].strip().removesuffix(";").rstrip()
             return (
                 f'Mermaid\'s "create" (a participant that appears at its first message) is not '
                 f'drawn: write "{meant}"'

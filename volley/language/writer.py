@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from volley.language.parser import line_kind, normalise, parse
-from volley.language.prepass import note_body
+from volley.language.prepass import mermaid_directive, note_body
 from volley.limits import Limits
 from volley.model import (
     Activation,
@@ -444,9 +444,20 @@ def _loose_lines(lines: list[str], diagram: Diagram) -> Iterable[tuple[int, str]
 
 
 def source_comments(text: str, diagram: Diagram) -> list[Comment]:
-    """The comment lines (`//`, `%%`) of `text`, parsed into `diagram`, outside every body."""
-    found = ((n, _COMMENT.fullmatch(line)) for n, line in _loose_lines(text.split("\n"), diagram))
-    return [Comment(n, match.group(1)) for n, match in found if match]
+    """The comment lines (`//`, `%%`) of `text`, parsed into `diagram`, outside every body,
+    and the lines of a Mermaid directive (`%%{init: {` … `}}%%`) after its first."""
+    lines = text.split("\n")
+    comments: list[Comment] = []
+    directive_end = 0  # the line a directive being read ends on
+    for n, line in _loose_lines(lines, diagram):
+        if n <= directive_end:
+            comments.append(Comment(n, line))
+            continue
+        match = _COMMENT.fullmatch(line)
+        if match:
+            comments.append(Comment(n, match.group(1)))
+            directive_end = mermaid_directive(lines, n - 1) or 0
+    return comments
 
 
 def rewrite(diagram: Diagram, text: str) -> str:
