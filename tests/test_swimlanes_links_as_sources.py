@@ -244,6 +244,32 @@ def test_a_link_carrying_mermaid_is_one_error_and_import_converts_it(tmp_path: P
     assert out.read_text(encoding="utf-8") == "A -> B: hi\n"
 
 
+def test_a_link_under_mermaids_header_in_swimlanes_syntax_is_drawn_as_import_reads_it(tmp_path):
+    """swimlanes.io's editor draws its own syntax under a `sequenceDiagram` line, and a project
+    published such a link as its architecture: `import` read it as swimlanes.io text while
+    `render` and `check` refused it as Mermaid."""
+    text = "sequenceDiagram\n  participant Shop\n  Shop->>Stripe: POST /v1/payment_intents\n"
+    text += "if: asynchronous webhook\n  Stripe -> Shop: payment_intent.succeeded\nend\n"
+    link = make_link(text)
+    out = tmp_path / "shop.svg"
+    drawn = run("render", link, "-o", str(out))
+    assert drawn.exit_code == 0, drawn.output
+    assert "<link>:1:1: warning: this text starts with Mermaid's header but goes on in " in (
+        drawn.output
+    )
+    assert "(line 4: if: asynchronous webhook)" in drawn.output
+    svg = out.read_text(encoding="utf-8")
+    assert "payment_intent.succeeded" in svg and "sequenceDiagram" not in svg
+    checked = volley.check(link)
+    assert run("import", link, "-o", str(tmp_path / "shop.volley")).exit_code == 0
+    imported = volley.parse((tmp_path / "shop.volley").read_text(encoding="utf-8"))
+    assert (
+        [m.label for m in checked.diagram.messages()]
+        == [m.label for m in imported.messages()]
+        == ["POST /v1/payment_intents", "payment_intent.succeeded"]
+    )
+
+
 def test_an_embedded_file_holding_a_link_counts_the_links_lines_not_the_files():
     from volley import api
     from volley.docs.fences import Location, Problem

@@ -110,17 +110,24 @@ _NAMED_IN_LINK = re.compile(r" \(the diagram in (?:its link|the link on line \d+
 
 def carried(
     text: str, filename: str | None = None, limits: Limits | None = None
-) -> tuple[str, str | None]:
-    """The diagram a source holds, and the name its errors give: a swimlanes.io share link
-    alone (how people pass such diagrams around) holds the text it carries, whose lines
-    errors count (`flow.volley (the diagram in its link):3:7`); any other text is the diagram
-    itself."""
+) -> tuple[str, str | None, list[Diagnostic]]:
+    """The diagram a source holds, the name its errors give, and what reading it so is to be
+    told: a swimlanes.io share link alone (how people pass such diagrams around) holds the
+    text it carries, whose lines errors count (`flow.volley (the diagram in its link):3:7`);
+    any other text is the diagram itself."""
     from volley.share_links import decode_link, import_hint, is_link
 
     if not is_link(text):
-        return text, filename
+        return text, filename, []
     diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
+    named = filename if filename == LINK_NAME else in_link_named(filename or "<input>")
     foreign = foreign_header(diagram.split("\n"))
+    if foreign is not None:  # swimlanes.io's editor draws its own syntax under Mermaid's header
+        from volley.importers.mermaid import read_as_swimlanes
+
+        found = read_as_swimlanes(diagram, named or LINK_NAME)
+        if found is not None:
+            return found[0], named, [found[1]]
     if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
         command, out = import_hint(text, filename)
         # Said of its start alone: what follows may be swimlanes.io's syntax, which that editor
@@ -135,7 +142,7 @@ def carried(
             source_line=text.strip(),
             hint=f"run: {command}, then edit and render {out}",
         )
-    return diagram, filename if filename == LINK_NAME else in_link_named(filename or "<input>")
+    return diagram, named, []
 
 
 def _parsed(
@@ -144,8 +151,9 @@ def _parsed(
     """The diagram a source holds, its text and the name its errors give (see `carried`). A
     link's diagram was written on swimlanes.io: the links it makes from that site's root are
     made whole, or drawn anywhere else they would point at the site the picture is on."""
-    source, named = carried(text, filename, limits)
+    source, named, said = carried(text, filename, limits)
     diagram = parse(source, filename=named, limits=limits)
+    diagram.warnings[:0] = said
     if source is not text:
         from volley.share_links import site_links
 

@@ -224,6 +224,20 @@ def _saved_from_swimlanes(text: str, filename: str | None, refused: VolleyError)
     return mixed(text, filename or "<input>", refused)
 
 
+def read_as_swimlanes(text: str, filename: str) -> tuple[str, Diagnostic] | None:
+    """A swimlanes.io text under Mermaid's header (see `_saved_from_swimlanes`), with the
+    header made a comment, and the warning that says so; None when Mermaid reads it whole or
+    stops at a line of its own syntax."""
+    try:
+        _Reader(normalise(text).split("\n"), 0, filename).read()
+    except VolleyError as exc:
+        if _SWIMLANES_LINE.match(exc.errors[0].source_line or ""):
+            from volley.importers.swimlanes import header_as_comment
+
+            return header_as_comment(text, filename, exc)
+    return None
+
+
 def diagram_lines(text: str, filename: str | None = None) -> list[int]:
     """The line each ```mermaid sequence diagram of a page starts on, as its `Imported.line`
     gives it, whether it reads or not: a page of several tools' diagrams numbers them all."""

@@ -121,6 +121,23 @@ def mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
     syntax (`if:` … `end`), which swimlanes.io draws and Mermaid refuses: read as swimlanes.io
     text, the header kept as a comment and the user told; None when it does not read so
     either."""
+    found = header_as_comment(source, name, refused)
+    if found is None:
+        return None
+    commented, said = found
+    try:
+        text, warnings = _canonical(commented, name)
+    except VolleyError:
+        return None
+    return Imported(text, None, warnings=(said, *warnings))
+
+
+def header_as_comment(
+    source: str, name: str, refused: VolleyError
+) -> tuple[str, Diagnostic] | None:
+    """The text of `mixed` with its Mermaid header made a comment, and the warning that says
+    why (`refused`: Mermaid's error at the first line of swimlanes.io's); None without a
+    header."""
     from volley.language.parser import foreign_header
 
     lines = source.split("\n")
@@ -130,10 +147,6 @@ def mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
     number = header[0]
     written = lines[number - 1]
     lines[number - 1] = f"// {written.strip()}"
-    try:
-        text, warnings = _canonical("\n".join(lines), name)
-    except VolleyError:
-        return None
     first = refused.errors[0]
     said = Diagnostic(
         f"this text starts with Mermaid's header but goes on in swimlanes.io's syntax, which "
@@ -145,7 +158,7 @@ def mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
         written,
         severity="warning",
     )
-    return Imported(text, None, warnings=(said, *warnings))
+    return "\n".join(lines), said
 
 
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
