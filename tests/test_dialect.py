@@ -1259,6 +1259,13 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
             '"Frontend Externall" is another participant than "Frontend External"',
         ),
         ("A -> Gateway: x\nGateway -> A: y\nGatewya -> A: z\n", 3, 1, '"Gatewya" is another'),
+        (  # a note under its one message names nobody: it spans the message's lanes
+            "Frontend Externall -> Netuno App\nnote: hi\nFrontend External -> Netuno App: x\n"
+            "Frontend External <<-- Netuno App: y\n",
+            1,
+            1,
+            '"Frontend Externall" is another participant than "Frontend External"',
+        ),
     ],
 )
 def test_a_name_that_is_most_likely_a_slip_is_pointed_out(text, line, column, said):

@@ -221,12 +221,13 @@ def _name_warnings(
 
 
 def _named(item: Item) -> list[str]:
-    """The participants a message, a note or an activation names."""
+    """The participants a message, a note or an activation names (a `note:` under a message
+    names none: it spans the message's)."""
     if isinstance(item, Message):
         return [item.sender, item.receiver]
     if isinstance(item, Activation):
         return [item.participant]
-    if isinstance(item, Note):
+    if isinstance(item, Note) and not item.attached:
         return item.over
     return []
 
