@@ -102,11 +102,13 @@ def test_a_note_ends_at_end_and_bare_else_inside_a_block():
 
 
 def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
-    text = "note A:\nLoop over the pages.\nIf it fails, participants retry.\nAnd then stop.\n"
+    text = "note A:\nloop over the pages\nIf it fails, participants retry.\nAnd then stop.\n"
+    text += "Loop detection is handled by the proxy.\nAlt text is required!\nOrder matters.\n"
     diagram = parse(text + "A -> B\n")
     assert diagram.items[0].text == text.split(":", 1)[1].strip()
     assert len(diagram.items) == 2
-    # The line that starts with Mermaid's `loop` is pointed out, in case the keyword was meant.
+    # The line that starts with Mermaid's `loop` is pointed out, in case the keyword was meant;
+    # a sentence (three words or more, and its full stop) is prose, as swimlanes.io's notes are.
     assert [(w.line, w.severity) for w in diagram.warnings] == [(2, "warning")]
     assert "read as text of the note on line 1" in diagram.warnings[0].message
 

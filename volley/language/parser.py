@@ -268,10 +268,15 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
     if name == "TITLE":  # Mermaid's `title Login` is a diagram's first line, not a note's
         return "text"
     # "And then …" and "Else …" start prose too often to point out but in the block they would
-    # be a branch of; Mermaid's statement words (`loop every minute`, `activate A`) rarely do.
-    return "branch text" if name in ("ELSE", "AND") else "keyword text"
+    # be a branch of; Mermaid's statement words (`loop every minute`, `activate A`) rarely do,
+    # and a statement is no sentence ("Loop detection is handled by the proxy.")
+    if name in ("ELSE", "AND"):
+        return "branch text"
+    return "text" if _SENTENCE.fullmatch(line) else "keyword text"
 
 
+# Three words or more ending as a sentence does: a note's prose, whatever its first word
+_SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
 # Something of an arrow in a line: such a line is a message written wrong, not a note's words.
 _ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 # A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as
