@@ -36,6 +36,10 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    # a shell command or SQL inside a JSON string: the quotes are JSON's escapes, kept
+    ('{"q": "DELETE FROM s WHERE token=\\"$V\\""}', '{"q": "DELETE FROM s WHERE token=\\"$M\\""}'),
+    ('{"cmd": "export API_TOKEN=\\"$V\\" && curl -d \\"password=$V\\""}',
+     '{"cmd": "export API_TOKEN=\\"$M\\" && curl -d \\"password=$M\\""}'),  # fmt: skip
     # a key or an auth may hold any character; only a `code` must be token-shaped
     ('{"key": "Xk9#mP2$qL7!vZ", "auth": "admin:p@ssw0rd1"}', '{"key": "$M", "auth": "$M"}'),
     ("authorization: Basic $V==", "authorization: Basic $M"),
@@ -245,6 +249,9 @@ def test_redacted_bodies_keep_their_structure():
     assert rows["user"] == "bob" and rows["Content-Type"] == "application/json"
     assert table.start is not None and table.start.target == f"/login?api_key={MASK}"
     json.loads(redact_body('{"apikey": 42, "password": "x\\"y"}'))  # still JSON
+    # a pair quoted inside a JSON string keeps the string's escapes: `token=\"…\"`
+    shell = json.loads(redact_body(json.dumps({"cmd": 'psql "password=hunter22x9" -l'})))
+    assert shell == {"cmd": f'psql "password={MASK}" -l'}
 
 
 def test_a_card_security_code_in_a_label_is_masked_but_not_prose_about_it():

@@ -338,10 +338,11 @@ _LINE_PAIR = re.compile(
     r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
 )
 # `key=value` in a query string or fragment, a form body, a cookie list, a connection string;
-# `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`).
+# `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`),
+# or as a JSON string holds it (`"export API_TOKEN=\"…\""`, a shell command in a tool call).
 _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
-    r"(?:\"([^\"\n]*)\"|([^&#;,\s\"'<>]*))"
+    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\"|\"([^\"\n]*)\"|((?:[^&#;,\s\"'<>\\]|\\(?!\"))*))"
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
@@ -555,13 +556,14 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _PARAM.finditer(text):
-        value = 2 if match.group(2) is not None else 3  # quoted, or as it stands
+        # quoted as JSON holds it, quoted, or as it stands
+        value = next((group for group in (2, 3) if match.group(group) is not None), 4)
         start, end = match.span(value)
         opened = match.start() > 0 and text[match.start() - 1] == "("
-        if value == 3 and opened and text[start:end].endswith(")"):
+        if value == 4 and opened and text[start:end].endswith(")"):
             end -= 1  # `(PGPASSWORD=hunter22)`: the parenthesis closes around the pair
         if (
-            value == 3
+            value == 4
             and match.group(1).lower().endswith("authorization")
             and _AUTH_PARAM_AFTER.match(text, end)
         ):
