@@ -36,6 +36,9 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    # a file's lines in a tool's result, and JSON inside JSON, read as the program reads them
+    ('{"text": "DB_HOST=db\\nDB_PASSWORD=$V\\n"}', '{"text": "DB_HOST=db\\nDB_PASSWORD=$M\\n"}'),
+    ('{"text": "{\\"api_key\\": \\"$V\\"}"}', '{"text": "{\\"api_key\\": \\"$M\\"}"}'),
     # a shell command or SQL inside a JSON string: the quotes are JSON's escapes, kept
     ('{"q": "DELETE FROM s WHERE token=\\"$V\\""}', '{"q": "DELETE FROM s WHERE token=\\"$M\\""}'),
     ('{"cmd": "export API_TOKEN=\\"$V\\" && curl -d \\"password=$V\\""}',

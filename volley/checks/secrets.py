@@ -39,6 +39,7 @@ from __future__ import annotations
 import bisect
 import importlib
 import itertools
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -1086,13 +1087,30 @@ def _find_written(text: str, prose: bool) -> list[Secret]:
     secret found there masked where it stands encoded."""
     found = _find_unencoded(text, prose)
     layers = 0
-    for layer, where in decoded_layers(text):
+    for layer, where in _layers(text, prose):
         layers += 1
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end])
             for secret in _find_unencoded(layer, prose)
         ]
     return _merged(found) if layers else found
+
+
+def _layers(text: str, prose: bool) -> Iterator[tuple[str, Sequence[int]]]:
+    """The readings of a text besides itself, each with where its characters start in `text`
+    (one more entry: where it ends): each percent-decoded layer, and a body's JSON strings
+    with their escapes read, as the program that gets them reads them (a file's lines in a
+    tool's result, `"DB_HOST=db\\nDB_PASSWORD=…"`; JSON inside JSON, `"{\\"token\\": …}"`)."""
+    if "%" in text:
+        yield from decoded_layers(text)
+    if not prose and "\\" in text and _JSON_ESCAPE.search(text):
+        yield _rewritten(
+            text, _JSON_ESCAPE, lambda found: (json.loads(f'"{found[0]}"'), found.start())
+        )
+
+
+# An escape in a JSON string: `\"`, `\\`, `\n`, `\u00e9` …
+_JSON_ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})')
 
 
 def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
@@ -1301,7 +1319,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
 
     Each way of finding secrets looks once, at the readings its cheap test lets through,
     joined by new lines. A text's readings are those `_find` looks at: the text as written and
-    as a reader sees it (`_visible`), and as each percent-decoded layer of those reads; for
+    as a reader sees it (`_visible`), and each of those as its other layers read (`_layers`); for
     prose, each of those as shown (its escapes
     taken out) with its line breaks made new lines, and, where a private key may start, whole,
     all read as a body (which finds all a label's reading finds and more). Every pattern but a
@@ -1321,11 +1339,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
         versions = [
             version
             for source in sources
-            for version in (
-                [source, *(layer for layer, _ in decoded_layers(source))]
-                if "%" in source
-                else [source]
-            )
+            for version in (source, *(layer for layer, _ in _layers(source, not as_body)))
         ]
         if as_body:
             readings += versions
