@@ -1258,8 +1258,8 @@ def test_an_xray_trace_is_a_call_for_each_segment_and_each_calling_subsegment():
     assert arrows(diagram) == [
         ("Client", "->", "Scorekeep", "POST /api/user"),
         ("Scorekeep", "->", "DynamoDB", "UpdateItem"),
-        ("DynamoDB", "-->", "Scorekeep", "ok"),
-        ("Scorekeep", "-->", "Client", "ok"),
+        ("DynamoDB", "-->", "Scorekeep", "200"),  # its http.response.status, as OTLP's reads
+        ("Scorekeep", "-->", "Client", "200"),
     ]
     served, called = diagram.messages()[:2]
     assert rows(served)["duration"] == "232 ms"
@@ -1307,6 +1307,34 @@ def test_xray_segments_as_an_sdk_sends_them_to_the_daemon_with_a_fault():
         ("orders", "->", "orders", "render"),
         ("orders", "-->", "Client", "ok"),
     ]
+
+
+def test_an_xray_segment_sent_in_progress_then_complete_is_drawn_as_it_ended():
+    """X-Ray's guide: "send the complete segment to overwrite the in-progress segment". The
+    first copy was kept: a 500 was drawn as answered "ok"; a segment still in progress was
+    drawn answered "ok" too; and X-Ray's `http.response.status` was never a reply's status."""
+    started = {
+        "name": "example.com",
+        "id": "70de5b6f19ff9a0b",
+        "trace_id": "1-581cf771-a006649127e371903a2de979",
+        "start_time": 1478293361.271,
+        "in_progress": True,
+    }
+    ended = {key: value for key, value in started.items() if key != "in_progress"}
+    ended |= {"end_time": 1478293361.449, "fault": True}
+    ended |= {"http": {"request": {"method": "GET"}, "response": {"status": 500}}}
+    header = '{"format": "json", "version": 1}\n'
+    both = header + json.dumps(started) + "\n" + header + json.dumps(ended) + "\n"
+    assert arrows(import_trace(both))[-1] == (
+        "example.com",
+        "-->",
+        "Client",
+        "**error** 500: fault",
+    )
+    assert arrows(import_trace(header + json.dumps(started)))[-1][-1] == "(no end recorded)"
+    ended.pop("fault")
+    ended["http"]["response"]["status"] = 503
+    assert arrows(import_trace(json.dumps(ended)))[-1][-1] == "503"
 
 
 def test_collector_output_keeps_a_value_written_over_several_lines_whole():

@@ -54,7 +54,7 @@ _PEER_KEYS = (
     "gen_ai.system", "rpc.service", "upstream_cluster.name", "server.address", "net.peer.name",
     "peer.hostname", "http.host", "net.sock.peer.addr", "peer.address",
 )  # fmt: skip
-_HTTP_STATUS_KEYS = ("http.response.status_code", "http.status_code")
+_HTTP_STATUS_KEYS = ("http.response.status_code", "http.status_code", "http.response.status")
 # gRPC's status codes by number (https://grpc.io/docs/guides/status-codes/): a reply reads
 # `0 OK` or `14 UNAVAILABLE`, where the number alone tells a reader little.
 _GRPC_CODES = (
@@ -1068,12 +1068,16 @@ class _Builder:
         # what consumers did with a message, kept back to be drawn at its time (`publish`):
         # (when, the items, when it ended)
         self._late: list[tuple[int, list[Item], int]] = []
-        seen: set[tuple[str, str]] = set()
-        for span in spans:  # the same span twice (ui_01 has one): keep the first
-            if span.id and (span.trace, span.id) in seen:
-                continue  # but spans with no id (the OTLP specification's example) are many
-            seen.add((span.trace, span.id))
-            self.spans.append(span)
+        kept: dict[tuple[str, str], int] = {}  # where each span is in self.spans
+        for span in spans:  # the same span twice (ui_01 has one): keep the first, unless it
+            # was still open and this one ended (X-Ray sends a segment in progress, then the
+            # complete one to overwrite it)
+            at = kept.get((span.trace, span.id)) if span.id else None
+            if at is None:  # spans with no id (the OTLP specification's example) are many
+                kept[(span.trace, span.id)] = len(self.spans)
+                self.spans.append(span)
+            elif self.spans[at].end is None and span.end is not None:
+                self.spans[at] = span
         by_id = {(s.trace, s.id): s for s in self.spans}
         self.roots: dict[str, list[_Span]] = defaultdict(list)
         for span in self.spans:
@@ -1262,6 +1266,8 @@ class _Builder:
         if any(s.error is not None for s in ends):
             text = "**error**" + (f" {label(status)}" if status else "")
             text += f": {label(why)}" if why and why != status else ""  # Zipkin: error=401
+        elif status is None and all(s.end is None for s in ends):
+            text = "(no end recorded)"  # still open when the trace was written
         else:
             text = label(status or "ok")
         return Message(
