@@ -36,6 +36,10 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    # a session's id opens the session; a quoted value in a statement, after any secret name
+    ("GET /b?sid=$V&session=$V HTTP/1.1", "GET /b?sid=$M&session=$M HTTP/1.1"),
+    ("db.statement: DELETE FROM s WHERE token='$V' OR api_token = \"$V\"",
+     "db.statement: DELETE FROM s WHERE token='$M' OR api_token = \"$M\""),  # fmt: skip
     # a file's lines in a tool's result, and JSON inside JSON, read as the program reads them
     ('{"text": "DB_HOST=db\\nDB_PASSWORD=$V\\n"}', '{"text": "DB_HOST=db\\nDB_PASSWORD=$M\\n"}'),
     ('{"text": "{\\"api_key\\": \\"$V\\"}"}', '{"text": "{\\"api_key\\": \\"$M\\"}"}'),
@@ -156,6 +160,7 @@ QUIET = [
     "Authorization: Bearer eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9…",  # a JWT's header, cut
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
+    '{"session": "morning", "sid": 3, "q": "WHERE token = \'<token>\'"}',
     # a string's own words, not a pair; algorithms and references under key-like names
     '{"label": "Password:", "hint": "At least 12 characters", "t": "Enter token:"}',
     '{"signing_key": "RS256", "hmacKey": "sha256", "authentication": "SAML2", "pw": 2}',

@@ -78,8 +78,9 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
 WEAK_SECRET_NAMES = frozenset(
-    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication"}
-)
+    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication",
+     "session", "sid"}  # a session's id is what opens it: `?sid=38af…`, `"session": "s%3A…"`
+)  # fmt: skip
 # … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
 WEAK_SECRET_SUFFIXES = (
     "pass", "signingkey", "encryptionkey", "hmackey", "licensekey", "appkey",  # or `RS256`
@@ -111,7 +112,7 @@ NOT_SECRET_SUFFIXES = (
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
     "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
-    "appid",
+    "appid", "sid",
 )  # fmt: skip
 
 
@@ -573,6 +574,20 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
             yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
 
 
+# `name = 'value'` inside a line: SQL's `WHERE api_token = '…'` (a trace's `db.statement`),
+# a script's `secret='…'`
+_QUOTED_ASSIGNMENT = re.compile(
+    r"(?<![\w.\-])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\")"
+)
+
+
+def _assignment_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    for match in _QUOTED_ASSIGNMENT.finditer(text):
+        value = 2 if match.group(2) is not None else 3
+        if _secret_value(match.group(1), match.group(value), prose):
+            yield Secret(*match.span(value), f'the "{_short(match.group(1))}" value')
+
+
 def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _XML.finditer(text):
         if _secret_value(match.group(1), match.group(2).strip(), prose):
@@ -998,6 +1013,7 @@ _FINDERS: _Finders = (
     (_json_secrets, _may_name_secret),
     (_inline_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
+    (_assignment_secrets, _may_name_secret),
     (_xml_secrets, _may_name_secret),
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
