@@ -299,6 +299,11 @@ def test_zipkin_list_of_traces_draws_each_trace_as_a_section():
             '[{"traceId": "a", "id": "b", "binaryAnnotations": []}]',
             "span 1 is Zipkin's v1 format",
         ),
+        (  # v1 without binaryAnnotations (left out when empty): its lanes were "unknown service"
+            '[{"traceId": "a", "id": "b", "annotations": [{"value": "sr", "timestamp": 1,'
+            ' "endpoint": {"serviceName": "zipkin-query"}}]}]',
+            "span 1 is Zipkin's v1 format (annotations with an endpoint)",
+        ),
     ],
 )
 def test_malformed_zipkin_says_which_span_and_what_was_expected(text, problem):

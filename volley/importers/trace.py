@@ -901,10 +901,18 @@ def _zipkin_problem(data: list) -> str | None:
                 if span.get(key) is not None and not isinstance(span[key], kind):
                     wanted = "an object" if kind is dict else "an array"
                     return f"{where}span {index}'s {key} is {_json_type(span[key])}, not {wanted}"
-            if "binaryAnnotations" in span:
+            # v1 names services in binaryAnnotations, or only in its annotations' endpoints
+            # (`{"value": "sr", "endpoint": {"serviceName": …}}`, binaryAnnotations left out)
+            v1 = "binaryAnnotations" if "binaryAnnotations" in span else None
+            if v1 is None and any(
+                isinstance(note, dict) and "endpoint" in note
+                for note in span.get("annotations") or ()
+            ):
+                v1 = "annotations with an endpoint"
+            if v1 is not None:
                 return (
-                    f"{where}span {index} is Zipkin's v1 format (binaryAnnotations); export"
-                    " the v2 format (/api/v2/trace/{id})"
+                    f"{where}span {index} is Zipkin's v1 format ({v1}); export the v2 format"
+                    " (/api/v2/trace/{id})"
                 )
     return None
 
