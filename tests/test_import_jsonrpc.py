@@ -179,6 +179,30 @@ def test_a_batch_of_messages_and_junk_keeps_its_messages():
     assert second.request.body == '{"jsonrpc":"2.0","method":"b"}'
 
 
+def test_json_rpc_1_0_answers_carry_a_null_error_and_notify_with_a_null_id():
+    """JSON-RPC 1.0 (Bitcoin Core's, the spec's own example): a success carries `"error":
+    null`, titled Error; a notification has `"id": null`, drawn as a request never answered."""
+    diagram = session_diagram(
+        [
+            Sent("client", '{"method": "echo", "params": ["Hello"], "id": 1}'),
+            Sent("server", '{"result": "Hello", "error": null, "id": 1}'),
+            Sent("server", '{"method": "userLeft", "params": ["user3"], "id": null}'),
+            Sent("client", '{"jsonrpc": "2.0", "method": "ping", "id": null}'),  # 2.0: a request
+        ]
+    )
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "echo"),
+        ("Server", "-->", "Client", "result"),
+        ("Server", "->>", "Client", "userLeft"),
+        ("Client", "->", "Server", "ping"),
+    ]
+    answer = diagram.messages()[1]
+    assert answer.response is not None and answer.response.label == "Response"
+    assert [item.text for item in diagram.items if isinstance(item, Note)] == [
+        "no response to id null before the session ended"
+    ]
+
+
 def test_unanswered_request_and_unknown_response_say_so():
     diagram = session_diagram(
         [

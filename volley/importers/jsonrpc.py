@@ -170,7 +170,7 @@ def session_diagram(
             if not is_message(message):  # in a batch beside messages: answered as invalid
                 quoted = label(f"not JSON-RPC, in a batch: {text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
-            elif "method" in message and "id" in message:
+            elif "method" in message and not _notification(message):
                 payload = _payload("Request", text, line.as_logged, limit)
                 request = Message(0, here, there, "->", rpc_request_label(message), request=payload)
                 key = (line.sender, _key(message["id"]))
@@ -194,6 +194,12 @@ def session_diagram(
             items[-1].label += " " + label("(cut short in the log)")
     unanswered += [_unanswered(key[1], asked, cancels.get(key)) for key, asked in waiting.items()]
     return Diagram(participants=[lanes["client"], lanes["server"]], items=_noted(items, unanswered))
+
+
+def _notification(message: dict) -> bool:
+    """Whether a message with a method expects no answer: 2.0's has no id; 1.0's has an id of
+    null (2.0 only discourages a null id on a request)."""
+    return "id" not in message or (message["id"] is None and message.get("jsonrpc") != "2.0")
 
 
 def _unanswered(message_id: str, request: Message, cancel: Message | None) -> tuple[str, Message]:
@@ -267,7 +273,8 @@ def _response(
     elif asked[0] != (_OTHER[sender], message_id):
         request.label += " " + label(f"(id {message_id})")
         words += " " + label(f"(id {message_id})")
-    kind = "Error" if "error" in message else "Response"
+    # JSON-RPC 1.0 answers with both members, the unused one null
+    kind = "Error" if message.get("error") is not None else "Response"
     payload = _payload(kind, text, line.as_logged, limit)
     return Message(0, here, there, "-->", words, response=payload)
 
