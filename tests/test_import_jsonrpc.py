@@ -1310,6 +1310,33 @@ def test_a_transcript_marked_with_directions_is_read_as_marked():
     ]
 
 
+def test_a_transcript_message_may_run_over_several_lines():
+    """The JSON-RPC 2.0 specification prints a batch, and a long object, over several lines
+    under its `-->`: such a transcript was "cannot tell what format this is"."""
+    text = (
+        '--> {"jsonrpc": "2.0", "method": "subtract",\n     "params": [42, 23], "id": 1}\n'
+        '<-- {"jsonrpc": "2.0", "result": 19, "id": 1}\n'
+        '--> [\n  {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n'
+        '  {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}\n]\n'
+        '<-- [\n  {"jsonrpc": "2.0", "result": 7, "id": "1"}\n]\n'
+    )
+    assert detect(text) is IMPORTERS["jsonrpc"]
+    diagram = import_jsonrpc(text)
+    assert arrows(diagram) == [
+        ("Client", "->", "Server", "subtract"),
+        ("Server", "-->", "Client", "result"),
+        ("Client", "->", "Server", "sum"),
+        ("Client", "->>", "Server", "notify_hello"),
+        ("Server", "-->", "Client", "result"),
+    ]
+    first = diagram.messages()[0].request
+    assert first is not None and json.loads(first.body)["params"] == [42, 23]
+    # a mark's text that no line below completes stays its own line: a message not JSON
+    broken = import_jsonrpc('--> {"jsonrpc": "2.0",\n<-- {"jsonrpc": "2.0", "result": 1, "id": 1}')
+    assert notes_of(broken) == ['not JSON-RPC, as sent: {"jsonrpc": "2.0",']
+    assert arrows(broken) == [("Server", "-->", "Client", "result (id 1: no request seen)")]
+
+
 def test_a_transcript_message_that_is_not_json_is_kept_with_a_warning_at_its_place(tmp_path):
     """go-ethereum tests a request that is not JSON (`--> 'f`), which the node answers with
     id null: the file was "cannot tell what format this is", or an error at its first line."""

@@ -637,15 +637,52 @@ _TRANSCRIPT_COMMENT = re.compile(r"[ \t]*//[ \t]*(?P<rest>.*)")
 _WSCAT_LINE = re.compile(r"[ \t]*(?:\$[ \t]*)?wscat[ \t].*|(?i:[ \t]*(?:dis)?connected\b.*)")
 
 
+def _transcript_lines(lines: list[str]) -> Iterator[tuple[int, re.Match[str] | None, str]]:
+    """Each message of a transcript as (its first line's index, its direction mark, its text),
+    the lines under a mark that continue its JSON taken with it (the JSON-RPC specification
+    prints a batch over several lines); each other line as (its index, None, the line)."""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        mark = _TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line)
+        if mark is None:
+            yield index, None, line
+            index += 1
+            continue
+        first, text, index = index, mark["rest"].strip(), index + 1
+        if mark.re is _TRANSCRIPT_LINE and not _is_json(text):
+            for end in range(index, min(len(lines), index + _MESSAGE_LINES)):
+                if _TRANSCRIPT_LINE.fullmatch(lines[end]) or _TRANSCRIPT_ODD.fullmatch(lines[end]):
+                    break
+                if lines[end].rstrip().endswith(("}", "]")):
+                    whole = "\n".join([text, *lines[index : end + 1]])
+                    if _is_json(whole):
+                        text, index = whole, end + 1
+                        break
+        yield first, mark, text
+
+
+_MESSAGE_LINES = 2000  # a message printed over more lines than this is no transcript's
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def _is_transcript(text: str) -> bool:
-    lines = [line for line in text.split("\n", 2000)[:2000] if line.strip()]
-    said = [
-        line
-        for line in lines
-        if not _TRANSCRIPT_COMMENT.fullmatch(line) and not _WSCAT_LINE.fullmatch(line)
+    lines = text.split("\n", 2000)[:2000]
+    marks = [
+        mark
+        for _, mark, said in _transcript_lines(lines)
+        if said.strip()
+        and not _TRANSCRIPT_COMMENT.fullmatch(said)
+        and not _WSCAT_LINE.fullmatch(said)
     ]
-    marked = [_TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line) for line in said]
-    return all(marked) and any(map(_TRANSCRIPT_LINE.fullmatch, said))
+    return all(marks) and any(mark is not None and mark.re is _TRANSCRIPT_LINE for mark in marks)
 
 
 def _transcript(text: str) -> tuple[list[Sent], list[Diagnostic]]:
@@ -654,16 +691,15 @@ def _transcript(text: str) -> tuple[list[Sent], list[Diagnostic]]:
     sent = []
     warnings: list[Diagnostic] = []
     lines = text.split("\n")
-    for number, line in enumerate(lines):
-        if message := _TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line):
-            side: Side = "client" if message["way"] in (">>", "-->", ">") else "server"
-            rest = message["rest"].strip()
+    for number, mark, said in _transcript_lines(lines):
+        if mark is not None:
+            side: Side = "client" if mark["way"] in (">>", "-->", ">") else "server"
             try:
-                json.loads(rest)
+                json.loads(said)
             except (ValueError, RecursionError) as exc:
-                warnings.append(not_json(exc, lines, number, rest, message.start("rest")))
-            sent.append(Sent(side, rest))
-        elif (comment := _TRANSCRIPT_COMMENT.fullmatch(line)) and comment["rest"].strip():
+                warnings.append(not_json(exc, lines, number, said, mark.start("rest")))
+            sent.append(Sent(side, said))
+        elif (comment := _TRANSCRIPT_COMMENT.fullmatch(said)) and comment["rest"].strip():
             sent.append(Sent("client", comment["rest"].strip(), remark=True))
     return sent, warnings
 
