@@ -1310,6 +1310,15 @@ def test_a_transcript_marked_with_directions_is_read_as_marked():
     ]
 
 
+def test_a_method_that_is_no_name_is_no_request():
+    """The specification's invalid request, `{"method": 1}`, was a notification named 1."""
+    diagram = session_diagram([Sent("client", '{"jsonrpc": "2.0", "method": 1, "params": "bar"}')])
+    assert arrows(diagram) == []
+    assert notes_of(diagram) == [
+        'not JSON-RPC, as sent: {"jsonrpc": "2.0", "method": 1, "params": "bar"}'
+    ]
+
+
 def test_a_transcript_message_may_run_over_several_lines():
     """The JSON-RPC 2.0 specification prints a batch, and a long object, over several lines
     under its `-->`: such a transcript was "cannot tell what format this is"."""

@@ -1342,6 +1342,19 @@ def test_an_xray_segment_sent_in_progress_then_complete_is_drawn_as_it_ended():
     assert arrows(import_trace(json.dumps(ended)))[-1][-1] == "503"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ['{"data": [{"traceID": "abc", "spans": [], "processes": {}}]}', '{"resourceSpans": []}'],
+)
+def test_a_trace_with_no_spans_says_so(text):
+    """An empty diagram and exit 0 without a word looked broken (an empty HAR said so)."""
+    (found,) = convert(text, "empty.json")
+    assert [w.message for w in found.warnings] == [
+        "the trace holds no spans: there is nothing to draw"
+    ]
+    assert found.warnings[0].severity == "warning"
+
+
 def test_collector_output_keeps_a_value_written_over_several_lines_whole():
     """The exporter writes a string as it is: a statement or a stack trace runs over several
     lines, up to its `)`. Only its first line was kept, and a line of it that looked like a

@@ -161,6 +161,7 @@ QUIET = [
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
     '{"session": "morning", "sid": 3, "q": "WHERE token = \'<token>\'"}',
+    "db.statement: SELECT * FROM s WHERE token=$1 AND password=:pw OR api_token = ?",  # binds
     # a string's own words, not a pair; algorithms and references under key-like names
     '{"label": "Password:", "hint": "At least 12 characters", "t": "Enter token:"}',
     '{"signing_key": "RS256", "hmacKey": "sha256", "authentication": "SAML2", "pw": 2}',

@@ -134,6 +134,7 @@ _STAND_IN = re.compile(
     r"|\[[^\[\]]*\]"  # [redacted]
     r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
     r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"  # $TOKEN, ${TOKEN}, %TOKEN%
+    r"|\$[0-9]{1,3}|\?|:[A-Za-z_][A-Za-z0-9_]*"  # SQL's bind parameters: $1, ?, :token
     r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
     r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false)"
     r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it

@@ -121,7 +121,11 @@ def compact(said: str) -> str:
 
 
 def is_message(value: Any) -> bool:
-    return isinstance(value, dict) and ("method" in value or "id" in value)
+    """A JSON-RPC request or notification (its method a name), or an answer (an id, no method):
+    `{"method": 1}` is the specification's own invalid request."""
+    if not isinstance(value, dict):
+        return False
+    return isinstance(value.get("method"), str) if "method" in value else "id" in value
 
 
 # Where a log left out the middle of a long message: Claude Desktop writes

@@ -238,6 +238,12 @@ def convert(
         records = f"{counted(others, 'record', 'records')} of this file {verb}"
         words = f"{records} logs or metrics, not spans: the diagram draws the traces alone"
         said = (Diagnostic(words, filename, severity="warning"),)
+    if not diagram.items:  # an empty diagram looks broken
+        said += (
+            Diagnostic(
+                "the trace holds no spans: there is nothing to draw", filename, severity="warning"
+            ),
+        )
     return [replace(imported(diagram, options), warnings=said)]
 
 
