@@ -263,6 +263,36 @@ def test_redacted_bodies_keep_their_structure():
     assert shell == {"cmd": f'psql "password={MASK}" -l'}
 
 
+_FILE = "DB_HOST=db\nDB_PASSWORD=" + LIVE  # a file a tool read, its last line a secret
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        json.dumps({"result": {"content": [{"type": "text", "text": _FILE}], "isError": False}}),
+        json.dumps({"text": "password = " + LIVE + "\nA=1"}),  # the string's first line
+        json.dumps({"text": "password: '" + LIVE + "'\nA=1"}),
+        json.dumps({"function": {"arguments": json.dumps({"content": _FILE + "\n"})}}),
+        json.dumps({"text": json.dumps({"headers": {"Authorization": ["Bearer " + LIVE]}})}),
+        json.dumps({"text": json.dumps({"text": json.dumps({"password": LIVE})})}),
+        '{"text":"{\\u0022password\\u0022:\\u0022' + LIVE + '\\u0022}"}',  # .NET's quotes
+        json.dumps({"text": json.dumps({"number": 4000000000000010, "exp": "12/30"})}),
+        json.dumps({"cmd": "token=" + LIVE + "\\"}),  # a value, then an escaped backslash
+        json.dumps({"a": 1, "text": "x\r\npassword=", "z": True}),  # nothing after it
+        json.dumps({"t": "token=" + LIVE + '\nuser=\\"x\\"\ntoken = \\"' + LIVE + '\\""'}),
+        '{"sql": "ALTER ROLE app PASSWORD \\u0027\\u0027"}',  # an empty password
+    ],
+)
+def test_a_json_body_is_masked_in_its_strings_and_stays_json(body: str):
+    """Each JSON string is read decoded on its own (to three strings deep), as the program
+    that gets it reads it: a pair on a string's last line took its closing quote for its
+    value, one on its first line was no line's, JSON inside JSON leaked, and a mask pasted
+    into an escaped string, or one that split an escape, broke the JSON."""
+    redacted = redact_body(body)
+    assert LIVE not in redacted and "4000000000000010" not in redacted
+    assert json.loads(redacted) is not None, redacted
+
+
 def test_a_card_security_code_in_a_label_is_masked_but_not_prose_about_it():
     from volley.checks.secrets import redact_label
 

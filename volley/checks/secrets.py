@@ -343,9 +343,11 @@ _LINE_PAIR = re.compile(
 # `key=value` in a query string or fragment, a form body, a cookie list, a connection string;
 # `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`),
 # or as a JSON string holds it (`"export API_TOKEN=\"…\""`, a shell command in a tool call).
+# A bare value stops before an escape that is a quote, a backslash, a line break, a tab or
+# a `\u0026` (an escaped `&`): no mask splits one.
 _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
-    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\"|\"([^\"\n]*)\"|((?:[^&#;,\s\"'<>\\]|\\(?!\"))*))"
+    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\"|\"([^\"\n]*)\"|((?:[^&#;,\s\"'<>\\](?:[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
@@ -576,9 +578,10 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 
 # `name = 'value'` inside a line: SQL's `WHERE api_token = '…'` (a trace's `db.statement`),
-# a script's `secret='…'`
+# a script's `secret='…'`; not a name after a JSON string's escape (`\npassword=` is a string's
+# last line, its quote the string's end)
 _QUOTED_ASSIGNMENT = re.compile(
-    r"(?<![\w.\-])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\")"
+    r"(?<![\w.\-\\])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\")"
 )
 
 
@@ -725,8 +728,8 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
         (_SQL_PASSWORD, "a password in SQL"),
     ):
         for match in pattern.finditer(text):
-            group = next(g for g in range(1, (pattern.groups or 0) + 1) if match.group(g))
-            if not is_stand_in(match.group(group)):
+            group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
+            if group and not is_stand_in(match.group(group)):  # `PASSWORD ''` sets none
                 yield Secret(*match.span(group), what)
 
 
@@ -1095,39 +1098,61 @@ def _visible(text: str, prose: bool) -> tuple[str, list[int]]:
     )
 
 
-def _find_written(text: str, prose: bool) -> list[Secret]:
+def _find_written(text: str, prose: bool, depth: int = 3) -> list[Secret]:
     """The secrets in a body, or in prose line by line: a label's `\\n` and `<br>` end a
     line as the picture draws it, so no named value runs on past one; a private key, which
     spans lines by nature, is looked for in the whole text. Prose is read as it shows, its
     markup's escapes taken out (`ghp\\_…` shows as a token, and is one). What a form or a
-    URL encodes once more (`data=%7B%22token%22%3A%22…`), or twice, is read decoded too, each
-    secret found there masked where it stands encoded."""
+    URL encodes once more (`data=%7B%22token%22%3A%22…`), or twice, is read decoded too; and
+    each JSON string of a body that holds an escape, decoded on its own, as the program that
+    gets it reads it (a file's lines in a tool's result, `"DB_HOST=db\\nDB_PASSWORD=…"`;
+    JSON inside JSON, to `depth` strings deep): each secret found there is masked where it
+    stands encoded, its mask escaped as the string's characters are."""
     found = _find_unencoded(text, prose)
     layers = 0
-    for layer, where in _layers(text, prose):
+    for layer, where in decoded_layers(text) if "%" in text else ():
         layers += 1
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end])
             for secret in _find_unencoded(layer, prose)
         ]
+    for string, where in () if prose or not depth else json_strings(text):
+        layers += 1
+        found += [
+            replace(secret, start=where[secret.start], end=where[secret.end], mask=_escaped(secret))
+            for secret in _find_written(string, False, depth - 1)
+        ]
     return _merged(found) if layers else found
 
 
-def _layers(text: str, prose: bool) -> Iterator[tuple[str, Sequence[int]]]:
-    """The readings of a text besides itself, each with where its characters start in `text`
-    (one more entry: where it ends): each percent-decoded layer, and a body's JSON strings
-    with their escapes read, as the program that gets them reads them (a file's lines in a
-    tool's result, `"DB_HOST=db\\nDB_PASSWORD=…"`; JSON inside JSON, `"{\\"token\\": …}"`)."""
-    if "%" in text:
-        yield from decoded_layers(text)
-    if not prose and "\\" in text and _JSON_ESCAPE.search(text):
-        yield _rewritten(
-            text, _JSON_ESCAPE, lambda found: (json.loads(f'"{found[0]}"'), found.start())
-        )
+def json_strings(text: str) -> Iterator[tuple[str, list[int]]]:
+    """Each JSON string in `text` that holds an escape, decoded (by `json`), with where each
+    of its characters starts in `text` (one more entry: where its closing quote is)."""
+    if "\\" not in text:
+        return
+    for literal in _JSON_STRING.finditer(text):
+        if "\\" not in literal[1]:
+            continue
+        try:
+            decoded = json.loads(literal[0])
+        except ValueError:  # not JSON's (a control character in it, an escape it has not)
+            continue
+        # each escape is one character, a surrogate pair's two escapes one too
+        _, where = _rewritten(literal[1], _JSON_ESCAPE, lambda found: ("?", found.start()))
+        if len(where) == len(decoded) + 1:
+            yield decoded, [literal.start(1) + at for at in where]
 
 
-# An escape in a JSON string: `\"`, `\\`, `\n`, `\u00e9` …
-_JSON_ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})')
+# A JSON string literal, and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_JSON_ESCAPE = re.compile(
+    r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
+)
+
+
+def _escaped(secret: Secret) -> str:
+    """A mask as a JSON string holds it (a quoted mask's quotes escaped)."""
+    return json.dumps(secret.mask, ensure_ascii=False)[1:-1]
 
 
 def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
@@ -1336,7 +1361,8 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
 
     Each way of finding secrets looks once, at the readings its cheap test lets through,
     joined by new lines. A text's readings are those `_find` looks at: the text as written and
-    as a reader sees it (`_visible`), and each of those as its other layers read (`_layers`); for
+    as a reader sees it (`_visible`), and as each percent-decoded layer of those reads, and a
+    body's JSON strings each decoded on its own (`json_strings`); for
     prose, each of those as shown (its escapes
     taken out) with its line breaks made new lines, and, where a private key may start, whole,
     all read as a body (which finds all a label's reading finds and more). Every pattern but a
@@ -1356,10 +1382,14 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
         versions = [
             version
             for source in sources
-            for version in (source, *(layer for layer, _ in _layers(source, not as_body)))
+            for version in (
+                source,
+                *(layer for layer, _ in decoded_layers(source) if "%" in source),
+            )
         ]
         if as_body:
             readings += versions
+            readings += _strings_within(text, 3)
             continue
         for version in versions:
             shown = _shown(version)
@@ -1378,6 +1408,15 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
         if let_through[may_find] and next(finder(let_through[may_find], False), None):
             return True
     return False
+
+
+def _strings_within(text: str, depth: int) -> Iterator[str]:
+    """The readings of a body's JSON strings as `_find_written` reads them, each on its own."""
+    for string, _ in json_strings(text) if depth else ():
+        yield string
+        for layer, _ in decoded_layers(string) if "%" in string else ():
+            yield layer
+        yield from _strings_within(string, depth - 1)
 
 
 def _unchanged(text: str) -> str:
