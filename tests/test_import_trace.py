@@ -11,6 +11,7 @@ import pytest
 
 from volley.errors import VolleyError
 from volley.importers import IMPORTERS, convert, detect
+from volley.importers.labels import json_documents
 from volley.importers.trace import import_trace, is_trace
 from volley.importers.traffic import TrafficOptions
 from volley.language.parser import parse
@@ -120,10 +121,7 @@ def test_every_trace_writes_a_diagram_that_reads_back(name):
     diagram = trace(name)
     again = parse(write(diagram))
     assert arrows(again) == arrows(diagram)
-    lines = (CASES / name).read_text().splitlines() if name.endswith(".jsonl") else None
-    documents = (
-        [json.loads(line) for line in lines] if lines else [json.loads((CASES / name).read_text())]
-    )
+    documents = json_documents((CASES / name).read_text())  # JSON Lines, or one after another
     # a file exporter writing logs too puts them beside the spans
     assert all(is_trace(document) for document in documents if "resourceLogs" not in document)
 
@@ -1353,6 +1351,41 @@ def test_a_trace_with_no_spans_says_so(text):
         "the trace holds no spans: there is nothing to draw"
     ]
     assert found.warnings[0].severity == "warning"
+
+
+def test_what_the_go_sdk_prints_is_a_trace():
+    """OpenTelemetry's Go getting-started prints its spans with stdouttrace: one JSON object a
+    span, `SpanContext`, `Parent` (all zeros for a root), `SpanKind` as a number, attributes
+    as `{"Key", "Value": {"Type", "Value"}}`. It was "cannot tell what format this is"."""
+    text = (CASES / "otel-go-stdout.json").read_text(encoding="utf-8")
+    assert detect(text) is IMPORTERS["trace"]
+    diagram = trace("otel-go-stdout.json")
+    assert arrows(diagram) == [
+        ("Client", "->", "dice", "GET /rolldice/Alice"),
+        ("dice", "->", "dice", "roll"),
+        ("dice", "-->", "Client", "200"),
+    ]
+    assert rows(diagram.messages()[1])["roll.value"] == "6"
+    # a call to another service that failed, an event, in a list as a test prints them
+    spans = json.loads("[" + text.replace("}\n{", "},\n{") + "]")
+    call = json.loads(json.dumps(spans[0]))
+    call["SpanKind"], call["Name"] = 3, "GET"
+    call["Attributes"] = [
+        {"Key": key, "Value": {"Type": "STRING", "Value": value}}
+        for key, value in (
+            ("http.request.method", "GET"),
+            ("url.full", "http://stock:8080/items/4"),
+        )
+    ]
+    call["Status"] = {"Code": "Error", "Description": "connection refused"}
+    call["Events"] = [
+        {"Name": "retry", "Attributes": None, "Time": "2023-09-25T12:42:06.177120001+02:00"}
+    ]
+    failed = import_trace(json.dumps([call, spans[1]]))
+    assert arrows(failed)[1:3] == [
+        ("dice", "->", "stock 8080", "GET /items/4"),
+        ("stock 8080", "-->", "dice", "**error**: connection refused"),
+    ]
 
 
 def test_collector_output_keeps_a_value_written_over_several_lines_whole():

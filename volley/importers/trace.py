@@ -116,6 +116,8 @@ def is_trace(data: Any) -> bool:
     (for detection)."""
     if _proto_spans(data) is not None or _is_console_span(data) or is_xray(data):
         return True
+    if _go_spans(data) is not None:
+        return True
     data = _unwrapped(data)
     if isinstance(data, list):
         return _zipkin_problem(data) is None
@@ -190,17 +192,17 @@ def _jaeger_traces_of_spans(spans: list[dict]) -> list[dict]:
 
 
 def detect(text: str) -> int:
-    """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports), Zipkin spans or
-    X-Ray segments; 60 for a trace in a format volley does not read (Datadog's, Zipkin's
-    Thrift JSON, …) and 50 for a JSON array of objects with a `traceId` that are not all
-    spans, so that importing either says what it is rather than that its format is unknown;
-    else 0."""
+    """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports), Zipkin spans,
+    X-Ray segments or the Go SDK's stdout spans; 60 for a trace in a format volley does not
+    read (Datadog's, Zipkin's Thrift JSON, …) and 50 for a JSON array of objects with a
+    `traceId` that are not all spans, so that importing either says what it is rather than
+    that its format is unknown; else 0."""
     if is_collector_text(text):
         return 90
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if head.startswith("["):
         # Zipkin's, Jaeger's; Zipkin's Thrift JSON and Datadog's, to say what they are
-        if not any(key in head for key in ('"traceId"', '"traceID"', '"trace_id"')):
+        if not any(key in head for key in ('"traceId"', '"traceID"', '"trace_id"', '"TraceID"')):
             return 0
     elif not head.startswith("{") or not (
         '"resourceSpans"' in head
@@ -208,7 +210,7 @@ def detect(text: str) -> int:
         or '"traceId"' in head  # Zipkin's one
         or '"spanID"' in head  # Jaeger's storage's one
         or '"span_id"' in head  # the Python SDK's console output
-        or '"TraceID"' in head  # Jaeger's Cassandra span, to say what it is
+        or '"TraceID"' in head  # the Go SDK's stdout output; Jaeger's Cassandra span
         or '"trace_id"' in head  # an X-Ray segment
         or '"Traces"' in head  # X-Ray's batch-get-traces
         or '"Segments"' in head  # X-Ray's segments of one trace
@@ -294,6 +296,10 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
     for document in documents:
         if _is_console_span(document):
             spans.append(_console_span(document))
+            continue
+        go = _go_spans(document)
+        if go is not None:
+            spans += map(_go_span, go)
             continue
         unread = _unread_format(document)
         if unread is not None:
@@ -849,6 +855,71 @@ def _console_span(span: dict) -> _Span:
         ],
         links=links,
     )
+
+
+def _go_spans(data: Any) -> list[dict] | None:
+    """The spans of what OpenTelemetry's Go SDK prints with its stdout exporter (stdouttrace):
+    one span (`Name`, `SpanContext`, `SpanKind`, …) a JSON object, or a list of them; None
+    when `data` is not that."""
+    spans = data if isinstance(data, list) else [data]
+    if spans and all(
+        isinstance(span, dict)
+        and isinstance(span.get("SpanContext"), dict)
+        and "SpanID" in span["SpanContext"]
+        and "SpanKind" in span
+        for span in spans
+    ):
+        return spans
+    return None
+
+
+# Go's zero time: what its exporter prints for a span that has not ended
+_GO_ZERO_TIME = "0001-01-01T00:00:00Z"
+
+
+def _go_span(span: dict) -> _Span:
+    context, parent = _dict(span.get("SpanContext")), _dict(span.get("Parent"))
+    parent_id = str(parent.get("SpanID") or "")
+    status = _dict(span.get("Status"))
+    ended = span.get("EndTime")
+    return _Span(
+        trace=str(context.get("TraceID") or ""),
+        id=str(context.get("SpanID") or ""),
+        parent=parent_id if parent_id.strip("0") else None,  # all zeros: a root
+        service=dict(_go_attributes(span.get("Resource"))).get("service.name", "unknown service"),
+        name=str(span.get("Name") or ""),
+        kind=_KINDS.get(span["SpanKind"], "unspecified"),
+        start=_rfc3339_nanos(span.get("StartTime")) or 0,
+        end=None if ended == _GO_ZERO_TIME else _rfc3339_nanos(ended),
+        attributes=_go_attributes(span.get("Attributes")),
+        error=str(status.get("Description") or "") if status.get("Code") == "Error" else None,
+        events=[
+            _Event(
+                str(event.get("Name") or "event"),
+                _go_attributes(event.get("Attributes")),
+                _rfc3339_nanos(event.get("Time")),
+            )
+            for event in _dicts(span.get("Events"))
+        ],
+        links=[
+            _linked(
+                str(_dict(link.get("SpanContext")).get("SpanID") or ""),
+                str(_dict(link.get("SpanContext")).get("TraceID") or ""),
+                str(context.get("TraceID") or ""),
+            )
+            for link in _dicts(span.get("Links"))
+        ],
+    )
+
+
+def _go_attributes(items: Any) -> list[tuple[str, str]]:
+    """Go's `[{"Key": …, "Value": {"Type": "STRING", "Value": …}}]` as (key, value) pairs, a
+    slice's values as compact JSON."""
+    pairs = []
+    for item in _dicts(items):
+        value = _dict(item.get("Value")).get("Value")
+        pairs.append((str(item.get("Key")), value if isinstance(value, str) else _json_text(value)))
+    return pairs
 
 
 def _console_id(raw: Any) -> str:
