@@ -19,9 +19,7 @@ raster files and the interactive viewer agree to the pixel.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 import re
 import warnings
 from collections.abc import Iterator
@@ -32,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from volley.errors import Diagnostic, VolleyError
 from volley.language.parser import foreign_header, parse
 from volley.limits import DEFAULT_LIMITS, Limits, check_items, check_output, check_picture
-from volley.model import Diagram
+from volley.model import Diagram, default_id_prefix
 from volley.options import Options
 
 if TYPE_CHECKING:
@@ -363,25 +361,6 @@ def render(
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-# The diagram as the id prefix reads it: what `json.dumps(..., sort_keys=True)` writes, by one
-# encoder for every call (the model's data is fresh plain values, never one inside itself).
-_CANONICAL_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=True, check_circular=False)
-
-
-def default_id_prefix(source_or_diagram: str | Diagram) -> str:
-    """A stable prefix from the diagram's content, so ids never clash between two diagrams.
-
-    `render` derives it from the parsed diagram, so source text and its Diagram give the same
-    bytes (what `volley render FILE` writes is what `volley.render(text)` returns).
-    """
-    if isinstance(source_or_diagram, Diagram):
-        text = _CANONICAL_JSON.encode(source_or_diagram.to_json())
-    else:
-        text = source_or_diagram
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return "v" + digest[:10]
 
 
 def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layout:

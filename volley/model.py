@@ -6,6 +6,8 @@ contract for tools built on volley. Later stages never reach back into the parse
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -412,3 +414,22 @@ def trimmed(lines: list[str]) -> list[str]:
     start = next((k for k, line in enumerate(lines) if line), len(lines))
     end = max((k + 1 for k, line in enumerate(lines) if line), default=start)
     return lines[start:end] or [""]
+
+
+# The diagram as the id prefix reads it: what `json.dumps(..., sort_keys=True)` writes, by one
+# encoder for every call (the model's data is fresh plain values, never one inside itself).
+_CANONICAL_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=True, check_circular=False)
+
+
+def default_id_prefix(source_or_diagram: str | Diagram) -> str:
+    """A stable prefix from the diagram's content, so ids never clash between two diagrams.
+
+    `render` derives it from the parsed diagram, so source text and its Diagram give the same
+    bytes (what `volley render FILE` writes is what `volley.render(text)` returns).
+    """
+    if isinstance(source_or_diagram, Diagram):
+        text = _CANONICAL_JSON.encode(source_or_diagram.to_json())
+    else:
+        text = source_or_diagram
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "v" + digest[:10]

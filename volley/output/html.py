@@ -35,7 +35,7 @@ from markupsafe import Markup
 from volley.errors import VolleyError
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
-from volley.model import Diagram, Message, Payload
+from volley.model import Diagram, Message, Payload, default_id_prefix
 from volley.output.embed import embedded_json_list
 from volley.output.html_theme import theme_css
 from volley.resources import read_text, resource_path, template_environment
@@ -346,7 +346,6 @@ def render_html(
     """
     if theme not in THEMES:
         raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
-    from volley.api import default_id_prefix  # the one naming rule for every format
     from volley.layout.engine import layout_diagram
     from volley.output.svg import safe_id
 
