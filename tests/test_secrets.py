@@ -37,7 +37,7 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
     # a session's id opens the session; a quoted value in a statement, after any secret name
-    ("GET /b?sid=$V&session=$V HTTP/1.1", "GET /b?sid=$M&session=$M HTTP/1.1"),
+    ("GET /b?session=$V HTTP/1.1", "GET /b?session=$M HTTP/1.1"),
     ("db.statement: DELETE FROM s WHERE token='$V' OR api_token = \"$V\"",
      "db.statement: DELETE FROM s WHERE token='$M' OR api_token = \"$M\""),  # fmt: skip
     # a file's lines in a tool's result, and JSON inside JSON, read as the program reads them
@@ -161,6 +161,10 @@ QUIET = [
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
     '{"session": "morning", "sid": 3, "q": "WHERE token = \'<token>\'"}',
+    '{"sid": "SM1f0e8ae6ade43cb3c0ce4525424e404f", "owner": "S-1-5-21-3623811015-3361044348"}',
+    # a string that ends with a name, its closing quote no value's opening one
+    '{"msg": "missing token=", "code": 1, "prompt": "Enter password: ", "echo": false}',
+    '{"q": "SELECT * FROM t WHERE password =", "args": ["x"], "a": "x password = ", "b": "y"}',
     "db.statement: SELECT * FROM s WHERE token=$1 AND password=:pw OR api_token = ?",  # binds
     # a string's own words, not a pair; algorithms and references under key-like names
     '{"label": "Password:", "hint": "At least 12 characters", "t": "Enter token:"}',
@@ -281,6 +285,9 @@ _FILE = "DB_HOST=db\nDB_PASSWORD=" + LIVE  # a file a tool read, its last line a
         json.dumps({"a": 1, "text": "x\r\npassword=", "z": True}),  # nothing after it
         json.dumps({"t": "token=" + LIVE + '\nuser=\\"x\\"\ntoken = \\"' + LIVE + '\\""'}),
         '{"sql": "ALTER ROLE app PASSWORD \\u0027\\u0027"}',  # an empty password
+        json.dumps({"text": "password = " + LIVE}),  # a string with no escape, read on its own
+        json.dumps({"text": "apiKey: '" + LIVE + "'", "more": [1, "Cookie: sid=" + LIVE]}),
+        json.dumps({"text": "config: |\n  " + json.dumps([1, "# cfg\naccess_token = " + LIVE])}),
     ],
 )
 def test_a_json_body_is_masked_in_its_strings_and_stays_json(body: str):
@@ -291,6 +298,17 @@ def test_a_json_body_is_masked_in_its_strings_and_stays_json(body: str):
     redacted = redact_body(body)
     assert LIVE not in redacted and "4000000000000010" not in redacted
     assert json.loads(redacted) is not None, redacted
+
+
+def test_the_diagrams_quick_look_reads_json_strings_as_a_reader_sees_them():
+    """A no-break space pasted into a body with a JSON escape: `_find` found the secret, the
+    diagram's quick look did not, so `volley check` was silent and `--redact` kept it."""
+    body = '{"text":"a\\u00e9\\nDB_PASSWORD\u00a0= ' + LIVE + '"}'
+    assert find_secrets(body)
+    text = f"A -> B: x\nin:\n```json\n{body}\n```\n"
+    checked = volley.check(text)
+    assert any("DB_PASSWORD" in w.message for w in checked.warnings)
+    assert LIVE not in volley.render(text, redact=True)
 
 
 def test_a_card_security_code_in_a_label_is_masked_but_not_prose_about_it():

@@ -79,7 +79,8 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
 WEAK_SECRET_NAMES = frozenset(
     {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication",
-     "session", "sid"}  # a session's id is what opens it: `?sid=38af…`, `"session": "s%3A…"`
+     "session"}  # a session's id is what opens it: `"session": "s%3A…"` (a `sid` is public
+    # in Twilio's API and Windows's; as a cookie it is masked as every cookie is)
 )  # fmt: skip
 # … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
 WEAK_SECRET_SUFFIXES = (
@@ -112,7 +113,7 @@ NOT_SECRET_SUFFIXES = (
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
     "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
-    "appid", "sid",
+    "appid",
 )  # fmt: skip
 
 
@@ -304,7 +305,7 @@ _INLINE_PAIR = re.compile(
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
 _QUOTED_PAIR = re.compile(
     r'(?<!["\\])\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*'
-    r'(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"([^"\\\n]*)")'
+    r'(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"(?![ \t]*[,:}\]])([^"\\\n]*)")'  # see _PARAM
 )
 _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
@@ -340,14 +341,17 @@ _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
 _LINE_PAIR = re.compile(
     r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
 )
-# `key=value` in a query string or fragment, a form body, a cookie list, a connection string;
+# `key=value` in a query string or fragment, a form body, a cookie list, a connection string
+# (a quote then `,`, `:`, `}` or `]` closes a JSON string, `"missing token=", "code": 1`: no value);
 # `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`),
 # or as a JSON string holds it (`"export API_TOKEN=\"…\""`, a shell command in a tool call).
 # A bare value stops before an escape that is a quote, a backslash, a line break, a tab or
 # a `\u0026` (an escaped `&`): no mask splits one.
 _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
-    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\"|\"([^\"\n]*)\"|((?:[^&#;,\s\"'<>\\](?:[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"
+    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\""  # \"…\", in a JSON string
+    r"|\"(?![ \t]*[,:}\]])([^\"\n]*)\""  # "…"
+    r"|((?:[^&#;,\s\"'<>\\](?:[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"  # as it stands
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
@@ -581,7 +585,8 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
 # a script's `secret='…'`; not a name after a JSON string's escape (`\npassword=` is a string's
 # last line, its quote the string's end)
 _QUOTED_ASSIGNMENT = re.compile(
-    r"(?<![\w.\-\\])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\")"
+    r"(?<![\w.\-\\])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*"
+    r"(?:'([^'\n]*)'|\"(?![ \t]*[,:}\]])([^\"\n]*)\")"
 )
 
 
@@ -1120,18 +1125,30 @@ def _find_written(text: str, prose: bool, depth: int = 3) -> list[Secret]:
         layers += 1
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end], mask=_escaped(secret))
-            for secret in _find_written(string, False, depth - 1)
+            for secret in _find_written(string, False, _inner_depth(string, depth))
         ]
     return _merged(found) if layers else found
 
 
-def json_strings(text: str) -> Iterator[tuple[str, list[int]]]:
-    """Each JSON string in `text` that holds an escape, decoded (by `json`), with where each
-    of its characters starts in `text` (one more entry: where its closing quote is)."""
-    if "\\" not in text:
+def _inner_depth(string: str, depth: int) -> int:
+    """How many strings deep a string's own strings are read: where JSON may stand in it (an
+    object or a list, and quotes), read on; a program's or a page's quoted words alone are no
+    strings of JSON."""
+    holds_json = '"' in string and ("{" in string or "[" in string)
+    return depth - 1 if holds_json else 0
+
+
+def json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
+    """Each JSON string in `text` that holds an escape, or that may hold a pair of its own
+    (`"password = …"`, which no line of the text starts), decoded (by `json`), with where
+    each of its characters starts in `text` (one more entry: where its closing quote is)."""
+    if '"' not in text:
         return
     for literal in _JSON_STRING.finditer(text):
-        if "\\" not in literal[1]:
+        inner = literal[1]
+        if "\\" not in inner:
+            if ("=" in inner or ":" in inner) and _may_name_secret(inner):
+                yield inner, range(literal.start(1), literal.end(1) + 1)
             continue
         try:
             decoded = json.loads(literal[0])
@@ -1389,7 +1406,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
         ]
         if as_body:
             readings += versions
-            readings += _strings_within(text, 3)
+            readings += (string for source in sources for string in _strings_within(source, 3))
             continue
         for version in versions:
             shown = _shown(version)
@@ -1416,7 +1433,7 @@ def _strings_within(text: str, depth: int) -> Iterator[str]:
         yield string
         for layer, _ in decoded_layers(string) if "%" in string else ():
             yield layer
-        yield from _strings_within(string, depth - 1)
+        yield from _strings_within(string, _inner_depth(string, depth))
 
 
 def _unchanged(text: str) -> str:
