@@ -1160,6 +1160,28 @@ def test_a_note_on_no_message_is_left_out_as_plantuml_leaves_it() -> None:
     assert "// PlantUML: <<warn>> (a stereotype)" in text
 
 
+def test_a_note_on_an_arrow_from_the_edge_is_drawn_over_its_lane() -> None:
+    """PlantUML draws a note beside an arrow from the diagram's edge (a `MessageExo` is a
+    message): after one that opened the diagram, the note's lines were lost, said to be left
+    out by PlantUML; after one that came later, it was put under the message before."""
+    source = uml(
+        "-> cs : issue credentials",
+        "note right",
+        "Catalog of provider has offer with restriction:",
+        "- access policy BPNL",
+        "end note",
+        "cs -> con : query",
+        "[-> con : reset",
+        "note left : which message?",
+    )
+    notes = [(n.text, n.over, n.attached) for n in walk(read(source).items) if isinstance(n, Note)]
+    assert notes == [
+        ("Catalog of provider has offer with restriction:\n\\- access policy BPNL", ["cs"], False),
+        ("which message?", ["con"], False),
+    ]
+    assert "(on the arrow from the diagram's edge: volley puts it over cs)" in imported(source)
+
+
 def test_a_reference_never_closed_says_what_closes_it() -> None:
     with pytest.raises(VolleyError) as caught:
         convert(uml("A -> B", "ref over A", "text"), "flow.puml")

@@ -549,7 +549,8 @@ class _Reader:
     # (PlantUML's stack: the message before `activate B`, whoever it went to, or the one marked
     # `++`; none when `activate` comes before any message)
     active: list[tuple[str, Message | None]] = field(default_factory=list)
-    last: Message | None = None
+    last: Message | None = None  # the message a note with no name is on
+    last_edge: str | None = None  # or the lane of an arrow from the edge, where one came after
     answerable: Message | None = None  # the message a `return` answers: an edge arrow too
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     hide_unlinked: bool = False  # `hide unlinked`: lanes no message links are left out
@@ -963,7 +964,7 @@ class _Reader:
             self.destroyed(line, callee)
         for other in also:  # the same message, under the same number
             self.add(replace(message, receiver=other, activate=None))
-        self.last = self.answerable = message
+        self.last, self.last_edge, self.answerable = message, None, message
 
     def edge(self, line: int, text: str, found: re.Match[str]) -> None:
         """An arrow from or to the diagram's edge: a comment, its lane drawn, its number taken,
@@ -971,6 +972,7 @@ class _Reader:
         self.edge_comment(line, text)
         lane = self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
         self.edge_lanes.add(lane)
+        self.last, self.last_edge = None, lane
         left = "<<" if "<<" in found["left"] else "<" if "<" in found["left"] else ""
         right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
         ends = (lane, "") if found["sender"] else ("", lane)
@@ -1038,6 +1040,16 @@ class _Reader:
             self.comment(line, f"{found['shape']} (volley draws every note the same)")
         if place in ("left", "right", "top", "bottom") and not found["names"]:
             last = self.last  # a note on the message before it
+            if last is None and self.last_edge is not None:  # on an arrow from the edge
+                self.comment(
+                    line,
+                    f"{found[0]} (on the arrow from the diagram's edge: volley puts it over "
+                    f"{self.last_edge})",
+                )
+                note = Note(line, [self.last_edge], text)
+                self.notes.append((note, [self.last_edge]))
+                self.add(note)
+                return index
             if last is None:
                 self.comment(line, f"{found[0]} (a note on no message, which PlantUML leaves out)")
                 return index
@@ -1318,7 +1330,7 @@ class _Reader:
             return
         self.number(message)
         self.add(message)
-        self.last = self.answerable = message
+        self.last, self.last_edge, self.answerable = message, None, message
 
     def number(self, message: Message) -> None:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
