@@ -1008,6 +1008,12 @@ def test_a_diagram_of_notes_alone_is_a_sequence_and_a_use_case_diagram_is_not() 
     assert read(uml("note over Alice : a lone note")).items[0].over == ["Alice"]
     with pytest.raises(VolleyError, match="no PlantUML sequence diagram here"):
         convert(uml("actor User", "User --> (Login)", "User -> (Logout) : does"), "uc.puml")
+    # a state diagram with no `state` word: its `[*]` says so (it was an error a line)
+    state = uml(
+        "[*] --> Running : start", "Running --> Done", "Running : doing work", "Done --> [*]"
+    )
+    with pytest.raises(VolleyError, match="no PlantUML sequence diagram here"):
+        convert(state, "reconcile.plantuml")
 
 
 def test_arrows_written_without_spaces_end_where_plantuml_ends_them() -> None:

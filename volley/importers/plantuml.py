@@ -234,6 +234,8 @@ _OTHER_DIAGRAM = re.compile(
     r"|\([^)]*\)[ \t]*-|.*-+>?[ \t]*\([^)]*\)[ \t]*(?::.*)?$|if[ \t]*\(|while[ \t]*\(|repeat\b",
     re.I,
 )
+# A state diagram's start or end, `[*]`, at an arrow's end (no sequence diagram has one)
+_STATE_END = re.compile(r"^\[\*\][ \t]*[-<]|[->][ \t]*\[\*\](?:[ \t]*:.*)?$")
 # Creole's styles and the HTML tags people write in PlantUML's text, and volley's markup for
 # each; `//` right after a colon is a URL's, not italics.
 # Creole's link, `[[url]]` or `[[url{tooltip} words]]`, first: its `//` is no italic
@@ -372,6 +374,8 @@ def _holds_sequence(lines: list[str]) -> bool:
     statement of PlantUML's other diagrams."""
     statements = _statements(lines)
     if any(_OTHER_DIAGRAM.match(line) and _message(line) is None for line in statements):
+        return False
+    if any(_STATE_END.search(line) for line in statements):  # `[*] --> Running`: a state's
         return False
     return any(
         _DECLARATION.fullmatch(line) or _message(line) is not None or _NOTE.fullmatch(line)
