@@ -136,7 +136,7 @@ def test_a_box_around_boxes_is_said_as_such_not_as_an_empty_box() -> None:
         "A -> A : x",
     )
     text = imported(source)
-    assert "// PlantUML: a box around boxes, which volley draws without it" in text
+    assert "// PlantUML: a box around boxes (outside), which volley draws without it" in text
     assert "no participant" not in text
     assert [b.label for b in parse(text).boxes] == ["inner"]
 

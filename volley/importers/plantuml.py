@@ -1441,7 +1441,8 @@ class _Reader:
             if box.participants:
                 continue
             if box.line in self.around:  # teoz draws it around them; volley draws them alone
-                self.comment(box.line, "a box around boxes, which volley draws without it")
+                titled = f" ({box.label})" if box.label else ""
+                self.comment(box.line, f"a box around boxes{titled}, which volley draws without it")
             else:
                 self.comment(box.line, "a box with no participant in it, which PlantUML leaves out")
         diagram.boxes = [box for box in diagram.boxes if box.participants]
