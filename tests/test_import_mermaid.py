@@ -451,22 +451,27 @@ def test_an_alias_mermaid_reads_as_a_comment_leaves_the_participant_unlabelled()
     assert "// Mermaid: #reddit (Mermaid reads a line from # on as a comment)" in text
 
 
-def test_an_alias_volley_would_read_as_a_message_stays_a_comment() -> None:
+def test_an_alias_volley_would_read_as_a_message_is_drawn_with_look_alikes() -> None:
     """`participant A as Client -> Server` is an alias to Mermaid; written as volley's
-    `participant A as …` it would read as a message from 'participant A as Client'."""
+    `participant A as …` it would read as a message from 'participant A as Client': its
+    arrow is drawn with look-alikes that are none (the lane showed only A)."""
     text = one(
         "sequenceDiagram\nparticipant A as Client -> Server\nparticipant B as Bob => Eve\n"
         "participant C as Carol\nA->>B: x\nB->>C: y\n"
     )
     diagram = volley.parse(text)
     assert diagram.participants == ["A", "B", "C"]
-    assert diagram.labels == {"C": "Carol"}
+    assert diagram.labels == {
+        "A": "Client \u2011\u203a Server",
+        "B": "Bob \uff1d\u203a Eve",
+        "C": "Carol",
+    }
     assert [(m.sender, m.receiver, m.label) for m in diagram.messages()] == [
         ("A", "B", "x"),
         ("B", "C", "y"),
     ]
     for alias in ("A as Client -> Server", "B as Bob => Eve"):
-        assert f"// Mermaid: {alias} (volley would not read this label back as written" in text
+        assert f"// Mermaid: {alias} (its arrow drawn with look-alikes)" in text
 
 
 def test_mermaid_text_that_is_markup_in_volley_stays_as_written() -> None:

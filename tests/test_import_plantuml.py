@@ -1188,6 +1188,12 @@ def test_a_note_on_an_arrow_from_the_edge_is_drawn_over_its_lane() -> None:
     assert "(on the arrow from the diagram's edge: volley puts it over cs)" in imported(source)
 
 
+def test_a_lane_label_with_an_arrow_is_drawn_with_look_alikes() -> None:
+    """`participant DS as "DiscoveryService (BPN -> EDC_Url)"`: the lane showed DS alone."""
+    source = uml('participant DS as "DiscoveryService (BPN -> EDC_Url)"', "A -> DS : lookup")
+    assert read(source).labels == {"DS": "DiscoveryService (BPN \u2011\u203a EDC_Url)"}
+
+
 def test_a_reference_never_closed_says_what_closes_it() -> None:
     with pytest.raises(VolleyError) as caught:
         convert(uml("A -> B", "ref over A", "text"), "flow.puml")

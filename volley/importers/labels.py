@@ -23,6 +23,7 @@ from volley.text.inline import escape_markup, plain_text
 __all__ = [
     "cut_body",
     "is_volley_label",
+    "volley_label",
     "is_volley_name",
     "note_line",
     "note_text",
@@ -276,6 +277,16 @@ def is_volley_label(label: str) -> bool:
     except VolleyError:
         return False
     return diagram.labels == {"A": label} and not diagram.messages()
+
+
+def volley_label(label: str) -> str | None:
+    """`label` as a lane's label that volley reads back: itself, or with the characters that
+    would make an arrow (`BPN -> EDC`) drawn as look-alikes that are none; None when neither
+    reads back."""
+    if is_volley_label(label):
+        return label
+    alike = label.translate(_LOOK_ALIKE)
+    return alike if is_volley_label(alike) else None
 
 
 @dataclass

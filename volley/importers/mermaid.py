@@ -43,7 +43,7 @@ import yaml
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_text
+from volley.importers.labels import Lanes, is_volley_label, note_text, volley_label
 from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
 from volley.language.writer import Comment, write
@@ -973,14 +973,17 @@ class _Reader:
             # a lane's lines, as in Mermaid; a `<br>` written `#lt;br#gt;` is text
             # (`<br><br>` an empty line between two, none at either end)
             label = display_label(trimmed(parts))
-            if not is_volley_label(label):  # an arrow in it would start a message
+            written = volley_label(label)  # an arrow in it would start a message
+            if written is None:
                 self.comment(
                     line,
                     f"{name} as {alias} (volley would not read this label back as written; "
                     f"the lane shows {name})",
                 )
             else:
-                self.diagram.labels[name] = label
+                self.diagram.labels[name] = written
+                if written != label:
+                    self.comment(line, f"{name} as {alias} (its arrow drawn with look-alikes)")
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
         if found["config"]:

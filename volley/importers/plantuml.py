@@ -44,7 +44,7 @@ from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_line, note_text
+from volley.importers.labels import Lanes, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
 from volley.language.parser import if_label, normalise
@@ -889,10 +889,13 @@ class _Reader:
         label = display_label(parts)  # drawn as written: no markup to escape
         if label in ("", name):  # (an image alone: the lane shows its name)
             return
-        if is_volley_label(label):
-            self.diagram.labels[name] = label
-        else:
+        written = volley_label(label)
+        if written is None:
             self.comment(line, f"{name} is shown as {' '.join(parts)}")
+            return
+        self.diagram.labels[name] = written
+        if written != label:
+            self.comment(line, f"{name} is shown as {label} (its arrow drawn with look-alikes)")
 
     def participant(self, line: int, written: str) -> str:
         """The participant a message names; one written with the words it shows (`"Long
