@@ -74,6 +74,13 @@ def test_a_name_like_another_participants_label_is_warned_about():
     assert '"Alice" is another participant than A' in warning.message
     assert warning.hint.endswith("write A")
     assert check("participant A as A\nA -> B: hi\n").warnings == []
+    # both lanes written on purpose (one IRS per tier, as PlantUML's import writes them): no
+    # warning whose advice would merge them
+    tiers = "participant IRSTier1 as IRS\norder: IRS, IRSTier1\n\nIRS -> IRSTier1: notify\n"
+    assert check(tiers).warnings == []
+    assert (
+        check("participant IRS\nparticipant IRSTier1 as IRS\nIRS -> IRSTier1: x\n").warnings == []
+    )
 
 
 def test_a_declaration_in_the_other_tools_order_is_warned_about_with_the_fix_that_works():

@@ -174,7 +174,10 @@ def _name_warnings(
                 "write the name with one space between its words to make them one participant",
             )
         labelled = shown_as.get(looks(name))
-        if labelled is not None and labelled != name and name not in diagram.labels:
+        meant = (
+            name in diagram.labels or name in diagram.declared_lines or name in diagram.listed_lines
+        )
+        if labelled is not None and labelled != name and not meant:  # both lanes written on purpose
             declared = f'"participant {labelled} as {diagram.labels[labelled]}"'
             if labelled in uses or len(diagram.labels[labelled]) >= len(labelled):
                 hint = f"to mean the participant declared {declared}, write {labelled}"
