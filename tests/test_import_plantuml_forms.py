@@ -474,6 +474,41 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
     )
 
 
+def test_data_in_a_note_among_words_keeps_its_indentation_each_piece_in_its_block() -> None:
+    """JSON followed by words was flattened to escaped text, without a comment; data opened
+    after a word (`job {`) split into text and a block marked json that was not JSON."""
+    source = uml(
+        "A -> B : respond",
+        "note over B",
+        "Returns a message",
+        "{",
+        '  "@type": "Msg",',
+        '  "list": ["x"]',
+        "}",
+        "the list may hold more",
+        "end note",
+        "note left",
+        "    job {",
+        '       "jobId": "b5"',
+        "    }",
+        "    submodels: [",
+        "        {",
+        '            "impacted": "YES"',
+        "        }",
+        "    ]",
+        "end note",
+    )
+    first, second = notes(source)
+    assert first == (
+        'Returns a message\n```json\n{\n  "@type": "Msg",\n  "list": ["x"]\n}\n```\n'
+        "the list may hold more"
+    )
+    assert second == (
+        '```\njob {\n   "jobId": "b5"\n}\n```\n```\nsubmodels: [\n    {\n'
+        '        "impacted": "YES"\n    }\n]\n```'
+    )
+
+
 def test_a_letter_after_an_arrow_is_a_name_unless_a_name_follows_it() -> None:
     source = uml("A->X", "A->X : hi", "A ->x B : lost", "X<- A : back", "A ->o]")
     assert [m[:4] for m in messages(source)] == [

@@ -1122,16 +1122,21 @@ class _Reader:
         self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
-        start = _data_start(lines[index:end]) if closer is _NOTE_END else None
-        if start is not None:
+        spans = _data_spans(lines[index:end]) if closer is _NOTE_END else []
+        if spans:
             said = len(self.comments)
-            prose = self.creole(line, body[:start])
-            if not any(ends_a_note(row) for row in prose):
+            # the words before, between and after the pieces of data
+            bounds = [0, *(k for span in spans for k in span), len(body)]
+            pairs = zip(bounds[::2], bounds[1::2], strict=True)
+            words = [self.creole(line, body[a:b]) for a, b in pairs]
+            if not any(ends_a_note(row) for part in words for row in part):
                 self.comment(
                     line, "indented data in a note (volley keeps its indentation in a code block)"
                 )
-                code = _code_block(lines[index + start : end])
-                return note_text([*prose, *code], written=True), end + 1
+                written = [*words[0]]
+                for (start, stop), after in zip(spans, words[1:], strict=True):
+                    written += [*_code_block(lines[index + start : index + stop]), *after]
+                return note_text(written, written=True), end + 1
             # a fenced note is written over lines, which such a line would end: as text
             del self.comments[said:]
         return note_text(self.creole(line, body), written=True), end + 1
@@ -1544,27 +1549,50 @@ def _ends(message: Message) -> tuple[str, str]:
 
 
 # Pretty-printed JSON in a note: a line of `{` or `[` alone, keys in quotes, a closing line
-_DATA_OPENS = re.compile(r"[{\[][ \t]*")
-_DATA_CLOSES = re.compile(r"[}\]][ \t]*,?")
+_DATA_OPENS = re.compile(r"(?:^|[ \t:=])[{\[]$")  # `{`, `job {`, `submodels: [`
 _DATA_KEY = re.compile(r'[ \t]*"[^"]*"[ \t]*:')
 _CREOLE_MARKS = re.compile(r"^[ \t]*[*#]|\*\*|</?(?:b|i|u|s|w|color|size|font|back)\b", re.M | re.I)
 
 
-def _data_start(rows: list[str]) -> int | None:
-    """Where a note's JSON starts, when it runs to the note's end and its lines are indented
-    within it: PlantUML keeps a note's indentation (less what all its lines share), which
-    volley's note text, read as paragraphs, would lose. (Creole in a note, which PlantUML
-    styles, is never taken for it: JSON opens with `{` or `[` on a line of its own.)"""
-    filled = [k for k, row in enumerate(rows) if row.strip()]
-    if not filled or not _DATA_CLOSES.fullmatch(rows[filled[-1]].strip()):
-        return None
-    start = next((k for k in filled if _DATA_OPENS.fullmatch(rows[k].strip())), None)
-    if start is None or not any(_DATA_KEY.match(row) for row in rows[start:]):
-        return None
-    data = _dedented(rows[start:])
-    if _CREOLE_MARKS.search("\n".join(data)) and not _json("\n".join(data)):
-        return None  # Creole in brackets (`[`, `* item`, `**bold**`, `]`), which PlantUML styles
-    return start if any(row[:1] == " " for row in data) else None
+def _data_spans(rows: list[str]) -> list[tuple[int, int]]:
+    """Where each piece of data in a note starts and ends (the line after it), when its lines
+    are indented within it: PlantUML keeps a note's indentation (less what all its lines
+    share), which volley's note text, read as paragraphs, would lose. Data opens with `{` or
+    `[` ending a line (alone, or after a word: `job {`), holds a `"key":` line, and runs to
+    where its brackets close; words may come before, between and after. (Creole in a note,
+    which PlantUML styles, is never taken for it.)"""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while (span := _data_span(rows, start)) is not None:
+        spans.append(span)
+        start = span[1]
+    return spans
+
+
+def _data_span(rows: list[str], after: int) -> tuple[int, int] | None:
+    opens = (k for k in range(after, len(rows)) if _DATA_OPENS.search(rows[k].rstrip()))
+    for start in opens:
+        depth = 0
+        for end in range(start, len(rows)):
+            depth += _bracket_depth(rows[end])
+            if depth <= 0:
+                break
+        else:
+            return None
+        data = _dedented(rows[start : end + 1])
+        if not any(_DATA_KEY.match(row) for row in data):
+            continue
+        if _CREOLE_MARKS.search("\n".join(data)) and not _json("\n".join(data)):
+            continue  # Creole in brackets (`[`, `* item`, `**bold**`, `]`), which PlantUML styles
+        if any(row[:1] == " " for row in data):
+            return start, end + 1
+    return None
+
+
+def _bracket_depth(row: str) -> int:
+    """How many brackets a line opens less how many it closes, outside its quoted strings."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"', "", row)
+    return sum(bare.count(c) for c in "{[") - sum(bare.count(c) for c in "}]")
 
 
 def _json(text: str) -> bool:
@@ -1583,10 +1611,10 @@ def _dedented(rows: list[str]) -> list[str]:
 
 
 def _code_block(rows: list[str]) -> list[str]:
-    """JSON as a fenced block."""
+    """Data as a fenced block, marked JSON where it is."""
     kept = _dedented(rows)
     fence = fence_for(kept)
-    return [f"{fence}json", *kept, fence]
+    return [f"{fence}{'json' if _json(chr(10).join(kept)) else ''}", *kept, fence]
 
 
 def _emoji(found: re.Match[str]) -> str:
