@@ -1121,7 +1121,7 @@ def _find_written(text: str, prose: bool, depth: int = 3) -> list[Secret]:
             replace(secret, start=where[secret.start], end=where[secret.end])
             for secret in _find_unencoded(layer, prose)
         ]
-    for string, where in () if prose or not depth else json_strings(text):
+    for string, where in () if prose or not depth else _json_strings(text):
         layers += 1
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end], mask=_escaped(secret))
@@ -1138,7 +1138,7 @@ def _inner_depth(string: str, depth: int) -> int:
     return depth - 1 if holds_json else 0
 
 
-def json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
+def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     """Each JSON string in `text` that holds an escape, or that may hold a pair of its own
     (`"password = …"`, which no line of the text starts), decoded (by `json`), with where
     each of its characters starts in `text` (one more entry: where its closing quote is)."""
@@ -1379,7 +1379,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
     Each way of finding secrets looks once, at the readings its cheap test lets through,
     joined by new lines. A text's readings are those `_find` looks at: the text as written and
     as a reader sees it (`_visible`), and as each percent-decoded layer of those reads, and a
-    body's JSON strings each decoded on its own (`json_strings`); for
+    body's JSON strings each decoded on its own (`_json_strings`); for
     prose, each of those as shown (its escapes
     taken out) with its line breaks made new lines, and, where a private key may start, whole,
     all read as a body (which finds all a label's reading finds and more). Every pattern but a
@@ -1429,7 +1429,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
 
 def _strings_within(text: str, depth: int) -> Iterator[str]:
     """The readings of a body's JSON strings as `_find_written` reads them, each on its own."""
-    for string, _ in json_strings(text) if depth else ():
+    for string, _ in _json_strings(text) if depth else ():
         yield string
         for layer, _ in decoded_layers(string) if "%" in string else ():
             yield layer
