@@ -40,6 +40,13 @@ FOUND = [
     ("GET /b?session=$V HTTP/1.1", "GET /b?session=$M HTTP/1.1"),
     ("db.statement: DELETE FROM s WHERE token='$V' OR api_token = \"$V\"",
      "db.statement: DELETE FROM s WHERE token='$M' OR api_token = \"$M\""),  # fmt: skip
+    # a header folded onto the indented line below it, as HTTP/1.1 once allowed and YAML does
+    ("Authorization:\n Bearer $V\nCookie:\n sid=$V",
+     "Authorization:\n Bearer $M\nCookie:\n sid=$M"),  # fmt: skip
+    ("password:\n  $V\n", "password:\n  $M\n"),
+    # a key spelt with JSON's escapes, as a program reads it
+    ('{"p\\u0061ss": "$V", "h": [{"name": "Auth\\u006frization", "value": "x $V"}]}',
+     '{"p\\u0061ss": "$M", "h": [{"name": "Auth\\u006frization", "value": "x $M"}]}'),  # fmt: skip
     # a file's lines in a tool's result, and JSON inside JSON, read as the program reads them
     ('{"text": "DB_HOST=db\\nDB_PASSWORD=$V\\n"}', '{"text": "DB_HOST=db\\nDB_PASSWORD=$M\\n"}'),
     ('{"text": "{\\"api_key\\": \\"$V\\"}"}', '{"text": "{\\"api_key\\": \\"$M\\"}"}'),
@@ -160,6 +167,7 @@ QUIET = [
     "Authorization: Bearer eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9…",  # a JWT's header, cut
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
+    "auth:\n  user: bob\n  mode: oauth2\n",  # a mapping under a secret's name: its own keys
     '{"session": "morning", "sid": 3, "q": "WHERE token = \'<token>\'"}',
     '{"sid": "SM1f0e8ae6ade43cb3c0ce4525424e404f", "owner": "S-1-5-21-3623811015-3361044348"}',
     # a string that ends with a name, its closing quote no value's opening one

@@ -428,13 +428,20 @@ def _describe(name: str, header: bool) -> str:
 
 
 def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
-    """`Name: value` and `name = value` lines: headers, YAML, .env files."""
+    """`Name: value` and `name = value` lines: headers, YAML, .env files; a header's value
+    may be folded onto the indented line below it (`Authorization:`, then ` Bearer …`, as
+    HTTP/1.1 once allowed and YAML still does)."""
     offset = 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
         match = _LINE_PAIR.match(line)
         if match and secret_name(match.group(1)):
             value = line[match.end() :].rstrip()
             start = offset + match.end()
+            below = lines[k + 1] if k + 1 < len(lines) else ""
+            if match.group(2) == ":" and not value and _folded(below):
+                indent = len(below) - len(below.lstrip(" \t"))
+                value, start = below.rstrip()[indent:], offset + len(line) + 1 + indent
             if value[:1] in "\"'" and len(value) > 1 and value[-1] == value[0]:
                 value = value[1:-1]
                 start += 1
@@ -458,6 +465,15 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
         offset += len(line) + 1
 
 
+def _folded(line: str) -> bool:
+    """Whether a line continues the value of the line above it: indented, and no `key:` of a
+    mapping of its own."""
+    if line[:1] not in (" ", "\t") or not line.strip():
+        return False
+    pair = _LINE_PAIR.match(line)
+    return pair is None or pair.group(2) != ":"
+
+
 def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON),
     each string of such a key's list (`"Authorization": ["Bearer …"]`, as Go and API Gateway
@@ -467,7 +483,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
-        name = key.group()[1:-1]
+        name = _unescaped_key(key.group())
         if colon is None or not name:
             continue
         start = colon.end()
@@ -476,9 +492,11 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         content = value.group()[1:-1] if value is not None and closed else None
         if name == "value" and named:
             name, named = named, ""
-        elif name == "name" and content is not None and secret_name(content):
-            named = content
-            continue
+        elif name == "name" and value is not None and content is not None:
+            named = _unescaped_key(value.group())  # HAR's `{"name": "Authorization", …}`
+            if secret_name(named):
+                continue
+            named = ""
         else:
             named = ""
         if not secret_name(name) or (
@@ -500,6 +518,21 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             what = f'the "{_short(pair.group(1))}" key'
             for begin, end in _header_values(pair.group(1), pair.group(2), pair.start(2), prose):
                 yield Secret(begin, end, what)
+
+
+def _unescaped_key(written: str) -> str:
+    """A JSON string's text, its escapes read (`"p\\u0061ssword"` names a password)."""
+    if "\\" in written:
+        try:
+            return str(json.loads(written))
+        except ValueError:
+            pass
+    return written[1:-1]
+
+
+def _may_name_secret_in_json(text: str) -> bool:
+    """`_may_name_secret`, or a JSON key may spell a name with escapes."""
+    return _may_name_secret(text) or "\\u" in text
 
 
 def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
@@ -1019,7 +1052,7 @@ def _end_of_cut_key(text: str, start: int) -> int:
 _Finders = tuple[tuple[Callable[..., Iterator[Secret]], Callable[[str], bool]], ...]
 _FINDERS: _Finders = (
     (_line_secrets, _may_name_secret),
-    (_json_secrets, _may_name_secret),
+    (_json_secrets, _may_name_secret_in_json),
     (_inline_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
     (_assignment_secrets, _may_name_secret),
