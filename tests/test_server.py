@@ -12,6 +12,7 @@ import re
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -381,6 +382,11 @@ def test_an_error_picture_escapes_what_it_quotes(client: Client) -> None:
     attack = 'A -> : <script>alert(1)</script> & "x"\n'
     text = client.get("/svg/" + share.encode(attack)).text
     assert "<script" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp;" in text
+    # a character XML has not (U+FFFE) is quoted as its escape: the picture stays XML, which
+    # an image proxy parses
+    odd = client.get("/svg/" + share.encode("A -> : \ufffe\n")).text
+    assert "\\ufffe" in odd and "\ufffe" not in odd
+    ElementTree.fromstring(odd.encode("utf-8"))
 
 
 # --- page, health, gallery ------------------------------------------------------------------
