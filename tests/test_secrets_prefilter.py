@@ -55,14 +55,21 @@ pieces = st.sampled_from([*NAMES, *SEPARATORS, *VALUES, *GLUE])
 texts = st.lists(st.one_of(pairs, pieces), max_size=12).map("".join)
 
 
-def unfiltered(text: str, prose: bool) -> list[secrets.Secret]:
+def unfiltered(text: str, prose: bool, depth: int = 3) -> list[secrets.Secret]:
     """Every way of finding secrets, each run on the text whatever its cheap test says, as
-    written and percent-decoded."""
+    written, percent-decoded, and, in a body, in each of its JSON strings read on its own."""
     found = every_finder(text, prose)
     for layer, where in secrets.decoded_layers(text):
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end])
             for secret in every_finder(layer, prose)
+        ]
+    for string, at in () if prose or not depth else secrets._json_strings(text):
+        found += [
+            replace(
+                secret, start=at[secret.start], end=at[secret.end], mask=secrets._escaped(secret)
+            )
+            for secret in unfiltered(string, False, secrets._inner_depth(string, depth))
         ]
     return secrets._merged(found)
 

@@ -78,10 +78,9 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
 WEAK_SECRET_NAMES = frozenset(
-    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication",
-     "session"}  # a session's id is what opens it: `"session": "s%3A…"` (a `sid` is public
-    # in Twilio's API and Windows's; as a cookie it is masked as every cookie is)
-)  # fmt: skip
+    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication"}
+)  # a bare `session` or `sid` is not here: an id others see (MCP's session, Twilio's and
+# Windows's ids); as a cookie it is masked as every cookie is
 # … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
 WEAK_SECRET_SUFFIXES = (
     "pass", "signingkey", "encryptionkey", "hmackey", "licensekey", "appkey",  # or `RS256`
