@@ -316,7 +316,10 @@ def test_a_fence_superfences_cannot_read_is_a_warning_not_silence(tmp_path):
     odd = "# P\n\n```volley @x\nA -> B: one\n```\n\n```volley\nA -> B: two\n```\n"
     result = build(write_site(tmp_path / "odd", "plugins:\n  - volley\n", {"index.md": odd}))
     assert result.returncode != 0
-    assert "2 of the ```volley fences on this page (lines 3, 7) were not read" in result.stderr
+    assert "the ```volley fences on lines 3, 7 were not read as fences" in result.stderr
+    last = "# P\n\n```volley\nA -> B: one\n```\n\n```volley @x\nA -> B: two\n```\n"
+    result = build(write_site(tmp_path / "last", "plugins:\n  - volley\n", {"index.md": last}))
+    assert "the ```volley fence on line 7 was not read as a fence" in result.stderr  # not 3
     pages = {
         "index.md": "# P\n\n```volley flows/a=b.volley\n```\n\n"
         "```volley flows/the name.volley\n```\n",

@@ -271,12 +271,26 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         diagrams = getattr(self.md, "volley_page", None)
         handed = diagrams.handed if diagrams is not None else 0
         if handed < len(self.fence_lines):  # superfences could not read a fence's line
-            lines = ", ".join(str(line + 1 + self.site.line_offset) for line in self.fence_lines)
-            said = (
-                f"{len(self.fence_lines) - handed} of the ```volley fences on this page "
-                f"(lines {lines}) were not read as fences, and are shown as text"
+            used = diagrams.used if diagrams is not None else set()
+            missed = [line for line in self.fence_lines if line not in used]
+            if len(missed) != len(self.fence_lines) - handed:  # lines moved by another
+                missed = self.fence_lines  # preprocessor: the page's fences, all named
+            lines = ", ".join(str(line + 1 + self.site.line_offset) for line in missed)
+            if missed is self.fence_lines:
+                said = (
+                    f"{len(self.fence_lines) - handed} of the ```volley fences on this page "
+                    f"(lines {lines}) were not read as fences, and are shown as text"
+                )
+            elif len(missed) == 1:
+                said = f"the ```volley fence on line {lines} was not read as a fence: it is text"
+            else:
+                said = (
+                    f"the ```volley fences on lines {lines} were not read as fences: they are text"
+                )
+            hint = (
+                "superfences reads a fence line as its language and key=value options: quote a "
+                'value that holds spaces (file="a b.volley", name="login"), or delete what is none'
             )
-            hint = 'quote what the fence line holds: file="a b.volley", name="login"'
             self._report(
                 Problem(
                     Diagnostic(said, severity="warning", hint=hint), Location(page.file.src_uri)
