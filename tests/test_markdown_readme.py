@@ -382,6 +382,22 @@ def test_a_fence_that_names_a_file_wrongly_is_an_error_that_reads_nothing(
     assert CliRunner().invoke(main, ["render", str(readme)]).exit_code == 0  # the project's
 
 
+def test_with_a_broken_block_what_was_made_of_the_others_is_said(tmp_path, monkeypatch):
+    """The other pictures were written and linked in silence: no "wrote" line, as there is
+    when every block reads."""
+    page = "# G\n\n## A\n\n```volley\nA -> B: x\n```\n\n"
+    page += "## B\n\n```volley theme=purple\nA -> B: y\n```\n"
+    (tmp_path / "g.md").write_text(page, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["render", "g.md"])
+    assert result.exit_code == 1
+    said = result.output.splitlines()
+    assert "g.md: wrote diagrams/g-a.svg" in said and (tmp_path / "diagrams" / "g-a.svg").exists()
+    assert said.index("g.md: wrote diagrams/g-a.svg") < said.index(
+        "g.md: error: 1 diagram has errors; it is left as it was, the others are drawn"
+    )
+
+
 def test_a_fence_naming_a_file_that_cannot_be_read_points_at_the_fence(tmp_path, monkeypatch):
     """The error named the missing file alone: a page with twenty fences left the reader to
     find which one named it."""

@@ -524,12 +524,17 @@ def _render_readme(
     limits: Limits,
 ) -> int:
     """README mode for one Markdown file; the number of stale diagrams under --check."""
-    from volley.docs.readme import render_markdown
+    from volley.docs.readme import PartlyRendered, render_markdown
 
     options = Options(theme=theme or "auto", bodies=bodies, redact=redact, limits=limits)
-    changes = render_markdown(path, check=check_only, options=options, report=report)
-    for change in changes:
-        if check_only or not quiet:
+    changes: list[str] = []
+    try:
+        changes = render_markdown(path, check=check_only, options=options, report=report)
+    except PartlyRendered as partly:  # what was made of the others is said before the error
+        changes = partly.changes
+        raise
+    finally:
+        for change in changes if check_only or not quiet else ():
             say(change)
     return len(changes) if check_only else 0
 

@@ -468,8 +468,17 @@ def render_markdown(
         what = counted(failed, "diagram has", "diagrams have") + " errors"
         left = "it is left as it was" if failed == 1 else "they are left as they were"
         rest = "the others were checked" if check else f"{left}, the others are drawn"
-        raise VolleyError(f"{what}; {rest}", filename=shown)
+        raise PartlyRendered(f"{what}; {rest}", changes, filename=shown)
     return changes
+
+
+class PartlyRendered(VolleyError):
+    """Some of a Markdown file's diagrams have errors: what was made of the others (`changes`,
+    as `render_markdown` returns them) is still to be said."""
+
+    def __init__(self, message: str, changes: list[str], filename: str) -> None:
+        super().__init__(message, filename=filename)
+        self.changes = changes
 
 
 def _write(markdown: Path, pictures: list[tuple[Path, str]], text: str | None) -> None:
