@@ -329,6 +329,10 @@ def test_a_card_security_code_in_a_label_is_masked_but_not_prose_about_it():
 def test_labels_mask_query_parameters_but_not_prose():
     assert find_secrets_in_label("GET /cb?access_token=abcdef123") != []
     assert find_secrets_in_label("password: at least 12 characters") == []
+    # a header written in a label without its colon: masked where the value looks like a key
+    assert find_secrets_in_label("Authorization Basic dXNlcjpwYXNzd29yZDEyMw==") != []
+    assert find_secrets_in_label("send the Authorization Bearer token") == []
+    assert find_secrets("Authorization Bearer tokens expire after an hour") == []
 
 
 def test_a_value_in_a_label_ends_at_the_labels_line_break():

@@ -293,9 +293,9 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
 _KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
 # `Authorization: Bearer …` anywhere in a line: the credential after the scheme
 _INLINE_AUTHORIZATION = re.compile(
-    r"(?i)\b((?:proxy-)?authorization)[ \t]*:[ \t]*(?:bearer|basic|token|digest)[ \t]+"
-    r"([^\s\"'\\,;<>`]+)"
-)
+    r"(?i)\b((?:proxy-)?authorization)(?:[ \t]*(:)[ \t]*|[ \t]+)(?:bearer|basic|token|digest)"
+    r"[ \t]+([^\s\"'\\,;<>`]+)"
+)  # its colon left out (`Authorization Basic dXNl…` in a label), the value must look like a key
 # `Name: value` anywhere in a line, where the value must look like a credential; the name may
 # open a quoted string (a header kept as a string in JSON) or stand in emphasis or code
 _INLINE_PAIR = re.compile(
@@ -568,9 +568,9 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
     …` in a log's words, a header kept as a string in JSON (`"headers": ["Authorization: …"]`),
     `password: \\"…\\"` in a GraphQL query held in JSON."""
     for match in _INLINE_AUTHORIZATION.finditer(text):
-        value = match.group(2)
-        if not is_stand_in(value) and not (prose and not credential_like(value)):
-            yield Secret(*match.span(2), _describe(match.group(1), header=True))
+        value = match.group(3)
+        if not is_stand_in(value) and ((not prose and match.group(2)) or credential_like(value)):
+            yield Secret(*match.span(3), _describe(match.group(1), header=True))
     for match in _QUOTED_PAIR.finditer(text):
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
         if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
