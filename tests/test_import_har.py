@@ -969,6 +969,11 @@ def test_an_entrys_comment_is_a_note_over_its_exchange():
     assert isinstance(note, Note) and note.text == "POST data with percent-encoded fields"
     assert note.over == [asked.sender, asked.receiver]
     assert [item for item in one_entry(comment=" ").items if isinstance(item, Note)] == []
+    # the request's own comment (har-to-k6 names each request so: "Login"), once
+    named = one_entry({"comment": "Login"}).items[0]
+    assert isinstance(named, Note) and named.text == "Login"
+    both = one_entry({"comment": "Login"}, comment="Login").items
+    assert [item.text for item in both if isinstance(item, Note)] == ["Login"]
 
 
 def test_a_redirects_arrow_says_where_without_the_query_which_its_payload_keeps():

@@ -595,10 +595,14 @@ class _Importer:
             if pageref != page and pageref in self.pages:
                 items.append(Divider(0, "bold", label(self._page_title(pageref))))
             page = pageref
-            comment = entry.get("comment")  # HAR 1.2's word on the entry, from its writer
-            if isinstance(comment, str) and comment.strip():
+            # HAR 1.2's word on the entry, or on its request, from its writer (har-to-k6 names
+            # each request so: "Login")
+            said = (entry.get("comment"), entry["request"].get("comment"))
+            comments = dict.fromkeys(c.strip() for c in said if isinstance(c, str) and c.strip())
+            if comments:
                 over = [self.client, self._lane(entry["request"]["url"])]
-                items.append(Note(0, over, label(" ".join(comment.split()), NOTE_CHARS)))
+                text = " ".join(" ".join(comments).split())
+                items.append(Note(0, over, label(text, NOTE_CHARS)))
             items += self._exchange(entry)
         participants = [self.client, *dict.fromkeys(self.lanes.values())]
         return Diagram(participants=participants, items=items, labels=self.labels)
