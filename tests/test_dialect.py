@@ -1261,6 +1261,7 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
             '"Frontend Externall" is another participant than "Frontend External"',
         ),
         ("A -> Gateway: x\nGateway -> A: y\nGatewya -> A: z\n", 3, 1, '"Gatewya" is another'),
+        ("A -> Server: x\nServer --> A: y\nSrever -> Srever: z\n", 3, 1, '"Srever" is another'),
         (  # a note under its one message names nobody: it spans the message's lanes
             "Frontend Externall -> Netuno App\nnote: hi\nFrontend External -> Netuno App: x\n"
             "Frontend External <<-- Netuno App: y\n",

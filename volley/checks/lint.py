@@ -124,7 +124,7 @@ def _name_warnings(
     first_line = {name: diagram.declared_lines.get(name, 0) for name in diagram.participants}
     uses: dict[str, int] = {}  # how many messages, notes and activations name each
     for item in walk(diagram.items):
-        for name in _named(item):
+        for name in dict.fromkeys(_named(item)):  # a message to itself names it once
             uses[name] = uses.get(name, 0) + 1
             if not first_line.get(name) or item.line < first_line[name]:
                 first_line[name] = item.line
