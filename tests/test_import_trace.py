@@ -1111,6 +1111,9 @@ def test_logs_beside_the_spans_of_a_file_exporter_are_told_and_left_out(tmp_path
     logs_only = "\n".join(path.read_text(encoding="utf-8").splitlines()[4:])
     with pytest.raises(VolleyError, match="holds logs or metrics, not spans"):
         import_trace(logs_only)
+    # told apart without --from too: it was "cannot tell what format this is"
+    with pytest.raises(VolleyError, match="holds logs or metrics, not spans"):
+        convert(logs_only, "logs.jsonl")
 
 
 def test_one_span_as_jaegers_storage_keeps_it_is_a_trace():

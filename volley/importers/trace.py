@@ -194,9 +194,9 @@ def _jaeger_traces_of_spans(spans: list[dict]) -> list[dict]:
 def detect(text: str) -> int:
     """100 for an OTLP/JSON export, a Jaeger trace (or JSON Lines of exports), Zipkin spans,
     X-Ray segments or the Go SDK's stdout spans; 60 for a trace in a format volley does not
-    read (Datadog's, Zipkin's Thrift JSON, …) and 50 for a JSON array of objects with a
-    `traceId` that are not all spans, so that importing either says what it is rather than
-    that its format is unknown; else 0."""
+    read (Datadog's, Zipkin's Thrift JSON, …) or OTLP that holds logs or metrics alone, and
+    50 for a JSON array of objects with a `traceId` that are not all spans, so that importing
+    any of these says what it is rather than that its format is unknown; else 0."""
     if is_collector_text(text):
         return 90
     head = text.lstrip("\ufeff \t\r\n")[:4096]
@@ -214,6 +214,8 @@ def detect(text: str) -> int:
         or '"trace_id"' in head  # an X-Ray segment
         or '"Traces"' in head  # X-Ray's batch-get-traces
         or '"Segments"' in head  # X-Ray's segments of one trace
+        or '"resourceLogs"' in head  # OTLP's other signals, to say they hold no spans
+        or '"resourceMetrics"' in head
     ):
         return 0
     try:
@@ -223,6 +225,8 @@ def detect(text: str) -> int:
     traces = [d for d in documents if not _other_signal(d) and not is_xray_header(d)]
     if traces and all(is_trace(d) for d in traces):
         return 100
+    if documents and all(map(_other_signal, documents)):  # import says it holds no spans
+        return 60
     if any(_unread_format(d) for d in traces):  # import says what it is and where to get one
         return 60
     return 50 if head.startswith("[") and len(documents) == 1 else 0
