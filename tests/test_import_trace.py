@@ -1229,7 +1229,12 @@ def test_an_older_collectors_output_under_docker_composes_prefix_is_read_too():
 
 
 @pytest.mark.parametrize(
-    "prefix", ["2023-11-02T15:56:55.650244396Z ", "otel-1  | 2023-11-02T15:56:55.65+01:00 "]
+    "prefix",
+    [
+        "2023-11-02T15:56:55.650244396Z ",
+        "otel-1  | 2023-11-02T15:56:55.65+01:00 ",
+        "[opentelemetry-collector_074ebfb8-f]: ",  # a container's name, in brackets
+    ],
 )
 def test_the_collectors_output_with_dockers_times_before_its_lines_is_read_too(prefix):
     """`docker logs -t` (and `kubectl logs --timestamps`) write the time before every line,

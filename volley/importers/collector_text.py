@@ -42,6 +42,7 @@ __all__ = ["collector_spans", "is_collector_text"]
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 _TRACE_ID = re.compile(r"^[ \t]+Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
 _COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
+_BRACKETED = re.compile(r"^\[[\w.-]{1,100}\]: ?")  # `[opentelemetry-collector_074e]: `
 # The time `docker logs -t` and `kubectl logs --timestamps` put before every line
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
 # A header after the collector's log prefix (`2025-04-17T10:40:44.560Z\tinfo\tResourceSpans #0`)
@@ -76,9 +77,14 @@ def is_collector_text(text: str) -> bool:
 
 def _lines(text: str) -> list[str]:
     """The output's lines, without the log and Compose prefixes the collector's output may
-    carry, a value written over several lines as one (its lines joined by newlines)."""
+    carry (or a container's name in brackets, as a log collector writes it), a value written
+    over several lines as one (its lines joined by newlines)."""
     lines = text.replace("\r\n", "\n").split("\n")
-    for prefix in (_COMPOSE, _STAMP):  # `docker compose logs -t`: Compose's, then the time
+    for prefix in (
+        _COMPOSE,
+        _BRACKETED,
+        _STAMP,
+    ):  # `docker compose logs -t`: Compose's, then the time
         if sum(1 for line in lines if prefix.match(line)) * 2 > len(lines):
             lines = [prefix.sub("", line, count=1) for line in lines]
     kept: list[str] = []
