@@ -637,6 +637,36 @@ def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> 
     assert "(a file volley reads only when it imports a diagram from a file)" in piped.text
 
 
+def test_an_include_reads_only_the_diagrams_own_plantuml_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Importing a .puml someone else wrote (a pull request, a CI job) read any file: an
+    include in a note copied a `.env` into the written text, and an error quoted
+    `/proc/self/environ` whole."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "dot.env").write_text("MYSECRET=Z9LEAKEDzz\n")
+    (project / ".env").write_text("MYSECRET=Z9LEAKEDzz\n")
+    (project / "docs" / "ok.iuml").write_text("A -> B : included\n")
+    diagram = project / "docs" / "flow.puml"
+    diagram.write_text(
+        uml(
+            "note over A",
+            "!include ../../outside/dot.env",
+            "!include ../.env",
+            "!include /proc/self/environ",
+            "end note",
+            "!include ok.iuml",
+        )
+    )
+    monkeypatch.chdir(project)
+    [result] = convert(diagram.read_text(), str(diagram))
+    assert "Z9LEAKED" not in result.text and "PATH=" not in result.text
+    assert [m.label for m in parse(result.text).messages()] == ["included"]
+    assert result.text.count("(volley reads only") == 3
+
+
 def test_a_file_included_once_may_not_be_included_again(tmp_path: Path) -> None:
     (tmp_path / "a.iuml").write_text("!include_once a.iuml\nA -> B : x\n")
     diagram = tmp_path / "flow.puml"

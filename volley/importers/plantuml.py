@@ -1457,6 +1457,8 @@ class _Reader:
 
 
 _LARGEST_INCLUDE = 4_000_000  # bytes: a diagram's include, not a data dump
+# What a diagram includes: PlantUML's files, and text (a `.env`, a key, has none of these)
+_INCLUDED_SUFFIXES = (".puml", ".iuml", ".plantuml", ".pu", ".wsd", ".uml", ".txt")
 
 
 def _includer(filename: str | None) -> Includer | None:
@@ -1468,9 +1470,23 @@ def _includer(filename: str | None) -> Includer | None:
     top = Path(filename)
     if not top.is_file():
         return None
+    # A diagram's own files: below its folder, or the folder volley runs in. A .puml someone
+    # else wrote (a pull request, a CI job that imports it) reads no `.env`, no key, no
+    # `/proc/self/environ`, which an error would quote and a note would copy into the output.
+    trees = (top.resolve().parent, Path.cwd().resolve())
 
     def include(written: str, origin: str | None) -> tuple[str, list[str]]:
         path = ((Path(origin) if origin else top).parent / written).resolve()
+        if not any(path.is_relative_to(tree) for tree in trees) or path.parts[1:2] in (
+            ("proc",),
+            ("sys",),
+            ("dev",),
+        ):
+            raise NotIncluded("volley reads only the diagram's own files, in or below its folder")
+        if path.suffix.lower() not in _INCLUDED_SUFFIXES:
+            raise NotIncluded(
+                "volley reads only PlantUML's files (" + ", ".join(_INCLUDED_SUFFIXES) + ")"
+            )
         try:
             if not path.is_file():  # a folder, a device: nothing PlantUML draws
                 raise NotIncluded("volley cannot read it: not a file")
