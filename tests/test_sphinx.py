@@ -220,6 +220,10 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     assert 'data-theme="light"' in second  # the site theme's default
     assert LIVE not in page and "Bearer &lt;redacted&gt;" in page  # `redact` alone is a flag
     assert "volley-static" in (tmp_path / "out" / "index.html").read_text()  # interactive=false
+    # the page's source, which Sphinx publishes beside it, holds what the picture masks: a
+    # page with a redacted diagram publishes none (the index, with none, still does)
+    published = [path.name for path in (tmp_path / "out" / "_sources").iterdir()]
+    assert published == ["index.rst.txt"] and "_sources/markdown" not in page
 
 
 def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):

@@ -343,6 +343,8 @@ class DrawDiagrams(SphinxPostTransform):
                 failed.replace_self(nodes.literal_block(failed["text"], failed["text"]))
         for node in list(self.document.findall(volley_diagram)):
             shown: nodes.Element
+            if node["redact"]:  # the page's source, which Sphinx publishes, holds what it masks
+                self.document["volley_redacted"] = True
             try:
                 if pages:  # an epub (no script) gets the static picture inline too
                     # named when read; a doctree an earlier version kept is named here
@@ -492,6 +494,13 @@ def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, do
         app.add_js_file("volley.js", defer="defer")
 
 
+def _withhold_source(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any):
+    """A page with a `:redact:` diagram publishes no copy of its source (`html_copy_source`'s
+    `_sources/`, the "Show source" link): the source holds, unmasked, what the picture masks."""
+    if doctree is not None and doctree.get("volley_redacted") and context.get("sourcename"):
+        context["sourcename"] = ""
+
+
 def _write_assets(app: Sphinx, exception: Exception | None) -> None:
     """Write the viewer's CSS and script into the HTML build's _static folder."""
     builder = app.builder
@@ -573,6 +582,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _fences_as_directive)
     app.connect("config-inited", _number_format, priority=900)  # after Sphinx fills its own
     app.connect("html-page-context", _add_assets)
+    app.connect("html-page-context", _withhold_source)
     app.connect("build-finished", _write_assets)
     app.connect("build-finished", _mark_svg_pages)
     return {"version": volley.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
