@@ -310,6 +310,24 @@ def test_a_fence_that_names_a_file_wrongly_says_so(tmp_path, fence, said):
     assert result.returncode != 0 and said in result.stderr and "line 3" in result.stderr
 
 
+def test_an_embedded_link_to_another_file_or_a_nul_is_an_error_box_not_a_leak(tmp_path):
+    """A `.volley` link to a `.env` had its first line quoted in the page, the search index
+    and the log; a NUL in the path (`a%00.volley`) ended the build with a traceback."""
+    pages = {"index.md": "# P\n\n![x](flows/a.volley)\n\n![y](b%00.volley)\n"}
+    site = write_site(tmp_path / "links", "plugins:\n  - volley\n", pages)
+    (tmp_path / "secret.env").write_text("TOKEN=Z9LEAKEDzz\n")
+    (site / "docs" / "flows").mkdir()
+    (site / "docs" / "flows" / "a.volley").symlink_to(tmp_path / "secret.env")
+    result = build(site, strict=False)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "cannot embed flows/a.volley: it links to a file that is no .volley file" in (
+        result.stderr
+    )
+    assert "cannot embed b%00.volley: not a file name" in result.stderr
+    built = "".join(p.read_text(encoding="utf-8") for p in (site / "site").rglob("*.html"))
+    assert "Z9LEAKED" not in built + result.stderr
+
+
 def test_a_fence_superfences_cannot_read_is_a_warning_not_silence(tmp_path):
     """A line superfences refuses (`@x`) made the fence, and the diagram after it, text, and
     `--strict` passed. A file's name holding "name" or an `=` is read whole."""

@@ -226,6 +226,19 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     assert published == ["index.rst.txt"] and "_sources/markdown" not in page
 
 
+def test_a_directive_reads_only_a_volley_file(tmp_path):
+    """`.. volley:: ../.env` read any file, and the error quoted its first line."""
+    (tmp_path / "secret.env").write_text("TOKEN=Z9LEAKEDzz\n")
+    rst = "Title\n=====\n\n.. volley:: ../secret.env\n\n.. volley:: link.volley\n"
+    site = write_site(tmp_path / "site", {"index.rst": rst})
+    (site / "link.volley").symlink_to(tmp_path / "secret.env")
+    result = build_site(site, tmp_path / "out")
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "cannot read ../secret.env: it is no .volley file" in page
+    assert "cannot read link.volley: it is no .volley file" in page
+    assert "Z9LEAKED" not in page + result.stderr
+
+
 def test_clicking_an_arrow_on_the_built_page_opens_its_panel(html, browser):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     errors: list[str] = []

@@ -374,26 +374,40 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             inside = posixpath.normpath(relative.lstrip("/"))
         else:
             inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
-        path = (self.docs_dir / inside).resolve()
-        if not path.is_relative_to(self.docs_dir.resolve()):
-            self.outside.add(path.parent)
         location = Location(self.page_path, self._line_of(src), source_file=src)
         page = md.volley_page  # type: ignore[attr-defined]
         try:
-            source = decode(path.read_bytes(), src)
-        except OSError as exc:
-            why = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+            source, why = self._embedded(inside, src)
+        except VolleyError as exc:
+            return self.site.failed(exc.diagnostic, location, page)
+        if why is not None:
             shown = posixpath.join(self.docs_dir.name, inside)  # never the build machine's path
             diagnostic = Diagnostic(
                 f"cannot embed {src}: {why} ({shown})",
                 hint="paths are relative to the page, as for images",
             )
             return self.site.failed(diagnostic, location, page)
-        except VolleyError as exc:
-            return self.site.failed(exc.diagnostic, location, page)
         drawn_with = settings or self.site.settings
         named = name or Path(relative).stem
         return self.site.diagram(source, drawn_with, location, page, named, embedded=not name)
+
+    def _embedded(self, inside: str, src: str) -> tuple[str, str | None]:
+        """The text of the .volley file at `inside` (the docs folder's path), or why there is
+        none to draw: no such file, a link named `.volley` to another file (whose lines an
+        error would quote: a `.env`), a name with a NUL in it."""
+        try:
+            path = (self.docs_dir / inside).resolve()
+            if path.suffix != SUFFIX:
+                return "", "it links to a file that is no .volley file"
+            if not path.is_relative_to(self.docs_dir.resolve()):
+                self.outside.add(path.parent)
+            return decode(path.read_bytes(), src), None
+        except FileNotFoundError:
+            return "", "no such file"
+        except OSError as exc:
+            return "", exc.strerror or str(exc)
+        except ValueError:  # `a%00.volley`
+            return "", "not a file name"
 
     def _line_of(self, src: str) -> int:
         """The page line holding the image link, or the fence that names the file (the first

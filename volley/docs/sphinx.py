@@ -150,6 +150,9 @@ class VolleyDirective(SphinxDirective):
             if not os.path.isfile(absolute):
                 missing = VolleyError(f"cannot read {source_file}: there is no such file")
                 return self._failed(missing, None, fence_line)
+            if not os.path.realpath(absolute).endswith(".volley"):  # a `.env`, or a link to one:
+                other = VolleyError(f"cannot read {source_file}: it is no .volley file")
+                return self._failed(other, None, fence_line)  # an error would quote its lines
             shown_file = absolute
             try:
                 source = api.read(absolute)
