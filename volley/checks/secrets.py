@@ -41,6 +41,7 @@ import importlib
 import itertools
 import json
 import re
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -304,11 +305,11 @@ _INLINE_PAIR = re.compile(
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
 _QUOTED_PAIR = re.compile(
     r'(?<!["\\])\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*'
-    r'(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"(?![ \t]*[,:}\]])([^"\\\n]*)")'  # see _PARAM
+    r'(?:\\"((?:[^"\\\n]|\\[^"\n])*+)\\"|"(?![ \t]*[,:}\]])([^"\\\n]*)")'  # see _PARAM
 )
 _LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
-_ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"')
+_ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*+)\\"')
 # LSP's progress messages, whose `"token"` only ties a report to the work it reports on.
 _PROGRESS_METHOD = r'"method"\s*:\s*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
 # A progress message's token where LSP writes it, after its method, in JSON on one line or
@@ -348,7 +349,7 @@ _LINE_PAIR = re.compile(
 # a `\u0026` (an escaped `&`): no mask splits one.
 _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
-    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*)\\\""  # \"…\", in a JSON string
+    r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*+)\\\""  # \"…\", in a JSON string
     r"|\"(?![ \t]*[,:}\]])([^\"\n]*)\""  # "…"
     r"|((?:[^&#;,\s\"'<>\\](?:[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"  # as it stands
 )
@@ -357,7 +358,7 @@ _PARAM = re.compile(
 # An HTTP auth parameter after a scheme (` bearer="…"`, ` sig=…`, or that masked already):
 # what follows a scheme word.
 _AUTH_PARAM_AFTER = re.compile(r"[ \t]+(?:[A-Za-z][A-Za-z0-9_\-]*=|<redacted>)")
-_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"")
+_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*+)'|\"((?:[^\"\\\n]|\\.)*+)\"")
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
@@ -703,7 +704,7 @@ _PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
 _ESCAPE_OR_PLUS = re.compile(r"%[0-7][0-9A-Fa-f]|\+")
 
 
-def _percent_decoded(text: str) -> tuple[str, list[int]]:
+def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
     """The text with its ASCII percent escapes decoded, and a form's `+` read as the space it
     stands for (in a text that holds an escape), and where each of its characters starts in
     `text` (one more entry: where the text ends)."""
@@ -715,25 +716,28 @@ def _percent_decoded(text: str) -> tuple[str, list[int]]:
 
 
 def _rewritten(
-    text: str, pattern: re.Pattern[str], each: Callable[[re.Match[str]], tuple[str, int]]
-) -> tuple[str, list[int]]:
+    text: str,
+    pattern: re.Pattern[str],
+    each: Callable[[re.Match[str]], tuple[str, int]],
+    offset: int = 0,
+) -> tuple[str, Sequence[int]]:
     """`text` with each match of `pattern` written as the one character `each` gives, with
     the place in `text` that character stands for (or taken out, where it gives none); and
-    where each character of the result stands in `text` (one more entry: where the text
-    ends)."""
+    where each character of the result stands in `text`, plus `offset` (one more entry: where
+    the text ends). The places are machine integers: a body of megabytes has as many."""
     written: list[str] = []
-    where: list[int] = []
+    where = array("q")
     at = 0
     for found in pattern.finditer(text):
         written.append(text[at : found.start()])
-        where.extend(range(at, found.start()))
+        where.extend(range(offset + at, offset + found.start()))
         character, place = each(found)
         if character:
             written.append(character)
-            where.append(place)
+            where.append(offset + place)
         at = found.end()
     written.append(text[at:])
-    where.extend(range(at, len(text) + 1))
+    where.extend(range(offset + at, offset + len(text) + 1))
     return "".join(written), where
 
 
@@ -1124,7 +1128,7 @@ def _hides(text: str, prose: bool) -> bool:
     return _UNSEEN.search(text) is not None or (prose and _GLUED_MARKUP.search(text) is not None)
 
 
-def _visible(text: str, prose: bool) -> tuple[str, list[int]]:
+def _visible(text: str, prose: bool) -> tuple[str, Sequence[int]]:
     """The text as a reader sees it (what draws nothing taken out, a space that looks plain
     read as one; in prose, its `*` and `` ` `` marks taken out too), and where each of its
     characters stands in `text` (one more entry: where the text ends)."""
@@ -1187,13 +1191,16 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
         except ValueError:  # not JSON's (a control character in it, an escape it has not)
             continue
         # each escape is one character, a surrogate pair's two escapes one too
-        _, where = _rewritten(literal[1], _JSON_ESCAPE, lambda found: ("?", found.start()))
+        _, where = _rewritten(  # the text is json's: "?" stands for a character, unread
+            inner, _JSON_ESCAPE, lambda found: ("?", found.start()), literal.start(1)
+        )
         if len(where) == len(decoded) + 1:
-            yield decoded, [literal.start(1) + at for at in where]
+            yield decoded, where
 
 
-# A JSON string literal, and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
-_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# A JSON string literal (its repeats possessive: a string of megabytes keeps no state to go
+# back through), and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
+_JSON_STRING = re.compile(r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"')
 _JSON_ESCAPE = re.compile(
     r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
 )
@@ -1258,7 +1265,7 @@ def _shown(text: str) -> str:
     return _ESCAPE.sub(r"\1", text)
 
 
-def _unescaped(text: str) -> tuple[str, list[int]]:
+def _unescaped(text: str) -> tuple[str, Sequence[int]]:
     """Prose as it shows, its escapes taken out, and where each of its characters stands in
     `text`."""
     return _rewritten(text, _ESCAPE, lambda found: (found[1], found.start(1)))
