@@ -398,6 +398,18 @@ def test_with_a_broken_block_what_was_made_of_the_others_is_said(tmp_path, monke
     )
 
 
+def test_a_fence_naming_a_link_to_another_file_reads_nothing(tmp_path, monkeypatch):
+    """`flows/x.volley` a link to the project's `.env`: its name passed, and the error quoted
+    the secret's line."""
+    (tmp_path / ".env").write_text("AWS_SECRET=Z9LEAKEDzz\n", encoding="utf-8")
+    (tmp_path / "x.volley").symlink_to(tmp_path / ".env")
+    (tmp_path / "README.md").write_text("# X\n\n```volley x.volley\n```\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["render", "README.md"])
+    assert result.exit_code == 1 and "names x.volley, which is not a .volley file" in result.output
+    assert "Z9LEAKED" not in result.output and not (tmp_path / "diagrams").exists()
+
+
 def test_a_fence_naming_a_file_that_cannot_be_read_points_at_the_fence(tmp_path, monkeypatch):
     """The error named the missing file alone: a page with twenty fences left the reader to
     find which one named it."""

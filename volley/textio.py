@@ -8,6 +8,7 @@ import errno
 import os
 import stat
 import tempfile
+from pathlib import Path
 
 from volley.errors import Diagnostic, VolleyError
 
@@ -166,6 +167,16 @@ def _read_capped(handle, max_bytes: int | None) -> bytes:
 # In the name of the private folder a regular file is written in before it is renamed into
 # place: `.NAME.volley-tmp-XXXXXXXX/NAME` beside the output.
 TEMPORARY_MARK = ".volley-tmp-"
+
+
+def in_project(found: Path, beside: Path) -> bool:
+    """Whether a file (its path followed through its links) is one of the project's: in or
+    below the folder volley runs in, or the folder of `beside`, the file that names it (a
+    README's fence, a diagram's `!include`). A hook or a CI job reads the pages and diagrams of
+    others, and quotes a file's lines in its log: a name must not reach `/etc/passwd` or a
+    `.env` above the project."""
+    trees = (Path.cwd().resolve(), beside.resolve().parent)
+    return any(found.is_relative_to(tree) for tree in trees)
 
 
 def make_folder_for(path: str) -> None:

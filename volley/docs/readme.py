@@ -51,7 +51,7 @@ from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import fence_attrs, fence_open
 from volley.text.markdown import PageFence, page_fence, parse
-from volley.textio import decode, write_atomic
+from volley.textio import decode, in_project, write_atomic
 
 FOLDER = "diagrams"
 BEGIN = "<!-- volley:begin {name} -->"
@@ -617,9 +617,9 @@ def _refused(path: Path, page: Path) -> str | None:
         found = path.resolve()
     except (OSError, RuntimeError):  # a loop of links
         return "which cannot be followed to a file"
-    if found.is_relative_to(Path.cwd().resolve()) or found.is_relative_to(page.resolve().parent):
-        return None
-    return "outside the folder volley runs in and the page's own"
+    if not in_project(found, page):
+        return "outside the folder volley runs in and the page's own"
+    return None if found.suffix == ".volley" else "which is not a .volley file"  # a link to one
 
 
 # A word of a fence line: `key`, `key=value`, `key="a quoted value"`

@@ -64,6 +64,7 @@ from volley.model import (
     walk,
 )
 from volley.text.inline import Table, escape_markup, parse_note, plain_text
+from volley.textio import in_project
 
 _START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
 _END = re.compile(r"[ \t]*@enduml\b", re.IGNORECASE)
@@ -1470,18 +1471,16 @@ def _includer(filename: str | None) -> Includer | None:
     top = Path(filename)
     if not top.is_file():
         return None
-    # A diagram's own files: below its folder, or the folder volley runs in. A .puml someone
-    # else wrote (a pull request, a CI job that imports it) reads no `.env`, no key, no
-    # `/proc/self/environ`, which an error would quote and a note would copy into the output.
-    trees = (top.resolve().parent, Path.cwd().resolve())
 
+    # A .puml someone else wrote (a pull request, a CI job that imports it) reads none of a
+    # project's `.env`, keys or `/proc/self/environ`, which an error would quote and a note
+    # would copy into the output: only the diagram's own PlantUML files.
     def include(written: str, origin: str | None) -> tuple[str, list[str]]:
-        path = ((Path(origin) if origin else top).parent / written).resolve()
-        if not any(path.is_relative_to(tree) for tree in trees) or path.parts[1:2] in (
-            ("proc",),
-            ("sys",),
-            ("dev",),
-        ):
+        try:
+            path = ((Path(origin) if origin else top).parent / written).resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            raise NotIncluded("volley cannot read it: it cannot be followed to a file") from None
+        if not in_project(path, top):
             raise NotIncluded("volley reads only the diagram's own files, in or below its folder")
         if path.suffix.lower() not in _INCLUDED_SUFFIXES:
             raise NotIncluded(
