@@ -120,13 +120,13 @@ def carried(
     diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
     named = filename if filename == LINK_NAME else in_link_named(filename or "<input>")
     foreign = foreign_header(diagram.split("\n"))
-    if foreign is not None:  # swimlanes.io's editor draws its own syntax under Mermaid's header
+    if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
         from volley.importers.mermaid import read_as_swimlanes
 
-        found = read_as_swimlanes(diagram, named or LINK_NAME)
+        # that editor draws its own syntax under Mermaid's header too
+        found = read_as_swimlanes(diagram, named)
         if found is not None:
             return found[0], named, [found[1]]
-    if foreign is not None:  # Mermaid pasted into swimlanes.io's editor, and shared
         command, out = import_hint(text, filename)
         # Said of its start alone: what follows may be swimlanes.io's syntax, which that editor
         # draws under Mermaid's header too, and which the import reads as such

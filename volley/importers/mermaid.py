@@ -195,7 +195,6 @@ _CONFIG_OPENED = re.compile(
 )
 # The top-level title of a diagram's YAML front matter
 _TOP_TITLE = re.compile(r"title[ \t]*:")
-# Mermaid's configuration turning on its message numbers, as `autonumber` does
 
 
 def detect(text: str) -> int:

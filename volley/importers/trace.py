@@ -116,7 +116,7 @@ def is_trace(data: Any) -> bool:
     (for detection)."""
     if _proto_spans(data) is not None or _is_console_span(data) or is_xray(data):
         return True
-    if _go_spans(data) is not None:
+    if _go_spans(data) is not None:  # the Go SDK's, a span or a list of them
         return True
     data = _unwrapped(data)
     if isinstance(data, list):
@@ -906,12 +906,8 @@ def _go_span(span: dict) -> _Span:
             for event in _dicts(span.get("Events"))
         ],
         links=[
-            _linked(
-                str(_dict(link.get("SpanContext")).get("SpanID") or ""),
-                str(_dict(link.get("SpanContext")).get("TraceID") or ""),
-                str(context.get("TraceID") or ""),
-            )
-            for link in _dicts(span.get("Links"))
+            _linked(linked.get("SpanID"), linked.get("TraceID"), context.get("TraceID"))
+            for linked in (_dict(link.get("SpanContext")) for link in _dicts(span.get("Links")))
         ],
     )
 
@@ -919,11 +915,10 @@ def _go_span(span: dict) -> _Span:
 def _go_attributes(items: Any) -> list[tuple[str, str]]:
     """Go's `[{"Key": …, "Value": {"Type": "STRING", "Value": …}}]` as (key, value) pairs, a
     slice's values as compact JSON."""
-    pairs = []
-    for item in _dicts(items):
-        value = _dict(item.get("Value")).get("Value")
-        pairs.append((str(item.get("Key")), value if isinstance(value, str) else _json_text(value)))
-    return pairs
+    return [
+        (str(item.get("Key")), _json_text(_dict(item.get("Value")).get("Value")))
+        for item in _dicts(items)
+    ]
 
 
 def _console_id(raw: Any) -> str:

@@ -1587,14 +1587,17 @@ def foreign_header(lines: list[str]) -> tuple[int, str] | None:
     or a comment (volley's, Mermaid's or PlantUML's) is a Mermaid or PlantUML header.
     Mermaid's front matter (`---`, `title: …`, `---`) and `%%{init}%%` directives may come
     before it."""
-    front_matter = directive = False
+    front_matter = False
+    directive_end = 0  # the line a `%%{init: {` … `}}%%` over several lines ends on
     for number, line in enumerate(lines, 1):
         word = line.strip()
         if word == "---" and (front_matter or number == 1):
             front_matter = not front_matter
             continue
-        if directive or word.startswith("%%{"):  # `%%{init: {` … `}}%%` over several lines
-            directive = "}%%" not in word
+        if number <= directive_end:
+            continue
+        if (end := mermaid_directive(lines, number - 1)) is not None:
+            directive_end = end
             continue
         if front_matter or not word or is_comment(word) or word.startswith("'"):
             continue  # `'` is PlantUML's comment: a licence above `@startuml`
