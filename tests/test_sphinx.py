@@ -226,6 +226,24 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     assert published == ["index.rst.txt"] and "_sources/markdown" not in page
 
 
+def test_redact_holds_when_myst_cannot_read_the_option_block(tmp_path):
+    """MyST drops every option of a fence whose option block it cannot read (it warns
+    "Invalid options format"); the `:redact:` written there still masks the picture."""
+    body = f"A -> B: pay\nin: Headers\n  Authorization: Bearer {LIVE}\n```\n"
+    myst = (
+        f'# Fences\n\n```{{volley}}\n:alt: "Login" flow\n:redact:\n{body}\n'
+        f'```{{volley}}\n---\nalt: "open\nredact: true\n---\n{body}\n'
+        f'```{{volley}}\n:alt: "Login" flow\n:redact: false\n{body}'
+    )
+    site = write_site(tmp_path / "site", {"index.rst": INDEX_WITH_MARKDOWN, "markdown.md": myst})
+    result = build_site(site, tmp_path / "out")
+    assert result.stderr.count("Invalid options format") == 3
+    page = (tmp_path / "out" / "markdown.html").read_text()
+    first, second, third = page.split('class="volley-diagram')[1:]
+    assert LIVE not in first + second and "redacted" in first and "redacted" in second
+    assert LIVE in third  # `:redact: false` says no
+
+
 def test_a_directive_reads_only_a_volley_file(tmp_path):
     """`.. volley:: ../.env` read any file, and the error quoted its first line."""
     (tmp_path / "secret.env").write_text("TOKEN=Z9LEAKEDzz\n")

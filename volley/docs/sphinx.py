@@ -71,6 +71,8 @@ __all__ = ["VolleyDirective", "setup"]
 logger = logging.getLogger(__name__)
 
 ASSETS = ("volley.css", "volley.js")  # written to _static/ of HTML builds
+# `:redact:` or YAML's `redact: true` among a MyST fence's option lines
+_REDACT_OPTION = re.compile(r"[ \t]*:?redact:[ \t]*(.*)$")
 STATIC_FORMATS = {"image/svg+xml": "svg", "image/png": "png"}  # preferred first
 
 
@@ -163,7 +165,7 @@ class VolleyDirective(SphinxDirective):
                 raise self.error(f'"{written}" needs a file or the diagram\'s text')
             shown_file = None
             source = "\n".join(self.content)
-        redact = self.options.get("redact", False)
+        redact = self._asked_to_redact()
         bodies = self.options.get("bodies", "markers")
         appendix_lines = self.options.get("appendix-lines")
         try:
@@ -202,6 +204,20 @@ class VolleyDirective(SphinxDirective):
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
         self._anchor_messages(node, prefix, len(checked.diagram.messages()))
         return [node]
+
+    def _asked_to_redact(self) -> bool:
+        """`:redact:` as given, or as written in an option block MyST could not read: MyST
+        then drops every option of the fence (it warns "Invalid options format"), and a
+        diagram whose author asked for masking would be published unmasked."""
+        if "redact" in self.options or not _from_myst(self.state):
+            return bool(self.options.get("redact", False))
+        # MyST counts the option lines it dropped in the content offset
+        written = self.block_text.splitlines()[1 : 1 + self.content_offset]
+        for line in written:
+            option = _REDACT_OPTION.match(line)
+            if option and yes_or_no(option[1]) is not False:  # alone, true, or unreadable
+                return True
+        return False
 
     def _anchor_messages(self, node: volley_diagram, prefix: str, count: int) -> None:
         """Each message's deep link (`#login-message-2`) is an anchor of the page, as a link
