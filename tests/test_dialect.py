@@ -1245,6 +1245,7 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
             '"API GET /users" is another participant than "API": is a colon missing after "API"?',
         ),
         ('"Web App" -> API: call\n', 1, 1, 'the quotes are part of the name "Web App"'),
+        ("'Web App' -> API: call\n", 1, 1, "the quotes are part of the name 'Web App'"),
         ("participant W as Web\nW -> “Long name”: x\n", 2, 6, "the quotes are part of the name"),
         ("A -> B: x\nnote A，B: hi\n", 2, 7, 'the name "A，B" holds a full-width comma "，"'),
         (

@@ -482,6 +482,26 @@ def test_another_languages_comment_is_named_at_its_mark(line: str, mark: str):
     assert error.hint.startswith('a comment line starts with "//"')
 
 
+@pytest.mark.parametrize(
+    ("text", "column", "name"),
+    [
+        ("' API -> DB: SELECT (disabled)\n", 1, "' API"),
+        ("  'A -> B: commented out\n", 3, "'A"),
+        ("A -> 'B: y\n", 6, "'B"),
+    ],
+)
+def test_a_message_that_plantuml_comments_out_is_no_participant(text, column, name):
+    """PlantUML's `'` before a message leaves the message out there; read on, it would be a
+    lane called "' API" drawn in silence."""
+    error = error_for(f"Browser -> API: POST /login\n{text}")
+    assert (error.line, error.column) == (2, column)
+    assert (
+        error.message
+        == f'"{name}" starts with "\'", which starts a comment in PlantUML, not in volley'
+    )
+    assert error.hint.startswith('a comment line starts with "//"')
+
+
 def test_autonumber_written_with_a_colon_is_read_on_without_it():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("autonumber: 3\nA ~> B\n", "f.volley")

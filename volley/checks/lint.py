@@ -236,7 +236,7 @@ def _named(item: Item) -> list[str]:
 
 
 _WIDE_COMMA = re.compile("[\uff0c\u3001]")  # ， and 、, as Chinese and Japanese keyboards type them
-_QUOTED_NAME = re.compile(r'"[^"]+"|“[^“”]+”')
+_QUOTED_NAME = re.compile(r'"[^"]+"|“[^“”]+”|\'[^\']+\'')
 
 
 def _slip_warnings(

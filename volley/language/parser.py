@@ -102,6 +102,9 @@ def _side(name: str) -> str:
 
 # A name that starts with a note's place: `over A`, `left of A` (Mermaid's note, misplaced).
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
+# `'Web App'`: a name in single quotes (the lint says the quotes are part of it); any other
+# name that starts with one is a line PlantUML's `'` meant to leave out
+_SINGLE_QUOTED = re.compile(r"'[^']+'")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
@@ -582,6 +585,12 @@ class _ToModel:
                 "table's row",
                 "rename it; a table is a note's text: write it under note A: (note A, B:), "
                 "whose lines run to the next element",
+            ),
+            (
+                name.startswith("'") and not _SINGLE_QUOTED.fullmatch(name),
+                'starts with "\'", which starts a comment in PlantUML, not in volley',
+                'a comment line starts with "//"; to name a participant, write the name '
+                "without the quote",
             ),
             (
                 bool(_NOTE_PLACE.match(name)),
