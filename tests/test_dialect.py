@@ -355,6 +355,27 @@ def test_an_x_head_stands_apart_so_names_keep_their_x():
     assert (message.sender, message.arrow, message.receiver) == ("Box", "x->", "Fox")
 
 
+@pytest.mark.parametrize(
+    ("line", "sender", "arrow", "receiver"),
+    [
+        ("A -> AWS x-ray: trace", "A", "->", "AWS x-ray"),  # an inner word starting x-
+        ("Jean x-Men --> B", "Jean x-Men", "-->", "B"),
+        ("Set x=5 -> B: go", "Set x=5", "->", "B"),
+        ("A -> Node x-1", "A", "->", "Node x-1"),
+        ("A -> service-x", "A", "->", "service-x"),  # nothing after the x: no lost message
+        ("A -> service-x : hi", "A", "->", "service-x"),  # a space before the colon
+        ("A x- B", "A", "x-", "B"),
+        ("A x--x B: both", "A", "x--x", "B"),
+        ("A -x+ B: lost", "A", "-x", "B"),
+    ],
+)
+def test_an_x_is_a_head_only_where_a_name_follows_it(line, sender, arrow, receiver):
+    diagram = parse(f"participant AWS x-ray\norder: Set x=5\n{line}\n")
+    message = diagram.messages()[0]
+    assert (message.sender, message.arrow, message.receiver) == (sender, arrow, receiver)
+    assert {"AWS x-ray", "Set x=5"} <= set(diagram.participants)
+
+
 @pytest.mark.parametrize("text", ["A >> B", "A <~ B", "A -> >B", "A - > B", "A =>> -> B"])
 def test_arrow_fragments_never_become_part_of_a_name(text):
     error = only_error(text + "\n")

@@ -502,6 +502,13 @@ def test_a_message_that_plantuml_comments_out_is_no_participant(text, column, na
     assert error.hint.startswith('a comment line starts with "//"')
 
 
+@pytest.mark.parametrize("text", ["A -x\n", "A --x  \n"])
+def test_a_lost_message_with_no_receiver_says_a_name_is_missing(text):
+    error = error_for(text)
+    assert error.message == f'expected the name of a participant after "{text.split()[1]}"'
+    assert error.column == len(text.rstrip()) + 1
+
+
 def test_autonumber_written_with_a_colon_is_read_on_without_it():
     with pytest.raises(VolleyErrors) as info:
         volley.parse("autonumber: 3\nA ~> B\n", "f.volley")

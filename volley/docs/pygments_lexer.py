@@ -46,13 +46,13 @@ from volley.text.inline import BLOCK_START, TABLE_LINE
 __all__ = ["VolleyLexer"]
 
 # An arrow: an optional left head, a shaft (- solid, -- dashed, = bold), an optional right
-# head, at least one head unless the shaft is bold; then an optional activation mark. A lost
+# head, at least one head; then an optional activation mark. A lost
 # message's `x` needs a space after it (or an activation mark and a space), as in the grammar,
-# so `x-ray` stays a name.
-_LEFT_HEAD = r"(?:<<|<|(?<=\s)x(?=[-=]))"
+# and a left one a head or a space after its shaft, so `x-ray` and `Set x=5` stay names.
+_LEFT_HEAD = r"(?:<<|<|(?<=\s)x(?=(?:--?|=)(?:>|x|[ \t\n])))"
 _RIGHT_HEAD = r"(?:>>|>|x(?=[+-]?[ \t]))"
 _SHAFT = r"(?:--|-|=)"
-ARROW = rf"(?:{_LEFT_HEAD}{_SHAFT}{_RIGHT_HEAD}?|{_SHAFT}{_RIGHT_HEAD}|<?=>?)"
+ARROW = rf"(?:{_LEFT_HEAD}{_SHAFT}{_RIGHT_HEAD}?|{_SHAFT}{_RIGHT_HEAD})"
 
 _LINE_END = r"(\n|\Z)"
 # Seen from the end of a line: the next line is a table's delimiter row (`|:--|--:|`, `--|--`),

@@ -602,6 +602,13 @@ class _Explainer:
                     at + 1,
                     hint=f'did you mean "{arrow}"? (an input method may have typed it wide)',
                 )
+            lost = _LOST_AT_END.search(written)
+            if lost is not None:  # `A -x`: a lost message's arrow, and no name after it
+                return self.error(
+                    f'expected the name of a participant after "{lost[1]}"',
+                    line,
+                    len(text.rstrip()) + 1,
+                )
             arrowish = _ARROWISH.search(written)
             if arrowish is not None:  # `A -< B`, `A ~ B`
                 return self.error(
@@ -921,6 +928,9 @@ def _closing(
     return None
 
 
+# A lost message's arrow ending the line (`A -x`): a name ending in `-x` is one only where a
+# name or a colon follows (`A -> service-x`)
+_LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
