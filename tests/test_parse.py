@@ -167,6 +167,15 @@ def test_tab_counts_as_indentation():
     assert message.request.body == "key: value\nother: 2"
 
 
+def test_a_tab_deeper_than_its_owner_is_deep_enough_whatever_column_it_ends_on():
+    """Three spaces then a tab ends on column four, one deeper than the `in:` line's three: it
+    is still the owner's indentation and a tab, as "two spaces (or a tab) deeper" allows."""
+    diagram = volley.parse("if: x\n   A -> B\n   in:\n   \tkey: v\nend\n")
+    assert diagram.messages()[0].request.body == "key: v"
+    note = volley.parse("loop: x\n   A -> B\n   note over A: hi\n   \tmore\nend\n")
+    assert note.items[0].branches[0].items[1].text == "hi\nmore"
+
+
 def test_an_indented_body_keeps_its_own_tabs_and_spaces_byte_for_byte():
     """Past the indentation every line shares as written, the body is what was written: a
     tab stays a tab, a line of spaces keeps its spaces."""

@@ -68,6 +68,14 @@ def indent_width(line: str) -> int:
     return width
 
 
+def is_deeper(line: str, owner: str, columns: int = 2) -> bool:
+    """Whether `line` is indented `columns` deeper than `owner`, or a tab deeper: the owner's
+    indentation and then a tab, whichever column that tab ends on."""
+    if indent_width(line) >= indent_width(owner) + columns:
+        return True
+    return line.startswith(owner[: len(owner) - len(owner.lstrip(" \t"))] + "\t")
+
+
 def _is_blank(line: str) -> bool:
     return not line.strip(" \t")
 
@@ -167,8 +175,9 @@ class _Lifter:
             )
         return block
 
-    def indented(self, start: int, owner_width: int, deeper: int = 2) -> int:
-        """Index after the run of lines indented `deeper` columns deeper than the owner."""
+    def indented(self, start: int, owner: str, deeper: int = 2) -> int:
+        """Index after the run of lines indented `deeper` columns (or a tab) deeper than the
+        owner line."""
         end = start
         last = start
         while end < len(self.lines):
@@ -176,7 +185,7 @@ class _Lifter:
             if _is_blank(line):
                 end += 1
                 continue
-            if indent_width(line) < owner_width + deeper:
+            if not is_deeper(line, owner, deeper):
                 break
             end += 1
             last = end
@@ -196,12 +205,12 @@ class _Lifter:
         if body is not None:
             return after, body
         width = indent_width(owner)
-        after = self.indented(nxt, width)
+        after = self.indented(nxt, owner)
         shallow = False
         if after == nxt and nxt < len(self.lines):
             line = self.lines[nxt]
             if indent_width(line) == width + 1 and self.line_kind(line, None) != "element":
-                after, shallow = self.indented(nxt, width, deeper=1), True
+                after, shallow = self.indented(nxt, owner, deeper=1), True
         if after == nxt:
             return index + 1, None
         text = "\n".join(_dedented(self.lines[nxt:after]))
@@ -251,7 +260,6 @@ class _Lifter:
         one_line = form == "one line"
         lines = self.lines
         after = None  # the index after an `end note` that closed the note
-        owner_width = indent_width(lines[index])
         pos = index + 1
         parts: list[str] = []
         run: list[str] = []  # plain lines not yet added, their common indentation still on
@@ -288,7 +296,7 @@ class _Lifter:
             if form == "to end note" and NOTE_END.match(line):  # the note ends here
                 after = pos + 1
                 break
-            deeper = indent_width(line) >= owner_width + 2
+            deeper = is_deeper(line, lines[index])
             if one_line and not deeper:
                 kind: LineKind = "element"
             else:
