@@ -135,6 +135,7 @@ def test_invalid_utf8_file(tmp_path):
     result = run("check", str(path))
     assert result.exit_code == 1
     assert "not valid UTF-8" in result.stderr and "offset 11" in result.stderr
+    assert result.stderr.splitlines()[-2:] == ["1 error", "1 of 1 file with errors"]
 
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])

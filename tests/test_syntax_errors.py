@@ -214,6 +214,8 @@ PLANTUML_HABITS = [
     ("skinparam monochrome true", 'PlantUML\'s "skinparam" sets nothing in volley'),
     ("hide footbox", 'PlantUML\'s "hide" sets nothing in volley'),
     ("@enduml", 'PlantUML\'s "@enduml" sets nothing in volley'),
+    ("@startuml", '"@startuml" is PlantUML\'s header, which opens a PlantUML diagram on its'),
+    ("sequenceDiagram", '"sequenceDiagram" is Mermaid\'s header, which opens a Mermaid diagram'),
     ("A -> B ++ : hello", 'volley writes the mark after the arrow: "A ->+ B"'),
     ("A ->x B: lost", 'a lost message has an x for its head: "A -x B"'),
     ("note left: beside it", 'write "note: TEXT" for a note under the message before it'),

@@ -20,7 +20,7 @@ import click
 
 from volley import __version__
 from volley.cli.targets import chosen_format, expand, is_folder, several, targets
-from volley.errors import Diagnostic, VolleyError, counted
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import exit_on_sigterm, make_folder_for, write_atomic
@@ -278,6 +278,8 @@ def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
                 load(source.path, settings)
         except VolleyError as exc:
             report(exc)
+            if not isinstance(exc, VolleyErrors):  # one that stopped the reading (no text)
+                say("1 error")  # counted as the parser's errors are
             failed += 1
     if failed:
         say(f"{failed} of {counted(len(sources), 'file', 'files')} with errors")

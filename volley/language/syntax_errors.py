@@ -780,6 +780,12 @@ class _Explainer:
                 'PlantUML\'s "return" answers the last call; volley writes the answer as a '
                 'message: "B --> A: done"'
             ), None
+        if lowered in ("sequencediagram", "@startuml") and not rest.strip(" \t;"):
+            tool = "Mermaid" if lowered == "sequencediagram" else "PlantUML"
+            return (
+                f'"{word}" is {tool}\'s header, which opens a {tool} diagram on its first line: '
+                f"delete the line, or convert a whole {tool} diagram with volley import"
+            ), None
         if lowered in PLANTUML_SETTINGS or lowered == "@enduml":
             return f'PlantUML\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in PLANTUML_PARTICIPANTS and rest.strip():
