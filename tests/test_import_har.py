@@ -599,6 +599,27 @@ def test_a_header_of_several_values_is_the_header_sent_once_a_value(headers, sen
     assert count == sum("<redacted>" in line for line in sent)
 
 
+def test_a_password_that_looks_like_an_example_is_masked_in_a_capture():
+    """`password=changeme` in a form a browser sent is what it sent: masked and counted, as
+    an example-looking value in any secret-named field of a capture (a hand-written diagram's
+    `changeme` reads as a stand-in and draws no warning)."""
+    entry = {
+        "request": {
+            "method": "POST",
+            "url": "https://api.example.org/login",
+            "headers": [{"name": "Content-Type", "value": "application/x-www-form-urlencoded"}],
+            "postData": {
+                "mimeType": "application/x-www-form-urlencoded",
+                "text": "username=alice&password=changeme",
+            },
+        },
+        "response": {"status": 200, "content": {"mimeType": "application/json", "text": "{}"}},
+    }
+    (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "login.har")
+    assert "changeme" not in item.text and "password=<redacted>" in item.text
+    assert item.masked == 1
+
+
 def test_a_polly_recording_masks_the_cookie_its_list_of_values_holds():
     diagram, count = masked(har("pollyjs-list-headers"))
     written = write(diagram)

@@ -1399,6 +1399,11 @@ class DiagramSecrets:
             secrets = _find(text, prose=not as_body)
         return self.again(_masked(text, secrets) if secrets else text)
 
+    def __len__(self) -> int:
+        """How many secrets the diagram's texts hold, the ones written as examples too: what
+        redaction masks (each once, however often it is repeated)."""
+        return sum(len(secrets) for _, secrets in self._by_text)
+
     def places(self) -> Iterator[tuple[int, int, Secret, str]]:
         """(source line, offset in that line, secret, line text) for every secret that looks
         live: not one written as an example (`abc123`), which redaction masks all the same."""
