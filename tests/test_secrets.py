@@ -148,6 +148,13 @@ FOUND = [
     ("{'headers': ['Password: $V']}", "{'headers': ['Password: $M']}"),
     ('{"password": [null, 3, true, "$V"], "x": "y"}',
      '{"password": [null, 3, true, "$M"], "x": "y"}'),
+    # a message cut inside its string (a log line cut at its length limit, a paste cut short)
+    ('{"access_token":"$V', '{"access_token":"$M'),
+    ('{"headers":{"Authorization":"Bearer $V\n', '{"headers":{"Authorization":"Bearer $M\n'),
+    ('{"name": "Authorization",\n "value": "Bearer $V',
+     '{"name": "Authorization",\n "value": "Bearer $M'),
+    # a bearer token with no header's name before it: an error line quoting what was refused
+    ("upstream rejected Bearer $V (401)", "upstream rejected Bearer $M (401)"),
 ]  # fmt: skip
 
 QUIET = [
@@ -178,6 +185,7 @@ QUIET = [
     '{"signing_key": "RS256", "hmacKey": "sha256", "authentication": "SAML2", "pw": 2}',
     "GET cache key: user:1234:profile, routing key: orders.created.v1, code: E_AUTH_1234",
     "Authorization: Basic",
+    "send the Bearer token in the header; bearer tokens expire",
     '{"password": "", "token": null, "secret": "***", "api_key": "YOUR_API_KEY"}',
     '{"max_tokens": 1024, "token_type": "Bearer", "input_tokens": 12, "tokens": ["a"]}',
     '{"password_policy": "at least 12 characters", "has_password": true}',

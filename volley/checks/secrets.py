@@ -297,6 +297,9 @@ _INLINE_AUTHORIZATION = re.compile(
     r"(?i)\b((?:proxy-)?authorization)(?:[ \t]*(:)[ \t]*|[ \t]+)(?:bearer|basic|token|digest)"
     r"[ \t]+([^\s\"'\\,;<>`]+)"
 )  # its colon left out (`Authorization Basic dXNl…` in a label), the value must look like a key
+# `Bearer …` with no header's name before it (an error line quoting what was refused, a
+# header's value cut from its name): the credential after it, when it looks like a key
+_BEARER = re.compile(r"(?i)(?<![\w-])bearer[ \t]+([^\s\"'\\,;<>`()\[\]{}]+)")
 # `Name: value` anywhere in a line, where the value must look like a credential; the name may
 # open a quoted string (a header kept as a string in JSON) or stand in emphasis or code
 _INLINE_PAIR = re.compile(
@@ -489,7 +492,9 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         start = colon.end()
         value = _STRING.match(text, start) if text.startswith('"', start) else None
         closed = value is not None and len(value.group()) > 1 and value.group().endswith('"')
-        content = value.group()[1:-1] if value is not None and closed else None
+        # a string the line cuts open (a log line cut at its length limit, a paste cut
+        # short) holds the value up to where it stops
+        content = None if value is None else value.group()[1:-1] if closed else value.group()[1:]
         if name == "value" and named:
             name, named = named, ""
         elif name == "name" and value is not None and content is not None:
@@ -572,6 +577,9 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
         value = match.group(3)
         if not is_stand_in(value) and ((not prose and match.group(2)) or credential_like(value)):
             yield Secret(*match.span(3), _describe(match.group(1), header=True))
+    for match in _BEARER.finditer(text):
+        if credential_like(match.group(1)):
+            yield Secret(*match.span(1), "a bearer token")
     for match in _QUOTED_PAIR.finditer(text):
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
         if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
