@@ -153,6 +153,9 @@ FOUND = [
     ('{"headers":{"Authorization":"Bearer $V\n', '{"headers":{"Authorization":"Bearer $M\n'),
     ('{"name": "Authorization",\n "value": "Bearer $V',
      '{"name": "Authorization",\n "value": "Bearer $M'),
+    # a Telegram bot's token in its API's URL, after the letters "bot"
+    ("GET https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq/getMe",
+     "GET https://api.telegram.org/bot$M/getMe"),
     # a bearer token with no header's name before it: an error line quoting what was refused
     ("upstream rejected Bearer $V (401)", "upstream rejected Bearer $M (401)"),
 ]  # fmt: skip
@@ -196,6 +199,8 @@ QUIET = [
     "sk-short",
     "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
     "AKIAIOSFODNN7EXAMPLE",  # AWS's documented example key
+    # an ARN's account id and name: no Telegram bot token, which starts no run of digits
+    "arn:aws:sns:us-west-2:123456789012:awseb-e-ruag3jyweb-stack-NotificationTopic-6B82",
     '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", "token": 3}',
     '{"error": {"code": -32601, "message": "Method not found"}, "status": {"code": 404}}',
     '{"error": "invalid_grant", "code": "invalid_grant"}',

@@ -961,7 +961,9 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
     A detector's `denylist` patterns say where; its `analyze_string` on what a pattern matched
     confirms it (a JWT must decode). The span is a pattern's longest group when that is the
     value (AWS's keyword form), carried on to the end of its token (a Stripe key longer than
-    the pattern's 24 characters, a JWT's signature), and loses a leading `Name=`. Only the
+    the pattern's 24 characters, a JWT's signature), and loses a leading `Name=`; one that
+    starts inside a run of digits is none (Telegram's `\\d{8,10}:` in an AWS ARN's
+    `:123456789012:topic`). Only the
     detectors whose needed strings the text holds run, unless `every` (for tests).
     """
     for module, name in _detectors_for(text, every):
@@ -977,6 +979,8 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
                     start, end = match.span()
                 if prefix := _NAME_PREFIX.match(text, start, end):
                     start = prefix.end()
+                if start and text[start].isdigit() and text[start - 1].isdigit():
+                    continue  # the end of a longer number: an ARN's account and topic name
                 while end < len(text) and text[end] in _TOKEN_CHARACTERS:
                     end += 1
                 covered = end
