@@ -206,6 +206,7 @@ QUIET = [
     '{"error": "invalid_grant", "code": "invalid_grant"}',
     '{"arguments": {"code": "print(1)", "language": "python"}, "key": "sort(a,b)"}',
     '{"auth": "print(os.environ)", "code": "x = f(2)"}',
+    '{"stateOverrides": {"0xc100": {"code": "0x608060405234801561001057600080fd5b50600436"}}}',
     # published test cards, numbers whose check digit is wrong, and ids, barcodes and times
     '{"number": "4242424242424242", "amex": "3782 822463 10005", "mc": "5555-5555-5555-4444"}',
     '{"order": 4539148803436468, "id": "1700000000000000000", "ean": "4006381333931"}',

@@ -258,11 +258,14 @@ def _card_code_name(name: str) -> bool:
 
 def _code_like(value: str) -> bool:
     """Whether a `code` holds what an OAuth authorization code is written with (base64url,
-    hex, percent-encoded): `"code": "print(1)"` is a program, not a code."""
-    return _CODE_SHAPED.fullmatch(value.strip("\"'")) is not None
+    hex, percent-encoded): `"code": "print(1)"` is a program, not a code, and nor is a
+    contract's bytecode (`"code": "0x6080…"`, as Ethereum's JSON-RPC writes it)."""
+    value = value.strip("\"'")
+    return _CODE_SHAPED.fullmatch(value) is not None and _BYTECODE.fullmatch(value) is None
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+_BYTECODE = re.compile(r"0x[0-9A-Fa-f]*")
 
 
 def _may_name_secret(text: str) -> bool:
