@@ -153,6 +153,10 @@ FOUND = [
     ('{"headers":{"Authorization":"Bearer $V\n', '{"headers":{"Authorization":"Bearer $M\n'),
     ('{"name": "Authorization",\n "value": "Bearer $V',
      '{"name": "Authorization",\n "value": "Bearer $M'),
+    # a page's CSRF token, which the next request sends back
+    ('<meta name="csrf-token" content="$V" />', '<meta name="csrf-token" content="$M" />'),
+    ("<INPUT type=hidden name='authenticity_token' value='$V'>",
+     "<INPUT type=hidden name='authenticity_token' value='$M'>"),
     # a Telegram bot's token in its API's URL, after the letters "bot"
     ("GET https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq/getMe",
      "GET https://api.telegram.org/bot$M/getMe"),
@@ -199,6 +203,7 @@ QUIET = [
     "sk-short",
     "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
     "AKIAIOSFODNN7EXAMPLE",  # AWS's documented example key
+    '<meta name="csrf-param" content="authenticity_token"><meta name="description" content="x">',
     # an ARN's account id and name: no Telegram bot token, which starts no run of digits
     "arn:aws:sns:us-west-2:123456789012:awseb-e-ruag3jyweb-stack-NotificationTopic-6B82",
     '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", "token": 3}',

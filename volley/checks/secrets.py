@@ -367,6 +367,9 @@ _AUTH_PARAM_AFTER = re.compile(r"[ \t]+(?:[A-Za-z][A-Za-z0-9_\-]*=|<redacted>)")
 _QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*+)'|\"((?:[^\"\\\n]|\\.)*+)\"")
 _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
+# An HTML element's start tag, and its quoted attributes
+_HTML_TAG = re.compile(r"<(?:meta|input)\b[^<>]{0,600}>", re.IGNORECASE)
+_HTML_ATTRIBUTE = re.compile(r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2")
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
 # scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
 # (`mysql:\/\/root:…@db` as PHP's JSON writes it too)
@@ -645,6 +648,28 @@ def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _XML.finditer(text):
         if _secret_value(match.group(1), match.group(2).strip(), prose):
             yield Secret(*match.span(2), f"the <{_short(match.group(1))}> element")
+
+
+def _html_field_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    """An HTML element that names a secret and holds its value in an attribute: a page's
+    `<meta name="csrf-token" content="…">`, a form's `<input name="authenticity_token"
+    value="…">` (a capture's HTML response, which the next request sends back)."""
+    for tag in _HTML_TAG.finditer(text):
+        attributes = {
+            match.group(1).lower(): (match.group(3), match.start(3))
+            for match in _HTML_ATTRIBUTE.finditer(tag.group())
+        }
+        name = attributes.get("name") or attributes.get("id")
+        if name is None or not secret_name(name[0]):
+            continue
+        for holder in ("content", "value"):
+            value, at = attributes.get(holder, ("", 0))
+            if value and _secret_value(name[0], value, prose):
+                yield Secret(
+                    tag.start() + at,
+                    tag.start() + at + len(value),
+                    f'the "{_short(name[0])}" field',
+                )
 
 
 def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -1075,6 +1100,7 @@ _FINDERS: _Finders = (
     (_param_secrets, _may_name_secret),
     (_assignment_secrets, _may_name_secret),
     (_xml_secrets, _may_name_secret),
+    (_html_field_secrets, _finds(r"(?i)<(?:meta|input)\b")),
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
     (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
