@@ -251,6 +251,14 @@ def test_a_page_that_starts_with_a_bracket_is_not_told_as_broken_json(tmp_path, 
     assert "JSON" not in result.stderr
 
 
+@pytest.mark.parametrize("text", ["", "\n\n", "\ufeff  \r\n"])
+def test_an_empty_file_is_said_to_be_empty(tmp_path, text):
+    (tmp_path / "session.log").write_text(text)
+    result = volley_cli("import", str(tmp_path / "session.log"))
+    assert result.returncode == 1
+    assert "error: the file is empty: there is nothing to import" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

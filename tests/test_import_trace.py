@@ -314,10 +314,10 @@ def test_malformed_zipkin_says_which_span_and_what_was_expected(text, problem):
     assert "traceId and id" in str(caught.value.hint)
 
 
-def test_json_that_is_no_trace_names_all_three_formats():
+def test_json_that_is_no_trace_names_every_format_read():
     from volley.importers import convert
 
-    with pytest.raises(VolleyError, match="OTLP/JSON .*, Jaeger JSON .* or Zipkin JSON"):
+    with pytest.raises(VolleyError, match="OTLP/JSON .*, Jaeger JSON .*, Zipkin JSON .*, Tempo"):
         convert('[{"name": "get"}]', "x.json", source="trace")
 
 

@@ -225,6 +225,10 @@ def convert(
         recognised = recognised or recognise(text)
         found = recognised.best or _by_suffix(filename)
         if found is None:
+            if not text.strip("\ufeff \t\r\n"):
+                raise VolleyError(
+                    "the file is empty: there is nothing to import", filename=filename
+                )
             hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
             raise _json_stops(text, filename, hint) or VolleyError(
                 "cannot tell what format this is", filename=filename, hint=hint

@@ -332,7 +332,9 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
         if not is_trace(data):
             raise VolleyError(
                 "this is not a trace: expected OTLP/JSON (resourceSpans), Jaeger JSON"
-                " (spans and processes) or Zipkin JSON (an array of spans with traceId and id)",
+                " (spans and processes), Zipkin JSON (an array of spans with traceId and id),"
+                " Tempo's (batches) or an AWS X-Ray segment document (trace_id and"
+                " subsegments)",
                 filename=filename,
             )
         if isinstance(data, list):
