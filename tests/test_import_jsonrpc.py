@@ -383,6 +383,28 @@ def test_lsp_trace_cut_after_a_request_names_the_answer_by_the_method_it_logs():
     ]
 
 
+def test_lsp_trace_json_after_a_blank_line_is_the_records_payload():
+    """gopls' `-rpc.trace` logs a record's JSON after a blank line, with no `Params:` or
+    `Result:` before it: it is the request's params and the response's result."""
+    text = (
+        "[Trace - 17:33:37.180 PM] Sending request 'textDocument/definition - (2)'.\n\n"
+        '{\n   "position": {"character": 8, "line": 15}\n}\n\n'
+        "[Trace - 17:33:37.181 PM] Received response 'textDocument/definition - (2)' in 0ms.\n"
+        '\n[\n  {"uri": "file:///main.go"}\n]\n\n'
+        "[Trace - 17:33:38.000 PM] Sending request 'textDocument/hover - (3)'.\n\n{\n"
+    )
+    (diagram,), warnings = jsonrpc.read_jsonrpc(text, TrafficOptions(), "gopls.log")
+    notes = [item.text for item in diagram.items if isinstance(item, Note)]
+    assert notes == ["no response to id 3 before the session ended"]  # no JSON as notes
+    first, second, third = diagram.messages()
+    assert json.loads(first.request.body)["params"] == {"position": {"character": 8, "line": 15}}
+    assert json.loads(second.response.body)["result"] == [{"uri": "file:///main.go"}]
+    assert third.request.body.endswith("{")  # cut short: kept as logged, with a warning
+    assert [(w.line, w.message) for w in warnings] == [
+        (16, "this params block is not JSON; its arrow shows it as logged")  # where it stops
+    ]
+
+
 def test_lsp_trace_server_to_client_requests_go_the_other_way():
     found = arrows(lsp_trace("ty-2135-messages.log"))
     at = found.index(("Server", "->", "Client", "workspace/diagnostic/refresh"))

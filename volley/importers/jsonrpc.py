@@ -954,10 +954,13 @@ def _trace_lines(text: str) -> list[str]:
 
 
 def _trace_block(
-    lines: list[str], start: int, end: int, filename: str | None
+    lines: list[str], start: int, end: int, filename: str | None, bare: str | None = None
 ) -> tuple[_Block, Diagnostic | None]:
     """The block of the record whose body is `lines[start:end]`, and a warning if it is
-    not JSON (a trimmed paste, `{ ... }`): then it is kept as text, not guessed at."""
+    not JSON (a trimmed paste, `{ ... }`): then it is kept as text, not guessed at.
+
+    `bare` is the member ("params", "result") a block of JSON with no `Params:` label stands
+    for, as gopls' `-rpc.trace` logs it, after a blank line."""
     first = next((i for i in range(start, end) if lines[i].strip()), None)
     if first is None:
         return _Block(), None
@@ -965,7 +968,11 @@ def _trace_block(
     if head in _NOTHING:
         return _Block(_NOTHING[head], None), None
     label_ = next((b for b in _BLOCKS if lines[first].startswith(b)), None)
-    if label_ is None:
+    if label_ is not None:
+        member, said = _BLOCKS[label_], label_[:-1]
+    elif bare is not None and head.startswith(("{", "[")):
+        label_, member, said = "", bare, bare
+    else:
         return _Block(), None  # text between records that is not the trace's (stderr, "...")
     body = "\n".join([lines[first][len(label_) :], *lines[first + 1 : end]])
     try:
@@ -973,15 +980,15 @@ def _trace_block(
     except ValueError as exc:
         line = first + body.count("\n", 0, getattr(exc, "pos", 0))
         warning = Diagnostic(
-            f"this {label_[:-1]} block is not JSON; its arrow shows it as logged",
+            f"this {said} block is not JSON; its arrow shows it as logged",
             filename,
             line + 1,
             1,
             lines[line][:200],
             severity="warning",
         )
-        return _Block(_BLOCKS[label_], None, body.strip()), warning
-    return _Block(_BLOCKS[label_], value), None
+        return _Block(member, None, body.strip()), warning
+    return _Block(member, value), None
 
 
 def _trace_message(match: re.Match[str], block: _Block) -> dict:
@@ -1079,7 +1086,9 @@ def _lsp_trace(text: str, filename: str | None) -> tuple[list[Sent], list[Diagno
             said = compact("\n".join([logged["what"], *lines[start + 1 : end]]))
             sent.append(Sent("server", said, remark=True))
             continue
-        block, warning = _trace_block(lines, start + 1, end, filename)
+        answer = orphan is not None or (match is not None and match["kind"] == "response")
+        bare = "result" if answer else "params" if match is not None else None
+        block, warning = _trace_block(lines, start + 1, end, filename, bare)
         if warning is not None:
             warnings.append(warning)
         try:
