@@ -969,6 +969,25 @@ def test_hugo_shortcodes_and_html_elements_holding_mermaid_are_read(opening, clo
     assert item.text == "A -> B: hello & bye\n"
 
 
+def test_a_fence_right_under_an_html_element_is_read_as_superfences_reads_it() -> None:
+    """MkDocs sites (aws-powertools' docs) put a diagram under `<center>` or `<details>` with
+    no blank line between: CommonMark reads it as the element's HTML, Python-Markdown's
+    superfences as a fence, which MkDocs draws; a blank line in its body does not end it."""
+    page = (
+        "# Flow\n\n<center>\n```mermaid\nsequenceDiagram\n    A->>B: first\n\n"
+        "    B-->>A: back\n```\n<i>Manual flush</i>\n</center>\n\n"
+        "<details>\n<summary>Flow</summary>\n```mermaid\nsequenceDiagram\n    C->>D: second\n"
+        "```\n</details>\n\n```mermaid\nsequenceDiagram\n    E->>F: third\n```\n"
+    )
+    items = convert(page, "logger.md")
+    assert [item.text for item in items] == [
+        "A -> B: first\n\nB --> A: back\n",
+        "C -> D: second\n",
+        "E -> F: third\n",
+    ]
+    assert [item.line for item in items] == [5, 16, 22]
+
+
 def test_a_restructuredtext_page_of_sphinx_directives_is_read() -> None:
     """The ROS 2 documentation writes its diagrams as sphinxcontrib-mermaid's `.. mermaid::`
     directive: a flowchart, left out with a warning at its line, and two sequence diagrams."""

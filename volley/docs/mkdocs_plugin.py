@@ -72,7 +72,7 @@ from volley.errors import Diagnostic, VolleyError, counted
 from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
 from volley.text.fences import fence_attrs
-from volley.text.markdown import container_fences, page_fences
+from volley.text.markdown import container_fences, superfences
 from volley.textio import decode
 
 log = get_plugin_logger("volley")
@@ -543,7 +543,7 @@ def quote_fence_options(markdown: str) -> tuple[str, list[int]]:
     if "volley" not in markdown:
         return markdown, []
     lines = split_lines(markdown)
-    fences = [(0, fence) for fence in page_fences(markdown)]
+    fences = [(0, fence) for fence in superfences(markdown)]
     fences += container_fences([line.text for line in lines])
     openers = {
         start + fence.start: any(line.strip() for line in fence.body)

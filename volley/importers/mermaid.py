@@ -60,7 +60,7 @@ from volley.model import (
     trimmed,
 )
 from volley.text.fences import fence_attrs
-from volley.text.markdown import container_fences, indented_code_lines, page_fences
+from volley.text.markdown import container_fences, indented_code_lines, page_fences, superfences
 
 ARROWS = {
     "<<-->>": "<-->",
@@ -310,8 +310,8 @@ def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]
     if not _MERMAID.search(text):  # not a page with a diagram (a HAR capture, a trace)
         return []
     page = text.split("\n")
-    fences = page_fences(text)
     markdown = _is_markdown(page, filename)
+    fences = superfences(text) if markdown else page_fences(text)
     # each fence with the page line its container's content starts on (0: the page's own);
     # in MkDocs' admonitions and tabs too, as superfences reads them
     placed = [(0, fence) for fence in fences] + (list(container_fences(page)) if markdown else [])

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from volley.text.fences import Opening, fence_open, read_block
 
 __all__ = [
     "PageFence", "container_fences", "indented_code_lines", "page_fence", "page_fences", "parse",
+    "superfences",
 ]  # fmt: skip
 
 # The containers MkDocs sites write with Python-Markdown's extensions: an admonition (`!!!
@@ -107,6 +110,49 @@ def container_fences(lines: list[str]) -> Iterator[tuple[int, PageFence]]:
         for start, fence in container_fences(body):
             yield index + 1 + start, fence
         index = end
+
+
+def superfences(text: str) -> list[PageFence]:
+    """The page's fenced blocks outside containers as superfences finds them: CommonMark's,
+    and those that open inside an HTML block. A fence right under `<details>` or `<div
+    align="center">`, with no blank line between, is the element's HTML to CommonMark (GitHub
+    shows it as text), while Python-Markdown's superfences, which MkDocs sites use, finds it
+    as a fence: it is read to its closing fence, past a blank line of its body, and the page
+    after it read afresh (CommonMark could take its closing fence for an opening one)."""
+    lines = text.split("\n")
+    if not any(line.lstrip().startswith("<") for line in lines):
+        return page_fences(text)  # most pages: no HTML
+    found: list[PageFence] = []
+    offset = 0
+    while True:
+        tokens = parse("\n".join(lines[offset:]))
+        fences = [page_fence(token) for token in tokens if token.type == "fence" and token.map]
+        inside = _fence_in_html(lines, offset, tokens)
+        if inside is None:
+            return found + [_moved(fence, offset) for fence in fences]
+        index, opening = inside
+        block = read_block(lines, index, opening, max_indent=3)
+        end = block.end + 1 if block.closed else block.end
+        found += [_moved(fence, offset) for fence in fences if offset + fence.end <= index]
+        found.append(PageFence(index, end, opening.info, opening.fence, block.body, block.closed))
+        offset = end
+
+
+def _fence_in_html(lines: list[str], offset: int, tokens: list[Any]) -> tuple[int, Opening] | None:
+    """The first fence that opens inside a top-level HTML block of `lines[offset:]`, whose
+    tokens these are: its page line and its opening."""
+    for token in tokens:
+        if token.type != "html_block" or not token.map or token.level:
+            continue
+        for index in range(offset + token.map[0], offset + token.map[1]):
+            opening = fence_open(lines[index], max_indent=3)
+            if opening is not None:
+                return index, opening
+    return None
+
+
+def _moved(fence: PageFence, offset: int) -> PageFence:
+    return replace(fence, start=fence.start + offset, end=fence.end + offset)
 
 
 def _columns(text: str) -> int:
