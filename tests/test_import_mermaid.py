@@ -909,6 +909,7 @@ def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message
         ("End User->>App: login", "sender", "End User"),
         ("Note over Box,RT: annotate", "note's participant", "Box"),
         ("Over Service->>API: get", "sender", "Over Service"),
+        ("A->>Title Service: set the title", "receiver", "Title Service"),
     ],
 )
 def test_a_name_mermaid_reads_as_its_keyword_is_refused_as_mermaid_refuses_it(
@@ -923,6 +924,15 @@ def test_a_name_mermaid_reads_as_its_keyword_is_refused_as_mermaid_refuses_it(
     error = caught.value
     assert error.line == 3 and f"at the start of the {role} {name!r}" in str(error)
     assert "Mermaid refuses it" in str(error) and "rename the participant" in (error.hint or "")
+
+
+def test_a_message_from_a_title_word_is_the_title_as_mermaid_reads_it_and_says_so() -> None:
+    """`Title Service->>A: hello` is Mermaid's `title` statement: the diagram's title, with a
+    comment that says the message is not drawn and why; `Titles->>A` is a name."""
+    text = one("sequenceDiagram\n    Title Service->>A: hello\n    Titles->>A: x\n")
+    assert text.startswith("title: Service->>A: hello\n")
+    assert "// Mermaid reads this line as the diagram's title, not as a message from" in text
+    assert "Titles -> A: x" in text
 
 
 def test_a_name_that_only_begins_with_a_keywords_letters_is_a_name() -> None:

@@ -161,7 +161,7 @@ _NO_ARROWS = frozenset(
 _KEYWORD_AT_NAME = re.compile(
     r"(?i:participant|actor|create|destroy|box|loop|rect|opt|alt|else|par_over|par|and"
     r"|critical|option|break|end|links|link|properties|details|over|note|activate|deactivate"
-    r"|autonumber|off)(?![A-Za-z0-9_])"
+    r"|autonumber|off)(?![A-Za-z0-9_])|(?i:title)(?=[ \t])"  # `title Service`: a title's
 )
 # What follows a lost or async arrow read inside a name: the message's own arrow after it.
 _ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
@@ -1128,6 +1128,15 @@ class _Reader:
         self.numbered = True
 
     def title(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        message = None if text.lower().startswith("title:") else _MESSAGE.fullmatch(text)
+        if message is not None and message["text"] is not None:  # `Title Service->>A: hi`
+            self.comment(
+                line,
+                f"Mermaid reads this line as the diagram's title, not as a message from "
+                f"{message['sender'].strip()!r}; to draw the message, rename the participant "
+                "so that its name does not start with 'title'",
+                raw=True,  # drawn as Mermaid draws it
+            )
         if rest.startswith(":"):
             rest = rest[1:].strip()
         if self.diagram.title is not None:  # Mermaid shows the title set last
