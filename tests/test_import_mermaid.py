@@ -901,8 +901,8 @@ def test_a_sender_starting_with_a_mermaid_keyword_is_an_error_not_a_lost_message
 @pytest.mark.parametrize(
     ("line", "role", "name"),
     [
-        ("DOM->>Link : Wrap each card in Link", "receiver", "Link"),
-        ("Link-->>DOM : done", "sender", "Link"),
+        ("DOM->>Link Card : Wrap each card in Link", "receiver", "Link Card"),
+        ("Properties Panel->>DOM : done", "sender", "Properties Panel"),
         ("CDN->>End User: Serve optimized content", "receiver", "End User"),
         ("end-user->>App: login", "sender", "end-user"),
         ("Loop->>A: x", "sender", "Loop"),
@@ -924,6 +924,17 @@ def test_a_name_mermaid_reads_as_its_keyword_is_refused_as_mermaid_refuses_it(
     error = caught.value
     assert error.line == 3 and f"at the start of the {role} {name!r}" in str(error)
     assert "Mermaid refuses it" in str(error) and "rename the participant" in (error.hint or "")
+
+
+def test_link_and_its_kin_are_names_where_mermaid_12_reads_no_statement() -> None:
+    """Since Mermaid 12 (mermaid-js/mermaid#8280), `link`, `links`, `properties` and
+    `details` start a statement only before a space and a name: `DOM->>Link : wrap` and
+    `Link-->>DOM` draw a lane called Link."""
+    text = one(
+        "sequenceDiagram\n    participant Link as Next Link\n    DOM->>Link : Wrap each card\n"
+        "    Link-->>DOM : done\n    DOM->>Details: open\n"
+    )
+    assert "DOM -> Link: Wrap each card\nLink --> DOM: done\nDOM -> Details: open\n" in text
 
 
 def test_a_message_from_a_title_word_is_the_title_as_mermaid_reads_it_and_says_so() -> None:

@@ -157,11 +157,13 @@ _NO_ARROWS = frozenset(
 # Mermaid's keywords as its lexer finds them where a message's or a note's participant starts:
 # whole words in any case, which a hyphen or an arrow after them ends (`end-user->>A` is `end`,
 # then `-user`). Only after participant, actor, create, destroy and activate is a name read as
-# written.
+# written. `title` is one before a space (`title Service`); `link`, `links`, `properties` and
+# `details` are since Mermaid 12 only before a space and a name's character (`Shop->>Link: x`
+# and `Link-->>Shop` draw a lane called Link, as a declared one is drawn).
 _KEYWORD_AT_NAME = re.compile(
     r"(?i:participant|actor|create|destroy|box|loop|rect|opt|alt|else|par_over|par|and"
-    r"|critical|option|break|end|links|link|properties|details|over|note|activate|deactivate"
-    r"|autonumber|off)(?![A-Za-z0-9_])|(?i:title)(?=[ \t])"  # `title Service`: a title's
+    r"|critical|option|break|end|over|note|activate|deactivate|autonumber|off)(?![A-Za-z0-9_])"
+    r"|(?i:title)(?=[ \t])|(?i:links|link|properties|details)(?=[ \t]+[^/\\+()<>:\n,;\s-])"
 )
 # What follows a lost or async arrow read inside a name: the message's own arrow after it.
 _ARROW_IN_NAME = re.compile(rf"(?:{_ARROW})")
