@@ -215,6 +215,13 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+def test_accessible_words_start_a_statement_only_before_their_colon_or_brace() -> None:
+    """`accDescr Service->>A: hello` is a message from "accDescr Service" to Mermaid, which
+    reads accDescr only before `:` or `{`."""
+    text = one("sequenceDiagram\naccDescr Service->>A: hello\naccDescr : one\n")
+    assert text == "accDescr Service -> A: hello\n// Mermaid: accDescr : one\n"
+
+
 def test_a_line_break_in_a_participant_label_breaks_its_box_as_in_mermaid() -> None:
     text = one("sequenceDiagram\nparticipant J as John<br/>Second Line #lt;br#gt;\nJ->>J: x\n")
     diagram = volley.parse(text)

@@ -817,7 +817,7 @@ class _Reader:
             if keyword in BRANCHES:
                 self.branch(line, raw, keyword, rest)
                 return
-        if text.lower().startswith(("title:", "acctitle", "accdescr")):
+        if text.lower().startswith("title:") or _ACCESSIBLE.match(text):
             if text.lower().startswith("title:"):
                 self.title(line, raw, "title", text[6:].strip(), text)
             else:
