@@ -215,6 +215,15 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+def test_a_box_inside_a_box_is_refused_as_mermaid_refuses_it() -> None:
+    source = "sequenceDiagram\n  box Outer\n  participant A\n  Box Inner\n  participant B\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(source + "  end\n  end\n  A->>B: x\n", "boxes.mmd")
+    error = caught.value
+    assert (error.line, error.column) == (4, 3)
+    assert error.message == "a box inside the box of line 2 (Mermaid refuses it)"
+
+
 def test_accessible_words_start_a_statement_only_before_their_colon_or_brace() -> None:
     """`accDescr Service->>A: hello` is a message from "accDescr Service" to Mermaid, which
     reads accDescr only before `:` or `{`."""

@@ -1151,6 +1151,15 @@ class _Reader:
         self.diagram.title_line = line
 
     def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
+        outer = next((opened for opened in self.stack if opened.keyword == "box"), None)
+        if outer is not None:
+            self.fail(
+                line,
+                raw,
+                f"a box inside the box of line {outer.line} (Mermaid refuses it)",
+                raw.lower().find(keyword) + 1,
+                "end the outer box before this one: boxes stand side by side",
+            )
         self.stack.append(_Open("box", line, text=rest))
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
