@@ -915,6 +915,10 @@ def test_what_real_tools_write_oddly_is_read_as_meant():
     assert response(hexed.messages()[1]).endswith(
         "(16 bytes of application/octet-stream, not shown)"
     )
+    # and Chrome, about 2013, binary data as base64 without "encoding": "base64"
+    data = {"mimeType": "application/pdf", "text": base64.b64encode(b"%PDF\xff" * 240).decode()}
+    based = one_entry(response={"content": data})
+    assert response(based.messages()[1]).endswith("(1,200 bytes of application/pdf, not shown)")
     fake = {"name": "GET /x?u=http", "value": "//host/ HTTP/1.1"}
     split = one_entry(request={"headers": [fake, {"name": "Accept", "value": "*/*"}]})
     assert request(split.messages()[0]).split("\n")[1:] == ["Host: api.example.com", "Accept: */*"]

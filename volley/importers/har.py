@@ -462,6 +462,14 @@ def _rpc_message(data: str) -> dict | None:
     return message if is_message(message) else None
 
 
+def _base64(text: str) -> bytes | None:
+    """The bytes a text of base64 holds, or None when it is no such text."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
 def _compressed(raw: bytes) -> bool:
     """Whether bytes start as gzip's do (a body saved as sent, still compressed)."""
     return raw[:2] == b"\x1f\x8b"
@@ -868,6 +876,9 @@ class _Importer:
         elif media and not _is_text(media) and _HEX.fullmatch(text):
             # or as hexadecimal digits (Polly.JS saved an image so): two a byte
             return f"({len(text) // 2:,} bytes of {media}, not shown)"
+        elif media and not _is_text(media) and (raw := _base64(text)) is not None:
+            # or as base64 without saying so (Chrome's HARs of about 2013)
+            return f"({len(raw):,} bytes of {media}, not shown)"
         if "json" in media or media == "" and text.lstrip()[:1] in ("{", "["):
             text = pretty_json(text) or text
         return cut_body(text.rstrip("\r\n"), self.body_limit)
