@@ -930,6 +930,17 @@ def test_what_real_tools_write_oddly_is_read_as_meant():
     assert isinstance(note, Note) and note.text == "no response recorded"
 
 
+@pytest.mark.parametrize("request_", [{"method": "GET", "url": ""}, {"method": "GET"}])
+def test_an_entry_with_no_url_is_left_out_and_said_so(request_):
+    """har-to-openapi's invalid-url.har: an empty URL drew `CUSTOM /` with an empty Host."""
+    entry = {"request": request_, "response": {"status": 200}}
+    (item,) = convert(json.dumps({"log": {"entries": [entry]}}), "invalid-url.har")
+    assert "->" not in item.text and "Host:" not in item.text
+    assert [w.message for w in item.warnings] == [
+        "none of the capture's requests is in the diagram: 1 entry with no request URL"
+    ]
+
+
 def test_a_body_the_capture_did_not_save_is_said_not_shown_empty():
     """Browsertime's Firefox capture keeps no content, only its size: each response read as one
     with no body. Now it says how much there was; a 304's cached size is no body of its own."""

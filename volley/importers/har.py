@@ -630,6 +630,8 @@ class _Importer:
         request = entry.get("request")
         if not isinstance(request, dict) or not isinstance(request.get("url"), str):
             return "no-url"
+        if not request["url"].strip():  # `"url": ""`, as an invalid capture has it
+            return "no-url"
         url = request["url"]
         if urlsplit(url).scheme.lower() in _LOCAL_SCHEMES:
             return "local"
