@@ -1245,6 +1245,15 @@ def test_the_collectors_output_with_dockers_times_before_its_lines_is_read_too(p
     assert arrows(import_trace(stamped)) == arrows(trace("otelcol-debug-detailed.log"))
 
 
+def test_the_collectors_output_pasted_without_its_alignment_is_read_too():
+    """opentelemetry-dotnet#2208 pasted the output with each span's fields at the start of
+    their lines (`Trace ID : …`), its four columns of alignment lost."""
+    text = (CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8")
+    flush = "".join(line.lstrip(" ") for line in text.splitlines(keepends=True))
+    assert detect(flush) is IMPORTERS["trace"]
+    assert arrows(import_trace(flush)) == arrows(trace("otelcol-debug-detailed.log"))
+
+
 # --- AWS X-Ray ----------------------------------------------------------------------------------
 
 

@@ -40,7 +40,8 @@ from typing import Any
 __all__ = ["collector_spans", "is_collector_text"]
 
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
-_TRACE_ID = re.compile(r"^[ \t]+Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
+# A span's fields are indented four columns, unless a paste lost its alignment
+_TRACE_ID = re.compile(r"^[ \t]*Trace ID[ \t]*:[ \t]*[0-9a-fA-F]{32}[ \t]*$", re.M)
 _COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
 _BRACKETED = re.compile(r"^\[[\w.-]{1,100}\]: ?")  # `[opentelemetry-collector_074e]: `
 # The time `docker logs -t` and `kubectl logs --timestamps` put before every line
@@ -56,7 +57,7 @@ _STRUCTURE = re.compile(
     r"SpanLink) #\d+|^(?:Attributes|Events|Links|Resource attributes|Resource labels):|"
     r"^Instrumentation(?:Scope|Library)\b"
 )
-_FIELD = re.compile(r"^[ \t]{4}(?P<label>[A-Za-z][\w ]*?)[ \t]*: ?(?P<value>.*)$")
+_FIELD = re.compile(r"^[ \t]*(?P<label>[A-Za-z][\w ]*?)[ \t]*: ?(?P<value>.*)$")
 _ARROW = re.compile(r"^(?P<indent>[ \t]*)-> (?P<key>[^\n]+?): ?(?P<value>.*)$", re.S)
 _VALUE = re.compile(r"(?P<type>[A-Za-z]+)\((?P<inner>.*)\)", re.S)
 _TIME = re.compile(
