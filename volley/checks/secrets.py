@@ -1192,7 +1192,7 @@ def _find_written(text: str, prose: bool, depth: int = 3) -> list[Secret]:
     stands encoded, its mask escaped as the string's characters are."""
     found = _find_unencoded(text, prose)
     layers = 0
-    for layer, where in decoded_layers(text) if "%" in text else ():
+    for layer, where in decoded_layers(text):
         layers += 1
         found += [
             replace(secret, start=where[secret.start], end=where[secret.end])
@@ -1486,7 +1486,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
             for source in sources
             for version in (
                 source,
-                *(layer for layer, _ in decoded_layers(source) if "%" in source),
+                *(layer for layer, _ in decoded_layers(source)),
             )
         ]
         if as_body:
@@ -1516,7 +1516,7 @@ def _strings_within(text: str, depth: int) -> Iterator[str]:
     """The readings of a body's JSON strings as `_find_written` reads them, each on its own."""
     for string, _ in _json_strings(text) if depth else ():
         yield string
-        for layer, _ in decoded_layers(string) if "%" in string else ():
+        for layer, _ in decoded_layers(string):
             yield layer
         yield from _strings_within(string, _inner_depth(string, depth))
 
