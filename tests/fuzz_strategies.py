@@ -156,7 +156,7 @@ def label(draw: st.DrawFn, max_pieces: int = 8) -> str:
 
 def as_name(text: str) -> str:
     """A participant name made from any text: no `:`, `,`, arrow operator, outer space or
-    `;` at the end."""
+    `;` at the end, and no `'` to start it (PlantUML's comment)."""
     text = one_line(text).replace(":", ";").replace(",", ";")
     while True:
         cleaned = _ARROW_RE.sub("~", text)
@@ -165,6 +165,8 @@ def as_name(text: str) -> str:
             break
         text = cleaned
     text = re.sub(r"[\s;]+$", "", text).strip()  # no `;` at the end: Mermaid's end of a line
+    if text.startswith("'"):
+        text = "P" + text
     return text if text and not text[0].isspace() else "P"
 
 
