@@ -135,10 +135,11 @@ def named_lane(text: str, chosen: str | None, labels: dict[str, str]) -> str:
 # A first `|` would read as a table's row: U+01C0 is a bar as wide. A name in quotes
 # (`"end"`) reads as PlantUML's quoted name: its first quote becomes a typographic one.
 _LEADING_LOOK_ALIKE = {
-    "-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0", '"': "\u201c"
+    "-": "\u2011", "=": "\uff1d", "+": "\uff0b", ">": "\u203a", "|": "\u01c0", '"': "\u201c",
+    "'": "\u2018",
 }  # fmt: skip
 _KEYWORD_LANE = "_lane"
-_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0\u201c\u21fe\u21fd\u27f9")
+_LOOK_ALIKES = frozenset("\u2011\uff1d\u2039\u203a\uff0b\u01c0\u201c\u2018\u21fe\u21fd\u27f9")
 
 
 def _reads_back(name: str, shown: str = "x") -> bool:
