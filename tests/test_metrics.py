@@ -176,6 +176,10 @@ def test_bold_in_other_scripts_is_measured_from_their_bold_faces(words: str, fam
         ("ଅନୁରୋଧ ପଠାନ୍ତୁ ସ୍ୱାଧୀନତା", "Noto Sans Oriya"),
         ("ప్రామాణీకరణ విజయవంతం", "Noto Sans Telugu"),
         ("ದೃಢೀಕರಣ ಯಶಸ್ವಿಯಾಗಿದೆ", "Noto Sans Kannada"),
+        # Telugu's subjoined consonant reaches out beside the one above it; Kannada's RA that
+        # starts a cluster is the small arkavattu after a whole consonant (overflowed boxes)
+        ("సర్వర్ ద్వారం స్వాగతం", "Noto Sans Telugu"),
+        ("ಧರ್ಮ ಪರ್ಯಾಯ ಕಾರ್ಯಾಲಯ", "Noto Sans Kannada"),
     ],
 )
 def test_conjuncts_are_measured_as_they_are_drawn(words: str, family: str) -> None:

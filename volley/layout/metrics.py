@@ -77,13 +77,15 @@ _STACKERS = ("\u17d2", "\u1039")
 # Conjuncts of the Indic scripts (a consonant, a virama, a consonant), as their fonts draw
 # them: in Devanagari, Bengali, Gurmukhi, Gujarati and Oriya the first consonant takes its
 # half form, about half as wide, and the virama is not drawn (`स्त`); in Telugu and Kannada
-# the second goes under the first, reaching out a little (a fifth of its width). Tamil's and
-# Sinhala's show their virama, and Malayalam's conjuncts vary: those are measured as written.
+# the second goes under the first, reaching out beside it (in Noto's fonts, by more than half its
+# width in Telugu, a fifth in Kannada), except that Kannada's RA starting a cluster becomes
+# the small arkavattu after it, its consonant drawn whole (`ಧರ್ಮ`). Tamil's and Sinhala's
+# show their virama, and Malayalam's conjuncts vary: those are measured as written.
 _HALF_FORM_VIRAMAS = frozenset("\u094d\u09cd\u0a4d\u0acd\u0b4d")
-_SUBJOINING_VIRAMAS = frozenset("\u0c4d\u0ccd")
+_SUBJOINED = {"\u0c4d": 0.6, "\u0ccd": 0.2}  # by the virama
 _VIRAMAS = re.compile("[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0c4d\u0ccd]")
 _HALF_FORM = 0.5
-_SUBJOINED = 0.2
+_KANNADA_RA, _ARKAVATTU = "\u0cb0", 0.4
 _NUKTA = 7  # the canonical combining class of a nukta, the dot that makes a new consonant
 _BESIDE_WHEN_STACKED = "\u179a"
 _KINZI = "\u103a\u1039"
@@ -280,7 +282,7 @@ def _conjunct_shares(text: str) -> dict[int, float]:
     first one's nukta, `ज़्य`, passed over); one with no such letter after it is drawn whole."""
     shares = {}
     for i, ch in enumerate(text[:-1]):
-        if ch not in _HALF_FORM_VIRAMAS and ch not in _SUBJOINING_VIRAMAS:
+        if ch not in _HALF_FORM_VIRAMAS and ch not in _SUBJOINED:
             continue
         before = i - 1
         while before > 0 and unicodedata.combining(text[before]) == _NUKTA:
@@ -289,8 +291,10 @@ def _conjunct_shares(text: str) -> dict[int, float]:
             continue
         if ch in _HALF_FORM_VIRAMAS:
             shares[before], shares[i] = _HALF_FORM, 0.0
+        elif text[before] == _KANNADA_RA and (before == 0 or text[before - 1] not in _SUBJOINED):
+            shares[before] = _ARKAVATTU  # the consonant after it keeps its whole width
         else:
-            shares[i + 1] = _SUBJOINED
+            shares[i + 1] = _SUBJOINED[ch]
     return shares
 
 
