@@ -685,7 +685,7 @@
           // a long label ends in an ellipsis (the whole of it shows on hover), so that
           // every tab of the exchange keeps its place in the row
           var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir),
-            el("span", { "class": "vl-tab-label", title: payload.label }, payload.label)];
+            el("span", { "class": "vl-tab-label", dir: "auto", title: payload.label }, payload.label)];
           if (item.via && item.via.badge) {  // the number the picture shows for it
             label.push(el("span", { "class": "vl-via", title: "Carried by message " + item.via.badge },
               "#" + item.via.badge));
@@ -748,7 +748,7 @@
       children.push(el("button", {
         type: "button", "class": "vl-related", "data-vl-action": "goto", "data-vl-index": related[1],
         title: related[0] + ": " + (other.badge ? "message " + other.badge : other.text)
-      }, [related[0] + " ", other.badge ? el("b", null, other.badge) : null, el("span", null, other.text)]));
+      }, [related[0] + " ", other.badge ? el("b", null, other.badge) : null, el("span", { dir: "auto" }, other.text)]));
     }
     return el("div", { "class": "vl-head" }, children);
   };
@@ -765,7 +765,8 @@
           el("span", { "class": "vl-pin-mark" }, "Pinned"),
           el("h3", { "class": "vl-title", dir: "auto" }, spans(pin.message.label)),
           el("span", { "class": "vl-pin-payload" }, [
-            el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), " ", payload.label
+            el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir), " ",
+            el("span", { dir: "auto" }, payload.label)
           ])
         ]),
         el("button", { type: "button", "class": "vl-unpin", "data-vl-action": "unpin" }, [icon("close"), "Unpin"])
