@@ -156,6 +156,8 @@ def test_contract_example_key_values():
         ('{"名前": 1}', "名前"),
         ('{"a": {"हिन्दी": 1}}', "a.हिन्दी"),  # letters with their marks: still a name
         ('{"ชื่อ": 1}', "ชื่อ"),
+        ('{"a": {"شماره\u200cکارت": 1}}', "a.شماره\u200cکارت"),  # Persian's joiner: a name
+        ('{"\u200cx": 1}', '["\u200cx"]'),  # but never first
         ('{"a-b": 1}', '["a-b"]'),
         ("[[1]]", "[0][0]"),
         ('[{"tools": [{"name": 1}]}]', "[0].tools[0].name"),

@@ -290,10 +290,14 @@ def _children(value: Any) -> Iterator[tuple[str, Any]]:
 
 def _key_segment(key: str) -> str:
     """`.name` for identifier-like keys (as JavaScript reads them: letters of any script with
-    their marks, digits after the first, `_` and `$`), else `["quoted key"]` (JSON syntax)."""
-    if key.replace("$", "_").isidentifier():
+    their marks, digits after the first, `_` and `$`, and the joiners after the first, as a
+    Persian word holds them: `شماره‌کارت`), else `["quoted key"]` (JSON syntax)."""
+    if (key[:1] + key[1:].translate(_JOINERS)).replace("$", "_").isidentifier():
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
+
+
+_JOINERS = str.maketrans("\u200c\u200d", "__")  # ZWNJ, ZWJ
 
 
 def _key(path: str) -> str:
