@@ -74,6 +74,20 @@ def test_an_all_hebrew_title_reads_right_to_left(monkeypatch):
     assert ">!םלוע םולש</text>" in svg
 
 
+def test_code_keeps_its_tokens_in_order_each_string_reading_its_own_way(monkeypatch):
+    """Code reads left to right, as in an editor and the panel's raw view: each Hebrew string
+    is turned in its place, the keys before their values (the whole run between the braces
+    was turned, values before keys), and a label of code alone is no right-to-left
+    paragraph (its braces were mirrored)."""
+    code = '{"שם": "דוד", "עיר": "חיפה"}'
+    made, _ = _svgs(f"A -> B: `{code}`\nnote A:\n```json\n{code}\n```\n", monkeypatch)
+    isolated = (
+        '\u2066{"\u2068שם\u2069": "\u2068דוד\u2069", "\u2068עיר\u2069": "\u2068חיפה\u2069"}\u2069'
+    )
+    assert html.unescape(made).count(isolated) == 2  # the label and the note's line
+    assert _drawn_label(f"`{code}`", monkeypatch) == '{"םש": "דוד", "ריע": "הפיח"}'
+
+
 @needs_arabic
 def test_arabic_is_joined_and_reversed(monkeypatch):
     drawn = _drawn_label("مرحبا", monkeypatch)

@@ -348,7 +348,8 @@ class Typesetter:
 
     def _set(self, lines: Lines, size: float, max_width: float | None) -> SetText:
         """One paragraph (a label, a block of a note), wrapped at `max_width` if given."""
-        rtl = right_to_left("".join([span.text for spans in lines for span in spans]))
+        # code reads left to right, whatever it holds: the words around it say which way
+        rtl = right_to_left("".join([s.text for spans in lines for s in spans if not s.code]))
         if max_width is not None:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)

@@ -5,6 +5,7 @@ wrote. This module decides what is drawn, in which order and colour; it writes n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, get_args
 
@@ -35,6 +36,7 @@ from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
+from volley.output.rtl import has_right_to_left
 from volley.output.svg_tags import group, num, picture_id
 from volley.output.themes import dark_mode_css, palette
 from volley.text.inline import ended, plain_text
@@ -257,7 +259,7 @@ class _Painter:
             line.size,
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
-            _with_direction(line, run.text),
+            _with_direction(line, _code_in_order(run.text) if line.mono else run.text),
             preserve=preserve,
             mono=mono_family(run.text) if line.mono else None,
             bold=run.bold,
@@ -271,7 +273,11 @@ class _Painter:
         span = tag.tspan(
             line.x + run.dx,
             line.baseline,
-            _with_direction(line, run.text, one_of_several=True),
+            _with_direction(
+                line,
+                _code_in_order(run.text) if run.code or line.mono else run.text,
+                one_of_several=True,
+            ),
             bold=run.bold,
             italic=run.italic,
             mono=mono_family(run.text) if run.code else None,
@@ -519,6 +525,31 @@ def _is_plain(run: Run) -> bool:
 def _needs_preserve(text: str) -> bool:
     """Whether the text has spaces SVG would otherwise collapse or drop."""
     return text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text
+
+
+# A token of code, as the panel's raw view isolates each highlighted one: a quoted string (its
+# text in the first or second group), or a run of anything but code's punctuation and spaces
+_CODE_TOKEN = re.compile(
+    r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+"
+)
+
+
+def _code_in_order(text: str) -> str:
+    """Code as an editor lays it out: left to right (LRI … PDI), each of its tokens that holds
+    Hebrew or Arabic reading its own way in its place (FSI … PDI), so that
+    `{"الاسم": "أحمد"}` keeps each key before its value; other code as it is."""
+    if not has_right_to_left(text):
+        return text
+
+    def isolated(token: re.Match[str]) -> str:
+        inner = 1 if token.group(1) is not None else 2 if token.group(2) is not None else 0
+        if not has_right_to_left(token.group(inner)):
+            return token.group()
+        start, end = token.start(inner) - token.start(), token.end(inner) - token.start()
+        written = token.group()
+        return f"{written[:start]}\u2068{written[start:end]}\u2069{written[end:]}"
+
+    return f"\u2066{_CODE_TOKEN.sub(isolated, text)}\u2069"
 
 
 def _with_direction(line: TextLine, text: str, one_of_several: bool = False) -> str:
