@@ -975,6 +975,14 @@ def test_tibetan_stacks_get_room_below_their_line() -> None:
     assert_clean(layout)
 
 
+def test_arabics_vowel_marks_get_room_between_their_lines() -> None:
+    """A kasra under one line of vocalised Arabic met the fatha over the next."""
+    vocalised = layout_of("A -> B: \u0628\u0650\u0633\u0652\u0645\u0650").messages[0].label
+    bare = layout_of("A -> B: \u0628\u0633\u0645").messages[0].label
+    assert vocalised is not None and bare is not None
+    assert vocalised.h >= bare.h + 0.3 * 14 * 0.9
+
+
 def test_myanmars_tall_letters_get_room_between_their_lines() -> None:
     """Noto's Myanmar letters reach twice as high and low as Latin ones: wrapped lines at the
     Latin leading touched (a medial below on the one above)."""

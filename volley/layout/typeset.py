@@ -466,17 +466,22 @@ _STACKED = re.compile("[\u0f71\u0f74\u0f75\u0f90-\u0fbc]{2,}")
 _TIBETAN_ABOVE = re.compile("[\u0f72\u0f7a-\u0f7e\u0f80\u0f82\u0f83]")
 # Myanmar's letters are drawn about twice as tall as Latin ones, medials below and vowels above.
 _MYANMAR = re.compile("[\u1000-\u109f]")
+# Arabic's vowel marks (harakat, the dagger alef, Quranic signs) above and below its letters
+_HARAKAT = re.compile("[\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff]")
 
 
 def _room_for_tall_letters(text: str, size: float) -> tuple[float, float]:
     """Room above and below a line for letters taller than the leading holds: Tibetan's marks
     above, three tenths of the size; for each letter stacked under a letter past the first
-    (which the line's own depth holds), three tenths below; Myanmar's tall letters."""
+    (which the line's own depth holds), three tenths below; Myanmar's tall letters; Arabic's
+    vowel marks, three twentieths each way."""
     if text.isascii():
         return 0.0, 0.0
     deepest = max((len(found) for found in _STACKED.findall(text)), default=1)
     above = 0.3 if _TIBETAN_ABOVE.search(text) else 0.0
     below = 0.3 * (deepest - 1) + (0.35 if _MYANMAR.search(text) else 0.0)
+    if _HARAKAT.search(text):  # the marks under one line met those over the next
+        above, below = max(above, 0.15), max(below, 0.15)
     return size * above, size * below
 
 

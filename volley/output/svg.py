@@ -529,9 +529,7 @@ def _needs_preserve(text: str) -> bool:
 
 # A token of code, as the panel's raw view isolates each highlighted one: a quoted string (its
 # text in the first or second group), or a run of anything but code's punctuation and spaces
-_CODE_TOKEN = re.compile(
-    r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+"
-)
+_CODE_TOKEN = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+")
 
 
 def _code_in_order(text: str) -> str:
