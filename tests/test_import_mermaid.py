@@ -215,6 +215,15 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+def test_lanes_mermaid_tells_apart_by_case_stay_apart() -> None:
+    """volley reads `A` and `a` as one lane, as swimlanes.io does; Mermaid draws two."""
+    text = one("sequenceDiagram\n  participant A as Alice\n  A->>a: hi\n  a-->>A: back\n")
+    assert text == (
+        "participant A as Alice\nparticipant a (2) as a\n\nA -> a (2): hi\na (2) --> A: back\n"
+    )
+    assert volley.parse(text).participants == ["A", "a (2)"]
+
+
 def test_a_box_inside_a_box_is_refused_as_mermaid_refuses_it() -> None:
     source = "sequenceDiagram\n  box Outer\n  participant A\n  Box Inner\n  participant B\n"
     with pytest.raises(VolleyError) as caught:
@@ -1032,12 +1041,14 @@ def test_a_restructuredtext_page_of_sphinx_directives_is_read() -> None:
     assert services.text == (
         "Service client -> Service server: Request\nService server --> Service client: Response\n"
     )
-    assert volley.parse(actions.text).participants == [
+    drawn = volley.parse(actions.text)
+    assert drawn.participants == [
         "Action client",
         "Action server",
         "Client",  # Mermaid draws the two it was never told of too
-        "Action Server",
+        "Action Server (2)",  # Mermaid tells it apart from "Action server" by case
     ]
+    assert drawn.labels == {"Action Server (2)": "Action Server"}
     (flowchart,) = services.warnings
     assert (flowchart.line, flowchart.source_line) == (55, "   flowchart LR")
 

@@ -75,9 +75,18 @@ def test_self_message():
     assert message.is_self and message.sender == message.receiver == "A"
 
 
-def test_names_keep_inner_spaces_trim_outer_and_are_case_sensitive():
-    diagram = volley.parse("  MCP  Server   ->  agent  : hi\nAgent -> agent\n")
-    assert diagram.participants == ["MCP  Server", "agent", "Agent"]
+def test_names_keep_inner_spaces_trim_outer_and_differ_in_case_as_one_participant():
+    """swimlanes.io draws `agent` and `Agent` as one lane, shown as first written (its
+    exported pictures show it: arrows to `EU Team` end on the lane of `EU team`)."""
+    diagram = volley.parse("  MCP  Server   ->  agent  : hi\nAgent -> MCP  SERVER\n")
+    assert diagram.participants == ["MCP  Server", "agent"]
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("MCP  Server", "agent"),
+        ("agent", "MCP  Server"),
+    ]
+    listed = volley.parse("order: client, api\nClient -> API: x\nnote Api: y\n")
+    assert listed.participants == ["client", "api"] and listed.items[-1].over == ["api"]
+    assert volley.check("Candidate -> EU Team: x\nEU team -> Eu Team: y\n").warnings == []
 
 
 def test_participant_named_like_a_keyword_prefix():

@@ -346,7 +346,9 @@ _REQUEST_LINE = re.compile(rf"(?P<method>{_TOKEN}) +(?P<target>\S+)(?: +(?P<vers
 _STATUS_LINE = re.compile(rf"(?P<version>{_VERSION}) +(?P<status>\d{{3}})(?: +(?P<reason>.*))?")
 # A header's name: HTTP's token, and letters of any script, which documentation writes
 # (`X-Имя`) though HTTP/1.1 would refuse them; never a JSON line's `{"` or `["`.
-_HEADER = re.compile(r"(?P<name>:?[\w!#$%&'*+.^`|~-]+)[ \t]*:[ \t]*(?P<value>.*)")
+# A header: a name of any characters but HTTP's delimiters and spaces (RFC 9110's token, letters
+# of any script with their marks too: `X-Café`, decomposed as macOS writes it)
+_HEADER = re.compile(r'(?P<name>:?[^\s"(),/:;<=>?@\[\\\]{}]+)[ \t]*:[ \t]*(?P<value>.*)')
 
 
 def _start_line(line: str, declared: bool) -> StartLine | None:
