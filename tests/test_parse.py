@@ -94,6 +94,14 @@ def test_participant_named_like_a_keyword_prefix():
     assert diagram.participants == ["title page", "Endpoint", "end user", "order service"]
 
 
+def test_a_note_right_after_a_divider_spans_every_participant():
+    """swimlanes.io draws a `note:` under a section's divider across the whole diagram (its
+    picture of acronyms.io's session), not under the message before the divider."""
+    diagram = volley.parse("A -> B: x\nB -> C: y\n-: Next\nnote: the section's words\n")
+    assert diagram.items[-1].over == ["A", "B", "C"]
+    assert volley.parse("A -> B: x\nB -> C: y\nnote: under y\n").items[-1].over == ["B", "C"]
+
+
 def test_autonumber_from_one_and_from_n():
     diagram = volley.parse("A -> B\nautonumber\nA -> B\nB -> A\nautonumber 10\nA -> B\n")
     assert [m.number for m in diagram.messages()] == [None, 1, 2, 10]

@@ -1133,6 +1133,8 @@ class _Resolver:
                 notes.append((item, previous))
             elif isinstance(item, Activation):
                 first_use.setdefault(item.participant)
+            elif isinstance(item, Divider):  # a `note:` after it spans everyone, as in
+                previous = None  # swimlanes.io: the section's first words, no message's
         self.check_sides([note for note, _ in notes], raw)
         participants = order + [name for name in first_use if name not in order]
         participants = self.side_by_side(participants, order)
