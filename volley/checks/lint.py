@@ -567,8 +567,8 @@ def _icon_warnings(
             )
 
 
-# `**1. Launch  **`: a closing `**` after a space closes nothing (Markdown's rule), so both
-# runs are drawn as written; people write it so in section headers.
+# `**call **now`: a `**` after a space and glued to the next word closes nothing (one before a
+# space or the end does, as swimlanes.io reads it), so both runs are drawn as written.
 _SPACED_BOLD = re.compile(r"\*\*(?=[^\s*])((?:(?!\*\*).)*?)\s+\*\*(?!\*)")
 
 

@@ -383,6 +383,8 @@ class _Scanner:
         ch, text = self.text[j], self.text
         before, after = text[j - 1] if j else " ", text[end] if end < self.n else " "
         left, right = _flanking(before, after)
+        if ch == "*" and end - j >= 2 and before.isspace() and not left:
+            right = True  # `**1. Launch  **` is bold in swimlanes.io, as its pictures show
         if ch == "_":  # no intraword emphasis: snake_case_name stays as written
             left, right = (
                 left and (not right or _is_punct(before)),
