@@ -79,7 +79,7 @@ def test_the_mcp_authorization_page_gives_two_diagrams_with_their_alt_and_line_b
     assert [item.line for item in convert(page.read_text(encoding="utf-8"), page.name)] == [14, 45]
     first, second = (volley.parse(t) for t in imported(page))
     assert first.labels["M"] == "MCP Server (Resource Server)"
-    assert by_type(first, Note)[0].text == "Extract resource_metadata\nfrom WWW-Authenticate"
+    assert by_type(first, Note)[0].text == "Extract resource_metadata<br>from WWW-Authenticate"
     assert by_type(first, Note)[2].over == ["C", "M", "A"]  # "over C,A" spans the one between
     assert second.participants == ["B", "C", "M", "A"]
     (alt,) = by_type(second, Block)
@@ -119,7 +119,7 @@ def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
     assert "// Mermaid: note right of John (volley puts it over John)" in texts[8]
     (note,) = by_type(d[9], Note)
     assert note.over == ["Alice", "John"]
-    assert note.text == "A typical interaction\nBut now in two lines"
+    assert note.text == "A typical interaction<br>But now in two lines"
     # blocks
     (alt, opt) = by_type(d[11], Block)
     assert (alt.kind, [b.label for b in alt.branches]) == ("if", ["is sick", "is well"])
@@ -669,7 +669,7 @@ def test_the_blank_line_after_a_note_of_several_lines_is_kept() -> None:
         "gap.mmd",
     )
     assert item.text == (
-        "A -> B: one\nnote A:\n  first\n  second\n\nA -> B: two\nnote B:\n  a\n  b\nA -> B: three\n"
+        "A -> B: one\nnote A: first<br>second\n\nA -> B: two\nnote B: a<br>b\nA -> B: three\n"
     )
 
 
@@ -1268,7 +1268,7 @@ def test_formatting_tags_become_volleys_markup() -> None:
     note, message, second, block = diagram.items
     assert note.text == "**PHASE 1: SENDING**"
     assert message.label == "send *chunk* `` seq=`n` `` and **bold *both***"
-    assert second.text == "**padded** x\n\\*stars\\* \\<u>u\\</u> \\<b>open"
+    assert second.text == "**padded** x<br>\\*stars\\* \\<u>u\\</u> \\<b>open"
     assert block.branches[0].label == "~~retry~~ now"
     (spans,) = parse_inline(message.label)
     shown = [(s.text, s.bold, s.italic, s.code) for s in spans]

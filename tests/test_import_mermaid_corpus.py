@@ -319,7 +319,7 @@ def test_gateway_api_activations_aliases_and_a_note_beside_a_lane() -> None:
     assert "// Mermaid: the activation of G started here is never ended" in text
     notes = items(diagram, Note)
     assert notes[0].over == ["G"]
-    assert notes[0].text.split("\n")[:2] == [
+    assert notes[0].text.split("<br>")[:2] == [
         "[set-cookie] indicates a response",
         "with a set-cookie header.",
     ]

@@ -328,10 +328,15 @@ def test_hostile_input_parses(source: str) -> None:
 # --- notes -----------------------------------------------------------------------------------
 
 
-def test_note_lines_are_separate_lines_of_one_paragraph() -> None:
+def test_note_lines_run_on_as_markdown_and_swimlanes_io_run_them() -> None:
+    """swimlanes.io draws `place/nearbysearch`, `type restaurant` and `radius 3000`, written
+    on three lines, as one paragraph (its picture of a real diagram); two spaces at the end of
+    a line, `<br>` or `\\n` break it."""
     assert parse_note("first **line**\nsecond line") == [
-        Paragraph([[Span("first "), Span("line", bold=True)], [Span("second line")]])
+        Paragraph([[Span("first "), Span("line", bold=True), Span(" "), Span("second line")]])
     ]
+    for broken in ("first  \nsecond", "first<br>\nsecond", "first\\n\nsecond", "first<br>second"):
+        assert parse_note(broken) == [Paragraph([[Span("first")], [Span("second")]])], broken
 
 
 def test_note_blank_line_separates_paragraphs() -> None:
@@ -345,7 +350,9 @@ def test_note_lists() -> None:
     )
     assert blocks[0] == Paragraph([[Span("Steps:")]])
     assert blocks[1] == ListItem(
-        "•", [[Span("open "), Span("session", code=True)], [Span("still the first item")]], 0
+        "•",
+        [[Span("open "), Span("session", code=True), Span(" "), Span("still the first item")]],
+        0,
     )
     assert blocks[2] == ListItem("•", [[Span("second")]], 0)
     assert blocks[3] == ListItem("•", [[Span("nested")]], 1)

@@ -334,10 +334,18 @@ def note_text(lines: list[str], written: bool = False) -> str:
         lines = lines[1:]  # empty first line (nor last), and is written without one
     if written:
         return "\n".join(lines)
-    text = "\n".join(map(note_line, lines))
-    if any(isinstance(block, Table) for block in parse_note(text)):
-        text = text.replace("|", "\\|")
-    return text
+    shown = [note_line(line) for line in lines]
+    if any(isinstance(block, Table) for block in parse_note("\n".join(shown))):
+        shown = [line.replace("|", "\\|") for line in shown]
+    # the other tools break a note's lines where they are written; volley's run on, as
+    # Markdown's do: a paragraph's lines are joined with `<br>`, as Mermaid writes them
+    paragraphs: list[list[str]] = [[]]
+    for line in shown:
+        if line.strip():
+            paragraphs[-1].append(line)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return "\n\n".join("<br>".join(lines) for lines in paragraphs if lines)
 
 
 def note_line(line: str) -> str:

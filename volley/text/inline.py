@@ -780,8 +780,9 @@ def parse_note(text: str) -> list[NoteBlock]:
     """Blocks of a note's text: paragraphs, list items, code (fenced, or indented four
     columns after a blank line, as Markdown writes it) and tables.
 
-    A line indented deeper than the marker of the list item above it continues that item; a
-    blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
+    A paragraph's lines run on, as Markdown's do, unless a line ends in two spaces, `<br>` or
+    `\\n`; a line indented deeper than the marker of the list item above it continues that
+    item; a blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
     """
     blocks: list[NoteBlock] = []
     lines = text.replace("\r\n", "\n").split("\n")
@@ -821,7 +822,15 @@ def parse_note(text: str) -> list[NoteBlock]:
         indent = _indent(line[: len(line) - len(line.lstrip())])
         spans = parse_inline(line.strip())
         if current is not None and (item_indent < 0 or indent > item_indent):
-            current.extend(spans)
+            # a line break in the text is a space, as in Markdown and swimlanes.io; two
+            # spaces at the end of a line, `<br>` or `\n` break it
+            if not current[-1]:  # the line before ended in `<br>`
+                current[-1] = spans[0]
+            elif lines[start - 1].endswith("  "):
+                current.append(spans[0])
+            else:
+                current[-1] = [*current[-1], Span(" "), *spans[0]]
+            current.extend(spans[1:])
             continue
         levels.clear()
         current, item_indent = spans, -1
