@@ -35,10 +35,11 @@ def _fonts_of_nodes(page, word: str = TAMIL) -> dict[str, set[str]]:
     session.send("CSS.enable")
     root = session.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     page.evaluate(
-        """word => { let n = 0;
+        """word => { let n = 0;  // the isolates code's Hebrew or Arabic is set in are unseen
+            const seen = el => el.textContent.replace(/[\u2066-\u2069]/g, '').trim();
             for (const el of document.querySelectorAll('*')) {
-              const inner = [...el.children].some(c => c.textContent.trim() === word);
-              if (el.textContent.trim() === word && !inner)
+              const inner = [...el.children].some(c => seen(c) === word);
+              if (seen(el) === word && !inner)
                 el.setAttribute('data-word', el.tagName + '#' + n++);
             } }""",
         word,

@@ -535,8 +535,9 @@ _CODE_TOKEN = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\]
 def _code_in_order(text: str) -> str:
     """Code as an editor lays it out: left to right (LRI … PDI), each of its tokens that holds
     Hebrew or Arabic reading its own way in its place (FSI … PDI), so that
-    `{"الاسم": "أحمد"}` keeps each key before its value; other code as it is."""
-    if not has_right_to_left(text):
+    `{"الاسم": "أحمد"}` keeps each key before its value; other code, and a word alone, as it
+    is."""
+    if not has_right_to_left(text) or _CODE_TOKEN.fullmatch(text):
         return text
 
     def isolated(token: re.Match[str]) -> str:
