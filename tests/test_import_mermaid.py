@@ -215,6 +215,18 @@ def test_accessible_title_and_description_are_kept_whole_as_comments() -> None:
     )
 
 
+@pytest.mark.parametrize("word", ["Loop", "Alt", "Par"])
+def test_a_block_read_from_a_message_line_and_never_closed_says_why(word: str) -> None:
+    """`Loop Service->>A: tick` is Mermaid's loop, labelled with the rest of the line: never
+    closed, the error says the line was read as a block and what to rename."""
+    with pytest.raises(VolleyError) as caught:
+        convert(f"sequenceDiagram\n  participant A\n  {word} Service->>A: tick\n", "f.mmd")
+    error = caught.value
+    assert error.line == 3 and error.message.endswith("is never closed; expected end")
+    assert f"not as a message from '{word} Service'" in (error.hint or "")
+    assert f"does not start with '{word.lower()}'" in (error.hint or "")
+
+
 def test_lanes_mermaid_tells_apart_by_case_stay_apart() -> None:
     """volley reads `A` and `a` as one lane, as swimlanes.io does; Mermaid draws two."""
     text = one("sequenceDiagram\n  participant A as Alice\n  A->>a: hi\n  a-->>A: back\n")

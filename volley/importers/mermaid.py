@@ -642,10 +642,21 @@ class _Reader:
             self.statements(index, raw, raw)
         if self.stack:
             opened = self.stack[-1]
+            written = self.lines[opened.line - 1]
+            message = _MESSAGE.fullmatch(written.strip())
+            hint = None
+            if message is not None and message["text"] is not None:  # `Loop Service->>A: x`
+                article = "an" if opened.keyword[0] in "aeiou" else "a"
+                hint = (
+                    f"Mermaid reads this line as {article} {opened.keyword}, not as a message from "
+                    f"{message['sender'].strip()!r}: rename the participant so that its name does "
+                    f"not start with {opened.keyword!r}"
+                )
             self.fail(
                 opened.line,
-                self.lines[opened.line - 1],
+                written,
                 f"this {opened.keyword} is never closed; expected end",
+                hint=hint,
             )
         self.finish()
         return Imported(self.text(), self.name, self.start + 1, warnings=self.drawn_differently())
