@@ -1245,6 +1245,17 @@ def test_the_collectors_output_with_dockers_times_before_its_lines_is_read_too(p
     assert arrows(import_trace(stamped)) == arrows(trace("otelcol-debug-detailed.log"))
 
 
+def test_collector_output_cut_short_inside_a_span_says_so():
+    """opentelemetry-collector-contrib#28870's paste stops after a span's ids: it was drawn as
+    an "(unnamed span)" without a word."""
+    text = (CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8")
+    cut = text[: text.index("Name", text.rindex("Span #"))]
+    (item,) = convert(cut, "cut.log")
+    (warning,) = [w for w in item.warnings if "cut short" in w.message]
+    assert warning.line == cut.count("\n", 0, cut.rindex("Span #")) + 1
+    assert not [w for w in convert(text, "whole.log")[0].warnings if "cut short" in w.message]
+
+
 def test_the_collectors_output_pasted_without_its_alignment_is_read_too():
     """opentelemetry-dotnet#2208 pasted the output with each span's fields at the start of
     their lines (`Trace ID : …`), its four columns of alignment lost."""

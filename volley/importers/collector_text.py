@@ -37,7 +37,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-__all__ = ["collector_spans", "is_collector_text"]
+__all__ = ["collector_spans", "cut_spans", "is_collector_text"]
 
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 # A span's fields are indented four columns, unless a paste lost its alignment
@@ -153,6 +153,29 @@ def collector_spans(text: str) -> dict[str, Any]:
         else:
             attributes = _arrow(line, attributes, holder)
     return {"resourceSpans": resources}
+
+
+def cut_spans(text: str) -> list[int]:
+    """The lines (from 1) of the `Span #N` headers whose spans have neither a name nor a time:
+    where a paste of the output stops, or a span's fields were left out."""
+    cut: list[int] = []
+    header: int | None = None  # the open span's header line, while it shows no name or time
+    line = 0
+    for kept in _lines(text):
+        line += 1
+        stripped = kept.strip()
+        if _SPAN.match(stripped) or stripped.startswith(("ResourceSpans #", "ScopeSpans #")):
+            if header is not None:
+                cut.append(header)
+            header = line if _SPAN.match(stripped) else None
+        elif (field := _FIELD.match(kept)) is not None and field["label"].strip().lower() in (
+            "name",
+            "start time",
+            "end time",
+        ):
+            header = None
+        line += kept.count("\n")  # a value written over several lines
+    return [*cut, header] if header is not None else cut
 
 
 def _resource(resources: list[dict[str, Any]]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
-from volley.importers.collector_text import collector_spans, is_collector_text
+from volley.importers.collector_text import collector_spans, cut_spans, is_collector_text
 from volley.importers.labels import json_documents, json_error, label, named_lane, url_parts
 from volley.importers.traffic import TrafficOptions, imported
 from volley.importers.xray import is_xray, is_xray_header, xray_export
@@ -244,6 +244,17 @@ def convert(
         records = f"{counted(others, 'record', 'records')} of this file {verb}"
         words = f"{records} logs or metrics, not spans: the diagram draws the traces alone"
         said = (Diagnostic(words, filename, severity="warning"),)
+    if is_collector_text(text):  # a paste cut short shows a span with its ids alone
+        said += tuple(
+            Diagnostic(
+                "this span has no name and no times: the output seems cut short here",
+                filename,
+                line,
+                1,
+                severity="warning",
+            )
+            for line in cut_spans(text)
+        )
     if not diagram.items:  # an empty diagram looks broken
         said += (
             Diagnostic(
