@@ -504,6 +504,15 @@ def test_a_message_that_plantuml_comments_out_is_no_participant(text, column, na
     assert error.hint.startswith('a comment line starts with "//"')
 
 
+def test_a_body_written_without_in_says_where_a_body_goes():
+    """JSON indented under a message with no `in:` over it was told to declare a participant
+    called `{"jsonrpc"`."""
+    error = error_for('A -> B: x\n  {"jsonrpc": "2.0",\n   "id": 1}\n')
+    assert error.line == 2 and error.hint.startswith('a body goes under "in:"')
+    flat = error_for('A -> B: x\n{"jsonrpc": "2.0"}\n')  # not under the message: no body
+    assert not flat.hint.startswith("a body goes")
+
+
 @pytest.mark.parametrize("text", ["A -x\n", "A --x  \n"])
 def test_a_lost_message_with_no_receiver_says_a_name_is_missing(text):
     error = error_for(text)

@@ -15,7 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
-from volley.language.prepass import NOTE_END, OTHER_TOOLS_NOTE, other_note_meant
+from volley.language.prepass import NOTE_END, OTHER_TOOLS_NOTE, indent_width, other_note_meant
 from volley.model import BRANCH_WORDS
 from volley.text.fences import fence_open, read_block
 
@@ -284,6 +284,14 @@ class _Explainer:
         self.filename = filename
         self.keywords = keywords
         self.meant: str | None = None  # the line most likely meant, when a slip is recognised
+
+    def body_without_keyword(self, text: str, line: int) -> bool:
+        """Whether the line reads as a payload's body written with no `in:`/`out:` over it:
+        JSON or markup, indented deeper than the line above it."""
+        if text.lstrip(" \t")[:1] not in ("{", "[", '"', "<"):
+            return False
+        above = next((kept for kept in reversed(self.lines[: line - 1]) if kept.strip()), "")
+        return indent_width(text) > indent_width(above)
 
     def error(self, message: str, line: int, column: int, hint: str | None = None) -> VolleyError:
         line = min(max(line, 1), len(self.lines))
@@ -620,7 +628,12 @@ class _Explainer:
                 )
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
-            if colon and _HEADED_ARROW.search(label) and named.strip() == written:
+            if self.body_without_keyword(text, line):  # `  {"jsonrpc": …` under a message
+                hint = (
+                    'a body goes under "in:" (what the message carries) or "out:" (what comes '
+                    'back): write "in: Request" above it, as deep as its message'
+                )
+            elif colon and _HEADED_ARROW.search(label) and named.strip() == written:
                 hint = f'the colon after "{written}" starts a label; {hint}'  # `Auth: A -> B`
             elif colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
                 # the text after the colon is not repeated: it may be a secret (`password: …`),
