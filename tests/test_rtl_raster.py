@@ -107,6 +107,18 @@ def test_an_english_label_keeps_its_order_around_an_arabic_word(monkeypatch):
 
 
 @needs_arabic
+def test_a_full_stop_after_a_styled_arabic_stretch_ends_the_line():
+    """`Total **المبلغ** المطلوب 2024.`: the full stop reads with the paragraph's end, at the
+    right, as a browser puts it; it went with its run to the Arabic stretch's left end."""
+    svg = volley.render("A -> B: Total **المبلغ** المطلوب 2024.\n")
+    label = re.search(r'<text class="label[^>]*>(.*?)</text>', svg, re.S)[1]
+    runs = {
+        html.unescape(t): float(x)
+        for x, t in re.findall(r'<tspan x="([\d.]+)"[^>]*>([^<]*)<', label)
+    }
+    assert max(runs, key=runs.get).strip() == "."
+
+
 def test_brackets_and_numbers_in_arabic_read_as_in_a_browser(monkeypatch):
     # The number keeps its digits' order; the brackets, turned round, are drawn mirrored.
     assert _drawn_label("مرحبا (42)", monkeypatch) == "(42) \ufe8e\ufe92\ufea3\ufeae\ufee3"

@@ -508,25 +508,34 @@ def right_to_left(paragraph: str) -> bool:
     return False
 
 
+_BRACKETS = frozenset("()[]{}<>")  # a pair reads as a whole (rule N0): left with its run
+
+
 def one_way_pieces(text: str) -> list[str]:
     """The text cut where its strong direction turns, each cut before the spaces and signs
     that lead up to the next direction's first letter: "Send בקשה אל השרת now" in two styles
     is drawn as a browser draws it only if "אל השרת" and "now" are runs of their own, since a
     line's runs are put in order whole. A mark stays with its letter, and a number after
-    left-to-right words reads with them (Unicode's rules W1 and W7)."""
+    left-to-right words reads with them (Unicode's rules W1 and W7); the signs after the last
+    letter are a piece of their own (`المطلوب 2024.`: its full stop ends the line)."""
     if text.isascii():
         return [text]
     pieces: list[str] = []
     start = 0
     last: str | None = None  # the strong direction read last
     neutral: int | None = None  # where the signs and spaces since that letter start
+    words_end = 0  # after the last letter, number or mark
+    way_seen: set[str | None] = set()  # the directions read
     for index, ch in enumerate(text):
         kind = unicodedata.bidirectional(ch)
         if kind in ("NSM", "BN") and neutral is None:
             continue  # a mark or joiner on the letter before it
         if kind == "EN" and last == "L":
             kind = "L"
+        if kind in ("L", "R", "AL", "AN", "EN", "NSM"):
+            words_end = index + 1
         way = "L" if kind == "L" else "R" if kind in ("R", "AL", "AN") else None
+        way_seen.add(way)
         if way is None:
             neutral = index if neutral is None else neutral
             continue
@@ -535,6 +544,17 @@ def one_way_pieces(text: str) -> list[str]:
             pieces.append(text[start:cut])
             start = cut
         last, neutral = way, None
+    tail = text[words_end:]
+    if (
+        "R" in way_seen
+        and start < words_end < len(text)
+        and tail.strip(" ")
+        and not _BRACKETS.intersection(tail)
+    ):
+        # signs after the last letter or number (a full stop) read with what follows the
+        # text, the paragraph's end if nothing does: a piece of their own
+        pieces.append(text[start:words_end])
+        start = words_end
     pieces.append(text[start:])
     return pieces
 
