@@ -37,7 +37,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-__all__ = ["collector_spans", "cut_spans", "is_collector_text"]
+__all__ = ["collector_spans", "is_collector_text"]
 
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 # A span's fields are indented four columns, unless a paste lost its alignment
@@ -46,6 +46,8 @@ _COMPOSE = re.compile(r"^[\w.-]+[ \t]*\| ?")  # `otel-collector-1  | `
 _BRACKETED = re.compile(r"^\[[\w.-]{1,100}\]: ?")  # `[opentelemetry-collector_074e]: `
 # The time `docker logs -t` and `kubectl logs --timestamps` put before every line
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
+# `docker compose logs -t`: Compose's prefix, then the time
+_PREFIXES = (_COMPOSE, _BRACKETED, _STAMP)
 # A header after the collector's log prefix (`2025-04-17T10:40:44.560Z\tinfo\tResourceSpans #0`)
 _PREFIXED_HEADER = re.compile(
     r"^\S*\d\d:\d\d\S*[ \t]+\S+[ \t]+"
@@ -81,11 +83,7 @@ def _lines(text: str) -> list[str]:
     carry (or a container's name in brackets, as a log collector writes it), a value written
     over several lines as one (its lines joined by newlines)."""
     lines = text.replace("\r\n", "\n").split("\n")
-    for prefix in (
-        _COMPOSE,
-        _BRACKETED,
-        _STAMP,
-    ):  # `docker compose logs -t`: Compose's, then the time
+    for prefix in _PREFIXES:
         if sum(1 for line in lines if prefix.match(line)) * 2 > len(lines):
             lines = [prefix.sub("", line, count=1) for line in lines]
     kept: list[str] = []
@@ -110,14 +108,19 @@ def _continues(before: str, line: str) -> bool:
     return not before.endswith(")") and not _STRUCTURE.match(line)
 
 
-def collector_spans(text: str) -> dict[str, Any]:
-    """The OTLP/JSON export the collector printed: its resources, scopes and spans."""
+def collector_spans(text: str) -> tuple[dict[str, Any], list[int]]:
+    """The OTLP/JSON export the collector printed: its resources, scopes and spans; and the
+    lines (from 1) of the `Span #N` headers whose spans have neither a name nor a time, where
+    a paste of the output stops (or a span's fields were left out)."""
     resources: list[dict[str, Any]] = []
+    headed: list[tuple[int, dict[str, Any]]] = []  # each span, with its header's line
+    number = 0  # the line being read
     fields = True  # a span's own fields come first, then its attributes, events, links
     attributes: list[dict[str, Any]] | None = None  # where `->` lines go
     holder: dict[str, Any] | None = None  # the event or link whose fields `->` lines set
     span: dict[str, Any] | None = None
     for line in _lines(text):
+        number += 1 + line.count("\n")  # a value written over several lines is one
         stripped = line.strip()
         if stripped.startswith("ResourceSpans #"):
             resources.append({"resource": {"attributes": []}, "scopeSpans": []})
@@ -137,6 +140,7 @@ def collector_spans(text: str) -> dict[str, Any]:
         elif _SPAN.match(stripped):
             span = {"attributes": [], "events": [], "links": []}
             _scope(resources)["spans"].append(span)
+            headed.append((number, span))
             attributes, holder, fields = None, None, True
         elif span is None:
             attributes = _arrow(line, attributes, None)
@@ -152,30 +156,12 @@ def collector_spans(text: str) -> dict[str, Any]:
             _span_field(span, field["label"].strip().lower(), field["value"].strip())
         else:
             attributes = _arrow(line, attributes, holder)
-    return {"resourceSpans": resources}
+    cut = [line for line, span in headed if not _TOLD.intersection(span)]
+    return {"resourceSpans": resources}, cut
 
 
-def cut_spans(text: str) -> list[int]:
-    """The lines (from 1) of the `Span #N` headers whose spans have neither a name nor a time:
-    where a paste of the output stops, or a span's fields were left out."""
-    cut: list[int] = []
-    header: int | None = None  # the open span's header line, while it shows no name or time
-    line = 0
-    for kept in _lines(text):
-        line += 1
-        stripped = kept.strip()
-        if _SPAN.match(stripped) or stripped.startswith(("ResourceSpans #", "ScopeSpans #")):
-            if header is not None:
-                cut.append(header)
-            header = line if _SPAN.match(stripped) else None
-        elif (field := _FIELD.match(kept)) is not None and field["label"].strip().lower() in (
-            "name",
-            "start time",
-            "end time",
-        ):
-            header = None
-        line += kept.count("\n")  # a value written over several lines
-    return [*cut, header] if header is not None else cut
+# What a span's own fields tell of it; one with none of them is a paste cut short
+_TOLD = frozenset({"name", "startTimeUnixNano", "endTimeUnixNano"})
 
 
 def _resource(resources: list[dict[str, Any]]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
-from volley.importers.collector_text import collector_spans, cut_spans, is_collector_text
+from volley.importers.collector_text import collector_spans, is_collector_text
 from volley.importers.labels import json_documents, json_error, label, named_lane, url_parts
 from volley.importers.traffic import TrafficOptions, imported
 from volley.importers.xray import is_xray, is_xray_header, xray_export
@@ -237,24 +237,23 @@ def convert(
 ) -> list[Imported]:
     """`volley import` of a trace file: one diagram, its secrets masked unless asked not to."""
     options = options or TrafficOptions()
-    diagram, others = _read(text, options, filename)
+    diagram, others, cut = _read(text, options, filename)
     said: tuple[Diagnostic, ...] = ()
     if others:  # the collector's file exporter writes every signal alike
         verb = "is" if others == 1 else "are"
         records = f"{counted(others, 'record', 'records')} of this file {verb}"
         words = f"{records} logs or metrics, not spans: the diagram draws the traces alone"
         said = (Diagnostic(words, filename, severity="warning"),)
-    if is_collector_text(text):  # a paste cut short shows a span with its ids alone
-        said += tuple(
-            Diagnostic(
-                "this span has no name and no times: the output seems cut short here",
-                filename,
-                line,
-                1,
-                severity="warning",
-            )
-            for line in cut_spans(text)
+    said += tuple(  # a paste of the collector's output cut short: a span with its ids alone
+        Diagnostic(
+            "this span has no name and no times: the output seems cut short here",
+            filename,
+            line,
+            1,
+            severity="warning",
         )
+        for line in cut
+    )
     if not diagram.items:  # an empty diagram looks broken
         said += (
             Diagnostic(
@@ -271,8 +270,11 @@ def import_trace(
     return _read(text, options or TrafficOptions(), filename)[0]
 
 
-def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> tuple[Diagram, int]:
-    """The diagram of a trace file, and how many of its records are another signal's."""
+def _read(
+    text: str | bytes, options: TrafficOptions, filename: str | None
+) -> tuple[Diagram, int, list[int]]:
+    """The diagram of a trace file, how many of its records are another signal's, and the
+    lines of the collector's output where a span stops before its name and times."""
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     text = text.removeprefix("\ufeff")
@@ -290,9 +292,13 @@ def _other_signal(document: Any) -> bool:
     return isinstance(document, dict) and any(key in document for key in _OTHER_SIGNALS)
 
 
-def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[Diagram, int]:
+def _diagram(
+    text: str, options: TrafficOptions, filename: str | None
+) -> tuple[Diagram, int, list[int]]:
+    cut: list[int] = []
     if is_collector_text(text):  # the collector's debug exporter, as printed
-        documents: list[Any] = [collector_spans(text)]
+        printed, cut = collector_spans(text)
+        documents: list[Any] = [printed]
     else:
         documents = _documents(text, filename)
     others = sum(1 for document in documents if _other_signal(document))
@@ -352,7 +358,7 @@ def _diagram(text: str, options: TrafficOptions, filename: str | None) -> tuple[
             spans += _zipkin_spans(data)
         else:
             spans += _otlp_spans(data) if "resourceSpans" in data else _jaeger_spans(data)
-    return _Builder(spans, options).diagram(), others
+    return _Builder(spans, options).diagram(), others, cut
 
 
 _FROM_JAEGER = "download the trace as JSON from Jaeger's UI, or GET /api/traces/{trace id}"
