@@ -51,11 +51,11 @@ def clean_text(text: str) -> str:
     """The text with every character XML cannot hold replaced, visibly, by U+FFFD."""
     if text.isascii() and text.isprintable():
         return text  # the common case, without the pattern (or compiling it)
-    return _forbidden().sub(REPLACEMENT, text)
+    return xml_forbidden().sub(REPLACEMENT, text)
 
 
 @cache
-def _forbidden() -> re.Pattern[str]:
+def xml_forbidden() -> re.Pattern[str]:
     """Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/F."""
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

@@ -8,12 +8,12 @@ status), drawn from `templates/server/error.svg` so every user text is escaped b
 
 from __future__ import annotations
 
-import re
 from functools import cache, lru_cache
 
 import jinja2
 
 from volley.errors import VolleyError, char_width
+from volley.layout.typeset import xml_forbidden
 from volley.resources import resource_path, template_environment
 
 FONT_SIZE = 13
@@ -72,10 +72,5 @@ def _image(text: str, fmt: str) -> bytes:
 def _cut(line: str) -> str:
     """The line as an SVG can hold it (a character XML has not, such as U+FFFE pasted into a
     share link's text, as its escape), cut to the picture's width."""
-    line = _NOT_XML.sub(lambda found: f"\\u{ord(found[0]):04x}", line)
+    line = xml_forbidden().sub(lambda found: f"\\u{ord(found[0]):04x}", line)
     return line if len(line) <= MAX_COLUMNS else line[: MAX_COLUMNS - 1] + "…"
-
-
-# What XML 1.0 leaves out of a document: controls but tab, line feed and carriage return; lone
-# surrogates; U+FFFE and U+FFFF
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
