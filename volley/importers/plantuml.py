@@ -1605,9 +1605,12 @@ def _data_span(rows: list[str], after: int) -> tuple[int, int] | None:
     return None
 
 
+_QUOTED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
 def _bracket_depth(row: str) -> int:
     """How many brackets a line opens less how many it closes, outside its quoted strings."""
-    bare = re.sub(r'"(?:[^"\\]|\\.)*"', "", row)
+    bare = _QUOTED_STRING.sub("", row)
     return sum(bare.count(c) for c in "{[") - sum(bare.count(c) for c in "}]")
 
 
@@ -1630,7 +1633,8 @@ def _code_block(rows: list[str]) -> list[str]:
     """Data as a fenced block, marked JSON where it is."""
     kept = _dedented(rows)
     fence = fence_for(kept)
-    return [f"{fence}{'json' if _json(chr(10).join(kept)) else ''}", *kept, fence]
+    lang = "json" if _json("\n".join(kept)) else ""
+    return [fence + lang, *kept, fence]
 
 
 def _emoji(found: re.Match[str]) -> str:
