@@ -525,7 +525,7 @@ def one_way_pieces(text: str) -> list[str]:
     last: str | None = None  # the strong direction read last
     neutral: int | None = None  # where the signs and spaces since that letter start
     words_end = 0  # after the last letter, number or mark
-    way_seen: set[str | None] = set()  # the directions read
+    right_to_left_read = False  # a Hebrew or Arabic letter was read
     for index, ch in enumerate(text):
         kind = unicodedata.bidirectional(ch)
         if kind in ("NSM", "BN") and neutral is None:
@@ -535,7 +535,7 @@ def one_way_pieces(text: str) -> list[str]:
         if kind in ("L", "R", "AL", "AN", "EN", "NSM"):
             words_end = index + 1
         way = "L" if kind == "L" else "R" if kind in ("R", "AL", "AN") else None
-        way_seen.add(way)
+        right_to_left_read = right_to_left_read or way == "R"
         if way is None:
             neutral = index if neutral is None else neutral
             continue
@@ -546,7 +546,7 @@ def one_way_pieces(text: str) -> list[str]:
         last, neutral = way, None
     tail = text[words_end:]
     if (
-        "R" in way_seen
+        right_to_left_read
         and start < words_end < len(text)
         and tail.strip(" ")
         and not _BRACKETS.intersection(tail)
