@@ -23,6 +23,7 @@ _MARKED = (
 
 
 # A Markdown page's file names, whose ```volley blocks are diagrams
+VOLLEY_SUFFIX = ".volley"  # a diagram's file
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 # The files people pass by mistake (a picture volley drew, an archive), by their first bytes.
 _BINARY_FILES = (

@@ -20,9 +20,7 @@ import click
 
 from volley.errors import VolleyError
 from volley.options import FORMATS
-from volley.textio import MARKDOWN_SUFFIXES
-
-VOLLEY_SUFFIX = ".volley"
+from volley.textio import MARKDOWN_SUFFIXES, VOLLEY_SUFFIX
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
 from volley.text.fences import fence_attrs
 from volley.text.markdown import container_fences, superfences
-from volley.textio import decode
+from volley.textio import VOLLEY_SUFFIX, decode
 
 log = get_plugin_logger("volley")
 
@@ -81,7 +81,6 @@ SUPERFENCES = "pymdownx.superfences"
 MISSING_EXTRA = (
     "volley's MkDocs plugin needs pymdown-extensions: pip install 'volley-diagrams[mkdocs]'"
 )
-SUFFIX = ".volley"
 ASSETS = "assets/volley"  # where the viewer's stylesheet and script go in the site
 # A diagram's viewer data as the HTML templates write it (its JSON holds no `<`: embed.py).
 # What a diagram's page holds that is not for a search to find: the viewer's data (its JSON has
@@ -226,7 +225,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         publish = self.config.publish_sources
         if publish is None:
             publish = not self.config.redact
-        sources = [file for file in files if file.src_uri.endswith(SUFFIX)]
+        sources = [file for file in files if file.src_uri.endswith(VOLLEY_SUFFIX)]
         for file in sources:
             if not publish:
                 files.remove(file)
@@ -367,7 +366,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         """The diagram HTML for `![…](src)` (drawn with `settings`, else the site's; named
         `name`, else by the file), or None when src is not a local .volley file."""
         parts = urlsplit(src)
-        if parts.scheme or parts.netloc or not parts.path.endswith(SUFFIX):
+        if parts.scheme or parts.netloc or not parts.path.endswith(VOLLEY_SUFFIX):
             return None
         relative = unquote(parts.path)
         if relative.startswith("/"):
@@ -397,7 +396,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         error would quote: a `.env`), a name with a NUL in it."""
         try:
             path = (self.docs_dir / inside).resolve()
-            if path.suffix != SUFFIX:
+            if path.suffix != VOLLEY_SUFFIX:
                 return "", "it links to a file that is no .volley file"
             if not path.is_relative_to(self.docs_dir.resolve()):
                 self.outside.add(path.parent)
@@ -432,7 +431,7 @@ class _EmbedFiles(Treeprocessor):
             (parent, child)
             for parent in root.iter()
             for child in parent
-            if child.tag == "img" and child.get("src", "").split("?")[0].endswith(SUFFIX)
+            if child.tag == "img" and child.get("src", "").split("?")[0].endswith(VOLLEY_SUFFIX)
         ]
         for parent, image in found:
             html = self.plugin.embed(image.get("src", ""), self.md)

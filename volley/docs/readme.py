@@ -51,7 +51,7 @@ from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import fence_attrs, fence_open
 from volley.text.markdown import PageFence, page_fence, parse
-from volley.textio import decode, in_project, write_atomic
+from volley.textio import VOLLEY_SUFFIX, decode, in_project, write_atomic
 
 FOLDER = "diagrams"
 BEGIN = "<!-- volley:begin {name} -->"
@@ -611,7 +611,7 @@ def _refused(path: Path, page: Path) -> str | None:
     its own project's .volley files, and a hook or a CI job draws those of pages it did not
     write, into files it commits, and quotes a broken one's lines in its log (`.env`,
     `/etc/passwd`)."""
-    if path.suffix != ".volley":
+    if path.suffix != VOLLEY_SUFFIX:
         return "which is not a .volley file"
     try:
         found = path.resolve()
@@ -619,7 +619,7 @@ def _refused(path: Path, page: Path) -> str | None:
         return "which cannot be followed to a file"
     if not in_project(found, page):
         return "outside the folder volley runs in and the page's own"
-    return None if found.suffix == ".volley" else "which is not a .volley file"  # a link to one
+    return None if found.suffix == VOLLEY_SUFFIX else "which is not a .volley file"  # a link to one
 
 
 # A word of a fence line: `key`, `key=value`, `key="a quoted value"`

@@ -65,6 +65,7 @@ from volley.options import BODIES, THEMES, OptionError, Options
 from volley.output.html_theme import site_default_theme
 from volley.output.svg import picture_title
 from volley.text.fences import fence_attrs
+from volley.textio import VOLLEY_SUFFIX
 
 __all__ = ["VolleyDirective", "setup"]
 
@@ -152,7 +153,7 @@ class VolleyDirective(SphinxDirective):
             if not os.path.isfile(absolute):
                 missing = VolleyError(f"cannot read {source_file}: there is no such file")
                 return self._failed(missing, None, fence_line)
-            if not os.path.realpath(absolute).endswith(".volley"):  # a `.env`, or a link to one:
+            if not os.path.realpath(absolute).endswith(VOLLEY_SUFFIX):  # a `.env`, a link to one:
                 other = VolleyError(f"cannot read {source_file}: it is no .volley file")
                 return self._failed(other, None, fence_line)  # an error would quote its lines
             shown_file = absolute
