@@ -504,13 +504,38 @@ def test_a_message_that_plantuml_comments_out_is_no_participant(text, column, na
     assert error.hint.startswith('a comment line starts with "//"')
 
 
+BODY_NEEDS_IN = 'a body needs "in:" (what the message carries) or "out:" (what comes back)'
+
+
 def test_a_body_written_without_in_says_where_a_body_goes():
     """JSON indented under a message with no `in:` over it was told to declare a participant
     called `{"jsonrpc"`."""
     error = error_for('A -> B: x\n  {"jsonrpc": "2.0",\n   "id": 1}\n')
-    assert error.line == 2 and error.hint.startswith('a body goes under "in:"')
+    assert (error.line, error.column) == (2, 3) and error.message.startswith(BODY_NEEDS_IN)
+    assert error.hint.startswith('write "in: Request" between the message and its body')
     flat = error_for('A -> B: x\n{"jsonrpc": "2.0"}\n')  # not under the message: no body
-    assert not flat.hint.startswith("a body goes")
+    assert not flat.message.startswith(BODY_NEEDS_IN)
+
+
+def test_a_body_written_without_in_is_one_error_and_the_lines_after_it_are_read():
+    """Each line of the body was an error of its own, each with another hint; the mistake is
+    one, and a real mistake after the body is still found."""
+    text = (
+        "Client -> Server: POST /login\n"
+        "  {\n"
+        '    "user": "ada",\n'
+        '    "password": "x"\n'
+        "  }\n"
+        "Server --> Client: 200 OK\n"
+        "    <ok>\n"
+        "      yes\n"
+        "    </ok>\n"
+        "Client - Server: GET /\n"
+    )
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "flow.volley")
+    found = [(e.line, e.message[:19]) for e in info.value.errors]
+    assert found == [(2, BODY_NEEDS_IN[:19]), (7, BODY_NEEDS_IN[:19]), (10, '"-" is a shaft with')]
 
 
 @pytest.mark.parametrize("text", ["A -x\n", "A --x  \n"])

@@ -35,6 +35,7 @@ from volley.language.prepass import (
     other_note_meant,
     payload_end,
     table_end,
+    unclaimed_body_owner,
 )
 from volley.limits import (
     DEFAULT_LIMITS,
@@ -1487,6 +1488,9 @@ class _Parse:
             opening = fence_open(self.lines[index]) if meant is None else None
             if opening is not None:  # a fence with no in:, out: or note line: its body too
                 return read_block(self.lines, index, opening).end + 1  # unclosed: to the end
+            owner = unclaimed_body_owner(self.lines, index) if meant is None else None
+            if owner is not None:  # a body with no in: or out: over it: the rest of it too
+                return payload_end(self.lines, owner, line_kind, self.filename)
             return (  # `note left of A` read as `note left of A:`: its lines to `end note` too
                 braced_description_end(self.lines, index, _is_element)
                 or plantuml_note_end(self.lines, index, _is_element)

@@ -76,6 +76,18 @@ def is_deeper(line: str, owner: str, columns: int = 2) -> bool:
     return line.startswith(owner[: len(owner) - len(owner.lstrip(" \t"))] + "\t")
 
 
+def unclaimed_body_owner(lines: list[str], index: int) -> int | None:
+    """The index of the line that the line at `index` is a body of, written with no `in:` or
+    `out:` above it: JSON or markup (`{`, `[`, `"`, `<`) indented deeper than the line before
+    it that is not blank (its message). None when the line does not read so."""
+    if lines[index].lstrip(" \t")[:1] not in ("{", "[", '"', "<"):
+        return None
+    owner = next((at for at in range(index - 1, -1, -1) if not _is_blank(lines[at])), None)
+    if owner is None or indent_width(lines[index]) <= indent_width(lines[owner]):
+        return None
+    return owner
+
+
 def _is_blank(line: str) -> bool:
     return not line.strip(" \t")
 

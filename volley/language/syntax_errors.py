@@ -15,7 +15,12 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
-from volley.language.prepass import NOTE_END, OTHER_TOOLS_NOTE, indent_width, other_note_meant
+from volley.language.prepass import (
+    NOTE_END,
+    OTHER_TOOLS_NOTE,
+    other_note_meant,
+    unclaimed_body_owner,
+)
 from volley.model import BRANCH_WORDS
 from volley.text.fences import fence_open, read_block
 
@@ -285,13 +290,18 @@ class _Explainer:
         self.keywords = keywords
         self.meant: str | None = None  # the line most likely meant, when a slip is recognised
 
-    def body_without_keyword(self, text: str, line: int) -> bool:
-        """Whether the line reads as a payload's body written with no `in:`/`out:` over it:
-        JSON or markup, indented deeper than the line above it."""
-        if text.lstrip(" \t")[:1] not in ("{", "[", '"', "<"):
-            return False
-        above = next((kept for kept in reversed(self.lines[: line - 1]) if kept.strip()), "")
-        return indent_width(text) > indent_width(above)
+    def body_without_keyword(self, line: int) -> VolleyError | None:
+        """A payload's body written under its message with no `in:`/`out:` over it: one
+        error for the whole body (the parser sets aside the body's lines with it)."""
+        if unclaimed_body_owner(self.lines, line - 1) is None:
+            return None
+        return self.error(
+            'a body needs "in:" (what the message carries) or "out:" (what comes back) on the '
+            "line above it",
+            line,
+            self.indent_column(line),
+            hint='write "in: Request" between the message and its body, as deep as the message',
+        )
 
     def error(self, message: str, line: int, column: int, hint: str | None = None) -> VolleyError:
         line = min(max(line, 1), len(self.lines))
@@ -628,12 +638,7 @@ class _Explainer:
                 )
             hint = "a message is written `Sender -> Receiver: label`"
             named, colon, label = text.strip().partition(":")
-            if self.body_without_keyword(text, line):  # `  {"jsonrpc": …` under a message
-                hint = (
-                    'a body goes under "in:" (what the message carries) or "out:" (what comes '
-                    'back): write "in: Request" above it, as deep as its message'
-                )
-            elif colon and _HEADED_ARROW.search(label) and named.strip() == written:
+            if colon and _HEADED_ARROW.search(label) and named.strip() == written:
                 hint = f'the colon after "{written}" starts a label; {hint}'  # `Auth: A -> B`
             elif colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
                 # the text after the colon is not repeated: it may be a secret (`password: …`),
@@ -832,6 +837,7 @@ class _Explainer:
         found = (
             self.odd_space(line)
             or self.fence_without_owner(line)
+            or self.body_without_keyword(line)
             or self.misplaced_keyword(exc, line)
             or self.glued_lost_arrow(line)
             or self.plantuml_divider(line)
