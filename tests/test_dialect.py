@@ -242,6 +242,23 @@ def test_text_after_a_comment_that_ended_a_note_is_an_error_that_says_so():
     )
 
 
+def test_a_directive_under_a_notes_words_is_read_with_a_warning_that_says_how_to_keep_it():
+    """`Order: 1234` in a note's words ends the note, as swimlanes.io reads it, and made a lane
+    called 1234 without a word."""
+    diagram = parse("A -> B: buy\nnote A:\nThe customer placed\nOrder: 1234\nB --> A: ok\n")
+    assert diagram.participants[0] == "1234" and diagram.items[1].text == "The customer placed"
+    (warning,) = diagram.warnings
+    assert (warning.line, warning.column) == (4, 1)
+    assert warning.message == '"Order:" ends the note on line 2 and sets the lanes\' order'
+    assert warning.hint == "if it is the note's words, escape its colon: Order\\:"
+    (title,) = parse("note: Intro\n  more\nTitle: Checkout\nA -> B\n").warnings
+    assert title.message == '"Title:" ends the note on line 1 and retitles the diagram'
+    kept = parse("A -> B: buy\nnote A:\nThe customer placed\nOrder\\: 1234\nB --> A: ok\n")
+    assert kept.warnings == [] and kept.items[1].text == "The customer placed\nOrder\\: 1234"
+    # right after a note's own line (a one-line note), a directive is no note's words
+    assert parse("A -> B\nnote A: placed\norder: B, A\n").warnings == []
+
+
 def test_note_words_that_start_as_a_payload_are_errors_that_say_how_to_keep_them():
     """swimlanes.io has no in:/out:, so a note's line `In: query` is its text there; in volley
     it ends the note and is a payload with no message: the error says how to keep it."""

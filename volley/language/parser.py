@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Container
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, cast
@@ -1352,6 +1352,7 @@ class _Parse:
                 self.set_aside(exc, source)
             finally:
                 CALLBACKS.run = None
+        self.warnings.extend(self.directives_ending_notes())
         _check_depth(raw, self.limits, run.keywords, self.too_deep)
         diagram = _Resolver(self.error, self.warn, run.sides).run(raw)
         diagram.filename = self.filename
@@ -1360,6 +1361,29 @@ class _Parse:
             raise self.fail(self.syntax_errors + self.errors + too_big)
         diagram.warnings = sorted(self.warnings, key=lambda w: (w.line, w.column))
         return diagram
+
+    def directives_ending_notes(self) -> Iterator[Diagnostic]:
+        """A `title:` or `order:` line under a note's words ends the note and changes the whole
+        diagram, as swimlanes.io reads it; written as the note's words (`Order: 1234`), it
+        would name a lane or retitle the diagram unseen. Each is said, with how to keep it in
+        the note."""
+        directive = keyword_matcher("TITLE", "ORDER")
+        for line, note in sorted(self.note_ends.items()):
+            written = self.lines[line - 1]
+            found = directive.match(written + "\n")
+            if found is None or line <= note + 1 or not found.group().rstrip().endswith(":"):
+                continue  # not a directive, or right after the note's own line
+            word = found.group().strip()[:-1].rstrip()
+            does = "sets the lanes' order" if found.lastgroup == "ORDER" else "retitles the diagram"
+            yield Diagnostic(
+                f'"{word}:" ends the note on line {note} and {does}',
+                self.filename,
+                line,
+                len(written) - len(written.lstrip()) + 1,
+                written,
+                f"if it is the note's words, escape its colon: {word}\\:",
+                severity="warning",
+            )
 
     def mermaid_directives(self, source: list[str]) -> None:
         """Mermaid's `%%{init: …}%%` is its settings, not a comment: volley reads none, so each
