@@ -76,13 +76,11 @@ def test_settings_merge_checks_values():
     )
     with pytest.raises(fences.VolleyError, match="not one of"):
         Settings().merged({"theme": "purple"})
-    assert Settings().merged({"colour": "red"}) == Settings()  # left out, and warned about:
-    warned = fences.unknown_options({"colour": "red", "theme": "dark", "size": "big"})
-    assert [(key, w.message) for key, w in warned] == [
-        ("colour", 'unknown option "colour" on the ```volley fence; it is ignored'),
-        ("size", 'unknown option "size" on the ```volley fence; it is ignored'),
-    ]
-    assert all(w.severity == "warning" for _, w in warned)
+    # a name volley does not know is an error: `redcat` must not publish what it would mask
+    with pytest.raises(fences.VolleyError) as info:
+        Settings().merged({"theme": "dark", "redcat": "true"})
+    assert info.value.message == 'unknown option "redcat" on the ```volley fence'
+    assert info.value.hint.startswith('did you mean "redact"? options are: name, theme')
 
 
 def test_renders_are_cached_by_content_and_options(monkeypatch):
@@ -168,7 +166,6 @@ def test_appendix_lines_is_checked_by_the_options_rule():
     assert isinstance(caught.value, fences.VolleyError)
     with pytest.raises(fences.VolleyError, match="not a whole number"):
         Settings().merged({"bodies": "appendix", "appendix_lines": "1_0"})
-    assert not fences.unknown_options({"appendix_lines": "3"})
 
 
 def test_an_error_box_wraps_its_words_and_keeps_the_quoted_line_and_caret_whole():

@@ -259,13 +259,12 @@ def render_one_broken(tmp_path, text: str, picture: str) -> tuple[Path, str, lis
 
 def test_options_on_the_fence_line_shape_that_picture(tmp_path):
     """```volley theme=dark bodies=appendix draws that block so, as MkDocs draws it; `--check`
-    then reads the same options from the file. A bad value is an error at the fence line, an
-    unknown option a warning."""
+    then reads the same options from the file. A bad value is an error at the fence line."""
     import volley
 
     source = "A -> B: hi\nin: Body\n  since: yesterday\n"
     text = (
-        f"# Demo\n\n```volley theme=dark bodies=appendix colour=red\n{source}```\n\n"
+        f"# Demo\n\n```volley theme=dark bodies=appendix\n{source}```\n\n"
         "```volley theme=neon\nA -> B\n```\n"
     )
     path, svg, said = render_one_broken(tmp_path, text, "demo.svg")
@@ -273,8 +272,8 @@ def test_options_on_the_fence_line_shape_that_picture(tmp_path):
         source, format="svg", theme="dark", bodies="appendix", id_prefix="demo"
     )
     assert svg == expected
-    assert [(d.line, d.severity) for d in said] == [(3, "warning"), (9, "error")]
-    assert 'unknown option "colour"' in said[0].message and "neon" in said[1].message
+    assert [(d.line, d.severity) for d in said] == [(9, "error")]
+    assert "neon" in said[0].message
     path.write_text(path.read_text(encoding="utf-8").replace("neon", "light"), encoding="utf-8")
     render_markdown(path, report=said.append)
     assert render_markdown(path, check=True, report=said.append) == []
@@ -283,7 +282,7 @@ def test_options_on_the_fence_line_shape_that_picture(tmp_path):
 def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(tmp_path):
     """```volley redact masks the picture, as `redact=true` does (a bare word used to be
     dropped, and the secret written into the committed SVG); a word volley does not know is
-    an unknown option, and an option that needs a value says so."""
+    an unknown option, an error that names the option meant."""
     secret = "Bearer s3cr3tV4lue9Q"
     text = (
         f"# Pay\n\n```volley redact bodies=appendix\nA -> B: pay\nin: Headers\n"
@@ -293,9 +292,9 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
     _, svg, said = render_one_broken(tmp_path, text, "pay.svg")
     assert secret not in svg and "Bearer &lt;redacted&gt;" in svg
     problems = [(d.line, d.severity, d.message) for d in said if d.line == 11]
-    assert [severity for _, severity, _ in problems] == ["warning", "error"]
-    # each points at its option on the fence line: ```volley bogus theme
-    assert [d.column for d in said if d.line == 11] == [11, 17]
+    assert [severity for _, severity, _ in problems] == ["error"]
+    # it points at its option on the fence line: ```volley bogus theme
+    assert [d.column for d in said if d.line == 11] == [11]
     # not inside another option's quoted value
     said = []
     quoted = '```volley name="my theme" theme=drak'
@@ -304,8 +303,7 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
         render_markdown(write(tmp_path / "quoted", f"# A\n\n{quoted}\nA -> B\n```\n"),
                         report=said.append)  # fmt: skip
     assert [d.column for d in said] == [quoted.index("theme=") + 1]
-    assert 'unknown option "bogus"' in problems[0][2]
-    assert "theme on the ```volley fence needs a value: theme=" in problems[1][2]
+    assert problems[0][2] == 'unknown option "bogus" on the ```volley fence'
     # `name` alone is said once, with the other options; a quote left open is said as such
     text = '# A\n\n```volley name\nA -> B\n```\n\n# B\n\n```volley theme="dark\nA -> B\n```\n'
     said = []

@@ -259,7 +259,7 @@ def test_myst_option_lines_set_a_fence_as_sphinx_and_readme_mode_read_them(tmp_p
     pages = {
         "index.md": "# Login\n\n```{volley}\n:theme: dark\n:name: inline\n\nA -> B: inline\n```"
         "\n\n```{volley} flows/login.volley\n:theme: dark\n```\n\n```volley\n:thme: dark\n\n"
-        "A -> B: x\nA -> : y\n```\n",
+        "A -> B: x\n```\n\n```volley\n:theme: dark\n\nA -> : y\n```\n",
         "flows/login.volley": "Browser -> API: POST /login\n",
     }
     site = write_site(tmp_path / "myst", "plugins:\n  - volley\n", pages)
@@ -268,9 +268,10 @@ def test_myst_option_lines_set_a_fence_as_sphinx_and_readme_mode_read_them(tmp_p
     opened = diagrams(html)
     assert len(opened) == 2 and "POST /login" in html and 'data-anchor="inline-"' in opened[0]
     assert all('data-theme="dark"' in tag for tag in opened), opened
-    # an option misspelt is said at the fence; a mistake in the diagram at its own line
-    assert 'line 14: unknown option "thme"' in result.stderr, result.stderr
-    assert "line 18 (line 2 of the diagram): expected the name" in result.stderr
+    # an option misspelt is said at the fence (and draws nothing); a mistake in the diagram
+    # at its own line
+    assert 'line 14: unknown option "thme" on the ```volley fence' in result.stderr
+    assert "line 23 (line 1 of the diagram): expected the name" in result.stderr
 
 
 def test_a_fence_that_names_a_file_in_a_container_or_with_spaces_or_a_name_is_drawn(tmp_path):
@@ -498,17 +499,20 @@ def test_a_misspelt_plugin_option_stops_the_build_and_names_the_one_meant(tmp_pa
     assert 'unknown option "redcat"' in result.stderr and 'did you mean "redact"?' in result.stderr
 
 
-def test_every_fence_option_volley_does_not_know_is_a_build_warning(tmp_path):
-    page = '# Typos\n\n```volley colour="red" size="big"\nA -> B: hi\n```\n'
+def test_a_fence_option_volley_does_not_know_is_an_error_and_draws_nothing(tmp_path):
+    """`redcat` on a fence was a warning, and the diagram was published unmasked."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    page = f"# Typos\n\n```volley redcat\nA -> B: token {token}\n```\n"
     site = write_site(tmp_path / "typos", "plugins:\n  - volley\n", {"index.md": page})
     strict = build(site)
     assert strict.returncode != 0
-    assert 'unknown option "colour"' in strict.stderr and 'unknown option "size"' in strict.stderr
+    assert 'unknown option "redcat" on the ```volley fence' in strict.stderr
+    assert 'did you mean "redact"?' in strict.stderr
     assert "Doc file 'index.md', line 3" in strict.stderr
     lenient = build(site, strict=False)
     assert lenient.returncode == 0
     html = (site / "site" / "index.html").read_text(encoding="utf-8")
-    assert len(diagrams(html)) == 1 and 'class="volley-error"' not in html  # still drawn
+    assert diagrams(html) == [] and 'class="volley-error"' in html and token not in html
 
 
 def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_path):

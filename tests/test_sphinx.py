@@ -212,9 +212,9 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     )
     site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": myst})
     result = build_site(site, tmp_path / "out")
-    assert 'unknown option "colour" on the fence line is ignored' in result.stderr
+    assert 'unknown option "colour" on the fence line (options are: alt,' in result.stderr
     page = (tmp_path / "out" / "markdown.html").read_text()
-    first, second, _ = re.findall(r'<div class="volley-diagram[^>]*>', page)
+    first, second = re.findall(r'<div class="volley-diagram[^>]*>', page)  # not `colour=`
     assert 'data-theme="dark"' in first and "yesterday" in page  # the appendix lists the body
     assert 'data-anchor="my-flow-"' in first  # a quoted value with a space: no file name
     assert 'data-theme="light"' in second  # the site theme's default

@@ -170,9 +170,9 @@ class Options:
 NAMES = tuple(field.name for field in fields(Options))
 
 
-def require_known(names: Iterable[str], known: tuple[str, ...] = NAMES) -> None:
+def require_known(names: Iterable[str], known: tuple[str, ...] = NAMES, where: str = "") -> None:
     """Refuse a name not among `known` (a misspelt `redact` must not render unmasked), naming
-    the one most likely meant."""
+    the one most likely meant; `where` says where it was written (" on the ```volley fence")."""
     for name in names:
         if name not in known:
             import difflib  # only for a misspelt name
@@ -180,7 +180,9 @@ def require_known(names: Iterable[str], known: tuple[str, ...] = NAMES) -> None:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f'did you mean "{close[0]}"? ' if close else ""
             raise UnknownOptionError(
-                name, f'unknown option "{name}"', hint=hint + "options are: " + ", ".join(known)
+                name,
+                f'unknown option "{name}"{where}',
+                hint=hint + "options are: " + ", ".join(known),
             )
 
 

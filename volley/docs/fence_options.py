@@ -1,14 +1,13 @@
 """The options a ```volley fence line may carry (```` ```volley theme=dark name=login ````), as
 README mode, the MkDocs plugin and Sphinx's MyST pages read them: one vocabulary, one reading of
-their values, one warning for a name volley does not know."""
+their values, one error for a name volley does not know."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from volley.errors import Diagnostic
-from volley.options import BODIES, THEMES, OptionError
+from volley.options import BODIES, THEMES, OptionError, require_known
 
 __all__ = [
     "FENCE_OPTIONS",
@@ -16,7 +15,6 @@ __all__ = [
     "myst_options",
     "open_quote",
     "typed_options",
-    "unknown_options",
     "yes_or_no",
 ]
 
@@ -87,12 +85,13 @@ def looks_like_a_path(word: str) -> bool:
 
 
 def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
-    """A fence's options volley knows, but `name`, as the values they stand for (`redact=true`
-    is True); a value that is not one of them is an OptionError naming the option."""
+    """A fence's options, but `name`, as the values they stand for (`redact=true` is True); a
+    name volley does not know, or a value that is not one of its option's, is an OptionError
+    naming the option: the diagram is not drawn (a misspelt `redact` must not publish what it
+    was written to mask)."""
+    require_known(overrides, FENCE_OPTIONS, where=" on the ```volley fence")
     values: dict[str, Any] = {}
     for key, value in overrides.items():
-        if key not in FENCE_OPTIONS:
-            continue
         if isinstance(value, str) and open_quote(value):  # `theme="dark`, read bare
             raise OptionError(
                 key,
@@ -128,23 +127,6 @@ def open_quote(value: str) -> bool:
         and value[0] not in value[1:]
         and not any(ch.isspace() for ch in value)
     )
-
-
-def unknown_options(overrides: dict[str, str]) -> list[tuple[str, Diagnostic]]:
-    """A warning for each fence option volley does not understand (the diagram is still
-    drawn), with the option: a typo must not pass unseen, and `--strict` builds fail on it."""
-    return [
-        (
-            key,
-            Diagnostic(
-                f'unknown option "{key}" on the ```volley fence; it is ignored',
-                hint="options are: " + ", ".join(FENCE_OPTIONS),
-                severity="warning",
-            ),
-        )
-        for key in overrides
-        if key not in FENCE_OPTIONS
-    ]
 
 
 def yes_or_no(value: str) -> bool | None:

@@ -39,7 +39,6 @@ from volley.docs.fence_options import (
     file_and_diagram,
     myst_options,
     typed_options,
-    unknown_options,
 )
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
@@ -100,10 +99,8 @@ class Settings:
         )
 
     def merged(self, overrides: dict[str, str]) -> Settings:
-        """These settings with a fence's options applied; a bad value is a VolleyError.
-
-        Options volley does not know are left out here; `unknown_options` names them.
-        """
+        """These settings with a fence's options applied; an unknown name or a bad value is
+        a VolleyError."""
         values = typed_options(overrides)
         merged = replace(self, **values)
         if "appendix_lines" in values:
@@ -323,8 +320,6 @@ class DiagramSite:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
             return self.failed(exc.diagnostic, location, page)
-        for _, warning in unknown_options(overrides):
-            self._problem(warning, location, page)
         if file is None:
             if skipped and location.page_line:  # the diagram's first line is below them
                 location = replace(location, page_line=location.page_line + skipped)

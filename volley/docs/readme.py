@@ -44,7 +44,6 @@ from volley.docs.fence_options import (
     myst_options,
     named_file,
     typed_options,
-    unknown_options,
 )
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
@@ -566,8 +565,6 @@ def _checked_blocks(
     diagrams: list[Diagram | None] = []
     for block in found.blocks:
         at_fence = _at_fence(shown, block, found.lines)
-        for key, warning in unknown_options(block.attrs):
-            report(at_fence(warning, key))
         try:
             typed = typed_options(block.attrs)
             typed.pop("interactive", None)  # a README's picture is an image either way

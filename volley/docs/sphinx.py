@@ -61,7 +61,7 @@ from volley.docs.fences import (
     static_figure,
 )
 from volley.errors import Diagnostic, VolleyError
-from volley.options import BODIES, THEMES, OptionError, Options
+from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
 from volley.output.svg import picture_title
 from volley.text.fences import fence_attrs
@@ -248,17 +248,11 @@ class VolleyDirective(SphinxDirective):
         for key, value in written.items():
             option = key.replace("_", "-")
             convert = self.option_spec.get(option)
-            if convert is None:
-                known = ", ".join(sorted(self.option_spec))
-                logger.warning(
-                    'volley: unknown option "%s" on the fence line is ignored (options: %s)',
-                    key,
-                    known,
-                    location=(self.env.docname, self.lineno),
-                    type="volley",
-                    subtype="warning",  # a warning as the diagrams' own are
-                )
-                continue
+            if convert is None:  # a misspelt `redact` must not publish what it would mask
+                try:
+                    require_known([option], tuple(sorted(self.option_spec)), " on the fence line")
+                except OptionError as exc:
+                    raise self.error(f"{exc.message} ({exc.hint})") from None
             if option in self.options:
                 continue
             if not value and key not in FLAGS:  # `theme` alone: no file of that name
