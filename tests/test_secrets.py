@@ -97,6 +97,16 @@ FOUND = [
     ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz;", "Server=db;User Id=app;Password=$M;"),
     ("ALTER LOGIN app WITH PASSWORD = 'Tr0ub4dor&3xyz'", "ALTER LOGIN app WITH PASSWORD = '$M'"),
     ("CREATE USER u IDENTIFIED BY 'hunter22x'", "CREATE USER u IDENTIFIED BY '$M'"),
+    # maps as languages print them: a Python dict's repr (its `: ` is no SQL password), a
+    # JavaScript object, PHP's and Ruby's arrows
+    ("{'access_token': '$V', 'password': '$V', 'n': 1}",
+     "{'access_token': '$M', 'password': '$M', 'n': 1}"),  # fmt: skip
+    ("{'Authorization': 'Bearer $V', 'Cookie': 'sid=$V'}",
+     "{'Authorization': 'Bearer $M', 'Cookie': 'sid=$M'}"),  # fmt: skip
+    ("{'password': \"it's $V\"}", "{'password': \"$M\"}"),
+    ("login({ password: '$V', apiKey: '$V' })", "login({ password: '$M', apiKey: '$M' })"),
+    ("['password' => '$V']", "['password' => '$M']"),
+    ("{:password => '$V', \"api_key\" => \"$V\"}", "{:password => '$M', \"api_key\" => \"$M\"}"),
     ("POST https://discord.com/api/webhooks/1234567890123456789/" + "AbC0-_" * 12,
      "POST https://discord.com/api/webhooks/1234567890123456789/$M"),
     # a capture's path without its host (in a header of its own)

@@ -628,6 +628,30 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
             yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
 
 
+# A key and its string as the languages write a map that JSON does not: a Python dict's repr
+# (`{'access_token': '…'}`, what `print(token)` and logged headers show), a JavaScript object
+# (`{ password: '…' }`), PHP's and Ruby's arrows (`'password' => '…'`, `:password => "…"`).
+# JSON's own pairs, and `name: "value"`, are read above.
+_MAP_PAIR = re.compile(
+    r"(?:'(?P<single>[^'\\\n]{1,80})'|\"(?P<double>[^\"\\\n]{1,80})\""
+    r"|(?<![\w.\-'\"\\:$])(?P<bare>[A-Za-z_$][\w.\-$]{0,79})"
+    r"|(?<![\w:]):(?P<symbol>[A-Za-z_]\w{0,79}))"
+    r"[ \t]*(?P<arrow>:|=>)[ \t]*"
+    r"(?:'(?P<value>(?:[^'\\\n]|\\.)*)'|\"(?P<quoted>(?:[^\"\\\n]|\\.)*)\")"
+)
+
+
+def _map_secrets(text: str, prose: bool) -> Iterator[Secret]:
+    for match in _MAP_PAIR.finditer(text):
+        if match["value"] is None and match["arrow"] == ":" and match["single"] is None:
+            continue  # `"key": "…"` and `key: "…"`: JSON's and a quoted pair's, read above
+        name = match["single"] or match["double"] or match["bare"] or match["symbol"]
+        group = "value" if match["value"] is not None else "quoted"
+        what = f'the "{_short(name)}" key'
+        for begin, end in _header_values(name, match[group], match.start(group), prose):
+            yield Secret(begin, end, what)
+
+
 # `name = 'value'` inside a line: SQL's `WHERE api_token = '…'` (a trace's `db.statement`),
 # a script's `secret='…'`; not a name after a JSON string's escape (`\npassword=` is a string's
 # last line, its quote the string's end)
@@ -794,7 +818,11 @@ _CONNECTION_PASSWORD = re.compile(
 )
 # SQL that sets a password: `ALTER LOGIN app WITH PASSWORD = '…'`, `CREATE ROLE r PASSWORD
 # '…'`, `CREATE USER u IDENTIFIED BY '…'`.
-_SQL_PASSWORD = re.compile(r"(?i)\b(?:password|identified[ \t]+by)[ \t]*=?[ \t]*'([^'\n]*)'")
+# The word is followed by a space or an `=`: in `{'password': '…'}` the quote after it closes a
+# key, and the `: ` between the two strings is no password.
+_SQL_PASSWORD = re.compile(
+    r"(?i)\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*)'([^'\n]*)'"
+)
 
 
 def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
@@ -1099,6 +1127,7 @@ _FINDERS: _Finders = (
     (_inline_secrets, _may_name_secret),
     (_param_secrets, _may_name_secret),
     (_assignment_secrets, _may_name_secret),
+    (_map_secrets, _may_name_secret),
     (_xml_secrets, _may_name_secret),
     (_html_field_secrets, _finds(r"(?i)<(?:meta|input)\b")),
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
