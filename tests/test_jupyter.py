@@ -170,3 +170,11 @@ def test_a_secret_masked_as_asked_is_a_plain_note_not_a_problem(capsys):
     assert "note:" in said.out and "masked" in said.out and said.err == ""
     show("A -> B: {fas-nope} hi\n")
     assert "warning" in capsys.readouterr().err
+
+
+def test_a_redacted_diagrams_text_output_holds_its_title_masked():
+    """IPython keeps the repr as every output's text/plain, in the .ipynb file too."""
+    key = "AKIA9T7S614DOJC3H6GQ"
+    source = f"title: Rotate {key}\nA -> B: hi\n"
+    assert repr(show(source, redact=True)) == "<volley diagram 'Rotate <redacted>': 1 message>"
+    assert key in repr(show(source))

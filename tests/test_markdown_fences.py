@@ -76,6 +76,8 @@ def test_settings_merge_checks_values():
     )
     with pytest.raises(fences.VolleyError, match="not one of"):
         Settings().merged({"theme": "purple"})
+    # a flag alone in superfences' braced form (```{ .volley redact }) comes as None
+    assert Settings().merged({"redact": None}) == Settings(redact=True)
     # a name volley does not know is an error: `redcat` must not publish what it would mask
     with pytest.raises(fences.VolleyError) as info:
         Settings().merged({"theme": "dark", "redcat": "true"})

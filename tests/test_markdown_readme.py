@@ -446,3 +446,16 @@ def test_the_alt_text_is_the_heading_as_written_when_the_diagram_has_no_title(tm
     text = path.read_text(encoding="utf-8")
     assert "![HTTP API](diagrams/http-api.svg)" in text
     assert "![Überblick: Café & API](diagrams/uberblick-cafe-api.svg)" in text
+
+
+def test_a_redacted_blocks_title_names_no_file_id_or_alt_text_with_its_secret(tmp_path):
+    """With no heading above it, a block's picture was named after its title as written:
+    the key it masked was in the file's name, every id in it, and the image's alt text."""
+    key = "AKIA9T7S614DOJC3H6GQ"
+    path = write(tmp_path, f"Intro.\n\n```volley redact\ntitle: Rotate {key}\nA -> B: hi\n```\n")
+    render_markdown(path)
+    (picture,) = (tmp_path / "diagrams").iterdir()
+    (region,) = REGION.findall(path.read_text(encoding="utf-8"))  # what render wrote
+    assert key.lower() not in picture.name.lower() and key.lower() not in region.lower()
+    assert key.lower() not in picture.read_text(encoding="utf-8").lower()
+    assert "![Rotate <redacted>](diagrams/" in region

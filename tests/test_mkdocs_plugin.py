@@ -391,6 +391,70 @@ def test_redact_publishes_no_secret_in_any_file(tmp_path):
     ]
 
 
+def test_a_fence_that_asks_for_redact_publishes_neither_its_file_nor_a_hash_of_a_secret(
+    tmp_path,
+):
+    """A fence's own `redact` masked the picture, but the file it embeds was copied into the
+    site as written; the ids were a hash of the fence's text as written, so a masked card code
+    could be found again by hashing a thousand guesses."""
+    secret = f"Browser -> API: POST /login?access_token={LIVE}\n"
+
+    def card(cvv: str) -> str:
+        return f'```volley redact\nShop -> PSP: charge\nin: Request\n  {{"cvv": "{cvv}"}}\n```\n\n'
+
+    pages = {
+        "index.md": "# Login\n\n```volley flows/login.volley redact\n```\n\n"
+        + card("731")
+        + card("732"),
+        "flows/login.volley": secret,
+    }
+    site = write_site(tmp_path / "fence", "plugins:\n  - volley\n", pages)
+    result = build(site, strict=False)
+    assert result.returncode == 0, result.stderr
+    files = published(site)
+    assert [name for name, text in files.items() if LIVE in text] == []
+    assert "flows/login.volley" not in files and not re.search(r"cvv\W+731", files["index.html"])
+    first, second = re.findall(r'data-anchor="(v[0-9a-f]+(?:-2)?)-"', files["index.html"])
+    assert second == f"{first}-2"  # the two differ in the masked code alone
+
+
+def test_a_fence_line_superfences_cannot_read_stops_a_build_that_redacts(tmp_path):
+    """An unread fence line turns the next ```volley block into a code block of its text, which
+    no masking reaches: with `redact: true` that published the token as written."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    page = (
+        "# T\n\n```volley #x\nA -> B: x\n```\n\n"
+        f"```volley\nA -> B: s\nin: R\n  Authorization: Bearer {token}\n```\n"
+    )
+    config = "plugins:\n  - volley:\n      redact: true\n"
+    site = write_site(tmp_path / "unread", config, {"index.md": page})
+    result = build(site, strict=False)
+    assert result.returncode != 0 and not (site / "site" / "index.html").exists()
+    assert "the ```volley fences on lines 3, 7 were not read as fences" in result.stderr
+    assert "with redact on, the page would publish that text unmasked" in result.stderr
+    # without redact it is a warning, as before; a fence's own `redact` stops the build too
+    plain = write_site(tmp_path / "plain", "plugins:\n  - volley\n", {"index.md": page})
+    assert build(plain, strict=False).returncode == 0
+    asked = page.replace("```volley\nA -> B: s", "```volley redact\nA -> B: s")
+    fenced = write_site(tmp_path / "fenced", "plugins:\n  - volley\n", {"index.md": asked})
+    assert build(fenced, strict=False).returncode != 0
+
+
+def test_superfences_braced_form_takes_a_flag_written_alone(tmp_path):
+    """```{ .volley redact } hands `redact` over as None: the formatter failed on it, and
+    the block was shown as inline code, token and all."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    page = (
+        f"# T\n\n```{{ .volley redact }}\nA -> B: s\nin: R\n  Authorization: Bearer {token}\n```\n"
+    )
+    site = write_site(tmp_path / "braced", "plugins:\n  - volley\n", {"index.md": page})
+    assert build(site).returncode == 0
+    html = (site / "site" / "index.html").read_text(encoding="utf-8")
+    assert (
+        len(diagrams(html)) == 1 and token not in html and "Bearer \\u003credacted\\u003e" in html
+    )
+
+
 SEARCHED = """\
 title: Refund
 Shop -> Bank: POST /refund

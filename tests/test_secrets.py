@@ -702,6 +702,48 @@ def test_cli_render_redact_masks_the_output_and_the_errors(tmp_path):
     assert LIVE not in masked.stderr and MASK in masked.stderr
 
 
+def test_an_error_under_redact_masks_a_token_the_diagram_names_elsewhere(tmp_path):
+    """A token a body names, repeated unnamed in a line that fails, was printed: the picture
+    masks such a repeat, the error did not (and MkDocs published its box)."""
+    token = "Qw7Er9Ty2Ui4Op6As8Df0Gh1Jk3Lz5Xc"
+    text = (
+        f'A -> B: POST /token\nout: resp\n  {{"access_token": "{token}"}}\n'
+        f"B ~> C: GET /data?t={token}\n"
+    )
+    with pytest.raises(volley.VolleyError) as info:
+        volley.render(text, redact=True)
+    (error,) = info.value.errors
+    assert error.source_line == f"B ~> C: GET /data?t={MASK}" and error.column == 3
+    path = tmp_path / "err.volley"
+    path.write_text(text, encoding="utf-8")
+    shown = run("render", "--redact", str(path), "-o", str(tmp_path / "err.svg"))
+    assert shown.exit_code == 1 and token not in shown.stderr and MASK in shown.stderr
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Token\n\n```volley\n{text}```\n", encoding="utf-8")
+    said = run("render", "--redact", str(readme))
+    assert said.exit_code == 1 and token not in said.stderr and MASK in said.stderr
+
+
+def test_an_import_error_masks_a_cookie_whose_name_is_on_the_line_above(tmp_path):
+    """A HAR cut short inside a cookie's value: the error quotes the `"value"` line alone."""
+    cookie = "CooK1eSessi0nValue77"
+    entry = {
+        "request": {
+            "method": "GET",
+            "url": "https://api.example.com/me",
+            "headers": [{"name": "Cookie", "value": f"sid={cookie}"}],
+        }
+    }
+    whole = json.dumps({"log": {"version": "1.2", "entries": [entry]}}, indent=2)
+    path = tmp_path / "cut.har"
+    path.write_text(whole[: whole.index(cookie) + 14], encoding="utf-8")
+    said = run("import", str(path), "-o", str(tmp_path / "cut.volley"))
+    assert said.exit_code == 1 and '"value": "sid=' in said.stderr
+    assert cookie[:14] not in said.stderr, said.stderr
+    kept = run("import", "--no-redact", str(path), "-o", str(tmp_path / "cut.volley"))
+    assert cookie[:14] in kept.stderr  # the case is real
+
+
 def test_readme_mode_redact_masks_the_pictures_and_the_errors(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(

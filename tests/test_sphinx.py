@@ -244,6 +244,39 @@ def test_redact_holds_when_myst_cannot_read_the_option_block(tmp_path):
     assert LIVE in third  # `:redact: false` says no
 
 
+AKIA = "AKIA9T7S614DOJC3H6GQ"
+
+
+def test_a_redacted_diagrams_title_and_ids_publish_nothing_it_masks(tmp_path):
+    """The alt text, a :ref:'s words (on other pages too) and the search index took the title
+    as written; the ids were a hash of the diagram as written, so a masked code could be
+    found again by hashing guesses."""
+
+    def diagram(cvv: str, options: str) -> str:
+        body = f'title: Rotate {AKIA}\nShop -> PSP: charge\nin: Request\n  {{"cvv": "{cvv}"}}\n'
+        return f".. volley::\n   :redact:\n{options}   :interactive: false\n\n{indented(body)}"
+
+    index = (
+        "Title\n=====\n\n"
+        + diagram("731", "   :name: deploy\n")
+        + "\n"
+        + diagram("732", "")
+        + "\n"
+        + diagram("733", "")
+        + "\nSee :ref:`deploy`.\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": index})
+    result = build_site(site, tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    search = (tmp_path / "out" / "searchindex.js").read_text(encoding="utf-8")
+    assert AKIA not in page and AKIA.lower() not in search.lower() and "731" not in page
+    assert 'aria-label="Rotate &lt;redacted&gt;"' in page
+    # the two unnamed ones differ in their cvv alone: one prefix, the second's numbered
+    first, second = re.findall(r'id="(v[0-9a-f]+(?:-2)?)-svg"', page)
+    assert second == f"{first}-2"
+
+
 def test_a_directive_reads_only_a_volley_file(tmp_path):
     """`.. volley:: ../.env` read any file, and the error quoted its first line."""
     (tmp_path / "secret.env").write_text("TOKEN=Z9LEAKEDzz\n")

@@ -48,10 +48,12 @@ __all__ = [
     "in_link_named",
     "layout",
     "parse",
+    "published_source",
     "read",
     "render",
     "run",
     "run_file",
+    "shown",
     "source_name",
 ]
 
@@ -177,7 +179,7 @@ def check(
     text: str, *, filename: str | None = None, limits: Limits | None = None, redact: bool = False
 ) -> Checked:
     """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
-    with _masked(redact):
+    with _masked(redact, text):
         diagram, text, filename = _parsed(text, filename, limits)
     from volley.checks.lint import lint
     from volley.checks.secrets import DiagramSecrets
@@ -273,7 +275,7 @@ def _picture(
     refused (too big to paint, past a limit) names the file it was drawn from. `secrets` are
     the diagram's, when its check found them."""
     with _masked(options.redact), _named(filename):
-        shown = _as_drawn(diagram, options, secrets)
+        shown = _as_drawn(diagram, options.redact, secrets)
         return _paint(shown, options), _glyph_warnings(shown, options, filename)
 
 
@@ -306,12 +308,31 @@ def _glyph_warnings(shown: Diagram, options: Options, filename: str | None) -> l
     return missing_glyph_warnings(drawn, filename)
 
 
-def _as_drawn(diagram: Diagram, options: Options, secrets: DiagramSecrets | None = None) -> Diagram:
+def shown(diagram: Checked | Diagram, *, redact: bool) -> Diagram:
+    """The diagram as its picture shows it, its secrets masked under `redact`: what a page
+    takes a title, an alt text or an id from, so that none of them publishes what the
+    picture masks."""
+    if isinstance(diagram, Checked):
+        return _as_drawn(diagram.diagram, redact, diagram.secrets)
+    return _as_drawn(diagram, redact)
+
+
+def published_source(text: str, *, redact: bool) -> str:
+    """A diagram's text as a page publishes it in place of a picture, or hashes it into ids:
+    under `redact`, masked as its picture masks it."""
+    if not redact:
+        return text
+    from volley.checks.secrets import redact_source
+
+    return redact_source(text)
+
+
+def _as_drawn(diagram: Diagram, redact: bool, secrets: DiagramSecrets | None = None) -> Diagram:
     """The diagram as the picture shows it: secrets masked if asked, and hidden characters
     shown as visible marks (drawn as written: no text reordered or hidden)."""
     from volley.checks.bidi import reveal_diagram
 
-    if options.redact:
+    if redact:
         from volley.checks.redact import redact_diagram
 
         diagram = redact_diagram(diagram, secrets)
@@ -347,7 +368,7 @@ def render(
         diagram = source_or_diagram
         check_items(diagram, chosen.limits)  # a text's items are counted as it is read
     elif isinstance(source_or_diagram, str):
-        with _masked(chosen.redact):
+        with _masked(chosen.redact, source_or_diagram):
             diagram, _, filename = _parsed(source_or_diagram, filename, chosen.limits)
     else:
         raise TypeError("render() takes .volley source text or a volley.Diagram")
@@ -374,8 +395,9 @@ def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layo
 
 
 @contextmanager
-def _masked(redact: bool) -> Iterator[None]:
-    """Under `redact`, a VolleyError leaves with its secrets masked."""
+def _masked(redact: bool, text: str | None = None) -> Iterator[None]:
+    """Under `redact`, a VolleyError leaves with its secrets masked, and those of the `text`
+    it is about where it repeats one unnamed (a token a body names, in a line that failed)."""
     if not redact:
         yield
         return
@@ -383,8 +405,9 @@ def _masked(redact: bool) -> Iterator[None]:
         yield
     except VolleyError as exc:
         from volley.checks.redact import redact_error
+        from volley.checks.secrets import repeated_in
 
-        raise redact_error(exc) from None
+        raise redact_error(exc, repeated_in(text) if text else lambda said: said) from None
 
 
 def _html_module() -> Any:

@@ -27,6 +27,10 @@ from volley.model import Diagram
 __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
 
 
+def _unchanged(text: str) -> str:
+    return text
+
+
 def redact_diagram(diagram: Diagram, secrets: DiagramSecrets | None = None) -> Diagram:
     """A copy of the diagram with every secret-looking value masked, and each value found so
     masked wherever else it appears; the input is not changed. `secrets` are the diagram's,
@@ -48,28 +52,34 @@ def redact_diagram(diagram: Diagram, secrets: DiagramSecrets | None = None) -> D
     return copy
 
 
-def redact_error(error: VolleyError) -> VolleyError:
-    """The error with secret-looking values masked in its message, quoted line and hint;
-    every error of a VolleyErrors, and the warnings that came with them."""
+def redact_error(error: VolleyError, again: Callable[[str], str] = _unchanged) -> VolleyError:
+    """The error with secret-looking values masked in its message, quoted line and hint, and
+    what `again` masks (the secrets of the text it is about, where they are repeated unnamed:
+    `secrets.repeated_in`); every error of a VolleyErrors, and the warnings that came with
+    them."""
     if isinstance(error, VolleyErrors):
         return VolleyErrors(
-            [redact_error(each) for each in error.errors],
-            [redact_diagnostic(each) for each in error.warnings],
+            [redact_error(each, again) for each in error.errors],
+            [redact_diagnostic(each, again) for each in error.warnings],
         )
-    masked = redact_text(error.source_line) if error.source_line is not None else None
+
+    def mask(text: str) -> str:
+        return again(redact_text(text))
+
+    masked = mask(error.source_line) if error.source_line is not None else None
     return VolleyError(
-        redact_text(error.message),
+        mask(error.message),
         filename=error.filename,
         line=error.line,
         column=error.column,
         source_line=masked,
-        hint=redact_text(error.hint) if error.hint else error.hint,
-        caret=_caret(error.source_line, masked, error.column, redact_text),
+        hint=mask(error.hint) if error.hint else error.hint,
+        caret=_caret(error.source_line, masked, error.column, mask),
     )
 
 
 def redact_diagnostic(
-    diagnostic: Diagnostic, again: Callable[[str], str] = lambda text: text
+    diagnostic: Diagnostic, again: Callable[[str], str] = _unchanged
 ) -> Diagnostic:
     """A warning or error about to be printed, with secret-looking values masked, and what
     `again` masks (the diagram's secrets where it repeats them unnamed: `DiagramSecrets.again`)."""

@@ -1403,6 +1403,13 @@ def redact_text(text: str) -> str:
     return "\n".join(lines)
 
 
+def redact_source(text: str) -> str:
+    """A diagram's text as a page publishes it in place of a picture, or hashes it into ids:
+    masked as `redact_text` masks it, and each credential it names masked wherever it repeats
+    it unnamed, as the picture masks it."""
+    return repeated_in(text)(redact_text(text))
+
+
 def redact_names(names: list[str], mask: Callable[[str], str] = redact_label) -> dict[str, str]:
     """Each participant name that holds a secret, and what it is shown as instead.
 
@@ -1582,6 +1589,13 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     # (a value may follow a percent escape: `%22` before it is an encoded quote)
     pattern = re.compile(rf"(?:(?<![\w+-])|(?<=%[0-9A-Fa-f]{{2}}))(?:{alternatives})(?![\w+-])")
     return lambda text: pattern.sub(MASK, text)
+
+
+def repeated_in(text: str) -> Callable[[str], str]:
+    """`DiagramSecrets.again` for a text that is no diagram yet (a file that did not parse):
+    what masks each credential found in it wherever an error's line or words repeat it."""
+    found = find_secrets(text)
+    return _repeated([(Text("body", 1, text), found)]) if found else _unchanged
 
 
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code

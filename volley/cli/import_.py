@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -100,16 +101,27 @@ def _targets(
     return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
 
 
-def _told(said: VolleyError | Diagnostic, mask: bool) -> VolleyError | Diagnostic:
-    """An error or warning as printed: under `mask`, with the secrets in its words and its
-    quoted line masked."""
-    from volley.checks.redact import redact_diagnostic, redact_error
+class _Teller:
+    """Errors and warnings as printed: under `mask`, with the secrets in their words and their
+    quoted lines masked, and each credential the source names wherever they repeat it (a
+    capture's line quoted alone may hold a cookie whose name is on the line above)."""
 
-    if not mask:
-        return said
-    if isinstance(said, VolleyError):
-        return redact_error(said)
-    return redact_diagnostic(said)
+    def __init__(self, mask: bool) -> None:
+        self.mask = mask
+        self.source = ""  # the text read, once it is
+        self._again: Callable[[str], str] | None = None
+
+    def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
+        from volley.checks.redact import redact_diagnostic, redact_error
+        from volley.checks.secrets import repeated_in
+
+        if not self.mask:
+            return said
+        if self._again is None:
+            self._again = repeated_in(self.source)
+        if isinstance(said, VolleyError):
+            return redact_error(said, self._again)
+        return redact_diagnostic(said, self._again)
 
 
 @click.command(
@@ -207,10 +219,11 @@ def import_command(
     options = _traffic_options(**traffic)
     # What is said about captured traffic (or a file that may be some) quotes its lines: their
     # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
-    mask = options.redact
+    told = _Teller(options.redact)
     try:
         raw, name = _read(source, max_input_bytes)
         text, undecoded = decode_replacing(raw, name)
+        told.source = text
         importer: Importer | None
         if source_format:
             recognised, importer = None, IMPORTERS[source_format]
@@ -220,24 +233,24 @@ def import_command(
         if undecoded and not (importer and importer.traffic):
             decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
         if importer is not None and not importer.traffic:
-            mask = False
+            told.mask = False
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, source_format, options, recognised)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
-        report(_told(exc, mask))
+        report(told(exc))
         found, total, failed = exc.imported, exc.total, True
     except VolleyError as exc:
-        report(_told(exc, mask))
+        report(told(exc))
         sys.exit(1)
     for warning in undecoded:
-        report(_told(warning, mask))
+        report(told(warning))
     masked = sum(item.masked for item in found)
     if masked:
         say(f"{name}: {masked_note(masked)}")
     for item in found:
         for warning in item.warnings:
-            report(_told(warning, mask))
+            report(told(warning))
     what = importer.parts if importer is not None else "diagrams"
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":

@@ -100,7 +100,7 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
             )
         if key in FLAGS:
             values[key] = _boolean(key, value)
-        elif value in ("", key):  # a word alone (as superfences hands it over: `name="name"`)
+        elif value in ("", key, None):  # a word alone (as superfences hands it over: `name="name"`)
             raise OptionError(key, f"{key} on the ```volley fence needs a value: {key}=…")
         elif key == "name":
             continue
@@ -136,8 +136,10 @@ def yes_or_no(value: str) -> bool | None:
     return True if word in _TRUE else False if word in _FALSE else None
 
 
-def _boolean(key: str, value: str | bool) -> bool:
-    if value in ("", key):  # written alone (`redact`), or as HTML writes it (`redact="redact"`)
+def _boolean(key: str, value: str | bool | None) -> bool:
+    # written alone (`redact`; None in superfences' braced form, ```{ .volley redact }), or as
+    # HTML writes it (`redact="redact"`)
+    if value in ("", key, None):
         return True
     answer = value if isinstance(value, bool) else yes_or_no(value)
     if answer is None:

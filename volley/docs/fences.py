@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from volley.api import in_link, in_link_named
+from volley.api import in_link, in_link_named, published_source
 from volley.docs.fence_options import (
     file_and_diagram,
     myst_options,
@@ -57,7 +57,8 @@ __all__ = [
 
 
 _log = logging.getLogger("mkdocs.plugins.volley")
-_VOLLEY = re.compile(r"\{?[ \t]*\.?volley\b")  # an info string naming volley (`{ .volley }` too)
+# an info string naming volley (`{ .volley }`, superfences' class form, too)
+VOLLEY_INFO = re.compile(r"\{?[ \t]*\.?volley\b")
 
 
 @dataclass(frozen=True)
@@ -366,7 +367,8 @@ class DiagramSite:
                 sort_keys=True,
             ).encode("utf-8", "surrogatepass")
         ).hexdigest()
-        prefix = _id_prefix(name, source, page)
+        # a masked value must not be found again by hashing guesses into the published ids
+        prefix = _id_prefix(name, published_source(source, redact=settings.redact), page)
         key = f"{digest}:{prefix}"
         self._used.add(key)
         rendered = self._cache.get(key)
@@ -441,7 +443,7 @@ def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:
     found = []
     for index, line in enumerate(inside):
         opening = fence_open(line)
-        if opening is None or not _VOLLEY.match(opening.info):
+        if opening is None or not VOLLEY_INFO.match(opening.info):
             continue
         body = read_block(inside, index, opening).body
         found.append((index, [text.rstrip() for text in body]))

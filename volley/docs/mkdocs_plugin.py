@@ -60,6 +60,7 @@ from mkdocs.structure.files import File
 from volley import api
 from volley.docs.fence_options import looks_like_a_path, named_file, open_quote
 from volley.docs.fences import (
+    VOLLEY_INFO,
     DiagramSite,
     Location,
     Problem,
@@ -132,6 +133,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors: list[Problem] = []
         self.failed_pages: dict[str, int] = {}  # this build's pages with broken diagrams
         self.published: list[File] = []  # the .volley sources copied into the site
+        self.masked_embeds: set[str] = set()  # the files a fence embeds with `redact`
         # the folders outside docs_dir that embedded files are in (or would be, for one
         # missing): `mkdocs serve` watches each, the ones a later page embeds too
         self.outside: set[Path] = set()
@@ -248,7 +250,14 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
     def on_env(self, env: Any, config: Any, files: Any) -> Any:
         """On a site of static diagrams (`interactive: false`), the script is added only now,
         when every page has been converted, if a fence asked for a clickable diagram
-        (`interactive=true`): a site that wants none loads no script of volley's."""
+        (`interactive=true`): a site that wants none loads no script of volley's. A .volley
+        file a fence embeds with `redact` is left out now too (the files are copied after
+        this), unless the site asks for its sources (`publish_sources: true`)."""
+        if self.config.publish_sources is not True:
+            for file in [f for f in self.published if f.src_uri in self.masked_embeds]:
+                files.remove(file)
+                self.published.remove(file)
+        self.masked_embeds = set()
         if not self.config.interactive and self.site.interactive_used:
             script = self._assets(style=False)
             for uri, text in script.items():
@@ -290,6 +299,15 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
                 "superfences reads a fence line as its language and key=value options: quote a "
                 'value that holds spaces (file="a b.volley", name="login"), or delete what is none'
             )
+            masking = self.config.redact or any(
+                "redact" in self.page_lines[line].lower() for line in missed
+            )
+            if masking:  # its text, and the diagrams it swallows, go out as code: unmasked
+                raise PluginError(
+                    f"volley: {page.file.src_uri}: {said}; with redact on, the page would "
+                    f"publish that text unmasked, and that of any ```volley block it swallows "
+                    f"({hint})"
+                )
             self._report(
                 Problem(
                     Diagnostic(said, severity="warning", hint=hint), Location(page.file.src_uri)
@@ -387,6 +405,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             )
             return self.site.failed(diagnostic, location, page)
         drawn_with = settings or self.site.settings
+        if drawn_with.redact:
+            self.masked_embeds.add(inside)  # its picture masks what the file holds
         named = name or Path(relative).stem
         return self.site.diagram(source, drawn_with, location, page, named, embedded=not name)
 
@@ -549,14 +569,21 @@ def quote_fence_options(markdown: str) -> tuple[str, list[int]]:
         for start, fence in fences
         if fence.lang in ("volley", "{volley}")
     }
-    if not openers:
+    # counted with the others, so that one superfences cannot read (`{ .volley redact }`,
+    # shown as code) is said, but written as it is: its options are in superfences' own form
+    braced = [
+        start + fence.start
+        for start, fence in fences
+        if fence.lang not in ("volley", "{volley}") and VOLLEY_INFO.match(fence.info.strip())
+    ]
+    if not openers and not braced:
         return markdown, []
     for index, holds_diagram in openers.items():
         line = lines[index]
         opening = _FENCE_OPENING.search(line.text)
         if opening is not None:
             line.text = _superfences_line(line.text, opening, holds_diagram)
-    return join_lines(lines), sorted(openers)
+    return join_lines(lines), sorted([*openers, *braced])
 
 
 def _superfences_line(text: str, opening: re.Match[str], holds_diagram: bool) -> str:

@@ -549,14 +549,14 @@ def _checked_blocks(
     from volley import api
 
     report = report or (lambda _d: None)
-    if options.redact:
-        report = _redacting(report)  # the scan's own errors quote lines too
     shown = str(markdown)
     try:
         data = markdown.read_bytes()
     except OSError as exc:
         raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
     text = decode(data, shown)
+    if options.redact:
+        report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
     for problem in found.problems:
         report(problem)
@@ -599,7 +599,8 @@ def _checked_blocks(
             continue
         for warning in checked.warnings:
             report(_shifted(warning, filename, offset))
-        diagrams.append(checked.diagram)
+        # as drawn: its title names the picture's file and ids, and is the image's alt text
+        diagrams.append(api.shown(checked, redact=block.options.redact))
     return found, diagrams
 
 
@@ -644,15 +645,19 @@ def _at_fence(
     return placed
 
 
-def _redacting(report: Report) -> Report:
-    """`report`, masking secrets in what it prints: an error quotes the line it points at."""
+def _redacting(report: Report, text: str) -> Report:
+    """`report`, masking secrets in what it prints: an error quotes the line it points at,
+    which may repeat a credential the page names elsewhere (`text`)."""
     from volley.checks.redact import redact_diagnostic, redact_error
+    from volley.checks.secrets import repeated_in
+
+    again = repeated_in(text)
 
     def masked(problem: Diagnostic | VolleyError) -> None:
         if isinstance(problem, VolleyError):
-            report(redact_error(problem))
+            report(redact_error(problem, again))
         else:
-            report(redact_diagnostic(problem))
+            report(redact_diagnostic(problem, again))
 
     return masked
 

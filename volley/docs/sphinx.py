@@ -179,7 +179,8 @@ class VolleyDirective(SphinxDirective):
             return self._failed(exc, shown_file, fence_line)
         for warning in checked.warnings:
             self._report(warning, shown_file, fence_line)
-        content_prefix = api.default_id_prefix(checked.diagram)
+        drawn = api.shown(checked, redact=redact)  # its title and ids publish no secret
+        content_prefix = api.default_id_prefix(drawn)
         # the prefixes this page has given so far (Sphinx keeps temp_data for one page)
         taken = cast(dict[str, int], self.env.temp_data.setdefault("volley_prefixes", {}))
         # an embedded file is named by its file, as the MkDocs plugin names it: its deep links
@@ -199,7 +200,7 @@ class VolleyDirective(SphinxDirective):
             interactive=self.options.get("interactive", True),
             redact=redact,
             link_name=self.options.get("name"),
-            alt=self.options.get("alt") or picture_title(checked.diagram),
+            alt=self.options.get("alt") or picture_title(drawn),
         )
         self.set_source_info(node)
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
@@ -245,14 +246,14 @@ class VolleyDirective(SphinxDirective):
             return  # a file name alone, or nothing
         _, written = fence_attrs("volley " + options)
         self.arguments = [file] if file else []
+        try:  # a misspelt `redact` must not publish what it would mask
+            names = [key.replace("_", "-") for key in written]
+            require_known(names, tuple(sorted(self.option_spec)), " on the fence line")
+        except OptionError as exc:
+            raise self.error(f"{exc.message} ({exc.hint})") from None
         for key, value in written.items():
             option = key.replace("_", "-")
-            convert = self.option_spec.get(option)
-            if convert is None:  # a misspelt `redact` must not publish what it would mask
-                try:
-                    require_known([option], tuple(sorted(self.option_spec)), " on the fence line")
-                except OptionError as exc:
-                    raise self.error(f"{exc.message} ({exc.hint})") from None
+            convert = self.option_spec[option]
             if option in self.options:
                 continue
             if not value and key not in FLAGS:  # `theme` alone: no file of that name
@@ -435,11 +436,7 @@ class DrawDiagrams(SphinxPostTransform):
         supported = getattr(builder, "supported_image_types", [])
         fmt = next((STATIC_FORMATS[kind] for kind in supported if kind in STATIC_FORMATS), None)
         if fmt is None:  # text, man, …: the diagram's own words read well there
-            source = node["source"]
-            if node["redact"]:  # masked as the picture would be
-                from volley.checks.secrets import redact_text
-
-                source = redact_text(source)
+            source = api.published_source(node["source"], redact=node["redact"])
             return nodes.literal_block(source, source, language="volley")
         theme = node["theme"] or self._site_theme()
         if fmt == "png" and theme == "auto":
