@@ -177,12 +177,23 @@ def test_bytes_that_are_not_utf8_are_a_json_error(client: Client) -> None:
         ("format=png&scale=400", "scale must be between"),
         ("format=png&scale=nan", "scale must be a number"),
         ("format=html&fragment=maybe", "fragment must be 1 or 0"),
+        # a misspelt name was dropped, and `redcat=1` answered unmasked
+        ("format=html&redcat=1", 'unknown option "redcat" in the query'),
+        ("them=dark", 'unknown option "them" in the query'),
     ],
 )
 def test_bad_options_are_json_errors(client: Client, query: str, message: str) -> None:
     response = client.post(f"/render?{query}", content=SMALL)
     assert response.status_code == 400
     assert message in response.json()["error"]["message"]
+
+
+def test_redact_in_the_query_masks_the_picture(client: Client) -> None:
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    text = f"A -> B: call\nin: R\n  Authorization: Bearer {token}\n"
+    masked = client.post("/render?format=html&redact=1", content=text)
+    assert masked.status_code == 200 and token not in masked.text
+    assert token in client.post("/render?format=html", content=text).text
 
 
 def test_unknown_icons_come_back_as_warnings(client: Client) -> None:

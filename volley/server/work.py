@@ -25,7 +25,7 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.limits import Limits
-from volley.options import BODIES, THEMES, Options
+from volley.options import BODIES, THEMES, Options, require_known
 from volley.options import FORMATS as PICTURE_FORMATS
 from volley.server.limits import ServerLimits
 
@@ -52,6 +52,10 @@ class RenderTooSlow(VolleyError):
     """A render ran past the time limit."""
 
 
+# The names a render's query may hold (`?format=png&scale=2`).
+QUERY_NAMES = ("format", "scale", "theme", "bodies", "fragment", "assets", "redact")
+
+
 @dataclass(frozen=True)
 class RenderOptions:
     """What a render request asks for, checked before any work is queued: the format, and
@@ -67,6 +71,8 @@ class RenderOptions:
         """Read `?format=…&theme=…` into options; a clear VolleyError for a bad value or an
         option that does not apply to the format."""
         values = {**query, **fixed}
+        # a misspelt name is refused, not dropped: `?redcat=1` must not answer unmasked
+        require_known(values, QUERY_NAMES, where=" in the query")
         fmt = _choice(values, "format", FORMATS, "svg")
         if fmt == "json":
             return cls(fmt, Options(limits=limits.diagram))
@@ -82,6 +88,8 @@ class RenderOptions:
             names["fragment"] = _flag(values, "fragment")
         if "assets" in values:
             names["include_assets"] = _flag(values, "assets")
+        if "redact" in values:
+            names["redact"] = _flag(values, "redact")
         return cls(fmt, Options(**names))
 
     @property
