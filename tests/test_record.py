@@ -181,3 +181,44 @@ def test_sigterm_reaches_the_server_and_the_diagram_is_still_written(tmp_path):
     assert volley.wait(timeout=60) == 128 + signal.SIGTERM
     diagram = parse(output.read_text(encoding="utf-8"))
     assert [m.label for m in diagram.messages()] == ["initialize", "result"]
+
+
+def record_run(tmp_path: Path, output: str, lines: list[bytes]) -> subprocess.CompletedProcess:
+    """`volley record -o OUTPUT` in front of the test's server, fed `lines` at once."""
+    server = tmp_path / "server.py"
+    server.write_text(SERVER)
+    return subprocess.run(
+        [sys.executable, "-m", "volley", "record", "-o", output, "--",
+         sys.executable, str(server), str(tmp_path / "seen.bin"), str(tmp_path / "said.bin")],
+        input=b"".join(lines),
+        capture_output=True,
+        timeout=60,
+    )  # fmt: skip
+
+
+def test_the_folder_of_the_output_is_made_before_the_session(tmp_path):
+    """A folder that did not exist lost the whole session when it ended ("cannot write"),
+    and volley exited 1 instead of with the server's code."""
+    output = tmp_path / "sessions" / "today" / "flow.volley"
+    done = record_run(tmp_path, str(output), CLIENT_LINES[:1])
+    assert done.returncode == 3, done.stderr  # the server's
+    assert "get_forecast" not in output.read_text(encoding="utf-8")
+    assert "initialize" in output.read_text(encoding="utf-8")
+
+
+def test_stdout_is_no_place_for_the_diagram(tmp_path):
+    """`-o -` wrote a file called "-": stdout carries the session."""
+    done = record_run(tmp_path, "-", CLIENT_LINES[:1])
+    assert done.returncode == 2 and b"stdout carries the session" in done.stderr
+    assert not (tmp_path / "seen.bin").exists() and not (tmp_path / "-").exists()
+
+
+def test_a_client_and_a_server_named_alike_but_for_case_are_two_lanes(tmp_path):
+    """The recording was written its own way: the lanes `volley import` keeps apart by case
+    (`weather` and `Weather`) were one, talking to itself."""
+    initialize = CLIENT_LINES[0].replace(b'"name":"claude-ai"', b'"name":"Weather"')
+    output = tmp_path / "flow.volley"
+    done = record_run(tmp_path, str(output), [initialize])
+    assert done.returncode == 3, done.stderr
+    diagram = parse(output.read_text(encoding="utf-8"))
+    assert len(diagram.participants) == 2, output.read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import click
 
 from volley.cli import lane_renames, report, say
 from volley.errors import VolleyError, counted
-from volley.textio import write_atomic
+from volley.textio import make_folder_for, write_atomic
 
 
 def _pass_sigterm_on(child: subprocess.Popen) -> None:
@@ -63,23 +63,27 @@ def record_command(
     Secrets in the messages are masked unless --no-redact. Exits with COMMAND's exit code.
     """
     from volley.importers.jsonrpc import session_diagram
-    from volley.importers.traffic import TrafficOptions, masked, masked_note
-    from volley.language.writer import write
+    from volley.importers.traffic import TrafficOptions, imported, masked_note
     from volley.record import record, stdio
 
+    if output == "-":  # stdout is the session's own
+        raise click.UsageError("stdout carries the session: give -o a file to write the diagram")
+    try:  # before the session, which a missing folder would otherwise lose at its end
+        make_folder_for(output)
+    except OSError as exc:
+        report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
+        sys.exit(1)
     stdin, stdout = stdio()
     try:
         recording = record(command, stdin, stdout, started=_pass_sigterm_on)
     except OSError as exc:
         say(f"volley record: error: cannot run {command[0]}: {exc.strerror or exc}")
         sys.exit(127)
-    options = TrafficOptions(names=names)
+    options = TrafficOptions(names=names, redact=redact)
     diagram = session_diagram(recording.sent, options)
-    count = 0
-    if redact:
-        diagram, count = masked(diagram)
+    written = imported(diagram, options)  # as `volley import` writes the same session
     try:
-        write_atomic(output, write(diagram))
+        write_atomic(output, written.text)
     except OSError as exc:
         report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
         sys.exit(1)
@@ -87,7 +91,7 @@ def record_command(
     say(f"volley record: wrote {os.path.abspath(output)} ({messages})")
     for warning in options.unused_renames(output):
         report(warning)
-    if count:
-        say(f"volley record: {masked_note(count)}")
+    if written.masked:
+        say(f"volley record: {masked_note(written.masked)}")
     code = recording.returncode
     sys.exit(code if code >= 0 else 128 - code)  # killed by signal N: 128 + N, as a shell says
