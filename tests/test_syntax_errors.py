@@ -900,3 +900,19 @@ def test_an_empty_title_is_pointed_out(line):
     empty title without a word."""
     (warning,) = volley.check(f"{line}\nA -> B: x\n").warnings
     assert warning.message.startswith("this title is empty") and warning.line == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("if: x\n  A -> B\nelif expired\n  B -> A\nend\n", "elif"),
+        ("A -> B\naccDescr {\n  words\n}\n", "accDescr"),
+        ("accTitle: Login\nA -> B\n", "accTitle"),
+        ("database Supabase\nA -> Supabase\n", "database"),
+    ],
+)
+def test_another_tools_word_is_named_at_its_start_not_as_a_missing_arrow(text, word):
+    """Each said `expected an arrow such as -> or --> after "elif expired"`: the hint knew."""
+    error = error_for(text)
+    assert error.message == f'"{word}" is not a volley keyword'
+    assert error.column == error.source_line.index(word) + 1 and error.hint

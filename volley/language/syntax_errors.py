@@ -60,6 +60,12 @@ WORDS = {
 }
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
+# The words that start an element of volley's own (a slip with one is said otherwise).
+VOLLEY_WORDS = frozenset(
+    {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
+     "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
+     "actor", "activate", "deactivate"}
+)  # fmt: skip
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
@@ -590,6 +596,11 @@ class _Explainer:
                     line,
                     len(text.rstrip()) + 1,
                     hint=hint,
+                )
+            bare = word.rstrip(":;")
+            if bare.isalpha() and bare.lower() not in VOLLEY_WORDS:  # `elif`, `accDescr {`
+                return self.error(
+                    f'"{bare}" is not a volley keyword', line, text.index(word) + 1, hint=hint
                 )
         else:
             shaft = _LONE_SHAFT.search(written) or _GLUED_SHAFT.search(written)
