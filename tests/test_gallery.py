@@ -116,6 +116,35 @@ def test_user_text_on_a_page_is_text(tmp_path: Path):
     assert "<code>&lt;img onerror=x&gt;</code>" in page
 
 
+def test_a_summary_and_a_description_show_their_code_spans(tmp_path: Path):
+    """The bundled HAR template's summary showed its backticks."""
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "t.volley").write_text("title: T\nA -> B: x\n")
+    (folder / "t.about.md").write_text(
+        "---\nsummary: made with `volley import` <b>\ndescription: an `A` to `B`\n---\n"
+    )
+    build_gallery(folder, tmp_path / "out")
+    page = (tmp_path / "out" / "t.html").read_text()
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert (
+        "made with <code>volley import</code> &lt;b&gt;" in page and "`volley import`" not in page
+    )
+    assert "made with <code>volley import</code>" in index
+    assert "an <code>A</code> to <code>B</code>" in page
+    assert '<meta name="description" content="made with volley import &lt;b&gt;">' in page
+
+
+@pytest.mark.parametrize("address", ["javascript:alert(1)", "data:text/html,x", "ftp://x/"])
+def test_an_editor_address_that_is_no_web_address_is_refused(tmp_path: Path, address: str):
+    """Every page links to it: `javascript:` would run in a reader's browser."""
+    result = CliRunner().invoke(main, ["gallery", "-o", str(tmp_path), "--editor-url", address])
+    assert result.exit_code == 2 and "is no web address" in result.output
+    assert not list(tmp_path.iterdir())
+    fine = CliRunner().invoke(main, ["gallery", "-o", str(tmp_path), "--editor-url", "/editor/"])
+    assert fine.exit_code == 0, fine.output
+
+
 def test_about_files_are_read_strictly():
     about = read_about("---\nCategory: Auth\nrelated: a, b\n---\n## Easy to get wrong\n- x\n", "f")
     assert about["category"] == "Auth" and about["pitfalls"] == ["x"] and about["steps"] == []

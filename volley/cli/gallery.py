@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
 from volley.cli import report, say
 from volley.errors import VolleyError
+
+
+def _web_address(value: str | None) -> str | None:
+    """The editor's address as every page links it: an http(s) URL or a path on the site
+    (`javascript:…` would run in every reader's browser)."""
+    if value is None:
+        return None
+    scheme = urlsplit(value).scheme.lower()
+    if scheme not in ("http", "https") and not (not scheme and value.startswith("/")):
+        raise click.BadParameter(
+            f"{value!r} is no web address: give an http:// or https:// URL, or a path that "
+            "starts with /",
+            param_hint="--editor-url",
+        )
+    return value
 
 
 @click.command("gallery")
@@ -27,6 +43,7 @@ from volley.errors import VolleyError
 @click.option(
     "--editor-url",
     metavar="URL",
+    callback=lambda _context, _option, value: _web_address(value),
     help="Where the editor is served (e.g. https://volley.example.com/): each page links to "
     "it with the template's source in a share link. Without it, pages have no editor links.",
 )

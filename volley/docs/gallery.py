@@ -157,6 +157,7 @@ def related_to(template: Template, templates: dict[str, Template], most: int = 3
 def _environment() -> Environment:
     env = template_environment(resource_path("templates", "gallery"), autoescape=True)
     env.filters["prose"] = prose
+    env.filters["plain"] = lambda text: "".join(piece for piece, _ in prose(text))
     return env
 
 
