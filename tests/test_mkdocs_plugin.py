@@ -367,6 +367,26 @@ def test_a_fence_named_as_an_embedded_file_is_a_warning_naming_the_links_each_an
     ) in result.stderr
 
 
+def test_a_name_written_on_a_fence_is_its_own_whatever_is_drawn_before_it(tmp_path):
+    """A fence that embeds flows/login.volley, drawn first, took "login", and the fence
+    written `name="login"` further down answered #login-2-…; the warnings named the image's
+    line for the fence's embed and the other way round."""
+    pages = {
+        "index.md": "# T\n\n![Login](flows/login.volley)\n\n```volley flows/login.volley\n```\n\n"
+        '```volley name="login"\nC -> D: chosen\n```\n',
+        "flows/login.volley": "A -> B: from the file\n",
+    }
+    result = build(write_site(tmp_path / "chosen", ANCHORS, pages), strict=False)
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "chosen" / "site" / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'id="(login(?:-\d)?)-svg"', html)  # in page order
+    assert ids[2] == "login" and sorted(ids[:2]) == ["login-2", "login-3"]
+    chosen = html[html.index('id="login-svg"') :]
+    assert "chosen" in chosen[: chosen.index("</svg>")]  # the fence's own diagram
+    said = dict(re.findall(r"line (\d+), embedding .*? are #(login-\d)-", result.stderr))
+    assert said == {"3": ids[0], "5": ids[1]}  # each warning at its own embed
+
+
 def test_redact_publishes_no_secret_in_any_file(tmp_path):
     secret = f"title: Login\nBrowser -> API: POST /login?access_token={LIVE}\n"
     pages = {

@@ -32,7 +32,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from volley.api import in_link, in_link_named, published_source
 from volley.docs.fence_options import (
@@ -43,7 +43,7 @@ from volley.docs.fence_options import (
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import OptionError, Options
-from volley.text.fences import fence_open, read_block
+from volley.text.fences import fence_attrs, fence_open, read_block
 
 __all__ = [
     "DiagramSite",
@@ -211,8 +211,11 @@ class _Page:
     lines: list[str] | None = None  # the lines superfences is scanning, for locating fences
     fences: list[tuple[int, list[str]]] = field(default_factory=list)  # (index, stripped body)
     used: set[int] = field(default_factory=set)
-    prefixes: dict[str, int] = field(default_factory=dict)
+    given: set[str] = field(default_factory=set)  # the id prefixes its diagrams have
     named: set[str] = field(default_factory=set)  # the prefixes a fence's name asked for
+    # the names the page's fences ask for (`name="login"`), found before any is drawn: a
+    # diagram named by its file or its content, drawn first, does not take one of them
+    reserved: set[str] = field(default_factory=set)
     interactive: bool = False
     static: bool = False
     problems: list[Problem] = field(default_factory=list)
@@ -274,7 +277,7 @@ class DiagramSite:
 
         class Reset(Preprocessor):
             def run(self, lines: list[str]) -> list[str]:
-                self.md.volley_page = _Page()  # type: ignore[attr-defined]
+                self.md.volley_page = _Page(reserved=_fence_names(lines))  # type: ignore[attr-defined]
                 return lines
 
         site = self
@@ -349,17 +352,21 @@ class DiagramSite:
         import volley
 
         slug = _name_slug(name)
-        # `name="login"` twice, or a fence's and login.volley's: one of them a fence's choice
-        taken = slug in page.prefixes and (not embedded or slug in page.named)
-        if slug and not embedded:
-            page.named.add(slug)
-        if slug and taken:
+        chosen = bool(slug) and not embedded  # a name written on the fence
+        # a masked value must not be found again by hashing guesses into the published ids
+        prefix = _id_prefix(
+            name, published_source(source, redact=settings.redact), page, chosen=chosen
+        )
+        # `name="login"` on two fences, or a fence's and login.volley's (the fence keeps it)
+        if (chosen and slug in page.named) or (embedded and slug in page.reserved):
             said = (
                 f'the diagram name "{name}" is used twice on this page; the links of this one '
-                f"are #{slug}-{page.prefixes[slug] + 1}-message-N"
+                f"are #{prefix}-message-N"
             )
             hint = "give each diagram its own name (an embedded file is named by its file)"
             self._problem(Diagnostic(said, severity="warning", hint=hint), location, page)
+        if chosen:
+            page.named.add(cast(str, slug))
 
         digest = hashlib.sha256(
             json.dumps(
@@ -367,8 +374,6 @@ class DiagramSite:
                 sort_keys=True,
             ).encode("utf-8", "surrogatepass")
         ).hexdigest()
-        # a masked value must not be found again by hashing guesses into the published ids
-        prefix = _id_prefix(name, published_source(source, redact=settings.redact), page)
         key = f"{digest}:{prefix}"
         self._used.add(key)
         rendered = self._cache.get(key)
@@ -455,18 +460,40 @@ def _comparable(line: str) -> str:
     return line.lstrip(" \t>").rstrip()
 
 
-def _id_prefix(name: str | None, source: str, page: _Page) -> str:
-    """Ids and deep links (`#PREFIX-message-3`): the fence's name, else from the diagram's text
-    alone, so a link to it holds when the site's settings (its theme) change.
+def _id_prefix(name: str | None, source: str, page: _Page, *, chosen: bool = False) -> str:
+    """Ids and deep links (`#PREFIX-message-3`): the fence's name, an embedded file's, else
+    from the diagram's text alone, so a link to it holds when the site's settings (its theme)
+    change.
 
-    The same diagram twice on a page gets `-2`, `-3`, so ids stay unique.
+    The same name twice on a page gets `-2`, `-3`, so ids stay unique; a name a fence asks
+    for (`chosen`) is its own, whatever was drawn before it: a file or a diagram named alike
+    takes a number instead.
     """
     from volley.api import default_id_prefix
 
     base = _name_slug(name) or default_id_prefix(source)
-    count = page.prefixes.get(base, 0) + 1
-    page.prefixes[base] = count
-    return base if count == 1 else f"{base}-{count}"
+    if base not in page.given and (chosen or base not in page.reserved):
+        prefix = base
+    else:
+        number = 2
+        while f"{base}-{number}" in page.given or f"{base}-{number}" in page.reserved:
+            number += 1
+        prefix = f"{base}-{number}"
+    page.given.add(prefix)
+    return prefix
+
+
+def _fence_names(lines: list[str]) -> set[str]:
+    """The names the page's ```volley fences ask for, as id prefixes."""
+    names = set()
+    for index, body in _fence_bodies(lines):
+        opening = fence_open(lines[index].lstrip(" \t>"))
+        written = fence_attrs(opening.info)[1].get("name") if opening else None
+        written = myst_options(body)[0].get("name", written)  # `:name: login`, which wins
+        slug = _name_slug(written) if written else None
+        if slug:
+            names.add(slug)
+    return names
 
 
 def _name_slug(name: str | None) -> str | None:

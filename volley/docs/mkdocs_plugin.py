@@ -370,19 +370,26 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
     def embed_fenced(self, src: str, settings: Settings, md: Markdown, name: str | None) -> str:
         """The diagram HTML for a fence that names a file (```volley flows/login.volley
         theme=dark), drawn with the fence's settings, and named by its `name` if it has one."""
-        drawn = self.embed(src, md, settings, name)
+        drawn = self.embed(src, md, settings, name, fenced=True)
         if drawn is not None:
             return drawn
-        location = Location(self.page_path, self._line_of(src), source_file=src)
+        location = Location(self.page_path, self._line_of(src, fenced=True), source_file=src)
         said = f"this ```volley fence names {src}, which is not a .volley file of the site"
         hint = "name a .volley file, its path relative to the page"
         return self.site.failed(Diagnostic(said, hint=hint), location, md.volley_page)  # type: ignore[attr-defined]
 
     def embed(
-        self, src: str, md: Markdown, settings: Settings | None = None, name: str | None = None
+        self,
+        src: str,
+        md: Markdown,
+        settings: Settings | None = None,
+        name: str | None = None,
+        *,
+        fenced: bool = False,
     ) -> str | None:
-        """The diagram HTML for `![…](src)` (drawn with `settings`, else the site's; named
-        `name`, else by the file), or None when src is not a local .volley file."""
+        """The diagram HTML for `![…](src)`, or a fence that names it (`fenced`), drawn with
+        `settings`, else the site's, and named `name`, else by the file; None when src is not
+        a local .volley file."""
         parts = urlsplit(src)
         if parts.scheme or parts.netloc or not parts.path.endswith(VOLLEY_SUFFIX):
             return None
@@ -391,7 +398,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             inside = posixpath.normpath(relative.lstrip("/"))
         else:
             inside = posixpath.normpath(posixpath.join(posixpath.dirname(self.page_path), relative))
-        location = Location(self.page_path, self._line_of(src), source_file=src)
+        location = Location(self.page_path, self._line_of(src, fenced), source_file=src)
         page = md.volley_page  # type: ignore[attr-defined]
         try:
             source, why = self._embedded(inside, src)
@@ -428,11 +435,12 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         except ValueError:  # `a%00.volley`
             return "", "not a file name"
 
-    def _line_of(self, src: str) -> int:
-        """The page line holding the image link, or the fence that names the file (the first
-        one not yet accounted for)."""
+    def _line_of(self, src: str, fenced: bool = False) -> int:
+        """The page line holding the image link, or the fence (`fenced`) that names the file:
+        the first one not yet accounted for (superfences draws every fence before the page's
+        images, which are read from its tree)."""
         for index, line in enumerate(self.page_lines):
-            named = f"]({src}" in line or (index in self.fence_lines and src in line)
+            named = (index in self.fence_lines and src in line) if fenced else f"]({src}" in line
             if named and index not in self.embedded_lines:
                 self.embedded_lines.add(index)
                 return index + 1 + self.site.line_offset
