@@ -459,3 +459,26 @@ def test_a_redacted_blocks_title_names_no_file_id_or_alt_text_with_its_secret(tm
     assert key.lower() not in picture.name.lower() and key.lower() not in region.lower()
     assert key.lower() not in picture.read_text(encoding="utf-8").lower()
     assert "![Rotate <redacted>](diagrams/" in region
+
+
+def test_check_of_a_folder_checks_its_markdown_and_passes_over_its_diagram_files(
+    tmp_path, monkeypatch
+):
+    """`volley render --check --markdown .` refused a project with any .volley file in it
+    ("--check works on Markdown files only"), so a CI job had to list every README."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "login.volley").write_text("A -> B\n", encoding="utf-8")
+    write(tmp_path, "# R\n\n```volley\nA -> B: hi\n```\n")
+    runner = CliRunner()
+    stale = runner.invoke(main, ["render", "--check", "--markdown", "."])
+    assert stale.exit_code == 1 and "diagrams/r.svg is missing" in stale.output
+    assert runner.invoke(main, ["render", "--markdown", "."]).exit_code == 0
+    fresh = runner.invoke(main, ["render", "--check", "--markdown", "."])
+    assert fresh.exit_code == 0, fresh.output
+    named = runner.invoke(main, ["render", "--check", "flows/login.volley"])  # said, as before
+    assert named.exit_code == 2 and "works on Markdown files only" in named.output
+    folder = runner.invoke(main, ["render", "--check", "flows"])
+    assert folder.exit_code == 2 and "there are none with ```volley blocks below flows" in (
+        folder.output
+    )

@@ -386,6 +386,13 @@ def render_command(
     }
     pictures = [source for source in sources if not source.is_markdown]
     readmes = [source for source in sources if source.is_markdown]
+    if check_only:  # a folder's .volley files have no page whose pictures could be stale
+        pictures = [source for source in pictures if source.folder is None]
+        if not readmes and not pictures:
+            raise click.UsageError(
+                f"--check checks Markdown files, and there are none with ```volley blocks below "
+                f"{', '.join(files)} (add --markdown to take them from a folder)"
+            )
     if readmes:
         _refuse_for_markdown(readmes[0].path, given)
     if check_only and pictures:
@@ -404,7 +411,7 @@ def render_command(
         _make_folder(output)
     failed = 0
     stale = 0
-    for source in sources:
+    for source in [*readmes, *pictures] if check_only else sources:
         try:
             if source.is_markdown:
                 stale += _render_readme(
