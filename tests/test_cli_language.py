@@ -138,6 +138,16 @@ def test_invalid_utf8_file(tmp_path):
     assert result.stderr.splitlines()[-2:] == ["1 error", "1 of 1 file with errors"]
 
 
+def test_a_binary_file_is_said_to_be_one_without_quoting_its_bytes(tmp_path):
+    """`volley check` of a program quoted ~1,500 characters of escapes, the caret at column 126."""
+    path = tmp_path / "ls.volley"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 16 + b"\xd0\x8f\xff" + b"x" * 200)
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert f"{path}: error: this is a binary file (it holds NUL bytes), not text" in result.stderr
+    assert "\\u0000" not in result.stderr and len(result.stderr) < 400
+
+
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
 def test_a_file_in_utf16_or_utf32_with_its_mark_is_read(tmp_path, codec):
     """Windows PowerShell 5 writes UTF-16 with a byte-order mark when output goes to a file

@@ -434,8 +434,11 @@ def test_a_page_of_mermaid_diagrams_only_points_to_the_importer(tmp_path, comman
     )
     assert f"volley import {path} -o flows/" in result.output
     assert not (tmp_path / "diagrams").exists()
+    # a page with neither was named to be drawn: it says so (it said nothing)
     plain = write(tmp_path, "# Nothing to draw\n")
-    assert CliRunner().invoke(main, [command, str(plain)]).output == ""
+    said = CliRunner().invoke(main, [command, str(plain)])
+    assert said.exit_code == 0
+    assert said.output.startswith(f"{plain}: note: no ```volley block here: nothing to draw\n")
 
 
 def test_the_alt_text_is_the_heading_as_written_when_the_diagram_has_no_title(tmp_path):

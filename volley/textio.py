@@ -22,6 +22,8 @@ _MARKED = (
 )
 
 
+# The bytes looked at for a NUL, the mark of a binary file (as git looks at its first 8,000)
+_SNIFFED = 8000
 # A Markdown page's file names, whose ```volley blocks are diagrams
 VOLLEY_SUFFIX = ".volley"  # a diagram's file
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -37,9 +39,10 @@ _BINARY_FILES = (
 )
 
 
-def decode(data: bytes, filename: str | None = None) -> str:
+def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -> str:
     """UTF-8 (a BOM allowed) to text, or UTF-16 or UTF-32 that a byte-order mark announces;
-    invalid bytes are a VolleyError naming the byte offset."""
+    invalid bytes are a VolleyError naming the byte offset, and a binary file (NUL bytes, but
+    in a `capture` of traffic, which may hold some) one that says so."""
     marked = next((codec for bom, codec in _MARKED if data.startswith(bom)), None)
     if marked is not None:
         try:
@@ -61,6 +64,12 @@ def decode(data: bytes, filename: str | None = None) -> str:
                 filename=filename,
                 hint="give the .volley file (or the Markdown page) it was made from",
             ) from None
+        if not capture and b"\x00" in data[:_SNIFFED]:  # a program: its line is no help
+            raise VolleyError(
+                "this is a binary file (it holds NUL bytes), not text",
+                filename=filename,
+                hint="give a .volley file, or a Markdown page with ```volley blocks",
+            ) from None
         line, column, shown = _place(data, exc.start)
         raise VolleyError(
             f"the file is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
@@ -78,7 +87,7 @@ def decode_replacing(data: bytes, filename: str | None = None) -> tuple[str, lis
     that held some: for captured traffic, where one line of a long log may be a server's own
     output in another encoding (its stderr in cp1252), and the rest is worth reading."""
     try:
-        return decode(data, filename), []
+        return decode(data, filename, capture=True), []
     except VolleyError as exc:
         if not exc.line:  # a byte-order mark's encoding: not a line of UTF-8
             raise

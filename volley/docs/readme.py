@@ -511,12 +511,20 @@ def check_markdown(
 
 
 def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
-    """A page with no ```volley block but Mermaid sequence diagrams was likely meant to be
-    drawn: say that volley draws its own blocks, and how to make them of those."""
+    """A page with no ```volley block given to volley was likely meant to hold some: say so,
+    and, where it has Mermaid sequence diagrams, how to make blocks of those."""
     from volley.importers.mermaid import is_sequence, markdown_blocks
 
     mermaid = [block for block in markdown_blocks(text) if is_sequence(block)]
-    if not mermaid:
+    if not mermaid:  # named on the command line, it was meant to hold some
+        report(
+            Diagnostic(
+                "no ```volley block here: nothing to draw",
+                shown,
+                severity="note",
+                hint="a diagram goes in a fenced block: a ```volley line, its lines, a ``` line",
+            )
+        )
         return
     count = counted(len(mermaid), "```mermaid sequence diagram", "```mermaid sequence diagrams")
     first = max(mermaid[0].start - 1, 0)  # its opening fence
