@@ -632,11 +632,14 @@ def _secret_warnings(
     if redact:
         advice = "it is masked in the output, but the source still holds it"
     else:
-        advice = (
-            "replace it with a placeholder such as <redacted>, or turn on redact to mask it "
-            "(--redact on the command line, redact=true on a fence or in mkdocs.yml, :redact: "
-            "in Sphinx)"
-        )
+        advice = "replace it with a placeholder such as <redacted>, or turn on redact to mask it"
+    # said with the first only, not again for every value of a capture
+    first_hint = f"each line is shown with {MASK} in its place; the file still holds it" + (
+        ""
+        if redact
+        else " (redact is --redact on the command line, redact=true on a fence or in "
+        "mkdocs.yml, :redact: in Sphinx)"
+    )
     found = []  # (line, where the secret starts in the source line if known, secret)
     places: dict[int, list[tuple[int, int, str]]] = {}  # each line's secrets, where they stand
     loose: dict[int, list[str]] = {}  # and those whose place in it is not known
@@ -675,7 +678,7 @@ def _secret_warnings(
             column,
             shown,
             # the line is quoted masked, so that the warning does not print the secret
-            hint=f"the line is shown with {MASK} in its place; the file still holds it",
+            hint=None if len(seen) > 1 else first_hint,
             severity="note" if redact else "warning",
         )
 
