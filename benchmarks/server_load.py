@@ -30,7 +30,7 @@ import httpx2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from volley.server import share  # noqa: E402
+from volley import editor_links as share  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only, by construction
 SMALL = "title: Login\nBrowser -> API: POST /login\nAPI --> Browser: 200 OK\n"

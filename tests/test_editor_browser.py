@@ -18,7 +18,8 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from volley.server import create_app, share  # noqa: E402
+from volley import editor_links as share  # noqa: E402
+from volley.server import create_app  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 
@@ -236,7 +237,7 @@ def test_share_makes_a_link_that_opens_the_same_diagram(new_page, base_url: str)
     link = press_share(page)
     assert link.startswith(base_url + "/#v1.")
     encoded = link.split("#", 1)[1]
-    assert share.decode(encoded) == source  # the page writes what volley.server.share reads
+    assert share.decode(encoded) == source  # the page writes what volley.editor_links reads
     markdown = page.locator("#share-markdown").input_value()
     assert markdown == f"![Grüße ✓]({base_url}/svg/{encoded})"
 

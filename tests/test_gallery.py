@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from volley.cli import main
 from volley.docs.gallery import build_gallery, load_templates, read_about, title_of
+from volley.editor_links import decode
 from volley.errors import VolleyError
-from volley.server.share import decode
 
 from .conftest import EXAMPLES
 

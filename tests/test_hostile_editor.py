@@ -18,7 +18,8 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
-from volley.server import create_app, share  # noqa: E402
+from volley import editor_links as share  # noqa: E402
+from volley.server import create_app  # noqa: E402
 
 from .fuzz_strategies import check_svg, hostile_strings  # noqa: E402
 from .test_hostile import BrowserThread, every_position, needs_browser  # noqa: E402

@@ -20,12 +20,8 @@ pytest.importorskip("starlette")
 import httpx2  # noqa: E402
 
 import volley  # noqa: E402
-from volley.server import (  # noqa: E402
-    ServerLimits,
-    create_app,
-    is_loopback,
-    share,  # noqa: E402
-)
+from volley import editor_links as share  # noqa: E402
+from volley.server import ServerLimits, create_app, is_loopback  # noqa: E402
 from volley.server.work import RenderPool  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from volley import editor_links as share
 from volley.errors import VolleyError
-from volley.server import share
 
 
 def _wrap(data: bytes, version: str = "v1") -> str:

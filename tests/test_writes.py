@@ -209,7 +209,8 @@ def test_nothing_is_left_after_an_exception_midway(tmp_path: Path, monkeypatch: 
 
 TERMINATED = """
 import os, sys, time
-from volley.textio import exit_on_sigterm, write_atomic
+from volley.cli import exit_on_sigterm
+from volley.textio import write_atomic
 
 def slow(fd):
     print("writing", flush=True)

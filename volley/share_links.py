@@ -146,7 +146,7 @@ def site_links(diagram: Diagram) -> Diagram:
     """A diagram written on swimlanes.io with the links it makes from the site's root made
     whole: drawn anywhere else, `/gallery/x` would point at the site the picture is on. Code
     keeps what it shows."""
-    from volley.checks.rewrite import Rewrites, rewrite_diagram
+    from volley.rewrite import Rewrites, rewrite_diagram
     from volley.text.inline import link_targets, note_link_targets
 
     return rewrite_diagram(

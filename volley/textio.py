@@ -213,8 +213,8 @@ def write_atomic(
 
     - A regular file (or a new one) is written beside the target, in a private temporary
       folder `.NAME.volley-tmp-XXXXXXXX/`, then renamed over it: a reader sees the old file or
-      the new one, never half of one. A failure, an exception or (with `exit_on_sigterm`) a
-      SIGTERM leaves an existing file as it was and removes the temporary folder. Only a
+      the new one, never half of one. A failure, an exception or (as the command line handles
+      it) a SIGTERM leaves an existing file as it was and removes the temporary folder. Only a
       SIGKILL or a power cut midway can leave that folder behind; its name says what it is.
     - A device, FIFO or socket (`/dev/null`, `/dev/stdout` into a pipe, a named pipe a reader
       waits on) is written in place, as a shell's `>` would: it is never replaced.
@@ -321,16 +321,3 @@ def _write_through_temporary(target: str, payload: bytes, info: os.stat_result |
         if info is not None:
             os.chmod(temporary, stat.S_IMODE(info.st_mode))
         os.replace(temporary, target)
-
-
-def exit_on_sigterm() -> None:
-    """For a program's entry point (never library code): SIGTERM ends the process the way
-    Ctrl-C does, through every `finally`, so a write cut short removes its temporary folder.
-    Exits with status 143, as a process killed by SIGTERM reports."""
-    import signal
-
-    signal.signal(signal.SIGTERM, _terminated)
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)

@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.errors import escaped
 from volley.model import MARKED_UP, Diagram, TextKind
+from volley.rewrite import Rewrites, rewrite_diagram
 
 # Embeddings, overrides, isolates and their terminators, and the directional marks.
 BIDI_CONTROLS = frozenset(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.checks.secrets import (
     DiagramSecrets,
     holds_pasted_traffic,
@@ -23,6 +22,7 @@ from volley.checks.secrets import (
 )
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
+from volley.rewrite import Rewrites, rewrite_diagram
 
 __all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
 

@@ -23,7 +23,7 @@ from volley.cli.targets import chosen_format, expand, is_folder, several, target
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
-from volley.textio import exit_on_sigterm, make_folder_for, write_atomic
+from volley.textio import make_folder_for, write_atomic
 
 
 def _use_color(stream) -> bool:
@@ -119,6 +119,19 @@ def load(path: str, limits: Limits):
 
 # Set by the commands that finish by writing files or printing, for `run` (see there).
 _QUICK_EXIT = {"allowed": False}
+
+
+def exit_on_sigterm() -> None:
+    """SIGTERM ends the command the way Ctrl-C does, through every `finally`, so a write cut
+    short removes its temporary folder (the process is the command's own: library code sets
+    no handler). Exits with status 143, as a process killed by SIGTERM reports."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run() -> None:

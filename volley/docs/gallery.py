@@ -172,8 +172,8 @@ def render_page(
     there through a share link), None where there is none; `base` prefixes links to other
     pages and files."""
     import volley
+    from volley.editor_links import encode
     from volley.output.html import html_assets
-    from volley.server.share import encode
 
     css, js = html_assets()
     diagram = volley.render(

@@ -16,10 +16,10 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.errors import VolleyError, escaped, json_reason
 from volley.language.parser import parse
 from volley.model import Diagram
+from volley.rewrite import Rewrites, rewrite_diagram
 from volley.text.inline import escape_markup, plain_text
 
 __all__ = [

@@ -164,8 +164,10 @@ def header_as_comment(
 def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic, ...]]:
     """The text through the parser and the writer, and what `volley check` would point out (a
     block left open at the end, which the written text closes; a `#` line read as a lane)."""
-    from volley.api import check
+    from volley.checks.lint import lint
+    from volley.language.parser import parse
     from volley.language.writer import rewrite
 
-    checked = check(source, filename=filename)
-    return rewrite(site_links(checked.diagram), source), tuple(checked.warnings)
+    diagram = parse(source, filename=filename)
+    said = (*diagram.warnings, *lint(diagram, source))
+    return rewrite(site_links(diagram), source), said

@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from volley.checks.redact import redact_diagram
-from volley.checks.rewrite import Rewrites, rewrite_diagram
 from volley.checks.secrets import MASK, DiagramSecrets
 from volley.errors import Diagnostic
 from volley.importers import Imported
 from volley.importers.labels import apart_by_case, visible_controls
 from volley.language.writer import write
 from volley.model import Diagram
+from volley.rewrite import Rewrites, rewrite_diagram
 
 __all__ = ["TrafficOptions", "imported", "masked", "masked_note"]
 

@@ -7,7 +7,7 @@
 
 Endpoints (see `app.py`): `GET /` the editor; `POST /render?format=svg|png|html|json` with the
 source as the body; `GET /svg/<encoded>` and `GET /png/<encoded>` for share-encoded sources
-(`volley.server.share`); `GET /healthz`; `GET /templates`, `GET /templates/<id>`; with FILE,
+(`volley.editor_links`); `GET /healthz`; `GET /templates`, `GET /templates/<id>`; with FILE,
 `GET /file` and `PUT /file`. Errors are `{"error": {"message", "line", "column",
 "source_line", "hint"}}` with 400 (bad source or options), 413 (body over the limit),
 422 (render over the time limit) or 503 (every renderer busy).

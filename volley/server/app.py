@@ -27,11 +27,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import volley
+from volley import editor_links
 from volley.docs.gallery import Template, examples_dir, load_templates
 from volley.errors import Diagnostic, VolleyError
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
-from volley.server import share
 from volley.server.limits import ServerLimits
 from volley.server.source_file import Conflict, SourceFile
 from volley.server.work import (
@@ -301,7 +301,7 @@ class Service:
         return Response(html, media_type="text/html; charset=utf-8", headers=headers)
 
     def _template_card(self, template: Template) -> dict[str, str]:
-        return {**template.to_json(), "image": "/svg/" + share.encode(template.source)}
+        return {**template.to_json(), "image": "/svg/" + editor_links.encode(template.source)}
 
     async def static(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -367,8 +367,8 @@ class Service:
             return Response(status_code=304, headers=cached)
         try:
             options = RenderOptions.from_query(request.query_params, self.limits, format=fmt)
-            source = share.decode(encoded, max_bytes=self.limits.body_bytes)
-        except share.ShareTooLarge as exc:
+            source = editor_links.decode(encoded, max_bytes=self.limits.body_bytes)
+        except editor_links.ShareTooLarge as exc:
             return await error_picture(exc, fmt, 413)
         except VolleyError as exc:
             return await error_picture(exc, fmt)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from volley.editor_links import DEFAULT_MAX_BYTES
 from volley.limits import DEFAULT_LIMITS, Limits
-from volley.server.share import DEFAULT_MAX_BYTES
 
 
 def _workers() -> int:

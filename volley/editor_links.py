@@ -1,4 +1,5 @@
-"""Share links: a diagram's source carried in a URL, so nothing needs storing on a server.
+"""volley's share links: a diagram's source carried in a URL, so nothing needs storing on a
+server (the editor writes them, the server draws them, the gallery links to them).
 
 An encoded source is `v1.` followed by the source's UTF-8 bytes compressed with zlib and
 written in URL-safe base64 without padding. The version prefix lets a later format (another

@@ -1,7 +1,9 @@
-"""A diagram in, a copy with its texts rewritten: the walk that redaction and revealing share.
+"""A diagram in, a copy with its texts rewritten: the walk that redaction, revealing hidden
+characters, the importers' lane names and swimlanes.io's links share (a step on the model, no
+stage of its own: any stage may take it).
 
-Both steps change what is drawn, never what was parsed: the copy gets its own items, branches
-and payloads, and the input is left as it was. Iterative, so it holds for any nesting the
+Each changes what is drawn or written, never what was parsed: the copy gets its own items,
+branches and payloads, and the input is left as it was. Iterative, so it holds for any nesting the
 parser accepts.
 """
 
