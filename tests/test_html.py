@@ -362,10 +362,12 @@ def test_colouring_follows_the_fence_language_then_what_the_body_was_seen_as() -
     assert colouring("python", "none") is None
 
 
-def test_render_html_lays_out_when_given_no_layout(reference_text: str) -> None:
+def test_render_html_draws_the_layout_it_is_given(reference_text: str) -> None:
+    from volley.layout.engine import layout_diagram
     from volley.output.html import render_html
 
-    text = render_html(parse(reference_text), fragment=True, id_prefix="x")
+    diagram = parse(reference_text)
+    text = render_html(diagram, layout_diagram(diagram), fragment=True, id_prefix="x")
     assert text.count('data-message="') == 14
 
 

@@ -327,13 +327,12 @@ def html_assets() -> tuple[str, str]:
 
 def render_html(
     diagram: Diagram,
-    layout: Layout | None = None,
+    layout: Layout,
     *,
     theme: str = "auto",
     fragment: bool = False,
     include_assets: bool = True,
     id_prefix: str | None = None,
-    **options: Any,
 ) -> str:
     """The interactive HTML for a laid-out diagram: a whole page, or a fragment to embed.
 
@@ -341,15 +340,12 @@ def render_html(
     palette switch). A fragment's ids and deep links (`#PREFIX-message-N`) start with
     `id_prefix` (default: from the content); a page's deep links are `#message-N`.
     `include_assets=False` leaves out the stylesheet and script of a fragment, for pages
-    that include `html_assets()` once. `layout` defaults to the diagram laid out with payload
-    markers. Other options (`bodies`, `limits`, ...) are the caller's and are not used here.
+    that include `html_assets()` once. `layout` is the diagram as `volley.layout` laid it out.
     """
     if theme not in THEMES:
         raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
-    from volley.layout.engine import layout_diagram
     from volley.output.svg import safe_id
 
-    layout = layout or layout_diagram(diagram)
     prefix = safe_id(id_prefix or default_id_prefix(diagram))
     svg = _diagram_svg(diagram, layout, prefix)
     css, js = html_assets()
