@@ -243,6 +243,18 @@ def test_live_secrets_are_found_and_masked_in_place(body: str, masked: str):
     assert redact_body(masked) == masked and not find_secrets(masked)
 
 
+@pytest.mark.parametrize(
+    "password", ["$uperSecret1", "[Summer2024!]", "<S3cr3t!Pa55>", "{MyP4ssw0rd}", "%Hunter2x9%"]
+)
+def test_a_password_written_in_a_stand_ins_marks_is_a_password(password: str):
+    """One word of lower case, upper case and digits is a password that happens to start
+    with `$` or stand in brackets; `$TOKEN`, `<token>` and `{{ secrets.KEY_2 }}` stay quiet."""
+    body = f'{{"password": "{password}"}}'
+    assert redact_body(body) == '{"password": "<redacted>"}'
+    for stand_in in ("$TOKEN", "<your-password>", "{{ secrets.KEY_2 }}", "${DB_PASSWORD}"):
+        assert not find_secrets(f'{{"password": "{stand_in}"}}')
+
+
 @pytest.mark.parametrize("body", QUIET)
 def test_placeholders_and_ordinary_values_are_not_secrets(body: str):
     """None looks live; a value written as an example (`YOUR_API_KEY`, a key cut short on

@@ -177,9 +177,22 @@ def is_placeholder(value: str) -> bool:
 
 def is_stand_in(value: str) -> bool:
     """Whether a value holds no secret at all: empty, a mask (`<redacted>`, `***`), a variable
-    (`$TOKEN`, `{{token}}`), a word for nothing (`null`)."""
+    (`$TOKEN`, `{{token}}`), a word for nothing (`null`). One word of lower case, upper case
+    and digits is a password written in a stand-in's marks (`$uperSecret1`, `<S3cr3t!Pa55>`,
+    `{MyP4ssw0rd}`), not a stand-in."""
     value = value.strip().strip("\"'").strip()
-    return not value or bool(_STAND_IN.fullmatch(value))
+    if not value:
+        return True
+    if _STAND_IN.fullmatch(value) is None:
+        return False
+    return not (_IN_MARKS.fullmatch(value) and _PASSWORD_SHAPED.fullmatch(value))
+
+
+# A stand-in's marks around one word: <token>, [token], $TOKEN, ${TOKEN}, %TOKEN%, :token, {token}
+_IN_MARKS = re.compile(
+    r"<[^<>]*>|\[[^\[\]]*\]|\$\{?[A-Za-z_]\w*\}?|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}"
+)
+_PASSWORD_SHAPED = re.compile(r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*[0-9])\S+")
 
 
 def is_example(value: str) -> bool:
