@@ -84,6 +84,18 @@ def test_base64_text_is_decoded_and_a_long_body_cut_with_a_line_saying_so():
     assert "more characters cut" not in whole and whole.rstrip().endswith("</html>")
 
 
+def test_a_body_is_cut_between_words_so_no_token_is_left_half_shown():
+    """Cut at 4,000 characters, a GitHub token's first 34 characters were kept, which no
+    rule knows the shape of: the cut now falls before the word it would split."""
+    from volley.importers.labels import cut_body
+
+    token = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kZZ"
+    text = "word " * 795 + f"use {token} and more words after it"
+    cut = cut_body(text, 4000)
+    assert cut.split("\n")[0].endswith("use ") and "ghp_" not in cut
+    assert cut_body("a" * 5000, 4000).startswith("a" * 4000 + "\n… 1,000 more")  # one word
+
+
 def test_failed_request_is_a_lost_message_with_the_reason():
     diagram = har("chrome")
     lost = diagram.messages()[2]

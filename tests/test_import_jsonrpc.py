@@ -1054,7 +1054,7 @@ def test_a_message_is_kept_whole_unless_max_body_is_given():
     whole = import_jsonrpc(log).messages()[1].response
     assert whole is not None and json.loads(whole.body)["result"] == result
     cut = import_jsonrpc(log, TrafficOptions(max_body=100)).messages()[1].response
-    assert cut is not None and len(cut.body.split("\n")[0]) == 100
+    assert cut is not None and 50 <= len(cut.body.split("\n")[0]) <= 100  # between words
     assert cut.body.endswith(f"more characters cut ({len(whole.body):,} in all)")
 
 

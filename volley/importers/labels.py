@@ -160,14 +160,21 @@ def _reads_back(name: str, shown: str = "x") -> bool:
 
 
 def cut_body(body: str, limit: int) -> str:
-    """The body, or its first `limit` characters (at a line end when one is near) and a line
-    saying how much was cut, so a reader knows the raw view is not the whole message."""
+    """The body, or its first `limit` characters (at a line end when one is near, else between
+    two words, never inside one) and a line saying how much was cut, so a reader knows the
+    raw view is not the whole message. A token cut in two would be masked by no rule that
+    knows its shape or length, and most of it would be shown."""
     if limit <= 0 or len(body) <= limit:
         return body
     end = body.rfind("\n", limit // 2, limit)
-    end = end if end > 0 else limit
+    if end <= 0:
+        gap = _BETWEEN_WORDS.search(body[limit // 2 : limit][::-1])
+        end = limit - gap.start() if gap else limit
     cut = len(body) - end
     return f"{body[:end]}\n… {cut:,} more characters cut ({len(body):,} in all)"
+
+
+_BETWEEN_WORDS = re.compile(r"[\s,;&{}\[\]\"'<>()=]")  # where a token cannot go on
 
 
 def pretty_json(text: str) -> str | None:
