@@ -175,6 +175,12 @@ FOUND = [
 ]  # fmt: skip
 
 QUIET = [
+    # an error's code, a store's key, a scheme alone, a page's cursor: no credentials
+    '{"error": {"code": "E_AUTH_1234", "message": "expired"}}',
+    '{"Bucket": "b", "Key": "uploads/user-42/avatar"}',
+    '{"op": "GET", "key": "user:1234:profile"}',
+    "WWW-Authenticate: Negotiate\nAuthorization: Negotiate",
+    '{"PaginationToken": "abcDEF1234567890xyz"}',
     # LSP's progress token ties a report to its work (`$/progress`, workDoneProgress/create)
     '{"jsonrpc": "2.0", "method": "$/progress", "params": {"token": "a1b2c3d4-5e6f-7a8b-9c0d"}}',
     '{"method": "window/workDoneProgress/create", "params": {"token": "rustAnalyzer/Indexing"}}',

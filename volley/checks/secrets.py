@@ -105,6 +105,7 @@ _PREFIXED_HEADER = re.compile(r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cook
 # notifications to their request).
 NOT_SECRET_SUFFIXES = (
     "pagetoken", "nexttoken", "continuationtoken", "synctoken", "cursortoken", "progresstoken",
+    "paginationtoken",
     "workdonetoken", "partialresulttoken",
 )  # fmt: skip
 
@@ -138,7 +139,7 @@ _STAND_IN = re.compile(
     r"|\$[0-9]{1,3}|\?|:[A-Za-z_][A-Za-z0-9_]*"  # SQL's bind parameters: $1, ?, :token
     r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
     r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false)"
-    r"|(?i:bearer|basic|digest|token)"  # a scheme with nothing after it
+    r"|(?i:bearer|basic|digest|token|negotiate|ntlm)"  # a scheme with nothing after it
     r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
 )
 # Values written as an example of a secret: no warning says they look live, but a redacted
@@ -256,6 +257,8 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if strength is None or is_stand_in(value):
         return False
     if strength == "weak":
+        if _fold(name).strip("\"'") == "key" and _KEY_PATH.fullmatch(value.strip("\"'")):
+            return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
 
@@ -274,11 +277,18 @@ def _code_like(value: str) -> bool:
     hex, percent-encoded): `"code": "print(1)"` is a program, not a code, and nor is a
     contract's bytecode (`"code": "0x6080…"`, as Ethereum's JSON-RPC writes it)."""
     value = value.strip("\"'")
-    return _CODE_SHAPED.fullmatch(value) is not None and _BYTECODE.fullmatch(value) is None
+    return (
+        _CODE_SHAPED.fullmatch(value) is not None
+        and _BYTECODE.fullmatch(value) is None
+        and _ERROR_CODE.fullmatch(value) is None
+    )
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
 _BYTECODE = re.compile(r"0x[0-9A-Fa-f]*")
+_ERROR_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `E_AUTH_1234`, `ERR_TOO_MANY_2`
+# lower-case words and numbers joined by `/` or `:`: a path in a store, not a key's bytes
+_KEY_PATH = re.compile(r"[a-z0-9_.\-]+(?:[:/][a-z0-9_.\-]+)+")
 
 
 def _may_name_secret(text: str) -> bool:
