@@ -97,6 +97,16 @@ FOUND = [
     ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz;", "Server=db;User Id=app;Password=$M;"),
     ("ALTER LOGIN app WITH PASSWORD = 'Tr0ub4dor&3xyz'", "ALTER LOGIN app WITH PASSWORD = '$M'"),
     ("CREATE USER u IDENTIFIED BY 'hunter22x'", "CREATE USER u IDENTIFIED BY '$M'"),
+    # vendors' token shapes, and names that always hold a secret
+    ("X-Shopify-Access-Token: shpat_" + "a1" * 16, "X-Shopify-Access-Token: $M"),
+    ("vault login hvs.CAESIJlU9JMYEhOPYv4KMlxY7Z6JpxGZbj4Ml", "vault login $M"),
+    ("doctl auth init -t dop_v1_" + "ab12" * 16, "doctl auth init -t $M"),
+    ("curl -u ada@x.io:ATATT3xFfGF0" + "Ab1_" * 20, "curl -u ada@x.io:$M"),
+    ("Authorization: Bearer glsa_" + "Ab12" * 8 + "_0123abcd", "Authorization: Bearer $M"),
+    ("LINEAR_KEY lin_api_" + "Ab12" * 10, "LINEAR_KEY $M"),
+    ('{"SECRET_KEY_BASE": "$V", "SAMLResponse": "$V", "mnemonic": "$V"}',
+     '{"SECRET_KEY_BASE": "$M", "SAMLResponse": "$M", "mnemonic": "$M"}'),  # fmt: skip
+    ("DD-APPLICATION-KEY: $V", "DD-APPLICATION-KEY: $M"),
     # maps as languages print them: a Python dict's repr (its `: ` is no SQL password), a
     # JavaScript object, PHP's and Ruby's arrows
     ("{'access_token': '$V', 'password': '$V', 'n': 1}",

@@ -71,6 +71,7 @@ SECRET_NAMES = frozenset(
         "chromeproxy",  # Chrome's data saver: the proxy's session and signature
         "passcode", "jsessionid", "phpsessid", "aspsessionid",
         "xsessionid", "xsessiontoken",
+        "secretkeybase", "samlresponse", "mnemonic",  # Rails's key, a SAML assertion, a seed
     }
 ) | CARD_CODE_NAMES  # fmt: skip
 _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
@@ -94,7 +95,7 @@ SECRET_SUFFIXES = (
     # Azure's `Ocp-Apim-Subscription-Key` and `x-functions-key`, a master key (an "access
     # key" is often the id beside a secret key: MinIO's, Terraform's `access_key`)
     "subscriptionkey", "functionskey", "masterkey", "authkey",
-    "passcode", "pwd",
+    "passcode", "pwd", "applicationkey",  # Datadog's DD-APPLICATION-KEY
 )  # fmt: skip
 # A header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`, gRPC's
 # `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`; the header's
@@ -114,7 +115,7 @@ NOT_SECRET_SUFFIXES = (
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
     "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
-    "appid",
+    "appid", "saml", "mnemonic",
 )  # fmt: skip
 
 
@@ -959,18 +960,27 @@ _TOKEN_SHAPES = re.compile(
     r"|npm_[A-Za-z0-9]{36}"  # npm
     r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
     r"|sk-[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic and similar
+    r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
+    r"|hv[sb]\.[A-Za-z0-9_\-]{24,}"  # HashiCorp Vault
+    r"|do[opr]_v1_[a-f0-9]{64}"  # DigitalOcean
+    r"|ATATT3[A-Za-z0-9_\-=]{50,}"  # Atlassian
+    r"|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"  # Grafana service account
+    r"|lin_api_[A-Za-z0-9]{40}"  # Linear
     r")"
 )
 # An AWS secret access key on its own: 40 characters of base64 standing alone.
 _BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 _OWN_SHAPE_STARTS = (
-    "github_pat_", "xox", "AIza", "ya29.", "GOCSPX-", "whsec_", "npm_", "hf_", "sk-",
+    "github_pat_", "xox", "AIza", "ya29.", "GOCSPX-", "whsec_", "npm_", "hf_", "sk-", "shp",
+    "hvs.", "hvb.", "_v1_", "ATATT3", "glsa_", "lin_api_",
 )  # fmt: skip
 _SHAPE_NAMES = {
     "github_pat_": "a GitHub token", "xox": "a Slack token", "AIza": "a Google API key",
     "ya29.": "a Google OAuth token", "GOCSPX-": "a Google OAuth client secret",
     "whsec_": "a Stripe webhook secret", "npm_": "an npm token", "hf_": "a Hugging Face token",
-    "sk-": "an API key",
+    "sk-": "an API key", "shp": "a Shopify token", "hvs.": "a Vault token",
+    "hvb.": "a Vault token", "do": "a DigitalOcean token", "ATATT3": "an Atlassian API token",
+    "glsa_": "a Grafana token", "lin_api_": "a Linear API key",
 }  # fmt: skip
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
