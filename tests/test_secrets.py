@@ -97,6 +97,12 @@ FOUND = [
     ("Server=db;User Id=app;Password=Tr0ub4dor&3xyz;", "Server=db;User Id=app;Password=$M;"),
     ("ALTER LOGIN app WITH PASSWORD = 'Tr0ub4dor&3xyz'", "ALTER LOGIN app WITH PASSWORD = '$M'"),
     ("CREATE USER u IDENTIFIED BY 'hunter22x'", "CREATE USER u IDENTIFIED BY '$M'"),
+    # a command's options, a value on the line after its key, a value in an object under a
+    # secret's name (Azure's parameter files)
+    ("mysql -u root --password=$V db && vault --api-key $V",
+     "mysql -u root --password=$M db && vault --api-key $M"),  # fmt: skip
+    ('{"password":\n  "$V"}', '{"password":\n  "$M"}'),
+    ('{"adminPassword": {"value": "$V"}}', '{"adminPassword": {"value": "$M"}}'),
     # vendors' token shapes, and names that always hold a secret
     ("X-Shopify-Access-Token: shpat_" + "a1" * 16, "X-Shopify-Access-Token: $M"),
     ("vault login hvs.CAESIJlU9JMYEhOPYv4KMlxY7Z6JpxGZbj4Ml", "vault login $M"),
@@ -257,6 +263,16 @@ def test_live_secrets_are_found_and_masked_in_place(body: str, masked: str):
     assert find_secrets(body), body
     assert redact_body(body) == masked
     assert redact_body(masked) == masked and not find_secrets(masked)
+
+
+def test_a_character_reference_in_a_label_is_read_as_the_character_it_draws():
+    """`ghp&lowbar;…` draws a live token: the picture shows `_` where the reference stands."""
+    from volley.checks.secrets import redact_label
+
+    token = "ghp&lowbar;aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kZZ"
+    assert redact_label(f"key {token} ok") == "key <redacted> ok"
+    assert redact_label("password&#58; Hunter2x9Qz") == "password&#58; <redacted>"
+    assert redact_label("Tom &amp; Jerry &unknown; ok") == "Tom &amp; Jerry &unknown; ok"
 
 
 @pytest.mark.parametrize(

@@ -318,7 +318,7 @@ def _short(name: str) -> str:
 
 # JSON strings and numbers, each scanned once: a key is a string followed by `:`.
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
-_KEY_COLON = re.compile(r"[ \t]*:[ \t]*")
+_KEY_COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")  # a value may go on the next line
 # `Authorization: Bearer …` anywhere in a line: the credential after the scheme
 _INLINE_AUTHORIZATION = re.compile(
     r"(?i)\b((?:proxy-)?authorization)(?:[ \t]*(:)[ \t]*|[ \t]+)(?:bearer|basic|token|digest)"
@@ -539,6 +539,9 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         ):
             continue
         what = f'the "{_short(name)}" key'
+        if content is None and text.startswith("{", start):
+            named = name  # `"adminPassword": {"value": …}`, as Azure's parameter files write it
+            continue
         if content is not None:
             for begin, end in _header_values(name, content, start + 1, prose):
                 yield Secret(begin, end, what)
@@ -735,11 +738,21 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _CURL_COOKIE.finditer(text):
         for begin, end in _cookie_values(match.group(2), match.start(2), first_only=False):
             yield Secret(begin, end, "the cookie of curl's --cookie")
+    for match in _LONG_FLAG.finditer(text):  # `mysql --password=…`, `--api-key …`
+        group = 2 if match.group(2) is not None else 3  # quoted, or as it stands
+        value = match.group(group)
+        if secret_name(match.group(1)) and _secret_value(match.group(1), value, prose):
+            start = match.start(group)
+            yield Secret(start, start + len(value), f"the {match.group(1)} option")
     for match in _NPMRC.finditer(text):
         if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
 
 
+# A command's long option with its value: `--password=…`, `--token "…"`, `--api-key …`
+_LONG_FLAG = re.compile(
+    r"(?<![\w-])--([A-Za-z][\w-]{1,40})(?:=|[ \t]+)(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`-][^\s\"'`]*))"
+)
 # the part's name, quoted as RFC 7578 writes it or bare as some clients send it
 _FORM_DATA_NAME = re.compile(
     r'(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname=(?:"([^"\n]{1,80})"|([^";\s]{1,80}))'
@@ -1359,19 +1372,37 @@ def _find_as_shown(text: str, prose: bool) -> list[Secret]:
 
 # A line break in prose: `\n`, or a `<br>` as the inline markup reads one.
 _PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
-# A backslash escape of the inline markup: `\_`, `\*`, any ASCII punctuation.
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# A backslash escape of the inline markup (`\_`, `\*`, any ASCII punctuation), or a
+# character reference, which the picture draws as its character (`ghp&lowbar;…`, `&#95;`).
+_ESCAPE = re.compile(
+    r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+)
 
 
 def _shown(text: str) -> str:
     """Prose as it shows: its escapes taken out."""
-    return _ESCAPE.sub(r"\1", text)
+    return _ESCAPE.sub(lambda found: found[1] or _referenced(found[0]), text)
 
 
 def _unescaped(text: str) -> tuple[str, Sequence[int]]:
     """Prose as it shows, its escapes taken out, and where each of its characters stands in
     `text`."""
-    return _rewritten(text, _ESCAPE, lambda found: (found[1], found.start(1)))
+    return _rewritten(
+        text,
+        _ESCAPE,
+        lambda found: (
+            (found[1], found.start(1)) if found[1] else (_referenced(found[0]), found.start())
+        ),
+    )
+
+
+def _referenced(reference: str) -> str:
+    """The one character a reference stands for, or its `&` (one that names none, or more
+    than one, is no token's character)."""
+    import html  # here: only prose with a reference needs it
+
+    character = html.unescape(reference)
+    return character if len(character) == 1 else "&"
 
 
 def _found_in(text: str, prose: bool, finders: _Finders) -> list[Secret]:
