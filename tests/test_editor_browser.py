@@ -240,6 +240,9 @@ def test_share_makes_a_link_that_opens_the_same_diagram(new_page, base_url: str)
     assert share.decode(encoded) == source  # the page writes what volley.editor_links reads
     markdown = page.locator("#share-markdown").input_value()
     assert markdown == f"![Grüße ✓]({base_url}/svg/{encoded})"
+    # served on this machine, the links open here only: the dialog says how a README gets one
+    expect(page.locator("#share-local")).to_be_visible()
+    expect(page.locator("#share-local")).to_contain_text("volley render README.md")
 
     fresh = new_page(link)  # another profile: nothing but the link
     expect(fresh.locator(EDITOR)).to_have_value(source)

@@ -826,6 +826,13 @@
     if (encoded) openShared(encoded);
   });
 
+  // A server on the loopback address: its links open on this machine only (a README's
+  // readers would get a broken picture).
+  function onThisMachine(host) {
+    return host === "localhost" || /\.localhost$/.test(host) || /^127\./.test(host) ||
+      host === "[::1]" || host === "::1" || host === "0.0.0.0";
+  }
+
   $("share").addEventListener("click", function () {
     var text = source.value;
     encodeShare(text).then(function (encoded) {
@@ -838,6 +845,7 @@
       $("share-link").value = link;
       $("share-markdown").value = "![" + title + "](" + root + "/svg/" + encoded + ")";
       $("share-png").value = root + "/png/" + encoded;
+      $("share-local").hidden = !onThisMachine(location.hostname);
       $("share-size").textContent = "Link length: " + link.length.toLocaleString() + " characters" +
         (link.length > 8000 ? " — long links may be cut by some chat apps and servers." : ".");
       openDialog($("share-dialog"));
