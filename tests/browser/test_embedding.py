@@ -109,6 +109,25 @@ def test_a_second_copy_keeps_its_tinted_rects_dark_colours(open_page) -> None:
     assert fills[0] == fills[1] and "rgb(200, 220, 255)" not in fills[1], fills
 
 
+def test_a_dark_fragment_on_a_light_page_stands_on_its_own_ground(open_page) -> None:
+    """theme=dark on a light page: the hint row and its keys stood on the page's white, in
+    the dark theme's colours; the diagram is a card of its own background, hint and all."""
+    dark = render(OTHER, format="html", fragment=True, theme="dark", id_prefix="dark")
+    auto = render(OTHER, format="html", fragment=True, id_prefix="auto")
+    page = open_page(host_page(dark, auto, head="<style>body{background:#fff}</style>"))
+    colours = page.evaluate(
+        """() => [...document.querySelectorAll('.volley-diagram')].map(root => [
+            getComputedStyle(root).backgroundColor,
+            getComputedStyle(root.querySelector('.vl-hint')).color,
+        ])"""
+    )
+    (dark_ground, dark_hint), (auto_ground, _) = colours
+    assert dark_ground not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")  # its own dark
+    assert auto_ground == "rgba(0, 0, 0, 0)"  # a diagram that follows the page takes its ground
+    red, green, blue = (int(c) for c in dark_ground[4:-1].split(", "))
+    assert red + green + blue < 200 and dark_hint != dark_ground
+
+
 def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:
     first = render(reference_text, format="html", fragment=True, id_prefix="mcp")
     second = render(OTHER, format="html", fragment=True, id_prefix="users")
