@@ -106,6 +106,9 @@ def serve(
     if file is not None and not Path(file).resolve().parent.is_dir():
         raise VolleyError(f"the folder for {file} does not exist", filename=file)
     local = is_loopback(host)
+    from volley.server.work import preload_volley
+
+    preload_volley()  # this process is volley's own
     app = create_app(file, limits, allowed_hosts=LOOPBACK_NAMES if local else None)
     sock = _bind(host, port)
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -324,16 +324,23 @@ class RenderPool:
 
 @functools.cache
 def _context() -> Any:
-    """Render processes are forked from a clean server process that has volley imported
-    (forkserver), so a fresh one starts in milliseconds and inherits no threads or sockets;
-    spawn where there is no fork."""
+    """Render processes are forked from a clean server process (forkserver), so a fresh one
+    inherits no threads or sockets; spawn where there is no fork."""
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["volley.server.work", "volley.api"])
-        return context
+        return multiprocessing.get_context("forkserver")
     return multiprocessing.get_context("spawn")
+
+
+def preload_volley() -> None:
+    """Have the forkserver import volley once, so that a fresh render process starts in
+    milliseconds. multiprocessing keeps one forkserver for the whole process, so this is a
+    setting of the process: `volley serve`, whose process it is, makes it; an app mounted in
+    a host's process leaves the host's own as it is."""
+    context = _context()
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["volley.server.work", "volley.api"])
 
 
 def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
