@@ -26,7 +26,7 @@ from typing import Any
 from volley import api
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
-from volley.options import OptionError, Options
+from volley.options import BODIES, THEMES, OptionError, Options
 
 __all__ = ["NotebookDiagram", "load_ipython_extension", "show"]
 
@@ -110,8 +110,8 @@ def load_ipython_extension(ipython: Any) -> None:
     from volley.docs.fences import spelled
 
     @magic_arguments()
-    @argument("--theme", choices=["auto", "light", "dark"], help="default: follow the reader")
-    @argument("--bodies", choices=["markers", "appendix", "none"], default="markers")
+    @argument("--theme", choices=THEMES, help="default: follow the reader")
+    @argument("--bodies", choices=BODIES, default=BODIES[0])
     @argument(
         "--appendix-lines",
         type=int,

@@ -32,7 +32,6 @@ from typing import Any, Literal
 from jinja2 import Environment
 from markupsafe import Markup
 
-from volley.errors import VolleyError
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, Message, Payload, default_id_prefix
@@ -46,7 +45,6 @@ from volley.text.payload_tables import Row, Table, body_table
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
-THEMES = ("light", "dark", "auto")
 # How payload_tables begins a reason when the body is simply not a kind of text with a table.
 _NOT_TABULAR = ("no table", "the body is empty")
 Direction = Literal["in", "out"]
@@ -342,8 +340,6 @@ def render_html(
     `include_assets=False` leaves out the stylesheet and script of a fragment, for pages
     that include `html_assets()` once. `layout` is the diagram as `volley.layout` laid it out.
     """
-    if theme not in THEMES:
-        raise VolleyError(f'unknown theme "{theme}"', hint="use one of: " + ", ".join(THEMES))
     from volley.output.svg import safe_id
 
     prefix = safe_id(id_prefix or default_id_prefix(diagram))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from volley.errors import VolleyError
+from volley.options import THEMES
 
 # Roles and what they paint. Both palettes define every role.
 LIGHT = MappingProxyType(
@@ -87,9 +88,6 @@ DARK = MappingProxyType(
         "syntax_com": "#a3b1c4",
     }
 )
-
-THEMES = ("light", "dark", "auto")
-
 
 def palette(theme: str) -> MappingProxyType:
     """The colours written as attributes: `auto` starts light and switches in CSS."""
