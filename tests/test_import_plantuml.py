@@ -225,7 +225,7 @@ def test_notes_over_beside_after_and_across_with_their_text() -> None:
         (["A", "B"], "after the call"),
         (["A"], "one"),
         (["A", "B", "C"], "spans"),
-        (["B"], "first line\nsecond line"),
+        (["B"], "first line<br>second line"),  # its hard break
         (["A", "B", "C"], "everyone"),
     ]
     text = imported(source)
@@ -880,7 +880,7 @@ def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequ
     diagram = read(source)
     assert ends(diagram) == [("Node", "State")]
     assert [n.text for n in diagram.items if isinstance(n, Note)] == [
-        "start\nclass Foo\n:an activity;"
+        "start<br>class Foo<br>:an activity;"
     ]
 
 
@@ -1182,7 +1182,11 @@ def test_a_note_on_an_arrow_from_the_edge_is_drawn_over_its_lane() -> None:
     )
     notes = [(n.text, n.over, n.attached) for n in walk(read(source).items) if isinstance(n, Note)]
     assert notes == [
-        ("Catalog of provider has offer with restriction:\n\\- access policy BPNL", ["cs"], False),
+        (
+            "Catalog of provider has offer with restriction:<br>\\- access policy BPNL",
+            ["cs"],
+            False,
+        ),
         ("which message?", ["con"], False),
     ]
     assert "(on the arrow from the diagram's edge: volley puts it over cs)" in imported(source)
@@ -1259,3 +1263,22 @@ def test_an_arrow_from_edge_to_edge_is_an_error_not_a_crash(arrow: str) -> None:
 def test_autonumber_variable_in_a_label_is_the_messages_number() -> None:
     source = uml("autonumber 10", "A -> B : step %autonumber% of 3", "B -> A : step %autonumber%")
     assert [m.label for m in read(source).messages()] == ["step 10 of 3", "step 11"]
+
+
+def test_a_notes_line_breaks_are_drawn_where_plantuml_draws_them():
+    """A note's lines run on in volley, as Markdown's do: `\\n` in a note, and each line of
+    one written to `end note`, were written as lines of their own and drawn as one line
+    ("first line second line")."""
+    one_line = imported(uml("A -> B : hi", "note over A : first line\\nsecond line"))
+    assert "note A: first line<br>second line" in one_line
+    source = uml(
+        "A -> B : hi", "note over A", "first", "second", "* item one", "* item two", "end note"
+    )
+    (note,) = [item for item in read(source).items if isinstance(item, Note)]
+    assert note.text == "first<br>second\n- item one\n- item two"  # a list stays a list
+    from volley.language.parser import parse
+    from volley.layout.engine import layout_diagram
+
+    drawn = layout_diagram(parse(imported(uml("A -> B : hi", "note over A : one\\ntwo"))))
+    (paragraph,) = drawn.notes[0].texts
+    assert ["".join(run.text for run in line.runs) for line in paragraph.lines] == ["one", "two"]

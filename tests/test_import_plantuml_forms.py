@@ -467,7 +467,7 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
     assert found[0] == (
         'PUT /parties\n```json\n{\n    "party": {\n        "id": "42"\n    }\n}\n```'
     )
-    assert found[1] == "flat words\nindented words"  # prose: its lines, as before
+    assert found[1] == "flat words<br>indented words"  # prose: its lines, broken as drawn
     assert (
         "// PlantUML: indented data in a note (volley keeps its indentation in a code "
         "block)" in imported(source)
@@ -701,7 +701,7 @@ def test_json_after_a_line_that_would_end_a_note_stays_in_the_notes_lines() -> N
         "A -> B : x", "note over A", "first", "A -> B : hi", "{", '  "a": 1', "}", "end note"
     )
     [note] = notes(source)
-    assert note.split("\\n")[:2] == ["first", "A -> B : hi"]  # its lines, by `\n` breaks
+    assert note.split("<br>")[:2] == ["first", "A -> B : hi"]  # its lines, by hard breaks
     assert "```" not in note
 
 

@@ -340,7 +340,7 @@ def note_text(lines: list[str], written: bool = False) -> str:
     while lines and not lines[0].strip():  # `Note over A: <br/>text`: volley's note has no
         lines = lines[1:]  # empty first line (nor last), and is written without one
     if written:
-        return "\n".join(lines)
+        return _hard_breaks(lines)
     shown = [note_line(line) for line in lines]
     if any(isinstance(block, Table) for block in parse_note("\n".join(shown))):
         shown = [line.replace("|", "\\|") for line in shown]
@@ -353,6 +353,30 @@ def note_text(lines: list[str], written: bool = False) -> str:
         elif paragraphs[-1]:
             paragraphs.append([])
     return "\n\n".join("<br>".join(lines) for lines in paragraphs if lines)
+
+
+def _hard_breaks(lines: list[str]) -> str:
+    """Lines of volley markup, each line of words a line of its own, as the other tool drew
+    it: two such lines are joined with `<br>` (volley's note runs them on, as Markdown does),
+    while list items, table rows, headings' lines, code blocks and blank lines stay apart."""
+    joined: list[str] = []
+    fenced = False
+    words_before = False  # the line above is a line of words, which this one would join
+    for line in lines:
+        mark = line.lstrip()
+        words = not fenced and bool(mark) and _STRUCTURE.match(mark) is None
+        if words and words_before:
+            joined[-1] += "<br>" + mark
+        else:
+            joined.append(line)
+        if mark.startswith(("```", "~~~")):
+            fenced = not fenced
+        words_before = words
+    return "\n".join(joined)
+
+
+# A note's line that is markup of its own: a list item, a table row, a fence
+_STRUCTURE = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|\||```|~~~")
 
 
 def note_line(line: str) -> str:

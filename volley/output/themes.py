@@ -89,6 +89,7 @@ DARK = MappingProxyType(
     }
 )
 
+
 def palette(theme: str) -> MappingProxyType:
     """The colours written as attributes: `auto` starts light and switches in CSS."""
     if theme not in THEMES:
