@@ -540,13 +540,11 @@ def _warn_of_published_secrets(file: Any, *, asked: bool) -> None:
     is said to, embedded by a page or not: a reader downloads it as written, whatever its
     pictures mask. A warning where the sources are published by default; a note where the
     site asks for them (`publish_sources: true`), knowing what they hold."""
-    from volley.checks.secrets import DiagramSecrets
-
     try:
-        diagram = api.parse(file.content_string, filename=file.src_uri)
+        checked = api.check(file.content_string, filename=file.src_uri)
     except (OSError, ValueError, VolleyError):  # unreadable, or broken: said where embedded
         return
-    places = list(DiagramSecrets(diagram).places())
+    places = list(checked.secrets.places()) if checked.secrets else []
     if places:
         line, _, secret, _ = places[0]
         held = counted(
