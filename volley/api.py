@@ -44,6 +44,7 @@ __all__ = [
     "carried",
     "check_file",
     "default_id_prefix",
+    "formatted",
     "in_link",
     "in_link_named",
     "layout",
@@ -191,6 +192,29 @@ def check(
 
         said = [redact_diagnostic(warning, secrets.again) for warning in said]
     return Checked(diagram, said, secrets)
+
+
+def formatted(
+    text: str, *, filename: str | None = None, limits: Limits | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """The diagram's text as the writer writes it, canonically (what `volley fmt` writes; an
+    imported diagram reads alike), CRLF line ends kept; and the parser's warnings. A
+    swimlanes.io link holds its diagram where no formatting can reach: it is refused."""
+    from volley.language.writer import rewrite
+    from volley.share_links import import_hint, is_link
+
+    if is_link(text):
+        raise VolleyError(
+            "a swimlanes.io link holds the diagram, not text that can be formatted",
+            filename=filename,
+            hint=f"{import_hint(text, filename)[0]} writes the diagram it carries as text",
+        )
+    diagram = parse(text, filename=filename, limits=limits)
+    written = rewrite(diagram, text)
+    first_end = text.find("\n")
+    if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
+        written = written.replace("\n", "\r\n")
+    return written, list(diagram.warnings)
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:

@@ -15,26 +15,13 @@ from volley.textio import write_atomic
 
 def formatted(path: str, limits) -> tuple[str, str]:
     """(the text as read, the text as written canonically); parse warnings are printed."""
-    from volley.api import read, source_name
-    from volley.language.parser import parse
-    from volley.language.writer import rewrite
-    from volley.share_links import import_hint, is_link
+    from volley import api
 
-    name = source_name(path)
-    text = read(path, limits)
-    if is_link(text):  # the diagram is in the link, where no formatting can reach it
-        raise VolleyError(
-            "a swimlanes.io link holds the diagram, not text that can be formatted",
-            filename=name,
-            hint=f"{import_hint(text, name)[0]} writes the diagram it carries as text",
-        )
-    diagram = parse(text, filename=name, limits=limits)
-    for warning in diagram.warnings:
+    name = api.source_name(path)
+    text = api.read(path, limits)
+    written, warnings = api.formatted(text, filename=name, limits=limits)
+    for warning in warnings:
         report(warning)
-    written = rewrite(diagram, text)
-    first_end = text.find("\n")
-    if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
-        written = written.replace("\n", "\r\n")
     return text, written
 
 
