@@ -599,6 +599,20 @@ def test_a_frame_edge_clears_the_bars_of_a_lane_it_does_not_hold(deep: int) -> N
         assert not bar.x - C.BAR_GAP < frame.box.x < bar.right + C.BAR_GAP
 
 
+def test_a_block_label_wraps_short_of_a_bar_it_would_run_across() -> None:
+    """`alt: the order is valid and in stock` over B's open bar: its halo hid most of the
+    bar's width and "stock" ran into it; with room for words before the bar, it wraps there."""
+    source = (
+        "A ->+ B: request\nalt: the order is valid and in stock\n  B -->> A: 201 Created\n"
+        "else: rejected by the rules\n  B -->> A: 422\nend\nB -->- A: done\n"
+    )
+    layout = layout_of(source)
+    (frame,) = layout.frames
+    (bar,) = layout.activations
+    assert frame.label is not None and len(frame.label.lines) == 2
+    assert frame.label.box.right + C.LABEL_HALO <= bar.box.x - C.BAR_GAP
+
+
 @pytest.mark.parametrize("deep", [3, 4])
 def test_a_label_beside_bars_nested_deep_clears_them(deep: int) -> None:
     """A label between B and C, centred, ran over B's bars nested three deep and more: its

@@ -1028,8 +1028,14 @@ class _Engine:
     def _header_label(
         self, text: str, x: float, top: float, band: float, right: float
     ) -> TextBlock | None:
-        """A branch's label after its tab, wrapped to the frame's width (`right`: its edge)."""
+        """A branch's label after its tab, wrapped to the frame's width (`right`: its edge),
+        or short of the first activation bar open to its right where words fit before it: a
+        label painted across a bar cut a piece out of it."""
         st = self._block_label(text, right - C.BLOCK_PAD_X - x)
+        bars = [bar.box.x for open_now in self.open_bars for bar in open_now if bar.box.x > x]
+        before = min(bars, default=right) - C.BAR_GAP - C.LABEL_HALO - x
+        if st is not None and st.width > before >= C.BLOCK_LABEL_MIN_WIDTH:
+            st = self.ts.markup(text, C.LABEL_SIZE - 1, before, stretch=False)
         if st is None:
             return None
         first = st.lines[0].height if st.lines else st.height
