@@ -98,11 +98,11 @@ def run(*args: str):
 
 
 LIMITED = [
-    ("--max-input-bytes", "100", "A -> B: " + "x" * 192, "the input (200 bytes) exceeds"),
-    ("--max-messages", "3", "A -> B\n" * 4, "4 messages exceeds the limit of 3"),
+    ("--max-input-bytes", "100", "A -> B: " + "x" * 192, "the input (200 bytes), over the limit"),
+    ("--max-messages", "3", "A -> B\n" * 4, "4 messages, over the limit of 3"),
     ("--max-depth", "2", nested(3), "blocks nested 3 deep; the limit is 2"),
-    ("--max-label-chars", "5", "A -> B: 123456", "a text of 6 characters exceeds the limit of 5"),
-    ("--max-participants", "2", "A -> B\nB -> C", "3 participants exceeds the limit of 2"),
+    ("--max-label-chars", "5", "A -> B: 123456", "a text of 6 characters, over the limit of 5"),
+    ("--max-participants", "2", "A -> B\nB -> C", "3 participants, over the limit of 2"),
 ]
 
 
@@ -166,7 +166,7 @@ def test_check_refuses_too_many_items_too_pointing_at_the_first_past_the_limit(t
         volley.check(path.read_text(), filename=str(path), limits=volley.Limits(items=3))
     error = caught.value
     assert (error.line, error.column, error.source_line) == (3, 1, "  A -> B: 2")
-    assert error.message == "4 items (messages, notes, dividers, blocks) exceeds the limit of 3"
+    assert error.message == "4 items (messages, notes, dividers, blocks), over the limit of 3"
     with pytest.raises(volley.VolleyError):  # parse itself counts them, for fmt and parse too
         volley.parse(path.read_text(), limits=volley.Limits(items=3))
     diagram = volley.parse(path.read_text())  # a diagram made in Python is checked as drawn

@@ -570,7 +570,7 @@ def test_a_text_past_its_limit_is_reported_with_the_syntax_errors():
     with pytest.raises(VolleyErrors) as info:
         volley.parse(f"A ~> B\nA -> B: {long}\nC ~> D\n", "f.volley")
     assert [e.line for e in info.value.errors] == [1, 2, 3]
-    assert "exceeds the limit" in info.value.errors[1].message
+    assert "over the limit" in info.value.errors[1].message
     assert info.value.format().endswith("\n3 errors")
 
 

@@ -53,7 +53,7 @@ def limit_error(
     source_line: str | None = None,
 ) -> VolleyError:
     return VolleyError(
-        f"{what} exceeds the limit of {limit:,}",
+        f"{what}, over the limit of {limit:,}",
         filename=filename,
         line=line,
         column=column,
