@@ -48,6 +48,23 @@ def test_serve_starts_on_loopback_and_edits_the_file(served) -> None:
     assert "flow.volley" in page.text
 
 
+def test_serve_says_when_the_file_it_edits_is_new(tmp_path: Path) -> None:
+    """`volley serve new.volley` started in silence about a file that is not there yet."""
+    path = tmp_path / "new.volley"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "volley", "serve", str(path), "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+        assert first.rstrip().endswith(f"editing {path} (a new file: Save makes it)"), first
+        assert not path.exists()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 def test_serve_on_loopback_refuses_other_host_names(served) -> None:
     """A DNS-rebinding page reaches 127.0.0.1 under its own name; it gets nothing."""
     url, _ = served

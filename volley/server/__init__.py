@@ -113,7 +113,12 @@ def serve(
     sock = _bind(host, port)
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown_host}:{sock.getsockname()[1]}/"
-    print(f"volley editor on {url}" + (f" editing {file}" if file else ""), file=sys.stderr)
+    editing = ""
+    if file:
+        editing = f" editing {file}" + (
+            "" if Path(file).exists() else " (a new file: Save makes it)"
+        )
+    print(f"volley editor on {url}{editing}", file=sys.stderr)
     if not local:
         print(
             f"warning: listening on {host}: anyone who can reach this address can use the editor"
