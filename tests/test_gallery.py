@@ -100,13 +100,22 @@ def test_without_an_editor_there_are_no_editor_links(tmp_path: Path):
     assert "Download mcp-tool-call.volley" in _text(page)
 
 
-def test_user_text_on_a_page_is_text(tmp_path: Path):
+def template(tmp_path: Path, name: str, source: str, about: str) -> Path:
+    """A folder of one template, NAME.volley with its NAME.about.md."""
     folder = tmp_path / "templates"
     folder.mkdir()
-    (folder / "evil.volley").write_text('title: <script>alert(1)</script>\nA -> B: "><img src=x>\n')
-    (folder / "evil.about.md").write_text(
+    (folder / f"{name}.volley").write_text(source)
+    (folder / f"{name}.about.md").write_text(about)
+    return folder
+
+
+def test_user_text_on_a_page_is_text(tmp_path: Path):
+    folder = template(
+        tmp_path,
+        "evil",
+        'title: <script>alert(1)</script>\nA -> B: "><img src=x>\n',
         "---\ncategory: <b>bold</b>\nsummary: <script>alert(2)</script>\n---\n"
-        "## Step by step\n- `<img onerror=x>` and <i>\n"
+        "## Step by step\n- `<img onerror=x>` and <i>\n",
     )
     build_gallery(folder, tmp_path / "out", editor_url='"><script>alert(3)</script>')
     page = (tmp_path / "out" / "evil.html").read_text()
@@ -118,12 +127,8 @@ def test_user_text_on_a_page_is_text(tmp_path: Path):
 
 def test_a_summary_and_a_description_show_their_code_spans(tmp_path: Path):
     """The bundled HAR template's summary showed its backticks."""
-    folder = tmp_path / "templates"
-    folder.mkdir()
-    (folder / "t.volley").write_text("title: T\nA -> B: x\n")
-    (folder / "t.about.md").write_text(
-        "---\nsummary: made with `volley import` <b>\ndescription: an `A` to `B`\n---\n"
-    )
+    about = "---\nsummary: made with `volley import` <b>\ndescription: an `A` to `B`\n---\n"
+    folder = template(tmp_path, "t", "title: T\nA -> B: x\n", about)
     build_gallery(folder, tmp_path / "out")
     page = (tmp_path / "out" / "t.html").read_text()
     index = (tmp_path / "out" / "index.html").read_text()

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`volley serve FILE --port 0` in a child process; its URL as printed, and FILE."""
-    path = tmp_path / "flow.volley"
-    path.write_text("A -> B: on disk\n", encoding="utf-8")
+@contextmanager
+def serving(path: Path) -> Iterator[str]:
+    """`volley serve FILE --port 0` in a child process; the first line it prints."""
     process = subprocess.Popen(
         [sys.executable, "-m", "volley", "serve", str(path), "--port", "0"],
         stderr=subprocess.PIPE,
@@ -31,12 +30,21 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     )
     try:
         first = process.stderr.readline()
-        found = re.search(r"volley editor on (http://\S+/)", first)
-        assert found, first + process.stderr.read() if process.poll() is not None else first
-        yield found.group(1), path
+        yield first if process.poll() is None else first + process.stderr.read()
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`volley serve FILE --port 0` in a child process; its URL as printed, and FILE."""
+    path = tmp_path / "flow.volley"
+    path.write_text("A -> B: on disk\n", encoding="utf-8")
+    with serving(path) as first:
+        found = re.search(r"volley editor on (http://\S+/)", first)
+        assert found, first
+        yield found.group(1), path
 
 
 def test_serve_starts_on_loopback_and_edits_the_file(served) -> None:
@@ -51,18 +59,9 @@ def test_serve_starts_on_loopback_and_edits_the_file(served) -> None:
 def test_serve_says_when_the_file_it_edits_is_new(tmp_path: Path) -> None:
     """`volley serve new.volley` started in silence about a file that is not there yet."""
     path = tmp_path / "new.volley"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "volley", "serve", str(path), "--port", "0"],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        first = process.stderr.readline()
+    with serving(path) as first:
         assert first.rstrip().endswith(f"editing {path} (a new file: Save makes it)"), first
         assert not path.exists()
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_serve_on_loopback_refuses_other_host_names(served) -> None:
