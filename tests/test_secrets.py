@@ -191,6 +191,8 @@ FOUND = [
 ]  # fmt: skip
 
 QUIET = [
+    # a command's option that names a secret rather than holds one
+    "gcloud secrets versions access latest --secret my-db-password",
     # an error's code, a store's key, a scheme alone, a page's cursor: no credentials
     '{"error": {"code": "E_AUTH_1234", "message": "expired"}}',
     '{"Bucket": "b", "Key": "uploads/user-42/avatar"}',

@@ -741,7 +741,8 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _LONG_FLAG.finditer(text):  # `mysql --password=…`, `--api-key …`
         group = 2 if match.group(2) is not None else 3  # quoted, or as it stands
         value = match.group(group)
-        if secret_name(match.group(1)) and _secret_value(match.group(1), value, prose):
+        # a value that looks like a key: `--secret my-db-password` names a secret, it is none
+        if secret_name(match.group(1)) and _secret_value(match.group(1), value, prose=True):
             start = match.start(group)
             yield Secret(start, start + len(value), f"the {match.group(1)} option")
     for match in _NPMRC.finditer(text):
