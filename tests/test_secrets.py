@@ -103,6 +103,8 @@ FOUND = [
      "mysql -u root --password=$M db && vault --api-key $M"),  # fmt: skip
     ('{"password":\n  "$V"}', '{"password":\n  "$M"}'),
     ('{"adminPassword": {"value": "$V"}}', '{"adminPassword": {"value": "$M"}}'),
+    # a `key` that reads as a path in a store but holds a credential in a part of it
+    ('{"key": "admin:s3cr3tpassw0rd"}', '{"key": "$M"}'),
     # vendors' token shapes, and names that always hold a secret
     ("X-Shopify-Access-Token: shpat_" + "a1" * 16, "X-Shopify-Access-Token: $M"),
     ("vault login hvs.CAESIJlU9JMYEhOPYv4KMlxY7Z6JpxGZbj4Ml", "vault login $M"),

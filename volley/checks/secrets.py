@@ -258,7 +258,7 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if strength is None or is_stand_in(value):
         return False
     if strength == "weak":
-        if _fold(name).strip("\"'") == "key" and _KEY_PATH.fullmatch(value.strip("\"'")):
+        if _fold(name).strip("\"'") == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
@@ -290,6 +290,14 @@ _BYTECODE = re.compile(r"0x[0-9A-Fa-f]*")
 _ERROR_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `E_AUTH_1234`, `ERR_TOO_MANY_2`
 # lower-case words and numbers joined by `/` or `:`: a path in a store, not a key's bytes
 _KEY_PATH = re.compile(r"[a-z0-9_.\-]+(?:[:/][a-z0-9_.\-]+)+")
+
+
+def _store_path(value: str) -> bool:
+    """Whether a `key`'s value is a path in a store, none of its parts a credential
+    (`admin:s3cr3tpassw0rd` is a user and a password)."""
+    return bool(_KEY_PATH.fullmatch(value)) and not any(
+        credential_like(part) for part in re.split(r"[:/]", value)
+    )
 
 
 def _may_name_secret(text: str) -> bool:
