@@ -485,3 +485,11 @@ def test_check_of_a_folder_checks_its_markdown_and_passes_over_its_diagram_files
     assert folder.exit_code == 2 and "there are none with ```volley blocks below flows" in (
         folder.output
     )
+
+
+def test_a_pictures_name_comes_from_its_title_as_written_without_redact(tmp_path):
+    """Names were taken from the title with its hidden characters shown as escapes
+    (`log-u200bin-flow.svg` for "Log\u200bin flow"), so existing pictures went stale."""
+    path = write(tmp_path, "Intro\n\n```volley\ntitle: Log\u200bin flow\nA -> B: pay\n```\n")
+    render_markdown(path)
+    assert [p.name for p in (tmp_path / "diagrams").iterdir()] == ["login-flow.svg"]

@@ -538,6 +538,20 @@ def test_a_body_written_without_in_is_one_error_and_the_lines_after_it_are_read(
     assert found == [(2, BODY_NEEDS_IN[:19]), (7, BODY_NEEDS_IN[:19]), (10, '"-" is a shaft with')]
 
 
+def test_a_quoted_name_under_a_block_is_a_message_with_its_mistakes_not_a_body():
+    """`"Poller" ~> Queue` under `loop:` was taken for a body (its line above no message),
+    and the two mistakes after it went unsaid."""
+    text = (
+        'loop: every minute\n  "Poller" ~> Queue: poll\n  Queue -> Worker -> DB: job\n'
+        "  Worker - Queue: ack\nend\n"
+    )
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse(text, "flow.volley")
+    errors = info.value.errors
+    assert [e.line for e in errors] == [2, 3, 4]
+    assert not any(e.message.startswith(BODY_NEEDS_IN) for e in errors)
+
+
 @pytest.mark.parametrize("text", ["A -x\n", "A --x  \n"])
 def test_a_lost_message_with_no_receiver_says_a_name_is_missing(text):
     error = error_for(text)

@@ -48,13 +48,13 @@ __all__ = [
     "in_link",
     "in_link_named",
     "layout",
+    "masked",
     "parse",
     "published_source",
     "read",
     "render",
     "run",
     "run_file",
-    "shown",
     "source_name",
 ]
 
@@ -332,13 +332,17 @@ def _glyph_warnings(shown: Diagram, options: Options, filename: str | None) -> l
     return missing_glyph_warnings(drawn, filename)
 
 
-def shown(diagram: Checked | Diagram, *, redact: bool) -> Diagram:
-    """The diagram as its picture shows it, its secrets masked under `redact`: what a page
-    takes a title, an alt text or an id from, so that none of them publishes what the
-    picture masks."""
+def masked(diagram: Checked | Diagram, *, redact: bool) -> Diagram:
+    """The diagram with its secrets masked under `redact` (else as it is): what a page takes
+    a title, an alt text or an id from, so that none of them publishes what the picture
+    masks. Hidden characters stay as written (names and ids made from them do not change)."""
+    if not redact:
+        return diagram.diagram if isinstance(diagram, Checked) else diagram
+    from volley.checks.redact import redact_diagram
+
     if isinstance(diagram, Checked):
-        return _as_drawn(diagram.diagram, redact, diagram.secrets)
-    return _as_drawn(diagram, redact)
+        return redact_diagram(diagram.diagram, diagram.secrets)
+    return redact_diagram(diagram)
 
 
 def published_source(text: str, *, redact: bool) -> str:

@@ -48,7 +48,7 @@ class NotebookDiagram:
 
     def __repr__(self) -> str:
         """What a console without pictures shows: which diagram this is, not its whole model."""
-        written = api.shown(self.diagram, redact=True).title if self.redact else self.diagram.title
+        written = api.masked(self.diagram, redact=self.redact).title
         title = f" {written!r}" if written else ""  # a notebook keeps it beside the picture
         count = len(self.diagram.messages())
         return f"<volley diagram{title}: {count} message{'s' if count != 1 else ''}>"

@@ -608,7 +608,7 @@ def _checked_blocks(
         for warning in checked.warnings:
             report(_shifted(warning, filename, offset))
         # as drawn: its title names the picture's file and ids, and is the image's alt text
-        diagrams.append(api.shown(checked, redact=block.options.redact))
+        diagrams.append(api.masked(checked, redact=block.options.redact))
     return found, diagrams
 
 

@@ -179,8 +179,8 @@ class VolleyDirective(SphinxDirective):
             return self._failed(exc, shown_file, fence_line)
         for warning in checked.warnings:
             self._report(warning, shown_file, fence_line)
-        drawn = api.shown(checked, redact=redact)  # its title and ids publish no secret
-        content_prefix = api.default_id_prefix(drawn)
+        shown = api.masked(checked, redact=redact)  # its title and ids publish no secret
+        content_prefix = api.default_id_prefix(shown)
         # the prefixes this page has given so far (Sphinx keeps temp_data for one page)
         taken = cast(dict[str, int], self.env.temp_data.setdefault("volley_prefixes", {}))
         # an embedded file is named by its file, as the MkDocs plugin names it: its deep links
@@ -200,7 +200,7 @@ class VolleyDirective(SphinxDirective):
             interactive=self.options.get("interactive", True),
             redact=redact,
             link_name=self.options.get("name"),
-            alt=self.options.get("alt") or picture_title(drawn),
+            alt=self.options.get("alt") or picture_title(shown),
         )
         self.set_source_info(node)
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`

@@ -77,15 +77,23 @@ def is_deeper(line: str, owner: str, columns: int = 2) -> bool:
 
 
 def unclaimed_body_owner(lines: list[str], index: int) -> int | None:
-    """The index of the line that the line at `index` is a body of, written with no `in:` or
-    `out:` above it: JSON or markup (`{`, `[`, `"`, `<`) indented deeper than the line before
-    it that is not blank (its message). None when the line does not read so."""
-    if lines[index].lstrip(" \t")[:1] not in ("{", "[", '"', "<"):
+    """The index of the message that the line at `index` is a body of, written with no `in:`
+    or `out:` above it: JSON or markup (`{`, `[`, a JSON string, `<`) indented deeper than
+    the line before it that is not blank, a message. None when the line does not read so (a
+    quoted name starts a message: `"Web" ~> API` under a block's line is a message's typo)."""
+    if _BODY_START.match(lines[index]) is None:
         return None
     owner = next((at for at in range(index - 1, -1, -1) if not _is_blank(lines[at])), None)
     if owner is None or indent_width(lines[index]) <= indent_width(lines[owner]):
         return None
-    return owner
+    return owner if _AN_ARROW.search(lines[owner]) else None
+
+
+# The first line of a body: an object, a list or markup, or a JSON string with its colon, comma
+# or nothing after it
+_BODY_START = re.compile(r'[ \t]*(?:[{\[<]|"(?:[^"\\\n]|\\.)*"[ \t]*(?:[:,]|$))')
+# An arrow in a line, as a message has one (its owner is a message)
+_AN_ARROW = re.compile(r"[-=]>|<[-=]|[-=]x(?![\w-])|(?<![\w-])x[-=]")
 
 
 def _is_blank(line: str) -> bool:
