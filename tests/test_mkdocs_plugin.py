@@ -458,6 +458,13 @@ def test_a_fence_line_superfences_cannot_read_stops_a_build_that_redacts(tmp_pat
     asked = page.replace("```volley\nA -> B: s", "```volley redact\nA -> B: s")
     fenced = write_site(tmp_path / "fenced", "plugins:\n  - volley\n", {"index.md": asked})
     assert build(fenced, strict=False).returncode != 0
+    # so does a MyST `:redact:` line at the top of a block; `redact=false` asks for none
+    myst = page.replace("```volley\nA -> B: s", "```volley\n:redact:\n\nA -> B: s")
+    lined = write_site(tmp_path / "myst", "plugins:\n  - volley\n", {"index.md": myst})
+    assert build(lined, strict=False).returncode != 0
+    said_no = page.replace("```volley #x", "```volley #x redact=false")
+    declined = write_site(tmp_path / "no", "plugins:\n  - volley\n", {"index.md": said_no})
+    assert build(declined, strict=False).returncode == 0
 
 
 def test_superfences_braced_form_takes_a_flag_written_alone(tmp_path):

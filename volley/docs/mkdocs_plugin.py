@@ -58,7 +58,13 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from volley import api
-from volley.docs.fence_options import looks_like_a_path, named_file, open_quote
+from volley.docs.fence_options import (
+    looks_like_a_path,
+    myst_options,
+    named_file,
+    open_quote,
+    yes_or_no,
+)
 from volley.docs.fences import (
     VOLLEY_INFO,
     DiagramSite,
@@ -299,9 +305,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
                 "superfences reads a fence line as its language and key=value options: quote a "
                 'value that holds spaces (file="a b.volley", name="login"), or delete what is none'
             )
-            masking = self.config.redact or any(
-                "redact" in self.page_lines[line].lower() for line in missed
-            )
+            masking = self.config.redact or any(self._asks_to_redact(line) for line in missed)
             if masking:  # its text, and the diagrams it swallows, go out as code: unmasked
                 raise PluginError(
                     f"volley: {page.file.src_uri}: {said}; with redact on, the page would "
@@ -319,6 +323,17 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
             self.failed_pages[page.file.src_uri] = len(self.page_errors)
         self.unsearched.update(_DATA.findall(html))
         return html
+
+    def _asks_to_redact(self, line: int) -> bool:
+        """Whether the fence at `line` of the page asks for redaction, on its line
+        (```` ```volley redact ````) or in a MyST option line at the top of its block
+        (`:redact:`); `redact=false` does not."""
+        _, written = fence_attrs(self.page_lines[line].strip().lstrip("`~").strip())
+        asked = {**written, **myst_options(self.page_lines[line + 1 :])[0]}
+        if "redact" not in asked:
+            return False
+        value = asked["redact"]
+        return value in ("", "redact") or yes_or_no(value) is not False
 
     @event_priority(-100)  # last: after the search plugin has written its index
     def on_post_build(self, config: Any) -> None:
