@@ -78,6 +78,8 @@ def test_settings_merge_checks_values():
         Settings().merged({"theme": "purple"})
     # a flag alone in superfences' braced form (```{ .volley redact }) comes as None
     assert Settings().merged({"redact": None}) == Settings(redact=True)
+    # what a shared page carries for another reader changes nothing: Sphinx's `alt`, `file`
+    assert Settings().merged({"alt": "Login flow", "theme": "dark"}) == Settings(theme="dark")
     # a name volley does not know is an error: `redcat` must not publish what it would mask
     with pytest.raises(fences.VolleyError) as info:
         Settings().merged({"theme": "dark", "redcat": "true"})

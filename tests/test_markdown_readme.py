@@ -493,3 +493,16 @@ def test_a_pictures_name_comes_from_its_title_as_written_without_redact(tmp_path
     path = write(tmp_path, "Intro\n\n```volley\ntitle: Log\u200bin flow\nA -> B: pay\n```\n")
     render_markdown(path)
     assert [p.name for p in (tmp_path / "diagrams").iterdir()] == ["login-flow.svg"]
+
+
+def test_a_fence_may_carry_sphinx_alt_and_name_its_file_with_file(tmp_path):
+    """`alt="…"` (Sphinx's) and `file="…"` (MkDocs') were unknown options: not drawn."""
+    (tmp_path / "f.volley").write_text("A -> B: from the file\n", encoding="utf-8")
+    path = write(
+        tmp_path,
+        '# Login\n\n```volley alt="Login flow"\nA -> B: hi\n```\n\n'
+        '## File\n\n```volley file="f.volley"\n```\n',
+    )
+    render_markdown(path)
+    assert "from the file" in (tmp_path / "diagrams" / "file.svg").read_text(encoding="utf-8")
+    assert (tmp_path / "diagrams" / "login.svg").exists()

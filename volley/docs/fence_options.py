@@ -19,6 +19,9 @@ __all__ = [
 ]
 
 FENCE_OPTIONS = ("name", "theme", "interactive", "bodies", "appendix_lines", "redact")
+# Options a fence shared with another reader carries for it, which change no picture: Sphinx's
+# `alt` (the picture's words for those who cannot see it), and the `file` a fence names.
+OTHER_READERS = ("alt", "file")
 # The options that are on or off: written alone (```volley redact), or as HTML writes such an
 # attribute (`redact="redact"`, as superfences hands it over), they are on.
 FLAGS = ("interactive", "redact")
@@ -89,9 +92,11 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
     name volley does not know, or a value that is not one of its option's, is an OptionError
     naming the option: the diagram is not drawn (a misspelt `redact` must not publish what it
     was written to mask)."""
-    require_known(overrides, FENCE_OPTIONS, where=" on the ```volley fence")
+    require_known(overrides, FENCE_OPTIONS + OTHER_READERS, where=" on the ```volley fence")
     values: dict[str, Any] = {}
     for key, value in overrides.items():
+        if key in OTHER_READERS:
+            continue
         if isinstance(value, str) and open_quote(value):  # `theme="dark`, read bare
             raise OptionError(
                 key,

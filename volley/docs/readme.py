@@ -271,6 +271,7 @@ def _block(
     myst, skipped = myst_options(fence.body)
     body = fence.body[skipped:]
     file, _ = named_file(fence.info.strip().partition(" ")[2])
+    file = attrs.pop("file", None) or file  # `file="a b.volley"`, as MkDocs reads it too
     if file is not None and any(line.strip() for line in body):
         if looks_like_a_path(file):
             said, hint = file_and_diagram(file)
