@@ -148,6 +148,16 @@ def test_a_binary_file_is_said_to_be_one_without_quoting_its_bytes(tmp_path):
     assert "\\u0000" not in result.stderr and len(result.stderr) < 400
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_its_mark_is_said_to_be_so_not_binary(tmp_path, codec):
+    path = tmp_path / "u16.volley"
+    path.write_bytes("title: Café\nA -> B: hi\n".encode(codec))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert "it reads as UTF-16 without a byte-order mark" in result.stderr
+    assert "save the file as UTF-8" in result.stderr and "binary" not in result.stderr
+
+
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
 def test_a_file_in_utf16_or_utf32_with_its_mark_is_read(tmp_path, codec):
     """Windows PowerShell 5 writes UTF-16 with a byte-order mark when output goes to a file

@@ -257,6 +257,7 @@ def test_a_directive_under_a_notes_words_is_read_with_a_warning_that_says_how_to
     assert kept.warnings == [] and kept.items[1].text == "The customer placed\nOrder\\: 1234"
     # right after a note's own line (a one-line note), a directive is no note's words
     assert parse("A -> B\nnote A: placed\norder: B, A\n").warnings == []
+    assert parse("A -> B\nnote A: placed\n\norder: B, A\n").warnings == []
 
 
 def test_note_words_that_start_as_a_payload_are_errors_that_say_how_to_keep_them():

@@ -49,6 +49,9 @@ def test_any_bytes_decode_or_name_the_offset(data: bytes) -> None:
             assert exc.line == 0 and (exc.hint or "").startswith("give ")
             assert b"\x00" in data or "binary" not in exc.message
             return
+        if exc.message.endswith("UTF-16 without a byte-order mark"):  # a NUL every other byte
+            assert exc.line == 0 and data.count(0) >= len(data) // 2 * 0.9
+            return
         offset = _first_bad_offset(data)
         assert f"offset {offset}" in exc.message
         assert 1 <= exc.line <= data.count(b"\n") + 1

@@ -140,7 +140,10 @@ def test_a_summary_and_a_description_show_their_code_spans(tmp_path: Path):
     assert '<meta name="description" content="made with volley import &lt;b&gt;">' in page
 
 
-@pytest.mark.parametrize("address", ["javascript:alert(1)", "data:text/html,x", "ftp://x/"])
+@pytest.mark.parametrize(
+    "address", ["javascript:alert(1)", "data:text/html,x", "ftp://x/", "//evil.example/",
+                "http://[oops/", "https://"]
+)  # fmt: skip
 def test_an_editor_address_that_is_no_web_address_is_refused(tmp_path: Path, address: str):
     """Every page links to it: `javascript:` would run in a reader's browser."""
     result = CliRunner().invoke(main, ["gallery", "-o", str(tmp_path), "--editor-url", address])

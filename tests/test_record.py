@@ -202,15 +202,20 @@ def test_the_folder_of_the_output_is_made_before_the_session(tmp_path):
     output = tmp_path / "sessions" / "today" / "flow.volley"
     done = record_run(tmp_path, str(output), CLIENT_LINES[:1])
     assert done.returncode == 3, done.stderr  # the server's
-    assert "get_forecast" not in output.read_text(encoding="utf-8")
-    assert "initialize" in output.read_text(encoding="utf-8")
+    diagram = parse(output.read_text(encoding="utf-8"))
+    assert [m.label for m in diagram.messages()][:1] == ["initialize"]
 
 
 def test_stdout_is_no_place_for_the_diagram(tmp_path):
-    """`-o -` wrote a file called "-": stdout carries the session."""
+    """`-o -` wrote a file called "-": stdout carries the session; `-o FOLDER` was found out
+    only when the session had ended, and lost it."""
     done = record_run(tmp_path, "-", CLIENT_LINES[:1])
     assert done.returncode == 2 and b"stdout carries the session" in done.stderr
     assert not (tmp_path / "seen.bin").exists() and not (tmp_path / "-").exists()
+    (tmp_path / "sessions").mkdir()
+    folder = record_run(tmp_path, str(tmp_path / "sessions"), CLIENT_LINES[:1])
+    assert folder.returncode == 2 and b"is a folder" in folder.stderr
+    assert not (tmp_path / "seen.bin").exists()
 
 
 def test_a_client_and_a_server_named_alike_but_for_case_are_two_lanes(tmp_path):

@@ -102,6 +102,8 @@ FOUND = [
     ("mysql -u root --password=$V db && vault --api-key $V",
      "mysql -u root --password=$M db && vault --api-key $M"),  # fmt: skip
     ('{"password":\n  "$V"}', '{"password":\n  "$M"}'),
+    ("curl https://x \\\n  --api-key \\\n    $V \\\n  --password $PW",
+     "curl https://x \\\n  --api-key \\\n    $M \\\n  --password $PW"),  # fmt: skip
     ('{"adminPassword": {"value": "$V"}}', '{"adminPassword": {"value": "$M"}}'),
     # a `key` that reads as a path in a store but holds a credential in a part of it
     ('{"key": "admin:s3cr3tpassw0rd"}', '{"key": "$M"}'),
@@ -195,6 +197,7 @@ FOUND = [
 QUIET = [
     # a command's option that names a secret rather than holds one
     "gcloud secrets versions access latest --secret my-db-password",
+    "gh auth login --with-token < token.txt && run it with --token then retry",
     # an error's code, a store's key, a scheme alone, a page's cursor: no credentials
     '{"error": {"code": "E_AUTH_1234", "message": "expired"}}',
     '{"Bucket": "b", "Key": "uploads/user-42/avatar"}',

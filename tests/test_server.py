@@ -184,6 +184,14 @@ def test_bad_options_are_json_errors(client: Client, query: str, message: str) -
     assert message in response.json()["error"]["message"]
 
 
+def test_a_share_image_takes_a_cache_busting_query(client: Client) -> None:
+    """`/svg/…?v=2` (a README's way to make a proxy fetch it again) drew an error picture."""
+    response = client.get("/svg/" + share.encode(SMALL) + "?v=2&theme=dark")
+    assert response.status_code == 200 and response.text.startswith("<svg")
+    long = client.post("/render?" + "x" * 5000 + "=1", content=SMALL)
+    assert long.status_code == 400 and len(long.json()["error"]["message"]) < 120
+
+
 def test_redact_in_the_query_masks_the_picture(client: Client) -> None:
     token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
     text = f"A -> B: call\nin: R\n  Authorization: Bearer {token}\n"

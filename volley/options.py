@@ -181,7 +181,7 @@ def require_known(names: Iterable[str], known: tuple[str, ...] = NAMES, where: s
             hint = f'did you mean "{close[0]}"? ' if close else ""
             raise UnknownOptionError(
                 name,
-                f'unknown option "{name}"{where}',
+                f'unknown option "{name[:40]}"{where}',
                 hint=hint + "options are: " + ", ".join(known),
             )
 

@@ -65,6 +65,13 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
                 hint="give the .volley file (or the Markdown page) it was made from",
             ) from None
         if not capture and b"\x00" in data[:_SNIFFED]:  # a program: its line is no help
+            sniffed = data[:_SNIFFED]
+            if _utf16_without_mark(sniffed):
+                raise VolleyError(
+                    "the file is not valid UTF-8: it reads as UTF-16 without a byte-order mark",
+                    filename=filename,
+                    hint="save the file as UTF-8",
+                ) from None
             raise VolleyError(
                 "this is a binary file (it holds NUL bytes), not text",
                 filename=filename,
@@ -125,6 +132,16 @@ def _at(data: bytes, offset: int, said: str, filename: str | None) -> Diagnostic
     """A warning at the byte `offset` of `data`."""
     line, column, shown = _place(data, offset)
     return Diagnostic(said, filename, line, column, shown, severity="warning")
+
+
+def _utf16_without_mark(data: bytes) -> bool:
+    """Whether bytes are text of the Latin script in UTF-16 with no byte-order mark: a NUL at
+    every other byte, on one side, and none on the other."""
+    even, odd = data[0::2], data[1::2]
+    for zeros, other in ((even, odd), (odd, even)):
+        if zeros and zeros.count(0) >= 0.9 * len(zeros) and other.count(0) == 0:
+            return True
+    return False
 
 
 def _place(data: bytes, offset: int) -> tuple[int, int, str]:

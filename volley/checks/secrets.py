@@ -760,7 +760,9 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 # A command's long option with its value: `--password=…`, `--token "…"`, `--api-key …`
 _LONG_FLAG = re.compile(
-    r"(?<![\w-])--([A-Za-z][\w-]{1,40})(?:=|[ \t]+)(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`-][^\s\"'`]*))"
+    r"(?<![\w-])--([A-Za-z][\w-]{1,40})"
+    r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?)"  # its value after `=`, a space, or a `\` line's end
+    r"(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`\\<>|&;-][^\s\"'`]*))"
 )
 # the part's name, quoted as RFC 7578 writes it or bare as some clients send it
 _FORM_DATA_NAME = re.compile(

@@ -17,8 +17,13 @@ def _web_address(value: str | None) -> str | None:
     (`javascript:…` would run in every reader's browser)."""
     if value is None:
         return None
-    scheme = urlsplit(value).scheme.lower()
-    if scheme not in ("http", "https") and not (not scheme and value.startswith("/")):
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # `http://[oops/`: no address a browser would open
+        parts = urlsplit("")
+    scheme = parts.scheme.lower()
+    on_the_site = not scheme and value.startswith("/") and not value.startswith(("//", "/\\"))
+    if not (scheme in ("http", "https") and parts.netloc) and not on_the_site:
         raise click.BadParameter(
             f"{value!r} is no web address: give an http:// or https:// URL, or a path that "
             "starts with /",

@@ -68,6 +68,8 @@ def record_command(
 
     if output == "-":  # stdout is the session's own
         raise click.UsageError("stdout carries the session: give -o a file to write the diagram")
+    if os.path.isdir(output):  # found out only at the session's end, it would be lost
+        raise click.UsageError(f"-o {output} is a folder: give the file to write the diagram to")
     try:  # before the session, which a missing folder would otherwise lose at its end
         make_folder_for(output)
     except OSError as exc:

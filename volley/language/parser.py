@@ -1371,8 +1371,9 @@ class _Parse:
         for line, note in sorted(self.note_ends.items()):
             written = self.lines[line - 1]
             found = directive.match(written + "\n")
-            if found is None or line <= note + 1 or not found.group().rstrip().endswith(":"):
-                continue  # not a directive, or right after the note's own line
+            words = any(text.strip() for text in self.lines[note : line - 1])
+            if found is None or not words or not found.group().rstrip().endswith(":"):
+                continue  # not a directive, or after a note of one line (blank lines aside)
             word = found.group().strip()[:-1].rstrip()
             does = "sets the lanes' order" if found.lastgroup == "ORDER" else "retitles the diagram"
             yield Diagnostic(

@@ -366,7 +366,9 @@ class Service:
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=cached)
         try:
-            options = RenderOptions.from_query(request.query_params, self.limits, format=fmt)
+            options = RenderOptions.from_query(
+                request.query_params, self.limits, strict=False, format=fmt
+            )
             source = editor_links.decode(encoded, max_bytes=self.limits.body_bytes)
         except editor_links.ShareTooLarge as exc:
             return await error_picture(exc, fmt, 413)

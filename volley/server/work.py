@@ -66,13 +66,18 @@ class RenderOptions:
 
     @classmethod
     def from_query(
-        cls, query: Mapping[str, str], limits: ServerLimits, **fixed: str
+        cls, query: Mapping[str, str], limits: ServerLimits, *, strict: bool = True, **fixed: str
     ) -> RenderOptions:
         """Read `?format=…&theme=…` into options; a clear VolleyError for a bad value or an
-        option that does not apply to the format."""
+        option that does not apply to the format. A name volley does not know is refused,
+        not dropped (`?redcat=1` must not answer unmasked), unless not `strict`: a share
+        image's link may carry a README's cache-buster (`?v=2`), and its diagram, in the link
+        itself, has no secret to keep from its reader."""
         values = {**query, **fixed}
-        # a misspelt name is refused, not dropped: `?redcat=1` must not answer unmasked
-        require_known(values, QUERY_NAMES, where=" in the query")
+        if strict:
+            require_known(values, QUERY_NAMES, where=" in the query")
+        else:
+            values = {name: value for name, value in values.items() if name in QUERY_NAMES}
         fmt = _choice(values, "format", FORMATS, "svg")
         if fmt == "json":
             return cls(fmt, Options(limits=limits.diagram))
