@@ -290,7 +290,8 @@ def test_a_password_written_in_a_stand_ins_marks_is_a_password(password: str):
     with `$` or stand in brackets; `$TOKEN`, `<token>` and `{{ secrets.KEY_2 }}` stay quiet."""
     body = f'{{"password": "{password}"}}'
     assert redact_body(body) == '{"password": "<redacted>"}'
-    for stand_in in ("$TOKEN", "<your-password>", "{{ secrets.KEY_2 }}", "${DB_PASSWORD}"):
+    stand_ins = ("$TOKEN", "<your-password>", "{{ secrets.KEY_2 }}", "${DB_PASSWORD}")
+    for stand_in in (*stand_ins, "<clientSecret123>", "${dbPassword2}"):
         assert not find_secrets(f'{{"password": "{stand_in}"}}')
 
 

@@ -24,7 +24,7 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
 from volley.rewrite import Rewrites, rewrite_diagram
 
-__all__ = ["redact_diagnostic", "redact_diagram", "redact_error"]
+__all__ = ["redact_diagnostic", "redact_diagram", "redact_error", "redact_said"]
 
 
 def _unchanged(text: str) -> str:
@@ -76,6 +76,16 @@ def redact_error(error: VolleyError, again: Callable[[str], str] = _unchanged) -
         hint=mask(error.hint) if error.hint else error.hint,
         caret=_caret(error.source_line, masked, error.column, mask),
     )
+
+
+def redact_said(
+    said: VolleyError | Diagnostic, again: Callable[[str], str] = _unchanged
+) -> VolleyError | Diagnostic:
+    """An error or a warning about to be printed, masked as `redact_error` or
+    `redact_diagnostic` masks it."""
+    if isinstance(said, VolleyError):
+        return redact_error(said, again)
+    return redact_diagnostic(said, again)
 
 
 def redact_diagnostic(

@@ -187,13 +187,16 @@ def is_stand_in(value: str) -> bool:
         return True
     if _STAND_IN.fullmatch(value) is None:
         return False
+    if _IN_BRACKETS.fullmatch(value):  # `<clientSecret123>` names one, `<S3cr3t!Pa55>` is one
+        return not (_PASSWORD_SHAPED.fullmatch(value) and _SYMBOL.search(value[1:-1]))
     return not (_IN_MARKS.fullmatch(value) and _PASSWORD_SHAPED.fullmatch(value))
 
 
-# A stand-in's marks around one word: <token>, [token], $TOKEN, ${TOKEN}, %TOKEN%, :token, {token}
-_IN_MARKS = re.compile(
-    r"<[^<>]*>|\[[^\[\]]*\]|\$\{?[A-Za-z_]\w*\}?|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}"
-)
+# A stand-in's marks around one word: $TOKEN, %TOKEN%, :token, {token} (not `${…}`, a
+# template's always); and brackets: <token>, [token]
+_IN_MARKS = re.compile(r"\$[A-Za-z_]\w*|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}")
+_IN_BRACKETS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
+_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")  # what a password holds and a placeholder's name never
 _PASSWORD_SHAPED = re.compile(r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*[0-9])\S+")
 
 

@@ -404,7 +404,7 @@ def render_command(
         if not readmes and not pictures:
             raise click.UsageError(
                 f"--check checks Markdown files, and there are none with ```volley blocks below "
-                f"{', '.join(files)} (add --markdown to take them from a folder)"
+                f"{', '.join(files)}" + ("" if markdown else " (add --markdown to take them)")
             )
     if readmes:
         _refuse_for_markdown(readmes[0].path, given)

@@ -112,16 +112,14 @@ class _Teller:
         self._again: Callable[[str], str] | None = None
 
     def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
-        from volley.checks.redact import redact_diagnostic, redact_error
+        from volley.checks.redact import redact_said
         from volley.checks.secrets import repeated_in
 
         if not self.mask:
             return said
         if self._again is None:
             self._again = repeated_in(self.source)
-        if isinstance(said, VolleyError):
-            return redact_error(said, self._again)
-        return redact_diagnostic(said, self._again)
+        return redact_said(said, self._again)
 
 
 @click.command(

@@ -657,16 +657,13 @@ def _at_fence(
 def _redacting(report: Report, text: str) -> Report:
     """`report`, masking secrets in what it prints: an error quotes the line it points at,
     which may repeat a credential the page names elsewhere (`text`)."""
-    from volley.checks.redact import redact_diagnostic, redact_error
+    from volley.checks.redact import redact_said
     from volley.checks.secrets import repeated_in
 
     again = repeated_in(text)
 
     def masked(problem: Diagnostic | VolleyError) -> None:
-        if isinstance(problem, VolleyError):
-            report(redact_error(problem, again))
-        else:
-            report(redact_diagnostic(problem, again))
+        report(redact_said(problem, again))
 
     return masked
 

@@ -59,13 +59,13 @@ WORDS = {
     "PAR": '"par:"',
 }
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
-# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 # The words that start an element of volley's own (a slip with one is said otherwise).
 VOLLEY_WORDS = frozenset(
     {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
      "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
      "actor", "activate", "deactivate"}
 )  # fmt: skip
+# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
