@@ -96,3 +96,14 @@ def test_a_lanes_label_reads_back_as_given(captured: str) -> None:
     diagram = parse(f"{text}{name} -> {name}: x\n")
     assert diagram.participants == [name]
     assert diagram.shown(name) == labels.get(name, diagram.shown(name))
+
+
+def test_a_lanes_line_break_stays_one_when_its_arrow_takes_look_alikes():
+    """`"ZETA HSM Proxy\\n(gRPC -> HSM)"`: its `<br/>` was turned into `‹br/›` with the arrow,
+    and drawn as written."""
+    from volley.importers.labels import volley_label
+
+    assert (
+        volley_label("ZETA HSM Proxy<br/>(gRPC -> HSM)")
+        == "ZETA HSM Proxy<br/>(gRPC \u2011\u203a HSM)"
+    )

@@ -20,7 +20,7 @@ from volley.errors import VolleyError, escaped, json_reason
 from volley.language.parser import parse
 from volley.model import Diagram
 from volley.rewrite import Rewrites, rewrite_diagram
-from volley.text.inline import escape_markup, plain_text
+from volley.text.inline import LINE_BREAK_TAG, escape_markup, plain_text
 
 __all__ = [
     "apart_by_case",
@@ -296,7 +296,12 @@ def volley_label(label: str) -> str | None:
     reads back."""
     if is_volley_label(label):
         return label
-    alike = label.translate(_LOOK_ALIKE)
+    # the line breaks (`<br>`) kept as they are: only the words around them take look-alikes
+    pieces = LINE_BREAK_TAG.split(label)
+    breaks = LINE_BREAK_TAG.findall(label)
+    alike = pieces[0].translate(_LOOK_ALIKE) + "".join(
+        tag + piece.translate(_LOOK_ALIKE) for tag, piece in zip(breaks, pieces[1:], strict=True)
+    )
     return alike if is_volley_label(alike) else None
 
 
