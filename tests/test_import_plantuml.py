@@ -1282,3 +1282,11 @@ def test_a_notes_line_breaks_are_drawn_where_plantuml_draws_them():
     drawn = layout_diagram(parse(imported(uml("A -> B : hi", "note over A : one\\ntwo"))))
     (paragraph,) = drawn.notes[0].texts
     assert ["".join(run.text for run in line.runs) for line in paragraph.lines] == ["one", "two"]
+
+
+def test_a_colour_after_the_shafts_dashes_is_a_dashed_arrow_of_that_colour():
+    """`A --[#red]> B` refused the whole diagram ("not a PlantUML sequence statement"), where
+    `A -[#red]-> B` was read; PlantUML draws both as a red dashed arrow."""
+    text = imported(uml("A --[#red]> B : dashed red", "A -[#red]-> B : also"))
+    assert "A --> B: dashed red" in text and "A --> B: also" in text
+    assert text.count("// PlantUML: [#red] on the arrow") == 2

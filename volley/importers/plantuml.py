@@ -101,7 +101,7 @@ _ARROW = (
     r"(?P<edge_from>\[(?![^\]\s]*\])|\[(?=[<-])(?![<-]*\])|\]|\?)?(?P<style>\[[^\]<>]*\])?"
     r"(?P<left>(?:(?<=[ \t\]\[?])[oxOX])?(?:<<|<|\\\\|//|\\|/)?)"
     # two dashes or more: dotted; a style in the shaft, or right after a left head (`<[#red]-`)
-    r"(?P<shaft>-(?:\[[^\]]*\])?-*|\[[^\]]*\]-+)"
+    r"(?P<shaft>-+(?:\[[^\]]*\])?-*|\[[^\]]*\]-+)"
     rf"(?P<right>(?:>>|>|\\\\|//|\\|/)?(?:[oxOX](?=[\]?]|[ \t]+(?:{_NAME})))?)"
     r"(?P<edge_to>\]|\?)?"
 )
