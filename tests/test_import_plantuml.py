@@ -738,6 +738,7 @@ def written_messages(source: str) -> list[tuple[str, str, str]]:
             a, b = b, a  # the same two lanes; which way it goes is the arrow's
         text = (match["text"] or "").strip()
         text = re.sub(r"(?<!<)</?[A-Za-z][^<>]*>(?!>)", "", text.replace("\\n", " "))  # tags
+        text = re.sub(r"<<(.+?)>>", r"«\1»", text)  # a stereotype, drawn in guillemets
         found.append((a, b, words(text)))
     return found
 
@@ -1290,3 +1291,10 @@ def test_a_colour_after_the_shafts_dashes_is_a_dashed_arrow_of_that_colour():
     text = imported(uml("A --[#red]> B : dashed red", "A -[#red]-> B : also"))
     assert "A --> B: dashed red" in text and "A --> B: also" in text
     assert text.count("// PlantUML: [#red] on the arrow") == 2
+
+
+def test_a_stereotype_in_any_text_is_drawn_in_guillemets():
+    """`<<create>>` in a message, a note or a delay showed its angle brackets; PlantUML draws
+    «create», as it does in a participant's words."""
+    text = imported(uml("A -> B : <<create>> a session", "note over A : made <<create>>"))
+    assert "A -> B: «create» a session" in text and "note A: made «create»" in text

@@ -1685,6 +1685,7 @@ def _markup(text: str) -> str:
 
     if _KEPT_OPEN not in text:  # (a text of private-use characters keeps its `~` as written)
         text = _CREOLE_ESCAPE.sub(keep, text)
+    text = _GUILLEMETS.sub(r"«\1»", text)  # `<<create>>`, drawn «create» in any text
     text = _SCRIPT.sub(_scripted, _OTHER_TAGS.sub("", _IMAGE.sub("", text)))
     text = _EMOJI.sub(_emoji, text)
     marked, words = _styled(_closed(_STRIKE_TAG.sub(r"<\1s\2>", text)))
@@ -1695,7 +1696,7 @@ def _markup(text: str) -> str:
     return _KEPT.sub(lambda found: escape_markup(kept[int(found[1])]), written)
 
 
-_GUILLEMETS = re.compile(r"<<(.+?)>>")  # `<<task>>` in a participant's words: «task»
+_GUILLEMETS = re.compile(r"<<(.+?)>>")  # `<<task>>`, a stereotype, PlantUML draws as «task»
 # Creole's escape, `~` before a character, and the marks that stand for the character it keeps
 # while the styles are read (characters of Unicode's private use)
 _CREOLE_ESCAPE = re.compile(  # a style's character (`~~` is one: waved); a link passed over
