@@ -423,7 +423,7 @@ def layout(source_or_diagram: str | Diagram, *, bodies: str = "markers") -> Layo
 
 
 @contextmanager
-def _masked(redact: bool, text: str | None = None) -> Iterator[None]:
+def _masked(redact: bool, text: str = "") -> Iterator[None]:
     """Under `redact`, a VolleyError leaves with its secrets masked, and those of the `text`
     it is about where it repeats one unnamed (a token a body names, in a line that failed)."""
     if not redact:
@@ -435,7 +435,7 @@ def _masked(redact: bool, text: str | None = None) -> Iterator[None]:
         from volley.checks.redact import redact_error
         from volley.checks.secrets import repeated_in
 
-        raise redact_error(exc, repeated_in(text) if text else lambda said: said) from None
+        raise redact_error(exc, repeated_in(text)) from None
 
 
 def _html_module() -> Any:

@@ -24,8 +24,8 @@ _MARKED = (
 
 # The bytes looked at for a NUL, the mark of a binary file (as git looks at its first 8,000)
 _SNIFFED = 8000
-# A Markdown page's file names, whose ```volley blocks are diagrams
 VOLLEY_SUFFIX = ".volley"  # a diagram's file
+# A Markdown page's file names, whose ```volley blocks are diagrams
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 # The files people pass by mistake (a picture volley drew, an archive), by their first bytes.
 _BINARY_FILES = (
@@ -64,8 +64,8 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
                 filename=filename,
                 hint="give the .volley file (or the Markdown page) it was made from",
             ) from None
-        if not capture and b"\x00" in data[:_SNIFFED]:  # a program: its line is no help
-            sniffed = data[:_SNIFFED]
+        sniffed = data[:_SNIFFED]
+        if not capture and b"\x00" in sniffed:  # a program: its line is no help
             if _utf16_without_mark(sniffed):
                 raise VolleyError(
                     "the file is not valid UTF-8: it reads as UTF-16 without a byte-order mark",

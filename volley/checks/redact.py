@@ -63,9 +63,7 @@ def redact_error(error: VolleyError, again: Callable[[str], str] = _unchanged) -
             [redact_diagnostic(each, again) for each in error.warnings],
         )
 
-    def mask(text: str) -> str:
-        return again(redact_text(text))
-
+    mask = _masking(again)
     masked = mask(error.source_line) if error.source_line is not None else None
     return VolleyError(
         mask(error.message),
@@ -94,9 +92,7 @@ def redact_diagnostic(
     """A warning or error about to be printed, with secret-looking values masked, and what
     `again` masks (the diagram's secrets where it repeats them unnamed: `DiagramSecrets.again`)."""
 
-    def mask(text: str) -> str:
-        return again(redact_text(text))
-
+    mask = _masking(again)
     line = diagnostic.source_line
     masked = None if line is None else mask(line)
     return dataclasses.replace(
@@ -106,6 +102,11 @@ def redact_diagnostic(
         hint=mask(diagnostic.hint) if diagnostic.hint else diagnostic.hint,
         caret=_caret(line, masked, diagnostic.column, mask),
     )
+
+
+def _masking(again: Callable[[str], str]) -> Callable[[str], str]:
+    """What masks a text an error or a warning prints: its secrets, then what `again` masks."""
+    return lambda text: again(redact_text(text))
 
 
 def _caret(

@@ -397,15 +397,15 @@ def render_command(
         for name in ("output", "fmt", "scale", "fragment")
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
     }
-    pictures = [source for source in sources if not source.is_markdown]
-    readmes = [source for source in sources if source.is_markdown]
     if check_only:  # a folder's .volley files have no page whose pictures could be stale
-        pictures = [source for source in pictures if source.folder is None]
-        if not readmes and not pictures:
+        sources = [source for source in sources if source.is_markdown or source.folder is None]
+        if not sources:
             raise click.UsageError(
                 f"--check checks Markdown files, and there are none with ```volley blocks below "
                 f"{', '.join(files)}" + ("" if markdown else " (add --markdown to take them)")
             )
+    pictures = [source for source in sources if not source.is_markdown]
+    readmes = [source for source in sources if source.is_markdown]
     if readmes:
         _refuse_for_markdown(readmes[0].path, given)
     if check_only and pictures:
@@ -424,7 +424,7 @@ def render_command(
         _make_folder(output)
     failed = 0
     stale = 0
-    for source in [*readmes, *pictures] if check_only else sources:
+    for source in sources:
         try:
             if source.is_markdown:
                 stale += _render_readme(

@@ -330,10 +330,8 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         (`:redact:`); `redact=false` does not."""
         _, written = fence_attrs(self.page_lines[line].strip().lstrip("`~").strip())
         asked = {**written, **myst_options(self.page_lines[line + 1 :])[0]}
-        if "redact" not in asked:
-            return False
-        value = asked["redact"]
-        return value in ("", "redact") or yes_or_no(value) is not False
+        # alone, a yes, or a word none can read: only a clear no is none (as Sphinx reads it)
+        return "redact" in asked and yes_or_no(asked["redact"]) is not False
 
     @event_priority(-100)  # last: after the search plugin has written its index
     def on_post_build(self, config: Any) -> None:
@@ -590,21 +588,19 @@ def quote_fence_options(markdown: str) -> tuple[str, list[int]]:
         for start, fence in fences
         if fence.lang in ("volley", "{volley}")
     }
-    # counted with the others, so that one superfences cannot read (`{ .volley redact }`,
-    # shown as code) is said, but written as it is: its options are in superfences' own form
-    braced = [
-        start + fence.start
-        for start, fence in fences
-        if fence.lang not in ("volley", "{volley}") and VOLLEY_INFO.match(fence.info.strip())
+    # every volley fence, the braced form's too (`{ .volley redact }`): counted, so that one
+    # superfences cannot read is said, but written as it is, in superfences' own form
+    volley = [
+        start + fence.start for start, fence in fences if VOLLEY_INFO.match(fence.info.strip())
     ]
-    if not openers and not braced:
+    if not volley:
         return markdown, []
     for index, holds_diagram in openers.items():
         line = lines[index]
         opening = _FENCE_OPENING.search(line.text)
         if opening is not None:
             line.text = _superfences_line(line.text, opening, holds_diagram)
-    return join_lines(lines), sorted([*openers, *braced])
+    return join_lines(lines), sorted(volley)
 
 
 def _superfences_line(text: str, opening: re.Match[str], holds_diagram: bool) -> str:

@@ -296,12 +296,9 @@ def volley_label(label: str) -> str | None:
     reads back."""
     if is_volley_label(label):
         return label
-    # the line breaks (`<br>`) kept as they are: only the words around them take look-alikes
-    pieces = LINE_BREAK_TAG.split(label)
-    breaks = LINE_BREAK_TAG.findall(label)
-    alike = pieces[0].translate(_LOOK_ALIKE) + "".join(
-        tag + piece.translate(_LOOK_ALIKE) for tag, piece in zip(breaks, pieces[1:], strict=True)
-    )
+    # the line breaks (`<br>`, every other piece) kept as they are: only the words take them
+    pieces = re.split(f"({LINE_BREAK_TAG.pattern})", label, flags=LINE_BREAK_TAG.flags)
+    alike = "".join(p if i % 2 else p.translate(_LOOK_ALIKE) for i, p in enumerate(pieces))
     return alike if is_volley_label(alike) else None
 
 

@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.language.prepass import (
+    ARROW_LIKE,
     NOTE_END,
     NOTE_END_WORDS,
     OTHER_TOOLS_NOTE,
@@ -281,11 +282,9 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
 
 # Three words or more ending as a sentence does: a note's prose, whatever its first word
 _SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
-# Something of an arrow in a line: such a line is a message written wrong, not a note's words.
-_ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 # A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as
 # text; `` `kubectl` -> API `` is a message from a participant written in backticks.
-_ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{_ARROW_LIKE.pattern}|[-=]x[ \t])")
+_ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{ARROW_LIKE.pattern}|[-=]x[ \t])")
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
@@ -1531,7 +1530,7 @@ class _Parse:
     def after_one_line_note(self, line: int) -> bool:
         """Whether the line is the first after a note written the Mermaid way, which is one
         line: its writer may have meant it to go on (`note A:` would)."""
-        if _ARROW_LIKE.search(self.lines[line - 1]):
+        if ARROW_LIKE.search(self.lines[line - 1]):
             return False  # a message written wrong, not a note's words
         above = line - 1
         while above >= 1 and not self.lines[above - 1].strip():

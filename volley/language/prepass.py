@@ -86,14 +86,15 @@ def unclaimed_body_owner(lines: list[str], index: int) -> int | None:
     owner = next((at for at in range(index - 1, -1, -1) if not _is_blank(lines[at])), None)
     if owner is None or indent_width(lines[index]) <= indent_width(lines[owner]):
         return None
-    return owner if _AN_ARROW.search(lines[owner]) else None
+    return owner if ARROW_LIKE.search(lines[owner]) else None
 
 
 # The first line of a body: an object, a list or markup, or a JSON string with its colon, comma
 # or nothing after it
 _BODY_START = re.compile(r'[ \t]*(?:[{\[<]|"(?:[^"\\\n]|\\.)*"[ \t]*(?:[:,]|$))')
-# An arrow in a line, as a message has one (its owner is a message)
-_AN_ARROW = re.compile(r"[-=]>|<[-=]|[-=]x(?![\w-])|(?<![\w-])x[-=]")
+# Something of an arrow in a line: such a line is a message (written wrong, or a body's owner),
+# not a note's words
+ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")
 
 
 def _is_blank(line: str) -> bool:

@@ -74,10 +74,8 @@ class RenderOptions:
         image's link may carry a README's cache-buster (`?v=2`), and its diagram, in the link
         itself, has no secret to keep from its reader."""
         values = {**query, **fixed}
-        if strict:
+        if strict:  # (else a name volley does not know is never read)
             require_known(values, QUERY_NAMES, where=" in the query")
-        else:
-            values = {name: value for name, value in values.items() if name in QUERY_NAMES}
         fmt = _choice(values, "format", FORMATS, "svg")
         if fmt == "json":
             return cls(fmt, Options(limits=limits.diagram))
