@@ -462,12 +462,35 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
         "  flat words",
         "    indented words",
         "end note",
+        "note over B",
+        "return {",
+        "    hasDuplicateId: Boolean,",
+        "    count = 1",
+        "}",
+        "end note",
+        "note over A",
+        "header",
+        "  source: payerDFSP",
+        "file dir:",
+        "\t/tmp/agent/files",
+        "end note",
+        "note over B",
+        "{",
+        '  "state": "**WAITING**",',
+        '  "id": 1,',
+        "}",
+        "end note",
     )
     found = notes(source)
     assert found[0] == (
         'PUT /parties\n```json\n{\n    "party": {\n        "id": "42"\n    }\n}\n```'
     )
     assert found[1] == "flat words<br>indented words"  # prose: its lines, broken as drawn
+    # data with bare keys, and lines laid out as data, keep their indentation too
+    assert found[2] == "```\nreturn {\n    hasDuplicateId: Boolean,\n    count = 1\n}\n```"
+    assert found[3] == "```\nheader\n  source: payerDFSP\nfile dir:\n    /tmp/agent/files\n```"
+    # a star in a string is the string's: the data, not quite JSON, is still data
+    assert found[4] == '```\n{\n  "state": "**WAITING**",\n  "id": 1,\n}\n```'
     assert (
         "// PlantUML: indented data in a note (volley keeps its indentation in a code "
         "block)" in imported(source)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -740,6 +741,20 @@ def test_inline_code_that_fits_a_line_is_never_broken() -> None:
     [message] = layout_of(f"A -> B: {label}").messages
     codes = [run.text for line in message.label.lines for run in line.runs if run.code]
     assert codes == ["code span one", "code span two", "code span three"]
+
+
+def test_inline_code_keeps_its_own_spaces_at_the_start_of_a_line() -> None:
+    """`  agent: Agent 1` indents a line of YAML under the line above it: its spaces are the
+    code's, drawn inside its tint (a label's own outer spaces are still dropped)."""
+    layout = layout_of("A -> B: x\nnote B: `workload:`<br>`  agent: Agent 1`\nB -> A:  plain  ")
+    [note] = layout.notes
+    [first], [second] = [line.runs for text in note.texts for line in text.lines]
+    assert (first.text, second.text) == ("workload:", "  agent: Agent 1")
+    assert first.dx == second.dx and second.width > first.width
+    svg = volley.render("A -> B: x\nnote B: `workload:`<br>`  agent: Agent 1`")
+    assert re.search(r'xml:space="preserve"><tspan[^>]*>  agent: Agent 1</tspan>', svg)
+    [_, reply] = layout.messages
+    assert [run.text for line in reply.label.lines for run in line.runs] == ["plain"]
 
 
 def test_a_block_label_wraps_to_its_frame_not_to_a_label_width() -> None:

@@ -1566,8 +1566,14 @@ def _ends(message: Message) -> tuple[str, str]:
 
 # Pretty-printed JSON in a note: a line of `{` or `[` alone, keys in quotes, a closing line
 _DATA_OPENS = re.compile(r"(?:^|[ \t:=])[{\[]$")  # `{`, `job {`, `submodels: [`
-_DATA_KEY = re.compile(r'[ \t]*"[^"]*"[ \t]*:')
+_DATA_KEY = re.compile(r'[ \t]*(?:"[^"]*"|[\w$@.-]+)[ \t]*[:=]')  # `"id":`, `id: Int`, `n = 1`
 _CREOLE_MARKS = re.compile(r"^[ \t]*[*#]|\*\*|</?(?:b|i|u|s|w|color|size|font|back)\b", re.M | re.I)
+# Any of Creole's styles: a note that has one is written as text, which volley styles too.
+_CREOLE_STYLES = re.compile(
+    r'""|(?<!:)//|__|--|~~|\*\*|</?(?:b|i|u|s|w|color|size|font|back|img|sub|sup|strike|del|code)\b'
+    r"|^[ \t]*(?:[*#=|]|\.\.|\+\+)",
+    re.M | re.I,
+)
 
 
 def _data_spans(rows: list[str]) -> list[tuple[int, int]]:
@@ -1582,7 +1588,22 @@ def _data_spans(rows: list[str]) -> list[tuple[int, int]]:
     while (span := _data_span(rows, start)) is not None:
         spans.append(span)
         start = span[1]
+    if not spans and _laid_out(rows):
+        return [(0, len(rows))]
     return spans
+
+
+def _laid_out(rows: list[str]) -> bool:
+    """A note of plain lines laid out as data, some indented two columns or more under the
+    others (`header` over `  source: payerDFSP`, a path under `file dir:`): its layout is what
+    it says, and volley's note text would run it flush. (Indented words are prose.)"""
+    kept = _dedented(rows)
+    text = "\n".join(kept)
+    return (
+        re.search(r"^  +\S", text, re.M) is not None
+        and any(_DATA_KEY.match(row) or row.endswith(":") for row in kept)
+        and not _CREOLE_STYLES.search(text)
+    )
 
 
 def _data_span(rows: list[str], after: int) -> tuple[int, int] | None:
@@ -1598,7 +1619,8 @@ def _data_span(rows: list[str], after: int) -> tuple[int, int] | None:
         data = _dedented(rows[start : end + 1])
         if not any(_DATA_KEY.match(row) for row in data):
             continue
-        if _CREOLE_MARKS.search("\n".join(data)) and not _json("\n".join(data)):
+        bare = _QUOTED_STRING.sub('""', "\n".join(data))  # a style in a string stays data
+        if _CREOLE_MARKS.search(bare) and not _json("\n".join(data)):
             continue  # Creole in brackets (`[`, `* item`, `**bold**`, `]`), which PlantUML styles
         if any(row[:1] == " " for row in data):
             return start, end + 1

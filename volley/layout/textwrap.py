@@ -343,14 +343,13 @@ class _Wrapper:
         word: list[Piece] = []
         for span in spans:
             # An icon, and inline code that fits on a line, are kept whole: a code span broken
-            # at its spaces would read as several.
-            whole = span.icon is not None or (
-                span.code and span.text.strip() == span.text and self.fits(span)
-            )
+            # at its spaces would read as several, and its own spaces are its text (`  agent:`
+            # indents a line of YAML).
+            whole = span.icon is not None or (span.code and self.fits(span))
             runs = [span.text] if whole else _RUNS.findall(span.text)
             measure = styled_measurer(span, self.size, self.mono_size)
             for text in runs:
-                if text[:1] == " ":
+                if text[:1] == " " and not whole:
                     if word:
                         self.add_word(space, word)
                         space, word = [], []
@@ -378,8 +377,14 @@ def wrap_spans(
     """
     wrapper = _Wrapper(max_width, size, mono_size)
     for spans in lines:
-        texts = [span.text for span in spans if span.icon is None]
-        trimmed = not texts or (texts[0][:1] != " " and texts[-1][-1:] != " ")
+        texts = [span for span in spans if span.icon is None]
+        trimmed = (
+            not texts
+            or (  # a code span's spaces are its text
+                (texts[0].code or texts[0].text[:1] != " ")
+                and (texts[-1].code or texts[-1].text[-1:] != " ")
+            )
+        )
         width = measure_spans(spans, size, mono_size) if trimmed else max_width + 1
         if width <= max_width:  # the common case: the line fits as it is
             wrapper.out.append(WrappedLine(list(spans), width))
