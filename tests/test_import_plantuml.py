@@ -472,18 +472,25 @@ def test_autonumber_numbers_from_where_it_stands() -> None:
 def test_autonumber_stop_and_resume_number_as_plantuml_does() -> None:
     """plantuml.com's example: the messages between `stop` and `resume` have no number, and
     the count goes on from where it stood (the next number, as counted before the stop), in a
-    new step where `resume` gives one (PlantUML's AutoNumber)."""
+    new step where `resume` gives one (PlantUML's AutoNumber), each in its format."""
     source = uml(
         'autonumber 10 10 "<b>[000]"', "Bob -> Alice : request", "Bob <- Alice : response",
         "autonumber stop", "Bob -> Alice : dummy",
         'autonumber resume "<font color=red><b>Message 0  "', "Bob -> Alice : again",
         "Bob <- Alice : answer", "autonumber stop", "Bob -> Alice : dummy",
         'autonumber resume 1 "<font color=blue><b>Message 0  "', "Bob -> Alice : once more",
-        "Bob <- Alice : last",
+        "Bob <- Alice : last", "autonumber 7", "Bob -> Alice : plain",
     )  # fmt: skip
-    expected = [10, 20, None, 30, 40, None, 50, 51]
-    assert [m.number for m in read(source).messages()] == expected
-    assert [m.number for m in parse(imported(source)).messages()] == expected
+    numbers = [m.number for m in read(source).messages()]
+    assert [m.number for m in parse(imported(source)).messages()] == numbers
+    # a format's words, brackets and zeros are written as PlantUML draws them, before the
+    # message's words; a plain `autonumber` is volley's numbers again
+    assert numbers == [None] * 8 + [7]
+    assert [m.label for m in parse(imported(source)).messages()] == [
+        "**\\[010\\]** request", "**\\[020\\]** response", "dummy",
+        "**Message 30** again", "**Message 40** answer", "dummy",
+        "**Message 50** once more", "**Message 51** last", "plain",
+    ]  # fmt: skip
 
 
 def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws_them():
@@ -756,11 +763,17 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
     assert format_text(result.text) == result.text
     diagram = parse(result.text)
     got = []
+    # a format's number (`autonumber "(00)"` writes (01)) is written ahead of the words
+    formatted = re.search(r'^[ \t]*autonumber\b.*"', source, re.M) is not None
     for message in diagram.messages():
         a, b = message.sender, message.receiver
         if message.arrow.startswith("<"):
             a, b = b, a
-        got.append((a, b, words(plain_text(message.label.replace("\\n", " ")))))
+        label = plain_text(message.label.replace("\\n", " "))
+        if formatted:
+            number, _, label = label.partition(" ")
+            assert re.fullmatch(r"\(\d\d\)", number), message.label
+        got.append((a, b, words(label)))
     written = written_messages(source)
     if re.search(r"^[ \t]*return\b", source, re.M):  # its replies are messages too, in order
         replies = iter(got)

@@ -757,6 +757,17 @@ def test_inline_code_keeps_its_own_spaces_at_the_start_of_a_line() -> None:
     assert [run.text for line in reply.label.lines for run in line.runs] == ["plain"]
 
 
+def test_a_label_laid_out_by_its_codes_spaces_is_flush_left() -> None:
+    """Headers and a body written as code lines under a request's words line up on their left
+    edge, as code does; centred, the spaces that indent them would line up with nothing."""
+    label = 'POST /consents\\n`  Source: dfspa`\\n`  {`\\n`    "id": 1`\\n`  }`'
+    long = "A -> B: a label as wide as the other one\nB -> C: x\n"
+    layout = layout_of(f"{long}A -> C: {label}\nA -> C: centred\\n`a`")
+    flush, centred = layout.messages[2:]
+    assert len({line.x for line in flush.label.lines}) == 1
+    assert len({line.x for line in centred.label.lines}) == 2
+
+
 def test_a_block_label_wraps_to_its_frame_not_to_a_label_width() -> None:
     label = "every retry while the upstream answers 503 and the budget of attempts has not run out"
     wide = "a label long enough to make the lanes wider than any label is allowed to wrap at"

@@ -550,6 +550,7 @@ class _Reader:
     step: int = 1
     numbered: bool = False
     given: str = ""  # the number last given
+    shown: str | None = None  # a format that writes words with the number (`"<b>REQ-#"`)
     # each activation open, with who called it: `return` answers the last one
     # (PlantUML's stack: the message before `activate B`, whoever it went to, or the one marked
     # `++`; none when `activate` comes before any message)
@@ -1349,8 +1350,12 @@ class _Reader:
     def number(self, message: Message) -> None:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
         last given (after `autonumber stop` too), as PlantUML writes it."""
-        message.number = self.next_number()
+        number = self.next_number()
         message.label = message.label.replace("%autonumber%", self.given)
+        if number is not None and self.shown is not None:  # its words lead the label
+            message.label = f"{_numbered(self.shown, number)} {message.label}".rstrip()
+            number = None
+        message.number = number
 
     def next_number(self) -> int | None:
         """The number PlantUML gives the next message, if it numbers them here."""
@@ -1380,8 +1385,14 @@ class _Reader:
                 self.add(Activation(line, name, False))
 
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
-        if found["format"]:
-            self.comment(line, f'"{found["format"]}" (volley writes the numbers plainly)')
+        shown = found["format"]
+        if shown is not None and _DIGITS.fullmatch(_TAGS.sub("", shown) or "#"):
+            self.comment(line, f'"{shown}" (volley draws the numbers in its own style)')
+        elif shown is not None:  # words, brackets or zeros: what the prose refers to
+            self.comment(line, f'"{shown}" (each number is written into its message\'s words)')
+        if shown is not None or not found["stop"]:  # a new count takes its own format
+            plain = shown is None or _DIGITS.fullmatch(_TAGS.sub("", shown) or "#")
+            self.shown = None if plain else shown
         if found["stop"] and found["stop"].lower() == "stop":  # until `autonumber resume`
             self.numbered = False
             return
@@ -1657,6 +1668,31 @@ def _code_block(rows: list[str]) -> list[str]:
     fence = fence_for(kept)
     lang = "json" if _json("\n".join(kept)) else ""
     return [fence + lang, *kept, fence]
+
+
+# PlantUML formats a number as Java's DecimalFormat does: `0` a digit always written, `#` one
+# written when there is one, `'.'` quoted words; around them, words and Creole (`"<b>[000]"`
+# writes [001], `"<b>0'.'"` 1.)
+_DIGITS = re.compile(r"#*0?")
+_PLACES = re.compile(r"'[^']*'|(?P<places>[#0]+)")
+_QUOTED = re.compile(r"'([^']*)'")
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def _numbered(shown: str, number: int) -> str:
+    """The words a format writes for a message's number, as volley markup."""
+    places = next((m for m in _PLACES.finditer(shown) if m["places"]), None)
+    if places is None:
+        before, digits, after = shown, str(number), ""
+    else:
+        before, after = shown[: places.start()], shown[places.end() :]
+        digits = str(number).zfill(places["places"].count("0"))
+    return _markup(f"{_unquoted(before)}{digits}{_unquoted(after)}")
+
+
+def _unquoted(words: str) -> str:
+    """A format's words as written: `'.'` is a dot, `''` a quote."""
+    return _QUOTED.sub(lambda quoted: quoted[1] or "'", words)
 
 
 def _emoji(found: re.Match[str]) -> str:

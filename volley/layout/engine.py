@@ -766,7 +766,7 @@ class _Engine:
             if room > C.LABEL_WRAP_WIDTH and row.label is not None and row.label.fitted:
                 row = self._row(message, room, stretch=False)
             x0 = (xs[i] + xs[j]) / 2 - row.width / 2
-        label, badge, marker = self._place_row(message, row, x0, top, i != j)
+        label, badge, marker = self._place_row(message, row, x0, top, i != j and not indented(row))
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
         style = message.style
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
@@ -1088,6 +1088,16 @@ def _pill_width(st: SetText | None) -> float:
     if st is None:
         return 0.0
     return max(2 * C.BADGE_RADIUS, st.width + 2 * C.BADGE_PAD_X)
+
+
+def indented(row: _Row) -> bool:
+    """A label whose lines are laid out by code's own spaces (a request's headers and body
+    written as `` `  "id": 1` `` lines): set flush left, as code is, or they line up with
+    nothing."""
+    label = row.label
+    return label is not None and any(
+        line.runs and line.runs[0].code and line.runs[0].text[:1] == " " for line in label.lines
+    )
 
 
 def _centred(box: Rect, st: SetText) -> float:
