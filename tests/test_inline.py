@@ -82,6 +82,15 @@ def test_intraword_underscore_is_not_italic() -> None:
     assert styled("a_b_ _c_") == [("a_b_ ", ""), ("c", "i")]
 
 
+def test_underscore_emphasis_starts_a_line_after_a_break() -> None:
+    """`first line\\n_second line_` (a real swimlanes.io label): the line after a break starts
+    as after a space, whichever way the break is written; an escaped backslash is no break."""
+    for text in ("first\\n_second_", "first<br>_second_", "first\n_second_"):
+        [_, second] = parse_inline(text)
+        assert [(s.text, s.italic) for s in second] == [("second", True)], text
+    assert styled("x\\\\n_y_") == [("x\\n_y_", "")]
+
+
 def test_intraword_asterisk_is_emphasis() -> None:
     assert styled("un*frigging*believable") == [
         ("un", ""),

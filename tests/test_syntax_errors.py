@@ -636,6 +636,9 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
         ("A - B: 25\n", 3, '"-" is a shaft with no head; expected an arrow such as -> or -->'),
         ("A -- B\n", 3, '"--" is a shaft with no head'),
         ("Alpha Beta = Gamma: x\n", 12, '"=" is a shaft with no head'),
+        # not `participant A -- as …`: a name does not end in a shaft
+        ("A --: y\n", 3, '"--" is a shaft with no head and no participant after it'),
+        ("Service-: q\n", 8, '"-" is a shaft with no head and no participant after it'),
     ],
 )
 def test_the_error_says_what_was_expected_where_it_was_expected(text, column, said):

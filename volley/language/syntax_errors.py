@@ -631,6 +631,17 @@ class _Explainer:
                     at + 1,
                     hint=f'did you mean "{arrow}"? (an input method may have typed it wide)',
                 )
+            bare_shaft = _SHAFT_AT_END.search(written)
+            if bare_shaft is not None:  # `A --: y`: neither a head nor a receiver
+                return self.error(
+                    f'"{bare_shaft[1]}" is a shaft with no head and no participant after it; '
+                    f'expected an arrow such as -> or --> and a receiver after "'
+                    f'{written[: bare_shaft.start()]}"',
+                    line,
+                    start + bare_shaft.start(1) + 1,
+                    hint=f"a message is written `Sender -> Receiver: label`; {_ARROW_PARTS}; "
+                    f'a divider ("{bare_shaft[1]}: label") is a line of its own',
+                )
             lost = _LOST_AT_END.search(written)
             if lost is not None:  # `A -x`: a lost message's arrow, and no name after it
                 return self.error(
@@ -967,6 +978,7 @@ def _closing(
 # A lost message's arrow ending the line (`A -x`): a name ending in `-x` is one only where a
 # name or a colon follows (`A -> service-x`)
 _LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
+_SHAFT_AT_END = re.compile(r"(?<=\S)[ \t]*(--?|=)$")  # `A --: y`
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 

@@ -276,6 +276,7 @@ class _Scanner:
         self.buf: list[str] = []  # literal text not yet made a token
         self._backticks: _BacktickRuns | None = None
         self._parens: dict[int, int] | None = None
+        self.line_start = 0  # where the line after the last break starts
 
     def run(self) -> tuple[list, list[_Delim]]:
         text, handlers = self.text, self._handlers()
@@ -295,7 +296,7 @@ class _Scanner:
     def _handlers(self) -> dict:
         return {
             "\\": self.escape,
-            "\n": lambda j: self.emit(_BREAK),
+            "\n": lambda j: self.line_break(),
             "<": self.angle,
             "&": self.reference,
             "`": self.code,
@@ -325,11 +326,16 @@ class _Scanner:
             end += 1
         return end
 
+    def line_break(self) -> None:
+        """A break (`\\n`, `<br>`, a newline): what follows starts a line, as after a space."""
+        self.emit(_BREAK)
+        self.line_start = self.i
+
     def escape(self, j: int) -> None:
         nxt = self.text[self.i] if self.i < self.n else ""
         if nxt == "n":
-            self.emit(_BREAK)
             self.i += 1
+            self.line_break()
         elif nxt and nxt in _ESCAPABLE:
             self.buf.append(nxt)
             self.i += 1
@@ -341,8 +347,8 @@ class _Scanner:
         address (Markdown's autolink); any other `<` is text."""
         tag = LINE_BREAK_TAG.match(self.text, j)
         if tag is not None:
-            self.emit(_BREAK)
             self.i = tag.end()
+            self.line_break()
             return
         autolink = _AUTOLINK.match(self.text, j)
         href = safe_href(autolink[1]) if autolink else None
@@ -381,7 +387,8 @@ class _Scanner:
     def delimiter(self, j: int) -> None:
         end = self.i = self.run_end(j)
         ch, text = self.text[j], self.text
-        before, after = text[j - 1] if j else " ", text[end] if end < self.n else " "
+        before = text[j - 1] if j > self.line_start else " "  # `\n_words_` starts a line
+        after = text[end] if end < self.n else " "
         left, right = _flanking(before, after)
         if ch == "*" and end - j >= 2 and before.isspace() and not left:
             right = True  # `**1. Launch  **` is bold in swimlanes.io, as its pictures show
