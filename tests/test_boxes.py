@@ -430,3 +430,20 @@ def test_fmt_keeps_a_participant_before_a_box_in_its_place_by_declaring_it():
     written = write(volley.parse(source))
     assert written.startswith("participant A\nbox: Pair\n") and "order:" not in written
     assert volley.parse(written).participants == ["A", "B", "C", "D"]
+
+
+def test_a_badge_or_marker_does_not_sit_across_a_bands_edge() -> None:
+    """A band's edge between two lanes ran into message 2's badge from above and out of it
+    below, pinning it; the row moves over to clear it, as far as it must."""
+    source = "autonumber\nbox: Team\n  participant A\n  participant B\nend\n"
+    source += "A -> B: hi\nB -> C: ok\n"
+    lay = layout_diagram(volley.parse(source))
+    [band] = lay.bands
+    edge = band.box.right
+    badge = lay.messages[1].badge.box
+    assert not badge.x - 3 < edge < badge.right + 3
+    source += "in: Request\n  a: 1\nC -> B: back\nin: Request\n  b: 2\n"
+    lay = layout_diagram(volley.parse(source))
+    for message in lay.messages:
+        for mark in (m for m in (message.badge, message.marker) if m is not None):
+            assert not mark.box.x - 2.9 < edge < mark.box.right + 2.9, message

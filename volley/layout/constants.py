@@ -66,6 +66,7 @@ SELF_LABEL_INDENT = 8  # a self label starts this far right of its lifeline, ove
 BADGE_RADIUS = 9  # autonumber badge: fits two digits at SMALL_SIZE
 BADGE_PAD_X = 4  # extra width per digit beyond two, so "100" still fits its pill
 BADGE_GAP = 7  # between a badge or marker and the label it belongs to
+BAND_EDGE_CLEARANCE = 3  # least room between a badge or marker and a box band's edge
 MARKER_HEIGHT = 18  # payload marker pill: the same height as a badge, so a row stays level
 MARKER_PAD_X = 6  # room inside the marker pill around its glyph and number
 MARKER_RADIUS = 4  # squarer than a badge, so a marker never reads as a step number

@@ -766,7 +766,15 @@ class _Engine:
             if room > C.LABEL_WRAP_WIDTH and row.label is not None and row.label.fitted:
                 row = self._row(message, room, stretch=False)
             x0 = (xs[i] + xs[j]) / 2 - row.width / 2
-        label, badge, marker = self._place_row(message, row, x0, top, i != j and not indented(row))
+        centre = i != j and not indented(row)
+        label, badge, marker = self._place_row(message, row, x0, top, centre)
+        if i != j and self.bands and (badge or marker):
+            lo, hi = sorted((xs[i], xs[j]))
+            between = (lo + C.LABEL_PAD_X + self._bars_right(min(i, j)), hi - C.LABEL_PAD_X)
+            boxes = [mark.box for mark in (badge, marker) if mark is not None]
+            shift = self._off_band_edges(boxes, x0, row.width, between)
+            if shift:
+                label, badge, marker = self._place_row(message, row, x0 + shift, top, centre)
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
         style = message.style
         scale = C.BOLD_HEAD_SCALE if style.line == "bold" else 1.0
@@ -834,6 +842,48 @@ class _Engine:
         if not bars:
             return self.xs[lane]
         return bars[-1].box.right if toward > 0 else bars[0].box.x
+
+    def _off_band_edges(
+        self, marks: list[Rect], x0: float, width: float, room: tuple[float, float]
+    ) -> float:
+        """How far to move a label's row so that no badge or marker sits across a box band's
+        edge (the edge would pin it, run into it from above and out below): the least move
+        that clears every edge and keeps the row in its room; none where there is none."""
+        edges = [
+            edge
+            for _, first, last, _ in self.bands
+            for edge in (
+                self.xs[first] - self.reach_left[first],
+                self.xs[last] + self.reach_right[last],
+            )
+            if room[0] < edge < room[1]
+        ]
+
+        def crossed(move: float) -> bool:
+            return any(
+                mark.x + move - C.BAND_EDGE_CLEARANCE
+                < edge
+                < mark.right + move + C.BAND_EDGE_CLEARANCE
+                for mark in marks
+                for edge in edges
+            )
+
+        if not crossed(0.0):
+            return 0.0
+        moves = sorted(
+            (
+                move
+                for mark in marks
+                for edge in edges
+                for move in (
+                    edge + C.BAND_EDGE_CLEARANCE - mark.x,
+                    edge - C.BAND_EDGE_CLEARANCE - mark.right,
+                )
+            ),
+            key=abs,
+        )
+        fits = (m for m in moves if room[0] <= x0 + m and x0 + m + width <= room[1])
+        return next((m for m in fits if not crossed(m)), 0.0)
 
     def _place_row(self, message: Message, row: _Row, x0: float, top: float, centre: bool):
         """Badge, label and marker side by side: the badge level with the label's first line,
