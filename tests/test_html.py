@@ -300,6 +300,42 @@ def test_replies_answer_in_order_and_follow_the_drawn_direction() -> None:
     assert pairs("A -> A: self\nA <-> B: both\nB -> A: x") == []
 
 
+def rpc(sender: str, arrow: str, receiver: str, body: str) -> str:
+    side = "out" if '"result"' in body or '"error"' in body else "in"
+    return f"{sender} {arrow} {receiver}: x\n{side}: Body\n```json\n{body}\n```\n"
+
+
+def test_a_json_rpc_reply_answers_the_call_of_its_id() -> None:
+    """Replies out of order answer by id: the panel of hover (id 1) showed definition's reply."""
+    source = "".join(
+        [
+            rpc("C", "->", "S", '{"jsonrpc": "2.0", "id": 1, "method": "hover"}'),
+            rpc("C", "->", "S", '{"jsonrpc": "2.0", "id": 2, "method": "definition"}'),
+            rpc("S", "-->", "C", '{"jsonrpc": "2.0", "id": 2, "result": {}}'),
+            rpc("S", "-->", "C", '{"jsonrpc": "2.0", "id": 1, "result": {}}'),
+        ]
+    )
+    assert pairs(source) == [(1, 4), (2, 3)]
+
+
+def test_a_servers_own_call_during_a_call_is_no_reply() -> None:
+    """MCP's sampling/createMessage, sent by the server while tools/call waits, was shown as
+    the tool call's reply; so was a solid call back in a diagram that draws replies dashed."""
+    source = "".join(
+        [
+            rpc("C", "->", "S", '{"jsonrpc": "2.0", "id": 7, "method": "tools/call"}'),
+            rpc("S", "->", "C", '{"jsonrpc": "2.0", "id": 0, "method": "sampling/createMessage"}'),
+            rpc("C", "-->", "S", '{"jsonrpc": "2.0", "id": 0, "result": {}}'),
+            rpc("S", "->", "C", '{"jsonrpc": "2.0", "method": "notifications/progress"}'),
+            rpc("S", "-->", "C", '{"jsonrpc": "2.0", "id": 7, "result": {}}'),
+        ]
+    )
+    assert pairs(source) == [(1, 5), (2, 3)]
+    assert pairs("A -> B: order\nB -> A: webhook\nB --> A: 201") == [(1, 3)]
+    assert pairs("A -> B: order\nB -> A: 201") == [(1, 2)]  # all solid: the next one back
+    assert pairs("A -> B: q\nB -> A: call back\nin: Event\n  k: v") == []  # a request
+
+
 def test_flow_and_screen_reader_label() -> None:
     (view,) = message_views(parse("B <- A: **hello**\nin: Args\n  k: v"))
     assert (view.sender, view.receiver) == ("A", "B")

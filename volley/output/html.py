@@ -23,6 +23,7 @@ for a page that includes them once for all its fragments.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -200,7 +201,7 @@ def _views(diagram: Diagram, layout: Layout | None = None) -> Iterator[MessageVi
     reply pairs need only who sends to whom, which is worked out first."""
     messages = diagram.messages()
     flows = [_flow(message, diagram) for message in messages]
-    replies = _pair_replies(flows)
+    replies = _pair_replies(messages, flows)
     markers = {m.number: m.marker.number for m in layout.messages if m.marker} if layout else {}
     numbered = False  # a message before this one is numbered
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
@@ -253,30 +254,80 @@ def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
     )
 
 
-def _pair_replies(flows: list[tuple[str, str, bool]]) -> dict[int, tuple[int | None, int | None]]:
-    """Pair each message with the next unpaired one going back between the same two: for
-    each message in a pair, by its index in document order from 1, (its reply, the request it
-    answers).
+def _pair_replies(
+    messages: list[Message], flows: list[tuple[str, str, bool]]
+) -> dict[int, tuple[int | None, int | None]]:
+    """Pair each message with the reply that answers it: for each message in a pair, by its
+    index in document order from 1, (its reply, the request it answers).
 
-    `flows` are (from, to, two-way) in document order. First come, first answered (as
-    HTTP/1.1 answers in order): in `A→B, A→B, B→A, B→A` the first reply answers the first
-    request. A message that answers one waiting is a reply and waits for no answer of its own;
-    self messages and two-way arrows pair with nothing. One pass with a queue per direction,
-    so a long diagram costs no more than a short one.
+    `flows` are (from, to, two-way) in document order. A reply is a later message going back
+    between the same two that can answer: not a request by what it carries (a JSON-RPC call,
+    an `in:` body alone), and, in a diagram that draws arrows dashed, a dashed one (a server's
+    own solid call back is no reply). It answers the JSON-RPC call of its id, where it and the
+    calls waiting have ids; otherwise the first still waiting (as HTTP/1.1 answers in order:
+    in `A→B, A→B, B→A, B→A` the first reply answers the first request). A JSON-RPC
+    notification waits for nothing; self messages and two-way arrows pair with nothing. One
+    pass with a queue per direction, so a long diagram costs no more than a short one.
     """
+    dashed = any(message.style.line == "dashed" for message in messages)
     pairs: dict[int, tuple[int | None, int | None]] = {}
-    waiting: dict[tuple[str, str], deque[int]] = defaultdict(deque)
-    for index, (sender, receiver, both) in enumerate(flows, 1):
+    waiting: dict[tuple[str, str], deque[tuple[int, str | None]]] = defaultdict(deque)
+    for index, (message, (sender, receiver, both)) in enumerate(
+        zip(messages, flows, strict=True), 1
+    ):
         if both or sender == receiver:
             continue
+        kind, rpc_id = _rpc_role(message)
+        if kind == "notification":
+            continue
         asked = waiting[(receiver, sender)]
-        if asked:
-            request = asked.popleft()
+        answers = kind == "reply" or (
+            kind is None
+            and not (message.request is not None and message.response is None)
+            and (not dashed or message.style.line == "dashed")
+        )
+        request = _answered(asked, rpc_id) if answers else None
+        if request is not None:
             pairs[request] = (index, None)  # a message waiting has answered none
             pairs[index] = (None, request)
-        else:
-            waiting[(sender, receiver)].append(index)
+        elif kind != "reply":
+            waiting[(sender, receiver)].append((index, rpc_id))
     return pairs
+
+
+def _answered(asked: deque[tuple[int, str | None]], rpc_id: str | None) -> int | None:
+    """The waiting request a reply answers, taken from the queue: the one of its JSON-RPC id,
+    or the first waiting where ids cannot tell; none where they say none is."""
+    if not asked:
+        return None
+    if rpc_id is not None:
+        for k, (index, asked_id) in enumerate(asked):
+            if asked_id == rpc_id:
+                del asked[k]
+                return index
+        if all(asked_id is not None for _, asked_id in asked):
+            return None
+    return asked.popleft()[0]
+
+
+def _rpc_role(message: Message) -> tuple[str | None, str | None]:
+    """What a JSON-RPC message carried says it is ("request", "notification", "reply" or
+    None when it carries none), and its id."""
+    for payload in (message.request, message.response):
+        if payload is None or '"jsonrpc"' not in payload.body:
+            continue
+        try:
+            body = json.loads(payload.body)
+        except ValueError:
+            continue
+        if not isinstance(body, dict):
+            continue
+        rpc_id = json.dumps(body["id"]) if "id" in body else None
+        if "method" in body:
+            return ("request" if rpc_id is not None else "notification"), rpc_id
+        if "result" in body or "error" in body:
+            return "reply", rpc_id
+    return None, None
 
 
 def _span_json(span: Span) -> dict[str, Any]:
