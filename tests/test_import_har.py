@@ -1088,3 +1088,12 @@ def test_a_query_given_only_as_fields_is_in_the_request_line():
     capture = json.dumps({"log": {"version": "1.2", "entries": [entry]}})
     (call,) = [m for m in import_har(capture, TrafficOptions(), "i.har").messages() if m.request]
     assert request(call).splitlines()[0] == "GET /foo/bar?foo=bar+baz&n=1 HTTP/1.1"
+
+
+def test_a_path_that_starts_with_two_slashes_is_labelled_whole() -> None:
+    """`https://h//v1/users/42` was labelled `GET /users/42`: its first segment read as a host,
+    so two endpoints read alike (a real redirect capture has such paths)."""
+    diagram = one_entry({"url": "https://api.example.com//v1/users/42?x=1"})
+    asked = diagram.messages()[0]
+    assert asked.label == "GET //v1/users/42"
+    assert asked.request is not None and asked.request.body.startswith("GET //v1/users/42?x=1 ")

@@ -109,6 +109,11 @@ FOUND = [
     ('{"key": "admin:s3cr3tpassw0rd"}', '{"key": "$M"}'),
     # vendors' token shapes, and names that always hold a secret
     ("X-Shopify-Access-Token: shpat_" + "a1" * 16, "X-Shopify-Access-Token: $M"),
+    (  # Kubernetes' bearer token as a WebSocket subprotocol (kubectl exec from a browser)
+        "Sec-WebSocket-Protocol: base64url.bearer.authorization.k8s.io.ZXlKaGJHY2lPaUpTVXpJ1Ni"
+        ", v4.channel.k8s.io",
+        "Sec-WebSocket-Protocol: base64url.bearer.authorization.k8s.io.$M, v4.channel.k8s.io",
+    ),
     ("vault login hvs.CAESIJlU9JMYEhOPYv4KMlxY7Z6JpxGZbj4Ml", "vault login $M"),
     ("doctl auth init -t dop_v1_" + "ab12" * 16, "doctl auth init -t $M"),
     ("curl -u ada@x.io:ATATT3xFfGF0" + "Ab1_" * 20, "curl -u ada@x.io:$M"),

@@ -1113,6 +1113,20 @@ def _own_shapes(text: str, prose: bool = False) -> Iterator[Secret]:
             yield Secret(*match.span(), kind)
 
 
+# Kubernetes takes a bearer token as a WebSocket subprotocol, where a browser cannot set
+# Authorization: `Sec-WebSocket-Protocol: base64url.bearer.authorization.k8s.io.<token>, …`
+_WEBSOCKET_BEARER = re.compile(
+    r"(?i)\bbase64url\.bearer\.authorization\.k8s\.io\.([A-Za-z0-9_\-]+)"
+)
+
+
+def _websocket_bearers(text: str, prose: bool = False) -> Iterator[Secret]:
+    """The token in a Kubernetes bearer subprotocol (its name stays: it says what it was)."""
+    for match in _WEBSOCKET_BEARER.finditer(text):
+        if not is_placeholder(match[1]):
+            yield Secret(*match.span(1), "a Kubernetes bearer token")
+
+
 def _bare_aws_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """40 characters of base64 standing alone, with upper and lower case letters and digits,
     and not a path (a git SHA-1 is hex: it has no upper case)."""
@@ -1196,6 +1210,7 @@ _FINDERS: _Finders = (
     # pwd, password, identified: a first letter that is a set lets the search skip ahead
     (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)")),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
+    (_websocket_bearers, _finds(r"(?i)bearer\.authorization\.k8s")),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
     (_card_numbers, _finds(r"\d{4}[ \-]?\d{4}")),

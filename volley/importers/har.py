@@ -696,7 +696,9 @@ class _Importer:
         host = self._lane(request["url"])
         method = str(request.get("method") or "GET")
         target, version, request_text = self._request_text(request)
-        words = f"{method} {_readable(urlsplit(target).path) or '/'}"
+        # the target is a path (`//v1/users`: no host there, whatever urlsplit would make of it)
+        path = target.partition("?")[0].partition("#")[0]
+        words = f"{method} {_readable(path) or '/'}"
         called = _jsonrpc_methods(request)
         if called:  # MCP's Streamable HTTP, and any JSON-RPC over HTTP: one URL for every call
             words += f" ({called})"
