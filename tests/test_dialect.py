@@ -1449,3 +1449,21 @@ def test_an_empty_diagram_is_pointed_out(text):
     (warning,) = volley.check(text).warnings
     assert warning.message == "the diagram is empty: nothing is drawn" and warning.line == 1
     assert volley.check("title: Only a title\n").warnings == []
+
+
+def test_mermaids_lines_pasted_without_their_header_are_told_what_volleys_arrow_is() -> None:
+    """Mermaid's `->>` is its plain arrow; volley's, as swimlanes.io's, has an open head. The
+    lines pasted without `sequenceDiagram` read, arrow for arrow, and a warning says so once."""
+    from volley.checks.lint import lint
+
+    pasted = "participant Client\nClient->>API: POST /orders\nAPI-->>Client: 201 Created\n"
+    [warning] = lint(parse(pasted), pasted)
+    assert (warning.severity, warning.line, warning.column) == ("warning", 2, 7)
+    assert warning.message.startswith('"->>" draws an open (asynchronous) head in volley')
+    assert "volley import" in (warning.hint or "")
+    for own in (  # volley's own ways: spaced arrows, or no line only Mermaid writes
+        "participant Client\nClient ->> API: POST\n",
+        "Client->>API: POST\nAPI-->>Client: ok\n",
+        "%% a note\nClient->API: POST\n",
+    ):
+        assert lint(parse(own), own) == [], own

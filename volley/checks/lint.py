@@ -44,6 +44,7 @@ def lint(
         *_commented_out_warnings(diagram, source_line),
         *_address_warnings(diagram, source_line),
         *_activation_warnings(diagram, source_line),
+        *_mermaid_arrow_warnings(diagram, source, source_line),
         *_idle_lane_warnings(diagram, source_line),
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
@@ -405,6 +406,46 @@ def _activation_warnings(
             severity="warning",
             hint=hint,
         )
+
+
+# Lines Mermaid writes so and swimlanes.io does not: a `%%` comment, a `participant` or `actor`,
+# `Note over` with its capital, a block word with its label and no colon (`loop Every minute`)
+_MERMAID_LINE = re.compile(
+    r"^[ \t]*(?:%%|participant[ \t]|actor[ \t]|Note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)\b"
+    r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)",
+    re.M,
+)
+_GLUED_OPEN_HEAD = re.compile(r"\S(?:--?>>|<<--?)[+-]?\S")  # `Client->>API`, `A-->>-B`
+
+
+def _mermaid_arrow_warnings(
+    diagram: Diagram, source: str, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """A `->>` in Mermaid's lines, pasted without their `sequenceDiagram` line: Mermaid's
+    `->>` is its plain arrow, volley's `->`, where volley (as swimlanes.io) draws `->>` with
+    an open, asynchronous head. Said once, where the diagram reads as Mermaid: the arrows
+    glued to the names, as Mermaid writes them, and a line only Mermaid writes so."""
+    opened = [
+        message for message in diagram.messages() if ">>" in message.arrow or "<<" in message.arrow
+    ]
+    if not opened or _MERMAID_LINE.search(source) is None:
+        return
+    lines = [(message, source_line(message.line) or "") for message in opened]
+    if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
+        return
+    first, shown = lines[0]
+    at = _GLUED_OPEN_HEAD.search(shown)
+    yield Diagnostic(
+        f'"{first.arrow}" draws an open (asynchronous) head in volley; in Mermaid, which these '
+        f'lines are written in, "->>" is the plain arrow, volley\'s "->"',
+        diagram.filename,
+        first.line,
+        (at.start() + 2) if at else 1,
+        shown,
+        severity="warning",
+        hint='write "->" and "-->" for Mermaid\'s "->>" and "-->>" (and "->>" for its "-)"), '
+        'or run "volley import" on the Mermaid text, which writes them so',
+    )
 
 
 def _idle_lane_warnings(
