@@ -933,3 +933,12 @@ def test_another_tools_word_is_named_at_its_start_not_as_a_missing_arrow(text, w
     error = error_for(text)
     assert error.message == f'"{word}" is not a volley keyword'
     assert error.column == error.source_line.index(word) + 1 and error.hint
+
+
+def test_a_mermaid_fence_pasted_into_a_volley_file_says_to_import_it() -> None:
+    """A page's ```mermaid block pasted whole was told to put `in:` before the fence."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("```mermaid\nsequenceDiagram\n    A->>B: hi\n```\n", "f.volley")
+    (error,) = info.value.errors
+    assert error.message == "a ```mermaid block is a Mermaid diagram, not volley's text"
+    assert error.hint is not None and "volley import" in error.hint

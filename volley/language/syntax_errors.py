@@ -407,6 +407,15 @@ class _Explainer:
         if opening is None:
             return None
         closed = read_block(self.lines, line - 1, opening).closed
+        other = opening.info.strip().split(" ")[0].lower()
+        if other in _OTHER_DIAGRAMS:  # a page's diagram pasted whole
+            return self.error(
+                f"a {opening.fence}{other} block is a {_OTHER_DIAGRAMS[other]} diagram, "
+                "not volley's text",
+                line,
+                self.indent_column(line),
+                hint='"volley import FILE" writes it as volley (it reads a page\'s fences too)',
+            )
         return self.error(
             "a fenced block must follow an in:, out: or note line"
             + ("" if closed else ", and this one is never closed: it takes the rest of the file"),
@@ -977,6 +986,7 @@ def _closing(
 
 # A lost message's arrow ending the line (`A -x`): a name ending in `-x` is one only where a
 # name or a colon follows (`A -> service-x`)
+_OTHER_DIAGRAMS = {"mermaid": "Mermaid", "plantuml": "PlantUML", "puml": "PlantUML"}
 _LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
 _SHAFT_AT_END = re.compile(r"(?<=\S)[ \t]*(--?|=)$")  # `A --: y`
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
