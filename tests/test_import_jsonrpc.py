@@ -289,6 +289,42 @@ def test_detected_written_and_read_back(name):
     assert arrows(parse(write(diagram))) == arrows(diagram)
 
 
+def test_a_line_of_json_lines_that_is_not_json_is_kept_as_logged():
+    """A server's stdout junk glued before its answer (spring-ai#3972), and a second log's byte
+    order mark after `cat`, refused the whole session; now the answer is read, the junk is a
+    note by the server with a warning at its line, and the mark is no part of the message."""
+    lines = [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
+        ':::::::::{"jsonrpc":"2.0","id":1,"result":{"capabilities":{},"serverInfo":{"name":"sds"}}}',
+        "\ufeff" + '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+        "Server started on stdio",
+        '{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}',
+    ]
+    diagrams, warnings = read_jsonrpc("\n".join(lines), TrafficOptions(), "s.jsonl")
+    [diagram] = diagrams
+    assert arrows(diagram) == [
+        ("Client", "->", "sds", "initialize"),
+        ("sds", "-->", "Client", "result"),
+        ("Client", "->", "sds", "tools/list"),
+        ("sds", "-->", "Client", "result"),
+    ]
+    notes = [(item.over, item.text) for item in diagram.items if isinstance(item, Note)]
+    assert notes == [
+        (["sds"], "not JSON-RPC, as sent: :::::::::"),
+        (["sds"], "not JSON-RPC, as sent: Server started on stdio"),
+    ]
+    assert [(w.filename, w.line, w.severity) for w in warnings] == [
+        ("s.jsonl", 2, "warning"),
+        ("s.jsonl", 4, "warning"),
+    ]
+    with pytest.raises(VolleyError) as caught:  # mostly not JSON: no JSON Lines log
+        read_jsonrpc('{"jsonrpc":"2.0","id":1,"method":"a"}\nhello\nworld\n', None, "x.jsonl")
+    assert (caught.value.line, caught.value.message) == (
+        2,
+        "this JSON Lines log has a line that is not JSON",
+    )
+
+
 def test_json_lines_without_a_direction_says_what_it_expected():
     with pytest.raises(VolleyError) as caught:
         import_jsonrpc(

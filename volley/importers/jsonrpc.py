@@ -738,28 +738,65 @@ class _JsonRecord:
     value: Any
     written: str
     source_line: str
+    logged: bool = False  # not JSON: `written` is the line as logged
 
 
-def _json_records(text: str, filename: str | None) -> Iterator[_JsonRecord]:
+def _json_records(
+    text: str, filename: str | None, warnings: list[Diagnostic]
+) -> Iterator[_JsonRecord]:
     """Each record of JSON Lines, or of one JSON array of records written over several lines
-    (a session saved as a list of its messages)."""
+    (a session saved as a list of its messages).
+
+    A line that is not JSON (what a server printed on its stdout, a second log's byte order
+    mark after `cat`) is kept as logged, with a warning at the place: its value is the line's
+    text. Text glued before a record (`:::::{"jsonrpc": …}`) is such a line of its own, the
+    record after it read. A file most of whose lines are not JSON is no JSON Lines log."""
     items = _array_items(text)
     if items is not None:
         yield from items
         return
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+    lines = text.split("\n")
+    records: list[_JsonRecord] = []
+    odd: list[_JsonRecord] = []
+    for number, line in enumerate(lines, start=1):
+        written = line.lstrip("\ufeff").strip()
+        if not written:
             continue
         try:
-            yield _JsonRecord(number, 1, json.loads(line), line.strip(), line)
-        except ValueError:
-            raise VolleyError(
-                "this JSON Lines log has a line that is not JSON",
-                filename=filename,
-                line=number,
-                column=1,
-                source_line=line[:200],
-            ) from None
+            records.append(_JsonRecord(number, 1, json.loads(written), written, line))
+            continue
+        except ValueError as exc:
+            error: ValueError | RecursionError = exc
+        except RecursionError as exc:
+            error = exc
+        start = min((i for i in (written.find("{"), written.find("[")) if i > 0), default=-1)
+        value = _whole_json(written[start:]) if start > 0 else None
+        glued = written[:start].strip() if value is not None else written
+        odd.append(_JsonRecord(number, 1, None, glued, line, logged=True))
+        records.append(odd[-1])
+        offset = len(line) - len(line.lstrip("\ufeff \t"))
+        warnings.append(not_json(error, lines, number - 1, written, offset))
+        if value is not None:
+            records.append(_JsonRecord(number, start + 1, value[0], written[start:], line))
+    if odd and 2 * len(odd) > len(records) - len(odd):
+        first = odd[0]
+        raise VolleyError(
+            "this JSON Lines log has a line that is not JSON",
+            filename=filename,
+            line=first.line,
+            column=1,
+            source_line=first.source_line[:200],
+        )
+    yield from records
+
+
+def _whole_json(text: str) -> tuple[Any] | None:
+    """The value of a text that is one JSON value and nothing after it, in a tuple; or None."""
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return (value,) if not text[end:].strip() else None
 
 
 def _array_items(text: str) -> list[_JsonRecord] | None:
@@ -815,12 +852,19 @@ def _array(text: str) -> list | None:
     return value if isinstance(value, list) else None
 
 
-def _json_lines(text: str, filename: str | None) -> list[Sent]:
+def _json_lines(text: str, filename: str | None) -> tuple[list[Sent], list[Diagnostic]]:
     """JSON Lines of messages with their direction, or of bare JSON-RPC messages; or the same
-    as one JSON array."""
+    as one JSON array. A line that is not JSON is kept as logged, with a warning, by the side
+    of the message after it (a server's stdout ahead of its answer)."""
     said: list[Sent | tuple[Any, str]] = []  # a bare message waits for its side (`_sides`)
-    for found in _json_records(text, filename):
+    warnings: list[Diagnostic] = []
+    odd: dict[int, str] = {}  # lines that are not JSON, by their place, wait for a side
+    for found in _json_records(text, filename, warnings):
         record = found.value
+        if found.logged:
+            odd[len(said)] = found.written
+            said.append((None, found.written))
+            continue
         if isinstance(record, dict) and "jsonrpc" not in record:
             side = _direction(record)
             body = next((record[k] for k in _MESSAGE_KEYS if k in record), None)
@@ -838,9 +882,18 @@ def _json_lines(text: str, filename: str | None) -> list[Sent]:
             said.append(Sent(side, message))
             continue
         said.append((record, found.written))
-    bare = [each for each in said if not isinstance(each, Sent)]
+    bare = [each for k, each in enumerate(said) if not isinstance(each, Sent) and k not in odd]
     sides = iter(_sides([record for record, _ in bare]))
-    return [each if isinstance(each, Sent) else Sent(next(sides), each[1]) for each in said]
+    sent: list[Sent | None] = [
+        None if k in odd else each if isinstance(each, Sent) else Sent(next(sides), each[1])
+        for k, each in enumerate(said)
+    ]
+    for k in reversed(odd):  # by the side of the message after it, or else before it
+        near = next((m for m in sent[k + 1 :] if m is not None), None) or next(
+            (m for m in reversed(sent[:k]) if m is not None), None
+        )
+        sent[k] = Sent(near.sender if near else "server", odd[k])
+    return [each for each in sent if each is not None], warnings
 
 
 def _sides(records: list[Any]) -> list[Side]:
@@ -1367,7 +1420,7 @@ def read_jsonrpc(
     elif _is_transcript(text):
         sent, warnings = _transcript(text)
     else:
-        sent, warnings = _json_lines(text, filename), []
+        sent, warnings = _json_lines(text, filename)
     return _diagrams_by_server({server: sent}, options, warnings, filename)
 
 
