@@ -1166,6 +1166,26 @@ def test_helix_log_a_diagram_for_each_server_with_its_stderr_as_notes():
     assert note.text == "stderr: Unhandled exception. System.InvalidOperationException"
 
 
+def test_helix_says_why_it_ended_a_server_in_a_note_by_that_server():
+    """helix#15078: `[ERROR] Exiting subtl after unexpected error: …`, the reason the session
+    ended, was dropped unsaid; it is a note by the server it names, where it was logged."""
+    log = (
+        "2026-01-06T04:04:15.010 helix_lsp::transport [INFO] subtl -> "
+        '{"jsonrpc":"2.0","method":"initialized","params":{}}\n'
+        "2026-01-06T04:04:15.011 helix_lsp::transport [INFO] taplo -> "
+        '{"jsonrpc":"2.0","method":"initialized","params":{}}\n'
+        "2026-01-06T04:04:15.018 helix_lsp::transport [ERROR] Exiting subtl after unexpected "
+        'error: Parse(Error("data did not match", line: 0, column: 0))\n'
+        "2026-01-06T04:04:15.020 helix_lsp::transport [INFO] taplo <- "
+        '{"jsonrpc":"2.0","method":"window/logMessage","params":{"type":3,"message":"ok"}}\n'
+    )
+    subtl, taplo = read_jsonrpc(log)[0]
+    [note] = [item for item in subtl.items if isinstance(item, Note)]
+    assert note.over == ["subtl"] and note.text.startswith("Exiting subtl after unexpected error")
+    assert subtl.items.index(note) == len(subtl.items) - 1
+    assert not [item for item in taplo.items if isinstance(item, Note)]
+
+
 def test_a_servers_own_trace_lines_are_notes_between_the_records():
     diagram = lsp_trace("lspinspector-tslint-dirty-trace.log")
     notes = [item for item in diagram.items if isinstance(item, Note)]

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -361,6 +361,11 @@ _HELIX_LINE = re.compile(
     r"(?P<stderr>err:? )?(?P<way>->|<-) ?(?P<rest>.*)$",
     re.M,
 )
+# Helix's own words about a server at a level that says something went wrong (`[ERROR] Exiting
+# subtl after unexpected error: Parse(…)`, which says why the session ended)
+_HELIX_PROBLEM = re.compile(
+    r"^\d{4}-\d\d-\d\dT\S+ helix_lsp::transport \[(?:ERROR|WARN)\] (?P<rest>.*\S)[ \t]*$", re.M
+)
 # The first line of either log: the channel's time and level, or Neovim's level and time.
 _LOG_LINE_START = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\[[A-Z]+\]\[)")
 
@@ -540,7 +545,27 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
     runs a server for each language, and several for one), and what could not be read."""
     by_server: dict[str | None, list[Sent]] = {}
     warnings: list[Diagnostic] = []
-    for _, match, message in log_records(text.split("\n"), _HELIX_LINE, _LOG_START, warnings):
+    lines = text.split("\n")
+    problems = deque(
+        (number, found["rest"])
+        for number, found in enumerate(map(_HELIX_PROBLEM.match, lines))
+        if found is not None and _HELIX_LINE.match(lines[number]) is None
+    )
+    server: str | None = None  # the server of the line before
+
+    def said_before(number: int) -> None:
+        """Helix's problems logged before line `number`, each a note by the server it names
+        (or else the one of the line before)."""
+        while problems and problems[0][0] < number:
+            _, words = problems.popleft()
+            named = next(
+                (n for n in by_server if n and re.search(rf"\b{re.escape(n)}\b", words)), server
+            )
+            by_server.setdefault(named, []).append(Sent("server", compact(words), remark=True))
+
+    for number, match, message in log_records(lines, _HELIX_LINE, _LOG_START, warnings):
+        said_before(number)
+        server = match["server"]
         sent = by_server.setdefault(match["server"], [])
         if match["stderr"]:
             try:
@@ -551,6 +576,7 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
                 sent.append(Sent("server", f"stderr: {compact(str(said))}", remark=True))
             continue
         sent.append(Sent("client" if match["way"] == "->" else "server", message))
+    said_before(len(lines))
     return by_server, warnings
 
 
