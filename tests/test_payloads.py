@@ -306,6 +306,22 @@ def test_a_json_error_reads_without_a_dangling_at():
     assert table.reason == "the body is not valid JSON: Unterminated string at line 1, column 7"
 
 
+def test_a_body_an_import_cut_short_says_so_not_that_it_is_no_json():
+    """A HAR body over --max-body was called "not valid JSON: Expecting property name"."""
+    from volley.importers.labels import cut_body
+
+    whole = (
+        '{"items": [' + ", ".join(f'{{"id": {k}, "name": "item {k}"}}' for k in range(400)) + "]}"
+    )
+    cut = cut_body(whole, 4000)
+    table = body_table(cut, "json")
+    assert table.rows == [] and table.reason is not None
+    assert table.reason.startswith("the body was cut short on import (")
+    assert "not valid JSON" not in table.reason
+    http = body_table("HTTP/1.1 200 OK\nContent-Type: application/json\n\n" + cut, "http")
+    assert http.body_reason is not None and http.body_reason.startswith("the body was cut short")
+
+
 def test_invalid_json_quotes_the_error_with_its_place():
     table = body_table('{\n  "a": 1\n  "b": 2\n}', "json")
     assert table.rows == [] and table.source == "none"

@@ -21,6 +21,7 @@ from volley.language.parser import parse
 from volley.model import Diagram
 from volley.rewrite import Rewrites, rewrite_diagram
 from volley.text.inline import LINE_BREAK_TAG, escape_markup, plain_text
+from volley.text.payload_tables import cut_note
 
 __all__ = [
     "apart_by_case",
@@ -171,7 +172,7 @@ def cut_body(body: str, limit: int) -> str:
         gap = _BETWEEN_WORDS.search(body[limit // 2 : limit][::-1])
         end = limit - gap.start() if gap else limit
     cut = len(body) - end
-    return f"{body[:end]}\n… {cut:,} more characters cut ({len(body):,} in all)"
+    return f"{body[:end]}\n{cut_note(cut, len(body))}"
 
 
 _BETWEEN_WORDS = re.compile(r"[\s,;&{}\[\]\"'<>()=]")  # where a token cannot go on

@@ -231,8 +231,23 @@ def _load_json(text: str) -> Any:
     return _LOSSLESS.decode(text)
 
 
+def cut_note(cut: int, total: int) -> str:
+    """The line that ends a body an import cut short: how much is left out of how much."""
+    return f"… {cut:,} more characters cut ({total:,} in all)"
+
+
+_CUT_NOTE = re.compile(r"\n… ([0-9,]+) more characters cut \([0-9,]+ in all\)\s*\Z")
+
+
 def _json_table(text: str, line_offset: int = 0) -> Table:
-    """JSON rows, or the parser's complaint with a line and column inside the payload."""
+    """JSON rows, or the parser's complaint with a line and column inside the payload; a body
+    an import cut short says so, not that it is no JSON."""
+    cut = _CUT_NOTE.search(text)
+    if cut is not None:
+        return _no_table(
+            f"the body was cut short on import ({cut[1]} more characters left out): the raw "
+            "view shows what was kept"
+        )
     try:
         value = _load_json(text)
     except RecursionError:  # the standard parser recurses once per level of nesting
