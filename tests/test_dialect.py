@@ -1467,3 +1467,23 @@ def test_mermaids_lines_pasted_without_their_header_are_told_what_volleys_arrow_
         "%% a note\nClient->API: POST\n",
     ):
         assert lint(parse(own), own) == [], own
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "column"),
+    [
+        ("A -> B: I #9829; you\n", '"#9829;" is Mermaid\'s way to write "♥"', 11),
+        ("A -> B: x\nnote A: #quot;hi#quot;\n", "\"#quot;\" is Mermaid's way to write '\"'", 9),
+        ("A -> B: wrap: a long label\n", '"wrap:" is Mermaid\'s setting', 9),
+        ("A -> B: x\nnote A: nowrap: short\n", '"nowrap:" is Mermaid\'s setting', 9),
+    ],
+)
+def test_mermaids_ways_of_writing_text_are_warned_where_volley_draws_them_as_written(
+    text: str, said: str, column: int
+) -> None:
+    from volley.checks.lint import lint
+
+    [warning] = lint(parse(text), text)
+    assert warning.message.startswith(said) and warning.column == column, warning.format()
+    for own in ("A -> B: issue #35 fixed; see `#35;`\n", "A -> B: &#35; and #notaname;\n"):
+        assert lint(parse(own), own) == [], own

@@ -9,8 +9,10 @@ never fail a command.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Container, Iterator
+from html.entities import html5
 from os.path import commonprefix
 
 from volley.checks.secrets import DiagramSecrets
@@ -49,6 +51,7 @@ def lint(
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
         *_spaced_bold_warnings(diagram, source_line),
+        *_mermaid_text_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *_secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact),
     ]
@@ -636,6 +639,95 @@ def _spaced_bold_warnings(
             severity="warning",
             hint=f"write it without the space before the closing **: **{found[1]}**",
         )
+
+
+# Mermaid writes a character as `#35;` or `#quot;` (where HTML writes `&#35;`), and sets a
+# label's wrapping with `wrap:` or `nowrap:` before its words
+_MERMAID_ENTITY = re.compile(r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
+_MERMAID_WRAP = re.compile(r"(?:no)?wrap:")
+
+
+def _mermaid_text_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """Mermaid's ways of writing text that volley draws as written: `#35;` for a character
+    (volley reads HTML's `&#35;`), `wrap:` before a label or a note (volley wraps long ones
+    itself)."""
+    for item in walk(diagram.items):
+        if isinstance(item, Message):
+            found = _MERMAID_WRAP.match(item.label)
+        elif isinstance(item, Note):
+            found = _MERMAID_WRAP.match(item.text)
+        else:
+            continue
+        if found is not None:
+            yield _mermaid_text_warning(
+                diagram,
+                item.line,
+                found.group(),
+                f"\"{found.group()}\" is Mermaid's setting for a label's wrapping; volley draws "
+                "it as written",
+                f'delete "{found.group()}": volley wraps a long label by itself',
+                source_line,
+            )
+    for line, text in diagram.texts():
+        if "#" not in text or _MERMAID_ENTITY.search(text) is None:
+            continue
+        from volley.text.inline import parse_inline
+
+        spans = [span for spans in parse_inline(text) for span in spans if not span.code]
+        found = next(
+            (m for s in spans for m in _MERMAID_ENTITY.finditer(s.text) if _meant(m)), None
+        )
+        if found is None:
+            continue  # in code, where it is what it says, or no character's name
+        meant, written = _meant(found), _as_html(found)
+        said = f"'{meant}'" if meant == '"' else f'"{meant}"'
+        yield _mermaid_text_warning(
+            diagram,
+            line,
+            found.group(),
+            f'"{found.group()}" is Mermaid\'s way to write {said}; volley draws it as written',
+            f'write {said} itself, or "{written}" as HTML writes it',
+            source_line,
+        )
+
+
+def _as_html(entity: re.Match[str]) -> str:
+    """Mermaid's `#35;` or `#quot;` as HTML writes it: `&#35;`, `&quot;`."""
+    code = entity.group()[1:-1]
+    return f"&#{code};" if code.isdigit() else f"&{code};"
+
+
+def _meant(entity: re.Match[str]) -> str:
+    """The character Mermaid's entity writes, or "" for a name HTML does not know."""
+    code = entity.group()[1:-1]
+    if code.isdigit():
+        meant = html.unescape(f"&#{code};") if int(code) <= 0x10FFFF else ""
+        return "" if meant == "\ufffd" else meant  # no character
+    return html5.get(f"{code};", "")
+
+
+def _mermaid_text_warning(
+    diagram: Diagram,
+    line: int,
+    written: str,
+    message: str,
+    hint: str,
+    source_line: Callable[[int], str | None],
+) -> Diagnostic:
+    """A warning at the place on the line where `written` stands."""
+    shown = source_line(line)
+    at = shown.find(written) if shown else -1
+    return Diagnostic(
+        message,
+        diagram.filename,
+        line,
+        at + 1 if at >= 0 else 1,
+        shown,
+        severity="warning",
+        hint=hint,
+    )
 
 
 def _masked_line(text: str, places: list[tuple[int, int, str]], loose: list[str]) -> str:
