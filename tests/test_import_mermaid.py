@@ -1117,12 +1117,23 @@ def test_an_indented_directive_under_another_directive_is_run() -> None:
 
 
 def test_a_directive_that_names_a_file_holds_no_diagram_of_the_page() -> None:
-    """Its diagram is the file, imported on its own; the page alone is prose, not a diagram
-    with mistakes in every line."""
+    """Its diagram is the file, imported on its own, which volley says: the page alone was
+    "not a Mermaid sequence diagram … holds no .. mermaid:: directive" (with --from) or of a
+    format nobody could tell; beside the page's own diagrams it was left out unsaid."""
     page = "Login\n=====\n\n.. mermaid:: flows/login.mmd\n   :caption: Login\n\nText.\n"
-    assert detect(page) is None
-    with pytest.raises(VolleyError, match="nor .. mermaid:: directive"):
-        convert(page, "page.rst", "mermaid")
+    assert detect(page) is not None and detect(page).name == "mermaid"
+    with pytest.raises(VolleyError) as caught:
+        convert(page, "docs/page.rst")
+    error = caught.value.errors[0]
+    assert error.message.endswith("files of their own, which its directives name: flows/login.mmd")
+    assert (error.line, error.column) == (4, 1)
+    assert error.hint == "import each on its own: volley import docs/flows/login.mmd"
+    myst = "# Login\n\n```{mermaid} flows/login.mmd\n```\n\n"
+    myst += "```mermaid\nsequenceDiagram\nA->>B: hi\n```\n"
+    [item] = convert(myst, "page.md")
+    assert item.text == "A -> B: hi\n"
+    [warning] = [w for w in item.warnings if "a file of its own" in w.message]
+    assert (warning.line, warning.severity) == (3, "warning")
 
 
 def test_only_an_element_of_class_mermaid_holds_a_diagram() -> None:

@@ -200,15 +200,19 @@ _TOP_TITLE = re.compile(r"title[ \t]*:")
 
 
 def detect(text: str) -> int:
-    """100 for a Mermaid sequence diagram, 90 for Markdown holding one, else 0."""
+    """100 for a Mermaid sequence diagram, 90 for a page holding one, 10 for a page whose
+    directives name their diagrams' files, else 0."""
     text = normalise(text)
     lines = text.split("\n")
     start = _first_statement(lines, 0)
     if start < len(lines) and _HEADER.match(lines[start].strip()):
         return 100
-    if any(is_sequence(block) for block in markdown_blocks(text)):
+    blocks = markdown_blocks(text)
+    if any(is_sequence(block) for block in blocks):
         return 90
-    return 0
+    # a page whose directives name their diagrams' files: Mermaid's, when nothing else holds
+    # a diagram there (the error says to import the files)
+    return 10 if any(block.file for block in blocks) else 0
 
 
 def _saved_from_swimlanes(text: str, filename: str | None, refused: VolleyError) -> Imported | None:
@@ -261,6 +265,18 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             return [mixed]
     blocks = markdown_blocks(text, filename)
     found = [block for block in blocks if is_sequence(block)]  # as diagram_lines finds them
+    files = [block for block in blocks if block.file]
+    if not found and files:
+        shown = lines[files[0].start - 1]
+        raise VolleyError(
+            "this page's Mermaid diagrams are files of their own, which its directives name: "
+            + ", ".join(dict.fromkeys(str(block.file) for block in files)),
+            filename=filename,
+            line=files[0].start,
+            column=_first_column(shown),
+            source_line=shown,
+            hint="import each on its own: volley import " + _beside(filename, str(files[0].file)),
+        )
     if not found:
         what = (
             "no ```mermaid block holds a sequenceDiagram"
@@ -283,7 +299,11 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
             errors += exc.errors
-    skipped = tuple(_left_out(block, lines, filename) for block in blocks if block not in found)
+    skipped = tuple(
+        _named_file(block, lines, filename) if block.file else _left_out(block, lines, filename)
+        for block in blocks
+        if block not in found
+    )
     return gathered(diagrams, errors, len(found), skipped)
 
 
@@ -295,11 +315,13 @@ class FencedBlock:
     """A ```mermaid block: its body starts at line `start` (0-based) of the page, and `lines`
     are its lines as CommonMark reads them, each at its column in the page (a quote's `>`
     read as a space). A fenced block is a `directive`, whose first lines may be its MyST
-    options (```{mermaid}, or ```mermaid read as that directive)."""
+    options (```{mermaid}, or ```mermaid read as that directive). A directive that names a
+    `file` (`.. mermaid:: flow.mmd`, ```{mermaid} flow.mmd) draws that file, not its lines."""
 
     start: int
     lines: tuple[str, ...]
     directive: bool = False
+    file: str | None = None
 
 
 def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]:
@@ -322,6 +344,7 @@ def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]
             start + fence.start + 1,
             tuple(map(_in_place, page[start + fence.start + 1 :], fence.body)),
             directive=True,  # no diagram starts with `:zoom:`: it is an option wherever it is
+            file=_myst_file(fence.info),
         )
         for start, fence in placed
         if fence_attrs(fence.info)[0].lower() == "mermaid"
@@ -393,7 +416,25 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
 # reStructuredText's directive (sphinxcontrib-mermaid): `.. mermaid::`, its options (`:alt:`,
 # `:zoom:`) on the lines after it, then the diagram, indented under it. With a file named after
 # the `::` the diagram is that file, which is imported on its own.
-_RST_DIRECTIVE = re.compile(r"(?P<indent>[ \t]*)\.\.[ \t]+mermaid::[ \t]*$", re.I)
+_RST_DIRECTIVE = re.compile(
+    r"(?P<indent>[ \t]*)\.\.[ \t]+mermaid::[ \t]*(?P<file>\S(?:.*\S)?)?[ \t]*$", re.I
+)
+# MyST's directive naming its file: ```{mermaid} flow.mmd
+_MYST_FILE = re.compile(r"\{mermaid\}[ \t]+(?P<file>\S(?:.*\S)?)", re.I)
+
+
+def _myst_file(info: str) -> str | None:
+    """The file a MyST fence's directive draws (```{mermaid} flow.mmd), if it names one."""
+    found = _MYST_FILE.match(info.strip())
+    return found["file"] if found else None
+
+
+def _beside(filename: str | None, file: str) -> str:
+    """A file a page names, as a path from where volley runs: beside the page."""
+    folder = os.path.dirname(filename or "")
+    return os.path.join(folder, file) if folder and not os.path.isabs(file) else file
+
+
 # Where a directive is shown rather than run: a literal block (a paragraph ending `::`, not a
 # directive's own `::`) or a directive that shows code.
 _RST_ANY_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
@@ -433,7 +474,9 @@ def _directive_blocks(page: list[str], inside: set[int], markdown: bool) -> list
             end += 1
         while end > index + 1 and not page[end - 1].strip():
             end -= 1
-        blocks.append(FencedBlock(index + 1, tuple(page[index + 1 : end]), directive=True))
+        blocks.append(
+            FencedBlock(index + 1, tuple(page[index + 1 : end]), directive=True, file=found["file"])
+        )
     return blocks
 
 
@@ -503,6 +546,20 @@ def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diag
         "this Mermaid diagram is not a sequenceDiagram; it was left out",
         filename=filename,
         line=at + 1,
+        column=_first_column(shown),
+        source_line=shown,
+        severity="warning",
+    )
+
+
+def _named_file(block: FencedBlock, page: list[str], filename: str | None) -> Diagnostic:
+    """The warning for a directive that draws a file of its own, at the directive's line."""
+    shown = page[block.start - 1]
+    return Diagnostic(
+        f"this directive draws {block.file}, a file of its own, which volley imports on its "
+        f"own (volley import {_beside(filename, str(block.file))})",
+        filename=filename,
+        line=block.start,
         column=_first_column(shown),
         source_line=shown,
         severity="warning",
