@@ -1465,6 +1465,8 @@ def test_mermaids_lines_pasted_without_their_header_are_told_what_volleys_arrow_
         "participant Client\nClient ->> API: POST\n",
         "Client->>API: POST\nAPI-->>Client: ok\n",
         "%% a note\nClient->API: POST\n",
+        # saved from swimlanes.io under Mermaid's header: swimlanes.io's ->> is volley's
+        "// sequenceDiagram\nparticipant A\nA->>B: hi\nif: webhook\n  B -> A: event\nend\n",
     ):
         assert lint(parse(own), own) == [], own
 

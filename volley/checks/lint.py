@@ -418,6 +418,13 @@ _MERMAID_LINE = re.compile(
     r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)",
     re.M,
 )
+# … and lines only swimlanes.io writes so, whose `->>` is volley's (an open head): a block word
+# or `title`/`order` with its colon, a note without `over`, a divider
+_SWIMLANES_ONLY_LINE = re.compile(
+    r"^[ \t]*(?:(?:if|else|group|loop|opt|par|title|order)[ \t]*:"
+    r"|note(?![ \t]+(?:over|left|right)\b)[^:\n]*:|(?:\.\.\.|--|[=_-])[ \t]*:)",
+    re.M | re.I,
+)
 _GLUED_OPEN_HEAD = re.compile(r"\S(?:--?>>|<<--?)[+-]?\S")  # `Client->>API`, `A-->>-B`
 
 
@@ -427,11 +434,12 @@ def _mermaid_arrow_warnings(
     """A `->>` in Mermaid's lines, pasted without their `sequenceDiagram` line: Mermaid's
     `->>` is its plain arrow, volley's `->`, where volley (as swimlanes.io) draws `->>` with
     an open, asynchronous head. Said once, where the diagram reads as Mermaid: the arrows
-    glued to the names, as Mermaid writes them, and a line only Mermaid writes so."""
+    glued to the names, as Mermaid writes them, a line only Mermaid writes so, and none only
+    swimlanes.io writes so (text saved from swimlanes.io under Mermaid's header)."""
     opened = [
         message for message in diagram.messages() if ">>" in message.arrow or "<<" in message.arrow
     ]
-    if not opened or _MERMAID_LINE.search(source) is None:
+    if not opened or _MERMAID_LINE.search(source) is None or _SWIMLANES_ONLY_LINE.search(source):
         return
     lines = [(message, source_line(message.line) or "") for message in opened]
     if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
