@@ -391,6 +391,22 @@ def test_command_line_import_of_a_capture_bigger_than_a_diagram(tmp_path):
     assert "… 5,996,000 more characters cut (6,000,000 in all)\n" in done.stdout
 
 
+def test_a_diagram_written_larger_than_render_reads_says_so(tmp_path: Path) -> None:
+    """`--max-body 0` kept a 6 MB body whole: `volley render` then refused the file it wrote
+    (over its 5 MB default) with no word of it at import."""
+    capture = json.loads((CASES / "successful_log.har").read_text())
+    capture["log"]["entries"][1]["response"]["content"]["text"] = "x" * 5_100_000
+    source = tmp_path / "big.har"
+    source.write_text(json.dumps(capture))
+    written = tmp_path / "big.volley"
+    argv = [sys.executable, "-m", "volley", "import", str(source), "--max-body", "0", "--no-redact"]
+    done = subprocess.run([*argv, "-o", str(written)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    size = written.stat().st_size
+    assert f"warning: {size:,} bytes written, over the 5,000,000 volley render reads" in done.stderr
+    assert f"--max-input-bytes {size}" in done.stderr
+
+
 def test_a_name_that_names_no_lane_is_a_warning():
     """`--name exmple.com=Website` (a host misspelt) used to change nothing in silence."""
     text = (CASES / "successful_log.har").read_text()

@@ -122,6 +122,24 @@ class _Teller:
         return redact_said(said, self._again)
 
 
+def _over_render_limit(target: str, text: str) -> None:
+    """A warning for a diagram written larger than `volley render` reads by default (bodies
+    kept whole with --max-body 0): it would be refused there, with no word of why here."""
+    from volley.limits import Limits
+
+    size, most = len(text.encode("utf-8")), Limits().input_bytes
+    if size > most:
+        report(
+            Diagnostic(
+                f"{size:,} bytes written, over the {most:,} volley render reads by default",
+                filename=target,
+                severity="warning",
+                hint=f"render it with --max-input-bytes {size}, or import with --max-body to "
+                "cut long bodies",
+            )
+        )
+
+
 @click.command(
     "import",
     epilog="""\b
@@ -261,5 +279,6 @@ def import_command(
             report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
             sys.exit(1)
         say(f"wrote {target}")
+        _over_render_limit(target, item.text)
     if failed:
         sys.exit(1)
