@@ -493,6 +493,18 @@ def test_autonumber_stop_and_resume_number_as_plantuml_does() -> None:
     ]  # fmt: skip
 
 
+def test_an_autonumber_formats_colour_is_no_place_for_a_digit() -> None:
+    """`<font color=#FF0000>[000]`: the colour's `#` was read as the number's place."""
+    source = uml(
+        'autonumber "<font color=#FF0000>[000]"', "A -> B : hello",
+        'autonumber 1000 "<color:#00aa00><b>Step #,##0"', "A -> B : again",
+        'autonumber "#,##0"', "A -> B : plain",
+    )  # fmt: skip
+    labels = [m.label for m in parse(imported(source)).messages()]
+    assert labels == ["\\[001\\] hello", "**Step 1,000** again", "plain"]
+    assert [m.number for m in parse(imported(source)).messages()] == [None, None, 1]
+
+
 def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws_them():
     """plantuml.com's example: `** %autonumber% **` in a note is the number, in bold."""
     source = uml(

@@ -463,6 +463,10 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
         "    indented words",
         "end note",
         "note over B",
+        "Steps:",
+        "  the client sends its token",
+        "end note",
+        "note over B",
         "return {",
         "    hasDuplicateId: Boolean,",
         "    count = 1",
@@ -486,11 +490,12 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
         'PUT /parties\n```json\n{\n    "party": {\n        "id": "42"\n    }\n}\n```'
     )
     assert found[1] == "flat words<br>indented words"  # prose: its lines, broken as drawn
+    assert found[2] == "Steps:<br>the client sends its token"  # sentences under a heading too
     # data with bare keys, and lines laid out as data, keep their indentation too
-    assert found[2] == "```\nreturn {\n    hasDuplicateId: Boolean,\n    count = 1\n}\n```"
-    assert found[3] == "```\nheader\n  source: payerDFSP\nfile dir:\n    /tmp/agent/files\n```"
+    assert found[3] == "```\nreturn {\n    hasDuplicateId: Boolean,\n    count = 1\n}\n```"
+    assert found[4] == "```\nheader\n  source: payerDFSP\nfile dir:\n    /tmp/agent/files\n```"
     # a star in a string is the string's: the data, not quite JSON, is still data
-    assert found[4] == '```\n{\n  "state": "**WAITING**",\n  "id": 1,\n}\n```'
+    assert found[5] == '```\n{\n  "state": "**WAITING**",\n  "id": 1,\n}\n```'
     assert (
         "// PlantUML: indented data in a note (volley keeps its indentation in a code "
         "block)" in imported(source)

@@ -1606,12 +1606,15 @@ def _data_spans(rows: list[str]) -> list[tuple[int, int]]:
 
 def _laid_out(rows: list[str]) -> bool:
     """A note of plain lines laid out as data, some indented two columns or more under the
-    others (`header` over `  source: payerDFSP`, a path under `file dir:`): its layout is what
-    it says, and volley's note text would run it flush. (Indented words are prose.)"""
+    others, each of those a `key: value` or one word (`header` over `  source: payerDFSP`, a
+    path under `file dir:`): its layout is what it says, and volley's note text would run it
+    flush. (Indented words are prose: `Steps:` over sentences.)"""
     kept = _dedented(rows)
     text = "\n".join(kept)
+    indented = [row for row in kept if row[:2] == "  " and row.strip()]
     return (
-        re.search(r"^  +\S", text, re.M) is not None
+        bool(indented)
+        and all(_DATA_KEY.match(row) or " " not in row.strip() for row in indented)
         and any(_DATA_KEY.match(row) or row.endswith(":") for row in kept)
         and not _CREOLE_STYLES.search(text)
     )
@@ -1673,8 +1676,9 @@ def _code_block(rows: list[str]) -> list[str]:
 # PlantUML formats a number as Java's DecimalFormat does: `0` a digit always written, `#` one
 # written when there is one, `'.'` quoted words; around them, words and Creole (`"<b>[000]"`
 # writes [001], `"<b>0'.'"` 1.)
-_DIGITS = re.compile(r"#*0?")
-_PLACES = re.compile(r"'[^']*'|(?P<places>[#0]+)")
+_DIGITS = re.compile(r"[#,]*0?")
+# (a tag's `#` is a colour's, `<font color=#FF0000>`, and a quoted one is a word)
+_PLACES = re.compile(r"<[^>]*>|'[^']*'|(?P<places>[#0](?:[#0,]*[#0])?)")
 _QUOTED = re.compile(r"'([^']*)'")
 _TAGS = re.compile(r"<[^>]*>")
 
@@ -1686,7 +1690,8 @@ def _numbered(shown: str, number: int) -> str:
         before, digits, after = shown, str(number), ""
     else:
         before, after = shown[: places.start()], shown[places.end() :]
-        digits = str(number).zfill(places["places"].count("0"))
+        zeros = places["places"].count("0")
+        digits = f"{number:0{zeros},}" if "," in places["places"] else str(number).zfill(zeros)
     return _markup(f"{_unquoted(before)}{digits}{_unquoted(after)}")
 
 
