@@ -334,6 +334,26 @@ def test_a_servers_own_call_during_a_call_is_no_reply() -> None:
     assert pairs("A -> B: order\nB -> A: webhook\nB --> A: 201") == [(1, 3)]
     assert pairs("A -> B: order\nB -> A: 201") == [(1, 2)]  # all solid: the next one back
     assert pairs("A -> B: q\nB -> A: call back\nin: Event\n  k: v") == []  # a request
+    # a dashed arrow between two others leaves these solid replies theirs
+    solid = "Browser -> API: GET\nAPI -> DB: SELECT\nDB -> API: rows\nAPI -> Browser: 200\n"
+    assert pairs(solid + "API --> Audit: viewed\n") == [(1, 4), (2, 3)]
+    # a dashed reply with its body under in:, and a notification drawn without its body
+    assert pairs("A -> B: POST\nB --> A: 201\nin: Response\n  id: 7") == [(1, 2)]
+    assert pairs("C -> S: spawn\nS -->> C: notifications/progress\nS --> C: done") == [(1, 3)]
+
+
+def test_an_error_with_a_null_id_answers_the_call_that_could_not_be_read() -> None:
+    """JSON-RPC answers what it cannot read with an error whose id is null: it took the
+    first call waiting (tools/call, id 1), whose own result then went to the `[]`."""
+    source = "".join(
+        [
+            rpc("C", "->", "S", '{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}'),
+            "C -> S: (empty batch)\nin: Request\n```json\n[]\n```\n",
+            rpc("S", "-->", "C", '{"jsonrpc": "2.0", "id": null, "error": {"code": -32600}}'),
+            rpc("S", "-->", "C", '{"jsonrpc": "2.0", "id": 1, "result": {}}'),
+        ]
+    )
+    assert pairs(source) == [(1, 4), (2, 3)]
 
 
 def test_flow_and_screen_reader_label() -> None:

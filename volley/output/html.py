@@ -24,6 +24,7 @@ for a page that includes them once for all its fragments.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -261,15 +262,18 @@ def _pair_replies(
     index in document order from 1, (its reply, the request it answers).
 
     `flows` are (from, to, two-way) in document order. A reply is a later message going back
-    between the same two that can answer: not a request by what it carries (a JSON-RPC call,
-    an `in:` body alone), and, in a diagram that draws arrows dashed, a dashed one (a server's
-    own solid call back is no reply). It answers the JSON-RPC call of its id, where it and the
-    calls waiting have ids; otherwise the first still waiting (as HTTP/1.1 answers in order:
-    in `A→B, A→B, B→A, B→A` the first reply answers the first request). A JSON-RPC
-    notification waits for nothing; self messages and two-way arrows pair with nothing. One
-    pass with a queue per direction, so a long diagram costs no more than a short one.
+    between the same two that can answer: a JSON-RPC reply; not a JSON-RPC call; a dashed
+    arrow; or a solid one where no dashed arrow goes that way between them (a server's own
+    solid call back, where its replies are dashed, is no reply), unless it carries only an
+    `in:` body (a call of its own). It answers the JSON-RPC call of its id, where it has one;
+    otherwise the first still waiting (as HTTP/1.1 answers in order: in `A→B, A→B, B→A, B→A`
+    the first reply answers the first request). A JSON-RPC notification waits for nothing;
+    self messages and two-way arrows pair with nothing. One pass with a queue per direction,
+    so a long diagram costs no more than a short one.
     """
-    dashed = any(message.style.line == "dashed" for message in messages)
+    dashed_ways = {
+        flow[:2] for message, flow in zip(messages, flows, strict=True) if _dashed(message)
+    }
     pairs: dict[int, tuple[int | None, int | None]] = {}
     waiting: dict[tuple[str, str], deque[tuple[int, str | None]]] = defaultdict(deque)
     for index, (message, (sender, receiver, both)) in enumerate(
@@ -283,8 +287,13 @@ def _pair_replies(
         asked = waiting[(receiver, sender)]
         answers = kind == "reply" or (
             kind is None
-            and not (message.request is not None and message.response is None)
-            and (not dashed or message.style.line == "dashed")
+            and (
+                _dashed(message)
+                or (
+                    (sender, receiver) not in dashed_ways
+                    and not (message.request is not None and message.response is None)
+                )
+            )
         )
         request = _answered(asked, rpc_id) if answers else None
         if request is not None:
@@ -295,24 +304,29 @@ def _pair_replies(
     return pairs
 
 
+def _dashed(message: Message) -> bool:
+    return message.style.line == "dashed"
+
+
 def _answered(asked: deque[tuple[int, str | None]], rpc_id: str | None) -> int | None:
-    """The waiting request a reply answers, taken from the queue: the one of its JSON-RPC id,
-    or the first waiting where ids cannot tell; none where they say none is."""
+    """The waiting request a reply answers, taken from the queue: the first waiting, for a
+    reply without a JSON-RPC id; else the call of its id, or a call whose id could not be read
+    (what an error with a null id answers); none where there is neither."""
     if not asked:
         return None
-    if rpc_id is not None:
+    if rpc_id is None:
+        return asked.popleft()[0]
+    for wanted in (rpc_id, None):
         for k, (index, asked_id) in enumerate(asked):
-            if asked_id == rpc_id:
+            if asked_id == wanted:
                 del asked[k]
                 return index
-        if all(asked_id is not None for _, asked_id in asked):
-            return None
-    return asked.popleft()[0]
+    return None
 
 
 def _rpc_role(message: Message) -> tuple[str | None, str | None]:
     """What a JSON-RPC message carried says it is ("request", "notification", "reply" or
-    None when it carries none), and its id."""
+    None when it carries none), and its id; a message named for a notification is one."""
     for payload in (message.request, message.response):
         if payload is None or '"jsonrpc"' not in payload.body:
             continue
@@ -327,7 +341,14 @@ def _rpc_role(message: Message) -> tuple[str | None, str | None]:
             return ("request" if rpc_id is not None else "notification"), rpc_id
         if "result" in body or "error" in body:
             return "reply", rpc_id
+    if _NOTIFICATION_LABEL.match(message.label):  # drawn without its body
+        return "notification", None
     return None, None
+
+
+# A message named for a notification of MCP or LSP (`notifications/progress`, `$/progress`),
+# which answers nothing and waits for nothing
+_NOTIFICATION_LABEL = re.compile(r"[`*_]*(?:notifications/|\$/)\S")
 
 
 def _span_json(span: Span) -> dict[str, Any]:
