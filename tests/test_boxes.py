@@ -447,3 +447,24 @@ def test_a_badge_or_marker_does_not_sit_across_a_bands_edge() -> None:
     for message in lay.messages:
         for mark in (m for m in (message.badge, message.marker) if m is not None):
             assert not mark.box.x - 2.9 < edge < mark.box.right + 2.9, message
+
+
+def test_a_mark_moved_off_a_bands_edge_is_not_moved_onto_a_lane_it_crosses() -> None:
+    """`D -->- B` across C, whose bar is open: the move off the band's edge put the label on
+    C's bar (a fuzzed diagram found it); the row goes the other way, clear of both."""
+    source = (
+        "autonumber\nparticipant A\nparticipant B\nbox: G2\n  participant C\n"
+        "  participant D\nend\nB -> C:\nB ->> B: token words token with\n"
+        "A -> A: with fetch words with longer\nin: Request\n  a: 1\n"
+        "A -> B: label words hi token hi\nin: Request\n  a: 1\n"
+        "C ->+ C: zz token x\\nsecond line\nD -->- B: label\nin: Request\n  a: 1\n"
+    )
+    lay = layout_diagram(volley.parse(source))
+    [band] = lay.bands
+    c = next(p for p in lay.participants if p.name == "C")
+    message = lay.messages[5]
+    assert message.label is not None and message.badge is not None and message.marker is not None
+    for box in (message.badge.box, message.marker.box):
+        assert not box.x - 2.9 < band.box.x < box.right + 2.9, box
+    for box in (message.badge.box, message.marker.box, message.label.box):
+        assert box.right < c.x - 5 or box.x > c.x + 5, box  # (a label crosses an edge: halo)

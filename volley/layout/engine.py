@@ -772,7 +772,9 @@ class _Engine:
             lo, hi = sorted((xs[i], xs[j]))
             between = (lo + C.LABEL_PAD_X + self._bars_right(min(i, j)), hi - C.LABEL_PAD_X)
             boxes = [mark.box for mark in (badge, marker) if mark is not None]
-            shift = self._off_band_edges(boxes, x0, row.width, between)
+            words = label.box if label is not None else None
+            lanes = range(min(i, j) + 1, max(i, j))  # the lanes the arrow crosses
+            shift = self._off_band_edges(boxes, words, x0, row.width, between, lanes)
             if shift:
                 label, badge, marker = self._place_row(message, row, x0 + shift, top, centre)
         arrow_y = top + row.height + C.LABEL_ARROW_GAP
@@ -844,13 +846,21 @@ class _Engine:
         return bars[-1].box.right if toward > 0 else bars[0].box.x
 
     def _off_band_edges(
-        self, marks: list[Rect], x0: float, width: float, room: tuple[float, float]
+        self,
+        marks: list[Rect],
+        words: Rect | None,
+        x0: float,
+        width: float,
+        room: tuple[float, float],
+        crossed_lanes: range,
     ) -> float:
         """How far to move a label's row so that no badge or marker sits across a box band's
         edge (the edge would pin it, run into it from above and out below): the least move
-        that clears every edge and keeps the row in its room; none where there is none."""
+        that clears every edge, keeps the marks and the label's `words` off the lifelines and
+        bars of the lanes the arrow crosses, and keeps the row in its room; none where there
+        is none."""
         edges = [
-            edge
+            (edge, edge)
             for _, first, last, _ in self.bands
             for edge in (
                 self.xs[first] - self.reach_left[first],
@@ -858,32 +868,37 @@ class _Engine:
             )
             if room[0] < edge < room[1]
         ]
+        lanes = [
+            (self.xs[k] - C.ACTIVATION_WIDTH / 2, self.xs[k] + max(self._bars_right(k), 0.5))
+            for k in crossed_lanes
+        ]
+        gap = C.BAND_EDGE_CLEARANCE
 
-        def crossed(move: float) -> bool:
+        def crossed(move: float, boxes: list[Rect], obstacles: list[tuple[float, float]]) -> bool:
+            near = gap - 0.01  # a move that clears by `gap` exactly clears
             return any(
-                mark.x + move - C.BAND_EDGE_CLEARANCE
-                < edge
-                < mark.right + move + C.BAND_EDGE_CLEARANCE
-                for mark in marks
-                for edge in edges
+                box.x + move - near < right and left < box.right + move + near
+                for box in boxes
+                for left, right in obstacles
             )
 
-        if not crossed(0.0):
+        if not crossed(0.0, marks, edges):
             return 0.0
         moves = sorted(
             (
                 move
                 for mark in marks
-                for edge in edges
-                for move in (
-                    edge + C.BAND_EDGE_CLEARANCE - mark.x,
-                    edge - C.BAND_EDGE_CLEARANCE - mark.right,
-                )
+                for left, right in edges + lanes
+                for move in (right + gap - mark.x, left - gap - mark.right)
             ),
             key=abs,
         )
         fits = (m for m in moves if room[0] <= x0 + m and x0 + m + width <= room[1])
-        return next((m for m in fits if not crossed(m)), 0.0)
+        held = [*marks, *([words] if words is not None else [])]
+        return next(
+            (m for m in fits if not crossed(m, marks, edges) and not crossed(m, held, lanes)),
+            0.0,
+        )
 
     def _place_row(self, message: Message, row: _Row, x0: float, top: float, centre: bool):
         """Badge, label and marker side by side: the badge level with the label's first line,
