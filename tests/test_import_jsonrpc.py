@@ -317,6 +317,8 @@ def test_a_line_of_json_lines_that_is_not_json_is_kept_as_logged():
         ("s.jsonl", 2, "warning"),
         ("s.jsonl", 4, "warning"),
     ]
+    assert warnings[0].message.startswith("the text before this line's message is not JSON")
+    assert warnings[1].message.startswith("this message is not JSON")
     with pytest.raises(VolleyError) as caught:  # mostly not JSON: no JSON Lines log
         read_jsonrpc('{"jsonrpc":"2.0","id":1,"method":"a"}\nhello\nworld\n', None, "x.jsonl")
     assert (caught.value.line, caught.value.message) == (

@@ -639,6 +639,7 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
         # not `participant A -- as …`: a name does not end in a shaft
         ("A --: y\n", 3, '"--" is a shaft with no head and no participant after it'),
         ("Service-: q\n", 8, '"-" is a shaft with no head and no participant after it'),
+        ("A ==: y\n", 3, '"==" is a shaft with no head and no participant after it'),
     ],
 )
 def test_the_error_says_what_was_expected_where_it_was_expected(text, column, said):

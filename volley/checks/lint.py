@@ -439,10 +439,13 @@ def _mermaid_arrow_warnings(
     opened = [
         message for message in diagram.messages() if ">>" in message.arrow or "<<" in message.arrow
     ]
-    if not opened or _MERMAID_LINE.search(source) is None or _SWIMLANES_ONLY_LINE.search(source):
+    if not opened or _MERMAID_LINE.search(source) is None:
         return
     lines = [(message, source_line(message.line) or "") for message in opened]
     if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
+        return
+    written = "\n".join(_outside_bodies(diagram, source))  # what a body holds is its own
+    if _MERMAID_LINE.search(written) is None or _SWIMLANES_ONLY_LINE.search(written):
         return
     first, shown = lines[0]
     at = _GLUED_OPEN_HEAD.search(shown)
@@ -653,6 +656,18 @@ def _spaced_bold_warnings(
 # label's wrapping with `wrap:` or `nowrap:` before its words
 _MERMAID_ENTITY = re.compile(r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
 _MERMAID_WRAP = re.compile(r"(?:no)?wrap:")
+
+
+def _outside_bodies(diagram: Diagram, source: str) -> list[str]:
+    """The diagram's source lines, less those its payloads' bodies are written on."""
+    bodies: set[int] = set()
+    for message in diagram.messages():
+        for payload in (message.request, message.response):
+            if payload is not None:
+                first = payload.body_line or payload.line + 1
+                bodies.update(range(payload.line + 1, first + payload.body.count("\n") + 2))
+    lines = source.split("\n")
+    return [line for number, line in enumerate(lines, 1) if number not in bodies]
 
 
 def _mermaid_text_warnings(

@@ -988,7 +988,7 @@ def _closing(
 # name or a colon follows (`A -> service-x`)
 _OTHER_DIAGRAMS = {"mermaid": "Mermaid", "plantuml": "PlantUML", "puml": "PlantUML"}
 _LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
-_SHAFT_AT_END = re.compile(r"(?<=\S)[ \t]*(--?|=)$")  # `A --: y`
+_SHAFT_AT_END = re.compile(r"(?<=[^\s=-])[ \t]*(--?|==?)$")  # `A --: y`, `A ==: y`
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
