@@ -200,6 +200,10 @@ FOUND = [
 ]  # fmt: skip
 
 QUIET = [
+    # values made to be read in a diagram: cut short, or words naming what they stand for
+    'device_token: "abc123...",',
+    '[{token: "fcm-token-1", platform: "android"}]',
+    '{"session": "session-token-2", "api_key": "test_api_key"}',
     # a command's option that names a secret rather than holds one
     "gcloud secrets versions access latest --secret my-db-password",
     "gh auth login --with-token < token.txt && run it with --token then retry",

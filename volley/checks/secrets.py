@@ -152,6 +152,9 @@ _EXAMPLE = re.compile(
     # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
     r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
     r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
+    # lower-case words naming what the value stands for, a small number after: fcm-token-1,
+    # test_api_key, session-token-2 (one made to be read in a diagram, not a credential)
+    r"|(?:[a-z]+[_\-])*(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*(?:[_\-]?[0-9]{1,3})?"
     r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
 )
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
@@ -486,8 +489,9 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             if match.group(2) == ":" and not value and _folded(below):
                 indent = len(below) - len(below.lstrip(" \t"))
                 value, start = below.rstrip()[indent:], offset + len(line) + 1 + indent
-            if value[:1] in "\"'" and len(value) > 1 and value[-1] == value[0]:
-                value = value[1:-1]
+            quoted = value.rstrip(",;")  # `device_token: "abc123...",` in a JS object
+            if quoted[:1] in "\"'" and len(quoted) > 1 and quoted[-1] == quoted[0]:
+                value = quoted[1:-1]
                 start += 1
             if match.group(2) == ":" and value.startswith("[") and _strength(match.group(1)):
                 # a header's values as a list (`set-cookie: ['a=1; HttpOnly', 'b=2']`)
