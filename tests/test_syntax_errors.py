@@ -943,3 +943,13 @@ def test_a_mermaid_fence_pasted_into_a_volley_file_says_to_import_it() -> None:
     (error,) = info.value.errors
     assert error.message == "a ```mermaid block is a Mermaid diagram, not volley's text"
     assert error.hint is not None and "volley import" in error.hint
+
+
+def test_mermaids_par_over_is_one_error_that_says_par() -> None:
+    """Its `and` and `end` were two errors more: it is read on as the `par:` it means."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("par_over both\nA->>B: x\nand other\nB->>C: y\nend\n", "f.volley")
+    (error,) = info.value.errors
+    assert (error.line, error.column) == (1, 1)
+    assert error.message == '"par_over" is not a volley keyword'
+    assert error.hint is not None and 'write "par: both"' in error.hint

@@ -607,7 +607,7 @@ class _Explainer:
                     hint=hint,
                 )
             bare = word.rstrip(":;")
-            if bare.isalpha() and bare.lower() not in VOLLEY_WORDS:  # `elif`, `accDescr {`
+            if (bare.isalpha() or bare.lower() == "par_over") and bare.lower() not in VOLLEY_WORDS:
                 return self.error(
                     f'"{bare}" is not a volley keyword', line, text.index(word) + 1, hint=hint
                 )
@@ -715,6 +715,13 @@ class _Explainer:
             )
         if lowered.startswith("end"):
             return '"end" closes a block on a line of its own', None
+        if lowered.rstrip(":") == "par_over":  # Mermaid's branches drawn over each other
+            # read on as the par it means, so its `and` and `end` are the block's
+            words = stripped[len(word) :].lstrip(" \t:").strip()
+            return (
+                'Mermaid\'s "par_over" is volley\'s "par:" (volley draws its branches one under '
+                'another): write "par: ' + (words or "…") + '"'
+            ), f"{indent}par: {words}".rstrip()
         if lowered.rstrip(":") == "acctitle":  # Mermaid's title for screen readers
             # not read on as a title: the diagram may have its own title: line as well
             words = stripped[len(word) :].lstrip(" \t:").strip() or "…"
