@@ -1299,6 +1299,18 @@ def test_an_xray_trace_is_a_call_for_each_segment_and_each_calling_subsegment():
     assert rows(called)["aws.resource_names"] == '["scorekeep-user"]'
 
 
+def test_xray_segments_as_put_trace_segments_sends_them_are_the_same_trace():
+    """The daemon's (and the collector's exporter's) PutTraceSegments request holds each
+    segment as a JSON string under `TraceSegmentDocuments`: "cannot tell what format"."""
+    text = (CASES / "xray-batch-get-traces.json").read_text(encoding="utf-8")
+    documents = [
+        segment["Document"] for each in json.loads(text)["Traces"] for segment in each["Segments"]
+    ]
+    uploaded = json.dumps({"TraceSegmentDocuments": documents})
+    assert detect(uploaded) is IMPORTERS["trace"]
+    assert arrows(import_trace(uploaded)) == arrows(trace("xray-batch-get-traces.json"))
+
+
 def test_xray_segments_as_an_sdk_sends_them_to_the_daemon_with_a_fault():
     """An SDK sends the daemon a header line, then a segment a line; a remote subsegment that
     failed says why on its reply, from its cause."""

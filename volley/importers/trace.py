@@ -214,6 +214,7 @@ def detect(text: str) -> int:
         or '"trace_id"' in head  # an X-Ray segment
         or '"Traces"' in head  # X-Ray's batch-get-traces
         or '"Segments"' in head  # X-Ray's segments of one trace
+        or '"TraceSegmentDocuments"' in head  # X-Ray's PutTraceSegments request
         or '"resourceLogs"' in head  # OTLP's other signals, to say they hold no spans
         or '"resourceMetrics"' in head
     ):

@@ -9,7 +9,9 @@ So a segment is a SERVER span of its service, a calling subsegment a CLIENT span
 service called) and any other subsegment an INTERNAL span.
 
 Read: the output of `aws xray batch-get-traces` (`{"Traces": [{"Segments": [{"Document":
-"…"}]}]}`) or one trace of it, `{"Segments": […]}`, a segment document alone or a list of them,
+"…"}]}]}`) or one trace of it, `{"Segments": […]}`, the request the daemon or the OpenTelemetry
+collector's exporter sends to PutTraceSegments (`{"TraceSegmentDocuments": ["…"]}`), a segment
+document alone or a list of them,
 and what an SDK sends the X-Ray daemon (a `{"format": "json", "version": 1}` header line, then a
 segment a line, or a long segment's subsegments one by one, `"type": "subsegment"`).
 """
@@ -108,6 +110,8 @@ def _segments(document: Any) -> list[dict[str, Any]]:
         return _segments(document["Traces"])
     if isinstance(document.get("Segments"), list):
         return _segments(document["Segments"])
+    if isinstance(document.get("TraceSegmentDocuments"), list):  # PutTraceSegments' request
+        return _segments([{"Document": each} for each in document["TraceSegmentDocuments"]])
     written = document.get("Document")
     if isinstance(written, str):  # the API gives each segment as a JSON string
         try:
