@@ -109,6 +109,19 @@ def test_a_page_is_one_self_contained_file(reference_text: str) -> None:
     assert "@import" not in page_text and "url(" not in page_text
 
 
+def test_a_sites_math_leaves_the_diagram_alone() -> None:
+    """Sphinx loads MathJax by default: `pay $$5 + tax$$ now` was drawn "pay now". MathJax
+    skips what is inside its ignore classes (versions 2 and 3 name them differently)."""
+    from volley.docs.fences import static_figure
+
+    fragment = render("Shop -> Bank: pay $$5 + tax$$ now", format="html", fragment=True)
+    root = re.search(r'<div class="(volley-diagram[^"]*)"', fragment)
+    assert root is not None and {"tex2jax_ignore", "mathjax_ignore"} <= set(root[1].split())
+    static = static_figure("<svg/>", "light", "")
+    assert 'class="volley-diagram volley-static tex2jax_ignore mathjax_ignore"' in static
+    assert "$$5 + tax$$" in fragment
+
+
 def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
     page = Page(html(reference_text))
     numbers = [attrs["data-message"] for _, attrs in page.elements if "data-message" in attrs]

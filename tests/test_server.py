@@ -94,7 +94,8 @@ def test_render_html_page_and_fragment(client: Client) -> None:
     assert page.status_code == 200
     assert page.text.lstrip().lower().startswith("<!doctype html")
     fragment = client.post("/render?format=html&fragment=1&assets=0", content=SMALL)
-    assert fragment.text.lstrip().startswith('<div class="volley-diagram"')
+    root = '<div class="volley-diagram tex2jax_ignore mathjax_ignore"'
+    assert fragment.text.lstrip().startswith(root)
     assert "<style>" not in fragment.text and "<script>" not in fragment.text
     with_assets = client.post("/render?format=html&fragment=1", content=SMALL)
     assert "<script>" in with_assets.text

@@ -24,6 +24,9 @@ from .test_secrets import LIVE  # noqa: E402
 
 SITES = Path(__file__).parent / "sites" / "sphinx"
 
+# a static diagram's wrapper, as a page holds it
+STATIC = 'class="volley-diagram volley-static tex2jax_ignore mathjax_ignore"'
+
 
 def sphinx_build(site: str, builder: str, out: Path, *flags: str) -> subprocess.CompletedProcess:
     """Build a copy of the site (so the checkout stays clean) with the real command."""
@@ -56,7 +59,7 @@ def broken(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
 def test_rst_directive_draws_a_clickable_diagram_named_for_deep_links(html):
     page = (html / "index.html").read_text()
     assert page.count('class="volley-diagram') == 2  # and the static one below it
-    assert page.count('class="volley-diagram volley-static"') == 1
+    assert page.count(STATIC) == 1
     assert 'id="login"' in page  # the :name: option is the id prefix
     assert "POST /login" in page
 
@@ -66,7 +69,8 @@ def test_a_file_diagram_with_interactive_false_is_a_static_picture(html):
     reads (as MkDocs has it), so that it follows a site's own light/dark switch; no script."""
     page = (html / "index.html").read_text()
     static = re.search(
-        r'<div class="volley-diagram volley-static" data-theme="dark" role="figure"'
+        r'<div class="volley-diagram volley-static tex2jax_ignore mathjax_ignore"'
+        r' data-theme="dark" role="figure"'
         r' aria-label="Checkout"[^>]*>(<svg.*?</svg>\n?)</div>',
         page,
         re.S,
@@ -361,7 +365,8 @@ def test_appendix_lines_caps_each_body_in_rst_and_myst(tmp_path):
     assert "25 more lines not shown (5 of 30)" in page
     assert listed(page, "line05") and not listed(page, "line06") and not listed(page, "line30")
     static = re.search(
-        r'<div class="volley-diagram volley-static"[^>]*>(<svg.*?</svg>\n?)</div>',
+        r'<div class="volley-diagram volley-static tex2jax_ignore mathjax_ignore"'
+        r"[^>]*>(<svg.*?</svg>\n?)</div>",
         (tmp_path / "out" / "markdown.html").read_text(),
         re.S,
     )
@@ -522,7 +527,7 @@ def test_an_epub_has_its_diagrams_inline_and_no_second_copy(tmp_path):
     out = tmp_path / "epub"
     assert ".svg" not in (out / "content.opf").read_text()
     page = (out / "index.xhtml").read_text()
-    assert page.count('class="volley-diagram volley-static"') == 2 and "<script" not in page
+    assert page.count(STATIC) == 2 and "<script" not in page
     assert "volley.css" not in page  # nothing it does not hold
 
 

@@ -203,7 +203,7 @@ def test_a_docs_page_points_at_the_block_holding_a_broken_link(caplog):
         box = converter().convert(page)
     assert "(the diagram in the link on line 4):2:10: error:" in box  # the box says the same
     good = converter().convert(f"```volley\n{WELCOME}\n```\n")
-    assert 'class="volley-diagram"' in good
+    assert 'class="volley-diagram tex2jax_ignore mathjax_ignore"' in good
 
 
 def test_sphinx_draws_a_link_and_points_at_it_when_its_diagram_is_broken(tmp_path: Path):

@@ -521,9 +521,14 @@ def static_figure(svg: str, theme: str, label: str | None = None) -> str:
     shown = html.escape(theme, quote=True)
     named = f' role="figure" aria-label="{html.escape(label, quote=True)}"' if label else ""
     return (
-        f'<div class="volley-diagram volley-static" data-theme="{shown}"{named}'
+        f'<div class="volley-diagram volley-static {_NO_MATH}" data-theme="{shown}"{named}'
         f' style="overflow-x:auto;text-align:center">{svg}</div>'
     )
+
+
+# MathJax's classes (versions 2 and 3) for what it leaves alone: a site's math would read a
+# label's `$$5 + tax$$` as a formula and take the words out of the picture
+_NO_MATH = "tex2jax_ignore mathjax_ignore"
 
 
 def page_assets(interactive: bool) -> tuple[str, str]:
