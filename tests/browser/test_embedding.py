@@ -128,6 +128,36 @@ def test_a_dark_fragment_on_a_light_page_stands_on_its_own_ground(open_page) -> 
     assert red + green + blue < 200 and dark_hint != dark_ground
 
 
+# Jupyter's (JupyterLab's and the classic notebook's) rules for tables in an output
+JUPYTER_TABLES = (
+    "<style>.jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:#fff}"
+    ".jp-RenderedHTMLCommon tbody tr:hover{background:#e0e0e0}"
+    ".jp-RenderedHTMLCommon td,.jp-RenderedHTMLCommon th{color:rgba(0,0,0,.87);"
+    "text-align:right}</style>"
+)
+
+
+def test_a_hosts_table_rules_do_not_colour_the_panels_table(open_page) -> None:
+    """A dark diagram in a light notebook: Jupyter's zebra rows stood white under the dark
+    theme's pale keys, and its cell colour made a value black on navy."""
+    dark = render(OTHER, format="html", fragment=True, theme="dark", id_prefix="dark")
+    page = open_page(
+        host_page(f'<div class="jp-RenderedHTMLCommon">{dark}</div>', head=JUPYTER_TABLES)
+    )
+    page.click('.vl-canvas [data-message="2"]')
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('.vl-panel .vl-table tbody tr')]
+            .filter(row => !row.closest('.vl-section'))
+            .map(row => [getComputedStyle(row).backgroundColor,
+                         getComputedStyle(row.querySelector('td')).color])"""
+    )
+    assert cells
+    for ground, ink in cells:
+        assert ground != "rgb(255, 255, 255)" and ink != "rgba(0, 0, 0, 0.87)", (ground, ink)
+        red, green, blue = (int(c) for c in ground[4:-1].split(", ")[:3])
+        assert red + green + blue < 200  # the dark panel's own rows
+
+
 def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:
     first = render(reference_text, format="html", fragment=True, id_prefix="mcp")
     second = render(OTHER, format="html", fragment=True, id_prefix="users")
