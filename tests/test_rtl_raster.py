@@ -119,6 +119,18 @@ def test_a_full_stop_after_a_styled_arabic_stretch_ends_the_line():
     assert max(runs, key=runs.get).strip() == "."
 
 
+def test_a_mark_ending_a_right_to_left_word_stays_on_its_letter():
+    """`قُلْ **هُوَ** أَحَدٌ`: the mark ending the last word was cut off as a piece of its own
+    (signs after the last letter), drawn as a box in PNG and apart from its word in SVG."""
+    for label, last in (("قُلْ **هُوَ** أَحَدٌ", "أَحَدٌ"), ("**שָׁלוֹם** לְךָ", "לְךָ")):
+        svg = volley.render(f"A -> B: {label}\n")
+        drawn = re.search(r'<text class="label[^>]*>(.*?)</text>', svg, re.S)[1]
+        found = re.findall(r"<tspan[^>]*>([^<]*)<", drawn)
+        pieces = [html.unescape(t).strip(" \u2068\u2069") for t in found]  # less its isolates
+        assert last in pieces, pieces
+        assert all(any(unicodedata.category(c)[0] == "L" for c in p) for p in pieces if p)
+
+
 def test_brackets_and_numbers_in_arabic_read_as_in_a_browser(monkeypatch):
     # The number keeps its digits' order; the brackets, turned round, are drawn mirrored.
     assert _drawn_label("مرحبا (42)", monkeypatch) == "(42) \ufe8e\ufe92\ufea3\ufeae\ufee3"

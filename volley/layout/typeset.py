@@ -529,7 +529,8 @@ def one_way_pieces(text: str) -> list[str]:
     for index, ch in enumerate(text):
         kind = unicodedata.bidirectional(ch)
         if kind in ("NSM", "BN") and neutral is None:
-            continue  # a mark or joiner on the letter before it
+            words_end = index + 1  # a mark or joiner on the letter before it: a word's end
+            continue
         if kind == "EN" and last == "L":
             kind = "L"
         if kind in ("L", "R", "AL", "AN", "EN", "NSM"):
