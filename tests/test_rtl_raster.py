@@ -324,3 +324,25 @@ def test_a_right_aligned_arabic_line_ends_where_the_browser_ends_it() -> None:
         if image.getpixel((x, y)) < 100
     ]
     assert abs(max(inked) - end) <= 2
+
+
+@pytest.mark.skipif(
+    not font_fallback.family_for("\u0710"), reason="needs a font with Syriac letters"
+)
+def test_a_right_aligned_syriac_line_is_placed_by_its_joined_width() -> None:
+    """Syriac joined is narrower than its letters apart: the line was placed by cairo's width
+    of the letters and drawn as its shaped outlines, so it ran out of its note to the left."""
+    source = "participant A\nparticipant B\nnote A: ܐܢܐ ܟܬܒܬ ܗܕܐ ܟܬܒܐ ܒܠܫܢܐ ܣܘܪܝܝܐ\n"
+    diagram = volley.parse(source)
+    svg = render_svg(layout(diagram), diagram, id_prefix="v", raster=True)
+    end = float(re.search(r'class="note-text[^>]*x="([0-9.]+)"[^>]*text-anchor="end"', svg)[1])
+    note = re.search(r'class="paper[^"]*" d="M([0-9.]+) ([0-9.]+)', svg)
+    left, top = float(note[1]), int(float(note[2]))
+    image = Image.open(io.BytesIO(volley.render(source, format="png"))).convert("L")
+    inked = [
+        x
+        for x in range(0, image.width)
+        for y in range(top + 8, top + 30)
+        if image.getpixel((x, y)) < 100
+    ]
+    assert min(inked) > left and abs(max(inked) - end) <= 3

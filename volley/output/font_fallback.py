@@ -293,19 +293,28 @@ def _reaches_forward(family: str | None, mark: str) -> bool:
 
 
 def _anchored_by_its_pieces(
-    opening: str, pieces: list[tuple[str | None, str]], measure: _Measure | None
+    opening: str,
+    pieces: list[tuple[str | None, str]],
+    measure: _Measure | None,
+    glyphs: list[Glyphs],
 ) -> str:
     """The opening tag of a line of several pieces that is drawn from its middle or end (a
     right-to-left line, from the point it is aligned on), moved to where it starts instead.
 
     cairosvg anchors a text by its first piece alone, so the rest would spill past the point.
-    The pieces are measured as cairo draws them, each in its own font (`measure`): the layout's
+    The pieces are measured as they are drawn, each in its own font (`measure`), a shaped one
+    by its outlines' advance (Syriac joined is narrower than its letters apart): the layout's
     widths are the bundled ones, which a fallback font's glyphs (Arabic's, say) do not keep to."""
     anchored = _ANCHORED.search(opening)
     x = _X.search(opening)
     if anchored is None or x is None or measure is None:
         return opening
-    width = sum(measure.width(family, piece) for family, piece in pieces)
+    width = sum(
+        shaped.advance(measure.size)
+        if isinstance(shaped, Outlines)
+        else measure.width(family, piece)
+        for (family, piece), shaped in zip(pieces, glyphs, strict=True)
+    )
     start = float(x[1]) - (width if anchored[1] == "end" else width / 2)
     return _X.sub(f' x="{num(start)}"', _ANCHORED.sub("", opening), count=1)
 
@@ -415,15 +424,14 @@ def _leaf(match: re.Match[str], *, element: str, drawings: list[str]) -> str:
         f for f, piece in pieces if (bold or italic) and _lacks(f, piece, bold, italic)
     )
     measure = _Measure(float(size[1]), bold, italic, base, plain) if size else None
-    opening = _anchored_by_its_pieces(opening, pieces, measure)
+    glyphs = [_glyphs(family, piece, measure) for family, piece in written] if measure else []
+    opening = _anchored_by_its_pieces(opening, pieces, measure, glyphs)
     x, y = _X.search(opening), _Y.search(opening)
     fill = _FILL.search(opening) or _FILL.search(element)
     inner = None
-    if x and y and measure and fill:
-        glyphs = [_glyphs(family, piece, measure) for family, piece in written]
-        if any(shaped is not None for shaped in glyphs):
-            start, baseline = float(x[1]), float(y[1])
-            inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings, plain)
+    if x and y and measure and fill and any(shaped is not None for shaped in glyphs):
+        start, baseline = float(x[1]), float(y[1])
+        inner = _from_glyphs(pieces, glyphs, start, baseline, measure, fill[1], drawings, plain)
     if inner is None:
         inner = "".join(_piece(family, piece, plain=family in plain) for family, piece in pieces)
     return f"{opening}{inner}{closing}"
