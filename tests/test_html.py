@@ -122,6 +122,21 @@ def test_a_sites_math_leaves_the_diagram_alone() -> None:
     assert "$$5 + tax$$" in fragment
 
 
+def test_a_body_that_turns_text_round_is_shown_with_its_escapes() -> None:
+    """A right-to-left override in a body showed `"\u202eAdmin"` as "nimdA" in the panel, and
+    a header's words backwards: the panel shows the override as its escape, as the picture
+    does in a label."""
+    source = (
+        'A -> B: login\nin: Request\n```json\n{"user": "\\u202eAdmin"}\n```\n'
+        "out: Response\n```http\nHTTP/1.1 200 OK\nX-Role: \u202egnirts desrever\n```\n"
+    )
+    [view] = message_views(parse(source))
+    asked, answered = view.payloads
+    assert [(row.key, row.value) for row in asked.table.rows] == [("user", "\\u202eAdmin")]
+    assert "\u202e" not in answered.body and "X-Role: \\u202egnirts" in answered.body
+    assert ("X-Role", "\\u202egnirts desrever") in [(r.key, r.value) for r in answered.table.rows]
+
+
 def test_every_message_is_a_hook_in_document_order(reference_text: str) -> None:
     page = Page(html(reference_text))
     numbers = [attrs["data-message"] for _, attrs in page.elements if "data-message" in attrs]

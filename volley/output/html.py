@@ -27,7 +27,7 @@ import json
 import re
 from collections import defaultdict, deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, Literal
 
@@ -242,9 +242,14 @@ def _flow(message: Message, diagram: Diagram) -> tuple[str, str, bool]:
 
 
 def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
-    body = clean_text(payload.body)
+    body = _unturned(clean_text(payload.body))
     lang = clean_text(payload.lang) if payload.lang else None
     table = body_table(body, lang)
+    if any(_TURNING.search(row.key + row.value) for row in table.rows):  # JSON's `\u202e`
+        rows = [
+            replace(row, key=_unturned(row.key), value=_unturned(row.value)) for row in table.rows
+        ]
+        table = replace(table, rows=rows)
     return PayloadView(
         direction=direction,
         label=clean_text(payload.label) or ("Request" if direction == "in" else "Response"),
@@ -253,6 +258,16 @@ def _payload_view(direction: Direction, payload: Payload) -> PayloadView:
         table=table,
         colour=colouring(lang, table.source),
     )
+
+
+# The characters that turn the text after them round (an override, an embedding, an isolate):
+# in a body they would show `"‮Admin"` as "nimdA" and a header's words backwards, so the panel
+# shows them as their escapes, as the picture shows them in labels
+_TURNING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _unturned(text: str) -> str:
+    return _TURNING.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
 
 
 def _pair_replies(
