@@ -335,6 +335,26 @@ def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
     assert problem.filename.endswith("login.volley") and problem.line == 2
 
 
+def test_a_block_of_snippets_lines_is_noted_not_failed(tmp_path):
+    """`--8<-- "flow.volley"` in a ```volley block is how a Material site shares a diagram's
+    file: MkDocs draws it, but `volley check --markdown` failed the page (and CI with it)."""
+    from volley.docs.readme import check_markdown
+
+    page = tmp_path / "index.md"
+    page.write_text(
+        '# Page\n\n```volley\n--8<-- "flow.volley"\n```\n\n```volley\nA -> B: hi\n```\n',
+        encoding="utf-8",
+    )
+    said: list = []
+    assert check_markdown(page, report=said.append) == 0
+    (note,) = said
+    assert (note.severity, note.line) == ("note", 3)
+    assert "flow.volley, which pymdownx.snippets puts in" in note.message
+    assert note.hint == "check the file itself: volley check flow.volley"
+    page.write_text("```volley\n--8<-- x\nA -> B: hi\n```\n", encoding="utf-8")
+    assert check_markdown(page, report=said.append) == 1  # not snippets' lines alone
+
+
 def test_a_fence_that_names_a_file_takes_options_after_it(tmp_path):
     """```volley flows/login.volley theme=dark read the path as an unknown option and wrote
     an empty picture for the README to show."""

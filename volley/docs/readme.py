@@ -412,7 +412,7 @@ def render_markdown(
     options = _options(options)
     markdown = Path(path)
     shown = str(markdown)
-    found, diagrams = _checked_blocks(markdown, options, report)
+    found, diagrams, included = _checked_blocks(markdown, options, report)
     assign_names(found.blocks, [d.title if d else None for d in diagrams], shown)
 
     folder = markdown.parent / FOLDER
@@ -463,7 +463,7 @@ def render_markdown(
 
     if not check and changes:
         _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
-    failed = len(found.problems) + diagrams.count(None)
+    failed = len(found.problems) + diagrams.count(None) - included
     if failed:
         what = counted(failed, "diagram has", "diagrams have") + " errors"
         left = "it is left as it was" if failed == 1 else "they are left as they were"
@@ -507,8 +507,8 @@ def check_markdown(
 ) -> int:
     """Check every ```volley block of a Markdown file, reporting what is wrong (at its line
     in the file); the number of blocks that have errors. Nothing is rendered or written."""
-    found, diagrams = _checked_blocks(Path(path), _options(options), report)
-    return len(found.problems) + diagrams.count(None)
+    found, diagrams, included = _checked_blocks(Path(path), _options(options), report)
+    return len(found.problems) + diagrams.count(None) - included
 
 
 def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
@@ -552,9 +552,10 @@ def _options(options: Options | dict[str, Any] | None) -> Options:
 
 def _checked_blocks(
     markdown: Path, options: Options, report: Report | None
-) -> tuple[Scan, list[Diagram | None]]:
-    """The file's blocks, each parsed and checked (None where it has errors), every problem
-    and warning reported at its line in the Markdown file."""
+) -> tuple[Scan, list[Diagram | None], int]:
+    """The file's blocks, each parsed and checked (None where it has errors, or where its lines
+    are a file pymdownx.snippets puts in: how many of those comes third), every problem and
+    warning reported at its line in the Markdown file."""
     from volley import api
 
     report = report or (lambda _d: None)
@@ -572,6 +573,7 @@ def _checked_blocks(
     if not found.blocks:
         _point_to_the_importer(text, shown, report)
     diagrams: list[Diagram | None] = []
+    included = 0
     for block in found.blocks:
         at_fence = _at_fence(shown, block, found.lines)
         try:
@@ -598,6 +600,22 @@ def _checked_blocks(
                 report(at_fence(exc.diagnostic, block.file))
                 diagrams.append(None)
                 continue
+        if _SNIPPET_LINES.fullmatch(source.strip()):  # its lines come from pymdownx.snippets
+            named = ", ".join(_SNIPPET_FILE.findall(source))
+            report(
+                at_fence(
+                    Diagnostic(
+                        f"this ```volley block's lines are {named}, which pymdownx.snippets "
+                        "puts in when the site is built: not checked or drawn here",
+                        severity="note",
+                        hint="check the file itself: volley check " + named.split(", ")[0],
+                    ),
+                    None,
+                )
+            )
+            diagrams.append(None)
+            included += 1
+            continue
         try:
             checked = api.check(
                 source, filename=filename, limits=options.limits, redact=block.options.redact
@@ -610,7 +628,13 @@ def _checked_blocks(
             report(_shifted(warning, filename, offset))
         # as drawn: its title names the picture's file and ids, and is the image's alt text
         diagrams.append(api.masked(checked, redact=block.options.redact))
-    return found, diagrams
+    return found, diagrams, included
+
+
+# A block made of pymdownx.snippets' lines (`--8<-- "flow.volley"`), which put a file's lines
+# in its place when MkDocs builds the page
+_SNIPPET_FILE = re.compile(r'^[ \t]*-{1,}8<-{1,}[ \t]+["\']([^"\'\n]+)["\']', re.M)
+_SNIPPET_LINES = re.compile(r'(?:[ \t]*-{1,}8<-{1,}[ \t]+["\'][^"\'\n]+["\'][ \t]*(?:\n|$))+')
 
 
 def _refused(path: Path, page: Path) -> str | None:
