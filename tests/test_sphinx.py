@@ -117,6 +117,10 @@ def test_broken_diagrams_are_warnings_with_file_and_line(broken):
     # An embedded file's mistake points into the file, and says which page embeds it.
     assert re.search(r"flows/bad\.volley:2: WARNING: volley: .*\(embedded at index\.rst:19\)", log)
     assert re.search(r'index\.rst:23: ERROR: .*\n.*option: "theme"; value: \'neon\'', log)
+    # an `.. include::`d part's mistake is at the part's own line, and those after it at the
+    # page's (they were at the lines of the page with the part written into it)
+    assert re.search(r"flows/part\.txt:6: WARNING: volley: \"~>\"", log), log
+    assert re.search(r"index\.rst:34: WARNING: volley: \"~>\"", log), log
 
 
 def test_broken_diagrams_show_the_error_in_their_place(broken):

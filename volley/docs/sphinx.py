@@ -281,6 +281,15 @@ class VolleyDirective(SphinxDirective):
             return self._first_line + (1 if api.in_link(diagnostic) else diagnostic.line)
         return self.lineno
 
+    def _written_at(self, line: int) -> tuple[str, int]:
+        """The file and line a line of the page's input was written at: an `.. include::`d
+        file's own, as docutils keeps them (the page's, for MyST, which keeps no such map)."""
+        if not _from_myst(self.state):
+            source, written = self.state_machine.get_source_and_line(line)
+            if source and written:
+                return source, written
+        return str(self.env.doc2path(self.env.docname)), line
+
     def _report(self, diagnostic: Diagnostic, shown_file: str | None, fence_line: int) -> None:
         """A Sphinx warning at the page line, or at the embedded file's line."""
         details = diagnostic.format().split("\n")[1:]
@@ -292,7 +301,7 @@ class VolleyDirective(SphinxDirective):
             if diagnostic.line and not in_file:
                 where = f" (line {diagnostic.line} of the diagram in its link){where}"
         else:
-            location = (self.env.docname, self._content_line(diagnostic))
+            location = "{}:{}".format(*self._written_at(self._content_line(diagnostic)))
             where = (
                 f" (line {diagnostic.line} of the diagram{in_its_link(diagnostic)})"
                 if diagnostic.line
@@ -322,7 +331,8 @@ class VolleyDirective(SphinxDirective):
         if written:
             location = Location(page, fence_line, written)
         else:
-            location = Location(page, self._first_line)
+            source, line = self._written_at(self._first_line)
+            location = Location(os.path.basename(source), line)
         problem = Problem(first, location)
         node = volley_error(html=error_box(problem), text=problem.shown().format())
         self.set_source_info(node)
