@@ -877,3 +877,23 @@ def test_fail_on_error_counts_each_build_on_its_own(tmp_path):
     plugin = config.plugins["volley"]
     plugin.failed_pages = {"gone.md": 1}  # as a build stopped before its end leaves them
     build_site(config)  # no PluginError: this build's pages are all fine
+
+
+def test_a_diagram_after_a_snippet_is_at_its_own_line(tmp_path):
+    """pymdownx.snippets puts a file's lines into the page before superfences reads it: a
+    diagram below an included part was reported lines below the end of the page, and one
+    that came in with the part at a line of the page that does not hold it."""
+    part = "Intro\n\n```volley\nA -> B: ok\nA ~> B: in the part\n```\n"
+    page = '# Page\n\n--8<-- "part.md"\n\n```volley\nC ~> D: on line 6\n```\n'
+    config = (  # the base path as mkdocs reads it: from the folder it runs in
+        "plugins:\n  - volley\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        f"      base_path: [{tmp_path / 'snippets' / 'snippets'}]\n      check_paths: true\n"
+    )
+    site = write_site(tmp_path / "snippets", config, {"index.md": page})
+    (site / "snippets").mkdir()
+    (site / "snippets" / "part.md").write_text(part, encoding="utf-8")
+    result = build(site, strict=False)
+    assert result.returncode == 0, result.stderr
+    assert "Doc file 'index.md', line 6 (line 1 of the diagram)" in result.stderr
+    # the part's own diagram has no line of the page
+    assert "Doc file 'index.md' (line 2 of the diagram)" in result.stderr

@@ -211,6 +211,10 @@ class _Page:
     lines: list[str] | None = None  # the lines superfences is scanning, for locating fences
     fences: list[tuple[int, list[str]]] = field(default_factory=list)  # (index, stripped body)
     used: set[int] = field(default_factory=set)
+    # the fences of the page as written, where another preprocessor (pymdownx.snippets) put
+    # lines into what superfences scans, and those of them placed
+    written: list[tuple[int, list[str]]] | None = None
+    written_used: set[int] = field(default_factory=set)
     given: set[str] = field(default_factory=set)  # the id prefixes its diagrams have
     named: set[str] = field(default_factory=set)  # the prefixes a fence's name asked for
     # the names the page's fences ask for (`name="login"`), found before any is drawn: a
@@ -248,6 +252,8 @@ class DiagramSite:
         self.report = report or _default_report
         self.page: str | None = None  # the page being converted, as the log names it
         self.line_offset = 0  # lines before the Markdown the converter sees (front matter)
+        # the page's lines as written, before a preprocessor put others in (the plugin sets it)
+        self.written_lines: list[str] | None = None
         # The site links the stylesheet and script as files (the MkDocs plugin does): pages
         # then carry none of their own.
         self.linked_assets = False
@@ -435,7 +441,17 @@ class DiagramSite:
             return 0
         index = (same or free)[0]
         page.used.add(index)
-        return index + 1 + self.line_offset
+        if self.written_lines is None or len(lines) == len(self.written_lines):
+            return index + 1 + self.line_offset
+        # lines were put in (pymdownx.snippets): the fence's line is its line as written, and a
+        # fence that came in with them has none of the page's
+        if page.written is None:
+            page.written = _fence_bodies(self.written_lines)
+        written = [i for i, body in page.written if body == wanted and i not in page.written_used]
+        if not written:
+            return 0
+        page.written_used.add(written[0])
+        return written[0] + 1 + self.line_offset
 
 
 def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:

@@ -278,6 +278,7 @@ class VolleyPlugin(BasePlugin[VolleyConfig]):
         self.page_errors = []
         self.site.page = page.file.src_uri
         self.site.line_offset = _front_matter_lines(page, markdown)
+        self.site.written_lines = self.page_lines  # the page before snippets puts lines in
         quoted, self.fence_lines = quote_fence_options(markdown)
         return quoted
 
