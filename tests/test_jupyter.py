@@ -65,6 +65,8 @@ def test_a_parsed_diagram_displays_itself_once_the_extension_is_loaded(executed)
     data = result(executed[2])
     assert "parsed" in data["text/html"] and 'class="volley-diagram' in data["text/html"]
     assert data["image/svg+xml"].startswith("<svg")
+    # the text the notebook keeps beside it names it (it was the model's whole repr)
+    assert data["text/plain"].startswith("<volley diagram") and len(data["text/plain"]) < 100
 
 
 def test_show_renders_text_and_prints_its_warnings(executed):

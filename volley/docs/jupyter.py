@@ -143,3 +143,7 @@ def load_ipython_extension(ipython: Any) -> None:
     formatters = ipython.display_formatter.formatters
     formatters["text/html"].for_type(Diagram, lambda d: NotebookDiagram(d)._repr_html_())
     formatters["image/svg+xml"].for_type(Diagram, lambda d: NotebookDiagram(d)._repr_svg_())
+    # and the text a notebook keeps beside them: which diagram, not its whole model
+    formatters["text/plain"].for_type(
+        Diagram, lambda d, printer, _cycle: printer.text(repr(NotebookDiagram(d)))
+    )
