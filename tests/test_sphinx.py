@@ -7,6 +7,7 @@ clicking an arrow opens its panel.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -99,6 +100,15 @@ def test_css_and_js_once_per_page_with_diagrams_and_none_elsewhere(html):
     # The viewer's own files (read afresh: this process may hold an older copy in its cache).
     assert "__volleyViewer" in (html / "_static" / "volley.js").read_text()
     assert ".volley-diagram" in (html / "_static" / "volley.css").read_text()
+
+
+def test_the_search_finds_the_labels_not_the_note_for_readers_without_scripts(html):
+    """Every page with a clickable diagram gave the search the note's words ("arrows carry
+    requests and responses: turn on JavaScript")."""
+    index = (html / "searchindex.js").read_text()
+    terms = json.loads(index[index.index("(") + 1 : index.rindex(")")])["terms"]
+    assert "login" in terms  # a label's word (POST /login)
+    assert not {"turn", "click", "carri"} & set(terms)
 
 
 def test_code_blocks_in_volley_are_highlighted_by_its_lexer(html):

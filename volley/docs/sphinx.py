@@ -414,7 +414,13 @@ class DrawDiagrams(SphinxPostTransform):
         start = html.index('<template class="vl-data"')
         end = html.index("</template>", start) + len("</template>")
         page = volley_page(classes=["volley"])
-        page += nodes.raw("", html[:start], format="html")
+        # the note for readers without scripts is the same on every page: no search words
+        note = html.find("<noscript", 0, start)
+        after = html.index("</noscript>", note) + len("</noscript>") if note >= 0 else 0
+        if note >= 0:
+            page += nodes.raw("", html[:note], format="html")
+            page += nodes.raw("", html[note:after], format="html", classes=["no-search"])
+        page += nodes.raw("", html[after:start], format="html")
         page += volley_data(html=html[start:end], classes=["no-search"])
         page += nodes.raw("", html[end:], format="html")
         return page
