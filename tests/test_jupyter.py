@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
@@ -180,3 +182,14 @@ def test_a_redacted_diagrams_text_output_holds_its_title_masked():
     source = f"title: Rotate {key}\nA -> B: hi\n"
     assert repr(show(source, redact=True)) == "<volley diagram 'Rotate <redacted>': 1 message>"
     assert key in repr(show(source))
+
+
+def test_the_same_diagram_shown_twice_in_a_kernel_has_ids_of_its_own() -> None:
+    """Two cells drawing one diagram gave a page of the notebook the same ids twice: a deep
+    link (`#…-message-1`) opened the first. A named one keeps its name."""
+    text = "A -> B: the same in two cells\n"
+    first, second = show(text)._repr_html_(), show(text)._repr_html_()
+    ids = [re.search(r'id="([^"]+)-svg"', html)[1] for html in (first, second)]
+    assert ids[1] == f"{ids[0]}-2"
+    named = show(text, name="login")._repr_html_()
+    assert 'id="login-svg"' in named and 'id="login-svg"' in show(text, name="login")._repr_html_()

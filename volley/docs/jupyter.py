@@ -31,6 +31,10 @@ from volley.options import BODIES, THEMES, OptionError, Options
 __all__ = ["NotebookDiagram", "load_ipython_extension", "show"]
 
 
+# How many times this kernel has shown each unnamed diagram's viewer, by its content's prefix
+_SHOWN: dict[str, int] = {}
+
+
 @dataclass(frozen=True, repr=False)
 class NotebookDiagram:
     """A diagram and how to draw it, displayed by IPython through its `_repr_*_` methods."""
@@ -53,7 +57,7 @@ class NotebookDiagram:
         count = len(self.diagram.messages())
         return f"<volley diagram{title}: {count} message{'s' if count != 1 else ''}>"
 
-    def _options(self, fmt: str, *, fragment: bool = False) -> Options:
+    def _options(self, fmt: str, *, fragment: bool = False, prefix: str | None = None) -> Options:
         return Options(
             format=fmt,
             fragment=fragment,
@@ -61,11 +65,20 @@ class NotebookDiagram:
             bodies=self.bodies,
             appendix_lines=self.appendix_lines,
             redact=self.redact,
-            id_prefix=self.name,
+            id_prefix=prefix or self.name,
         )
 
     def _repr_html_(self) -> str:
-        return str(api.render(self.diagram, options=self._options("html", fragment=True)))
+        """The clickable viewer; a diagram with no name shown again in this kernel (in another
+        cell, or the same one run again) takes `-2`, `-3` … after its ids, which a page of
+        the notebook's outputs would otherwise hold twice (a deep link opened the first)."""
+        prefix = None
+        if self.name is None:
+            content = api.default_id_prefix(api.masked(self.diagram, redact=self.redact))
+            _SHOWN[content] = _SHOWN.get(content, 0) + 1
+            prefix = content if _SHOWN[content] == 1 else f"{content}-{_SHOWN[content]}"
+        options = self._options("html", fragment=True, prefix=prefix)
+        return str(api.render(self.diagram, options=options))
 
     def _repr_svg_(self) -> str:
         return str(api.render(self.diagram, options=self._options("svg")))
