@@ -368,6 +368,9 @@ def test_a_servers_own_call_during_a_call_is_no_reply() -> None:
     # a dashed reply with its body under in:, and a notification drawn without its body
     assert pairs("A -> B: POST\nB --> A: 201\nin: Response\n  id: 7") == [(1, 2)]
     assert pairs("C -> S: spawn\nS -->> C: notifications/progress\nS --> C: done") == [(1, 3)]
+    # a dashed arrow that answers nothing waits for no reply: the next call is not its answer
+    events = "A -> B: GET /a\nB --> A: 200\nB --> A: event\nA -> B: POST /b\nB --> A: 201\n"
+    assert pairs(events) == [(1, 2), (4, 5)]
 
 
 def test_an_error_with_a_null_id_answers_the_call_that_could_not_be_read() -> None:

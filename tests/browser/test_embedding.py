@@ -156,6 +156,12 @@ def test_a_hosts_table_rules_do_not_colour_the_panels_table(open_page) -> None:
         assert ground != "rgb(255, 255, 255)" and ink != "rgba(0, 0, 0, 0.87)", (ground, ink)
         red, green, blue = (int(c) for c in ground[4:-1].split(", ")[:3])
         assert red + green + blue < 200  # the dark panel's own rows
+    # and a value keeps the colour of its kind (a number's is not a string's)
+    kinds = page.evaluate(
+        """() => Object.fromEntries(['vl-k-number', 'vl-k-string'].map(kind =>
+            [kind, getComputedStyle(document.querySelector('.vl-panel td.' + kind)).color]))"""
+    )
+    assert kinds["vl-k-number"] != kinds["vl-k-string"], kinds
 
 
 def test_a_fragment_deep_link_names_its_diagram(open_page, reference_text: str) -> None:

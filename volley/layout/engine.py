@@ -856,9 +856,9 @@ class _Engine:
     ) -> float:
         """How far to move a label's row so that no badge or marker sits across a box band's
         edge (the edge would pin it, run into it from above and out below): the least move
-        that clears every edge, keeps the marks and the label's `words` off the lifelines and
-        bars of the lanes the arrow crosses, and keeps the row in its room; none where there
-        is none."""
+        that clears every edge, keeps the marks off the lifelines and open bars of the lanes
+        the arrow crosses and the label's `words` off those bars (a label crosses lifelines
+        as any long one does), and keeps the row in its room; none where there is none."""
         edges = [
             (edge, edge)
             for _, first, last, _ in self.bands
@@ -868,10 +868,13 @@ class _Engine:
             )
             if room[0] < edge < room[1]
         ]
-        lanes = [
-            (self.xs[k] - C.ACTIVATION_WIDTH / 2, self.xs[k] + max(self._bars_right(k), 0.5))
-            for k in crossed_lanes
+        bars = [
+            (min(bar.box.x for bar in open_now), max(bar.box.right for bar in open_now))
+            for open_now in (self.open_bars[k] for k in crossed_lanes)
+            if open_now
         ]
+        half = C.ACTIVATION_WIDTH / 2
+        lifelines = [(self.xs[k] - half, self.xs[k] + half) for k in crossed_lanes]
         gap = C.BAND_EDGE_CLEARANCE
 
         def crossed(move: float, boxes: list[Rect], obstacles: list[tuple[float, float]]) -> bool:
@@ -884,19 +887,25 @@ class _Engine:
 
         if not crossed(0.0, marks, edges):
             return 0.0
+        held = [*marks, *([words] if words is not None else [])]
         moves = sorted(
             (
                 move
-                for mark in marks
-                for left, right in edges + lanes
-                for move in (right + gap - mark.x, left - gap - mark.right)
+                for box in held
+                for left, right in edges + lifelines + bars
+                for move in (right + gap - box.x, left - gap - box.right)
             ),
             key=abs,
         )
         fits = (m for m in moves if room[0] <= x0 + m and x0 + m + width <= room[1])
-        held = [*marks, *([words] if words is not None else [])]
+        marks_keep_off = edges + lifelines + bars
         return next(
-            (m for m in fits if not crossed(m, marks, edges) and not crossed(m, held, lanes)),
+            (
+                m
+                for m in fits
+                if not crossed(m, marks, marks_keep_off)
+                and (words is None or not crossed(m, [words], bars))
+            ),
             0.0,
         )
 

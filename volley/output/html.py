@@ -280,7 +280,8 @@ def _pair_replies(
     between the same two that can answer: a JSON-RPC reply; not a JSON-RPC call; a dashed
     arrow; or a solid one where no dashed arrow goes that way between them (a server's own
     solid call back, where its replies are dashed, is no reply), unless it carries only an
-    `in:` body (a call of its own). It answers the JSON-RPC call of its id, where it has one;
+    `in:` body (a call of its own). A dashed arrow that answers nothing waits for no reply.
+    It answers the JSON-RPC call of its id, where it has one;
     otherwise the first still waiting (as HTTP/1.1 answers in order: in `A→B, A→B, B→A, B→A`
     the first reply answers the first request). A JSON-RPC notification waits for nothing;
     self messages and two-way arrows pair with nothing. One pass with a queue per direction,
@@ -314,7 +315,9 @@ def _pair_replies(
         if request is not None:
             pairs[request] = (index, None)  # a message waiting has answered none
             pairs[index] = (None, request)
-        elif kind != "reply":
+        elif kind == "request" or (kind is None and not _dashed(message)):
+            # a call waits for its reply; a dashed arrow is one (an event, an answer to what
+            # the diagram does not show), which waits for none
             waiting[(sender, receiver)].append((index, rpc_id))
     return pairs
 
