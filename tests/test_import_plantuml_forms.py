@@ -484,6 +484,11 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
         '  "id": 1,',
         "}",
         "end note",
+        "note over A",
+        "Condition:",
+        "    isActive = 1",
+        "    [endpointTypeId = <type>]",
+        "end note",
     )
     found = notes(source)
     assert found[0] == (
@@ -496,6 +501,8 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
     assert found[4] == "```\nheader\n  source: payerDFSP\nfile dir:\n    /tmp/agent/files\n```"
     # a star in a string is the string's: the data, not quite JSON, is still data
     assert found[5] == '```\n{\n  "state": "**WAITING**",\n  "id": 1,\n}\n```'
+    # a row in brackets is a row of data (Mojaloop's `[endpointTypeId = <type>]`)
+    assert found[6] == "```\nCondition:\n    isActive = 1\n    [endpointTypeId = <type>]\n```"
     assert (
         "// PlantUML: indented data in a note (volley keeps its indentation in a code "
         "block)" in imported(source)

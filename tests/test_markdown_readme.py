@@ -353,6 +353,17 @@ def test_a_block_of_snippets_lines_is_noted_not_failed(tmp_path):
     assert note.hint == "check the file itself: volley check flow.volley"
     page.write_text("```volley\n--8<-- x\nA -> B: hi\n```\n", encoding="utf-8")
     assert check_markdown(page, report=said.append) == 1  # not snippets' lines alone
+    # the block form, and a file's lines taken by number
+    said.clear()
+    page.write_text(
+        '```volley\n--8<--\nflows/a.volley\n--8<--\n```\n\n```volley\n--8<-- "b.volley:3:8"\n```\n',
+        encoding="utf-8",
+    )
+    assert check_markdown(page, report=said.append) == 0
+    assert [note.hint for note in said] == [
+        "check the file itself: volley check flows/a.volley",
+        "check the file itself: volley check b.volley",
+    ]
 
 
 def test_a_fence_that_names_a_file_takes_options_after_it(tmp_path):

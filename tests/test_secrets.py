@@ -36,6 +36,9 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_X
 # (body, masked): "$V" stands for a live value, "$M" for the mask.
 FOUND = [
     ("Authorization: Bearer $V", "Authorization: Bearer $M"),
+    # words naming a secret, unnumbered and not said to be a sample, may be one
+    ('{"password": "password123", "api_key": "acme-prod-secret-key"}',
+     '{"password": "$M", "api_key": "$M"}'),  # fmt: skip
     # a quoted value in a statement, after any secret name
     ("db.statement: DELETE FROM s WHERE token='$V' OR api_token = \"$V\"",
      "db.statement: DELETE FROM s WHERE token='$M' OR api_token = \"$M\""),  # fmt: skip

@@ -422,7 +422,7 @@ _MERMAID_LINE = re.compile(
 # or `title`/`order` with its colon, a note without `over`, a divider
 _SWIMLANES_ONLY_LINE = re.compile(
     r"^[ \t]*(?:(?:if|else|group|loop|opt|par|title|order)[ \t]*:"
-    r"|note(?![ \t]+(?:over|left|right)\b)[^:\n]*:|(?:\.\.\.|--|[=_-])[ \t]*:)",
+    r"|note\b(?![ \t]+(?:over|left|right)\b)[^:\n]*:|(?:\.\.\.|--|[=_-])[ \t]*:)",
     re.M | re.I,
 )
 _GLUED_OPEN_HEAD = re.compile(r"\S(?:--?>>|<<--?)[+-]?\S")  # `Client->>API`, `A-->>-B`
@@ -665,7 +665,8 @@ def _outside_bodies(diagram: Diagram, source: str) -> list[str]:
         for payload in (message.request, message.response):
             if payload is not None:
                 first = payload.body_line or payload.line + 1
-                bodies.update(range(payload.line + 1, first + payload.body.count("\n") + 2))
+                last = first + payload.body.count("\n") + (payload.form == "fenced")  # its fence
+                bodies.update(range(payload.line + 1, last + 1))
     lines = source.split("\n")
     return [line for number, line in enumerate(lines, 1) if number not in bodies]
 
@@ -722,9 +723,17 @@ def _as_html(entity: re.Match[str]) -> str:
     return f"&#{code};" if code.isdigit() else f"&{code};"
 
 
+# The characters Mermaid's numeric codes stand for in its own diagrams: what its syntax would
+# read otherwise (`#35;` for `#`, `#59;` for `;`, quotes, brackets), and any past ASCII (`#9829;`
+# for ♥). Other small numbers are prose: "close issue #42; then deploy".
+_CODED_ASCII = frozenset(map(ord, "\"#&',:;<>"))
+
+
 def _meant(entity: re.Match[str]) -> str:
     """The character Mermaid's entity writes, or "" for a name HTML does not know."""
     code = entity.group()[1:-1]
+    if code.isdigit() and int(code) < 160 and int(code) not in _CODED_ASCII:
+        return ""
     if code.isdigit():
         meant = html.unescape(f"&#{code};") if int(code) <= 0x10FFFF else ""
         return "" if meant == "\ufffd" else meant  # no character

@@ -152,9 +152,11 @@ _EXAMPLE = re.compile(
     # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
     r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
     r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
-    # lower-case words naming what the value stands for, a small number after: fcm-token-1,
-    # test_api_key, session-token-2 (one made to be read in a diagram, not a credential)
-    r"|(?:[a-z]+[_\-])*(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*(?:[_\-]?[0-9]{1,3})?"
+    # lower-case words naming what the value stands for, numbered (fcm-token-1,
+    # session-token-2) or said to be a sample (test_api_key): made to be read in a diagram
+    r"|(?:[a-z]+[_\-])*(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*[_\-][0-9]{1,3}"
+    r"|(?:test|demo|sample|example|dummy|fake|placeholder)[_\-](?:[a-z]+[_\-])*"
+    r"(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*"
     r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
 )
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")

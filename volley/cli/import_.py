@@ -271,6 +271,7 @@ def import_command(
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":
             show(item.text, nl=False)
+            _over_render_limit(item.name or name, item.text)
             continue
         try:
             make_folder_for(target)  # the folder -o FILE names, made as -o DIR/ is

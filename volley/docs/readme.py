@@ -601,7 +601,9 @@ def _checked_blocks(
                 diagrams.append(None)
                 continue
         if _SNIPPET_LINES.fullmatch(source.strip()):  # its lines come from pymdownx.snippets
-            named = ", ".join(_SNIPPET_FILE.findall(source))
+            named = ", ".join(
+                line or block for line, block in _SNIPPET_FILE.findall(source.strip())
+            )
             report(
                 at_fence(
                     Diagnostic(
@@ -633,8 +635,18 @@ def _checked_blocks(
 
 # A block made of pymdownx.snippets' lines (`--8<-- "flow.volley"`), which put a file's lines
 # in its place when MkDocs builds the page
-_SNIPPET_FILE = re.compile(r'^[ \t]*-{1,}8<-{1,}[ \t]+["\']([^"\'\n]+)["\']', re.M)
-_SNIPPET_LINES = re.compile(r'(?:[ \t]*-{1,}8<-{1,}[ \t]+["\'][^"\'\n]+["\'][ \t]*(?:\n|$))+')
+# in its line form or its block form (`--8<--`, file names, `--8<--`), a file's name
+# perhaps with the lines taken from it (`flow.volley:3:8`)
+_SNIPPET_MARK = r"[ \t]*-+8<-+"
+_SNIPPET_FILE = re.compile(
+    rf'^{_SNIPPET_MARK}[ \t]+["\']([^"\'\n:]+)[^"\'\n]*["\']'  # `--8<-- "flow.volley"`
+    r'|^[ \t]*([^\s"\'-][^:\n]*?)(?::[-\d:]*)?[ \t]*$',
+    re.M,
+)
+_SNIPPET_LINES = re.compile(
+    rf'(?:{_SNIPPET_MARK}[ \t]+["\'][^"\'\n]+["\'][ \t]*(?:\n|$))+'
+    rf"|{_SNIPPET_MARK}[ \t]*\n(?:[ \t]*[^\s-][^\n]*\n)+{_SNIPPET_MARK}[ \t]*"
+)
 
 
 def _refused(path: Path, page: Path) -> str | None:

@@ -1614,7 +1614,9 @@ def _laid_out(rows: list[str]) -> bool:
     indented = [row for row in kept if row[:2] == "  " and row.strip()]
     return (
         bool(indented)
-        and all(_DATA_KEY.match(row) or " " not in row.strip() for row in indented)
+        and all(  # `  isActive = 1`, `  [endpointTypeId = <type>]`, a path
+            _DATA_KEY.match(row.strip().lstrip("[{(")) or " " not in row.strip() for row in indented
+        )
         and any(_DATA_KEY.match(row) or row.endswith(":") for row in kept)
         and not _CREOLE_STYLES.search(text)
     )
@@ -1676,7 +1678,7 @@ def _code_block(rows: list[str]) -> list[str]:
 # PlantUML formats a number as Java's DecimalFormat does: `0` a digit always written, `#` one
 # written when there is one, `'.'` quoted words; around them, words and Creole (`"<b>[000]"`
 # writes [001], `"<b>0'.'"` 1.)
-_DIGITS = re.compile(r"[#,]*0?")
+_DIGITS = re.compile(r"#*0?")  # a format that is the number alone (grouped `#,##0` is not)
 # (a tag's `#` is a colour's, `<font color=#FF0000>`, and a quoted one is a word)
 _PLACES = re.compile(r"<[^>]*>|'[^']*'|(?P<places>[#0](?:[#0,]*[#0])?)")
 _QUOTED = re.compile(r"'([^']*)'")

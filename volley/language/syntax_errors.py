@@ -648,8 +648,12 @@ class _Explainer:
                     f'{written[: bare_shaft.start()]}"',
                     line,
                     start + bare_shaft.start(1) + 1,
-                    hint=f"a message is written `Sender -> Receiver: label`; {_ARROW_PARTS}; "
-                    f'a divider ("{bare_shaft[1]}: label") is a line of its own',
+                    hint=f"a message is written `Sender -> Receiver: label`; {_ARROW_PARTS}"
+                    + (
+                        f'; a divider ("{bare_shaft[1]}: label") is a line of its own'
+                        if bare_shaft[1] in ("-", "--", "=")
+                        else ""
+                    ),
                 )
             lost = _LOST_AT_END.search(written)
             if lost is not None:  # `A -x`: a lost message's arrow, and no name after it
@@ -995,7 +999,7 @@ def _closing(
 # name or a colon follows (`A -> service-x`)
 _OTHER_DIAGRAMS = {"mermaid": "Mermaid", "plantuml": "PlantUML", "puml": "PlantUML"}
 _LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
-_SHAFT_AT_END = re.compile(r"(?<=[^\s=-])[ \t]*(--?|==?)$")  # `A --: y`, `A ==: y`
+_SHAFT_AT_END = re.compile(r"(?<=[^\s=-])[ \t]*(-+|=+)$")  # `A --: y`, `A ==: y`
 # Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
