@@ -373,6 +373,22 @@ def test_a_servers_own_call_during_a_call_is_no_reply() -> None:
     assert pairs(events) == [(1, 2), (4, 5)]
 
 
+def test_each_alternative_answers_the_request_made_before_it() -> None:
+    """`else`'s `404` answered nothing (the `if` branch's `200` had taken the request): each
+    branch of an `if` answers from what waited where the block began, the request keeping
+    its first reply; a `par`'s branches all run, one after another."""
+    source = (
+        "A -> B: GET /order\nif: found\n  B --> A: 200 OK\nelse: missing\n"
+        "  B --> A: 404 Not Found\nend\nA -> B: next\nB --> A: ok\n"
+    )
+    views = message_views(parse(source))
+    assert [(v.index, v.reply, v.request) for v in views] == [
+        (1, 2, None), (2, None, 1), (3, None, 1), (4, 5, None), (5, None, 4),
+    ]  # fmt: skip
+    both = "A -> B: one\nA -> B: two\npar: x\n  B --> A: 1\nand: y\n  B --> A: 2\nend\n"
+    assert pairs(both) == [(1, 3), (2, 4)]
+
+
 def test_an_error_with_a_null_id_answers_the_call_that_could_not_be_read() -> None:
     """JSON-RPC answers what it cannot read with an error whose id is null: it took the
     first call waiting (tools/call, id 1), whose own result then went to the `[]`."""

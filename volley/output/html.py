@@ -29,6 +29,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
+from itertools import count
 from typing import Any, Literal
 
 from jinja2 import Environment
@@ -36,7 +37,7 @@ from markupsafe import Markup
 
 from volley.layout.geometry import Layout
 from volley.layout.typeset import clean_text
-from volley.model import Diagram, Message, Payload, default_id_prefix
+from volley.model import Block, Diagram, Item, Message, Payload, default_id_prefix
 from volley.output.embed import embedded_json_list
 from volley.output.html_theme import theme_css
 from volley.resources import read_text, resource_path, template_environment
@@ -202,7 +203,7 @@ def _views(diagram: Diagram, layout: Layout | None = None) -> Iterator[MessageVi
     reply pairs need only who sends to whom, which is worked out first."""
     messages = diagram.messages()
     flows = [_flow(message, diagram) for message in messages]
-    replies = _pair_replies(messages, flows)
+    replies = _pair_replies(messages, flows, _alternatives(diagram.items))
     markers = {m.number: m.marker.number for m in layout.messages if m.marker} if layout else {}
     numbered = False  # a message before this one is numbered
     for index, (message, flow) in enumerate(zip(messages, flows, strict=True), 1):
@@ -271,7 +272,9 @@ def _unturned(text: str) -> str:
 
 
 def _pair_replies(
-    messages: list[Message], flows: list[tuple[str, str, bool]]
+    messages: list[Message],
+    flows: list[tuple[str, str, bool]],
+    branches: list[tuple[tuple[int, int], ...]] | None = None,
 ) -> dict[int, tuple[int | None, int | None]]:
     """Pair each message with the reply that answers it: for each message in a pair, by its
     index in document order from 1, (its reply, the request it answers).
@@ -286,15 +289,26 @@ def _pair_replies(
     the first reply answers the first request). A JSON-RPC notification waits for nothing;
     self messages and two-way arrows pair with nothing. One pass with a queue per direction,
     so a long diagram costs no more than a short one.
+
+    `branches` are the alternatives each message is in (`_alternatives`): each branch of an
+    `if` starts from what was waiting where the block began, so that `else`'s `500` answers
+    the request that `if`'s `200` answered (the request's own reply is the first).
     """
     dashed_ways = {
         flow[:2] for message, flow in zip(messages, flows, strict=True) if _dashed(message)
     }
     pairs: dict[int, tuple[int | None, int | None]] = {}
     waiting: dict[tuple[str, str], deque[tuple[int, str | None]]] = defaultdict(deque)
+    begun: dict[int, tuple[int, dict[tuple[str, str], deque[tuple[int, str | None]]]]] = {}
     for index, (message, (sender, receiver, both)) in enumerate(
         zip(messages, flows, strict=True), 1
     ):
+        for block, branch in branches[index - 1] if branches else ():
+            if block not in begun:  # what was waiting where the block began
+                begun[block] = (branch, _copied(waiting))
+            elif begun[block][0] != branch:  # another alternative: from there again
+                begun[block] = (branch, begun[block][1])
+                waiting = _copied(begun[block][1])
         if both or sender == receiver:
             continue
         kind, rpc_id = _rpc_role(message)
@@ -313,13 +327,39 @@ def _pair_replies(
         )
         request = _answered(asked, rpc_id) if answers else None
         if request is not None:
-            pairs[request] = (index, None)  # a message waiting has answered none
+            pairs.setdefault(request, (index, None))  # answered waiting for none; first kept
             pairs[index] = (None, request)
         elif kind == "request" or (kind is None and not _dashed(message)):
             # a call waits for its reply; a dashed arrow is one (an event, an answer to what
             # the diagram does not show), which waits for none
             waiting[(sender, receiver)].append((index, rpc_id))
     return pairs
+
+
+def _copied(
+    waiting: dict[tuple[str, str], deque[tuple[int, str | None]]],
+) -> dict[tuple[str, str], deque[tuple[int, str | None]]]:
+    return defaultdict(deque, {way: deque(asked) for way, asked in waiting.items()})
+
+
+def _alternatives(items: list[Item]) -> list[tuple[tuple[int, int], ...]]:
+    """For each message in document order, the alternatives it is in: (block, branch) for
+    each `if` or `critical` around it, blocks numbered as they begin."""
+    found: list[tuple[tuple[int, int], ...]] = []
+    blocks = count()
+
+    def visit(items: list[Item], path: tuple[tuple[int, int], ...]) -> None:
+        for item in items:
+            if isinstance(item, Message):
+                found.append(path)
+            elif isinstance(item, Block):
+                number = next(blocks)
+                exclusive = item.kind in ("if", "critical")
+                for branch, part in enumerate(item.branches):
+                    visit(part.items, (*path, (number, branch)) if exclusive else path)
+
+    visit(items, ())
+    return found
 
 
 def _dashed(message: Message) -> bool:
