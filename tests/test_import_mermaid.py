@@ -1528,3 +1528,12 @@ def test_a_spaced_name_before_as_is_read_as_meant_and_the_newer_mermaid_reading_
     assert "participant API Gateway as GW\n" in text and "A -> API Gateway: x\n" in text
     assert "Mermaid 11.13 and later take all of it as the name" in text
     assert "11.13" not in one("sequenceDiagram\n    participant GW as API Gateway\n    A->>GW: x\n")
+
+
+def test_a_rect_with_words_after_its_colour_says_so_in_a_comment() -> None:
+    """`rect rgb(200, 200, 200) Phase 1`: Mermaid reads it all as the colour (and fills the
+    rect black); it was imported without a word."""
+    [item] = convert("sequenceDiagram\nrect rgb(200, 200, 200) Phase 1\nA->>B: hi\nend\n")
+    assert "// Mermaid: rect rgb(200, 200, 200) Phase 1 (a rect takes no label" in item.text
+    [plain] = convert("sequenceDiagram\nrect rgb(200, 200, 200)\nA->>B: hi\nend\n")
+    assert "//" not in plain.text

@@ -59,6 +59,7 @@ from volley.model import (
     display_label,
     trimmed,
 )
+from volley.text.colours import colour_and_label
 from volley.text.fences import fence_attrs
 from volley.text.markdown import container_fences, indented_code_lines, page_fences, superfences
 
@@ -1240,6 +1241,13 @@ class _Reader:
         block = Block(line, kind, [Branch(label, [], line)])  # type: ignore[arg-type]
         if keyword == "rect":  # the colour as Mermaid reads it: the rest of the line
             block.tint = _decode(rest).strip() or None
+            colour, words = colour_and_label(block.tint or "")
+            if colour is not None and words:  # `rect rgb(…) Phase 1`: no colour Mermaid reads
+                self.comment(
+                    line,
+                    f"rect {rest} (a rect takes no label: Mermaid reads the whole line as its "
+                    "colour and fills the rect black; volley draws it in the theme's tint)",
+                )
         self.add(block)
         self.stack.append(_Open(keyword, line, block))
 
@@ -1273,8 +1281,6 @@ class _Reader:
         if opened.block is not None:
             opened.block.end_line = line
         else:  # a box: its colour and label as Mermaid reads them, its participants
-            from volley.text.colours import colour_and_label
-
             tint, label = colour_and_label(opened.text)
             greedy = _GREEDY_COLOUR.match(opened.text)
             if tint is not None and greedy and greedy[1].strip() != tint:
