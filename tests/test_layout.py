@@ -766,6 +766,10 @@ def test_a_label_laid_out_by_its_codes_spaces_is_flush_left() -> None:
     flush, centred = layout.messages[2:]
     assert len({line.x for line in flush.label.lines}) == 1
     assert len({line.x for line in centred.label.lines}) == 2
+    # a right-to-left label stays centred: set flush, it would end its lines together
+    arabic = layout_of(f"{long}A -> C: مرحبا بالعالم\\n`  x: 1`\\n`    y: 2`\\nو أكثر من ذلك")
+    lines = arabic.messages[2].label.lines
+    assert len({round(line.x + line.width / 2) for line in lines}) == 1
 
 
 def test_a_block_label_wraps_to_its_frame_not_to_a_label_width() -> None:

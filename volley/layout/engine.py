@@ -1167,10 +1167,14 @@ def _pill_width(st: SetText | None) -> float:
 def indented(row: _Row) -> bool:
     """A label whose lines are laid out by code's own spaces (a request's headers and body
     written as `` `  "id": 1` `` lines): set flush left, as code is, or they line up with
-    nothing."""
+    nothing. (A right-to-left one stays centred: flush, it would end its lines together.)"""
     label = row.label
-    return label is not None and any(
-        line.runs and line.runs[0].code and line.runs[0].text[:1] == " " for line in label.lines
+    return (
+        label is not None
+        and not any(line.rtl for line in label.lines)  # aligned on its right end: centred
+        and any(
+            line.runs and line.runs[0].code and line.runs[0].text[:1] == " " for line in label.lines
+        )
     )
 
 
