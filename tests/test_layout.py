@@ -766,6 +766,11 @@ def test_a_label_laid_out_by_its_codes_spaces_is_flush_left() -> None:
     flush, centred = layout.messages[2:]
     assert len({line.x for line in flush.label.lines}) == 1
     assert len({line.x for line in centred.label.lines}) == 2
+    # a code line longer than a label's wrap width is kept whole, with its spaces
+    body = '`  "consentRequestId": "11111111-0000-0000-0000-000000000000",`'
+    wide = layout_of(f"{long}A -> C: POST /consents\\n`  {{`\\n{body}\\n`  }}`")
+    code = [line.runs[0].text for line in wide.messages[2].label.lines if line.runs[0].code]
+    assert code == ["  {", body.strip("`"), "  }"]
     # a right-to-left label stays centred: set flush, it would end its lines together
     arabic = layout_of(f"{long}A -> C: مرحبا بالعالم\\n`  x: 1`\\n`    y: 2`\\nو أكثر من ذلك")
     lines = arabic.messages[2].label.lines

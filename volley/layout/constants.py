@@ -42,6 +42,7 @@ BAR_GAP = 3  # least room between bars nested deep and a label, note or frame ed
 
 # --- Messages ---------------------------------------------------------------------------------
 LABEL_WRAP_WIDTH = 300  # labels wrap here: about 45 characters, a comfortable line
+CODE_LABEL_WIDTH = 720  # a label laid out as code lines wraps no sooner: a request's body
 LABEL_PAD_X = 14  # least space between the end of a label and a lifeline it must not touch
 LABEL_ARROW_GAP = 5  # space between a label's last line and the arrow under it
 ROW_GAP = 13  # space above each message's label: separates one exchange from the next

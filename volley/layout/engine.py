@@ -15,6 +15,8 @@ Three passes over the items, never a pairwise comparison of elements:
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import fsum
@@ -486,6 +488,9 @@ class _Engine:
     def _make_row(self, message: Message, wrap: float, stretch: bool) -> _Row:
         ts = self.ts
         text = message.label
+        if stretch and _CODE_LINE.search(text):  # code lines indented by their own spaces
+            whole = ts.markup(text, C.LABEL_SIZE, math.inf)  # broken, they would lose them
+            wrap = max(wrap, min(whole.width, C.CODE_LABEL_WIDTH))
         label = ts.markup(text, C.LABEL_SIZE, wrap, stretch=stretch) if text.strip() else None
         badge = None
         if message.number is not None:
@@ -1162,6 +1167,10 @@ def _pill_width(st: SetText | None) -> float:
     if st is None:
         return 0.0
     return max(2 * C.BADGE_RADIUS, st.width + 2 * C.BADGE_PAD_X)
+
+
+# A label's line that is code indented by its own spaces, after the start or a break
+_CODE_LINE = re.compile(r"(?:^|\\n|<br\s*/?>)`  ")
 
 
 def indented(row: _Row) -> bool:
