@@ -625,6 +625,12 @@ def test_secrets_a_form_or_a_url_encodes_once_more_are_masked():
         f"A -> B: y\nin: Form\n  ref=%22{token}%22\n"
     )
     assert token not in json.dumps(redact_diagram(diagram).to_json())
+    # repeated after a script's escaped quote, as a page's inline JSON writes it
+    page = volley.parse(
+        f"A -> B: x\nin: Request\n  Cookie: web_id={token}\n"
+        f"B --> A: page\nout: Page\n  <script>var s='\\x22id\\x22:\\x22{token}\\x22'</script>\n"
+    )
+    assert token not in json.dumps(redact_diagram(page).to_json())
     # found encoded, masked where it stands decoded and encoded again (base64's + / =)
     base64ish = "W98AI8p+nGwKEwi/InfmzhPGpAhWaB9oKHSs="
     encoded = "W98AI8p%2BnGwKEwi%2FInfmzhPGpAhWaB9oKHSs%3D"

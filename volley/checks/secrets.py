@@ -1685,8 +1685,10 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     alternatives = "|".join(
         unseen.join(map(re.escape, v)) for v in sorted(kept, key=lambda v: (-len(v), v))
     )
-    # (a value may follow a percent escape: `%22` before it is an encoded quote)
-    pattern = re.compile(rf"(?:(?<![\w+-])|(?<=%[0-9A-Fa-f]{{2}}))(?:{alternatives})(?![\w+-])")
+    # (a value may follow an escaped quote: a percent escape, `%22`, or a script's, `\x22` or
+    # `\u0022`, as a page's inline JSON writes it)
+    after_escape = r"(?<=%[0-9A-Fa-f]{2})|(?<=\\x[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})"
+    pattern = re.compile(rf"(?:(?<![\w+-])|{after_escape})(?:{alternatives})(?![\w+-])")
     return lambda text: pattern.sub(MASK, text)
 
 
