@@ -796,6 +796,23 @@ def test_vscode_mcp_log_of_its_first_versions_client_says_server_says():
     assert json.loads(answer.response.body)["result"]["isError"] is False
 
 
+def test_a_vscode_mcp_log_cut_inside_a_mark_says_its_last_line_is_left_out():
+    """A copy of the channel cut at `… [info] [Serv` lost that line unsaid (and the diagram
+    said there was no response); a whole line of the channel's own ends none."""
+    call = (
+        '2025-03-23 16:38:00.970 [info] [Client Says] {"jsonrpc":"2.0","id":4,'
+        '"method":"tools/call","params":{"name":"x"}}'
+    )
+    diagrams, warnings = read_jsonrpc(call + "\n2025-03-23 16:38:00.989 [info] [Serv")
+    [warning] = warnings
+    assert (warning.line, warning.message) == (
+        2,
+        "the log ends in the middle of this line, which is left out",
+    )
+    _, quiet = read_jsonrpc(call + "\n2025-03-23 16:38:01.000 [info] Connection state: Running")
+    assert quiet == []
+
+
 def test_vscode_mcp_log_names_the_server_it_starts_and_skips_its_own_lines():
     """The channel's own lines (connection state, the command line) are not messages; a log
     that ends after `initialize` says the request was not answered."""

@@ -330,6 +330,7 @@ _EDITOR_LINE = re.compile(
     re.M,
 )
 _EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d)")  # the channel's line
+_OPEN_MARK = re.compile(r"\[[^\]]*$")  # a `[…]` mark the line ends inside
 _EDITOR_FAILED = re.compile(
     rf"^[ \t]*{_CHANNEL_STAMP}\[(?:info|warning|error)\] "
     r"(?P<what>Connection state: Error\b.*?|Server exited before responding\b.*?)\s*$"
@@ -537,6 +538,11 @@ def _editor_log(text: str) -> tuple[list[Sent], str | None, list[Diagnostic]]:
         if failed
     ]
     sent = [line for _, line in sorted(found, key=lambda pair: pair[0])]
+    last = lines[-1]  # with no line end after it: where a copy of the channel was cut, in
+    # the mark of a message (`[info] [Serv`)
+    if _EDITOR_RECORD.match(last) and not _EDITOR_LINE.match(last) and _OPEN_MARK.search(last):
+        cut = "the log ends in the middle of this line, which is left out"
+        warnings.append(Diagnostic(cut, None, len(lines), 1, last, severity="warning"))
     return sent, started["name"] if started else None, warnings
 
 
