@@ -439,7 +439,7 @@ def _mermaid_arrow_warnings(
     opened = [
         message for message in diagram.messages() if ">>" in message.arrow or "<<" in message.arrow
     ]
-    if not opened or _MERMAID_LINE.search(source) is None:
+    if not opened:
         return
     lines = [(message, source_line(message.line) or "") for message in opened]
     if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
@@ -639,16 +639,13 @@ def _spaced_bold_warnings(
         spans = [span for spans in parse_inline(text) for span in spans]
         if not any("**" in span.text and not span.code for span in spans):
             continue  # it closed all the same (a pair around it), or it is code
-        shown = source_line(line)
-        at = shown.find(found.group()) if shown else -1
-        yield Diagnostic(
-            '"**" after a space does not close bold: both "**" are drawn as written',
-            diagram.filename,
+        yield _warning_at(
+            diagram,
             line,
-            at + 1 if at >= 0 else 1,
-            shown,
-            severity="warning",
-            hint=f"write it without the space before the closing **: **{found[1]}**",
+            found.group(),
+            '"**" after a space does not close bold: both "**" are drawn as written',
+            f"write it without the space before the closing **: **{found[1]}**",
+            source_line,
         )
 
 
@@ -660,13 +657,9 @@ _MERMAID_WRAP = re.compile(r"(?:no)?wrap:")
 
 def _outside_bodies(diagram: Diagram, source: str) -> list[str]:
     """The diagram's source lines, less those its payloads' bodies are written on."""
-    bodies: set[int] = set()
-    for message in diagram.messages():
-        for payload in (message.request, message.response):
-            if payload is not None:
-                first = payload.body_line or payload.line + 1
-                last = first + payload.body.count("\n") + (payload.form == "fenced")  # its fence
-                bodies.update(range(payload.line + 1, last + 1))
+    bodies = {
+        number for text in diagram.all_texts() if text.kind == "body" for number, _ in text.lines()
+    }
     lines = source.split("\n")
     return [line for number, line in enumerate(lines, 1) if number not in bodies]
 
@@ -685,7 +678,7 @@ def _mermaid_text_warnings(
         else:
             continue
         if found is not None:
-            yield _mermaid_text_warning(
+            yield _warning_at(
                 diagram,
                 item.line,
                 found.group(),
@@ -707,7 +700,7 @@ def _mermaid_text_warnings(
             continue  # in code, where it is what it says, or no character's name
         meant, written = _meant(found), _as_html(found)
         said = f"'{meant}'" if meant == '"' else f'"{meant}"'
-        yield _mermaid_text_warning(
+        yield _warning_at(
             diagram,
             line,
             found.group(),
@@ -740,7 +733,7 @@ def _meant(entity: re.Match[str]) -> str:
     return html5.get(f"{code};", "")
 
 
-def _mermaid_text_warning(
+def _warning_at(
     diagram: Diagram,
     line: int,
     written: str,

@@ -16,7 +16,6 @@ Three passes over the items, never a pairwise comparison of elements:
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import fsum
@@ -488,9 +487,10 @@ class _Engine:
     def _make_row(self, message: Message, wrap: float, stretch: bool) -> _Row:
         ts = self.ts
         text = message.label
-        if stretch and _CODE_LINE.search(text):  # code lines indented by their own spaces
-            whole = ts.markup(text, C.LABEL_SIZE, math.inf)  # broken, they would lose them
-            wrap = max(wrap, min(whole.width, C.CODE_LABEL_WIDTH))
+        if stretch and text.strip():
+            whole = ts.markup(text, C.LABEL_SIZE, math.inf)  # unwrapped (set once, kept)
+            if _laid_out_as_code(whole):  # broken, its code lines would lose their spaces
+                wrap = max(wrap, min(whole.width, C.CODE_LABEL_WIDTH))
         label = ts.markup(text, C.LABEL_SIZE, wrap, stretch=stretch) if text.strip() else None
         badge = None
         if message.number is not None:
@@ -1169,21 +1169,18 @@ def _pill_width(st: SetText | None) -> float:
     return max(2 * C.BADGE_RADIUS, st.width + 2 * C.BADGE_PAD_X)
 
 
-# A label's line that is code indented by its own spaces, after the start or a break
-_CODE_LINE = re.compile(r"(?:^|\\n|<br\s*/?>)`  ")
-
-
 def indented(row: _Row) -> bool:
-    """A label whose lines are laid out by code's own spaces (a request's headers and body
-    written as `` `  "id": 1` `` lines): set flush left, as code is, or they line up with
-    nothing. (A right-to-left one stays centred: flush, it would end its lines together.)"""
-    label = row.label
-    return (
-        label is not None
-        and not any(line.rtl for line in label.lines)  # aligned on its right end: centred
-        and any(
-            line.runs and line.runs[0].code and line.runs[0].text[:1] == " " for line in label.lines
-        )
+    """A label whose lines are laid out by code's own spaces: set flush left, as code is, or
+    they line up with nothing."""
+    return row.label is not None and _laid_out_as_code(row.label)
+
+
+def _laid_out_as_code(label: SetText) -> bool:
+    """Whether a label has lines of code indented by their own spaces (a request's headers
+    and body written as `` `  "id": 1` `` lines). A right-to-left one is not taken for such:
+    aligned on its right end, it stays centred (flush, it would end its lines together)."""
+    return not any(line.rtl for line in label.lines) and any(
+        line.runs and line.runs[0].code and line.runs[0].text[:1] == " " for line in label.lines
     )
 
 
