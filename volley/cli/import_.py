@@ -125,9 +125,9 @@ class _Teller:
 def _over_render_limit(target: str, text: str) -> None:
     """A warning for a diagram written larger than `volley render` reads by default (bodies
     kept whole with --max-body 0): it would be refused there, with no word of why here."""
-    from volley.limits import Limits
+    from volley.limits import DEFAULT_LIMITS
 
-    size, most = len(text.encode("utf-8")), Limits().input_bytes
+    size, most = len(text.encode("utf-8")), DEFAULT_LIMITS.input_bytes
     if size > most:
         report(
             Diagnostic(

@@ -600,10 +600,8 @@ def _checked_blocks(
                 report(at_fence(exc.diagnostic, block.file))
                 diagrams.append(None)
                 continue
-        if _SNIPPET_LINES.fullmatch(source.strip()):  # its lines come from pymdownx.snippets
-            named = ", ".join(
-                line or block for line, block in _SNIPPET_FILE.findall(source.strip())
-            )
+        if _SNIPPET_LINES.fullmatch(written := source.strip()):  # pymdownx.snippets' lines
+            named = ", ".join(line or block for line, block in _SNIPPET_FILE.findall(written))
             report(
                 at_fence(
                     Diagnostic(
@@ -633,10 +631,9 @@ def _checked_blocks(
     return found, diagrams, included
 
 
-# A block made of pymdownx.snippets' lines (`--8<-- "flow.volley"`), which put a file's lines
-# in its place when MkDocs builds the page
-# in its line form or its block form (`--8<--`, file names, `--8<--`), a file's name
-# perhaps with the lines taken from it (`flow.volley:3:8`)
+# A block made of pymdownx.snippets' lines, which put a file's lines in its place when MkDocs
+# builds the page: the line form (`--8<-- "flow.volley"`) or the block form (`--8<--`, file
+# names, `--8<--`), a file's name perhaps with the lines taken from it (`flow.volley:3:8`)
 _SNIPPET_MARK = r"[ \t]*-+8<-+"
 _SNIPPET_FILE = re.compile(
     rf'^{_SNIPPET_MARK}[ \t]+["\']([^"\'\n:]+)[^"\'\n]*["\']'  # `--8<-- "flow.volley"`

@@ -809,19 +809,10 @@ def _json_records(
         offset = len(line) - len(line.lstrip("\ufeff \t"))
         if value is None:
             warnings.append(not_json(error, lines, number - 1, written, offset))
-        else:  # the message after it is read: only the text before it is not
-            warnings.append(
-                Diagnostic(
-                    "the text before this line's message is not JSON; a note shows it as logged",
-                    None,
-                    number,
-                    offset + 1,
-                    line,
-                    severity="warning",
-                )
-            )
-        if value is not None:
-            records.append(_JsonRecord(number, start + 1, value[0], written[start:], line))
+            continue
+        said = "the text before this line's message is not JSON; a note shows it as logged"
+        warnings.append(Diagnostic(said, None, number, offset + 1, line, severity="warning"))
+        records.append(_JsonRecord(number, start + 1, value[0], written[start:], line))
     if odd and 2 * len(odd) > len(records) - len(odd):
         first = odd[0]
         raise VolleyError(

@@ -1386,12 +1386,16 @@ class _Reader:
 
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
         shown = found["format"]
-        if shown is not None and _DIGITS.fullmatch(_TAGS.sub("", shown) or "#"):
-            self.comment(line, f'"{shown}" (volley draws the numbers in its own style)')
-        elif shown is not None:  # words, brackets or zeros: what the prose refers to
-            self.comment(line, f'"{shown}" (each number is written into its message\'s words)')
+        # words, brackets or zeros are what the prose refers to; the number alone is volley's
+        plain = shown is None or _DIGITS.fullmatch(_TAGS.sub("", shown) or "#") is not None
+        if shown is not None:
+            said = (
+                "volley draws the numbers in its own style"
+                if plain
+                else ("each number is written into its message's words")
+            )
+            self.comment(line, f'"{shown}" ({said})')
         if shown is not None or not found["stop"]:  # a new count takes its own format
-            plain = shown is None or _DIGITS.fullmatch(_TAGS.sub("", shown) or "#")
             self.shown = None if plain else shown
         if found["stop"] and found["stop"].lower() == "stop":  # until `autonumber resume`
             self.numbered = False
