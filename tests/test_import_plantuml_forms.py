@@ -275,9 +275,9 @@ def test_a_define_stands_for_its_text_and_an_include_is_said_to_be_unread() -> N
     source = uml(
         "!define HOST api.example.com",
         "!include common.puml",
-        "!procedure $call($a, $b)",
-        "$a -> $b : call",
-        "!endprocedure",
+        "!function $twice($a)",
+        "!return $a + $a",
+        "!endfunction",
         "A -> B : GET https://HOST/x",
         "!undef HOST",
         "A -> B : HOST",
@@ -288,8 +288,93 @@ def test_a_define_stands_for_its_text_and_an_include_is_said_to_be_unread() -> N
         "// PlantUML: !include common.puml (a file volley reads only when it imports a diagram "
         "from a file)"
     ) in text
-    assert "// PlantUML: !procedure $call($a, $b) (a procedure, which volley does not run)" in text
-    assert "// $a -> $b : call" in text
+    assert "// PlantUML: !function $twice($a) (a function, which volley does not run)" in text
+    assert "// !return $a + $a" in text
+
+
+def test_a_procedure_stands_for_its_lines_with_its_arguments() -> None:
+    source = uml(
+        '!$greeting = "hi"',
+        '!procedure $msg($source, $destination, $text="ping")',
+        '  !local $seen = "once"',
+        "  $source -> $destination : $text $seen",
+        '  !if ($text == "ping")',
+        "  $destination --> $source : pong",
+        "  !endif",
+        "!endprocedure",
+        "!unquoted procedure $say($a, $b)",
+        "$a -> $b : unquoted $greeting",
+        "!endprocedure",
+        '$msg("Alice", "Bob")',
+        '$msg("Bob", "Carol", "hello world")',
+        '$msg($destination="Alice", $source="Dave")',
+        "$say(Eve, Bob)",
+        "Alice -> Bob : $seen",
+    )
+    assert [m[:4] for m in messages(source)] == [
+        ("Alice", "Bob", "->", "ping once"),
+        ("Bob", "Alice", "-->", "pong"),
+        ("Bob", "Carol", "->", "hello world once"),
+        ("Dave", "Alice", "->", "ping once"),
+        ("Alice", "Dave", "-->", "pong"),
+        ("Eve", "Bob", "->", "unquoted hi"),
+        ("Alice", "Bob", "->", "$seen"),  # a procedure's `!local` variable is its own
+    ]
+    text = imported(source)
+    assert '// !procedure $msg($source, $destination, $text="ping")' in text
+    assert '// $msg("Alice", "Bob")' in text
+
+
+def test_a_procedure_called_wrongly_or_calling_itself_is_an_error_at_the_call() -> None:
+    found = errors(
+        uml(
+            "!procedure $two($a, $b)",
+            "$a -> $b : x",
+            "!endprocedure",
+            '$two("A")',
+            '$two("A", "B", "C")',
+            "!procedure $loop()",
+            "A -> B : again",
+            "$loop()",
+            "!endprocedure",
+            "$loop()",
+        )
+    )
+    assert found == [
+        (5, "cannot call $two: no value given for $b"),
+        (6, "cannot call $two: too many arguments: it takes 2"),
+        (11, "too many procedure calls (one that calls itself?)"),
+    ]
+
+
+def test_an_if_never_closed_ends_with_the_diagram_as_plantuml_reads_it() -> None:
+    source = uml("!$short = false", "A -> B : before", "!if ($short != true)", "A -> B : inside")
+    [diagram] = convert(source, "flow.puml")
+    assert [m.label for m in parse(diagram.text).messages()] == ["before", "inside"]
+    assert [(w.line, w.severity, w.message) for w in diagram.warnings] == [
+        (4, "warning", "this !if is never closed; it ends at the end of the diagram")
+    ]
+
+
+def test_an_include_not_read_is_a_warning_that_stays_beside_the_errors_it_explains(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "layout.txt").write_text("!define GUARD_COLOR #FFF3E5\n")
+    (tmp_path / "flows").mkdir()
+    diagram = tmp_path / "flows" / "flow.puml"
+    diagram.write_text(uml("!include ../layout.txt", 'participant S as "Svc" GUARD_COLOR'))
+    monkeypatch.chdir(tmp_path / "flows")
+    with pytest.raises(VolleyErrors) as caught:
+        convert(diagram.read_text(), "flow.puml")
+    [warning] = caught.value.warnings
+    assert (warning.line, warning.severity) == (2, "warning")
+    assert warning.message.startswith("this file is not read: volley reads only the diagram's own")
+    [error] = caught.value.errors
+    assert error.message == "cannot read 'GUARD_COLOR' after participant S as \"Svc\""
+    assert "GUARD_COLOR" in caught.value.format()
+    monkeypatch.chdir(tmp_path)  # run from a folder that holds both, it reads
+    [read] = convert(diagram.read_text(), "flows/flow.puml")
+    assert "participant S as Svc" in read.text
 
 
 def test_a_note_inside_an_if_is_kept_whole() -> None:
@@ -310,7 +395,6 @@ def test_preprocessor_mistakes_are_errors_at_their_lines() -> None:
     assert found == [
         (2, "the expression ends too soon"),
         (5, "!endif without an !if to end"),
-        (6, "this !if is never closed; expected !endif"),
     ]
 
 

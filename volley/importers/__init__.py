@@ -60,9 +60,13 @@ class PartlyImported(VolleyErrors):
     how many the source holds in all (`total`; when not given, one more than read)."""
 
     def __init__(
-        self, errors: list[VolleyError], imported: list[Imported], total: int | None = None
+        self,
+        errors: list[VolleyError],
+        imported: list[Imported],
+        total: int | None = None,
+        warnings: list[Diagnostic] | None = None,
     ) -> None:
-        super().__init__(errors)
+        super().__init__(errors, warnings)
         self.imported = imported
         self.total = len(imported) + 1 if total is None else total
 
@@ -94,20 +98,23 @@ def part_name(filename: str | None, number: int) -> str:
 
 def gathered(
     diagrams: list[Imported],
-    errors: list[VolleyError],
+    failed: list[VolleyError],
     total: int,
     left_out: tuple[Diagnostic, ...] = (),
 ) -> list[Imported]:
     """What reading a source's `total` diagrams one by one gave: the diagrams (the first
-    carrying the warnings for blocks `left_out`), or else every error, with the diagrams that
-    did read when some did (`PartlyImported`, whose diagrams are still worth writing)."""
+    carrying the warnings for blocks `left_out`), or else every error of the diagrams that
+    `failed`, with what their readers found besides (which may explain them), and the
+    diagrams that did read when some did (`PartlyImported`, still worth writing)."""
     if left_out and diagrams:
         diagrams[0] = replace(diagrams[0], warnings=(*diagrams[0].warnings, *left_out))
-    if errors and diagrams:
-        raise PartlyImported(errors, diagrams, total)
-    if errors:
-        raise VolleyErrors(errors)
-    return diagrams
+    if not failed:
+        return diagrams
+    errors = [error for failure in failed for error in failure.errors]
+    said = [warning for failure in failed for warning in failure.warnings]
+    if diagrams:
+        raise PartlyImported(errors, diagrams, total, said)
+    raise VolleyErrors(errors, said)
 
 
 def drawn_differently(tool: str, lines: list[int], filename: str | None) -> tuple[Diagnostic, ...]:
@@ -264,7 +271,7 @@ def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...])
     importer, in the order of the page and named for its place there (`design-1`,
     `design-2` …), a diagram that could not be read keeping its number."""
     diagrams: list[Imported] = []
-    errors: list[VolleyError] = []
+    failed: list[VolleyError] = []
     starts: set[int] = set()
     for importer in importers:
         module = importer.load()
@@ -273,15 +280,15 @@ def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...])
             diagrams += module.convert(text, filename)
         except PartlyImported as exc:
             diagrams += exc.imported
-            errors += exc.errors
+            failed.append(exc)
         except VolleyErrors as exc:
-            errors += exc.errors
+            failed.append(exc)
     order = sorted(starts)
     named = sorted(
         (replace(d, name=part_name(filename, order.index(d.line) + 1)) for d in diagrams),
         key=lambda diagram: diagram.line,
     )
-    return gathered(named, errors, len(order))
+    return gathered(named, failed, len(order))
 
 
 register(

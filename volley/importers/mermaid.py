@@ -292,20 +292,20 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             "```mermaid block, in reStructuredText a .. mermaid:: directive",
         )
     diagrams: list[Imported] = []
-    errors: list[VolleyError] = []
+    failed: list[VolleyError] = []
     for n, block in enumerate(found, start=1):
         page = [*lines[: block.start], *block.lines]  # the page's lines: errors name them
         reader = _Reader(page, block.start, filename, part_name(filename, n), block.directive)
         try:
             diagrams.append(reader.read())
         except VolleyError as exc:  # the page's other diagrams are read all the same
-            errors += exc.errors
+            failed.append(exc)
     skipped = tuple(
         _named_file(block, lines, filename) if block.file else _left_out(block, lines, filename)
         for block in blocks
         if block not in found
     )
-    return gathered(diagrams, errors, len(found), skipped)
+    return gathered(diagrams, failed, len(found), skipped)
 
 
 # --- Markdown --------------------------------------------------------------------------------

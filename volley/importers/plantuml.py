@@ -495,17 +495,17 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             "its class, activity and other diagrams have no volley form",
         )
     diagrams: list[Imported] = []
-    errors: list[VolleyError] = []
+    failed: list[VolleyError] = []
     several = len(found) > 1
     for n, (part, run) in enumerate(found, start=1):
         name = part_name(filename, n) if several else None
         try:
             diagrams.append(_Reader(lines, part, run, filename, name).read())
         except VolleyErrors as exc:
-            errors += exc.errors
+            failed.append(exc)
     sequences = [part for part, _ in found]
     skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in sequences)
-    return gathered(diagrams, errors, len(found), skipped)
+    return gathered(diagrams, failed, len(found), skipped)
 
 
 def _left_out(part: _Part, page: list[str], filename: str | None) -> Diagnostic:
@@ -574,6 +574,7 @@ class _Reader:
                 self.fail(self.part.start + at + 1, problem)
             except VolleyError as exc:
                 self.errors.append(exc)
+        said = [self.warning(self.part.start + at + 1, words) for at, words in run.warnings]
         self.part = replace(self.part, lines=_continued(run.lines))
         lines = self.part.lines
         index = 0
@@ -589,13 +590,13 @@ class _Reader:
             except VolleyError as exc:
                 self.errors.append(exc)
                 index = _after_body(lines, text, index)  # its lines are no statements
-        unclosed = [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
-        if self.errors:
-            raise VolleyErrors(self.errors)
+        said += [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
+        if self.errors:  # what was said may explain them (a word an unread include defines)
+            raise VolleyErrors(self.errors, warnings=said)
         self.finish()
         diagram = apart_by_case(self.diagram)
         written = write(diagram, self.comments, "\n".join(self.page), one_line_each=True)
-        warnings = (*unclosed, *self.drawn_differently())
+        warnings = (*said, *self.drawn_differently())
         return Imported(written, self.name, self.part.start + 1, warnings=warnings)
 
     # --- errors and comments ---
@@ -633,14 +634,21 @@ class _Reader:
         closed = opened.box if opened.box is not None else opened.block
         assert closed is not None
         closed.end_line = last
-        raw = self.page[opened.line - 1]
         what = "box" if opened.box is not None else opened.keyword
         unframed = "" if opened.box is not None else " (PlantUML draws its messages, no frame)"
+        return self.warning(
+            opened.line, f"this {what} is never closed; it ends at the end of the diagram{unframed}"
+        )
+
+    def warning(self, line: int, message: str) -> Diagnostic:
+        """A warning at the start of a line of the page."""
+        raw = self.page[line - 1]
+        column = len(raw) - len(raw.lstrip()) + 1
         return Diagnostic(
-            f"this {what} is never closed; it ends at the end of the diagram{unframed}",
+            message,
             filename=self.filename,
-            line=opened.line,
-            column=len(raw) - len(raw.lstrip()) + 1,
+            line=line,
+            column=column,
             source_line=raw,
             severity="warning",
         )
@@ -861,7 +869,16 @@ class _Reader:
                 self.comment(line, f"{written} on {rest}")
         found = _DECLARED.fullmatch(rest.strip())
         if found is None:
-            self.fail(line, f"expected a participant's name after {kind}")
+            begun = _DECLARED.match(rest.strip())
+            if begun is None:
+                self.fail(line, f"expected a participant's name after {kind}")
+            left = rest.strip()[begun.end() :].strip()
+            self.fail(
+                line,
+                f"cannot read {left!r} after {kind} {begun[0]}",
+                "after a participant PlantUML reads `as` and a name, a colour (#…), a "
+                "stereotype (<<…>>), `order N` or a link ([[…]])",
+            )
         shown = found["quoted"] or found["word"]
         alias = found["alias_quoted"] or found["alias"]
         if alias is None:
@@ -1497,7 +1514,10 @@ def _includer(filename: str | None) -> Includer | None:
         except (OSError, RuntimeError):  # a loop of links
             raise NotIncluded("volley cannot read it: it cannot be followed to a file") from None
         if not in_project(path, top):
-            raise NotIncluded("volley reads only the diagram's own files, in or below its folder")
+            raise NotIncluded(
+                "volley reads only the diagram's own files, in or below its folder or the "
+                "folder volley runs in (run it from a folder that holds both)"
+            )
         if path.suffix.lower() not in _INCLUDED_SUFFIXES:
             raise NotIncluded(
                 "volley reads only PlantUML's files (" + ", ".join(_INCLUDED_SUFFIXES) + ")"

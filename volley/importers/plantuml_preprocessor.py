@@ -9,6 +9,7 @@ statements are read, so that a diagram imports as PlantUML draws it:
     !if ($simplified != true)  the lines up to `!elseif`, `!else` or `!endif` only when true
     !ifdef HOST, !ifndef HOST  the same, on whether a variable or a word is defined
     !include common.iuml       that file's lines, when the caller gives a way to read files
+    !procedure $call($a, $b)   lines that a line `$call(A, B)` stands for, with `$a` as A
 
 An `!if`'s expression compares strings and whole numbers (`==`, `!=`, `<`, `<=`, `>`, `>=`),
 joins them (`&&`, `||`, `!`, parentheses, `+` to join strings) and calls PlantUML's common
@@ -16,12 +17,14 @@ built-in functions (`%variable_exists("$x")`, `%not`, `%boolval`, `%strlen`, `%u
 `%intval`, `%string`, `%true()`, `%false()`). As in PlantUML, a word or a variable that names
 nothing is itself (`false` is the text "false"), and only 0 and empty text are false, so
 `!if $flag` is true for `!$flag = "false"`. An `!if` calling a function volley does not know is
-read as true, with a comment. `$name##Service` joins a value to the words after it. What is left
-out of a false branch, and every line the preprocessor takes, is kept as a comment where it
-stood. A procedure or a function, a macro with arguments, an include of PlantUML's standard
-library or of a URL: none of these is run; their lines are comments that say so, and the
-diagram is imported as far as its own lines go. `!pragma` and `!theme` are statements about
-the page, left to the reader.
+read as true, with a comment. `$name##Service` joins a value to the words after it. A
+procedure's arguments are its own variables (`!local` in it, `!global` for everyone's), and an
+argument not given takes its default (`$b="x"`). What is left out of a false branch, and every
+line the preprocessor takes, is kept as a comment where it stood; an `!if` left open ends with
+the diagram, with a warning, as PlantUML reads it. A function, a macro with arguments, an
+include of PlantUML's standard library or of a URL: none of these is run; their lines are
+comments that say so, and the diagram is imported as far as its own lines go. `!pragma` and
+`!theme` are statements about the page, left to the reader.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _ASSIGN = re.compile(
-    r"!(?:global[ \t]+|local[ \t]+)?(?P<name>\$?\w+)[ \t]*(?P<soft>\?)?=[ \t]*(?P<value>.*)"
+    r"!(?:(?P<scope>global|local)[ \t]+)?(?P<name>\$?\w+)[ \t]*(?P<soft>\?)?=[ \t]*(?P<value>.*)",
+    re.I,
 )
 _DEFINE = re.compile(
     r"!define[ \t]+(?P<name>\w+)(?P<args>\([^)]*\))?(?:[ \t]+(?P<value>.*))?", re.I
@@ -49,6 +53,16 @@ _DEFINITION = re.compile(
     r"!(?:(?:unquoted|final)[ \t]+)*(?P<word>procedure|function|definelong)\b.*", re.I
 )
 _DEFINITION_END = re.compile(r"!(?:end(?:procedure|function)|enddefinelong)\b.*", re.I)
+# A procedure, which the preprocessor runs: its name and its parameters (`$a`, `$b="x"`)
+_PROCEDURE = re.compile(
+    r"!(?P<unquoted>unquoted[ \t]+)?(?:final[ \t]+)?procedure[ \t]+(?P<name>\$?\w+)"
+    r"[ \t]*\((?P<parameters>[^)]*)\)[ \t]*",
+    re.I,
+)
+_PARAMETER = re.compile(r"[ \t]*(?P<name>\$\w+)[ \t]*(?:=[ \t]*(?P<default>.*?))?[ \t]*")
+_CALL = re.compile(r"(?P<name>\$?\w+)[ \t]*\((?P<arguments>.*)\)")
+_NAMED_ARGUMENT = re.compile(r"[ \t]*(?P<name>\$\w+)[ \t]*=(?!=)[ \t]*(?P<value>.*)", re.S)
+_MOST_CALLED_LINES = 100_000  # lines procedures stand for, in all: more is one calling itself
 # The preprocessor's own words: any other `!` line (`!pragma`, `!theme`, which are about the
 # page, or `!!! Important` in a note) is the diagram's, for the reader
 _DIRECTIVE = re.compile(
@@ -114,6 +128,67 @@ class Preprocessed:
     kept: list[int] = field(default_factory=list)
     comments: list[tuple[int, str, bool]] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Procedure:
+    """A procedure: its parameters, each with its default (None: it must be given), whether
+    its arguments are written without quotes (`!unquoted procedure`), and its lines."""
+
+    parameters: list[tuple[str, str | None]]
+    unquoted: bool
+    lines: list[str] = field(default_factory=list)
+
+    def scope(
+        self, arguments: str, variables: dict[str, Value], defines: dict[str, str]
+    ) -> dict[str, Value]:
+        """The procedure's own variables for a call with these arguments."""
+        given = _arguments(arguments)
+        scope: dict[str, Value] = {}
+        names = [name for name, _ in self.parameters]
+        for position, argument in enumerate(given):
+            named = _NAMED_ARGUMENT.fullmatch(argument)
+            if named is not None and named["name"] in names:
+                name, argument = named["name"], named["value"]
+            elif position < len(names):
+                name = names[position]
+            else:
+                raise PreprocessorError(f"too many arguments: it takes {len(names)}")
+            scope[name] = self.value(argument, variables, defines)
+        for name, default in self.parameters:
+            if name not in scope:
+                if default is None:
+                    raise PreprocessorError(f"no value given for {name}")
+                scope[name] = self.value(default, variables, defines)
+        return scope
+
+    def value(self, argument: str, variables: dict[str, Value], defines: dict[str, str]) -> Value:
+        """An argument's value: an expression, or (unquoted) the words as written."""
+        argument = argument.strip()
+        if self.unquoted and not argument.startswith(('"', "'")):
+            return _substituted(argument, variables, defines)
+        return _evaluate(argument, variables, defines) if argument else ""
+
+
+def _arguments(written: str) -> list[str]:
+    """A call's arguments: split at the commas outside quotes and parentheses."""
+    out: list[str] = []
+    depth, quote, start = 0, "", 0
+    for at, ch in enumerate(written):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(written[start:at])
+            start = at + 1
+    out.append(written[start:])
+    return out if written.strip() else []
 
 
 @dataclass
@@ -149,17 +224,22 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     defines: dict[str, str] = {}
     branches: list[_Branch] = []
     definition: int | None = None  # the line a procedure, function or long macro started on
+    procedures: dict[str, _Procedure] = {}
+    defining: _Procedure | None = None  # the procedure whose lines are read now
+    called = 0  # lines procedures stood for
     commented = False  # inside a `/' … '/` comment, which the preprocessor does not read
     commented_in: str | None = None  # the file that comment is in: it ends with that file
-    # each line to read, with its index in the diagram (an included line: its `!include`'s)
-    # and the file it comes from (None: the diagram itself)
-    queue: deque[tuple[int, str, str | None]] = deque(
-        (index, line, None) for index, line in enumerate(lines)
+    # each line to read, with its index in the diagram (an included line: its `!include`'s, a
+    # procedure's: its call's), the file it comes from (None: the diagram itself), and the
+    # variables of the procedure call it is in (None: it is in none)
+    queue: deque[tuple[int, str, str | None, dict[str, Value] | None]] = deque(
+        (index, line, None, None) for index, line in enumerate(lines)
     )
     seen: dict[str, int] = {}
     while queue:
-        index, line, origin = queue.popleft()
+        index, line, origin, scope = queue.popleft()
         text = line.strip()
+        known = variables if scope is None else variables | scope  # what the line can name
         # (the innermost `!if` says: an inner branch is off whenever its outer one is)
         reading = branches[-1].active if branches else True
         if commented and origin != commented_in:
@@ -182,11 +262,30 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         if definition is not None:
             out.comments.append((index, text, False))
             if _DEFINITION_END.fullmatch(text):
-                definition = None
+                definition = defining = None
+            elif defining is not None:
+                defining.lines.append(line)
+            continue
+        call = _CALL.fullmatch(text) if reading else None
+        if call is not None and call["name"] in procedures:
+            procedure = procedures[call["name"]]
+            out.comments.append((index, text, False))
+            try:
+                called_scope = procedure.scope(call["arguments"], known, defines)
+            except PreprocessorError as exc:
+                out.problems.append((index, f"cannot call {call['name']}: {exc}"))
+                continue
+            called += len(procedure.lines)
+            if called > _MOST_CALLED_LINES:
+                out.problems.append((index, "too many procedure calls (one that calls itself?)"))
+                return out
+            queue.extendleft(
+                (index, row, origin, called_scope) for row in reversed(procedure.lines)
+            )
             continue
         if not _DIRECTIVE.match(text):
             if reading:
-                out.lines.append(_substituted(line, variables, defines))
+                out.lines.append(_substituted(line, known, defines))
                 out.kept.append(index)
             elif text:
                 out.comments.append((index, text, False))
@@ -194,10 +293,10 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         try:
             if (found := _IF.fullmatch(text)) is not None or _IFDEF.fullmatch(text):
                 if found is not None and found["word"].lower() == "elseif":
-                    _else_if(branches, found["expression"], variables, defines)
+                    _else_if(branches, found["expression"], known, defines)
                 else:  # one that cannot be read is false, so that its `!endif` ends it
                     branches.append(_Branch(False, True, index, reading))
-                    branches[-1] = _opened(text, variables, defines, index, reading)
+                    branches[-1] = _opened(text, known, defines, index, reading)
             elif _ELSE.fullmatch(text):
                 if not branches:
                     raise PreprocessorError("!else without an !if before it")
@@ -209,15 +308,19 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             elif not reading:
                 pass
             elif (found := _ASSIGN.fullmatch(text)) is not None:
-                if not (found["soft"] and found["name"] in variables):
-                    variables[found["name"]] = _evaluate(found["value"], variables, defines)
+                # in a procedure, its arguments and its `!local` variables are its own
+                kind = (found["scope"] or "").lower()
+                own = kind != "global" and (kind == "local" or found["name"] in (scope or ()))
+                names = scope if own and scope is not None else variables
+                if not (found["soft"] and found["name"] in known):
+                    names[found["name"]] = _evaluate(found["value"], known, defines)
             elif (found := _DEFINE.fullmatch(text)) is not None and not found["args"]:
                 defines[found["name"]] = found["value"] or ""
             elif (found := _UNDEF.fullmatch(text)) is not None:
                 variables.pop(found["name"], None)
                 defines.pop(found["name"], None)
             elif (found := _INCLUDED.fullmatch(text)) is not None and include is not None:
-                path = _substituted(found["path"], variables, defines).strip("\"'")
+                path = _substituted(found["path"], known, defines).strip("\"'")
                 key, included = include(path, origin)
                 how = (found["how"] or "").lower()  # plain: once, quietly; `_many`: each time
                 if key in seen and how == "_once":
@@ -226,10 +329,15 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                     raise PreprocessorError("too many files included (one that includes itself?)")
                 if key not in seen or how == "_many":
                     seen[key] = seen.get(key, 0) + 1
-                    queue.extendleft((index, row, key) for row in reversed(included))
+                    queue.extendleft((index, row, key, scope) for row in reversed(included))
             elif _INCLUDE.fullmatch(text):
-                out.comments.append((index, f"{text} ({_unread(text, include)})", True))
+                _not_included(out, index, text, _unread(text, include))
                 continue
+            elif (found := _PROCEDURE.fullmatch(text)) is not None:
+                definition = index  # its lines are the procedure's, whatever its parameters
+                defining = procedures[found["name"]] = _Procedure(
+                    _parameters(found["parameters"]), bool(found["unquoted"])
+                )
             elif (found := _DEFINITION.fullmatch(text)) is not None or _DEFINE.fullmatch(text):
                 what = found["word"].lower() if found is not None else "macro"
                 out.comments.append((index, f"{text} (a {what}, which volley does not run)", True))
@@ -239,7 +347,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                 out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
                 continue
         except NotIncluded as exc:
-            out.comments.append((index, f"{text} ({exc})", True))
+            _not_included(out, index, text, str(exc))
             continue
         except UnknownFunction as exc:
             if branches and branches[-1].start == index:  # an `!if` read as true
@@ -252,10 +360,30 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         except PreprocessorError as exc:
             out.problems.append((index, str(exc)))
         out.comments.append((index, text, False))
-    for branch in branches:
-        out.problems.append((branch.start, "this !if is never closed; expected !endif"))
+    for branch in branches:  # PlantUML reads its lines to the end of the diagram
+        out.warnings.append(
+            (branch.start, "this !if is never closed; it ends at the end of the diagram")
+        )
     if definition is not None:
         out.problems.append((definition, "this definition is never closed; expected its !end"))
+    return out
+
+
+def _not_included(out: Preprocessed, index: int, text: str, why: str) -> None:
+    """An include not read: a comment where it stood, and a warning, since whatever the file
+    defines (a colour's name, a participant) is missing from what follows."""
+    out.comments.append((index, f"{text} ({why})", True))
+    out.warnings.append((index, f"this file is not read: {why}"))
+
+
+def _parameters(written: str) -> list[tuple[str, str | None]]:
+    """A procedure's parameters, each with its default as written (None: none)."""
+    out: list[tuple[str, str | None]] = []
+    for parameter in _arguments(written):
+        found = _PARAMETER.fullmatch(parameter)
+        if found is None:
+            raise PreprocessorError(f"cannot read the parameter {parameter.strip()!r}")
+        out.append((found["name"], found["default"]))
     return out
 
 
