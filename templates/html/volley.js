@@ -239,6 +239,7 @@
     this.anchor = root.getAttribute("data-anchor") || "";
     this.current = 0;
     this.tab = 0;
+    this.allRows = false; // every row of a long table shown, not its first ones
     this.view = "table";
     this.wrap = false;
     this.pinned = null; // the payload kept open beside the others: {message, payload, view}
@@ -247,7 +248,14 @@
     this.groups = {};
     var self = this;
     var svg = root.querySelector(":scope > .vl-layout .vl-canvas > svg");
-    if (svg) svg.setAttribute("role", "group"); // an img hides its children from screen readers
+    if (svg) {
+      svg.setAttribute("role", "group"); // an img hides its children from screen readers
+      // A group's name is read as focus enters it: the title, not the description of every
+      // message, which the messages' own buttons now say one by one.
+      var title = svg.querySelector(":scope > title[id]");
+      if (title) svg.setAttribute("aria-labelledby", title.id);
+      else svg.removeAttribute("aria-labelledby");
+    }
     root.querySelectorAll(".vl-canvas [data-message]").forEach(function (group) {
       var n = parseInt(group.getAttribute("data-message"), 10);
       var message = self.data.messages[n - 1];
@@ -264,8 +272,10 @@
       // Said above the drawing, where a reader looks first, and only where a click shows something.
       var figure = root.querySelector(":scope > .vl-layout > .vl-figure");
       figure.insertBefore(el("figcaption", { "class": "vl-hint" }, [
-        "Click an arrow to see what it carries \u00b7 ", el("kbd", null, "\u2190"), " ", el("kbd", null, "\u2192"),
-        " step \u00b7 ", el("kbd", null, "Esc"), " closes"
+        "Click an arrow to see what it carries", el("span", { "class": "vl-hint-keys" }, [
+          " \u00b7 ", el("kbd", null, "\u2190"), " ", el("kbd", null, "\u2192"), " step \u00b7 ",
+          el("kbd", null, "Esc"), " closes"
+        ])
       ]), figure.firstChild);
     }
     this.svg = svg;
@@ -588,7 +598,10 @@
     diagrams.forEach(function (other) { // one open panel per page
       if (other !== self && other.current) other.close({ quiet: true });
     });
-    if (n !== this.current) this.tab = 0;
+    if (n !== this.current) {
+      this.tab = 0;
+      this.allRows = false;
+    }
     this.unfoldFor(n); // a deep link or a step into a folded block opens it
     this.mark(this.current, false);
     this.current = n;
@@ -709,7 +722,7 @@
     }
     this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
-    panel.setAttribute("aria-label", "Message " + (message.badge || message.n) + " details");
+    panel.setAttribute("aria-label", (message.name || "Message " + (message.badge || message.n)) + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
   };
 
@@ -812,7 +825,7 @@
     ]);
     var content = [toolbar];
     if (view === "table") {
-      content.push(table(payload));
+      content.push(table(payload, this.allRows));
     } else {
       // Why there is no table: a notice where the body was meant to give one (JSON that does
       // not parse), a quiet line for text, which reads as it should.
@@ -826,30 +839,46 @@
     return content;
   };
 
-  // Copies the body as written, in either view; says so.
+  // Copies the body as the Raw view shows it, in either view (a control character shown as
+  // \ufffd, a turning mark as its escape, as the page carries it); says so.
   function copyButton() {
     return el("button", {
-      type: "button", "class": "vl-copy", "data-vl-action": "copy", title: "Copy the body as written"
+      type: "button", "class": "vl-copy", "data-vl-action": "copy", title: "Copy the body as the Raw view shows it"
     }, [icon("copy"), "Copy body"]);
   }
 
-  function table(payload) {
+  // A body of thousands of rows (a list response of a megabyte) shows its first rows and a
+  // button for the rest: drawing them all at once holds the page still for seconds.
+  var FIRST_ROWS = 500;
+
+  function table(payload, all) {
     var nodes = [];
     var start = payload.start;
     if (start) nodes.push(startLine(start));
     var groups = [];
+    var left = all ? Infinity : FIRST_ROWS, total = 0;
     payload.groups.forEach(function (group) {
+      total += group.rows.length;
+      if (left <= 0) return;
       if (group.title) {
         groups.push(el("tbody", { "class": "vl-section" },
           el("tr", null, el("th", { colspan: "2", scope: "colgroup" }, group.title))));
       }
-      groups.push(el("tbody", null, group.rows.map(function (row) {
+      var rows = group.rows.slice(0, left);
+      left -= rows.length;
+      groups.push(el("tbody", null, rows.map(function (row) {
         return el("tr", null, [
           el("th", { scope: "row" }, pathNodes(row[0])),
           el("td", { "class": "vl-k-" + row[2], dir: "auto" }, row[1])
         ]);
       })));
     });
+    if (!all && total > FIRST_ROWS) {
+      groups.push(el("tbody", null, el("tr", { "class": "vl-note" }, el("td", { colspan: "2" }, [
+        "The first " + FIRST_ROWS.toLocaleString("en") + " of " + total.toLocaleString("en") + " rows.",
+        el("button", { type: "button", "class": "vl-more", "data-vl-action": "rows" }, "Show all rows")
+      ]))));
+    }
     if (payload.bodyReason) {
       groups.push(el("tbody", null, el("tr", { "class": "vl-note" },
         el("td", { colspan: "2" }, "Body: " + payload.bodyReason + ". See Raw."))));
@@ -903,6 +932,10 @@
       this.wrap = !this.wrap;
       this.redraw("[data-vl-action=wrap]");
     } else if (action === "copy") this.copy(button);
+    else if (action === "rows") {
+      this.allRows = true;
+      this.redraw("[data-vl-view=table]");
+    }
   };
 
   // Draw again, keeping the panel's scroll and putting focus back on the control that was used.
@@ -917,13 +950,16 @@
   Diagram.prototype.selectTab = function (index) {
     var count = this.exchange(this.data.messages[this.current - 1]).length;
     this.tab = (index + count) % count;
+    this.allRows = false;
     this.redraw("#" + CSS.escape(this.panel.id + "-tab-" + this.tab));
   };
 
   Diagram.prototype.copy = function (button) {
     var payload = this.exchange(this.data.messages[this.current - 1])[this.tab].payload;
     var text = payload.body;
+    var status = this.status;
     var done = function () {
+      status.textContent = "Copied " + payload.label + ".";
       button.classList.add("vl-done");
       button.replaceChildren(icon("check"), "Copied");
       setTimeout(function () {
@@ -988,8 +1024,13 @@
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
     if (!target) target = gathered(anchor);
     if (!target) return;
+    var n = parseInt(match[2], 10);
+    if (!target.data.messages[n - 1]) { // no such message: no panel stays open under its address
+      target.close({ quiet: true });
+      return;
+    }
     uncover(target.root);
-    target.open(parseInt(match[2], 10), { focus: "message", reveal: "center", address: false });
+    target.open(n, { focus: "message", reveal: "center", address: false });
   }
 
   // A page made of a site's pages (mkdocs-print-site-plugin's) writes a link to another page's
@@ -1096,8 +1137,14 @@
       diagram.selectTab(diagram.tab + (key === "ArrowRight" ? 1 : -1));
       return;
     }
-    // Keys outside any diagram go to the one used last, while its panel is open.
-    if (!diagram && lastActive && lastActive.current && lastActive.root.isConnected) diagram = lastActive;
+    if (diagram && role === "tab" && (key === "Home" || key === "End")) {
+      event.preventDefault();
+      diagram.selectTab(key === "Home" ? 0 : -1);
+      return;
+    }
+    // Esc outside any diagram closes the panel left open; the other keys are the host page's
+    // (its scrolling, its own shortcuts) unless the focus is in a diagram.
+    if (!diagram && key === "Escape" && lastActive && lastActive.current && lastActive.root.isConnected) diagram = lastActive;
     if (!diagram) return;
     if (key === "Escape" && diagram.current) {
       event.preventDefault();

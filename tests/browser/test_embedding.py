@@ -75,7 +75,7 @@ def test_the_same_fragment_twice_gets_ids_of_its_own(open_page, reference_text: 
     assert panel(page, 1).locator(".vl-title").inner_text() == "Call search_issues"
     assert panel(page, 1).get_attribute("id") == "mcp-2-panel"
     labelled = page.locator(".volley-diagram").nth(1).locator(".vl-canvas > svg")
-    assert labelled.get_attribute("aria-labelledby") == "mcp-2-title mcp-2-desc"
+    assert labelled.get_attribute("aria-labelledby") == "mcp-2-title"  # renamed, then read
     links = page.evaluate(
         """[...document.querySelectorAll('.volley-diagram')[1].querySelectorAll('use')]
             .map(use => use.getAttribute('xlink:href') || use.getAttribute('href'))"""

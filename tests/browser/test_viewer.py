@@ -203,9 +203,10 @@ def test_copy_says_it_copies_the_body_and_does(
     copy = page.locator(f"{PANEL} .vl-copy")
     assert page.locator(f"{PANEL} table").is_visible()  # in the Table view ...
     assert copy.inner_text() == "Copy body"  # ... it says what it copies
-    assert copy.get_attribute("title") == "Copy the body as written"
+    assert copy.get_attribute("title") == "Copy the body as the Raw view shows it"
     copy.click()
     expect(copy).to_have_text("Copied")  # the clipboard is async
+    expect(page.locator(".vl-sr[role=status]")).to_have_text("Copied Tool call.")  # heard too
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == parse(reference_text).messages()[8].response.body
     expect(copy).to_have_text("Copy body")
@@ -709,3 +710,83 @@ def test_a_phone_fits_the_drawing_to_its_width_and_zooms(browser, reference_page
 def test_no_zoom_buttons_where_the_drawing_fits(open_page) -> None:
     page = open_page(render("A -> B: hi", format="html"))
     expect(page.locator(".vl-zoom")).to_be_hidden()
+
+
+def test_a_body_of_thousands_of_rows_shows_its_first_rows_and_the_rest_when_asked(
+    open_page,
+) -> None:
+    import json
+
+    items = [{"id": n, "name": f"item {n}"} for n in range(1200)]
+    body = json.dumps({"items": items}, indent=2)
+    indented = "".join(f"  {line}\n" for line in body.splitlines())
+    text = "A -> B: GET /items\nout: 200 OK\n" + indented
+    page = open_page(render(text, format="html"), "#message-1")
+    rows = page.locator(f"{PANEL} table tbody tr:not(.vl-note)")
+    assert rows.count() == 500
+    note = page.locator(f"{PANEL} .vl-note")
+    assert note.inner_text().startswith("The first 500 of 2,400 rows.")
+    note.get_by_role("button", name="Show all rows").click()
+    assert rows.count() == 2400
+    assert page.locator(f"{PANEL} .vl-note").count() == 0
+    assert page.evaluate("document.activeElement.dataset.vlView") == "table"  # focus stays
+    page.locator(f"{PANEL} [data-vl-view=raw]").click()
+    page.locator(f"{PANEL} [data-vl-view=table]").click()
+    assert rows.count() == 2400  # asked for once, for this body
+    page.click(message(1))  # (the same message again keeps it)
+    page.keyboard.press("Escape")
+    page.click(message(1))
+    assert rows.count() == 500  # opened anew, the first rows again
+
+
+def test_the_panel_and_the_button_give_a_message_one_name(open_page, reference_page) -> None:
+    page = open_page(reference_page, "#message-5")
+    button = page.locator(message(5)).get_attribute("aria-label")
+    assert button.startswith("Message 5, Agent to MCP Server")
+    assert page.locator(PANEL).get_attribute("aria-label") == "Message 5 details"
+    assert page.locator(f"{PANEL} .vl-badge").inner_text() == "4"  # the marker drawn on it
+    svg = page.locator(".vl-canvas > svg")
+    assert svg.get_attribute("role") == "group"  # named by its title alone
+    title = page.locator(".vl-canvas > svg > title[id]").get_attribute("id")
+    assert svg.get_attribute("aria-labelledby") == title
+
+
+def test_keys_outside_the_diagram_are_the_host_pages_but_esc(open_page, reference_page) -> None:
+    page = open_page(reference_page, "#message-2")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("j")
+    assert page.evaluate("location.hash") == "#message-2"  # no step from the page's body
+    page.keyboard.press("Escape")
+    assert page.locator(PANEL).is_hidden()
+
+
+def test_an_address_naming_no_message_leaves_no_panel_open(open_page, reference_page) -> None:
+    page = open_page(reference_page, "#message-6")
+    assert page.locator(PANEL).is_visible()
+    page.evaluate("location.hash = '#message-99'")
+    expect(page.locator(PANEL)).to_be_hidden()
+
+
+def test_home_and_end_go_to_the_first_and_last_payload_tab(open_page, reference_page) -> None:
+    page = open_page(reference_page, "#message-1")
+    tabs = page.locator(f"{PANEL} [role=tab]")
+    assert tabs.count() > 1
+    tabs.first.focus()
+    page.keyboard.press("End")
+    assert page.locator(f"{PANEL} [role=tab]").last.get_attribute("aria-selected") == "true"
+    page.keyboard.press("Home")
+    assert page.locator(f"{PANEL} [role=tab]").first.get_attribute("aria-selected") == "true"
+
+
+def test_paper_shows_every_message_at_full_ink_and_raw_lines_wrapped(
+    open_page, reference_page
+) -> None:
+    page = open_page(reference_page, "#message-1")
+    page.locator(f"{PANEL} [data-vl-view=raw]").click()
+    page.mouse.move(0, 0)  # nothing hovered
+    page.emulate_media(media="print")
+    opacity = "g => getComputedStyle(g).opacity"
+    assert page.locator(message(3)).evaluate(opacity) == "1"
+    wrap = page.locator(f"{PANEL} .vl-raw").evaluate("e => getComputedStyle(e).overflowWrap")
+    assert wrap == "anywhere"

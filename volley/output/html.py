@@ -151,13 +151,16 @@ class MessageView:
         return plain_text(self.label)
 
     @property
+    def name(self) -> str:
+        """What the message is called to a screen reader, on its button and its panel."""
+        if self.number is not None:
+            return f"Message {self.number}"
+        return "Unnumbered message" if self.among_numbered else f"Message {self.index}"
+
+    @property
     def aria_label(self) -> str:
         """What a screen reader hears for the message's button."""
-        if self.number is not None:
-            said = f"Message {self.number}"
-        else:
-            said = "Unnumbered message" if self.among_numbered else f"Message {self.index}"
-        said += f", {self.sender} {'and' if self.both else 'to'} {self.receiver}"
+        said = f"{self.name}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
         if self.text:
             said += f": {self.text}"
         if self.payloads:
@@ -186,6 +189,7 @@ class MessageView:
             "label": [[_span_json(span) for span in line] for line in self.spans],
             "text": self.text,
             "aria": self.aria_label,
+            "name": self.name,
             "reply": self.reply,
             "request": self.request,
             "payloads": [payload.to_json() for payload in self.payloads],
