@@ -72,6 +72,11 @@ SECRET_NAMES = frozenset(
         "passcode", "jsessionid", "phpsessid", "aspsessionid",
         "xsessionid", "xsessiontoken",
         "secretkeybase", "samlresponse", "mnemonic",  # Rails's key, a SAML assertion, a seed
+        "seedphrase", "recoveryphrase",
+        # AWS Secrets Manager's secret as it stands, an SSM SecureString's type named as a
+        # parameter's name, a kubeconfig's client key (a PEM in base64), a TLS secret's key
+        "secretstring", "securestring", "clientkeydata", "tlskey",
+        "devicecode",  # OAuth's device flow (RFC 8628): it is polled for the access token
     }
 ) | CARD_CODE_NAMES  # fmt: skip
 _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
@@ -96,6 +101,7 @@ SECRET_SUFFIXES = (
     # key" is often the id beside a secret key: MinIO's, Terraform's `access_key`)
     "subscriptionkey", "functionskey", "masterkey", "authkey",
     "passcode", "pwd", "applicationkey",  # Datadog's DD-APPLICATION-KEY
+    "honeycombteam",  # Honeycomb's API key header, `x-honeycomb-team`
 )  # fmt: skip
 # A header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`, gRPC's
 # `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`; the header's
@@ -115,7 +121,7 @@ NOT_SECRET_SUFFIXES = (
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
     "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
-    "appid", "saml", "mnemonic",
+    "appid", "saml", "mnemonic", "phrase", "securestring", "honeycomb",
 )  # fmt: skip
 
 
@@ -268,6 +274,8 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if strength == "weak":
         if _fold(name).strip("\"'") == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
+        if _IDENTIFIER.fullmatch(value.strip("\"'")):
+            return False  # an issue's key (`PROJ-1234`), a bucket's, an app's id
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
 
@@ -294,6 +302,9 @@ def _code_like(value: str) -> bool:
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+# Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
+# reverse domain name (`com.example.app2`): what names a thing, not a key's bytes
+_IDENTIFIER = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.][0-9]+|[a-z]+(?:\.[a-z][a-z0-9]*){2,}")
 _BYTECODE = re.compile(r"0x[0-9A-Fa-f]*")
 _ERROR_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `E_AUTH_1234`, `ERR_TOO_MANY_2`
 # lower-case words and numbers joined by `/` or `:`: a path in a store, not a key's bytes
@@ -429,9 +440,16 @@ _CURL_COOKIE = re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)
 def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
     """The secret parts of a header's value: after the scheme, or each cookie's value."""
     folded = name.lower()
+    if _cookie_header(folded) and "=" in value and folded.endswith("set-cookie"):
+        # several Set-Cookie fields folded into one with commas (as some proxies and HAR
+        # writers do): each cookie's first pair (an `Expires` date's comma starts none)
+        at = 0
+        for fold in _FOLDED_COOKIE.finditer(value + ","):
+            yield from _cookie_values(value[at : fold.start()], start + at, True, prose)
+            at = fold.end()
+        return
     if _cookie_header(folded) and "=" in value:
-        set_cookie = folded.endswith("set-cookie")
-        yield from _cookie_values(value, start, first_only=set_cookie, prose=prose)
+        yield from _cookie_values(value, start, first_only=False, prose=prose)
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
@@ -441,6 +459,10 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
             yield start + scheme.start(2), start + len(value)
     elif _secret_value(name, value, prose):
         yield start, start + len(value)
+
+
+# The comma before another cookie's `name=` (a token, RFC 6265), or the end
+_FOLDED_COOKIE = re.compile(r",[ \t]*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)|,$")
 
 
 def _cookie_header(name: str) -> bool:
@@ -482,8 +504,28 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     HTTP/1.1 once allowed and YAML still does)."""
     offset = 0
     lines = text.split("\n")
+    named: tuple[str, int] | None = None  # a YAML item's secret `name:`, and its key's column
     for k, line in enumerate(lines):
         match = _LINE_PAIR.match(line)
+        if named is not None and line.strip():
+            indent = len(line) - len(line.lstrip())
+            own = match is not None and match.start(1) == named[1] and line[indent] != "-"
+            if indent <= named[1] and not own:
+                named = None  # the item ended: a line left of its keys, or another item
+        if match and match.group(2) == ":" and match.group(1).lower() in _NAMING_KEYS:
+            naming = line[match.end() :].strip().strip("\"'")
+            if secret_name(naming):  # Kubernetes' `- name: DB_PASSWORD` then `value: …`
+                named = (naming, match.start(1))
+        elif match and named is not None and match.group(1).lower() in _NAMED_VALUE_KEYS:
+            given = line[match.end() :].rstrip()
+            what = f'the "{_short(named[0])}" value'
+            inside = given[:1] in "\"'" and len(given) > 1 and given[-1] == given[0]
+            start = offset + match.end() + (1 if inside else 0)
+            for begin, end in _header_values(
+                named[0], given[1:-1] if inside else given, start, prose
+            ):
+                yield Secret(begin, end, what)
+            named = None
         if match and secret_name(match.group(1)):
             value = line[match.end() :].rstrip()
             start = offset + match.end()
@@ -524,12 +566,21 @@ def _folded(line: str) -> bool:
     return pair is None or pair.group(2) != ":"
 
 
+# An object that names a value by another key: HAR's `{"name": "Authorization", "value": …}`,
+# AWS SSM's `{"Name": "/prod/db/password", "Type": "SecureString", "Value": …}`, Postman's
+# `{"key": "X-API-Key", "value": …}`, CloudFormation's `ParameterKey`/`ParameterValue`, tags'
+# `Key`/`Value` (lower case here)
+_NAMING_KEYS = frozenset({"name", "key", "parameterkey", "type"})
+_NAMED_VALUE_KEYS = frozenset({"value", "parametervalue"})
+
+
 def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON),
     each string of such a key's list (`"Authorization": ["Bearer …"]`, as Go and API Gateway
-    write headers), HAR's `{"name": "Authorization", "value": "…"}` pairs, and pairs in JSON
-    held as a string in JSON (an MCP tool's result text)."""
-    named = ""  # the secret name a `"name"` key just gave, for the `"value"` key after it
+    write headers), the values of objects that name them by another key (`_NAMING_KEYS`), and
+    pairs in JSON held as a string in JSON (an MCP tool's result text)."""
+    named = ""  # the secret name a naming key gave, for the value key after it in its object
+    named_at = 0  # where that name ends: a brace between it and the value key parts them
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
@@ -542,22 +593,25 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         # a string the line cuts open (a log line cut at its length limit, a paste cut
         # short) holds the value up to where it stops
         content = None if value is None else value.group()[1:-1] if closed else value.group()[1:]
-        if name == "value" and named:
+        if named and re.search(r"[{}]", text[named_at : key.start()]):
+            named = ""  # another object
+        folded = name.lower()
+        if folded in _NAMED_VALUE_KEYS and named:
             name, named = named, ""
-        elif name == "name" and value is not None and content is not None:
-            named = _unescaped_key(value.group())  # HAR's `{"name": "Authorization", …}`
-            if secret_name(named):
+        elif folded in _NAMING_KEYS and value is not None and content is not None:
+            naming = _unescaped_key(value.group())
+            if secret_name(naming):
+                if not named:  # (SSM's `"Type": "SecureString"` after a secret's `"Name"`)
+                    named, named_at = naming, value.end()
                 continue
-            named = ""
-        else:
-            named = ""
         if not secret_name(name) or (
             progress and name == "token" and _token_text(text, start) in progress
         ):
             continue
         what = f'the "{_short(name)}" key'
         if content is None and text.startswith("{", start):
-            named = name  # `"adminPassword": {"value": …}`, as Azure's parameter files write it
+            # `"adminPassword": {"value": …}`, as Azure's parameter files write it
+            named, named_at = name, start + 1
             continue
         if content is not None:
             for begin, end in _header_values(name, content, start + 1, prose):
@@ -613,10 +667,11 @@ _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
     """A JSON number under a secret's name: a security code's three or four digits
-    (`"cvv": 123`), or, outside prose, a number as long as a numeric key."""
+    (`"cvv": 123`), or, outside prose, a number as long as a numeric key under a name whose
+    every value is a secret (`"key": 1704067200000` is a date histogram's bucket)."""
     if _card_code_name(name):
         return _CARD_CODE.match(text, start)
-    return None if prose else _NUMBER.match(text, start)
+    return None if prose or _strength(name) != "strong" else _NUMBER.match(text, start)
 
 
 def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -654,6 +709,9 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
                 yield Secret(begin, end, what)
 
 
+_PAIR_START = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,79}=")
+
+
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _PARAM.finditer(text):
         # quoted as JSON holds it, quoted, or as it stands
@@ -670,6 +728,11 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
             continue  # `Authorization=libp2p-PeerID bearer="…"`: the scheme; its params follow
         if _secret_value(match.group(1), text[start:end], prose=False):
             yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
+        elif value == 4 and _PAIR_START.match(text, start):
+            # a value that is a list of pairs itself (OpenTelemetry's
+            # `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20…,x-honeycomb-team=…`)
+            for inner in _param_secrets(text[start:end], prose):
+                yield replace(inner, start=inner.start + start, end=inner.end + start)
 
 
 # A key and its string as the languages write a map that JSON does not: a Python dict's repr
@@ -765,13 +828,29 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _NPMRC.finditer(text):
         if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
+    for match in _SHORT_PASSWORD_FLAG.finditer(text):
+        command = next(c for c in match.groups()[:3] if c is not None)
+        group = next(g for g in (4, 5, 6) if match.group(g) is not None)
+        if not is_stand_in(match.group(group)):
+            yield Secret(*match.span(group), f"the password of {command}")
 
 
-# A command's long option with its value: `--password=…`, `--token "…"`, `--api-key …`
+# A command's long option with its value: `--password=…`, `--token "…"`, `--api-key …`, or
+# the next item of an argument list (`["--db-password", "…"]`, YAML's `- --db-password` then
+# `- …`, as a container's `args:` write it)
 _LONG_FLAG = re.compile(
     r"(?<![\w-])--([A-Za-z][\w-]{1,40})"
-    r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?)"  # its value after `=`, a space, or a `\` line's end
+    r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?"  # its value after `=`, a space, or a `\` line's end
+    r"|[\"'][ \t]*,[ \t]*(?=[\"'])|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
     r"(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`\\<>|&;-][^\s\"'`]*))"
+)
+# A password given by a command's short option: `redis-cli -a …`, `sshpass -p …`, and
+# `mysql -p…` (written against the letter: `-p` alone asks for it, and the word after it is
+# the database)
+_SHORT_PASSWORD_FLAG = re.compile(
+    r"(?<![\w/.-])(?:(redis-cli)\b[^\n|;&]*?[ \t]-a[ \t]+|(sshpass)[ \t]+-p[ \t]*"
+    r"|(mysql(?:dump|admin)?)\b[^\n|;&]*?[ \t]-p(?=\S))"
+    r"(?:'([^'\n]*)'|\"([^\"\n]*)\"|([^\s'\"|;&]+))"
 )
 # the part's name, quoted as RFC 7578 writes it or bare as some clients send it
 _FORM_DATA_NAME = re.compile(
@@ -874,11 +953,22 @@ _CONNECTION_PASSWORD = re.compile(
     r"|(?:^|(?<=[\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"  # the first: to its `;`
 )
 # SQL that sets a password: `ALTER LOGIN app WITH PASSWORD = '…'`, `CREATE ROLE r PASSWORD
-# '…'`, `CREATE USER u IDENTIFIED BY '…'`.
+# '…'`, `CREATE USER u IDENTIFIED BY '…'`, MySQL's `SET PASSWORD FOR 'app'@'%' = '…'` and
+# `IDENTIFIED WITH caching_sha2_password BY '…'`.
 # The word is followed by a space or an `=`: in `{'password': '…'}` the quote after it closes a
 # key, and the `: ` between the two strings is no password.
 _SQL_PASSWORD = re.compile(
-    r"(?i)\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*)'([^'\n]*)'"
+    r"(?i)\b(?:password(?:[ \t]+for[ \t]+\S+)?|identified(?:[ \t]+with[ \t]+\w+)?[ \t]+by)"
+    r"(?:[ \t]+|[ \t]*=[ \t]*)'([^'\n]*)'"
+)
+# A .netrc's entry: `machine api.heroku.com login ada@example.com password …`
+_NETRC_PASSWORD = re.compile(
+    r"(?<!\S)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*"
+    r"[ \t]+password[ \t]+(\S+)"
+)
+# Redis's `AUTH [user] password`, as a client's span records the command (`db.statement`)
+_REDIS_AUTH = re.compile(
+    r"(?m)(?<![\w-])AUTH[ \t]+(?:[^\s\"']+[ \t]+)?([^\s\"']+)[ \t]*(?=$|[\"\n])"
 )
 
 
@@ -888,11 +978,15 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     for pattern, what in (
         (_CONNECTION_PASSWORD, "the password of a connection string"),
         (_SQL_PASSWORD, "a password in SQL"),
+        (_NETRC_PASSWORD, "the password of a .netrc"),
     ):
         for match in pattern.finditer(text):
             group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
             if group and not is_stand_in(match.group(group)):  # `PASSWORD ''` sets none
                 yield Secret(*match.span(group), what)
+    for match in _REDIS_AUTH.finditer(text):  # `AUTH failed`: words, no password
+        if _secret_value("password", match.group(1), prose=True):
+            yield Secret(*match.span(1), "the password of Redis's AUTH")
 
 
 # --- payment card numbers --------------------------------------------------------------------
@@ -987,7 +1081,7 @@ def _card_numbers(text: str, prose: bool = False) -> Iterator[Secret]:
 _TOKEN_SHAPES = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:"
     r"github_pat_[A-Za-z0-9_]{30,}"  # GitHub fine-grained
-    r"|xox[abposr]-[A-Za-z0-9\-]{10,}"  # Slack, any layout
+    r"|xox[abposre]-[A-Za-z0-9\-]{10,}"  # Slack, any layout (`xoxe-`: a refresh token)
     r"|AIza[0-9A-Za-z_\-]{35}|ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{20,}"  # Google
     r"|whsec_[A-Za-z0-9]{20,}"  # Stripe webhook signing secret
     r"|npm_[A-Za-z0-9]{36}"  # npm
@@ -999,13 +1093,32 @@ _TOKEN_SHAPES = re.compile(
     r"|ATATT3[A-Za-z0-9_\-=]{50,}"  # Atlassian
     r"|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"  # Grafana service account
     r"|lin_api_[A-Za-z0-9]{40}"  # Linear
+    r"|gsk_[A-Za-z0-9]{40,}|pplx-[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|xai-[A-Za-z0-9]{60,}"  # LLMs
+    r"|dckr_pat_[A-Za-z0-9_\-]{20,}"  # Docker Hub
+    r"|figd_[A-Za-z0-9_\-]{30,}"  # Figma
+    r"|ntn_[A-Za-z0-9]{40,}"  # Notion
+    r"|sntry[su]_[A-Za-z0-9+/=_]{40,}"  # Sentry
+    r"|sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_\-]{20,}"  # Supabase
+    r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"  # Postman
+    r"|nfp_[A-Za-z0-9]{36}"  # Netlify
+    r"|tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}"  # Tailscale
+    r"|NRAK-[A-Z0-9]{27}"  # New Relic
+    r"|glc_[A-Za-z0-9+/=_]{32,}"  # Grafana Cloud
+    r"|hc[a-z]ik_[a-z0-9]{20,}"  # Honeycomb
+    r"|sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}"  # Square
+    r"|ops_[A-Za-z0-9]{40,}"  # 1Password service account
+    r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"  # age
+    r"|dapi[a-f0-9]{32}"  # Databricks
+    r"|HRKU-[A-Za-z0-9_\-]{20,}"  # Heroku
     r")"
 )
 # An AWS secret access key on its own: 40 characters of base64 standing alone.
 _BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 _OWN_SHAPE_STARTS = (
     "github_pat_", "xox", "AIza", "ya29.", "GOCSPX-", "whsec_", "npm_", "hf_", "sk-", "shp",
-    "hvs.", "hvb.", "_v1_", "ATATT3", "glsa_", "lin_api_",
+    "hvs.", "hvb.", "_v1_", "ATATT3", "glsa_", "lin_api_", "gsk_", "pplx-", "r8_", "xai-",
+    "dckr_pat_", "figd_", "ntn_", "sntry", "sbp_", "sb_secret_", "PMAK-", "nfp_", "tskey-",
+    "NRAK-", "glc_", "ik_", "sq0", "ops_", "AGE-SECRET-KEY-", "dapi", "HRKU-",
 )  # fmt: skip
 _SHAPE_NAMES = {
     "github_pat_": "a GitHub token", "xox": "a Slack token", "AIza": "a Google API key",
@@ -1013,7 +1126,14 @@ _SHAPE_NAMES = {
     "whsec_": "a Stripe webhook secret", "npm_": "an npm token", "hf_": "a Hugging Face token",
     "sk-": "an API key", "shp": "a Shopify token", "hvs.": "a Vault token",
     "hvb.": "a Vault token", "do": "a DigitalOcean token", "ATATT3": "an Atlassian API token",
-    "glsa_": "a Grafana token", "lin_api_": "a Linear API key",
+    "glsa_": "a Grafana token", "lin_api_": "a Linear API key", "gsk_": "a Groq API key",
+    "pplx-": "a Perplexity API key", "r8_": "a Replicate token", "xai-": "an xAI API key",
+    "dckr_pat_": "a Docker Hub token", "figd_": "a Figma token", "ntn_": "a Notion token",
+    "sntry": "a Sentry token", "sbp_": "a Supabase token", "sb_secret_": "a Supabase key",
+    "PMAK-": "a Postman API key", "nfp_": "a Netlify token", "tskey-": "a Tailscale key",
+    "NRAK-": "a New Relic API key", "glc_": "a Grafana Cloud token", "hc": "a Honeycomb key",
+    "sq0": "a Square token", "ops_": "a 1Password token", "AGE-SECRET-KEY-": "an age key",
+    "dapi": "a Databricks token", "HRKU-": "a Heroku token",
 }  # fmt: skip
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
@@ -1133,6 +1253,55 @@ def _websocket_bearers(text: str, prose: bool = False) -> Iterator[Secret]:
             yield Secret(*match.span(1), "a Kubernetes bearer token")
 
 
+# An Ethereum node's account methods (geth's `personal` namespace) and where their arguments
+# hold a secret: a raw private key, or the passphrase of an account
+_WALLET_SECRETS = {
+    "personal_importRawKey": (0, 1),
+    "personal_newAccount": (0,),
+    "personal_unlockAccount": (1,),
+    "personal_sendTransaction": (1,),
+    "personal_signTransaction": (1,),
+    "personal_sign": (2,),
+}
+
+
+def _wallet_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
+    """The private key and passphrases an Ethereum JSON-RPC call passes by position, which no
+    name says are secrets, in the call's object wherever it stands in the text (a line of a
+    log, a body among others)."""
+    decoder = json.JSONDecoder()
+    for method in _WALLET_METHOD.finditer(text):
+        places = _WALLET_SECRETS.get(method[1], ())
+        opening = method.start()
+        for _ in range(_WALLET_DEPTH):  # the object around the method: its nearest `{` that reads
+            opening = text.rfind("{", 0, opening)
+            if opening < 0:
+                break
+            try:
+                call, end = decoder.raw_decode(text, opening)
+            except ValueError:
+                continue
+            if not isinstance(call, dict) or call.get("method") != method[1]:
+                continue
+            params = call.get("params")
+            for place in places:
+                if not isinstance(params, list) or place >= len(params):
+                    continue
+                value = params[place]
+                if not isinstance(value, str) or is_stand_in(value):
+                    continue
+                for written in {json.dumps(value), json.dumps(value, ensure_ascii=False)}:
+                    at = text.find(written, opening, end)
+                    while at >= 0:
+                        yield Secret(at + 1, at + len(written) - 1, f"a secret of {method[1]}")
+                        at = text.find(written, at + len(written), end)
+            break
+
+
+_WALLET_METHOD = re.compile(r'"method"[ \t\r\n]*:[ \t\r\n]*"(personal_\w+)"')
+_WALLET_DEPTH = 8  # objects a call's `"method"` may stand in (its `params`' objects before it)
+
+
 def _bare_aws_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """40 characters of base64 standing alone, with upper and lower case letters and digits,
     and not a path (a git SHA-1 is hex: it has no upper case)."""
@@ -1211,12 +1380,16 @@ _FINDERS: _Finders = (
     (_xml_secrets, _may_name_secret),
     (_html_field_secrets, _finds(r"(?i)<(?:meta|input)\b")),
     (_multipart_secrets, _holds("form-data", "Form-Data", "FORM-DATA")),
-    (_command_line_secrets, _holds("-H", "-u", "-U", "-b", "--", ":_")),
+    (
+        _command_line_secrets,
+        _holds("-H", "-u", "-U", "-b", "--", ":_", "redis-cli", "sshpass", "mysql"),
+    ),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
     # pwd, password, identified: a first letter that is a set lets the search skip ahead
-    (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)")),
+    (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)|AUTH[ \t]")),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
     (_websocket_bearers, _finds(r"(?i)bearer\.authorization\.k8s")),
+    (_wallet_secrets, _holds("personal_")),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
     (_card_numbers, _finds(r"\d{4}[ \-]?\d{4}")),
