@@ -324,8 +324,10 @@ def _may_name_secret(text: str) -> bool:
 
     Folding maps each character on its own, so a part's folded form is part of the text's.
     """
-    folded = _fold(text)
-    return any(word in folded for word in _NAME_WORDS)
+    return _NAME_WORD.search(_fold(text)) is not None
+
+
+_NAME_WORD = re.compile("|".join(map(re.escape, _NAME_WORDS)))
 
 
 def _holds(*needs: str) -> Callable[[str], bool]:
