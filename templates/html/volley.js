@@ -295,6 +295,7 @@
       ]);
       svg.parentNode.parentNode.insertBefore(this.zoomBar, this.heads ? this.heads.heads : svg.parentNode);
     }
+    if (svg) svg.parentNode.addEventListener("scroll", this.edges.bind(this), { passive: true });
     this.fit();
     if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
     // Read out by screen readers when focus moves into the panel rather than onto a message.
@@ -320,6 +321,19 @@
       this.zoomBar.hidden = !crowded && !this.zoom;
       if (this.zoom) this.setZoom("keep");
     }
+    this.edges();
+  };
+
+  // A drawing wider than its pane scrolls sideways: a shade at each edge that hides more of
+  // it says so (on a phone most labels would otherwise start cut off, with no other sign).
+  Diagram.prototype.edges = function () {
+    var canvas = this.svg && this.svg.parentNode;
+    if (!canvas) return;
+    var more = canvas.scrollWidth - canvas.clientWidth;
+    var figure = canvas.parentNode;
+    figure.style.setProperty("--vl-canvas-top", canvas.offsetTop + "px");
+    figure.classList.toggle("vl-more-right", more > 1 && canvas.scrollLeft < more - 1);
+    figure.classList.toggle("vl-more-left", more > 1 && canvas.scrollLeft > 1);
   };
 
   /* --- the sticky row of participants ------------------------------------------------------- */
@@ -584,6 +598,7 @@
     this.zoomBar.querySelector("[data-vl-zoom=out]").disabled = next <= 1;
     this.zoomBar.querySelector("[data-vl-zoom=in]").disabled = next >= ZOOM_MAX / fitted;
     if (this.heads) placeHeads(this.heads);
+    this.edges();
   };
 
   Diagram.prototype.count = function () {

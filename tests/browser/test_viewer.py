@@ -790,3 +790,27 @@ def test_paper_shows_every_message_at_full_ink_and_raw_lines_wrapped(
     assert page.locator(message(3)).evaluate(opacity) == "1"
     wrap = page.locator(f"{PANEL} .vl-raw").evaluate("e => getComputedStyle(e).overflowWrap")
     assert wrap == "anywhere"
+
+
+def test_a_drawing_wider_than_its_pane_shades_the_edge_that_hides_more(
+    browser, tmp_path, reference_page: str
+) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(reference_page, encoding="utf-8")
+    phone = browser.new_context(viewport={"width": 390, "height": 760}, has_touch=True)
+    try:
+        page = phone.new_page()
+        page.goto(path.as_uri())
+        figure = page.locator(".vl-figure")
+        expect(figure).to_have_class("vl-figure vl-more-right")
+        assert page.locator(".vl-hint-keys").is_hidden()  # no keys to name on a touch screen
+        page.locator(".vl-canvas").evaluate("c => { c.scrollLeft = c.scrollWidth; }")
+        expect(figure).to_have_class("vl-figure vl-more-left")
+    finally:
+        phone.close()
+
+
+def test_a_drawing_that_fits_has_no_shade(open_page, reference_page: str) -> None:
+    page = open_page(reference_page)
+    expect(page.locator(".vl-figure")).to_have_class("vl-figure")
+    assert page.locator(".vl-hint-keys").is_visible()
