@@ -107,6 +107,23 @@ def test_each_page_draws_only_its_own_rows(long_layout: Layout) -> None:
     assert all(p.lifelines for p in parts)
 
 
+def test_a_body_longer_than_a_page_draws_on_each_page_only_its_lines_there() -> None:
+    import json
+
+    body = json.dumps([{"id": n, "name": f"item {n}"} for n in range(600)])  # one long line
+    layout = layout_diagram(volley.parse(f"A -> B: list\nout: Items\n  {body}"), bodies="appendix")
+    parts = page_layouts(layout, paginate(layout, 1000, 60))
+    [entry] = layout.appendix.entries
+    [code] = [b.code for b in entry.bodies if b.code is not None]
+    assert len(parts) > 2
+    shown = [
+        line for p in parts for e in p.appendix.entries for b in e.bodies if b.code
+        for line in b.code.lines
+    ]  # fmt: skip
+    assert set(map(id, shown)) == set(map(id, code.lines))  # every line on some page ...
+    assert len(shown) < len(code.lines) + 2 * len(parts)  # ... and on one page, or two at a cut
+
+
 def test_an_activation_bar_reaches_every_page_it_spans() -> None:
     layout = layout_diagram(volley.parse("A ->+ B: start\n" + long_text(150)))
     parts = page_layouts(layout, paginate(layout, 2000, 60))
