@@ -351,3 +351,38 @@ def test_a_folder_is_refused(tmp_path: Path):
     with pytest.raises(IsADirectoryError):
         write_atomic(tmp_path / "out.svg", "<svg/>")
     assert os.listdir(tmp_path) == ["out.svg"]
+
+
+PDF_TERMINATED = """
+import io, sys, time
+import volley.output.raster as raster
+from volley.cli import run
+
+class Slow(io.BytesIO):
+    def write(self, data):
+        print("writing", file=sys.stderr, flush=True)
+        time.sleep(60)  # the signal lands here, inside cairo's callback
+        return super().write(data)
+
+raster.io = type("io", (), {"BytesIO": Slow})
+sys.argv = ["volley", "render", sys.argv[1], "-o", sys.argv[2]]
+run()
+"""
+
+
+def test_sigterm_while_cairo_writes_a_pdf_stops_it_as_anywhere_else(tmp_path: Path, source: Path):
+    """cairo calls back into Python to write the PDF's bytes: a SIGTERM there cannot stop
+    cairo, which reports a failed write; the command still ends as terminated, no traceback,
+    no temporary left, and no file blamed for it."""
+    out = tmp_path / "out.pdf"
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(PDF_TERMINATED), str(source), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stderr is not None and child.stderr.readline() == b"writing\n"
+    child.send_signal(signal.SIGTERM)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM, stderr
+    assert b"Traceback" not in stderr and b"cannot write" not in stderr
+    assert sorted(os.listdir(tmp_path)) == ["diagram.volley"]

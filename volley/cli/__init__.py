@@ -134,6 +134,27 @@ def _terminated(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+# SIGTERM or Ctrl-C that landed while a C library ran a callback of ours (cairo writing a
+# PDF's bytes): the library cannot be stopped there, and reports a failed write instead
+_INTERRUPTS: list[BaseException] = []
+
+
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """The console script's hook for exceptions a callback could not raise: an interrupt is
+    kept, to be raised again when the library hands control back (`_interrupted`), rather
+    than printed as a traceback and taken for a write error."""
+    if isinstance(unraisable.exc_value, (SystemExit, KeyboardInterrupt)):
+        _INTERRUPTS.append(unraisable.exc_value)
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def _interrupted() -> None:
+    """Raise the interrupt a library's callback kept, if one came."""
+    if _INTERRUPTS:
+        raise _INTERRUPTS[0]
+
+
 def run() -> None:
     """The console script: `main`, then, after parse, check or render, leave at once.
 
@@ -149,6 +170,7 @@ def run() -> None:
     """
     gc.disable()
     exit_on_sigterm()  # a render stopped by SIGTERM removes its temporary file, as on Ctrl-C
+    sys.unraisablehook = _unraisable
     try:
         main(prog_name="volley")
     except SystemExit as exc:
@@ -436,6 +458,7 @@ def render_command(
             report(exc)
             failed += 1
         except OSError as exc:  # the output could not be written; an earlier one is untouched
+            _interrupted()  # (or cairo's write was stopped by SIGTERM or Ctrl-C)
             report(
                 VolleyError(
                     f"cannot write {exc.filename or source.path}: {exc.strerror or exc}",
