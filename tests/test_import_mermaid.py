@@ -1537,3 +1537,32 @@ def test_a_rect_with_words_after_its_colour_says_so_in_a_comment() -> None:
     assert "// Mermaid: rect rgb(200, 200, 200) Phase 1 (a rect takes no label" in item.text
     [plain] = convert("sequenceDiagram\nrect rgb(200, 200, 200)\nA->>B: hi\nend\n")
     assert "//" not in plain.text
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "message"),
+    [
+        ("sequenceDiagram\nA->>B: hi\x00there\n", 2, "the text holds a NUL byte"),
+        ("@startuml\nA -> B: x\x00y\n@enduml\n", 2, "the text holds a NUL byte"),
+        ("sequenceDiagram\nautonumber 1000000000\nA->>B: hi\n", 3, "volley numbers messages up"),
+        ("@startuml\nautonumber 999999999\nA -> B: one\nA -> B: two\n@enduml\n", 4, "volley nu"),
+        (
+            "sequenceDiagram\n" + "loop x\n" * 151 + "A->>B: y\n" + "end\n" * 151,
+            152,
+            "blocks nested more than 150 deep",
+        ),
+        (
+            "@startuml\n" + "loop x\n" * 151 + "A -> B: y\n" + "end\n" * 151 + "@enduml\n",
+            152,
+            "blocks nested more than 150 deep",
+        ),
+    ],
+)
+def test_what_volley_could_not_read_again_is_an_error_at_its_line_not_a_file(
+    source: str, line: int, message: str
+) -> None:
+    """An import writes text the user keeps: a NUL byte, a number past nine digits or blocks
+    deeper than any limit allows would be written into a file that volley then refuses."""
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "flow.txt")
+    assert (caught.value.line, caught.value.message[: len(message)]) == (line, message)

@@ -73,6 +73,11 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
             "--max-input-bytes",
             filename=filename,
         )
+    refuse_nul(text, filename)
+
+
+def refuse_nul(text: str, filename: str | None) -> None:
+    """A NUL byte is in no diagram's text (and a written one could not be read again)."""
     nul = text.find("\x00")
     if nul >= 0:
         raise VolleyError(

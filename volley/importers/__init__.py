@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
+from volley.limits import refuse_nul
 
 if TYPE_CHECKING:
     from volley.importers.traffic import TrafficOptions
@@ -241,7 +242,8 @@ def convert(
                 "cannot tell what format this is", filename=filename, hint=hint
             )
         importer, on_page = found, recognised.on_page
-    if not importer.traffic:
+    if not importer.traffic:  # another tool's diagram: text, as a .volley file is
+        refuse_nul(text, filename)
         if len(on_page) > 1:
             return _from_page(text, filename, on_page)
         return importer.load().convert(text, filename)

@@ -44,9 +44,10 @@ import yaml
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
-from volley.language.parser import COMMENT_AFTER_NAME, if_label, normalise
+from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
 from volley.language.writer import Comment, write
+from volley.limits import MAX_DEPTH
 from volley.model import (
     Activation,
     Block,
@@ -1232,6 +1233,8 @@ class _Reader:
         self.stack.append(_Open("box", line, text=rest))
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
+        if sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
+            self.fail(line, raw, f"blocks nested more than {MAX_DEPTH} deep; volley reads no more")
         kind = BLOCKS[keyword]
         label = "" if keyword == "rect" else self.block_label(line, keyword, rest)
         if kind == "if":
@@ -1395,6 +1398,8 @@ class _Reader:
         text = _label(found["text"] or "")
         message = Message(line, sender, receiver, {**ARROWS, **HALF_ARROWS}[arrow], text)
         if self.numbered:
+            if self.count > LARGEST_NUMBER:
+                self.fail(line, raw, f"volley numbers messages up to {LARGEST_NUMBER:,}")
             message.number = self.count
         self.count += self.step
         self.add(message)

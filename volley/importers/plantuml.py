@@ -47,8 +47,9 @@ from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, apart_by_case, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
-from volley.language.parser import if_label, normalise
+from volley.language.parser import LARGEST_NUMBER, if_label, normalise
 from volley.language.writer import Comment, ends_a_note, fence_for, write
+from volley.limits import MAX_DEPTH
 from volley.model import (
     Activation,
     Block,
@@ -1252,6 +1253,8 @@ class _Reader:
         self.stack.append(_Open("box", line, box=box))
 
     def open_block(self, line: int, keyword: str, label: str) -> None:
+        if sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
+            self.fail(line, f"blocks nested more than {MAX_DEPTH} deep; volley reads no more")
         if keyword == "par2":  # no frame: its messages, one a part, drawn on one row
             self.comment(
                 line, f"{keyword} (parallel messages, which volley draws one under another)"
@@ -1368,6 +1371,8 @@ class _Reader:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
         last given (after `autonumber stop` too), as PlantUML writes it."""
         number = self.next_number()
+        if number is not None and number > LARGEST_NUMBER and self.shown is None:
+            self.fail(message.line, f"volley numbers messages up to {LARGEST_NUMBER:,}")
         message.label = message.label.replace("%autonumber%", self.given)
         if number is not None and self.shown is not None:  # its words lead the label
             message.label = f"{_numbered(self.shown, number)} {message.label}".rstrip()

@@ -67,6 +67,7 @@ from volley.text.fences import fence_open, read_block
 from volley.text.inline import TABLE_LINE
 
 DIVIDER_STYLES = {"=": "bold", "-": "regular", "--": "dashed", "_": "thin", "...": "delay"}
+LARGEST_NUMBER = 999_999_999  # a message's number: nine digits at most
 DEFAULT_PAYLOAD_LABELS = {"in": "Request", "out": "Response"}
 # A file with more mistakes than this is reported up to here: the rest are most likely the
 # same mistake again. Each one costs a parse of the text up to it, so a long text gets fewer:
@@ -445,8 +446,8 @@ class _ToModel:
         keyword, number = children
         if number is not None and number.type == "OFF":
             return _Directive("autonumber", _line(keyword), None)
-        if number is not None and len(number) > 9:
-            self.error("autonumber starts at most at 999999999", _shifted(number))
+        if number is not None and len(number) > len(str(LARGEST_NUMBER)):
+            self.error(f"autonumber starts at most at {LARGEST_NUMBER}", _shifted(number))
             number = None
         return _Directive("autonumber", _line(keyword), int(number) if number else 1)
 
