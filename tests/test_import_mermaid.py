@@ -1566,3 +1566,13 @@ def test_what_volley_could_not_read_again_is_an_error_at_its_line_not_a_file(
     with pytest.raises(VolleyError) as caught:
         convert(source, "flow.txt")
     assert (caught.value.line, caught.value.message[: len(message)]) == (line, message)
+
+
+def test_every_statement_mermaid_would_refuse_is_reported_at_once() -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\nA->>B: x\nfoo\nbar baz\nA=>B: y\nB-->>A: ok\n", "flow.mmd")
+    assert [(e.line, e.message) for e in caught.value.errors] == [
+        (3, "not a Mermaid sequence statement: 'foo'"),
+        (4, "not a Mermaid sequence statement: 'bar baz'"),
+        (5, "not a Mermaid sequence statement: 'A=>B: y'"),
+    ]

@@ -41,7 +41,7 @@ from typing import NoReturn
 
 import yaml
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
 from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
@@ -651,6 +651,7 @@ class _Reader:
             index += 1
         index = self._front_matter(index)
         header_seen = False
+        errors: list[VolleyError] = []  # every statement's, as Mermaid's editor lists them
         while index < len(self.lines):
             raw = self.lines[index]
             index += 1
@@ -694,11 +695,16 @@ class _Reader:
                     self.comment(index, self.lines[line - 1].strip(), raw=line > index)
                 index = end
                 continue
-            config = _CONFIG_OPENED.match(raw)
-            if config is not None:  # `participant API@{` and its config on the lines below
-                index = self.config_lines(index, raw, config.end() - 2)
-                continue
-            self.statements(index, raw, raw)
+            try:
+                config = _CONFIG_OPENED.match(raw)
+                if config is not None:  # `participant API@{` and its config on the lines below
+                    index = self.config_lines(index, raw, config.end() - 2)
+                    continue
+                self.statements(index, raw, raw)
+            except VolleyError as exc:
+                errors.append(exc)
+        if errors:
+            raise VolleyErrors(errors)
         if self.stack:
             opened = self.stack[-1]
             written = self.lines[opened.line - 1]
