@@ -101,6 +101,12 @@ def test_a_note_ends_at_end_and_bare_else_inside_a_block():
     assert [b.items[-1].text for b in block.branches] == ["n\nmore", "m"]
 
 
+def test_prose_with_a_plural_or_a_comparison_stays_in_the_note_unremarked():
+    text = "A -> B: call\nnote: waiting\nNotes: see below\nLatency > 200ms: alert\n"
+    text += "The partcipant list is long\nB --> A: done\n"
+    assert volley.check(text).warnings == []
+
+
 def test_prose_that_starts_with_a_mermaid_word_stays_in_the_note():
     text = "note A:\nloop over the pages\nIf it fails, participants retry.\nAnd then stop.\n"
     text += "Loop detection is handled by the proxy.\nAlt text is required!\nOrder matters.\n"
@@ -1136,6 +1142,17 @@ def test_a_lane_listed_noted_or_declared_on_purpose_is_not_pointed_out(text):
         "end note",  # PlantUML's end of a note of several lines
         "endnote",
         "end rnote",
+        # a volley arrow or keyword mistyped, which is an error anywhere else
+        "A >> B: x",
+        "A ..> B: x",
+        "A - > B: x",
+        "endif",
+        "' a PlantUML comment",
+        "tilte: Login",
+        "odrer: A, B",
+        "partcipant C",
+        "autonumbr",
+        "activte A",
     ],  # fmt: skip
 )
 def test_another_tools_element_under_a_note_is_its_text_with_a_warning(line: str):

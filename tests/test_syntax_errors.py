@@ -17,6 +17,14 @@ def error_for(text: str) -> volley.VolleyError:
 
 CASES = [
     # (source, line, column, words the message must hold)
+    # a keyword a letter off: said, and read on as meant (its block's `end` is no second error)
+    ("tilte: Login\n", 1, 1, '"tilte" is not a volley keyword; did you mean "title:"?'),
+    ("odrer: A, B\nA -> B\n", 1, 1, 'did you mean "order:"?'),
+    ("partcipant A\n", 1, 1, 'did you mean "participant"?'),
+    ("A -> B\nautonumbr\n", 2, 1, 'did you mean "autonumber"?'),
+    ("lop: 3 times\nA -> B\nend\n", 1, 1, 'did you mean "loop:"?'),
+    ("if: a\nA -> B\nels\nB -> A\nend\n", 3, 1, 'did you mean "else"?'),
+    ("activte A\n", 1, 1, 'did you mean "activate"?'),
     ("Agent: hi\n", 1, 6, 'expected an arrow such as -> or --> after "Agent"'),
     ("activate\n", 1, 9, "the line ends too soon; expected a participant name"),
     ("A, B -> C: x\n", 1, 2, '"A, B" is not one participant: a name cannot hold ","'),
@@ -953,3 +961,11 @@ def test_mermaids_par_over_is_one_error_that_says_par() -> None:
     assert (error.line, error.column) == (1, 1)
     assert error.message == '"par_over" is not a volley keyword'
     assert error.hint is not None and 'write "par: both"' in error.hint
+
+
+@pytest.mark.parametrize(
+    "text", ["lop: 3 times\nA -> B\nend\n", "grop: x\nA -> B\nend\n", "if: a\nels\nB -> A\nend\n"]
+)
+def test_a_misspelt_block_word_is_one_error_its_end_none(text: str) -> None:
+    error = error_for(text)
+    assert len(error.errors) == 1 and "did you mean" in error.message, error.format()

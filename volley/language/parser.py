@@ -20,6 +20,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.language.keywords import misspelt_keyword
 from volley.language.prepass import (
     ARROW_LIKE,
     NOTE_END,
@@ -261,7 +262,7 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "keyword text"
     found = keyword_matcher(*_KEYWORDS).match(line + "\n")
     if found is None:
-        return "keyword text" if _OTHER_TOOLS_LINE.match(line) else "text"
+        return "keyword text" if _OTHER_TOOLS_LINE.match(line) or _misspelt(line) else "text"
     name = found.lastgroup
     if name == "ACTIVATE" and line[found.end() :].strip() in lanes:
         return "element"
@@ -295,11 +296,21 @@ _NOTE_OPENED_WORDS = r"(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t]"
 _NOTE_OPENED = re.compile(rf"[ \t]*{_NOTE_OPENED_WORDS}")
 _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
-    r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2})"
+    r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2}"
+    r"|>>|\.\.+>|[-=][ \t]+>)"  # and a volley arrow mistyped: `A >> B`, `A ..> B`, `A - > B`
     r"[ \t]*[^\s:,][^:,]*:"  # to a name, then the label's colon, as a message has
     r"|==+[^=]*==+[ \t]*$|\.{3,}.*\.{3,}[ \t]*$"
+    r"|'[ \t]|(?i:end[ \t]*(?:if|loop|alt|opt|par|group))[ \t]*$"  # PlantUML's comment, `endif`
     rf"|{_NOTE_OPENED_WORDS}[^:\n]*$|{NOTE_END_WORDS})"  # without volley's colon
 )
+
+
+def _misspelt(line: str) -> bool:
+    """Whether a note's line is a keyword a letter off, standing where the keyword would
+    (`tilte: Login`, `partcipant C`, `autonumbr`): pointed out, as a keyword line is."""
+    if len(line.split()) > 2 and ":" not in line:
+        return False  # words after it: prose with a typo, not a statement
+    return misspelt_keyword(line, shortest=4) is not None
 
 
 def _opens_box(next_line: str) -> bool:
@@ -773,6 +784,11 @@ class _ToModel:
                     said += (
                         ": a box starts only where its participants' declarations follow it "
                         "(box: Front end, then participant A on the next line)"
+                    )
+                elif (misspelt := misspelt_keyword(written, shortest=4)) is not None:
+                    said += (
+                        f'; if "{misspelt[0]}" was meant as "{misspelt[1]}", end the note before '
+                        'it with a "//" line and write the keyword so'
                     )
                 else:
                     said += (

@@ -15,6 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
+from volley.language.keywords import COLON_WORDS, VOLLEY_WORDS, misspelt_keyword
 from volley.language.prepass import (
     NOTE_END,
     OTHER_TOOLS_NOTE,
@@ -59,14 +60,6 @@ WORDS = {
     "PAR": '"par:"',
 }
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
-# The words that start an element of volley's own (a slip with one is said otherwise).
-VOLLEY_WORDS = frozenset(
-    {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
-     "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
-     "actor", "activate", "deactivate"}
-)  # fmt: skip
-# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
-COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
@@ -682,6 +675,14 @@ class _Explainer:
                     f"; a participant shown by a longer name is written "
                     f"`participant {written} as …`, the longer name after as"
                 )
+        misspelt = misspelt_keyword(text)
+        if misspelt is not None:  # `tilte: Login`: read on as the keyword meant
+            word, keyword, self.meant = misspelt
+            return self.error(
+                f'"{word}" is not a volley keyword; did you mean "{keyword}"?',
+                line,
+                text.index(word) + 1,
+            )
         return self.error(
             f'expected an arrow such as -> or --> after "{written}"', line, column, hint=hint
         )

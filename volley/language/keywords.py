@@ -1,0 +1,45 @@
+"""The words that start volley's elements, as a reader of a mistake needs them: which words are
+keywords, which take a colon, and what a word a letter off was most likely meant as.
+
+The grammar (`grammar/volley.lark`) reads them; these lists are for saying what went wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The words that start an element of volley's own (a slip with one is said otherwise).
+VOLLEY_WORDS = frozenset(
+    {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
+     "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
+     "actor", "activate", "deactivate"}
+)  # fmt: skip
+# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
+COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
+# A line's first word and what follows it: a colon and words, words, or nothing
+_STARTING_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z]+)(?P<rest>[ \t]*:.*|[ \t]+\S.*|[ \t]*)")
+
+
+def misspelt_keyword(line: str, shortest: int = 3) -> tuple[str, str, str] | None:
+    """A line whose first word is a keyword misspelt (a letter off, two swapped, one missing
+    or one too many: `tilte: Login`, `partcipant C`, `autonumbr`) and that stands where the
+    keyword would: (the word, the keyword as written, with its colon where it takes one, the
+    line as meant). None for any other line, and for words shorter than `shortest`."""
+    found = _STARTING_WORD.fullmatch(line)
+    if found is None or len(found["word"]) < shortest:
+        return None
+    word = found["word"]
+    if word.lower() in VOLLEY_WORDS or word.lower().removesuffix("s") in VOLLEY_WORDS:
+        return None  # a keyword, or its plural: a word (`Notes: see below`, `Orders`)
+    import difflib  # only a line that may be a mistake needs it
+
+    close = difflib.get_close_matches(word.lower(), sorted(VOLLEY_WORDS), n=1, cutoff=0.8)
+    if not close:
+        return None
+    keyword = close[0]
+    rest = found["rest"]
+    colon = keyword in COLON_WORDS or keyword == "note"
+    if colon and not rest.lstrip(" \t").startswith(":") and keyword != "note":
+        return None  # `Ifs are …`: words, not a keyword without its colon
+    meant = line[: found.start("word")] + keyword + rest
+    return word, keyword + (":" if colon else ""), meant
