@@ -384,3 +384,19 @@ def test_a_blank_line_between_the_comments_a_file_starts_with_stays() -> None:
     text = "// About this diagram\n\n// Drawn from the spec\nA -> B: hi\n"
     assert format_text(text) == text
     assert format_text(format_text(text)) == text
+
+
+def test_fmt_says_what_check_says_before_the_text_stops_showing_it(tmp_path) -> None:
+    """Mermaid's `Client->>API`, spaced as volley writes it, reads as volley's own open head:
+    the warning that it was most likely Mermaid's plain arrow is said as the file is
+    rewritten, not lost with the evidence."""
+    from click.testing import CliRunner
+
+    from volley.cli import main
+
+    path = tmp_path / "flow.volley"
+    path.write_text("participant Client\nClient->>API: GET /users\nAPI-->>Client: 200 OK\n")
+    done = CliRunner().invoke(main, ["fmt", str(path)])
+    assert done.exit_code == 0, done.output
+    assert 'flow.volley:2:7: warning: "->>" draws an open (asynchronous) head' in done.output
+    assert path.read_text() == "Client ->> API: GET /users\nAPI -->> Client: 200 OK\n"

@@ -198,8 +198,10 @@ def formatted(
     text: str, *, filename: str | None = None, limits: Limits | None = None
 ) -> tuple[str, list[Diagnostic]]:
     """The diagram's text as the writer writes it, canonically (what `volley fmt` writes; an
-    imported diagram reads alike), CRLF line ends kept; and the parser's warnings. A
-    swimlanes.io link holds its diagram where no formatting can reach: it is refused."""
+    imported diagram reads alike), CRLF line ends kept; and the warnings `check` gives, said
+    now (the text written may no longer show what prompted one: Mermaid's `A->>B`, spaced,
+    reads as volley's own open head). A swimlanes.io link holds its diagram where no
+    formatting can reach: it is refused."""
     from volley.language.writer import rewrite
     from volley.share_links import import_hint, is_link
 
@@ -209,12 +211,12 @@ def formatted(
             filename=filename,
             hint=f"{import_hint(text, filename)[0]} writes the diagram it carries as text",
         )
-    diagram = parse(text, filename=filename, limits=limits)
-    written = rewrite(diagram, text)
+    checked = check(text, filename=filename, limits=limits)
+    written = rewrite(checked.diagram, text)
     first_end = text.find("\n")
     if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
         written = written.replace("\n", "\r\n")
-    return written, list(diagram.warnings)
+    return written, checked.warnings
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
