@@ -102,7 +102,7 @@ LIMITED = [
     ("--max-messages", "3", "A -> B\n" * 4, "4 messages, over the limit of 3"),
     ("--max-depth", "2", nested(3), "blocks nested 3 deep; the limit is 2"),
     ("--max-label-chars", "5", "A -> B: 123456", "a text of 6 characters, over the limit of 5"),
-    ("--max-participants", "2", "A -> B\nB -> C", "3 participants, over the limit of 2"),
+    ("--max-participants", "2", "A -> B\nB -> C", "big.volley:2:1: error: 3 participants, over"),
 ]
 
 

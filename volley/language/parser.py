@@ -1740,7 +1740,10 @@ def _size_errors(diagram: Diagram, limits: Limits, lines: list[str]) -> list[Vol
         over.append((f"{len(messages):,} messages", limits.messages, "--max-messages", line))
     if len(diagram.participants) > limits.participants:
         count = f"{len(diagram.participants):,} participants"
-        over.append((count, limits.participants, "--max-participants", 0))
+        # the line where the count passes the limit: where the first one past it is named
+        named = sorted(t.line for t in diagram.all_texts() if t.kind == "participant")
+        line = named[limits.participants] if len(named) > limits.participants else 0
+        over.append((count, limits.participants, "--max-participants", line))
     items = items_over(diagram, limits.items)
     if items is not None:
         over.append((items_said(items[0]), limits.items, "--max-items", items[1]))
