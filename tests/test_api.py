@@ -155,3 +155,20 @@ def test_the_markdown_fences_draw_what_the_pipeline_draws():
     assert [w.message for w in fragment.diagnostics] == [
         w.message for w in volley.check(SECRET).warnings
     ]
+
+
+@pytest.mark.parametrize("call", ["parse", "check"])
+def test_bytes_are_refused_with_the_way_to_read_them(call: str) -> None:
+    with pytest.raises(TypeError, match="decode bytes with volley.decode first"):
+        getattr(volley, call)(b"A -> B: hi")
+
+
+def test_option_words_on_the_command_line_take_any_case(tmp_path) -> None:
+    source = tmp_path / "flow.volley"
+    source.write_text("A -> B: hi\n")
+    out = tmp_path / "flow.svg"
+    done = CliRunner().invoke(
+        main, ["render", str(source), "--format", "SVG", "--theme", "Dark", "-o", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    assert out.read_bytes() == volley.render("A -> B: hi\n", theme="dark").encode()

@@ -180,6 +180,8 @@ def check(
     text: str, *, filename: str | None = None, limits: Limits | None = None, redact: bool = False
 ) -> Checked:
     """Parse and check one diagram; a VolleyError (masked under `redact`) if it is wrong."""
+    if not isinstance(text, str):
+        raise TypeError("volley.check takes text (str); decode bytes with volley.decode first")
     with _masked(redact, text):
         diagram, text, filename = _parsed(text, filename, limits)
     from volley.checks.lint import lint

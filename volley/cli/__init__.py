@@ -344,12 +344,12 @@ Examples:
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(FORMATS, case_sensitive=False),
     help="Default: from the extension of -o, or svg.",
 )
 @click.option(
     "--theme",
-    type=click.Choice(THEMES),
+    type=click.Choice(THEMES, case_sensitive=False),
     help="auto follows the reader's prefers-color-scheme (HTML, SVG). Default: auto for "
     "HTML and Markdown, light for SVG, PNG and PDF.",
 )
@@ -362,7 +362,7 @@ Examples:
 )
 @click.option(
     "--bodies",
-    type=click.Choice(BODIES),
+    type=click.Choice(BODIES, case_sensitive=False),
     default="markers",
     show_default=True,
     help="How payloads show in a static picture.",
