@@ -324,6 +324,9 @@ QUIET = [
     # words after Redis's AUTH, `-p` alone (mysql asks), an OpenAPI scheme naming its header
     "AUTH failed for user",
     "mysql -u root -p shop",
+    # a function's signature, as code intelligence answers it; a commit's public PGP signature
+    '{"name": "Run", "signature": "func(ctx context.Context) error", "sig": "f(a int)"}',
+    '{"verification": {"signature": "-----BEGIN PGP SIGNATURE-----\\n\\niQIzBAABCAAdFiEE"}}',
     '{"method": "personal_sign", "params": ["0xdeadbeef", "0x7e5f4552091a69125d5d"]}',
     '{"method": "eth_sendRawTransaction", "params": ["0xf86c808504a817c800825208"]}',
     '{"type": "apiKey", "name": "X-API-Key", "in": "header"}',

@@ -271,6 +271,9 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
     if strength is None or is_stand_in(value):
         return False
+    signed = _fold(name).strip("\"'")
+    if (signed == "sig" or signed.endswith("signature")) and _PUBLIC_SIGNATURE.match(value):
+        return False  # a function's (code intelligence's answer), or a commit's PGP signature
     if strength == "weak":
         if _fold(name).strip("\"'") == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
@@ -302,6 +305,11 @@ def _code_like(value: str) -> bool:
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+# What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
+# and a PGP signature, which is published to be checked
+_PUBLIC_SIGNATURE = re.compile(
+    r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()]*\)|-----BEGIN PGP SIGNATURE-----)"
+)
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
 # reverse domain name (`com.example.app2`): what names a thing, not a key's bytes
 _IDENTIFIER = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.][0-9]+|[a-z]+(?:\.[a-z][a-z0-9]*){2,}")
