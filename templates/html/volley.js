@@ -737,7 +737,8 @@
     }
     this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
-    panel.setAttribute("aria-label", (message.name || "Message " + (message.badge || message.n)) + " details");
+    // called as its button is: by the name its label starts with, up to the first comma
+    panel.setAttribute("aria-label", message.aria.split(",")[0] + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
   };
 

@@ -159,7 +159,8 @@ class MessageView:
 
     @property
     def aria_label(self) -> str:
-        """What a screen reader hears for the message's button."""
+        """What a screen reader hears for the message's button: its name, then a comma (the
+        viewer calls the panel by the name before it)."""
         said = f"{self.name}, {self.sender} {'and' if self.both else 'to'} {self.receiver}"
         if self.text:
             said += f": {self.text}"
@@ -189,7 +190,6 @@ class MessageView:
             "label": [[_span_json(span) for span in line] for line in self.spans],
             "text": self.text,
             "aria": self.aria_label,
-            "name": self.name,
             "reply": self.reply,
             "request": self.request,
             "payloads": [payload.to_json() for payload in self.payloads],
