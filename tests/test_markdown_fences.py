@@ -78,8 +78,10 @@ def test_settings_merge_checks_values():
         Settings().merged({"theme": "purple"})
     # a flag alone in superfences' braced form (```{ .volley redact }) comes as None
     assert Settings().merged({"redact": None}) == Settings(redact=True)
-    # what a shared page carries for another reader changes nothing: Sphinx's `alt`, `file`
-    assert Settings().merged({"alt": "Login flow", "theme": "dark"}) == Settings(theme="dark")
+    # `alt` names a static picture for readers who cannot see it, as Sphinx's `:alt:` does
+    assert Settings().merged({"alt": "Login flow", "theme": "dark"}) == Settings(
+        theme="dark", alt="Login flow"
+    )
     # a name volley does not know is an error: `redcat` must not publish what it would mask
     with pytest.raises(fences.VolleyError) as info:
         Settings().merged({"theme": "dark", "redcat": "true"})
@@ -197,3 +199,8 @@ def test_a_name_used_twice_on_a_page_is_a_warning_and_an_unnamed_prefix_is_the_t
     dark = '```volley theme="dark"\nA -> B: one\n```\n'
     prefixes = [re.search(r'id="(v[0-9a-f]{10})', converter().convert(t))[1] for t in (plain, dark)]
     assert prefixes[0] == prefixes[1] == default_id_prefix("A -> B: one")
+
+
+def test_a_static_pictures_alt_names_it_for_readers_who_cannot_see_it() -> None:
+    page = converter().convert('```volley alt="Login flow" interactive="false"\nA -> B\n```\n')
+    assert 'role="figure" aria-label="Login flow"' in page

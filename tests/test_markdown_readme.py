@@ -537,3 +537,4 @@ def test_a_fence_may_carry_sphinx_alt_and_name_its_file_with_file(tmp_path):
     render_markdown(path)
     assert "from the file" in (tmp_path / "diagrams" / "file.svg").read_text(encoding="utf-8")
     assert (tmp_path / "diagrams" / "login.svg").exists()
+    assert "![Login flow](diagrams/login.svg)" in path.read_text(encoding="utf-8")  # its alt

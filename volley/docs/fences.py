@@ -70,6 +70,7 @@ class Settings:
     bodies: str = "markers"  # markers, appendix (bodies listed under the picture), none
     appendix_lines: int | None = None  # cap on each body in an appendix; None: every line
     redact: bool = False  # mask values that look like secrets
+    alt: str | None = None  # a fence's words for a static picture, for readers who cannot see it
 
     def options(self, id_prefix: str) -> Options:
         """The pipeline's options: an HTML fragment (the page has the assets once), or a
@@ -103,7 +104,7 @@ class Settings:
         """These settings with a fence's options applied; an unknown name or a bad value is
         a VolleyError."""
         values = typed_options(overrides)
-        merged = replace(self, **values)
+        merged = replace(self, **values, alt=overrides.get("alt") or None)
         if "appendix_lines" in values:
             _check_appendix_lines(merged)
         return merged
@@ -527,7 +528,8 @@ def _render(source: str, settings: Settings, prefix: str, filename: str | None) 
         count = len(result.diagram.messages())
         anchors = tuple(f"{prefix}-message-{number}" for number in range(1, count + 1))
         return _Rendered(str(result.output), result.warnings, True, anchors)
-    return _Rendered(static_figure(str(result.output), settings.theme), result.warnings, False)
+    figure = static_figure(str(result.output), settings.theme, settings.alt)
+    return _Rendered(figure, result.warnings, False)
 
 
 def static_figure(svg: str, theme: str, label: str | None = None) -> str:

@@ -362,12 +362,12 @@ def _shifted(error: Diagnostic | VolleyError, filename: str, offset: int) -> Dia
 
 
 def _alt(title: str | None, block: Block) -> str:
-    """The picture's alternative text: the diagram's title, else the name its author gave it
-    (in words), else the heading above it as written (`HTTP API`, `Überblick: Café & API`),
-    else its name in words."""
+    """The picture's alternative text: the fence's `alt=`, else the diagram's title, else the
+    name its author gave it (in words), else the heading above it as written (`HTTP API`,
+    `Überblick: Café & API`), else its name in words."""
     from volley.text.inline import plain_text
 
-    text = plain_text(title) if title else ""
+    text = block.attrs.get("alt") or (plain_text(title) if title else "")
     if not text and "name" not in block.attrs and block.heading:
         text = plain_text(block.heading)
     text = text or block.name.replace("-", " ").capitalize()
