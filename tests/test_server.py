@@ -256,7 +256,7 @@ def test_a_render_over_the_time_limit_is_stopped_and_answered_clearly() -> None:
     client = make_client(limits=ServerLimits(render_seconds=1.5, render_workers=1))
     large_but_quick = "// a long comment\n" * 2_000 + SMALL
     assert client.post("/render", content=large_but_quick).status_code == 200
-    pool = client.app.app.state.service.pool
+    pool = client.app.app.app.state.service.pool  # under the security headers and the header limit
     before = set(pool.processes())  # the renderer of the large lane, started
     response = client.post("/render", content=SLOW)
     assert response.status_code == 422
@@ -638,3 +638,12 @@ def test_host_names_can_be_restricted() -> None:
 )
 def test_is_loopback(host: str, local: bool) -> None:
     assert is_loopback(host) is local
+
+
+def test_headers_over_the_limit_are_refused_however_they_arrive(client: Client) -> None:
+    """The HTTP server's own limit holds for headers still arriving; a block sent in one
+    piece is refused by the app, whichever server runs it."""
+    big = client.get("/healthz", headers={"X-Big": "a" * 17_000})
+    assert big.status_code == 431
+    assert big.json()["error"]["message"] == "the request's headers are over 16,384 bytes"
+    assert client.get("/healthz", headers={"X-Fine": "a" * 8_000}).status_code == 200

@@ -209,6 +209,27 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+class HeaderLimit:
+    """Refuse a request whose headers are larger than the limit (`431`): the HTTP server's
+    own limit holds only for headers still arriving, so a block sent in one piece passed it."""
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+            if size > self.most:
+                response = error_response(
+                    VolleyError(f"the request's headers are over {self.most:,} bytes"),
+                    status=431,
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::[0-9]{1,5})?")
 
 
@@ -572,7 +593,7 @@ def create_app(
         exception_handlers={HTTPException: _http_error},
     )
     starlette.state.service = service
-    app: ASGIApp = SecurityHeaders(starlette)
+    app: ASGIApp = SecurityHeaders(HeaderLimit(starlette, limits.header_bytes))
     if allowed_hosts is not None:
         app = HostCheck(app, allowed_hosts)
     return app

@@ -23,6 +23,7 @@ class ServerLimits:
     render_memory_bytes: int = 1_000_000_000  # address space of one render process
     body_seconds: float = 10.0  # longest wait for the next piece of a request body
     header_seconds: float = 10.0  # longest wait for a request's headers (protocol.py)
+    header_bytes: int = 16 * 1024  # a request's headers, names and values, in all
     render_workers: int = field(default_factory=_workers)  # renders running at once
     max_scale: float = 4.0  # PNG size factor; pixels grow with its square
     diagram: Limits = DEFAULT_LIMITS  # the parser's limits (messages, depth, …)
