@@ -246,3 +246,15 @@ def test_every_page_carries_its_stylesheet_as_written(site: Path):
     for page in [site / "index.html", *site.glob("*.html")]:
         styles = re.findall(r"<style>(.*?)</style>", page.read_text(), flags=re.S)
         assert css in styles, page.name
+
+
+def test_a_related_name_that_is_no_template_is_an_error_and_nothing_is_written(tmp_path: Path):
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    (flows / "sign-in.volley").write_text("A -> B: hi\n", encoding="utf-8")
+    (flows / "sign-in.about.md").write_text("---\nrelated: sign-out\n---\n", encoding="utf-8")
+    out = tmp_path / "public"
+    done = CliRunner().invoke(main, ["gallery", str(flows), "-o", str(out)])
+    assert done.exit_code == 1
+    assert f"sign-in.about.md: error: related: sign-out is no template in {flows}" in done.output
+    assert not out.exists()

@@ -76,6 +76,9 @@ def test_settings_merge_checks_values():
     )
     with pytest.raises(fences.VolleyError, match="not one of"):
         Settings().merged({"theme": "purple"})
+    with pytest.raises(fences.VolleyError) as typo:
+        Settings().merged({"theme": "drak"})
+    assert typo.value.hint == 'did you mean "dark"?'  # a value a letter off, as a name is
     # a flag alone in superfences' braced form (```{ .volley redact }) comes as None
     assert Settings().merged({"redact": None}) == Settings(redact=True)
     # `alt` names a static picture for readers who cannot see it, as Sphinx's `:alt:` does

@@ -114,9 +114,13 @@ def typed_options(overrides: dict[str, str]) -> dict[str, Any]:
         else:
             allowed = THEMES if key == "theme" else BODIES
             if value not in allowed:
+                import difflib  # only a mistake needs it
+
+                close = difflib.get_close_matches(value.lower(), allowed, n=1)
                 raise OptionError(
                     key,
                     f'{key}="{value}" on the ```volley fence is not one of: ' + ", ".join(allowed),
+                    hint=f'did you mean "{close[0]}"?' if close else None,
                 )
             values[key] = value
     return values

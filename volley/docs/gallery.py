@@ -226,6 +226,15 @@ def build_gallery(folder: Path, out: Path, *, editor_url: str | None = None) -> 
     files: dict[Path, str] = {out / "index.html": render_index(templates)}
     failed: list[VolleyError] = []
     for slug, template in templates.items():
+        failed += [  # a name misspelt would drop its link unseen
+            VolleyError(
+                f"related: {name} is no template in {folder}",
+                filename=str(Path(template.path or slug).with_suffix(".about.md")),
+                hint="name another .volley file of the folder by its name, without .volley",
+            )
+            for name in template.related
+            if name not in templates
+        ]
         try:
             files[out / f"{slug}.html"] = render_page(template, templates, editor_url=editor_url)
             svg = volley.render(template.source, filename=template.path, format="svg")
