@@ -1038,3 +1038,10 @@ def test_myanmars_tall_letters_get_room_between_their_lines() -> None:
     myanmar = layout_of("A -> B: \u1000\u103c\u100a\u1037\u103a").messages[0].label
     latin = layout_of("A -> B: kyi").messages[0].label
     assert myanmar is not None and latin is not None and myanmar.h >= latin.h + 0.3 * 13
+
+
+def test_a_lost_message_stops_short_of_its_lane_however_it_is_written() -> None:
+    """`B x- A` is `A -x B` written the other way: the same cross, at the same place."""
+    one, other = layout_diagram(volley.parse("A -x B: lost\nB x- A: lost\n")).messages
+    cross = [next(h.tip for h in m.heads if h.style == "cross") for m in (one, other)]
+    assert cross[0][0] == cross[1][0] and one.points[1][0] == other.points[0][0]

@@ -491,3 +491,12 @@ def test_a_table_in_a_note_is_drawn_as_text_on_its_rules() -> None:
     assert LIGHT["code"] in re.search(r'<g class="note".*?</g>', svg, re.S).group()
     dark = render(source, theme="dark")
     assert re.findall(r'class="table-rule[^>]*stroke="([^"]+)"', dark) == [DARK["note_border"]] * 2
+
+
+def test_a_divider_pill_of_several_lines_has_rounded_corners_not_round_ends() -> None:
+    """Round ends half the height of three lines would cut into the first and last."""
+    svg = render("A -> B: x\n-: one line\n-: first\\nsecond\\nthird\n")
+    pills = re.findall(r'<rect class="pill[^"]*"[^>]* height="([\d.]+)" rx="([\d.]+)"', svg)
+    (one_h, one_rx), (three_h, three_rx) = [(float(h), float(rx)) for h, rx in pills]
+    assert one_rx == pytest.approx(one_h / 2, abs=0.01)  # one line: a stadium
+    assert three_h > 2 * one_h and three_rx <= 11.5

@@ -93,6 +93,9 @@ TABLE_CELL_PAD_Y = 4  # room above and below it
 DIVIDER_GAP = 16  # space above and below a plain divider line
 DIVIDER_LABEL_PAD_X = 10  # room around a divider's label on its background pill
 DIVIDER_LABEL_PAD_Y = 3  # vertical room in that pill
+# The pill's ends: round for one line (half its height), a rounded corner for more, whose
+# curve would otherwise cut into the ends of its first and last lines
+DIVIDER_PILL_RADIUS = 11.5
 SECTION_GAP_ABOVE = 22  # a section starts a new part of the story: more room above than below
 SECTION_GAP_BELOW = 8  # the section's first element follows its header closely
 SECTION_PAD_Y = 8  # the band's height around the header text

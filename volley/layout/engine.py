@@ -812,6 +812,10 @@ class _Engine:
             # An arrow leaves from and arrives at the edge of an open bar, not its middle.
             x1, x2 = self._bar_edge(i, direction), self._bar_edge(j, -direction)
             if style.head_from != "none":
+                # a cross at either end stops short of its lane: it never arrives (`B x- A`
+                # is `A -x B` written the other way)
+                if style.head_from == "cross":
+                    x1 += direction * C.CROSS_INSET
                 heads.append(Head(style.head_from, (x1, arrow_y), -direction, scale))
             if style.head_to != "none":
                 tip = x2 - direction * C.CROSS_INSET if style.head_to == "cross" else x2

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from markupsafe import escape as _escape
 
+from volley.layout import constants as C
 from volley.layout.geometry import Anchor, Rect
 
 
@@ -363,16 +364,20 @@ def pill(bg: str, bg_cls: str, outline: str | None, box: Rect) -> str:
     if outline is not None:
         cls, stroke = f"pill {bg_cls} vs-divider", f' stroke="{outline}" stroke-width="1"'
     return (
-        f'<rect class="{cls}" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
+        f'<rect class="{cls}" {_box(box.x, box.y, box.w, box.h)} rx="{_pill_radius(box)}"'
         f' fill="{bg}"{stroke}/>'
     )
+
+
+def _pill_radius(box: Rect) -> str:
+    return num(min(box.h / 2, C.DIVIDER_PILL_RADIUS))
 
 
 def pill_outline(outline: str, box: Rect) -> str:
     """A divider pill's outline alone, over the patches of the colours it lies on (a pill
     across a band's edge)."""
     return (
-        f'<rect class="pill vs-divider" {_box(box.x, box.y, box.w, box.h)} rx="{num(box.h / 2)}"'
+        f'<rect class="pill vs-divider" {_box(box.x, box.y, box.w, box.h)} rx="{_pill_radius(box)}"'
         f' fill="none" stroke="{outline}" stroke-width="1"/>'
     )
 
