@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import volley
 from volley.text.icons import Icon, check_icon, load_icon, resolve_icon
 from volley.text.inline import IconRef, icon_refs
 
@@ -97,3 +98,10 @@ def test_names_cannot_leave_the_icon_folder(name: str) -> None:
 
 def test_unknown_prefix_loads_nothing() -> None:
     assert load_icon("fax", "plug") is None
+
+
+def test_an_icon_in_a_participants_name_is_pointed_out_as_drawn_as_written() -> None:
+    checked = volley.check("participant D as {fas-user} Icon user\nD -> E: w {fas-check}\n")
+    [warning] = checked.warnings  # the label's icon is drawn: no word about it
+    assert (warning.line, warning.column) == (1, 18)
+    assert warning.message.startswith("a participant's name is drawn as written: {fas-user}")

@@ -50,6 +50,7 @@ def lint(
         *_idle_lane_warnings(diagram, source_line),
         *_name_warnings(diagram, source_line),
         *_icon_warnings(diagram, source_line),
+        *_named_icon_warnings(diagram, source_line),
         *_spaced_bold_warnings(diagram, source_line),
         *_mermaid_text_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
@@ -620,6 +621,29 @@ def _icon_warnings(
                 shown,
                 severity="warning",
             )
+
+
+def _named_icon_warnings(
+    diagram: Diagram, source_line: Callable[[int], str | None]
+) -> Iterator[Diagnostic]:
+    """An icon written in a participant's name or label, which the box draws as written (a
+    name is plain text: it names the lane in every message)."""
+    for text in diagram.all_texts():
+        if text.kind not in ("participant", "display label") or "{" not in text.text:
+            continue
+        from volley.text.inline import icon_refs
+
+        for ref in icon_refs(text.text):
+            yield _warning_at(
+                diagram,
+                text.line,
+                ref.source,
+                f"a participant's name is drawn as written: {ref.source} shows as these "
+                "characters, not as an icon",
+                "icons go in a message's label, a note, a title, a divider or a block's label",
+                source_line,
+            )
+            break
 
 
 # `**call **now`: a `**` after a space and glued to the next word closes nothing (one before a
