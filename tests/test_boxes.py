@@ -468,3 +468,22 @@ def test_a_mark_moved_off_a_bands_edge_is_not_moved_onto_a_lane_it_crosses() -> 
         assert not box.x - 2.9 < band.box.x < box.right + 2.9, box
     for box in (message.badge.box, message.marker.box, message.label.box):
         assert box.right < c.x - 5 or box.x > c.x + 5, box  # (a label crosses an edge: halo)
+
+
+@pytest.mark.parametrize(
+    "about_c",
+    [
+        "C -> C: validate the signature and the timestamp",
+        "note C: the receiver validates the signature and the timestamp first",
+    ],
+)
+def test_what_is_drawn_about_a_lane_outside_a_box_stays_out_of_its_band(about_c: str) -> None:
+    layout = layout_diagram(
+        volley.parse(
+            f"box: Team\n  participant A\n  participant B\nend\nB -> C: notify\n{about_c}\n"
+        )
+    )
+    [band] = layout.bands
+    boxes = [m.label.box for m in layout.messages if m.label] + [n.box for n in layout.notes]
+    drawn = boxes[-1]  # the self-message's label, or the note
+    assert drawn.x >= band.box.x + band.box.w + 8 - 0.01

@@ -124,6 +124,8 @@ SEPARATOR_GAP = 8  # space above an else/and separator line and under its label
 BAND_PAD_X = 10  # a band reaches this far past the participant boxes it holds
 BAND_PAD_Y = 8  # and this far above its label, and below the boxes at the foot
 BAND_GAP = 12  # least space between two bands side by side
+# between a band's edge and a note or a self-message's label about a lane outside the band
+OUTSIDE_BAND_GAP = 8
 BAND_LABEL_SIZE = 13  # its label: bold, a step below a participant's name, which it heads
 BAND_LABEL_GAP = 6  # between the label and the participant boxes under it
 BAND_LABEL_PAD_X = 10  # least room left and right of the label inside the band

@@ -178,6 +178,7 @@ class _Engine:
         self.reach_left = [w / 2 for w in self.box_w]
         self.reach_right = [w / 2 for w in self.box_w]
         self.bands: list[tuple[Box, int, int, SetText | None]] = []
+        self.band_of: dict[int, int] = {}  # each lane a band holds: the band's place in bands
         for box in self.diagram.boxes:
             lanes = [self.index[name] for name in box.participants if name in self.index]
             if not lanes:
@@ -188,6 +189,7 @@ class _Engine:
                 label = self.ts.markup(
                     box.label, C.BAND_LABEL_SIZE, C.BAND_LABEL_MAX_WIDTH, bold=True
                 )
+            self.band_of.update(dict.fromkeys(range(lo, hi + 1), len(self.bands)))
             self.bands.append((box, lo, hi, label))
             self.reach_left[lo] = self.box_w[lo] / 2 + C.BAND_PAD_X
             self.reach_right[hi] = self.box_w[hi] / 2 + C.BAND_PAD_X
@@ -234,6 +236,20 @@ class _Engine:
             extent = self._item_extent(item, depth)
             if span is not None and span[0] >= 0 and extent is not None:
                 yield (*span, *extent)
+
+    def _edge_of_band(self, lane: int, neighbour: int) -> float:
+        """How far from the neighbour's lifeline what is drawn about `lane` alone (a note, a
+        self-message's label) must start: past the edge of a band the neighbour ends, which
+        does not hold `lane`, and a gap; 0 when no such band stands between them."""
+        band = self.band_of.get(neighbour)
+        if band is None or band == self.band_of.get(lane):
+            return 0.0
+        _, lo, hi, _ = self.bands[band]
+        if neighbour == hi and lane > neighbour:
+            return self.reach_right[hi] + C.OUTSIDE_BAND_GAP
+        if neighbour == lo and lane < neighbour:
+            return self.reach_left[lo] + C.OUTSIDE_BAND_GAP
+        return 0.0
 
     def _band_needs(self, needs: dict[tuple[int, int], float]) -> None:
         """A band's label fits inside it, and two neighbours' bands keep apart."""
@@ -330,8 +346,11 @@ class _Engine:
                         # the neighbour's bars nest rightwards, towards this label
                         reach = self._self_reach(row, i) + self._bars_right(i - 1)
                         _need(needs, i - 1, i, reach + gap)
+                        edge = self._edge_of_band(i, i - 1)
+                        _need(needs, i - 1, i, self._self_reach(row, i) + edge)
                     elif i + 1 < self.n:
-                        _need(needs, i, i + 1, self._self_reach(row, i) + gap)
+                        reach = self._self_reach(row, i)
+                        _need(needs, i, i + 1, reach + max(gap, self._edge_of_band(i, i + 1)))
                 else:
                     lo, hi = min(i, j), max(i, j)
                     # the label, centred, clears the left lane's bars, nested rightwards
@@ -348,9 +367,10 @@ class _Engine:
                 half = self._note_size(item)[0] / 2
                 if lo > 0:  # the left neighbour's bars nest rightwards, towards the note
                     clear = max(C.NOTE_LANE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
-                    _need(needs, lo - 1, lo, half + clear)
+                    _need(needs, lo - 1, lo, half + max(clear, self._edge_of_band(lo, lo - 1)))
                 if lo + 1 < self.n:
-                    _need(needs, lo, lo + 1, half + C.NOTE_LANE_GAP)
+                    edge = max(C.NOTE_LANE_GAP, self._edge_of_band(lo, lo + 1))
+                    _need(needs, lo, lo + 1, half + edge)
             elif isinstance(item, Block):
                 span = self._span(item)
                 if span and span[0] != span[1]:
