@@ -538,3 +538,11 @@ def test_a_fence_may_carry_sphinx_alt_and_name_its_file_with_file(tmp_path):
     assert "from the file" in (tmp_path / "diagrams" / "file.svg").read_text(encoding="utf-8")
     assert (tmp_path / "diagrams" / "login.svg").exists()
     assert "![Login flow](diagrams/login.svg)" in path.read_text(encoding="utf-8")  # its alt
+
+
+def test_when_every_block_is_broken_no_others_are_said_to_be_drawn(tmp_path):
+    path = write(tmp_path, "# A\n\n```volley\nA ~> B\n```\n\n# B\n\n```volley\nB ~> C\n```\n")
+    with pytest.raises(VolleyError) as raised:
+        render_markdown(path, report=[].append)
+    assert raised.value.message == "2 diagrams have errors; they are left as they were"
+    assert not (tmp_path / "diagrams").exists()

@@ -467,7 +467,10 @@ def render_markdown(
     if failed:
         what = counted(failed, "diagram has", "diagrams have") + " errors"
         left = "it is left as it was" if failed == 1 else "they are left as they were"
-        rest = "the others were checked" if check else f"{left}, the others are drawn"
+        if not any(diagram is not None for diagram in diagrams):
+            rest = "there are no others" if check else left  # none drawn: no "others" to be
+        else:
+            rest = "the others were checked" if check else f"{left}, the others are drawn"
         raise PartlyRendered(f"{what}; {rest}", changes, filename=shown)
     return changes
 
