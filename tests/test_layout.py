@@ -614,6 +614,21 @@ def test_a_block_label_wraps_short_of_a_bar_it_would_run_across() -> None:
     assert frame.label.box.right + C.LABEL_HALO <= bar.box.x - C.BAR_GAP
 
 
+def test_a_block_label_with_no_room_before_a_bar_goes_after_it() -> None:
+    """The frame starts at A and B's bar stands close: no words fit before it, so the label
+    stands after the bar (wrapped to the room there) rather than painted across it."""
+    source = (
+        "A ->+ B: request\nif: the order is valid and in stock\n  A -> C: reserve\nend\n"
+        "B -->- A: done\n"
+    )
+    layout = layout_of(source)
+    (frame,) = layout.frames
+    (bar,) = layout.activations
+    assert frame.label is not None
+    assert frame.label.box.x - C.LABEL_HALO >= bar.box.right + C.BAR_GAP
+    assert frame.label.box.right <= frame.box.right - C.BLOCK_PAD_X + 0.01
+
+
 @pytest.mark.parametrize("deep", [3, 4])
 def test_a_label_beside_bars_nested_deep_clears_them(deep: int) -> None:
     """A label between B and C, centred, ran over B's bars nested three deep and more: its

@@ -106,6 +106,8 @@ DELAY_HEIGHT = 34  # the break in the lifelines for `...:`: clearly a pause, not
 
 # --- Blocks -----------------------------------------------------------------------------------
 BLOCK_LABEL_MIN_WIDTH = 140  # a block's label wraps short of an open bar only with this room
+# … and, with less, after the bars there, where it has at least this room (and more than before)
+BLOCK_LABEL_AFTER_BARS = 100
 BLOCK_PAD_X = 14  # a frame clears the labels and lifelines it encloses by this much
 FRAME_LANE_CLEARANCE = 10  # least distance from a frame's edge to a lifeline it does not involve
 BLOCK_NEST_INSET = 10  # each nested frame sits this much further inside its parent

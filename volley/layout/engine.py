@@ -1135,10 +1135,31 @@ class _Engine:
         or short of the first activation bar open to its right where words fit before it: a
         label painted across a bar cut a piece out of it."""
         st = self._block_label(text, right - C.BLOCK_PAD_X - x)
-        bars = [bar.box.x for open_now in self.open_bars for bar in open_now if bar.box.x > x]
-        before = min(bars, default=right) - C.BAR_GAP - C.LABEL_HALO - x
+        bars = sorted(
+            (bar.box.x, bar.box.right)
+            for open_now in self.open_bars
+            for bar in open_now
+            if bar.box.x > x
+        )
+        clear = C.BAR_GAP + C.LABEL_HALO
+        before = (bars[0][0] if bars else right) - clear - x
         if st is not None and st.width > before >= C.BLOCK_LABEL_MIN_WIDTH:
             st = self.ts.markup(text, C.LABEL_SIZE - 1, before, stretch=False)
+        elif st is not None and st.width > before and bars:
+            # no room before the bar: after the bars that stand together there, if it fits
+            # before the next one (or the frame's edge)
+            after = bars[0][1]
+            for start, end in bars[1:]:
+                if start - after > 2 * clear:
+                    break
+                after = max(after, end)
+            later = [start for start, _ in bars if start > after]
+            room = min(later, default=right - C.BLOCK_PAD_X + clear) - clear - (after + clear)
+            if st.width <= room:
+                x = after + clear
+            elif room >= max(before, C.BLOCK_LABEL_AFTER_BARS):
+                x = after + clear
+                st = self.ts.markup(text, C.LABEL_SIZE - 1, room, stretch=False)
         if st is None:
             return None
         first = st.lines[0].height if st.lines else st.height
