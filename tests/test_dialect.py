@@ -1506,3 +1506,10 @@ def test_mermaids_ways_of_writing_text_are_warned_where_volley_draws_them_as_wri
     assert warning.message.startswith(said) and warning.column == column, warning.format()
     for own in ("A -> B: issue #35 fixed; see `#35;`\n", "A -> B: &#35; and #notaname;\n"):
         assert lint(parse(own), own) == [], own
+
+
+def test_words_a_letter_from_a_keyword_in_a_note_are_its_words_unremarked():
+    """`Active:`, `Border:`, `Optional:` are words of their own, not `activate`, `order`,
+    `option` mistyped: only a slip of one letter that keeps the keyword's first is said."""
+    lines = "Active: yes\nBorder: none\nFactor: 2\nOptional: x\nBreaker: on\nOrdered: yes\n"
+    assert volley.check(f"A -> B: hi\nnote: settings\n{lines}B -> A: ok\n").warnings == []

@@ -1576,3 +1576,16 @@ def test_every_statement_mermaid_would_refuse_is_reported_at_once() -> None:
         (4, "not a Mermaid sequence statement: 'bar baz'"),
         (5, "not a Mermaid sequence statement: 'A=>B: y'"),
     ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "sequenceDiagram\n" + "loop x\n" * 155 + "A->>B: y\n" + "end\n" * 155,
+        "@startuml\n" + "loop x\n" * 155 + "A -> B: y\n" + "end\n" * 155 + "@enduml\n",
+    ],
+)
+def test_blocks_nested_too_deep_are_one_error_their_ends_none(source: str) -> None:
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "flow.txt")
+    assert [e.line for e in caught.value.errors] == [152]

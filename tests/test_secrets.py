@@ -235,6 +235,12 @@ FOUND = [
     ("AUTH default $V", "AUTH default $M"),
     ("redis-cli -a $V INFO; sshpass -p '$V' ssh ada@host; mysql -u root -p$V shop",
      "redis-cli -a $M INFO; sshpass -p '$M' ssh ada@host; mysql -u root -p$M shop"),  # fmt: skip
+    # a password under a weak name, words and a number or a number alone
+    ('DB_PASS=Welcome.2024\nSMTP_PASS=hunter_2024\n{"pw": "admin-1234", "db_pass": 87654321}',
+     'DB_PASS=$M\nSMTP_PASS=$M\n{"pw": "$M", "db_pass": "$M"}'),  # fmt: skip
+    ('{"signature": "sha256(payload)=$V"}', '{"signature": "$M"}'),
+    ("machine api.heroku.com\n  login me@example.com\n  password $V\n",
+     "machine api.heroku.com\n  login me@example.com\n  password $M\n"),  # fmt: skip
     # an Ethereum node's account calls: a raw key and passphrases, by position
     ('{"method": "personal_unlockAccount", "params": ["0x7e5f4552091a69125d5d", "$V", 300]}',
      '{"method": "personal_unlockAccount", "params": ["0x7e5f4552091a69125d5d", "$M", 300]}'),
@@ -324,6 +330,12 @@ QUIET = [
     # words after Redis's AUTH, `-p` alone (mysql asks), an OpenAPI scheme naming its header
     "AUTH failed for user",
     "mysql -u root -p shop",
+    "docker run --name mysql -p3306:3306 mysql:8",
+    "the default password policy applies; the machine has password rotation",
+    # a value a `key` or a `type` names, which is data unless it looks like a credential
+    '{"type": "token", "value": "Hello"}, {"key": "login.password", "value": "Password"}',
+    # a `value:` of an item inside the item a secret's name heads
+    "- name: vault-token\n  env:\n    - name: VAULT_ADDR\n      value: https://vault:8200\n",
     # a function's signature, as code intelligence answers it; a commit's public PGP signature
     '{"name": "Run", "signature": "func(ctx context.Context) error", "sig": "f(a int)"}',
     '{"verification": {"signature": "-----BEGIN PGP SIGNATURE-----\\n\\niQIzBAABCAAdFiEE"}}',
@@ -1066,3 +1078,9 @@ def test_a_token_as_a_reader_sees_it_is_found_and_masked(source: str):
 )  # fmt: skip
 def test_a_providers_token_standing_alone_is_known_by_its_shape(token: str):
     assert redact_label(f"the key {token} is set") == f"the key {MASK} is set"
+
+
+def test_a_call_nested_past_pythons_reach_is_read_without_a_traceback() -> None:
+    body = '{"method": "personal_unlockAccount", "params": ' + "[" * 3000 + "]" * 3000 + "}"
+    assert find_secrets(body) == []
+    volley.check(f"A -> B: call\nin: Request\n  {body}\n")

@@ -200,10 +200,11 @@ def formatted(
     text: str, *, filename: str | None = None, limits: Limits | None = None
 ) -> tuple[str, list[Diagnostic]]:
     """The diagram's text as the writer writes it, canonically (what `volley fmt` writes; an
-    imported diagram reads alike), CRLF line ends kept; and the warnings `check` gives, said
-    now (the text written may no longer show what prompted one: Mermaid's `A->>B`, spaced,
-    reads as volley's own open head). A swimlanes.io link holds its diagram where no
-    formatting can reach: it is refused."""
+    imported diagram reads alike), CRLF line ends kept; and the warnings `check` gives but
+    those about secrets, said now (the text written may no longer show what prompted one:
+    Mermaid's `A->>B`, spaced, reads as volley's own open head; a secret stays as it was). A
+    swimlanes.io link holds its diagram where no formatting can reach: it is refused."""
+    from volley.checks.lint import lint
     from volley.language.writer import rewrite
     from volley.share_links import import_hint, is_link
 
@@ -213,12 +214,12 @@ def formatted(
             filename=filename,
             hint=f"{import_hint(text, filename)[0]} writes the diagram it carries as text",
         )
-    checked = check(text, filename=filename, limits=limits)
-    written = rewrite(checked.diagram, text)
+    diagram, text, filename = _parsed(text, filename, limits)
+    written = rewrite(diagram, text)
     first_end = text.find("\n")
     if first_end > 0 and text[first_end - 1] == "\r":  # a file with CRLF line ends keeps them
         written = written.replace("\n", "\r\n")
-    return written, checked.warnings
+    return written, [*diagram.warnings, *lint(diagram, text, look_for_secrets=False)]
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:

@@ -22,10 +22,16 @@ from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
 
 def lint(
-    diagram: Diagram, source: str, *, redact: bool = False, secrets: DiagramSecrets | None = None
+    diagram: Diagram,
+    source: str,
+    *,
+    redact: bool = False,
+    secrets: DiagramSecrets | None = None,
+    look_for_secrets: bool = True,
 ) -> list[Diagnostic]:
     """Warnings for the diagram; `source` is its text, for showing the line. `secrets` are
-    the diagram's, when they were found already.
+    the diagram's, when they were found already; without `look_for_secrets` none are looked
+    for (`volley fmt`, which rewrites the text and publishes nothing).
 
     With `redact` (the output masks secrets), a secret is a note rather than a warning.
     """
@@ -54,7 +60,11 @@ def lint(
         *_spaced_bold_warnings(diagram, source_line),
         *_mermaid_text_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
-        *_secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact),
+        *(
+            _secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact)
+            if look_for_secrets
+            else ()
+        ),
     ]
 
 

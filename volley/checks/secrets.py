@@ -272,12 +272,12 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if strength is None or is_stand_in(value):
         return False
     signed = _fold(name).strip("\"'")
-    if (signed == "sig" or signed.endswith("signature")) and _PUBLIC_SIGNATURE.match(value):
+    if (signed == "sig" or signed.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
         return False  # a function's (code intelligence's answer), or a commit's PGP signature
     if strength == "weak":
         if _fold(name).strip("\"'") == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
-        if _IDENTIFIER.fullmatch(value.strip("\"'")):
+        if _fold(name).strip("\"'") in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
             return False  # an issue's key (`PROJ-1234`), a bucket's, an app's id
         return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
@@ -305,10 +305,14 @@ def _code_like(value: str) -> bool:
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+# Weak names that often hold an id: a long number or words and a number under one is no secret
+_ID_NAMES = frozenset({"key", "code", "appid"})
 # What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
 # and a PGP signature, which is published to be checked
 _PUBLIC_SIGNATURE = re.compile(
-    r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()]*\)|-----BEGIN PGP SIGNATURE-----)"
+    r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
+    r"|-----BEGIN PGP SIGNATURE-----.*)",
+    re.S,
 )
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
 # reverse domain name (`com.example.app2`): what names a thing, not a key's bytes
@@ -514,7 +518,8 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     HTTP/1.1 once allowed and YAML still does)."""
     offset = 0
     lines = text.split("\n")
-    named: tuple[str, int] | None = None  # a YAML item's secret `name:`, and its key's column
+    # a YAML item's secret `name:`, its key's column, and whether it names loosely
+    named: tuple[str, int, bool] | None = None
     for k, line in enumerate(lines):
         match = _LINE_PAIR.match(line)
         if named is not None and line.strip():
@@ -525,14 +530,19 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if match and match.group(2) == ":" and match.group(1).lower() in _NAMING_KEYS:
             naming = line[match.end() :].strip().strip("\"'")
             if secret_name(naming):  # Kubernetes' `- name: DB_PASSWORD` then `value: …`
-                named = (naming, match.start(1))
-        elif match and named is not None and match.group(1).lower() in _NAMED_VALUE_KEYS:
+                named = (naming, match.start(1), _named_loosely(match.group(1), naming))
+        elif (
+            match
+            and named is not None
+            and match.start(1) == named[1]  # a key of the same item, not of one inside it
+            and match.group(1).lower() in _NAMED_VALUE_KEYS
+        ):
             given = line[match.end() :].rstrip()
             what = f'the "{_short(named[0])}" value'
             inside = given[:1] in "\"'" and len(given) > 1 and given[-1] == given[0]
             start = offset + match.end() + (1 if inside else 0)
             for begin, end in _header_values(
-                named[0], given[1:-1] if inside else given, start, prose
+                named[0], given[1:-1] if inside else given, start, prose or named[2]
             ):
                 yield Secret(begin, end, what)
             named = None
@@ -584,6 +594,14 @@ _NAMING_KEYS = frozenset({"name", "key", "parameterkey", "type"})
 _NAMED_VALUE_KEYS = frozenset({"value", "parametervalue"})
 
 
+def _named_loosely(naming_key: str, naming: str) -> bool:
+    """Whether a value named by another key must look like a credential to be one: a `key`
+    or a `type` names data as often as a secret (a translation's `{"key": "login.password",
+    "value": "Password"}`, a stream's `{"type": "token", "value": "Hello"}`); a `name` is a
+    header's or a variable's (HAR, Kubernetes), and SSM's `"Type": "SecureString"` says so."""
+    return naming_key.lower() != "name" and naming.lower() != "securestring"
+
+
 def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """Values of JSON keys named like secrets, in valid JSON or not (a body cut short, NDJSON),
     each string of such a key's list (`"Authorization": ["Bearer …"]`, as Go and API Gateway
@@ -591,6 +609,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     pairs in JSON held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a naming key gave, for the value key after it in its object
     named_at = 0  # where that name ends: a brace between it and the value key parts them
+    loose = named_loosely = False  # whether the value must look like a credential too
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
@@ -606,13 +625,17 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if named and re.search(r"[{}]", text[named_at : key.start()]):
             named = ""  # another object
         folded = name.lower()
+        loose = False
         if folded in _NAMED_VALUE_KEYS and named:
-            name, named = named, ""
+            name, named, loose = named, "", named_loosely
         elif folded in _NAMING_KEYS and value is not None and content is not None:
             naming = _unescaped_key(value.group())
             if secret_name(naming):
-                if not named:  # (SSM's `"Type": "SecureString"` after a secret's `"Name"`)
+                if not named:
                     named, named_at = naming, value.end()
+                    named_loosely = _named_loosely(folded, naming)
+                elif not _named_loosely(folded, naming):  # SSM's `"Type": "SecureString"`
+                    named_loosely = False  # after its `"Name"`: a secret, whatever it looks like
                 continue
         if not secret_name(name) or (
             progress and name == "token" and _token_text(text, start) in progress
@@ -624,7 +647,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             named, named_at = name, start + 1
             continue
         if content is not None:
-            for begin, end in _header_values(name, content, start + 1, prose):
+            for begin, end in _header_values(name, content, start + 1, prose or loose):
                 yield Secret(begin, end, what)
         elif text.startswith("[", start):
             for item in _list_strings(text, start + 1):
@@ -678,10 +701,12 @@ _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
     """A JSON number under a secret's name: a security code's three or four digits
     (`"cvv": 123`), or, outside prose, a number as long as a numeric key under a name whose
-    every value is a secret (`"key": 1704067200000` is a date histogram's bucket)."""
+    that does not often hold an id (`"key": 1704067200000` is a date histogram's bucket)."""
     if _card_code_name(name):
         return _CARD_CODE.match(text, start)
-    return None if prose or _strength(name) != "strong" else _NUMBER.match(text, start)
+    if prose or _fold(name).strip("\"'") in _ID_NAMES:
+        return None
+    return _NUMBER.match(text, start)
 
 
 def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -841,6 +866,8 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _SHORT_PASSWORD_FLAG.finditer(text):
         command = next(c for c in match.groups()[:3] if c is not None)
         group = next(g for g in (4, 5, 6) if match.group(g) is not None)
+        if command.startswith("mysql") and re.fullmatch(r"[0-9:]+", match.group(group)):
+            continue  # `-p3306:3306` after `--name mysql`: a port, not mysql's password
         if not is_stand_in(match.group(group)):
             yield Secret(*match.span(group), f"the password of {command}")
 
@@ -973,8 +1000,8 @@ _SQL_PASSWORD = re.compile(
 )
 # A .netrc's entry: `machine api.heroku.com login ada@example.com password …`
 _NETRC_PASSWORD = re.compile(
-    r"(?<!\S)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*"
-    r"[ \t]+password[ \t]+(\S+)"
+    r"(?m)^[ \t]*(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
+    r"\s+password[ \t]+(\S+)"
 )
 # Redis's `AUTH [user] password`, as a client's span records the command (`db.statement`)
 _REDIS_AUTH = re.compile(
@@ -985,10 +1012,12 @@ _REDIS_AUTH = re.compile(
 def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """Passwords in connection strings and in SQL statements, as traces record them
     (`db.connection_string`, `db.statement`)."""
+    for match in _NETRC_PASSWORD.finditer(text):  # on its own line or over several, as written
+        if _secret_value("password", match.group(1), prose=True):  # "password policy": words
+            yield Secret(*match.span(1), "the password of a .netrc")
     for pattern, what in (
         (_CONNECTION_PASSWORD, "the password of a connection string"),
         (_SQL_PASSWORD, "a password in SQL"),
-        (_NETRC_PASSWORD, "the password of a .netrc"),
     ):
         for match in pattern.finditer(text):
             group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
@@ -1289,7 +1318,7 @@ def _wallet_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
                 break
             try:
                 call, end = decoder.raw_decode(text, opening)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past Python's reach
                 continue
             if not isinstance(call, dict) or call.get("method") != method[1]:
                 continue

@@ -454,6 +454,7 @@ def render_command(
                 )
             else:
                 _render_one(source.path, outputs[source], options, quiet)
+            _interrupted()  # one a library's callback kept, though nothing failed
         except VolleyError as exc:  # masked by the pipeline under --redact
             report(exc)
             failed += 1

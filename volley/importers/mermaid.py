@@ -619,6 +619,7 @@ class _Reader:
     diagram: Diagram = field(default_factory=Diagram)
     comments: list[Comment] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
+    deeper: int = 0  # blocks open past the deepest volley reads (their lines read as around them)
     lanes: Lanes = field(default_factory=Lanes)
     # the lanes in Mermaid's order: where a statement that declares one first names it (an
     # `activate` does not declare its participant)
@@ -1239,8 +1240,12 @@ class _Reader:
         self.stack.append(_Open("box", line, text=rest))
 
     def open_block(self, line: int, raw: str, keyword: str, rest: str) -> None:
-        if sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
-            self.fail(line, raw, f"blocks nested more than {MAX_DEPTH} deep; volley reads no more")
+        if self.deeper or sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
+            self.deeper += 1  # its `end` closes nothing: one error for the first alone
+            if self.deeper == 1:
+                said = f"blocks nested more than {MAX_DEPTH} deep; volley reads no more"
+                self.fail(line, raw, said)
+            return
         kind = BLOCKS[keyword]
         label = "" if keyword == "rect" else self.block_label(line, keyword, rest)
         if kind == "if":
@@ -1284,6 +1289,9 @@ class _Reader:
             if found is not None and found["text"] is not None:  # `End User->>App: login`
                 self.keyword_name(line, raw, found["sender"].strip(), "sender")
             self.fail(line, raw, "expected nothing after end")
+        if self.deeper:  # a block past the deepest, closed
+            self.deeper -= 1
+            return
         if not self.stack:
             self.fail(line, raw, "end without a block to close")
         opened = self.stack.pop()

@@ -543,6 +543,7 @@ class _Reader:
     comments: list[Comment] = field(default_factory=list)
     errors: list[VolleyError] = field(default_factory=list)
     stack: list[_Open] = field(default_factory=list)
+    deeper: int = 0  # blocks open past the deepest volley reads (their lines read as around them)
     lanes: Lanes = field(default_factory=Lanes)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)
@@ -1253,8 +1254,11 @@ class _Reader:
         self.stack.append(_Open("box", line, box=box))
 
     def open_block(self, line: int, keyword: str, label: str) -> None:
-        if sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
-            self.fail(line, f"blocks nested more than {MAX_DEPTH} deep; volley reads no more")
+        if self.deeper or sum(o.block is not None for o in self.stack) >= MAX_DEPTH:
+            self.deeper += 1  # its `end` closes nothing: one error for the first alone
+            if self.deeper == 1:
+                self.fail(line, f"blocks nested more than {MAX_DEPTH} deep; volley reads no more")
+            return
         if keyword == "par2":  # no frame: its messages, one a part, drawn on one row
             self.comment(
                 line, f"{keyword} (parallel messages, which volley draws one under another)"
@@ -1285,6 +1289,9 @@ class _Reader:
 
     def end(self, line: int, box: bool = False) -> None:
         """`end` (or, with `box`, `end box`): close the block (or box) opened last."""
+        if self.deeper and not box:  # a block past the deepest, closed
+            self.deeper -= 1
+            return
         top = self.stack[-1] if self.stack else None
         if top is not None and top.keyword == "par2" and not box:
             self.stack.pop()  # par2 needs no end, but may have one
@@ -1521,7 +1528,7 @@ def _includer(filename: str | None) -> Includer | None:
         if not in_project(path, top):
             raise NotIncluded(
                 "volley reads only the diagram's own files, in or below its folder or the "
-                "folder volley runs in (run it from a folder that holds both)"
+                "folder volley runs in: run it from a folder that holds both"
             )
         if path.suffix.lower() not in _INCLUDED_SUFFIXES:
             raise NotIncluded(

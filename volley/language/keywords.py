@@ -20,20 +20,28 @@ COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt
 _STARTING_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z]+)(?P<rest>[ \t]*:.*|[ \t]+\S.*|[ \t]*)")
 
 
-def misspelt_keyword(line: str, shortest: int = 3) -> tuple[str, str, str] | None:
+def misspelt_keyword(
+    line: str, shortest: int = 3, *, typo_only: bool = False
+) -> tuple[str, str, str] | None:
     """A line whose first word is a keyword misspelt (a letter off, two swapped, one missing
     or one too many: `tilte: Login`, `partcipant C`, `autonumbr`) and that stands where the
     keyword would: (the word, the keyword as written, with its colon where it takes one, the
-    line as meant). None for any other line, and for words shorter than `shortest`."""
+    line as meant). None for any other line, and for words shorter than `shortest`.
+
+    With `typo_only` (a note's line, which may be any words), only a slip of one letter that
+    keeps the keyword's first: "Border:", "Active:" and "Optional:" are words of their own."""
     found = _STARTING_WORD.fullmatch(line)
     if found is None or len(found["word"]) < shortest:
         return None
     word = found["word"]
     if word.lower() in VOLLEY_WORDS or word.lower().removesuffix("s") in VOLLEY_WORDS:
         return None  # a keyword, or its plural: a word (`Notes: see below`, `Orders`)
-    import difflib  # only a line that may be a mistake needs it
+    if typo_only:
+        close = [k for k in sorted(VOLLEY_WORDS) if _a_letter_off(word.lower(), k)]
+    else:
+        import difflib  # only a line that may be a mistake needs it
 
-    close = difflib.get_close_matches(word.lower(), sorted(VOLLEY_WORDS), n=1, cutoff=0.8)
+        close = difflib.get_close_matches(word.lower(), sorted(VOLLEY_WORDS), n=1, cutoff=0.8)
     if not close:
         return None
     keyword = close[0]
@@ -43,3 +51,20 @@ def misspelt_keyword(line: str, shortest: int = 3) -> tuple[str, str, str] | Non
         return None  # `Ifs are …`: words, not a keyword without its colon
     meant = line[: found.start("word")] + keyword + rest
     return word, keyword + (":" if colon else ""), meant
+
+
+def _a_letter_off(typed: str, keyword: str) -> bool:
+    """Whether `typed` is `keyword` with one slip of the hand, its first letter kept: a letter
+    missing, added, changed, or two neighbours swapped."""
+    if typed[:1] != keyword[:1] or abs(len(typed) - len(keyword)) > 1:
+        return False
+    if len(typed) == len(keyword):
+        apart = [k for k, (a, b) in enumerate(zip(typed, keyword, strict=True)) if a != b]
+        return len(apart) == 1 or (
+            len(apart) == 2
+            and apart[1] == apart[0] + 1
+            and typed[apart[0]] == keyword[apart[1]]
+            and typed[apart[1]] == keyword[apart[0]]
+        )
+    short, long = sorted((typed, keyword), key=len)
+    return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))

@@ -310,7 +310,7 @@ def _misspelt(line: str) -> bool:
     (`tilte: Login`, `partcipant C`, `autonumbr`): pointed out, as a keyword line is."""
     if len(line.split()) > 2 and ":" not in line:
         return False  # words after it: prose with a typo, not a statement
-    return misspelt_keyword(line, shortest=4) is not None
+    return misspelt_keyword(line, shortest=4, typo_only=True) is not None
 
 
 def _opens_box(next_line: str) -> bool:
@@ -785,7 +785,7 @@ class _ToModel:
                         ": a box starts only where its participants' declarations follow it "
                         "(box: Front end, then participant A on the next line)"
                     )
-                elif (misspelt := misspelt_keyword(written, shortest=4)) is not None:
+                elif (misspelt := misspelt_keyword(written, 4, typo_only=True)) is not None:
                     said += (
                         f'; if "{misspelt[0]}" was meant as "{misspelt[1]}", end the note before '
                         'it with a "//" line and write the keyword so'
