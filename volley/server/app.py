@@ -188,46 +188,52 @@ async def error_picture(
     )
 
 
-class HostCheck:
+class _Gate:
+    """A middleware that answers some requests with an error itself and passes on the rest."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    def refused(self, scope: Scope) -> tuple[str, int] | None:
+        """Why a request is refused, and its status; None to pass it on."""
+        raise NotImplementedError
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (refusal := self.refused(scope)) is not None:
+            said, status = refusal
+            await error_response(VolleyError(said), status=status)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class HostCheck(_Gate):
     """Answer only to the host names given: a page on another site cannot rebind its own
     name to 127.0.0.1 and then talk to the local editor (and its FILE) as same-origin."""
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
-        self.app = app
+        super().__init__(app)
         self.allowed = {name.lower() for name in allowed}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            if _hostname(host) not in self.allowed:
-                response = error_response(
-                    VolleyError(f"this server does not answer to the host name {host!r}"),
-                    status=421,
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    def refused(self, scope: Scope) -> tuple[str, int] | None:
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        if _hostname(host) in self.allowed:
+            return None
+        return f"this server does not answer to the host name {host!r}", 421
 
 
-class HeaderLimit:
+class HeaderLimit(_Gate):
     """Refuse a request whose headers are larger than the limit (`431`): the HTTP server's
     own limit holds only for headers still arriving, so a block sent in one piece passed it."""
 
     def __init__(self, app: ASGIApp, most: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.most = most
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
-            if size > self.most:
-                response = error_response(
-                    VolleyError(f"the request's headers are over {self.most:,} bytes"),
-                    status=431,
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    def refused(self, scope: Scope) -> tuple[str, int] | None:
+        size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+        if size <= self.most:
+            return None
+        return f"the request's headers are over {self.most:,} bytes", 431
 
 
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::[0-9]{1,5})?")
