@@ -546,3 +546,19 @@ def test_when_every_block_is_broken_no_others_are_said_to_be_drawn(tmp_path):
         render_markdown(path, report=[].append)
     assert raised.value.message == "2 diagrams have errors; they are left as they were"
     assert not (tmp_path / "diagrams").exists()
+
+
+def test_a_files_warnings_are_said_once_however_many_fences_draw_it(tmp_path):
+    from volley.docs.readme import check_markdown
+
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "login.volley").write_text("A -> B: hi\nactivate Q\n", encoding="utf-8")
+    page = tmp_path / "index.md"
+    page.write_text(
+        "# D\n\n```volley flows/login.volley\n```\n\n"
+        "```volley flows/login.volley theme=dark\n```\n",
+        encoding="utf-8",
+    )
+    said: list = []
+    check_markdown(page, report=said.append)
+    assert [(d.filename.endswith("login.volley"), d.line) for d in said] == [(True, 2)]

@@ -577,6 +577,7 @@ def _checked_blocks(
         _point_to_the_importer(text, shown, report)
     diagrams: list[Diagram | None] = []
     included = 0
+    told: set[tuple[str | None, int, int, str]] = set()  # a file's warnings, said once
     for block in found.blocks:
         at_fence = _at_fence(shown, block, found.lines)
         try:
@@ -627,8 +628,12 @@ def _checked_blocks(
             report(_shifted(exc, filename, offset))
             diagrams.append(None)
             continue
-        for warning in checked.warnings:
-            report(_shifted(warning, filename, offset))
+        for warning in checked.warnings:  # once, however many fences draw its file
+            shifted = _shifted(warning, filename, offset)
+            warned = (shifted.filename, shifted.line, shifted.column, shifted.message)
+            if warned not in told:
+                told.add(warned)
+                report(shifted)
         # as drawn: its title names the picture's file and ids, and is the image's alt text
         diagrams.append(api.masked(checked, redact=block.options.redact))
     return found, diagrams, included
