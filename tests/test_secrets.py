@@ -235,6 +235,10 @@ FOUND = [
     ("AUTH default $V", "AUTH default $M"),
     ("redis-cli -a $V INFO; sshpass -p '$V' ssh ada@host; mysql -u root -p$V shop",
      "redis-cli -a $M INFO; sshpass -p '$M' ssh ada@host; mysql -u root -p$M shop"),  # fmt: skip
+    # a token sent as a WebSocket subprotocol, as a header or as HAR's pair
+    ("Sec-WebSocket-Protocol: access_token, $V", "Sec-WebSocket-Protocol: access_token, $M"),
+    ('{"name": "Sec-WebSocket-Protocol", "value": "graphql-ws, bearer, $V"}',
+     '{"name": "Sec-WebSocket-Protocol", "value": "graphql-ws, bearer, $M"}'),  # fmt: skip
     # a password under a weak name, words and a number or a number alone
     ('DB_PASS=Welcome.2024\nSMTP_PASS=hunter_2024\n{"pw": "admin-1234", "db_pass": 87654321}',
      'DB_PASS=$M\nSMTP_PASS=$M\n{"pw": "$M", "db_pass": "$M"}'),  # fmt: skip
@@ -331,6 +335,7 @@ QUIET = [
     "AUTH failed for user",
     "mysql -u root -p shop",
     "docker run --name mysql -p3306:3306 mysql:8",
+    "Sec-WebSocket-Protocol: graphql-transport-ws, chat",
     "the default password policy applies; the machine has password rotation",
     # a value a `key` or a `type` names, which is data unless it looks like a credential
     '{"type": "token", "value": "Hello"}, {"key": "login.password", "value": "Password"}',

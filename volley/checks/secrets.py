@@ -1283,13 +1283,25 @@ def _own_shapes(text: str, prose: bool = False) -> Iterator[Secret]:
 _WEBSOCKET_BEARER = re.compile(
     r"(?i)\bbase64url\.bearer\.authorization\.k8s\.io\.([A-Za-z0-9_\-]+)"
 )
+# … and as the subprotocol after a word that says a token follows, as clients that cannot set
+# Authorization send it: `Sec-WebSocket-Protocol: access_token, <token>` (Hasura, Supabase's
+# realtime, many a GraphQL server)
+_WEBSOCKET_TOKEN = re.compile(
+    r"(?i)sec-websocket-protocol(?:[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"|\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*\")[^\n\"']*?"  # as a header, or HAR's pair
+    r"\b(?:access_token|access-token|bearer|token|auth)[ \t]*,[ \t]*([A-Za-z0-9._~+/=\-]+)"
+)
 
 
 def _websocket_bearers(text: str, prose: bool = False) -> Iterator[Secret]:
-    """The token in a Kubernetes bearer subprotocol (its name stays: it says what it was)."""
+    """The token in a Kubernetes bearer subprotocol (its name stays: it says what it was), or
+    the subprotocol after `access_token` or `bearer`."""
     for match in _WEBSOCKET_BEARER.finditer(text):
         if not is_placeholder(match[1]):
             yield Secret(*match.span(1), "a Kubernetes bearer token")
+    for match in _WEBSOCKET_TOKEN.finditer(text):
+        if not is_stand_in(match[1]):
+            yield Secret(*match.span(1), "a token in a WebSocket subprotocol")
 
 
 # An Ethereum node's account methods (geth's `personal` namespace) and where their arguments
@@ -1427,7 +1439,7 @@ _FINDERS: _Finders = (
     # pwd, password, identified: a first letter that is a set lets the search skip ahead
     (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)|AUTH[ \t]")),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
-    (_websocket_bearers, _finds(r"(?i)bearer\.authorization\.k8s")),
+    (_websocket_bearers, _finds(r"(?i)bearer\.authorization\.k8s|websocket-protocol")),
     (_wallet_secrets, _holds("personal_")),
     (_bare_aws_secrets, lambda text: len(text) >= 40),
     (_private_keys, _holds("-----BEGIN ")),
