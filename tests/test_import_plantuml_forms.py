@@ -347,6 +347,14 @@ def test_a_procedure_called_wrongly_or_calling_itself_is_an_error_at_the_call() 
     ]
 
 
+def test_a_procedure_calling_itself_before_any_message_is_said_at_its_call() -> None:
+    """Its lines hold the diagram's only message: the error, not "no sequence diagram here"."""
+    found = errors(
+        uml("!procedure $loop()", "A -> B : again", "$loop()", "!endprocedure", "$loop()")
+    )
+    assert found == [(6, "too many procedure calls (one that calls itself?)")]
+
+
 def test_an_if_never_closed_ends_with_the_diagram_as_plantuml_reads_it() -> None:
     source = uml("!$short = false", "A -> B : before", "!if ($short != true)", "A -> B : inside")
     [diagram] = convert(source, "flow.puml")

@@ -472,7 +472,14 @@ def _sequences(text: str, filename: str | None) -> tuple[list[str], list[_Part],
     parts = _parts(lines)
     include = _includer(filename)  # (a diagram may be all in the files it includes)
     read = [(part, preprocess(part.lines, include)) for part in parts or [_Part(0, lines)]]
-    return lines, parts, [(part, run) for part, run in read if _holds_sequence(run.lines)]
+    return lines, parts, [(part, run) for part, run in read if _is_sequence(part, run)]
+
+
+def _is_sequence(part: _Part, run: Preprocessed) -> bool:
+    """Whether a diagram is a sequence diagram: by the lines its preprocessor left, or, when
+    the preprocessor stopped at a mistake (a procedure calling itself before any message), by
+    its lines as written, so that the mistake is reported."""
+    return _holds_sequence(run.lines) or bool(run.problems) and _holds_sequence(part.lines)
 
 
 def diagram_lines(text: str, filename: str | None = None) -> list[int]:
