@@ -271,15 +271,15 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
     if strength is None or is_stand_in(value):
         return False
-    signed = _fold(name).strip("\"'")
-    if (signed == "sig" or signed.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
+    folded = _fold(name).strip("\"'")
+    if (folded == "sig" or folded.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
         return False  # a function's (code intelligence's answer), or a commit's PGP signature
     if strength == "weak":
-        if _fold(name).strip("\"'") == "key" and _store_path(value.strip("\"'")):
+        if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
-        if _fold(name).strip("\"'") in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
+        if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
             return False  # an issue's key (`PROJ-1234`), a bucket's, an app's id
-        return credential_like(value) and (_fold(name).strip("\"'") != "code" or _code_like(value))
+        return credential_like(value) and (folded != "code" or _code_like(value))
     return not prose or credential_like(value) or _card_code(name, value)
 
 
@@ -454,16 +454,16 @@ _CURL_COOKIE = re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)
 def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
     """The secret parts of a header's value: after the scheme, or each cookie's value."""
     folded = name.lower()
-    if _cookie_header(folded) and "=" in value and folded.endswith("set-cookie"):
+    if _cookie_header(folded) and "=" in value:
+        if not folded.endswith("set-cookie"):
+            yield from _cookie_values(value, start, first_only=False, prose=prose)
+            return
         # several Set-Cookie fields folded into one with commas (as some proxies and HAR
         # writers do): each cookie's first pair (an `Expires` date's comma starts none)
         at = 0
         for fold in _FOLDED_COOKIE.finditer(value + ","):
             yield from _cookie_values(value[at : fold.start()], start + at, True, prose)
             at = fold.end()
-        return
-    if _cookie_header(folded) and "=" in value:
-        yield from _cookie_values(value, start, first_only=False, prose=prose)
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
@@ -609,7 +609,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     pairs in JSON held as a string in JSON (an MCP tool's result text)."""
     named = ""  # the secret name a naming key gave, for the value key after it in its object
     named_at = 0  # where that name ends: a brace between it and the value key parts them
-    loose = named_loosely = False  # whether the value must look like a credential too
+    named_loosely = False  # whether the value it names must look like a credential too
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
@@ -700,8 +700,8 @@ _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
     """A JSON number under a secret's name: a security code's three or four digits
-    (`"cvv": 123`), or, outside prose, a number as long as a numeric key under a name whose
-    that does not often hold an id (`"key": 1704067200000` is a date histogram's bucket)."""
+    (`"cvv": 123`), or, outside prose, a number as long as a numeric key under a name that
+    does not often hold an id (`"key": 1704067200000` is a date histogram's bucket)."""
     if _card_code_name(name):
         return _CARD_CODE.match(text, start)
     if prose or _fold(name).strip("\"'") in _ID_NAMES:
@@ -1010,8 +1010,8 @@ _REDIS_AUTH = re.compile(
 
 
 def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
-    """Passwords in connection strings and in SQL statements, as traces record them
-    (`db.connection_string`, `db.statement`)."""
+    """Passwords in connection strings, SQL statements and Redis's `AUTH`, as traces record
+    them (`db.connection_string`, `db.statement`), and in a `.netrc`."""
     for match in _NETRC_PASSWORD.finditer(text):  # on its own line or over several, as written
         if _secret_value("password", match.group(1), prose=True):  # "password policy": words
             yield Secret(*match.span(1), "the password of a .netrc")
@@ -1116,64 +1116,56 @@ def _card_numbers(text: str, prose: bool = False) -> Iterator[Secret]:
 
 # --- token shapes ----------------------------------------------------------------------------
 
-# volley's own shapes, for what the detectors of detect-secrets do not know.
+# volley's own shapes, for what the detectors of detect-secrets do not know: a text each needs
+# (the cheap test that lets a text through to the search), the shape, and what it is
+_SHAPES = (
+    ("github_pat_", r"github_pat_[A-Za-z0-9_]{30,}", "a GitHub token"),  # fine-grained
+    ("xox", r"xox[abposre]-[A-Za-z0-9\-]{10,}", "a Slack token"),  # any; `xoxe-`: a refresh
+    ("AIza", r"AIza[0-9A-Za-z_\-]{35}", "a Google API key"),
+    ("ya29.", r"ya29\.[0-9A-Za-z_\-]{20,}", "a Google OAuth token"),
+    ("GOCSPX-", r"GOCSPX-[0-9A-Za-z_\-]{20,}", "a Google OAuth client secret"),
+    ("whsec_", r"whsec_[A-Za-z0-9]{20,}", "a Stripe webhook secret"),
+    ("npm_", r"npm_[A-Za-z0-9]{36}", "an npm token"),
+    ("hf_", r"hf_[A-Za-z0-9]{30,}", "a Hugging Face token"),
+    ("sk-", r"sk-[A-Za-z0-9_\-]{20,}", "an API key"),  # OpenAI, Anthropic and similar
+    ("shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "a Shopify token"),
+    ("hv", r"hv[sb]\.[A-Za-z0-9_\-]{24,}", "a Vault token"),
+    ("_v1_", r"do[opr]_v1_[a-f0-9]{64}", "a DigitalOcean token"),
+    ("ATATT3", r"ATATT3[A-Za-z0-9_\-=]{50,}", "an Atlassian API token"),
+    ("glsa_", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", "a Grafana token"),  # service account
+    ("lin_api_", r"lin_api_[A-Za-z0-9]{40}", "a Linear API key"),
+    ("gsk_", r"gsk_[A-Za-z0-9]{40,}", "a Groq API key"),
+    ("pplx-", r"pplx-[A-Za-z0-9]{40,}", "a Perplexity API key"),
+    ("r8_", r"r8_[A-Za-z0-9]{30,}", "a Replicate token"),
+    ("xai-", r"xai-[A-Za-z0-9]{60,}", "an xAI API key"),
+    ("dckr_pat_", r"dckr_pat_[A-Za-z0-9_\-]{20,}", "a Docker Hub token"),
+    ("figd_", r"figd_[A-Za-z0-9_\-]{30,}", "a Figma token"),
+    ("ntn_", r"ntn_[A-Za-z0-9]{40,}", "a Notion token"),
+    ("sntry", r"sntry[su]_[A-Za-z0-9+/=_]{40,}", "a Sentry token"),
+    ("sbp_", r"sbp_[a-f0-9]{40}", "a Supabase token"),
+    ("sb_secret_", r"sb_secret_[A-Za-z0-9_\-]{20,}", "a Supabase key"),
+    ("PMAK-", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "a Postman API key"),
+    ("nfp_", r"nfp_[A-Za-z0-9]{36}", "a Netlify token"),
+    ("tskey-", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}",
+     "a Tailscale key"),
+    ("NRAK-", r"NRAK-[A-Z0-9]{27}", "a New Relic API key"),
+    ("glc_", r"glc_[A-Za-z0-9+/=_]{32,}", "a Grafana Cloud token"),
+    ("ik_", r"hc[a-z]ik_[a-z0-9]{20,}", "a Honeycomb key"),
+    ("sq0", r"sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}", "a Square token"),
+    ("ops_", r"ops_[A-Za-z0-9]{40,}", "a 1Password token"),  # a service account's
+    ("AGE-SECRET-KEY-", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", "an age key"),
+    ("dapi", r"dapi[a-f0-9]{32}", "a Databricks token"),
+    ("HRKU-", r"HRKU-[A-Za-z0-9_\-]{20,}", "a Heroku token"),
+)  # fmt: skip
+# each shape a group of its own, so that a match names its shape (`lastgroup`)
 _TOKEN_SHAPES = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:"
-    r"github_pat_[A-Za-z0-9_]{30,}"  # GitHub fine-grained
-    r"|xox[abposre]-[A-Za-z0-9\-]{10,}"  # Slack, any layout (`xoxe-`: a refresh token)
-    r"|AIza[0-9A-Za-z_\-]{35}|ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{20,}"  # Google
-    r"|whsec_[A-Za-z0-9]{20,}"  # Stripe webhook signing secret
-    r"|npm_[A-Za-z0-9]{36}"  # npm
-    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
-    r"|sk-[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic and similar
-    r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
-    r"|hv[sb]\.[A-Za-z0-9_\-]{24,}"  # HashiCorp Vault
-    r"|do[opr]_v1_[a-f0-9]{64}"  # DigitalOcean
-    r"|ATATT3[A-Za-z0-9_\-=]{50,}"  # Atlassian
-    r"|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"  # Grafana service account
-    r"|lin_api_[A-Za-z0-9]{40}"  # Linear
-    r"|gsk_[A-Za-z0-9]{40,}|pplx-[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|xai-[A-Za-z0-9]{60,}"  # LLMs
-    r"|dckr_pat_[A-Za-z0-9_\-]{20,}"  # Docker Hub
-    r"|figd_[A-Za-z0-9_\-]{30,}"  # Figma
-    r"|ntn_[A-Za-z0-9]{40,}"  # Notion
-    r"|sntry[su]_[A-Za-z0-9+/=_]{40,}"  # Sentry
-    r"|sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_\-]{20,}"  # Supabase
-    r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"  # Postman
-    r"|nfp_[A-Za-z0-9]{36}"  # Netlify
-    r"|tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}"  # Tailscale
-    r"|NRAK-[A-Z0-9]{27}"  # New Relic
-    r"|glc_[A-Za-z0-9+/=_]{32,}"  # Grafana Cloud
-    r"|hc[a-z]ik_[a-z0-9]{20,}"  # Honeycomb
-    r"|sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}"  # Square
-    r"|ops_[A-Za-z0-9]{40,}"  # 1Password service account
-    r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"  # age
-    r"|dapi[a-f0-9]{32}"  # Databricks
-    r"|HRKU-[A-Za-z0-9_\-]{20,}"  # Heroku
-    r")"
+    + "|".join(f"(?P<shape{k}>{shape})" for k, (_, shape, _) in enumerate(_SHAPES))
+    + ")"
 )
+_OWN_SHAPE_STARTS = tuple(needs for needs, _, _ in _SHAPES)
 # An AWS secret access key on its own: 40 characters of base64 standing alone.
 _BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
-_OWN_SHAPE_STARTS = (
-    "github_pat_", "xox", "AIza", "ya29.", "GOCSPX-", "whsec_", "npm_", "hf_", "sk-", "shp",
-    "hvs.", "hvb.", "_v1_", "ATATT3", "glsa_", "lin_api_", "gsk_", "pplx-", "r8_", "xai-",
-    "dckr_pat_", "figd_", "ntn_", "sntry", "sbp_", "sb_secret_", "PMAK-", "nfp_", "tskey-",
-    "NRAK-", "glc_", "ik_", "sq0", "ops_", "AGE-SECRET-KEY-", "dapi", "HRKU-",
-)  # fmt: skip
-_SHAPE_NAMES = {
-    "github_pat_": "a GitHub token", "xox": "a Slack token", "AIza": "a Google API key",
-    "ya29.": "a Google OAuth token", "GOCSPX-": "a Google OAuth client secret",
-    "whsec_": "a Stripe webhook secret", "npm_": "an npm token", "hf_": "a Hugging Face token",
-    "sk-": "an API key", "shp": "a Shopify token", "hvs.": "a Vault token",
-    "hvb.": "a Vault token", "do": "a DigitalOcean token", "ATATT3": "an Atlassian API token",
-    "glsa_": "a Grafana token", "lin_api_": "a Linear API key", "gsk_": "a Groq API key",
-    "pplx-": "a Perplexity API key", "r8_": "a Replicate token", "xai-": "an xAI API key",
-    "dckr_pat_": "a Docker Hub token", "figd_": "a Figma token", "ntn_": "a Notion token",
-    "sntry": "a Sentry token", "sbp_": "a Supabase token", "sb_secret_": "a Supabase key",
-    "PMAK-": "a Postman API key", "nfp_": "a Netlify token", "tskey-": "a Tailscale key",
-    "NRAK-": "a New Relic API key", "glc_": "a Grafana Cloud token", "hc": "a Honeycomb key",
-    "sq0": "a Square token", "ops_": "a 1Password token", "AGE-SECRET-KEY-": "an age key",
-    "dapi": "a Databricks token", "HRKU-": "a Heroku token",
-}  # fmt: skip
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _NAME_PREFIX = re.compile(r"[A-Za-z]+=")
@@ -1272,10 +1264,8 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
 def _own_shapes(text: str, prose: bool = False) -> Iterator[Secret]:
     """Token shapes of volley's own."""
     for match in _TOKEN_SHAPES.finditer(text):
-        token = match.group()
-        if not is_placeholder(token):
-            kind = next(v for k, v in _SHAPE_NAMES.items() if token.startswith(k))
-            yield Secret(*match.span(), kind)
+        if not is_placeholder(match.group()):
+            yield Secret(*match.span(), _SHAPES[int(str(match.lastgroup)[5:])][2])
 
 
 # Kubernetes takes a bearer token as a WebSocket subprotocol, where a browser cannot set
