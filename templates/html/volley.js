@@ -321,6 +321,9 @@
       this.zoomBar.hidden = !crowded && !this.zoom;
       if (this.zoom) this.setZoom("keep");
     }
+    if (this.svg) { // where the pane starts below the hint and the zoom bar, for its shades
+      this.svg.parentNode.parentNode.style.setProperty("--vl-canvas-top", this.svg.parentNode.offsetTop + "px");
+    }
     this.edges();
   };
 
@@ -331,7 +334,6 @@
     if (!canvas) return;
     var more = canvas.scrollWidth - canvas.clientWidth;
     var figure = canvas.parentNode;
-    figure.style.setProperty("--vl-canvas-top", canvas.offsetTop + "px");
     figure.classList.toggle("vl-more-right", more > 1 && canvas.scrollLeft < more - 1);
     figure.classList.toggle("vl-more-left", more > 1 && canvas.scrollLeft > 1);
   };

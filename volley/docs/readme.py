@@ -412,7 +412,7 @@ def render_markdown(
     options = _options(options)
     markdown = Path(path)
     shown = str(markdown)
-    found, diagrams, included = _checked_blocks(markdown, options, report)
+    found, diagrams, failed = _checked_blocks(markdown, options, report)
     assign_names(found.blocks, [d.title if d else None for d in diagrams], shown)
 
     folder = markdown.parent / FOLDER
@@ -463,7 +463,6 @@ def render_markdown(
 
     if not check and changes:
         _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
-    failed = len(found.problems) + diagrams.count(None) - included
     if failed:
         what = counted(failed, "diagram has", "diagrams have") + " errors"
         left = "it is left as it was" if failed == 1 else "they are left as they were"
@@ -510,8 +509,7 @@ def check_markdown(
 ) -> int:
     """Check every ```volley block of a Markdown file, reporting what is wrong (at its line
     in the file); the number of blocks that have errors. Nothing is rendered or written."""
-    found, diagrams, included = _checked_blocks(Path(path), _options(options), report)
-    return len(found.problems) + diagrams.count(None) - included
+    return _checked_blocks(Path(path), _options(options), report)[2]
 
 
 def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
@@ -557,8 +555,8 @@ def _checked_blocks(
     markdown: Path, options: Options, report: Report | None
 ) -> tuple[Scan, list[Diagram | None], int]:
     """The file's blocks, each parsed and checked (None where it has errors, or where its lines
-    are a file pymdownx.snippets puts in: how many of those comes third), every problem and
-    warning reported at its line in the Markdown file."""
+    are a file pymdownx.snippets puts in), and how many failed, every problem and warning
+    reported at its line in the Markdown file."""
     from volley import api
 
     report = report or (lambda _d: None)
@@ -636,7 +634,7 @@ def _checked_blocks(
                 report(shifted)
         # as drawn: its title names the picture's file and ids, and is the image's alt text
         diagrams.append(api.masked(checked, redact=block.options.redact))
-    return found, diagrams, included
+    return found, diagrams, len(found.problems) + diagrams.count(None) - included
 
 
 # A block made of pymdownx.snippets' lines, which put a file's lines in its place when MkDocs

@@ -1428,7 +1428,7 @@ class _Reader:
             said = (
                 "volley draws the numbers in its own style"
                 if plain
-                else ("each number is written into its message's words")
+                else "each number is written into its message's words"
             )
             self.comment(line, f'"{shown}" ({said})')
         if shown is not None or not found["stop"]:  # a new count takes its own format

@@ -14,6 +14,7 @@ VOLLEY_WORDS = frozenset(
      "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
      "actor", "activate", "deactivate"}
 )  # fmt: skip
+_IN_ORDER = sorted(VOLLEY_WORDS)  # the same word is suggested for the same slip, every run
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # A line's first word and what follows it: a colon and words, words, or nothing
@@ -37,11 +38,11 @@ def misspelt_keyword(
     if word.lower() in VOLLEY_WORDS or word.lower().removesuffix("s") in VOLLEY_WORDS:
         return None  # a keyword, or its plural: a word (`Notes: see below`, `Orders`)
     if typo_only:
-        close = [k for k in sorted(VOLLEY_WORDS) if _a_letter_off(word.lower(), k)]
+        close = [k for k in _IN_ORDER if _a_letter_off(word.lower(), k)]
     else:
         import difflib  # only a line that may be a mistake needs it
 
-        close = difflib.get_close_matches(word.lower(), sorted(VOLLEY_WORDS), n=1, cutoff=0.8)
+        close = difflib.get_close_matches(word.lower(), _IN_ORDER, n=1, cutoff=0.8)
     if not close:
         return None
     keyword = close[0]

@@ -344,10 +344,8 @@ class _Engine:
                     gap = frame + C.FRAME_LANE_CLEARANCE if depth else C.LABEL_PAD_X
                     if self._loops_left(i):
                         # the neighbour's bars nest rightwards, towards this label
-                        reach = self._self_reach(row, i) + self._bars_right(i - 1)
-                        _need(needs, i - 1, i, reach + gap)
-                        edge = self._edge_of_band(i, i - 1)
-                        _need(needs, i - 1, i, self._self_reach(row, i) + edge)
+                        clear = max(self._bars_right(i - 1) + gap, self._edge_of_band(i, i - 1))
+                        _need(needs, i - 1, i, self._self_reach(row, i) + clear)
                     elif i + 1 < self.n:
                         reach = self._self_reach(row, i)
                         _need(needs, i, i + 1, reach + max(gap, self._edge_of_band(i, i + 1)))
