@@ -305,15 +305,22 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
     assert [d.column for d in said] == [quoted.index("theme=") + 1]
     assert problems[0][2] == 'unknown option "bogus" on the ```volley fence'
     # `name` alone is said once, with the other options; a quote left open is said as such
-    text = '# A\n\n```volley name\nA -> B\n```\n\n# B\n\n```volley theme="dark\nA -> B\n```\n'
+    # an option given twice is said at its second writing: which was meant cannot be told
+    text = (
+        '# A\n\n```volley name\nA -> B\n```\n\n# B\n\n```volley theme="dark\nA -> B\n```\n'
+        "\n```volley name=login name=other\nA -> B\n```\n"
+    )
     said = []
-    with pytest.raises(VolleyError, match="2 diagrams"):
+    with pytest.raises(VolleyError, match="3 diagrams"):
         (tmp_path / "two").mkdir()
         render_markdown(write(tmp_path / "two", text), report=said.append)
     assert [(d.line, d.message) for d in said if d.severity == "error"] == [
+        (13, "the option name is given twice on this ```volley fence line"),
         (3, "name on the ```volley fence needs a value: name=…"),
         (9, 'theme="dark on the ```volley fence opens a quote it does not close'),
     ]
+    assert [d.column for d in said if d.line == 13] == [len("```volley name=login ") + 1]
+    assert not [d for d in said if d.severity == "note"]  # a broken block is still one
 
 
 def test_checking_a_myst_page_reads_its_option_lines_and_file_blocks(tmp_path):
@@ -562,3 +569,34 @@ def test_a_files_warnings_are_said_once_however_many_fences_draw_it(tmp_path):
     said: list = []
     check_markdown(page, report=said.append)
     assert [(d.filename.endswith("login.volley"), d.line) for d in said] == [(True, 2)]
+
+
+def test_a_begin_marker_left_without_its_end_is_an_error_and_the_readme_is_kept(tmp_path):
+    """Its end deleted, a region would be written anew above the old one: the README would
+    show the picture twice. Rendering stops, the file as it was."""
+    text = (
+        "# T\n\n```volley\nA -> B: hi\n```\n\n<!-- volley:begin t -->\n"
+        "![T](diagrams/t.svg)\n\nMore text.\n"
+    )
+    path = write(tmp_path, text)
+    said: list = []
+    with pytest.raises(VolleyError, match="1 diagram has errors"):
+        render_markdown(path, report=said.append)
+    assert [(d.line, d.column, d.message) for d in said] == [
+        (7, 1, "this volley:begin marker has no volley:end after its image")
+    ]
+    assert said[0].hint == "add a line <!-- volley:end --> after the image line (or delete it)"
+    assert path.read_text(encoding="utf-8") == text and not (tmp_path / "diagrams").exists()
+
+
+def test_a_capitalised_volley_fence_is_said_not_to_be_drawn(tmp_path):
+    """```Volley is no diagram to volley (GitHub colours it as one): a warning says so, in
+    place of the note that the file holds no diagram."""
+    path = write(tmp_path, "# T\n\n```Volley\nA -> B: hi\n```\n")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 0
+    assert "README.md:3:1: warning: this ```Volley block is not drawn" in result.output
+    assert "no ```volley block here" not in result.output
+    # a folder's Markdown file holding only such a block is read too, to say so
+    result = CliRunner().invoke(main, ["check", "--markdown", str(tmp_path)])
+    assert "warning: this ```Volley block is not drawn" in result.output

@@ -615,10 +615,13 @@ def test_an_option_written_alone_or_a_quote_left_open_is_a_build_warning(tmp_pat
         '\n\n```volley theme="dark\nA -> B: three\n```\n\n'
         '```volley name="a name/with#hash"\nA -> B: four\n```\n\n'
         '```volley name="\'90s checkout" theme\nA -> B: five\n```\n\n'
-        '```volley name="my theme flow"\nA -> B: six\n```\n'
+        '```volley name="my theme flow"\nA -> B: six\n```\n\n'
+        "```volley name=seven name=other\nA -> B: seven\n```\n"
     )
     site = write_site(tmp_path / "options", "plugins:\n  - volley\n", {"index.md": page})
     result = build(site, strict=False)
+    # superfences keeps the last of two, in silence: which was meant cannot be told
+    assert "line 27: the option name is given twice on this ```volley fence line" in (result.stderr)
     assert "line 3: theme on the ```volley fence needs a value: theme=…" in result.stderr
     assert "line 7: name on the ```volley fence needs a value: name=…" in result.stderr
     assert 'line 11: theme="dark on the ```volley fence opens a quote it does not close' in (

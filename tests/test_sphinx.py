@@ -205,11 +205,15 @@ def test_an_option_alone_or_a_quote_left_open_on_the_fence_line_says_so(tmp_path
     """`theme` alone is an option that needs a value, not a file named "theme"."""
     myst = (
         '# Fences\n\n```volley theme\nA -> B: one\n```\n\n```volley theme="dark\nA -> B: two\n```\n'
+        "\n```volley redact redact=false\nA -> B: three\n```\n"
     )
     site = write_site(tmp_path / "site", {"index.rst": INDEX_WITH_MARKDOWN, "markdown.md": myst})
     result = build_site(site, tmp_path / "out")
     assert "markdown.md:3: ERROR: theme on the fence line needs a value: theme=…" in result.stderr
     assert 'markdown.md:7: ERROR: theme="dark on the fence line opens a quote it does not' in (
+        result.stderr
+    )
+    assert "markdown.md:11: ERROR: the option redact is given twice on the fence line" in (
         result.stderr
     )
 

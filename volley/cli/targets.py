@@ -114,7 +114,7 @@ def _has_diagrams(path: str) -> bool:
     except (OSError, ValueError):
         return True
     found = scan(text, path)
-    return bool(found.blocks or found.problems)
+    return bool(found.blocks or found.problems or found.warnings)
 
 
 def is_folder(output: str) -> bool:

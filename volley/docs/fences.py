@@ -43,7 +43,14 @@ from volley.docs.fence_options import (
 from volley.docs.readme import with_nested_fence_hint
 from volley.errors import Diagnostic, VolleyError
 from volley.options import OptionError, Options
-from volley.text.fences import fence_attrs, fence_open, read_block
+from volley.text.fences import (
+    TWICE_HINT,
+    fence_attrs,
+    fence_open,
+    read_block,
+    twice_said,
+    written_twice,
+)
 
 __all__ = [
     "DiagramSite",
@@ -321,12 +328,17 @@ class DiagramSite:
         """The HTML for one fenced diagram, or an error box."""
         page: _Page = md.volley_page
         page.handed += 1
-        location = Location(self.page, self._locate(source, md, page))
+        line, info = self._locate(source, md, page)
+        location = Location(self.page, line)
         lines = source.split("\n")
         myst, skipped = myst_options(lines)  # `:theme: dark` lines, as MyST pages write them
         overrides = {**overrides, **myst}
         file = overrides.pop("file", None)
         source = "\n".join(lines[skipped:])
+        twice = written_twice(info)  # superfences keeps the last, in silence
+        if twice:
+            said = twice_said(twice[0], "this ```volley fence line")
+            return self.failed(Diagnostic(said, hint=TWICE_HINT), location, page)
         try:
             settings = self.settings.merged(overrides)
         except VolleyError as exc:
@@ -421,8 +433,9 @@ class DiagramSite:
         self.report(problem)
         return problem
 
-    def _locate(self, source: str, md: Any, page: _Page) -> int:
-        """The page line of the fence superfences is formatting, from the lines it scans.
+    def _locate(self, source: str, md: Any, page: _Page) -> tuple[int, str]:
+        """The page line of the fence superfences is formatting, from the lines it scans (0
+        where it cannot be told), and its info string.
 
         The formatter is not told where the fence is; while the preprocessor runs,
         `md.lines` holds its input, so the fence is the first unused opener there whose
@@ -430,7 +443,7 @@ class DiagramSite:
         """
         lines = getattr(md, "lines", None)
         if not isinstance(lines, list):
-            return 0
+            return 0, ""
         if page.lines is not lines:
             page.lines = lines
             page.fences = _fence_bodies(lines)
@@ -439,20 +452,22 @@ class DiagramSite:
         free = [index for index, _body in page.fences if index not in page.used]
         same = [index for index, body in page.fences if index in free and body == wanted]
         if not (same or free):
-            return 0
+            return 0, ""
         index = (same or free)[0]
         page.used.add(index)
+        opening = fence_open(lines[index].lstrip(" \t>"))
+        info = opening.info if opening else ""
         if self.written_lines is None or len(lines) == len(self.written_lines):
-            return index + 1 + self.line_offset
+            return index + 1 + self.line_offset, info
         # lines were put in (pymdownx.snippets): the fence's line is its line as written, and a
         # fence that came in with them has none of the page's
         if page.written is None:
             page.written = _fence_bodies(self.written_lines)
         written = [i for i, body in page.written if body == wanted and i not in page.written_used]
         if not written:
-            return 0
+            return 0, info
         page.written_used.add(written[0])
-        return written[0] + 1 + self.line_offset
+        return written[0] + 1 + self.line_offset, info
 
 
 def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:

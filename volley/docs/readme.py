@@ -48,7 +48,7 @@ from volley.docs.fence_options import (
 from volley.errors import Diagnostic, VolleyError, counted
 from volley.model import Diagram
 from volley.options import Options
-from volley.text.fences import fence_attrs, fence_open
+from volley.text.fences import TWICE_HINT, fence_attrs, fence_open, twice_said, written_twice
 from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import VOLLEY_SUFFIX, decode, in_project, write_atomic
 
@@ -102,6 +102,7 @@ class Scan:
     blocks: list[Block] = field(default_factory=list)
     regions: list[tuple[int, int]] = field(default_factory=list)  # every marker region seen
     problems: list[VolleyError] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
 
 
 def split_lines(text: str) -> list[Line]:
@@ -176,6 +177,27 @@ def _region_after(lines: list[Line], anchor: int, markers: set[int]) -> tuple[in
     return None
 
 
+def _unended(
+    lines: list[Line], anchor: int, markers: set[int], filename: str
+) -> VolleyError | None:
+    """A begin marker after `anchor` with no end marker after its image: README mode would
+    write a region of its own above it, and the README would show the picture twice."""
+    index = anchor + 1
+    while index < len(lines) and not lines[index].text.strip():
+        index += 1
+    if index >= len(lines) or index not in markers or not _BEGIN.match(lines[index].text):
+        return None
+    text = lines[index].text
+    return VolleyError(
+        "this volley:begin marker has no volley:end after its image",
+        filename=filename,
+        line=index + 1,
+        column=text.find("<!--") + 1,
+        source_line=text,
+        hint=f"add a line {END} after the image line (or delete it)",
+    )
+
+
 def _link_anchor(lines: list[Line], close: int) -> int:
     """The fence's closing line, or the `</details>` that folds the block away.
 
@@ -222,10 +244,15 @@ def scan(text: str, filename: str) -> Scan:
         if token.type == "heading_open":
             heading = tokens[position + 1].content.strip() or heading
         elif token.type == "fence" and token.map:
-            block = _block(page_fence(token), lines, heading, filename, found.problems)
+            block = _block(page_fence(token), lines, heading, filename, found)
             if block is not None:
                 block.anchor = _link_anchor(lines, block.close)
                 block.region = _region_after(lines, block.anchor, markers)
+                if block.region is None and (
+                    unended := _unended(lines, block.anchor, markers, filename)
+                ):
+                    found.problems.append(unended)
+                    continue
                 found.blocks.append(block)
     attached = {block.region for block in found.blocks}
     for first in sorted(markers):
@@ -236,17 +263,14 @@ def scan(text: str, filename: str) -> Scan:
 
 
 def _block(
-    fence: PageFence, lines: list[Line], heading: str | None, filename: str, problems: list
+    fence: PageFence, lines: list[Line], heading: str | None, filename: str, found: Scan
 ) -> Block | None:
     """A fenced block as a ```volley Block; None for another language or a broken block
-    (reported in `problems`)."""
+    (reported in the scan's `problems`)."""
     lang, attrs = fence_attrs(fence.info)
     first, after = fence.start, fence.end
     last = after - 1
-    if lang != "volley":
-        if not fence.closed and any(map(_opens_volley, fence.body)):
-            problems.append(_unclosed_other(fence, lines, filename))
-        return None
+    problems = found.problems
     opening = lines[first].text
     column = opening.find(fence.markup) + 1
     where: dict[str, Any] = {
@@ -255,12 +279,31 @@ def _block(
         "column": column,
         "source_line": opening,
     }
+    if lang != "volley":
+        if not fence.closed and any(map(_opens_volley, fence.body)):
+            problems.append(_unclosed_other(fence, lines, filename))
+        elif lang.lower() == "volley":  # ```Volley: GitHub's colouring reads any case
+            said = f"this ```{lang} block is not drawn: volley draws ```volley blocks"
+            hint = "write ```volley, in small letters, to draw it (or ```text to show it as text)"
+            found.warnings.append(Diagnostic(said, severity="warning", hint=hint, **where))
+        return None
     if not fence.closed:
         problems.append(
             VolleyError(
                 "this ```volley block is never closed",
                 hint=f"close it with a line of {fence.markup}",
                 **where,
+            )
+        )
+        return None
+    twice = written_twice(fence.info)
+    if twice:
+        again = opening.rfind(twice[0])  # its second writing, where the caret goes
+        problems.append(
+            VolleyError(
+                twice_said(twice[0], "this ```volley fence line"),
+                hint=TWICE_HINT,
+                **{**where, "column": again + 1},
             )
         )
         return None
@@ -569,9 +612,9 @@ def _checked_blocks(
     if options.redact:
         report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
-    for problem in found.problems:
+    for problem in [*(error.diagnostic for error in found.problems), *found.warnings]:
         report(problem)
-    if not found.blocks:
+    if not (found.blocks or found.problems or found.warnings):  # a broken block is one
         _point_to_the_importer(text, shown, report)
     diagrams: list[Diagram | None] = []
     included = 0

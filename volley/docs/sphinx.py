@@ -64,7 +64,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.options import BODIES, THEMES, OptionError, Options, require_known
 from volley.output.html_theme import site_default_theme
 from volley.output.svg import picture_title
-from volley.text.fences import fence_attrs
+from volley.text.fences import TWICE_HINT, fence_attrs, twice_said, written_twice
 from volley.textio import VOLLEY_SUFFIX
 
 __all__ = ["VolleyDirective", "setup"]
@@ -245,6 +245,9 @@ class VolleyDirective(SphinxDirective):
         if not options:
             return  # a file name alone, or nothing
         _, written = fence_attrs("volley " + options)
+        twice = written_twice("volley " + options)
+        if twice:
+            raise self.error(f"{twice_said(twice[0], 'the fence line')} ({TWICE_HINT})")
         self.arguments = [file] if file else []
         try:  # a misspelt `redact` must not publish what it would mask
             names = [key.replace("_", "-") for key in written]

@@ -21,7 +21,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["FencedBlock", "Opening", "closes", "dedent", "fence_attrs", "fence_open", "read_block"]
+__all__ = [
+    "FencedBlock",
+    "Opening",
+    "closes",
+    "dedent",
+    "fence_attrs",
+    "fence_open",
+    "read_block",
+    "twice_said",
+    "written_twice",
+    "TWICE_HINT",
+]
 
 _OPENING = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*")
 _TAB_STOP = 4  # CommonMark: a tab advances to the next multiple of four columns
@@ -141,13 +152,43 @@ def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
         plain = [word for word in words if not word.startswith(("#", ".")) and "=" not in word]
         lang = (classes or plain or [""])[0]
     lang = lang.strip("{}").lstrip(".")
-    attrs = {}
+    attrs: dict[str, str] = {}
+    for key, value in _attr_pairs(rest):
+        if value or key not in attrs:  # a word alone does not undo `redact=false`
+            attrs[key] = value
+    return lang, attrs
+
+
+def written_twice(info: str) -> list[str]:
+    """The attributes an info string gives more than once (```` ```volley name=a name=b ````),
+    which `fence_attrs` would read as the last: a writer meant one of them, and volley cannot
+    tell which."""
+    seen: set[str] = set()
+    twice: list[str] = []
+    for key, _ in _attr_pairs(info.strip().partition(" ")[2]):
+        if key in seen and key not in twice:
+            twice.append(key)
+        seen.add(key)
+    return twice
+
+
+TWICE_HINT = "keep one: volley cannot tell which was meant"
+
+
+def twice_said(key: str, where: str) -> str:
+    """What is said of an option `written_twice` on a fence line."""
+    return f"the option {key} is given twice on {where}"
+
+
+def _attr_pairs(rest: str) -> list[tuple[str, str]]:
+    """The `key=value` attributes after an info string's first word, in order, then each word
+    alone (`redact`), as HTML writes an attribute that is on, with the value "". An id or a
+    class in braces (`#fig`, `.mermaid`) is none."""
+    pairs = []
     for match in _ATTR.finditer(rest):
         value = match["dq"] if match["dq"] is not None else match["sq"]
-        attrs[match["key"]] = value if value is not None else match["bare"]
-    # A word alone (`redact`) is an attribute written as HTML writes one that is on: its value
-    # is empty. An id or a class in braces (`#fig`, `.mermaid`) is none.
+        pairs.append((match["key"], value if value is not None else match["bare"]))
     for word in _ATTR.sub(" ", rest).replace("{", " ").replace("}", " ").split():
         if not word.startswith(("#", ".")):
-            attrs.setdefault(word, "")
-    return lang, attrs
+            pairs.append((word, ""))
+    return pairs
