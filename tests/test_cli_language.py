@@ -144,8 +144,13 @@ def test_a_binary_file_is_said_to_be_one_without_quoting_its_bytes(tmp_path):
     path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 16 + b"\xd0\x8f\xff" + b"x" * 200)
     result = run("check", str(path))
     assert result.exit_code == 1
-    assert f"{path}: error: this is a binary file (it holds NUL bytes), not text" in result.stderr
+    assert f"{path}:1:8: error: this is a binary file (it holds NUL bytes), not text" in (
+        result.stderr
+    )
     assert "\\u0000" not in result.stderr and len(result.stderr) < 400
+    # a text file with a stray NUL and a byte not UTF-8: where the NUL is, to find it by
+    path.write_bytes(b"A -> B: hi\nB -> A: o\x00k\xff\n")
+    assert f"{path}:2:10: error: this is a binary file" in run("check", str(path)).stderr
 
 
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])

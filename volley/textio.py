@@ -72,9 +72,12 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
                     filename=filename,
                     hint="save the file as UTF-8",
                 ) from None
+            line, column, _ = _place(data, sniffed.index(b"\x00"))  # not its line: bytes
             raise VolleyError(
                 "this is a binary file (it holds NUL bytes), not text",
                 filename=filename,
+                line=line,
+                column=column,
                 hint="give a .volley file, or a Markdown page with ```volley blocks",
             ) from None
         line, column, shown = _place(data, exc.start)
