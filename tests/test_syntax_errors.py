@@ -131,6 +131,9 @@ def test_a_long_line_is_quoted_around_the_place_with_its_true_column():
     assert shown.startswith("…") and shown.endswith("…") and len(shown) == 202
     assert shown[caret] == "!"
     assert display_line("a" * 300, 1) == ("a" * 200 + "…", 0)
+    # a block nested a hundred deep: its words, not 200 spaces before them
+    assert display_line(" " * 200 + "A -> B hi ->", 211) == ("…A -> B hi ->", 11)
+    assert display_line(" " * 300, 5) == (" " * 200 + "…", 4)  # the caret in the indent
 
 
 def test_color_only_when_asked():

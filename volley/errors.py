@@ -85,7 +85,10 @@ def display_line(line: str, column: int) -> tuple[str, int]:
     """The line as shown (tabs expanded, control characters written as escapes; a long one cut
     to the part around `column`) and the caret's offset."""
     if len(line) > SHOWN_CHARACTERS:
-        start = max(0, min(column - 1 - SHOWN_CHARACTERS // 2, len(line) - SHOWN_CHARACTERS))
+        # a line indented deep (a block nested a hundred times) is shown from its words
+        indent = len(line) - len(line.lstrip(" \t"))
+        indent = indent if column > indent else 0
+        start = max(indent, min(column - 1 - SHOWN_CHARACTERS // 2, len(line) - SHOWN_CHARACTERS))
         end = start + SHOWN_CHARACTERS
         before, after = ("…" if start else ""), ("…" if end < len(line) else "")
         line, column = before + line[start:end] + after, column - start + len(before)
