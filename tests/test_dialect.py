@@ -1288,6 +1288,12 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
             15,
             '"API GET /users" is another participant than "API": is a colon missing after "API"?',
         ),
+        (  # the other way round: the one it answers
+            "A -> B: hi\nB -> A hello world\n",
+            2,
+            8,
+            '"A hello world" is another participant than "A": is a colon missing after "A"?',
+        ),
         ('"Web App" -> API: call\n', 1, 1, 'the quotes are part of the name "Web App"'),
         ("'Web App' -> API: call\n", 1, 1, "the quotes are part of the name 'Web App'"),
         ("participant W as Web\nW -> “Long name”: x\n", 2, 6, "the quotes are part of the name"),

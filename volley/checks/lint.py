@@ -300,8 +300,11 @@ def _slip_warnings(
             other
             for other in first_line
             if name.startswith(other + " ")
-            and any(m.sender == message.sender for m in to.get(other, ()))
-        ]  # a name its sender also sends to
+            and (
+                any(m.sender == message.sender for m in to.get(other, ()))
+                or any(m.sender == other for m in to.get(message.sender, ()))
+            )
+        ]  # a name its sender also exchanges messages with, either way
         if shorter:
             before = max(shorter, key=len)
             rest = name[len(before) :].strip()
