@@ -255,6 +255,11 @@ FOUND = [
     ("SET PASSWORD FOR 'app'@'%' = '$V';\nALTER USER 'app'@'%' IDENTIFIED WITH "
      "caching_sha2_password BY '$V';", "SET PASSWORD FOR 'app'@'%' = '$M';\nALTER USER "
      "'app'@'%' IDENTIFIED WITH caching_sha2_password BY '$M';"),  # fmt: skip
+    # one-time and second-factor codes and PINs, short as they are; a short numeric password
+    ('{"otp": "492817", "totp": 384920, "mfa_code": "839201", "verification_code": "502913", '
+     '"pin": "4821", "smsCode": 730291, "password": 4829137, "x": 1}',
+     '{"otp": "$M", "totp": "$M", "mfa_code": "$M", "verification_code": "$M", '
+     '"pin": "$M", "smsCode": "$M", "password": "$M", "x": 1}'),
 ]  # fmt: skip
 
 QUIET = [
@@ -344,6 +349,10 @@ QUIET = [
     # a function's signature, as code intelligence answers it; a commit's public PGP signature
     '{"name": "Run", "signature": "func(ctx context.Context) error", "sig": "f(a int)"}',
     '{"verification": {"signature": "-----BEGIN PGP SIGNATURE-----\\n\\niQIzBAABCAAdFiEE"}}',
+    # a person's signature as signed; a language model's token beside its log-probability
+    '{"signature": "Jane Doe", "signed_by": {"signature": "J. R. Smith"}}',
+    '{"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72]}, '
+    '{"logprob": -0.02, "token": " world"}]}}',
     '{"method": "personal_sign", "params": ["0xdeadbeef", "0x7e5f4552091a69125d5d"]}',
     '{"method": "eth_sendRawTransaction", "params": ["0xf86c808504a817c800825208"]}',
     '{"type": "apiKey", "name": "X-API-Key", "in": "header"}',
@@ -1079,6 +1088,8 @@ def test_a_token_as_a_reader_sees_it_is_found_and_masked(source: str):
         "hcaik_01hq7zq8xv2lm9pw4rt6yu1io3as5df7zz", "sq0atp-" + "Ab1_" * 6, "xoxe-1-" + "My0x" * 10,
         "ops_" + "eyJz" * 12, "AGE-SECRET-KEY-1" + "QZ9X" * 14 + "AB", "dapi" + "a1b2c3d4" * 4,
         "HRKU-" + "Ab12-" * 5,
+        "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..Qz5t9Wn0aB3dE5gH.kL8mN1pQ3sT5vX7zA9cE1gI3k"
+        ".Rt5yXy12aB3dE5gH",
     ],
 )  # fmt: skip
 def test_a_providers_token_standing_alone_is_known_by_its_shape(token: str):

@@ -77,6 +77,9 @@ SECRET_NAMES = frozenset(
         # parameter's name, a kubeconfig's client key (a PEM in base64), a TLS secret's key
         "secretstring", "securestring", "clientkeydata", "tlskey",
         "devicecode",  # OAuth's device flow (RFC 8628): it is polled for the access token
+        # one-time and second-factor codes, a card's or a phone's PIN: short, and enough
+        "otp", "totp", "hotp", "otpcode", "mfacode", "verificationcode", "twofactorcode",
+        "smscode", "onetimecode", "pin", "pincode",
     }
 ) | CARD_CODE_NAMES  # fmt: skip
 _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
@@ -121,7 +124,7 @@ NOT_SECRET_SUFFIXES = (
 _NAME_WORDS = (
     "token", "secret", "pass", "pwd", "key", "auth", "cookie", "credential", "session", "sig",
     "verifier", "code", "proxy", "cvc", "cvv", "cardverification", "bearer", "pw", "sess",
-    "appid", "saml", "mnemonic", "phrase", "securestring", "honeycomb",
+    "appid", "saml", "mnemonic", "phrase", "securestring", "honeycomb", "otp", "pin",
 )  # fmt: skip
 
 
@@ -273,7 +276,7 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
         return False
     folded = _fold(name).strip("\"'")
     if (folded == "sig" or folded.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
-        return False  # a function's (code intelligence's answer), or a commit's PGP signature
+        return False  # a function's (code intelligence's answer), a commit's PGP signature
     if strength == "weak":
         if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
@@ -308,10 +311,11 @@ _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
 # Weak names that often hold an id: a long number or words and a number under one is no secret
 _ID_NAMES = frozenset({"key", "code", "appid"})
 # What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
-# and a PGP signature, which is published to be checked
+# a PGP signature, which is published to be checked, and a person's name, as signed
 _PUBLIC_SIGNATURE = re.compile(
     r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
-    r"|-----BEGIN PGP SIGNATURE-----.*)",
+    r"|-----BEGIN PGP SIGNATURE-----.*"
+    r"|[\"']?[^\W\d_]+\.?(?:[ \t]+[^\W\d_]+\.?)+[\"']?)",  # a person's: `Jane Doe`, `J. Doe`
     re.S,
 )
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
@@ -638,7 +642,11 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
                     named_loosely = False  # after its `"Name"`: a secret, whatever it looks like
                 continue
         if not secret_name(name) or (
-            progress and name == "token" and _token_text(text, start) in progress
+            name == "token"
+            and (
+                (progress and _token_text(text, start) in progress)
+                or (value is not None and _model_output(text, key.start(), value.end()))
+            )
         ):
             continue
         what = f'the "{_short(name)}" key'
@@ -660,6 +668,20 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             what = f'the "{_short(pair.group(1))}" key'
             for begin, end in _header_values(pair.group(1), pair.group(2), pair.start(2), prose):
                 yield Secret(begin, end, what)
+
+
+# a language model's token beside its log-probability (OpenAI's, Ollama's `logprobs`): a word
+# of the answer, not a credential
+_LOGPROB_KEY = re.compile(r'"(?:logprob|top_logprobs)"[ \t\r\n]*:')
+
+
+def _model_output(text: str, key_start: int, value_end: int) -> bool:
+    """Whether the `"token"` key at `key_start` is in an object that holds a log-probability:
+    read from the brace that opens it to the brace that closes it, or 400 characters each way."""
+    opened = text.rfind("{", max(0, key_start - 400), key_start)
+    closed = text.find("}", value_end, value_end + 400)
+    around = text[opened if opened >= 0 else key_start : closed if closed >= 0 else value_end]
+    return _LOGPROB_KEY.search(around) is not None
 
 
 def _unescaped_key(written: str) -> str:
@@ -696,6 +718,7 @@ def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
 
 
 _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
+_DIGITS = re.compile(r"[0-9]{4,}(?![0-9.eE])")  # a PIN's, a one-time code's, a password's
 
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
@@ -706,6 +729,8 @@ def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[st
         return _CARD_CODE.match(text, start)
     if prose or _fold(name).strip("\"'") in _ID_NAMES:
         return None
+    if _strength(name) == "strong":  # `"password": 4829137`, `"pin": 4821`
+        return _NUMBER.match(text, start) or _DIGITS.match(text, start)
     return _NUMBER.match(text, start)
 
 
@@ -1156,6 +1181,9 @@ _SHAPES = (
     ("AGE-SECRET-KEY-", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", "an age key"),
     ("dapi", r"dapi[a-f0-9]{32}", "a Databricks token"),
     ("HRKU-", r"HRKU-[A-Za-z0-9_\-]{20,}", "a Heroku token"),
+    # five parts, the key's often empty (`dir`): NextAuth's session, which no JWT check takes
+    ("eyJ", r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]{10,}){3}",
+     "an encrypted JWT (JWE)"),
 )  # fmt: skip
 # each shape a group of its own, so that a match names its shape (`lastgroup`)
 _TOKEN_SHAPES = re.compile(
