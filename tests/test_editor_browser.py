@@ -121,9 +121,7 @@ def test_typing_changes_the_preview(new_page, base_url: str) -> None:
     editor = page.locator(EDITOR)
     editor.press("End")
     editor.press_sequentially(" grows")
-    typed = time.monotonic()
-    expect(preview(page)).to_contain_text("first label grows", timeout=3000)
-    assert time.monotonic() - typed < 1.5  # a short pause after typing, then one render
+    expect(preview(page)).to_contain_text("first label grows")  # no key but the typing
     expect(page.locator("#status-text")).to_have_text("Rendered · 1 message")
 
 
