@@ -255,11 +255,9 @@ FOUND = [
     ("SET PASSWORD FOR 'app'@'%' = '$V';\nALTER USER 'app'@'%' IDENTIFIED WITH "
      "caching_sha2_password BY '$V';", "SET PASSWORD FOR 'app'@'%' = '$M';\nALTER USER "
      "'app'@'%' IDENTIFIED WITH caching_sha2_password BY '$M';"),  # fmt: skip
-    # one-time and second-factor codes and PINs, short as they are; a short numeric password
-    ('{"otp": "492817", "totp": 384920, "mfa_code": "839201", "verification_code": "502913", '
-     '"pin": "4821", "smsCode": 730291, "password": 4829137, "x": 1}',
-     '{"otp": "$M", "totp": "$M", "mfa_code": "$M", "verification_code": "$M", '
-     '"pin": "$M", "smsCode": "$M", "password": "$M", "x": 1}'),
+    # a PIN, short as it is, and a short numeric password
+    ('{"pin": "4821", "pinCode": 730291, "password": 4829137, "x": 1}',
+     '{"pin": "$M", "pinCode": "$M", "password": "$M", "x": 1}'),
 ]  # fmt: skip
 
 QUIET = [
@@ -351,6 +349,8 @@ QUIET = [
     '{"verification": {"signature": "-----BEGIN PGP SIGNATURE-----\\n\\niQIzBAABCAAdFiEE"}}',
     # a person's signature as signed; a language model's token beside its log-probability
     '{"signature": "Jane Doe", "signed_by": {"signature": "J. R. Smith"}}',
+    # a one-time code, spent by the time the diagram is read
+    '{"otp": "492817", "mfa_code": "839201", "verification_code": "502913"}',
     '{"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72]}, '
     '{"logprob": -0.02, "token": " world"}]}}',
     '{"method": "personal_sign", "params": ["0xdeadbeef", "0x7e5f4552091a69125d5d"]}',

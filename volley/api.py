@@ -88,7 +88,7 @@ LINK_NAME = "<link>"
 def read(path: str, limits: Limits | None = None) -> str:
     """A diagram file's text (`-` for standard input), refused past the input limit; a
     swimlanes.io link that names no file is itself the text (`carried` reads it)."""
-    from volley.share_links import link_argument
+    from volley.importers.swimlanes_links import link_argument
     from volley.textio import read_source
 
     return link_argument(path) or read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
@@ -96,7 +96,7 @@ def read(path: str, limits: Limits | None = None) -> str:
 
 def source_name(path: str) -> str:
     """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
-    from volley.share_links import link_argument
+    from volley.importers.swimlanes_links import link_argument
 
     if path == "-":
         return "<stdin>"
@@ -116,7 +116,8 @@ def carried(
     told: a swimlanes.io share link alone (how people pass such diagrams around) holds the
     text it carries, whose lines errors count (`flow.volley (the diagram in its link):3:7`);
     any other text is the diagram itself."""
-    from volley.share_links import decode_link, import_hint, is_link
+    from volley.importers import import_hint
+    from volley.importers.swimlanes_links import decode_link, is_link
 
     if not is_link(text):
         return text, filename, []
@@ -156,7 +157,7 @@ def _parsed(
     diagram = parse(source, filename=named, limits=limits)
     diagram.warnings[:0] = said
     if source is not text:
-        from volley.share_links import site_links
+        from volley.importers.swimlanes_links import site_links
 
         diagram = site_links(diagram)
     return diagram, source, named
@@ -205,8 +206,9 @@ def formatted(
     Mermaid's `A->>B`, spaced, reads as volley's own open head; a secret stays as it was). A
     swimlanes.io link holds its diagram where no formatting can reach: it is refused."""
     from volley.checks.lint import lint
+    from volley.importers import import_hint
+    from volley.importers.swimlanes_links import is_link
     from volley.language.writer import rewrite
-    from volley.share_links import import_hint, is_link
 
     if is_link(text):
         raise VolleyError(

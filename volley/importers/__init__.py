@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.limits import refuse_nul
+from volley.textio import MARKDOWN_SUFFIXES
 
 if TYPE_CHECKING:
     from volley.importers.traffic import TrafficOptions
@@ -135,6 +136,28 @@ def drawn_differently(tool: str, lines: list[int], filename: str | None) -> tupl
             severity="note",
         ),
     )
+
+
+def import_hint(link: str | None, name: str | None) -> tuple[str, str]:
+    """The command that writes a diagram out as volley text (another tool's diagram, or the one
+    a link carries), and the file it writes: `volley import` of the file that holds it, into
+    a `.volley` file of its name (`flow.mmd` into `flow.volley`); of stdin (`-`); or of the
+    link itself when it was given on the command line (`<link>`). The file goes beside the
+    one read (`docs/flow.mmd` into `docs/flow.volley`)."""
+    import shlex  # here: only a diagram written for another tool needs it
+
+    if link is not None and name in (None, "<link>"):
+        given, out = repr(link.strip()), "diagram.volley"
+    elif name in (None, "<stdin>"):
+        given, out = "FILE" if name is None else "-", "diagram.volley"
+    elif name.lower().endswith(MARKDOWN_SUFFIXES):  # a block of a page: its text, given alone
+        out = os.path.join(os.path.dirname(name), "diagram.volley")
+        return f"volley import - -o {shlex.quote(out)} (the block's text on its input)", out
+    else:  # beside the file, never over it (a Mermaid diagram saved as flow.volley)
+        stem = os.path.splitext(name)[0]
+        out = stem + (".volley" if stem + ".volley" != name else ".imported.volley")
+        given = shlex.quote(name)
+    return f"volley import {given} -o {shlex.quote(out)}", out
 
 
 def register(

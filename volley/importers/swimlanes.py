@@ -14,7 +14,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, PartlyImported
-from volley.share_links import decode_link, is_link, site_links
+from volley.importers.swimlanes_links import decode_link, is_link, site_links
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
 # (`.. note::`), or a reStructuredText section title: a line that does not read as volley,

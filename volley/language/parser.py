@@ -1600,7 +1600,7 @@ class _Parse:
         if found is None:
             self.refuse_front_matter(first)
             return
-        from volley.share_links import import_hint  # here: only such a file needs it
+        from volley.importers import import_hint  # here: only such a file needs it
 
         number, what = found
         command, out = import_hint(None, self.filename)

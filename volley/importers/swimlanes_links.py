@@ -12,7 +12,6 @@ import re
 
 from volley.errors import VolleyError
 from volley.model import Diagram
-from volley.textio import MARKDOWN_SUFFIXES
 
 # A link and nothing else, spaces and line breaks around it aside (matched in place: a
 # diagram's text fails at its first letters, and is never copied to be stripped); in a file,
@@ -41,28 +40,6 @@ def link_argument(argument: str) -> str | None:
     if found is None or found["scheme"] is None or os.path.exists(argument):
         return None
     return found.string
-
-
-def import_hint(link: str | None, name: str | None) -> tuple[str, str]:
-    """The command that writes a diagram out as volley text (another tool's diagram, or the one
-    a link carries), and the file it writes: `volley import` of the file that holds it, into
-    a `.volley` file of its name (`flow.mmd` into `flow.volley`); of stdin (`-`); or of the
-    link itself when it was given on the command line (`<link>`). The file goes beside the
-    one read (`docs/flow.mmd` into `docs/flow.volley`)."""
-    import shlex  # here: only a diagram written for another tool needs it
-
-    if link is not None and name in (None, "<link>"):
-        given, out = repr(link.strip()), "diagram.volley"
-    elif name in (None, "<stdin>"):
-        given, out = "FILE" if name is None else "-", "diagram.volley"
-    elif name.lower().endswith(MARKDOWN_SUFFIXES):  # a block of a page: its text, given alone
-        out = os.path.join(os.path.dirname(name), "diagram.volley")
-        return f"volley import - -o {shlex.quote(out)} (the block's text on its input)", out
-    else:  # beside the file, never over it (a Mermaid diagram saved as flow.volley)
-        stem = os.path.splitext(name)[0]
-        out = stem + (".volley" if stem + ".volley" != name else ".imported.volley")
-        given = shlex.quote(name)
-    return f"volley import {given} -o {shlex.quote(out)}", out
 
 
 def as_link(argument: str) -> str:
