@@ -14,7 +14,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import Imported, PartlyImported
-from volley.importers.swimlanes_links import decode_link, is_link, site_links
+from volley.importers.swimlanes_links import decode_link, is_link, one_spelling, site_links
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
 # (`.. note::`), or a reStructuredText section title: a line that does not read as volley,
@@ -168,6 +168,6 @@ def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic
     from volley.language.parser import parse
     from volley.language.writer import rewrite
 
-    diagram = parse(source, filename=filename)
+    diagram = one_spelling(parse(source, filename=filename))  # the lanes swimlanes.io draws
     said = (*diagram.warnings, *lint(diagram, source))
     return rewrite(site_links(diagram), source), said
