@@ -221,6 +221,16 @@ def test_comments_and_blank_lines_stay_where_they_were() -> None:
     )
 
 
+def test_a_comment_between_a_message_and_its_bodies_stays_there() -> None:
+    """`volley fmt` rewrites the file in place: a comment above `in:` or `out:` was lost."""
+    text = "A -> B: x\n// why\nin:\n  a: 1\n// and back\nout:\n  b: 2\n// after\nB -> A\n"
+    assert format_text(text) == (
+        "A -> B: x\n// why\nin: Request\n  a: 1\n// and back\nout: Response\n  b: 2\n"
+        "// after\nB -> A\n"
+    )
+    assert format_text(format_text(text)) == format_text(text)
+
+
 def test_a_comment_like_line_inside_a_body_stays_in_the_body() -> None:
     text = "A -> B\nin: Request\n  // not a comment\n  x: 1\n// a comment\n"
     out = format_text(text)

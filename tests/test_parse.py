@@ -219,6 +219,8 @@ def test_crlf_bom_and_lone_cr_are_normalised():
     assert diagram.title == "T"
     assert diagram.items[0].request.body == "x\n\ny"
     assert volley.parse("A -> B\rB -> A\r").participants == ["A", "B"]
+    # two marks, as a tool that adds one to a file that has one leaves them: no name holds one
+    assert volley.parse("\ufeff\ufeffA -> B\n").participants == ["A", "B"]
 
 
 def test_note_under_previous_message_spans_sender_to_receiver():

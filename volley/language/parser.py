@@ -325,9 +325,9 @@ def _is_element(line: str) -> bool:
 
 
 def normalise(text: str) -> str:
-    """Drop a BOM and make every line end in a single LF."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    """Drop a BOM (two, as a tool that adds one to a file that has one leaves them) and make
+    every line end in a single LF."""
+    text = text.lstrip("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -162,6 +162,8 @@ class _Writer:
             self.payload("out", message.response, depth)
 
     def payload(self, side: str, payload: Payload, depth: int) -> None:
+        if payload.line:  # a comment between the message and its body stays there
+            self.comments_before(payload.line, depth)
         self.emit(depth, _with_label(f"{side}:", payload.label))
         lines = payload.body.split("\n")
         if payload.form == "fenced":
@@ -217,7 +219,7 @@ def _extent_end(item: Item, lines: list[str] | None) -> int:
     """The last source line of an item (a block's `end`)."""
     if isinstance(item, Block):
         return item.end_line or item.line
-    return _extent(item, lines)[-1]
+    return max(_extent(item, lines))
 
 
 def _note_lines(text: str) -> tuple[str, list[str]]:
@@ -414,15 +416,16 @@ _COMMENT = re.compile(r"[ \t]*(?://|%%)(.*)")  # `%%` is Mermaid's, read as a co
 _ORDER = re.compile(r"(?i)[ \t]*order[ \t]*:")
 
 
-def _extent(item: Item, lines: list[str] | None) -> range:
+def _extent(item: Item, lines: list[str] | None) -> Sequence[int]:
     """The source lines an item's own text takes: its line and the bodies under it."""
-    if isinstance(item, Message):
-        end = item.line
+    if isinstance(item, Message):  # its line and its bodies', not the comments between them
+        taken = [item.line]
         for payload in (item.request, item.response):
             if payload is not None and payload.line:
                 size = payload.body.count("\n") + 1
-                end = max(end, payload.line + size + (2 if payload.form == "fenced" else 0))
-        return range(item.line, end + 1)
+                end = payload.line + size + (2 if payload.form == "fenced" else 0)
+                taken.extend(range(payload.line, end + 1))
+        return taken
     if isinstance(item, Note):
         size = item.text.count("\n") + 1
         first = item.text.split("\n", 1)[0]
