@@ -134,8 +134,14 @@ def test_invalid_utf8_file(tmp_path):
     path.write_bytes("A -> B: caf\xe9\n".encode("latin-1"))
     result = run("check", str(path))
     assert result.exit_code == 1
-    assert "not valid UTF-8" in result.stderr and "offset 11" in result.stderr
+    assert f"{path}:1:12: error: this line is not valid UTF-8 (byte 0xe9" in result.stderr
+    assert "save the file as UTF-8" in result.stderr
     assert result.stderr.splitlines()[-2:] == ["1 error", "1 of 1 file with errors"]
+    # the lines past it are read on, the byte as U+FFFD: the other mistakes are said at once
+    path.write_bytes(b"A -> B: caf\xe9\nC ~> D\n")
+    result = run("check", str(path))
+    assert "latin1.volley:2:3: error:" in result.stderr and "2 errors" in result.stderr
+    assert run("render", str(path)).exit_code == 1 and not path.with_suffix(".svg").exists()
 
 
 def test_a_binary_file_is_said_to_be_one_without_quoting_its_bytes(tmp_path):

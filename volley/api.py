@@ -226,10 +226,54 @@ def formatted(
 
 
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
-    """`check` for a file; errors and warnings name it (`<stdin>` for `-`)."""
+    """`check` for a file; errors and warnings name it (`<stdin>` for `-`). A file that holds
+    bytes that are not UTF-8 is read on past them, so that its other errors are said too."""
+    from volley.importers.swimlanes_links import link_argument
+    from volley.textio import decode, read_bytes
+
+    name = source_name(path)
+    link = link_argument(path)
+    if link is not None:
+        return check(link, filename=name, limits=limits, redact=redact)
     with _masked(redact):
-        text = read(path, limits)
-    return check(text, filename=source_name(path), limits=limits, redact=redact)
+        data = read_bytes(path, (limits or DEFAULT_LIMITS).input_bytes)
+        try:
+            text = decode(data, name)
+        except VolleyError as exc:
+            if not exc.line or b"\x00" in data:  # a binary file, or one misnamed by its mark
+                raise
+            _refuse_past_bytes(data, name, limits, redact)
+    return check(text, filename=name, limits=limits, redact=redact)
+
+
+def _refuse_past_bytes(data: bytes, name: str, limits: Limits | None, redact: bool) -> None:
+    """The errors of a file with bytes that are not UTF-8: each such line's, then those of
+    the rest, read with U+FFFD in place of each byte (an editor saved one line in another
+    encoding; the mistakes around it are worth saying at once)."""
+    from volley.errors import VolleyErrors
+    from volley.textio import decode_replacing
+
+    text, said = decode_replacing(data, name)
+    wrong = [
+        VolleyError(
+            d.message,
+            filename=d.filename,
+            line=d.line,
+            column=d.column,
+            source_line=d.source_line,
+            hint="save the file as UTF-8",
+        )
+        for d in said
+    ]
+    try:
+        checked = check(text, filename=name, limits=limits, redact=redact)
+    except VolleyError as exc:
+        errors = sorted([*wrong, *exc.errors], key=lambda error: (error.line, error.column))
+        stopped = getattr(exc, "stopped_at", None)
+        with _masked(redact, text):
+            raise VolleyErrors(errors, exc.warnings, stopped) from None
+    with _masked(redact, text):
+        raise VolleyErrors(wrong, checked.warnings)
 
 
 def _paint(diagram: Diagram, options: Options) -> str | bytes:
