@@ -88,6 +88,18 @@ def test_error_points_at_the_place(text, line, column, words):
     assert error.source_line == text.replace("\r", "").split("\n")[line - 1]
 
 
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("title: a\ntitle: b\n", "delete one; a heading inside the diagram is a divider"),
+        ("A -> B\nend\n", "delete it, or write the line that opens its block above it"),
+        ("A -> B\x00\n", "give a .volley file, or delete the NUL"),
+    ],
+)
+def test_an_error_without_a_likely_meaning_says_what_to_do(text, hint):
+    assert error_for(text).hint.startswith(hint)
+
+
 def test_format_has_location_line_caret_and_expected():
     text = "title: T\nAgent ~> MCP Server: hi\n"
     shown = error_for(text).format()

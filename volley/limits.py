@@ -83,6 +83,7 @@ def refuse_nul(text: str, filename: str | None) -> None:
         raise VolleyError(
             "the text holds a NUL byte; is this a binary file?",
             filename=filename,
+            hint="give a .volley file, or delete the NUL (an editor may show it as ^@)",
             **place_in(text, nul),
         )
 

@@ -1094,6 +1094,7 @@ class _Resolver:
                             f"a diagram has one title; it was already set on line "
                             f"{diagram.title_line}",
                             keyword,
+                            hint="delete one; a heading inside the diagram is a divider (=: Text)",
                         )
                         continue
                     diagram.title, diagram.title_line = text, item.line

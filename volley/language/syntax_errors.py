@@ -363,7 +363,8 @@ class _Explainer:
                 "(if:, group:, loop:, opt:, par:, critical:, break:, rect or box)",
                 line,
                 column,
-                hint=self.opened_as_message(line),
+                hint=self.opened_as_message(line)
+                or "delete it, or write the line that opens its block above it",
             )
         return None
 
