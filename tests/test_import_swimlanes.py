@@ -446,3 +446,31 @@ def test_a_log_no_importer_reads_is_not_taken_for_a_diagram_with_an_error_a_line
     assert "expected an arrow" not in done.stderr
     # a diagram with a mistake or two is still read as one, its errors reported
     assert detect("A -> B: hi\nB -> A ok\nA -> B: again\n").name == "swimlanes"
+
+
+SWIMLANES_PAGE = (
+    "# Checkout\n\nAs docsify-swimlanes-io draws it:\n\n```swimlanes-io\ntitle: Pay\n"
+    "Shop -> PSP: charge\nPSP --> Shop: ok\n```\n\n## Refund\n\n```swimlanes-io\n"
+    "Shop ~> PSP: refund\n```\n\n```mermaid\nsequenceDiagram\n  Shop->>Bank: settle\n```\n"
+)
+
+
+def test_a_pages_swimlanes_io_blocks_are_each_a_diagram(tmp_path: Path) -> None:
+    """docsify-swimlanes-io's ```swimlanes-io blocks: each imported as a diagram, beside the
+    page's Mermaid ones, its errors at the page's lines; README mode says how to draw them."""
+    page = tmp_path / "checkout.md"
+    page.write_text(SWIMLANES_PAGE, encoding="utf-8")
+    out = tmp_path / "flows"
+    done = volley_cli("import", str(page), "-o", f"{out}/")
+    assert done.returncode == 1
+    assert f"{page}:14:6: error: " in done.stderr and '"~>" is not an arrow' in done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["checkout-1.volley", "checkout-3.volley"]
+    assert (out / "checkout-1.volley").read_text(encoding="utf-8") == (
+        "title: Pay\n\nShop -> PSP: charge\nPSP --> Shop: ok\n"
+    )
+    assert "Shop -> Bank: settle" in (out / "checkout-3.volley").read_text(encoding="utf-8")
+    checked = volley_cli("check", str(page))
+    assert f"{page}:5:1: note: no ```volley block here, only 2 ```swimlanes-io blocks" in (
+        checked.stderr
+    )
+    assert "write ```volley on the block's first line" in checked.stderr

@@ -222,9 +222,9 @@ def import_command(
 
     SOURCE is a file, - for standard input, or a swimlanes.io share link
     (https://swimlanes.io/#…). Its format is told from the content: a Mermaid sequenceDiagram
-    (.mmd), a PlantUML sequence diagram (@startuml), a Markdown file (every ```mermaid or
-    ```plantuml sequence diagram in it), a swimlanes.io link or saved swimlanes.io text; or
-    real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger, Zipkin,
+    (.mmd), a PlantUML sequence diagram (@startuml), a Markdown file (every ```mermaid,
+    ```plantuml or ```swimlanes-io sequence diagram in it), a swimlanes.io link or saved
+    swimlanes.io text; or real traffic: a HAR capture, a trace (OTLP/JSON, Jaeger, Zipkin,
     AWS X-Ray, the OpenTelemetry collector's debug output) or a JSON-RPC log (an MCP host's,
     VS Code's log of an MCP server, JSON Lines, VS Code's LSP trace, Neovim's, vim-lsp's, Helix's,
     Eglot's, clangd's, Zed's or Sublime's log, a Content-Length framed capture), with values

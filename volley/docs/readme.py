@@ -557,9 +557,28 @@ def check_markdown(
 
 def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
     """A page with no ```volley block given to volley was likely meant to hold some: say so,
-    and, where it has Mermaid sequence diagrams, how to make blocks of those."""
+    and, where it has swimlanes.io's blocks or Mermaid sequence diagrams, how to make blocks
+    of those."""
     from volley.importers.mermaid import is_sequence, markdown_blocks
+    from volley.importers.swimlanes import diagram_lines
 
+    swimlanes = diagram_lines(text)
+    if swimlanes:  # docsify-swimlanes-io's blocks: their text is volley's already
+        count = counted(len(swimlanes), "```swimlanes-io block", "```swimlanes-io blocks")
+        fence = swimlanes[0] - 1
+        report(
+            Diagnostic(
+                f"no ```volley block here, only {count}; volley draws ```volley blocks",
+                shown,
+                fence,
+                1,
+                text.split("\n")[fence - 1].rstrip("\r"),
+                severity="note",
+                hint="volley reads swimlanes.io's text as it is: write ```volley on the "
+                "block's first line to draw it here",
+            )
+        )
+        return
     mermaid = [block for block in markdown_blocks(text) if is_sequence(block)]
     if not mermaid:  # named on the command line, it was meant to hold some
         report(

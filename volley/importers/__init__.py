@@ -174,8 +174,8 @@ def register(
 
 # Formats whose diagrams a page of prose holds as blocks (```mermaid, ```plantuml), and what
 # their `detect` says of such a page: a page may hold blocks of more than one.
-PAGE_FORMATS = ("mermaid", "plantuml")
-_ON_A_PAGE = 90
+PAGE_FORMATS = ("mermaid", "plantuml", "swimlanes")
+ON_A_PAGE = 90
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ def recognise(text: str) -> Recognised:
     text = text.removeprefix("\ufeff")
     scores = {name: importer.load().detect(text) for name, importer in IMPORTERS.items()}
     best = max(scores, key=scores.__getitem__, default=None)  # the first of equals
-    on_page = tuple(IMPORTERS[n] for n in PAGE_FORMATS if scores.get(n) == _ON_A_PAGE)
+    on_page = tuple(IMPORTERS[n] for n in PAGE_FORMATS if scores.get(n) == ON_A_PAGE)
     return Recognised(IMPORTERS[best] if best and scores[best] > 0 else None, on_page)
 
 
@@ -330,7 +330,8 @@ register(
 register(
     "swimlanes",
     "volley.importers.swimlanes",
-    "a swimlanes.io share link (https://swimlanes.io/#...) or a saved swimlanes.io text file",
+    "a swimlanes.io share link (https://swimlanes.io/#...), a saved swimlanes.io text file, "
+    "or every ```swimlanes-io block of a Markdown file",
 )
 register(
     "har",

@@ -42,7 +42,7 @@ from typing import NoReturn
 import yaml
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.importers import Imported, drawn_differently, gathered, part_name
+from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, is_volley_label, note_text, volley_label
 from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
@@ -211,7 +211,7 @@ def detect(text: str) -> int:
         return 100
     blocks = markdown_blocks(text)
     if any(is_sequence(block) for block in blocks):
-        return 90
+        return ON_A_PAGE
     # a page whose directives name their diagrams' files: Mermaid's, when nothing else holds
     # a diagram there (the error says to import the files)
     return 10 if any(block.file for block in blocks) else 0

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.importers import Imported, drawn_differently, gathered, part_name
+from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
 from volley.importers.labels import Lanes, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
@@ -312,7 +312,7 @@ def detect(text: str) -> int:
     parts = _parts(lines)
     if not parts:
         return 0
-    return 90 if any(is_sequence(part) for part in parts) else 80
+    return ON_A_PAGE if any(is_sequence(part) for part in parts) else 80
 
 
 def _comment(line: str) -> bool:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from volley.errors import Diagnostic, VolleyError
-from volley.importers import Imported, PartlyImported
+from volley.importers import ON_A_PAGE, Imported, PartlyImported, gathered, part_name
 from volley.importers.swimlanes_links import decode_link, is_link, one_spelling, site_links
+from volley.text.markdown import PageFence
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
 # (`.. note::`), or a reStructuredText section title: a line that does not read as volley,
@@ -35,16 +36,39 @@ def _prose(text: str, unread: set[int], read_to: int) -> bool:
     )
 
 
+# The fences a Markdown page holds swimlanes.io diagrams in: docsify-swimlanes-io's
+# ```swimlanes-io, and the site's name as one word or two
+_FENCE_LANGS = ("swimlanes-io", "swimlanes", "swimlanesio", "swimlanes.io")
+
+
+def _page_blocks(text: str) -> list[PageFence]:
+    """The page's ```swimlanes-io blocks, in order (none where the word is not on it)."""
+    if "swimlanes" not in text.lower():
+        return []
+    from volley.text.markdown import page_fences
+
+    return [fence for fence in page_fences(text) if (fence.lang or "").lower() in _FENCE_LANGS]
+
+
+def diagram_lines(text: str, filename: str | None = None) -> list[int]:
+    """The line each ```swimlanes-io block of a page starts on (the line after its fence), as
+    its `Imported.line` gives it: a page of several tools' diagrams numbers them all."""
+    return [fence.start + 2 for fence in _page_blocks(text)]
+
+
 def detect(text: str) -> int:
-    """100 for a swimlanes.io link; 10 for text that reads as a diagram (volley's own language
-    is swimlanes.io's, so such text is a saved swimlanes.io diagram unless another format is
-    surer); 5 for text with mistakes but no sign of being anything else, so that its errors
-    are reported; 0 for JSON and for Markdown prose."""
+    """100 for a swimlanes.io link; 90 for a page with ```swimlanes-io blocks; 10 for text that
+    reads as a diagram (volley's own language is swimlanes.io's, so such text is a saved
+    swimlanes.io diagram unless another format is surer); 5 for text with mistakes but no sign
+    of being anything else, so that its errors are reported; 0 for JSON and for Markdown
+    prose."""
     from volley.language.parser import error_budget, parse
 
     stripped = text.strip()
     if is_link(stripped):
         return 100
+    if _page_blocks(text):
+        return ON_A_PAGE
     if not stripped or stripped[0] in "{[":
         return 0
     try:
@@ -81,10 +105,14 @@ def _mostly_json(text: str) -> bool:
 
 
 def convert(text: str, filename: str | None = None) -> list[Imported]:
+    """The diagram a saved text or a link holds, or each ```swimlanes-io block of a page."""
     stripped = text.strip()
     name: str | None = filename
     source = text
     if not is_link(stripped):
+        blocks = _page_blocks(text)
+        if blocks:
+            return _from_blocks(blocks, filename)
         text_out, warnings = _canonical(source, name)
         return [Imported(text_out, None, warnings=warnings)]
     source = decode_link(stripped, filename)
@@ -114,6 +142,24 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         as_held = Imported(source, None, warnings=(*exc.warnings, said))  # with what check says
         raise PartlyImported(exc.errors, [as_held], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
+
+
+def _from_blocks(blocks: list[PageFence], filename: str | None) -> list[Imported]:
+    """Each block's diagram, named for its place on the page (`notes-1`, `notes-2` …); its
+    errors and warnings at the page's lines (the block's text read below as many blank
+    lines as stand above it, which mean nothing to the reader)."""
+    diagrams: list[Imported] = []
+    failed: list[VolleyError] = []
+    for number, fence in enumerate(blocks, start=1):
+        source = "\n" * (fence.start + 1) + "\n".join(fence.body)
+        try:
+            written, warnings = _canonical(source, filename)
+        except VolleyError as exc:  # the page's other diagrams are read all the same
+            failed.append(exc)
+            continue
+        named = part_name(filename, number)
+        diagrams.append(Imported(written.lstrip("\n"), named, fence.start + 2, warnings))
+    return gathered(diagrams, failed, len(blocks))
 
 
 def mixed(source: str, name: str, refused: VolleyError) -> Imported | None:
