@@ -1025,6 +1025,26 @@ def test_hugo_shortcodes_and_html_elements_holding_mermaid_are_read(opening, clo
     assert item.text == "A -> B: hello & bye\n"
 
 
+def test_an_mdx_components_template_literal_holding_mermaid_is_read() -> None:
+    """Starlight and Docusaurus pages pass the diagram to a component as a template literal
+    (interledger/rafiki's docs: `<Mermaid graph={`sequenceDiagram` … `} />`); one inside a code
+    block is the syntax shown; errors name the page's lines."""
+    page = (
+        "import { Mermaid } from '@site/components'\n\n# Events\n\n<details>\n  <Mermaid\n"
+        "    graph={`sequenceDiagram\n      participant R as Rafiki\n      R->>B: fired\n\n`}\n"
+        "  />\n</details>\n\n<Mermaid chart={`sequenceDiagram\n  C->>D: one`} />\n\n"
+        "```jsx\n<Mermaid graph={`sequenceDiagram\n  X->>Y: the syntax, shown\n`} />\n```\n"
+    )
+    assert detect(page) is not None and detect(page).name == "mermaid"
+    first, second = convert(page, "events.mdx")
+    assert first.text == "participant R as Rafiki\n\nR -> B: fired\n"
+    assert (first.line, second.line) == (7, 15)
+    assert second.text == "C -> D: one\n"
+    with pytest.raises(VolleyError) as caught:
+        convert("<Mermaid\n  graph={`sequenceDiagram\n    A-x>B: hi\n`} />\n", "bad.mdx")
+    assert caught.value.line == 3
+
+
 def test_a_fence_right_under_an_html_element_is_read_as_superfences_reads_it() -> None:
     """MkDocs sites (aws-powertools' docs) put a diagram under `<center>` or `<details>` with
     no blank line between: CommonMark reads it as the element's HTML, Python-Markdown's

@@ -354,7 +354,7 @@ def markdown_blocks(text: str, filename: str | None = None) -> list[FencedBlock]
     inside = {line for fence in fences for line in range(fence.start, fence.end)}
     directives = _directive_blocks(page, inside, markdown)
     return sorted(
-        [*fenced, *_delimited_blocks(page, inside), *directives],
+        [*fenced, *_delimited_blocks(page, inside), *_template_blocks(page, inside), *directives],
         key=lambda block: block.start,
     )
 
@@ -411,6 +411,35 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
                 html.unescape(line) for line in [*lines, *([before] if before.strip() else [])]
             ]
         blocks.append(FencedBlock(index + 1, tuple(lines)))
+        index = end + 1
+    return blocks
+
+
+# An MDX page's component given the diagram as a JavaScript template literal: `<Mermaid
+# graph={`sequenceDiagram` … `}/>`, as Starlight's and Docusaurus' sites write it (the
+# attribute's name is the component's own: graph, chart, code …)
+_TEMPLATE_OPENING = re.compile(r"=[ \t]*\{[ \t]*`(?=[ \t]*sequenceDiagram\b)")
+
+
+def _template_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
+    """Each sequence diagram a page holds in a JSX attribute's template literal, outside the
+    page's code blocks: from after its opening backtick to before its closing one, each line
+    at its column in the page; one never closed runs to the end of the page."""
+    blocks = []
+    index = 0
+    while index < len(page):
+        found = None if index in inside else _TEMPLATE_OPENING.search(page[index])
+        if found is None:
+            index += 1
+            continue
+        first = " " * found.end() + page[index][found.end() :]
+        lines = [first]
+        end = index
+        while "`" not in lines[-1] and end + 1 < len(page):
+            end += 1
+            lines.append(page[end])
+        lines[-1] = lines[-1].split("`", 1)[0]
+        blocks.append(FencedBlock(index, tuple(lines)))
         index = end + 1
     return blocks
 
