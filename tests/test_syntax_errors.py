@@ -43,6 +43,8 @@ CASES = [
     ("A ->x B: lost\n", 1, 3, '"->x" is PlantUML\'s lost message, not an arrow to "x B"'),
     ("A ->>x B: lost\n", 1, 3, '"->>x" is PlantUML\'s lost message'),
     ("participant A as Client -> Server\n", 1, 1, "a display label cannot hold one"),
+    ("participant A -> B: hi\n", 1, 1, "participant declares one on a line of its own"),
+    ("B -> actor U: hi\n", 1, 6, '"actor U" is not a participant\'s name'),
     ("A ->o B: x\n", 1, 3, '"->o" is PlantUML\'s circle head, not an arrow to "o B"'),
     ("[-> A: in\n", 1, 1, '"[" is PlantUML\'s edge of the diagram'),
     ("A ->]: out\n", 1, 5, '"]" is PlantUML\'s edge of the diagram'),

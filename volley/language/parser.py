@@ -112,6 +112,9 @@ _SINGLE_QUOTED = re.compile(r"'[^']+'")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
+# `participant A -> B`: a declaration's keyword before a message's name, as Mermaid writes it
+# (in small letters) on a line of its own
+_DECLARED_IN_MESSAGE = re.compile(r"(participant|actor)[ \t]+(\S+)")
 # Arrow-like text that is no arrow (`~>`, `→`), in what was read as a name: an arrow's slip
 _ARROW_SLIP = re.compile(r"~~?>|[→⟶⇒←]|[—–]>|==>|<==")
 # `participant API %% the gateway`, `B -> C // db`: a comment after a name, which Mermaid
@@ -619,6 +622,15 @@ class _ToModel:
         for refused, said, hint in refusals:
             if refused:
                 self.error(f'"{name}" {said}', _at_text(token), hint=hint)
+        declared = _DECLARED_IN_MESSAGE.fullmatch(name)
+        if declared is not None:
+            keyword, meant = declared.groups()
+            self.error(
+                f'"{name}" is not a participant\'s name: {keyword} declares one on a line of '
+                "its own",
+                _at_text(token),
+                hint=f'write "{name}" on a line of its own, and "{meant}" in the message',
+            )
         if name.endswith(";") and len(name) > 1:  # swimlanes.io's name, Mermaid's statement end
             self._local.run.warn(
                 f'"{name}" ends with ";", which is part of the name here (as swimlanes.io reads '
