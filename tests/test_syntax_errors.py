@@ -389,6 +389,11 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
         ("A -> B: x\nin: R\n  a: 1\nnote over A\nin: S\n  b: 2\n", [4, 5]),
         # a body indented one space deeper than its out:, one error at its first line
         ("if: c\n  A -> B: 1\n  out:\n   one-space\n   more\nend\nA ~> B\n", [4, 7]),
+        # … or a line of it, after lines indented enough: one error at that line
+        ("A -> B\n  in:\n    a: 1\n   b: 2\n    c: 3\nA ~> B\n", [4, 6]),
+        # a fence of two backticks or tildes: one error, the block read as the body meant
+        ('A -> B\nin:\n``json\n{\n  "a": 1\n}\n``\nA ~> B\n', [3, 8]),
+        ("A -> B\nout: R\n~~\nx\n~~\nA ~> B\n", [3, 6]),
     ],
 )
 def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):

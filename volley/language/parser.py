@@ -529,12 +529,22 @@ class _ToModel:
         side = "in" if keyword.type == "IN" else "out"
         body = self.bodies.get(_line(keyword))
         if body is not None and body.shallow:
-            first = self._local.run.lines[body.start - 1]
+            first = self._local.run.lines[body.shallow - 1]
+            said, hint = (
+                ("this body is", f"indent the lines under {side}: by one more space")
+                if body.shallow == body.start
+                else (
+                    "this line of the body above it is",
+                    "indent it by one more space, as the lines above it",
+                )
+            )
             self.error(
-                f"this body is indented one space deeper than its {side}: line; a body is "
+                f"{said} indented one space deeper than its {side}: line; a body is "
                 f"indented at least two spaces (or a tab) deeper",
-                Token("TEXT", first, line=body.start, column=len(first) - len(first.lstrip()) + 1),
-                hint=f"indent the lines under {side}: by one more space",
+                Token(
+                    "TEXT", first, line=body.shallow, column=len(first) - len(first.lstrip()) + 1
+                ),
+                hint=hint,
             )
         if body is None:
             self.error(
@@ -544,6 +554,15 @@ class _ToModel:
                 at_end=True,
             )
             body = Body(_line(keyword), "", "indented")
+        elif body.short_fence:
+            opening = self._local.run.lines[body.short_fence - 1]
+            marker = opening.strip()[:2]
+            self.error(
+                f"a fence is three {'backticks' if marker == '``' else 'tildes'} or more; this "
+                f"one has two, so the lines under {side}: would be read as elements",
+                Token("TEXT", opening, line=body.short_fence, column=opening.find(marker) + 1),
+                hint=f"open and close the body with {marker[0] * 3}",
+            )
         elif body.fence_on_owner:
             fence = label.value[body.fence_on_owner - label.column :].strip()  # with its lang
             self.error(

@@ -44,9 +44,13 @@ class Body:
     # its block is lifted as the body meant, and the parser says the fence goes on a line of
     # its own.
     fence_on_owner: int = 0
-    # A payload's lines indented one column deeper than its owner, not two: read as the body
-    # meant, so that the slip is one error (the parser's), not one for each of its lines.
-    shallow: bool = False
+    # The first of a payload's lines indented one column deeper than its owner, not two
+    # (1-based; 0 if none): read as the body meant, so that the slip is one error (the
+    # parser's), not one for each line from there on.
+    shallow: int = 0
+    # Where a fence of two backticks or tildes opened the body (1-based; 0 if none), closed by
+    # the same two: read as the block meant, and said once by the parser.
+    short_fence: int = 0
 
 
 # What a line is, for where a note ends: an element, plain text, text that starts with a
@@ -150,6 +154,8 @@ def _dedented(lines: list[str]) -> list[str]:
 
 # A fence opened at the end of a line that owns a body (`in: ```json`, `out: Reply ~~~`).
 _FENCE_AT_END = re.compile(r"(?<=[:\s])((?:`{3,}|~{3,})[^`\n]*)$")
+# A fence one character short (``json), which a body's reader would take for text
+_SHORT_FENCE = re.compile(r"[ \t]*(``|~~)(?![`~])[ \t]*([\w+.-]*)[ \t]*")
 
 
 # Whether a line is an element, text, or text that reads like a keyword; given the next line
@@ -226,12 +232,22 @@ class _Lifter:
         if body is not None:
             return after, body
         width = indent_width(owner)
+        short = _SHORT_FENCE.fullmatch(self.lines[nxt]) if nxt < len(self.lines) else None
+        if short is not None and indent_width(self.lines[nxt]) < width + 2:  # no body's line
+            marker = short.group(1)
+            for close in range(nxt + 1, len(self.lines)):
+                if self.lines[close].strip(" \t") == marker:
+                    text = "\n".join(self.lines[nxt + 1 : close])
+                    lang = short.group(2) or None
+                    return close + 1, Body(
+                        index + 1, text, "fenced", lang, start=nxt + 2, short_fence=nxt + 1
+                    )
         after = self.indented(nxt, owner)
-        shallow = False
-        if after == nxt and nxt < len(self.lines):
-            line = self.lines[nxt]
+        shallow = 0
+        if after < len(self.lines):  # its first line, or one after lines indented enough
+            line = self.lines[after]
             if indent_width(line) == width + 1 and self.line_kind(line, None) != "element":
-                after, shallow = self.indented(nxt, owner, deeper=1), True
+                after, shallow = self.indented(nxt, owner, deeper=1), after + 1
         if after == nxt:
             return index + 1, None
         text = "\n".join(_dedented(self.lines[nxt:after]))
