@@ -12,8 +12,8 @@ import volley
 from volley.layout import constants as C
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Rect
+from volley.layout.pagination import paginate
 from volley.options import OptionError
-from volley.output.pdf import paginate
 from volley.output.themes import DARK, LIGHT
 
 NS = {"s": "http://www.w3.org/2000/svg"}

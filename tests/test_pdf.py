@@ -14,7 +14,8 @@ from volley.api import render
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout
 from volley.layout.metrics import ASCENT, DESCENT
-from volley.output.pdf import MAX_PAGE_PT, message_span, page_layouts, paginate
+from volley.layout.pagination import message_span, page_layouts, paginate
+from volley.output.pdf import MAX_PAGE_PT
 from volley.output.raster import PT_PER_PX
 
 ROOT = Path(__file__).resolve().parent.parent
