@@ -243,6 +243,7 @@ FOUND = [
     ('DB_PASS=Welcome.2024\nSMTP_PASS=hunter_2024\n{"pw": "admin-1234", "db_pass": 87654321}',
      'DB_PASS=$M\nSMTP_PASS=$M\n{"pw": "$M", "db_pass": "$M"}'),  # fmt: skip
     ('{"signature": "sha256(payload)=$V"}', '{"signature": "$M"}'),
+    ('{"signature": "Bearer $V"}', '{"signature": "$M"}'),  # no person's name
     ("machine api.heroku.com\n  login me@example.com\n  password $V\n",
      "machine api.heroku.com\n  login me@example.com\n  password $M\n"),  # fmt: skip
     # an Ethereum node's account calls: a raw key and passphrases, by position
@@ -349,6 +350,10 @@ QUIET = [
     '{"verification": {"signature": "-----BEGIN PGP SIGNATURE-----\\n\\niQIzBAABCAAdFiEE"}}',
     # a person's signature as signed; a language model's token beside its log-probability
     '{"signature": "Jane Doe", "signed_by": {"signature": "J. R. Smith"}}',
+    # a microcontroller's pin, a certificate's pin; numbers under token and session names
+    '{"pin": 17, "gpio": {"pin": "D4"}}',
+    "pin: 17",
+    '{"token": 1234, "sessionId": 5678, "completion_token": 5678}',
     # a one-time code, spent by the time the diagram is read
     '{"otp": "492817", "mfa_code": "839201", "verification_code": "502913"}',
     '{"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72]}, '

@@ -54,6 +54,12 @@ MASK = "<redacted>"
 
 # The names a payment card's security code goes by, which may never be stored (PCI DSS 3.2):
 # its three or four digits are a secret even in a label's prose and as a JSON number.
+# A card's or a phone's PIN: four to eight digits, enough for years (a one-time code, `otp`,
+# is spent by the time anyone reads the diagram, and examples show them); under the same
+# names, a microcontroller's pin (`"pin": 17`, `"D4"`) and a certificate's pin are no secrets
+PIN_NAMES = frozenset({"pin", "pincode", "cardpin"})
+_PIN = re.compile(r"[0-9]{4,8}")
+_PIN_NUMBER = re.compile(r"[0-9]{4,8}(?![0-9.eE])")
 CARD_CODE_NAMES = frozenset(
     {"cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode", "cardsecuritycode",
      "cardverificationvalue", "cardverificationcode"}
@@ -77,9 +83,6 @@ SECRET_NAMES = frozenset(
         # parameter's name, a kubeconfig's client key (a PEM in base64), a TLS secret's key
         "secretstring", "securestring", "clientkeydata", "tlskey",
         "devicecode",  # OAuth's device flow (RFC 8628): it is polled for the access token
-        # a card's or a phone's PIN: short, and enough for years (a one-time code, `otp`,
-        # is spent by the time anyone reads the diagram, and examples show them)
-        "pin", "pincode",
     }
 ) | CARD_CODE_NAMES  # fmt: skip
 _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
@@ -87,10 +90,14 @@ _CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
 # `bearer="YhlYj…"` (libp2p's peer ID auth) is the token itself, `"bearer": true` is not.
-WEAK_SECRET_NAMES = frozenset(
-    {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication"}
-)  # a bare `session` or `sid` is not here: an id others see (MCP's session, Twilio's and
-# Windows's ids); as a cookie it is masked as every cookie is
+# A bare `session` or `sid` is not here: an id others see (MCP's session, Twilio's and
+# Windows's ids); as a cookie it is masked as every cookie is.
+WEAK_SECRET_NAMES = (
+    frozenset(
+        {"key", "auth", "code", "bearer", "authorizationcode", "appid", "pw", "authentication"}
+    )
+    | PIN_NAMES
+)
 # … and names that end so: `DB_PASS`, `SMTP_PASS` (`bypass` and `compass` hold words)
 WEAK_SECRET_SUFFIXES = (
     "pass", "signingkey", "encryptionkey", "hmackey", "licensekey", "appkey",  # or `RS256`
@@ -278,6 +285,8 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if (folded == "sig" or folded.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
         return False  # a function's (code intelligence's answer), a commit's PGP signature
     if strength == "weak":
+        if folded in PIN_NAMES:
+            return _PIN.fullmatch(value.strip("\"'")) is not None
         if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
         if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
@@ -315,7 +324,8 @@ _ID_NAMES = frozenset({"key", "code", "appid"})
 _PUBLIC_SIGNATURE = re.compile(
     r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
     r"|-----BEGIN PGP SIGNATURE-----.*"
-    r"|[\"']?[^\W\d_]+\.?(?:[ \t]+[^\W\d_]+\.?)+[\"']?)",  # a person's: `Jane Doe`, `J. Doe`
+    # a person's, two to four words each capitalised as a name is: `Jane Doe`, `J. R. Smith`
+    r"|[\"']?[A-ZÀ-Þ][a-zß-ÿ'’-]{0,19}\.?(?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ'’-]{0,19}\.?){1,3}[\"']?)",
     re.S,
 )
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
@@ -718,18 +728,23 @@ def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
 
 
 _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
-_DIGITS = re.compile(r"[0-9]{4,}(?![0-9.eE])")  # a PIN's, a one-time code's, a password's
+_DIGITS = re.compile(r"[0-9]{4,}(?![0-9.eE])")  # a numeric password's
+_PASSWORD_ENDINGS = ("password", "passwd", "pass", "pwd", "passcode")
 
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
     """A JSON number under a secret's name: a security code's three or four digits
-    (`"cvv": 123`), or, outside prose, a number as long as a numeric key under a name that
-    does not often hold an id (`"key": 1704067200000` is a date histogram's bucket)."""
+    (`"cvv": 123`), a PIN's four to eight, or, outside prose, a number as long as a numeric
+    key under a name that does not often hold an id (`"key": 1704067200000` is a date
+    histogram's bucket), or any of four digits or more under a password's."""
+    folded = _fold(name).strip("\"'")
     if _card_code_name(name):
         return _CARD_CODE.match(text, start)
-    if prose or _fold(name).strip("\"'") in _ID_NAMES:
+    if folded in PIN_NAMES:
+        return _PIN_NUMBER.match(text, start)
+    if prose or folded in _ID_NAMES:
         return None
-    if _strength(name) == "strong":  # `"password": 4829137`, `"pin": 4821`
+    if folded.endswith(_PASSWORD_ENDINGS):  # `"password": 4829137`: a short one is enough
         return _NUMBER.match(text, start) or _DIGITS.match(text, start)
     return _NUMBER.match(text, start)
 
