@@ -1283,18 +1283,6 @@ def test_an_end_written_otherwise_is_one_error_and_closes_its_block(written: str
     ("text", "line", "column", "said"),
     [
         (
-            "Server -> Client: x\nclient -> Server: y\n",
-            2,
-            1,
-            '"client" is another participant than "Client": names are told apart by case',
-        ),
-        (
-            "actor User\nuser -> API: x\n",
-            2,
-            1,
-            '"user" is another participant than "User": names are told apart by case',
-        ),
-        (
             "Client -> API: x\nClient -> API GET /users\n",
             2,
             15,
@@ -1409,15 +1397,12 @@ def test_review_of_the_slip_warnings():
     """Deliberate names get no slip warning; the ones that remain point at the name and keep
     the message's arrow."""
     quiet = [
-        "participant a as Alice\nparticipant A as Admin\na -> A: x\n",  # both labelled
         "App -> DB: write\nDB -> DB Replica\n",  # DB never sends to DB
         "participant Purchase Order 42\nPurchase Order 42 -> B: x\n",  # a name
         "participant Work order 7 as WO\nWork order 7 -> B: x\n",
     ]
     for text in quiet:
         assert volley.check(text).warnings == [], text
-    (case,) = volley.check("participant A\nparticipant a as alice\nA -> a: x\n").warnings
-    assert (case.line, case.column) == (2, 13)
     (colon,) = volley.check("Client ->> API: x\nClient ->> API GET /users\n").warnings
     assert colon.hint.endswith('write "Client ->> API: GET /users"')
     (order,) = volley.check("participant A order 10\nA -> B: x\n").warnings

@@ -228,10 +228,12 @@ def test_a_block_read_from_a_message_line_and_never_closed_says_why(word: str) -
 
 
 def test_lanes_mermaid_tells_apart_by_case_stay_apart() -> None:
-    """Mermaid draws `A` and `a` as two lanes, as volley does."""
+    """volley reads `A` and `a` as one lane, as swimlanes.io does; Mermaid draws two."""
     text = one("sequenceDiagram\n  participant A as Alice\n  A->>a: hi\n  a-->>A: back\n")
-    assert text == "participant A as Alice\n\nA -> a: hi\na --> A: back\n"
-    assert volley.parse(text).participants == ["A", "a"]
+    assert text == (
+        "participant A as Alice\nparticipant a (2) as a\n\nA -> a (2): hi\na (2) --> A: back\n"
+    )
+    assert volley.parse(text).participants == ["A", "a (2)"]
 
 
 def test_a_box_inside_a_box_is_refused_as_mermaid_refuses_it() -> None:
@@ -1076,8 +1078,9 @@ def test_a_restructuredtext_page_of_sphinx_directives_is_read() -> None:
         "Action client",
         "Action server",
         "Client",  # Mermaid draws the two it was never told of too
-        "Action Server",  # told apart from "Action server" by case, by Mermaid and volley
+        "Action Server (2)",  # Mermaid tells it apart from "Action server" by case
     ]
+    assert drawn.labels == {"Action Server (2)": "Action Server"}
     (flowchart,) = services.warnings
     assert (flowchart.line, flowchart.source_line) == (55, "   flowchart LR")
 

@@ -113,20 +113,11 @@ def test_a_capitalised_note_between_messages_spans_the_message_before_it() -> No
         "Maestro GRPC Server",
         "Status Controller",
     ]
-    # names are told apart by case, with a warning: "Maestro gRPC Server" at the end is
-    # another lane to volley's own language
-    assert "Maestro gRPC Server" in diagram.participants and len(diagram.participants) == 8
-    warned = volley.check(decode_link(link_in(LINKS / "maestro-status.txt"))).warnings
-    assert any("names are told apart by case" in w.message for w in warned)
-    # … and the lane of "Maestro GRPC Server" as swimlanes.io draws it (the picture it
-    # exported, in maestro's docs, has seven lanes), when the link is imported or drawn
-    for drawn in (
-        volley.parse(convert(link_in(LINKS / "maestro-status.txt"))[0].text),
-        volley.check(link_in(LINKS / "maestro-status.txt")).diagram,
-    ):
-        assert "Maestro gRPC Server" not in drawn.participants
-        assert len(drawn.participants) == 7
-        assert drawn.messages()[-1].receiver == "Maestro GRPC Server"
+    # "Maestro gRPC Server" at the end is the lane of "Maestro GRPC Server": the picture
+    # swimlanes.io exported of it (in maestro's docs) draws seven lanes, not eight
+    assert "Maestro gRPC Server" not in diagram.participants
+    assert len(diagram.participants) == 7
+    assert diagram.messages()[-1].receiver == "Maestro GRPC Server"
     (note,) = [item for item in diagram.items if isinstance(item, Note)]
     assert note.over == ["Maestro Pulse Server", "Status Dispatcher"]
     assert note.text.startswith("For MQTT with shared subscription support")

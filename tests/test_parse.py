@@ -75,21 +75,18 @@ def test_self_message():
     assert message.is_self and message.sender == message.receiver == "A"
 
 
-def test_names_keep_inner_spaces_trim_outer_and_are_case_sensitive():
-    """Case matters (the language's rule): `agent` and `Agent` are two participants, with a
-    warning that says how to make them one; `parse` gives the names as written."""
+def test_names_keep_inner_spaces_trim_outer_and_differ_in_case_as_one_participant():
+    """swimlanes.io draws `agent` and `Agent` as one lane, shown as first written (its
+    exported pictures show it: arrows to `EU Team` end on the lane of `EU team`)."""
     diagram = volley.parse("  MCP  Server   ->  agent  : hi\nAgent -> MCP  SERVER\n")
-    assert diagram.participants == ["MCP  Server", "agent", "Agent", "MCP  SERVER"]
+    assert diagram.participants == ["MCP  Server", "agent"]
     assert [(m.sender, m.receiver) for m in diagram.messages()] == [
         ("MCP  Server", "agent"),
-        ("Agent", "MCP  SERVER"),
+        ("agent", "MCP  Server"),
     ]
-    warned = volley.check("Candidate -> EU Team: x\nEU team -> Eu Team: y\n").warnings
-    assert [(w.line, w.column, w.message) for w in warned] == [
-        (2, 1, '"EU team" is another participant than "EU Team": names are told apart by case'),
-        (2, 12, '"Eu Team" is another participant than "EU Team": names are told apart by case'),
-    ]
-    assert warned[0].hint == 'write "EU Team" to make them one participant'
+    listed = volley.parse("order: client, api\nClient -> API: x\nnote Api: y\n")
+    assert listed.participants == ["client", "api"] and listed.items[-1].over == ["api"]
+    assert volley.check("Candidate -> EU Team: x\nEU team -> Eu Team: y\n").warnings == []
 
 
 def test_participant_named_like_a_keyword_prefix():

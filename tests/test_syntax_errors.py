@@ -288,8 +288,8 @@ def test_a_participant_called_left_may_have_notes() -> None:
         "note right: after\nright -> Left: back\nparticipant Over\nnote Over: declared\n"
     )
     notes = [item.over for item in walk(diagram.items) if isinstance(item, Note)]
-    assert notes == [["Left"], ["right"], ["Over"]]
-    assert diagram.participants == ["Left", "Right", "right", "Over"]
+    assert notes == [["Left"], ["Right"], ["Over"]]  # `right` is Right, as first written
+    assert diagram.participants == ["Left", "Right", "Over"]
 
 
 def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:

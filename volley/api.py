@@ -152,15 +152,14 @@ def _parsed(
 ) -> tuple[Diagram, str, str | None]:
     """The diagram a source holds, its text and the name its errors give (see `carried`). A
     link's diagram was written on swimlanes.io: the links it makes from that site's root are
-    made whole, or drawn anywhere else they would point at the site the picture is on, and its
-    names that differ only in case are one lane, as the site draws them."""
+    made whole, or drawn anywhere else they would point at the site the picture is on."""
     source, named, said = carried(text, filename, limits)
     diagram = parse(source, filename=named, limits=limits)
     diagram.warnings[:0] = said
     if source is not text:
-        from volley.importers.swimlanes_links import one_spelling, site_links
+        from volley.importers.swimlanes_links import site_links
 
-        diagram = one_spelling(site_links(diagram))
+        diagram = site_links(diagram)
     return diagram, source, named
 
 

@@ -260,24 +260,12 @@ def _slip_warnings(
     uses: dict[str, int],
     warning: Callable[[str, str, int, str], Diagnostic],
 ) -> Iterator[Diagnostic]:
-    """Lanes that are most likely a slip of the keyboard: a name that differs from another
-    only in case (`client` beside `Client`, which is another participant; swimlanes.io draws
-    them as one lane); a name used once (and neither declared nor listed in `order:`) that is
-    another's, used more (or declared and used), mistyped (`Srever`, `Frontend Externall`:
-    `_one_slip`); a name that is another's with words after it, only ever sent unlabelled
-    messages (`Client -> API GET /users`: the label's colon left out); and a name that is
-    another's with another tool's mark written into it (`_marked`)."""
-    by_case: dict[str, str] = {}
-    labels = diagram.labels
-    for name in sorted(first_line, key=lambda name: first_line[name]):
-        first = by_case.setdefault(name.casefold(), name)
-        if first != name and not (labels.get(name) and labels.get(first)):  # both labelled: meant
-            yield warning(
-                f'"{name}" is another participant than "{first}": names are told apart by case',
-                name,
-                0,
-                f'write "{first}" to make them one participant',
-            )
+    """Lanes that are most likely a slip of the keyboard (names that differ only in case are
+    one participant already): a name used once (and neither declared nor listed in `order:`)
+    that is another's, used more (or declared and used), mistyped (`Srever`, `Frontend
+    Externall`: `_one_slip`); a name that is another's with words after it, only ever sent
+    unlabelled messages (`Client -> API GET /users`: the label's colon left out); and a name
+    that is another's with another tool's mark written into it (`_marked`)."""
     senders: set[str] = set()
     to: dict[str, list[Message]] = {}  # the messages each participant is sent
     for message in diagram.messages():

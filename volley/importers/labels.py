@@ -18,10 +18,13 @@ from urllib.parse import SplitResult, urlsplit
 
 from volley.errors import VolleyError, escaped, json_reason
 from volley.language.parser import parse
+from volley.model import Diagram
+from volley.rewrite import Rewrites, rewrite_diagram
 from volley.text.inline import LINE_BREAK_TAG, escape_markup, plain_text
 from volley.text.payload_tables import cut_note
 
 __all__ = [
+    "apart_by_case",
     "cut_body",
     "is_volley_label",
     "volley_label",
@@ -400,3 +403,27 @@ def url_parts(url: str | None) -> SplitResult | None:
         return urlsplit(url) if url else None
     except ValueError:
         return None
+
+
+def apart_by_case(diagram: Diagram) -> Diagram:
+    """The diagram with each participant whose name differs from an earlier one's only in
+    case renamed (`a` beside `A` becomes `a (2)`) and shown as the other tool named it: Mermaid
+    and PlantUML tell such names apart, volley (as swimlanes.io) reads them as one lane."""
+    first: set[str] = set()
+    taken = {name.casefold() for name in diagram.participants}
+    names: dict[str, str] = {}
+    for name in diagram.participants:
+        if name.casefold() not in first:
+            first.add(name.casefold())
+            continue
+        number = 2
+        while f"{name} ({number})".casefold() in taken:
+            number += 1
+        names[name] = f"{name} ({number})"
+        taken.add(names[name].casefold())
+    if not names:
+        return diagram
+    apart = rewrite_diagram(diagram, Rewrites(names=names))
+    for name, new in names.items():
+        apart.labels.setdefault(new, diagram.labels.get(name, name))
+    return apart

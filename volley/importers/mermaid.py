@@ -43,7 +43,7 @@ import yaml
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, is_volley_label, note_text, volley_label
+from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
 from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
 from volley.language.writer import Comment, write
@@ -1557,7 +1557,8 @@ class _Reader:
             )
 
     def text(self) -> str:
-        return write(self.diagram, self.comments, "\n".join(self.lines), one_line_each=True)
+        diagram = apart_by_case(self.diagram)
+        return write(diagram, self.comments, "\n".join(self.lines), one_line_each=True)
 
 
 def _declares(rest: str) -> bool:

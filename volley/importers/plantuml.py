@@ -44,7 +44,7 @@ from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
-from volley.importers.labels import Lanes, note_line, note_text, volley_label
+from volley.importers.labels import Lanes, apart_by_case, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
 from volley.language.parser import LARGEST_NUMBER, if_label, normalise
@@ -603,7 +603,8 @@ class _Reader:
         if self.errors:  # what was said may explain them (a word an unread include defines)
             raise VolleyErrors(self.errors, warnings=said)
         self.finish()
-        written = write(self.diagram, self.comments, "\n".join(self.page), one_line_each=True)
+        diagram = apart_by_case(self.diagram)
+        written = write(diagram, self.comments, "\n".join(self.page), one_line_each=True)
         warnings = (*said, *self.drawn_differently())
         return Imported(written, self.name, self.part.start + 1, warnings=warnings)
 

@@ -14,7 +14,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import ON_A_PAGE, Imported, PartlyImported, gathered, part_name
-from volley.importers.swimlanes_links import decode_link, is_link, one_spelling, site_links
+from volley.importers.swimlanes_links import decode_link, is_link, site_links
 from volley.text.markdown import PageFence
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive
@@ -214,6 +214,6 @@ def _canonical(source: str, filename: str | None) -> tuple[str, tuple[Diagnostic
     from volley.language.parser import parse
     from volley.language.writer import rewrite
 
-    diagram = one_spelling(parse(source, filename=filename))  # the lanes swimlanes.io draws
+    diagram = parse(source, filename=filename)
     said = (*diagram.warnings, *lint(diagram, source))
     return rewrite(site_links(diagram), source), said

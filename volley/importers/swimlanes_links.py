@@ -133,23 +133,3 @@ def site_links(diagram: Diagram) -> Diagram:
             note=lambda text: _absolute(text, note_link_targets(text)),
         ),
     )
-
-
-def one_spelling(diagram: Diagram) -> Diagram:
-    """The diagram with names that differ only in case written as first written: swimlanes.io
-    draws `EU team`, `EU Team` and `Eu Team` as one lane (its exported pictures show arrows to
-    `EU Team` ending on the lane of `EU team`), where volley, whose names are told apart by
-    case, would draw three and turn arrows round."""
-    from volley.rewrite import Rewrites, rewrite_diagram
-
-    first: dict[str, str] = {}
-    names = {
-        name: spelled
-        for name in diagram.participants
-        if (spelled := first.setdefault(name.casefold(), name)) != name
-    }
-    if not names:
-        return diagram
-    one = rewrite_diagram(diagram, Rewrites(names=names))
-    one.participants = list(dict.fromkeys(one.participants))
-    return one

@@ -18,7 +18,7 @@ from volley.checks.redact import redact_diagram
 from volley.checks.secrets import MASK, DiagramSecrets
 from volley.errors import Diagnostic
 from volley.importers import Imported
-from volley.importers.labels import visible_controls
+from volley.importers.labels import apart_by_case, visible_controls
 from volley.language.writer import write
 from volley.model import Diagram
 from volley.rewrite import Rewrites, rewrite_diagram
@@ -152,5 +152,5 @@ def imported(diagram: Diagram, options: TrafficOptions) -> Imported:
     # A .volley file holds no NUL (it marks a binary file); one in captured traffic shows as
     # the replacement character, as a browser shows an undecodable byte. Other control
     # characters in a body (a terminal's escapes) are written as their escapes.
-    text = write(diagram).replace("\x00", "\ufffd")
+    text = write(apart_by_case(diagram)).replace("\x00", "\ufffd")
     return Imported(visible_controls(text), masked=count)

@@ -1100,6 +1100,31 @@ def _names_besides_notes(item: object) -> list[str]:
     return []
 
 
+def _one_spelling(raw: list) -> None:
+    """Names that differ only in case name one participant, shown as first written:
+    swimlanes.io draws `EU team`, `EU Team` and `Eu Team` as one lane, its arrows ending there
+    (its exported pictures show it), where three lanes would turn arrows round."""
+    first: dict[str, str] = {}
+
+    def spelled(name: str) -> str:
+        return first.setdefault(name.casefold(), name)
+
+    for item in walk(raw):  # directives included, in document order
+        if isinstance(item, Message):
+            item.sender, item.receiver = spelled(item.sender), spelled(item.receiver)
+        elif isinstance(item, Note):
+            item.over = [spelled(name) for name in item.over]
+        elif isinstance(item, Activation):
+            item.participant = spelled(item.participant)
+        elif isinstance(item, _Directive) and item.kind == "order":
+            item.value = [(spelled(name), token) for name, token in item.value]
+        elif isinstance(item, _Directive) and item.kind == "participant":
+            item.value.name = spelled(item.value.name)
+        elif isinstance(item, _Directive) and item.kind == "box":
+            for declared in item.value.declared:
+                declared.name = spelled(declared.name)
+
+
 class _Resolver:
     """The pass that needs the whole document: title, order, numbering, note spans."""
 
@@ -1109,6 +1134,7 @@ class _Resolver:
         self.boxes: list[_BoxLines] = []  # the diagram's boxes as read, in document order
 
     def run(self, raw: list) -> Diagram:
+        _one_spelling(raw)
         diagram = Diagram()
         order: list[str] = []
         first_use: dict[str, None] = {}
