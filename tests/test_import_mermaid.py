@@ -1045,6 +1045,11 @@ def test_an_mdx_components_template_literal_holding_mermaid_is_read() -> None:
     with pytest.raises(VolleyError) as caught:
         convert("<Mermaid\n  graph={`sequenceDiagram\n    A-x>B: hi\n`} />\n", "bad.mdx")
     assert caught.value.line == 3
+    # the header on the line after the backtick; a backtick escaped in the diagram is its text
+    (item,) = convert(
+        "<Mermaid graph={`\n  sequenceDiagram\n  A->>B: say \\`hi\\`\n`} />\n", "p.mdx"
+    )
+    assert item.text == "A -> B: say \\`hi\\`\n"
 
 
 def test_a_fence_right_under_an_html_element_is_read_as_superfences_reads_it() -> None:

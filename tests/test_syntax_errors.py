@@ -45,6 +45,7 @@ CASES = [
     ("participant A as Client -> Server\n", 1, 1, "a display label cannot hold one"),
     ("participant A -> B: hi\n", 1, 1, "participant declares one on a line of its own"),
     ("B -> actor U: hi\n", 1, 6, '"actor U" is not a participant\'s name'),
+    ("participant API Gateway -> B\n", 1, 1, '"participant API Gateway" is not a participant'),
     ("A ->o B: x\n", 1, 3, '"->o" is PlantUML\'s circle head, not an arrow to "o B"'),
     ("[-> A: in\n", 1, 1, '"[" is PlantUML\'s edge of the diagram'),
     ("A ->]: out\n", 1, 5, '"]" is PlantUML\'s edge of the diagram'),
@@ -394,6 +395,7 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
         # a fence of two backticks or tildes: one error, the block read as the body meant
         ('A -> B\nin:\n``json\n{\n  "a": 1\n}\n``\nA ~> B\n', [3, 8]),
         ("A -> B\nout: R\n~~\nx\n~~\nA ~> B\n", [3, 6]),
+        ("A -> B\nin:\n``json\n{}\n```\nA ~> B\n", [3, 6]),  # closed by three
     ],
 )
 def test_one_slip_gives_one_error_and_what_follows_is_read_on(text: str, lines: list[int]):

@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from volley.errors import Diagnostic, VolleyError
 from volley.language.parser import foreign_header, parse
@@ -245,7 +245,7 @@ def check_file(path: str, *, limits: Limits | None = None, redact: bool = False)
     return check(text, filename=name, limits=limits, redact=redact)
 
 
-def _refuse_past_bytes(data: bytes, name: str, limits: Limits | None, redact: bool) -> None:
+def _refuse_past_bytes(data: bytes, name: str, limits: Limits | None, redact: bool) -> NoReturn:
     """The errors of a file with bytes that are not UTF-8: each such line's, then those of
     the rest, read with U+FFFD in place of each byte (an editor saved one line in another
     encoding; the mistakes around it are worth saying at once)."""

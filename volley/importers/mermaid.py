@@ -418,7 +418,8 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
 # An MDX page's component given the diagram as a JavaScript template literal: `<Mermaid
 # graph={`sequenceDiagram` … `}/>`, as Starlight's and Docusaurus' sites write it (the
 # attribute's name is the component's own: graph, chart, code …)
-_TEMPLATE_OPENING = re.compile(r"=[ \t]*\{[ \t]*`(?=[ \t]*sequenceDiagram\b)")
+_TEMPLATE_OPENING = re.compile(r"=[ \t]*\{[ \t]*`(?=[ \t]*(?:sequenceDiagram\b|$))")
+_TEMPLATE_END = re.compile(r"(?<!\\)`")  # a backtick not escaped
 
 
 def _template_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
@@ -429,19 +430,33 @@ def _template_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
     index = 0
     while index < len(page):
         found = None if index in inside else _TEMPLATE_OPENING.search(page[index])
-        if found is None:
+        if found is None or not _opens_with_a_sequence(page, index, found.end()):
             index += 1
             continue
         first = " " * found.end() + page[index][found.end() :]
         lines = [first]
         end = index
-        while "`" not in lines[-1] and end + 1 < len(page):
+        while not _TEMPLATE_END.search(lines[-1]) and end + 1 < len(page):
             end += 1
             lines.append(page[end])
-        lines[-1] = lines[-1].split("`", 1)[0]
-        blocks.append(FencedBlock(index, tuple(lines)))
+        closing = _TEMPLATE_END.search(lines[-1])
+        if closing is not None:
+            lines[-1] = lines[-1][: closing.start()]
+        # JavaScript's escapes of a backtick and a backslash, as the component receives them
+        text = (line.replace("\\`", "`").replace("\\\\", "\\") for line in lines)
+        blocks.append(FencedBlock(index, tuple(text)))
         index = end + 1
     return blocks
+
+
+def _opens_with_a_sequence(page: list[str], index: int, after: int) -> bool:
+    """Whether the template literal opened at `after` on line `index` starts with a sequence
+    diagram's header, on its line or the next that holds anything."""
+    rest = page[index][after:].strip()
+    if rest:
+        return rest.startswith("sequenceDiagram")
+    following = (line.strip() for line in page[index + 1 :] if line.strip())
+    return next(following, "").startswith("sequenceDiagram")
 
 
 # reStructuredText's directive (sphinxcontrib-mermaid): `.. mermaid::`, its options (`:alt:`,

@@ -113,8 +113,9 @@ _SINGLE_QUOTED = re.compile(r"'[^']+'")
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
 # `participant A -> B`: a declaration's keyword before a message's name, as Mermaid writes it
-# (in small letters) on a line of its own
-_DECLARED_IN_MESSAGE = re.compile(r"(participant|actor)[ \t]+(\S+)")
+# (in small letters) on a line of its own; `actor` before one word only (a longer name may be
+# one: `actor model runtime`)
+_DECLARED_IN_MESSAGE = re.compile(r"(participant)[ \t]+(\S.*)|(actor)[ \t]+(\S+)")
 # Arrow-like text that is no arrow (`~>`, `→`), in what was read as a name: an arrow's slip
 _ARROW_SLIP = re.compile(r"~~?>|[→⟶⇒←]|[—–]>|==>|<==")
 # `participant API %% the gateway`, `B -> C // db`: a comment after a name, which Mermaid
@@ -643,7 +644,8 @@ class _ToModel:
                 self.error(f'"{name}" {said}', _at_text(token), hint=hint)
         declared = _DECLARED_IN_MESSAGE.fullmatch(name)
         if declared is not None:
-            keyword, meant = declared.groups()
+            keyword = declared[1] or declared[3]
+            meant = declared[2] or declared[4]
             self.error(
                 f'"{name}" is not a participant\'s name: {keyword} declares one on a line of '
                 "its own",

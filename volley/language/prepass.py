@@ -235,8 +235,9 @@ class _Lifter:
         short = _SHORT_FENCE.fullmatch(self.lines[nxt]) if nxt < len(self.lines) else None
         if short is not None and indent_width(self.lines[nxt]) < width + 2:  # no body's line
             marker = short.group(1)
-            for close in range(nxt + 1, len(self.lines)):
-                if self.lines[close].strip(" \t") == marker:
+            for close in range(nxt + 1, len(self.lines)):  # by two of its character, or more
+                closing = self.lines[close].strip(" \t")
+                if len(closing) >= 2 and closing == marker[0] * len(closing):
                     text = "\n".join(self.lines[nxt + 1 : close])
                     lang = short.group(2) or None
                     return close + 1, Body(
