@@ -655,7 +655,12 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
             name == "token"
             and (
                 (progress and _token_text(text, start) in progress)
-                or (value is not None and _model_output(text, key.start(), value.end()))
+                or (
+                    content is not None
+                    and value is not None
+                    and not credential_like(content)
+                    and _model_output(text, key.start(), value.end())
+                )
             )
         ):
             continue

@@ -631,7 +631,8 @@ def _checked_blocks(
     if options.redact:
         report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
-    for problem in [*(error.diagnostic for error in found.problems), *found.warnings]:
+    scanned = [*(error.diagnostic for error in found.problems), *found.warnings]
+    for problem in sorted(scanned, key=lambda said: said.line):
         report(problem)
     if not (found.blocks or found.problems or found.warnings):  # a broken block is one
         _point_to_the_importer(text, shown, report)
