@@ -365,3 +365,17 @@ def test_an_autonumber_too_large_to_count_is_an_error_not_a_crash():
     with pytest.raises(volley.VolleyError, match="autonumber starts at most at 999999999"):
         volley.parse("autonumber " + "9" * 5000 + "\nA -> B\n")
     assert volley.parse("autonumber 999999999\nA -> B\n").messages()[0].number == 999999999
+
+
+def test_a_participant_declared_again_with_another_label_is_said():
+    """One lane shows one label, the last declared: the first is not lost in silence, as when
+    two spellings of one name (`Client`, `client`) are declared with labels of their own."""
+    text = "participant Client as The Client\nparticipant client as Other\nClient -> API: a\n"
+    (said,) = volley.check(text).warnings
+    assert (said.line, said.column) == (2, 13)
+    assert said.message == (
+        'Client is declared again with another label: its lane shows "Other", not "The Client"'
+        " (line 1)"
+    )
+    assert volley.parse(text).labels == {"Client": "Other"}
+    assert volley.check("participant A as X\nparticipant A as X\nA -> B\n").warnings == []

@@ -1214,6 +1214,13 @@ class _Resolver:
         first_use.setdefault(name)
         diagram.declared_lines.setdefault(name, declaration.line)
         if label:
+            shown = diagram.labels.get(name)
+            if shown is not None and shown != label:  # one lane shows one label: the last
+                self.warn(
+                    f'{name} is declared again with another label: its lane shows "{label}", '
+                    f'not "{shown}" (line {diagram.declared_lines[name]})',
+                    declaration.at,
+                )
             diagram.labels[name] = label
             diagram.declared_lines[name] = declaration.line
 
