@@ -977,6 +977,20 @@ def test_note_paragraphs_leave_no_word_behind(count: int) -> None:
     assert all(line.width >= widest / 3 for line in lines)
 
 
+def test_a_note_over_lanes_fills_its_width() -> None:
+    """A note as wide as the lanes it spans cannot shrink to lines evened out: they fill it
+    (its right third stood empty), a short last line as any paragraph has."""
+    text = (
+        "A note spanning all five lanes with a long text that should be comfortably laid out "
+        "across the full width of the picture without any clipping."
+    )
+    lanes = "".join(f"participant {name}\n" for name in "ABCDE")
+    [note] = layout_of(f"{lanes}note A, E: {text}\nA -> E: go\n").notes
+    lines = [line for block in note.texts for line in block.lines]
+    room = note.box.w - 2 * C.NOTE_PAD_X - C.NOTE_FOLD / 2
+    assert len(lines) == 2 and lines[0].width > 0.85 * room
+
+
 def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
     from volley.layout.textwrap import _clusters
 

@@ -559,7 +559,9 @@ class _Engine:
 
     def _note_parts(self, note: Note) -> tuple[NotePart, ...]:
         wrap = self._note_wrap(note)
-        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap)
+        lo, hi = self._note_span(note)
+        fill = lo != hi  # a note over lanes is as wide as they are: its lines fill it
+        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap, fill)
         # A code block (or a table) wider than the wrap sets the note's width: its prose takes
         # that room rather than leaving the right of the note empty (wrapped short of it by as
         # much as the typesetter may widen a line to keep a word from standing alone).
@@ -572,7 +574,7 @@ class _Engine:
             default=0,
         )
         room = code / WIDEN_TO_KEEP
-        return self.ts.note(note.text, C.NOTE_SIZE, room) if room > wrap else parts
+        return self.ts.note(note.text, C.NOTE_SIZE, room, fill) if room > wrap else parts
 
     def _note_size(self, note: Note) -> tuple[float, float]:
         """The note's box size for its chosen wrap width (every pass asks, so it is kept)."""

@@ -160,23 +160,35 @@ class Typesetter:
         hit = self._set(spans, size, max_width)
         return self._unstrand(spans, size, max_width, hit, stretch) if _stranded(hit) else hit
 
-    def _wrapped(self, lines: Lines, size: float, max_width: float) -> SetText:
-        """Lines of a note wrapped at `max_width`, leaving no word behind."""
+    def _wrapped(self, lines: Lines, size: float, max_width: float, fill: bool = False) -> SetText:
+        """Lines of a note wrapped at `max_width`, leaving no word behind; with `fill`, as
+        full as they go (a box as wide as its lanes cannot shrink to lines evened out, and
+        its right would stand empty)."""
         st = self._set(lines, size, max_width)
-        return self._unstrand(lines, size, max_width, st, True) if _stranded(st) else st
+        if not _stranded(st):
+            return st
+        return self._unstrand(lines, size, max_width, st, True, even=not fill)
 
     def _unstrand(
-        self, spans: Lines, size: float, max_width: float, wrapped: SetText, stretch: bool
+        self,
+        spans: Lines,
+        size: float,
+        max_width: float,
+        wrapped: SetText,
+        stretch: bool,
+        even: bool = True,
     ) -> SetText:
         """Text wrapped without a stranded word (`GET` alone above a long URL, one word under
         a full line): a little wider if it may grow and that takes a line off or leaves no
-        word behind, else its lines evened out at the narrowest width that keeps their number
-        and breaks no word."""
+        word behind, else (if `even`) its lines evened out at the narrowest width that keeps
+        their number and breaks no word."""
         if stretch:
             wider = self._set(spans, size, max_width * WIDEN_TO_KEEP)
             lines, before = len(wider.lines), len(wrapped.lines)
             if lines < before or (lines == before and not _stranded(wider)):
                 return wider
+        if not even:
+            return wrapped
         count, narrowest = len(wrapped.lines), None
         low, high = min(_longest_word(spans, size), max_width), max_width
         for _ in range(12):  # to within a twentieth of a pixel of 300
@@ -234,9 +246,12 @@ class Typesetter:
             self._cache[key] = hit
         return hit
 
-    def note(self, text: str, size: float, max_width: float) -> tuple[NotePart, ...]:
-        """A note's paragraphs, list items and code blocks, each set on its own."""
-        key = (text, size, max_width)
+    def note(
+        self, text: str, size: float, max_width: float, fill: bool = False
+    ) -> tuple[NotePart, ...]:
+        """A note's paragraphs, list items and code blocks, each set on its own; with `fill`,
+        its lines as full as they go (`_wrapped`)."""
+        key = (text, size, max_width, fill)
         hit = self._notes.get(key)
         if hit is not None:
             return hit
@@ -248,14 +263,15 @@ class Typesetter:
                 bullet = self.plain(block.marker, size)
                 hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
                 indent = NOTE_BULLET_INDENT * block.level + hang
-                st = self._wrapped(block.lines, size, max(max_width - indent, size * 4))
+                st = self._wrapped(block.lines, size, max(max_width - indent, size * 4), fill)
                 if st.rtl:  # "1." reads as a right-to-left list's
                     bullet = bullet._replace(
                         lines=tuple(ln._replace(rtl=True) for ln in bullet.lines)
                     )
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
-                out.append(NotePart("p", "", 0.0, self._wrapped(block.lines, size, max_width)))
+                st = self._wrapped(block.lines, size, max_width, fill)
+                out.append(NotePart("p", "", 0.0, st))
             elif isinstance(block, Table):
                 table = self._table(block, size, max_width)
                 grid = SetText((), fsum(table.widths), fsum(table.heights), size)
