@@ -991,6 +991,21 @@ def test_a_note_over_lanes_fills_its_width() -> None:
     assert len(lines) == 2 and lines[0].width > 0.85 * room
 
 
+def test_a_long_divider_label_wraps_near_the_lanes_width() -> None:
+    """A section label longer than two lanes are wide wraps near their width (down to
+    SPANNING_MIN_WRAP), not at the title's 720 px: the picture stays about as wide as its lanes."""
+    label = (
+        "Phase two begins once every replica has acknowledged the new configuration, the old "
+        "leader has stepped down and the health checks are green again"
+    )
+    layout = layout_of(f"A -> B: x\n-: {label}\n=: {label}\nB -> A: y\n")
+    assert layout.width < 720
+    assert all(len(d.label.lines) > 1 for d in layout.dividers if d.label)
+    chain = "".join(f"P{k} -> P{k + 1}: x\n" for k in range(8))
+    wide = layout_of(f"{chain}-: {label}\n")
+    assert len(wide.dividers[0].label.lines) == 1  # lanes wide enough: one line, as before
+
+
 def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
     from volley.layout.textwrap import _clusters
 

@@ -10,6 +10,9 @@ MARGIN = 24  # white space around the whole picture, so nothing touches the edge
 TITLE_SIZE = 20  # the title reads as the heading of the figure, a step above everything else
 TITLE_GAP = 18  # space between the title and the participant boxes below it
 TITLE_MAX_WIDTH = 720  # a longer title wraps rather than stretching the picture
+# … and so does a title or a divider's label longer than the lanes are wide, down to this: a
+# long section label made a two-lane picture three times as wide, the lanes packed at its left
+SPANNING_MIN_WRAP = 400
 
 # --- Type -------------------------------------------------------------------------------------
 LABEL_SIZE = 14  # message labels: the text people read most, at body size

@@ -121,6 +121,8 @@ class _Engine:
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
+        # where the title and the dividers' labels wrap: the lanes' width, within bounds
+        self.spanning_wrap: float = C.TITLE_MAX_WIDTH
         self.note_sizes: dict[tuple[int, float], tuple[float, float]] = {}
         self.rows: dict[tuple[int, float, bool], _Row] = {}
         self.xs: list[float] = []
@@ -292,6 +294,9 @@ class _Engine:
         if self.bands and self._hold_band_contents():
             self._band_needs(needs)  # the bands' ends moved: they keep apart still
             self.xs = self._sweep(needs)
+        if self.n:
+            lanes = self.xs[-1] - self.xs[0] + (self.box_w[0] + self.box_w[-1]) / 2
+            self.spanning_wrap = min(C.TITLE_MAX_WIDTH, max(C.SPANNING_MIN_WRAP, lanes))
         # Extents fix the frames and the picture's left edge; shift so it sits at the margin.
         left, right = self._extent(self.diagram.items, 0) or (0.0, 0.0)
         for i, x in enumerate(self.xs):
@@ -660,7 +665,7 @@ class _Engine:
         return lead + (C.BLOCK_LABEL_GAP + st.width if st else 0.0) + C.BLOCK_PAD_X
 
     def _title(self) -> SetText:
-        return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, C.TITLE_MAX_WIDTH, bold=True)
+        return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, self.spanning_wrap, bold=True)
 
     def _divider_need(self, divider: Divider) -> float:
         """Least length of a labelled divider's line: its label and the room around it."""
@@ -673,9 +678,9 @@ class _Engine:
 
     def _divider_text(self, divider: Divider) -> SetText:
         if divider.style == "bold":
-            return self.ts.markup(divider.label, C.SECTION_SIZE, C.TITLE_MAX_WIDTH, bold=True)
+            return self.ts.markup(divider.label, C.SECTION_SIZE, self.spanning_wrap, bold=True)
         italic = divider.style == "delay"
-        return self.ts.markup(divider.label, C.DIVIDER_SIZE, C.TITLE_MAX_WIDTH, italic=italic)
+        return self.ts.markup(divider.label, C.DIVIDER_SIZE, self.spanning_wrap, italic=italic)
 
     # --- pass 3: rows ------------------------------------------------------------------------
 
