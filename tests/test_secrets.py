@@ -256,6 +256,11 @@ FOUND = [
     ("SET PASSWORD FOR 'app'@'%' = '$V';\nALTER USER 'app'@'%' IDENTIFIED WITH "
      "caching_sha2_password BY '$V';", "SET PASSWORD FOR 'app'@'%' = '$M';\nALTER USER "
      "'app'@'%' IDENTIFIED WITH caching_sha2_password BY '$M';"),  # fmt: skip
+    # a PostgreSQL password file's lines; a reset link's token, the link itself a page
+    ("db.example.com:5432:shop:app:$V\n*:*:*:postgres:$V\n",
+     "db.example.com:5432:shop:app:$M\n*:*:*:postgres:$M\n"),
+    ('{"reset_password": "https://x.io/reset?token=$V"}',
+     '{"reset_password": "https://x.io/reset?token=$M"}'),
     # a PIN, short as it is, and a short numeric password
     ('{"pin": "4821", "pinCode": 730291, "password": 4829137, "x": 1}',
      '{"pin": "$M", "pinCode": "$M", "password": "$M", "x": 1}'),
@@ -354,6 +359,9 @@ QUIET = [
     '{"pin": 17, "gpio": {"pin": "D4"}}',
     "pin: 17",
     '{"token": 1234, "sessionId": 5678, "completion_token": 5678}',
+    # a page's address under a password's name; a time of day that splits as .pgpass does
+    '{"forgot_password": "https://app.example.com/forgot"}',
+    "12:30:45:100:ok",
     # a one-time code, spent by the time the diagram is read
     '{"otp": "492817", "mfa_code": "839201", "verification_code": "502913"}',
     '{"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72]}, '

@@ -279,7 +279,7 @@ def secret_name(key: str) -> bool:
 
 def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
-    if strength is None or is_stand_in(value):
+    if strength is None or is_stand_in(value) or _ADDRESS.fullmatch(value.strip("\"'")):
         return False
     folded = _fold(name).strip("\"'")
     if (folded == "sig" or folded.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
@@ -317,6 +317,9 @@ def _code_like(value: str) -> bool:
 
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+# A web address with no user or password in it (`"forgot_password": "https://…/forgot"`): a
+# page, not a secret; a token in its query is found as any URL's is
+_ADDRESS = re.compile(r"https?://[^\s@\"']+")
 # Weak names that often hold an id: a long number or words and a number under one is no secret
 _ID_NAMES = frozenset({"key", "code", "appid"})
 # What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
@@ -1048,6 +1051,11 @@ _NETRC_PASSWORD = re.compile(
     r"(?m)^[ \t]*(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
     r"\s+password[ \t]+(\S+)"
 )
+# A `.pgpass` line, `host:port:database:user:password` (the host a name or an address, the port
+# a number or `*`), as a note showing PostgreSQL's password file has it
+_PGPASS_LINE = re.compile(
+    r"(?m)^[ \t]*(?=[^\s:]*[A-Za-z.*])[^\s:#]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:(\S+)[ \t]*$"
+)
 # Redis's `AUTH [user] password`, as a client's span records the command (`db.statement`)
 _REDIS_AUTH = re.compile(
     r"(?m)(?<![\w-])AUTH[ \t]+(?:[^\s\"']+[ \t]+)?([^\s\"']+)[ \t]*(?=$|[\"\n])"
@@ -1056,7 +1064,7 @@ _REDIS_AUTH = re.compile(
 
 def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """Passwords in connection strings, SQL statements and Redis's `AUTH`, as traces record
-    them (`db.connection_string`, `db.statement`), and in a `.netrc`."""
+    them (`db.connection_string`, `db.statement`), and in a `.netrc` and a `.pgpass`."""
     for match in _NETRC_PASSWORD.finditer(text):  # on its own line or over several, as written
         if _secret_value("password", match.group(1), prose=True):  # "password policy": words
             yield Secret(*match.span(1), "the password of a .netrc")
@@ -1068,6 +1076,9 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
             group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
             if group and not is_stand_in(match.group(group)):  # `PASSWORD ''` sets none
                 yield Secret(*match.span(group), what)
+    for match in _PGPASS_LINE.finditer(text):
+        if not is_stand_in(match.group(1)):
+            yield Secret(*match.span(1), "the password of a .pgpass line")
     for match in _REDIS_AUTH.finditer(text):  # `AUTH failed`: words, no password
         if _secret_value("password", match.group(1), prose=True):
             yield Secret(*match.span(1), "the password of Redis's AUTH")
@@ -1475,7 +1486,10 @@ _FINDERS: _Finders = (
     ),
     (_url_secrets, _holds("://", ":\\/\\/", "/webhooks/", "/services/T")),
     # pwd, password, identified: a first letter that is a set lets the search skip ahead
-    (_statement_secrets, _finds(r"(?i)[pi](?:wd|assword|dentified)|AUTH[ \t]")),
+    (
+        _statement_secrets,
+        _finds(r"(?i)[pi](?:wd|assword|dentified)|AUTH[ \t]|:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:"),
+    ),
     (_own_shapes, _holds(*_OWN_SHAPE_STARTS)),
     (_websocket_bearers, _finds(r"(?i)bearer\.authorization\.k8s|websocket-protocol")),
     (_wallet_secrets, _holds("personal_")),
