@@ -1116,3 +1116,14 @@ def test_a_call_nested_past_pythons_reach_is_read_without_a_traceback() -> None:
     body = '{"method": "personal_unlockAccount", "params": ' + "[" * 3000 + "]" * 3000 + "}"
     assert find_secrets(body) == []
     volley.check(f"A -> B: call\nin: Request\n  {body}\n")
+
+
+def test_only_a_message_with_a_key_like_word_needs_the_source_searched():
+    """`volley import` masks what it prints; a note such as "left out 37 static assets" holds
+    no word a credential could be, so the capture (megabytes of JSON) is not searched for one:
+    a 1 MB HAR's import took 5.9 s for that note alone."""
+    from volley.checks.secrets import may_repeat_a_secret
+
+    assert not may_repeat_a_secret("left out 37 requests for static assets (stylesheets)", None)
+    assert may_repeat_a_secret("GET /files/abc123DEF456ghi", None)
+    assert may_repeat_a_secret("refused", "hint", "Cookie: sid=a1b2c3d4e5f6g7h8")

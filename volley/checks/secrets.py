@@ -1976,3 +1976,11 @@ def repeated_in(text: str) -> Callable[[str], str]:
 
 
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
+# a run as long, of letters and digits both: where a credential found elsewhere may repeat
+_MAY_REPEAT = re.compile(r"(?=\S*[0-9])(?=\S*[^\W\d_])\S{12,}")
+
+
+def may_repeat_a_secret(*texts: str | None) -> bool:
+    """Whether any of the texts holds a word that could be a credential found elsewhere (see
+    `repeated_in`): a message that holds none needs no source searched for them."""
+    return any(text and _MAY_REPEAT.search(text) for text in texts)

@@ -113,10 +113,12 @@ class _Teller:
 
     def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
         from volley.checks.redact import redact_said
-        from volley.checks.secrets import repeated_in
+        from volley.checks.secrets import may_repeat_a_secret, repeated_in
 
         if not self.mask:
             return said
+        if not may_repeat_a_secret(said.message, said.hint, said.source_line):
+            return redact_said(said)  # "left out 37 static assets": no source searched
         if self._again is None:
             self._again = repeated_in(self.source)
         return redact_said(said, self._again)

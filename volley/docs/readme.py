@@ -760,12 +760,17 @@ def _redacting(report: Report, text: str) -> Report:
     """`report`, masking secrets in what it prints: an error quotes the line it points at,
     which may repeat a credential the page names elsewhere (`text`)."""
     from volley.checks.redact import redact_said
-    from volley.checks.secrets import repeated_in
+    from volley.checks.secrets import may_repeat_a_secret, repeated_in
 
-    again = repeated_in(text)
+    again: list[Callable[[str], str]] = []  # the page searched once, when a problem needs it
 
     def masked(problem: Diagnostic | VolleyError) -> None:
-        report(redact_said(problem, again))
+        if not may_repeat_a_secret(problem.message, problem.hint, problem.source_line):
+            report(redact_said(problem))
+            return
+        if not again:
+            again.append(repeated_in(text))
+        report(redact_said(problem, again[0]))
 
     return masked
 
