@@ -498,11 +498,24 @@ def _form(fields: list[dict], content_type: str) -> str:
 _FORM_ENCODED = re.compile(r"(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2}|\+)*")
 
 
+# … and a piece of one: an escape, or a character a form may carry as it is
+_FORM_PIECE = re.compile(r"%[0-9A-Fa-f]{2}|[A-Za-z0-9\-._~!$'()*,;:@/?+]|.", re.S)
+
+
 def _form_text(text: str) -> str:
     """A field's name or value in a URL-encoded form: as the capture gives it when it is
     already encoded (Chrome's DevTools and the HAR tools keep `field%5B1%5D` and `a+b` as sent),
-    else encoded, so that `a&b=c` stays one value."""
-    return text if _FORM_ENCODED.fullmatch(text) else quote_plus(text)
+    else encoded, so that `a&b=c` stays one value; one encoded in part (`field%5B${x}%5D`, as a
+    k6 script's HAR holds it) keeps its escapes, its other characters encoded."""
+    if _FORM_ENCODED.fullmatch(text):
+        return text
+    if not _ESCAPE.search(text):
+        return quote_plus(text)
+    pieces = (found.group() for found in _FORM_PIECE.finditer(text))
+    return "".join(p if len(p) > 1 or _FORM_ENCODED.fullmatch(p) else quote_plus(p) for p in pieces)
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
 _MAX_UNZIPPED = 10_000_000  # bytes of a compressed body read: a body is cut far shorter
@@ -793,9 +806,17 @@ class _Importer:
             # the host and port alone: a `user:password@` in the URL is no part of Host
             host = pseudo.get(":authority") or parts.netloc.rpartition("@")[2]
             headers.insert(0, ("Host", host))
+        post = request.get("postData")
+        declared = post.get("mimeType") if isinstance(post, dict) else None
+        if isinstance(declared, str) and declared and not _header(headers, "content-type"):
+            # the capture names the body's type in postData alone (har-to-k6's HARs): the
+            # panel reads a body by its Content-Type, a multipart one by its boundary
+            if declared.lower().startswith("multipart/") and "boundary=" not in declared:
+                declared += "; boundary=boundary"  # the one `_form` writes the parts with
+            headers.append(("Content-Type", declared))
         lines = [f"{method} {target} {version}"]
         lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
-        body = self._post_body(request.get("postData"), headers)
+        body = self._post_body(post, headers)
         return target, version, self._message(lines, body)
 
     def _post_body(self, post: Any, headers: list[tuple[str, str]]) -> str:
