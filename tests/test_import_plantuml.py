@@ -1323,3 +1323,31 @@ def test_a_stereotype_in_any_text_is_drawn_in_guillemets():
     «create», as it does in a participant's words."""
     text = imported(uml("A -> B : <<create>> a session", "note over A : made <<create>>"))
     assert "A -> B: «create» a session" in text and "note A: made «create»" in text
+
+
+def test_a_word_processors_dash_and_quotes_are_read_as_plantuml_reads_them() -> None:
+    """A diagram pasted from a document (W3C's payment flows): `–>` is an arrow, `“…”` quote a
+    name; a label keeps its own curled quotes."""
+    text = imported(
+        "@startuml\nA –> B : en dash\nparticipant C as “Long\\nname”\nB -> C : “PING”\n@enduml\n"
+    )
+    assert "A -> B: en dash" in text and "B -> C: “PING”" in text
+    assert "participant C as Long<br/>name" in text
+
+
+def test_the_last_title_is_the_diagrams_as_plantuml_shows_it() -> None:
+    text = imported("@startuml\ntitle Draft\nA -> B : hi\ntitle Final title\n@enduml\n")
+    assert "title: Final title" in text
+    assert "// title Draft (PlantUML shows the last title only)" in text
+
+
+def test_an_er_diagrams_entity_with_a_body_is_no_sequence_diagram() -> None:
+    """`entity Order { … }` is an ER diagram's table (`entity A` alone is a participant): a
+    page's ER diagram is left out with a warning, its sequence diagrams imported."""
+    page = (
+        "# Model\n\n```plantuml\n@startuml\nentity Order {\n  id : int\n}\n@enduml\n```\n\n"
+        "```plantuml\n@startuml\nentity Store\nA -> Store : hi\n@enduml\n```\n"
+    )
+    [diagram] = convert(page, "model.md")
+    assert "A -> Store: hi" in diagram.text
+    assert [w.line for w in diagram.warnings if "not a sequence diagram" in w.message] == [4]

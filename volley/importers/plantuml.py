@@ -232,6 +232,7 @@ _WHY = {
 _OTHER_DIAGRAM = re.compile(
     r"(?:class|interface|enum|abstract|annotation|state|usecase|component|node|package|rectangle"
     r"|object|artifact|cloud|frame|folder|map|json|yaml|archimate)[ \t]+[\w\"]"
+    r"|entity[ \t]+[^{\n]*\{[ \t]*$"  # an ER diagram's table; a sequence's `entity` has no body
     r"|(?:start|stop|detach|kill|endif|endwhile|fork|salt);?$|:[^\n]*[;|<>/\]}]$"
     r"|\([^)]*\)[ \t]*-|.*-+>?[ \t]*\([^)]*\)[ \t]*(?::.*)?$|if[ \t]*\(|while[ \t]*\(|repeat\b",
     re.I,
@@ -363,6 +364,20 @@ def _parts(lines: list[str]) -> list[_Part]:
                 index = end
         index += 1
     return parts
+
+
+# A word processor's marks where PlantUML reads plain ones (a diagram pasted from a document):
+# a dash before an arrow's head, `A –> B`, and quotes curled around a name, `“Long name”`
+_TYPED_DASH = re.compile(r"[\u2013\u2014](?=-*>)|(?<=<)[\u2013\u2014]")
+_CURLED_QUOTE = re.compile("[\u201c\u201d\u201e]")
+
+
+def _typed_plainly(text: str) -> str:
+    """A statement with such marks as PlantUML reads them: a dash in an arrow as `-`, curled
+    quotes before a message's label (its names, a declaration) as `"`; a label keeps its own."""
+    head, colon, label = text.partition(":")
+    head = _CURLED_QUOTE.sub('"', _TYPED_DASH.sub("-", head))
+    return head + colon + label
 
 
 def is_sequence(part: _Part) -> bool:
@@ -591,7 +606,7 @@ class _Reader:
             number = self.part.start + run.kept[index] + 1  # the page's line number
             raw = lines[index]
             index += 1
-            text = raw.strip()
+            text = _typed_plainly(raw.strip())
             if not text:
                 continue
             try:
@@ -1466,9 +1481,9 @@ class _Reader:
             text = "\\n".join(row.strip() for row in lines[index:end])  # each its own line
             index = end + 1
             self.images(line, text)  # (a one-line title's were said with its statement)
-        if self.diagram.title is not None:
-            self.comment(line, f"title {text}")
-            return index
+        if self.diagram.title is not None:  # PlantUML shows the last, as volley does now
+            earlier = f"title {self.diagram.title} (PlantUML shows the last title only)"
+            self.comment(self.diagram.title_line, earlier, raw=True)
         self.diagram.title = self.label(text)
         self.diagram.title_line = line
         return index
