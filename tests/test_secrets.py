@@ -244,6 +244,7 @@ FOUND = [
      'DB_PASS=$M\nSMTP_PASS=$M\n{"pw": "$M", "db_pass": "$M"}'),  # fmt: skip
     ('{"signature": "sha256(payload)=$V"}', '{"signature": "$M"}'),
     ('{"signature": "Bearer $V"}', '{"signature": "$M"}'),  # no person's name
+    ('{"signature": "Bearer AbCdEfGhIjKl"}', '{"signature": "$M"}'),
     ("machine api.heroku.com\n  login me@example.com\n  password $V\n",
      "machine api.heroku.com\n  login me@example.com\n  password $M\n"),  # fmt: skip
     # an Ethereum node's account calls: a raw key and passphrases, by position
@@ -261,6 +262,8 @@ FOUND = [
      "db.example.com:5432:shop:app:$M\n*:*:*:postgres:$M\n"),
     ('{"reset_password": "https://x.io/reset?token=$V"}',
      '{"reset_password": "https://x.io/reset?token=$M"}'),
+    # a webhook's address under a secret's name: its key is in the path
+    ('{"secret": "https://maker.ifttt.com/trigger/x/with/key/$V"}', '{"secret": "$M"}'),
     # a PIN, short as it is, and a short numeric password
     ('{"pin": "4821", "pinCode": 730291, "password": 4829137, "x": 1}',
      '{"pin": "$M", "pinCode": "$M", "password": "$M", "x": 1}'),
@@ -362,6 +365,10 @@ QUIET = [
     # a page's address under a password's name; a time of day that splits as .pgpass does
     '{"forgot_password": "https://app.example.com/forgot"}',
     "12:30:45:100:ok",
+    "kafka.local:9092:orders:0:42\nexample.org:443:ssl:verify:ok",
+    '{"signature": "Łukasz Nowak", "s": "Иван Петров", "signed": {"signature": "山田 太郎"}}',
+    '{"signature": "Ludwig van Beethoven", "x": {"signature": "JEAN-LUC PICARD"}}',
+    '{"lowpass": 1234, "bypass": 5678}',
     # a one-time code, spent by the time the diagram is read
     '{"otp": "492817", "mfa_code": "839201", "verification_code": "502913"}',
     '{"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72]}, '

@@ -279,14 +279,16 @@ def secret_name(key: str) -> bool:
 
 def _secret_value(name: str, value: str, prose: bool) -> bool:
     strength = _strength(name)
-    if strength is None or is_stand_in(value) or _ADDRESS.fullmatch(value.strip("\"'")):
+    if strength is None or is_stand_in(value):
         return False
     folded = _fold(name).strip("\"'")
-    if (folded == "sig" or folded.endswith("signature")) and _PUBLIC_SIGNATURE.fullmatch(value):
+    if _password_name(folded) and _page_address(value.strip("\"'")):
+        return False  # `"forgot_password": "https://…/forgot"`: a page, not a password
+    if (folded == "sig" or folded.endswith("signature")) and _public_signature(value):
         return False  # a function's (code intelligence's answer), a commit's PGP signature
     if strength == "weak":
         if folded in PIN_NAMES:
-            return _PIN.fullmatch(value.strip("\"'")) is not None
+            return _PIN.fullmatch(value.strip("\"' \t")) is not None
         if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
         if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
@@ -318,19 +320,66 @@ def _code_like(value: str) -> bool:
 
 _CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
 # A web address with no user or password in it (`"forgot_password": "https://…/forgot"`): a
-# page, not a secret; a token in its query is found as any URL's is
-_ADDRESS = re.compile(r"https?://[^\s@\"']+")
+# page, not a secret, unless a part of its path looks like a key (a webhook's); a token in its
+# query is found as any URL's is
+_ADDRESS = re.compile(r"https?://[^\s@\"'/?#]+(?P<path>/[^\s@\"'?#]*)?(?:[?#][^\s\"']*)?")
+
+
+def _page_address(value: str) -> bool:
+    found = _ADDRESS.fullmatch(value)
+    return found is not None and not any(
+        credential_like(part) for part in (found["path"] or "").split("/")
+    )
+
+
+def _password_name(folded: str) -> bool:
+    """Whether a folded name is a password's (`db_password`, `pwd`, `PASS`; not `bypass`)."""
+    return folded == "pass" or folded.endswith(_PASSWORD_ENDINGS)
+
+
 # Weak names that often hold an id: a long number or words and a number under one is no secret
 _ID_NAMES = frozenset({"key", "code", "appid"})
 # What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
-# a PGP signature, which is published to be checked, and a person's name, as signed
+# and a PGP signature, which is published to be checked (and a person's name: `_person`)
 _PUBLIC_SIGNATURE = re.compile(
     r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
-    r"|-----BEGIN PGP SIGNATURE-----.*"
-    # a person's, two to four words each capitalised as a name is: `Jane Doe`, `J. R. Smith`
-    r"|[\"']?[A-ZÀ-Þ][a-zß-ÿ'’-]{0,19}\.?(?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ'’-]{0,19}\.?){1,3}[\"']?)",
+    r"|-----BEGIN PGP SIGNATURE-----.*)",
     re.S,
 )
+
+
+def _public_signature(value: str) -> bool:
+    return _PUBLIC_SIGNATURE.fullmatch(value) is not None or _person(value.strip("\"'"))
+
+
+def _person(value: str) -> bool:
+    """Whether a value reads as a person's name, as signed: two to five words of letters (an
+    initial's dot, an apostrophe or a hyphen within), each written as names are, capitalised,
+    in capitals, in a script without case (`山田 太郎`), or a particle in small letters
+    (`Ludwig van Beethoven`); a token's letters and digits mixed are none."""
+    words = value.split()
+    if not 2 <= len(words) <= 5:
+        return False
+    named = 0
+    for word in words:
+        parts = re.split(r"[-'’]", word.strip("."))  # `Jean-Luc`, `O'Brien`: each part
+        if not all(part.isalpha() for part in parts) or len(word) > 24:
+            return False
+        if all(map(_as_named, parts)):
+            named += 1
+        elif not word.islower() or len(word) > 4:  # `van`, `de`, `bin`: a particle
+            return False
+    return named >= 2
+
+
+def _as_named(part: str) -> bool:
+    """Whether a word (or a part of one) is written as a name is: `Doe`, `DOE`, `J`, or in a
+    script without case (`山田`, `محمد`)."""
+    return (part[0].isupper() and (part[1:].islower() or not part[1:])) or (
+        part.isupper() or part.lower() == part.upper()
+    )
+
+
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
 # reverse domain name (`com.example.app2`): what names a thing, not a key's bytes
 _IDENTIFIER = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.][0-9]+|[a-z]+(?:\.[a-z][a-z0-9]*){2,}")
@@ -737,7 +786,7 @@ def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
 
 _SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
 _DIGITS = re.compile(r"[0-9]{4,}(?![0-9.eE])")  # a numeric password's
-_PASSWORD_ENDINGS = ("password", "passwd", "pass", "pwd", "passcode")
+_PASSWORD_ENDINGS = ("password", "passwd", "pwd", "passcode")
 
 
 def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[str] | None:
@@ -752,7 +801,7 @@ def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[st
         return _PIN_NUMBER.match(text, start)
     if prose or folded in _ID_NAMES:
         return None
-    if folded.endswith(_PASSWORD_ENDINGS):  # `"password": 4829137`: a short one is enough
+    if _password_name(folded):  # `"password": 4829137`: a short one is enough
         return _NUMBER.match(text, start) or _DIGITS.match(text, start)
     return _NUMBER.match(text, start)
 
@@ -1076,8 +1125,8 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
             group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
             if group and not is_stand_in(match.group(group)):  # `PASSWORD ''` sets none
                 yield Secret(*match.span(group), what)
-    for match in _PGPASS_LINE.finditer(text):
-        if not is_stand_in(match.group(1)):
+    for match in _PGPASS_LINE.finditer(text):  # `kafka:9092:orders:0:42`: no password
+        if _secret_value("password", match.group(1), prose=True):
             yield Secret(*match.span(1), "the password of a .pgpass line")
     for match in _REDIS_AUTH.finditer(text):  # `AUTH failed`: words, no password
         if _secret_value("password", match.group(1), prose=True):
