@@ -770,6 +770,14 @@ def test_form_fields_are_written_as_they_were_sent():
     sent = request(bare.messages()[0])
     assert "\nContent-Type: multipart/form-data; boundary=boundary\n" in sent
     assert '\n--boundary\nContent-Disposition: form-data; name="file"' in sent
+    # a body given as sent keeps its own boundary (none is made up); no body, no type
+    raw = '--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n'
+    as_sent = one_entry(
+        request={"method": "POST", "postData": {"mimeType": "multipart/form-data", "text": raw}}
+    )
+    assert "\nContent-Type: multipart/form-data\n" in request(as_sent.messages()[0])
+    empty = one_entry(request={"method": "POST", "postData": {"mimeType": "text/plain"}})
+    assert "Content-Type" not in request(empty.messages()[0])
 
 
 def test_form_fields_already_encoded_are_sent_as_given_not_encoded_twice():

@@ -806,17 +806,23 @@ class _Importer:
             # the host and port alone: a `user:password@` in the URL is no part of Host
             host = pseudo.get(":authority") or parts.netloc.rpartition("@")[2]
             headers.insert(0, ("Host", host))
-        post = request.get("postData")
-        declared = post.get("mimeType") if isinstance(post, dict) else None
-        if isinstance(declared, str) and declared and not _header(headers, "content-type"):
+        post = _object(request.get("postData"))
+        body = self._post_body(post, headers)
+        declared = post.get("mimeType")
+        if body and isinstance(declared, str) and declared and not _header(headers, "content-type"):
             # the capture names the body's type in postData alone (har-to-k6's HARs): the
-            # panel reads a body by its Content-Type, a multipart one by its boundary
-            if declared.lower().startswith("multipart/") and "boundary=" not in declared:
-                declared += "; boundary=boundary"  # the one `_form` writes the parts with
+            # panel reads a body by its Content-Type, the parts of one `_form` wrote from the
+            # fields by the boundary it wrote them with
+            written = not isinstance(post.get("text"), str) or not post["text"]
+            if (
+                written
+                and declared.lower().startswith("multipart/")
+                and "boundary=" not in declared
+            ):
+                declared += "; boundary=boundary"
             headers.append(("Content-Type", declared))
         lines = [f"{method} {target} {version}"]
         lines += [f"{name}: {value}" for name, value in self._kept_headers(headers)]
-        body = self._post_body(post, headers)
         return target, version, self._message(lines, body)
 
     def _post_body(self, post: Any, headers: list[tuple[str, str]]) -> str:
