@@ -1333,6 +1333,10 @@ def test_a_word_processors_dash_and_quotes_are_read_as_plantuml_reads_them() -> 
     )
     assert "A -> B: en dash" in text and "B -> C: “PING”" in text
     assert "participant C as Long<br/>name" in text
+    # a title's, a divider's and a block's words keep theirs; two dashes are a dashed arrow
+    kept = imported("@startuml\ntitle “Q” – t\n== A – B ==\nalt “ok”\nA ––> B : x\nend\n@enduml\n")
+    assert "title: “Q” – t" in kept and "=: A – B" in kept and "if: “ok”" in kept
+    assert "A --> B: x" in kept
 
 
 def test_the_last_title_is_the_diagrams_as_plantuml_shows_it() -> None:

@@ -368,16 +368,20 @@ def _parts(lines: list[str]) -> list[_Part]:
 
 # A word processor's marks where PlantUML reads plain ones (a diagram pasted from a document):
 # a dash before an arrow's head, `A –> B`, and quotes curled around a name, `“Long name”`
-_TYPED_DASH = re.compile(r"[\u2013\u2014](?=-*>)|(?<=<)[\u2013\u2014]")
+_TYPED_DASH = re.compile(r"[\u2013\u2014]+(?=-*>)|(?<=<)[\u2013\u2014]+")
 _CURLED_QUOTE = re.compile("[\u201c\u201d\u201e]")
 
 
 def _typed_plainly(text: str) -> str:
-    """A statement with such marks as PlantUML reads them: a dash in an arrow as `-`, curled
-    quotes before a message's label (its names, a declaration) as `"`; a label keeps its own."""
+    """A message or a declaration with such marks as PlantUML reads them: a dash in an arrow
+    as `-`, curled quotes before a message's label (its names) as `"`; a label keeps its own,
+    and so does every other statement (a title, a divider, a block's label)."""
     head, colon, label = text.partition(":")
-    head = _CURLED_QUOTE.sub('"', _TYPED_DASH.sub("-", head))
-    return head + colon + label
+    plain = _CURLED_QUOTE.sub('"', _TYPED_DASH.sub(lambda dashes: "-" * len(dashes[0]), head))
+    if plain == head:
+        return text
+    plain += colon + label
+    return plain if _DECLARATION.fullmatch(plain) or _message(plain) is not None else text
 
 
 def is_sequence(part: _Part) -> bool:
@@ -412,7 +416,7 @@ def _statements(lines: list[str]) -> list[str]:
             continue
         if not text or _comment(text):
             continue
-        found.append(text)
+        found.append(_typed_plainly(text))
         closer = _text_block_end(text)
     return found
 
