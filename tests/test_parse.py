@@ -374,8 +374,8 @@ def test_a_participant_declared_again_with_another_label_is_said():
     (said,) = volley.check(text).warnings
     assert (said.line, said.column) == (2, 13)
     assert said.message == (
-        'Client is declared again with another label: its lane shows "Other", not "The Client"'
-        " (line 1)"
+        'Client is declared again with another label, "Other" ("The Client" on line 1): its '
+        "lane shows the last declared"
     )
     assert volley.parse(text).labels == {"Client": "Other"}
     assert volley.check("participant A as X\nparticipant A as X\nA -> B\n").warnings == []

@@ -650,7 +650,8 @@ class _ToModel:
                 f'"{name}" is not a participant\'s name: {keyword} declares one on a line of '
                 "its own",
                 _at_text(token),
-                hint=f'write "{name}" on a line of its own, and "{meant}" in the message',
+                hint=f'write "{name}" on a line of its own, and "{meant}" in the message (to '
+                f'show a lane called "{name}", declare it: participant P as {name})',
             )
         if name.endswith(";") and len(name) > 1:  # swimlanes.io's name, Mermaid's statement end
             self._local.run.warn(
@@ -1217,8 +1218,8 @@ class _Resolver:
             shown = diagram.labels.get(name)
             if shown is not None and shown != label:  # one lane shows one label: the last
                 self.warn(
-                    f'{name} is declared again with another label: its lane shows "{label}", '
-                    f'not "{shown}" (line {diagram.declared_lines[name]})',
+                    f'{name} is declared again with another label, "{label}" ("{shown}" on '
+                    f"line {diagram.declared_lines[name]}): its lane shows the last declared",
                     declaration.at,
                 )
             diagram.labels[name] = label
