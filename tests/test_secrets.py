@@ -1134,3 +1134,17 @@ def test_only_a_message_with_a_key_like_word_needs_the_source_searched():
     assert not may_repeat_a_secret("left out 37 requests for static assets (stylesheets)", None)
     assert may_repeat_a_secret("GET /files/abc123DEF456ghi", None)
     assert may_repeat_a_secret("refused", "hint", "Cookie: sid=a1b2c3d4e5f6g7h8")
+
+
+def test_a_credential_in_any_of_an_errors_errors_is_masked_where_it_repeats():
+    """What is said about a capture is searched for its credentials when any of its errors
+    (not only the first) or what was found besides holds a word one could be."""
+    from volley.checks.redact import SaidAbout
+    from volley.errors import VolleyError, VolleyErrors
+
+    token = "Zq8xWv3Rd4E5f6G7h8I9j"
+    said = SaidAbout(f'{{"access_token": "{token}"}}')
+    first = VolleyError("cannot read this line", line=1)
+    second = VolleyError(f"unexpected {token} here", line=2)
+    masked = said(VolleyErrors([first, second]))
+    assert token not in masked.format()

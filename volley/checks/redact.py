@@ -17,8 +17,10 @@ from collections.abc import Callable
 from volley.checks.secrets import (
     DiagramSecrets,
     holds_pasted_traffic,
+    may_repeat_a_secret,
     redact_names,
     redact_text,
+    repeated_in,
 )
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.model import Diagram
@@ -84,6 +86,35 @@ def redact_said(
     if isinstance(said, VolleyError):
         return redact_error(said, again)
     return redact_diagnostic(said, again)
+
+
+class SaidAbout:
+    """What masks the errors and warnings about one source before they are printed: their
+    own secrets, and each credential the source names wherever they repeat it (a capture's line
+    quoted alone may hold a cookie whose name is on the line above). The source, which may be
+    megabytes of a capture, is searched once, and only when a message holds a word that could
+    be such a credential ("left out 37 static assets" holds none)."""
+
+    def __init__(self, source: str = "") -> None:
+        self.source = source
+        self._again: Callable[[str], str] | None = None
+
+    def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
+        if not may_repeat_a_secret(*_words(said)):
+            return redact_said(said)
+        if self._again is None:
+            self._again = repeated_in(self.source)
+        return redact_said(said, self._again)
+
+
+def _words(said: VolleyError | Diagnostic) -> list[str | None]:
+    """Every text an error (each of its errors, and what was found besides) or a warning
+    prints."""
+    if isinstance(said, VolleyError):
+        parts: list[VolleyError | Diagnostic] = [*said.errors, *said.warnings]
+    else:
+        parts = [said]
+    return [text for part in parts for text in (part.message, part.hint, part.source_line)]
 
 
 def redact_diagnostic(

@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
+from volley.checks.redact import SaidAbout
 from volley.cli import _quick_exit, lane_renames, report, say, show
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
@@ -99,29 +99,6 @@ def _targets(
     else:
         stem = os.path.splitext(os.path.basename(source))[0]
     return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
-
-
-class _Teller:
-    """Errors and warnings as printed: under `mask`, with the secrets in their words and their
-    quoted lines masked, and each credential the source names wherever they repeat it (a
-    capture's line quoted alone may hold a cookie whose name is on the line above)."""
-
-    def __init__(self, mask: bool) -> None:
-        self.mask = mask
-        self.source = ""  # the text read, once it is
-        self._again: Callable[[str], str] | None = None
-
-    def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
-        from volley.checks.redact import redact_said
-        from volley.checks.secrets import may_repeat_a_secret, repeated_in
-
-        if not self.mask:
-            return said
-        if not may_repeat_a_secret(said.message, said.hint, said.source_line):
-            return redact_said(said)  # "left out 37 static assets": no source searched
-        if self._again is None:
-            self._again = repeated_in(self.source)
-        return redact_said(said, self._again)
 
 
 def _over_render_limit(target: str, text: str) -> None:
@@ -237,11 +214,16 @@ def import_command(
     options = _traffic_options(**traffic)
     # What is said about captured traffic (or a file that may be some) quotes its lines: their
     # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
-    told = _Teller(options.redact)
+    said_about = SaidAbout()  # under redact, what is printed about a capture is masked
+    mask = options.redact
+
+    def told(said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
+        return said_about(said) if mask else said
+
     try:
         raw, name = _read(source, max_input_bytes)
         text, undecoded = decode_replacing(raw, name)
-        told.source = text
+        said_about.source = text
         importer: Importer | None
         if source_format:
             recognised, importer = None, IMPORTERS[source_format]
@@ -251,7 +233,7 @@ def import_command(
         if undecoded and not (importer and importer.traffic):
             decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
         if importer is not None and not importer.traffic:
-            told.mask = False
+            mask = False  # another tool's diagram: what the user wrote, said as written
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, source_format, options, recognised)
         total, failed = len(found), False

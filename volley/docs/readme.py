@@ -759,18 +759,12 @@ def _at_fence(
 def _redacting(report: Report, text: str) -> Report:
     """`report`, masking secrets in what it prints: an error quotes the line it points at,
     which may repeat a credential the page names elsewhere (`text`)."""
-    from volley.checks.redact import redact_said
-    from volley.checks.secrets import may_repeat_a_secret, repeated_in
+    from volley.checks.redact import SaidAbout
 
-    again: list[Callable[[str], str]] = []  # the page searched once, when a problem needs it
+    said_about = SaidAbout(text)
 
     def masked(problem: Diagnostic | VolleyError) -> None:
-        if not may_repeat_a_secret(problem.message, problem.hint, problem.source_line):
-            report(redact_said(problem))
-            return
-        if not again:
-            again.append(repeated_in(text))
-        report(redact_said(problem, again[0]))
+        report(said_about(problem))
 
     return masked
 
