@@ -1004,6 +1004,20 @@ def test_a_long_divider_label_wraps_near_the_lanes_width() -> None:
     chain = "".join(f"P{k} -> P{k + 1}: x\n" for k in range(8))
     wide = layout_of(f"{chain}-: {label}\n")
     assert len(wide.dividers[0].label.lines) == 1  # lanes wide enough: one line, as before
+    # a picture a block's label made wider than its lanes: the title and a section across
+    # the picture wrap at the picture's width, not the lanes'
+    long_title = (
+        "A very long title that goes on and on about the authentication handshake between the "
+        "browser and the identity provider including refresh"
+    )
+    framed = layout_of(
+        f"title: {long_title}\nA -> B: hello\n"
+        "if: the token is valid and the session has not expired yet\n  A -> B: call\n"
+        "  ...: A long delay label that says we wait for a very long time before anything "
+        "happens again\n  -: A plain divider label that is also rather long to see how it "
+        "wraps inside a block\nend\n"
+    )
+    assert framed.title is not None and len(framed.title.lines) == 2  # three at the lanes'
 
 
 def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:

@@ -121,8 +121,10 @@ class _Engine:
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
-        # where the title and the dividers' labels wrap: the lanes' width, within bounds
+        # where the dividers' labels in frames wrap: the lanes' width, within bounds; the
+        # title's and the other dividers': the picture's (which frames may make wider)
         self.spanning_wrap: float = C.TITLE_MAX_WIDTH
+        self.picture_wrap: float = C.TITLE_MAX_WIDTH
         self.note_sizes: dict[tuple[int, float], tuple[float, float]] = {}
         self.rows: dict[tuple[int, float, bool], _Row] = {}
         self.xs: list[float] = []
@@ -307,6 +309,10 @@ class _Engine:
         dx = C.MARGIN - left if self.n or self.frame_x else 0.0
         self.xs = [x + dx for x in self.xs]
         self.frame_x = {k: (a + dx, b + dx) for k, (a, b) in self.frame_x.items()}
+        # what spans the whole picture wraps at its width, within bounds (what is in a frame,
+        # at the lanes': the frames were sized so)
+        drawn = right + dx - C.MARGIN
+        self.picture_wrap = min(C.TITLE_MAX_WIDTH, max(self.spanning_wrap, drawn))
         self.width = max(right + dx + C.MARGIN, self._least_width())
         self.canvas = self.width
         numbered = self._numbered()
@@ -491,9 +497,10 @@ class _Engine:
         least: float = 2 * C.MARGIN + 120
         if self.diagram.title:
             least = max(least, self._title().width + 2 * C.MARGIN)
+        top = {id(item) for item in self.diagram.items}
         for item in walk(self.diagram.items):
             if isinstance(item, Divider) and item.label:
-                least = max(least, self._divider_need(item) + 2 * C.MARGIN)
+                least = max(least, self._divider_need(item, id(item) in top) + 2 * C.MARGIN)
         return least
 
     # --- measuring helpers -------------------------------------------------------------------
@@ -665,22 +672,24 @@ class _Engine:
         return lead + (C.BLOCK_LABEL_GAP + st.width if st else 0.0) + C.BLOCK_PAD_X
 
     def _title(self) -> SetText:
-        return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, self.spanning_wrap, bold=True)
+        return self.ts.markup(self.diagram.title or "", C.TITLE_SIZE, self.picture_wrap, bold=True)
 
-    def _divider_need(self, divider: Divider) -> float:
-        """Least length of a labelled divider's line: its label and the room around it."""
+    def _divider_need(self, divider: Divider, top: bool = False) -> float:
+        """Least length of a labelled divider's line: its label and the room around it (`top`:
+        one across the picture, not in a frame)."""
         pad = (
             C.SECTION_ACCENT_WIDTH + 2 * C.SECTION_PAD_X
             if divider.style == "bold"
             else 2 * C.DIVIDER_LABEL_PAD_X + 2 * C.MIN_LANE_DISTANCE / 3
         )
-        return self._divider_text(divider).width + pad
+        return self._divider_text(divider, top).width + pad
 
-    def _divider_text(self, divider: Divider) -> SetText:
+    def _divider_text(self, divider: Divider, top: bool = False) -> SetText:
+        wrap = self.picture_wrap if top else self.spanning_wrap
         if divider.style == "bold":
-            return self.ts.markup(divider.label, C.SECTION_SIZE, self.spanning_wrap, bold=True)
+            return self.ts.markup(divider.label, C.SECTION_SIZE, wrap, bold=True)
         italic = divider.style == "delay"
-        return self.ts.markup(divider.label, C.DIVIDER_SIZE, self.spanning_wrap, italic=italic)
+        return self.ts.markup(divider.label, C.DIVIDER_SIZE, wrap, italic=italic)
 
     # --- pass 3: rows ------------------------------------------------------------------------
 
@@ -1049,7 +1058,7 @@ class _Engine:
 
     def _divider(self, divider: Divider, inner: tuple[float, float] | None = None) -> None:
         x1, x2 = inner or (self.left + C.MARGIN, self.left + self.width - C.MARGIN)
-        st = self._divider_text(divider) if divider.label.strip() else None
+        st = self._divider_text(divider, inner is None) if divider.label.strip() else None
         if divider.style == "bold":
             self.y += C.SECTION_GAP_ABOVE
             h = (st.height if st else C.SECTION_SIZE) + 2 * C.SECTION_PAD_Y
