@@ -499,6 +499,7 @@ _FORM_ENCODED = re.compile(r"(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2}|\+)
 
 
 # … and a piece of one: an escape, or a character a form may carry as it is
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _FORM_PIECE = re.compile(r"%[0-9A-Fa-f]{2}|[A-Za-z0-9\-._~!$'()*,;:@/?+]|.", re.S)
 
 
@@ -514,8 +515,6 @@ def _form_text(text: str) -> str:
     pieces = (found.group() for found in _FORM_PIECE.finditer(text))
     return "".join(p if len(p) > 1 or _FORM_ENCODED.fullmatch(p) else quote_plus(p) for p in pieces)
 
-
-_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
 _MAX_UNZIPPED = 10_000_000  # bytes of a compressed body read: a body is cut far shorter
