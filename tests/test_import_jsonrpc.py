@@ -172,6 +172,12 @@ def test_a_batch_of_messages_and_junk_keeps_its_messages():
     ]
     notes = [item.text for item in diagram.items if isinstance(item, Note)]
     assert notes == ["not JSON-RPC, in a batch: 55", 'not JSON-RPC, in a batch: {"foo":"bar"}']
+    # a request whose id no request may have (go-ethereum's invalid-id test) is the one the
+    # null-id error answers: no "no response" note for it
+    odd = '{"id":[],"method":"test_foo"}'
+    error = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}'
+    answered = session_diagram([Sent("client", odd), Sent("server", error)])
+    assert not [item for item in answered.items if isinstance(item, Note)]
     # each element's payload is its text as sent, spaces and order as written
     spaced = '[ {"id": 1,  "jsonrpc":"2.0", "method":"a"} ,\n {"jsonrpc":"2.0","method":"b"}]'
     first, second = session_diagram([Sent("client", spaced)]).messages()

@@ -265,6 +265,9 @@ def _response(
     request = waiting.pop((_OTHER[sender], message_id), None)
     words = rpc_response_label(message)
     if request is None and message.get("id") is None:  # the answer to what could not be read
+        unreadable = next((key for key in asked if key[1][:1] in "[{tf"), None)
+        if unreadable is not None:  # an id no request may have (`[]`, `{}`): that request's
+            waiting.pop(unreadable)
         words += " " + label("(id null: to a request it could not read)")
     elif request is None:
         if line.answers:  # the log names what it answers: `initialize result`
