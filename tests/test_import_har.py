@@ -1136,3 +1136,21 @@ def test_a_path_that_starts_with_two_slashes_is_labelled_whole() -> None:
     asked = diagram.messages()[0]
     assert asked.label == "GET //v1/users/42"
     assert asked.request is not None and asked.request.body.startswith("GET //v1/users/42?x=1 ")
+
+
+def test_a_har_padded_as_har_viewer_writes_it_is_read():
+    """HAR Viewer's `.harp`: the HAR as a call's argument, `onInputData({…});`. Its mistakes
+    keep the file's lines and columns."""
+    capture = json.dumps(
+        {"log": {"version": "1.2", "entries": [
+            {"request": {"method": "GET", "url": "https://a.example/x", "headers": []},
+             "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain"}}}
+        ]}}
+    )  # fmt: skip
+    padded = f"onInputData({capture});\n"
+    assert detect(padded) is not None and detect(padded).name == "har"
+    asked, answered = import_har(padded, TrafficOptions(), "page.harp").messages()
+    assert asked.label == "GET /x" and answered.label.startswith("200")
+    with pytest.raises(VolleyError) as caught:
+        import_har('onInputData(\n{"log": {"entries": [}\n);', TrafficOptions(), "bad.harp")
+    assert caught.value.line == 2

@@ -98,8 +98,25 @@ _LOCAL_SCHEMES = (
 )  # fmt: skip
 
 
+# HAR Viewer's padded form (`.harp`): the HAR as the argument of a call, `onInputData({…});`
+_PADDING = re.compile(r"\A([ \t\r\n]*[A-Za-z_$][\w$.]*[ \t\r\n]*\()(?=[ \t\r\n]*\{)")
+_PADDING_END = re.compile(r"\)[ \t\r\n]*;?[ \t\r\n]*\Z")
+
+
+def _unpadded(text: str) -> str:
+    """The HAR a padded one holds, its call blanked out so that lines and columns stay the
+    file's; any other text as it is."""
+    call = _PADDING.match(text)
+    end = _PADDING_END.search(text) if call else None
+    if call is None or end is None:
+        return text
+    return " " * call.end() + text[call.end() : end.start()] + " " * (len(text) - end.start())
+
+
 def detect(text: str) -> int:
-    """100 for JSON with a HAR `log` and its `entries`, 90 for HAR entries alone, else 0."""
+    """100 for JSON with a HAR `log` and its `entries` (padded as HAR Viewer's `.harp` too),
+    90 for HAR entries alone, else 0."""
+    text = _unpadded(text.lstrip("\ufeff"))
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if not head.startswith(("{", "[")) or not any(key in head for key in _HAR_KEYS):
         return 0
@@ -168,7 +185,7 @@ def _read(text: str | bytes, options: TrafficOptions, filename: str | None) -> _
     """The capture's log, ready to draw; a VolleyError when the text is not a HAR file."""
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
-    text = text.removeprefix("\ufeff")
+    text = _unpadded(text.removeprefix("\ufeff"))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
