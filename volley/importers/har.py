@@ -533,7 +533,6 @@ def _form_text(text: str) -> str:
     return "".join(p if len(p) > 1 or _FORM_ENCODED.fullmatch(p) else quote_plus(p) for p in pieces)
 
 
-
 _MAX_UNZIPPED = 10_000_000  # bytes of a compressed body read: a body is cut far shorter
 
 
