@@ -314,10 +314,10 @@ def test_a_flag_written_alone_on_the_fence_line_is_on_and_another_word_is_named(
     with pytest.raises(VolleyError, match="3 diagrams"):
         (tmp_path / "two").mkdir()
         render_markdown(write(tmp_path / "two", text), report=said.append)
-    assert [(d.line, d.message) for d in said if d.severity == "error"] == [
-        (13, "the option name is given twice on this ```volley fence line"),
+    assert [(d.line, d.message) for d in said if d.severity == "error"] == [  # page order
         (3, "name on the ```volley fence needs a value: name=…"),
         (9, 'theme="dark on the ```volley fence opens a quote it does not close'),
+        (13, "the option name is given twice on this ```volley fence line"),
     ]
     assert [d.column for d in said if d.line == 13] == [len("```volley name=login ") + 1]
     assert not [d for d in said if d.severity == "note"]  # a broken block is still one

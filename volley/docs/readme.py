@@ -618,10 +618,23 @@ def _checked_blocks(
 ) -> tuple[Scan, list[Diagram | None], int]:
     """The file's blocks, each parsed and checked (None where it has errors, or where its lines
     are a file pymdownx.snippets puts in), and how many failed, every problem and warning
-    reported at its line in the Markdown file."""
+    reported at its line in the Markdown file, in the page's order (a file a block names
+    after the page's own lines)."""
+    said: list[Diagnostic | VolleyError] = []
+    shown = str(markdown)
+    try:
+        return _read_blocks(markdown, options, said.append)
+    finally:
+        for problem in sorted(said, key=lambda p: (p.filename != shown, p.filename or "", p.line)):
+            (report or (lambda _d: None))(problem)
+
+
+def _read_blocks(
+    markdown: Path, options: Options, report: Report
+) -> tuple[Scan, list[Diagram | None], int]:
+    """`_checked_blocks`, each problem reported as it is found."""
     from volley import api
 
-    report = report or (lambda _d: None)
     shown = str(markdown)
     try:
         data = markdown.read_bytes()
@@ -631,8 +644,7 @@ def _checked_blocks(
     if options.redact:
         report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
-    scanned = [*(error.diagnostic for error in found.problems), *found.warnings]
-    for problem in sorted(scanned, key=lambda said: said.line):
+    for problem in [*(error.diagnostic for error in found.problems), *found.warnings]:
         report(problem)
     if not (found.blocks or found.problems or found.warnings):  # a broken block is one
         _point_to_the_importer(text, shown, report)
