@@ -991,6 +991,24 @@ def test_a_note_over_lanes_fills_its_width() -> None:
     assert len(lines) == 2 and lines[0].width > 0.85 * room
 
 
+def test_a_note_over_lanes_another_widened_fills_them_too() -> None:
+    """A note over A and C whose lanes a wide code line of another note pushed apart is set
+    again at their width: its text filled a third of the box."""
+    text = (
+        "This is a spanning note with a long paragraph that should fill the width of the lanes "
+        "it spans nicely without leaving a third empty, and a final word."
+    )
+    code = "a code line that is wide enough to push the lanes A and B apart: 0123456789"
+    layout = layout_of(
+        f"A -> B: hello\nB -> C: x\nnote A, C: {text}\nnote A, B:\n```\n{code}\n```\n"
+    )
+    note = layout.notes[0]
+    lines = [line for block in note.texts for line in block.lines]
+    room = note.box.w - 2 * C.NOTE_PAD_X - C.NOTE_FOLD / 2
+    assert max(line.width for line in lines) > 0.85 * room
+    assert all(block.box.right <= note.box.right - C.NOTE_PAD_X for block in note.texts)
+
+
 def test_a_long_divider_label_wraps_near_the_lanes_width() -> None:
     """A section label longer than two lanes are wide wraps near their width (down to
     SPANNING_MIN_WRAP), not at the title's 720 px: the picture stays about as wide as its lanes."""

@@ -121,6 +121,7 @@ class _Engine:
         self.block_span: dict[int, tuple[int, int] | None] = {}
         self.frame_x: dict[int, tuple[float, float]] = {}
         self.note_wrap: dict[int, float] = {}
+        self.fitted: set[int] = set()  # notes set again within lanes others widened
         # where the dividers' labels in frames wrap: the lanes' width, within bounds; the
         # title's and the other dividers': the picture's (which frames may make wider)
         self.spanning_wrap: float = C.TITLE_MAX_WIDTH
@@ -293,6 +294,7 @@ class _Engine:
                 width = self._note_size(note)[0]
                 _need(needs, lo, hi, width - 2 * C.NOTE_OVERHANG)
             self.xs = self._sweep(needs)
+            self._fill_widened_notes(spanning)
         if self.bands and self._hold_band_contents():
             self._band_needs(needs)  # the bands' ends moved: they keep apart still
             self.xs = self._sweep(needs)
@@ -559,6 +561,17 @@ class _Engine:
         )
         return bars + max(C.SELF_LOOP_WIDTH + C.HEAD_LENGTH, C.SELF_LABEL_INDENT + row.width)
 
+    def _fill_widened_notes(self, spanning: list[Note]) -> None:
+        """A note over lanes that something else (another note, a band) made wider than the
+        note asked for is set again to fill them, within its box: its text would fill a part
+        of a box the lanes made wider."""
+        for note in spanning:
+            lo, hi = self._note_span(note)
+            reach = self.xs[hi] - self.xs[lo] + 2 * C.NOTE_OVERHANG
+            if reach > self._note_size(note)[0] + C.NOTE_FOLD:
+                self.note_wrap[id(note)] = reach - 2 * C.NOTE_PAD_X - C.NOTE_FOLD / 2
+                self.fitted.add(id(note))
+
     def _note_span(self, note: Note) -> tuple[int, int]:
         """The first and last lane a note covers; (-1, -1) when there are no lanes."""
         idx = [self.index[name] for name in note.over if name in self.index]
@@ -573,7 +586,8 @@ class _Engine:
         wrap = self._note_wrap(note)
         lo, hi = self._note_span(note)
         fill = lo != hi  # a note over lanes is as wide as they are: its lines fill it
-        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap, fill)
+        fit = id(note) in self.fitted
+        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap, fill, fit)
         # A code block (or a table) wider than the wrap sets the note's width: its prose takes
         # that room rather than leaving the right of the note empty (wrapped short of it by as
         # much as the typesetter may widen a line to keep a word from standing alone).
@@ -586,7 +600,7 @@ class _Engine:
             default=0,
         )
         room = code / WIDEN_TO_KEEP
-        return self.ts.note(note.text, C.NOTE_SIZE, room, fill) if room > wrap else parts
+        return self.ts.note(note.text, C.NOTE_SIZE, room, fill, fit) if room > wrap else parts
 
     def _note_size(self, note: Note) -> tuple[float, float]:
         """The note's box size for its chosen wrap width (every pass asks, so it is kept)."""

@@ -160,12 +160,15 @@ class Typesetter:
         hit = self._set(spans, size, max_width)
         return self._unstrand(spans, size, max_width, hit, stretch) if _stranded(hit) else hit
 
-    def _wrapped(self, lines: Lines, size: float, max_width: float, fill: bool = False) -> SetText:
+    def _wrapped(
+        self, lines: Lines, size: float, max_width: float, fill: bool = False, fit: bool = False
+    ) -> SetText:
         """Lines of a note wrapped at `max_width`, leaving no word behind; with `fill`, as
         full as they go (a box as wide as its lanes cannot shrink to lines evened out, and
-        its right would stand empty)."""
+        its right would stand empty); with `fit`, within `max_width` whatever is left behind
+        (a box the lanes were made wide enough for, which it may not outgrow)."""
         st = self._set(lines, size, max_width)
-        if not _stranded(st):
+        if fit or not _stranded(st):
             return st
         return self._unstrand(lines, size, max_width, st, True, even=not fill)
 
@@ -247,11 +250,11 @@ class Typesetter:
         return hit
 
     def note(
-        self, text: str, size: float, max_width: float, fill: bool = False
+        self, text: str, size: float, max_width: float, fill: bool = False, fit: bool = False
     ) -> tuple[NotePart, ...]:
         """A note's paragraphs, list items and code blocks, each set on its own; with `fill`,
-        its lines as full as they go (`_wrapped`)."""
-        key = (text, size, max_width, fill)
+        its lines as full as they go, with `fit` within the width (`_wrapped`)."""
+        key = (text, size, max_width, fill, fit)
         hit = self._notes.get(key)
         if hit is not None:
             return hit
@@ -263,14 +266,15 @@ class Typesetter:
                 bullet = self.plain(block.marker, size)
                 hang = max(NOTE_BULLET_INDENT, bullet.width + BULLET_GAP)
                 indent = NOTE_BULLET_INDENT * block.level + hang
-                st = self._wrapped(block.lines, size, max(max_width - indent, size * 4), fill)
+                room = max(max_width - indent, size * 4)
+                st = self._wrapped(block.lines, size, room, fill, fit)
                 if st.rtl:  # "1." reads as a right-to-left list's
                     bullet = bullet._replace(
                         lines=tuple(ln._replace(rtl=True) for ln in bullet.lines)
                     )
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
-                st = self._wrapped(block.lines, size, max_width, fill)
+                st = self._wrapped(block.lines, size, max_width, fill, fit)
                 out.append(NotePart("p", "", 0.0, st))
             elif isinstance(block, Table):
                 table = self._table(block, size, max_width)
