@@ -1523,3 +1523,23 @@ def test_a_url_that_cannot_be_split_is_no_reason_to_refuse_the_trace():
     ]}]}  # fmt: skip
     labels = [m.label for m in import_trace(json.dumps(data)).messages()]
     assert labels[:2] == ["GET http://[::1/x", "POST http://[::1/y"]  # as written
+
+
+@pytest.mark.parametrize(
+    ("header", "signal"),
+    [
+        ("ResourceLog #0", "logs"),
+        ("2025-04-17T10:40:44.560Z\tinfo\tResourceMetrics #0", "metrics"),
+    ],
+)
+def test_the_collectors_debug_output_of_logs_or_metrics_says_what_it_is(header, signal):
+    """The collector's own testdata (`logs/two_records.out`): no span in it, which is said
+    whether the format was named or not ("cannot tell what format this is" before)."""
+    text = f"{header}\nResource SchemaURL: \nResource attributes:\n     -> a: Str(b)\n"
+    for source in (None, "trace"):
+        with pytest.raises(VolleyError) as caught:
+            convert(text, "debug.log", source)
+        assert caught.value.message == (
+            f"this is the OpenTelemetry collector's debug output of {signal}, not of spans: "
+            "there is no trace to draw"
+        )

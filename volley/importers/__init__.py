@@ -260,9 +260,13 @@ def convert(
                 raise VolleyError(
                     "the file is empty: there is nothing to import", filename=filename
                 )
+            from volley.importers.collector_text import not_spans
+
             hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
-            raise _json_stops(text, filename, hint) or VolleyError(
-                "cannot tell what format this is", filename=filename, hint=hint
+            raise (
+                not_spans(text, filename)
+                or _json_stops(text, filename, hint)
+                or VolleyError("cannot tell what format this is", filename=filename, hint=hint)
             )
         importer, on_page = found, recognised.on_page
     if not importer.traffic:  # another tool's diagram: text, as a .volley file is

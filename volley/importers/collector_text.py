@@ -37,7 +37,9 @@ import re
 from datetime import datetime
 from typing import Any
 
-__all__ = ["collector_spans", "is_collector_text"]
+from volley.errors import VolleyError
+
+__all__ = ["collector_spans", "is_collector_text", "not_spans"]
 
 _SPAN = re.compile(r"^Span #\d+[ \t]*$", re.M)
 # A span's fields are indented four columns, unless a paste lost its alignment
@@ -68,6 +70,28 @@ _TIME = re.compile(
 )
 _KINDS = {"internal": 1, "server": 2, "client": 3, "producer": 4, "consumer": 5}
 _STATUSES = {"ok": 1, "error": 2}
+
+
+# The headers of the debug exporter's logs and metrics, which hold no span
+_OTHER_HEADER = re.compile(
+    r"^(?:\S+[ \t]+\S+[ \t]+)?Resource(?P<signal>Log|Metrics) #\d+[ \t]*$", re.M
+)
+
+
+def not_spans(text: str, filename: str | None) -> VolleyError | None:
+    """The error for the debug exporter's output of logs or metrics alone: it holds no trace
+    to draw (None for any other text)."""
+    found = _OTHER_HEADER.search(text) if "Span #" not in text else None
+    if found is None:
+        return None
+    signal = "logs" if found["signal"] == "Log" else "metrics"
+    return VolleyError(
+        f"this is the OpenTelemetry collector's debug output of {signal}, not of spans: "
+        "there is no trace to draw",
+        filename=filename,
+        hint="print the traces pipeline with the debug exporter (its ResourceSpans), or "
+        "export the trace as OTLP/JSON",
+    )
 
 
 def is_collector_text(text: str) -> bool:

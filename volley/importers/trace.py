@@ -35,7 +35,7 @@ from typing import Any
 
 from volley.errors import Diagnostic, VolleyError, counted, place_in
 from volley.importers import Imported
-from volley.importers.collector_text import collector_spans, is_collector_text
+from volley.importers.collector_text import collector_spans, is_collector_text, not_spans
 from volley.importers.labels import json_documents, json_error, label, named_lane, url_parts
 from volley.importers.traffic import TrafficOptions, imported
 from volley.importers.xray import is_xray, is_xray_header, xray_export
@@ -300,6 +300,8 @@ def _diagram(
     if is_collector_text(text):  # the collector's debug exporter, as printed
         printed, cut = collector_spans(text)
         documents: list[Any] = [printed]
+    elif (logs := not_spans(text, filename)) is not None:
+        raise logs
     else:
         documents = _documents(text, filename)
     others = sum(1 for document in documents if _other_signal(document))
