@@ -885,6 +885,8 @@ def test_includes_from_the_late_review(tmp_path: Path, monkeypatch: pytest.Monke
         "by a variable's path",
     ]
     assert "(a file on the web, which volley does not fetch)" in result.text
+    [web] = [w for w in result.warnings if "on the web" in w.message]  # what may be missing
+    assert web.message.endswith("a participant, a procedure) is missing from the diagram")
     # a name standing for standard input reads no file, even one that has the name
     monkeypatch.chdir(tmp_path)
     (tmp_path / "<stdin>").write_text(diagram.read_text())

@@ -373,7 +373,13 @@ def _not_included(out: Preprocessed, index: int, text: str, why: str) -> None:
     """An include not read: a comment where it stood, and a warning, since whatever the file
     defines (a colour's name, a participant) is missing from what follows."""
     out.comments.append((index, f"{text} ({why})", True))
-    out.warnings.append((index, f"this file is not read: {why}"))
+    out.warnings.append(
+        (
+            index,
+            f"this file is not read: {why}; what it holds (a skin's `autonumber`, a "
+            "participant, a procedure) is missing from the diagram",
+        )
+    )
 
 
 def _parameters(written: str) -> list[tuple[str, str | None]]:
