@@ -58,7 +58,6 @@ MASK = "<redacted>"
 # is spent by the time anyone reads the diagram, and examples show them); under the same
 # names, a microcontroller's pin (`"pin": 17`, `"D4"`) and a certificate's pin are no secrets
 PIN_NAMES = frozenset({"pin", "pincode", "cardpin"})
-_PIN = re.compile(r"[0-9]{4,8}")
 _PIN_NUMBER = re.compile(r"[0-9]{4,8}(?![0-9.eE])")
 CARD_CODE_NAMES = frozenset(
     {"cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode", "cardsecuritycode",
@@ -288,7 +287,7 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
         return False  # a function's (code intelligence's answer), a commit's PGP signature
     if strength == "weak":
         if folded in PIN_NAMES:
-            return _PIN.fullmatch(value.strip("\"' \t")) is not None
+            return _PIN_NUMBER.fullmatch(value.strip("\"' \t")) is not None
         if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
         if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
@@ -2026,7 +2025,7 @@ def repeated_in(text: str) -> Callable[[str], str]:
 
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
-_MAY_REPEAT = re.compile(r"(?=\S*[0-9])(?=\S*[^\W\d_])\S{12,}")
+_MAY_REPEAT = re.compile(rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}")
 
 
 def may_repeat_a_secret(*texts: str | None) -> bool:

@@ -625,8 +625,11 @@ def _checked_blocks(
     try:
         return _read_blocks(markdown, options, said.append)
     finally:
-        for problem in sorted(said, key=lambda p: (p.filename != shown, p.filename or "", p.line)):
-            (report or (lambda _d: None))(problem)
+        if report is not None:
+            for problem in sorted(
+                said, key=lambda p: (p.filename != shown, p.filename or "", p.line)
+            ):
+                report(problem)
 
 
 def _read_blocks(
@@ -774,11 +777,7 @@ def _redacting(report: Report, text: str) -> Report:
     from volley.checks.redact import SaidAbout
 
     said_about = SaidAbout(text)
-
-    def masked(problem: Diagnostic | VolleyError) -> None:
-        report(said_about(problem))
-
-    return masked
+    return lambda problem: report(said_about(problem))
 
 
 def _apply(lines: list[Line], edits: dict[int, tuple[int, list[Line]]]) -> list[Line]:

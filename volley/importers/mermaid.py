@@ -418,7 +418,7 @@ def _delimited_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
 # An MDX page's component given the diagram as a JavaScript template literal: `<Mermaid
 # graph={`sequenceDiagram` … `}/>`, as Starlight's and Docusaurus' sites write it (the
 # attribute's name is the component's own: graph, chart, code …)
-_TEMPLATE_OPENING = re.compile(r"=[ \t]*\{[ \t]*`(?=[ \t]*(?:sequenceDiagram\b|$))")
+_TEMPLATE_OPENING = re.compile(r"=[ \t]*\{[ \t]*`")  # `_opens_with_a_sequence` says whose
 _TEMPLATE_END = re.compile(r"(?<!\\)`")  # a backtick not escaped
 
 
