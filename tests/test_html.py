@@ -20,6 +20,8 @@ from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
 
+from .test_page_rows import read_back
+
 # --- helpers ----------------------------------------------------------------------------------
 
 
@@ -155,8 +157,9 @@ def test_the_data_carries_each_payload_as_table_and_text(reference_text: str) ->
     (request,) = first["payloads"]
     assert (request["dir"], request["label"], request["lang"]) == ("in", "Request", "http")
     assert request["start"]["method"] == "POST"
-    assert [group["title"] for group in request["groups"]] == ["Headers", "Body"]
-    body = {key: (value, kind) for key, value, kind in request["groups"][1]["rows"]}
+    groups = read_back(request["table"], request["body"])
+    assert [title for title, _ in groups] == ["Headers", "Body"]
+    body = {key: (value, kind) for key, value, kind in groups[1][1]}
     assert body["params.protocolVersion"] == ("2025-06-18", "string")
     assert body["id"] == ("1", "number")
     assert body["params.capabilities.roots.listChanged"] == ("true", "boolean")

@@ -10,13 +10,14 @@
  */
 (function () {
   "use strict";
+  var ROOT = ".volley-diagram";
   var running = window.__volleyViewer;
   if (running) {
+    if (!(running.version >= 4)) writtenOut(); // a copy older than the data's format 2
     (running.refresh || running.scan)(); // an older copy has only scan
     return;
   }
 
-  var ROOT = ".volley-diagram";
   var SVGNS = "http://www.w3.org/2000/svg";
   var HASH = /^#(.*)message-(\d+)$/;
   var WIDE_DRAWING = 720; // px of drawing worth keeping beside an open panel
@@ -235,6 +236,11 @@
     uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
+    this.data.messages.forEach(function (message) {
+      message.payloads.forEach(function (payload) {
+        if (payload.table) payload.hasTable = payload.table.length > 0; // format 2
+      });
+    });
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
     this.anchor = root.getAttribute("data-anchor") || "";
     this.current = 0;
@@ -802,7 +808,7 @@
         ]),
         el("button", { type: "button", "class": "vl-unpin", "data-vl-action": "unpin" }, [icon("close"), "Unpin"])
       ]),
-      el("div", { "class": "vl-body" }, view === "table" ? table(payload) :
+      el("div", { "class": "vl-body" }, view === "table" ? table(payload, false, this.data.kinds) :
         el("pre", { "class": "vl-raw vl-wrapped", tabindex: "0", "aria-label": payload.label + ", raw" },
           el("code", null, coloured(payload))))
     ]);
@@ -843,7 +849,7 @@
     ]);
     var content = [toolbar];
     if (view === "table") {
-      content.push(table(payload, this.allRows));
+      content.push(table(payload, this.allRows, this.data.kinds));
     } else {
       // Why there is no table: a notice where the body was meant to give one (JSON that does
       // not parse), a quiet line for text, which reads as it should.
@@ -869,13 +875,13 @@
   // button for the rest: drawing them all at once holds the page still for seconds.
   var FIRST_ROWS = 500;
 
-  function table(payload, all) {
+  function table(payload, all, kinds) {
     var nodes = [];
     var start = payload.start;
     if (start) nodes.push(startLine(start));
     var groups = [];
     var left = all ? Infinity : FIRST_ROWS, total = 0;
-    payload.groups.forEach(function (group) {
+    rowGroups(payload, kinds).forEach(function (group) {
       total += group.rows.length;
       if (left <= 0) return;
       if (group.title) {
@@ -903,6 +909,43 @@
     }
     if (groups.length) nodes.push(el("table", { "class": "vl-table" }, groups));
     return nodes;
+  }
+
+  // A payload's rows under their headings, each [key, value, kind]. The page's data (format 2,
+  // volley/output/page_rows.py) writes a row as an index into the body: [keep, key, kind,
+  // value], where the key keeps the first `keep` characters of the one before it, the kind is
+  // a place in the data's kinds, and the value is its text or where it starts and ends in the
+  // body. Format 1 wrote the rows out, as this gives them.
+  function rowGroups(payload, kinds) {
+    if (!payload.table) return payload.groups;
+    var key = "";
+    return payload.table.map(function (group) {
+      return { title: group.title, rows: group.rows.map(function (row) {
+        key = key.slice(0, row[0]) + row[1];
+        var value = typeof row[3] === "number" ? payload.body.slice(row[3], row[4]) : row[3];
+        return [key, value, kinds[row[2]]];
+      }) };
+    });
+  }
+
+  // An older copy of this script serves the page (a notebook's earlier output brought it) and
+  // reads format 1 only: the diagrams it has yet to meet get their rows written out for it.
+  function writtenOut() {
+    document.querySelectorAll(ROOT + " > template.vl-data").forEach(function (node) {
+      var holder = node.content || node;
+      var data = JSON.parse(holder.textContent);
+      if (!(data.format >= 2)) return;
+      data.messages.forEach(function (message) {
+        message.payloads.forEach(function (payload) {
+          payload.groups = rowGroups(payload, data.kinds);
+          payload.hasTable = payload.groups.length > 0;
+          delete payload.table;
+        });
+      });
+      delete data.format;
+      delete data.kinds;
+      holder.textContent = JSON.stringify(data);
+    });
   }
 
   // A dotted path with break opportunities before each segment, so long keys wrap at a dot.
@@ -1227,7 +1270,7 @@
     return diagram.zoom;
   }
 
-  window.__volleyViewer = { scan: scan, refresh: refresh, zoom: zoom, version: 3 };
+  window.__volleyViewer = { scan: scan, refresh: refresh, zoom: zoom, version: 4 };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -89,7 +89,6 @@ MISSING_EXTRA = (
     "volley's MkDocs plugin needs pymdown-extensions: pip install 'volley-diagrams[mkdocs]'"
 )
 ASSETS = "assets/volley"  # where the viewer's stylesheet and script go in the site
-# A diagram's viewer data as the HTML templates write it (its JSON holds no `<`: embed.py).
 # What a diagram's page holds that is not for a search to find: the viewer's data (its JSON has
 # no `<`: embed.py), and the note for readers without scripts. Any attributes after the class,
 # as a plugin that rewrites the page may write them (`data-search-exclude=""`).

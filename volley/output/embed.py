@@ -21,7 +21,7 @@ to leave out of its index.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
@@ -47,14 +47,17 @@ def embedded_json(data: Any) -> Markup:
     return _embedded(_dumps(data))
 
 
-def embedded_json_list(name: str, items: Iterable[Any]) -> Markup:
-    """`{name: [items]}` exactly as `embedded_json` writes it, the items turned into text a
-    batch at a time: only a batch is held at once, not every item (a page has one per message,
-    with its payload tables), and the encoder is not started again for each one."""
+def embedded_json_list(
+    name: str, items: Iterable[Any], before: Mapping[str, Any] | None = None
+) -> Markup:
+    """`{**before, name: [items]}` exactly as `embedded_json` writes it, the items turned into
+    text a batch at a time: only a batch is held at once, not every item (a page has one per
+    message, with its payload tables), and the encoder is not started again for each one."""
     remaining = iter(items)
     batches = iter(lambda: list(islice(remaining, _BATCH)), [])
     text = ",".join(_dumps(batch)[1:-1] for batch in batches)  # each without its brackets
-    return _embedded("{" + _dumps(name) + ":[" + text + "]}")
+    head = "".join(f"{_dumps(key)}:{_dumps(value)}," for key, value in (before or {}).items())
+    return _embedded("{" + head + _dumps(name) + ":[" + text + "]}")
 
 
 _BATCH = 256  # items encoded by one call

@@ -5,8 +5,9 @@ its payloads as text and table rows) and hands it to the templates in
 `templates/html/`. The page carries that view once, as JSON: the text of a
 `<template class="vl-data">` that the viewer script reads to build the panel when an arrow is
 clicked. Each body is in it once, as text (the raw view, coloured by the script when first
-shown, and what Copy copies), beside the table rows read from it, so a big diagram's page
-stays close to the size of its picture. Without scripts the drawing is all there is, and a
+shown, and what Copy copies); its table rows say where their values stand in that text rather
+than saying them again (`page_rows.py`), so a big diagram's page stays close to the size of
+its picture. Without scripts the drawing is all there is, and a
 `<noscript>` note says what the arrows would show. The JSON is not in a `<script>`:
 mkdocs-material's instant navigation re-runs a new page's inline scripts from their text
 alone, and a JSON script would become one that runs (see `embed.py`).
@@ -40,11 +41,12 @@ from volley.layout.typeset import clean_text
 from volley.model import Block, Diagram, Item, Message, Payload, default_id_prefix
 from volley.output.embed import embedded_json_list
 from volley.output.html_theme import theme_css
+from volley.output.page_rows import FORMAT, KINDS, table_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.text.highlight import Colouring, colouring
 from volley.text.icons import resolve_icon
 from volley.text.inline import Span, ended, parse_inline, plain_text
-from volley.text.payload_tables import Row, Table, body_table
+from volley.text.payload_tables import Table, body_table
 
 __all__ = ["html_assets", "render_html", "message_views", "MessageView", "PayloadView"]
 
@@ -57,17 +59,6 @@ Direction = Literal["in", "out"]
 
 
 @dataclass
-class RowGroup:
-    """Rows under one heading: an HTTP message's headers, then its body; else one group."""
-
-    title: str | None
-    rows: list[Row]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "rows": [[row.key, row.value, row.kind] for row in self.rows]}
-
-
-@dataclass
 class PayloadView:
     """One `in:` or `out:` body as the panel shows it."""
 
@@ -77,10 +68,6 @@ class PayloadView:
     body: str
     table: Table
     colour: Colouring | None  # how the viewer colours the raw body (highlight.py)
-
-    @property
-    def has_table(self) -> bool:
-        return bool(self.table.rows)
 
     @property
     def why_no_table(self) -> str | None:
@@ -100,11 +87,6 @@ class PayloadView:
         reason = self.table.reason
         return reason is not None and not reason.startswith(_NOT_TABULAR)
 
-    @property
-    def groups(self) -> list[RowGroup]:
-        """The rows below the start line under their headings ("Headers", "Event 1", …)."""
-        return [RowGroup(title, rows) for title, rows in self.table.groups()]
-
     def to_json(self) -> dict[str, Any]:
         table = self.table
         return {
@@ -113,8 +95,7 @@ class PayloadView:
             "lang": self.lang,
             "body": self.body,
             "colour": self.colour,
-            "groups": [group.to_json() for group in self.groups],
-            "hasTable": self.has_table,
+            "table": table_json(table, self.body),  # no rows: Raw only (an older viewer's way)
             "reason": self.why_no_table,
             "warn": self.warns,
             "bodyReason": table.body_reason,
@@ -488,7 +469,9 @@ def render_html(
         "width": f"{layout.width:.0f}",
         "carrying": any(m.request or m.response for m in diagram.messages()),  # a Payload or None
         "data": embedded_json_list(
-            "messages", (view.to_json() for view in _views(diagram, layout))
+            "messages",
+            (view.to_json() for view in _views(diagram, layout)),
+            before={"format": FORMAT, "kinds": KINDS},
         ),
         "css": Markup(css),
         "js": Markup(js),

@@ -1,0 +1,88 @@
+"""A payload's table rows as the page carries them: an index into the body they were read from.
+
+The panel shows a body as written (Raw) and as rows (Table), and the page carries the body
+once: the rows say where their text stands in it rather than saying it again. A megabyte list
+response has tens of thousands of rows whose paths repeat their neighbours'; written out in
+full they were half as large again as the body itself.
+
+A row is `[keep, key, kind, value]`:
+
+- `keep` is how many characters of the previous row's key begin this one and `key` the rest
+  (`params.capabilities.roots.listChanged` after `params.capabilities.roots`: 25 and
+  `.listChanged`);
+- `kind` is the row kind's place in `KINDS`, which the page's data lists once;
+- `value` is the text, or two numbers, where it starts and ends in the body, when it stands
+  there as written and saying where is shorter than saying what.
+
+Places and lengths count UTF-16 code units, as the viewer's JavaScript strings do, so that an
+emoji earlier in a body does not shift what comes after it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, get_args
+
+from volley.text.payload_tables import Row, RowKind, Table
+
+__all__ = ["FORMAT", "KINDS", "table_json"]
+
+FORMAT = 2  # the page data's layout; a viewer reads every format up to its own
+KINDS: tuple[str, ...] = get_args(RowKind)
+_KIND_PLACES = {kind: place for place, kind in enumerate(KINDS)}
+
+# Characters JavaScript counts as two (a surrogate pair); every other one counts as one.
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def table_json(table: Table, body: str) -> list[dict[str, Any]]:
+    """The rows below the start line under their headings, each written as an index into
+    `body`, the text the viewer shows as Raw (the text `table` was read from)."""
+    writer = _RowWriter(body)
+    return [
+        {"title": title, "rows": [writer.row(row) for row in rows]}
+        for title, rows in table.groups()
+    ]
+
+
+class _RowWriter:
+    """Writes a table's rows in order, reading the body forwards from the last value found:
+    rows follow their body, so each search starts where the last one ended."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.astral = _ASTRAL.search(body) is not None
+        self.key = ""  # the previous row's
+        self.searched = 0  # where the next search starts, in characters
+        self.units = 0  # the same place in UTF-16 code units
+
+    def row(self, row: Row) -> list[Any]:
+        keep = os.path.commonprefix([self.key, row.key])
+        self.key = row.key
+        return [_units(keep), row.key[len(keep) :], _KIND_PLACES[row.kind], *self._value(row.value)]
+
+    def _value(self, value: str) -> list[Any]:
+        found = self.body.find(value, self.searched) if len(value) > _SHORT else -1
+        if found < 0:
+            return [value]
+        start = self.units + self._units_between(self.searched, found)
+        end = start + _units(value)
+        if len(f"{start},{end}") >= len(value) + 2:  # the text in quotes says it as briefly
+            return [value]
+        self.searched, self.units = found + len(value), end
+        return [start, end]
+
+    def _units_between(self, start: int, end: int) -> int:
+        return _units(self.body[start:end]) if self.astral else end - start
+
+
+_SHORT = 3  # a value this short is written as itself: saying where takes as many characters
+
+
+def _units(text: str) -> int:
+    """The length of `text` in UTF-16 code units (a lone surrogate, possible from the Python
+    API, is one unit, as it is in JavaScript)."""
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_ASTRAL.findall(text))
