@@ -250,6 +250,42 @@ def test_a_note_top_or_bottom_is_on_the_message_before_it() -> None:
     assert "// PlantUML: note top (volley puts it under the message)" in imported(source)
 
 
+def test_a_note_on_the_last_message_of_a_frame_stays_in_the_frame() -> None:
+    """PlantUML draws `note right` written after `end` beside the frame's last message, in the
+    frame's last row (the W3C's PayPal flow), not under the frame."""
+    source = uml(
+        "opt paid",
+        "  Payee -> Payer : notification",
+        "else",
+        "  alt email",
+        "    Payee -> Payer : by email",
+        "  end",
+        "end",
+        "note right : out of band",
+        "Payer -> Payee : thanks",
+        "note left : after a message",
+    )
+    [block] = [item for item in read(source).items if isinstance(item, Block)]
+    [inner] = [item for item in block.branches[1].items if isinstance(item, Block)]
+    on, note = inner.branches[0].items
+    assert isinstance(note, Note) and note.text == "out of band"
+    assert isinstance(on, Message) and on.label == "by email"
+    assert [n.text for n in read(source).items if isinstance(n, Note)] == ["after a message"]
+
+
+def test_plantuml_1_2020s_plus_and_minus_after_a_name_activate_and_end() -> None:
+    """`A -> B+ : call` and `B --> A- : done` (Eclipse Hono's diagrams, drawn by PlantUML
+    1.2019) are `++` and `--`; PlantUML 1.2026 refuses them, so they mean nothing else."""
+    source = uml('Device -> "HTTP Adapter"+: 1.0 PUT', '"HTTP Adapter" --> Device-: 2.0 ok')
+    assert (
+        imported(source) == "Device ->+ HTTP Adapter: 1.0 PUT\nHTTP Adapter -->- Device: 2.0 ok\n"
+    )
+    assert messages(uml("A -> B+ : x", "B -> A- : y")) == [
+        ("A", "B", "->", "x"),
+        ("B", "A", "->", "y"),
+    ]
+
+
 def test_a_note_that_cannot_be_read_is_one_error_not_one_per_line_of_its_text() -> None:
     with pytest.raises(VolleyErrors) as caught:
         convert(

@@ -93,7 +93,9 @@ _PARTS = re.compile(
     rf'|(?P<named>{_CODE})[ \t]+as[ \t]*"(?P<shown>[^"]+)"'
 )
 # A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
-# name (none where it ends at the edge, `->]`), the lifeline marks and the text.
+# name (none where it ends at the edge, `->]`), the lifeline marks and the text. PlantUML up to
+# 1.2020 also took one `+` or `-` right after the receiver's name (`A -> B+ : call`) for `++`
+# or `--`; later releases refuse it, so it means nothing else.
 # A style may also stand before the arrow (`A [#gray]--x B`); a lone `[` is the diagram's edge.
 # A circle or cross ends an arrow only before a space and a name (or right before the edge,
 # `->x]`), and starts one only after a space (or a style, or the edge): `A->oca` is a message
@@ -113,7 +115,8 @@ _BEFORE_TEXT = r"(?P<link>\[\[[^\]]*\]\][ \t]*)?(?::(?P<text>.*))?"
 _MESSAGE = re.compile(
     r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
     rf"(?P<sender>{_PART})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
-    rf"(?P<receiver>{_PART})?(?P<multicast>(?:[ \t]+&[ \t]+(?:{_NAME}))*)"
+    rf"(?P<receiver>{_PART})?(?P<old_mark>[+-](?![+-]))?"
+    rf"(?P<multicast>(?:[ \t]+&[ \t]+(?:{_NAME}))*)"
     r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?"
     rf"(?P<stereo><<[^>]*>>[ \t]*)?{_BEFORE_TEXT}"
 )
@@ -494,6 +497,13 @@ def _sequences(text: str, filename: str | None) -> tuple[list[str], list[_Part],
     return lines, parts, [(part, run) for part, run in read if _is_sequence(part, run)]
 
 
+def _marks(found: re.Match[str]) -> str:
+    """A message's lifeline marks, PlantUML 1.2020's `B+` and `B-` as the `++` and `--` they
+    meant."""
+    old = {"+": "++", "-": "--"}.get(found["old_mark"] or "", "")
+    return old + (found["marks"] or "")
+
+
 def _is_sequence(part: _Part, run: Preprocessed) -> bool:
     """Whether a diagram is a sequence diagram: by the lines its preprocessor left, or, when
     the preprocessor stopped at a mistake (a procedure calling itself before any message), by
@@ -855,6 +865,14 @@ class _Reader:
     def add(self, item: Item) -> None:
         self.items().append(item)
 
+    def beside(self, message: Message) -> list[Item]:
+        """Where a note on `message` goes: right after it, inside the frames that end after it
+        (PlantUML draws `end` then `note right` in the frame's last row, beside the message)."""
+        items = inner = self.items()
+        while inner and isinstance(inner[-1], Block):
+            inner = inner[-1].branches[-1].items
+        return inner if inner and inner[-1] is message else items
+
     def items(self) -> list[Item]:
         for opened in reversed(self.stack):
             if opened.block is not None:
@@ -986,7 +1004,7 @@ class _Reader:
         words = found["text"] or ""
         message = Message(line, sender, receiver, arrow, self.label(words))
         self.number(message)
-        found_marks = found["marks"] or ""
+        found_marks = _marks(found)
         # (marks of its own win; a cross at the receiving end is a lost message)
         automatic = self.auto and not found_marks and not _lost(message)
         if automatic:  # PlantUML's autoactivate: a call activates its receiver, a dashed reply
@@ -1032,7 +1050,7 @@ class _Reader:
         right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
         ends = (lane, "") if found["sender"] else ("", lane)
         self.answerable = Message(line, *ends, f"{left}-{right}" if left or right else "->")
-        for mark in re.findall(r"\+\+|--", found["marks"] or ""):
+        for mark in re.findall(r"\+\+|--", _marks(found)):
             if mark == "++":
                 self.active.append((lane, self.answerable))
                 self.add(Activation(line, lane, True))
@@ -1113,7 +1131,7 @@ class _Reader:
                 self.comment(line, f"note {place} (volley puts it under the message)")
             note = Note(line, names, text, attached=True)
             self.notes.append((note, names))
-            self.add(note)
+            self.beside(last).append(note)
             return index
         if place == "across":
             note = Note(line, [], text)
