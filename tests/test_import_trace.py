@@ -1149,6 +1149,28 @@ def test_an_otlp_spans_instrumentation_scope_is_in_its_payload():
     assert body.endswith("\notel.scope.name: io.opentelemetry.jdbc")
 
 
+def test_what_ran_a_span_is_in_its_payload_in_every_format_that_says_it():
+    """The resource's attributes besides service.name (the service's version, its host, the
+    SDK), and Jaeger's process tags, are each span's `resource.` lines, as Jaeger shows a
+    span's process: they were left out without a word."""
+    data = {"resourceSpans": [otlp_span("01", None, "svc", 2, 0)]}
+    data["resourceSpans"][0]["resource"]["attributes"] += [
+        {"key": "service.version", "value": {"stringValue": "1.0.0"}},
+        {"key": "host.name", "value": {"stringValue": "server-01"}},
+    ]
+    said = rows(import_trace(json.dumps(data)).messages()[0])
+    assert (said["resource.service.version"], said["resource.host.name"]) == ("1.0.0", "server-01")
+    assert "resource.service.name" not in said and said["service"] == "svc"
+    python = import_trace((CASES / "otel-python-console.json").read_text(encoding="utf-8"))
+    assert rows(python.messages()[0])["resource.telemetry.sdk.language"] == "python"
+    go = import_trace((CASES / "otel-go-stdout.json").read_text(encoding="utf-8"))
+    assert any(k.startswith("resource.telemetry.sdk") for k in rows(go.messages()[0]))
+    jaeger = import_trace((CASES / "jaeger-ui-trace-graph.json").read_text(encoding="utf-8"))
+    assert rows(jaeger.messages()[0])["resource.hostname"] == "foobar.org"
+    collector = import_trace((CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8"))
+    assert not any("resource." in m.request.body for m in collector.messages() if m.request)
+
+
 # --- the collector's debug exporter, as printed ----------------------------------------------
 
 

@@ -95,6 +95,9 @@ class _Span:
     # Other spans it points at besides its parent (OTLP's links, Jaeger's other references),
     # as its payload says them: "span 00f0… of trace 5b8a…", "FOLLOWS_FROM span …".
     links: list[str] = field(default_factory=list)
+    # What ran it besides its service's name (OpenTelemetry's resource, Jaeger's process tags:
+    # the service's version, its host, the SDK), as its payload's `resource.` lines.
+    resource: list[tuple[str, str]] = field(default_factory=list)
 
     def attribute(self, *keys: str) -> str | None:
         found = dict(self.attributes)
@@ -550,8 +553,8 @@ def _end(start: int, duration: Any) -> int | None:
 
 def _otlp_spans(data: dict) -> Iterator[_Span]:
     for resource_spans in data.get("resourceSpans") or []:
-        resource = dict(_otlp_attributes((resource_spans.get("resource") or {}).get("attributes")))
-        service = resource.get("service.name") or "unknown service"
+        resource = _otlp_attributes((resource_spans.get("resource") or {}).get("attributes"))
+        service = dict(resource).get("service.name") or "unknown service"
         scopes = resource_spans.get("scopeSpans") or resource_spans.get(
             "instrumentationLibrarySpans"  # OTLP before 0.15
         )
@@ -579,7 +582,13 @@ def _otlp_spans(data: dict) -> Iterator[_Span]:
                         if isinstance(e, dict)
                     ],
                     links=[_otlp_link(link, span) for link in _dicts(span.get("links"))],
+                    resource=_unnamed(resource),
                 )
+
+
+def _unnamed(resource: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A resource's attributes but the service's name, which names the lane."""
+    return [(key, value) for key, value in resource if key != "service.name"]
 
 
 def _otlp_scope(scope: dict) -> list[tuple[str, str]]:
@@ -663,6 +672,7 @@ def _jaeger_spans(data: dict) -> Iterator[_Span]:
                     _jaeger_log(log) for log in span.get("logs") or [] if isinstance(log, dict)
                 ],
                 links=others,
+                resource=_jaeger_tags(process.get("tags")),
             )
 
 
@@ -880,6 +890,7 @@ def _console_span(span: dict) -> _Span:
             for event in _dicts(span.get("events"))
         ],
         links=links,
+        resource=_unnamed([(str(key), _json_text(value)) for key, value in shared.items()]),
     )
 
 
@@ -908,11 +919,12 @@ def _go_span(span: dict) -> _Span:
     parent_id = str(parent.get("SpanID") or "")
     status = _dict(span.get("Status"))
     ended = span.get("EndTime")
+    resource = _go_attributes(span.get("Resource"))
     return _Span(
         trace=str(context.get("TraceID") or ""),
         id=str(context.get("SpanID") or ""),
         parent=parent_id if parent_id.strip("0") else None,  # all zeros: a root
-        service=dict(_go_attributes(span.get("Resource"))).get("service.name", "unknown service"),
+        service=dict(resource).get("service.name", "unknown service"),
         name=str(span.get("Name") or ""),
         kind=_KINDS.get(span["SpanKind"], "unspecified"),
         start=_rfc3339_nanos(span.get("StartTime")) or 0,
@@ -931,6 +943,7 @@ def _go_span(span: dict) -> _Span:
             _linked(linked.get("SpanID"), linked.get("TraceID"), context.get("TraceID"))
             for linked in (_dict(link.get("SpanContext")) for link in _dicts(span.get("Links")))
         ],
+        resource=_unnamed(resource),
     )
 
 
@@ -1405,7 +1418,8 @@ class _Builder:
         return label(client.name or (server.name if server is not None else "") or _UNNAMED)
 
     def payload(self, title: str, span: _Span) -> Payload:
-        """The span's attributes as `key: value` lines, after its name, kind and duration."""
+        """The span's attributes as `key: value` lines, after its name, kind and duration, and
+        then what ran it (`resource.` lines)."""
         lines = [
             f"span: {span.name}",
             f"kind: {span.kind}",
@@ -1416,6 +1430,7 @@ class _Builder:
             lines.append(f"status: error{': ' + span.error if span.error else ''}")
         lines += [f"links to: {link}" for link in span.links]
         lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
+        lines += [f"resource.{key}: {_one_line(value)}" for key, value in span.resource]
         return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
 
     def meanwhile(
