@@ -346,3 +346,27 @@ def test_a_right_aligned_syriac_line_is_placed_by_its_joined_width() -> None:
         if image.getpixel((x, y)) < 100
     ]
     assert min(inked) > left and abs(max(inked) - end) <= 3
+
+
+@needs_arabic
+def test_the_runs_of_a_wrapped_mixed_arabic_line_stand_a_space_apart() -> None:
+    """A right-to-left line of several runs (English words in an Arabic note, on a line of
+    their own after wrapping): each run is drawn from its right end, where the run read before
+    it ends. Drawn from its left, a joined Arabic run narrower than measured left three or
+    four spaces between it and the English words, in the PNG and in Chromium alike."""
+    source = (
+        "participant U\nparticipant G\nU -> G: x\n"
+        "note G: هذا ملاحظة طويلة باللغة العربية تحتوي على English words في المنتصف وأرقام 123\n"
+    )
+    diagram = volley.parse(source)
+    svg = render_svg(layout(diagram), diagram, id_prefix="v")
+    (line,) = re.findall(r"<text class=\"note-text[^>]*>(<tspan.*?)</text>", svg)
+    runs = re.findall(r'<tspan x="([0-9.]+)" y="([0-9.]+)" text-anchor="end">', line)
+    assert len(runs) == 2
+    baseline = float(runs[0][1])
+    image = Image.open(io.BytesIO(volley.render(source, format="png", scale=2))).convert("L")
+    band = range(int(2 * (baseline - 11)), int(2 * (baseline + 3)))
+    inked = [x for x in range(image.width) if any(image.getpixel((x, y)) < 100 for y in band)]
+    gaps = [b - a for a, b in zip(inked, inked[1:], strict=False) if b - a > 1]
+    space = 2 * 13 * 0.28  # a space at the note's 13 px, twice over
+    assert max(gaps) < 2 * space, gaps

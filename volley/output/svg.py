@@ -268,10 +268,12 @@ class _Painter:
         )
 
     def _run(self, line: TextLine, run: Run) -> str:
-        """One run of a line of several: a `<tspan>`, in a link if it is one."""
+        """One run of a line of several: a `<tspan>`, in a link if it is one. In a
+        right-to-left paragraph each run is drawn from its right end, where the run read before
+        it ends, so that a run drawn narrower than measured (joined Arabic) leaves no gap there."""
         size = line.size
         span = tag.tspan(
-            line.x + run.dx,
+            line.x + run.dx + (run.width if line.rtl else 0),
             line.baseline,
             _with_direction(
                 line,
@@ -284,6 +286,7 @@ class _Painter:
             code_size=size * CODE_SCALE if run.code else None,
             link=self.c["accent"] if run.href else None,
             role=(run.role, self.c[run.role]) if run.role else None,
+            anchor="end" if line.rtl else "start",
         )
         return tag.link(run.href, span) if run.href else span
 

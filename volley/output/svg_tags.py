@@ -442,10 +442,13 @@ def tspan(
     code_size: float | None = None,
     link: str | None = None,
     role: tuple[str, str] | None = None,
+    anchor: str = "start",
 ) -> str:
-    """One run of a line of several: its place, its face, a link's colour (`link`), or the
-    (role, colour) of its syntax in an appendix body (`role`; comments in italics)."""
-    attrs = ' font-weight="bold"' if bold else ""
+    """One run of a line of several: its place (the point its `anchor` end is drawn from),
+    its face, a link's colour (`link`), or the (role, colour) of its syntax in an appendix
+    body (`role`; comments in italics)."""
+    attrs = "" if anchor == "start" else f' text-anchor="{anchor}"'
+    attrs += ' font-weight="bold"' if bold else ""
     if italic:
         attrs += ' font-style="italic"'
     if code_size is not None:
