@@ -304,6 +304,22 @@ def test_a_line_read_as_its_likely_meaning_gets_one_error() -> None:
     ]
 
 
+def test_a_labelled_declaration_before_an_arrow_is_one_error_naming_the_arrow() -> None:
+    """`participant C as Client to Server -> B` was two errors for one slip, the second saying
+    to write "C as Client to Server" in the message; an HTML-ish label whose `src=x ` reads as
+    the lost-message arrow `=x` is named by that arrow."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("participant C as Client to Server -> B\n", "flow.volley")
+    (error,) = info.value.errors
+    assert 'a line that holds an arrow ("->") is a message' in error.message
+    assert error.hint == (
+        'declare it on a line of its own ("participant C as Client to Server") and write "C" '
+        "in the message"
+    )
+    error = error_for("participant C as Client <img src=x onerror=alert(1)>\n")
+    assert 'an arrow ("=x")' in error.message
+
+
 @pytest.mark.parametrize(
     "body",
     [

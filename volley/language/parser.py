@@ -111,7 +111,7 @@ _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 _SINGLE_QUOTED = re.compile(r"'[^']+'")
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
-_DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+\S+[ \t]+as[ \t]")
+_DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+(\S+)[ \t]+as[ \t]")
 # `participant A -> B`: a declaration's keyword before a message's name, as Mermaid writes it
 # (in small letters) on a line of its own; `actor` before one word only (a longer name may be
 # one: `actor model runtime`)
@@ -581,10 +581,11 @@ class _ToModel:
         )
         return side, payload, keyword
 
-    def _check_name(self, name: str, token: Token) -> None:
+    def _check_name(self, name: str, token: Token, arrow: str = "") -> None:
         """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
         `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
-        gives it: it is placed in the user's text only if there is a mistake to point at."""
+        gives it: it is placed in the user's text only if there is a mistake to point at;
+        `arrow` the one written after a sender's name."""
         slip = _ARROW_SLIP.search(name)
         if slip is not None:  # `B -> A ~> C`: the second arrow a slip, read as part of a name
             from volley.language.syntax_errors import TYPO_ARROWS
@@ -607,6 +608,7 @@ class _ToModel:
                 hint=f'put "{said}" on a line of its own, or delete it',
             )
             return
+        labelled = _DECLARATION.match(name)  # `participant A as Client -> B`: one slip
         refusals = (  # (refused, what is said after the name, the hint)
             (
                 name.endswith("<"),
@@ -633,16 +635,18 @@ class _ToModel:
                 'write a note over a participant as "note A: text"',
             ),
             (
-                bool(_DECLARATION.match(name)),
-                "reads as a participant's name: a line that holds an arrow is a message, so a "
-                "display label cannot hold one",
-                'write the label without the arrow: "participant A as Client to Server"',
+                labelled is not None,
+                "reads as a participant's name: a line that holds an arrow"
+                + (f' ("{arrow}")' if arrow else "")
+                + " is a message, so a display label cannot hold one",
+                f'declare it on a line of its own ("{name}") and write '
+                f'"{labelled[1] if labelled else ""}" in the message',
             ),
         )
         for refused, said, hint in refusals:
             if refused:
                 self.error(f'"{name}" {said}', _at_text(token), hint=hint)
-        declared = _DECLARED_IN_MESSAGE.fullmatch(name)
+        declared = None if labelled else _DECLARED_IN_MESSAGE.fullmatch(name)
         if declared is not None:
             keyword = declared[1] or declared[3]
             meant = declared[2] or declared[4]
@@ -727,7 +731,7 @@ class _ToModel:
                 hint=f"volley draws each message level: delete {delay}",
             )
         else:
-            self._check_name(message.sender, sender)
+            self._check_name(message.sender, sender, message.arrow)
             self._check_name(message.receiver, receiver)
         if _TITLE_WORD.match(message.sender) and label is None:
             self._local.run.warn(  # Mermaid's title that holds an arrow: a message here
