@@ -71,6 +71,8 @@ Authorization: Bearer <redacted>
         ('{"bidi": "\u202eAdmin is here", "next": "the value after the mark"}', "json"),
         ('{"lone": "\ud800 lone surrogate", "after": "the value after it"}', "json"),
         ("[]", "json"),
+        ('{"id": 1, "url": "https:\\/\\/x.test\\/a", "next": "https:\\/\\/x.test\\/b"}', "json"),
+        ('{"n": 1}\n{"n": 2}\n', "ndjson"),  # a key the row before another heading begins
         ('{"deep": {"er": {"est": [[], {}, null, 1e3, 12345678901234567890]}}}', "json"),
     ],
 )

@@ -13,7 +13,7 @@
   var ROOT = ".volley-diagram";
   var running = window.__volleyViewer;
   if (running) {
-    if (!(running.version >= 4)) writtenOut(); // a copy older than the data's format 2
+    if (!(running.version >= 4)) rowsForAnOlderViewer(); // a copy older than format 2
     (running.refresh || running.scan)(); // an older copy has only scan
     return;
   }
@@ -236,9 +236,11 @@
     uniqueIds(root);
     this.root = root;
     this.data = JSON.parse((data.content || data).textContent);
+    var format = this.data.format || 1;
     this.data.messages.forEach(function (message) {
       message.payloads.forEach(function (payload) {
-        if (payload.table) payload.hasTable = payload.table.length > 0; // format 2
+        if (format === 2) payload.hasTable = hasRows(payload);
+        else if (format > 2) payload.hasTable = false; // a newer volley's: its Raw view only
       });
     });
     this.panel = root.querySelector(":scope > .vl-layout > .vl-panel");
@@ -928,17 +930,24 @@
     });
   }
 
+  // Whether a payload has a Table view: rows, or an HTTP message's start line alone.
+  function hasRows(payload) {
+    return payload.table.length > 0 || !!payload.start;
+  }
+
   // An older copy of this script serves the page (a notebook's earlier output brought it) and
-  // reads format 1 only: the diagrams it has yet to meet get their rows written out for it.
-  function writtenOut() {
+  // reads format 1 only: each diagram in format 2 is rewritten in format 1 for it, in place.
+  // One whose data does not read is left alone, as that copy leaves it: a static picture.
+  function rowsForAnOlderViewer() {
     document.querySelectorAll(ROOT + " > template.vl-data").forEach(function (node) {
       var holder = node.content || node;
-      var data = JSON.parse(holder.textContent);
-      if (!(data.format >= 2)) return;
+      var data;
+      try { data = JSON.parse(holder.textContent); } catch (error) { return; }
+      if (data.format !== 2) return;
       data.messages.forEach(function (message) {
         message.payloads.forEach(function (payload) {
+          payload.hasTable = hasRows(payload);
           payload.groups = rowGroups(payload, data.kinds);
-          payload.hasTable = payload.groups.length > 0;
           delete payload.table;
         });
       });

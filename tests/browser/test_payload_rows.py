@@ -47,6 +47,17 @@ data: {"result": {"content": [{"text": "streamed text"}]}}
 event: done
 data: {"ok": true}
 ```
+A -> B: GET /users
+in: Start line alone
+```http
+GET /users HTTP/1.1
+```
+B -> A: lines
+out: Lines
+```ndjson
+{"id": 1, "name": "first"}
+{"name": "second", "id": 2}
+```
 """
 
 SHOWN_ROWS = """panel => Array.from(panel.querySelectorAll("table tbody")).map(tbody => {
@@ -75,7 +86,8 @@ def expected_rows(source: str) -> list[list]:
 def shown_rows(page) -> list[list]:
     shown = []
     for n in range(1, page.locator(".vl-canvas [data-message]").count() + 1):
-        page.click(f'.vl-canvas [data-message="{n}"]')
+        page.locator(f'.vl-canvas [data-message="{n}"]').focus()
+        page.keyboard.press("Enter")
         own = page.locator(f"{PANEL} [role=tab]:not(:has(.vl-via))")
         for index in range(max(own.count(), 1)):
             if own.count():
@@ -88,6 +100,13 @@ def shown_rows(page) -> list[list]:
 def test_every_row_shows_the_key_value_and_kind_volley_read(open_page) -> None:
     page = open_page(render(BODIES, format="html"))
     assert shown_rows(page) == expected_rows(BODIES)
+
+
+def test_an_http_message_of_its_start_line_alone_has_a_table_of_it(open_page) -> None:
+    page = open_page(render(BODIES, format="html"), "#message-5")
+    page.click(f"{PANEL} [data-vl-view=table]")
+    start = page.locator(f"{PANEL} .vl-start")
+    assert start.inner_text().split() == ["GET", "/users", "HTTP/1.1"]
 
 
 def test_a_page_whose_data_an_older_volley_wrote_shows_its_tables(open_page) -> None:
@@ -103,7 +122,7 @@ def test_a_page_whose_data_an_older_volley_wrote_shows_its_tables(open_page) -> 
             payload["groups"] = [
                 {"title": title, "rows": [list(row) for row in rows]} for title, rows in groups
             ]
-            payload["hasTable"] = bool(groups)
+            payload["hasTable"] = bool(groups) or payload["start"] is not None  # as 1 wrote it
     del data["format"], data["kinds"]
     older = page_text.replace(found[0], found[1] + str(embedded_json(data)) + found[3])
     assert shown_rows(open_page(older)) == expected_rows(BODIES)

@@ -95,7 +95,9 @@ class PayloadView:
             "lang": self.lang,
             "body": self.body,
             "colour": self.colour,
-            "table": table_json(table, self.body),  # no rows: Raw only (an older viewer's way)
+            # the rows as places in `body` (page_rows.py); no `groups` or `hasTable`, which a
+            # viewer older than format 2 would read: it shows such a payload as Raw alone
+            "table": table_json(table, self.body),
             "reason": self.why_no_table,
             "warn": self.warns,
             "bodyReason": table.body_reason,

@@ -3,7 +3,7 @@
 The panel shows a body as written (Raw) and as rows (Table), and the page carries the body
 once: the rows say where their text stands in it rather than saying it again. A megabyte list
 response has tens of thousands of rows whose paths repeat their neighbours'; written out in
-full they were half as large again as the body itself.
+full they took as much room in the page as the body itself.
 
 A row is `[keep, key, kind, value]`:
 
@@ -20,6 +20,7 @@ emoji earlier in a body does not shift what comes after it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any, get_args
@@ -28,7 +29,7 @@ from volley.text.payload_tables import Row, RowKind, Table
 
 __all__ = ["FORMAT", "KINDS", "table_json"]
 
-FORMAT = 2  # the page data's layout; a viewer reads every format up to its own
+FORMAT = 2  # the page data's layout: 1 wrote each row out ([key, value, kind] under `groups`)
 KINDS: tuple[str, ...] = get_args(RowKind)
 _KIND_PLACES = {kind: place for place, kind in enumerate(KINDS)}
 
@@ -47,8 +48,10 @@ def table_json(table: Table, body: str) -> list[dict[str, Any]]:
 
 
 class _RowWriter:
-    """Writes a table's rows in order, reading the body forwards from the last value found:
-    rows follow their body, so each search starts where the last one ended."""
+    """Writes a table's rows in order. Rows follow their body, so each value is looked for a
+    little way on from where the one before it was found; a value not there as written (a
+    JSON string with an escape in it) is written out, and no search runs on through the rest
+    of the body, which for a megabyte of such values would take minutes."""
 
     def __init__(self, body: str) -> None:
         self.body = body
@@ -63,21 +66,28 @@ class _RowWriter:
         return [_units(keep), row.key[len(keep) :], _KIND_PLACES[row.kind], *self._value(row.value)]
 
     def _value(self, value: str) -> list[Any]:
-        found = self.body.find(value, self.searched) if len(value) > _SHORT else -1
+        end = self.searched + len(value) + _NEAR
+        found = self.body.find(value, self.searched, end) if value else -1
         if found < 0:
             return [value]
         start = self.units + self._units_between(self.searched, found)
-        end = start + _units(value)
-        if len(f"{start},{end}") >= len(value) + 2:  # the text in quotes says it as briefly
-            return [value]
-        self.searched, self.units = found + len(value), end
-        return [start, end]
+        self.searched, self.units = found + len(value), start + _units(value)
+        place = [start, self.units]
+        return place if len(f"{start},{self.units}") < _written_length(value) else [value]
 
     def _units_between(self, start: int, end: int) -> int:
         return _units(self.body[start:end]) if self.astral else end - start
 
 
-_SHORT = 3  # a value this short is written as itself: saying where takes as many characters
+# How far past the last value found the next one is looked for: the keys, punctuation and
+# indentation between them, and values written out because they are not there as written.
+_NEAR = 4096
+
+
+def _written_length(value: str) -> int:
+    """About how many characters the page's JSON takes to say `value` (outside ASCII, each
+    character is an escape of six)."""
+    return len(value) + 2 if value.isascii() else len(json.dumps(value))
 
 
 def _units(text: str) -> int:
