@@ -102,6 +102,15 @@ def test_css_and_js_once_per_page_with_diagrams_and_none_elsewhere(html):
     assert ".volley-diagram" in (html / "_static" / "volley.css").read_text()
 
 
+def test_the_viewers_files_are_linked_with_a_checksum_of_what_they_hold(html):
+    """A reader's browser fetches the script anew when a new volley changes it: linked without
+    a checksum, or with the previous build's, a page could run an older viewer on data it
+    cannot read."""
+    page = (html / "index.html").read_text()
+    for name, attribute in (("volley.js", "src"), ("volley.css", "href")):
+        assert re.search(rf'{attribute}="_static/{name}\?v=[0-9a-f]+"', page), name
+
+
 def test_the_search_finds_the_labels_not_the_note_for_readers_without_scripts(html):
     """Every page with a clickable diagram gave the search the note's words ("arrows carry
     requests and responses: turn on JavaScript")."""

@@ -531,10 +531,13 @@ def _withhold_source(app: Sphinx, pagename: str, templatename: str, context: dic
         context["sourcename"] = ""
 
 
-def _write_assets(app: Sphinx, exception: Exception | None) -> None:
-    """Write the viewer's CSS and script into the HTML build's _static folder."""
+def _write_assets(app: Sphinx) -> None:
+    """Write the viewer's stylesheet and script into the HTML build's _static folder before
+    the pages are written: each page then links them with a checksum of their content
+    (`volley.js?v=…`), so that a reader's browser fetches them anew when a new volley changes
+    them (written after the pages, they had none, or the previous build's)."""
     builder = app.builder
-    if exception is not None or builder.format != "html" or builder.name.startswith("epub"):
+    if builder.format != "html" or builder.name.startswith("epub"):
         return
     from volley.output.html import html_assets
 
@@ -613,6 +616,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _number_format, priority=900)  # after Sphinx fills its own
     app.connect("html-page-context", _add_assets)
     app.connect("html-page-context", _withhold_source)
-    app.connect("build-finished", _write_assets)
+    app.connect("builder-inited", _write_assets)
     app.connect("build-finished", _mark_svg_pages)
     return {"version": volley.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
