@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import math
 import os
 import statistics
 import sys
@@ -163,7 +164,8 @@ def main() -> None:
                 browser.close()
         if "mermaid.js" in results:
             ratio = results["mermaid.js"]["ready"] / results["volley"]["ready"]
-            print(f"  volley is ready {ratio:.1f}x sooner than mermaid.js")
+            cut = math.floor(ratio * 100) / 100  # 4.996 is not 5 times sooner
+            print(f"  volley is ready {cut:.2f}x sooner than mermaid.js")
 
 
 if __name__ == "__main__":

