@@ -53,9 +53,10 @@ from volley.text.inline import LINE_BREAK_TAG
 MASK = "<redacted>"
 
 # A pattern only some texts reach (a curl command, SQL, a card number, a token of a known
-# shape: behind a finder's cheap test, or looked at once a value is found) is made by a cached
-# function, compiled when first needed: most diagrams hold none of these, and compiling them
-# all on import took about 8 ms of every command's start.
+# shape: behind a finder's cheap test, or looked at once a value is found) is kept as its text
+# and compiled where it is used, by `re.compile`, which compiles a pattern once and keeps it:
+# most diagrams reach none of these, and compiling them all on import took about 8 ms of
+# every command's start.
 
 # The names a payment card's security code goes by, which may never be stored (PCI DSS 3.2):
 # its three or four digits are a secret even in a label's prose and as a JSON number.
@@ -167,23 +168,21 @@ _STAND_IN = re.compile(
 
 # Values written as an example of a secret: no warning says they look live, but a redacted
 # picture masks them as well, for a real password can be `abc123` or `secret`.
-@cache
-def _example_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i:string|example|sample|dummy|changeme|secret|password)"
-        # classic dummies
-        r"|(?i:foo|bar|baz|qux|foobar|xyz|abc|abc123|test|demo|1234|12345|123456)"
-        # cut short on purpose: `sk-proj-abc1…`; a JWT's header and claims, `eyJhbGciOi…`, say
-        # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
-        r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
-        r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
-        # lower-case words naming what the value stands for, numbered (fcm-token-1,
-        # session-token-2) or said to be a sample (test_api_key): made to be read in a diagram
-        r"|(?:[a-z]+[_\-])*(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*[_\-][0-9]{1,3}"
-        r"|(?:test|demo|sample|example|dummy|fake|placeholder)[_\-](?:[a-z]+[_\-])*"
-        r"(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*"
-        r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
-    )
+_EXAMPLE = (
+    r"(?i:string|example|sample|dummy|changeme|secret|password)"
+    # classic dummies
+    r"|(?i:foo|bar|baz|qux|foobar|xyz|abc|abc123|test|demo|1234|12345|123456)"
+    # cut short on purpose: `sk-proj-abc1…`; a JWT's header and claims, `eyJhbGciOi…`, say
+    # nothing secret however long. (Most of a key, cut where a label or note ends, is a key.)
+    r"|[^\n]{0,24}(?:…|\.\.\.)|eyJ[\w\-]*(?:\.[\w\-]*)?(?:…|\.\.\.)"
+    r"|(?i:your|my)[_\- ][A-Za-z_\- ]*"  # your_api_key, YOUR-TOKEN
+    # lower-case words naming what the value stands for, numbered (fcm-token-1,
+    # session-token-2) or said to be a sample (test_api_key): made to be read in a diagram
+    r"|(?:[a-z]+[_\-])*(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*[_\-][0-9]{1,3}"
+    r"|(?:test|demo|sample|example|dummy|fake|placeholder)[_\-](?:[a-z]+[_\-])*"
+    r"(?:token|secret|key|password|session|cookie)(?:[_\-][a-z]+)*"
+    r"|[^\n]*EXAMPLE[^\n]*"  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE, …/bPxRfiCYEXAMPLEKEY
+)
 
 
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
@@ -236,7 +235,7 @@ def is_example(value: str) -> bool:
     """Whether a value is written as an example (`abc123`, `changeme`, `sk-proj-abc1…`, the
     RFCs' own): never warned about, but masked when the output is redacted."""
     value = value.strip().strip("\"'").strip()
-    return value in DOCUMENTED_EXAMPLES or bool(_example_pattern().fullmatch(value))
+    return value in DOCUMENTED_EXAMPLES or bool(re.compile(_EXAMPLE).fullmatch(value))
 
 
 def credential_like(value: str) -> bool:
@@ -354,17 +353,14 @@ _ID_NAMES = frozenset({"key", "code", "appid"})
 
 # What a "signature" holds that is no secret: a function's, `func(ctx context.Context) error`,
 # and a PGP signature, which is published to be checked (and a person's name: `_person`)
-@cache
-def _public_signature_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
-        r"|-----BEGIN PGP SIGNATURE-----.*)",
-        re.S,
-    )
+_PUBLIC_SIGNATURE = (
+    r"(?s)[\"']?(?:[A-Za-z_][\w.]*[ \t]*\([^()=]*\)(?:[ \t]+[\w.*\[\]<>,]+)*[\"']?"
+    r"|-----BEGIN PGP SIGNATURE-----.*)"
+)
 
 
 def _public_signature(value: str) -> bool:
-    return _public_signature_pattern().fullmatch(value) is not None or _person(value.strip("\"'"))
+    return re.compile(_PUBLIC_SIGNATURE).fullmatch(value) is not None or _person(value.strip("\"'"))
 
 
 def _person(value: str) -> bool:
@@ -468,19 +464,16 @@ _PROGRESS_METHOD = r'"method"\s*:\s*"(?:\$/progress|window/workDoneProgress/(?:c
 
 # A progress message's token where LSP writes it, after its method, in JSON on one line or
 # several: `"method": "$/progress", "params": {"token": …`
-@cache
-def _progress_token_pattern() -> re.Pattern[str]:
-    return re.compile(
-        _PROGRESS_METHOD
-        + r'\s*,\s*"params"\s*:\s*\{\s*"token"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+)'
-    )
+_PROGRESS_TOKEN = (
+    _PROGRESS_METHOD + r'\s*,\s*"params"\s*:\s*\{\s*"token"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+)'
+)
 
 
 def _progress_tokens(text: str) -> frozenset[str]:
     """The token of each LSP progress message in a text: that value is no secret, while a
     `"token"` another message of the same text carries may be one. (A token written before
     its method is not known so, and is looked at as any.)"""
-    return frozenset(found[1].strip('"') for found in _progress_token_pattern().finditer(text))
+    return frozenset(found[1].strip('"') for found in re.compile(_PROGRESS_TOKEN).finditer(text))
 
 
 def _token_text(text: str, start: int) -> str:
@@ -520,14 +513,10 @@ _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 
 
 # An HTML element's start tag, and its quoted attributes
-@cache
-def _html_tag_pattern() -> re.Pattern[str]:
-    return re.compile(r"<(?:meta|input)\b[^<>]{0,600}>", re.IGNORECASE)
+_HTML_TAG = r"(?i)<(?:meta|input)\b[^<>]{0,600}>"
 
 
-@cache
-def _html_attribute_pattern() -> re.Pattern[str]:
-    return re.compile(r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2")
+_HTML_ATTRIBUTE = r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2"
 
 
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
@@ -536,35 +525,21 @@ _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>
 
 # scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
 # (`mysql:\/\/root:…@db` as PHP's JSON writes it too)
-@cache
-def _url_userinfo_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"[A-Za-z][A-Za-z0-9+.\-]{1,30}:(?://|\\/\\/)[^\s/?#@:\"'<>\\]*:([^\s/?#@\"'<>]+)@"
-    )
+_URL_USERINFO = r"[A-Za-z][A-Za-z0-9+.\-]{1,30}:(?://|\\/\\/)[^\s/?#@:\"'<>\\]*:([^\s/?#@\"'<>]+)@"
 
 
 # .npmrc: //registry.npmjs.org/:_authToken=…
-@cache
-def _npmrc_pattern() -> re.Pattern[str]:
-    return re.compile(r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)")
+_NPMRC = r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)"
 
 
 # curl -H "Name: value", curl -u user:password, curl -b "name=value"
-@cache
-def _curl_header_pattern() -> re.Pattern[str]:
-    return re.compile(r"(?<!\S)(?:-H|--header|--proxy-header)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1")
+_CURL_HEADER = r"(?<!\S)(?:-H|--header|--proxy-header)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1"
 
 
-@cache
-def _curl_user_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<!\S)(?:-u|--user|-U|--proxy-user)[ \t]*=?[ \t]*([\"']?)[^\s\"':]*:([^\s\"']+)\1"
-    )
+_CURL_USER = r"(?<!\S)(?:-u|--user|-U|--proxy-user)[ \t]*=?[ \t]*([\"']?)[^\s\"':]*:([^\s\"']+)\1"
 
 
-@cache
-def _curl_cookie_pattern() -> re.Pattern[str]:
-    return re.compile(r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1")
+_CURL_COOKIE = r"(?<!\S)(?:-b|--cookie)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1"
 
 
 def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[tuple[int, int]]:
@@ -967,10 +942,10 @@ def _html_field_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """An HTML element that names a secret and holds its value in an attribute: a page's
     `<meta name="csrf-token" content="…">`, a form's `<input name="authenticity_token"
     value="…">` (a capture's HTML response, which the next request sends back)."""
-    for tag in _html_tag_pattern().finditer(text):
+    for tag in re.compile(_HTML_TAG).finditer(text):
         attributes = {
             match.group(1).lower(): (match.group(3), match.start(3))
-            for match in _html_attribute_pattern().finditer(tag.group())
+            for match in re.compile(_HTML_ATTRIBUTE).finditer(tag.group())
         }
         name = attributes.get("name") or attributes.get("id")
         if name is None or not secret_name(name[0]):
@@ -987,30 +962,30 @@ def _html_field_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """curl's `-H "Name: value"`, `-u user:password` and `-b "cookies"`, and `.npmrc` lines."""
-    for match in _curl_header_pattern().finditer(text):
+    for match in re.compile(_CURL_HEADER).finditer(text):
         name, colon, value = match.group(2).partition(":")
         if colon and secret_name(name.strip()):
             lead = len(value) - len(value.lstrip())
             start = match.start(2) + len(name) + 1 + lead
             for begin, end in _header_values(name.strip(), value.strip(), start, prose):
                 yield Secret(begin, end, f"the {name.strip()} header")
-    for match in _curl_user_pattern().finditer(text):
+    for match in re.compile(_CURL_USER).finditer(text):
         if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), "the password of curl's --user")
-    for match in _curl_cookie_pattern().finditer(text):
+    for match in re.compile(_CURL_COOKIE).finditer(text):
         for begin, end in _cookie_values(match.group(2), match.start(2), first_only=False):
             yield Secret(begin, end, "the cookie of curl's --cookie")
-    for match in _long_flag_pattern().finditer(text):  # `mysql --password=…`, `--api-key …`
+    for match in re.compile(_LONG_FLAG).finditer(text):  # `mysql --password=…`, `--api-key …`
         group = 2 if match.group(2) is not None else 3  # quoted, or as it stands
         value = match.group(group)
         # a value that looks like a key: `--secret my-db-password` names a secret, it is none
         if secret_name(match.group(1)) and _secret_value(match.group(1), value, prose=True):
             start = match.start(group)
             yield Secret(start, start + len(value), f"the {match.group(1)} option")
-    for match in _npmrc_pattern().finditer(text):
+    for match in re.compile(_NPMRC).finditer(text):
         if not is_stand_in(match.group(2)):
             yield Secret(*match.span(2), f"the {match.group(1)} of an .npmrc")
-    for match in _short_password_flag_pattern().finditer(text):
+    for match in re.compile(_SHORT_PASSWORD_FLAG).finditer(text):
         command = next(c for c in match.groups()[:3] if c is not None)
         group = next(g for g in (4, 5, 6) if match.group(g) is not None)
         if command.startswith("mysql") and re.fullmatch(r"[0-9:]+", match.group(group)):
@@ -1022,49 +997,41 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
 # A command's long option with its value: `--password=…`, `--token "…"`, `--api-key …`, or
 # the next item of an argument list (`["--db-password", "…"]`, YAML's `- --db-password` then
 # `- …`, as a container's `args:` write it)
-@cache
-def _long_flag_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![\w-])--([A-Za-z][\w-]{1,40})"
-        r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?"  # its value after `=`, a space, or a `\` line's end
-        r"|[\"'][ \t]*,[ \t]*(?=[\"'])|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
-        r"(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`\\<>|&;-][^\s\"'`]*))"
-    )
+_LONG_FLAG = (
+    r"(?<![\w-])--([A-Za-z][\w-]{1,40})"
+    r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?"  # its value after `=`, a space, or a `\` line's end
+    r"|[\"'][ \t]*,[ \t]*(?=[\"'])|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
+    r"(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`\\<>|&;-][^\s\"'`]*))"
+)
 
 
 # A password given by a command's short option: `redis-cli -a …`, `sshpass -p …`, and
 # `mysql -p…` (written against the letter: `-p` alone asks for it, and the word after it is
 # the database)
-@cache
-def _short_password_flag_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![\w/.-])(?:(redis-cli)\b[^\n|;&]*?[ \t]-a[ \t]+|(sshpass)[ \t]+-p[ \t]*"
-        r"|(mysql(?:dump|admin)?)\b[^\n|;&]*?[ \t]-p(?=\S))"
-        r"(?:'([^'\n]*)'|\"([^\"\n]*)\"|([^\s'\"|;&]+))"
-    )
+_SHORT_PASSWORD_FLAG = (
+    r"(?<![\w/.-])(?:(redis-cli)\b[^\n|;&]*?[ \t]-a[ \t]+|(sshpass)[ \t]+-p[ \t]*"
+    r"|(mysql(?:dump|admin)?)\b[^\n|;&]*?[ \t]-p(?=\S))"
+    r"(?:'([^'\n]*)'|\"([^\"\n]*)\"|([^\s'\"|;&]+))"
+)
 
 
 # the part's name, quoted as RFC 7578 writes it or bare as some clients send it
-@cache
-def _form_data_name_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname="
-        r'(?:"([^"\n]{1,80})"|([^";\s]{1,80}))'
-    )
+_FORM_DATA_NAME = (
+    r"(?im)^content-disposition:[ \t]*form-data;[^\n]*?\bname="
+    r'(?:"([^"\n]{1,80})"|([^";\s]{1,80}))'
+)
 
 
-@cache
-def _blank_line_pattern() -> re.Pattern[str]:
-    return re.compile(r"\r?\n\r?\n")
+_BLANK_LINE = r"\r?\n\r?\n"
 
 
 def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """A multipart/form-data part named like a secret: its value is the line after the blank
     line that ends the part's headers."""
     blank: re.Match[str] | None = None
-    for match in _form_data_name_pattern().finditer(text):
+    for match in re.compile(_FORM_DATA_NAME).finditer(text):
         if blank is None or blank.start() < match.end():  # the one found is still ahead: kept
-            blank = _blank_line_pattern().search(text, match.end())
+            blank = re.compile(_BLANK_LINE).search(text, match.end())
         if blank is None:
             return  # no later part has its value either
         name = match.group(1) or match.group(2)
@@ -1080,12 +1047,12 @@ def _multipart_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 
 def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
-    for match in _url_userinfo_pattern().finditer(text):
+    for match in re.compile(_URL_USERINFO).finditer(text):
         if not is_stand_in(match.group(1)):
             yield Secret(*match.span(1), "the password in a URL")
     for pattern, what in (
-        (_discord_webhook_pattern(), "a Discord webhook's token"),
-        (_slack_webhook_path_pattern(), "a Slack webhook's token"),
+        (re.compile(_DISCORD_WEBHOOK), "a Discord webhook's token"),
+        (re.compile(_SLACK_WEBHOOK_PATH), "a Slack webhook's token"),
     ):
         for match in pattern.finditer(text):
             if not is_placeholder(match.group(1)):
@@ -1138,29 +1105,23 @@ def _rewritten(
 
 # A Discord webhook: whoever has its URL posts to the channel (the token is its last part).
 # A capture may give its path alone, the host in a header of its own.
-@cache
-def _discord_webhook_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i:(?:https?://(?:ptb\.|canary\.)?discord(?:app)?\.com)?/api(?:/v\d+)?/webhooks/)"
-        r"[0-9]{15,22}/([A-Za-z0-9_\-]{40,100})"
-    )
+_DISCORD_WEBHOOK = (
+    r"(?i:(?:https?://(?:ptb\.|canary\.)?discord(?:app)?\.com)?/api(?:/v\d+)?/webhooks/)"
+    r"[0-9]{15,22}/([A-Za-z0-9_\-]{40,100})"
+)
 
 
 # A Slack incoming webhook's path (detect-secrets knows the whole URL): its last part is the
 # secret.
-@cache
-def _slack_webhook_path_pattern() -> re.Pattern[str]:
-    return re.compile(r"/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/([A-Za-z0-9]{20,})")
+_SLACK_WEBHOOK_PATH = r"/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/([A-Za-z0-9]{20,})"
 
 
 # A password in an ADO.NET or ODBC connection string runs to its `;`, `&` and all
 # (`Server=db;User Id=app;Password=Tr0ub4dor&3xyz;`), where a query string's stops at `&`.
-@cache
-def _connection_password_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i)(?<=;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+)"  # a later field: to its end
-        r"|(?:^|(?<=[\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"  # the first: to its `;`
-    )
+_CONNECTION_PASSWORD = (
+    r"(?i)(?<=;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+)"  # a later field: to its end
+    r"|(?:^|(?<=[\s\"']))(?:password|pwd)[ \t]*=[ \t]*([^;\"'\n]+);"  # the first: to its `;`
+)
 
 
 # SQL that sets a password: `ALTER LOGIN app WITH PASSWORD = '…'`, `CREATE ROLE r PASSWORD
@@ -1168,57 +1129,49 @@ def _connection_password_pattern() -> re.Pattern[str]:
 # `IDENTIFIED WITH caching_sha2_password BY '…'`.
 # The word is followed by a space or an `=`: in `{'password': '…'}` the quote after it closes a
 # key, and the `: ` between the two strings is no password.
-@cache
-def _sql_password_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i)\b(?:password(?:[ \t]+for[ \t]+\S+)?|identified(?:[ \t]+with[ \t]+\w+)?[ \t]+by)"
-        r"(?:[ \t]+|[ \t]*=[ \t]*)'([^'\n]*)'"
-    )
+_SQL_PASSWORD = (
+    r"(?i)\b(?:password(?:[ \t]+for[ \t]+\S+)?|identified(?:[ \t]+with[ \t]+\w+)?[ \t]+by)"
+    r"(?:[ \t]+|[ \t]*=[ \t]*)'([^'\n]*)'"
+)
 
 
 # A .netrc's entry: `machine api.heroku.com login ada@example.com password …`
-@cache
-def _netrc_password_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?m)^[ \t]*(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
-        r"\s+password[ \t]+(\S+)"
-    )
+_NETRC_PASSWORD = (
+    r"(?m)^[ \t]*(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
+    r"\s+password[ \t]+(\S+)"
+)
 
 
 # A `.pgpass` line, `host:port:database:user:password` (the host a name or an address, the port
 # a number or `*`), as a note showing PostgreSQL's password file has it
-@cache
-def _pgpass_line_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?m)^[ \t]*(?=[^\s:]*[A-Za-z.*])[^\s:#]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:(\S+)[ \t]*$"
-    )
+_PGPASS_LINE = (
+    r"(?m)^[ \t]*(?=[^\s:]*[A-Za-z.*])[^\s:#]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:(\S+)[ \t]*$"
+)
 
 
 # Redis's `AUTH [user] password`, as a client's span records the command (`db.statement`)
-@cache
-def _redis_auth_pattern() -> re.Pattern[str]:
-    return re.compile(r"(?m)(?<![\w-])AUTH[ \t]+(?:[^\s\"']+[ \t]+)?([^\s\"']+)[ \t]*(?=$|[\"\n])")
+_REDIS_AUTH = r"(?m)(?<![\w-])AUTH[ \t]+(?:[^\s\"']+[ \t]+)?([^\s\"']+)[ \t]*(?=$|[\"\n])"
 
 
 def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """Passwords in connection strings, SQL statements and Redis's `AUTH`, as traces record
     them (`db.connection_string`, `db.statement`), and in a `.netrc` and a `.pgpass`."""
     # a .netrc's entry on its own line or over several, as written
-    for match in _netrc_password_pattern().finditer(text):
+    for match in re.compile(_NETRC_PASSWORD).finditer(text):
         if _secret_value("password", match.group(1), prose=True):  # "password policy": words
             yield Secret(*match.span(1), "the password of a .netrc")
     for pattern, what in (
-        (_connection_password_pattern(), "the password of a connection string"),
-        (_sql_password_pattern(), "a password in SQL"),
+        (re.compile(_CONNECTION_PASSWORD), "the password of a connection string"),
+        (re.compile(_SQL_PASSWORD), "a password in SQL"),
     ):
         for match in pattern.finditer(text):
             group = next((g for g in range(1, (pattern.groups or 0) + 1) if match.group(g)), 0)
             if group and not is_stand_in(match.group(group)):  # `PASSWORD ''` sets none
                 yield Secret(*match.span(group), what)
-    for match in _pgpass_line_pattern().finditer(text):  # `kafka:9092:orders:0:42`: no password
+    for match in re.compile(_PGPASS_LINE).finditer(text):  # `kafka:9092:orders:0:42`: no password
         if _secret_value("password", match.group(1), prose=True):
             yield Secret(*match.span(1), "the password of a .pgpass line")
-    for match in _redis_auth_pattern().finditer(text):  # `AUTH failed`: words, no password
+    for match in re.compile(_REDIS_AUTH).finditer(text):  # `AUTH failed`: words, no password
         if _secret_value("password", match.group(1), prose=True):
             yield Secret(*match.span(1), "the password of Redis's AUTH")
 
@@ -1228,25 +1181,19 @@ def _statement_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 
 # A card number as people write it: in groups of four (Visa, Mastercard, Discover), as American
 # Express groups them (4-6-5), or in one run of 14 to 16 digits, standing alone.
-@cache
-def _card_number_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![\w\-])(?<!\d\.)(?:"
-        r"\d{4}([ \-])\d{4}\1\d{4}\1\d{4}"
-        r"|\d{4}([ \-])\d{6}\2\d{4,5}"
-        r"|(?P<run>\d{14,16})"
-        r")(?!\w|\.\d|[ \-]\d)"
-    )
+_CARD_NUMBER = (
+    r"(?<![\w\-])(?<!\d\.)(?:"
+    r"\d{4}([ \-])\d{4}\1\d{4}\1\d{4}"
+    r"|\d{4}([ \-])\d{6}\2\d{4,5}"
+    r"|(?P<run>\d{14,16})"
+    r")(?!\w|\.\d|[ \-]\d)"
+)
 
 
 # A run of digits is a card number only where a name just before it says so (`"number":`,
 # `card_number=`, `PAN:`): URLs and captures are full of 16-digit ids, one in ten of which
 # passes the check digit by chance.
-@cache
-def _card_context_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i)card|\bpan\b|\bcc(?:[_-]?num(?:ber)?)?\b|(?<![\w-])number[\"']?[ \t]*[:=]"
-    )
+_CARD_CONTEXT = r"(?i)card|\bpan\b|\bcc(?:[_-]?num(?:ber)?)?\b|(?<![\w-])number[\"']?[ \t]*[:=]"
 
 
 # (issuer prefixes, lengths) of the networks whose cards people paste: Visa; Mastercard (51-55,
@@ -1304,13 +1251,13 @@ def card_number(digits: str) -> bool:
 def _card_numbers(text: str, prose: bool = False) -> Iterator[Secret]:
     """Payment card numbers, wherever they stand. One written as a JSON number (`"number":
     4917…`) is masked as a string, so the body stays JSON."""
-    for match in _card_number_pattern().finditer(text):
+    for match in re.compile(_CARD_NUMBER).finditer(text):
         if not card_number(re.sub(r"[ \-]", "", match.group())):
             continue
         if match["run"]:
             line_start = text.rfind("\n", 0, match.start()) + 1
             named = text[max(line_start, match.start() - 32) : match.start()]
-            if not _card_context_pattern().search(named):
+            if not re.compile(_CARD_CONTEXT).search(named):
                 continue
         before = text[max(0, match.start() - 40) : match.start()].rstrip(" \t")
         after = text[match.end() :].lstrip(" \t")[:1]
@@ -1367,13 +1314,11 @@ _SHAPES = (
 
 
 # each shape a group of its own, so that a match names its shape (`lastgroup`)
-@cache
-def _token_shapes_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![A-Za-z0-9_\-])(?:"
-        + "|".join(f"(?P<shape{k}>{shape})" for k, (_, shape, _) in enumerate(_SHAPES))
-        + ")"
-    )
+_TOKEN_SHAPES = (
+    r"(?<![A-Za-z0-9_\-])(?:"
+    + "|".join(f"(?P<shape{k}>{shape})" for k, (_, shape, _) in enumerate(_SHAPES))
+    + ")"
+)
 
 
 _OWN_SHAPE_STARTS = tuple(needs for needs, _, _ in _SHAPES)
@@ -1381,14 +1326,10 @@ _OWN_SHAPE_STARTS = tuple(needs for needs, _, _ in _SHAPES)
 _BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 
 
-@cache
-def _pem_begin_pattern() -> re.Pattern[str]:
-    return re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_BEGIN = r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
 
-@cache
-def _pem_end_pattern() -> re.Pattern[str]:
-    return re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
 
 _NAME_PREFIX = re.compile(r"[A-Za-z]+=")
@@ -1486,37 +1427,33 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
 
 def _own_shapes(text: str, prose: bool = False) -> Iterator[Secret]:
     """Token shapes of volley's own."""
-    for match in _token_shapes_pattern().finditer(text):
+    for match in re.compile(_TOKEN_SHAPES).finditer(text):
         if not is_placeholder(match.group()):
             yield Secret(*match.span(), _SHAPES[int(str(match.lastgroup)[5:])][2])
 
 
 # Kubernetes takes a bearer token as a WebSocket subprotocol, where a browser cannot set
 # Authorization: `Sec-WebSocket-Protocol: base64url.bearer.authorization.k8s.io.<token>, …`
-@cache
-def _websocket_bearer_pattern() -> re.Pattern[str]:
-    return re.compile(r"(?i)\bbase64url\.bearer\.authorization\.k8s\.io\.([A-Za-z0-9_\-]+)")
+_WEBSOCKET_BEARER = r"(?i)\bbase64url\.bearer\.authorization\.k8s\.io\.([A-Za-z0-9_\-]+)"
 
 
 # … and as the subprotocol after a word that says a token follows, as clients that cannot set
 # Authorization send it: `Sec-WebSocket-Protocol: access_token, <token>` (Hasura, Supabase's
 # realtime, many a GraphQL server)
-@cache
-def _websocket_token_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"(?i)sec-websocket-protocol(?:[\"']?[ \t]*[:=][ \t]*[\"']?"
-        r"|\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*\")[^\n\"']*?"  # as a header, or HAR's pair
-        r"\b(?:access_token|access-token|bearer|token|auth)[ \t]*,[ \t]*([A-Za-z0-9._~+/=\-]+)"
-    )
+_WEBSOCKET_TOKEN = (
+    r"(?i)sec-websocket-protocol(?:[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"|\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*\")[^\n\"']*?"  # as a header, or HAR's pair
+    r"\b(?:access_token|access-token|bearer|token|auth)[ \t]*,[ \t]*([A-Za-z0-9._~+/=\-]+)"
+)
 
 
 def _websocket_bearers(text: str, prose: bool = False) -> Iterator[Secret]:
     """The token in a Kubernetes bearer subprotocol (its name stays: it says what it was), or
     the subprotocol after `access_token` or `bearer`."""
-    for match in _websocket_bearer_pattern().finditer(text):
+    for match in re.compile(_WEBSOCKET_BEARER).finditer(text):
         if not is_placeholder(match[1]):
             yield Secret(*match.span(1), "a Kubernetes bearer token")
-    for match in _websocket_token_pattern().finditer(text):
+    for match in re.compile(_WEBSOCKET_TOKEN).finditer(text):
         if not is_stand_in(match[1]):
             yield Secret(*match.span(1), "a token in a WebSocket subprotocol")
 
@@ -1594,11 +1531,11 @@ def _private_keys(text: str, prose: bool = False) -> Iterator[Secret]:
     line) runs on while its lines look like a key (base64, or an armor header such as
     `Version: …`), or, written on one line inside a JSON string, to the string's end.
     """
-    begin = _pem_begin_pattern().search(text)
+    begin = re.compile(_PEM_BEGIN).search(text)
     while begin:
-        after = _pem_begin_pattern().search(text, begin.end())
+        after = re.compile(_PEM_BEGIN).search(text, begin.end())
         limit = after.start() if after else len(text)
-        end = _pem_end_pattern().search(text, begin.end(), limit)
+        end = re.compile(_PEM_END).search(text, begin.end(), limit)
         stop = end.start() if end else min(_end_of_cut_key(text, begin.end()), limit)
         key = text[begin.end() : stop]
         if not is_placeholder(key):
@@ -1610,9 +1547,7 @@ def _private_keys(text: str, prose: bool = False) -> Iterator[Secret]:
         begin = after
 
 
-@cache
-def _key_line_pattern() -> re.Pattern[str]:
-    return re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]*|[A-Za-z][A-Za-z\-]{0,30}: [^\n]*)[ \t]*")
+_KEY_LINE = r"[ \t]*(?:[A-Za-z0-9+/=]*|[A-Za-z][A-Za-z\-]{0,30}: [^\n]*)[ \t]*"
 
 
 def _end_of_cut_key(text: str, start: int) -> int:
@@ -1626,7 +1561,7 @@ def _end_of_cut_key(text: str, start: int) -> int:
     while line_end >= 0:
         next_end = text.find("\n", line_end + 1)
         line = text[line_end + 1 : len(text) if next_end < 0 else next_end]
-        if not _key_line_pattern().fullmatch(line):
+        if not re.compile(_KEY_LINE).fullmatch(line):
             break
         if line.strip():
             stop = line_end + 1 + len(line.rstrip())
