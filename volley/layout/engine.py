@@ -519,7 +519,7 @@ class _Engine:
     def _make_row(self, message: Message, wrap: float, stretch: bool) -> _Row:
         ts = self.ts
         text = message.label
-        if stretch and text.strip():
+        if stretch and "`" in text:  # (code is written between backticks)
             whole = ts.markup(text, C.LABEL_SIZE, math.inf)  # unwrapped (set once, kept)
             if _laid_out_as_code(whole):  # broken, its code lines would lose their spaces
                 wrap = max(wrap, min(whole.width, C.CODE_LABEL_WIDTH))
