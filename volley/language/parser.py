@@ -13,7 +13,7 @@ import threading
 import unicodedata
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any, cast
 
 from lark import Lark, Token
@@ -409,6 +409,111 @@ class _ParseRun:
     branch_lines: dict[int, list[int]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class _NameProblem:
+    """A mistake in a name as written: an error (a warning when `warning`), `offset`
+    characters into the name."""
+
+    warning: bool
+    message: str
+    offset: int
+    hint: str = ""
+
+
+@lru_cache(maxsize=512)
+def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
+    """What is wrong with a name as written in a message, each with where in the name it lies:
+    a name that starts like a note's place is Mermaid's note, misplaced; one that ends in `<`
+    holds a piece of the arrow after it (`A <<<- B`). A diagram names its few participants
+    again and again, so each name is looked at once."""
+    problems: list[_NameProblem] = []
+    slip = _ARROW_SLIP.search(name)
+    if slip is not None:  # `B -> A ~> C`: the second arrow a slip, read as part of a name
+        from volley.language.syntax_errors import TYPO_ARROWS
+
+        typo = slip.group()
+        meant = dict(TYPO_ARROWS).get(typo, "->")
+        hint = f'did you mean "{meant}"? a message goes from one participant to one'
+        said = f'"{name}" holds "{typo}", which is not an arrow; a name holds no arrow'
+        return (_NameProblem(False, said, slip.start(), hint),)
+    comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
+    if comment is not None:
+        said = name[comment.start(1) :]
+        message = (
+            f'"{said}" after "{name[: comment.start()]}" is a comment, which volley reads '
+            "only on a line of its own (Mermaid would make it part of the name)"
+        )
+        hint = f'put "{said}" on a line of its own, or delete it'
+        return (_NameProblem(False, message, comment.start(1), hint),)
+    labelled = _DECLARATION.match(name)  # `participant A as Client -> B`: one slip
+    refusals = (  # (refused, what is said after the name, the hint)
+        (
+            name.endswith("<"),
+            "ends with a piece of an arrow; an arrow has at most two heads on each side",
+            "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
+            "(>, >> or x): A <<- B",
+        ),
+        (
+            name.startswith("|"),
+            "starts with a pipe, which no name does: a line that starts with one is a table's row",
+            "rename it; a table is a note's text: write it under note A: (note A, B:), "
+            "whose lines run to the next element",
+        ),
+        (
+            name.startswith("'") and not _SINGLE_QUOTED.fullmatch(name),
+            'starts with "\'", which starts a comment in PlantUML, not in volley',
+            'a comment line starts with "//"; to name a participant, write the name '
+            "without the quote",
+        ),
+        (
+            bool(_NOTE_PLACE.match(name)),
+            'is not a participant name; "over", "left of" and "right of" belong in a note',
+            'write a note over a participant as "note A: text"',
+        ),
+        (
+            labelled is not None,
+            "reads as a participant's name: a line that holds an arrow"
+            + (f' ("{arrow}")' if arrow else "")
+            + " is a message, so a display label cannot hold one",
+            f'declare it on a line of its own ("{name}") and write '
+            f'"{labelled[1] if labelled else ""}" in the message',
+        ),
+    )
+    problems += [
+        _NameProblem(False, f'"{name}" {said}', 0, hint)
+        for refused, said, hint in refusals
+        if refused
+    ]
+    declared = None if labelled else _DECLARED_IN_MESSAGE.fullmatch(name)
+    if declared is not None:
+        keyword = declared[1] or declared[3]
+        meant = declared[2] or declared[4]
+        message = (
+            f'"{name}" is not a participant\'s name: {keyword} declares one on a line of its own'
+        )
+        hint = (
+            f'write "{name}" on a line of its own, and "{meant}" in the message (to show a lane '
+            f'called "{name}", declare it: participant P as {name})'
+        )
+        problems.append(_NameProblem(False, message, 0, hint))
+    if name.endswith(";") and len(name) > 1:  # swimlanes.io's name, Mermaid's statement end
+        message = (
+            f'"{name}" ends with ";", which is part of the name here (as swimlanes.io reads '
+            "it); in Mermaid it ends a statement: to name the same participant as "
+            f'"{name[:-1].rstrip()}", delete the ";"'
+        )
+        problems.append(_NameProblem(True, message, len(name) - 1))
+    mark, before = name[-2:], name[:-2]
+    if mark in LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
+        does, instead = LIFELINE_MARKS[mark]
+        message = (
+            f'"{mark}" after "{before.rstrip()}" is PlantUML\'s mark that {does}, not part '
+            "of a name"
+        )
+        problems.append(_NameProblem(False, message, len(before), instead))
+    return tuple(problems)
+
+
 # The `end` fed for a block still open at the end of the file (see `_close_open_blocks`).
 _CLOSING = "end of file"
 
@@ -582,97 +687,15 @@ class _ToModel:
         return side, payload, keyword
 
     def _check_name(self, name: str, token: Token, arrow: str = "") -> None:
-        """A name that starts like a note's place is Mermaid's note, misplaced; one that ends in
-        `<` holds a piece of the arrow after it (`A <<<- B`). `token` is the name's, as Lark
-        gives it: it is placed in the user's text only if there is a mistake to point at;
-        `arrow` the one written after a sender's name."""
-        slip = _ARROW_SLIP.search(name)
-        if slip is not None:  # `B -> A ~> C`: the second arrow a slip, read as part of a name
-            from volley.language.syntax_errors import TYPO_ARROWS
-
-            typo = slip.group()
-            meant = dict(TYPO_ARROWS).get(typo, "->")
-            self.error(
-                f'"{name}" holds "{typo}", which is not an arrow; a name holds no arrow',
-                _at_text(token, slip.start()),
-                hint=f'did you mean "{meant}"? a message goes from one participant to one',
-            )
-            return
-        comment = COMMENT_AFTER_NAME.search(name) if "%%" in name or "//" in name else None
-        if comment is not None:
-            said = name[comment.start(1) :]
-            self.error(
-                f'"{said}" after "{name[: comment.start()]}" is a comment, which volley reads '
-                "only on a line of its own (Mermaid would make it part of the name)",
-                _at_text(token, comment.start(1)),
-                hint=f'put "{said}" on a line of its own, or delete it',
-            )
-            return
-        labelled = _DECLARATION.match(name)  # `participant A as Client -> B`: one slip
-        refusals = (  # (refused, what is said after the name, the hint)
-            (
-                name.endswith("<"),
-                "ends with a piece of an arrow; an arrow has at most two heads on each side",
-                "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
-                "(>, >> or x): A <<- B",
-            ),
-            (
-                name.startswith("|"),
-                "starts with a pipe, which no name does: a line that starts with one is a "
-                "table's row",
-                "rename it; a table is a note's text: write it under note A: (note A, B:), "
-                "whose lines run to the next element",
-            ),
-            (
-                name.startswith("'") and not _SINGLE_QUOTED.fullmatch(name),
-                'starts with "\'", which starts a comment in PlantUML, not in volley',
-                'a comment line starts with "//"; to name a participant, write the name '
-                "without the quote",
-            ),
-            (
-                bool(_NOTE_PLACE.match(name)),
-                'is not a participant name; "over", "left of" and "right of" belong in a note',
-                'write a note over a participant as "note A: text"',
-            ),
-            (
-                labelled is not None,
-                "reads as a participant's name: a line that holds an arrow"
-                + (f' ("{arrow}")' if arrow else "")
-                + " is a message, so a display label cannot hold one",
-                f'declare it on a line of its own ("{name}") and write '
-                f'"{labelled[1] if labelled else ""}" in the message',
-            ),
-        )
-        for refused, said, hint in refusals:
-            if refused:
-                self.error(f'"{name}" {said}', _at_text(token), hint=hint)
-        declared = None if labelled else _DECLARED_IN_MESSAGE.fullmatch(name)
-        if declared is not None:
-            keyword = declared[1] or declared[3]
-            meant = declared[2] or declared[4]
-            self.error(
-                f'"{name}" is not a participant\'s name: {keyword} declares one on a line of '
-                "its own",
-                _at_text(token),
-                hint=f'write "{name}" on a line of its own, and "{meant}" in the message (to '
-                f'show a lane called "{name}", declare it: participant P as {name})',
-            )
-        if name.endswith(";") and len(name) > 1:  # swimlanes.io's name, Mermaid's statement end
-            self._local.run.warn(
-                f'"{name}" ends with ";", which is part of the name here (as swimlanes.io reads '
-                "it); in Mermaid it ends a statement: to name the same participant as "
-                f'"{name[:-1].rstrip()}", delete the ";"',
-                _at_text(token, len(name) - 1),
-            )
-        mark, before = name[-2:], name[:-2]
-        if mark in LIFELINE_MARKS and before.endswith((" ", "\t")):  # `A -> B ++`
-            does, instead = LIFELINE_MARKS[mark]
-            self.error(
-                f'"{mark}" after "{before.rstrip()}" is PlantUML\'s mark that {does}, not part '
-                "of a name",
-                _at_text(token, len(before)),
-                hint=instead,
-            )
+        """Say what is wrong with a name as written (`_name_problems`), each at its place in
+        the user's text: `token` is the name's, as Lark gives it; `arrow` the one written
+        after a sender's name."""
+        for problem in _name_problems(name, arrow):
+            at = _at_text(token, problem.offset)
+            if problem.warning:
+                self._local.run.warn(problem.message, at)
+            else:
+                self.error(problem.message, at, hint=problem.hint)
 
     def _check_decoration(self, name: str, label: str, token: Token) -> None:
         """`participant A <<Service>>`: PlantUML's stereotype after a declared name, which it
