@@ -500,3 +500,28 @@ def test_a_divider_pill_of_several_lines_has_rounded_corners_not_round_ends() ->
     (one_h, one_rx), (three_h, three_rx) = [(float(h), float(rx)) for h, rx in pills]
     assert one_rx == pytest.approx(one_h / 2, abs=0.01)  # one line: a stadium
     assert three_h > 2 * one_h and three_rx <= 11.5
+
+
+@pytest.mark.parametrize(
+    ("label", "read"),
+    [
+        ("Send `Mcp-Session-Id` and **bold** words", "Send Mcp-Session-Id and bold words"),
+        ("[docs](https://example.test) and `code`", "docs and code"),
+        ("a**b**c and un*der*way", "abc and underway"),  # no space where none was written
+    ],
+)
+def test_a_label_of_several_runs_reads_with_its_spaces(label: str, read: str) -> None:
+    """Each run is placed at its own x, so the spaces between them drew nothing and were left
+    out: copying the label, finding it in a page and a screen reader got "SendMcp-Session-Id".
+    A space between two runs where one was written draws nothing still."""
+    root = tree(render(f"A -> B: {label}\n"))
+    (text,) = [t for t in root.iterfind(".//s:text", NS) if t.find(".//s:tspan", NS) is not None]
+    assert "".join(text.itertext()) == read
+
+
+def test_a_right_to_left_label_of_several_runs_gets_no_spaces_between_its_runs() -> None:
+    """Its runs stand in the order they are seen, not read: a space between them would fall
+    between the wrong words (and the right-to-left runs are drawn from their right ends)."""
+    root = tree(render("A -> B: שלום **עולם** hello\n"))
+    (text,) = [t for t in root.iterfind(".//s:text", NS) if t.find(".//s:tspan", NS) is not None]
+    assert len(text) > 1 and not any(piece.tail for piece in text)

@@ -80,6 +80,7 @@ class Run(NamedTuple):
     icon_size: float = 0.0
     missing: bool = False  # an unknown icon: drawn as a visible placeholder
     role: str | None = None  # a palette role colouring this run (syntax in the appendix)
+    spaced: bool = False  # a space stood before it (a word of its own, not a word's piece)
 
 
 @dataclass(slots=True, eq=False)

@@ -403,6 +403,7 @@ class Typesetter:
         tallest = 0.0
         code = False
         last = len(spans) - 1
+        spaced = False  # a space since the last run: the next one is a word of its own
         for i, span in enumerate(spans):
             text = span.text
             w = styled_width(span, text, size)
@@ -420,19 +421,21 @@ class Typesetter:
             if span.code:
                 if text:
                     runs.append(Run(x + CODE_PAD_X, text, w, span.bold, span.italic,
-                                       span.strike, True, span.href))  # fmt: skip
-                    code = True
+                                       span.strike, True, span.href, spaced=spaced))  # fmt: skip
+                    code, spaced = True, False
                 x += w + 2 * CODE_PAD_X
                 continue
             for piece in one_way_pieces(text):  # a browser orders words by direction
                 width = w if piece is text else styled_width(span, piece, size)
                 words = piece.strip(" ")  # outer spaces become offsets: renderers disagree
-                if words:  # on drawing them
+                spaced = spaced or piece[:1] == " "  # on drawing them, and the run says so
+                if words:
                     after = piece.lstrip(" ")
                     lead = width - styled_width(span, after, size) if after != piece else 0.0
                     inner = width if words == piece else styled_width(span, words, size)
                     runs.append(Run(x + lead, words, inner, span.bold, span.italic,
-                                       span.strike, False, span.href))  # fmt: skip
+                                       span.strike, False, span.href, spaced=spaced))  # fmt: skip
+                    spaced = piece[-1:] == " "
                 x += width
         height = max(lh, tallest + size * 0.3)
         placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)

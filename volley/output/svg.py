@@ -227,7 +227,7 @@ class _Painter:
         if len(texts) == 1 and _is_plain(texts[0]):
             words = self._plain(line, texts[0], cls, role, preserve)
         else:
-            runs = "".join([self._run(line, r) for r in texts])
+            runs = _spaced(line, texts, [self._run(line, r) for r in texts])
             words = tag.text_runs(cls, role, colour, size, runs, preserve=preserve, mono=mono)
         tags.insert(0, words)
         y = line.baseline - size * 0.3
@@ -552,6 +552,19 @@ def _code_in_order(text: str) -> str:
         return f"{written[:start]}\u2068{written[start:end]}\u2069{written[end:]}"
 
     return f"\u2066{_CODE_TOKEN.sub(isolated, text)}\u2069"
+
+
+def _spaced(line: TextLine, runs: list[Run], tags: list[str]) -> str:
+    """A line's runs, a space between two words where one was written: each run is placed at
+    its own x, so the space draws nothing, but copying the text, finding it in a page and
+    reading it aloud get "Send Mcp-Session-Id and", not "SendMcp-Session-Idand". (Not in a
+    line that holds right-to-left text, whose runs stand in the order they are seen.)"""
+    if line.rtl or any(has_right_to_left(run.text) for run in runs):
+        return "".join(tags)
+    return "".join(
+        " " + tag if run.spaced and i else tag
+        for i, (run, tag) in enumerate(zip(runs, tags, strict=True))
+    )
 
 
 def _with_direction(line: TextLine, text: str, one_of_several: bool = False) -> str:
