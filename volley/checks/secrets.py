@@ -54,7 +54,7 @@ MASK = "<redacted>"
 
 # A pattern only some texts reach (a curl command, SQL, a card number, a token of a known
 # shape: behind a finder's cheap test, or looked at once a value is found) is kept as its text
-# and compiled where it is used, by `re.compile`, which compiles a pattern once and keeps it:
+# and compiled where it is used, by `re.compile`, which keeps the patterns it compiled last:
 # most diagrams reach none of these, and compiling them all on import took about 8 ms of
 # every command's start.
 

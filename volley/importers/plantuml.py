@@ -94,8 +94,8 @@ _PARTS = re.compile(
 )
 # A message: a name (none where the arrow starts at the diagram's edge, `[->`), the arrow, a
 # name (none where it ends at the edge, `->]`), the lifeline marks and the text. PlantUML up to
-# 1.2020 also took one `+` or `-` right after the receiver's name (`A -> B+ : call`) for `++`
-# or `--`; later releases refuse it, so it means nothing else.
+# 1.2020 also took one `+` or `-` after the receiver's name (`A -> B+ : call`, `B -> A - : x`)
+# for `++` or `--`; later releases do not read it so, and nothing else reads it at all.
 # A style may also stand before the arrow (`A [#gray]--x B`); a lone `[` is the diagram's edge.
 # A circle or cross ends an arrow only before a space and a name (or right before the edge,
 # `->x]`), and starts one only after a space (or a style, or the edge): `A->oca` is a message
@@ -115,7 +115,7 @@ _BEFORE_TEXT = r"(?P<link>\[\[[^\]]*\]\][ \t]*)?(?::(?P<text>.*))?"
 _MESSAGE = re.compile(
     r"(?P<parallel>&[ \t]*)?(?:\{(?P<anchor>[^}]*)\}[ \t]*)?"
     rf"(?P<sender>{_PART})?[ \t]*(?P<slant_from>\(\d+\))?{_ARROW}(?P<slant_to>\(\d+\))?[ \t]*"
-    rf"(?P<receiver>{_PART})?(?P<old_mark>[+-](?![+-]))?"
+    rf"(?P<receiver>{_PART})?(?:[ \t]*(?P<old_mark>[+-])(?![+-]))?"
     rf"(?P<multicast>(?:[ \t]+&[ \t]+(?:{_NAME}))*)"
     r"[ \t]*(?P<marks>(?:(?:\+\+|--|\*\*|!!)[ \t]*){0,2})(?P<tint>#\w+[ \t]*)?"
     rf"(?P<stereo><<[^>]*>>[ \t]*)?{_BEFORE_TEXT}"
@@ -866,12 +866,17 @@ class _Reader:
         self.items().append(item)
 
     def beside(self, message: Message) -> list[Item]:
-        """Where a note on `message` goes: right after it, inside the frames that end after it
-        (PlantUML draws `end` then `note right` in the frame's last row, beside the message)."""
+        """Where a note on `message` goes: after it, inside the frames that end after it, when
+        nothing but its bars and its notes follows it there (PlantUML draws `end` then `note
+        right` in the frame's last row, beside the message)."""
         items = inner = self.items()
         while inner and isinstance(inner[-1], Block):
             inner = inner[-1].branches[-1].items
-        return inner if inner and inner[-1] is message else items
+        at = next((i for i, item in enumerate(inner) if item is message), None)
+        if at is None or inner is items:
+            return items
+        after = inner[at + 1 :]
+        return inner if all(isinstance(item, (Activation, Note)) for item in after) else items
 
     def items(self) -> list[Item]:
         for opened in reversed(self.stack):

@@ -270,7 +270,8 @@ class _Painter:
     def _run(self, line: TextLine, run: Run) -> str:
         """One run of a line of several: a `<tspan>`, in a link if it is one. In a
         right-to-left paragraph each run is drawn from its right end, where the run read before
-        it ends, so that a run drawn narrower than measured (joined Arabic) leaves no gap there."""
+        it ends: a run drawn narrower than measured (joined Arabic) leaves its gap on its left,
+        beside the run read after it, or at the line's end, not after the run read before it."""
         size = line.size
         span = tag.tspan(
             line.x + run.dx + (run.width if line.rtl else 0),
