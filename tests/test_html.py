@@ -504,8 +504,8 @@ def test_an_auto_diagram_follows_a_docs_sites_own_colour_switch() -> None:
     """mkdocs-material's palette, the mkdocs theme's colour mode (Bootstrap), furo's and the
     PyData theme's `data-theme`: each, dark or light, wins over the reader's system setting."""
     css, _ = html_assets()
-    dark_rule = next(rule for rule in css.split("\n") if "[data-bs-theme=dark]" in rule)
-    light_rule = next(rule for rule in css.split("\n") if "[data-bs-theme=light]" in rule)
+    dark_rule = next(rule for rule in css.split("}") if "[data-bs-theme=dark]" in rule)
+    light_rule = next(rule for rule in css.split("}") if "[data-bs-theme=light]" in rule)
     for switch in ("[data-md-color-scheme=slate]", "[data-bs-theme=dark]", "[data-theme=dark]"):
         assert f"{switch} .volley-diagram[data-theme=auto]" in dark_rule
     for switch in ("[data-md-color-scheme=default]", "[data-theme=light]"):
