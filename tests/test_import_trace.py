@@ -1151,8 +1151,8 @@ def test_an_otlp_spans_instrumentation_scope_is_in_its_payload():
 
 def test_what_ran_a_span_is_in_its_payload_in_every_format_that_says_it():
     """The resource's attributes besides service.name (the service's version, its host, the
-    SDK), and Jaeger's process tags, are each span's `resource.` lines, as Jaeger shows a
-    span's process: they were left out without a word."""
+    SDK), and Jaeger's process tags, are `resource.` lines in the payload of each service's
+    first span: they were left out without a word."""
     data = {"resourceSpans": [otlp_span("01", None, "svc", 2, 0)]}
     data["resourceSpans"][0]["resource"]["attributes"] += [
         {"key": "service.version", "value": {"stringValue": "1.0.0"}},
@@ -1169,6 +1169,24 @@ def test_what_ran_a_span_is_in_its_payload_in_every_format_that_says_it():
     assert rows(jaeger.messages()[0])["resource.hostname"] == "foobar.org"
     collector = import_trace((CASES / "otelcol-debug-detailed.log").read_text(encoding="utf-8"))
     assert not any("resource." in m.request.body for m in collector.messages() if m.request)
+
+
+def test_what_ran_a_service_is_said_once_not_on_every_span():
+    """A trace of thousands of spans with the same resource lines on each grew several times
+    over; they stand on the service's first span, and again where the resource changes."""
+    version = {"key": "service.version", "value": {"stringValue": "1.0.0"}}
+    spans = [otlp_span(f"{n:02x}", None, "svc", 2, 10 * n) for n in range(1, 4)]
+    for span in spans:
+        span["resource"]["attributes"].append(version)
+    spans[2]["resource"]["attributes"][-1] = {
+        "key": "service.version",
+        "value": {"stringValue": "2"},
+    }
+    requests = [
+        m for m in import_trace(json.dumps({"resourceSpans": spans})).messages() if m.request
+    ]
+    said = [rows(m).get("resource.service.version") for m in requests]
+    assert said == ["1.0.0", None, "2"]
 
 
 # --- the collector's debug exporter, as printed ----------------------------------------------

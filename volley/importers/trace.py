@@ -1183,6 +1183,7 @@ class _Builder:
         self.options = options
         self.lanes: dict[str, str] = {}
         self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
+        self.resourced: set[tuple[str, tuple]] = set()  # (service, resource) said in a payload
         self.spans: list[_Span] = []
         # what consumers did with a message, kept back to be drawn at its time (`publish`):
         # (when, the items, when it ended)
@@ -1419,7 +1420,9 @@ class _Builder:
 
     def payload(self, title: str, span: _Span) -> Payload:
         """The span's attributes as `key: value` lines, after its name, kind and duration, and
-        then what ran it (`resource.` lines)."""
+        then what ran it (`resource.` lines) on the first span of each service that ran so:
+        the same lines on every span made a trace of thousands of spans several times its
+        size."""
         lines = [
             f"span: {span.name}",
             f"kind: {span.kind}",
@@ -1430,7 +1433,10 @@ class _Builder:
             lines.append(f"status: error{': ' + span.error if span.error else ''}")
         lines += [f"links to: {link}" for link in span.links]
         lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
-        lines += [f"resource.{key}: {_one_line(value)}" for key, value in span.resource]
+        ran = (span.service, tuple(span.resource))
+        if span.resource and ran not in self.resourced:
+            self.resourced.add(ran)
+            lines += [f"resource.{key}: {_one_line(value)}" for key, value in span.resource]
         return Payload(title, None, "\n".join(_one_line(line) for line in lines), "fenced")
 
     def meanwhile(
