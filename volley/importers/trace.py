@@ -96,7 +96,8 @@ class _Span:
     # as its payload says them: "span 00f0… of trace 5b8a…", "FOLLOWS_FROM span …".
     links: list[str] = field(default_factory=list)
     # What ran it besides its service's name (OpenTelemetry's resource, Jaeger's process tags:
-    # the service's version, its host, the SDK), as its payload's `resource.` lines.
+    # the service's version, its host, the SDK): `resource.` lines in its service's first
+    # span's payload.
     resource: list[tuple[str, str]] = field(default_factory=list)
 
     def attribute(self, *keys: str) -> str | None:

@@ -423,10 +423,9 @@ class _NameProblem:
 @lru_cache(maxsize=512)
 def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
     """What is wrong with a name as written (in a message, `order:`, a declaration, a note),
-    each with where in the name it lies:
-    a name that starts like a note's place is Mermaid's note, misplaced; one that ends in `<`
-    holds a piece of the arrow after it (`A <<<- B`). A diagram names its few participants
-    again and again, so each name is looked at once."""
+    each with where in the name it lies: a name that starts like a note's place is Mermaid's
+    note, misplaced; one that ends in `<` holds a piece of the arrow after it (`A <<<- B`). A
+    diagram names its few participants again and again, so each name is looked at once."""
     problems: list[_NameProblem] = []
     slip = _ARROW_SLIP.search(name)
     if slip is not None:  # `B -> A ~> C`: the second arrow a slip, read as part of a name

@@ -55,7 +55,6 @@ class _RowWriter:
 
     def __init__(self, body: str) -> None:
         self.body = body
-        self.astral = _ASTRAL.search(body) is not None
         self.key = ""  # the previous row's
         self.searched = 0  # where the next search starts, in characters
         self.units = 0  # the same place in UTF-16 code units
@@ -70,13 +69,10 @@ class _RowWriter:
         found = self.body.find(value, self.searched, end) if value else -1
         if found < 0:
             return [value]
-        start = self.units + self._units_between(self.searched, found)
+        start = self.units + _units(self.body[self.searched : found])
         self.searched, self.units = found + len(value), start + _units(value)
         place = [start, self.units]
         return place if len(f"{start},{self.units}") < _written_length(value) else [value]
-
-    def _units_between(self, start: int, end: int) -> int:
-        return _units(self.body[start:end]) if self.astral else end - start
 
 
 # How far past the last value found the next one is looked for: the keys, punctuation and

@@ -273,8 +273,9 @@ class _Painter:
         it ends: a run drawn narrower than measured (joined Arabic) leaves its gap on its left,
         beside the run read after it, or at the line's end, not after the run read before it."""
         size = line.size
+        anchor: Anchor = "end" if line.rtl else "start"
         span = tag.tspan(
-            line.x + run.dx + (run.width if line.rtl else 0),
+            line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
             _with_direction(
                 line,
@@ -287,7 +288,7 @@ class _Painter:
             code_size=size * CODE_SCALE if run.code else None,
             link=self.c["accent"] if run.href else None,
             role=(run.role, self.c[run.role]) if run.role else None,
-            anchor="end" if line.rtl else "start",
+            anchor=anchor,
         )
         return tag.link(run.href, span) if run.href else span
 

@@ -442,7 +442,7 @@ def tspan(
     code_size: float | None = None,
     link: str | None = None,
     role: tuple[str, str] | None = None,
-    anchor: str = "start",
+    anchor: Anchor = "start",
 ) -> str:
     """One run of a line of several: its place (the point its `anchor` end is drawn from),
     its face, a link's colour (`link`), or the (role, colour) of its syntax in an appendix
