@@ -135,7 +135,7 @@ async def read_body(request: Request, limit: int, seconds: float = 10.0) -> byte
             if size > limit:
                 raise too_large
             chunks.append(chunk)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise BodyTooSlow(
             f"the request body stopped arriving for {seconds:g} s", hint="send it again"
         ) from None

@@ -229,7 +229,7 @@ class RenderPool:
         try:
             # The worker keeps the deadline itself; this wait is the backstop for a queued job.
             return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds + 1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             future.cancel()
             raise self._busy() from None
 
