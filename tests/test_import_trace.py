@@ -475,6 +475,40 @@ def event(name: str, at_ms: int) -> dict:
     return {"name": name, "timeUnixNano": str((1000 + at_ms) * 1_000_000)}
 
 
+def test_a_span_event_is_cut_in_its_note_and_whole_in_the_spans_payload():
+    stack = "java.lang.IllegalStateException: " + "x" * 150 + "\n\tat Parser.parse(Parser.java:42)"
+    exception = event("exception", 5) | {
+        "attributes": [
+            {"key": "exception.type", "value": {"stringValue": "IllegalStateException"}},
+            {"key": "exception.stacktrace", "value": {"stringValue": stack}},
+        ]
+    }
+    data = {"resourceSpans": [otlp_span("01", None, "a", 2, 0, events=[exception])]}
+    diagram = import_trace(json.dumps(data))
+    (note,) = [item for item in diagram.items if isinstance(item, Note)]
+    assert note.text.startswith("**exception**") and "Parser.java:42" not in note.text
+    call = diagram.messages()[0]
+    payload = call.request
+    assert payload is not None
+    assert "event: exception\nevent.exception.type: IllegalStateException\n" in payload.body
+    table = rows(call)
+    assert table["event.exception.stacktrace"] == " ".join(stack.split())  # one row, all of it
+
+
+def test_what_the_consumer_recorded_is_the_asynchronous_arrows_second_payload():
+    # zipkin-messaging.json: frontend publishes to rabbitmq; backend's CONSUMER span takes it
+    diagram = trace("zipkin-messaging.json")
+    (publish,) = [m for m in diagram.messages() if m.arrow == "->>"]
+    assert rows(publish)["kind"] == "producer"
+    assert publish.response is not None and publish.response.label == "Consumer"
+    taken = rows(publish, "response")
+    assert (taken["span"], taken["kind"], taken["rabbit.queue"]) == (
+        "next-message",
+        "consumer",
+        "backend",
+    )
+
+
 def test_span_events_are_drawn_when_they_happened_among_the_calls():
     """An event after a nested call returned is drawn after its reply, not right after the
     request that opened the span."""

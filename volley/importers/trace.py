@@ -1355,7 +1355,10 @@ class _Builder:
             there = self.lane(consumer.service) if consumer else self.peer_lane(producer)
             words = _marked(producer, self.call_label(producer, consumer))
             request = self.payload("Request", producer)
-            items.append(Message(0, here, there, "->>", words, request=request))
+            # what the consumer recorded of taking it: an asynchronous arrow has no reply
+            # to carry it, as a call's reply carries its server's span
+            taken = self.payload("Consumer", consumer) if consumer is not None else None
+            items.append(Message(0, here, there, "->>", words, request=request, response=taken))
             if consumer is None:
                 continue
             took = self.meanwhile(
@@ -1434,6 +1437,9 @@ class _Builder:
             lines.append(f"status: error{': ' + span.error if span.error else ''}")
         lines += [f"links to: {link}" for link in span.links]
         lines += [f"{key}: {_one_line(value)}" for key, value in span.attributes]
+        for event in span.events:  # drawn as notes, cut to a label's length; whole here
+            lines.append(f"event: {event.name}")
+            lines += [f"event.{key}: {_one_line(value)}" for key, value in event.attributes]
         ran = (span.service, tuple(span.resource))
         if span.resource and ran not in self.resourced:
             self.resourced.add(ran)
