@@ -701,6 +701,12 @@ note App: reuses {token}
         "A -> bucket.s3.eu-west-1.amazonaws.com: redevelopment plan in Europe/Berlin\n"
     )
     assert redact_diagram(plain).messages()[1].label == "redevelopment plan in Europe/Berlin"
+    # shorter, but a random token's mixed case and digits: a tracking cookie its URLs repeat
+    tracking = volley.parse(
+        "A -> B: GET\nin: Request\n  Cookie: _kuid_=Lm-9qVlU; lang=en-US2\n"
+        "A -> C: GET /match?uid=Lm-9qVlU&lang=en-US2\n"
+    )
+    assert redact_diagram(tracking).messages()[1].label == f"GET /match?uid={MASK}&lang=en-US2"
     # a quoted cookie value: the JSON that repeats it stays JSON
     quoted = volley.parse(
         'A -> B: x\nout: Response\n  Set-Cookie: sid="abc12345678xyz"; Path=/\n'

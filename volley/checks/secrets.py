@@ -2048,7 +2048,9 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     where the next one carries it unnamed: in a URL's path, in prose, in a participant's
     name. Only values that look like credentials and are long enough not to be words or
     codes (a cookie's `region=eu-west-1` is masked where it is a cookie, not in every host
-    name), each matched whole, between characters that cannot be part of it.
+    name), or shorter but of a random token's mixed case and digits (a tracking cookie's
+    `Lm-9qVlU`, which its URLs repeat), each matched whole, between characters that cannot
+    be part of it.
     """
     written = {
         _visible(found.text[secret.start : secret.end], prose=True)[0].strip("\"'")
@@ -2057,7 +2059,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     }
     # each also as a form or a URL carries it, and as it reads decoded (found encoded)
     values = written | {quote(v, safe="") for v in written} | {unquote(v) for v in written}
-    kept = [value for value in values if len(value) >= _REPEATED_LENGTH and credential_like(value)]
+    kept = [value for value in values if _may_be_repeated(value)]
     if not kept:
         return _unchanged
     # longest first, so that a value holding another is masked whole; as a reader sees it,
@@ -2081,8 +2083,20 @@ def repeated_in(text: str) -> Callable[[str], str]:
 
 
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
+_REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
-_MAY_REPEAT = re.compile(rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}")
+_MAY_REPEAT = re.compile(
+    rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}"
+    rf"|(?=\S*[0-9])(?=\S*[a-z])(?=\S*[A-Z])\S{{{_REPEATED_MIXED},}}"
+)
+
+
+def _may_be_repeated(value: str) -> bool:
+    """Whether a secret's value is masked wherever it repeats: a credential's shape, and long
+    enough or mixed enough to be no word or code."""
+    if not credential_like(value):
+        return False
+    return len(value) >= _REPEATED_LENGTH or bool(_PASSWORD_SHAPED.fullmatch(value))
 
 
 def may_repeat_a_secret(*texts: str | None) -> bool:
