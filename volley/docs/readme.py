@@ -738,8 +738,10 @@ def _refused(path: Path, page: Path) -> str | None:
     if path.suffix != VOLLEY_SUFFIX:
         return "which is not a .volley file"
     try:
+        found = path.resolve(strict=True)
+    except FileNotFoundError:  # said when it is read, as any file missing
         found = path.resolve()
-    except (OSError, RuntimeError):  # a loop of links
+    except (OSError, RuntimeError):  # a loop of links (which Python 3.13 resolves to itself)
         return "which cannot be followed to a file"
     if not in_project(found, page):
         return "outside the folder volley runs in and the page's own"
