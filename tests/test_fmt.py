@@ -252,6 +252,21 @@ def test_fenced_body_gets_a_fence_longer_than_any_inside_and_is_kept_byte_for_by
     assert fence_for(["~~~", "```"], "~") == "~~~~"
 
 
+@pytest.mark.parametrize("form", ["fenced", "indented"])
+def test_a_body_with_cr_lf_line_breaks_is_written_as_it_reads_back(form) -> None:
+    """An import's body with a capture's CR LF (a HAR's HTML) is written with LF, as every
+    reader reads it, so the imported file is already formatted (`volley fmt --check`)."""
+    body = "<html>\r\n<body>\r\nold mac line\rend\n</html>"
+    diagram = Diagram(
+        participants=["A", "B"],
+        items=[Message(1, "A", "B", "->", "get", response=Payload("Page", None, body, form))],
+    )
+    out = write(diagram)
+    assert "\r" not in out
+    assert volley.parse(out).items[0].response.body == "<html>\n<body>\nold mac line\nend\n</html>"
+    assert format_text(out) == out
+
+
 def test_indented_body_is_reindented_two_spaces_under_its_keyword() -> None:
     text = "if: x\nA -> B\nout:\n        k: v\n\n          deeper: 1\nend\n"
     out = format_text(text)

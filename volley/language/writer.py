@@ -5,7 +5,8 @@ and a diff shows only what changed: directives first (`title:`, each box with it
 declarations, `participant A as Label` for each other labelled participant, `order:` only when
 the order of first use would not give the diagram's order or the author wrote one, `autonumber`
 when numbering starts with the first message), one space around an arrow, items inside a block
-indented two spaces a level, payload bodies kept byte for byte (a fenced body gets a fence longer
+indented two spaces a level, payload bodies kept byte for byte but their line breaks (each one
+LF, as a reader reads a CR LF or a CR; a fenced body gets a fence longer
 than any fence-like line inside it; an indented one is indented two spaces deeper than its
 `in:`/`out:`), a note longer than a line indented under its `note:` line.
 
@@ -165,7 +166,7 @@ class _Writer:
         if payload.line:  # a comment between the message and its body stays there
             self.comments_before(payload.line, depth)
         self.emit(depth, _with_label(f"{side}:", payload.label))
-        lines = payload.body.split("\n")
+        lines = _LINE_BREAK.split(payload.body)
         if payload.form == "fenced":
             fence = fence_for(lines)
             self.emit(depth, fence + (payload.lang or ""))
@@ -412,6 +413,8 @@ def _head_comments(
 
 # --- the comments of a source file -----------------------------------------------------------
 
+# A line break as `normalise` reads one: a body's CR LF (a HAR's HTML) is written as LF
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 _COMMENT = re.compile(r"[ \t]*(?://|%%)(.*)")  # `%%` is Mermaid's, read as a comment too
 _ORDER = re.compile(r"(?i)[ \t]*order[ \t]*:")
 
