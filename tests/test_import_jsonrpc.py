@@ -1259,8 +1259,29 @@ def test_what_a_server_wrote_on_stderr_in_neovims_log_is_a_note():
     )
     diagram = import_jsonrpc(log)
     (note,) = [item for item in diagram.items if isinstance(item, Note)]
-    assert note.text == "stderr: LOG INFO: hover for file:///a.py LOG DEBUG: done"
+    assert note.text == "stderr: LOG INFO: hover for file:///a.py<br>LOG DEBUG: done"
     assert diagram.items.index(note) == 1  # where the server wrote it
+
+
+def test_a_traceback_on_stderr_keeps_its_lines_and_its_last_line():
+    """A server's traceback is a note of its lines, each whole up to a label's length, the
+    last (what failed) kept past a note's length; a very long one keeps its first and last."""
+    frames = "".join(f'  File "/srv/lsp/server.py", line {n}, in handler{n}\\n' for n in range(30))
+    said = f"Traceback (most recent call last):\\n{frames}ValueError: missing field range\\n"
+    log = (
+        '[DEBUG][2025-10-14 09:04:17] …/lsp/rpc.lua:347\t"rpc.send"\t'
+        '{ id = 1, jsonrpc = "2.0", method = "textDocument/codeAction", params = {} }\n'
+        '[ERROR][2025-10-14 09:04:17] …/lsp/rpc.lua:420\t"rpc"\t"ruff"\t"stderr"\t'
+        f"'{said}'\n"
+    )
+    notes = [item.text for item in import_jsonrpc(log).items if isinstance(item, Note)]
+    assert notes[0] == "no response to id 1 before the session ended"
+    lines = notes[1].split("<br>")
+    assert lines[0] == "stderr: Traceback (most recent call last):"
+    assert lines[1] == 'File "/srv/lsp/server.py", line 0, in handler0'
+    assert lines[12] == "… 8 more lines …" and len(lines) == 25
+    assert lines[-1] == "ValueError: missing field range"
+    assert lines[-2] == 'File "/srv/lsp/server.py", line 29, in handler29'
 
 
 def test_neovim_log_of_two_servers_is_one_diagram_with_a_warning_why(tmp_path):

@@ -57,6 +57,7 @@ from volley.importers.labels import (
     cut_body,
     label,
     lane_name,
+    note_text,
     rpc_request_label,
     rpc_response_label,
 )
@@ -84,6 +85,25 @@ _OTHER: dict[Side, Side] = {"client": "server", "server": "client"}
 # --- The session as a diagram -----------------------------------------------------------------
 
 NOTE_CHARS = 300  # a malformed line is quoted in a note up to this many characters
+NOTE_LINES = 24  # a server's words on its stderr (a traceback) keep this many lines of a note
+
+
+def _stderr(said: str) -> str:
+    """What a server wrote on its stderr: JSON on one line, other text in its own lines (a
+    traceback's), without blank ones."""
+    if "\n" not in said.strip():
+        return compact(said)
+    return "\n".join(line.rstrip() for line in said.strip().split("\n") if line.strip())
+
+
+def _remark(text: str) -> str:
+    """A note of what a log said beside the messages, each of its lines a label's length at
+    most; past `NOTE_LINES` lines its first and its last (a traceback ends with what failed)."""
+    lines = text.split("\n")
+    if len(lines) > NOTE_LINES:
+        half = NOTE_LINES // 2
+        lines = [*lines[:half], f"… {len(lines) - 2 * half} more lines …", *lines[-half:]]
+    return note_text([label(line, NOTE_CHARS) for line in lines])
 
 
 def _key(message_id: Any) -> str:
@@ -152,7 +172,7 @@ def session_diagram(
     for line in sent:
         here, there = lanes[line.sender], lanes[_OTHER[line.sender]]
         if line.remark:
-            items.append(Note(0, [here], label(line.text, NOTE_CHARS)))
+            items.append(Note(0, [here], _remark(line.text)))
             continue
         messages = _elements(line.text)
         if messages is None and line.as_logged is None:
@@ -582,7 +602,7 @@ def _helix_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic
             except ValueError:
                 said = message
             if str(said).strip():
-                sent.append(Sent("server", f"stderr: {compact(str(said))}", remark=True))
+                sent.append(Sent("server", f"stderr: {_stderr(str(said))}", remark=True))
             continue
         sent.append(Sent("client" if match["way"] == "->" else "server", message))
     said_before(len(lines))
@@ -641,7 +661,7 @@ def _neovim_log(text: str) -> tuple[list[Sent], list[Diagnostic]]:
             except (LuaValueError, RecursionError):
                 said = logged
             if str(said).strip():
-                sent.append(Sent("server", f"stderr: {compact(str(said))}", remark=True))
+                sent.append(Sent("server", f"stderr: {_stderr(str(said))}", remark=True))
             continue
         try:
             value, _ = read_lua_value(logged)
