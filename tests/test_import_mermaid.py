@@ -428,6 +428,24 @@ def test_central_connections_are_arrows_with_a_comment_not_names() -> None:
     assert text.count("joins the middle of the lifeline of") == 3
 
 
+def test_a_function_named_as_a_receiver_or_declared_is_one_lane_as_a_sender_too() -> None:
+    """`receive()->>send()`: where a diagram names a participant `X()` as a receiver or in a
+    declaration, its `()` before an arrow is the name's, not a central connection (which made
+    two lanes of each, `receive` and `receive()`)."""
+    text = one(
+        "sequenceDiagram\nparticipant main()\nmain()->>parse(): args\n"
+        "parse()-->>main(): ok\nf() ->>+ f(): self\nA()->>B: central\n"
+    )
+    diagram = volley.parse(text)
+    assert diagram.participants == ["main()", "parse()", "f()", "A", "B"]
+    assert text.count("joins the middle of the lifeline of") == 1  # A's, named A elsewhere
+    assert [(m.sender, m.receiver) for m in diagram.messages()][:3] == [
+        ("main()", "parse()"),
+        ("parse()", "main()"),
+        ("f()", "f()"),
+    ]
+
+
 def test_an_alias_in_the_participant_config_is_its_label_unless_as_gives_one() -> None:
     text = one(
         "sequenceDiagram\nparticipant A@{ 'type': 'queue', 'alias': 'Jobs' }\n"
@@ -1414,6 +1432,8 @@ def test_a_hyphen_before_x_in_a_name_is_said_to_be_mermaids_lost_arrow() -> None
         ("A->>B--x C: x", "Mermaid reads '--x' in 'B--x C' as an arrow", 10),
         ("Client--->>Server: GET /", "'--->>' is not one of Mermaid's arrows", 11),
         ("Client ---> Server: x", "'--->' is not one of Mermaid's arrows", 12),
+        ("A->>>B: msg", "'->>>' is not one of Mermaid's arrows", 6),
+        ("Alice -->>> Bob: msg", "'-->>>' is not one of Mermaid's arrows", 11),
         ("A->>B++: call", "Mermaid refuses a '+' in a name ('B++')", 10),
         ("B-->>John--: done", "'--' after 'John' is no part of a Mermaid name, but PlantUML's", 14),
         ("B-->>John-: done", "'-' after 'John' is no part of a Mermaid name", 14),

@@ -37,6 +37,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NoReturn
 
 import yaml
@@ -127,9 +128,17 @@ _ARROW = "|".join(
     for arrow in sorted({**ARROWS, **HALF_ARROWS}, key=len)[::-1]
 )
 # `()` at either end of the arrow: a "central connection", to the middle of the lifeline
-_MESSAGE = re.compile(
-    rf"(?P<sender>[^:]+?)[ \t]*(?P<from_centre>\(\))?[ \t]*(?P<arrow>{_ARROW})[ \t]*"
+_MESSAGE_FORM = (
+    rf"(?P<sender>[^:]+?)[ \t]*(?P<from_centre>{{centre}})?[ \t]*(?P<arrow>{_ARROW})[ \t]*"
     rf"(?P<mark>[+-]|\(\))?[ \t]*(?P<receiver>[^:]+?)[ \t]*(?::(?P<text>.*))?"
+)
+_MESSAGE = re.compile(_MESSAGE_FORM.format(centre=r"\(\)"))
+# ... and where the sender is a function's name (`receive()->>send()`, as the diagram names it
+# elsewhere), its `()` is the name's: `(?!)` never matches
+_NAMED_MESSAGE = re.compile(_MESSAGE_FORM.format(centre="(?!)"))
+# A name that ends in `()` as a declaration or a message's receiver writes it
+_DECLARED_CALL = re.compile(
+    r"(?i:participant|actor)[ \t]+(?P<name>[^:]*?\(\))(?:[ \t]+(?i:as)\b.*)?"
 )
 _WORD = re.compile(r"(?P<word>[A-Za-z_]+)(?:(?:[ \t]+|(?=:))(?P<rest>.*))?")
 _NOTE = re.compile(
@@ -1375,7 +1384,24 @@ class _Reader:
         self.notes.append((note, names))
         self.add(note)
 
+    @cached_property
+    def called_names(self) -> set[str]:
+        """The names written with `()` where `()` can only be part of the name: declared
+        (`participant main()`) or a message's receiver (`->>parse()`)."""
+        names = set()
+        for raw in self.lines[self.start :]:
+            text = raw.strip()
+            declared = _DECLARED_CALL.fullmatch(text)
+            found = declared or _MESSAGE.fullmatch(text)
+            if declared is not None:
+                names.add(declared["name"].strip())
+            elif found is not None and found["receiver"].endswith("()"):
+                names.add(found["receiver"].strip())
+        return names
+
     def message(self, line: int, raw: str, found: re.Match[str]) -> None:
+        if found["from_centre"] and f"{found['sender'].strip()}()" in self.called_names:
+            found = _NAMED_MESSAGE.fullmatch(found.string) or found
         arrow, mark = found["arrow"].lower(), found["mark"]
         for role in ("sender", "receiver"):
             if _KEYWORD_AT_NAME.match(found[role].strip()):  # `Link-->>DOM`, `CDN->>End User`
@@ -1489,6 +1515,15 @@ class _Reader:
                 f"{written!r} is not one of Mermaid's arrows, so it refuses this line",
                 raw.find("-", indent + len(name)) + 1,
                 f"write {found['arrow']} (its shaft is one or two dashes)",
+            )
+        head = found["arrow"] + ">" * (len(receiver) - len(receiver.lstrip(">")))
+        if not mark and head != found["arrow"] and head.lower() not in ARROWS:  # `A->>>B`
+            self.fail(
+                line,
+                raw,
+                f"{head!r} is not one of Mermaid's arrows, so it refuses this line",
+                after_arrow + 1,
+                f"write {found['arrow']} (its head is > or >>)",
             )
         if (mark, receiver[:1]) in (("+", "+"), ("+", "-"), ("-", "+")):  # `A->>++B`
             self.fail(
