@@ -1071,6 +1071,28 @@ def test_an_entrys_comment_is_a_note_over_its_exchange():
     assert [item.text for item in both if isinstance(item, Note)] == ["Login"]
 
 
+def test_a_pages_comment_is_a_note_over_every_lane_under_its_section():
+    """HAR 1.2's `comment` on a page (k6's "Exercise dynamic app logic") is a note under the
+    page's section, over the whole diagram as the section is, each of its lines kept."""
+    entries = [
+        {
+            "pageref": page,
+            "request": {"method": "GET", "url": url},
+            "response": {"status": 200, "content": {}},
+        }
+        for page, url in (("static", "https://a.example/"), ("dynamic", "https://b.example/"))
+    ]
+    pages = [
+        {"id": "static", "title": "Static", "comment": " "},
+        {"id": "dynamic", "title": "Dynamic", "comment": "Exercise dynamic logic\nHighest latency"},
+    ]
+    diagram = import_har(json.dumps({"log": {"pages": pages, "entries": entries}}))
+    notes = [item for item in diagram.items if isinstance(item, Note)]
+    assert [note.text for note in notes] == ["Exercise dynamic logic<br>Highest latency"]
+    assert notes[0].over == diagram.participants == ["Client", "a.example", "b.example"]
+    assert diagram.items.index(notes[0]) == diagram.items.index(Divider(0, "bold", "Dynamic")) + 1
+
+
 def test_a_redirects_arrow_says_where_without_the_query_which_its_payload_keeps():
     """An OAuth redirect's query carries its code: the arrow shows the place, the payload the
     whole Location header (masked as a body's secrets are)."""

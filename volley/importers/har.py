@@ -37,6 +37,7 @@ from volley.importers.labels import (
     label,
     lane_name,
     named_lane,
+    note_text,
     pretty_json,
     rpc_request_label,
     rpc_response_label,
@@ -626,10 +627,16 @@ class _Importer:
         self.drawn = len(entries)
         items: list[Item] = []
         page = None
+        said_of_pages: list[Note] = []  # over every lane, known once every entry is drawn
         for entry in entries:
             pageref = entry.get("pageref")
             if pageref != page and pageref in self.pages:
                 items.append(Divider(0, "bold", label(self._page_title(pageref))))
+                comment = self.pages[pageref].get("comment")  # HAR 1.2's word on the page
+                if isinstance(comment, str) and comment.strip():
+                    lines = [label(line, NOTE_CHARS) for line in comment.strip().splitlines()]
+                    said_of_pages.append(Note(0, [], note_text(lines)))
+                    items.append(said_of_pages[-1])
             page = pageref
             # HAR 1.2's word on the entry, or on its request, from its writer (har-to-k6 names
             # each request so: "Login")
@@ -641,6 +648,8 @@ class _Importer:
                 items.append(Note(0, over, label(text, NOTE_CHARS)))
             items += self._exchange(entry)
         participants = [self.client, *dict.fromkeys(self.lanes.values())]
+        for note in said_of_pages:
+            note.over = participants
         return Diagram(participants=participants, items=items, labels=self.labels)
 
     def _page_title(self, pageref: Any) -> str:
