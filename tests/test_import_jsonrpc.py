@@ -172,6 +172,12 @@ def test_a_batch_of_messages_and_junk_keeps_its_messages():
     ]
     notes = [item.text for item in diagram.items if isinstance(item, Note)]
     assert notes == ["not JSON-RPC, in a batch: 55", 'not JSON-RPC, in a batch: {"foo":"bar"}']
+    # a batch of one is shown as its element too, as every element of a longer one is
+    one = session_diagram([Sent("client", "[ " + batch[1:].split(",55,")[0] + " ]")])
+    assert (
+        one.messages()[0].request.body
+        == '{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["x"]}'
+    )
     # a request whose id no request may have (go-ethereum's invalid-id test) is the one the
     # null-id error answers: no "no response" note for it
     odd = '{"id":[],"method":"test_foo"}'

@@ -185,7 +185,8 @@ def session_diagram(
                 quoted = label(f"not JSON-RPC, as sent: {line.text}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
             continue
-        texts = [line.text] if len(messages) == 1 else _element_texts(line.text, len(messages))
+        batch = line.text.lstrip().startswith("[")  # each element apart, one alone too
+        texts = _element_texts(line.text, len(messages)) if batch else [line.text]
         for message, text in zip(messages, texts, strict=True):
             if not is_message(message):  # in a batch beside messages: answered as invalid
                 quoted = label(f"not JSON-RPC, in a batch: {text}", NOTE_CHARS)
