@@ -595,6 +595,11 @@ def test_otlp_array_and_map_attributes_keep_their_values_types():
     data = {"resourceSpans": [otlp_span("01", None, "svc", 1, 0, attributes=attributes)]}
     body = import_trace(json.dumps(data)).messages()[0].request.body
     assert '\narr: ["a", 2]\nkv: {"x": true}\nbig: 9007199254740993' in body
+    # written as a map of names to values (not OTLP's list): read, not dropped
+    mapped = {"beast": "manticore", "ok": True, "n": 3, "tags": ["a"], "v": {"intValue": "7"}}
+    data = {"resourceSpans": [otlp_span("01", None, "svc", 1, 0, attributes=mapped)]}
+    body = import_trace(json.dumps(data)).messages()[0].request.body
+    assert '\nbeast: manticore\nok: true\nn: 3\ntags: ["a"]\nv: 7' in body
 
 
 def test_a_zipkin_span_with_an_address_and_no_service_name_is_named_by_its_address():

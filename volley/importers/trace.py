@@ -466,11 +466,27 @@ def _json_value(value: Any) -> Any:
 
 
 def _otlp_attributes(raw: Any) -> list[tuple[str, str]]:
+    if isinstance(raw, dict):  # a map of names to values, as some writers give them
+        return [(str(key), _map_value(value)) for key, value in raw.items()]
     return [
         (str(a.get("key")), _any_value(a.get("value")))
         for a in raw or []
         if isinstance(a, dict) and a.get("key")
     ]
+
+
+def _map_value(value: Any) -> str:
+    """A value of attributes written as a map: an OTLP AnyValue, or plain JSON (`"manticore"`,
+    `true`, `3`, `["a"]`) as JSON writes it, a string without its quotes."""
+    if isinstance(value, dict) and _ANY_VALUE_KEYS & value.keys():
+        return _any_value(value)
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+_ANY_VALUE_KEYS = frozenset(
+    {"stringValue", "intValue", "doubleValue", "bytesValue", "boolValue", "arrayValue"}
+    | {"kvlistValue"}
+)
 
 
 def _otlp_kind(raw: Any) -> str:
