@@ -93,13 +93,17 @@ class SaidAbout:
     own secrets, and each credential the source names wherever they repeat it (a capture's line
     quoted alone may hold a cookie whose name is on the line above). The source, which may be
     megabytes of a capture, is searched once, and only when a message holds a word that could
-    be such a credential ("left out 37 static assets" holds none)."""
+    be such a credential ("left out 37 static assets" holds none). Without `mask` (redaction
+    not asked for, or a source that is no capture), what is said is printed as it is."""
 
-    def __init__(self, source: str = "") -> None:
+    def __init__(self, source: str = "", mask: bool = True) -> None:
         self.source = source
+        self.mask = mask
         self._again: Callable[[str], str] | None = None
 
     def __call__(self, said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
+        if not self.mask:
+            return said
         if not may_repeat_a_secret(*_words(said)):
             return redact_said(said)
         if self._again is None:

@@ -515,7 +515,6 @@ _SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
 # An HTML element's start tag, and its quoted attributes
 _HTML_TAG = r"(?i)<(?:meta|input)\b[^<>]{0,600}>"
 
-
 _HTML_ATTRIBUTE = r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2"
 
 
@@ -534,7 +533,6 @@ _NPMRC = r":(_authToken|_auth|_password)[ \t]*=[ \t]*([^\s\"']+)"
 
 # curl -H "Name: value", curl -u user:password, curl -b "name=value"
 _CURL_HEADER = r"(?<!\S)(?:-H|--header|--proxy-header)[ \t]*=?[ \t]*([\"'])([^\n]*?)\1"
-
 
 _CURL_USER = r"(?<!\S)(?:-u|--user|-U|--proxy-user)[ \t]*=?[ \t]*([\"']?)[^\s\"':]*:([^\s\"']+)\1"
 
@@ -1327,7 +1325,6 @@ _BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-
 
 
 _PEM_BEGIN = r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-
 
 _PEM_END = r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 

@@ -214,12 +214,7 @@ def import_command(
     options = _traffic_options(**traffic)
     # What is said about captured traffic (or a file that may be some) quotes its lines: their
     # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
-    said_about = SaidAbout()  # under redact, what is printed about a capture is masked
-    mask = options.redact
-
-    def told(said: VolleyError | Diagnostic) -> VolleyError | Diagnostic:
-        return said_about(said) if mask else said
-
+    said_about = SaidAbout(mask=options.redact)  # what is printed about a capture, masked
     try:
         raw, name = _read(source, max_input_bytes)
         text, undecoded = decode_replacing(raw, name)
@@ -233,24 +228,24 @@ def import_command(
         if undecoded and not (importer and importer.traffic):
             decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
         if importer is not None and not importer.traffic:
-            mask = False  # another tool's diagram: what the user wrote, said as written
+            said_about.mask = False  # another tool's diagram: what the user wrote, as written
             _refuse_traffic_options(traffic, importer.name)
         found = convert(text, name, source_format, options, recognised)
         total, failed = len(found), False
     except PartlyImported as exc:  # the diagrams that did read are written, then exit 1
-        report(told(exc))
+        report(said_about(exc))
         found, total, failed = exc.imported, exc.total, True
     except VolleyError as exc:
-        report(told(exc))
+        report(said_about(exc))
         sys.exit(1)
     for warning in undecoded:
-        report(told(warning))
+        report(said_about(warning))
     masked = sum(item.masked for item in found)
     if masked:
         say(f"{name}: {masked_note(masked)}")
     for item in found:
         for warning in item.warnings:
-            report(told(warning))
+            report(said_about(warning))
     what = importer.parts if importer is not None else "diagrams"
     for target, item in zip(_targets(source, output, found, total, what), found, strict=True):
         if target == "-":
