@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import volley
-from volley.errors import VolleyErrors
+from volley.errors import VolleyError, VolleyErrors
 from volley.language.writer import format_text
 from volley.model import ARROWS, Activation, Block, Divider, Message, Note
 
@@ -51,6 +51,25 @@ def test_blank_lines_in_a_note_are_paragraph_breaks_and_trailing_ones_are_droppe
 def test_a_fenced_block_anywhere_in_a_note_belongs_to_it():
     diagram = parse('note:\nsee:\n\n```json\n{"a": -> 1}\n```\nafter\nA -> B\n')
     assert diagram.items[0].text == 'see:\n\n```json\n{"a": -> 1}\n```\nafter'
+
+
+def test_a_fence_that_opens_on_the_note_line_holds_the_lines_below_it():
+    """swimlanes.io reads a note's Markdown from its colon on: `note App,MQ:```` opens a code
+    block there, closed below, which held an arrow that would otherwise end the note."""
+    text = (
+        "note App,MQ:```yaml\nhandler: (cmd) => {\n  emit()\n}\n```\nthen\n"
+        "App -> MQ: go\nnote MQ:```\nx\n```\n"
+    )
+    diagram = parse(text)
+    assert [item.text for item in diagram.items if isinstance(item, Note)] == [
+        "```yaml\nhandler: (cmd) => {\n  emit()\n}\n```\nthen",
+        "```\nx\n```",
+    ]
+    assert isinstance(diagram.items[1], Message) and diagram.items[1].line == 7
+    with pytest.raises(VolleyError) as caught:  # never closed: said where it opens
+        parse("A -> B: x\nnote A,B:  ```\nk: v\nB -> A: y\n")
+    assert (caught.value.line, caught.value.column) == (2, 12)
+    assert "this fenced block is never closed" in caught.value.message
 
 
 @pytest.mark.parametrize(

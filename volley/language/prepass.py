@@ -187,8 +187,9 @@ class _Lifter:
         # that can say so.
         self.note_ends: dict[int, int] = {}
 
-    def fenced(self, start: int, opening: Opening) -> FencedBlock:
-        """The block `opening` (line `start`) opens; an error when it is never closed."""
+    def fenced(self, start: int, opening: Opening, column: int | None = None) -> FencedBlock:
+        """The block `opening` (line `start`, at `column` where the line holds more before
+        it) opens; an error when it is never closed."""
         block = read_block(self.lines, start, opening)
         if not block.closed:
             raise UnclosedFence(
@@ -196,7 +197,7 @@ class _Lifter:
                 "line of its own",
                 filename=self.filename,
                 line=start + 1,
-                column=opening.column,
+                column=column or opening.column,
                 source_line=self.lines[start],
                 closing=opening.fence,
             )
@@ -313,6 +314,15 @@ class _Lifter:
         in_table = pos < len(lines) and bool(
             table_start(lines[index].partition(":")[2], lines[pos])
         )
+        # a fence that opens on the `note:` line itself (`note A, B:```yaml`, as swimlanes.io
+        # reads a note's Markdown from the colon on): its block is the note's next lines
+        before, _, text = lines[index].partition(":")
+        opening = None if one_line else fence_open(text.lstrip(" \t"))
+        if opening is not None:
+            column = len(before) + 2 + len(text) - len(text.lstrip(" \t"))
+            block = self.fenced(index, opening, column)
+            parts += [*block.body, lines[block.end].lstrip(" \t")]
+            pos = end = block.end + 1
         while pos < len(lines):
             line = lines[pos]
             if _is_blank(line):
