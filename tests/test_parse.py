@@ -120,6 +120,17 @@ def test_autonumber_off_numbers_the_messages_after_it_no_more_until_numbering_st
     assert [m.number for m in diagram.messages()] == [1, None, None, 7]
 
 
+@pytest.mark.parametrize("after", ["", "=: later\n", "note: the end\n", "autonumber off\n"])
+def test_an_autonumber_under_the_last_message_warns_that_it_numbers_nothing(after):
+    """swimlanes.io's gallery says to uncomment `autonumber` under its messages: numbering
+    runs from where it stands, so such a line numbers nothing, and says so."""
+    (said,) = volley.check(f"A -> B: one\nB --> A: two\n{after}autonumber\n").warnings
+    assert said.message.startswith("autonumber numbers the messages after it, and none follows")
+    assert (said.line, said.column) == (3 + after.count("\n"), 1)
+    assert volley.check("A -> B: one\nautonumber 5\nB --> A: two\n").warnings == []
+    assert volley.check("autonumber\n").warnings[0].message.startswith("the diagram is empty")
+
+
 def test_comments_are_ignored_only_on_their_own_line():
     diagram = volley.parse("// first\nA -> B: see http://x.test // not a comment\n  // indented\n")
     assert diagram.items[0].label == "see http://x.test // not a comment"

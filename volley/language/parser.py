@@ -338,8 +338,8 @@ def normalise(text: str) -> str:
 class _Directive:
     """A title/order/autonumber/participant line, kept until the resolving pass."""
 
-    def __init__(self, kind: str, line: int, value: Any) -> None:
-        self.kind, self.line, self.value = kind, line, value
+    def __init__(self, kind: str, line: int, value: Any, at: Token | None = None) -> None:
+        self.kind, self.line, self.value, self.at = kind, line, value, at
 
 
 @dataclass
@@ -569,7 +569,8 @@ class _ToModel:
         if number is not None and len(number) > len(str(LARGEST_NUMBER)):
             self.error(f"autonumber starts at most at {LARGEST_NUMBER}", _shifted(number))
             number = None
-        return _Directive("autonumber", _line(keyword), int(number) if number else 1)
+        start = int(number) if number else 1
+        return _Directive("autonumber", _line(keyword), start, _shifted(keyword))
 
     def participant(self, children):
         keyword, text = children
@@ -1169,6 +1170,8 @@ class _Resolver:
         order: list[str] = []
         first_use: dict[str, None] = {}
         number: int | None = None
+        numbering: _Directive | None = None  # the `autonumber` before any message it numbers
+        messages = False
         previous: Message | None = None
         notes: list[tuple[Note, Message | None]] = []
         boxed: dict[str, Box] = {}  # each participant in a box, and its box
@@ -1199,13 +1202,14 @@ class _Resolver:
                     self.box(item.value, diagram, first_use, boxed)
                 else:
                     number = item.value
+                    numbering = item if number is not None else None
             elif isinstance(item, Message):
                 first_use.setdefault(item.sender)
                 first_use.setdefault(item.receiver)
                 if number is not None:
                     item.number = number
                     number += 1
-                previous = item
+                previous, numbering, messages = item, None, True
             elif isinstance(item, Note):
                 for name in item.over:
                     first_use.setdefault(name)
@@ -1215,6 +1219,12 @@ class _Resolver:
             elif isinstance(item, Divider):  # a `note:` after it spans everyone, as in
                 previous = None  # swimlanes.io: the section's first words, no message's
         self.check_sides([note for note, _ in notes], raw)
+        if numbering is not None and numbering.at is not None and messages:
+            self.warn(  # swimlanes.io's gallery: `autonumber` under the messages it meant
+                "autonumber numbers the messages after it, and none follows: put it above "
+                "the first message to number them all",
+                numbering.at,
+            )
         participants = order + [name for name in first_use if name not in order]
         participants = self.side_by_side(participants, order)
         position = {name: index for index, name in enumerate(participants)}
