@@ -671,6 +671,9 @@ def test_a_name_and_its_longer_name_after_a_colon_is_told_how_participant_names_
     )
     # a message missing its arrow has nothing after its colon to name it by: no such hint
     assert "participant" not in (error_for("A B:\n").hint or "")
+    # `alias App: Event Source` (one published swimlanes.io diagram): App is the name
+    aliased = error_for("alias App: Event Source\nApp -> DB: x\n").hint or ""
+    assert "`participant App as …`" in aliased
 
 
 @pytest.mark.parametrize(

@@ -59,6 +59,9 @@ WORDS = {
     "OPT": '"opt:"',
     "PAR": '"par:"',
 }
+# Words other tools declare a participant with (`alias App: Event Source`, PlantUML's
+# `database DB`): the name is the word after
+_DECLARING_WORDS = ("alias", "database", "entity", "boundary", "control", "collections", "queue")
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
@@ -672,9 +675,12 @@ class _Explainer:
             elif colon and named.strip() == written and label.strip():  # `FE UI: Frontend UI`
                 # the text after the colon is not repeated: it may be a secret (`password: …`),
                 # which a hint of other words would not show masked
-                hint += (
+                word, _, rest = written.partition(" ")
+                declared = word.lower() in _DECLARING_WORDS and rest.strip()
+                name = rest.strip() if declared else written
+                hint += (  # `alias App: Event Source`: App's, not "alias App"'s
                     f"; a participant shown by a longer name is written "
-                    f"`participant {written} as …`, the longer name after as"
+                    f"`participant {name} as …`, the longer name after as"
                 )
         misspelt = misspelt_keyword(text)
         if misspelt is not None:  # `tilte: Login`: read on as the keyword meant
