@@ -972,6 +972,22 @@ def test_each_secret_on_a_line_gets_its_own_caret(tmp_path):
     assert "4539" not in result.stderr and "hunter2x9a" not in result.stderr
 
 
+def test_a_token_named_by_its_key_is_a_stand_in_and_a_link_ends_a_query_value():
+    """swimlanes.io's GitHub OAuth example: `?access_token=`access_token`` names the value
+    (in code marks, or bare) and warns of nothing; in a Markdown link's text the value ends at
+    `](`, so a real one is masked and the link's address kept."""
+    note = (
+        "A -> B: GET /user?access_token=`access_token`\n"
+        "note: GET [https://api.github.com/user?access_token=`access_token`](https://docs.x/#3)\n"
+        "B -> A: token=token\n"
+    )
+    assert volley.check(note).warnings == []
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    live = f"A -> B: x\nnote: see [https://x.test/?access_token={token}](https://docs.x)\n"
+    (said,) = volley.check(live).warnings
+    assert said.source_line == "note: see [https://x.test/?access_token=<redacted>](https://docs.x)"
+
+
 def test_a_warning_masks_a_secret_where_it_stands_not_a_key_of_the_same_name(tmp_path):
     """`pwd=pwd` (a real Mermaid diagram's websocket URL): the value is masked, the key stays,
     so the quoted line still says which parameter it is; the value alone elsewhere on the line

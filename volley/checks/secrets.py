@@ -160,6 +160,7 @@ _STAND_IN = re.compile(
     r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"  # $TOKEN, ${TOKEN}, %TOKEN%
     r"|\$[0-9]{1,3}|\?|:[A-Za-z_][A-Za-z0-9_]*"  # SQL's bind parameters: $1, ?, :token
     r"|\{\{[^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_ .\-]*\}"  # {{token}}, {token}
+    r"|`[A-Za-z_][A-Za-z0-9_.\-]*`"  # `access_token`: Markdown's code naming the value
     r"|(?i:redacted|masked|hidden|removed|placeholder|none|null|undefined|true|false)"
     r"|(?i:bearer|basic|digest|token|negotiate|ntlm)"  # a scheme with nothing after it
     r"|[^\n]*(?:XXXXXX|xxxxxx)[^\n]*"  # filled in with x: hooks.slack.com/…/XXXXXXXXXXXXXXXX
@@ -223,9 +224,11 @@ def is_stand_in(value: str) -> bool:
     return not (_IN_MARKS.fullmatch(value) and _PASSWORD_SHAPED.fullmatch(value))
 
 
-# A stand-in's marks around one word: $TOKEN, %TOKEN%, :token, {token} (not `${…}`, a
-# template's always); and brackets: <token>, [token]
-_IN_MARKS = re.compile(r"\$[A-Za-z_]\w*|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}")
+# A stand-in's marks around one word: $TOKEN, %TOKEN%, :token, {token}, `token` (not `${…}`,
+# a template's always); and brackets: <token>, [token]
+_IN_MARKS = re.compile(
+    r"\$[A-Za-z_]\w*|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}|`[A-Za-z_][\w.\-]*`"
+)
 _IN_BRACKETS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SYMBOL = re.compile(r"[!@#$%^&*+=?~]")  # what a password holds and a placeholder's name never
 _PASSWORD_SHAPED = re.compile(r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*[0-9])\S+")
@@ -292,6 +295,8 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
     if strength is None or is_stand_in(value):
         return False
     folded = _fold(name).strip("\"'")
+    if _fold(value.strip("\"'` ")) == folded and not _password_name(folded):
+        return False  # `access_token=access_token`: a token named by its key (`pwd=pwd` is one)
     if _password_name(folded) and _page_address(value.strip("\"'")):
         return False  # `"forgot_password": "https://…/forgot"`: a page, not a password
     if (folded == "sig" or folded.endswith("signature")) and _public_signature(value):
@@ -501,7 +506,8 @@ _PARAM = re.compile(
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
     r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*+)\\\""  # \"…\", in a JSON string
     r"|\"(?![ \t]*[,:}\]])([^\"\n]*)\""  # "…"
-    r"|((?:[^&#;,\s\"'<>\\](?:[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"  # as it stands
+    # as it stands, up to a Markdown link's `](` (`[…?access_token=x](https://…)`)
+    r"|((?:(?!\]\()[^&#;,\s\"'<>\\](?:(?!\]\()[^&#;,\s\"'<>\\]|\\[^\"\\nrtu])*)?))"
 )
 # A string item of a list, in either quotes; the other quote may stand inside it, as Python's
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
