@@ -1391,11 +1391,9 @@ class _Reader:
         names = set()
         for raw in self.lines[self.start :]:
             text = raw.strip()
-            declared = _DECLARED_CALL.fullmatch(text)
-            found = declared or _MESSAGE.fullmatch(text)
-            if declared is not None:
+            if (declared := _DECLARED_CALL.fullmatch(text)) is not None:
                 names.add(declared["name"].strip())
-            elif found is not None and found["receiver"].endswith("()"):
+            elif (found := _MESSAGE.fullmatch(text)) and found["receiver"].endswith("()"):
                 names.add(found["receiver"].strip())
         return names
 
