@@ -257,6 +257,30 @@ def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     assert published == ["index.rst.txt"] and "_sources/markdown" not in page
 
 
+def test_adding_redact_and_building_again_removes_the_source_an_earlier_build_published(
+    tmp_path,
+):
+    """The warning says to turn on redact; Sphinx then rebuilds the page alone and leaves the
+    rest of the output as it was: the copy of the source the first build published, with the
+    live token in it, is removed, not left at its address."""
+    diagram = f"A -> B: pay\nin: Headers\n  Authorization: Bearer {LIVE}\n"
+    rst = "Title\n=====\n\n.. toctree::\n\n   markdown\n\n.. volley::\n\n" + indented(diagram)
+    site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": "# Empty\n"})
+    first = build_site(site, tmp_path / "out")
+    assert "looks like a live secret" in first.stderr
+    assert (tmp_path / "out" / "_sources" / "index.rst.txt").exists()
+    (site / "index.rst").write_text(rst.replace(".. volley::\n", ".. volley::\n   :redact:\n"))
+    again = build_site(site, tmp_path / "out")
+    assert again.returncode == 0, again.stderr
+    published = sorted(path.name for path in (tmp_path / "out" / "_sources").iterdir())
+    assert published == ["markdown.md.txt"]
+    assert not [
+        p
+        for p in (tmp_path / "out").rglob("*")
+        if p.is_file() and LIVE in p.read_text(errors="replace")
+    ]
+
+
 def test_redact_holds_when_myst_cannot_read_the_option_block(tmp_path):
     """MyST drops every option of a fence whose option block it cannot read (it warns
     "Invalid options format"); the `:redact:` written there still masks the picture."""

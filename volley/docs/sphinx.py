@@ -29,6 +29,7 @@ format it takes, and text-only builders the diagram's source.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -189,11 +190,13 @@ class VolleyDirective(SphinxDirective):
         prefix = _prefix(named, content_prefix, taken)
         node = volley_diagram(
             # Doctrees keep plain values (they are pickled, and read by later volley
-            # versions): the source, drawn again when the page is written.
+            # versions): the source, drawn again when the page is written; under redact as
+            # the page publishes it, since `sphinx-build -b html src out` writes the doctrees
+            # into the folder it publishes (`out/.doctrees`)
             content_prefix=content_prefix,
             prefix=prefix,
             filename=shown_file,
-            source=source,
+            source=api.published_source(source, redact=redact),
             theme=self.options.get("theme"),
             bodies=bodies,
             appendix_lines=appendix_lines,
@@ -526,8 +529,13 @@ def _add_assets(app: Sphinx, pagename: str, templatename: str, context: dict, do
 
 def _withhold_source(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any):
     """A page with a `:redact:` diagram publishes no copy of its source (`html_copy_source`'s
-    `_sources/`, the "Show source" link): the source holds, unmasked, what the picture masks."""
+    `_sources/`, the "Show source" link): the source holds, unmasked, what the picture masks.
+    A copy an earlier build published (before `:redact:` was added, which rebuilds the page
+    and leaves the rest of the output as it was) is removed."""
     if doctree is not None and doctree.get("volley_redacted") and context.get("sourcename"):
+        stale = os.path.join(app.builder.outdir, "_sources", context["sourcename"])
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(stale)
         context["sourcename"] = ""
 
 
