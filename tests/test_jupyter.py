@@ -32,6 +32,8 @@ CELLS = [
     f"%%volley --bodies appendix --appendix-lines 0\n{LONG}",
     f"%%volley --bodies appendix --appendix-lines five\n{LONG}",
     'show("Agent ~> Server: POST /mcp")',
+    "%%volley --name \"Login flow\" --theme 'dark'\nA -> B: quoted as a shell quotes",
+    '%%volley --name "login\nA -> B',
 ]
 
 
@@ -105,6 +107,15 @@ def test_a_mistake_in_a_diagram_shown_from_code_is_the_error_not_a_stack(execute
 def test_a_bad_option_is_a_usage_error_naming_the_choices(executed):
     text = stderr(executed[5])
     assert "UsageError" in text and "neon" in text and "'dark'" in text
+
+
+def test_options_quoted_as_a_shell_quotes_them_are_their_values(executed):
+    """IPython's split keeps the quotes: `--name 'login'` named ids `v-login--`, and
+    `--theme 'dark'` was no theme."""
+    html = result(executed[11])["text/html"]
+    assert 'id="Login-flow-svg"' in html and 'data-theme="dark"' in html
+    text = stderr(executed[12])
+    assert "UsageError" in text and "No closing quotation" in text and "Traceback" not in text
 
 
 def test_a_broken_diagram_stops_run_all():

@@ -19,6 +19,7 @@ front ends that show no HTML or run no script (nbconvert to PDF, some viewers). 
 
 from __future__ import annotations
 
+import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,7 +119,7 @@ def load_ipython_extension(ipython: Any) -> None:
     """`%load_ext volley.docs.jupyter`: the `%%volley` cell magic, and Diagrams that display
     themselves."""
     from IPython.core.error import UsageError
-    from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+    from IPython.core.magic_arguments import argument, magic_arguments
 
     from volley.docs.fences import spelled
 
@@ -135,7 +136,11 @@ def load_ipython_extension(ipython: Any) -> None:
     @argument("--name", help="id prefix of the diagram's deep links (#NAME-message-2)")
     def volley(line: str, cell: str) -> NotebookDiagram:
         """Draw the cell's volley text as a clickable sequence diagram."""
-        args = parse_argstring(volley, line)
+        try:  # quoted as a shell quotes (`--name "Login flow"`), which IPython's split keeps
+            words = shlex.split(line)
+        except ValueError as exc:  # `--name "login`
+            raise UsageError(f"%%volley {line.strip()}: {exc}") from None
+        args = volley.parser.parse_args(words)
         try:
             return show(
                 "\n" + cell,  # its lines counted as the cell's: the %%volley line is line 1
