@@ -692,6 +692,48 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
     assert "// a remark" in text and "// a block" in text
 
 
+def test_create_with_a_declarations_words_declares_the_participant() -> None:
+    """`create` is one more participant kind to PlantUML: with `as`, `order`, a colour or a
+    stereotype after its name (hyperledger's FPC diagrams) it was refused."""
+    source = uml(
+        "A -> B : hi",
+        'create "FPC_stub_enclave" as Enclave1 order 30 #99FF99',
+        "B -> Enclave1 : new",
+        'create D as "Store"',
+        "create E <<S>>",
+        "create F",
+        "B -> D : put",
+    )
+    diagram = read(source)
+    assert diagram.labels == {"Enclave1": "FPC_stub_enclave", "D": "Store"}
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("A", "B"),
+        ("B", "Enclave1"),
+        ("B", "D"),
+    ]
+    assert {"E", "F"} <= set(diagram.participants)
+
+
+def test_a_block_comment_inside_a_statements_line_is_a_comment_not_its_words() -> None:
+    """PlantUML removes a `/' … '/` that ends a line (from its last `/'`) or opens it: the
+    words were drawn in the label, a declaration with one (PlantUML's own example) was
+    refused, and a message after a leading one was lost."""
+    source = uml(
+        'participant "Long" as L #99FF99 /\' You can also declare: participant L as "Long" \'/',
+        "A -> L : hi /' trailing '/",
+        "return /'Admin2 -> Peer2_CLI'/",
+        "/' lead '/ L -> A : kept",
+    )
+    assert [(m.sender, m.receiver, m.label) for m in read(source).messages()] == [
+        ("A", "L", "hi"),
+        ("L", "A", ""),
+        ("L", "A", "kept"),
+    ]
+    text = imported(source)
+    for said in ("// trailing", "// Admin2 -> Peer2_CLI", "// lead", "// You can also declare"):
+        assert said in text
+
+
 def test_a_statement_plantuml_sequence_diagrams_do_not_have_is_an_error_with_a_caret(
     tmp_path: Path,
 ) -> None:

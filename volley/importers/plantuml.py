@@ -123,6 +123,9 @@ _MESSAGE = re.compile(
 _DECLARATION = re.compile(
     rf"(?P<create>create[ \t]+)?(?P<kind>{'|'.join(PARTICIPANT_KINDS)})[ \t]+(?P<rest>.+)", re.I
 )
+# `create` with no kind is a participant's (`create D as "Store"`, `create D order 5`); `create
+# D` alone is read as the lifecycle statement
+_CREATED = re.compile(r"(?P<create>create[ \t]+)(?P<kind>)(?P<rest>\S.*)", re.I)
 _DECLARED = re.compile(
     r'(?:"(?P<quoted>[^"]+)"|(?P<word>\S+))(?:[ \t]+as[ \t]+(?:"(?P<alias_quoted>[^"]+)"'
     r"|(?P<alias>\S+)))?"
@@ -696,10 +699,30 @@ class _Reader:
 
     # --- statements ---
 
+    def without_inner_comment(self, line: int, text: str) -> str:
+        """The statement without a `/' … '/` comment on its line, kept as a comment: one
+        that ends the line (`return ok /'ECC1 -> Enclave1'/`, from its last `/'`) or opens it
+        and closes before the statement (`/' lead '/ A -> B`), as PlantUML removes them."""
+        if text.startswith("/'") and "'/" in text[2:]:
+            close = text.index("'/", 2)
+            rest = text[close + 2 :].strip()
+            if not rest:
+                return text  # a comment alone on its line (read as one below)
+            said, text = text[2:close], rest
+        elif text.endswith("'/") and "/'" in text[:-2]:
+            opened = text.rindex("/'", 0, len(text) - 2)
+            said, text = text[opened + 2 : -2], text[:opened].rstrip()
+        else:
+            return text
+        if said.strip():
+            self.comment(line, said.strip(), raw=True)
+        return text
+
     def statement(self, line: int, raw: str, text: str, index: int) -> int:
         """Read the statement on `line`; the index of the next line to read (a note, a title
         or a comment may run over several)."""
         lines = self.part.lines
+        text = self.without_inner_comment(line, text)
         if _START.match(text):  # `@startuml` again inside a diagram
             if self.diagram.items:  # after statements: PlantUML starts again from it
                 self.comment(line, f"{text} (PlantUML draws only what follows; volley, all)")
@@ -738,12 +761,15 @@ class _Reader:
             self.tinted(line, ref, "volley draws notes")
             return self.ref(line, ref, index)
         found = _DECLARATION.fullmatch(text)
+        if found is None and not _LIFECYCLE.fullmatch(text):
+            found = _CREATED.fullmatch(text)  # `create D as "Store" order 30 #99FF99`
         if found is not None and not _ARROW_START.match(found["rest"]):
             rest = found["rest"].strip()
+            kind = (found["kind"] or "participant").lower()
             if found["create"]:
                 self.comment(line, f"{text} (volley draws the lane throughout)")
             if not rest.endswith("["):
-                self.declare(line, found["kind"].lower(), rest)
+                self.declare(line, kind, rest)
                 return index
             # `participant P [` … `]`: the lane's text on lines of its own
             end = index
@@ -751,7 +777,7 @@ class _Reader:
                 end += 1
             if end == len(lines):
                 self.fail(line, "this participant's text is never closed; expected ]")
-            name = self.declare(line, found["kind"].lower(), rest[:-1].strip())
+            name = self.declare(line, kind, rest[:-1].strip())
             shown = [row.strip().lstrip("=").strip() for row in lines[index:end]]
             shown = [row for row in shown if row and not _RULE.fullmatch(row)]
             self.show_as(line, name, "\\n".join(shown))
