@@ -918,6 +918,40 @@ def test_autoactivate_activates_each_call_and_return_answers_it() -> None:
     )
 
 
+def test_return_ends_the_bar_of_the_participant_it_answers_for_and_edge_arrows_activate() -> None:
+    """PlantUML keeps one stack of activating messages: `activate A` pushes the message before
+    it, every deactivation pops the top whoever it names, and `return` answers the top and
+    ends its receiver's bar (eclipse-edc's IdentityHub: B's bar ran on, `deactivate A` was
+    said to find no bar). Under autoactivate an arrow from the edge activates its participant
+    too, so a `return` after it goes back to the edge (SCALE-MS: replies were invented)."""
+    caller = read(
+        uml(
+            "A -> B ++ : req",
+            "activate A",
+            "B -> B : work",
+            "return resp",
+            "deactivate A",
+            "A -> B : next",
+        )
+    )
+    assert [(m.sender, m.receiver, m.activate) for m in caller.messages()] == [
+        ("A", "B", "+"),
+        ("B", "B", None),
+        ("B", "A", "-"),
+        ("A", "B", None),
+    ]
+    bars = [(a.participant, a.on) for a in caller.items if isinstance(a, Activation)]
+    assert bars == [("A", True), ("A", False)]
+    edge = uml("autoactivate on", "[-> A : in", "A -> B : call", "return", "return out")
+    assert [(m.sender, m.receiver, m.activate) for m in read(edge).messages()] == [
+        ("A", "B", "+"),
+        ("B", "A", "-"),
+    ]
+    text = imported(edge)
+    assert "activate A\n" in text and "deactivate A\n" in text
+    assert "return out (an arrow from or to the diagram's edge" in text
+
+
 def test_a_participant_declared_over_several_lines_or_where_a_message_first_uses_it() -> None:
     source = uml(
         "participant Participant [",

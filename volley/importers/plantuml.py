@@ -592,10 +592,12 @@ class _Reader:
     numbered: bool = False
     given: str = ""  # the number last given
     shown: str | None = None  # a format that writes words with the number (`"<b>REQ-#"`)
-    # each activation open, with who called it: `return` answers the last one
-    # (PlantUML's stack: the message before `activate B`, whoever it went to, or the one marked
-    # `++`; none when `activate` comes before any message)
-    active: list[tuple[str, Message | None]] = field(default_factory=list)
+    # the participants whose bars are open, in the order they opened
+    bars: list[str] = field(default_factory=list)
+    # PlantUML's stack of activating messages, which `return` answers: each activation pushes
+    # the message before `activate B` (none when it does not name B, or comes before any
+    # message) or the one marked `++`; each end of a bar pops the top, whoever it names
+    returns: list[Message | None] = field(default_factory=list)
     last: Message | None = None  # the message a note with no name is on
     last_edge: str | None = None  # or the lane of an arrow from the edge, where one came after
     answerable: Message | None = None  # the message a `return` answers: an edge arrow too
@@ -826,9 +828,9 @@ class _Reader:
             self.activation(line, found["mark"] == "++", found["name"])
             return index
         if _DEACTIVATE.fullmatch(text):
-            if not self.active:
+            if not self.bars:
                 self.fail(line, "deactivate with no activation open to end")
-            self.activation(line, False, self.active[-1][0])
+            self.activation(line, False, self.bars[-1])
             return index
         if (found := _URL.fullmatch(text)) is not None:
             name = self.use(line, found["name"])
@@ -1045,7 +1047,8 @@ class _Reader:
         caller, callee = _ends(message)  # `B <- A ++` activates B, as volley's `B <-+ A` does
         for mark in re.findall(r"\+\+|--|\*\*|!!", found_marks):
             if mark == "++":
-                self.active.append((callee, message))
+                self.bars.append(callee)
+                self.returns.append(message)
                 if message.activate is None:
                     message.activate = "+"
                 else:
@@ -1081,9 +1084,15 @@ class _Reader:
         right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
         ends = (lane, "") if found["sender"] else ("", lane)
         self.answerable = Message(line, *ends, f"{left}-{right}" if left or right else "->")
-        for mark in re.findall(r"\+\+|--", _marks(found)):
+        marks = _marks(found)
+        crossed = "x" in (found["left"] + found["right"]).lower()
+        if self.auto and not marks and not crossed:  # as any arrow under autoactivate: a
+            # dotted one ends its participant's bar, another starts one (CommandExoArrowAny)
+            marks = "--" if "--" in re.sub(r"\[[^\]]*\]", "", found["shaft"]) else "++"
+        for mark in re.findall(r"\+\+|--", marks):
             if mark == "++":
-                self.active.append((lane, self.answerable))
+                self.bars.append(lane)
+                self.returns.append(self.answerable)
                 self.add(Activation(line, lane, True))
             elif self.close(lane):
                 self.add(Activation(line, lane, False))
@@ -1386,7 +1395,8 @@ class _Reader:
             # (PlantUML's SequenceDiagram.activate: the message before it, if it names B)
             last = self.answerable
             dealt = last is not None and name in (last.sender, last.receiver)
-            self.active.append((name, last if dealt else None))
+            self.bars.append(name)
+            self.returns.append(last if dealt else None)
         elif not self.close(name):
             self.comment(line, f"deactivate {name} (no activation of {name} is open here)")
             return
@@ -1412,12 +1422,15 @@ class _Reader:
         items.insert(at, activation)
 
     def close(self, name: str) -> bool:
-        """End `name`'s last activation; False when none is open."""
-        for k in range(len(self.active) - 1, -1, -1):
-            if self.active[k][0] == name:
-                del self.active[k]
-                return True
-        return False
+        """End `name`'s last bar, and take the top message off the stack `return` answers
+        from, as PlantUML's deactivation does whoever it names; False when no bar of `name` is
+        open."""
+        if name not in self.bars:
+            return False
+        del self.bars[len(self.bars) - 1 - self.bars[::-1].index(name)]
+        if self.returns:
+            self.returns.pop()
+        return True
 
     def reply(self, line: int, label: str) -> None:
         """`return`, as PlantUML reads it: a dashed reply to the message that started the last
@@ -1425,24 +1438,27 @@ class _Reader:
         participant it went to back to its sender, which ends that activation; with no
         activation open, the message before it turned around, ending none."""
         ends: Literal["-"] | None = None
-        opened = [(k, name, by) for k, (name, by) in enumerate(self.active) if by is not None]
-        if opened:
-            k, name, answered = opened[-1]
-            del self.active[k]
+        opened = [k for k, by in enumerate(self.returns) if by is not None]
+        if opened:  # answered, and its receiver's bar ended, which pops the stack's top
+            answered = self.returns[opened[-1]]
+            del self.returns[opened[-1]]
         elif self.answerable is None:
             self.fail(line, "return with no message before it to answer")
-        else:
-            name, answered = "", self.answerable
+        else:  # no activating message: the last message turned around, ending no bar
+            answered = self.answerable
+        assert answered is not None
         caller, replier = _ends(answered)
-        if name and name == replier:  # (no activation answered: `name` is empty)
+        ended = (replier or caller) if opened and (replier or caller) in self.bars else None
+        if ended:  # (an edge arrow's participant, MessageExo's, at either end)
+            del self.bars[len(self.bars) - 1 - self.bars[::-1].index(ended)]
             ends = "-"
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
         arrow = "-->>" if thin else "-->"
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
         if not (replier and caller):  # an answer to an arrow from the edge goes back to it
             self.edge_comment(line, f"return {label}".strip())
-            if name:  # the participant of the edge arrow (MessageExo's), at either end
-                self.add(Activation(line, name, False))
+            if ended:
+                self.add(Activation(line, ended, False))
             self.answerable = message
             return
         self.number(message)
@@ -1483,10 +1499,9 @@ class _Reader:
         """End the bars open on a participant PlantUML destroys: its lifeline stops there. A
         later `return` still answers the message that started one (PlantUML's stack keeps it),
         but ends no bar."""
-        for k, (opened, by) in enumerate(self.active):
-            if opened == name:
-                self.active[k] = ("", by)
-                self.add(Activation(line, name, False))
+        while name in self.bars:
+            self.bars.remove(name)
+            self.add(Activation(line, name, False))
 
     def autonumber(self, line: int, text: str, found: re.Match[str]) -> None:
         shown = found["format"]
