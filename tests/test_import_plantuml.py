@@ -692,6 +692,25 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
     assert "// a remark" in text and "// a block" in text
 
 
+def test_a_uml_directive_naming_a_file_says_to_import_that_file() -> None:
+    """sphinxcontrib-plantuml's `.. uml:: flow.puml` draws a file of its own: a page of only
+    those was "cannot tell what format this is"; beside inline diagrams, it was passed over
+    in silence."""
+    page = "Design\n======\n\n.. uml:: flows/login.puml\n   :caption: Login\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(page, "docs/design.rst")
+    assert caught.value.message == (
+        "this page's PlantUML diagrams are files of their own, which its directives name: "
+        "flows/login.puml"
+    )
+    assert (caught.value.line, caught.value.column) == (4, 1)
+    assert caught.value.hint == "import each on its own: volley import docs/flows/login.puml"
+    assert detect(page).name == "plantuml"
+    mixed = convert(page + "\n.. uml::\n\n   A -> B : hi\n", "docs/design.rst")
+    (warning,) = [w for item in mixed for w in item.warnings]
+    assert warning.message.startswith("this directive draws flows/login.puml, a file of its own")
+
+
 def test_create_with_a_declarations_words_declares_the_participant() -> None:
     """`create` is one more participant kind to PlantUML: with `as`, `order`, a colour or a
     stereotype after its name (hyperledger's FPC diagrams) it was refused."""

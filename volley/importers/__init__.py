@@ -98,6 +98,46 @@ def part_name(filename: str | None, number: int) -> str:
     return f"{stem if stem and filename != '<stdin>' else 'diagram'}-{number}"
 
 
+def beside_page(filename: str | None, file: str) -> str:
+    """A file a page names (a directive's `.. mermaid:: flow.mmd`), as a path from where
+    volley runs: beside the page."""
+    folder = os.path.dirname(filename or "")
+    return os.path.join(folder, file) if folder and not os.path.isabs(file) else file
+
+
+def files_of_their_own(
+    tool: str, files: list[tuple[int, str]], page: list[str], filename: str | None
+) -> VolleyError:
+    """The error for a page whose diagrams are all files its directives name (`(line, file)`
+    each): each is imported on its own."""
+    line, file = files[0]
+    shown = page[line - 1]
+    return VolleyError(
+        f"this page's {tool} diagrams are files of their own, which its directives name: "
+        + ", ".join(dict.fromkeys(name for _, name in files)),
+        filename=filename,
+        line=line,
+        column=len(shown) - len(shown.lstrip()) + 1,
+        source_line=shown,
+        hint="import each on its own: volley import " + beside_page(filename, file),
+    )
+
+
+def file_of_its_own(line: int, file: str, page: list[str], filename: str | None) -> Diagnostic:
+    """The warning for a directive, on a page of other diagrams, that draws a file of its own
+    (`.. uml:: flow.puml`), at the directive's line."""
+    shown = page[line - 1]
+    return Diagnostic(
+        f"this directive draws {file}, a file of its own, which volley imports on its own "
+        f"(volley import {beside_page(filename, file)})",
+        filename=filename,
+        line=line,
+        column=len(shown) - len(shown.lstrip()) + 1,
+        source_line=shown,
+        severity="warning",
+    )
+
+
 def gathered(
     diagrams: list[Imported],
     failed: list[VolleyError],

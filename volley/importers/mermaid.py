@@ -43,7 +43,15 @@ from typing import NoReturn
 import yaml
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
+from volley.importers import (
+    ON_A_PAGE,
+    Imported,
+    drawn_differently,
+    file_of_its_own,
+    files_of_their_own,
+    gathered,
+    part_name,
+)
 from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
 from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
@@ -278,16 +286,8 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     found = [block for block in blocks if is_sequence(block)]  # as diagram_lines finds them
     files = [block for block in blocks if block.file]
     if not found and files:
-        shown = lines[files[0].start - 1]
-        raise VolleyError(
-            "this page's Mermaid diagrams are files of their own, which its directives name: "
-            + ", ".join(dict.fromkeys(str(block.file) for block in files)),
-            filename=filename,
-            line=files[0].start,
-            column=_first_column(shown),
-            source_line=shown,
-            hint="import each on its own: volley import " + _beside(filename, str(files[0].file)),
-        )
+        named = [(block.start, str(block.file)) for block in files]
+        raise files_of_their_own("Mermaid", named, lines, filename)
     if not found:
         what = (
             "no ```mermaid block holds a sequenceDiagram"
@@ -311,7 +311,9 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         except VolleyError as exc:  # the page's other diagrams are read all the same
             failed.append(exc)
     skipped = tuple(
-        _named_file(block, lines, filename) if block.file else _left_out(block, lines, filename)
+        file_of_its_own(block.start, str(block.file), lines, filename)
+        if block.file
+        else _left_out(block, lines, filename)
         for block in blocks
         if block not in found
     )
@@ -484,12 +486,6 @@ def _myst_file(info: str) -> str | None:
     return found["file"] if found else None
 
 
-def _beside(filename: str | None, file: str) -> str:
-    """A file a page names, as a path from where volley runs: beside the page."""
-    folder = os.path.dirname(filename or "")
-    return os.path.join(folder, file) if folder and not os.path.isabs(file) else file
-
-
 # Where a directive is shown rather than run: a literal block (a paragraph ending `::`, not a
 # directive's own `::`) or a directive that shows code.
 _RST_ANY_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
@@ -601,20 +597,6 @@ def _left_out(block: FencedBlock, page: list[str], filename: str | None) -> Diag
         "this Mermaid diagram is not a sequenceDiagram; it was left out",
         filename=filename,
         line=at + 1,
-        column=_first_column(shown),
-        source_line=shown,
-        severity="warning",
-    )
-
-
-def _named_file(block: FencedBlock, page: list[str], filename: str | None) -> Diagnostic:
-    """The warning for a directive that draws a file of its own, at the directive's line."""
-    shown = page[block.start - 1]
-    return Diagnostic(
-        f"this directive draws {block.file}, a file of its own, which volley imports on its "
-        f"own (volley import {_beside(filename, str(block.file))})",
-        filename=filename,
-        line=block.start,
         column=_first_column(shown),
         source_line=shown,
         severity="warning",

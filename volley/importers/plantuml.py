@@ -43,7 +43,15 @@ from pathlib import Path
 from typing import Literal, NoReturn
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors
-from volley.importers import ON_A_PAGE, Imported, drawn_differently, gathered, part_name
+from volley.importers import (
+    ON_A_PAGE,
+    Imported,
+    drawn_differently,
+    file_of_its_own,
+    files_of_their_own,
+    gathered,
+    part_name,
+)
 from volley.importers.labels import Lanes, apart_by_case, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
@@ -71,6 +79,8 @@ _START = re.compile(r"[ \t]*@startuml\b", re.IGNORECASE)
 _END = re.compile(r"[ \t]*@enduml\b", re.IGNORECASE)
 # sphinxcontrib-plantuml's directive, its diagram indented under it (an option first, maybe)
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]*$")
+# `.. uml:: flow.puml`: sphinxcontrib-plantuml's directive, drawing a file of its own
+_FILE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]+(?P<file>\S(?:.*\S)?)[ \t]*$")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?(?i:plantuml|puml)\b")
 PARTICIPANT_KINDS = (
@@ -317,8 +327,8 @@ def detect(text: str) -> int:
     if _START.match(first):
         return 100
     parts = _parts(lines)
-    if not parts:
-        return 0
+    if not parts:  # a page of `.. uml:: flow.puml` directives: said so in words
+        return 80 if any(map(_FILE_DIRECTIVE.match, lines)) else 0
     return ON_A_PAGE if any(is_sequence(part) for part in parts) else 80
 
 
@@ -525,6 +535,13 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
     lines, parts, found = _sequences(text, filename)
     if not parts and found:
         parts = [found[0][0]]  # asked for by name, a diagram with no @startuml line is read whole
+    named = [
+        (index + 1, directive["file"])
+        for index, line in enumerate(lines)
+        if (directive := _FILE_DIRECTIVE.match(line))
+    ]
+    if not found and named:
+        raise files_of_their_own("PlantUML", named, lines, filename)
     if not found:
         raise VolleyError(
             "no PlantUML sequence diagram here"
@@ -545,6 +562,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
             failed.append(exc)
     sequences = [part for part, _ in found]
     skipped = tuple(_left_out(part, lines, filename) for part in parts if part not in sequences)
+    skipped += tuple(file_of_its_own(line, file, lines, filename) for line, file in named)
     return gathered(diagrams, failed, len(found), skipped)
 
 
