@@ -151,6 +151,20 @@ def test_broken_diagrams_show_the_error_in_their_place(broken):
     )
 
 
+def test_the_error_box_of_a_page_in_a_folder_names_it_from_the_source_folder(tmp_path):
+    """`guide/index.rst`'s box said `index.rst:9:3`, which reads as the root page's."""
+    site = write_site(
+        tmp_path / "site", {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide/index\n"}
+    )
+    (site / "guide").mkdir()
+    (site / "guide" / "index.rst").write_text(
+        "Guide\n=====\n\n.. volley::\n\n   A -> B: ok\n   A ~> B: wavy\n", encoding="utf-8"
+    )
+    build_site(site, tmp_path / "out")
+    page = (tmp_path / "out" / "guide" / "index.html").read_text()
+    assert "guide/index.rst:7:3: error:" in page and str(site) not in page
+
+
 def test_warnings_fail_a_build_with_W(tmp_path):
     result = sphinx_build("broken", "html", tmp_path, "-W")
     assert result.returncode != 0

@@ -287,6 +287,14 @@ class VolleyDirective(SphinxDirective):
             return self._first_line + (1 if api.in_link(diagnostic) else diagnostic.line)
         return self.lineno
 
+    def _page(self, source: str | None = None) -> str:
+        """The page (or an `.. include::`d file) as the error box names it: from the source
+        folder down (`guide/index.rst`, which the page's file name alone would confuse with
+        `index.rst`), never the builder's whole path, which the published page would show."""
+        source = source or str(self.env.doc2path(self.env.docname))
+        relative = os.path.relpath(source, self.env.srcdir)
+        return os.path.basename(source) if relative.startswith("..") else relative
+
     def _written_at(self, line: int) -> tuple[str, int]:
         """The file and line a line of the page's input was written at: an `.. include::`d
         file's own, as docutils keeps them (the page's, for MyST, which keeps no such map)."""
@@ -302,8 +310,7 @@ class VolleyDirective(SphinxDirective):
         if shown_file:
             in_file = diagnostic.line and not api.in_link(diagnostic)  # not the link's lines
             location: Any = f"{shown_file}:{diagnostic.line if in_file else 1}"
-            page = os.path.basename(self.env.doc2path(self.env.docname))
-            where = f" (embedded at {page}:{fence_line})"
+            where = f" (embedded at {self._page()}:{fence_line})"
             if diagnostic.line and not in_file:
                 where = f" (line {diagnostic.line} of the diagram in its link){where}"
         else:
@@ -332,13 +339,12 @@ class VolleyDirective(SphinxDirective):
         for error in errors:
             self._report(error.diagnostic, shown_file, fence_line)
         first = errors[0].diagnostic
-        page = os.path.basename(self.env.doc2path(self.env.docname))
         written = self.arguments[0] if self.arguments else None
         if written:
-            location = Location(page, fence_line, written)
+            location = Location(self._page(), fence_line, written)
         else:
             source, line = self._written_at(self._first_line)
-            location = Location(os.path.basename(source), line)
+            location = Location(self._page(source), line)
         problem = Problem(first, location)
         node = volley_error(html=error_box(problem), text=problem.shown().format())
         self.set_source_info(node)
