@@ -11,6 +11,7 @@ nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
 import volley  # noqa: E402
+from volley.api import default_id_prefix  # noqa: E402
 from volley.docs.jupyter import NotebookDiagram, show  # noqa: E402
 from volley.options import OptionError  # noqa: E402
 
@@ -61,8 +62,10 @@ def test_a_volley_cell_shows_the_clickable_viewer_and_a_static_svg(executed):
     assert "<script" in html and "<style" in html  # each output brings its viewer
     assert 'data-theme="dark"' in html
     assert svg.startswith("<svg") and "POST /login" in svg
-    # the picture of the cell's text, each message's line counted from the %%volley line
-    assert svg == volley.render("\n" + LOGIN, format="svg", theme="dark", id_prefix="login")
+    # the picture of the cell's text, each message's line counted from the %%volley line, its
+    # ids apart from the viewer's
+    still = volley.render("\n" + LOGIN, format="svg", theme="dark", id_prefix="login-still")
+    assert svg == still
 
 
 def test_a_parsed_diagram_displays_itself_once_the_extension_is_loaded(executed):
@@ -131,7 +134,7 @@ def test_show_without_a_notebook():
     shown = show(LOGIN, theme="light", name="x")
     assert isinstance(shown, NotebookDiagram)
     assert 'id="x-svg"' in shown._repr_html_()
-    assert shown._repr_svg_() == volley.render(LOGIN, format="svg", id_prefix="x")
+    assert shown._repr_svg_() == volley.render(LOGIN, format="svg", id_prefix="x-still")
     with pytest.raises(volley.VolleyError):
         show("A ~> B")
     with pytest.raises(volley.VolleyError):
@@ -150,7 +153,9 @@ def test_appendix_lines_caps_each_body_in_both_pictures(executed):
         assert "25 more lines not shown (5 of 30)" in picture, kind
         assert listed(picture, "line05") and not listed(picture, "line06"), kind
         assert not listed(picture, "line30"), kind
-    assert data["image/svg+xml"] == volley.render("\n" + LONG, bodies="appendix", appendix_lines=5)
+    still = default_id_prefix(volley.parse("\n" + LONG)) + "-still"
+    drawn = volley.render("\n" + LONG, bodies="appendix", appendix_lines=5, id_prefix=still)
+    assert data["image/svg+xml"] == drawn
 
 
 @pytest.mark.parametrize(
@@ -202,5 +207,10 @@ def test_the_same_diagram_shown_twice_in_a_kernel_has_ids_of_its_own() -> None:
     first, second = show(text)._repr_html_(), show(text)._repr_html_()
     ids = [re.search(r'id="([^"]+)-svg"', html)[1] for html in (first, second)]
     assert ids[1] == f"{ids[0]}-2"
+    # the still picture beside each viewer (a front end may show both) has ids of its own
+    shown = [show(text) for _ in range(2)]
+    pages = [part for diagram in shown for part in (diagram._repr_html_(), diagram._repr_svg_())]
+    held = [set(re.findall(r' id="([^"]+)"', page)) for page in pages]
+    assert all(not (a & b) for k, a in enumerate(held) for b in held[k + 1 :])
     named = show(text, name="login")._repr_html_()
     assert 'id="login-svg"' in named and 'id="login-svg"' in show(text, name="login")._repr_html_()

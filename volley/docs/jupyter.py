@@ -73,16 +73,24 @@ class NotebookDiagram:
         """The clickable viewer; a diagram with no name shown again in this kernel (in another
         cell, or the same one run again) takes `-2`, `-3` … after its ids, which a page of
         the notebook's outputs would otherwise hold twice (a deep link opened the first)."""
-        prefix = None
-        if self.name is None:
-            content = api.default_id_prefix(api.masked(self.diagram, redact=self.redact))
-            _SHOWN[content] = _SHOWN.get(content, 0) + 1
-            prefix = content if _SHOWN[content] == 1 else f"{content}-{_SHOWN[content]}"
+        prefix = None if self.name is not None else _once(self._content_prefix())
         options = self._options("html", fragment=True, prefix=prefix)
         return str(api.render(self.diagram, options=options))
 
     def _repr_svg_(self) -> str:
-        return str(api.render(self.diagram, options=self._options("svg")))
+        """The still picture, for front ends that show no HTML: its ids apart from the
+        viewer's beside it (`…-still`), and numbered as the viewer's are when shown again."""
+        prefix = _once(f"{self.name or self._content_prefix()}-still")
+        return str(api.render(self.diagram, options=self._options("svg", prefix=prefix)))
+
+    def _content_prefix(self) -> str:
+        return api.default_id_prefix(api.masked(self.diagram, redact=self.redact))
+
+
+def _once(prefix: str) -> str:
+    """`prefix` the first time this kernel shows it, then `prefix-2`, `prefix-3` …"""
+    _SHOWN[prefix] = _SHOWN.get(prefix, 0) + 1
+    return prefix if _SHOWN[prefix] == 1 else f"{prefix}-{_SHOWN[prefix]}"
 
 
 def show(
