@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from volley.api import check
 from volley.cli import main
 from volley.errors import VolleyError, VolleyErrors
 from volley.importers import PartlyImported, convert, detect, recognise
@@ -690,6 +691,17 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
     ):
         assert kept in text
     assert "// a remark" in text and "// a block" in text
+
+
+def test_an_empty_note_is_a_comment_not_an_empty_note_that_warns() -> None:
+    """`note over X` then `end note` (hyperledger FPC): PlantUML draws an empty box; written
+    as `note X:` it warned on every check of the imported file."""
+    source = uml("A -> B : hi", "note over C", "end note", "B -> A : ok")
+    diagram = read(source)
+    assert not [item for item in diagram.items if isinstance(item, Note)]
+    assert diagram.participants == ["A", "B", "C"]  # its lane, as PlantUML draws it
+    assert "// PlantUML: note over C (an empty note, which volley leaves out)" in imported(source)
+    assert check(imported(source)).warnings == []
 
 
 def test_a_uml_directive_naming_a_file_says_to_import_that_file() -> None:

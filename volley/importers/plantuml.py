@@ -1167,6 +1167,12 @@ class _Reader:
     def note(self, line: int, found: re.Match[str], index: int) -> int:
         place = " ".join(found["place"].lower().split())
         text, index = self.note_body(line, found["text"], index)
+        if not text.strip():  # (PlantUML draws an empty box; a volley note holds words)
+            for name in (found["names"] or "").split(","):
+                if name.strip():
+                    self.use(line, name)  # its lane, as PlantUML draws it
+            self.comment(line, f"{found[0].strip()} (an empty note, which volley leaves out)")
+            return index
         if found["shape"].lower() != "note":
             self.comment(line, f"{found['shape']} (volley draws every note the same)")
         if place in ("left", "right", "top", "bottom") and not found["names"]:
