@@ -693,6 +693,20 @@ def test_the_look_of_the_page_is_kept_as_comments() -> None:
     assert "// a remark" in text and "// a block" in text
 
 
+def test_a_startuml_left_open_in_a_block_ends_with_the_block() -> None:
+    """valkey's docs: a ```plantuml block without `@enduml` read on to the next diagram's
+    `@enduml`, the page's heading and fences between as statements (three errors, and the
+    next diagram lost)."""
+    page = (
+        "# Doc\n\n```plantuml\n@startuml\nA -> B : hi\n```\n\n### Next\n\n"
+        "```plantuml\n@startuml\nA -> C : x\n@enduml\n```\n"
+    )
+    found = convert(page, "doc.md")
+    assert [item.text for item in found] == ["A -> B: hi\n", "A -> C: x\n"]
+    plain = page.replace("```plantuml", "```")  # as valkey writes them: blocks of no language
+    assert [item.text for item in convert(plain, "doc.md")] == ["A -> B: hi\n", "A -> C: x\n"]
+
+
 def test_an_empty_note_is_a_comment_not_an_empty_note_that_warns() -> None:
     """`note over X` then `end note` (hyperledger FPC): PlantUML draws an empty box; written
     as `note X:` it warned on every check of the imported file."""

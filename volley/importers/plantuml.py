@@ -83,6 +83,7 @@ _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]*$")
 _FILE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]+(?P<file>\S(?:.*\S)?)[ \t]*$")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?(?i:plantuml|puml)\b")
+_ANY_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")  # a plain ``` block may hold `@startuml` too
 PARTICIPANT_KINDS = (
     "participant",
     "actor",
@@ -348,14 +349,27 @@ class _Part:
 def _parts(lines: list[str]) -> list[_Part]:
     """Every `@startuml` … `@enduml` of the page, and every ```plantuml block or `.. uml::`
     directive that has none (which their renderers take without those lines), in the order of
-    the page."""
+    the page. A `@startuml` in a block with no `@enduml` after it ends with the block."""
     parts: list[_Part] = []
     index = 0
+    limit = len(lines)  # the line a `@startuml` read now ends at the latest: its block's end
     while index < len(lines):
+        if index >= limit:  # past the block whose diagrams were read, or at its closing line
+            closing, limit = index == limit, len(lines)
+            if closing:
+                index += 1
+                continue
         fence = _FENCE.match(lines[index])
+        other = None if fence else _ANY_FENCE.match(lines[index])
+        if other is not None and limit == len(lines):  # a block of another language (or none)
+            end = index + 1
+            while end < len(lines) and not lines[end].strip().startswith(other[1]):
+                end += 1
+            if any(_START.match(line) for line in lines[index + 1 : end]):
+                limit = end  # its diagrams end with it at the latest
         if _START.match(lines[index]):
             end = index + 1
-            while end < len(lines) and not _END.match(lines[end]):
+            while end < limit and not _END.match(lines[end]):
                 end += 1
             parts.append(_Part(index + 1, lines[index + 1 : end]))
             index = end
@@ -378,6 +392,8 @@ def _parts(lines: list[str]) -> list[_Part]:
                 body = list(itertools.takewhile(lambda line: not _END.match(line), body))
                 parts.append(_Part(index + 1, body, directive=fence is None))
                 index = end
+            elif fence is not None:
+                limit = end  # its diagrams are read line by line, up to the block's end
         index += 1
     return parts
 
