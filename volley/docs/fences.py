@@ -575,7 +575,7 @@ def page_assets(interactive: bool) -> tuple[str, str]:
 def _pre(lines: list[str], style: str) -> str:
     """Lines of an error box, escaped, in a `<pre>` styled so."""
     text = html.escape("\n".join(lines), quote=False)
-    return f'<pre style="margin:0;background:none;{style}">{text}</pre>'
+    return f'<pre style="margin:0;padding:0;border:0;background:none;{style}">{text}</pre>'
 
 
 def error_box(problem: Problem) -> str:
