@@ -279,7 +279,7 @@ def test_the_dark_theme_and_auto_in_a_dark_browser_draw_the_dark_colours():
         colour for _, colour in fills
     ]
     auto = volley.render(FLOW, theme="auto")
-    media = re.search(r"@media \(prefers-color-scheme: dark\)\{.*?\}\}", auto, re.S)
+    media = re.search(r"@media screen and \(prefers-color-scheme: dark\)\{.*?\}\}", auto, re.S)
     assert media
     for cls, colour in fills:
         assert f".{cls}{{fill:{colour}}}" in media.group()
@@ -317,7 +317,8 @@ def test_the_page_switches_a_rects_colour_with_every_dark_switch():
         f"[data-md-color-scheme=slate] .volley-diagram[data-theme=auto] #{prefix} .tint-1" in rules
     )
     auto = f".volley-diagram[data-theme=auto] #{prefix}"
-    assert f"@media (prefers-color-scheme:dark){{{auto} .tint-1{{fill:{dark}}}}}" in rules
+    media = "@media screen and (prefers-color-scheme:dark)"
+    assert f"{media}{{{auto} .tint-1{{fill:{dark}}}}}" in rules
     assert (
         f"[data-md-color-scheme=default] .volley-diagram[data-theme=auto] #{prefix} .tint-1"
         in rules

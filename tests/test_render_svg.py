@@ -265,7 +265,7 @@ def test_dark_and_auto_themes(reference_text: str) -> None:
     assert f'fill="{DARK["bg"]}"' in dark and "<style" not in dark
     auto = render(reference_text, theme="auto", id_prefix="d1")
     style = tree(auto).find("s:style", NS)
-    assert style is not None and "@media (prefers-color-scheme: dark)" in style.text
+    assert style is not None and "@media screen and (prefers-color-scheme: dark)" in style.text
     # scoped to the picture's own id, which is not the bare prefix (a docs page's heading
     # takes that: `## Login` over a diagram named "login")
     assert tree(auto).get("id") == "d1-svg"

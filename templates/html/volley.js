@@ -1249,7 +1249,11 @@
     event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
   });
 
-  window.addEventListener("hashchange", openFromAddress);
+  window.addEventListener("hashchange", function () {
+    if (location.hash) return openFromAddress();
+    // Back to the address that names no message: no panel stays open over it
+    diagrams.forEach(function (diagram) { if (diagram.address) diagram.close({ quiet: true }); });
+  });
   // Scrolls of the window and of any pane holding diagrams (capture: scroll does not bubble).
   var headsFrame = 0;
   var headsSoon = function () {

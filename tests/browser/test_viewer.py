@@ -768,6 +768,18 @@ def test_an_address_naming_no_message_leaves_no_panel_open(open_page, reference_
     expect(page.locator(PANEL)).to_be_hidden()
 
 
+def test_back_to_the_address_naming_no_message_closes_the_panel(open_page, reference_page) -> None:
+    """A link to #message-5 adds a history entry; Back leaves an address that names none, and
+    the panel that opened for it closes (it stayed, showing message 5)."""
+    page = open_page(reference_page)
+    assert page.locator(PANEL).is_hidden()
+    page.evaluate("location.hash = '#message-5'")
+    expect(page.locator(PANEL)).to_be_visible()
+    page.go_back()
+    expect(page.locator(PANEL)).to_be_hidden()
+    assert page.evaluate("location.hash") == ""
+
+
 def test_home_and_end_go_to_the_first_and_last_payload_tab(open_page, reference_page) -> None:
     page = open_page(reference_page, "#message-1")
     tabs = page.locator(f"{PANEL} [role=tab]")
@@ -790,6 +802,24 @@ def test_paper_shows_every_message_at_full_ink_and_raw_lines_wrapped(
     assert page.locator(message(3)).evaluate(opacity) == "1"
     wrap = page.locator(f"{PANEL} .vl-raw").evaluate("e => getComputedStyle(e).overflowWrap")
     assert wrap == "anywhere"
+    head = page.locator(f"{PANEL} .vl-head").evaluate("e => getComputedStyle(e).position")
+    assert head == "static"  # sticky, it slid over the payload's tabs on paper
+
+
+def test_an_auto_diagram_prints_light_from_a_dark_screen(open_page, reference_page) -> None:
+    """A reader's dark screen is no dark page: printed (no backgrounds), the dark palette's
+    light words stood on white paper."""
+    page = open_page(reference_page, "#message-1")
+    page.emulate_media(color_scheme="dark")
+    root = "document.querySelector('.volley-diagram')"
+    fg = f"() => getComputedStyle({root}).getPropertyValue('--vl-fg')"
+    on_screen = page.evaluate(fg)
+    page.emulate_media(media="print", color_scheme="dark")
+    assert page.evaluate(fg) != on_screen
+    page.emulate_media(media="print", color_scheme="light")
+    printed_light = page.evaluate(fg)
+    page.emulate_media(media="print", color_scheme="dark")
+    assert page.evaluate(fg) == printed_light
 
 
 def test_a_drawing_wider_than_its_pane_shades_the_edge_that_hides_more(

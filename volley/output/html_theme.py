@@ -6,7 +6,9 @@ colour switch on an ancestor: mkdocs-material's palette (`data-md-color-scheme`)
 theme's colour mode (Bootstrap's `data-bs-theme`), and `data-theme` as furo and the PyData
 Sphinx theme set it; in a notebook, JupyterLab's theme (`data-jp-theme-light`) and VS Code's
 (`vscode-dark` on the output's body). A site's switch wins over the reader's setting, as the
-site's own colours do. Pure CSS would need the dark block once per switch; generating it
+site's own colours do. On paper an auto diagram is light whatever the reader's setting (the
+reader's dark screen is no dark page, and a printer leaves out backgrounds, leaving the dark
+palette's light words on white). Pure CSS would need the dark block once per switch; generating it
 keeps one definition per palette. The drawing's role classes (`vf-ROLE` fill, `vs-ROLE`
 stroke, from `themes.py`) are mapped to variables here too, so the SVG switches with the
 panel.
@@ -171,7 +173,7 @@ def theme_css() -> str:
     rules = [
         f"{ROOT}{{{light}}}",
         f"{ROOT}[data-theme=dark]{{{dark}}}",
-        f"@media (prefers-color-scheme:dark){{{auto}{{{dark}}}}}",
+        f"@media screen and (prefers-color-scheme:dark){{{auto}{{{dark}}}}}",
         f"{site_dark}{{{dark}}}",
         f"{site_light}{{{light}}}",
         # Inside mkdocs-material an auto diagram sits on the site's own page colour.
@@ -196,8 +198,7 @@ def tint_css(scope: str, fills: Sequence[Fill]) -> str:
     rules = []
     for fill in fills:
         rules.append(",".join(f"{where} .{fill.cls}" for where in dark) + f"{{fill:{fill.dark}}}")
-        rules.append(
-            f"@media (prefers-color-scheme:dark){{{auto} .{fill.cls}{{fill:{fill.dark}}}}}"
-        )
+        dark_rect = f"{auto} .{fill.cls}{{fill:{fill.dark}}}"
+        rules.append(f"@media screen and (prefers-color-scheme:dark){{{dark_rect}}}")
         rules.append(",".join(f"{where} .{fill.cls}" for where in light) + f"{{fill:{fill.light}}}")
     return "\n".join(rules)

@@ -113,4 +113,4 @@ def dark_mode_css(
         rules.append(f"#{scope} .vf-{role}{{fill:{colour}}}")
         rules.append(f"#{scope} .vs-{role}{{stroke:{colour}}}")
     rules += [f"#{scope} .{cls}{{fill:{colour}}}" for cls, colour in tints]
-    return "@media (prefers-color-scheme: dark){" + "".join(rules) + "}"
+    return "@media screen and (prefers-color-scheme: dark){" + "".join(rules) + "}"
