@@ -1002,9 +1002,16 @@
       this.wrap = !this.wrap;
       this.redraw("[data-vl-action=wrap]");
     } else if (action === "copy") this.copy(button);
-    else if (action === "rows") {
+    else if (action === "rows") { // on from the first row not shown before, where the reader was
+      var rows = ".vl-table tbody:not(.vl-section) > tr:not(.vl-note) > th";
+      var shown = this.panel.querySelectorAll(rows).length;
       this.allRows = true;
-      this.redraw("[data-vl-view=table]");
+      this.redraw();
+      var next = this.panel.querySelectorAll(rows)[shown];
+      if (next) {
+        next.tabIndex = -1;
+        next.focus({ preventScroll: true });
+      }
     }
   };
 

@@ -726,10 +726,16 @@ def test_a_body_of_thousands_of_rows_shows_its_first_rows_and_the_rest_when_aske
     assert rows.count() == 500
     note = page.locator(f"{PANEL} .vl-note")
     assert note.inner_text().startswith("The first 500 of 2,400 rows.")
+    scroller = page.locator(PANEL)
+    scroller.evaluate("p => { p.scrollTop = p.scrollHeight; }")  # down at the button
+    before = scroller.evaluate("p => p.scrollTop")
+    assert before > 1000
     note.get_by_role("button", name="Show all rows").click()
     assert rows.count() == 2400
     assert page.locator(f"{PANEL} .vl-note").count() == 0
-    assert page.evaluate("document.activeElement.dataset.vlView") == "table"  # focus stays
+    # the reader goes on where the rows went on: focus on row 501, the panel not back at its top
+    assert page.evaluate("document.activeElement.closest('tr').rowIndex") == 500
+    assert scroller.evaluate("p => p.scrollTop") == before
     page.locator(f"{PANEL} [data-vl-view=raw]").click()
     page.locator(f"{PANEL} [data-vl-view=table]").click()
     assert rows.count() == 2400  # asked for once, for this body
