@@ -873,6 +873,14 @@
     }, [icon("copy"), "Copy body"]);
   }
 
+  // A key's or a value's control characters as their escapes (`\u0000`), as the body writes
+  // them: in a cell they were invisible ("v\u0000nul" read "vnul"). Tabs and line breaks stay.
+  function visibleControls(text) {
+    return String(text).replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, function (c) {
+      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+    });
+  }
+
   // A body of thousands of rows (a list response of a megabyte) shows its first rows and a
   // button for the rest: drawing them all at once holds the page still for seconds.
   var FIRST_ROWS = 500;
@@ -894,8 +902,8 @@
       left -= rows.length;
       groups.push(el("tbody", null, rows.map(function (row) {
         return el("tr", null, [
-          el("th", { scope: "row" }, pathNodes(row[0])),
-          el("td", { "class": "vl-k-" + row[2], dir: "auto" }, row[1])
+          el("th", { scope: "row" }, pathNodes(visibleControls(row[0]))),
+          el("td", { "class": "vl-k-" + row[2], dir: "auto" }, visibleControls(row[1]))
         ]);
       })));
     });

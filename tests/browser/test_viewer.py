@@ -712,6 +712,14 @@ def test_no_zoom_buttons_where_the_drawing_fits(open_page) -> None:
     expect(page.locator(".vl-zoom")).to_be_hidden()
 
 
+def test_a_control_character_in_a_value_shows_as_its_escape_in_the_table(open_page) -> None:
+    """`"v\\u0000nul"` read "vnul" in a cell (the NUL drawn as nothing), a BEL as nothing."""
+    text = 'A -> B: x\nin: Body\n```json\n{"v": "v\\u0000nul", "b": "\\u0007bell"}\n```\n'
+    page = open_page(render(text, format="html"), "#message-1")
+    cells = page.locator(f"{PANEL} table td").all_inner_texts()
+    assert cells == ["v\\u0000nul", "\\u0007bell"]
+
+
 def test_a_body_of_thousands_of_rows_shows_its_first_rows_and_the_rest_when_asked(
     open_page,
 ) -> None:
