@@ -733,6 +733,20 @@ def test_multipart_body_is_a_row_per_part():
     )
 
 
+def test_a_multipart_body_or_file_only_described_is_not_read_as_its_description():
+    """An import writes a body it does not carry as `(N bytes of TYPE)`: a file part so was
+    "(image/png, 27 bytes)", the length of the words; a whole body so was "no parts for its
+    boundary", as if it were broken."""
+    described = MULTIPART.replace("%PDF-1.7 ...", "(12,345 bytes of application/pdf)")
+    assert groups(body_table(described))[1][1][2] == (
+        "file",
+        "report.pdf (application/pdf, 12,345 bytes)",
+    )
+    header = MULTIPART.split("\n\n", 1)[0]
+    whole = body_table(f"{header}\n\n(796 bytes of multipart/form-data, not shown)")
+    assert whole.body_reason == "it was not carried, only described"
+
+
 def test_multipart_pasted_without_its_header_finds_the_boundary():
     body = MULTIPART.split("\n\n", 1)[1]
     assert body_table(body).source == "multipart"

@@ -631,6 +631,8 @@ def _multipart_table(text: str, header: str | None) -> Table:
     from email import policy
     from email.parser import Parser
 
+    if _DESCRIBED.fullmatch(text.strip()):  # `(796 bytes of multipart/form-data, not shown)`
+        return _no_table("it was not carried, only described")
     message = Parser(policy=policy.HTTP).parsestr(f"Content-Type: {header}\n\n{text.lstrip()}")
     parts = list(message.iter_parts()) if message.is_multipart() else []
     if not parts:
@@ -644,7 +646,12 @@ def _multipart_table(text: str, header: str | None) -> Table:
         filename = part.get_filename()
         media = part.get_content_type()
         if filename:
-            size = len(content.encode("utf-8", "surrogatepass"))
+            described = _DESCRIBED.fullmatch(content.strip())
+            size = (
+                described["size"]
+                if described
+                else str(len(content.encode("utf-8", "surrogatepass")))
+            )
             rows.append(_row(name, f"{filename} ({media}, {size} bytes)", "text", "field"))
         elif _is_json_media(media):
             rows += [
@@ -653,6 +660,11 @@ def _multipart_table(text: str, header: str | None) -> Table:
         else:
             rows.append(_row(name, content, "text", "field"))
     return Table(rows, "multipart")
+
+
+# A body, or a file part, only described, as the importers write one they do not carry:
+# `(12,345 bytes of image/png)`, `(796 bytes of multipart/form-data, not shown)`
+_DESCRIBED = re.compile(r"\((?P<size>\d[\d,]*) bytes of [^()\n]+\)")
 
 
 def _is_multipart(text: str) -> bool:
