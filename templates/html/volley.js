@@ -318,7 +318,13 @@
     var box = this.root.clientWidth;
     var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
-    if (wide !== this.root.classList.contains("vl-wide")) this.root.classList.toggle("vl-wide", wide);
+    if (wide !== this.root.classList.contains("vl-wide")) {
+      this.root.classList.toggle("vl-wide", wide);
+      // The panel went from beside the drawing to a sheet over the window's bottom (or back):
+      // the open message stays in sight, above the sheet.
+      var open = this.current && this.groups[this.current];
+      if (open) this.reveal(open);
+    }
     // A pinned payload sits beside the open one where the panel has room for two, else above it.
     var side = (wide ? panel : box) >= 620;
     if (side !== this.root.classList.contains("vl-pin-side")) this.root.classList.toggle("vl-pin-side", side);

@@ -108,6 +108,23 @@ def test_deep_link_opens_the_message(open_page, reference_page: str) -> None:
     assert page.evaluate("document.activeElement.getAttribute('data-message')") == "9"
 
 
+def test_the_open_message_stays_in_sight_when_the_panel_becomes_a_sheet(
+    open_page, reference_page: str
+) -> None:
+    """Narrowed from a desktop window to a phone's, the panel moves from beside the drawing to
+    a sheet over the window's bottom: it covered the open message (or the message was left
+    outside the narrow pane)."""
+    page = open_page(reference_page, "#message-9")
+    page.set_viewport_size({"width": 390, "height": 700})
+    page.wait_for_function("document.querySelector('.volley-diagram:not(.vl-wide)')")
+    page.wait_for_timeout(300)  # the scroll that keeps it in sight
+    sheet = page.locator(PANEL).bounding_box()
+    shown = page.locator(message(9)).bounding_box()
+    assert sheet is not None and shown is not None
+    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= sheet["y"]
+    assert shown["x"] < 390 and shown["x"] + shown["width"] > 0
+
+
 def test_what_a_screen_reader_hears_for_each_arrow(open_page) -> None:
     source = (
         "B <- A: **hello**  *there*\\n`x`{fas-plug}\nin: Args\n  k: v\nout: Result\n  k: v\n"
