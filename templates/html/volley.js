@@ -666,6 +666,13 @@
     group.style.scrollMarginBottom = below + "px";
     this.clearOfHeads(group);
     group.scrollIntoView({ block: block === "center" && !sheet ? "center" : "nearest", inline: "nearest" });
+    if (sheet) return;
+    // Beside the drawing, the panel's head in sight too: on a short page with a tall panel,
+    // a message brought to the middle scrolled the window past the panel's top.
+    var over = this.panel.getBoundingClientRect().top;
+    if (over < 0 && group.getBoundingClientRect().bottom - over <= window.innerHeight) {
+      window.scrollBy(0, over);
+    }
   };
 
   // A message scrolled to stops below the sticky copy of the top boxes, not under it: its top

@@ -125,6 +125,21 @@ def test_the_open_message_stays_in_sight_when_the_panel_becomes_a_sheet(
     assert shown["x"] < 390 and shown["x"] + shown["width"] > 0
 
 
+def test_a_deep_link_keeps_the_panels_head_in_sight_on_a_short_page(open_page) -> None:
+    """A short page beside a tall panel: bringing the message to the middle of the window
+    scrolled it past the panel's top, its Close, Previous and Next 32 px above the window."""
+    body = "".join(f"  line{n}: value {n}\n" for n in range(300))
+    text = "".join(f"A -> B: call {n}\nB --> A: ok\n" for n in range(5))
+    text += "A -> B: the long one\nout: Result\n" + body
+    page = open_page(render(text, format="html"), "#message-11")
+    expect(page.locator(PANEL)).to_be_visible()
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.documentElement.scrollHeight") > page.viewport_size["height"]
+    assert page.locator(PANEL).evaluate("p => p.getBoundingClientRect().top") >= 0
+    shown = page.locator(message(11)).bounding_box()
+    assert shown is not None and 0 <= shown["y"] <= page.viewport_size["height"] - shown["height"]
+
+
 def test_what_a_screen_reader_hears_for_each_arrow(open_page) -> None:
     source = (
         "B <- A: **hello**  *there*\\n`x`{fas-plug}\nin: Args\n  k: v\nout: Result\n  k: v\n"
