@@ -1025,10 +1025,12 @@
     } else if (action === "copy") this.copy(button);
     else if (action === "rows") { // on from the first row not shown before, where the reader was
       var rows = ".vl-table tbody:not(.vl-section) > tr:not(.vl-note) > th";
-      var shown = this.panel.querySelectorAll(rows).length;
+      var live = this; // the open payload's rows, not a pinned one's beside them
+      var within = function () { return live.panel.querySelector(".vl-live") || live.panel; };
+      var shown = within().querySelectorAll(rows).length;
       this.allRows = true;
       this.redraw();
-      var next = this.panel.querySelectorAll(rows)[shown];
+      var next = within().querySelectorAll(rows)[shown];
       if (next) {
         next.tabIndex = -1;
         next.focus({ preventScroll: true });
