@@ -311,12 +311,10 @@ class _Lifter:
         doubtful: list[int] = []
         branches: list[int] = []
         # a table's rows run to a blank line; its header may be on the `note:` line
-        in_table = pos < len(lines) and bool(
-            table_start(lines[index].partition(":")[2], lines[pos])
-        )
+        before, _, text = lines[index].partition(":")  # the note line's words, after its colon
+        in_table = pos < len(lines) and bool(table_start(text, lines[pos]))
         # a fence that opens on the `note:` line itself (`note A, B:```yaml`, as swimlanes.io
         # reads a note's Markdown from the colon on): its block is the note's next lines
-        before, _, text = lines[index].partition(":")
         opening = None if one_line else fence_open(text.lstrip(" \t"))
         if opening is not None:
             column = len(before) + 2 + len(text) - len(text.lstrip(" \t"))

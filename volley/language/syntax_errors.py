@@ -59,13 +59,13 @@ WORDS = {
     "OPT": '"opt:"',
     "PAR": '"par:"',
 }
-# Words other tools declare a participant with (`alias App: Event Source`, PlantUML's
-# `database DB`): the name is the word after
-_DECLARING_WORDS = ("alias", "database", "entity", "boundary", "control", "collections", "queue")
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
 BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
 # PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
+# Words other tools declare a participant with (`alias App: Event Source`, `database DB`): the
+# name is the word after
+_DECLARING_WORDS = ("alias", *PLANTUML_PARTICIPANTS)
 # PlantUML's statements that set how its picture looks: volley has nothing to set.
 PLANTUML_SETTINGS = ("skinparam", "hide", "show", "autoactivate", "header", "footer", "newpage")
 # Words that start a statement of Mermaid or PlantUML: a line starting with one is that
