@@ -83,7 +83,7 @@ _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]*$")
 _FILE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+uml::[ \t]+(?P<file>\S(?:.*\S)?)[ \t]*$")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?(?i:plantuml|puml)\b")
-_ANY_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")  # a plain ``` block may hold `@startuml` too
+_ANY_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")  # any block may hold `@startuml` (a plain ```)
 PARTICIPANT_KINDS = (
     "participant",
     "actor",
@@ -360,13 +360,13 @@ def _parts(lines: list[str]) -> list[_Part]:
                 index += 1
                 continue
         fence = _FENCE.match(lines[index])
-        other = None if fence else _ANY_FENCE.match(lines[index])
-        if other is not None and limit == len(lines):  # a block of another language (or none)
+        block = _ANY_FENCE.match(lines[index]) if limit == len(lines) else None
+        if block is not None:  # a block of any language (or none), PlantUML's own too
             end = index + 1
-            while end < len(lines) and not lines[end].strip().startswith(other[1]):
+            while end < len(lines) and not lines[end].strip().startswith(block[1]):
                 end += 1
             if any(_START.match(line) for line in lines[index + 1 : end]):
-                limit = end  # its diagrams end with it at the latest
+                limit = end  # its diagrams are read line by line, up to its end at the latest
         if _START.match(lines[index]):
             end = index + 1
             while end < limit and not _END.match(lines[end]):
@@ -392,8 +392,6 @@ def _parts(lines: list[str]) -> list[_Part]:
                 body = list(itertools.takewhile(lambda line: not _END.match(line), body))
                 parts.append(_Part(index + 1, body, directive=fence is None))
                 index = end
-            elif fence is not None:
-                limit = end  # its diagrams are read line by line, up to the block's end
         index += 1
     return parts
 
@@ -1465,11 +1463,17 @@ class _Reader:
         """End `name`'s last bar, and take the top message off the stack `return` answers
         from, as PlantUML's deactivation does whoever it names; False when no bar of `name` is
         open."""
+        if not self.end_bar(name):
+            return False
+        if self.returns:
+            self.returns.pop()
+        return True
+
+    def end_bar(self, name: str) -> bool:
+        """Take `name`'s last bar off those open; False when none is."""
         if name not in self.bars:
             return False
         del self.bars[len(self.bars) - 1 - self.bars[::-1].index(name)]
-        if self.returns:
-            self.returns.pop()
         return True
 
     def reply(self, line: int, label: str) -> None:
@@ -1488,9 +1492,9 @@ class _Reader:
             answered = self.answerable
         assert answered is not None
         caller, replier = _ends(answered)
-        ended = (replier or caller) if opened and (replier or caller) in self.bars else None
-        if ended:  # (an edge arrow's participant, MessageExo's, at either end)
-            del self.bars[len(self.bars) - 1 - self.bars[::-1].index(ended)]
+        party = replier or caller  # (an edge arrow's participant, MessageExo's, at either end)
+        ended = party if opened and self.end_bar(party) else None
+        if ended:
             ends = "-"
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
         arrow = "-->>" if thin else "-->"
