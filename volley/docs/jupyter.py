@@ -22,6 +22,7 @@ from __future__ import annotations
 import shlex
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from volley import api
@@ -73,17 +74,19 @@ class NotebookDiagram:
         """The clickable viewer; a diagram with no name shown again in this kernel (in another
         cell, or the same one run again) takes `-2`, `-3` … after its ids, which a page of
         the notebook's outputs would otherwise hold twice (a deep link opened the first)."""
-        prefix = None if self.name is not None else _once(self._content_prefix())
+        prefix = None if self.name is not None else _once(self._content_prefix)
         options = self._options("html", fragment=True, prefix=prefix)
         return str(api.render(self.diagram, options=options))
 
     def _repr_svg_(self) -> str:
         """The still picture, for front ends that show no HTML: its ids apart from the
         viewer's beside it (`…-still`), and numbered as the viewer's are when shown again."""
-        prefix = _once(f"{self.name or self._content_prefix()}-still")
+        prefix = _once(f"{self.name or self._content_prefix}-still")
         return str(api.render(self.diagram, options=self._options("svg", prefix=prefix)))
 
+    @cached_property
     def _content_prefix(self) -> str:
+        """The ids the diagram's content gives it: worked out once for both pictures."""
         return api.default_id_prefix(api.masked(self.diagram, redact=self.redact))
 
 
