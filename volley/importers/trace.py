@@ -484,8 +484,15 @@ def _map_value(value: Any) -> str:
 
 
 _ANY_VALUE_KEYS = frozenset(
-    {"stringValue", "intValue", "doubleValue", "bytesValue", "boolValue", "arrayValue"}
-    | {"kvlistValue"}
+    (
+        "stringValue",
+        "intValue",
+        "doubleValue",
+        "bytesValue",
+        "boolValue",
+        "arrayValue",
+        "kvlistValue",
+    )
 )
 
 
