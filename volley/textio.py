@@ -8,9 +8,12 @@ import errno
 import os
 import stat
 import tempfile
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from volley.errors import Diagnostic, VolleyError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Byte-order marks of the encodings other than UTF-8 a text may be saved in, longest first (a
 # UTF-32 one starts as a UTF-16 one does). Windows PowerShell 5 writes UTF-16 with `>`.
@@ -205,6 +208,8 @@ def in_project(found: Path, beside: Path) -> bool:
     README's fence, a diagram's `!include`). A hook or a CI job reads the pages and diagrams of
     others, and quotes a file's lines in its log: a name must not reach `/etc/passwd` or a
     `.env` above the project."""
+    from pathlib import Path  # here: rendering one file never asks
+
     trees = (Path.cwd().resolve(), beside.resolve().parent)
     return any(found.is_relative_to(tree) for tree in trees)
 

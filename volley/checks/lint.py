@@ -9,10 +9,8 @@ never fail a command.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Container, Iterator
-from html.entities import html5
 from os.path import commonprefix
 
 from volley.checks.secrets import DiagramSecrets
@@ -761,6 +759,9 @@ _CODED_ASCII = frozenset(map(ord, "\"#&',:;<>"))
 
 def _meant(entity: re.Match[str]) -> str:
     """The character Mermaid's entity writes, or "" for a name HTML does not know."""
+    import html  # here: only text holding Mermaid's codes needs HTML's names for characters
+    from html.entities import html5
+
     code = entity.group()[1:-1]
     if code.isdigit() and int(code) < 160 and int(code) not in _CODED_ASCII:
         return ""

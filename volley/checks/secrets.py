@@ -45,7 +45,6 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from urllib.parse import quote, unquote
 
 from volley.model import Diagram, Text
 from volley.text.inline import LINE_BREAK_TAG
@@ -2055,6 +2054,8 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     `Lm-9qVlU`, which its URLs repeat), each matched whole, between characters that cannot
     be part of it.
     """
+    from urllib.parse import quote, unquote  # here: most diagrams hold no secret
+
     written = {
         _visible(found.text[secret.start : secret.end], prose=True)[0].strip("\"'")
         for found, secrets in by_text
