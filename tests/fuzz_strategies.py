@@ -249,7 +249,9 @@ def message(draw: st.DrawFn) -> list[str]:
 @st.composite
 def note(draw: st.DrawFn) -> list[str]:
     over = draw(st.lists(name(), max_size=2))
-    head = "note" + (" " + ", ".join(over) if over else "") + ": " + draw(label())
+    # one participant's note may stand beside its lifeline
+    place = draw(st.sampled_from(["", "left of ", "right of "])) if len(over) == 1 else ""
+    head = "note" + (f" {place}" + ", ".join(over) if over else "") + ": " + draw(label())
     more = [f"  {draw(label(max_pieces=4))}" for _ in range(draw(st.integers(0, 2)))]
     return [head, *(line for line in more if line.strip())]
 

@@ -469,19 +469,35 @@ def test_an_icon_without_a_style_letter_is_solid():
 
 
 @pytest.mark.parametrize(
-    "line,over",
+    "line,over,side",
     [
-        ("note over A: x", ["A"]),
-        ("note over A, C: x", ["A", "B", "C"]),
-        ("Note left of B: x", ["B"]),
-        ("note right of C: x", ["C"]),
+        ("note over A: x", ["A"], "over"),
+        ("note over A, C: x", ["A", "B", "C"], "over"),
+        ("Note left of B: x", ["B"], "left"),
+        ("note RIGHT  of C : x", ["C"], "right"),
     ],
 )
-def test_mermaid_notes_are_notes_over_their_participants(line, over):
+def test_mermaid_notes_stand_over_or_beside_their_participants(line, over, side):
     diagram = parse(f"A -> B\nB -> C\n{line}\n")
     note = diagram.items[2]
-    assert isinstance(note, Note) and note.over == over and note.text == "x"
+    assert isinstance(note, Note) and (note.over, note.side, note.text) == (over, side, "x")
     assert diagram.participants == ["A", "B", "C"]
+    written = note.to_json()
+    assert written.get("side", "over") == side and written["over"] == over
+    # as `volley fmt` writes it, and back
+    written_text = format_text(f"A -> B\nB -> C\n{line}\n")
+    (again,) = [i for i in parse(written_text).items if isinstance(i, Note)]
+    assert (again.over, again.side) == (note.over, note.side)
+
+
+def test_a_note_beside_a_lane_names_one_participant():
+    """Mermaid refuses `note left of A, B`: a note beside a lane stands by one lifeline."""
+    with pytest.raises(VolleyError) as caught:
+        parse("A -> B\nnote left of A, B: x\nnote over A, B: fine\n")
+    (error,) = caught.value.errors
+    assert (error.line, error.column) == (2, 6)
+    assert error.message == "a note left of stands beside one participant, not 2"
+    assert error.hint == "write note over A, B: to span them"
 
 
 def test_participant_and_actor_declare_in_order_with_display_labels():

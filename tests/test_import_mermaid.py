@@ -113,10 +113,11 @@ def test_mermaid_docs_page_one_diagram_per_block_with_every_construct() -> None:
         ("John", False),
     ]
     assert [m.activate for m in d[7].messages()] == ["+", "+", "-", "-"]
-    # notes: the side kept as a comment, <br/> as a line break, a span over two
+    # notes: the side kept, <br/> as a line break, a span over two
     (note,) = by_type(d[8], Note)
-    assert note.over == ["John"] and note.text == "Text in note"
-    assert "// Mermaid: note right of John (volley puts it over John)" in texts[8]
+    assert (note.over, note.side, note.text) == (["John"], "right", "Text in note")
+    assert "note right of John: Text in note" in texts[8]
+    assert "volley puts it over" not in texts[8]
     (note,) = by_type(d[9], Note)
     assert note.over == ["Alice", "John"]
     assert note.text == "A typical interaction<br>But now in two lines"
@@ -1297,9 +1298,9 @@ def test_a_participant_in_two_mermaid_boxes_is_an_error_as_in_mermaid() -> None:
 
 
 def test_one_note_points_at_every_line_drawn_otherwise() -> None:
-    """Each statement volley draws otherwise than Mermaid (an actor, a note right of a lane,
-    an arrow without a head) is a comment in the written text; one note on the terminal says
-    which lines, so the user knows to read them."""
+    """Each statement volley draws otherwise than Mermaid (an actor, an arrow without a head)
+    is a comment in the written text; one note on the terminal says which lines, so the user
+    knows to read them. A note right of a lane is drawn there, as Mermaid draws it."""
     source = (
         "sequenceDiagram\n  actor A\n  A->B: headless\n  Note right of A: aside\n  A->>B: plain\n"
     )
@@ -1307,11 +1308,11 @@ def test_one_note_points_at_every_line_drawn_otherwise() -> None:
     (note,) = item.warnings
     assert (note.severity, note.line) == ("note", 2)
     assert note.message == (
-        "3 lines (2, 3, 4) are drawn otherwise than Mermaid draws them, or not at all; a // "
+        "2 lines (2, 3) are drawn otherwise than Mermaid draws them, or not at all; a // "
         "comment in the written text says how"
     )
     done = volley_cli("import", "-", stdin=source)
-    assert done.returncode == 0 and "<stdin>:2: note: 3 lines (2, 3, 4)" in done.stderr
+    assert done.returncode == 0 and "<stdin>:2: note: 2 lines (2, 3)" in done.stderr
     (plain,) = convert("sequenceDiagram\n  A->>B: hi\n  Note over A: x\n", "flow.mmd")
     assert plain.warnings == ()
 

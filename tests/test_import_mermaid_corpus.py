@@ -318,12 +318,13 @@ def test_gateway_api_activations_aliases_and_a_note_beside_a_lane() -> None:
     assert [(a.participant, a.on) for a in items(diagram, Activation)] == [("G", True)]
     assert "// Mermaid: the activation of G started here is never ended" in text
     notes = items(diagram, Note)
-    assert notes[0].over == ["G"]
+    assert (notes[0].over, notes[0].side) == (["G"], "right")
     assert notes[0].text.split("<br>")[:2] == [
         "[set-cookie] indicates a response",
         "with a set-cookie header.",
     ]
-    assert "// Mermaid: note right of G (volley puts it over G)" in text
+    assert "\nnote right of G: [set-cookie] indicates" in text
+    assert "volley puts it over" not in text
 
 
 def test_mcp_cancellation_else_if_keeps_its_words() -> None:

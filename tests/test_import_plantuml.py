@@ -222,15 +222,15 @@ def test_notes_over_beside_after_and_across_with_their_text() -> None:
         "B -> C",
     )
     notes = [item for item in read(source).items if isinstance(item, Note)]
-    assert [(n.over, n.text) for n in notes] == [
-        (["A", "B"], "after the call"),
-        (["A"], "one"),
-        (["A", "B", "C"], "spans"),
-        (["B"], "first line<br>second line"),  # its hard break
-        (["A", "B", "C"], "everyone"),
+    assert [(n.over, n.side, n.text) for n in notes] == [
+        (["A", "B"], "over", "after the call"),
+        (["A"], "over", "one"),
+        (["A", "B", "C"], "over", "spans"),
+        (["B"], "right", "first line<br>second line"),  # its hard break
+        (["A", "B", "C"], "over", "everyone"),
     ]
     text = imported(source)
-    assert "// PlantUML: note right of B (volley puts it over B)" in text
+    assert "note right of B: first line<br>second line" in text
     assert "// PlantUML: hnote (volley draws every note the same)" in text
 
 

@@ -121,8 +121,11 @@ def assert_clean(layout: Layout) -> None:
     )
     for frame in layout.frames:
         assert page.contains(frame.box), f"{frame.kind} frame leaves the picture"
+    lifelines = [line.x for line in layout.lifelines]
     for note in layout.notes:
         assert page.contains(note.box)
+        if note.side != "over":  # a note beside a lane crosses no lifeline
+            assert not [x for x in lifelines if note.box.x < x < note.box.right], note.line
     for bar in layout.activations:
         assert page.contains(bar.box), f"an activation bar leaves the picture: {bar.box}"
 
@@ -1121,3 +1124,49 @@ def test_a_lost_message_stops_short_of_its_lane_however_it_is_written() -> None:
     one, other = layout_diagram(volley.parse("A -x B: lost\nB x- A: lost\n")).messages
     cross = [next(h.tip for h in m.heads if h.style == "cross") for m in (one, other)]
     assert cross[0][0] == cross[1][0] and one.points[1][0] == other.points[0][0]
+
+
+SIDES = """\
+participant C as Client
+participant S as Server
+participant D as Database
+C ->+ S: GET /orders
+note right of S: checks the token, then asks the database for the orders it holds
+S -> D: SELECT * FROM orders
+note left of D: an index scan over the table of orders, by customer
+D --> S: 12 rows
+S -->- C: 200 OK
+note left of C: shows them to the reader who asked for them
+note right of D: the last lane's note widens the picture to hold it
+"""
+
+
+def test_a_note_beside_a_lane_stands_clear_of_both_lifelines_and_of_the_bars() -> None:
+    """Mermaid's and PlantUML's `note right of S` is drawn right of S's lifeline (past its
+    bar), and the lanes move apart so that it stops short of the next lifeline; `left of`
+    mirrors it, and a note beside an outer lane widens the picture."""
+    layout = layout_of(SIDES)
+    assert_clean(layout)
+    x = [line.x for line in layout.lifelines]
+    right_of_s, left_of_d, left_of_c, right_of_d = layout.notes
+    bar = max(a.box.right for a in layout.activations if a.index == 1)
+    assert [n.side for n in layout.notes] == ["right", "left", "left", "right"]
+    assert right_of_s.box.x >= bar + C.NOTE_SIDE_GAP - 0.01
+    assert right_of_s.box.right <= x[2] - C.NOTE_SIDE_GAP + 0.01
+    assert x[1] < left_of_d.box.x and left_of_d.box.right <= x[2] - C.NOTE_SIDE_GAP + 0.01
+    assert left_of_c.box.right <= x[0] - C.NOTE_SIDE_GAP + 0.01 and left_of_c.box.x >= 0
+    assert right_of_d.box.x >= x[2] + C.NOTE_SIDE_GAP - 0.01
+    assert right_of_d.box.right <= layout.width - C.MARGIN + 0.01
+    over = layout_of(SIDES.replace("left of ", "").replace("right of ", ""))
+    assert layout.width > over.width  # the lanes made room for the notes beside them
+
+
+def test_a_note_beside_a_lane_in_a_box_or_a_frame_is_held_by_it() -> None:
+    """A box (Mermaid's band of participants) and a frame take in a note beside their lane."""
+    text = "box: Back end\n  participant S\nend\nC -> S: hi\nloop: retry\n  S -> S: again\n"
+    layout = layout_of(text + "  note right of S: a note beside the last lane, inside both\nend\n")
+    assert_clean(layout)
+    (note,) = layout.notes
+    (band,) = layout.bands
+    (frame,) = layout.frames
+    assert note.box.right < band.box.right and note.box.right < frame.box.right

@@ -172,6 +172,17 @@ def test_structure_is_classed(reference_text: str) -> None:
     assert any("label" in (t.get("class") or "").split() for t in labels)
 
 
+def test_a_note_says_which_lanes_it_is_over_or_beside() -> None:
+    """A note's group names its participants, and where it stands beside one lifeline."""
+    root = tree(render("A -> B\nnote left of B: l\nnote right of A: r\nnote A, B: both\n"))
+    notes = root.findall(".//s:g[@class='note']", NS)
+    assert [(n.get("data-over"), n.get("data-side")) for n in notes] == [
+        ("B", "left"),
+        ("A", "right"),
+        ("A,B", None),
+    ]
+
+
 def test_blocks_are_framed_with_their_kind() -> None:
     svg = render("if: ok\n  A -> B\nelse: not\n  B -> A\nend\nloop: forever\n  A -> B\nend")
     root = tree(svg)

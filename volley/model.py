@@ -36,6 +36,9 @@ BlockKind = Literal["if", "group", "loop", "opt", "par", "critical", "break", "r
 BRANCH_WORDS: dict[str, str] = {"if": "else", "par": "and", "critical": "option"}
 LineStyle = Literal["solid", "dashed", "bold"]
 HeadStyle = Literal["none", "filled", "open", "cross"]
+# Where a note over one lane stands: on its lifeline, or beside it (Mermaid's and PlantUML's
+# `note left of A`, `note right of A`).
+NoteSide = Literal["over", "left", "right"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,16 +149,21 @@ class Message:
 
 @dataclass(slots=True)
 class Note:
-    """A note over one or more participants (`attached` ones follow a message)."""
+    """A note over one or more participants or beside one (`attached` ones follow a
+    message)."""
 
     line: int
     over: list[str]  # every participant the note spans, in display order
     text: str  # continuation lines joined with "\n"; a fenced block kept with its fences
     attached: bool = False  # True for `note:` under a message
     text_line: int = 0  # the source line its text starts on, when not `line` (`note:` alone)
+    side: NoteSide = "over"  # beside its one participant's lifeline, or over it
 
     def to_json(self) -> dict:
-        return {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
+        found = {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
+        if self.side != "over":
+            found["side"] = self.side
+        return found
 
 
 @dataclass(slots=True)

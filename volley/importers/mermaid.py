@@ -53,7 +53,13 @@ from volley.importers import (
     part_name,
 )
 from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
-from volley.language.parser import COMMENT_AFTER_NAME, LARGEST_NUMBER, if_label, normalise
+from volley.language.parser import (
+    COMMENT_AFTER_NAME,
+    LARGEST_NUMBER,
+    if_label,
+    normalise,
+    note_side,
+)
 from volley.language.prepass import SHOWS_NUMBERS, mermaid_directive
 from volley.language.writer import Comment, write
 from volley.limits import MAX_DEPTH
@@ -792,8 +798,8 @@ class _Reader:
             )
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
-        """The note on statements volley draws otherwise than Mermaid (a note right of a lane
-        drawn over it, a box, an arrow without a head), or not at all."""
+        """The note on statements volley draws otherwise than Mermaid (a box, an arrow
+        without a head), or not at all."""
         lines = sorted(line for line in self.approximated | set(self.headless) if line > 0)
         return drawn_differently("Mermaid", lines, self.filename)
 
@@ -1360,9 +1366,7 @@ class _Reader:
                 f"a note {place} stands beside one participant (Mermaid refuses this too)",
                 hint=f"write note over {', '.join(names)}: to span them",
             )
-        if place != "over":
-            self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        note = Note(line, names, note_text(_lines(found["text"])))
+        note = Note(line, names, note_text(_lines(found["text"])), side=note_side(place))
         self.notes.append((note, names))
         self.add(note)
 

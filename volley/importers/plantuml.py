@@ -55,7 +55,7 @@ from volley.importers import (
 from volley.importers.labels import Lanes, apart_by_case, note_line, note_text, volley_label
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
-from volley.language.parser import LARGEST_NUMBER, if_label, normalise
+from volley.language.parser import LARGEST_NUMBER, if_label, normalise, note_side
 from volley.language.writer import Comment, ends_a_note, fence_for, write
 from volley.limits import MAX_DEPTH
 from volley.model import (
@@ -1227,9 +1227,10 @@ class _Reader:
                 "a participant is left of, right of or over it",
             )
         names = [self.use(line, name) for name in found["names"].split(",")]
-        if place != "over":
-            self.comment(line, f"note {place} {names[0]} (volley puts it over {names[0]})")
-        note = Note(line, names, text)
+        side = note_side(place) if len(names) == 1 else "over"
+        if side == "over" and place != "over":
+            self.comment(line, f"note {place} {', '.join(names)} (volley puts it over them)")
+        note = Note(line, names, text, side=side)
         self.notes.append((note, names))
         self.add(note)
         return index

@@ -60,6 +60,7 @@ from volley.model import (
     Item,
     Message,
     Note,
+    NoteSide,
     Payload,
     walk,
 )
@@ -374,6 +375,13 @@ def _composed(name: str) -> str:
     """A participant's name, in Unicode's composed form: `é` typed as one character and as
     `e` with a combining accent look alike, so they name one participant, not two."""
     return unicodedata.normalize("NFC", name)
+
+
+def note_side(place: str) -> NoteSide:
+    """Where a note's place words put it (Mermaid's and PlantUML's too): `left of A`, `right
+    of A`, or `over` its lanes."""
+    word = place.lower()
+    return "left" if word.startswith("left") else "right" if word.startswith("right") else "over"
 
 
 def _line(token: Token) -> int:
@@ -867,7 +875,15 @@ class _ToModel:
                 '"Note: …" is an element of its own)',
                 _shifted(keyword),
             )
-        note = Note(line=_line(keyword), over=names, text=text, text_line=text_line)
+        side = note_side(str(_place or "over"))
+        if side != "over" and len(names) > 1:
+            place = " ".join(_place.lower().split())
+            self.error(
+                f"a note {place} stands beside one participant, not {len(names)}",
+                _shifted(_place),
+                hint=f"write note over {', '.join(names)}: to span them",
+            )
+        note = Note(line=_line(keyword), over=names, text=text, text_line=text_line, side=side)
         note.attached = not names
         if body is not None and body.branches:
             self._local.run.branch_lines[id(note)] = body.branches

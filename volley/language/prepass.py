@@ -436,13 +436,16 @@ NoteForm = Literal["one line", "to end note", "runs on"]  # how far a note's lin
 # sequencediagram.org's `box over A: text`, WebSequenceDiagrams' `state over A: text`.
 OTHER_TOOLS_NOTE = re.compile(
     r"(?i)(?P<word>hnote|rnote|ref|box|abox|rbox|state)[ \t]+"
-    r"(?:over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
+    r"(?P<place>over|left[ \t]+of|right[ \t]+of)[ \t]+(?P<over>[^:]+?)[ \t]*:(?P<text>.*)"
 )
 
 
 def other_note_meant(note: re.Match[str]) -> str:
-    """The volley note another tool's note (an `OTHER_TOOLS_NOTE` match) is written as."""
-    return f"note {note['over'].strip()}: {note['text'].strip()}".rstrip()
+    """The volley note another tool's note (an `OTHER_TOOLS_NOTE` match) is written as: over
+    its participants, or beside the one it names (`left of A`)."""
+    place = " ".join(note["place"].lower().split())
+    beside = "" if place == "over" or "," in note["over"] else f"{place} "
+    return f"note {beside}{note['over'].strip()}: {note['text'].strip()}".rstrip()
 
 
 NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"

@@ -180,7 +180,8 @@ class _Writer:
         self.out.extend(INDENT * depth + line if line else "" for line in lines)
 
     def note(self, note: Note, depth: int) -> None:
-        over = "" if note.attached else " " + _span(note.over)
+        beside = "" if note.side == "over" else f"{note.side} of "
+        over = "" if note.attached else f" {beside}{_span(note.over)}"
         first, below = _note_lines(note.text)
         self.emit(depth, _with_label(f"note{over}:", first))
         self.body_lines(below, depth + 1)

@@ -87,6 +87,7 @@ NOTE_BULLET_INDENT = 16  # list text starts here, the bullet hangs in the indent
 BULLET_GAP = 5  # least space between a bullet (or "10.") and its item's text
 NOTE_FOLD = 8  # the folded corner at the note's top right
 NOTE_LANE_GAP = 8  # a note over one lane keeps this far from the next lifeline's label room
+NOTE_SIDE_GAP = 10  # a note left or right of a lane stands this far from its lifeline (or bars)
 CODE_PAD_X = 3  # inline code gets a tinted background a little wider than its text
 CODE_BLOCK_PAD = 6  # a code block in a note sits in its own tinted panel
 TABLE_CELL_PAD_X = 8  # room left and right of a table cell's text in a note

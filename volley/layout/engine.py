@@ -375,6 +375,16 @@ class _Engine:
                     if lo >= 0:
                         spanning.append(item)
                     continue
+                if item.side == "right" and lo + 1 < self.n:
+                    reach = self._beside(item, lo) + self._note_size(item)[0]
+                    edge = max(C.NOTE_SIDE_GAP, self._edge_of_band(lo, lo + 1))
+                    _need(needs, lo, lo + 1, reach + edge)
+                if item.side == "left" and lo > 0:
+                    reach = self._beside(item, lo) + self._note_size(item)[0]
+                    clear = max(C.NOTE_SIDE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
+                    _need(needs, lo - 1, lo, reach + max(clear, self._edge_of_band(lo, lo - 1)))
+                if item.side != "over":
+                    continue
                 half = self._note_size(item)[0] / 2
                 if lo > 0:  # the left neighbour's bars nest rightwards, towards the note
                     clear = max(C.NOTE_LANE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
@@ -630,7 +640,18 @@ class _Engine:
             return self.left + C.MARGIN, width
         if lo != hi:
             width = max(width, self.xs[hi] - self.xs[lo] + 2 * C.NOTE_OVERHANG)
+        elif note.side == "right":
+            return self.xs[lo] + self._beside(note, lo), width
+        elif note.side == "left":
+            return self.xs[lo] - self._beside(note, lo) - width, width
         return (self.xs[lo] + self.xs[hi]) / 2 - width / 2, width
+
+    def _beside(self, note: Note, lane: int) -> float:
+        """How far from the lane's lifeline a note beside it stands: clear of its bars, which
+        nest rightwards (on the left, only the outer bar's half reaches)."""
+        if note.side == "right":
+            return self._bars_right(lane) + C.NOTE_SIDE_GAP
+        return min(self._bars_right(lane), C.ACTIVATION_WIDTH / 2) + C.NOTE_SIDE_GAP
 
     def _span(self, block: Block) -> tuple[int, int] | None:
         """The lanes a block's elements touch, nested blocks included."""
@@ -1041,7 +1062,7 @@ class _Engine:
             texts.append(placed)
             ty += part.text.height
         self.out.notes.append(
-            NoteShape(note.line, list(note.over), box, texts, bullets, panels, rules)
+            NoteShape(note.line, list(note.over), box, texts, bullets, panels, rules, note.side)
         )
         self.y += h + C.ROW_BOTTOM
 

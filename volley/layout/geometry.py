@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from volley.layout.metrics import CAP_HEIGHT
-from volley.model import HeadStyle, LineStyle
+from volley.model import HeadStyle, LineStyle, NoteSide
 
 Tone = Literal["text", "muted", "accent", "inverse", "note"]
 Anchor = Literal["start", "middle", "end"]  # SVG's text-anchor
@@ -230,6 +230,7 @@ class NoteShape:
     bullets: list[TextBlock]
     panels: list[CodePanel]
     rules: list[Rule] = field(default_factory=list)
+    side: NoteSide = "over"  # over its lanes, or beside its one lane's lifeline
 
 
 @dataclass(slots=True, eq=False)

@@ -410,7 +410,7 @@ class _Painter:
         )
         content += "".join([self.text(t, "bullet") for t in note.bullets])
         content += "".join([self.text(t, "note-text") for t in note.texts])
-        return tag.note(note.line, clean_text(",".join(note.over)), content)
+        return tag.note(note.line, clean_text(",".join(note.over)), note.side, content)
 
     def divider(self, d: DividerShape) -> str:
         """A divider's group: a section's band, a rule (with a pill behind its label) or a

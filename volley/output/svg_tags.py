@@ -164,9 +164,13 @@ def message(
     )
 
 
-def note(line: int, over: str, content: str) -> str:
-    """A note: its paper, the tint behind its code, its bullets and its text."""
-    return f'<g class="note" data-line="{line:d}" data-over="{escape(over)}">\n{content}</g>'
+def note(line: int, over: str, side: str, content: str) -> str:
+    """A note: its paper, the tint behind its code, its bullets and its text; `side` says
+    where one beside its lane stands (`left`, `right`), nothing for one over its lanes."""
+    at = f'data-line="{line:d}" data-over="{escape(over)}"'
+    if side != "over":
+        at += f' data-side="{side}"'
+    return f'<g class="note" {at}>\n{content}</g>'
 
 
 def appendix(colour: str, x1: float, y: float, x2: float, content: str) -> str:
