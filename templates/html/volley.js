@@ -429,8 +429,13 @@
   // holds is hidden and everything below moves up. The drawing is laid out once, on the
   // server; folding only hides shapes and moves the rest by the height it saved, measured on
   // the first fold. A message opened inside a folded block (a deep link, a step) unfolds it.
+  //
+  // The blocks are drawn under the messages, so their buttons come in the reading order by
+  // stand-ins: an empty group for each (its key), among the messages, before the first message
+  // after the block's first line; Tab reaches a block's key just before what it holds.
   function foldable(svg) {
-    svg.querySelectorAll(":scope > .blocks > .block").forEach(function (block) {
+    var messages = Array.prototype.slice.call(svg.querySelectorAll(":scope > .messages > [data-message]"));
+    svg.querySelectorAll(":scope > .blocks > .block").forEach(function (block, index) {
       var head = [];
       for (var child = block.firstElementChild; child; child = child.nextElementSibling) {
         if (child.classList.contains("separator")) break;
@@ -440,11 +445,28 @@
       var kind = block.querySelector(":scope > .block-kind");
       if (!head.length || !kind) return;
       head.forEach(function (child) { child.setAttribute("data-vl-fold-head", ""); });
-      block.setAttribute("tabindex", "0");
-      block.setAttribute("role", "button");
-      block.setAttribute("aria-expanded", "true");
-      block.setAttribute("aria-label", "Fold " + kind.textContent + (label ? " " + label.textContent : ""));
+      block.classList.add("vl-foldable");
+      block.setAttribute("data-vl-fold", index);
+      var key = document.createElementNS(SVGNS, "g");
+      key.setAttribute("class", "vl-fold-key");
+      key.setAttribute("data-vl-fold-key", index);
+      key.setAttribute("tabindex", "0");
+      key.setAttribute("role", "button");
+      key.setAttribute("aria-expanded", "true");
+      key.setAttribute("aria-label", "Fold " + kind.textContent + (label ? " " + label.textContent : ""));
+      var line = parseInt(block.getAttribute("data-line"), 10);
+      var after = messages.filter(function (m) { return parseInt(m.getAttribute("data-line"), 10) > line; })[0];
+      var parent = after ? after.parentNode : svg.querySelector(":scope > .messages") || svg;
+      parent.insertBefore(key, after || null);
     });
+  }
+
+  // A block's key (see foldable), and the block a key stands for.
+  function keyOf(block) {
+    return block.ownerSVGElement.querySelector('.vl-fold-key[data-vl-fold-key="' + block.getAttribute("data-vl-fold") + '"]');
+  }
+  function blockOf(key) {
+    return key.ownerSVGElement.querySelector('.block[data-vl-fold="' + key.getAttribute("data-vl-fold-key") + '"]');
   }
 
   // The shapes that move when a block folds, each with where it was drawn.
@@ -464,7 +486,7 @@
       units.push({ node: target, shape: node, top: box.y, bottom: box.y + box.height });
     };
     ["lifelines", "activations", "dividers", "messages", "notes"].forEach(function (name) {
-      svg.querySelectorAll(":scope > ." + name + " > *").forEach(take);
+      svg.querySelectorAll(":scope > ." + name + " > :not(.vl-fold-key)").forEach(take);
     });
     // A rect's colour (in .highlights) moves and shrinks as a frame does; so does a box's band
     // (in .boxes), which runs from the top boxes to those at the foot.
@@ -474,7 +496,7 @@
     var tints = Array.prototype.map.call(svg.querySelectorAll(":scope > .boxes .band:not([fill=none]), :scope > .highlights .highlight"), function (rect) {
       return { rect: rect, box: rect.getBBox() };
     });
-    svg.querySelectorAll(":scope > .blocks > .block[role=button]").forEach(function (block) {
+    svg.querySelectorAll(":scope > .blocks > .block.vl-foldable").forEach(function (block) {
       var frame = block.querySelector(":scope > .frame");
       if (!frame) return;
       var box = frame.getBBox(), headBottom = box.y;
@@ -498,7 +520,7 @@
         var b = tint.box;
         if (box.x >= b.x && box.x <= b.x + b.width && headBottom >= b.y && headBottom <= b.y + b.height) under = tint.rect;
       });
-      blocks.push({ node: block, frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20, count: count, under: under });
+      blocks.push({ node: block, key: keyOf(block), frame: frame, top: box.y, bottom: box.y + box.height, band: headBottom - box.y + 20, count: count, under: under });
     });
     var view = svg.viewBox.baseVal;
     this.folds = { units: units, blocks: blocks, height: view.height, top: view.y };
@@ -582,10 +604,10 @@
     folds.blocks.forEach(function (fold) {
       var folded = this.folded.indexOf(fold) >= 0;
       if (folded && fold.under) fold.count.style.stroke = getComputedStyle(fold.under).fill; // as the page's theme has it now
-      fold.node.setAttribute("aria-expanded", folded ? "false" : "true");
+      fold.key.setAttribute("aria-expanded", folded ? "false" : "true");
       fold.node.classList.toggle("vl-folded", folded);
-      var label = fold.node.getAttribute("aria-label").replace(/^(Fold|Unfold) /, "");
-      fold.node.setAttribute("aria-label", (folded ? "Unfold " : "Fold ") + label);
+      var label = fold.key.getAttribute("aria-label").replace(/^(Fold|Unfold) /, "");
+      fold.key.setAttribute("aria-label", (folded ? "Unfold " : "Fold ") + label);
     }, this);
     var height = map(folds.top + folds.height) - folds.top;
     var view = this.svg.viewBox.baseVal;
@@ -1220,10 +1242,10 @@
     var key = event.key;
     var diagram = diagramOf(event.target);
     var n = messageOf(event.target);
-    var block = event.target.closest && event.target.closest(".vl-canvas .block[role=button]");
-    if (diagram && block && (key === "Enter" || key === " ")) {
+    var foldKey = event.target.closest && event.target.closest(".vl-canvas .vl-fold-key");
+    if (diagram && foldKey && (key === "Enter" || key === " ")) {
       event.preventDefault();
-      diagram.toggleFold(block);
+      diagram.toggleFold(blockOf(foldKey));
       return;
     }
     if (diagram && n && (key === "Enter" || key === " ")) {
@@ -1272,11 +1294,28 @@
   // copy of the top boxes; bring it out from under the copy.
   document.addEventListener("focusin", function (event) {
     if (movingFocus || !event.target.matches(":focus-visible")) return; // a click focuses too
+    if (event.target.matches(".vl-canvas .vl-fold-key")) return showFoldKey(event.target, true);
     var n = messageOf(event.target);
     var diagram = n && diagramOf(event.target);
     if (!diagram || diagram.groups[n] !== event.target) return;
     diagram.clearOfHeads(event.target);
     event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  });
+
+  // A block's key has no shape of its own: its block's tab shows the focus, and is scrolled to.
+  function showFoldKey(key, on) {
+    var block = blockOf(key);
+    if (!block) return;
+    block.classList.toggle("vl-key-focus", on);
+    var tab = block.querySelector(":scope > .tab") || block;
+    var diagram = on && diagramOf(key);
+    if (diagram) {
+      diagram.clearOfHeads(tab);
+      tab.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  }
+  document.addEventListener("focusout", function (event) {
+    if (event.target.matches && event.target.matches(".vl-canvas .vl-fold-key")) showFoldKey(event.target, false);
   });
 
   window.addEventListener("hashchange", function () {

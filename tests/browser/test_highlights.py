@@ -65,7 +65,7 @@ def test_a_rect_moves_and_shrinks_with_the_blocks_folded(open_page):
     page.click(".vl-canvas .block-loop >> nth=0 >> .block-kind")  # the loop above the rect
     moved = highlight.bounding_box()
     assert moved["y"] < before["y"] - 40 and abs(moved["height"] - before["height"]) < 1
-    page.click('.vl-canvas .block-loop[aria-label^="Fold loop inside"] .block-kind')
+    page.locator(".vl-canvas .block-loop", has_text="inside").locator(".block-kind").click()
     shrunk = highlight.bounding_box()
     assert shrunk["height"] < moved["height"] - 40 and abs(shrunk["y"] - moved["y"]) < 1
 
@@ -112,7 +112,7 @@ def test_the_same_diagram_twice_on_a_dark_page_is_dark_twice(browser, tmp_path):
 
 def test_a_folded_blocks_count_on_a_rect_is_outlined_in_the_rects_colour(open_page):
     page = open_page(render(SOURCE, format="html"))
-    page.click('.vl-canvas .block-loop[aria-label^="Fold loop inside"] .block-kind')
+    page.locator(".vl-canvas .block-loop", has_text="inside").locator(".block-kind").click()
     count = page.locator(".vl-canvas .block-loop .vl-fold-count").nth(1)
     assert count.evaluate("e => getComputedStyle(e).stroke") == rgb("#c8dcff")
     outside = page.locator(".vl-canvas .block-loop .vl-fold-count").nth(0)

@@ -644,11 +644,11 @@ A -> C: five
 
 def test_a_block_folds_and_unfolds_from_its_tab(open_page) -> None:
     page = open_page(render(BLOCKS, format="html"))
-    loop = page.locator(".vl-canvas .block-loop")
+    key = page.locator(".vl-canvas .vl-fold-key").first  # the loop's button
     height = page.locator(".vl-canvas > svg").bounding_box()["height"]
     five = page.locator(message(6)).bounding_box()["y"]
     page.click(".vl-canvas .block-loop .block-kind")
-    expect(loop).to_have_attribute("aria-expanded", "false")
+    expect(key).to_have_attribute("aria-expanded", "false")
     expect(page.locator(message(2))).to_be_hidden()
     expect(page.locator(message(3))).to_be_hidden()
     assert page.locator(".vl-canvas > svg").bounding_box()["height"] < height - 40
@@ -656,13 +656,45 @@ def test_a_block_folds_and_unfolds_from_its_tab(open_page) -> None:
     expect(page.locator(".vl-canvas .block-loop .block-label")).to_be_visible()  # its band
     expect(page.locator(".vl-canvas .block-loop .vl-fold-count")).to_have_text("2 messages")
     page.screenshot(path="/tmp/volley-folded.png")
-    # From the keyboard: the block is a button that Enter toggles.
-    loop.focus()
+    # From the keyboard: the block's key is a button that Enter toggles.
+    expect(key).to_have_attribute("aria-label", "Unfold loop every second")
+    key.focus()
     page.keyboard.press("Enter")
-    expect(loop).to_have_attribute("aria-expanded", "true")
+    expect(key).to_have_attribute("aria-expanded", "true")
+    expect(key).to_have_attribute("aria-label", "Fold loop every second")
     expect(page.locator(message(2))).to_be_visible()
     expect(page.locator(".vl-canvas .block-loop .vl-fold-count")).to_be_hidden()
     assert abs(page.locator(message(6)).bounding_box()["y"] - five) < 1
+
+
+def test_tab_reaches_a_block_just_before_what_it_holds(open_page) -> None:
+    """The blocks are drawn under the messages; Tab went through every block's fold button
+    before message 1. A block's button comes before its first message, in reading order, and
+    its tab shows the focus."""
+    page = open_page(render(BLOCKS, format="html"))
+    order = []
+    for _ in range(9):
+        page.keyboard.press("Tab")
+        order.append(
+            page.evaluate(
+                "document.activeElement.getAttribute('data-message') ||"
+                " document.activeElement.getAttribute('aria-label')"
+            )
+        )
+        if order[-1] == "Fold loop every second":
+            assert page.locator(".vl-canvas .block-loop.vl-key-focus").count() == 1
+    assert order == [
+        "1",
+        "Fold loop every second",
+        "2",
+        "3",
+        "Fold if ok",
+        "4",
+        "5",
+        "6",
+        order[-1],  # past the drawing
+    ]
+    assert page.locator(".vl-canvas .vl-key-focus").count() == 0
 
 
 def test_a_deep_link_into_a_folded_block_unfolds_it(open_page) -> None:
@@ -673,11 +705,12 @@ def test_a_deep_link_into_a_folded_block_unfolds_it(open_page) -> None:
     page.evaluate("location.hash = '#message-4'")
     expect(page.locator(PANEL + " .vl-title")).to_have_text("three")
     expect(page.locator(message(4))).to_be_visible()
-    expect(page.locator(".vl-canvas .block-if")).to_have_attribute("aria-expanded", "true")
-    expect(page.locator(".vl-canvas .block-loop")).to_have_attribute("aria-expanded", "false")
+    keys = page.locator(".vl-canvas .vl-fold-key")
+    expect(keys.nth(1)).to_have_attribute("aria-expanded", "true")  # the if
+    expect(keys.nth(0)).to_have_attribute("aria-expanded", "false")  # the loop
     page.keyboard.press("ArrowLeft")  # stepping into the other folded block opens it too
     expect(page.locator(PANEL + " .vl-title")).to_have_text("pong")
-    expect(page.locator(".vl-canvas .block-loop")).to_have_attribute("aria-expanded", "true")
+    expect(keys.nth(0)).to_have_attribute("aria-expanded", "true")
 
 
 @pytest.mark.parametrize("width", [390, 900, 1280])
