@@ -201,6 +201,44 @@ def test_redact_in_the_query_masks_the_picture(client: Client) -> None:
     assert token in client.post("/render?format=html", content=text).text
 
 
+def test_redact_masks_the_json_and_a_picture_option_is_refused_there(client: Client) -> None:
+    """`format=json&redact=1` answered the live token (json read no option at all), and
+    `format=json&scale=2` was dropped in silence where svg refuses it."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    text = f"A -> B: call\nin: R\n  Authorization: Bearer {token}\n"
+    masked = client.post("/render?format=json&redact=1", content=text)
+    assert masked.status_code == 200 and token not in masked.text
+    assert masked.json()["items"][0]["request"]["body"].startswith("Authorization: Bearer ")
+    assert token not in masked.headers.get("x-volley-warnings", "")
+    assert token in client.post("/render?format=json", content=text).text
+    for option in ("scale=2", "theme=dark", "bodies=appendix", "fragment=1", "assets=0"):
+        refused = client.post(f"/render?format=json&{option}", content=text)
+        name = option.split("=")[0]
+        assert refused.status_code == 400, option
+        assert refused.json()["error"]["message"] == (
+            f"{name} does not apply to json, which is the diagram as data"
+        )
+
+
+def test_a_name_given_twice_in_the_query_is_refused(client: Client) -> None:
+    """`?redact=1&redact=0` answered unmasked: the last one won."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    text = f"A -> B: call\nin: R\n  Authorization: Bearer {token}\n"
+    twice = client.post("/render?format=html&redact=1&redact=0", content=text)
+    assert twice.status_code == 400 and token not in twice.text
+    assert twice.json()["error"]["message"] == '"redact" is given twice in the query'
+    image = client.get("/svg/" + share.encode(SMALL) + "?v=1&v=2")  # a README's cache-busters
+    assert image.status_code == 200
+
+
+def test_import_refuses_a_name_in_its_query(client: Client) -> None:
+    refused = client.post("/import?format=svg", content="sequenceDiagram\n  A->>B: hi\n")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        'unknown option "format" in the query: /import takes none'
+    )
+
+
 def test_unknown_icons_come_back_as_warnings(client: Client) -> None:
     response = client.post("/render", content="A -> B: {fas-no-such-icon-here} hi\n")
     assert response.status_code == 200

@@ -342,7 +342,7 @@ class Service:
     async def render(self, request: Request) -> Response:
         """POST /render?format=svg|png|html|json: the body is the diagram's source."""
         try:
-            options = RenderOptions.from_query(request.query_params, self.limits)
+            options = RenderOptions.from_query(request.query_params.multi_items(), self.limits)
         except VolleyError as exc:
             return error_response(exc)
         source = await self._source(request)
@@ -354,7 +354,16 @@ class Service:
         """POST /import: the body is a diagram written for another tool (a Mermaid or PlantUML
         sequence diagram, a page holding some, a swimlanes.io link); the answer is
         `{"text": …, "diagrams": N}`, the first of its N diagrams as `.volley` text, or the
-        JSON error. Captured traffic is for `volley import` on the command line."""
+        JSON error. Captured traffic is for `volley import` on the command line. It takes no
+        options: a name in its query is refused, not dropped."""
+        if request.query_params:
+            name = next(iter(request.query_params))
+            return error_response(
+                VolleyError(
+                    f'unknown option "{name[:40]}" in the query: /import takes none',
+                    hint="send the diagram as the body alone",
+                )
+            )
         source = await self._source(request)
         if isinstance(source, Response):
             return source
@@ -394,7 +403,7 @@ class Service:
             return Response(status_code=304, headers=cached)
         try:
             options = RenderOptions.from_query(
-                request.query_params, self.limits, strict=False, format=fmt
+                request.query_params.multi_items(), self.limits, strict=False, format=fmt
             )
             source = editor_links.decode(encoded, max_bytes=self.limits.body_bytes)
         except editor_links.ShareTooLarge as exc:

@@ -19,7 +19,7 @@ import json
 import math
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,8 +52,9 @@ class RenderTooSlow(VolleyError):
     """A render ran past the time limit."""
 
 
-# The names a render's query may hold (`?format=png&scale=2`).
+# The names a render's query may hold (`?format=png&scale=2`), and those of `format=json`.
 QUERY_NAMES = ("format", "scale", "theme", "bodies", "fragment", "assets", "redact")
+_JSON_NAMES = ("format", "redact")
 
 
 @dataclass(frozen=True)
@@ -66,19 +67,39 @@ class RenderOptions:
 
     @classmethod
     def from_query(
-        cls, query: Mapping[str, str], limits: ServerLimits, *, strict: bool = True, **fixed: str
+        cls,
+        query: Iterable[tuple[str, str]],
+        limits: ServerLimits,
+        *,
+        strict: bool = True,
+        **fixed: str,
     ) -> RenderOptions:
-        """Read `?format=…&theme=…` into options; a clear VolleyError for a bad value or an
-        option that does not apply to the format. A name volley does not know is refused,
-        not dropped (`?redcat=1` must not answer unmasked), unless not `strict`: a share
-        image's link may carry a README's cache-buster (`?v=2`), and its diagram, in the link
-        itself, has no secret to keep from its reader."""
-        values = {**query, **fixed}
+        """Read `?format=…&theme=…` (its names and values, in order) into options; a clear
+        VolleyError for a bad value, a name given twice (`?redact=1&redact=0` must not answer
+        unmasked) or an option that does not apply to the format. A name volley does not
+        know is refused, not dropped (`?redcat=1`), unless not `strict`: a share image's link
+        may carry a README's cache-buster (`?v=2`), and its diagram, in the link itself, has
+        no secret to keep from its reader."""
+        values: dict[str, str] = {}
+        for name, value in query:
+            if name in values and name in QUERY_NAMES:
+                raise VolleyError(
+                    f'"{name}" is given twice in the query', hint=f"give {name}= once"
+                )
+            values[name] = value
+        values.update(fixed)
         if strict:  # (else a name volley does not know is never read)
             require_known(values, QUERY_NAMES, where=" in the query")
         fmt = _choice(values, "format", FORMATS, "svg")
-        if fmt == "json":
-            return cls(fmt, Options(limits=limits.diagram))
+        if fmt == "json":  # the diagram as data: masked or not, no picture to shape
+            drawn = [name for name in QUERY_NAMES if name in values and name not in _JSON_NAMES]
+            if drawn:
+                raise VolleyError(
+                    f"{drawn[0]} does not apply to json, which is the diagram as data",
+                    hint="json takes redact alone",
+                )
+            redact = _flag(values, "redact") if "redact" in values else False
+            return cls(fmt, Options(limits=limits.diagram, redact=redact))
         scale = _number(values, "scale", 1.0)
         if not 0.05 <= scale <= limits.max_scale:
             raise VolleyError(f"scale must be between 0.05 and {limits.max_scale:g}, not {scale:g}")
@@ -149,8 +170,10 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
         data = json.dumps({"text": text, "diagrams": count}, ensure_ascii=False)
         return Output(data.encode("utf-8"), options.media_type, None, [])
     if options.format == "json":
-        checked = api.check(source, limits=limits)
-        data = json.dumps(checked.diagram.to_json(), ensure_ascii=False, indent=2)
+        redact = options.pipeline.redact
+        checked = api.check(source, limits=limits, redact=redact)
+        shown = api.masked(checked, redact=redact)
+        data = json.dumps(shown.to_json(), ensure_ascii=False, indent=2)
         return Output(
             data.encode("utf-8"), options.media_type, checked.diagram.title, checked.warnings
         )
