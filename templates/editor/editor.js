@@ -205,13 +205,21 @@
 
   // Replace the whole source. `undoable`: Ctrl+Z brings the old text back (a template picked
   // by mistake); otherwise the cursor and scroll stay where they were (a reload from disk).
+  // Chromium reports a text of many lines inserted so as an input event or two a line: the
+  // text is painted and rendered once, after it is all in (each repaint walks every line).
+  var settingSource = false;
   function setSource(text, undoable) {
     if (text === source.value) return;
     if (undoable) {
       source.focus();
       source.select();
-      if (text) insertText(text);
-      else document.execCommand("delete");
+      settingSource = true;
+      try {
+        if (text) insertText(text);
+        else document.execCommand("delete");
+      } finally {
+        settingSource = false;
+      }
       source.setSelectionRange(0, 0);
       source.scrollTop = 0;
       previewPane.scrollTop = 0; // another diagram: start at its top
@@ -250,6 +258,7 @@
   });
 
   source.addEventListener("input", function (event) {
+    if (settingSource) return; // setSource calls changed() once the text is in
     changed();
     // Suggest as a word is typed; deleting or pasting does not open the list.
     if (event.inputType === "insertText" && event.data && /[\w\-<>=x ]/.test(event.data)) suggest(false);
