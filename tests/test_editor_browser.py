@@ -380,11 +380,11 @@ def test_file_mode_saves_and_follows_the_disk(file_server, new_page) -> None:
     expect(preview(page)).to_contain_text("Changed elsewhere")
 
 
-def edited_while_changed_on_disk(file_server, new_page):
+def edited_while_changed_on_disk(file_server, new_page, allow_errors: bool = False):
     """The page with an unsaved edit ("// mine"), after the file changed on disk ("theirs")
     and the page said so: the page, its editor and the file."""
     url, path = file_server
-    page = new_page(url + "/")
+    page = new_page(url + "/", allow_errors=allow_errors)
     editor = page.locator(EDITOR)
     expect(editor).to_have_value(re.compile("from the file"))
     editor.press("Control+End")
@@ -392,6 +392,44 @@ def edited_while_changed_on_disk(file_server, new_page):
     path.write_text("A -> B: theirs\n", encoding="utf-8")
     expect(page.locator("#banner")).to_be_visible(timeout=5000)
     return page, editor, path
+
+
+def test_a_file_another_program_saved_in_latin1_keeps_the_editors_text(file_server, new_page):
+    """A save refused because the file changed on disk, into bytes that are not UTF-8: "Load
+    from disk" emptied the editor, the error was marked on the editor's own text, and every
+    later save was refused. The banner says what is wrong with the file, offers no load, and
+    "keep mine" saves over it."""
+    # (the refused save's 409 and the file's 422 log console errors)
+    page, editor, path = edited_while_changed_on_disk(file_server, new_page, allow_errors=True)
+    page.click("#banner-keep")
+    path.write_bytes(b"title: caf\xe9\nA -> B: theirs\n")
+    editor.press("Control+s")
+    expect(page.locator("#doc-state")).to_have_text("Not saved")
+    expect(page.locator("#banner-text")).to_contain_text("is not text volley reads")
+    expect(page.locator("#banner-text")).to_contain_text("not valid UTF-8")
+    expect(page.locator("#banner-load")).to_be_hidden()
+    expect(editor).to_have_value(re.compile("// mine"))
+    assert page.locator("#paint .err-mark").count() == 0  # no mistake in the editor's text
+    page.click("#banner-keep")
+    editor.press("Control+s")
+    expect(page.locator("#doc-state")).to_have_text("Saved")
+    assert path.read_text(encoding="utf-8").endswith("// mine")
+
+
+def test_a_file_that_is_not_utf8_from_the_start_is_said_to_be_so(tmp_path: Path, new_page):
+    """`volley serve latin1.volley`: the page opened empty and "Saved", and its first save was
+    refused as a change on disk. The banner says what is wrong with the file at once."""
+    path = tmp_path / "latin1.volley"
+    path.write_bytes(b"title: caf\xe9\nA -> B: x\n")
+    with running(create_app(path)) as url:
+        page = new_page(url + "/", allow_errors=True)  # (the file's 422 logs a console error)
+        expect(page.locator("#banner-text")).to_contain_text("latin1.volley on disk is not text")
+        expect(page.locator("#banner-load")).to_be_hidden()
+        page.locator(EDITOR).fill("A -> B: written again\n")
+        page.click("#banner-keep")
+        page.locator(EDITOR).press("Control+s")
+        expect(page.locator("#doc-state")).to_have_text("Saved")
+        assert path.read_text(encoding="utf-8") == "A -> B: written again\n"
 
 
 def test_file_mode_asks_before_dropping_unsaved_edits(file_server, new_page) -> None:

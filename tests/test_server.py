@@ -606,6 +606,27 @@ def test_a_save_that_is_not_utf8_changes_nothing(tmp_path: Path) -> None:
     assert path.read_text() == SMALL
 
 
+def test_a_file_on_disk_that_is_not_utf8_is_a_version_a_save_may_replace(tmp_path: Path) -> None:
+    """Another program saved FILE in Latin-1: GET /file answered 500, and no save could name
+    the version on disk. It answers 422, what is wrong, and the version (ETag), which a save
+    that means to write over it names; its line ends are kept."""
+    path = tmp_path / "flow.volley"
+    path.write_bytes(b"title: caf\xe9\r\nA -> B: x\r\n")
+    client = make_client(file=path)
+    unreadable = client.get("/file")
+    assert unreadable.status_code == 422
+    error = unreadable.json()["error"]
+    assert error["message"].startswith("the file is not valid UTF-8: byte 0xe9")
+    assert (error["line"], error["column"]) == (1, 11)
+    etag = unreadable.headers["etag"]
+    stale = client.put("/file", content="A -> B: mine\n", headers={"If-Match": '"0"'})
+    assert stale.status_code == 409
+    saved = client.put("/file", content="title: café\nA -> B: mine\n", headers={"If-Match": etag})
+    assert saved.status_code == 200
+    assert path.read_bytes() == "title: café\r\nA -> B: mine\r\n".encode()
+    assert client.get("/file").json()["source"] == "title: café\nA -> B: mine\n"
+
+
 def test_a_new_file_starts_empty_and_is_created_on_save(tmp_path: Path) -> None:
     path = tmp_path / "new.volley"
     client = make_client(file=path)

@@ -1041,9 +1041,34 @@
     label.textContent = { saved: "Saved", edited: "Edited", saving: "Saving…", failed: "Not saved" }[state];
   }
 
-  function showBanner(text) {
+  // `loadable`: the version on disk can be loaded (it is text volley reads).
+  function showBanner(text, loadable) {
     $("banner-text").textContent = text;
+    $("banner-load").hidden = loadable === false;
     $("banner").hidden = false;
+  }
+
+  // The file as GET /file answers it: its snapshot, or, where another program saved it in an
+  // encoding volley does not read, a version without text, which the author may keep theirs
+  // over (that is no mistake in the editor's text); null for any other failure, shown.
+  function fromDisk(response) {
+    if (response.ok) return response.json();
+    var version = (response.headers.get("ETag") || "").replace(/"/g, "");
+    return errorOf(response).then(function (error) {
+      if (response.status !== 422 || !version) {
+        showProblem(error);
+        return null;
+      }
+      return { source: null, version: version, error: error };
+    });
+  }
+
+  function askAboutDisk() {
+    if (pending.source === null) {
+      showBanner(file + " on disk is not text volley reads (" + pending.error.message + "). Keep yours and save to write it over the file.", false);
+    } else {
+      showBanner(file + " changed on disk since it was loaded. Load that version, or keep yours and save again.");
+    }
   }
 
   function readFile(first) {
@@ -1051,15 +1076,18 @@
     var headers = seen && !first ? { "If-None-Match": '"' + seen + '"' } : {};
     return fetch("/file", { headers: headers, cache: "no-store" }).then(function (response) {
       if (response.status === 304 || saving) return;
-      if (!response.ok) return errorOf(response).then(showProblem);
-      return response.json().then(function (snapshot) {
-        if (first || !dirty()) {
+      return fromDisk(response).then(function (snapshot) {
+        if (!snapshot || (pending && pending.version === snapshot.version)) return;
+        if (snapshot.source === null) {
+          pending = snapshot; // nothing to load: the author keeps theirs, or mends the file
+          askAboutDisk();
+        } else if (first || !dirty()) {
           disk = snapshot;
           pending = null;
           $("banner").hidden = true;
           setSource(snapshot.source, false);
           showSaveState();
-        } else if (!pending || pending.version !== snapshot.version) {
+        } else {
           pending = snapshot; // the save waits until the author chooses (Load, or Keep mine)
           showBanner(file + " changed on disk, and you have unsaved edits here.");
         }
@@ -1071,7 +1099,7 @@
     if (!file || saving) return;
     if (pending) { // a change on disk not yet answered: saving now would overwrite it unseen
       showSaveState("failed");
-      showBanner(file + " changed on disk since it was loaded. Load that version, or keep yours and save again.");
+      askAboutDisk();
       return;
     }
     saving = true;
@@ -1085,9 +1113,10 @@
       saving = false;
       if (response.status === 409) {
         showSaveState("failed");
-        return fetch("/file", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (snapshot) {
+        return fetch("/file", { cache: "no-store" }).then(fromDisk).then(function (snapshot) {
+          if (!snapshot) return;
           pending = snapshot;
-          showBanner(file + " changed on disk since it was loaded. Load that version, or keep yours and save again.");
+          askAboutDisk();
         });
       }
       if (!response.ok) {
@@ -1114,7 +1143,7 @@
       }
     });
     $("banner-load").addEventListener("click", function () {
-      if (pending) {
+      if (pending && pending.source !== null) {
         disk = pending;
         setSource(pending.source, true);
       }

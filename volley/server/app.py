@@ -33,7 +33,7 @@ from volley.errors import Diagnostic, VolleyError
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
 from volley.server.limits import ServerLimits
-from volley.server.source_file import Conflict, SourceFile
+from volley.server.source_file import Conflict, SourceFile, Unreadable
 from volley.server.work import (
     MEDIA_TYPES,
     Output,
@@ -491,6 +491,8 @@ class Service:
             return self._no_file()
         try:
             snapshot = await run_in_threadpool(self.file.read)
+        except Unreadable as exc:  # its version: a save may write the editor's text over it
+            return error_response(exc, 422, {"ETag": f'"{exc.version}"', "Cache-Control": NO_STORE})
         except VolleyError as exc:
             return error_response(exc, 500)
         headers = {"ETag": f'"{snapshot.version}"', "Cache-Control": NO_STORE}

@@ -26,6 +26,21 @@ class Conflict(VolleyError):
     """The file changed on disk after the version a save was based on."""
 
 
+class Unreadable(VolleyError):
+    """The file on disk is not text volley reads (another program saved it in Latin-1): its
+    version, which a save may be based on, to write the editor's text over it."""
+
+    def __init__(self, error: VolleyError, version: str) -> None:
+        super().__init__(
+            error.message,
+            filename=error.filename,
+            line=error.line,
+            column=error.column,
+            hint=error.hint,
+        )
+        self.version = version
+
+
 def version_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:20]
 
@@ -45,7 +60,10 @@ class SourceFile:
         """The file now (an empty, version-tagged source if it does not exist yet), its lines
         ended by "\n", as the editor holds them."""
         data = self._bytes()
-        return Snapshot(_one_line_end(decode(data, self.name)), version_of(data))
+        try:
+            return Snapshot(_one_line_end(decode(data, self.name)), version_of(data))
+        except VolleyError as exc:
+            raise Unreadable(exc, version_of(data)) from None
 
     def _bytes(self) -> bytes:
         try:
@@ -64,7 +82,7 @@ class SourceFile:
             current = self._bytes()
             if based_on is not None and based_on != version_of(current):
                 raise Conflict(f"{self.name} changed on disk since it was loaded")
-            crlf = "\r\n" in decode(current, self.name)  # UTF-16's too (what PowerShell writes)
+            crlf = _crlf(current)
             ended = source.replace("\n", "\r\n") if crlf else source
             data = ended.encode("utf-8")
             try:
@@ -72,6 +90,15 @@ class SourceFile:
             except OSError as exc:
                 raise VolleyError(f"cannot save {self.name}: {exc.strerror or exc}") from None
         return Snapshot(source, version_of(data))
+
+
+def _crlf(data: bytes) -> bool:
+    """Whether the file's lines end in "\r\n": UTF-16's too (what PowerShell writes), and
+    those of a file that is not text volley reads, which a save writes over."""
+    try:
+        return "\r\n" in decode(data)
+    except VolleyError:
+        return b"\r\n" in data
 
 
 def _one_line_end(text: str) -> str:
