@@ -180,6 +180,52 @@ def test_an_error_shows_its_place_and_keeps_the_last_good_preview(new_page, base
     expect(page.locator("#gutter .ln-error")).to_have_count(0)
 
 
+# where the first character `~` of the mistake is drawn, on the line that holds it, and where
+# a mark drawn under it starts
+WHERE_MISTAKE = """(mark) => {
+    const line = mark.closest('.ln, pre');
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentNode.classList.contains('err-pad')) continue;
+        const at = node.data.indexOf('~');
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        return [range.getBoundingClientRect().x, mark.getBoundingClientRect().x];
+    }
+}"""
+
+
+@pytest.mark.parametrize("before", ["名前サービス", "😀😀😀", "\tA", "café"])
+def test_the_mark_under_a_mistake_is_under_its_character(new_page, base_url, before) -> None:
+    """Wide (CJK) and astral (emoji) characters before a mistake put the wavy mark, the status
+    line's caret and the cursor a click on the error puts there, under another character: the
+    columns counted one a character in ch units, or UTF-16 units."""
+    page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
+    set_source(page, f"{before} ~> B: x\n")
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    column = len(before) + 2
+    expect(page.locator("#status-text")).to_contain_text(f"Line 1, column {column}")
+    char, wave = page.locator("#paint .err-wave").evaluate(WHERE_MISTAKE)
+    assert abs(char - wave) < 1
+    caret = page.evaluate(
+        """() => {
+        const pre = document.querySelector('#status-line');
+        const node = pre.lastChild;  // the caret
+        const range = document.createRange();
+        range.setStart(node, 0);
+        range.setEnd(node, 1);
+        return range.getBoundingClientRect().x;
+    }"""
+    )
+    char_in_status = page.locator("#status-line .err-pad").evaluate(WHERE_MISTAKE)[0]
+    assert abs(char_in_status - caret) < 1
+    page.locator("#status").click()
+    offset = page.evaluate("document.querySelector('[data-volley-editor]').selectionStart")
+    assert offset == len(f"{before} ".encode("utf-16-le")) // 2  # the textarea's units
+
+
 def test_a_pasted_mermaid_or_plantuml_diagram_is_converted_in_place(new_page, base_url) -> None:
     page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
     set_source(page, "sequenceDiagram\n    Alice->>+Bob: Hello Bob\n    Bob-->>-Alice: Hi")

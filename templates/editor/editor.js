@@ -147,10 +147,12 @@
     return text.split(/\r\n|\r|\n/);
   }
 
-  function displayColumn(line, column) {
-    var width = 0;
-    for (var i = 0; i < Math.min(column - 1, line.length); i++) width += line[i] === "\t" ? 4 - (width % 4) : 1;
-    return width;
+  // The line's text before `column`, counted in characters as volley counts them (an emoji is
+  // one, where JavaScript counts two). A mark under a column follows that text drawn unseen in
+  // the same font (as generated content, no text of the page), so it lands under the character
+  // itself, however wide (CJK, emoji, a tab).
+  function textBefore(line, column) {
+    return Array.from(line).slice(0, Math.max(0, column - 1)).join("");
   }
 
   function repaint() {
@@ -161,8 +163,8 @@
       var cls = problems[i + 1] ? "ln ln-error" : warned[i + 1] ? "ln ln-warn" : "ln";
       var mark = "";
       if (problems[i + 1]) {
-        var col = displayColumn(lines[i], problems[i + 1].column || 1);
-        mark = '<span class="err-mark" style="--col:' + col + '"></span>';
+        var pad = escapeAttribute(textBefore(lines[i], problems[i + 1].column || 1));
+        mark = '<span class="err-mark"><span class="err-pad" data-pad="' + pad + '"></span><span class="err-wave"></span></span>';
       }
       html += '<span class="' + cls + '">' + painted[i] + mark + "</span>";
     }
@@ -383,18 +385,23 @@
     if (chosen) chosen.scrollIntoView({ block: "nearest" });
   }
 
-  // Under the cursor: the textarea is monospaced, so the place is line × line height and
-  // column × the width of one character.
+  // Under the cursor: the place is line × line height, and the width of the line's text before
+  // it, measured in the textarea's font (a CJK character or an emoji is wider than a letter),
+  // a tab reaching the next stop of four spaces.
   function placeSuggestions() {
     var style = getComputedStyle(source);
     var probe = document.createElement("canvas").getContext("2d");
     probe.font = style.fontSize + " " + style.fontFamily;
-    var charWidth = probe.measureText("0").width;
+    var stop = 4 * probe.measureText(" ").width;
     var lineHeight = parseFloat(style.lineHeight) || 20;
-    var before = source.value.slice(0, offered.from);
-    var line = before.split("\n").length - 1;
-    var text = before.slice(before.lastIndexOf("\n") + 1);
-    var x = parseFloat(style.paddingLeft) + displayColumn(text + " ", text.length + 1) * charWidth - source.scrollLeft;
+    var typed = source.value.slice(0, offered.from);
+    var line = typed.split("\n").length - 1;
+    var width = 0;
+    typed.slice(typed.lastIndexOf("\n") + 1).split("\t").forEach(function (piece, k) {
+      if (k) width = (Math.floor(width / stop + 1e-6) + 1) * stop;
+      width += probe.measureText(piece).width;
+    });
+    var x = parseFloat(style.paddingLeft) + width - source.scrollLeft;
     var y = parseFloat(style.paddingTop) + (line + 1) * lineHeight - source.scrollTop + 2;
     var box = source.getBoundingClientRect();
     list.style.left = Math.max(0, Math.min(x, box.width - 240)) + "px";
@@ -468,7 +475,7 @@
     var lines = splitLines(source.value);
     var offset = 0;
     for (var i = 0; i < Math.min(line - 1, lines.length); i++) offset += lines[i].length + 1;
-    offset += Math.max(0, Math.min((column || 1) - 1, (lines[line - 1] || "").length));
+    offset += textBefore(lines[line - 1] || "", column || 1).length; // in UTF-16 units, as the textarea counts
     source.focus();
     source.setSelectionRange(offset, offset);
     var lineHeight = parseFloat(getComputedStyle(source).lineHeight) || 20;
@@ -689,8 +696,13 @@
     statusBox.dataset.column = error.column || "";
     var lineBox = $("status-line");
     if (error.source_line !== null && error.source_line !== undefined && error.line) {
-      var col = displayColumn(error.source_line, error.column || 1);
-      lineBox.textContent = error.source_line.replace(/\t/g, "    ") + "\n" + " ".repeat(col) + "^";
+      var shown = function (text) { return text.replace(/\t/g, "    "); };
+      lineBox.textContent = shown(error.source_line) + "\n";
+      var pad = document.createElement("span");
+      pad.className = "err-pad";
+      pad.setAttribute("data-pad", shown(textBefore(error.source_line, error.column || 1)));
+      lineBox.appendChild(pad);
+      lineBox.appendChild(document.createTextNode("^"));
       lineBox.hidden = false;
     } else lineBox.hidden = true;
     var hint = $("status-hint");
