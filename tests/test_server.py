@@ -318,23 +318,55 @@ def test_an_import_is_held_to_the_render_deadline() -> None:
 
 
 def test_renders_queued_past_half_their_time_make_the_server_busy() -> None:
+    """A render still waiting for a renderer after half its time is told the server is busy
+    then, not once the render in front of it has run to the deadline."""
+    answered: list[str] = []
+
+    async def post(c: httpx2.AsyncClient, name: str, content: str) -> httpx2.Response:
+        response = await c.post("/render", content=content)
+        answered.append(name)
+        return response
+
     async def three() -> list[httpx2.Response]:
         app = create_app(limits=ServerLimits(render_seconds=2.0, render_workers=1))
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
-            first = asyncio.create_task(c.post("/render", content=SLOW))
+            first = asyncio.create_task(post(c, "first", SLOW))
             await asyncio.sleep(0.2)
-            queued = asyncio.create_task(c.post("/render", content=SLOW))
+            queued = asyncio.create_task(post(c, "queued", SLOW))
             await asyncio.sleep(0.2)
             small = await c.post("/render", content=SMALL)  # its own lane: not held up
             return [await first, await queued, small]
 
     first, queued, small = asyncio.run(three())
+    assert answered == ["queued", "first"]
     assert first.status_code == 422
     assert queued.status_code == 503
     assert queued.headers["retry-after"]
     assert "busy" in queued.json()["error"]["message"]
     assert small.status_code == 200
+
+
+def test_a_render_process_that_meets_another_volley_says_to_restart(monkeypatch) -> None:
+    """`pip install -U volley` under a running server: a render process holds the old modules
+    and imports newer ones, and the ImportError it met was answered "split the diagram"."""
+    import multiprocessing
+
+    from volley.server import work
+
+    def produce(*_: object) -> None:
+        raise ImportError("cannot import name 'note_side' from 'volley.language.parser'")
+
+    monkeypatch.setattr(work, "produce", produce)  # in the process forked below
+    context = multiprocessing.get_context("fork")
+    mine, theirs = context.Pipe()
+    child = context.Process(target=work._serve_renders, args=(theirs, None), daemon=True)
+    child.start()
+    mine.send(("A -> B: hi\n", work.RenderOptions(), volley.Limits()))
+    kind, (said, hint) = mine.recv()
+    child.join(10)
+    assert kind == "failed" and hint == "restart the server"
+    assert said.startswith("this server's volley changed on disk while it ran (cannot import")
 
 
 def test_a_png_of_a_short_source_draws_in_the_large_lane() -> None:

@@ -249,9 +249,15 @@ class RenderPool:
         deadline = time.monotonic() + self.seconds
         lane = self._lanes[not self.is_small(source, options)]
         future = lane.submit(self._render, deadline, (source, options, limits))
+        answer = asyncio.wrap_future(future)
         try:
-            # The worker keeps the deadline itself; this wait is the backstop for a queued job.
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds + 1.0)
+            return await asyncio.wait_for(asyncio.shield(answer), self.seconds / 2)
+        except TimeoutError:
+            if future.cancel():  # half its time spent waiting for a renderer (see _render)
+                raise self._busy() from None
+        try:
+            # The worker keeps the deadline itself; this wait is the backstop.
+            return await asyncio.wait_for(answer, self.seconds / 2 + 1.0)
         except TimeoutError:
             future.cancel()
             raise self._busy() from None
@@ -285,13 +291,13 @@ class RenderPool:
             ready = connection.poll(remaining)
             answer = connection.recv() if ready else None
         except (EOFError, OSError):  # the process died: out of memory in C code, a crash
-            answer = ("failed", "the renderer stopped unexpectedly (out of memory?)")
+            answer = ("failed", ("the renderer stopped unexpectedly (out of memory?)", _SPLIT))
         if answer is None or answer[0] == "failed":
             self._stop(child)
         if answer is None:
             raise RenderTooSlow(
                 f"rendering took longer than this server's limit of {self.seconds:g} s",
-                hint="split the diagram, or render it locally with the volley command",
+                hint=_SPLIT,
             )
         kind, value = answer
         if kind == "ok":
@@ -302,9 +308,8 @@ class RenderPool:
                 for e in value.pop("errors", None) or [value]
             ]
             raise VolleyErrors(errors) if len(errors) > 1 else errors[0]
-        raise RenderFailed(
-            value, hint="split the diagram, or render it locally with the volley command"
-        )
+        said, hint = value
+        raise RenderFailed(said, hint=hint)
 
     def _child(self) -> tuple[Any, Any]:
         """This thread's render process, started on first use or after one was stopped."""
@@ -369,6 +374,9 @@ def preload_volley() -> None:
         context.set_forkserver_preload(["volley.server.work", "volley.api"])
 
 
+_SPLIT = "split the diagram, or render it locally with the volley command"
+
+
 def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
     """A render process: answer jobs until the pipe closes.
 
@@ -397,9 +405,13 @@ def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
                 for each in getattr(exc, "errors", [exc])
             ]
         except MemoryError:
-            answer = ("failed", "the render needed more memory than this server allows")
+            answer = ("failed", ("the render needed more memory than this server allows", _SPLIT))
+        except ImportError as exc:  # volley upgraded under a running server: a process mixes two
+            said = f"this server's volley changed on disk while it ran ({exc})"
+            answer = ("failed", (said[:300], "restart the server"))
         except Exception as exc:  # a fault in the drawing libraries (cairo out of memory)
-            answer = ("failed", f"the render failed: {type(exc).__name__}: {str(exc)[:200]}")
+            said = f"the render failed: {type(exc).__name__}: {str(exc)[:200]}"
+            answer = ("failed", (said, _SPLIT))
         connection.send(answer)
         if answer[0] == "failed":
             return  # a process that ran out of memory is not trusted with the next job
