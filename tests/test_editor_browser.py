@@ -22,6 +22,7 @@ from volley import editor_links as share  # noqa: E402
 from volley.server import create_app  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
+from .test_import_swimlanes import make_link  # noqa: E402
 
 EDITOR = "[data-volley-editor]"
 PREVIEW = "#preview"
@@ -224,6 +225,31 @@ def test_the_mark_under_a_mistake_is_under_its_character(new_page, base_url, bef
     page.locator("#status").click()
     offset = page.evaluate("document.querySelector('[data-volley-editor]').selectionStart")
     assert offset == len(f"{before} ".encode("utf-16-le")) // 2  # the textarea's units
+
+
+def test_a_swimlanes_link_or_a_page_of_mermaid_diagrams_is_offered_conversion(
+    new_page, base_url
+) -> None:
+    """A pasted swimlanes.io link rendered with no way to edit its diagram, and a Markdown page
+    holding Mermaid blocks failed at its first heading with no Convert button, where the
+    docs promise one (and /import converts both)."""
+    page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
+    convert = page.locator("#convert")
+    set_source(page, make_link("title: Shared\nAlice -> Bob: from the link\n"))
+    expect(preview(page)).to_contain_text("from the link")
+    expect(page.locator("#status-text")).to_contain_text("a swimlanes.io link")
+    expect(convert).to_be_visible()
+    convert.click()
+    expect(page.locator(EDITOR)).to_have_value("title: Shared\n\nAlice -> Bob: from the link\n")
+    expect(convert).to_be_hidden()
+
+    markdown = "# Login\n\nHow it goes:\n\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n"
+    set_source(page, markdown)
+    expect(page.locator("#status")).to_have_attribute("data-state", "error")
+    expect(page.locator("#status-hint")).to_contain_text("This page holds Mermaid or PlantUML")
+    expect(convert).to_be_visible()
+    convert.click()
+    expect(page.locator(EDITOR)).to_have_value("A -> B: hi\n")
 
 
 def test_a_pasted_mermaid_or_plantuml_diagram_is_converted_in_place(new_page, base_url) -> None:

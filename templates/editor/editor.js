@@ -645,8 +645,16 @@
     var text = count === 1 ? "1 message" : count + " messages";
     var lineBox = $("status-line"), hint = $("status-hint");
     lineBox.hidden = true;
-    convertButton.hidden = true;
-    if (warnings.length) {
+    var link = SWIMLANES_LINK.test(source.value);
+    convertButton.hidden = !link;
+    if (link) {
+      // A link renders as the diagram it carries; its text is what one edits.
+      setState("ok");
+      $("status-text").textContent = "Rendered · " + text + " · a swimlanes.io link";
+      statusBox.dataset.line = "";
+      hint.hidden = false;
+      hint.textContent = "The button writes the diagram it carries as volley here, to edit.";
+    } else if (warnings.length) {
       setState("warning");
       var w = warnings[0];
       unbrokenArrows($("status-text"), (w.line ? "Line " + w.line + ": " : "") + w.message +
@@ -707,10 +715,13 @@
     } else lineBox.hidden = true;
     var hint = $("status-hint");
     var foreign = FOREIGN.test(error.message || "");
-    hint.hidden = !error.hint;
+    var page = !foreign && PAGE_OF_DIAGRAMS.test(source.value);
+    hint.hidden = !error.hint && !page;
     // Here the button converts it; the command is for a file on disk.
-    hint.textContent = foreign ? "The button writes it as volley here (or run volley import on a file)." : error.hint || "";
-    convertButton.hidden = !foreign;
+    hint.textContent = foreign ? "The button writes it as volley here (or run volley import on a file)."
+      : page ? "This page holds Mermaid or PlantUML diagrams: the button writes its first as volley here (volley import on the page writes every one)."
+      : error.hint || "";
+    convertButton.hidden = !foreign && !page;
     if (preview.childElementCount) {
       previewPane.classList.add("is-stale");
       $("stale-note").hidden = false;
@@ -718,8 +729,12 @@
   }
 
   /* --- a diagram written for Mermaid, PlantUML or swimlanes.io, converted in place -------- */
-  // The error the server gives such a text (volley.language.parser.refuse_foreign_files).
+  // The error the server gives such a text (volley.language.parser.refuse_foreign_files); a
+  // Markdown page holding such diagrams in fenced blocks; a swimlanes.io link alone, which
+  // renders as the diagram it carries (volley.importers.swimlanes_links.is_link).
   var FOREIGN = /, not volley; volley import converts it$/;
+  var PAGE_OF_DIAGRAMS = /^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?(?:mermaid|plantuml|puml|uml)\b/im;
+  var SWIMLANES_LINK = /^\ufeff?\s*<?(?:https?:\/\/)?(?:www\.|cdn\.)?swimlanes\.io(?:\/[^#\s>]*)?(?:#[^\s>]*)?>?\s*$/i;
   var convertButton = $("convert");
 
   convertButton.addEventListener("click", function (event) {
