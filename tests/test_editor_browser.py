@@ -413,6 +413,21 @@ def test_downloads(new_page, base_url: str, fmt: str, start: bytes) -> None:
     assert data.lower().startswith(start.lower())
 
 
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [("Ünïcødé flow: **bold**", "ünïcødé-flow-bold"), ("ログイン の流れ", "ログイン-の流れ")],
+)
+def test_a_download_is_named_after_a_title_in_any_script(new_page, base_url, title, name):
+    """A download's name kept ASCII letters alone: "n-c-d-…", or "diagram" for Japanese."""
+    page = new_page(base_url + "/")
+    set_source(page, f"title: {title}\nA -> B: go\n")
+    expect(preview(page)).to_contain_text("go")
+    page.click("#download-menu summary")
+    with page.expect_download() as info:
+        page.click('[data-download="svg"]')
+    assert info.value.suggested_filename == f"{name}.svg"
+
+
 def test_the_draft_survives_a_reload(new_page, base_url: str) -> None:
     page = new_page(base_url + "/")
     set_source(page, "A -> B: keep me")

@@ -1024,8 +1024,9 @@
 
   function baseName() {
     if (file) return file.replace(/\.[^.]+$/, "");
-    var slug = diagramTitle().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
-    return slug || "diagram";
+    // letters and digits of any script (a title in Greek or Japanese names its file too)
+    var slug = diagramTitle().normalize("NFC").toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, "-").replace(/^-|-$/g, "");
+    return Array.from(slug).slice(0, 60).join("").replace(/-$/, "") || "diagram";
   }
 
   document.querySelectorAll("[data-download]").forEach(function (button) {
