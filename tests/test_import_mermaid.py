@@ -317,6 +317,15 @@ def test_a_comment_after_end_is_kept() -> None:
     assert text == "loop: every minute\n  A -> B: ping\nend\n// of the loop\n"
 
 
+def test_a_comment_of_one_percent_is_a_comment_as_mermaid_reads_it() -> None:
+    """Mermaid's lexer starts a comment at one `%` where a statement may start (and after
+    `end`), but not at `%{`; a `%` inside a text is text."""
+    source = "sequenceDiagram\n  % the start\n  loop retry\n    A->>B: 50% done\n  end % loop\n"
+    (item,) = convert(source, "flow.mmd")
+    assert item.text == ("// the start\nloop: retry\n  A -> B: 50% done\nend\n// loop\n"), item.text
+    assert not item.warnings
+
+
 def test_a_comment_after_a_participants_name_is_kept_as_a_comment() -> None:
     """Mermaid makes `participant API %% the gateway` a lane of that name beside the API the
     messages use; the import keeps the name and says what Mermaid does with the rest."""

@@ -389,3 +389,30 @@ def test_kueue_preemption_draws_no_bar_that_mermaid_never_ends() -> None:
     diagram = volley.parse(text)
     assert layout_diagram(diagram).activations == []
     assert text.count("is never ended, so Mermaid draws no bar for it") == 12
+
+
+def test_openbmc_code_update_reads_a_comment_of_one_percent_as_mermaid_does() -> None:
+    """`% Bootstrap Action for CodeUpdater`: Mermaid's lexer skips a line from one `%` as from
+    `%%`; the import refused the whole diagram, so nothing of it was drawn."""
+    (text,) = page("openbmc-code-update.md")
+    assert "// Bootstrap Action for CodeUpdater" in text
+    diagram = volley.parse(text)
+    assert [block.kind for block in items(diagram, Block)][:1] == ["loop"]
+    assert len(diagram.participants) == 3
+
+
+def test_sonic_blocks_with_a_percent_line_before_their_header_say_mermaid_draws_nothing() -> None:
+    """Each block starts `%Deploy flow`, then `sequenceDiagram`: Mermaid cannot tell what
+    kind of diagram it is ("Syntax error in text"), and volley took the page for swimlanes.io
+    text and said to run the import that was running. Each is imported, with a warning that
+    Mermaid draws nothing of it."""
+    name = "sonic-reclaim-buffer.md"
+    found = convert((CASES / name).read_text(encoding="utf-8"), name)
+    assert len(found) == 7
+    first = found[0]
+    (warning, *_) = first.warnings
+    assert warning.severity == "warning" and warning.source_line.startswith("%Scripts can be")
+    assert warning.message.startswith("Mermaid draws nothing of this diagram: a comment of one %")
+    assert warning.hint == "write %% to start a comment there"
+    assert first.text.startswith("// Scripts can be rendered online by")
+    assert "User -> minigraph: set device type" in first.text

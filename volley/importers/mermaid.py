@@ -205,9 +205,13 @@ _ENTITY = re.compile(r"#(\w+);")
 # (a participant's `@{ … }` is read whole: a `#` or `;` in it is its own)
 _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 # Mermaid skips `%%` to the end of the line where a statement would start, and after the
-# words it reads as keywords and numbers (autonumber 10 5, end); in a text, `%%` is text
-_LINE_COMMENT = re.compile(r"[ \t]*%%")
-_KEYWORD_REMARK = re.compile(r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*%%(?P<remark>.*)")
+# words it reads as keywords and numbers (autonumber 10 5, end); in a text, `%%` is text. Its
+# lexer's rule for it matches a single `%` too (`% Bootstrap …`, OpenBMC's designs), but for
+# `%{` and a `%%{init}%%` directive.
+_LINE_COMMENT = re.compile(r"[ \t]*(?!%%\{)%%?(?!\{)")
+_KEYWORD_REMARK = re.compile(
+    r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*(?!%%\{)%%?(?!\{)(?P<remark>.*)"
+)
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 # A statement whose colon is not a message's or a note's (`title: …`, `accTitle: …`)
 _KEYWORD_TEXT = re.compile(r"[ \t]*(?i:title|acctitle|accdescr)\b")
@@ -620,11 +624,14 @@ def _first_statement(lines: list[str], start: int, directive: bool = False) -> i
         while index < len(lines) and lines[index].strip() != "---":
             index += 1
         index += 1
-    while index < len(lines) and (
-        not lines[index].strip() or lines[index].strip().startswith("%%")
-    ):
+    while index < len(lines) and (not lines[index].strip() or _commented(lines[index])):
         index = _comment_end(lines, index)
     return index
+
+
+def _commented(line: str) -> bool:
+    """Whether a line is a comment (`%%`, or one `%`) or a `%%{init: …}%%` directive."""
+    return line.lstrip().startswith("%%") or _LINE_COMMENT.match(line) is not None
 
 
 def _comment_end(lines: list[str], index: int) -> int:
@@ -678,6 +685,7 @@ class _Reader:
     active: dict[str, list[Message | tuple[Activation, list[Item]]]] = field(default_factory=dict)
     headless: list[int] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)  # lines drawn otherwise, commented
+    warnings: list[Diagnostic] = field(default_factory=list)  # what Mermaid itself refuses
     # a participant just created or destroyed, with its line and statement: Mermaid wants the
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
@@ -700,7 +708,25 @@ class _Reader:
             stripped = raw.strip()
             if not stripped:
                 continue
-            if stripped.startswith("%%"):  # above the header: about the whole diagram
+            if not header_seen and _LINE_COMMENT.match(stripped) and stripped[:2] != "%%":
+                if not self.warnings:  # said of the first such line only
+                    # Mermaid finds a diagram's kind past `%%` lines only
+                    self.warnings.append(
+                        Diagnostic(
+                            "Mermaid draws nothing of this diagram: a comment of one % before "
+                            "sequenceDiagram keeps it from telling what kind of diagram this is "
+                            "(volley reads it as a comment)",
+                            filename=self.filename,
+                            line=index,
+                            column=_first_column(raw),
+                            source_line=raw,
+                            severity="warning",
+                            hint="write %% to start a comment there",
+                        )
+                    )
+                self.comment(0, stripped[1:].strip(), raw=True)
+                continue
+            if _commented(stripped):  # above the header: about the whole diagram
                 end = _comment_end(self.lines, index - 1)
                 directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's
                 for line in range(index - 1, end):
@@ -709,7 +735,7 @@ class _Reader:
                         self.numbered = self.always_numbered = True  # for the whole diagram
                     first = line == index - 1
                     if first and not directive:
-                        text = text[2:].strip()  # a comment's words
+                        text = _LINE_COMMENT.sub("", text, count=1).strip()  # its words
                     self.comment(index if header_seen else 0, text, raw=not (first and directive))
                 index = end
                 continue
@@ -766,7 +792,8 @@ class _Reader:
                 hint=hint,
             )
         self.finish()
-        return Imported(self.text(), self.name, self.start + 1, warnings=self.drawn_differently())
+        warnings = (*self.warnings, *self.drawn_differently())
+        return Imported(self.text(), self.name, self.start + 1, warnings=warnings)
 
     def config_lines(self, index: int, raw: str, opened: int) -> int:
         """A participant whose `@{ … }` runs over several lines (YAML, up to the first `}`),
