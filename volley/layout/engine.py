@@ -375,15 +375,15 @@ class _Engine:
                     if lo >= 0:
                         spanning.append(item)
                     continue
-                if item.side == "right" and lo + 1 < self.n:
+                if item.side != "over":  # it stops short of the neighbour's lifeline
                     reach = self._beside(item, lo) + self._note_size(item)[0]
-                    edge = max(C.NOTE_SIDE_GAP, self._edge_of_band(lo, lo + 1))
-                    _need(needs, lo, lo + 1, reach + edge)
-                if item.side == "left" and lo > 0:
-                    reach = self._beside(item, lo) + self._note_size(item)[0]
-                    clear = max(C.NOTE_SIDE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
-                    _need(needs, lo - 1, lo, reach + max(clear, self._edge_of_band(lo, lo - 1)))
-                if item.side != "over":
+                    if item.side == "right" and lo + 1 < self.n:
+                        edge = max(C.NOTE_SIDE_GAP, self._edge_of_band(lo, lo + 1))
+                        _need(needs, lo, lo + 1, reach + edge)
+                    elif item.side == "left" and lo > 0:
+                        clear = max(C.NOTE_SIDE_GAP, self._bars_right(lo - 1) + C.BAR_GAP)
+                        edge = max(clear, self._edge_of_band(lo, lo - 1))
+                        _need(needs, lo - 1, lo, reach + edge)
                     continue
                 half = self._note_size(item)[0] / 2
                 if lo > 0:  # the left neighbour's bars nest rightwards, towards the note
