@@ -492,7 +492,8 @@ class Service:
         try:
             snapshot = await run_in_threadpool(self.file.read)
         except Unreadable as exc:  # its version: a save may write the editor's text over it
-            return error_response(exc, 422, {"ETag": f'"{exc.version}"', "Cache-Control": NO_STORE})
+            headers = {"ETag": f'"{exc.version}"', "Cache-Control": NO_STORE}
+            return error_response(exc.error, 422, headers)
         except VolleyError as exc:
             return error_response(exc, 500)
         headers = {"ETag": f'"{snapshot.version}"', "Cache-Control": NO_STORE}

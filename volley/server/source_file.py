@@ -26,18 +26,14 @@ class Conflict(VolleyError):
     """The file changed on disk after the version a save was based on."""
 
 
-class Unreadable(VolleyError):
-    """The file on disk is not text volley reads (another program saved it in Latin-1): its
-    version, which a save may be based on, to write the editor's text over it."""
+class Unreadable(Exception):
+    """The file on disk is not text volley reads (another program saved it in Latin-1): the
+    error that says why, and the file's version, which a save may be based on, to write the
+    editor's text over it."""
 
     def __init__(self, error: VolleyError, version: str) -> None:
-        super().__init__(
-            error.message,
-            filename=error.filename,
-            line=error.line,
-            column=error.column,
-            hint=error.hint,
-        )
+        super().__init__(error.message)
+        self.error = error
         self.version = version
 
 
