@@ -3,6 +3,7 @@ errors, the preview's payload panel, share links, templates, downloads, and FILE
 
 from __future__ import annotations
 
+import hashlib
 import re
 import socket
 import threading
@@ -319,6 +320,27 @@ def test_share_makes_a_link_that_opens_the_same_diagram(new_page, base_url: str)
     expect(preview(fresh)).to_contain_text("Grüße")
 
 
+def test_share_says_when_the_image_links_are_longer_than_the_server_reads(
+    new_page, base_url: str
+) -> None:
+    """An image link is one request's address, which the server reads with its headers up to
+    16 KB; one longer was drawn on this machine and refused over a network."""
+    page = new_page(base_url + "/")
+    set_source(page, "title: Short\nA -> B: hi\n")
+    press_share(page)
+    expect(page.locator("#share-size")).not_to_contain_text("image links are longer")
+    page.click("#share-dialog [data-close]")
+    words = [hashlib.sha256(str(n).encode()).hexdigest() for n in range(600)]
+    set_source(page, "".join(f"A -> B: {word}\n" for word in words))
+    expect(preview(page)).to_contain_text(words[-1])
+    press_share(page)
+    expect(page.locator("#share-size")).to_contain_text(
+        "The image links are longer than this server reads in a request (16,384 bytes"
+    )
+    image = page.locator("#share-png").input_value()
+    assert page.request.get(image).status == 431  # as the server says, whatever the network
+
+
 def test_a_link_written_by_volley_share_opens_in_the_page(new_page, base_url: str) -> None:
     source = "title: From Python\nA -> B: encoded server-side\n"
     page = new_page(f"{base_url}/#{share.encode(source)}")
@@ -386,6 +408,24 @@ def test_a_template_is_painted_once_not_once_a_line(new_page, base_url) -> None:
     expect(preview(page)).to_contain_text("MCP tool call over Streamable HTTP")
     assert example.count("\n") > 40
     assert page.evaluate("window.paints") <= 3  # (each repaint is one record)
+
+
+def test_many_lines_put_in_at_once_are_painted_once(new_page, base_url) -> None:
+    """Text inserted as a tool types it (Playwright's fill: Chromium's insertText) comes as
+    an input event or two a line, and each repainted every line: 300 lines took 13 s."""
+    page = new_page(base_url + "/")
+    set_source(page, "A -> B: my draft")
+    expect(preview(page)).to_contain_text("my draft")
+    page.evaluate(
+        """() => {
+        window.paints = 0;
+        new MutationObserver(records => { window.paints += records.length; })
+            .observe(document.querySelector("#paint"), { childList: true });
+    }"""
+    )
+    set_source(page, "".join(f"A -> B: line {n}\n" for n in range(200)))
+    expect(preview(page)).to_contain_text("line 199")
+    assert page.evaluate("window.paints") <= 3
 
 
 def test_escape_closes_the_gallery(new_page, base_url: str) -> None:

@@ -4,6 +4,7 @@ gallery and FILE. Browser tests of the page itself are in test_editor_browser.py
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import http.server
 import json
@@ -736,5 +737,13 @@ def test_headers_over_the_limit_are_refused_however_they_arrive(client: Client) 
     piece is refused by the app, whichever server runs it."""
     big = client.get("/healthz", headers={"X-Big": "a" * 17_000})
     assert big.status_code == 431
-    assert big.json()["error"]["message"] == "the request's headers are over 16,384 bytes"
+    said = "the request's address and headers are over 16,384 bytes"
+    assert big.json()["error"]["message"] == said
     assert client.get("/healthz", headers={"X-Fine": "a" * 8_000}).status_code == 200
+    # an image link's address counts too: one of 20 KB was drawn when it came in one piece
+    # and refused by the HTTP server when it came in several, as over a network
+    words = [hashlib.sha256(str(n).encode()).hexdigest() for n in range(600)]
+    long = share.encode("".join(f"A -> B: {word}\n" for word in words))
+    assert len(long) > 17_000
+    refused = client.get("/svg/" + long)
+    assert refused.status_code == 431 and refused.json()["error"]["message"] == said

@@ -259,9 +259,14 @@
     }
   });
 
+  // Typing paints, titles and renders once a frame, whatever number of input events came
+  // in it: Chromium reports a text of many lines put in at once (dropped, typed by a tool,
+  // inserted by an input method) as an input event or two a line, and each change walks every
+  // line. The frame's callback runs before the frame is drawn: no keystroke shows late.
+  var changeFrame = 0;
   source.addEventListener("input", function (event) {
     if (settingSource) return; // setSource calls changed() once the text is in
-    changed();
+    if (!changeFrame) changeFrame = requestAnimationFrame(function () { changeFrame = 0; changed(); });
     // Suggest as a word is typed; deleting or pasting does not open the list.
     if (event.inputType === "insertText" && event.data && /[\w\-<>=x ]/.test(event.data)) suggest(false);
     else hideSuggestions();
@@ -882,8 +887,12 @@
       $("share-markdown").value = "![" + title + "](" + root + "/svg/" + encoded + ")";
       $("share-png").value = root + "/png/" + encoded;
       $("share-local").hidden = !onThisMachine(location.hostname);
+      // An image link is one request's address: with its headers, the server reads maxHead.
+      var image = ("/svg/" + encoded).length;
       $("share-size").textContent = "Link length: " + link.length.toLocaleString() + " characters" +
-        (link.length > 8000 ? " — long links may be cut by some chat apps and servers." : ".");
+        (link.length > 8000 ? " — long links may be cut by some chat apps and servers." : ".") +
+        (image > config.maxHead - 2000 ? " The image links are longer than this server reads in a request (" +
+          config.maxHead.toLocaleString() + " bytes with its headers): draw the picture into your repository with volley render instead." : "");
       openDialog($("share-dialog"));
       $("share-link").select();
     });

@@ -222,18 +222,21 @@ class HostCheck(_Gate):
 
 
 class HeaderLimit(_Gate):
-    """Refuse a request whose headers are larger than the limit (`431`): the HTTP server's
-    own limit holds only for headers still arriving, so a block sent in one piece passed it."""
+    """Refuse a request whose address and headers are larger than the limit (`431`): the
+    HTTP server's own limit holds only for a request's head still arriving, so one sent in
+    one piece passed it (an image link of 20 KB worked on this machine and failed over a
+    network, where it arrives in pieces)."""
 
     def __init__(self, app: ASGIApp, most: int) -> None:
         super().__init__(app)
         self.most = most
 
     def refused(self, scope: Scope) -> tuple[str, int] | None:
-        size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+        address = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        size = address + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
         if size <= self.most:
             return None
-        return f"the request's headers are over {self.most:,} bytes", 431
+        return f"the request's address and headers are over {self.most:,} bytes", 431
 
 
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::[0-9]{1,5})?")
@@ -303,6 +306,7 @@ class Service:
         config = {
             "file": self.file.name if self.file else None,
             "maxBytes": self.limits.body_bytes,
+            "maxHead": self.limits.header_bytes,  # an image link's address, with its headers
             "preview": "html" if "viewer.js" in self.assets else "svg",
             "starter": self.starter,
             "templates": [self._template_card(t) for t in self.gallery.values()],
