@@ -911,7 +911,8 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
     assert format_text(result.text) == result.text
     diagram = parse(result.text)
     got = []
-    # a format's number (`autonumber "(00)"` writes (01)) is written ahead of the words
+    # a format's number (`autonumber "(00)"` writes (01), `"<b>[000]"` **[001]**) is written
+    # ahead of the words
     formatted = re.search(r'^[ \t]*autonumber\b.*"', source, re.M) is not None
     for message in diagram.messages():
         a, b = message.sender, message.receiver
@@ -920,7 +921,7 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
         label = plain_text(message.label.replace("\\n", " "))
         if formatted:
             number, _, label = label.partition(" ")
-            assert re.fullmatch(r"\(\d\d\)", number), message.label
+            assert re.fullmatch(r"\(\d\d\)|\[\d{3}\]", number), message.label
         got.append((a, b, words(label)))
     written = written_messages(source)
     if re.search(r"^[ \t]*return\b", source, re.M):  # its replies are messages too, in order
@@ -1525,3 +1526,47 @@ def test_an_er_diagrams_entity_with_a_body_is_no_sequence_diagram() -> None:
     [diagram] = convert(page, "model.md")
     assert "A -> Store: hi" in diagram.text
     assert [w.line for w in diagram.warnings if "not a sequence diagram" in w.message] == [4]
+
+
+def test_a_note_written_first_in_a_frame_is_on_the_message_before_it() -> None:
+    """PlantUML draws `opt …` then `note left` beside the message before the frame (and
+    `else` then `note right` beside the previous branch's last message): the note was drawn
+    inside the frame, as if about the branch (Tractus-X IRS's top-down sequence)."""
+    text = imported(
+        uml(
+            "A -> B: before",
+            "alt yes",
+            "  note left: about the message before",
+            "  B -> A: inside",
+            "else no",
+            "  note right: about inside",
+            "  B -> A: other",
+            "end",
+        )
+    )
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("//")]
+    assert lines == [
+        "A -> B: before",
+        "note: about the message before",
+        "if: yes",
+        "  B -> A: inside",
+        "  note: about inside",
+        "else: no",
+        "  B -> A: other",
+        "end",
+    ]
+    irs = (CASES / "tractusx-irs-ess-top-down.puml").read_text(encoding="utf-8")
+    (item,) = convert(irs, "irs.puml")
+    at = item.text.index("note: semanticId")
+    assert item.text.rindex("opt: aas is asPlanned") > at  # the note comes before the frame
+
+
+def test_a_backslash_space_in_a_note_is_left_out_as_plantuml_does() -> None:
+    """`Rnote over RSE: BL1_2 measurement\\n\\ saved …` (TF-A's measured boot, 15 notes):
+    PlantUML draws no backslash there; a message's label keeps it, as PlantUML does."""
+    text = imported(
+        uml("A -> B: first\\n\\ second", "note over A: one\\n\\ two", "rnote over B: three\\ four")
+    )
+    assert "A -> B: first\\n\\\\ second" in text  # (a backslash of its own, in volley)
+    assert "note A: one<br>two" in text
+    assert "note B: threefour" in text

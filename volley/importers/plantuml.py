@@ -925,18 +925,29 @@ class _Reader:
     def add(self, item: Item) -> None:
         self.items().append(item)
 
-    def beside(self, message: Message) -> list[Item]:
-        """Where a note on `message` goes: after it, inside the frames that end after it, when
-        nothing but its bars and its notes follows it there (PlantUML draws `end` then `note
-        right` in the frame's last row, beside the message)."""
+    def put_beside(self, message: Message, note: Note) -> None:
+        """Put a note on `message` where PlantUML draws it, beside the message: after it,
+        inside the frames that end after it, when nothing but its bars and its notes follows
+        it there (PlantUML draws `end` then `note right` in the frame's last row); written
+        first in a frame or a branch (`opt`, then `note left`), after the message before
+        them, outside them."""
         items = inner = self.items()
+        if not any(isinstance(item, Message) for item in walk(items)):
+            holder = _holding(self.diagram.items, message)
+            if holder is not None and holder is not items:
+                after = next(i for i, item in enumerate(holder) if item is message) + 1
+                while after < len(holder) and isinstance(holder[after], (Activation, Note)):
+                    after += 1
+                holder.insert(after, note)
+                return
         while inner and isinstance(inner[-1], Block):
             inner = inner[-1].branches[-1].items
         at = next((i for i, item in enumerate(inner) if item is message), None)
-        if at is None or inner is items:
-            return items
-        after = inner[at + 1 :]
-        return inner if all(isinstance(item, (Activation, Note)) for item in after) else items
+        rest = inner[at + 1 :] if at is not None and inner is not items else None
+        if rest is not None and all(isinstance(item, (Activation, Note)) for item in rest):
+            inner.append(note)
+        else:
+            items.append(note)
 
     def items(self) -> list[Item]:
         for opened in reversed(self.stack):
@@ -1209,7 +1220,7 @@ class _Reader:
                 self.comment(line, f"note {place} (volley puts it under the message)")
             note = Note(line, names, text, attached=True)
             self.notes.append((note, names))
-            self.beside(last).append(note)
+            self.put_beside(last, note)
             return index
         if place == "across":
             note = Note(line, [], text)
@@ -1253,7 +1264,7 @@ class _Reader:
         """A note's text: on its line after the colon, or the lines up to `end note`;
         `%autonumber%` in it is the number last given, as in a message."""
         if text is not None:
-            text = text.replace("%autonumber%", self.given)
+            text = _NOTE_SPACE_ESCAPE.sub(r"\1", text.replace("%autonumber%", self.given))
             rows = [part.strip() for part in _lines(text.strip())]
             return note_text(self.creole(line, rows), written=True), index
         lines = self.part.lines
@@ -1263,7 +1274,10 @@ class _Reader:
         if end == len(lines):
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
-        body = [row.strip().replace("%autonumber%", self.given) for row in lines[index:end]]
+        body = [
+            _NOTE_SPACE_ESCAPE.sub(r"\1", row.strip().replace("%autonumber%", self.given))
+            for row in lines[index:end]
+        ]
         self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
@@ -1720,6 +1734,11 @@ def _colour(written: str) -> str | None:
     return None
 
 
+# `\ ` in a note, which PlantUML leaves out (`one\n\ two` draws "two" on its second line); a
+# message's label keeps it. An escaped backslash before it (`\\ `) stays one.
+_NOTE_SPACE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\ ")
+
+
 def _lines(text: str) -> list[str]:
     """PlantUML's text split where it breaks lines, its escapes read as Display.getWithNewlines
     reads them: `\\n`, `\\r`, `\\l` and `<br>` break, `\\t` is a tab (a space here), `\\\\` a
@@ -1985,3 +2004,15 @@ def _styled(text: str) -> tuple[str, str]:
     pieces.append(escape_markup(rest))
     shown.append(rest)
     return "".join(pieces), "".join(shown)
+
+
+def _holding(items: list[Item], wanted: Item) -> list[Item] | None:
+    """The list of items that holds `wanted` (itself, not an equal one), at any depth."""
+    if any(item is wanted for item in items):
+        return items
+    for block in items:
+        if isinstance(block, Block):
+            for branch in block.branches:
+                if (found := _holding(branch.items, wanted)) is not None:
+                    return found
+    return None
