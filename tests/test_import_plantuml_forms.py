@@ -726,6 +726,18 @@ def test_creole_in_a_note_is_never_taken_for_json() -> None:
     assert "```" not in first + second
 
 
+def test_a_skin_in_ipml_is_read(tmp_path: Path) -> None:
+    """W3C's payment flows include `PaymentFlows/skin.ipml`, whose first line numbers the
+    steps; `.ipml`, `.pml` and `.skin` files are PlantUML's too (it was refused, and every
+    number lost)."""
+    (tmp_path / "skin.ipml").write_text("autonumber\nskinparam monochrome true\n")
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(uml("!include skin.ipml", "A -> B : one", "B -> A : two"))
+    [result] = convert(diagram.read_text(), str(diagram))
+    assert [m.number for m in parse(result.text).messages()] == [1, 2]
+    assert [w.severity for w in result.warnings] == ["note"]  # the skinparam, a comment
+
+
 def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> None:
     (tmp_path / "common").mkdir()
     (tmp_path / "common" / "actors.iuml").write_text(
@@ -754,7 +766,8 @@ def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> 
     assert parsed.labels == {"P": "Payer FSP"}
     assert [m.label for m in parsed.messages()] == ["once", "once", "pay 100"]
     assert "// PlantUML: skinparam monochrome true" in result.text
-    assert "// PlantUML: !include missing.iuml (volley cannot read it: " in result.text
+    said = "// PlantUML: !include missing.iuml (volley cannot read it: there is no such file)"
+    assert said in result.text
     assert (
         "// PlantUML: !include <C4/C4_Sequence> (PlantUML's standard library, which volley "
         "does not have)"

@@ -1653,7 +1653,8 @@ class _Reader:
 
 _LARGEST_INCLUDE = 4_000_000  # bytes: a diagram's include, not a data dump
 # What a diagram includes: PlantUML's files, and text (a `.env`, a key, has none of these)
-_INCLUDED_SUFFIXES = (".puml", ".iuml", ".plantuml", ".pu", ".wsd", ".uml", ".txt")
+_INCLUDED_SUFFIXES = (".puml", ".iuml", ".plantuml", ".pu", ".pml", ".ipml", ".wsd", ".uml")
+_INCLUDED_SUFFIXES += (".skin", ".txt")  # a skin's settings; text
 
 
 def _includer(filename: str | None) -> Includer | None:
@@ -1684,6 +1685,8 @@ def _includer(filename: str | None) -> Includer | None:
                 "volley reads only PlantUML's files (" + ", ".join(_INCLUDED_SUFFIXES) + ")"
             )
         try:
+            if not path.exists():
+                raise NotIncluded("volley cannot read it: there is no such file")
             if not path.is_file():  # a folder, a device: nothing PlantUML draws
                 raise NotIncluded("volley cannot read it: not a file")
             if path.stat().st_size > _LARGEST_INCLUDE:
