@@ -1653,8 +1653,18 @@ class _Reader:
 
 _LARGEST_INCLUDE = 4_000_000  # bytes: a diagram's include, not a data dump
 # What a diagram includes: PlantUML's files, and text (a `.env`, a key, has none of these)
-_INCLUDED_SUFFIXES = (".puml", ".iuml", ".plantuml", ".pu", ".pml", ".ipml", ".wsd", ".uml")
-_INCLUDED_SUFFIXES += (".skin", ".txt")  # a skin's settings; text
+_INCLUDED_SUFFIXES = (
+    ".puml",
+    ".iuml",
+    ".plantuml",
+    ".pu",
+    ".pml",
+    ".ipml",
+    ".wsd",
+    ".uml",
+    ".skin",  # a skin's settings
+    ".txt",
+)
 
 
 def _includer(filename: str | None) -> Includer | None:
