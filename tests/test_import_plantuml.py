@@ -994,8 +994,9 @@ def test_return_ends_the_bar_of_the_participant_it_answers_for_and_edge_arrows_a
         ("B", "A", "-"),
     ]
     text = imported(edge)
-    assert "activate A\n" in text and "deactivate A\n" in text
+    assert re.search(r"\nactivate:? A\n", text) and re.search(r"\ndeactivate:? A\n", text)
     assert "return out (an arrow from or to the diagram's edge" in text
+    assert "note left of A: → in\n" in text and "note left of A: ← out\n" in text
 
 
 def test_a_participant_declared_over_several_lines_or_where_a_message_first_uses_it() -> None:
@@ -1338,7 +1339,8 @@ def test_references_delays_branches_and_links_written_the_other_ways_plantuml_re
     diagram = read(source)
     assert diagram.participants == ["B", "A", "C"]  # the edge arrow's lane is drawn first
     notes = [n.text for n in walk(diagram.items) if isinstance(n, Note)]
-    assert notes == ["**ref:** see the login diagram", "on the call"]
+    # the arrow from the right edge, said beside its lane on that side
+    assert notes == ["from the right edge ←", "**ref:** see the login diagram", "on the call"]
     delays = [d.label for d in diagram.items if isinstance(d, Divider) and d.style == "delay"]
     assert delays == ["", "a while later"]
     [par] = [b for b in diagram.items if isinstance(b, Block)]
@@ -1379,11 +1381,13 @@ def test_a_note_on_an_arrow_from_the_edge_is_drawn_over_its_lane() -> None:
     )
     notes = [(n.text, n.over, n.attached) for n in walk(read(source).items) if isinstance(n, Note)]
     assert notes == [
+        ("→ issue credentials", ["cs"], False),  # the arrow's words, beside its lane
         (
             "Catalog of provider has offer with restriction:<br>\\- access policy BPNL",
             ["cs"],
             False,
         ),
+        ("→ reset", ["con"], False),
         ("which message?", ["con"], False),
     ]
     assert "(on the arrow from the diagram's edge: volley puts it over cs)" in imported(source)

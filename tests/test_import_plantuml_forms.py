@@ -69,10 +69,12 @@ def test_an_arrow_with_no_name_at_one_end_comes_from_or_goes_to_the_edge(edge: s
 def test_an_arrow_from_the_edge_takes_its_number_as_plantuml_numbers_it() -> None:
     source = uml("autonumber", "-> A : start", "A -> B : one", "B ->] : out", "B -> A : two")
     assert [m[4] for m in messages(source)] == [2, 4]
+    text = imported(source)
     assert (
-        "(an arrow from or to the diagram's edge, which volley does not draw; it takes "
-        "number 1)" in imported(source)
+        "(an arrow from or to the diagram's edge, which volley does not draw: a note left of A "
+        "says it; it takes number 1)" in text
     )
+    assert "note left of A: → **1** start\n" in text and "note right of B: **3** out →\n" in text
 
 
 def test_a_cross_or_circle_at_an_end_may_be_written_in_capitals() -> None:
@@ -669,6 +671,7 @@ def test_a_return_to_an_arrow_from_the_edge_goes_back_to_the_edge() -> None:
         ("Carol", False),
     ]
     assert "// PlantUML: return done (an arrow from or to the diagram's edge" in text
+    assert "note left of Bob: ← done\n" in text
 
 
 def test_an_escaped_backslash_is_no_line_break() -> None:

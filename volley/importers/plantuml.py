@@ -68,6 +68,7 @@ from volley.model import (
     Item,
     Message,
     Note,
+    NoteSide,
     display_label,
     trimmed,
     walk,
@@ -636,6 +637,8 @@ class _Reader:
     auto: bool = False  # `autoactivate on`: each call activates the participant it goes to
     hide_unlinked: bool = False  # `hide unlinked`: lanes no message links are left out
     edge_lanes: set[str] = field(default_factory=set)  # lanes an arrow from the edge links
+    # notes that stand for arrows from the edge, which are no notes on the message before
+    edge_notes: set[int] = field(default_factory=set)
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
     around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
 
@@ -936,7 +939,7 @@ class _Reader:
             holder = _holding(self.diagram.items, message)
             if holder is not None and holder is not items:
                 after = next(i for i, item in enumerate(holder) if item is message) + 1
-                while after < len(holder) and isinstance(holder[after], (Activation, Note)):
+                while after < len(holder) and self.on_message(holder[after]):
                     after += 1
                 holder.insert(after, note)
                 return
@@ -1117,14 +1120,19 @@ class _Reader:
         self.last, self.last_edge, self.answerable = message, None, message
 
     def edge(self, line: int, text: str, found: re.Match[str]) -> None:
-        """An arrow from or to the diagram's edge: a comment, its lane drawn, its number taken,
-        its marks (`[-> B ++`) acted on, and kept for a `return` to answer, as PlantUML does."""
-        self.edge_comment(line, text)
+        """An arrow from or to the diagram's edge: a note beside its lane on the edge's side,
+        its number taken, its marks (`[-> B ++`) acted on, and kept for a `return` to answer,
+        as PlantUML does."""
         lane = self.participant(line, found["sender"] or found["receiver"])  # its lane is drawn
-        self.edge_lanes.add(lane)
-        self.last, self.last_edge = None, lane
         left = "<<" if "<<" in found["left"] else "<" if "<" in found["left"] else ""
         right = ">>" if ">>" in found["right"] else ">" if ">" in found["right"] else ""
+        # `[-> B`, `-> B` come from the left edge, `]-> B` from the right; `B ->]`, `B ->` go
+        # to the right one; an arrow comes in where its head is at its lane's end
+        on_left = not found["sender"] and not text.lstrip().startswith("]")
+        incoming = bool(right) if not found["sender"] else bool(left)
+        self.edge_note(line, text, lane, on_left, incoming, found["text"] or "")
+        self.edge_lanes.add(lane)
+        self.last, self.last_edge = None, lane
         ends = (lane, "") if found["sender"] else ("", lane)
         self.answerable = Message(line, *ends, f"{left}-{right}" if left or right else "->")
         marks = _marks(found)
@@ -1140,13 +1148,30 @@ class _Reader:
             elif self.close(lane):
                 self.add(Activation(line, lane, False))
 
-    def edge_comment(self, line: int, text: str) -> None:
+    def edge_note(
+        self, line: int, text: str, lane: str, on_left: bool, incoming: bool, words: str
+    ) -> None:
+        """What an arrow from or to the diagram's edge says (volley draws no arrow from outside
+        the picture): a note beside its lane on the edge's side, with an arrow at the edge's
+        end pointing the way it goes and the number it takes (`[-> A : go`: "→ 1 go" left of
+        A, `A ->] : done`: "2 done →" right of it), and a comment that says so."""
         number = self.next_number()  # PlantUML numbers it as any other
         taken = "" if number is None else f"; it takes number {number}"
+        side: NoteSide = "left" if on_left else "right"
+        said = self.note_body(line, words, 0)[0] if words.strip() else ""
         self.comment(
             line,
-            f"{text} (an arrow from or to the diagram's edge, which volley does not draw{taken})",
+            f"{text} (an arrow from or to the diagram's edge, which volley does not draw"
+            f"{f': a note {side} of {lane} says it' if said else ''}{taken})",
         )
+        if not said:
+            return
+        glyph = "→" if on_left == incoming else "←"
+        shown = said if number is None else f"**{number}** {said}"
+        note = Note(line, [lane], f"{glyph} {shown}" if on_left else f"{shown} {glyph}", side=side)
+        self.notes.append((note, [lane]))
+        self.edge_notes.add(id(note))
+        self.add(note)
 
     def arrow(self, line: int, found: re.Match[str]) -> str:
         """volley's arrow for PlantUML's: its shaft (dashed where a bracket says so; PlantUML
@@ -1455,6 +1480,11 @@ class _Reader:
             return
         self.at_last_message(Activation(line, name, on), moved=not on or dealt)
 
+    def on_message(self, item: Item) -> bool:
+        """Whether an item after a message is about it: a bar or a note, but one that stands
+        for an arrow from the edge."""
+        return isinstance(item, (Activation, Note)) and id(item) not in self.edge_notes
+
     def at_last_message(self, activation: Activation, moved: bool) -> None:
         """Add an activation where PlantUML starts or ends its bar: at the message before it,
         before the notes written on that message since (and after the activations already
@@ -1462,7 +1492,7 @@ class _Reader:
         message's line, so the comments on those notes stay above them."""
         items = self.items()
         at = len(items)
-        while at and isinstance(items[at - 1], (Note, Activation)):
+        while at and self.on_message(items[at - 1]):
             at -= 1
         message = items[at - 1] if at else None
         notes = any(isinstance(item, Note) for item in items[at:])
@@ -1515,7 +1545,9 @@ class _Reader:
         arrow = "-->>" if thin else "-->"
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
         if not (replier and caller):  # an answer to an arrow from the edge goes back to it
-            self.edge_comment(line, f"return {label}".strip())
+            on_left = not answered.sender  # (where the arrow it answers came from)
+            written = f"return {label}".strip()
+            self.edge_note(line, written, party, on_left, False, label)
             if ended:
                 self.add(Activation(line, ended, False))
             self.answerable = message
