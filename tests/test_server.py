@@ -720,6 +720,9 @@ def test_host_names_can_be_restricted() -> None:
     rebound = client.get("/healthz", headers={"Host": "attacker.example:8000"})
     assert rebound.status_code == 421
     assert "host name" in rebound.json()["error"]["message"]
+    # the answer to a refused host is no exception to the headers every answer carries
+    assert rebound.headers["x-content-type-options"] == "nosniff"
+    assert rebound.headers["referrer-policy"] == "no-referrer"
 
 
 @pytest.mark.parametrize(

@@ -615,7 +615,7 @@ def create_app(
         exception_handlers={HTTPException: _http_error},
     )
     starlette.state.service = service
-    app: ASGIApp = SecurityHeaders(HeaderLimit(starlette, limits.header_bytes))
+    app: ASGIApp = HeaderLimit(starlette, limits.header_bytes)
     if allowed_hosts is not None:
         app = HostCheck(app, allowed_hosts)
-    return app
+    return SecurityHeaders(app)  # on every answer, a refused host's too
