@@ -208,9 +208,10 @@ _ENTITY_COMMENT_OR_END = re.compile(r"@\{[^}]*\}|#\w+;|#|;")
 # words it reads as keywords and numbers (autonumber 10 5, end); in a text, `%%` is text. Its
 # lexer's rule for it matches a single `%` too (`% Bootstrap …`, OpenBMC's designs), but for
 # `%{` and a `%%{init}%%` directive.
-_LINE_COMMENT = re.compile(r"[ \t]*(?!%%\{)%%?(?!\{)")
+_COMMENT_MARK = r"(?!%%\{)%%?(?!\{)"
+_LINE_COMMENT = re.compile(rf"[ \t]*{_COMMENT_MARK}")
 _KEYWORD_REMARK = re.compile(
-    r"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*(?!%%\{)%%?(?!\{)(?P<remark>.*)"
+    rf"(?P<code>(?i:autonumber|end)\b[^%]*?)[ \t]*{_COMMENT_MARK}(?P<remark>.*)"
 )
 _BREAK = re.compile(r"<br[ \t]*/?>", re.I)
 # A statement whose colon is not a message's or a note's (`title: …`, `accTitle: …`)
@@ -708,24 +709,22 @@ class _Reader:
             stripped = raw.strip()
             if not stripped:
                 continue
-            if not header_seen and _LINE_COMMENT.match(stripped) and stripped[:2] != "%%":
-                if not self.warnings:  # said of the first such line only
-                    # Mermaid finds a diagram's kind past `%%` lines only
-                    self.warnings.append(
-                        Diagnostic(
-                            "Mermaid draws nothing of this diagram: a comment of one % before "
-                            "sequenceDiagram keeps it from telling what kind of diagram this is "
-                            "(volley reads it as a comment)",
-                            filename=self.filename,
-                            line=index,
-                            column=_first_column(raw),
-                            source_line=raw,
-                            severity="warning",
-                            hint="write %% to start a comment there",
-                        )
+            one_percent = _LINE_COMMENT.match(stripped) and stripped[:2] != "%%"
+            if one_percent and not header_seen and not self.warnings:  # (the first one only)
+                # Mermaid finds a diagram's kind past `%%` lines only
+                self.warnings.append(
+                    Diagnostic(
+                        "Mermaid draws nothing of this diagram: a comment of one % before "
+                        "sequenceDiagram keeps it from telling what kind of diagram this is "
+                        "(volley reads it as a comment)",
+                        filename=self.filename,
+                        line=index,
+                        column=_first_column(raw),
+                        source_line=raw,
+                        severity="warning",
+                        hint="write %% to start a comment there",
                     )
-                self.comment(0, stripped[1:].strip(), raw=True)
-                continue
+                )
             if _commented(stripped):  # above the header: about the whole diagram
                 end = _comment_end(self.lines, index - 1)
                 directive = stripped.startswith("%%{")  # `%%{init: …}%%`: kept whole, as Mermaid's

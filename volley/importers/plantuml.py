@@ -947,7 +947,7 @@ class _Reader:
             inner = inner[-1].branches[-1].items
         at = next((i for i, item in enumerate(inner) if item is message), None)
         rest = inner[at + 1 :] if at is not None and inner is not items else None
-        if rest is not None and all(isinstance(item, (Activation, Note)) for item in rest):
+        if rest is not None and all(map(self.on_message, rest)):
             inner.append(note)
         else:
             items.append(note)
@@ -1283,14 +1283,18 @@ class _Reader:
         self.add(note)
         return index
 
+    def note_words(self, text: str) -> str:
+        """A note's words as PlantUML shows them: `%autonumber%` the number last given, as in a
+        message, and no `\\ `."""
+        return _NOTE_SPACE_ESCAPE.sub(r"\1", text.replace("%autonumber%", self.given))
+
     def note_body(
         self, line: int, text: str | None, index: int, closer: re.Pattern[str] = _NOTE_END
     ) -> tuple[str, int]:
         """A note's text: on its line after the colon, or the lines up to `end note`;
         `%autonumber%` in it is the number last given, as in a message."""
         if text is not None:
-            text = _NOTE_SPACE_ESCAPE.sub(r"\1", text.replace("%autonumber%", self.given))
-            rows = [part.strip() for part in _lines(text.strip())]
+            rows = [part.strip() for part in _lines(self.note_words(text).strip())]
             return note_text(self.creole(line, rows), written=True), index
         lines = self.part.lines
         end = index
@@ -1299,10 +1303,7 @@ class _Reader:
         if end == len(lines):
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
-        body = [
-            _NOTE_SPACE_ESCAPE.sub(r"\1", row.strip().replace("%autonumber%", self.given))
-            for row in lines[index:end]
-        ]
+        body = [self.note_words(row.strip()) for row in lines[index:end]]
         self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
