@@ -55,6 +55,28 @@ def test_redact_masks_the_picture_the_errors_and_turns_secret_warnings_into_note
     assert LIVE not in caught.value.format()
 
 
+@pytest.mark.parametrize("text", [SECRET, "A -> B: hello\n"], ids=["secrets", "none"])
+@pytest.mark.parametrize("redact", [False, True])
+def test_a_render_looks_for_secrets_once(monkeypatch, text: str, redact: bool):
+    """The check's look at the texts serves the warnings and the masking: a diagram holding
+    none (whose findings count none) was looked at again by each."""
+    from volley.checks import lint, secrets
+    from volley.checks import redact as redaction
+
+    made = []
+
+    class Counted(secrets.DiagramSecrets):
+        def __init__(self, diagram: Diagram) -> None:
+            made.append(diagram)
+            super().__init__(diagram)
+
+    for module in (api, lint, redaction):
+        monkeypatch.setattr(module, "DiagramSecrets", Counted, raising=False)
+    monkeypatch.setattr(secrets, "DiagramSecrets", Counted)
+    api.run(text, volley.Options(redact=redact))
+    assert len(made) == 1
+
+
 def test_check_file_names_the_file_and_redacts_its_errors(tmp_path: Path):
     path = tmp_path / "bad.volley"
     path.write_text(f"A -> : password={LIVE}\n", encoding="utf-8")

@@ -59,7 +59,12 @@ def lint(
         *_mermaid_text_warnings(diagram, source_line),
         *_hidden_warnings(diagram, source_line),
         *(
-            _secret_warnings(diagram, secrets or DiagramSecrets(diagram), source_line, redact)
+            _secret_warnings(
+                diagram,
+                DiagramSecrets(diagram) if secrets is None else secrets,  # none found is falsy
+                source_line,
+                redact,
+            )
             if look_for_secrets
             else ()
         ),

@@ -37,7 +37,8 @@ def redact_diagram(diagram: Diagram, secrets: DiagramSecrets | None = None) -> D
     """A copy of the diagram with every secret-looking value masked, and each value found so
     masked wherever else it appears; the input is not changed. `secrets` are the diagram's,
     when they were found already (for its warnings)."""
-    secrets = secrets or DiagramSecrets(diagram)
+    if secrets is None:  # (found none is falsy: `len` counts them)
+        secrets = DiagramSecrets(diagram)
 
     def label(text: str) -> str:
         return secrets.masked(text, as_body=False)
