@@ -674,6 +674,17 @@ def test_a_return_to_an_arrow_from_the_edge_goes_back_to_the_edge() -> None:
     assert "note left of Bob: ← done\n" in text
 
 
+@pytest.mark.parametrize(
+    ("arrow", "side"), [("]-> Bob ++", "right"), ("Bob ->] ++", "right"), ("[<- Bob ++", "left")]
+)
+def test_a_return_to_an_arrow_from_the_edge_is_noted_on_that_edge_side(arrow: str, side: str):
+    """A `return` answering an arrow from the right edge goes back to the right edge."""
+    text = imported(uml("Alice -> Bob : hello", f"{arrow} : request", "return done"))
+    glyph = "← done" if side == "left" else "done →"
+    assert f"note {side} of Bob: {glyph}\n" in text
+    assert text.count(f"note {side} of Bob:") == 2
+
+
 def test_an_escaped_backslash_is_no_line_break() -> None:
     source = uml("A -> B : path C:\\\\logs\\\\run.txt", "A -> B : one\\ntwo")
     assert [m[3] for m in messages(source)] == ["path C:\\\\logs\\\\run.txt", "one\\ntwo"]

@@ -1133,7 +1133,7 @@ class _Reader:
         self.edge_note(line, text, lane, on_left, incoming, found["text"] or "")
         self.edge_lanes.add(lane)
         self.last, self.last_edge = None, lane
-        ends = (lane, "") if found["sender"] else ("", lane)
+        ends = ("", lane) if on_left else (lane, "")  # a `return` answers on the same side
         self.answerable = Message(line, *ends, f"{left}-{right}" if left or right else "->")
         marks = _marks(found)
         crossed = "x" in (found["left"] + found["right"]).lower()
@@ -1546,7 +1546,7 @@ class _Reader:
         arrow = "-->>" if thin else "-->"
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
         if not (replier and caller):  # an answer to an arrow from the edge goes back to it
-            on_left = not answered.sender  # (where the arrow it answers came from)
+            on_left = not answered.sender  # (the side of the edge the arrow it answers met)
             written = f"return {label}".strip()
             self.edge_note(line, written, party, on_left, False, label)
             if ended:
