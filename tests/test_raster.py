@@ -68,7 +68,7 @@ def test_an_image_too_large_for_cairo_is_a_clear_error(reference_text: str) -> N
         render(reference_text, "png", scale=40)
     message = caught.value.format()
     assert f"{CAIRO_MAX_PIXELS:,}" in message
-    assert "--scale" in message and "SVG" in message and "PDF" in message
+    assert "lower the scale" in message and "SVG" in message and "PDF" in message
     assert "pages" in message and "PDF, which have no such limit" not in message
 
 

@@ -280,6 +280,22 @@ def test_a_streamed_oversize_body_is_refused_while_streaming() -> None:
     assert sent < 20  # stopped after ~10 KB, not after the whole megabyte
 
 
+@pytest.mark.parametrize(
+    ("source", "option"),
+    [
+        ("A -> B: " + "x" * 10_001 + "\n", "--max-label-chars"),
+        ("".join(f"if: {n}\n" for n in range(101)) + "A -> B\n", "--max-depth"),
+    ],
+    ids=["label", "depth"],
+)
+def test_a_limit_is_the_servers_not_an_option_to_give(client: Client, source, option) -> None:
+    """A request cannot raise a limit: the hint says the server's, and the command's way."""
+    said = client.post("/render", content=source).json()
+    hints = [said["error"]["hint"], *(error["hint"] for error in said["errors"])]
+    assert all(hint.startswith("this server's limit") and option in hint for hint in hints)
+    assert "volley.Limits" not in str(said)
+
+
 def test_the_default_body_limit_is_one_megabyte(client: Client) -> None:
     assert ServerLimits().body_bytes == 1_000_000
     response = client.post("/render", content=b"// " + b"x" * 1_000_000)

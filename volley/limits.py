@@ -42,6 +42,32 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+class LimitError(VolleyError):
+    """A diagram, or its picture, past one of the limits. `option` is the command line's way
+    to raise it (`--max-messages`), which its hint names; a front end with another way (a
+    shared render service, which has none) says its own."""
+
+    def __init__(
+        self,
+        message: str,
+        option: str,
+        *,
+        filename: str | None = None,
+        line: int = 0,
+        column: int = 0,
+        source_line: str | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            filename=filename,
+            line=line,
+            column=column,
+            source_line=source_line,
+            hint=f"raise it with {option} (or volley.Limits(...) from Python) if this is intended",
+        )
+        self.option = option
+
+
 def limit_error(
     what: str,
     limit: int,
@@ -51,14 +77,14 @@ def limit_error(
     line: int = 0,
     column: int = 0,
     source_line: str | None = None,
-) -> VolleyError:
-    return VolleyError(
+) -> LimitError:
+    return LimitError(
         f"{what}, over the limit of {limit:,}",
+        option,
         filename=filename,
         line=line,
         column=column,
         source_line=source_line,
-        hint=f"raise it with {option} (or volley.Limits(...) from Python) if this is intended",
     )
 
 
@@ -132,7 +158,8 @@ def check_picture(
         return
     if not (scale > 0 and math.isfinite(scale)):
         raise VolleyError(
-            f"the scale must be a positive number, not {scale}", hint="for example --scale 2"
+            f"the scale must be a positive number, not {scale}",
+            hint="for example 2, twice the size",
         )
     px_w, px_h = width * scale, height * scale
     if min(px_w, px_h) < 1:

@@ -42,6 +42,7 @@ from volley.language.prepass import (
 from volley.limits import (
     DEFAULT_LIMITS,
     MAX_DEPTH,
+    LimitError,
     Limits,
     check_input,
     items_over,
@@ -1425,9 +1426,23 @@ class _Parse:
             )
         )
 
-    def too_deep(self, message: str, token: Token) -> None:
+    def too_deep(self, depth: int, token: Token) -> None:
         """Blocks nested past the limit stop the parse at once: the passes after it recurse."""
-        raise self.fail([*self.syntax_errors, *self.errors, self.located(message, token)])
+        limit = min(self.limits.depth, MAX_DEPTH)
+        said = f"blocks nested {depth} deep; the limit is {limit}"
+        found = self.located(
+            said, token, hint="no option goes higher; move the innermost blocks out"
+        )
+        if limit < MAX_DEPTH:
+            found = LimitError(
+                said,
+                "--max-depth",
+                filename=found.filename,
+                line=found.line,
+                column=found.column,
+                source_line=found.source_line,
+            )
+        raise self.fail([*self.syntax_errors, *self.errors, found])
 
     def fail(self, errors: list[VolleyError], stopped_at: int | None = None) -> VolleyErrors:
         """Every error, in order; on a line already reported as a syntax error, that one alone
@@ -1813,15 +1828,7 @@ def _check_depth(items: list, limits: Limits, keywords: dict[int, Token], error)
             continue
         depth += 1
         if depth > min(limits.depth, MAX_DEPTH):
-            how = (
-                "(raise it with --max-depth)"
-                if limits.depth < MAX_DEPTH
-                else "(no option goes higher; move the innermost blocks out)"
-            )
-            error(
-                f"blocks nested {depth} deep; the limit is {min(limits.depth, MAX_DEPTH)} {how}",
-                _shifted(keywords[id(node)]),
-            )
+            error(depth, _shifted(keywords[id(node)]))
         stack.extend((child, depth) for branch in node.branches for child in branch.items)
 
 

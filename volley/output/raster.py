@@ -51,7 +51,7 @@ def check_size(width: float, height: float, scale: float) -> None:
         raise VolleyError(
             f"the PNG would be {px_w:,} × {px_h:,} pixels; "
             f"PNG images are limited to {CAIRO_MAX_PIXELS:,} pixels a side",
-            hint="lower --scale, or render to SVG, which has no size limit, "
+            hint="lower the scale, or render to SVG, which has no size limit, "
             "or to PDF, which splits a tall picture over pages",
         )
 

@@ -32,7 +32,7 @@ from volley.docs.gallery import Template, examples_dir, load_templates
 from volley.errors import Diagnostic, VolleyError
 from volley.output.embed import embedded_json
 from volley.resources import read_text, resource_path, template_environment
-from volley.server.limits import ServerLimits
+from volley.server.limits import ServerLimits, service_hint
 from volley.server.source_file import Conflict, SourceFile, Unreadable
 from volley.server.work import (
     MEDIA_TYPES,
@@ -91,7 +91,7 @@ def error_response(
             "line": error.line or None,
             "column": error.column or None,
             "source_line": error.source_line,
-            "hint": error.hint,
+            "hint": service_hint(error),
         }
 
     errors = exc.errors

@@ -7,7 +7,8 @@ import os
 from dataclasses import dataclass, field
 
 from volley.editor_links import DEFAULT_MAX_BYTES
-from volley.limits import DEFAULT_LIMITS, Limits
+from volley.errors import VolleyError
+from volley.limits import DEFAULT_LIMITS, LimitError, Limits
 
 
 def _workers() -> int:
@@ -30,3 +31,11 @@ class ServerLimits:
 
 
 DEFAULT_SERVER_LIMITS = ServerLimits()
+
+
+def service_hint(error: VolleyError) -> str | None:
+    """An error's hint as a user of the service reads it: a limit is this server's, which no
+    request raises (the command line's option, which the hint names, is not theirs to give)."""
+    if isinstance(error, LimitError):
+        return f"this server's limit; the volley command draws it with {error.option} raised"
+    return error.hint

@@ -27,7 +27,7 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.limits import Limits
 from volley.options import BODIES, THEMES, Options, require_known
 from volley.options import FORMATS as PICTURE_FORMATS
-from volley.server.limits import ServerLimits
+from volley.server.limits import ServerLimits, service_hint
 
 # What a browser asks of the server: every picture (the editor's downloads) and the model as
 # JSON.
@@ -377,6 +377,17 @@ def preload_volley() -> None:
 _SPLIT = "split the diagram, or render it locally with the volley command"
 
 
+def _fields(error: VolleyError) -> dict[str, Any]:
+    """What a render process says of an error, for the server to raise it again."""
+    return {
+        "message": error.message,
+        "line": error.line,
+        "column": error.column,
+        "source_line": error.source_line,
+        "hint": service_hint(error),
+    }
+
+
 def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
     """A render process: answer jobs until the pipe closes.
 
@@ -397,13 +408,9 @@ def _serve_renders(connection: Any, memory_bytes: int | None) -> None:
         try:
             answer: tuple[str, Any] = ("ok", produce(source, options, limits))
         except VolleyError as exc:
-            fields = ("message", "line", "column", "source_line", "hint")
-            answer = ("error", {name: getattr(exc, name) for name in fields})
             # Every error of the file, so the editor can mark each line at once.
-            answer[1]["errors"] = [
-                {name: getattr(each, name) for name in fields}
-                for each in getattr(exc, "errors", [exc])
-            ]
+            errors = [_fields(each) for each in getattr(exc, "errors", [exc])]
+            answer = ("error", {**_fields(exc), "errors": errors})
         except MemoryError:
             answer = ("failed", ("the render needed more memory than this server allows", _SPLIT))
         except ImportError as exc:  # volley upgraded under a running server: a process mixes two
