@@ -545,14 +545,21 @@ def test_a_file_another_program_saved_in_latin1_keeps_the_editors_text(file_serv
 
 def test_a_file_that_is_not_utf8_from_the_start_is_said_to_be_so(tmp_path: Path, new_page):
     """`volley serve latin1.volley`: the page opened empty and "Saved", and its first save was
-    refused as a change on disk. The banner says what is wrong with the file at once."""
+    refused as a change on disk. The banner says what is wrong with the file at once, and
+    nothing the editor holds is said to be saved until it is."""
     path = tmp_path / "latin1.volley"
     path.write_bytes(b"title: caf\xe9\nA -> B: x\n")
     with running(create_app(path)) as url:
         page = new_page(url + "/", allow_errors=True)  # (the file's 422 logs a console error)
         expect(page.locator("#banner-text")).to_contain_text("latin1.volley on disk is not text")
         expect(page.locator("#banner-load")).to_be_hidden()
+        expect(page.locator("#doc-state")).to_have_text("Not saved")
         page.locator(EDITOR).fill("A -> B: written again\n")
+        page.click("#banner-keep")
+        expect(page.locator("#doc-state")).to_have_text("Not saved")
+        path.write_text("A -> B: mended elsewhere\n", encoding="utf-8")  # asked, not replaced
+        expect(page.locator("#banner-text")).to_contain_text("you have unsaved edits", timeout=5000)
+        expect(page.locator(EDITOR)).to_have_value("A -> B: written again\n")
         page.click("#banner-keep")
         page.locator(EDITOR).press("Control+s")
         expect(page.locator("#doc-state")).to_have_text("Saved")

@@ -1066,14 +1066,16 @@
   var pending = null; // a newer version on disk, waiting while the page has unsaved edits
   var saving = false;
 
+  // Text not in the file: any, while nothing was read from it (another program saved what
+  // volley cannot read).
   function dirty() {
-    return file && disk.source !== null && source.value !== disk.source;
+    return file && source.value !== (disk.source === null ? "" : disk.source);
   }
 
   function showSaveState(state) {
     var label = $("doc-state");
     if (!label) return;
-    state = state || (dirty() ? "edited" : "saved");
+    state = state || (!dirty() ? "saved" : disk.source === null ? "failed" : "edited");
     label.dataset.state = state;
     label.textContent = { saved: "Saved", edited: "Edited", saving: "Saving…", failed: "Not saved" }[state];
   }
@@ -1117,6 +1119,7 @@
         if (!snapshot || (pending && pending.version === snapshot.version)) return;
         if (snapshot.source === null) {
           pending = snapshot; // nothing to load: the author keeps theirs, or mends the file
+          showSaveState("failed"); // the file no longer holds the editor's text
           askAboutDisk();
         } else if (first || !dirty()) {
           disk = snapshot;
