@@ -752,6 +752,27 @@ def test_a_skin_in_ipml_is_read(tmp_path: Path) -> None:
     assert [w.severity for w in result.warnings] == ["note"]  # the skinparam, a comment
 
 
+def test_a_style_file_included_is_one_comment_not_dozens(tmp_path: Path) -> None:
+    """A style file of skinparams, variables and comments (EDC's, DCP's) was copied into each
+    diagram as 60-70 comment lines: one counts them. A file holding what volley draws
+    otherwise than PlantUML keeps its comments, as the diagram's own lines do."""
+    (tmp_path / "style.puml").write_text(
+        "' the project's colours\n!$blue = \"#066DFA\"\nskinparam sequence {\nArrowColor Black\n}\n"
+        + "".join(f"skinparam Color{n} $blue\n" for n in range(10))
+        + "hide footbox\n"
+    )
+    (tmp_path / "actors.puml").write_text(
+        "participant API #red\n" + "".join(f"skinparam Color{n} red\n" for n in range(10))
+    )
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(uml("!include style.puml", "!include actors.puml", "A -> API : go"))
+    [result] = convert(diagram.read_text(), str(diagram))
+    said = "// PlantUML: 16 lines of what it includes set how the diagram looks, or are comments"
+    assert said in result.text and result.text.count("// PlantUML: skinparam Color") == 10
+    assert "// PlantUML: #red on API" in result.text
+    assert [m.label for m in parse(result.text).messages()] == ["go"]
+
+
 def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> None:
     (tmp_path / "common").mkdir()
     (tmp_path / "common" / "actors.iuml").write_text(

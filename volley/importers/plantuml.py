@@ -238,6 +238,7 @@ _LOOK = re.compile(
     re.I,
 )
 _WHY_LOOK = "volley's themes decide how a diagram looks"
+_FEW_INCLUDED = 5  # an included file's settings written each as it is; more are counted
 _HIDE_UNLINKED = re.compile(r"hide[ \t]+unlinked", re.I)
 _WHY = {
     "newpage": "a new page: volley draws the diagram as one picture",
@@ -619,6 +620,10 @@ class _Reader:
     lanes: Lanes = field(default_factory=Lanes)
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)
+    # The comments an included file's lines give (a style file's settings), each with whether
+    # it is only about the looks or the file's own words; written as one when all are
+    including: bool = False  # reading a line of an included file
+    gathered: list[tuple[Comment, bool]] = field(default_factory=list)
     # PlantUML's message numbers: shown from `autonumber` on, until `autonumber stop`
     count: int = 1
     step: int = 1
@@ -645,8 +650,9 @@ class _Reader:
     def read(self) -> Imported:
         last = self.part.start + len(self.part.lines)
         run = self.run
-        for at, text, drawn in run.comments:
-            self.comment(self.part.start + at + 1, text, raw=not drawn)
+        for at, text, drawn, self.including in run.comments:
+            # (the preprocessor's, in an included file, are of its settings: looks only)
+            self.comment(self.part.start + at + 1, text, raw=not drawn, look=self.including)
         for at, problem in run.problems:
             try:
                 self.fail(self.part.start + at + 1, problem)
@@ -663,11 +669,14 @@ class _Reader:
             text = _typed_plainly(raw.strip())
             if not text:
                 continue
+            self.including = index - 1 in run.included
             try:
                 index = self.statement(number, raw, text, index)
             except VolleyError as exc:
                 self.errors.append(exc)
                 index = _after_body(lines, text, index)  # its lines are no statements
+        self.including = False
+        self.write_gathered()
         said += [self.unclosed(o, last) for o in self.stack if o.keyword != "par2"]
         if self.errors:  # what was said may explain them (a word an unread include defines)
             raise VolleyErrors(self.errors, warnings=said)
@@ -697,13 +706,35 @@ class _Reader:
         if written.get("stereo"):
             self.comment(line, f"{written['stereo'].strip()} (a stereotype)")
 
-    def comment(self, line: int, text: str, raw: bool = False) -> None:
+    def comment(self, line: int, text: str, raw: bool = False, look: bool = False) -> None:
         """A `//` comment before whatever comes from `line` on; one not `raw` says what volley
-        draws otherwise than PlantUML."""
+        draws otherwise than PlantUML (`look`: only how the diagram looks)."""
+        comment = Comment(
+            line, f" {text}" if raw and text else f" PlantUML: {text}" if text else ""
+        )
+        if self.including:
+            self.gathered.append((comment, raw or look))
+            return
         if not raw:
-            text = f"PlantUML: {text}"
             self.approximated.add(line)
-        self.comments.append(Comment(line, f" {text}" if text else ""))
+        self.comments.append(comment)
+
+    def write_gathered(self) -> None:
+        """The comments of each included file's lines (at its `!include`): one that counts them
+        where all are its settings of the looks and its own words (a style file, skinparams by
+        the dozen), or each as it is."""
+        by_line: dict[int, list[tuple[Comment, bool]]] = {}
+        for comment, look in self.gathered:
+            by_line.setdefault(comment.line, []).append((comment, look))
+        for line, comments in by_line.items():
+            if len(comments) > _FEW_INCLUDED and all(look for _, look in comments):
+                said = f"{len(comments)} lines of what it includes set how the diagram looks"
+                self.comment(line, f"{said}, or are comments ({_WHY_LOOK})")
+                continue
+            for comment, _ in comments:
+                if comment.text.startswith(" PlantUML: "):
+                    self.approximated.add(line)
+                self.comments.append(comment)
 
     def unclosed(self, opened: _Open, last: int) -> Diagnostic:
         """A block or box left open is closed at the end of the diagram (PlantUML draws such
@@ -896,7 +927,7 @@ class _Reader:
             return index
         if (look := _LOOK.match(text)) is not None or text.lower().startswith("<style>"):
             word = look[0].lower() if look is not None else ""
-            self.comment(line, f"{text} ({_WHY.get(word, _WHY_LOOK)})")
+            self.comment(line, f"{text} ({_WHY.get(word, _WHY_LOOK)})", look=word not in _WHY)
             return index
         self.fail(
             line,
@@ -920,9 +951,11 @@ class _Reader:
         lines = self.part.lines
         end = _closing_line(lines, index, closer)
         end = len(lines) - 1 if end is None else end
+        look = not _SPAN.match(lines[index - 1].strip())  # a skinparam block, a style sheet
         for k in range(index - 1, end + 1):
-            self.comment(line, lines[k].rstrip(), raw=k > index - 1)
-        self.approximated.add(line)
+            self.comment(line, lines[k].rstrip(), raw=k > index - 1, look=look)
+        if not self.including:
+            self.approximated.add(line)
         return end + 1
 
     def add(self, item: Item) -> None:
@@ -1309,7 +1342,7 @@ class _Reader:
             body.pop()
         spans = _data_spans(lines[index:end]) if closer is _NOTE_END else []
         if spans:
-            said = len(self.comments)
+            said = len(self.comments), len(self.gathered)
             # the words before, between and after the pieces of data
             bounds = [0, *(k for span in spans for k in span), len(body)]
             pairs = zip(bounds[::2], bounds[1::2], strict=True)
@@ -1323,7 +1356,7 @@ class _Reader:
                     written += [*_code_block(lines[index + start : index + stop]), *after]
                 return note_text(written, written=True), end + 1
             # a fenced note is written over lines, which such a line would end: as text
-            del self.comments[said:]
+            del self.comments[said[0] :], self.gathered[said[1] :]
         return note_text(self.creole(line, body), written=True), end + 1
 
     def creole(self, line: int, rows: list[str]) -> list[str]:

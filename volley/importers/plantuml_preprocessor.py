@@ -126,7 +126,10 @@ class Preprocessed:
 
     lines: list[str] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)
-    comments: list[tuple[int, str, bool]] = field(default_factory=list)
+    included: set[int] = field(default_factory=set)  # the lines (in `lines`) of included files
+    # each with its index, words, whether volley draws otherwise, and whether an included file
+    # holds it
+    comments: list[tuple[int, str, bool, bool]] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
@@ -247,20 +250,18 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             # own, so the comment ends with it, and the lines after the `!include` are read.
             commented = False
             if reading:
-                out.lines.append("'/")
-                out.kept.append(index)
+                _keep(out, index, "'/", origin)
         if commented or text.startswith("/'"):
             if not commented:
                 commented_in = origin
             commented = "'/" not in (text[2:] if not commented else text)
             if reading:
-                out.lines.append(line)
-                out.kept.append(index)
+                _keep(out, index, line, origin)
             else:
-                out.comments.append((index, text, False))
+                out.comments.append((index, text, False, origin is not None))
             continue
         if definition is not None:
-            out.comments.append((index, text, False))
+            out.comments.append((index, text, False, origin is not None))
             if _DEFINITION_END.fullmatch(text):
                 definition = defining = None
             elif defining is not None:
@@ -269,7 +270,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         call = _CALL.fullmatch(text) if reading else None
         if call is not None and call["name"] in procedures:
             procedure = procedures[call["name"]]
-            out.comments.append((index, text, False))
+            out.comments.append((index, text, False, origin is not None))
             try:
                 called_scope = procedure.scope(call["arguments"], known, defines)
             except PreprocessorError as exc:
@@ -285,10 +286,9 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             continue
         if not _DIRECTIVE.match(text):
             if reading:
-                out.lines.append(_substituted(line, known, defines))
-                out.kept.append(index)
+                _keep(out, index, _substituted(line, known, defines), origin)
             elif text:
-                out.comments.append((index, text, False))
+                out.comments.append((index, text, False, origin is not None))
             continue
         try:
             if (found := _IF.fullmatch(text)) is not None or _IFDEF.fullmatch(text):
@@ -331,7 +331,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                     seen[key] = seen.get(key, 0) + 1
                     queue.extendleft((index, row, key, scope) for row in reversed(included))
             elif _INCLUDE.fullmatch(text):
-                _not_included(out, index, text, _unread(text, include))
+                _not_included(out, index, text, _unread(text, include), origin)
                 continue
             elif (found := _PROCEDURE.fullmatch(text)) is not None:
                 definition = index  # its lines are the procedure's, whatever its parameters
@@ -340,14 +340,23 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                 )
             elif (found := _DEFINITION.fullmatch(text)) is not None or _DEFINE.fullmatch(text):
                 what = found["word"].lower() if found is not None else "macro"
-                out.comments.append((index, f"{text} (a {what}, which volley does not run)", True))
+                out.comments.append(
+                    (
+                        index,
+                        f"{text} (a {what}, which volley does not run)",
+                        True,
+                        origin is not None,
+                    )
+                )
                 definition = index if found is not None and not _ONE_LINE.fullmatch(text) else None
                 continue
             else:
-                out.comments.append((index, f"{text} (PlantUML's preprocessor)", True))
+                out.comments.append(
+                    (index, f"{text} (PlantUML's preprocessor)", True, origin is not None)
+                )
                 continue
         except NotIncluded as exc:
-            _not_included(out, index, text, str(exc))
+            _not_included(out, index, text, str(exc), origin)
             continue
         except UnknownFunction as exc:
             if branches and branches[-1].start == index:  # an `!if` read as true
@@ -355,11 +364,13 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             elif branches and _IF.fullmatch(text):  # an `!elseif`, true unless one was
                 branches[-1].otherwise()
             said = "the lines under it are read" if _IF.fullmatch(text) else "it has no value"
-            out.comments.append((index, f"{text} (volley does not run {exc}: {said})", True))
+            out.comments.append(
+                (index, f"{text} (volley does not run {exc}: {said})", True, origin is not None)
+            )
             continue
         except PreprocessorError as exc:
             out.problems.append((index, str(exc)))
-        out.comments.append((index, text, False))
+        out.comments.append((index, text, False, origin is not None))
     for branch in branches:  # PlantUML reads its lines to the end of the diagram
         out.warnings.append(
             (branch.start, "this !if is never closed; it ends at the end of the diagram")
@@ -369,10 +380,18 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     return out
 
 
-def _not_included(out: Preprocessed, index: int, text: str, why: str) -> None:
+def _keep(out: Preprocessed, index: int, line: str, origin: str | None) -> None:
+    """A line PlantUML reads, from the diagram's line `index` (or the file it includes)."""
+    if origin is not None:
+        out.included.add(len(out.lines))
+    out.lines.append(line)
+    out.kept.append(index)
+
+
+def _not_included(out: Preprocessed, index: int, text: str, why: str, origin: str | None) -> None:
     """An include not read: a comment where it stood, and a warning, since whatever the file
     defines (a colour's name, a participant) is missing from what follows."""
-    out.comments.append((index, f"{text} ({why})", True))
+    out.comments.append((index, f"{text} ({why})", True, origin is not None))
     out.warnings.append(
         (
             index,
