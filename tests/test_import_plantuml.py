@@ -650,12 +650,12 @@ def test_autonumber_again_starts_a_new_count_from_one_in_steps_of_one() -> None:
     goes on with the count, in steps of 3."""
     source = uml(
         "autonumber 10 10", "A -> B : ten", "B -> A : twenty", "autonumber", "A -> B : one",
-        "B -> A : two", "autonumber 1.1.1", "A -> B : one again", "autonumber stop",
-        "A -> B : unnumbered", "autonumber resume 3", "A -> B : three", "B -> A : six",
+        "B -> A : two", "autonumber 3", "A -> B : three", "autonumber stop",
+        "A -> B : unnumbered", "autonumber resume 3", "A -> B : four", "B -> A : seven",
     )  # fmt: skip
     numbers = [m.number for m in read(source).messages()]
-    assert numbers == [10, 20, 1, 2, 1, None, 2, 5]
-    assert parse(imported(source)).messages()[-1].number == 5
+    assert numbers == [10, 20, 1, 2, 3, None, 4, 7]
+    assert parse(imported(source)).messages()[-1].number == 7
 
 
 def test_the_look_of_the_page_is_kept_as_comments() -> None:
@@ -914,12 +914,15 @@ def test_every_message_of_a_real_diagram_arrives_with_its_lanes_and_words(path: 
     # a format's number (`autonumber "(00)"` writes (01), `"<b>[000]"` **[001]**) is written
     # ahead of the words
     formatted = re.search(r'^[ \t]*autonumber\b.*"', source, re.M) is not None
+    levels = re.compile(r"\d+(?:\.\d+)+ ")  # numbers in levels (`autonumber 6.3.1`) too
     for message in diagram.messages():
         a, b = message.sender, message.receiver
         if message.arrow.startswith("<"):
             a, b = b, a
         label = plain_text(message.label.replace("\\n", " "))
-        if formatted:
+        if levels.match(label):
+            label = levels.sub("", label, count=1)
+        elif formatted:
             number, _, label = label.partition(" ")
             assert re.fullmatch(r"\(\d\d\)|\[\d{3}\]", number), message.label
         got.append((a, b, words(label)))
@@ -1058,12 +1061,22 @@ def test_a_box_inside_a_box_is_drawn_as_a_box_of_its_own() -> None:
     assert "a box inside a box (volley draws it as a box of its own)" in imported(source)
 
 
-def test_numbers_in_levels_and_increments_go_on_as_whole_numbers() -> None:
-    source = uml("autonumber 1.1.1", "A -> B", "autonumber inc A", "B -> A", "A -> B")
-    assert [m.number for m in read(source).messages()] == [1, 2, 3]
+def test_numbers_in_levels_are_written_into_the_words_as_plantuml_counts_them() -> None:
+    """`autonumber 6.3.1` restarted at 1 (Aries' coprotocol RFC, whose prose names step 6.3):
+    the numbers lead the words, and `inc A`/`inc B` go on at the next of that level."""
+    source = uml(
+        "autonumber 1.1.1", "A -> B", "B -> A : back", "autonumber inc A", "A -> B",
+        "autonumber inc B", "B -> A", "autonumber stop", "A -> B : off", "autonumber resume",
+        "B -> A", "autonumber 5", "A -> B : whole", "autonumber inc A", "B -> A",
+    )  # fmt: skip
+    messages = read(source).messages()
+    assert [m.label for m in messages[:7]] == [
+        "**1.1.1**", "**1.1.2** back", "**2.1.1**", "**2.2.1**", "off", "**2.2.2**", "whole",
+    ]  # fmt: skip
+    assert [m.number for m in messages] == [None] * 4 + [None, None, 5, 6]
     text = imported(source)
-    assert "volley numbers its messages in whole numbers" in text
-    assert "autonumber inc A (volley numbers its messages 1, 2, 3" in text
+    assert "autonumber 1.1.1 (each number is written into its message's words)" in text
+    assert "autonumber inc A (volley numbers its messages 1, 2, 3" in text  # whole ones
 
 
 def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequence() -> None:

@@ -629,6 +629,7 @@ class _Reader:
     step: int = 1
     numbered: bool = False
     given: str = ""  # the number last given
+    levels: list[int] = field(default_factory=list)  # `autonumber 6.3.1`: 6 and 3, before 1, 2 …
     shown: str | None = None  # a format that writes words with the number (`"<b>REQ-#"`)
     # the participants whose bars are open, in the order they opened
     bars: list[str] = field(default_factory=list)
@@ -1189,7 +1190,7 @@ class _Reader:
         end pointing the way it goes and the number it takes (`[-> A : go`: "→ 1 go" left of
         A, `A ->] : done`: "2 done →" right of it), and a comment that says so."""
         number = self.next_number()  # PlantUML numbers it as any other
-        taken = "" if number is None else f"; it takes number {number}"
+        taken = "" if number is None else f"; it takes number {self.given}"
         side: NoteSide = "left" if on_left else "right"
         said = self.note_body(line, words, 0)[0] if words.strip() else ""
         self.comment(
@@ -1200,7 +1201,7 @@ class _Reader:
         if not said:
             return
         glyph = "→" if on_left == incoming else "←"
-        shown = said if number is None else f"**{number}** {said}"
+        shown = said if number is None else f"{self.number_words(number) or f'**{number}**'} {said}"
         note = Note(line, [lane], f"{glyph} {shown}" if on_left else f"{shown} {glyph}", side=side)
         self.notes.append((note, [lane]))
         self.edge_notes.add(id(note))
@@ -1594,20 +1595,29 @@ class _Reader:
         """The message's number, under `autonumber`; `%autonumber%` in its words is the number
         last given (after `autonumber stop` too), as PlantUML writes it."""
         number = self.next_number()
-        if number is not None and number > LARGEST_NUMBER and self.shown is None:
+        words = None if number is None else self.number_words(number)
+        if number is not None and number > LARGEST_NUMBER and words is None:
             self.fail(message.line, f"volley numbers messages up to {LARGEST_NUMBER:,}")
         message.label = message.label.replace("%autonumber%", self.given)
-        if number is not None and self.shown is not None:  # its words lead the label
-            message.label = f"{_numbered(self.shown, number)} {message.label}".rstrip()
+        if words is not None:  # its words lead the label
+            message.label = f"{words} {message.label}".rstrip()
             number = None
         message.number = number
+
+    def number_words(self, number: int) -> str | None:
+        """A message's number as words leading its label, where volley's own numbers cannot
+        show it: PlantUML's numbers in levels (`6.3.1`, bold as PlantUML draws them), or the
+        words of a format (`"<b>[000]"`); None where volley draws the number."""
+        if self.levels:
+            return f"**{self.given}**"
+        return None if self.shown is None else _numbered(self.shown, number)
 
     def next_number(self) -> int | None:
         """The number PlantUML gives the next message, if it numbers them here."""
         if not self.numbered:
             return None
         number = self.count
-        self.given = str(number)
+        self.given = ".".join(str(part) for part in [*self.levels, number])
         self.count += self.step
         return number
 
@@ -1645,15 +1655,20 @@ class _Reader:
             self.numbered = False
             return
         if found["stop"] and found["stop"].lower().startswith("inc"):
-            self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")
+            self.next_level(line, text, found["stop"])
             return
         start, step = found["start"], found["step"]
         if found["stop"] and not step:  # `autonumber resume 5`: on, in steps of 5
             start, step = None, start
         elif not found["stop"]:  # a new count: from 1 in steps of 1 unless given
             start, step = start or "1", step or "1"
-        if start and "." in start:  # 1.1.1: PlantUML's numbers in levels
-            self.comment(line, f"{text} (volley numbers its messages in whole numbers)")
+        if start and not found["stop"]:  # a new count: in levels (1.1.1), or whole numbers
+            *levels, start = start.split(".")
+            self.levels = [int(level) for level in levels]
+            if levels:
+                self.comment(line, f"{text} (each number is written into its message's words)")
+        elif start and "." in start:  # `autonumber resume 1.2`: no such step
+            self.comment(line, f"{text} (volley numbers in steps of whole numbers)")
             start = start.split(".")[-1]
         if start:
             self.count = int(start)
@@ -1664,6 +1679,19 @@ class _Reader:
                     line, f"{text} (numbered in steps of {self.step}, as PlantUML does)", raw=True
                 )
         self.numbered = True
+
+    def next_level(self, line: int, text: str, inc: str) -> None:
+        """`autonumber inc A` (or `B` …): PlantUML's numbers in levels go on at the next of
+        that level, the levels after it from 1 (1.1.2, then 2.1.1); whole numbers go on."""
+        letter = inc[3:].strip().upper() or "A"
+        parts = [*self.levels, self.count]
+        level = ord(letter) - ord("A")
+        if not self.levels or level >= len(parts):
+            self.comment(line, f"{text} (volley numbers its messages 1, 2, 3 …: they go on)")
+            return
+        parts[level] += 1
+        parts[level + 1 :] = [1] * (len(parts) - level - 1)
+        *self.levels, self.count = parts
 
     def title(self, line: int, text: str | None, index: int) -> int:
         lines = self.part.lines
