@@ -220,6 +220,20 @@ FOUND = [
      "args:\n  - --db-password\n  - $M\n  - --port\n  - \"8080\"\n"),  # fmt: skip
     ('{"args": ["--db-password", "$V", "--port", "8080"]}',
      '{"args": ["--db-password", "$M", "--port", "8080"]}'),  # fmt: skip
+    ('"args": [\n  "-y",\n  "--password",\n  "$V",\n  "--host"\n]',  # pretty-printed
+     '"args": [\n  "-y",\n  "--password",\n  "$M",\n  "--host"\n]'),  # fmt: skip
+    # a browser's cookies as JSON (Playwright's storage state, the DevTools protocol's):
+    # each value, whatever it is named or looks like, as in a Cookie header
+    ('{"cookies": [{"name": "sid", "value": "$V", "domain": "app.example.com", "path": "/",'
+     ' "partitionKey": {"topLevelSite": "https://example.com"}}, {"name": "lang", "value": "en"'
+     '}], "origins": []}', '{"cookies": [{"name": "sid", "value": "$M", "domain": '
+     '"app.example.com", "path": "/", "partitionKey": {"topLevelSite": "https://example.com"'
+     '}}, {"name": "lang", "value": "$M"}], "origins": []}'),  # fmt: skip
+    ('{"cookies": {"sid": "$V", "theme": "dark"}, "url": "https://x.io"}',
+     '{"cookies": {"sid": "$M", "theme": "$M"}, "url": "https://x.io"}'),  # fmt: skip
+    # .NET's settings (web.config, app.config)
+    ('<appSettings>\n  <add key="ApiKey" value="$V" />\n  <add key="Env" value="prod" />',
+     '<appSettings>\n  <add key="ApiKey" value="$M" />\n  <add key="Env" value="prod" />'),
     # Set-Cookie fields folded into one with commas: each cookie (a date's comma starts none)
     ("Set-Cookie: lang=en; Expires=Wed, 21 Oct 2030 07:28:00 GMT, laravel_session=$V",
      "Set-Cookie: lang=$M; Expires=Wed, 21 Oct 2030 07:28:00 GMT, laravel_session=$M"),
@@ -288,6 +302,7 @@ QUIET = [
     '{"method": "window/workDoneProgress/create", "params": {"token": "rustAnalyzer/Indexing"}}',
     '{"requiresAuthorization": "always", "sendCookie": "on-request"}',  # settings, no headers
     "Authorization: Bearer <redacted>",
+    '{"cookies": [{"name": "sid", "value": "<redacted>"}, {"name": "x", "value": ""}]}',
     "Authorization: Bearer <token>",
     "Authorization: Bearer xxx",
     "Authorization: Bearer ...",
@@ -714,6 +729,38 @@ note App: reuses {token}
     )
     body = redact_diagram(quoted).messages()[1].request.body
     assert json.loads(body) == {"ref": MASK, "n": 1}
+
+
+def test_a_value_masked_once_is_masked_glued_to_a_key_and_where_it_is_cut_short():
+    """A session store's key holds the cookie after `_` or `-` (`session_<sid>`), and a log
+    or a note shows its first characters (`sid=9f8e7d6c…`): neither is another word."""
+    sid = "9f8e7d6c5b4a3928170615abcdef0123"
+    diagram = volley.parse(
+        f"A -> B: POST /login\nout: Response\n  Set-Cookie: sid={sid}; Path=/\n"
+        f"B -> Redis: SET session_{sid} EX 3600\nB -> Redis: DEL sess-{sid}-v2\n"
+        f"note B: log line: sid=9f8e7d6c5b4a…, then {sid[:10]}... again\n"
+        "note B: nothing here… and lastly... 12345678… words\n"
+    )
+    redacted = redact_diagram(diagram)
+    assert [m.label for m in redacted.messages()[1:]] == [
+        f"SET session_{MASK} EX 3600",
+        f"DEL sess-{MASK}-v2",
+    ]
+    notes = [item.text for item in walk(redacted.items) if not hasattr(item, "sender")]
+    assert notes == [
+        f"log line: sid={MASK}…, then {MASK}... again",
+        "nothing here… and lastly... 12345678… words",  # no credential starts so
+    ]
+
+
+def test_a_key_cut_short_in_a_label_is_masked_when_redacted_and_never_warned_of():
+    """A body's `Authorization: Bearer 9f8e…` was masked under redact and a label's was not."""
+    text = "A -> B: Authorization: Bearer 9f8e7d6c5b4a…\nnote A: access_token=9f8e7d6c5b...\n"
+    checked = volley.check(text)
+    assert not [w for w in checked.warnings if "secret" in w.message]
+    shown = volley.render(text, redact=True)
+    assert "9f8e7d6c5b" not in shown
+    assert "Bearer &lt;redacted&gt;<" in shown and ">access_token=&lt;redacted&gt;<" in shown
 
 
 def test_secrets_a_form_or_a_url_encodes_once_more_are_masked():

@@ -308,7 +308,17 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
         if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
             return False  # an issue's key (`PROJ-1234`), a bucket's, an app's id
         return credential_like(value) and (folded != "code" or _code_like(value))
-    return not prose or credential_like(value) or _card_code(name, value)
+    return not prose or _key_in_prose(value) or _card_code(name, value)
+
+
+def _key_in_prose(value: str) -> bool:
+    """Whether a value a label or note names as a secret looks like one: a credential, or
+    the start of one cut short (`Bearer 9f8e7d6c5b4a…`), an example that is never warned of
+    but masked when the output is redacted, as it is in a body."""
+    if credential_like(value):
+        return True
+    head = value.strip("\"'").removesuffix("…").removesuffix("...")
+    return len(head) < len(value.strip("\"'")) and credential_like(head)
 
 
 def _card_code(name: str, value: str) -> bool:
@@ -525,6 +535,12 @@ _HTML_ATTRIBUTE = r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2"
 
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
 _XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
+# A setting of .NET's web.config or app.config: `<add key="ApiKey" value="…" />`
+_XML_SETTING = re.compile(
+    r"<add\s+(?:key|name)\s*=\s*([\"'])(?P<key>[^\"'<>]{1,80})\1\s+value\s*=\s*"
+    r"([\"'])(?P<value>[^\"'<>\n]*)\3",
+    re.I,
+)
 
 
 # scheme://user:password@host (a DATABASE_URL, a proxy, a git remote)
@@ -561,9 +577,7 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
         return
     scheme = _SCHEME_VALUE.fullmatch(value)
     if folded.endswith("authorization") and scheme:
-        if not is_stand_in(scheme.group(2)) and not (
-            prose and not credential_like(scheme.group(2))
-        ):
+        if not is_stand_in(scheme.group(2)) and not (prose and not _key_in_prose(scheme.group(2))):
             yield start + scheme.start(2), start + len(value)
     elif _secret_value(name, value, prose):
         yield start, start + len(value)
@@ -590,7 +604,7 @@ def _cookie_values(
     offset = start
     for pair in pairs[:1] if first_only else pairs:
         key, eq, cookie = pair.partition("=")
-        if eq and not is_stand_in(cookie) and not (prose and not credential_like(cookie)):
+        if eq and not is_stand_in(cookie) and not (prose and not _key_in_prose(cookie)):
             lead = len(cookie) - len(cookie.lstrip())
             yield offset + len(key) + 1 + lead, offset + len(pair.rstrip())
         offset += len(pair) + 1
@@ -705,6 +719,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     named_at = 0  # where that name ends: a brace between it and the value key parts them
     named_loosely = False  # whether the value it names must look like a credential too
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
+    cookies_end, cookie_map = -1, False  # where a "cookies" list or object ends, and which
     for key in _STRING.finditer(text):  # each string starts where the one before it ended
         colon = _KEY_COLON.match(text, key.end())
         name = _unescaped_key(key.group())
@@ -716,6 +731,18 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
         # a string the line cuts open (a log line cut at its length limit, a paste cut
         # short) holds the value up to where it stops
         content = None if value is None else value.group()[1:-1] if closed else value.group()[1:]
+        if name.lower() == "cookies" and text.startswith(("[", "{"), start):
+            cookie_map = text.startswith("{", start)
+            cookies_end = _flat_end(text, start)
+            continue
+        if (
+            key.start() < cookies_end
+            and content
+            and (cookie_map or name.lower() in _NAMED_VALUE_KEYS)
+            and not is_stand_in(content)
+        ):
+            yield Secret(start + 1, start + 1 + len(content), "a cookie's value")
+            continue
         if named and re.search(r"[{}]", text[named_at : key.start()]):
             named = ""  # another object
         folded = name.lower()
@@ -768,6 +795,14 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
 # a language model's token beside its log-probability (OpenAI's, Ollama's `logprobs`): a word
 # of the answer, not a credential
 _LOGPROB_KEY = re.compile(r'"(?:logprob|top_logprobs)"[ \t\r\n]*:')
+
+
+def _flat_end(text: str, start: int) -> int:
+    """Where the list or object that opens at `start` ends, when it holds no list or object
+    of the same kind (a browser's cookies: `[{"name": "sid", "value": "…"}]`, or
+    `{"sid": "…"}`); the text's end when it is cut short."""
+    end = text.find("]" if text.startswith("[", start) else "}", start)
+    return len(text) if end < 0 else end
 
 
 def _model_output(text: str, key_start: int, value_end: int) -> bool:
@@ -939,6 +974,9 @@ def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
     for match in _XML.finditer(text):
         if _secret_value(match.group(1), match.group(2).strip(), prose):
             yield Secret(*match.span(2), f"the <{_short(match.group(1))}> element")
+    for match in _XML_SETTING.finditer(text):
+        if _secret_value(match["key"], match["value"], prose):
+            yield Secret(*match.span("value"), f'the "{_short(match["key"])}" setting')
 
 
 def _html_field_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -1003,7 +1041,7 @@ def _command_line_secrets(text: str, prose: bool) -> Iterator[Secret]:
 _LONG_FLAG = (
     r"(?<![\w-])--([A-Za-z][\w-]{1,40})"
     r"(?:=|[ \t]+(?:\\\r?\n[ \t]*)?"  # its value after `=`, a space, or a `\` line's end
-    r"|[\"'][ \t]*,[ \t]*(?=[\"'])|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
+    r"|[\"'][ \t]*,[ \t]*(?:\r?\n[ \t]*)?(?=[\"'])|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
     r"(?:[\"']([^\"'\n]*)[\"']|([^\s\"'`\\<>|&;-][^\s\"'`]*))"
 )
 
@@ -2052,7 +2090,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     codes (a cookie's `region=eu-west-1` is masked where it is a cookie, not in every host
     name), or shorter but of a random token's mixed case and digits (a tracking cookie's
     `Lm-9qVlU`, which its URLs repeat), each matched whole, between characters that cannot
-    be part of it.
+    be part of it (letters, digits, a `+`).
     """
     from urllib.parse import quote, unquote  # here: most diagrams hold no secret
 
@@ -2075,8 +2113,23 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     # (a value may follow an escaped quote: a percent escape, `%22`, or a script's, `\x22` or
     # `\u0022`, as a page's inline JSON writes it)
     after_escape = r"(?<=%[0-9A-Fa-f]{2})|(?<=\\x[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})"
-    pattern = re.compile(rf"(?:(?<![\w+-])|{after_escape})(?:{alternatives})(?![\w+-])")
-    return lambda text: pattern.sub(MASK, text)
+    # (glued to `_` or `-` it is still the same credential: `session_<sid>`, a store's key)
+    pattern = re.compile(rf"(?:(?<![^\W_]|\+)|{after_escape})(?:{alternatives})(?![^\W_]|\+)")
+
+    def cut(found: re.Match[str]) -> str:
+        word = found[0]  # from where a part of it starts (`sid=`, `session_` before it)
+        for start in (0, *(k + 1 for k, ch in enumerate(word) if ch in "-_=/.:")):
+            part = word[start:]
+            if len(part) >= _CUT_LENGTH and any(value.startswith(part) for value in kept):
+                return word[:start] + MASK
+        return word
+
+    def masked(text: str) -> str:
+        text = pattern.sub(MASK, text)
+        # the start of one, cut short where a log or a note shows it (`ghp_7Yb2Kq9L…`)
+        return _CUT_SHORT.sub(cut, text) if "…" in text or "..." in text else text
+
+    return masked
 
 
 def repeated_in(text: str) -> Callable[[str], str]:
@@ -2086,6 +2139,9 @@ def repeated_in(text: str) -> Callable[[str], str]:
     return _repeated([(Text("body", 1, text), found)]) if found else _unchanged
 
 
+# A word cut short (`…` or `...` after it) long enough to tell a credential it starts
+_CUT_LENGTH = 8
+_CUT_SHORT = re.compile(rf"(?<![^\W_]|\+)[^\W_][\w+/=.:-]{{{_CUT_LENGTH - 1},}}(?=…|\.\.\.)")
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 _REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
