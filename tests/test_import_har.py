@@ -428,6 +428,12 @@ def test_command_line_masks_and_says_how_many(tmp_path):
     )
     assert "authorization: api_key <redacted>" in done.stdout
     assert "masked 2 secret-looking values as <redacted> (--no-redact keeps them)" in done.stderr
+    # kept as captured when asked, and said so: the file is not to be published as it is
+    argv = [sys.executable, "-m", "volley", "import", str(CASES / "event_stream.har")]
+    kept = subprocess.run([*argv, "--no-redact"], capture_output=True, text=True)
+    assert "authorization: api_key <redacted>" not in kept.stdout
+    said = "kept 2 values that look like live secrets, as captured (--no-redact): volley check"
+    assert said in kept.stderr
 
 
 def test_websocket_frames_are_asynchronous_arrows_the_way_they_went():

@@ -240,9 +240,9 @@ def import_command(
         sys.exit(1)
     for warning in undecoded:
         report(said_about(warning))
-    masked = sum(item.masked for item in found)
-    if masked:
-        say(f"{name}: {masked_note(masked)}")
+    masked, kept = sum(item.masked for item in found), sum(item.kept for item in found)
+    if masked or kept:
+        say(f"{name}: {masked_note(masked, kept)}")
     for item in found:
         for warning in item.warnings:
             report(said_about(warning))

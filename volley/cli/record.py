@@ -93,7 +93,7 @@ def record_command(
     say(f"volley record: wrote {os.path.abspath(output)} ({messages})")
     for warning in options.unused_renames(output):
         report(warning)
-    if written.masked:
-        say(f"volley record: {masked_note(written.masked)}")
+    if written.masked or written.kept:
+        say(f"volley record: {masked_note(written.masked, written.kept)}")
     code = recording.returncode
     sys.exit(code if code >= 0 else 128 - code)  # killed by signal N: 128 + N, as a shell says

@@ -54,6 +54,7 @@ class Imported:
     # what the user should hear about: a block left open, a Markdown block that was skipped
     warnings: tuple[Diagnostic, ...] = ()
     masked: int = 0  # secret-looking values masked in it (traffic imports mask by default)
+    kept: int = 0  # live-looking secrets written as captured (a traffic import told not to mask)
 
 
 class PartlyImported(VolleyErrors):

@@ -138,19 +138,27 @@ def _masked_cookie(pair: str) -> str:
     return f"{key}={MASK}" if eq and value.strip() and value.strip() != MASK else pair
 
 
-def masked_note(count: int) -> str:
-    """What to tell the user on stderr about the values masked."""
+def masked_note(count: int, kept: int = 0) -> str:
+    """What to tell the user on stderr about the values masked, or kept as captured."""
+    if kept:
+        values = "value that looks" if kept == 1 else "values that look"
+        return (
+            f"kept {kept} {values} like live secrets, as captured (--no-redact): "
+            "volley check names each; render with --redact to mask them"
+        )
     values = "value" if count == 1 else "values"
     return f"masked {count} secret-looking {values} as <redacted> (--no-redact keeps them)"
 
 
 def imported(diagram: Diagram, options: TrafficOptions) -> Imported:
     """The diagram as `.volley` text, its secrets masked unless the options say not to."""
-    count = 0
+    count = kept = 0
     if options.redact:
         diagram, count = masked(diagram)
+    else:  # said, so that nobody publishes a capture believing it masked as by default
+        kept = sum(1 for _ in DiagramSecrets(diagram).places())
     # A .volley file holds no NUL (it marks a binary file); one in captured traffic shows as
     # the replacement character, as a browser shows an undecodable byte. Other control
     # characters in a body (a terminal's escapes) are written as their escapes.
     text = write(apart_by_case(diagram)).replace("\x00", "\ufffd")
-    return Imported(visible_controls(text), masked=count)
+    return Imported(visible_controls(text), masked=count, kept=kept)
