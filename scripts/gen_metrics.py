@@ -37,12 +37,12 @@ NOTO_SCRIPTS = (
     "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Arabic", "Syriac", "Thaana",
     "NKo", "Hebrew", "Armenian", "Georgian", "Ethiopic", "Cherokee", "CanadianAboriginal",
     "Mongolian", "Tifinagh", "Javanese", "Balinese", "Sundanese", "OlChiki", "Adlam", "Vai",
-    "TaiTham", "NewTaiLue", "Tibetan",
+    "TaiTham", "NewTaiLue", "Tibetan", "EgyptianHieroglyphs", "Cuneiform",
 )  # fmt: skip
 # Scripts measured but not named in the pictures' font-family, which every SVG carries: rare in
 # diagrams, they are left to the browser's own choice, as Chinese and Japanese are (on Linux,
 # these same fonts).
-MEASURED_ONLY = ("TaiTham", "NewTaiLue", "Tibetan")
+MEASURED_ONLY = ("TaiTham", "NewTaiLue", "Tibetan", "EgyptianHieroglyphs", "Cuneiform")
 # The scripts whose letters join the letters beside them, each drawn in one of up to four forms
 # (alone, first, inside and last in a word) whose widths differ by half: each form is measured
 # (`joining_forms`), and the layout picks the one a letter's neighbours give it.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -73,6 +74,34 @@ def test_every_body_line_is_in_the_picture_in_full(source: str) -> None:
     for line in body.split("\n"):
         if len(line) < 60:
             assert any(squeezed(line) == squeezed(d) for d in drawn), line
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["👩‍💻👨‍👩‍👧‍👦🇯🇵👍🏽1️⃣", unicodedata.normalize("NFD", "한국어"), "किताबें"],
+    ids=["emoji", "hangul jamo", "devanagari"],
+)
+def test_a_wrapped_body_line_breaks_between_what_reads_as_one_letter(word: str) -> None:
+    """A line wrapped in the appendix broke inside a family emoji (a lone 👨 at one line's
+    end, 👩‍👧‍👦 at the next's start), inside a Hangul syllable written in jamo (하, then ᆫ)."""
+    from volley.layout.textwrap import clusters
+
+    body = json.dumps({"text": word * 60}, ensure_ascii=False)
+    drawn = code_lines(tree(volley.render(f"A -> B: x\nin: Body\n  {body}\n", bodies="appendix")))
+    assert len(drawn) > 2 and squeezed("".join(drawn)) == squeezed(body)
+    for before, after in zip(drawn, drawn[1:], strict=False):
+        joined = before.strip() + after.strip()
+        ends = {len("".join(clusters(joined)[:k])) for k in range(len(joined) + 1)}
+        assert len(before.strip()) in ends, (before[-3:], after[:3])
+
+
+def test_hangul_written_in_jamo_is_as_wide_as_its_syllables() -> None:
+    """Text copied from a Mac's file names spells 한 as ᄒ, ᅡ, ᆫ: each vowel and final was
+    measured as a letter, and names, notes and labels came out twice as wide."""
+    from volley.layout.metrics import text_width
+
+    name = "한국어 서비스"
+    assert text_width(unicodedata.normalize("NFD", name), 14) == text_width(name, 14)
 
 
 @pytest.mark.parametrize("source", [NARROW, WIDE], ids=["narrow", "wide"])

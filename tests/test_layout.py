@@ -1042,9 +1042,9 @@ def test_a_long_divider_label_wraps_near_the_lanes_width() -> None:
 
 
 def test_a_thai_vowel_written_before_its_consonant_never_ends_a_line() -> None:
-    from volley.layout.textwrap import _clusters
+    from volley.layout.textwrap import clusters as split_clusters
 
-    clusters = _clusters("\u0e40\u0e0a\u0e48\u0e19\u0e44\u0e1b\u0e42\u0e23\u0e07")  # เช่นไปโรง
+    clusters = split_clusters("\u0e40\u0e0a\u0e48\u0e19\u0e44\u0e1b\u0e42\u0e23\u0e07")  # เช่นไปโรง
     assert clusters[0] == "\u0e40\u0e0a\u0e48"
     assert not any(c[-1] in "\u0e40\u0e41\u0e42\u0e43\u0e44" for c in clusters)
 

@@ -579,12 +579,12 @@ def test_a_syllable_keeps_its_final_and_its_following_vowel() -> None:
     """Myanmar's final consonant, killed by asat, ends the syllable before it (`လုပ်`, not
     `လု|ပ်`); Thai's and Lao's vowels written after their consonant (າ ະ า ะ) never start a
     line."""
-    from volley.layout.textwrap import _clusters
+    from volley.layout.textwrap import clusters as split_clusters
 
-    assert _clusters("လုပ်ဆောင်") == ["လုပ်", "ဆောင်"]
-    assert _clusters("ສະບາ") == ["ສະ", "ບາ"] and _clusters("กะปา") == ["กะ", "ปา"]
-    assert _clusters("မြန်မာ") == ["မြန်", "မာ"]
-    assert _clusters("ကြည့်သင့်") == ["ကြည့်", "သင့်"]  # the dot below before the asat
+    assert split_clusters("လုပ်ဆောင်") == ["လုပ်", "ဆောင်"]
+    assert split_clusters("ສະບາ") == ["ສະ", "ບາ"] and split_clusters("กะปา") == ["กะ", "ปา"]
+    assert split_clusters("မြန်မာ") == ["မြန်", "မာ"]
+    assert split_clusters("ကြည့်သင့်") == ["ကြည့်", "သင့်"]  # the dot below before the asat
 
 
 @pytest.mark.parametrize("letter", ["\u0f40", "\u1a20", "\u1980"])  # Tibetan, Tai Tham, New Tai Lue
@@ -602,3 +602,12 @@ def test_a_tai_tham_consonant_after_sakot_is_measured_as_written() -> None:
     """ᨸ᩠ᨸ: in Noto's font a third of the consonants after the sakot take room beside the one
     before; measured as none, a name ran out of its box."""
     assert text_width("\u1a38\u1a60\u1a38", 10) >= text_width("\u1a38\u1a38", 10)
+
+
+@pytest.mark.parametrize(("text", "em"), [("\U00013000", 0.9), ("\U00012038", 1.05)])
+def test_hieroglyphs_and_cuneiform_are_measured_as_noto_draws_them(text: str, em: float) -> None:
+    """Egyptian hieroglyphs and cuneiform were given an average letter's width, about half of
+    what is drawn: names and notes spilled out of their boxes and off the picture."""
+    from volley.layout.metrics import text_width
+
+    assert text_width(text, 100) == pytest.approx(100 * em, abs=3)

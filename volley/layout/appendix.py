@@ -26,6 +26,7 @@ from volley.layout.geometry import (
     TextLine,
 )
 from volley.layout.metrics import line_height, text_width
+from volley.layout.textwrap import clusters
 from volley.layout.typeset import (
     Typesetter,
     centred_baseline,
@@ -214,15 +215,20 @@ def _pieces(line: str, size: float, room: float) -> list[tuple[int, int, float]]
     hang = min(text_width(" " * (lead + 2), size, mono=True), room / 2)
     out: list[tuple[int, int, float]] = []
     start, indent = 0, 0.0
+    # where each of the line's clusters ends: a break never splits what reads as one letter
+    # or one emoji (`👨‍👩‍👧`, a Hangul syllable written in jamo, `कि`)
+    ends = list(accumulate(len(cluster) for cluster in clusters(line)))
     while start < len(line):
         space = room - indent
         end, used = start, 0.0
-        while end < len(line):
-            w = text_width(line[end], size, mono=True)
+        at = bisect_right(ends, start)  # the piece's first cluster
+        while at < len(ends):
+            w = text_width(line[end : ends[at]], size, mono=True)
             if used + w > space and end > start:
                 break
             used += w
-            end += 1
+            end = ends[at]
+            at += 1
         if end < len(line):
             soft = max(line.rfind(" ", start, end), line.rfind(",", start, end))
             if soft >= start + (end - start) // 2:

@@ -221,6 +221,10 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
         result = (_table(other_scripts).width(ch) or 0.0, False)
     elif category in ("Cf", "Cc") or 0xE0000 <= cp <= 0xE007F:
         result = (0.0, False)
+    elif 0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF:
+        # Hangul's vowel and final jamo, drawn into the syllable their first jamo starts (as
+        # text copied from a Mac's file names spells 한: ᄒ, ᅡ, ᆫ), as wide as one
+        result = (0.0, False)
     elif is_emoji(cp):
         result = (EMOJI_EM, True)
     elif unicodedata.east_asian_width(ch) in ("W", "F"):

@@ -95,21 +95,21 @@ _BREAK_AFTER = frozenset("./-_?&=,;:")
 Piece = tuple[Span, str, float]
 
 
-def _clusters(text: str) -> list[str]:
+def clusters(text: str) -> list[str]:
     """Characters grouped so that a break never splits what a reader sees as one letter or
     symbol: a mark and its base (`é`, Devanagari `कि`), a consonant joined through a virama
     (`क्ष`), Thai `ำ`, Hangul jamo, an emoji sequence, a flag."""
-    clusters: list[str] = []
+    found: list[str] = []
     for ch in text:
-        if clusters and _extends(clusters[-1], ch):
-            clusters[-1] += ch
-            if ch == _ASAT and len(clusters) > 1 and _killed_consonant(clusters[-1]):
+        if found and _extends(found[-1], ch):
+            found[-1] += ch
+            if ch == _ASAT and len(found) > 1 and _killed_consonant(found[-1]):
                 # a Myanmar consonant its asat kills ends the syllable before it (`လုပ်`)
-                killed = clusters.pop()
-                clusters[-1] += killed
+                killed = found.pop()
+                found[-1] += killed
         else:
-            clusters.append(ch)
-    return clusters
+            found.append(ch)
+    return found
 
 
 _ASAT = "\u103a"  # MYANMAR SIGN ASAT
@@ -216,7 +216,7 @@ def _ideographic_units(word: str) -> list[str]:
     if not any(map(_ideographic, word)):
         return [word]
     units: list[str] = []
-    for cluster in _clusters(word):
+    for cluster in clusters(word):
         if units and not _breaks_between(units[-1], cluster):
             units[-1] += cluster
         else:
@@ -303,7 +303,7 @@ class _Wrapper:
         span = piece[0]
         chunk: list[tuple[str, float]] = []  # clusters not placed yet, with their widths
         chunk_width = 0.0
-        for cluster in _clusters(piece[1]):
+        for cluster in clusters(piece[1]):
             width = self.piece(span, cluster)[2]
             if self.width + chunk_width + width > self.max_width and (chunk or self.line):
                 cut = self._break_after(chunk)
