@@ -413,3 +413,12 @@ def test_a_script_is_drawn_in_the_family_the_svg_names_for_it(char: str) -> None
     if not named:
         pytest.skip("no Noto Sans font for the script installed")
     assert family_for(char) == named[0]
+
+
+@pytest.mark.skipif(not _has_font("", "\u182a"), reason="no Mongolian font installed")
+def test_the_mongolian_vowel_separator_is_drawn_with_the_letters_it_parts() -> None:
+    """`ᠪᠠᠢᠨ᠎ᠠ`: the separator, a format character, was left to the diagram's face, which
+    has no glyph for it: an empty box between its letters in the PNG and the PDF."""
+    word = "\u182a\u1820\u1822\u1828\u180e\u1820"
+    drawn = _raster(f"go {word}").partition("</desc>")[2]
+    assert "\u180e" not in drawn  # shaped into the word's outline, not left to cairo's text

@@ -172,8 +172,14 @@ def _joins(ch: str) -> bool:
     that takes room too, such as Tamil's vowel signs: shaped apart from its letter, it would be
     drawn on a dotted circle), or a tag character (the letters of a flag such as England's)."""
     return (
-        ch in _JOINERS or unicodedata.category(ch) in ("Mn", "Mc") or 0xE0020 <= ord(ch) <= 0xE007F
+        ch in _JOINERS
+        or ch == _MONGOLIAN_VOWEL_SEPARATOR  # shaped with the letters it parts (`ᠬᠠᠷ᠎ᠠ`)
+        or unicodedata.category(ch) in ("Mn", "Mc")
+        or 0xE0020 <= ord(ch) <= 0xE007F
     )
+
+
+_MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 
 
 def _goes_on_in(family: str | None, ch: str) -> bool:
