@@ -632,3 +632,10 @@ def test_bold_that_closes_or_is_code_is_not_pointed_out(text) -> None:
     from volley.api import check
 
     assert check(f"A -> B: {text}\n").warnings == []
+
+
+@pytest.mark.parametrize("text", ["9️⃣*️⃣0️⃣ and 9️⃣*️⃣0️⃣", "code 1️⃣*️⃣2️⃣*️⃣3️⃣", "*️⃣ key *️⃣"])
+def test_the_keycap_emoji_asterisk_is_no_emphasis_mark(text: str):
+    """Two `*️⃣` on a line opened and closed italics, leaving keycaps without their star."""
+    assert parse_inline(text) == [[Span(text)]]
+    assert parse_inline(f"*{text}*") == [[Span(text, italic=True)]]

@@ -242,6 +242,7 @@ class _Code:
 _LINK_END = _LinkEnd()
 _BREAK = _Break()
 # Every character that may start markup; text without any is one plain span.
+_KEYCAP = ("\ufe0f", "\u20e3")  # what makes a character a key's picture: `*️⃣`
 _SPECIAL = re.compile(r"[*_~`\[\]{\\\n<&]")
 # A character reference as Markdown reads one: `&amp;`, `&rarr;`, `&#9829;`, `&#x2665;`.
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -387,6 +388,13 @@ class _Scanner:
     def delimiter(self, j: int) -> None:
         end = self.i = self.run_end(j)
         ch, text = self.text[j], self.text
+        if ch == "*" and end < self.n and text[end] in _KEYCAP:
+            end -= 1  # the run's last is the emoji *️⃣, an asterisk on a key: no mark
+            if end == j:
+                self.buf.append("*")
+                self.i = j + 1
+                return
+            self.i = end
         before = text[j - 1] if j > self.line_start else " "  # `\n_words_` starts a line
         after = text[end] if end < self.n else " "
         left, right = _flanking(before, after)
