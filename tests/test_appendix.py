@@ -173,6 +173,19 @@ def test_a_right_to_left_body_label_keeps_its_language_after_it() -> None:
     assert "\u2068طلب\u2069 (http)" in words
 
 
+def test_a_right_to_left_string_cut_by_wrapping_reads_right_to_left_on_each_line() -> None:
+    """Each piece of a wrapped Hebrew string isolated each word on its own, inside code that
+    reads left to right: its words ran left to right ("fifteen … three two one")."""
+    words = " ".join(["אחת", "שתיים", "שלוש", "ארבע", "חמש"] * 8)
+    body = json.dumps({"short": "אחת שתיים", "long": words}, ensure_ascii=False)
+    drawn = code_lines(tree(volley.render(f"A -> B: x\nin: Body\n  {body}\n", bodies="appendix")))
+    pieces = [line for line in drawn if "חמש" in line]
+    assert len(pieces) > 1
+    for piece in pieces:  # the string's words in one isolate, reading their own way
+        inner = piece[piece.index("\u2068") + 1 : piece.rindex("\u2069")]
+        assert "\u2068" not in inner and "חמש" in inner, piece
+
+
 def test_headings_name_the_lanes_as_shown_in_the_direction_of_the_arrow() -> None:
     """A heading says who sent what to whom as the picture shows it: a participant's display
     label (`participant H as MCP Host`), the answer of `H <-- S` from S, a two-way arrow so."""

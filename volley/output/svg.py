@@ -279,7 +279,9 @@ class _Painter:
             line.baseline,
             _with_direction(
                 line,
-                _code_in_order(run.text) if run.code or line.mono else run.text,
+                _code_in_order(run.text, run.role in _ONE_TOKEN)
+                if run.code or line.mono
+                else run.text,
                 one_of_several=True,
             ),
             bold=run.bold,
@@ -537,13 +539,23 @@ def _needs_preserve(text: str) -> bool:
 _CODE_TOKEN = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+")
 
 
-def _code_in_order(text: str) -> str:
+# The body's highlighted tokens that are one string each: a wrapped line may cut one, so that
+# its run holds a quote at one end only, or none
+_ONE_TOKEN = ("syntax_str", "syntax_key")
+
+
+def _code_in_order(text: str, token: bool = False) -> str:
     """Code as an editor lays it out: left to right (LRI … PDI), each of its tokens that holds
     Hebrew or Arabic reading its own way in its place (FSI … PDI), so that
     `{"الاسم": "أحمد"}` keeps each key before its value; other code, and a word alone, as it
-    is."""
+    is. A `token` (a string the appendix wrapped, `"אחת שתיים` then `שלוש ארבע"`) reads as
+    one, its words right to left as where it is not cut."""
     if not has_right_to_left(text) or _CODE_TOKEN.fullmatch(text):
         return text
+    if token:
+        start = 1 if text[:1] in "\"'" else 0
+        end = len(text) - 1 if len(text) > start + 1 and text[-1] in "\"'" else len(text)
+        return f"\u2066{text[:start]}\u2068{text[start:end]}\u2069{text[end:]}\u2069"
 
     def isolated(token: re.Match[str]) -> str:
         inner = 1 if token.group(1) is not None else 2 if token.group(2) is not None else 0
