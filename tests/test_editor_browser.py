@@ -341,6 +341,26 @@ def test_share_says_when_the_image_links_are_longer_than_the_server_reads(
     assert page.request.get(image).status == 431  # as the server says, whatever the network
 
 
+def test_share_cautions_when_the_diagram_holds_live_looking_secrets(
+    new_page, base_url: str
+) -> None:
+    """The links carry the text as written: the preview's warning about a token was the only
+    word on it, out of sight when Share was pressed."""
+    page = new_page(base_url + "/")
+    set_source(page, "title: Calm\nA -> B: hi\n")
+    expect(preview(page)).to_contain_text("Calm")
+    press_share(page)
+    expect(page.locator("#share-secrets")).to_be_hidden()
+    page.click("#share-dialog [data-close]")
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kZ"
+    request = f"in: Request\n  Authorization: Bearer {token}\n"
+    set_source(page, f"title: Deploy\nCI -> GitHub: clone\n{request}")
+    expect(page.locator("#status-text")).to_contain_text("looks like a live secret")
+    press_share(page)
+    expect(page.locator("#share-secrets")).to_be_visible()
+    expect(page.locator("#share-secrets")).to_contain_text("a value that looks like a live secret")
+
+
 def test_a_link_written_by_volley_share_opens_in_the_page(new_page, base_url: str) -> None:
     source = "title: From Python\nA -> B: encoded server-side\n"
     page = new_page(f"{base_url}/#{share.encode(source)}")

@@ -246,6 +246,16 @@ def test_unknown_icons_come_back_as_warnings(client: Client) -> None:
     warnings = json.loads(response.headers["x-volley-warnings"])
     assert warnings[0]["line"] == 1
     assert "no-such-icon-here" in warnings[0]["message"]
+    assert "secret" not in warnings[0]
+
+
+def test_a_warning_about_a_secret_says_so_for_the_editors_share(client: Client) -> None:
+    token = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kZ"
+    source = f"A -> B: x {{fas-no-such-icon-here}}\nin: Request\n  Authorization: Bearer {token}\n"
+    for redact in ("0", "1"):  # a note when the picture masks it: the links still carry it
+        response = client.post(f"/render?redact={redact}", content=source)
+        warnings = json.loads(response.headers["x-volley-warnings"])
+        assert [w.get("secret", False) for w in warnings] == [False, True]
 
 
 # --- limits ---------------------------------------------------------------------------------

@@ -138,6 +138,7 @@
 
   var problems = {}; // line number → {column, message} of each error the server named
   var warned = {}; // line number → its warnings, from the last picture that rendered
+  var secrets = 0; // of those, how many are about values that look like live secrets
 
   function escapeAttribute(text) {
     return escapeHtml(text).replace(/"/g, "&quot;");
@@ -642,6 +643,7 @@
   function showFine(warnings) {
     problems = {};
     warned = {};
+    secrets = warnings.filter(function (w) { return w.secret; }).length;
     warnings.forEach(function (w) {
       if (w.line) warned[w.line] = (warned[w.line] ? warned[w.line] + "\n" : "") + w.message;
     });
@@ -893,6 +895,11 @@
         (link.length > 8000 ? " — long links may be cut by some chat apps and servers." : ".") +
         (image > config.maxHead - 2000 ? " The image links are longer than this server reads in a request (" +
           config.maxHead.toLocaleString() + " bytes with its headers): draw the picture into your repository with volley render instead." : "");
+      $("share-secrets").hidden = !secrets;
+      $("share-secrets").textContent = secrets ? "This diagram holds " +
+        (secrets === 1 ? "a value that looks" : secrets + " values that look") +
+        " like a live secret (the warnings name each line), and these links carry it as it is: " +
+        "replace it with <redacted> before you share." : "";
       openDialog($("share-dialog"));
       $("share-link").select();
     });

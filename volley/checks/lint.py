@@ -18,6 +18,13 @@ from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
 from volley.language.parser import LIFELINE_MARKS
 from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
+LIVE_SECRET = "looks like a live secret"  # what a warning about a secret says of it
+
+
+def about_a_secret(said: Diagnostic) -> bool:
+    """Whether a warning (or a note, under redact) is about a value that looks like a secret."""
+    return LIVE_SECRET in said.message
+
 
 def lint(
     diagram: Diagram,
@@ -873,7 +880,7 @@ def _secret_warnings(
                 masks = [found.start() for found in re.finditer(re.escape(MASK), shown)]
                 column = min(masks, key=lambda at: abs(at - column + 1), default=0) + 1
         yield Diagnostic(
-            f"{secret.what} looks like a live secret; {advice}",
+            f"{secret.what} {LIVE_SECRET}; {advice}",
             diagram.filename,
             line,
             column,

@@ -145,9 +145,14 @@ async def read_body(request: Request, limit: int, seconds: float = 10.0) -> byte
 
 
 def warnings_header(warnings: Iterable[Diagnostic]) -> str:
-    """Warnings as ASCII JSON for the `X-Volley-Warnings` header (the body is the picture)."""
+    """Warnings as ASCII JSON for the `X-Volley-Warnings` header (the body is the picture);
+    one about a value that looks like a secret says so (`"secret": true`), for the editor's
+    Share to warn that its links carry the text as it is."""
+    from volley.checks.lint import about_a_secret
+
     shown = [
         {"message": w.message, "line": w.line or None, "column": w.column or None}
+        | ({"secret": True} if about_a_secret(w) else {})
         for w in list(warnings)[:MAX_WARNINGS_SHOWN]
     ]
     return json.dumps(shown, ensure_ascii=True, separators=(",", ":"))
