@@ -897,9 +897,9 @@
           config.maxHead.toLocaleString() + " bytes with its headers): draw the picture into your repository with volley render instead." : "");
       $("share-secrets").hidden = !secrets;
       $("share-secrets").textContent = secrets ? "This diagram holds " +
-        (secrets === 1 ? "a value that looks" : secrets + " values that look") +
-        " like a live secret (the warnings name each line), and these links carry it as it is: " +
-        "replace it with <redacted> before you share." : "";
+        (secrets === 1 ? "a value that looks like a live secret" : secrets + " values that look like live secrets") +
+        " (the warnings say where), and these links carry the text as it is: replace " +
+        (secrets === 1 ? "it" : "them") + " with <redacted> before you share." : "";
       openDialog($("share-dialog"));
       $("share-link").select();
     });
