@@ -169,8 +169,10 @@ def test_a_right_to_left_body_label_keeps_its_language_after_it() -> None:
     text = "A -> B: go\nin: طلب\n```http\nGET / HTTP/1.1\n```\n"
     layout = layout_diagram(volley.parse(text), bodies="appendix")
     [entry] = layout.appendix.entries
-    words = "".join(r.text for line in entry.bodies[0].heading.lines for r in line.runs)
-    assert "\u2068طلب\u2069 (http)" in words
+    runs = [run for line in entry.bodies[0].heading.lines for run in line.runs]
+    label = next(run for run in runs if "طلب" in run.text)
+    language = next(run for run in runs if run.text == "(http)")
+    assert label.text.startswith("\u2068") and label.dx < language.dx
 
 
 def test_a_right_to_left_string_cut_by_wrapping_reads_right_to_left_on_each_line() -> None:
@@ -184,6 +186,24 @@ def test_a_right_to_left_string_cut_by_wrapping_reads_right_to_left_on_each_line
     for piece in pieces:  # the string's words in one isolate, reading their own way
         inner = piece[piece.index("\u2068") + 1 : piece.rindex("\u2069")]
         assert "\u2068" not in inner and "חמש" in inner, piece
+
+
+def test_a_right_to_left_name_in_a_heading_reads_as_its_lane_shows_it() -> None:
+    """Each isolated name or label was set word by word from the left: `خادم API` read
+    "خادم API" where its box shows "API خادم", and a Hebrew label's words swapped places."""
+    text = (
+        "participant S as خادم API\nU -> S: שלח בקשה POST /login עם 3 פרמטרים\n"
+        "in: Request\n  a: 1\n"
+    )
+    layout = layout_diagram(volley.parse(text), bodies="appendix")
+    [entry] = layout.appendix.entries
+    runs = [run for line in entry.bodies[0].heading.lines for run in line.runs]
+
+    def x(word: str) -> float:
+        return next(run.dx for run in runs if word in run.text)
+
+    assert x("→") < x("API") < x("خادم")  # the name, right to left, after the arrow
+    assert x("خادم") < x("פרמטרים") < x("POST") < x("שלח")  # the label's words so too
 
 
 def test_headings_name_the_lanes_as_shown_in_the_direction_of_the_arrow() -> None:

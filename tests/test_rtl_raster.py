@@ -286,7 +286,9 @@ def test_an_appendix_heading_between_right_to_left_names_runs_from_sender_to_rec
     are left out."""
     source = "המשתמש -> השרת: בקשה\nin: Request\n  a: 1\n"
     svg = volley.render(source, format="svg", bodies="appendix")
-    assert "\u2068המשתמש\u2069 → \u2068השרת\u2069" in svg
+    spans = re.findall(r'<tspan x="([\d.]+)"[^>]*>([^<]*)<', svg)
+    placed = {text: float(x) for x, text in spans}
+    assert placed["\u2068המשתמש"] < placed["→"] < placed["\u2068השרת"]
     drawn: list[str] = []
 
     def recorded(svg: str) -> str:

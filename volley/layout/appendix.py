@@ -31,7 +31,6 @@ from volley.layout.typeset import (
     Typesetter,
     centred_baseline,
     clean_text,
-    direction,
     right_to_left,
     spaced_pieces,
 )
@@ -147,7 +146,7 @@ def _heading(item: Numbered, word: str, payload: Payload) -> str:
     body = payload.label or ("Request" if word == "in" else "Response")
     sender, receiver = escape_markup(item.sender), escape_markup(item.receiver)
     said = escape_markup(body)
-    if any(direction(part) == "R" for part in (item.sender, item.receiver, label, body)):
+    if any(right_to_left(part) for part in (item.sender, item.receiver, label, body)):
         # Each part set apart (FSI … PDI): between two right-to-left names the arrow would
         # otherwise be read with them, right to left, pointing at the sender, and two
         # right-to-left labels side by side would swap places. The body's language stays

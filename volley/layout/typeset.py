@@ -543,6 +543,30 @@ def one_way_pieces(text: str) -> list[str]:
     letter are a piece of their own (`المطلوب 2024.`: its full stop ends the line)."""
     if text.isascii():
         return [text]
+    if _END_ISOLATE in text:  # each isolate's pieces its own (its runs are put in order apart)
+        return [piece for part in _isolated_parts(text) for piece in _one_way(part)]
+    return _one_way(text)
+
+
+def _isolated_parts(text: str) -> list[str]:
+    """The text cut before each isolate (LRI, RLI or FSI) and after the PDI that ends it."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for index, ch in enumerate(text):
+        if ch in _OPEN_ISOLATES:
+            if depth == 0 and index > start:
+                parts.append(text[start:index])
+                start = index
+            depth += 1
+        elif ch == _END_ISOLATE and depth:
+            depth -= 1
+            if depth == 0:
+                parts.append(text[start : index + 1])
+                start = index + 1
+    return [*parts, text[start:]] if start < len(text) else parts
+
+
+def _one_way(text: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     last: str | None = None  # the strong direction read last
@@ -604,13 +628,33 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
     keeps its places; the runs stay in reading order, for copying and screen readers."""
     if not rtl and all(run.text.isascii() for run in runs):
         return tuple(runs)
+    # A right-to-left isolate set in the line (an appendix heading's name, `⁨خادم API⁩`) is
+    # one piece of it, neutral to what is around it, and its own runs read right to left
+    isolates = {} if rtl else _right_to_left_isolates(runs)
+    runs = list(runs)
+    for first, stop in isolates.items():
+        left = runs[first].dx
+        room = runs[stop - 1].dx + runs[stop - 1].width - left
+        inner = [run._replace(dx=run.dx - left) for run in runs[first:stop]]
+        runs[first:stop] = [
+            run._replace(dx=run.dx + left) for run in _in_visual_order(inner, room, rtl=True)
+        ]
     # The line as pieces in reading order: the room before each run (spaces, gaps, a code
-    # span's padding), the run, and the room after the last.
+    # span's padding), the run (or an isolate's runs), and the room after the last.
     pieces: list[tuple[float, str, int | None]] = []
     x = 0.0
-    for index, run in enumerate(runs):
-        pieces += [(run.dx - x, "N", None), (run.width, direction(run.text), index)]
-        x = run.dx + run.width
+    index = 0
+    while index < len(runs):
+        run, end = runs[index], isolates.get(index)
+        if end is None:
+            pieces += [(run.dx - x, "N", None), (run.width, direction(run.text), index)]
+            x = run.dx + run.width
+            index += 1
+            continue
+        left = min(r.dx for r in runs[index:end])
+        right = max(r.dx + r.width for r in runs[index:end])
+        pieces += [(left - x, "N", None), (right - left, "N", index)]
+        x, index = right, end
     pieces.append((width - x, "N", None))
     if not rtl and all(kind != "R" for _, kind, _ in pieces):
         return tuple(runs)
@@ -650,10 +694,39 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
     x = 0.0
     for i in order:
         advance, _, drawn = pieces[i]
-        if drawn is not None:
+        if drawn in isolates:  # its runs move together, in their own order
+            left = min(r.dx for r in runs[drawn : isolates[drawn]])
+            for k in range(drawn, isolates[drawn]):
+                placed[k] = runs[k]._replace(dx=x + runs[k].dx - left)
+        elif drawn is not None:
             placed[drawn] = runs[drawn]._replace(dx=x)
         x += advance
     return tuple(placed)
+
+
+_OPEN_ISOLATES, _END_ISOLATE = "\u2066\u2067\u2068", "\u2069"  # LRI, RLI, FSI; PDI
+
+
+def _right_to_left_isolates(runs: list[Run]) -> dict[int, int]:
+    """The isolates of a line that read right to left (RLI, or FSI before a right-to-left
+    letter), as the run each starts in and the run after the one it ends in; each run whole
+    (a line's isolates stand around whole words)."""
+    found: dict[int, int] = {}
+    depth, first = 0, 0
+    for index, run in enumerate(runs):
+        for ch in run.text:
+            if ch in _OPEN_ISOLATES:
+                depth += 1
+                if depth == 1:
+                    first = index
+            elif ch == _END_ISOLATE and depth:
+                depth -= 1
+                if depth == 0 and index > first:
+                    inside = "".join(r.text for r in runs[first : index + 1])
+                    opener, content = inside[0], inside[1:]  # (one_way_pieces cut it so)
+                    if opener == "\u2067" or (opener == "\u2068" and right_to_left(content)):
+                        found[first] = index + 1
+    return found
 
 
 def _longest_word(lines: Lines, size: float) -> float:
