@@ -35,6 +35,21 @@ def test_the_picture_shows_escapes_not_reordered_text():
     assert RLO not in html and ZWSP not in html
 
 
+def test_a_soft_hyphen_inside_a_labels_word_is_drawn_as_nothing_and_in_a_name_shown():
+    """Text from a CMS marks where its long words may break: a label drew each as `\u00ad`,
+    with a warning; cairo drew it as a hyphen. In a participant's name, which it could make
+    look like another's, it is still shown as its escape."""
+    text = "A -> B: a very\u00adlong\u00adword\nad\u00admin -> A: x\n"
+    warned = [w.line for w in check(text).warnings if "SOFT HYPHEN" in w.message]
+    assert warned == [2]
+    svg = volley.render(text)
+    assert "very\u00adlong\u00adword" in svg and "ad\\u00admin" in svg
+    from volley.output.font_fallback import with_fallback_fonts
+
+    drawn = with_fallback_fonts(svg).partition("</desc>")[2]
+    assert ">a verylongword<" in drawn  # what cairo draws: no hyphen
+
+
 def test_the_model_keeps_what_was_written():
     diagram = volley.parse(SPOOFED)
     assert diagram.participants[0] == f"{RLO}Admin{PDF}"

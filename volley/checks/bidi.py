@@ -44,6 +44,7 @@ _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
 # (Khmer, Lao, Myanmar, Thai, Tibetan, Chinese, Japanese): part of writing between two of its
 # characters, in a label or a note.
 _WORD_BREAKS = frozenset("\u200b\u2060")  # ZERO WIDTH SPACE, WORD JOINER
+_SOFT_HYPHEN = "\u00ad"
 # Marks that draw nothing on a letter that takes none: the combining grapheme joiner, variation
 # selectors (which pick an emoji's or an ideograph's form, and nothing of a Latin letter's).
 _UNSEEN_MARKS = frozenset(
@@ -147,6 +148,8 @@ def _kind(
     after = text[index + 1] if index + 1 < len(text) else ""
     if char in _UNSEEN_MARKS and (not before or before.isascii()) and after != _KEYCAP:
         return "invisible"  # on no letter that takes it (`1\ufe0f\u20e3` is a keycap)
+    if char == _SOFT_HYPHEN and not name and before.isalpha() and after.isalpha():
+        return None  # where a long word may break (text from a CMS): drawn as nothing
     if char in _WORD_BREAKS and not name and before.strip() and after.strip():
         return None if not before.isascii() and not after.isascii() else "invisible"
     if char in _JOINERS:

@@ -494,10 +494,11 @@ def _misplaced_by_cairo(piece: str) -> bool:
     return any(unicodedata.category(ch) == "Mn" for ch in composed)
 
 
-# Where a line may break, or may not (a zero-width space, a word joiner): nothing to draw, and
-# taken out before the text is cut into pieces, which would give them a font of their own. (The
-# directional marks go with the bidi controls; a non-joiner stays for shaping, `_piece`.)
-_BREAKS_ONLY = dict.fromkeys(map(ord, "\u200b\u2060"))
+# Where a line may break, or may not (a zero-width space, a word joiner, a soft hyphen inside a
+# word, which cairo would draw as a hyphen): nothing to draw, and taken out before the text is
+# cut into pieces, which would give them a font of their own. (The directional marks go with
+# the bidi controls; a non-joiner stays for shaping, `_piece`.)
+_BREAKS_ONLY = dict.fromkeys(map(ord, "\u200b\u2060\u00ad"))
 _NON_JOINER = "\u200c"
 
 
