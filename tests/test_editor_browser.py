@@ -182,6 +182,22 @@ def test_an_error_shows_its_place_and_keeps_the_last_good_preview(new_page, base
     expect(page.locator("#gutter .ln-error")).to_have_count(0)
 
 
+def test_the_stale_note_stands_clear_of_the_drawing_on_a_phone(new_page, base_url: str) -> None:
+    """Held at the pane's bottom, the note covered the participants' boxes below a tall
+    picture: it stands over the preview's first line now, above the drawing."""
+    page = new_page(base_url + "/", allow_errors=True)  # the 400 answer logs a console error
+    page.set_viewport_size({"width": 390, "height": 844})
+    set_source(page, "title: Tall\n" + "A -> B: ping\nB --> A: pong\n" * 12)
+    expect(preview(page)).to_contain_text("Tall")
+    page.locator(EDITOR).press("Control+End")
+    page.locator(EDITOR).press_sequentially("A -> : oops")
+    note = page.locator("#stale-note")
+    expect(note).to_be_visible()
+    drawn = page.locator("#preview .vl-canvas > svg text").first.bounding_box()  # the title
+    shown = note.bounding_box()
+    assert drawn and shown and shown["y"] + shown["height"] <= drawn["y"]
+
+
 # where the first character `~` of the mistake is drawn, on the line that holds it, and where
 # a mark drawn under it starts
 WHERE_MISTAKE = """(mark) => {
