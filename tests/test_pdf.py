@@ -159,7 +159,7 @@ def test_the_header_repeated_on_later_pages_keeps_the_boxes_bands(monkeypatch) -
     import volley.output.pdf as pdf
 
     drawn = []
-    monkeypatch.setattr(pdf, "pdf_pages", lambda pages, scale: drawn.extend(pages) or b"")
+    monkeypatch.setattr(pdf, "pdf_pages", lambda pages, scale, title: drawn.extend(pages) or b"")
     boxes = "box: Aqua Front\n  participant A\n  participant B\nend\n"
     render(boxes + "A -> B: call\n" * 150, format="pdf")
     assert len(drawn) > 1
@@ -220,3 +220,42 @@ def test_a_link_on_a_later_page_is_on_that_page() -> None:
     assert sum(annotated) == 1 and len(pages(data)) > 1
     ((uri, (_, y1, _, y2)),) = _link_boxes(data)
     assert uri == "https://end.example" and 0 < y1 < y2 < max(h for _, h in pages(data))
+
+
+def test_a_link_in_a_note_over_several_pages_is_on_the_page_that_draws_it() -> None:
+    """A note or a frame over several pages had its links put on every page: off the page,
+    or over the participants' boxes repeated at a later page's top."""
+    lines = "\n".join(f"  line {n} [l{n}](https://example.com/l{n})" for n in range(400))
+    data = render(f"A -> B: go\nnote A:\n{lines}\nloop: see [policy](https://p.example)\n"
+                  + "  A -> B: x\n" * 200 + "end\n", "pdf")  # fmt: skip
+    sizes = pages(data)
+    assert len(sizes) > 2
+    links = _link_boxes(data)
+    assert sorted(uri for uri, _ in links) == sorted(
+        [f"https://example.com/l{n}" for n in range(400)] + ["https://p.example"]
+    )
+    height = max(h for _, h in sizes)
+    assert all(0 <= y1 < y2 <= height for _, (_, y1, _, y2) in links)
+
+
+def test_a_link_address_is_written_as_an_ascii_pdf_string_whatever_it_holds() -> None:
+    """cairo writes an address into the PDF as given: `x(y` ended the string early and the next
+    link was lost, `a\\b` became a backspace, `é` raw bytes a reader misreads."""
+    text = (
+        "A -> B: <https://ex.example/x(y> [bs](https://ex.example/a\\b) [é](https://ex.example/é)"
+    )
+    text += " [last](https://ex.example/next)\n"
+    uris = [uri for uri, _ in _link_boxes(render(text, "pdf"))]
+    assert uris == [
+        "https://ex.example/x%28y",
+        "https://ex.example/a%5Cb",
+        "https://ex.example/%C3%A9",
+        "https://ex.example/next",
+    ]
+
+
+def test_the_pdf_is_titled_as_the_diagram() -> None:
+    data = render("title: Sign **in** ✓\nA -> B: x\n", "pdf")
+    title = re.search(rb"/Title <FEFF([0-9A-F]*)>", data)  # (UTF-16, as cairo writes it)
+    assert title is not None and bytes.fromhex(title[1].decode()).decode("utf-16-be") == "Sign in ✓"
+    assert b"/Title" not in render("A -> B: x\n", "pdf")

@@ -22,6 +22,7 @@ from volley.limits import Limits, check_pages
 from volley.model import Diagram
 from volley.output.raster import PT_PER_PX, PdfPage, check_scale, pdf_pages
 from volley.output.svg import render_svg
+from volley.text.inline import plain_text
 
 MAX_PAGE_PT = 14_400  # the largest page side PDF readers accept, in points
 # A page is at most this many times as tall as it is wide, so a long diagram comes out as
@@ -60,7 +61,7 @@ def render_pdf(
 
     def drawn() -> Iterator[PdfPage]:
         if len(pages) == 1:
-            links = _links(layout, 0.0, 0.0, k)
+            links = _links(layout, (0.0, layout.height), 0.0, k)
             yield PdfPage(width * k, layout.height * k, [(svg(layout, None), 0.0)], links)
             return
         header = svg(header_layout(layout, band), band) if band else ""
@@ -69,26 +70,33 @@ def render_pdf(
             body = svg(part, (page.top, rows))
             if page.header and band:
                 layers = [(body, band[1] * k), (header, 0.0)]
-                links = _links(part, page.top, band[1] * k, k)
+                links = _links(part, (page.top, rows), band[1] * k, k)
                 yield PdfPage(width * k, (band[1] + rows) * k, layers, links)
             else:
-                yield PdfPage(width * k, rows * k, [(body, 0.0)], _links(part, page.top, 0.0, k))
+                links = _links(part, (page.top, rows), 0.0, k)
+                yield PdfPage(width * k, rows * k, [(body, 0.0)], links)
 
-    return pdf_pages(drawn(), scale)
+    return pdf_pages(drawn(), scale, title=plain_text(diagram.title) if diagram.title else None)
 
 
 def _links(
-    layout: Layout, top: float, offset: float, k: float
+    layout: Layout, window: tuple[float, float], offset: float, k: float
 ) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """Each web or mail link the layout draws, and its run's box in points on a page that
-    shows the layout's rows from `top`, `offset` points down (below a repeated header), at `k`
-    points a pixel. A relative link or an anchor leads nowhere from a PDF, and is left out."""
+    """Each web or mail link the layout draws on a page, and its run's box in points on it: the
+    page shows the layout's rows from `window`'s top, as many as its second says, `offset`
+    points down (below a repeated header), at `k` points a pixel. A note or a frame that runs
+    over several pages has its lines on each, and each link goes on the page that draws its
+    words. A relative link or an anchor leads nowhere from a PDF, and is left out."""
+    top, rows = window
     out = []
     for block in layout.text_blocks():
         for line in block.lines:
+            high = (ASCENT + DESCENT) * line.size
+            y = line.baseline - ASCENT * line.size - top
+            if y + high <= 0 or y >= rows:
+                continue  # drawn on another page
             for run in line.runs:
                 if run.href and run.href.startswith(("http://", "https://", "mailto:")):
-                    x, y = line.x + run.dx, line.baseline - ASCENT * line.size - top
-                    high = (ASCENT + DESCENT) * line.size
+                    x = line.x + run.dx
                     out.append((run.href, (x * k, y * k + offset, run.width * k, high * k)))
     return out

@@ -16,6 +16,7 @@ import unicodedata
 import urllib.request
 from collections.abc import Iterable
 from functools import cache
+from urllib.parse import quote
 
 from volley.errors import VolleyError
 from volley.output.font_fallback import noncharacters, with_fallback_fonts
@@ -118,8 +119,9 @@ class PdfPage:
         self.links = links or []
 
 
-def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
-    """The pages as one PDF, with fixed metadata so the same pages give the same bytes."""
+def pdf_pages(pages: Iterable[PdfPage], scale: float, title: str | None = None) -> bytes:
+    """The pages as one PDF, with fixed metadata so the same pages give the same bytes; the
+    diagram's `title` is the document's, as a reader's window and tab show it."""
     surfaces = _surfaces()
     cairo = surfaces.cairo
     layer = _layer_class(surfaces)
@@ -129,6 +131,8 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
     with contextlib.suppress(AttributeError):  # cairo before 1.16 writes no dates at all
         pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         pdf.set_metadata(cairo.PDF_METADATA_CREATOR, "volley")
+        if title:
+            pdf.set_metadata(cairo.PDF_METADATA_TITLE, title)
     for page in pages:
         pdf.set_size(page.width, page.height)
         for svg, y in page.layers:
@@ -138,12 +142,19 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float) -> bytes:
         pdf.set_device_offset(0, 0)
         for uri, box in page.links:  # cairo's link tags become the PDF's link annotations
             context = cairo.Context(pdf)
-            quoted = uri.replace("\\", "\\\\").replace("'", "\\'")
+            # cairo writes the address into the PDF as it is given: its parentheses and
+            # backslashes would end or escape the string, and a PDF's address is ASCII
+            quoted = quote(uri, safe=_URI_KEEPS)
             context.tag_begin(cairo.TAG_LINK, f"uri='{quoted}' rect=[{' '.join(map(str, box))}]")
             context.tag_end(cairo.TAG_LINK)
         pdf.show_page()
     pdf.finish()
     return out.getvalue()
+
+
+# What an address keeps as written in a PDF link: RFC 3986's characters but the quote, the
+# parentheses and the backslash, and its percent escapes
+_URI_KEEPS = ":/?#[]@!$&*+,;=%~-._"
 
 
 @cache
