@@ -14,7 +14,7 @@ from volley.api import render
 from volley.layout.engine import layout_diagram
 from volley.layout.geometry import Layout
 from volley.layout.metrics import ASCENT, DESCENT
-from volley.layout.pagination import message_span, page_layouts, paginate
+from volley.layout.pagination import divider_span, message_span, page_layouts, paginate
 from volley.output.pdf import MAX_PAGE_PT
 from volley.output.raster import PT_PER_PX
 
@@ -96,6 +96,25 @@ def test_pages_cut_between_rows_never_through_text(long_layout: Layout) -> None:
         for note in long_layout.notes:
             assert not crosses(cut, note.box.y, note.box.bottom)
     assert not split[0].header and all(p.header for p in split[1:])
+
+
+@pytest.mark.parametrize("limit", range(900, 2100, 37))
+def test_no_page_ends_with_a_heading_whose_content_starts_the_next(limit: int) -> None:
+    """A page ended with a section's divider, or a frame's tab, and its first message began
+    the next page (the swimlanes.io syntax page's "3. Sections" and its `if`)."""
+    lines = ["A -> B: start"]
+    for i in range(60):
+        lines += [f"=: Section {i}", f"if: case {i}", f"  A -> B: call {i}", "else", "  B -> A: no"]
+        lines += ["end"]
+    layout = layout_diagram(volley.parse("\n".join(lines)))
+    cuts = [page.bottom for page in paginate(layout, limit)[:-1]]
+    heads = [divider_span(d)[1] for d in layout.dividers]
+    heads += [f.tab_text.box.bottom for f in layout.frames if f.tab_text]
+    heads += [s.keyword.box.bottom for f in layout.frames for s in f.separators]
+    rows = sorted(message_span(m)[0] for m in layout.messages)
+    for head in heads:
+        first_row = next(row for row in rows if row >= head)
+        assert not any(head <= cut <= first_row for cut in cuts), (head, first_row)
 
 
 def test_each_page_draws_only_its_own_rows(long_layout: Layout) -> None:

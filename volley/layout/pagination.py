@@ -110,6 +110,7 @@ def solid_spans(layout: Layout) -> list[Span]:
     kept with its heading, its last with the panel's end). A frame's sides, a band's and the
     lifelines may be cut anywhere."""
     spans: list[Span] = []
+    heads: list[Span] = []  # a section's divider, a frame's header, a branch's: kept with a row
     if layout.title:
         spans.append(_rect_span(layout.title.box))
     for p in layout.participants:
@@ -119,15 +120,16 @@ def solid_spans(layout: Layout) -> list[Span]:
         ]
     spans += [message_span(m) for m in layout.messages]
     spans += [_rect_span(n.box) for n in layout.notes]
-    spans += [divider_span(d) for d in layout.dividers]
+    heads += [divider_span(d) for d in layout.dividers]
     for f in layout.frames:
         if f.tab_text:
             head = [_rect_span(f.tab_text.box), _points_span(f.tab)]
-            spans.append(_union(head + ([_rect_span(f.label.box)] if f.label else [])))
+            heads.append(_union(head + ([_rect_span(f.label.box)] if f.label else [])))
         else:  # a rect's highlight has no header, only its top edge
             spans.append(_points_span([(0.0, f.box.y)]))
         spans.append(_points_span([(0.0, f.box.bottom)]))
-        spans += [_separator_span(s) for s in f.separators]
+        heads += [_separator_span(s) for s in f.separators]
+    spans += _with_what_follows(heads, spans)
     for band in layout.bands:  # its top with its label; its foot
         top = [_points_span([(0.0, band.box.y)])]
         spans.append(_union(top + ([_rect_span(band.label.box)] if band.label else [])))
@@ -136,6 +138,18 @@ def solid_spans(layout: Layout) -> list[Span]:
         spans.append(_appendix_head_span(layout.appendix))
         spans += [span for e in layout.appendix.entries for span in _appendix_line_spans(e)]
     return spans
+
+
+def _with_what_follows(heads: list[Span], rows: list[Span]) -> list[Span]:
+    """Each head (a divider, a frame's or a branch's header) joined to the first element below
+    it, so that no page ends with a heading whose content starts the next."""
+    below = sorted([*rows, *heads])
+    starts = [span[0] for span in below]
+    joined = []
+    for head in heads:
+        at = bisect_left(starts, head[1])
+        joined.append((head[0], max(head[1], below[at][1])) if at < len(below) else head)
+    return joined
 
 
 def _line_spans(layout: Layout) -> list[Span]:
