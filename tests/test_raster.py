@@ -40,6 +40,26 @@ def test_png_is_sized_by_scale(reference_text: str) -> None:
     assert abs(two[0] - 2 * one[0]) <= 1 and abs(two[1] - 2 * one[1]) <= 1
 
 
+@pytest.mark.parametrize("scale", [1, 1.5, 2, 3, 0.7])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_png_is_whole_pixels_of_the_picture_to_its_last_row(scale: float, theme: str) -> None:
+    """A picture 1202.31 px wide made a PNG whose last column the background covered only in
+    part, left see-through: a light line along a dark picture's edge on a light page."""
+    import io
+    import math
+
+    from PIL import Image
+
+    text = "A -> B: x\nB -> Payment Gateway: charge 42.10 €\n=: one\n"  # 483.83 × 304.75
+    layout = layout_diagram(volley.parse(text))
+    image = Image.open(io.BytesIO(render(text, "png", scale=scale, theme=theme))).convert("RGBA")
+    assert image.size == (math.ceil(layout.width * scale), math.ceil(layout.height * scale))
+    width, height = image.size
+    edge = [image.getpixel((x, height - 1)) for x in range(width)]
+    edge += [image.getpixel((width - 1, y)) for y in range(height)]
+    assert {alpha for *_, alpha in edge} == {255}
+
+
 def test_pdf_is_produced_and_sized_by_scale(reference_text: str) -> None:
     one = pdf_page_size(render(reference_text, "pdf"))
     two = pdf_page_size(render(reference_text, "pdf", scale=2))

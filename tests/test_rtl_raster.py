@@ -172,9 +172,12 @@ def test_a_hebrew_png_is_the_picture_of_its_letters_in_visual_order(monkeypatch)
 
 
 def test_a_hebrew_pdf_is_the_page_of_its_letters_in_visual_order(monkeypatch):
-    drawn = volley.render("title: שלום עולם\nA -> B: מה נשמע", format="pdf")
+    def page(source: str) -> bytes:  # (the document's title is the text as written)
+        return re.sub(rb"/Title <[0-9A-F]*>", b"", volley.render(source, format="pdf"))
+
+    drawn = page("title: שלום עולם\nA -> B: מה נשמע")
     _without_reordering(monkeypatch)
-    assert drawn == volley.render("title: םלוע םולש\nA -> B: עמשנ המ", format="pdf")
+    assert drawn == page("title: םלוע םולש\nA -> B: עמשנ המ")
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")

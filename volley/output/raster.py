@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import unicodedata
 import urllib.request
 from collections.abc import Iterable
@@ -92,9 +93,26 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
     check_size(width, height, scale)
     # The public svg2png() does not pass url_fetcher on; the surface's convert() does.
     data = _surfaces().PNGSurface.convert(
-        bytestring=_safe(svg), scale=scale, unsafe=False, url_fetcher=_fetch
+        bytestring=_safe(_whole_pixels(svg, width, height, scale)),
+        scale=scale,
+        unsafe=False,
+        url_fetcher=_fetch,
     )
     return bytes(data)
+
+
+# The picture's size on its root element (as `volley.output.svg` writes it)
+_ROOT_SIZE = re.compile(r'(<svg\b[^>]*?) width="[^"]*" height="[^"]*" viewBox="0 0 [^"]*"')
+
+
+def _whole_pixels(svg: str, width: float, height: float, scale: float) -> str:
+    """The SVG made as large as the whole pixels it takes at `scale`: the picture stays where
+    it is, and its background, which fills it, reaches the PNG's last row and column (cairo
+    leaves the part of a pixel the picture does not cover see-through: a light line along a
+    dark picture's edge), and none of it is rounded away."""
+    wide, high = (f"{math.ceil(side * scale - 1e-6) / scale:.5f}" for side in (width, height))
+    size = f'width="{wide}" height="{high}" viewBox="0 0 {wide} {high}"'
+    return _ROOT_SIZE.sub(lambda root: f"{root[1]} {size}", svg, count=1)
 
 
 class PdfPage:
