@@ -134,7 +134,8 @@ def test_a_png_taller_than_cairo_allows_is_a_clear_error_not_a_blank_image(tmp_p
     result = run("render", str(path), "-o", str(out), "--scale", "20")
     assert result.exit_code == 1
     assert "32,767" in result.stderr
-    assert "lower the scale" in result.stderr and "SVG" in result.stderr and "PDF" in result.stderr
+    assert "lower the scale" in result.stderr and "SVG" in result.stderr
+    assert "PDF, which splits a tall picture over pages" in result.stderr
     assert not out.exists()
     fits = run("render", str(path), "-o", str(out), "--scale", "1")
     assert fits.exit_code == 0 and out.read_bytes().startswith(b"\x89PNG")
@@ -145,6 +146,7 @@ def test_a_png_wider_than_cairo_allows_is_a_clear_error():
     with pytest.raises(volley.VolleyError) as caught:
         volley.render(text, format="png")
     assert "32,767" in caught.value.message and "lower the scale" in (caught.value.hint or "")
+    assert "fits a wide one to its page" in (caught.value.hint or "")
 
 
 # --- what the picture may become (issue 19: render bombs) ------------------------------------

@@ -50,11 +50,12 @@ def check_size(width: float, height: float, scale: float) -> None:
     """Refuse a PNG that cairo cannot hold, naming the limit and the ways out."""
     px_w, px_h = math.ceil(width * scale), math.ceil(height * scale)
     if max(px_w, px_h) > CAIRO_MAX_PIXELS:
+        pdf = "splits a tall picture over pages" if px_h >= px_w else "fits a wide one to its page"
         raise VolleyError(
-            f"the PNG would be {px_w:,} × {px_h:,} pixels; "
-            f"PNG images are limited to {CAIRO_MAX_PIXELS:,} pixels a side",
-            hint="lower the scale, or render to SVG, which has no size limit, "
-            "or to PDF, which splits a tall picture over pages",
+            f"the PNG would be {px_w:,} × {px_h:,} pixels; cairo, which draws it, makes images "
+            f"of at most {CAIRO_MAX_PIXELS:,} pixels a side",
+            hint="lower the scale, or render to SVG, which has no size limit, or to PDF, which "
+            + pdf,
         )
 
 
