@@ -20,6 +20,7 @@ from functools import cache
 from urllib.parse import quote
 
 from volley.errors import VolleyError
+from volley.layout.typeset import clean_text
 from volley.output.font_fallback import noncharacters, with_fallback_fonts
 from volley.output.svg import TEXT_RENDERING
 
@@ -150,8 +151,9 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float, title: str | None = None) 
     with contextlib.suppress(AttributeError):  # cairo before 1.16 writes no dates at all
         pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         pdf.set_metadata(cairo.PDF_METADATA_CREATOR, "volley")
-        if title:
-            pdf.set_metadata(cairo.PDF_METADATA_TITLE, title)
+        if title:  # (cairo refuses what is not text: a noncharacter, a control character)
+            shown = clean_text(unicodedata.normalize("NFC", noncharacters().sub("\ufffd", title)))
+            pdf.set_metadata(cairo.PDF_METADATA_TITLE, shown)
     for page in pages:
         pdf.set_size(page.width, page.height)
         for svg, y in page.layers:
