@@ -162,3 +162,11 @@ def test_a_look_alike_name_only_declared_is_pointed_at_its_declaration():
     text = "B -> X\u00a0Y: hi\nparticipant X Y\nparticipant X\u00a0Y\n"
     (warning,) = check(text, filename="f.volley").warnings
     assert (warning.line, warning.column) == (1, 7)
+
+
+def test_a_sign_drawn_under_digits_is_warned_of_as_what_it_is():
+    """U+0600 ARABIC NUMBER SIGN is a sign fonts draw under the digits after it, not a
+    character that draws nothing, as the warning said."""
+    (warning,) = check("A -> B: رقم \u0600١٢٣\n").warnings
+    assert "U+0600 ARABIC NUMBER SIGN, a sign drawn under the digits after it" in warning.message
+    assert "\\u0600" in volley.render("A -> B: رقم \u0600١٢٣\n")

@@ -45,6 +45,9 @@ _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ
 # characters, in a label or a note.
 _WORD_BREAKS = frozenset("\u200b\u2060")  # ZERO WIDTH SPACE, WORD JOINER
 _SOFT_HYPHEN = "\u00ad"
+# Format characters that are signs a font draws under the digits after them (Unicode's
+# Prepended_Concatenation_Mark): ARABIC NUMBER SIGN … END OF AYAH, SYRIAC ABBREVIATION MARK
+_SIGNS = frozenset("\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2")
 # Marks that draw nothing on a letter that takes none: the combining grapheme joiner, variation
 # selectors (which pick an emoji's or an ideograph's form, and nothing of a Latin letter's).
 _UNSEEN_MARKS = frozenset(
@@ -61,7 +64,7 @@ _MONGOLIAN_VOWEL_SEPARATOR = "\u180e"  # a format character of Mongolian spellin
 _BLACK_FLAG = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
-Kind = Literal["bidi", "invisible", "control"]
+Kind = Literal["bidi", "invisible", "control", "sign"]
 # The texts drawn as text, where a hidden character is warned about and shown as an escape;
 # a body is shown as written.
 SHOWN: frozenset[TextKind] = MARKED_UP | {"participant", "display label"}
@@ -73,7 +76,9 @@ class HiddenCharacter:
 
     index: int  # in the text
     char: str
-    kind: Kind  # bidi (reorders the text), invisible (draws nothing), control (C0/C1)
+    # bidi (reorders the text), invisible (draws nothing), control (C0/C1), sign (one drawn
+    # over the digits after it, which volley cannot place)
+    kind: Kind
 
     @property
     def code(self) -> str:
@@ -91,6 +96,7 @@ class HiddenCharacter:
             "bidi": "which reorders the text around it",
             "invisible": "which is not drawn",
             "control": "a control character",
+            "sign": "a sign drawn under the digits after it, which volley cannot draw so",
         }[self.kind]
         shown = self.code if self.name == self.code else f"{self.code} {self.name}"
         return f"{shown}, {effect}"
@@ -172,6 +178,8 @@ def _kind(
         and _mongolian(text[index + 1])
     ):
         return None  # spelling: it picks the form of the vowel after it (`ᠬᠠᠷ᠎ᠠ`)
+    if char in _SIGNS:
+        return "sign"
     if category in ("Cf", "Zl", "Zp") or char in _BLANK_LETTERS:
         return "invisible"
     return None
