@@ -15,6 +15,7 @@ import volley
 from volley.checks.redact import redact_diagram
 from volley.checks.secrets import (
     MASK,
+    DiagramSecrets,
     find_secrets,
     find_secrets_in_label,
     is_example,
@@ -751,6 +752,20 @@ def test_a_value_masked_once_is_masked_glued_to_a_key_and_where_it_is_cut_short(
         f"log line: sid={MASK}…, then {MASK}... again",
         "nothing here… and lastly... 12345678… words",  # no credential starts so
     ]
+
+
+def test_what_is_cut_short_is_masked_only_where_it_starts_a_credential_found():
+    """A provider's prefix (`sk-proj-…`) and a JWT's header, which every token signed alike
+    starts with, were masked as the start of the diagram's own key."""
+    key = "sk-proj-" + "aB3dE5gH7jK9mN1pQ3sT5vX7"
+    diagram = volley.parse(
+        f"A -> B: x\nin: R\n  api_key: {key}\n  token: {JWT}\n"
+        "note A: keys start sk-proj-... and every HS256 JWT starts eyJhbGciOiJIUzI1NiJ9...\n"
+    )
+    note = next(item for item in redact_diagram(diagram).items if not hasattr(item, "sender"))
+    assert note.text == "keys start sk-proj-... and every HS256 JWT starts eyJhbGciOiJIUzI1NiJ9..."
+    again = DiagramSecrets(diagram).again
+    assert again(f"a/a/{key[:12]}... b/{key[:12]}…") == f"a/a/{MASK}... b/{MASK}…"
 
 
 def test_a_key_cut_short_in_a_label_is_masked_when_redacted_and_never_warned_of():

@@ -2116,20 +2116,52 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
     # (glued to `_` or `-` it is still the same credential: `session_<sid>`, a store's key)
     pattern = re.compile(rf"(?:(?<![^\W_]|\+)|{after_escape})(?:{alternatives})(?![^\W_]|\+)")
 
-    def cut(found: re.Match[str]) -> str:
-        word = found[0]  # from where a part of it starts (`sid=`, `session_` before it)
-        for start in (0, *(k + 1 for k, ch in enumerate(word) if ch in "-_=/.:")):
-            part = word[start:]
-            if len(part) >= _CUT_LENGTH and any(value.startswith(part) for value in kept):
-                return word[:start] + MASK
-        return word
+    longest = max(map(len, kept))
 
     def masked(text: str) -> str:
         text = pattern.sub(MASK, text)
-        # the start of one, cut short where a log or a note shows it (`ghp_7Yb2Kq9L…`)
-        return _CUT_SHORT.sub(cut, text) if "…" in text or "..." in text else text
+        if "…" not in text and "..." not in text:
+            return text
+        # the start of one, cut short where a log or a note shows it (`ghp_7Yb2Kq9L…`): the
+        # word before each ellipsis, as far back as a credential reaches
+        out, done = [], 0
+        for dots in _ELLIPSIS.finditer(text):
+            end = start = dots.start()
+            while start > max(done, end - longest) and _in_a_word(text[start - 1]):
+                start -= 1
+            whole = start == done or not _in_a_word(text[start - 1])
+            out.append(text[done:start] + _cut_short(text[start:end], kept, whole))
+            done = end
+        out.append(text[done:])
+        return "".join(out)
 
     return masked
+
+
+def _cut_short(word: str, kept: list[str], whole: bool) -> str:
+    """The word with a credential's start masked where it ends in one (`sid=9f8e7d6c`, the part
+    after `sid=`): a part that starts with a letter or digit, after the word's start (`whole`:
+    the word is all there) or a separator, and mixes letters and digits as a random token does
+    (not `sk-proj-`, a provider's prefix; not a JWT's header alone, which all tokens of one
+    signing share)."""
+    starts = [k + 1 for k, ch in enumerate(word) if ch in "-_=/.:"]
+    for start in [0, *starts] if whole else starts:
+        part = word[start:]
+        if (
+            len(part) >= _CUT_LENGTH
+            and part[0].isalnum()
+            and any(ch.isdigit() for ch in part)
+            and any(ch.isalpha() for ch in part)
+            and not (part.startswith("eyJ") and "." not in part)
+            and any(value.startswith(part) for value in kept)
+        ):
+            return word[:start] + MASK
+    return word
+
+
+def _in_a_word(ch: str) -> bool:
+    """Whether a character may be part of a credential's text (`_cut_short`)."""
+    return ch.isalnum() or ch in "_+/=.:-"
 
 
 def repeated_in(text: str) -> Callable[[str], str]:
@@ -2139,9 +2171,9 @@ def repeated_in(text: str) -> Callable[[str], str]:
     return _repeated([(Text("body", 1, text), found)]) if found else _unchanged
 
 
-# A word cut short (`…` or `...` after it) long enough to tell a credential it starts
+# A credential's first characters, cut short (`…` or `...` after them), are masked from so many
 _CUT_LENGTH = 8
-_CUT_SHORT = re.compile(rf"(?<![^\W_]|\+)[^\W_][\w+/=.:-]{{{_CUT_LENGTH - 1},}}(?=…|\.\.\.)")
+_ELLIPSIS = re.compile(r"…|\.\.\.")
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 _REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
