@@ -773,6 +773,24 @@ def test_a_style_file_included_is_one_comment_not_dozens(tmp_path: Path) -> None
     assert [m.label for m in parse(result.text).messages()] == ["go"]
 
 
+def test_an_include_a_style_file_names_and_volley_cannot_read_is_said_whole(
+    tmp_path: Path,
+) -> None:
+    """A style file's missing include and its procedure were counted among its settings: the
+    output no longer named the file missing, and the warning spoke of the style file."""
+    (tmp_path / "style.puml").write_text(
+        "!include missing_helpers.iuml\n!procedure $bold($x)\n<b>$x</b>\n!endprocedure\n"
+        + "".join(f"skinparam Color{n} red\n" for n in range(6))
+    )
+    diagram = tmp_path / "flow.puml"
+    diagram.write_text(uml("!include style.puml", "A -> B : go"))
+    [result] = convert(diagram.read_text(), str(diagram))
+    assert "!include missing_helpers.iuml (volley cannot read it" in result.text
+    assert "lines of what it includes" not in result.text
+    (warning,) = [w for w in result.warnings if "not read" in w.message]
+    assert warning.message.startswith("!include missing_helpers.iuml, in the file this includes")
+
+
 def test_an_include_is_read_from_the_file_beside_the_diagram(tmp_path: Path) -> None:
     (tmp_path / "common").mkdir()
     (tmp_path / "common" / "actors.iuml").write_text(

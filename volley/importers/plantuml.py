@@ -652,8 +652,10 @@ class _Reader:
         last = self.part.start + len(self.part.lines)
         run = self.run
         for at, text, drawn, self.including in run.comments:
-            # (the preprocessor's, in an included file, are of its settings: looks only)
-            self.comment(self.part.start + at + 1, text, raw=not drawn, look=self.including)
+            # (in an included file, those of what the preprocessor read are of its settings:
+            # looks only; one of what it did not run or read is not, as in the diagram)
+            look = self.including and not drawn
+            self.comment(self.part.start + at + 1, text, raw=not drawn, look=look)
         for at, problem in run.problems:
             try:
                 self.fail(self.part.start + at + 1, problem)

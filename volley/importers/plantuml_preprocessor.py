@@ -392,10 +392,12 @@ def _not_included(out: Preprocessed, index: int, text: str, why: str, origin: st
     """An include not read: a comment where it stood, and a warning, since whatever the file
     defines (a colour's name, a participant) is missing from what follows."""
     out.comments.append((index, f"{text} ({why})", True, origin is not None))
+    # (one an included file names is said to be that one: the line is the outer include's)
+    which = "this file is" if origin is None else f"{text.strip()}, in the file this includes, is"
     out.warnings.append(
         (
             index,
-            f"this file is not read: {why}; what it holds (a skin's `autonumber`, a "
+            f"{which} not read: {why}; what it holds (a skin's `autonumber`, a "
             "participant, a procedure) is missing from the diagram",
         )
     )
