@@ -579,6 +579,26 @@ def test_a_file_another_program_saved_in_latin1_keeps_the_editors_text(file_serv
     assert path.read_text(encoding="utf-8").endswith("// mine")
 
 
+def test_text_kept_over_a_file_turned_unreadable_is_never_said_saved(file_server, new_page):
+    """A read file that another program rewrote in Latin-1, "keep mine", then a key typed and
+    taken back: "Saved" though the disk held none of it, and a readable version written next
+    replaced the editor's text without asking."""
+    url, path = file_server
+    page = new_page(url + "/", allow_errors=True)  # (the file's 422 logs a console error)
+    editor = page.locator(EDITOR)
+    expect(editor).to_have_value(re.compile("from the file"))
+    path.write_bytes(b"title: caf\xe9\n")
+    expect(page.locator("#banner-text")).to_contain_text("is not text volley reads", timeout=5000)
+    page.click("#banner-keep")
+    editor.press("Control+End")
+    editor.press_sequentially("x")
+    editor.press("Backspace")
+    expect(page.locator("#doc-state")).to_have_text("Not saved")
+    path.write_text("A -> B: mended elsewhere\n", encoding="utf-8")
+    expect(page.locator("#banner-text")).to_contain_text("you have unsaved edits", timeout=5000)
+    expect(editor).to_have_value(re.compile("from the file"))
+
+
 def test_a_file_that_is_not_utf8_from_the_start_is_said_to_be_so(tmp_path: Path, new_page):
     """`volley serve latin1.volley`: the page opened empty and "Saved", and its first save was
     refused as a change on disk. The banner says what is wrong with the file at once, and

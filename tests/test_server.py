@@ -256,6 +256,16 @@ def test_a_warning_about_a_secret_says_so_for_the_editors_share(client: Client) 
         response = client.post(f"/render?redact={redact}", content=source)
         warnings = json.loads(response.headers["x-volley-warnings"])
         assert [w.get("secret", False) for w in warnings] == [False, True]
+        assert response.headers["x-volley-secrets"] == "1"
+    # counted past the warnings the header shows; a name that says the words is no secret
+    icons = "".join(f"A -> B: {{fas-no-such-icon-{n}}}\n" for n in range(25))
+    said = client.post("/render", content=icons + f"A -> B: x\nin: R\n  password: {token}\n")
+    assert len(json.loads(said.headers["x-volley-warnings"])) < 26
+    assert said.headers["x-volley-secrets"] == "1"
+    named = client.post("/render", content="# it looks like a live secret -> B: x\n")
+    assert "secret" not in named.headers["x-volley-warnings"].split('"message"')[0]
+    assert not any(w.get("secret") for w in json.loads(named.headers["x-volley-warnings"]))
+    assert "x-volley-secrets" not in named.headers
 
 
 # --- limits ---------------------------------------------------------------------------------

@@ -130,6 +130,7 @@ class Diagnostic:
     # where the caret stands in `source_line` when that is not the file's line as written (a
     # secret masked in it); `column` stays the file's, for an editor to go to
     caret: int | None = None
+    topic: str | None = None  # what it is about, for a front end to tell: "secret"
 
     def format(self, color: bool = False) -> str:
         where = visible(self.filename or "<input>")

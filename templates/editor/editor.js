@@ -540,7 +540,8 @@
         return response.text().then(function (html) {
           if (seq !== renderSeq) return;
           showPreview(html);
-          showFine(parseWarnings(response.headers.get("X-Volley-Warnings")));
+          showFine(parseWarnings(response.headers.get("X-Volley-Warnings")),
+            parseInt(response.headers.get("X-Volley-Secrets") || "0", 10) || 0);
         });
       }
       return errorOf(response).then(function (error) {
@@ -640,10 +641,10 @@
     statusBox.dataset.state = state;
   }
 
-  function showFine(warnings) {
+  function showFine(warnings, secretCount) {
     problems = {};
     warned = {};
-    secrets = warnings.filter(function (w) { return w.secret; }).length;
+    secrets = secretCount;
     warnings.forEach(function (w) {
       if (w.line) warned[w.line] = (warned[w.line] ? warned[w.line] + "\n" : "") + w.message;
     });
@@ -1199,7 +1200,10 @@
       showSaveState();
     });
     $("banner-keep").addEventListener("click", function () {
-      if (pending) disk.version = pending.version; // the next save replaces the disk version
+      if (pending) {
+        disk.version = pending.version; // the next save replaces the disk version
+        if (pending.source === null) disk.source = null; // which holds none of the editor's text
+      }
       pending = null;
       $("banner").hidden = true;
     });

@@ -18,13 +18,6 @@ from volley.errors import LOOK_ALIKE_SPACE, Diagnostic, character_name
 from volley.language.parser import LIFELINE_MARKS
 from volley.model import Activation, Block, Diagram, Item, Message, Note, walk
 
-LIVE_SECRET = "looks like a live secret"  # what a warning about a secret says of it
-
-
-def about_a_secret(said: Diagnostic) -> bool:
-    """Whether a warning (or a note, under redact) is about a value that looks like a secret."""
-    return LIVE_SECRET in said.message
-
 
 def lint(
     diagram: Diagram,
@@ -880,7 +873,7 @@ def _secret_warnings(
                 masks = [found.start() for found in re.finditer(re.escape(MASK), shown)]
                 column = min(masks, key=lambda at: abs(at - column + 1), default=0) + 1
         yield Diagnostic(
-            f"{secret.what} {LIVE_SECRET}; {advice}",
+            f"{secret.what} looks like a live secret; {advice}",
             diagram.filename,
             line,
             column,
@@ -888,6 +881,7 @@ def _secret_warnings(
             # the line is quoted masked, so that the warning does not print the secret
             hint=None if len(seen) > 1 else first_hint,
             severity="note" if redact else "warning",
+            topic="secret",
         )
 
 

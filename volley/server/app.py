@@ -146,13 +146,10 @@ async def read_body(request: Request, limit: int, seconds: float = 10.0) -> byte
 
 def warnings_header(warnings: Iterable[Diagnostic]) -> str:
     """Warnings as ASCII JSON for the `X-Volley-Warnings` header (the body is the picture);
-    one about a value that looks like a secret says so (`"secret": true`), for the editor's
-    Share to warn that its links carry the text as it is."""
-    from volley.checks.lint import about_a_secret
-
+    one about a value that looks like a secret says so (`"secret": true`)."""
     shown = [
         {"message": w.message, "line": w.line or None, "column": w.column or None}
-        | ({"secret": True} if about_a_secret(w) else {})
+        | ({"secret": True} if w.topic == "secret" else {})
         for w in list(warnings)[:MAX_WARNINGS_SHOWN]
     ]
     return json.dumps(shown, ensure_ascii=True, separators=(",", ":"))
@@ -439,6 +436,11 @@ class Service:
         headers = {**headers, "Content-Security-Policy": OUTPUT_CSP}
         if output.warnings:
             headers["X-Volley-Warnings"] = warnings_header(output.warnings)
+            # how many values look like secrets, past the warnings shown too: the editor's
+            # Share says its links carry them
+            secrets = sum(1 for w in output.warnings if w.topic == "secret")
+            if secrets:
+                headers["X-Volley-Secrets"] = str(secrets)
         return Response(output.body, media_type=output.media_type, headers=headers)
 
     # --- small endpoints ----------------------------------------------------------------
