@@ -610,6 +610,9 @@ def test_a_file_that_is_not_utf8_from_the_start_is_said_to_be_so(tmp_path: Path,
         expect(page.locator("#banner-text")).to_contain_text("latin1.volley on disk is not text")
         expect(page.locator("#banner-load")).to_be_hidden()
         expect(page.locator("#doc-state")).to_have_text("Not saved")
+        page.locator(EDITOR).fill("A -> B: x\n")
+        page.locator(EDITOR).fill("")  # emptied: still none of it on disk
+        expect(page.locator("#doc-state")).to_have_text("Not saved")
         page.locator(EDITOR).fill("A -> B: written again\n")
         page.click("#banner-keep")
         expect(page.locator("#doc-state")).to_have_text("Not saved")

@@ -1077,6 +1077,8 @@ def test_numbers_in_levels_are_written_into_the_words_as_plantuml_counts_them() 
     text = imported(source)
     assert "autonumber 1.1.1 (each number is written into its message's words)" in text
     assert "autonumber inc A (volley numbers its messages 1, 2, 3" in text  # whole ones
+    formatted = imported(uml('autonumber 2.1 "<b>[000]"', "A -> B : one"))
+    assert "**2.1** one" in formatted and 'without the format "<b>[000]"' in formatted
 
 
 def test_a_lane_or_a_note_whose_words_start_like_another_diagram_is_still_a_sequence() -> None:

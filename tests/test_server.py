@@ -316,6 +316,12 @@ def test_a_limit_is_the_servers_not_an_option_to_give(client: Client, source, op
     assert "volley.Limits" not in str(said)
 
 
+def test_a_png_past_the_servers_pixels_says_to_lower_the_scale_first() -> None:
+    client = make_client(limits=ServerLimits(diagram=volley.Limits(pixels=10_000)))
+    said = client.post("/render?format=png&scale=2", content="A -> B: x\n").json()
+    assert said["error"]["hint"].startswith("this server's limit; lower the scale, or the volley")
+
+
 def test_the_default_body_limit_is_one_megabyte(client: Client) -> None:
     assert ServerLimits().body_bytes == 1_000_000
     response = client.post("/render", content=b"// " + b"x" * 1_000_000)

@@ -1083,7 +1083,9 @@
   function showSaveState(state) {
     var label = $("doc-state");
     if (!label) return;
-    state = state || (!dirty() ? "saved" : disk.source === null ? "failed" : "edited");
+    // (the file on disk holds what volley cannot read: nothing here is saved, empty or not)
+    var unread = disk.source === null && (pending !== null || disk.version !== null);
+    state = state || (unread ? "failed" : dirty() ? "edited" : "saved");
     label.dataset.state = state;
     label.textContent = { saved: "Saved", edited: "Edited", saving: "Saving…", failed: "Not saved" }[state];
   }

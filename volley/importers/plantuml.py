@@ -1667,8 +1667,10 @@ class _Reader:
         if start and not found["stop"]:  # a new count: in levels (1.1.1), or whole numbers
             *levels, start = start.split(".")
             self.levels = [int(level) for level in levels]
-            if levels:
-                self.comment(line, f"{text} (each number is written into its message's words)")
+            if levels:  # (a format's words go: PlantUML's levels are what prose names)
+                left = f', without the format "{shown}"' if shown is not None else ""
+                said = f"each number is written into its message's words{left}"
+                self.comment(line, f"{text} ({said})")
         elif start and "." in start:  # `autonumber resume 1.2`: no such step
             self.comment(line, f"{text} (volley numbers in steps of whole numbers)")
             start = start.split(".")[-1]

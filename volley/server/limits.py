@@ -37,5 +37,6 @@ def service_hint(error: VolleyError) -> str | None:
     """An error's hint as a user of the service reads it: a limit is this server's, which no
     request raises (the command line's option, which the hint names, is not theirs to give)."""
     if isinstance(error, LimitError):
-        return f"this server's limit; the volley command draws it with {error.option} raised"
+        lower = "lower the scale, or " if error.option == "--max-pixels" else ""
+        return f"this server's limit; {lower}the volley command draws it with {error.option} raised"
     return error.hint
