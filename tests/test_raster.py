@@ -60,6 +60,19 @@ def test_a_png_is_whole_pixels_of_the_picture_to_its_last_row(scale: float, them
     assert {alpha for *_, alpha in edge} == {255}
 
 
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_a_png_says_its_resolution_so_a_document_places_it_at_its_size(scale: int) -> None:
+    """A `--scale 2` PNG placed in a document showed twice as large as the scale-1 one: no
+    resolution was said. 96 pixels an inch at scale 1, as a CSS pixel is."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(render("A -> B: x\n", "png", scale=scale)))
+    image.load()  # (its chunks' checksums are read)
+    assert image.info["dpi"] == pytest.approx((96 * scale, 96 * scale), abs=0.05)  # (per metre)
+
+
 def test_pdf_is_produced_and_sized_by_scale(reference_text: str) -> None:
     one = pdf_page_size(render(reference_text, "pdf"))
     two = pdf_page_size(render(reference_text, "pdf", scale=2))

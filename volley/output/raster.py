@@ -13,8 +13,10 @@ import contextlib
 import io
 import math
 import re
+import struct
 import unicodedata
 import urllib.request
+import zlib
 from collections.abc import Iterable
 from functools import cache
 from urllib.parse import quote
@@ -100,7 +102,18 @@ def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float =
         unsafe=False,
         url_fetcher=_fetch,
     )
-    return bytes(data)
+    return _with_resolution(bytes(data), scale)
+
+
+def _with_resolution(png: bytes, scale: float) -> bytes:
+    """The PNG with its resolution said (a `pHYs` chunk after its header): 96 pixels an inch at
+    scale 1, as a CSS pixel is, so that a document that places a `--scale 2` PNG shows it as
+    large as the scale-1 one, twice as sharp (cairo says none: readers took 72 or 96)."""
+    per_metre = round(96 * scale / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)  # 1: the unit is the metre
+    chunk = struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+    header_end = 8 + 25  # the signature, then IHDR: its length, type, 13 bytes and CRC
+    return png[:header_end] + chunk + png[header_end:]
 
 
 # The picture's size on its root element (as `volley.output.svg` writes it)
