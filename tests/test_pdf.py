@@ -191,7 +191,8 @@ def test_the_header_repeated_on_later_pages_keeps_the_boxes_bands(monkeypatch) -
 
 def test_no_page_side_passes_the_pdf_limit() -> None:
     wide = "\n".join(f"P{i} -> P{i + 1}: step {i}" for i in range(160))
-    sizes = pages(render(wide, "pdf"))
+    with pytest.warns(UserWarning, match="the PDF is drawn at scale 0.795, not 1"):
+        sizes = pages(volley.render(wide, format="pdf"))
     assert max(w for w, _ in sizes) == pytest.approx(MAX_PAGE_PT, abs=0.01)
     assert all(w <= MAX_PAGE_PT and h <= MAX_PAGE_PT for w, h in sizes)
     big = pages(render(long_text(150), "pdf", scale=12))
@@ -278,3 +279,15 @@ def test_the_pdf_is_titled_as_the_diagram() -> None:
     title = re.search(rb"/Title <FEFF([0-9A-F]*)>", data)  # (UTF-16, as cairo writes it)
     assert title is not None and bytes.fromhex(title[1].decode()).decode("utf-16-be") == "Sign in ✓"
     assert b"/Title" not in render("A -> B: x\n", "pdf")
+
+
+def test_a_scale_past_the_widest_page_is_said() -> None:
+    """A PDF asked for at scale 20 was drawn at a lower one without a word."""
+    from volley.api import run
+    from volley.options import Options
+
+    text = "".join(f"P{n} -> P{n + 1}: a label of some length\n" for n in range(6))  # 1,100 px
+    said = [w.message for w in run(text, Options(format="pdf", scale=20)).warnings]
+    assert len(said) == 1 and said[0].startswith("the PDF is drawn at scale ")
+    assert "not 20: its pages are at most 14,400 points wide" in said[0]
+    assert run(text, Options(format="pdf", scale=2)).warnings == []

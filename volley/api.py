@@ -24,7 +24,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from volley.errors import Diagnostic, VolleyError
@@ -275,8 +275,9 @@ def _refuse_past_bytes(data: bytes, name: str, limits: Limits | None, redact: bo
         raise VolleyErrors(wrong, checked.warnings)
 
 
-def _paint(diagram: Diagram, options: Options) -> str | bytes:
-    """Lay out and paint a diagram as it is to be shown (`_as_drawn`)."""
+def _paint(diagram: Diagram, options: Options) -> tuple[str | bytes, list[Diagnostic]]:
+    """Lay out and paint a diagram as it is to be shown (`_as_drawn`); and what the picture
+    could not be as asked (a PDF drawn at a lower scale than asked, its pages' widest)."""
     fmt = options.format
     theme = options.resolved_theme
     from volley.layout.engine import layout_diagram
@@ -300,11 +301,11 @@ def _paint(diagram: Diagram, options: Options) -> str | bytes:
             )
         )
         check_output(output, fmt, options.limits)
-        return output
+        return output, []
     if fmt == "pdf":
-        from volley.output.pdf import render_pdf
+        from volley.output.pdf import MAX_PAGE_PT, page_scale, render_pdf
 
-        return render_pdf(
+        pdf = render_pdf(
             picture,
             diagram,
             theme=theme,
@@ -312,10 +313,20 @@ def _paint(diagram: Diagram, options: Options) -> str | bytes:
             scale=options.scale,
             max_pages=options.limits.pdf_pages,
         )
+        drawn_at = page_scale(picture.width, options.scale)
+        if drawn_at >= options.scale:
+            return pdf, []
+        said = (
+            f"the PDF is drawn at scale {drawn_at:.3g}, not {options.scale:g}: its pages are at "
+            f"most {MAX_PAGE_PT:,} points wide, the most PDF readers open"
+        )
+        hint = "render SVG or PNG to go larger"
+        return pdf, [Diagnostic(said, severity="warning", hint=hint, topic="scale")]
     from volley.output.raster import rasterize
 
     svg = render_svg(picture, diagram, theme=theme, id_prefix=prefix, raster=True)
-    return rasterize(svg, fmt, width=picture.width, height=picture.height, scale=options.scale)
+    png = rasterize(svg, fmt, width=picture.width, height=picture.height, scale=options.scale)
+    return png, []
 
 
 # --- the calls front ends make -------------------------------------------------------------
@@ -351,7 +362,9 @@ def _picture(
     the diagram's, when its check found them."""
     with _masked(options.redact), _named(filename):
         shown = _as_drawn(diagram, options.redact, secrets)
-        return _paint(shown, options), _glyph_warnings(shown, options, filename)
+        output, said = _paint(shown, options)
+        said = [replace(note, filename=filename) for note in said]
+        return output, said + _glyph_warnings(shown, options, filename)
 
 
 @contextmanager
@@ -455,8 +468,9 @@ def render(
     if glyphs:  # only a PNG or PDF has any, and then the module is loaded
         from volley.output.font_fallback import MissingGlyphWarning
 
-        for warning in glyphs:
-            warnings.warn(MissingGlyphWarning(warning.format()), stacklevel=2)
+        for warning in glyphs:  # (or a PDF drawn at a lower scale than asked)
+            kind = UserWarning if warning.topic == "scale" else MissingGlyphWarning
+            warnings.warn(kind(warning.format()), stacklevel=2)
     return output
 
 

@@ -44,7 +44,7 @@ def render_pdf(
     `max_pages` is a limit error before any page is drawn."""
     check_scale(scale)
     width = max(layout.width, 1.0)
-    scale = min(scale, MAX_PAGE_PT / (width * PT_PER_PX))
+    scale = page_scale(width, scale)
     k = PT_PER_PX * scale
     band = header_band(layout)
     limit = min(max(PAGE_ASPECT * width, MIN_PAGE_PX), MAX_PAGE_PT / k)
@@ -77,6 +77,12 @@ def render_pdf(
                 yield PdfPage(width * k, rows * k, [(body, 0.0)], links)
 
     return pdf_pages(drawn(), scale, title=plain_text(diagram.title) if diagram.title else None)
+
+
+def page_scale(width: float, scale: float) -> float:
+    """The scale a picture `width` pixels wide is drawn at in a PDF asked for at `scale`: no
+    larger than its pages' width allows (`MAX_PAGE_PT`)."""
+    return min(scale, MAX_PAGE_PT / (max(width, 1.0) * PT_PER_PX))
 
 
 def _links(
