@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from volley.errors import VolleyError, place_in
 
@@ -47,45 +47,15 @@ class LimitError(VolleyError):
     to raise it (`--max-messages`), which its hint names; a front end with another way (a
     shared render service, which has none) says its own."""
 
-    def __init__(
-        self,
-        message: str,
-        option: str,
-        *,
-        filename: str | None = None,
-        line: int = 0,
-        column: int = 0,
-        source_line: str | None = None,
-    ) -> None:
-        super().__init__(
-            message,
-            filename=filename,
-            line=line,
-            column=column,
-            source_line=source_line,
-            hint=f"raise it with {option} (or volley.Limits(...) from Python) if this is intended",
-        )
+    def __init__(self, message: str, option: str, **place: Any) -> None:
+        """`place`: where, as VolleyError takes it (filename, line, column, source_line)."""
+        hint = f"raise it with {option} (or volley.Limits(...) from Python) if this is intended"
+        super().__init__(message, hint=hint, **place)
         self.option = option
 
 
-def limit_error(
-    what: str,
-    limit: int,
-    option: str,
-    *,
-    filename: str | None = None,
-    line: int = 0,
-    column: int = 0,
-    source_line: str | None = None,
-) -> LimitError:
-    return LimitError(
-        f"{what}, over the limit of {limit:,}",
-        option,
-        filename=filename,
-        line=line,
-        column=column,
-        source_line=source_line,
-    )
+def limit_error(what: str, limit: int, option: str, **place: Any) -> LimitError:
+    return LimitError(f"{what}, over the limit of {limit:,}", option, **place)
 
 
 def check_input(text: str, filename: str | None, limits: Limits | None) -> None:

@@ -1398,17 +1398,15 @@ class _Parse:
     def located(
         self, message: str, token: Token, at_end: bool = False, hint: str = ""
     ) -> VolleyError:
+        return VolleyError(message, hint=hint or None, **self.place(token, at_end))
+
+    def place(self, token: Token, at_end: bool = False) -> dict[str, Any]:
+        """Where a token is, as an error takes it: the file, the line, the column (or the
+        line's end) and the line itself."""
         number = token.line or 0
         line = self.lines[number - 1] if 0 < number <= len(self.lines) else ""
         column = len(line.rstrip()) + 1 if at_end else token.column or 1
-        return VolleyError(
-            message,
-            filename=self.filename,
-            line=number,
-            column=column,
-            source_line=line,
-            hint=hint or None,
-        )
+        return {"filename": self.filename, "line": number, "column": column, "source_line": line}
 
     def error(self, message: str, token: Token, at_end: bool = False, hint: str = "") -> None:
         self.errors.append(self.located(message, token, at_end, hint))
@@ -1430,18 +1428,12 @@ class _Parse:
         """Blocks nested past the limit stop the parse at once: the passes after it recurse."""
         limit = min(self.limits.depth, MAX_DEPTH)
         said = f"blocks nested {depth} deep; the limit is {limit}"
-        found = self.located(
-            said, token, hint="no option goes higher; move the innermost blocks out"
+        ceiling = "no option goes higher; move the innermost blocks out"
+        found = (
+            LimitError(said, "--max-depth", **self.place(token))
+            if limit < MAX_DEPTH
+            else self.located(said, token, hint=ceiling)
         )
-        if limit < MAX_DEPTH:
-            found = LimitError(
-                said,
-                "--max-depth",
-                filename=found.filename,
-                line=found.line,
-                column=found.column,
-                source_line=found.source_line,
-            )
         raise self.fail([*self.syntax_errors, *self.errors, found])
 
     def fail(self, errors: list[VolleyError], stopped_at: int | None = None) -> VolleyErrors:
