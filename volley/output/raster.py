@@ -82,8 +82,12 @@ def _safe(svg: str) -> bytes:
     after them (`e` + U+0301, as macOS copies text) composed into the one character a font
     draws with its accent in place (cairo puts a lone mark beside its letter), other scripts
     given their fonts."""
-    text = unicodedata.normalize("NFC", noncharacters().sub("\ufffd", svg))
-    return with_fallback_fonts(text).encode("utf-8")
+    return with_fallback_fonts(_for_cairo(svg)).encode("utf-8")
+
+
+def _for_cairo(text: str) -> str:
+    """Text cairo takes: noncharacters replaced, accents composed with their letters."""
+    return unicodedata.normalize("NFC", noncharacters().sub("\ufffd", text))
 
 
 def rasterize(svg: str, fmt: str, *, width: float, height: float, scale: float = 1.0) -> bytes:
@@ -165,8 +169,7 @@ def pdf_pages(pages: Iterable[PdfPage], scale: float, title: str | None = None) 
         pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         pdf.set_metadata(cairo.PDF_METADATA_CREATOR, "volley")
         if title:  # (cairo refuses what is not text: a noncharacter, a control character)
-            shown = clean_text(unicodedata.normalize("NFC", noncharacters().sub("\ufffd", title)))
-            pdf.set_metadata(cairo.PDF_METADATA_TITLE, shown)
+            pdf.set_metadata(cairo.PDF_METADATA_TITLE, clean_text(_for_cairo(title)))
     for page in pages:
         pdf.set_size(page.width, page.height)
         for svg, y in page.layers:
