@@ -632,6 +632,7 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
     # one piece of it, neutral to what is around it, and its own runs read right to left
     isolates = {} if rtl else _right_to_left_isolates(runs)
     runs = list(runs)
+    bounds = {}  # where each isolate's runs start and end, in whatever order they stand
     for first, stop in isolates.items():
         left = runs[first].dx
         room = runs[stop - 1].dx + runs[stop - 1].width - left
@@ -639,6 +640,7 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
         runs[first:stop] = [
             run._replace(dx=run.dx + left) for run in _in_visual_order(inner, room, rtl=True)
         ]
+        bounds[first] = (left, left + room)
     # The line as pieces in reading order: the room before each run (spaces, gaps, a code
     # span's padding), the run (or an isolate's runs), and the room after the last.
     pieces: list[tuple[float, str, int | None]] = []
@@ -651,8 +653,7 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
             x = run.dx + run.width
             index += 1
             continue
-        left = min(r.dx for r in runs[index:end])
-        right = max(r.dx + r.width for r in runs[index:end])
+        left, right = bounds[index]
         pieces += [(left - x, "N", None), (right - left, "N", index)]
         x, index = right, end
     pieces.append((width - x, "N", None))
@@ -695,7 +696,7 @@ def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[
     for i in order:
         advance, _, drawn = pieces[i]
         if drawn in isolates:  # its runs move together, in their own order
-            left = min(r.dx for r in runs[drawn : isolates[drawn]])
+            left = bounds[drawn][0]
             for k in range(drawn, isolates[drawn]):
                 placed[k] = runs[k]._replace(dx=x + runs[k].dx - left)
         elif drawn is not None:
