@@ -2141,17 +2141,15 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
 def _cut_short(word: str, kept: list[str], whole: bool) -> str:
     """The word with a credential's start masked where it ends in one (`sid=9f8e7d6c`, the part
     after `sid=`): a part that starts with a letter or digit, after the word's start (`whole`:
-    the word is all there) or a separator, and mixes letters and digits as a random token does
-    (not `sk-proj-`, a provider's prefix; not a JWT's header alone, which all tokens of one
-    signing share)."""
+    the word is all there) or a separator, and looks like a credential itself, eight characters
+    of letters and digits (not `sk-proj-`, a provider's prefix; not a JWT's header alone, which
+    all tokens of one signing share)."""
     starts = [k + 1 for k, ch in enumerate(word) if ch in "-_=/.:"]
     for start in [0, *starts] if whole else starts:
         part = word[start:]
         if (
-            len(part) >= _CUT_LENGTH
+            credential_like(part)  # (eight characters at least: none is empty)
             and part[0].isalnum()
-            and any(ch.isdigit() for ch in part)
-            and any(ch.isalpha() for ch in part)
             and not (part.startswith("eyJ") and "." not in part)
             and any(value.startswith(part) for value in kept)
         ):
@@ -2171,8 +2169,7 @@ def repeated_in(text: str) -> Callable[[str], str]:
     return _repeated([(Text("body", 1, text), found)]) if found else _unchanged
 
 
-# A credential's first characters, cut short (`…` or `...` after them), are masked from so many
-_CUT_LENGTH = 8
+# Where a text cuts a word short (a credential's first characters, `…` or `...` after them)
 _ELLIPSIS = re.compile(r"…|\.\.\.")
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 _REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
