@@ -621,9 +621,10 @@ class _Reader:
     notes: list[tuple[Note, list[str]]] = field(default_factory=list)
     approximated: set[int] = field(default_factory=set)
     # The comments an included file's lines give (a style file's settings), each with whether
-    # it is only about the looks or the file's own words; written as one when all are
+    # it is the file's own words (raw) and whether only about the looks; written as one when
+    # all are either
     including: bool = False  # reading a line of an included file
-    gathered: list[tuple[Comment, bool]] = field(default_factory=list)
+    gathered: list[tuple[Comment, bool, bool]] = field(default_factory=list)
     # PlantUML's message numbers: shown from `autonumber` on, until `autonumber stop`
     count: int = 1
     step: int = 1
@@ -716,7 +717,7 @@ class _Reader:
             line, f" {text}" if raw and text else f" PlantUML: {text}" if text else ""
         )
         if self.including:
-            self.gathered.append((comment, raw or look))
+            self.gathered.append((comment, raw, look))
             return
         if not raw:
             self.approximated.add(line)
@@ -726,16 +727,16 @@ class _Reader:
         """The comments of each included file's lines (at its `!include`): one that counts them
         where all are its settings of the looks and its own words (a style file, skinparams by
         the dozen), or each as it is."""
-        by_line: dict[int, list[tuple[Comment, bool]]] = {}
-        for comment, look in self.gathered:
-            by_line.setdefault(comment.line, []).append((comment, look))
+        by_line: dict[int, list[tuple[Comment, bool, bool]]] = {}
+        for said_so in self.gathered:
+            by_line.setdefault(said_so[0].line, []).append(said_so)
         for line, comments in by_line.items():
-            if len(comments) > _FEW_INCLUDED and all(look for _, look in comments):
+            if len(comments) > _FEW_INCLUDED and all(raw or look for _, raw, look in comments):
                 said = f"{len(comments)} lines of what it includes set how the diagram looks"
                 self.comment(line, f"{said}, or are comments ({_WHY_LOOK})")
                 continue
-            for comment, _ in comments:
-                if comment.text.startswith(" PlantUML: "):
+            for comment, raw, _ in comments:
+                if not raw:
                     self.approximated.add(line)
                 self.comments.append(comment)
 

@@ -241,6 +241,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     seen: dict[str, int] = {}
     while queue:
         index, line, origin, scope = queue.popleft()
+        from_file = origin is not None  # a line of a file the diagram includes
         text = line.strip()
         known = variables if scope is None else variables | scope  # what the line can name
         # (the innermost `!if` says: an inner branch is off whenever its outer one is)
@@ -250,18 +251,18 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             # own, so the comment ends with it, and the lines after the `!include` are read.
             commented = False
             if reading:
-                _keep(out, index, "'/", origin)
+                _keep(out, index, "'/", from_file)
         if commented or text.startswith("/'"):
             if not commented:
                 commented_in = origin
             commented = "'/" not in (text[2:] if not commented else text)
             if reading:
-                _keep(out, index, line, origin)
+                _keep(out, index, line, from_file)
             else:
-                out.comments.append((index, text, False, origin is not None))
+                out.comments.append((index, text, False, from_file))
             continue
         if definition is not None:
-            out.comments.append((index, text, False, origin is not None))
+            out.comments.append((index, text, False, from_file))
             if _DEFINITION_END.fullmatch(text):
                 definition = defining = None
             elif defining is not None:
@@ -270,7 +271,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
         call = _CALL.fullmatch(text) if reading else None
         if call is not None and call["name"] in procedures:
             procedure = procedures[call["name"]]
-            out.comments.append((index, text, False, origin is not None))
+            out.comments.append((index, text, False, from_file))
             try:
                 called_scope = procedure.scope(call["arguments"], known, defines)
             except PreprocessorError as exc:
@@ -286,9 +287,9 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
             continue
         if not _DIRECTIVE.match(text):
             if reading:
-                _keep(out, index, _substituted(line, known, defines), origin)
+                _keep(out, index, _substituted(line, known, defines), from_file)
             elif text:
-                out.comments.append((index, text, False, origin is not None))
+                out.comments.append((index, text, False, from_file))
             continue
         try:
             if (found := _IF.fullmatch(text)) is not None or _IFDEF.fullmatch(text):
@@ -331,7 +332,7 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                     seen[key] = seen.get(key, 0) + 1
                     queue.extendleft((index, row, key, scope) for row in reversed(included))
             elif _INCLUDE.fullmatch(text):
-                _not_included(out, index, text, _unread(text, include), origin)
+                _not_included(out, index, text, _unread(text, include), from_file)
                 continue
             elif (found := _PROCEDURE.fullmatch(text)) is not None:
                 definition = index  # its lines are the procedure's, whatever its parameters
@@ -345,18 +346,16 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                         index,
                         f"{text} (a {what}, which volley does not run)",
                         True,
-                        origin is not None,
+                        from_file,
                     )
                 )
                 definition = index if found is not None and not _ONE_LINE.fullmatch(text) else None
                 continue
             else:
-                out.comments.append(
-                    (index, f"{text} (PlantUML's preprocessor)", True, origin is not None)
-                )
+                out.comments.append((index, f"{text} (PlantUML's preprocessor)", True, from_file))
                 continue
         except NotIncluded as exc:
-            _not_included(out, index, text, str(exc), origin)
+            _not_included(out, index, text, str(exc), from_file)
             continue
         except UnknownFunction as exc:
             if branches and branches[-1].start == index:  # an `!if` read as true
@@ -365,12 +364,12 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
                 branches[-1].otherwise()
             said = "the lines under it are read" if _IF.fullmatch(text) else "it has no value"
             out.comments.append(
-                (index, f"{text} (volley does not run {exc}: {said})", True, origin is not None)
+                (index, f"{text} (volley does not run {exc}: {said})", True, from_file)
             )
             continue
         except PreprocessorError as exc:
             out.problems.append((index, str(exc)))
-        out.comments.append((index, text, False, origin is not None))
+        out.comments.append((index, text, False, from_file))
     for branch in branches:  # PlantUML reads its lines to the end of the diagram
         out.warnings.append(
             (branch.start, "this !if is never closed; it ends at the end of the diagram")
@@ -380,20 +379,21 @@ def preprocess(lines: list[str], include: Includer | None = None) -> Preprocesse
     return out
 
 
-def _keep(out: Preprocessed, index: int, line: str, origin: str | None) -> None:
-    """A line PlantUML reads, from the diagram's line `index` (or the file it includes)."""
-    if origin is not None:
+def _keep(out: Preprocessed, index: int, line: str, from_file: bool) -> None:
+    """A line PlantUML reads, from the diagram's line `index` (or the file it includes there:
+    `from_file`)."""
+    if from_file:
         out.included.add(len(out.lines))
     out.lines.append(line)
     out.kept.append(index)
 
 
-def _not_included(out: Preprocessed, index: int, text: str, why: str, origin: str | None) -> None:
+def _not_included(out: Preprocessed, index: int, text: str, why: str, from_file: bool) -> None:
     """An include not read: a comment where it stood, and a warning, since whatever the file
     defines (a colour's name, a participant) is missing from what follows."""
-    out.comments.append((index, f"{text} ({why})", True, origin is not None))
+    out.comments.append((index, f"{text} ({why})", True, from_file))
     # (one an included file names is said to be that one: the line is the outer include's)
-    which = "this file is" if origin is None else f"{text.strip()}, in the file this includes, is"
+    which = f"{text.strip()}, in the file this includes, is" if from_file else "this file is"
     out.warnings.append(
         (
             index,
