@@ -222,6 +222,20 @@ def test_a_contradiction_is_a_usage_error_that_says_why(tmp_path: Path, args, wo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flow.volley"]  # nothing written
 
 
+def test_a_folder_named_like_a_picture_is_not_written_into_as_svg(tmp_path: Path):
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    (tmp_path / "flow.pdf").mkdir()
+    usage_error(
+        run("render", "flow.volley", "-o", "flow.pdf", cwd=tmp_path),
+        "-o flow.pdf is a folder, not a .pdf file",
+        "-o flow.pdf/ -f pdf",
+    )
+    assert list((tmp_path / "flow.pdf").iterdir()) == []
+    result = run("render", "flow.volley", "-o", "flow.pdf", "-f", "pdf", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "flow.pdf" / "flow.pdf").read_bytes().startswith(b"%PDF")
+
+
 @pytest.mark.parametrize(
     ("args", "flag"),
     [

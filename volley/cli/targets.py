@@ -123,7 +123,15 @@ def is_folder(output: str) -> bool:
 
 def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
     """The format: `-f`, else the output file's extension, else svg; a contradiction between
-    the two, or an extension volley does not write, is a usage error."""
+    the two, or an extension volley does not write, is a usage error; so is a folder named
+    like a picture (`-o flow.pdf` where flow.pdf is a folder), unless `-f` says what goes in."""
+    if output and not fmt and not output.endswith(("/", os.sep)) and os.path.isdir(output):
+        suffix = os.path.splitext(output)[1].lower().lstrip(".")
+        if suffix in FORMATS:
+            raise click.UsageError(
+                f"-o {output} is a folder, not a .{suffix} file; to write into it, "
+                f"end -o with / and give the format: -o {output}/ -f {suffix}"
+            )
     if not output or output == "-" or many or is_folder(output):
         return fmt or "svg"
     if os.path.exists(output) and not os.path.isfile(output):
