@@ -297,6 +297,9 @@ QUIET = [
     '{"Bucket": "b", "Key": "uploads/user-42/avatar"}',
     '{"op": "GET", "key": "user:1234:profile"}',
     "WWW-Authenticate: Negotiate\nAuthorization: Negotiate",
+    # an endpoint named for the scheme, in a request line (a HAR's auth examples)
+    "GET /oauth/bearer HTTP/1.1\nAuthorization: Basic",
+    "the proxy answered Bearer HTTP/1.1 401",
     '{"PaginationToken": "abcDEF1234567890xyz"}',
     # LSP's progress token ties a report to its work (`$/progress`, workDoneProgress/create)
     '{"jsonrpc": "2.0", "method": "$/progress", "params": {"token": "a1b2c3d4-5e6f-7a8b-9c0d"}}',

@@ -188,6 +188,8 @@ _EXAMPLE = (
 _FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
 # A program's call, `bin2hex(random_bytes(16))`: how a value is made, not the value
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
+# A protocol's name and version, as a request or status line writes it: `HTTP/1.1`
+_PROTOCOL = re.compile(r"(?i)(?:HTTP|HTTPS|SPDY|RTSP|SIP)/\d+(?:\.\d+)?")
 
 # Values that specifications print as their examples: diagrams copy them from there, and they
 # open nothing.
@@ -242,7 +244,7 @@ def is_example(value: str) -> bool:
 
 def credential_like(value: str) -> bool:
     """Whether one word looks like a key rather than a word: eight characters or more, with
-    letters and digits, no spaces, and not a file's name."""
+    letters and digits, no spaces, and not a file's name nor a protocol's version."""
     value = value.strip("\"'")
     return (
         len(value) >= 8
@@ -251,6 +253,7 @@ def credential_like(value: str) -> bool:
         and any(c.isalpha() for c in value)
         and not _FILE_NAME.fullmatch(value)
         and not _CALL.fullmatch(value)
+        and not _PROTOCOL.fullmatch(value)
         and not is_placeholder(value)
     )
 
@@ -458,7 +461,8 @@ _INLINE_AUTHORIZATION = re.compile(
 )  # its colon left out (`Authorization Basic dXNl…` in a label), the value must look like a key
 # `Bearer …` with no header's name before it (an error line quoting what was refused, a
 # header's value cut from its name): the credential after it, when it looks like a key
-_BEARER = re.compile(r"(?i)(?<![\w-])bearer[ \t]+([^\s\"'\\,;<>`()\[\]{}]+)")
+# (not a path's or a host's part: `GET /oauth/bearer HTTP/1.1` names an endpoint)
+_BEARER = re.compile(r"(?i)(?<![\w./-])bearer[ \t]+([^\s\"'\\,;<>`()\[\]{}]+)")
 # `Name: value` anywhere in a line, where the value must look like a credential; the name may
 # open a quoted string (a header kept as a string in JSON) or stand in emphasis or code
 _INLINE_PAIR = re.compile(
