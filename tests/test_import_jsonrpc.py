@@ -1505,6 +1505,39 @@ def test_a_transcript_message_that_is_not_json_is_kept_with_a_warning_at_its_pla
     assert detect("> I ran it and got\n> {}\n> then nothing\n") is not IMPORTERS["jsonrpc"]
 
 
+def test_a_transcript_message_over_several_lines_that_is_not_json_is_kept_whole(tmp_path):
+    """The JSON-RPC 2.0 specification's "rpc call Batch, invalid JSON" prints a batch cut off
+    over several lines: the whole transcript was "cannot tell what format this is" (with
+    `--from jsonrpc`, an error at its valid first line)."""
+    saved = tmp_path / "spec.txt"
+    saved.write_text(
+        '--> {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}\n'
+        '<-- {"jsonrpc": "2.0", "result": 19, "id": 1}\n\n'
+        '--> [\n  {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n'
+        '  {"jsonrpc": "2.0", "method"\n]\n'
+        '<-- {"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}\n',
+        encoding="utf-8",
+    )
+    done = volley_cli("import", str(saved))
+    assert done.returncode == 0, done.stderr
+    assert f"{saved}:7:1: warning: this message is not JSON (Expecting ':' delimiter)" in (
+        done.stderr
+    )
+    diagram = parse(done.stdout)
+    assert notes_of(diagram) == [
+        'not JSON-RPC, as sent: [ {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], '
+        '"id": "1"}, {"jsonrpc": "2.0", "method" ]'
+    ]
+    assert [arrow[3] for arrow in arrows(diagram)] == [
+        "subtract",
+        "result",
+        "**error** -32700: Parse error (id null: to a request it could not read)",
+    ]
+    # the run of lines under the mark ends at a blank line: what follows is read on its own
+    text = '--> {"jsonrpc": "2.0",\n  "method"\n\n<-- {"jsonrpc": "2.0", "result": 1, "id": 1}'
+    assert notes_of(import_jsonrpc(text)) == ['not JSON-RPC, as sent: {"jsonrpc": "2.0", "method"']
+
+
 # --- editors' and servers' own logs (editor_logs.py) -------------------------------------------
 
 

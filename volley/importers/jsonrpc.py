@@ -182,7 +182,8 @@ def session_diagram(
                 messages = [stand_in]
         if messages is None:
             if line.text.strip():
-                quoted = label(f"not JSON-RPC, as sent: {line.text}", NOTE_CHARS)
+                sent_as = re.sub(r"[ \t]*\n[ \t]*", " ", line.text)  # a printed batch's lines
+                quoted = label(f"not JSON-RPC, as sent: {sent_as}", NOTE_CHARS)
                 items.append(Note(0, [here], quoted))
             continue
         batch = line.text.lstrip().startswith("[")  # each element apart, one alone too
@@ -707,18 +708,34 @@ def _transcript_lines(lines: list[str]) -> Iterator[tuple[int, re.Match[str] | N
             continue
         first, text, index = index, mark["rest"].strip(), index + 1
         if mark.re is _TRANSCRIPT_LINE and not _is_json(text):
-            for end in range(index, min(len(lines), index + _MESSAGE_LINES)):
-                if _TRANSCRIPT_LINE.fullmatch(lines[end]) or _TRANSCRIPT_ODD.fullmatch(lines[end]):
-                    break
-                if lines[end].rstrip().endswith(("}", "]")):
-                    whole = "\n".join([text, *lines[index : end + 1]])
-                    if _is_json(whole):
-                        text, index = whole, end + 1
-                        break
+            text, index = _continued(lines, index, text)
         yield first, mark, text
 
 
 _MESSAGE_LINES = 2000  # a message printed over more lines than this is no transcript's
+
+
+def _continued(lines: list[str], index: int, text: str) -> tuple[str, int]:
+    """A message's `text` with the lines from `index` that continue it, and the index after
+    them: as far as they make it JSON (the JSON-RPC specification prints a batch over several
+    lines), or, where they never do (its example of a batch that is not JSON), the run of
+    lines right under it, to the next blank line, comment or mark, kept as sent."""
+    stop = index
+    for end in range(index, min(len(lines), index + _MESSAGE_LINES)):
+        line = lines[end]
+        if _marked(line):
+            break
+        if stop == end and line.strip() and not _TRANSCRIPT_COMMENT.fullmatch(line):
+            stop = end + 1
+        if line.rstrip().endswith(("}", "]")):
+            whole = "\n".join([text, *lines[index : end + 1]])
+            if _is_json(whole):
+                return whole, end + 1
+    return "\n".join([text, *lines[index:stop]]), stop
+
+
+def _marked(line: str) -> bool:
+    return bool(_TRANSCRIPT_LINE.fullmatch(line) or _TRANSCRIPT_ODD.fullmatch(line))
 
 
 def _is_json(text: str) -> bool:
