@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from volley.model import Diagram
+from volley.model import Diagram, Note
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -59,6 +59,11 @@ def parsed_items(parsed: dict) -> list[dict]:
 def arrows(diagram: Diagram) -> list[tuple[str, str, str, str]]:
     """Each message as (sender, arrow, receiver, label): what an importer's result is checked by."""
     return [(m.sender, m.arrow, m.receiver, m.label) for m in diagram.messages()]
+
+
+def notes_of(diagram: Diagram) -> list[str]:
+    """The text of each note at the diagram's top level, in order."""
+    return [item.text for item in diagram.items if isinstance(item, Note)]
 
 
 @pytest.fixture(scope="session")

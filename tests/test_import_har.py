@@ -23,7 +23,7 @@ from volley.language.writer import write
 from volley.model import Diagram, Divider, Message, Note
 from volley.text.payload_tables import body_table
 
-from .conftest import arrows, volley_cli
+from .conftest import arrows, notes_of, volley_cli
 
 CASES = Path(__file__).parent / "cases" / "har"
 
@@ -696,6 +696,22 @@ def test_the_capturing_tools_error_on_an_answer_is_a_note_after_it():
     )
     note = diagram.items[-1]
     assert isinstance(note, Note) and note.text == "Max redirects exceeded (MAXREDIRECTS)"
+
+
+def test_chromes_aborted_on_an_answer_says_what_it_means_and_nothing_where_no_body_follows():
+    """Chrome writes `_error: net::ERR_ABORTED` on answers it stopped loading, and on every
+    answer that has no body: a 665-entry capture drew 82 bare "net::ERR_ABORTED" notes, most
+    under 204s and 304s, as if those exchanges failed."""
+    aborted = {"_error": "net::ERR_ABORTED"}
+    loading = one_entry(**aborted)
+    assert arrows(loading)[1][3] == "200 OK"
+    assert notes_of(loading) == ["the browser stopped loading its body (net::ERR_ABORTED)"]
+    for status, method in ((204, "GET"), (304, "GET"), (200, "HEAD")):
+        quiet = one_entry(request={"method": method}, response={"status": status}, **aborted)
+        assert notes_of(quiet) == [], (status, method)
+    # any other word of the capturing tool on an answer stays as it said it
+    refused = one_entry(response={"status": 304}, _error="net::ERR_BLOCKED_BY_CLIENT")
+    assert notes_of(refused) == ["net::ERR_BLOCKED_BY_CLIENT"]
 
 
 def test_an_unknown_version_is_http2_where_the_headers_are_http2s():

@@ -25,7 +25,7 @@ from volley.language.parser import parse
 from volley.language.writer import write
 from volley.model import Diagram, Note
 
-from .conftest import arrows, volley_cli
+from .conftest import arrows, notes_of, volley_cli
 
 CASES = Path(__file__).parent / "cases" / "jsonrpc"
 
@@ -1539,10 +1539,6 @@ def test_a_transcript_message_over_several_lines_that_is_not_json_is_kept_whole(
 
 
 # --- editors' and servers' own logs (editor_logs.py) -------------------------------------------
-
-
-def notes_of(diagram: Diagram) -> list[str]:
-    return [item.text for item in diagram.items if isinstance(item, Note)]
 
 
 def test_eglot_events_buffer_is_read_with_the_servers_stderr_as_notes():

@@ -309,6 +309,26 @@ def _object(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+_ABORTED = "net::ERR_ABORTED"  # Chrome's word for a request cancelled as it loaded
+_NO_BODY = {"204", "205", "304"}  # answers that have no body to read
+
+
+def _nothing_lost(error: Any, status: Any, method: str) -> bool:
+    """Whether the capturing tool's error on an answer says nothing about it: Chrome writes
+    net::ERR_ABORTED on answers that have no body (a 204, a 304, a HEAD's)."""
+    if _error_text(error) != _ABORTED:
+        return False
+    return method.upper() == "HEAD" or str(status).strip() in _NO_BODY
+
+
+def _answer_error(said: str) -> str:
+    """The capturing tool's error on an answer it got, in words a reader of the diagram takes
+    for what it is (the answer came; what followed did not)."""
+    if said == _ABORTED:
+        return f"the browser stopped loading its body ({_ABORTED})"
+    return said
+
+
 def _answered(status: Any) -> bool:
     """Whether the request got an answer: a status of 0 or none is a request that never did,
     and WebPageTest writes its own failures as negative ones (-1, -2)."""
@@ -766,8 +786,9 @@ class _Importer:
             response=Payload("Response", "http", self._response_text(response, version), "fenced"),
         )
         items: list[Item] = [asked, reply]
-        if error:  # the capturing tool's word on an answer it got (a redirect loop cut off)
-            said = label(_error_text(error), NOTE_CHARS)
+        if error and not _nothing_lost(error, status, method):
+            # the capturing tool's word on an answer it got (a redirect loop cut off)
+            said = label(_answer_error(_error_text(error)), NOTE_CHARS)
             items.append(Note(0, [host, self.client], said, attached=True))
         return [*items, *self._websocket(entry, host)]
 
