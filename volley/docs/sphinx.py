@@ -33,13 +33,14 @@ import contextlib
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
 try:
     from docutils import nodes
-    from docutils.parsers.rst import directives
+    from docutils.parsers.rst import DirectiveError, directives
     from sphinx.application import Sphinx
     from sphinx.domains.std import StandardDomain
     from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -52,7 +53,13 @@ except ModuleNotFoundError:  # one line that says what to do, not a stack of imp
 
 import volley
 from volley import api
-from volley.docs.fence_options import FLAGS, named_file, open_quote, yes_or_no
+from volley.docs.fence_options import (
+    FLAGS,
+    looks_like_a_path,
+    named_file,
+    open_quote,
+    yes_or_no,
+)
 from volley.docs.fences import (
     Location,
     Problem,
@@ -93,6 +100,34 @@ def _choice(allowed: tuple[str, ...]):
     return convert
 
 
+# What each option's value must be, read by the directive itself (`VolleyDirective._read_options`)
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "alt": directives.unchanged,
+    "appendix-lines": directives.positive_int,
+    "bodies": _choice(BODIES),
+    "interactive": _boolean,
+    "name": directives.unchanged_required,
+    "redact": _boolean,
+    "theme": _choice(THEMES),
+}
+
+
+def _as_written(value: str | None) -> str | None:
+    return value
+
+
+class _AsWritten(dict[str, Callable[[str | None], Any]]):
+    """A directive's `option_spec` that takes every option as written (its value, or None for
+    a flag), whatever its name: docutils and MyST would drop an unknown one, or one whose value
+    is wrong, with an error of theirs that leaves the diagram out of the page without a word
+    there, or draw it without the option (a misspelt `:redact:` publishing what it was written
+    to mask). The directive reads them itself, and says what is wrong in the diagram's place,
+    as every other front end does."""
+
+    def __missing__(self, name: str) -> Callable[[str | None], str | None]:
+        return _as_written
+
+
 class volley_diagram(nodes.General, nodes.Element):
     """A checked diagram, drawn when the builder is known (see `DrawDiagrams`)."""
 
@@ -130,19 +165,18 @@ class VolleyDirective(SphinxDirective):
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True  # a fence line's `theme=dark bodies=appendix` is one
-    option_spec: ClassVar[dict[str, Any]] = {
-        "theme": _choice(THEMES),
-        "bodies": _choice(BODIES),
-        "appendix-lines": directives.positive_int,
-        "interactive": _boolean,
-        "redact": _boolean,
-        "name": directives.unchanged_required,
-        "alt": directives.unchanged,
-    }
+    option_spec: ClassVar[dict[str, Any]] = _AsWritten.fromkeys(_READERS, _as_written)
 
     def run(self) -> list[nodes.Node]:
+        try:
+            self._read_options()
+            self._read_fence_line_options()
+            return self._diagram()
+        except DirectiveError as exc:  # an option or the argument written wrong
+            return self._failed(VolleyError(exc.msg), None, self.lineno, at_fence=True)
+
+    def _diagram(self) -> list[nodes.Node]:
         docname, fence_line = self.env.docname, self.lineno
-        self._read_fence_line_options()
         # said as the page writes it: a MyST page's ```volley fence, an rST directive
         written = "```volley" if str(self.env.doc2path(docname)).endswith(".md") else ".. volley::"
         if self.arguments and self.content:
@@ -240,11 +274,29 @@ class VolleyDirective(SphinxDirective):
             document.ids[anchor] = node
             labels[f"{docname}#{anchor}"] = (docname, anchor)
 
+    def _read_options(self) -> None:
+        """The `:key: value` options, each read by its rule: a name volley does not know, or a
+        value its option does not take, is an error (the diagram is not drawn)."""
+        try:
+            require_known(self.options, tuple(_READERS))
+        except OptionError as exc:
+            raise self.error(f"{exc.message} ({exc.hint})") from None
+        for name, value in self.options.items():
+            try:
+                self.options[name] = _READERS[name](value)
+            except (ValueError, TypeError) as exc:
+                shown = "" if value is None else f" {value}"
+                raise self.error(f":{name}:{shown}: {exc}") from None
+
     def _read_fence_line_options(self) -> None:
         """Options written on the fence line, as GitHub and MkDocs pages write them
         (```` ```volley theme=dark ````, which MyST hands over as the argument): read as the
-        `:theme: dark` lines they mean. A `:key:` line given as well wins."""
+        `:theme: dark` lines they mean. A `:key:` line given as well wins. Words before a
+        diagram's text that name no file (```` ```volley redcat ````) are options written
+        wrong, said as such, as README mode and MkDocs say them."""
         file, options = named_file(self.arguments[0] if self.arguments else "")
+        if file and self.content and not looks_like_a_path(file):
+            file, options = None, self.arguments[0]
         if not options:
             return  # a file name alone, or nothing
         _, written = fence_attrs("volley " + options)
@@ -254,12 +306,12 @@ class VolleyDirective(SphinxDirective):
         self.arguments = [file] if file else []
         try:  # a misspelt `redact` must not publish what it would mask
             names = [key.replace("_", "-") for key in written]
-            require_known(names, tuple(sorted(self.option_spec)), " on the fence line")
+            require_known(names, tuple(_READERS), " on the fence line")
         except OptionError as exc:
             raise self.error(f"{exc.message} ({exc.hint})") from None
         for key, value in written.items():
             option = key.replace("_", "-")
-            convert = self.option_spec[option]
+            convert = _READERS[option]
             if option in self.options:
                 continue
             if not value and key not in FLAGS:  # `theme` alone: no file of that name
@@ -332,15 +384,18 @@ class VolleyDirective(SphinxDirective):
         )
 
     def _failed(
-        self, exc: VolleyError, shown_file: str | None, fence_line: int
+        self, exc: VolleyError, shown_file: str | None, fence_line: int, at_fence: bool = False
     ) -> list[nodes.Node]:
-        """Every error reported, and the first shown in the page where the diagram would be."""
+        """Every error reported, and the first shown in the page where the diagram would be;
+        `at_fence`: the error is the fence's or the directive's own (an option)."""
         errors = exc.errors
         for error in errors:
             self._report(error.diagnostic, shown_file, fence_line)
         first = errors[0].diagnostic
-        written = self.arguments[0] if self.arguments else None
-        if written:
+        written = self.arguments[0] if self.arguments and not at_fence else None
+        if at_fence:
+            location = Location(self._page(), fence_line)
+        elif written:
             location = Location(self._page(), fence_line, written)
         else:
             source, line = self._written_at(self._first_line)
