@@ -273,6 +273,30 @@ def test_a_misspelt_option_is_refused_in_the_diagrams_place_with_what_was_meant(
     assert "This volley diagram could not be drawn" in index
 
 
+def test_an_image_of_a_volley_file_is_an_error_that_names_the_directive(tmp_path):
+    """`![checkout](flows/checkout.volley)`, which MkDocs draws, was copied as an image: a
+    broken one on the page, and `\\sphinxincludegraphics{{checkout}.volley}` in LaTeX."""
+    myst = "# Images\n\nBefore.\n\n![checkout](flows/checkout.volley)\n"
+    rst = INDEX_WITH_MARKDOWN + "\n.. image:: flows/checkout.volley\n"
+    site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": myst})
+    (site / "flows").mkdir()
+    (site / "flows" / "checkout.volley").write_text("A -> B: hi\n", encoding="utf-8")
+    result = build_site(site, tmp_path / "out")
+    said = (
+        "WARNING: volley: an image of flows/checkout.volley draws nothing in Sphinx (draw it "
+        "with ```{volley} flows/checkout.volley``` (.. volley:: flows/checkout.volley in "
+    )
+    assert f"markdown.md:5: {said}" in result.stderr and f"index.rst:8: {said}" in result.stderr
+    page = (tmp_path / "out" / "markdown.html").read_text(encoding="utf-8")
+    assert "This volley diagram could not be drawn" in page and "<img" not in page
+    assert not (tmp_path / "out" / "_images").exists()
+    build_site(site, tmp_path / "latex", builder="latex")
+    tex = next((tmp_path / "latex").glob("*.tex")).read_text(encoding="utf-8")
+    assert "includegraphics" not in tex
+    assert "markdown.md:5: error: an image of flows/checkout.volley" in tex
+    assert "\\PYG{" not in tex  # the error's words as written, not coloured as Python
+
+
 def test_options_on_the_fence_line_as_github_and_mkdocs_write_them(tmp_path):
     """```volley theme=dark in a MyST page (or `.. volley:: theme=dark`) means the options;
     a diagram naming no theme is light under alabaster, which has no dark mode."""

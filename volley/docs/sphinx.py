@@ -43,6 +43,7 @@ try:
     from docutils.parsers.rst import DirectiveError, directives
     from sphinx.application import Sphinx
     from sphinx.domains.std import StandardDomain
+    from sphinx.transforms import SphinxTransform
     from sphinx.transforms.post_transforms import SphinxPostTransform
     from sphinx.util import logging
     from sphinx.util.docutils import SphinxDirective
@@ -406,6 +407,43 @@ class VolleyDirective(SphinxDirective):
         return [node]
 
 
+class VolleyImages(SphinxTransform):
+    """An image of a .volley file (`![checkout](flows/checkout.volley)`, which the MkDocs
+    plugin draws) is no picture Sphinx can show: it was copied as one, a broken image on the
+    page and an include a LaTeX build cannot read. It is an error in its place instead, that
+    names the directive which draws the file."""
+
+    default_priority = 200  # while the page is read, before Sphinx collects its images
+
+    def apply(self, **kwargs: Any) -> None:
+        for image in list(self.document.findall(nodes.image)):
+            uri = str(image.get("uri", ""))
+            if not uri.lower().endswith(VOLLEY_SUFFIX):
+                continue
+            error = VolleyError(
+                f"an image of {uri} draws nothing in Sphinx",
+                hint=f"draw it with ```{{volley}} {uri}``` (.. volley:: {uri} in reStructuredText)",
+            )
+            logger.warning("volley: %s (%s)", error.message, error.hint, location=image,
+                           type="volley", subtype="error")  # fmt: skip
+            line = image.line or (image.parent.line if image.parent is not None else None)
+            problem = Problem(error.diagnostic, Location(self._page(), line or 0))
+            box = volley_error(html=error_box(problem), text=problem.shown().format())
+            # an image stands inside a paragraph in Markdown: the box takes the paragraph's
+            # place when the image is all it holds
+            alone = isinstance(image.parent, nodes.paragraph) and len(image.parent) == 1
+            (image.parent if alone else image).replace_self(box)
+
+    def _page(self) -> str:
+        return os.path.relpath(str(self.env.doc2path(self.env.docname)), self.env.srcdir)
+
+
+def _words(text: str) -> nodes.literal_block:
+    """An error as the text builders and LaTeX show it: set as it is written, its line and
+    caret kept, and not coloured as the code of the site's default language."""
+    return nodes.literal_block(text, text, language="text")
+
+
 def _from_myst(state: Any) -> bool:
     try:
         from myst_parser.mocking import MockState
@@ -432,7 +470,7 @@ class DrawDiagrams(SphinxPostTransform):
             if builder.format == "html":
                 failed.replace_self(nodes.raw("", failed["html"], format="html"))
             else:
-                failed.replace_self(nodes.literal_block(failed["text"], failed["text"]))
+                failed.replace_self(_words(failed["text"]))
         for node in list(self.document.findall(volley_diagram)):
             shown: nodes.Element
             if node["redact"]:  # the page's source, which Sphinx publishes, holds what it masks
@@ -459,7 +497,7 @@ class DrawDiagrams(SphinxPostTransform):
                     shown = self._static(node, builder)
             except VolleyError as exc:  # a limit a layout hits; the parse went through
                 logger.warning("volley: %s", exc.message, location=node, type="volley")
-                shown = nodes.literal_block(exc.format(), exc.format())
+                shown = _words(exc.format())
             # docutils moves the `:name:` target's id to the node that replaces this one, which
             # wraps the drawing: a link to the diagram lands there
             node.replace_self(shown)
@@ -680,6 +718,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(volley_page, html=(_visit_page, _depart_page))
     app.add_node(volley_data, html=(_visit_data, None))
     app.add_directive("volley", VolleyDirective)
+    app.add_transform(VolleyImages)
     app.add_post_transform(DrawDiagrams)
     app.connect("config-inited", _fences_as_directive)
     app.connect("config-inited", _number_format, priority=900)  # after Sphinx fills its own
