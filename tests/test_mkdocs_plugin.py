@@ -900,3 +900,15 @@ def test_a_diagram_after_a_snippet_is_at_its_own_line(tmp_path):
     assert "Doc file 'index.md', line 6 (line 1 of the diagram)" in result.stderr
     # the part's own diagram has no line of the page
     assert "Doc file 'index.md' (line 2 of the diagram)" in result.stderr
+
+
+def test_an_empty_fence_is_at_its_own_line(tmp_path):
+    """Superfences hands over an empty fence and one holding a blank line alike (""): the
+    empty one's warning named no line of the page, and the other's was taken by it."""
+    page = "# Page\n\nText.\n\n```volley\n```\n\nMore.\n\n```volley\n\n```\n"
+    site = write_site(tmp_path / "empty", "plugins:\n  - volley\n", {"index.md": page})
+    result = build(site, strict=False)
+    assert result.returncode == 0, result.stderr
+    empty = "the diagram is empty: nothing is drawn"
+    assert f"Doc file 'index.md', line 6 (line 1 of the diagram): {empty}" in result.stderr
+    assert f"Doc file 'index.md', line 11 (line 1 of the diagram): {empty}" in result.stderr

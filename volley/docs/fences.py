@@ -448,7 +448,7 @@ class DiagramSite:
             page.lines = lines
             page.fences = _fence_bodies(lines)
             page.used = set()
-        wanted = [_comparable(line) for line in source.split("\n")]
+        wanted = _body_lines(source.split("\n"))
         free = [index for index, _body in page.fences if index not in page.used]
         same = [index for index, body in page.fences if index in free and body == wanted]
         if not (same or free):
@@ -482,14 +482,18 @@ def _fence_bodies(lines: list[str]) -> list[tuple[int, list[str]]]:
         opening = fence_open(line)
         if opening is None or not VOLLEY_INFO.match(opening.info):
             continue
-        body = read_block(inside, index, opening).body
-        found.append((index, [text.rstrip() for text in body]))
+        found.append((index, _body_lines(read_block(inside, index, opening).body)))
     return found
 
 
-def _comparable(line: str) -> str:
-    """A line without container prefixes (indentation, `>`), to match a fence to its body."""
-    return line.lstrip(" \t>").rstrip()
+def _body_lines(lines: list[str]) -> list[str]:
+    """A fence's lines as they are matched to the source superfences hands over: without
+    container prefixes (indentation, `>`) and without blank lines at the end, which it drops
+    (an empty fence and one holding a blank line both give "")."""
+    shown = [line.lstrip(" \t>").rstrip() for line in lines]
+    while shown and not shown[-1]:
+        shown.pop()
+    return shown
 
 
 def _id_prefix(name: str | None, source: str, page: _Page, *, chosen: bool = False) -> str:
