@@ -138,6 +138,9 @@ def test_broken_diagram_fails_strict_build_naming_page_and_lines(tmp_path):
     assert 'class="volley-error"' in page
     assert "bad.md:11:8" in page
     assert "&lt;b&gt;not&lt;/b&gt;" in page and "<b>not</b>" not in page
+    # a file that is not there: the box names the page's line that embeds it
+    missing = (site / "site" / "missing" / "index.html").read_text(encoding="utf-8")
+    assert "missing.md:3: error: cannot embed flows/gone.volley: no such file" in missing
 
 
 def test_fail_on_error_fails_the_build_once_every_page_is_read(tmp_path):

@@ -169,16 +169,19 @@ class Problem:
 
     def shown(self) -> Diagnostic:
         """The problem as the page's error box quotes it: at the page's line, or at the
-        embedded file's, or, for the diagram a link carries, at that diagram's line, named so
-        (`guide.md (the diagram in the link on line 26):2:5`)."""
+        embedded file's (the page's line that embeds it, for a problem of the whole file), or,
+        for the diagram a link carries, at that diagram's line, named so (`guide.md (the
+        diagram in the link on line 26):2:5`)."""
         diagnostic, location = self.diagnostic, self.location
         if in_link(diagnostic):
             if location.source_file:
                 return replace(diagnostic, filename=in_link_named(location.source_file))
             where = location.page or "the page"
             return replace(diagnostic, filename=in_link_named(where, self.page_line))
-        if location.source_file:
+        if location.source_file and diagnostic.line:
             return replace(diagnostic, filename=location.source_file)
+        # a line of the page, or the page's line that embeds a file for a problem with no
+        # line of the file's (there is no such file)
         return replace(diagnostic, filename=location.page, line=self.page_line)
 
     def message(self) -> str:
