@@ -128,6 +128,19 @@ def test_a_dark_fragment_on_a_light_page_stands_on_its_own_ground(open_page) -> 
     assert red + green + blue < 200 and dark_hint != dark_ground
 
 
+def test_an_auto_diagram_in_the_mkdocs_themes_dark_mode_sits_on_its_page_colour(open_page):
+    """The MkDocs theme's dark page is Bootstrap's grey: an auto diagram was a navy card on it."""
+    auto = render(OTHER, format="html", fragment=True, id_prefix="auto")
+    bootstrap = "<style>[data-bs-theme=dark]{--bs-body-bg:#212529}</style>"
+    page = open_page(
+        host_page(auto, head=bootstrap).replace("<html>", '<html data-bs-theme="dark">')
+    )
+    fill = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.volley-diagram svg .vf-bg')).fill"
+    )
+    assert fill == "rgb(33, 37, 41)"
+
+
 # Jupyter's (JupyterLab's and the classic notebook's) rules for tables in an output
 JUPYTER_TABLES = (
     "<style>.jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:#fff}"
