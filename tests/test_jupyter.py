@@ -35,6 +35,7 @@ CELLS = [
     'show("Agent ~> Server: POST /mcp")',
     "%%volley --name \"Login flow\" --theme 'dark'\nA -> B: quoted as a shell quotes",
     '%%volley --name "login\nA -> B',
+    "%%volley --redcat\nA -> B",
 ]
 
 
@@ -110,6 +111,14 @@ def test_a_mistake_in_a_diagram_shown_from_code_is_the_error_not_a_stack(execute
 def test_a_bad_option_is_a_usage_error_naming_the_choices(executed):
     text = stderr(executed[5])
     assert "UsageError" in text and "neon" in text and "'dark'" in text
+
+
+def test_a_misspelt_option_is_a_usage_error_naming_the_one_meant(executed):
+    """argparse said "unrecognized arguments: --redcat", where every other front end names
+    the option most likely meant."""
+    text = stderr(executed[13])
+    assert 'unknown option "--redcat" on the %%volley line (did you mean "--redact"?' in text
+    assert "Traceback" not in text
 
 
 def test_options_quoted_as_a_shell_quotes_them_are_their_values(executed):

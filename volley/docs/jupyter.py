@@ -28,7 +28,7 @@ from typing import Any
 from volley import api
 from volley.errors import Diagnostic, VolleyError
 from volley.model import Diagram
-from volley.options import BODIES, THEMES, OptionError, Options
+from volley.options import BODIES, THEMES, OptionError, Options, require_known
 
 __all__ = ["NotebookDiagram", "load_ipython_extension", "show"]
 
@@ -126,6 +126,10 @@ def show(
     )
 
 
+# The `%%volley` line's options, as its parser below takes them
+MAGIC_FLAGS = ("--appendix-lines", "--bodies", "--name", "--redact", "--theme")
+
+
 def load_ipython_extension(ipython: Any) -> None:
     """`%load_ext volley.docs.jupyter`: the `%%volley` cell magic, and Diagrams that display
     themselves."""
@@ -151,7 +155,14 @@ def load_ipython_extension(ipython: Any) -> None:
             words = shlex.split(line)
         except ValueError as exc:  # `--name "login`
             raise UsageError(f"%%volley {line.strip()}: {exc}") from None
-        args = volley.parser.parse_args(words)
+        args, unknown = volley.parser.parse_known_args(words)
+        if unknown:  # a misspelt --redact must not draw unmasked: said with what was meant
+            try:
+                flags = [word.partition("=")[0] for word in unknown if word.startswith("-")]
+                require_known(flags, MAGIC_FLAGS, " on the %%volley line")
+            except OptionError as exc:
+                raise UsageError(f"{exc.message} ({exc.hint})") from None
+            raise UsageError(f"%%volley: unrecognized arguments: {' '.join(unknown)}")
         try:
             return show(
                 "\n" + cell,  # its lines counted as the cell's: the %%volley line is line 1
