@@ -268,6 +268,28 @@ def test_zipkin_client_without_a_remote_service_calls_its_address():
     assert diagram.labels == {"192.168.99.101 9000": "192.168.99.101:9000"}  # the box shows it
 
 
+def test_zipkin_client_whose_peer_is_named_as_itself_calls_out_not_to_itself():
+    """Brave names a Cassandra call's peer after its keyspace: 252 of `auth`'s calls to its
+    keyspace `auth` were drawn as `auth -> auth`, as its own work inside it is."""
+    local = {"serviceName": "auth", "ipv4": "10.104.159.78", "port": 8180}
+    remote = {"serviceName": "auth", "ipv4": "10.104.140.58", "port": 9042}
+    keyspace = zipkin_span(
+        kind="CLIENT", name="client-select-by-id", localEndpoint=local, remoteEndpoint=remote,
+        tags={"cassandra.keyspace": "auth", "cassandra.query": "SELECT * FROM auth.client"},
+    )  # fmt: skip
+    untagged = zipkin_span(
+        id="2", kind="CLIENT", name="get", timestamp=5, localEndpoint=local, remoteEndpoint=remote
+    )
+    diagram = import_trace(json.dumps([keyspace, untagged]))
+    assert [(m.sender, m.receiver) for m in diagram.messages()] == [
+        ("auth", "auth (cassandra)"),
+        ("auth (cassandra)", "auth"),
+        ("auth", "auth (10.104.140.58 9042)"),
+        ("auth (10.104.140.58 9042)", "auth"),
+    ]
+    assert diagram.labels == {"auth (10.104.140.58 9042)": "auth (10.104.140.58:9042)"}
+
+
 def test_zipkin_list_of_traces_draws_each_trace_as_a_section():
     traces = [
         json.loads((CASES / name).read_text()) for name in ("zipkin-skew.json", "zipkin-yelp.json")

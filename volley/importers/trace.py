@@ -1399,6 +1399,8 @@ class _Builder:
         called: the peer it names, or the host (and port) of the URL it called, else
         `remote`."""
         peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
+        if peer is not None and peer == client.service:
+            peer = _told_apart(client, peer)
         url = client.attribute("url.full", "http.url")
         parts = url_parts(url)
         return self.lane(peer or (url if parts and parts.netloc else None) or "remote")
@@ -1550,6 +1552,20 @@ def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> li
         until = max(until, end) if len(branches) > 1 else end
     close()
     return out
+
+
+def _told_apart(client: _Span, peer: str) -> str:
+    """A peer named as the service that calls it (Brave names a Cassandra call's peer after
+    its keyspace, `auth` from the service `auth`): a call leaves its service, so the peer is
+    named by the system its tags name (`db.system`, or the prefix they share: `cassandra.`),
+    else by its address. A span that holds both halves of a call and names neither (Zipkin
+    v1's, merged) ran in that service: it stays a call to itself."""
+    system = client.attribute("db.system", "db.system.name", "messaging.system", "rpc.system")
+    if system is None:
+        prefixes = {key.partition(".")[0] for key, _ in client.attributes if "." in key}
+        system = prefixes.pop() if len(prefixes) == 1 else None
+    other = system or client.peer_address
+    return f"{peer} ({other})" if other else peer
 
 
 def _without_userinfo(peer: str) -> str:
