@@ -269,8 +269,27 @@ def test_a_misspelt_option_is_refused_in_the_diagrams_place_with_what_was_meant(
     assert 'index.rst:8: WARNING: volley: unknown option "theem" (did you mean "theme"?' in log
     page = (tmp_path / "out" / "markdown.html").read_text(encoding="utf-8")
     assert LIVE not in page and page.count("This volley diagram could not be drawn") == 2
+    # `redcat` most likely meant `redact`: the page's source, which holds the secret, is not
+    # published beside it
+    assert not (tmp_path / "out" / "_sources" / "markdown.md.txt").exists()
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "This volley diagram could not be drawn" in index
+
+
+def test_a_redact_diagram_that_cannot_be_drawn_publishes_no_page_source(tmp_path):
+    """A `:redact:` diagram with a mistake was an error box, masked, beside a published copy
+    of the page's source (`_sources/`) holding its secret as written."""
+    myst = (
+        "# Pay\n\n```volley\n:redact:\n\nA -> B: pay\nin: Request\n"
+        f"  Authorization: Bearer {LIVE}\nA ~> B: oops\n```\n"
+    )
+    site = write_site(tmp_path / "site", {"index.rst": INDEX_WITH_MARKDOWN, "markdown.md": myst})
+    result = build_site(site, tmp_path / "out")
+    assert "is not an arrow" in result.stderr
+    published = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert not any(LIVE in p.read_text(encoding="utf-8", errors="replace") for p in published)
+    assert not (tmp_path / "out" / "_sources" / "markdown.md.txt").exists()
+    assert (tmp_path / "out" / "_sources" / "index.rst.txt").exists()  # the other page's stays
 
 
 def test_an_image_of_a_volley_file_is_an_error_that_names_the_directive(tmp_path):

@@ -30,6 +30,7 @@ format it takes, and text-only builders the diagram's source.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import os
 import re
@@ -259,6 +260,17 @@ class VolleyDirective(SphinxDirective):
                 return True
         return False
 
+    def _meant_to_mask(self) -> bool:
+        """Whether a diagram that could not be drawn asked to be masked, or most likely did
+        (an option written wrong nearest `redact`, `:redcat:`): its page's source, which
+        Sphinx publishes, holds the diagram's text as written."""
+        if "redact" in self.options:
+            return self.options["redact"] is not False  # as written (a flag), or as read
+        words = [*self.options, *(self.arguments[0].split() if self.arguments else [])]
+        names = [word.partition("=")[0].replace("_", "-") for word in words]
+        near = any(difflib.get_close_matches(name, ["redact"], cutoff=0.6) for name in names)
+        return near or self._asked_to_redact()
+
     def _anchor_messages(self, node: volley_diagram, prefix: str, count: int) -> None:
         """Each message's deep link (`#login-message-2`) is an anchor of the page, as a link
         to it needs: MyST's (`[the answer](#login-message-2)`, `guide.md#login-message-2`)
@@ -402,7 +414,8 @@ class VolleyDirective(SphinxDirective):
             source, line = self._written_at(self._first_line)
             location = Location(self._page(source), line)
         problem = Problem(first, location)
-        node = volley_error(html=error_box(problem), text=problem.shown().format())
+        html, text = error_box(problem), problem.shown().format()
+        node = volley_error(html=html, text=text, redact=self._meant_to_mask())
         self.set_source_info(node)
         return [node]
 
@@ -467,6 +480,8 @@ class DrawDiagrams(SphinxPostTransform):
         prefixes: dict[str, int] = {}
         used: set[str] = set()  # in this output page, which may hold several (singlehtml)
         for failed in list(self.document.findall(volley_error)):
+            if failed.get("redact"):  # the page's source holds its text as written
+                self.document["volley_redacted"] = True
             if builder.format == "html":
                 failed.replace_self(nodes.raw("", failed["html"], format="html"))
             else:
