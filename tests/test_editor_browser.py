@@ -489,6 +489,43 @@ def test_downloads(new_page, base_url: str, fmt: str, start: bytes) -> None:
     assert data.lower().startswith(start.lower())
 
 
+def test_downloads_mask_live_looking_secrets_unless_the_writer_says_otherwise(
+    new_page, base_url: str
+) -> None:
+    """Downloads are what gets published, and the editor had no way to mask what `volley
+    render --redact` masks: a picture of a diagram holding a token carried the token."""
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kZ"
+    page = new_page(base_url + "/")
+
+    def downloaded() -> str:
+        page.click("#download-menu summary")
+        with page.expect_download() as info:
+            page.click('[data-download="html"]')
+        return Path(info.value.path()).read_text(encoding="utf-8")
+
+    set_source(page, "title: Calm\nA -> B: hi\n")
+    expect(preview(page)).to_contain_text("Calm")
+    page.click("#download-menu summary")
+    expect(page.locator("#download-redact")).to_have_attribute("aria-checked", "false")
+    page.click("#download-menu summary")
+    set_source(
+        page, f"title: Deploy\nCI -> GitHub: clone\nin: Request\n  Authorization: Bearer {token}\n"
+    )
+    expect(page.locator("#status-text")).to_contain_text("looks like a live secret")
+    expect(preview(page)).to_contain_text("Deploy")
+    masked = downloaded()
+    assert token not in masked and "redacted" in masked
+    page.click("#download-menu summary")
+    expect(page.locator("#download-redact")).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#download-redact-note")).to_have_text("1 value looks live")
+    page.click("#download-redact")  # the writer wants it as written: the menu stays open
+    expect(page.locator("#download-redact")).to_have_attribute("aria-checked", "false")
+    with page.expect_download() as info:
+        page.click('[data-download="html"]')
+    assert token in Path(info.value.path()).read_text(encoding="utf-8")
+    assert downloaded() == Path(info.value.path()).read_text(encoding="utf-8")  # kept so
+
+
 @pytest.mark.parametrize(
     ("title", "name"),
     [("Ünïcødé flow: **bold**", "ünïcødé-flow-bold"), ("ログイン の流れ", "ログイン-の流れ")],

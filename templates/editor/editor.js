@@ -1016,12 +1016,35 @@
     if (menu.open && !menu.contains(event.target)) menu.open = false;
   });
 
+  // Downloads are what gets published: values that look like live secrets are masked in them
+  // (as volley render --redact masks them) when the diagram holds some, until the writer says
+  // otherwise; the preview, the writer's own, shows them as written.
+  var maskChosen = null; // the writer's choice, once made
+  var maskButton = $("download-redact");
+  function masking() {
+    return maskChosen === null ? secrets > 0 : maskChosen;
+  }
+  function showMasking() {
+    maskButton.setAttribute("aria-checked", String(masking()));
+    $("download-redact-note").textContent = secrets
+      ? (secrets === 1 ? "1 value looks live" : secrets + " values look live")
+      : "as <redacted>";
+  }
+  menu.addEventListener("toggle", showMasking);
+  maskButton.addEventListener("click", function () {
+    maskChosen = !masking();
+    showMasking();
+  });
+  function masked(query) {
+    return masking() ? query + "&redact=1" : query;
+  }
+
   // The picture as PNG on the clipboard, to paste into a chat, a slide or an issue. A promise
   // for the blob lets the clipboard keep the user's gesture while the server renders.
   $("copy-picture").addEventListener("click", function () {
     var button = $("copy-picture");
     menu.open = false;
-    var picture = fetch("/render?format=png&scale=2", {
+    var picture = fetch("/render?" + masked("format=png&scale=2"), {
       method: "POST", body: source.value, headers: { "Content-Type": "text/plain; charset=utf-8" }
     }).then(function (response) {
       if (!response.ok) return errorOf(response).then(function (error) { showProblem(error); throw error; });
@@ -1051,7 +1074,7 @@
       var format = button.getAttribute("data-download");
       menu.open = false;
       var query = format === "png" ? "format=png&scale=2" : "format=" + format;
-      fetch("/render?" + query, { method: "POST", body: source.value, headers: { "Content-Type": "text/plain; charset=utf-8" } })
+      fetch("/render?" + masked(query), { method: "POST", body: source.value, headers: { "Content-Type": "text/plain; charset=utf-8" } })
         .then(function (response) {
           if (!response.ok) return errorOf(response).then(showProblem);
           return response.blob().then(function (blob) {
