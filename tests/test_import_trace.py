@@ -740,6 +740,26 @@ def test_a_consumer_that_took_the_message_while_it_was_sent_follows_the_send():
     assert [label for *_, label in arrows(diagram)][1:3] == ["send", "charge"]
 
 
+def test_a_message_taken_without_a_consumer_span_goes_to_the_service_it_led_to():
+    """Jaeger's own example: service-two's calls under service-one's send, with no CONSUMER
+    span; the send went to a lane named `remote`, and service-two's work hung unconnected."""
+    text = otlp(
+        ("service-one", "send", 0, 1, "producer", None),
+        ("service-two", "async task 1", 2, 6, "client", 1),
+        ("service-two", "shorter than parent", 3, 4, "client", 1),
+    )
+    diagram = import_trace(text, TrafficOptions(), "t.json")
+    assert arrows(diagram)[0] == ("service-one", "->>", "service-two", "send")
+    # a producer whose later spans are its own service's, or several services', still sends
+    # to the peer it names, or to `remote`
+    mixed = otlp(
+        ("web", "send", 0, 1, "producer", None),
+        ("a", "x", 2, 3, "client", 1),
+        ("b", "y", 2, 3, "client", 1),
+    )
+    assert arrows(import_trace(mixed, TrafficOptions(), "t.json"))[0][2] == "remote"
+
+
 def test_what_a_consumer_did_is_drawn_inside_a_later_top_level_call_that_ran_meanwhile():
     text = otlp(
         ("cron", "publish", 0, 1, "producer", None),

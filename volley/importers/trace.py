@@ -1375,7 +1375,7 @@ class _Builder:
         reached: list[_Span | None] = [*consumers] or [None]  # none recorded: its peer
         sent = producer.end if producer.end is not None else producer.start
         for consumer in reached:
-            there = self.lane(consumer.service) if consumer else self.peer_lane(producer)
+            there = self.lane(consumer.service) if consumer else self._receiver(producer, others)
             words = _marked(producer, self.call_label(producer, consumer))
             request = self.payload("Request", producer)
             # what the consumer recorded of taking it: an asynchronous arrow has no reply
@@ -1393,6 +1393,17 @@ class _Builder:
                 end = max(consumer.end or consumer.start, consumer.start)
                 self._late.append((consumer.start, took, end))
         return [*items, *self.meanwhile([(producer, here)], [(child, here) for child in others])]
+
+    def _receiver(self, producer: _Span, children: list[_Span]) -> str:
+        """Where a message no CONSUMER span took went: the peer the producer names; else the
+        one other service whose spans it leads to, which took it without a span of its own
+        (Jaeger's own example trace: service-two's calls under service-one's send); else
+        `remote`."""
+        named = producer.peer or producer.attribute(*_PEER_KEYS) or producer.peer_address
+        services = {child.service for child in children}
+        if named is None and len(services) == 1 and producer.service not in services:
+            return self.lane(services.pop())
+        return self.peer_lane(producer)
 
     def peer_lane(self, client: _Span) -> str:
         """The lane of what a CLIENT or PRODUCER span with no SERVER or CONSUMER under it
