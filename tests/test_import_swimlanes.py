@@ -461,7 +461,34 @@ def test_a_pages_swimlanes_io_blocks_are_each_a_diagram(tmp_path: Path) -> None:
     )
     assert "Shop -> Bank: settle" in (out / "checkout-3.volley").read_text(encoding="utf-8")
     checked = volley_cli("check", str(page))
-    assert f"{page}:5:1: note: no ```volley block here, only 2 ```swimlanes-io blocks" in (
+    assert f"{page}:5:1: note: no ```volley block here, only 2 swimlanes.io diagrams" in (
         checked.stderr
     )
-    assert "write ```volley on the block's first line" in checked.stderr
+    assert "write ```volley on its first line" in checked.stderr
+
+
+def test_a_pages_swimlanes_io_elements_are_each_a_diagram(tmp_path: Path) -> None:
+    """swimlanes.io's embed script draws the text of a `<swimlanes-io>` element: a page holding
+    one was "cannot tell what format this is", and beside a ```swimlanes-io block it was
+    dropped without a word. One a page shows as code is none."""
+    page = tmp_path / "embed.md"
+    page.write_text(
+        "# Embed\n\n```html\n<swimlanes-io>\nA -> B: shown as code\n</swimlanes-io>\n```\n\n"
+        "```swimlanes-io\nShop -> PSP: charge\n```\n\n<swimlanes-io>\n"
+        "   title: Istio &amp; Envoy\n   istiod -> sidecar: push xDS\n   in: Request\n"
+        "     type: CDS\n   sidecar ~> istiod: ack\n</swimlanes-io>\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "flows"
+    done = volley_cli("import", str(page), "-o", f"{out}/")
+    assert f"{page}:18:12: error: " in done.stderr  # the page's line and column
+    assert sorted(p.name for p in out.iterdir()) == ["embed-1.volley"]
+    fixed = page.read_text(encoding="utf-8").replace("~>", "-->")
+    page.write_text(fixed, encoding="utf-8")
+    done = volley_cli("import", str(page), "-o", f"{out}/")
+    assert done.returncode == 0, done.stderr
+    assert (out / "embed-2.volley").read_text(encoding="utf-8") == (
+        "title: Istio & Envoy\n\nistiod -> sidecar: push xDS\nin: Request\n  type: CDS\n"
+        "sidecar --> istiod: ack\n"
+    )
+    assert not (out / "embed-3.volley").exists()

@@ -563,8 +563,8 @@ def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
     from volley.importers.swimlanes import diagram_lines
 
     swimlanes = diagram_lines(text)
-    if swimlanes:  # docsify-swimlanes-io's blocks: their text is volley's already
-        count = counted(len(swimlanes), "```swimlanes-io block", "```swimlanes-io blocks")
+    if swimlanes:  # docsify-swimlanes-io's blocks, swimlanes.io's embeds: volley's text already
+        count = counted(len(swimlanes), "swimlanes.io diagram", "swimlanes.io diagrams")
         fence = swimlanes[0] - 1
         report(
             Diagnostic(
@@ -574,8 +574,8 @@ def _point_to_the_importer(text: str, shown: str, report: Report) -> None:
                 1,
                 text.split("\n")[fence - 1].rstrip("\r"),
                 severity="note",
-                hint="volley reads swimlanes.io's text as it is: write ```volley on the "
-                "block's first line to draw it here",
+                hint="volley reads swimlanes.io's text as it is: put it in a ```volley block "
+                "to draw it here (a ```swimlanes-io block: write ```volley on its first line)",
             )
         )
         return

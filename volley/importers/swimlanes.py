@@ -10,6 +10,7 @@ text; reading them would need the network, so they are refused with what to do i
 
 from __future__ import annotations
 
+import html
 import re
 
 from volley.errors import Diagnostic, VolleyError
@@ -41,13 +42,54 @@ def _prose(text: str, unread: set[int], read_to: int) -> bool:
 _FENCE_LANGS = ("swimlanes-io", "swimlanes", "swimlanesio", "swimlanes.io")
 
 
+# swimlanes.io's embed script (`cdn.swimlanes.io/embed.js`) draws the text of each
+# `<swimlanes-io>` element of a page, as docsify-swimlanes-io's pages write them too; the
+# closing tag may end the diagram's last line
+_ELEMENT_OPEN = re.compile(r"[ \t]*<swimlanes-io\b[^>\n]*>[ \t]*$", re.IGNORECASE)
+_ELEMENT_CLOSE = re.compile(r"(?P<before>.*?)</swimlanes-io>[ \t]*$", re.IGNORECASE)
+
+
 def _page_blocks(text: str) -> list[PageFence]:
-    """The page's ```swimlanes-io blocks, in order (none where the word is not on it)."""
+    """The page's ```swimlanes-io blocks and `<swimlanes-io>` elements, in order (none where
+    the word is not on it)."""
     if "swimlanes" not in text.lower():
         return []
     from volley.text.markdown import page_fences
 
-    return [fence for fence in page_fences(text) if (fence.lang or "").lower() in _FENCE_LANGS]
+    fences = page_fences(text)
+    found = [fence for fence in fences if (fence.lang or "").lower() in _FENCE_LANGS]
+    return sorted([*found, *_elements(text, fences)], key=lambda block: block.start)
+
+
+def _elements(text: str, fences: list[PageFence]) -> list[PageFence]:
+    """Each `<swimlanes-io>` element outside the page's code (a page showing how to embed
+    one), as a block of its text, its character references decoded, as the embed script
+    reads it (its indentation kept: volley reads it, and errors point at the page's columns).
+    One never closed runs to the page's end."""
+    if "<swimlanes-io" not in text.lower():
+        return []
+    from volley.text.markdown import indented_code_lines
+
+    lines = text.split("\n")
+    shown = {n for fence in fences for n in range(fence.start, fence.end)}
+    shown |= indented_code_lines(text)
+    found = []
+    index = 0
+    while index < len(lines):
+        if index in shown or not _ELEMENT_OPEN.match(lines[index]):
+            index += 1
+            continue
+        after = range(index + 1, len(lines))
+        end = next((j for j in after if _ELEMENT_CLOSE.match(lines[j])), len(lines))
+        body = lines[index + 1 : end]
+        closing = _ELEMENT_CLOSE.match(lines[end]) if end < len(lines) else None
+        if closing and closing["before"].strip():
+            body.append(closing["before"])
+        written = [html.unescape(line) for line in body]
+        closed = closing is not None
+        found.append(PageFence(index, end + 1, "swimlanes-io", "<swimlanes-io>", written, closed))
+        index = end + 1
+    return found
 
 
 def diagram_lines(text: str, filename: str | None = None) -> list[int]:
