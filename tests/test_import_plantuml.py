@@ -555,6 +555,19 @@ def test_an_autonumber_formats_colour_is_no_place_for_a_digit() -> None:
     assert [m.number for m in parse(imported(source)).messages()] == [None, None, None]
 
 
+def test_an_autonumber_formats_point_is_written_after_the_number_as_java_writes_it() -> None:
+    """A real template's `"<b><color:DarkSlateBlue>.</color></b> "` drew `**.** 1 Business
+    action` where PlantUML draws **1.** (Java's DecimalFormat: `.` is the number's point)."""
+    source = uml(
+        'autonumber "<b><color:DarkSlateBlue>.</color></b> "', "User -> Browser : action",
+        'autonumber "<b>.</b>"', "A -> B : hello",
+        'autonumber 7 "0.00"', "A -> B : cents",
+        'autonumber 7 "#.#"', "A -> B : whole",
+    )  # fmt: skip
+    labels = [m.label for m in parse(imported(source)).messages()]
+    assert labels == ["**1.** action", "**1.** hello", "7.00 cents", "7 whole"]
+
+
 def test_autonumber_in_a_note_and_bold_with_spaces_inside_read_as_plantuml_draws_them():
     """plantuml.com's example: `** %autonumber% **` in a note is the number, in bold."""
     source = uml(

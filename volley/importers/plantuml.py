@@ -1978,11 +1978,12 @@ def _code_block(rows: list[str]) -> list[str]:
 
 
 # PlantUML formats a number as Java's DecimalFormat does: `0` a digit always written, `#` one
-# written when there is one, `'.'` quoted words; around them, words and Creole (`"<b>[000]"`
-# writes [001], `"<b>0'.'"` 1.)
+# written when there is one, `.` the decimal point (written after a whole number when no digit
+# follows it: `"<b>."` writes 1.), `'.'` quoted words; around them, words and Creole
+# (`"<b>[000]"` writes [001], `"<b>0'.'"` 1.)
 _DIGITS = re.compile(r"#*0?")  # a format that is the number alone (grouped `#,##0` is not)
 # (a tag's `#` is a colour's, `<font color=#FF0000>`, and a quoted one is a word)
-_PLACES = re.compile(r"<[^>]*>|'[^']*'|(?P<places>[#0](?:[#0,]*[#0])?)")
+_PLACES = re.compile(r"<[^>]*>|'[^']*'|(?P<places>[#0.](?:[#0,.]*[#0.])?)")
 _QUOTED = re.compile(r"'([^']*)'")
 _TAGS = re.compile(r"<[^>]*>")
 
@@ -1994,8 +1995,11 @@ def _numbered(shown: str, number: int) -> str:
         before, digits, after = shown, str(number), ""
     else:
         before, after = shown[: places.start()], shown[places.end() :]
-        zeros = places["places"].count("0")
-        digits = f"{number:0{zeros},}" if "," in places["places"] else str(number).zfill(zeros)
+        whole, point, fraction = places["places"].partition(".")
+        zeros = whole.count("0")
+        digits = f"{number:0{zeros},}" if "," in whole else str(number).zfill(zeros)
+        if point and (not fraction or "0" in fraction):  # `0.` writes 1., `0.00` 1.00
+            digits += "." + "0" * fraction.count("0")
     return _markup(f"{_unquoted(before)}{digits}{_unquoted(after)}")
 
 
