@@ -222,6 +222,31 @@ def test_a_contradiction_is_a_usage_error_that_says_why(tmp_path: Path, args, wo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flow.volley"]  # nothing written
 
 
+def test_no_output_is_written_over_its_own_input(tmp_path: Path):
+    """A diagram saved under a picture's name (`volley render flow.svg`), `-o` naming the
+    input, or a link to it: the diagram was replaced by its picture, without a word."""
+    saved = tmp_path / "flow.svg"
+    saved.write_text(FLOW, encoding="utf-8")
+    usage_error(run("render", "flow.svg", cwd=tmp_path), "writing flow.svg would replace the input")
+    (tmp_path / "src.volley").write_text(FLOW, encoding="utf-8")
+    (tmp_path / "out.svg").symlink_to("src.volley")
+    linked = run("render", "src.volley", "-o", "out.svg", cwd=tmp_path)
+    usage_error(linked, "would replace the input src.volley (as out.svg)")
+    mermaid = tmp_path / "m.mmd"
+    mermaid.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
+    usage_error(run("import", "m.mmd", "-o", "m.mmd", cwd=tmp_path), "would replace the input")
+    # volley text is no picture: `import -o pic.svg` is refused too
+    usage_error(
+        run("import", "m.mmd", "-o", "pic.svg", cwd=tmp_path),
+        "-o pic.svg names a .svg file, but this writes .volley text",
+        "pic.volley",
+    )
+    assert saved.read_text(encoding="utf-8") == FLOW
+    assert (tmp_path / "src.volley").read_text(encoding="utf-8") == FLOW
+    assert mermaid.read_text(encoding="utf-8") == "sequenceDiagram\n  A->>B: hi\n"
+    assert not (tmp_path / "pic.svg").exists()
+
+
 def test_a_folder_named_like_a_picture_is_not_written_into_as_svg(tmp_path: Path):
     (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
     (tmp_path / "flow.pdf").mkdir()

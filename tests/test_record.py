@@ -216,6 +216,10 @@ def test_stdout_is_no_place_for_the_diagram(tmp_path):
     folder = record_run(tmp_path, str(tmp_path / "sessions"), CLIENT_LINES[:1])
     assert folder.returncode == 2 and b"is a folder" in folder.stderr
     assert not (tmp_path / "seen.bin").exists()
+    picture = record_run(tmp_path, str(tmp_path / "session.svg"), CLIENT_LINES[:1])
+    assert picture.returncode == 2 and b"-o " in picture.stderr
+    assert b"names a .svg file, but this writes .volley text" in picture.stderr
+    assert not (tmp_path / "seen.bin").exists() and not (tmp_path / "session.svg").exists()
 
 
 def test_a_client_and_a_server_named_alike_but_for_case_are_two_lanes(tmp_path):

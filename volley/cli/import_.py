@@ -12,6 +12,7 @@ import click
 
 from volley.checks.redact import SaidAbout
 from volley.cli import _quick_exit, lane_renames, report, say, show
+from volley.cli.targets import refuse_overwriting, refuse_picture_name
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.swimlanes_links import as_link
@@ -92,6 +93,8 @@ def _targets(
                 f"{source} holds {total} {what} and -o names one file; give -o DIR "
                 "(a folder) to write one .volley file for each"
             )
+        refuse_picture_name(output)
+        refuse_overwriting([source], output)
         return [output]
     os.makedirs(output, exist_ok=True)
     if _URL.match(source) or source == "-":

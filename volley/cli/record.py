@@ -11,6 +11,7 @@ import sys
 import click
 
 from volley.cli import lane_renames, report, say
+from volley.cli.targets import refuse_picture_name
 from volley.errors import VolleyError, counted
 from volley.textio import make_folder_for, write_atomic
 
@@ -70,6 +71,7 @@ def record_command(
         raise click.UsageError("stdout carries the session: give -o a file to write the diagram")
     if os.path.isdir(output):  # found out only at the session's end, it would be lost
         raise click.UsageError(f"-o {output} is a folder: give the file to write the diagram to")
+    refuse_picture_name(output)
     try:  # before the session, which a missing folder would otherwise lose at its end
         make_folder_for(output)
     except OSError as exc:

@@ -167,6 +167,8 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
         )
     folder = output not in (None, "-") and _folder_output(output or "", len(sources), many)
     chosen = [_target(source, output, fmt, folder) for source in sources]
+    for target in chosen:
+        refuse_overwriting([source.path for source in sources], target)
     seen: dict[str, str] = {}
     for source, target in zip(sources, chosen, strict=True):
         if target != "-" and target in seen:
@@ -175,6 +177,31 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
             )
         seen[target] = source.path
     return chosen
+
+
+def refuse_overwriting(inputs: list[str], target: str) -> None:
+    """A usage error where writing `target` would replace an input (the same file by its
+    name, or through a link): the diagram would be lost to what is made of it (`volley
+    render flow.svg`, a diagram saved under a picture's name, or `-o` naming the input)."""
+    if target == "-" or not os.path.exists(target):
+        return
+    for path in inputs:
+        if path != "-" and os.path.isfile(path) and os.path.samefile(path, target):
+            shown = path if path == target else f"{path} (as {target})"
+            raise click.UsageError(
+                f"writing {target} would replace the input {shown}; give -o another file"
+            )
+
+
+def refuse_picture_name(output: str) -> None:
+    """A usage error where `volley import` or `record` would write .volley text into a file
+    named for a picture (`-o flow.svg`), which `volley render` makes of it."""
+    suffix = os.path.splitext(output)[1].lower().lstrip(".")
+    if suffix in FORMATS:
+        raise click.UsageError(
+            f"-o {output} names a .{suffix} file, but this writes .volley text: name a .volley "
+            f"file ({os.path.splitext(output)[0]}.volley), then volley render it to .{suffix}"
+        )
 
 
 def _folder_output(output: str, count: int, many: bool) -> bool:
