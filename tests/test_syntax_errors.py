@@ -79,6 +79,10 @@ CASES = [
     (": hello\n", 1, 1, "expected a message such as `A -> B: label`"),
     ("order: A, , B\n", 1, 11, "expected a participant name"),
     ("A -> B\x00\n", 1, 7, "NUL byte"),
+    # a head after the arrow was read as a name's first letter, a new lane ("< B")
+    ("A -> B\nA <-< B: x\n", 2, 5, '"< B" starts with a piece of an arrow'),
+    ("A -> B >: x\n", 1, 6, '"B >" ends with a piece of an arrow'),
+    ("A -> B>: x\n", 1, 6, '"B>" ends with a piece of an arrow'),
 ]
 
 

@@ -429,6 +429,12 @@ class _NameProblem:
     hint: str = ""
 
 
+# An arrow's head left beside a name (`A <-< B`, `A -> B>`): one standing apart from it, or
+# glued to a word (a name may hold markup, `<b>API</b>`, which is said as written)
+_HEAD_AT_START = re.compile(r"[<>]{1,2}[ \t]|>")
+_HEAD_AT_END = re.compile(r"[ \t][<>]{1,2}$|^[\w .-]*\w>{1,2}$")
+
+
 @lru_cache(maxsize=512)
 def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
     """What is wrong with a name as written (in a message, `order:`, a declaration, a note),
@@ -457,10 +463,17 @@ def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
     labelled = _DECLARATION.match(name)  # `participant A as Client -> B`: one slip
     refusals = (  # (refused, what is said after the name, the hint)
         (
-            name.endswith("<"),
+            name.endswith("<") or bool(_HEAD_AT_END.search(name)),
             "ends with a piece of an arrow; an arrow has at most two heads on each side",
             "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
             "(>, >> or x): A <<- B",
+        ),
+        (  # `A <-< B`, `A -> >B`: a head after the arrow read as the name's first letter
+            bool(_HEAD_AT_START.match(name)),
+            "starts with a piece of an arrow; an arrow's heads stand at its ends, "
+            "and a name holds none",
+            "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
+            "(>, >> or x): A <- B, A <-> B",
         ),
         (
             name.startswith("|"),
