@@ -1135,6 +1135,10 @@ def test_a_bar_opened_in_one_branch_may_end_in_a_later_one():
             10,
             "is the name misspelt?",
         ),
+        # a note's place without its "of": a lane "left A" was drawn without a word
+        ("A -> B: x\nnote left A: y\n", 2, 6, 'is written "note left of A: …"'),
+        ("A -> B: x\nnote Right B: y\n", 2, 6, 'is written "note right of B: …"'),
+        ("A -> B: x\nnote overB: y\n", 2, 6, 'a note over "B" is written "note over B: …"'),
     ],
 )
 def test_a_lane_no_message_touches_is_pointed_out_where_it_is_most_likely_a_slip(

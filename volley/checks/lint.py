@@ -509,7 +509,12 @@ def _idle_lane_warnings(
         parted = [name.split(), [part.strip() for part in _NOT_A_COMMA.split(name)]]
         parts = next((p for p in parted if len(p) > 1 and all(x in in_messages for x in p)), [])
         close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
-        if parts:
+        side = _SIDE_WITHOUT_OF.fullmatch(name)  # `note left A:`, "of" left out
+        if side and name in noted and side["name"] in in_messages:
+            over = side["side"].lower() == "over"
+            place, where = ("over", "over") if over else (side["side"].lower() + " of", "beside")
+            hint = f'a note {where} "{side["name"]}" is written "note {place} {side["name"]}: …"'
+        elif parts:
             hint = f'names are parted by commas: "{", ".join(parts)}"'
         elif close:
             hint = f'is it "{close[0]}", misspelt?'
@@ -528,6 +533,10 @@ def _idle_lane_warnings(
             severity="warning",
             hint=hint,
         )
+
+
+# A note's place written without its "of" (or glued to the name): `note left A:`, `note overA:`
+_SIDE_WITHOUT_OF = re.compile(r"(?i)(?P<side>left|right|over)[ \t]*(?P<name>\S.*)")
 
 
 def _first_naming(diagram: Diagram, name: str) -> int:
