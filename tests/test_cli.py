@@ -222,6 +222,19 @@ def test_a_contradiction_is_a_usage_error_that_says_why(tmp_path: Path, args, wo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flow.volley"]  # nothing written
 
 
+def test_an_input_that_may_not_be_read_is_said_among_the_others_errors(tmp_path, monkeypatch):
+    """click refused the whole command up front ("Path 'secret.volley' is not readable", exit
+    2) when one input of several could not be read, and said nothing of the others' errors."""
+    for name, text in (("a.volley", "A ~> B\n"), ("secret.volley", FLOW), ("c.volley", "C ->\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m, **k: "secret" not in str(p) and real(p, m))
+    result = run("check", "a.volley", "secret.volley", "c.volley", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    assert "a.volley:1:3: error" in result.stderr and "c.volley:1:5: error" in result.stderr
+    assert "2 of 3 files with errors" in result.stderr
+
+
 def test_no_output_is_written_over_its_own_input(tmp_path: Path):
     """A diagram saved under a picture's name (`volley render flow.svg`), `-o` naming the
     input, or a link to it: the diagram was replaced by its picture, without a word."""

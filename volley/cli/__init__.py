@@ -253,7 +253,7 @@ Examples:
   volley parse flow.volley
   cat flow.volley | volley parse - --indent 0""",
 )
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, readable=False))
 @click.option(
     "--indent", type=click.IntRange(min=0), default=2, show_default=True, help="0: one line."
 )
@@ -290,7 +290,9 @@ Examples:
   volley check README.md             the ```volley blocks of one Markdown file
   volley check 'https://swimlanes.io/#…'   the diagram a share link carries""",
 )
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument(  # read one by one: one that cannot be is said among the others' errors
+    "files", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+)
 @_MARKDOWN_OPTION
 @_limit_options
 def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
@@ -333,7 +335,9 @@ Examples:
   volley render README.md --check              in CI: exit 1 if a picture is stale
   volley render 'https://swimlanes.io/#…' -o flow.svg   the diagram a share link carries""",
 )
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument(  # read one by one: one that cannot be is said among the others' errors
+    "files", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+)
 @click.option(
     "-o",
     "--output",

@@ -34,7 +34,9 @@ Examples:
   volley fmt --check *.volley            CI: list what would change, exit 1 if anything would
   volley fmt - < flow.volley             standard input to standard output""",
 )
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument(  # read one by one: one that cannot be is said among the others' errors
+    "files", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+)
 @click.option(
     "--check",
     "check_only",
