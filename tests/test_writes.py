@@ -270,6 +270,25 @@ def test_sigterm_stops_volley_render_without_leaving_a_temporary(tmp_path: Path,
     assert out.read_text(encoding="utf-8") == "earlier"
 
 
+def test_ctrl_c_stops_volley_render_with_130_and_without_a_temporary(tmp_path, source):
+    """Ctrl-C exited 1, the status of a diagram with errors: a script could not tell them
+    apart."""
+    out = tmp_path / "out.svg"
+    out.write_text("earlier", encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(COMMAND_TERMINATED), str(source), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stderr is not None and child.stderr.readline() == b"writing\n"
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode == 128 + signal.SIGINT, stderr
+    assert b"Aborted!" in stderr and b"Traceback" not in stderr
+    assert sorted(os.listdir(tmp_path)) == ["diagram.volley", "out.svg"]
+    assert out.read_text(encoding="utf-8") == "earlier"
+
+
 def test_a_symlink_is_followed_by_default(tmp_path: Path):
     real = tmp_path / "real.svg"
     real.write_text("earlier", encoding="utf-8")

@@ -1,8 +1,9 @@
 """The `volley` command: a thin shell over the Python API (`volley.parse`, `volley.render`).
 
 Exit codes: 0 all good, 1 a diagram has errors (or `--check` found something out of date),
-2 a usage error. Errors go to stderr as `path:line:col: error: message`, with the line and a
-caret; colour only on a terminal, and never when NO_COLOR is set.
+2 a usage error, 130 stopped by Ctrl-C (143 by SIGTERM). Errors go to stderr as
+`path:line:col: error: message`, with the line and a caret; colour only on a terminal, and
+never when NO_COLOR is set.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import gc
 import importlib
 import json
 import os
+import signal
 import sys
 from typing import Any
 
@@ -125,8 +127,6 @@ def exit_on_sigterm() -> None:
     """SIGTERM ends the command the way Ctrl-C does, through every `finally`, so a write cut
     short removes its temporary folder (the process is the command's own: library code sets
     no handler). Exits with status 143, as a process killed by SIGTERM reports."""
-    import signal
-
     signal.signal(signal.SIGTERM, _terminated)
 
 
@@ -155,6 +155,21 @@ def _interrupted() -> None:
         raise _INTERRUPTS[0]
 
 
+# Ctrl-C ended the command (click's own status for it, 1, is a broken diagram's)
+_CTRL_C: list[int] = []
+
+
+def _on_ctrl_c(signum: int, frame: Any) -> None:
+    _CTRL_C.append(signum)
+    signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as always
+
+
+def ctrl_c_passed_on() -> None:
+    """Ctrl-C reached a command that handed it on (`volley record` to its server) and went
+    on: its exit status is its own."""
+    _CTRL_C.clear()
+
+
 def run() -> None:
     """The console script: `main`, then, after parse, check or render, leave at once.
 
@@ -170,11 +185,14 @@ def run() -> None:
     """
     gc.disable()
     exit_on_sigterm()  # a render stopped by SIGTERM removes its temporary file, as on Ctrl-C
+    signal.signal(signal.SIGINT, _on_ctrl_c)
     sys.unraisablehook = _unraisable
     try:
         main(prog_name="volley")
     except SystemExit as exc:
         code = 0 if exc.code is None else exc.code
+        if _CTRL_C and code == 1:  # click said "Aborted!" and exits 1, a broken diagram's
+            raise SystemExit(128 + signal.SIGINT) from None  # status: 130, as a shell says it
         if _QUICK_EXIT["allowed"] and isinstance(code, int):
             try:
                 for stream in (sys.stdout, sys.stderr):

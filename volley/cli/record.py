@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from volley.cli import lane_renames, report, say
+from volley.cli import ctrl_c_passed_on, lane_renames, report, say
 from volley.cli.targets import refuse_picture_name
 from volley.errors import VolleyError, counted
 from volley.textio import make_folder_for, write_atomic
@@ -80,6 +80,7 @@ def record_command(
     stdin, stdout = stdio()
     try:
         recording = record(command, stdin, stdout, started=_pass_sigterm_on)
+        ctrl_c_passed_on()  # the session ends as its server's does
     except OSError as exc:
         say(f"volley record: error: cannot run {command[0]}: {exc.strerror or exc}")
         sys.exit(127)
