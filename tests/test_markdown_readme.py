@@ -118,6 +118,21 @@ def test_no_final_newline_is_kept(tmp_path):
     assert render_markdown(path) == []
 
 
+def test_every_error_of_a_block_is_said_with_a_count(tmp_path):
+    """A block's first error alone was said (and no count): the pre-commit hook's user fixed
+    one, ran it again, and found the next, where a .volley file's are said at once."""
+    path = write(tmp_path, "# T\n\n```volley\nA ~> B: bad\nif ok\nend\nend\n```\n")
+    for command in (["check"], ["render"], ["render", "--check"]):
+        result = CliRunner().invoke(main, [*command, str(path)])
+        assert result.exit_code == 1, result.output
+        for place in (":4:3: error:", ":5:3: error:", ":7:1: error: end without an open block"):
+            assert f"{path}{place}" in result.stderr, (command, result.stderr)
+    assert (
+        "\n3 errors\n1 of 1 file with errors"
+        in CliRunner().invoke(main, ["check", str(path)]).stderr
+    )
+
+
 def test_check_writes_nothing_and_lists_what_is_stale(tmp_path):
     path = write(tmp_path, README)
     runner = CliRunner()

@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -26,6 +27,17 @@ from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import make_folder_for, write_atomic
+
+
+class _ErrorCount:
+    """`report`, counting the errors it says (a Markdown file's come one at a time)."""
+
+    def __init__(self, report: Callable[[Diagnostic | VolleyError], None]) -> None:
+        self.report, self.errors = report, 0
+
+    def __call__(self, problem: Diagnostic | VolleyError) -> None:
+        self.errors += isinstance(problem, VolleyError) or problem.severity == "error"
+        self.report(problem)
 
 
 def _use_color(stream) -> bool:
@@ -327,8 +339,11 @@ def check_command(files: tuple[str, ...], markdown: bool, **limits) -> None:
             if source.is_markdown:
                 from volley.docs.readme import check_markdown
 
-                broken = check_markdown(source.path, Options(limits=settings), report)
+                said = _ErrorCount(report)
+                broken = check_markdown(source.path, Options(limits=settings), said)
                 failed += broken > 0
+                if said.errors:  # then a count, as a .volley file's errors end
+                    say(counted(said.errors, "error", "errors"))
             else:
                 load(source.path, settings)
         except VolleyError as exc:

@@ -700,8 +700,11 @@ def _read_blocks(
             checked = api.check(
                 source, filename=filename, limits=options.limits, redact=block.options.redact
             )
-        except VolleyError as exc:
-            report(_shifted(exc, filename, offset))
+        except VolleyError as exc:  # every error of the block, as for a .volley file
+            for error in exc.errors:
+                report(_shifted(error, filename, offset))
+            for warning in exc.warnings:
+                report(_shifted(warning, filename, offset))
             diagrams.append(None)
             continue
         for warning in checked.warnings:  # once, however many fences draw its file
