@@ -260,6 +260,14 @@ def test_no_output_is_written_over_its_own_input(tmp_path: Path):
     assert not (tmp_path / "pic.svg").exists()
 
 
+@pytest.mark.parametrize("command", [["render", "flow.volley"], ["import", "flow.volley"]])
+def test_an_empty_output_names_nothing_and_is_said_so(tmp_path: Path, command):
+    """`-o ""` (a shell variable never set) was taken for no -o: the picture went beside."""
+    (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
+    usage_error(run(*command, "-o", "", cwd=tmp_path), "it names no file or folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flow.volley"]
+
+
 def test_a_folder_named_like_a_picture_is_not_written_into_as_svg(tmp_path: Path):
     (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")
     (tmp_path / "flow.pdf").mkdir()

@@ -22,7 +22,7 @@ from typing import Any
 import click
 
 from volley import __version__
-from volley.cli.targets import chosen_format, expand, is_folder, several, targets
+from volley.cli.targets import chosen_format, expand, is_folder, named_output, several, targets
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
@@ -374,6 +374,7 @@ Examples:
 @click.option(
     "-o",
     "--output",
+    callback=named_output,
     help="Output file, - for standard output, or a folder (ends with /, or several "
     "inputs); missing folders are created, a file's too. Default: beside each input.",
 )

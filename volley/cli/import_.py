@@ -12,7 +12,7 @@ import click
 
 from volley.checks.redact import SaidAbout
 from volley.cli import _quick_exit, lane_renames, report, say, show
-from volley.cli.targets import refuse_overwriting, refuse_picture_name
+from volley.cli.targets import named_output, refuse_overwriting, refuse_picture_name
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.swimlanes_links import as_link
@@ -142,6 +142,7 @@ Examples:
 @click.option(
     "-o",
     "--output",
+    callback=named_output,
     help="A .volley file, a folder (one file per diagram; made if it ends in /), or - for "
     "standard output (the default, for one diagram).",
 )

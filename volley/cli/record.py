@@ -11,7 +11,7 @@ import sys
 import click
 
 from volley.cli import ctrl_c_passed_on, lane_renames, report, say
-from volley.cli.targets import refuse_picture_name
+from volley.cli.targets import named_output, refuse_picture_name
 from volley.errors import VolleyError, counted
 from volley.textio import make_folder_for, write_atomic
 
@@ -34,6 +34,7 @@ Examples:
 @click.option(
     "-o",
     "--output",
+    callback=named_output,
     default="session.volley",
     show_default=True,
     help="Where to write the diagram when the session ends (stdout carries the session).",

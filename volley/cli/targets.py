@@ -117,6 +117,14 @@ def _has_diagrams(path: str) -> bool:
     return bool(found.blocks or found.problems or found.warnings)
 
 
+def named_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`-o` as given: an empty one (`-o ""`, a shell variable never set) names nothing, which
+    is said rather than taken for no `-o` at all (the picture went beside its input)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("it names no file or folder (it is empty)")
+    return value
+
+
 def is_folder(output: str) -> bool:
     return output.endswith(("/", os.sep)) or os.path.isdir(output)
 
