@@ -108,6 +108,16 @@ def test_crlf_file_is_unchanged_outside_the_markers(tmp_path):
     assert without_regions(after) == original
 
 
+def test_a_byte_order_mark_keeps_the_first_heading_a_heading(tmp_path):
+    """A file saved with a BOM (Windows' Notepad) lost its first heading to it: the picture
+    was named "diagram", its alt text "Diagram"."""
+    path = write(tmp_path, "\ufeff# Login flow\n\n```volley\nA -> B: hi\n```\n")
+    render_markdown(path)
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf# Login flow\n")  # the file keeps its mark
+    assert b"![Login flow](diagrams/login-flow.svg)" in data
+
+
 def test_no_final_newline_is_kept(tmp_path):
     path = write(tmp_path, "# Last\n\n```volley\nA -> B\n```")
     render_markdown(path)

@@ -219,9 +219,12 @@ def _parse(lines: list[Line]) -> list[Any]:
     """The file's CommonMark block tokens, their line numbers those of `lines`.
 
     markdown-it reads a lone carriage return as a line end; inside a line it is turned into a
-    space for the parse so that its line numbers stay those of `split_lines`.
+    space for the parse so that its line numbers stay those of `split_lines`. A byte-order
+    mark that starts the file is no text of its first line (a heading there is a heading, as
+    GitHub shows it); the file keeps it.
     """
-    return parse("\n".join(line.text.replace("\r", " ") for line in lines))
+    text = "\n".join(line.text.replace("\r", " ") for line in lines)
+    return parse(text.removeprefix("\ufeff"))
 
 
 def scan(text: str, filename: str) -> Scan:
