@@ -44,3 +44,17 @@ def test_colour_codes_are_still_the_ones_volley_writes(tmp_path):
     result = CliRunner().invoke(main, ["check", str(path)], env={"FORCE_COLOR": "1"})
     assert "\x1b[1;31merror" in result.stderr
     assert "\x1b[2J" not in result.stderr
+
+
+def test_a_line_break_in_a_files_name_prints_no_line_of_its_own(tmp_path):
+    """A name holding a line break printed a second line that read as a message of its own
+    (`fake.volley:1:1: error: …`); other control characters were escapes already."""
+    path = tmp_path / "evil\nfake.volley"
+    path.write_text("A ~> B\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)], env={"NO_COLOR": "1"})
+    assert f"{tmp_path}/evil\\u000afake.volley:1:3: error:" in result.stderr
+    fine = tmp_path / "ok\nx.volley"
+    fine.write_text("A -> B\n", encoding="utf-8")
+    written = CliRunner().invoke(main, ["render", str(fine)], env={"NO_COLOR": "1"})
+    assert written.exit_code == 0 and "ok\\u000ax.svg" in written.stderr
+    assert all(line.startswith(str(tmp_path)) for line in written.stderr.splitlines())

@@ -51,6 +51,12 @@ def visible(text: str) -> str:
     )
 
 
+def shown_path(path: str) -> str:
+    """A file's name as a message prints it: `visible`, and a line break in it escaped too (a
+    name holding one would print a line that reads as a message of its own)."""
+    return visible(path).replace("\n", escaped("\n"))
+
+
 def escaped(ch: str) -> str:
     """A character written as its escape: `\\u202e`, `\\U000e0041`."""
     code = ord(ch)
@@ -133,7 +139,7 @@ class Diagnostic:
     topic: str | None = None  # what it is about, for a front end to tell: "secret"
 
     def format(self, color: bool = False) -> str:
-        where = visible(self.filename or "<input>")
+        where = shown_path(self.filename or "<input>")
         if self.line:
             where += f":{self.line}"
             if self.column:

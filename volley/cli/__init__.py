@@ -23,7 +23,7 @@ import click
 
 from volley import __version__
 from volley.cli.targets import chosen_format, expand, is_folder, named_output, several, targets
-from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted, shown_path
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import make_folder_for, write_atomic
@@ -574,7 +574,7 @@ def _written(source: str, target: str, quiet: bool) -> None:
     """The one line each written file gets, in every mode (not a device such as /dev/stderr,
     where the line would land in the picture)."""
     if not quiet and os.path.isfile(target):
-        say(f"{source}: wrote {target}")
+        say(f"{shown_path(source)}: wrote {shown_path(target)}")
 
 
 def _render_one(path: str, target: str, options: Options, quiet: bool) -> None:
