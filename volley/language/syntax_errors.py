@@ -707,7 +707,7 @@ class _Explainer:
             # one of the message's above
             meant = text.rstrip() + ":" if ":" not in text else None
             return 'a note is written "note A: text" (or "note A, B: text"), with a colon', meant
-        if lowered in ("elif", "elsif", "elseif"):
+        if lowered.rstrip(":") in ("elif", "elsif", "elseif"):  # `elsif x`, `elsif: x`
             return 'volley has no "else if": write "else: label" and nest an if: inside', None
         if _END_WRITTEN_OTHERWISE.fullmatch(stripped.rstrip()):
             # read on as the end it means, so the block closes where it was meant to
@@ -957,6 +957,8 @@ class _Explainer:
                 "a message such as `A -> B: label`, or a line that starts with a keyword "
                 "(title:, note, =:, if:, end …)"
             )
+        elif previous is not None and previous.type == "PARTICIPANT":  # its text is a name
+            wanted = "a participant name (participant A, or participant A as Long name)"
         else:
             wanted = _expected_words(expected)
         if what == "the end of the line":  # `activate`, `order:` with nothing after them
