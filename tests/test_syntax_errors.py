@@ -1018,3 +1018,18 @@ def test_mermaids_par_over_is_one_error_that_says_par() -> None:
 def test_a_misspelt_block_word_is_one_error_its_end_none(text: str) -> None:
     error = error_for(text)
     assert len(error.errors) == 1 and "did you mean" in error.message, error.format()
+
+
+def test_a_nul_byte_is_said_among_the_texts_other_errors() -> None:
+    """A NUL byte hid every other error of the file; a text of UTF-16 read as UTF-8 (a NUL
+    every other character) is one error that says what it is."""
+    with pytest.raises(VolleyErrors) as caught:
+        volley.parse("A -> B: x\x00y\nB ~> A: ok\nC -> D: \x00\n")
+    places = [(error.line, error.column) for error in caught.value.errors]
+    assert places == [(1, 10), (2, 3), (3, 9)]
+    assert "NUL byte" in caught.value.errors[2].message
+    with pytest.raises(volley.VolleyError) as caught:
+        volley.parse("A -> B: hi\n".encode("utf-16-le").decode("utf-8"))
+    (only,) = caught.value.errors
+    assert "it reads as UTF-16 without a byte-order mark" in only.message
+    assert only.hint == "save the file as UTF-8"

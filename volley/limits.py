@@ -59,7 +59,7 @@ def limit_error(what: str, limit: int, option: str, **place: Any) -> LimitError:
 
 
 def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
-    """Checks that need only the text: its size, and characters no diagram can hold."""
+    """Checks that need only the text: its size."""
     limits = limits or DEFAULT_LIMITS
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.input_bytes:
@@ -69,19 +69,41 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
             "--max-input-bytes",
             filename=filename,
         )
-    refuse_nul(text, filename)
+
+
+def nul_errors(text: str, filename: str | None) -> list[VolleyError]:
+    """An error for each line holding a NUL byte, which is in no diagram's text (and a written
+    one could not be read again), to be said among the text's other errors; a text full of
+    them (a binary file, or UTF-16 saved without its byte-order mark) is one error, at once."""
+    if "\x00" not in text:
+        return []
+    if text.count("\x00") * 4 > len(text):
+        refuse_nul(text, filename)
+    errors, start = [], 0
+    for line in text.split("\n"):
+        column = line.find("\x00")
+        if column >= 0:
+            errors.append(_nul(text, filename, start + column))
+        start += len(line) + 1
+    return errors
 
 
 def refuse_nul(text: str, filename: str | None) -> None:
-    """A NUL byte is in no diagram's text (and a written one could not be read again)."""
+    """A NUL byte is in no diagram's text: the first one is an error."""
     nul = text.find("\x00")
     if nul >= 0:
-        raise VolleyError(
-            "the text holds a NUL byte; is this a binary file?",
-            filename=filename,
-            hint="give a .volley file, or delete the NUL (an editor may show it as ^@)",
-            **place_in(text, nul),
-        )
+        raise _nul(text, filename, nul)
+
+
+def _nul(text: str, filename: str | None, at: int) -> VolleyError:
+    odd = text[1:40:2]
+    if len(odd) > 1 and odd.count("\x00") * 5 >= len(odd) * 4:  # UTF-16 read as UTF-8
+        said = "the text holds NUL bytes: it reads as UTF-16 without a byte-order mark"
+        hint = "save the file as UTF-8"
+    else:
+        said = "the text holds a NUL byte; is this a binary file?"
+        hint = "give a .volley file, or delete the NUL (an editor may show it as ^@)"
+    return VolleyError(said, filename=filename, hint=hint, **place_in(text, at))
 
 
 def items_over(diagram: Diagram, limit: int) -> tuple[int, int] | None:

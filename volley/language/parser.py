@@ -48,6 +48,7 @@ from volley.limits import (
     items_over,
     items_said,
     limit_error,
+    nul_errors,
 )
 from volley.model import (
     BRANCH_WORDS,
@@ -1401,7 +1402,8 @@ class _Parse:
         self.filename = filename
         self.limits = limits
         self.lines = self.text.split("\n")
-        self.syntax_errors: list[VolleyError] = []  # kept across attempts
+        # kept across attempts; a NUL byte's line is one, said among the text's other errors
+        self.syntax_errors: list[VolleyError] = nul_errors(self.text, filename)
         self.unclosed: list[VolleyError] = []  # a fence never closed, which ends what is read
         self.note_ends: dict[int, int] = {}  # lines that ended a note: the note's line
         self.errors: list[VolleyError] = []  # found by the callbacks of the last attempt
