@@ -62,6 +62,9 @@ def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
     assert os.path.join("docs", "flows", "c.volley") + ":1:" in result.stderr
     assert "1 of 3 files with errors" in result.stderr  # a.volley, b.volley, c.volley
     assert ".cache" not in result.stderr  # hidden folders are skipped
+    # render says it too, after the pictures of the others (it said nothing)
+    drawn = run("render", "docs", "-o", "out/", cwd=tree)
+    assert drawn.exit_code == 1 and drawn.stderr.endswith("1 of 3 files with errors\n")
 
 
 def test_a_folder_check_skips_dependencies_and_built_sites(tree: Path):

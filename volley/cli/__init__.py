@@ -506,6 +506,8 @@ def render_command(
             )
             failed += 1
     if failed:
+        if len(sources) > 1:  # as volley check ends
+            say(f"{failed} of {counted(len(sources), 'file', 'files')} with errors")
         sys.exit(1)
     if stale:
         what = "picture or link" if stale == 1 else "pictures or links"  # each listed above
