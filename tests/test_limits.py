@@ -99,7 +99,7 @@ def run(*args: str):
 
 
 LIMITED = [
-    ("--max-input-bytes", "100", "A -> B: " + "x" * 192, "the input (200 bytes), over the limit"),
+    ("--max-input-bytes", "100", "A -> B: " + "x" * 192, "the input's 200 bytes, over the limit"),
     ("--max-messages", "3", "A -> B\n" * 4, "4 messages, over the limit of 3"),
     ("--max-depth", "2", nested(3), "blocks nested 3 deep; the limit is 2"),
     ("--max-label-chars", "5", "A -> B: 123456", "a text of 6 characters, over the limit of 5"),

@@ -64,7 +64,7 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.input_bytes:
         raise limit_error(
-            f"the input ({size:,} bytes)",
+            f"the input's {size:,} bytes",
             limits.input_bytes,
             "--max-input-bytes",
             filename=filename,

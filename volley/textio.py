@@ -188,8 +188,8 @@ def read_bytes(path: str, max_bytes: int | None = None) -> bytes:
     if max_bytes is not None and len(data) > max_bytes:
         from volley.limits import limit_error
 
-        what = f"{size:,} bytes" if size is not None else f"more than {max_bytes:,} bytes"
-        raise limit_error(f"the input ({what})", max_bytes, "--max-input-bytes", filename=name)
+        what = f"'s {size:,} bytes" if size is not None else f", more than {max_bytes:,} bytes"
+        raise limit_error(f"the input{what}", max_bytes, "--max-input-bytes", filename=name)
     return data
 
 
