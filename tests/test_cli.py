@@ -251,6 +251,10 @@ def test_no_output_is_written_over_its_own_input(tmp_path: Path):
     mermaid = tmp_path / "m.mmd"
     mermaid.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
     usage_error(run("import", "m.mmd", "-o", "m.mmd", cwd=tmp_path), "would replace the input")
+    saved_as = tmp_path / "flow.volley"  # a Mermaid file saved under volley's name, into its folder
+    saved_as.write_text("sequenceDiagram\n  A->>B: hi\n", encoding="utf-8")
+    usage_error(run("import", "flow.volley", "-o", "./", cwd=tmp_path), "would replace the input")
+    assert saved_as.read_text(encoding="utf-8").startswith("sequenceDiagram")
     # volley text is no picture: `import -o pic.svg` is refused too
     usage_error(
         run("import", "m.mmd", "-o", "pic.svg", cwd=tmp_path),

@@ -270,8 +270,16 @@ def test_a_misspelt_option_is_refused_in_the_diagrams_place_with_what_was_meant(
     page = (tmp_path / "out" / "markdown.html").read_text(encoding="utf-8")
     assert LIVE not in page and page.count("This volley diagram could not be drawn") == 2
     # `redcat` most likely meant `redact`: the page's source, which holds the secret, is not
-    # published beside it
+    # published beside it, on the fence line too (its words were read away before the error)
     assert not (tmp_path / "out" / "_sources" / "markdown.md.txt").exists()
+    fences = "\n".join(
+        f"```volley {line}\nA -> B: pay\n{secret}```\n"
+        for line in ("redcat", "rdct=1", "theme=neon redact", "redact=maybe")
+    )
+    pages = {"index.rst": "T\n=\n\n.. toctree::\n\n   fences\n", "fences.md": f"# F\n\n{fences}"}
+    build_site(write_site(tmp_path / "fenced", pages), tmp_path / "fenced-out")
+    published = tmp_path / "fenced-out" / "_sources"
+    assert (published / "index.rst.txt").exists() and not (published / "fences.md.txt").exists()
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "This volley diagram could not be drawn" in index
 

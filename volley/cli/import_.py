@@ -94,14 +94,16 @@ def _targets(
                 "(a folder) to write one .volley file for each"
             )
         refuse_picture_name(output)
-        refuse_overwriting([source], output)
+        refuse_overwriting([source], [output])
         return [output]
     os.makedirs(output, exist_ok=True)
     if _URL.match(source) or source == "-":
         stem = "diagram"
     else:
         stem = os.path.splitext(os.path.basename(source))[0]
-    return [os.path.join(output, f"{item.name or stem}.volley") for item in found]
+    chosen = [os.path.join(output, f"{item.name or stem}.volley") for item in found]
+    refuse_overwriting([source], chosen)  # `-o .` beside a diagram saved as flow.volley
+    return chosen
 
 
 def _over_render_limit(target: str, text: str) -> None:

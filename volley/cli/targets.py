@@ -11,8 +11,10 @@ one file) is a usage error before anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -175,8 +177,7 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
         )
     folder = output not in (None, "-") and _folder_output(output or "", len(sources), many)
     chosen = [_target(source, output, fmt, folder) for source in sources]
-    for target in chosen:
-        refuse_overwriting([source.path for source in sources], target)
+    refuse_overwriting([source.path for source in sources], chosen)
     seen: dict[str, str] = {}
     for source, target in zip(sources, chosen, strict=True):
         if target != "-" and target in seen:
@@ -187,15 +188,25 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
     return chosen
 
 
-def refuse_overwriting(inputs: list[str], target: str) -> None:
-    """A usage error where writing `target` would replace an input (the same file by its
-    name, or through a link): the diagram would be lost to what is made of it (`volley
-    render flow.svg`, a diagram saved under a picture's name, or `-o` naming the input)."""
-    if target == "-" or not os.path.exists(target):
-        return
+def refuse_overwriting(inputs: list[str], targets: list[str]) -> None:
+    """A usage error where writing one of `targets` would replace an input (the same file by
+    its name, by a link or a hard link): the diagram would be lost to what is made of it
+    (`volley render flow.svg`, a diagram saved under a picture's name, or `-o` naming the
+    input). Each file is looked at once: a folder of thousands is rendered again often."""
+    files: dict[tuple[int, int], str] = {}
     for path in inputs:
-        if path != "-" and os.path.isfile(path) and os.path.samefile(path, target):
-            shown = path if path == target else f"{path} (as {target})"
+        with contextlib.suppress(OSError):  # a link to nothing, a file not there: no input
+            found = os.stat(path)
+            if path != "-" and stat.S_ISREG(found.st_mode):  # `-` is standard input
+                files[(found.st_dev, found.st_ino)] = path
+    for target in targets:
+        try:
+            found = os.stat(target)
+        except OSError:
+            continue  # not there yet: it replaces nothing
+        replaced = files.get((found.st_dev, found.st_ino))
+        if replaced is not None and target != "-":
+            shown = replaced if replaced == target else f"{replaced} (as {target})"
             raise click.UsageError(
                 f"writing {target} would replace the input {shown}; give -o another file"
             )

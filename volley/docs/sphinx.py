@@ -170,6 +170,8 @@ class VolleyDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = _AsWritten.fromkeys(_READERS, _as_written)
 
     def run(self) -> list[nodes.Node]:
+        # the fence line as written, before reading it takes its options out of the argument
+        self._written = self.arguments[0].split() if self.arguments else []
         try:
             self._read_options()
             self._read_fence_line_options()
@@ -266,8 +268,9 @@ class VolleyDirective(SphinxDirective):
         Sphinx publishes, holds the diagram's text as written."""
         if "redact" in self.options:
             return self.options["redact"] is not False  # as written (a flag), or as read
-        words = [*self.options, *(self.arguments[0].split() if self.arguments else [])]
-        names = [word.partition("=")[0].replace("_", "-") for word in words]
+        names = [
+            word.partition("=")[0].replace("_", "-") for word in [*self.options, *self._written]
+        ]
         near = any(difflib.get_close_matches(name, ["redact"], cutoff=0.6) for name in names)
         return near or self._asked_to_redact()
 
