@@ -524,6 +524,13 @@ def test_downloads_mask_live_looking_secrets_unless_the_writer_says_otherwise(
         page.click('[data-download="html"]')
     assert token in Path(info.value.path()).read_text(encoding="utf-8")
     assert downloaded() == Path(info.value.path()).read_text(encoding="utf-8")  # kept so
+    # pasted and downloaded at once, before any preview counted it: the text sent decides
+    fresh = new_page(base_url + "/")
+    set_source(fresh, f"title: Hasty\nA -> B: x\nin: R\n  Authorization: Bearer {token}\n")
+    fresh.click("#download-menu summary")
+    with fresh.expect_download() as info:
+        fresh.click('[data-download="html"]')
+    assert token not in Path(info.value.path()).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

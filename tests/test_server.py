@@ -202,6 +202,18 @@ def test_redact_in_the_query_masks_the_picture(client: Client) -> None:
     assert token in client.post("/render?format=html", content=text).text
 
 
+def test_redact_auto_masks_only_a_text_that_holds_a_live_looking_secret(client: Client) -> None:
+    """The editor's downloads ask for `auto`: its last preview may be of older text."""
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    live = f"A -> B: call\nin: R\n  Authorization: Bearer {token}\n"
+    for fmt in ("html", "json"):
+        masked = client.post(f"/render?format={fmt}&redact=auto", content=live)
+        assert masked.status_code == 200 and token not in masked.text
+    example = "A -> B: call\nin: R\n  Authorization: Bearer abc123\n"  # kept unless asked
+    assert "abc123" in client.post("/render?format=html&redact=auto", content=example).text
+    assert "abc123" not in client.post("/render?format=html&redact=1", content=example).text
+
+
 def test_redact_masks_the_json_and_a_picture_option_is_refused_there(client: Client) -> None:
     """`format=json&redact=1` answered the live token (json read no option at all), and
     `format=json&scale=2` was dropped in silence where svg refuses it."""

@@ -213,6 +213,7 @@
   var settingSource = false;
   function setSource(text, undoable) {
     if (text === source.value) return;
+    maskChosen = null; // another diagram: its own values decide whether downloads are masked
     if (undoable) {
       source.focus();
       source.select();
@@ -1035,8 +1036,10 @@
     maskChosen = !masking();
     showMasking();
   });
+  // Until the writer chooses, the server decides from the text it renders (the last preview
+  // may be of older text, without a secret just pasted).
   function masked(query) {
-    return masking() ? query + "&redact=1" : query;
+    return query + "&redact=" + (maskChosen === null ? "auto" : maskChosen ? "1" : "0");
   }
 
   // The picture as PNG on the clipboard, to paste into a chat, a slide or an issue. A promise

@@ -197,7 +197,8 @@ def run() -> None:
     """
     gc.disable()
     exit_on_sigterm()  # a render stopped by SIGTERM removes its temporary file, as on Ctrl-C
-    signal.signal(signal.SIGINT, _on_ctrl_c)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (a `&` job)
+        signal.signal(signal.SIGINT, _on_ctrl_c)
     sys.unraisablehook = _unraisable
     try:
         main(prog_name="volley")

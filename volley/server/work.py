@@ -64,6 +64,9 @@ class RenderOptions:
 
     format: str = "svg"
     pipeline: Options = Options()
+    # `redact=auto`: masked when the diagram holds a value that looks like a live secret, as
+    # the text rendered says (the editor's downloads: its last preview may be of older text)
+    redact_auto: bool = False
 
     @classmethod
     def from_query(
@@ -98,8 +101,9 @@ class RenderOptions:
                     f"{drawn[0]} does not apply to json, which is the diagram as data",
                     hint="json takes redact alone",
                 )
-            redact = _flag(values, "redact") if "redact" in values else False
-            return cls(fmt, Options(limits=limits.diagram, redact=redact))
+            auto = values.get("redact", "").lower() == "auto"
+            redact = _flag(values, "redact") if "redact" in values and not auto else False
+            return cls(fmt, Options(limits=limits.diagram, redact=redact), auto)
         scale = _number(values, "scale", 1.0)
         if not 0.05 <= scale <= limits.max_scale:
             raise VolleyError(f"scale must be between 0.05 and {limits.max_scale:g}, not {scale:g}")
@@ -112,9 +116,10 @@ class RenderOptions:
             names["fragment"] = _flag(values, "fragment")
         if "assets" in values:
             names["include_assets"] = _flag(values, "assets")
-        if "redact" in values:
+        auto = values.get("redact", "").lower() == "auto"
+        if "redact" in values and not auto:
             names["redact"] = _flag(values, "redact")
-        return cls(fmt, Options(**names))
+        return cls(fmt, Options(**names), auto)
 
     @property
     def media_type(self) -> str:
@@ -169,15 +174,19 @@ def produce(source: str, options: RenderOptions, limits: Limits) -> Output:
         text, count = converted(source)
         data = json.dumps({"text": text, "diagrams": count}, ensure_ascii=False)
         return Output(data.encode("utf-8"), options.media_type, None, [])
+    pipeline = options.pipeline
+    if options.redact_auto:  # masked if anything looks live in this very text
+        found = api.check(source, limits=limits).warnings
+        pipeline = pipeline.updated(redact=any(w.topic == "secret" for w in found))
     if options.format == "json":
-        redact = options.pipeline.redact
+        redact = pipeline.redact
         checked = api.check(source, limits=limits, redact=redact)
         shown = api.masked(checked, redact=redact)
         data = json.dumps(shown.to_json(), ensure_ascii=False, indent=2)
         return Output(
             data.encode("utf-8"), options.media_type, checked.diagram.title, checked.warnings
         )
-    result = api.run(source, options.pipeline.updated(limits=limits))
+    result = api.run(source, pipeline.updated(limits=limits))
     body = result.output.encode("utf-8") if isinstance(result.output, str) else result.output
     return Output(body, options.media_type, result.diagram.title, result.warnings)
 
