@@ -1034,3 +1034,9 @@ def test_a_nul_byte_is_said_among_the_texts_other_errors() -> None:
     (only,) = caught.value.errors
     assert "it reads as UTF-16 without a byte-order mark" in only.message
     assert only.hint == "save the file as UTF-8"
+    with pytest.raises(volley.VolleyError) as caught:  # big-endian too
+        volley.parse("A -> B: hi\n".encode("utf-16-be").decode("utf-8"))
+    assert "UTF-16" in caught.value.errors[0].message
+    with pytest.raises(volley.VolleyError) as caught:  # NULs on many lines: one error, no flood
+        volley.parse("A -> B: x\x00\n" * 30)
+    assert len(caught.value.errors) == 1

@@ -74,7 +74,8 @@ def check_input(text: str, filename: str | None, limits: Limits | None) -> None:
 def nul_errors(text: str, filename: str | None) -> list[VolleyError]:
     """An error for each line holding a NUL byte, which is in no diagram's text (and a written
     one could not be read again), to be said among the text's other errors; a text full of
-    them (a binary file, or UTF-16 saved without its byte-order mark) is one error, at once."""
+    them (a binary file, or UTF-16 saved without its byte-order mark), or with more lines
+    that hold one than `_NUL_LINES`, is one error, at once."""
     if "\x00" not in text:
         return []
     if text.count("\x00") * 4 > len(text):
@@ -84,8 +85,13 @@ def nul_errors(text: str, filename: str | None) -> list[VolleyError]:
         column = line.find("\x00")
         if column >= 0:
             errors.append(_nul(text, filename, start + column))
+            if len(errors) > _NUL_LINES:
+                refuse_nul(text, filename)
         start += len(line) + 1
     return errors
+
+
+_NUL_LINES = 5  # a text with NUL bytes on more lines is no diagram with a stray one
 
 
 def refuse_nul(text: str, filename: str | None) -> None:
@@ -96,8 +102,10 @@ def refuse_nul(text: str, filename: str | None) -> None:
 
 
 def _nul(text: str, filename: str | None, at: int) -> VolleyError:
-    odd = text[1:40:2]
-    if len(odd) > 1 and odd.count("\x00") * 5 >= len(odd) * 4:  # UTF-16 read as UTF-8
+    if any(  # every other character: UTF-16, little- or big-endian, read as UTF-8
+        len(half) > 1 and half.count("\x00") * 5 >= len(half) * 4
+        for half in (text[0:40:2], text[1:40:2])
+    ):
         said = "the text holds NUL bytes: it reads as UTF-16 without a byte-order mark"
         hint = "save the file as UTF-8"
     else:
