@@ -141,6 +141,11 @@ def test_every_error_of_a_block_is_said_with_a_count(tmp_path):
         "\n3 errors\n1 of 1 file with errors"
         in CliRunner().invoke(main, ["check", str(path)]).stderr
     )
+    # so many that reading stopped: said, as for a .volley file, where it stopped
+    many = "".join(f"A ~> B: {n}\n" for n in range(40))
+    path.write_text(f"# T\n\n```volley\n{many}```\n", encoding="utf-8")
+    said = CliRunner().invoke(main, ["check", str(path)]).stderr
+    assert f"{path}:28: note: volley stopped reading this diagram at line 28" in said
 
 
 def test_check_writes_nothing_and_lists_what_is_stale(tmp_path):

@@ -704,10 +704,20 @@ def _read_blocks(
                 source, filename=filename, limits=options.limits, redact=block.options.redact
             )
         except VolleyError as exc:  # every error of the block, as for a .volley file
-            for error in exc.errors:
-                report(_shifted(error, filename, offset))
-            for warning in exc.warnings:
-                report(_shifted(warning, filename, offset))
+            problems: list[Diagnostic | VolleyError] = [*exc.errors, *exc.warnings]
+            for each in sorted(problems, key=lambda p: (p.line or 0, p.column or 0)):
+                report(_shifted(each, filename, offset))
+            stopped = getattr(exc, "stopped_at", None)
+            if stopped is not None:  # so many errors: the lines after it were not read
+                report(
+                    Diagnostic(
+                        f"volley stopped reading this diagram at line {stopped + offset}: fix "
+                        "these and check again for any after it",
+                        filename,
+                        stopped + offset,
+                        severity="note",
+                    )
+                )
             diagrams.append(None)
             continue
         for warning in checked.warnings:  # once, however many fences draw its file
