@@ -492,3 +492,12 @@ def test_a_pages_swimlanes_io_elements_are_each_a_diagram(tmp_path: Path) -> Non
         "sidecar --> istiod: ack\n"
     )
     assert not (out / "embed-3.volley").exists()
+    # one on a line of its own, and one left out in a comment, which the script never sees
+    page.write_text(
+        "# Embed\n\n<swimlanes-io>C -> D: inline</swimlanes-io>\n\n"
+        "<!-- <swimlanes-io>\nE -> F: commented out\n</swimlanes-io> -->\n",
+        encoding="utf-8",
+    )
+    done = volley_cli("import", str(page))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "C -> D: inline\n"

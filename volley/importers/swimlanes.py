@@ -43,10 +43,11 @@ _FENCE_LANGS = ("swimlanes-io", "swimlanes", "swimlanesio", "swimlanes.io")
 
 
 # swimlanes.io's embed script (`cdn.swimlanes.io/embed.js`) draws the text of each
-# `<swimlanes-io>` element of a page, as docsify-swimlanes-io's pages write them too; the
-# closing tag may end the diagram's last line
-_ELEMENT_OPEN = re.compile(r"[ \t]*<swimlanes-io\b[^>\n]*>[ \t]*$", re.IGNORECASE)
-_ELEMENT_CLOSE = re.compile(r"(?P<before>.*?)</swimlanes-io>[ \t]*$", re.IGNORECASE)
+# `<swimlanes-io>` element of a page, as docsify-swimlanes-io's pages write them too; the text
+# may start on the opening tag's line, and the closing tag may end its last line
+_ELEMENT_OPEN = re.compile(r"[ \t]*<swimlanes-io(?=[\s>])[^>\n]*>", re.IGNORECASE)
+_ELEMENT_CLOSE = re.compile(r"</swimlanes-io\s*>", re.IGNORECASE)
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def _page_blocks(text: str) -> list[PageFence]:
@@ -62,32 +63,39 @@ def _page_blocks(text: str) -> list[PageFence]:
 
 
 def _elements(text: str, fences: list[PageFence]) -> list[PageFence]:
-    """Each `<swimlanes-io>` element outside the page's code (a page showing how to embed
-    one), as a block of its text, its character references decoded, as the embed script
-    reads it (its indentation kept: volley reads it, and errors point at the page's columns).
-    One never closed runs to the page's end."""
+    """Each `<swimlanes-io>` element outside the page's code and comments (a page showing how
+    to embed one, or one left out), as a block of its text, its character references decoded,
+    as the embed script reads it, its indentation kept (volley reads it, and its lines are
+    the page's: the tags stand as spaces). One never closed runs to the page's end."""
     if "<swimlanes-io" not in text.lower():
         return []
     from volley.text.markdown import indented_code_lines
 
     lines = text.split("\n")
-    shown = {n for fence in fences for n in range(fence.start, fence.end)}
-    shown |= indented_code_lines(text)
+    skipped = {n for fence in fences for n in range(fence.start, fence.end)}
+    skipped |= indented_code_lines(text)
+    for comment in _HTML_COMMENT.finditer(text):
+        first, last = text.count("\n", 0, comment.start()), text.count("\n", 0, comment.end())
+        skipped.update(range(first, last + 1))
     found = []
     index = 0
     while index < len(lines):
-        if index in shown or not _ELEMENT_OPEN.match(lines[index]):
+        opening = None if index in skipped else _ELEMENT_OPEN.match(lines[index])
+        if opening is None:
             index += 1
             continue
-        after = range(index + 1, len(lines))
-        end = next((j for j in after if _ELEMENT_CLOSE.match(lines[j])), len(lines))
-        body = lines[index + 1 : end]
-        closing = _ELEMENT_CLOSE.match(lines[end]) if end < len(lines) else None
-        if closing and closing["before"].strip():
-            body.append(closing["before"])
-        written = [html.unescape(line) for line in body]
-        closed = closing is not None
-        found.append(PageFence(index, end + 1, "swimlanes-io", "<swimlanes-io>", written, closed))
+        body, end = [" " * opening.end() + lines[index][opening.end() :]], index
+        while not _ELEMENT_CLOSE.search(body[-1]) and end + 1 < len(lines):
+            end += 1
+            body.append(lines[end])
+        closing = _ELEMENT_CLOSE.search(body[-1])
+        if closing is not None:
+            body[-1] = body[-1][: closing.start()]
+        start = index - 1 if body[0].strip() else index  # the line before the text's first
+        written = [html.unescape(line) for line in (body if body[0].strip() else body[1:])]
+        found.append(
+            PageFence(start, end + 1, "swimlanes-io", "<swimlanes-io>", written, bool(closing))
+        )
         index = end + 1
     return found
 
