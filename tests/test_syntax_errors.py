@@ -83,6 +83,7 @@ CASES = [
     ("A -> B\nA <-< B: x\n", 2, 5, '"< B" starts with a piece of an arrow'),
     ("A -> B >: x\n", 1, 6, '"B >" ends with a piece of an arrow'),
     ("A -> B>: x\n", 1, 6, '"B>" ends with a piece of an arrow'),
+    ("A <-<B: x\n", 1, 5, '"<B" starts with a piece of an arrow'),
     ("participant\n", 1, 12, "the line ends too soon; expected a participant name"),
     ("A <> B: z\n", 1, 3, '"<>" is not an arrow'),
     ("if: a\nA -> B\nelsif: b\nend\n", 3, 1, '"elsif" is not a volley keyword'),

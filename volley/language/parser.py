@@ -431,9 +431,17 @@ class _NameProblem:
 
 
 # An arrow's head left beside a name (`A <-< B`, `A -> B>`): one standing apart from it, or
-# glued to a word (a name may hold markup, `<b>API</b>`, which is said as written)
-_HEAD_AT_START = re.compile(r"[<>]{1,2}[ \t]|>")
+# glued to a word (a name may hold markup, `<b>API</b>`, and start with a stereotype written
+# with spaces, `<< interface >> Store`, which are said as written)
+_HEAD_AT_START = re.compile(r"(?!<<.*>>)(?:[<>]{1,2}[ \t]|>)")
 _HEAD_AT_END = re.compile(r"[ \t][<>]{1,2}$|^[\w .-]*\w>{1,2}$")
+# A tag of markup's at a name's start (`<b>API</b>`), which no arrow's head glued to it is
+_TAG_START = re.compile(r"</?[A-Za-z][^<>]*>")
+_HEAD_BEFORE_NAME = (
+    "starts with a piece of an arrow; an arrow's heads stand at its ends, and a name holds none",
+    "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head (>, >> or x): "
+    "A <- B, A <-> B",
+)
 
 
 @lru_cache(maxsize=512)
@@ -471,10 +479,7 @@ def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
         ),
         (  # `A <-< B`, `A -> >B`: a head after the arrow read as the name's first letter
             bool(_HEAD_AT_START.match(name)),
-            "starts with a piece of an arrow; an arrow's heads stand at its ends, "
-            "and a name holds none",
-            "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
-            "(>, >> or x): A <- B, A <-> B",
+            *_HEAD_BEFORE_NAME,
         ),
         (
             name.startswith("|"),
@@ -769,6 +774,9 @@ class _ToModel:
                 _at_text(receiver, 0),
                 hint="volley draws every participant from the top of the diagram: delete the *",
             )
+        elif glued and receiver.value[:1] in "<>" and not _TAG_START.match(receiver.value):
+            said, hint = _HEAD_BEFORE_NAME  # `A <-<B`: glued to the arrow and the name
+            self.error(f'"{message.receiver}" {said}', _at_text(receiver, 0), hint=hint)
         elif glued and (found := _DELAY_MARK.match(receiver.value)):
             delay = found[0]
             self.error(
