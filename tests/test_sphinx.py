@@ -258,6 +258,7 @@ def test_a_misspelt_option_is_refused_in_the_diagrams_place_with_what_was_meant(
         f"```volley redcat\nA -> B: pay\n{secret}```\n"
     )
     rst = INDEX_WITH_MARKDOWN + "\n.. volley::\n   :theem: dark\n\n   A -> B: hi\n"
+    rst += "\n.. volley::\n   :class: wide\n\n   A -> B: classed\n"  # every directive's
     site = write_site(tmp_path / "site", {"index.rst": rst, "markdown.md": myst})
     result = build_site(site, tmp_path / "out")
     log = result.stderr
@@ -282,6 +283,7 @@ def test_a_misspelt_option_is_refused_in_the_diagrams_place_with_what_was_meant(
     assert (published / "index.rst.txt").exists() and not (published / "fences.md.txt").exists()
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "This volley diagram could not be drawn" in index
+    assert re.search(r'<div class="[^"]*\bwide\b[^"]*"', index) and "classed" in index
 
 
 def test_a_redact_diagram_that_cannot_be_drawn_publishes_no_page_source(tmp_path):

@@ -107,6 +107,7 @@ _READERS: dict[str, Callable[[Any], Any]] = {
     "alt": directives.unchanged,
     "appendix-lines": directives.positive_int,
     "bodies": _choice(BODIES),
+    "class": directives.class_option,  # as every directive takes it (MyST's `{.wide}` too)
     "interactive": _boolean,
     "name": directives.unchanged_required,
     "redact": _boolean,
@@ -245,6 +246,7 @@ class VolleyDirective(SphinxDirective):
         )
         self.set_source_info(node)
         self.add_name(node)  # `:name: login` is a target, as for any directive: :ref:`login`
+        node["classes"] += self.options.get("class", [])  # on what the builder draws
         self._anchor_messages(node, prefix, len(checked.diagram.messages()))
         return [node]
 
