@@ -267,7 +267,9 @@ def test_no_output_is_written_over_its_own_input(tmp_path: Path):
     assert not (tmp_path / "pic.svg").exists()
 
 
-@pytest.mark.parametrize("command", [["render", "flow.volley"], ["import", "flow.volley"]])
+@pytest.mark.parametrize(
+    "command", [["render", "flow.volley"], ["import", "flow.volley"], ["gallery", "."]]
+)
 def test_an_empty_output_names_nothing_and_is_said_so(tmp_path: Path, command):
     """`-o ""` (a shell variable never set) was taken for no -o: the picture went beside."""
     (tmp_path / "flow.volley").write_text(FLOW, encoding="utf-8")

@@ -58,3 +58,6 @@ def test_a_line_break_in_a_files_name_prints_no_line_of_its_own(tmp_path):
     written = CliRunner().invoke(main, ["render", str(fine)], env={"NO_COLOR": "1"})
     assert written.exit_code == 0 and "ok\\u000ax.svg" in written.stderr
     assert all(line.startswith(str(tmp_path)) for line in written.stderr.splitlines())
+    # nor in the words of a message that names it (there is no such file)
+    missing = CliRunner().invoke(main, ["check", str(tmp_path / "gone\nx.volley:1:1: error: y")])
+    assert len([line for line in missing.stderr.splitlines() if ": error:" in line]) == 1

@@ -10,7 +10,7 @@ import stat
 import tempfile
 from typing import TYPE_CHECKING
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, shown_path
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -184,7 +184,8 @@ def read_bytes(path: str, max_bytes: int | None = None) -> bytes:
                 size = info.st_size if stat.S_ISREG(info.st_mode) else None
                 data = _read_capped(handle, max_bytes)
     except OSError as exc:
-        raise VolleyError(f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
+        said = f"cannot read {shown_path(path)}: {exc.strerror or exc}"
+        raise VolleyError(said, filename=path) from None
     if max_bytes is not None and len(data) > max_bytes:
         from volley.limits import limit_error
 

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import click
 
 from volley.cli import report, say
+from volley.cli.targets import named_output
 from volley.errors import VolleyError
 
 
@@ -42,7 +43,8 @@ def _web_address(value: str | None) -> str | None:
     "-o",
     "--output",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
+    callback=lambda ctx, param, value: Path(named_output(ctx, param, value) or "."),
     help="The folder to write the pages into (created if missing).",
 )
 @click.option(
