@@ -104,6 +104,11 @@ class _Span:
         found = dict(self.attributes)
         return next((found[key] for key in keys if found.get(key)), None)
 
+    def named_peer(self) -> str | None:
+        """The other end a CLIENT or PRODUCER span names: Zipkin's remote service, a peer's
+        attribute (`peer.service`, `db.system` …), or Zipkin's remote address."""
+        return self.peer or self.attribute(*_PEER_KEYS) or self.peer_address
+
     def status(self) -> str | None:
         """The HTTP status code, or the gRPC one with its name, if the span has one."""
         code = self.attribute(*_HTTP_STATUS_KEYS)
@@ -1399,9 +1404,8 @@ class _Builder:
         one other service whose spans it leads to, which took it without a span of its own
         (Jaeger's own example trace: service-two's calls under service-one's send); else
         `remote`."""
-        named = producer.peer or producer.attribute(*_PEER_KEYS) or producer.peer_address
-        services = {child.service for child in children}
-        if named is None and len(services) == 1 and producer.service not in services:
+        services = {child.service for child in children} - {producer.service}
+        if producer.named_peer() is None and len(services) == 1:
             return self.lane(services.pop())
         return self.peer_lane(producer)
 
@@ -1409,7 +1413,7 @@ class _Builder:
         """The lane of what a CLIENT or PRODUCER span with no SERVER or CONSUMER under it
         called: the peer it names, or the host (and port) of the URL it called, else
         `remote`."""
-        peer = client.peer or client.attribute(*_PEER_KEYS) or client.peer_address
+        peer = client.named_peer()
         if peer is not None and peer == client.service:
             peer = _told_apart(client, peer)
         url = client.attribute("url.full", "http.url")
@@ -1567,16 +1571,22 @@ def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> li
 
 def _told_apart(client: _Span, peer: str) -> str:
     """A peer named as the service that calls it (Brave names a Cassandra call's peer after
-    its keyspace, `auth` from the service `auth`): a call leaves its service, so the peer is
-    named by the system its tags name (`db.system`, or the prefix they share: `cassandra.`),
-    else by its address. A span that holds both halves of a call and names neither (Zipkin
-    v1's, merged) ran in that service: it stays a call to itself."""
-    system = client.attribute("db.system", "db.system.name", "messaging.system", "rpc.system")
+    its keyspace, `auth` from the service `auth`): a call to a store or a broker leaves its
+    service, so the peer is named by the system its tags name (`db.system`, or the store's
+    prefix they share: `cassandra.`). Any other stays a call to itself (a service calling
+    its own API; a span of both halves of a call, as Zipkin v1's merged ones)."""
+    system = client.attribute("db.system", "db.system.name", "messaging.system")
     if system is None:
         prefixes = {key.partition(".")[0] for key, _ in client.attributes if "." in key}
-        system = prefixes.pop() if len(prefixes) == 1 else None
-    other = system or client.peer_address
-    return f"{peer} ({other})" if other else peer
+        system = prefixes.pop() if len(prefixes) == 1 and prefixes <= _STORES else None
+    return f"{peer} ({system})" if system else peer
+
+
+# Tag prefixes of stores and brokers, as tracers name a call's tags after what it calls
+_STORES = frozenset(
+    {"cassandra", "sql", "db", "jdbc", "mongodb", "redis", "memcached", "elasticsearch",
+     "mysql", "postgresql", "kafka", "rabbitmq", "amqp", "sqs", "dynamodb"}
+)  # fmt: skip
 
 
 def _without_userinfo(peer: str) -> str:
