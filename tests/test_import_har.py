@@ -709,6 +709,12 @@ def test_chromes_aborted_on_an_answer_says_what_it_means_and_nothing_where_no_bo
     for status, method in ((204, "GET"), (304, "GET"), (200, "HEAD")):
         quiet = one_entry(request={"method": method}, response={"status": status}, **aborted)
         assert notes_of(quiet) == [], (status, method)
+    # as the DevTools protocol's object too
+    told = {"_error": {"message": "net::ERR_ABORTED", "code": -3}}
+    assert notes_of(one_entry(response={"status": 304}, **told)) == []
+    assert notes_of(one_entry(**told)) == [
+        "the browser stopped loading its body (net::ERR_ABORTED (-3))"
+    ]
     # any other word of the capturing tool on an answer stays as it said it
     refused = one_entry(response={"status": 304}, _error="net::ERR_BLOCKED_BY_CLIENT")
     assert notes_of(refused) == ["net::ERR_BLOCKED_BY_CLIENT"]

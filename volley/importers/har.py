@@ -313,20 +313,24 @@ _ABORTED = "net::ERR_ABORTED"  # Chrome's word for a request cancelled as it loa
 _NO_BODY = {"204", "205", "304"}  # answers that have no body to read
 
 
+def _aborted(error: Any) -> bool:
+    """Whether the capturing tool's error is Chrome's net::ERR_ABORTED (as text, or as its
+    `{"message": …, "code": …}`)."""
+    said = error.get("message") if isinstance(error, dict) else error
+    return said == _ABORTED
+
+
 def _nothing_lost(error: Any, status: Any, method: str) -> bool:
     """Whether the capturing tool's error on an answer says nothing about it: Chrome writes
     net::ERR_ABORTED on answers that have no body (a 204, a 304, a HEAD's)."""
-    if _error_text(error) != _ABORTED:
-        return False
-    return method.upper() == "HEAD" or str(status).strip() in _NO_BODY
+    return _aborted(error) and (method.upper() == "HEAD" or str(status).strip() in _NO_BODY)
 
 
-def _answer_error(said: str) -> str:
+def _answer_error(error: Any) -> str:
     """The capturing tool's error on an answer it got, in words a reader of the diagram takes
     for what it is (the answer came; what followed did not)."""
-    if said == _ABORTED:
-        return f"the browser stopped loading its body ({_ABORTED})"
-    return said
+    said = _error_text(error)
+    return f"the browser stopped loading its body ({said})" if _aborted(error) else said
 
 
 def _answered(status: Any) -> bool:
@@ -788,7 +792,7 @@ class _Importer:
         items: list[Item] = [asked, reply]
         if error and not _nothing_lost(error, status, method):
             # the capturing tool's word on an answer it got (a redirect loop cut off)
-            said = label(_answer_error(_error_text(error)), NOTE_CHARS)
+            said = label(_answer_error(error), NOTE_CHARS)
             items.append(Note(0, [host, self.client], said, attached=True))
         return [*items, *self._websocket(entry, host)]
 
