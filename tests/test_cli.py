@@ -230,12 +230,22 @@ def test_an_input_that_may_not_be_read_is_said_among_the_others_errors(tmp_path,
     2) when one input of several could not be read, and said nothing of the others' errors."""
     for name, text in (("a.volley", "A ~> B\n"), ("secret.volley", FLOW), ("c.volley", "C ->\n")):
         (tmp_path / name).write_text(text, encoding="utf-8")
-    real = os.access
-    monkeypatch.setattr(os, "access", lambda p, m, **k: "secret" not in str(p) and real(p, m))
+    real_access, real_open = os.access, open
+
+    def refused(path, *args, **kwargs):  # as for a file of another user's, chmod 600
+        if "secret" in str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(
+        os, "access", lambda p, m, **k: "secret" not in str(p) and real_access(p, m)
+    )
+    monkeypatch.setattr("builtins.open", refused)
     result = run("check", "a.volley", "secret.volley", "c.volley", cwd=tmp_path)
     assert result.exit_code == 1, result.output
     assert "a.volley:1:3: error" in result.stderr and "c.volley:1:5: error" in result.stderr
-    assert "2 of 3 files with errors" in result.stderr
+    assert "secret.volley: error: cannot read secret.volley: Permission denied" in result.stderr
+    assert "3 of 3 files with errors" in result.stderr
 
 
 def test_no_output_is_written_over_its_own_input(tmp_path: Path):

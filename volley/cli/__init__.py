@@ -36,7 +36,8 @@ class _ErrorCount:
         self.report, self.errors = report, 0
 
     def __call__(self, problem: Diagnostic | VolleyError) -> None:
-        self.errors += isinstance(problem, VolleyError) or problem.severity == "error"
+        if isinstance(problem, VolleyError) or problem.severity == "error":
+            self.errors += 1
         self.report(problem)
 
 

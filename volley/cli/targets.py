@@ -135,7 +135,7 @@ def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
     """The format: `-f`, else the output file's extension, else svg; a contradiction between
     the two, or an extension volley does not write, is a usage error; so is a folder named
     like a picture (`-o flow.pdf` where flow.pdf is a folder), unless `-f` says what goes in."""
-    if output and not fmt and not output.endswith(("/", os.sep)) and os.path.isdir(output):
+    if output and not (fmt or many or output.endswith(("/", os.sep))) and os.path.isdir(output):
         suffix = os.path.splitext(output)[1].lower().lstrip(".")
         if suffix in FORMATS:
             raise click.UsageError(

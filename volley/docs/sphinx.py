@@ -442,8 +442,8 @@ class VolleyImages(SphinxTransform):
                 f"an image of {uri} draws nothing in Sphinx",
                 hint=f"draw it with ```{{volley}} {uri}``` (.. volley:: {uri} in reStructuredText)",
             )
-            logger.warning("volley: %s (%s)", error.message, error.hint, location=image,
-                           type="volley", subtype="error")  # fmt: skip
+            said = f"volley: {error.message} ({error.hint})"
+            logger.warning(said, location=image, type="volley", subtype="error")
             line = image.line or (image.parent.line if image.parent is not None else None)
             problem = Problem(error.diagnostic, Location(self._page(), line or 0))
             box = volley_error(html=error_box(problem), text=problem.shown().format())

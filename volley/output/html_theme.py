@@ -179,7 +179,7 @@ def theme_css() -> str:
         # Inside mkdocs-material, and the MkDocs theme (Bootstrap's colour modes), an auto
         # diagram sits on the site's own page colour (a navy card on its grey dark page).
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
-        f"[data-bs-theme] {auto}{{--vl-bg:var(--bs-body-bg)}}",
+        f"[data-bs-theme] {auto}{{--vl-bg:var(--bs-body-bg,var(--vl-svg-bg))}}",
         # Not a colour: the fonts other scripts are drawn with, which volley.css names after
         # the page's own (a browser's fallback can pick one that draws empty boxes).
         f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
