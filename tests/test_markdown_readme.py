@@ -116,6 +116,10 @@ def test_a_byte_order_mark_keeps_the_first_heading_a_heading(tmp_path):
     data = path.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf# Login flow\n")  # the file keeps its mark
     assert b"![Login flow](diagrams/login-flow.svg)" in data
+    # nor is the mark indentation of a fence on the first line: its region stands at the edge
+    path.write_bytes(b"\xef\xbb\xbf```volley\nA -> B: hi\n```\n")
+    render_markdown(path)
+    assert b"\n<!-- volley:begin " in path.read_bytes()
 
 
 def test_no_final_newline_is_kept(tmp_path):

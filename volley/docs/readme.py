@@ -313,7 +313,7 @@ def _block(
     if any("\x00" in line.text for line in lines[first:after]):
         problems.append(VolleyError("the block holds a NUL byte; is this a binary file?", **where))
         return None
-    prefix = _continuation(opening[: column - 1])
+    prefix = _continuation(opening[: column - 1].removeprefix("\ufeff"))  # a file's BOM
     myst, skipped = myst_options(fence.body)
     body = fence.body[skipped:]
     file, _ = named_file(fence.info.strip().partition(" ")[2])
