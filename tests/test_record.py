@@ -231,3 +231,37 @@ def test_a_client_and_a_server_named_alike_but_for_case_are_two_lanes(tmp_path):
     assert done.returncode == 3, done.stderr
     diagram = parse(output.read_text(encoding="utf-8"))
     assert len(diagram.participants) == 2, output.read_text(encoding="utf-8")
+
+
+ECHO_UNTIL_CTRL_C = """
+import sys
+try:
+    for line in sys.stdin:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+except KeyboardInterrupt:  # stopped as a server may choose to be: its own status
+    sys.exit(1)
+"""
+
+
+def test_ctrl_c_reaches_the_server_and_volley_exits_with_its_status(tmp_path):
+    """Ctrl-C is the session's: the server gets it, the diagram is written, and volley exits
+    with the server's status (not 130, which a command of volley's own exits with)."""
+    server = tmp_path / "echo.py"
+    server.write_text(ECHO_UNTIL_CTRL_C)
+    output = tmp_path / "flow.volley"
+    volley = subprocess.Popen(
+        [sys.executable, "-m", "volley", "record", "-o", str(output), "--",
+         sys.executable, str(server)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert volley.stdin is not None and volley.stdout is not None
+    volley.stdin.write(CLIENT_LINES[0])
+    volley.stdin.flush()
+    assert volley.stdout.readline() == CLIENT_LINES[0]  # the server is up and reading
+    volley.send_signal(signal.SIGINT)
+    assert volley.wait(timeout=60) == 1
+    said = parse(output.read_text(encoding="utf-8")).messages()
+    assert said[0].label == "initialize"  # the client's, then the echo of it
