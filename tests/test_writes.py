@@ -274,6 +274,20 @@ def test_a_stopped_volley_render_leaves_no_temporary_and_says_how(tmp_path, sour
     assert out.read_text(encoding="utf-8") == "earlier"
 
 
+def test_a_file_the_user_may_not_write_is_left_as_it_is(tmp_path: Path, monkeypatch):
+    """A picture made read-only to keep it (`chmod a-w`) was replaced, and changed owner: the
+    folder allowed the rename. (As root every file may be written: what `os.access` says is
+    what the user may do.)"""
+    kept = tmp_path / "kept.svg"
+    kept.write_text("earlier", encoding="utf-8")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m, **k: "kept" not in str(p) and real(p, m))
+    with pytest.raises(PermissionError) as refused:
+        write_atomic(kept, "<svg/>")
+    assert refused.value.filename == str(kept) and "read-only" in str(refused.value)
+    assert kept.read_text(encoding="utf-8") == "earlier" and os.listdir(tmp_path) == ["kept.svg"]
+
+
 def test_a_symlink_is_followed_by_default(tmp_path: Path):
     real = tmp_path / "real.svg"
     real.write_text("earlier", encoding="utf-8")

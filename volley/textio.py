@@ -249,6 +249,8 @@ def write_atomic(
       for writers that must not reach outside a tree they were given (README mode).
     - With `within`, a file that would land outside that folder once every link on the way is
       resolved (a `diagrams/` folder that links elsewhere) is refused (PermissionError).
+    - A file the user may not write (`chmod a-w`, another user's) is refused (PermissionError),
+      as a shell's `>` refuses it, though the folder would let it be replaced.
 
     Any failure raises OSError naming `path`.
     """
@@ -286,6 +288,9 @@ def _write(target: str, payload: bytes, follow_symlinks: bool) -> None:
         info = None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "a folder, not a file", target)
+    if info is not None and stat.S_ISREG(info.st_mode) and not os.access(target, os.W_OK):
+        # made read-only to keep it: the rename would replace it all the same, as `>` would not
+        raise PermissionError(errno.EACCES, "it is read-only", target)
     special = info is not None and not stat.S_ISREG(info.st_mode)
     if info is not None and special and _write_in_place(target, payload, info):
         return
