@@ -122,6 +122,23 @@ def test_a_byte_order_mark_keeps_the_first_heading_a_heading(tmp_path):
     assert b"\n<!-- volley:begin " in path.read_bytes()
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le"])
+def test_a_file_in_utf16_is_written_back_in_it(tmp_path, codec: str):
+    """A README saved as UTF-16 (as Windows tools write it) was rewritten as UTF-8 without a
+    word: every byte of it changed."""
+    import codecs
+
+    mark = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}
+    bom = mark.get(codec, codecs.BOM_UTF32_LE)
+    path = tmp_path / "README.md"
+    path.write_bytes(bom + "# Login\n\n```volley\nA -> B: hi\n```\n".encode(codec))
+    render_markdown(path)
+    data = path.read_bytes()
+    assert data.startswith(bom)
+    assert "![Login](diagrams/login.svg)" in data[len(bom) :].decode(codec)
+    assert render_markdown(path, check=True) == []
+
+
 def test_no_final_newline_is_kept(tmp_path):
     path = write(tmp_path, "# Last\n\n```volley\nA -> B\n```")
     render_markdown(path)

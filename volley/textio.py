@@ -42,6 +42,17 @@ _BINARY_FILES = (
 )
 
 
+def encoded_as(data: bytes, text: str) -> bytes:
+    """`text` as the bytes `data` were written in: UTF-16 or UTF-32 with the same byte-order
+    mark where `data` starts with one (what `decode` read), else UTF-8 (a file written back
+    as it was read: a Windows README saved as UTF-16 stays so)."""
+    for mark, codec in _MARKED:
+        if data.startswith(mark):
+            endian = "le" if mark in (codecs.BOM_UTF32_LE, codecs.BOM_UTF16_LE) else "be"
+            return mark + text.encode(f"{codec}-{endian}")
+    return text.encode("utf-8")
+
+
 def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -> str:
     """UTF-8 (a BOM allowed) to text, or UTF-16 or UTF-32 that a byte-order mark announces;
     invalid bytes are a VolleyError naming the byte offset, and a binary file (NUL bytes, but

@@ -50,7 +50,7 @@ from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import TWICE_HINT, fence_attrs, fence_open, twice_said, written_twice
 from volley.text.markdown import PageFence, page_fence, parse
-from volley.textio import VOLLEY_SUFFIX, decode, in_project, write_atomic
+from volley.textio import VOLLEY_SUFFIX, decode, encoded_as, in_project, write_atomic
 
 FOLDER = "diagrams"
 BEGIN = "<!-- volley:begin {name} -->"
@@ -103,6 +103,7 @@ class Scan:
     regions: list[tuple[int, int]] = field(default_factory=list)  # every marker region seen
     problems: list[VolleyError] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    read: bytes = b""  # the file as read: it is written back in its own encoding
 
 
 def split_lines(text: str) -> list[Line]:
@@ -508,7 +509,8 @@ def render_markdown(
             say(f"removed {where}", f"stale: {where}")
 
     if not check and changes:
-        _write(markdown, writes, join_lines(_apply(lines, edits)) if edits else None)
+        text = encoded_as(found.read, join_lines(_apply(lines, edits))) if edits else None
+        _write(markdown, writes, text)
     if failed:
         what = counted(failed, "diagram has", "diagrams have") + " errors"
         left = "it is left as it was" if failed == 1 else "they are left as they were"
@@ -529,7 +531,7 @@ class PartlyRendered(VolleyError):
         self.changes = changes
 
 
-def _write(markdown: Path, pictures: list[tuple[Path, str]], text: str | None) -> None:
+def _write(markdown: Path, pictures: list[tuple[Path, str]], text: bytes | None) -> None:
     """Write the pictures, then the Markdown file, never through a symbolic link and never
     outside the Markdown file's folder: a checkout can hold links (a `diagrams/NAME.svg`
     pointing at a file elsewhere), and README mode runs on strangers' checkouts as a hook."""
@@ -650,6 +652,7 @@ def _read_blocks(
     if options.redact:
         report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
+    found.read = data
     for problem in [*(error.diagnostic for error in found.problems), *found.warnings]:
         report(problem)
     if not (found.blocks or found.problems or found.warnings):  # a broken block is one
