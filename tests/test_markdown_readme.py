@@ -169,6 +169,22 @@ def test_every_error_of_a_block_is_said_with_a_count(tmp_path):
     assert f"{path}:28: note: volley stopped reading this diagram at line 28" in said
 
 
+def test_a_file_with_bytes_not_utf8_has_every_error_said_and_is_not_written(tmp_path):
+    """Its first bad byte alone was said; and written back, its bytes would be lost to U+FFFD."""
+    path = tmp_path / "README.md"
+    data = b"# T caf\xe9\n\n```volley\nA -> B: ok\n```\n\n```volley\nB ~> A\n```\n"
+    path.write_bytes(data)
+    checked = CliRunner().invoke(main, ["check", str(path)])
+    assert checked.exit_code == 1
+    assert f"{path}:1:8: error: this line is not valid UTF-8" in checked.stderr
+    assert f'{path}:8:3: error: "~>" is not an arrow' in checked.stderr
+    drawn = CliRunner().invoke(main, ["render", str(path)])
+    assert (
+        drawn.exit_code == 1 and "the file is not valid UTF-8: nothing is written" in drawn.stderr
+    )
+    assert path.read_bytes() == data and not (tmp_path / "diagrams").exists()
+
+
 def test_check_writes_nothing_and_lists_what_is_stale(tmp_path):
     path = write(tmp_path, README)
     runner = CliRunner()

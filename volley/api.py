@@ -250,20 +250,9 @@ def _refuse_past_bytes(data: bytes, name: str, limits: Limits | None, redact: bo
     the rest, read with U+FFFD in place of each byte (an editor saved one line in another
     encoding; the mistakes around it are worth saying at once)."""
     from volley.errors import VolleyErrors
-    from volley.textio import decode_replacing
+    from volley.textio import past_bytes
 
-    text, said = decode_replacing(data, name)
-    wrong = [
-        VolleyError(
-            d.message,
-            filename=d.filename,
-            line=d.line,
-            column=d.column,
-            source_line=d.source_line,
-            hint="save the file as UTF-8",
-        )
-        for d in said
-    ]
+    text, wrong = past_bytes(data, name)
     try:
         checked = check(text, filename=name, limits=limits, redact=redact)
     except VolleyError as exc:

@@ -141,6 +141,25 @@ def decode_replacing(data: bytes, filename: str | None = None) -> tuple[str, lis
     return data.decode("utf-8", "replace"), told
 
 
+def past_bytes(data: bytes, filename: str | None = None) -> tuple[str, list[VolleyError]]:
+    """A text with bytes that are not UTF-8, read with U+FFFD in place of each, and an error
+    for each line that held some: an editor saved one line in another encoding, and the
+    mistakes around it are worth saying at once. Nothing made of such a text is written."""
+    text, said = decode_replacing(data, filename)
+    errors = [
+        VolleyError(
+            d.message,
+            filename=d.filename,
+            line=d.line,
+            column=d.column,
+            source_line=d.source_line,
+            hint="save the file as UTF-8",
+        )
+        for d in said
+    ]
+    return text, errors
+
+
 _LINES_TOLD = 10  # lines that are not UTF-8 told one by one; the rest in one warning
 _READ_SO = "it is read with \N{REPLACEMENT CHARACTER} in place of each byte that is not"
 

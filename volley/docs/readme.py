@@ -50,7 +50,7 @@ from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import TWICE_HINT, fence_attrs, fence_open, twice_said, written_twice
 from volley.text.markdown import PageFence, page_fence, parse
-from volley.textio import VOLLEY_SUFFIX, decode, encoded_as, in_project, write_atomic
+from volley.textio import VOLLEY_SUFFIX, decode, encoded_as, in_project, past_bytes, write_atomic
 
 FOLDER = "diagrams"
 BEGIN = "<!-- volley:begin {name} -->"
@@ -104,6 +104,7 @@ class Scan:
     problems: list[VolleyError] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     read: bytes = b""  # the file as read: it is written back in its own encoding
+    undecoded: bool = False  # some of its bytes are not UTF-8: it is not written back
 
 
 def split_lines(text: str) -> list[Line]:
@@ -508,6 +509,9 @@ def render_markdown(
             where = f"the image link at line {first + 1} (its block is gone)"
             say(f"removed {where}", f"stale: {where}")
 
+    if found.undecoded:  # written back, its bytes would be lost to U+FFFD
+        written = "" if check else ": nothing is written"
+        raise PartlyRendered(f"the file is not valid UTF-8{written} (save it as UTF-8)", [], shown)
     if not check and changes:
         text = encoded_as(found.read, join_lines(_apply(lines, edits))) if edits else None
         _write(markdown, writes, text)
@@ -648,11 +652,19 @@ def _read_blocks(
         data = markdown.read_bytes()
     except OSError as exc:
         raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
-    text = decode(data, shown)
+    unread: list[VolleyError] = []  # lines not UTF-8
+    try:
+        text = decode(data, shown)
+    except VolleyError as exc:
+        if not exc.line or b"\x00" in data:  # a binary file, or one misnamed by its mark
+            raise
+        text, unread = past_bytes(data, shown)  # its blocks are checked all the same
     if options.redact:
         report = _redacting(report, text)  # the scan's own errors quote lines too
     found = scan(text, shown)
     found.read = data
+    found.problems[:0] = unread
+    found.undecoded = bool(unread)
     for problem in [*(error.diagnostic for error in found.problems), *found.warnings]:
         report(problem)
     if not (found.blocks or found.problems or found.warnings):  # a broken block is one
