@@ -9,7 +9,7 @@ import sys
 import click
 
 from volley.cli import _limit_options, _limits, _quick_exit, report, say, show
-from volley.errors import VolleyError, counted
+from volley.errors import VolleyError, counted, shown_path
 from volley.textio import write_atomic
 
 
@@ -43,8 +43,9 @@ Examples:
     is_flag=True,
     help="Write nothing; list the files that would change and exit 1 if there are any.",
 )
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors, as volley render -q does.")
 @_limit_options
-def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
+def fmt_command(files: tuple[str, ...], check_only: bool, quiet: bool, **limits) -> None:
     """Rewrite each FILE as canonical .volley text, in place (`-` reads standard input and
     writes standard output; a folder stands for every .volley file below it).
 
@@ -85,7 +86,8 @@ def fmt_command(files: tuple[str, ...], check_only: bool, **limits) -> None:
                 report(VolleyError(f"cannot write {file}: {exc.strerror or exc}", filename=file))
                 failed += 1
                 continue
-            say(f"reformatted {file}")
+            if not quiet:
+                say(f"reformatted {shown_path(file)}")
     if check_only and changed:
         shown = counted(len(sources) - failed, "file", "files")  # those read
         say(f"{len(changed)} of {shown} would be reformatted")
