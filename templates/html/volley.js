@@ -760,7 +760,7 @@
           var label = [el("span", { "class": "vl-dir vl-dir-" + payload.dir }, payload.dir),
             el("span", { "class": "vl-tab-label", dir: "auto", title: payload.label }, payload.label)];
           if (item.via && item.via.badge) {  // the number the picture shows for it
-            label.push(el("span", { "class": "vl-via", title: "Carried by message " + item.via.badge },
+            label.push(el("span", { "class": "vl-via", title: "Carried by " + named(item.via) },
               "#" + item.via.badge));
           }
           return el("button", {
@@ -799,6 +799,12 @@
     }));
   };
 
+  // A message as its own button names it ("Message 11", "Unnumbered message"): the words
+  // before the first comma of what a screen reader hears for it.
+  function named(message) {
+    return message.aria.split(",")[0];
+  }
+
   Diagram.prototype.header = function (message) {
     var related = message.reply ? ["Reply", message.reply] : message.request ? ["Answers", message.request] : null;
     var children = [
@@ -818,10 +824,13 @@
       el("h2", { "class": "vl-title", dir: "auto" }, spans(message.label))
     ];
     if (related) {
+      // the picture's number for it on the button; in words, the message as its own button
+      // says it (a payload marker's number is no message's count)
       var other = this.data.messages[related[1] - 1];
+      var said = related[0] + ": " + named(other) + (other.text ? ", " + other.text : "");
       children.push(el("button", {
         type: "button", "class": "vl-related", "data-vl-action": "goto", "data-vl-index": related[1],
-        title: related[0] + ": " + (other.badge ? "message " + other.badge : other.text)
+        title: said, "aria-label": said
       }, [related[0] + " ", other.badge ? el("b", null, other.badge) : null, el("span", { dir: "auto" }, other.text)]));
     }
     return el("div", { "class": "vl-head" }, children);

@@ -81,6 +81,19 @@ def test_a_request_shows_the_response_its_reply_carried(open_page, reference_pag
     assert tabs.nth(0).inner_text().split() == ["IN", "Request", "#3"]
 
 
+def test_a_reply_is_named_in_words_as_its_own_arrow_is(open_page, reference_page: str) -> None:
+    """The panel said "Reply: message 9" of message 11, whose arrow carries payload marker 9,
+    where "message 9" is another message (every name and deep link counts all messages)."""
+    page = open_page(reference_page)
+    page.click(message(10))
+    related = page.locator(f"{PANEL} .vl-related")
+    assert related.locator("b").inner_text() == "9"  # the number the picture shows
+    assert related.get_attribute("title") == "Reply: Message 11, 200 OK"
+    assert related.get_attribute("aria-label") == "Reply: Message 11, 200 OK"
+    via = page.locator(f"{PANEL} .vl-via")
+    assert via.inner_text() == "#9" and via.get_attribute("title") == "Carried by Message 11"
+
+
 def test_raw_shows_the_body_as_written(open_page, reference_page: str, reference_text) -> None:
     page = open_page(reference_page)
     page.click(message(1))
