@@ -883,6 +883,25 @@ def test_home_and_end_go_to_the_first_and_last_payload_tab(open_page, reference_
     assert page.locator(f"{PANEL} [role=tab]").first.get_attribute("aria-selected") == "true"
 
 
+def test_the_page_prints_from_its_first_sheet_and_without_a_blank_one_after(open_page) -> None:
+    """The page's height was the window's (a blank sheet after a short diagram), and its
+    padding put a drawing taller than a sheet on sheet 2, sheet 1 left blank."""
+    import re
+
+    def sheets(page) -> int:
+        page.emulate_media(media="print")
+        return len(re.findall(rb"/Type\s*/Page\b", page.pdf(width="8.5in", height="11in")))
+
+    short = open_page(render("title: Short\nA -> B: hi\n", format="html"))
+    assert sheets(short) == 1
+    long_text = "".join(f"A -> B: step {n}\nB --> A: ok {n}\n" for n in range(150))
+    page = open_page(render(long_text, format="html"), name="long.html")
+    page.emulate_media(media="print")
+    drawn = page.locator(".vl-canvas > svg").evaluate("svg => svg.getBoundingClientRect().top")
+    pad = page.locator(".volley-diagram").evaluate("e => getComputedStyle(e).paddingTop")
+    assert pad == "0px" and drawn < 20  # at the top of the first sheet
+
+
 def test_paper_shows_every_message_at_full_ink_and_raw_lines_wrapped(
     open_page, reference_page
 ) -> None:
