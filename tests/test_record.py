@@ -161,14 +161,12 @@ def test_a_command_that_does_not_exist(tmp_path):
     assert not (tmp_path / "x.volley").exists()
 
 
-def test_sigterm_reaches_the_server_and_the_diagram_is_still_written(tmp_path):
-    """Hosts stop a server with SIGTERM: volley passes it on and writes what it saw."""
-    server = tmp_path / "server.py"
-    server.write_text(SERVER)
-    output = tmp_path / "flow.volley"
+def recording(output: Path, server: Path, *arguments: Path) -> tuple[subprocess.Popen, bytes]:
+    """`volley record -o OUTPUT` in front of a Python server, sent the client's first line;
+    the running volley and the first line it relayed back."""
     volley = subprocess.Popen(
         [sys.executable, "-m", "volley", "record", "-o", str(output), "--",
-         sys.executable, str(server), str(tmp_path / "seen"), str(tmp_path / "said")],
+         sys.executable, str(server), *map(str, arguments)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -176,7 +174,16 @@ def test_sigterm_reaches_the_server_and_the_diagram_is_still_written(tmp_path):
     assert volley.stdin is not None and volley.stdout is not None
     volley.stdin.write(CLIENT_LINES[0])
     volley.stdin.flush()
-    assert volley.stdout.readline().startswith(b'{"jsonrpc": "2.0", "id": 0')
+    return volley, volley.stdout.readline()
+
+
+def test_sigterm_reaches_the_server_and_the_diagram_is_still_written(tmp_path):
+    """Hosts stop a server with SIGTERM: volley passes it on and writes what it saw."""
+    server = tmp_path / "server.py"
+    server.write_text(SERVER)
+    output = tmp_path / "flow.volley"
+    volley, answer = recording(output, server, tmp_path / "seen", tmp_path / "said")
+    assert answer.startswith(b'{"jsonrpc": "2.0", "id": 0')
     volley.send_signal(signal.SIGTERM)
     assert volley.wait(timeout=60) == 128 + signal.SIGTERM
     diagram = parse(output.read_text(encoding="utf-8"))
@@ -250,17 +257,8 @@ def test_ctrl_c_reaches_the_server_and_volley_exits_with_its_status(tmp_path):
     server = tmp_path / "echo.py"
     server.write_text(ECHO_UNTIL_CTRL_C)
     output = tmp_path / "flow.volley"
-    volley = subprocess.Popen(
-        [sys.executable, "-m", "volley", "record", "-o", str(output), "--",
-         sys.executable, str(server)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
-    assert volley.stdin is not None and volley.stdout is not None
-    volley.stdin.write(CLIENT_LINES[0])
-    volley.stdin.flush()
-    assert volley.stdout.readline() == CLIENT_LINES[0]  # the server is up and reading
+    volley, answer = recording(output, server)
+    assert answer == CLIENT_LINES[0]  # the server is up and reading
     volley.send_signal(signal.SIGINT)
     assert volley.wait(timeout=60) == 1
     said = parse(output.read_text(encoding="utf-8")).messages()
