@@ -106,16 +106,17 @@ def record(
         target=_relay,
         args=(child.stdout, _Unclosed(stdout), lambda line: recording.add("server", line)),
     )
-    to_child.start()
-    from_child.start()
-    try:
+    try:  # the threads' start too: an interrupt there must reach the child all the same
+        to_child.start()
+        from_child.start()
         recording.returncode = child.wait()
         from_child.join()
     except KeyboardInterrupt:  # an interrupt meant for the session: the child gets it too
         with contextlib.suppress(ProcessLookupError):
             child.send_signal(signal.SIGINT)
         recording.returncode = child.wait()
-        from_child.join()
+        if from_child.ident is not None:  # started: it ends with the child's output
+            from_child.join()
     return recording
 
 
