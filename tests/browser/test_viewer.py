@@ -182,8 +182,11 @@ def test_enter_on_a_focused_message(open_page, reference_page: str) -> None:
                        "Carries Request"]  # fmt: skip
     page.keyboard.press("Enter")
     assert page.locator(f"{PANEL} .vl-title").inner_text() == "POST /mcp (initialize)"
-    # Focus moves into the panel, so Tab reaches its controls, and the opening is announced.
+    # Focus moves into the panel, so Tab reaches its controls, and the opening is announced;
+    # a ring shows where it is (its outline was off, however the panel was opened).
     assert page.evaluate("document.activeElement.classList.contains('vl-panel')")
+    ring = "e => getComputedStyle(e).outlineStyle"
+    assert page.locator(PANEL).evaluate(ring) == "solid"
     assert page.locator(".vl-sr[role=status]").inner_text().startswith("Message 1, Agent to")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")  # the first enabled control: next message
