@@ -358,12 +358,7 @@ class VolleyDirective(SphinxDirective):
         return self.lineno
 
     def _page(self, source: str | None = None) -> str:
-        """The page (or an `.. include::`d file) as the error box names it: from the source
-        folder down (`guide/index.rst`, which the page's file name alone would confuse with
-        `index.rst`), never the builder's whole path, which the published page would show."""
-        source = source or str(self.env.doc2path(self.env.docname))
-        relative = os.path.relpath(source, self.env.srcdir)
-        return os.path.basename(source) if relative.startswith("..") else relative
+        return _page_named(self.env, source)
 
     def _written_at(self, line: int) -> tuple[str, int]:
         """The file and line a line of the page's input was written at: an `.. include::`d
@@ -453,7 +448,16 @@ class VolleyImages(SphinxTransform):
             (image.parent if alone else image).replace_self(box)
 
     def _page(self) -> str:
-        return os.path.relpath(str(self.env.doc2path(self.env.docname)), self.env.srcdir)
+        return _page_named(self.env)
+
+
+def _page_named(env: Any, source: str | None = None) -> str:
+    """The page (or an `.. include::`d file) as an error box names it: from the source folder
+    down (`guide/index.rst`, which the page's file name alone would confuse with
+    `index.rst`), never the builder's whole path, which the published page would show."""
+    source = source or str(env.doc2path(env.docname))
+    relative = os.path.relpath(source, env.srcdir)
+    return os.path.basename(source) if relative.startswith("..") else relative
 
 
 def _words(text: str) -> nodes.literal_block:

@@ -91,8 +91,11 @@ def _elements(text: str, fences: list[PageFence]) -> list[PageFence]:
         closing = _ELEMENT_CLOSE.search(body[-1])
         if closing is not None:
             body[-1] = body[-1][: closing.start()]
-        start = index - 1 if body[0].strip() else index  # the line before the text's first
-        written = [html.unescape(line) for line in (body if body[0].strip() else body[1:])]
+        if not body[0].strip():  # the tag alone on its line: the text starts under it
+            body, start = body[1:], index
+        else:
+            start = index - 1  # (a block starts on the line before its text's first)
+        written = [html.unescape(line) for line in body]
         found.append(
             PageFence(start, end + 1, "swimlanes-io", "<swimlanes-io>", written, bool(closing))
         )

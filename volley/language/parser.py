@@ -437,10 +437,13 @@ _HEAD_AT_START = re.compile(r"(?!<<.*>>)(?:[<>]{1,2}[ \t]|>)")
 _HEAD_AT_END = re.compile(r"[ \t][<>]{1,2}$|^[\w .-]*\w>{1,2}$")
 # A tag of markup's at a name's start (`<b>API</b>`), which no arrow's head glued to it is
 _TAG_START = re.compile(r"</?[A-Za-z][^<>]*>")
+# What an arrow is made of, said where a piece of one is left beside a name
+_ARROW_MADE_OF = (
+    "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head (>, >> or x)"
+)
 _HEAD_BEFORE_NAME = (
     "starts with a piece of an arrow; an arrow's heads stand at its ends, and a name holds none",
-    "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head (>, >> or x): "
-    "A <- B, A <-> B",
+    f"{_ARROW_MADE_OF}: A <- B, A <-> B",
 )
 
 
@@ -474,8 +477,7 @@ def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
         (
             name.endswith("<") or bool(_HEAD_AT_END.search(name)),
             "ends with a piece of an arrow; an arrow has at most two heads on each side",
-            "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head "
-            "(>, >> or x): A <<- B",
+            f"{_ARROW_MADE_OF}: A <<- B",
         ),
         (  # `A <-< B`, `A -> >B`: a head after the arrow read as the name's first letter
             bool(_HEAD_AT_START.match(name)),

@@ -94,6 +94,9 @@ class RenderOptions:
         if strict:  # (else a name volley does not know is never read)
             require_known(values, QUERY_NAMES, where=" in the query")
         fmt = _choice(values, "format", FORMATS, "svg")
+        # `auto`: decided by the text (`produce`); else 1 or 0, as every flag
+        auto = values.get("redact", "").lower() == "auto"
+        redact = _flag(values, "redact") if "redact" in values and not auto else False
         if fmt == "json":  # the diagram as data: masked or not, no picture to shape
             drawn = [name for name in QUERY_NAMES if name in values and name not in _JSON_NAMES]
             if drawn:
@@ -101,13 +104,16 @@ class RenderOptions:
                     f"{drawn[0]} does not apply to json, which is the diagram as data",
                     hint="json takes redact alone",
                 )
-            auto = values.get("redact", "").lower() == "auto"
-            redact = _flag(values, "redact") if "redact" in values and not auto else False
             return cls(fmt, Options(limits=limits.diagram, redact=redact), auto)
         scale = _number(values, "scale", 1.0)
         if not 0.05 <= scale <= limits.max_scale:
             raise VolleyError(f"scale must be between 0.05 and {limits.max_scale:g}, not {scale:g}")
-        names: dict[str, Any] = {"format": fmt, "scale": scale, "limits": limits.diagram}
+        names: dict[str, Any] = {
+            "format": fmt,
+            "scale": scale,
+            "limits": limits.diagram,
+            "redact": redact,
+        }
         if "theme" in values:
             names["theme"] = _choice(values, "theme", THEMES, "")
         if "bodies" in values:
@@ -116,9 +122,6 @@ class RenderOptions:
             names["fragment"] = _flag(values, "fragment")
         if "assets" in values:
             names["include_assets"] = _flag(values, "assets")
-        auto = values.get("redact", "").lower() == "auto"
-        if "redact" in values and not auto:
-            names["redact"] = _flag(values, "redact")
         return cls(fmt, Options(**names), auto)
 
     @property
