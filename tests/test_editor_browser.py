@@ -552,7 +552,8 @@ def test_the_draft_survives_a_reload(new_page, base_url: str) -> None:
     page = new_page(base_url + "/")
     set_source(page, "A -> B: keep me")
     expect(preview(page)).to_contain_text("keep me")
-    page.wait_for_timeout(600)  # the draft is written shortly after typing stops
+    # the draft is written shortly after typing stops
+    page.wait_for_function("localStorage.getItem('volley.draft') === 'A -> B: keep me'")
     page.reload()
     expect(page.locator(EDITOR)).to_have_value("A -> B: keep me")
 
@@ -722,8 +723,12 @@ def test_the_address_follows_edits_once_it_holds_a_link(new_page, base_url: str)
     expect(preview(page)).to_contain_text("second")
     page.wait_for_function("location.hash.length > 4 && true")
     expect(page).to_have_url(re.compile("#v1\\."))
-    page.wait_for_timeout(700)  # written with the draft, shortly after typing stops
-    assert share.decode(page.url.split("#", 1)[1]) == "A -> B: first\nB --> A: second"
+    # written with the draft, shortly after typing stops
+    wanted = "A -> B: first\nB --> A: second"
+    deadline = time.monotonic() + 5
+    while share.decode(page.url.split("#", 1)[1]) != wanted and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert share.decode(page.url.split("#", 1)[1]) == wanted
 
 
 def test_enter_on_an_empty_indented_line_ends_the_body(new_page, base_url: str) -> None:

@@ -318,13 +318,8 @@
     var box = this.root.clientWidth;
     var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
-    if (wide !== this.root.classList.contains("vl-wide")) {
-      this.root.classList.toggle("vl-wide", wide);
-      // The panel went from beside the drawing to a sheet over the window's bottom (or back):
-      // the open message stays in sight, above the sheet.
-      var open = this.current && this.groups[this.current];
-      if (open) this.reveal(open);
-    }
+    var moved = wide !== this.root.classList.contains("vl-wide");
+    if (moved) this.root.classList.toggle("vl-wide", wide);
     // A pinned payload sits beside the open one where the panel has room for two, else above it.
     var side = (wide ? panel : box) >= 620;
     if (side !== this.root.classList.contains("vl-pin-side")) this.root.classList.toggle("vl-pin-side", side);
@@ -339,6 +334,11 @@
       this.svg.parentNode.parentNode.style.setProperty("--vl-canvas-top", this.svg.parentNode.offsetTop + "px");
     }
     this.edges();
+    // The panel went from beside the drawing to a sheet over the window's bottom (or back):
+    // the open message stays in sight, above the sheet. Scrolled to once the zoom bar and the
+    // pane have their new places, which move the drawing down.
+    var open = moved && this.current && this.groups[this.current];
+    if (open) this.reveal(open);
   };
 
   // A drawing wider than its pane scrolls sideways: a shade at each edge that hides more of

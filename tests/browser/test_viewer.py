@@ -7,13 +7,15 @@ and as raw text, follow deep links, step with the keyboard.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import pytest
 
 from volley.api import render
 
-expect = pytest.importorskip("playwright.sync_api").expect
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +132,14 @@ def test_the_open_message_stays_in_sight_when_the_panel_becomes_a_sheet(
     page = open_page(reference_page, "#message-9")
     page.set_viewport_size({"width": 390, "height": 700})
     page.wait_for_function("document.querySelector('.volley-diagram:not(.vl-wide)')")
-    page.wait_for_timeout(300)  # the scroll that keeps it in sight
+    # The scroll that keeps it in sight, once the layout has settled (a slow machine's frames).
+    settled = (
+        "(() => { const m = document.querySelector('.vl-canvas [data-message=\"9\"]');"
+        " return m.getBoundingClientRect().bottom <="
+        " document.querySelector('.vl-panel').getBoundingClientRect().top; })()"
+    )
+    with contextlib.suppress(sync_api.TimeoutError):  # said by the assertions below, in figures
+        page.wait_for_function(settled, timeout=2000)
     sheet = page.locator(PANEL).bounding_box()
     shown = page.locator(message(9)).bounding_box()
     assert sheet is not None and shown is not None
