@@ -220,6 +220,8 @@ def test_allowed_links(url: str) -> None:
         "&#x6A;avascript&#58;alert(1)",
         "javascript&colon;alert(1)",
         "\\\\evil\\share",
+        "//evil.example/share",
+        "///evil.example",
         "",
     ],
 )

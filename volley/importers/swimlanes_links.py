@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 from volley.errors import VolleyError
 from volley.model import Diagram
@@ -108,14 +109,25 @@ def decode_link(link: str, filename: str | None = None, max_bytes: int | None = 
         raise fail("the diagram in this link is not UTF-8 text", "copy the whole link") from None
 
 
-def _absolute(text: str, targets: list[int]) -> str:
+# A link to another host with no scheme (`](//cdn.example/x)`), which volley draws as text:
+# its second slash, swapped for a letter of the same length so that the scanner finds the link
+_OTHER_HOST = re.compile(r"(?<=\]\()[ ]*/(/)")
+
+
+def _absolute(text: str, targets_of: Callable[[str], list[int]]) -> str:
     """The text with each link address written from swimlanes.io's root (`/gallery/x`, as its
-    gallery writes them) made whole."""
+    gallery writes them) made whole, and each written for another host with no scheme
+    (`//cdn.example/x`, which swimlanes.io's https page reads as https) given its https."""
+    found = targets_of(_OTHER_HOST.sub(lambda m: m[0][:-1] + "x", text))
     pieces, done = [], 0
-    for start in targets:
-        if text.startswith("/", start) and not text.startswith("//", start):
+    for start in found:
+        if text.startswith("//", start):
+            pieces += [text[done:start], "https:"]
+        elif text.startswith("/", start):
             pieces += [text[done:start], "https://swimlanes.io"]
-            done = start
+        else:
+            continue
+        done = start
     return "".join(pieces) + text[done:] if pieces else text
 
 
@@ -129,7 +141,7 @@ def site_links(diagram: Diagram) -> Diagram:
     return rewrite_diagram(
         diagram,
         Rewrites(
-            label=lambda text: _absolute(text, link_targets(text)),
-            note=lambda text: _absolute(text, note_link_targets(text)),
+            label=lambda text: _absolute(text, link_targets),
+            note=lambda text: _absolute(text, note_link_targets),
         ),
     )

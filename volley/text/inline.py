@@ -10,7 +10,8 @@ unclosed markers are literal text.
 The parser is a single left-to-right scan plus CommonMark's delimiter-stack pass: linear in the
 length of the text, whatever the text is (no backtracking regular expressions).
 
-Links: only http:, https:, mailto:, relative paths and `#anchors` become links. Any other
+Links: only http:, https:, mailto:, relative paths and `#anchors` become links (not `//host`,
+which takes the scheme of wherever the picture is opened, `file:` from disk). Any other
 `[text](url)` (javascript:, data:, a URL with whitespace or control characters, entity-like
 `&#...;` tricks) is shown as plain text exactly as written, brackets and URL included, so the
 reader can see what was refused. Code spans take no markup and no escapes, also not `\\n`.
@@ -132,7 +133,10 @@ def safe_href(url: str) -> str | None:
     Allowed: http, https and mailto URLs, and relative references (paths, `#anchor`, `?query`).
     Refused: any other scheme in any case, and anything a browser could read differently from
     us — whitespace or control or format characters anywhere (`java\\tscript:`), and a first
-    path segment with `:` or `&` (`&#106;avascript:`, `javascript&#58;`).
+    path segment with `:` or `&` (`&#106;avascript:`, `javascript&#58;`). A reference to
+    another host with no scheme (`//host/x`) is refused too: it takes the scheme of wherever the
+    picture is opened, and a page opened from disk would reach for `file://host/x`, a share on
+    that host.
     """
     url = url.strip(" ")
     if not url:
@@ -144,7 +148,7 @@ def safe_href(url: str) -> str | None:
     if match:
         return url if match.group()[:-1].lower() in _SAFE_SCHEMES else None
     first_segment = re.split(r"[/?#]", url, maxsplit=1)[0]
-    if ":" in first_segment or "&" in first_segment or "\\" in url:
+    if ":" in first_segment or "&" in first_segment or "\\" in url or url.startswith("//"):
         return None
     return url
 
