@@ -67,6 +67,16 @@ def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
     assert drawn.exit_code == 1 and drawn.stderr.endswith("1 of 3 files with errors\n")
 
 
+@pytest.mark.parametrize("command", ["check", "fmt", "render"])
+def test_standard_input_is_read_once(command: str):
+    """`volley check - -` read what was piped as the first input and nothing as the second,
+    which it then warned was an empty diagram."""
+    result = CliRunner().invoke(main, [command, "-", "-"], input=FLOW)
+    assert result.exit_code == 2
+    assert "- (standard input) is given more than once" in result.stderr
+    assert result.stdout == ""
+
+
 def test_a_folder_check_skips_dependencies_and_built_sites(tree: Path):
     """node_modules, Sphinx's _build and MkDocs' site (beside mkdocs.yml) hold what tools
     made: copies of the sources, checked twice, or other projects' files."""

@@ -59,6 +59,8 @@ def refuse_markdown(source: Source, does: str) -> None:
 def expand(paths: tuple[str, ...], *, markdown: bool, offer_markdown: bool = True) -> list[Source]:
     """The inputs, folders replaced by the files below them, in a stable (sorted) order;
     `offer_markdown` where the command has --markdown, which a folder of none may need."""
+    if paths.count("-") > 1:  # the second would read nothing: what was piped went to the first
+        raise click.UsageError("- (standard input) is given more than once; it can be read once")
     sources: list[Source] = []
     for path in paths:
         if path == "-" or not os.path.isdir(path):
