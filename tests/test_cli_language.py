@@ -123,6 +123,9 @@ def test_a_picture_given_as_a_diagram_is_one_error_that_says_what_it_is(tmp_path
     assert f"{svg}:1:1: error: this is an SVG picture, not a volley diagram" in result.stderr
     assert f"{png}: error: this is a PNG image, not text\n" in result.stderr
     assert "UTF-8" not in result.stderr
+    imported = run("import", str(png))
+    assert f"{png}: error: this is a PNG image, not text\n" in imported.stderr
+    assert "or captured traffic (a HAR file" in imported.stderr
     # a diagram whose first name merely looks like a tag is still a diagram
     assert run("check", "-", stdin="<svg> -> B: hi\n").exit_code == 0
     xml = run("check", "-", stdin='<?xml version="1.0"?>\n<definitions/>\n')
@@ -154,6 +157,12 @@ def test_a_binary_file_is_said_to_be_one_without_quoting_its_bytes(tmp_path):
         result.stderr
     )
     assert "\\u0000" not in result.stderr and len(result.stderr) < 400
+    assert "give the .volley file" in result.stderr
+    # import reads other tools' diagrams and traffic, and its hint names them (not .volley)
+    imported = run("import", str(path))
+    assert imported.exit_code == 1 and "this is a binary file" in imported.stderr
+    assert "give a diagram's text (Mermaid, PlantUML" in imported.stderr
+    assert ".volley" not in imported.stderr.replace(str(path), "")
     # a text file with a stray NUL and a byte not UTF-8: where the NUL is, to find it by
     path.write_bytes(b"A -> B: hi\nB -> A: o\x00k\xff\n")
     assert f"{path}:2:10: error: this is a binary file" in run("check", str(path)).stderr

@@ -53,10 +53,21 @@ def encoded_as(data: bytes, text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -> str:
+# What to give instead of a picture or a program, said to one who gave it as a diagram
+_TEXT_WANTED = "give the .volley file (or the Markdown page with ```volley blocks) instead"
+
+
+def decode(
+    data: bytes,
+    filename: str | None = None,
+    *,
+    capture: bool = False,
+    wanted: str = _TEXT_WANTED,
+) -> str:
     """UTF-8 (a BOM allowed) to text, or UTF-16 or UTF-32 that a byte-order mark announces;
     invalid bytes are a VolleyError naming the byte offset, and a binary file (NUL bytes, but
-    in a `capture` of traffic, which may hold some) one that says so."""
+    in a `capture` of traffic, which may hold some) one that says so, with `wanted` (what the
+    command reads) as its hint."""
     marked = next((codec for bom, codec in _MARKED if data.startswith(bom)), None)
     if marked is not None:
         try:
@@ -76,7 +87,7 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
             raise VolleyError(
                 f"this is {kind}, not text",
                 filename=filename,
-                hint="give the .volley file (or the Markdown page) it was made from",
+                hint=wanted,
             ) from None
         sniffed = data[:_SNIFFED]
         if not capture and b"\x00" in sniffed:  # a program: its line is no help
@@ -92,7 +103,7 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
                 filename=filename,
                 line=line,
                 column=column,
-                hint="give a .volley file, or a Markdown page with ```volley blocks",
+                hint=wanted,
             ) from None
         line, column, shown = _place(data, exc.start)
         raise VolleyError(
@@ -106,12 +117,14 @@ def decode(data: bytes, filename: str | None = None, *, capture: bool = False) -
         ) from None
 
 
-def decode_replacing(data: bytes, filename: str | None = None) -> tuple[str, list[Diagnostic]]:
+def decode_replacing(
+    data: bytes, filename: str | None = None, *, wanted: str = _TEXT_WANTED
+) -> tuple[str, list[Diagnostic]]:
     """`decode`, but bytes that are not UTF-8 are read as U+FFFD, with a warning for each line
     that held some: for captured traffic, where one line of a long log may be a server's own
     output in another encoding (its stderr in cp1252), and the rest is worth reading."""
     try:
-        return decode(data, filename, capture=True), []
+        return decode(data, filename, capture=True, wanted=wanted), []
     except VolleyError as exc:
         if not exc.line:  # a byte-order mark's encoding: not a line of UTF-8
             raise

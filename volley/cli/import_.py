@@ -27,6 +27,13 @@ _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")
 IMPORT_INPUT_BYTES = 200_000_000
 
 
+# What import reads, said to one who gave it a picture or a program
+_IMPORT_WANTED = (
+    "give a diagram's text (Mermaid, PlantUML, swimlanes.io) or captured traffic "
+    "(a HAR file, a trace, a JSON-RPC log)"
+)
+
+
 def _read(source: str, max_bytes: int = IMPORT_INPUT_BYTES) -> tuple[bytes, str]:
     """(the bytes, the name errors use): a link given on the command line is itself the
     text."""
@@ -223,7 +230,7 @@ def import_command(
     said_about = SaidAbout(mask=options.redact)  # what is printed about a capture, masked
     try:
         raw, name = _read(source, max_input_bytes)
-        text, undecoded = decode_replacing(raw, name)
+        text, undecoded = decode_replacing(raw, name, wanted=_IMPORT_WANTED)
         said_about.source = text
         importer: Importer | None
         if source_format:
@@ -232,7 +239,7 @@ def import_command(
             recognised = recognise(text)
             importer = recognised.best
         if undecoded and not (importer and importer.traffic):
-            decode(raw, name)  # the error: only a capture is read past bytes that are not UTF-8
+            decode(raw, name, wanted=_IMPORT_WANTED)  # only a capture is read past bad bytes
         if importer is not None and not importer.traffic:
             said_about.mask = False  # another tool's diagram: what the user wrote, as written
             _refuse_traffic_options(traffic, importer.name)
