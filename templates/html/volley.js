@@ -945,8 +945,11 @@
       var rows = group.rows.slice(0, left);
       left -= rows.length;
       groups.push(el("tbody", null, rows.map(function (row) {
+        var key = visibleControls(row[0]);
         return el("tr", null, [
-          el("th", { scope: "row" }, pathNodes(visibleControls(row[0]))),
+          // named as written: the break opportunities between a path's segments are read as
+          // spaces ("params .protocolVersion")
+          el("th", { scope: "row", "aria-label": /.[.[]/.test(key) ? key : null }, pathNodes(key)),
           el("td", { "class": "vl-k-" + row[2], dir: "auto" }, visibleControls(row[1]))
         ]);
       })));

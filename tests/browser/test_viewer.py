@@ -162,6 +162,19 @@ def test_a_deep_link_keeps_the_panels_head_in_sight_on_a_short_page(open_page) -
     assert shown is not None and 0 <= shown["y"] <= page.viewport_size["height"] - shown["height"]
 
 
+def test_a_screen_reader_hears_a_table_rows_path_as_written(open_page, reference_page) -> None:
+    """The break opportunities between a dotted path's segments (so a long key wraps at a dot)
+    were read as spaces: "params .protocolVersion"."""
+    page = open_page(reference_page, "#message-1")
+    expect(page.locator(PANEL)).to_be_visible()
+    tree = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")
+    heads = [n["name"]["value"] for n in tree["nodes"] if n["role"]["value"] == "rowheader"]
+    assert "params.protocolVersion" in heads
+    assert "params.capabilities.roots.listChanged" in heads and "jsonrpc" in heads
+    assert not [head for head in heads if " " in head]
+    assert page.locator(f"{PANEL} th wbr").count() > 0  # the key still wraps at its dots
+
+
 def test_what_a_screen_reader_hears_for_each_arrow(open_page) -> None:
     source = (
         "B <- A: **hello**  *there*\\n`x`{fas-plug}\nin: Args\n  k: v\nout: Result\n  k: v\n"
