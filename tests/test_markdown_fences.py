@@ -60,6 +60,10 @@ def test_broken_diagram_is_an_escaped_error_box_and_a_warning(caplog):
     assert "volley-assets" not in page  # nothing drawn, nothing to load
     (record,) = caplog.records
     assert "line 5 (line 2 of the diagram)" in record.getMessage()
+    # superfences alone does not say which page: the log says how to have it named
+    assert record.getMessage().startswith(
+        "volley: A page (its name is said where mkdocs.yml lists the volley plugin), line 5"
+    )
 
 
 def test_fence_options_override_the_site_and_typos_show():

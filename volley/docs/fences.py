@@ -187,7 +187,8 @@ class Problem:
     def message(self) -> str:
         """One log entry: the page and its line, the diagram line, what is wrong, the caret."""
         location, diagnostic = self.location, self.diagnostic
-        where = f"Doc file '{location.page}'" if location.page else "A page"
+        # superfences alone does not say which page it draws: the plugin does
+        where = f"Doc file '{location.page}'" if location.page else _UNNAMED_PAGE
         if self.page_line:
             where += f", line {self.page_line}"
         if location.source_file:
@@ -200,6 +201,9 @@ class Problem:
             where += f" (line {diagnostic.line} of the diagram{in_its_link(diagnostic)})"
         details = diagnostic.format().split("\n")[1:]
         return "\n".join([f"{where}: {diagnostic.message}", *details])
+
+
+_UNNAMED_PAGE = "A page (its name is said where mkdocs.yml lists the volley plugin)"
 
 
 def in_its_link(diagnostic: Diagnostic) -> str:
