@@ -419,6 +419,20 @@ def test_a_span_with_no_duration_says_it_is_unknown_not_zero():
     assert rows(first)["duration"] == "1.43 ms"
 
 
+def test_an_event_after_its_span_ended_is_drawn_when_it_happened():
+    """A CLIENT span never finished (no duration) whose one annotation, `brave.flush`, came
+    2.7 s later was drawn as a note straight after its call: before the sibling PUT and its
+    reply, which happened in between."""
+    diagram = trace("zipkin-smartthings-flush.json")
+    items = [
+        item.text if isinstance(item, Note) else item.label
+        for item in walk(diagram.items)
+        if isinstance(item, (Note, Message))
+    ]
+    assert items[-1] == "**brave.flush**"
+    assert items.index("**brave.flush**") > [i for i, x in enumerate(items) if x == "ok"][-1]
+
+
 def test_jaeger_api_v3_answer_is_the_otlp_inside_its_result():
     """GET /api/v3/traces/{id} answers OTLP/JSON wrapped in {"result": …}, one a line when it
     streams (Jaeger's own snapshot of that answer)."""

@@ -1496,12 +1496,16 @@ class _Builder:
         # (time, order written, items, the span's end for a child: None for an event)
         happened: list[tuple[int, int, list[Item], int | None]] = []
         for span, where in logged:
+            ended = span.end if span.end is not None else span.start
             for event in span.events:
                 lines = [f"**{label(event.name)}**"]
                 lines += [label(f"{key}: {value}") for key, value in event.attributes]
                 note = Note(0, [where], "\n".join(lines))
                 time = event.time if event.time is not None else span.start
-                happened.append((time, len(happened), [note], None))
+                if time > ended:  # after its span (Brave's `brave.flush` of one never ended):
+                    self._late.append((time, [note], time))  # drawn at its time
+                else:
+                    happened.append((time, len(happened), [note], None))
         for child, lane in children:
             # a call's time, which calls made at once share; work inside one service is a
             # moment in it (a span timing a whole request would overlap every call in it),
