@@ -33,6 +33,13 @@
     return node;
   }
 
+  // Lengths read off the page (getBoundingClientRect) are the window's pixels; a length set in
+  // CSS is the element's own, which a host page's CSS `zoom` scales once more. Read lengths
+  // are divided by this before they are set.
+  function zoomOf(node) {
+    return node.currentCSSZoom || 1;
+  }
+
   function setAttrs(node, attrs) {
     for (var name in attrs || {}) {
       if (attrs[name] === null || attrs[name] === undefined || attrs[name] === false) continue;
@@ -316,6 +323,12 @@
   // next to it; otherwise the panel sits below, as a sheet at the bottom of the window.
   Diagram.prototype.fit = function () {
     var box = this.root.clientWidth;
+    // The window's height in the panel's own pixels, for its heights (`vh` is the window's
+    // height in CSS pixels, which a host page's CSS `zoom` scales: at 2 the sheet was taller
+    // than the window)
+    var zoom = zoomOf(this.root);
+    if (this.panel && zoom !== 1) this.panel.style.setProperty("--vl-vh", window.innerHeight / zoom / 100 + "px");
+    else if (this.panel) this.panel.style.removeProperty("--vl-vh");
     var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
     var moved = wide !== this.root.classList.contains("vl-wide");
@@ -413,11 +426,11 @@
     state.heads.classList.toggle("vl-heads-on", on);
     if (!on) return;
     var canvasRect = state.canvas.getBoundingClientRect();
-    state.track.style.width = canvasRect.width + "px";
-    state.strip.style.width = rect.width + "px";
-    state.strip.style.height = (state.bottom - state.top) * scale + "px";
-
-    state.strip.style.transform = "translateX(" + (rect.left - canvasRect.left) + "px)";
+    var zoom = zoomOf(state.heads);
+    state.track.style.width = canvasRect.width / zoom + "px";
+    state.strip.style.width = rect.width / zoom + "px";
+    state.strip.style.height = (state.bottom - state.top) * scale / zoom + "px";
+    state.strip.style.transform = "translateX(" + (rect.left - canvasRect.left) / zoom + "px)";
   }
 
   function placeAllHeads() {
@@ -624,7 +637,7 @@
     var canvas = this.svg.parentNode;
     var natural = this.width || this.svg.viewBox.baseVal.width;
     var fitted = canvas.clientWidth / natural; // the drawing's scale when it fits the pane
-    var now = this.zoom || this.svg.getBoundingClientRect().width / canvas.clientWidth;
+    var now = this.zoom || this.svg.getBoundingClientRect().width / zoomOf(canvas) / canvas.clientWidth;
     var next = typeof how === "number" ? how : how === "fit" ? 1 : how === "in" ? now * ZOOM_STEP : how === "out" ? now / ZOOM_STEP : now;
     next = Math.max(Math.min(next, ZOOM_MAX / fitted), 1);
     var centre = (canvas.scrollLeft + canvas.clientWidth / 2) / Math.max(1, canvas.scrollWidth);
@@ -684,7 +697,7 @@
     var sheet = !this.root.classList.contains("vl-wide");
     if (!block && !sheet) return;
     // The sheet stands 8px above the bottom of the window; keep 16px between it and the message.
-    var below = sheet ? this.panel.getBoundingClientRect().height + 24 : 24;
+    var below = sheet ? this.panel.getBoundingClientRect().height / zoomOf(group) + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
     this.clearOfHeads(group);
     group.scrollIntoView({ block: block === "center" && !sheet ? "center" : "nearest", inline: "nearest" });
@@ -703,7 +716,7 @@
   // the drawing each time such a variable changed.)
   Diagram.prototype.clearOfHeads = function (group) {
     if (!this.heads) return;
-    var drawn = this.svg.getBoundingClientRect().width / this.heads.box.width;
+    var drawn = this.svg.getBoundingClientRect().width / zoomOf(group) / this.heads.box.width;
     var heads = Math.round((this.heads.bottom - this.heads.top) * drawn);
     group.style.scrollMarginTop = "calc(var(--vl-top) + " + heads + "px)";
   };

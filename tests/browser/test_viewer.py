@@ -147,6 +147,30 @@ def test_the_open_message_stays_in_sight_when_the_panel_becomes_a_sheet(
     assert shown["x"] < 390 and shown["x"] + shown["width"] > 0
 
 
+@pytest.mark.parametrize("zoom", ["1.25", "2"])
+def test_a_host_pages_css_zoom_lays_the_panel_out_as_a_narrower_window_would(
+    open_page, reference_page: str, zoom: str
+) -> None:
+    """A host page (a docs theme, a zoom extension) may set CSS `zoom`, in which lengths read
+    off the page are the window's pixels and lengths set are the zoomed element's: the panel
+    opened over the message it showed and ran past the window's top, the sticky copy of the
+    top boxes was wider than the window and the page scrolled sideways."""
+    page = open_page(reference_page)
+    page.evaluate(f"document.documentElement.style.zoom = '{zoom}'")
+    page.focus(message(1))
+    page.keyboard.press("Enter")
+    expect(page.locator(PANEL)).to_be_visible()
+    height = page.viewport_size["height"]
+    sheet = page.locator(PANEL).bounding_box()
+    shown = page.locator(message(1)).bounding_box()
+    assert sheet is not None and shown is not None
+    assert 0 <= sheet["y"] and sheet["y"] + sheet["height"] <= height
+    assert 0 <= shown["y"] and shown["y"] + shown["height"] <= sheet["y"]
+    page.mouse.wheel(0, 600)  # the top boxes scroll away: their sticky copy shows
+    expect(page.locator(".vl-heads-on")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
 def test_a_deep_link_keeps_the_panels_head_in_sight_on_a_short_page(open_page) -> None:
     """A short page beside a tall panel: bringing the message to the middle of the window
     scrolled it past the panel's top, its Close, Previous and Next 32 px above the window."""
