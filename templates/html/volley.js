@@ -1289,6 +1289,25 @@
       diagram.selectTab(key === "Home" ? 0 : -1);
       return;
     }
+    // Tab past the panel's last control goes on to the arrow after the open one, and Shift+Tab
+    // before its first back to the open one, as if the panel stood beside its arrow (it comes
+    // after the whole drawing in the page: Tab went round the page to the drawing's start).
+    if (diagram && key === "Tab" && diagram.current && diagram.panel.contains(event.target)) {
+      var stops = tabStops(diagram.panel);
+      var to = null;
+      if (event.shiftKey && (event.target === diagram.panel || event.target === stops[0])) {
+        to = diagram.groups[diagram.current];
+      } else if (!event.shiftKey && event.target === stops[stops.length - 1]) {
+        to = tabStops(diagram.svg).filter(function (stop) {
+          return diagram.groups[diagram.current].compareDocumentPosition(stop) & Node.DOCUMENT_POSITION_FOLLOWING;
+        })[0];
+      }
+      if (to) {
+        event.preventDefault();
+        to.focus();
+      }
+      return;
+    }
     // Esc outside any diagram closes the panel left open; the other keys are the host page's
     // (its scrolling, its own shortcuts) unless the focus is in a diagram.
     if (!diagram && key === "Escape" && lastActive && lastActive.current && lastActive.root.isConnected) diagram = lastActive;
@@ -1303,6 +1322,14 @@
       diagram.step(key === "ArrowRight" || key === "j" ? 1 : -1, n);
     }
   });
+
+  // What Tab stops at in `within`, in the page's order: what the viewer made tabbable and
+  // the panel's buttons, as shown (not in a folded block or a hidden tab).
+  function tabStops(within) {
+    return Array.prototype.filter.call(within.querySelectorAll("button, a[href], [tabindex='0']"), function (stop) {
+      return !stop.disabled && stop.getClientRects().length > 0;
+    });
+  }
 
   // The viewer's own moves of focus to a message, which scroll as the viewer decides (reveal).
   var movingFocus = false;

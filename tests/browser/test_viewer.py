@@ -171,6 +171,29 @@ def test_a_host_pages_css_zoom_lays_the_panel_out_as_a_narrower_window_would(
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
+def test_tab_goes_from_the_panel_to_the_next_arrow_and_back(open_page) -> None:
+    """The panel comes after the whole drawing in the page: Tab past its last control left
+    the diagram and came back round to the first arrow."""
+    text = "A -> B: one\nin: Args\n  k: v\nB --> A: two\nA -> B: three\n"
+    page = open_page(render(text, format="html"))
+    page.focus(message(2))
+    page.keyboard.press("Enter")
+    expect(page.locator(PANEL)).to_be_visible()
+    focused = "document.activeElement.getAttribute('data-message')"
+    for _ in range(12):  # through the panel's controls
+        page.keyboard.press("Tab")
+        if page.evaluate(focused):
+            break
+    assert page.evaluate(focused) == "3"
+    assert page.locator(PANEL).is_visible()  # the panel stays with what it shows
+    page.focus(message(1))
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # into the panel: its first control
+    assert page.evaluate("document.querySelector('.vl-panel').contains(document.activeElement)")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == "1"
+
+
 def test_a_deep_link_keeps_the_panels_head_in_sight_on_a_short_page(open_page) -> None:
     """A short page beside a tall panel: bringing the message to the middle of the window
     scrolled it past the panel's top, its Close, Previous and Next 32 px above the window."""
