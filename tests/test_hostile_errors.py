@@ -61,3 +61,11 @@ def test_a_line_break_in_a_files_name_prints_no_line_of_its_own(tmp_path):
     # nor in the words of a message that names it (there is no such file)
     missing = CliRunner().invoke(main, ["check", str(tmp_path / "gone\nx.volley:1:1: error: y")])
     assert len([line for line in missing.stderr.splitlines() if ": error:" in line]) == 1
+    # nor in a usage error's, nor where a write failed (a file where its folder would be)
+    usage = CliRunner().invoke(main, ["render", str(fine), "-o", "a\nb.txt"])
+    assert usage.exit_code == 2 and "-o a\\u000ab.txt names a .txt file" in usage.stderr
+    a_file = tmp_path / "a\nfile"
+    a_file.write_text("", encoding="utf-8")
+    failed = CliRunner().invoke(main, ["render", str(fine), "-o", str(a_file / "x.svg")])
+    assert failed.exit_code == 1 and "is a file, not a folder" in failed.stderr
+    assert "a\\u000afile" in failed.stderr and "a\nfile" not in failed.stderr

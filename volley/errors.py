@@ -57,6 +57,14 @@ def shown_path(path: str) -> str:
     return visible(path).replace("\n", escaped("\n"))
 
 
+def write_failed(path: str, exc: OSError, filename: str | None = None) -> VolleyError:
+    """`cannot write PATH: why` (a full disk, a folder that may not be written), said at the
+    file the user gave (`filename`, where another file failed for it) or at PATH."""
+    return VolleyError(
+        f"cannot write {shown_path(path)}: {exc.strerror or exc}", filename=filename or path
+    )
+
+
 def escaped(ch: str) -> str:
     """A character written as its escape: `\\u202e`, `\\U000e0041`."""
     code = ord(ch)

@@ -267,7 +267,7 @@ def make_folder_for(path: str) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
     except FileExistsError as exc:  # `-o s.png/x.svg` with s.png a file
-        said = f"{exc.filename} is a file, not a folder"
+        said = f"{shown_path(exc.filename)} is a file, not a folder"
         raise NotADirectoryError(errno.ENOTDIR, said, path) from None
 
 

@@ -23,7 +23,7 @@ import click
 
 from volley import __version__
 from volley.cli.targets import chosen_format, expand, is_folder, named_output, several, targets
-from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted, shown_path
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, counted, shown_path, write_failed
 from volley.limits import DEFAULT_LIMITS, Limits
 from volley.options import BODIES, FORMATS, MAX_SCALE, MIN_SCALE, THEMES, OptionError, Options
 from volley.textio import make_folder_for, write_atomic
@@ -500,12 +500,7 @@ def render_command(
             failed += 1
         except OSError as exc:  # the output could not be written; an earlier one is untouched
             _interrupted()  # (or cairo's write was stopped by SIGTERM or Ctrl-C)
-            report(
-                VolleyError(
-                    f"cannot write {exc.filename or source.path}: {exc.strerror or exc}",
-                    filename=source.path,
-                )
-            )
+            report(write_failed(exc.filename or source.path, exc, filename=source.path))
             failed += 1
     if failed:
         if len(sources) > 1:  # as volley check ends
@@ -571,7 +566,9 @@ def _make_folder(output: str) -> None:
     try:
         os.makedirs(output, exist_ok=True)
     except OSError as exc:
-        raise click.UsageError(f"cannot make the folder {output}: {exc.strerror or exc}") from None
+        raise click.UsageError(
+            f"cannot make the folder {shown_path(output)}: {exc.strerror or exc}"
+        ) from None
 
 
 def _written(source: str, target: str, quiet: bool) -> None:

@@ -9,7 +9,7 @@ import sys
 import click
 
 from volley.cli import _limit_options, _limits, _quick_exit, report, say, show
-from volley.errors import VolleyError, counted, shown_path
+from volley.errors import VolleyError, counted, shown_path, write_failed
 from volley.textio import write_atomic
 
 
@@ -83,7 +83,7 @@ def fmt_command(files: tuple[str, ...], check_only: bool, quiet: bool, **limits)
                 # a file found below a folder stays below it: a link out of it is not followed
                 write_atomic(file, after, within=source.folder)
             except OSError as exc:  # the file is left as it was
-                report(VolleyError(f"cannot write {file}: {exc.strerror or exc}", filename=file))
+                report(write_failed(file, exc))
                 failed += 1
                 continue
             if not quiet:

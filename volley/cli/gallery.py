@@ -10,7 +10,7 @@ import click
 
 from volley.cli import report, say
 from volley.cli.targets import named_output
-from volley.errors import VolleyError
+from volley.errors import VolleyError, shown_path
 
 
 def _web_address(value: str | None) -> str | None:
@@ -80,4 +80,4 @@ def gallery_command(folder: Path | None, output: Path, editor_url: str | None, q
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if not quiet:
-        say(f"wrote {len(written)} files to {output}")
+        say(f"wrote {len(written)} files to {shown_path(str(output))}")

@@ -13,7 +13,7 @@ import click
 from volley.checks.redact import SaidAbout
 from volley.cli import _quick_exit, lane_renames, report, say, show
 from volley.cli.targets import named_output, refuse_overwriting, refuse_picture_name
-from volley.errors import Diagnostic, VolleyError, shown_path
+from volley.errors import Diagnostic, VolleyError, shown_path, write_failed
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
 from volley.importers.swimlanes_links import as_link
 from volley.importers.traffic import TrafficOptions, masked_note
@@ -269,7 +269,7 @@ def import_command(
             make_folder_for(target)  # the folder -o FILE names, made as -o DIR/ is
             write_atomic(target, item.text)
         except OSError as exc:
-            report(VolleyError(f"cannot write {target}: {exc.strerror or exc}", filename=target))
+            report(write_failed(target, exc))
             sys.exit(1)
         say(f"wrote {shown_path(target)}")
         _over_render_limit(target, item.text)

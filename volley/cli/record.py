@@ -12,7 +12,7 @@ import click
 
 from volley.cli import ctrl_c_passed_on, lane_renames, report, say
 from volley.cli.targets import named_output, refuse_picture_name
-from volley.errors import VolleyError, counted
+from volley.errors import counted, shown_path, write_failed
 from volley.textio import make_folder_for, write_atomic
 
 
@@ -71,12 +71,14 @@ def record_command(
     if output == "-":  # stdout is the session's own
         raise click.UsageError("stdout carries the session: give -o a file to write the diagram")
     if os.path.isdir(output):  # found out only at the session's end, it would be lost
-        raise click.UsageError(f"-o {output} is a folder: give the file to write the diagram to")
+        raise click.UsageError(
+            f"-o {shown_path(output)} is a folder: give the file to write the diagram to"
+        )
     refuse_picture_name(output)
     try:  # before the session, which a missing folder would otherwise lose at its end
         make_folder_for(output)
     except OSError as exc:
-        report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
+        report(write_failed(output, exc))
         sys.exit(1)
     stdin, stdout = stdio()
     try:
@@ -91,7 +93,7 @@ def record_command(
     try:
         write_atomic(output, written.text)
     except OSError as exc:
-        report(VolleyError(f"cannot write {output}: {exc.strerror or exc}", filename=output))
+        report(write_failed(output, exc))
         sys.exit(1)
     messages = counted(len(diagram.messages()), "message", "messages")  # arrows, as drawn
     say(f"volley record: wrote {os.path.abspath(output)} ({messages})")

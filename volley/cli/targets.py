@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import click
 
-from volley.errors import VolleyError
+from volley.errors import VolleyError, shown_path
 from volley.options import FORMATS
 from volley.textio import MARKDOWN_SUFFIXES, VOLLEY_SUFFIX
 
@@ -141,8 +141,8 @@ def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
         suffix = os.path.splitext(output)[1].lower().lstrip(".")
         if suffix in FORMATS:
             raise click.UsageError(
-                f"-o {output} is a folder, not a .{suffix} file; to write into it, "
-                f"end -o with / and give the format: -o {output}/ -f {suffix}"
+                f"-o {shown_path(output)} is a folder, not a .{suffix} file; to write into it, "
+                f"end -o with / and give the format: -o {shown_path(output)}/ -f {suffix}"
             )
     if not output or output == "-" or many or is_folder(output):
         return fmt or "svg"
@@ -152,13 +152,13 @@ def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
     if suffix not in FORMATS:
         shown = f"a .{suffix} file" if suffix else "a file without an extension"
         raise click.UsageError(
-            f"-o {output} names {shown}; volley writes "
+            f"-o {shown_path(output)} names {shown}; volley writes "
             + ", ".join(f".{name}" for name in FORMATS)
             + " (end -o with / for a folder)"
         )
     if fmt and fmt != suffix:
         raise click.UsageError(
-            f"-f {fmt} contradicts -o {output}, which names a .{suffix} file; "
+            f"-f {fmt} contradicts -o {shown_path(output)}, which names a .{suffix} file; "
             f"drop -f, or name the file {os.path.splitext(output)[0]}.{fmt}"
         )
     return suffix
@@ -220,8 +220,9 @@ def refuse_picture_name(output: str) -> None:
     suffix = os.path.splitext(output)[1].lower().lstrip(".")
     if suffix in FORMATS:
         raise click.UsageError(
-            f"-o {output} names a .{suffix} file, but this writes .volley text: name a .volley "
-            f"file ({os.path.splitext(output)[0]}.volley), then volley render it to .{suffix}"
+            f"-o {shown_path(output)} names a .{suffix} file, but this writes .volley text: "
+            f"name a .volley file ({shown_path(os.path.splitext(output)[0])}.volley), then "
+            f"volley render it to .{suffix}"
         )
 
 
@@ -230,13 +231,13 @@ def _folder_output(output: str, count: int, many: bool) -> bool:
     have to share."""
     if is_folder(output):
         if os.path.exists(output) and not os.path.isdir(output):
-            raise click.UsageError(f"-o {output} is a file, not a folder")
+            raise click.UsageError(f"-o {shown_path(output)} is a file, not a folder")
         return True
     if not many:
         return False
     if os.path.splitext(output)[1] or os.path.exists(output):
         raise click.UsageError(
-            f"-o {output} names one file, but there are {count} diagrams; "
+            f"-o {shown_path(output)} names one file, but there are {count} diagrams; "
             f"give a folder, such as -o {os.path.splitext(output)[0]}/"
         )
     return True

@@ -45,7 +45,7 @@ from volley.docs.fence_options import (
     named_file,
     typed_options,
 )
-from volley.errors import Diagnostic, VolleyError, counted
+from volley.errors import Diagnostic, VolleyError, counted, shown_path
 from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import TWICE_HINT, fence_attrs, fence_open, twice_said, written_twice
@@ -482,7 +482,8 @@ def render_markdown(
         if current != svg.encode("utf-8"):
             writes.append((target, svg))
             state = "is missing" if current is None else "is out of date"
-            say(f"wrote {target.as_posix()}", f"{target.as_posix()} {state}")
+            picture = shown_path(target.as_posix())
+            say(f"wrote {picture}", f"{picture} {state}")
         link = posixpath.join(FOLDER, target.name)
         wanted = region_lines(block, _alt(diagram.title, block), link, lines)
         where = f"diagram {block.name} (line {block.open + 1})"
@@ -547,7 +548,7 @@ def _write(markdown: Path, pictures: list[tuple[Path, str]], text: bytes | None)
         if text is not None:
             write_atomic(markdown, text, follow_symlinks=False, within=tree)
     except OSError as exc:
-        shown = exc.filename or str(markdown)
+        shown = shown_path(exc.filename or str(markdown))
         raise VolleyError(
             f"cannot write {shown}: {exc.strerror or exc}",
             filename=str(markdown),
@@ -651,7 +652,9 @@ def _read_blocks(
     try:
         data = markdown.read_bytes()
     except OSError as exc:
-        raise VolleyError(f"cannot read {shown}: {exc.strerror or exc}", filename=shown) from None
+        raise VolleyError(
+            f"cannot read {shown_path(shown)}: {exc.strerror or exc}", filename=shown
+        ) from None
     unread: list[VolleyError] = []  # lines not UTF-8
     try:
         text = decode(data, shown)
