@@ -164,8 +164,8 @@ def test_a_host_pages_css_zoom_lays_the_panel_out_as_a_narrower_window_would(
     sheet = page.locator(PANEL).bounding_box()
     shown = page.locator(message(1)).bounding_box()
     assert sheet is not None and shown is not None
-    assert 0 <= sheet["y"] and sheet["y"] + sheet["height"] <= height
-    assert 0 <= shown["y"] and shown["y"] + shown["height"] <= sheet["y"]
+    assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= height
+    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= sheet["y"]
     page.mouse.wheel(0, 600)  # the top boxes scroll away: their sticky copy shows
     expect(page.locator(".vl-heads-on")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
