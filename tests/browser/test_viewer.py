@@ -853,6 +853,11 @@ def test_a_phone_fits_the_drawing_to_its_width_and_zooms(browser, reference_page
         # The arrows take taps at any size.
         page.locator(message(2) + " .label").tap()
         expect(page.locator(PANEL + " .vl-title")).to_have_text("200 OK")
+        # the panel's buttons are a thumb's targets (its icons were 28 px, Table and Raw 25)
+        sizes = page.locator(f"{PANEL} .vl-icon-btn, {PANEL} .vl-seg button").evaluate_all(
+            "buttons => buttons.map(b => b.getBoundingClientRect().height)"
+        )
+        assert len(sizes) >= 6 and min(sizes) >= 40
     finally:
         context.close()
 
