@@ -1131,6 +1131,24 @@ def test_a_sphinx_uml_directive_is_a_diagram_and_its_options_are_comments() -> N
     assert "// PlantUML: :caption: Login (an option of the uml directive)" in found.text
 
 
+def test_a_uml_directives_option_goes_on_over_its_deeper_lines() -> None:
+    """OP-TEE's docs (architecture/core.rst) write a caption over two lines, the second
+    indented under the first, as docutils reads a field's value: the diagram was refused
+    ("not a PlantUML sequence statement: 'normal world'")."""
+    page = (
+        "Title\n=====\n\n.. uml::\n    :align: center\n"
+        "    :caption: Foreign interrupt received in secure world and forwarded to\n"
+        "              normal world\n\n"
+        '    participant "Normal World" as nwd\n    nwd -> nwd : process IRQ\n'
+    )
+    [found] = convert(page, "core.rst")
+    assert (
+        "// PlantUML: :caption: Foreign interrupt received in secure world and forwarded to "
+        "normal world (an option of the uml directive)"
+    ) in found.text
+    assert [m.label for m in parse(found.text).messages()] == ["process IRQ"]
+
+
 def test_a_plantuml_file_with_a_licence_comment_above_its_header_gets_the_one_error() -> None:
     path = CASES / "capi-developer-flow.puml"
     result = CliRunner().invoke(main, ["check", str(path)])

@@ -381,10 +381,8 @@ def _parts(lines: list[str]) -> list[_Part]:
                 while end < len(lines) and not lines[end].strip().startswith(fence[1]):
                     end += 1
             else:  # the directive's body: the lines indented under it (and blank lines)
-                indent = len(lines[index]) - len(lines[index].lstrip())
-                while end < len(lines) and (
-                    not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
-                ):
+                indent = _indent(lines[index])
+                while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
                     end += 1
                 if lines[index + 1 : end] and not lines[end - 1].strip():
                     end -= 1
@@ -434,6 +432,10 @@ def _holds_sequence(lines: list[str]) -> bool:
         _DECLARATION.fullmatch(line) or _message(line) is not None or _NOTE.fullmatch(line)
         for line in statements
     )
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _statements(lines: list[str]) -> list[str]:
@@ -589,7 +591,7 @@ def _left_out(part: _Part, page: list[str], filename: str | None) -> Diagnostic:
         "this PlantUML diagram is not a sequence diagram; it was left out",
         filename=filename,
         line=part.start,
-        column=len(shown) - len(shown.lstrip()) + 1,
+        column=_indent(shown) + 1,
         source_line=shown,
         severity="warning",
     )
@@ -694,7 +696,7 @@ class _Reader:
 
     def fail(self, line: int, message: str, hint: str | None = None) -> NoReturn:
         raw = self.page[line - 1]
-        column = len(raw) - len(raw.lstrip()) + 1
+        column = _indent(raw) + 1
         raise VolleyError(
             message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
         )
@@ -756,7 +758,7 @@ class _Reader:
     def warning(self, line: int, message: str) -> Diagnostic:
         """A warning at the start of a line of the page."""
         raw = self.page[line - 1]
-        column = len(raw) - len(raw.lstrip()) + 1
+        column = _indent(raw) + 1
         return Diagnostic(
             message,
             filename=self.filename,
@@ -819,6 +821,12 @@ class _Reader:
             return index
         self.images(line, text)
         if self.part.directive and _OPTION.fullmatch(text):
+            # its value goes on over the lines indented deeper than it, as docutils reads a
+            # field (`:caption: … forwarded to` / `normal world`)
+            depth = _indent(raw)
+            while index < len(lines) and lines[index].strip() and _indent(lines[index]) > depth:
+                text += " " + lines[index].strip()
+                index += 1
             self.comment(line, f"{text} (an option of the uml directive)")
             return index
         if text.startswith(("/", "&")) and _NOTE.fullmatch(text[1:].strip()):
