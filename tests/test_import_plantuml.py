@@ -1286,6 +1286,10 @@ def test_a_line_ending_in_a_backslash_goes_on_and_scripts_are_written_as_tex_doe
         "first second A_O^{1-vk}",
         "next",
     ]
+    # a script of blanks is room, which PlantUML draws as blanks (aries-rfcs' 0051-dkms
+    # diagrams write `<sub> </sub><sup> </sup>`): not a `_` and a `^`
+    spaced = read(uml("A -> B : <sub> </sub><sup> </sup>", "A -> B : x<sub> </sub>y"))
+    assert [plain_text(m.label) for m in spaced.messages()] == ["", "x y"]
 
 
 def test_par2_messages_need_no_end_and_are_drawn_one_under_another() -> None:

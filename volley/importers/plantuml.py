@@ -1836,9 +1836,12 @@ def _continued(lines: list[str]) -> list[str]:
 
 
 def _scripted(found: re.Match[str]) -> str:
-    """`<sub>O</sub>` as `_O`, `<sup>1-vk</sup>` as `^{1-vk}`."""
+    """`<sub>O</sub>` as `_O`, `<sup>1-vk</sup>` as `^{1-vk}`; one of blanks as its blanks
+    (`<sub> </sub>`, which people write for room: PlantUML draws no mark)."""
     mark = "_" if found[1].lower() == "sub" else "^"
     inner = found[2]
+    if not inner.strip():
+        return inner
     return f"{mark}{inner}" if len(inner) == 1 else f"{mark}{{{inner}}}"
 
 
