@@ -214,8 +214,9 @@ def is_stand_in(value: str) -> bool:
     """Whether a value holds no secret at all: empty, a mask (`<redacted>`, `***`), a variable
     (`$TOKEN`, `{{token}}`), a word for nothing (`null`). One word of lower case, upper case
     and digits is a password written in a stand-in's marks (`$uperSecret1`, `<S3cr3t!Pa55>`,
-    `{MyP4ssw0rd}`), not a stand-in."""
-    value = value.strip().strip("\"'").strip()
+    `{MyP4ssw0rd}`), not a stand-in. A comma or semicolon after it is the list's or the
+    statement's it stands in (`FSPIOP-Signature: <FSPIOP-Signature>,` in an object)."""
+    value = value.strip().removesuffix(",").removesuffix(";").strip().strip("\"'").strip()
     if not value:
         return True
     if _STAND_IN.fullmatch(value) is None:
