@@ -541,6 +541,25 @@ def test_named_by_from_a_diagram_without_startuml_is_read_whole(tmp_path: Path) 
     assert "not a PlantUML diagram" in prose.output
 
 
+def test_a_notes_sql_keeps_its_subquerys_indent() -> None:
+    """Mojaloop's timeout handler (seq-bulk-3.1.1) writes SQL in its notes, a subquery's
+    lines indented under its JOIN, which PlantUML draws indented: they started at the left."""
+    source = uml(
+        "A -> B : q",
+        "hnote over B",
+        "SELECT *",
+        "FROM (SELECT id",
+        "      FROM **t**",
+        "      WHERE x > 1) s",
+        "WHERE s.id = 2",
+        "end note",
+    )
+    six = "&nbsp;" * 6
+    assert notes(source) == [
+        f"SELECT \\*<br>FROM (SELECT id<br>{six}FROM **t**<br>{six}WHERE x > 1) s<br>WHERE s.id = 2"
+    ]
+
+
 def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None:
     source = uml(
         "A -> B : POST /transfers",
@@ -588,8 +607,9 @@ def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None
     assert found[0] == (
         'PUT /parties\n```json\n{\n    "party": {\n        "id": "42"\n    }\n}\n```'
     )
-    assert found[1] == "flat words<br>indented words"  # prose: its lines, broken as drawn
-    assert found[2] == "Steps:<br>the client sends its token"  # sentences under a heading too
+    # prose: its lines, broken and indented as drawn (PlantUML keeps a line's leading blanks)
+    assert found[1] == "flat words<br>&nbsp;&nbsp;indented words"
+    assert found[2] == "Steps:<br>&nbsp;&nbsp;the client sends its token"  # under a heading too
     # data with bare keys, and lines laid out as data, keep their indentation too
     assert found[3] == "```\nreturn {\n    hasDuplicateId: Boolean,\n    count = 1\n}\n```"
     assert found[4] == "```\nheader\n  source: payerDFSP\nfile dir:\n    /tmp/agent/files\n```"

@@ -438,6 +438,13 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+def _depths(rows: list[str]) -> list[int]:
+    """How much deeper than the note's least indented line each of its lines starts."""
+    indents = [_indent(row.expandtabs(4)) for row in rows]
+    least = min((at for at, row in zip(indents, rows, strict=True) if row.strip()), default=0)
+    return [max(at - least, 0) for at in indents]
+
+
 def _statements(lines: list[str]) -> list[str]:
     """A diagram's statements, without comments and the text of notes written over several
     lines (whose words may be anything)."""
@@ -1349,6 +1356,7 @@ class _Reader:
             what, end_word = ("reference", "ref") if closer is _REF_END else ("note", "note")
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
         body = [self.note_words(row.strip()) for row in lines[index:end]]
+        depths = _depths(lines[index:end])
         self.images(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
@@ -1358,7 +1366,7 @@ class _Reader:
             # the words before, between and after the pieces of data
             bounds = [0, *(k for span in spans for k in span), len(body)]
             pairs = zip(bounds[::2], bounds[1::2], strict=True)
-            words = [self.creole(line, body[a:b]) for a, b in pairs]
+            words = [self.creole(line, body[a:b], depths[a:b]) for a, b in pairs]
             if not any(ends_a_note(row) for part in words for row in part):
                 self.comment(
                     line, "indented data in a note (volley keeps its indentation in a code block)"
@@ -1369,13 +1377,14 @@ class _Reader:
                 return note_text(written, written=True), end + 1
             # a fenced note is written over lines, which such a line would end: as text
             del self.comments[said[0] :], self.gathered[said[1] :]
-        return note_text(self.creole(line, body), written=True), end + 1
+        return note_text(self.creole(line, body, depths), written=True), end + 1
 
-    def creole(self, line: int, rows: list[str]) -> list[str]:
+    def creole(self, line: int, rows: list[str], depths: list[int] | None = None) -> list[str]:
         """A note's lines as volley markup: Creole's lists (`* item`, `# numbered`, `**` one
         level in) as volley's, its headings (`= Title`) in bold, its tables (`|= head |` over
         `| cell |` rows) as GitHub's, any other line as its words, with what volley would read
-        as markup escaped."""
+        as markup escaped, indented as deep as `depths` says (PlantUML keeps a line's indent:
+        a subquery's lines under its JOIN)."""
         out: list[str] = []
         plain: list[int] = []  # which of them are words
         tables = 0
@@ -1420,7 +1429,8 @@ class _Reader:
                 if row and out and _CREOLE_ROW.fullmatch(out[-1]):  # text, not the table's
                     out.append("")  # next row: a table runs to a blank line
                 plain.append(len(out))
-                out.append(note_line(_markup(row)))
+                indent = "&nbsp;" * depths[k] if depths and row else ""
+                out.append(note_line(indent + _markup(row)))
                 indents = [0]
             k += 1
         while out and not out[-1]:  # a rule or a `|||` last: no empty lines after the text
