@@ -1131,6 +1131,21 @@ def test_a_sphinx_uml_directive_is_a_diagram_and_its_options_are_comments() -> N
     assert "// PlantUML: :caption: Login (an option of the uml directive)" in found.text
 
 
+def test_plantuml_without_its_start_line_is_read_as_plantuml_and_said_so() -> None:
+    """A `.. uml::` body copied out of a docstring (SCALE-MS's runtime.py) has no @startuml,
+    which Sphinx adds: read as a volley diagram it was 28 errors naming PlantUML's habits."""
+    text = (
+        "title run time\nautoactivate on\nparticipant Client\nClient -> Server : start\n"
+        "note right\n  waits\nend note\nreturn started\n"
+    )
+    [found] = convert(text, "runtime.puml")
+    assert [m.label for m in parse(found.text).messages()] == ["start", "started"]
+    assert any("read as PlantUML: it has no @startuml line" in w.message for w in found.warnings)
+    # text that reads as neither is still this language's, with its errors
+    with pytest.raises(VolleyError, match="expected an arrow"):
+        convert("A -> B: x\nfoo bar\n", "flow.txt")
+
+
 def test_a_uml_directives_option_goes_on_over_its_deeper_lines() -> None:
     """OP-TEE's docs (architecture/core.rst) write a caption over two lines, the second
     indented under the first, as docutils reads a field's value: the diagram was refused
