@@ -32,10 +32,24 @@ def test_an_svg_that_is_a_link_is_not_written_through(tmp_path):
     (repo / "diagrams").mkdir(parents=True)
     os.symlink(outside, repo / "diagrams" / "login.svg")
     path = write(repo, BLOCK)
-    with pytest.raises(VolleyError, match="symbolic link"):
+    with pytest.raises(VolleyError, match="symbolic link") as refused:
         render_markdown(path)
+    assert refused.value.hint is not None and "replace the link with a file" in refused.value.hint
     assert outside.read_text(encoding="utf-8") == "precious\n"
     assert os.path.islink(repo / "diagrams" / "login.svg")
+
+
+def test_a_folder_named_as_the_picture_is_said_to_be_one(tmp_path):
+    """The hint said to replace "the link" with a file, where there is no link."""
+    repo = tmp_path / "repo"
+    (repo / "diagrams" / "login.svg").mkdir(parents=True)
+    path = write(repo, BLOCK)
+    with pytest.raises(VolleyError, match="a folder, not a file") as refused:
+        render_markdown(path)
+    assert (
+        refused.value.hint
+        == "README mode writes the picture under that name: move the folder aside"
+    )
 
 
 def test_a_diagrams_folder_linking_elsewhere_is_refused(tmp_path):

@@ -30,6 +30,7 @@ inside the Markdown file's folder, never through a symbolic link.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import posixpath
 import re
 import unicodedata
@@ -552,9 +553,17 @@ def _write(markdown: Path, pictures: list[tuple[Path, str]], text: bytes | None)
         raise VolleyError(
             f"cannot write {shown}: {exc.strerror or exc}",
             filename=str(markdown),
-            hint="README mode writes only regular files inside the Markdown file's folder; "
-            "replace the link with a file, or render the file it points to",
+            hint=_WRITE_HINTS.get(exc.errno or 0),
         ) from None
+
+
+# What to do when README mode cannot write where it writes, by the reason (no hint for the
+# others, such as a folder that may not be written, which its message says)
+_WRITE_HINTS = dict.fromkeys(
+    (errno.ELOOP, errno.EPERM),  # a symbolic link, or one leading out of the folder
+    "README mode writes only regular files inside the Markdown file's folder; "
+    "replace the link with a file, or render the file it points to",
+) | {errno.EISDIR: "README mode writes the picture under that name: move the folder aside"}
 
 
 def check_markdown(
