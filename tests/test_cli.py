@@ -67,6 +67,14 @@ def test_check_takes_a_folder_and_finds_every_volley_file_below_it(tree: Path):
     assert drawn.exit_code == 1 and drawn.stderr.endswith("1 of 3 files with errors\n")
 
 
+def test_a_folder_given_to_parse_or_import_is_a_usage_error(tmp_path: Path):
+    """`parse DIR` was a usage error and `import DIR` a failed read (exit 1)."""
+    for command in ("parse", "import"):
+        result = run(command, str(tmp_path))
+        assert result.exit_code == 2, (command, result.output)
+    assert f"{tmp_path} is a folder; import reads one file" in run("import", str(tmp_path)).stderr
+
+
 @pytest.mark.parametrize("command", ["check", "fmt", "render"])
 def test_standard_input_is_read_once(command: str):
     """`volley check - -` read what was piped as the first input and nothing as the second,

@@ -97,7 +97,7 @@ def _targets(
     if not folder:
         if total > 1:
             raise click.UsageError(
-                f"{source} holds {total} {what} and -o names one file; give -o DIR "
+                f"{shown_path(source)} holds {total} {what} and -o names one file; give -o DIR "
                 "(a folder) to write one .volley file for each"
             )
         refuse_picture_name(output)
@@ -224,6 +224,11 @@ def import_command(
     """
     _quick_exit()
     source = as_link(source)
+    if source != "-" and os.path.isdir(source):  # as `parse DIR` is: a usage error
+        raise click.UsageError(
+            f"{shown_path(source)} is a folder; import reads one file (a diagram, a Markdown "
+            "page, a capture) or a swimlanes.io link"
+        )
     options = _traffic_options(**traffic)
     # What is said about captured traffic (or a file that may be some) quotes its lines: their
     # secrets are masked there too, as in the diagram, unless --no-redact keeps them.
