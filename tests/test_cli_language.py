@@ -132,6 +132,29 @@ def test_a_picture_given_as_a_diagram_is_one_error_that_says_what_it_is(tmp_path
     assert "error: this is an XML file, not a volley diagram" in xml.stderr
 
 
+def test_a_file_named_as_another_tools_diagram_gets_one_error_that_says_so(tmp_path):
+    """A `.. uml::` body saved as flow.puml has no @startuml: it was 28 errors naming
+    PlantUML's habits, none saying that volley import reads it."""
+    body = "autoactivate on\nAlice -> Bob : hi\nreturn ok\nnote right\n  words\nend note\n"
+    path = tmp_path / "flow.puml"
+    path.write_text(body, encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert (
+        f"{path}:1:1: error: this is named as a PlantUML diagram (.puml) and does not read as "
+        "volley; volley import converts it"
+    ) in result.stderr
+    assert result.stderr.count("error:") == 1 and "1 error\n" in result.stderr
+    # named as a volley diagram, its mistakes are each said
+    (tmp_path / "flow.volley").write_text(body, encoding="utf-8")
+    assert run("check", str(tmp_path / "flow.volley")).stderr.count("error:") > 2
+    # a Mermaid-named file that reads as volley is volley
+    (tmp_path / "ok.mmd").write_text("A -> B: fine\n", encoding="utf-8")
+    assert run("check", str(tmp_path / "ok.mmd")).exit_code == 0
+    imported = run("import", str(path), "-o", str(tmp_path / "out.volley"))
+    assert imported.exit_code == 0, imported.stderr
+
+
 def test_invalid_utf8_file(tmp_path):
     path = tmp_path / "latin1.volley"
     path.write_bytes("A -> B: caf\xe9\n".encode("latin-1"))
