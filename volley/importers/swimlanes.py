@@ -169,10 +169,10 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         try:
             text_out, warnings = _canonical(source, name)
         except VolleyError:
-            read = _plantuml_without_start(text, filename)
-            if read is None:
+            as_plantuml = _plantuml_without_start(text, filename)
+            if as_plantuml is None:
                 raise
-            return read
+            return as_plantuml
         return [Imported(text_out, None, warnings=warnings)]
     source = decode_link(stripped, filename)
     name = f"{filename or 'link'} (the diagram in the link)"
