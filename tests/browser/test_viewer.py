@@ -171,6 +171,22 @@ def test_a_host_pages_css_zoom_lays_the_panel_out_as_a_narrower_window_would(
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
+def test_a_click_between_a_label_and_its_marker_opens_the_message(open_page) -> None:
+    """A 4 px gap between the label's halo and the payload marker met the page behind: a click
+    there (Playwright's own click on a short label's message, at its centre) opened nothing."""
+    page = open_page(render("A -> B: deep\nin: X\n  k: v\n", format="html"))
+    box = "e => ({x: +e.getAttribute('x'), width: +e.getAttribute('width')})"
+    halo = page.locator(message(1) + " .halo").evaluate(box)
+    marker = page.locator(message(1) + " .marker").evaluate(box)
+    gap = marker["x"] - (halo["x"] + halo["width"])
+    assert gap > 2  # in the drawing's units
+    shown = page.locator(message(1) + " .marker").bounding_box()
+    assert shown is not None
+    scale = (shown["width"] - 1) / marker["width"]  # (its 1-unit outline is in the box)
+    page.mouse.click(shown["x"] - gap * scale / 2, shown["y"] + shown["height"] / 2)
+    expect(page.locator(PANEL)).to_be_visible()
+
+
 def test_tab_goes_from_the_panel_to_the_next_arrow_and_back(open_page) -> None:
     """The panel comes after the whole drawing in the page: Tab past its last control left
     the diagram and came back round to the first arrow."""
