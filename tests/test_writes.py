@@ -274,6 +274,25 @@ def test_a_stopped_volley_render_leaves_no_temporary_and_says_how(tmp_path, sour
     assert out.read_text(encoding="utf-8") == "earlier"
 
 
+def test_a_job_that_ignores_ctrl_c_goes_on_to_write_its_picture(tmp_path, source):
+    """A job started with `&` by a shell without job control ignores SIGINT, and so does
+    volley: the Ctrl-C meant for the foreground leaves it to finish (its own handler would have
+    turned the ignored signal back on)."""
+    out = tmp_path / "out.svg"
+    script = textwrap.dedent(COMMAND_TERMINATED).replace("time.sleep(60)", "time.sleep(1)")
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(source), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert child.stderr is not None and child.stderr.readline() == b"writing\n"
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode == 0, stderr
+    assert out.read_text(encoding="utf-8").startswith("<svg")
+
+
 def test_a_file_the_user_may_not_write_is_left_as_it_is(tmp_path: Path, monkeypatch):
     """A picture made read-only to keep it (`chmod a-w`) was replaced, and changed owner: the
     folder allowed the rename. (As root every file may be written: what `os.access` says is
