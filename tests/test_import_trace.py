@@ -433,6 +433,44 @@ def test_an_event_after_its_span_ended_is_drawn_when_it_happened():
     assert items.index("**brave.flush**") > [i for i, x in enumerate(items) if x == "ok"][-1]
 
 
+def test_an_event_after_its_span_is_a_moment_not_a_call_beside_another():
+    """An event kept back for its time is a moment: drawn among what ran then, not as a `par`
+    branch of its own beside a call, and not before its own span's message."""
+
+    def span(at: int, name: str, took: int, **more) -> dict:
+        return {"traceId": "t1", "timestamp": at, "name": name, "duration": took,
+                "localEndpoint": {"serviceName": "a"}, **more}  # fmt: skip
+
+    spans = [
+        span(1000, "root", 10000, id="1", kind="SERVER"),
+        span(
+            1100,
+            "get",
+            1000,
+            id="2",
+            parentId="1",
+            kind="CLIENT",
+            remoteEndpoint={"serviceName": "b"},
+        ),  # fmt: skip
+        span(
+            1200,
+            "work",
+            100,
+            id="3",
+            parentId="1",
+            annotations=[{"timestamp": 1500, "value": "late"}],
+        ),  # fmt: skip
+    ]
+    diagram = import_trace(json.dumps(spans))
+    assert not any(isinstance(item, Block) for item in walk(diagram.items))
+    said = [
+        item.text if isinstance(item, Note) else item.label
+        for item in walk(diagram.items)
+        if isinstance(item, (Note, Message))
+    ]
+    assert said == ["root", "get", "ok", "work", "**late**", "ok"]
+
+
 def test_jaeger_api_v3_answer_is_the_otlp_inside_its_result():
     """GET /api/v3/traces/{id} answers OTLP/JSON wrapped in {"result": …}, one a line when it
     streams (Jaeger's own snapshot of that answer)."""

@@ -1214,9 +1214,10 @@ class _Builder:
         self.labels: dict[str, str] = {}  # lane name → what its box shows, where they differ
         self.resourced: set[tuple[str, tuple]] = set()  # (service, resource) said in a payload
         self.spans: list[_Span] = []
-        # what consumers did with a message, kept back to be drawn at its time (`publish`):
-        # (when, the items, when it ended)
-        self._late: list[tuple[int, list[Item], int]] = []
+        # what consumers did with a message, kept back to be drawn at its time (`publish`),
+        # and events after their span's end: (when, the items, when it ended; None for an
+        # event, a moment, which no call runs beside as a branch of a `par`)
+        self._late: list[_Late] = []
         kept: dict[tuple[str, str], int] = {}  # where each span is in self.spans
         for span in spans:  # the same span twice (ui_01 has one): keep the first, unless it
             # was still open and this one ended (X-Ray sends a segment in progress, then the
@@ -1503,7 +1504,7 @@ class _Builder:
                 note = Note(0, [where], "\n".join(lines))
                 time = event.time if event.time is not None else span.start
                 if time > ended:  # after its span (Brave's `brave.flush` of one never ended):
-                    self._late.append((time, [note], time))  # drawn at its time
+                    self._late.append((time, [note], None))  # drawn at its time
                 else:
                     happened.append((time, len(happened), [note], None))
         for child, lane in children:
@@ -1532,12 +1533,15 @@ class _Builder:
     def _taken_before(self, time: int | None) -> list[Item]:
         """What consumers did with messages, kept back until now (`publish`), that happened
         before `time` (all of it if None): between a trace's top spans, or after the last."""
-        due: list[tuple[int, list[Item], int]] = []
-        kept: list[tuple[int, list[Item], int]] = []
+        due: list[_Late] = []
+        kept: list[_Late] = []
         for late in self._late:
             (due if time is None or late[0] < time else kept).append(late)
         self._late = kept
         return [item for _, items, _ in sorted(due, key=lambda late: late[0]) for item in items]
+
+
+_Late = tuple[int, list[Item], int | None]
 
 
 def _side_by_side(happened: list[tuple[int, int, list[Item], int | None]]) -> list[Item]:
