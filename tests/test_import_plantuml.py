@@ -1144,6 +1144,9 @@ def test_plantuml_without_its_start_line_is_read_as_plantuml_and_said_so() -> No
     # text that reads as neither is still this language's, with its errors
     with pytest.raises(VolleyError, match="expected an arrow"):
         convert("A -> B: x\nfoo bar\n", "flow.txt")
+    # and so is text named as this language's with --from
+    with pytest.raises(VolleyError, match='"autoactivate" is not a volley keyword'):
+        convert(text, "runtime.puml", "swimlanes")
 
 
 def test_a_uml_directives_option_goes_on_over_its_deeper_lines() -> None:

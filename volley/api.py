@@ -27,8 +27,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from volley.errors import Diagnostic, VolleyError
-from volley.language.parser import foreign_header, parse
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.language.parser import foreign_header, named_as_another_tools, parse
 from volley.limits import DEFAULT_LIMITS, Limits, check_items, check_output, check_picture
 from volley.model import Diagram, default_id_prefix
 from volley.options import Options
@@ -154,7 +154,13 @@ def _parsed(
     link's diagram was written on swimlanes.io: the links it makes from that site's root are
     made whole, or drawn anywhere else they would point at the site the picture is on."""
     source, named, said = carried(text, filename, limits)
-    diagram = parse(source, filename=named, limits=limits)
+    try:
+        diagram = parse(source, filename=named, limits=limits)
+    except VolleyErrors:
+        another_tools = named_as_another_tools(source, named)
+        if another_tools is None:
+            raise
+        raise another_tools from None
     diagram.warnings[:0] = said
     if source is not text:
         from volley.importers.swimlanes_links import site_links

@@ -314,7 +314,16 @@ def convert(
         refuse_nul(text, filename)
         if len(on_page) > 1:
             return _from_page(text, filename, on_page)
-        return importer.load().convert(text, filename)
+        try:
+            return importer.load().convert(text, filename)
+        except VolleyError:
+            # recognised as this language only for want of another: PlantUML without its
+            # `@startuml` may read as that (not when --from named the format)
+            guessed = source is None and importer.name == "swimlanes"
+            read = _plantuml_without_start(text, filename) if guessed else None
+            if read is None:
+                raise
+            return read
     if options is not None:  # the --name keys this import uses, counted afresh
         options = replace(options, renamed=set())
     try:
@@ -334,6 +343,26 @@ def convert(
     if unused:
         found[0] = replace(found[0], warnings=(*found[0].warnings, *unused))
     return found
+
+
+def _plantuml_without_start(text: str, filename: str | None) -> list[Imported] | None:
+    """PlantUML's statements without their `@startuml` (as a Sphinx `.. uml::` directive or a
+    docstring holds them, which their renderer wraps): read as PlantUML, and said so, where
+    they read as that and not as a diagram of this language (`autoactivate`, `return`, `note
+    right` … `end note` are errors here)."""
+    from volley.importers import plantuml
+
+    try:
+        found = plantuml.convert(text, filename)
+    except VolleyError:
+        return None
+    said = Diagnostic(
+        "read as PlantUML: it has no @startuml line, but reads as PlantUML, not as a "
+        "swimlanes.io or volley diagram",
+        filename,
+        severity="note",
+    )
+    return [replace(item, warnings=(said, *item.warnings)) for item in found]
 
 
 def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...]) -> list[Imported]:

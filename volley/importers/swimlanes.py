@@ -166,13 +166,7 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         blocks = _page_blocks(text)
         if blocks:
             return _from_blocks(blocks, filename)
-        try:
-            text_out, warnings = _canonical(source, name)
-        except VolleyError:
-            as_plantuml = _plantuml_without_start(text, filename)
-            if as_plantuml is None:
-                raise
-            return as_plantuml
+        text_out, warnings = _canonical(source, name)
         return [Imported(text_out, None, warnings=warnings)]
     source = decode_link(stripped, filename)
     name = f"{filename or 'link'} (the diagram in the link)"
@@ -201,28 +195,6 @@ def convert(text: str, filename: str | None = None) -> list[Imported]:
         as_held = Imported(source, None, warnings=(*exc.warnings, said))  # with what check says
         raise PartlyImported(exc.errors, [as_held], 1) from None
     return [Imported(text_out, None, warnings=warnings)]
-
-
-def _plantuml_without_start(text: str, filename: str | None) -> list[Imported] | None:
-    """PlantUML's statements without their `@startuml` (as a Sphinx `.. uml::` directive or a
-    docstring holds them, which their renderer wraps): read as PlantUML, and said so, where
-    they read as that and not as a diagram of this language (`autoactivate`, `return`, `note
-    right` … `end note` are errors here)."""
-    from dataclasses import replace
-
-    from volley.importers import plantuml
-
-    try:
-        found = plantuml.convert(text, filename)
-    except VolleyError:
-        return None
-    said = Diagnostic(
-        "read as PlantUML: it has no @startuml line, but reads as PlantUML, not as a "
-        "swimlanes.io or volley diagram",
-        filename,
-        severity="note",
-    )
-    return [replace(item, warnings=(said, *item.warnings)) for item in found]
 
 
 def _from_blocks(blocks: list[PageFence], filename: str | None) -> list[Imported]:

@@ -1467,11 +1467,7 @@ class _Parse:
         (no warning either):
         the line was read again as what was most likely meant (`set_aside`), and a mistake
         found in that guess (`in Request` read as `in:` with no body) is not the user's.
-        `stopped_at`: the line reading stopped at, with lines after it unread. A file named
-        as another tool's diagram gets one error that says so (`refused_by_name`)."""
-        named = self.refused_by_name()
-        if named is not None:
-            return named
+        `stopped_at`: the line reading stopped at, with lines after it unread."""
         guessed = {error.line for error in self.syntax_errors}
         kept = [e for e in errors if e in self.syntax_errors or e.line not in guessed]
         kept += self.unclosed
@@ -1742,25 +1738,6 @@ class _Parse:
             f"run: {command}, then edit and render {out}",
         )
 
-    def refused_by_name(self) -> VolleyErrors | None:
-        """For a file named as another tool's diagram (`flow.puml`, `flow.mmd`) that does not
-        read as volley, though it starts with no header (a `.. uml::` body, which Sphinx wraps
-        in `@startuml`): one error that says what it is, not one for each of its lines."""
-        suffix = os.path.splitext(self.filename or "")[1].lower()
-        what = _FOREIGN_SUFFIXES.get(suffix)
-        if what is None:
-            return None
-        from volley.importers import import_hint  # here: only such a file needs it
-
-        command, out = import_hint(None, self.filename)
-        first = next((n for n, line in enumerate(self.lines, 1) if line.strip()), 1)
-        return self.refused(
-            first,
-            f"this is named as {what} ({suffix}) and does not read as volley; volley import "
-            "converts it",
-            f"run: {command}, then edit and render {out}",
-        )
-
     def refuse_front_matter(self, first: int) -> None:
         """YAML front matter before the diagram (`---`, `title: Login`, `---`, as Mermaid and
         Markdown pages start): one error, not one for each of its lines."""
@@ -1813,6 +1790,35 @@ _MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 _YAML_TITLE = re.compile(r"[ \t]*title[ \t]*:[ \t]*\S")  # front matter's title, written as volley's
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
 _TITLE_WORD = re.compile(r"title[ \t]")  # Mermaid's `title Login -> Logout` (`Title Co` a name)
+
+
+def named_as_another_tools(text: str, filename: str | None) -> VolleyErrors | None:
+    """For a file named as another tool's diagram (`flow.puml`, `flow.mmd`) that does not read
+    as volley, though it starts with no header (a `.. uml::` body, which Sphinx wraps in
+    `@startuml`): the one error that says what it is, in place of one for each of its lines."""
+    suffix = os.path.splitext(filename or "")[1].lower()
+    what = _FOREIGN_SUFFIXES.get(suffix)
+    lines = normalise(text).split("\n")
+    if what is None or foreign_header(lines) is not None:  # (its header said so already)
+        return None
+    from volley.importers import import_hint  # here: only such a file needs it
+
+    command, out = import_hint(None, filename)
+    first = next((n for n, line in enumerate(lines, 1) if line.strip()), 1)
+    line = lines[first - 1]
+    return VolleyErrors(
+        [
+            VolleyError(
+                f"this is named as {what} ({suffix}) and does not read as volley; volley "
+                "import converts it",
+                filename=filename,
+                line=first,
+                column=len(line) - len(line.lstrip()) + 1,
+                source_line=line,
+                hint=f"run: {command}, then edit and render {out}",
+            )
+        ]
+    )
 
 
 # What a file named so holds (the suffixes PlantUML's and Mermaid's tools read)
