@@ -64,6 +64,12 @@ def test_a_line_break_in_a_files_name_prints_no_line_of_its_own(tmp_path):
     # nor in a usage error's, nor where a write failed (a file where its folder would be)
     usage = CliRunner().invoke(main, ["render", str(fine), "-o", "a\nb.txt"])
     assert usage.exit_code == 2 and "-o a\\u000ab.txt names a .txt file" in usage.stderr
+    twice = CliRunner().invoke(main, ["render", str(fine), str(path), "-o", "out\nx.svg"])
+    assert twice.exit_code == 2 and "such as -o out\\u000ax/" in twice.stderr
+    empty = tmp_path / "emp\nty"
+    empty.mkdir()
+    none = CliRunner().invoke(main, ["check", str(empty)])
+    assert none.exit_code == 2 and "emp\\u000aty" in none.stderr and "emp\nty" not in none.stderr
     a_file = tmp_path / "a\nfile"
     a_file.write_text("", encoding="utf-8")
     failed = CliRunner().invoke(main, ["render", str(fine), "-o", str(a_file / "x.svg")])

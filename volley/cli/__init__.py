@@ -471,7 +471,9 @@ def render_command(
     if readmes:
         _refuse_for_markdown(readmes[0].path, given)
     if check_only and pictures:
-        raise click.UsageError(f"--check works on Markdown files only, not on {pictures[0].path}")
+        raise click.UsageError(
+            f"--check works on Markdown files only, not on {shown_path(pictures[0].path)}"
+        )
     fmt = chosen_format(output, fmt, several(pictures))
     options = _render_options(
         fmt, theme, scale, (bodies, appendix_lines), fragment, redact, settings, given
@@ -521,8 +523,8 @@ def _refuse_for_markdown(path: str, given: set[str]) -> None:
     for name in ("output", "fmt", "scale", "fragment"):
         if name in given:
             raise click.UsageError(
-                f"{_FLAGS[name]} does not apply to the Markdown file {path}: README mode writes "
-                "each ```volley block to diagrams/NAME.svg beside it"
+                f"{_FLAGS[name]} does not apply to the Markdown file {shown_path(path)}: "
+                "README mode writes each ```volley block to diagrams/NAME.svg beside it"
             )
 
 

@@ -96,7 +96,7 @@ def record_command(
         report(write_failed(output, exc))
         sys.exit(1)
     messages = counted(len(diagram.messages()), "message", "messages")  # arrows, as drawn
-    say(f"volley record: wrote {os.path.abspath(output)} ({messages})")
+    say(f"volley record: wrote {shown_path(os.path.abspath(output))} ({messages})")
     for warning in options.unused_renames(output):
         report(warning)
     if written.masked or written.kept:

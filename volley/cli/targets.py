@@ -51,8 +51,8 @@ def refuse_markdown(source: Source, does: str) -> None:
         raise VolleyError(
             f"volley {does} .volley files, not Markdown pages",
             filename=source.path,
-            hint=f"volley check {source.path} checks its ```volley blocks; "
-            f"volley render {source.path} draws them",
+            hint=f"volley check {shown_path(source.path)} checks its ```volley blocks; "
+            f"volley render {shown_path(source.path)} draws them",
         )
 
 
@@ -76,7 +76,7 @@ def expand(paths: tuple[str, ...], *, markdown: bool, offer_markdown: bool = Tru
                 if offer_markdown and not markdown
                 else ""
             )
-            raise click.UsageError(f"{what} below the folder {path}{hint}")
+            raise click.UsageError(f"{what} below the folder {shown_path(path)}{hint}")
         sources.extend(found)
     return sources
 
@@ -159,7 +159,7 @@ def chosen_format(output: str | None, fmt: str | None, many: bool) -> str:
     if fmt and fmt != suffix:
         raise click.UsageError(
             f"-f {fmt} contradicts -o {shown_path(output)}, which names a .{suffix} file; "
-            f"drop -f, or name the file {os.path.splitext(output)[0]}.{fmt}"
+            f"drop -f, or name the file {shown_path(os.path.splitext(output)[0])}.{fmt}"
         )
     return suffix
 
@@ -184,7 +184,8 @@ def targets(sources: list[Source], output: str | None, fmt: str) -> list[str]:
     for source, target in zip(sources, chosen, strict=True):
         if target != "-" and target in seen:
             raise click.UsageError(
-                f"{seen[target]} and {source.path} would both be written to {target}"
+                f"{shown_path(seen[target])} and {shown_path(source.path)} would both be "
+                f"written to {shown_path(target)}"
             )
         seen[target] = source.path
     return chosen
@@ -208,9 +209,12 @@ def refuse_overwriting(inputs: list[str], targets: list[str]) -> None:
             continue  # not there yet: it replaces nothing
         replaced = files.get((found.st_dev, found.st_ino))
         if replaced is not None and target != "-":
-            shown = replaced if replaced == target else f"{replaced} (as {target})"
+            shown = shown_path(replaced)
+            if replaced != target:
+                shown += f" (as {shown_path(target)})"
             raise click.UsageError(
-                f"writing {target} would replace the input {shown}; give -o another file"
+                f"writing {shown_path(target)} would replace the input {shown}; "
+                "give -o another file"
             )
 
 
@@ -238,7 +242,7 @@ def _folder_output(output: str, count: int, many: bool) -> bool:
     if os.path.splitext(output)[1] or os.path.exists(output):
         raise click.UsageError(
             f"-o {shown_path(output)} names one file, but there are {count} diagrams; "
-            f"give a folder, such as -o {os.path.splitext(output)[0]}/"
+            f"give a folder, such as -o {shown_path(os.path.splitext(output)[0])}/"
         )
     return True
 
