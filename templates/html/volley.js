@@ -323,12 +323,7 @@
   // next to it; otherwise the panel sits below, as a sheet at the bottom of the window.
   Diagram.prototype.fit = function () {
     var box = this.root.clientWidth;
-    // The window's height in the panel's own pixels, for its heights (`vh` is the window's
-    // height in CSS pixels, which a host page's CSS `zoom` scales: at 2 the sheet was taller
-    // than the window)
-    var zoom = zoomOf(this.root);
-    if (this.panel && zoom !== 1) this.panel.style.setProperty("--vl-vh", window.innerHeight / zoom / 100 + "px");
-    else if (this.panel) this.panel.style.removeProperty("--vl-vh");
+    this.fitHeight();
     var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);
     var moved = wide !== this.root.classList.contains("vl-wide");
@@ -352,6 +347,16 @@
     // pane have their new places, which move the drawing down.
     var open = moved && this.current && this.groups[this.current];
     if (open) this.reveal(open);
+  };
+
+  // The window's height in the panel's own pixels, for its heights (`vh` is the window's
+  // height in CSS pixels, which a host page's CSS `zoom` scales: at 2 the sheet was taller
+  // than the window). Set again when the window's height alone changes (a phone's address
+  // bar, a keyboard), which leaves the diagram's width as it was.
+  Diagram.prototype.fitHeight = function () {
+    var zoom = zoomOf(this.root);
+    if (this.panel && zoom !== 1) this.panel.style.setProperty("--vl-vh", window.innerHeight / zoom / 100 + "px");
+    else if (this.panel) this.panel.style.removeProperty("--vl-vh");
   };
 
   // A drawing wider than its pane scrolls sideways: a shade at each edge that hides more of
@@ -1381,7 +1386,10 @@
     if (!headsFrame) headsFrame = requestAnimationFrame(function () { headsFrame = 0; placeAllHeads(); });
   };
   document.addEventListener("scroll", headsSoon, { capture: true, passive: true });
-  window.addEventListener("resize", headsSoon, { passive: true });
+  window.addEventListener("resize", function () {
+    diagrams.forEach(function (diagram) { diagram.fitHeight(); });
+    headsSoon();
+  }, { passive: true });
 
   function start() {
     scan();
