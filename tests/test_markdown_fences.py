@@ -62,7 +62,7 @@ def test_broken_diagram_is_an_escaped_error_box_and_a_warning(caplog):
     assert "line 5 (line 2 of the diagram)" in record.getMessage()
     # superfences alone does not say which page: the log says how to have it named
     assert record.getMessage().startswith(
-        "volley: A page (its name is said where mkdocs.yml lists the volley plugin), line 5"
+        "volley: A page (add the volley plugin to mkdocs.yml to have it named), line 5"
     )
 
 

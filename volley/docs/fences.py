@@ -203,7 +203,7 @@ class Problem:
         return "\n".join([f"{where}: {diagnostic.message}", *details])
 
 
-_UNNAMED_PAGE = "A page (its name is said where mkdocs.yml lists the volley plugin)"
+_UNNAMED_PAGE = "A page (add the volley plugin to mkdocs.yml to have it named)"
 
 
 def in_its_link(diagnostic: Diagnostic) -> str:

@@ -439,8 +439,9 @@ def _indent(line: str) -> int:
 
 
 def _depths(rows: list[str]) -> list[int]:
-    """How much deeper than the note's least indented line each of its lines starts."""
-    indents = [_indent(row.expandtabs(4)) for row in rows]
+    """How much deeper than the note's least indented line each of its lines starts, in
+    characters, a tab one, as PlantUML strips the columns its lines share."""
+    indents = [_indent(row) for row in rows]
     least = min((at for at, row in zip(indents, rows, strict=True) if row.strip()), default=0)
     return [max(at - least, 0) for at in indents]
 
