@@ -558,6 +558,9 @@ def test_a_notes_sql_keeps_its_subquerys_indent() -> None:
     assert notes(source) == [
         f"SELECT \\*<br>FROM (SELECT id<br>{six}FROM **t**<br>{six}WHERE x > 1) s<br>WHERE s.id = 2"
     ]
+    # a tab is one column, as PlantUML strips the columns a note's lines share
+    mixed = uml("A -> B : q", "note over B", "\tfirst", "  second", "end note")
+    assert notes(mixed) == ["first<br>&nbsp;second"]
 
 
 def test_indented_json_in_a_note_keeps_its_indentation_in_a_code_block() -> None:
