@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import volley
-from volley.errors import VolleyError
+from volley.errors import VolleyError, VolleyErrors
 from volley.importers import convert, detect
 from volley.model import Activation, Block, Note
 from volley.text.inline import parse_inline
@@ -244,6 +244,29 @@ def test_a_box_inside_a_box_is_refused_as_mermaid_refuses_it() -> None:
     error = caught.value
     assert (error.line, error.column) == (4, 3)
     assert error.message == "a box inside the box of line 2 (Mermaid refuses it)"
+
+
+def test_a_box_holding_messages_is_refused_once_as_mermaid_refuses_it() -> None:
+    """A Russian bot's docs wrap each scenario's messages, a loop and an alt in a `box`: Mermaid
+    refuses it (its grammar takes participant, actor and destroy lines in a box); volley drew
+    two empty boxes and every message outside them, without a word."""
+    source = (
+        "sequenceDiagram\n  participant A\n  box Aqua Scenario 1\n  %% a comment is fine\n"
+        "    A->>B: one\n    B-->>A: two\n  end\n  box Scenario 2\n    loop each minute\n"
+        "      Note over A: tick\n    end\n  end\n"
+    )
+    with pytest.raises(VolleyErrors) as caught:
+        convert(source, "bot.mmd")
+    said = [(error.line, error.message) for error in caught.value.errors]
+    assert said == [
+        (5, "a Mermaid box holds participants only, and this is not one: 'A->>B: one' "
+            "(Mermaid refuses the diagram)"),
+        (9, "a Mermaid box holds participants only, and this is not one: 'loop each minute' "
+            "(Mermaid refuses the diagram)"),
+    ]  # fmt: skip
+    assert caught.value.errors[0].hint == (
+        "end the box of line 3 before it; to group steps, use rect … end"
+    )
 
 
 def test_accessible_words_start_a_statement_only_before_their_colon_or_brace() -> None:

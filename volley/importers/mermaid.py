@@ -656,6 +656,7 @@ class _Open:
     block: Block | None = None
     text: str = ""  # a box's colour and label, as written
     members: list[str] = field(default_factory=list)  # the participants declared in a box
+    refused: bool = False  # a box that held something else, said once
 
 
 @dataclass
@@ -691,6 +692,9 @@ class _Reader:
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
     destroyed: tuple[str, int, str] | None = None
+    # errors said while the statement goes on being read (so that its block still opens and
+    # its `end` closes that, not the box around it)
+    told: list[VolleyError] = field(default_factory=list)
 
     def read(self) -> Imported:
         index = self.start
@@ -770,8 +774,8 @@ class _Reader:
                 self.statements(index, raw, raw)
             except VolleyError as exc:
                 errors.append(exc)
-        if errors:
-            raise VolleyErrors(errors)
+        if errors or self.told:
+            raise VolleyErrors(sorted([*errors, *self.told], key=lambda e: (e.line, e.column)))
         if self.stack:
             opened = self.stack[-1]
             written = self.lines[opened.line - 1]
@@ -878,10 +882,19 @@ class _Reader:
     def fail(
         self, line: int, raw: str, message: str, column: int = 0, hint: str | None = None
     ) -> NoReturn:
-        if not column:
-            column = _first_column(raw)
-        raise VolleyError(
-            message, filename=self.filename, line=line, column=column, source_line=raw, hint=hint
+        raise self.located(line, raw, message, column, hint)
+
+    def located(
+        self, line: int, raw: str, message: str, column: int = 0, hint: str | None = None
+    ) -> VolleyError:
+        """An error at `line` of the page (`raw`), at `column` or where its text starts."""
+        return VolleyError(
+            message,
+            filename=self.filename,
+            line=line,
+            column=column or _first_column(raw),
+            source_line=raw,
+            hint=hint,
         )
 
     def comment(self, line: int, text: str, raw: bool = False) -> None:
@@ -925,6 +938,8 @@ class _Reader:
         if remark is not None:  # `autonumber 10 %% …`, `end %% …`: the rest is a comment
             self.comment(line, remark["remark"].strip(), raw=True)
             text = remark["code"]
+        if self.stack and self.stack[-1].keyword == "box":
+            self.in_box(line, raw, text)
         note = _NOTE.fullmatch(text)
         if note is not None:
             self.note(line, raw, note)
@@ -1294,6 +1309,24 @@ class _Reader:
         self.diagram.title = _plain(_decode(rest))
         self.diagram.title_line = line
 
+    def in_box(self, line: int, raw: str, text: str) -> None:
+        """A box holds participant, actor and destroy lines, and its end: Mermaid refuses a
+        message, a note or a block in one (a box written to group a scenario's steps)."""
+        word = _WORD.fullmatch(text)
+        box = self.stack[-1]
+        if box.refused or (word is not None and word["word"].lower() in _IN_A_BOX):
+            return
+        box.refused = True  # said once; the statement is read on, as if the box ended
+        said = f"a Mermaid box holds participants only, and this is not one: {text!r}"
+        self.told.append(
+            self.located(
+                line,
+                raw,
+                f"{said} (Mermaid refuses the diagram)",
+                hint=f"end the box of line {box.line} before it; to group steps, use rect … end",
+            )
+        )
+
     def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         outer = next((opened for opened in self.stack if opened.keyword == "box"), None)
         if outer is not None:
@@ -1619,6 +1652,10 @@ class _Reader:
     def text(self) -> str:
         diagram = apart_by_case(self.diagram)
         return write(diagram, self.comments, "\n".join(self.lines), one_line_each=True)
+
+
+# What a Mermaid box holds: its participants (and their end), and its own end
+_IN_A_BOX = frozenset({"participant", "actor", "destroy", "end"})
 
 
 def _declares(rest: str) -> bool:
