@@ -269,6 +269,21 @@ def test_a_box_holding_messages_is_refused_once_as_mermaid_refuses_it() -> None:
     )
 
 
+def test_a_name_starting_with_a_slash_is_read_as_mermaid_reads_it() -> None:
+    """A code review's diagram sends to `/models/*.py`, which Mermaid refuses (its lexer takes
+    no receiver starting with '/'); a sender written so is drawn without its '/'. volley drew
+    both as written, without a word."""
+    with pytest.raises(VolleyError) as caught:
+        convert("sequenceDiagram\n  db->>/models/x.py: hi\n", "review.mmd")
+    assert (caught.value.line, caught.value.column) == (2, 8)
+    assert caught.value.message == (
+        "Mermaid refuses a message to a name that starts with '/': '/models/x.py'"
+    )
+    text = one("sequenceDiagram\n  /models->>db: hi\n")
+    assert "models -> db: hi" in text
+    assert "// Mermaid: /models is drawn as 'models'" in text
+
+
 def test_accessible_words_start_a_statement_only_before_their_colon_or_brace() -> None:
     """`accDescr Service->>A: hello` is a message from "accDescr Service" to Mermaid, which
     reads accDescr only before `:` or `{`."""

@@ -1502,7 +1502,24 @@ class _Reader:
             head = found["arrow"] + written
             column = raw.find(head) + len(head) + 1 if head in raw else 0
             self.fail(line, raw, f'expected the name of a participant after "{head}"', column)
-        sender = self.use(line, raw, found["sender"])
+        if written.startswith("/"):  # Mermaid's lexer takes no receiver that starts so
+            self.fail(
+                line,
+                raw,
+                f"Mermaid refuses a message to a name that starts with '/': {written!r}",
+                raw.find(written, raw.find(found["arrow"])) + 1,
+                f"declare it under another name and show it so: participant models as {written}",
+            )
+        said_sender = found["sender"]
+        if said_sender.strip().startswith("/"):  # Mermaid draws `/models->>db` from "models"
+            said_sender = said_sender.replace("/", "", 1)
+            self.comment(
+                line,
+                f"Mermaid: {found['sender'].strip()} is drawn as {said_sender.strip()!r}, "
+                "as Mermaid drops a '/' at a line's start",
+                raw=True,
+            )
+        sender = self.use(line, raw, said_sender)
         receiver = self.use(line, raw, found["receiver"])
         self.lifecycle(line, raw, sender, receiver)
         if arrow in HEADLESS:
