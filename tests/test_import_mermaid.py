@@ -269,6 +269,15 @@ def test_a_box_holding_messages_is_refused_once_as_mermaid_refuses_it() -> None:
     )
 
 
+def test_an_actor_declared_again_as_a_participant_is_a_box_as_in_mermaid() -> None:
+    """The last declaration wins: Mermaid draws a box, as volley does, and the comment that
+    said volley draws no stick figure claimed a difference that is not there."""
+    found = convert("sequenceDiagram\n  actor U as User\n  participant U as Service\n"
+                    "  U->>S: hi\n", "twice.mmd")[0]  # fmt: skip
+    assert "actor" not in found.text and "participant U as Service" in found.text
+    assert not [w for w in found.warnings if "drawn otherwise" in w.message]
+
+
 def test_a_name_starting_with_a_slash_is_read_as_mermaid_reads_it() -> None:
     """A code review's diagram sends to `/models/*.py`, which Mermaid refuses (its lexer takes
     no receiver starting with '/'); a sender written so is drawn without its '/'. volley drew

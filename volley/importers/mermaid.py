@@ -692,6 +692,9 @@ class _Reader:
     # next message to be the one that creates (goes to) or destroys (comes from or goes to) it
     created: tuple[str, int, str] | None = None
     destroyed: tuple[str, int, str] | None = None
+    # an actor's stick figure, said in a comment, until a later `participant` line makes it
+    # a box (its line, the comment)
+    figures: dict[str, tuple[int, Comment]] = field(default_factory=dict)
     # errors said while the statement goes on being read (so that its block still opens and
     # its `end` closes that, not the box around it)
     told: list[VolleyError] = field(default_factory=list)
@@ -1146,6 +1149,12 @@ class _Reader:
                     self.comment(line, f"{name} as {alias} (its arrow drawn with look-alikes)")
         if keyword == "actor" and not text.startswith(("create", "Create")):
             self.comment(line, f"actor {name} (volley draws every participant as a box)")
+            self.figures[name] = (line, self.comments[-1])
+        elif keyword == "participant" and name in self.figures:  # the last declaration wins:
+            drawn, said = self.figures.pop(name)  # Mermaid draws a box too, as volley does
+            self.comments.remove(said)
+            if all(comment.line != drawn for comment in self.comments):  # nothing else on it
+                self.approximated.discard(drawn)
         if found["config"]:
             self.comment(line, f"{name}@{{{found['config']}}}")
         return name
