@@ -278,6 +278,21 @@ def test_an_actor_declared_again_as_a_participant_is_a_box_as_in_mermaid() -> No
     assert not [w for w in found.warnings if "drawn otherwise" in w.message]
 
 
+def test_a_page_whose_only_diagram_is_shown_as_code_says_where_it_is() -> None:
+    """An Azure wiki page shows its diagram in a ```text block, a hackathon's README in a
+    ````markdown one: "cannot tell what format this is" named neither."""
+    page = "# Flow\n\n````markdown\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n````\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(page, "README.md")
+    assert (caught.value.line, caught.value.column) == (5, 1)
+    assert caught.value.message == (
+        "the Mermaid diagram here is shown as code, in the ````markdown block that opens on "
+        "line 3: the page draws it as text, and import reads none"
+    )
+    with pytest.raises(VolleyError, match="cannot tell what format this is"):
+        convert("# Notes\n\n```text\nnothing to draw\n```\n", "notes.md")
+
+
 def test_a_name_starting_with_a_slash_is_read_as_mermaid_reads_it() -> None:
     """A code review's diagram sends to `/models/*.py`, which Mermaid refuses (its lexer takes
     no receiver starting with '/'); a sender written so is drawn without its '/'. volley drew

@@ -260,6 +260,38 @@ _JSON_START = re.compile(
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".har")
 
 
+# A sequence diagram's first line, in Mermaid or PlantUML (in a quote's `>` too)
+_DIAGRAM_HEADER = re.compile(r"[ \t>]*(sequenceDiagram|@startuml)\b")
+
+
+def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:
+    """For a page no importer recognises whose sequence diagram stands in a code block of
+    another kind (```text, as a wiki shows one; a ````markdown block that shows how to write
+    a ```mermaid one): where it is, which says more than that the format is unknown."""
+    from volley.text.fences import closes, fence_open
+
+    opened: tuple[int, str, str] | None = None  # the block's line, its fence and its info
+    for number, line in enumerate(text.split("\n"), 1):
+        if opened is not None and closes(line, opened[1]):
+            opened = None
+        elif opened is None and (opening := fence_open(line)) is not None:
+            opened = (number, opening.fence, opening.info.strip())
+        elif opened is not None and (header := _DIAGRAM_HEADER.match(line)) is not None:
+            what = "Mermaid" if header[1] == "sequenceDiagram" else "PlantUML"
+            return VolleyError(
+                f"the {what} diagram here is shown as code, in the {opened[1]}{opened[2]} "
+                f"block that opens on line {opened[0]}: the page draws it as text, and import "
+                "reads none",
+                filename=filename,
+                line=number,
+                column=header.start(1) + 1,
+                source_line=line,
+                hint="to import it, save the diagram's lines in a file of their own and import "
+                "that",
+            )
+    return None
+
+
 def _json_stops(text: str, filename: str | None, hint: str) -> VolleyError | None:
     """For a text no importer recognises that is JSON by its name or its start (a capture or
     a trace cut short, a stray character in one): where its JSON stops parsing, which says
@@ -307,6 +339,7 @@ def convert(
             raise (
                 not_spans(text, filename)
                 or _json_stops(text, filename, hint)
+                or _shown_as_code(text, filename)
                 or VolleyError("cannot tell what format this is", filename=filename, hint=hint)
             )
         importer, on_page = found, recognised.on_page
