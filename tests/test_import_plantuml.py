@@ -1147,6 +1147,18 @@ def test_plantuml_without_its_start_line_is_read_as_plantuml_and_said_so() -> No
     # and so is text named as this language's with --from
     with pytest.raises(VolleyError, match='"autoactivate" is not a volley keyword'):
         convert(text, "runtime.puml", "swimlanes")
+    # text none of whose lines read as volley (SCALE-MS's invocation.py) is PlantUML too
+    body = (
+        'participant "workflow script" as script\nbox "SCALE-MS framework" #honeydew\n'
+        "participant WorkflowManager as manager\nend box\nautoactivate on\n"
+        "-> manager: python -m scalems.radical ...\nmanager -> script: run()\nreturn\n"
+    )
+    [found] = convert(body, "invocation.puml")
+    assert "run()" in [m.label for m in parse(found.text).messages()]
+    assert any("read as PlantUML" in w.message for w in found.warnings)
+    # nor is a PlantUML title alone a diagram to import
+    with pytest.raises(VolleyError, match="cannot tell what format this is"):
+        convert("skinparam monochrome true\nhide footbox\n", "style.txt")
 
 
 def test_a_uml_directives_option_goes_on_over_its_deeper_lines() -> None:

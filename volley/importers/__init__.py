@@ -333,6 +333,9 @@ def convert(
                 raise VolleyError(
                     "the file is empty: there is nothing to import", filename=filename
                 )
+            as_plantuml = _plantuml_without_start(text, filename)  # not even volley's
+            if as_plantuml is not None:
+                return as_plantuml
             from volley.importers.collector_text import not_spans
 
             hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
@@ -382,12 +385,15 @@ def _plantuml_without_start(text: str, filename: str | None) -> list[Imported] |
     """PlantUML's statements without their `@startuml` (as a Sphinx `.. uml::` directive or a
     docstring holds them, which their renderer wraps): read as PlantUML, and said so, where
     they read as that and not as a diagram of this language (`autoactivate`, `return`, `note
-    right` … `end note` are errors here)."""
+    right` … `end note` are errors here), and draw a message at least (not a title alone)."""
     from volley.importers import plantuml
+    from volley.language.parser import parse
 
     try:
         found = plantuml.convert(text, filename)
     except VolleyError:
+        return None
+    if not any(parse(item.text).messages() for item in found):
         return None
     said = Diagnostic(
         "read as PlantUML: it has no @startuml line, but reads as PlantUML, not as a "
