@@ -2068,6 +2068,35 @@ def test_claudes_short_form_is_read_by_method_and_id():
     assert arrows(failed)[1] == ("x", "-->", "Client", "**error**")
 
 
+def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
+    """Claude Desktop's per-server logs (2026) write ` { metadata: undefined }` after the short
+    form: no message was read, each a note "not JSON-RPC", the sessions one diagram; a line of
+    the server's stderr holding a `[` was read as the JSON of the message above it."""
+
+    def said(time: str, side: str, what: str) -> str:
+        return f"2026-07-31T15:07:{time}Z [jarvis-fs] [info] Message from {side}: {what} " \
+            "{ metadata: undefined }\n"  # fmt: skip
+
+    session = (
+        said("22.145", "client", 'method="initialize" id=0 params')
+        + said("30.777", "server", "id=0 result")
+        + said("30.842", "client", 'method="notifications/initialized"')
+        + "Client does not support MCP Roots, using allowed directories: [ 'D:\\\\Jarvis' ]\n"
+        + said("30.882", "client", 'method="tools/list" id=1 params')
+        + said("30.929", "server", "id=1 result")
+    )
+    found = jsonrpc.convert(session + session, "mcp-server-jarvis-fs.log")
+    assert len(found) == 2  # a session each
+    assert arrows(parse(found[0].text)) == [
+        ("Client", "->", "jarvis-fs", "initialize"),
+        ("jarvis-fs", "-->", "Client", "result"),
+        ("Client", "->>", "jarvis-fs", "notifications/initialized"),
+        ("Client", "->", "jarvis-fs", "tools/list"),
+        ("jarvis-fs", "-->", "Client", "result"),
+    ]
+    assert not found[0].warnings and "MCP Roots" not in found[0].text
+
+
 def test_what_the_output_channel_wrote_between_trace_records_is_a_note_over_the_server():
     """The words of each `window/logMessage` (the command Black ran, "All done! ✨ 🍰 ✨") were
     on the channel's lines after its record, and were lost without a word."""

@@ -429,10 +429,21 @@ _SERVER_METHODS = (
 )  # fmt: skip
 
 
-def _said_in_short(side: Side, text: str) -> Sent | None:
+def _short_match(text: str) -> re.Match[str] | None:
     """A message as Claude's `mcp.log` writes it in short, by its method and id alone:
-    `method="tools/list" id=1 params`, `id=1 result` (the log kept nothing more of it)."""
-    found = _SHORT_REQUEST.fullmatch(text) or _SHORT_RESPONSE.fullmatch(text)
+    `method="tools/list" id=1 params`, `id=1 result` (the log kept nothing more of it), with
+    what Claude Desktop writes after a message (` { metadata: undefined }`)."""
+    said = _METADATA_AFTER.sub("", text)
+    return _SHORT_REQUEST.fullmatch(said) or _SHORT_RESPONSE.fullmatch(said)
+
+
+def _is_short(text: str) -> bool:
+    return _short_match(text) is not None
+
+
+def _said_in_short(side: Side, text: str) -> Sent | None:
+    """The message a record in the short form stands for (`_short_match`)."""
+    found = _short_match(text)
     if found is None:
         return None
     message: dict[str, Any] = {"jsonrpc": "2.0"}
@@ -448,6 +459,8 @@ def _said_in_short(side: Side, text: str) -> Sent | None:
     return Sent(side, json.dumps(message), as_logged="")
 
 
+# What Claude Desktop writes after a message: ` { metadata: undefined }`
+_METADATA_AFTER = re.compile(r"[ \t]*\{ metadata:[^{}\n]*\}[ \t]*$")
 _SHORT_REQUEST = re.compile(
     r'method="(?P<method>[^"\n]*)"(?:[ \t]+id=(?P<id>\S+))?(?:[ \t]+params)?[ \t]*'
 )
@@ -467,7 +480,9 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
             written_on.append((number, offset))
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
-    for number, match, message in log_records(lines, _HOST_LINE, _LOG_START, warnings):
+    for number, match, message in log_records(
+        lines, _HOST_LINE, _LOG_START, warnings, short=_is_short
+    ):
         sent = _said_in_short(match["side"], message) or Sent(match["side"], message)  # type: ignore[arg-type]
         found.append((number, _server_named(match["head"]), sent))
     # What went wrong, as the host says it, in its place among the messages.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -90,13 +90,22 @@ def not_json(
 
 
 def log_records(
-    lines: list[str], record: re.Pattern[str], starts: re.Pattern[str], warnings: list[Diagnostic]
+    lines: list[str],
+    record: re.Pattern[str],
+    starts: re.Pattern[str],
+    warnings: list[Diagnostic],
+    short: Callable[[str], bool] | None = None,
 ) -> Iterator[tuple[int, re.Match[str], str]]:
     """Each line of a log that `record` matches (its index and match), with the message it
     logged: the JSON that starts in what it logged, as far as it runs, or else (with a
-    warning) what it logged."""
+    warning) what it logged; or its first line, where `short` says the log wrote the message
+    in a short form of its own on that line (the lines after it are then none of it)."""
     decoder = json.JSONDecoder()
     for number, match, logged in record_texts(lines, record, starts):
+        first = logged.strip().split("\n", 1)[0]
+        if short is not None and short(first):
+            yield number, match, first
+            continue
         start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
         if start < 0:
             yield number, match, match["rest"].strip()
