@@ -2097,6 +2097,29 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
     assert not found[0].warnings and "MCP Roots" not in found[0].text
 
 
+def test_bare_json_lines_send_progress_to_its_token_and_answers_back_to_the_latest_asker():
+    """Bare JSON Lines (no side written): MCP's progress went from the client, though it
+    goes to whoever gave its token; and when both sides asked with id 1 (each counts its own),
+    the server's answer to the client's `tools/call` went back to the server."""
+    lines = [
+        {"id": 1, "method": "tools/call", "params": {"name": "t", "_meta": {"progressToken": 7}}},
+        {"method": "notifications/progress", "params": {"progressToken": 7, "progress": 1}},
+        {"id": 1, "method": "sampling/createMessage", "params": {"messages": []}},
+        {"id": 1, "result": {"role": "assistant"}},
+        {"method": "notifications/cancelled", "params": {"requestId": 1}},
+        {"id": 1, "result": {"content": []}},
+    ]
+    text = "\n".join(json.dumps({"jsonrpc": "2.0", **line}) for line in lines)
+    assert [arrow[:3] for arrow in arrows(import_jsonrpc(text))] == [
+        ("Client", "->", "Server"),
+        ("Server", "->>", "Client"),
+        ("Server", "->", "Client"),
+        ("Client", "-->", "Server"),
+        ("Client", "->>", "Server"),  # the cancel: from who asked the call still waiting
+        ("Server", "-->", "Client"),
+    ]
+
+
 def test_what_the_output_channel_wrote_between_trace_records_is_a_note_over_the_server():
     """The words of each `window/logMessage` (the command Black ran, "All done! ✨ 🍰 ✨") were
     on the channel's lines after its record, and were lost without a word."""

@@ -47,7 +47,7 @@ import re
 import textwrap
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from volley.errors import Diagnostic, VolleyError
@@ -989,12 +989,12 @@ def _json_lines(text: str, filename: str | None) -> tuple[list[Sent], list[Diagn
 
 def _sides(records: list[Any]) -> list[Side]:
     """Who sent each of a capture's bare messages, in order: all of them one side's when the
-    capture is one stream (`_one_stream`), else each guessed (`_guessed_side`)."""
+    capture is one stream (`_one_stream`), else each guessed (`_Guess`)."""
     alone = _one_stream(records)
     if alone is not None:
         return [alone] * len(records)
-    asked: dict[str, Side] = {}
-    return [_guessed_side(record, asked) for record in records]
+    guess = _Guess()
+    return [guess.side(record) for record in records]
 
 
 def _one_stream(records: list[Any]) -> Side | None:
@@ -1033,22 +1033,43 @@ def _one_stream(records: list[Any]) -> Side | None:
     return None
 
 
-def _guessed_side(record: Any, asked: dict[str, Side]) -> Side:
-    """Who sent a bare message: a response goes back to whoever asked; a request is the
-    client's unless only a server sends that method."""
-    first = record[0] if isinstance(record, list) and record else record
-    if not isinstance(first, dict):
-        return "client"
-    method = first.get("method")
-    if isinstance(method, str):
+@dataclass
+class _Guess:
+    """Who sent each bare message of a capture of both streams, read in order: a response goes
+    back to whoever asked; a request is the client's unless only a server sends that method;
+    MCP's progress goes to whoever gave its token, a cancellation comes from whoever asked."""
+
+    # the requests waiting for an answer, by id, each with who asked it, the latest last (both
+    # sides count their ids from 0 or 1: the client's `tools/call` 1 and, while it runs, the
+    # server's `sampling/createMessage` 1, which is answered first)
+    waiting: dict[str, list[Side]] = field(default_factory=dict)
+    tokens: dict[str, Side] = field(default_factory=dict)  # progress tokens, by who gave them
+
+    def side(self, record: Any) -> Side:
+        first = record[0] if isinstance(record, list) and record else record
+        if not isinstance(first, dict):
+            return "client"
+        method = first.get("method")
+        if not isinstance(method, str):
+            asked = self.waiting.get(_key(first.get("id")))
+            return _OTHER[asked.pop() if asked else "client"]
+        params: dict[str, Any] = first["params"] if isinstance(first.get("params"), dict) else {}
+        meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
         # Ethereum's subscriptions: `eth_subscribe` asks, `eth_subscription` notifications
         # bring what was subscribed to, from the server
         pushed = method.endswith("_subscription") and "id" not in first
         side: Side = "server" if method.startswith(_SERVER_METHODS) or pushed else "client"
+        if method == "notifications/progress" and _key(params.get("progressToken")) in self.tokens:
+            side = _OTHER[self.tokens[_key(params.get("progressToken"))]]
+        elif method == "notifications/cancelled" and self.waiting.get(
+            _key(params.get("requestId"))
+        ):
+            side = self.waiting[_key(params.get("requestId"))][-1]
         if "id" in first:
-            asked[_key(first["id"])] = side
+            self.waiting.setdefault(_key(first["id"]), []).append(side)
+            if "progressToken" in meta:
+                self.tokens[_key(meta["progressToken"])] = side
         return side
-    return _OTHER[asked.get(_key(first.get("id")), "client")]
 
 
 # --- Language Server Protocol: VS Code's trace, and Content-Length framed captures ---------
