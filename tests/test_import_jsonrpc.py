@@ -2097,6 +2097,20 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
     assert not found[0].warnings and "MCP Roots" not in found[0].text
 
 
+def test_vs_code_lines_pasted_with_their_level_but_not_their_time_are_read():
+    """An issue about sampling quotes VS Code's MCP channel as `[debug] [editor -> server] …`:
+    "cannot tell what format this is" (without the level, or with the time, it was read)."""
+    text = (
+        '[debug] [editor -> server] {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n'
+        '[debug] [server -> editor] {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n'
+    )
+    assert detect(text) is not None and detect(text).name == "jsonrpc"
+    assert arrows(import_jsonrpc(text)) == [
+        ("Client", "->", "Server", "tools/list"),
+        ("Server", "-->", "Client", "result"),
+    ]
+
+
 def test_bare_json_lines_send_progress_to_its_token_and_answers_back_to_the_latest_asker():
     """Bare JSON Lines (no side written): MCP's progress went from the client, though it
     goes to whoever gave its token; and when both sides asked with id 1 (each counts its own),

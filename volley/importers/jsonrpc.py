@@ -348,13 +348,16 @@ _LOG_START = re.compile(r"^\d{4}-\d\d-\d\dT|^\[\d")  # where the next log record
 _EDITOR_MARKERS = ("[editor -> server]", "[server -> editor]", "[Client Says]", "[Server Says]")
 _CHANNEL_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)? "
 _CHANNEL_TIME = _CHANNEL_STAMP + r"\[[a-z]+\] "  # the channel's time and level
+# the channel's level alone, as a line is pasted into an issue without its time
+_CHANNEL_LEVEL = r"\[(?:trace|debug|info|warning|error)\][ \t]+"
 _EDITOR_LINE = re.compile(
-    rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+)?"
+    rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+|{_CHANNEL_LEVEL})?"
     r"\[(?:(?P<client>editor -> server|Client Says)|server -> editor|Server Says)\]"
     r"[ \t]*(?P<rest>[{\[].*)$",
     re.M,
 )
-_EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d)")  # the channel's line
+# the channel's line
+_EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d|{_CHANNEL_LEVEL}\[)")
 _OPEN_MARK = re.compile(r"\[[^\]]*$")  # a `[…]` mark the line ends inside
 _EDITOR_FAILED = re.compile(
     rf"^[ \t]*{_CHANNEL_STAMP}\[(?:info|warning|error)\] "
