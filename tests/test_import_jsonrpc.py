@@ -1150,6 +1150,12 @@ def test_a_hosts_error_lines_are_notes_in_their_place():
         "result",
         (["go-mcp"], 'error: [{"code":"invalid_type","path":["method"]}]'),
     ]
+    # what Claude Desktop writes after a line is none of what the host said (mcp-remote's log)
+    disconnected = import_jsonrpc(
+        log + "2025-09-30T01:19:25.049Z [go-mcp] [error] Server disconnected. "
+        "{ metadata: { context: 'connection', stack: undefined } }\n"
+    )
+    assert disconnected.items[-1].text == "error: Server disconnected."
 
 
 def test_the_clients_error_lines_in_an_lsp_trace_are_notes_in_their_place():

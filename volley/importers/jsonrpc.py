@@ -493,7 +493,7 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         levels = {word.strip().lower() for word in _BRACKET.findall(match["head"])}
         level = next(iter(levels & _HOST_PROBLEM_LEVELS), None)
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
-            remark = Sent("server", f"{level}: {compact(said)}", remark=True)
+            remark = Sent("server", f"{level}: {_without_metadata(compact(said))}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
     if written_on[-1][0] + 1 < len(lines):  # a line held several records: point into it
         warnings = [_on_written_line(w, written_on, written) for w in warnings]
@@ -505,6 +505,18 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         current = server or current
         by_server.setdefault(current, []).append(sent)
     return by_server, warnings
+
+
+def _without_metadata(said: str) -> str:
+    """What the host said, without what Claude Desktop writes after it (` { metadata:
+    undefined }`, ` { metadata: { context: 'connection', stack: undefined } }`)."""
+    at = said.rfind("{ metadata:")
+    depth = 0
+    for index, character in enumerate(said[at:] if at >= 0 else ""):
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if depth == 0:  # the object closes here: at the end of what was said, or not at all
+            return said[:at].rstrip() if at + index == len(said.rstrip()) - 1 else said
+    return said
 
 
 _DECODER = json.JSONDecoder()
