@@ -389,6 +389,8 @@ def _plantuml_without_start(text: str, filename: str | None) -> list[Imported] |
     from volley.importers import plantuml
     from volley.language.parser import parse
 
+    if "->" not in text and "<-" not in text:  # no message to draw: not read (a log's lines)
+        return None
     try:
         found = plantuml.convert(text, filename)
     except VolleyError:
