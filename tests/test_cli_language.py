@@ -148,9 +148,13 @@ def test_a_file_named_as_another_tools_diagram_gets_one_error_that_says_so(tmp_p
     # named as a volley diagram, its mistakes are each said
     (tmp_path / "flow.volley").write_text(body, encoding="utf-8")
     assert run("check", str(tmp_path / "flow.volley")).stderr.count("error:") > 2
-    # a Mermaid-named file that reads as volley is volley
+    # a Mermaid-named file that reads as volley is volley, and one with a mistake of its own
+    # (no habit of Mermaid's) keeps its error: import would send it back to check
     (tmp_path / "ok.mmd").write_text("A -> B: fine\n", encoding="utf-8")
     assert run("check", str(tmp_path / "ok.mmd")).exit_code == 0
+    (tmp_path / "stray.mmd").write_text("A -> B: fine\nend\n", encoding="utf-8")
+    stray = run("check", str(tmp_path / "stray.mmd"))
+    assert "stray.mmd:2:1: error: end without an open block" in stray.stderr
     imported = run("import", str(path), "-o", str(tmp_path / "out.volley"))
     assert imported.exit_code == 0, imported.stderr
 

@@ -1141,9 +1141,14 @@ def test_plantuml_without_its_start_line_is_read_as_plantuml_and_said_so() -> No
     [found] = convert(text, "runtime.puml")
     assert [m.label for m in parse(found.text).messages()] == ["start", "started"]
     assert any("read as PlantUML: it has no @startuml line" in w.message for w in found.warnings)
+    assert "(as one, line 2: " in found.warnings[0].message  # what volley made of it
     # text that reads as neither is still this language's, with its errors
     with pytest.raises(VolleyError, match="expected an arrow"):
         convert("A -> B: x\nfoo bar\n", "flow.txt")
+    # and so is one with a mistake of its own, which PlantUML would read otherwise (a message
+    # to the diagram's edge): its errors name no habit of PlantUML's
+    with pytest.raises(VolleyError, match="expected the name of a participant"):
+        convert("Client -> API: login\nAPI -> : audit log\nAPI --> Client: token\n", "t.txt")
     # and so is text named as this language's with --from
     with pytest.raises(VolleyError, match='"autoactivate" is not a volley keyword'):
         convert(text, "runtime.puml", "swimlanes")

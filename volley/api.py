@@ -156,8 +156,8 @@ def _parsed(
     source, named, said = carried(text, filename, limits)
     try:
         diagram = parse(source, filename=named, limits=limits)
-    except VolleyErrors:
-        another_tools = named_as_another_tools(source, named)
+    except VolleyErrors as exc:
+        another_tools = named_as_another_tools(source, named, exc)
         if another_tools is None:
             raise
         raise another_tools from None

@@ -352,11 +352,11 @@ def convert(
             return _from_page(text, filename, on_page)
         try:
             return importer.load().convert(text, filename)
-        except VolleyError:
+        except VolleyError as exc:
             # recognised as this language only for want of another: PlantUML without its
             # `@startuml` may read as that (not when --from named the format)
             guessed = source is None and importer.name == "swimlanes"
-            read = _plantuml_without_start(text, filename) if guessed else None
+            read = _plantuml_without_start(text, filename, exc) if guessed else None
             if read is None:
                 raise
             return read
@@ -381,29 +381,48 @@ def convert(
     return found
 
 
-def _plantuml_without_start(text: str, filename: str | None) -> list[Imported] | None:
+def _plantuml_without_start(
+    text: str, filename: str | None, as_volley: VolleyError | None = None
+) -> list[Imported] | None:
     """PlantUML's statements without their `@startuml` (as a Sphinx `.. uml::` directive or a
     docstring holds them, which their renderer wraps): read as PlantUML, and said so, where
-    they read as that and not as a diagram of this language (`autoactivate`, `return`, `note
-    right` … `end note` are errors here), and draw a message at least (not a title alone)."""
+    they are a diagram's source (up to a megabyte, a message in them: not a log) that reads
+    as that, and, where they were read as this language's first (`as_volley`, its errors),
+    its errors name PlantUML's habits (`autoactivate`, `return`, `note right` … `end note`):
+    a diagram of this language with a mistake in it is not taken for PlantUML."""
     from volley.importers import plantuml
-    from volley.language.parser import parse
 
-    if "->" not in text and "<-" not in text:  # no message to draw: not read (a log's lines)
+    if len(text) > _GUESSED_PLANTUML_SIZE or not plantuml.draws_a_message(text):
+        return None
+    said_as_volley = _errors_of(as_volley)
+    habits = (f"{error.message} {error.hint}" for error in said_as_volley)
+    if as_volley is not None and not any(_PLANTUML_HABIT in said for said in habits):
         return None
     try:
         found = plantuml.convert(text, filename)
     except VolleyError:
         return None
-    if not any(parse(item.text).messages() for item in found):
-        return None
+    first = said_as_volley[0] if said_as_volley else None
     said = Diagnostic(
         "read as PlantUML: it has no @startuml line, but reads as PlantUML, not as a "
-        "swimlanes.io or volley diagram",
+        "swimlanes.io or volley diagram"
+        + (f" (as one, line {first.line}: {first.message})" if first and first.line else ""),
         filename,
         severity="note",
     )
     return [replace(item, warnings=(said, *item.warnings)) for item in found]
+
+
+# A diagram's source written by hand, which PlantUML's statements without `@startuml` are,
+# is far smaller: a larger text no importer recognises is not read through as PlantUML's
+_GUESSED_PLANTUML_SIZE = 1_000_000
+_PLANTUML_HABIT = "PlantUML"  # how the parser's errors name a habit of PlantUML's
+
+
+def _errors_of(error: VolleyError | None) -> list[VolleyError]:
+    if error is None:
+        return []
+    return list(error.errors) if isinstance(error, VolleyErrors) else [error]
 
 
 def _from_page(text: str, filename: str | None, importers: tuple[Importer, ...]) -> list[Imported]:

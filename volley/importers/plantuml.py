@@ -434,6 +434,12 @@ def _holds_sequence(lines: list[str]) -> bool:
     )
 
 
+def draws_a_message(text: str) -> bool:
+    """Whether a line of the text is a PlantUML message (`A -> B : hi`), as a diagram has
+    and a log of lines seldom does."""
+    return any(_MESSAGE.fullmatch(line.strip()) for line in text.split("\n") if "-" in line)
+
+
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 

@@ -20,7 +20,7 @@ from typing import Any, cast
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
-from volley.errors import Diagnostic, VolleyError, VolleyErrors
+from volley.errors import Diagnostic, VolleyError, VolleyErrors, shown_path
 from volley.language.keywords import misspelt_keyword
 from volley.language.prepass import (
     ARROW_LIKE,
@@ -1792,18 +1792,25 @@ _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> 
 _TITLE_WORD = re.compile(r"title[ \t]")  # Mermaid's `title Login -> Logout` (`Title Co` a name)
 
 
-def named_as_another_tools(text: str, filename: str | None) -> VolleyErrors | None:
+def named_as_another_tools(
+    text: str, filename: str | None, errors: VolleyErrors
+) -> VolleyErrors | None:
     """For a file named as another tool's diagram (`flow.puml`, `flow.mmd`) that does not read
-    as volley, though it starts with no header (a `.. uml::` body, which Sphinx wraps in
-    `@startuml`): the one error that says what it is, in place of one for each of its lines."""
+    as volley, its `errors` naming that tool's habits, though it starts with no header (a
+    `.. uml::` body, which Sphinx wraps in `@startuml`): the one error that says what it is,
+    in place of one for each of its lines. A volley diagram so named, with a mistake of its
+    own (a stray `end`), keeps its errors."""
     suffix = os.path.splitext(filename or "")[1].lower()
     what = _FOREIGN_SUFFIXES.get(suffix)
     lines = normalise(text).split("\n")
     if what is None or foreign_header(lines) is not None:  # (its header said so already)
         return None
+    tool = what.split()[1]  # "PlantUML", "Mermaid": how the errors name its habits
+    if not any(tool in f"{error.message} {error.hint}" for error in errors.errors):
+        return None
     from volley.importers import import_hint  # here: only such a file needs it
 
-    command, out = import_hint(None, filename)
+    command, out = (shown_path(said) for said in import_hint(None, filename))
     first = next((n for n, line in enumerate(lines, 1) if line.strip()), 1)
     line = lines[first - 1]
     return VolleyErrors(
