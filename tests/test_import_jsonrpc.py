@@ -2138,6 +2138,10 @@ def test_bare_json_lines_send_progress_to_its_token_and_answers_back_to_the_late
         ("Client", "->>", "Server"),  # the cancel: from who asked the call still waiting
         ("Server", "-->", "Client"),
     ]
+    # both waiting on id 1 (a user's stop while the server samples): the client cancels
+    both = [lines[0], lines[2], {"method": "notifications/cancelled", "params": {"requestId": 1}}]
+    text = "\n".join(json.dumps({"jsonrpc": "2.0", **line}) for line in both)
+    assert arrows(import_jsonrpc(text))[2][:3] == ("Client", "->>", "Server")
 
 
 def test_what_the_output_channel_wrote_between_trace_records_is_a_note_over_the_server():

@@ -1052,12 +1052,14 @@ def _one_stream(records: list[Any]) -> Side | None:
 class _Guess:
     """Who sent each bare message of a capture of both streams, read in order: a response goes
     back to whoever asked; a request is the client's unless only a server sends that method;
-    MCP's progress goes to whoever gave its token, a cancellation comes from whoever asked."""
+    MCP's progress goes to whoever gave its token, a cancellation comes from whoever asked
+    (the client, where both sides wait on the id it names: a user's stop)."""
 
     # the requests waiting for an answer, by id, each with who asked it, the latest last (both
     # sides count their ids from 0 or 1: the client's `tools/call` 1 and, while it runs, the
     # server's `sampling/createMessage` 1, which is answered first)
     waiting: dict[str, list[Side]] = field(default_factory=dict)
+    asked_last: dict[str, Side] = field(default_factory=dict)  # an answer said twice goes there
     tokens: dict[str, Side] = field(default_factory=dict)  # progress tokens, by who gave them
 
     def side(self, record: Any) -> Side:
@@ -1066,8 +1068,9 @@ class _Guess:
             return "client"
         method = first.get("method")
         if not isinstance(method, str):
-            asked = self.waiting.get(_key(first.get("id")))
-            return _OTHER[asked.pop() if asked else "client"]
+            key = _key(first.get("id"))
+            asked = self.waiting.get(key)
+            return _OTHER[asked.pop() if asked else self.asked_last.get(key, "client")]
         params: dict[str, Any] = first["params"] if isinstance(first.get("params"), dict) else {}
         meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
         # Ethereum's subscriptions: `eth_subscribe` asks, `eth_subscription` notifications
@@ -1076,12 +1079,12 @@ class _Guess:
         side: Side = "server" if method.startswith(_SERVER_METHODS) or pushed else "client"
         if method == "notifications/progress" and _key(params.get("progressToken")) in self.tokens:
             side = _OTHER[self.tokens[_key(params.get("progressToken"))]]
-        elif method == "notifications/cancelled" and self.waiting.get(
-            _key(params.get("requestId"))
-        ):
-            side = self.waiting[_key(params.get("requestId"))][-1]
+        elif method == "notifications/cancelled":  # from who asked; the client, if both did
+            askers = set(self.waiting.get(_key(params.get("requestId")), ()))
+            side = askers.pop() if len(askers) == 1 else "client"
         if "id" in first:
             self.waiting.setdefault(_key(first["id"]), []).append(side)
+            self.asked_last[_key(first["id"])] = side
             if "progressToken" in meta:
                 self.tokens[_key(meta["progressToken"])] = side
         return side
