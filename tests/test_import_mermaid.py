@@ -267,6 +267,13 @@ def test_a_box_holding_messages_is_refused_once_as_mermaid_refuses_it() -> None:
     assert caught.value.errors[0].hint == (
         "end the box of line 3 before it; to group steps, use rect … end"
     )
+    # a line that is no statement at all is said once, as that
+    with pytest.raises(VolleyErrors) as caught:
+        convert("sequenceDiagram\n  box Aqua Front\n  participant A\n  Alice says hello\n"
+                "  end\n  A->>B: hi\n", "front.mmd")  # fmt: skip
+    assert [e.message for e in caught.value.errors] == [
+        "not a Mermaid sequence statement: 'Alice says hello'"
+    ]
 
 
 def test_an_actor_declared_again_as_a_participant_is_a_box_as_in_mermaid() -> None:

@@ -777,8 +777,10 @@ class _Reader:
                 self.statements(index, raw, raw)
             except VolleyError as exc:
                 errors.append(exc)
-        if errors or self.told:
-            raise VolleyErrors(sorted([*errors, *self.told], key=lambda e: (e.line, e.column)))
+        failed = {error.line for error in errors}  # a line's own error says enough of it
+        told = [error for error in self.told if error.line not in failed]
+        if errors or told:
+            raise VolleyErrors(sorted([*errors, *told], key=lambda e: (e.line, e.column)))
         if self.stack:
             opened = self.stack[-1]
             written = self.lines[opened.line - 1]
@@ -1327,14 +1329,10 @@ class _Reader:
             return
         box.refused = True  # said once; the statement is read on, as if the box ended
         said = f"a Mermaid box holds participants only, and this is not one: {text!r}"
-        self.told.append(
-            self.located(
-                line,
-                raw,
-                f"{said} (Mermaid refuses the diagram)",
-                hint=f"end the box of line {box.line} before it; to group steps, use rect … end",
-            )
-        )
+        created = word is not None and word["word"].lower() == "create"  # (no step to group)
+        steps = "" if created else "; to group steps, use rect … end"
+        hint = f"end the box of line {box.line} before it{steps}"
+        self.told.append(self.located(line, raw, f"{said} (Mermaid refuses the diagram)", 0, hint))
 
     def box(self, line: int, raw: str, keyword: str, rest: str, text: str) -> None:
         outer = next((opened for opened in self.stack if opened.keyword == "box"), None)
