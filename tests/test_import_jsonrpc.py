@@ -2091,7 +2091,10 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
         + said("30.882", "client", 'method="tools/list" id=1 params')
         + said("30.929", "server", "id=1 result")
     )
-    found = jsonrpc.convert(session + session, "mcp-server-jarvis-fs.log")
+    nested = said("30.999", "client", 'method="ping" id=2 params').replace(
+        "{ metadata: undefined }", "{ metadata: { sessionId: undefined } }"
+    )
+    found = jsonrpc.convert(session + nested + session, "mcp-server-jarvis-fs.log")
     assert len(found) == 2  # a session each
     assert arrows(parse(found[0].text)) == [
         ("Client", "->", "jarvis-fs", "initialize"),
@@ -2099,8 +2102,10 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
         ("Client", "->>", "jarvis-fs", "notifications/initialized"),
         ("Client", "->", "jarvis-fs", "tools/list"),
         ("jarvis-fs", "-->", "Client", "result"),
+        ("Client", "->", "jarvis-fs", "ping"),
     ]
-    assert not found[0].warnings and "MCP Roots" not in found[0].text
+    assert "MCP Roots" not in found[0].text
+    assert [w.message for w in found[0].warnings] == []
 
 
 def test_vs_code_lines_pasted_with_their_level_but_not_their_time_are_read():
@@ -2114,6 +2119,16 @@ def test_vs_code_lines_pasted_with_their_level_but_not_their_time_are_read():
     assert arrows(import_jsonrpc(text)) == [
         ("Client", "->", "Server", "tools/list"),
         ("Server", "-->", "Client", "result"),
+    ]
+    # the channel's own words so pasted: the server's name, and why the session failed
+    said = import_jsonrpc(
+        "[info] Starting server weather\n[info] Discovered 2 tools\n"
+        + text
+        + "[info] Connection state: Error Process exited with code 1\n"
+    )
+    assert arrows(said)[0][2] == "weather"
+    assert [n.text for n in said.items if isinstance(n, Note)] == [
+        "Connection state: Error Process exited with code 1"
     ]
 
 

@@ -357,14 +357,14 @@ _EDITOR_LINE = re.compile(
     re.M,
 )
 # the channel's line
-_EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d|{_CHANNEL_LEVEL}\[)")
+_EDITOR_RECORD = re.compile(rf"^[ \t]*(?:{_CHANNEL_TIME}|\d\d:\d\d:\d\d|{_CHANNEL_LEVEL})")
 _OPEN_MARK = re.compile(r"\[[^\]]*$")  # a `[…]` mark the line ends inside
 _EDITOR_FAILED = re.compile(
-    rf"^[ \t]*{_CHANNEL_STAMP}\[(?:info|warning|error)\] "
+    rf"^[ \t]*(?:{_CHANNEL_STAMP})?\[(?:info|warning|error)\] "
     r"(?P<what>Connection state: Error\b.*?|Server exited before responding\b.*?)\s*$"
 )
 _EDITOR_STARTS_SERVER = re.compile(
-    rf"^[ \t]*{_CHANNEL_TIME}Starting server (?!from )(?P<name>\S.*?)\s*$"
+    rf"^[ \t]*(?:{_CHANNEL_TIME}|{_CHANNEL_LEVEL})Starting server (?!from )(?P<name>\S.*?)\s*$"
 )
 
 # Neovim's LSP log: `[LEVEL][TIME] PLACE<TAB>"rpc.send"<TAB>{ Lua table }` (or "rpc.receive");
@@ -463,7 +463,7 @@ def _said_in_short(side: Side, text: str) -> Sent | None:
 
 
 # What Claude Desktop writes after a message: ` { metadata: undefined }`
-_METADATA_AFTER = re.compile(r"[ \t]*\{ metadata:[^{}\n]*\}[ \t]*$")
+_METADATA_AFTER = re.compile(r"[ \t]*\{ metadata:(?:[^{}\n]|\{[^{}\n]*\})*\}[ \t]*$")
 _SHORT_REQUEST = re.compile(
     r'method="(?P<method>[^"\n]*)"(?:[ \t]+id=(?P<id>\S+))?(?:[ \t]+params)?[ \t]*'
 )
