@@ -298,6 +298,11 @@ def test_a_page_whose_only_diagram_is_shown_as_code_says_where_it_is() -> None:
     )
     with pytest.raises(VolleyError, match="cannot tell what format this is"):
         convert("# Notes\n\n```text\nnothing to draw\n```\n", "notes.md")
+    # in a quote too, said at the diagram's own column
+    quoted = "# Flow\n\n> ```text\n> sequenceDiagram\n>   A->>B: hi\n> ```\n"
+    with pytest.raises(VolleyError, match="shown as code, in the ```text block") as caught:
+        convert(quoted, "README.md")
+    assert (caught.value.line, caught.value.column) == (4, 3)
 
 
 def test_a_name_starting_with_a_slash_is_read_as_mermaid_reads_it() -> None:

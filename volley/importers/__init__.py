@@ -260,8 +260,9 @@ _JSON_START = re.compile(
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".har")
 
 
-# A sequence diagram's first line, in Mermaid or PlantUML (in a quote's `>` too)
-_DIAGRAM_HEADER = re.compile(r"[ \t>]*(sequenceDiagram|@startuml)\b")
+# A sequence diagram's first line, in Mermaid or PlantUML
+_DIAGRAM_HEADER = re.compile(r"[ \t]*(sequenceDiagram|@startuml)\b")
+_QUOTED = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")  # a quote's marks, before its lines' text
 
 
 def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:
@@ -271,7 +272,8 @@ def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:
     from volley.text.fences import closes, fence_open
 
     opened: tuple[int, str, str] | None = None  # the block's line, its fence and its info
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, written in enumerate(text.split("\n"), 1):
+        line = _QUOTED.sub("", written, count=1)  # a block in a quote is one too
         if opened is not None and closes(line, opened[1]):
             opened = None
         elif opened is None and (opening := fence_open(line)) is not None:
@@ -284,8 +286,8 @@ def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:
                 "reads none",
                 filename=filename,
                 line=number,
-                column=header.start(1) + 1,
-                source_line=line,
+                column=len(written) - len(line) + header.start(1) + 1,
+                source_line=written,
                 hint="to import it, save the diagram's lines in a file of their own and import "
                 "that",
             )
