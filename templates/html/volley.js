@@ -1382,14 +1382,19 @@
   });
   // Scrolls of the window and of any pane holding diagrams (capture: scroll does not bubble).
   var headsFrame = 0;
+  var resized = false; // the window's height may have changed: the panels' heights follow it
   var headsSoon = function () {
-    if (!headsFrame) headsFrame = requestAnimationFrame(function () { headsFrame = 0; placeAllHeads(); });
+    if (!headsFrame) {
+      headsFrame = requestAnimationFrame(function () {
+        headsFrame = 0;
+        if (resized) diagrams.forEach(function (diagram) { diagram.fitHeight(); });
+        resized = false;
+        placeAllHeads();
+      });
+    }
   };
   document.addEventListener("scroll", headsSoon, { capture: true, passive: true });
-  window.addEventListener("resize", function () {
-    diagrams.forEach(function (diagram) { diagram.fitHeight(); });
-    headsSoon();
-  }, { passive: true });
+  window.addEventListener("resize", function () { resized = true; headsSoon(); }, { passive: true });
 
   function start() {
     scan();
