@@ -6,6 +6,7 @@ issues, and Content-Length framed stdio captures (tests/cases/jsonrpc/)."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -2106,6 +2107,29 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
     ]
     assert "MCP Roots" not in found[0].text
     assert [w.message for w in found[0].warnings] == []
+
+
+def test_the_bytes_mcp_carries_as_base64_are_described_not_kept():
+    """A screenshot tool's 4.5 MB result made a 6 MB diagram that `volley render` refused,
+    its table one unreadable row; the JSON around the bytes stays as written."""
+    pixels = base64.b64encode(bytes(range(256)) * 40).decode()
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "shot"}}
+    result = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "result": {
+            "content": [
+                {"type": "image", "data": pixels, "mimeType": "image/png"},
+                {"type": "text", "text": "data: kept"},
+                {"type": "resource", "resource": {"uri": "f", "mimeType": "x/y", "blob": "QQ=="}},
+            ]
+        },
+    }
+    diagram = import_jsonrpc(f"{json.dumps(call)}\n{json.dumps(result)}")
+    body = diagram.messages()[1].response.body
+    assert pixels not in body
+    assert '"data": "(10,240 bytes of image/png, base64, not shown)"' in body
+    assert '"blob": "QQ=="' in body and "data: kept" in body  # a few bytes are shown as they are
 
 
 def test_vs_code_lines_pasted_with_their_level_but_not_their_time_are_read():

@@ -262,11 +262,53 @@ def _noted(items: list[Item], unanswered: list[tuple[str, Message]]) -> list[Ite
 
 
 def _payload(name: str, text: str, as_logged: str | None, limit: int) -> Payload | None:
-    """The message as sent (JSON), or the block a log kept of it (as text), or none; past
-    `limit` characters (--max-body) cut, with a line saying so."""
+    """The message as sent (JSON), the bytes it carries as base64 described, or the block a
+    log kept of it (as text), or none; past `limit` characters (--max-body) cut, with a line
+    saying so."""
     if as_logged is None:
-        return Payload(name, "json", cut_body(text, limit), "fenced")
+        return Payload(name, "json", cut_body(_bytes_described(text), limit), "fenced")
     return Payload(name, "text", cut_body(as_logged, limit), "fenced") if as_logged else None
+
+
+def _bytes_described(text: str) -> str:
+    """The message with the bytes MCP carries as base64 (an image's or audio's `data` in a
+    tool's result, a resource's `blob`) described, as a HAR's binary bodies are: a
+    screenshot's megabytes read as nothing in a table, and make the diagram too large to
+    render. The JSON stays as written around them."""
+    if '"data"' not in text and '"blob"' not in text:
+        return text
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    for media, encoded in _base64_members(message):
+        written = json.dumps(encoded)
+        if len(encoded) > _SHOWN_BASE64 and _BASE64.fullmatch(encoded) and written in text:
+            size = len(encoded) * 3 // 4 - encoded.count("=")
+            said = json.dumps(f"({size:,} bytes of {media}, base64, not shown)")
+            text = text.replace(written, said, 1)
+    return text
+
+
+def _base64_members(value: Any) -> Iterator[tuple[str, str]]:
+    """(media type, base64) of each image, audio or blob an MCP message holds, at any depth."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _base64_members(item)
+    elif isinstance(value, dict):
+        media = value.get("mimeType")
+        for key in ("data", "blob"):
+            encoded = value.get(key)
+            binary = key == "blob" or value.get("type") in ("image", "audio")
+            if binary and isinstance(encoded, str) and isinstance(media, str):
+                yield media, encoded
+        for member in value.values():
+            if isinstance(member, (dict, list)):
+                yield from _base64_members(member)
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+_SHOWN_BASE64 = 80  # a base64 this short (a pixel, an empty file) is shown as it is
 
 
 def _response(
