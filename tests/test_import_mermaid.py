@@ -305,6 +305,16 @@ def test_a_page_whose_only_diagram_is_shown_as_code_says_where_it_is() -> None:
     assert (caught.value.line, caught.value.column) == (4, 3)
 
 
+def test_a_message_naming_another_participants_label_says_it_is_a_lane_of_its_own() -> None:
+    """A Russian URL shortener's docs declare `participant Пользователь as U` and then write
+    `U->>C`: Mermaid draws a second lane called U, as volley does, and nothing said why."""
+    text = one("sequenceDiagram\n  participant Пользователь as U\n  U->>C: hi\n")
+    assert "// Mermaid: U here is a participant of its own; Пользователь is only shown as U" in (
+        text
+    )
+    assert "U -> C: hi" in text
+
+
 def test_a_name_starting_with_a_slash_is_read_as_mermaid_reads_it() -> None:
     """A code review's diagram sends to `/models/*.py`, which Mermaid refuses (its lexer takes
     no receiver starting with '/'); a sender written so is drawn without its '/'. volley drew

@@ -1076,6 +1076,14 @@ class _Reader:
         if not name:
             self.fail(line, raw, "expected a participant name")
         lane, new = self.lanes.name(name)
+        shown_so = [other for other, label in self.diagram.labels.items() if label == name]
+        if new and shown_so:  # `participant Пользователь as U`, then `U->>C`: another lane
+            self.comment(
+                line,
+                f"Mermaid: {name} here is a participant of its own; {shown_so[0]} is only "
+                f"shown as {name} (a message to it names {shown_so[0]})",
+                raw=True,
+            )
         if new and lane != name:  # `B←C`, `-x`: a name volley writes otherwise, shown as it is
             if is_volley_label(name):
                 self.diagram.labels[lane] = name
