@@ -76,7 +76,7 @@ from volley.model import (
     trimmed,
 )
 from volley.text.colours import colour_and_label
-from volley.text.fences import fence_attrs
+from volley.text.fences import fence_attrs, read_to_close
 from volley.text.markdown import container_fences, indented_code_lines, page_fences, superfences
 
 ARROWS = {
@@ -455,15 +455,7 @@ def _template_blocks(page: list[str], inside: set[int]) -> list[FencedBlock]:
         if found is None or not _opens_with_a_sequence(page, index, found.end()):
             index += 1
             continue
-        first = " " * found.end() + page[index][found.end() :]
-        lines = [first]
-        end = index
-        while not _TEMPLATE_END.search(lines[-1]) and end + 1 < len(page):
-            end += 1
-            lines.append(page[end])
-        closing = _TEMPLATE_END.search(lines[-1])
-        if closing is not None:
-            lines[-1] = lines[-1][: closing.start()]
+        lines, end, _ = read_to_close(page, index, found.end(), _TEMPLATE_END)
         # JavaScript's escapes of a backtick and a backslash, as the component receives them
         text = (line.replace("\\`", "`").replace("\\\\", "\\") for line in lines)
         blocks.append(FencedBlock(index, tuple(text)))

@@ -69,6 +69,7 @@ def _elements(text: str, fences: list[PageFence]) -> list[PageFence]:
     the page's: the tags stand as spaces). One never closed runs to the page's end."""
     if "<swimlanes-io" not in text.lower():
         return []
+    from volley.text.fences import read_to_close
     from volley.text.markdown import indented_code_lines
 
     lines = text.split("\n")
@@ -84,21 +85,13 @@ def _elements(text: str, fences: list[PageFence]) -> list[PageFence]:
         if opening is None:
             index += 1
             continue
-        body, end = [" " * opening.end() + lines[index][opening.end() :]], index
-        while not _ELEMENT_CLOSE.search(body[-1]) and end + 1 < len(lines):
-            end += 1
-            body.append(lines[end])
-        closing = _ELEMENT_CLOSE.search(body[-1])
-        if closing is not None:
-            body[-1] = body[-1][: closing.start()]
+        body, end, closed = read_to_close(lines, index, opening.end(), _ELEMENT_CLOSE)
         if not body[0].strip():  # the tag alone on its line: the text starts under it
             body, start = body[1:], index
         else:
             start = index - 1  # (a block starts on the line before its text's first)
         written = [html.unescape(line) for line in body]
-        found.append(
-            PageFence(start, end + 1, "swimlanes-io", "<swimlanes-io>", written, bool(closing))
-        )
+        found.append(PageFence(start, end + 1, "swimlanes-io", "<swimlanes-io>", written, closed))
         index = end + 1
     return found
 

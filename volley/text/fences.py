@@ -135,6 +135,23 @@ def read_block(
     return FencedBlock(opening, start, end, list(body), end < len(lines))
 
 
+def read_to_close(
+    lines: Sequence[str], start: int, column: int, closing: re.Pattern[str]
+) -> tuple[list[str], int, bool]:
+    """The text of a region opened inside a line (an HTML element's, a template literal's)
+    at `column` of line `start`, up to where `closing` first matches, each line at its column
+    in the page (what stands before the region as spaces); the line it ends on, and whether
+    it was closed. One never closed runs to the end of `lines`."""
+    body, end = [" " * column + lines[start][column:]], start
+    while not closing.search(body[-1]) and end + 1 < len(lines):
+        end += 1
+        body.append(lines[end])
+    closed = closing.search(body[-1])
+    if closed is not None:
+        body[-1] = body[-1][: closed.start()]
+    return body, end, closed is not None
+
+
 def fence_attrs(info: str) -> tuple[str, dict[str, str]]:
     """The language word of an info string and its `key=value` attributes, a word alone
     (`redact`) with the value "".
