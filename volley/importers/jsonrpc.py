@@ -478,7 +478,7 @@ def _short_match(text: str) -> re.Match[str] | None:
     """A message as Claude's `mcp.log` writes it in short, by its method and id alone:
     `method="tools/list" id=1 params`, `id=1 result` (the log kept nothing more of it), with
     what Claude Desktop writes after a message (` { metadata: undefined }`)."""
-    said = _METADATA_AFTER.sub("", text)
+    said = _without_metadata(text)
     return _SHORT_REQUEST.fullmatch(said) or _SHORT_RESPONSE.fullmatch(said)
 
 
@@ -504,8 +504,6 @@ def _said_in_short(side: Side, text: str) -> Sent | None:
     return Sent(side, json.dumps(message), as_logged="")
 
 
-# What Claude Desktop writes after a message: ` { metadata: undefined }`
-_METADATA_AFTER = re.compile(r"[ \t]*\{ metadata:(?:[^{}\n]|\{[^{}\n]*\})*\}[ \t]*$")
 _SHORT_REQUEST = re.compile(
     r'method="(?P<method>[^"\n]*)"(?:[ \t]+id=(?P<id>\S+))?(?:[ \t]+params)?[ \t]*'
 )
@@ -1119,14 +1117,16 @@ class _Guess:
         # bring what was subscribed to, from the server
         pushed = method.endswith("_subscription") and "id" not in first
         side: Side = "server" if method.startswith(_SERVER_METHODS) or pushed else "client"
-        if method == "notifications/progress" and _key(params.get("progressToken")) in self.tokens:
-            side = _OTHER[self.tokens[_key(params.get("progressToken"))]]
+        token = _key(params.get("progressToken"))
+        if method == "notifications/progress" and token in self.tokens:
+            side = _OTHER[self.tokens[token]]
         elif method == "notifications/cancelled":  # from who asked; the client, if both did
             askers = set(self.waiting.get(_key(params.get("requestId")), ()))
             side = askers.pop() if len(askers) == 1 else "client"
         if "id" in first:
-            self.waiting.setdefault(_key(first["id"]), []).append(side)
-            self.asked_last[_key(first["id"])] = side
+            asked_id = _key(first["id"])
+            self.waiting.setdefault(asked_id, []).append(side)
+            self.asked_last[asked_id] = side
             if "progressToken" in meta:
                 self.tokens[_key(meta["progressToken"])] = side
         return side
