@@ -57,11 +57,15 @@ def shown_path(path: str) -> str:
     return visible(path).replace("\n", escaped("\n"))
 
 
-def write_failed(path: str, exc: OSError, filename: str | None = None) -> VolleyError:
+def write_failed(
+    path: str, exc: OSError, filename: str | None = None, hint: str | None = None
+) -> VolleyError:
     """`cannot write PATH: why` (a full disk, a folder that may not be written), said at the
     file the user gave (`filename`, where another file failed for it) or at PATH."""
     return VolleyError(
-        f"cannot write {shown_path(path)}: {exc.strerror or exc}", filename=filename or path
+        f"cannot write {shown_path(path)}: {exc.strerror or exc}",
+        filename=filename or path,
+        hint=hint,
     )
 
 

@@ -46,7 +46,7 @@ from volley.docs.fence_options import (
     named_file,
     typed_options,
 )
-from volley.errors import Diagnostic, VolleyError, counted, shown_path
+from volley.errors import Diagnostic, VolleyError, counted, shown_path, write_failed
 from volley.model import Diagram
 from volley.options import Options
 from volley.text.fences import TWICE_HINT, fence_attrs, fence_open, twice_said, written_twice
@@ -549,12 +549,8 @@ def _write(markdown: Path, pictures: list[tuple[Path, str]], text: bytes | None)
         if text is not None:
             write_atomic(markdown, text, follow_symlinks=False, within=tree)
     except OSError as exc:
-        shown = shown_path(exc.filename or str(markdown))
-        raise VolleyError(
-            f"cannot write {shown}: {exc.strerror or exc}",
-            filename=str(markdown),
-            hint=_WRITE_HINTS.get(exc.errno or 0),
-        ) from None
+        hint = _WRITE_HINTS.get(exc.errno or 0)
+        raise write_failed(exc.filename or str(markdown), exc, str(markdown), hint) from None
 
 
 # What to do when README mode cannot write where it writes, by the reason (no hint for the
