@@ -1055,6 +1055,11 @@ def test_a_drawing_wider_than_its_pane_shades_the_edge_that_hides_more(
         figure = page.locator(".vl-figure")
         expect(figure).to_have_class("vl-figure vl-more-right")
         assert page.locator(".vl-hint-keys").is_hidden()  # no keys to name on a touch screen
+        # The shade starts at the pane, below the hint and the zoom bar it would cover.
+        shade_top, pane_top = figure.evaluate(
+            "f => [getComputedStyle(f, '::after').top, f.querySelector('.vl-canvas').offsetTop]"
+        )
+        assert pane_top > 20 and shade_top == f"{pane_top}px"
         page.locator(".vl-canvas").evaluate("c => { c.scrollLeft = c.scrollWidth; }")
         expect(figure).to_have_class("vl-figure vl-more-left")
     finally:
