@@ -1175,6 +1175,11 @@
     for (var i = 0; i < diagrams.length && !target; i++) if (diagrams[i].anchor === anchor) target = diagrams[i];
     if (!target && anchor === "" && diagrams.length) target = diagrams[0];
     if (!target) target = gathered(anchor);
+    // A diagram's own page answers #message-N, and also any address its diagram has as a
+    // fragment elsewhere (#login-message-2, a link copied from a docs site that shows it).
+    if (!target && diagrams.length === 1 && diagrams[0].root.classList.contains("vl-page")) {
+      target = diagrams[0];
+    }
     if (!target) return;
     var n = parseInt(match[2], 10);
     if (!target.data.messages[n - 1]) { // no such message: no panel stays open under its address

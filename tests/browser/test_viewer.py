@@ -123,6 +123,22 @@ def test_deep_link_opens_the_message(open_page, reference_page: str) -> None:
     assert page.evaluate("document.activeElement.getAttribute('data-message')") == "9"
 
 
+def test_a_page_answers_the_address_its_diagram_has_as_a_fragment(open_page) -> None:
+    """A link copied from a docs site (`#login-message-2`: the diagram as a fragment named
+    `login`) opens the same message on the diagram's own page, whose links are `#message-N`."""
+    text = "A -> B: one\nB --> A: two\nA -> B: three\n"
+    fragment = render(text, format="html", fragment=True, id_prefix="login")
+    assert 'data-anchor="login-"' in fragment  # its links: #login-message-N
+    page = open_page(render(text, format="html"), "#login-message-2")
+    expect(page.locator(PANEL)).to_be_visible()
+    assert page.evaluate("document.activeElement.getAttribute('data-message')") == "2"
+    # On a page of several diagrams such an address names none of them: nothing opens.
+    two = fragment + render("C -> D: four\n", format="html", fragment=True, id_prefix="other")
+    several = open_page(f"<!DOCTYPE html><html><body>{two}</body></html>", "#x-message-1", "b.html")
+    expect(several.locator(".volley-diagram.vl-js")).to_have_count(2)
+    assert several.locator(PANEL).first.is_hidden() and several.locator(PANEL).last.is_hidden()
+
+
 def test_the_open_message_stays_in_sight_when_the_panel_becomes_a_sheet(
     open_page, reference_page: str
 ) -> None:
