@@ -733,7 +733,8 @@
     var group = this.groups[this.current];
     this.mark(this.current, false);
     this.current = 0;
-    this.pinned = null;
+    // A pinned payload stays pinned (Esc, to see the drawing whole, is not "unpin"): it is
+    // beside the next message opened, until its own button lets it go.
     this.panel.hidden = true;
     this.root.classList.remove("vl-open", "vl-has-selection", "vl-pin-on");
     if (quiet) return;
