@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from volley.errors import VolleyError
+from volley.errors import VolleyError, VolleyErrors
 from volley.importers import IMPORTERS, detect, jsonrpc
 from volley.importers.jsonrpc import (
     Sent,
@@ -732,6 +732,39 @@ def test_a_content_length_too_large_says_which_length_the_json_has():
         f"its JSON ends after {size} bytes, where the next message's header starts: its "
         f"Content-Length is wrong (a capture edited by hand?); make it {size}"
     )
+
+
+def test_every_message_of_a_capture_that_does_not_frame_is_reported(tmp_path):
+    """Two counts edited by hand and a header without its count, among good messages: one
+    error each, read on from the next header (it stopped at the first), from the CLI too."""
+    good = '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+    first = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+    third = '{"jsonrpc":"2.0","id":1,"method":"shutdown"}'
+    capture = (
+        f"Content-Length: 999\r\n\r\n{first}"
+        f"Content-Length: {len(good)}\r\n\r\n{good}"
+        f"Content-Length: 10\r\n\r\n{third}"
+        f"Content-Type: application/json\r\n\r\n{good}"
+        f"Content-Length: {len(good)}\r\n\r\n{good}"
+    )
+    with pytest.raises(VolleyErrors) as caught:
+        import_jsonrpc(capture, filename="stdio.log")
+    assert [error.message.split("capture ")[1] for error in caught.value.errors] == [
+        f"ends inside a message: Content-Length says 999 bytes, {len(capture) - 23} remain",
+        "has a message whose 10 bytes are not JSON",
+        "has a message without a Content-Length header",
+    ]
+    assert caught.value.errors[0].hint.endswith(f"make it {len(first)}")
+    path = tmp_path / "stdio.log"
+    path.write_text(capture, encoding="utf-8")
+    done = volley_cli("import", str(path), "--from", "jsonrpc")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    places = [
+        line.split("stdio.log:")[1].split(": error")[0]
+        for line in done.stderr.splitlines()
+        if ": error:" in line
+    ]
+    assert places == ["3:1", "7:1", "7:45"] and done.stderr.endswith("3 errors\n"), done.stderr
 
 
 def test_lsp_forms_are_read_with_from_jsonrpc(tmp_path):

@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from volley.errors import Diagnostic, VolleyError
+from volley.errors import Diagnostic, VolleyError, VolleyErrors
 from volley.importers import Imported, part_name
 from volley.importers.editor_logs import marked_log, read_marked_log, started_server
 from volley.importers.labels import (
@@ -1401,29 +1401,35 @@ _FRAME_EXPECTED = "expected `Content-Length: N`, a blank line, then N bytes of J
 def _framed(text: str, filename: str | None) -> list[Sent]:
     """A stdio capture of `Content-Length: N` framed messages, in the order they are in the
     file; who sent each is inferred as for bare JSON Lines (one stream of one side reads as
-    that side's messages, `_one_stream`)."""
+    that side's messages, `_one_stream`). A message that does not frame as its header says
+    is an error, and reading goes on at the next header, so that every one is reported."""
     data = text.encode("utf-8")
     records: list[tuple[Any, str]] = []
+    errors: list[VolleyError] = []
     at = 0
 
-    def fail(what: str, where: int, hint: str | None = None) -> VolleyError:
+    def fail(what: str, where: int, hint: str | None = None) -> int:
+        """Keep the error; where reading goes on: the next line that starts a header."""
         before = data[:where].decode("utf-8", "replace")
         number = before.count("\n")
-        return VolleyError(
-            f"this Content-Length framed capture {what}",
-            filename=filename,
-            line=number + 1,
-            column=len(before) - before.rfind("\n"),
-            source_line=text.split("\n")[number].rstrip("\r")[:200],
-            hint=hint,
+        errors.append(
+            VolleyError(
+                f"this Content-Length framed capture {what}",
+                filename=filename,
+                line=number + 1,
+                column=len(before) - before.rfind("\n"),
+                source_line=text.split("\n")[number].rstrip("\r")[:200],
+                hint=hint,
+            )
         )
+        after = _NEXT_HEAD.search(data, where + 1)
+        return after.start(1) if after else len(data)
 
     while True:
         while at < len(data) and data[at] in b" \t\r\n":
             at += 1
         if at >= len(data):
-            sides = _sides([record for record, _ in records])
-            return [Sent(side, body) for side, (_, body) in zip(sides, records, strict=True)]
+            break
         head = _FRAME_HEAD.match(data, at)
         fields = dict(
             (name.strip().lower(), value.strip())
@@ -1434,35 +1440,45 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
         )
         length = fields.get("content-length")
         if head is None or length is None:
-            raise fail(
-                "has a message without a Content-Length header",
-                at,
-                _FRAME_EXPECTED,
-            )
+            at = fail("has a message without a Content-Length header", at, _FRAME_EXPECTED)
+            continue
         if not (length.isascii() and length.isdigit()):
-            raise fail(
+            at = fail(
                 f"has a Content-Length that is not a number of bytes: {length!r}",
                 at,
                 _FRAME_EXPECTED,
             )
+            continue
         size = int(length)
         body = data[head.end() : head.end() + size]
         if len(body) < size:
-            raise fail(
+            at = fail(
                 f"ends inside a message: Content-Length says {length} bytes, {len(body)} remain",
                 head.end(),
                 _short_message_hint(body),
             )
+            continue
         try:
             record = json.loads(body)
         except ValueError:
-            raise fail(
+            at = fail(
                 f"has a message whose {length} bytes are not JSON",
                 head.end(),
                 "check that Content-Length counts the bytes of the JSON (UTF-8), not characters",
-            ) from None
+            )
+            continue
         records.append((record, body.decode("utf-8", "replace")))
         at = head.end() + size
+    if errors:
+        raise VolleyErrors(errors)
+    sides = _sides([record for record, _ in records])
+    return [Sent(side, body) for side, (_, body) in zip(sides, records, strict=True)]
+
+
+# Where reading goes on after a message that did not frame: the next header (the base
+# protocol has two), at a line's start or straight after the JSON before it (a capture has no
+# line break between a body and the next header).
+_NEXT_HEAD = re.compile(rb"(?:^|[\n}\]])[ \t]*((?i:content-(?:length|type)):)", re.MULTILINE)
 
 
 def _short_message_hint(rest: bytes) -> str:
