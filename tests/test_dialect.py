@@ -985,6 +985,23 @@ def test_a_note_line_of_inline_code_holding_an_arrow_is_the_notes_text():
     assert kept.items[1].text == "First:\n`A -> B: call`"
     text = "`kubectl` -> API: apply\nnote API:\nchecks the manifest\n`kubectl` -> API: get pods\n"
     assert [m.label for m in volley.parse(text).messages()] == ["apply", "get pods"]
+    # Prose quoting a message in inline code, anywhere in the line (a swimlanes.io note).
+    quoted = volley.parse("A -> B: x\nnote:\nThe token flows `Client -> Server` then on.\n")
+    assert quoted.participants == ["A", "B"]
+    assert quoted.items[1].text == "The token flows `Client -> Server` then on."
+
+
+def test_a_message_that_ends_a_note_and_does_not_read_says_so():
+    """Prose with a bare arrow ends the note, as in swimlanes.io: the error says it did, and
+    how to keep the line in the note."""
+    with pytest.raises(volley.VolleyError) as info:
+        volley.parse("A -> B: hi\nnote:\nThe token flows Client -> Server -> DB here.\n")
+    (error,) = info.value.errors
+    assert error.line == 3
+    assert error.hint == (
+        "this line ended the note on line 2, as a message does; if it is the note's words, "
+        "write its arrows in inline code (`Client -> Server`), or the line in a fenced block"
+    )
 
 
 def test_a_table_in_a_note_keeps_its_rows_even_those_holding_arrows():

@@ -292,9 +292,12 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
 
 # Three words or more ending as a sentence does: a note's prose, whatever its first word
 _SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
-# A line that opens with inline code holding an arrow (`` `A -> B: call` ``): a message shown as
-# text; `` `kubectl` -> API `` is a message from a participant written in backticks.
-_ARROW_IN_CODE = re.compile(rf"[ \t]*`[^`\n]*(?:{ARROW_LIKE.pattern}|[-=]x[ \t])")
+# A line whose arrow stands in inline code (`` `A -> B: call` ``, ``the token flows `Client ->
+# Server` then on``): a message shown as text, or prose quoting one; `` `kubectl` -> API `` is a
+# message from a participant written in backticks (its arrow is outside them).
+_ARROW_IN_CODE = re.compile(
+    rf"[ \t]*(?:[^`\n]*`[^`\n]*`)*?[^`\n]*`[^`\n]*(?:{ARROW_LIKE.pattern}|[-=]x[ \t])[^`\n]*`"
+)
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
@@ -1601,6 +1604,7 @@ class _Parse:
         from volley.language.syntax_errors import describe  # only a failed parse needs it
 
         error, meant = describe(exc, self.lines, self.filename, keyword_matcher)
+        written = self.lines[error.line - 1]
         note = self.note_ended_by_comment_before(error.line)
         if note is not None and meant is None:
             error.hint = (
@@ -1614,6 +1618,12 @@ class _Parse:
             error.hint = (
                 f"{error.hint}; if it is the words of the note on line {ended[0]} (which "
                 f"would run to here), escape its colon: {keyword[:-1]}\\:"
+            )
+        elif meant is None and error.line in self.note_ends and ARROW_LIKE.search(written):
+            error.hint = (
+                f"this line ended the note on line {self.note_ends[error.line]}, as a message "
+                "does; if it is the note's words, write its arrows in inline code (`Client -> "
+                "Server`), or the line in a fenced block"
             )
         elif meant is None and table_end(self.lines, error.line - 1) is not None:
             error.hint = (
