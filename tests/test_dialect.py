@@ -285,6 +285,23 @@ def test_a_directive_under_a_notes_words_is_read_with_a_warning_that_says_how_to
     assert parse("A -> B\nnote A: placed\n\norder: B, A\n").warnings == []
 
 
+def test_a_block_opened_under_a_notes_words_and_never_closed_says_how_to_keep_it():
+    """`If: the token is stale, we refresh.` as a note's prose opens a block around the rest
+    of the diagram, as swimlanes.io reads it: its never-closed warning names the note."""
+    text = "C -> S: request\nnote:\nthe server checks it.\nIf: the token is stale.\nS --> C: ok\n"
+    (warning,) = parse(text).warnings
+    assert (warning.line, warning.message.split(";")[0]) == (4, "this if: block is never closed")
+    assert warning.hint == (
+        "it opens right under the words of the note on line 2; if it is the note's words, "
+        "escape its colon: If\\:"
+    )
+    assert parse(text.replace("If:", "If\\:")).warnings == []
+    # a block after a note that is closed, or one not under a note, says nothing of notes
+    assert parse("A -> B\nnote:\nwords\nif: ok\nA -> B\nend\n").warnings == []
+    (plain,) = parse("A -> B\nnote:\nwords\n\nA -> B\nloop: forever\nA -> B\n").warnings
+    assert plain.hint is None
+
+
 def test_note_words_that_start_as_a_payload_are_errors_that_say_how_to_keep_them():
     """swimlanes.io has no in:/out:, so a note's line `In: query` is its text there; in volley
     it ends the note and is a payload with no message: the error says how to keep it."""

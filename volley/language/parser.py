@@ -421,6 +421,7 @@ class _ParseRun:
     lines: list[str] = field(default_factory=list)  # the source, for what a warning quotes
     # id(note) -> its lines that read as Mermaid's branch (`else failure`), for its block
     branch_lines: dict[int, list[int]] = field(default_factory=dict)
+    note_ends: dict[int, int] = field(default_factory=dict)  # lines that ended a note: its line
 
 
 @dataclass(frozen=True, slots=True)
@@ -985,10 +986,22 @@ class _ToModel:
         from volley.language.syntax_errors import block_keyword
 
         word = block_keyword(keyword.value)
-        self._local.run.warn(
+        run = self._local.run
+        line = _line(keyword)
+        note = run.note_ends.get(line, 0)
+        hint = None
+        if note and any(text.strip() for text in run.lines[note : line - 1]):
+            # right under a note's words: most likely its prose ("If: the token is stale, …")
+            written = run.lines[line - 1].strip().split(":")[0].rstrip()
+            hint = (
+                f"it opens right under the words of the note on line {note}; if it is the "
+                f"note's words, escape its colon: {written}\\:"
+            )
+        run.warn(
             f"this {'box' if word == 'box' else word + ' block'} is never closed; it ends at the "
             'end of the file (write "end" on a line of its own after its last line)',
             _shifted(keyword),
+            hint,
         )
         return 0
 
@@ -1440,7 +1453,7 @@ class _Parse:
     def error(self, message: str, token: Token, at_end: bool = False, hint: str = "") -> None:
         self.errors.append(self.located(message, token, at_end, hint))
 
-    def warn(self, message: str, token: Token) -> None:
+    def warn(self, message: str, token: Token, hint: str | None = None) -> None:
         error = self.located(message, token)
         self.warnings.append(
             Diagnostic(
@@ -1449,6 +1462,7 @@ class _Parse:
                 error.line,
                 error.column,
                 error.source_line,
+                hint,
                 severity="warning",
             )
         )
@@ -1489,7 +1503,9 @@ class _Parse:
         raw = None
         while raw is None:
             self.errors, self.warnings = [], list(self.read_first)
-            run = _ParseRun(bodies, self.error, self.warn, lines=self.lines)
+            run = _ParseRun(
+                bodies, self.error, self.warn, lines=self.lines, note_ends=self.note_ends
+            )
             CALLBACKS.run = run
             try:
                 text = "\n" + "\n".join(source) + "\n"
