@@ -165,14 +165,15 @@ def test_two_bodies_of_one_message_get_a_heading_each() -> None:
 
 def test_a_right_to_left_body_label_keeps_its_language_after_it() -> None:
     """The label is set apart as a right-to-left isolate; the language stays outside it, so
-    it reads after the label, as it does after a left-to-right one (not "(http) طلب")."""
+    it reads after the label, as it does after a left-to-right one (not "(http) طلب"). The
+    isolate's marks are read for the order, and left out of the runs drawn."""
     text = "A -> B: go\nin: طلب\n```http\nGET / HTTP/1.1\n```\n"
     layout = layout_diagram(volley.parse(text), bodies="appendix")
     [entry] = layout.appendix.entries
     runs = [run for line in entry.bodies[0].heading.lines for run in line.runs]
     label = next(run for run in runs if "طلب" in run.text)
     language = next(run for run in runs if run.text == "(http)")
-    assert label.text.startswith("\u2068") and label.dx < language.dx
+    assert label.text == "طلب" and label.rtl and label.dx < language.dx
 
 
 def test_a_right_to_left_string_cut_by_wrapping_reads_right_to_left_on_each_line() -> None:

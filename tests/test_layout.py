@@ -225,9 +225,9 @@ def test_right_to_left_words_read_in_order_when_one_is_bold() -> None:
     mixed = layout_of("A -> B: GET **/users** מחזיר 200").messages[0].label
     assert mixed is not None
     runs = mixed.lines[0].runs
-    assert [r.text for r in runs] == ["GET", "/users", "מחזיר 200"]
-    assert runs[0].dx < runs[1].dx < runs[2].dx  # the left-to-right start keeps its place
-    assert runs[2].dx > runs[1].dx + runs[1].width  # and its space
+    assert [r.text for r in runs] == ["GET", "/users", "מחזיר", "200"]
+    assert runs[0].dx < runs[1].dx < runs[3].dx < runs[2].dx  # GET /users 200 מחזיר
+    assert runs[3].dx > runs[1].dx + runs[1].width  # and its space
 
 
 def test_a_style_that_splits_a_right_to_left_phrase_keeps_its_words_in_order() -> None:

@@ -253,11 +253,13 @@ def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     # PNG and PDF: a right-to-left line keeps its anchor (the raster path measures it, see
     # test_rtl_raster); every other line is drawn from its measured start.
     assert raster.count("text-anchor") == 1 and 'text-anchor="middle">\u2067' in raster
-    # Runs of several styles were put in order by the typesetter: each reads in the direction
-    # of its own first letter, so "Hello." keeps its full stop on its right.
-    svg = render("A -> B: שלום **Hello.** world")
+    # Runs of several styles were put in order by the typesetter, each cut where its letters'
+    # direction turns: one that reads right to left is set apart as such (a bracket in it is
+    # drawn mirrored), one that reads left to right is plain, so "Hello." keeps its full stop
+    # on its right.
+    svg = render("A -> B: שלום **Hello.** world (אחד)")
     runs = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)
-    assert runs == ["\u2068שלום\u2069", "\u2068Hello.\u2069", "\u2068world\u2069"]
+    assert runs == ["\u2067שלום\u2069", "Hello.", "world", "\u2067(אחד)\u2069"]
     assert 'direction="ltr"' in svg.split(">", 1)[0]  # in a right-to-left page too
 
 

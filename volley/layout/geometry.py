@@ -81,6 +81,7 @@ class Run(NamedTuple):
     missing: bool = False  # an unknown icon: drawn as a visible placeholder
     role: str | None = None  # a palette role colouring this run (syntax in the appendix)
     spaced: bool = False  # a space stood before it (a word of its own, not a word's piece)
+    rtl: bool = False  # read right to left (its letters' bidi level is odd)
 
 
 @dataclass(slots=True, eq=False)

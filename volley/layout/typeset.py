@@ -16,6 +16,7 @@ from functools import cache
 from math import fsum
 from typing import NamedTuple
 
+from volley.layout.bidi_levels import embedding_levels, visual_order
 from volley.layout.constants import (
     BULLET_GAP,
     CODE_PAD_X,
@@ -270,7 +271,10 @@ class Typesetter:
                 st = self._wrapped(block.lines, size, room, fill, fit)
                 if st.rtl:  # "1." reads as a right-to-left list's
                     bullet = bullet._replace(
-                        lines=tuple(ln._replace(rtl=True) for ln in bullet.lines)
+                        lines=tuple(
+                            ln._replace(rtl=True, runs=tuple(r._replace(rtl=True) for r in ln.runs))
+                            for ln in bullet.lines
+                        )
                     )
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
@@ -374,10 +378,15 @@ class Typesetter:
             lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
         set_lines: tuple[SetLine, ...]
-        if len(lines) == 1 and len(lines[0]) == 1 and _is_plain(lines[0][0]):
-            set_lines = (_plain_line(lines[0][0], size, lh, rtl),)  # most labels: one plain span
-        else:
-            set_lines = tuple([self._set_line(spans, size, lh, rtl) for spans in lines])
+        # A line of one plain span is one run (most labels): the renderer orders its letters
+        set_lines = tuple(
+            [
+                _plain_line(spans[0], size, lh, rtl)
+                if len(spans) == 1 and _is_plain(spans[0])
+                else self._set_line(spans, size, lh, rtl)
+                for spans in lines
+            ]
+        )
         return _stack(set_lines, size, fitted=max_width is not None)
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
@@ -397,8 +406,15 @@ class Typesetter:
 
     def _set_line(self, spans: Sequence[Span], size: float, lh: float, rtl: bool) -> SetLine:
         """One line of spans; `lh` is the line height for the size (tall icons raise it); `rtl`
-        when its paragraph reads right to left."""
+        when its paragraph reads right to left. A line that holds right-to-left text is cut
+        where the level of its letters changes (`volley.layout.bidi_levels`), and its pieces
+        are put in the order a browser shows them."""
         runs: list[Run] = []
+        # each piece of the line in reading order: where it starts and ends (its spaces and a
+        # code span's padding included), its level, and its run (None for spaces alone)
+        pieces: list[tuple[float, float, int, int | None]] = []
+        levels = _line_levels(spans, rtl)
+        at = 0  # where the span starts in the line's text (`_line_text`)
         x = 0.0
         tallest = 0.0
         code = False
@@ -407,6 +423,7 @@ class Typesetter:
         for i, span in enumerate(spans):
             text = span.text
             w = styled_width(span, text, size)
+            start = x
             if span.icon is not None:
                 key, missing = self._icon(span.icon)
                 icon_size = size * span.icon.scale
@@ -417,28 +434,41 @@ class Typesetter:
                 # gets a gap.
                 glued = i < last and spans[i + 1].text[:1] not in (" ", "")
                 x += w + (ICON_GAP if glued else 0.0)
+                pieces.append((start, x, levels[at] if levels else 0, len(runs) - 1))
+                at += 1
                 continue
             if span.code:
                 if text:
+                    level = _code_level(levels[at : at + len(text)]) if levels else 0
                     runs.append(Run(x + CODE_PAD_X, text, w, span.bold, span.italic,
-                                       span.strike, True, span.href, spaced=spaced))  # fmt: skip
+                                       span.strike, True, span.href, spaced=spaced,
+                                       rtl=level % 2 == 1))  # fmt: skip
                     code, spaced = True, False
+                    pieces.append((start, x + w + 2 * CODE_PAD_X, level, len(runs) - 1))
                 x += w + 2 * CODE_PAD_X
+                at += len(text)
                 continue
-            for piece in one_way_pieces(text):  # a browser orders words by direction
+            for piece, level in _by_level(text, levels[at : at + len(text)] if levels else None):
                 width = w if piece is text else styled_width(span, piece, size)
-                words = piece.strip(" ")  # outer spaces become offsets: renderers disagree
-                spaced = spaced or piece[:1] == " "  # on drawing them, and the run says so
+                start = x
+                drawn = _STEERING.sub("", piece)  # the isolates' marks: their work is done
+                words = drawn.strip(" ")  # outer spaces become offsets: renderers disagree
+                spaced = spaced or drawn[:1] == " "  # on drawing them, and the run says so
+                index = None
                 if words:
-                    after = piece.lstrip(" ")
-                    lead = width - styled_width(span, after, size) if after != piece else 0.0
+                    after = drawn.lstrip(" ")
+                    lead = width - styled_width(span, after, size) if after != drawn else 0.0
                     inner = width if words == piece else styled_width(span, words, size)
                     runs.append(Run(x + lead, words, inner, span.bold, span.italic,
-                                       span.strike, False, span.href, spaced=spaced))  # fmt: skip
-                    spaced = piece[-1:] == " "
+                                       span.strike, False, span.href, spaced=spaced,
+                                       rtl=level % 2 == 1))  # fmt: skip
+                    spaced = drawn[-1:] == " "
+                    index = len(runs) - 1
                 x += width
+                pieces.append((start, x, level, index))
+            at += len(text)
         height = max(lh, tallest + size * 0.3)
-        placed = _in_visual_order(runs, x, rtl) if len(runs) > 1 or rtl else tuple(runs)
+        placed = _seen_in_order(runs, pieces) if levels else tuple(runs)
         above, below = _room_for_tall_letters("".join([span.text for span in spans]), size)
         baseline = above + centred_baseline(height, size)
         return SetLine(x, above + height + below, baseline, placed, code=code, rtl=rtl)
@@ -477,7 +507,7 @@ def _is_plain(span: Span) -> bool:
 def _plain_line(span: Span, size: float, lh: float, rtl: bool) -> SetLine:
     """What `_set_line` makes of a line of one plain span, without its loop."""
     w = text_width(span.text, size, bold=span.bold, italic=span.italic)
-    run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href)
+    run = Run(0.0, span.text, w, span.bold, span.italic, span.strike, False, span.href, rtl=rtl)
     above, below = _room_for_tall_letters(span.text, size)
     return SetLine(w, above + lh + below, above + centred_baseline(lh, size), (run,), rtl=rtl)
 
@@ -531,203 +561,67 @@ def right_to_left(paragraph: str) -> bool:
     return False
 
 
-_BRACKETS = frozenset("()[]{}<>")  # a pair reads as a whole (rule N0): left with its run
+def _line_text(spans: Sequence[Span]) -> str:
+    """The line's text as the bidirectional algorithm reads it: an icon is an object (U+FFFC,
+    neutral), a code span its text."""
+    return "".join(["\ufffc" if span.icon is not None else span.text for span in spans])
 
 
-def one_way_pieces(text: str) -> list[str]:
-    """The text cut where its strong direction turns, each cut before the spaces and signs
-    that lead up to the next direction's first letter: "Send בקשה אל השרת now" in two styles
-    is drawn as a browser draws it only if "אל השרת" and "now" are runs of their own, since a
-    line's runs are put in order whole. A mark stays with its letter, and a number after
-    left-to-right words reads with them (Unicode's rules W1 and W7); the signs after the last
-    letter are a piece of their own (`المطلوب 2024.`: its full stop ends the line)."""
-    if text.isascii():
-        return [text]
-    if _END_ISOLATE in text:  # each isolate's pieces its own (its runs are put in order apart)
-        return [piece for part in _isolated_parts(text) for piece in _one_way(part)]
-    return _one_way(text)
+def _line_levels(spans: Sequence[Span], rtl: bool) -> list[int]:
+    """Each character's level (`_line_text`), or none for a left-to-right line without a
+    right-to-left letter, whose runs keep their places."""
+    text = _line_text(spans)
+    if not rtl and (text.isascii() or not any(_TURNS.search(span.text) for span in spans)):
+        return []
+    return embedding_levels(text, rtl)
 
 
-def _isolated_parts(text: str) -> list[str]:
-    """The text cut before each isolate (LRI, RLI or FSI) and after the PDI that ends it."""
-    parts: list[str] = []
-    depth, start = 0, 0
-    for index, ch in enumerate(text):
-        if ch in _OPEN_ISOLATES:
-            if depth == 0 and index > start:
-                parts.append(text[start:index])
-                start = index
-            depth += 1
-        elif ch == _END_ISOLATE and depth:
-            depth -= 1
-            if depth == 0:
-                parts.append(text[start : index + 1])
-                start = index + 1
-    return [*parts, text[start:]] if start < len(text) else parts
+# A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko …) or a control that can turn text
+_TURNS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff"
+                    "\U0001e800-\U0001efff\u200f\u061c\u202b\u202e\u2067\u2068]")  # fmt: skip
+# Embeddings, overrides and isolates: they steer the levels and draw nothing
+_STEERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
-def _one_way(text: str) -> list[str]:
-    pieces: list[str] = []
+def _by_level(text: str, levels: list[int] | None) -> list[tuple[str, int]]:
+    """The text cut where its level changes, each piece with its level (the whole text at
+    level 0 for a line without levels)."""
+    if not levels:
+        return [(text, 0)]
+    pieces = []
     start = 0
-    last: str | None = None  # the strong direction read last
-    neutral: int | None = None  # where the signs and spaces since that letter start
-    words_end = 0  # after the last letter, number or mark
-    right_to_left_read = False  # a Hebrew or Arabic letter was read
-    for index, ch in enumerate(text):
-        kind = unicodedata.bidirectional(ch)
-        if kind in ("NSM", "BN") and neutral is None:
-            words_end = index + 1  # a mark or joiner on the letter before it: a word's end
-            continue
-        if kind == "EN" and last == "L":
-            kind = "L"
-        if kind in ("L", "R", "AL", "AN", "EN", "NSM"):
-            words_end = index + 1
-        way = "L" if kind == "L" else "R" if kind in ("R", "AL", "AN") else None
-        right_to_left_read = right_to_left_read or way == "R"
-        if way is None:
-            neutral = index if neutral is None else neutral
-            continue
-        if last is not None and way != last:
-            cut = index if neutral is None else neutral
-            pieces.append(text[start:cut])
-            start = cut
-        last, neutral = way, None
-    tail = text[words_end:]
-    if (
-        right_to_left_read
-        and start < words_end < len(text)
-        and tail.strip(" ")
-        and not _BRACKETS.intersection(tail)
-    ):
-        # signs after the last letter or number (a full stop) read with what follows the
-        # text, the paragraph's end if nothing does: a piece of their own
-        pieces.append(text[start:words_end])
-        start = words_end
-    pieces.append(text[start:])
+    for i in range(1, len(text) + 1):
+        if i == len(text) or levels[i] != levels[start]:
+            pieces.append((text[start:i], levels[start]))
+            start = i
     return pieces
 
 
-def direction(text: str) -> str:
-    """By the strong characters the text holds: L if any is left to right, else R if any is
-    right to left; else EN for a number in European digits (which reads with the text before
-    it), R for one in Arabic-Indic digits (which reads right to left), else N (spaces,
-    punctuation, an icon's empty text)."""
-    kinds = {unicodedata.bidirectional(ch) for ch in text}
-    if "L" in kinds:
-        return "L"
-    if kinds & {"R", "AL", "AN"}:
-        return "R"
-    return "EN" if "EN" in kinds else "N"
+def _code_level(levels: list[int]) -> int:
+    """A code span's level, one for the whole span (it is drawn as one run, left to right
+    within, `volley.output.svg`): the lowest its characters have."""
+    return min(levels)
 
 
-def _in_visual_order(runs: list[Run], width: float, rtl: bool = False) -> tuple[Run, ...]:
-    """The runs placed as a browser draws the line: in a left-to-right paragraph each stretch
-    of right-to-left runs, with the room and the neutral runs between two of them, read from
-    right to left; in a right-to-left one (`rtl`) the whole line so, each stretch of
-    left-to-right runs kept in its own order. A left-to-right line without right-to-left text
-    keeps its places; the runs stay in reading order, for copying and screen readers."""
-    if not rtl and all(run.text.isascii() for run in runs):
-        return tuple(runs)
-    # A right-to-left isolate set in the line (an appendix heading's name, `⁨خادم API⁩`) is
-    # one piece of it, neutral to what is around it, and its own runs read right to left
-    isolates = {} if rtl else _right_to_left_isolates(runs)
-    runs = list(runs)
-    bounds = {}  # where each isolate's runs start and end, in whatever order they stand
-    for first, stop in isolates.items():
-        left = runs[first].dx
-        room = runs[stop - 1].dx + runs[stop - 1].width - left
-        inner = [run._replace(dx=run.dx - left) for run in runs[first:stop]]
-        runs[first:stop] = [
-            run._replace(dx=run.dx + left) for run in _in_visual_order(inner, room, rtl=True)
-        ]
-        bounds[first] = (left, left + room)
-    # The line as pieces in reading order: the room before each run (spaces, gaps, a code
-    # span's padding), the run (or an isolate's runs), and the room after the last.
-    pieces: list[tuple[float, str, int | None]] = []
-    x = 0.0
-    index = 0
-    while index < len(runs):
-        run, end = runs[index], isolates.get(index)
-        if end is None:
-            pieces += [(run.dx - x, "N", None), (run.width, direction(run.text), index)]
-            x = run.dx + run.width
-            index += 1
-            continue
-        left, right = bounds[index]
-        pieces += [(left - x, "N", None), (right - left, "N", index)]
-        x, index = right, end
-    pieces.append((width - x, "N", None))
-    if not rtl and all(kind != "R" for _, kind, _ in pieces):
-        return tuple(runs)
-    base, other = ("R", "L") if rtl else ("L", "R")
-    # A number reads with the left-to-right text before it, else as right-to-left text does
-    # (rules W7 and N1): `abc 123` beside Hebrew stays together.
-    last = base
-    for i, (advance, kind, drawn) in enumerate(pieces):
-        if kind == "EN":
-            pieces[i] = (advance, "L" if last == "L" else "R", drawn)
-        elif kind != "N":
-            last = kind
-    strong = [(i, kind) for i, (_, kind, _) in enumerate(pieces) if kind != "N"]
-    resolved = []
-    for i, (_, kind, _) in enumerate(pieces):
-        if kind == "N":  # between two pieces of one direction it reads with them
-            before = next((k for j, k in reversed(strong) if j < i), base)
-            after = next((k for j, k in strong if j > i), base)
-            kind = before if before == after else base
-        resolved.append(kind)
-    # Each stretch against the paragraph's direction turned round, then, in a right-to-left
-    # paragraph, the whole line (rule L2 over the two levels a line of runs has).
-    order: list[int] = []
-    i = 0
-    while i < len(pieces):
-        j = i + 1
-        if resolved[i] == other:
-            while j < len(pieces) and resolved[j] == other:
-                j += 1
-            order += reversed(range(i, j))
-        else:
-            order.append(i)
-        i = j
-    if rtl:
-        order.reverse()
+def _seen_in_order(
+    runs: list[Run], pieces: list[tuple[float, float, int, int | None]]
+) -> tuple[Run, ...]:
+    """The runs placed as a browser draws the line: its pieces in the order their levels
+    give (rule L2), a right-to-left piece's run at its piece's far end from where it starts
+    reading (its spaces after it, on its left). The runs stay in reading order, for copying
+    and screen readers."""
     placed = list(runs)
     x = 0.0
-    for i in order:
-        advance, _, drawn = pieces[i]
-        if drawn in isolates:  # its runs move together, in their own order
-            left = bounds[drawn][0]
-            for k in range(drawn, isolates[drawn]):
-                placed[k] = runs[k]._replace(dx=x + runs[k].dx - left)
-        elif drawn is not None:
-            placed[drawn] = runs[drawn]._replace(dx=x)
-        x += advance
+    for k in visual_order([level for _, _, level, _ in pieces]):
+        start, end, level, index = pieces[k]
+        if index is not None:
+            run = runs[index]
+            if level % 2:  # seen from its right: what was written first stands at the right
+                placed[index] = run._replace(dx=x + (end - (run.dx + run.width)))
+            else:
+                placed[index] = run._replace(dx=x + (run.dx - start))
+        x += end - start
     return tuple(placed)
-
-
-_OPEN_ISOLATES, _END_ISOLATE = "\u2066\u2067\u2068", "\u2069"  # LRI, RLI, FSI; PDI
-
-
-def _right_to_left_isolates(runs: list[Run]) -> dict[int, int]:
-    """The isolates of a line that read right to left (RLI, or FSI before a right-to-left
-    letter), as the run each starts in and the run after the one it ends in; each run whole
-    (a line's isolates stand around whole words)."""
-    found: dict[int, int] = {}
-    depth, first = 0, 0
-    for index, run in enumerate(runs):
-        for ch in run.text:
-            if ch in _OPEN_ISOLATES:
-                depth += 1
-                if depth == 1:
-                    first = index
-            elif ch == _END_ISOLATE and depth:
-                depth -= 1
-                if depth == 0 and index > first:
-                    inside = "".join(r.text for r in runs[first : index + 1])
-                    opener, content = inside[0], inside[1:]  # (one_way_pieces cut it so)
-                    if opener == "\u2067" or (opener == "\u2068" and right_to_left(content)):
-                        found[first] = index + 1
-    return found
 
 
 def _longest_word(lines: Lines, size: float) -> float:

@@ -259,7 +259,7 @@ class _Painter:
             line.size,
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
-            _with_direction(line, _code_in_order(run.text) if line.mono else run.text),
+            _with_direction(run, _code_in_order(run.text) if line.mono else run.text),
             preserve=preserve,
             mono=mono_family(run.text) if line.mono else None,
             bold=run.bold,
@@ -278,11 +278,10 @@ class _Painter:
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
             _with_direction(
-                line,
+                run,
                 _code_in_order(run.text, run.role in _ONE_TOKEN)
                 if run.code or line.mono
                 else run.text,
-                one_of_several=True,
             ),
             bold=run.bold,
             italic=run.italic,
@@ -581,16 +580,14 @@ def _spaced(line: TextLine, runs: list[Run], tags: list[str]) -> str:
     )
 
 
-def _with_direction(line: TextLine, text: str, one_of_several: bool = False) -> str:
-    """A run's text as its paragraph reads it. SVG text runs left to right unless told, so in
-    a right-to-left paragraph a line's only run is set apart as a right-to-left isolate (RLI …
-    PDI: a full stop ending a Hebrew sentence stands at its left), and each of several runs,
-    which the typesetter has already put in their order, as one that reads in the direction
-    of its own first letter (FSI … PDI: `Hello.` keeps its full stop on the right). The marks
-    take no room; the PNG and PDF path reads them and then leaves them out."""
-    if not line.rtl:
-        return text
-    return f"\u2068{text}\u2069" if one_of_several else f"\u2067{text}\u2069"
+def _with_direction(run: Run, text: str) -> str:
+    """A run's text as it reads. SVG text runs left to right unless told, so a run that reads
+    right to left (the only run of a line of a right-to-left paragraph, or a piece the
+    typesetter found at a right-to-left level, `volley.layout.bidi_levels`) is set apart as a
+    right-to-left isolate (RLI … PDI): a full stop ending a Hebrew sentence stands at its left,
+    a bracket is drawn mirrored. The marks take no room; the PNG and PDF path reads them and
+    then leaves them out."""
+    return f"\u2067{text}\u2069" if run.rtl else text
 
 
 # --- arrows ----------------------------------------------------------------------------------
