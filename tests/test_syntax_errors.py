@@ -142,6 +142,13 @@ def test_caret_placed_by_display_width(prefix):
         pytest.fail("caret past the end of the line")
 
 
+def test_the_character_a_caret_is_for_is_shown_even_if_it_draws_nothing():
+    """A zero-width joiner stays as it is in an emoji, but a message about one quotes it as
+    its escape, with the caret under it (it stood under a character that cannot be seen)."""
+    assert display_line("a \u200d b", 3) == ("a \\u200d b", 2)
+    assert display_line("👩\u200d💻 x", 5) == ("👩\u200d💻 x", 5)  # elsewhere, one picture
+
+
 def test_display_line_expands_tabs_to_stops():
     assert display_line("\tx", 2) == ("    x", 4)
     assert display_line("ab\tx", 4) == ("ab  x", 4)

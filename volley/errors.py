@@ -121,7 +121,11 @@ def display_line(line: str, column: int) -> tuple[str, int]:
             shown.append(" " * pad)
             width += pad
             continue
-        if hidden(ch):
+        # a character that draws nothing, and the one the caret is for (a joiner or selector
+        # a message is about, which stays as it is in an emoji elsewhere), as its escape
+        if hidden(ch) or (
+            index == column - 1 and not char_width(ch) and not unicodedata.combining(ch)
+        ):
             ch = escaped(ch)
             shown.append(ch)
             width += len(ch)
