@@ -259,7 +259,7 @@ class _Painter:
             line.size,
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
-            _with_direction(run, _code_in_order(run.text) if line.mono else run.text),
+            _with_direction(line, run, _code_in_order(run.text) if line.mono else run.text),
             preserve=preserve,
             mono=mono_family(run.text) if line.mono else None,
             bold=run.bold,
@@ -278,6 +278,7 @@ class _Painter:
             line.x + run.dx + ANCHOR_SHARE[anchor] * run.width,
             line.baseline,
             _with_direction(
+                line,
                 run,
                 _code_in_order(run.text, run.role in _ONE_TOKEN)
                 if run.code or line.mono
@@ -580,13 +581,16 @@ def _spaced(line: TextLine, runs: list[Run], tags: list[str]) -> str:
     )
 
 
-def _with_direction(run: Run, text: str) -> str:
+def _with_direction(line: TextLine, run: Run, text: str) -> str:
     """A run's text as it reads. SVG text runs left to right unless told, so a run that reads
     right to left (the only run of a line of a right-to-left paragraph, or a piece the
     typesetter found at a right-to-left level, `volley.layout.bidi_levels`) is set apart as a
     right-to-left isolate (RLI … PDI): a full stop ending a Hebrew sentence stands at its left,
-    a bracket is drawn mirrored. The marks take no room; the PNG and PDF path reads them and
-    then leaves them out."""
+    a bracket is drawn mirrored. Inline code reads as an editor shows it (`_code_in_order`),
+    in a right-to-left paragraph in the direction of its first letter (FSI … PDI). The marks
+    take no room; the PNG and PDF path reads them and then leaves them out."""
+    if run.code and not line.mono:
+        return f"\u2068{text}\u2069" if line.rtl else text
     return f"\u2067{text}\u2069" if run.rtl else text
 
 
