@@ -350,6 +350,24 @@ def test_note_lines_run_on_as_markdown_and_swimlanes_io_run_them() -> None:
         assert parse_note(broken) == [Paragraph([[Span("first")], [Span("second")]])], broken
 
 
+def test_note_headings_and_quotes_are_lines_of_their_own() -> None:
+    """swimlanes.io's notes are Markdown: `# Heading` was drawn with its hashes and run into
+    the words after it, `> quote` too. A heading is a line of its own (drawn bold), a quote's
+    lines a paragraph of their own (in italics), their marks left out; `#tag` is text."""
+    blocks = parse_note("# Heading one\n## Two ##\n> a quote\n> goes on\nwords\n\n#tag x")
+    assert blocks == [
+        Paragraph([[Span("Heading one")]], "heading"),
+        Paragraph([[Span("Two")]], "heading"),
+        Paragraph(
+            [[Span("a quote"), Span(" "), Span("goes on"), Span(" "), Span("words")]], "quote"
+        ),
+        Paragraph([[Span("#tag x")]]),
+    ]
+    assert parse_note("- item\n  # in the item") == [
+        ListItem("•", [[Span("item"), Span(" "), Span("# in the item")]])
+    ]
+
+
 def test_note_blank_line_separates_paragraphs() -> None:
     blocks = parse_note("one\n\ntwo")
     assert blocks == [Paragraph([[Span("one")]]), Paragraph([[Span("two")]])]
@@ -508,8 +526,8 @@ def test_a_pipe_after_an_escaped_backslash_parts_cells() -> None:
     [
         ("- next", ListItem("•", [[Span("next")]])),
         ("2. next | x", ListItem("2.", [[Span("next | x")]], number=2)),
-        ("> quoted | x", Paragraph([[Span("> quoted | x")]])),
-        ("# heading | x", Paragraph([[Span("# heading | x")]])),
+        ("> quoted | x", Paragraph([[Span("quoted | x")]], "quote")),
+        ("# heading | x", Paragraph([[Span("heading | x")]], "heading")),
     ],
 )
 def test_a_note_table_ends_where_another_block_starts(after: str, block: object) -> None:

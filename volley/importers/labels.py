@@ -384,15 +384,17 @@ _STRUCTURE = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|\||```|~~~")
 
 def note_line(line: str) -> str:
     """A note's line as another tool shows it: where volley's note would read a list item (`- `,
-    `* `, `1. `) or a code fence (a ``` line) at its start, that mark is escaped (asked of
-    volley's note reader itself, which knows every such rule)."""
+    `* `, `1. `), a heading (`# `), a quote (`> `) or a code fence (a ``` line) at its start,
+    that mark is escaped (asked of volley's note reader itself, which knows every such rule)."""
     from volley.text.inline import Paragraph, parse_note
 
     blocks = parse_note(line)
-    if not line.strip() or (len(blocks) == 1 and isinstance(blocks[0], Paragraph)):
+    plain = len(blocks) == 1 and isinstance(blocks[0], Paragraph) and blocks[0].kind == "text"
+    if not line.strip() or plain:
         return line
-    number = re.match(r"\d+", line)  # `1.`: the mark is the character after the number
-    at = number.end() if number else 0
+    lead = len(line) - len(line.lstrip(" \t"))  # the mark stands after the indent,
+    number = re.match(r"\d+", line[lead:])  # and after the number of `1.`
+    at = lead + (number.end() if number else 0)
     return f"{line[:at]}\\{line[at:]}"
 
 

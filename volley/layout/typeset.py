@@ -278,7 +278,11 @@ class Typesetter:
                     )
                 out.append(NotePart("item", block.marker, indent, st, bullet))
             elif isinstance(block, Paragraph):
-                st = self._wrapped(block.lines, size, max_width, fill, fit)
+                lines = block.lines
+                if block.kind != "text":  # a heading bold, a quote in italics
+                    bold, italic = block.kind == "heading", block.kind == "quote"
+                    lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
+                st = self._wrapped(lines, size, max_width, fill, fit)
                 out.append(NotePart("p", "", 0.0, st))
             elif isinstance(block, Table):
                 table = self._table(block, size, max_width)

@@ -678,9 +678,12 @@ def icon_refs(text: str) -> list[IconRef]:
 
 @dataclass(slots=True)
 class Paragraph:
-    """Consecutive plain lines of a note; each source line stays its own line."""
+    """Consecutive lines of a note's text, run on as one; `kind` "heading" for a Markdown
+    heading (`## Step 1`, drawn bold, a line of its own), "quote" for a quote (`> text`,
+    drawn in italics, its marks left out), else "text"."""
 
     lines: list[list[Span]]
+    kind: str = "text"
 
 
 @dataclass(slots=True)
@@ -726,6 +729,9 @@ TABLE_LINE = re.compile(r"[ \t]*\||[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|
 _ALIGN = {("", ""): "left", (":", ""): "left", (":", ":"): "center", ("", ":"): "right"}
 
 _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
+# Markdown's heading (`## Step 1`, its closing `#`s left out) and quote (`> text`) lines
+_HEADING = re.compile(r"([ \t]{0,3})#{1,6}(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+_QUOTE = re.compile(r"([ \t]{0,3})>[ \t]?(.*)$")
 # The start of another of Markdown's blocks, which ends a table as on GitHub: a list item, a
 # quote, a heading or a thematic break (fences are found on their own). Shared with the lexer.
 BLOCK_START = re.compile(
@@ -822,6 +828,25 @@ def parse_note(text: str) -> list[NoteBlock]:
         line = lines[start]
         if not line.strip():
             current, item_indent = None, -1
+            continue
+        heading = _HEADING.match(line)
+        if heading and (item_indent < 0 or _indent(heading[1]) <= item_indent):
+            # a heading is a line of its own, ending the paragraph or item above
+            if heading[2]:
+                blocks.append(Paragraph(parse_inline(heading[2]), "heading"))
+            current, item_indent = None, -1
+            levels.clear()
+            continue
+        quote = _QUOTE.match(line)
+        if quote and (item_indent < 0 or _indent(quote[1]) <= item_indent):
+            spans = parse_inline(quote[2])
+            if current is not None and blocks and getattr(blocks[-1], "kind", "") == "quote":
+                current[-1] = [*current[-1], Span(" "), *spans[0]] if current[-1] else spans[0]
+                current.extend(spans[1:])
+            else:
+                current, item_indent = spans, -1
+                levels.clear()
+                blocks.append(Paragraph(current, "quote"))
             continue
         marker = re.match(_LIST_MARKER, line)
         if marker:
