@@ -62,6 +62,8 @@ def test_the_levels_order_text_as_python_bidi_does() -> None:
         ("GET ש 200", False, [0, 0, 0, 0, 1, 1, 2, 2, 2]),
         # an isolate holds its own direction; its marks are at the level around it
         ("a \u2068אב!\u2069 c", False, [0, 0, 0, 1, 1, 1, 0, 0, 0]),
+        # angle brackets pair with their canonical equivalents (BD16)
+        ("a \u2329ב\u3009 ג", False, [0, 0, 0, 1, 0, 0, 1]),
         # white space at the end of a line is at the paragraph's level (rule L1)
         ("אב cd  ", True, [1, 1, 1, 2, 2, 1, 1]),
     ],
@@ -84,10 +86,11 @@ def _runs_from_the_right(label: str) -> list[str]:
 
 
 def test_a_right_to_left_line_with_markup_stands_as_a_browser_draws_it() -> None:
-    """A bold word beside plain text with brackets, a hyphen, a full stop or inline code in a
-    Hebrew label: its runs stand where Chromium puts the same text (each right-to-left run
-    drawn mirrored, its brackets as a pair); the brackets came apart (`))world`), the hyphen
-    went to the far side of the Latin word (`לAPI-`)."""
+    """A bold word beside plain text with brackets, a hyphen or a full stop in a Hebrew label:
+    its runs stand where Chromium puts the same text (each right-to-left run drawn mirrored,
+    its brackets as a pair); the brackets came apart (`))world`), the hyphen went to the far
+    side of the Latin word (`לAPI-`). Inline code is one object that reads with the words
+    around it (an editor's order within), as an isolate does."""
     assert _runs_from_the_right("**שלום** (world) עולם") == ["שלום", "(", "world", ") עולם"]
     assert _runs_from_the_right("**תהליך** ל-API") == ["תהליך", "ל-", "API"]
     assert _runs_from_the_right("שלב **1**: התחלה (start).") == [
@@ -97,5 +100,20 @@ def test_a_right_to_left_line_with_markup_stands_as_a_browser_draws_it() -> None
         "start",
         ").",
     ]
-    # `x (world)` is one left-to-right stretch (the brackets read with the x before them)
-    assert _runs_from_the_right("שלום `x` (world) עולם.") == ["שלום", "(world)", "x", "עולם."]
+    # inline code stands with the words around it, whatever it holds: `run [echo שלום] now`
+    # stays one left-to-right stretch (a right-to-left letter in it moved it between them)
+    assert _runs_from_the_right("שלח run `echo שלום` now ואז") == [
+        "שלח",
+        "now",
+        "echo שלום",
+        "run",
+        "ואז",
+    ]
+    # code reads in its place in the sentence: `x` after שלום, then (world)
+    assert _runs_from_the_right("שלום `x` (world) עולם.") == [
+        "שלום",
+        "x",
+        "(",
+        "world",
+        ") עולם.",
+    ]

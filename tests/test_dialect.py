@@ -296,6 +296,8 @@ def test_a_block_opened_under_a_notes_words_and_never_closed_says_how_to_keep_it
         "escape its colon: If\\:"
     )
     assert parse(text.replace("If:", "If\\:")).warnings == []
+    one_line = parse("A -> B\nnote A: We fetch the token.\nIf: it is stale, we refresh.\n")
+    assert one_line.warnings[0].hint.endswith("escape its colon: If\\:")
     # a block after a note that is closed, or one not under a note, says nothing of notes
     assert parse("A -> B\nnote:\nwords\nif: ok\nA -> B\nend\n").warnings == []
     (plain,) = parse("A -> B\nnote:\nwords\n\nA -> B\nloop: forever\nA -> B\n").warnings
@@ -1006,6 +1008,11 @@ def test_a_note_line_of_inline_code_holding_an_arrow_is_the_notes_text():
     quoted = volley.parse("A -> B: x\nnote:\nThe token flows `Client -> Server` then on.\n")
     assert quoted.participants == ["A", "B"]
     assert quoted.items[1].text == "The token flows `Client -> Server` then on."
+    # a message whose label holds code with an arrow in it still ends the note
+    for label in ("run `items.map(x => x.id)`", "`a <- b`", "run `ls -x /tmp`", "see `a->b`"):
+        diagram = volley.parse(f"A -> B: hi\nnote B: checks\nB -> C: {label}\nC --> B: ok\n")
+        assert [m.label for m in diagram.messages()] == ["hi", label, "ok"], label
+        assert diagram.items[1].text == "checks"
 
 
 def test_a_message_that_ends_a_note_and_does_not_read_says_so():

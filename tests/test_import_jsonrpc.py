@@ -755,6 +755,13 @@ def test_every_message_of_a_capture_that_does_not_frame_is_reported(tmp_path):
         "has a message without a Content-Length header",
     ]
     assert caught.value.errors[0].hint.endswith(f"make it {len(first)}")
+    # a header whose count is no number, after another header line: one error, not one per
+    # line of its header
+    typed = f"Content-Type: x\r\nContent-Length: abc\r\n\r\n{good}"
+    typed += f"Content-Length: {len(good)}\r\n\r\n{good}"
+    with pytest.raises(VolleyErrors) as caught:
+        import_jsonrpc(typed)
+    assert len(caught.value.errors) == 1
     path = tmp_path / "stdio.log"
     path.write_text(capture, encoding="utf-8")
     done = volley_cli("import", str(path), "--from", "jsonrpc")

@@ -1408,8 +1408,9 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
     errors: list[VolleyError] = []
     at = 0
 
-    def fail(what: str, where: int, hint: str | None = None) -> int:
-        """Keep the error; where reading goes on: the next line that starts a header."""
+    def fail(what: str, where: int, hint: str | None = None, past: int = 0) -> int:
+        """Keep the error; where reading goes on: the next line that starts a header, past
+        `past` (the end of the header that failed, whose other lines may start so)."""
         before = data[:where].decode("utf-8", "replace")
         number = before.count("\n")
         errors.append(
@@ -1422,7 +1423,7 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
                 hint=hint,
             )
         )
-        after = _NEXT_HEAD.search(data, where + 1)
+        after = _NEXT_HEAD.search(data, max(where + 1, past))
         return after.start(1) if after else len(data)
 
     while True:
@@ -1440,13 +1441,19 @@ def _framed(text: str, filename: str | None) -> list[Sent]:
         )
         length = fields.get("content-length")
         if head is None or length is None:
-            at = fail("has a message without a Content-Length header", at, _FRAME_EXPECTED)
+            at = fail(
+                "has a message without a Content-Length header",
+                at,
+                _FRAME_EXPECTED,
+                head.end() if head else 0,
+            )
             continue
         if not (length.isascii() and length.isdigit()):
             at = fail(
                 f"has a Content-Length that is not a number of bytes: {length!r}",
                 at,
                 _FRAME_EXPECTED,
+                head.end(),
             )
             continue
         size = int(length)
@@ -1512,7 +1519,11 @@ def _trace_score(text: str) -> int:
 
 
 def _is_framed(text: str) -> bool:
-    return text.lstrip()[:15].lower() == "content-length:"
+    return bool(_FIRST_HEAD.match(text))
+
+
+# A capture's first header: its count, perhaps after its type (the base protocol's two headers)
+_FIRST_HEAD = re.compile(r"\s*(?:content-type:[^\r\n]*\r?\n)?content-length:", re.IGNORECASE)
 
 
 def detect(text: str) -> int:

@@ -259,8 +259,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
-    if _ARROW_IN_CODE.match(line):  # inline code: how a note shows `A -> B: call` as text
-        return "text"
+    if _ARROW_IN_CODE.match(line) and not _message_start().match(_CODE.sub(_blanked, line) + "\n"):
+        return "text"  # its arrows all in inline code: how a note shows `A -> B: call` as text
     if TABLE_LINE.match(line):  # `| Client -> API | call |`, `--:|:-:`: a table's rows
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
@@ -295,6 +295,13 @@ _SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
 # A line whose arrow stands in inline code (`` `A -> B: call` ``, ``the token flows `Client ->
 # Server` then on``): a message shown as text, or prose quoting one; `` `kubectl` -> API `` is a
 # message from a participant written in backticks (its arrow is outside them).
+_CODE = re.compile(r"`[^`\n]*`")  # an inline code span, whose words a message's arrow is not
+
+
+def _blanked(code: re.Match[str]) -> str:
+    return "`" + "x" * (len(code[0]) - 2) + "`"
+
+
 _ARROW_IN_CODE = re.compile(
     rf"[ \t]*(?:[^`\n]*`[^`\n]*`)*?[^`\n]*`[^`\n]*(?:{ARROW_LIKE.pattern}|[-=]x[ \t])[^`\n]*`"
 )
@@ -990,7 +997,8 @@ class _ToModel:
         line = _line(keyword)
         note = run.note_ends.get(line, 0)
         hint = None
-        if note and any(text.strip() for text in run.lines[note : line - 1]):
+        words = [run.lines[note - 1].partition(":")[2], *run.lines[note : line - 1]] if note else []
+        if any(text.strip() for text in words):  # the note's own line's words count too
             # right under a note's words: most likely its prose ("If: the token is stale, …")
             written = run.lines[line - 1].strip().split(":")[0].rstrip()
             hint = (

@@ -309,6 +309,7 @@ def _bracket_pairs(kinds: list[str], chars: list[str]) -> list[tuple[int, int]]:
     for i, (kind, ch) in enumerate(zip(kinds, chars, strict=True)):
         if kind != "ON":
             continue
+        ch = _CANONICAL.get(ch, ch)
         category = unicodedata.category(ch)
         if category == "Ps" and ch in MIRRORED:
             if len(stack) == _BRACKETS:
@@ -321,6 +322,10 @@ def _bracket_pairs(kinds: list[str], chars: list[str]) -> list[tuple[int, int]]:
                     del stack[depth:]
                     break
     return sorted(pairs)
+
+
+# The angle brackets that are one another's canonical equivalents pair as one (BD16)
+_CANONICAL = {"\u2329": "\u3008", "\u232a": "\u3009"}
 
 
 def _neutrals(kinds: list[str], sos: str, eos: str, embedding: str) -> None:

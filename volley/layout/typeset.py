@@ -443,14 +443,14 @@ class Typesetter:
                 continue
             if span.code:
                 if text:
-                    level = _code_level(levels[at : at + len(text)]) if levels else 0
+                    level = levels[at] if levels else 0
                     runs.append(Run(x + CODE_PAD_X, text, w, span.bold, span.italic,
                                        span.strike, True, span.href, spaced=spaced,
                                        rtl=level % 2 == 1))  # fmt: skip
                     code, spaced = True, False
                     pieces.append((start, x + w + 2 * CODE_PAD_X, level, len(runs) - 1))
                 x += w + 2 * CODE_PAD_X
-                at += len(text)
+                at += 1
                 continue
             for piece, level in _by_level(text, levels[at : at + len(text)] if levels else None):
                 width = w if piece is text else styled_width(span, piece, size)
@@ -566,9 +566,12 @@ def right_to_left(paragraph: str) -> bool:
 
 
 def _line_text(spans: Sequence[Span]) -> str:
-    """The line's text as the bidirectional algorithm reads it: an icon is an object (U+FFFC,
-    neutral), a code span its text."""
-    return "".join(["\ufffc" if span.icon is not None else span.text for span in spans])
+    """The line's text as the bidirectional algorithm reads it: an icon, and a code span
+    (which reads as an editor shows it, whatever is around it), one object each (U+FFFC,
+    neutral: it stands with the words around it)."""
+    return "".join(
+        ["\ufffc" if span.icon is not None or span.code else span.text for span in spans]
+    )
 
 
 def _line_levels(spans: Sequence[Span], rtl: bool) -> list[int]:
@@ -599,12 +602,6 @@ def _by_level(text: str, levels: list[int] | None) -> list[tuple[str, int]]:
             pieces.append((text[start:i], levels[start]))
             start = i
     return pieces
-
-
-def _code_level(levels: list[int]) -> int:
-    """A code span's level, one for the whole span (it is drawn as one run, left to right
-    within, `volley.output.svg`): the lowest its characters have."""
-    return min(levels)
 
 
 def _seen_in_order(
