@@ -117,3 +117,16 @@ def test_a_right_to_left_line_with_markup_stands_as_a_browser_draws_it() -> None
         "world",
         ") עולם.",
     ]
+
+
+def test_a_wrapped_line_is_ordered_as_one_paragraph() -> None:
+    """A label wrapped after "hello," is one paragraph to the algorithm: the comma between
+    "hello" and "world" reads left to right with them, at the end of its line (taken alone,
+    the line ended in the comma, which then read with the Hebrew: `,hello`)."""
+    label = "שלום לכולם אנחנו שולחים את ההודעה hello, world ואז עוד מילים"
+    laid = layout_diagram(volley.parse(f"A -> B: {label}")).messages[0].label
+    assert laid is not None
+    assert [[(run.text, run.rtl) for run in line.runs] for line in laid.lines] == [
+        [("שלום לכולם אנחנו שולחים את ההודעה", True), ("hello,", False)],
+        [("world", False), ("ואז עוד מילים", True)],
+    ]

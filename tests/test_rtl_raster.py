@@ -355,19 +355,17 @@ def test_a_right_aligned_syriac_line_is_placed_by_its_joined_width() -> None:
 
 @needs_arabic
 def test_the_runs_of_a_wrapped_mixed_arabic_line_stand_a_space_apart() -> None:
-    """A right-to-left line that holds English words (an Arabic note, wrapped): it is drawn
-    as one text from its right end, which the renderer orders. Drawn as runs from their left, a
-    joined Arabic run narrower than measured left three or four spaces between it and the
-    English words, in the PNG and in Chromium alike."""
+    """A right-to-left line of several runs (English words in an Arabic note, on a line of
+    their own after wrapping): each run is drawn from its right end, where the run read before
+    it ends. Drawn from its left, a joined Arabic run narrower than measured left three or
+    four spaces between it and the English words, in the PNG and in Chromium alike."""
     source = (
         "participant U\nparticipant G\nU -> G: x\n"
         "note G: هذا ملاحظة طويلة باللغة العربية تحتوي على English words في المنتصف وأرقام 123\n"
     )
     diagram = volley.parse(source)
     svg = render_svg(layout(diagram), diagram, id_prefix="v")
-    (baseline_text,) = re.findall(
-        r'<text class="note-text[^>]* y="([0-9.]+)" text-anchor="end">\u2067English', svg
-    )
+    (baseline_text,) = re.findall(r'<tspan x="[0-9.]+" y="([0-9.]+)" [^>]*>English', svg)
     baseline = float(baseline_text)
     image = Image.open(io.BytesIO(volley.render(source, format="png", scale=2))).convert("L")
     band = range(int(2 * (baseline - 11)), int(2 * (baseline + 3)))

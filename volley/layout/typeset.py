@@ -378,20 +378,23 @@ class Typesetter:
         """One paragraph (a label, a block of a note), wrapped at `max_width` if given."""
         # code reads left to right, whatever it holds: the words around it say which way
         rtl = right_to_left("".join([s.text for spans in lines for s in spans if not s.code]))
-        if max_width is not None:
-            lines = [w.spans for w in wrap_spans(lines, max_width, size)]  # type: ignore[arg-type]
         lh = line_height(size)
-        set_lines: tuple[SetLine, ...]
-        # A line of one plain span is one run (most labels): the renderer orders its letters
-        set_lines = tuple(
-            [
-                _plain_line(spans[0], size, lh, rtl)
-                if len(spans) == 1 and _is_plain(spans[0])
-                else self._set_line(spans, size, lh, rtl)
-                for spans in lines
-            ]
-        )
-        return _stack(set_lines, size, fitted=max_width is not None)
+        set_lines: list[SetLine] = []
+        for written in lines:
+            drawn: list[Sequence[Span]] = [written]
+            if max_width is not None:
+                drawn = [w.spans for w in wrap_spans([list(written)], max_width, size)]
+            # a line wrapped in two or more is one paragraph to the bidirectional algorithm:
+            # its levels are worked out whole (a comma before a wrap reads with its words)
+            wrapped = _wrapped_levels(written, drawn, rtl) if len(drawn) > 1 else None
+            for k, spans in enumerate(drawn):
+                if wrapped is None and len(spans) == 1 and _is_plain(spans[0]):
+                    # one run (most labels): the renderer orders its letters
+                    set_lines.append(_plain_line(spans[0], size, lh, rtl))
+                else:
+                    given = wrapped[k] if wrapped is not None else None
+                    set_lines.append(self._set_line(spans, size, lh, rtl, given))
+        return _stack(tuple(set_lines), size, fitted=max_width is not None)
 
     def _set_mono(self, lines: list[str], size: float, bold: bool) -> SetText:
         lh = line_height(size)
@@ -408,16 +411,24 @@ class Typesetter:
             out.append(SetLine(w, lh, baseline, runs, True))
         return _stack(tuple(out), size)
 
-    def _set_line(self, spans: Sequence[Span], size: float, lh: float, rtl: bool) -> SetLine:
+    def _set_line(
+        self,
+        spans: Sequence[Span],
+        size: float,
+        lh: float,
+        rtl: bool,
+        given: list[int] | None = None,
+    ) -> SetLine:
         """One line of spans; `lh` is the line height for the size (tall icons raise it); `rtl`
         when its paragraph reads right to left. A line that holds right-to-left text is cut
-        where the level of its letters changes (`volley.layout.bidi_levels`), and its pieces
-        are put in the order a browser shows them."""
+        where the level of its letters changes (`volley.layout.bidi_levels`; `given` when the
+        line is part of a wrapped paragraph), and its pieces are put in the order a browser
+        shows them."""
         runs: list[Run] = []
         # each piece of the line in reading order: where it starts and ends (its spaces and a
         # code span's padding included), its level, and its run (None for spaces alone)
         pieces: list[tuple[float, float, int, int | None]] = []
-        levels = _line_levels(spans, rtl)
+        levels = given if given is not None else _line_levels(spans, rtl)
         at = 0  # where the span starts in the line's text (`_line_text`)
         x = 0.0
         tallest = 0.0
@@ -588,6 +599,35 @@ _TURNS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010f
                     "\U0001e800-\U0001efff\u200f\u061c\u202b\u202e\u2067\u2068]")  # fmt: skip
 # Embeddings, overrides and isolates: they steer the levels and draw nothing
 _STEERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _wrapped_levels(
+    written: Sequence[Span], drawn: Sequence[Sequence[Span]], rtl: bool
+) -> list[list[int]] | None:
+    """The levels of each drawn line of a line wrapped in several (`_line_text`'s
+    characters), worked out for the whole line and cut where it was wrapped; None where it
+    needs none, or where a line's text is not the next stretch of the whole (a code span
+    broken in two), whose lines then have their levels worked out one by one."""
+    whole = _line_text(written)
+    levels = _line_levels(written, rtl)
+    if not levels:
+        return None
+    base = 1 if rtl else 0
+    out = []
+    at = 0
+    for spans in drawn:
+        text = _line_text(spans)
+        while at < len(whole) and whole[at] == " " and not whole.startswith(text, at):
+            at += 1  # the spaces a wrap dropped
+        if not whole.startswith(text, at):
+            return None
+        line = levels[at : at + len(text)]
+        end = len(text)
+        while end and text[end - 1] == " ":  # white space ending a line reads with its
+            end -= 1  # paragraph (rule L1)
+        out.append(line[:end] + [base] * (len(text) - end))
+        at += len(text)
+    return out
 
 
 def _by_level(text: str, levels: list[int] | None) -> list[tuple[str, int]]:
