@@ -17,13 +17,22 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["embedding_levels", "visual_order"]
+__all__ = ["embedding_levels", "has_right_to_left", "visual_order"]
 
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "RLE", "RLO", "RLI"})  # letters, and the controls
 _MAX_DEPTH = 125
 _REMOVED = frozenset({"RLE", "LRE", "RLO", "LRO", "PDF", "BN"})  # rule X9
 _INITIATORS = frozenset({"LRI", "RLI", "FSI"})
 _NEUTRAL = frozenset({"B", "S", "WS", "ON", "LRI", "RLI", "FSI", "PDI"})  # NI of rules N1-N2
 _BRACKETS = 63  # the deepest nesting of brackets rule BD16 pairs
+
+
+def has_right_to_left(text: str) -> bool:
+    """Whether `text` holds a right-to-left letter (or a control that turns text so): text
+    without one keeps its order, whatever else it holds."""
+    return not text.isascii() and any(
+        unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text
+    )
 
 
 def embedding_levels(text: str, rtl: bool) -> list[int]:

@@ -16,7 +16,7 @@ from functools import cache
 from math import fsum
 from typing import NamedTuple
 
-from volley.layout.bidi_levels import embedding_levels, visual_order
+from volley.layout.bidi_levels import embedding_levels, has_right_to_left, visual_order
 from volley.layout.constants import (
     BULLET_GAP,
     CODE_PAD_X,
@@ -588,15 +588,11 @@ def _line_text(spans: Sequence[Span]) -> str:
 def _line_levels(spans: Sequence[Span], rtl: bool) -> list[int]:
     """Each character's level (`_line_text`), or none for a left-to-right line without a
     right-to-left letter, whose runs keep their places."""
-    text = _line_text(spans)
-    if not rtl and (text.isascii() or not any(_TURNS.search(span.text) for span in spans)):
+    if not rtl and not any(has_right_to_left(span.text) for span in spans):
         return []
-    return embedding_levels(text, rtl)
+    return embedding_levels(_line_text(spans), rtl)
 
 
-# A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko …) or a control that can turn text
-_TURNS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff"
-                    "\U0001e800-\U0001efff\u200f\u061c\u202b\u202e\u2067\u2068]")  # fmt: skip
 # Embeddings, overrides and isolates: they steer the levels and draw nothing
 _STEERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from volley.errors import Diagnostic
+from volley.layout.bidi_levels import has_right_to_left
 from volley.layout.metrics import EMOJI_EM
 from volley.layout.metrics_data import FALLBACK_FAMILIES
 from volley.output.rtl import (
-    has_right_to_left,
     logical_order,
     marks_before_letters,
     needs_shaping,

@@ -33,16 +33,10 @@ from functools import cache
 
 from volley.layout.typeset import right_to_left
 
-_RTL = {"R", "AL", "RLE", "RLO", "RLI"}  # right-to-left letters, and the controls that make text so
 _STRONG_RTL = {"R", "AL"}
 _NUMBERS = {"EN", "AN"}
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {close: open_ for open_, close in _OPENERS.items()}
-
-
-def has_right_to_left(text: str) -> bool:
-    """Whether `text` holds a right-to-left letter (or a control that turns text so)."""
-    return not text.isascii() and any(unicodedata.bidirectional(ch) in _RTL for ch in text)
 
 
 @cache

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, get_args
 
 from volley.layout import constants as C
+from volley.layout.bidi_levels import has_right_to_left
 from volley.layout.geometry import (
     ANCHOR_SHARE,
     ActivationBar,
@@ -36,7 +37,6 @@ from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
 from volley.model import Diagram, DividerStyle
 from volley.output import svg_tags as tag
-from volley.output.rtl import has_right_to_left
 from volley.output.svg_tags import group, num, picture_id
 from volley.output.themes import dark_mode_css, palette
 from volley.text.inline import ended, plain_text
