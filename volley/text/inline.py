@@ -840,9 +840,9 @@ def parse_note(text: str) -> list[NoteBlock]:
         quote = _QUOTE.match(line)
         if quote and (item_indent < 0 or _indent(quote[1]) <= item_indent):
             spans = parse_inline(quote[2])
-            if current is not None and blocks and getattr(blocks[-1], "kind", "") == "quote":
-                current[-1] = [*current[-1], Span(" "), *spans[0]] if current[-1] else spans[0]
-                current.extend(spans[1:])
+            last = blocks[-1] if current is not None else None  # the block `current` is of
+            if current is not None and isinstance(last, Paragraph) and last.kind == "quote":
+                _run_on(current, spans, lines[start - 1].endswith("  "))
             else:
                 current, item_indent = spans, -1
                 levels.clear()
@@ -866,20 +866,25 @@ def parse_note(text: str) -> list[NoteBlock]:
         indent = _indent(line[: len(line) - len(line.lstrip())])
         spans = parse_inline(line.strip())
         if current is not None and (item_indent < 0 or indent > item_indent):
-            # a line break in the text is a space, as in Markdown and swimlanes.io; two
-            # spaces at the end of a line, `<br>` or `\n` break it
-            if not current[-1]:  # the line before ended in `<br>`
-                current[-1] = spans[0]
-            elif lines[start - 1].endswith("  "):
-                current.append(spans[0])
-            else:
-                current[-1] = [*current[-1], Span(" "), *spans[0]]
-            current.extend(spans[1:])
+            _run_on(current, spans, lines[start - 1].endswith("  "))
             continue
         levels.clear()
         current, item_indent = spans, -1
         blocks.append(Paragraph(current))
     return blocks
+
+
+def _run_on(current: list[list[Span]], spans: list[list[Span]], broken: bool) -> None:
+    """A line's `spans` added to the open paragraph, item or quote: a line break in the text
+    is a space, as in Markdown and swimlanes.io; two spaces at the end of the line before
+    (`broken`), `<br>` or `\\n` break it."""
+    if not current[-1]:  # the line before ended in `<br>`
+        current[-1] = spans[0]
+    elif broken:
+        current.append(spans[0])
+    else:
+        current[-1] = [*current[-1], Span(" "), *spans[0]]
+    current.extend(spans[1:])
 
 
 def note_link_targets(text: str) -> list[int]:
