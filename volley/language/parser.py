@@ -259,8 +259,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
     """
     if is_percent_comment(line):  # Mermaid's comment; in swimlanes.io, text
         return "keyword text"
-    if _ARROW_IN_CODE.match(line) and not _message_start().match(_CODE.sub(_blanked, line) + "\n"):
-        return "text"  # its arrows all in inline code: how a note shows `A -> B: call` as text
+    if _quotes_a_message(line):  # inline code: how a note shows `A -> B: call` as text
+        return "text"
     if TABLE_LINE.match(line):  # `| Client -> API | call |`, `--:|:-:`: a table's rows
         return "text"
     if is_comment(line) or _message_start().match(line + "\n"):
@@ -292,19 +292,24 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
 
 # Three words or more ending as a sentence does: a note's prose, whatever its first word
 _SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
-# A line whose arrow stands in inline code (`` `A -> B: call` ``, ``the token flows `Client ->
-# Server` then on``): a message shown as text, or prose quoting one; `` `kubectl` -> API `` is a
-# message from a participant written in backticks (its arrow is outside them).
-_CODE = re.compile(r"`[^`\n]*`")  # an inline code span, whose words a message's arrow is not
+
+
+def _quotes_a_message(line: str) -> bool:
+    """Whether the line's arrows stand in inline code only (`` `A -> B: call` ``, ``the token
+    flows `Client -> Server` then on``): a message shown as text, or prose quoting one. Not
+    `` `kubectl` -> API `` (a participant written in backticks) nor ``A -> B: run `a => b` ``
+    (a message whose label holds code), whose arrow stands outside the code."""
+    if not any(_ARROW_IN_CODE.search(code) for code in _CODE.findall(line)):
+        return False
+    return not _message_start().match(_CODE.sub(_blanked, line) + "\n")
 
 
 def _blanked(code: re.Match[str]) -> str:
     return "`" + "x" * (len(code[0]) - 2) + "`"
 
 
-_ARROW_IN_CODE = re.compile(
-    rf"[ \t]*(?:[^`\n]*`[^`\n]*`)*?[^`\n]*`[^`\n]*(?:{ARROW_LIKE.pattern}|[-=]x[ \t])[^`\n]*`"
-)
+_CODE = re.compile(r"`[^`\n]*`")  # an inline code span
+_ARROW_IN_CODE = re.compile(rf"{ARROW_LIKE.pattern}|[-=]x[ \t]")
 # A line that reads as prose in a note but was most likely meant as an element: a message with
 # Mermaid's or PlantUML's arrow (`B -) A`, `A-xB`, `A ~> B`) or a volley message written wrong
 # (`B -> -> A: x`; one written right is an element and ends the note), PlantUML's divider
