@@ -238,6 +238,25 @@ def test_desc_names_lanes_as_shown_and_follows_the_arrows() -> None:
     )
 
 
+def test_desc_tells_notes_sections_and_blocks_where_they_stand() -> None:
+    """A screen reader hears the notes (their Markdown as plain sentences), the sections and
+    the blocks' beginnings and ends between the messages they stand among, not only the
+    messages."""
+    text = (
+        "A -> B: login\nnote: The **password**\n- over TLS\n1. once\n//\n"
+        "=: Tokens\nif: valid\n  B --> A: 200\n  note left of A: `token` set\n"
+        "else\n  B --> A: 401\nend\nrect\n  note A, B:\n  | k | v |\n  |---|---|\n"
+        "  | a | 1 |\nend\n"
+    )
+    desc = tree(render(text)).find("s:desc", NS).text
+    assert desc == (
+        "Sequence diagram between A, B. 1. A to B: login. "
+        "Note over A and B: The password. over TLS. 1. once. Section: Tokens. If: valid. "
+        "2. B to A: 200. Note beside A: token set. Else. 3. B to A: 401. End of if. "
+        "Note over A and B: k, v; a, 1."
+    )
+
+
 def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     """SVG text runs left to right unless told: a Hebrew label is set apart as a right-to-left
     isolate (so its full stop stands at its left) and drawn from its middle, where the layout

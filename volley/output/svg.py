@@ -6,11 +6,12 @@ wrote. This module decides what is drawn, in which order and colour; it writes n
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, get_args
 
 from volley.layout import constants as C
 from volley.layout.bidi_levels import has_right_to_left
+from volley.layout.engine import SEPARATOR_WORDS
 from volley.layout.geometry import (
     ANCHOR_SHARE,
     ActivationBar,
@@ -35,11 +36,11 @@ from volley.layout.geometry import (
 from volley.layout.metrics import FONT_FAMILY, mono_family
 from volley.layout.textwrap import CODE_SCALE
 from volley.layout.typeset import clean_text
-from volley.model import Diagram, DividerStyle
+from volley.model import Block, Diagram, Divider, DividerStyle, Item, Message, Note
 from volley.output import svg_tags as tag
 from volley.output.svg_tags import group, num, picture_id
 from volley.output.themes import dark_mode_css, palette
-from volley.text.inline import ended, plain_text
+from volley.text.inline import ended, note_plain_text, plain_text
 
 if TYPE_CHECKING:
     from volley.output.tints import Fill, Tints  # loads a CSS parser: only rects need it
@@ -155,18 +156,44 @@ def picture_title(diagram: Diagram) -> str:
 
 
 def _description(diagram: Diagram) -> str:
-    """What a screen reader says: who takes part, then each message in order, each named as
-    the picture shows it and from whom to whom as its arrow points (as the page's panel says)."""
+    """What a screen reader says: who takes part, then the picture's contents in the order
+    they read: each message named as the picture shows it and from whom to whom as its arrow
+    points (as the page's panel says), each note with whom it is over or beside, each
+    section, and where each block (`if`, `loop`) and its branches begin and end."""
     shown = diagram.shown
     names = ", ".join(shown(name) for name in diagram.participants)
-    steps = []
-    for n, m in enumerate(diagram.messages(), 1):
-        label = plain_text(m.label)
-        sender, receiver, both = m.flow
-        flow = f"{shown(sender)} {'and' if both else 'to'} {shown(receiver)}"
-        steps.append(ended(f"{n}. {flow}" + (f": {label}" if label else "")))
     head = f"Sequence diagram between {names}." if names else "Sequence diagram."
-    return clean_text(" ".join([head, *steps]))
+    return clean_text(" ".join([head, *_steps(diagram, diagram.items, [0])]))
+
+
+def _steps(diagram: Diagram, items: Sequence[Item], count: list[int]) -> Iterator[str]:
+    """The description's sentences for `items`; `count` numbers the messages throughout."""
+    shown = diagram.shown
+    for item in items:
+        if isinstance(item, Message):
+            count[0] += 1
+            label = plain_text(item.label)
+            sender, receiver, both = item.flow
+            flow = f"{shown(sender)} {'and' if both else 'to'} {shown(receiver)}"
+            yield ended(f"{count[0]}. {flow}" + (f": {label}" if label else ""))
+        elif isinstance(item, Note):
+            names = [shown(name) for name in item.over]
+            whom = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
+            where = f"beside {whom}" if item.side != "over" else f"over {whom}"
+            words = note_plain_text(item.text)
+            yield f"Note {where}: {words}" if words else f"Note {where}."
+        elif isinstance(item, Divider) and item.label:
+            yield ended(f"Section: {plain_text(item.label)}")
+        elif isinstance(item, Block) and item.kind != "rect":
+            for n, branch in enumerate(item.branches):
+                word = SEPARATOR_WORDS.get(item.kind, "else") if n else item.kind
+                label = plain_text(branch.label)
+                yield ended(word.capitalize() + (f": {label}" if label else ""))
+                yield from _steps(diagram, branch.items, count)
+            yield f"End of {item.kind}."
+        elif isinstance(item, Block):  # a highlight: its contents, no frame to speak of
+            for branch in item.branches:
+                yield from _steps(diagram, branch.items, count)
 
 
 # --- painting --------------------------------------------------------------------------------

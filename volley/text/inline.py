@@ -874,6 +874,30 @@ def parse_note(text: str) -> list[NoteBlock]:
     return blocks
 
 
+def note_plain_text(text: str) -> str:
+    """A note's visible text without markup, for a screen reader: each block a sentence, a
+    list item with its number or bullet, a code block's lines and a table's cells as they
+    read, row by row."""
+
+    def said(lines: list[list[Span]]) -> str:
+        return " ".join(" ".join("".join(span.text for span in line) for line in lines).split())
+
+    parts = []
+    for block in parse_note(text):
+        if isinstance(block, CodeBlock):
+            words = " ".join(" ".join(block.lines).split())
+        elif isinstance(block, Table):
+            rows = [block.header, *block.rows]
+            words = "; ".join(", ".join(said(cell) for cell in row) for row in rows)
+        else:
+            words = said(block.lines)
+            if isinstance(block, ListItem) and block.number is not None:
+                words = f"{block.marker} {words}"
+        if words:
+            parts.append(ended(words))
+    return " ".join(parts)
+
+
 def _run_on(current: list[list[Span]], spans: list[list[Span]], broken: bool) -> None:
     """A line's `spans` added to the open paragraph, item or quote: a line break in the text
     is a space, as in Markdown and swimlanes.io; two spaces at the end of the line before
