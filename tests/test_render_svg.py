@@ -257,6 +257,14 @@ def test_desc_tells_notes_sections_and_blocks_where_they_stand() -> None:
     )
 
 
+def test_a_bare_keycap_is_drawn_as_a_key() -> None:
+    """`1⃣` without its emoji selector is drawn with it, as PNG and PDF draw the key (Chromium
+    drew the digit and an empty box); a keycap with it, and a lone enclosing keycap, stay."""
+    source = "A -> B: keys 1\u20e3 #\u20e3 *\ufe0f\u20e3 and x\u20e3\n"
+    label = tree(render(source)).find(".//s:text[@class='label vf-text']", NS)
+    assert label.text == "keys 1\ufe0f\u20e3 #\ufe0f\u20e3 *\ufe0f\u20e3 and x\u20e3"
+
+
 def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     """SVG text runs left to right unless told: a Hebrew label is set apart as a right-to-left
     isolate (so its full stop stands at its left) and drawn from its middle, where the layout
