@@ -585,12 +585,16 @@ def _line_text(spans: Sequence[Span]) -> str:
     )
 
 
+def _needs_levels(spans: Sequence[Span], rtl: bool) -> bool:
+    """Whether the line's runs may move: not in a left-to-right line without a right-to-left
+    letter."""
+    return rtl or any(has_right_to_left(span.text) for span in spans)
+
+
 def _line_levels(spans: Sequence[Span], rtl: bool) -> list[int]:
-    """Each character's level (`_line_text`), or none for a left-to-right line without a
-    right-to-left letter, whose runs keep their places."""
-    if not rtl and not any(has_right_to_left(span.text) for span in spans):
-        return []
-    return embedding_levels(_line_text(spans), rtl)
+    """Each character's level (`_line_text`), or none for a line whose runs keep their
+    places (`_needs_levels`)."""
+    return embedding_levels(_line_text(spans), rtl) if _needs_levels(spans, rtl) else []
 
 
 # Embeddings, overrides and isolates: they steer the levels and draw nothing
@@ -604,10 +608,10 @@ def _wrapped_levels(
     characters), worked out for the whole line and cut where it was wrapped; None where it
     needs none, or where a line's text is not the next stretch of the whole (a code span
     broken in two), whose lines then have their levels worked out one by one."""
-    whole = _line_text(written)
-    levels = _line_levels(written, rtl)
-    if not levels:
+    if not _needs_levels(written, rtl):
         return None
+    whole = _line_text(written)
+    levels = embedding_levels(whole, rtl)
     base = 1 if rtl else 0
     out = []
     at = 0
