@@ -1439,6 +1439,26 @@ def test_references_delays_branches_and_links_written_the_other_ways_plantuml_re
         assert said in text
 
 
+def test_a_link_whose_words_break_a_line_is_a_link_on_each_line() -> None:
+    """`[[url readsb or\\nfeeder]]`: PlantUML draws each line of the words as the link; cut in
+    two by the break, neither half was read as a link, and its brackets and address were
+    shown (a lane's label said so while its comment said the link was left out)."""
+    source = uml(
+        'participant "[[https://example.com readsb or\\nfeeder]]" as R',
+        "title See [[https://example.com the\\ndocs]]",
+        "A -> R : go to [[https://example.com{tip} the<br>site]] now",
+        "note over A : a [[https://example.com long\\n]] link",
+    )
+    diagram = read(source)
+    assert diagram.labels["R"] == "readsb or<br/>feeder"
+    assert diagram.title == "See [the](https://example.com)\\n[docs](https://example.com)"
+    assert diagram.messages()[0].label == (
+        "go to [the](https://example.com)\\n[site](https://example.com) now"
+    )
+    [note] = [n for n in walk(diagram.items) if isinstance(n, Note)]
+    assert note.text == "a [long](https://example.com)<br>link"
+
+
 def test_a_note_on_no_message_is_left_out_as_plantuml_leaves_it() -> None:
     source = uml("note left : before anything", "A -> B : x", "note <<warn>> over B : after")
     diagram = read(source)

@@ -1874,6 +1874,29 @@ def _colour(written: str) -> str | None:
     return None
 
 
+def _link_per_line(found: re.Match[str]) -> str:
+    """A link whose words break a line (`[[url the\\ndocs]]`) as a link on each line, to the
+    same address: PlantUML draws each line of its words as the link, and a link cut in two
+    by the break would be read as no link, its brackets and address shown."""
+    words = found["linked"] or ""
+    pieces, done = [], 0
+    for escape in _ESCAPE.finditer(words):
+        if _BREAK.fullmatch(escape[0]):
+            pieces += [words[done : escape.start()], escape[0]]
+            done = escape.end()
+    if not pieces:
+        return found[0]
+    pieces.append(words[done:])
+    opening = found[0][: found.start("linked") - found.start()]  # `[[url{tooltip} `
+    return "".join(
+        piece if k % 2 else f"{opening}{piece}]]" if piece.strip() else ""
+        for k, piece in enumerate(pieces)
+    )
+
+
+_BREAK = re.compile(r"\\[nrl]|(?i:<br[ \t]*/?>)")  # the escapes of `_ESCAPE` that break
+
+
 # `\ ` in a note, which PlantUML leaves out (`one\n\ two` draws "two" on its second line); a
 # message's label keeps it. An escaped backslash before it (`\\ `) stays one.
 _NOTE_SPACE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\ ")
@@ -1885,6 +1908,7 @@ def _lines(text: str) -> list[str]:
     backslash (so `C:\\\\logs` is no line break)."""
     lines = [""]
     done = 0
+    text = re.sub(_LINK, _link_per_line, text)
     for found in _ESCAPE.finditer(text):
         lines[-1] += text[done : found.start()]
         done = found.end()
