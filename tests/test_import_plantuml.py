@@ -1459,6 +1459,35 @@ def test_a_link_whose_words_break_a_line_is_a_link_on_each_line() -> None:
     assert note.text == "a [long](https://example.com)<br>link"
 
 
+def test_styles_volley_has_not_are_said_where_their_words_are_kept() -> None:
+    """Red words (`<color:red>SMC</color>`) carry meaning in a diagram: what volley draws
+    without colour, size or underline is said in a comment and counted, as a coloured arrow
+    is; the styles volley has are not."""
+    source = uml(
+        "A -> B : <color:red>refused</color> by <font color=red>SMC</font>",
+        "A -> B : <u>under</u>, __also__, ~~wave~~, <b:red>bold red</b>",
+        "A -> B : <b>fine</b> and **fine** and --struck--",
+        "note over A",
+        "  <back:yellow>marked</back>",
+        "end note",
+    )
+    [diagram] = convert(source, "flow.puml")
+    said = [line for line in diagram.text.splitlines() if line.startswith("//")]
+    assert said == [
+        "// PlantUML: <color:red>, <font color=red> (volley draws the words without colour,"
+        " size or underline)",
+        "// PlantUML: <u>, __also__, ~~wave~~, <b:red> (volley draws the words without colour,"
+        " size or underline)",
+        "// PlantUML: <back:yellow> (volley draws the words without colour, size or underline)",
+    ]
+    labels = [m.label for m in parse(diagram.text).messages()]
+    assert labels == [
+        "refused by SMC",
+        "under, also, wave, **bold red**",
+        "**fine** and **fine** and ~~struck~~",
+    ]
+
+
 def test_a_note_on_no_message_is_left_out_as_plantuml_leaves_it() -> None:
     source = uml("note left : before anything", "A -> B : x", "note <<warn>> over B : after")
     diagram = read(source)

@@ -271,6 +271,14 @@ _STYLE = re.compile(
     re.I,
 )
 _TAG_MARKS = {"b": "**", "i": "*", "s": "~~", "strike": "~~", "del": "~~", "u": ""}
+# The styles volley's text has not, whose words it keeps: a colour, a size, a font, a
+# background, an underline (`<u>`, `__x__`), a wave (`<w>`, `~~x~~`), a coloured style
+# (`<b:red>`); said once for each way written
+_LOST_STYLE = re.compile(
+    r"<(?:color|size|font|back|u|w)(?:[:= ][^>]*)?>|<(?:b|i|s|strike|del):[^>]*>"
+    r"|__(?=\S).+?__|~~(?=\S).+?~~",
+    re.I,
+)
 _OTHER_TAGS = re.compile(r"</?(?:color|size|font|back|u|w|plain)(?:[:= ][^>]*)?>", re.I)
 # An emoji by its code point, coloured or not: `<:1f600:>`, `<#green:2600:>`
 _EMOJI = re.compile(r"<(?:#\w+)?:(?P<code>[0-9a-fA-F]{4,6}):>")
@@ -833,7 +841,7 @@ class _Reader:
         if text.startswith("'"):
             self.comment(line, text[1:].strip(), raw=True)
             return index
-        self.images(line, text)
+        self.text_left_out(line, text)
         if self.part.directive and _OPTION.fullmatch(text):
             # its value goes on over the lines indented deeper than it, as docutils reads a
             # field (`:caption: … forwarded to` / `normal world`)
@@ -962,14 +970,20 @@ class _Reader:
             "alt/opt/loop/par/break/critical/group … end, == section ==, ... or autonumber",
         )
 
-    def images(self, line: int, text: str) -> None:
-        """Say which images in a statement's text volley leaves out: sprites, files, and the
-        OpenIconic icons Font Awesome has no match for."""
+    def text_left_out(self, line: int, text: str) -> None:
+        """Say what in a statement's text volley leaves out: images (sprites, files, the
+        OpenIconic icons Font Awesome has no match for) and the styles its text has not
+        (colour, size, underline), whose words it keeps."""
         for image in _IMAGE.findall(text):
             self.comment(line, f"{image} (an image, which volley leaves out)")
         for icon in re.finditer(_ICON, text):
             if icon["icon"].lower() not in FONT_AWESOME:
                 self.comment(line, f"{icon[0]} (an icon volley has no match for, left out)")
+        styles = dict.fromkeys(found[0] for found in _LOST_STYLE.finditer(text))
+        if styles:
+            said = ", ".join(styles)
+            words = f"{said} (volley draws the words without colour, size or underline)"
+            self.comment(line, words, look=True)
 
     def kept_block(self, line: int, index: int, closer: re.Pattern[str]) -> int:
         """A `skinparam {` … `}`, a `<style>` … `</style>`, or a `legend`, `header` or
@@ -1364,7 +1378,7 @@ class _Reader:
             self.fail(line, f"this {what} is never closed; expected end {end_word}")
         body = [self.note_words(row.strip()) for row in lines[index:end]]
         depths = _depths(lines[index:end])
-        self.images(line, "\n".join(body))
+        self.text_left_out(line, "\n".join(body))
         while body and not body[-1]:
             body.pop()
         spans = _data_spans(lines[index:end]) if closer is _NOTE_END else []
@@ -1731,7 +1745,7 @@ class _Reader:
                 end += 1
             text = "\\n".join(row.strip() for row in lines[index:end])  # each its own line
             index = end + 1
-            self.images(line, text)  # (a one-line title's were said with its statement)
+            self.text_left_out(line, text)  # (a one-line title's were said with its statement)
         if self.diagram.title is not None:  # PlantUML shows the last, as volley does now
             earlier = f"title {self.diagram.title} (PlantUML shows the last title only)"
             self.comment(self.diagram.title_line, earlier, raw=True)
