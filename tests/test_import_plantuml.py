@@ -757,9 +757,9 @@ def test_create_with_a_declarations_words_declares_the_participant() -> None:
         "A -> B : hi",
         'create "FPC_stub_enclave" as Enclave1 order 30 #99FF99',
         "B -> Enclave1 : new",
-        'create D as "Store"',
         "create E <<S>>",
         "create F",
+        'create D as "Store"',  # (the last create's lane is the one the next message goes to)
         "B -> D : put",
     )
     diagram = read(source)
@@ -770,6 +770,28 @@ def test_create_with_a_declarations_words_declares_the_participant() -> None:
         ("B", "D"),
     ]
     assert {"E", "F"} <= set(diagram.participants)
+
+
+@pytest.mark.parametrize(
+    "between",
+    [[], ["note over A : first", "== later =="], ["alt ok"]],
+    ids=["next", "after a note and a section", "inside a block"],
+)
+def test_the_message_after_a_create_goes_to_the_created_lane(between: list[str]) -> None:
+    """PlantUML draws only an error for a `create X` whose next message does not go to X (a
+    note, a section or a block may come between; an arrow from the edge to X counts): the
+    import says so at that message, as the Mermaid importer does."""
+    ends = ["end"] if between == ["alt ok"] else []
+    for fine in ("A -> PG : x", "[-> PG : x", "PG <- A : x"):
+        assert read(uml("A -> B : 0", "create control PG", *between, fine, *ends))
+    with pytest.raises(VolleyErrors) as caught:
+        convert(uml("A -> B : 0", "create PG", *between, "PG -> A : x", *ends), "flow.puml")
+    [error] = caught.value.errors
+    assert error.line == 4 + len(between)
+    assert str(error.message) == (
+        "the message after create PG (line 3) must go to PG: it is the one that creates it "
+        "(PlantUML refuses this too)"
+    )
 
 
 def test_a_block_comment_inside_a_statements_line_is_a_comment_not_its_words() -> None:

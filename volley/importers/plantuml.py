@@ -670,6 +670,9 @@ class _Reader:
     edge_lanes: set[str] = field(default_factory=set)  # lanes an arrow from the edge links
     # notes that stand for arrows from the edge, which are no notes on the message before
     edge_notes: set[int] = field(default_factory=set)
+    # `create X` and its line, until the next message: PlantUML draws only an error unless
+    # that message goes to X
+    creating: tuple[int, str] | None = None
     orders: dict[str, int] = field(default_factory=dict)  # `participant B order 10`
     around: set[int] = field(default_factory=set)  # the lines of boxes holding a box
 
@@ -871,7 +874,9 @@ class _Reader:
             if found["create"]:
                 self.comment(line, f"{text} (volley draws the lane throughout)")
             if not rest.endswith("["):
-                self.declare(line, kind, rest)
+                name = self.declare(line, kind, rest)
+                if found["create"]:
+                    self.creating = (line, name)
                 return index
             # `participant P [` … `]`: the lane's text on lines of its own
             end = index
@@ -1155,6 +1160,7 @@ class _Reader:
         # `A -> B : [[url]] text` shows the address as a link, then the text (PlantUML 1.2025)
         words = found["text"] or ""
         message = Message(line, sender, receiver, arrow, self.label(words))
+        self.sent_to(line, _ends(message)[1])
         self.number(message)
         found_marks = _marks(found)
         # (marks of its own win; a cross at the receiving end is a lost message)
@@ -1204,6 +1210,7 @@ class _Reader:
         on_left = not found["sender"] and not text.lstrip().startswith("]")
         incoming = bool(right) if not found["sender"] else bool(left)
         self.edge_note(line, text, lane, on_left, incoming, found["text"] or "")
+        self.sent_to(line, lane if incoming else None)
         self.edge_lanes.add(lane)
         self.last, self.last_edge = None, lane
         ends = ("", lane) if on_left else (lane, "")  # a `return` answers on the same side
@@ -1621,6 +1628,7 @@ class _Reader:
         thin = ">>" in answered.arrow or "<<" in answered.arrow  # its head, dashed
         arrow = "-->>" if thin else "-->"
         message = Message(line, replier, caller, arrow, self.label(label), activate=ends)
+        self.sent_to(line, caller)
         if not (replier and caller):  # an answer to an arrow from the edge goes back to it
             on_left = not answered.sender  # (the side of the edge the arrow it answers met)
             written = f"return {label}".strip()
@@ -1671,6 +1679,25 @@ class _Reader:
         self.comment(line, f"{text} (volley draws {name}'s lane throughout)")
         if found["word"].lower() == "destroy":
             self.destroyed(line, name)
+        else:
+            self.creating = (line, name)
+
+    def sent_to(self, line: int, receiver: str | None) -> None:
+        """A message on `line` goes to `receiver`: after `create X`, PlantUML draws the
+        diagram only if it goes to X (a note, a section or a block may come between), so
+        another is an error, as the Mermaid importer makes it."""
+        if self.creating is None:
+            return
+        at, created = self.creating
+        self.creating = None
+        if receiver != created:
+            self.fail(
+                line,
+                f"the message after create {created} (line {at}) must go to {created}: it is "
+                "the one that creates it (PlantUML refuses this too)",
+                f"write the message that creates {created} (… -> {created} : …) right after "
+                "the create, or take the create away",
+            )
 
     def destroyed(self, line: int, name: str) -> None:
         """End the bars open on a participant PlantUML destroys: its lifeline stops there. A
