@@ -246,14 +246,14 @@ def test_desc_tells_notes_sections_and_blocks_where_they_stand() -> None:
         "A -> B: login\nnote: The **password**\n- over TLS\n1. once\n//\n"
         "=: Tokens\nif: valid\n  B --> A: 200\n  note left of A: `token` set\n"
         "else\n  B --> A: 401\nend\nrect\n  note A, B:\n  | k | v |\n  |---|---|\n"
-        "  | a | 1 |\nend\n"
+        "  | a | 1 |\nend\n...: a day on\n"
     )
     desc = tree(render(text)).find("s:desc", NS).text
     assert desc == (
         "Sequence diagram between A, B. 1. A to B: login. "
         "Note over A and B: The password. over TLS. 1. once. Section: Tokens. If: valid. "
         "2. B to A: 200. Note beside A: token set. Else. 3. B to A: 401. End of if. "
-        "Note over A and B: k, v; a, 1."
+        "Note over A and B: k, v; a, 1. Later: a day on."
     )
 
 

@@ -183,7 +183,8 @@ def _steps(diagram: Diagram, items: Sequence[Item], count: list[int]) -> Iterato
             words = note_plain_text(item.text)
             yield f"Note {where}: {words}" if words else f"Note {where}."
         elif isinstance(item, Divider) and item.label:
-            yield ended(f"Section: {plain_text(item.label)}")
+            kind = "Later" if item.style == "delay" else "Section"
+            yield ended(f"{kind}: {plain_text(item.label)}")
         elif isinstance(item, Block) and item.kind != "rect":
             for n, branch in enumerate(item.branches):
                 word = SEPARATOR_WORDS.get(item.kind, "else") if n else item.kind
