@@ -1570,6 +1570,9 @@ def test_mermaids_lines_pasted_without_their_header_are_told_what_volleys_arrow_
         "%% a note\nClient->API: POST\n",
         # saved from swimlanes.io under Mermaid's header: swimlanes.io's ->> is volley's
         "// sequenceDiagram\nparticipant A\nA->>B: hi\nif: webhook\n  B -> A: event\nend\n",
+        # WebSequenceDiagrams' and sequencediagram.org's: `->` a call, `->>` an asynchronous one
+        "A->B: sync\nNote right of B: thinks\nA->>B: async\n",
+        "participant A\nA->>B: post\nB<--A: ok\n",
     ):
         assert lint(parse(own), own) == [], own
 

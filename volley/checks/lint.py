@@ -430,6 +430,8 @@ def _activation_warnings(
 
 # Lines Mermaid writes so and swimlanes.io does not: a `%%` comment, a `participant` or `actor`,
 # `Note over` with its capital, a block word with its label and no colon (`loop Every minute`)
+# An arrow with a filled head and no open one: `->`, `<--`, `<=>` (not `->>`, `x-`)
+_PLAIN_HEAD = re.compile(r"(?<!<)<(?!<)|(?<!>)>(?!>)")
 _MERMAID_LINE = re.compile(
     r"^[ \t]*(?:%%|participant[ \t]|actor[ \t]|Note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)\b"
     r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)",
@@ -452,11 +454,13 @@ def _mermaid_arrow_warnings(
     `->>` is its plain arrow, volley's `->`, where volley (as swimlanes.io) draws `->>` with
     an open, asynchronous head. Said once, where the diagram reads as Mermaid: the arrows
     glued to the names, as Mermaid writes them, a line only Mermaid writes so, and none only
-    swimlanes.io writes so (text saved from swimlanes.io under Mermaid's header)."""
-    opened = [
-        message for message in diagram.messages() if ">>" in message.arrow or "<<" in message.arrow
-    ]
-    if not opened:
+    swimlanes.io writes so (text saved from swimlanes.io under Mermaid's header). Not where
+    other messages have a plain head (`->`, `-->`): Mermaid draws those with none, and
+    WebSequenceDiagrams and sequencediagram.org, which write `participant` and `note over`
+    too, write `->` for a call and `->>` for an asynchronous one, as volley reads them."""
+    messages = diagram.messages()
+    opened = [message for message in messages if ">>" in message.arrow or "<<" in message.arrow]
+    if not opened or any(_PLAIN_HEAD.search(message.arrow) for message in messages):
         return
     lines = [(message, source_line(message.line) or "") for message in opened]
     if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
