@@ -1512,6 +1512,30 @@ def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
         assert volley.check(quiet).warnings == [], quiet
 
 
+@pytest.mark.parametrize(
+    ("line", "colour", "meant"),
+    [
+        ("participant #lightblue Alice", "#lightblue", "participant Alice"),
+        ("actor #green:0.5 Alice", "#green:0.5", "actor Alice"),
+        ("participant #FF0000 Alice as Al", "#FF0000", "participant Alice as Al"),
+    ],
+)
+def test_sequencediagram_orgs_colour_before_a_name_is_no_part_of_it(line, colour, meant):
+    """`participant #lightblue Alice` made an empty lane "#lightblue Alice" beside the Alice
+    the messages use, in silence; a name that starts with `#` and no colour stays a name."""
+    error = only_error(f"{line}\nAlice -> B: hi\n")
+    assert error.message == (
+        f'"{colour}" before "Alice" is sequencediagram.org\'s colour, not part of a name'
+    )
+    assert (error.column, error.hint) == (
+        line.index("#") + 1,
+        f'volley does not colour participants: write "{meant}"',
+    )
+    assert parse("participant #general chat\n#general chat -> B: x\n").participants[0] == (
+        "#general chat"
+    )
+
+
 def test_plantumls_mark_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
     """`A->>B++`, then `B-->>A--` (PlantUML's activation after the name, unspaced) made lanes
     "B++" and "A--" in silence; "C++" alone is a name."""

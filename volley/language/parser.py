@@ -143,6 +143,21 @@ _DELAY_MARK = re.compile(r"\([0-9]+\)")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
+# sequencediagram.org's colour before a participant's name, its opacity too: `#green:0.5 Bob`
+_COLOUR_BEFORE = re.compile(r"(#(\w+)(?::[0-9.]+)?)[ \t]+(?=\S)")
+
+
+def _colour_before(name: str) -> re.Match[str] | None:
+    """sequencediagram.org's colour before a name (`#lightblue Alice`), not a name starting
+    with `#` (`#general`, `#123 queue`)."""
+    found = _COLOUR_BEFORE.match(name)
+    if found is None:
+        return None
+    from volley.text.colours import names_colour  # (loads tinycss2: only for such a name)
+
+    return found if names_colour(found[2]) else None
+
+
 # PlantUML's heads glued to an arrow that volley has no such head for: `A ->o B` (a circle).
 _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
@@ -642,6 +657,15 @@ class _ToModel:
                 _at_text(text, typed),
                 hint=f'write "{keyword.value.strip()} {name[:typed].strip()}'
                 + (f' as {label}"' if label else '"'),
+            )
+        elif (colour := _colour_before(name)) is not None:  # `participant #lightblue Alice`
+            rest = name[colour.end() :]
+            self.error(
+                f'"{colour[1]}" before "{rest}" is sequencediagram.org\'s colour, not part of a '
+                "name",
+                _at_text(text),
+                hint=f'volley does not colour participants: write "{keyword.value.strip()} '
+                + (f'{rest} as {label}"' if label else f'{rest}"'),
             )
         elif not _name().fullmatch(name):
             self.error(
