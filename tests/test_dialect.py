@@ -1493,12 +1493,25 @@ def test_review_of_the_slip_warnings():
 def test_a_line_read_as_a_branch_gets_no_name_checks_and_a_guess_no_warning():
     text = "if: a\nA -> B\nelse cache miss ->* db\nA -> C\nelse x -> db;\nend\n"
     assert volley.check(text).warnings == []
-    errors = errors_of("A -> B: call\nnote over B\n  waiting\nend note\n")
-    assert not [w for w in getattr(errors[0], "warnings", []) if "empty" in w.message]
+    assert volley.check("A -> B: call\nnote over B\n  waiting\nend note\n").warnings == []
     checked = volley.check("A -> B: call\nnote: waiting\nend note\n")
     assert checked.warnings[0].message.endswith(
         "ends at the next element by itself; delete this line"
     )
+
+
+def test_websequencediagrams_note_of_several_lines_needs_no_colon():
+    """`note over A` (no colon), its lines, `end note`: WebSequenceDiagrams' own way to write
+    a note of several lines was an error, though volley read its lines as the note's."""
+    text = (
+        "A->B: hi\nNote over A, B\nline one\nline two\nend note\nB-->A: ok\n"
+        "note right of A\n  more\nendnote\n"
+    )
+    notes = [(n.over, n.side, n.text) for n in parse(text).items if isinstance(n, Note)]
+    assert notes == [(["A", "B"], "over", "line one\nline two"), (["A"], "right", "more")]
+    assert volley.check(text).warnings == []
+    error = only_error("A->B: hi\nnote over A\nB-->A: ok\n")  # no end note: no such note
+    assert (error.line, error.message) == (2, 'expected ":" after "note over A"')
 
 
 def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():

@@ -406,8 +406,9 @@ def test_a_line_after_a_one_line_mermaid_note_says_why_it_is_not_the_notes():
     [
         # a fence no in: owns: one error, not one for each line of the JSON in it
         ('A -> B: call\n```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
-        # PlantUML's note over several lines, to its `end note`
-        ("A -> B\nnote left of A\n  multi\nend note\nB ~> A\n", [2, 5]),
+        # PlantUML's note over several lines, to its `end note`, its colon forgotten too
+        ("A -> B\nnote left of A:\n  multi\nend note\nB ~> A\n", [5]),
+        ("A -> B\nnote left of A\n  multi\nend note\nB ~> A\n", [5]),
         # the fence opened on the in: line itself: its body is read as the body meant
         ('A -> B\nin: Request ```json\n{\n  "a": 1\n}\n```\nB ~> A\n', [2, 7]),
         ('A -> B\nin: Request ```json\n  {"a": 1}\n```\nB ~> A\n', [2, 5]),  # indented
@@ -495,16 +496,17 @@ def test_redact_keeps_every_error():
 
 
 def test_a_line_set_aside_takes_no_more_than_its_own_block():
-    """A `note over A` whose colon was forgotten is not PlantUML's note when a message comes
-    before any `end note`, and an unclosed `accDescr {` does not reach a body's `}`: the
-    lines after them are read, and their own mistakes reported."""
+    """A `note over A` whose colon was forgotten is not WebSequenceDiagrams' note when a
+    message comes before any `end note` (one followed by its lines and `end note` is read as
+    one), and an unclosed `accDescr {` does not reach a body's `}`: the lines after them are
+    read, and their own mistakes reported."""
     text = (
         "A -> B\nnote over A\nthis is text\nB -> -> A: x\nA -> B: again\n"
         "note right of A\nmore\nend note\n"
     )
     with pytest.raises(VolleyErrors) as info:
         volley.parse(text, "f.volley")
-    assert [e.line for e in info.value.errors] == [2, 3, 4, 6]
+    assert [e.line for e in info.value.errors] == [2, 3, 4]
     with pytest.raises(VolleyErrors) as info:
         volley.parse("accDescr {\nA ~> B\nA -> B\nin: R\n  {\n  }\n", "f.volley")
     assert [e.line for e in info.value.errors] == [1, 2]

@@ -281,12 +281,16 @@ class _Lifter:
             return "runs on"
         if line.partition(":")[2].strip():
             return "one line"
+        return "to end note" if self.ended_by_end_note(index) else "one line"
+
+    def ended_by_end_note(self, index: int) -> bool:
+        """Whether an `end note` closes the lines below line `index` before the next element."""
         for later in self.lines[index + 1 :]:
             if NOTE_END.match(later):
-                return "to end note"
+                return True
             if self.line_kind(later, None) == "element":
-                return "one line"
-        return "one line"
+                return False
+        return False
 
     def note(self, index: int, form: NoteForm) -> tuple[int, Body | None]:
         """A note's further lines: until the next element (swimlanes.io's rule, however deep
@@ -448,6 +452,11 @@ def other_note_meant(note: re.Match[str]) -> str:
     return f"note {beside}{note['over'].strip()}: {note['text'].strip()}".rstrip()
 
 
+# WebSequenceDiagrams' note of several lines, written without a colon: `note over A, B`,
+# `note left of A`, then its lines and `end note`
+_COLONLESS_NOTE = re.compile(
+    r"(?im)^[ \t]*note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)[ \t]+[^:\n]*?[ \t]*$"
+)
 NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
 NOTE_END = re.compile(rf"[ \t]*{NOTE_END_WORDS}")
 
@@ -471,6 +480,12 @@ def lift_bodies(
     lines = text.split("\n")
     lifter = _Lifter(lines, filename, line_kind)
     bodies: dict[int, Body] = {}
+    # WebSequenceDiagrams' `note over A`, its lines, `end note`: read with its colon
+    starts = [text.count("\n", 0, found.start()) for found in _COLONLESS_NOTE.finditer(text)]
+    for at in starts:
+        if lifter.ended_by_end_note(at):
+            lines[at] += ":"
+            text = "\n".join(lines)
     # An owner is searched for as the line break before it, in the text with a line break put
     # in front: a pattern that starts with a character lets the search skip from one line
     # break to the next instead of trying every position.
