@@ -240,6 +240,8 @@ def block_keyword(written: str) -> str:
 _BRANCH_OF = {f"{kind}:": word for kind, word in BRANCH_WORDS.items()}
 # A line that starts with a block's word and holds an arrow: a message from a participant whose
 # name starts with that word (`loop retry -> 3 times`), though its writer meant the block.
+# A line starting with a block's word, the rest its label
+_OPENER = re.compile(r"[ \t]*((?i:alt|loop|opt|par|critical|break|group|if))[ \t]+(.*)$")
 _OPENER_WITH_ARROW = re.compile(
     r"[ \t]*((?i:alt|loop|opt|par|critical|break|group|if))[ \t]+"
     r"([^:\n]*?(?P<arrow>[-=]{1,2}>|<[-=]|[-=]{1,2}x[ \t])[^\n]*)$"
@@ -348,7 +350,10 @@ class _Explainer:
                 word = found.group().strip().lower().replace(" ", "")
                 if innermost is None:
                     return self.error(
-                        f"{word} outside any block; it belongs inside {owner}", line, column
+                        f"{word} outside any block; it belongs inside {owner}",
+                        line,
+                        column,
+                        hint=self.opened_as_message(line),
                     )
                 article = "an" if owner == "if:" else "a"
                 branch = _BRANCH_OF.get(block_keyword(innermost.value))
@@ -543,6 +548,10 @@ class _Explainer:
                     mark = segment[at + len(typo) : at + len(typo) + 1]
                     arrow = typo + mark if mark in ("+", "-") else typo  # `A -x+B`: with its mark
                     hint = f'a lost message needs a space after "{arrow}": "A {arrow} B"'
+                opener = _OPENER.match(text)
+                if opener is not None:  # `group Publish [count goes to >0]`
+                    word, rest = opener[1].lower(), opener[2].strip()
+                    hint = f'to open a block here, write "{word}: {rest}" (its word takes a colon)'
                 # read on as the message meant, so that its in: and out: are its own
                 start = (name.column or 1) - 1 + at
                 self.meant = text[:start] + meant + text[start + len(typo) :]
