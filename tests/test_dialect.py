@@ -598,17 +598,20 @@ def test_a_block_opened_on_a_line_with_an_arrow_is_pointed_at_by_the_end_it_leav
 def test_a_block_whose_label_holds_a_comparison_is_told_its_colon() -> None:
     """`alt balance <= 0` reads as a message from "alt balance" (`<=` is an arrow): the
     `else` it leaves outside a block says which line meant to open it, as its `end` does;
-    `group … to >0]` was told `did you mean "->"?`, which made it a message."""
+    `if count goes to >0` was told `did you mean "->"?`, which made it a message. (`group` and
+    `loop` need no colon: with no arrow in it, the line opens the block.)"""
     errors = errors_of("alt balance <= 0\nA -> B: x\nelse\nA -> B: y\nend\n")
     meant = (
         'line 1 is a message from "alt balance" (a line that holds an arrow is a message); to '
         'open the block there, write "alt: balance <= 0"'
     )
     assert [(e.line, e.hint) for e in errors] == [(3, meant), (5, meant)]
-    error = errors_of("group Publish [count goes to >0]\nA -> B: x\nend\n")[0]
+    error = errors_of("if count goes to >0\nA -> B: x\nend\n")[0]
     assert error.hint == (
-        'to open a block here, write "group: Publish [count goes to >0]" (its word takes a colon)'
+        'to open a block here, write "if: count goes to >0" (its word takes a colon)'
     )
+    [group] = parse("group Publish [count goes to >0]\nA -> B: x\nend\n").items
+    assert isinstance(group, Block) and group.branches[0].label == "Publish [count goes to >0]"
 
 
 def test_rect_is_a_highlight_in_the_colour_written():
@@ -760,7 +763,7 @@ def test_every_error_of_a_file_is_reported_with_its_line():
     "text,hint",
     [
         ("if ok\nA -> B\nend\n", 'did you mean "if: ok"?'),
-        ("group retries\nA -> B\nend\n", 'did you mean "group: retries"?'),
+        ("if retries\nA -> B\nend\n", 'did you mean "if: retries"?'),
         ("if: a\nA -> B\nelse if: b\nB -> A\nend\n", 'write "else: b"'),
         ("note over A\n", "with a colon"),
         ("if: a\nA -> B\nelif b\nB -> A\nend\n", 'no "else if"'),

@@ -198,3 +198,20 @@ def test_autonumber_with_its_start_or_off_is_a_directive():
     found = [(token, value) for _start, token, value in tokens("autonumber 10\nautonumber off\n")]
     assert (Keyword.Declaration, "autonumber") in found
     assert ("10" in dict((v, t) for t, v in found)) and (Keyword.Constant, "off") in found
+
+
+def test_a_blocks_word_without_its_colon_is_a_keyword_where_the_parser_reads_one():
+    """`group Login`, `loop every 30 s`, `alt ok` open blocks as the parser reads them; a line
+    with an arrow after such a word is a message, and `looping` is a name."""
+    source = "group Login\nloop\nalt ok\nLoop back -> B: x\nlooping -> B\ncritical: y\n"
+    first = first_token_of_each_line(source)
+    assert [first[line] for line in range(1, 7)] == [
+        Keyword,
+        Keyword,
+        Keyword,
+        Name.Class,
+        Name.Class,
+        Keyword,
+    ]
+    kinds = [item["type"] for item in parsed_items(volley.parse(source + "end\n" * 4).to_json())]
+    assert kinds[:3] == ["block"] * 3

@@ -446,8 +446,8 @@ def test_a_fence_never_closed_leaves_the_errors_before_it_reported():
     """It takes the rest of the file, so nothing after it is read; what comes before it is,
     and its errors come with it, then the count."""
     with pytest.raises(VolleyErrors) as info:
-        volley.parse("group Login\nX ~> Y\nend\nA -> B\nin:\n```\nunclosed\n", "f.volley")
-    assert [(e.line, e.column) for e in info.value.errors] == [(1, 6), (2, 3), (6, 1)]
+        volley.parse("if Login\nX ~> Y\nend\nA -> B\nin:\n```\nunclosed\n", "f.volley")
+    assert [(e.line, e.column) for e in info.value.errors] == [(1, 3), (2, 3), (6, 1)]
     assert "never closed" in info.value.errors[-1].message
     assert info.value.format().endswith("\n3 errors")
 
@@ -654,10 +654,10 @@ def test_a_text_past_its_limit_is_reported_with_the_syntax_errors():
 
 
 def test_a_keyword_without_its_colon_is_pointed_at_where_the_colon_goes():
-    error = error_for("group Login\nA -> B\nend\n")
-    assert (error.line, error.column) == (1, 6)
-    assert error.message == 'expected ":" after "group"'
-    assert error.hint == 'did you mean "group: Login"? The keyword takes a colon'
+    error = error_for("if ok\nA -> B\nend\n")
+    assert (error.line, error.column) == (1, 3)
+    assert error.message == 'expected ":" after "if"'
+    assert error.hint == 'did you mean "if: ok"? The keyword takes a colon'
 
 
 def test_a_title_without_its_colon_is_the_title_as_mermaid_and_websequencediagrams_write_it():
@@ -848,7 +848,6 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("space -3", '"space" sets nothing in volley: delete the line'),
         ("destroyafter B", "not drawn: delete the line"),
         ("participantgroup #lightgreen Chain", 'a box of participants: write "box Chain"'),
-        ("group #navy Registration #white", 'did you mean "group: Registration"?'),
         ("state over B: waiting", 'WebSequenceDiagrams\' "state" is written "note B: waiting"'),
         ("abox right of A: x", 'sequencediagram.org\'s "abox" is written "note right of A: x"'),
         ("box left of A: x", 'sequencediagram.org\'s "box" is written "note left of A: x"'),
@@ -918,8 +917,8 @@ def test_another_tools_note_under_a_note_is_its_text_with_a_warning_that_says_wh
 
 
 def test_a_hash_that_is_no_colour_stays_in_the_label_the_hint_gives():
-    assert error_for("group #1 priority\nA -> B\nend\n").hint == (
-        'did you mean "group: #1 priority"? The keyword takes a colon'
+    assert error_for("if #1 priority\nA -> B\nend\n").hint == (
+        'did you mean "if: #1 priority"? The keyword takes a colon'
     )
 
 
@@ -965,6 +964,9 @@ def test_sequencediagram_orgs_colours_around_a_block_label_are_left_out_of_the_h
     assert (warning.line, warning.column) == (2, 5)
     assert warning.message.endswith('write "ok"')
     assert volley.check("A -> B: x\nloop #1 priority\nA -> B: y\nend\n").warnings == []
+    checked = volley.check("A -> B: x\ngroup #navy Registration #white\nA -> B: y\nend\n")
+    (warning,) = checked.warnings  # sequencediagram.org's group, without a colon
+    assert warning.message.endswith('write "Registration"')
 
 
 def test_second_review_of_other_tools_habits():

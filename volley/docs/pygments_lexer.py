@@ -65,6 +65,8 @@ _INDENT = r"^([ \t]*)"
 _LABEL = r"([^\n]*)"
 # The rest of the line holds no arrow, as the grammar's keyword without a colon wants it
 _NO_ARROW = r"(?![^\n]*(?:[-=](?:>|x[+-]?[ \t]+\S)|<[-=]|[ \t]x[-=]+[> \t]))"
+# The words that open a block with or without their colon (`if` takes one)
+_BLOCK_WORDS = "group|loop|opt|par|critical|break|alt"
 # `note A, B:` and its text, to the line's end
 _NOTE = _INDENT + r"(note)((?:[ \t]+[^:\n]*?)?)([ \t]*:)"
 _NOTE_PARTS = bygroups(
@@ -189,8 +191,19 @@ class VolleyLexer(RegexLexer):
             (_NOTE + r"(?=" + _TABLE_HEADER + r")" + _LABEL + r"(\n)", _NOTE_PARTS, "table"),
             (_NOTE + _LABEL + _LINE_END, _NOTE_PARTS),
             (
-                _INDENT + r"(if|group|loop|opt|par)([ \t]*:)" + _LABEL + _LINE_END,
+                _INDENT + rf"(if|{_BLOCK_WORDS})([ \t]*:)" + _LABEL + _LINE_END,
                 bygroups(Whitespace, Keyword, Punctuation, using(this, state="inline"), Whitespace),
+            ),
+            # A block's word without its colon (`loop every 30 s`, `group Login`), on a line
+            # with no arrow (`Loop back -> B` is a message): `if` always takes its colon
+            (
+                _INDENT
+                + rf"({_BLOCK_WORDS})((?:[ \t]+"
+                + _NO_ARROW
+                + r")|(?=\n|\Z))"
+                + _LABEL
+                + _LINE_END,
+                bygroups(Whitespace, Keyword, Whitespace, using(this, state="inline"), Whitespace),
             ),
             # Mermaid's highlight and its colour, and its box (a colour, then a label), on a
             # line with no arrow (`rect -> B` is a message from "rect").
