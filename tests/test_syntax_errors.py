@@ -844,8 +844,6 @@ def test_a_full_width_arrow_is_read_on_as_meant():
         ("box over A: waits", 'sequencediagram.org\'s "box" is written "note A: waits"'),
         ("rbox over A, B: shared", 'written "note A, B: shared"'),
         ("frame Login", 'volley\'s title: write "title: Login"'),
-        ("entryspacing 0.9", '"entryspacing" sets nothing in volley: delete the line'),
-        ("space -3", '"space" sets nothing in volley: delete the line'),
         ("destroyafter B", "not drawn: delete the line"),
         ("participantgroup #lightgreen Chain", 'a box of participants: write "box Chain"'),
         ("state over B: waiting", 'WebSequenceDiagrams\' "state" is written "note B: waiting"'),
@@ -952,6 +950,33 @@ def test_a_line_that_starts_with_a_word_of_sequencediagram_org_is_not_taken_for_
     assert "sequencediagram.org" not in hint
 
 
+def test_sequencediagram_orgs_look_settings_are_said_once_each_and_read_as_blank() -> None:
+    """`linear`, `space 3`, `bottomparticipants`, `fontfamily …` set how sequencediagram.org
+    draws: they were an error each (eleven for a diagram of `linear` lines), where the
+    diagram reads the same without them."""
+    text = (
+        "linear\nA->B: x\nspace -3\nlinear off\nentryspacing 0.9\nbottomparticipants\n"
+        "fontfamily Times New Roman\nnote A:\n  space\nB->A: y\n"
+    )
+    checked = volley.check(text)
+    said = [(w.line, w.column, w.message) for w in checked.warnings]
+    assert said == [
+        (1, 1, 'sequencediagram.org\'s "linear" sets how its picture looks, which volley decides '
+         "itself: ignored (lines 1, 4)"),
+        (3, 1, 'sequencediagram.org\'s "space" sets how its picture looks, which volley decides '
+         "itself: ignored"),
+        (5, 1, 'sequencediagram.org\'s "entryspacing" sets how its picture looks, which volley '
+         "decides itself: ignored"),
+        (6, 1, 'sequencediagram.org\'s "bottomparticipants" sets how its picture looks, which '
+         "volley decides itself: ignored"),
+        (7, 1, 'sequencediagram.org\'s "fontfamily" sets how its picture looks, which volley '
+         "decides itself: ignored"),
+    ]  # fmt: skip
+    assert checked.warnings[0].hint == "delete the line"
+    assert [item.text for item in checked.diagram.items if isinstance(item, Note)] == ["space"]
+    assert error_for("space station -> B: x\nspace 3 4\n").line == 2  # two words: no setting
+
+
 def test_an_arrow_written_long_is_no_pair_of_activation_marks():
     assert error_for("A ->--> B: x\n").message == '"->-->" is not an arrow'
 
@@ -972,7 +997,6 @@ def test_sequencediagram_orgs_colours_around_a_block_label_are_left_out_of_the_h
 def test_second_review_of_other_tools_habits():
     """A setting that takes words keeps its hint; a block that is only a colour is told to
     delete it; `#123` is no colour; `Title Company` is a name, `title Login` Mermaid's title."""
-    assert error_for("fontfamily Times New Roman\n").hint.endswith("delete the line")
     (warning,) = volley.check("alt #navy\nA -> B: y\nend\n").warnings
     assert warning.message.endswith("delete them")
     assert volley.check("alt #123 merged\nA -> B: y\nend\n").warnings == []

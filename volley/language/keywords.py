@@ -17,6 +17,14 @@ VOLLEY_WORDS = frozenset(
 _IN_ORDER = sorted(VOLLEY_WORDS)  # the same word is suggested for the same slip, every run
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
+# sequencediagram.org's settings of how its picture looks (`linear`, `space 3`, `fontfamily
+# Times New Roman`), which volley has none of: a line of its own, the word and at most one
+# more but for those that take words, no colon (`Space Station: docked` is a label)
+LOOK_SETTING = re.compile(
+    r"(?im)^[ \t]*(?P<word>entryspacing|participantspacing|autoactivation|linear|parallel"
+    r"|bottomparticipants|space)(?:[ \t]+[^\s:]+)?[ \t]*$"
+    r"|^[ \t]*(?P<wordy>lifelinestyle|activecolor|fontfamily)(?:[ \t]+[^:\n]*)?$"
+)
 # A line's first word and what follows it: a colon and words, words, or nothing
 _STARTING_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z]+)(?P<rest>[ \t]*:.*|[ \t]+\S.*|[ \t]*)")
 

@@ -21,7 +21,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, shown_path
-from volley.language.keywords import misspelt_keyword
+from volley.language.keywords import LOOK_SETTING, misspelt_keyword
 from volley.language.prepass import (
     ARROW_LIKE,
     NOTE_END,
@@ -1537,6 +1537,8 @@ class _Parse:
         # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
         source = blanked.split("\n")
         self.mermaid_directives(source)
+        if LOOK_SETTING.search(blanked):
+            self.look_settings(source)
         raw = None
         while raw is None:
             self.errors, self.warnings = [], list(self.read_first)
@@ -1627,6 +1629,33 @@ class _Parse:
                     )
                 )
             index = end
+
+    def look_settings(self, source: list[str]) -> None:
+        """sequencediagram.org's settings of how its picture looks (`linear`, `space 3`,
+        `bottomparticipants`): volley has none to set, so they are read as blank lines, and
+        each setting is said once, where it is first written. `source`: the lines the grammar
+        reads, bodies blanked (a note's words are its own)."""
+        found: dict[str, list[int]] = {}
+        for index, line in enumerate(source):
+            setting = LOOK_SETTING.fullmatch(line)
+            if setting is not None:
+                found.setdefault((setting["word"] or setting["wordy"]).lower(), []).append(index)
+                source[index] = ""
+        for word, indexes in found.items():
+            written = self.lines[indexes[0]]
+            also = f" (lines {', '.join(str(i + 1) for i in indexes)})" if len(indexes) > 1 else ""
+            self.read_first.append(
+                Diagnostic(
+                    f'sequencediagram.org\'s "{word}" sets how its picture looks, which volley '
+                    f"decides itself: ignored{also}",
+                    self.filename,
+                    indexes[0] + 1,
+                    len(written) - len(written.lstrip()) + 1,
+                    written,
+                    "delete the line",
+                    severity="warning",
+                )
+            )
 
     def lifted(self) -> tuple[str, dict[int, Body], dict[int, int]]:
         """`lift_bodies` of the text. A fence never closed is an error that takes the rest of

@@ -87,13 +87,6 @@ _ICON_PARTICIPANT = re.compile(
     r"(?i)(?P<word>fontawesome\w*|materialdesignicons)[ \t]+\S+[ \t]+(?P<name>.+?)"
     r"(?:[ \t]+#\S+)?[ \t]*$"
 )
-# sequencediagram.org's settings of how its picture looks: volley has nothing to set.
-SEQUENCEDIAGRAM_ORG_SETTINGS = (
-    "entryspacing", "participantspacing", "autoactivation", "lifelinestyle", "activecolor",
-    "fontfamily", "linear", "parallel", "bottomparticipants", "space",
-)  # fmt: skip
-# Those that take words (`fontfamily Times New Roman`); the others one word at most.
-_WORDY_SETTINGS = ("fontfamily", "activecolor", "lifelinestyle")
 # A block's word with sequencediagram.org's colours after it (`alt#2f2e7b #lightgreen ok`: its
 # frame's and its background's), and the label after them.
 _COLOURED_BLOCK = re.compile(
@@ -842,12 +835,6 @@ class _Explainer:
         if lowered == "frame" and rest.strip() and statement:
             meant = f"title: {rest.strip()}"
             return f'sequencediagram.org\'s "frame" is volley\'s title: write "{meant}"', None
-        if (
-            lowered in SEQUENCEDIAGRAM_ORG_SETTINGS
-            and statement
-            and (len(rest.split()) <= 1 or lowered in _WORDY_SETTINGS)
-        ):
-            return f'sequencediagram.org\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in ("destroyafter", "destroysilent") and len(rest.split()) == 1 and statement:
             return (
                 f'sequencediagram.org\'s "{word}" (a lifeline that ends) is not drawn: delete '
