@@ -243,9 +243,9 @@ MERMAID_HABITS = [
 ]
 PLANTUML_HABITS = [
     ("  == Setup ==", 'volley writes a section as "=: Setup"'),
-    ("... 5 minutes later ...", 'PlantUML\'s delay is written "...: 5 minutes later"'),
+    ("... 5 minutes later ...", 'volley writes a delay as "...: 5 minutes later"'),
     ("||45||", "PlantUML's spacing is not needed"),
-    ("...", 'PlantUML\'s delay is written "...:" in volley'),
+    ("...", 'volley writes a delay as "...:"'),
     ('autonumber 10 10 "<b>[000]"', 'write "autonumber 10"'),
     ("autonumber stop", 'PlantUML\'s "autonumber stop" is written "autonumber off"'),
     ("autonumber resume", 'volley writes the number to go on from, "autonumber N"'),
@@ -1076,3 +1076,11 @@ def test_a_nul_byte_is_said_among_the_texts_other_errors() -> None:
     with pytest.raises(volley.VolleyError) as caught:  # NULs on many lines: one error, no flood
         volley.parse("A -> B: x\x00\n" * 30)
     assert len(caught.value.errors) == 1
+
+
+def test_plantumls_delay_is_named_as_its_divider_is() -> None:
+    """`...5 minutes later...` said "expected an arrow", its caret past the line's end."""
+    error = error_for("A -> B: x\n  ...5 minutes later...\n")
+    assert (error.line, error.column) == (2, 3)
+    assert error.message == '"...5 minutes later..." is PlantUML\'s delay'
+    assert error.hint == 'volley writes a delay as "...: 5 minutes later"'

@@ -423,17 +423,21 @@ class _Explainer:
         )
 
     def plantuml_divider(self, line: int) -> VolleyError | None:
-        """`== Setup ==`: PlantUML's divider, which volley writes `=: Setup`."""
+        """`== Setup ==`, `...5 minutes later...`: PlantUML's divider and delay (and
+        sequencediagram.org's), which volley writes `=: Setup` and `...: 5 minutes later`."""
         text = self.lines[line - 1]
         found = _PLANTUML_DIVIDER.match(text)
-        if found is None:
+        if found is not None:
+            what, kind, self.meant = "divider", "section", f"=: {found['label']}".rstrip()
+        elif (found := _PLANTUML_DELAY.fullmatch(text.strip())) is not None:
+            what, kind, self.meant = "delay", "delay", f"...: {found['label'] or ''}".rstrip()
+        else:
             return None
-        self.meant = f"=: {found['label']}".rstrip()
         return self.error(
-            f'"{text.strip()}" is PlantUML\'s divider',
+            f'"{text.strip()}" is PlantUML\'s {what}',
             line,
             len(text) - len(text.lstrip(" \t")) + 1,
-            hint=f'volley writes a section as "{self.meant}"',
+            hint=f'volley writes a {kind} as "{self.meant}"',
         )
 
     def odd_space(self, line: int) -> VolleyError | None:
