@@ -1020,7 +1020,6 @@ def test_an_empty_title_is_pointed_out(line):
         ("if: x\n  A -> B\nelif expired\n  B -> A\nend\n", "elif"),
         ("A -> B\naccDescr {\n  words\n}\n", "accDescr"),
         ("accTitle: Login\nA -> B\n", "accTitle"),
-        ("database Supabase\nA -> Supabase\n", "database"),
     ],
 )
 def test_another_tools_word_is_named_at_its_start_not_as_a_missing_arrow(text, word):

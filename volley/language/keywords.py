@@ -12,9 +12,13 @@ import re
 VOLLEY_WORDS = frozenset(
     {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
      "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
-     "actor", "activate", "deactivate"}
+     "actor", "boundary", "control", "entity", "database", "collections", "queue", "activate",
+     "deactivate"}
 )  # fmt: skip
 _IN_ORDER = sorted(VOLLEY_WORDS)  # the same word is suggested for the same slip, every run
+# PlantUML's kinds of participant (`database Supabase`), which declare one in volley too (on
+# a line with no colon), drawn as a box.
+PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # sequencediagram.org's settings of how its picture looks (`linear`, `space 3`, `fontfamily

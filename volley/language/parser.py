@@ -21,7 +21,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from volley.errors import Diagnostic, VolleyError, VolleyErrors, shown_path
-from volley.language.keywords import LOOK_SETTING, misspelt_keyword
+from volley.language.keywords import LOOK_SETTING, PLANTUML_PARTICIPANTS, misspelt_keyword
 from volley.language.prepass import (
     ARROW_LIKE,
     NOTE_END,
@@ -297,6 +297,8 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
         return "element"
     if name == "TITLE":  # Mermaid's `title Login` is a diagram's first line, not a note's
         return "text"
+    if name == "PARTICIPANT" and found.group().split()[0].lower() in PLANTUML_PARTICIPANTS:
+        return "text"  # PlantUML's `database DB`, which swimlanes.io reads as a note's words
     # "And then …" and "Else …" start prose too often to point out but in the block they would
     # be a branch of; Mermaid's statement words (`loop every minute`, `activate A`) rarely do,
     # and a statement is no sentence ("Loop detection is handled by the proxy.")

@@ -15,7 +15,12 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from volley.errors import LOOK_ALIKE_SPACE, VolleyError, character_name
-from volley.language.keywords import COLON_WORDS, VOLLEY_WORDS, misspelt_keyword
+from volley.language.keywords import (
+    COLON_WORDS,
+    PLANTUML_PARTICIPANTS,
+    VOLLEY_WORDS,
+    misspelt_keyword,
+)
 from volley.language.prepass import (
     NOTE_END,
     OTHER_TOOLS_NOTE,
@@ -60,9 +65,7 @@ WORDS = {
     "PAR": '"par:"',
 }
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
-BLOCK_COLON_WORDS = ("if", "group")  # the other block words need no colon
-# PlantUML's kinds of participant (`database Supabase`): volley declares each with `participant`.
-PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
+BLOCK_COLON_WORDS = ("if",)  # the other block words need no colon
 # Words other tools declare a participant with (`alias App: Event Source`, `database DB`): the
 # name is the word after
 _DECLARING_WORDS = ("alias", *PLANTUML_PARTICIPANTS)
@@ -857,9 +860,6 @@ class _Explainer:
             ), None
         if lowered in PLANTUML_SETTINGS or lowered == "@enduml":
             return f'PlantUML\'s "{word}" sets nothing in volley: delete the line', None
-        if lowered in PLANTUML_PARTICIPANTS and rest.strip():
-            meant = f"participant {rest.strip()}"
-            return f'PlantUML\'s "{word}" declares a participant; write "{meant}"', indent + meant
         if lowered in COLON_WORDS:
             label = rest.strip()
             kept = without_colours(label) if lowered in BLOCK_COLON_WORDS else label
