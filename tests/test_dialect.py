@@ -1532,6 +1532,19 @@ def test_websequencediagrams_note_of_several_lines_needs_no_colon():
     assert volley.check(text).warnings == []
     error = only_error("A->B: hi\nnote over A\nB-->A: ok\n")  # no end note: no such note
     assert (error.line, error.message) == (2, 'expected ":" after "note over A"')
+    # such lines in a body, in a note's code or in a note's words are theirs, as written
+    shown = "note over A\nhello\nend note"
+    body = "A -> B: hi\n  in:\n    ```text\n    note over A\n    hello\n    end note\n    ```\n"
+    assert parse(body).messages()[0].request.body == shown
+    fenced = (
+        "A -> B: hi\nnote A:\n  PlantUML writes:\n  ```\n  note over A\n  hello\n  end note\n"
+        "  ```\n"
+    )
+    assert parse(fenced).items[1].text == f"PlantUML writes:\n```\n{shown}\n```"
+    words = "A -> B: hi\nnote A:\nIn PlantUML you write\nnote over A\nhello\nend note\nB -> A: x\n"
+    checked = volley.check(words)
+    assert [type(item).__name__ for item in checked.diagram.items] == ["Message", "Note", "Message"]
+    assert checked.diagram.items[1].text == f"In PlantUML you write\n{shown}"
 
 
 def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():

@@ -455,7 +455,7 @@ def other_note_meant(note: re.Match[str]) -> str:
 # WebSequenceDiagrams' note of several lines, written without a colon: `note over A, B`,
 # `note left of A`, then its lines and `end note`
 _COLONLESS_NOTE = re.compile(
-    r"(?im)^[ \t]*note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)[ \t]+[^:\n]*?[ \t]*$"
+    r"[ \t]*(?i:note)[ \t]+(?i:over|left[ \t]+of|right[ \t]+of)[ \t]+[^:\n]*?[ \t]*$", re.M
 )
 NOTE_END_WORDS = r"(?i:end[ \t]*[hr]?note)[ \t]*$"
 NOTE_END = re.compile(rf"[ \t]*{NOTE_END_WORDS}")
@@ -480,16 +480,13 @@ def lift_bodies(
     lines = text.split("\n")
     lifter = _Lifter(lines, filename, line_kind)
     bodies: dict[int, Body] = {}
-    # WebSequenceDiagrams' `note over A`, its lines, `end note`: read with its colon
-    starts = [text.count("\n", 0, found.start()) for found in _COLONLESS_NOTE.finditer(text)]
-    for at in starts:
-        if lifter.ended_by_end_note(at):
-            lines[at] += ":"
-            text = "\n".join(lines)
     # An owner is searched for as the line break before it, in the text with a line break put
     # in front: a pattern that starts with a character lets the search skip from one line
     # break to the next instead of trying every position.
-    owners = re.compile(f"(?m)\n(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern}))")
+    owners = re.compile(
+        f"(?m)\n(?:(?P<payload>{payload.pattern})|(?P<note>{note.pattern})"
+        f"|(?P<colonless>{_COLONLESS_NOTE.pattern}))"
+    )
     index = 0  # the first line not yet lifted
     line, counted = 0, 0  # the line of the character offset `counted` (in `text`)
     for found in owners.finditer("\n" + text):
@@ -500,8 +497,13 @@ def lift_bodies(
             continue  # inside a body lifted already
         if found.lastgroup == "payload":
             after, body = lifter.payload(line)
-        else:
+        elif found.lastgroup == "note":
             after, body = lifter.note(line, lifter.note_form(line, one_line_note))
+        elif lifter.ended_by_end_note(line):  # WebSequenceDiagrams' `note over A`, its
+            lines[line] += ":"  # lines and `end note`: read as the note with its colon
+            after, body = lifter.note(line, "to end note")
+        else:  # `note over A`, its colon forgotten: an error of the grammar's
+            continue
         if body is not None:
             bodies[line + 1] = body
         for blank in range(line + 1, after):
