@@ -595,6 +595,16 @@ def test_a_block_opened_on_a_line_with_an_arrow_is_pointed_at_by_the_end_it_leav
     )
 
 
+@pytest.mark.parametrize("arrow", ["→", "~>", "—>", "- >"])
+def test_a_lane_named_group_with_an_arrow_typed_wrong_is_a_message_written_wrong(arrow) -> None:
+    """`Group → Client: welcome` opened a group block labelled "→ Client: welcome" once `group`
+    needed no colon, and the arrow's mistake went unsaid."""
+    error = only_error(
+        f"loop: every minute\n  Client -> Group: join\n  Group {arrow} Client: hi\nend\n"
+    )
+    assert error.line == 3 and "is not an arrow" in error.message
+
+
 def test_a_block_whose_label_holds_a_comparison_is_told_its_colon() -> None:
     """`alt balance <= 0` reads as a message from "alt balance" (`<=` is an arrow): the
     `else` it leaves outside a block says which line meant to open it, as its `end` does;
@@ -786,6 +796,8 @@ def test_plantuml_participant_kinds_declare_a_participant(word):
     assert checked.diagram.participants == ["User", "Bot", "Store"] and checked.warnings == []
     # the words as the start of a name in a message, or before a colon, are no declaration
     assert parse("Database -> Queue worker: job\n").participants == ["Database", "Queue worker"]
+    labelled = parse(f"{word} DB as Postgres 16: primary\nA -> DB: q\n")  # a colon in the label
+    assert labelled.labels == {"DB": "Postgres 16: primary"}
     noted = volley.check(f"A -> B: x\nnote A:\n{word} is locked\n{word}: Postgres\nB -> A: y\n")
     assert noted.diagram.items[1].text == f"{word} is locked\n{word}: Postgres"
     assert noted.warnings == []
