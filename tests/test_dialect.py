@@ -620,6 +620,8 @@ def test_a_block_whose_label_holds_a_comparison_is_told_its_colon() -> None:
     assert error.hint == (
         'to open a block here, write "if: count goes to >0" (its word takes a colon)'
     )
+    for line, meant in (("Group Service ---> DB: query", "-->"), ("Break Glass ==> Vault", "=>")):
+        assert only_error(f"A -> B: hi\n{line}\n").hint == f'did you mean "{meant}"?', line
     [group] = parse("group Publish [count goes to >0]\nA -> B: x\nend\n").items
     assert isinstance(group, Block) and group.branches[0].label == "Publish [count goes to >0]"
 

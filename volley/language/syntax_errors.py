@@ -234,14 +234,17 @@ def block_keyword(written: str) -> str:
 
 # The word that starts a block's next branch, by the block's word (PlantUML writes `else`).
 _BRANCH_OF = {f"{kind}:": word for kind, word in BRANCH_WORDS.items()}
+_BLOCK_OPENERS = "(?i:alt|loop|opt|par|critical|break|group|if)"
 # A line that starts with a block's word and holds an arrow: a message from a participant whose
 # name starts with that word (`loop retry -> 3 times`), though its writer meant the block.
-# A line starting with a block's word, the rest its label
-_OPENER = re.compile(r"[ \t]*((?i:alt|loop|opt|par|critical|break|group|if))[ \t]+(.*)$")
 _OPENER_WITH_ARROW = re.compile(
-    r"[ \t]*((?i:alt|loop|opt|par|critical|break|group|if))[ \t]+"
+    rf"[ \t]*({_BLOCK_OPENERS})[ \t]+"
     r"([^:\n]*?(?P<arrow>[-=]{1,2}>|<[-=]|[-=]{1,2}x[ \t])[^\n]*)$"
 )
+# A line starting with a block's word, the rest its label: where what reads as a mistyped
+# arrow is a comparison (`if count > 0`, `loop i <= 10`), the colon was what was left out.
+_OPENER = re.compile(rf"[ \t]*({_BLOCK_OPENERS})[ \t]+(.*)$")
+_COMPARISONS = (">", "<", ">=", "<=", "<>")
 
 
 def _keyword(token: Token) -> str:
@@ -548,9 +551,9 @@ class _Explainer:
                     mark = segment[at + len(typo) : at + len(typo) + 1]
                     arrow = typo + mark if mark in ("+", "-") else typo  # `A -x+B`: with its mark
                     hint = f'a lost message needs a space after "{arrow}": "A {arrow} B"'
-                opener = _OPENER.match(text)
-                if opener is not None:  # `group Publish [count goes to >0]`
-                    word, rest = opener[1].lower(), opener[2].strip()
+                opener = _OPENER.match(text) if typo in _COMPARISONS else None
+                if opener is not None:  # `if count goes to >0`: a label, not an arrow typed
+                    word, rest = opener[1].lower(), opener[2].strip()  # wrong
                     hint = f'to open a block here, write "{word}: {rest}" (its word takes a colon)'
                 # read on as the message meant, so that its in: and out: are its own
                 start = (name.column or 1) - 1 + at
