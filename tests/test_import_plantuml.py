@@ -778,20 +778,22 @@ def test_create_with_a_declarations_words_declares_the_participant() -> None:
     ids=["next", "after a note and a section", "inside a block"],
 )
 def test_the_message_after_a_create_goes_to_the_created_lane(between: list[str]) -> None:
-    """PlantUML draws only an error for a `create X` whose next message does not go to X (a
-    note, a section or a block may come between; an arrow from the edge to X counts): the
-    import says so at that message, as the Mermaid importer does."""
+    """PlantUML draws only an error for a `create X` whose next message does not go to X from
+    another lane (a note, a section or a block may come between; an arrow at the edge on X's
+    lane counts, either way): the import says so at that message, as the Mermaid importer
+    does."""
     ends = ["end"] if between == ["alt ok"] else []
-    for fine in ("A -> PG : x", "[-> PG : x", "PG <- A : x"):
+    for fine in ("A -> PG : x", "[-> PG : x", "PG <- A : x", "PG ->] : x"):
         assert read(uml("A -> B : 0", "create control PG", *between, fine, *ends))
-    with pytest.raises(VolleyErrors) as caught:
-        convert(uml("A -> B : 0", "create PG", *between, "PG -> A : x", *ends), "flow.puml")
-    [error] = caught.value.errors
-    assert error.line == 4 + len(between)
-    assert str(error.message) == (
-        "the message after create PG (line 3) must go to PG: it is the one that creates it "
-        "(PlantUML refuses this too)"
-    )
+    for refused in ("PG -> A : x", "PG -> PG : itself", "A ->] : x"):
+        with pytest.raises(VolleyErrors) as caught:
+            convert(uml("A -> B : 0", "create PG", *between, refused, *ends), "flow.puml")
+        [error] = caught.value.errors
+        assert error.line == 4 + len(between)
+        assert str(error.message) == (
+            "the message after create PG (line 3) must go to PG from another participant: it "
+            "is the one that creates it (PlantUML refuses this too)"
+        )
 
 
 def test_a_block_comment_inside_a_statements_line_is_a_comment_not_its_words() -> None:

@@ -1160,7 +1160,8 @@ class _Reader:
         # `A -> B : [[url]] text` shows the address as a link, then the text (PlantUML 1.2025)
         words = found["text"] or ""
         message = Message(line, sender, receiver, arrow, self.label(words))
-        self.sent_to(line, _ends(message)[1])
+        going_from, going_to = _ends(message)
+        self.sent_to(line, going_to if going_to != going_from else None)  # (not to itself)
         self.number(message)
         found_marks = _marks(found)
         # (marks of its own win; a cross at the receiving end is a lost message)
@@ -1210,7 +1211,7 @@ class _Reader:
         on_left = not found["sender"] and not text.lstrip().startswith("]")
         incoming = bool(right) if not found["sender"] else bool(left)
         self.edge_note(line, text, lane, on_left, incoming, found["text"] or "")
-        self.sent_to(line, lane if incoming else None)
+        self.sent_to(line, lane)  # (to or from the edge: PlantUML's MessageExo counts either)
         self.edge_lanes.add(lane)
         self.last, self.last_edge = None, lane
         ends = ("", lane) if on_left else (lane, "")  # a `return` answers on the same side
@@ -1683,9 +1684,10 @@ class _Reader:
             self.creating = (line, name)
 
     def sent_to(self, line: int, receiver: str | None) -> None:
-        """A message on `line` goes to `receiver`: after `create X`, PlantUML draws the
-        diagram only if it goes to X (a note, a section or a block may come between), so
-        another is an error, as the Mermaid importer makes it."""
+        """A message on `line` goes to `receiver` (None: it counts for none): after `create
+        X`, PlantUML draws the diagram only if the next message goes to X from another lane,
+        or is an arrow at the diagram's edge on X's lane (a note, a section or a block may
+        come between), so another is an error, as the Mermaid importer makes it."""
         if self.creating is None:
             return
         at, created = self.creating
@@ -1693,8 +1695,8 @@ class _Reader:
         if receiver != created:
             self.fail(
                 line,
-                f"the message after create {created} (line {at}) must go to {created}: it is "
-                "the one that creates it (PlantUML refuses this too)",
+                f"the message after create {created} (line {at}) must go to {created} from "
+                "another participant: it is the one that creates it (PlantUML refuses this too)",
                 f"write the message that creates {created} (… -> {created} : …) right after "
                 "the create, or take the create away",
             )
