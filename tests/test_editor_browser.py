@@ -237,17 +237,19 @@ def test_the_mark_under_a_mistake_is_under_its_character(new_page, base_url, bef
     expect(page.locator("#status-text")).to_contain_text(f"Line 1, column {column}")
     char, wave = page.locator("#paint .err-wave").evaluate(WHERE_MISTAKE)
     assert abs(char - wave) < 1
-    caret = page.evaluate(
-        """() => {
+    # the caret and the character above it, measured in one step: a second answer may write
+    # the status line again between two steps
+    caret, char_in_status = page.evaluate(
+        f"""() => {{
         const pre = document.querySelector('#status-line');
         const node = pre.lastChild;  // the caret
         const range = document.createRange();
         range.setStart(node, 0);
         range.setEnd(node, 1);
-        return range.getBoundingClientRect().x;
-    }"""
+        const char = ({WHERE_MISTAKE})(pre.querySelector('.err-pad'))[0];
+        return [range.getBoundingClientRect().x, char];
+    }}"""
     )
-    char_in_status = page.locator("#status-line .err-pad").evaluate(WHERE_MISTAKE)[0]
     assert abs(char_in_status - caret) < 1
     page.locator("#status").click()
     offset = page.evaluate("document.querySelector('[data-volley-editor]').selectionStart")
