@@ -22,12 +22,13 @@ PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collectio
 # Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # sequencediagram.org's settings of how its picture looks (`linear`, `space 3`, `fontfamily
-# Times New Roman`), which volley has none of: a line of its own, the word and at most one
-# more but for those that take words, no colon (`Space Station: docked` is a label)
+# Times New Roman`), which volley has none of: a line of its own, the word and what it takes
+# (a number, on or off, `equal`; words for a font, a colour, a line's style), no colon
+# (`Space Station: docked` is a label) and no arrow (`Space ->B` is a message)
 LOOK_SETTING = re.compile(
     r"(?im)^[ \t]*(?P<word>entryspacing|participantspacing|autoactivation|linear|parallel"
-    r"|bottomparticipants|space)(?:[ \t]+[^\s:]+)?[ \t]*$"
-    r"|^[ \t]*(?P<wordy>lifelinestyle|activecolor|fontfamily)(?:[ \t]+[^:\n]*)?$"
+    r"|bottomparticipants|space)(?:[ \t]+(?:-?[0-9.]+|on|off|equal))?[ \t]*$"
+    r"|^[ \t]*(?P<wordy>lifelinestyle|activecolor|fontfamily)(?:[ \t]+[^:<>\n]*)?$"
 )
 # A line's first word and what follows it: a colon and words, words, or nothing
 _STARTING_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z]+)(?P<rest>[ \t]*:.*|[ \t]+\S.*|[ \t]*)")
