@@ -1572,28 +1572,31 @@ def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
         assert volley.check(quiet).warnings == [], quiet
 
 
-@pytest.mark.parametrize(
-    ("line", "colour", "meant"),
-    [
-        ("participant #lightblue Alice", "#lightblue", "participant Alice"),
-        ("actor #green:0.5 Alice", "#green:0.5", "actor Alice"),
-        ("participant #FF0000 Alice as Al", "#FF0000", "participant Alice as Al"),
-    ],
-)
-def test_sequencediagram_orgs_colour_before_a_name_is_no_part_of_it(line, colour, meant):
+def test_sequencediagram_orgs_colour_before_a_name_is_pointed_out_where_the_name_is_used():
     """`participant #lightblue Alice` made an empty lane "#lightblue Alice" beside the Alice
-    the messages use, in silence; a name that starts with `#` and no colour stays a name."""
-    error = only_error(f"{line}\nAlice -> B: hi\n")
+    the messages use, in silence; with its opacity (`#green:0.5`) it is no name at all. A name
+    that starts with `#` and no colour, or one the messages use whole, stays a name."""
+    for line in ("participant #lightblue Alice", "participant #FF0000 Alice as Al"):
+        (warning,) = volley.check(f"{line}\nAlice -> B: hi\n").warnings
+        colour = line.split()[1]
+        assert warning.message == (
+            f'"{colour} Alice" is another participant than "Alice": "{colour}" is a colour (as '
+            "sequencediagram.org writes one before a name)"
+        )
+        assert (warning.line, warning.column) == (1, 13)
+    error = only_error("actor #green:0.5 Alice\nAlice -> B: hi\n")
     assert error.message == (
-        f'"{colour}" before "Alice" is sequencediagram.org\'s colour, not part of a name'
+        '"#green:0.5" before "Alice" is sequencediagram.org\'s colour, not part of a name'
     )
     assert (error.column, error.hint) == (
-        line.index("#") + 1,
-        f'volley does not colour participants: write "{meant}"',
+        7,
+        'volley does not colour participants: write "actor Alice"',
     )
-    assert parse("participant #general chat\n#general chat -> B: x\n").participants[0] == (
-        "#general chat"
-    )
+    for own in ("participant #general chat\n", "participant #red team\n"):
+        name = own.split(" ", 1)[1].strip()
+        checked = volley.check(f"{own}{name} -> B: x\n")
+        assert checked.diagram.participants[0] == name
+        assert not [w for w in checked.warnings if "colour" in w.message]
 
 
 def test_plantumls_mark_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():

@@ -334,8 +334,9 @@ def _marked(
     - WebSequenceDiagrams' create mark (`A -> *B`);
     - PlantUML's activation marks glued on (`A ->> B++`, `B -->> A--`), on a name that is
       only ever sent to (`C++` that sends, or is declared, is a name of its own);
-    - a colour glued on (`note over A#pink:`, as sequencediagram.org writes it): a colour's
-      name or six hex digits, so that `Issue#123` and `Issue #123` are names;
+    - a colour glued on (`note over A#pink:`, as sequencediagram.org writes it), or before
+      the name (`participant #lightblue Alice`): a colour's name or six hex digits, so that
+      `Issue#123`, `Issue #123` and `#123 queue` are names;
     - PlantUML's place in the order (`participant A order 10`).
     `named` holds the names that send or are declared."""
     if name.startswith("*") and name[1:].strip() in names:
@@ -360,6 +361,14 @@ def _marked(
             f'"#{colour}" is a colour (as sequencediagram.org writes one after a name)',
             len(bare),
             "volley draws notes and lanes in the theme's colours: delete it",
+        )
+    colour, _, bare = name[1:].partition(" ") if name.startswith("#") else ("", "", "")
+    if bare.strip() in names and _names_colour(colour):  # `participant #lightblue Alice`
+        return (
+            bare.strip(),
+            f'"#{colour}" is a colour (as sequencediagram.org writes one before a name)',
+            0,
+            "volley draws lanes in the theme's colours: delete it",
         )
     order = _PLANTUML_ORDER.fullmatch(name)
     if order is not None and order["bare"] in names:

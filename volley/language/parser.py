@@ -143,19 +143,10 @@ _DELAY_MARK = re.compile(r"\([0-9]+\)")
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
-# sequencediagram.org's colour before a participant's name, its opacity too: `#green:0.5 Bob`
-_COLOUR_BEFORE = re.compile(r"(#(\w+)(?::[0-9.]+)?)[ \t]+(?=\S)")
-
-
-def _colour_before(name: str) -> re.Match[str] | None:
-    """sequencediagram.org's colour before a name (`#lightblue Alice`), not a name starting
-    with `#` (`#general`, `#123 queue`)."""
-    found = _COLOUR_BEFORE.match(name)
-    if found is None:
-        return None
-    from volley.text.colours import names_colour  # (loads tinycss2: only for such a name)
-
-    return found if names_colour(found[2]) else None
+# sequencediagram.org's colour before a participant's name with its opacity, `#green:0.5 Bob`,
+# which no name holds (a colour alone before a name, `#lightblue Alice`, is a name's words:
+# volley.checks.lint says so where the name without it is used too)
+_COLOUR_BEFORE = re.compile(r"(#\w+:[0-9.]+)[ \t]+(?=\S)")
 
 
 # PlantUML's heads glued to an arrow that volley has no such head for: `A ->o B` (a circle).
@@ -660,21 +651,23 @@ class _ToModel:
                 hint=f'write "{keyword.value.strip()} {name[:typed].strip()}'
                 + (f' as {label}"' if label else '"'),
             )
-        elif (colour := _colour_before(name)) is not None:  # `participant #lightblue Alice`
-            rest = name[colour.end() :]
-            self.error(
-                f'"{colour[1]}" before "{rest}" is sequencediagram.org\'s colour, not part of a '
-                "name",
-                _at_text(text),
-                hint=f'volley does not colour participants: write "{keyword.value.strip()} '
-                + (f'{rest} as {label}"' if label else f'{rest}"'),
-            )
         elif not _name().fullmatch(name):
-            self.error(
-                f'expected a participant name after {keyword.value.strip()}, not "{name}"',
-                _shifted(keyword) if not name else _at_text(text),
-                hint="a name is text without : or , that holds no arrow",
-            )
+            colour = _COLOUR_BEFORE.match(name)  # `actor #green:0.5 Bob` (sequencediagram.org's)
+            if colour is not None:
+                rest = name[colour.end() :]
+                self.error(
+                    f'"{colour[1]}" before "{rest}" is sequencediagram.org\'s colour, not part '
+                    "of a name",
+                    _at_text(text),
+                    hint=f'volley does not colour participants: write "{keyword.value.strip()} '
+                    + (f'{rest} as {label}"' if label else f'{rest}"'),
+                )
+            else:
+                self.error(
+                    f'expected a participant name after {keyword.value.strip()}, not "{name}"',
+                    _shifted(keyword) if not name else _at_text(text),
+                    hint="a name is text without : or , that holds no arrow",
+                )
         self._check_name(name, text)
         self._check_colour(name, text)
         self._check_decoration(name, label, text)
