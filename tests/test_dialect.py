@@ -605,6 +605,13 @@ def test_a_lane_named_group_with_an_arrow_typed_wrong_is_a_message_written_wrong
     assert error.line == 3 and "is not an arrow" in error.message
 
 
+def test_a_block_word_without_its_colon_after_a_one_line_note_is_told_no_colon_to_escape():
+    """`group discussion happens here` under a Mermaid note of one line was told to escape a
+    colon it does not have: without one, a block's line ends no note."""
+    (warning,) = volley.check("A -> B: hi\nnote over A: Notes\ngroup talk\nB -> A: ok\n").warnings
+    assert warning.message.startswith("this group: block is never closed") and not warning.hint
+
+
 def test_a_block_whose_label_holds_a_comparison_is_told_its_colon() -> None:
     """`alt balance <= 0` reads as a message from "alt balance" (`<=` is an arrow): the
     `else` it leaves outside a block says which line meant to open it, as its `end` does;

@@ -1022,7 +1022,8 @@ class _ToModel:
         note = run.note_ends.get(line, 0)
         hint = None
         words = [run.lines[note - 1].partition(":")[2], *run.lines[note : line - 1]] if note else []
-        if any(text.strip() for text in words):  # the note's own line's words count too
+        colon = keyword.value.rstrip().endswith(":")  # (without one it ended no note)
+        if colon and any(text.strip() for text in words):  # the note's line's words count too
             # right under a note's words: most likely its prose ("If: the token is stale, …")
             written = run.lines[line - 1].strip().split(":")[0].rstrip()
             hint = (
