@@ -1490,7 +1490,7 @@ def test_styles_volley_has_not_are_said_where_their_words_are_kept() -> None:
     source = uml(
         "A -> B : <color:red>refused</color> by <font color=red>SMC</font>",
         "A -> B : <u>under</u>, __also__, ~~wave~~, <b:red>bold red</b>",
-        "A -> B : <b>fine</b> and **fine** and --struck--",
+        'A -> B : <b>fine</b> and **fine** and --struck-- and ""__init__"" in code',
         "note over A",
         "  <back:yellow>marked</back>",
         "end note",
@@ -1508,7 +1508,7 @@ def test_styles_volley_has_not_are_said_where_their_words_are_kept() -> None:
     assert labels == [
         "refused by SMC",
         "under, also, wave, **bold red**",
-        "**fine** and **fine** and ~~struck~~",
+        "**fine** and **fine** and ~~struck~~ and `__init__` in code",
     ]
 
 

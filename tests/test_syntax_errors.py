@@ -975,6 +975,9 @@ def test_sequencediagram_orgs_look_settings_are_said_once_each_and_read_as_blank
     assert checked.warnings[0].hint == "delete the line"
     assert [item.text for item in checked.diagram.items if isinstance(item, Note)] == ["space"]
     assert error_for("space station -> B: x\nspace 3 4\n").line == 2  # two words: no setting
+    from volley.language.writer import format_text
+
+    assert "// space -3\n// linear off\n" in format_text(text)  # fmt keeps them, as comments
     messages = volley.parse("A -> B: x\nSpace ->B\nlinear ->>C\nfontfamily -> D\n").messages()
     assert [m.sender for m in messages] == ["A", "Space", "linear", "fontfamily"]
 

@@ -437,10 +437,10 @@ def _activation_warnings(
         )
 
 
-# Lines Mermaid writes so and swimlanes.io does not: a `%%` comment, a `participant` or `actor`,
-# `Note over` with its capital, a block word with its label and no colon (`loop Every minute`)
 # An arrow with a filled head and no open one: `->`, `<--`, `<=>` (not `->>`, `x-`)
 _PLAIN_HEAD = re.compile(r"(?<!<)<(?!<)|(?<!>)>(?!>)")
+# Lines Mermaid writes so and swimlanes.io does not: a `%%` comment, a `participant` or `actor`,
+# `Note over` with its capital, a block word with its label and no colon (`loop Every minute`)
 _MERMAID_LINE = re.compile(
     r"^[ \t]*(?:%%|participant[ \t]|actor[ \t]|Note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)\b"
     r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)",

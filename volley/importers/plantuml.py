@@ -984,7 +984,8 @@ class _Reader:
         for icon in re.finditer(_ICON, text):
             if icon["icon"].lower() not in FONT_AWESOME:
                 self.comment(line, f"{icon[0]} (an icon volley has no match for, left out)")
-        styles = dict.fromkeys(found[0] for found in _LOST_STYLE.finditer(text))
+        outside_code = re.sub(r'"".+?""', "", text)  # `""__init__""` keeps its underscores
+        styles = dict.fromkeys(found[0] for found in _LOST_STYLE.finditer(outside_code))
         if styles:
             said = ", ".join(styles)
             words = f"{said} (volley draws the words without colour, size or underline)"

@@ -19,7 +19,10 @@ _IN_ORDER = sorted(VOLLEY_WORDS)  # the same word is suggested for the same slip
 # PlantUML's kinds of participant (`database Supabase`), which declare one in volley too (on
 # a line with no colon), drawn as a box.
 PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
-# Words that start an element only with a colon after them: `if ok` was meant as `if: ok`.
+# Words whose line is told its colon when written without one (`if ok` was meant as `if:
+# ok`), and whose misspelling is said only with a colon after it ("Ifs are …" are words). Of
+# them only `if`, `in`, `out` and `order` always take one; `title`, `alt`, `loop`, `opt`,
+# `par` and `group` do on a line that holds an arrow.
 COLON_WORDS = ("if", "group", "title", "order", "in", "out", "alt", "loop", "opt", "par")
 # sequencediagram.org's settings of how its picture looks (`linear`, `space 3`, `fontfamily
 # Times New Roman`), which volley has none of: a line of its own, the word and what it takes

@@ -65,7 +65,6 @@ WORDS = {
     "PAR": '"par:"',
 }
 BLOCK_KEYWORDS = ("IF", "GROUP", "LOOP", "OPT", "PAR", "CRITICAL", "BREAK", "RECT", "BOX")
-BLOCK_COLON_WORDS = ("if",)  # the other block words need no colon
 # Words other tools declare a participant with (`alias App: Event Source`, `database DB`): the
 # name is the word after
 _DECLARING_WORDS = ("alias", *PLANTUML_PARTICIPANTS)
@@ -800,10 +799,6 @@ class _Explainer:
         if lowered == "autonumber" and len(rest.split()) > 1 and rest.split()[0].isdigit():
             meant = f"autonumber {rest.split()[0]}"  # Mermaid's START STEP
             return f'volley counts on by one from the start: write "{meant}"', indent + meant
-        delay = _PLANTUML_DELAY.fullmatch(stripped.rstrip())
-        if delay is not None:
-            meant = f"...: {delay['label'] or ''}".rstrip()
-            return f'PlantUML\'s delay is written "{meant}" in volley', indent + meant
         if stripped.startswith("||"):
             return "PlantUML's spacing is not needed: volley spaces messages; delete the line", None
         found = other_tools_note(stripped)
@@ -865,8 +860,8 @@ class _Explainer:
             return f'PlantUML\'s "{word}" sets nothing in volley: delete the line', None
         if lowered in COLON_WORDS:
             label = rest.strip()
-            kept = without_colours(label) if lowered in BLOCK_COLON_WORDS else label
-            if kept != label:  # `group #navy Login #white`
+            kept = without_colours(label) if lowered == "if" else label
+            if kept != label:  # `if #navy ok #white`
                 meant = f"{word}: {kept}".rstrip()
                 return (
                     f'did you mean "{meant}"? The keyword takes a colon, and '

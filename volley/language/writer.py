@@ -28,6 +28,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from volley.language.keywords import LOOK_SETTING
 from volley.language.parser import line_kind, normalise, parse
 from volley.language.prepass import mermaid_directive, note_body
 from volley.limits import Limits
@@ -452,7 +453,9 @@ def _loose_lines(lines: list[str], diagram: Diagram) -> Iterable[tuple[int, str]
 
 def source_comments(text: str, diagram: Diagram) -> list[Comment]:
     """The comment lines (`//`, `%%`) of `text`, parsed into `diagram`, outside every body,
-    and the lines of a Mermaid directive (`%%{init: {` … `}}%%`) after its first."""
+    the lines of a Mermaid directive (`%%{init: {` … `}}%%`) after its first, and
+    sequencediagram.org's look settings (`linear`), which the parser reads as blank: kept as
+    comments, so that what was written stays in the file."""
     lines = text.split("\n")
     comments: list[Comment] = []
     directive_end = 0  # the line a directive being read ends on
@@ -464,6 +467,8 @@ def source_comments(text: str, diagram: Diagram) -> list[Comment]:
         if match:
             comments.append(Comment(n, match.group(1)))
             directive_end = mermaid_directive(lines, n - 1) or 0
+        elif LOOK_SETTING.fullmatch(line):
+            comments.append(Comment(n, f" {line.strip()}"))
     return comments
 
 

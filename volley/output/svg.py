@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import count
 from typing import TYPE_CHECKING, get_args
 
 from volley.layout import constants as C
@@ -163,19 +164,18 @@ def _description(diagram: Diagram) -> str:
     shown = diagram.shown
     names = ", ".join(shown(name) for name in diagram.participants)
     head = f"Sequence diagram between {names}." if names else "Sequence diagram."
-    return clean_text(" ".join([head, *_steps(diagram, diagram.items, [0])]))
+    return clean_text(" ".join([head, *_steps(diagram, diagram.items, count(1))]))
 
 
-def _steps(diagram: Diagram, items: Sequence[Item], count: list[int]) -> Iterator[str]:
-    """The description's sentences for `items`; `count` numbers the messages throughout."""
+def _steps(diagram: Diagram, items: Sequence[Item], numbers: Iterator[int]) -> Iterator[str]:
+    """The description's sentences for `items`; `numbers` numbers the messages throughout."""
     shown = diagram.shown
     for item in items:
         if isinstance(item, Message):
-            count[0] += 1
             label = plain_text(item.label)
             sender, receiver, both = item.flow
             flow = f"{shown(sender)} {'and' if both else 'to'} {shown(receiver)}"
-            yield ended(f"{count[0]}. {flow}" + (f": {label}" if label else ""))
+            yield ended(f"{next(numbers)}. {flow}" + (f": {label}" if label else ""))
         elif isinstance(item, Note):
             names = [shown(name) for name in item.over]
             whom = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
@@ -190,11 +190,11 @@ def _steps(diagram: Diagram, items: Sequence[Item], count: list[int]) -> Iterato
                 word = SEPARATOR_WORDS.get(item.kind, "else") if n else item.kind
                 label = plain_text(branch.label)
                 yield ended(word.capitalize() + (f": {label}" if label else ""))
-                yield from _steps(diagram, branch.items, count)
+                yield from _steps(diagram, branch.items, numbers)
             yield f"End of {item.kind}."
         elif isinstance(item, Block):  # a highlight: its contents, no frame to speak of
             for branch in item.branches:
-                yield from _steps(diagram, branch.items, count)
+                yield from _steps(diagram, branch.items, numbers)
 
 
 # --- painting --------------------------------------------------------------------------------

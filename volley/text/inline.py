@@ -875,9 +875,9 @@ def parse_note(text: str) -> list[NoteBlock]:
 
 
 def note_plain_text(text: str) -> str:
-    """A note's visible text without markup, for a screen reader: each block a sentence, a
-    list item with its number or bullet, a code block's lines and a table's cells as they
-    read, row by row."""
+    """A note's visible text without markup, for a screen reader: each block a sentence (a
+    numbered item with its number; a bullet is heard as the sentence's start), a code block's
+    lines, and a table's cells row by row."""
 
     def said(lines: list[list[Span]]) -> str:
         return " ".join(" ".join("".join(span.text for span in line) for line in lines).split())
