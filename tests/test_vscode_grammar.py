@@ -296,3 +296,27 @@ def test_a_tables_rows_in_a_note_are_its_text(tokenizer, tmp_path):
         assert first_scope(lines[number - 1]) == FIRST_SCOPE["message"], number
     third = {text: scopes[-1] for text, scopes in lines[2] if text.strip()}
     assert third["`call`"] == "markup.inline.raw.volley"
+
+
+def test_a_blocks_word_without_its_colon_opens_a_block_where_the_parser_reads_one(
+    tokenizer, tmp_path
+):
+    """`group Login`, `loop every 30 s`, `alt ok` open blocks without a colon, as the parser
+    reads them; a line holding an arrow after such a word is a message from a lane so named."""
+    flow = tmp_path / "flow.volley"
+    flow.write_text("group Login\nloop\nalt ok\nLoop back -> B: x\nend\nend\nend\n")
+    lines = tokenizer(flow)[str(flow)]
+    assert [first_scope(lines[k]) for k in range(4)] == [
+        "keyword.control.block.volley",
+        "keyword.control.block.volley",
+        "keyword.control.block.volley",
+        "entity.name.type.participant.volley",
+    ]
+    assert [item["type"] for item in volley.parse(flow.read_text()).to_json()["items"]] == ["block"]
+    configuration = json.loads((EXTENSION / "language-configuration.json").read_text())
+    folds = re.compile(configuration["folding"]["markers"]["start"])
+    indents = re.compile(configuration["indentationRules"]["increaseIndentPattern"])
+    for line in ("group Login", "loop", "Alt ok", "critical: x", "if: ok"):
+        assert folds.search(line) and indents.search(line), line
+    for line in ("Loop back -> B: x", "if ok", "grouping", "Group -> B"):
+        assert not folds.search(line) and not indents.search(line), line
