@@ -683,7 +683,9 @@ class _ToModel:
                 said = "is quoted: a volley name and its label take no quotes"
                 meant = f"participant {name[1:-1]} as {label[1:-1]}"
             else:
-                said = "is PlantUML's order (the shown name, then the lane's)"
+                said = (
+                    "is PlantUML's and WebSequenceDiagrams' order (the shown name, then the lane's)"
+                )
                 meant = f"participant {label} as {name[1:-1]}"
             self.error(f'{name} as {label} {said}: volley writes "{meant}"', _at_text(text))
         return _Directive(

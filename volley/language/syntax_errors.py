@@ -83,6 +83,7 @@ _PLANTUML_DIVIDER = re.compile(r"[ \t]*==+[ \t]*(?P<label>.*?)[ \t]*==+[ \t]*$")
 _NOTE_TOOL = {
     "box": "sequencediagram.org's", "abox": "sequencediagram.org's",
     "rbox": "sequencediagram.org's", "state": "WebSequenceDiagrams'",
+    "ref": "PlantUML's and WebSequenceDiagrams'",
 }  # fmt: skip
 # sequencediagram.org's participant drawn as an icon: `fontawesome5solid f007 User #red`.
 _ICON_PARTICIPANT = re.compile(
@@ -770,7 +771,10 @@ class _Explainer:
                 f'drawn: write "{meant}"'
             ), indent + meant
         if lowered == "destroy" and rest.strip():
-            return 'Mermaid\'s "destroy" (a lifeline that ends) is not drawn: delete the line', None
+            return (
+                "Mermaid's and WebSequenceDiagrams' \"destroy\" (a lifeline that ends) is not "
+                "drawn: delete the line"
+            ), None
         if lowered in ("link", "links") and ":" in rest:
             return f'Mermaid\'s "{word}" (a menu) is not drawn: delete the line', None
         if lowered.startswith("autonumber:"):  # the other keywords take a colon; not this one
