@@ -263,6 +263,13 @@ def test_a_bare_keycap_is_drawn_as_a_key() -> None:
     source = "A -> B: keys 1\u20e3 #\u20e3 *\ufe0f\u20e3 and x\u20e3\n"
     label = tree(render(source)).find(".//s:text[@class='label vf-text']", NS)
     assert label.text == "keys 1\ufe0f\u20e3 #\ufe0f\u20e3 *\ufe0f\u20e3 and x\u20e3"
+    # measured as the key it is drawn as (the payload's pill stood over a key measured as a
+    # digit), and shown so in the page's panel too
+    from volley.layout.metrics import text_width
+
+    assert text_width("1\u20e3 #\u20e3", 14) == text_width("1\ufe0f\u20e3 #\ufe0f\u20e3", 14)
+    page = volley.render(source, format="html")
+    assert '"label":[[{"t":"keys 1\\ufe0f\\u20e3 #\\ufe0f\\u20e3' in page
 
 
 def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:

@@ -69,6 +69,7 @@ _tables: dict[str, _Widths] = {}
 _DIGIT = {ch: i for i, ch in enumerate(_data.ALPHABET)}
 _ZWJ = "\u200d"
 _VS16 = "\ufe0f"
+_KEYCAP, _KEYCAP_BASES = "\u20e3", tuple("0123456789#*")
 # Signs after which a consonant is drawn under the one before it and takes no room (Khmer's
 # coeng, Myanmar's stacker); Khmer's RO goes before its consonant instead, and after Myanmar's
 # asat the stacker makes a kinzi: the NGA before goes above. (After Tai Tham's sakot, a third
@@ -338,9 +339,10 @@ def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> f
             after_zwj = True
             continue
         cp = ord(ch)
-        if 0xFE00 <= cp <= 0xFE0F:
-            if ch == _VS16 and not last_emoji and last_width:
-                # Emoji presentation of a text character such as "©" or a keycap digit.
+        if 0xFE00 <= cp <= 0xFE0F or (ch == _KEYCAP and text[i - 1 : i] in _KEYCAP_BASES):
+            if ch in (_VS16, _KEYCAP) and not last_emoji and last_width:
+                # Emoji presentation of a text character such as "©" or a keycap digit (`1⃣`
+                # without its selector too, drawn as the key: volley.output.svg adds it)
                 total += EMOJI_EM - last_width
                 last_width, last_emoji = EMOJI_EM, True
             continue

@@ -397,8 +397,11 @@ _NOTIFICATION_LABEL = re.compile(r"[`*_]*(?:notifications/|\$/)\S")
 
 
 def _span_json(span: Span) -> dict[str, Any]:
-    """A label span for the panel: text and the styles it has (absent means off)."""
-    out: dict[str, Any] = {"t": span.text}
+    """A label span for the panel: text (keys drawn as in the picture) and the styles it has
+    (absent means off)."""
+    from volley.output.svg import drawn_keycaps
+
+    out: dict[str, Any] = {"t": drawn_keycaps(span.text)}
     for key, on in (("b", span.bold), ("i", span.italic), ("s", span.strike), ("c", span.code)):
         if on:
             out[key] = 1

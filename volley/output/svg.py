@@ -618,15 +618,19 @@ def _with_direction(line: TextLine, run: Run, text: str) -> str:
     in a right-to-left paragraph in the direction of its first letter (FSI … PDI). The marks
     take no room; the PNG and PDF path reads them and then leaves them out. A key's picture
     is drawn with its emoji selector (`_BARE_KEYCAP`)."""
-    if "\u20e3" in text:
-        text = _BARE_KEYCAP.sub("\\1\ufe0f\u20e3", text)
+    text = drawn_keycaps(text)
     if run.code and not line.mono:
         return f"\u2068{text}\u2069" if line.rtl else text
     return f"\u2067{text}\u2069" if run.rtl else text
 
 
-# A key's picture written without its emoji selector (`1⃣`, Unicode's "unqualified" keycap):
-# Chromium draws the digit and an empty box, PNG and PDF the key. Drawn with the selector.
+def drawn_keycaps(text: str) -> str:
+    """The text with each key's picture written without its emoji selector (`1⃣`, Unicode's
+    "unqualified" keycap) given it: Chromium draws the digit and an empty box, PNG and PDF
+    the key, as the layout measures it."""
+    return _BARE_KEYCAP.sub("\\1\ufe0f\u20e3", text) if "\u20e3" in text else text
+
+
 _BARE_KEYCAP = re.compile("([0-9#*])\u20e3")
 
 
