@@ -617,7 +617,7 @@ def _with_direction(line: TextLine, run: Run, text: str) -> str:
     a bracket is drawn mirrored. Inline code reads as an editor shows it (`_code_in_order`),
     in a right-to-left paragraph in the direction of its first letter (FSI … PDI). The marks
     take no room; the PNG and PDF path reads them and then leaves them out. A key's picture
-    is drawn with its emoji selector (`_BARE_KEYCAP`)."""
+    is drawn with its emoji selector (`drawn_keycaps`)."""
     text = drawn_keycaps(text)
     if run.code and not line.mono:
         return f"\u2068{text}\u2069" if line.rtl else text
