@@ -813,6 +813,26 @@ def test_note_text_starts_at_a_fixed_padding_however_wide_the_note() -> None:
         assert {t.box.x for t in note.texts} == {note.box.x + C.NOTE_PAD_X}
 
 
+def test_a_note_whose_writer_broke_its_lines_keeps_them_up_to_a_wider_note() -> None:
+    """sequencediagram.org's writers break a note's lines at some sixty letters (`\\n`): wrapped
+    again at the usual width, each long line read ragged ("… en même temps / que le joueur
+    B"). Prose that runs on still wraps at the usual width; a line too long for the wider
+    note wraps there."""
+    written = [
+        "Le joueur a va poser un bloc en même temps que le joueur B",
+        "mais le serveur le recevra après.",
+        "Les clients maintiennent des listes de validation pour pouvoir",
+    ]
+    [note] = layout_of("A -> B: x\nnote B: " + "\\n".join(written) + "\n").notes
+    [text] = note.texts
+    assert ["".join(r.text for r in line.runs) for line in text.lines] == written
+    assert C.NOTE_WRAP_WIDTH < note.box.w <= C.NOTE_BROKEN_WRAP_WIDTH
+    [prose] = layout_of("A -> B: x\nnote B: " + " ".join(written) + "\n").notes
+    assert prose.box.w <= C.NOTE_WRAP_WIDTH
+    [long] = layout_of("A -> B: x\nnote B: " + "word " * 40 + "\\nend\n").notes
+    assert long.box.w <= C.NOTE_BROKEN_WRAP_WIDTH + C.NOTE_FOLD and len(long.texts[0].lines) > 2
+
+
 def test_a_note_made_wide_by_its_code_wraps_its_prose_to_that_width() -> None:
     code = '{"session": "1868a90c", "expires_in": 1800, "scopes": ["read", "write", "admin"]}'
     prose = "a long explanation of what the session holds and why " * 4

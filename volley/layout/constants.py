@@ -79,6 +79,8 @@ MARKER_RADIUS = 4  # squarer than a badge, so a marker never reads as a step num
 NOTE_PAD_X = 12  # room inside a note left and right of its text
 NOTE_PAD_Y = 9  # room inside a note above and below its text
 NOTE_WRAP_WIDTH = 300  # a note over one lane wraps here; wider notes span lanes instead
+# ... or here, where its writer broke its lines: a line of some sixty letters stays whole
+NOTE_BROKEN_WRAP_WIDTH = 480
 NOTE_OVERHANG = 14  # a spanning note reaches past its outer lifelines, so both ends show
 NOTE_MIN_WIDTH = 60  # a one-word note still looks like a note
 NOTE_GAP = 10  # space above a note (it belongs to the element before it)

@@ -610,6 +610,13 @@ class _Engine:
             default=0,
         )
         room = code / WIDEN_TO_KEEP
+        if lo == hi and any(part.broken for part in parts):
+            # a note over one lane whose writer broke its lines (`\n`, as sequencediagram.org's
+            # writers do at some sixty letters) keeps them whole up to a wider note: wrapped
+            # again at the usual width, each long line read ragged
+            most = C.NOTE_BROKEN_WRAP_WIDTH - 2 * C.NOTE_PAD_X  # (as the usual wrap is set)
+            wider = self.ts.note(note.text, C.NOTE_SIZE, most, fill, fit)
+            room = max(room, *(part.indent + part.text.width for part in wider if part.broken))
         return self.ts.note(note.text, C.NOTE_SIZE, room, fill, fit) if room > wrap else parts
 
     def _note_size(self, note: Note) -> tuple[float, float]:

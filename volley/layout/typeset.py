@@ -110,6 +110,7 @@ class NotePart:
     text: SetText
     bullet: SetText | None = None
     table: SetTable | None = None
+    broken: bool = False  # a paragraph or item whose writer broke its lines (`\n`, `<br>`)
 
 
 class Typesetter:
@@ -276,14 +277,15 @@ class Typesetter:
                             for ln in bullet.lines
                         )
                     )
-                out.append(NotePart("item", block.marker, indent, st, bullet))
+                broken = len(block.lines) > 1
+                out.append(NotePart("item", block.marker, indent, st, bullet, broken=broken))
             elif isinstance(block, Paragraph):
                 lines = block.lines
                 if block.kind != "text":  # a heading bold, a quote in italics
                     bold, italic = block.kind == "heading", block.kind == "quote"
                     lines = [[_emphasise(s, bold, italic) for s in line] for line in lines]
                 st = self._wrapped(lines, size, max_width, fill, fit)
-                out.append(NotePart("p", "", 0.0, st))
+                out.append(NotePart("p", "", 0.0, st, broken=len(lines) > 1))
             elif isinstance(block, Table):
                 table = self._table(block, size, max_width)
                 grid = SetText((), fsum(table.widths), fsum(table.heights), size)
