@@ -55,6 +55,16 @@ def clean_text(text: str) -> str:
     return xml_forbidden().sub(REPLACEMENT, text)
 
 
+def drawn_keycaps(text: str) -> str:
+    """The text with each key's picture written without its emoji selector (`1⃣`, Unicode's
+    "unqualified" keycap) given it, for a browser: Chromium draws the digit and an empty box,
+    PNG and PDF the key, as `volley.layout.metrics` measures it."""
+    return _BARE_KEYCAP.sub("\\1\ufe0f\u20e3", text) if "\u20e3" in text else text
+
+
+_BARE_KEYCAP = re.compile("([0-9#*])\u20e3")
+
+
 @cache
 def xml_forbidden() -> re.Pattern[str]:
     """Characters XML 1.0 cannot hold: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/F."""

@@ -37,7 +37,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from volley.layout.geometry import Layout
-from volley.layout.typeset import clean_text
+from volley.layout.typeset import clean_text, drawn_keycaps
 from volley.model import Block, Diagram, Item, Message, Payload, default_id_prefix
 from volley.output.embed import embedded_json_list
 from volley.output.html_theme import theme_css
@@ -399,8 +399,6 @@ _NOTIFICATION_LABEL = re.compile(r"[`*_]*(?:notifications/|\$/)\S")
 def _span_json(span: Span) -> dict[str, Any]:
     """A label span for the panel: text (keys drawn as in the picture) and the styles it has
     (absent means off)."""
-    from volley.output.svg import drawn_keycaps
-
     out: dict[str, Any] = {"t": drawn_keycaps(span.text)}
     for key, on in (("b", span.bold), ("i", span.italic), ("s", span.strike), ("c", span.code)):
         if on:

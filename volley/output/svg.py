@@ -36,7 +36,7 @@ from volley.layout.geometry import (
 )
 from volley.layout.metrics import FONT_FAMILY, mono_family
 from volley.layout.textwrap import CODE_SCALE
-from volley.layout.typeset import clean_text
+from volley.layout.typeset import clean_text, drawn_keycaps
 from volley.model import Block, Diagram, Divider, DividerStyle, Item, Message, Note
 from volley.output import svg_tags as tag
 from volley.output.svg_tags import group, num, picture_id
@@ -622,16 +622,6 @@ def _with_direction(line: TextLine, run: Run, text: str) -> str:
     if run.code and not line.mono:
         return f"\u2068{text}\u2069" if line.rtl else text
     return f"\u2067{text}\u2069" if run.rtl else text
-
-
-def drawn_keycaps(text: str) -> str:
-    """The text with each key's picture written without its emoji selector (`1⃣`, Unicode's
-    "unqualified" keycap) given it: Chromium draws the digit and an empty box, PNG and PDF
-    the key, as the layout measures it."""
-    return _BARE_KEYCAP.sub("\\1\ufe0f\u20e3", text) if "\u20e3" in text else text
-
-
-_BARE_KEYCAP = re.compile("([0-9#*])\u20e3")
 
 
 # --- arrows ----------------------------------------------------------------------------------
