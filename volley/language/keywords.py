@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import re
 
+# PlantUML's kinds of participant (`database Supabase`), which declare one in volley too (on
+# a line with no colon), drawn as a box.
+PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # The words that start an element of volley's own (a slip with one is said otherwise).
 VOLLEY_WORDS = frozenset(
     {"title", "order", "autonumber", "note", "in", "out", "if", "alt", "else", "and", "loop",
      "opt", "par", "critical", "option", "break", "rect", "box", "group", "end", "participant",
-     "actor", "boundary", "control", "entity", "database", "collections", "queue", "activate",
-     "deactivate"}
+     "actor", "activate", "deactivate", *PLANTUML_PARTICIPANTS}
 )  # fmt: skip
 _IN_ORDER = sorted(VOLLEY_WORDS)  # the same word is suggested for the same slip, every run
-# PlantUML's kinds of participant (`database Supabase`), which declare one in volley too (on
-# a line with no colon), drawn as a box.
-PLANTUML_PARTICIPANTS = ("boundary", "control", "entity", "database", "collections", "queue")
 # Words whose line is told its colon when written without one (`if ok` was meant as `if:
 # ok`), and whose misspelling is said only with a colon after it ("Ifs are …" are words). Of
 # them only `if`, `in`, `out` and `order` always take one; `title`, `alt`, `loop`, `opt`,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -651,8 +651,12 @@ def plain_text(text: str) -> str:
     """
     if not _SPECIAL.search(text):
         return " ".join(text.split())  # no markup (most labels): what the general path gives
-    lines = ("".join(span.text for span in line) for line in parse_lines(text))
-    return " ".join(" ".join(lines).split())
+    return _spans_said(parse_lines(text))
+
+
+def _spans_said(lines: Iterable[Sequence[Span]]) -> str:
+    """Lines of spans as plain words on one line, whitespace collapsed."""
+    return " ".join(" ".join("".join(span.text for span in line) for line in lines).split())
 
 
 def ended(text: str) -> str:
@@ -878,19 +882,15 @@ def note_plain_text(text: str) -> str:
     """A note's visible text without markup, for a screen reader: each block a sentence (a
     numbered item with its number; a bullet is heard as the sentence's start), a code block's
     lines, and a table's cells row by row."""
-
-    def said(lines: list[list[Span]]) -> str:
-        return " ".join(" ".join("".join(span.text for span in line) for line in lines).split())
-
     parts = []
     for block in parse_note(text):
         if isinstance(block, CodeBlock):
             words = " ".join(" ".join(block.lines).split())
         elif isinstance(block, Table):
             rows = [block.header, *block.rows]
-            words = "; ".join(", ".join(said(cell) for cell in row) for row in rows)
+            words = "; ".join(", ".join(_spans_said(cell) for cell in row) for row in rows)
         else:
-            words = said(block.lines)
+            words = _spans_said(block.lines)
             if isinstance(block, ListItem) and block.number is not None:
                 words = f"{block.marker} {words}"
         if words:
