@@ -147,8 +147,6 @@ _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
 # which no name holds (a colour alone before a name, `#lightblue Alice`, is a name's words:
 # volley.checks.lint says so where the name without it is used too)
 _COLOUR_BEFORE = re.compile(r"(#\w+:[0-9.]+)[ \t]+(?=\S)")
-
-
 # PlantUML's heads glued to an arrow that volley has no such head for: `A ->o B` (a circle).
 _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
