@@ -805,6 +805,11 @@ def test_plantuml_participant_kinds_declare_a_participant(word):
     assert checked.diagram.participants == ["User", "Bot", "Store"] and checked.warnings == []
     # the words as the start of a name in a message, or before a colon, are no declaration
     assert parse("Database -> Queue worker: job\n").participants == ["Database", "Queue worker"]
+    from volley.language.keywords import PLANTUML_PARTICIPANTS  # the grammar's list, the same
+
+    assert {kind: parse(f"{kind} X\n").participants for kind in PLANTUML_PARTICIPANTS} == {
+        kind: ["X"] for kind in PLANTUML_PARTICIPANTS
+    }
     labelled = parse(f"{word} DB as Postgres 16: primary\nA -> DB: q\n")  # a colon in the label
     assert labelled.labels == {"DB": "Postgres 16: primary"}
     noted = volley.check(f"A -> B: x\nnote A:\n{word} is locked\n{word}: Postgres\nB -> A: y\n")
