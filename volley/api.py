@@ -106,7 +106,7 @@ def source_name(path: str) -> str:
 # How errors name the diagram a link carries: their lines are its (`in_link_named`).
 _IN_LINK = " (the diagram in its link)"
 _ON_LINE = " (the diagram in the link on line {})"
-_NAMED_IN_LINK = re.compile(r" \(the diagram in (?:its link|the link on line \d+)\)$")
+_NAMED_IN_LINK = r" \(the diagram in (?:its link|the link on line \d+)\)$"
 
 
 def carried(
@@ -180,7 +180,7 @@ def in_link_named(where: str, line: int | None = None) -> str:
 def in_link(diagnostic: Diagnostic) -> bool:
     """Whether a problem's line is one of the diagram a link carries, not of the text the link
     stands in (a docs page points at the block holding the link)."""
-    return _NAMED_IN_LINK.search(diagnostic.filename or "") is not None
+    return re.compile(_NAMED_IN_LINK).search(diagnostic.filename or "") is not None
 
 
 def check(

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Literal
 # is text (`\<br>`), as in a message's label
 _LINE_BREAK = re.compile(r"(?<!\\)<br[ \t]*/?>", re.IGNORECASE)
 _ESCAPED_BREAK = re.compile(r"\\(<br[ \t]*/?>)", re.IGNORECASE)
-_ANY_BREAK = re.compile(r"(<br[ \t]*/?>)", re.IGNORECASE)
+_ANY_BREAK = r"(?i)(<br[ \t]*/?>)"
 
 
 def display_label(lines: Iterable[str]) -> str:
     """A lane's display label that shows these lines, as `Diagram.shown_lines` reads it back:
     joined by `<br/>`, a `<br>` written in a line kept as text (`\\<br>`). The rest is drawn
     as written: a label has no other markup."""
-    return "<br/>".join(_ANY_BREAK.sub(r"\\\1", line) for line in lines)
+    return "<br/>".join(re.compile(_ANY_BREAK).sub(r"\\\1", line) for line in lines)
 
 
 if TYPE_CHECKING:

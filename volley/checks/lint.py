@@ -94,8 +94,8 @@ def _commented_out_warnings(
 
 # A receiver that is a host (`localhost`, `api.example.com`, `10.0.0.7`) with its port glued
 # to the label's colon, or a scheme whose `//` opens the label.
-_HOST = re.compile(r"localhost|[\w-]+(?:\.[\w-]+)+")
-_PORT_OR_PATH = re.compile(r"\d{1,5}(?=[:/]|$)|//")
+_HOST = r"localhost|[\w-]+(?:\.[\w-]+)+"
+_PORT_OR_PATH = r"\d{1,5}(?=[:/]|$)|//"
 
 
 def _address_warnings(
@@ -104,8 +104,10 @@ def _address_warnings(
     """A message to an address (`A -> localhost:8080: GET /`, `A -> http://api: x`): a name
     ends at its first colon, so the port or the rest of the address opens the label."""
     for message in diagram.messages():
-        found = _PORT_OR_PATH.match(message.label)
-        if found is None or (found.group() != "//" and not _HOST.fullmatch(message.receiver)):
+        found = re.compile(_PORT_OR_PATH).match(message.label)
+        if found is None or (
+            found.group() != "//" and not re.compile(_HOST).fullmatch(message.receiver)
+        ):
             continue
         shown = source_line(message.line)
         glued = f"{message.receiver}:{message.label[: found.end()]}"
@@ -126,9 +128,9 @@ def _address_warnings(
         )
 
 
-_SPACE_RUN = re.compile(r"[ \t]{2,}")
+_SPACE_RUN = r"[ \t]{2,}"
 # What other tools part names with: `order: A; B` (a full-width comma: `_name_warnings`)
-_NOT_A_COMMA = re.compile("[;|]")
+_NOT_A_COMMA = "[;|]"
 
 
 def _name_warnings(
@@ -148,7 +150,7 @@ def _name_warnings(
                 first_line[name] = item.line
 
     def looks(name: str) -> str:  # as it looks: one plain space wherever there is space
-        return _SPACE_RUN.sub(" ", LOOK_ALIKE_SPACE.sub(" ", name))
+        return re.compile(_SPACE_RUN).sub(" ", LOOK_ALIKE_SPACE.sub(" ", name))
 
     # each declared label, as it looks, and the participant it labels
     shown_as = {looks(label): name for name, label in diagram.labels.items()}
@@ -172,7 +174,7 @@ def _name_warnings(
 
     for name in first_line:
         odd = LOOK_ALIKE_SPACE.search(name)
-        doubled = _SPACE_RUN.search(name)
+        doubled = re.compile(_SPACE_RUN).search(name)
         others = [other for other in alike[looks(name)] if other != name]
         if odd is not None and others:
             space = odd.group()
@@ -220,7 +222,7 @@ def _name_warnings(
                 name.index("\uff1a"),
                 'write a plain ":" before the label',
             )
-        comma = _WIDE_COMMA.search(name)
+        comma = re.compile(_WIDE_COMMA).search(name)
         if comma is not None:
             yield warning(
                 f'the name "{name}" holds a full-width comma "{comma.group()}", which does not '
@@ -229,7 +231,7 @@ def _name_warnings(
                 comma.start(),
                 'write a plain "," between the names',
             )
-        if _QUOTED_NAME.fullmatch(name):
+        if re.compile(_QUOTED_NAME).fullmatch(name):
             yield warning(
                 f"the quotes are part of the name {name}: volley's names take none, and "
                 f"{name[1:-1]} unquoted is another participant",
@@ -253,8 +255,8 @@ def _named(item: Item) -> list[str]:
     return []
 
 
-_WIDE_COMMA = re.compile("[\uff0c\u3001]")  # ， and 、, as Chinese and Japanese keyboards type them
-_QUOTED_NAME = re.compile(r'"[^"]+"|“[^“”]+”|\'[^\']+\'')
+_WIDE_COMMA = "[\uff0c\u3001]"  # ， and 、, as Chinese and Japanese keyboards type them
+_QUOTED_NAME = r'"[^"]+"|“[^“”]+”|\'[^\']+\''
 
 
 def _slip_warnings(
@@ -370,7 +372,7 @@ def _marked(
             0,
             "volley draws lanes in the theme's colours: delete it",
         )
-    order = _PLANTUML_ORDER.fullmatch(name)
+    order = re.compile(_PLANTUML_ORDER).fullmatch(name)
     if order is not None and order["bare"] in names:
         return (
             order["bare"],
@@ -381,7 +383,7 @@ def _marked(
     return None
 
 
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = r"[^\W\d_]+"
 
 
 def _one_slip(typed: str, meant: str) -> bool:
@@ -406,11 +408,13 @@ def _one_slip(typed: str, meant: str) -> bool:
         return False
     if not slip or not all(character.isalpha() for character in left + right):
         return False
-    word = next((w for w in _LETTERS.finditer(longer) if w.start() <= start < w.end()), None)
+    word = next(
+        (w for w in re.compile(_LETTERS).finditer(longer) if w.start() <= start < w.end()), None
+    )
     return word is not None and len(word.group()) >= 4
 
 
-_PLANTUML_ORDER = re.compile(r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*")
+_PLANTUML_ORDER = r"(?P<bare>.+?)[ \t]+(?P<order>order[ \t]+-?[0-9]+)[ \t]*"
 
 
 def _activation_warnings(
@@ -438,22 +442,20 @@ def _activation_warnings(
 
 
 # An arrow with a filled head and no open one: `->`, `<--`, `<=>` (not `->>`, `x-`)
-_PLAIN_HEAD = re.compile(r"(?<!<)<(?!<)|(?<!>)>(?!>)")
+_PLAIN_HEAD = r"(?<!<)<(?!<)|(?<!>)>(?!>)"
 # Lines Mermaid writes so and swimlanes.io does not: a `%%` comment, a `participant` or `actor`,
 # `Note over` with its capital, a block word with its label and no colon (`loop Every minute`)
-_MERMAID_LINE = re.compile(
-    r"^[ \t]*(?:%%|participant[ \t]|actor[ \t]|Note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)\b"
-    r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)",
-    re.M,
+_MERMAID_LINE = (
+    r"(?m)^[ \t]*(?:%%|participant[ \t]|actor[ \t]|Note[ \t]+(?:over|left[ \t]+of|right[ \t]+of)\b"
+    r"|(?:loop|alt|opt|par|critical|break|rect)[ \t]+[^:\n]*$)"
 )
 # … and lines only swimlanes.io writes so, whose `->>` is volley's (an open head): a block word
 # or `title`/`order` with its colon, a note without `over`, a divider
-_SWIMLANES_ONLY_LINE = re.compile(
-    r"^[ \t]*(?:(?:if|else|group|loop|opt|par|title|order)[ \t]*:"
-    r"|note\b(?![ \t]+(?:over|left|right)\b)[^:\n]*:|(?:\.\.\.|--|[=_-])[ \t]*:)",
-    re.M | re.I,
+_SWIMLANES_ONLY_LINE = (
+    r"(?mi)^[ \t]*(?:(?:if|else|group|loop|opt|par|title|order)[ \t]*:"
+    r"|note\b(?![ \t]+(?:over|left|right)\b)[^:\n]*:|(?:\.\.\.|--|[=_-])[ \t]*:)"
 )
-_GLUED_OPEN_HEAD = re.compile(r"\S(?:--?>>|<<--?)[+-]?\S")  # `Client->>API`, `A-->>-B`
+_GLUED_OPEN_HEAD = r"\S(?:--?>>|<<--?)[+-]?\S"  # `Client->>API`, `A-->>-B`
 
 
 def _mermaid_arrow_warnings(
@@ -469,16 +471,18 @@ def _mermaid_arrow_warnings(
     too, write `->` for a call and `->>` for an asynchronous one, as volley reads them."""
     messages = diagram.messages()
     opened = [message for message in messages if ">>" in message.arrow or "<<" in message.arrow]
-    if not opened or any(_PLAIN_HEAD.search(message.arrow) for message in messages):
+    if not opened or any(re.compile(_PLAIN_HEAD).search(message.arrow) for message in messages):
         return
     lines = [(message, source_line(message.line) or "") for message in opened]
-    if not all(_GLUED_OPEN_HEAD.search(line) for _, line in lines):
+    if not all(re.compile(_GLUED_OPEN_HEAD).search(line) for _, line in lines):
         return
     written = "\n".join(_outside_bodies(diagram, source))  # what a body holds is its own
-    if _MERMAID_LINE.search(written) is None or _SWIMLANES_ONLY_LINE.search(written):
+    if re.compile(_MERMAID_LINE).search(written) is None or re.compile(_SWIMLANES_ONLY_LINE).search(
+        written
+    ):
         return
     first, shown = lines[0]
-    at = _GLUED_OPEN_HEAD.search(shown)
+    at = re.compile(_GLUED_OPEN_HEAD).search(shown)
     yield Diagnostic(
         f'"{first.arrow}" draws an open (asynchronous) head in volley; in Mermaid, which these '
         f'lines are written in, "->>" is the plain arrow, volley\'s "->"',
@@ -515,14 +519,14 @@ def _idle_lane_warnings(
     activated = {item.participant for item in walk(diagram.items) if isinstance(item, Activation)}
     noted = {name for item in walk(diagram.items) if isinstance(item, Note) for name in item.over}
     for name in idle:
-        if name in told or LOOK_ALIKE_SPACE.search(name) or _SPACE_RUN.search(name):
+        if name in told or LOOK_ALIKE_SPACE.search(name) or re.compile(_SPACE_RUN).search(name):
             continue  # said so already, or a look-alike of a name (`_name_warnings`)
         import difflib  # here: only a participant no message uses needs it
 
-        parted = [name.split(), [part.strip() for part in _NOT_A_COMMA.split(name)]]
+        parted = [name.split(), [part.strip() for part in re.compile(_NOT_A_COMMA).split(name)]]
         parts = next((p for p in parted if len(p) > 1 and all(x in in_messages for x in p)), [])
         close = difflib.get_close_matches(name, sorted(in_messages), n=1, cutoff=0.75)
-        side = _SIDE_WITHOUT_OF.fullmatch(name)  # `note left A:`, "of" left out
+        side = re.compile(_SIDE_WITHOUT_OF).fullmatch(name)  # `note left A:`, "of" left out
         if side and name in noted and side["name"] in in_messages:
             over = side["side"].lower() == "over"
             place, where = ("over", "over") if over else (side["side"].lower() + " of", "beside")
@@ -549,7 +553,7 @@ def _idle_lane_warnings(
 
 
 # A note's place written without its "of" (or glued to the name): `note left A:`, `note overA:`
-_SIDE_WITHOUT_OF = re.compile(r"(?i)(?P<side>left|right|over)[ \t]*(?P<name>\S.*)")
+_SIDE_WITHOUT_OF = r"(?i)(?P<side>left|right|over)[ \t]*(?P<name>\S.*)"
 
 
 def _first_naming(diagram: Diagram, name: str) -> int:
@@ -686,14 +690,14 @@ def _named_icon_warnings(
 
 # `**call **now`: a `**` after a space and glued to the next word closes nothing (one before a
 # space or the end does, as swimlanes.io reads it), so both runs are drawn as written.
-_SPACED_BOLD = re.compile(r"\*\*(?=[^\s*])((?:(?!\*\*).)*?)\s+\*\*(?!\*)")
+_SPACED_BOLD = r"\*\*(?=[^\s*])((?:(?!\*\*).)*?)\s+\*\*(?!\*)"
 
 
 def _spaced_bold_warnings(
     diagram: Diagram, source_line: Callable[[int], str | None]
 ) -> Iterator[Diagnostic]:
     for line, text in diagram.texts():
-        found = _SPACED_BOLD.search(text) if "**" in text else None
+        found = re.compile(_SPACED_BOLD).search(text) if "**" in text else None
         if found is None:
             continue
         from volley.text.inline import parse_inline
@@ -713,8 +717,8 @@ def _spaced_bold_warnings(
 
 # Mermaid writes a character as `#35;` or `#quot;` (where HTML writes `&#35;`), and sets a
 # label's wrapping with `wrap:` or `nowrap:` before its words
-_MERMAID_ENTITY = re.compile(r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
-_MERMAID_WRAP = re.compile(r"(?:no)?wrap:")
+_MERMAID_ENTITY = r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});"
+_MERMAID_WRAP = r"(?:no)?wrap:"
 
 
 def _outside_bodies(diagram: Diagram, source: str) -> list[str]:
@@ -734,9 +738,9 @@ def _mermaid_text_warnings(
     itself)."""
     for item in walk(diagram.items):
         if isinstance(item, Message):
-            found = _MERMAID_WRAP.match(item.label)
+            found = re.compile(_MERMAID_WRAP).match(item.label)
         elif isinstance(item, Note):
-            found = _MERMAID_WRAP.match(item.text)
+            found = re.compile(_MERMAID_WRAP).match(item.text)
         else:
             continue
         if found is not None:
@@ -750,13 +754,14 @@ def _mermaid_text_warnings(
                 source_line,
             )
     for line, text in diagram.texts():
-        if "#" not in text or _MERMAID_ENTITY.search(text) is None:
+        if "#" not in text or re.compile(_MERMAID_ENTITY).search(text) is None:
             continue
         from volley.text.inline import parse_inline
 
         spans = [span for spans in parse_inline(text) for span in spans if not span.code]
         found = next(
-            (m for s in spans for m in _MERMAID_ENTITY.finditer(s.text) if _meant(m)), None
+            (m for s in spans for m in re.compile(_MERMAID_ENTITY).finditer(s.text) if _meant(m)),
+            None,
         )
         if found is None:
             continue  # in code, where it is what it says, or no character's name

@@ -63,7 +63,7 @@ MASK = "<redacted>"
 # is spent by the time anyone reads the diagram, and examples show them); under the same
 # names, a microcontroller's pin (`"pin": 17`, `"D4"`) and a certificate's pin are no secrets
 PIN_NAMES = frozenset({"pin", "pincode", "cardpin"})
-_PIN_NUMBER = re.compile(r"[0-9]{4,8}(?![0-9.eE])")
+_PIN_NUMBER = r"[0-9]{4,8}(?![0-9.eE])"
 CARD_CODE_NAMES = frozenset(
     {"cvc", "cvv", "cvc2", "cvv2", "cardcvc", "cardcvv", "securitycode", "cardsecuritycode",
      "cardverificationvalue", "cardverificationcode"}
@@ -89,7 +89,7 @@ SECRET_NAMES = frozenset(
         "devicecode",  # OAuth's device flow (RFC 8628): it is polled for the access token
     }
 ) | CARD_CODE_NAMES  # fmt: skip
-_CARD_CODE = re.compile(r"[0-9]{3,4}(?![0-9.eE])")
+_CARD_CODE = r"[0-9]{3,4}(?![0-9.eE])"
 # Names that hold a secret only when the value looks like one: `"key": "k3yV4lue9Q"` is a key,
 # `"key": "users"` (a sort key) and `"auth": "oauth2"` are not; OAuth's `?code=n8ce82b2e9ed8…`
 # is an authorization code (it buys tokens until it is used), `"code": 404` is not.
@@ -120,7 +120,7 @@ SECRET_SUFFIXES = (
 # A header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`, gRPC's
 # `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`; the header's
 # name stands apart (`requiresAuthorization` is a setting, not the header).
-_PREFIXED_HEADER = re.compile(r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cookie)[\"']?$")
+_PREFIXED_HEADER = r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cookie)[\"']?$"
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
 # notifications to their request).
@@ -152,7 +152,7 @@ class Secret:
 # --- what is a placeholder, and what looks like a credential ---------------------------------
 
 # Values that stand in for a secret and hold none: a mask, a variable, a word for nothing.
-_STAND_IN = re.compile(
+_STAND_IN = (
     r"<[^<>]*>"  # <redacted>, <token>
     r"|\[[^\[\]]*\]"  # [redacted]
     r"|[xX*•.…_\-]+"  # xxx, ***, ..., …
@@ -185,11 +185,11 @@ _EXAMPLE = (
 )
 
 
-_FILE_NAME = re.compile(r"[^\n]*\.[A-Za-z]{2,4}")
+_FILE_NAME = r"[^\n]*\.[A-Za-z]{2,4}"
 # A program's call, `bin2hex(random_bytes(16))`: how a value is made, not the value
-_CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
+_CALL = r"[A-Za-z_][\w.]*\(.*\)"
 # A protocol's name and version, as a request or status line writes it: `HTTP/1.1`
-_PROTOCOL = re.compile(r"(?i)(?:HTTP|HTTPS|SPDY|RTSP|SIP)/\d+(?:\.\d+)?")
+_PROTOCOL = r"(?i)(?:HTTP|HTTPS|SPDY|RTSP|SIP)/\d+(?:\.\d+)?"
 
 # Values that specifications print as their examples: diagrams copy them from there, and they
 # open nothing.
@@ -219,21 +219,26 @@ def is_stand_in(value: str) -> bool:
     value = value.strip().removesuffix(",").removesuffix(";").strip().strip("\"'").strip()
     if not value:
         return True
-    if _STAND_IN.fullmatch(value) is None:
+    if re.compile(_STAND_IN).fullmatch(value) is None:
         return False
-    if _IN_BRACKETS.fullmatch(value):  # `<clientSecret123>` names one, `<S3cr3t!Pa55>` is one
-        return not (_PASSWORD_SHAPED.fullmatch(value) and _SYMBOL.search(value[1:-1]))
-    return not (_IN_MARKS.fullmatch(value) and _PASSWORD_SHAPED.fullmatch(value))
+    if re.compile(_IN_BRACKETS).fullmatch(
+        value
+    ):  # `<clientSecret123>` names one, `<S3cr3t!Pa55>` is one
+        return not (
+            re.compile(_PASSWORD_SHAPED).fullmatch(value)
+            and re.compile(_SYMBOL).search(value[1:-1])
+        )
+    return not (
+        re.compile(_IN_MARKS).fullmatch(value) and re.compile(_PASSWORD_SHAPED).fullmatch(value)
+    )
 
 
 # A stand-in's marks around one word: $TOKEN, %TOKEN%, :token, {token}, `token` (not `${…}`,
 # a template's always); and brackets: <token>, [token]
-_IN_MARKS = re.compile(
-    r"\$[A-Za-z_]\w*|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}|`[A-Za-z_][\w.\-]*`"
-)
-_IN_BRACKETS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
-_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")  # what a password holds and a placeholder's name never
-_PASSWORD_SHAPED = re.compile(r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*[0-9])\S+")
+_IN_MARKS = r"\$[A-Za-z_]\w*|%\w+%|:[A-Za-z_]\w*|\{[A-Za-z_][\w .\-]*\}|`[A-Za-z_][\w.\-]*`"
+_IN_BRACKETS = r"<[^<>]*>|\[[^\[\]]*\]"
+_SYMBOL = r"[!@#$%^&*+=?~]"  # what a password holds and a placeholder's name never
+_PASSWORD_SHAPED = r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*[0-9])\S+"
 
 
 def is_example(value: str) -> bool:
@@ -252,9 +257,9 @@ def credential_like(value: str) -> bool:
         and not any(c.isspace() for c in value)
         and any(c.isdigit() for c in value)
         and any(c.isalpha() for c in value)
-        and not _FILE_NAME.fullmatch(value)
-        and not _CALL.fullmatch(value)
-        and not _PROTOCOL.fullmatch(value)
+        and not re.compile(_FILE_NAME).fullmatch(value)
+        and not re.compile(_CALL).fullmatch(value)
+        and not re.compile(_PROTOCOL).fullmatch(value)
         and not is_placeholder(value)
     )
 
@@ -282,7 +287,7 @@ def _strength(key: str) -> str | None:
     if (
         folded in SECRET_NAMES
         or folded.endswith(SECRET_SUFFIXES)
-        or _PREFIXED_HEADER.search(key.lower())
+        or re.compile(_PREFIXED_HEADER).search(key.lower())
     ):
         return "strong"
     return "weak" if folded in WEAK_SECRET_NAMES or folded.endswith(WEAK_SECRET_SUFFIXES) else None
@@ -306,10 +311,10 @@ def _secret_value(name: str, value: str, prose: bool) -> bool:
         return False  # a function's (code intelligence's answer), a commit's PGP signature
     if strength == "weak":
         if folded in PIN_NAMES:
-            return _PIN_NUMBER.fullmatch(value.strip("\"' \t")) is not None
+            return re.compile(_PIN_NUMBER).fullmatch(value.strip("\"' \t")) is not None
         if folded == "key" and _store_path(value.strip("\"'")):
             return False  # a store's key (S3's `uploads/user-42/avatar`, Redis's `user:1234`)
-        if folded in _ID_NAMES and _IDENTIFIER.fullmatch(value.strip("\"'")):
+        if folded in _ID_NAMES and re.compile(_IDENTIFIER).fullmatch(value.strip("\"'")):
             return False  # an issue's key (`PROJ-1234`), a bucket's, an app's id
         return credential_like(value) and (folded != "code" or _code_like(value))
     return not prose or _key_in_prose(value) or _card_code(name, value)
@@ -327,7 +332,7 @@ def _key_in_prose(value: str) -> bool:
 
 def _card_code(name: str, value: str) -> bool:
     """Whether a value is a card's security code under one of its names (`"cvc": "314"`)."""
-    return _card_code_name(name) and bool(_CARD_CODE.fullmatch(value))
+    return _card_code_name(name) and bool(re.compile(_CARD_CODE).fullmatch(value))
 
 
 def _card_code_name(name: str) -> bool:
@@ -340,21 +345,21 @@ def _code_like(value: str) -> bool:
     contract's bytecode (`"code": "0x6080…"`, as Ethereum's JSON-RPC writes it)."""
     value = value.strip("\"'")
     return (
-        _CODE_SHAPED.fullmatch(value) is not None
-        and _BYTECODE.fullmatch(value) is None
-        and _ERROR_CODE.fullmatch(value) is None
+        re.compile(_CODE_SHAPED).fullmatch(value) is not None
+        and re.compile(_BYTECODE).fullmatch(value) is None
+        and re.compile(_ERROR_CODE).fullmatch(value) is None
     )
 
 
-_CODE_SHAPED = re.compile(r"[A-Za-z0-9._~+/=%-]+")
+_CODE_SHAPED = r"[A-Za-z0-9._~+/=%-]+"
 # A web address with no user or password in it (`"forgot_password": "https://…/forgot"`): a
 # page, not a secret, unless a part of its path looks like a key (a webhook's); a token in its
 # query is found as any URL's is
-_ADDRESS = re.compile(r"https?://[^\s@\"'/?#]+(?P<path>/[^\s@\"'?#]*)?(?:[?#][^\s\"']*)?")
+_ADDRESS = r"https?://[^\s@\"'/?#]+(?P<path>/[^\s@\"'?#]*)?(?:[?#][^\s\"']*)?"
 
 
 def _page_address(value: str) -> bool:
-    found = _ADDRESS.fullmatch(value)
+    found = re.compile(_ADDRESS).fullmatch(value)
     return found is not None and not any(
         credential_like(part) for part in (found["path"] or "").split("/")
     )
@@ -411,17 +416,17 @@ def _as_named(part: str) -> bool:
 
 # Words and the number after them (`PROJ-1234`, `user-12345678`, `feature_flag_2024`), or a
 # reverse domain name (`com.example.app2`): what names a thing, not a key's bytes
-_IDENTIFIER = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.][0-9]+|[a-z]+(?:\.[a-z][a-z0-9]*){2,}")
-_BYTECODE = re.compile(r"0x[0-9A-Fa-f]*")
-_ERROR_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `E_AUTH_1234`, `ERR_TOO_MANY_2`
+_IDENTIFIER = r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.][0-9]+|[a-z]+(?:\.[a-z][a-z0-9]*){2,}"
+_BYTECODE = r"0x[0-9A-Fa-f]*"
+_ERROR_CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"  # `E_AUTH_1234`, `ERR_TOO_MANY_2`
 # lower-case words and numbers joined by `/` or `:`: a path in a store, not a key's bytes
-_KEY_PATH = re.compile(r"[a-z0-9_.\-]+(?:[:/][a-z0-9_.\-]+)+")
+_KEY_PATH = r"[a-z0-9_.\-]+(?:[:/][a-z0-9_.\-]+)+"
 
 
 def _store_path(value: str) -> bool:
     """Whether a `key`'s value is a path in a store, none of its parts a credential
     (`admin:s3cr3tpassw0rd` is a user and a password)."""
-    return bool(_KEY_PATH.fullmatch(value)) and not any(
+    return bool(re.compile(_KEY_PATH).fullmatch(value)) and not any(
         credential_like(part) for part in re.split(r"[:/]", value)
     )
 
@@ -431,10 +436,10 @@ def _may_name_secret(text: str) -> bool:
 
     Folding maps each character on its own, so a part's folded form is part of the text's.
     """
-    return _NAME_WORD.search(_fold(text)) is not None
+    return re.compile(_NAME_WORD).search(_fold(text)) is not None
 
 
-_NAME_WORD = re.compile("|".join(map(re.escape, _NAME_WORDS)))
+_NAME_WORD = "|".join(map(re.escape, _NAME_WORDS))
 
 
 def _holds(*needs: str) -> Callable[[str], bool]:
@@ -453,30 +458,30 @@ def _short(name: str) -> str:
 # --- where a credential sits: headers, fields, parameters, URLs, command lines ---------------
 
 # JSON strings and numbers, each scanned once: a key is a string followed by `:`.
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
-_KEY_COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")  # a value may go on the next line
+_STRING = r'"(?:[^"\\\n]|\\.)*"?'
+_KEY_COLON = r"[ \t\r\n]*:[ \t\r\n]*"  # a value may go on the next line
 # `Authorization: Bearer …` anywhere in a line: the credential after the scheme
-_INLINE_AUTHORIZATION = re.compile(
+_INLINE_AUTHORIZATION = (
     r"(?i)\b((?:proxy-)?authorization)(?:[ \t]*(:)[ \t]*|[ \t]+)(?:bearer|basic|token|digest)"
     r"[ \t]+([^\s\"'\\,;<>`]+)"
 )  # its colon left out (`Authorization Basic dXNl…` in a label), the value must look like a key
 # `Bearer …` with no header's name before it (an error line quoting what was refused, a
 # header's value cut from its name): the credential after it, when it looks like a key
 # (not a path's or a host's part: `GET /oauth/bearer HTTP/1.1` names an endpoint)
-_BEARER = re.compile(r"(?i)(?<![\w./-])bearer[ \t]+([^\s\"'\\,;<>`()\[\]{}]+)")
+_BEARER = r"(?i)(?<![\w./-])bearer[ \t]+([^\s\"'\\,;<>`()\[\]{}]+)"
 # `Name: value` anywhere in a line, where the value must look like a credential; the name may
 # open a quoted string (a header kept as a string in JSON) or stand in emphasis or code
-_INLINE_PAIR = re.compile(
+_INLINE_PAIR = (
     r"([\"'*`]?)\b([A-Za-z][\w.\-]{0,79})(\*{1,2}|`)?[ \t]*:[ \t]*([^\s\"'\\,;<>`()\[\]{}]+)"
 )
 # `name: "value"` (or with the quotes escaped, in a string of JSON) anywhere in a line
-_QUOTED_PAIR = re.compile(
+_QUOTED_PAIR = (
     r'(?<!["\\])\b([A-Za-z][\w.\-]{0,79})[ \t]*:[ \t]*'
     r'(?:\\"((?:[^"\\\n]|\\[^"\n])*+)\\"|"(?![ \t]*[,:}\]])([^"\\\n]*)")'  # see _PARAM
 )
-_LIST_GAP = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
+_LIST_GAP = r"[ \t\r\n]*,?[ \t\r\n]*"
 # `\"key\": \"value\"`: a pair of JSON written as a string inside JSON
-_ESCAPED_PAIR = re.compile(r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*+)\\"')
+_ESCAPED_PAIR = r'\\"([^"\\\n]{1,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*+)\\"'
 # LSP's progress messages, whose `"token"` only ties a report to the work it reports on.
 _PROGRESS_METHOD = r'"method"\s*:\s*"(?:\$/progress|window/workDoneProgress/(?:create|cancel))"'
 
@@ -499,24 +504,24 @@ def _token_text(text: str, start: int) -> str:
     """The JSON string's or number's text at `start`, quotes left out: what a progress
     message's token is compared by."""
     value = (
-        _STRING.match(text, start) if text.startswith('"', start) else _SCALAR.match(text, start)
+        re.compile(_STRING).match(text, start)
+        if text.startswith('"', start)
+        else re.compile(_SCALAR).match(text, start)
     )
     return value.group().strip('"') if value else ""
 
 
 # A number as long as a numeric key; `"token": 3` is a count.
-_NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]{7,80}")
+_NUMBER = r"-?[0-9][0-9.eE+\-]{7,80}"
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
-_LINE_PAIR = re.compile(
-    r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
-)
+_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
 # `key=value` in a query string or fragment, a form body, a cookie list, a connection string
 # (a quote then `,`, `:`, `}` or `]` closes a JSON string, `"missing token=", "code": 1`: no value);
 # `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`),
 # or as a JSON string holds it (`"export API_TOKEN=\"…\""`, a shell command in a tool call).
 # A bare value stops before an escape that is a quote, a backslash, a line break, a tab or
 # a `\u0026` (an escaped `&`): no mask splits one.
-_PARAM = re.compile(
+_PARAM = (
     r"(?<![^?#&;,\s\"'(])([A-Za-z][A-Za-z0-9_.\-\[\]%]{0,79})="
     r"(?:\\\"((?:[^\"\\\n]|\\[^\"\n])*+)\\\""  # \"…\", in a JSON string
     r"|\"(?![ \t]*[,:}\]])([^\"\n]*)\""  # "…"
@@ -527,9 +532,9 @@ _PARAM = re.compile(
 # repr writes a cookie's quoted value (`['sid="…"; Path=/']`).
 # An HTTP auth parameter after a scheme (` bearer="…"`, ` sig=…`, or that masked already):
 # what follows a scheme word.
-_AUTH_PARAM_AFTER = re.compile(r"[ \t]+(?:[A-Za-z][A-Za-z0-9_\-]*=|<redacted>)")
-_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*+)'|\"((?:[^\"\\\n]|\\.)*+)\"")
-_SCHEME_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)")
+_AUTH_PARAM_AFTER = r"[ \t]+(?:[A-Za-z][A-Za-z0-9_\-]*=|<redacted>)"
+_QUOTED = r"'((?:[^'\\\n]|\\.)*+)'|\"((?:[^\"\\\n]|\\.)*+)\""
+_SCHEME_VALUE = r"([A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]+(\S.*)"
 
 
 # An HTML element's start tag, and its quoted attributes
@@ -539,12 +544,11 @@ _HTML_ATTRIBUTE = r"([A-Za-z][\w:-]*)[ \t\n]*=[ \t\n]*([\"'])([^\"'<>]*)\2"
 
 
 # <password>…</password>, <ns:AccessKey attr="x">…</ns:AccessKey>
-_XML = re.compile(r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>")
+_XML = r"<([A-Za-z][\w:.\-]{0,79})(?:\s[^<>]{0,400})?>([^<]*)</\1\s*>"
 # A setting of .NET's web.config or app.config: `<add key="ApiKey" value="…" />`
-_XML_SETTING = re.compile(
-    r"<add\s+(?:key|name)\s*=\s*([\"'])(?P<key>[^\"'<>]{1,80})\1\s+value\s*=\s*"
-    r"([\"'])(?P<value>[^\"'<>\n]*)\3",
-    re.I,
+_XML_SETTING = (
+    r"(?i)<add\s+(?:key|name)\s*=\s*([\"'])(?P<key>[^\"'<>]{1,80})\1\s+value\s*=\s*"
+    r"([\"'])(?P<value>[^\"'<>\n]*)\3"
 )
 
 
@@ -576,11 +580,11 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
         # several Set-Cookie fields folded into one with commas (as some proxies and HAR
         # writers do): each cookie's first pair (an `Expires` date's comma starts none)
         at = 0
-        for fold in _FOLDED_COOKIE.finditer(value + ","):
+        for fold in re.compile(_FOLDED_COOKIE).finditer(value + ","):
             yield from _cookie_values(value[at : fold.start()], start + at, True, prose)
             at = fold.end()
         return
-    scheme = _SCHEME_VALUE.fullmatch(value)
+    scheme = re.compile(_SCHEME_VALUE).fullmatch(value)
     if folded.endswith("authorization") and scheme:
         if not is_stand_in(scheme.group(2)) and not (prose and not _key_in_prose(scheme.group(2))):
             yield start + scheme.start(2), start + len(value)
@@ -589,7 +593,7 @@ def _header_values(name: str, value: str, start: int, prose: bool) -> Iterator[t
 
 
 # The comma before another cookie's `name=` (a token, RFC 6265), or the end
-_FOLDED_COOKIE = re.compile(r",[ \t]*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)|,$")
+_FOLDED_COOKIE = r",[ \t]*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)|,$"
 
 
 def _cookie_header(name: str) -> bool:
@@ -597,7 +601,7 @@ def _cookie_header(name: str) -> bool:
     under a prefix (`http.request.header.cookie`): its value is `name=value` pairs."""
     if not name.rstrip("\"'").endswith("cookie"):
         return False  # `http.request.header.authorization` is prefixed too, but no cookie
-    return name in ("cookie", "set-cookie") or _PREFIXED_HEADER.search(name) is not None
+    return name in ("cookie", "set-cookie") or re.compile(_PREFIXED_HEADER).search(name) is not None
 
 
 def _cookie_values(
@@ -634,7 +638,7 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     # a YAML item's secret `name:`, its key's column, and whether it names loosely
     named: tuple[str, int, bool] | None = None
     for k, line in enumerate(lines):
-        match = _LINE_PAIR.match(line)
+        match = re.compile(_LINE_PAIR).match(line)
         if named is not None and line.strip():
             indent = len(line) - len(line.lstrip())
             own = match is not None and match.start(1) == named[1] and line[indent] != "-"
@@ -673,7 +677,7 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
             if match.group(2) == ":" and value.startswith("[") and _strength(match.group(1)):
                 # a header's values as a list (`set-cookie: ['a=1; HttpOnly', 'b=2']`)
                 what = _describe(match.group(1), header=True)
-                for item in _QUOTED.finditer(value):
+                for item in re.compile(_QUOTED).finditer(value):
                     inner = 1 if item.group(1) is not None else 2
                     for begin, end in _header_values(
                         match.group(1), item.group(inner), start + item.start(inner), prose
@@ -695,7 +699,7 @@ def _folded(line: str) -> bool:
     mapping of its own."""
     if line[:1] not in (" ", "\t") or not line.strip():
         return False
-    pair = _LINE_PAIR.match(line)
+    pair = re.compile(_LINE_PAIR).match(line)
     return pair is None or pair.group(2) != ":"
 
 
@@ -725,13 +729,15 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     named_loosely = False  # whether the value it names must look like a credential too
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     cookies_end, cookie_map = -1, False  # where a "cookies" list or object ends, and which
-    for key in _STRING.finditer(text):  # each string starts where the one before it ended
-        colon = _KEY_COLON.match(text, key.end())
+    for key in re.compile(_STRING).finditer(
+        text
+    ):  # each string starts where the one before it ended
+        colon = re.compile(_KEY_COLON).match(text, key.end())
         name = _unescaped_key(key.group())
         if colon is None or not name:
             continue
         start = colon.end()
-        value = _STRING.match(text, start) if text.startswith('"', start) else None
+        value = re.compile(_STRING).match(text, start) if text.startswith('"', start) else None
         closed = value is not None and len(value.group()) > 1 and value.group().endswith('"')
         # a string the line cuts open (a log line cut at its length limit, a paste cut
         # short) holds the value up to where it stops
@@ -790,7 +796,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
                     yield Secret(begin, end, what)
         elif value is None and (number := _number_secret(name, text, start, prose)):
             yield Secret(*number.span(), what, mask=f'"{MASK}"')
-    for pair in _ESCAPED_PAIR.finditer(text):
+    for pair in re.compile(_ESCAPED_PAIR).finditer(text):
         if secret_name(pair.group(1)):
             what = f'the "{_short(pair.group(1))}" key'
             for begin, end in _header_values(pair.group(1), pair.group(2), pair.start(2), prose):
@@ -799,7 +805,7 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 # a language model's token beside its log-probability (OpenAI's, Ollama's `logprobs`): a word
 # of the answer, not a credential
-_LOGPROB_KEY = re.compile(r'"(?:logprob|top_logprobs)"[ \t\r\n]*:')
+_LOGPROB_KEY = r'"(?:logprob|top_logprobs)"[ \t\r\n]*:'
 
 
 def _flat_end(text: str, start: int) -> int:
@@ -816,7 +822,7 @@ def _model_output(text: str, key_start: int, value_end: int) -> bool:
     opened = text.rfind("{", max(0, key_start - 400), key_start)
     closed = text.find("}", value_end, value_end + 400)
     around = text[opened if opened >= 0 else key_start : closed if closed >= 0 else value_end]
-    return _LOGPROB_KEY.search(around) is not None
+    return re.compile(_LOGPROB_KEY).search(around) is not None
 
 
 def _unescaped_key(written: str) -> str:
@@ -839,21 +845,21 @@ def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
     nulls, numbers and booleans (`[null, "…"]`), up to its end or a list or object in it."""
     at = start
     while True:
-        at = _LIST_GAP.match(text, at).end()  # type: ignore[union-attr]  # it matches nothing too
+        at = re.compile(_LIST_GAP).match(text, at).end()  # type: ignore[union-attr]  # it matches nothing too
         if text.startswith('"', at):
-            item = _STRING.match(text, at)
+            item = re.compile(_STRING).match(text, at)
             if item is None or len(item.group()) < 2 or not item.group().endswith('"'):
                 return  # a string the text cuts open
             yield item
         else:
-            item = _SCALAR.match(text, at)
+            item = re.compile(_SCALAR).match(text, at)
             if item is None:
                 return  # the list's end, or a list or object in it
         at = item.end()
 
 
-_SCALAR = re.compile(r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*")
-_DIGITS = re.compile(r"[0-9]{4,}(?![0-9.eE])")  # a numeric password's
+_SCALAR = r"null\b|true\b|false\b|-?[0-9][0-9.eE+\-]*"
+_DIGITS = r"[0-9]{4,}(?![0-9.eE])"  # a numeric password's
 _PASSWORD_ENDINGS = ("password", "passwd", "pwd", "passcode")
 
 
@@ -864,28 +870,28 @@ def _number_secret(name: str, text: str, start: int, prose: bool) -> re.Match[st
     histogram's bucket), or any of four digits or more under a password's."""
     folded = _fold(name).strip("\"'")
     if _card_code_name(name):
-        return _CARD_CODE.match(text, start)
+        return re.compile(_CARD_CODE).match(text, start)
     if folded in PIN_NAMES:
-        return _PIN_NUMBER.match(text, start)
+        return re.compile(_PIN_NUMBER).match(text, start)
     if prose or folded in _ID_NAMES:
         return None
     if _password_name(folded):  # `"password": 4829137`: a short one is enough
-        return _NUMBER.match(text, start) or _DIGITS.match(text, start)
-    return _NUMBER.match(text, start)
+        return re.compile(_NUMBER).match(text, start) or re.compile(_DIGITS).match(text, start)
+    return re.compile(_NUMBER).match(text, start)
 
 
 def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
     """A credential named within a line, not at its start: `request with Authorization: Bearer
     …` in a log's words, a header kept as a string in JSON (`"headers": ["Authorization: …"]`),
     `password: \\"…\\"` in a GraphQL query held in JSON."""
-    for match in _INLINE_AUTHORIZATION.finditer(text):
+    for match in re.compile(_INLINE_AUTHORIZATION).finditer(text):
         value = match.group(3)
         if not is_stand_in(value) and ((not prose and match.group(2)) or credential_like(value)):
             yield Secret(*match.span(3), _describe(match.group(1), header=True))
-    for match in _BEARER.finditer(text):
+    for match in re.compile(_BEARER).finditer(text):
         if credential_like(match.group(1)):
             yield Secret(*match.span(1), "a bearer token")
-    for match in _QUOTED_PAIR.finditer(text):
+    for match in re.compile(_QUOTED_PAIR).finditer(text):
         value = 2 if match.group(2) is not None else 3  # its quotes escaped, or not
         if secret_name(match.group(1)) and _secret_value(match.group(1), match.group(value), prose):
             yield Secret(*match.span(value), f'the "{_short(match.group(1))}" key')
@@ -896,7 +902,7 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
     # apart as a name: at the start of a quoted string (`["Cookie: sid=…"]`, a header kept
     # as a string in JSON), or in emphasis or code (`**password**: …`). An Authorization's
     # scheme is read above.
-    for match in _INLINE_PAIR.finditer(text):
+    for match in re.compile(_INLINE_PAIR).finditer(text):
         before, name, after = match.group(1), match.group(2), match.group(3)
         value = match.group(4).rstrip(".")
         set_apart = before in ('"', "'") or (bool(before) and after is not None)
@@ -909,11 +915,11 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
                 yield Secret(begin, end, what)
 
 
-_PAIR_START = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,79}=")
+_PAIR_START = r"[A-Za-z][A-Za-z0-9_.\-]{0,79}="
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
-    for match in _PARAM.finditer(text):
+    for match in re.compile(_PARAM).finditer(text):
         # quoted as JSON holds it, quoted, or as it stands
         value = next((group for group in (2, 3) if match.group(group) is not None), 4)
         start, end = match.span(value)
@@ -923,12 +929,12 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if (
             value == 4
             and match.group(1).lower().endswith("authorization")
-            and _AUTH_PARAM_AFTER.match(text, end)
+            and re.compile(_AUTH_PARAM_AFTER).match(text, end)
         ):
             continue  # `Authorization=libp2p-PeerID bearer="…"`: the scheme; its params follow
         if _secret_value(match.group(1), text[start:end], prose=False):
             yield Secret(start, end, f'the "{_short(match.group(1))}" parameter')
-        elif value == 4 and _PAIR_START.match(text, start):
+        elif value == 4 and re.compile(_PAIR_START).match(text, start):
             # a value that is a list of pairs itself (OpenTelemetry's
             # `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20…,x-honeycomb-team=…`)
             for inner in _param_secrets(text[start:end], prose):
@@ -939,7 +945,7 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
 # (`{'access_token': '…'}`, what `print(token)` and logged headers show), a JavaScript object
 # (`{ password: '…' }`), PHP's and Ruby's arrows (`'password' => '…'`, `:password => "…"`).
 # JSON's own pairs, and `name: "value"`, are read above.
-_MAP_PAIR = re.compile(
+_MAP_PAIR = (
     r"(?:'(?P<single>[^'\\\n]{1,80})'|\"(?P<double>[^\"\\\n]{1,80})\""
     r"|(?<![\w.\-'\"\\:$])(?P<bare>[A-Za-z_$][\w.\-$]{0,79})"
     r"|(?<![\w:]):(?P<symbol>[A-Za-z_]\w{0,79}))"
@@ -949,7 +955,7 @@ _MAP_PAIR = re.compile(
 
 
 def _map_secrets(text: str, prose: bool) -> Iterator[Secret]:
-    for match in _MAP_PAIR.finditer(text):
+    for match in re.compile(_MAP_PAIR).finditer(text):
         if match["value"] is None and match["arrow"] == ":" and match["single"] is None:
             continue  # `"key": "…"` and `key: "…"`: JSON's and a quoted pair's, read above
         name = match["single"] or match["double"] or match["bare"] or match["symbol"]
@@ -962,24 +968,24 @@ def _map_secrets(text: str, prose: bool) -> Iterator[Secret]:
 # `name = 'value'` inside a line: SQL's `WHERE api_token = '…'` (a trace's `db.statement`),
 # a script's `secret='…'`; not a name after a JSON string's escape (`\npassword=` is a string's
 # last line, its quote the string's end)
-_QUOTED_ASSIGNMENT = re.compile(
+_QUOTED_ASSIGNMENT = (
     r"(?<![\w.\-\\])([A-Za-z][\w.\-]{0,79})[ \t]*=[ \t]*"
     r"(?:'([^'\n]*)'|\"(?![ \t]*[,:}\]])([^\"\n]*)\")"
 )
 
 
 def _assignment_secrets(text: str, prose: bool) -> Iterator[Secret]:
-    for match in _QUOTED_ASSIGNMENT.finditer(text):
+    for match in re.compile(_QUOTED_ASSIGNMENT).finditer(text):
         value = 2 if match.group(2) is not None else 3
         if _secret_value(match.group(1), match.group(value), prose):
             yield Secret(*match.span(value), f'the "{_short(match.group(1))}" value')
 
 
 def _xml_secrets(text: str, prose: bool) -> Iterator[Secret]:
-    for match in _XML.finditer(text):
+    for match in re.compile(_XML).finditer(text):
         if _secret_value(match.group(1), match.group(2).strip(), prose):
             yield Secret(*match.span(2), f"the <{_short(match.group(1))}> element")
-    for match in _XML_SETTING.finditer(text):
+    for match in re.compile(_XML_SETTING).finditer(text):
         if _secret_value(match["key"], match["value"], prose):
             yield Secret(*match.span("value"), f'the "{_short(match["key"])}" setting')
 
@@ -1108,8 +1114,8 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 # A percent escape of an ASCII character (`%22` is `"`): what encodes a form's or a query's
 # quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
 # or punctuation needs them).
-_PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
-_ESCAPE_OR_PLUS = re.compile(r"%[0-7][0-9A-Fa-f]|\+")
+_PERCENT_ESCAPE = r"%[0-7][0-9A-Fa-f]"
+_ESCAPE_OR_PLUS = r"%[0-7][0-9A-Fa-f]|\+"
 
 
 def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
@@ -1125,7 +1131,7 @@ def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
 
 def _rewritten(
     text: str,
-    pattern: re.Pattern[str],
+    pattern: str,
     each: Callable[[re.Match[str]], tuple[str, int]],
     offset: int = 0,
 ) -> tuple[str, Sequence[int]]:
@@ -1136,7 +1142,7 @@ def _rewritten(
     written: list[str] = []
     where = array("q")
     at = 0
-    for found in pattern.finditer(text):
+    for found in re.compile(pattern).finditer(text):
         written.append(text[at : found.start()])
         where.extend(range(offset + at, offset + found.start()))
         character, place = each(found)
@@ -1369,7 +1375,7 @@ _TOKEN_SHAPES = (
 
 _OWN_SHAPE_STARTS = tuple(needs for needs, _, _ in _SHAPES)
 # An AWS secret access key on its own: 40 characters of base64 standing alone.
-_BARE_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
+_BARE_AWS_SECRET = r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])"
 
 
 _PEM_BEGIN = r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -1377,7 +1383,7 @@ _PEM_BEGIN = r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
 
-_NAME_PREFIX = re.compile(r"[A-Za-z]+=")
+_NAME_PREFIX = r"[A-Za-z]+="
 _TOKEN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 # The detectors of detect-secrets used, each with a cheap test that is False only when its
@@ -1459,7 +1465,7 @@ def _detected_secrets(text: str, prose: bool = False, every: bool = False) -> It
                 start, end = max(spans + [(0, 0)], key=lambda span: span[1] - span[0])
                 if end - start < 8:
                     start, end = match.span()
-                if prefix := _NAME_PREFIX.match(text, start, end):
+                if prefix := re.compile(_NAME_PREFIX).match(text, start, end):
                     start = prefix.end()
                 if start and text[start].isdigit() and text[start - 1].isdigit():
                     continue  # the end of a longer number: an ARN's account and topic name
@@ -1520,7 +1526,7 @@ def _wallet_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     name says are secrets, in the call's object wherever it stands in the text (a line of a
     log, a body among others)."""
     decoder = json.JSONDecoder()
-    for method in _WALLET_METHOD.finditer(text):
+    for method in re.compile(_WALLET_METHOD).finditer(text):
         places = _WALLET_SECRETS.get(method[1], ())
         opening = method.start()
         for _ in range(_WALLET_DEPTH):  # the object around the method: its nearest `{` that reads
@@ -1548,14 +1554,14 @@ def _wallet_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
             break
 
 
-_WALLET_METHOD = re.compile(r'"method"[ \t\r\n]*:[ \t\r\n]*"(personal_\w+)"')
+_WALLET_METHOD = r'"method"[ \t\r\n]*:[ \t\r\n]*"(personal_\w+)"'
 _WALLET_DEPTH = 8  # objects a call's `"method"` may stand in (its `params`' objects before it)
 
 
 def _bare_aws_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
     """40 characters of base64 standing alone, with upper and lower case letters and digits,
     and not a path (a git SHA-1 is hex: it has no upper case)."""
-    for match in _BARE_AWS_SECRET.finditer(text):
+    for match in re.compile(_BARE_AWS_SECRET).finditer(text):
         key = match.group()
         if (
             not key.startswith("/")
@@ -1690,19 +1696,21 @@ _DRAWS_NOTHING = (
 )
 # Spaces that look like a plain one (a no-break space after `password:`), read as one.
 _SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
-_UNSEEN = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}]")
-_UNSEEN_IN_PROSE = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}*`]")  # prose's emphasis and code marks
-_A_SPACE = re.compile(f"[{_SPACES}]")
+_UNSEEN = f"[{_DRAWS_NOTHING}{_SPACES}]"
+_UNSEEN_IN_PROSE = f"[{_DRAWS_NOTHING}{_SPACES}*`]"  # prose's emphasis and code marks
+_A_SPACE = f"[{_SPACES}]"
 
 
 # A label's emphasis or code mark between two letters or digits: inside a word (`C3**d4…**`).
-_GLUED_MARKUP = re.compile(r"\w[*`]+\w")
+_GLUED_MARKUP = r"\w[*`]+\w"
 
 
 def _hides(text: str, prose: bool) -> bool:
     """Whether the text holds what a reader does not see inside a word: a character that
     draws nothing, a space that looks plain, or, in prose, markup glued to the letters."""
-    return _UNSEEN.search(text) is not None or (prose and _GLUED_MARKUP.search(text) is not None)
+    return re.compile(_UNSEEN).search(text) is not None or (
+        prose and re.compile(_GLUED_MARKUP).search(text) is not None
+    )
 
 
 def _visible(text: str, prose: bool) -> tuple[str, Sequence[int]]:
@@ -1712,7 +1720,7 @@ def _visible(text: str, prose: bool) -> tuple[str, Sequence[int]]:
     return _rewritten(
         text,
         _UNSEEN_IN_PROSE if prose else _UNSEEN,
-        lambda found: (" " if _A_SPACE.match(found[0]) else "", found.start()),
+        lambda found: (" " if re.compile(_A_SPACE).match(found[0]) else "", found.start()),
     )
 
 
@@ -1757,7 +1765,7 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     each of its characters starts in `text` (one more entry: where its closing quote is)."""
     if '"' not in text:
         return
-    for literal in _JSON_STRING.finditer(text):
+    for literal in re.compile(_JSON_STRING).finditer(text):
         inner = literal[1]
         if "\\" not in inner:
             if ("=" in inner or ":" in inner) and _may_name_secret(inner):
@@ -1777,10 +1785,8 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
 
 # A JSON string literal (its repeats possessive: a string of megabytes keeps no state to go
 # back through), and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
-_JSON_STRING = re.compile(r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"')
-_JSON_ESCAPE = re.compile(
-    r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
-)
+_JSON_STRING = r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"'
+_JSON_ESCAPE = r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
 
 
 def _escaped(secret: Secret) -> str:
@@ -1794,7 +1800,7 @@ def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     layer: str = text
     where: Sequence[int] = range(len(text) + 1)
     for _ in range(_PERCENT_LAYERS):
-        if _PERCENT_ESCAPE.search(layer) is None:  # most texts: nothing is encoded
+        if re.compile(_PERCENT_ESCAPE).search(layer) is None:  # most texts: nothing is encoded
             return
         layer, inner = _percent_decoded(layer)
         where = [where[at] for at in inner]
@@ -1806,7 +1812,7 @@ _PERCENT_LAYERS = 3  # a URL inside a URL inside a form: more is no one's traffi
 
 def _find_unencoded(text: str, prose: bool) -> list[Secret]:
     """`_find` of the text as it stands."""
-    if prose and _ESCAPE.search(text):
+    if prose and re.compile(_ESCAPE).search(text):
         shown, where = _unescaped(text)
         return [
             replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
@@ -1817,11 +1823,11 @@ def _find_unencoded(text: str, prose: bool) -> list[Secret]:
 
 def _find_as_shown(text: str, prose: bool) -> list[Secret]:
     """`_find` in a text whose escapes, if it is prose, were taken out."""
-    if not prose or not _PROSE_BREAK.search(text):
+    if not prose or not re.compile(_PROSE_BREAK).search(text):
         return _found_in(text, prose, _FINDERS)
     found = _found_in(text, prose, _WHOLE_TEXT_FINDERS)
     start = 0
-    for brk in [*_PROSE_BREAK.finditer(text), None]:
+    for brk in [*re.compile(_PROSE_BREAK).finditer(text), None]:
         end = len(text) if brk is None else brk.start()
         found += [
             replace(secret, start=secret.start + start, end=secret.end + start)
@@ -1832,17 +1838,15 @@ def _find_as_shown(text: str, prose: bool) -> list[Secret]:
 
 
 # A line break in prose: `\n`, or a `<br>` as the inline markup reads one.
-_PROSE_BREAK = re.compile(rf"\\n|{LINE_BREAK_TAG.pattern}", re.IGNORECASE)
+_PROSE_BREAK = rf"(?i)\\n|{LINE_BREAK_TAG.pattern}"
 # A backslash escape of the inline markup (`\_`, `\*`, any ASCII punctuation), or a
 # character reference, which the picture draws as its character (`ghp&lowbar;…`, `&#95;`).
-_ESCAPE = re.compile(
-    r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-)
+_ESCAPE = r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 
 
 def _shown(text: str) -> str:
     """Prose as it shows: its escapes taken out."""
-    return _ESCAPE.sub(lambda found: found[1] or _referenced(found[0]), text)
+    return re.compile(_ESCAPE).sub(lambda found: found[1] or _referenced(found[0]), text)
 
 
 def _unescaped(text: str) -> tuple[str, Sequence[int]]:
@@ -2056,7 +2060,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
             continue
         for version in versions:
             shown = _shown(version)
-            readings.append(_PROSE_BREAK.sub("\n", shown))
+            readings.append(re.compile(_PROSE_BREAK).sub("\n", shown))
             if "-----BEGIN " in shown:  # a key block is looked for in the whole text
                 readings.append(shown)
     everything = "\n".join(readings)
@@ -2111,7 +2115,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
         return _unchanged
     # longest first, so that a value holding another is masked whole; as a reader sees it,
     # whatever unseen characters stand between its own (`_visible`)
-    unseen = f"{_UNSEEN_IN_PROSE.pattern}*"
+    unseen = f"{_UNSEEN_IN_PROSE}*"
     alternatives = "|".join(
         unseen.join(map(re.escape, v)) for v in sorted(kept, key=lambda v: (-len(v), v))
     )
@@ -2130,7 +2134,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
         # the start of one, cut short where a log or a note shows it (`ghp_7Yb2Kq9L…`): the
         # word before each ellipsis, as far back as a credential reaches
         out, done = [], 0
-        for dots in _ELLIPSIS.finditer(text):
+        for dots in re.compile(_ELLIPSIS).finditer(text):
             end = start = dots.start()
             while start > max(done, end - longest) and _in_a_word(text[start - 1]):
                 start -= 1
@@ -2175,11 +2179,11 @@ def repeated_in(text: str) -> Callable[[str], str]:
 
 
 # Where a text cuts a word short (a credential's first characters, `…` or `...` after them)
-_ELLIPSIS = re.compile(r"…|\.\.\.")
+_ELLIPSIS = r"…|\.\.\."
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 _REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
-_MAY_REPEAT = re.compile(
+_MAY_REPEAT = (
     rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}"
     rf"|(?=\S*[0-9])(?=\S*[a-z])(?=\S*[A-Z])\S{{{_REPEATED_MIXED},}}"
 )
@@ -2190,10 +2194,10 @@ def _may_be_repeated(value: str) -> bool:
     enough or mixed enough to be no word or code."""
     if not credential_like(value):
         return False
-    return len(value) >= _REPEATED_LENGTH or bool(_PASSWORD_SHAPED.fullmatch(value))
+    return len(value) >= _REPEATED_LENGTH or bool(re.compile(_PASSWORD_SHAPED).fullmatch(value))
 
 
 def may_repeat_a_secret(*texts: str | None) -> bool:
     """Whether any of the texts holds a word that could be a credential found elsewhere (see
     `repeated_in`): a message that holds none needs no source searched for them."""
-    return any(text and _MAY_REPEAT.search(text) for text in texts)
+    return any(text and re.compile(_MAY_REPEAT).search(text) for text in texts)

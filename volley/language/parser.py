@@ -112,7 +112,7 @@ def _side(name: str) -> str:
 _NOTE_PLACE = re.compile(r"(?i)(over|left[ \t]+of|right[ \t]+of)[ \t]")
 # `'Web App'`: a name in single quotes (the lint says the quotes are part of it); any other
 # name that starts with one is a line PlantUML's `'` meant to leave out
-_SINGLE_QUOTED = re.compile(r"'[^']+'")
+_SINGLE_QUOTED = r"'[^']+'"
 # `participant A as Client -> Server`: a declaration whose label holds an arrow, which makes
 # the line a message from "participant A as Client".
 _DECLARATION = re.compile(r"(?i)(?:participant|actor)[ \t]+(\S+)[ \t]+as[ \t]")
@@ -137,16 +137,16 @@ LIFELINE_MARKS = {
 # PlantUML's stereotype after a declared name: `participant A <<Service>>`
 _STEREOTYPE = re.compile(r"[ \t](<<[^<>\n]*>>)")
 # WebSequenceDiagrams' mark before the name of a participant a message creates: `A->*B: new`
-_CREATE_MARK = re.compile(r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$")
+_CREATE_MARK = r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$"
 # sequencediagram.org's delayed message, glued to its arrow: `A ->(2) B`, `A->(2)B`.
-_DELAY_MARK = re.compile(r"\([0-9]+\)")
+_DELAY_MARK = r"\([0-9]+\)"
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
 _COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
 # sequencediagram.org's colour before a participant's name with its opacity, `#green:0.5 Bob`,
 # which no name holds (a colour alone before a name, `#lightblue Alice`, is a name's words:
 # volley.checks.lint says so where the name without it is used too)
-_COLOUR_BEFORE = re.compile(r"(#\w+:[0-9.]+)[ \t]+(?=\S)")
+_COLOUR_BEFORE = r"(#\w+:[0-9.]+)[ \t]+(?=\S)"
 # PlantUML's heads glued to an arrow that volley has no such head for: `A ->o B` (a circle).
 _GLUED_HEADS = {
     "x": ("lost message", 'a lost message has an x for its head: "A {arrow}x B"'),
@@ -155,7 +155,7 @@ _GLUED_HEADS = {
 # A sender that starts with the word of a block's further branch (`else cache miss -> db`)
 _BRANCH_START = re.compile(rf"(?i:{'|'.join(BRANCH_WORDS.values())})[ \t]")
 # The word "if" starting an if block's label, which its tag already shows.
-_SPOKEN_IF = re.compile(r"^(?i:if)[ \t]+(?=\S)")
+_SPOKEN_IF = r"^(?i:if)[ \t]+(?=\S)"
 _KEYWORDS = (
     *("TITLE", "ORDER", "AUTONUMBER", "NOTE", "IN", "OUT", "DIVIDER", "IF", "GROUP", "END"),
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
@@ -242,7 +242,7 @@ def _mermaid_note() -> re.Pattern[str]:
 def if_label(label: str) -> str:
     """An if block's label as read: without a spoken "if" at its start (`alt if it is sick`),
     which the frame's tag already shows."""
-    return _SPOKEN_IF.sub("", label, count=1)
+    return re.compile(_SPOKEN_IF).sub("", label, count=1)
 
 
 def _blank_or_comment(line: str) -> bool:
@@ -293,11 +293,11 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
     # and a statement is no sentence ("Loop detection is handled by the proxy.")
     if name in ("ELSE", "AND"):
         return "branch text"
-    return "text" if _SENTENCE.fullmatch(line) else "keyword text"
+    return "text" if re.compile(_SENTENCE).fullmatch(line) else "keyword text"
 
 
 # Three words or more ending as a sentence does: a note's prose, whatever its first word
-_SENTENCE = re.compile(r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*")
+_SENTENCE = r"[ \t]*\S+(?:[ \t]+\S+){2,}[.!?。…][ \t]*"
 
 
 def _quotes_a_message(line: str) -> bool:
@@ -322,7 +322,7 @@ _ARROW_IN_CODE = re.compile(rf"{ARROW_LIKE.pattern}|[-=]x[ \t]")
 # (`== Setup ==`) or delay (`... later ...`). Pointed out, as a keyword line is.
 # A note closed or opened the way PlantUML and Mermaid write it: `end note`, `note over B`
 _NOTE_OPENED_WORDS = r"(?i:note[ \t]+(?:over|left[ \t]+of|right[ \t]+of))[ \t]"
-_NOTE_OPENED = re.compile(rf"[ \t]*{_NOTE_OPENED_WORDS}")
+_NOTE_OPENED = rf"[ \t]*{_NOTE_OPENED_WORDS}"
 _OTHER_TOOLS_LINE = re.compile(
     r"[ \t]*(?:[^\s:,]+(?:[ \t]+[^\s:,]+)*[ \t]*"
     r"(?:--?\)|~~?>|[-=]{1,2}x|[→⟶⇒←]|==>|<{0,2}[-=]{1,2}>{1,2}|<{1,2}[-=]{1,2}"
@@ -459,7 +459,7 @@ class _NameProblem:
 _HEAD_AT_START = re.compile(r"(?!<<.*>>)(?:[<>]{1,2}[ \t]|>)")
 _HEAD_AT_END = re.compile(r"[ \t][<>]{1,2}$|^[\w .-]*\w>{1,2}$")
 # A tag of markup's at a name's start (`<b>API</b>`), which no arrow's head glued to it is
-_TAG_START = re.compile(r"</?[A-Za-z][^<>]*>")
+_TAG_START = r"</?[A-Za-z][^<>]*>"
 # What an arrow is made of, said where a piece of one is left beside a name
 _ARROW_MADE_OF = (
     "arrows are a left head (<, << or x), a shaft (-, -- or =) and a right head (>, >> or x)"
@@ -513,7 +513,7 @@ def _name_problems(name: str, arrow: str = "") -> tuple[_NameProblem, ...]:
             "whose lines run to the next element",
         ),
         (
-            name.startswith("'") and not _SINGLE_QUOTED.fullmatch(name),
+            name.startswith("'") and not re.compile(_SINGLE_QUOTED).fullmatch(name),
             'starts with "\'", which starts a comment in PlantUML, not in volley',
             'a comment line starts with "//"; to name a participant, write the name '
             "without the quote",
@@ -650,7 +650,9 @@ class _ToModel:
                 + (f' as {label}"' if label else '"'),
             )
         elif not _name().fullmatch(name):
-            colour = _COLOUR_BEFORE.match(name)  # `actor #green:0.5 Bob` (sequencediagram.org's)
+            colour = re.compile(_COLOUR_BEFORE).match(
+                name
+            )  # `actor #green:0.5 Bob` (sequencediagram.org's)
             if colour is not None:
                 rest = name[colour.end() :]
                 self.error(
@@ -805,17 +807,21 @@ class _ToModel:
         glued = receiver.column == (mark or arrow).end_column  # the receiver's text and arrow
         if _BRANCH_START.match(message.sender):  # `else x -> y;`: in its block a branch and
             pass  # its label (`_branch_with_arrow`), whose words are no names to check
-        elif glued and _CREATE_MARK.match(receiver.value):
+        elif glued and re.compile(_CREATE_MARK).match(receiver.value):
             self.error(  # `A ->*B: new`, `A ->* B`, `A ->+*B`: the mark glued to the arrow
                 f'"*" before "{message.receiver[1:].strip()}" is WebSequenceDiagrams\' mark that '
                 "creates the participant, not part of its name",
                 _at_text(receiver, 0),
                 hint="volley draws every participant from the top of the diagram: delete the *",
             )
-        elif glued and receiver.value[:1] in "<>" and not _TAG_START.match(receiver.value):
+        elif (
+            glued
+            and receiver.value[:1] in "<>"
+            and not re.compile(_TAG_START).match(receiver.value)
+        ):
             said, hint = _HEAD_BEFORE_NAME  # `A <-<B`: glued to the arrow and the name
             self.error(f'"{message.receiver}" {said}', _at_text(receiver, 0), hint=hint)
-        elif glued and (found := _DELAY_MARK.match(receiver.value)):
+        elif glued and (found := re.compile(_DELAY_MARK).match(receiver.value)):
             delay = found[0]
             self.error(
                 f'"{delay}" before "{receiver.value[len(delay) :].strip()}" is '
@@ -903,7 +909,9 @@ class _ToModel:
                     )
                 elif NOTE_END.match(written):  # PlantUML's end of a note of several lines
                     said += ": a volley note ends at the next element by itself; delete this line"
-                elif _NOTE_OPENED.match(written):  # `note over B`, opened without the colon
+                elif re.compile(_NOTE_OPENED).match(
+                    written
+                ):  # `note over B`, opened without the colon
                     said += (
                         "; to start a note of its own here, write it with its colon, as in "
                         '"note B: …"'
@@ -1565,10 +1573,9 @@ class _Parse:
         diagram, as swimlanes.io reads it; written as the note's words (`Order: 1234`), it
         would name a lane or retitle the diagram unseen. Each is said, with how to keep it in
         the note."""
-        directive = keyword_matcher("TITLE", "ORDER")
         for line, note in sorted(self.note_ends.items()):
             written = self.lines[line - 1]
-            found = directive.match(written + "\n")
+            found = keyword_matcher("TITLE", "ORDER").match(written + "\n")
             words = any(text.strip() for text in self.lines[note : line - 1])
             if found is None or not words or not found.group().rstrip().endswith(":"):
                 continue  # not a directive, or after a note of one line (blank lines aside)
@@ -1842,7 +1849,12 @@ class _Parse:
         if end is None:
             return
         titled = next(
-            (line.strip() for line in self.lines[first : end - 1] if _YAML_TITLE.match(line)), None
+            (
+                line.strip()
+                for line in self.lines[first : end - 1]
+                if re.compile(_YAML_TITLE).match(line)
+            ),
+            None,
         )
         raise self.refused(
             first,
@@ -1875,7 +1887,7 @@ class _Parse:
 _MARKUP_FILE = re.compile(r"[ \t]*<(?:(?P<xml>\?xml)|svg(?=[ \t>]|$))")
 
 
-_YAML_TITLE = re.compile(r"[ \t]*title[ \t]*:[ \t]*\S")  # front matter's title, written as volley's
+_YAML_TITLE = r"[ \t]*title[ \t]*:[ \t]*\S"  # front matter's title, written as volley's
 _NOTE_WORD = re.compile(r"(?i:note)[ \t]")  # a sender so named: `Note Taker -> B`
 _TITLE_WORD = re.compile(r"title[ \t]")  # Mermaid's `title Login -> Logout` (`Title Co` a name)
 

@@ -85,7 +85,7 @@ def unclaimed_body_owner(lines: list[str], index: int) -> int | None:
     or `out:` above it: JSON or markup (`{`, `[`, a JSON string, `<`) indented deeper than
     the line before it that is not blank, a message. None when the line does not read so (a
     quoted name starts a message: `"Web" ~> API` under a block's line is a message's typo)."""
-    if _BODY_START.match(lines[index]) is None:
+    if re.compile(_BODY_START).match(lines[index]) is None:
         return None
     owner = next((at for at in range(index - 1, -1, -1) if not _is_blank(lines[at])), None)
     if owner is None or indent_width(lines[index]) <= indent_width(lines[owner]):
@@ -95,7 +95,7 @@ def unclaimed_body_owner(lines: list[str], index: int) -> int | None:
 
 # The first line of a body: an object, a list or markup, or a JSON string with its colon, comma
 # or nothing after it
-_BODY_START = re.compile(r'[ \t]*(?:[{\[<]|"(?:[^"\\\n]|\\.)*"[ \t]*(?:[:,]|$))')
+_BODY_START = r'[ \t]*(?:[{\[<]|"(?:[^"\\\n]|\\.)*"[ \t]*(?:[:,]|$))'
 # Something of an arrow in a line: such a line is a message (written wrong, or a body's owner),
 # not a note's words
 ARROW_LIKE = re.compile(r"[-=]{1,2}>|<[-=]")

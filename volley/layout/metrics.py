@@ -84,7 +84,7 @@ _STACKERS = ("\u17d2", "\u1039")
 # show their virama, and Malayalam's conjuncts vary: those are measured as written.
 _HALF_FORM_VIRAMAS = frozenset("\u094d\u09cd\u0a4d\u0acd\u0b4d")
 _SUBJOINED = {"\u0c4d": 0.6, "\u0ccd": 0.2}  # by the virama
-_VIRAMAS = re.compile("[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0c4d\u0ccd]")
+_VIRAMAS = "[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0c4d\u0ccd]"
 _HALF_FORM = 0.5
 _KANNADA_RA, _ARKAVATTU = "\u0cb0", 0.4
 _NUKTA = 7  # the canonical combining class of a nukta, the dot that makes a new consonant
@@ -242,7 +242,7 @@ def _classify(ch: str, average: float, other_scripts: str) -> tuple[float, bool]
 _JOINS_BEFORE, _JOINS_AFTER = 1, 2
 _JOIN_CAUSING = ("\u200d", "\u0640")  # ZWJ and the tatweel join whatever joins them
 # Arabic to Adlam, and Mongolian
-_JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\u1800-\u18af\U0001e900-\U0001e95f]")
+_JOINING_SCRIPTS = "[\u0600-\u08ff\u1800-\u18af\U0001e900-\U0001e95f]"
 
 
 @cache
@@ -320,8 +320,8 @@ def _transparent(ch: str) -> bool:
 
 def _slow_em(text: str, table: _Widths, average: float, other_scripts: str) -> float:
     """Width in em of text with characters outside the table, emoji sequences as one glyph."""
-    joined = _joined_em(text, other_scripts) if _JOINING_SCRIPTS.search(text) else {}
-    shares = _conjunct_shares(text) if _VIRAMAS.search(text) else {}
+    joined = _joined_em(text, other_scripts) if re.compile(_JOINING_SCRIPTS).search(text) else {}
+    shares = _conjunct_shares(text) if re.compile(_VIRAMAS).search(text) else {}
     total = 0.0
     last_width = 0.0  # of the last visible character, which VS16 may widen
     last_emoji = False

@@ -176,12 +176,12 @@ def break_units(word: str) -> list[str]:
     Any other word is one unit."""
     if word.isascii():
         return [word]
-    parts = _AFTER_ZERO_WIDTH_SPACE.split(word) if "\u200b" in word else [word]
+    parts = re.compile(_AFTER_ZERO_WIDTH_SPACE).split(word) if "\u200b" in word else [word]
     phrases = [phrase for part in parts if part for phrase in _phrases(part)]
     return [unit for phrase in phrases for unit in _ideographic_units(phrase)]
 
 
-_AFTER_ZERO_WIDTH_SPACE = re.compile("(?<=\u200b)")
+_AFTER_ZERO_WIDTH_SPACE = "(?<=\u200b)"
 
 
 def _phrases(part: str) -> list[str]:

@@ -59,10 +59,10 @@ def drawn_keycaps(text: str) -> str:
     """The text with each key's picture written without its emoji selector (`1⃣`, Unicode's
     "unqualified" keycap) given it, for a browser: Chromium draws the digit and an empty box,
     PNG and PDF the key, as `volley.layout.metrics` measures it."""
-    return _BARE_KEYCAP.sub("\\1\ufe0f\u20e3", text) if "\u20e3" in text else text
+    return re.compile(_BARE_KEYCAP).sub("\\1\ufe0f\u20e3", text) if "\u20e3" in text else text
 
 
-_BARE_KEYCAP = re.compile("([0-9#*])\u20e3")
+_BARE_KEYCAP = "([0-9#*])\u20e3"
 
 
 @cache
@@ -519,10 +519,10 @@ def spaced_pieces(text: str) -> list[tuple[int, str]]:
     between, each with the index it starts at. Indentation and the spaces aligning columns
     become offsets, not characters, so that a page's minifier, which collapses spaces in
     text, cannot shift the code (a browser keeps them only while `xml:space` is honoured)."""
-    return [(m.start(), m.group()) for m in _SPACED.finditer(text)]
+    return [(m.start(), m.group()) for m in re.compile(_SPACED).finditer(text)]
 
 
-_SPACED = re.compile(r"[^ ]+(?: [^ ]+)*")
+_SPACED = r"[^ ]+(?: [^ ]+)*"
 
 
 def _is_plain(span: Span) -> bool:

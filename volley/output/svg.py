@@ -564,7 +564,7 @@ def _needs_preserve(text: str) -> bool:
 
 # A token of code, as the panel's raw view isolates each highlighted one: a quoted string (its
 # text in the first or second group), or a run of anything but code's punctuation and spaces
-_CODE_TOKEN = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+")
+_CODE_TOKEN = r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|[^\s{}\[\](),:;=<>\"']+"
 
 
 # The body's highlighted tokens that are one string each: a wrapped line may cut one, so that
@@ -578,7 +578,7 @@ def _code_in_order(text: str, token: bool = False) -> str:
     `{"الاسم": "أحمد"}` keeps each key before its value; other code, and a word alone, as it
     is. A `token` (a string the appendix wrapped, `"אחת שתיים` then `שלוש ארבע"`) reads as
     one, its words right to left as where it is not cut."""
-    if not has_right_to_left(text) or _CODE_TOKEN.fullmatch(text):
+    if not has_right_to_left(text) or re.compile(_CODE_TOKEN).fullmatch(text):
         return text
     if token:
         start = 1 if text[:1] in "\"'" else 0
@@ -593,7 +593,7 @@ def _code_in_order(text: str, token: bool = False) -> str:
         written = token.group()
         return f"{written[:start]}\u2068{written[start:end]}\u2069{written[end:]}"
 
-    return f"\u2066{_CODE_TOKEN.sub(isolated, text)}\u2069"
+    return f"\u2066{re.compile(_CODE_TOKEN).sub(isolated, text)}\u2069"
 
 
 def _spaced(line: TextLine, runs: list[Run], tags: list[str]) -> str:

@@ -37,9 +37,7 @@ __all__ = [
 _OPENING = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*")
 _TAB_STOP = 4  # CommonMark: a tab advances to the next multiple of four columns
 # A `key=value` attribute of an info string (`name=login`, `title="Log in"`).
-_ATTR = re.compile(
-    r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
-)
+_ATTR = r"""(?P<key>[A-Za-z_][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s}]+))"""
 
 
 @dataclass(slots=True)
@@ -202,10 +200,10 @@ def _attr_pairs(rest: str) -> list[tuple[str, str]]:
     alone (`redact`), as HTML writes an attribute that is on, with the value "". An id or a
     class in braces (`#fig`, `.mermaid`) is none."""
     pairs = []
-    for match in _ATTR.finditer(rest):
+    for match in re.compile(_ATTR).finditer(rest):
         value = match["dq"] if match["dq"] is not None else match["sq"]
         pairs.append((match["key"], value if value is not None else match["bare"]))
-    for word in _ATTR.sub(" ", rest).replace("{", " ").replace("}", " ").split():
+    for word in re.compile(_ATTR).sub(" ", rest).replace("{", " ").replace("}", " ").split():
         if not word.startswith(("#", ".")):
             pairs.append((word, ""))
     return pairs

@@ -249,12 +249,12 @@ _BREAK = _Break()
 _KEYCAP = ("\ufe0f", "\u20e3")  # what makes a character a key's picture: `*️⃣`
 _SPECIAL = re.compile(r"[*_~`\[\]{\\\n<&]")
 # A character reference as Markdown reads one: `&amp;`, `&rarr;`, `&#9829;`, `&#x2665;`.
-_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_REFERENCE = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 # Mermaid's and HTML's line break in text, as `\n` is volley's.
 LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
-_AUTOLINK = re.compile(r"<((?:https?|mailto):[^\s<>]+)>", re.IGNORECASE)
+_AUTOLINK = r"(?i)<((?:https?|mailto):[^\s<>]+)>"
 # What `escape_markup` escapes: each character that can start markup.
-_MARKUP_START = re.compile(r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))")
+_MARKUP_START = r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))"
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -355,7 +355,7 @@ class _Scanner:
             self.i = tag.end()
             self.line_break()
             return
-        autolink = _AUTOLINK.match(self.text, j)
+        autolink = re.compile(_AUTOLINK).match(self.text, j)
         href = safe_href(autolink[1]) if autolink else None
         if autolink is None or href is None:
             self.buf.append("<")
@@ -370,7 +370,7 @@ class _Scanner:
         drawn, unseen), stays as written."""
         import html  # here: only text with an `&` needs it
 
-        found = _REFERENCE.match(self.text, j)
+        found = re.compile(_REFERENCE).match(self.text, j)
         decoded = html.unescape(found.group()) if found else ""
         if found is None or decoded == found.group() or any(hidden(ch) for ch in decoded):
             self.buf.append("&")
@@ -669,7 +669,7 @@ def escape_markup(text: str) -> str:
     """Plain text as markup that shows exactly that text: every character that could start
     markup (`*`, `_`, `~`, a backtick, brackets, braces, `<` of a `<br>`, a backslash) is
     escaped with a backslash."""
-    return _MARKUP_START.sub(r"\\\1", text)
+    return re.compile(_MARKUP_START).sub(r"\\\1", text)
 
 
 def icon_refs(text: str) -> list[IconRef]:
@@ -726,7 +726,7 @@ class Table:
 NoteBlock = Paragraph | ListItem | CodeBlock | Table
 
 # A delimiter row: cells of hyphens with a colon at either end, between pipes.
-_DELIMITER_CELL = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*")
+_DELIMITER_CELL = r"[ \t]*(:?)-+(:?)[ \t]*"
 # A line that can only be a table's: a row that starts with a pipe (no participant's name
 # does), or a delimiter row (`--:|:-:`, whose first cell would otherwise read as a divider).
 TABLE_LINE = re.compile(r"[ \t]*\||[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
@@ -961,7 +961,7 @@ def table_start(line: str, following: str) -> list[str] | None:
     if "|" not in line or "|" not in following or fence_open(following) is not None:
         return None
     delimiters = _cells(following)
-    found = [_DELIMITER_CELL.fullmatch(cell) for cell in delimiters]
+    found = [re.compile(_DELIMITER_CELL).fullmatch(cell) for cell in delimiters]
     if not all(found) or len(_cells(line)) != len(delimiters):
         return None
     return [_ALIGN[(match[1], match[2])] for match in found if match is not None]

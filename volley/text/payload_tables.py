@@ -631,7 +631,9 @@ def _multipart_table(text: str, header: str | None) -> Table:
     from email import policy
     from email.parser import Parser
 
-    if _DESCRIBED.fullmatch(text.strip()):  # `(796 bytes of multipart/form-data, not shown)`
+    if re.compile(_DESCRIBED).fullmatch(
+        text.strip()
+    ):  # `(796 bytes of multipart/form-data, not shown)`
         return _no_table("it was not carried, only described")
     message = Parser(policy=policy.HTTP).parsestr(f"Content-Type: {header}\n\n{text.lstrip()}")
     parts = list(message.iter_parts()) if message.is_multipart() else []
@@ -646,7 +648,7 @@ def _multipart_table(text: str, header: str | None) -> Table:
         filename = part.get_filename()
         media = part.get_content_type()
         if filename:
-            described = _DESCRIBED.fullmatch(content.strip())
+            described = re.compile(_DESCRIBED).fullmatch(content.strip())
             size = (
                 described["size"]
                 if described
@@ -664,7 +666,7 @@ def _multipart_table(text: str, header: str | None) -> Table:
 
 # A body, or a file part, only described, as the importers write one they do not carry:
 # `(12,345 bytes of image/png)`, `(796 bytes of multipart/form-data, not shown)`
-_DESCRIBED = re.compile(r"\((?P<size>\d[\d,]*) bytes of [^()\n]+\)")
+_DESCRIBED = r"\((?P<size>\d[\d,]*) bytes of [^()\n]+\)"
 
 
 def _is_multipart(text: str) -> bool:
@@ -751,7 +753,7 @@ _HAR_ENTRY_KEYS = frozenset(
     {"pageref", "startedDateTime", "time", "request", "response", "cache", "timings",
      "serverIPAddress", "connection", "comment"}
 )  # fmt: skip
-_HTTP_METHOD = re.compile(r"[A-Za-z]+")  # GET, POST, PROPFIND: not a JSON-RPC `tools/call`
+_HTTP_METHOD = r"[A-Za-z]+"  # GET, POST, PROPFIND: not a JSON-RPC `tools/call`
 
 
 def _har_entry_table(text: str) -> Table | None:
@@ -774,7 +776,7 @@ def _har_entry_table(text: str) -> Table | None:
     if not (
         isinstance(request, dict)
         and isinstance(request.get("method"), str)
-        and _HTTP_METHOD.fullmatch(request["method"])
+        and re.compile(_HTTP_METHOD).fullmatch(request["method"])
         and isinstance(request.get("url"), str)
         and isinstance(request.get("headers"), list)
     ):
