@@ -3,6 +3,7 @@ habits, each read with its meaning or refused with an error that says how volley
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -1571,6 +1572,29 @@ def test_websequencediagrams_note_of_several_lines_needs_no_colon():
     checked = volley.check(words)
     assert [type(item).__name__ for item in checked.diagram.items] == ["Message", "Note", "Message"]
     assert checked.diagram.items[1].text == f"In PlantUML you write\n{shown}"
+
+
+def test_a_note_ended_by_end_note_keeps_each_of_its_lines():
+    """WebSequenceDiagrams and PlantUML draw each line of a note they end with `end note` as a
+    line; read as a Markdown paragraph, its lines ran on as one ("Retry after 30 s" "up to 3
+    times" read "Retry after 30 s up to 3 times"). Other notes' lines still run on, and
+    `volley fmt` writes such a note as it was written, so that it reads back the same."""
+    text = "A->B: hi\nnote over A\nRetry after 30 s\nup to 3 times\nend note\nB-->A: ok\n"
+    diagram = parse(text)
+    note = diagram.items[1]
+    assert note.lines_kept and note.text == "Retry after 30 s\nup to 3 times"
+    assert note.to_json()["lines"] == "kept"
+    svg = volley.render(text)
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    shown = [line for line in drawn if line.startswith(("Retry", "up"))]
+    assert shown == ["Retry after 30 s", "up to 3 times"]
+    assert "Note over A: Retry after 30 s up to 3 times." in svg  # what a screen reader says
+    swimlanes = parse("A->B: hi\nnote A:\nRetry after 30 s\nup to 3 times\nB-->A: ok\n")
+    assert not swimlanes.items[1].lines_kept and "lines" not in swimlanes.items[1].to_json()
+    assert "Retry after 30 s up to 3 times" in volley.render(swimlanes)
+    written = format_text(text)
+    assert "note over A:\n  Retry after 30 s\n  up to 3 times\nend note\n" in written
+    assert parse(written).items[1].to_json() == note.to_json()
 
 
 def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():

@@ -158,11 +158,16 @@ class Note:
     attached: bool = False  # True for `note:` under a message
     text_line: int = 0  # the source line its text starts on, when not `line` (`note:` alone)
     side: NoteSide = "over"  # beside its one participant's lifeline, or over it
+    # each line of its text a line of its own (a note ended by `end note`, as
+    # WebSequenceDiagrams and PlantUML draw one); else a paragraph's lines run on
+    lines_kept: bool = False
 
     def to_json(self) -> dict:
         found = {"type": "note", "line": self.line, "over": list(self.over), "text": self.text}
         if self.side != "over":
             found["side"] = self.side
+        if self.lines_kept:
+            found["lines"] = "kept"
         return found
 
 

@@ -51,6 +51,9 @@ class Body:
     # Where a fence of two backticks or tildes opened the body (1-based; 0 if none), closed by
     # the same two: read as the block meant, and said once by the parser.
     short_fence: int = 0
+    # A note ended by `end note` (`note over A`, its lines, `end note`): each of its lines is a
+    # line of its own, as WebSequenceDiagrams and PlantUML draw it; other notes' lines run on.
+    lines_kept: bool = False
 
 
 # What a line is, for where a note ends: an element, plain text, text that starts with a
@@ -375,6 +378,7 @@ class _Lifter:
             "indented",
             doubtful=doubtful,
             branches=branches,
+            lines_kept=form == "to end note",
         )
 
 

@@ -183,6 +183,13 @@ class _Writer:
     def note(self, note: Note, depth: int) -> None:
         beside = "" if note.side == "over" else f"{note.side} of "
         over = "" if note.attached else f" {beside}{_span(note.over)}"
+        if note.lines_kept and not note.attached and "\n" in note.text:
+            # as it was written, WebSequenceDiagrams' way: under `note:`, a paragraph's lines
+            # would run on
+            self.emit(depth, f"note {beside or 'over '}{_span(note.over)}:")
+            self.body_lines(note.text.split("\n"), depth + 1)
+            self.emit(depth, "end note")
+            return
         first, below = _note_lines(note.text)
         self.emit(depth, _with_label(f"note{over}:", first))
         self.body_lines(below, depth + 1)

@@ -262,16 +262,23 @@ class Typesetter:
         return hit
 
     def note(
-        self, text: str, size: float, max_width: float, fill: bool = False, fit: bool = False
+        self,
+        text: str,
+        size: float,
+        max_width: float,
+        fill: bool = False,
+        fit: bool = False,
+        lines_kept: bool = False,
     ) -> tuple[NotePart, ...]:
         """A note's paragraphs, list items and code blocks, each set on its own; with `fill`,
-        its lines as full as they go, with `fit` within the width (`_wrapped`)."""
-        key = (text, size, max_width, fill, fit)
+        its lines as full as they go, with `fit` within the width (`_wrapped`); with
+        `lines_kept`, each line of a paragraph a line of its own (`parse_note`)."""
+        key = (text, size, max_width, fill, fit, lines_kept)
         hit = self._notes.get(key)
         if hit is not None:
             return hit
         out: list[NotePart] = []
-        for block in parse_note(clean_text(text)):
+        for block in parse_note(clean_text(text), lines_kept):
             if isinstance(block, CodeBlock):
                 out.append(NotePart("code", "", 0.0, self._set_mono(block.lines, size - 1, False)))
             elif isinstance(block, ListItem):

@@ -180,7 +180,7 @@ def _steps(diagram: Diagram, items: Sequence[Item], numbers: Iterator[int]) -> I
             names = [shown(name) for name in item.over]
             whom = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
             where = f"beside {whom}" if item.side != "over" else f"over {whom}"
-            words = note_plain_text(item.text)
+            words = note_plain_text(item.text, item.lines_kept)
             yield f"Note {where}: {words}" if words else f"Note {where}."
         elif isinstance(item, Divider) and item.label:
             kind = "Later" if item.style == "delay" else "Section"

@@ -805,13 +805,14 @@ def _indented_end(lines: list[str], start: int) -> int:
     return last + 1
 
 
-def parse_note(text: str) -> list[NoteBlock]:
+def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
     """Blocks of a note's text: paragraphs, list items, code (fenced, or indented four
     columns after a blank line, as Markdown writes it) and tables.
 
     A paragraph's lines run on, as Markdown's do, unless a line ends in two spaces, `<br>` or
-    `\\n`; a line indented deeper than the marker of the list item above it continues that
-    item; a blank line ends a paragraph or item. An unclosed fence runs to the end of the note.
+    `\\n`, or the note's `lines_kept` (one ended by `end note`); a line indented deeper than
+    the marker of the list item above it continues that item; a blank line ends a paragraph or
+    item. An unclosed fence runs to the end of the note.
     """
     blocks: list[NoteBlock] = []
     lines = text.replace("\r\n", "\n").split("\n")
@@ -846,7 +847,7 @@ def parse_note(text: str) -> list[NoteBlock]:
             spans = parse_inline(quote[2])
             last = blocks[-1] if current is not None else None  # the block `current` is of
             if current is not None and isinstance(last, Paragraph) and last.kind == "quote":
-                _run_on(current, spans, lines[start - 1].endswith("  "))
+                _run_on(current, spans, lines_kept or lines[start - 1].endswith("  "))
             else:
                 current, item_indent = spans, -1
                 levels.clear()
@@ -870,7 +871,7 @@ def parse_note(text: str) -> list[NoteBlock]:
         indent = _indent(line[: len(line) - len(line.lstrip())])
         spans = parse_inline(line.strip())
         if current is not None and (item_indent < 0 or indent > item_indent):
-            _run_on(current, spans, lines[start - 1].endswith("  "))
+            _run_on(current, spans, lines_kept or lines[start - 1].endswith("  "))
             continue
         levels.clear()
         current, item_indent = spans, -1
@@ -878,12 +879,12 @@ def parse_note(text: str) -> list[NoteBlock]:
     return blocks
 
 
-def note_plain_text(text: str) -> str:
+def note_plain_text(text: str, lines_kept: bool = False) -> str:
     """A note's visible text without markup, for a screen reader: each block a sentence (a
     numbered item with its number; a bullet is heard as the sentence's start), a code block's
     lines, and a table's cells row by row."""
     parts = []
-    for block in parse_note(text):
+    for block in parse_note(text, lines_kept):
         if isinstance(block, CodeBlock):
             words = " ".join(" ".join(block.lines).split())
         elif isinstance(block, Table):
