@@ -1604,6 +1604,8 @@ def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
     assert warning.message.startswith('"A#pink" is another participant than "A": "#pink"')
     assert (warning.line, warning.column) == (2, 12)
     assert volley.check("A -> B: x\nnote over A#FFBBBB: y\n").warnings
+    assert volley.check("A -> B: x\nnote over A#f00: y\n").warnings
+    assert volley.check("A -> B: x\nnote over A#123: y\n").warnings == []  # an issue's number
     for quiet in ("C# -> B: x\nnote over C#: y\n", "A#pink -> B: x\n", "A -> A#team: x\n"):
         assert volley.check(quiet).warnings == [], quiet
 
@@ -1612,7 +1614,11 @@ def test_sequencediagram_orgs_colour_before_a_name_is_pointed_out_where_the_name
     """`participant #lightblue Alice` made an empty lane "#lightblue Alice" beside the Alice
     the messages use, in silence; with its opacity (`#green:0.5`) it is no name at all. A name
     that starts with `#` and no colour, or one the messages use whole, stays a name."""
-    for line in ("participant #lightblue Alice", "participant #FF0000 Alice as Al"):
+    for line in (
+        "participant #lightblue Alice",
+        "participant #FF0000 Alice as Al",
+        "participant #fff Alice",
+    ):
         (warning,) = volley.check(f"{line}\nAlice -> B: hi\n").warnings
         colour = line.split()[1]
         assert warning.message == (

@@ -337,8 +337,8 @@ def _marked(
     - PlantUML's activation marks glued on (`A ->> B++`, `B -->> A--`), on a name that is
       only ever sent to (`C++` that sends, or is declared, is a name of its own);
     - a colour glued on (`note over A#pink:`, as sequencediagram.org writes it), or before
-      the name (`participant #lightblue Alice`): a colour's name or six hex digits, so that
-      `Issue#123`, `Issue #123` and `#123 queue` are names;
+      the name (`participant #lightblue Alice`): a colour's name, six hex digits or three
+      with a letter (`#fff`), so that `Issue#123`, `Issue #123` and `#123 queue` are names;
     - PlantUML's place in the order (`participant A order 10`).
     `named` holds the names that send or are declared."""
     if name.startswith("*") and name[1:].strip() in names:

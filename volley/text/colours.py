@@ -40,11 +40,13 @@ def read_colour(text: str) -> Tint | None:
 
 def names_colour(word: str) -> bool:
     """Whether a word written after a `#` names a colour, as sequencediagram.org and PlantUML
-    write one after a name or a block's word: a colour's name (`pink`) or six hex digits
-    (`FFBBBB`); `#123` is an issue's number."""
+    write one after a name or a block's word: a colour's name (`pink`), six hex digits
+    (`FFBBBB`) or three with a letter among them (`fff`, `f00`); `#123` is an issue's number."""
     if word.isalpha() and read_colour(word) is not None:
         return True
-    return len(word) == 6 and read_colour("#" + word) is not None
+    if len(word) == 3 and word.isdigit():
+        return False
+    return len(word) in (3, 6) and read_colour("#" + word) is not None
 
 
 def hex_colour(channels: Sequence[float]) -> str:
