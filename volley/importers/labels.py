@@ -25,6 +25,7 @@ from volley.text.payload_tables import cut_note
 
 __all__ = [
     "apart_by_case",
+    "create_not_followed",
     "cut_body",
     "is_volley_label",
     "volley_label",
@@ -429,3 +430,18 @@ def apart_by_case(diagram: Diagram) -> Diagram:
     for name, new in names.items():
         apart.labels.setdefault(new, diagram.labels.get(name, name))
     return apart
+
+
+def create_not_followed(
+    tool: str, create: str, at: int, name: str, meant: str, whence: str = ""
+) -> tuple[str, str]:
+    """What is said (the message and its hint) of a message after another tool's `create`
+    (`create`, on line `at`, making participant `name`) that does not go to it (`whence`: from
+    where it must come): the tool refuses such a diagram, and volley draws none it never
+    drew. `meant` is the message that creates it, written in the tool's syntax."""
+    return (
+        f"the message after {create} (line {at}) must go to {name}{whence}: it is the one that "
+        f"creates it ({tool} refuses this too)",
+        f"write the message that creates {name} ({meant}) right after the create, or take the "
+        "create away",
+    )

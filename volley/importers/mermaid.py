@@ -52,7 +52,14 @@ from volley.importers import (
     gathered,
     part_name,
 )
-from volley.importers.labels import Lanes, apart_by_case, is_volley_label, note_text, volley_label
+from volley.importers.labels import (
+    Lanes,
+    apart_by_case,
+    create_not_followed,
+    is_volley_label,
+    note_text,
+    volley_label,
+)
 from volley.language.parser import (
     COMMENT_AFTER_NAME,
     LARGEST_NUMBER,
@@ -1191,14 +1198,9 @@ class _Reader:
             name, at, statement = self.created
             self.created = None
             if receiver != name:
-                self.fail(
-                    line,
-                    raw,
-                    f'the message after "{statement}" (line {at}) must go to '
-                    f"{name}: it is the one that creates it (Mermaid refuses this too)",
-                    hint=f"write the message that creates {name} (… ->> {name}: …) right after "
-                    "the create, or take the create away",
-                )
+                meant = f"… ->> {name}: …"
+                said, hint = create_not_followed("Mermaid", f'"{statement}"', at, name, meant)
+                self.fail(line, raw, said, hint=hint)
         elif self.destroyed is not None:
             name, at, statement = self.destroyed
             self.destroyed = None

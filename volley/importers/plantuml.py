@@ -52,7 +52,14 @@ from volley.importers import (
     gathered,
     part_name,
 )
-from volley.importers.labels import Lanes, apart_by_case, note_line, note_text, volley_label
+from volley.importers.labels import (
+    Lanes,
+    apart_by_case,
+    create_not_followed,
+    note_line,
+    note_text,
+    volley_label,
+)
 from volley.importers.openiconic import FONT_AWESOME
 from volley.importers.plantuml_preprocessor import Includer, NotIncluded, Preprocessed, preprocess
 from volley.language.parser import LARGEST_NUMBER, if_label, normalise, note_side
@@ -1694,13 +1701,9 @@ class _Reader:
         at, created = self.creating
         self.creating = None
         if receiver != created:
-            self.fail(
-                line,
-                f"the message after create {created} (line {at}) must go to {created} from "
-                "another participant: it is the one that creates it (PlantUML refuses this too)",
-                f"write the message that creates {created} (… -> {created} : …) right after "
-                "the create, or take the create away",
-            )
+            meant, whence = f"… -> {created} : …", " from another participant"
+            said = create_not_followed("PlantUML", f"create {created}", at, created, meant, whence)
+            self.fail(line, *said)
 
     def destroyed(self, line: int, name: str) -> None:
         """End the bars open on a participant PlantUML destroys: its lifeline stops there. A
