@@ -1595,6 +1595,10 @@ def test_a_note_ended_by_end_note_keeps_each_of_its_lines():
     written = format_text(text)
     assert "note over A:\n  Retry after 30 s\n  up to 3 times\nend note\n" in written
     assert parse(written).items[1].to_json() == note.to_json()
+    one = parse("A->B: hi\nnote over A\nRetry\nend note\n").items[1]  # one line: nothing kept
+    assert not one.lines_kept and format_text("A->B: hi\nnote over A\nRetry\nend note\n").endswith(
+        "note A: Retry\n"
+    )
 
 
 def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():

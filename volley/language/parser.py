@@ -953,7 +953,7 @@ class _ToModel:
                 hint=f"write note over {', '.join(names)}: to span them",
             )
         note = Note(line=_line(keyword), over=names, text=text, text_line=text_line, side=side)
-        note.lines_kept = body is not None and body.lines_kept
+        note.lines_kept = body is not None and body.lines_kept and "\n" in text
         note.attached = not names
         if body is not None and body.branches:
             self._local.run.branch_lines[id(note)] = body.branches
