@@ -477,9 +477,8 @@ def _mermaid_arrow_warnings(
     if not all(re.compile(_GLUED_OPEN_HEAD).search(line) for _, line in lines):
         return
     written = "\n".join(_outside_bodies(diagram, source))  # what a body holds is its own
-    if re.compile(_MERMAID_LINE).search(written) is None or re.compile(_SWIMLANES_ONLY_LINE).search(
-        written
-    ):
+    mermaid = re.compile(_MERMAID_LINE).search(written)
+    if mermaid is None or re.compile(_SWIMLANES_ONLY_LINE).search(written):
         return
     first, shown = lines[0]
     at = re.compile(_GLUED_OPEN_HEAD).search(shown)

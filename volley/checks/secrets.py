@@ -221,9 +221,8 @@ def is_stand_in(value: str) -> bool:
         return True
     if re.compile(_STAND_IN).fullmatch(value) is None:
         return False
-    if re.compile(_IN_BRACKETS).fullmatch(
-        value
-    ):  # `<clientSecret123>` names one, `<S3cr3t!Pa55>` is one
+    # `<clientSecret123>` names one, `<S3cr3t!Pa55>` is one
+    if re.compile(_IN_BRACKETS).fullmatch(value):
         return not (
             re.compile(_PASSWORD_SHAPED).fullmatch(value)
             and re.compile(_SYMBOL).search(value[1:-1])
@@ -729,9 +728,8 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     named_loosely = False  # whether the value it names must look like a credential too
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     cookies_end, cookie_map = -1, False  # where a "cookies" list or object ends, and which
-    for key in re.compile(_STRING).finditer(
-        text
-    ):  # each string starts where the one before it ended
+    # each string starts where the one before it ended
+    for key in re.compile(_STRING).finditer(text):
         colon = re.compile(_KEY_COLON).match(text, key.end())
         name = _unescaped_key(key.group())
         if colon is None or not name:

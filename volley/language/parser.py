@@ -650,9 +650,8 @@ class _ToModel:
                 + (f' as {label}"' if label else '"'),
             )
         elif not _name().fullmatch(name):
-            colour = re.compile(_COLOUR_BEFORE).match(
-                name
-            )  # `actor #green:0.5 Bob` (sequencediagram.org's)
+            # `actor #green:0.5 Bob` (sequencediagram.org's)
+            colour = re.compile(_COLOUR_BEFORE).match(name)
             if colour is not None:
                 rest = name[colour.end() :]
                 self.error(
@@ -909,9 +908,7 @@ class _ToModel:
                     )
                 elif NOTE_END.match(written):  # PlantUML's end of a note of several lines
                     said += ": a volley note ends at the next element by itself; delete this line"
-                elif re.compile(_NOTE_OPENED).match(
-                    written
-                ):  # `note over B`, opened without the colon
+                elif re.compile(_NOTE_OPENED).match(written):  # `note over B`, no colon
                     said += (
                         "; to start a note of its own here, write it with its colon, as in "
                         '"note B: …"'

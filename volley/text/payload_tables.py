@@ -631,9 +631,8 @@ def _multipart_table(text: str, header: str | None) -> Table:
     from email import policy
     from email.parser import Parser
 
-    if re.compile(_DESCRIBED).fullmatch(
-        text.strip()
-    ):  # `(796 bytes of multipart/form-data, not shown)`
+    # `(796 bytes of multipart/form-data, not shown)`
+    if re.compile(_DESCRIBED).fullmatch(text.strip()):
         return _no_table("it was not carried, only described")
     message = Parser(policy=policy.HTTP).parsestr(f"Content-Type: {header}\n\n{text.lstrip()}")
     parts = list(message.iter_parts()) if message.is_multipart() else []
