@@ -700,12 +700,13 @@
   // opened.
   Diagram.prototype.reveal = function (group, block) {
     var sheet = !this.root.classList.contains("vl-wide");
-    if (!block && !sheet) return;
+    if (!block && !sheet) return this.across(group);
     // The sheet stands 8px above the bottom of the window; keep 16px between it and the message.
     var below = sheet ? this.panel.getBoundingClientRect().height / zoomOf(group) + 24 : 24;
     group.style.scrollMarginBottom = below + "px";
     this.clearOfHeads(group);
     group.scrollIntoView({ block: block === "center" && !sheet ? "center" : "nearest", inline: "nearest" });
+    this.across(group);
     if (sheet) return;
     // Beside the drawing, the panel's head in sight too: on a short page with a tall panel,
     // a message brought to the middle scrolled the window past the panel's top.
@@ -713,6 +714,32 @@
     if (over < 0 && group.getBoundingClientRect().bottom - over <= window.innerHeight) {
       window.scrollBy(0, over);
     }
+  };
+
+  // Bring a message into the pane sideways, or where it is wider than the pane its words (its
+  // label and payload marker), in the middle if they are too: scrolled to as a whole, such a
+  // message showed one of its ends only; and the panel opening beside the drawing narrows the
+  // pane, which hid a message on the drawing's right as it was clicked.
+  Diagram.prototype.across = function (group) {
+    var canvas = this.svg.parentNode;
+    var pane = canvas.getBoundingClientRect();
+    var margin = 16, shift = 0;
+    var whole = group.getBoundingClientRect();
+    var left = whole.left, right = whole.right;
+    if (right - left > pane.width - 2 * margin) {
+      left = Infinity;
+      right = -Infinity;
+      group.querySelectorAll(".label, .marker").forEach(function (part) {
+        var box = part.getBoundingClientRect();
+        left = Math.min(left, box.left);
+        right = Math.max(right, box.right);
+      });
+      if (left > right) return; // no words: nothing to choose between its ends
+    }
+    if (right - left > pane.width - 2 * margin) shift = (left + right - pane.left - pane.right) / 2;
+    else if (left < pane.left + margin) shift = left - pane.left - margin;
+    else if (right > pane.right - margin) shift = right - pane.right + margin;
+    if (shift) canvas.scrollLeft += shift / zoomOf(canvas);
   };
 
   // A message scrolled to stops below the sticky copy of the top boxes, not under it: its top
@@ -801,6 +828,10 @@
     }
     this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
+    // A header of much of the panel's height (long names, a long label, on a phone) scrolls
+    // away with the payload: kept at the top, it left the payload a strip below it.
+    var head = panel.querySelector(".vl-head");
+    if (head) head.classList.toggle("vl-head-loose", head.offsetHeight > 0.4 * panel.clientHeight);
     // called as its button is: by the name its label starts with, up to the first comma
     panel.setAttribute("aria-label", message.aria.split(",")[0] + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;

@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from volley.output.tints import Fill
 
 # Panel and page colours. Value kinds and syntax tokens share a hue per type, so a string is
-# the same green in the table as in the raw body.
+# the same green in the table as in the raw body. Text keeps WCAG's 4.5:1 against the panel
+# (`faint`, the paired reply's `pair`); a code comment's colour is the faint one by convention.
 UI_LIGHT: Mapping[str, str] = {
     "fg": "#0f172a",
-    "muted": "#64748b",
-    "faint": "#94a3b8",
+    "muted": "#475569",
+    "faint": "#64748b",
     "panel": "#ffffff",
     "panel-2": "#f8fafc",
     "zebra": "#f8fafc",
@@ -39,7 +40,7 @@ UI_LIGHT: Mapping[str, str] = {
     "accent": "#4f46e5",
     "accent-fg": "#ffffff",
     "accent-soft": "#eef2ff",
-    "pair": "#818cf8",
+    "pair": "#5b5ff0",
     "seg": "#f1f5f9",
     "code-bg": "#f8fafc",
     "notice-bg": "#fffbeb",
@@ -77,7 +78,7 @@ UI_LIGHT: Mapping[str, str] = {
 UI_DARK: Mapping[str, str] = {
     "fg": "#e2e8f0",
     "muted": "#94a3b8",
-    "faint": "#64748b",
+    "faint": "#7c8aa0",
     "panel": "#131c2e",
     "panel-2": "#182236",
     "zebra": "#172033",
@@ -86,7 +87,7 @@ UI_DARK: Mapping[str, str] = {
     "accent": "#a5b4fc",
     "accent-fg": "#1e1b4b",
     "accent-soft": "rgba(129,140,248,.16)",
-    "pair": "#6366f1",
+    "pair": "#818cf8",
     "seg": "#0f172a",
     "code-bg": "#0c1424",
     "notice-bg": "rgba(251,191,36,.08)",
