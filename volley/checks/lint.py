@@ -95,7 +95,7 @@ def _commented_out_warnings(
 # A receiver that is a host (`localhost`, `api.example.com`, `10.0.0.7`) with its port glued
 # to the label's colon, or a scheme whose `//` opens the label.
 _HOST = r"localhost|[\w-]+(?:\.[\w-]+)+"
-_PORT_OR_PATH = r"\d{1,5}(?=[:/]|$)|//"
+_PORT_OR_PATH = re.compile(r"\d{1,5}(?=[:/]|$)|//")
 
 
 def _address_warnings(
@@ -104,7 +104,7 @@ def _address_warnings(
     """A message to an address (`A -> localhost:8080: GET /`, `A -> http://api: x`): a name
     ends at its first colon, so the port or the rest of the address opens the label."""
     for message in diagram.messages():
-        found = re.compile(_PORT_OR_PATH).match(message.label)
+        found = _PORT_OR_PATH.match(message.label)
         if found is None or (
             found.group() != "//" and not re.compile(_HOST).fullmatch(message.receiver)
         ):
@@ -128,7 +128,7 @@ def _address_warnings(
         )
 
 
-_SPACE_RUN = r"[ \t]{2,}"
+_SPACE_RUN = re.compile(r"[ \t]{2,}")
 # What other tools part names with: `order: A; B` (a full-width comma: `_name_warnings`)
 _NOT_A_COMMA = "[;|]"
 
@@ -150,7 +150,7 @@ def _name_warnings(
                 first_line[name] = item.line
 
     def looks(name: str) -> str:  # as it looks: one plain space wherever there is space
-        return re.compile(_SPACE_RUN).sub(" ", LOOK_ALIKE_SPACE.sub(" ", name))
+        return _SPACE_RUN.sub(" ", LOOK_ALIKE_SPACE.sub(" ", name))
 
     # each declared label, as it looks, and the participant it labels
     shown_as = {looks(label): name for name, label in diagram.labels.items()}
@@ -174,7 +174,7 @@ def _name_warnings(
 
     for name in first_line:
         odd = LOOK_ALIKE_SPACE.search(name)
-        doubled = re.compile(_SPACE_RUN).search(name)
+        doubled = _SPACE_RUN.search(name)
         others = [other for other in alike[looks(name)] if other != name]
         if odd is not None and others:
             space = odd.group()
@@ -518,7 +518,7 @@ def _idle_lane_warnings(
     activated = {item.participant for item in walk(diagram.items) if isinstance(item, Activation)}
     noted = {name for item in walk(diagram.items) if isinstance(item, Note) for name in item.over}
     for name in idle:
-        if name in told or LOOK_ALIKE_SPACE.search(name) or re.compile(_SPACE_RUN).search(name):
+        if name in told or LOOK_ALIKE_SPACE.search(name) or _SPACE_RUN.search(name):
             continue  # said so already, or a look-alike of a name (`_name_warnings`)
         import difflib  # here: only a participant no message uses needs it
 
@@ -716,8 +716,8 @@ def _spaced_bold_warnings(
 
 # Mermaid writes a character as `#35;` or `#quot;` (where HTML writes `&#35;`), and sets a
 # label's wrapping with `wrap:` or `nowrap:` before its words
-_MERMAID_ENTITY = r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});"
-_MERMAID_WRAP = r"(?:no)?wrap:"
+_MERMAID_ENTITY = re.compile(r"(?<![&\w#])#(?:[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
+_MERMAID_WRAP = re.compile(r"(?:no)?wrap:")
 
 
 def _outside_bodies(diagram: Diagram, source: str) -> list[str]:
@@ -737,9 +737,9 @@ def _mermaid_text_warnings(
     itself)."""
     for item in walk(diagram.items):
         if isinstance(item, Message):
-            found = re.compile(_MERMAID_WRAP).match(item.label)
+            found = _MERMAID_WRAP.match(item.label)
         elif isinstance(item, Note):
-            found = re.compile(_MERMAID_WRAP).match(item.text)
+            found = _MERMAID_WRAP.match(item.text)
         else:
             continue
         if found is not None:
@@ -753,13 +753,13 @@ def _mermaid_text_warnings(
                 source_line,
             )
     for line, text in diagram.texts():
-        if "#" not in text or re.compile(_MERMAID_ENTITY).search(text) is None:
+        if "#" not in text or _MERMAID_ENTITY.search(text) is None:
             continue
         from volley.text.inline import parse_inline
 
         spans = [span for spans in parse_inline(text) for span in spans if not span.code]
         found = next(
-            (m for s in spans for m in re.compile(_MERMAID_ENTITY).finditer(s.text) if _meant(m)),
+            (m for s in spans for m in _MERMAID_ENTITY.finditer(s.text) if _meant(m)),
             None,
         )
         if found is None:

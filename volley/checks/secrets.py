@@ -120,7 +120,7 @@ SECRET_SUFFIXES = (
 # A header recorded under a prefix: OpenTelemetry's `http.request.header.authorization`, gRPC's
 # `rpc.grpc.request.metadata.authorization`, `http.response.header.set-cookie`; the header's
 # name stands apart (`requiresAuthorization` is a setting, not the header).
-_PREFIXED_HEADER = r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cookie)[\"']?$"
+_PREFIXED_HEADER = re.compile(r"[._:\-](?:proxy-)?(?:authorization|(?:set-)?cookie)[\"']?$")
 # … unless it ends in one of these: a page cursor is not a credential, nor is MCP's
 # progressToken or LSP's workDoneToken and partialResultToken (each only ties progress
 # notifications to their request).
@@ -286,7 +286,7 @@ def _strength(key: str) -> str | None:
     if (
         folded in SECRET_NAMES
         or folded.endswith(SECRET_SUFFIXES)
-        or re.compile(_PREFIXED_HEADER).search(key.lower())
+        or _PREFIXED_HEADER.search(key.lower())
     ):
         return "strong"
     return "weak" if folded in WEAK_SECRET_NAMES or folded.endswith(WEAK_SECRET_SUFFIXES) else None
@@ -435,10 +435,10 @@ def _may_name_secret(text: str) -> bool:
 
     Folding maps each character on its own, so a part's folded form is part of the text's.
     """
-    return re.compile(_NAME_WORD).search(_fold(text)) is not None
+    return _NAME_WORD.search(_fold(text)) is not None
 
 
-_NAME_WORD = "|".join(map(re.escape, _NAME_WORDS))
+_NAME_WORD = re.compile("|".join(map(re.escape, _NAME_WORDS)))
 
 
 def _holds(*needs: str) -> Callable[[str], bool]:
@@ -457,8 +457,8 @@ def _short(name: str) -> str:
 # --- where a credential sits: headers, fields, parameters, URLs, command lines ---------------
 
 # JSON strings and numbers, each scanned once: a key is a string followed by `:`.
-_STRING = r'"(?:[^"\\\n]|\\.)*"?'
-_KEY_COLON = r"[ \t\r\n]*:[ \t\r\n]*"  # a value may go on the next line
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
+_KEY_COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")  # a value may go on the next line
 # `Authorization: Bearer …` anywhere in a line: the credential after the scheme
 _INLINE_AUTHORIZATION = (
     r"(?i)\b((?:proxy-)?authorization)(?:[ \t]*(:)[ \t]*|[ \t]+)(?:bearer|basic|token|digest)"
@@ -503,7 +503,7 @@ def _token_text(text: str, start: int) -> str:
     """The JSON string's or number's text at `start`, quotes left out: what a progress
     message's token is compared by."""
     value = (
-        re.compile(_STRING).match(text, start)
+        _STRING.match(text, start)
         if text.startswith('"', start)
         else re.compile(_SCALAR).match(text, start)
     )
@@ -513,7 +513,9 @@ def _token_text(text: str, start: int) -> str:
 # A number as long as a numeric key; `"token": 3` is a count.
 _NUMBER = r"-?[0-9][0-9.eE+\-]{7,80}"
 # `Key: value` or `key = value` at the start of a line (headers, YAML, .env, key: value bodies).
-_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
+_LINE_PAIR = re.compile(
+    r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?([A-Za-z][A-Za-z0-9_.\-]{0,79})[ \t]*([:=])[ \t]*"
+)
 # `key=value` in a query string or fragment, a form body, a cookie list, a connection string
 # (a quote then `,`, `:`, `}` or `]` closes a JSON string, `"missing token=", "code": 1`: no value);
 # `key="value"` in an HTTP auth parameter list (`Digest response="…"`, `sig="…", bearer="…"`),
@@ -600,7 +602,7 @@ def _cookie_header(name: str) -> bool:
     under a prefix (`http.request.header.cookie`): its value is `name=value` pairs."""
     if not name.rstrip("\"'").endswith("cookie"):
         return False  # `http.request.header.authorization` is prefixed too, but no cookie
-    return name in ("cookie", "set-cookie") or re.compile(_PREFIXED_HEADER).search(name) is not None
+    return name in ("cookie", "set-cookie") or _PREFIXED_HEADER.search(name) is not None
 
 
 def _cookie_values(
@@ -637,7 +639,7 @@ def _line_secrets(text: str, prose: bool) -> Iterator[Secret]:
     # a YAML item's secret `name:`, its key's column, and whether it names loosely
     named: tuple[str, int, bool] | None = None
     for k, line in enumerate(lines):
-        match = re.compile(_LINE_PAIR).match(line)
+        match = _LINE_PAIR.match(line)
         if named is not None and line.strip():
             indent = len(line) - len(line.lstrip())
             own = match is not None and match.start(1) == named[1] and line[indent] != "-"
@@ -698,7 +700,7 @@ def _folded(line: str) -> bool:
     mapping of its own."""
     if line[:1] not in (" ", "\t") or not line.strip():
         return False
-    pair = re.compile(_LINE_PAIR).match(line)
+    pair = _LINE_PAIR.match(line)
     return pair is None or pair.group(2) != ":"
 
 
@@ -729,13 +731,13 @@ def _json_secrets(text: str, prose: bool) -> Iterator[Secret]:
     progress = _progress_tokens(text) if "rogress" in text else frozenset()
     cookies_end, cookie_map = -1, False  # where a "cookies" list or object ends, and which
     # each string starts where the one before it ended
-    for key in re.compile(_STRING).finditer(text):
-        colon = re.compile(_KEY_COLON).match(text, key.end())
+    for key in _STRING.finditer(text):
+        colon = _KEY_COLON.match(text, key.end())
         name = _unescaped_key(key.group())
         if colon is None or not name:
             continue
         start = colon.end()
-        value = re.compile(_STRING).match(text, start) if text.startswith('"', start) else None
+        value = _STRING.match(text, start) if text.startswith('"', start) else None
         closed = value is not None and len(value.group()) > 1 and value.group().endswith('"')
         # a string the line cuts open (a log line cut at its length limit, a paste cut
         # short) holds the value up to where it stops
@@ -845,7 +847,7 @@ def _list_strings(text: str, start: int) -> Iterator[re.Match[str]]:
     while True:
         at = re.compile(_LIST_GAP).match(text, at).end()  # type: ignore[union-attr]  # it matches nothing too
         if text.startswith('"', at):
-            item = re.compile(_STRING).match(text, at)
+            item = _STRING.match(text, at)
             if item is None or len(item.group()) < 2 or not item.group().endswith('"'):
                 return  # a string the text cuts open
             yield item
@@ -1112,7 +1114,7 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 # A percent escape of an ASCII character (`%22` is `"`): what encodes a form's or a query's
 # quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
 # or punctuation needs them).
-_PERCENT_ESCAPE = r"%[0-7][0-9A-Fa-f]"
+_PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
 _ESCAPE_OR_PLUS = r"%[0-7][0-9A-Fa-f]|\+"
 
 
@@ -1129,7 +1131,7 @@ def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
 
 def _rewritten(
     text: str,
-    pattern: str,
+    pattern: str | re.Pattern[str],
     each: Callable[[re.Match[str]], tuple[str, int]],
     offset: int = 0,
 ) -> tuple[str, Sequence[int]]:
@@ -1694,21 +1696,19 @@ _DRAWS_NOTHING = (
 )
 # Spaces that look like a plain one (a no-break space after `password:`), read as one.
 _SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
-_UNSEEN = f"[{_DRAWS_NOTHING}{_SPACES}]"
+_UNSEEN = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}]")
 _UNSEEN_IN_PROSE = f"[{_DRAWS_NOTHING}{_SPACES}*`]"  # prose's emphasis and code marks
 _A_SPACE = f"[{_SPACES}]"
 
 
 # A label's emphasis or code mark between two letters or digits: inside a word (`C3**d4…**`).
-_GLUED_MARKUP = r"\w[*`]+\w"
+_GLUED_MARKUP = re.compile(r"\w[*`]+\w")
 
 
 def _hides(text: str, prose: bool) -> bool:
     """Whether the text holds what a reader does not see inside a word: a character that
     draws nothing, a space that looks plain, or, in prose, markup glued to the letters."""
-    return re.compile(_UNSEEN).search(text) is not None or (
-        prose and re.compile(_GLUED_MARKUP).search(text) is not None
-    )
+    return _UNSEEN.search(text) is not None or (prose and _GLUED_MARKUP.search(text) is not None)
 
 
 def _visible(text: str, prose: bool) -> tuple[str, Sequence[int]]:
@@ -1763,7 +1763,7 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     each of its characters starts in `text` (one more entry: where its closing quote is)."""
     if '"' not in text:
         return
-    for literal in re.compile(_JSON_STRING).finditer(text):
+    for literal in _JSON_STRING.finditer(text):
         inner = literal[1]
         if "\\" not in inner:
             if ("=" in inner or ":" in inner) and _may_name_secret(inner):
@@ -1783,7 +1783,7 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
 
 # A JSON string literal (its repeats possessive: a string of megabytes keeps no state to go
 # back through), and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
-_JSON_STRING = r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"'
+_JSON_STRING = re.compile(r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"')
 _JSON_ESCAPE = r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
 
 
@@ -1798,7 +1798,7 @@ def decoded_layers(text: str) -> Iterator[tuple[str, Sequence[int]]]:
     layer: str = text
     where: Sequence[int] = range(len(text) + 1)
     for _ in range(_PERCENT_LAYERS):
-        if re.compile(_PERCENT_ESCAPE).search(layer) is None:  # most texts: nothing is encoded
+        if _PERCENT_ESCAPE.search(layer) is None:  # most texts: nothing is encoded
             return
         layer, inner = _percent_decoded(layer)
         where = [where[at] for at in inner]
@@ -1810,7 +1810,7 @@ _PERCENT_LAYERS = 3  # a URL inside a URL inside a form: more is no one's traffi
 
 def _find_unencoded(text: str, prose: bool) -> list[Secret]:
     """`_find` of the text as it stands."""
-    if prose and re.compile(_ESCAPE).search(text):
+    if prose and _ESCAPE.search(text):
         shown, where = _unescaped(text)
         return [
             replace(secret, start=where[secret.start], end=where[secret.end - 1] + 1)
@@ -1821,11 +1821,11 @@ def _find_unencoded(text: str, prose: bool) -> list[Secret]:
 
 def _find_as_shown(text: str, prose: bool) -> list[Secret]:
     """`_find` in a text whose escapes, if it is prose, were taken out."""
-    if not prose or not re.compile(_PROSE_BREAK).search(text):
+    if not prose or not _PROSE_BREAK.search(text):
         return _found_in(text, prose, _FINDERS)
     found = _found_in(text, prose, _WHOLE_TEXT_FINDERS)
     start = 0
-    for brk in [*re.compile(_PROSE_BREAK).finditer(text), None]:
+    for brk in [*_PROSE_BREAK.finditer(text), None]:
         end = len(text) if brk is None else brk.start()
         found += [
             replace(secret, start=secret.start + start, end=secret.end + start)
@@ -1836,15 +1836,17 @@ def _find_as_shown(text: str, prose: bool) -> list[Secret]:
 
 
 # A line break in prose: `\n`, or a `<br>` as the inline markup reads one.
-_PROSE_BREAK = rf"(?i)\\n|{LINE_BREAK_TAG.pattern}"
+_PROSE_BREAK = re.compile(rf"(?i)\\n|{LINE_BREAK_TAG.pattern}")
 # A backslash escape of the inline markup (`\_`, `\*`, any ASCII punctuation), or a
 # character reference, which the picture draws as its character (`ghp&lowbar;…`, `&#95;`).
-_ESCAPE = r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_ESCAPE = re.compile(
+    r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+)
 
 
 def _shown(text: str) -> str:
     """Prose as it shows: its escapes taken out."""
-    return re.compile(_ESCAPE).sub(lambda found: found[1] or _referenced(found[0]), text)
+    return _ESCAPE.sub(lambda found: found[1] or _referenced(found[0]), text)
 
 
 def _unescaped(text: str) -> tuple[str, Sequence[int]]:
@@ -2058,7 +2060,7 @@ def _any_secret(texts: list[tuple[str, bool]]) -> bool:
             continue
         for version in versions:
             shown = _shown(version)
-            readings.append(re.compile(_PROSE_BREAK).sub("\n", shown))
+            readings.append(_PROSE_BREAK.sub("\n", shown))
             if "-----BEGIN " in shown:  # a key block is looked for in the whole text
                 readings.append(shown)
     everything = "\n".join(readings)
