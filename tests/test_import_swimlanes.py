@@ -12,8 +12,8 @@ import volley
 from volley.errors import VolleyError
 from volley.importers import convert
 from volley.importers.swimlanes import detect as swimlanes_detect
-from volley.importers.swimlanes_links import decode_link
 from volley.model import Note
+from volley.swimlanes_links import decode_link
 
 from .conftest import volley_cli
 

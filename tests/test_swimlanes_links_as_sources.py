@@ -18,7 +18,7 @@ from tests.test_markdown_fences import converter
 from volley.cli import main
 from volley.docs.readme import render_markdown
 from volley.errors import VolleyError, VolleyErrors
-from volley.importers.swimlanes_links import decode_link
+from volley.swimlanes_links import decode_link
 
 # Real links, with where they were found (see tests/cases/swimlanes-links/README.md).
 WELCOME = link_in(LINKS / "verkstedt-welcome.txt")

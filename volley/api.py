@@ -88,7 +88,7 @@ LINK_NAME = "<link>"
 def read(path: str, limits: Limits | None = None) -> str:
     """A diagram file's text (`-` for standard input), refused past the input limit; a
     swimlanes.io link that names no file is itself the text (`carried` reads it)."""
-    from volley.importers.swimlanes_links import link_argument
+    from volley.swimlanes_links import link_argument
     from volley.textio import read_source
 
     return link_argument(path) or read_source(path, (limits or DEFAULT_LIMITS).input_bytes)
@@ -96,7 +96,7 @@ def read(path: str, limits: Limits | None = None) -> str:
 
 def source_name(path: str) -> str:
     """What errors call the source `path` names: `<stdin>`, `<link>` or the path itself."""
-    from volley.importers.swimlanes_links import link_argument
+    from volley.swimlanes_links import link_argument
 
     if path == "-":
         return "<stdin>"
@@ -116,11 +116,12 @@ def carried(
     told: a swimlanes.io share link alone (how people pass such diagrams around) holds the
     text it carries, whose lines errors count (`flow.volley (the diagram in its link):3:7`);
     any other text is the diagram itself."""
-    from volley.importers import import_hint
-    from volley.importers.swimlanes_links import decode_link, is_link
+    from volley.swimlanes_links import decode_link, is_link
 
     if not is_link(text):
         return text, filename, []
+    from volley.importers import import_hint  # only a link holding another tool's text needs it
+
     diagram = decode_link(text, filename, (limits or DEFAULT_LIMITS).input_bytes)
     named = filename if filename == LINK_NAME else in_link_named(filename or "<input>")
     foreign = foreign_header(diagram.split("\n"))
@@ -163,7 +164,7 @@ def _parsed(
         raise another_tools from None
     diagram.warnings[:0] = said
     if source is not text:
-        from volley.importers.swimlanes_links import site_links
+        from volley.swimlanes_links import site_links
 
         diagram = site_links(diagram)
     return diagram, source, named
@@ -213,8 +214,8 @@ def formatted(
     swimlanes.io link holds its diagram where no formatting can reach: it is refused."""
     from volley.checks.lint import lint
     from volley.importers import import_hint
-    from volley.importers.swimlanes_links import is_link
     from volley.language.writer import rewrite
+    from volley.swimlanes_links import is_link
 
     if is_link(text):
         raise VolleyError(
@@ -233,7 +234,7 @@ def formatted(
 def check_file(path: str, *, limits: Limits | None = None, redact: bool = False) -> Checked:
     """`check` for a file; errors and warnings name it (`<stdin>` for `-`). A file that holds
     bytes that are not UTF-8 is read on past them, so that its other errors are said too."""
-    from volley.importers.swimlanes_links import link_argument
+    from volley.swimlanes_links import link_argument
     from volley.textio import decode, read_bytes
 
     name = source_name(path)

@@ -15,8 +15,8 @@ from volley.cli import _quick_exit, lane_renames, report, say, show
 from volley.cli.targets import named_output, refuse_overwriting, refuse_picture_name
 from volley.errors import Diagnostic, VolleyError, shown_path, write_failed
 from volley.importers import IMPORTERS, Imported, Importer, PartlyImported, convert, recognise
-from volley.importers.swimlanes_links import as_link
 from volley.importers.traffic import TrafficOptions, masked_note
+from volley.swimlanes_links import as_link
 from volley.textio import decode, decode_replacing, make_folder_for, read_bytes, write_atomic
 
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://")

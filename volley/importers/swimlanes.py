@@ -15,7 +15,7 @@ import re
 
 from volley.errors import Diagnostic, VolleyError
 from volley.importers import ON_A_PAGE, Imported, PartlyImported, gathered, part_name
-from volley.importers.swimlanes_links import decode_link, is_link, site_links
+from volley.swimlanes_links import decode_link, is_link, site_links
 from volley.text.markdown import PageFence
 
 # Prose, which a saved diagram never is: a Markdown ATX heading, a reStructuredText directive

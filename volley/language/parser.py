@@ -1538,7 +1538,8 @@ class _Parse:
         # The grammar wants a newline after every line; a leading one lets _NL swallow comment
         # lines at the very top. Lark then counts lines from 2, which `_line` undoes.
         source = blanked.split("\n")
-        self.mermaid_directives(source)
+        if "%%{" in blanked:  # how Mermaid's directive starts; most texts have none
+            self.mermaid_directives(source)
         if LOOK_SETTING.search(blanked):
             self.look_settings(source)
         raw = None
