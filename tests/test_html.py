@@ -20,6 +20,7 @@ from volley.output.embed import embedded_json, embedded_json_list
 from volley.output.html import html_assets, message_views
 from volley.text.highlight import colouring
 
+from .test_highlights import contrast
 from .test_page_rows import read_back
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -525,18 +526,6 @@ def test_a_message_autonumber_off_leaves_unnumbered_is_heard_without_a_number() 
     ]
 
 
-def _contrast(one: str, other: str) -> float:
-    """WCAG's contrast ratio of two `#rrggbb` colours."""
-
-    def luminance(colour: str) -> float:
-        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    high, low = sorted((luminance(one), luminance(other)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_pages_text_colours_read_against_the_panel_and_the_page(theme: str) -> None:
     """WCAG's 4.5:1 for text: the faint words of the panel (a body's language, "HTTP/1.1", the
@@ -548,5 +537,5 @@ def test_the_pages_text_colours_read_against_the_panel_and_the_page(theme: str) 
     ui, drawing = (UI_LIGHT, LIGHT) if theme == "light" else (UI_DARK, DARK)
     for text in ("fg", "muted", "faint"):
         for ground in ("panel", "panel-2"):
-            assert _contrast(ui[text], ui[ground]) >= 4.5, (text, ground)
-    assert _contrast(ui["pair"], drawing["bg"]) >= 4.5
+            assert contrast(ui[text], ui[ground]) >= 4.5, (text, ground)
+    assert contrast(ui["pair"], drawing["bg"]) >= 4.5

@@ -1112,31 +1112,26 @@ def test_a_clicked_arrow_on_the_drawings_right_stays_in_the_pane_beside_the_pane
     assert pane_left <= left and right <= pane_right
 
 
-def test_a_message_wider_than_the_pane_is_shown_by_its_words(browser, tmp_path) -> None:
+PHONE = {"viewport": {"width": 390, "height": 760}, "has_touch": True}
+
+
+def test_a_message_wider_than_the_pane_is_shown_by_its_words(open_in) -> None:
     """On a phone, a message across many lanes was scrolled to by one of its ends, its label
     (in the middle of the arrow) out of sight."""
     source = "\n".join(
         [f"participant P{n}" for n in range(1, 13)] + ["P12 -> P1: the long way back"]
     )
-    path = tmp_path / "page.html"
-    path.write_text(render(source, format="html"), encoding="utf-8")
-    phone = browser.new_context(viewport={"width": 390, "height": 760}, has_touch=True)
-    try:
-        page = phone.new_page()
-        page.goto(path.as_uri())
-        page.locator(message(1)).evaluate("g => g.scrollIntoView({inline: 'start'})")
-        page.keyboard.press("Tab")  # the message, focused; Enter opens it and steps to it
-        page.locator(message(1)).focus()
-        page.keyboard.press("Enter")
-        expect(page.locator(PANEL)).to_be_visible()
-        label = page.locator(f"{message(1)} .label").bounding_box()
-        pane = page.locator(".vl-canvas").bounding_box()
-        assert pane["x"] <= label["x"] and label["x"] + label["width"] <= pane["x"] + pane["width"]
-    finally:
-        phone.close()
+    page = open_in(render(source, format="html"), **PHONE)
+    page.locator(message(1)).evaluate("g => g.scrollIntoView({inline: 'start'})")
+    page.locator(message(1)).focus()
+    page.keyboard.press("Enter")  # opens it, and steps to it
+    expect(page.locator(PANEL)).to_be_visible()
+    label = page.locator(f"{message(1)} .label").bounding_box()
+    pane = page.locator(".vl-canvas").bounding_box()
+    assert pane["x"] <= label["x"] and label["x"] + label["width"] <= pane["x"] + pane["width"]
 
 
-def test_a_right_to_left_page_shows_the_drawing_from_its_first_lane(browser, tmp_path) -> None:
+def test_a_right_to_left_page_shows_the_drawing_from_its_first_lane(open_in) -> None:
     """In a right-to-left host page the drawing's pane opened at its right end (the last lanes,
     the first messages out of sight), its shades said more was to the right where there was
     none, and the sticky copy of the top boxes stood over the wrong lifelines: the lanes run
@@ -1153,34 +1148,25 @@ def test_a_right_to_left_page_shows_the_drawing_from_its_first_lane(browser, tmp
         + render(source, format="html", fragment=True)
         + "</body></html>"
     )
-    path = tmp_path / "page.html"
-    path.write_text(page_html, encoding="utf-8")
-    phone = browser.new_context(viewport={"width": 390, "height": 760}, has_touch=True)
-    try:
-        page = phone.new_page()
-        page.goto(path.as_uri())
-        canvas = page.locator(".vl-canvas")
-        assert canvas.evaluate("c => c.scrollWidth > c.clientWidth + 100")
-        first = page.locator('.vl-canvas .participant[data-name="A"] .box').first.bounding_box()
-        pane = canvas.bounding_box()
-        assert pane["x"] <= first["x"] < pane["x"] + pane["width"]  # the first lane in view
-        expect(page.locator(".vl-figure")).to_have_class("vl-figure vl-more-right")
-        canvas.evaluate("c => { c.scrollLeft = 120; }")
-        page.mouse.wheel(0, 1200)
-        page.wait_for_function("document.querySelector('.vl-heads.vl-heads-on')")
-        for name in ("B", "C"):
-            copy = page.locator(f'.vl-heads [data-name="{name}"] .box').bounding_box()
-            index = page.locator(f'.vl-canvas [data-name="{name}"]').get_attribute(
-                "data-participant"
-            )
-            line = page.locator(f'.vl-canvas .lifeline[data-participant="{index}"]').bounding_box()
-            assert abs(copy["x"] + copy["width"] / 2 - line["x"] - line["width"] / 2) < 2, name
-        expect(page.locator(".vl-figure")).to_have_class("vl-figure vl-more-right vl-more-left")
-    finally:
-        phone.close()
+    page = open_in(page_html, **PHONE)
+    canvas = page.locator(".vl-canvas")
+    assert canvas.evaluate("c => c.scrollWidth > c.clientWidth + 100")
+    first = page.locator('.vl-canvas .participant[data-name="A"] .box').first.bounding_box()
+    pane = canvas.bounding_box()
+    assert pane["x"] <= first["x"] < pane["x"] + pane["width"]  # the first lane in view
+    expect(page.locator(".vl-figure")).to_have_class("vl-figure vl-more-right")
+    canvas.evaluate("c => { c.scrollLeft = 120; }")
+    page.mouse.wheel(0, 1200)
+    page.wait_for_function("document.querySelector('.vl-heads.vl-heads-on')")
+    for name in ("B", "C"):
+        copy = page.locator(f'.vl-heads [data-name="{name}"] .box').bounding_box()
+        index = page.locator(f'.vl-canvas [data-name="{name}"]').get_attribute("data-participant")
+        line = page.locator(f'.vl-canvas .lifeline[data-participant="{index}"]').bounding_box()
+        assert abs(copy["x"] + copy["width"] / 2 - line["x"] - line["width"] / 2) < 2, name
+    expect(page.locator(".vl-figure")).to_have_class("vl-figure vl-more-right vl-more-left")
 
 
-def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(browser, tmp_path):
+def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(open_in) -> None:
     """With long names and a long label on a phone, the panel's sticky header took most of the
     panel and left the payload a strip below it, however the panel was scrolled."""
     long_name = "The Customer-Facing Mobile Application Running On An Old Android Phone"
@@ -1190,16 +1176,11 @@ def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(browser
         "in:\n```json\n{" + ", ".join(f'"k{n}": {n}' for n in range(60)) + "}\n```\n"
         "A -> B: short\nin:\n```json\n{" + ", ".join(f'"k{n}": {n}' for n in range(60)) + "}\n```\n"
     )
-    path = tmp_path / "page.html"
-    path.write_text(render(source, format="html"), encoding="utf-8")
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    try:
-        page = phone.new_page()
-        page.goto(path.as_uri())
-        page.locator(f"{message(1)} .label").first.tap()
-        head = page.locator(f"{PANEL} .vl-head")
-        assert head.evaluate("h => getComputedStyle(h).position") == "static"
-        page.locator(f"{message(2)} .label").first.tap()  # a short header stays at the top
-        assert head.evaluate("h => getComputedStyle(h).position") == "sticky"
-    finally:
-        phone.close()
+    page = open_in(
+        render(source, format="html"), viewport={"width": 390, "height": 844}, has_touch=True
+    )
+    page.locator(f"{message(1)} .label").first.tap()
+    head = page.locator(f"{PANEL} .vl-head")
+    assert head.evaluate("h => getComputedStyle(h).position") == "static"
+    page.locator(f"{message(2)} .label").first.tap()  # a short header stays at the top
+    assert head.evaluate("h => getComputedStyle(h).position") == "sticky"
