@@ -1595,6 +1595,13 @@ def test_a_note_ended_by_end_note_keeps_each_of_its_lines():
     written = format_text(text)
     assert "note over A:\n  Retry after 30 s\n  up to 3 times\nend note\n" in written
     assert parse(written).items[1].to_json() == note.to_json()
+    # what a fenced block holds is its own: an `end note` there ends no note, nor does an
+    # arrow or a `//` line there end one
+    fenced_end = "A -> B: hi\nnote over A\nIn PlantUML:\n```\nend note\n```\nB -> A: x\n"
+    assert errors_of(fenced_end)[0].message == 'expected ":" after "note over A"'
+    code = "```\nA -> B: in code\n// not a comment\n```"
+    fenced = parse(f"A -> B: hi\nnote over A\nIn PlantUML:\n{code}\nend note\nB -> A: x\n")
+    assert fenced.items[1].text == f"In PlantUML:\n{code}" and fenced.items[1].lines_kept
     one = parse("A->B: hi\nnote over A\nRetry\nend note\n").items[1]  # one line: nothing kept
     assert not one.lines_kept and format_text("A->B: hi\nnote over A\nRetry\nend note\n").endswith(
         "note A: Retry\n"

@@ -287,12 +287,20 @@ class _Lifter:
         return "to end note" if self.ended_by_end_note(index) else "one line"
 
     def ended_by_end_note(self, index: int) -> bool:
-        """Whether an `end note` closes the lines below line `index` before the next element."""
-        for later in self.lines[index + 1 :]:
+        """Whether an `end note` closes the lines below line `index` before the next element
+        (what a fenced block holds is its own: neither)."""
+        at = index + 1
+        while at < len(self.lines):
+            later = self.lines[at]
+            opening = fence_open(later)
+            if opening is not None:
+                at = read_block(self.lines, at, opening).end + 1
+                continue
             if NOTE_END.match(later):
                 return True
             if self.line_kind(later, None) == "element":
                 return False
+            at += 1
         return False
 
     def note(self, index: int, form: NoteForm) -> tuple[int, Body | None]:
@@ -378,7 +386,7 @@ class _Lifter:
             "indented",
             doubtful=doubtful,
             branches=branches,
-            lines_kept=form == "to end note",
+            lines_kept=after is not None,  # ended by `end note`
         )
 
 

@@ -8,7 +8,8 @@ when numbering starts with the first message), one space around an arrow, items 
 indented two spaces a level, payload bodies kept byte for byte but their line breaks (each one
 LF, as a reader reads a CR LF or a CR; a fenced body gets a fence longer
 than any fence-like line inside it; an indented one is indented two spaces deeper than its
-`in:`/`out:`), a note longer than a line indented under its `note:` line.
+`in:`/`out:`), a note longer than a line indented under its `note:` line (one whose lines
+are kept, read ended by `end note`, between `note over A:` and `end note` as it was written).
 
 Reading what this writes gives the same model again (`parse(write(d))` equals `d` but for line
 numbers), and writing that model gives the same text (the writer is idempotent). The one
