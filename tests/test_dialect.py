@@ -1617,6 +1617,15 @@ def test_a_colour_glued_to_a_name_is_pointed_out_where_the_name_is_used_bare():
     assert volley.check("A -> B: x\nnote over A#FFBBBB: y\n").warnings
     assert volley.check("A -> B: x\nnote over A#f00: y\n").warnings
     assert volley.check("A -> B: x\nnote over A#123: y\n").warnings == []  # an issue's number
+    assert volley.check("Cart -> Cart#add: x\nCart -> B: y\n").warnings == []  # a method
+    block = volley.check("A -> B: x\nif: #add an item\n  A -> B: y\nend\n")
+    assert block.warnings == [] and block.diagram.items[1].branches[0].label == "#add an item"
+    # after a space, PlantUML's way: a colour is an error; a word that names none, a name's
+    for colour in ("#f00", "#fff", "#aqua"):
+        error = only_error(f"participant Bob {colour}\nA -> Bob: x\n")
+        assert error.message == f'"{colour}" after "Bob" is PlantUML\'s colour, not part of a name'
+    named = parse("participant Slack #general\nA -> Slack #general: x\n")
+    assert named.participants == ["Slack #general", "A"]
     for quiet in ("C# -> B: x\nnote over C#: y\n", "A#pink -> B: x\n", "A -> A#team: x\n"):
         assert volley.check(quiet).warnings == [], quiet
 

@@ -142,7 +142,7 @@ _CREATE_MARK = r"\*[ \t]*[^\s*](?:.*[^*\s])?[ \t]*$"
 _DELAY_MARK = r"\([0-9]+\)"
 # PlantUML's colour after a declared name (`actor Bob #red`, `activate B #FFBBBB`): a colour's
 # name or six hex digits, so that `participant Issue #123` stays a name.
-_COLOUR = re.compile(r"[ \t](#(?:[A-Za-z]+|[0-9A-Fa-f]{6}))$")
+_COLOUR = re.compile(r"[ \t](#(\w+))$")  # a word with its `#` after a name's last space
 # sequencediagram.org's colour before a participant's name with its opacity, `#green:0.5 Bob`,
 # which no name holds (a colour alone before a name, `#lightblue Alice`, is a name's words:
 # volley.checks.lint says so where the name without it is used too)
@@ -784,8 +784,12 @@ class _ToModel:
     def _check_colour(self, name: str, token: Token) -> None:
         """`actor Bob #red`, `note over A #aqua`: a name where PlantUML puts a colour, ending
         in one."""
-        colour = _COLOUR.search(name)
-        if colour is not None:
+        colour = _COLOUR.search(name) if "#" in name else None
+        if colour is None:
+            return
+        from volley.text.colours import names_colour  # only a name holding "#" needs it
+
+        if names_colour(colour[2]):
             self.error(
                 f'"{colour[1]}" after "{name[: colour.start()]}" is PlantUML\'s colour, not part '
                 "of a name",

@@ -41,10 +41,11 @@ def read_colour(text: str) -> Tint | None:
 def names_colour(word: str) -> bool:
     """Whether a word written after a `#` names a colour, as sequencediagram.org and PlantUML
     write one after a name or a block's word: a colour's name (`pink`), six hex digits
-    (`FFBBBB`) or three with a letter among them (`fff`, `f00`); `#123` is an issue's number."""
+    (`FFBBBB`), or three with a letter and a digit among them or one letter thrice (`f00`,
+    `fff`); `#123` is an issue's number, `Cart#add` a method."""
     if word.isalpha() and read_colour(word) is not None:
         return True
-    if len(word) == 3 and word.isdigit():
+    if len(word) == 3 and (word.isdigit() or (word.isalpha() and len(set(word.lower())) > 1)):
         return False
     return len(word) in (3, 6) and read_colour("#" + word) is not None
 
