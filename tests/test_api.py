@@ -194,3 +194,24 @@ def test_option_words_on_the_command_line_take_any_case(tmp_path) -> None:
     )
     assert done.exit_code == 0, done.output
     assert out.read_bytes() == volley.render("A -> B: hi\n", theme="dark").encode()
+
+
+def test_reading_a_diagram_loads_no_importer(reference_text: str) -> None:
+    """Every diagram read is asked whether it is a swimlanes.io link; the answer comes from a
+    module of its own: the importers (their registry, their patterns) load only for a link
+    that holds another tool's text, or for `volley import`."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, volley\n"
+        "from volley.api import check\n"
+        "text = sys.stdin.read()\n"
+        "check(text)\n"
+        "volley.render(text, format='html')\n"
+        "assert not [m for m in sys.modules if m.startswith('volley.importers')], sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run(
+        [sys.executable, "-c", code], input=reference_text, text=True, check=True, cwd=root
+    )

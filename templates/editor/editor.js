@@ -740,7 +740,7 @@
   /* --- a diagram written for Mermaid, PlantUML or swimlanes.io, converted in place -------- */
   // The error the server gives such a text (volley.language.parser.refuse_foreign_files); a
   // Markdown page holding such diagrams in fenced blocks; a swimlanes.io link alone, which
-  // renders as the diagram it carries (volley.importers.swimlanes_links.is_link).
+  // renders as the diagram it carries (volley.swimlanes_links.is_link).
   var FOREIGN = /, not volley; volley import converts it$/;
   var PAGE_OF_DIAGRAMS = /^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?(?:mermaid|plantuml|puml|uml)\b/im;
   var SWIMLANES_LINK = /^\ufeff?\s*<?(?:https?:\/\/)?(?:www\.|cdn\.)?swimlanes\.io(?:\/[^#\s>]*)?(?:#[^\s>]*)?>?\s*$/i;

@@ -342,6 +342,7 @@
       this.svg.parentNode.parentNode.style.setProperty("--vl-canvas-top", this.svg.parentNode.offsetTop + "px");
     }
     this.edges();
+    if (this.current) this.loosenHead();
     // The panel went from beside the drawing to a sheet over the window's bottom (or back):
     // the open message stays in sight, above the sheet. Scrolled to once the zoom bar and the
     // pane have their new places, which move the drawing down.
@@ -723,7 +724,7 @@
   Diagram.prototype.across = function (group) {
     var canvas = this.svg.parentNode;
     var pane = canvas.getBoundingClientRect();
-    var margin = 16, shift = 0;
+    var margin = 32 * zoomOf(canvas), shift = 0; // clear of the edge's shade (28px)
     var whole = group.getBoundingClientRect();
     var left = whole.left, right = whole.right;
     if (right - left > pane.width - 2 * margin) {
@@ -828,13 +829,18 @@
     }
     this.root.classList.toggle("vl-pin-on", !!this.pinned);
     panel.replaceChildren.apply(panel, parts);
-    // A header of much of the panel's height (long names, a long label, on a phone) scrolls
-    // away with the payload: kept at the top, it left the payload a strip below it.
-    var head = panel.querySelector(".vl-head");
-    if (head) head.classList.toggle("vl-head-loose", head.offsetHeight > 0.4 * panel.clientHeight);
+    this.loosenHead();
     // called as its button is: by the name its label starts with, up to the first comma
     panel.setAttribute("aria-label", message.aria.split(",")[0] + " details");
     panel.scrollTop = this.redrawing ? scroll : 0;
+  };
+
+  // A header of much of the panel's height (long names, a long label, on a phone) scrolls
+  // away with the payload: kept at the top, it left the payload a strip below it. Asked again
+  // as the window changes (a phone turned), which changes both heights.
+  Diagram.prototype.loosenHead = function () {
+    var head = this.panel.querySelector(".vl-head");
+    if (head) head.classList.toggle("vl-head-loose", head.offsetHeight > 0.4 * this.panel.clientHeight);
   };
 
   // What the panel shows for a message: its own payloads, then those of the message paired
