@@ -436,3 +436,13 @@ def test_fmt_says_what_check_says_before_the_text_stops_showing_it(tmp_path) -> 
     assert done.exit_code == 0, done.output
     assert 'flow.volley:2:7: warning: "->>" draws an open (asynchronous) head' in done.output
     assert path.read_text() == "Client ->> API: GET /users\nAPI -->> Client: 200 OK\n"
+
+
+def test_a_comment_like_line_in_a_notes_code_is_the_codes_after_blank_lines_too() -> None:
+    """A note whose words start after blank lines below `note:` was counted from the line under
+    it, so its last lines were taken for lines of no element, and a `//` line in its fenced
+    code was written a second time after the note, as a comment."""
+    text = "A -> B: hi\nnote A:\n\n\none\n```\n// inside code\n```\n// a real comment\nB -> A: x\n"
+    written = format_text(text)
+    assert written.count("// inside code") == 1 and written.count("// a real comment") == 1
+    assert written == format_text(written)

@@ -444,6 +444,8 @@ def _extent(item: Item, lines: list[str] | None) -> Sequence[int]:
         first = item.text.split("\n", 1)[0]
         if lines is None:  # as the writer puts it
             starts_below = not _note_lines(item.text)[0] and bool(item.text)
+        elif item.text_line:  # its words start below, after any blank lines
+            return range(item.line, item.text_line + size)
         else:
             written = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
             starts_below = bool(item.text) and (not first or not written.rstrip().endswith(first))
