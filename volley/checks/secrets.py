@@ -1697,7 +1697,7 @@ _DRAWS_NOTHING = (
 # Spaces that look like a plain one (a no-break space after `password:`), read as one.
 _SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
 _UNSEEN = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}]")
-_UNSEEN_IN_PROSE = f"[{_DRAWS_NOTHING}{_SPACES}*`]"  # prose's emphasis and code marks
+_UNSEEN_IN_PROSE = re.compile(f"[{_DRAWS_NOTHING}{_SPACES}*`]")  # prose's emphasis, code marks
 _A_SPACE = f"[{_SPACES}]"
 
 
@@ -2115,7 +2115,7 @@ def _repeated(by_text: list[tuple[Text, list[Secret]]]) -> Callable[[str], str]:
         return _unchanged
     # longest first, so that a value holding another is masked whole; as a reader sees it,
     # whatever unseen characters stand between its own (`_visible`)
-    unseen = f"{_UNSEEN_IN_PROSE}*"
+    unseen = f"{_UNSEEN_IN_PROSE.pattern}*"
     alternatives = "|".join(
         unseen.join(map(re.escape, v)) for v in sorted(kept, key=lambda v: (-len(v), v))
     )
