@@ -30,7 +30,6 @@ from typing import Literal
 
 from volley.errors import escaped
 from volley.model import MARKED_UP, Diagram, TextKind
-from volley.rewrite import Rewrites, rewrite_diagram
 
 # Embeddings, overrides, isolates and their terminators, and the directional marks.
 BIDI_CONTROLS = frozenset(
@@ -292,6 +291,8 @@ def reveal_diagram(diagram: Diagram) -> Diagram:
     their escapes (bodies are shown as written). The same diagram when there are none."""
     if not any(hidden_characters(text, name) for _, text, name in shown_texts(diagram)):
         return diagram
+    from volley.rewrite import Rewrites, rewrite_diagram  # only a diagram hiding some needs it
+
     names = {
         name: reveal(name, name=True)
         for name in diagram.participants
