@@ -1115,7 +1115,7 @@ def _url_secrets(text: str, prose: bool = False) -> Iterator[Secret]:
 # quotes, colons, `=` and `&`. Escapes of other bytes are left as written (no secret's name
 # or punctuation needs them).
 _PERCENT_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]")
-_ESCAPE_OR_PLUS = r"%[0-7][0-9A-Fa-f]|\+"
+_ESCAPE_OR_PLUS = re.compile(r"%[0-7][0-9A-Fa-f]|\+")
 
 
 def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
@@ -1131,7 +1131,7 @@ def _percent_decoded(text: str) -> tuple[str, Sequence[int]]:
 
 def _rewritten(
     text: str,
-    pattern: str | re.Pattern[str],
+    pattern: re.Pattern[str],
     each: Callable[[re.Match[str]], tuple[str, int]],
     offset: int = 0,
 ) -> tuple[str, Sequence[int]]:
@@ -1142,7 +1142,7 @@ def _rewritten(
     written: list[str] = []
     where = array("q")
     at = 0
-    for found in re.compile(pattern).finditer(text):
+    for found in pattern.finditer(text):
         written.append(text[at : found.start()])
         where.extend(range(offset + at, offset + found.start()))
         character, place = each(found)
@@ -1784,7 +1784,9 @@ def _json_strings(text: str) -> Iterator[tuple[str, Sequence[int]]]:
 # A JSON string literal (its repeats possessive: a string of megabytes keeps no state to go
 # back through), and an escape in one: `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00` …
 _JSON_STRING = re.compile(r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"')
-_JSON_ESCAPE = r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
+_JSON_ESCAPE = re.compile(
+    r"\\(?:u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|.)"
+)
 
 
 def _escaped(secret: Secret) -> str:

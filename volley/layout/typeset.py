@@ -526,10 +526,10 @@ def spaced_pieces(text: str) -> list[tuple[int, str]]:
     between, each with the index it starts at. Indentation and the spaces aligning columns
     become offsets, not characters, so that a page's minifier, which collapses spaces in
     text, cannot shift the code (a browser keeps them only while `xml:space` is honoured)."""
-    return [(m.start(), m.group()) for m in re.compile(_SPACED).finditer(text)]
+    return [(m.start(), m.group()) for m in _SPACED.finditer(text)]
 
 
-_SPACED = r"[^ ]+(?: [^ ]+)*"
+_SPACED = re.compile(r"[^ ]+(?: [^ ]+)*")
 
 
 def _is_plain(span: Span) -> bool:

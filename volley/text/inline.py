@@ -254,7 +254,7 @@ _REFERENCE = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});
 LINE_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _AUTOLINK = r"(?i)<((?:https?|mailto):[^\s<>]+)>"
 # What `escape_markup` escapes: each character that can start markup.
-_MARKUP_START = r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))"
+_MARKUP_START = re.compile(r"([\\*_~`\[\]{}<]|&(?=#?[A-Za-z0-9]+;))")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -669,7 +669,7 @@ def escape_markup(text: str) -> str:
     """Plain text as markup that shows exactly that text: every character that could start
     markup (`*`, `_`, `~`, a backtick, brackets, braces, `<` of a `<br>`, a backslash) is
     escaped with a backslash."""
-    return re.compile(_MARKUP_START).sub(r"\\\1", text)
+    return _MARKUP_START.sub(r"\\\1", text)
 
 
 def icon_refs(text: str) -> list[IconRef]:
