@@ -695,7 +695,8 @@
   };
 
   // Keep the message in sight. Beside a wide drawing the panel covers nothing, so only a step
-  // (`block` given) scrolls; a shared link (`block` "center") brings its message to the middle
+  // (`block` given) scrolls the window (a click only brings the message into the narrowed
+  // pane sideways, `across`); a shared link (`block` "center") brings its message to the middle
   // of the window, where a reader looks, not to its edge. Below a narrow drawing the panel is
   // a sheet over the bottom of the window: the message goes above the sheet, however it was
   // opened.
