@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import volley
@@ -390,3 +392,44 @@ def test_a_participant_declared_again_with_another_label_is_said():
     )
     assert volley.parse(text).labels == {"Client": "Other"}
     assert volley.check("participant A as X\nparticipant A as X\nA -> B\n").warnings == []
+
+
+def _lines_that_may_start_a_keyword() -> set[str]:
+    """Every line of the examples and the cases, and each keyword word (and its letters that
+    match another's case-insensitively: ı, İ, ſ, K) in the forms a line starts it."""
+    from pathlib import Path
+
+    from volley.language.keywords import VOLLEY_WORDS
+    from volley.resources import read_text, resource_path
+
+    root = Path(__file__).parent
+    lines = {
+        line
+        for path in [*root.parent.glob("examples/*.volley"), *root.glob("cases/**/*.volley")]
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
+    grammar = read_text(resource_path("grammar", "volley.lark"))
+    words = set(VOLLEY_WORDS) | {w for found in re.findall(r"\(\?i:([a-z|]+)\)", grammar)
+                                 for w in found.split("|")}  # fmt: skip
+    words |= {w.replace(a, b) for w in words for a, b in ("iı", "iİ", "sſ", "kK") if a in w}
+    ends = ["", ":", " :", " x", ": x", "\tx", " A -> B: x", "10", " 10", " off", "-x", "s", "é"]
+    for word in words:
+        for written in (word, word.upper(), word.title()):
+            lines |= {f"{lead}{written}{end}" for lead in ("", "  ", "\t") for end in ends}
+    return lines | {"...:", "--: x", "=:", "_:", "-: x", "==:", "...", "- x", "", "  "}
+
+
+def test_a_lines_keyword_is_found_by_its_first_word_as_by_all_keywords_at_once():
+    """`keyword_at` tries only the terminal a line's first word starts: it finds what the
+    pattern of every keyword finds, on every line."""
+    from volley.language.parser import _KEYWORDS, keyword_at, keyword_matcher
+
+    every = keyword_matcher(*_KEYWORDS)
+    kinds = set()
+    for line in sorted(_lines_that_may_start_a_keyword()):
+        found, expected = keyword_at(line), every.match(line + "\n")
+        assert (found and (found.lastgroup, found.span())) == (
+            expected and (expected.lastgroup, expected.span())
+        ), line
+        kinds.add(expected and expected.lastgroup)
+    assert kinds >= {*_KEYWORDS, None}  # every keyword was met

@@ -161,6 +161,16 @@ _KEYWORDS = (
     *("ELSE", "AND", "LOOP", "OPT", "PAR", "CRITICAL", "OPTION", "BREAK", "PARTICIPANT"),
     *("ACTIVATE", "RECT", "BOX"),
 )
+# The keyword terminal each word starts (`alt` is an `if`), so that a line is matched against
+# its first word's terminal alone: all of them in one pattern is the longest the parser has,
+# and a note's lines would compile it for their prose. DIVIDER starts with no letter.
+_KEYWORD_OF_WORD = {
+    **{name.lower(): name for name in _KEYWORDS if name not in ("DIVIDER", "PARTICIPANT")},
+    **dict.fromkeys(("participant", "actor", *PLANTUML_PARTICIPANTS), "PARTICIPANT"),
+    "alt": "IF",
+    "deactivate": "ACTIVATE",
+}
+_FIRST_LETTERS = re.compile(r"[ \t]*([^\W\d_]*)")
 
 
 @cache
@@ -179,6 +189,22 @@ def grammar_parser() -> Lark:
         cache=grammar_cache(_grammar()),
         transformer=CALLBACKS,
     )
+
+
+def keyword_at(line: str) -> re.Match[str] | None:
+    """The keyword terminal a line starts with (its name is the match's `lastgroup`)."""
+    letters = _FIRST_LETTERS.match(line)
+    word = letters[1] if letters else ""
+    names: tuple[str, ...]
+    if not word.isascii():  # `(?i:...)` takes a few other letters for i, k and s
+        names = _KEYWORDS
+    elif not word:
+        names = ("DIVIDER",)
+    elif word.lower() in _KEYWORD_OF_WORD:
+        names = (_KEYWORD_OF_WORD[word.lower()],)
+    else:
+        return None
+    return keyword_matcher(*names).match(line + "\n")
 
 
 def _terminal(name: str) -> str:
@@ -272,7 +298,7 @@ def line_kind(line: str, next_line: str | None = None, lanes: Container[str] = (
     other = OTHER_TOOLS_NOTE.match(line.lstrip(" \t"))  # `box over A: text`, over lanes
     if other is not None and all(name.strip() in lanes for name in other["over"].split(",")):
         return "keyword text"
-    found = keyword_matcher(*_KEYWORDS).match(line + "\n")
+    found = keyword_at(line)
     if found is None:
         return "keyword text" if _OTHER_TOOLS_LINE.match(line) or _misspelt(line) else "text"
     name = found.lastgroup
