@@ -1602,6 +1602,9 @@ def test_a_note_ended_by_end_note_keeps_each_of_its_lines():
     code = "```\nA -> B: in code\n// not a comment\n```"
     fenced = parse(f"A -> B: hi\nnote over A\nIn PlantUML:\n{code}\nend note\nB -> A: x\n")
     assert fenced.items[1].text == f"In PlantUML:\n{code}" and fenced.items[1].lines_kept
+    # a blank line above `end note` is the note's: it stays there, not under the note
+    blank = format_text(text.replace("end note", "\nend note"))
+    assert "up to 3 times\nend note\nB --> A: ok\n" in blank
     one = parse("A->B: hi\nnote over A\nRetry\nend note\n").items[1]  # one line: nothing kept
     assert not one.lines_kept and format_text("A->B: hi\nnote over A\nRetry\nend note\n").endswith(
         "note A: Retry\n"

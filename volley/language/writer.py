@@ -31,7 +31,7 @@ from functools import partial
 
 from volley.language.keywords import LOOK_SETTING
 from volley.language.parser import line_kind, normalise, parse
-from volley.language.prepass import mermaid_directive, note_body
+from volley.language.prepass import NOTE_END, mermaid_directive, note_body
 from volley.limits import Limits
 from volley.model import (
     Activation,
@@ -444,12 +444,17 @@ def _extent(item: Item, lines: list[str] | None) -> Sequence[int]:
         first = item.text.split("\n", 1)[0]
         if lines is None:  # as the writer puts it
             starts_below = not _note_lines(item.text)[0] and bool(item.text)
-        elif item.text_line:  # its words start below, after any blank lines
-            return range(item.line, item.text_line + size)
+            return range(item.line, item.line + size + (1 if starts_below else 0))
+        if item.text_line:  # its words start below, after any blank lines
+            last = item.text_line + size - 1
         else:
             written = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
             starts_below = bool(item.text) and (not first or not written.rstrip().endswith(first))
-        return range(item.line, item.line + size + (1 if starts_below else 0))
+            last = item.line + size - 1 + (1 if starts_below else 0)
+        if item.lines_kept:  # and its `end note`, past blank lines above it
+            ending = (n for n in range(last + 1, len(lines) + 1) if NOTE_END.match(lines[n - 1]))
+            last = next(ending, last)
+        return range(item.line, last + 1)
     return range(item.line, item.line + 1)
 
 
