@@ -1728,3 +1728,18 @@ def test_blocks_nested_too_deep_are_one_error_their_ends_none(source: str) -> No
     with pytest.raises(VolleyError) as caught:
         convert(source, "flow.txt")
     assert [e.line for e in caught.value.errors] == [152]
+
+
+def test_a_colon_in_a_declared_name_is_an_error_not_a_second_lane():
+    """`participant Server: valid user?` (a label where Mermaid's `as` goes), which Mermaid
+    refuses, declared a lane "Server valid user?" that stayed empty beside the messages'
+    Server, with nothing said."""
+    source = "sequenceDiagram\n    participant Server: valid user?\n    Client->>Server: hi\n"
+    with pytest.raises(VolleyError) as caught:
+        convert(source, "test.mmd")
+    error = caught.value
+    assert (error.line, error.column) == (2, 23)
+    assert "a Mermaid participant name cannot hold a colon" in str(error)
+    assert error.hint == 'for a label, write "participant Server as valid user?"'
+    labelled = one("sequenceDiagram\n    participant A as Alice: the user\n    A->>B: hi\n")
+    assert volley.parse(labelled).participants == ["A", "B"]

@@ -547,6 +547,8 @@ def test_another_languages_comment_is_named_at_its_mark(line: str, mark: str):
     assert error.message == f'"{mark}" does not start a comment in volley'
     assert error.column == line.index(mark) + 1
     assert error.hint.startswith('a comment line starts with "//"')
+    # WebSequenceDiagrams' files start with one (`# v1.0a`): the hint names that tool
+    assert "WebSequenceDiagrams'" in error.hint
 
 
 @pytest.mark.parametrize(

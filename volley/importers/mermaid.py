@@ -1103,6 +1103,15 @@ class _Reader:
         message = _MESSAGE.fullmatch(text)
         if not alias and message is not None:  # `Actor Service->>B: …` (a label may hold an
             self.keyword_name(line, raw, message["sender"].strip(), "sender")  # `as A -> B`)
+        if ":" in written and not _QUOTED.fullmatch(written.strip()):  # Mermaid refuses it too
+            before, _, after = written.partition(":")
+            self.fail(
+                line,
+                raw,
+                f"a Mermaid participant name cannot hold a colon: {written.strip()!r}",
+                raw.find(":") + 1,
+                f'for a label, write "{keyword} {before.strip()} as {after.strip()}"',
+            )
         quoted = _QUOTED.fullmatch(written.strip())
         if quoted and alias:
             # `participant "Internet User" as IU` is PlantUML's order (Mermaid would draw a lane

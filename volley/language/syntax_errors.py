@@ -580,8 +580,9 @@ class _Explainer:
                 f'"{habit[1]}" does not start a comment in volley',
                 line,
                 habit.start(1) + 1,
-                hint='a comment line starts with "//" ("\'" is PlantUML\'s, "#" YAML\'s and '
-                "a shell's; a Markdown heading goes outside the diagram)",
+                hint='a comment line starts with "//" ("\'" is PlantUML\'s, "#" '
+                "WebSequenceDiagrams', YAML's and a shell's; a Markdown heading goes outside "
+                "the diagram)",
             )
         if slip is not None:
             hint, self.meant = slip
@@ -1013,7 +1014,8 @@ def _closing(
 _OTHER_DIAGRAMS = {"mermaid": "Mermaid", "plantuml": "PlantUML", "puml": "PlantUML"}
 _LOST_AT_END = re.compile(r"[ \t]((?:--?|=)x)$")
 _SHAFT_AT_END = re.compile(r"(?<=[^\s=-])[ \t]*(-+|=+)$")  # `A --: y`, `A ==: y`
-# Another language's comment at the start of a line: PlantUML's `'`, YAML's and a shell's `#`.
+# Another language's comment at the start of a line: PlantUML's `'`; WebSequenceDiagrams', YAML's
+# and a shell's `#`.
 _OTHER_COMMENT = re.compile(r"[ \t]*(['#])")
 
 
