@@ -310,6 +310,7 @@
       ]);
       svg.parentNode.parentNode.insertBefore(this.zoomBar, this.heads ? this.heads.heads : svg.parentNode);
     }
+    this.title = svg && rightToLeftTitle(svg);
     if (svg) svg.parentNode.addEventListener("scroll", this.edges.bind(this), { passive: true });
     this.fit();
     if (window.ResizeObserver) new ResizeObserver(this.fit.bind(this)).observe(root);
@@ -369,7 +370,29 @@
     var figure = canvas.parentNode;
     figure.classList.toggle("vl-more-right", more > 1 && canvas.scrollLeft < more - 1);
     figure.classList.toggle("vl-more-left", more > 1 && canvas.scrollLeft > 1);
+    if (this.title) placeTitle(this.title, this.svg, canvas);
   };
+
+  // A right-to-left title heads the drawing from its right end, which a pane narrower than the
+  // drawing (a phone's) opens far from: there it keeps to the pane's right edge, as far from
+  // it as from the drawing's, up to its own place, so that it is read where the drawing opens.
+  function rightToLeftTitle(svg) {
+    var group = svg.querySelector(":scope > .title");
+    var box = svg.viewBox && svg.viewBox.baseVal;
+    if (!group || !box || !group.querySelector('text[text-anchor="end"]')) return null;
+    var drawn = group.getBBox();
+    return { group: group, right: drawn.x + drawn.width, gap: box.x + box.width - drawn.x - drawn.width };
+  }
+
+  function placeTitle(title, svg, canvas) {
+    var box = svg.viewBox.baseVal;
+    var scale = svg.getBoundingClientRect().width / box.width;
+    if (!scale) return;
+    var shown = box.x + (canvas.scrollLeft + canvas.clientWidth) / scale; // the pane's right edge
+    var shift = Math.min(0, shown - title.gap - title.right);
+    if (shift < -0.5) title.group.setAttribute("transform", "translate(" + shift.toFixed(2) + " 0)");
+    else title.group.removeAttribute("transform");
+  }
 
   /* --- the sticky row of participants ------------------------------------------------------- */
   // Once the drawing's top boxes scroll out of sight, a copy of them stays at the top of the

@@ -1166,6 +1166,29 @@ def test_a_right_to_left_page_shows_the_drawing_from_its_first_lane(open_in) -> 
     expect(page.locator(".vl-figure")).to_have_class("vl-figure vl-more-right vl-more-left")
 
 
+def test_a_right_to_left_title_is_in_sight_where_a_narrow_pane_opens(open_in) -> None:
+    """A right-to-left title heads the drawing from its right end: a phone, whose pane opens
+    at the first lanes, showed no title at all. It keeps to the pane's right edge up to its
+    own place; a left-to-right title, at the drawing's left, stays where it is."""
+    lanes = "\n".join(f"P{n} -> P{n + 1}: step {n}" for n in range(1, 8))
+    page = open_in(render(f"title: מסלול ההתחברות\n{lanes}", format="html"), **PHONE)
+    canvas = page.locator(".vl-canvas")
+    assert canvas.evaluate("c => c.scrollWidth > 2 * c.clientWidth")
+    title = page.locator(".vl-canvas .title text")
+    pane = canvas.bounding_box()
+    shown = title.bounding_box()
+    assert pane["x"] <= shown["x"] and shown["x"] + shown["width"] <= pane["x"] + pane["width"]
+    canvas.evaluate("c => { c.scrollLeft = c.scrollWidth; }")
+    page.wait_for_function("!document.querySelector('.vl-canvas g.title').hasAttribute('transform')")
+    drawing = page.locator(".vl-canvas svg")
+    end, scale = drawing.bounding_box(), drawing.evaluate("s => s.viewBox.baseVal.width")
+    scale = end["width"] / scale
+    placed = title.bounding_box()
+    assert abs(end["x"] + end["width"] - 24 * scale - placed["x"] - placed["width"]) < 2
+    page = open_in(render(f"title: Login flow\n{lanes}", format="html"), **PHONE)
+    assert page.locator(".vl-canvas g.title").get_attribute("transform") is None
+
+
 def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(open_in) -> None:
     """With long names and a long label on a phone, the panel's sticky header took most of the
     panel and left the payload a strip below it, however the panel was scrolled."""
