@@ -1179,10 +1179,11 @@ def test_a_right_to_left_title_is_in_sight_where_a_narrow_pane_opens(open_in) ->
     shown = title.bounding_box()
     assert pane["x"] <= shown["x"] and shown["x"] + shown["width"] <= pane["x"] + pane["width"]
     canvas.evaluate("c => { c.scrollLeft = c.scrollWidth; }")
-    page.wait_for_function("!document.querySelector('.vl-canvas g.title').hasAttribute('transform')")
+    untouched = "!document.querySelector('.vl-canvas g.title').hasAttribute('transform')"
+    page.wait_for_function(untouched)
     drawing = page.locator(".vl-canvas svg")
-    end, scale = drawing.bounding_box(), drawing.evaluate("s => s.viewBox.baseVal.width")
-    scale = end["width"] / scale
+    end = drawing.bounding_box()
+    scale = end["width"] / drawing.evaluate("s => s.viewBox.baseVal.width")
     placed = title.bounding_box()
     assert abs(end["x"] + end["width"] - 24 * scale - placed["x"] - placed["width"]) < 2
     page = open_in(render(f"title: Login flow\n{lanes}", format="html"), **PHONE)
