@@ -242,7 +242,8 @@ def test_json_that_is_not_a_capture_cut_short_says_where_it_stops(tmp_path):
     assert "spans.json:3:11: error: the JSON of this file does not parse (Expecting value)" in (
         result.stderr
     )
-    assert "name it with --from (one of:" in result.stderr
+    # --from cannot read it as it stands: the hint says to mend it first
+    assert "mend the JSON there: volley then tells which capture or trace it is" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -341,9 +341,14 @@ def convert(
             from volley.importers.collector_text import not_spans
 
             hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
+            read_as_json = ", ".join(name for name, known in IMPORTERS.items() if known.traffic)
+            mend = (  # no --from reads JSON that stops parsing
+                "mend the JSON there: volley then tells which capture or trace it is (--from "
+                f"names one: {read_as_json})"
+            )
             raise (
                 not_spans(text, filename)
-                or _json_stops(text, filename, hint)
+                or _json_stops(text, filename, mend)
                 or _shown_as_code(text, filename)
                 or VolleyError("cannot tell what format this is", filename=filename, hint=hint)
             )
