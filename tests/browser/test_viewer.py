@@ -414,6 +414,21 @@ def test_colour_scheme(open_in, reference_text, scheme, theme, dark) -> None:
     _assert_drawn_dark(open_in(html, "#message-1", color_scheme=scheme), dark)
 
 
+def test_a_dark_page_is_dark_to_the_windows_edge_and_prints_so_on_white_paper(
+    open_in, reference_text
+) -> None:
+    """A dark page's window around it was the browser's own dark grey (#121212), which it also
+    printed around the page's navy, on every margin and below a short page."""
+    page = open_in(render(reference_text, format="html", theme="dark"))
+    root = "getComputedStyle(document.documentElement)"
+    assert page.evaluate(f"{root}.backgroundColor") == "rgb(15, 23, 42)"
+    page.emulate_media(media="print")
+    assert page.evaluate(f"{root}.colorScheme") == "light"  # white paper round it
+    assert page.evaluate(f"{root}.printColorAdjust") == "exact"  # its backgrounds printed
+    light = open_in(render(reference_text, format="html", theme="light"))
+    assert light.evaluate(f"{root}.backgroundColor") == "rgba(0, 0, 0, 0)"
+
+
 @pytest.mark.parametrize(
     ("host", "scheme", "dark"),
     [

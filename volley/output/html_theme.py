@@ -164,6 +164,9 @@ def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) ->
     return "".join(names)
 
 
+_DARK_PAGE = f"html:has(> body > main > {ROOT}.vl-page[data-theme=dark])"
+
+
 def theme_css() -> str:
     """Variables for both palettes under every switch, and the role classes that use them."""
     light = _declarations(UI_LIGHT, LIGHT, "light")
@@ -181,6 +184,14 @@ def theme_css() -> str:
         # diagram sits on the site's own page colour (a navy card on its grey dark page).
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
         f"[data-bs-theme] {auto}{{--vl-bg:var(--bs-body-bg,var(--vl-svg-bg))}}",
+        # A page of its own in the dark: the window's canvas is its colour too (the browser's
+        # dark default differs), and it prints with its backgrounds (light text on white paper
+        # without them) on white paper (the browser printed its dark canvas around them)
+        f"{_DARK_PAGE}{{background:{DARK['bg']};"
+        "-webkit-print-color-adjust:exact;print-color-adjust:exact}",
+        f"@media print{{{_DARK_PAGE}{{color-scheme:light}}}}",
+        "@media screen and (prefers-color-scheme:dark){"
+        f"html:has(> body > main > {auto}.vl-page){{background:{DARK['bg']}}}}}",
         # Not a colour: the fonts other scripts are drawn with, which volley.css names after
         # the page's own (a browser's fallback can pick one that draws empty boxes).
         f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
