@@ -1743,3 +1743,24 @@ def test_a_colon_in_a_declared_name_is_an_error_not_a_second_lane():
     assert error.hint == 'for a label, write "participant Server as valid user?"'
     labelled = one("sequenceDiagram\n    participant A as Alice: the user\n    A->>B: hi\n")
     assert volley.parse(labelled).participants == ["A", "B"]
+    # a colon in a comment after the name is the comment's (kept as one, as `%%` after a name is)
+    commented = one("sequenceDiagram\n    participant A %% the gateway: main\n    A->>B: hi\n")
+    assert '"%% the gateway: main" after A is kept as a comment' in commented
+
+
+@pytest.mark.parametrize(
+    ("declared", "lanes"),
+    [
+        ("participant A #the user", ["A", "B"]),
+        ("participant A #the user: admin", ["A", "B"]),
+        ("participant A as Alice #admin", ["A", "B"]),
+        ("participant C# client", ["C", "A", "B"]),  # Mermaid's C, another lane than "C# …"
+    ],
+)
+def test_a_hash_in_a_declaration_starts_mermaids_comment(declared: str, lanes: list[str]):
+    """Mermaid ends a declared name (and its `as` text) at a `#`, whose rest of the line is a
+    comment: `participant A #the user` declared a lane "A #the user" beside the messages' A,
+    in silence."""
+    text = one(f"sequenceDiagram\n    {declared}\n    A->>B: hi\n")
+    assert "(Mermaid reads a line from # on as a comment)" in text
+    assert volley.parse(text).participants == lanes

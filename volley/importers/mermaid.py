@@ -1103,7 +1103,9 @@ class _Reader:
         message = _MESSAGE.fullmatch(text)
         if not alias and message is not None:  # `Actor Service->>B: …` (a label may hold an
             self.keyword_name(line, raw, message["sender"].strip(), "sender")  # `as A -> B`)
-        if ":" in written and not _QUOTED.fullmatch(written.strip()):  # Mermaid refuses it too
+        commented = COMMENT_AFTER_NAME.search(written)  # `participant A %% a: b`, kept below
+        name_part = written[: commented.start()] if commented else written
+        if ":" in name_part and not _QUOTED.fullmatch(written.strip()):  # Mermaid refuses it too
             before, _, after = written.partition(":")
             self.fail(
                 line,
@@ -1744,11 +1746,11 @@ def _starts_comment(before: str) -> bool:
 
 
 # What Mermaid reads as the rest of the line's text: after a block's or a branch's keyword, a
-# box's, a title's, and an `as`
+# box's and a title's; and a declaration, whose name (as its `as` text) ends at a `#`
 _TEXT_KEYWORDS = sorted({*BLOCKS, *BRANCHES, "box", "title"}, key=lambda word: (-len(word), word))
 _TEXT_AFTER_KEYWORD = re.compile(
     rf"[ \t]*(?:(?i:{'|'.join(_TEXT_KEYWORDS)})(?![\w-])"
-    r"|(?i:(?:create[ \t]+)?(?:participant|actor))[ \t].*?[ \t]as[ \t])"
+    r"|(?i:(?:create[ \t]+)?(?:participant|actor)|destroy)[ \t])"
 )
 # Characters no name holds, after which a word starts: arrows' pieces, activation marks, the
 # comma between a note's participants, and `(`, `)` of Mermaid's central connections
