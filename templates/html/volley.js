@@ -379,14 +379,14 @@
   function rightToLeftTitle(svg) {
     var group = svg.querySelector(":scope > .title");
     var box = svg.viewBox && svg.viewBox.baseVal;
-    if (!group || !box || !group.querySelector('text[text-anchor="end"]')) return null;
+    if (!group || !box || !group.querySelector('[text-anchor="end"]')) return null; // (or its runs)
     var drawn = group.getBBox();
     return { group: group, right: drawn.x + drawn.width, gap: box.x + box.width - drawn.x - drawn.width };
   }
 
   function placeTitle(title, svg, canvas) {
     var box = svg.viewBox.baseVal;
-    var scale = svg.getBoundingClientRect().width / box.width;
+    var scale = svg.getBoundingClientRect().width / zoomOf(canvas) / box.width;
     if (!scale) return;
     var shown = box.x + (canvas.scrollLeft + canvas.clientWidth) / scale; // the pane's right edge
     var shift = Math.min(0, shown - title.gap - title.right);

@@ -1205,6 +1205,28 @@ def test_a_right_to_left_title_is_in_sight_where_a_narrow_pane_opens(open_in) ->
     assert page.locator(".vl-canvas g.title").get_attribute("transform") is None
 
 
+def test_a_right_to_left_title_with_markup_under_css_zoom_is_in_sight_and_printed_in_place(
+    open_in,
+) -> None:
+    """A title with markup carries its direction on its runs, which the title was not looked
+    for by; a host page's CSS zoom scales the pane's pixels; and paper shows the whole
+    drawing, where the title stands in its own place."""
+    lanes = "\n".join(f"P{n} -> P{n + 1}: step {n}" for n in range(1, 8))
+    html = render(f"title: מסלול `login` **ההתחברות**\n{lanes}", format="html")
+    page = open_in(html.replace("<html", '<html style="zoom: 2"', 1), **PHONE)
+    canvas = page.locator(".vl-canvas")
+    assert canvas.evaluate("c => c.scrollWidth > 2 * c.clientWidth")
+    pane, shown = canvas.bounding_box(), page.locator(".vl-canvas .title").first.bounding_box()
+    # wider than the pane at this zoom: its start, its right end, is in sight, near the edge
+    right, edge = shown["x"] + shown["width"], pane["x"] + pane["width"]
+    assert edge - 60 < right <= edge
+    page.emulate_media(media="print")  # (a print may come before the pane's next placing)
+    shifted = "g => { g.setAttribute('transform', 'translate(-100 0)'); return g; }"
+    title = page.locator(".vl-canvas g.title")
+    title.evaluate(shifted)
+    assert title.evaluate("g => getComputedStyle(g).transform") == "none"
+
+
 def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(open_in) -> None:
     """With long names and a long label on a phone, the panel's sticky header took most of the
     panel and left the payload a strip below it, however the panel was scrolled."""
