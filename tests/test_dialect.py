@@ -1605,6 +1605,8 @@ def test_a_note_ended_by_end_note_keeps_each_of_its_lines():
     # a blank line above `end note` is the note's: it stays there, not under the note
     blank = format_text(text.replace("end note", "\nend note"))
     assert "up to 3 times\nend note\nB --> A: ok\n" in blank
+    one_line = format_text("A->B: hi\nnote over A\nRetry\n\nend note\nB-->A: ok\n")
+    assert "note A: Retry\nB --> A: ok\n" in one_line  # a note of one line: on its line
     one = parse("A->B: hi\nnote over A\nRetry\nend note\n").items[1]  # one line: nothing kept
     assert not one.lines_kept and format_text("A->B: hi\nnote over A\nRetry\nend note\n").endswith(
         "note A: Retry\n"

@@ -451,9 +451,9 @@ def _extent(item: Item, lines: list[str] | None) -> Sequence[int]:
             written = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
             starts_below = bool(item.text) and (not first or not written.rstrip().endswith(first))
             last = item.line + size - 1 + (1 if starts_below else 0)
-        if item.lines_kept:  # and its `end note`, past blank lines above it
-            below = next((n for n in range(last + 1, len(lines) + 1) if lines[n - 1].strip()), 0)
-            last = below if below and NOTE_END.match(lines[below - 1]) else last
+        # and the `end note` that closed it (WebSequenceDiagrams'), past blank lines above it
+        below = next((n for n in range(last + 1, len(lines) + 1) if lines[n - 1].strip()), 0)
+        last = below if below and NOTE_END.match(lines[below - 1]) else last
         return range(item.line, last + 1)
     return range(item.line, item.line + 1)
 
