@@ -1103,10 +1103,10 @@ class _Reader:
         message = _MESSAGE.fullmatch(text)
         if not alias and message is not None:  # `Actor Service->>B: …` (a label may hold an
             self.keyword_name(line, raw, message["sender"].strip(), "sender")  # `as A -> B`)
+        quoted = _QUOTED.fullmatch(written.strip())
         commented = COMMENT_AFTER_NAME.search(written)  # `participant A %% a: b`, kept below
-        name_part = written[: commented.start()] if commented else written
-        if ":" in name_part and not _QUOTED.fullmatch(written.strip()):  # Mermaid refuses it too
-            before, _, after = written.partition(":")
+        if ":" in written[: commented.start() if commented else None] and not quoted:
+            before, _, after = written.partition(":")  # Mermaid refuses it too
             self.fail(
                 line,
                 raw,
@@ -1114,7 +1114,6 @@ class _Reader:
                 raw.find(":") + 1,
                 f'for a label, write "{keyword} {before.strip()} as {after.strip()}"',
             )
-        quoted = _QUOTED.fullmatch(written.strip())
         if quoted and alias:
             # `participant "Internet User" as IU` is PlantUML's order (Mermaid would draw a lane
             # called "Internet User", with its quotes, beside the IU of the messages), and

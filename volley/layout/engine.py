@@ -597,7 +597,11 @@ class _Engine:
         lo, hi = self._note_span(note)
         fill = lo != hi  # a note over lanes is as wide as they are: its lines fill it
         fit = id(note) in self.fitted
-        parts = self.ts.note(note.text, C.NOTE_SIZE, wrap, fill, fit, note.lines_kept)
+
+        def set_at(width: float) -> tuple[NotePart, ...]:
+            return self.ts.note(note.text, C.NOTE_SIZE, width, fill, fit, note.lines_kept)
+
+        parts = set_at(wrap)
         # A code block (or a table) wider than the wrap sets the note's width: its prose takes
         # that room rather than leaving the right of the note empty (wrapped short of it by as
         # much as the typesetter may widen a line to keep a word from standing alone).
@@ -615,11 +619,9 @@ class _Engine:
             # writers do at some sixty letters) keeps them whole up to a wider note: wrapped
             # again at the usual width, each long line read ragged
             most = C.NOTE_BROKEN_WRAP_WIDTH - 2 * C.NOTE_PAD_X  # (as the usual wrap is set)
-            wider = self.ts.note(note.text, C.NOTE_SIZE, most, fill, fit, note.lines_kept)
+            wider = set_at(most)
             room = max(room, *(part.indent + part.text.width for part in wider if part.broken))
-        if room <= wrap:
-            return parts
-        return self.ts.note(note.text, C.NOTE_SIZE, room, fill, fit, note.lines_kept)
+        return set_at(room) if room > wrap else parts
 
     def _note_size(self, note: Note) -> tuple[float, float]:
         """The note's box size for its chosen wrap width (every pass asks, so it is kept)."""

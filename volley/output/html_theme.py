@@ -164,7 +164,9 @@ def _declarations(ui: Mapping[str, str], svg: Mapping[str, str], scheme: str) ->
     return "".join(names)
 
 
-_DARK_PAGE = f"html:has(> body > main > {ROOT}.vl-page[data-theme=dark])"
+def _page_root(diagram: str) -> str:
+    """The root of a page of its own (`volley render -o x.html`) whose diagram `diagram` is."""
+    return f"html:has(> body > main > {diagram}.vl-page)"
 
 
 def theme_css() -> str:
@@ -172,6 +174,7 @@ def theme_css() -> str:
     light = _declarations(UI_LIGHT, LIGHT, "light")
     dark = _declarations(UI_DARK, DARK, "dark")
     auto = f"{ROOT}[data-theme=auto]"
+    dark_page = _page_root(f"{ROOT}[data-theme=dark]")
     site_dark = ",".join(f"{switch} {auto}" for switch in _SITE_DARK)
     site_light = ",".join(f"{switch} {auto}" for switch in _SITE_LIGHT)
     rules = [
@@ -185,13 +188,13 @@ def theme_css() -> str:
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
         f"[data-bs-theme] {auto}{{--vl-bg:var(--bs-body-bg,var(--vl-svg-bg))}}",
         # A page of its own in the dark: the window's canvas is its colour too (the browser's
-        # dark default differs), and it prints with its backgrounds (light text on white paper
-        # without them) on white paper (the browser printed its dark canvas around them)
-        f"{_DARK_PAGE}{{background:{DARK['bg']};"
+        # own dark grey differs). Printed, it keeps its backgrounds (its light text would be
+        # lost without them), on white paper (the browser printed its grey canvas around it).
+        f"{dark_page}{{background:{DARK['bg']};"
         "-webkit-print-color-adjust:exact;print-color-adjust:exact}",
-        f"@media print{{{_DARK_PAGE}{{color-scheme:light}}}}",
+        f"@media print{{{dark_page}{{color-scheme:light}}}}",
         "@media screen and (prefers-color-scheme:dark){"
-        f"html:has(> body > main > {auto}.vl-page){{background:{DARK['bg']}}}}}",
+        f"{_page_root(auto)}{{background:{DARK['bg']}}}}}",
         # Not a colour: the fonts other scripts are drawn with, which volley.css names after
         # the page's own (a browser's fallback can pick one that draws empty boxes).
         f"{ROOT}{{--vl-scripts:{SCRIPT_FAMILIES}}}",
