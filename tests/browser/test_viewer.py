@@ -1049,6 +1049,34 @@ def test_the_page_prints_from_its_first_sheet_and_without_a_blank_one_after(open
     assert pad == "0px" and drawn < 20  # at the top of the first sheet
 
 
+def test_a_wide_drawing_prints_across_the_sheet_and_a_tall_one_down_it(
+    open_page, reference_page
+) -> None:
+    """A drawing wider than tall printed shrunk to a portrait sheet's width; the page asks
+    for landscape (a reader may still choose), a tall drawing keeps portrait, and a fragment
+    leaves the sheet to the page that holds it."""
+    import itertools
+    import re
+
+    def sheet(html: str, name: str) -> tuple[float, float]:
+        page = open_page(html, name=name)
+        page.emulate_media(media="print")
+        box = re.search(
+            rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)", page.pdf(prefer_css_page_size=True)
+        )
+        assert box
+        return float(box[1]), float(box[2])
+
+    lanes = [f"Service {n}" for n in range(9)]
+    wide = "".join(f"{a} -> {b}: call {a}\n" for a, b in itertools.pairwise(lanes))
+    across, down = sheet(render(wide, format="html"), "wide.html")
+    assert across > down
+    across, down = sheet(reference_page, "tall.html")
+    assert across < down
+    fragment = render(wide, format="html", fragment=True)
+    assert "@page" not in fragment and "@page" in render(wide, format="html")
+
+
 def test_paper_shows_every_message_at_full_ink_and_raw_lines_wrapped(
     open_page, reference_page
 ) -> None:

@@ -53,6 +53,7 @@ __all__ = ["html_assets", "render_html", "message_views", "MessageView", "Payloa
 # How payload_tables begins a reason when the body is simply not a kind of text with a table.
 _NOT_TABULAR = ("no table", "the body is empty")
 Direction = Literal["in", "out"]
+_PORTRAIT_ROOM = 717  # CSS px across A4 (8.27 in) within Chromium's 0.4 in print margins
 
 
 # --- the view ---------------------------------------------------------------------------------
@@ -487,9 +488,17 @@ def render_html(
         "js": Markup(js),
         "include_assets": include_assets or not fragment,
         "page": not fragment,
+        "landscape": _landscape(layout),
     }
     template = "fragment.html.j2" if fragment else "page.html.j2"
     return _environment().get_template(template).render(context)
+
+
+def _landscape(layout: Layout) -> bool:
+    """Whether a page of its own asks to be printed across the sheet: a drawing wider than
+    tall that a portrait sheet would shrink (an A4 sheet within a browser's default margins
+    holds 717 px across). A tall one keeps portrait, where it takes fewer sheets."""
+    return layout.width > max(layout.height, _PORTRAIT_ROOM)
 
 
 def _diagram_svg(diagram: Diagram, layout: Layout, prefix: str) -> Markup:
