@@ -667,3 +667,23 @@ def test_a_capitalised_volley_fence_is_said_not_to_be_drawn(tmp_path):
     # a folder's Markdown file holding only such a block is read too, to say so
     result = CliRunner().invoke(main, ["check", "--markdown", str(tmp_path)])
     assert "warning: this ```Volley block is not drawn" in result.output
+
+
+def test_front_matter_is_no_heading(tmp_path):
+    """A page's YAML front matter (Jekyll, Hugo, Docusaurus, MkDocs) ends with `---`, which
+    CommonMark reads as underlining its last line: a diagram under no heading was named
+    `title-login-guide-sidebar-position-2`, its image's text "title: Login guide
+    sidebar_position: 2". Unclosed, the `---` is a rule, and the lines after it Markdown."""
+    page = tmp_path / "guide.md"
+    page.write_text(
+        "---\ntitle: Login guide\nsidebar_position: 2\n---\n\n```volley\nA -> B: hi\n```\n\n"
+        "## Sign out\n\n```volley\nA -> B: bye\n```\n",
+        encoding="utf-8",
+    )
+    render_markdown(page)
+    text = page.read_text(encoding="utf-8")
+    assert "![Diagram](diagrams/guide-diagram.svg)" in text
+    assert "![Sign out](diagrams/guide-sign-out.svg)" in text
+    page.write_text("---\n## Setup\n```volley\nA -> B: hi\n```\n", encoding="utf-8")
+    render_markdown(page)
+    assert "![Setup](diagrams/guide-setup.svg)" in page.read_text(encoding="utf-8")

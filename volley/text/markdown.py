@@ -48,10 +48,15 @@ class PageFence:
 
 def parse(text: str) -> list[Any]:
     """The page's CommonMark block tokens; their `map` counts lines split at `\\n`, `\\r\\n`
-    and a lone `\\r`."""
-    from markdown_it import MarkdownIt  # only pages need it
+    and a lone `\\r`.
 
-    return MarkdownIt("commonmark").parse(text)
+    YAML front matter at the top (`---`, its keys, `---`), which Jekyll, Hugo, Docusaurus,
+    MkDocs and Quarto pages open with and GitHub shows as a table, is one token of its own:
+    read as Markdown, its closing `---` would make its last line a heading."""
+    from markdown_it import MarkdownIt  # only pages need it
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    return MarkdownIt("commonmark").use(front_matter_plugin).parse(text)
 
 
 def page_fence(token: Any) -> PageFence:
