@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from volley.docs.readme import _BEGIN, _END, render_markdown, split_lines
+from volley.docs.readme import HTML_COMMENTS, render_markdown, split_lines
 from volley.errors import VolleyError
 from volley.text.fences import fence_open
 
@@ -90,12 +90,14 @@ def outside_regions(text: str) -> list[str]:
 
 
 def _region_end(lines: list, start: int) -> int | None:
-    if not _BEGIN.match(lines[start].text):
+    if not HTML_COMMENTS.begin_line.match(lines[start].text):
         return None
     for end in range(start + 1, min(start + 20, len(lines))):
-        if _END.match(lines[end].text):
+        if HTML_COMMENTS.end_line.match(lines[end].text):
             return end
-        if _BEGIN.match(lines[end].text) or fence_open(lines[end].text.lstrip(" \t>")):
+        if HTML_COMMENTS.begin_line.match(lines[end].text) or fence_open(
+            lines[end].text.lstrip(" \t>")
+        ):
             return None
     return None
 

@@ -687,3 +687,110 @@ def test_front_matter_is_no_heading(tmp_path):
     page.write_text("---\n## Setup\n```volley\nA -> B: hi\n```\n", encoding="utf-8")
     render_markdown(page)
     assert "![Setup](diagrams/guide-setup.svg)" in page.read_text(encoding="utf-8")
+
+
+MDX = """\
+---
+title: Login
+---
+import Tabs from '@theme/Tabs';
+
+## Login flow
+
+```volley
+Browser -> API: POST /login
+API --> Browser: 200 OK
+```
+
+<details>
+<summary>Source</summary>
+
+```volley name="tools"
+Agent -> Tools: call
+```
+
+</details>
+
+> ```volley name="quoted"
+> Quoted -> Block: in a quote
+> ```
+
+<Tabs>Text</Tabs>
+"""
+# Where the MDX compiler is: .ci/run installs it, as a Docusaurus, Starlight or Nextra site has it.
+MDX_COMPILER = Path(__file__).resolve().parent.parent / ".ci" / "mdx" / "node_modules" / "@mdx-js"
+
+
+def test_an_mdx_page_gets_its_links_between_mdx_comments(tmp_path):
+    """MDX pages (Docusaurus, Starlight, Nextra) do not compile with an HTML comment in them:
+    their regions are marked with MDX's comments, read back, kept, removed as the README's."""
+    page = tmp_path / "intro.mdx"
+    page.write_text(MDX, encoding="utf-8")
+    render_markdown(page)
+    text = page.read_text(encoding="utf-8")
+    assert "<!--" not in text
+    assert (
+        "```\n{/* volley:begin login-flow */}\n![Login flow](diagrams/intro-login-flow.svg)\n"
+        "{/* volley:end */}\n" in text
+    )
+    assert "</details>\n\n{/* volley:begin tools */}\n![Tools](diagrams/intro-tools.svg)" in text
+    assert "> ```\n> {/* volley:begin quoted */}\n" in text
+    assert render_markdown(page) == [] and page.read_text(encoding="utf-8") == text
+    page.write_text(text.replace('```volley name="tools"', "```text"), encoding="utf-8")
+    assert any("removed the image link" in change for change in render_markdown(page))
+    assert "volley:begin tools" not in page.read_text(encoding="utf-8")
+    # an end marker lost: said in MDX's words, no second region written above it
+    broken = MDX.replace("```\n\n<details>", "```\n{/* volley:begin login-flow */}\n\n<details>")
+    page.write_text(broken, encoding="utf-8")
+    said: list = []
+    with pytest.raises(VolleyError):
+        render_markdown(page, report=said.append)
+    assert [(d.line, d.column, d.hint) for d in said] == [
+        (12, 1, "add a line {/* volley:end */} after the image line (or delete it)")
+    ]
+    assert page.read_text(encoding="utf-8").count("volley:begin login-flow") == 1  # none added
+
+
+def test_quarto_and_mdx_pages_are_markdown_to_every_command(tmp_path):
+    """`volley render page.mdx` read the page as a diagram (five errors for its headings,
+    imports and fences); a Quarto page keeps HTML's comments, which pandoc reads."""
+    (tmp_path / "intro.mdx").write_text(MDX, encoding="utf-8")
+    (tmp_path / "report.qmd").write_text("## Flow\n\n```volley\nA -> B: hi\n```\n")
+    result = CliRunner().invoke(main, ["check", "--markdown", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "3 files" not in result.output and "error" not in result.output
+    for name in ("intro.mdx", "report.qmd"):
+        result = CliRunner().invoke(main, ["render", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+    assert "<!-- volley:begin flow -->" in (tmp_path / "report.qmd").read_text()
+    assert result.exit_code == 0 and (tmp_path / "diagrams" / "report-flow.svg").is_file()
+
+
+@pytest.mark.skipif(not MDX_COMPILER.is_dir(), reason="no MDX compiler: .ci/run installs it")
+def test_an_mdx_page_with_its_links_compiles(tmp_path):
+    """The page README mode wrote, compiled by MDX's own compiler (@mdx-js/mdx, as Docusaurus
+    compiles it): it compiles, and holds every picture; the same page with HTML comments
+    does not."""
+    import subprocess
+
+    page = tmp_path / "intro.mdx"
+    page.write_text(MDX, encoding="utf-8")
+    render_markdown(page)
+    script = (
+        f"import {{compile}} from {str(MDX_COMPILER / 'mdx' / 'index.js')!r};"
+        "import {readFileSync} from 'node:fs';"
+        "try { const js = String(await compile(readFileSync(process.argv[1], 'utf8')));"
+        "  console.log((js.match(/diagrams\\/[\\w-]+\\.svg/g) || []).sort().join(' ')) }"
+        "catch (e) { console.log('FAILED: ' + e.message) }"
+    )
+
+    def compiled(path: Path) -> str:
+        args = ["node", "--input-type=module", "-e", script, str(path)]
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
+
+    assert compiled(page) == (
+        "diagrams/intro-login-flow.svg diagrams/intro-quoted.svg diagrams/intro-tools.svg"
+    )
+    html_comments = page.read_text(encoding="utf-8").replace("{/*", "<!--").replace("*/}", "-->")
+    page.write_text(html_comments, encoding="utf-8")
+    assert compiled(page).startswith("FAILED")

@@ -28,8 +28,9 @@ _MARKED = (
 # The bytes looked at for a NUL, the mark of a binary file (as git looks at its first 8,000)
 _SNIFFED = 8000
 VOLLEY_SUFFIX = ".volley"  # a diagram's file
-# A Markdown page's file names, whose ```volley blocks are diagrams
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+# A Markdown page's file names, whose ```volley blocks are diagrams: MDX's pages (Docusaurus,
+# Starlight, Nextra) and Quarto's too
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd")
 # The files people pass by mistake (a picture volley drew, an archive), by their first bytes.
 _BINARY_FILES = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),

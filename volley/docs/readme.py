@@ -36,6 +36,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +55,47 @@ from volley.text.markdown import PageFence, page_fence, parse
 from volley.textio import VOLLEY_SUFFIX, decode, encoded_as, in_project, past_bytes, write_atomic
 
 FOLDER = "diagrams"
-BEGIN = "<!-- volley:begin {name} -->"
-END = "<!-- volley:end -->"
 
-_BEGIN = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:begin\b[^\n]*-->[ \t]*$")
-_END = re.compile(r"^(?:[ \t]*>)*[ \t]*<!--[ \t]*volley:end\b[^\n]*-->[ \t]*$")
+
+@dataclass(frozen=True)
+class Comments:
+    """How a kind of page writes the comments that mark a region: HTML's, or, in MDX (whose
+    pages do not compile with an HTML comment in them), JavaScript's within braces."""
+
+    opens: str
+    closes: str
+    in_paragraphs: bool = False  # CommonMark reads them as a paragraph's text, not HTML
+
+
+    def begin(self, name: str) -> str:
+        return f"{self.opens} volley:begin {name} {self.closes}"
+
+    @property
+    def end(self) -> str:
+        return f"{self.opens} volley:end {self.closes}"
+
+    def _line(self, word: str) -> re.Pattern[str]:
+        """A line holding only that marker, inside a quote's `>` too."""
+        opens, closes = re.escape(self.opens), re.escape(self.closes)
+        return re.compile(rf"^(?:[ \t]*>)*[ \t]*{opens}[ \t]*volley:{word}\b[^\n]*{closes}[ \t]*$")
+
+    @cached_property
+    def begin_line(self) -> re.Pattern[str]:
+        return self._line("begin")
+
+    @cached_property
+    def end_line(self) -> re.Pattern[str]:
+        return self._line("end")
+
+
+HTML_COMMENTS = Comments("<!--", "-->")
+MDX_COMMENTS = Comments("{/*", "*/}", in_paragraphs=True)
+
+
+def comments_of(filename: str) -> Comments:
+    """The comments a page of that name writes its regions with (an `.mdx` page: MDX's)."""
+    return MDX_COMMENTS if filename.lower().endswith(".mdx") else HTML_COMMENTS
+
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 Report = Callable[[Diagnostic | VolleyError], None]
@@ -105,6 +142,7 @@ class Scan:
     problems: list[VolleyError] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     read: bytes = b""  # the file as read: it is written back in its own encoding
+    comments: Comments = HTML_COMMENTS  # how its regions are marked
     undecoded: bool = False  # some of its bytes are not UTF-8: it is not written back
 
 
@@ -160,20 +198,24 @@ def _opens_volley(line: str) -> bool:
 _REGION_BODY = re.compile(r"^[ \t>]*(?:!\[[^\]\n]*\]\([^)\n]*\))?[ \t]*$")
 
 
-def _region_after(lines: list[Line], anchor: int, markers: set[int]) -> tuple[int, int] | None:
+def _region_after(
+    lines: list[Line], anchor: int, markers: set[int], comments: Comments
+) -> tuple[int, int] | None:
     """Marker lines after `anchor` (blank lines may sit between), if there are any.
 
-    Only markers that are HTML comments of their own (`markers`: not text inside a code block
-    or a `<pre>`) count, and only around what README mode writes between them (an image
-    link): a region is replaced or removed whole, so it must hold nothing a person wrote.
+    Only markers that are comments of their own (`markers`: not text inside a code block or a
+    `<pre>`) count, and only around what README mode writes between them (an image link): a
+    region is replaced or removed whole, so it must hold nothing a person wrote.
     """
     index = anchor + 1
     while index < len(lines) and not lines[index].text.strip():
         index += 1
-    if index >= len(lines) or index not in markers or not _BEGIN.match(lines[index].text):
+    if index >= len(lines) or index not in markers:
+        return None
+    if not comments.begin_line.match(lines[index].text):
         return None
     for end in range(index + 1, min(index + 20, len(lines))):
-        if end in markers and _END.match(lines[end].text):
+        if end in markers and comments.end_line.match(lines[end].text):
             return index, end
         if not _REGION_BODY.match(lines[end].text):
             break
@@ -181,27 +223,29 @@ def _region_after(lines: list[Line], anchor: int, markers: set[int]) -> tuple[in
 
 
 def _unended(
-    lines: list[Line], anchor: int, markers: set[int], filename: str
+    lines: list[Line], anchor: int, markers: set[int], filename: str, comments: Comments
 ) -> VolleyError | None:
     """A begin marker after `anchor` with no end marker after its image: README mode would
     write a region of its own above it, and the README would show the picture twice."""
     index = anchor + 1
     while index < len(lines) and not lines[index].text.strip():
         index += 1
-    if index >= len(lines) or index not in markers or not _BEGIN.match(lines[index].text):
+    if index >= len(lines) or index not in markers:
         return None
     text = lines[index].text
+    if not comments.begin_line.match(text):
+        return None
     return VolleyError(
         "this volley:begin marker has no volley:end after its image",
         filename=filename,
         line=index + 1,
-        column=text.find("<!--") + 1,
+        column=text.find(comments.opens) + 1,
         source_line=text,
-        hint=f"add a line {END} after the image line (or delete it)",
+        hint=f"add a line {comments.end} after the image line (or delete it)",
     )
 
 
-def _link_anchor(lines: list[Line], close: int) -> int:
+def _link_anchor(lines: list[Line], close: int, comments: Comments) -> int:
     """The fence's closing line, or the `</details>` that folds the block away.
 
     `</details>` opens an HTML block that runs on to the next blank line; the link goes after
@@ -213,7 +257,11 @@ def _link_anchor(lines: list[Line], close: int) -> int:
         index += 1
     if index < len(lines) and lines[index].text.strip().lower() == "</details>":
         after = index + 1
-        if after >= len(lines) or not lines[after].text.strip() or _BEGIN.match(lines[after].text):
+        if (
+            after >= len(lines)
+            or not lines[after].text.strip()
+            or comments.begin_line.match(lines[after].text)
+        ):
             return index
     return close
 
@@ -236,15 +284,20 @@ def scan(text: str, filename: str) -> Scan:
     fence is text, not a diagram; a fence in a quote or a list item ends with its container;
     markers shown inside code are text, not regions."""
     lines = split_lines(text)
-    found = Scan(lines)
+    comments = comments_of(filename)
+    found = Scan(lines, comments=comments)
     tokens = _parse(lines)
     markers: set[int] = set()  # lines where a marker comment of its own may stand
     for token in tokens:
-        if token.type == "html_block" and token.map:
-            first, after = token.map
+        if not token.map:
+            continue
+        first, after = token.map
+        if token.type == "html_block":
             markers.add(first)
             if lines[first].text.strip().lower() == "</details>":
                 markers.update(range(first, after))  # a link README mode wrote after it
+        elif token.type == "paragraph_open" and comments.in_paragraphs:
+            markers.update(range(first, after))
     heading: str | None = None
     for position, token in enumerate(tokens):
         if token.type == "heading_open":
@@ -252,17 +305,17 @@ def scan(text: str, filename: str) -> Scan:
         elif token.type == "fence" and token.map:
             block = _block(page_fence(token), lines, heading, filename, found)
             if block is not None:
-                block.anchor = _link_anchor(lines, block.close)
-                block.region = _region_after(lines, block.anchor, markers)
+                block.anchor = _link_anchor(lines, block.close, comments)
+                block.region = _region_after(lines, block.anchor, markers, comments)
                 if block.region is None and (
-                    unended := _unended(lines, block.anchor, markers, filename)
+                    unended := _unended(lines, block.anchor, markers, filename, comments)
                 ):
                     found.problems.append(unended)
                     continue
                 found.blocks.append(block)
     attached = {block.region for block in found.blocks}
     for first in sorted(markers):
-        region = _region_after(lines, first - 1, markers)
+        region = _region_after(lines, first - 1, markers, comments)
         if region and region not in attached and region[0] == first:
             found.regions.append(region)
     return found
@@ -432,13 +485,15 @@ def svg_name(markdown: Path, name: str) -> str:
     return f"{name}.svg" if stem == "readme" else f"{slugify(markdown.stem) or stem}-{name}.svg"
 
 
-def region_lines(block: Block, alt: str, link: str, lines: list[Line]) -> list[Line]:
+def region_lines(
+    block: Block, alt: str, link: str, lines: list[Line], comments: Comments = HTML_COMMENTS
+) -> list[Line]:
     """The marker region for a block, indented like the block so it stays in its container."""
     anchor = lines[block.anchor]
     indent = anchor.text[: len(anchor.text) - len(anchor.text.lstrip(" \t"))]
     prefix = block.prefix if block.anchor == block.close else indent
     eol = anchor.eol or next((line.eol for line in lines if line.eol), "\n")
-    texts = [BEGIN.format(name=block.name), f"![{alt}]({link})", END]
+    texts = [comments.begin(block.name), f"![{alt}]({link})", comments.end]
     return [Line(prefix + text, eol) for text in texts]
 
 
@@ -486,7 +541,7 @@ def render_markdown(
             picture = shown_path(target.as_posix())
             say(f"wrote {picture}", f"{picture} {state}")
         link = posixpath.join(FOLDER, target.name)
-        wanted = region_lines(block, _alt(diagram.title, block), link, lines)
+        wanted = region_lines(block, _alt(diagram.title, block), link, lines, found.comments)
         where = f"diagram {block.name} (line {block.open + 1})"
         if block.region:
             first, last = block.region

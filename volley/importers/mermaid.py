@@ -85,6 +85,7 @@ from volley.model import (
 from volley.text.colours import colour_and_label
 from volley.text.fences import fence_attrs, read_to_close
 from volley.text.markdown import container_fences, indented_code_lines, page_fences, superfences
+from volley.textio import MARKDOWN_SUFFIXES
 
 ARROWS = {
     "<<-->>": "<-->",
@@ -512,7 +513,7 @@ def _is_markdown(page: list[str], filename: str | None) -> bool:
     suffix = os.path.splitext(filename or "")[1].lower()
     if suffix in (".rst", ".rest", ".txt"):
         return False
-    if suffix in (".md", ".markdown", ".mdx", ".qmd"):
+    if suffix in MARKDOWN_SUFFIXES:
         return True
     if any(_RST_ANY_DIRECTIVE.match(line) and not line[:1].isspace() for line in page):
         return False
