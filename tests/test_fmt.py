@@ -446,3 +446,18 @@ def test_a_comment_like_line_in_a_notes_code_is_the_codes_after_blank_lines_too(
     written = format_text(text)
     assert written.count("// inside code") == 1 and written.count("// a real comment") == 1
     assert written == format_text(written)
+
+
+def test_a_lane_declared_on_purpose_stays_declared() -> None:
+    """A participant declared and named by no message is a lane drawn on purpose; written into
+    `order:` alone it read as a misspelt name, and the formatted file warned where the
+    author's did not."""
+    text = "participant Product\nparticipant Products\nUser -> Product: x\n"
+    assert volley.check(text).warnings == []
+    formatted = format_text(text)
+    assert formatted.startswith("participant Products\n")
+    assert volley.check(formatted).warnings == []
+    assert format_text(formatted) == formatted
+    # a name only `order:` lists, and no message, is still a name to look at twice
+    listed = volley.check("order: Product, Products, User\nUser -> Product: x\n")
+    assert [w.hint for w in listed.warnings] == ['is it "Product", misspelt?']

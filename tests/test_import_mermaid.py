@@ -1764,3 +1764,57 @@ def test_a_hash_in_a_declaration_starts_mermaids_comment(declared: str, lanes: l
     text = one(f"sequenceDiagram\n    {declared}\n    A->>B: hi\n")
     assert "(Mermaid reads a line from # on as a comment)" in text
     assert volley.parse(text).participants == lanes
+
+
+def test_a_participant_declared_and_never_sent_to_is_drawn_without_a_word() -> None:
+    """Mermaid's `participant Products`, which no message names, was written into `order:`
+    alone, and the import then warned that it was "Product" misspelt (Mermaid's cypress
+    "various participant types")."""
+    text = one("sequenceDiagram\nparticipant Product\nparticipant Products\nUser->>Product: x\n")
+    assert "participant Products\n" in text
+    assert volley.check(text).warnings == []
+
+
+def test_settings_above_the_header_are_counted_among_the_lines_drawn_otherwise() -> None:
+    """A `%%{init}%%` directive or front matter's config above `sequenceDiagram` (which hides
+    unused lanes, forces menus) was kept as a comment but left out of the import's note,
+    which counted the same directive written under the header."""
+    (directive,) = convert(
+        '%%{init: { "sequence": {"hideUnusedParticipants": true }}}%%\nsequenceDiagram\n'
+        "participant a\nA->>B: x\n",
+        "d.mmd",
+    )
+    assert "(1)" in directive.warnings[-1].message
+    (front,) = convert(
+        "---\ntitle: T\nconfig:\n  sequence:\n    forceMenus: true\n---\nsequenceDiagram\n"
+        "A->>B: x\n",
+        "d.mmd",
+    )
+    assert "3 lines (3, 4, 5)" in front.warnings[-1].message
+    (plain,) = convert("---\ntitle: T\n---\nsequenceDiagram\nA->>B: x\n", "d.mmd")
+    assert plain.warnings == ()  # a title is drawn as Mermaid draws it
+
+
+def test_a_line_of_several_headless_arrows_is_named_once() -> None:
+    text = one("sequenceDiagram;Alice->Bob: Hi;Note right of Bob: thinks;Bob-->Alice: ok;\n")
+    assert "arrows of line(s) 1 of test.mmd as lines" in text
+
+
+def test_a_numbering_start_with_three_decimals_is_refused_as_mermaid_refuses_it() -> None:
+    with pytest.raises(VolleyError) as caught:
+        one("sequenceDiagram\nautonumber 10.001\nAlice->Bob:Hello\n")
+    assert caught.value.hint == (
+        "Mermaid reads a number with at most two decimals (10.25) and refuses this too"
+    )
+    assert "autonumber 10\n" in one("sequenceDiagram\nautonumber 10.25\nA->>B:Hello\n")
+
+
+def test_hints_for_a_glued_as_and_a_metadata_without_colons_use_the_authors_words() -> None:
+    with pytest.raises(VolleyError) as caught:
+        one(
+            "sequenceDiagram\nparticipant X_AutoPublishable asAAAA:BBBB\nX_AutoPublishable->>A: x\n"
+        )
+    assert caught.value.hint == 'put a space after "as": "participant X_AutoPublishable as AAAA"'
+    with pytest.raises(VolleyError) as caught:
+        one('sequenceDiagram\nparticipant C@{ "type" "control" }\nC->>A: x\n')
+    assert caught.value.hint == 'Mermaid refuses it too; write it as @{ "type": "control" }'

@@ -1732,3 +1732,11 @@ def test_a_backslash_space_in_a_note_is_left_out_as_plantuml_does() -> None:
     assert "A -> B: first\\n\\\\ second" in text  # (a backslash of its own, in volley)
     assert "note A: one<br>two" in text
     assert "note B: threefour" in text
+
+
+def test_a_participant_declared_and_never_sent_to_is_drawn_without_a_word() -> None:
+    text = imported(
+        "@startuml\nparticipant Product\nparticipant Products\nUser -> Product: x\n@enduml\n"
+    )
+    assert "participant Products\n" in text
+    assert check(text).warnings == []

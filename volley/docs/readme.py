@@ -66,7 +66,6 @@ class Comments:
     closes: str
     in_paragraphs: bool = False  # CommonMark reads them as a paragraph's text, not HTML
 
-
     def begin(self, name: str) -> str:
         return f"{self.opens} volley:begin {name} {self.closes}"
 
@@ -95,6 +94,7 @@ MDX_COMMENTS = Comments("{/*", "*/}", in_paragraphs=True)
 def comments_of(filename: str) -> Comments:
     """The comments a page of that name writes its regions with (an `.mdx` page: MDX's)."""
     return MDX_COMMENTS if filename.lower().endswith(".mdx") else HTML_COMMENTS
+
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 

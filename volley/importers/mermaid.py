@@ -207,7 +207,11 @@ _WHOLE_ARROW = re.compile(
 )
 _OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or a tab
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
-_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+# The words of a participant's `@{ … }` that is not YAML (`"type" "control"`), quoted or not
+_CONFIG_WORD = re.compile(r'"([^"\n]+)"|([\w-]+)')
+# `as` written glued to the alias after it, in a participant declaration
+_GLUED_AS = re.compile(r"(.*\S)[ \t]+as(\S+)")
+_NUMBER = re.compile(r"\d+(?:\.\d{1,2})?|\.\d{1,2}")  # Mermaid's lexer's: two decimals at most
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
 _ENTITY = re.compile(r"#(\w+);")
 # (a participant's `@{ … }` is read whole: a `#` or `;` in it is its own)
@@ -743,6 +747,8 @@ class _Reader:
                     if first and not directive:
                         text = _LINE_COMMENT.sub("", text, count=1).strip()  # its words
                     self.comment(index if header_seen else 0, text, raw=not (first and directive))
+                if directive:  # (written at the top, but Mermaid's setting is not volley's)
+                    self.approximated.add(index)
                 index = end
                 continue
             if not header_seen:
@@ -824,12 +830,14 @@ class _Reader:
         try:
             return _mapping(config + "\n" if "\n" in config else "{\n" + config + "\n}")
         except yaml.YAMLError as exc:
+            words = [quoted or bare for quoted, bare in _CONFIG_WORD.findall(config)]
+            key, value = words[:2] if len(words) > 1 else ["type", "database"]
             self.fail(
                 line,
                 raw,
                 f"this participant's @{{…}} is not YAML that Mermaid reads: {_problem(exc)}",
                 raw.find("@{") + 1,
-                'Mermaid refuses it too; write it as @{ "type": "database", "alias": "Store" }',
+                f'Mermaid refuses it too; write it as @{{ "{key}": "{value}" }}',
             )
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
@@ -880,6 +888,7 @@ class _Reader:
                     self.comment(0, "front matter:")
                     kept = True
                 self.comment(0, f"   {line.rstrip()[indent:]}", raw=True)
+                self.approximated.add(at + 1)  # a setting volley does not read
         return end + 1
 
     # --- errors and comments ---
@@ -1091,6 +1100,7 @@ class _Reader:
                 self.comment(line, f"{lane} is {name} in Mermaid")
         if declares:
             self.declared.setdefault(lane)
+            self.diagram.declared_lines.setdefault(lane, line)
         return lane
 
     def participant(self, line: int, raw: str, keyword: str, rest: str, text: str) -> str:
@@ -1108,12 +1118,15 @@ class _Reader:
         commented = COMMENT_AFTER_NAME.search(written)  # `participant A %% a: b`, kept below
         if ":" in written[: commented.start() if commented else None] and not quoted:
             before, _, after = written.partition(":")  # Mermaid refuses it too
+            glued = _GLUED_AS.fullmatch(before.strip())  # `participant A asAlias: …`
             self.fail(
                 line,
                 raw,
                 f"a Mermaid participant name cannot hold a colon: {written.strip()!r}",
                 raw.find(":") + 1,
-                f'for a label, write "{keyword} {before.strip()} as {after.strip()}"',
+                f'put a space after "as": "{keyword} {glued[1]} as {glued[2]}"'
+                if glued
+                else f'for a label, write "{keyword} {before.strip()} as {after.strip()}"',
             )
         if quoted and alias:
             # `participant "Internet User" as IU` is PlantUML's order (Mermaid would draw a lane
@@ -1293,7 +1306,14 @@ class _Reader:
             self.numbered = self.always_numbered
             return
         if not all(_NUMBER.fullmatch(part) for part in parts) or len(parts) > 2:
-            self.fail(line, raw, "expected autonumber, autonumber START or autonumber START STEP")
+            decimals = any(re.fullmatch(r"\d*\.\d*", part) for part in parts)
+            hint = "Mermaid reads a number with at most two decimals (10.25) and refuses this too"
+            self.fail(
+                line,
+                raw,
+                "expected autonumber, autonumber START or autonumber START STEP",
+                hint=hint if decimals else None,
+            )
         numbers = [float(part) for part in parts]
         if any(not number.is_integer() for number in numbers):  # Mermaid counts 10.1, 10.11, …
             numbers = [float(int(numbers[0])), float(max(1, round(numbers[-1])))][: len(numbers)]
@@ -1674,7 +1694,7 @@ class _Reader:
                     "participants (volley keeps a box's participants side by side)",
                 )
         if self.headless:
-            lines = ", ".join(str(line) for line in self.headless)
+            lines = ", ".join(str(line) for line in dict.fromkeys(self.headless))
             if self.filename:  # the lines are the source's, not this file's
                 lines += f" of {os.path.basename(self.filename)}"
             self.comments.insert(

@@ -1103,6 +1103,7 @@ class _Reader:
             self.box_in(lane)
             return lane
         name = self.use(line, name)
+        self.diagram.declared_lines.setdefault(name, line)
         if order is not None:
             self.orders[name] = order
         self.show_as(line, name, label)

@@ -2,7 +2,8 @@
 
 One way to write each element, so that two people's diagrams of the same thing read the same
 and a diff shows only what changed: directives first (`title:`, each box with its participants'
-declarations, `participant A as Label` for each other labelled participant, `order:` only when
+declarations, `participant A as Label` for each other labelled participant, `participant A`
+for one declared that no message names, `order:` only when
 the order of first use would not give the diagram's order or the author wrote one, `autonumber`
 when numbering starts with the first message), one space around an arrow, items inside a block
 indented two spaces a level, payload bodies kept byte for byte but their line breaks (each one
@@ -309,14 +310,19 @@ def _span(over: list[str]) -> str:
 
 def _declared(diagram: Diagram) -> list[str]:
     """The participants written as declarations at the top, in display order: each with a
-    label, each in a box, and each that stands before a box's, which a declaration keeps in
-    its place (else an `order:` line would have to)."""
+    label, each in a box, each that stands before a box's, which a declaration keeps in its
+    place (else an `order:` line would have to), and each declared that no message names: a
+    lane drawn on purpose, which listed in `order:` alone would read as a misspelt name."""
     boxed = {name for box in diagram.boxes for name in box.participants}
     last = max((i for i, name in enumerate(diagram.participants) if name in boxed), default=-1)
+    in_messages = {name for m in diagram.messages() for name in (m.sender, m.receiver)}
     return [
         name
         for index, name in enumerate(diagram.participants)
-        if name in diagram.labels or name in boxed or index < last
+        if name in diagram.labels
+        or name in boxed
+        or index < last
+        or (name in diagram.declared_lines and name not in in_messages)
     ]
 
 
