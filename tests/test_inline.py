@@ -348,6 +348,24 @@ def test_note_lines_run_on_as_markdown_and_swimlanes_io_run_them() -> None:
     ]
     for broken in ("first  \nsecond", "first<br>\nsecond", "first\\n\nsecond", "first<br>second"):
         assert parse_note(broken) == [Paragraph([[Span("first")], [Span("second")]])], broken
+    # Markdown's other line break, a backslash at the line's end, is taken by the break; an
+    # escaped one, `\\\\`, is a backslash, and one ending the paragraph stays
+    assert parse_note("first\\\nsecond") == [Paragraph([[Span("first")], [Span("second")]])]
+    assert parse_note("a \\\\\nb") == [Paragraph([[Span("a \\"), Span(" "), Span("b")]])]
+    assert parse_note("C:\\") == [Paragraph([[Span("C:\\")]])]
+
+
+def test_a_notes_line_ending_in_two_spaces_keeps_them_and_breaks_there() -> None:
+    """The parser trimmed every note line's end, so that Markdown's two-space line break,
+    which swimlanes.io draws, never reached the note."""
+    import volley
+
+    text = "A -> B: x\nnote:\n  line one  \n  line two \n  line three\n"
+    note = volley.parse(text).items[1]
+    assert note.text == "line one  \nline two\nline three"
+    assert parse_note(note.text) == [
+        Paragraph([[Span("line one")], [Span("line two"), Span(" "), Span("line three")]])
+    ]
 
 
 def test_note_headings_and_quotes_are_lines_of_their_own() -> None:

@@ -427,6 +427,13 @@ def _composed(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+def _line_end_kept(line: str) -> str:
+    """A note's line without the spaces and tabs at its end, but two spaces where it ended in
+    two or more: Markdown's line break."""
+    text = line.rstrip(" \t")
+    return text + "  " if text and line.endswith("  ") else text
+
+
 def note_side(place: str) -> NoteSide:
     """Where a note's place words put it (Mermaid's and PlantUML's too): `left of A`, `right
     of A`, or `over` its lanes."""
@@ -923,8 +930,9 @@ class _ToModel:
         text_line = 0
         if body is not None:
             # blank lines before a note's first words are no paragraph break; spaces at a
-            # line's end mean nothing (as on the note: line, which the grammar trims)
-            more = "\n".join(line.rstrip(" \t") for line in body.text.split("\n"))
+            # line's end mean nothing (as on the note: line, which the grammar trims) but two,
+            # which break the line there, as in Markdown
+            more = "\n".join(map(_line_end_kept, body.text.split("\n")))
             if not text:  # its words start below the `note:` line
                 text_line = _line(keyword) + 1 + len(more) - len(more.lstrip("\n"))
             text = f"{text}\n{more}" if text else more.lstrip("\n")

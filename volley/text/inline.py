@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from volley.errors import hidden
@@ -809,10 +809,10 @@ def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
     """Blocks of a note's text: paragraphs, list items, code (fenced, or indented four
     columns after a blank line, as Markdown writes it) and tables.
 
-    A paragraph's lines run on, as Markdown's do, unless a line ends in two spaces, `<br>` or
-    `\\n`, or the note's `lines_kept` (one ended by `end note`); a line indented deeper than
-    the marker of the list item above it continues that item; a blank line ends a paragraph or
-    item. An unclosed fence runs to the end of the note.
+    A paragraph's lines run on, as Markdown's do, unless a line ends in two spaces, a
+    backslash, `<br>` or `\\n`, or the note's `lines_kept` (one ended by `end note`); a line
+    indented deeper than the marker of the list item above it continues that item; a blank line
+    ends a paragraph or item. An unclosed fence runs to the end of the note.
     """
     blocks: list[NoteBlock] = []
     lines = text.replace("\r\n", "\n").split("\n")
@@ -847,7 +847,7 @@ def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
             spans = parse_inline(quote[2])
             last = blocks[-1] if current is not None else None  # the block `current` is of
             if current is not None and isinstance(last, Paragraph) and last.kind == "quote":
-                _run_on(current, spans, lines_kept or lines[start - 1].endswith("  "))
+                _run_on(current, spans, lines_kept, lines[start - 1])
             else:
                 current, item_indent = spans, -1
                 levels.clear()
@@ -871,7 +871,7 @@ def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
         indent = _indent(line[: len(line) - len(line.lstrip())])
         spans = parse_inline(line.strip())
         if current is not None and (item_indent < 0 or indent > item_indent):
-            _run_on(current, spans, lines_kept or lines[start - 1].endswith("  "))
+            _run_on(current, spans, lines_kept, lines[start - 1])
             continue
         levels.clear()
         current, item_indent = spans, -1
@@ -899,13 +899,20 @@ def note_plain_text(text: str, lines_kept: bool = False) -> str:
     return " ".join(parts)
 
 
-def _run_on(current: list[list[Span]], spans: list[list[Span]], broken: bool) -> None:
+def _run_on(
+    current: list[list[Span]], spans: list[list[Span]], lines_kept: bool, before: str
+) -> None:
     """A line's `spans` added to the open paragraph, item or quote: a line break in the text
-    is a space, as in Markdown and swimlanes.io; two spaces at the end of the line before
-    (`broken`), `<br>` or `\\n` break it."""
+    is a space, as in Markdown and swimlanes.io; `<br>` or `\\n` break it, and so does the end
+    of the line `before`, as in Markdown, when it is two spaces or a backslash (which the break
+    takes), or the note's `lines_kept`."""
+    backslash = (len(before) - len(before.rstrip("\\"))) % 2 == 1  # not an escaped one, `\\`
+    if backslash and not lines_kept and current[-1] and current[-1][-1].text.endswith("\\"):
+        last = current[-1][-1]
+        current[-1][-1:] = [replace(last, text=last.text[:-1])] if last.text != "\\" else []
     if not current[-1]:  # the line before ended in `<br>`
         current[-1] = spans[0]
-    elif broken:
+    elif lines_kept or backslash or before.endswith("  "):
         current.append(spans[0])
     else:
         current[-1] = [*current[-1], Span(" "), *spans[0]]
