@@ -1090,3 +1090,15 @@ def test_plantumls_delay_is_named_as_its_divider_is() -> None:
     assert (error.line, error.column) == (2, 3)
     assert error.message == '"...5 minutes later..." is PlantUML\'s delay'
     assert error.hint == 'volley writes a delay as "...: 5 minutes later"'
+
+
+def test_a_note_written_without_its_colon_and_with_an_arrow_in_its_words_is_offered_the_colon():
+    """`NOTE Info required => email, tax` (a real swimlanes.io page's) was told only to declare
+    a participant "NOTE Info required": without a colon, a note is the likelier meaning."""
+    with pytest.raises(VolleyErrors) as info:
+        volley.parse("A -> B: x\nNOTE Info required => email, tax\n", "f.volley")
+    (error,) = info.value.errors
+    assert (error.hint or "").startswith(
+        'for a note, write its text after a colon, "note: Info required => email, tax"; '
+        "for a lane, declare the participant"
+    )

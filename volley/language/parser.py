@@ -877,7 +877,7 @@ class _ToModel:
         if _NOTE_WORD.match(message.sender):  # with a label, the line reads as a note
             from volley.language.syntax_errors import note_named  # only a mistake needs it
 
-            said, hint = note_named(message.sender)
+            said, hint = note_named(message.sender, self._local.run.lines[_line(sender) - 1])
             self.error(said, _at_text(sender), hint=hint)
         for edge, token, glued in (  # the name's text holds any spaces before the arrow
             ("[", sender, sender.value == "[" and sender.end_column == arrow.column),

@@ -251,13 +251,22 @@ def _keyword(token: Token) -> str:
     return block_keyword(token.value)
 
 
-def note_named(name: str) -> tuple[str, str]:
+def note_named(name: str, written: str = "") -> tuple[str, str]:
     """What is said of a participant whose name starts with the word note (`Note Taker`),
-    which starts a note on a line with a colon, and the way out."""
+    which starts a note on a line with a colon, and the way out. A line `written` without a
+    colon (`NOTE Info required => email`) was most likely meant as a note."""
+    declare = (
+        f'declare the participant under another name, "participant N as {name}", and write N -> …'
+    )
+    words = written.strip()[4:].strip()
+    if written and ":" not in written and words:
+        declare = (
+            f'for a note, write its text after a colon, "note: {words}"; for a lane, {declare}'
+        )
     return (
         f'"{name}" cannot be a participant\'s name: a line that starts with the word "note" '
         "starts a note",
-        f'declare the participant under another name, "participant N as {name}", and write N -> …',
+        declare,
     )
 
 
@@ -490,7 +499,7 @@ class _Explainer:
         found = _NOTE_NAMED_SENDER.match(text)
         if found is None:
             return None
-        said, hint = note_named(found["name"].strip())
+        said, hint = note_named(found["name"].strip(), text)
         return self.error(said, line, found.start("name") + 1, hint=hint)
 
     def glued_lost_arrow(self, line: int) -> VolleyError | None:
