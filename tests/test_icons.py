@@ -105,3 +105,45 @@ def test_an_icon_in_a_participants_name_is_pointed_out_as_drawn_as_written() -> 
     [warning] = checked.warnings  # the label's icon is drawn: no word about it
     assert (warning.line, warning.column) == (1, 18)
     assert warning.message.startswith("a participant's name is drawn as written: {fas-user}")
+
+
+def test_font_awesomes_rotate_and_flip_classes_turn_the_icon_in_every_format() -> None:
+    """`{fas-arrow-right fa-rotate-90}` (a swimlanes.io diagram's arrow pointing down) was
+    drawn pointing right: the class was ignored. It turns the icon about its centre, in the
+    picture, in PNG (the same SVG) and in the viewer's panel; its place on the line stays."""
+    import re
+
+    assert ref("{fas-arrow-right fa-rotate-90 fa-lg}") == IconRef(
+        "fas", "arrow-right", 1.25, "{fas-arrow-right fa-rotate-90 fa-lg}", "rotate-90"
+    )
+    text = (
+        "A -> B: a {fas-arrow-right} b {fas-arrow-right fa-rotate-90} "
+        "c {fas-arrow-right fa-flip-horizontal} d {fas-arrow-right fa-flip-both}\n"
+    )
+    uses = re.findall(r"<use class=\"icon[^>]*>", volley.render(text))
+
+    def centre(use: str) -> tuple[float, float]:
+        x, y, w, h = (
+            float(re.search(f' {k}="([\\d.]+)"', use)[1]) for k in ("x", "y", "width", "height")
+        )
+        return x + w / 2, y + h / 2
+
+    def turn(use: str) -> list[float]:
+        found = re.search(r'transform="(\w+)\(([^)]*)\)"', use)
+        return (
+            []
+            if found is None
+            else [*([0.0] if found[1] == "rotate" else []), *map(float, found[2].split())]
+        )
+
+    assert turn(uses[0]) == []
+    cx, cy = centre(uses[1])
+    assert turn(uses[1]) == pytest.approx([0, 90, cx, cy], abs=0.01)  # rotate(90 cx cy)
+    cx, cy = centre(uses[2])
+    assert turn(uses[2]) == pytest.approx([-1, 0, 0, 1, 2 * cx, 0], abs=0.02)
+    cx, cy = centre(uses[3])
+    assert turn(uses[3]) == pytest.approx([-1, 0, 0, -1, 2 * cx, 2 * cy], abs=0.02)
+    unturned = volley.render(text.replace(" fa-rotate-90", ""))
+    assert re.findall(r'x="[\d.]+"', unturned) == re.findall(r'x="[\d.]+"', volley.render(text))
+    page = volley.render(text, format="html")
+    assert '"turn":"rotate-90"' in page and '"turn":"flip-both"' in page

@@ -85,7 +85,13 @@
     }, icon(name));
   }
 
-  // A label's styled spans: [[{t, b, i, s, c, h, icon}, ...], ...] one list per line.
+  // Font Awesome's rotate and flip classes, as its stylesheet turns an icon.
+  var TURNS = {
+    "rotate-90": "rotate(90deg)", "rotate-180": "rotate(180deg)", "rotate-270": "rotate(270deg)",
+    "flip-horizontal": "scale(-1, 1)", "flip-vertical": "scale(1, -1)", "flip-both": "scale(-1, -1)"
+  };
+
+  // A label's styled spans: [[{t, b, i, s, c, h, icon, turn}, ...], ...] one list per line.
   function spans(lines) {
     var out = [];
     lines.forEach(function (line, index) {
@@ -99,6 +105,7 @@
           var path = document.createElementNS(SVGNS, "path");
           path.setAttribute("d", span.icon[2]);
           node.appendChild(path);
+          if (TURNS[span.turn]) node.style.transform = TURNS[span.turn];
         } else {
           node = document.createTextNode(span.t);
           if (span.c) node = el("code", null, node);

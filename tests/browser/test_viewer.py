@@ -1273,3 +1273,14 @@ def test_a_header_taking_much_of_the_panel_scrolls_away_with_the_payload(open_in
     assert head.evaluate("h => getComputedStyle(h).position") == "static"
     page.locator(f"{message(2)} .label").first.tap()  # a short header stays at the top
     assert head.evaluate("h => getComputedStyle(h).position") == "sticky"
+
+
+def test_a_turned_icon_in_a_label_is_turned_in_the_panel_too(open_page) -> None:
+    """`fa-rotate-90` turns the picture's icon; the panel's copy of the label turned it not."""
+    page = open_page(
+        render("A -> B: down {fas-arrow-right fa-rotate-90} {fas-plug}\n", format="html")
+    )
+    page.click(message(1))
+    icons = page.locator(f"{PANEL} svg[viewBox]")
+    transforms = [icons.nth(n).evaluate("e => e.style.transform") for n in range(icons.count())]
+    assert "rotate(90deg)" in transforms and "" in transforms

@@ -78,6 +78,7 @@ class Run(NamedTuple):
     href: str | None = None
     icon: str | None = None  # "fas-plug": names the shared definition in the SVG
     icon_size: float = 0.0
+    turn: str = ""  # an icon's rotation or flip, as Font Awesome names it: "rotate-90"
     missing: bool = False  # an unknown icon: drawn as a visible placeholder
     role: str | None = None  # a palette role colouring this run (syntax in the appendix)
     spaced: bool = False  # a space stood before it (a word of its own, not a word's piece)

@@ -462,7 +462,7 @@ class Typesetter:
                 key, missing = self._icon(span.icon)
                 icon_size = size * span.icon.scale
                 runs.append(Run(x, "", w, href=span.href, icon=key, icon_size=icon_size,
-                                   missing=missing))  # fmt: skip
+                                   missing=missing, turn=span.icon.turn))  # fmt: skip
                 tallest = max(tallest, icon_size)
                 # A space either side separates alike; a word written against the icon still
                 # gets a gap.

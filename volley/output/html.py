@@ -410,6 +410,8 @@ def _span_json(span: Span) -> dict[str, Any]:
         icon = resolve_icon(span.icon)
         if icon is not None:
             out["icon"] = [icon.width, icon.height, icon.path]
+            if span.icon.turn:
+                out["turn"] = span.icon.turn
     return out
 
 

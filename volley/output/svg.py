@@ -328,7 +328,7 @@ class _Painter:
         if run.missing or run.icon is None:
             c = self.c
             return tag.missing_icon(c["code"], c["missing"], x, y, run.width, size)
-        use = tag.icon(role, self.c[role], self._icon_id(run.icon), x, y, run.width, size)
+        use = tag.icon(role, self.c[role], self._icon_id(run.icon), x, y, run.width, size, run.turn)
         return tag.link(run.href, use) if run.href else use
 
     def _icon_id(self, key: str) -> str:

@@ -486,12 +486,26 @@ def underline(colour: str, x1: float, x2: float, y: float) -> str:
     )
 
 
-def icon(role: str, colour: str, id: str, x: float, y: float, w: float, h: float) -> str:
-    """An inline icon: a use of its `symbol`."""
+def icon(
+    role: str, colour: str, id: str, x: float, y: float, w: float, h: float, turn: str = ""
+) -> str:
+    """An inline icon: a use of its `symbol`, turned about its centre as `turn` says."""
     return (
         f'<use class="icon vf-{role}" xlink:href="#{escape(id)}" {_box(x, y, w, h)}'
-        f' fill="{colour}"/>'
+        f'{_turned(turn, x + w / 2, y + h / 2)} fill="{colour}"/>'
     )
+
+
+def _turned(turn: str, cx: float, cy: float) -> str:
+    """The transform of Font Awesome's rotate and flip classes (`rotate-90`, `flip-both`),
+    about the point (cx, cy); none for no turn."""
+    if not turn:
+        return ""
+    if turn.startswith("rotate-"):
+        return f' transform="rotate({turn.removeprefix("rotate-")} {num(cx)} {num(cy)})"'
+    sx = -1 if turn in ("flip-horizontal", "flip-both") else 1
+    sy = -1 if turn in ("flip-vertical", "flip-both") else 1
+    return f' transform="matrix({sx} 0 0 {sy} {num(cx - sx * cx)} {num(cy - sy * cy)})"'
 
 
 def missing_icon(fill: str, stroke: str, x: float, y: float, w: float, h: float) -> str:

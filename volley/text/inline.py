@@ -56,6 +56,7 @@ class IconRef:
     name: str
     scale: float = 1.0
     source: str = ""  # the markup as written, for warnings
+    turn: str = ""  # Font Awesome's rotate or flip class without its `fa-`: "rotate-90"
 
 
 @dataclass(slots=True, frozen=True)
@@ -85,6 +86,14 @@ LONG_PREFIXES = {
 }  # fmt: skip
 SIZE_WORDS = {"fa-2xs": 0.625, "fa-xs": 0.75, "fa-sm": 0.875, "fa-lg": 1.25, "fa-xl": 1.5}
 SIZE_WORDS.update({"fa-2xl": 2.0, **{f"fa-{n}x": float(n) for n in range(1, 11)}})
+# Font Awesome's classes that turn an icon about its centre (`{fas-arrow-right fa-rotate-90}`
+# points down), its place on the line unchanged, as its stylesheet turns it
+TURN_WORDS = frozenset(
+    f"fa-{turn}"
+    for turn in (
+        "rotate-90", "rotate-180", "rotate-270", "flip-horizontal", "flip-vertical", "flip-both"
+    )
+)  # fmt: skip
 
 _ICON_PREFIXES = frozenset(FREE_PREFIXES + PRO_PREFIXES)
 # Patterns of the rarer paths are strings, compiled by `re` (and cached there) on first use:
@@ -113,12 +122,13 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
             return None
     if not re.fullmatch(_ICON_NAME, name):
         return None
-    scale = 1.0
+    scale, turn = 1.0, ""
     for word in extra:
         if not re.fullmatch(_FA_WORD, word):
             return None
         scale = SIZE_WORDS.get(word, scale)  # other classes (fa-fw, fa-spin) are ignored
-    return IconRef(prefix, name, scale, source)
+        turn = word[3:] if word in TURN_WORDS else turn
+    return IconRef(prefix, name, scale, source, turn)
 
 
 # --- links -----------------------------------------------------------------------------------
