@@ -9,6 +9,7 @@ from volley.text.inline import (
     IconRef,
     ListItem,
     Paragraph,
+    Rule,
     Span,
     Table,
     escape_markup,
@@ -677,3 +678,27 @@ def test_the_keycap_emoji_asterisk_is_no_emphasis_mark(text: str):
     """Two `*️⃣` on a line opened and closed italics, leaving keycaps without their star."""
     assert parse_inline(text) == [[Span(text)]]
     assert parse_inline(f"*{text}*") == [[Span(text, italic=True)]]
+
+
+def test_markdowns_thematic_break_and_underlined_heading_in_a_note() -> None:
+    """swimlanes.io's notes are Markdown: `---` between paragraphs, drawn as the text "---",
+    is a line across; under a paragraph's line (or `===`) it makes the line a heading."""
+    text = "above\n\n---\n\nbelow\n\n* * *\nSteps\n===\n- item\n___\nafter"
+    assert parse_note(text) == [
+        Paragraph([[Span("above")]]),
+        Rule(),
+        Paragraph([[Span("below")]]),
+        Rule(),
+        Paragraph([[Span("Steps")]], "heading"),
+        ListItem("•", [[Span("item")]]),
+        Rule(),
+        Paragraph([[Span("after")]]),
+    ]
+    assert parse_note("Title\n---\nbody") == [
+        Paragraph([[Span("Title")]], "heading"),
+        Paragraph([[Span("body")]]),
+    ]
+    # a note whose lines are kept (ended by `end note`) has no underlines; `=` under no
+    # paragraph is text
+    assert parse_note("Title\n---", lines_kept=True) == [Paragraph([[Span("Title")]]), Rule()]
+    assert parse_note("- a\n\n==") == [ListItem("•", [[Span("a")]]), Paragraph([[Span("==")]])]

@@ -1190,3 +1190,14 @@ def test_a_note_beside_a_lane_in_a_box_or_a_frame_is_held_by_it() -> None:
     (band,) = layout.bands
     (frame,) = layout.frames
     assert note.box.right < band.box.right and note.box.right < frame.box.right
+
+
+def test_a_rule_in_a_note_is_a_line_across_between_its_paragraphs() -> None:
+    layout = layout_of("A -> B: x\nnote:\n  above\n\n  ---\n\n  below\n")
+    assert_clean(layout)
+    [note] = layout.notes
+    [above, below] = note.texts
+    [rule] = note.rules
+    assert above.box.bottom < rule.y < below.box.y
+    assert rule.x1 == above.box.x and note.box.x < rule.x1 < rule.x2 < note.box.right
+    assert "---" not in volley.render("A -> B: x\nnote:\n  above\n\n  ---\n\n  below\n")

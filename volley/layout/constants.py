@@ -86,6 +86,7 @@ NOTE_MIN_WIDTH = 60  # a one-word note still looks like a note
 NOTE_GAP = 10  # space above a note (it belongs to the element before it)
 NOTE_PARAGRAPH_GAP = 6  # space between paragraphs, lists and code blocks inside a note
 NOTE_BULLET_INDENT = 16  # list text starts here, the bullet hangs in the indent
+RULE_HEIGHT = 0.5  # a note's `---`: the room its line across takes, in ems (gaps either side)
 BULLET_GAP = 5  # least space between a bullet (or "10.") and its item's text
 NOTE_FOLD = 8  # the folded corner at the note's top right
 NOTE_LANE_GAP = 8  # a note over one lane keeps this far from the next lifeline's label room

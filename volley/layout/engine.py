@@ -1058,6 +1058,10 @@ class _Engine:
                 texts += self._table(part.table, tx, ty, panels, rules)
                 ty += part.text.height
                 continue
+            if part.kind == "rule":  # across the text's width, clear of the fold
+                rules.append(Rule(tx, end, ty + part.text.height / 2))
+                ty += part.text.height
+                continue
             rtl = part.text.rtl
             if part.bullet is not None:
                 bx = (

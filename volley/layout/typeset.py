@@ -22,6 +22,7 @@ from volley.layout.constants import (
     CODE_PAD_X,
     ICON_GAP,
     NOTE_BULLET_INDENT,
+    RULE_HEIGHT,
     TABLE_CELL_PAD_X,
     TABLE_CELL_PAD_Y,
 )
@@ -111,8 +112,9 @@ class SetTable:
 
 @dataclass(slots=True)
 class NotePart:
-    """One block of a note: kind "p" (paragraph), "item" (list item), "code" or "table"
-    (whose `text` is empty, the size of its grid, and `table` its cells)."""
+    """One block of a note: kind "p" (paragraph), "item" (list item), "code", "table"
+    (whose `text` is empty, the size of its grid, and `table` its cells) or "rule" (whose
+    `text` is empty, the room the line across takes)."""
 
     kind: str
     marker: str
@@ -307,6 +309,8 @@ class Typesetter:
                 table = self._table(block, size, max_width)
                 grid = SetText((), fsum(table.widths), fsum(table.heights), size)
                 out.append(NotePart("table", "", 0.0, grid, table=table))
+            else:  # a rule: room for the line across, as tall as a line of text is high
+                out.append(NotePart("rule", "", 0.0, SetText((), 0.0, size * RULE_HEIGHT, size)))
         hit = self._notes[key] = tuple(out)
         return hit
 

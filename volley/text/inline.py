@@ -35,6 +35,7 @@ __all__ = [
     "ListItem",
     "CodeBlock",
     "Table",
+    "Rule",
     "NoteBlock",
     "parse_inline",
     "parse_lines",
@@ -733,7 +734,12 @@ class Table:
     rows: list[list[list[list[Span]]]]
 
 
-NoteBlock = Paragraph | ListItem | CodeBlock | Table
+@dataclass(slots=True)
+class Rule:
+    """Markdown's thematic break (`---`, `***`, `___` on a line of its own): a line across."""
+
+
+NoteBlock = Paragraph | ListItem | CodeBlock | Table | Rule
 
 # A delimiter row: cells of hyphens with a colon at either end, between pipes.
 _DELIMITER_CELL = r"[ \t]*(:?)-+(:?)[ \t]*"
@@ -746,6 +752,10 @@ _LIST_MARKER = r"([ \t]*)([-*+]|(\d{1,9})[.)])[ \t]+(?=\S)"
 # Markdown's heading (`## Step 1`, its closing `#`s left out) and quote (`> text`) lines
 _HEADING = re.compile(r"([ \t]{0,3})#{1,6}(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
 _QUOTE = re.compile(r"([ \t]{0,3})>[ \t]?(.*)$")
+# Markdown's thematic break, three or more of one of `-`, `*`, `_` (spaces between), and the
+# line of `=` (or of `-`) that makes the paragraph above it a heading
+_RULE = re.compile(r"[ \t]{0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$")
+_SETEXT = re.compile(r"[ \t]{0,3}=+[ \t]*$")
 # The start of another of Markdown's blocks, which ends a table as on GitHub: a list item, a
 # quote, a heading or a thematic break (fences are found on their own). Shared with the lexer.
 BLOCK_START = re.compile(
@@ -817,7 +827,7 @@ def _indented_end(lines: list[str], start: int) -> int:
 
 def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
     """Blocks of a note's text: paragraphs, list items, code (fenced, or indented four
-    columns after a blank line, as Markdown writes it) and tables.
+    columns after a blank line, as Markdown writes it), tables and rules (`---`).
 
     A paragraph's lines run on, as Markdown's do, unless a line ends in two spaces, a
     backslash, `<br>` or `\\n`, or the note's `lines_kept` (one ended by `end note`); a line
@@ -843,6 +853,18 @@ def parse_note(text: str, lines_kept: bool = False) -> list[NoteBlock]:
         line = lines[start]
         if not line.strip():
             current, item_indent = None, -1
+            continue
+        rule = _RULE.match(line)
+        under = blocks[-1] if current is not None and item_indent < 0 else None  # a paragraph's
+        underline = _SETEXT.match(line) or (rule and rule[1] == "-")
+        if underline and isinstance(under, Paragraph) and under.kind == "text" and not lines_kept:
+            under.kind = "heading"  # Markdown's other heading: its text underlined
+            current = None
+            continue
+        if rule and (item_indent < 0 or _indent(line[: rule.start(1)]) <= item_indent):
+            blocks.append(Rule())
+            current, item_indent = None, -1
+            levels.clear()
             continue
         heading = _HEADING.match(line)
         if heading and (item_indent < 0 or _indent(heading[1]) <= item_indent):
@@ -900,6 +922,8 @@ def note_plain_text(text: str, lines_kept: bool = False) -> str:
         elif isinstance(block, Table):
             rows = [block.header, *block.rows]
             words = "; ".join(", ".join(_spans_said(cell) for cell in row) for row in rows)
+        elif isinstance(block, Rule):
+            continue  # a line across: nothing to say
         else:
             words = _spans_said(block.lines)
             if isinstance(block, ListItem) and block.number is not None:
