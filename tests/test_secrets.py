@@ -1237,3 +1237,32 @@ def test_a_credential_in_any_of_an_errors_errors_is_masked_where_it_repeats():
     second = VolleyError(f"unexpected {token} here", line=2)
     masked = said(VolleyErrors([first, second]))
     assert token not in masked.format()
+
+
+def test_a_bracketed_stand_in_with_spaces_is_read_whole_not_masked_to_its_first_space():
+    """A scrubbed capture's `CF_Authorization=[CF_Authorization redacted]` (a cookie echoed in
+    a JSON body) was masked up to its space, `<redacted> redacted]`, and the redacted file
+    then warned of a live secret in its own output."""
+    cookie = "CF_AppSession=na260a7779c5c78c8; CF_Authorization=[CF_Authorization redacted]"
+    body = f'{{"Cookie": "{cookie}"}}'
+    masked = redact_body(body)
+    assert masked == body.replace("na260a7779c5c78c8", MASK)
+    assert find_secrets(masked) == []
+    assert redact_body("GET /x?token=abc1234567xyz&a=1") == f"GET /x?token={MASK}&a=1"
+
+
+def test_a_long_numeric_cookie_is_masked_where_its_urls_repeat_it():
+    """A tracking cookie's `_dyid=-1378101304145867844` was masked in the Cookie header and
+    left in the URLs that carry it (`?id=…`, `&uid=…`), where its other cookies were masked."""
+    number = "-1378101304145867844"
+    text = (
+        "Browser -> Site: GET /uia\n"
+        "in: Request\n"
+        "```http\n"
+        f"GET /uia?id={number}&uid={number[1:]}0 HTTP/1.1\n"
+        f"Cookie: _dyid={number}; theme=dark\n"
+        "```\n"
+    )
+    shown = volley.render(text, format="html", redact=True)
+    assert number not in shown and number[1:] + "0" in shown  # a longer number is another
+    assert "2026-12-08" in redact_body("Date: 2026-12-08, count 1234567890123")

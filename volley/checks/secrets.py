@@ -916,6 +916,9 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 
 _PAIR_START = r"[A-Za-z][A-Za-z0-9_.\-]{0,79}="
+# A value in brackets, which may hold spaces where a bare value cannot (`[CF_Authorization
+# redacted]`, as a capture's scrubber writes its stand-ins)
+_BRACKETED = r"\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,80}\}"
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -926,6 +929,9 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
         opened = match.start() > 0 and text[match.start() - 1] == "("
         if value == 4 and opened and text[start:end].endswith(")"):
             end -= 1  # `(PGPASSWORD=hunter22)`: the parenthesis closes around the pair
+        bracketed = re.compile(_BRACKETED).match(text, start) if value == 4 else None
+        if bracketed and is_stand_in(bracketed[0]):
+            continue  # `token=[token redacted]`: a stand-in of several words, read whole
         if (
             value == 4
             and match.group(1).lower().endswith("authorization")
@@ -2184,16 +2190,22 @@ def repeated_in(text: str) -> Callable[[str], str]:
 _ELLIPSIS = r"…|\.\.\."
 _REPEATED_LENGTH = 12  # a credential this long is not a word, a date or a region's code
 _REPEATED_MIXED = 8  # nor is one this long of capitals, small letters and digits
+# digits past a time in microseconds since 1970 (16): an identifier, not a quantity
+_LONG_NUMBER = r"-?[0-9]{17,}"
 # a run as long, of letters and digits both: where a credential found elsewhere may repeat
 _MAY_REPEAT = (
     rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}"
     rf"|(?=\S*[0-9])(?=\S*[a-z])(?=\S*[A-Z])\S{{{_REPEATED_MIXED},}}"
+    r"|[0-9]{17,}"
 )
 
 
 def _may_be_repeated(value: str) -> bool:
     """Whether a secret's value is masked wherever it repeats: a credential's shape, and long
-    enough or mixed enough to be no word or code."""
+    enough or mixed enough to be no word or code; or a number too long to be a count, a
+    date or a code (a tracking cookie's `_dyid=-1378101304145867844`, which its URLs carry)."""
+    if re.fullmatch(_LONG_NUMBER, value):
+        return True
     if not credential_like(value):
         return False
     return len(value) >= _REPEATED_LENGTH or bool(re.compile(_PASSWORD_SHAPED).fullmatch(value))
