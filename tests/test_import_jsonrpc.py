@@ -2242,3 +2242,29 @@ def test_lsp_modes_nil_for_a_method_it_lost_is_no_method():
     trace = "[Trace - 02:33:12 AM] Received response 'nil - (14)' in 0ms.\nResult: null\n"
     (answer,) = import_jsonrpc(trace).messages()
     assert answer.label.startswith("result (id 14")
+
+
+def test_a_servers_own_output_in_a_host_log_is_said_to_be_left_out():
+    """Claude Desktop's `mcp-server-NAME.log` holds what the server writes to its standard
+    error among the messages (Python's logging lines); they were dropped without a word."""
+    stderr = [
+        "2026-03-17 17:02:22 - mcp.server.lowlevel.server - INFO - Processing request",
+        '2026-03-17 17:02:22 - httpx - INFO - HTTP Request: POST http://localhost/mcp "200"',
+    ]
+    log = [
+        '2026-03-17T21:02:22.693Z [demo] [info] Message from client: {"method":"tools/list",'
+        '"params":{},"jsonrpc":"2.0","id":1} { metadata: undefined }',
+        *stderr,
+        "",
+        '2026-03-17T21:02:23.482Z [demo] [info] Message from server: {"jsonrpc":"2.0","id":1,',
+        '  "result":{"tools":[]}}',
+        "{ metadata: undefined }",
+        "==> mcp.log <==",
+    ]
+    (item,) = convert("\n".join(log), "mcp-server-demo.log")
+    (note,) = item.warnings
+    assert (note.severity, note.line, note.column) == ("note", 2, 1)
+    assert note.message.startswith("2 lines after the messages are none of them")
+    # Claude Desktop's own suffix and tail's header are no output of the server
+    (quiet,) = convert("\n".join(line for line in log if line not in stderr), "demo.log")
+    assert quiet.warnings == ()

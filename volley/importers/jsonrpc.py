@@ -523,8 +523,9 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
             written_on.append((number, offset))
     found: list[tuple[int, str | None, Sent]] = []
     warnings: list[Diagnostic] = []
+    left: list[int] = []  # lines after a message that are none of it: the server's stderr
     for number, match, message in log_records(
-        lines, _HOST_LINE, _LOG_START, warnings, short=_is_short
+        lines, _HOST_LINE, _LOG_START, warnings, short=_is_short, left=left
     ):
         sent = _said_in_short(match["side"], message) or Sent(match["side"], message)  # type: ignore[arg-type]
         found.append((number, _server_named(match["head"]), sent))
@@ -535,6 +536,8 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         if level and not _HOST_LINE.match(lines[number]) and said.strip():
             remark = Sent("server", f"{level}: {_without_metadata(compact(said))}", remark=True)
             found.append((number, _server_named(match["head"]), remark))
+    if left:
+        warnings.append(_left_out(left, lines))
     if written_on[-1][0] + 1 < len(lines):  # a line held several records: point into it
         warnings = [_on_written_line(w, written_on, written) for w in warnings]
     by_server: dict[str | None, list[Sent]] = {}
@@ -545,6 +548,21 @@ def _host_log(text: str) -> tuple[dict[str | None, list[Sent]], list[Diagnostic]
         current = server or current
         by_server.setdefault(current, []).append(sent)
     return by_server, warnings
+
+
+def _left_out(left: list[int], lines: list[str]) -> Diagnostic:
+    """A note on the lines of a host's log that hold no message, at the first of them: what
+    the server wrote to its standard error, which the host logs among its messages."""
+    count = f"{len(left)} line{'s' if len(left) > 1 else ''}"
+    return Diagnostic(
+        f"{count} after the messages {'are' if len(left) > 1 else 'is'} none of them (the "
+        "server's own output, which the host logs with them) and left out of the diagram",
+        None,
+        left[0] + 1,
+        1,
+        lines[left[0]],
+        severity="note",
+    )
 
 
 def _without_metadata(said: str) -> str:

@@ -95,11 +95,14 @@ def log_records(
     starts: re.Pattern[str],
     warnings: list[Diagnostic],
     short: Callable[[str], bool] | None = None,
+    left: list[int] | None = None,
 ) -> Iterator[tuple[int, re.Match[str], str]]:
     """Each line of a log that `record` matches (its index and match), with the message it
     logged: the JSON that starts in what it logged, as far as it runs, or else (with a
     warning) what it logged; or its first line, where `short` says the log wrote the message
-    in a short form of its own on that line (the lines after it are then none of it)."""
+    in a short form of its own on that line (the lines after it are then none of it). The
+    index of each line after a message's JSON that holds more (another program's output,
+    written into the same log) goes into `left`."""
     decoder = json.JSONDecoder()
     for number, match, logged in record_texts(lines, record, starts):
         first = logged.strip().split("\n", 1)[0]
@@ -117,6 +120,14 @@ def log_records(
                 warnings.append(not_json(exc, lines, number, logged, match.start("rest"), start))
             yield number, match, logged.strip()
             continue
+        if left is not None:
+            after = _METADATA.sub("", logged[end:], count=1).split("\n")
+            line = number + logged.count("\n", 0, end)
+            left.extend(
+                line + k
+                for k, text in enumerate(after)
+                if text.strip() and not _TAIL_HEADER.match(text)
+            )
         yield number, match, logged[start:end]
 
 
@@ -137,6 +148,11 @@ def is_message(value: Any) -> bool:
     return isinstance(value.get("method"), str) if "method" in value else "id" in value
 
 
+# What Claude Desktop writes after a message: ` { metadata: undefined }` (on a line of its own
+# after one written over several)
+_METADATA = re.compile(r"\A\s*\{ metadata:[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)?\}")
+# `tail -f`'s header before the lines of each file it follows: `==> mcp.log <==`
+_TAIL_HEADER = re.compile(r"==> .* <==[ \t]*$")
 # Where a log left out the middle of a long message: Claude Desktop writes
 # `…"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]...notations":…`.
 _CUT = re.compile(r"\.\.\.\[(\d+) chars truncated\]\.\.\.")
