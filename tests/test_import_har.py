@@ -264,6 +264,24 @@ def test_a_page_that_starts_with_a_bracket_is_not_told_as_broken_json(tmp_path, 
     assert "JSON" not in result.stderr
 
 
+def test_json_of_no_known_format_is_told_by_its_keys_and_pointed_at_the_json_formats():
+    """A tempo block's meta.json was "cannot tell what format this is", with no word of what
+    volley saw, and a hint naming Mermaid and PlantUML for a JSON file."""
+    from volley.importers import convert as import_any
+
+    with pytest.raises(VolleyError) as caught:
+        import_any('{"format": "v2", "blockID": "x", "tenantID": "t"}', "meta.json")
+    assert caught.value.message == (
+        'cannot tell what format this is: a JSON object whose keys are "format", "blockID", '
+        '"tenantID"'
+    )
+    assert caught.value.hint == (
+        "if it is a capture or a trace, name its format with --from (har, trace, jsonrpc)"
+    )
+    with pytest.raises(VolleyError, match="this is: a JSON list of 2 items\n"):
+        import_any("[1, 2]", "list.json")
+
+
 @pytest.mark.parametrize("text", ["", "\n\n", "\ufeff  \r\n"])
 def test_an_empty_file_is_said_to_be_empty(tmp_path, text):
     (tmp_path / "session.log").write_text(text)

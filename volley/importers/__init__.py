@@ -265,6 +265,23 @@ _DIAGRAM_HEADER = re.compile(r"[ \t]*(sequenceDiagram|@startuml)\b")
 _QUOTED = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")  # a quote's marks, before its lines' text
 
 
+def _json_seen(text: str) -> str:
+    """What JSON that is none of the known formats holds, for its error: its top-level keys
+    (the first few), or that it is a list; nothing for text that is not JSON."""
+    import json  # here: only a file no importer knows needs it
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return ""
+    if isinstance(data, dict) and data:
+        keys = ", ".join(json.dumps(key, ensure_ascii=False) for key in list(data)[:6])
+        return f": a JSON object whose keys are {keys}{', …' if len(data) > 6 else ''}"
+    if isinstance(data, list):
+        return f": a JSON list of {len(data)} item{'' if len(data) == 1 else 's'}"
+    return ""
+
+
 def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:
     """For a page no importer recognises whose sequence diagram stands in a code block of
     another kind (```text, as a wiki shows one; a ````markdown block that shows how to write
@@ -340,8 +357,13 @@ def convert(
                 return as_plantuml
             from volley.importers.collector_text import not_spans
 
-            hint = f"name it with --from (one of: {', '.join(IMPORTERS)})"
             read_as_json = ", ".join(name for name, known in IMPORTERS.items() if known.traffic)
+            seen = _json_seen(text)
+            hint = (
+                f"if it is a capture or a trace, name its format with --from ({read_as_json})"
+                if seen
+                else f"name it with --from (one of: {', '.join(IMPORTERS)})"
+            )
             mend = (  # no --from reads JSON that stops parsing
                 "mend the JSON there: volley then tells which capture or trace it is (--from "
                 f"names one: {read_as_json})"
@@ -350,7 +372,9 @@ def convert(
                 not_spans(text, filename)
                 or _json_stops(text, filename, mend)
                 or _shown_as_code(text, filename)
-                or VolleyError("cannot tell what format this is", filename=filename, hint=hint)
+                or VolleyError(
+                    f"cannot tell what format this is{seen}", filename=filename, hint=hint
+                )
             )
         importer, on_page = found, recognised.on_page
     if not importer.traffic:  # another tool's diagram: text, as a .volley file is
