@@ -88,6 +88,14 @@ def test_code_keeps_its_tokens_in_order_each_string_reading_its_own_way(monkeypa
     assert _drawn_label(f"`{code}`", monkeypatch) == '{"םש": "דוד", "ריע": "הפיח"}'
 
 
+def test_right_to_left_words_in_code_read_as_one_phrase(monkeypatch):
+    """A code span's Hebrew words with only spaces between them were each set apart in its
+    place, left to right, so that read from the right they came last word first; an editor
+    reads them as one phrase. Quoted strings stay apart, each in its place."""
+    assert _drawn_label("`# הערה בעברית כאן`", monkeypatch) == "# ןאכ תירבעב הרעה"
+    assert _drawn_label('`"שם" "דוד"`', monkeypatch) == '"םש" "דוד"'
+
+
 @needs_arabic
 def test_arabic_is_joined_and_reversed(monkeypatch):
     drawn = _drawn_label("مرحبا", monkeypatch)

@@ -575,9 +575,10 @@ _ONE_TOKEN = ("syntax_str", "syntax_key")
 def _code_in_order(text: str, token: bool = False) -> str:
     """Code as an editor lays it out: left to right (LRI … PDI), each of its tokens that holds
     Hebrew or Arabic reading its own way in its place (FSI … PDI), so that
-    `{"الاسم": "أحمد"}` keeps each key before its value; other code, and a word alone, as it
-    is. A `token` (a string the appendix wrapped, `"אחת שתיים` then `שלוש ארבע"`) reads as
-    one, its words right to left as where it is not cut."""
+    `{"الاسم": "أحمد"}` keeps each key before its value, and such words with only spaces
+    between them one phrase; other code, and a word alone, as it is. A `token` (a string the
+    appendix wrapped, `"אחת שתיים` then `שלוש ארבע"`) reads as one, its words right to left
+    as where it is not cut."""
     if not has_right_to_left(text) or re.compile(_CODE_TOKEN).fullmatch(text):
         return text
     if token:
@@ -593,7 +594,12 @@ def _code_in_order(text: str, token: bool = False) -> str:
         written = token.group()
         return f"{written[:start]}\u2068{written[start:end]}\u2069{written[end:]}"
 
-    return f"\u2066{re.compile(_CODE_TOKEN).sub(isolated, text)}\u2069"
+    # right-to-left words with only spaces between read as one phrase, right to left, as an
+    # editor shows `# تعليق باللغة العربية`: not each word in its place left to right
+    words = re.compile("\u2069([ \t]+)\u2068").sub(
+        r"\1", re.compile(_CODE_TOKEN).sub(isolated, text)
+    )
+    return f"\u2066{words}\u2069"
 
 
 def _spaced(line: TextLine, runs: list[Run], tags: list[str]) -> str:
