@@ -433,3 +433,16 @@ def test_a_lines_keyword_is_found_by_its_first_word_as_by_all_keywords_at_once()
         ), line
         kinds.add(expected and expected.lastgroup)
     assert kinds >= {*_KEYWORDS, None}  # every keyword was met
+
+
+def test_code_indented_under_a_notes_fence_stays_code():
+    """Each stretch of a note's lines between its fences was stripped of its own indentation:
+    code indented four columns under a fence at the note's edge lost them, and `# comment`
+    became a heading. The note's edge is its first line's; lines deeper keep the rest."""
+    text = "A -> B: hi\nnote B:\n```\nfenced\n```\n\n    # not a heading\n    x = 1\n"
+    note = volley.parse(text).items[1]
+    assert note.text == "```\nfenced\n```\n\n    # not a heading\n    x = 1"
+    indented = "A -> B: hi\nnote B:\n  para\n  ```\n  fenced\n  ```\n\n      # code\n      x = 1\n"
+    assert volley.parse(indented).items[1].text == (
+        "para\n```\nfenced\n```\n\n    # code\n    x = 1"
+    )

@@ -132,16 +132,18 @@ def mermaid_directive(lines: list[str], index: int) -> int | None:
     return next((end + 1 for end in range(index, len(lines)) if "}%%" in lines[end]), index + 1)
 
 
-def _dedented(lines: list[str]) -> list[str]:
-    """The lines without the indentation they all share. Where every line starts with the same
-    white space, that is removed and the rest kept byte for byte (tabs and all); where they
-    mix tabs and spaces, it is counted in columns (a tab to the next multiple of four), so a
-    tab on one line and four spaces on the next share it, and the indentation past it is kept
-    as spaces. A blank line keeps what it has past the shared part (in the second case, it is
-    empty)."""
+def _dedented(lines: list[str], most: int | None = None) -> list[str]:
+    """The lines without the indentation they all share (`most` columns at most). Where every
+    line starts with the same white space, that is removed and the rest kept byte for byte
+    (tabs and all); where they mix tabs and spaces, it is counted in columns (a tab to the
+    next multiple of four), so a tab on one line and four spaces on the next share it, and the
+    indentation past it is kept as spaces. A blank line keeps what it has past the shared part
+    (in the second case, it is empty)."""
     filled = [line for line in lines if not _is_blank(line)]
     written = commonprefix([line[: len(line) - len(line.lstrip(" \t"))] for line in filled])
     shared = min((indent_width(line) for line in filled), default=0)
+    if most is not None:
+        shared = min(shared, most)
     if indent_width(written) == shared:
         return [line[len(written) :] if line.startswith(written) else "" for line in lines]
     out = []
@@ -316,10 +318,16 @@ class _Lifter:
         after = None  # the index after an `end note` that closed the note
         pos = index + 1
         parts: list[str] = []
-        run: list[str] = []  # plain lines not yet added, their common indentation still on
+        run: list[str] = []  # plain lines not yet added
+        # where the plain lines stand in `parts`, their indentation on until the note ends:
+        # the indentation they all share, up to its first line's, is the note's, taken off at
+        # once (a block indented deeper after a fence is code, as it is before one)
+        plain: list[int] = []
+        first: int | None = None  # the column of the note's first line under it: its edge
 
         def flush() -> None:
-            parts.extend(_dedented(run))
+            plain.extend(range(len(parts), len(parts) + len(run)))
+            parts.extend(run)
             run.clear()
 
         end = pos  # the index after the note's last non-blank line
@@ -348,6 +356,7 @@ class _Lifter:
                 run.extend(lines[end:pos])  # blank lines before the fence: paragraph breaks
                 flush()
                 block = self.fenced(pos, opening)
+                first = indent_width(line) if first is None else first
                 # kept with its fences, less the opening's indentation
                 parts.append(dedent(line, opening))
                 parts.extend(block.body)
@@ -374,10 +383,13 @@ class _Lifter:
                 doubtful.append(pos + 1)
             elif kind == "branch text" and not deeper:
                 branches.append(pos + 1)
+            first = indent_width(line) if first is None else first
             run.extend(lines[end : pos + 1])
             pos += 1
             end = pos
         flush()
+        for at, line in zip(plain, _dedented([parts[at] for at in plain], first), strict=True):
+            parts[at] = line
         if not parts:
             return after or index + 1, None
         return after or end, Body(
