@@ -376,20 +376,23 @@ def test_accents_typed_after_their_letters_are_composed_for_the_raster() -> None
     assert "Vi\u1ec7t \u0401" in drawn and "\u0301" not in drawn
 
 
-def test_a_piece_in_a_family_drawn_plain_is_shaped_upright(monkeypatch) -> None:
+def test_a_piece_in_a_family_drawn_plain_is_shaped_from_its_regular_face(monkeypatch) -> None:
     """A delay's label is italic: Arabic-Indic and Persian digits, ٪ and ، in a family with no
     italic face for them were shaped in its oblique face all the same, which drew its empty
-    boxes in their place."""
+    boxes in their place. They are shaped from the regular face, which has them, slanted and
+    thickened as a browser makes the face (`made`)."""
     from volley.output import font_fallback
 
-    asked: list[tuple[bool, bool]] = []
+    asked: list[tuple[bool, bool, bool]] = []
     monkeypatch.setattr(
-        font_fallback, "outlines", lambda family, piece, bold, italic: asked.append((bold, italic))
+        font_fallback,
+        "outlines",
+        lambda family, piece, bold, italic, made=False: asked.append((bold, italic, made)),
     )
     measure = font_fallback._Measure(14.0, True, True, plain=frozenset({"Some Sans"}))
     font_fallback._glyphs("Some Sans", "\u0661\u0662", measure)
     font_fallback._glyphs("Other Sans", "\u0661\u0662", measure)
-    assert asked == [(False, False), (True, True)]
+    assert asked == [(True, True, True), (True, True, False)]
 
 
 @needs_arabic_and_tamil

@@ -39,6 +39,7 @@ from volley.output.shaping import (
     emoji_font,
     fc_match,
     image,
+    made_face,
     outlines,
     right_to_left_outlines,
 )
@@ -466,19 +467,24 @@ Glyphs = list[tuple[str, bytes | None]] | Outlines | None
 def _glyphs(family: str | None, piece: str, measure: _Measure) -> Glyphs:
     """How a piece is drawn when cairo cannot draw it: its emoji clusters and their pictures,
     or its shaped outlines; None when cairo draws it as it is."""
-    upright = family in measure.plain  # drawn plain: its family has no bold or italic face
-    bold, italic = measure.bold and not upright, measure.italic and not upright
+    # its family's bold or italic face lacks its letters: the regular face slanted and
+    # thickened instead, as a browser draws it
+    made = family in measure.plain
+    bold, italic = measure.bold, measure.italic
     if has_right_to_left(piece):  # in visual order and joined already (`volley.output.rtl`)
-        if not needs_shaping(piece) or family == _emoji_family():
+        name = family or measure.base
+        if family == _emoji_family() or not (
+            needs_shaping(piece) or made or ((bold or italic) and made_face(name, bold, italic))
+        ):
             return None
-        return right_to_left_outlines(family or measure.base, logical_order(piece), bold, italic)
+        return right_to_left_outlines(name, logical_order(piece), bold, italic, made)
     if family is None:
         if not _misplaced_by_cairo(piece):
             return None
         return outlines(measure.base, piece, bold, italic)
     if family == _emoji_family():
         return clusters(piece)
-    return outlines(family, piece, bold, italic)
+    return outlines(family, piece, bold, italic, made)
 
 
 def _misplaced_by_cairo(piece: str) -> bool:

@@ -40,6 +40,8 @@ from volley.output.svg_tags import escape, num
 # How much HarfBuzz thickens a face with no bold of its own, in em (its documentation's
 # starting point), where fontconfig says cairo would embolden it.
 SYNTHETIC_BOLD = 0.02
+# How far a slant made for a face with none leans, as fontconfig makes one (its matrix's xy)
+SYNTHETIC_SLANT = 0.2
 
 
 def fc_match(*arguments: str) -> str | None:
@@ -83,8 +85,18 @@ def emoji_font() -> hb.Font | None:
 
 
 @cache
-def text_font(family: str, bold: bool, italic: bool) -> hb.Font | None:
-    """The installed font of `family` in the face nearest to bold and italic as asked."""
+def text_font(family: str, bold: bool, italic: bool, made: bool = False) -> hb.Font | None:
+    """The installed font of `family` in the face nearest to bold and italic as asked; or,
+    `made`, its regular face slanted and thickened as asked, as a browser makes a face the
+    family has without the letters it is asked for (DejaVu Sans's Oblique has no Arabic)."""
+    if made:
+        regular = text_font(family, False, False)
+        if regular is None:
+            return None
+        font = hb.Font(regular.face)
+        font.synthetic_slant = SYNTHETIC_SLANT if italic else 0.0
+        font.synthetic_bold = SYNTHETIC_BOLD if bold else 0.0
+        return font
     style = (":bold" if bold else "") + (":italic" if italic else "")
     return _installed_font(family.replace("-", "\\-").replace(":", "\\:") + style)
 
@@ -159,11 +171,14 @@ class Outlines:
         return f'<path d="{pen.getCommands()}" fill="{escape(fill)}"/>'
 
 
-def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | None:
+def outlines(
+    family: str, text: str, bold: bool, italic: bool, made: bool = False
+) -> Outlines | None:
     """`text` in `family` shaped, when its glyphs are not the font's glyph for each character
     in turn (reordered, joined, substituted or marks moved) or the family has no face of that
-    slant or weight (fontconfig makes one); None when cairo draws it right."""
-    font = text_font(family, bold, italic)
+    slant or weight (fontconfig makes one, or `made`: see `text_font`); None when cairo draws
+    it right."""
+    font = text_font(family, bold, italic, made)
     if font is None:
         return None
     buffer = _shaped(font, text)
@@ -175,16 +190,28 @@ def outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | Non
         for glyph, position, ch in zip(glyphs, positions, text, strict=True)
     )
     # cairo draws a face as it is: a slant or weight the family lacks is drawn by HarfBuzz
-    made = font.synthetic_slant or font.synthetic_bold[0]
-    return None if as_drawn and not made else Outlines(font, glyphs, positions)
+    return None if as_drawn and not _made(font) else Outlines(font, glyphs, positions)
 
 
-def right_to_left_outlines(family: str, text: str, bold: bool, italic: bool) -> Outlines | None:
+def made_face(family: str, bold: bool, italic: bool) -> bool:
+    """Whether the family has no face of that slant or weight, so that one is made from
+    another (slanted, thickened), which cairo would not do: HarfBuzz draws it."""
+    font = text_font(family, bold, italic)
+    return font is not None and _made(font)
+
+
+def _made(font: hb.Font) -> bool:
+    return bool(font.synthetic_slant or font.synthetic_bold[0])
+
+
+def right_to_left_outlines(
+    family: str, text: str, bold: bool, italic: bool, made: bool = False
+) -> Outlines | None:
     """Right-to-left `text`, in the order it was written, shaped right to left in `family`
     as a browser shapes it: marks on their letters where the font puts them, letters joined
     in the scripts that join; the glyphs come out in the order they are seen. None when the
-    family has no installed font."""
-    font = text_font(family, bold, italic)
+    family has no installed font. `made`: see `text_font`."""
+    font = text_font(family, bold, italic, made)
     if font is None:
         return None
     buffer = _shaped(font, text, "rtl")
