@@ -702,3 +702,13 @@ def test_markdowns_thematic_break_and_underlined_heading_in_a_note() -> None:
     # paragraph is text
     assert parse_note("Title\n---", lines_kept=True) == [Paragraph([[Span("Title")]]), Rule()]
     assert parse_note("- a\n\n==") == [ListItem("•", [[Span("a")]]), Paragraph([[Span("==")]])]
+
+
+def test_emphasis_closes_after_full_width_punctuation_before_a_cjk_word() -> None:
+    """Chinese and Japanese put no space after `：` or `」`: by CommonMark's rule alone the `**`
+    after them closes nothing, and `**注意：**系统` was drawn with its asterisks (as GitHub
+    shows it). A CJK character beside a run stands where a space would, as
+    markdown-cjk-friendly reads it; text written with spaces reads as before."""
+    assert parse_inline("**注意：**系统") == [[Span("注意：", bold=True), Span("系统")]]
+    assert parse_inline("**「重要」**です") == [[Span("「重要」", bold=True), Span("です")]]
+    assert parse_inline("**bold.**x") == [[Span("**bold.**x")]]

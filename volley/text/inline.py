@@ -274,10 +274,23 @@ def _is_punct(ch: str) -> bool:
 
 
 def _flanking(before: str, after: str) -> tuple[bool, bool]:
-    """CommonMark's left- and right-flanking tests for a delimiter run."""
-    left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
-    right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
+    """CommonMark's left- and right-flanking tests for a delimiter run; a Chinese, Japanese
+    or Korean character beside a run stands where a space would in text written with spaces,
+    as markdown-cjk-friendly reads it (`**注意：**系统` is bold: the run closes after the
+    full-width colon, before the next word, which has no space before it)."""
+    left = not after.isspace() and (
+        not _is_punct(after) or before.isspace() or _is_punct(before) or _wide(before)
+    )
+    right = not before.isspace() and (
+        not _is_punct(before) or after.isspace() or _is_punct(after) or _wide(after)
+    )
     return left, right
+
+
+def _wide(ch: str) -> bool:
+    """A character of the scripts written without spaces between words, Chinese and
+    Japanese, and Korean beside them: East Asian wide or full-width."""
+    return ch > "\u10ff" and unicodedata.east_asian_width(ch) in ("W", "F")
 
 
 class _Scanner:
