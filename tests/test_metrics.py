@@ -611,3 +611,15 @@ def test_hieroglyphs_and_cuneiform_are_measured_as_noto_draws_them(text: str, em
     from volley.layout.metrics import text_width
 
     assert text_width(text, 100) == pytest.approx(100 * em, abs=3)
+
+
+def test_a_symbol_that_is_no_emoji_is_measured_as_text_is_drawn():
+    """✓, ★ and ⌘ stand in the blocks where some symbols are emoji, and were measured as wide
+    as a colour emoji (1.25 em); no emoji font has them, a text font draws them, narrower: a
+    code span holding ✓ had empty tint after it. The emoji there (✅, ✔, ⭐) keep an emoji's
+    room."""
+    from volley.layout.metrics import EMOJI_EM, is_emoji
+
+    assert not any(is_emoji(ord(ch)) for ch in "✓✗★⌘➜☐")
+    assert all(is_emoji(ord(ch)) for ch in "✅✔⭐⌛☎❤➡")
+    assert text_width("✓", 14) < EMOJI_EM * 14 == text_width("✅", 14)

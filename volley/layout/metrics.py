@@ -191,16 +191,90 @@ def measurer(size: float, bold: bool, italic: bool, mono: bool) -> Callable[[str
 
 
 def is_emoji(cp: int) -> bool:
-    """Pictographs and symbols measured as wide as a colour emoji (1.25 em): the emoji blocks and
-    the symbol blocks where browsers draw many as emoji; those a browser draws as text (⌨, ✂)
-    then have room to spare, never too little."""
-    return (
-        0x1F000 <= cp <= 0x1FAFF
-        or 0x2600 <= cp <= 0x27BF
-        or 0x2300 <= cp <= 0x23FF
-        or 0x2B00 <= cp <= 0x2BFF
-        or 0x1F1E6 <= cp <= 0x1F1FF
-    )
+    """Pictographs and symbols measured as wide as a colour emoji (1.25 em): the emoji blocks,
+    and the emoji of the symbol blocks before them, where a browser draws some as emoji and
+    some as text (⌨, ✂, which then have room to spare, never too little). The others there
+    (✓ ★ ⌘ ➜) are no emoji: a text font draws them, as wide as it makes them."""
+    return 0x1F000 <= cp <= 0x1FAFF or cp in _SYMBOL_EMOJI
+
+
+# The emoji among the symbols (U+2300-23FF, U+2600-27BF, U+2B00-2BFF): Unicode's Emoji
+# property (emoji-data.txt), the characters a colour emoji font such as Noto's draws there.
+_SYMBOL_EMOJI = frozenset(
+    cp
+    for low, high in (
+        (0x231A, 0x231B),
+        (0x2328, 0x2328),
+        (0x23CF, 0x23CF),
+        (0x23E9, 0x23F3),
+        (0x23F8, 0x23FA),
+        (0x2600, 0x2604),
+        (0x260E, 0x260E),
+        (0x2611, 0x2611),
+        (0x2614, 0x2615),
+        (0x2618, 0x2618),
+        (0x261D, 0x261D),
+        (0x2620, 0x2620),
+        (0x2622, 0x2623),
+        (0x2626, 0x2626),
+        (0x262A, 0x262A),
+        (0x262E, 0x262F),
+        (0x2638, 0x263A),
+        (0x2640, 0x2640),
+        (0x2642, 0x2642),
+        (0x2648, 0x2653),
+        (0x265F, 0x2660),
+        (0x2663, 0x2663),
+        (0x2665, 0x2666),
+        (0x2668, 0x2668),
+        (0x267B, 0x267B),
+        (0x267E, 0x267F),
+        (0x2692, 0x2697),
+        (0x2699, 0x2699),
+        (0x269B, 0x269C),
+        (0x26A0, 0x26A1),
+        (0x26A7, 0x26A7),
+        (0x26AA, 0x26AB),
+        (0x26B0, 0x26B1),
+        (0x26BD, 0x26BE),
+        (0x26C4, 0x26C5),
+        (0x26C8, 0x26C8),
+        (0x26CE, 0x26CF),
+        (0x26D1, 0x26D1),
+        (0x26D3, 0x26D4),
+        (0x26E9, 0x26EA),
+        (0x26F0, 0x26F5),
+        (0x26F7, 0x26FA),
+        (0x26FD, 0x26FD),
+        (0x2702, 0x2702),
+        (0x2705, 0x2705),
+        (0x2708, 0x270D),
+        (0x270F, 0x270F),
+        (0x2712, 0x2712),
+        (0x2714, 0x2714),
+        (0x2716, 0x2716),
+        (0x271D, 0x271D),
+        (0x2721, 0x2721),
+        (0x2728, 0x2728),
+        (0x2733, 0x2734),
+        (0x2744, 0x2744),
+        (0x2747, 0x2747),
+        (0x274C, 0x274C),
+        (0x274E, 0x274E),
+        (0x2753, 0x2755),
+        (0x2757, 0x2757),
+        (0x2763, 0x2764),
+        (0x2795, 0x2797),
+        (0x27A1, 0x27A1),
+        (0x27B0, 0x27B0),
+        (0x27BF, 0x27BF),
+        (0x2B05, 0x2B07),
+        (0x2B1B, 0x2B1C),
+        (0x2B50, 0x2B50),
+        (0x2B55, 0x2B55),
+    )  # fmt: skip
+    for cp in range(low, high + 1)
+)
 
 
 _unknown: dict[tuple[str, float, str], tuple[float, bool]] = {}
