@@ -285,7 +285,7 @@ def test_a_right_to_left_paragraph_is_drawn_with_its_direction() -> None:
     picture = layout(diagram)
     raster = render_svg(picture, diagram, id_prefix="v", raster=True)
     # PNG and PDF: a right-to-left line keeps its anchor (the raster path measures it, see
-    # test_rtl_raster); every other line is drawn from its measured start.
+    # test_rtl_raster); a line in the diagram's own face is drawn from its measured start.
     assert raster.count("text-anchor") == 1 and 'text-anchor="middle">\u2067' in raster
     # Runs of several styles were put in order by the typesetter, each cut where its letters'
     # direction turns: one that reads right to left is set apart as such (a bracket in it is
@@ -572,3 +572,16 @@ def test_a_right_to_left_label_of_several_runs_gets_no_spaces_between_its_runs()
     root = tree(render("A -> B: שלום **עולם** hello\n"))
     (text,) = [t for t in root.iterfind(".//s:text", NS) if t.find(".//s:tspan", NS) is not None]
     assert len(text) > 1 and not any(piece.tail for piece in text)
+
+
+def test_a_label_in_a_script_the_face_lacks_is_centred_however_wide_it_is_drawn():
+    """A Lao label, measured by one font's widths among those a system may draw it with (17 %
+    wider than Noto draws it), started at its measured left and ended short of centre. Such a
+    line is drawn from its middle; a line in the diagram's own face (Arial's widths, exact)
+    from its start, as before."""
+    svg = volley.render("A -> B: ສົ່ງຄຳຮ້ອງຂໍເຂົ້າສູ່ລະບົບ\nA -> B: hello world\n")
+    lao, latin = re.findall(r'<text class="label[^>]*>', svg)
+    xs = [float(x) for x in re.findall(r'<line class="lifeline[^>]* x1="([\d.]+)"', svg)]
+    assert 'text-anchor="middle"' in lao and "text-anchor" not in latin
+    x = float(re.search(r' x="([\d.]+)"', lao)[1])
+    assert x == pytest.approx((xs[0] + xs[1]) / 2, abs=0.01)

@@ -164,6 +164,19 @@ def _table(face: str) -> _Widths:
     return table
 
 
+def in_own_face(text: str, *, bold: bool = False, italic: bool = False, mono: bool = False) -> bool:
+    """Whether every character of the text has a width in the diagram's own face (Liberation's,
+    which are Arial's): measured as any browser draws it. Another script's width is one
+    font's among the several a reader's system may draw it with."""
+    table = _table(_FACE_NAMES[bold, italic, mono])
+    try:
+        for ch in text:
+            table[ch]
+    except KeyError:
+        return False
+    return True
+
+
 def text_width(
     text: str, size: float, *, bold: bool = False, italic: bool = False, mono: bool = False
 ) -> float:

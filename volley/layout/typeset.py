@@ -27,7 +27,7 @@ from volley.layout.constants import (
     TABLE_CELL_PAD_Y,
 )
 from volley.layout.geometry import ANCHOR_SHARE, Anchor, Rect, Run, TextBlock, TextLine, Tone
-from volley.layout.metrics import CAP_HEIGHT, line_height, text_width
+from volley.layout.metrics import CAP_HEIGHT, in_own_face, line_height, text_width
 from volley.layout.textwrap import break_units, span_width, styled_width, wrap_spans
 from volley.text.inline import (
     CodeBlock,
@@ -367,10 +367,11 @@ class Typesetter:
         flush_right = align == "start" and len(st.lines) > 1
         for sl in st.lines:
             lx = x - share * sl.width
-            # Right-to-left scripts are the ones the bundled widths know least (Liberation has
-            # no Arabic): a line of theirs is drawn from the point it is aligned on (when it
-            # is one run; the runs of a line of several keep their measured places).
-            anchor: Anchor = align if sl.rtl else "start"
+            # A line of a script the diagram's face lacks (Lao, Hangul, Arabic: measured as one
+            # font among those a reader's system may draw it with) is drawn from the point it
+            # is aligned on, so that it is centred however wide it is drawn (when it is one
+            # run; the runs of a line of several keep their measured places).
+            anchor: Anchor = "start" if _own_face(sl) else align
             if sl.rtl and flush_right:
                 lx, anchor = x + st.width - sl.width, "end"
             line = TextLine(
@@ -534,6 +535,14 @@ def spaced_pieces(text: str) -> list[tuple[int, str]]:
 
 
 _SPACED = re.compile(r"[^ ]+(?: [^ ]+)*")
+
+
+def _own_face(line: SetLine) -> bool:
+    """Whether a line reads left to right in the diagram's own face alone (`in_own_face`)."""
+    return not line.rtl and all(
+        in_own_face(run.text, bold=run.bold, italic=run.italic, mono=line.mono or run.code)
+        for run in line.runs
+    )
 
 
 def _is_plain(span: Span) -> bool:
