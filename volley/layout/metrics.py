@@ -168,6 +168,8 @@ def in_own_face(text: str, *, bold: bool = False, italic: bool = False, mono: bo
     """Whether every character of the text has a width in the diagram's own face (Liberation's,
     which are Arial's): measured as any browser draws it. Another script's width is one
     font's among the several a reader's system may draw it with."""
+    if text.isascii():  # (the face has every character ASCII prints)
+        return True
     table = _table(_FACE_NAMES[bold, italic, mono])
     try:
         for ch in text:

@@ -371,7 +371,7 @@ class Typesetter:
             # font among those a reader's system may draw it with) is drawn from the point it
             # is aligned on, so that it is centred however wide it is drawn (when it is one
             # run; the runs of a line of several keep their measured places).
-            anchor: Anchor = "start" if _own_face(sl) else align
+            anchor: Anchor = align if align != "start" and not _own_face(sl) else "start"
             if sl.rtl and flush_right:
                 lx, anchor = x + st.width - sl.width, "end"
             line = TextLine(
