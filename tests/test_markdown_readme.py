@@ -687,6 +687,10 @@ def test_front_matter_is_no_heading(tmp_path):
     page.write_text("---\n## Setup\n```volley\nA -> B: hi\n```\n", encoding="utf-8")
     render_markdown(page)
     assert "![Setup](diagrams/guide-setup.svg)" in page.read_text(encoding="utf-8")
+    # a page that opens with a rule, and has another below: Markdown between, not YAML keys
+    page.write_text("---\n\nIntro.\n\n```volley\nA -> B: hi\n```\n\n---\n", encoding="utf-8")
+    render_markdown(page)
+    assert "![Diagram](diagrams/guide-diagram.svg)" in page.read_text(encoding="utf-8")
 
 
 MDX = """\
@@ -794,3 +798,17 @@ def test_an_mdx_page_with_its_links_compiles(tmp_path):
     html_comments = page.read_text(encoding="utf-8").replace("{/*", "<!--").replace("*/}", "-->")
     page.write_text(html_comments, encoding="utf-8")
     assert compiled(page).startswith("FAILED")
+
+
+def test_a_page_renamed_to_mdx_has_its_html_comment_region_replaced(tmp_path):
+    """A README-mode page renamed from .md to .mdx kept its `<!-- … -->` region (which MDX does
+    not compile) and got a second region, in MDX's comments, above it: the picture twice."""
+    page = tmp_path / "r.md"
+    page.write_text("# R\n\n```volley\nA -> B: hi\n```\n", encoding="utf-8")
+    render_markdown(page)
+    renamed = page.rename(tmp_path / "r.mdx")
+    changes = render_markdown(renamed)
+    text = renamed.read_text(encoding="utf-8")
+    assert "<!--" not in text and text.count("volley:begin") == 1
+    assert "{/* volley:begin r */}\n![R](diagrams/r-r.svg)\n{/* volley:end */}\n" in text
+    assert any("updated the image link" in change for change in changes)

@@ -96,6 +96,12 @@ def comments_of(filename: str) -> Comments:
     return MDX_COMMENTS if filename.lower().endswith(".mdx") else HTML_COMMENTS
 
 
+def _read(comments: Comments) -> tuple[Comments, ...]:
+    """The comments a page's regions are read in: its own, and on an MDX page also HTML's, of
+    a region written while it was a `.md` page (replaced by one in MDX's, which compiles)."""
+    return (comments, HTML_COMMENTS) if comments is not HTML_COMMENTS else (comments,)
+
+
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 Report = Callable[[Diagnostic | VolleyError], None]
@@ -201,6 +207,16 @@ _REGION_BODY = re.compile(r"^[ \t>]*(?:!\[[^\]\n]*\]\([^)\n]*\))?[ \t]*$")
 def _region_after(
     lines: list[Line], anchor: int, markers: set[int], comments: Comments
 ) -> tuple[int, int] | None:
+    for style in _read(comments):
+        found = _region_in(lines, anchor, markers, style)
+        if found is not None:
+            return found
+    return None
+
+
+def _region_in(
+    lines: list[Line], anchor: int, markers: set[int], comments: Comments
+) -> tuple[int, int] | None:
     """Marker lines after `anchor` (blank lines may sit between), if there are any.
 
     Only markers that are comments of their own (`markers`: not text inside a code block or a
@@ -233,15 +249,16 @@ def _unended(
     if index >= len(lines) or index not in markers:
         return None
     text = lines[index].text
-    if not comments.begin_line.match(text):
+    written = next((c for c in _read(comments) if c.begin_line.match(text)), None)
+    if written is None:
         return None
     return VolleyError(
         "this volley:begin marker has no volley:end after its image",
         filename=filename,
         line=index + 1,
-        column=text.find(comments.opens) + 1,
+        column=text.find(written.opens) + 1,
         source_line=text,
-        hint=f"add a line {comments.end} after the image line (or delete it)",
+        hint=f"add a line {written.end} after the image line (or delete it)",
     )
 
 
@@ -260,7 +277,7 @@ def _link_anchor(lines: list[Line], close: int, comments: Comments) -> int:
         if (
             after >= len(lines)
             or not lines[after].text.strip()
-            or comments.begin_line.match(lines[after].text)
+            or any(c.begin_line.match(lines[after].text) for c in _read(comments))
         ):
             return index
     return close

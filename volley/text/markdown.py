@@ -52,11 +52,25 @@ def parse(text: str) -> list[Any]:
 
     YAML front matter at the top (`---`, its keys, `---`), which Jekyll, Hugo, Docusaurus,
     MkDocs and Quarto pages open with and GitHub shows as a table, is one token of its own:
-    read as Markdown, its closing `---` would make its last line a heading."""
+    read as Markdown, its closing `---` would make its last line a heading. What stands
+    between two rules and reads as no YAML keys is Markdown (a page that opens with a rule)."""
     from markdown_it import MarkdownIt  # only pages need it
     from mdit_py_plugins.front_matter import front_matter_plugin
 
-    return MarkdownIt("commonmark").use(front_matter_plugin).parse(text)
+    tokens = MarkdownIt("commonmark").use(front_matter_plugin).parse(text)
+    if tokens and tokens[0].type == "front_matter" and not _keys(tokens[0].content):
+        return MarkdownIt("commonmark").parse(text)
+    return tokens
+
+
+def _keys(text: str) -> bool:
+    """Whether front matter's text is YAML keys and their values (a mapping)."""
+    import yaml  # only a page with front matter needs it
+
+    try:
+        return isinstance(yaml.safe_load(text), dict)
+    except yaml.YAMLError:
+        return False
 
 
 def page_fence(token: Any) -> PageFence:
