@@ -280,6 +280,8 @@ def test_json_of_no_known_format_is_told_by_its_keys_and_pointed_at_the_json_for
     )
     with pytest.raises(VolleyError, match="this is: a JSON list of 2 items\n"):
         import_any("[1, 2]", "list.json")
+    with pytest.raises(VolleyError, match=r"an empty JSON object\n.*\(har, trace, jsonrpc\)$"):
+        import_any("{}", "empty.json")
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "\ufeff  \r\n"])

@@ -1818,3 +1818,12 @@ def test_hints_for_a_glued_as_and_a_metadata_without_colons_use_the_authors_word
     with pytest.raises(VolleyError) as caught:
         one('sequenceDiagram\nparticipant C@{ "type" "control" }\nC->>A: x\n')
     assert caught.value.hint == 'Mermaid refuses it too; write it as @{ "type": "control" }'
+    with pytest.raises(VolleyError) as caught:
+        one("sequenceDiagram\nparticipant A@{ type: database, alias: a: b }\nA->>B: x\n")
+    assert caught.value.hint == (
+        'Mermaid refuses it too; write it as @{ "type": "database", "alias": "a" }'
+    )
+    # a word that starts with "as" is no glued alias: `participant AI assistant: Claude`
+    with pytest.raises(VolleyError) as caught:
+        one("sequenceDiagram\nparticipant AI assistant: Claude\nA->>B: x\n")
+    assert caught.value.hint == 'for a label, write "participant AI assistant as Claude"'

@@ -267,7 +267,8 @@ _QUOTED = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")  # a quote's marks, before its 
 
 def _json_seen(text: str) -> str:
     """What JSON that is none of the known formats holds, for its error: its top-level keys
-    (the first few), or that it is a list; nothing for text that is not JSON."""
+    (the first few), that it is a list, empty or one value; nothing for text that is not
+    JSON."""
     import json  # here: only a file no importer knows needs it
 
     try:
@@ -279,7 +280,7 @@ def _json_seen(text: str) -> str:
         return f": a JSON object whose keys are {keys}{', …' if len(data) > 6 else ''}"
     if isinstance(data, list):
         return f": a JSON list of {len(data)} item{'' if len(data) == 1 else 's'}"
-    return ""
+    return ": an empty JSON object" if isinstance(data, dict) else ": a JSON value alone"
 
 
 def _shown_as_code(text: str, filename: str | None) -> VolleyError | None:

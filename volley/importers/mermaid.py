@@ -209,8 +209,9 @@ _OTHER_SPACE = re.compile(r"[^\S\n \t]")  # whitespace but a newline, a space or
 _QUOTED = re.compile(r'"(?P<text>[^"]+)"')
 # The words of a participant's `@{ … }` that is not YAML (`"type" "control"`), quoted or not
 _CONFIG_WORD = re.compile(r'"([^"\n]+)"|([\w-]+)')
-# `as` written glued to the alias after it, in a participant declaration
-_GLUED_AS = re.compile(r"(.*\S)[ \t]+as(\S+)")
+# `as` written glued to the alias after it, in a participant declaration: an alias that starts
+# with a capital or a digit (`asAPI`), as no word that starts with "as" does (`assistant`)
+_GLUED_AS = re.compile(r"(.*\S)[ \t]+as([A-Z0-9_]\S*)")
 _NUMBER = re.compile(r"\d+(?:\.\d{1,2})?|\.\d{1,2}")  # Mermaid's lexer's: two decimals at most
 # Mermaid's `#9829;`/`#quot;` escapes, a `#` that starts a comment, a `;` that ends a statement
 _ENTITY = re.compile(r"#(\w+);")
@@ -831,13 +832,15 @@ class _Reader:
             return _mapping(config + "\n" if "\n" in config else "{\n" + config + "\n}")
         except yaml.YAMLError as exc:
             words = [quoted or bare for quoted, bare in _CONFIG_WORD.findall(config)]
-            key, value = words[:2] if len(words) > 1 else ["type", "database"]
+            # each key with the word after it (a last word alone has no value to pair)
+            pairs = list(zip(words[::2], words[1::2], strict=False)) or [("type", "database")]
+            written = ", ".join(f'"{key}": "{value}"' for key, value in pairs)
             self.fail(
                 line,
                 raw,
                 f"this participant's @{{…}} is not YAML that Mermaid reads: {_problem(exc)}",
                 raw.find("@{") + 1,
-                f'Mermaid refuses it too; write it as @{{ "{key}": "{value}" }}',
+                f"Mermaid refuses it too; write it as @{{ {written} }}",
             )
 
     def drawn_differently(self) -> tuple[Diagnostic, ...]:
