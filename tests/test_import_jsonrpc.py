@@ -2146,7 +2146,9 @@ def test_claudes_short_form_with_its_metadata_and_the_servers_stderr_after_it():
         ("Client", "->", "jarvis-fs", "ping"),
     ]
     assert "MCP Roots" not in found[0].text
-    assert [w.message for w in found[0].warnings] == []
+    # the server's own line is left out with a note that counts it (once in each session)
+    assert [(w.severity, w.line) for w in found[0].warnings] == [("note", 4)]
+    assert found[0].warnings[0].message.startswith("2 lines after the messages are none")
 
 
 def test_the_bytes_mcp_carries_as_base64_are_described_not_kept():
@@ -2268,3 +2270,7 @@ def test_a_servers_own_output_in_a_host_log_is_said_to_be_left_out():
     # Claude Desktop's own suffix and tail's header are no output of the server
     (quiet,) = convert("\n".join(line for line in log if line not in stderr), "demo.log")
     assert quiet.warnings == ()
+    # after a message over several lines and its suffix on a line of its own: the line after
+    after = [*(line for line in log[:-1] if line not in stderr), stderr[0]]
+    (late,) = convert("\n".join(after), "mcp-server-demo.log")
+    assert [(w.line, w.source_line) for w in late.warnings] == [(len(after), stderr[0])]

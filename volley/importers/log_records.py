@@ -105,12 +105,17 @@ def log_records(
     written into the same log) goes into `left`."""
     decoder = json.JSONDecoder()
     for number, match, logged in record_texts(lines, record, starts):
+        line_end = logged.find("\n") if "\n" in logged else len(logged)
         first = logged.strip().split("\n", 1)[0]
         if short is not None and short(first):
+            if left is not None:
+                left.extend(_left_over(logged, line_end, number))
             yield number, match, first
             continue
         start = min((i for i in (logged.find("{"), logged.find("[")) if i >= 0), default=-1)
         if start < 0:
+            if left is not None:
+                left.extend(_left_over(logged, line_end, number))
             yield number, match, match["rest"].strip()
             continue
         try:
@@ -121,14 +126,21 @@ def log_records(
             yield number, match, logged.strip()
             continue
         if left is not None:
-            after = _METADATA.sub("", logged[end:], count=1).split("\n")
-            line = number + logged.count("\n", 0, end)
-            left.extend(
-                line + k
-                for k, text in enumerate(after)
-                if text.strip() and not _TAIL_HEADER.match(text)
-            )
+            left.extend(_left_over(logged, end, number))
         yield number, match, logged[start:end]
+
+
+def _left_over(logged: str, end: int, number: int) -> Iterator[int]:
+    """The lines of a record (`logged`, from line `number`) after what its message took, up to
+    `end`, that hold more than Claude Desktop's suffix or `tail`'s header: another program's
+    output, written into the same log."""
+    rest = logged[end:]
+    suffix = _METADATA.match(rest)
+    skip = suffix.end() if suffix else 0
+    line = number + logged.count("\n", 0, end + skip)
+    for k, text in enumerate(rest[skip:].split("\n")):
+        if text.strip() and not _TAIL_HEADER.match(text):
+            yield line + k
 
 
 def compact(said: str) -> str:
