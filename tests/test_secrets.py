@@ -1249,6 +1249,9 @@ def test_a_bracketed_stand_in_with_spaces_is_read_whole_not_masked_to_its_first_
     assert masked == body.replace("na260a7779c5c78c8", MASK)
     assert find_secrets(masked) == []
     assert redact_body("GET /x?token=abc1234567xyz&a=1") == f"GET /x?token={MASK}&a=1"
+    # a passphrase in brackets is masked whole (it was masked to its first space)
+    for value in ("[correct horse battery staple]", "{correct horse battery staple}"):
+        assert redact_body(f"DB_PASSWORD={value}") == f"DB_PASSWORD={MASK}"
 
 
 def test_a_long_numeric_cookie_is_masked_where_its_urls_repeat_it():

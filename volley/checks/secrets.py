@@ -917,8 +917,13 @@ def _inline_secrets(text: str, prose: bool) -> Iterator[Secret]:
 
 _PAIR_START = r"[A-Za-z][A-Za-z0-9_.\-]{0,79}="
 # A value in brackets, which may hold spaces where a bare value cannot (`[CF_Authorization
-# redacted]`, as a capture's scrubber writes its stand-ins)
+# redacted]`, as a capture's scrubber writes its stand-ins; `[correct horse battery staple]`)
 _BRACKETED = r"\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,80}\}"
+# The words a scrubber writes in place of what it took out
+_LEFT_OUT = (
+    r"(?i)\b(?:redacted|removed|masked|hidden|filtered|omitted|elided|scrubbed|stripped"
+    r"|sanitized|sanitised|censored|obfuscated|truncated)\b"
+)
 
 
 def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
@@ -930,8 +935,12 @@ def _param_secrets(text: str, prose: bool) -> Iterator[Secret]:
         if value == 4 and opened and text[start:end].endswith(")"):
             end -= 1  # `(PGPASSWORD=hunter22)`: the parenthesis closes around the pair
         bracketed = re.compile(_BRACKETED).match(text, start) if value == 4 else None
-        if bracketed and is_stand_in(bracketed[0]):
-            continue  # `token=[token redacted]`: a stand-in of several words, read whole
+        if bracketed and re.search(r"\s", bracketed[0]):  # words in brackets, read whole
+            if re.search(_LEFT_OUT, bracketed[0]):
+                continue  # a scrubber's stand-in: `token=[token redacted]`
+            if _secret_value(match.group(1), bracketed[0][1:-1], prose=False):
+                yield Secret(start, bracketed.end(), f'the "{_short(match.group(1))}" parameter')
+            continue  # `password=[correct horse battery staple]`: a passphrase
         if (
             value == 4
             and match.group(1).lower().endswith("authorization")
