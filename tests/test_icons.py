@@ -116,6 +116,11 @@ def test_font_awesomes_rotate_and_flip_classes_turn_the_icon_in_every_format() -
     assert ref("{fas-arrow-right fa-rotate-90 fa-lg}") == IconRef(
         "fas", "arrow-right", 1.25, "{fas-arrow-right fa-rotate-90 fa-lg}", "rotate-90"
     )
+    # as Font Awesome's stylesheet combines its classes: both flips flip both ways, a flip
+    # wins over a rotation, and of two rotations the one it defines last
+    assert ref("{fas-a fa-flip-horizontal fa-flip-vertical}").turn == "flip-both"
+    assert ref("{fas-a fa-rotate-90 fa-flip-horizontal}").turn == "flip-horizontal"
+    assert ref("{fas-a fa-rotate-180 fa-rotate-90}").turn == "rotate-180"
     text = (
         "A -> B: a {fas-arrow-right} b {fas-arrow-right fa-rotate-90} "
         "c {fas-arrow-right fa-flip-horizontal} d {fas-arrow-right fa-flip-both}\n"

@@ -123,13 +123,23 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
             return None
     if not re.fullmatch(_ICON_NAME, name):
         return None
-    scale, turn = 1.0, ""
+    scale = 1.0
     for word in extra:
         if not re.fullmatch(_FA_WORD, word):
             return None
         scale = SIZE_WORDS.get(word, scale)  # other classes (fa-fw, fa-spin) are ignored
-        turn = word[3:] if word in TURN_WORDS else turn
-    return IconRef(prefix, name, scale, source, turn)
+    return IconRef(prefix, name, scale, source, _turn(set(extra) & TURN_WORDS))
+
+
+def _turn(words: set[str]) -> str:
+    """The turn Font Awesome's stylesheet gives an icon of these classes: a flip over a
+    rotation, both flips as `flip-both`, of several rotations the one it defines last."""
+    if "fa-flip-both" in words or {"fa-flip-horizontal", "fa-flip-vertical"} <= words:
+        return "flip-both"
+    for turn in ("flip-vertical", "flip-horizontal", "rotate-270", "rotate-180", "rotate-90"):
+        if f"fa-{turn}" in words:
+            return turn
+    return ""
 
 
 # --- links -----------------------------------------------------------------------------------
