@@ -354,6 +354,8 @@ def test_note_lines_run_on_as_markdown_and_swimlanes_io_run_them() -> None:
     assert parse_note("first\\\nsecond") == [Paragraph([[Span("first")], [Span("second")]])]
     assert parse_note("a \\\\\nb") == [Paragraph([[Span("a \\"), Span(" "), Span("b")]])]
     assert parse_note("C:\\") == [Paragraph([[Span("C:\\")]])]
+    # one in a code span the line leaves open is the span's: no break, nothing lost
+    assert parse_note("`a\\\nb`") == [Paragraph([[Span("`a\\"), Span(" "), Span("b`")]])]
 
 
 def test_a_notes_line_ending_in_two_spaces_keeps_them_and_breaks_there() -> None:
@@ -361,9 +363,12 @@ def test_a_notes_line_ending_in_two_spaces_keeps_them_and_breaks_there() -> None
     which swimlanes.io draws, never reached the note."""
     import volley
 
-    text = "A -> B: x\nnote:\n  line one  \n  line two \n  line three\n"
+    text = "A -> B: x\nnote:\n  line one  \n  line two \n  line three  \n"
     note = volley.parse(text).items[1]
-    assert note.text == "line one  \nline two\nline three"
+    assert note.text == "line one  \nline two\nline three"  # the last line's mean nothing
+    # nor do a fenced block's: its code keeps no trailing spaces, its tint no room for them
+    fenced = "A -> B: x\nnote:\n  ```\n  code();     \n  x\n  ```\n"
+    assert volley.parse(fenced).items[1].text == "```\ncode();\nx\n```"
     assert parse_note(note.text) == [
         Paragraph([[Span("line one")], [Span("line two"), Span(" "), Span("line three")]])
     ]

@@ -427,11 +427,22 @@ def _composed(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
-def _line_end_kept(line: str) -> str:
-    """A note's line without the spaces and tabs at its end, but two spaces where it ended in
-    two or more: Markdown's line break."""
-    text = line.rstrip(" \t")
-    return text + "  " if text and line.endswith("  ") else text
+def _line_ends(lines: list[str]) -> list[str]:
+    """A note's lines without the spaces and tabs at their ends, but two where a line of prose
+    that another follows ended in two or more: Markdown's line break. Elsewhere (a fenced
+    block's lines, a paragraph's last) they mean nothing."""
+    out = [line.rstrip(" \t") for line in lines]
+    index = 0
+    while index < len(lines):
+        opening = fence_open(lines[index])
+        if opening is not None:
+            index = read_block(lines, index, opening).end + 1
+            continue
+        after = lines[index + 1] if index + 1 < len(lines) else ""
+        if out[index] and lines[index].endswith("  ") and after.strip() and not fence_open(after):
+            out[index] += "  "
+        index += 1
+    return out
 
 
 def note_side(place: str) -> NoteSide:
@@ -932,7 +943,7 @@ class _ToModel:
             # blank lines before a note's first words are no paragraph break; spaces at a
             # line's end mean nothing (as on the note: line, which the grammar trims) but two,
             # which break the line there, as in Markdown
-            more = "\n".join(map(_line_end_kept, body.text.split("\n")))
+            more = "\n".join(_line_ends(body.text.split("\n")))
             if not text:  # its words start below the `note:` line
                 text_line = _line(keyword) + 1 + len(more) - len(more.lstrip("\n"))
             text = f"{text}\n{more}" if text else more.lstrip("\n")

@@ -963,7 +963,8 @@ def _run_on(
     is a space, as in Markdown and swimlanes.io; `<br>` or `\\n` break it, and so does the end
     of the line `before`, as in Markdown, when it is two spaces or a backslash (which the break
     takes), or the note's `lines_kept`."""
-    backslash = (len(before) - len(before.rstrip("\\"))) % 2 == 1  # not an escaped one, `\\`
+    # (not an escaped one, `\\`, nor one in a code span the line leaves open, `` `a\ ``)
+    backslash = (len(before) - len(before.rstrip("\\"))) % 2 == 1 and before.count("`") % 2 == 0
     if backslash and not lines_kept and current[-1] and current[-1][-1].text.endswith("\\"):
         last = current[-1][-1]
         current[-1][-1:] = [replace(last, text=last.text[:-1])] if last.text != "\\" else []
