@@ -717,3 +717,4 @@ def test_emphasis_closes_after_full_width_punctuation_before_a_cjk_word() -> Non
     assert parse_inline("**注意：**系统") == [[Span("注意：", bold=True), Span("系统")]]
     assert parse_inline("**「重要」**です") == [[Span("「重要」", bold=True), Span("です")]]
     assert parse_inline("**bold.**x") == [[Span("**bold.**x")]]
+    assert parse_inline("**ｶﾀｶﾅ｢**ｶ") == [[Span("ｶﾀｶﾅ｢", bold=True), Span("ｶ")]]

@@ -24,7 +24,7 @@ from functools import cache, partial
 
 from volley.errors import Diagnostic
 from volley.layout.bidi_levels import has_right_to_left
-from volley.layout.metrics import EMOJI_EM
+from volley.layout.metrics import EMOJI_EM, EMOJI_PRESENTATION
 from volley.layout.metrics_data import FALLBACK_FAMILIES
 from volley.output.rtl import (
     logical_order,
@@ -109,26 +109,13 @@ def _listed(which: str, pattern: str) -> tuple[Font, ...]:
     return tuple(fonts.values())
 
 
-# The characters below U+1F000 that Unicode draws as emoji by default (Emoji_Presentation, in
-# emoji-data.txt); the rest there, such as ☺ ✂ ✈ ➡ ⌨ ⬅, are drawn as text unless U+FE0F follows.
-_EMOJI_PRESENTATION = (
-    (0x231A, 0x231B), (0x23E9, 0x23EC), (0x23F0, 0x23F0), (0x23F3, 0x23F3), (0x25FD, 0x25FE),
-    (0x2614, 0x2615), (0x2648, 0x2653), (0x267F, 0x267F), (0x2693, 0x2693), (0x26A1, 0x26A1),
-    (0x26AA, 0x26AB), (0x26BD, 0x26BE), (0x26C4, 0x26C5), (0x26CE, 0x26CE), (0x26D4, 0x26D4),
-    (0x26EA, 0x26EA), (0x26F2, 0x26F3), (0x26F5, 0x26F5), (0x26FA, 0x26FA), (0x26FD, 0x26FD),
-    (0x2705, 0x2705), (0x270A, 0x270B), (0x2728, 0x2728), (0x274C, 0x274C), (0x274E, 0x274E),
-    (0x2753, 0x2755), (0x2757, 0x2757), (0x2795, 0x2797), (0x27B0, 0x27B0), (0x27BF, 0x27BF),
-    (0x2B1B, 0x2B1C), (0x2B50, 0x2B50), (0x2B55, 0x2B55),
-)  # fmt: skip
-
-
 def _is_emoji(ch: str) -> bool:
     """Characters a browser draws from a colour emoji font by default: the pictographs from
     U+1F000 on, and those before it that Unicode presents as emoji (⭐ ⌛ ✅). The layout
-    measures a wider set as emoji-wide (`is_emoji`), so a symbol drawn as text has room too."""
+    measures every emoji as emoji-wide (`is_emoji`), so one drawn as text has room too."""
     code = ord(ch)
     return 0x1F000 <= code <= 0x1FAFF or any(
-        low <= code <= high for low, high in _EMOJI_PRESENTATION
+        low <= code <= high for low, high in EMOJI_PRESENTATION
     )
 
 

@@ -499,7 +499,8 @@ def render_html(
 def _landscape(layout: Layout) -> bool:
     """Whether a page of its own asks to be printed across the sheet: a drawing wider than
     tall that a portrait sheet would shrink (an A4 sheet within a browser's default margins
-    holds 717 px across). A tall one keeps portrait, where it takes fewer sheets."""
+    holds 717 px across). A tall one keeps portrait, which shows it larger. (The reader may
+    choose again in the print dialog.)"""
     return layout.width > max(layout.height, _PORTRAIT_ROOM)
 
 

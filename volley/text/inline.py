@@ -299,8 +299,9 @@ def _flanking(before: str, after: str) -> tuple[bool, bool]:
 
 def _wide(ch: str) -> bool:
     """A character of the scripts written without spaces between words, Chinese and
-    Japanese, and Korean beside them: East Asian wide or full-width."""
-    return ch > "\u10ff" and unicodedata.east_asian_width(ch) in ("W", "F")
+    Japanese, and Korean beside them: East Asian wide, full-width or half-width (ｶﾀｶﾅ), as
+    markdown-cjk-friendly counts them."""
+    return ch > "\u10ff" and unicodedata.east_asian_width(ch) in ("W", "F", "H")
 
 
 class _Scanner:
