@@ -131,7 +131,7 @@ def test_with_autonumber_a_marker_shows_no_second_number() -> None:
     text = "autonumber\nA -> B: one\nA -> B: two\nin: Request\n  x: 1\nB --> A: three\n"
     root = tree(render(text, bodies="appendix"))
     group = root.find(".//s:g[@data-message='2']", NS)
-    badge = "".join(group.find("s:text[@class='badge vf-inverse']", NS).itertext())
+    badge = "".join(group.find("s:text[@class='autonumber vf-inverse']", NS).itertext())
     assert badge == "2"
     assert markers_of(root) == [("2", "")]  # the paperclip alone: the badge says 2
     [entry] = root.findall(".//s:g[@class='appendix']/s:g[@class='payload']", NS)
@@ -585,3 +585,12 @@ def test_a_label_in_a_script_the_face_lacks_is_centred_however_wide_it_is_drawn(
     assert 'text-anchor="middle"' in lao and "text-anchor" not in latin
     x = float(re.search(r' x="([\d.]+)"', lao)[1])
     assert x == pytest.approx((xs[0] + xs[1]) / 2, abs=0.01)
+
+
+def test_no_element_of_the_picture_is_of_a_class_bootstrap_styles():
+    """The mkdocs theme's Bootstrap hides an empty `.badge` (and shrinks its text): the
+    autonumber pills, of class badge, vanished and left white numbers on a white page."""
+    html = volley.render("autonumber\nA -> B: hi\nB --> A: ok\n", format="html", fragment=True)
+    classes = {word for found in re.findall(r' class="([^"]*)"', html) for word in found.split()}
+    assert "autonumber" in classes
+    assert not classes & {"badge", "btn", "alert", "card", "table", "container", "row", "nav"}

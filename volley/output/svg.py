@@ -406,8 +406,9 @@ class _Painter:
         )
 
     def _badge(self, badge: Badge) -> str:
-        """An autonumber badge: the pill, and its number."""
-        return tag.badge(self.c["badge"], badge.box) + "\n" + self.text(badge.text, "badge")
+        """An autonumber badge: the pill, and its number. (Its class is no `badge`: a host
+        page's stylesheet may have one, Bootstrap's hiding it while it has no children.)"""
+        return tag.badge(self.c["badge"], badge.box) + "\n" + self.text(badge.text, "autonumber")
 
     def _marker(self, marker: Marker) -> str:
         """A payload marker, on its arrow or in the appendix: the pill, and its text."""

@@ -296,7 +296,7 @@ def marker(fill: str, stroke: str, radius: float, box: Rect, contents: str) -> s
 def badge(fill: str, box: Rect) -> str:
     """The autonumber pill before a label."""
     return (
-        f'<rect class="badge vf-badge" {_box(box.x, box.y, box.w, box.h)}'
+        f'<rect class="autonumber vf-badge" {_box(box.x, box.y, box.w, box.h)}'
         f' rx="{num(box.h / 2)}" fill="{fill}"/>'
     )
 
