@@ -211,3 +211,6 @@ def test_a_name_used_twice_on_a_page_is_a_warning_and_an_unnamed_prefix_is_the_t
 def test_a_static_pictures_alt_names_it_for_readers_who_cannot_see_it() -> None:
     page = converter().convert('```volley alt="Login flow" interactive="false"\nA -> B\n```\n')
     assert 'role="figure" aria-label="Login flow"' in page
+    # as a MyST page writes it, an option line at the top of the block (it was left out)
+    myst = "```volley\n:interactive: false\n:alt: Login flow\n\nA -> B\n```\n"
+    assert 'role="figure" aria-label="Login flow"' in converter().convert(myst)

@@ -812,3 +812,11 @@ def test_a_page_renamed_to_mdx_has_its_html_comment_region_replaced(tmp_path):
     assert "<!--" not in text and text.count("volley:begin") == 1
     assert "{/* volley:begin r */}\n![R](diagrams/r-r.svg)\n{/* volley:end */}\n" in text
     assert any("updated the image link" in change for change in changes)
+
+
+def test_a_myst_alt_line_is_the_pictures_text(tmp_path):
+    """`:alt:` at the top of a block, as MyST pages write it, was left out: the image's text
+    was the heading's."""
+    path = write(tmp_path, "# Flow\n\n```volley\n:alt: Sign-in, step by step\n\nA -> B: hi\n```\n")
+    render_markdown(path)
+    assert "![Sign-in, step by step](diagrams/flow.svg)" in path.read_text(encoding="utf-8")

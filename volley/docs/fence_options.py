@@ -63,10 +63,9 @@ def file_and_diagram(file: str) -> tuple[str, str]:
 
 
 def myst_options(body: list[str]) -> tuple[dict[str, str], int]:
-    """The options a MyST page writes at the top of a block (`:theme: dark`, `:redact:`, then a
-    blank line), as fence options, and how many lines they take. No line of a diagram starts
-    with a colon, so these are never a diagram's own. Sphinx's `:alt:` is the picture's text
-    there and nothing to check here."""
+    """The options a MyST page writes at the top of a block (`:theme: dark`, `:redact:`,
+    `:alt: Sign-in flow`, then a blank line), as fence options, and how many lines they take.
+    No line of a diagram starts with a colon, so these are never a diagram's own."""
     options: dict[str, str] = {}
     count = 0
     for line in body:
@@ -74,8 +73,7 @@ def myst_options(body: list[str]) -> tuple[dict[str, str], int]:
         if found is None:
             break
         key = found["key"].replace("-", "_")
-        if key != "alt":
-            options[key] = found["value"] if found["value"] is not None else "true"
+        options[key] = found["value"] if found["value"] is not None else "true"
         count += 1
     if count and count < len(body) and not body[count].strip():
         count += 1
