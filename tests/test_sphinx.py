@@ -770,3 +770,22 @@ def test_one_diagram_on_several_pages_of_a_singlehtml_build_keeps_ids_unique(tmp
         assert page.evaluate("location.hash").endswith("-3-message-1")
     finally:
         context.close()
+
+
+def test_a_singlehtml_page_numbers_a_diagram_repeated_across_pages_on(tmp_path):
+    """A page's own second copy of a diagram is `-2`; on the one page singlehtml writes, after
+    another page's copy, it became `-2-2`, where the docs promise `-3`."""
+    site = write_site(
+        tmp_path / "site",
+        {
+            "index.rst": "T\n=\n\n.. toctree::\n\n   page\n\n"
+            ".. volley::\n\n   A -> B: hi\n\n.. volley::\n\n   A -> B: hi\n",
+            "page.md": "# P\n\n```volley\nA -> B: hi\n```\n",
+        },
+    )
+    result = build_site(site, tmp_path / "out", builder="singlehtml")
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    anchors = re.findall(r'<div class="volley-diagram[^>]*\sdata-anchor="([^"]+)-"', html)
+    assert len(anchors) == 3
+    assert [a.removeprefix(anchors[0]) for a in anchors] == ["", "-2", "-3"]

@@ -627,10 +627,12 @@ def _unused(prefix: str, used: set[str]) -> str:
     """`prefix`, or `prefix-2`, `-3` … where a page written from several source pages (the
     singlehtml builder's) already holds it: the same diagram on two pages would repeat every
     id, and a click on the second would open the first one's panel."""
-    shown, count = prefix, 1
-    while shown in used:
+    numbered = re.fullmatch(r"(.+)-([0-9]+)", prefix)  # a page's own second, `prefix-2`
+    base, count = (numbered[1], int(numbered[2])) if numbered else (prefix, 1)
+    shown = prefix
+    while shown in used:  # the next number of its base: `-3`, never `-2-2`
         count += 1
-        shown = f"{prefix}-{count}"
+        shown = f"{base}-{count}"
     used.add(shown)
     return shown
 
