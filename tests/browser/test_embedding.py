@@ -141,6 +141,28 @@ def test_an_auto_diagram_in_the_mkdocs_themes_dark_mode_sits_on_its_page_colour(
     assert fill == "rgb(33, 37, 41)"
 
 
+@pytest.mark.parametrize(
+    ("root", "style", "ground"),
+    [
+        ('<body data-theme="dark">', "--color-background-primary:#131416", "rgb(19, 20, 22)"),
+        ('<body data-jp-theme-light="false">', "--jp-layout-color0:#111111", "rgb(17, 17, 17)"),
+    ],
+    ids=["furo", "jupyterlab"],
+)
+def test_an_auto_diagram_in_furos_and_jupyterlabs_dark_sits_on_their_page_colour(
+    open_page, root: str, style: str, ground: str
+):
+    """furo's and JupyterLab's dark pages are near black: an auto diagram was a navy card."""
+    auto = render(OTHER, format="html", fragment=True, id_prefix="auto")
+    page = open_page(
+        host_page(auto, head=f"<style>body{{{style}}}</style>").replace("<body>", root)
+    )
+    fill = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.volley-diagram svg .vf-bg')).fill"
+    )
+    assert fill == ground
+
+
 # Jupyter's (JupyterLab's and the classic notebook's) rules for tables in an output
 JUPYTER_TABLES = (
     "<style>.jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:#fff}"

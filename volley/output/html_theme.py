@@ -183,10 +183,14 @@ def theme_css() -> str:
         f"@media screen and (prefers-color-scheme:dark){{{auto}{{{dark}}}}}",
         f"{site_dark}{{{dark}}}",
         f"{site_light}{{{light}}}",
-        # Inside mkdocs-material, and the MkDocs theme (Bootstrap's colour modes), an auto
-        # diagram sits on the site's own page colour (a navy card on its grey dark page).
+        # Inside mkdocs-material, the MkDocs theme (Bootstrap's colour modes), furo, the PyData
+        # theme and JupyterLab, an auto diagram sits on the site's own page colour (a navy
+        # card on its grey dark page).
         f"[data-md-color-scheme] {auto}{{--vl-bg:var(--md-default-bg-color)}}",
         f"[data-bs-theme] {auto}{{--vl-bg:var(--bs-body-bg,var(--vl-svg-bg))}}",
+        f"[data-theme] {auto}{{--vl-bg:var(--color-background-primary,"
+        "var(--pst-color-background,var(--vl-svg-bg)))}",
+        f"[data-jp-theme-light] {auto}{{--vl-bg:var(--jp-layout-color0,var(--vl-svg-bg))}}",
         # A page of its own in the dark: the window's canvas is its colour too (the browser's
         # own dark grey differs). Printed, it keeps its backgrounds (its light text would be
         # lost without them), on white paper (the browser printed its grey canvas around it).
