@@ -163,6 +163,22 @@ def test_an_auto_diagram_in_furos_and_jupyterlabs_dark_sits_on_their_page_colour
     assert fill == ground
 
 
+def test_read_the_docs_keys_do_not_restyle_the_hints_keys(open_page) -> None:
+    """sphinx_rtd_theme's `kbd` rule outranked the hint's: its ← → keys were tiny glyphs in
+    large shadowed boxes."""
+    rtd = (
+        "<style>.rst-content :not(dl.option-list)>:not(dt):not(kbd):not(.kbd)>kbd,"
+        ".rst-content :not(dl.option-list)>kbd{font-size:80%;padding:2px 5px;"
+        "box-shadow:0 2px 0 #ccc}</style>"
+    )
+    auto = render(OTHER, format="html", fragment=True, id_prefix="auto")
+    page = open_page(host_page(f'<div class="rst-content"><div>{auto}</div></div>', head=rtd))
+    page.click('.vl-canvas [data-message="1"]')
+    key = page.locator(".vl-hint kbd").first
+    assert key.evaluate("k => getComputedStyle(k).fontSize") == "11px"
+    assert key.evaluate("k => getComputedStyle(k).boxShadow") == "none"
+
+
 # Jupyter's (JupyterLab's and the classic notebook's) rules for tables in an output
 JUPYTER_TABLES = (
     "<style>.jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:#fff}"
