@@ -330,7 +330,9 @@
   // Put the panel beside the drawing only if the drawing keeps its own width (up to WIDE_DRAWING)
   // next to it; otherwise the panel sits below, as a sheet at the bottom of the window.
   Diagram.prototype.fit = function () {
-    var box = this.root.clientWidth;
+    // the width its layout shares out: a diagram with a theme of its own is a padded card
+    var style = getComputedStyle(this.root);
+    var box = this.root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     this.fitHeight();
     var panel = this.pinned ? Math.min(Math.max(640, 0.55 * box), 1000) : Math.min(Math.max(360, 0.38 * box), 540);
     var wide = box - panel - 20 >= Math.min(this.width || WIDE_DRAWING, WIDE_DRAWING);

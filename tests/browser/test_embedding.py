@@ -179,6 +179,22 @@ def test_read_the_docs_keys_do_not_restyle_the_hints_keys(open_page) -> None:
     assert key.evaluate("k => getComputedStyle(k).boxShadow") == "none"
 
 
+def test_a_diagram_with_a_theme_of_its_own_keeps_its_width_beside_its_panel(open_page):
+    """A dark diagram on a light page is a card with padding, which the choice of putting the
+    panel beside it did not count: in a 688 px column its 300 px drawing was squeezed to 284,
+    scrolled sideways under an edge's shade, and offered zoom buttons."""
+    dark = render("A -> B: hi\nB --> A: ok\n", format="html", fragment=True, theme="dark")
+    page = open_page(host_page(f'<div style="width:688px">{dark}</div>'))
+    page.click('.vl-canvas [data-message="1"]')
+    widths = page.evaluate(
+        """() => { const canvas = document.querySelector('.vl-canvas');
+            return [canvas.clientWidth, canvas.querySelector('svg').getBoundingClientRect().width,
+                    canvas.scrollWidth] }"""
+    )
+    pane, drawn, scrolled = widths
+    assert scrolled <= pane + 1 and drawn <= pane + 1
+
+
 # Jupyter's (JupyterLab's and the classic notebook's) rules for tables in an output
 JUPYTER_TABLES = (
     "<style>.jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:#fff}"
