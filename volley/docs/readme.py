@@ -207,6 +207,7 @@ _REGION_BODY = re.compile(r"^[ \t>]*(?:!\[[^\]\n]*\]\([^)\n]*\))?[ \t]*$")
 def _region_after(
     lines: list[Line], anchor: int, markers: set[int], comments: Comments
 ) -> tuple[int, int] | None:
+    """The region after `anchor` (`_region_in`), in the page's comments or those it reads."""
     for style in _read(comments):
         found = _region_in(lines, anchor, markers, style)
         if found is not None:

@@ -131,8 +131,8 @@ def log_records(
 
 
 def _left_over(logged: str, end: int, number: int) -> Iterator[int]:
-    """The lines of a record (`logged`, from line `number`) after what its message took, up to
-    `end`, that hold more than Claude Desktop's suffix or `tail`'s header: another program's
+    """The lines of a record (`logged`, from line `number`) after `end`, where its message
+    stops, that hold more than Claude Desktop's suffix or `tail`'s header: another program's
     output, written into the same log."""
     rest = logged[end:]
     suffix = _METADATA.match(rest)
