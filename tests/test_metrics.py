@@ -622,4 +622,6 @@ def test_a_symbol_that_is_no_emoji_is_measured_as_text_is_drawn():
 
     assert not any(is_emoji(ord(ch)) for ch in "✓✗★⌘➜☐")
     assert all(is_emoji(ord(ch)) for ch in "✅✔⭐⌛☎❤➡")
+    # and one drawn as emoji by default beyond those blocks (◽, geometric shapes) too
+    assert is_emoji(0x25FD)
     assert text_width("✓", 14) < EMOJI_EM * 14 == text_width("✅", 14)

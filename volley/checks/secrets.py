@@ -2205,7 +2205,7 @@ _LONG_NUMBER = r"-?[0-9]{17,}"
 _MAY_REPEAT = (
     rf"(?=\S*[0-9])(?=\S*[^\W\d_])\S{{{_REPEATED_LENGTH},}}"
     rf"|(?=\S*[0-9])(?=\S*[a-z])(?=\S*[A-Z])\S{{{_REPEATED_MIXED},}}"
-    r"|[0-9]{17,}"
+    rf"|{_LONG_NUMBER}"
 )
 
 

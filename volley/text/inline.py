@@ -87,14 +87,6 @@ LONG_PREFIXES = {
 }  # fmt: skip
 SIZE_WORDS = {"fa-2xs": 0.625, "fa-xs": 0.75, "fa-sm": 0.875, "fa-lg": 1.25, "fa-xl": 1.5}
 SIZE_WORDS.update({"fa-2xl": 2.0, **{f"fa-{n}x": float(n) for n in range(1, 11)}})
-# Font Awesome's classes that turn an icon about its centre (`{fas-arrow-right fa-rotate-90}`
-# points down), its place on the line unchanged, as its stylesheet turns it
-TURN_WORDS = frozenset(
-    f"fa-{turn}"
-    for turn in (
-        "rotate-90", "rotate-180", "rotate-270", "flip-horizontal", "flip-vertical", "flip-both"
-    )
-)  # fmt: skip
 
 _ICON_PREFIXES = frozenset(FREE_PREFIXES + PRO_PREFIXES)
 # Patterns of the rarer paths are strings, compiled by `re` (and cached there) on first use:
@@ -128,12 +120,13 @@ def _scan_icon(text: str, start: int) -> IconRef | None:
         if not re.fullmatch(_FA_WORD, word):
             return None
         scale = SIZE_WORDS.get(word, scale)  # other classes (fa-fw, fa-spin) are ignored
-    return IconRef(prefix, name, scale, source, _turn(set(extra) & TURN_WORDS))
+    return IconRef(prefix, name, scale, source, _turn(set(extra)))
 
 
 def _turn(words: set[str]) -> str:
-    """The turn Font Awesome's stylesheet gives an icon of these classes: a flip over a
-    rotation, both flips as `flip-both`, of several rotations the one it defines last."""
+    """The turn Font Awesome's stylesheet gives an icon of these classes, about its centre,
+    its place on the line unchanged (`{fas-arrow-right fa-rotate-90}` points down): a flip
+    over a rotation, both flips as `flip-both`, of several rotations the one it defines last."""
     if "fa-flip-both" in words or {"fa-flip-horizontal", "fa-flip-vertical"} <= words:
         return "flip-both"
     for turn in ("flip-vertical", "flip-horizontal", "rotate-270", "rotate-180", "rotate-90"):
